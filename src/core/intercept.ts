@@ -1,0 +1,249 @@
+// The one interception chain. Every participant (zot extensions, JSON-RPC hooks, the TUI's
+// confirmation gate, SDK code) decides through it. Rule: participants run serially in a fixed
+// order (priority ascending, then name); each sees the previous one's rewrite; the first
+// block/deny/respond/abort ends the stage; an empty answer never erases an earlier rewrite.
+import type { AgentEvent, InterceptAction, InterceptStage } from "../protocol/events.ts";
+import type { ContentBlock } from "../protocol/messages.ts";
+import type { ModelRequest, ProviderStopReason } from "../protocol/provider.ts";
+import type { ToolResult } from "../protocol/tool.ts";
+import type { TokenUsage } from "../protocol/usage.ts";
+
+export interface LlmResponse {
+  content: ContentBlock[];
+  stop: ProviderStopReason;
+  usage: TokenUsage;
+}
+
+export type ToolArgs = Record<string, unknown>;
+
+/** What each stage shows a participant. */
+export interface StagePayloads {
+  turn_start: { step: number };
+  before_llm: { step: number; request: ModelRequest };
+  after_llm: { step: number; request: ModelRequest; response: LlmResponse };
+  tool_call: { id: string; name: string; args: ToolArgs };
+  approve_tool: { id: string; name: string; args: ToolArgs };
+  after_tool: { id: string; name: string; args: ToolArgs; result: ToolResult; durationMs: number };
+  assistant_message: { text: string; content: ContentBlock[] };
+}
+
+/** What a `modify` decision rewrites at each stage (never = the stage cannot be rewritten). */
+export interface StageValues {
+  turn_start: never;
+  before_llm: ModelRequest;
+  after_llm: LlmResponse;
+  tool_call: ToolArgs;
+  approve_tool: never;
+  after_tool: ToolResult;
+  assistant_message: string;
+}
+
+const MODIFY_FIELD = {
+  before_llm: "request",
+  after_llm: "response",
+  tool_call: "args",
+  after_tool: "result",
+  assistant_message: "text",
+} as const satisfies Partial<Record<InterceptStage, string>>;
+
+export type Decision<S extends InterceptStage = InterceptStage> =
+  | { action: "continue" }
+  | { action: "modify"; value: StageValues[S] | undefined; reason?: string }
+  /** a tool result given without running the tool (tool_call only) */
+  | { action: "respond"; result: ToolResult; reason?: string }
+  /** the tool does not run; the reason is the tool error the model sees */
+  | { action: "deny"; reason: string }
+  /** turn_start: the turn ends; assistant_message: the message is hidden */
+  | { action: "block"; reason: string }
+  | { action: "abort_turn"; reason: string }
+  /** the turn is cancelled and its messages are taken back out of the transcript */
+  | { action: "hard_abort"; reason: string };
+
+export type FailureRule = "allow" | "deny" | "skip";
+
+export interface Participant {
+  name: string;
+  priority: number;
+  stages: readonly InterceptStage[];
+  /** per call; a number for every stage, or per stage */
+  timeoutMs: number | Partial<Record<InterceptStage, number>>;
+  /** what an error or a timeout counts as: allow/skip = continue, deny = the tool is denied */
+  onFailure: FailureRule;
+  decide<S extends InterceptStage>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>>;
+}
+
+export type ChainOutcome<S extends InterceptStage> =
+  | { action: "continue"; payload: StagePayloads[S] }
+  | { action: "respond"; payload: StagePayloads[S]; result: ToolResult; participant: string }
+  | {
+      action: "deny" | "block" | "abort_turn" | "hard_abort";
+      payload: StagePayloads[S];
+      reason: string;
+      participant: string;
+    };
+
+export interface InterceptChainOptions {
+  /** receives an `intercept` event for every decision that changed something */
+  emit?: (event: AgentEvent) => void;
+  /** diagnostics a user may want to see in a log (ignored decisions, timeouts) */
+  log?: (message: string) => void;
+}
+
+const TERMINAL: ReadonlySet<string> = new Set(["deny", "block", "abort_turn", "hard_abort"]);
+
+/** Which stages accept which ending decisions; anything else is ignored and logged. */
+const ALLOWED_ENDINGS: Record<InterceptStage, ReadonlySet<string>> = {
+  turn_start: new Set(["block", "abort_turn", "hard_abort"]),
+  before_llm: new Set(["abort_turn", "hard_abort"]),
+  after_llm: new Set(["abort_turn", "hard_abort"]),
+  tool_call: new Set(["respond", "deny", "block", "abort_turn", "hard_abort"]),
+  approve_tool: new Set(["deny", "block", "abort_turn", "hard_abort"]),
+  after_tool: new Set(["abort_turn", "hard_abort"]),
+  assistant_message: new Set(["block", "abort_turn", "hard_abort"]),
+};
+
+class ParticipantTimeout extends Error {}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class InterceptChain {
+  private participants: Participant[] = [];
+  private readonly emit: (event: AgentEvent) => void;
+  private readonly log: (message: string) => void;
+
+  constructor(options: InterceptChainOptions = {}) {
+    this.emit = options.emit ?? (() => {});
+    this.log = options.log ?? (() => {});
+  }
+
+  /** Adds a participant; one with the same name is replaced. */
+  add(participant: Participant): void {
+    this.participants = this.participants.filter((p) => p.name !== participant.name);
+    this.participants.push(participant);
+    this.participants.sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  remove(name: string): void {
+    this.participants = this.participants.filter((p) => p.name !== name);
+  }
+
+  /** Removes every participant for which `match` is true (used when extensions reload). */
+  removeWhere(match: (p: Participant) => boolean): void {
+    this.participants = this.participants.filter((p) => !match(p));
+  }
+
+  list(): readonly Participant[] {
+    return this.participants;
+  }
+
+  has(stage: InterceptStage): boolean {
+    return this.participants.some((p) => p.stages.includes(stage));
+  }
+
+  async run<S extends InterceptStage>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<ChainOutcome<S>> {
+    let current = payload;
+    for (const participant of this.participants) {
+      if (!participant.stages.includes(stage)) continue;
+      if (signal.aborted) break;
+      const decision = await this.ask(participant, stage, current, signal);
+      if (decision.action === "continue") continue;
+
+      if (decision.action === "modify") {
+        const next = this.applyModify(participant, stage, current, decision.value);
+        if (next === current) continue;
+        current = next;
+        this.report(participant.name, stage, "modify", decision.reason);
+        continue;
+      }
+
+      if (!ALLOWED_ENDINGS[stage].has(decision.action)) {
+        this.log(`${participant.name}: "${decision.action}" is not a valid answer at ${stage}; ignored`);
+        continue;
+      }
+      if (decision.action === "respond") {
+        this.report(participant.name, stage, "respond", decision.reason);
+        return { action: "respond", payload: current, result: decision.result, participant: participant.name };
+      }
+      if (TERMINAL.has(decision.action)) {
+        const reason = decision.reason || `${decision.action} by ${participant.name}`;
+        this.report(participant.name, stage, decision.action, reason);
+        return { action: decision.action, payload: current, reason, participant: participant.name };
+      }
+    }
+    return { action: "continue", payload: current };
+  }
+
+  private applyModify<S extends InterceptStage>(
+    participant: Participant,
+    stage: S,
+    current: StagePayloads[S],
+    value: unknown,
+  ): StagePayloads[S] {
+    const field = (MODIFY_FIELD as Partial<Record<InterceptStage, string>>)[stage];
+    if (!field) {
+      this.log(`${participant.name}: ${stage} cannot be modified; ignored`);
+      return current;
+    }
+    if (value === undefined || value === null) return current;
+    if (stage === "tool_call" && !isPlainObject(value)) {
+      this.log(`${participant.name}: modified args must be a JSON object; ignored`);
+      return current;
+    }
+    if (stage === "assistant_message" && typeof value !== "string") {
+      this.log(`${participant.name}: replacement text must be a string; ignored`);
+      return current;
+    }
+    return { ...current, [field]: value };
+  }
+
+  private report(participant: string, stage: InterceptStage, action: InterceptAction, reason?: string): void {
+    this.emit({ type: "intercept", participant, stage, action, ...(reason ? { reason } : {}) });
+  }
+
+  private async ask<S extends InterceptStage>(
+    participant: Participant,
+    stage: S,
+    payload: StagePayloads[S],
+    signal: AbortSignal,
+  ): Promise<Decision<S>> {
+    const timeoutMs =
+      typeof participant.timeoutMs === "number" ? participant.timeoutMs : (participant.timeoutMs[stage] ?? 5000);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          controller.abort(new ParticipantTimeout());
+          reject(new ParticipantTimeout());
+        }, timeoutMs);
+      });
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+      });
+      return await Promise.race([participant.decide(stage, payload, controller.signal), timeout, aborted]);
+    } catch (error) {
+      if (signal.aborted) return { action: "continue" };
+      const what =
+        error instanceof ParticipantTimeout
+          ? `did not answer ${stage} within ${timeoutMs} ms`
+          : `failed at ${stage}: ${error instanceof Error ? error.message : String(error)}`;
+      return this.failure(participant, stage, `${participant.name} ${what}`);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private failure<S extends InterceptStage>(participant: Participant, stage: S, message: string): Decision<S> {
+    if (participant.onFailure === "deny" && (stage === "approve_tool" || stage === "tool_call")) {
+      this.log(`${message}; denying`);
+      return { action: "deny", reason: message };
+    }
+    this.log(`${message}; ${participant.onFailure === "skip" ? "skipped" : "allowed"}`);
+    return { action: "continue" };
+  }
+}

@@ -1,0 +1,112 @@
+// The agent event union. `--json` prints it, `zot rpc` streams it, extensions subscribe to it: this
+// file is its single definition. Rule: events on the wire carry wire blocks (images as byte counts).
+import * as v from "valibot";
+import { ToolCallBlock, WireContentBlock, WireToolResultContent } from "./messages.ts";
+import { Usage } from "./usage.ts";
+
+export const StopReason = v.picklist(["end_turn", "tool_use", "length", "error", "aborted"]);
+export type StopReason = v.InferOutput<typeof StopReason>;
+
+export const InterceptStage = v.picklist([
+  "turn_start",
+  "before_llm",
+  "after_llm",
+  "tool_call",
+  "approve_tool",
+  "after_tool",
+  "assistant_message",
+]);
+export type InterceptStage = v.InferOutput<typeof InterceptStage>;
+
+export const InterceptAction = v.picklist(["modify", "respond", "deny", "block", "abort_turn", "hard_abort"]);
+export type InterceptAction = v.InferOutput<typeof InterceptAction>;
+
+export const NotifyLevel = v.picklist(["info", "success", "warn", "error"]);
+
+export const TurnStartEvent = v.object({ type: v.literal("turn_start"), step: v.number() });
+export const UserMessageEvent = v.object({
+  type: v.literal("user_message"),
+  content: v.array(WireContentBlock),
+  time: v.string(),
+});
+export const AssistantStartEvent = v.object({ type: v.literal("assistant_start") });
+export const TextDeltaEvent = v.object({ type: v.literal("text_delta"), delta: v.string() });
+export const ThinkingDeltaEvent = v.object({ type: v.literal("thinking_delta"), delta: v.string() });
+/** A tool call began streaming (its arguments follow as tool_use_args). */
+export const ToolUseStartEvent = v.object({ type: v.literal("tool_use_start"), id: v.string(), name: v.string() });
+export const ToolUseArgsEvent = v.object({ type: v.literal("tool_use_args"), id: v.string(), delta: v.string() });
+export const ToolUseEndEvent = v.object({ type: v.literal("tool_use_end"), id: v.string() });
+export const ToolCallEvent = v.object({
+  type: v.literal("tool_call"),
+  id: v.string(),
+  name: v.string(),
+  args: ToolCallBlock.entries.args,
+});
+export const ToolProgressEvent = v.object({ type: v.literal("tool_progress"), id: v.string(), text: v.string() });
+export const ToolResultEvent = v.object({
+  type: v.literal("tool_result"),
+  id: v.string(),
+  /** the tool's name */
+  name: v.optional(v.string()),
+  /** set when an extension provides the tool */
+  extension: v.optional(v.string()),
+  is_error: v.boolean(),
+  content: v.array(WireToolResultContent),
+});
+export const AssistantMessageEvent = v.object({
+  type: v.literal("assistant_message"),
+  content: v.array(WireContentBlock),
+  time: v.string(),
+});
+export const UsageEvent = v.object({
+  type: v.literal("usage"),
+  ...Usage.entries,
+  cumulative: Usage,
+});
+export const TurnEndEvent = v.object({
+  type: v.literal("turn_end"),
+  stop: StopReason,
+  error: v.optional(v.string()),
+});
+export const DoneEvent = v.object({ type: v.literal("done") });
+export const ErrorEvent = v.object({ type: v.literal("error"), message: v.string() });
+export const CompactDoneEvent = v.object({ type: v.literal("compact_done"), summary: v.string() });
+/** A participant of the interception chain changed something. */
+export const InterceptEvent = v.object({
+  type: v.literal("intercept"),
+  participant: v.string(),
+  stage: InterceptStage,
+  action: InterceptAction,
+  reason: v.optional(v.string()),
+});
+export const ExtNotifyEvent = v.object({
+  type: v.literal("ext_notify"),
+  extension: v.string(),
+  level: NotifyLevel,
+  message: v.string(),
+});
+
+export const AgentEvent = v.variant("type", [
+  TurnStartEvent,
+  UserMessageEvent,
+  AssistantStartEvent,
+  TextDeltaEvent,
+  ThinkingDeltaEvent,
+  ToolUseStartEvent,
+  ToolUseArgsEvent,
+  ToolUseEndEvent,
+  ToolCallEvent,
+  ToolProgressEvent,
+  ToolResultEvent,
+  AssistantMessageEvent,
+  UsageEvent,
+  TurnEndEvent,
+  DoneEvent,
+  ErrorEvent,
+  CompactDoneEvent,
+  InterceptEvent,
+  ExtNotifyEvent,
+]);
+export type AgentEvent = v.InferOutput<typeof AgentEvent>;
+export type AgentEventType = AgentEvent["type"];
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

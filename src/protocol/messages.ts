@@ -1,0 +1,124 @@
+// Content blocks and messages: the transcript's shape, shared by the agent, sessions, rpc, --json
+// and extensions. Rule: the transcript keeps image bytes (base64); the wire shows a byte count.
+import * as v from "valibot";
+
+export const TextBlock = v.object({ type: v.literal("text"), text: v.string() });
+export const ImageBlock = v.object({
+  type: v.literal("image"),
+  mime_type: v.string(),
+  /** base64 of the image bytes */
+  data: v.string(),
+});
+export const ToolCallBlock = v.object({
+  type: v.literal("tool_call"),
+  id: v.string(),
+  name: v.string(),
+  args: v.record(v.string(), v.unknown()),
+});
+export const ToolResultContent = v.variant("type", [TextBlock, ImageBlock]);
+export const ToolResultBlock = v.object({
+  type: v.literal("tool_result"),
+  call_id: v.string(),
+  is_error: v.boolean(),
+  content: v.array(ToolResultContent),
+});
+/** Model reasoning. Kept in the transcript so providers can replay it; never sent on the wire. */
+export const ThinkingBlock = v.object({
+  type: v.literal("thinking"),
+  text: v.string(),
+  /** Anthropic: signature of a thinking block */
+  signature: v.optional(v.string()),
+  /** Anthropic redacted_thinking data, or OpenAI Responses encrypted_content */
+  opaque: v.optional(v.string()),
+  /** OpenAI Responses reasoning item id */
+  reasoning_id: v.optional(v.string()),
+});
+
+export const ContentBlock = v.variant("type", [TextBlock, ImageBlock, ToolCallBlock, ToolResultBlock, ThinkingBlock]);
+
+export const Role = v.picklist(["user", "assistant", "tool"]);
+export const Message = v.object({
+  role: Role,
+  content: v.array(ContentBlock),
+  /** RFC 3339 */
+  time: v.string(),
+});
+
+// The wire form (rpc, --json, extensions): images as a byte count, reasoning omitted.
+export const WireImageBlock = v.object({ type: v.literal("image"), mime_type: v.string(), bytes: v.number() });
+export const WireToolResultContent = v.variant("type", [TextBlock, WireImageBlock]);
+export const WireToolResultBlock = v.object({
+  type: v.literal("tool_result"),
+  call_id: v.string(),
+  is_error: v.boolean(),
+  content: v.array(WireToolResultContent),
+});
+export const WireContentBlock = v.variant("type", [TextBlock, WireImageBlock, ToolCallBlock, WireToolResultBlock]);
+export const WireMessage = v.object({ role: Role, content: v.array(WireContentBlock), time: v.string() });
+
+export type TextBlock = v.InferOutput<typeof TextBlock>;
+export type ImageBlock = v.InferOutput<typeof ImageBlock>;
+export type ToolCallBlock = v.InferOutput<typeof ToolCallBlock>;
+export type ToolResultContent = v.InferOutput<typeof ToolResultContent>;
+export type ToolResultBlock = v.InferOutput<typeof ToolResultBlock>;
+export type ThinkingBlock = v.InferOutput<typeof ThinkingBlock>;
+export type ContentBlock = v.InferOutput<typeof ContentBlock>;
+export type Role = v.InferOutput<typeof Role>;
+export type Message = v.InferOutput<typeof Message>;
+export type WireContentBlock = v.InferOutput<typeof WireContentBlock>;
+export type WireToolResultContent = v.InferOutput<typeof WireToolResultContent>;
+export type WireMessage = v.InferOutput<typeof WireMessage>;
+
+/** Decoded size of a base64 string, without decoding it. */
+export function base64ByteLength(b64: string): number {
+  const len = b64.length;
+  if (len === 0) return 0;
+  const padding = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  return Math.floor((len * 3) / 4) - padding;
+}
+
+export function toWireResultContent(blocks: readonly ToolResultContent[]): WireToolResultContent[] {
+  return blocks.map(wireResultContent);
+}
+
+function wireResultContent(block: ToolResultContent): WireToolResultContent {
+  return block.type === "image"
+    ? { type: "image", mime_type: block.mime_type, bytes: base64ByteLength(block.data) }
+    : block;
+}
+
+/** Transcript blocks → wire blocks: images become byte counts, thinking is dropped. */
+export function toWireContent(blocks: readonly ContentBlock[]): WireContentBlock[] {
+  const out: WireContentBlock[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case "thinking":
+        break;
+      case "image":
+        out.push(wireResultContent(block));
+        break;
+      case "tool_result":
+        out.push({ ...block, content: block.content.map(wireResultContent) });
+        break;
+      default:
+        out.push(block);
+    }
+  }
+  return out;
+}
+
+export function toWireMessage(message: Message): WireMessage {
+  return { role: message.role, content: toWireContent(message.content), time: message.time };
+}
+
+/** The text of a message's text blocks, joined by newlines. */
+export function textOf(blocks: readonly ContentBlock[]): string {
+  return blocks
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,59 @@
+// The contract between the agent loop and a model provider. Pure types: the loop imports this,
+// never a concrete provider. Rule: a provider throws ProviderError for failures the user should see,
+// and stops promptly (throwing an AbortError) once its signal aborts.
+import type { ContentBlock, Message } from "./messages.ts";
+import type { ModelInfo, ReasoningLevel } from "./models.ts";
+import type { TokenUsage } from "./usage.ts";
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: ModelInfo;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  reasoning?: ReasoningLevel;
+  /** overrides the model's max output */
+  maxTokens?: number;
+}
+
+export type ProviderStopReason = "end_turn" | "tool_use" | "length";
+
+export type ProviderEvent =
+  | { type: "text_delta"; delta: string }
+  | { type: "thinking_delta"; delta: string }
+  | { type: "tool_use_start"; id: string; name: string }
+  | { type: "tool_use_args"; id: string; delta: string }
+  | { type: "tool_use_end"; id: string }
+  /** tokens of this call so far; later events replace earlier ones */
+  | { type: "usage"; usage: TokenUsage }
+  /** the assembled assistant message; always the last event of a successful stream */
+  | { type: "done"; content: ContentBlock[]; stop: ProviderStopReason };
+
+export interface Provider {
+  readonly name: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}
+
+export type ProviderErrorKind = "http" | "connection" | "stream" | "auth" | "context_overflow" | "script";
+
+/** A failure talking to the model, worded for the user. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ProviderErrorKind,
+    readonly status?: number,
+    /** may be tried again (only before the first byte of a response) */
+    readonly retryable = false,
+    /** seconds, from a retry-after header */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}

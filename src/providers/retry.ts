@@ -1,0 +1,58 @@
+// Retries opening a model stream. Rule: only before the first byte of a response (never
+// mid-stream), at most twice, on 429/500/502/503/504 and dropped connections; retry-after wins
+// over the backoff when the server sends one.
+import { ProviderError } from "../protocol/provider.ts";
+
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+const BACKOFF_MS = [250, 750];
+/** A retry-after longer than this is not waited for: the error goes to the user. */
+const MAX_RETRY_AFTER_S = 30;
+
+export interface RetryOptions {
+  signal: AbortSignal;
+  retries?: number;
+  /** for tests and --debug */
+  onRetry?: (attempt: number, error: ProviderError, waitMs: number) => void;
+}
+
+export async function openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const retries = options.retries ?? BACKOFF_MS.length;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await open();
+    } catch (error) {
+      if (options.signal.aborted || !(error instanceof ProviderError) || !error.retryable || attempt >= retries) {
+        throw error;
+      }
+      if (error.retryAfter !== undefined && error.retryAfter > MAX_RETRY_AFTER_S) throw error;
+      const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (BACKOFF_MS[attempt] ?? 1000);
+      options.onRetry?.(attempt + 1, error, waitMs);
+      await sleep(waitMs, options.signal);
+    }
+  }
+}
+
+/** Parses a retry-after header: seconds, or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - Date.now()) / 1000);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

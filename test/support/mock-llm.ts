@@ -1,0 +1,119 @@
+// A mock LLM server on loopback speaking the real streaming wire formats (Anthropic Messages,
+// OpenAI Chat Completions, OpenAI Responses) from a script of turns, recording every request.
+// The real SDKs (inside the compiled binary, or in-process) talk to it through --base-url.
+// Rule: one scripted turn per request, in order, whatever the endpoint; an exhausted script
+// answers 400 so a test fails loudly instead of hanging.
+import type { ScriptTurn } from "../../src/protocol/script.ts";
+import { anthropicResponse } from "./mock-llm/anthropic.ts";
+import { openaiChatResponse } from "./mock-llm/openai-chat.ts";
+import { openaiResponsesResponse } from "./mock-llm/openai-responses.ts";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/** Builds the HTTP response for one turn in one wire format. */
+export type FormatResponder = (turn: ScriptTurn, request: RecordedRequest) => Response;
+
+const ROUTES: Record<string, FormatResponder> = {
+  "/v1/messages": anthropicResponse,
+  "/v1/chat/completions": openaiChatResponse,
+  "/v1/responses": openaiResponsesResponse,
+};
+
+export interface MockLlm {
+  /** base URL without a path, e.g. http://127.0.0.1:40123 */
+  url: string;
+  requests: RecordedRequest[];
+  /** turns not yet played */
+  turns: ScriptTurn[];
+  push(...turns: ScriptTurn[]): void;
+  stop(): Promise<void>;
+}
+
+export function startMockLlm(turns: ScriptTurn[] = []): MockLlm {
+  const queue = [...turns];
+  const requests: RecordedRequest[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const path = url.pathname.replace(/^\/v1\/v1\//, "/v1/");
+      const text = await req.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {}
+      const recorded: RecordedRequest = {
+        method: req.method,
+        path,
+        headers: Object.fromEntries(req.headers),
+        body,
+      };
+      requests.push(recorded);
+      const route = ROUTES[path];
+      if (!route) return Response.json({ error: { message: `mock: no route ${path}` } }, { status: 404 });
+      const turn = queue.shift();
+      if (!turn) {
+        return Response.json(
+          { type: "error", error: { type: "invalid_request_error", message: "mock: script exhausted" } },
+          { status: 400 },
+        );
+      }
+      if (turn.delay_ms) await Bun.sleep(turn.delay_ms);
+      return route(turn, recorded);
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    turns: queue,
+    push: (...more) => queue.push(...more),
+    stop: () => server.stop(true),
+  };
+}
+
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/**
+ * Streams SSE events in small byte chunks (cutting UTF-8 sequences and lines apart) with a gap
+ * between chunks, as real servers and proxies do. `fault` breaks the stream on purpose.
+ */
+export function sseResponse(events: SseEvent[], turn: ScriptTurn): Response {
+  let text = events.map((e) => `${e.event ? `event: ${e.event}\n` : ""}data: ${e.data}\n\n`).join("");
+  if (turn.fault === "malformed") {
+    // Valid framing, broken JSON halfway through the stream.
+    const cut = Math.floor(text.length / 2);
+    text = `${text.slice(0, cut)}\n\ndata: {"this is": not json\n\n`;
+  }
+  const bytes = new TextEncoder().encode(text);
+  const chunk = 64;
+  const gap = turn.chunk_delay_ms ?? 0;
+  const stopAt = turn.fault === "disconnect" ? Math.floor(bytes.length / 2) : bytes.length;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (let i = 0; i < stopAt; i += chunk) {
+        controller.enqueue(bytes.subarray(i, Math.min(i + chunk, stopAt)));
+        if (gap) await Bun.sleep(gap);
+      }
+      if (turn.fault === "disconnect") controller.error(new Error("mock: connection dropped"));
+      else controller.close();
+    },
+  });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
+}
+
+/** The text of the newest tool result in a request body, for `{{last_tool_result}}`. */
+export function fillTemplate(text: string, lastToolResult: string): string {
+  return text.replaceAll("{{last_tool_result}}", lastToolResult);
+}
