@@ -29,7 +29,8 @@ export interface AgentOptions {
   reasoning?: ReasoningLevel;
   /** 0 = unlimited */
   maxSteps?: number;
-  chain?: InterceptChain;
+  /** diagnostics of the interception chain (ignored decisions, timeouts) */
+  log?: (message: string) => void;
   messages?: Message[];
   cumulative?: Usage;
 }
@@ -81,7 +82,8 @@ export class Agent {
     this.cwd = options.cwd;
     this.reasoning = options.reasoning;
     this.maxSteps = options.maxSteps ?? 0;
-    this.chain = options.chain ?? new InterceptChain();
+    // The agent owns its chain so every decision that changed something is one of its events.
+    this.chain = new InterceptChain({ emit: (event) => this.emit(event), log: options.log });
     this.messages = options.messages ?? [];
     this.cumulative = options.cumulative ?? emptyUsage();
   }

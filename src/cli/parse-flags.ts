@@ -1,0 +1,81 @@
+// Strict flag parsing for citty command definitions. citty renders help from the definitions;
+// this parses with them. Rule: an unknown flag, a missing value or a value outside an enum is a
+// UsageError that names what is valid; nothing is silently ignored.
+import { parseArgs } from "node:util";
+import type { ArgsDef } from "citty";
+import { UsageError } from "../config/usage-error.ts";
+
+export interface ParsedFlags {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/** Flags listed in `repeatable` may be given more than once; their value is an array. */
+export function parseFlags(def: ArgsDef, argv: string[], repeatable: ReadonlySet<string> = new Set()): ParsedFlags {
+  const options: NonNullable<Parameters<typeof parseArgs>[0]>["options"] = {};
+  for (const [name, arg] of Object.entries(def)) {
+    if (arg.type === "positional") continue;
+    const short = typeof arg.alias === "string" ? arg.alias : arg.alias?.find((a) => a.length === 1);
+    options[name] = {
+      type: arg.type === "boolean" ? "boolean" : "string",
+      ...(short ? { short } : {}),
+      ...(repeatable.has(name) ? { multiple: true } : {}),
+    };
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(explain(error, Object.keys(options)));
+  }
+  const values = parsed.values as ParsedFlags["values"];
+  for (const [name, arg] of Object.entries(def)) {
+    if (arg.type !== "enum") continue;
+    const value = values[name];
+    const valid = arg.options ?? [];
+    if (typeof value === "string" && !valid.includes(value)) {
+      throw new UsageError(`--${name} must be one of ${valid.join(", ")} (got "${value}")`);
+    }
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+function explain(error: unknown, known: string[]): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (unknown) {
+    const flag = unknown[1];
+    const near = closest(flag.replace(/^-+/, ""), known);
+    return `unknown flag "${flag}"${near ? `; did you mean --${near}?` : ""} (zot --help lists every flag)`;
+  }
+  const missing = /Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument missing/.exec(message);
+  if (missing) return `${missing[1]} needs a value`;
+  return message.replace(/\. To specify a positional argument.*$/, "");
+}
+
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = current;
+    }
+  }
+  return row[b.length];
+}

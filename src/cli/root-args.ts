@@ -1,0 +1,30 @@
+// The root command's flags: one definition that both --help and the parser read.
+import type { ArgsDef } from "citty";
+
+export const ROOT_ARGS = {
+  prompt: { type: "positional", required: false, description: "What to ask; also read from stdin when piped" },
+  print: { type: "boolean", alias: "p", description: "Print the final answer and exit" },
+  json: { type: "boolean", description: "Stream every agent event as one JSON object per line" },
+  provider: {
+    type: "enum",
+    options: ["anthropic", "openai", "ollama", "scripted"],
+    description: "Model provider (default: the first with a key, else the scripted demo)",
+  },
+  model: { type: "string", alias: "m", description: "Model id (zot --list-models)", valueHint: "id" },
+  "api-key": { type: "string", description: "API key for the provider", valueHint: "key" },
+  "base-url": { type: "string", description: "Provider base URL (proxies, OpenAI-compatible servers)", valueHint: "url" },
+  "system-prompt": { type: "string", description: "Replace the system prompt", valueHint: "text" },
+  "append-system-prompt": { type: "string", description: "Append to the system prompt (repeatable)", valueHint: "text" },
+  reasoning: { type: "enum", options: ["low", "medium", "high"], description: "Reasoning effort for models that think" },
+  cwd: { type: "string", description: "Working directory for tools and context files", valueHint: "dir" },
+  "no-tools": { type: "boolean", description: "Give the model no built-in tools" },
+  tools: { type: "string", description: "Only these built-in tools, comma-separated (read,write,edit,bash)", valueHint: "list" },
+  "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
+  script: { type: "string", description: "Turns for the scripted provider (JSON or JSONL)", valueHint: "file" },
+  "list-models": { type: "boolean", description: "List known models and exit" },
+  debug: { type: "boolean", description: "Show stack traces and retries on stderr" },
+  version: { type: "boolean", alias: "v", description: "Print the version" },
+  help: { type: "boolean", alias: "h", description: "Show this help" },
+} as const satisfies ArgsDef;
+
+export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt"]);

@@ -1,0 +1,110 @@
+// `zot [prompt]`: one prompt in print (-p) or JSON (--json) mode. Rule: flags are checked before
+// anything starts, and every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted).
+import { isatty } from "node:tty";
+import { UsageError } from "../config/usage-error.ts";
+import { VERSION } from "../version.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { REPEATABLE, ROOT_ARGS } from "./root-args.ts";
+import { EXIT } from "./router.ts";
+
+type Flags = ReturnType<typeof parseFlags>["values"];
+
+const str = (flags: Flags, name: string): string | undefined => {
+  const value = flags[name];
+  return typeof value === "string" ? value : undefined;
+};
+
+export async function runRoot(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseFlags(ROOT_ARGS, argv, REPEATABLE);
+  if (flags.help) {
+    const { renderUsage } = await import("citty");
+    const usage = await renderUsage({
+      meta: { name: "zot", version: VERSION, description: "A coding agent for the terminal" },
+      args: ROOT_ARGS,
+    });
+    console.log(usage);
+    return EXIT.ok;
+  }
+  if (flags.version) {
+    console.log(`zot ${VERSION}`);
+    return EXIT.ok;
+  }
+  if (flags["list-models"]) {
+    const { listModels } = await import("../runtime.ts");
+    console.log(await listModels(str(flags, "provider")));
+    return EXIT.ok;
+  }
+
+  const maxSteps = parseMaxSteps(str(flags, "max-steps"));
+  if (flags["no-tools"] && str(flags, "tools") !== undefined) {
+    throw new UsageError("--no-tools and --tools cannot be used together");
+  }
+  const tools = flags["no-tools"] ? "none" : (str(flags, "tools")?.split(",").map((t) => t.trim()).filter(Boolean) ?? "all");
+
+  const stdinIsTty = isatty(0);
+  if (!flags.print && !flags.json && stdinIsTty) {
+    throw new UsageError("the interactive TUI is not built yet; use -p \"prompt\" to print an answer or --json to stream events");
+  }
+  if (flags.print && flags.json) throw new UsageError("-p and --json cannot be used together; pick one");
+
+  let prompt = positionals.join(" ").trim();
+  if (!prompt && !stdinIsTty) prompt = (await Bun.stdin.text()).trim();
+  if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
+
+  const { createRuntime } = await import("../runtime.ts");
+  const runtime = await createRuntime({
+    provider: str(flags, "provider"),
+    model: str(flags, "model"),
+    apiKey: str(flags, "api-key"),
+    baseUrl: str(flags, "base-url"),
+    systemPrompt: str(flags, "system-prompt"),
+    appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
+    reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
+    cwd: str(flags, "cwd"),
+    tools,
+    maxSteps,
+    script: str(flags, "script"),
+    debug: flags.debug === true,
+  });
+  for (const note of runtime.notes) console.error(`zot: ${note}`);
+
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = () => {
+    // A second Ctrl+C does not wait for the turn to wind down.
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  try {
+    const input = { text: prompt };
+    const outcome = flags.json
+      ? await (await import("../modes/json.ts")).runJsonMode(runtime.agent, input, controller.signal)
+      : await (await import("../modes/print.ts")).runPrintMode(runtime.agent, input, controller.signal);
+    switch (outcome.status) {
+      case "ok":
+        return EXIT.ok;
+      case "aborted":
+        return EXIT.interrupted;
+      case "blocked":
+        console.error(`zot: ${outcome.reason}`);
+        return EXIT.failed;
+      case "error":
+        console.error(`zot: ${outcome.message}`);
+        return interrupted ? EXIT.interrupted : EXIT.failed;
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+function parseMaxSteps(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive whole number (got "${value}")`);
+  return n;
+}

@@ -1,0 +1,22 @@
+// Routes argv to a command: `zot rpc …`, `zot ext …` (later issues), else the root command.
+// Rule: every command returns an exit code; only this file turns thrown errors into one.
+import { UsageError } from "../config/usage-error.ts";
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+export async function runCli(argv: string[]): Promise<number> {
+  const debug = argv.includes("--debug");
+  try {
+    const { runRoot } = await import("./root.ts");
+    return await runRoot(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`zot: ${error.message}`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`zot: ${message}`);
+    if (debug && error instanceof Error && error.stack) console.error(error.stack);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,170 @@
+// Assembles a working agent from options: provider and model, credentials, tools, system prompt.
+// Rule: the one place every mode (and the SDK) gets an agent from; no mode wires these itself.
+// Concrete providers load behind import() so a run pays only for the SDK it uses.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { missingKeyMessage, resolveApiKey } from "./config/credentials.ts";
+import { zotHome } from "./config/home.ts";
+import { buildSystemPrompt } from "./config/system-prompt.ts";
+import { UsageError } from "./config/usage-error.ts";
+import { Agent } from "./core/agent.ts";
+import { PROVIDER_NAMES, type ModelInfo, type ProviderName, type ReasoningLevel } from "./protocol/models.ts";
+import type { Provider } from "./protocol/provider.ts";
+import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog.ts";
+import { selectBuiltinTools } from "./tools/builtin.ts";
+
+export interface RuntimeOptions {
+  provider?: string;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  systemPrompt?: string;
+  appendSystemPrompt?: string[];
+  reasoning?: ReasoningLevel;
+  cwd?: string;
+  tools?: string[] | "all" | "none";
+  /** 0 = unlimited */
+  maxSteps?: number;
+  /** turns file for the scripted provider */
+  script?: string;
+  debug?: boolean;
+  env?: Record<string, string | undefined>;
+  home?: string;
+}
+
+export interface Runtime {
+  agent: Agent;
+  model: ModelInfo;
+  home: string;
+  /** one-line notes for the user (a fallback taken, a config file ignored) */
+  notes: string[];
+}
+
+/** Providers tried, in order, when none is named: the first with a key wins. */
+const KEYED_PROVIDERS = ["anthropic", "openai"] as const satisfies readonly ProviderName[];
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? zotHome(env);
+  const notes: string[] = [];
+  const cwd = resolveCwd(options.cwd);
+
+  const catalog = loadCatalog(home);
+  notes.push(...catalog.warnings);
+
+  const providerName = pickProvider(options, catalog.models, env, home, notes);
+  const resolved = resolveModel(catalog.models, providerName, options.model);
+  if ("error" in resolved) throw new UsageError(resolved.error);
+  const model = resolved.model;
+
+  let apiKey = "";
+  if (providerName === "anthropic" || providerName === "openai") {
+    const found = resolveApiKey(providerName, { flag: options.apiKey, env, home });
+    if (!found) throw new UsageError(missingKeyMessage(providerName, home));
+    apiKey = found.key;
+  } else if (providerName === "ollama") {
+    apiKey = options.apiKey ?? "ollama";
+  }
+
+  const { tools, unknown } = selectBuiltinTools(options.tools ?? "all");
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash`);
+  }
+
+  const provider = await createProvider(model, { apiKey, baseUrl: options.baseUrl ?? model.base_url, script: options.script, providerName });
+  const system = await buildSystemPrompt({
+    cwd,
+    home,
+    systemPrompt: options.systemPrompt,
+    append: options.appendSystemPrompt ?? [],
+    now: new Date(),
+    platform: process.platform,
+    toolNames: tools.map((t) => t.name),
+  });
+
+  const agent = new Agent({
+    provider,
+    model,
+    tools,
+    system,
+    cwd,
+    reasoning: options.reasoning,
+    maxSteps: options.maxSteps ?? 0,
+  });
+  return { agent, model, home, notes };
+}
+
+function resolveCwd(cwd: string | undefined): string {
+  const dir = resolve(cwd ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {}
+  if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory`);
+  return dir;
+}
+
+function pickProvider(
+  options: RuntimeOptions,
+  models: ModelInfo[],
+  env: Record<string, string | undefined>,
+  home: string,
+  notes: string[],
+): ProviderName {
+  if (options.provider !== undefined) {
+    if (!(PROVIDER_NAMES as readonly string[]).includes(options.provider)) {
+      throw new UsageError(`unknown provider "${options.provider}"; valid: ${PROVIDER_NAMES.join(", ")}`);
+    }
+    return options.provider as ProviderName;
+  }
+  if (options.script) return "scripted";
+  if (options.model) {
+    const owner = models.find((m) => m.id === options.model);
+    if (owner) return owner.provider;
+  }
+  for (const name of KEYED_PROVIDERS) {
+    if (resolveApiKey(name, { flag: options.apiKey, env, home })) return name;
+  }
+  if (options.model) {
+    throw new UsageError(`unknown model "${options.model}"; zot --list-models shows the known ones, or pass --provider`);
+  }
+  notes.push(
+    "no API key found, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.",
+  );
+  return "scripted";
+}
+
+async function createProvider(
+  model: ModelInfo,
+  options: { apiKey: string; baseUrl?: string; script?: string; providerName: ProviderName },
+): Promise<Provider> {
+  switch (model.api) {
+    case "anthropic-messages": {
+      const { createAnthropicProvider } = await import("./providers/anthropic.ts");
+      return createAnthropicProvider({ apiKey: options.apiKey, baseUrl: options.baseUrl });
+    }
+    case "openai-chat": {
+      const { createOpenAIChatProvider } = await import("./providers/openai-chat.ts");
+      const name = options.providerName === "ollama" ? "ollama" : "openai";
+      return createOpenAIChatProvider({ name, apiKey: options.apiKey, baseUrl: options.baseUrl });
+    }
+    case "openai-responses": {
+      const { createOpenAIResponsesProvider } = await import("./providers/openai-responses.ts");
+      return createOpenAIResponsesProvider({ apiKey: options.apiKey, baseUrl: options.baseUrl });
+    }
+    case "scripted": {
+      const { createScriptedProvider, loadScript, DEMO_SCRIPT } = await import("./providers/scripted.ts");
+      return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT);
+    }
+  }
+}
+
+/** The `--list-models` table, optionally for one provider. */
+export async function listModels(provider?: string): Promise<string> {
+  const catalog = loadCatalog(zotHome(process.env));
+  for (const warning of catalog.warnings) console.error(`zot: ${warning}`);
+  if (provider !== undefined && !(PROVIDER_NAMES as readonly string[]).includes(provider)) {
+    throw new UsageError(`unknown provider "${provider}"; valid: ${PROVIDER_NAMES.join(", ")}`);
+  }
+  return formatModelTable(provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models);
+}

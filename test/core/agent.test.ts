@@ -1,0 +1,289 @@
+import { describe, expect, test } from "bun:test";
+import { Agent } from "../../src/core/agent.ts";
+import type { Decision, Participant } from "../../src/core/intercept.ts";
+import type { AgentEvent, InterceptStage } from "../../src/protocol/events.ts";
+import type { ContentBlock } from "../../src/protocol/messages.ts";
+import type { ModelInfo } from "../../src/protocol/models.ts";
+import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
+import type { Tool } from "../../src/protocol/tool.ts";
+
+const model: ModelInfo = {
+  id: "test-model",
+  provider: "scripted",
+  name: "test",
+  api: "scripted",
+  context_window: 1000,
+  max_output: 100,
+  reasoning: false,
+  price_input: 3,
+  price_output: 15,
+  price_cache_read: 0.3,
+  price_cache_write: 3.75,
+  source: "catalog",
+};
+
+type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[]; error?: string; hang?: boolean };
+
+/** A provider that plays turns and records every request; a unit-test stand-in, not the e2e mock. */
+function provider(turns: Turn[]) {
+  const requests: ModelRequest[] = [];
+  const p: Provider & { requests: ModelRequest[] } = {
+    name: "fake",
+    requests,
+    async *stream(request, signal): AsyncIterable<ProviderEvent> {
+      requests.push(structuredClone(request));
+      const turn = turns.shift();
+      if (!turn) throw new ProviderError("fake: no turn left", "script");
+      const content: ContentBlock[] = [];
+      if (turn.text) {
+        for (const piece of turn.text.match(/.{1,4}/gs) ?? []) yield { type: "text_delta", delta: piece };
+        content.push({ type: "text", text: turn.text });
+      }
+      if (turn.hang) {
+        await new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+      }
+      if (turn.error) throw new ProviderError(turn.error, "http", 500);
+      for (const call of turn.calls ?? []) {
+        yield { type: "tool_use_start", id: call.id, name: call.name };
+        yield { type: "tool_use_args", id: call.id, delta: JSON.stringify(call.args) };
+        yield { type: "tool_use_end", id: call.id };
+        content.push({ type: "tool_call", ...call });
+      }
+      yield { type: "usage", usage: { input: 1000, output: 100, cache_read: 0, cache_write: 0 } };
+      yield { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" };
+    },
+  };
+  return p;
+}
+
+function echoTool(seen: unknown[] = []): Tool {
+  return {
+    name: "echo",
+    description: "echoes",
+    parameters: { type: "object" },
+    async execute(args, ctx) {
+      seen.push(args);
+      ctx.onProgress("working");
+      return { content: [{ type: "text", text: `echo:${JSON.stringify(args)}` }], is_error: false };
+    },
+  };
+}
+
+function setup(turns: Turn[], tools: Tool[] = [echoTool()], maxSteps = 0) {
+  const p = provider(turns);
+  const agent = new Agent({ provider: p, model, tools, system: "sys", cwd: "/tmp", maxSteps });
+  const events: AgentEvent[] = [];
+  agent.onEvent((e) => events.push(e));
+  return { agent, events, requests: p.requests };
+}
+
+function gate(name: string, stages: InterceptStage[], decide: (stage: InterceptStage, payload: any) => Decision): Participant {
+  return { name, priority: 0, stages, timeoutMs: 1000, onFailure: "allow", decide: async (s, p) => decide(s, p) as any };
+}
+
+const types = (events: AgentEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta" && !t.startsWith("tool_use_"));
+const run = (agent: Agent, text = "hi", signal = new AbortController().signal) => agent.prompt({ text }, signal);
+
+describe("Agent loop", () => {
+  test("a text answer emits the documented event order and prices the usage", async () => {
+    const { agent, events } = setup([{ text: "Hello there" }]);
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(types(events)).toEqual([
+      "user_message", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done",
+    ]);
+    const deltas = events.filter((e) => e.type === "text_delta").map((e) => (e as any).delta);
+    expect(deltas.join("")).toBe("Hello there");
+    expect(deltas.length).toBeGreaterThan(1);
+    const usage = events.find((e) => e.type === "usage") as any;
+    expect(usage.cost_usd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 10);
+    expect(usage.cumulative.input).toBe(1000);
+    expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "end_turn" });
+  });
+
+  test("tool calls run in order and their results reach the next request", async () => {
+    const seen: unknown[] = [];
+    const { agent, events, requests } = setup(
+      [
+        { text: "Running", calls: [{ id: "a", name: "echo", args: { n: 1 } }, { id: "b", name: "echo", args: { n: 2 } }] },
+        { text: "Done" },
+      ],
+      [echoTool(seen)],
+    );
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+    const second = requests[1].messages;
+    const toolMessage = second[second.length - 1];
+    expect(toolMessage.role).toBe("tool");
+    expect(toolMessage.content.map((b: any) => [b.call_id, b.content[0].text])).toEqual([
+      ["a", 'echo:{"n":1}'],
+      ["b", 'echo:{"n":2}'],
+    ]);
+    expect(types(events)).toEqual([
+      "user_message", "turn_start", "assistant_start", "usage", "assistant_message", "tool_call", "tool_call", "turn_end",
+      "tool_progress", "tool_result", "tool_progress", "tool_result",
+      "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done",
+    ]);
+    expect((events.filter((e) => e.type === "usage").at(-1) as any).cumulative.input).toBe(2000);
+  });
+
+  test("an unknown tool gives the model an error naming the tools it has", async () => {
+    const { agent, requests } = setup([{ calls: [{ id: "a", name: "nope", args: {} }] }, { text: "ok" }]);
+    await run(agent);
+    const result = requests[1].messages.at(-1)!.content[0] as any;
+    expect(result.is_error).toBe(true);
+    expect(result.content[0].text).toBe('unknown tool "nope"; available tools: echo');
+  });
+
+  test("max steps ends the prompt with an error after N model calls", async () => {
+    const loopTurn = () => ({ calls: [{ id: crypto.randomUUID(), name: "echo", args: {} }] });
+    const { agent, events, requests } = setup([loopTurn(), loopTurn(), loopTurn()], [echoTool()], 2);
+    const outcome = await run(agent);
+    expect(outcome).toEqual({ status: "error", kind: "max_steps", message: "max steps (2) exceeded" });
+    expect(requests).toHaveLength(2);
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "max steps (2) exceeded" }, { type: "done" }]);
+  });
+
+  test("a provider error ends the turn with stop error, then error, then done; partial text is kept", async () => {
+    const { agent, events } = setup([{ text: "partial", error: "anthropic: HTTP 500: boom" }]);
+    const outcome = await run(agent);
+    expect(outcome).toMatchObject({ status: "error", kind: "provider" });
+    expect(events.slice(-3)).toEqual([
+      { type: "turn_end", stop: "error", error: "anthropic: HTTP 500: boom" },
+      { type: "error", message: "anthropic: HTTP 500: boom" },
+      { type: "done" },
+    ]);
+    expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "partial" }] });
+  });
+
+  test("abort mid-stream: turn_end aborted, then done, and no error event", async () => {
+    const { agent, events } = setup([{ text: "part", hang: true }]);
+    const controller = new AbortController();
+    const pending = run(agent, "hi", controller.signal);
+    await Bun.sleep(10);
+    controller.abort();
+    expect(await pending).toEqual({ status: "aborted" });
+    expect(events.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+    expect(events.some((e) => e.type === "error")).toBe(false);
+  });
+
+  test("turn_start block ends the turn with the reason", async () => {
+    const { agent, events, requests } = setup([{ text: "never" }]);
+    agent.chain.add(gate("quota", ["turn_start"], () => ({ action: "block", reason: "out of quota" })));
+    const outcome = await run(agent);
+    expect(outcome).toEqual({ status: "blocked", reason: "turn blocked by quota: out of quota" });
+    expect(requests).toHaveLength(0);
+    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "out of quota" });
+    expect(events).toContainEqual({ type: "intercept", participant: "quota", stage: "turn_start", action: "block", reason: "out of quota" });
+  });
+
+  test("tool_call deny is the tool error the model sees; modify rewrites the args the tool gets", async () => {
+    const seen: unknown[] = [];
+    const { agent, requests } = setup(
+      [{ calls: [{ id: "a", name: "echo", args: { cmd: "rm -rf /" } }, { id: "b", name: "echo", args: { cmd: "ls" } }] }, { text: "ok" }],
+      [echoTool(seen)],
+    );
+    agent.chain.add(
+      gate("guard", ["tool_call"], (_s, p) =>
+        p.args.cmd.startsWith("rm") ? { action: "deny", reason: "dangerous" } : { action: "modify", value: { cmd: "ls -la" } },
+      ),
+    );
+    await run(agent);
+    expect(seen).toEqual([{ cmd: "ls -la" }]);
+    const results = requests[1].messages.at(-1)!.content as any[];
+    expect(results[0]).toMatchObject({ call_id: "a", is_error: true, content: [{ text: "dangerous" }] });
+    expect(results[1]).toMatchObject({ call_id: "b", is_error: false });
+  });
+
+  test("respond gives a result without running the tool; after_tool can rewrite a result", async () => {
+    const seen: unknown[] = [];
+    const { agent, requests, events } = setup(
+      [{ calls: [{ id: "a", name: "echo", args: { x: 1 } }, { id: "b", name: "echo", args: { x: 2 } }] }, { text: "ok" }],
+      [echoTool(seen)],
+    );
+    agent.chain.add(
+      gate("cache", ["tool_call"], (_s, p) =>
+        p.args.x === 1 ? { action: "respond", result: { content: [{ type: "text", text: "from cache" }], is_error: false } } : { action: "continue" },
+      ),
+    );
+    agent.chain.add(
+      gate("redactor", ["after_tool"], (_s, p) => ({
+        action: "modify",
+        value: { ...p.result, content: [{ type: "text", text: "[redacted]" }] },
+      })),
+    );
+    await run(agent);
+    expect(seen).toEqual([{ x: 2 }]);
+    const results = requests[1].messages.at(-1)!.content as any[];
+    expect(results.map((r) => r.content[0].text)).toEqual(["from cache", "[redacted]"]);
+    expect(events.filter((e) => e.type === "tool_result").map((e: any) => e.content[0].text)).toEqual(["from cache", "[redacted]"]);
+  });
+
+  test("assistant_message rewrite changes what is shown; the transcript keeps what the model said", async () => {
+    const { agent, events } = setup([{ text: "my secret is 42" }]);
+    agent.chain.add(gate("redact", ["assistant_message"], (_s, p) => ({ action: "modify", value: p.text.replace("42", "**") })));
+    await run(agent);
+    const shown = events.find((e) => e.type === "assistant_message") as any;
+    expect(shown.content).toEqual([{ type: "text", text: "my secret is **" }]);
+    expect(agent.messages.at(-1)!.content).toEqual([{ type: "text", text: "my secret is 42" }]);
+  });
+
+  test("assistant_message block hides the message from events but keeps it in the transcript", async () => {
+    const { agent, events } = setup([{ text: "hidden" }]);
+    agent.chain.add(gate("hide", ["assistant_message"], () => ({ action: "block", reason: "nope" })));
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(events.some((e) => e.type === "assistant_message")).toBe(false);
+    expect(agent.messages.at(-1)!.content).toEqual([{ type: "text", text: "hidden" }]);
+  });
+
+  test("before_llm modify reaches the provider (tool injection)", async () => {
+    const { agent, requests } = setup([{ text: "ok" }]);
+    agent.chain.add(
+      gate("inject", ["before_llm"], (_s, p) => ({
+        action: "modify",
+        value: { ...p.request, tools: [...p.request.tools, { name: "plugin", description: "d", parameters: {} }] },
+      })),
+    );
+    await run(agent);
+    expect(requests[0].tools.map((t) => t.name)).toEqual(["echo", "plugin"]);
+  });
+
+  test("abort_turn during tool calls keeps the transcript valid: every call has a result", async () => {
+    const { agent, events } = setup([
+      { calls: [{ id: "a", name: "echo", args: {} }, { id: "b", name: "echo", args: {} }] },
+    ]);
+    agent.chain.add(gate("stop", ["tool_call"], () => ({ action: "abort_turn", reason: "enough" })));
+    const outcome = await run(agent);
+    expect(outcome).toEqual({ status: "error", kind: "intercept", message: "enough" });
+    const last = agent.messages.at(-1)!;
+    expect(last.role).toBe("tool");
+    expect(last.content.map((b: any) => b.call_id)).toEqual(["a", "b"]);
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "enough" }, { type: "done" }]);
+  });
+
+  test("hard_abort takes this prompt's messages back out of the transcript", async () => {
+    const { agent } = setup([{ text: "first answer" }, { calls: [{ id: "a", name: "echo", args: {} }] }]);
+    await run(agent, "one");
+    expect(agent.messages).toHaveLength(2);
+    agent.chain.add(gate("kill", ["tool_call"], () => ({ action: "hard_abort", reason: "stop everything" })));
+    const outcome = await run(agent, "two");
+    expect(outcome).toMatchObject({ status: "error", message: "stop everything" });
+    expect(agent.messages).toHaveLength(2);
+    expect(agent.messages[0].content).toEqual([{ type: "text", text: "one" }]);
+  });
+
+  test("approve_tool deny is the tool error; the tool never runs", async () => {
+    const seen: unknown[] = [];
+    const { agent, requests } = setup([{ calls: [{ id: "a", name: "echo", args: {} }] }, { text: "ok" }], [echoTool(seen)]);
+    agent.chain.add(gate("gate", ["approve_tool"], () => ({ action: "deny", reason: "user declined" })));
+    await run(agent);
+    expect(seen).toEqual([]);
+    expect((requests[1].messages.at(-1)!.content[0] as any).content[0].text).toBe("user declined");
+  });
+
+  test("a tool that throws becomes an error result, and the loop goes on", async () => {
+    const broken: Tool = { name: "broken", description: "", parameters: {}, execute: async () => { throw new Error("kaput"); } };
+    const { agent, requests } = setup([{ calls: [{ id: "a", name: "broken", args: {} }] }, { text: "ok" }], [broken]);
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect((requests[1].messages.at(-1)!.content[0] as any).content[0].text).toBe("broken failed: kaput");
+  });
+});
