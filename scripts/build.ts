@@ -1,0 +1,56 @@
+// Builds the zot binary: `bun run build` → dist/zot for this machine; `bun run build --all` → every
+// release target plus dist/SHA256SUMS. Rule: one set of compile flags for every target (see
+// DESIGN.md: plain --minify would mangle the SDKs' class names, .env/bunfig autoload is a hazard).
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+
+const FLAGS = [
+  "--compile",
+  "--splitting",
+  "--bytecode",
+  "--format=esm",
+  "--minify-syntax",
+  "--minify-whitespace",
+  "--sourcemap",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+];
+
+const TARGETS = [
+  { target: "bun-linux-x64", out: "zot-linux-x64" },
+  { target: "bun-linux-arm64", out: "zot-linux-arm64" },
+  { target: "bun-darwin-x64", out: "zot-darwin-x64" },
+  { target: "bun-darwin-arm64", out: "zot-darwin-arm64" },
+  { target: "bun-windows-x64", out: "zot-windows-x64.exe" },
+];
+
+const root = join(import.meta.dir, "..");
+const dist = join(root, "dist");
+mkdirSync(dist, { recursive: true });
+
+async function build(outfile: string, target?: string): Promise<void> {
+  const args = ["bun", "build", ...FLAGS, ...(target ? [`--target=${target}`] : []), "src/main.ts", "--outfile", outfile];
+  const proc = Bun.spawn(args, { cwd: root, stdout: "pipe", stderr: "inherit" });
+  const code = await proc.exited;
+  if (code !== 0) {
+    console.error(`build failed for ${target ?? "this machine"}: ${args.join(" ")}`);
+    process.exit(code);
+  }
+  // The map file is embedded in the binary already; the loose copy is not shipped.
+  rmSync(`${outfile}.map`, { force: true });
+  console.log(`built ${outfile}`);
+}
+
+if (process.argv.includes("--all")) {
+  const sums: string[] = [];
+  for (const { target, out } of TARGETS) {
+    const file = join(dist, out);
+    await build(file, target);
+    sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${basename(file)}`);
+  }
+  writeFileSync(join(dist, "SHA256SUMS"), `${sums.join("\n")}\n`);
+  console.log(`wrote ${join(dist, "SHA256SUMS")}`);
+} else {
+  await build(join(dist, "zot"));
+}
