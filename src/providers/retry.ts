@@ -1,9 +1,10 @@
 // Retries opening a model stream. Rule: only before the first byte of a response (never
-// mid-stream), at most twice, on 429/500/502/503/504 and dropped connections; retry-after wins
+// mid-stream), at most twice, on 429/500/502/503/504/529 and dropped connections; retry-after wins
 // over the backoff when the server sends one.
 import { ProviderError } from "../protocol/provider.ts";
 
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+/** 529 is Anthropic's "overloaded". */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 const BACKOFF_MS = [250, 750];
 /** A retry-after longer than this is not waited for: the error goes to the user. */
 const MAX_RETRY_AFTER_S = 30;

@@ -85,27 +85,32 @@ export interface SseEvent {
 
 /**
  * Streams SSE events in small byte chunks (cutting UTF-8 sequences and lines apart) with a gap
- * between chunks, as real servers and proxies do. `fault` breaks the stream on purpose.
+ * between chunks, as real servers and proxies do. `fault` breaks the stream on purpose, always
+ * after some events went out: "malformed" replaces the middle event's JSON with garbage (keeping
+ * its event name, so every SDK parses it), "disconnect" drops the connection there.
  */
 export function sseResponse(events: SseEvent[], turn: ScriptTurn): Response {
-  let text = events.map((e) => `${e.event ? `event: ${e.event}\n` : ""}data: ${e.data}\n\n`).join("");
+  const frames = events.map((e) => `${e.event ? `event: ${e.event}\n` : ""}data: ${e.data}\n\n`);
+  const middle = Math.floor(frames.length / 2);
   if (turn.fault === "malformed") {
-    // Valid framing, broken JSON halfway through the stream.
-    const cut = Math.floor(text.length / 2);
-    text = `${text.slice(0, cut)}\n\ndata: {"this is": not json\n\n`;
+    const name = events[middle]?.event;
+    frames[middle] = `${name ? `event: ${name}\n` : ""}data: {"this is": not json\n\n`;
   }
-  const bytes = new TextEncoder().encode(text);
+  const bytes = new TextEncoder().encode(frames.join(""));
+  const cutAt = turn.fault === "disconnect" ? new TextEncoder().encode(frames.slice(0, middle).join("")).length : bytes.length;
   const chunk = 64;
   const gap = turn.chunk_delay_ms ?? 0;
-  const stopAt = turn.fault === "disconnect" ? Math.floor(bytes.length / 2) : bytes.length;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      for (let i = 0; i < stopAt; i += chunk) {
-        controller.enqueue(bytes.subarray(i, Math.min(i + chunk, stopAt)));
+      for (let i = 0; i < cutAt; i += chunk) {
+        controller.enqueue(bytes.subarray(i, Math.min(i + chunk, cutAt)));
         if (gap) await Bun.sleep(gap);
       }
-      if (turn.fault === "disconnect") controller.error(new Error("mock: connection dropped"));
-      else controller.close();
+      if (turn.fault === "disconnect") {
+        // Let the first half reach the client before the connection drops.
+        await Bun.sleep(20);
+        controller.error(new Error("mock: connection dropped (scripted fault)"));
+      } else controller.close();
     },
   });
   return new Response(stream, {

@@ -1,0 +1,428 @@
+// The Anthropic Messages provider: maps a ModelRequest onto one streaming /v1/messages call through
+// @anthropic-ai/sdk and the SSE events back onto ProviderEvents.
+// Rule: only opening the stream is ever retried (through openWithRetry); once the first byte has
+// arrived, any failure ends the call with a ProviderError, because replaying would repeat output the
+// user has already seen.
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
+import type { Anthropic } from "@anthropic-ai/sdk";
+import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
+import type { ReasoningLevel } from "../protocol/models.ts";
+import {
+  type ModelRequest,
+  type Provider,
+  ProviderError,
+  type ProviderEvent,
+  type ProviderStopReason,
+} from "../protocol/provider.ts";
+import type { TokenUsage } from "../protocol/usage.ts";
+import { openWithRetry, parseRetryAfter, RETRY_STATUSES, type RetryOptions } from "./retry.ts";
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  /** without /v1; the SDK's default (or ANTHROPIC_BASE_URL) when absent */
+  baseUrl?: string;
+  /** told about each retry of the open, for --debug */
+  onRetry?: RetryOptions["onRetry"];
+}
+
+/** Thinking budgets per reasoning level, as the original zot sent them. */
+export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 16384 };
+/** Room left for the answer when max_tokens would not exceed the thinking budget. */
+const ANSWER_HEADROOM = 4096;
+/** Anthropic answers 529 when overloaded; it is as transient as a 503. */
+const OVERLOADED_STATUS = 529;
+const CACHE = { type: "ephemeral" } as const;
+
+type SdkModule = typeof import("@anthropic-ai/sdk");
+
+export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
+  // The SDK is heavy: load it on the first call, so building a runtime (and `zot --version`) stays fast.
+  let client: Promise<{ sdk: SdkModule; client: Anthropic }> | undefined;
+  const connect = () =>
+    (client ??= import("@anthropic-ai/sdk").then((sdk) => ({
+      sdk,
+      client: new sdk.Anthropic({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl,
+        // openWithRetry owns retrying, so a 429 is never retried twice over.
+        maxRetries: 0,
+        // Nothing below the modes writes to the terminal; failures reach the user as ProviderErrors.
+        logLevel: "off",
+      }),
+    })));
+
+  return {
+    name: "anthropic",
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+      const { sdk, client } = await connect();
+      const body = toAnthropicRequest(request);
+      const events = await openWithRetry(
+        async () => {
+          try {
+            // client.post rather than messages.create: create() console.warn()s about deprecated
+            // models (the default claude-sonnet-4-5 among them) on every call, straight onto the TUI.
+            return await client.post<AsyncIterable<RawMessageStreamEvent>>("/v1/messages", {
+              body,
+              stream: true,
+              signal,
+            });
+          } catch (error) {
+            throw signal.aborted ? error : toProviderError(sdk, error);
+          }
+        },
+        { signal, onRetry: options.onRetry },
+      );
+
+      const assembler = new StreamAssembler();
+      try {
+        for await (const event of events) {
+          // Events already buffered must not reach the loop once the user has pressed stop.
+          signal.throwIfAborted();
+          yield* assembler.take(event);
+          // Stop reading here: a proxy that keeps the connection open must not hang the turn.
+          if (assembler.finished) break;
+        }
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw toProviderError(sdk, error, true);
+      }
+      // The SDK ends its iteration quietly when the request is aborted; the loop must still hear it.
+      signal.throwIfAborted();
+      if (!assembler.finished) {
+        throw new ProviderError("anthropic: the response stream ended before the message was complete", "stream");
+      }
+      yield assembler.done();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request mapping
+
+export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsStreaming {
+  const { model } = request;
+  let maxTokens = request.maxTokens ?? model.max_output;
+  const budget = request.reasoning && model.reasoning ? THINKING_BUDGETS[request.reasoning] : undefined;
+  // The API rejects a budget that does not leave room for the answer.
+  if (budget !== undefined && maxTokens <= budget) maxTokens = budget + ANSWER_HEADROOM;
+
+  const body: MessageCreateParamsStreaming = {
+    model: model.id,
+    max_tokens: maxTokens,
+    messages: toMessages(request.messages),
+    stream: true,
+  };
+  // An empty system text block is rejected by the API, so no prompt means no system field.
+  if (request.system) body.system = [{ type: "text", text: request.system, cache_control: CACHE }];
+  if (request.tools.length > 0) {
+    const last = request.tools.length - 1;
+    body.tools = request.tools.map(
+      (tool, i): Tool => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: { type: "object", ...tool.parameters } as Tool.InputSchema,
+        // The tool list rarely changes within a session: cache it with the system prompt.
+        ...(i === last ? { cache_control: CACHE } : {}),
+      }),
+    );
+  }
+  if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
+  markLastUserBlock(body.messages);
+  return body;
+}
+
+/**
+ * Transcript messages → Anthropic messages. Tool-role messages become user messages of tool_result
+ * blocks, kept apart from the user's own messages; results whose call is not in the assistant
+ * message right before them are dropped, since the API rejects the whole request for one orphan.
+ */
+function toMessages(messages: readonly Message[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  let openCalls = new Set<string>();
+  // The content of the tool-results message just sent, while the next transcript message may add to it.
+  let resultsMessage: ContentBlockParam[] | undefined;
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      const content = assistantContent(message.content);
+      openCalls = new Set(content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
+      resultsMessage = undefined;
+      if (content.length > 0) out.push({ role: "assistant", content });
+      continue;
+    }
+    const results: ContentBlockParam[] = message.content
+      .filter((b): b is ToolResultBlock => b.type === "tool_result" && openCalls.has(b.call_id))
+      .map(toolResultContent);
+    if (message.role === "tool") {
+      if (results.length === 0) continue;
+      // The API wants every result of one assistant message in the single user message after it.
+      if (resultsMessage) resultsMessage.push(...results);
+      else out.push({ role: "user", content: (resultsMessage = results) });
+      continue;
+    }
+    const content = [...results, ...userContent(message.content)];
+    openCalls = new Set();
+    resultsMessage = undefined;
+    if (content.length > 0) out.push({ role: "user", content });
+  }
+  return out;
+}
+
+function assistantContent(blocks: readonly ContentBlock[]): ContentBlockParam[] {
+  const out: ContentBlockParam[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case "text":
+        if (block.text) out.push({ type: "text", text: block.text });
+        break;
+      case "thinking":
+        // Only Anthropic's own reasoning can be replayed: it needs its signature (or the redacted
+        // data); another provider's reasoning (reasoning_id) would be rejected.
+        if (block.reasoning_id) break;
+        if (block.signature) out.push({ type: "thinking", thinking: block.text, signature: block.signature });
+        else if (block.opaque) out.push({ type: "redacted_thinking", data: block.opaque });
+        break;
+      case "tool_call":
+        out.push({ type: "tool_use", id: block.id, name: block.name, input: block.args ?? {} });
+        break;
+    }
+  }
+  return out;
+}
+
+function userContent(blocks: readonly ContentBlock[]): ContentBlockParam[] {
+  const out: ContentBlockParam[] = [];
+  for (const block of blocks) {
+    if (block.type === "text" && block.text) out.push({ type: "text", text: block.text });
+    else if (block.type === "image") out.push(imageBlock(block));
+  }
+  return out;
+}
+
+function toolResultContent(block: ToolResultBlock): ToolResultBlockParam {
+  const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: block.call_id };
+  if (block.is_error) result.is_error = true;
+  if (block.content.every((c) => c.type === "text")) {
+    const text = block.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    if (text) result.content = text;
+  } else {
+    result.content = block.content.flatMap((c): Array<TextBlockParam | ImageBlockParam> => {
+      if (c.type === "image") return [imageBlock(c)];
+      return c.text ? [{ type: "text", text: c.text }] : [];
+    });
+  }
+  return result;
+}
+
+type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+function imageBlock(image: ImageBlock): ImageBlockParam {
+  const mime = image.mime_type.toLowerCase();
+  // Other types are sent as they are: the API's refusal names the type better than we could.
+  const mediaType = (mime === "image/jpg" ? "image/jpeg" : mime) as ImageMediaType;
+  return { type: "image", source: { type: "base64", media_type: mediaType, data: image.data } };
+}
+
+/** Prompt caching: everything up to the newest user-side block is the prefix the next call reuses. */
+function markLastUserBlock(messages: MessageParam[]): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "user" || typeof message.content === "string") continue;
+    const last = message.content[message.content.length - 1];
+    // Every user-side block type we send (text, image, tool_result) accepts a cache mark.
+    if (last) Object.assign(last, { cache_control: CACHE });
+    return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stream mapping
+
+type Building =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "tool_use"; id: string; name: string; json: string };
+
+/** Folds SSE events into ProviderEvents and the final content, blocks kept in index order. */
+class StreamAssembler {
+  private readonly blocks = new Map<number, Building>();
+  private readonly usage: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
+  private stopReason: string | null = null;
+  finished = false;
+
+  *take(event: RawMessageStreamEvent): Generator<ProviderEvent> {
+    switch (event.type) {
+      case "message_start": {
+        const u = event.message.usage;
+        this.usage.input = u.input_tokens ?? 0;
+        this.usage.output = u.output_tokens ?? 0;
+        this.usage.cache_read = u.cache_read_input_tokens ?? 0;
+        this.usage.cache_write = u.cache_creation_input_tokens ?? 0;
+        yield { type: "usage", usage: { ...this.usage } };
+        break;
+      }
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block.type === "text") {
+          this.blocks.set(event.index, { type: "text", text: block.text ?? "" });
+          if (block.text) yield { type: "text_delta", delta: block.text };
+        } else if (block.type === "thinking") {
+          this.blocks.set(event.index, { type: "thinking", text: block.thinking ?? "", signature: block.signature ?? "" });
+          if (block.thinking) yield { type: "thinking_delta", delta: block.thinking };
+        } else if (block.type === "redacted_thinking") {
+          this.blocks.set(event.index, { type: "redacted_thinking", data: block.data });
+        } else if (block.type === "tool_use") {
+          this.blocks.set(event.index, { type: "tool_use", id: block.id, name: block.name, json: "" });
+          yield { type: "tool_use_start", id: block.id, name: block.name };
+        }
+        // Server tool blocks (web search and the like) are never requested, so never arrive.
+        break;
+      }
+      case "content_block_delta": {
+        const block = this.blocks.get(event.index);
+        const delta = event.delta;
+        if (!block) break;
+        if (delta.type === "text_delta" && block.type === "text") {
+          block.text += delta.text;
+          yield { type: "text_delta", delta: delta.text };
+        } else if (delta.type === "thinking_delta" && block.type === "thinking") {
+          block.text += delta.thinking;
+          yield { type: "thinking_delta", delta: delta.thinking };
+        } else if (delta.type === "signature_delta" && block.type === "thinking") {
+          block.signature += delta.signature;
+        } else if (delta.type === "input_json_delta" && block.type === "tool_use") {
+          block.json += delta.partial_json;
+          if (delta.partial_json) yield { type: "tool_use_args", id: block.id, delta: delta.partial_json };
+        }
+        break;
+      }
+      case "content_block_stop": {
+        const block = this.blocks.get(event.index);
+        if (block?.type === "tool_use") yield { type: "tool_use_end", id: block.id };
+        break;
+      }
+      case "message_delta": {
+        // Assigned, not added: message_delta carries running totals. Input and cache counts only
+        // replace the message_start ones when present, since some gateways send zeros here.
+        const u = event.usage;
+        this.usage.output = u.output_tokens ?? this.usage.output;
+        if (u.input_tokens) this.usage.input = u.input_tokens;
+        if (u.cache_read_input_tokens) this.usage.cache_read = u.cache_read_input_tokens;
+        if (u.cache_creation_input_tokens) this.usage.cache_write = u.cache_creation_input_tokens;
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        yield { type: "usage", usage: { ...this.usage } };
+        break;
+      }
+      case "message_stop":
+        this.finished = true;
+        break;
+    }
+  }
+
+  done(): ProviderEvent {
+    const content: ContentBlock[] = [];
+    for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
+      const block = this.blocks.get(index)!;
+      if (block.type === "text") {
+        if (block.text) content.push({ type: "text", text: block.text });
+      } else if (block.type === "thinking") {
+        content.push({ type: "thinking", text: block.text, ...(block.signature ? { signature: block.signature } : {}) });
+      } else if (block.type === "redacted_thinking") {
+        content.push({ type: "thinking", text: "", opaque: block.data });
+      } else {
+        content.push({ type: "tool_call", id: block.id, name: block.name, args: parseArgs(block.json) });
+      }
+    }
+    const hasCalls = content.some((b) => b.type === "tool_call");
+    return { type: "done", content, stop: mapStop(this.stopReason, hasCalls) };
+  }
+}
+
+function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {
+  switch (reason) {
+    case "tool_use":
+      return "tool_use";
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "length";
+    case "end_turn":
+    case "stop_sequence":
+    case "pause_turn":
+    case "refusal":
+      return "end_turn";
+    default:
+      return hasCalls ? "tool_use" : "end_turn";
+  }
+}
+
+/** Streamed tool input → an arguments object; a model's broken JSON becomes {} rather than a crash. */
+function parseArgs(json: string): Record<string, unknown> {
+  if (!json.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+const CONTEXT_OVERFLOW = /prompt is too long|too many (input )?tokens|context (length|window)|exceeds? .*context/i;
+const MAX_DETAIL = 500;
+
+/** Any failure from the SDK → a ProviderError worded for the user; retryable only where it helps. */
+function toProviderError(sdk: SdkModule, error: unknown, midStream = false): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof sdk.APIConnectionError) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return new ProviderError(
+      `anthropic: cannot reach the API (${clip(`${error.message.replace(/\.$/, "")}${cause}`)})`,
+      "connection",
+      undefined,
+      !midStream,
+    );
+  }
+  if (error instanceof sdk.APIError) {
+    const detail = clip(error.apiMessage ?? error.message.replace(/^\d+\s+/, ""));
+    if (error.status === undefined) {
+      // An `event: error` inside the stream, such as overloaded_error.
+      return new ProviderError(`anthropic: ${error.type ?? "error"}: ${detail}`, "stream");
+    }
+    const status = error.status;
+    const kind =
+      status === 401 || status === 403
+        ? "auth"
+        : (status === 400 || status === 413) && CONTEXT_OVERFLOW.test(detail)
+          ? "context_overflow"
+          : "http";
+    const retryable = !midStream && (RETRY_STATUSES.has(status) || status === OVERLOADED_STATUS);
+    const retryAfter = parseRetryAfter(error.headers?.get("retry-after"));
+    return new ProviderError(`anthropic: HTTP ${status}: ${detail}`, kind, status, retryable, retryAfter);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SyntaxError) {
+    return new ProviderError(`anthropic: the response stream was malformed (${clip(message)})`, "stream");
+  }
+  // The SDK wraps every network failure of the open in APIConnectionError, so anything else there
+  // is a local fault (configuration, a bug) that a retry would only repeat.
+  return midStream
+    ? new ProviderError(`anthropic: the connection dropped mid-response (${clip(message)})`, "stream")
+    : new ProviderError(`anthropic: the request failed (${clip(message)})`, "connection");
+}
+
+function clip(text: string): string {
+  // Bun's fetch appends advice for its own debugging that means nothing to a zot user.
+  const oneLine = text.replace(/\s*For more information, pass `verbose: true`.*$/s, "").replace(/\s+/g, " ").trim();
+  return oneLine.length > MAX_DETAIL ? `${oneLine.slice(0, MAX_DETAIL)}…` : oneLine;
+}
