@@ -1,0 +1,205 @@
+// The system prompt: identity, project context files, appended instructions, environment.
+// Rule: the parts always come in that order, outer context before inner (global, then the
+// repository root down to the cwd), so a nearer AGENTS.md has the last word.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { zotPaths } from "./home.ts";
+
+export interface SystemPromptOptions {
+  cwd: string;
+  home: string;
+  /** `--system-prompt`: replaces the identity (wins over $ZOT_HOME/SYSTEM.md) */
+  systemPrompt?: string;
+  /** `--append-system-prompt` values, in order */
+  append: string[];
+  now: Date;
+  platform: string;
+  /** names of the tools the model will be offered, for the built-in identity's guidance */
+  toolNames: string[];
+}
+
+export interface ContextFile {
+  path: string;
+  content: string;
+}
+
+/** Checked in this order in each directory; only the first found is used. */
+const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"];
+
+export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
+  const sections: string[] = [await identity(options)];
+
+  const contextFiles = await findContextFiles(options.cwd, options.home);
+  if (contextFiles.length > 0) {
+    const parts = contextFiles.map((file) => `## ${file.path}\n\n${file.content.trim()}`);
+    sections.push(
+      [
+        "# Project context",
+        "Instructions from context files, outermost first; where they disagree, the later (nearer) file wins.",
+        ...parts,
+      ].join("\n\n"),
+    );
+  }
+
+  for (const text of options.append) {
+    if (text.trim()) sections.push(text.trim());
+  }
+
+  sections.push(environment(options));
+  return `${sections.join("\n\n")}\n`;
+}
+
+/**
+ * AGENTS.md (or else CLAUDE.md) from $ZOT_HOME, then from every directory from the repository
+ * root (the nearest ancestor holding `.git`) down to the cwd; just the cwd outside a repository.
+ * Empty files are skipped; a file reached twice (home inside the repo) is listed once.
+ */
+export async function findContextFiles(cwd: string, home: string): Promise<ContextFile[]> {
+  const start = path.resolve(cwd);
+  const root = await repositoryRoot(start);
+  const dirs: string[] = [];
+  if (root) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      dirs.unshift(dir);
+      if (dir === root) break;
+    }
+  } else {
+    dirs.push(start);
+  }
+
+  const found: ContextFile[] = [];
+  const seen = new Set<string>();
+  for (const dir of [path.resolve(home), ...dirs]) {
+    const file = await contextFileIn(dir);
+    if (!file) continue;
+    const real = await fs.realpath(file.path).catch(() => file.path);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    found.push(file);
+  }
+  return found;
+}
+
+async function contextFileIn(dir: string): Promise<ContextFile | undefined> {
+  for (const name of CONTEXT_FILE_NAMES) {
+    const file = path.join(dir, name);
+    const content = await readTextFile(file);
+    if (content === undefined) continue;
+    // An empty AGENTS.md still counts as this directory's file: it hides CLAUDE.md, as a user
+    // who emptied it on purpose would expect, and adds nothing to the prompt.
+    return content.trim() ? { path: file, content } : undefined;
+  }
+  return undefined;
+}
+
+async function repositoryRoot(start: string): Promise<string | undefined> {
+  for (let dir = start; ; ) {
+    // `.git` is a directory in a clone and a file in worktrees and submodules.
+    if (await exists(path.join(dir, ".git"))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+async function identity(options: SystemPromptOptions): Promise<string> {
+  if (options.systemPrompt !== undefined && options.systemPrompt.trim()) return options.systemPrompt.trim();
+  const custom = await readTextFile(zotPaths(options.home).systemPromptFile);
+  if (custom?.trim()) return custom.trim();
+  return defaultIdentity(options.toolNames);
+}
+
+/** The built-in identity, with guidance for exactly the tools this session offers. */
+export function defaultIdentity(toolNames: readonly string[]): string {
+  const tools = new Set(toolNames);
+  const canEdit = tools.has("edit") || tools.has("write");
+  const paragraphs = [
+    "You are zot, a coding agent working in the user's terminal, in their current project. You help with software engineering: reading and changing code, running commands, debugging, and explaining how things work. (If asked what zot stands for: zero-overhead-tool.)",
+    "Be concise and direct. When a task needs doing, do it with your tools rather than describing what you would do, and don't announce each tool call before you make it. When you are done, summarise in a few lines what you changed and what you found. Ask first only when the request is genuinely ambiguous or an action is destructive or hard to undo.",
+    "Your replies are rendered as Markdown in a terminal: use short paragraphs, lists and fenced code blocks with a language tag; keep tables narrow; no HTML. Refer to code as `path:line` so the user can jump to it.",
+  ];
+
+  const practice = [
+    "- Read the relevant code before changing it, and follow the conventions already in the codebase.",
+    "- Keep changes focused on the request; don't reformat unrelated code or add files nobody asked for.",
+  ];
+  if (canEdit) {
+    const how =
+      tools.has("edit") && tools.has("write")
+        ? "Prefer `edit` for changes to existing files and `write` for new files or complete rewrites."
+        : tools.has("edit")
+          ? "Change files with `edit`."
+          : "Create and rewrite files with `write`.";
+    // Shell edits bypass the diff the user reviews and the confirmation gate.
+    practice.push(`- ${how} Never change files through the shell (no \`>\`/\`>>\` redirection, \`sed -i\`, \`tee\` or heredocs into files).`);
+  }
+  if (tools.has("bash")) {
+    practice.push(
+      "- Verify your work: run the relevant tests, type-checker or build after a change, and report the result honestly, failures included.",
+      "- Don't run destructive or irreversible commands (`rm -rf`, `git reset --hard`, `git push --force`) unless the user asked for them.",
+    );
+  }
+  paragraphs.push(`Working with code:\n${practice.join("\n")}`);
+
+  const guidance: string[] = [];
+  if (tools.has("read")) guidance.push("- `read`: look at a file's contents; read large files in ranges instead of all at once.");
+  if (tools.has("edit")) guidance.push("- `edit`: replace an exact snippet of an existing file; include enough surrounding lines for the match to be unique, and read the file first.");
+  if (tools.has("write")) guidance.push("- `write`: create a new file or replace a whole file; it overwrites without asking.");
+  if (tools.has("bash")) {
+    guidance.push(
+      "- `bash`: run shell commands in the working directory: search (`rg`, `grep`, `find`), list files, run tests and builds, use git. Avoid interactive programs and commands that never exit, such as dev servers or watchers.",
+    );
+  }
+  if (tools.has("skill")) guidance.push("- `skill`: load a skill's instructions when the task matches one of the available skills.");
+  const described = new Set(["read", "edit", "write", "bash", "skill"]);
+  const others = toolNames.filter((name) => !described.has(name));
+  if (others.length > 0) guidance.push(`- Also available: ${others.map((n) => `\`${n}\``).join(", ")}; see their descriptions.`);
+
+  paragraphs.push(
+    guidance.length > 0
+      ? `Tools:\n${guidance.join("\n")}`
+      : "No tools are available in this session: answer from the conversation, and say so when a task needs files or commands you cannot reach.",
+  );
+  return paragraphs.join("\n\n");
+}
+
+function environment(options: SystemPromptOptions): string {
+  return [
+    "# Environment",
+    `- Date: ${localDate(options.now)}`,
+    `- Working directory: ${options.cwd || "."}`,
+    `- Platform: ${platformName(options.platform)}`,
+  ].join("\n");
+}
+
+/** YYYY-MM-DD in local time: the user's "today", not UTC's. */
+function localDate(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+function platformName(platform: string): string {
+  const names: Record<string, string> = { darwin: "macOS", linux: "Linux", win32: "Windows" };
+  const name = names[platform];
+  return name ? `${name} (${platform})` : platform;
+}
+
+async function readTextFile(file: string): Promise<string | undefined> {
+  try {
+    const stat = await fs.stat(file);
+    if (!stat.isFile()) return undefined;
+    return await fs.readFile(file, "utf8");
+  } catch {
+    // Missing or unreadable: context files are optional, and a prompt without one still works.
+    return undefined;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

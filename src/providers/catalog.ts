@@ -1,0 +1,337 @@
+// The model catalog: built-in Anthropic and OpenAI models (context window, max output, prices),
+// merged with the user's $ZOT_HOME/models.json, and how a `--model` id resolves against it.
+// Rule: a broken models.json never stops zot: each bad entry becomes a warning naming the file and
+// the field, and everything else (built-ins and the good entries) still loads.
+import fs from "node:fs";
+import path from "node:path";
+import * as v from "valibot";
+import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../protocol/models.ts";
+
+type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
+
+function model(
+  provider: ProviderName,
+  id: string,
+  name: string,
+  api: WireApi,
+  context: number,
+  maxOutput: number,
+  reasoning: boolean,
+  [input, output, cacheRead, cacheWrite]: Prices,
+): ModelInfo {
+  return {
+    id,
+    provider,
+    name,
+    api,
+    context_window: context,
+    max_output: maxOutput,
+    reasoning,
+    price_input: input,
+    price_output: output,
+    price_cache_read: cacheRead,
+    price_cache_write: cacheWrite,
+    source: "catalog",
+  };
+}
+
+const anthropic = (id: string, name: string, context: number, maxOutput: number, reasoning: boolean, prices: Prices) =>
+  model("anthropic", id, name, "anthropic-messages", context, maxOutput, reasoning, prices);
+// OpenAI's reasoning models keep their reasoning between turns only through the Responses API;
+// the GPT-4 families are plain Chat Completions models.
+const openaiResponses = (id: string, name: string, context: number, maxOutput: number, prices: Prices) =>
+  model("openai", id, name, "openai-responses", context, maxOutput, true, prices);
+const openaiChat = (id: string, name: string, context: number, maxOutput: number, prices: Prices) =>
+  model("openai", id, name, "openai-chat", context, maxOutput, false, prices);
+
+const SONNET: Prices = [3, 15, 0.3, 3.75];
+const OPUS_4_5: Prices = [5, 25, 0.5, 6.25];
+const OPUS_4: Prices = [15, 75, 1.5, 18.75];
+
+/** Per provider: the default first, then newest first. Prices are USD per million tokens. */
+export const BUILTIN_MODELS: readonly ModelInfo[] = [
+  anthropic("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, true, SONNET),
+  anthropic("claude-opus-4-7", "Claude Opus 4.7", 1_000_000, 128_000, true, OPUS_4_5),
+  anthropic("claude-opus-4-6", "Claude Opus 4.6", 1_000_000, 128_000, true, OPUS_4_5),
+  anthropic("claude-sonnet-4-6", "Claude Sonnet 4.6", 1_000_000, 64_000, true, SONNET),
+  anthropic("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, true, OPUS_4_5),
+  anthropic("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, true, [1, 5, 0.1, 1.25]),
+  anthropic("claude-opus-4-1", "Claude Opus 4.1", 200_000, 32_000, true, OPUS_4),
+  anthropic("claude-opus-4-0", "Claude Opus 4", 200_000, 32_000, true, OPUS_4),
+  anthropic("claude-sonnet-4-0", "Claude Sonnet 4", 200_000, 64_000, true, SONNET),
+  anthropic("claude-3-7-sonnet-20250219", "Claude Sonnet 3.7", 200_000, 64_000, true, SONNET),
+  anthropic("claude-3-5-sonnet-20241022", "Claude Sonnet 3.5 v2", 200_000, 8_192, false, SONNET),
+  anthropic("claude-3-5-haiku-latest", "Claude Haiku 3.5", 200_000, 8_192, false, [0.8, 4, 0.08, 1]),
+  anthropic("claude-3-opus-20240229", "Claude Opus 3", 200_000, 4_096, false, OPUS_4),
+
+  openaiResponses("gpt-5", "GPT-5", 400_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.5", "GPT-5.5", 400_000, 128_000, [2.5, 15, 0.25, 0]),
+  openaiResponses("gpt-5.5-mini", "GPT-5.5 mini", 400_000, 128_000, [0.75, 4.5, 0.075, 0]),
+  openaiResponses("gpt-5.4", "GPT-5.4", 272_000, 128_000, [2.5, 15, 0.25, 0]),
+  openaiResponses("gpt-5.4-mini", "GPT-5.4 mini", 272_000, 128_000, [0.75, 4.5, 0.075, 0]),
+  openaiResponses("gpt-5.3", "GPT-5.3", 272_000, 128_000, [1.75, 14, 0.175, 0]),
+  openaiResponses("gpt-5.2", "GPT-5.2", 272_000, 128_000, [1.75, 14, 0.175, 0]),
+  openaiResponses("gpt-5.1", "GPT-5.1", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
+  openaiResponses("gpt-5-nano", "GPT-5 nano", 400_000, 128_000, [0.05, 0.4, 0.005, 0]),
+  openaiResponses("o3", "o3", 200_000, 100_000, [2, 8, 0.5, 0]),
+  openaiResponses("o4-mini", "o4-mini", 200_000, 100_000, [1.1, 4.4, 0.275, 0]),
+  openaiResponses("o3-mini", "o3-mini", 200_000, 100_000, [1.1, 4.4, 0.55, 0]),
+  openaiResponses("o1", "o1", 200_000, 100_000, [15, 60, 7.5, 0]),
+  openaiChat("gpt-4.1", "GPT-4.1", 1_047_576, 32_768, [2, 8, 0.5, 0]),
+  openaiChat("gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, [0.4, 1.6, 0.1, 0]),
+  openaiChat("gpt-4.1-nano", "GPT-4.1 nano", 1_047_576, 32_768, [0.1, 0.4, 0.03, 0]),
+  openaiChat("gpt-4o", "GPT-4o", 128_000, 16_384, [2.5, 10, 1.25, 0]),
+  openaiChat("gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, [0.15, 0.6, 0.08, 0]),
+
+  // Plays a script of turns (`--script FILE`, the demo): free, offline, never calls a network.
+  model("scripted", "scripted", "Scripted", "scripted", 200_000, 32_000, false, [0, 0, 0, 0]),
+];
+
+const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-5",
+  scripted: "scripted",
+};
+
+/** The model a provider uses without `--model`; ollama has none (the user's local models vary). */
+export function defaultModelId(provider: ProviderName): string | undefined {
+  return DEFAULT_MODELS[provider];
+}
+
+// Ollama serves whatever the user pulled; its models.json-less defaults are conservative.
+const OLLAMA_CONTEXT = 32_768;
+const OLLAMA_MAX_OUTPUT = 8_192;
+// Defaults for a models.json entry that is new and leaves these out.
+const NEW_MODEL_CONTEXT = 128_000;
+const NEW_MODEL_MAX_OUTPUT = 8_192;
+
+// models.json, in the pi-compatible camelCase format. Loose objects: unknown fields (`input`,
+// fields of newer versions) are ignored rather than rejected.
+const TokenCount = v.pipe(v.number(), v.integer(), v.minValue(1));
+const Price = v.pipe(v.number(), v.minValue(0));
+const UserModel = v.looseObject({
+  id: v.pipe(v.string(), v.trim(), v.minLength(1, "the id must not be empty")),
+  name: v.optional(v.string()),
+  reasoning: v.optional(v.boolean()),
+  contextWindow: v.optional(TokenCount),
+  maxTokens: v.optional(TokenCount),
+  priceInput: v.optional(Price),
+  priceOutput: v.optional(Price),
+  priceCacheRead: v.optional(Price),
+  priceCacheWrite: v.optional(Price),
+  baseUrl: v.optional(v.string()),
+  api: v.optional(WireApi),
+});
+type UserModel = v.InferOutput<typeof UserModel>;
+const UserProvider = v.looseObject({ models: v.array(v.unknown()) });
+const ModelsFile = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
+
+/** Names other tools (pi, the original zot) use for the providers zot speaks. */
+const PROVIDER_ALIASES: Record<string, ProviderName> = {
+  "anthropic-messages": "anthropic",
+  "openai-responses": "openai",
+  "openai-codex": "openai",
+  "openai-chat": "openai",
+};
+
+export interface Catalog {
+  models: ModelInfo[];
+  /** sentences about models.json problems, each naming the file (the printer adds `zot: `) */
+  warnings: string[];
+}
+
+/** Built-in models merged with `<home>/models.json`. */
+export function loadCatalog(home: string): Catalog {
+  const models = BUILTIN_MODELS.map((m) => ({ ...m }));
+  const warnings: string[] = [];
+  // Spelled out rather than taken from config/home.ts: providers sit below config and import only protocol.
+  const file = path.join(home, "models.json");
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      warnings.push(`cannot read ${file} (${(error as Error).message}); using the built-in models only.`);
+    }
+    return { models, warnings };
+  }
+  if (!text.trim()) return { models, warnings };
+
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    warnings.push(`${file} is not valid JSON (${(error as Error).message}); using the built-in models only.`);
+    return { models, warnings };
+  }
+  const top = v.safeParse(ModelsFile, data);
+  if (!top.success) {
+    warnings.push(
+      `${file} has no "providers" object (expected {"providers": {"openai": {"models": [...]}}}); using the built-in models only.`,
+    );
+    return { models, warnings };
+  }
+
+  for (const [rawName, rawProvider] of Object.entries(top.output.providers)) {
+    const provider = normaliseProvider(rawName);
+    if (!provider) {
+      warnings.push(
+        `${file}: provider "${rawName}" is not one zot speaks (${PROVIDER_NAMES.join(", ")}); its models were skipped.`,
+      );
+      continue;
+    }
+    const entry = v.safeParse(UserProvider, rawProvider);
+    if (!entry.success) {
+      warnings.push(`${file}: field "providers.${rawName}.models" must be an array of models; it was skipped.`);
+      continue;
+    }
+    entry.output.models.forEach((raw, index) => {
+      const at = `providers.${rawName}.models[${index}]`;
+      const parsed = v.safeParse(UserModel, raw);
+      if (!parsed.success) {
+        const issue = parsed.issues[0];
+        const field = v.getDotPath(issue);
+        warnings.push(`${file}: field "${field ? `${at}.${field}` : at}": ${describeIssue(issue)}; this model was skipped.`);
+        return;
+      }
+      applyUserModel(models, provider, parsed.output);
+    });
+  }
+  return { models, warnings };
+}
+
+function normaliseProvider(name: string): ProviderName | undefined {
+  const lower = name.trim().toLowerCase();
+  if ((PROVIDER_NAMES as readonly string[]).includes(lower)) return lower as ProviderName;
+  return PROVIDER_ALIASES[lower];
+}
+
+/** Overrides an existing (provider, id) field by field, or appends a new model. */
+function applyUserModel(models: ModelInfo[], provider: ProviderName, user: UserModel): void {
+  const existing = models.find((m) => m.provider === provider && m.id === user.id);
+  const base: ModelInfo = existing ?? {
+    id: user.id,
+    provider,
+    name: user.id,
+    api: defaultApi(provider),
+    context_window: provider === "ollama" ? OLLAMA_CONTEXT : NEW_MODEL_CONTEXT,
+    max_output: provider === "ollama" ? OLLAMA_MAX_OUTPUT : NEW_MODEL_MAX_OUTPUT,
+    reasoning: false,
+    price_input: 0,
+    price_output: 0,
+    price_cache_read: 0,
+    price_cache_write: 0,
+    source: "user",
+  };
+  const merged: ModelInfo = {
+    ...base,
+    name: user.name?.trim() || base.name,
+    api: user.api ?? base.api,
+    context_window: user.contextWindow ?? base.context_window,
+    max_output: user.maxTokens ?? base.max_output,
+    reasoning: user.reasoning ?? base.reasoning,
+    price_input: user.priceInput ?? base.price_input,
+    price_output: user.priceOutput ?? base.price_output,
+    price_cache_read: user.priceCacheRead ?? base.price_cache_read,
+    price_cache_write: user.priceCacheWrite ?? base.price_cache_write,
+    source: "user",
+  };
+  const baseUrl = user.baseUrl?.trim() || base.base_url;
+  if (baseUrl) merged.base_url = baseUrl;
+  if (existing) models[models.indexOf(existing)] = merged;
+  else models.push(merged);
+}
+
+function defaultApi(provider: ProviderName): WireApi {
+  if (provider === "anthropic") return "anthropic-messages";
+  if (provider === "scripted") return "scripted";
+  // OpenAI-compatible servers (ollama, proxies behind a baseUrl) nearly all speak Chat Completions.
+  return "openai-chat";
+}
+
+export type ModelResolution = { model: ModelInfo } | { error: string };
+
+/** The model for `--provider`/`--model`: the provider's default when no id is given. */
+export function resolveModel(catalog: readonly ModelInfo[], provider: ProviderName, id?: string): ModelResolution {
+  const wanted = id?.trim() || defaultModelId(provider);
+  if (!wanted) return { error: `${provider} requires --model (e.g. --model llama3.2)` };
+  const found = catalog.find((m) => m.provider === provider && m.id === wanted);
+  if (found) return { model: found };
+  if (provider === "ollama") return { model: syntheticOllamaModel(wanted) };
+
+  const valid = catalog.filter((m) => m.provider === provider).map((m) => m.id);
+  const elsewhere = catalog.find((m) => m.id === wanted);
+  const hint = elsewhere ? ` (it is a ${elsewhere.provider} model: pass --provider ${elsewhere.provider})` : "";
+  return { error: `unknown model "${wanted}" for ${provider}${hint}; valid: ${valid.join(", ")}` };
+}
+
+/** Ollama has no catalog: any model the user pulled is accepted with conservative limits. */
+export function syntheticOllamaModel(id: string): ModelInfo {
+  return {
+    id,
+    provider: "ollama",
+    name: id,
+    api: "openai-chat",
+    context_window: OLLAMA_CONTEXT,
+    max_output: OLLAMA_MAX_OUTPUT,
+    reasoning: false,
+    price_input: 0,
+    price_output: 0,
+    price_cache_read: 0,
+    price_cache_write: 0,
+    source: "synthetic",
+  };
+}
+
+/** The `--list-models` table: aligned columns, one model a line. */
+export function formatModelTable(models: readonly ModelInfo[]): string {
+  const header = ["provider", "model id", "context", "max out", "reasoning", "$in/M", "$out/M", "source", "name"];
+  const rightAligned = new Set([2, 3, 5, 6]);
+  const rows = models.map((m) => [
+    m.provider,
+    m.id,
+    formatTokens(m.context_window),
+    formatTokens(m.max_output),
+    m.reasoning ? "✓" : "",
+    formatPrice(m.price_input),
+    formatPrice(m.price_output),
+    m.source,
+    m.name === m.id ? "" : m.name,
+  ]);
+  const all = [header, ...rows];
+  const widths = header.map((_, col) => Math.max(...all.map((row) => Bun.stringWidth(row[col]))));
+  const line = (row: string[]) =>
+    row
+      .map((cell, col) => {
+        const pad = " ".repeat(widths[col] - Bun.stringWidth(cell));
+        return rightAligned.has(col) ? pad + cell : cell + pad;
+      })
+      .join("  ")
+      .trimEnd();
+  return `${all.map(line).join("\n")}\n`;
+}
+
+/** 200000 → 200K, 32768 → 32K, 1047576 → 1.05M: how people say these numbers. */
+function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${trimNumber(n / 1_000_000, 2)}M`;
+  // Limits like 8192 and 32768 are binary; "8.2K" would read as a different number.
+  if (n >= 1_024 && n % 1_024 === 0 && n % 1_000 !== 0) return `${n / 1_024}K`;
+  if (n >= 1_000) return `${trimNumber(n / 1_000, 1)}K`;
+  return String(n);
+}
+
+/** Two decimals so the column lines up on the point; more only when the price has them. */
+function formatPrice(usd: number): string {
+  if (usd === 0) return "-";
+  return Number(usd.toFixed(2)) === usd ? usd.toFixed(2) : trimNumber(usd, 4);
+}
+
+function trimNumber(n: number, decimals: number): string {
+  return String(Number(n.toFixed(decimals)));
+}
+
+/** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads. */
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  return issue.input === undefined && issue.received === "undefined" ? "this field is required" : issue.message;
+}

@@ -1,0 +1,157 @@
+// API key lookup order, auth.json parsing and errors, and the 0600 write.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  ConfigError,
+  missingKeyMessage,
+  requiresApiKey,
+  resolveApiKey,
+  saveApiKey,
+} from "../../src/config/credentials.ts";
+
+let home: string;
+let authFile: string;
+
+beforeEach(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "zot-cred-"));
+  authFile = path.join(home, "auth.json");
+});
+afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+function writeAuth(content: string, mode = 0o600) {
+  fs.writeFileSync(authFile, content);
+  fs.chmodSync(authFile, mode);
+}
+
+describe("resolveApiKey precedence", () => {
+  const both = JSON.stringify({ anthropic: { api_key: "from-file" }, openai: { api_key: "oa-file" } });
+
+  test("--api-key beats the environment and auth.json", () => {
+    writeAuth(both);
+    const got = resolveApiKey("anthropic", { flag: "from-flag", env: { ANTHROPIC_API_KEY: "from-env" }, home });
+    expect(got).toEqual({ key: "from-flag", source: "flag" });
+  });
+
+  test("the environment beats auth.json", () => {
+    writeAuth(both);
+    expect(resolveApiKey("anthropic", { env: { ANTHROPIC_API_KEY: "from-env" }, home })).toEqual({
+      key: "from-env",
+      source: "env",
+    });
+    expect(resolveApiKey("openai", { env: { OPENAI_API_KEY: "oa-env", ANTHROPIC_API_KEY: "x" }, home })).toEqual({
+      key: "oa-env",
+      source: "env",
+    });
+  });
+
+  test("auth.json is used last, per provider", () => {
+    writeAuth(both);
+    expect(resolveApiKey("anthropic", { env: {}, home })).toEqual({ key: "from-file", source: "auth.json" });
+    expect(resolveApiKey("openai", { env: { ANTHROPIC_API_KEY: "other" }, home })).toEqual({
+      key: "oa-file",
+      source: "auth.json",
+    });
+  });
+
+  test("blank values do not count", () => {
+    writeAuth(both);
+    expect(resolveApiKey("anthropic", { flag: "  ", env: { ANTHROPIC_API_KEY: "" }, home })?.source).toBe("auth.json");
+  });
+
+  test("no key anywhere → undefined; a missing auth.json is not an error", () => {
+    expect(resolveApiKey("anthropic", { env: {}, home })).toBeUndefined();
+  });
+
+  test("ollama and scripted need no key", () => {
+    expect(requiresApiKey("ollama")).toBe(false);
+    expect(requiresApiKey("scripted")).toBe(false);
+    expect(requiresApiKey("anthropic")).toBe(true);
+    writeAuth(JSON.stringify({ ollama: { api_key: "ignored" } }));
+    expect(resolveApiKey("ollama", { env: {}, home })).toBeUndefined();
+    expect(resolveApiKey("ollama", { flag: "proxy-key", env: {}, home })).toEqual({ key: "proxy-key", source: "flag" });
+  });
+});
+
+describe("malformed auth.json", () => {
+  test("invalid JSON → ConfigError naming the file", () => {
+    writeAuth("{ not json");
+    let error: unknown;
+    try {
+      resolveApiKey("anthropic", { env: {}, home });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(authFile);
+    expect((error as Error).message).toContain("not valid JSON");
+  });
+
+  test("wrong field type → ConfigError naming the file and the field", () => {
+    writeAuth(JSON.stringify({ anthropic: { api_key: 42 } }));
+    expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(ConfigError);
+    expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(/auth\.json.*"anthropic\.api_key"/);
+  });
+
+  test("a malformed file is not read when a flag or env key is present", () => {
+    writeAuth("{ not json");
+    expect(resolveApiKey("anthropic", { env: { ANTHROPIC_API_KEY: "k" }, home })?.key).toBe("k");
+  });
+
+  test("an empty file holds no keys", () => {
+    writeAuth("");
+    expect(resolveApiKey("anthropic", { env: {}, home })).toBeUndefined();
+  });
+});
+
+describe("file mode", () => {
+  test("a group/world readable auth.json gives a warning with the fix", () => {
+    writeAuth(JSON.stringify({ anthropic: { api_key: "k" } }), 0o644);
+    const got = resolveApiKey("anthropic", { env: {}, home });
+    expect(got?.key).toBe("k");
+    expect(got?.warning).toContain(authFile);
+    expect(got?.warning).toContain("0644");
+    expect(got?.warning).toContain("chmod 600");
+  });
+
+  test("mode 0600 gives no warning", () => {
+    writeAuth(JSON.stringify({ anthropic: { api_key: "k" } }), 0o600);
+    expect(resolveApiKey("anthropic", { env: {}, home })?.warning).toBeUndefined();
+  });
+});
+
+describe("saveApiKey", () => {
+  test("writes mode 0600 and keeps other providers' entries", () => {
+    writeAuth(JSON.stringify({ openai: { api_key: "oa" }, anthropic: { oauth: { access_token: "t" }, extra: 1 } }), 0o644);
+    saveApiKey(home, "anthropic", "new-key");
+    expect(fs.statSync(authFile).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(fs.readFileSync(authFile, "utf8"));
+    expect(saved.openai).toEqual({ api_key: "oa" });
+    // a new API key replaces the OAuth credential; unknown fields survive
+    expect(saved.anthropic).toEqual({ extra: 1, api_key: "new-key" });
+    expect(resolveApiKey("anthropic", { env: {}, home })).toEqual({ key: "new-key", source: "auth.json" });
+    // no temporary files left behind
+    expect(fs.readdirSync(home)).toEqual(["auth.json"]);
+  });
+
+  test("creates the home directory when missing", () => {
+    const nested = path.join(home, "deep", "zot");
+    saveApiKey(nested, "openai", "k");
+    expect(fs.statSync(path.join(nested, "auth.json")).mode & 0o777).toBe(0o600);
+    expect(resolveApiKey("openai", { env: {}, home: nested })?.key).toBe("k");
+  });
+
+  test("refuses to overwrite a malformed file", () => {
+    writeAuth("{ broken");
+    expect(() => saveApiKey(home, "openai", "k")).toThrow(ConfigError);
+    expect(fs.readFileSync(authFile, "utf8")).toBe("{ broken");
+  });
+});
+
+test("missingKeyMessage is one line naming the variable, the flag and the file", () => {
+  const msg = missingKeyMessage("anthropic", "/z");
+  expect(msg).toBe("no API key for anthropic; set ANTHROPIC_API_KEY, pass --api-key, or add it to /z/auth.json");
+  expect(missingKeyMessage("openai", "/z")).toContain("OPENAI_API_KEY");
+  expect(msg).not.toContain("\n");
+});

@@ -1,0 +1,139 @@
+// System prompt assembly: identity precedence, context files from the repo root down, appended
+// text, and the environment section, in that order.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildSystemPrompt, defaultIdentity, findContextFiles } from "../../src/config/system-prompt.ts";
+
+let tmp: string;
+let home: string;
+let repo: string;
+
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "zot-sp-")));
+  home = path.join(tmp, "home");
+  repo = path.join(tmp, "outside", "repo");
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(path.join(repo, ".git"), { recursive: true });
+  fs.mkdirSync(path.join(repo, "pkg", "app"), { recursive: true });
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const write = (file: string, text: string) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+};
+
+const base = () => ({
+  cwd: path.join(repo, "pkg", "app"),
+  home,
+  append: [] as string[],
+  now: new Date(2026, 4, 6, 23, 30),
+  platform: "linux",
+  toolNames: ["read", "write", "edit", "bash"],
+});
+
+describe("findContextFiles", () => {
+  test("global first, then repository root down to the cwd; nothing above the root", async () => {
+    write(path.join(tmp, "outside", "AGENTS.md"), "above the repo: must not appear");
+    write(path.join(home, "AGENTS.md"), "global");
+    write(path.join(repo, "AGENTS.md"), "root");
+    write(path.join(repo, "pkg", "CLAUDE.md"), "pkg");
+    write(path.join(repo, "pkg", "app", "AGENTS.md"), "app");
+    const files = await findContextFiles(path.join(repo, "pkg", "app"), home);
+    expect(files.map((f) => f.path)).toEqual([
+      path.join(home, "AGENTS.md"),
+      path.join(repo, "AGENTS.md"),
+      path.join(repo, "pkg", "CLAUDE.md"),
+      path.join(repo, "pkg", "app", "AGENTS.md"),
+    ]);
+    expect(files.map((f) => f.content)).toEqual(["global", "root", "pkg", "app"]);
+  });
+
+  test("AGENTS.md is preferred over CLAUDE.md in the same directory", async () => {
+    write(path.join(repo, "AGENTS.md"), "agents");
+    write(path.join(repo, "CLAUDE.md"), "claude");
+    const files = await findContextFiles(repo, home);
+    expect(files.map((f) => f.content)).toEqual(["agents"]);
+  });
+
+  test("a .git file (worktree) marks the root too", async () => {
+    const wt = path.join(tmp, "wt");
+    write(path.join(wt, ".git"), "gitdir: /elsewhere");
+    write(path.join(wt, "AGENTS.md"), "worktree root");
+    write(path.join(wt, "sub", "AGENTS.md"), "sub");
+    const files = await findContextFiles(path.join(wt, "sub"), home);
+    expect(files.map((f) => f.content)).toEqual(["worktree root", "sub"]);
+  });
+
+  test("outside a repository only the cwd is searched", async () => {
+    const plain = path.join(tmp, "plain", "inner");
+    write(path.join(tmp, "plain", "AGENTS.md"), "parent");
+    write(path.join(plain, "CLAUDE.md"), "inner");
+    const files = await findContextFiles(plain, home);
+    expect(files.map((f) => f.content)).toEqual(["inner"]);
+  });
+
+  test("empty files are skipped and the home is not listed twice", async () => {
+    write(path.join(repo, "AGENTS.md"), "   \n");
+    write(path.join(repo, "pkg", "AGENTS.md"), "pkg");
+    const files = await findContextFiles(path.join(repo, "pkg"), path.join(repo, "pkg"));
+    expect(files.map((f) => f.content)).toEqual(["pkg"]);
+  });
+});
+
+describe("buildSystemPrompt", () => {
+  test("the built-in identity, with guidance for the tools offered", async () => {
+    const prompt = await buildSystemPrompt(base());
+    expect(prompt).toStartWith("You are zot");
+    expect(prompt).toContain("`edit`");
+    expect(prompt).toContain("`bash`");
+    expect(prompt).toContain("Markdown");
+    const noTools = defaultIdentity([]);
+    expect(noTools).not.toContain("`bash`:");
+    expect(noTools).not.toContain("`edit`");
+    expect(noTools).toContain("No tools are available");
+    expect(defaultIdentity(["read", "lint"])).toContain("`lint`");
+  });
+
+  test("$ZOT_HOME/SYSTEM.md replaces the identity; the flag replaces both", async () => {
+    write(path.join(home, "SYSTEM.md"), "\n  You are Custom.  \n");
+    const fromFile = await buildSystemPrompt(base());
+    expect(fromFile).toStartWith("You are Custom.\n\n");
+    expect(fromFile).not.toContain("You are zot");
+
+    const fromFlag = await buildSystemPrompt({ ...base(), systemPrompt: "You are Flag." });
+    expect(fromFlag).toStartWith("You are Flag.\n\n");
+    expect(fromFlag).not.toContain("You are Custom");
+  });
+
+  test("an empty SYSTEM.md keeps the built-in identity", async () => {
+    write(path.join(home, "SYSTEM.md"), "  \n\n");
+    expect(await buildSystemPrompt(base())).toStartWith("You are zot");
+  });
+
+  test("identity, context files, appended text, environment: in that order", async () => {
+    write(path.join(home, "AGENTS.md"), "GLOBAL-RULES");
+    write(path.join(repo, "CLAUDE.md"), "ROOT-RULES");
+    write(path.join(repo, "pkg", "app", "AGENTS.md"), "APP-RULES");
+    const prompt = await buildSystemPrompt({ ...base(), systemPrompt: "IDENTITY", append: ["FIRST-APPEND", "  ", "SECOND-APPEND"] });
+    const order = ["IDENTITY", "GLOBAL-RULES", "ROOT-RULES", "APP-RULES", "FIRST-APPEND", "SECOND-APPEND", "# Environment"].map(
+      (marker) => prompt.indexOf(marker),
+    );
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // each file under a heading with its path
+    expect(prompt).toContain(`## ${path.join(repo, "CLAUDE.md")}\n\nROOT-RULES`);
+    // a blank append value adds nothing
+    expect(prompt).not.toContain("FIRST-APPEND\n\n  \n\n");
+  });
+
+  test("the environment section has the local date, cwd and platform", async () => {
+    const prompt = await buildSystemPrompt({ ...base(), platform: "darwin" });
+    expect(prompt).toContain("- Date: 2026-05-06");
+    expect(prompt).toContain(`- Working directory: ${path.join(repo, "pkg", "app")}`);
+    expect(prompt).toContain("- Platform: macOS (darwin)");
+    expect(prompt.trimEnd().endsWith("macOS (darwin)")).toBe(true);
+  });
+});

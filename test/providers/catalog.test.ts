@@ -1,0 +1,220 @@
+// The built-in catalog, models.json merging and its warnings, model resolution, the table.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as v from "valibot";
+import { ModelInfo } from "../../src/protocol/models.ts";
+import {
+  BUILTIN_MODELS,
+  defaultModelId,
+  formatModelTable,
+  loadCatalog,
+  resolveModel,
+} from "../../src/providers/catalog.ts";
+
+let home: string;
+beforeEach(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "zot-cat-"));
+});
+afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+const writeModels = (data: unknown) =>
+  fs.writeFileSync(path.join(home, "models.json"), typeof data === "string" ? data : JSON.stringify(data));
+const find = (models: ModelInfo[], provider: string, id: string) =>
+  models.find((m) => m.provider === provider && m.id === id);
+
+describe("BUILTIN_MODELS", () => {
+  test("every entry satisfies the ModelInfo schema and (provider, id) is unique", () => {
+    const keys = new Set<string>();
+    for (const m of BUILTIN_MODELS) {
+      expect(v.safeParse(ModelInfo, m).success).toBe(true);
+      const key = `${m.provider}/${m.id}`;
+      expect(keys.has(key)).toBe(false);
+      keys.add(key);
+    }
+  });
+
+  test("numbers and wire APIs from the reference table", () => {
+    const all = [...BUILTIN_MODELS];
+    expect(find(all, "anthropic", "claude-sonnet-4-5")).toMatchObject({
+      api: "anthropic-messages",
+      context_window: 200_000,
+      max_output: 64_000,
+      reasoning: true,
+      price_input: 3,
+      price_output: 15,
+      price_cache_read: 0.3,
+      price_cache_write: 3.75,
+    });
+    expect(find(all, "anthropic", "claude-opus-4-7")).toMatchObject({ context_window: 1_000_000, max_output: 128_000, price_input: 5 });
+    expect(find(all, "openai", "gpt-5")).toMatchObject({ api: "openai-responses", context_window: 400_000, price_input: 1.25 });
+    expect(find(all, "openai", "gpt-5.2")?.api).toBe("openai-responses");
+    expect(find(all, "openai", "o3")?.api).toBe("openai-responses");
+    expect(find(all, "openai", "o4-mini")?.api).toBe("openai-responses");
+    expect(find(all, "openai", "gpt-4.1")).toMatchObject({ api: "openai-chat", context_window: 1_047_576, reasoning: false });
+    expect(find(all, "openai", "gpt-4o-mini")?.api).toBe("openai-chat");
+    expect(find(all, "scripted", "scripted")).toMatchObject({ api: "scripted", price_input: 0, context_window: 200_000 });
+    expect(all.some((m) => m.provider === "ollama")).toBe(false);
+  });
+
+  test("defaults", () => {
+    expect(defaultModelId("anthropic")).toBe("claude-sonnet-4-5");
+    expect(defaultModelId("openai")).toBe("gpt-5");
+    expect(defaultModelId("scripted")).toBe("scripted");
+    expect(defaultModelId("ollama")).toBeUndefined();
+  });
+});
+
+describe("loadCatalog", () => {
+  test("no models.json → the built-ins, no warnings", () => {
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings).toEqual([]);
+    expect(models.length).toBe(BUILTIN_MODELS.length);
+  });
+
+  test("an existing model is overridden field by field; a new one is appended as user", () => {
+    writeModels({
+      providers: {
+        anthropic: { models: [{ id: "claude-sonnet-4-5", priceInput: 2, contextWindow: 500_000 }] },
+        openai: {
+          models: [{ id: "my-proxy-model", name: "Proxy", baseUrl: "http://proxy/v1", contextWindow: 64_000, reasoning: true }],
+        },
+        ollama: { models: [{ id: "qwen3:8b", maxTokens: 4096 }] },
+      },
+    });
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings).toEqual([]);
+    const sonnet = find(models, "anthropic", "claude-sonnet-4-5");
+    expect(sonnet).toMatchObject({ price_input: 2, context_window: 500_000, source: "user" });
+    // untouched fields keep the catalog values
+    expect(sonnet).toMatchObject({ price_output: 15, max_output: 64_000, api: "anthropic-messages", name: "Claude Sonnet 4.5" });
+    // overriding does not duplicate or move the entry
+    expect(models.filter((m) => m.id === "claude-sonnet-4-5").length).toBe(1);
+    expect(models[0].id).toBe("claude-sonnet-4-5");
+
+    expect(models.at(-2)).toMatchObject({
+      provider: "openai",
+      id: "my-proxy-model",
+      name: "Proxy",
+      base_url: "http://proxy/v1",
+      context_window: 64_000,
+      reasoning: true,
+      api: "openai-chat",
+      source: "user",
+    });
+    expect(models.at(-1)).toMatchObject({ provider: "ollama", id: "qwen3:8b", max_output: 4096, context_window: 32_768 });
+  });
+
+  test("provider aliases are normalised", () => {
+    writeModels({ providers: { "openai-codex": { models: [{ id: "gpt-5", priceInput: 0 }] } } });
+    expect(find(loadCatalog(home).models, "openai", "gpt-5")?.price_input).toBe(0);
+  });
+
+  test("a bad entry is a warning naming the file and the field; other entries still load", () => {
+    writeModels({
+      providers: {
+        openai: {
+          models: [
+            { id: "good-one" },
+            { id: "bad-one", contextWindow: "big" },
+            { id: "also-good", priceOutput: 1 },
+          ],
+        },
+      },
+    });
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings.length).toBe(1);
+    expect(warnings[0]).toContain(path.join(home, "models.json"));
+    expect(warnings[0]).toContain("providers.openai.models[1].contextWindow");
+    expect(find(models, "openai", "good-one")).toBeDefined();
+    expect(find(models, "openai", "also-good")).toBeDefined();
+    expect(find(models, "openai", "bad-one")).toBeUndefined();
+    expect(find(models, "anthropic", "claude-sonnet-4-5")).toBeDefined();
+  });
+
+  test("invalid JSON is a warning naming the file; the built-ins still load", () => {
+    writeModels("{ nope");
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings.length).toBe(1);
+    expect(warnings[0]).toContain(path.join(home, "models.json"));
+    expect(warnings[0]).toContain("not valid JSON");
+    expect(models.length).toBe(BUILTIN_MODELS.length);
+  });
+
+  test("a wrong shape and an unknown provider are named", () => {
+    writeModels({ models: [] });
+    expect(loadCatalog(home).warnings[0]).toContain('"providers"');
+    writeModels({ providers: { kimi: { models: [{ id: "k" }] }, openai: { models: "x" } } });
+    const { warnings } = loadCatalog(home);
+    expect(warnings.some((w) => w.includes('provider "kimi"'))).toBe(true);
+    expect(warnings.some((w) => w.includes("providers.openai.models"))).toBe(true);
+  });
+
+  test("the built-in list is never mutated by a merge", () => {
+    writeModels({ providers: { anthropic: { models: [{ id: "claude-sonnet-4-5", priceInput: 99 }] } } });
+    loadCatalog(home);
+    expect(BUILTIN_MODELS[0].price_input).toBe(3);
+  });
+});
+
+describe("resolveModel", () => {
+  const catalog = [...BUILTIN_MODELS];
+
+  test("no id → the provider default", () => {
+    expect(resolveModel(catalog, "anthropic")).toEqual({ model: find(catalog, "anthropic", "claude-sonnet-4-5")! });
+    expect("model" in resolveModel(catalog, "openai") && resolveModel(catalog, "openai")).toMatchObject({ model: { id: "gpt-5" } });
+    expect(resolveModel(catalog, "scripted")).toMatchObject({ model: { id: "scripted", api: "scripted" } });
+  });
+
+  test("unknown id → an error listing the provider's valid ids", () => {
+    const result = resolveModel(catalog, "anthropic", "claude-nope");
+    expect("error" in result).toBe(true);
+    const error = (result as { error: string }).error;
+    expect(error).toStartWith('unknown model "claude-nope" for anthropic; valid: claude-sonnet-4-5, ');
+    expect(error).toContain("claude-haiku-4-5");
+    expect(error).not.toContain("gpt-5");
+  });
+
+  test("an id of another provider says which", () => {
+    const error = (resolveModel(catalog, "anthropic", "gpt-5") as { error: string }).error;
+    expect(error).toContain("--provider openai");
+  });
+
+  test("ollama: any id gets a synthetic entry; no id is an error", () => {
+    expect(resolveModel(catalog, "ollama", "llama3.2")).toEqual({
+      model: {
+        id: "llama3.2",
+        provider: "ollama",
+        name: "llama3.2",
+        api: "openai-chat",
+        context_window: 32_768,
+        max_output: 8_192,
+        reasoning: false,
+        price_input: 0,
+        price_output: 0,
+        price_cache_read: 0,
+        price_cache_write: 0,
+        source: "synthetic",
+      },
+    });
+    expect((resolveModel(catalog, "ollama") as { error: string }).error).toContain("--model");
+  });
+});
+
+test("formatModelTable aligns columns", () => {
+  const table = formatModelTable([...BUILTIN_MODELS]);
+  const lines = table.trimEnd().split("\n");
+  expect(lines[0]).toMatch(/^provider\s+model id\s+context\s+max out\s+reasoning\s+\$in\/M\s+\$out\/M\s+source/);
+  expect(lines.length).toBe(BUILTIN_MODELS.length + 1);
+  const sonnet = lines.find((l) => l.includes("claude-sonnet-4-5"))!;
+  expect(sonnet).toMatch(/anthropic\s+claude-sonnet-4-5\s+200K\s+64K\s+✓\s+3\.00\s+15\.00\s+catalog\s+Claude Sonnet 4\.5/);
+  // the context column is right-aligned: every value ends at the same column
+  const ctxEnd = lines[0].indexOf("context") + "context".length;
+  expect(sonnet.slice(0, ctxEnd).endsWith("200K")).toBe(true);
+  const gpt41 = lines.find((l) => / gpt-4\.1 /.test(l))!;
+  expect(gpt41.slice(0, ctxEnd).endsWith("1.05M")).toBe(true);
+  // the source column starts at the same offset in every row
+  const sourceCol = lines[0].indexOf("source");
+  for (const line of lines.slice(1)) expect(line.slice(sourceCol)).toMatch(/^(catalog|user|synthetic)/);
+});
