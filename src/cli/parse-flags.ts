@@ -15,7 +15,7 @@ export function parseFlags(def: ArgsDef, argv: string[], repeatable: ReadonlySet
   const options: NonNullable<Parameters<typeof parseArgs>[0]>["options"] = {};
   for (const [name, arg] of Object.entries(def)) {
     if (arg.type === "positional") continue;
-    const alias: string | string[] | undefined = arg.alias;
+    const alias: string | string[] | undefined = "alias" in arg ? arg.alias : undefined;
     const short = typeof alias === "string" ? alias : alias?.find((a) => a.length === 1);
     options[name] = {
       type: arg.type === "boolean" ? "boolean" : "string",
