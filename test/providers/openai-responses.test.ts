@@ -1,0 +1,450 @@
+// The OpenAI Responses provider through the real openai SDK against the mock LLM server speaking
+// the real `/v1/responses` event stream; and the mock itself against the SDK's strict accumulator.
+import { afterEach, expect, test } from "bun:test";
+import OpenAI from "openai";
+import type { ContentBlock, Message } from "../../src/protocol/messages.ts";
+import type { ModelInfo } from "../../src/protocol/models.ts";
+import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "../../src/protocol/provider.ts";
+import type { ScriptTurn } from "../../src/protocol/script.ts";
+import { createOpenAIResponsesProvider } from "../../src/providers/openai-responses.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+
+const GPT: ModelInfo = {
+  id: "gpt-test",
+  provider: "openai",
+  name: "GPT test",
+  api: "openai-responses",
+  context_window: 128_000,
+  max_output: 4096,
+  reasoning: false,
+  price_input: 0,
+  price_output: 0,
+  price_cache_read: 0,
+  price_cache_write: 0,
+  source: "catalog",
+};
+const REASONER: ModelInfo = { ...GPT, id: "gpt-reasoner", reasoning: true, max_output: 64_000 };
+const PNG = "iVBORw0KGgo=";
+
+let mock: MockLlm | undefined;
+let servers: { stop(force?: boolean): unknown }[] = [];
+afterEach(async () => {
+  await mock?.stop();
+  mock = undefined;
+  for (const server of servers) await server.stop(true);
+  servers = [];
+});
+
+function start(...turns: ScriptTurn[]): MockLlm {
+  mock = startMockLlm(turns);
+  return mock;
+}
+
+function openai(m: MockLlm, apiKey = "sk-test"): Provider {
+  return createOpenAIResponsesProvider({ apiKey, baseUrl: `${m.url}/v1` });
+}
+
+function message(role: Message["role"], ...content: ContentBlock[]): Message {
+  return { role, content, time: new Date().toISOString() };
+}
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model: GPT,
+    system: "You are zot.",
+    messages: [message("user", { type: "text", text: "hi" })],
+    tools: [],
+    ...overrides,
+  };
+}
+
+async function run(provider: Provider, req: ModelRequest = request(), signal = new AbortController().signal) {
+  const events: ProviderEvent[] = [];
+  let error: unknown;
+  try {
+    for await (const event of provider.stream(req, signal)) events.push(event);
+  } catch (e) {
+    error = e;
+  }
+  const done = events.find((e): e is Extract<ProviderEvent, { type: "done" }> => e.type === "done");
+  return { events, error, done };
+}
+
+function ofType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) {
+  return events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
+}
+
+test("the mock's event stream satisfies the SDK's strict responses.stream() accumulator", async () => {
+  const m = start({
+    thinking: "reasoning summary",
+    text: "hello world",
+    tool_calls: [{ id: "call_1", name: "read", args: { path: "a" } }],
+  });
+  const client = new OpenAI({ apiKey: "k", baseURL: `${m.url}/v1`, maxRetries: 0 });
+  const final = await client.responses
+    .stream({ model: "gpt-test", input: "hi", include: ["reasoning.encrypted_content"] })
+    .finalResponse();
+  expect(final.status).toBe("completed");
+  expect(final.output_text).toBe("hello world");
+  expect(final.output.map((o) => o.type)).toEqual(["reasoning", "message", "function_call"]);
+});
+
+test("text streams in several deltas and ends the turn", async () => {
+  const text = "Hello from the Responses mock, in pieces. ö🌍é";
+  const m = start({ text, chunk_size: 8 });
+  const { events, error, done } = await run(openai(m));
+  expect(error).toBeUndefined();
+  const deltas = ofType(events, "text_delta");
+  expect(deltas.length).toBeGreaterThanOrEqual(5);
+  expect(deltas.map((d) => d.delta).join("")).toBe(text);
+  expect(done?.stop).toBe("end_turn");
+  expect(done?.content).toEqual([{ type: "text", text }]);
+  expect(events.at(-1)?.type).toBe("done");
+  expect(m.requests[0]?.path).toBe("/v1/responses");
+  expect(m.requests[0]?.headers.authorization).toBe("Bearer sk-test");
+});
+
+test("two function calls stream their arguments and stop with tool_use", async () => {
+  const readArgs = { path: "src/main.ts", range: { from: 1, to: 40 } };
+  const bashArgs = { command: "ls -la && echo done" };
+  const m = start({
+    text: "Looking.",
+    tool_calls: [
+      { id: "call_a", name: "read", args: readArgs },
+      { id: "call_b", name: "bash", args: bashArgs },
+    ],
+  });
+  const { events, done } = await run(openai(m));
+  expect(ofType(events, "tool_use_start")).toEqual([
+    { type: "tool_use_start", id: "call_a", name: "read" },
+    { type: "tool_use_start", id: "call_b", name: "bash" },
+  ]);
+  const argsA = ofType(events, "tool_use_args").filter((e) => e.id === "call_a");
+  expect(argsA.length).toBeGreaterThan(1);
+  expect(JSON.parse(argsA.map((e) => e.delta).join(""))).toEqual(readArgs);
+  expect(ofType(events, "tool_use_end").map((e) => e.id)).toEqual(["call_a", "call_b"]);
+  // call_a is finished before call_b starts
+  expect(events.findIndex((e) => e.type === "tool_use_end" && e.id === "call_a")).toBeLessThan(
+    events.findIndex((e) => e.type === "tool_use_start" && e.id === "call_b"),
+  );
+  expect(done?.stop).toBe("tool_use");
+  expect(done?.content).toEqual([
+    { type: "text", text: "Looking." },
+    { type: "tool_call", id: "call_a", name: "read", args: readArgs },
+    { type: "tool_call", id: "call_b", name: "bash", args: bashArgs },
+  ]);
+});
+
+test("usage from response.completed, with cached tokens split out of the input", async () => {
+  const m = start({ text: "ok", usage: { input: 100, output: 20, cache_read: 30 } });
+  const { events } = await run(openai(m));
+  expect(ofType(events, "usage")).toEqual([
+    { type: "usage", usage: { input: 100, output: 20, cache_read: 30, cache_write: 0 } },
+  ]);
+  expect(events.findIndex((e) => e.type === "usage")).toBeLessThan(events.findIndex((e) => e.type === "done"));
+});
+
+test("an incomplete response cut by max_output_tokens stops with length", async () => {
+  const m = start({ text: "cut off", stop: "length" });
+  const { done } = await run(openai(m));
+  expect(done?.stop).toBe("length");
+  expect(done?.content).toEqual([{ type: "text", text: "cut off" }]);
+});
+
+test("request mapping: instructions, stateless, tools, function calls and their outputs", async () => {
+  const m = start({ text: "done" });
+  const tools = [
+    { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } },
+  ];
+  const messages = [
+    message("user", { type: "text", text: "read two files" }),
+    message(
+      "assistant",
+      { type: "text", text: "Reading." },
+      { type: "tool_call", id: "call_1", name: "read", args: { path: "a.txt" } },
+      { type: "tool_call", id: "call_2", name: "read", args: { path: "b.txt" } },
+    ),
+    message(
+      "tool",
+      { type: "tool_result", call_id: "call_1", is_error: false, content: [{ type: "text", text: "A" }] },
+      { type: "tool_result", call_id: "call_2", is_error: true, content: [{ type: "text", text: "no such file" }] },
+    ),
+  ];
+  await run(openai(m), request({ messages, tools }));
+  const body = m.requests[0]?.body;
+  expect(body.model).toBe("gpt-test");
+  expect(body.instructions).toBe("You are zot.");
+  expect(body.stream).toBe(true);
+  expect(body.store).toBe(false);
+  expect(body.max_output_tokens).toBe(4096);
+  expect(body.reasoning).toBeUndefined();
+  expect(body.include).toBeUndefined();
+  expect(body.tools).toEqual([{ type: "function", ...tools[0], strict: false }]);
+  expect(body.input).toEqual([
+    { type: "message", role: "user", content: [{ type: "input_text", text: "read two files" }] },
+    { type: "message", role: "assistant", content: "Reading." },
+    { type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.txt"}' },
+    { type: "function_call", call_id: "call_2", name: "read", arguments: '{"path":"b.txt"}' },
+    { type: "function_call_output", call_id: "call_1", output: "A" },
+    { type: "function_call_output", call_id: "call_2", output: "no such file [error]" },
+  ]);
+});
+
+test("reasoning parameters only when asked for on a reasoning model", async () => {
+  const m = start({ text: "a" }, { text: "b" }, { text: "c" });
+  const provider = openai(m);
+  await run(provider, request({ model: REASONER, reasoning: "medium" }));
+  await run(provider, request({ model: REASONER }));
+  await run(provider, request({ model: GPT, reasoning: "high", maxTokens: 999 }));
+  const [asked, notAsked, notReasoner] = m.requests.map((r) => r.body);
+  expect(asked.reasoning).toEqual({ effort: "medium", summary: "auto" });
+  expect(asked.include).toEqual(["reasoning.encrypted_content"]);
+  expect(asked.max_output_tokens).toBe(64_000);
+  expect(notAsked.reasoning).toBeUndefined();
+  // a reasoning model reasons anyway, so its encrypted reasoning is still asked for
+  expect(notAsked.include).toEqual(["reasoning.encrypted_content"]);
+  expect(notReasoner.reasoning).toBeUndefined();
+  expect(notReasoner.include).toBeUndefined();
+  expect(notReasoner.max_output_tokens).toBe(999);
+});
+
+test("reasoning streams as thinking and is replayed, encrypted, in the next request's input", async () => {
+  const m = start(
+    {
+      thinking: "The user wants a file read; call read first.",
+      text: "Reading it.",
+      tool_calls: [{ id: "call_r", name: "read", args: { path: "x" } }],
+    },
+    { text: "It says {{last_tool_result}}" },
+  );
+  const provider = openai(m);
+  const first = await run(provider, request({ model: REASONER, reasoning: "high" }));
+  const thinking = ofType(first.events, "thinking_delta");
+  expect(thinking.length).toBeGreaterThan(1);
+  expect(thinking.map((e) => e.delta).join("")).toBe("The user wants a file read; call read first.");
+  const block = first.done?.content[0];
+  expect(block?.type).toBe("thinking");
+  if (block?.type !== "thinking") throw new Error("no thinking block");
+  expect(block.text).toBe("The user wants a file read; call read first.");
+  expect(block.reasoning_id).toBe("rs_mock_1");
+  expect(block.opaque).toStartWith("enc_mock:");
+
+  const history = [
+    ...request().messages,
+    message("assistant", ...(first.done?.content ?? [])),
+    message("tool", { type: "tool_result", call_id: "call_r", is_error: false, content: [{ type: "text", text: "xyz" }] }),
+  ];
+  const second = await run(provider, request({ model: REASONER, reasoning: "high", messages: history }));
+  expect(second.done?.content).toEqual([{ type: "text", text: "It says xyz" }]);
+  expect(m.requests[1]?.body.input.slice(1)).toEqual([
+    {
+      type: "reasoning",
+      id: "rs_mock_1",
+      encrypted_content: block.opaque,
+      summary: [{ type: "summary_text", text: "The user wants a file read; call read first." }],
+    },
+    { type: "message", role: "assistant", content: "Reading it." },
+    { type: "function_call", call_id: "call_r", name: "read", arguments: '{"path":"x"}' },
+    { type: "function_call_output", call_id: "call_r", output: "xyz" },
+  ]);
+});
+
+test("thinking without encrypted content (or from another provider) is not replayed", async () => {
+  const m = start({ text: "ok" });
+  const messages = [
+    message("user", { type: "text", text: "q" }),
+    message(
+      "assistant",
+      { type: "thinking", text: "anthropic thoughts", signature: "sig" },
+      { type: "thinking", text: "stored only by id", reasoning_id: "rs_gone" },
+      { type: "text", text: "a" },
+    ),
+    message("user", { type: "text", text: "q2" }),
+  ];
+  await run(openai(m), request({ messages }));
+  const input = m.requests[0]?.body.input;
+  expect(input.map((i: { type: string }) => i.type)).toEqual(["message", "message", "message"]);
+  expect(JSON.stringify(input)).not.toContain("thoughts");
+});
+
+test("images: input_image in user content, tool-result images in a user message after the outputs", async () => {
+  const m = start({ text: "I see it" });
+  const messages = [
+    message("user", { type: "text", text: "what is this?" }, { type: "image", mime_type: "image/png", data: PNG }),
+    message("assistant", { type: "tool_call", id: "call_s", name: "screenshot", args: {} }),
+    message("tool", {
+      type: "tool_result",
+      call_id: "call_s",
+      is_error: false,
+      content: [{ type: "image", mime_type: "image/jpeg", data: "/9j/4AAQ" }],
+    }),
+  ];
+  await run(openai(m), request({ messages }));
+  const input = m.requests[0]?.body.input;
+  expect(input[0]).toEqual({
+    type: "message",
+    role: "user",
+    content: [
+      { type: "input_text", text: "what is this?" },
+      { type: "input_image", image_url: `data:image/png;base64,${PNG}`, detail: "auto" },
+    ],
+  });
+  expect(input[2]).toEqual({ type: "function_call_output", call_id: "call_s", output: "(image output follows)" });
+  expect(input[3]).toEqual({
+    type: "message",
+    role: "user",
+    content: [
+      { type: "input_text", text: "Tool output included the following image content:" },
+      { type: "input_image", image_url: "data:image/jpeg;base64,/9j/4AAQ", detail: "auto" },
+    ],
+  });
+  expect(input).toHaveLength(4);
+});
+
+test("429 with retry-after 0 is retried, then succeeds", async () => {
+  const m = start({ error: { message: "Rate limit reached", status: 429, retry_after: 0 } }, { text: "after the wait" });
+  const { error, done } = await run(openai(m));
+  expect(error).toBeUndefined();
+  expect(done?.content).toEqual([{ type: "text", text: "after the wait" }]);
+  expect(m.requests).toHaveLength(2);
+});
+
+test("500 three times gives a ProviderError after exactly three requests", async () => {
+  const fail = { error: { message: "The server had an error", status: 500 } };
+  const m = start(fail, fail, fail, { text: "never reached" });
+  const { error, events } = await run(openai(m));
+  expect(m.requests).toHaveLength(3);
+  expect(events).toEqual([]);
+  expect(error).toBeInstanceOf(ProviderError);
+  expect((error as ProviderError).message).toBe("openai: HTTP 500: The server had an error");
+  expect((error as ProviderError).status).toBe(500);
+});
+
+test("401 is not retried and says what the server said", async () => {
+  const m = start({ error: { message: "Incorrect API key provided", status: 401 } }, { text: "never" });
+  const { error } = await run(openai(m, "sk-wrong"));
+  expect(m.requests).toHaveLength(1);
+  expect((error as ProviderError).message).toBe("openai: HTTP 401: Incorrect API key provided");
+  expect((error as ProviderError).kind).toBe("auth");
+});
+
+test("response.failed after streamed text fails the call after one request, keeping the deltas", async () => {
+  const m = start({ text: "partial answer", error: "The server is overloaded" }, { text: "never" });
+  const { events, error, done } = await run(openai(m));
+  expect(m.requests).toHaveLength(1);
+  expect(ofType(events, "text_delta").map((e) => e.delta).join("")).toBe("partial answer");
+  expect(done).toBeUndefined();
+  expect(error).toBeInstanceOf(ProviderError);
+  expect((error as ProviderError).kind).toBe("stream");
+  expect((error as ProviderError).message).toBe("openai: the model stopped with an error: The server is overloaded");
+});
+
+test("an error event with no text fails at once", async () => {
+  const m = start({ error: "upstream timeout" });
+  const { events, error } = await run(openai(m));
+  expect(events).toEqual([]);
+  expect(error).toBeInstanceOf(ProviderError);
+  expect((error as ProviderError).kind).toBe("stream");
+  expect((error as ProviderError).message).toContain("upstream timeout");
+});
+
+test("a context-length failure mid-stream is context_overflow", async () => {
+  const m = start({ error: "Your input exceeds the context window of this model." });
+  const { error } = await run(openai(m));
+  expect((error as ProviderError).kind).toBe("context_overflow");
+});
+
+test("a malformed stream is a ProviderError", async () => {
+  const m = start({ text: "some text that will be cut by broken JSON halfway through", fault: "malformed" });
+  const { error, done } = await run(openai(m));
+  expect(done).toBeUndefined();
+  expect(error).toBeInstanceOf(ProviderError);
+  expect((error as ProviderError).kind).toBe("stream");
+});
+
+test("a connection dropped mid-stream is a ProviderError and is not retried", async () => {
+  const m = start({ text: "a long answer that never arrives in full ".repeat(4), fault: "disconnect", chunk_delay_ms: 5 }, { text: "no" });
+  const { error, done } = await run(openai(m));
+  expect(done).toBeUndefined();
+  expect(error).toBeInstanceOf(ProviderError);
+  expect((error as ProviderError).message).toContain("mid-stream");
+  expect(m.requests).toHaveLength(1);
+});
+
+test("abort mid-stream stops promptly with an abort, not a ProviderError", async () => {
+  const m = start({ text: "word ".repeat(200), chunk_size: 5, chunk_delay_ms: 20 });
+  const controller = new AbortController();
+  const events: ProviderEvent[] = [];
+  let error: unknown;
+  try {
+    for await (const event of openai(m).stream(request(), controller.signal)) {
+      events.push(event);
+      if (events.length === 2) controller.abort();
+    }
+  } catch (e) {
+    error = e;
+  }
+  expect((error as Error | undefined)?.name).toBe("AbortError");
+  expect(error).not.toBeInstanceOf(ProviderError);
+  expect(events.some((e) => e.type === "done")).toBe(false);
+  // nothing after the abort; and the test would time out if the stream were read to its end
+  // (hundreds of chunks, 20 ms apart)
+  expect(events).toHaveLength(2);
+});
+
+/** A raw SSE server for what the mock does not send: several summary parts, arguments only at done. */
+function rawServer(events: Record<string, unknown>[]) {
+  const body = events.map((e, i) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join("");
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(body, { headers: { "content-type": "text/event-stream" } }),
+  });
+  servers.push(server);
+  return createOpenAIResponsesProvider({ apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}/v1` });
+}
+
+test("several summary parts join as paragraphs; arguments sent only at done still arrive", async () => {
+  const response = { id: "resp_1", object: "response", status: "in_progress", output: [], usage: null };
+  const summary = [
+    { type: "summary_text", text: "First part." },
+    { type: "summary_text", text: "Second part." },
+  ];
+  const call = { id: "fc_1", type: "function_call", call_id: "call_z", name: "read", arguments: "" };
+  const provider = rawServer([
+    { type: "response.created", response },
+    { type: "response.output_item.added", output_index: 0, item: { id: "rs_1", type: "reasoning", summary: [] } },
+    { type: "response.reasoning_summary_text.delta", item_id: "rs_1", output_index: 0, summary_index: 0, delta: "First part." },
+    { type: "response.reasoning_summary_text.delta", item_id: "rs_1", output_index: 0, summary_index: 1, delta: "Second part." },
+    { type: "response.output_item.done", output_index: 0, item: { id: "rs_1", type: "reasoning", summary, encrypted_content: "ENC" } },
+    { type: "response.output_item.added", output_index: 1, item: call },
+    { type: "response.function_call_arguments.done", item_id: "fc_1", output_index: 1, arguments: '{"path":"p"}' },
+    { type: "response.output_item.done", output_index: 1, item: { ...call, arguments: '{"path":"p"}' } },
+    {
+      type: "response.completed",
+      response: { ...response, status: "completed", usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5 } },
+    },
+  ]);
+  const { events, done, error } = await run(provider);
+  expect(error).toBeUndefined();
+  const streamed = ofType(events, "thinking_delta").map((e) => e.delta).join("");
+  expect(streamed).toBe("First part.\n\nSecond part.");
+  expect(ofType(events, "tool_use_args")).toEqual([{ type: "tool_use_args", id: "call_z", delta: '{"path":"p"}' }]);
+  expect(done?.content).toEqual([
+    { type: "thinking", text: streamed, reasoning_id: "rs_1", opaque: "ENC" },
+    { type: "tool_call", id: "call_z", name: "read", args: { path: "p" } },
+  ]);
+  expect(done?.stop).toBe("tool_use");
+});
+
+test("a stream that ends without response.completed is a ProviderError", async () => {
+  const provider = rawServer([
+    { type: "response.created", response: { id: "resp_1", object: "response", status: "in_progress", output: [] } },
+    { type: "response.output_item.added", output_index: 0, item: { id: "m1", type: "message", role: "assistant", content: [] } },
+    { type: "response.output_text.delta", item_id: "m1", output_index: 0, content_index: 0, delta: "half" },
+  ]);
+  const { events, error, done } = await run(provider);
+  expect(ofType(events, "text_delta").map((e) => e.delta)).toEqual(["half"]);
+  expect(done).toBeUndefined();
+  expect((error as ProviderError).message).toBe("openai: the stream ended before the model finished; try again");
+});
