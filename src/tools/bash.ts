@@ -1,0 +1,380 @@
+// The `bash` tool: run a shell command in the working directory, stream its output, return the
+// head and tail of it. Rule: the command runs in its own process group and dies as a group; on
+// timeout or abort every process it started gets SIGTERM, then SIGKILL, and the tool returns.
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as v from "valibot";
+import { type Tool, textResult } from "../protocol/tool.ts";
+import { defineArgs, renameKeys } from "./args.ts";
+
+/** Output over either limit is cut to its head and tail, and saved whole to a file. */
+export const BASH_MAX_LINES = 2000;
+export const BASH_MAX_BYTES = 51_200;
+const HEAD_LINES = BASH_MAX_LINES / 2;
+const HEAD_BYTES = BASH_MAX_BYTES / 2;
+/** After SIGTERM, how long the group gets before SIGKILL. */
+const KILL_GRACE_MS = 2000;
+/**
+ * After the shell exits, how long to wait for the output pipe to close. A background process
+ * (`server &`) keeps it open forever; we stop reading rather than wait for it.
+ */
+const DRAIN_GRACE_MS = 250;
+
+const BashArgs = v.object({
+  command: v.pipe(v.string(), v.minLength(1), v.description("The command to run with bash -c.")),
+  timeout: v.optional(
+    v.pipe(
+      v.number(),
+      v.gtValue(0),
+      v.description("Seconds after which the command and everything it started are killed. Default: no timeout."),
+    ),
+  ),
+});
+
+const args = defineArgs("bash", BashArgs);
+
+export const bashTool: Tool = {
+  name: "bash",
+  description:
+    "Run a shell command with bash -c in the working directory; stdout and stderr come back merged, with " +
+    "the exit code. Use it to run tests, builds, git, and to explore (ls, find, rg, grep). Do not use it to " +
+    "read or change files when read, edit or write can: they are safer and show you exact content. stdin is " +
+    "empty, so interactive commands fail: pass flags such as --yes or -y. Each call is a fresh shell (cd " +
+    "does not persist). Long output keeps its first and last lines and names a file with all of it. Set " +
+    "timeout (seconds) for commands that might hang; run servers in the background with output " +
+    "redirected (`cmd > log 2>&1 &`).",
+  parameters: args.jsonSchema,
+  async execute(raw, ctx) {
+    const parsed = args.parse(renameKeys(raw, { cmd: "command" }));
+    if (!parsed.ok) return parsed.error;
+    const { command, timeout } = parsed.value;
+    if (!command.trim()) return textResult("bash: \"command\" is blank; give the command to run", true);
+    if (ctx.signal.aborted) return textResult("[aborted] before the command started", true, { exit_code: null });
+
+    // posix_spawn reports a missing cwd as a missing shell; say what is really wrong.
+    if (!statSync(ctx.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+      return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
+    }
+    const started = performance.now();
+    const shell = Bun.which("bash") ?? "sh";
+    let proc: ReturnType<typeof spawnShell>;
+    try {
+      proc = spawnShell(shell, command, ctx.cwd);
+    } catch (err) {
+      return textResult(`bash: could not start ${shell} in ${ctx.cwd}: ${(err as Error).message}`, true);
+    }
+
+    const capture = new OutputCapture();
+    const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
+    const pumps = Promise.all(readers.map((reader) => pump(reader, capture, ctx.onProgress)));
+
+    // Whichever comes first: the shell exits, the timeout fires, or the caller aborts.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<"timeout" | "abort">((resolve) => {
+      if (timeout !== undefined) timer = setTimeout(() => resolve("timeout"), timeout * 1000);
+      onAbort = () => resolve("abort");
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const ending = await Promise.race([proc.exited.then(() => "exit" as const), stopped]);
+    clearTimeout(timer);
+    if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
+    if (ending !== "exit") await killGroup(proc.pid);
+
+    const drained = await Promise.race([pumps.then(() => true), Bun.sleep(DRAIN_GRACE_MS).then(() => false)]);
+    if (!drained) {
+      // Closing our end: a background process still writing to it gets SIGPIPE.
+      await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
+      await pumps;
+    }
+    const output = capture.finish();
+    const durationMs = Math.round(performance.now() - started);
+
+    let status: string;
+    if (ending === "timeout") status = `[timed out after ${timeout}s]`;
+    else if (ending === "abort") status = "[aborted]";
+    else if (proc.signalCode) status = `[killed by ${proc.signalCode}]`;
+    else status = `[exit ${proc.exitCode}]`;
+
+    const notes: string[] = [];
+    if (output.truncated) {
+      const where = output.fullOutputPath
+        ? `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`
+        : "the full output could not be saved";
+      notes.push(`[output was ${output.totalLines} lines (${output.totalBytes} bytes), so its middle was cut; ${where}]`);
+    }
+    if (!drained && ending === "exit") {
+      notes.push(
+        "[a background process kept the output open and was detached from it; redirect background output to a file]",
+      );
+    }
+    const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
+    const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;
+    const exitCode = ending === "exit" ? proc.exitCode : null;
+    return textResult(text, ending !== "exit" || exitCode !== 0, {
+      exit_code: exitCode,
+      signal: ending === "exit" ? (proc.signalCode ?? null) : null,
+      timed_out: ending === "timeout",
+      aborted: ending === "abort",
+      duration_ms: durationMs,
+      full_output_path: output.fullOutputPath ?? null,
+      truncated: output.truncated,
+    });
+  },
+};
+
+function spawnShell(shell: string, command: string, cwd: string) {
+  // `exec 2>&1` first: the shell and everything it starts write both streams to one pipe, so the
+  // order the model sees is the order things happened. It shares the command's first line so line
+  // numbers in the shell's errors stay right; a syntax error that stops even the exec still arrives
+  // through the stderr pipe, which we read too.
+  // $0 is the bare name, so the shell's messages read `bash: line 1: …` rather than a full path.
+  return Bun.spawn([shell, "-c", `exec 2>&1; ${command}`, shell.endsWith("bash") ? "bash" : "sh"], {
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    // setsid(): the shell leads a new process group, which is what lets us kill all of it.
+    detached: true,
+    env: process.env,
+  });
+}
+
+async function pump(
+  reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },
+  capture: OutputCapture,
+  onProgress: (text: string) => void,
+) {
+  const decoder = new TextDecoder();
+  // A failing listener must not stop the reading: an undrained pipe would block the command forever.
+  const progress = (text: string) => {
+    try {
+      onProgress(text);
+    } catch {
+      // the listener's problem; the output is still captured
+    }
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      const text = decoder.decode(value, { stream: true });
+      capture.add(value, text);
+      if (text) progress(text);
+    }
+  } catch {
+    // cancelled after the drain grace: what was read is kept
+  }
+  const rest = decoder.decode();
+  if (rest) {
+    capture.add(new Uint8Array(0), rest);
+    progress(rest);
+  }
+}
+
+/**
+ * SIGTERM to the group, then SIGKILL if any member is still running after the grace period. Returns
+ * once the group is gone (SIGKILL, too, takes a moment to land), so callers can rely on it.
+ */
+async function killGroup(pgid: number): Promise<void> {
+  if (!signalGroup(pgid, "SIGTERM")) return;
+  if (await groupGone(pgid, KILL_GRACE_MS)) return;
+  signalGroup(pgid, "SIGKILL");
+  await groupGone(pgid, 1000);
+}
+
+async function groupGone(pgid: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    await Bun.sleep(20);
+    if (!groupAlive(pgid)) return true;
+  }
+  return false;
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: the group is already gone
+  }
+}
+
+/**
+ * Whether any process of the group still runs. On Linux we look in /proc, because orphaned
+ * zombies nobody reaps (PID 1 in some containers) would make `kill(-pgid, 0)` say yes forever.
+ */
+function groupAlive(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return signalGroup(pgid, 0 as unknown as NodeJS.Signals);
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after "(comm)": state ppid pgrp …; comm may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
+}
+
+/**
+ * Holds the output while it is small; past the limits it keeps only a head and a bounded tail in
+ * memory and streams everything, from the first byte, into a 0600 temp file.
+ */
+class OutputCapture {
+  private chunks: Uint8Array[] = [];
+  private texts: string[] = [];
+  private bytes = 0;
+  private newlines = 0;
+  private lastByte = -1;
+  private head = "";
+  private tail = "";
+  private fd: number | undefined;
+  private path: string | undefined;
+
+  add(raw: Uint8Array, text: string): void {
+    this.bytes += raw.byteLength;
+    for (let i = raw.indexOf(10); i !== -1; i = raw.indexOf(10, i + 1)) this.newlines++;
+    if (raw.byteLength) this.lastByte = raw[raw.byteLength - 1];
+    if (this.fd !== undefined) {
+      this.write(raw);
+      this.tail += text;
+      // Bounded memory: the final tail is at most HEAD_BYTES, far below what is kept here.
+      if (this.tail.length > 8 * HEAD_BYTES) this.tail = this.tail.slice(-4 * HEAD_BYTES);
+      return;
+    }
+    this.chunks.push(raw);
+    this.texts.push(text);
+    if (this.bytes > BASH_MAX_BYTES || this.lines() > BASH_MAX_LINES) this.spill();
+  }
+
+  private lines(): number {
+    return this.newlines + (this.lastByte !== -1 && this.lastByte !== 10 ? 1 : 0);
+  }
+
+  private spill(): void {
+    this.path = join(tmpdir(), `zot-bash-${randomBytes(6).toString("hex")}.log`);
+    try {
+      this.fd = openSync(this.path, "wx", 0o600);
+    } catch {
+      this.fd = -1; // no file, but still keep memory bounded
+      this.path = undefined;
+    }
+    for (const chunk of this.chunks) this.write(chunk);
+    const all = this.texts.join("");
+    this.head = takeHead(all);
+    this.tail = all.slice(this.head.length);
+    this.chunks = [];
+    this.texts = [];
+  }
+
+  private write(raw: Uint8Array): void {
+    if (this.fd === undefined || this.fd < 0 || raw.byteLength === 0) return;
+    try {
+      for (let off = 0; off < raw.byteLength; ) off += writeSync(this.fd, raw, off);
+    } catch {
+      closeSync(this.fd);
+      this.fd = -1; // e.g. disk full: stop saving, keep capturing
+    }
+  }
+
+  finish() {
+    const totalLines = this.lines();
+    if (this.fd === undefined) {
+      return { text: this.texts.join(""), truncated: false, totalLines, totalBytes: this.bytes } as const;
+    }
+    if (this.fd >= 0) closeSync(this.fd);
+    const tail = takeTail(this.tail);
+    const count = (s: string) => s.split("\n").length - 1;
+    const omittedLines = this.newlines - count(this.head) - count(tail);
+    const omittedBytes = this.bytes - Buffer.byteLength(this.head) - Buffer.byteLength(tail);
+    // Whole lines left out can be counted as lines; a cut inside a line only as bytes.
+    const tailWhole = tail.length === this.tail.length || this.tail[this.tail.length - tail.length - 1] === "\n";
+    const marker =
+      omittedLines > 0 && this.head.endsWith("\n") && tailWhole
+        ? `… [${omittedLines} ${omittedLines === 1 ? "line" : "lines"} omitted] …\n`
+        : `… [${omittedBytes} bytes omitted] …\n`;
+    const head = this.head.endsWith("\n") ? this.head : `${this.head}\n`;
+    return {
+      text: head + marker + tail,
+      truncated: true,
+      totalLines,
+      totalBytes: this.bytes,
+      fullOutputPath: this.path,
+    } as const;
+  }
+}
+
+/** The first lines within HEAD_LINES and HEAD_BYTES; a single overlong line is cut. */
+function takeHead(text: string): string {
+  let end = 0;
+  let bytes = 0;
+  for (let line = 0; line < HEAD_LINES && end < text.length; line++) {
+    const nl = text.indexOf("\n", end);
+    const next = nl === -1 ? text.length : nl + 1;
+    const size = Buffer.byteLength(text.slice(end, next));
+    if (bytes + size > HEAD_BYTES) {
+      if (line === 0) return cutBytes(text, HEAD_BYTES);
+      break;
+    }
+    bytes += size;
+    end = next;
+  }
+  return text.slice(0, end);
+}
+
+/** The last lines within HEAD_LINES and HEAD_BYTES; a single overlong line keeps its end. */
+function takeTail(text: string): string {
+  let start = text.length;
+  let bytes = 0;
+  // A trailing newline ends the last line rather than starting an empty one.
+  let searchFrom = text.endsWith("\n") ? text.length - 2 : text.length - 1;
+  for (let line = 0; line < HEAD_LINES && start > 0; line++) {
+    const nl = searchFrom < 0 ? -1 : text.lastIndexOf("\n", searchFrom);
+    const begin = nl + 1;
+    const size = Buffer.byteLength(text.slice(begin, start));
+    if (bytes + size > HEAD_BYTES) {
+      if (line === 0) return cutBytesFromEnd(text, HEAD_BYTES);
+      break;
+    }
+    bytes += size;
+    start = begin;
+    searchFrom = nl - 1;
+  }
+  return text.slice(start);
+}
+
+function cutBytes(text: string, max: number): string {
+  const bytes = Buffer.from(text);
+  let cut = Math.min(max, bytes.length);
+  while (cut > 0 && (bytes[cut] & 0xc0) === 0x80) cut--;
+  return bytes.subarray(0, cut).toString();
+}
+
+function cutBytesFromEnd(text: string, max: number): string {
+  const bytes = Buffer.from(text);
+  let from = Math.max(0, bytes.length - max);
+  while (from < bytes.length && (bytes[from] & 0xc0) === 0x80) from++;
+  return bytes.subarray(from).toString();
+}
+
+/** `0.4s`, `2m05s`, `1h03m`: short enough for the status line, exact enough to compare runs. */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}

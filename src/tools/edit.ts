@@ -1,0 +1,531 @@
+// The `edit` tool: exact-text replacements in an existing file, answered with a unified diff.
+// Rule: all or nothing. Every edit is matched against the original content and checked before a
+// byte is written; any failure leaves the file untouched and says how to fix the call.
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, relative } from "node:path";
+import * as v from "valibot";
+import { type Tool, textResult } from "../protocol/tool.ts";
+import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
+import { errorText, writeFileAtomic } from "./write.ts";
+
+const EditItem = v.object({
+  old_text: v.pipe(
+    v.string(),
+    v.description("Exact text to replace, copied from the file without read's line-number prefixes. Must match once."),
+  ),
+  new_text: v.pipe(v.string(), v.description("Text to put in its place.")),
+  replace_all: v.optional(
+    v.pipe(v.boolean(), v.description("Replace every occurrence instead of requiring exactly one. Default false.")),
+  ),
+});
+
+const EditArgs = v.object({
+  path: v.pipe(v.string(), v.minLength(1), v.description("File to edit, relative to the working directory (or absolute).")),
+  edits: v.pipe(
+    v.array(EditItem),
+    v.minLength(1),
+    v.description("Replacements, all matched against the file as it is now; they must not overlap."),
+  ),
+});
+
+const args = defineArgs("edit", EditArgs);
+
+/** Other harnesses' key names, so models trained on them succeed on the first try. */
+const ITEM_ALIASES = {
+  oldText: "old_text",
+  old_string: "old_text",
+  old_str: "old_text",
+  newText: "new_text",
+  new_string: "new_text",
+  new_str: "new_text",
+  replaceAll: "replace_all",
+};
+
+export const editTool: Tool = {
+  name: "edit",
+  description:
+    "Change an existing file by exact text replacement. Each old_text must match the file exactly " +
+    "(whitespace included) and exactly once, so include enough surrounding lines to make it unique, or set " +
+    "replace_all. Several edits to one file go in one call; they are matched against the current content and " +
+    "applied together, or not at all. Read the file first; copy text without read's line-number prefixes. " +
+    "Returns a unified diff. Prefer this over write for changing existing files; it never creates files.",
+  parameters: args.jsonSchema,
+  async execute(raw, ctx) {
+    const parsed = args.parse(normaliseArgs(raw));
+    if (!parsed.ok) return parsed.error;
+    const { path, edits } = parsed.value;
+    const abs = resolveToolPath(ctx.cwd, path);
+
+    const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
+    if (info instanceof Error) {
+      return textResult(
+        info.code === "ENOENT"
+          ? `edit: ${path} does not exist; edit only changes existing files (use write to create one)`
+          : `edit: cannot read ${path}: ${errorText(info)}`,
+        true,
+      );
+    }
+    if (!info.isFile()) return textResult(`edit: ${path} is not a regular file`, true);
+    const bytes = await readFile(abs).catch((err: unknown) => err as Error);
+    if (bytes instanceof Error) return textResult(`edit: cannot read ${path}: ${errorText(bytes)}`, true);
+    if (bytes.subarray(0, 8192).includes(0)) return textResult(`edit: ${path} looks binary; edit only changes text files`, true);
+    let decoded: string;
+    try {
+      decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      return textResult(
+        `edit: ${path} is not valid UTF-8, and rewriting it would corrupt it; change it with bash (e.g. sed) instead`,
+        true,
+      );
+    }
+
+    const doc = new Document(decoded);
+    const plan = planEdits(doc, edits, path);
+    if (typeof plan === "string") return textResult(plan, true);
+
+    const replacements = plan.length;
+    const newText = doc.apply(plan);
+    try {
+      await writeFileAtomic(abs, Buffer.from(doc.restore(plan), "utf8"));
+    } catch (err) {
+      return textResult(`edit: could not write ${path}: ${errorText(err)}`, true);
+    }
+    const diff = capDiff(unifiedDiff(doc.text, newText, plan, diffPaths(ctx.cwd, abs)));
+    const summary =
+      `edited ${path}: ${edits.length} ${edits.length === 1 ? "edit" : "edits"}` +
+      (replacements !== edits.length ? ` (${replacements} replacements)` : "");
+    return textResult(`${summary}\n${diff}`, false, { path: abs, edits: edits.length, replacements, diff });
+  },
+};
+
+function normaliseArgs(raw: Record<string, unknown>): Record<string, unknown> {
+  const out = renameKeys(raw, { file_path: "path" });
+  if (typeof out.edits === "string") {
+    try {
+      out.edits = JSON.parse(out.edits);
+    } catch {
+      // left as is: validation will name the field
+    }
+  }
+  // A single edit given at the top level, as some harnesses' edit tools take it.
+  if (out.edits === undefined) {
+    const single = renameKeys(out, ITEM_ALIASES);
+    if ("old_text" in single || "new_text" in single) {
+      out.edits = [{ old_text: single.old_text, new_text: single.new_text, replace_all: single.replace_all }];
+    }
+  }
+  if (Array.isArray(out.edits)) {
+    out.edits = out.edits.map((item) => {
+      if (!item || typeof item !== "object") return item;
+      const renamed = renameKeys(item as Record<string, unknown>, ITEM_ALIASES);
+      if (renamed.replace_all === "true" || renamed.replace_all === "false") renamed.replace_all = renamed.replace_all === "true";
+      if (renamed.replace_all === undefined) delete renamed.replace_all;
+      return renamed;
+    });
+  }
+  return out;
+}
+
+interface Replacement {
+  /** range in the normalised (LF) text */
+  start: number;
+  end: number;
+  /** LF text */
+  text: string;
+  edit: number;
+}
+
+/**
+ * The file as matched: BOM removed and CRLF normalised to LF. Keeps where each removed CR was, so
+ * edits can be written back into the original bytes: untouched regions stay byte-identical and new
+ * text takes the file's dominant line ending.
+ */
+class Document {
+  readonly text: string;
+  private readonly bom: string;
+  private readonly eol: string;
+  /** normalised positions of the "\n" whose "\r" was removed, ascending */
+  private readonly crAt: number[] = [];
+  private readonly original: string;
+  readonly lineStarts: number[] = [0];
+
+  constructor(decoded: string) {
+    this.bom = decoded.startsWith("\uFEFF") ? "\uFEFF" : "";
+    this.original = decoded.slice(this.bom.length);
+    let crlf = 0;
+    let lf = 0;
+    const parts: string[] = [];
+    let from = 0;
+    for (let i = this.original.indexOf("\n"); i !== -1; i = this.original.indexOf("\n", i + 1)) {
+      if (i > 0 && this.original[i - 1] === "\r") {
+        parts.push(this.original.slice(from, i - 1));
+        from = i;
+        this.crAt.push(i - 1 - crlf);
+        crlf++;
+      } else {
+        lf++;
+      }
+    }
+    parts.push(this.original.slice(from));
+    this.text = parts.join("");
+    this.eol = crlf > lf ? "\r\n" : "\n";
+    for (let i = this.text.indexOf("\n"); i !== -1; i = this.text.indexOf("\n", i + 1)) this.lineStarts.push(i + 1);
+  }
+
+  /** 0-based line index of a position in the normalised text. */
+  lineOf(pos: number): number {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  lines(): string[] {
+    return this.text.split("\n");
+  }
+
+  /** The new normalised text. */
+  apply(reps: Replacement[]): string {
+    let out = "";
+    let at = 0;
+    for (const r of reps) {
+      out += this.text.slice(at, r.start) + r.text;
+      at = r.end;
+    }
+    return out + this.text.slice(at);
+  }
+
+  /** The new file content, in the file's own encoding details. */
+  restore(reps: Replacement[]): string {
+    let out = this.bom;
+    let at = 0;
+    for (const r of reps) {
+      const start = this.toOriginal(r.start);
+      out += this.original.slice(at, start) + (this.eol === "\n" ? r.text : r.text.replaceAll("\n", this.eol));
+      at = this.toOriginal(r.end);
+    }
+    return out + this.original.slice(at);
+  }
+
+  /** A normalised position → the original's: every removed "\r" before it shifts it by one. */
+  private toOriginal(pos: number): number {
+    let lo = 0;
+    let hi = this.crAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.crAt[mid] < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return pos + lo;
+  }
+}
+
+type EditItem = v.InferOutput<typeof EditItem>;
+
+/** Matches every edit against the original; the replacements sorted by position, or the error sentence. */
+function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[] | string {
+  const problems: string[] = [];
+  const planned: Replacement[][] = [];
+  edits.forEach((edit, index) => {
+    const name = edits.length === 1 ? "old_text" : `edits[${index}].old_text`;
+    const oldText = edit.old_text.replaceAll("\r\n", "\n");
+    const newText = edit.new_text.replaceAll("\r\n", "\n");
+    planned.push([]);
+    if (oldText === "") {
+      problems.push(`${name} is empty; copy the exact text to replace from the file (to create a file, use write)`);
+      return;
+    }
+    if (oldText === newText) {
+      problems.push(`${name} and new_text are identical, so this edit would change nothing`);
+      return;
+    }
+    const found = occurrences(doc.text, oldText, edit.replace_all === true);
+    if (found.length === 0) {
+      problems.push(`${name} was not found in ${path}. ${notFoundHint(doc, oldText)}`);
+    } else if (found.length > 1 && !edit.replace_all) {
+      const lines = found.slice(0, 10).map((pos) => doc.lineOf(pos) + 1);
+      const more = found.length > 10 ? ", …" : "";
+      problems.push(
+        `${name} matches ${found.length} times in ${path} (at lines ${lines.join(", ")}${more}); ` +
+          "include more surrounding lines so it matches exactly once, or set replace_all: true to change every occurrence",
+      );
+    } else {
+      planned[index] = found.map((start) => ({ start, end: start + oldText.length, text: newText, edit: index }));
+    }
+  });
+  if (problems.length === 0) {
+    const all = planned.flat().sort((a, b) => a.start - b.start);
+    for (let i = 1; i < all.length; i++) {
+      const [a, b] = [all[i - 1], all[i]];
+      if (b.start < a.end) {
+        const [x, y] = [Math.min(a.edit, b.edit), Math.max(a.edit, b.edit)];
+        problems.push(
+          `edits[${x}] and edits[${y}] overlap (near line ${doc.lineOf(b.start) + 1}); merge them into one edit`,
+        );
+        break;
+      }
+    }
+    if (problems.length === 0) return all;
+  }
+  const head = problems.length === 1 ? problems[0] : problems.map((p) => `\n- ${p}`).join("");
+  return `edit: ${head}\nNo changes were made to ${path}.`;
+}
+
+/** Start positions; overlapping ones count when uniqueness is checked ("aa" in "aaa" is ambiguous). */
+function occurrences(text: string, needle: string, disjoint: boolean): number[] {
+  const found: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + (disjoint ? needle.length : 1))) {
+    found.push(i);
+  }
+  return found;
+}
+
+/** Why an old_text did not match, in the words most likely to fix the next call. */
+function notFoundHint(doc: Document, oldText: string): string {
+  const fileLines = doc.lines();
+  const wanted = oldText.split("\n");
+  if (wanted.filter((l) => l.trim()).every((l) => /^\s*\d+(\t|→)/.test(l))) {
+    return "It seems to include read's line-number prefixes (`  12\\t`); leave those out and copy only the file's text.";
+  }
+  const show = (from: number, count: number) =>
+    fileLines
+      .slice(from, from + Math.min(count, 8))
+      .map((line, i) => `${String(from + i + 1).padStart(6)}\t${line}`)
+      .join("\n");
+  // Trim only the edges: blank first/last lines are a common copy slip.
+  const core = trimBlankEdges(wanted);
+  const firstLine = core[0]?.trim() ?? "";
+  let best = { at: -1, matched: 0 };
+  for (let i = 0; i < fileLines.length && firstLine; i++) {
+    if (fileLines[i].trim() !== firstLine) continue;
+    let matched = 1;
+    while (matched < core.length && fileLines[i + matched]?.trim() === core[matched].trim()) matched++;
+    if (matched > best.matched) best = { at: i, matched };
+  }
+  if (best.at >= 0 && best.matched === core.length) {
+    return (
+      `It matches ${lineRange(best.at + 1, best.at + core.length)} if whitespace is ignored, so check indentation ` +
+      `(tabs vs spaces) and trailing spaces. The file has:\n${show(best.at, core.length)}`
+    );
+  }
+  if (best.at >= 0) {
+    const diverge = best.at + best.matched;
+    return (
+      `Its first ${best.matched} line(s) match from line ${best.at + 1}, but its next line ` +
+      `(${JSON.stringify(core[best.matched])}) differs from the file's line ${diverge + 1}. The file has:\n` +
+      show(best.at, best.matched + 2)
+    );
+  }
+  const target = firstLine || oldText.trim();
+  let closest = { at: -1, score: 0 };
+  for (let i = 0; i < fileLines.length; i++) {
+    const line = fileLines[i].trim();
+    if (!line || line.length > 1000) continue;
+    const score = similarity(target, line);
+    if (score > closest.score) closest = { at: i, score };
+  }
+  if (closest.score >= 0.5) {
+    return `The most similar line is ${closest.at + 1}:\n${show(closest.at, 1)}\nRead the file again and copy the text exactly.`;
+  }
+  return "Nothing similar is in the file; read it again to see its current content.";
+}
+
+function lineRange(from: number, to: number): string {
+  return from === to ? `line ${from}` : `lines ${from}-${to}`;
+}
+
+function trimBlankEdges(lines: string[]): string[] {
+  let from = 0;
+  let to = lines.length;
+  while (from < to && !lines[from].trim()) from++;
+  while (to > from && !lines[to - 1].trim()) to--;
+  return lines.slice(from, to);
+}
+
+/** Dice coefficient over character bigrams: cheap, and good at "same line, small typo". */
+function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const grams = new Map<string, number>();
+  for (let i = 0; i < a.length - 1; i++) grams.set(a.slice(i, i + 2), (grams.get(a.slice(i, i + 2)) ?? 0) + 1);
+  let shared = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const g = b.slice(i, i + 2);
+    const n = grams.get(g) ?? 0;
+    if (n > 0) {
+      grams.set(g, n - 1);
+      shared++;
+    }
+  }
+  return (2 * shared) / (a.length + b.length - 2);
+}
+
+// ── unified diff ───────────────────────────────────────────────────────────────────────────────
+
+const CONTEXT = 3;
+const DIFF_MAX_LINES = 2000;
+const DIFF_MAX_BYTES = 51_200;
+
+/** Lines with their "\n" kept, so a change of the final newline is a visible change. */
+function splitKeep(text: string): string[] {
+  return text ? text.split(/(?<=\n)/) : [];
+}
+
+interface Block {
+  /** first old line of the block (0-based) and one past its last */
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  ops: [" " | "-" | "+", string][];
+}
+
+/**
+ * A unified diff built from the replacements themselves rather than by diffing whole files: the
+ * cost follows the size of the change, not of the file. Replacements touching the same lines form
+ * one block; each block is the changed lines only (a small LCS keeps unchanged lines inside it).
+ */
+/** git's `a/` and `b/` prefixes for a file under the working directory; the plain path otherwise. */
+function diffPaths(cwd: string, abs: string): [string, string] {
+  const rel = relative(cwd, abs);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? [`a/${rel}`, `b/${rel}`] : [abs, abs];
+}
+
+function unifiedDiff(oldText: string, newText: string, reps: Replacement[], [from, to]: [string, string]): string {
+  const oldLines = splitKeep(oldText);
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < oldLines.length; at += oldLines[i].length, i++) starts.push(at);
+  const lineOf = (pos: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const lineEnd = (line: number) => (line + 1 < starts.length ? starts[line + 1] : oldText.length);
+
+  const blocks: Block[] = [];
+  let delta = 0; // new line index minus old line index, after the blocks so far
+  for (let i = 0; i < reps.length; ) {
+    const lastLineOf = (r: Replacement) => lineOf(Math.max(r.start, r.end - 1));
+    const first = lineOf(reps[i].start);
+    let last = lastLineOf(reps[i]);
+    let j = i + 1;
+    let span = "";
+    for (;;) {
+      // Replacements on the same or neighbouring lines read best as one block.
+      for (; j < reps.length && lineOf(reps[j].start) <= last + 1; j++) last = Math.max(last, lastLineOf(reps[j]));
+      span = applyWithin(oldText, starts[first], lineEnd(last), reps.slice(i, j));
+      // If the new text no longer ends its last line, the next line joins it: include that line.
+      if (span && !span.endsWith("\n") && last + 1 < oldLines.length) {
+        last++;
+        continue;
+      }
+      break;
+    }
+    const before = oldLines.slice(first, last + 1);
+    const after = splitKeep(span);
+    const ops = lineOps(before, after);
+    // Trim the unchanged edges so the block starts and ends on a change.
+    let lead = 0;
+    while (lead < ops.length && ops[lead][0] === " ") lead++;
+    let trail = 0;
+    while (trail < ops.length - lead && ops[ops.length - 1 - trail][0] === " ") trail++;
+    if (lead < ops.length) {
+      const oldStart = first + lead;
+      const oldCount = ops.slice(lead, ops.length - trail).filter((op) => op[0] !== "+").length;
+      blocks.push({ oldStart, oldEnd: oldStart + oldCount, newStart: oldStart + delta, ops: ops.slice(lead, ops.length - trail) });
+    }
+    delta += after.length - before.length;
+    i = j;
+  }
+  if (blocks.length === 0) return "(no textual change)";
+
+  const out = [`--- ${from}`, `+++ ${to}`];
+  const emit = (sign: string, line: string) => {
+    out.push(sign + (line.endsWith("\n") ? line.slice(0, -1) : line));
+    if (!line.endsWith("\n")) out.push("\\ No newline at end of file");
+  };
+  for (let b = 0; b < blocks.length; ) {
+    let e = b;
+    while (e + 1 < blocks.length && blocks[e + 1].oldStart - blocks[e].oldEnd <= 2 * CONTEXT) e++;
+    const from = Math.max(0, blocks[b].oldStart - CONTEXT);
+    const to = Math.min(oldLines.length, blocks[e].oldEnd + CONTEXT);
+    const body: [string, string][] = [];
+    for (let k = from; k < blocks[b].oldStart; k++) body.push([" ", oldLines[k]]);
+    for (let k = b; k <= e; k++) {
+      body.push(...blocks[k].ops);
+      const gapEnd = k < e ? blocks[k + 1].oldStart : to;
+      for (let line = blocks[k].oldEnd; line < gapEnd; line++) body.push([" ", oldLines[line]]);
+    }
+    const oldCount = body.filter(([s]) => s !== "+").length;
+    const newCount = body.filter(([s]) => s !== "-").length;
+    const newFrom = blocks[b].newStart - (blocks[b].oldStart - from);
+    const range = (start: number, count: number) => `${count === 0 ? start : start + 1},${count}`;
+    out.push(`@@ -${range(from, oldCount)} +${range(newFrom, newCount)} @@`);
+    for (const [sign, line] of body) emit(sign, line);
+    b = e + 1;
+  }
+  return out.join("\n");
+}
+
+function applyWithin(text: string, from: number, to: number, reps: Replacement[]): string {
+  let out = "";
+  let at = from;
+  for (const r of reps) {
+    out += text.slice(at, r.start) + r.text;
+    at = r.end;
+  }
+  return out + text.slice(at, to);
+}
+
+/** Line ops by LCS when the block is small; all-removed-then-added when it is too big to bother. */
+function lineOps(a: string[], b: string[]): [" " | "-" | "+", string][] {
+  if (a.length * b.length > 250_000) {
+    return [...a.map((l): [" " | "-" | "+", string] => ["-", l]), ...b.map((l): [" " | "-" | "+", string] => ["+", l])];
+  }
+  const n = a.length;
+  const m = b.length;
+  // lcs[i][j] = LCS length of a[i..] and b[j..], in one flat array
+  const lcs = new Uint32Array((n + 1) * (m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i * (m + 1) + j] =
+        a[i] === b[j] ? lcs[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
+    }
+  }
+  const ops: [" " | "-" | "+", string][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      ops.push([" ", a[i++]]);
+      j++;
+    } else if (i < n && (j === m || lcs[(i + 1) * (m + 1) + j] >= lcs[i * (m + 1) + j + 1])) {
+      // Removals before additions, as diff(1) prints a changed line.
+      ops.push(["-", a[i++]]);
+    } else {
+      ops.push(["+", b[j++]]);
+    }
+  }
+  return ops;
+}
+
+/** The diff goes to the model: a replace_all over a big file must not flood the context. */
+function capDiff(diff: string): string {
+  const lines = diff.split("\n");
+  let bytes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    bytes += Buffer.byteLength(lines[i]) + 1;
+    if (i >= DIFF_MAX_LINES || bytes > DIFF_MAX_BYTES) {
+      return `${lines.slice(0, i).join("\n")}\n[diff truncated: ${lines.length - i} more lines; read the file to see the result]`;
+    }
+  }
+  return diff;
+}

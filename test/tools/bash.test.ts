@@ -1,0 +1,202 @@
+// bash: real processes. Exit codes, one merged stream in order, progress while running, the whole
+// process group killed on timeout and abort, and huge output cut to head + tail with a full file.
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TextBlock } from "../../src/protocol/messages.ts";
+import type { ToolContext } from "../../src/protocol/tool.ts";
+import { bashTool } from "../../src/tools/bash.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "zot-bash-test-"));
+const savedOutputs: string[] = [];
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  for (const path of savedOutputs) rmSync(path, { force: true });
+});
+
+function context(overrides: Partial<ToolContext> = {}): ToolContext {
+  return { cwd: dir, signal: new AbortController().signal, onProgress() {}, ...overrides };
+}
+
+async function run(args: Record<string, unknown>, ctx = context()) {
+  const result = await bashTool.execute(args, ctx);
+  const details = result.details as Record<string, unknown>;
+  if (typeof details?.full_output_path === "string") savedOutputs.push(details.full_output_path);
+  return { ...result, text: (result.content[0] as TextBlock).text, details };
+}
+
+/** Running, as opposed to gone or a zombie nobody reaped (PID 1 here does not reap orphans). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return false;
+  }
+}
+
+async function waitForFile(path: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, "utf8").trim();
+      if (text) return text;
+    }
+    await Bun.sleep(25);
+  }
+  throw new Error(`${path} never appeared`);
+}
+
+test("exit code 0 is success, anything else is an error; the result ends with [exit N] and the duration", async () => {
+  const ok = await run({ command: "true" });
+  expect(ok.is_error).toBe(false);
+  expect(ok.text).toMatch(/^\(no output\)\n\[exit 0\] \d+\.\ds$/);
+  expect(ok.details.exit_code).toBe(0);
+
+  const bad = await run({ command: "echo failing; exit 3" });
+  expect(bad.is_error).toBe(true);
+  expect(bad.text).toMatch(/^failing\n\[exit 3\] \d+\.\ds$/);
+  expect(bad.details.exit_code).toBe(3);
+  expect(typeof bad.details.duration_ms).toBe("number");
+});
+
+test("stdout and stderr are one stream, in the order written", async () => {
+  const r = await run({ command: "echo out1; echo err1 >&2; echo out2; echo err2 >&2; ls /nonexistent-zot-path" });
+  expect(r.text).toStartWith("out1\nerr1\nout2\nerr2\nls: ");
+  expect(r.details.exit_code).not.toBe(0);
+});
+
+test("runs in ctx.cwd with an empty stdin", async () => {
+  const r = await run({ command: "pwd; cat; echo after-cat" });
+  expect(r.text).toStartWith(`${dir}\nafter-cat\n`);
+});
+
+test("progress chunks arrive while the command is still running", async () => {
+  let finished = false;
+  const chunks: { text: string; finishedYet: boolean }[] = [];
+  const pending = bashTool
+    .execute(
+      { command: "echo first; sleep 0.5; echo second" },
+      context({ onProgress: (text) => chunks.push({ text, finishedYet: finished }) }),
+    )
+    .then((r) => {
+      finished = true;
+      return r;
+    });
+  const r = await pending;
+  expect(chunks.length).toBeGreaterThanOrEqual(2);
+  expect(chunks[0]).toEqual({ text: "first\n", finishedYet: false });
+  expect(chunks.map((c) => c.text).join("")).toBe("first\nsecond\n");
+  expect((r.content[0] as TextBlock).text).toStartWith("first\nsecond\n");
+});
+
+test("timeout kills the command and its grandchildren", async () => {
+  const pids = join(dir, "timeout-pids");
+  const r = await run({
+    command: `sleep 30 & echo $! >> ${pids}; bash -c 'sleep 30 & echo $! >> ${pids}; wait' & sleep 30`,
+    timeout: 0.5,
+  });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toMatch(/\[timed out after 0\.5s\] \d+\.\ds$/);
+  expect(r.details.timed_out).toBe(true);
+  const children = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+  expect(children).toHaveLength(2);
+  for (const pid of children) expect(running(pid)).toBe(false);
+});
+
+test("a group that ignores SIGTERM gets SIGKILL", async () => {
+  const pidFile = join(dir, "stubborn-pid");
+  const started = Date.now();
+  const r = await run({ command: `trap '' TERM; sleep 30 & echo $! > ${pidFile}; wait`, timeout: 0.3 });
+  expect(r.details.timed_out).toBe(true);
+  expect(running(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+  expect(Date.now() - started).toBeLessThan(10_000); // far below the 30 s sleep
+});
+
+test("abort through the AbortController kills the process group and returns", async () => {
+  const pidFile = join(dir, "abort-pid");
+  const controller = new AbortController();
+  const started = Date.now();
+  const pending = run({ command: `sleep 30 & echo $! > ${pidFile}; sleep 30` }, context({ signal: controller.signal }));
+  const grandchild = Number(await waitForFile(pidFile));
+  expect(running(grandchild)).toBe(true);
+  controller.abort();
+  const r = await pending;
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(r.is_error).toBe(true);
+  expect(r.text).toMatch(/\[aborted\] \d+\.\ds$/);
+  expect(r.details.aborted).toBe(true);
+  expect(running(grandchild)).toBe(false);
+});
+
+test("an already aborted signal starts nothing", async () => {
+  const marker = join(dir, "never");
+  const controller = new AbortController();
+  controller.abort();
+  const r = await run({ command: `touch ${marker}` }, context({ signal: controller.signal }));
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("[aborted]");
+  expect(existsSync(marker)).toBe(false);
+});
+
+test("death by signal is reported as such", async () => {
+  const r = await run({ command: "kill -9 $$" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toMatch(/\[killed by SIGKILL\] \d+\.\ds$/);
+});
+
+test("huge output keeps head and tail; the saved file holds every line", async () => {
+  const r = await run({ command: "seq 1 200000" });
+  expect(r.is_error).toBe(false);
+  expect(r.details.truncated).toBe(true);
+  expect(r.text).toStartWith("1\n2\n3\n");
+  expect(r.text).toContain("\n1000\n… [198000 lines omitted] …\n199001\n");
+  expect(r.text).toMatch(/\n200000\n\[output was 200000 lines \(1288895 bytes\)[^\n]*\]\n\[exit 0\] \d+\.\ds$/);
+  expect(Buffer.byteLength(r.text)).toBeLessThan(60_000);
+
+  const path = r.details.full_output_path as string;
+  expect(r.text).toContain(path);
+  expect(statSync(path).mode & 0o777).toBe(0o600);
+  const lines = readFileSync(path, "utf8").split("\n");
+  expect(lines).toHaveLength(200_001); // trailing newline
+  expect(lines[0]).toBe("1");
+  expect(lines[123_456]).toBe("123457");
+  expect(lines[199_999]).toBe("200000");
+});
+
+test("a single enormous line is cut by bytes, and saved whole", async () => {
+  const r = await run({ command: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo end" });
+  expect(r.details.truncated).toBe(true);
+  // Compare pieces, not the whole text: a failure should not print 50 KB of "a".
+  const [head, marker, ...rest] = r.text.split("\n");
+  expect(head).toHaveLength(25_600);
+  expect(head).toMatch(/^a+$/);
+  expect(marker).toBe(`… [${5_000_005 - 25_600 - 4} bytes omitted] …`);
+  expect(rest[0]).toBe("end");
+  expect(Buffer.byteLength(r.text)).toBeLessThan(60_000);
+  expect(statSync(r.details.full_output_path as string).size).toBe(5_000_000 + 1 + 4);
+});
+
+test("output under the limits is returned whole, with no file", async () => {
+  const r = await run({ command: "seq 1 1500" });
+  expect(r.details.truncated).toBe(false);
+  expect(r.details.full_output_path).toBeNull();
+  expect(r.text.split("\n")).toHaveLength(1501);
+});
+
+test("a background process holding the output does not hang the call", async () => {
+  const started = Date.now();
+  const r = await run({ command: "(sleep 3; echo late) & echo now" });
+  expect(Date.now() - started).toBeLessThan(2500);
+  expect(r.is_error).toBe(false);
+  expect(r.text).toStartWith("now\n");
+  expect(r.text).toContain("background process kept the output open");
+});
+
+test("argument errors name the field", async () => {
+  const r = await run({});
+  expect(r.is_error).toBe(true);
+  expect(r.text).toStartWith('bash: "command" is required');
+  const t = await run({ command: "true", timeout: -1 });
+  expect(t.text).toStartWith('bash: "timeout" must be a number > 0');
+});

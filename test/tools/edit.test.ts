@@ -1,0 +1,223 @@
+// edit: exact matches validated all-or-nothing against the original, messages that help a retry,
+// CRLF/BOM preserved, unified diff returned.
+import { afterAll, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TextBlock } from "../../src/protocol/messages.ts";
+import { editTool } from "../../src/tools/edit.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "zot-edit-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const ctx = { cwd: dir, signal: new AbortController().signal, onProgress() {} };
+
+async function edit(args: Record<string, unknown>) {
+  const result = await editTool.execute(args, ctx);
+  return { ...result, text: (result.content[0] as TextBlock).text, details: result.details as Record<string, unknown> };
+}
+const put = (name: string, content: string | Buffer) => writeFileSync(join(dir, name), content);
+const get = (name: string) => readFileSync(join(dir, name), "utf8");
+
+const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
+
+test("single edit: replaces, returns a unified diff with headers, hunk ranges and 3 lines of context", async () => {
+  put("ten.txt", numbered(10));
+  const r = await edit({ path: "ten.txt", edits: [{ old_text: "line 5\n", new_text: "five\nFIVE\n" }] });
+  expect(r.is_error).toBe(false);
+  expect(get("ten.txt")).toBe(numbered(10).replace("line 5\n", "five\nFIVE\n"));
+  expect(r.text).toBe(
+    [
+      "edited ten.txt: 1 edit",
+      "--- a/ten.txt",
+      "+++ b/ten.txt",
+      "@@ -2,7 +2,8 @@",
+      " line 2",
+      " line 3",
+      " line 4",
+      "-line 5",
+      "+five",
+      "+FIVE",
+      " line 6",
+      " line 7",
+      " line 8",
+    ].join("\n"),
+  );
+  expect(r.details.diff).toStartWith("--- a/ten.txt\n+++ b/ten.txt\n@@ -2,7 +2,8 @@");
+});
+
+test("multiple edits apply together; far-apart changes get separate hunks with right new line numbers", async () => {
+  put("thirty.txt", numbered(30));
+  const r = await edit({
+    path: "thirty.txt",
+    edits: [
+      { old_text: "line 3\n", new_text: "" },
+      { old_text: "line 25", new_text: "line 25a\nline 25b" },
+    ],
+  });
+  expect(r.is_error).toBe(false);
+  expect(get("thirty.txt")).toBe(numbered(30).replace("line 3\n", "").replace("line 25", "line 25a\nline 25b"));
+  const hunks = r.text.split("\n").filter((l) => l.startsWith("@@"));
+  expect(hunks).toEqual(["@@ -1,6 +1,5 @@", "@@ -22,7 +21,8 @@"]);
+  expect(r.text).toContain("-line 3\n");
+  expect(r.text).toContain("-line 25\n+line 25a\n+line 25b\n");
+});
+
+test("edits are matched against the original, not each other's results", async () => {
+  put("swap.txt", "a = 1\nb = 2\n");
+  const r = await edit({
+    path: "swap.txt",
+    edits: [
+      { old_text: "a = 1", new_text: "b = 2" },
+      { old_text: "b = 2", new_text: "a = 1" },
+    ],
+  });
+  expect(r.is_error).toBe(false);
+  expect(get("swap.txt")).toBe("b = 2\na = 1\n");
+});
+
+test("replace_all changes every occurrence", async () => {
+  put("many.txt", "foo();\nbar();\nfoo();\nfoo();\n");
+  const r = await edit({ path: "many.txt", edits: [{ old_text: "foo", new_text: "baz", replace_all: true }] });
+  expect(r.is_error).toBe(false);
+  expect(get("many.txt")).toBe("baz();\nbar();\nbaz();\nbaz();\n");
+  expect(r.text).toStartWith("edited many.txt: 1 edit (3 replacements)");
+});
+
+test("several matches without replace_all: error lists the line numbers, file unchanged", async () => {
+  const content = "x\nfoo\ny\nfoo\nz\nfoo\n";
+  put("dup.txt", content);
+  const r = await edit({ path: "dup.txt", edits: [{ old_text: "foo", new_text: "bar" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("old_text matches 3 times in dup.txt (at lines 2, 4, 6)");
+  expect(r.text).toContain("replace_all");
+  expect(r.text).toContain("No changes were made to dup.txt.");
+  expect(get("dup.txt")).toBe(content);
+});
+
+test("not found: names the nearest similar line with its number", async () => {
+  put("code.ts", "function one() {\n  return computeTotal(items);\n}\n");
+  const r = await edit({ path: "code.ts", edits: [{ old_text: "return computeTotals(items);", new_text: "x" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("old_text was not found in code.ts");
+  expect(r.text).toContain("most similar line is 2");
+  expect(r.text).toContain("     2\t  return computeTotal(items);");
+});
+
+test("not found because of whitespace: says so and shows the file's lines", async () => {
+  put("tabs.go", "func main() {\n\tfmt.Println(1)\n\tfmt.Println(2)\n}\n");
+  const r = await edit({ path: "tabs.go", edits: [{ old_text: "    fmt.Println(1)\n    fmt.Println(2)", new_text: "x" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("matches lines 2-3 if whitespace is ignored");
+  expect(r.text).toContain("tabs vs spaces");
+});
+
+test("not found because read's line numbers were pasted: says to drop them", async () => {
+  put("num.txt", "alpha\nbeta\n");
+  const r = await edit({ path: "num.txt", edits: [{ old_text: "     1\talpha\n     2\tbeta", new_text: "x" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("line-number prefixes");
+});
+
+test("all or nothing: one bad edit among good ones writes nothing and reports every problem", async () => {
+  put("aon.txt", "one\ntwo\nthree\n");
+  const r = await edit({
+    path: "aon.txt",
+    edits: [
+      { old_text: "one", new_text: "1" },
+      { old_text: "", new_text: "x" },
+      { old_text: "three", new_text: "three" },
+      { old_text: "four", new_text: "4" },
+    ],
+  });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("edits[1].old_text is empty");
+  expect(r.text).toContain("edits[2].old_text and new_text are identical");
+  expect(r.text).toContain("edits[3].old_text was not found");
+  expect(r.text).not.toContain("edits[0]");
+  expect(get("aon.txt")).toBe("one\ntwo\nthree\n");
+});
+
+test("overlapping edits are refused", async () => {
+  put("ov.txt", "hello world\n");
+  const r = await edit({
+    path: "ov.txt",
+    edits: [
+      { old_text: "hello world", new_text: "hi" },
+      { old_text: "world", new_text: "there" },
+    ],
+  });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("edits[0] and edits[1] overlap (near line 1); merge them into one edit");
+  expect(get("ov.txt")).toBe("hello world\n");
+});
+
+test("CRLF: matches LF old_text, writes new lines as CRLF, leaves other bytes alone", async () => {
+  put("win.txt", "first\r\nsecond\r\nthird\r\n");
+  const r = await edit({ path: "win.txt", edits: [{ old_text: "second\nthird", new_text: "2nd\nand a half\n3rd" }] });
+  expect(r.is_error).toBe(false);
+  expect(get("win.txt")).toBe("first\r\n2nd\r\nand a half\r\n3rd\r\n");
+  expect(r.text).not.toContain("\r");
+  expect(r.text).toContain("-second\n-third\n+2nd\n+and a half\n+3rd");
+});
+
+test("mixed line endings: untouched lines keep their own ending", async () => {
+  put("mixed.txt", "a\r\nb\nc\r\nd\r\n");
+  await edit({ path: "mixed.txt", edits: [{ old_text: "c", new_text: "C" }] });
+  expect(get("mixed.txt")).toBe("a\r\nb\nC\r\nd\r\n");
+});
+
+test("a UTF-8 BOM is kept", async () => {
+  put("bom.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("key=value\n")]));
+  const r = await edit({ path: "bom.txt", edits: [{ old_text: "key=value", new_text: "key=other" }] });
+  expect(r.is_error).toBe(false);
+  const bytes = readFileSync(join(dir, "bom.txt"));
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  expect(bytes.subarray(3).toString()).toBe("key=other\n");
+});
+
+test("accepts camelCase keys and a single top-level edit", async () => {
+  put("camel.txt", "alpha beta\n");
+  const camel = await edit({ path: "camel.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] });
+  expect(camel.is_error).toBe(false);
+  const single = await edit({ file_path: "camel.txt", old_string: "beta", new_string: "BETA" });
+  expect(single.is_error).toBe(false);
+  expect(get("camel.txt")).toBe("ALPHA BETA\n");
+});
+
+test("a change of the final newline shows in the diff", async () => {
+  put("eof.txt", "a\nb");
+  const r = await edit({ path: "eof.txt", edits: [{ old_text: "b", new_text: "b\n" }] });
+  expect(get("eof.txt")).toBe("a\nb\n");
+  expect(r.text).toContain("-b\n\\ No newline at end of file\n+b");
+});
+
+test("joining lines shows the merged line, not an empty diff", async () => {
+  put("join.txt", "one\ntwo\nthree\n");
+  const r = await edit({ path: "join.txt", edits: [{ old_text: "one\n", new_text: "one " }] });
+  expect(get("join.txt")).toBe("one two\nthree\n");
+  expect(r.text).toContain("-one\n-two\n+one two");
+});
+
+test("keeps the file mode, writes atomically (no temp files), never creates files", async () => {
+  put("exec.sh", "echo a\n");
+  chmodSync(join(dir, "exec.sh"), 0o700);
+  await edit({ path: "exec.sh", edits: [{ old_text: "echo a", new_text: "echo b" }] });
+  expect(statSync(join(dir, "exec.sh")).mode & 0o777).toBe(0o700);
+  expect(readdirSync(dir).filter((n) => n.includes(".zot-"))).toEqual([]);
+
+  const missing = await edit({ path: "nope.txt", edits: [{ old_text: "a", new_text: "b" }] });
+  expect(missing.is_error).toBe(true);
+  expect(missing.text).toContain("nope.txt does not exist");
+  expect(missing.text).toContain("use write");
+  expect(existsSync(join(dir, "nope.txt"))).toBe(false);
+});
+
+test("argument errors name the field", async () => {
+  put("args.txt", "x\n");
+  const noEdits = await edit({ path: "args.txt" });
+  expect(noEdits.text).toStartWith('edit: "edits" is required');
+  const empty = await edit({ path: "args.txt", edits: [] });
+  expect(empty.text).toStartWith('edit: "edits" must not be empty');
+  const noNew = await edit({ path: "args.txt", edits: [{ old_text: "x" }] });
+  expect(noNew.text).toStartWith('edit: "edits[0].new_text" is required (string)');
+});

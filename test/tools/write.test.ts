@@ -1,0 +1,98 @@
+// write: parent directories, atomic replace (temp + rename, no leftovers), mode and symlinks kept.
+import { afterAll, expect, test } from "bun:test";
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TextBlock } from "../../src/protocol/messages.ts";
+import { writeTool } from "../../src/tools/write.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "zot-write-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const ctx = { cwd: dir, signal: new AbortController().signal, onProgress() {} };
+
+async function write(args: Record<string, unknown>) {
+  const result = await writeTool.execute(args, ctx);
+  return { ...result, text: (result.content[0] as TextBlock).text, details: result.details as Record<string, unknown> };
+}
+
+test("creates parent directories and reports bytes and creation", async () => {
+  const r = await write({ path: "a/b/c/new.txt", content: "héllo\n" });
+  expect(r.is_error).toBe(false);
+  expect(readFileSync(join(dir, "a/b/c/new.txt"), "utf8")).toBe("héllo\n");
+  expect(r.text).toBe("wrote 7 bytes to a/b/c/new.txt (created a new file)");
+  expect(r.details).toEqual({ path: join(dir, "a/b/c/new.txt"), bytes: 7, created: true });
+});
+
+test("overwriting keeps the file's mode and says it overwrote", async () => {
+  const path = join(dir, "script.sh");
+  writeFileSync(path, "#!/bin/sh\necho old\n");
+  chmodSync(path, 0o751);
+  const r = await write({ path: "script.sh", content: "#!/bin/sh\necho new\n" });
+  expect(r.text).toContain("overwrote the existing file");
+  expect(r.details.created).toBe(false);
+  expect(statSync(path).mode & 0o777).toBe(0o751);
+  expect(readFileSync(path, "utf8")).toBe("#!/bin/sh\necho new\n");
+});
+
+test("replaces by rename: a reader holding the old file still sees the old bytes, and no temp file is left", async () => {
+  const path = join(dir, "atomic", "data.json");
+  mkdirSync(join(dir, "atomic"));
+  writeFileSync(path, '{"v":1}');
+  const fd = openSync(path, "r");
+  try {
+    for (let i = 2; i <= 5; i++) expect((await write({ path: "atomic/data.json", content: `{"v":${i}}` })).is_error).toBe(false);
+    // An in-place truncate-and-write would show the new bytes through the old descriptor.
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    expect(buf.subarray(0, n).toString()).toBe('{"v":1}');
+  } finally {
+    closeSync(fd);
+  }
+  expect(readFileSync(path, "utf8")).toBe('{"v":5}');
+  expect(readdirSync(join(dir, "atomic"))).toEqual(["data.json"]);
+});
+
+test("writing through a symlink updates the target and keeps the link", async () => {
+  writeFileSync(join(dir, "real.txt"), "old");
+  symlinkSync(join(dir, "real.txt"), join(dir, "link.txt"));
+  await write({ path: "link.txt", content: "new" });
+  expect(lstatSync(join(dir, "link.txt")).isSymbolicLink()).toBe(true);
+  expect(readFileSync(join(dir, "real.txt"), "utf8")).toBe("new");
+});
+
+test("empty content writes an empty file", async () => {
+  const r = await write({ path: "empty.txt", content: "" });
+  expect(r.is_error).toBe(false);
+  expect(readFileSync(join(dir, "empty.txt"), "utf8")).toBe("");
+  expect(r.details.bytes).toBe(0);
+});
+
+test("errors: a directory as path, a file in the way of a parent, missing arguments", async () => {
+  mkdirSync(join(dir, "adir"));
+  const d = await write({ path: "adir", content: "x" });
+  expect(d.is_error).toBe(true);
+  expect(d.text).toContain("adir is a directory");
+
+  writeFileSync(join(dir, "plain"), "x");
+  const blocked = await write({ path: "plain/child.txt", content: "x" });
+  expect(blocked.is_error).toBe(true);
+  expect(blocked.text).toStartWith("write: could not write plain/child.txt");
+
+  const missing = await write({ path: "x.txt" });
+  expect(missing.is_error).toBe(true);
+  expect(missing.text).toBe('write: "content" is required (string)');
+});
