@@ -2,8 +2,8 @@
 // release target plus dist/SHA256SUMS. Rule: one set of compile flags for every target (see
 // DESIGN.md: plain --minify would mangle the SDKs' class names, .env/bunfig autoload is a hazard).
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 const FLAGS = [
   "--compile",
@@ -30,15 +30,15 @@ const dist = join(root, "dist");
 mkdirSync(dist, { recursive: true });
 
 async function build(outfile: string, target?: string): Promise<void> {
-  const args = ["bun", "build", ...FLAGS, ...(target ? [`--target=${target}`] : []), "src/main.ts", "--outfile", outfile];
+  const args = [process.execPath, "build", ...FLAGS, ...(target ? [`--target=${target}`] : []), "src/main.ts", "--outfile", outfile];
   const proc = Bun.spawn(args, { cwd: root, stdout: "pipe", stderr: "inherit" });
   const code = await proc.exited;
   if (code !== 0) {
     console.error(`build failed for ${target ?? "this machine"}: ${args.join(" ")}`);
     process.exit(code);
   }
-  // The map file is embedded in the binary already; the loose copy is not shipped.
-  rmSync(`${outfile}.map`, { force: true });
+  // The source maps are embedded in the binary; the loose copies beside it are not shipped.
+  for (const file of readdirSync(dirname(outfile))) if (file.endsWith(".map")) rmSync(join(dirname(outfile), file));
   console.log(`built ${outfile}`);
 }
 
@@ -50,7 +50,8 @@ if (process.argv.includes("--all")) {
     sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${basename(file)}`);
   }
   writeFileSync(join(dist, "SHA256SUMS"), `${sums.join("\n")}\n`);
-  console.log(`wrote ${join(dist, "SHA256SUMS")}`);
+  copyFileSync(join(root, "scripts", "install.sh"), join(dist, "install.sh"));
+  console.log(`wrote ${join(dist, "SHA256SUMS")} and ${join(dist, "install.sh")}`);
 } else {
   await build(join(dist, "zot"));
 }

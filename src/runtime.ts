@@ -61,6 +61,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (providerName === "anthropic" || providerName === "openai") {
     const found = resolveApiKey(providerName, { flag: options.apiKey, env, home });
     if (!found) throw new UsageError(missingKeyMessage(providerName, home));
+    if (found.warning) notes.push(found.warning);
     apiKey = found.key;
   } else if (providerName === "ollama") {
     apiKey = options.apiKey ?? "ollama";
@@ -153,8 +154,14 @@ async function createProvider(
       return createOpenAIResponsesProvider({ apiKey: options.apiKey, baseUrl: options.baseUrl });
     }
     case "scripted": {
-      const { createScriptedProvider, loadScript, DEMO_SCRIPT } = await import("./providers/scripted.ts");
-      return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT);
+      const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./providers/scripted.ts");
+      try {
+        return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT);
+      } catch (error) {
+        // A broken script file is bad input from the user, like a bad flag.
+        if (error instanceof ScriptFileError) throw new UsageError(error.message);
+        throw error;
+      }
     }
   }
 }

@@ -1,0 +1,85 @@
+// A user asks a question and gets an answer: -p and --json against the mock LLM, in every
+// provider's real wire format, through the compiled binary.
+import { afterEach, describe, expect, test } from "bun:test";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { ndjson, zot } from "../support/zot.ts";
+
+let mock: MockLlm;
+afterEach(() => mock?.stop());
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "sk-test", "--base-url", m.url];
+
+describe("an answer", () => {
+  test("-p prints the final answer on stdout and nothing else", async () => {
+    mock = startMockLlm([{ text: "The answer is **42**.\n\nSecond paragraph." }]);
+    const run = await zot(["-p", "what", "is", "the", "answer?", ...anthropic(mock)]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The answer is **42**.\n\nSecond paragraph.\n");
+    const body = mock.requests[0].body;
+    expect(body.stream).toBe(true);
+    expect(body.messages.at(-1).content.at(-1).text).toBe("what is the answer?");
+  });
+
+  test("--json streams the event union, one object per line, ending with done", async () => {
+    mock = startMockLlm([{ text: "Hello from the mock, streamed in pieces.", usage: { input: 120, output: 30, cache_read: 50, cache_write: 10 } }]);
+    const run = await zot(["--json", "hi", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    expect(run.code).toBe(0);
+    const events = ndjson(run.stdout);
+    const kinds = events.map((e) => e.type).filter((t) => t !== "text_delta");
+    expect(kinds).toEqual(["user_message", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done"]);
+    const deltas = events.filter((e) => e.type === "text_delta");
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((e) => e.delta).join("")).toBe("Hello from the mock, streamed in pieces.");
+    const usage = events.find((e) => e.type === "usage");
+    expect(usage).toMatchObject({ input: 120, output: 30, cache_read: 50, cache_write: 10 });
+    // claude-sonnet-4-5: $3 in, $15 out, $0.30 cache read, $3.75 cache write per million
+    expect(usage.cost_usd).toBeCloseTo((120 * 3 + 30 * 15 + 50 * 0.3 + 10 * 3.75) / 1e6, 12);
+    expect(usage.cumulative).toMatchObject({ input: 120, output: 30 });
+    expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "end_turn" });
+    expect(events.find((e) => e.type === "user_message").content).toEqual([{ type: "text", text: "hi" }]);
+  });
+
+  test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {
+    mock = startMockLlm([{ text: "chat says hi" }]);
+    const run = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "sk-o", "--base-url", `${mock.url}/v1`]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("chat says hi\n");
+    expect(mock.requests[0].path).toBe("/v1/chat/completions");
+    expect(mock.requests[0].headers.authorization).toBe("Bearer sk-o");
+  });
+
+  test("openai: the Responses API for reasoning models (gpt-5)", async () => {
+    mock = startMockLlm([{ thinking: "let me think", text: "responses says hi" }]);
+    const run = await zot(["-p", "hi", "--provider", "openai", "--api-key", "sk-o", "--base-url", `${mock.url}/v1`, "--reasoning", "high"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("responses says hi\n");
+    expect(mock.requests[0].path).toBe("/v1/responses");
+    expect(mock.requests[0].body.model).toBe("gpt-5");
+    expect(mock.requests[0].body.reasoning.effort).toBe("high");
+  });
+
+  test("ollama: any OpenAI-compatible server, no key needed", async () => {
+    mock = startMockLlm([{ text: "llama here" }]);
+    const run = await zot(["-p", "hi", "--provider", "ollama", "--model", "llama3.2", "--base-url", `${mock.url}/v1`]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("llama here\n");
+    expect(mock.requests[0].body.model).toBe("llama3.2");
+  });
+
+  test("the prompt can come on stdin", async () => {
+    mock = startMockLlm([{ text: "got it" }]);
+    const run = await zot(["-p", ...anthropic(mock)], { stdin: "summarise this\n" });
+    expect(run.stdout).toBe("got it\n");
+    expect(mock.requests[0].body.messages[0].content.at(-1).text).toBe("summarise this");
+  });
+
+  test("with no key and no provider, the built-in demo runs a real tool in the cwd", async () => {
+    const cwd = (await import("../support/zot.ts")).tempDir("zot-demo-");
+    await Bun.write(`${cwd}/hello-from-demo.txt`, "x");
+    const run = await zot(["-p", "what is in this directory?"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("built-in demo");
+    expect(run.stdout).toContain("hello-from-demo.txt");
+  });
+});

@@ -1,0 +1,158 @@
+// What a user sees when things go wrong: provider errors, retries, broken streams, missing keys,
+// max steps, interrupts. Each gets a clear message and the documented exit code.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
+
+let mock: MockLlm;
+afterEach(() => mock?.stop());
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("provider failures", () => {
+  test("500s are retried twice, then a clear error and exit 1", async () => {
+    const fail = { error: { message: "internal trouble", status: 500 } };
+    mock = startMockLlm([fail, fail, fail]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(1);
+    expect(mock.requests).toHaveLength(3);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("500");
+    expect(run.stderr).toContain("internal trouble");
+    expect(run.stderr).not.toContain("    at "); // no stack trace without --debug
+  });
+
+  test("a 429 with retry-after is retried and then succeeds", async () => {
+    mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 0 } }, { text: "made it" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("made it\n");
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  test("a 401 is not retried", async () => {
+    mock = startMockLlm([{ error: { message: "invalid x-api-key", status: 401 } }, { text: "never" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(1);
+    expect(mock.requests).toHaveLength(1);
+    expect(run.stderr).toContain("invalid x-api-key");
+  });
+
+  test("a malformed stream is an error, not a crash; --json still ends with error and done", async () => {
+    mock = startMockLlm([{ text: "this stream will break in the middle of its events", fault: "malformed" }]);
+    const run = await zot(["--json", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(1);
+    const events = ndjson(run.stdout);
+    expect(events.at(-1)).toEqual({ type: "done" });
+    expect(events.at(-2).type).toBe("error");
+    expect(events.find((e) => e.type === "turn_end").stop).toBe("error");
+    expect(run.stderr).toStartWith("zot: ");
+    expect(run.stderr).not.toContain("    at ");
+  });
+
+  test("a connection dropped mid-stream is an error and is not retried", async () => {
+    mock = startMockLlm([{ text: "a long answer that gets cut off by the network somewhere", fault: "disconnect" }, { text: "never" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(1);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  test("--max-steps stops a looping model with exit 1", async () => {
+    mock = startMockLlm([
+      { tool_calls: [{ name: "bash", args: { command: "true" } }] },
+      { tool_calls: [{ name: "bash", args: { command: "true" } }] },
+    ]);
+    const run = await zot(["-p", "loop", "--max-steps", "1", ...anthropic(mock)]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("max steps (1) exceeded");
+    expect(mock.requests).toHaveLength(1);
+  });
+});
+
+describe("credentials", () => {
+  test("a missing key is one line naming the variable and the flag, exit 2", async () => {
+    const run = await zot(["-p", "hi", "--provider", "anthropic"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(run.stderr).toContain("--api-key");
+    const openai = await zot(["-p", "hi", "--provider", "openai"]);
+    expect(openai.code).toBe(2);
+    expect(openai.stderr).toContain("OPENAI_API_KEY");
+  });
+
+  test("the key comes from the environment, then auth.json", async () => {
+    mock = startMockLlm([{ text: "env ok" }, { text: "file ok" }]);
+    const fromEnv = await zot(["-p", "hi", "--provider", "anthropic", "--base-url", mock.url], { env: { ANTHROPIC_API_KEY: "sk-env" } });
+    expect(fromEnv.stdout).toBe("env ok\n");
+    expect(JSON.stringify(mock.requests[0].headers)).toContain("sk-env");
+
+    const home = tempDir("zot-home-");
+    await Bun.write(`${home}/auth.json`, JSON.stringify({ anthropic: { api_key: "sk-file" } }));
+    (await import("node:fs")).chmodSync(`${home}/auth.json`, 0o600);
+    const fromFile = await zot(["-p", "hi", "--provider", "anthropic", "--base-url", mock.url], { home });
+    expect(fromFile.stdout).toBe("file ok\n");
+    expect(JSON.stringify(mock.requests[1].headers)).toContain("sk-file");
+  });
+});
+
+describe("interrupts", () => {
+  test("SIGINT during a bash tool: exit 130 and the command's whole process group is gone", async () => {
+    const cwd = tempDir("zot-int-");
+    mock = startMockLlm([
+      { tool_calls: [{ name: "bash", args: { command: "sleep 60 & echo $! > child.pid; sleep 60" } }] },
+      { text: "never reached" },
+    ]);
+    const proc = Bun.spawn([ZOT, "-p", "run it", ...anthropic(mock)], {
+      cwd,
+      env: cleanEnv(tempDir("zot-home-")),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(`${cwd}/child.pid`) && Date.now() < deadline) await Bun.sleep(20);
+    const child = Number(readFileSync(`${cwd}/child.pid`, "utf8"));
+    expect(alive(child)).toBe(true);
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    let gone = false;
+    for (let i = 0; i < 50 && !gone; i++) {
+      gone = !alive(child);
+      if (!gone) await Bun.sleep(50);
+    }
+    expect(gone).toBe(true);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  test("SIGINT while the model streams: exit 130, --json ends with turn_end aborted and done", async () => {
+    mock = startMockLlm([{ text: "x".repeat(400), chunk_size: 1, chunk_delay_ms: 20 }]);
+    const proc = Bun.spawn([ZOT, "--json", "hi", ...anthropic(mock)], {
+      cwd: tempDir(),
+      env: cleanEnv(tempDir("zot-home-")),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = proc.stdout.getReader();
+    let out = "";
+    while (!out.includes("text_delta")) out += new TextDecoder().decode((await reader.read()).value);
+    proc.kill("SIGINT");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    expect(await proc.exited).toBe(130);
+    const events = ndjson(out);
+    expect(events.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+  });
+});

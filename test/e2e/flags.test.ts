@@ -1,0 +1,175 @@
+// Every flag of the command line, as a user types it, through the compiled binary.
+import { afterEach, describe, expect, test } from "bun:test";
+import { realpathSync } from "node:fs";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
+
+let mock: MockLlm;
+afterEach(() => mock?.stop());
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+const systemText = (body: any) => body.system.map((b: any) => b.text).join("\n");
+
+describe("information flags", () => {
+  test("--version and -v print the version", async () => {
+    const pkg = await Bun.file(`${import.meta.dir}/../../package.json`).json();
+    for (const flag of ["--version", "-v"]) {
+      const run = await zot([flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`zot ${pkg.version}\n`);
+    }
+  });
+
+  test("--help lists every flag", async () => {
+    const run = await zot(["--help"]);
+    expect(run.code).toBe(0);
+    for (const flag of ["--print", "--json", "--provider", "--model", "--api-key", "--base-url", "--system-prompt",
+      "--append-system-prompt", "--reasoning", "--cwd", "--no-tools", "--tools", "--max-steps", "--list-models", "--script"]) {
+      expect(run.stdout).toContain(flag);
+    }
+  });
+
+  test("--list-models prints the catalog with prices, and models.json adds to it", async () => {
+    const home = tempDir("zot-home-");
+    await Bun.write(
+      `${home}/models.json`,
+      JSON.stringify({ providers: { ollama: { models: [{ id: "qwen-local", contextWindow: 65536 }] } } }),
+    );
+    const run = await zot(["--list-models"], { home });
+    expect(run.code).toBe(0);
+    for (const id of ["claude-sonnet-4-5", "claude-opus-4-5", "gpt-5", "gpt-4.1", "qwen-local"]) expect(run.stdout).toContain(id);
+    const only = await zot(["--list-models", "--provider", "openai"], { home });
+    expect(only.stdout).toContain("gpt-5");
+    expect(only.stdout).not.toContain("claude-sonnet-4-5");
+  });
+});
+
+describe("bad usage exits 2 with a message naming what is valid", () => {
+  test("an unknown flag", async () => {
+    const run = await zot(["-p", "hi", "--modle", "x"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown flag "--modle"');
+    expect(run.stderr).toContain("--model");
+  });
+
+  test("an unknown provider lists the valid ones", async () => {
+    const run = await zot(["-p", "hi", "--provider", "gemini"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("anthropic, openai, ollama, scripted");
+  });
+
+  test("an unknown model lists the provider's models", async () => {
+    const run = await zot(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--model", "claude-9"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('"claude-9"');
+    expect(run.stderr).toContain("claude-sonnet-4-5");
+  });
+
+  test("bad values for --reasoning, --max-steps, --tools, --cwd", async () => {
+    const cases: [string[], string][] = [
+      [["--reasoning", "max"], "low, medium, high"],
+      [["--max-steps", "0"], "--max-steps"],
+      [["--max-steps", "abc"], "--max-steps"],
+      [["--tools", "read,grep"], '"grep"'],
+      [["--cwd", "/definitely/not/here"], "not a directory"],
+      [["--model"], "--model needs a value"],
+    ];
+    for (const [args, message] of cases) {
+      const run = await zot(["-p", "hi", "--provider", "scripted", ...args]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
+  });
+
+  test("no prompt at all", async () => {
+    const run = await zot(["-p"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("no prompt");
+  });
+
+  test("a terminal with no -p or --json is told the TUI is not built yet", async () => {
+    let screen = "";
+    const proc = Bun.spawn([ZOT], {
+      env: cleanEnv(tempDir("zot-home-")),
+      terminal: { cols: 100, rows: 10, data: (_t, data) => { screen += new TextDecoder().decode(data); } },
+    });
+    expect(await proc.exited).toBe(2);
+    await Bun.sleep(50);
+    expect(screen).toContain("interactive TUI is not built yet");
+  });
+});
+
+describe("flags that shape the request", () => {
+  test("--system-prompt replaces the identity; --append-system-prompt adds, repeatably, in order", async () => {
+    mock = startMockLlm([{ text: "a" }, { text: "b" }]);
+    await zot(["-p", "hi", ...anthropic(mock), "--system-prompt", "You are a pirate."]);
+    const replaced = systemText(mock.requests[0].body);
+    expect(replaced).toStartWith("You are a pirate.");
+    expect(replaced).not.toContain("You are zot");
+
+    await zot(["-p", "hi", ...anthropic(mock), "--append-system-prompt", "FIRST-EXTRA", "--append-system-prompt", "SECOND-EXTRA"]);
+    const appended = systemText(mock.requests[1].body);
+    expect(appended).toContain("FIRST-EXTRA");
+    expect(appended.indexOf("FIRST-EXTRA")).toBeLessThan(appended.indexOf("SECOND-EXTRA"));
+  });
+
+  test("$ZOT_HOME/SYSTEM.md replaces the default identity; AGENTS.md from the cwd is included", async () => {
+    mock = startMockLlm([{ text: "a" }]);
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    await Bun.write(`${home}/SYSTEM.md`, "Custom identity from SYSTEM.md");
+    await Bun.write(`${cwd}/AGENTS.md`, "Always run the linter.");
+    await zot(["-p", "hi", ...anthropic(mock)], { home, cwd });
+    const system = systemText(mock.requests[0].body);
+    expect(system).toStartWith("Custom identity from SYSTEM.md");
+    expect(system).toContain("Always run the linter.");
+    expect(system).toContain(realpathSync(cwd));
+  });
+
+  test("--no-tools sends no tools; --tools sends only those", async () => {
+    mock = startMockLlm([{ text: "a" }, { text: "b" }]);
+    await zot(["-p", "hi", ...anthropic(mock), "--no-tools"]);
+    expect(mock.requests[0].body.tools ?? []).toEqual([]);
+    await zot(["-p", "hi", ...anthropic(mock), "--tools", "read,bash"]);
+    expect(mock.requests[1].body.tools.map((t: any) => t.name)).toEqual(["bash", "read"]);
+  });
+
+  test("--reasoning turns on thinking for a reasoning model", async () => {
+    mock = startMockLlm([{ thinking: "hmm", text: "a" }, { text: "b" }]);
+    await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "medium"]);
+    expect(mock.requests[0].body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+    await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(mock.requests[1].body.thinking).toBeUndefined();
+  });
+
+  test("--cwd is where tools run", async () => {
+    const dir = tempDir("zot-elsewhere-");
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "pwd" } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot(["-p", "where?", ...anthropic(mock), "--cwd", dir]);
+    expect(run.stdout).toContain(realpathSync(dir));
+  });
+
+  test("--model picks the model; --script plays a scripted conversation", async () => {
+    mock = startMockLlm([{ text: "a" }]);
+    await zot(["-p", "hi", ...anthropic(mock), "--model", "claude-haiku-4-5"]);
+    expect(mock.requests[0].body.model).toBe("claude-haiku-4-5");
+
+    const dir = tempDir("zot-script-");
+    await Bun.write(`${dir}/turns.jsonl`, [
+      JSON.stringify({ tool_calls: [{ name: "bash", args: { command: "echo scripted-tool-ran" } }] }),
+      JSON.stringify({ text: "Result: {{last_tool_result}}" }),
+    ].join("\n"));
+    const run = await zot(["-p", "go", "--script", `${dir}/turns.jsonl`]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("scripted-tool-ran");
+  });
+
+  test("a broken --script file is reported with its line, exit 2", async () => {
+    const dir = tempDir("zot-script-");
+    await Bun.write(`${dir}/bad.jsonl`, `{"text":"ok"}\n{"text": 5}\n`);
+    const run = await zot(["-p", "go", "--script", `${dir}/bad.jsonl`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("bad.jsonl");
+    expect(run.stderr).toContain("2");
+  });
+});
