@@ -1,0 +1,178 @@
+// Unified diffs of exact-text replacements, as the `edit` tool returns them (and the TUI will
+// colour). Rule: built from the replacements themselves, so the cost follows the size of the change,
+// not of the file; capped at 2,000 lines / 50 KB.
+import { isAbsolute, relative } from "node:path";
+
+/** One replacement in a file's LF-normalised text. */
+export interface Replacement {
+  /** range in the normalised (LF) text */
+  start: number;
+  end: number;
+  /** LF text */
+  text: string;
+  edit: number;
+}
+
+const CONTEXT = 3;
+const DIFF_MAX_LINES = 2000;
+const DIFF_MAX_BYTES = 51_200;
+
+/** Lines with their "\n" kept, so a change of the final newline is a visible change. */
+function splitKeep(text: string): string[] {
+  return text ? text.split(/(?<=\n)/) : [];
+}
+
+interface Block {
+  /** first old line of the block (0-based) and one past its last */
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  ops: [" " | "-" | "+", string][];
+}
+
+/**
+ * A unified diff built from the replacements themselves rather than by diffing whole files: the
+ * cost follows the size of the change, not of the file. Replacements touching the same lines form
+ * one block; each block is the changed lines only (a small LCS keeps unchanged lines inside it).
+ */
+/** git's `a/` and `b/` prefixes for a file under the working directory; the plain path otherwise. */
+export function diffPaths(cwd: string, abs: string): [string, string] {
+  const rel = relative(cwd, abs);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? [`a/${rel}`, `b/${rel}`] : [abs, abs];
+}
+
+export function unifiedDiff(oldText: string, newText: string, reps: Replacement[], [from, to]: [string, string]): string {
+  const oldLines = splitKeep(oldText);
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < oldLines.length; at += oldLines[i].length, i++) starts.push(at);
+  const lineOf = (pos: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const lineEnd = (line: number) => (line + 1 < starts.length ? starts[line + 1] : oldText.length);
+
+  const blocks: Block[] = [];
+  let delta = 0; // new line index minus old line index, after the blocks so far
+  for (let i = 0; i < reps.length; ) {
+    const lastLineOf = (r: Replacement) => lineOf(Math.max(r.start, r.end - 1));
+    const first = lineOf(reps[i].start);
+    let last = lastLineOf(reps[i]);
+    let j = i + 1;
+    let span = "";
+    for (;;) {
+      // Replacements on the same or neighbouring lines read best as one block.
+      for (; j < reps.length && lineOf(reps[j].start) <= last + 1; j++) last = Math.max(last, lastLineOf(reps[j]));
+      span = applyWithin(oldText, starts[first], lineEnd(last), reps.slice(i, j));
+      // If the new text no longer ends its last line, the next line joins it: include that line.
+      if (span && !span.endsWith("\n") && last + 1 < oldLines.length) {
+        last++;
+        continue;
+      }
+      break;
+    }
+    const before = oldLines.slice(first, last + 1);
+    const after = splitKeep(span);
+    const ops = lineOps(before, after);
+    // Trim the unchanged edges so the block starts and ends on a change.
+    let lead = 0;
+    while (lead < ops.length && ops[lead][0] === " ") lead++;
+    let trail = 0;
+    while (trail < ops.length - lead && ops[ops.length - 1 - trail][0] === " ") trail++;
+    if (lead < ops.length) {
+      const oldStart = first + lead;
+      const oldCount = ops.slice(lead, ops.length - trail).filter((op) => op[0] !== "+").length;
+      blocks.push({ oldStart, oldEnd: oldStart + oldCount, newStart: oldStart + delta, ops: ops.slice(lead, ops.length - trail) });
+    }
+    delta += after.length - before.length;
+    i = j;
+  }
+  if (blocks.length === 0) return "(no textual change)";
+
+  const out = [`--- ${from}`, `+++ ${to}`];
+  const emit = (sign: string, line: string) => {
+    out.push(sign + (line.endsWith("\n") ? line.slice(0, -1) : line));
+    if (!line.endsWith("\n")) out.push("\\ No newline at end of file");
+  };
+  for (let b = 0; b < blocks.length; ) {
+    let e = b;
+    while (e + 1 < blocks.length && blocks[e + 1].oldStart - blocks[e].oldEnd <= 2 * CONTEXT) e++;
+    const from = Math.max(0, blocks[b].oldStart - CONTEXT);
+    const to = Math.min(oldLines.length, blocks[e].oldEnd + CONTEXT);
+    const body: [string, string][] = [];
+    for (let k = from; k < blocks[b].oldStart; k++) body.push([" ", oldLines[k]]);
+    for (let k = b; k <= e; k++) {
+      body.push(...blocks[k].ops);
+      const gapEnd = k < e ? blocks[k + 1].oldStart : to;
+      for (let line = blocks[k].oldEnd; line < gapEnd; line++) body.push([" ", oldLines[line]]);
+    }
+    const oldCount = body.filter(([s]) => s !== "+").length;
+    const newCount = body.filter(([s]) => s !== "-").length;
+    const newFrom = blocks[b].newStart - (blocks[b].oldStart - from);
+    const range = (start: number, count: number) => `${count === 0 ? start : start + 1},${count}`;
+    out.push(`@@ -${range(from, oldCount)} +${range(newFrom, newCount)} @@`);
+    for (const [sign, line] of body) emit(sign, line);
+    b = e + 1;
+  }
+  return out.join("\n");
+}
+
+function applyWithin(text: string, from: number, to: number, reps: Replacement[]): string {
+  let out = "";
+  let at = from;
+  for (const r of reps) {
+    out += text.slice(at, r.start) + r.text;
+    at = r.end;
+  }
+  return out + text.slice(at, to);
+}
+
+/** Line ops by LCS when the block is small; all-removed-then-added when it is too big to bother. */
+function lineOps(a: string[], b: string[]): [" " | "-" | "+", string][] {
+  if (a.length * b.length > 250_000) {
+    return [...a.map((l): [" " | "-" | "+", string] => ["-", l]), ...b.map((l): [" " | "-" | "+", string] => ["+", l])];
+  }
+  const n = a.length;
+  const m = b.length;
+  // lcs[i][j] = LCS length of a[i..] and b[j..], in one flat array
+  const lcs = new Uint32Array((n + 1) * (m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i * (m + 1) + j] =
+        a[i] === b[j] ? lcs[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
+    }
+  }
+  const ops: [" " | "-" | "+", string][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      ops.push([" ", a[i++]]);
+      j++;
+    } else if (i < n && (j === m || lcs[(i + 1) * (m + 1) + j] >= lcs[i * (m + 1) + j + 1])) {
+      // Removals before additions, as diff(1) prints a changed line.
+      ops.push(["-", a[i++]]);
+    } else {
+      ops.push(["+", b[j++]]);
+    }
+  }
+  return ops;
+}
+
+/** The diff goes to the model: a replace_all over a big file must not flood the context. */
+export function capDiff(diff: string): string {
+  const lines = diff.split("\n");
+  let bytes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    bytes += Buffer.byteLength(lines[i]) + 1;
+    if (i >= DIFF_MAX_LINES || bytes > DIFF_MAX_BYTES) {
+      return `${lines.slice(0, i).join("\n")}\n[diff truncated: ${lines.length - i} more lines; read the file to see the result]`;
+    }
+  }
+  return diff;
+}
