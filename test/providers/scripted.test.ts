@@ -255,7 +255,7 @@ describe("DEMO_SCRIPT", () => {
     expect(done2.stop).toBe("end_turn");
     expect(text).toContain(listing);
     expect(text).not.toContain("{{last_tool_result}}");
-    expect(text).toContain("--provider anthropic");
+    expect(text).toContain("--provider ollama");
     expect(text).toContain("ANTHROPIC_API_KEY");
   });
 });
