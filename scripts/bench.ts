@@ -20,7 +20,8 @@ async function timed(args: string[], stdin?: string): Promise<{ ms: number; rssM
   await new Response(proc.stdout).arrayBuffer();
   const code = await proc.exited;
   const ms = performance.now() - started;
-  const rssMb = (proc.resourceUsage()?.maxRSS ?? 0) / 1024;
+  // maxRSS is reported in bytes
+  const rssMb = (proc.resourceUsage()?.maxRSS ?? 0) / (1024 * 1024);
   return { ms, rssMb, code };
 }
 
