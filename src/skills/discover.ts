@@ -1,0 +1,190 @@
+// Finds the skills a session offers: the built-ins embedded in the binary, and (only with
+// `--with-skills`) SKILL.md folders in the project and the user's home.
+// Rule: the first skill found for a name wins, searching nearest first: project folders, then the
+// user's folders, then the built-ins. So a project can pin its own version of a skill, and anyone
+// can replace a built-in by writing a skill of the same name (with a warning, so it is never a
+// surprise). A broken SKILL.md costs only itself: it becomes a warning naming the file.
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import writeZotExtension from "./builtin/write-zot-extension/SKILL.md" with { type: "text" };
+import { parseSkillFile } from "./frontmatter.ts";
+
+export type SkillSource = "builtin" | "project" | "user";
+
+export interface Skill {
+  name: string;
+  /** one or two sentences: what the model reads to decide whether to load the skill */
+  description: string;
+  /** the instructions the `skill` tool returns */
+  body: string;
+  /** the SKILL.md file, or `builtin:<folder>` for a skill embedded in the binary */
+  path: string;
+  source: SkillSource;
+}
+
+export interface LoadSkillsOptions {
+  /** the project directory (the agent's cwd) */
+  cwd: string;
+  /** $ZOT_HOME */
+  home: string;
+  /** `--with-skills`: also read skill folders from disk; off, only the built-ins load */
+  withUserSkills: boolean;
+  /** the user's home directory for ~/.claude and ~/.agents; defaults to os.homedir() */
+  userHome?: string;
+}
+
+export interface LoadedSkills {
+  /** sorted by name, so the system prompt is the same from run to run (prompt caching) */
+  skills: Skill[];
+  /** one sentence each, for the user: a broken file, an overridden built-in, a shadowed copy */
+  warnings: string[];
+}
+
+/** Embedded at build time, so the binary needs no files beside it. */
+export const BUILTIN_SKILLS: readonly { folder: string; text: string }[] = [
+  { folder: "write-zot-extension", text: writeZotExtension },
+];
+
+/** A SKILL.md larger than this is refused: the whole body goes into the context when loaded. */
+export const SKILL_MAX_BYTES = 1024 * 1024;
+
+export interface SkillDir {
+  dir: string;
+  source: Exclude<SkillSource, "builtin">;
+}
+
+/**
+ * Where skill folders are searched, first match per name wins. zot's own folder comes first in
+ * each scope; `.claude` and `.agents` follow so skills written for Claude Code and other agents
+ * work as they are.
+ */
+export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" | "userHome">): SkillDir[] {
+  const cwd = path.resolve(options.cwd);
+  const userHome = options.userHome ?? os.homedir();
+  const dirs: SkillDir[] = [
+    { dir: path.join(cwd, ".zot", "skills"), source: "project" },
+    { dir: path.join(cwd, ".claude", "skills"), source: "project" },
+    { dir: path.join(cwd, ".agents", "skills"), source: "project" },
+    { dir: path.join(path.resolve(options.home), "skills"), source: "user" },
+  ];
+  // No home directory at all (some containers): there is no ~ to search.
+  if (userHome) {
+    dirs.push(
+      { dir: path.join(path.resolve(userHome), ".claude", "skills"), source: "user" },
+      { dir: path.join(path.resolve(userHome), ".agents", "skills"), source: "user" },
+    );
+  }
+  // Run from the home directory, <cwd>/.claude and ~/.claude are one folder: search it once,
+  // as the project's.
+  const seen = new Set<string>();
+  return dirs.filter(({ dir }) => !seen.has(dir) && seen.add(dir));
+}
+
+export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
+  const warnings: string[] = [];
+  const byName = new Map<string, Skill>();
+  // Realpaths already loaded: a skill symlinked into both ~/.claude and ~/.agents is one skill.
+  const loadedFiles = new Set<string>();
+
+  if (options.withUserSkills) {
+    for (const { dir, source } of skillSearchDirs(options)) {
+      for (const found of readSkillDir(dir, source, warnings)) {
+        const real = realpathOr(found.path);
+        if (loadedFiles.has(real)) continue;
+        loadedFiles.add(real);
+        const first = byName.get(found.name);
+        if (!first) {
+          byName.set(found.name, found);
+        } else if (first.body !== found.body || first.description !== found.description) {
+          // The same skill copied into two folders is common and harmless; two different skills
+          // sharing a name is worth saying, because only one of them will ever be used.
+          warnings.push(`skill "${found.name}" in ${found.path} is ignored: ${first.path} has the same name and is searched first`);
+        }
+      }
+    }
+  }
+
+  for (const { folder, text } of BUILTIN_SKILLS) {
+    const where = `builtin:${folder}`;
+    const parsed = parseSkillFile(text, `built-in skill ${folder}`, folder);
+    if (!parsed.ok) {
+      warnings.push(parsed.error);
+      continue;
+    }
+    const { name, description, body } = parsed.value;
+    const mine = byName.get(name);
+    if (mine) {
+      warnings.push(`skill "${name}" in ${mine.path} replaces the built-in skill of the same name`);
+      continue;
+    }
+    byName.set(name, { name, description, body, path: where, source: "builtin" });
+  }
+
+  const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { skills, warnings };
+}
+
+/** Every `<dir>/<folder>/SKILL.md`, folders in name order; a missing `dir` is no skills, not an error. */
+function readSkillDir(dir: string, source: SkillDir["source"], warnings: string[]): Skill[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`cannot read skills folder ${dir}: ${reason(error)}`);
+    return [];
+  }
+
+  const skills: Skill[] = [];
+  for (const folder of entries) {
+    if (folder.startsWith(".")) continue;
+    const file = path.join(dir, folder, "SKILL.md");
+    // stat, not the directory entry's type: skill folders are often symlinks into a shared checkout.
+    let size: number;
+    try {
+      const info = statSync(file);
+      if (!info.isFile()) continue;
+      size = info.size;
+    } catch (error) {
+      // A folder without a SKILL.md is not a skill (it may hold a skill's shared scripts).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`cannot read skill ${file}: ${reason(error)}`);
+      continue;
+    }
+    if (size > SKILL_MAX_BYTES) {
+      warnings.push(`skill ${file} is skipped: it is ${Math.ceil(size / 1024)} KB, over the ${SKILL_MAX_BYTES / 1024} KB limit; move details into files beside it`);
+      continue;
+    }
+
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      warnings.push(`cannot read skill ${file}: ${reason(error)}`);
+      continue;
+    }
+    const parsed = parseSkillFile(text, file, folder);
+    if (!parsed.ok) {
+      warnings.push(`skill skipped: ${parsed.error}`);
+      continue;
+    }
+    const { name, description, body } = parsed.value;
+    skills.push({ name, description, body, path: file, source });
+  }
+  return skills;
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function reason(error: unknown): string {
+  const err = error as NodeJS.ErrnoException;
+  if (err.code === "EACCES" || err.code === "EPERM") return "permission denied";
+  return err.message ?? String(error);
+}

@@ -1,0 +1,43 @@
+// The `skill` tool: returns a skill's full instructions when the model decides it needs them.
+// Rule: the tool serves exactly the skills it was created with (those named in the system
+// prompt); an unknown name is an error that lists the real ones, so the model can correct itself
+// in one step instead of guessing again.
+import * as v from "valibot";
+import type { Tool } from "../protocol/tool.ts";
+import { textResult } from "../protocol/tool.ts";
+import type { Skill } from "../skills/discover.ts";
+import { defineArgs, renameKeys } from "./args.ts";
+
+const SkillArgs = v.object({
+  name: v.pipe(v.string(), v.minLength(1), v.description("Name of the skill to load, exactly as listed in the system prompt.")),
+});
+
+const args = defineArgs("skill", SkillArgs);
+
+export function createSkillTool(skills: readonly Skill[]): Tool {
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  return {
+    name: "skill",
+    description:
+      "Load a skill's full instructions by name. Use it when the user's request matches one of the skills listed in the system prompt, before starting the task, then follow the instructions it returns.",
+    parameters: args.jsonSchema,
+    async execute(raw) {
+      const parsed = args.parse(renameKeys(raw, { skill: "name", skill_name: "name" }));
+      if (!parsed.ok) return parsed.error;
+      const wanted = parsed.value.name;
+      // Models sometimes write the name as a slash command or in another case; that is not a
+      // different skill, so it should not cost a failed call.
+      const skill = byName.get(wanted) ?? byName.get(wanted.trim().replace(/^\//, "").toLowerCase());
+      if (!skill) {
+        const names = [...byName.keys()];
+        const available = names.length > 0 ? `available skills: ${names.join(", ")}` : "no skills are available in this session";
+        return textResult(`skill: there is no skill named ${JSON.stringify(wanted)}; ${available}`, true);
+      }
+      return textResult(`# Skill: ${skill.name}\n\n${skill.description}\n\n---\n\n${skill.body}`, false, {
+        skill: skill.name,
+        path: skill.path,
+        source: skill.source,
+      });
+    },
+  };
+}

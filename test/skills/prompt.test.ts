@@ -1,0 +1,29 @@
+// The system prompt's skills section: every skill's name and description, where file skills live,
+// the instruction to use the `skill` tool, and nothing at all when there are no skills.
+import { expect, test } from "bun:test";
+import type { Skill } from "../../src/skills/discover.ts";
+import { skillsPromptSection } from "../../src/skills/prompt.ts";
+
+const skills: Skill[] = [
+  { name: "code-review", description: "Review a diff\n  before merging.", body: "SECRET BODY", path: "/p/.zot/skills/code-review/SKILL.md", source: "project" },
+  { name: "write-zot-extension", description: "Write a zot extension.", body: "BUILTIN BODY", path: "builtin:write-zot-extension", source: "builtin" },
+];
+
+test("lists every skill with its description on one line, and tells the model to call the skill tool", () => {
+  const section = skillsPromptSection(skills);
+  expect(section).toContain("- code-review (/p/.zot/skills/code-review/SKILL.md): Review a diff before merging.");
+  expect(section).toContain("- write-zot-extension: Write a zot extension.");
+  expect(section).toContain("`skill` tool");
+  expect(section.startsWith("# Skills\n")).toBe(true);
+});
+
+test("bodies stay out of the prompt until the tool loads them", () => {
+  const section = skillsPromptSection(skills);
+  expect(section).not.toContain("SECRET BODY");
+  expect(section).not.toContain("BUILTIN BODY");
+  expect(section).not.toContain("builtin:");
+});
+
+test("no skills, no section", () => {
+  expect(skillsPromptSection([])).toBe("");
+});

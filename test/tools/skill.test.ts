@@ -1,0 +1,74 @@
+// The `skill` tool: the exact result text, details, forgiving name matching, and the error that
+// lists the available names.
+import { expect, test } from "bun:test";
+import type { TextBlock } from "../../src/protocol/messages.ts";
+import type { Skill } from "../../src/skills/discover.ts";
+import { loadSkills } from "../../src/skills/discover.ts";
+import { createSkillTool } from "../../src/tools/skill.ts";
+
+const ctx = { cwd: "/", signal: new AbortController().signal, onProgress() {} };
+
+const skills: Skill[] = [
+  { name: "code-review", description: "Review a diff.", body: "1. Read the diff.\n2. Comment.", path: "/p/.zot/skills/code-review/SKILL.md", source: "project" },
+  { name: "test-fix", description: "Fix failing tests.", body: "Run the tests first.", path: "/h/skills/test-fix/SKILL.md", source: "user" },
+];
+
+async function call(tool: ReturnType<typeof createSkillTool>, args: Record<string, unknown>) {
+  const result = await tool.execute(args, ctx);
+  const text = result.content.map((b) => (b as TextBlock).text).join("");
+  return { ...result, text };
+}
+
+test("advertises a name argument as a required string", () => {
+  const tool = createSkillTool(skills);
+  expect(tool.name).toBe("skill");
+  expect(tool.parameters).toMatchObject({ type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+  expect(tool.description).toContain("system prompt");
+});
+
+test("returns # Skill: <name>, the description, a rule and the body", async () => {
+  const r = await call(createSkillTool(skills), { name: "code-review" });
+  expect(r.is_error).toBe(false);
+  expect(r.text).toBe("# Skill: code-review\n\nReview a diff.\n\n---\n\n1. Read the diff.\n2. Comment.");
+  expect(r.details).toEqual({ skill: "code-review", path: "/p/.zot/skills/code-review/SKILL.md", source: "project" });
+});
+
+test("tolerates a slash, surrounding space, other case and a `skill` key", async () => {
+  const tool = createSkillTool(skills);
+  for (const args of [{ name: "/test-fix" }, { name: "  Test-Fix " }, { skill: "test-fix" }]) {
+    const r = await call(tool, args);
+    expect(r.is_error).toBe(false);
+    expect(r.text.startsWith("# Skill: test-fix\n")).toBe(true);
+  }
+});
+
+test("an unknown name is an error that lists the available skills", async () => {
+  const r = await call(createSkillTool(skills), { name: "deploy" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toBe('skill: there is no skill named "deploy"; available skills: code-review, test-fix');
+});
+
+test("with no skills at all the error says so", async () => {
+  const r = await call(createSkillTool([]), { name: "anything" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("no skills are available");
+});
+
+test("a missing or empty name is an argument error naming the field", async () => {
+  const tool = createSkillTool(skills);
+  const missing = await call(tool, {});
+  expect(missing.is_error).toBe(true);
+  expect(missing.text).toContain('skill: "name" is required');
+  const empty = await call(tool, { name: "" });
+  expect(empty.is_error).toBe(true);
+  expect(empty.text).toContain('"name" must not be empty');
+});
+
+test("serves the built-in skill end to end from loadSkills", async () => {
+  const { skills: loaded } = loadSkills({ cwd: "/nonexistent", home: "/nonexistent", withUserSkills: false });
+  const r = await call(createSkillTool(loaded), { name: "write-zot-extension" });
+  expect(r.is_error).toBe(false);
+  expect(r.text.startsWith("# Skill: write-zot-extension\n\n")).toBe(true);
+  expect(r.text).toContain("\n\n---\n\n# Writing a zot extension");
+  expect(r.details?.path).toBe("builtin:write-zot-extension");
+});
