@@ -1,0 +1,538 @@
+// One long-lived child process that speaks one JSON value per line: requests on its stdin, frames on
+// its stdout, stderr appended to a log file together with the host's own diagnostics. Both
+// extension hosts (zot NDJSON, JSON-RPC hooks) sit on this; nothing else in zot spawns long-lived
+// children. Rule: nothing a child does can crash, stall or outlive zot: bad lines are logged and
+// skipped, a dead child fails its pending calls at once, and every live child is killed when zot exits.
+import { accessSync, appendFileSync, closeSync, constants, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { LineSplitter } from "./line-splitter.ts";
+
+export { LineSplitter };
+
+/** The original's limit; a frame bigger than this is a bug in the extension, not data. */
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_GRACE_MS = 2000;
+const DEFAULT_TERM_MS = 1000;
+/**
+ * After the process exits, how long its stdout may take to deliver what is left. A grandchild that
+ * inherited the pipe can hold it open forever; we stop reading rather than wait for it.
+ */
+const DRAIN_GRACE_MS = 250;
+/** How much of a bad line or unsent frame goes into the log. */
+const PREVIEW_CHARS = 200;
+
+export interface LineChildOptions {
+  /** for log lines and error messages */
+  name: string;
+  /** argv; argv[0] resolved already */
+  command: string[];
+  cwd: string;
+  /** the full environment (default process.env) */
+  env?: Record<string, string | undefined>;
+  /** stderr is appended here, and the host's diagnostics too; the directory is created */
+  logFile: string;
+  /** default 4 MiB; an over-long line is dropped and logged, the reader survives */
+  maxLineBytes?: number;
+  /** how errors name the child (default `extension "<name>"`; a hook host passes `hook "<name>"`) */
+  label?: string;
+}
+
+export interface ChildExitInfo {
+  code: number | null;
+  signal: string | null;
+  /** `exited with code N` or `killed by SIGNAL` */
+  reason: string;
+  /** true when stop() asked for it, so a host can tell a crash from a shutdown */
+  stopped: boolean;
+}
+
+export type ChildCallErrorKind = "timeout" | "aborted" | "dead";
+
+/** A call() that got no answer. The message is a sentence naming the child and what was asked. */
+export class ChildCallError extends Error {
+  readonly kind: ChildCallErrorKind;
+  constructor(kind: ChildCallErrorKind, message: string) {
+    super(message);
+    this.name = "ChildCallError";
+    this.kind = kind;
+  }
+}
+
+interface PendingCall {
+  what: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  /** clears the timer and the abort listener */
+  release(): void;
+}
+
+type Piped = Bun.Subprocess<"pipe", "pipe", number>;
+
+// The one piece of module state, and on purpose: the process exit hook has no other way to find
+// the children it must kill. Only LineChild adds to it and only its own exit removes from it.
+// Each live child maps to the function that SIGKILLs it.
+const liveChildren = new Map<LineChild, () => void>();
+let exitHooksInstalled = false;
+
+export class LineChild {
+  readonly name: string;
+  readonly pid: number | undefined;
+  private readonly label: string;
+  private readonly logFile: string;
+  private readonly proc: Piped;
+  private readonly maxLineBytes: number;
+  private messageHandlers: ((value: unknown) => void)[] = [];
+  /** Messages that arrived before the first onMessage handler; delivered to it in order. */
+  private early: unknown[] = [];
+  private exitHandlers: ((info: ChildExitInfo) => void)[] = [];
+  private exitInfo: ChildExitInfo | undefined;
+  private processExited = false;
+  private outputClosed = false;
+  private stdinOpen = true;
+  private stopRequested = false;
+  private stopping: Promise<void> | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly finished: Promise<void>;
+
+  /** Starts the process. Throws an Error worded as a sentence when it cannot be started. */
+  static spawn(options: LineChildOptions): LineChild {
+    const label = options.label ?? `extension "${options.name}"`;
+    const program = options.command[0];
+    if (!program) throw new Error(`${label}: there is no command to run`);
+    // posix_spawn reports a missing working directory as a missing program; say what is wrong.
+    if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new Error(`${label}: cannot run ${program}: its working directory ${options.cwd} does not exist`);
+    }
+    let logFd: number;
+    try {
+      mkdirSync(dirname(options.logFile), { recursive: true });
+      appendFileSync(options.logFile, `\n[zot] starting ${options.name} at ${new Date().toISOString()}\n`);
+      logFd = openSync(options.logFile, "a");
+    } catch (err) {
+      throw new Error(`${label}: cannot write its log file ${options.logFile} (${errorText(err)}); check that directory's permissions`);
+    }
+    let proc: Piped;
+    try {
+      proc = Bun.spawn(options.command, {
+        cwd: options.cwd,
+        env: definedEnv(options.env ?? process.env),
+        stdin: "pipe",
+        stdout: "pipe",
+        // The child writes straight into the log (O_APPEND), so its stderr survives even if zot dies.
+        stderr: logFd,
+      });
+    } catch (err) {
+      const message = spawnFailure(program, options.env ?? process.env, err);
+      appendLog(options.logFile, `cannot run ${program}: ${message}`);
+      throw new Error(`${label}: cannot run ${program}: ${message}`);
+    } finally {
+      // The child holds its own copy of the descriptor.
+      closeSync(logFd);
+    }
+    return new LineChild(options, label, proc);
+  }
+
+  private constructor(options: LineChildOptions, label: string, proc: Piped) {
+    this.name = options.name;
+    this.label = label;
+    this.logFile = options.logFile;
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.proc = proc;
+    this.pid = proc.pid;
+    liveChildren.set(this, () => this.killNow());
+    installExitHooks();
+    void proc.exited.then(() => {
+      this.processExited = true;
+    });
+    this.finished = this.watch();
+  }
+
+  /** The process runs and its output is open, so it can still answer. */
+  get alive(): boolean {
+    return !this.processExited && !this.outputClosed;
+  }
+
+  /** Every parsed JSON line, in order. Lines that came before the first handler are replayed to it. */
+  onMessage(handler: (value: unknown) => void): void {
+    this.messageHandlers.push(handler);
+    if (this.messageHandlers.length === 1 && this.early.length > 0) {
+      const early = this.early;
+      this.early = [];
+      for (const value of early) this.deliver(value);
+    }
+  }
+
+  /** Called once when the process is gone; at once (next microtask) if it already is. */
+  onExit(handler: (info: ChildExitInfo) => void): void {
+    const info = this.exitInfo;
+    if (info) queueMicrotask(() => this.runExitHandler(handler, info));
+    else this.exitHandlers.push(handler);
+  }
+
+  /** Writes one JSON line. False (and logged) when the child cannot receive it. */
+  send(value: unknown): boolean {
+    let line: string | undefined;
+    try {
+      line = JSON.stringify(value);
+    } catch (err) {
+      this.log(`not sent: the frame cannot be written as JSON (${errorText(err)})`);
+      return false;
+    }
+    if (line === undefined) {
+      this.log("not sent: the frame is not a JSON value");
+      return false;
+    }
+    if (!this.stdinOpen || this.processExited) {
+      this.log(`not sent (${this.processExited ? "the process has exited" : "its stdin is closed"}): ${preview(line)}`);
+      return false;
+    }
+    // FileSink.write appends the whole line to one ordered buffer, so concurrent senders never interleave.
+    try {
+      this.proc.stdin.write(`${line}\n`);
+      this.quietly(this.proc.stdin.flush(), "writing to the process failed");
+      return true;
+    } catch (err) {
+      this.log(`writing to the process failed: ${errorText(err)}`);
+      return false;
+    }
+  }
+
+  /**
+   * Sends makeFrame(id) and resolves with the value a later settle(id, value) passes. Rejects with
+   * a ChildCallError on timeout, on abort, and the moment the child dies.
+   */
+  call(
+    makeFrame: (id: number) => unknown,
+    options: { timeoutMs: number; signal?: AbortSignal; what: string },
+  ): Promise<unknown> {
+    const { timeoutMs, signal, what } = options;
+    const id = this.nextId++;
+    const key = String(id);
+    return new Promise<unknown>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new ChildCallError("aborted", `${what} for ${this.label} was cancelled before it was sent`));
+        return;
+      }
+      if (!this.alive || !this.stdinOpen) {
+        reject(new ChildCallError("dead", this.unreachable(what)));
+        return;
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => this.fail(key, new ChildCallError("aborted", `${what} for ${this.label} was cancelled`));
+      this.pending.set(key, {
+        what,
+        resolve,
+        reject,
+        release: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+        },
+      });
+      // An infinite timeout means none; setTimeout would treat it as 1 ms.
+      if (Number.isFinite(timeoutMs)) {
+        timer = setTimeout(
+          () => this.fail(key, new ChildCallError("timeout", `${this.label} did not answer ${what} within ${seconds(timeoutMs)}`)),
+          Math.max(0, timeoutMs),
+        );
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let frame: unknown;
+      try {
+        frame = makeFrame(id);
+      } catch (err) {
+        this.fail(key, err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      if (!this.send(frame)) this.fail(key, new ChildCallError("dead", this.unreachable(what)));
+    });
+  }
+
+  /** Resolves the pending call with this id ("3" and 3 are the same). False if unknown or expired. */
+  settle(id: string | number, value: unknown): boolean {
+    const key = String(id);
+    const call = this.pending.get(key);
+    if (!call) return false;
+    this.pending.delete(key);
+    call.release();
+    call.resolve(value);
+    return true;
+  }
+
+  /** Appends `[zot] <line>` to the log file; never throws. */
+  log(line: string): void {
+    appendLog(this.logFile, line);
+  }
+
+  /**
+   * Clean stop: the goodbye frame, stdin closed, graceMs for the child to leave, SIGTERM, termMs,
+   * SIGKILL. Resolves once the process is gone and the exit handlers have run. Idempotent.
+   */
+  stop(options: { goodbye?: unknown; graceMs?: number; termMs?: number } = {}): Promise<void> {
+    this.stopping ??= this.runStop(options);
+    return this.stopping;
+  }
+
+  /** SIGKILL now, for the exit hook; the exit is processed as usual if the event loop still runs. */
+  private killNow(): void {
+    try {
+      this.proc.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private async runStop(options: { goodbye?: unknown; graceMs?: number; termMs?: number }): Promise<void> {
+    this.stopRequested = true;
+    if (!this.processExited) {
+      if (options.goodbye !== undefined && this.stdinOpen) this.send(options.goodbye);
+      this.closeStdin();
+      const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+      if (!(await settlesWithin(this.proc.exited, graceMs))) {
+        const termMs = options.termMs ?? DEFAULT_TERM_MS;
+        this.log(`still running ${seconds(graceMs)} after being asked to stop; sending SIGTERM`);
+        this.proc.kill("SIGTERM");
+        if (!(await settlesWithin(this.proc.exited, termMs))) {
+          this.log(`still running ${seconds(termMs)} after SIGTERM; sending SIGKILL`);
+          this.proc.kill("SIGKILL");
+        }
+      }
+    }
+    await this.finished;
+  }
+
+  private closeStdin(): void {
+    if (!this.stdinOpen) return;
+    this.stdinOpen = false;
+    try {
+      // end() flushes what is buffered (the goodbye) before closing.
+      this.quietly(this.proc.stdin.end(), "closing stdin failed");
+    } catch {
+      // The pipe is already gone with the process.
+    }
+  }
+
+  /** Reads stdout until it closes, then waits for the process, then reports the exit. */
+  private async watch(): Promise<void> {
+    const reader = this.proc.stdout.getReader();
+    const reading = this.readOutput(reader);
+    const first = await Promise.race([reading.then(() => "output" as const), this.proc.exited.then(() => "exit" as const)]);
+    if (first === "output") {
+      this.outputClosed = true;
+      // Usually the process is exiting too; if it lives on, it can never answer, so say so now.
+      if (!(await settlesWithin(this.proc.exited, DRAIN_GRACE_MS))) {
+        this.log("closed its output but is still running; it cannot answer any more");
+        this.failPending((what) => `${this.label} closed its output before answering ${what}`);
+        await this.proc.exited;
+      }
+    } else if (!(await settlesWithin(reading, DRAIN_GRACE_MS))) {
+      await reader.cancel().catch(() => {});
+      await reading;
+    }
+    this.finish();
+  }
+
+  private async readOutput(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }): Promise<void> {
+    const limit = this.maxLineBytes;
+    const splitter = new LineSplitter(
+      limit,
+      (line) => this.handleLine(line),
+      (bytes) => this.log(`dropped a line of ${bytes} bytes (limit ${limit})`),
+    );
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value) splitter.push(value);
+      }
+    } catch (err) {
+      this.log(`reading its output failed: ${errorText(err)}`);
+    }
+    splitter.end();
+  }
+
+  private handleLine(line: string): void {
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.log(`not JSON: ${preview(line)}`);
+      return;
+    }
+    if (this.messageHandlers.length === 0) this.early.push(value);
+    else this.deliver(value);
+  }
+
+  private deliver(value: unknown): void {
+    for (const handler of this.messageHandlers) {
+      try {
+        handler(value);
+      } catch (err) {
+        // A host bug must not stop the reader; the next line still gets through.
+        this.log(`handling a message failed: ${errorText(err)}`);
+      }
+    }
+  }
+
+  private finish(): void {
+    this.processExited = true;
+    this.outputClosed = true;
+    this.stdinOpen = false;
+    liveChildren.delete(this);
+    const code = this.proc.exitCode;
+    const signal = this.proc.signalCode == null ? null : String(this.proc.signalCode);
+    const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;
+    this.log(reason);
+    const info: ChildExitInfo = { code: signal ? null : code, signal, reason, stopped: this.stopRequested };
+    this.exitInfo = info;
+    this.failPending((what) => `${this.label} ${reason} before answering ${what}`);
+    const handlers = this.exitHandlers;
+    this.exitHandlers = [];
+    for (const handler of handlers) this.runExitHandler(handler, info);
+  }
+
+  private runExitHandler(handler: (info: ChildExitInfo) => void, info: ChildExitInfo): void {
+    try {
+      handler(info);
+    } catch (err) {
+      this.log(`handling the exit failed: ${errorText(err)}`);
+    }
+  }
+
+  private fail(key: string, error: Error): void {
+    const call = this.pending.get(key);
+    if (!call) return;
+    this.pending.delete(key);
+    call.release();
+    call.reject(error);
+  }
+
+  private failPending(message: (what: string) => string): void {
+    for (const [key, call] of [...this.pending]) this.fail(key, new ChildCallError("dead", message(call.what)));
+  }
+
+  private unreachable(what: string): string {
+    if (this.exitInfo) return `${this.label} ${this.exitInfo.reason}; ${what} was not sent`;
+    if (this.processExited) return `${this.label} has exited; ${what} was not sent`;
+    if (this.stopRequested) return `${this.label} is stopping; ${what} was not sent`;
+    if (this.outputClosed) return `${this.label} closed its output; ${what} was not sent`;
+    return `${this.label} is not accepting input; ${what} was not sent`;
+  }
+
+  private quietly(result: number | Promise<number>, what: string): void {
+    if (result instanceof Promise) result.catch((err: unknown) => this.log(`${what}: ${errorText(err)}`));
+  }
+}
+
+/** Kills every live child with SIGKILL, synchronously: the last thing zot does on its way out. */
+export function killAllChildren(): void {
+  for (const kill of liveChildren.values()) kill();
+}
+
+/**
+ * Installed at the first spawn. The exit hook covers every ordinary way out (return, process.exit).
+ * A signal nobody handles would end zot without running it, so we handle SIGINT/SIGTERM/SIGHUP
+ * ourselves only while we are the only listener, and then die of the same signal.
+ */
+function installExitHooks(): void {
+  if (exitHooksInstalled) return;
+  exitHooksInstalled = true;
+  process.on("exit", killAllChildren);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = () => {
+      // Someone else owns this signal (the CLI turns Ctrl+C into an abort); they decide when zot
+      // exits, and the exit hook cleans up then.
+      if (process.listenerCount(signal) > 1) return;
+      killAllChildren();
+      // Die the default way, so whoever started zot sees it killed by the signal.
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+function appendLog(file: string, line: string): void {
+  // One `[zot]` prefix per physical line, so the log stays greppable whatever the message holds.
+  const text = line
+    .split(/\r?\n/)
+    .map((part) => `[zot] ${part}\n`)
+    .join("");
+  try {
+    appendFileSync(file, text);
+  } catch {
+    // Diagnostics must never take the host down; a log we cannot write is a log we skip.
+  }
+}
+
+/** Why Bun.spawn refused, in words a user can act on. */
+function spawnFailure(program: string, env: Record<string, string | undefined>, err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  const bare = !program.includes("/") && !program.includes("\\");
+  if (code === "ENOENT") {
+    if (bare && !Bun.which(program, env.PATH === undefined ? {} : { PATH: env.PATH })) return "not found on PATH";
+    if (statSync(program, { throwIfNoEntry: false })?.isFile()) {
+      // The file is there: the kernel could not find the interpreter its #! line names.
+      const interpreter = shebang(program);
+      return interpreter ? `its interpreter ${interpreter} (the #! line) was not found` : "no such file";
+    }
+    return "no such file";
+  }
+  if (code === "EACCES") {
+    if (statSync(program, { throwIfNoEntry: false })?.isDirectory()) return "it is a directory";
+    return isExecutable(program) ? "permission denied" : `not executable (chmod +x ${program})`;
+  }
+  if (code === "ENOEXEC") return "not a program this system can run (a script needs a #! line)";
+  return errorText(err);
+}
+
+function shebang(file: string): string | undefined {
+  try {
+    const head = readFileSync(file, { encoding: "latin1" }).slice(0, 256);
+    const match = /^#!\s*(\S+)/.exec(head);
+    return match?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** True if the promise settles within ms, false if the time runs out first. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), Math.max(0, ms));
+    const done = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(done, done);
+  });
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}… (${text.length} chars)` : flat;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

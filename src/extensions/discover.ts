@@ -1,0 +1,132 @@
+// Finds the extensions a run of zot would load: `--ext` paths, then the project's
+// `.zot/extensions/`, then `$ZOT_HOME/extensions/`, each read through its manifest.
+// Rule: the answer is deterministic and complete. The order is fixed (precedence, then directory
+// name); nothing is skipped silently: a directory without a usable manifest comes back broken,
+// and a name already taken comes back marked with who shadows it. Spawning is someone else's job.
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { zotPaths } from "../config/home.ts";
+import { loadManifest, loadManifestFile, MANIFEST_FILE, type LoadedManifest, type Manifest } from "./manifest.ts";
+
+export type ExtensionSource = "flag" | "project" | "global";
+
+export interface DiscoveredExtension {
+  source: ExtensionSource;
+  /** the extension's directory (absolute): its working directory and the base of a relative exec */
+  dir: string;
+  manifestFile: string;
+  /** present when the manifest loaded; a disabled one is still returned (the caller decides) */
+  manifest?: Manifest;
+  /** why it cannot be loaded: a sentence naming the file */
+  error?: string;
+  /** the directory of the extension with the same name that wins; the loader skips this one */
+  shadowedBy?: string;
+}
+
+export interface DiscoverOptions {
+  cwd: string;
+  home: string;
+  /** `--ext` paths: a directory holding extension.json, or the manifest file itself */
+  explicit: string[];
+  /** `--no-ext`: skip the project and global directories, keep the explicit paths */
+  noDiscovery: boolean;
+}
+
+/** The two directories discovery scans, in precedence order. */
+export function extensionSearchDirs(options: { cwd: string; home: string }): { project: string; global: string } {
+  return {
+    project: path.resolve(options.cwd, ".zot", "extensions"),
+    global: path.resolve(options.cwd, zotPaths(options.home).extensionsDir),
+  };
+}
+
+export function discoverExtensions(options: DiscoverOptions): DiscoveredExtension[] {
+  const found: DiscoveredExtension[] = [];
+  // The same directory reached twice (`--ext` pointing into the project dir, or ZOT_HOME inside
+  // the project) is one extension, not a conflict with itself.
+  const seenDirs = new Set<string>();
+  const add = (source: ExtensionSource, loaded: LoadedManifest) => {
+    const key = realDir(loaded.dir);
+    if (seenDirs.has(key)) return;
+    seenDirs.add(key);
+    found.push(
+      loaded.ok
+        ? { source, dir: loaded.dir, manifestFile: loaded.file, manifest: loaded.manifest }
+        : { source, dir: loaded.dir, manifestFile: loaded.file, error: loaded.error },
+    );
+  };
+
+  for (const given of options.explicit) add("flag", loadExplicit(given, options.cwd));
+  if (!options.noDiscovery) {
+    const dirs = extensionSearchDirs(options);
+    for (const [source, root] of [
+      ["project", dirs.project],
+      ["global", dirs.global],
+    ] as const) {
+      const scanned = subdirectories(root);
+      if ("error" in scanned) {
+        found.push({ source, dir: root, manifestFile: path.join(root, MANIFEST_FILE), error: scanned.error });
+        continue;
+      }
+      for (const dir of scanned.dirs) add(source, loadManifest(dir));
+    }
+  }
+
+  // First in precedence wins a name. A disabled winner still holds it: disabling the project's
+  // copy must not quietly bring back the global one. Broken entries have no name to hold.
+  const winners = new Map<string, string>();
+  for (const entry of found) {
+    if (!entry.manifest) continue;
+    const winner = winners.get(entry.manifest.name);
+    if (winner === undefined) winners.set(entry.manifest.name, entry.dir);
+    else entry.shadowedBy = winner;
+  }
+  return found;
+}
+
+function loadExplicit(given: string, cwd: string): LoadedManifest {
+  const target = path.resolve(cwd, given);
+  const stats = statSync(target, { throwIfNoEntry: false });
+  if (!stats) {
+    return { ok: false, dir: target, file: path.join(target, MANIFEST_FILE), error: `--ext ${given}: ${target} does not exist` };
+  }
+  if (stats.isDirectory()) return loadManifest(target);
+  if (path.extname(target) === ".json") return loadManifestFile(target);
+  return {
+    ok: false,
+    dir: path.dirname(target),
+    file: target,
+    error: `--ext ${given}: ${target} is not a directory or a manifest; give the extension's directory (with ${MANIFEST_FILE} in it) or its ${MANIFEST_FILE}`,
+  };
+}
+
+/** The subdirectories of root sorted by name; a missing root is simply empty. */
+function subdirectories(root: string): { dirs: string[] } | { error: string } {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "ENOENT") return { dirs: [] };
+    if (code === "ENOTDIR") return { error: `${root} is a file; extensions live in subdirectories of a directory there` };
+    return { error: `cannot read ${root} (${String(code ?? (err as Error).message)})` };
+  }
+  return {
+    dirs: names
+      // Hidden directories are not extensions: `zot ext install` stages its copies as `.name.installing-…`.
+      .filter((name) => !name.startsWith("."))
+      // Code-unit order, not the locale's: the same on every machine.
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((name) => path.join(root, name))
+      // statSync follows symlinks, so a linked extension directory counts.
+      .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true),
+  };
+}
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}

@@ -1,0 +1,71 @@
+// Splits a child's stdout byte stream into lines for LineChild. Rule: bounded memory whatever
+// the child writes; an over-long line is counted and discarded, never buffered.
+/**
+ * Splits a byte stream into lines. Bytes are kept until a newline, so a UTF-8 character cut
+ * across chunks is decoded whole (0x0A never occurs inside a multi-byte sequence). A line over the
+ * limit is discarded as it streams in, never held in memory, and reported once with its size.
+ */
+export class LineSplitter {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  /** bytes of the over-long line being skipped, or -1 when not skipping */
+  private dropping = -1;
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onDrop: (bytes: number) => void,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      if (newline === -1) {
+        // The stream may reuse its buffer; keep a copy of the unfinished tail.
+        this.take(chunk.slice(start));
+        return;
+      }
+      this.take(chunk.subarray(start, newline));
+      this.endLine();
+      start = newline + 1;
+    }
+  }
+
+  /** End of stream: a last line without a newline still counts. */
+  end(): void {
+    if (this.size > 0 || this.dropping >= 0) this.endLine();
+  }
+
+  private take(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    if (this.dropping >= 0) {
+      this.dropping += bytes.length;
+      return;
+    }
+    if (this.size + bytes.length > this.maxBytes) {
+      this.dropping = this.size + bytes.length;
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
+    this.parts.push(bytes);
+    this.size += bytes.length;
+  }
+
+  private endLine(): void {
+    if (this.dropping >= 0) {
+      const dropped = this.dropping;
+      this.dropping = -1;
+      this.onDrop(dropped);
+      return;
+    }
+    const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.parts = [];
+    this.size = 0;
+    let line = bytes ? this.decoder.decode(bytes) : "";
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    this.onLine(line);
+  }
+}

@@ -1,0 +1,349 @@
+// An extension's `extension.json`: its schema, loading it with errors a user can fix, turning
+// `exec` into a command line, and flipping `enabled` in place.
+// Rule: every error names the file and the field; and zot never reformats a user's manifest: an
+// edit changes the bytes of one value and nothing else.
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import * as v from "valibot";
+
+export const MANIFEST_FILE = "extension.json";
+
+/** Files the zot binary runs itself (as bun), so users need no node, bun or tsx installed. */
+const SCRIPT_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
+
+/** What each field must be, in the words the error messages use. */
+const FIELD_RULES: Record<string, string> = {
+  name: "a string of letters, digits, \".\", \"-\" and \"_\"",
+  version: "a string",
+  description: "a string",
+  exec: "a string",
+  args: "an array of strings",
+  language: "a string",
+  enabled: "true or false",
+  priority: "a number",
+  protocol: "\"zot\" or \"jsonrpc\"",
+};
+
+export const Manifest = v.looseObject({
+  name: v.pipe(
+    v.string(),
+    v.regex(/^[A-Za-z0-9._-]+$/),
+    // "." and ".." would name directories above the extension's own data and log files.
+    v.check((name) => !/^\.+$/.test(name)),
+  ),
+  version: v.optional(v.string()),
+  description: v.optional(v.string()),
+  exec: v.pipe(v.string(), v.minLength(1)),
+  args: v.optional(v.array(v.string())),
+  language: v.optional(v.string()),
+  /** absent (or null, as the original accepted) means enabled */
+  enabled: v.nullish(v.boolean(), true),
+  /** interception order: lower runs first */
+  priority: v.nullish(v.pipe(v.number(), v.finite()), 0),
+  /** "jsonrpc" = PicoClaw-style process hooks */
+  protocol: v.nullish(v.picklist(["zot", "jsonrpc"]), "zot"),
+});
+export type Manifest = v.InferOutput<typeof Manifest>;
+
+export type LoadedManifest =
+  | { ok: true; manifest: Manifest; dir: string; file: string }
+  | { ok: false; dir: string; file: string; error: string };
+
+/** Reads and validates `<dir>/extension.json`. Never throws. */
+export function loadManifest(dir: string): LoadedManifest {
+  const absDir = path.resolve(dir);
+  return loadManifestFile(path.join(absDir, MANIFEST_FILE), absDir);
+}
+
+/** Same, for a manifest file given directly (`--ext path/to/extension.json`); dir defaults to its directory. */
+export function loadManifestFile(file: string, dir: string = path.dirname(path.resolve(file))): LoadedManifest {
+  const absFile = path.resolve(file);
+  const fail = (error: string): LoadedManifest => ({ ok: false, dir, file: absFile, error });
+  let text: string;
+  try {
+    text = readFileSync(absFile, "utf8");
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "ENOENT") return fail(`no ${path.basename(absFile)} in ${dir}`);
+    if (code === "EISDIR") return fail(`${absFile} is a directory, not a manifest`);
+    return fail(`cannot read ${absFile} (${code ?? (err as Error).message})`);
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return fail(`${absFile}: not valid JSON (${parsed.error})`);
+  const raw = parsed.value;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return fail(`${absFile}: must be a JSON object with "name" and "exec" (got ${describe(raw)})`);
+  }
+  const result = v.safeParse(Manifest, raw);
+  if (result.success) return { ok: true, manifest: result.output, dir, file: absFile };
+  const record = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const issue of result.issues) {
+    const field = String(issue.path?.[0]?.key ?? "");
+    const rule = FIELD_RULES[field] ?? "valid";
+    const value = record[field];
+    const problem = value === undefined ? `"${field}" is required (${rule})` : `"${field}" must be ${rule} (got ${describe(value)})`;
+    if (!problems.includes(problem)) problems.push(problem);
+  }
+  return fail(`${absFile}: ${problems.join("; ")}`);
+}
+
+export type ResolvedExec = { command: string[]; env?: Record<string, string> } | { error: string };
+
+/**
+ * The command line that starts an extension. `exec` may be an absolute path; a path relative to
+ * the manifest's directory (`./x`, `../x`, `bin/x`); a bare name looked up on PATH; or a
+ * TypeScript/JavaScript file, which the zot binary runs itself (`BUN_BE_BUN=1 zot run file`).
+ * `"exec": "zot"` means that runtime with the given args, and `"exec": "bun"` falls back to it when
+ * bun is not installed. Errors do not name the extension: the caller says which one it was.
+ */
+export function resolveExec(
+  manifest: Manifest,
+  dir: string,
+  options: { zotBinary: string; env: Record<string, string | undefined> },
+): ResolvedExec {
+  const { exec } = manifest;
+  const args = manifest.args ?? [];
+  const asBun = (command: string[]): ResolvedExec => ({ command, env: { BUN_BE_BUN: "1" } });
+  const absDir = path.resolve(dir);
+
+  if (isBareName(exec)) {
+    if (exec === "zot") return asBun([options.zotBinary, ...args]);
+    // A bare `main.ts` can only mean the file beside the manifest; PATH holds no scripts like that.
+    const beside = path.join(absDir, exec);
+    if (SCRIPT_EXTENSIONS.has(path.extname(exec)) && statSync(beside, { throwIfNoEntry: false })?.isFile()) {
+      return asBun([options.zotBinary, "run", beside, ...args]);
+    }
+    const found = Bun.which(exec, options.env.PATH === undefined ? {} : { PATH: options.env.PATH });
+    if (found) return { command: [found, ...args] };
+    if (exec === "bun") return asBun([options.zotBinary, ...args]);
+    return {
+      error: `"exec" is "${exec}", which is not on PATH; install it, or make "exec" a path relative to ${absDir} (like "./${exec}")`,
+    };
+  }
+
+  const file = path.isAbsolute(exec) ? exec : path.resolve(absDir, exec);
+  const stats = statSync(file, { throwIfNoEntry: false });
+  if (!stats) return { error: `"exec" is "${exec}", but ${file} does not exist` };
+  if (stats.isDirectory()) return { error: `"exec" is "${exec}", but ${file} is a directory, not a program` };
+  if (SCRIPT_EXTENSIONS.has(path.extname(file))) return asBun([options.zotBinary, "run", file, ...args]);
+  if (process.platform !== "win32" && !isExecutable(file)) {
+    return { error: `"exec" is "${exec}", but ${file} is not executable; run chmod +x ${file}` };
+  }
+  return { command: [file, ...args] };
+}
+
+/**
+ * Sets `enabled` in a manifest file, keeping every other byte as it was: an existing value is
+ * replaced where it stands; otherwise `"enabled": false` becomes the first key, written in the
+ * file's own indentation and spacing. Enabling a manifest without the field changes nothing
+ * (absent means enabled). Returns whether the file changed; throws a sentence if it cannot edit.
+ */
+export function setManifestEnabled(file: string, enabled: boolean): boolean {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new Error(`cannot read ${file} (${(err as { code?: string }).code ?? (err as Error).message})`);
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new Error(`${file}: not valid JSON (${parsed.error}); fix it, then try again`);
+  const scan = scanJson(text);
+  if ("error" in scan) throw new Error(`${file}: not valid JSON (${scan.error}); fix it, then try again`);
+  if (scan.open < 0) throw new Error(`${file}: must be a JSON object; fix it, then try again`);
+  const value = String(enabled);
+  // JSON.parse keeps the last of duplicate keys, so that is the one that counts.
+  const existing = scan.members.findLast((member) => member.key === "enabled");
+  let edited: string;
+  if (existing) {
+    edited = text.slice(0, existing.valueStart) + value + text.slice(existing.valueEnd);
+  } else if (enabled) {
+    return false;
+  } else {
+    edited = insertFirstMember(text, scan, `"enabled"`, value);
+  }
+  if (edited === text) return false;
+  // A safety net: never write a manifest that no longer parses or says something else.
+  const check = parseJson(edited);
+  if (!check.ok || (check.value as Record<string, unknown>).enabled !== enabled) {
+    throw new Error(`${file}: could not set "enabled" without changing the file's meaning; edit it by hand`);
+  }
+  writeFileSync(file, edited);
+  return true;
+}
+
+function insertFirstMember(text: string, scan: JsonLayout, key: string, value: string): string {
+  const [first, second] = scan.members;
+  if (!first) {
+    // `{}` or `{\n}`: the only member.
+    const inner = text.slice(scan.open + 1, scan.close);
+    if (!inner.includes("\n")) return `${text.slice(0, scan.open + 1)}${key}: ${value}${text.slice(scan.close)}`;
+    const eol = inner.includes("\r\n") ? "\r\n" : "\n";
+    return `${text.slice(0, scan.open + 1)}${eol}  ${key}: ${value}${eol}${text.slice(scan.close)}`;
+  }
+  // The file's own `"key": value` spacing.
+  const colon = text.slice(first.keyEnd, first.valueStart);
+  const lead = text.slice(scan.open + 1, first.keyStart);
+  if (lead.includes("\n")) {
+    // The first key sits on its own line: add a line above it with the same indentation.
+    const lineStart = text.lastIndexOf("\n", first.keyStart) + 1;
+    const indent = text.slice(lineStart, first.keyStart);
+    const eol = text[lineStart - 2] === "\r" ? "\r\n" : "\n";
+    return `${text.slice(0, lineStart)}${indent}${key}${colon}${value},${eol}${text.slice(lineStart)}`;
+  }
+  const between = second ? text.slice(first.valueEnd, second.keyStart) : ", ";
+  const comma = between.includes("\n") ? ", " : between;
+  return `${text.slice(0, first.keyStart)}${key}${colon}${value}${comma}${text.slice(first.keyStart)}`;
+}
+
+function isBareName(exec: string): boolean {
+  return !exec.includes("/") && !exec.includes("\\") && exec !== "." && exec !== "..";
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return value.length <= 5 && JSON.stringify(value).length <= 60 ? JSON.stringify(value) : "an array";
+  if (typeof value === "object") return "an object";
+  const json = JSON.stringify(value);
+  return json.length > 60 ? `${json.slice(0, 57)}…` : json;
+}
+
+// ── JSON text ──────────────────────────────────────────────────────────────────────────────
+// JSON.parse says what is wrong but not where, and cannot tell where a value sits in the text.
+// This small scanner does both: the line and column of the first error, and the byte ranges of
+// the top-level object's members, which is what lets an edit touch one value and nothing else.
+
+interface JsonMember {
+  key: string;
+  keyStart: number;
+  keyEnd: number;
+  valueStart: number;
+  valueEnd: number;
+}
+/** open/close: offsets of the top-level object's braces, -1 when the top level is not an object */
+interface JsonLayout {
+  open: number;
+  close: number;
+  members: JsonMember[];
+}
+type JsonScan = JsonLayout | { error: string };
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const body = text.replace(/^\uFEFF/, "");
+  try {
+    return { ok: true, value: JSON.parse(body) };
+  } catch (err) {
+    const scan = scanJson(body);
+    return { ok: false, error: "error" in scan ? scan.error : (err as Error).message.replace(/^JSON Parse error: /, "") };
+  }
+}
+
+class JsonSyntaxError {
+  constructor(
+    readonly offset: number,
+    readonly expected: string,
+  ) {}
+}
+
+function scanJson(text: string): JsonScan {
+  // A byte-order mark is not JSON but editors write it; skip it the way parseJson does.
+  let i = text.startsWith("\uFEFF") ? 1 : 0;
+  const members: JsonMember[] = [];
+  let open = -1;
+  let close = -1;
+  const fail = (expected: string): never => {
+    throw new JsonSyntaxError(i, expected);
+  };
+  const skipSpace = () => {
+    while (i < text.length && " \t\r\n".includes(text[i])) i++;
+  };
+  const scanString = () => {
+    i++;
+    while (i < text.length) {
+      const ch = text[i];
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch < " ") fail("a closing quote");
+      i += ch === "\\" ? 2 : 1;
+    }
+    fail("a closing quote");
+  };
+  const scanValue = (depth: number): void => {
+    skipSpace();
+    const ch = text[i];
+    if (ch === "{" || ch === "[") {
+      const closer = ch === "{" ? "}" : "]";
+      if (depth === 0 && ch === "{") open = i;
+      i++;
+      skipSpace();
+      if (text[i] === closer) {
+        if (depth === 0) close = i;
+        i++;
+        return;
+      }
+      for (;;) {
+        skipSpace();
+        if (ch === "{") {
+          if (text[i] !== '"') fail("a property name in double quotes");
+          const keyStart = i;
+          scanString();
+          const keyEnd = i;
+          skipSpace();
+          if (text[i] !== ":") fail('":"');
+          i++;
+          skipSpace();
+          const valueStart = i;
+          scanValue(depth + 1);
+          if (depth === 0) {
+            members.push({ key: JSON.parse(text.slice(keyStart, keyEnd)) as string, keyStart, keyEnd, valueStart, valueEnd: i });
+          }
+        } else {
+          scanValue(depth + 1);
+        }
+        skipSpace();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === closer) {
+          if (depth === 0) close = i;
+          i++;
+          return;
+        }
+        fail(`"," or "${closer}"`);
+      }
+    }
+    if (ch === '"') return scanString();
+    const literal = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+    literal.lastIndex = i;
+    if (literal.exec(text)) {
+      i = literal.lastIndex;
+      return;
+    }
+    fail("a value");
+  };
+  try {
+    scanValue(0);
+    skipSpace();
+    if (i < text.length) fail("the end of the file");
+    return { open, close, members };
+  } catch (err) {
+    if (!(err instanceof JsonSyntaxError)) return { error: "nested too deeply to read" };
+    const before = text.slice(0, err.offset);
+    const line = before.split("\n").length;
+    const column = err.offset - before.lastIndexOf("\n");
+    const found = err.offset >= text.length ? "the end of the file" : JSON.stringify(text.slice(err.offset, err.offset + 12).split("\n")[0]);
+    return { error: `expected ${err.expected} at line ${line}, column ${column}, found ${found}` };
+  }
+}

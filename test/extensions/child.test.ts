@@ -1,0 +1,341 @@
+// LineChild against real processes (bash, python3, node, bun): line splitting at every awkward
+// boundary, call/settle correlation, timeouts, aborts, death failing calls at once, the log file,
+// stop() escalating to SIGKILL, and no child outliving a parent that is killed.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ChildCallError, type ChildExitInfo, LineChild, LineSplitter } from "../../src/extensions/child.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "children");
+const dir = mkdtempSync(join(tmpdir(), "zot-child-test-"));
+const started: LineChild[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((child) => child.stop({ graceMs: 100, termMs: 100 })));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function which(program: string): string {
+  const found = Bun.which(program);
+  if (!found) throw new Error(`${program} is needed for these tests`);
+  return found;
+}
+
+let logCount = 0;
+function spawn(command: string[], extra: { maxLineBytes?: number; name?: string } = {}) {
+  const logFile = join(dir, "logs", `ext-${extra.name ?? "t"}-${++logCount}.log`);
+  const child = LineChild.spawn({ name: extra.name ?? "t", command, cwd: dir, logFile, maxLineBytes: extra.maxLineBytes });
+  started.push(child);
+  const messages: unknown[] = [];
+  child.onMessage((value) => messages.push(value));
+  const exited = new Promise<ChildExitInfo>((resolve) => child.onExit(resolve));
+  return { child, messages, exited, logFile, log: () => readFileSync(logFile, "utf8") };
+}
+
+const responder = () => spawn([which("python3"), join(FIXTURES, "responder.py")]);
+const echo = () => spawn([which("bash"), join(FIXTURES, "echo.sh")]);
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  // Under the test's own 5 s limit, so a failure names what never happened.
+  for (let i = 0; i < 160; i++) {
+    if (condition()) return;
+    await Bun.sleep(25);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Running, as opposed to gone or a zombie nobody reaped (PID 1 here does not reap orphans). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return false;
+  }
+}
+
+/** The ChildCallError a call rejected with (fails the test if it resolved or threw something else). */
+async function failure(call: Promise<unknown>): Promise<ChildCallError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ChildCallError)) throw new Error(`expected a ChildCallError, got ${String(error)}`);
+  return error;
+}
+
+const hex = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("hex");
+
+describe("LineSplitter", () => {
+  function split(chunks: (string | Uint8Array)[], maxBytes = 1024) {
+    const lines: string[] = [];
+    const drops: number[] = [];
+    const splitter = new LineSplitter(maxBytes, (line) => lines.push(line), (bytes) => drops.push(bytes));
+    for (const chunk of chunks) splitter.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
+    splitter.end();
+    return { lines, drops };
+  }
+
+  test("lines split across chunks, several lines in one chunk, CRLF, a last line without a newline", () => {
+    expect(split(['{"a":', '1}\n{"b":2}\r\n{"c"', ":3}\n\n", '{"d":4}']).lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}', "", '{"d":4}']);
+  });
+
+  test("a UTF-8 character cut between chunks is decoded whole", () => {
+    const bytes = new TextEncoder().encode('{"s":"é🌍"}\n');
+    // Cut inside é (2 bytes) and inside 🌍 (4 bytes): one byte per chunk.
+    const chunks = [...bytes].map((byte) => Uint8Array.of(byte));
+    expect(split(chunks).lines).toEqual(['{"s":"é🌍"}']);
+  });
+
+  test("an over-long line is dropped once, whatever its chunks, and the next line survives", () => {
+    const { lines, drops } = split(["x".repeat(6), "x".repeat(6), "xx\nok\n", "y".repeat(11)], 10);
+    expect(lines).toEqual(["ok"]);
+    expect(drops).toEqual([14, 11]);
+    expect(split(["x".repeat(10), "\n"], 10).lines).toEqual(["x".repeat(10)]);
+  });
+});
+
+describe("reading lines from a real child", () => {
+  test("chunk boundaries, split UTF-8, CRLF, garbage and blank lines", async () => {
+    const { child, messages, log } = responder();
+    const first = new TextEncoder().encode('{"a":"hé🌍"}\r\n');
+    // Split inside 🌍 and inside the next frame; the pauses make separate pipe reads likely.
+    child.send({
+      op: "raw",
+      hex: [hex(first.subarray(0, 9)), hex(first.subarray(9)) + hex('{"b":'), hex('2}\nnot json at all\n\n{"c":3}\n')],
+    });
+    await until(() => messages.length === 3, "three frames");
+    expect(messages).toEqual([{ a: "hé🌍" }, { b: 2 }, { c: 3 }]);
+    expect(log()).toContain("[zot] not JSON: not json at all");
+  });
+
+  test("node child: CRLF and a last line without a newline arrive; messages wait for a late handler", async () => {
+    const logFile = join(dir, "logs", "ext-node.log");
+    const child = LineChild.spawn({ name: "node", command: [which("node"), join(FIXTURES, "crlf.js")], cwd: dir, logFile });
+    const info = await new Promise<ChildExitInfo>((resolve) => child.onExit(resolve));
+    expect(info).toMatchObject({ code: 0, signal: null, reason: "exited with code 0", stopped: false });
+    const messages: unknown[] = [];
+    child.onMessage((value) => messages.push(value));
+    expect(messages).toEqual([{ n: 1 }, { n: 2 }, { n: "ü🌍" }]);
+    expect(readFileSync(logFile, "utf8")).toContain("[zot] not JSON: this is not json");
+  });
+
+  test("a 10 MB line is dropped and logged, and the next good line still arrives", async () => {
+    const { child, messages, log } = responder();
+    child.send({ op: "huge", bytes: 10 * 1024 * 1024 });
+    await until(() => messages.length === 1, "the line after the huge one");
+    expect(messages).toEqual([{ after: "huge" }]);
+    expect(log()).toContain(`[zot] dropped a line of ${10 * 1024 * 1024} bytes (limit ${4 * 1024 * 1024})`);
+    expect(child.alive).toBe(true);
+  });
+
+  test("the line limit is an option", async () => {
+    const { child, messages, log } = spawn([which("python3"), join(FIXTURES, "responder.py")], { maxLineBytes: 100 });
+    child.send({ op: "huge", bytes: 101 });
+    await until(() => messages.length === 1, "the line after the long one");
+    expect(log()).toContain("[zot] dropped a line of 101 bytes (limit 100)");
+  });
+});
+
+describe("call and settle", () => {
+  test("concurrent calls get numeric ids from 1 and each resolves with its own answer", async () => {
+    const { child } = responder();
+    child.onMessage((value) => {
+      const frame = value as { id: number };
+      child.settle(frame.id, value);
+    });
+    const calls = [1, 2, 3].map((n) =>
+      child.call((id) => ({ op: "echo", id, n }), { timeoutMs: 10_000, what: `echo ${n}` }),
+    );
+    const answers = (await Promise.all(calls)) as { id: number; echo: { n: number } }[];
+    expect(answers.map((a) => [a.id, a.echo.n])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(child.settle(2, "again")).toBe(false);
+  });
+
+  test("a string id settles the numeric call", async () => {
+    const { child } = responder();
+    child.onMessage((value) => child.settle((value as { id: string }).id, value));
+    const answer = await child.call((id) => ({ op: "echo-string-id", id }), { timeoutMs: 10_000, what: "a string echo" });
+    expect(answer).toEqual({ id: "1" });
+    expect(child.settle("99", null)).toBe(false);
+  });
+
+  test("timeout: rejects with kind timeout, naming the child and the request; a late settle is refused", async () => {
+    const { child } = responder();
+    const error = await failure(child.call((id) => ({ op: "silent", id }), { timeoutMs: 50, what: "the silent request" }));
+    expect(error.kind).toBe("timeout");
+    expect(error.message).toBe('extension "t" did not answer the silent request within 0.05 s');
+    expect(child.settle(1, "late")).toBe(false);
+  });
+
+  test("abort: a signal cancels the call; an already aborted signal never sends", async () => {
+    const { child } = responder();
+    const controller = new AbortController();
+    const pending = child.call((id) => ({ op: "silent", id }), { timeoutMs: 30_000, signal: controller.signal, what: "a slow thing" });
+    controller.abort();
+    const error = await failure(pending);
+    expect(error.kind).toBe("aborted");
+    expect(error.message).toContain("a slow thing");
+
+    let built = false;
+    const early = await failure(
+      child.call(() => ((built = true), {}), { timeoutMs: 30_000, signal: AbortSignal.abort(), what: "x" }),
+    );
+    expect(early.kind).toBe("aborted");
+    expect(built).toBe(false);
+  });
+
+  test("a child that dies fails its pending calls at once, not at the timeout", async () => {
+    const { child, exited } = responder();
+    const before = performance.now();
+    const silent = child.call((id) => ({ op: "silent", id }), { timeoutMs: 30_000, what: "the first request" });
+    const fatal = child.call(() => ({ op: "exit", code: 3 }), { timeoutMs: 30_000, what: "the fatal request" });
+    const errors = await Promise.all([failure(silent), failure(fatal)]);
+    // Long before the 30 s timeout (and within this test's own 5 s limit).
+    expect(performance.now() - before).toBeLessThan(10_000);
+    expect(errors.map((error) => error.kind)).toEqual(["dead", "dead"]);
+    expect(errors[0].message).toBe('extension "t" exited with code 3 before answering the first request');
+    expect(await exited).toMatchObject({ code: 3, signal: null, reason: "exited with code 3", stopped: false });
+    expect(child.alive).toBe(false);
+
+    // After death: calls reject at once, sends are refused and logged.
+    const after = await failure(child.call((id) => ({ id }), { timeoutMs: 30_000, what: "a late request" }));
+    expect(after.kind).toBe("dead");
+    expect(after.message).toContain("a late request was not sent");
+    expect(child.send({ hello: 1 })).toBe(false);
+  });
+
+  test("send refuses what is not JSON", () => {
+    const { child } = echo();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(child.send(circular)).toBe(false);
+    expect(child.send(undefined)).toBe(false);
+    expect(child.send({ fine: true })).toBe(true);
+  });
+});
+
+describe("log file", () => {
+  test("starting line, the child's stderr, host diagnostics and the exit all land in it", async () => {
+    const { child, messages, logFile, log } = responder();
+    child.send({ op: "stderr", text: "a warning from the child" });
+    await until(() => messages.length === 1, "the stderr reply");
+    child.log("a note from the host\nsecond line");
+    await child.stop();
+    const text = log();
+    expect(text).toMatch(/^\n\[zot\] starting t at \d{4}-\d\d-\d\dT/);
+    expect(text).toContain("a warning from the child\n");
+    expect(text).toContain("[zot] a note from the host\n[zot] second line\n");
+    expect(text).toContain("[zot] exited with code 0\n");
+    expect(existsSync(logFile)).toBe(true);
+  });
+
+  test("the log directory is created and a second run appends", async () => {
+    const logFile = join(dir, "deep", "er", "ext-twice.log");
+    for (let run = 0; run < 2; run++) {
+      const child = LineChild.spawn({ name: "twice", command: [which("true")], cwd: dir, logFile });
+      await new Promise((resolve) => child.onExit(resolve));
+    }
+    expect(readFileSync(logFile, "utf8").match(/\[zot\] starting twice/g)?.length).toBe(2);
+  });
+});
+
+describe("stop", () => {
+  test("a well-behaved child gets the goodbye frame, sees its input close, and exits", async () => {
+    const { child, messages, exited } = echo();
+    await child.stop({ goodbye: { type: "shutdown" } });
+    expect(messages).toEqual([{ type: "shutdown" }]);
+    expect(await exited).toMatchObject({ code: 0, stopped: true });
+    expect(child.alive).toBe(false);
+    await child.stop(); // idempotent
+  });
+
+  test("a child that ignores its input closing and SIGTERM is SIGKILLed", async () => {
+    const { child, messages, exited, log } = spawn([which("python3"), join(FIXTURES, "stubborn.py")], { name: "stubborn" });
+    await until(() => messages.length === 1, "the stubborn child to be ready");
+    const pending = failure(child.call((id) => ({ id }), { timeoutMs: 30_000, what: "a request it ignores" }));
+    const first = child.stop({ goodbye: { type: "shutdown" }, graceMs: 200, termMs: 300 });
+    expect(child.stop()).toBe(first);
+    await first;
+    const info = await exited;
+    expect(info).toMatchObject({ code: null, signal: "SIGKILL", reason: "killed by SIGKILL", stopped: true });
+    expect((await pending).kind).toBe("dead");
+    const text = log();
+    expect(text).toContain("sending SIGTERM");
+    expect(text).toContain("got SIGTERM, staying");
+    expect(text).toContain("sending SIGKILL");
+    expect(text).toContain("[zot] killed by SIGKILL");
+    expect(running(child.pid!)).toBe(false);
+  });
+});
+
+describe("spawn failures are sentences", () => {
+  const attempt = (command: string[], cwd = dir) => {
+    try {
+      LineChild.spawn({ name: "x", command, cwd, logFile: join(dir, "logs", "ext-x.log") });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error("spawn should have failed");
+  };
+
+  test("missing file, not executable, bad #! line, missing working directory, not on PATH", () => {
+    const missing = join(dir, "ext.sh");
+    expect(attempt([missing])).toBe(`extension "x": cannot run ${missing}: no such file`);
+
+    const plain = join(dir, "plain.sh");
+    writeFileSync(plain, "#!/bin/sh\necho hi\n");
+    chmodSync(plain, 0o644);
+    expect(attempt([plain])).toBe(`extension "x": cannot run ${plain}: not executable (chmod +x ${plain})`);
+
+    const badShebang = join(dir, "bad.sh");
+    writeFileSync(badShebang, "#!/no/such/interpreter\n");
+    chmodSync(badShebang, 0o755);
+    expect(attempt([badShebang])).toBe(
+      `extension "x": cannot run ${badShebang}: its interpreter /no/such/interpreter (the #! line) was not found`,
+    );
+
+    expect(attempt([which("true")], join(dir, "nowhere"))).toBe(
+      `extension "x": cannot run ${which("true")}: its working directory ${join(dir, "nowhere")} does not exist`,
+    );
+    expect(attempt(["zot-no-such-program-anywhere"])).toBe(
+      'extension "x": cannot run zot-no-such-program-anywhere: not found on PATH',
+    );
+    expect(readFileSync(join(dir, "logs", "ext-x.log"), "utf8")).toContain("[zot] cannot run");
+  });
+});
+
+describe("no child outlives its parent", () => {
+  // The parent is a bun script using LineChild, like zot; its child is `sleep 300`.
+  for (const [signal, mode] of [
+    ["SIGTERM", "plain"],
+    ["SIGINT", "plain"],
+    ["SIGTERM", "handler"],
+    ["SIGINT", "handler"],
+  ] as const) {
+    test(`${signal} to a parent with ${mode === "plain" ? "no signal handlers" : "its own handler that exits"}`, async () => {
+      const pidFile = join(dir, `grandchild-${signal}-${mode}.pid`);
+      const parent = Bun.spawn([process.execPath, join(FIXTURES, "parent.ts"), pidFile, mode], {
+        cwd: dir,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const reader = parent.stdout.getReader();
+      const { value } = await reader.read();
+      expect(new TextDecoder().decode(value)).toContain("ready");
+      const grandchild = Number(readFileSync(pidFile, "utf8"));
+      expect(running(grandchild)).toBe(true);
+
+      parent.kill(signal);
+      await parent.exited;
+      if (mode === "plain") expect(parent.signalCode).toBe(signal);
+      else expect(parent.exitCode).toBe(3);
+      await until(() => !running(grandchild), `the grandchild ${grandchild} to be gone`);
+      expect(running(grandchild)).toBe(false);
+    });
+  }
+});
