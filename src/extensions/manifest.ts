@@ -105,6 +105,9 @@ export function resolveExec(
   const { exec } = manifest;
   const args = manifest.args ?? [];
   const asBun = (command: string[]): ResolvedExec => ({ command, env: { BUN_BE_BUN: "1" } });
+  // --no-install: a missing import must fail, never be fetched from a registry at run time
+  // (@zot/sdk resolves through NODE_PATH; anything else belongs in the extension's node_modules).
+  const runScript = (file: string): ResolvedExec => asBun([options.zotBinary, "run", "--no-install", file, ...args]);
   const absDir = path.resolve(dir);
 
   if (isBareName(exec)) {
@@ -112,7 +115,7 @@ export function resolveExec(
     // A bare `main.ts` can only mean the file beside the manifest; PATH holds no scripts like that.
     const beside = path.join(absDir, exec);
     if (SCRIPT_EXTENSIONS.has(path.extname(exec)) && statSync(beside, { throwIfNoEntry: false })?.isFile()) {
-      return asBun([options.zotBinary, "run", beside, ...args]);
+      return runScript(beside);
     }
     const found = Bun.which(exec, options.env.PATH === undefined ? {} : { PATH: options.env.PATH });
     if (found) return { command: [found, ...args] };
@@ -126,7 +129,7 @@ export function resolveExec(
   const stats = statSync(file, { throwIfNoEntry: false });
   if (!stats) return { error: `"exec" is "${exec}", but ${file} does not exist` };
   if (stats.isDirectory()) return { error: `"exec" is "${exec}", but ${file} is a directory, not a program` };
-  if (SCRIPT_EXTENSIONS.has(path.extname(file))) return asBun([options.zotBinary, "run", file, ...args]);
+  if (SCRIPT_EXTENSIONS.has(path.extname(file))) return runScript(file);
   if (process.platform !== "win32" && !isExecutable(file)) {
     return { error: `"exec" is "${exec}", but ${file} is not executable; run chmod +x ${file}` };
   }

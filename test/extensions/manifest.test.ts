@@ -146,12 +146,12 @@ describe("resolveExec", () => {
       const file = join(dir, name);
       writeFileSync(file, "");
       expect(resolveExec(manifest(`./${name}`, ["--flag"]), dir, { zotBinary, env })).toEqual({
-        command: [zotBinary, "run", file, "--flag"],
+        command: [zotBinary, "run", "--no-install", file, "--flag"],
         env: { BUN_BE_BUN: "1" },
       });
       // A bare script name can only mean the file beside the manifest.
       expect(resolveExec(manifest(name), dir, { zotBinary, env })).toEqual({
-        command: [zotBinary, "run", file],
+        command: [zotBinary, "run", "--no-install", file],
         env: { BUN_BE_BUN: "1" },
       });
     }

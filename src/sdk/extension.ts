@@ -1,0 +1,930 @@
+// The zot extension SDK for TypeScript and JavaScript: `import { extension } from "@zot/sdk"`.
+// An extension built on it is one file the zot binary runs itself (`exec: "./index.ts"`), with
+// nothing installed: zot writes this very file into `$ZOT_HOME/runtime/<version>/node_modules/@zot/sdk`
+// and points NODE_PATH at it.
+// Rule: this file imports nothing, not even types. It is copied out of the binary and resolved
+// from a bare directory, so every type it needs is written here, including the few runtime globals
+// it touches (reached through `globalThis`, so it type-checks in an editor without bun-types). The
+// wire shapes below mirror src/protocol/ext-frames.ts by hand for that reason only; the SDK test
+// parses every frame this file sends through those schemas to keep the two in step.
+//
+// Quick start:
+//
+//   import { extension, display } from "@zot/sdk";
+//   const ext = extension({ name: "hello", version: "1.0.0" });
+//   ext.command("hello", "say hi", (args) => display(`hi ${args || "there"}`));
+//   await ext.run();
+//
+// stdout belongs to the protocol. Log with `ext.log(…)` (stderr, which zot keeps in
+// `$ZOT_HOME/logs/ext-<name>.log`); once `run()` starts, a stray `console.log` is sent to stderr too.
+
+// ── values on the wire ──────────────────────────────────────────────────────────────────────
+
+/** The protocol version this SDK speaks (`hello_ack.protocol_version`). */
+export const PROTOCOL_VERSION = 1;
+
+/** A correlation id from the host. Strings and numbers both occur; replies echo it unchanged. */
+export type FrameId = string | number;
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** What zot told the extension about itself in `hello_ack`. */
+export interface HostInfo {
+  /** always 1 for this SDK */
+  protocol_version: number;
+  zot_version: string;
+  /** the provider at startup, e.g. "anthropic" */
+  provider: string;
+  /** the model at startup, e.g. "claude-sonnet-4-5" */
+  model: string;
+  /** the project directory the agent works in (the extension's own cwd is its install directory) */
+  cwd: string;
+  /** the directory holding this extension's extension.json */
+  extension_dir: string;
+  /** a directory this extension may keep state in; it survives reinstalls */
+  data_dir: string;
+}
+
+/** A text block of a tool result. */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/** An image block of a tool result: base64 bytes and their MIME type. */
+export interface ImageBlock {
+  type: "image";
+  mime_type: string;
+  data: string;
+}
+
+/** One block of a tool result. */
+export type ContentBlock = TextBlock | ImageBlock;
+
+/** A tool result as the model receives it. `is_error` marks the call as failed. */
+export interface ToolResult {
+  content: ContentBlock[];
+  is_error?: boolean;
+}
+
+/**
+ * What a tool handler (or an interceptor's `respond`) may return: a string (one text block), one
+ * block, a list of blocks, or a full {@link ToolResult}.
+ */
+export type ToolReturn = string | ContentBlock | ContentBlock[] | ToolResult;
+
+// ── commands ────────────────────────────────────────────────────────────────────────────────
+
+/** What a slash command does once it has run. Build one with {@link display}, {@link prompt}, {@link insert}, {@link noop} or {@link error}. */
+export type CommandResponse =
+  | { action: "display"; text: string }
+  | { action: "insert"; text: string }
+  | { action: "prompt"; prompt: string }
+  | { action: "noop" }
+  | { action: "error"; error: string };
+
+/** A command handler may return a {@link CommandResponse}, a string (shown like `display`), or nothing (`noop`). */
+export type CommandReturn = CommandResponse | string | undefined | void;
+
+/** What a command handler knows besides its arguments. */
+export interface CommandContext {
+  /** the host's correlation id of this invocation */
+  id: FrameId;
+  /** the command name without the slash */
+  name: string;
+  /** hello_ack, which the host always sends before any command */
+  host: HostInfo | undefined;
+}
+
+/** Runs `/name args`; `args` is everything the user typed after the name, trimmed ("" when none). */
+export type CommandHandler = (args: string, ctx: CommandContext) => CommandReturn | Promise<CommandReturn>;
+
+/** Show `text` in the chat as a one-shot note: no model call, nothing in the transcript. */
+export function display(text: string): CommandResponse {
+  return { action: "display", text };
+}
+
+/** Submit `text` as a new user message; the agent runs a turn on it. */
+export function prompt(text: string): CommandResponse {
+  return { action: "prompt", prompt: text };
+}
+
+/** Put `text` into the editor at the cursor without submitting it. */
+export function insert(text: string): CommandResponse {
+  return { action: "insert", text };
+}
+
+/** Do nothing visible (the command did its work itself, e.g. through {@link Extension.notify}). */
+export function noop(): CommandResponse {
+  return { action: "noop" };
+}
+
+/** Fail the command: zot shows `message` as a red status line. */
+export function error(message: string): CommandResponse {
+  return { action: "error", error: message };
+}
+
+// ── tools ───────────────────────────────────────────────────────────────────────────────────
+
+/** A JSON Schema type name. */
+export type JsonTypeName = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
+
+/** The JSON Schema of one argument. Only `type`, `enum`, `items`, `properties` and `required` shape the handler's types; everything else passes through to the model. */
+export interface PropertySchema {
+  readonly type?: JsonTypeName | readonly JsonTypeName[];
+  readonly description?: string;
+  readonly enum?: readonly (string | number | boolean | null)[];
+  readonly items?: PropertySchema;
+  readonly properties?: { readonly [name: string]: PropertySchema };
+  readonly required?: readonly string[];
+  readonly [keyword: string]: unknown;
+}
+
+/** The JSON Schema of a tool's arguments: always an object (what Anthropic and OpenAI accept). */
+export interface ToolSchema {
+  readonly type: "object";
+  readonly properties?: { readonly [name: string]: PropertySchema };
+  readonly required?: readonly string[];
+  readonly [keyword: string]: unknown;
+}
+
+type Expand<T> = { [K in keyof T]: T[K] } & {};
+type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+type TypeOfName<N, P> = N extends "string"
+  ? string
+  : N extends "number" | "integer"
+    ? number
+    : N extends "boolean"
+      ? boolean
+      : N extends "null"
+        ? null
+        : N extends "array"
+          ? P extends { readonly items: infer I }
+            ? ValueOf<I>[]
+            : unknown[]
+          : N extends "object"
+            ? P extends { readonly properties: object }
+              ? ArgsOf<P>
+              : Record<string, unknown>
+            : unknown;
+
+/** The TypeScript type of a value described by the property schema `P`. */
+export type ValueOf<P> = P extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : P extends { readonly type: infer N }
+    ? N extends readonly (infer M)[]
+      ? TypeOfName<M, P>
+      : TypeOfName<N, P>
+    : unknown;
+
+/** The TypeScript type of the arguments object described by the tool schema `S`. */
+export type ArgsOf<S> = S extends { readonly properties: infer P }
+  ? Expand<
+      { -readonly [K in keyof P as K extends RequiredOf<S> ? K : never]: ValueOf<P[K]> } & {
+        -readonly [K in keyof P as K extends RequiredOf<S> ? never : K]?: ValueOf<P[K]>;
+      }
+    >
+  : Record<string, unknown>;
+
+/** How a tool is offered to the model. */
+export interface ToolSpec<S extends ToolSchema = ToolSchema> {
+  /** 1-64 letters, digits, `-` and `_`; built-in tools (read, write, edit, bash) win a clash */
+  name: string;
+  /** what the tool does, for the model */
+  description?: string;
+  /** the arguments' JSON Schema; without one the tool takes an empty object */
+  schema?: S;
+  /**
+   * Check the model's arguments against `schema` before the handler runs (default true): required
+   * arguments present, top-level types and enums right. A failure goes back to the model as an error
+   * result naming the argument, so it can call again; the handler's argument types are then true.
+   */
+  validate?: boolean;
+}
+
+/** What a tool handler knows besides its arguments. */
+export interface ToolContext {
+  /** the host's correlation id of this call */
+  id: FrameId;
+  /** the tool name */
+  name: string;
+  host: HostInfo | undefined;
+}
+
+/** Runs one call of a tool. A thrown error becomes an error result carrying its message. */
+export type ToolHandler<A> = (args: A, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+
+/** A text block. */
+export function text(value: string): TextBlock {
+  return { type: "text", text: value };
+}
+
+/** An image block from base64 data, e.g. `image(bytes.toString("base64"), "image/png")`. */
+export function image(base64: string, mimeType: string): ImageBlock {
+  return { type: "image", mime_type: mimeType, data: base64 };
+}
+
+/** A failed tool result with one text block: the model sees `message` as the error. */
+export function errorResult(message: string): ToolResult {
+  return { content: [text(message)], is_error: true };
+}
+
+// ── events and interception ─────────────────────────────────────────────────────────────────
+
+/** Every lifecycle event an extension can observe, in the order an agent meets them. */
+export const EVENTS = ["session_start", "turn_start", "tool_call", "assistant_message", "turn_end"] as const;
+
+/** The payload of each lifecycle event. Fields the host leaves out arrive as their empty value. */
+export interface EventMap {
+  /** once, after every extension is ready and before the first prompt */
+  session_start: { event: "session_start" };
+  /** a model call is about to start; `step` counts from 1 within a prompt */
+  turn_start: { event: "turn_start"; step: number };
+  /** the model asked for a tool (before it runs; `tool_args` are the model's own) */
+  tool_call: { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown> };
+  /** the assistant's text as the user sees it (after any interceptor's rewrite) */
+  assistant_message: { event: "assistant_message"; text: string };
+  /** a turn ended: `stop` is "end_turn", "tool_use", "length", "error" or "aborted" (the original zot sent "end" for "end_turn") */
+  turn_end: { event: "turn_end"; stop: string; error?: string };
+}
+
+/** A lifecycle event name. */
+export type EventName = keyof EventMap;
+
+/** Observes one event. Handlers run one at a time in arrival order, without holding up anything else. */
+export type EventHandler<E extends EventName> = (event: EventMap[E]) => void | Promise<void>;
+
+/** A tool call about to run, as an interceptor sees it (`tool_args` include earlier interceptors' rewrites). */
+export interface ToolCallInterception {
+  tool_id: string;
+  tool_name: string;
+  tool_args: Record<string, unknown>;
+}
+
+/**
+ * An interceptor's verdict on a tool call; return nothing to allow it unchanged.
+ * - `{ block: true, reason }`: the tool does not run; the model gets `reason` as the tool's error,
+ *   so say what to do instead.
+ * - `{ args }`: the tool runs with these arguments instead (the model and transcript keep its own).
+ * - `{ respond }`: the tool does not run; this result goes to the model as if it had.
+ */
+export type ToolCallDecision =
+  | { block: boolean; reason?: string }
+  | { args: Record<string, unknown> }
+  | { respond: ToolReturn };
+
+/** A model call about to start. */
+export interface TurnStartInterception {
+  step: number;
+}
+
+/** An interceptor's verdict on a turn; `{ block: true, reason }` ends it before the model is called, showing `reason` to the user. */
+export type TurnStartDecision = { block: boolean; reason?: string };
+
+/** The assistant's finished text, before the user sees it. */
+export interface AssistantMessageInterception {
+  text: string;
+}
+
+/**
+ * An interceptor's verdict on an assistant message: `{ block: true }` hides it from the user,
+ * `{ text }` shows this instead. Either way the transcript keeps what the model said.
+ */
+export type AssistantMessageDecision = { block: boolean; reason?: string } | { text: string };
+
+/** Decides on an intercepted action. Returning nothing (or throwing) allows it unchanged. */
+export type Interceptor<In, D> = (input: In) => D | undefined | void | Promise<D | undefined | void>;
+
+/** A note level. */
+export type NotifyLevel = "info" | "success" | "warn" | "error";
+
+// ── the frames this SDK writes (a hand copy of src/protocol/ext-frames.ts, see the header) ──────
+
+type OutFrame =
+  | { type: "hello"; name: string; version: string; capabilities: string[] }
+  | { type: "register_command"; name: string; description: string }
+  | { type: "register_tool"; name: string; description: string; schema: ToolSchema }
+  | { type: "subscribe"; events?: string[]; intercept?: string[] }
+  | { type: "ready" }
+  | { type: "command_response"; id: FrameId; action: "prompt" | "insert" | "display" | "noop"; prompt?: string; insert?: string; display?: string; error?: string }
+  | { type: "tool_result"; id: FrameId; content: ContentBlock[]; is_error?: boolean }
+  | {
+      type: "event_intercept_response";
+      id: FrameId;
+      block?: boolean;
+      reason?: string;
+      modified_args?: Record<string, unknown>;
+      replace_text?: string;
+      respond?: ToolResult;
+    }
+  | { type: "notify"; level: NotifyLevel; message: string }
+  | { type: "clear_notes" }
+  | { type: "shutdown_ack" };
+
+type InterceptName = "tool_call" | "turn_start" | "assistant_message";
+
+// The globals this file touches, typed here so that it needs no ambient types (see the header).
+interface Runtime {
+  console: {
+    log(...data: unknown[]): void;
+    error(...data: unknown[]): void;
+    info(...data: unknown[]): void;
+    debug(...data: unknown[]): void;
+  } & Partial<AsyncIterable<string>>;
+  process: { exit(code?: number): never };
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+const runtime = globalThis as unknown as Runtime;
+
+// How long shutdown waits for running handlers (an audit line being written, a tool finishing):
+// the host allows 2 s before it sends SIGTERM.
+const DRAIN_MS = 1000;
+
+// ── the extension ───────────────────────────────────────────────────────────────────────────
+
+/** What {@link extension} needs: the extension's name (as in extension.json) and version. */
+export interface ExtensionOptions {
+  name: string;
+  version?: string;
+}
+
+/** How {@link Extension.run} ends. */
+export interface RunOptions {
+  /** exit the process once the host said goodbye or closed stdin (default true) */
+  exit?: boolean;
+}
+
+type Registration =
+  | { kind: "command"; name: string; description: string; handler: CommandHandler }
+  | { kind: "tool"; name: string; description: string; schema: ToolSchema; validate: boolean; handler: ToolHandler<Record<string, unknown>> };
+
+/** One extension: register commands, tools, event handlers and interceptors, then {@link Extension.run}. */
+export class Extension {
+  /** the name sent in `hello` */
+  readonly name: string;
+  /** the version sent in `hello` */
+  readonly version: string;
+  #host: HostInfo | undefined;
+  #registrations: Registration[] = [];
+  #commands = new Map<string, Registration & { kind: "command" }>();
+  #tools = new Map<string, Registration & { kind: "tool" }>();
+  #events = new Map<EventName, EventHandler<EventName>[]>();
+  #toolCall: Interceptor<ToolCallInterception, ToolCallDecision>[] = [];
+  #turnStart: Interceptor<TurnStartInterception, TurnStartDecision>[] = [];
+  #assistant: Interceptor<AssistantMessageInterception, AssistantMessageDecision>[] = [];
+  #state: "new" | "running" | "done" = "new";
+  #pending: OutFrame[] = [];
+  #inflight = new Set<Promise<void>>();
+  #eventBacklog: (() => Promise<void>)[] = [];
+  #eventsRunning: Promise<void> | undefined;
+  // Bound before run() redirects console.log to stderr, so only the SDK can write to stdout.
+  #wire: (line: string) => void = runtime.console.log.bind(runtime.console);
+
+  /** Prefer {@link extension}. */
+  constructor(options: ExtensionOptions) {
+    if (!options.name) throw new TypeError("extension(): a name is required (the one in extension.json)");
+    this.name = options.name;
+    this.version = options.version ?? "0.0.0";
+  }
+
+  /** The host's `hello_ack` (provider, model, cwd, zot_version, extension_dir, data_dir); set before any handler runs. */
+  get host(): HostInfo | undefined {
+    return this.#host;
+  }
+
+  /** Register `/name`. A thrown error becomes a red status line with its message. */
+  command(name: string, description: string, handler: CommandHandler): this {
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new TypeError(`command "${name}": a command name is letters, digits, - and _ (no slash)`);
+    if (this.#commands.has(name)) throw new TypeError(`command "${name}" is registered twice`);
+    const registration = { kind: "command" as const, name, description, handler };
+    this.#commands.set(name, registration);
+    this.#register(registration);
+    return this;
+  }
+
+  /**
+   * Register a tool the model can call. With a schema literal the handler's `args` are typed from
+   * it (and checked against it at run time unless `validate: false`).
+   */
+  tool<const S extends ToolSchema = { type: "object" }>(spec: ToolSpec<S>, handler: ToolHandler<ArgsOf<S>>): this {
+    const { name } = spec;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new TypeError(`tool "${name}": a tool name is 1-64 letters, digits, - and _`);
+    if (this.#tools.has(name)) throw new TypeError(`tool "${name}" is registered twice`);
+    const registration = {
+      kind: "tool" as const,
+      name,
+      description: spec.description ?? "",
+      schema: spec.schema ?? { type: "object", properties: {} },
+      validate: spec.validate ?? true,
+      // The handler's narrower argument type is made true by the validation in #callTool.
+      handler: handler as unknown as ToolHandler<Record<string, unknown>>,
+    };
+    this.#tools.set(name, registration);
+    this.#register(registration);
+    return this;
+  }
+
+  /** Observe a lifecycle event. Several handlers per event run in registration order. */
+  on<E extends EventName>(event: E, handler: EventHandler<E>): this {
+    if (!(EVENTS as readonly string[]).includes(event)) throw new TypeError(`on("${event}"): events are ${EVENTS.join(", ")}`);
+    const list = this.#events.get(event) ?? [];
+    const fresh = list.length === 0;
+    list.push(handler as EventHandler<EventName>);
+    this.#events.set(event, list);
+    if (fresh) this.#subscribeLate({ events: [event] });
+    return this;
+  }
+
+  /**
+   * Decide on every tool call before it runs: block it, rewrite its arguments, or answer it
+   * yourself. Several interceptors chain in registration order: each sees the previous one's
+   * arguments, and the first block or respond ends the chain.
+   */
+  interceptToolCall(interceptor: Interceptor<ToolCallInterception, ToolCallDecision>): this {
+    this.#toolCall.push(interceptor);
+    if (this.#toolCall.length === 1) this.#subscribeLate({ intercept: ["tool_call"] });
+    return this;
+  }
+
+  /** Decide on every model call before it starts: `{ block: true, reason }` ends the turn. */
+  interceptTurnStart(interceptor: Interceptor<TurnStartInterception, TurnStartDecision>): this {
+    this.#turnStart.push(interceptor);
+    if (this.#turnStart.length === 1) this.#subscribeLate({ intercept: ["turn_start"] });
+    return this;
+  }
+
+  /**
+   * Decide on the assistant's text before the user sees it: hide it or replace it. Several
+   * interceptors chain: each sees the previous one's text.
+   */
+  interceptAssistantMessage(interceptor: Interceptor<AssistantMessageInterception, AssistantMessageDecision>): this {
+    this.#assistant.push(interceptor);
+    if (this.#assistant.length === 1) this.#subscribeLate({ intercept: ["assistant_message"] });
+    return this;
+  }
+
+  /** Show a note under the chat, prefixed with this extension's name. Notes clear on the next prompt. */
+  notify(level: NotifyLevel, message: string): void {
+    this.#send({ type: "notify", level, message });
+  }
+
+  /** Take back every note this extension showed (other extensions' notes stay). */
+  clearNotes(): void {
+    this.#send({ type: "clear_notes" });
+  }
+
+  /** Write a line to stderr, which zot keeps in `$ZOT_HOME/logs/ext-<name>.log` (`zot ext logs <name>`). */
+  log(...parts: unknown[]): void {
+    runtime.console.error(`[${this.name}]`, ...parts);
+  }
+
+  /**
+   * Connect to zot: send hello, the registrations in the order they were made, one subscribe
+   * (listing only events and intercepts that have handlers), then ready; then answer the host's
+   * frames until it says shutdown (answered with shutdown_ack) or closes stdin. Each request is
+   * handled on its own, so a slow tool never delays a command or an interceptor.
+   */
+  async run(options: RunOptions = {}): Promise<void> {
+    if (this.#state !== "new") throw new Error("run() was already called");
+    const lines = runtime.console[Symbol.asyncIterator];
+    if (!lines) throw new Error("@zot/sdk needs the Bun runtime: set \"exec\" in extension.json to the .ts or .js file, and zot runs it");
+    // From here on stdout carries only frames: a debugging console.log would break the wire.
+    runtime.console.log = runtime.console.info = runtime.console.debug = (...data: unknown[]) => runtime.console.error(...data);
+
+    const capabilities: string[] = [];
+    if (this.#commands.size > 0) capabilities.push("commands");
+    if (this.#tools.size > 0) capabilities.push("tools");
+    if (this.#events.size > 0 || this.#interceptNames().length > 0) capabilities.push("events");
+    this.#write({ type: "hello", name: this.name, version: this.version, capabilities });
+    for (const registration of this.#registrations) this.#write(registrationFrame(registration));
+    const events = EVENTS.filter((event) => this.#events.has(event));
+    const intercept = this.#interceptNames();
+    if (events.length > 0 || intercept.length > 0) {
+      this.#write({ type: "subscribe", ...(events.length > 0 ? { events } : {}), ...(intercept.length > 0 ? { intercept } : {}) });
+    }
+    this.#write({ type: "ready" });
+    this.#state = "running";
+    for (const frame of this.#pending.splice(0)) this.#write(frame);
+
+    let shutdown = false;
+    for await (const raw of { [Symbol.asyncIterator]: lines.bind(runtime.console) }) {
+      const line = raw.trim();
+      if (line === "") continue;
+      let frame: unknown;
+      try {
+        frame = JSON.parse(line);
+      } catch {
+        this.log(`skipping a line from zot that is not JSON: ${line.slice(0, 200)}`);
+        continue;
+      }
+      if (!isRecord(frame)) continue;
+      if (frame.type === "shutdown") {
+        this.#write({ type: "shutdown_ack" });
+        // The ack is the last frame: zot has stopped listening, so late replies are dropped.
+        this.#state = "done";
+        shutdown = true;
+        break;
+      }
+      this.#dispatch(frame);
+    }
+    if (!shutdown) this.log("zot closed stdin; stopping");
+    // Running handlers get a moment to finish their side effects (an audit line, a file).
+    await this.#drain();
+    this.#state = "done";
+    if (options.exit ?? true) runtime.process.exit(0);
+  }
+
+  // ── inbound frames ──
+
+  #dispatch(frame: Record<string, unknown>): void {
+    switch (frame.type) {
+      case "hello_ack":
+        this.#host = hostInfo(frame);
+        if (this.#host.protocol_version !== PROTOCOL_VERSION) {
+          this.log(`zot speaks extension protocol ${this.#host.protocol_version}, this SDK ${PROTOCOL_VERSION}; carrying on`);
+        }
+        return;
+      case "command_invoked":
+        return this.#request(
+          frame,
+          (id) => this.#runCommand(id, str(frame.name), str(frame.args)),
+          (id) => ({ type: "command_response", id, action: "noop", error: `/${str(frame.name)} failed` }),
+        );
+      case "tool_call":
+        return this.#request(
+          frame,
+          (id) => this.#callTool(id, str(frame.name), isRecord(frame.args) ? frame.args : {}),
+          (id) => ({ type: "tool_result", id, ...errorResult(`tool "${str(frame.name)}" failed inside the extension`) }),
+        );
+      case "event_intercept":
+        return this.#request(
+          frame,
+          (id) => this.#intercept(id, frame),
+          (id) => ({ type: "event_intercept_response", id }),
+        );
+      case "event":
+        return this.#event(frame);
+      default:
+        // Frames of a newer host (or of features this SDK lacks) are not an error.
+        return;
+    }
+  }
+
+  // Starts a request's handler without waiting for it, and remembers it for the drain at shutdown.
+  // A handler sends its one reply as its last step, so if it throws, nothing was sent yet and the
+  // fallback goes out instead: every request gets exactly one reply.
+  #request(frame: Record<string, unknown>, handle: (id: FrameId) => Promise<void>, fallback: (id: FrameId) => OutFrame): void {
+    const id = frame.id;
+    if (typeof id !== "string" && typeof id !== "number") {
+      this.log(`skipping a ${String(frame.type)} frame without an id`);
+      return;
+    }
+    const task = handle(id).catch((err: unknown) => {
+      this.log(`handling ${String(frame.type)} ${id} failed:`, err);
+      this.#send(fallback(id));
+    });
+    this.#inflight.add(task);
+    void task.finally(() => this.#inflight.delete(task));
+  }
+
+  async #runCommand(id: FrameId, name: string, args: string): Promise<void> {
+    const registration = this.#commands.get(name);
+    if (!registration) {
+      this.#send({ type: "command_response", id, action: "noop", error: `no handler for /${name}` });
+      return;
+    }
+    let response: CommandResponse;
+    try {
+      const returned = await registration.handler(args, { id, name, host: this.#host });
+      response = typeof returned === "string" ? display(returned) : (returned ?? noop());
+    } catch (err) {
+      this.log(`/${name} failed:`, err);
+      response = error(messageOf(err));
+    }
+    this.#send(commandFrame(id, response), { type: "command_response", id, action: "noop", error: `/${name} answered something that is not JSON` });
+  }
+
+  async #callTool(id: FrameId, name: string, args: Record<string, unknown>): Promise<void> {
+    const registration = this.#tools.get(name);
+    if (!registration) {
+      this.#send({ type: "tool_result", id, ...errorResult(`no handler for tool "${name}"`) });
+      return;
+    }
+    let result: ToolResult;
+    const invalid = registration.validate ? checkArgs(name, registration.schema, args) : undefined;
+    if (invalid !== undefined) {
+      result = errorResult(invalid);
+    } else {
+      try {
+        result = toolResult(await registration.handler(args, { id, name, host: this.#host }));
+      } catch (err) {
+        this.log(`tool ${name} failed:`, err);
+        result = errorResult(messageOf(err));
+      }
+    }
+    this.#send(
+      { type: "tool_result", id, content: result.content, ...(result.is_error ? { is_error: true } : {}) },
+      { type: "tool_result", id, ...errorResult(`tool "${name}" returned something that is not JSON`) },
+    );
+  }
+
+  // Every event_intercept gets exactly one response. An interceptor that throws counts as
+  // "allow" (the rest of the chain still decides) and is logged: zot itself allows when an
+  // extension does not answer within 5 s, so failing closed here would only catch the bugs that
+  // throw while a guard that hangs is let through anyway, and a bug in one rule would stop every
+  // tool call with a reason the model cannot act on. A guard that must fail closed catches its own
+  // errors and returns `{ block: true }`.
+  async #intercept(id: FrameId, frame: Record<string, unknown>): Promise<void> {
+    const event = frame.event;
+    if (event === "tool_call") {
+      const call: ToolCallInterception = {
+        tool_id: str(frame.tool_id),
+        tool_name: str(frame.tool_name),
+        tool_args: isRecord(frame.tool_args) ? frame.tool_args : {},
+      };
+      let rewritten: Record<string, unknown> | undefined;
+      for (const interceptor of this.#toolCall) {
+        const decision = await this.#decide(interceptor, { ...call, tool_args: rewritten ?? call.tool_args }, "tool_call");
+        if (!isRecord(decision)) continue;
+        if (decision.block === true) {
+          return this.#send({ type: "event_intercept_response", id, block: true, reason: str(decision.reason) || `refused by ${this.name}` });
+        }
+        if ("respond" in decision && decision.respond !== undefined) {
+          return this.#send({ type: "event_intercept_response", id, respond: toolResult(decision.respond) }, { type: "event_intercept_response", id });
+        }
+        if ("args" in decision) {
+          if (isRecord(decision.args)) rewritten = decision.args;
+          else this.log("interceptToolCall: ignoring args that are not a JSON object");
+        }
+      }
+      return this.#send({ type: "event_intercept_response", id, ...(rewritten ? { modified_args: rewritten } : {}) }, { type: "event_intercept_response", id });
+    }
+    if (event === "turn_start") {
+      const turn: TurnStartInterception = { step: num(frame.step) };
+      for (const interceptor of this.#turnStart) {
+        const decision = await this.#decide(interceptor, turn, "turn_start");
+        if (isRecord(decision) && decision.block === true) {
+          return this.#send({ type: "event_intercept_response", id, block: true, reason: str(decision.reason) || `turn blocked by ${this.name}` });
+        }
+      }
+      return this.#send({ type: "event_intercept_response", id });
+    }
+    if (event === "assistant_message") {
+      const original = str(frame.text);
+      let current = original;
+      for (const interceptor of this.#assistant) {
+        const decision = await this.#decide(interceptor, { text: current }, "assistant_message");
+        if (!isRecord(decision)) continue;
+        if (decision.block === true) {
+          return this.#send({ type: "event_intercept_response", id, block: true, ...(decision.reason ? { reason: str(decision.reason) } : {}) });
+        }
+        if (typeof decision.text === "string") current = decision.text;
+      }
+      return this.#send({ type: "event_intercept_response", id, ...(current !== original ? { replace_text: current } : {}) });
+    }
+    // An intercept this SDK does not know: allow, as zot would on silence, but without the wait.
+    this.#send({ type: "event_intercept_response", id });
+  }
+
+  async #decide<In, D>(interceptor: Interceptor<In, D>, input: In, stage: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      const decision = await interceptor(input);
+      return isRecord(decision) ? decision : undefined;
+    } catch (err) {
+      this.log(`a ${stage} interceptor threw; allowing:`, err);
+      return undefined;
+    }
+  }
+
+  #event(frame: Record<string, unknown>): void {
+    const name = frame.event;
+    if (typeof name !== "string" || !(EVENTS as readonly string[]).includes(name)) return;
+    const handlers = this.#events.get(name as EventName);
+    if (!handlers) return;
+    const payload = eventPayload(name as EventName, frame);
+    this.#eventBacklog.push(async () => {
+      for (const handler of handlers) {
+        try {
+          await handler(payload);
+        } catch (err) {
+          this.log(`a ${name} handler threw:`, err);
+        }
+      }
+    });
+    // Events run one at a time in arrival order (an audit log stays in order), beside the read
+    // loop. When none is running the handler starts at once, so a synchronous one has finished
+    // before the next frame (say, a command reading what it wrote) is dispatched.
+    this.#eventsRunning ??= this.#pumpEvents();
+  }
+
+  async #pumpEvents(): Promise<void> {
+    for (let job = this.#eventBacklog.shift(); job; job = this.#eventBacklog.shift()) await job();
+    this.#eventsRunning = undefined;
+  }
+
+  // ── outbound frames ──
+
+  #register(registration: Registration): void {
+    this.#registrations.push(registration);
+    // The host takes registrations at any time; tools registered late reach the model at the next rebuild.
+    if (this.#state === "running") this.#write(registrationFrame(registration));
+  }
+
+  #subscribeLate(subscription: { events?: string[]; intercept?: string[] }): void {
+    // Before run() the one subscribe frame lists everything; after it, the host unions extra frames.
+    if (this.#state === "running") this.#write({ type: "subscribe", ...subscription });
+  }
+
+  #interceptNames(): InterceptName[] {
+    const names: InterceptName[] = [];
+    if (this.#toolCall.length > 0) names.push("tool_call");
+    if (this.#turnStart.length > 0) names.push("turn_start");
+    if (this.#assistant.length > 0) names.push("assistant_message");
+    return names;
+  }
+
+  #send(frame: OutFrame, fallback?: OutFrame): void {
+    // hello must be the first frame, so anything sent before run() waits for it.
+    if (this.#state === "new") this.#pending.push(frame);
+    else if (this.#state === "running") this.#write(frame, fallback);
+  }
+
+  // `fallback` is what a reply becomes when a handler's answer cannot be encoded (a BigInt, a
+  // cycle), so the host still hears back about that id.
+  #write(frame: OutFrame, fallback?: OutFrame): void {
+    let line: string;
+    try {
+      line = JSON.stringify(frame);
+    } catch (err) {
+      this.log(`could not encode a ${frame.type} frame:`, err);
+      if (!fallback) return;
+      line = JSON.stringify(fallback);
+    }
+    try {
+      // One call, one line: JavaScript runs it to completion, so frames never interleave.
+      this.#wire(line);
+    } catch (err) {
+      this.log("could not write to zot:", err);
+    }
+  }
+
+  async #drain(): Promise<void> {
+    let timer: unknown;
+    const deadline = new Promise<void>((resolve) => {
+      timer = runtime.setTimeout(resolve, DRAIN_MS);
+    });
+    await Promise.race([Promise.allSettled([...this.#inflight, this.#eventsRunning]), deadline]);
+    runtime.clearTimeout(timer);
+  }
+}
+
+/** Create an extension. Register its commands, tools, event handlers and interceptors, then `await ext.run()`. */
+export function extension(options: ExtensionOptions): Extension {
+  return new Extension(options);
+}
+
+// ── conversions ─────────────────────────────────────────────────────────────────────────────
+
+function registrationFrame(registration: Registration): OutFrame {
+  return registration.kind === "command"
+    ? { type: "register_command", name: registration.name, description: registration.description }
+    : { type: "register_tool", name: registration.name, description: registration.description, schema: registration.schema };
+}
+
+function commandFrame(id: FrameId, response: CommandResponse): OutFrame {
+  switch (response.action) {
+    case "display":
+      return { type: "command_response", id, action: "display", display: response.text };
+    case "insert":
+      return { type: "command_response", id, action: "insert", insert: response.text };
+    case "prompt":
+      return { type: "command_response", id, action: "prompt", prompt: response.prompt };
+    case "error":
+      // noop + error is the form every zot host understands (the original rejects action "error").
+      return { type: "command_response", id, action: "noop", error: response.error || "command failed" };
+    default:
+      return { type: "command_response", id, action: "noop" };
+  }
+}
+
+// Takes `unknown` because JavaScript callers (and interceptor decisions) can return anything;
+// whatever is not a ToolReturn is shown to the model as JSON rather than lost.
+function toolResult(value: unknown): ToolResult {
+  if (value === undefined || value === null) return { content: [] };
+  if (typeof value === "string") return { content: [text(value)] };
+  if (Array.isArray(value)) return { content: value as ContentBlock[] };
+  if (isRecord(value) && Array.isArray(value.content)) {
+    const content = value.content as ContentBlock[];
+    return value.is_error === true ? { content, is_error: true } : { content };
+  }
+  if (isRecord(value) && (value.type === "text" || value.type === "image")) return { content: [value as unknown as ContentBlock] };
+  return { content: [text(typeof value === "object" ? (JSON.stringify(value) ?? "") : String(value))] };
+}
+
+function hostInfo(frame: Record<string, unknown>): HostInfo {
+  return {
+    protocol_version: num(frame.protocol_version),
+    zot_version: str(frame.zot_version),
+    provider: str(frame.provider),
+    model: str(frame.model),
+    cwd: str(frame.cwd),
+    extension_dir: str(frame.extension_dir),
+    // The original zot sent the extension directory as data_dir, and older hosts may send neither.
+    data_dir: str(frame.data_dir) || str(frame.extension_dir),
+  };
+}
+
+function eventPayload(name: EventName, frame: Record<string, unknown>): EventMap[EventName] {
+  switch (name) {
+    case "session_start":
+      return { event: name };
+    case "turn_start":
+      return { event: name, step: num(frame.step) };
+    case "tool_call":
+      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_args: isRecord(frame.tool_args) ? frame.tool_args : {} };
+    case "assistant_message":
+      return { event: name, text: str(frame.text) };
+    case "turn_end":
+      return { event: name, stop: str(frame.stop), ...(typeof frame.error === "string" && frame.error ? { error: frame.error } : {}) };
+  }
+}
+
+// Checks what the handler's types promise: required arguments, top-level types and enums. An
+// optional argument sent as null (some models do) is removed, so the handler sees it as absent.
+function checkArgs(tool: string, schema: ToolSchema, args: Record<string, unknown>): string | undefined {
+  const properties = schema.properties ?? {};
+  for (const key of schema.required ?? []) {
+    if (args[key] === undefined) return `${tool}: argument "${key}" is required${expected(properties[key])}; call the tool again with it`;
+  }
+  for (const [key, property] of Object.entries(properties)) {
+    const value = args[key];
+    if (value === undefined) continue;
+    const types = property.type === undefined ? [] : typeof property.type === "string" ? [property.type] : property.type;
+    if (value === null && !(schema.required ?? []).includes(key) && types.length > 0 && !types.includes("null")) {
+      delete args[key];
+      continue;
+    }
+    if (types.length > 0 && !types.some((type) => hasType(value, type))) {
+      return `${tool}: argument "${key}" must be ${types.map(article).join(" or ")}, not ${describe(value)}`;
+    }
+    if (property.enum && !property.enum.includes(value as string | number | boolean | null)) {
+      return `${tool}: argument "${key}" must be one of ${property.enum.map((e) => JSON.stringify(e)).join(", ")}, not ${JSON.stringify(value)}`;
+    }
+  }
+  return undefined;
+}
+
+function hasType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isRecord(value);
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+function expected(property: PropertySchema | undefined): string {
+  const type = property?.type;
+  return typeof type === "string" ? ` (${type})` : "";
+}
+
+function article(type: string): string {
+  return type === "null" ? "null" : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function num(value: unknown): number {
+  return typeof value === "number" ? value : 0;
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
