@@ -1,6 +1,7 @@
 // Assembles a working agent from options: provider and model, credentials, tools, system prompt.
 // Rule: the one place every mode (and the SDK) gets an agent from; no mode wires these itself.
-// Concrete providers load behind import() so a run pays only for the SDK it uses.
+// Concrete providers load behind import() so a run pays only for the SDK it uses, and the
+// extension machinery loads only when there is an extension to look for.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { missingKeyMessage, resolveApiKey } from "./config/credentials.ts";
@@ -12,6 +13,8 @@ import { PROVIDER_NAMES, type ModelInfo, type ProviderName, type ReasoningLevel 
 import type { Provider } from "./protocol/provider.ts";
 import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog.ts";
 import { selectBuiltinTools } from "./tools/builtin.ts";
+import type { ExtensionManager } from "./extensions/manager.ts";
+import { VERSION } from "./version.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -30,14 +33,22 @@ export interface RuntimeOptions {
   debug?: boolean;
   env?: Record<string, string | undefined>;
   home?: string;
+  /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */
+  extensions?: { explicit: string[]; noDiscovery: boolean };
+  /** the program that runs .ts/.js extensions (default: this process's executable, the zot binary) */
+  zotBinary?: string;
 }
 
 export interface Runtime {
   agent: Agent;
   model: ModelInfo;
   home: string;
-  /** one-line notes for the user (a fallback taken, a config file ignored) */
+  /** one-line notes for the user (a fallback taken, a config file ignored, an extension that failed) */
   notes: string[];
+  /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
+  extensions?: ExtensionManager;
+  /** stops every extension; call it once the run is over */
+  dispose(): Promise<void>;
 }
 
 /** Providers tried, in order, when none is named: the first with a key wins. */
@@ -72,27 +83,71 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash`);
   }
 
-  const provider = await createProvider(model, { apiKey, baseUrl: options.baseUrl ?? model.base_url, script: options.script, providerName });
-  const system = await buildSystemPrompt({
-    cwd,
-    home,
-    systemPrompt: options.systemPrompt,
-    append: options.appendSystemPrompt ?? [],
-    now: new Date(),
-    platform: process.platform,
-    toolNames: tools.map((t) => t.name),
-  });
+  // Extensions start while the provider loads; both are needed before the first prompt.
+  const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id });
+  let provider: Provider;
+  try {
+    provider = await createProvider(model, { apiKey, baseUrl: options.baseUrl ?? model.base_url, script: options.script, providerName });
+  } catch (error) {
+    await (await loadingExtensions.catch(() => undefined))?.manager.stop();
+    throw error;
+  }
+  const loaded = await loadingExtensions;
+  const extensions = loaded?.manager;
+  notes.push(...(loaded?.warnings ?? []));
+  const dispose = async () => {
+    await extensions?.stop();
+  };
+  try {
+    const extensionTools = extensions?.tools() ?? [];
+    const system = await buildSystemPrompt({
+      cwd,
+      home,
+      systemPrompt: options.systemPrompt,
+      append: options.appendSystemPrompt ?? [],
+      now: new Date(),
+      platform: process.platform,
+      toolNames: [...tools, ...extensionTools].map((t) => t.name),
+    });
 
-  const agent = new Agent({
-    provider,
-    model,
-    tools,
-    system,
-    cwd,
-    reasoning: options.reasoning,
-    maxSteps: options.maxSteps ?? 0,
+    const agent = new Agent({
+      provider,
+      model,
+      tools,
+      system,
+      cwd,
+      reasoning: options.reasoning,
+      maxSteps: options.maxSteps ?? 0,
+    });
+    if (extensions) {
+      extensions.attach(agent);
+      extensions.emitSessionStart();
+    }
+    return { agent, model, home, notes, extensions, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+/** Discovers and starts the extensions (`--ext` paths always; the search directories unless `--no-ext`). */
+async function loadExtensions(
+  options: RuntimeOptions,
+  context: { cwd: string; home: string; env: Record<string, string | undefined>; provider: string; model: string },
+): Promise<{ manager: ExtensionManager; warnings: string[] } | undefined> {
+  const explicit = options.extensions?.explicit ?? [];
+  const noDiscovery = options.extensions?.noDiscovery ?? false;
+  if (explicit.length === 0 && noDiscovery) return undefined;
+  const { ExtensionManager } = await import("./extensions/manager.ts");
+  const manager = new ExtensionManager();
+  const report = await manager.load({
+    ...context,
+    explicit,
+    noDiscovery,
+    zotVersion: VERSION,
+    zotBinary: options.zotBinary ?? process.execPath,
   });
-  return { agent, model, home, notes };
+  return { manager, warnings: report.warnings };
 }
 
 function resolveCwd(cwd: string | undefined): string {

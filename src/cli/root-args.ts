@@ -21,10 +21,13 @@ export const ROOT_ARGS = {
   tools: { type: "string", description: "Only these built-in tools, comma-separated (read,write,edit,bash)", valueHint: "list" },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
   script: { type: "string", description: "Turns for the scripted provider (JSON or JSONL)", valueHint: "file" },
+  ext: { type: "string", alias: "e", description: "Load the extension in this directory for this run (repeatable)", valueHint: "dir" },
+  "no-ext": { type: "boolean", description: "Load no installed extensions (--ext ones still load)" },
+  "no-extensions": { type: "boolean", description: "Same as --no-ext" },
   "list-models": { type: "boolean", description: "List known models and exit" },
   debug: { type: "boolean", description: "Show stack traces and retries on stderr" },
   version: { type: "boolean", alias: "v", description: "Print the version" },
   help: { type: "boolean", alias: "h", description: "Show this help" },
 } as const satisfies ArgsDef;
 
-export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt"]);
+export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext"]);

@@ -51,28 +51,16 @@ export async function runRoot(argv: string[]): Promise<number> {
   if (!prompt && !stdinIsTty) prompt = (await Bun.stdin.text()).trim();
   if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
 
-  const { createRuntime } = await import("../runtime.ts");
-  const runtime = await createRuntime({
-    provider: str(flags, "provider"),
-    model: str(flags, "model"),
-    apiKey: str(flags, "api-key"),
-    baseUrl: str(flags, "base-url"),
-    systemPrompt: str(flags, "system-prompt"),
-    appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
-    reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
-    cwd: str(flags, "cwd"),
-    tools,
-    maxSteps,
-    script: str(flags, "script"),
-    debug: flags.debug === true,
-  });
-  for (const note of runtime.notes) console.error(`zot: ${note}`);
+  const explicit = (flags.ext as string[] | undefined) ?? [];
+  const noDiscovery = flags["no-ext"] === true || flags["no-extensions"] === true;
 
   const controller = new AbortController();
   let interrupted = false;
+  let running = false;
   const onSignal = () => {
-    // A second Ctrl+C does not wait for the turn to wind down.
-    if (interrupted) process.exit(EXIT.interrupted);
+    // Before the turn starts (extensions still loading) and on a second Ctrl+C, nothing is worth
+    // waiting for: exit now; the exit hook kills every extension process.
+    if (interrupted || !running) process.exit(EXIT.interrupted);
     interrupted = true;
     controller.abort(new Error("interrupted"));
   };
@@ -80,21 +68,49 @@ export async function runRoot(argv: string[]): Promise<number> {
   process.on("SIGTERM", onSignal);
 
   try {
-    const input = { text: prompt };
-    const outcome = flags.json
-      ? await (await import("../modes/json.ts")).runJsonMode(runtime.agent, input, controller.signal)
-      : await (await import("../modes/print.ts")).runPrintMode(runtime.agent, input, controller.signal);
-    switch (outcome.status) {
-      case "ok":
-        return EXIT.ok;
-      case "aborted":
-        return EXIT.interrupted;
-      case "blocked":
-        console.error(`zot: ${outcome.reason}`);
-        return EXIT.failed;
-      case "error":
-        console.error(`zot: ${outcome.message}`);
-        return interrupted ? EXIT.interrupted : EXIT.failed;
+    const { createRuntime } = await import("../runtime.ts");
+    const runtime = await createRuntime({
+      provider: str(flags, "provider"),
+      model: str(flags, "model"),
+      apiKey: str(flags, "api-key"),
+      baseUrl: str(flags, "base-url"),
+      systemPrompt: str(flags, "system-prompt"),
+      appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
+      reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
+      cwd: str(flags, "cwd"),
+      tools,
+      maxSteps,
+      script: str(flags, "script"),
+      debug: flags.debug === true,
+      extensions: { explicit, noDiscovery },
+    });
+    for (const note of runtime.notes) console.error(`zot: ${note}`);
+
+    running = true;
+    try {
+      const input = { text: prompt };
+      const session = { agent: runtime.agent, extensions: runtime.extensions };
+      const outcome = flags.json
+        ? await (await import("../modes/json.ts")).runJsonMode(session, input, controller.signal)
+        : await (await import("../modes/print.ts")).runPrintMode(session, input, controller.signal);
+      switch (outcome.status) {
+        case "ok":
+          return EXIT.ok;
+        case "aborted":
+          return EXIT.interrupted;
+        case "blocked":
+          console.error(`zot: ${outcome.reason}`);
+          return EXIT.failed;
+        case "error":
+          console.error(`zot: ${outcome.message}`);
+          return interrupted ? EXIT.interrupted : EXIT.failed;
+        case "command_error":
+          console.error(`zot: ${outcome.message}`);
+          return interrupted ? EXIT.interrupted : EXIT.failed;
+      }
+    } finally {
+      // Every extension gets its shutdown frame and grace before zot exits.
+      await runtime.dispose();
     }
   } finally {
     process.off("SIGINT", onSignal);

@@ -1,13 +1,18 @@
 // `zot --json`: streams every agent event as one JSON object per line, exactly the shapes of the
-// event union (the same stream `zot rpc` sends).
-import type { Agent, PromptInput, PromptOutcome } from "../core/agent.ts";
+// event union (the same stream `zot rpc` sends): extension notes as `ext_notify`, an extension's
+// `/command` as `command_result`.
+import type { PromptInput } from "../core/agent.ts";
+import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
+import type { ModeSession } from "./print.ts";
 
-export async function runJsonMode(agent: Agent, input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
+export async function runJsonMode(session: ModeSession, input: PromptInput, signal: AbortSignal): Promise<RunOutcome> {
+  const { agent, extensions } = session;
   const writer = new NdjsonWriter();
   const off = agent.onEvent((event) => writer.write(event));
+  extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
   try {
-    return await agent.prompt(input, signal);
+    return await promptOrCommand(agent, extensions, input, signal);
   } finally {
     off();
     await writer.close();

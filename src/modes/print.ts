@@ -1,9 +1,19 @@
-// `zot -p`: runs one prompt and prints the final answer on stdout. Rule: stdout holds only the
-// answer (what the user was shown, after any replace_text); everything else goes to stderr.
-import type { Agent, PromptInput, PromptOutcome } from "../core/agent.ts";
+// `zot -p`: runs one prompt (or an extension's `/command`) and prints the final answer on stdout.
+// Rule: stdout holds only the answer (what the user was shown, after any replace_text) or the
+// command's displayed text; everything else (extension notes, errors) goes to stderr.
+import type { Agent, PromptInput } from "../core/agent.ts";
+import type { ExtensionManager } from "../extensions/manager.ts";
+import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
 
-export async function runPrintMode(agent: Agent, input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
+export interface ModeSession {
+  agent: Agent;
+  extensions?: ExtensionManager;
+}
+
+export async function runPrintMode(session: ModeSession, input: PromptInput, signal: AbortSignal): Promise<RunOutcome> {
+  const { agent, extensions } = session;
   let answer = "";
+  let shown = "";
   const off = agent.onEvent((event) => {
     if (event.type === "assistant_message") {
       const text = event.content
@@ -11,11 +21,20 @@ export async function runPrintMode(agent: Agent, input: PromptInput, signal: Abo
         .map((b) => b.text)
         .join("\n");
       if (text.trim() !== "") answer = text;
+    } else if (event.type === "ext_notify") {
+      console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+    } else if (event.type === "command_result" && (event.action === "display" || event.action === "insert")) {
+      // -p has no editor to insert into: inserted text is printed like displayed text.
+      shown += event.text ?? "";
     }
   });
+  extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
   try {
-    const outcome = await agent.prompt(input, signal);
-    if (outcome.status === "ok" && answer) await Bun.write(Bun.stdout, answer.endsWith("\n") ? answer : `${answer}\n`);
+    const outcome = await promptOrCommand(agent, extensions, input, signal);
+    if (outcome.status === "ok") {
+      const out = `${shown}${answer}`;
+      if (out) await Bun.write(Bun.stdout, out.endsWith("\n") ? out : `${out}\n`);
+    }
     return outcome;
   } finally {
     off();

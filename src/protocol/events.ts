@@ -86,6 +86,18 @@ export const ExtNotifyEvent = v.object({
   message: v.string(),
 });
 
+/** A slash command of an extension ran (`zot -p "/weather berlin"`, `--json`, rpc). */
+export const CommandResultEvent = v.object({
+  type: v.literal("command_result"),
+  /** the command's name, without the slash */
+  command: v.string(),
+  /** the extension that owns the command */
+  extension: v.string(),
+  action: v.picklist(["prompt", "insert", "display", "noop", "error"]),
+  /** the prompt, inserted or displayed text, or the error */
+  text: v.optional(v.string()),
+});
+
 export const AgentEvent = v.variant("type", [
   TurnStartEvent,
   UserMessageEvent,
@@ -106,6 +118,7 @@ export const AgentEvent = v.variant("type", [
   CompactDoneEvent,
   InterceptEvent,
   ExtNotifyEvent,
+  CommandResultEvent,
 ]);
 export type AgentEvent = v.InferOutput<typeof AgentEvent>;
 export type AgentEventType = AgentEvent["type"];

@@ -1,0 +1,75 @@
+// How one extension's process is launched: its command line, environment, data directory and
+// log file. Rule: the extension gets zot's environment plus its own three ZOT_* variables, runs in
+// its own directory, and never inherits zot's BUN_BE_BUN (only files zot runs itself get one).
+import { appendFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { zotPaths } from "../config/home.ts";
+import { type Manifest, resolveExec } from "./manifest.ts";
+import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
+
+export interface LaunchOptions {
+  manifest: Manifest;
+  dir: string;
+  home: string;
+  zotVersion: string;
+  zotBinary: string;
+  env: Record<string, string | undefined>;
+}
+
+export type Launch =
+  | { command: string[]; env: Record<string, string | undefined>; dataDir: string }
+  | { error: string };
+
+/** `$ZOT_HOME/data/<name>`: state an extension keeps across runs and reinstalls. */
+export function extensionDataDir(home: string, name: string): string {
+  return path.join(home, "data", name);
+}
+
+/** `$ZOT_HOME/logs/ext-<name>.log`, where the extension's stderr and zot's notes about it go. */
+export function extensionLogFile(home: string, name: string): string {
+  return path.join(zotPaths(home).logsDir, `ext-${name}.log`);
+}
+
+/** Resolves the command and prepares the environment and data directory. Errors name no extension. */
+export function prepareLaunch(options: LaunchOptions): Launch {
+  const { manifest, home } = options;
+  const resolved = resolveExec(manifest, options.dir, { zotBinary: options.zotBinary, env: options.env });
+  if ("error" in resolved) return resolved;
+  const dataDir = extensionDataDir(home, manifest.name);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    return { error: `cannot create its data directory ${dataDir} (${errorText(err)})` };
+  }
+  const env: Record<string, string | undefined> = {
+    ...options.env,
+    BUN_BE_BUN: undefined,
+    ...resolved.env,
+    ZOT_EXTENSION_NAME: manifest.name,
+    ZOT_EXTENSION_DIR: options.dir,
+    ZOT_DATA_DIR: dataDir,
+  };
+  if (resolved.env?.BUN_BE_BUN === "1") {
+    // A script zot runs itself may import @zot/sdk: the SDK of this very binary.
+    try {
+      env.NODE_PATH = withSdkNodePath(ensureSdkRuntime(home, options.zotVersion), env.NODE_PATH);
+    } catch (err) {
+      appendLog(extensionLogFile(home, manifest.name), `${errorText(err)}; @zot/sdk imports will fail`);
+    }
+  }
+  return { command: resolved.command, env, dataDir };
+}
+
+/** Appends `[zot] <line>` to a log file when there is no child to do it (it never started). */
+export function appendLog(file: string, line: string): void {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, `[zot] ${line.replace(/\r?\n/g, "\n[zot] ")}\n`);
+  } catch {
+    // A log we cannot write is a log we skip.
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,356 @@
+// The lifecycle of every extension a run of zot loads, and the registries they feed: commands,
+// tools, interception participants, event fan-out and notifications.
+// Rule: deterministic and isolated. Precedence decides every name conflict (built-ins first, then
+// discovery order), every conflict is logged, and one extension failing (at load, mid-call, at
+// exit) never stops zot or another extension.
+import type { Agent } from "../core/agent.ts";
+import type { Participant } from "../core/intercept.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { HostFrameOf } from "../protocol/ext-frames.ts";
+import type { Tool } from "../protocol/tool.ts";
+import { discoverExtensions, type ExtensionSource } from "./discover.ts";
+import { extensionParticipant } from "./ext-intercept.ts";
+import { extensionTool } from "./ext-tool.ts";
+import type { CommandResult, SlashCommands } from "./slash-command.ts";
+import { appendLog, extensionLogFile } from "./ext-launch.ts";
+import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
+
+/** Slash commands zot itself owns; an extension cannot take these names. */
+export const BUILTIN_COMMANDS: ReadonlySet<string> = new Set([
+  "help", "model", "clear", "compact", "sessions", "session", "jump", "btw", "reload-ext",
+  "skills", "jail", "unjail", "yolo", "exit", "quit", "login", "logout",
+]);
+/** Tool names zot itself owns. */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(["read", "write", "edit", "bash", "skill"]);
+
+export interface LoadOptions {
+  cwd: string;
+  home: string;
+  /** `--ext` paths, remembered for reload */
+  explicit: string[];
+  /** `--no-ext`: only the explicit paths */
+  noDiscovery: boolean;
+  provider: string;
+  model: string;
+  zotVersion: string;
+  zotBinary: string;
+  env?: Record<string, string | undefined>;
+  timeouts?: Partial<HostTimeouts>;
+}
+
+export interface LoadReport {
+  /** extensions started (whether or not they came up) */
+  started: number;
+  /** extensions running after registration */
+  ready: number;
+  /** sentences for the user: broken manifests, failed starts, shadowed names */
+  warnings: string[];
+}
+
+export interface ReloadReport extends LoadReport {
+  stopped: number;
+}
+
+export interface Note {
+  extension: string;
+  level: NoteLevel;
+  message: string;
+}
+
+/** Where notifications go (stderr in -p, an event in --json, the notes area in the TUI). */
+export interface NoteSink {
+  notify(note: Note): void;
+  /** the extension retracted its notes (clear_notes) */
+  clearNotes?(extension: string): void;
+}
+
+export interface ExtensionInfo {
+  name: string;
+  source: ExtensionSource;
+  dir: string;
+  state: HostState;
+  error?: string;
+  pid?: number;
+  commands: string[];
+  tools: string[];
+}
+
+/** Notes that arrive before anyone listens are kept, up to this many (the oldest go first). */
+const MAX_PENDING_NOTES = 200;
+
+interface Loaded {
+  host: ZotExtensionHost;
+  source: ExtensionSource;
+}
+
+export class ExtensionManager implements SlashCommands {
+  private loaded: Loaded[] = [];
+  private options: LoadOptions | undefined;
+  private commandIndex = new Map<string, { host: ZotExtensionHost; description: string }>();
+  private toolList: Tool[] = [];
+  private agent: Agent | undefined;
+  private offEvents: (() => void) | undefined;
+  private participants: Participant[] = [];
+  private sink: NoteSink | undefined;
+  private pendingNotes: Note[] = [];
+  /** shadowing already reported, so a rebuild does not repeat it */
+  private reported = new Set<string>();
+  /** collected while loading, for the load report; later conflicts go to the extension's log only */
+  private warnings: string[] | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Discovers and starts every extension in parallel; resolves when all are up or given up on. */
+  load(options: LoadOptions): Promise<LoadReport> {
+    return this.serial(() => this.loadNow(options));
+  }
+
+  private async loadNow(options: LoadOptions): Promise<LoadReport> {
+    this.options = options;
+    const warnings: string[] = [];
+    this.warnings = warnings;
+    const hosts: Loaded[] = [];
+    for (const entry of discoverExtensions(options)) {
+      const manifest = entry.manifest;
+      if (!manifest) {
+        warnings.push(entry.error ?? `${entry.manifestFile}: cannot be loaded`);
+        continue;
+      }
+      if (entry.shadowedBy) {
+        appendLog(
+          extensionLogFile(options.home, manifest.name),
+          `${entry.dir} is not started: ${entry.shadowedBy} has the same name "${manifest.name}" and comes first`,
+        );
+        continue;
+      }
+      // A disabled extension stays off unless named with --ext for this run.
+      if (!manifest.enabled && entry.source !== "flag") continue;
+      if (manifest.protocol === "jsonrpc") {
+        warnings.push(
+          `extension "${manifest.name}" (${entry.manifestFile}) speaks the "jsonrpc" hook protocol, which this zot does not run yet; skipped`,
+        );
+        continue;
+      }
+      const host = new ZotExtensionHost({
+        manifest,
+        dir: entry.dir,
+        home: options.home,
+        cwd: options.cwd,
+        provider: options.provider,
+        model: options.model,
+        zotVersion: options.zotVersion,
+        zotBinary: options.zotBinary,
+        env: options.env,
+        timeouts: options.timeouts,
+      });
+      host.onNotify((level, message) => this.note({ extension: host.name, level, message }));
+      host.onClearNotes(() => this.clearNotes(host.name));
+      host.onChange(() => this.rebuild());
+      hosts.push({ host, source: entry.source });
+    }
+    this.loaded = hosts;
+    await Promise.all(hosts.map(({ host }) => host.start()));
+    for (const { host } of hosts) if (host.state === "failed" && host.error) warnings.push(host.error);
+    this.rebuild();
+    if (this.agent) this.addParticipants(this.agent);
+    const report = {
+      started: hosts.length,
+      ready: hosts.filter(({ host }) => host.live).length,
+      warnings,
+    };
+    this.warnings = undefined;
+    return report;
+  }
+
+  /** Tools of every running extension, after name conflicts are settled. */
+  tools(): Tool[] {
+    return [...this.toolList];
+  }
+
+  commands(): { name: string; description: string; extension: string }[] {
+    return [...this.commandIndex].map(([name, { host, description }]) => ({ name, description, extension: host.name }));
+  }
+
+  hasCommand(name: string): boolean {
+    return this.commandIndex.has(name);
+  }
+
+  async runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult> {
+    const owner = this.commandIndex.get(name);
+    if (!owner) return { command: name, extension: "", action: "error", text: `no extension provides /${name}` };
+    return owner.host.invoke(name, args, signal);
+  }
+
+  list(): ExtensionInfo[] {
+    return this.loaded.map(({ host, source }) => ({
+      name: host.name,
+      source,
+      dir: host.dir,
+      state: host.state,
+      ...(host.error ? { error: host.error } : {}),
+      ...(host.pid !== undefined && host.live ? { pid: host.pid } : {}),
+      commands: host.commands().map((c) => c.name),
+      tools: host.tools().map((t) => t.name),
+    }));
+  }
+
+  /** Wires the extensions into an agent: its tools, its interception chain and its events. */
+  attach(agent: Agent): void {
+    if (this.agent === agent) return;
+    this.detach();
+    this.agent = agent;
+    this.offEvents = agent.onEvent((event) => this.fanOut(event));
+    this.addParticipants(agent);
+    this.swapTools(agent, [], this.toolList);
+  }
+
+  /** Routes notifications; those that came before (during loading) are delivered first. */
+  onNotify(sink: NoteSink): void {
+    this.sink = sink;
+    const pending = this.pendingNotes;
+    this.pendingNotes = [];
+    for (const note of pending) sink.notify(note);
+  }
+
+  /** The `session_start` event, once the extensions are up and before the first prompt. */
+  emitSessionStart(): void {
+    this.broadcast({ type: "event", event: "session_start" });
+  }
+
+  /**
+   * Stops everything, reads the manifests again (with the same --ext and --no-ext), starts it all
+   * and swaps the attached agent's extension tools and participants in place. The new processes
+   * get session_start.
+   */
+  reload(): Promise<ReloadReport> {
+    return this.serial(async () => {
+      const options = this.options;
+      if (!options) throw new Error("extensions were never loaded, so there is nothing to reload");
+      const old = this.loaded;
+      const stopped = old.filter(({ host }) => host.live).length;
+      await Promise.all(old.map(({ host }) => host.stop()));
+      this.removeParticipants();
+      this.loaded = [];
+      this.reported.clear();
+      this.rebuild();
+      const report = await this.loadNow(options);
+      this.emitSessionStart();
+      return { ...report, stopped };
+    });
+  }
+
+  /** shutdown to every extension at once; each gets the grace, then SIGTERM, then SIGKILL. */
+  stop(): Promise<void> {
+    return this.serial(async () => {
+      await Promise.all(this.loaded.map(({ host }) => host.stop()));
+      this.detach();
+    });
+  }
+
+  private detach(): void {
+    const agent = this.agent;
+    if (!agent) return;
+    this.offEvents?.();
+    this.offEvents = undefined;
+    this.removeParticipants();
+    this.swapTools(agent, this.toolList, []);
+    this.agent = undefined;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private addParticipants(agent: Agent): void {
+    this.removeParticipants();
+    for (const { host } of this.loaded) {
+      if (host.state === "failed") continue;
+      const participant = extensionParticipant(host);
+      agent.chain.add(participant);
+      this.participants.push(participant);
+    }
+  }
+
+  private removeParticipants(): void {
+    const mine = new Set(this.participants);
+    this.agent?.chain.removeWhere((p) => mine.has(p));
+    this.participants = [];
+  }
+
+  /** Settles names again: built-ins first, then extensions in precedence order, first come wins. */
+  private rebuild(): void {
+    const commands = new Map<string, { host: ZotExtensionHost; description: string }>();
+    const tools: Tool[] = [];
+    const toolOwners = new Map<string, string>();
+    for (const { host } of this.loaded) {
+      if (!host.live) continue;
+      for (const command of host.commands()) {
+        const owner = commands.get(command.name)?.host.name;
+        if (BUILTIN_COMMANDS.has(command.name)) this.shadowed(host, `command /${command.name}`, "zot's built-in command");
+        else if (owner) this.shadowed(host, `command /${command.name}`, `extension "${owner}", which comes first`);
+        else commands.set(command.name, { host, description: command.description });
+      }
+      for (const def of host.tools()) {
+        const owner = toolOwners.get(def.name);
+        if (BUILTIN_TOOL_NAMES.has(def.name)) this.shadowed(host, `tool "${def.name}"`, "zot's built-in tool");
+        else if (owner) this.shadowed(host, `tool "${def.name}"`, `extension "${owner}", which comes first`);
+        else {
+          toolOwners.set(def.name, host.name);
+          tools.push(extensionTool(host, def));
+        }
+      }
+    }
+    const previous = this.toolList;
+    this.commandIndex = commands;
+    this.toolList = tools;
+    if (this.agent) this.swapTools(this.agent, previous, tools);
+  }
+
+  private shadowed(host: ZotExtensionHost, what: string, winner: string): void {
+    const key = `${host.name}\u0000${what}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    host.log(`${what} is shadowed by ${winner}; it is not used`);
+    this.warnings?.push(`extension "${host.name}": its ${what} is shadowed by ${winner}; it is not used`);
+  }
+
+  /** Replaces the agent's extension tools in place, keeping every other tool where it was. */
+  private swapTools(agent: Agent, previous: readonly Tool[], next: readonly Tool[]): void {
+    const old = new Set(previous);
+    agent.tools = [...agent.tools.filter((tool) => !old.has(tool)), ...next];
+  }
+
+  private fanOut(event: AgentEvent): void {
+    switch (event.type) {
+      case "turn_start":
+        return this.broadcast({ type: "event", event: "turn_start", step: event.step });
+      case "tool_call":
+        return this.broadcast({ type: "event", event: "tool_call", tool_id: event.id, tool_name: event.name, tool_args: event.args });
+      case "assistant_message": {
+        const text = event.content
+          .filter((b) => b.type === "text")
+          .map((b) => b.text)
+          .join("\n");
+        return this.broadcast({ type: "event", event: "assistant_message", ...(text ? { text } : {}) });
+      }
+      case "turn_end":
+        return this.broadcast({ type: "event", event: "turn_end", stop: event.stop, ...(event.error ? { error: event.error } : {}) });
+    }
+  }
+
+  private broadcast(frame: HostFrameOf<"event">): void {
+    for (const { host } of this.loaded) host.sendEvent(frame);
+  }
+
+  private note(note: Note): void {
+    if (this.sink) return this.sink.notify(note);
+    this.pendingNotes.push(note);
+    if (this.pendingNotes.length > MAX_PENDING_NOTES) this.pendingNotes.shift();
+  }
+
+  private clearNotes(extension: string): void {
+    this.pendingNotes = this.pendingNotes.filter((note) => note.extension !== extension);
+    this.sink?.clearNotes?.(extension);
+  }
+}

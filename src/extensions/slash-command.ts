@@ -1,0 +1,94 @@
+// `/name args` as input: recognising an extension's slash command in a prompt, and what the
+// non-interactive modes (-p, --json) do with its answer. Rule: only the exact name of a registered
+// command is a command; anything else (`/etc/hosts is broken`) goes to the model as a prompt.
+import type { Agent, PromptInput, PromptOutcome } from "../core/agent.ts";
+import type { ExtFrameOf } from "../protocol/ext-frames.ts";
+
+export interface SlashInvocation {
+  name: string;
+  /** everything after the name, trimmed (inner spacing and newlines kept) */
+  args: string;
+}
+
+/** What a command's reply means, once normalised (an `error` field wins over any action). */
+export type CommandResult =
+  | { command: string; extension: string; action: "prompt"; text: string }
+  | { command: string; extension: string; action: "insert" | "display"; text: string }
+  | { command: string; extension: string; action: "noop" }
+  | { command: string; extension: string; action: "error"; text: string };
+
+/** The registry the modes dispatch through (the ExtensionManager). */
+export interface SlashCommands {
+  hasCommand(name: string): boolean;
+  runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult>;
+}
+
+/** How a run of -p / --json ended: a prompt's outcome, or a command that failed. */
+export type RunOutcome = PromptOutcome | { status: "command_error"; message: string };
+
+const SLASH = /^\/([A-Za-z0-9_-]+)(?:[ \t\r\n]+([\s\S]*))?$/;
+
+/** `/weather  berlin ` → {name: "weather", args: "berlin"}; anything else → undefined. */
+export function parseSlash(text: string): SlashInvocation | undefined {
+  const match = SLASH.exec(text.trim());
+  if (!match) return undefined;
+  return { name: match[1], args: (match[2] ?? "").trim() };
+}
+
+/** The invocation if `text` starts with the name of a registered command. */
+export function matchCommand(text: string, commands: SlashCommands | undefined): SlashInvocation | undefined {
+  if (!commands) return undefined;
+  const slash = parseSlash(text);
+  return slash && commands.hasCommand(slash.name) ? slash : undefined;
+}
+
+/** A `command_response` normalised: a non-empty `error` wins; a blank prompt or insert is a noop. */
+export function commandResult(
+  base: { command: string; extension: string },
+  reply: ExtFrameOf<"command_response">,
+): CommandResult {
+  if (reply.error) return { ...base, action: "error", text: reply.error };
+  switch (reply.action) {
+    case "error":
+      return { ...base, action: "error", text: "the command failed (no error text given)" };
+    case "prompt":
+      return reply.prompt?.trim() ? { ...base, action: "prompt", text: reply.prompt } : { ...base, action: "noop" };
+    case "insert":
+      return reply.insert ? { ...base, action: "insert", text: reply.insert } : { ...base, action: "noop" };
+    case "display":
+      return { ...base, action: "display", text: reply.display ?? "" };
+    default:
+      return { ...base, action: "noop" };
+  }
+}
+
+/** The one-line error the user sees for a failed command. */
+export function commandErrorMessage(result: Extract<CommandResult, { action: "error" }>): string {
+  return `/${result.command} (extension ${result.extension}): ${result.text}`;
+}
+
+/**
+ * Runs one input of -p / --json (and any mode without an editor): a registered `/command` runs
+ * (its answer is a `command_result` event, and a `prompt` answer becomes the turn), anything else
+ * is a prompt for the model.
+ */
+export async function promptOrCommand(
+  agent: Agent,
+  commands: SlashCommands | undefined,
+  input: PromptInput,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
+  const slash = matchCommand(input.text, commands);
+  if (!slash || !commands) return agent.prompt(input, signal);
+  const result = await commands.runCommand(slash.name, slash.args, signal);
+  agent.emit({
+    type: "command_result",
+    command: result.command,
+    extension: result.extension,
+    action: result.action,
+    ...("text" in result ? { text: result.text } : {}),
+  });
+  if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
+  if (result.action === "prompt") return agent.prompt({ ...input, text: result.text }, signal);
+  return { status: "ok" };
+}

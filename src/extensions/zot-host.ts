@@ -1,0 +1,466 @@
+// Speaks the zot NDJSON protocol with one extension, on a LineChild: the hello handshake, the
+// registration window, commands, tools, interception calls and one-way events.
+// Rule: nothing the extension does (silence, garbage, a crash at any moment) can stall or crash
+// zot: every wait has a deadline, every bad frame is logged in the extension's log and skipped,
+// and a dead extension fails its pending calls at once and loses its commands and tools.
+import * as v from "valibot";
+import {
+  EXT_EVENTS,
+  EXT_INTERCEPTS,
+  type ExtEventName,
+  type ExtFrameOf,
+  type ExtInterceptName,
+  ExtToHostFrame,
+  type HostFrameOf,
+  PROTOCOL_VERSION,
+} from "../protocol/ext-frames.ts";
+import type { ToolResult } from "../protocol/tool.ts";
+import { ChildCallError, type ChildExitInfo, LineChild } from "./child.ts";
+import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
+import { appendLog, extensionDataDir, extensionLogFile, prepareLaunch } from "./ext-launch.ts";
+import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
+import type { Manifest } from "./manifest.ts";
+import { type CommandResult, commandResult } from "./slash-command.ts";
+
+export { extensionLogFile } from "./ext-launch.ts";
+
+export interface HostTimeouts {
+  /** from spawn to the hello frame */
+  helloMs: number;
+  /** registration closes after this much silence when no ready frame comes */
+  idleMs: number;
+  /** registration closes after this long whatever comes */
+  readyMs: number;
+  commandMs: number;
+  toolMs: number;
+  interceptMs: number;
+  /** shutdown: the grace before SIGTERM, then before SIGKILL */
+  graceMs: number;
+  termMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: HostTimeouts = {
+  helloMs: 5000,
+  idleMs: 250,
+  readyMs: 3000,
+  commandMs: 30_000,
+  toolMs: 60_000,
+  interceptMs: 5000,
+  graceMs: 2000,
+  termMs: 1000,
+};
+
+export interface ZotHostOptions {
+  manifest: Manifest;
+  /** the extension's directory: its working directory and extension_dir */
+  dir: string;
+  home: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  zotVersion: string;
+  /** runs .ts/.js extensions (the compiled zot, or bun in tests) */
+  zotBinary: string;
+  env?: Record<string, string | undefined>;
+  timeouts?: Partial<HostTimeouts>;
+}
+
+export type HostState = "new" | "starting" | "registering" | "ready" | "failed" | "exited" | "stopped";
+export type NoteLevel = ExtFrameOf<"notify">["level"];
+
+type Reply = ExtFrameOf<"command_response"> | ExtFrameOf<"tool_result"> | ExtFrameOf<"event_intercept_response">;
+const REPLY_TYPES: ReadonlySet<string> = new Set(["command_response", "tool_result", "event_intercept_response"]);
+const FRAME_TYPES: ReadonlySet<string> = new Set(ExtToHostFrame.options.map((o) => o.entries.type.literal));
+const EMPTY_SCHEMA = { type: "object", properties: {} };
+
+/** A reply frame that named a pending call's id but did not validate: the call fails at once. */
+class InvalidReply {
+  constructor(
+    readonly type: string,
+    readonly problem: string,
+  ) {}
+}
+
+export class ZotExtensionHost {
+  readonly name: string;
+  readonly dir: string;
+  readonly manifest: Manifest;
+  readonly priority: number;
+  readonly logFile: string;
+  private readonly label: string;
+  private readonly t: HostTimeouts;
+  private child: LineChild | undefined;
+  private current: HostState = "new";
+  private failure: string | undefined;
+  private exit: ChildExitInfo | undefined;
+  private stopping = false;
+  private startPromise: Promise<void> | undefined;
+  private endStart: (() => void) | undefined;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly commandMap = new Map<string, { name: string; description: string }>();
+  private readonly toolMap = new Map<string, ExtToolDef>();
+  private readonly eventSet = new Set<ExtEventName>();
+  private readonly interceptSet = new Set<ExtInterceptName>();
+  private readonly noteHandlers: ((level: NoteLevel, message: string) => void)[] = [];
+  private readonly clearHandlers: (() => void)[] = [];
+  private readonly changeHandlers: (() => void)[] = [];
+
+  constructor(private readonly options: ZotHostOptions) {
+    this.manifest = options.manifest;
+    this.name = options.manifest.name;
+    this.dir = options.dir;
+    this.priority = options.manifest.priority ?? 0;
+    this.label = `extension "${this.name}"`;
+    this.logFile = extensionLogFile(options.home, this.name);
+    this.t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  }
+
+  get state(): HostState {
+    return this.current;
+  }
+  /** why the extension is not running, as a sentence naming it */
+  get error(): string | undefined {
+    return this.failure;
+  }
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+  /** how long an intercept waits for its answer (the chain's own deadline is a little later) */
+  get interceptTimeoutMs(): number {
+    return this.t.interceptMs;
+  }
+  get live(): boolean {
+    return (this.current === "registering" || this.current === "ready") && this.child?.alive === true;
+  }
+
+  /** Spawns, handshakes and waits for registration to close. Never rejects; see state and error. */
+  start(): Promise<void> {
+    this.startPromise ??= this.run();
+    return this.startPromise;
+  }
+
+  commands(): { name: string; description: string }[] {
+    return [...this.commandMap.values()];
+  }
+  tools(): ExtToolDef[] {
+    return [...this.toolMap.values()];
+  }
+  intercepts(): ExtInterceptName[] {
+    return this.live ? [...this.interceptSet] : [];
+  }
+  subscribed(event: ExtEventName): boolean {
+    return this.eventSet.has(event);
+  }
+
+  onNotify(handler: (level: NoteLevel, message: string) => void): void {
+    this.noteHandlers.push(handler);
+  }
+  onClearNotes(handler: () => void): void {
+    this.clearHandlers.push(handler);
+  }
+  /** commands or tools changed (a late registration, or the extension went away) */
+  onChange(handler: () => void): void {
+    this.changeHandlers.push(handler);
+  }
+
+  /** Appends `[zot] <line>` to the extension's log; never throws. */
+  log(line: string): void {
+    if (this.child) this.child.log(line);
+    else appendLog(this.logFile, line);
+  }
+
+  private async run(): Promise<void> {
+    this.current = "starting";
+    const launch = prepareLaunch({ ...this.options, env: this.options.env ?? process.env });
+    if ("error" in launch) return this.fail(`${this.label}: ${launch.error}`);
+    const started = new Promise<void>((resolve) => {
+      this.endStart = resolve;
+    });
+    try {
+      this.child = LineChild.spawn({ name: this.name, command: launch.command, cwd: this.dir, env: launch.env, logFile: this.logFile });
+    } catch (err) {
+      return this.fail(errorText(err));
+    }
+    const child = this.child;
+    child.onMessage((value) => this.onFrame(value));
+    child.onExit((info) => this.onExit(info));
+    this.after(this.t.helloMs, () => {
+      if (this.current !== "starting") return;
+      this.fail(`${this.label} sent no hello frame within ${secs(this.t.helloMs)}; it was stopped (its log: ${this.logFile})`);
+      void child.stop({ graceMs: 0, termMs: 500 });
+    });
+    await started;
+  }
+
+  private fail(message: string): void {
+    this.current = "failed";
+    this.failure = message;
+    appendLog(this.logFile, message);
+    this.finishStart();
+  }
+
+  private finishStart(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
+    clearTimeout(this.idleTimer);
+    this.endStart?.();
+    this.endStart = undefined;
+  }
+
+  private after(ms: number, fn: () => void): void {
+    this.timers.push(setTimeout(fn, ms));
+  }
+
+  private onFrame(value: unknown): void {
+    if (this.current === "registering") this.restartIdle();
+    const parsed = v.safeParse(ExtToHostFrame, value);
+    if (!parsed.success) return this.badFrame(value, parsed.issues);
+    const frame = parsed.output;
+    if (this.current === "starting") {
+      if (frame.type === "hello") return this.hello(frame);
+      return this.log(`"${frame.type}" frame before hello; ignored`);
+    }
+    switch (frame.type) {
+      case "hello":
+        return this.log("a second hello frame; ignored");
+      case "ready":
+        if (this.current === "registering") this.closeRegistration();
+        return;
+      case "register_command":
+        this.commandMap.set(frame.name, { name: frame.name, description: frame.description ?? "" });
+        return this.changed();
+      case "register_tool":
+        this.toolMap.set(frame.name, { name: frame.name, description: frame.description ?? "", schema: frame.schema ?? EMPTY_SCHEMA });
+        return this.changed();
+      case "subscribe":
+        return this.subscribe(frame);
+      case "notify":
+        for (const handler of this.noteHandlers) handler(frame.level, frame.message);
+        return;
+      case "clear_notes":
+        for (const handler of this.clearHandlers) handler();
+        return;
+      case "shutdown_ack":
+        return;
+      case "command_response":
+      case "tool_result":
+      case "event_intercept_response":
+        if (!this.child?.settle(frame.id, frame)) {
+          this.log(`${frame.type} for unknown id ${JSON.stringify(frame.id)} (late, or never asked); dropped`);
+        }
+        return;
+    }
+  }
+
+  private hello(frame: ExtFrameOf<"hello">): void {
+    if (frame.name !== this.name) {
+      this.log(`hello names the extension "${frame.name}" but its manifest says "${this.name}"; using "${this.name}"`);
+    }
+    const ack: HostFrameOf<"hello_ack"> = {
+      type: "hello_ack",
+      protocol_version: PROTOCOL_VERSION,
+      zot_version: this.options.zotVersion,
+      provider: this.options.provider,
+      model: this.options.model,
+      cwd: this.options.cwd,
+      extension_dir: this.dir,
+      data_dir: extensionDataDir(this.options.home, this.name),
+    };
+    this.current = "registering";
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
+    this.child?.send(ack);
+    this.restartIdle();
+    this.after(this.t.readyMs, () => {
+      if (this.current !== "registering") return;
+      this.log(`still registering after ${secs(this.t.readyMs)}; registration closed (later registrations still count)`);
+      this.closeRegistration();
+    });
+  }
+
+  private restartIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.current !== "registering") return;
+      this.log(`no ready frame; registration closed after ${this.t.idleMs} ms of silence`);
+      this.closeRegistration();
+    }, this.t.idleMs);
+  }
+
+  private closeRegistration(): void {
+    this.current = "ready";
+    this.finishStart();
+  }
+
+  private subscribe(frame: ExtFrameOf<"subscribe">): void {
+    for (const name of frame.events ?? []) {
+      if ((EXT_EVENTS as readonly string[]).includes(name)) this.eventSet.add(name as ExtEventName);
+      else this.log(`subscribe: unknown event "${name}" ignored (known: ${EXT_EVENTS.join(", ")})`);
+    }
+    for (const name of frame.intercept ?? []) {
+      if ((EXT_INTERCEPTS as readonly string[]).includes(name)) this.interceptSet.add(name as ExtInterceptName);
+      else this.log(`subscribe: "${name}" cannot be intercepted; ignored (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
+    }
+  }
+
+  private badFrame(value: unknown, issues: v.BaseIssue<unknown>[]): void {
+    const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const type = typeof record?.type === "string" ? record.type : undefined;
+    if (type === undefined) return this.log(`a frame without a "type"; skipped: ${preview(value)}`);
+    if (!FRAME_TYPES.has(type)) return this.log(`unknown frame type "${type}"; skipped`);
+    const problem = issueText(issues);
+    this.log(`invalid ${type} frame (${problem}); skipped`);
+    const id = record?.id;
+    if (REPLY_TYPES.has(type) && (typeof id === "string" || typeof id === "number")) {
+      this.child?.settle(id, new InvalidReply(type, problem));
+    }
+  }
+
+  private changed(): void {
+    for (const handler of this.changeHandlers) handler();
+  }
+
+  private onExit(info: ChildExitInfo): void {
+    this.exit = info;
+    const before = this.current;
+    if (before === "starting") {
+      this.fail(`${this.label} ${info.reason} before sending hello (its log: ${this.logFile})`);
+    } else if (before !== "failed") {
+      this.current = this.stopping || info.stopped ? "stopped" : "exited";
+      if (this.current === "exited") {
+        this.log(`the extension ${gone(info)} while running; its commands and tools are gone until zot restarts or reloads extensions`);
+      }
+      this.finishStart();
+    }
+    const had = this.commandMap.size + this.toolMap.size > 0;
+    this.commandMap.clear();
+    this.toolMap.clear();
+    if (had) this.changed();
+  }
+
+  /** Sends a one-way event frame if the extension subscribed to it. Never blocks. */
+  sendEvent(frame: HostFrameOf<"event">): void {
+    if (!this.eventSet.has(frame.event) || !this.live) return;
+    this.child?.send(frame);
+  }
+
+  /** Runs a slash command: command_invoked, then the normalised command_response. */
+  async invoke(command: string, args: string, signal: AbortSignal): Promise<CommandResult> {
+    const base = { command, extension: this.name };
+    let reply: ExtFrameOf<"command_response">;
+    try {
+      reply = await this.request(
+        (id) => ({ type: "command_invoked", id, name: command, ...(args ? { args } : {}) }) satisfies HostFrameOf<"command_invoked">,
+        this.t.commandMs,
+        signal,
+        `/${command}`,
+        "command_response",
+      );
+    } catch (err) {
+      return { ...base, action: "error", text: this.explain(err, this.t.commandMs) };
+    }
+    return commandResult(base, reply);
+  }
+
+  /** Runs one of the extension's tools. Never throws: failures are is_error results. */
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    let reply: ExtFrameOf<"tool_result">;
+    try {
+      reply = await this.request(
+        (id) => ({ type: "tool_call", id, name: tool, args }) satisfies HostFrameOf<"tool_call">,
+        this.t.toolMs,
+        signal,
+        `tool_call ${tool}`,
+        "tool_result",
+      );
+    } catch (err) {
+      return toolFailure(this.name, tool, this.explain(err, this.t.toolMs));
+    }
+    return toolResultFromExt(this.name, tool, reply.content, reply.is_error ?? false);
+  }
+
+  /** Asks the extension about a stage; rejects (and logs) when it cannot answer, so the chain allows. */
+  async intercept(fields: InterceptFields, signal: AbortSignal): Promise<InterceptReply> {
+    try {
+      return await this.request(
+        (id) => ({ type: "event_intercept", id, ...fields }) satisfies HostFrameOf<"event_intercept">,
+        this.t.interceptMs,
+        signal,
+        `event_intercept ${fields.event}`,
+        "event_intercept_response",
+      );
+    } catch (err) {
+      const why = this.explain(err, this.t.interceptMs);
+      this.log(`intercept ${fields.event}: ${why}; allowing`);
+      throw new Error(why);
+    }
+  }
+
+  private async request<T extends Reply["type"]>(
+    make: (id: number) => HostFrameOf<"command_invoked" | "tool_call" | "event_intercept">,
+    timeoutMs: number,
+    signal: AbortSignal,
+    what: string,
+    expected: T,
+  ): Promise<Extract<Reply, { type: T }>> {
+    const child = this.child;
+    if (!child || !this.live) throw new Error(this.notRunning());
+    const value = await child.call(make, { timeoutMs, signal, what });
+    if (value instanceof InvalidReply) throw new Error(`it sent an invalid ${value.type} (${value.problem})`);
+    const reply = value as Reply;
+    if (reply.type !== expected) throw new Error(`it answered ${what} with a ${reply.type} frame instead of ${expected}`);
+    return reply as Extract<Reply, { type: T }>;
+  }
+
+  /** A failed call, in the words the model or the user sees after "failed: ". */
+  private explain(err: unknown, timeoutMs: number): string {
+    if (err instanceof ChildCallError) {
+      if (err.kind === "timeout") return `timed out after ${secs(timeoutMs)}`;
+      if (err.kind === "aborted") return "cancelled";
+      return this.notRunning();
+    }
+    return errorText(err);
+  }
+
+  private notRunning(): string {
+    if (this.current === "failed") return this.failure ?? "the extension did not start";
+    if (this.exit) return `the extension ${gone(this.exit)}`;
+    if (this.stopping) return "the extension is stopping";
+    if (this.current === "starting" || this.current === "new") return "the extension has not started yet";
+    return "the extension closed its output";
+  }
+
+  /** shutdown, stdin closed, grace, SIGTERM, SIGKILL. Resolves when the process is gone. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.finishStart();
+    if (!this.child) return;
+    await this.child.stop({ goodbye: { type: "shutdown" } satisfies HostFrameOf<"shutdown">, graceMs: this.t.graceMs, termMs: this.t.termMs });
+  }
+}
+
+function gone(info: ChildExitInfo): string {
+  if (info.signal) return `was killed (${info.signal})`;
+  return `exited (code ${info.code})`;
+}
+
+function issueText(issues: v.BaseIssue<unknown>[]): string {
+  const issue = issues[0];
+  if (!issue) return "it does not match the protocol";
+  const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function secs(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,151 @@
+// The six examples in extensions-examples/ loaded with `zot --ext` into the compiled binary, as the
+// READMEs tell a user to try them: the scripted provider plays each example's demo.jsonl (or a
+// script written here), and slash commands go through -p / --json.
+// Rule: assert what a user sees (stdout, stderr notes) and what is left on disk; the frame-level
+// behaviour is covered by test/extensions/examples-wire.test.ts.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ndjson, ROOT, tempDir, zot } from "../support/zot.ts";
+
+const EXAMPLES = join(ROOT, "extensions-examples");
+const ext = (name: string) => ["--ext", join(EXAMPLES, name)];
+const demo = (name: string) => ["--provider", "scripted", "--script", join(EXAMPLES, name, "demo.jsonl")];
+
+function script(turns: object[]): string {
+  const file = join(tempDir("zot-script-"), "script.jsonl");
+  writeFileSync(file, turns.map((turn) => JSON.stringify(turn)).join("\n"));
+  return file;
+}
+
+describe("guard", () => {
+  test("refuses rm -rf ~ and the model reads why; the user gets a warning note", async () => {
+    const run = await zot([...ext("guard"), ...demo("guard"), "-p", "clean up"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'The guard answered: guard refused this command: "rm -rf ~" matches the rule rm-everything: it would delete the whole disk or home directory. Delete only the specific paths you mean, inside the project.\n',
+    );
+    expect(run.stderr).toContain("[guard] warn: blocked (rm-everything): rm -rf ~");
+  });
+
+  test("the bash tool runs git push --force as --force-with-lease", async () => {
+    // A stand-in git that prints its arguments shows what the tool really ran.
+    const bin = tempDir("zot-bin-");
+    writeFileSync(join(bin, "git"), '#!/bin/sh\necho "git $*"\n');
+    chmodSync(join(bin, "git"), 0o755);
+    const turns = script([{ tool_calls: [{ name: "bash", args: { command: "git push --force origin main" } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot([...ext("guard"), "--provider", "scripted", "--script", turns, "-p", "push it"], {
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("git push --force-with-lease origin main");
+    expect(run.stdout).not.toContain("git push --force origin");
+    expect(run.stderr).toContain("[guard] info: rewrote (force-with-lease): git push --force-with-lease origin main");
+  });
+
+  test("/guard lists the rules", async () => {
+    const run = await zot([...ext("guard"), "--provider", "scripted", "-p", "/guard"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith("guard refuses bash commands that match:\n  rm-everything");
+    expect(run.stdout).toContain("this session: 0 blocked, 0 rewritten");
+  });
+});
+
+describe("hello-py", () => {
+  test("/echo displays its text", async () => {
+    const run = await zot([...ext("hello-py"), "--provider", "scripted", "-p", "/echo hi  there"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("hi  there\n");
+  });
+
+  test("/hellopy becomes the user's prompt", async () => {
+    const turns = script([{ text: "Hello, Ada!" }]);
+    const run = await zot([...ext("hello-py"), "--provider", "scripted", "--script", turns, "--json", "/hellopy Ada"]);
+    expect(run.code).toBe(0);
+    const events = ndjson(run.stdout);
+    const prompt = "Greet Ada in one short, cheerful sentence (this came from a Python extension).";
+    expect(events.find((event) => event.type === "user_message")?.content).toEqual([{ type: "text", text: prompt }]);
+    expect(events.find((event) => event.type === "assistant_message")?.content?.[0]?.text).toBe("Hello, Ada!");
+  });
+});
+
+describe("clock", () => {
+  test("/time shows the time and /date gives today's date", async () => {
+    const time = await zot([...ext("clock"), "--provider", "scripted", "-p", "/time"]);
+    expect(time.code).toBe(0);
+    expect(time.stdout).toMatch(/ local, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z UTC\n$/);
+    const date = await zot([...ext("clock"), "--provider", "scripted", "-p", "/date"]);
+    expect(date.code).toBe(0);
+    expect(date.stdout).toMatch(/^\d{4}-\d\d-\d\d\n$/);
+  });
+});
+
+describe("weather", () => {
+  test("the model calls the weather tool and gets the deterministic fake", async () => {
+    const run = await zot([...ext("weather"), ...demo("weather"), "-p", "weather?"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Berlin: 0°C, snow showers (a deterministic fake from the weather example extension)\n");
+  });
+
+  test("/weather without a city fails with its usage", async () => {
+    const run = await zot([...ext("weather"), "--provider", "scripted", "-p", "/weather"]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("usage: /weather <city>");
+  });
+});
+
+describe("redact", () => {
+  test("secrets in the answer are masked in what the user sees", async () => {
+    const run = await zot([...ext("redact"), ...demo("redact"), "-p", "show me"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Your key is [redacted] and the database password: [redacted]\n");
+  });
+});
+
+describe("audit", () => {
+  test("every event lands in <ZOT_HOME>/data/audit/audit.jsonl, and /audit shows the latest", async () => {
+    const home = tempDir("zot-home-");
+    const run = await zot([...ext("audit"), ...demo("audit"), "-p", "go"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("done\n");
+    const file = join(home, "data", "audit", "audit.jsonl");
+    expect(existsSync(file)).toBe(true);
+    const events = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(events.map((event) => event.event)).toEqual([
+      "session_start",
+      "turn_start",
+      // the first answer has no text, only the tool call; it is still an assistant message
+      "assistant_message",
+      "tool_call",
+      "turn_end",
+      "turn_start",
+      "assistant_message",
+      "turn_end",
+    ]);
+    expect(events[3]).toMatchObject({ tool_name: "bash", tool_args: { command: "echo audited" } });
+
+    const shown = await zot([...ext("audit"), "--provider", "scripted", "-p", "/audit 2"], { home });
+    expect(shown.code).toBe(0);
+    // The second run's own session_start is the newest line.
+    expect(shown.stdout).toStartWith(`last 2 of 9 events in ${file}:\n`);
+    expect(shown.stdout).toContain('"event":"session_start"');
+  });
+});
+
+describe("install", () => {
+  test("zot ext install copies an example, and it then loads without --ext, importing the SDK the binary wrote", async () => {
+    const home = tempDir("zot-home-");
+    mkdirSync(home, { recursive: true });
+    const install = await zot(["ext", "install", join(EXAMPLES, "weather")], { home });
+    expect(install.code).toBe(0);
+    expect(existsSync(join(home, "extensions", "weather", "index.ts"))).toBe(true);
+    const run = await zot([...demo("weather"), "-p", "weather?"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Berlin: 0°C, snow showers");
+    // Outside the repository no tsconfig "paths" apply: @zot/sdk came from the copy the binary
+    // wrote from the source compiled into it.
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const written = join(home, "runtime", version, "node_modules", "@zot", "sdk", "index.ts");
+    expect(readFileSync(written, "utf8")).toBe(readFileSync(join(ROOT, "src", "sdk", "extension.ts"), "utf8"));
+  });
+});

@@ -1,0 +1,431 @@
+// ExtensionManager with real extension processes and a real Agent (a stand-in provider plays the
+// model): discovery and precedence, name conflicts, tools in the loop, every interception
+// outcome, event fan-out, notes, reload and stop.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent } from "../../src/core/agent.ts";
+import { ExtensionManager, type LoadOptions, type Note } from "../../src/extensions/manager.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import type { ContentBlock } from "../../src/protocol/messages.ts";
+import type { ModelInfo } from "../../src/protocol/models.ts";
+import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
+import type { Tool } from "../../src/protocol/tool.ts";
+import { alive, eventually, rewriteConfig, type ScriptedConfig, scriptedExtension } from "../fixtures/extensions/make.ts";
+import { tempDir } from "../support/zot.ts";
+
+const model: ModelInfo = {
+  id: "test-model",
+  provider: "scripted",
+  name: "test",
+  api: "scripted",
+  context_window: 100_000,
+  max_output: 100,
+  reasoning: false,
+  price_input: 0,
+  price_output: 0,
+  price_cache_read: 0,
+  price_cache_write: 0,
+  source: "catalog",
+};
+
+type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[] };
+
+function fakeProvider(turns: Turn[]): Provider & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    name: "fake",
+    requests,
+    async *stream(request): AsyncIterable<ProviderEvent> {
+      requests.push(structuredClone(request));
+      const turn = turns.shift();
+      if (!turn) throw new ProviderError("fake: no turn left", "script");
+      const content: ContentBlock[] = [];
+      if (turn.text) {
+        yield { type: "text_delta", delta: turn.text };
+        content.push({ type: "text", text: turn.text });
+      }
+      for (const call of turn.calls ?? []) content.push({ type: "tool_call", ...call });
+      yield { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" };
+    },
+  };
+}
+
+/** A built-in stand-in that records the args it was run with. */
+function recorder(seen: unknown[]): Tool {
+  return {
+    name: "run",
+    description: "runs a command",
+    parameters: { type: "object" },
+    async execute(args) {
+      seen.push(args);
+      return { content: [{ type: "text", text: `ran ${JSON.stringify(args)}` }], is_error: false };
+    },
+  };
+}
+
+const managers: ExtensionManager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.stop()));
+});
+
+function layout() {
+  const root = tempDir("zot-mgr-");
+  const cwd = join(root, "project");
+  const home = join(root, "home");
+  return {
+    root,
+    cwd,
+    home,
+    project: join(cwd, ".zot", "extensions"),
+    global: join(home, "extensions"),
+    file: (name: string) => join(root, name),
+    log: (name: string) => {
+      const file = join(home, "logs", `ext-${name}.log`);
+      return existsSync(file) ? readFileSync(file, "utf8") : "";
+    },
+    options: (extra: Partial<LoadOptions> = {}): LoadOptions => ({
+      cwd,
+      home,
+      explicit: [],
+      noDiscovery: false,
+      provider: "scripted",
+      model: "test-model",
+      zotVersion: "9.9.9",
+      zotBinary: process.execPath,
+      ...extra,
+    }),
+  };
+}
+
+function manager(): ExtensionManager {
+  const m = new ExtensionManager();
+  managers.push(m);
+  return m;
+}
+
+function lines(file: string): any[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+const reg = (type: "register_command" | "register_tool", ...names: string[]) => names.map((name) => ({ type, name }));
+
+describe("loading", () => {
+  test("precedence, shadowing, broken and disabled manifests: every conflict reported, the rest load", async () => {
+    const l = layout();
+    scriptedExtension(l.project, "alpha", { after_hello: [...reg("register_command", "hello", "help"), ...reg("register_tool", "bash", "shared")] });
+    scriptedExtension(l.global, "beta", { after_hello: [...reg("register_command", "hello", "beta-only"), ...reg("register_tool", "shared", "beta_tool")] });
+    scriptedExtension(l.global, "alpha", { countfile: l.file("global-alpha-count") });
+    scriptedExtension(l.global, "off", { countfile: l.file("off-count") }, { enabled: false });
+    scriptedExtension(l.global, "broken", {}, { exec: 42 });
+
+    const m = manager();
+    const report = await m.load(l.options());
+    expect(report.started).toBe(2);
+    expect(report.ready).toBe(2);
+    const warnings = report.warnings.join("\n");
+    expect(warnings).toContain(join(l.global, "broken", "extension.json"));
+    expect(warnings).toContain('"exec" must be a string (got 42)');
+    expect(warnings).toContain('extension "alpha": its command /help is shadowed by zot\'s built-in command; it is not used');
+    expect(warnings).toContain('extension "alpha": its tool "bash" is shadowed by zot\'s built-in tool; it is not used');
+    expect(warnings).toContain('extension "beta": its command /hello is shadowed by extension "alpha", which comes first; it is not used');
+    expect(warnings).toContain('extension "beta": its tool "shared" is shadowed by extension "alpha", which comes first; it is not used');
+
+    expect(m.commands().map((c) => [c.name, c.extension])).toEqual([
+      ["hello", "alpha"],
+      ["beta-only", "beta"],
+    ]);
+    expect(m.tools().map((t) => [t.name, t.extension])).toEqual([
+      ["shared", "alpha"],
+      ["beta_tool", "beta"],
+    ]);
+    // The shadowed global "alpha" and the disabled "off" never ran.
+    expect(existsSync(l.file("global-alpha-count"))).toBe(false);
+    expect(existsSync(l.file("off-count"))).toBe(false);
+    expect(l.log("alpha")).toContain(`${join(l.global, "alpha")} is not started: ${join(l.project, "alpha")} has the same name "alpha"`);
+    expect(l.log("alpha")).toContain("command /help is shadowed by zot's built-in command");
+    expect(l.log("beta")).toContain('command /hello is shadowed by extension "alpha"');
+  });
+
+  test("--ext wins over an installed extension with the same name; --no-ext keeps only --ext", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "weather", { countfile: l.file("installed"), after_hello: reg("register_command", "installed") });
+    scriptedExtension(l.global, "other", { countfile: l.file("other") });
+    const mine = scriptedExtension(l.root, "weather", { countfile: l.file("mine"), after_hello: reg("register_command", "mine") }, {}, "work-copy");
+
+    const m = manager();
+    await m.load(l.options({ explicit: [mine] }));
+    expect(m.commands().map((c) => c.name)).toEqual(["mine"]);
+    expect(existsSync(l.file("installed"))).toBe(false);
+    expect(existsSync(l.file("other"))).toBe(true);
+    await m.stop();
+
+    const only = manager();
+    await only.load(l.options({ explicit: [mine], noDiscovery: true }));
+    expect(only.list().map((e) => [e.name, e.source])).toEqual([["weather", "flag"]]);
+    expect(readFileSync(l.file("other"), "utf8")).toBe("1");
+  });
+
+  test("notes sent while loading wait for a listener; later ones go straight to it", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "noisy", {
+      after_hello: [{ type: "notify", level: "success", message: "loaded" }, ...reg("register_command", "ping")],
+      commands: { ping: { action: "noop" } },
+      on_ack: [{ type: "subscribe", events: ["session_start"] }],
+      on_event: { session_start: [{ type: "notify", level: "warn", message: "session!" }] },
+    });
+    const m = manager();
+    await m.load(l.options());
+    const notes: Note[] = [];
+    m.onNotify({ notify: (n) => notes.push(n) });
+    expect(notes).toEqual([{ extension: "noisy", level: "success", message: "loaded" }]);
+    m.emitSessionStart();
+    await eventually(() => notes.length === 2, "the second note");
+    expect(notes[1]).toEqual({ extension: "noisy", level: "warn", message: "session!" });
+  });
+});
+
+describe("with an agent", () => {
+  async function agentWith(l: ReturnType<typeof layout>, turns: Turn[], seen: unknown[] = []) {
+    const provider = fakeProvider(turns);
+    const agent = new Agent({ provider, model, tools: [recorder(seen)], system: "sys", cwd: l.cwd });
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    const m = manager();
+    const report = await m.load(l.options({ timeouts: { interceptMs: 400 } }));
+    m.attach(agent);
+    return { agent, events, provider, m, report, seen };
+  }
+  const signal = () => new AbortController().signal;
+  const toolResults = (events: AgentEvent[]) => events.filter((e) => e.type === "tool_result");
+
+  test("extension tools join the agent's tools and run in the loop, named by their extension", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "weather", {
+      after_hello: [{ type: "register_tool", name: "forecast", description: "the weather", schema: { type: "object", properties: { city: { type: "string" } } } }],
+      tools: { forecast: { eval: "{'content': [{'type': 'text', 'text': f['args']['city'] + ': fog'}]}" } },
+    });
+    const { agent, events, provider } = await agentWith(l, [
+      { calls: [{ id: "c1", name: "forecast", args: { city: "Berlin" } }] },
+      { text: "It is foggy." },
+    ]);
+    expect(agent.tools.map((t) => t.name)).toEqual(["run", "forecast"]);
+    expect(provider.requests[0]).toBeUndefined();
+    await agent.prompt({ text: "weather?" }, signal());
+    expect(provider.requests[0].tools.map((t) => t.name)).toEqual(["forecast", "run"]);
+    expect(provider.requests[0].tools[0].parameters).toEqual({ type: "object", properties: { city: { type: "string" } } });
+    expect(toolResults(events)).toEqual([
+      { type: "tool_result", id: "c1", name: "forecast", extension: "weather", is_error: false, content: [{ type: "text", text: "Berlin: fog" }] },
+    ]);
+  });
+
+  test("tool_call block: the tool does not run and the model sees the reason (or a default naming the extension)", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "guard", {
+      after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+      intercept: { tool_call: { eval: "{'block': True, 'reason': 'refused: rm -rf'} if 'rm' in f['tool_args']['command'] else {'block': True}" } },
+    });
+    const { agent, events, seen } = await agentWith(l, [
+      { calls: [{ id: "a", name: "run", args: { command: "rm -rf /" } }, { id: "b", name: "run", args: { command: "ls" } }] },
+      { text: "ok" },
+    ]);
+    await agent.prompt({ text: "go" }, signal());
+    expect(seen).toEqual([]);
+    expect(toolResults(events).map((e) => [e.is_error, e.content])).toEqual([
+      [true, [{ type: "text", text: "refused: rm -rf" }]],
+      [true, [{ type: "text", text: "blocked by guard" }]],
+    ]);
+    expect(events.filter((e) => e.type === "intercept")).toContainEqual({
+      type: "intercept",
+      participant: "guard",
+      stage: "tool_call",
+      action: "deny",
+      reason: "refused: rm -rf",
+    });
+  });
+
+  test("modified_args chain through two extensions in priority order; invalid ones are ignored and logged", async () => {
+    const l = layout();
+    const zetaRecord = l.file("zeta.ndjson");
+    const alphaRecord = l.file("alpha.ndjson");
+    // zeta runs first (priority -1) although alpha sorts first by name.
+    scriptedExtension(
+      l.global,
+      "zeta",
+      {
+        record: zetaRecord,
+        after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+        intercept: { tool_call: { eval: "{'modified_args': {'command': f['tool_args']['command'] + ' | one'}}" } },
+      },
+      { priority: -1 },
+    );
+    scriptedExtension(l.global, "alpha", {
+      record: alphaRecord,
+      after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+      intercept: { tool_call: { eval: "{'modified_args': {'command': f['tool_args']['command'] + ' | two'}}" } },
+    });
+    scriptedExtension(l.global, "broken-rewriter", {
+      after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+      intercept: { tool_call: { modified_args: ["not", "an", "object"] } },
+    }, { priority: 5 });
+    const { agent, events, seen } = await agentWith(l, [{ calls: [{ id: "a", name: "run", args: { command: "ls" } }] }, { text: "ok" }]);
+    await agent.prompt({ text: "go" }, signal());
+    expect(seen).toEqual([{ command: "ls | one | two" }]);
+    expect(lines(alphaRecord).find((f) => f.type === "event_intercept").tool_args).toEqual({ command: "ls | one" });
+    expect(lines(zetaRecord).find((f) => f.type === "event_intercept").tool_args).toEqual({ command: "ls" });
+    expect(l.log("broken-rewriter")).toContain('modified_args for run must be a JSON object (got an array); ignored');
+    // The transcript and the tool_call event keep what the model asked for.
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({ args: { command: "ls" } });
+    expect(events.filter((e) => e.type === "intercept").map((e) => e.type === "intercept" && e.participant)).toEqual(["zeta", "alpha"]);
+  });
+
+  test("respond: the extension answers for the tool, which does not run", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "cache", {
+      after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+      intercept: { tool_call: { respond: { content: [{ type: "text", text: "cached answer" }], is_error: false }, reason: "from cache" } },
+    });
+    const { agent, events, seen, provider } = await agentWith(l, [{ calls: [{ id: "a", name: "run", args: { command: "ls" } }] }, { text: "ok" }]);
+    await agent.prompt({ text: "go" }, signal());
+    expect(seen).toEqual([]);
+    expect(toolResults(events)[0]).toMatchObject({ is_error: false, content: [{ type: "text", text: "cached answer" }] });
+    expect(JSON.stringify(provider.requests[1].messages.at(-1))).toContain("cached answer");
+  });
+
+  test("assistant_message: replace_text changes what the user sees, not the transcript; block hides it", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "redact", {
+      after_hello: [{ type: "subscribe", intercept: ["assistant_message"] }],
+      intercept: {
+        assistant_message: {
+          eval: "{'block': True} if 'HIDE' in f['text'] else {'replace_text': f['text'].replace('SECRET', '[redacted]')}",
+        },
+      },
+    });
+    const { agent, events } = await agentWith(l, [{ text: "the key is SECRET" }, { text: "HIDE me" }]);
+    await agent.prompt({ text: "key?" }, signal());
+    const shown = events.filter((e) => e.type === "assistant_message");
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({ content: [{ type: "text", text: "the key is [redacted]" }] });
+    expect(agent.messages.at(-1)?.content).toEqual([{ type: "text", text: "the key is SECRET" }]);
+
+    await agent.prompt({ text: "again" }, signal());
+    expect(events.filter((e) => e.type === "assistant_message")).toHaveLength(1);
+    expect(agent.messages.at(-1)?.content).toEqual([{ type: "text", text: "HIDE me" }]);
+  });
+
+  test("turn_start block ends the turn with the reason", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "hours", {
+      after_hello: [{ type: "subscribe", intercept: ["turn_start"] }],
+      intercept: { turn_start: { block: true, reason: "outside business hours" } },
+    });
+    const { agent, events, provider } = await agentWith(l, [{ text: "never" }]);
+    const outcome = await agent.prompt({ text: "hi" }, signal());
+    expect(outcome).toEqual({ status: "blocked", reason: "turn blocked by hours: outside business hours" });
+    expect(provider.requests).toHaveLength(0);
+    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "outside business hours" });
+  });
+
+  test("an interceptor that never answers is allowed after its timeout; one that crashes is allowed at once", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "sleepy", { after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: { never: true } } });
+    scriptedExtension(l.global, "crashy", { after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: { exit: 9 } } });
+    const { agent, seen } = await agentWith(l, [{ calls: [{ id: "a", name: "run", args: { command: "ls" } }] }, { text: "ok" }]);
+    await agent.prompt({ text: "go" }, signal());
+    expect(seen).toEqual([{ command: "ls" }]);
+    expect(l.log("sleepy")).toContain("intercept tool_call: timed out after 0.4 s; allowing");
+    expect(l.log("crashy")).toContain("intercept tool_call: the extension exited (code 9); allowing");
+  });
+
+  test("events reach subscribers in the order the agent emits them", async () => {
+    const l = layout();
+    const record = l.file("events.ndjson");
+    scriptedExtension(l.global, "watcher", {
+      record,
+      after_hello: [{ type: "subscribe", events: ["session_start", "turn_start", "tool_call", "turn_end", "assistant_message"] }],
+    });
+    const { agent, m } = await agentWith(l, [
+      { text: "checking", calls: [{ id: "c1", name: "run", args: { command: "ls" } }] },
+      { text: "done" },
+    ]);
+    m.emitSessionStart();
+    await agent.prompt({ text: "go" }, signal());
+    const expected = [
+      { type: "event", event: "session_start" },
+      { type: "event", event: "turn_start", step: 1 },
+      { type: "event", event: "assistant_message", text: "checking" },
+      { type: "event", event: "tool_call", tool_id: "c1", tool_name: "run", tool_args: { command: "ls" } },
+      { type: "event", event: "turn_end", stop: "tool_use" },
+      { type: "event", event: "turn_start", step: 2 },
+      { type: "event", event: "assistant_message", text: "done" },
+      { type: "event", event: "turn_end", stop: "end_turn" },
+    ];
+    await eventually(() => lines(record).filter((f) => f.type === "event").length === expected.length, "all events");
+    expect(lines(record).filter((f) => f.type === "event")).toEqual(expected);
+  });
+
+  test("a tool registered late joins the live agent; a crash takes the extension's tools away", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "lazy", {
+      on_ack: [{ type: "subscribe", events: ["turn_start"] }],
+      on_event: { turn_start: [{ type: "register_tool", name: "late" }] },
+      tools: { late: { exit: 4 } },
+    });
+    const { agent, events } = await agentWith(l, [{ text: "one" }, { calls: [{ id: "x", name: "late", args: {} }] }, { text: "after" }]);
+    expect(agent.tools.map((t) => t.name)).toEqual(["run"]);
+    await agent.prompt({ text: "first" }, signal());
+    await eventually(() => agent.tools.some((t) => t.name === "late"), "the late tool");
+    await agent.prompt({ text: "second" }, signal());
+    expect(toolResults(events)[0]).toMatchObject({
+      extension: "lazy",
+      is_error: true,
+      content: [{ type: "text", text: "extension lazy/late failed: the extension exited (code 4)" }],
+    });
+    await eventually(() => !agent.tools.some((t) => t.name === "late"), "the dead extension's tool to go");
+    expect(agent.tools.map((t) => t.name)).toEqual(["run"]);
+  });
+
+  test("reload respawns everything, swaps tools and participants in place, and keeps --ext", async () => {
+    const l = layout();
+    const count = l.file("count");
+    const pidfile = l.file("pid");
+    const dir = scriptedExtension(l.root, "dev", { countfile: count, pidfile, after_hello: reg("register_tool", "v1") }, {}, "dev-ext");
+    const provider = fakeProvider([]);
+    const agent = new Agent({ provider, model, tools: [recorder([])], system: "sys", cwd: l.cwd });
+    const m = manager();
+    await m.load(l.options({ explicit: [dir], noDiscovery: true }));
+    m.attach(agent);
+    expect(agent.tools.map((t) => t.name)).toEqual(["run", "v1"]);
+    expect(readFileSync(count, "utf8")).toBe("1");
+    const firstPid = Number(readFileSync(pidfile, "utf8"));
+
+    rewriteConfig(dir, {
+      countfile: count,
+      pidfile,
+      after_hello: [...reg("register_tool", "v2"), { type: "subscribe", intercept: ["tool_call"] }],
+    });
+    const report = await m.reload();
+    expect(report).toMatchObject({ stopped: 1, started: 1, ready: 1, warnings: [] });
+    expect(readFileSync(count, "utf8")).toBe("2");
+    expect(alive(firstPid)).toBe(false);
+    expect(agent.tools.map((t) => t.name)).toEqual(["run", "v2"]);
+    expect(agent.chain.list().map((p) => [p.name, [...p.stages]])).toEqual([["dev", ["tool_call"]]]);
+  });
+
+  test("stop ends every extension process", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "one", { pidfile: l.file("one") });
+    scriptedExtension(l.global, "two", { pidfile: l.file("two"), ignore_shutdown: true });
+    const m = manager();
+    await m.load(l.options({ timeouts: { graceMs: 200, termMs: 200 } }));
+    const pids = [l.file("one"), l.file("two")].map((f) => Number(readFileSync(f, "utf8")));
+    expect(pids.every(alive)).toBe(true);
+    await m.stop();
+    expect(pids.some(alive)).toBe(false);
+  });
+});

@@ -1,0 +1,462 @@
+// ZotExtensionHost against real child processes (python3, bash, node, TypeScript run by bun):
+// the handshake, registration, every frame in both directions, bad input, timeouts and crashes.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { loadManifest } from "../../src/extensions/manifest.ts";
+import { type HostTimeouts, ZotExtensionHost } from "../../src/extensions/zot-host.ts";
+import { alive, eventually, programExtension, type ScriptedConfig, scriptedExtension } from "../fixtures/extensions/make.ts";
+import { tempDir } from "../support/zot.ts";
+
+const hosts: ZotExtensionHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()));
+});
+
+function makeHost(dir: string, home: string, timeouts: Partial<HostTimeouts> = {}): ZotExtensionHost {
+  const loaded = loadManifest(dir);
+  if (!loaded.ok) throw new Error(loaded.error);
+  const host = new ZotExtensionHost({
+    manifest: loaded.manifest,
+    dir,
+    home,
+    cwd: "/somewhere/project",
+    provider: "scripted",
+    model: "demo-model",
+    zotVersion: "9.9.9",
+    zotBinary: process.execPath,
+    timeouts,
+  });
+  hosts.push(host);
+  return host;
+}
+
+/** A started scripted extension, its home and a file recording what it received. */
+async function started(config: ScriptedConfig, timeouts: Partial<HostTimeouts> = {}, name = "probe") {
+  const root = tempDir("zot-ext-");
+  const home = join(root, "home");
+  const record = join(root, "received.ndjson");
+  const dir = scriptedExtension(root, name, { record, ...config });
+  const host = makeHost(dir, home, timeouts);
+  await host.start();
+  return { host, home, root, dir, record, log: () => readLog(home, name), received: () => readRecord(record) };
+}
+
+function readLog(home: string, name: string): string {
+  const file = join(home, "logs", `ext-${name}.log`);
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+}
+
+function readRecord(file: string): any[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+const signal = () => new AbortController().signal;
+
+describe("handshake", () => {
+  test("hello → hello_ack with the run's facts; env names the extension, its dir and data dir", async () => {
+    const root = tempDir("zot-ext-");
+    const envfile = join(root, "env.json");
+    const ext = await started({ envfile });
+    expect(ext.host.state).toBe("ready");
+    const ack = ext.received()[0];
+    const dataDir = join(ext.home, "data", "probe");
+    expect(ack).toEqual({
+      type: "hello_ack",
+      protocol_version: 1,
+      zot_version: "9.9.9",
+      provider: "scripted",
+      model: "demo-model",
+      cwd: "/somewhere/project",
+      extension_dir: ext.dir,
+      data_dir: dataDir,
+    });
+    expect(statSync(dataDir).isDirectory()).toBe(true);
+    const seen = JSON.parse(readFileSync(envfile, "utf8"));
+    expect(seen.env.ZOT_EXTENSION_NAME).toBe("probe");
+    expect(seen.env.ZOT_EXTENSION_DIR).toBe(ext.dir);
+    expect(seen.env.ZOT_DATA_DIR).toBe(dataDir);
+    expect(seen.env.BUN_BE_BUN).toBeUndefined();
+    // The extension runs in its own directory.
+    expect(seen.cwd).toBe(ext.dir);
+  });
+
+  test("a hello with another name is logged; the manifest's name is used", async () => {
+    const ext = await started({ hello_name: "impostor", after_hello: [{ type: "register_command", name: "hi" }] });
+    expect(ext.host.name).toBe("probe");
+    expect(ext.host.commands().map((c) => c.name)).toEqual(["hi"]);
+    expect(ext.log()).toContain('hello names the extension "impostor" but its manifest says "probe"; using "probe"');
+  });
+
+  test("registration without a ready frame closes after 250 ms of silence, and says so", async () => {
+    const ext = await started({ ready: false, on_ack: [{ type: "register_tool", name: "late_tool" }] });
+    expect(ext.host.state).toBe("ready");
+    expect(ext.host.tools().map((t) => t.name)).toEqual(["late_tool"]);
+    expect(ext.log()).toContain("no ready frame; registration closed after 250 ms of silence");
+  });
+
+  test("no hello within the deadline: failed with a clear message, and the process is killed", async () => {
+    const root = tempDir("zot-ext-");
+    const pidfile = join(root, "pid");
+    const ext = await started({ hello: false, pidfile }, { helloMs: 300 });
+    expect(ext.host.state).toBe("failed");
+    expect(ext.host.error).toContain('extension "probe" sent no hello frame within 0.3 s; it was stopped');
+    const pid = Number(readFileSync(pidfile, "utf8"));
+    await eventually(() => !alive(pid), "the silent extension to be killed");
+  });
+
+  test("frames before hello are ignored; hello may still come", async () => {
+    const ext = await started({ before_hello: [{ type: "register_command", name: "early" }, "not json at all"] });
+    expect(ext.host.state).toBe("ready");
+    expect(ext.host.commands()).toEqual([]);
+    expect(ext.log()).toContain('"register_command" frame before hello; ignored');
+    expect(ext.log()).toContain("not JSON: not json at all");
+  });
+
+  test("an extension that exits during hello fails at once with its exit code", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "quitter", {
+      name: "run.sh",
+      executable: true,
+      text: "#!/usr/bin/env bash\necho 'something went wrong' >&2\nexit 3\n",
+    });
+    const host = makeHost(dir, join(root, "home"), { helloMs: 60_000 });
+    await host.start();
+    expect(host.state).toBe("failed");
+    expect(host.error).toContain('extension "quitter" exited with code 3 before sending hello');
+    expect(readLog(join(root, "home"), "quitter")).toContain("something went wrong");
+  });
+
+  test("an exec that cannot run fails with a sentence naming the field", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "noexec", { name: "run.sh", text: "#!/bin/sh\n" });
+    const host = makeHost(dir, join(root, "home"));
+    await host.start();
+    expect(host.state).toBe("failed");
+    expect(host.error).toContain('"exec" is "./run.sh"');
+    expect(host.error).toContain("chmod +x");
+  });
+});
+
+describe("frames from the extension", () => {
+  test("garbage, unknown types, invalid frames and over-long lines are logged and skipped; the extension still works", async () => {
+    const huge = JSON.stringify({ type: "notify", message: "x".repeat(5 * 1024 * 1024) });
+    const ext = await started({
+      after_hello: [
+        "{not json",
+        { type: "teleport", where: "mars" },
+        { no_type: true },
+        { type: "register_command", name: "has space" },
+        huge,
+        { type: "register_command", name: "works", description: "still here" },
+      ],
+      commands: { works: { action: "display", display: "ok" } },
+    });
+    const log = ext.log();
+    expect(log).toContain("not JSON: {not json");
+    expect(log).toContain('unknown frame type "teleport"; skipped');
+    expect(log).toContain('a frame without a "type"; skipped');
+    expect(log).toContain("invalid register_command frame (name: a command name is letters, digits, - and _); skipped");
+    expect(log).toMatch(/dropped a line of \d+ bytes/);
+    expect(ext.host.commands()).toEqual([{ name: "works", description: "still here" }]);
+    expect(await ext.host.invoke("works", "", signal())).toEqual({ command: "works", extension: "probe", action: "display", text: "ok" });
+  });
+
+  test("subscribe unions across frames and logs unknown names", async () => {
+    const ext = await started({
+      after_hello: [
+        { type: "subscribe", events: ["turn_start", "moon_phase"], intercept: ["tool_call"] },
+        { type: "subscribe", events: ["turn_end"], intercept: ["before_llm", "assistant_message"] },
+      ],
+    });
+    expect(ext.host.subscribed("turn_start")).toBe(true);
+    expect(ext.host.subscribed("turn_end")).toBe(true);
+    expect(ext.host.subscribed("tool_call")).toBe(false);
+    expect(ext.host.intercepts().sort()).toEqual(["assistant_message", "tool_call"]);
+    expect(ext.log()).toContain('subscribe: unknown event "moon_phase" ignored');
+    expect(ext.log()).toContain('subscribe: "before_llm" cannot be intercepted; ignored');
+  });
+
+  test("notify and clear_notes reach their handlers, any time", async () => {
+    const root = tempDir("zot-ext-");
+    const home = join(root, "home");
+    const dir = scriptedExtension(root, "noisy", {
+      after_hello: [{ type: "notify", level: "warn", message: "early" }],
+      commands: { ping: { eval: "{'action': 'noop'}" } },
+      on_event: { session_start: [{ type: "notify", message: "started" }, { type: "clear_notes" }] },
+      on_ack: [{ type: "subscribe", events: ["session_start"] }],
+    });
+    const host = makeHost(dir, home);
+    const notes: string[] = [];
+    host.onNotify((level, message) => notes.push(`${level}:${message}`));
+    host.onClearNotes(() => notes.push("cleared"));
+    await host.start();
+    host.sendEvent({ type: "event", event: "session_start" });
+    await eventually(() => notes.length === 3, "three notes");
+    expect(notes).toEqual(["warn:early", "info:started", "cleared"]);
+  });
+
+  test("a reply with an unknown id is logged and dropped", async () => {
+    const ext = await started({ after_hello: [{ type: "tool_result", id: "nobody-asked", content: [] }] });
+    expect(ext.log()).toContain('tool_result for unknown id "nobody-asked" (late, or never asked); dropped');
+  });
+});
+
+describe("commands", () => {
+  const commands = {
+    show: { action: "display", display: "sunny" },
+    ask: { eval: "{'action': 'prompt', 'prompt': 'weather in ' + f['args']}" },
+    put: { action: "insert", insert: "inserted text" },
+    quiet: { action: "noop" },
+    broken: { action: "display", display: "ignored", error: "city not found" },
+    blank: { action: "prompt", prompt: "   " },
+    slow: { never: true },
+  };
+
+  test("every action, normalised; an error field wins over the action", async () => {
+    const ext = await started({ after_hello: Object.keys(commands).map((name) => ({ type: "register_command", name })), commands }, { commandMs: 400 });
+    const run = (name: string, args = "") => ext.host.invoke(name, args, signal());
+    const base = { extension: "probe" };
+    expect(await run("show")).toEqual({ ...base, command: "show", action: "display", text: "sunny" });
+    expect(await run("ask", "berlin")).toEqual({ ...base, command: "ask", action: "prompt", text: "weather in berlin" });
+    expect(await run("put")).toEqual({ ...base, command: "put", action: "insert", text: "inserted text" });
+    expect(await run("quiet")).toEqual({ ...base, command: "quiet", action: "noop" });
+    expect(await run("broken")).toEqual({ ...base, command: "broken", action: "error", text: "city not found" });
+    expect(await run("blank")).toEqual({ ...base, command: "blank", action: "noop" });
+    expect(await run("slow")).toEqual({ ...base, command: "slow", action: "error", text: "timed out after 0.4 s" });
+    const invoked = ext.received().filter((f) => f.type === "command_invoked");
+    expect(invoked[1]).toMatchObject({ name: "ask", args: "berlin" });
+    // No args: the field is left out.
+    expect("args" in invoked[0]).toBe(false);
+  });
+});
+
+describe("tools", () => {
+  const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+  const tools = {
+    mixed: {
+      content: [
+        { type: "text", text: "two blocks" },
+        { type: "image", mime_type: "image/png", data: png },
+        { type: "video", url: "x" },
+        { type: "text", text: "" },
+      ],
+    },
+    bad_image: { content: [{ type: "image", mime_type: "image/png", data: "***not base64***" }] },
+    empty: { content: [] },
+    failing: { content: [{ type: "text", text: "no such city" }], is_error: true },
+    echo: { eval: "{'content': [{'type': 'text', 'text': 'args=' + __import__('json').dumps(f['args'], sort_keys=True)}]}" },
+    slow: { never: true },
+    invalid: { content: "not a list" },
+    crash: { exit: 7 },
+  };
+  const register = Object.keys(tools).map((name) => ({ type: "register_tool", name, description: `the ${name} tool` }));
+
+  test("results convert: images validated, unknown blocks noted, empty filled, errors kept", async () => {
+    const ext = await started({ after_hello: register, tools }, { toolMs: 400 });
+    const call = (name: string, args: Record<string, unknown> = {}) => ext.host.callTool(name, args, signal());
+    const details = (tool: string) => ({ extension: "probe", tool });
+
+    expect(await call("mixed")).toEqual({
+      content: [
+        { type: "text", text: "two blocks" },
+        { type: "image", mime_type: "image/png", data: png },
+        { type: "text", text: '[unknown block type "video" from extension probe]' },
+      ],
+      is_error: false,
+      details: details("mixed"),
+    });
+    const bad = await call("bad_image");
+    expect(bad.is_error).toBe(true);
+    expect(bad.content[0]).toEqual({ type: "text", text: "extension probe/bad_image returned an undecodable image: data is not standard base64" });
+    expect((await call("empty")).content).toEqual([{ type: "text", text: "(extension returned no content)" }]);
+    expect(await call("failing")).toMatchObject({ is_error: true, content: [{ type: "text", text: "no such city" }] });
+    expect((await call("echo", { city: "Berlin", n: 2 })).content).toEqual([{ type: "text", text: 'args={"city": "Berlin", "n": 2}' }]);
+    expect((await call("slow")).content).toEqual([{ type: "text", text: "extension probe/slow failed: timed out after 0.4 s" }]);
+    const invalid = await call("invalid");
+    expect(invalid.is_error).toBe(true);
+    expect((invalid.content[0] as { text: string }).text).toStartWith("extension probe/invalid failed: it sent an invalid tool_result (content:");
+    expect(ext.log()).toContain("invalid tool_result frame (content:");
+  });
+
+  test("an extension that dies mid call fails the call at once and loses its tools and commands", async () => {
+    const ext = await started({ after_hello: [...register, { type: "register_command", name: "c" }], tools }, { toolMs: 60_000 });
+    let changes = 0;
+    ext.host.onChange(() => changes++);
+    const result = await ext.host.callTool("crash", {}, signal());
+    expect(result).toEqual({
+      content: [{ type: "text", text: "extension probe/crash failed: the extension exited (code 7)" }],
+      is_error: true,
+      details: { extension: "probe", tool: "crash" },
+    });
+    await eventually(() => ext.host.state === "exited", "the host to see the exit");
+    expect(ext.host.tools()).toEqual([]);
+    expect(ext.host.commands()).toEqual([]);
+    expect(changes).toBeGreaterThan(0);
+    expect(ext.log()).toContain("the extension exited (code 7) while running");
+    // Later calls fail at once too.
+    expect((await ext.host.callTool("echo", {}, signal())).content).toEqual([
+      { type: "text", text: "extension probe/echo failed: the extension exited (code 7)" },
+    ]);
+  });
+
+  test("the turn's abort cancels a waiting call", async () => {
+    const ext = await started({ after_hello: register, tools }, { toolMs: 60_000 });
+    const controller = new AbortController();
+    const pending = ext.host.callTool("slow", {}, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    expect((await pending).content).toEqual([{ type: "text", text: "extension probe/slow failed: cancelled" }]);
+  });
+});
+
+describe("events and interception", () => {
+  test("events reach a subscriber in order, only the subscribed ones", async () => {
+    const ext = await started({ after_hello: [{ type: "subscribe", events: ["turn_start", "turn_end"] }] });
+    for (let step = 1; step <= 300; step++) {
+      ext.host.sendEvent({ type: "event", event: "turn_start", step });
+      ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: "t", tool_name: "read", tool_args: {} });
+      ext.host.sendEvent({ type: "event", event: "turn_end", stop: "end_turn" });
+    }
+    await eventually(() => ext.received().filter((f) => f.type === "event").length === 600, "600 events");
+    const events = ext.received().filter((f) => f.type === "event");
+    expect(events.filter((f) => f.event === "tool_call")).toEqual([]);
+    expect(events.filter((f) => f.event === "turn_start").map((f) => f.step)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    expect(events.slice(0, 2)).toEqual([
+      { type: "event", event: "turn_start", step: 1 },
+      { type: "event", event: "turn_end", stop: "end_turn" },
+    ]);
+  });
+
+  test("a subscriber that stops reading never blocks the sender", async () => {
+    const ext = await started({ stall: true, after_hello: [{ type: "subscribe", events: ["tool_call"] }] }, { graceMs: 100, termMs: 100 });
+    const args = { blob: "x".repeat(1000) };
+    // Far more than a pipe holds (64 KiB): each send returns at once all the same.
+    for (let i = 0; i < 2000; i++) ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: String(i), tool_name: "read", tool_args: args });
+    expect(ext.host.live).toBe(true);
+    await ext.host.stop();
+    expect(ext.host.state).toBe("stopped");
+  });
+
+  test("intercept: the reply comes back; a crash mid intercept rejects at once and is logged", async () => {
+    const ext = await started(
+      {
+        after_hello: [{ type: "subscribe", intercept: ["tool_call", "turn_start"] }],
+        intercept: { tool_call: { block: true, reason: "nope" }, turn_start: { exit: 5 } },
+      },
+      { interceptMs: 60_000 },
+    );
+    expect(await ext.host.intercept({ event: "tool_call", tool_id: "1", tool_name: "bash", tool_args: {} }, signal())).toEqual({
+      type: "event_intercept_response",
+      id: expect.anything(),
+      block: true,
+      reason: "nope",
+    });
+    await expect(ext.host.intercept({ event: "turn_start", step: 1 }, signal())).rejects.toThrow("exited");
+    expect(ext.log()).toContain("intercept turn_start:");
+    expect(ext.host.intercepts()).toEqual([]);
+  });
+});
+
+describe("stop and other runtimes", () => {
+  test("stop sends shutdown and the process is gone", async () => {
+    const root = tempDir("zot-ext-");
+    const pidfile = join(root, "pid");
+    const ext = await started({ pidfile });
+    const pid = Number(readFileSync(pidfile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    await ext.host.stop();
+    expect(alive(pid)).toBe(false);
+    expect(ext.received().at(-1)).toEqual({ type: "shutdown" });
+    expect(ext.host.state).toBe("stopped");
+  });
+
+  test("a stubborn extension is terminated after the grace period", async () => {
+    const root = tempDir("zot-ext-");
+    const pidfile = join(root, "pid");
+    const ext = await started({ pidfile, ignore_shutdown: true }, { graceMs: 200, termMs: 200 });
+    const pid = Number(readFileSync(pidfile, "utf8"));
+    await ext.host.stop();
+    expect(alive(pid)).toBe(false);
+    expect(ext.log()).toContain("sending SIGTERM");
+  });
+
+  test("bash with a while-read loop", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "shell", {
+      name: "ext.sh",
+      executable: true,
+      text: [
+        "#!/usr/bin/env bash",
+        `echo '{"type":"hello","name":"shell","version":"0.1"}'`,
+        `echo '{"type":"register_command","name":"greet","description":"say hi"}'`,
+        `echo '{"type":"ready"}'`,
+        "while IFS= read -r line; do",
+        `  id=$(printf '%s' "$line" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')`,
+        `  case "$line" in`,
+        `    *'"type":"command_invoked"'*) echo "{\\"type\\":\\"command_response\\",\\"id\\":$id,\\"action\\":\\"display\\",\\"display\\":\\"hi from bash\\"}" ;;`,
+        `    *'"type":"shutdown"'*) exit 0 ;;`,
+        "  esac",
+        "done",
+      ].join("\n"),
+    });
+    const host = makeHost(dir, join(root, "home"));
+    await host.start();
+    expect(host.state).toBe("ready");
+    expect(await host.invoke("greet", "", signal())).toMatchObject({ action: "display", text: "hi from bash" });
+  });
+
+  test("node with readline", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(
+      root,
+      "nodey",
+      {
+        name: "ext.js",
+        text: [
+          'const rl = require("node:readline").createInterface({ input: process.stdin });',
+          "const send = (f) => process.stdout.write(JSON.stringify(f) + '\\n');",
+          'send({ type: "hello", name: "nodey" });',
+          'send({ type: "register_tool", name: "add", schema: { type: "object", properties: { a: { type: "number" } } } });',
+          'send({ type: "ready" });',
+          'rl.on("line", (l) => { const f = JSON.parse(l);',
+          '  if (f.type === "tool_call") send({ type: "tool_result", id: f.id, content: [{ type: "text", text: String(f.args.a + 1) }] });',
+          '  if (f.type === "shutdown") process.exit(0); });',
+        ].join("\n"),
+      },
+      { exec: "node", args: ["ext.js"] },
+    );
+    const host = makeHost(dir, join(root, "home"));
+    await host.start();
+    expect(host.tools()).toEqual([
+      { name: "add", description: "", schema: { type: "object", properties: { a: { type: "number" } } } },
+    ]);
+    expect((await host.callTool("add", { a: 41 }, signal())).content).toEqual([{ type: "text", text: "42" }]);
+  });
+
+  test("TypeScript run by the zot runtime (here: bun), with BUN_BE_BUN set for it", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "typed", {
+      name: "index.ts",
+      text: [
+        "const send = (f: Record<string, unknown>): void => console.log(JSON.stringify(f));",
+        'send({ type: "hello", name: "typed" });',
+        'send({ type: "register_command", name: "env", description: String(process.env.BUN_BE_BUN) });',
+        'send({ type: "ready" });',
+        "for await (const line of console) {",
+        "  const f = JSON.parse(line) as { type: string; id: number; args?: string };",
+        '  if (f.type === "command_invoked") send({ type: "command_response", id: f.id, action: "display", display: `ts says ${f.args}` });',
+        '  if (f.type === "shutdown") process.exit(0);',
+        "}",
+      ].join("\n"),
+    });
+    const host = makeHost(dir, join(root, "home"));
+    await host.start();
+    expect(host.state).toBe("ready");
+    expect(host.commands()).toEqual([{ name: "env", description: "1" }]);
+    expect(await host.invoke("env", "hello", signal())).toMatchObject({ action: "display", text: "ts says hello" });
+  });
+});
