@@ -7,6 +7,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 export async function runCli(argv: string[]): Promise<number> {
   const debug = argv.includes("--debug");
   try {
+    if (argv[0] === "ext") return await (await import("./ext.ts")).runExt(argv.slice(1));
     const { runRoot } = await import("./root.ts");
     return await runRoot(argv);
   } catch (error) {

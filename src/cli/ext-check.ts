@@ -1,0 +1,233 @@
+// `zot ext check <path|name>`: starts one extension exactly as zot would (the same host code:
+// hello/hello_ack, registration until ready or 250 ms of silence, at most 3 s), prints what it
+// registered, says shutdown, and reports every protocol mistake it made on the way.
+// Rule: the verdict comes from the host itself, not from a second reading of the protocol: the
+// mistakes are the diagnostics the host wrote to the extension's log during this run, so `check`
+// passes exactly when a real zot would have nothing to complain about. Exit 0 clean, 1 otherwise.
+import type { ArgsDef } from "citty";
+import { openSync, readSync, closeSync, statSync } from "node:fs";
+import path from "node:path";
+import { UsageError } from "../config/usage-error.ts";
+import { loadManifest, loadManifestFile, type Manifest } from "../extensions/manifest.ts";
+import { extensionLogFile, ZotExtensionHost } from "../extensions/zot-host.ts";
+import { EXT_EVENTS } from "../protocol/ext-frames.ts";
+import { VERSION } from "../version.ts";
+import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
+import { findInstalled } from "./ext-find.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { EXIT } from "./router.ts";
+
+const ARGS = {
+  path: { type: "positional", required: true, description: "The extension's directory (or its extension.json), or an installed extension's name" },
+  debug: DEBUG_ARG,
+} satisfies ArgsDef;
+
+export const CHECK: ExtCommand = {
+  usage: "check <path|name>",
+  description: "Start an extension once, print what it registers, and report every protocol error it makes (exit 1 if any)",
+  args: ARGS,
+  async run(argv: string[], ctx: ExtContext): Promise<number> {
+    const { positionals } = parseFlags(ARGS, argv);
+    if (positionals.length !== 1) throw new UsageError("zot ext check takes one extension directory, e.g. zot ext check ./my-extension");
+    const { manifest, dir } = await locate(positionals[0], ctx);
+    if (manifest.protocol === "jsonrpc") {
+      throw new Error(`"${manifest.name}" speaks the "jsonrpc" hook protocol; zot ext check knows only the zot extension protocol`);
+    }
+    const report = await checkExtension(manifest, dir, ctx);
+    console.log(formatReport(report, dir));
+    return report.problems.length === 0 ? EXIT.ok : EXIT.failed;
+  },
+};
+
+/** A path (directory or manifest file) first; failing that, the name of an installed extension. */
+async function locate(target: string, ctx: ExtContext): Promise<{ manifest: Manifest; dir: string }> {
+  const resolved = path.resolve(ctx.cwd, target);
+  const stats = statSync(resolved, { throwIfNoEntry: false });
+  if (!stats) {
+    const looksLikeName = !target.includes("/") && !target.includes("\\") && !target.startsWith(".");
+    if (!looksLikeName) throw new Error(`${resolved} does not exist; give the extension's directory`);
+    const found = await findInstalled(target, ctx).catch((error: unknown) => {
+      // Two installed copies of the name: findInstalled's message says how to pick one.
+      if (error instanceof UsageError) throw error;
+      return undefined;
+    });
+    if (!found) throw new Error(`no directory ${resolved} and no installed extension named "${target}"; give the extension's directory`);
+    if (!found.manifest) throw new Error(found.error ?? `${found.manifestFile} cannot be read`);
+    return { manifest: found.manifest, dir: found.dir };
+  }
+  const loaded = stats.isDirectory() ? loadManifest(resolved) : loadManifestFile(resolved);
+  if (!loaded.ok) throw new Error(loaded.error);
+  return { manifest: loaded.manifest, dir: loaded.dir };
+}
+
+export interface CheckReport {
+  name: string;
+  version?: string;
+  /** the host's state once registration closed: "ready" when it came up */
+  state: string;
+  /** why it did not come up */
+  startError?: string;
+  commands: { name: string; description: string }[];
+  tools: { name: string; description: string; schema: Record<string, unknown> }[];
+  events: string[];
+  intercepts: string[];
+  /** milliseconds from spawn until registration closed */
+  startMs: number;
+  /** milliseconds from shutdown until the process was gone */
+  stopMs: number;
+  /** every protocol mistake, in the order the host met them */
+  problems: string[];
+  /** the extension's own stderr during the check (last lines) */
+  stderr: string[];
+}
+
+const STDERR_LINES = 20;
+
+export async function checkExtension(manifest: Manifest, dir: string, ctx: ExtContext): Promise<CheckReport> {
+  const logFile = extensionLogFile(ctx.home, manifest.name);
+  const logStart = statSync(logFile, { throwIfNoEntry: false })?.size ?? 0;
+  const host = new ZotExtensionHost({
+    manifest,
+    dir,
+    home: ctx.home,
+    cwd: ctx.cwd,
+    // No model runs during a check; the extension still gets a well-formed hello_ack.
+    provider: "none",
+    model: "none",
+    zotVersion: VERSION,
+    zotBinary: process.execPath,
+    env: ctx.env,
+  });
+  const started = performance.now();
+  await host.start();
+  const startMs = performance.now() - started;
+  const report = {
+    state: host.state,
+    startError: host.error,
+    commands: host.commands(),
+    tools: host.tools(),
+    events: EXT_EVENTS.filter((event) => host.subscribed(event)),
+    intercepts: host.intercepts(),
+  };
+  const stopping = performance.now();
+  await host.stop();
+  const stopMs = performance.now() - stopping;
+  const { problems: noted, stderr } = readDiagnostics(logFile, logStart);
+  // When the start failed the host killed the process itself; its kill notes are that failure's
+  // consequence, not a second mistake about shutting down.
+  const problems = report.state === "failed" ? noted.filter((p) => !KILL_NOTES.some((k) => k.test(p))) : noted;
+  // A start failure is in the log too; make sure it counts even if the log could not be written.
+  if (report.startError && !problems.some((p) => report.startError?.includes(p) || p.includes(report.startError ?? ""))) {
+    problems.unshift(report.startError);
+  }
+  if (report.state !== "ready" && !report.startError) problems.push(`the extension was ${report.state} when registration closed, not running`);
+  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, stderr: stderr.slice(-STDERR_LINES) };
+}
+
+/**
+ * What the host and its child process wrote to the log after `offset`: `[zot] ` lines are the
+ * host's diagnostics (every one a mistake, except the lifecycle lines below), the rest is the
+ * extension's own stderr.
+ */
+export function readDiagnostics(file: string, offset: number): { problems: string[]; stderr: string[] } {
+  const problems: string[] = [];
+  const stderr: string[] = [];
+  for (const line of readFrom(file, offset).split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    if (!line.startsWith("[zot] ")) {
+      stderr.push(line);
+      continue;
+    }
+    const note = line.slice(6);
+    if (LIFECYCLE.some((pattern) => pattern.test(note))) continue;
+    problems.push(note);
+  }
+  return { problems, stderr };
+}
+
+const KILL_NOTES = [/^still running .* sending SIG(TERM|KILL)$/, /^killed by SIG/];
+
+/** Host log lines that describe a clean run: the start, and the exit after shutdown. */
+const LIFECYCLE = [/^starting \S+ at /, /^exited with code 0$/];
+
+function readFrom(file: string, offset: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return "";
+  }
+  try {
+    const size = statSync(file).size;
+    // A log cut shorter meanwhile (rotated, deleted) is read whole.
+    const start = size >= offset ? offset : 0;
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (n <= 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function formatReport(report: CheckReport, dir: string): string {
+  const out: string[] = [`${report.name}${report.version ? ` ${report.version}` : ""} (${dir})`];
+  const field = (label: string, value: string) => out.push(`  ${`${label}:`.padEnd(12)}${value}`);
+  // One line per item, descriptions in a column after the widest item.
+  const list = (label: string, items: [string, string][]) => {
+    if (items.length === 0) return field(label, "none");
+    const width = Math.max(...items.map(([item]) => Bun.stringWidth(item)));
+    items.forEach(([item, description], i) => {
+      const line = description ? `${item}${" ".repeat(width - Bun.stringWidth(item))}  ${clip(description)}` : item;
+      if (i === 0) field(label, line);
+      else out.push(`${" ".repeat(14)}${line}`);
+    });
+  };
+  if (report.state === "ready") field("started", `registration closed after ${Math.round(report.startMs)} ms`);
+  else field("started", `no (${report.state})`);
+  list("commands", report.commands.map((c) => [`/${c.name}`, c.description]));
+  list("tools", report.tools.map((t) => [`${t.name}(${schemaSummary(t.schema)})`, t.description]));
+  field("events", report.events.length === 0 ? "none" : report.events.join(", "));
+  field("intercepts", report.intercepts.length === 0 ? "none" : report.intercepts.join(", "));
+  if (report.state === "ready") field("shutdown", `gone ${Math.round(report.stopMs)} ms after shutdown`);
+  else field("shutdown", report.state === "failed" ? "not sent: it did not start" : `not sent: it had already ${report.state}`);
+  if (report.stderr.length > 0) {
+    out.push("  stderr:");
+    for (const line of report.stderr) out.push(`    ${line}`);
+  }
+  if (report.problems.length === 0) {
+    out.push("ok: no protocol errors");
+  } else {
+    out.push(`${report.problems.length} protocol error${report.problems.length === 1 ? "" : "s"}:`);
+    for (const problem of report.problems) out.push(`  - ${problem}`);
+  }
+  return out.join("\n");
+}
+
+/** `city: string, days?: integer` from a JSON Schema object: names, types, `?` when optional. */
+export function schemaSummary(schema: Record<string, unknown>): string {
+  const properties = schema.properties;
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return "";
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+  return Object.entries(properties as Record<string, unknown>)
+    .map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeName(property)}`)
+    .join(", ");
+}
+
+function typeName(property: unknown): string {
+  if (typeof property !== "object" || property === null) return "any";
+  const p = property as Record<string, unknown>;
+  if (Array.isArray(p.enum)) return p.enum.map((e) => JSON.stringify(e)).join("|");
+  if (typeof p.type === "string") return p.type === "array" ? `${typeName(p.items)}[]` : p.type;
+  if (Array.isArray(p.type)) return p.type.join("|");
+  return "any";
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}

@@ -1,0 +1,54 @@
+// Finds the one installed extension a command names (`zot ext remove|enable|disable <name>`).
+// Rule: a name matches the manifest's name (or, for a manifest too broken to have one, the
+// directory's name) in the project and the global directory; two matches are never guessed
+// between: the user is told where both are and how to pick one.
+import type { EnumArgDef } from "citty";
+import path from "node:path";
+import { zotPaths } from "../config/home.ts";
+import { UsageError } from "../config/usage-error.ts";
+import { discoverExtensions } from "../extensions/discover.ts";
+import type { ExtContext } from "./ext.ts";
+
+export type Scope = "project" | "global";
+export type Found = Awaited<ReturnType<typeof discoverExtensions>>[number];
+
+export const SCOPE_ARG = {
+  type: "enum",
+  options: ["project", "global"],
+  description: "Only look in the project's .zot/extensions/ or only in $ZOT_HOME/extensions/",
+} satisfies EnumArgDef;
+
+export async function findInstalled(name: string, ctx: ExtContext, scope?: Scope): Promise<Found> {
+  const all = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false });
+  const matches = all.filter(
+    (entry) =>
+      (entry.source === "project" || entry.source === "global") &&
+      (scope === undefined || entry.source === scope) &&
+      (entry.manifest ? entry.manifest.name === name : path.basename(entry.dir) === name),
+  );
+  if (matches.length === 1) return matches[0];
+  if (matches.length === 0) {
+    const where =
+      scope === "project" ? projectDir(ctx) : scope === "global" ? globalDir(ctx) : `${projectDir(ctx)} or ${globalDir(ctx)}`;
+    throw new Error(`no extension named "${name}" in ${where}; zot ext list shows the installed ones`);
+  }
+  const places = matches.map((m) => `${m.dir} (${m.source})`).join(" and ");
+  const scopes = new Set(matches.map((m) => m.source));
+  if (scope === undefined && scopes.size > 1) {
+    throw new UsageError(`"${name}" is installed twice: ${places}; add --scope project or --scope global to pick one`);
+  }
+  throw new UsageError(`"${name}" is the name of more than one extension: ${places}; rename or delete one of those directories`);
+}
+
+export function projectDir(ctx: ExtContext): string {
+  return path.join(ctx.cwd, ".zot", "extensions");
+}
+
+export function globalDir(ctx: ExtContext): string {
+  return zotPaths(ctx.home).extensionsDir;
+}
+
+/** The name to show for an entry: the manifest's, else the directory's. */
+export function displayName(entry: Found): string {
+  return entry.manifest?.name ?? path.basename(entry.dir);
+}

@@ -1,0 +1,114 @@
+// `zot ext list [--json]`: every extension discovery finds, project first, then global, with its
+// state: ok, disabled, broken (which file, which field) or shadowed (by which directory).
+// Rule: the list shows what `zot` itself would load, because it asks the same discovery code;
+// a broken manifest is a row with the reason, never silently skipped.
+import type { ArgsDef } from "citty";
+import { UsageError } from "../config/usage-error.ts";
+import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
+import { displayName, type Found, globalDir, projectDir } from "./ext-find.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { EXIT } from "./router.ts";
+import { discoverExtensions } from "../extensions/discover.ts";
+
+const ARGS = {
+  json: { type: "boolean", description: "Print a JSON array instead of a table" },
+  debug: DEBUG_ARG,
+} satisfies ArgsDef;
+
+export type ListState = "ok" | "disabled" | "broken" | "shadowed";
+
+export interface ListRow {
+  name: string;
+  version: string | null;
+  /** null when the manifest is too broken to say */
+  enabled: boolean | null;
+  state: ListState;
+  /** broken: `<file>: <what is wrong>` */
+  error?: string;
+  /** shadowed: the directory whose extension of the same name wins */
+  shadowed_by?: string;
+  source: string;
+  language: string | null;
+  description: string | null;
+  dir: string;
+  manifest_file: string;
+}
+
+export const LIST: ExtCommand = {
+  usage: "list [--json]",
+  description: "List extensions (project, then global) with version, state, source, language and description",
+  args: ARGS,
+  async run(argv: string[], ctx: ExtContext): Promise<number> {
+    const { values, positionals } = parseFlags(ARGS, argv);
+    if (positionals.length > 0) throw new UsageError(`zot ext list takes no arguments (got "${positionals[0]}")`);
+    const found = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false });
+    const rows = found.filter((entry) => entry.source !== "flag").map(toRow);
+    if (values.json) {
+      console.log(JSON.stringify(rows, null, 2));
+      return EXIT.ok;
+    }
+    if (rows.length === 0) {
+      console.error(
+        [
+          `no extensions in ${projectDir(ctx)} or ${globalDir(ctx)}`,
+          "install one with `zot ext install <path|git-url>`, or create one with `zot ext new <name>`",
+        ].join("\n"),
+      );
+      return EXIT.ok;
+    }
+    console.log(formatTable(rows));
+    return EXIT.ok;
+  },
+};
+
+export function toRow(entry: Found): ListRow {
+  const m = entry.manifest;
+  const state: ListState = !m ? "broken" : entry.shadowedBy ? "shadowed" : m.enabled === false ? "disabled" : "ok";
+  return {
+    name: displayName(entry),
+    version: m?.version ?? null,
+    enabled: m ? m.enabled !== false : null,
+    state,
+    ...(state === "broken" ? { error: brokenReason(entry) } : {}),
+    ...(entry.shadowedBy ? { shadowed_by: entry.shadowedBy } : {}),
+    source: entry.source,
+    language: m?.language ?? null,
+    description: m?.description ?? null,
+    dir: entry.dir,
+    manifest_file: entry.manifestFile,
+  };
+}
+
+function brokenReason(entry: Found): string {
+  const error = entry.error ?? "the manifest cannot be read";
+  // The reason names the file unless discovery already did.
+  return error.includes(entry.manifestFile) || error.includes(entry.dir) ? error : `${entry.manifestFile}: ${error}`;
+}
+
+const COLUMNS = ["NAME", "VERSION", "ENABLED", "STATE", "SOURCE", "LANGUAGE", "DESCRIPTION"] as const;
+
+/** Aligned columns (by display width, so wide characters line up); reasons on a line below the row. */
+export function formatTable(rows: ListRow[]): string {
+  const cells = rows.map((row) => [
+    row.name,
+    row.version ?? "-",
+    row.enabled === null ? "-" : row.enabled ? "yes" : "no",
+    row.state,
+    row.source,
+    row.language ?? "-",
+    row.description ?? "",
+  ]);
+  const widths = COLUMNS.map((title, i) => Math.max(Bun.stringWidth(title), ...cells.map((c) => Bun.stringWidth(c[i]))));
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, i) => (i === values.length - 1 ? value : value + " ".repeat(widths[i] - Bun.stringWidth(value))))
+      .join("  ")
+      .trimEnd();
+  const out = [line(COLUMNS)];
+  rows.forEach((row, i) => {
+    out.push(line(cells[i]));
+    if (row.state === "broken") out.push(`  ↳ broken: ${row.error}`);
+    if (row.shadowed_by) out.push(`  ↳ shadowed by ${row.shadowed_by}`);
+  });
+  return out.join("\n");
+}

@@ -1,0 +1,495 @@
+// `zot ext …` through the compiled binary, as a user types it: list, install (directory, ".",
+// git), remove, enable/disable, logs, new, check. Every assertion looks at what a user would see
+// or what is left on disk, so a broken feature fails here.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
+
+const PY_OK = `#!/usr/bin/env python3
+import json, sys
+def send(f):
+    sys.stdout.write(json.dumps(f) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": sys.argv[1] if len(sys.argv) > 1 else "x", "version": "1"})
+send({"type": "ready"})
+for line in sys.stdin:
+    if json.loads(line).get("type") == "shutdown":
+        send({"type": "shutdown_ack"}); break
+`;
+
+/** An extension directory: extension.json (an object is written as JSON, a string verbatim) plus files. */
+function makeExt(dir: string, manifest: Record<string, unknown> | string, files: Record<string, string> = {}): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "extension.json"), typeof manifest === "string" ? manifest : `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), text);
+    if (name.endsWith(".py") || name.endsWith(".sh")) chmodSync(join(dir, name), 0o755);
+  }
+  return dir;
+}
+
+const pyExt = (dir: string, name: string, extra: Record<string, unknown> = {}) =>
+  makeExt(dir, { name, version: "1.0.0", exec: "./main.py", args: [name], language: "python", ...extra }, { "main.py": PY_OK });
+
+/** Every path under dir (relative), to prove a failed command left it exactly as it was. */
+function tree(dir: string): string[] {
+  if (!existsSync(dir)) return ["<absent>"];
+  return (readdirSync(dir, { recursive: true }) as string[]).sort();
+}
+
+function git(cwd: string, ...args: string[]) {
+  const run = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd });
+  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
+}
+
+describe("zot ext usage", () => {
+  test("no subcommand and --help print the usage and exit 0", async () => {
+    for (const args of [["ext"], ["ext", "--help"]]) {
+      const run = await zot(args);
+      expect(run.code).toBe(0);
+      for (const sub of ["list", "install", "remove", "enable", "disable", "logs", "new", "check"]) expect(run.stdout).toContain(sub);
+    }
+  });
+
+  test("an unknown subcommand or flag exits 2 naming what is valid", async () => {
+    const sub = await zot(["ext", "frob"]);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain('unknown ext subcommand "frob"');
+    expect(sub.stderr).toContain("list, install, remove, enable, disable, logs, new, check");
+    const flag = await zot(["ext", "list", "--jsn"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('unknown flag "--jsn"');
+    expect(flag.stderr).toContain("--json");
+    const lang = await zot(["ext", "new", "x", "--lang", "rust"]);
+    expect(lang.code).toBe(2);
+    expect(lang.stderr).toContain("ts, js, python");
+  });
+
+  test("a subcommand's --help shows its options", async () => {
+    const run = await zot(["ext", "install", "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("--force");
+  });
+});
+
+describe("zot ext list", () => {
+  test("rows for ok, disabled, broken and shadowed extensions, in aligned columns", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    pyExt(join(cwd, ".zot", "extensions", "alpha"), "alpha", { description: "the project's alpha" });
+    pyExt(join(home, "extensions", "alpha"), "alpha", { description: "the global alpha" });
+    pyExt(join(home, "extensions", "beta"), "beta", { description: "béta, wide: 日本" });
+    pyExt(join(home, "extensions", "gamma"), "gamma", { enabled: false });
+    makeExt(join(home, "extensions", "delta"), { name: "delta", version: "2" });
+
+    const run = await zot(["ext", "list"], { home, cwd });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    const header = lines[0];
+    expect(header).toMatch(/^NAME\s+VERSION\s+ENABLED\s+STATE\s+SOURCE\s+LANGUAGE\s+DESCRIPTION$/);
+    const row = (name: string, source: string) =>
+      lines.find((l) => l.startsWith(`${name} `) && l.split(/\s{2,}/).includes(source)) ?? "";
+    expect(row("alpha", "project").split(/\s{2,}/)).toEqual(["alpha", "1.0.0", "yes", "ok", "project", "python", "the project's alpha"]);
+    expect(row("alpha", "global").split(/\s{2,}/).slice(0, 5)).toEqual(["alpha", "1.0.0", "yes", "shadowed", "global"]);
+    expect(run.stdout).toContain(`shadowed by ${join(cwd, ".zot", "extensions", "alpha")}`);
+    expect(row("beta", "global").split(/\s{2,}/).slice(2, 4)).toEqual(["yes", "ok"]);
+    expect(row("gamma", "global").split(/\s{2,}/).slice(2, 4)).toEqual(["no", "disabled"]);
+    expect(row("delta", "global").split(/\s{2,}/).slice(2, 4)).toEqual(["-", "broken"]);
+    // Broken: which file, which field.
+    expect(run.stdout).toContain(`broken: ${join(home, "extensions", "delta", "extension.json")}: "exec" is required`);
+    // Aligned: every row's STATE column starts where the header's does (ASCII rows).
+    const stateAt = header.indexOf("STATE");
+    for (const name of ["alpha", "gamma", "delta"]) {
+      const line = lines.find((l) => l.startsWith(`${name} `)) ?? "";
+      expect(line.slice(stateAt)).toMatch(/^(ok|shadowed|disabled|broken) /);
+    }
+    // Descriptions (the original never showed them).
+    expect(run.stdout).toContain("the global alpha");
+    expect(run.stdout).toContain("béta, wide: 日本");
+  });
+
+  test("--json gives every field", async () => {
+    const home = tempDir("zot-home-");
+    pyExt(join(home, "extensions", "one"), "one", { description: "first" });
+    makeExt(join(home, "extensions", "two"), "{ not json");
+    const run = await zot(["ext", "list", "--json"], { home });
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ name: "one", version: "1.0.0", enabled: true, state: "ok", source: "global", language: "python", description: "first" });
+    expect(rows[1]).toMatchObject({ name: "two", state: "broken", enabled: null });
+    expect(rows[1].error).toContain("not valid JSON");
+  });
+
+  test("no extensions: a hint how to install or create one", async () => {
+    const run = await zot(["ext", "list"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("zot ext install");
+    expect(run.stderr).toContain("zot ext new");
+  });
+});
+
+describe("zot ext install", () => {
+  test("from a directory: named by its manifest, everything but .git copied", async () => {
+    const home = tempDir("zot-home-");
+    const src = pyExt(join(tempDir("zot-src-"), "some-folder"), "alpha", { version: "1.2.3" });
+    writeFileSync(join(src, "data.txt"), "payload");
+    mkdirSync(join(src, "node_modules", "dep"), { recursive: true });
+    writeFileSync(join(src, "node_modules", "dep", "index.js"), "x");
+    mkdirSync(join(src, ".git"));
+    writeFileSync(join(src, ".git", "HEAD"), "ref");
+
+    const run = await zot(["ext", "install", src], { home });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const dest = join(home, "extensions", "alpha");
+    expect(run.stdout).toBe(`installed alpha 1.2.3 → ${dest}\n`);
+    expect(readFileSync(join(dest, "data.txt"), "utf8")).toBe("payload");
+    expect(existsSync(join(dest, "node_modules", "dep", "index.js"))).toBe(true);
+    expect(existsSync(join(dest, ".git"))).toBe(false);
+    // The script stays executable.
+    expect(statSync(join(dest, "main.py")).mode & 0o111).not.toBe(0);
+    expect(readdirSync(join(home, "extensions"))).toEqual(["alpha"]);
+  });
+
+  test("`install .` from inside the extension's directory", async () => {
+    const home = tempDir("zot-home-");
+    const src = pyExt(join(tempDir("zot-src-"), "here"), "dotted");
+    const run = await zot(["ext", "install", "."], { home, cwd: src });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(home, "extensions", "dotted", "main.py"))).toBe(true);
+  });
+
+  test("from a git repository (file:// URL), shallow, without .git", async () => {
+    const home = tempDir("zot-home-");
+    const repo = pyExt(join(tempDir("zot-repo-"), "repo"), "from-git");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "first");
+    const run = await zot(["ext", "install", `file://${repo}`], { home });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const dest = join(home, "extensions", "from-git");
+    expect(run.stdout).toContain(`installed from-git 1.0.0 → ${dest}`);
+    expect(existsSync(join(dest, "main.py"))).toBe(true);
+    expect(existsSync(join(dest, ".git"))).toBe(false);
+  });
+
+  test("an installed name is refused without --force; --force replaces it", async () => {
+    const home = tempDir("zot-home-");
+    const first = pyExt(join(tempDir("zot-src-"), "v1"), "same", { version: "1.0.0" });
+    writeFileSync(join(first, "only-in-v1.txt"), "old");
+    expect((await zot(["ext", "install", first], { home })).code).toBe(0);
+
+    const second = pyExt(join(tempDir("zot-src-"), "v2"), "same", { version: "2.0.0" });
+    const refused = await zot(["ext", "install", second], { home });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("already installed");
+    expect(refused.stderr).toContain("--force");
+    const dest = join(home, "extensions", "same");
+    expect(JSON.parse(readFileSync(join(dest, "extension.json"), "utf8")).version).toBe("1.0.0");
+
+    const forced = await zot(["ext", "install", second, "--force"], { home });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain("installed same 2.0.0");
+    expect(JSON.parse(readFileSync(join(dest, "extension.json"), "utf8")).version).toBe("2.0.0");
+    expect(existsSync(join(dest, "only-in-v1.txt"))).toBe(false);
+    expect(readdirSync(join(home, "extensions"))).toEqual(["same"]);
+  });
+
+  test("a broken manifest, an exec that is missing and a failing clone leave nothing behind", async () => {
+    const home = tempDir("zot-home-");
+    pyExt(join(home, "extensions", "keep"), "keep");
+    const before = tree(join(home, "extensions"));
+
+    const noExec = makeExt(join(tempDir("zot-src-"), "bad"), { name: "bad", version: "1" }, { "big.txt": "x".repeat(100_000) });
+    const broken = await zot(["ext", "install", noExec], { home });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('"exec" is required');
+    expect(broken.stderr).toContain(join(noExec, "extension.json"));
+    expect(tree(join(home, "extensions"))).toEqual(before);
+
+    const missing = makeExt(join(tempDir("zot-src-"), "gone"), { name: "gone", exec: "./nothere.py" }, { "a.txt": "a" });
+    const unstartable = await zot(["ext", "install", missing], { home });
+    expect(unstartable.code).toBe(1);
+    expect(unstartable.stderr).toContain("nothere.py");
+    expect(unstartable.stderr).toContain("does not exist");
+    expect(tree(join(home, "extensions"))).toEqual(before);
+
+    const clone = await zot(["ext", "install", `file://${tempDir("zot-norepo-")}/missing.git`], { home });
+    expect(clone.code).toBe(1);
+    expect(clone.stderr).toContain("git clone");
+    expect(tree(join(home, "extensions"))).toEqual(before);
+
+    const noManifest = await zot(["ext", "install", tempDir("zot-empty-")], { home });
+    expect(noManifest.code).toBe(1);
+    expect(noManifest.stderr).toContain("extension.json");
+    expect(tree(join(home, "extensions"))).toEqual(before);
+  });
+
+  test("a failure with no extensions directory yet does not create one", async () => {
+    const home = tempDir("zot-home-");
+    const bad = makeExt(join(tempDir("zot-src-"), "bad"), { name: "bad", exec: "./missing" });
+    const run = await zot(["ext", "install", bad], { home });
+    expect(run.code).toBe(1);
+    expect(existsSync(join(home, "extensions"))).toBe(false);
+  });
+});
+
+describe("zot ext remove", () => {
+  test("--yes removes; without it and without a terminal it refuses with exit 2", async () => {
+    const home = tempDir("zot-home-");
+    const dir = pyExt(join(home, "extensions", "folder"), "doomed");
+    const refused = await zot(["ext", "remove", "doomed"], { home, stdin: "y\n" });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--yes");
+    expect(existsSync(dir)).toBe(true);
+
+    const removed = await zot(["ext", "rm", "doomed", "--yes"], { home });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(`removed doomed (${dir})`);
+    expect(existsSync(dir)).toBe(false);
+
+    const again = await zot(["ext", "remove", "doomed", "--yes"], { home });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no extension named "doomed"');
+  });
+
+  test("a name in both the project and the global directory is not guessed", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const project = pyExt(join(cwd, ".zot", "extensions", "twin"), "twin");
+    const global = pyExt(join(home, "extensions", "twin"), "twin");
+    const ambiguous = await zot(["ext", "remove", "twin", "--yes"], { home, cwd });
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain(project);
+    expect(ambiguous.stderr).toContain(global);
+    expect(ambiguous.stderr).toContain("--scope");
+    const scoped = await zot(["ext", "remove", "twin", "--yes", "--scope", "global"], { home, cwd });
+    expect(scoped.code).toBe(0);
+    expect(existsSync(global)).toBe(false);
+    expect(existsSync(project)).toBe(true);
+  });
+});
+
+describe("zot ext enable / disable", () => {
+  test("only the enabled value changes; the file's layout is kept byte for byte", async () => {
+    const home = tempDir("zot-home-");
+    const original = `{\n    "exec":   "./main.py",\n\t"name" : "lay",   "enabled" :true,\n  "args": ["lay"] ,"x": {"enabled": true}\n}\n`;
+    const dir = makeExt(join(home, "extensions", "lay"), original, { "main.py": PY_OK });
+    const file = join(dir, "extension.json");
+
+    const off = await zot(["ext", "disable", "lay"], { home });
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain("disabled lay");
+    expect(readFileSync(file, "utf8")).toBe(original.replace('"enabled" :true,', '"enabled" :false,'));
+    const listed = JSON.parse((await zot(["ext", "list", "--json"], { home })).stdout);
+    expect(listed[0]).toMatchObject({ name: "lay", enabled: false, state: "disabled" });
+
+    const on = await zot(["ext", "enable", "lay"], { home });
+    expect(on.code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(original);
+  });
+
+  test("disabling a manifest without the field adds it and changes nothing else", async () => {
+    const home = tempDir("zot-home-");
+    const original = `{\n  "name": "plain",\n  "exec": "./main.py"\n}\n`;
+    const dir = makeExt(join(home, "extensions", "plain"), original, { "main.py": PY_OK });
+    const run = await zot(["ext", "disable", "plain"], { home });
+    expect(run.code).toBe(0);
+    const text = readFileSync(join(dir, "extension.json"), "utf8");
+    expect(text.replace(/\n {2}"enabled": false,/, "")).toBe(original);
+    expect(JSON.parse(text).enabled).toBe(false);
+  });
+
+  test("an unknown name fails with a sentence", async () => {
+    const run = await zot(["ext", "enable", "ghost"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no extension named "ghost"');
+  });
+});
+
+describe("zot ext logs", () => {
+  test("prints the log; a missing log says where it would be", async () => {
+    const home = tempDir("zot-home-");
+    const missing = await zot(["ext", "logs", "quiet"], { home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no log");
+    expect(missing.stderr).toContain(join(home, "logs", "ext-quiet.log"));
+
+    mkdirSync(join(home, "logs"));
+    writeFileSync(join(home, "logs", "ext-quiet.log"), "[zot] starting quiet\nhello from stderr\n");
+    const run = await zot(["ext", "logs", "quiet"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("[zot] starting quiet\nhello from stderr\n");
+  });
+
+  test("-f prints what is appended until interrupted", async () => {
+    const home = tempDir("zot-home-");
+    mkdirSync(join(home, "logs"));
+    const file = join(home, "logs", "ext-busy.log");
+    writeFileSync(file, "first\n");
+    const proc = Bun.spawn([ZOT, "ext", "logs", "busy", "-f"], { env: cleanEnv(home), stdout: "pipe", stderr: "pipe" });
+    const reader = proc.stdout.getReader();
+    let seen = "";
+    const until = async (text: string) => {
+      while (!seen.includes(text)) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        seen += new TextDecoder().decode(value);
+      }
+    };
+    await until("first\n");
+    writeFileSync(file, "first\nsecond\n");
+    await until("second\n");
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    expect(seen).toBe("first\nsecond\n");
+  });
+});
+
+describe("zot ext new", () => {
+  for (const [lang, entry] of [
+    ["ts", "index.ts"],
+    ["js", "index.mjs"],
+    ["python", "main.py"],
+  ] as const) {
+    test(`--lang ${lang} scaffolds ${entry}, a manifest and a README`, async () => {
+      const cwd = tempDir("zot-cwd-");
+      const name = `demo-${lang}`;
+      const run = await zot(["ext", "new", name, "--lang", lang], { cwd });
+      expect(run.code).toBe(0);
+      const dir = join(cwd, name);
+      const manifest = JSON.parse(readFileSync(join(dir, "extension.json"), "utf8"));
+      expect(manifest).toMatchObject({ name, exec: `./${entry}` });
+      const source = readFileSync(join(dir, entry), "utf8");
+      expect(source).toContain(`"${name}"`);
+      expect(source).not.toContain("{{");
+      if (lang === "ts") expect(source).toContain('from "@zot/sdk"');
+      if (lang !== "ts") expect(source).not.toContain("@zot/sdk");
+      if (lang === "python") expect(statSync(join(dir, entry)).mode & 0o111).not.toBe(0);
+      expect(readFileSync(join(dir, "README.md"), "utf8")).toContain(`zot --ext ./${name} -p "/${name} hi"`);
+
+      // It works as created: check passes and lists what it registers...
+      const home = tempDir("zot-home-");
+      const check = await zot(["ext", "check", `./${name}`], { home, cwd });
+      expect(check.stdout).toContain("ok: no protocol errors");
+      expect(check.code).toBe(0);
+      expect(check.stdout).toContain(`/${name}`);
+      expect(check.stdout).toContain(`${name}_echo(text: string)`);
+
+      // ...its command answers through --ext...
+      const command = await zot(["--ext", `./${name}`, "-p", `/${name} hi`, "--provider", "scripted"], { home, cwd });
+      expect(command.stdout).toBe(`${name} heard: hi\n`);
+      expect(command.code).toBe(0);
+
+      // ...and the model can call its tool.
+      const script = join(cwd, "turns.jsonl");
+      writeFileSync(
+        script,
+        [
+          JSON.stringify({ tool_calls: [{ name: `${name}_echo`, args: { text: "ping-42" } }] }),
+          JSON.stringify({ text: "tool said: {{last_tool_result}}" }),
+        ].join("\n"),
+      );
+      const tool = await zot(["--ext", `./${name}`, "-p", "echo it", "--provider", "scripted", "--script", script], { home, cwd });
+      expect(tool.stdout).toContain("tool said: ping-42");
+      expect(tool.code).toBe(0);
+    }, 20_000);
+  }
+
+  test("the default is TypeScript, --dir places it, an existing directory is refused", async () => {
+    const cwd = tempDir("zot-cwd-");
+    const run = await zot(["ext", "new", "tsdefault", "--dir", "sub/place"], { cwd });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(cwd, "sub", "place", "index.ts"))).toBe(true);
+
+    writeFileSync(join(cwd, "sub", "place", "index.ts"), "mine");
+    const again = await zot(["ext", "new", "tsdefault", "--dir", "sub/place"], { cwd });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already exists");
+    expect(readFileSync(join(cwd, "sub", "place", "index.ts"), "utf8")).toBe("mine");
+
+    const bad = await zot(["ext", "new", "no/slash"], { cwd });
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe("zot ext check", () => {
+  test("an extension that never says hello: garbage lines and unknown frames are named, exit 1", async () => {
+    const home = tempDir("zot-home-");
+    const dir = makeExt(join(tempDir("zot-src-"), "mute"), { name: "mute", exec: "./main.py" }, {
+      "main.py": `#!/usr/bin/env python3
+import sys, time
+print("this is not json", flush=True)
+print('{"type":"bogus"}', flush=True)
+time.sleep(30)
+`,
+    });
+    const run = await zot(["ext", "check", dir], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("not JSON: this is not json");
+    expect(run.stdout).toContain('unknown frame type "bogus"');
+    expect(run.stdout).toContain("no hello frame");
+    expect(run.stdout).not.toContain("ok: no protocol errors");
+  }, 20_000);
+
+  test("an extension that exits before hello is reported", async () => {
+    const home = tempDir("zot-home-");
+    const dir = makeExt(join(tempDir("zot-src-"), "quitter"), { name: "quitter", exec: "./main.py" }, {
+      "main.py": "#!/usr/bin/env python3\nimport sys\nprint('bye', file=sys.stderr)\nsys.exit(3)\n",
+    });
+    const run = await zot(["ext", "check", dir], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("before sending hello");
+    // Its stderr is shown too, since that is usually why.
+    expect(run.stdout).toContain("bye");
+  });
+
+  test("protocol mistakes after hello: wrong name, invalid frames with their path, no ready, no exit on shutdown", async () => {
+    const home = tempDir("zot-home-");
+    const dir = makeExt(join(tempDir("zot-src-"), "sloppy"), { name: "sloppy", exec: "./main.py" }, {
+      "main.py": `#!/usr/bin/env python3
+import json, sys, time
+def send(f): sys.stdout.write((f if isinstance(f, str) else json.dumps(f)) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": "other-name", "version": "1"})
+send("garbage line")
+send({"type": "register_tool", "name": "bad tool", "schema": {"type": "object"}})
+send({"type": "register_command", "name": "fine", "description": "a fine command"})
+send({"type": "frobnicate"})
+send({"type": "subscribe", "events": ["turn_end"], "intercept": ["tool_call"]})
+for line in sys.stdin:
+    pass
+time.sleep(30)
+`,
+    });
+    const run = await zot(["ext", "check", dir], { home });
+    expect(run.code).toBe(1);
+    const out = run.stdout;
+    expect(out).toContain('hello names the extension "other-name" but its manifest says "sloppy"');
+    expect(out).toContain("not JSON: garbage line");
+    expect(out).toContain("invalid register_tool frame (name:");
+    expect(out).toContain('unknown frame type "frobnicate"');
+    expect(out).toContain("no ready frame");
+    expect(out).toContain("sending SIGTERM");
+    // What it did register is still listed.
+    expect(out).toContain("/fine");
+    expect(out).toMatch(/events:\s+turn_end/);
+    expect(out).toMatch(/intercepts:\s+tool_call/);
+  }, 20_000);
+
+  test("a clean extension passes, by path or by installed name", async () => {
+    const home = tempDir("zot-home-");
+    const dir = pyExt(join(home, "extensions", "tidy"), "tidy");
+    for (const target of [dir, "tidy"]) {
+      const run = await zot(["ext", "check", target], { home });
+      expect(run.stdout).toContain("ok: no protocol errors");
+      expect(run.code).toBe(0);
+    }
+    const missing = await zot(["ext", "check", "./nowhere"], { home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("does not exist");
+  });
+});
