@@ -37,6 +37,10 @@ export interface RuntimeOptions {
   extensions?: { explicit: string[]; noDiscovery: boolean };
   /** the program that runs .ts/.js extensions (default: this process's executable, the zot binary) */
   zotBinary?: string;
+  /** `--with-skills`: also load skills from the project's and the user's skill folders */
+  withSkills?: boolean;
+  /** `--no-skill`: no skills at all (no skill tool, nothing in the system prompt) */
+  noSkill?: boolean;
 }
 
 export interface Runtime {
@@ -78,9 +82,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     apiKey = options.apiKey ?? "ollama";
   }
 
-  const { tools, unknown } = selectBuiltinTools(options.tools ?? "all");
+  // `skill` is a built-in tool too, but it exists only when there are skills to load.
+  const wanted = options.tools ?? "all";
+  const wantsSkill = wanted === "all" || (Array.isArray(wanted) && wanted.includes("skill"));
+  const { tools, unknown } = selectBuiltinTools(Array.isArray(wanted) ? wanted.filter((t) => t !== "skill") : wanted);
   if (unknown.length > 0) {
-    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash`);
+    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash, skill`);
+  }
+  let skillsSection = "";
+  if (!options.noSkill) {
+    const { loadSkills } = await import("./skills/discover.ts");
+    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
+    notes.push(...loadedSkills.warnings);
+    if (wantsSkill && loadedSkills.skills.length > 0) {
+      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([
+        import("./tools/skill.ts"),
+        import("./skills/prompt.ts"),
+      ]);
+      tools.push(createSkillTool(loadedSkills.skills));
+      skillsSection = skillsPromptSection(loadedSkills.skills);
+    }
   }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
@@ -104,7 +125,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       cwd,
       home,
       systemPrompt: options.systemPrompt,
-      append: options.appendSystemPrompt ?? [],
+      append: [...(options.appendSystemPrompt ?? []), skillsSection],
       now: new Date(),
       platform: process.platform,
       toolNames: [...tools, ...extensionTools].map((t) => t.name),

@@ -83,6 +83,8 @@ export async function runRoot(argv: string[]): Promise<number> {
       script: str(flags, "script"),
       debug: flags.debug === true,
       extensions: { explicit, noDiscovery },
+      withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
+      noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
     });
     for (const note of runtime.notes) console.error(`zot: ${note}`);
 
