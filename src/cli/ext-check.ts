@@ -2,14 +2,17 @@
 // hello/hello_ack, registration until ready or 250 ms of silence, at most 3 s), prints what it
 // registered, says shutdown, and reports every protocol mistake it made on the way.
 // Rule: the verdict comes from the host itself, not from a second reading of the protocol: the
-// mistakes are the diagnostics the host wrote to the extension's log during this run, so `check`
-// passes exactly when a real zot would have nothing to complain about. Exit 0 clean, 1 otherwise.
+// mistakes are the diagnostics the host reports while it runs the extension, so `check` passes
+// exactly when a real zot would have nothing to complain about. The run uses a private, temporary
+// ZOT_HOME (logs, data, SDK runtime), so it neither writes into the user's nor mixes with another
+// zot running the same extension. Exit 0 clean, 1 otherwise.
 import type { ArgsDef } from "citty";
-import { openSync, readSync, closeSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
 import { loadManifest, loadManifestFile, type Manifest } from "../extensions/manifest.ts";
-import { extensionLogFile, ZotExtensionHost } from "../extensions/zot-host.ts";
+import { ZotExtensionHost } from "../extensions/zot-host.ts";
 import { EXT_EVENTS } from "../protocol/ext-frames.ts";
 import { VERSION } from "../version.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
@@ -63,6 +66,8 @@ async function locate(target: string, ctx: ExtContext): Promise<{ manifest: Mani
 export interface CheckReport {
   name: string;
   version?: string;
+  /** what the hello frame said, when one came */
+  hello?: { version?: string; capabilities: string[] };
   /** the host's state once registration closed: "ready" when it came up */
   state: string;
   /** why it did not come up */
@@ -84,24 +89,36 @@ export interface CheckReport {
 const STDERR_LINES = 20;
 
 export async function checkExtension(manifest: Manifest, dir: string, ctx: ExtContext): Promise<CheckReport> {
-  const logFile = extensionLogFile(ctx.home, manifest.name);
-  const logStart = statSync(logFile, { throwIfNoEntry: false })?.size ?? 0;
+  const home = mkdtempSync(path.join(tmpdir(), "zot-ext-check-"));
+  try {
+    return await checkIn(home, manifest, dir, ctx);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtContext): Promise<CheckReport> {
+  const problems: string[] = [];
   const host = new ZotExtensionHost({
     manifest,
     dir,
-    home: ctx.home,
+    home,
     cwd: ctx.cwd,
     // No model runs during a check; the extension still gets a well-formed hello_ack.
     provider: "none",
     model: "none",
     zotVersion: VERSION,
     zotBinary: process.execPath,
-    env: ctx.env,
+    // Whatever the extension starts (a zot of its own, say) keeps to the private home too.
+    env: { ...ctx.env, ZOT_HOME: home },
+    onDiagnostic: (diagnostic) => problems.push(diagnostic.message),
   });
   const started = performance.now();
   await host.start();
   const startMs = performance.now() - started;
+  const hello = host.hello;
   const report = {
+    ...(hello ? { hello: { ...(hello.version !== undefined ? { version: hello.version } : {}), capabilities: hello.capabilities } } : {}),
     state: host.state,
     startError: host.error,
     commands: host.commands(),
@@ -112,66 +129,25 @@ export async function checkExtension(manifest: Manifest, dir: string, ctx: ExtCo
   const stopping = performance.now();
   await host.stop();
   const stopMs = performance.now() - stopping;
-  const { problems: noted, stderr } = readDiagnostics(logFile, logStart);
-  // When the start failed the host killed the process itself; its kill notes are that failure's
-  // consequence, not a second mistake about shutting down.
-  const problems = report.state === "failed" ? noted.filter((p) => !KILL_NOTES.some((k) => k.test(p))) : noted;
-  // A start failure is in the log too; make sure it counts even if the log could not be written.
-  if (report.startError && !problems.some((p) => report.startError?.includes(p) || p.includes(report.startError ?? ""))) {
-    problems.unshift(report.startError);
+  if (report.state !== "ready" && problems.length === 0) {
+    problems.push(report.startError ?? `the extension was ${report.state} when registration closed, not running`);
   }
-  if (report.state !== "ready" && !report.startError) problems.push(`the extension was ${report.state} when registration closed, not running`);
-  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, stderr: stderr.slice(-STDERR_LINES) };
+  const stderr = stderrLines(host.logFile).slice(-STDERR_LINES);
+  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, stderr };
 }
 
 /**
- * What the host and its child process wrote to the log after `offset`: `[zot] ` lines are the
- * host's diagnostics (every one a mistake, except the lifecycle lines below), the rest is the
- * extension's own stderr.
+ * The extension's stderr: its log without the host's `[zot] ` lines. The log sits in this check's
+ * private home, so every line in it is from this run; the verdict never depends on it.
  */
-export function readDiagnostics(file: string, offset: number): { problems: string[]; stderr: string[] } {
-  const problems: string[] = [];
-  const stderr: string[] = [];
-  for (const line of readFrom(file, offset).split(/\r?\n/)) {
-    if (line.trim() === "") continue;
-    if (!line.startsWith("[zot] ")) {
-      stderr.push(line);
-      continue;
-    }
-    const note = line.slice(6);
-    if (LIFECYCLE.some((pattern) => pattern.test(note))) continue;
-    problems.push(note);
-  }
-  return { problems, stderr };
-}
-
-const KILL_NOTES = [/^still running .* sending SIG(TERM|KILL)$/, /^killed by SIG/];
-
-/** Host log lines that describe a clean run: the start, and the exit after shutdown. */
-const LIFECYCLE = [/^starting \S+ at /, /^exited with code 0$/];
-
-function readFrom(file: string, offset: number): string {
-  let fd: number;
+function stderrLines(file: string): string[] {
+  let text: string;
   try {
-    fd = openSync(file, "r");
+    text = readFileSync(file, "utf8");
   } catch {
-    return "";
+    return [];
   }
-  try {
-    const size = statSync(file).size;
-    // A log cut shorter meanwhile (rotated, deleted) is read whole.
-    const start = size >= offset ? offset : 0;
-    const buffer = Buffer.alloc(size - start);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, start + read);
-      if (n <= 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
+  return text.split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("[zot] "));
 }
 
 export function formatReport(report: CheckReport, dir: string): string {
@@ -189,6 +165,10 @@ export function formatReport(report: CheckReport, dir: string): string {
   };
   if (report.state === "ready") field("started", `registration closed after ${Math.round(report.startMs)} ms`);
   else field("started", `no (${report.state})`);
+  if (report.hello) {
+    const capabilities = report.hello.capabilities.length === 0 ? "none" : report.hello.capabilities.join(", ");
+    field("hello", `version ${report.hello.version ?? "(none)"}, capabilities: ${capabilities}`);
+  }
   list("commands", report.commands.map((c) => [`/${c.name}`, c.description]));
   list("tools", report.tools.map((t) => [`${t.name}(${schemaSummary(t.schema)})`, t.description]));
   field("events", report.events.length === 0 ? "none" : report.events.join(", "));

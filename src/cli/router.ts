@@ -1,4 +1,4 @@
-// Routes argv to a command: `zot rpc …`, `zot ext …` (later issues), else the root command.
+// Routes argv to a command: `zot ext …` to the extension commands, anything else to the root command.
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 

@@ -1,8 +1,10 @@
 // One long-lived child process that speaks one JSON value per line: requests on its stdin, frames on
 // its stdout, stderr appended to a log file together with the host's own diagnostics. Both
 // extension hosts (zot NDJSON, JSON-RPC hooks) sit on this; nothing else in zot spawns long-lived
-// children. Rule: nothing a child does can crash, stall or outlive zot: bad lines are logged and
-// skipped, a dead child fails its pending calls at once, and every live child is killed when zot exits.
+// children. Rule: nothing a child does can crash, stall, bloat or outlive zot: bad lines are logged
+// and skipped, what waits to be written to a child that stopped reading is bounded (one-way frames
+// over the bound are dropped), a dead child fails its pending calls at once, and every live child is
+// killed when zot exits.
 import { accessSync, appendFileSync, closeSync, constants, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { LineSplitter } from "./line-splitter.ts";
@@ -11,6 +13,11 @@ export { LineSplitter };
 
 /** The original's limit; a frame bigger than this is a bug in the extension, not data. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+/**
+ * How much may wait in memory for a child that is not reading before droppable frames are dropped.
+ * Far more than a healthy child ever lets pile up, far less than would hurt zot.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_TERM_MS = 1000;
 /**
@@ -35,6 +42,23 @@ export interface LineChildOptions {
   maxLineBytes?: number;
   /** how errors name the child (default `extension "<name>"`; a hook host passes `hook "<name>"`) */
   label?: string;
+  /**
+   * default 8 MiB: bytes written but not yet taken by the pipe, over which a droppable send is
+   * dropped instead of queued; other sends are always queued
+   */
+  maxBacklogBytes?: number;
+  /** every problem the child causes (also logged): bad lines, dropped frames, a slow exit */
+  onDiagnostic?: (diagnostic: ChildDiagnostic) => void;
+}
+
+/**
+ * Something the child did wrong, as a host can report it (`zot ext check` lists them). kind is one
+ * of `not_json`, `line_too_long`, `output_closed`, `frames_dropped`, `no_exit_after_stop`,
+ * `no_exit_after_sigterm`; message is the line written to the log.
+ */
+export interface ChildDiagnostic {
+  kind: string;
+  message: string;
 }
 
 export interface ChildExitInfo {
@@ -81,6 +105,14 @@ export class LineChild {
   private readonly logFile: string;
   private readonly proc: Piped;
   private readonly maxLineBytes: number;
+  private readonly maxBacklogBytes: number;
+  private readonly onDiagnostic: ((diagnostic: ChildDiagnostic) => void) | undefined;
+  /** bytes handed to stdin's FileSink so far, and how many of those the pipe has taken */
+  private queuedBytes = 0;
+  private acceptedBytes = 0;
+  /** droppable frames dropped since the backlog last went over the bound, reported when it clears */
+  private droppedFrames = 0;
+  private writeFailed = false;
   private messageHandlers: ((value: unknown) => void)[] = [];
   /** Messages that arrived before the first onMessage handler; delivered to it in order. */
   private early: unknown[] = [];
@@ -138,6 +170,8 @@ export class LineChild {
     this.label = label;
     this.logFile = options.logFile;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.maxBacklogBytes = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
+    this.onDiagnostic = options.onDiagnostic;
     this.proc = proc;
     this.pid = proc.pid;
     liveChildren.set(this, () => this.killNow());
@@ -151,6 +185,11 @@ export class LineChild {
   /** The process runs and its output is open, so it can still answer. */
   get alive(): boolean {
     return !this.processExited && !this.outputClosed;
+  }
+
+  /** Bytes sent but not yet taken by the pipe: what zot holds in memory for this child. */
+  get backlogBytes(): number {
+    return this.queuedBytes - this.acceptedBytes;
   }
 
   /** Every parsed JSON line, in order. Lines that came before the first handler are replayed to it. */
@@ -170,8 +209,13 @@ export class LineChild {
     else this.exitHandlers.push(handler);
   }
 
-  /** Writes one JSON line. False (and logged) when the child cannot receive it. */
-  send(value: unknown): boolean {
+  /**
+   * Writes one JSON line and returns at once, whether or not the child is reading. False when the
+   * child cannot receive it (logged), and when the frame is droppable and the child has let more
+   * than maxBacklogBytes pile up (counted, and logged once when the backlog clears). Only frames
+   * nobody waits for (one-way events) may be droppable: a call or a reply must always arrive.
+   */
+  send(value: unknown, options: { droppable?: boolean } = {}): boolean {
     let line: string | undefined;
     try {
       line = JSON.stringify(value);
@@ -187,10 +231,29 @@ export class LineChild {
       this.log(`not sent (${this.processExited ? "the process has exited" : "its stdin is closed"}): ${preview(line)}`);
       return false;
     }
+    const data = `${line}\n`;
+    const bytes = Buffer.byteLength(data);
+    // An empty backlog takes any frame, however big: a child that keeps up never loses one.
+    if (options.droppable && this.backlogBytes > 0 && this.backlogBytes + bytes > this.maxBacklogBytes) {
+      this.droppedFrames++;
+      return false;
+    }
     // FileSink.write appends the whole line to one ordered buffer, so concurrent senders never interleave.
     try {
-      this.proc.stdin.write(`${line}\n`);
-      this.quietly(this.proc.stdin.flush(), "writing to the process failed");
+      this.queuedBytes += bytes;
+      const upTo = this.queuedBytes;
+      const written = this.proc.stdin.write(data);
+      const flushed = this.proc.stdin.flush();
+      // Bun 1.4.5: a number means the pipe took the bytes (and everything queued before them); a
+      // promise means they wait in the sink's buffer, and it settles once that buffer has drained.
+      const waiting = [written, flushed].filter((result): result is Promise<number> => result instanceof Promise);
+      if (waiting.length === 0) this.accepted(upTo);
+      for (const promise of waiting) {
+        promise.then(
+          () => this.accepted(upTo),
+          (err: unknown) => this.failedWrite(upTo, err),
+        );
+      }
       return true;
     } catch (err) {
       this.log(`writing to the process failed: ${errorText(err)}`);
@@ -264,6 +327,39 @@ export class LineChild {
     appendLog(this.logFile, line);
   }
 
+  /** Logs a problem the child caused and hands it to onDiagnostic. */
+  private diagnose(kind: string, message: string): void {
+    this.log(message);
+    if (!this.onDiagnostic) return;
+    try {
+      this.onDiagnostic({ kind, message });
+    } catch (err) {
+      this.log(`handling a diagnostic failed: ${errorText(err)}`);
+    }
+  }
+
+  /** The pipe has taken every byte up to upTo (promises of one drain may settle out of order). */
+  private accepted(upTo: number): void {
+    if (upTo > this.acceptedBytes) this.acceptedBytes = Math.min(upTo, this.queuedBytes);
+    // Half the bound, so a child hovering at the limit makes one log line, not one per frame.
+    if (this.droppedFrames > 0 && this.backlogBytes <= this.maxBacklogBytes / 2) this.reportDropped();
+  }
+
+  private failedWrite(upTo: number, err: unknown): void {
+    // Those bytes will never arrive; they no longer count as waiting.
+    this.accepted(upTo);
+    // A broken pipe fails every buffered write at once; one line says it.
+    if (this.writeFailed) return;
+    this.writeFailed = true;
+    this.log(`writing to the process failed: ${errorText(err)}`);
+  }
+
+  private reportDropped(): void {
+    const n = this.droppedFrames;
+    this.droppedFrames = 0;
+    this.diagnose("frames_dropped", `dropped ${n} event frame${n === 1 ? "" : "s"}: the extension is not reading its stdin`);
+  }
+
   /**
    * Clean stop: the goodbye frame, stdin closed, graceMs for the child to leave, SIGTERM, termMs,
    * SIGKILL. Resolves once the process is gone and the exit handlers have run. Idempotent.
@@ -290,10 +386,10 @@ export class LineChild {
       const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
       if (!(await settlesWithin(this.proc.exited, graceMs))) {
         const termMs = options.termMs ?? DEFAULT_TERM_MS;
-        this.log(`still running ${seconds(graceMs)} after being asked to stop; sending SIGTERM`);
+        this.diagnose("no_exit_after_stop", `still running ${seconds(graceMs)} after being asked to stop; sending SIGTERM`);
         this.proc.kill("SIGTERM");
         if (!(await settlesWithin(this.proc.exited, termMs))) {
-          this.log(`still running ${seconds(termMs)} after SIGTERM; sending SIGKILL`);
+          this.diagnose("no_exit_after_sigterm", `still running ${seconds(termMs)} after SIGTERM; sending SIGKILL`);
           this.proc.kill("SIGKILL");
         }
       }
@@ -321,7 +417,7 @@ export class LineChild {
       this.outputClosed = true;
       // Usually the process is exiting too; if it lives on, it can never answer, so say so now.
       if (!(await settlesWithin(this.proc.exited, DRAIN_GRACE_MS))) {
-        this.log("closed its output but is still running; it cannot answer any more");
+        this.diagnose("output_closed", "closed its output but is still running; it cannot answer any more");
         this.failPending((what) => `${this.label} closed its output before answering ${what}`);
         await this.proc.exited;
       }
@@ -337,7 +433,7 @@ export class LineChild {
     const splitter = new LineSplitter(
       limit,
       (line) => this.handleLine(line),
-      (bytes) => this.log(`dropped a line of ${bytes} bytes (limit ${limit})`),
+      (bytes) => this.diagnose("line_too_long", `dropped a line of ${bytes} bytes (limit ${limit})`),
     );
     try {
       for (;;) {
@@ -357,7 +453,7 @@ export class LineChild {
     try {
       value = JSON.parse(line);
     } catch {
-      this.log(`not JSON: ${preview(line)}`);
+      this.diagnose("not_json", `not JSON: ${preview(line)}`);
       return;
     }
     if (this.messageHandlers.length === 0) this.early.push(value);
@@ -380,6 +476,9 @@ export class LineChild {
     this.outputClosed = true;
     this.stdinOpen = false;
     liveChildren.delete(this);
+    // Nothing waits for this child any more; a burst of drops still unreported is reported now.
+    this.acceptedBytes = this.queuedBytes;
+    if (this.droppedFrames > 0) this.reportDropped();
     const code = this.proc.exitCode;
     const signal = this.proc.signalCode == null ? null : String(this.proc.signalCode);
     const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;

@@ -2,7 +2,9 @@
 // registration window, commands, tools, interception calls and one-way events.
 // Rule: nothing the extension does (silence, garbage, a crash at any moment) can stall or crash
 // zot: every wait has a deadline, every bad frame is logged in the extension's log and skipped,
-// and a dead extension fails its pending calls at once and loses its commands and tools.
+// and a dead extension fails its pending calls at once and loses its commands and tools. Every
+// protocol mistake the host meets also goes to onDiagnostic, so a caller (`zot ext check`) learns
+// them from the host itself and never from reading the log back.
 import * as v from "valibot";
 import {
   EXT_EVENTS,
@@ -15,14 +17,12 @@ import {
   PROTOCOL_VERSION,
 } from "../protocol/ext-frames.ts";
 import type { ToolResult } from "../protocol/tool.ts";
-import { ChildCallError, type ChildExitInfo, LineChild } from "./child.ts";
+import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
 import { appendLog, extensionDataDir, extensionLogFile, prepareLaunch } from "./ext-launch.ts";
 import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
 import type { Manifest } from "./manifest.ts";
 import { type CommandResult, commandResult } from "./slash-command.ts";
-
-export { extensionLogFile } from "./ext-launch.ts";
 
 export interface HostTimeouts {
   /** from spawn to the hello frame */
@@ -63,6 +63,26 @@ export interface ZotHostOptions {
   zotBinary: string;
   env?: Record<string, string | undefined>;
   timeouts?: Partial<HostTimeouts>;
+  /** what may wait in memory for an extension that stopped reading before events are dropped (default 8 MiB) */
+  maxBacklogBytes?: number;
+  /**
+   * Every protocol mistake, as it happens, besides the log line: the child's (not_json,
+   * line_too_long, output_closed, frames_dropped, no_exit_after_stop, no_exit_after_sigterm) and the
+   * host's (cannot_start, hello_timeout, exit_before_hello, frame_before_hello, hello_name,
+   * second_hello, frame_without_type, unknown_frame, invalid_frame, unknown_reply_id,
+   * unknown_subscription, no_ready, ready_timeout, exited, exit_code).
+   */
+  onDiagnostic?: (diagnostic: HostDiagnostic) => void;
+}
+
+/** One protocol mistake; message is the sentence written to the extension's log. */
+export type HostDiagnostic = ChildDiagnostic;
+
+/** What the extension said about itself in its hello frame. */
+export interface HelloInfo {
+  name: string;
+  version?: string;
+  capabilities: string[];
 }
 
 export type HostState = "new" | "starting" | "registering" | "ready" | "failed" | "exited" | "stopped";
@@ -72,6 +92,9 @@ type Reply = ExtFrameOf<"command_response"> | ExtFrameOf<"tool_result"> | ExtFra
 const REPLY_TYPES: ReadonlySet<string> = new Set(["command_response", "tool_result", "event_intercept_response"]);
 const FRAME_TYPES: ReadonlySet<string> = new Set(ExtToHostFrame.options.map((o) => o.entries.type.literal));
 const EMPTY_SCHEMA = { type: "object", properties: {} };
+
+/** The child's notes about a stop the host forced; after a failed start they repeat that failure. */
+const FORCED_STOP_KINDS: ReadonlySet<string> = new Set(["no_exit_after_stop", "no_exit_after_sigterm"]);
 
 /** A reply frame that named a pending call's id but did not validate: the call fails at once. */
 class InvalidReply {
@@ -93,6 +116,7 @@ export class ZotExtensionHost {
   private current: HostState = "new";
   private failure: string | undefined;
   private exit: ChildExitInfo | undefined;
+  private helloInfo: HelloInfo | undefined;
   private stopping = false;
   private startPromise: Promise<void> | undefined;
   private endStart: (() => void) | undefined;
@@ -125,6 +149,10 @@ export class ZotExtensionHost {
   }
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+  /** the hello frame's name, version and capabilities; undefined until it came */
+  get hello(): HelloInfo | undefined {
+    return this.helloInfo;
   }
   /** how long an intercept waits for its answer (the chain's own deadline is a little later) */
   get interceptTimeoutMs(): number {
@@ -170,33 +198,62 @@ export class ZotExtensionHost {
     else appendLog(this.logFile, line);
   }
 
+  /** A protocol mistake: logged, and handed to onDiagnostic. */
+  private problem(kind: string, message: string): void {
+    this.log(message);
+    this.report({ kind, message });
+  }
+
+  private report(diagnostic: HostDiagnostic): void {
+    try {
+      this.options.onDiagnostic?.(diagnostic);
+    } catch (err) {
+      this.log(`handling a diagnostic failed: ${errorText(err)}`);
+    }
+  }
+
+  /** The child logged it already; pass it on unless it only echoes a failure already reported. */
+  private fromChild(diagnostic: ChildDiagnostic): void {
+    if (this.current === "failed" && FORCED_STOP_KINDS.has(diagnostic.kind)) return;
+    this.report(diagnostic);
+  }
+
   private async run(): Promise<void> {
     this.current = "starting";
     const launch = prepareLaunch({ ...this.options, env: this.options.env ?? process.env });
-    if ("error" in launch) return this.fail(`${this.label}: ${launch.error}`);
+    if ("error" in launch) return this.fail("cannot_start", `${this.label}: ${launch.error}`);
     const started = new Promise<void>((resolve) => {
       this.endStart = resolve;
     });
     try {
-      this.child = LineChild.spawn({ name: this.name, command: launch.command, cwd: this.dir, env: launch.env, logFile: this.logFile });
+      this.child = LineChild.spawn({
+        name: this.name,
+        command: launch.command,
+        cwd: this.dir,
+        env: launch.env,
+        logFile: this.logFile,
+        maxBacklogBytes: this.options.maxBacklogBytes,
+        onDiagnostic: (diagnostic) => this.fromChild(diagnostic),
+      });
     } catch (err) {
-      return this.fail(errorText(err));
+      return this.fail("cannot_start", errorText(err));
     }
     const child = this.child;
     child.onMessage((value) => this.onFrame(value));
     child.onExit((info) => this.onExit(info));
     this.after(this.t.helloMs, () => {
       if (this.current !== "starting") return;
-      this.fail(`${this.label} sent no hello frame within ${secs(this.t.helloMs)}; it was stopped (its log: ${this.logFile})`);
+      this.fail("hello_timeout", `${this.label} sent no hello frame within ${secs(this.t.helloMs)}; it was stopped`, true);
       void child.stop({ graceMs: 0, termMs: 500 });
     });
     await started;
   }
 
-  private fail(message: string): void {
+  /** The start failed: the problem is reported as it is; error adds where the log is when it helps. */
+  private fail(kind: string, message: string, pointToLog = false): void {
     this.current = "failed";
-    this.failure = message;
-    appendLog(this.logFile, message);
+    this.failure = pointToLog ? `${message} (its log: ${this.logFile})` : message;
+    this.problem(kind, message);
     this.finishStart();
   }
 
@@ -218,12 +275,12 @@ export class ZotExtensionHost {
     if (!parsed.success) return this.badFrame(value, parsed.issues);
     const frame = parsed.output;
     if (this.current === "starting") {
-      if (frame.type === "hello") return this.hello(frame);
-      return this.log(`"${frame.type}" frame before hello; ignored`);
+      if (frame.type === "hello") return this.onHello(frame);
+      return this.problem("frame_before_hello", `"${frame.type}" frame before hello; ignored`);
     }
     switch (frame.type) {
       case "hello":
-        return this.log("a second hello frame; ignored");
+        return this.problem("second_hello", "a second hello frame; ignored");
       case "ready":
         if (this.current === "registering") this.closeRegistration();
         return;
@@ -247,15 +304,20 @@ export class ZotExtensionHost {
       case "tool_result":
       case "event_intercept_response":
         if (!this.child?.settle(frame.id, frame)) {
-          this.log(`${frame.type} for unknown id ${JSON.stringify(frame.id)} (late, or never asked); dropped`);
+          this.problem("unknown_reply_id", `${frame.type} for unknown id ${JSON.stringify(frame.id)} (late, or never asked); dropped`);
         }
         return;
     }
   }
 
-  private hello(frame: ExtFrameOf<"hello">): void {
+  private onHello(frame: ExtFrameOf<"hello">): void {
+    this.helloInfo = {
+      name: frame.name,
+      ...(frame.version !== undefined ? { version: frame.version } : {}),
+      capabilities: frame.capabilities ?? [],
+    };
     if (frame.name !== this.name) {
-      this.log(`hello names the extension "${frame.name}" but its manifest says "${this.name}"; using "${this.name}"`);
+      this.problem("hello_name", `hello names the extension "${frame.name}" but its manifest says "${this.name}"; using "${this.name}"`);
     }
     const ack: HostFrameOf<"hello_ack"> = {
       type: "hello_ack",
@@ -274,7 +336,7 @@ export class ZotExtensionHost {
     this.restartIdle();
     this.after(this.t.readyMs, () => {
       if (this.current !== "registering") return;
-      this.log(`still registering after ${secs(this.t.readyMs)}; registration closed (later registrations still count)`);
+      this.problem("ready_timeout", `still registering after ${secs(this.t.readyMs)}; registration closed (later registrations still count)`);
       this.closeRegistration();
     });
   }
@@ -283,7 +345,7 @@ export class ZotExtensionHost {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (this.current !== "registering") return;
-      this.log(`no ready frame; registration closed after ${this.t.idleMs} ms of silence`);
+      this.problem("no_ready", `no ready frame; registration closed after ${this.t.idleMs} ms of silence`);
       this.closeRegistration();
     }, this.t.idleMs);
   }
@@ -296,21 +358,23 @@ export class ZotExtensionHost {
   private subscribe(frame: ExtFrameOf<"subscribe">): void {
     for (const name of frame.events ?? []) {
       if ((EXT_EVENTS as readonly string[]).includes(name)) this.eventSet.add(name as ExtEventName);
-      else this.log(`subscribe: unknown event "${name}" ignored (known: ${EXT_EVENTS.join(", ")})`);
+      else this.problem("unknown_subscription", `subscribe: unknown event "${name}" ignored (known: ${EXT_EVENTS.join(", ")})`);
     }
     for (const name of frame.intercept ?? []) {
       if ((EXT_INTERCEPTS as readonly string[]).includes(name)) this.interceptSet.add(name as ExtInterceptName);
-      else this.log(`subscribe: "${name}" cannot be intercepted; ignored (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
+      else {
+        this.problem("unknown_subscription", `subscribe: "${name}" cannot be intercepted; ignored (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
+      }
     }
   }
 
   private badFrame(value: unknown, issues: v.BaseIssue<unknown>[]): void {
     const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
     const type = typeof record?.type === "string" ? record.type : undefined;
-    if (type === undefined) return this.log(`a frame without a "type"; skipped: ${preview(value)}`);
-    if (!FRAME_TYPES.has(type)) return this.log(`unknown frame type "${type}"; skipped`);
+    if (type === undefined) return this.problem("frame_without_type", `a frame without a "type"; skipped: ${preview(value)}`);
+    if (!FRAME_TYPES.has(type)) return this.problem("unknown_frame", `unknown frame type "${type}"; skipped`);
     const problem = issueText(issues);
-    this.log(`invalid ${type} frame (${problem}); skipped`);
+    this.problem("invalid_frame", `invalid ${type} frame (${problem}); skipped`);
     const id = record?.id;
     if (REPLY_TYPES.has(type) && (typeof id === "string" || typeof id === "number")) {
       this.child?.settle(id, new InvalidReply(type, problem));
@@ -325,11 +389,17 @@ export class ZotExtensionHost {
     this.exit = info;
     const before = this.current;
     if (before === "starting") {
-      this.fail(`${this.label} ${info.reason} before sending hello (its log: ${this.logFile})`);
+      this.fail("exit_before_hello", `${this.label} ${info.reason} before sending hello`, true);
     } else if (before !== "failed") {
       this.current = this.stopping || info.stopped ? "stopped" : "exited";
       if (this.current === "exited") {
-        this.log(`the extension ${gone(info)} while running; its commands and tools are gone until zot restarts or reloads extensions`);
+        this.problem(
+          "exited",
+          `the extension ${gone(info)} while running; its commands and tools are gone until zot restarts or reloads extensions`,
+        );
+      } else if (info.code !== null && info.code !== 0) {
+        // A signal here is our own SIGTERM or SIGKILL, already reported as a slow exit.
+        this.problem("exit_code", `the extension exited with code ${info.code} after shutdown; 0 is expected`);
       }
       this.finishStart();
     }
@@ -339,10 +409,14 @@ export class ZotExtensionHost {
     if (had) this.changed();
   }
 
-  /** Sends a one-way event frame if the extension subscribed to it. Never blocks. */
+  /**
+   * Sends a one-way event frame if the extension subscribed to it. Never blocks; droppable, so an
+   * extension that stopped reading loses events rather than growing zot's memory (LineChild counts
+   * and logs the drops).
+   */
   sendEvent(frame: HostFrameOf<"event">): void {
     if (!this.eventSet.has(frame.event) || !this.live) return;
-    this.child?.send(frame);
+    this.child?.send(frame, { droppable: true });
   }
 
   /** Runs a slash command: command_invoked, then the normalised command_response. */

@@ -377,6 +377,8 @@ describe("zot ext new", () => {
       const check = await zot(["ext", "check", `./${name}`], { home, cwd });
       expect(check.stdout).toContain("ok: no protocol errors");
       expect(check.code).toBe(0);
+      // Not even the SDK runtime a TypeScript extension needs lands in the user's home.
+      expect(tree(home)).toEqual([]);
       expect(check.stdout).toContain(`/${name}`);
       expect(check.stdout).toContain(`${name}_echo(text: string)`);
 
@@ -430,6 +432,8 @@ time.sleep(30)
     });
     const run = await zot(["ext", "check", dir], { home });
     expect(run.code).toBe(1);
+    // The check keeps its log and data in a private home: the user's is left as it was.
+    expect(tree(home)).toEqual([]);
     expect(run.stdout).toContain("not JSON: this is not json");
     expect(run.stdout).toContain('unknown frame type "bogus"');
     expect(run.stdout).toContain("no hello frame");
@@ -446,6 +450,7 @@ time.sleep(30)
     expect(run.stdout).toContain("before sending hello");
     // Its stderr is shown too, since that is usually why.
     expect(run.stdout).toContain("bye");
+    expect(tree(home)).toEqual([]);
   });
 
   test("protocol mistakes after hello: wrong name, invalid frames with their path, no ready, no exit on shutdown", async () => {
@@ -467,6 +472,7 @@ time.sleep(30)
     });
     const run = await zot(["ext", "check", dir], { home });
     expect(run.code).toBe(1);
+    expect(tree(home)).toEqual([]);
     const out = run.stdout;
     expect(out).toContain('hello names the extension "other-name" but its manifest says "sloppy"');
     expect(out).toContain("not JSON: garbage line");
@@ -483,11 +489,20 @@ time.sleep(30)
   test("a clean extension passes, by path or by installed name", async () => {
     const home = tempDir("zot-home-");
     const dir = pyExt(join(home, "extensions", "tidy"), "tidy");
+    // A log from an earlier run, with a mistake in it: not this check's business.
+    mkdirSync(join(home, "logs"));
+    const userLog = join(home, "logs", "ext-tidy.log");
+    writeFileSync(userLog, "[zot] not JSON: from another zot\n");
+    const before = tree(home);
     for (const target of [dir, "tidy"]) {
       const run = await zot(["ext", "check", target], { home });
       expect(run.stdout).toContain("ok: no protocol errors");
+      expect(run.stdout).toMatch(/hello:\s+version 1, capabilities: none/);
       expect(run.code).toBe(0);
     }
+    // Read from the user's extensions directory, written nowhere in the user's home.
+    expect(tree(home)).toEqual(before);
+    expect(readFileSync(userLog, "utf8")).toBe("[zot] not JSON: from another zot\n");
     const missing = await zot(["ext", "check", "./nowhere"], { home });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("does not exist");

@@ -1,11 +1,12 @@
 // LineChild against real processes (bash, python3, node, bun): line splitting at every awkward
 // boundary, call/settle correlation, timeouts, aborts, death failing calls at once, the log file,
-// stop() escalating to SIGKILL, and no child outliving a parent that is killed.
+// the bounded backlog for a child that is not reading, diagnostics, stop() escalating to SIGKILL,
+// and no child outliving a parent that is killed.
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ChildCallError, type ChildExitInfo, LineChild, LineSplitter } from "../../src/extensions/child.ts";
+import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, LineSplitter } from "../../src/extensions/child.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "children");
 const dir = mkdtempSync(join(tmpdir(), "zot-child-test-"));
@@ -22,14 +23,23 @@ function which(program: string): string {
 }
 
 let logCount = 0;
-function spawn(command: string[], extra: { maxLineBytes?: number; name?: string } = {}) {
+function spawn(command: string[], extra: { maxLineBytes?: number; maxBacklogBytes?: number; name?: string } = {}) {
   const logFile = join(dir, "logs", `ext-${extra.name ?? "t"}-${++logCount}.log`);
-  const child = LineChild.spawn({ name: extra.name ?? "t", command, cwd: dir, logFile, maxLineBytes: extra.maxLineBytes });
+  const diagnostics: ChildDiagnostic[] = [];
+  const child = LineChild.spawn({
+    name: extra.name ?? "t",
+    command,
+    cwd: dir,
+    logFile,
+    maxLineBytes: extra.maxLineBytes,
+    maxBacklogBytes: extra.maxBacklogBytes,
+    onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
+  });
   started.push(child);
   const messages: unknown[] = [];
   child.onMessage((value) => messages.push(value));
   const exited = new Promise<ChildExitInfo>((resolve) => child.onExit(resolve));
-  return { child, messages, exited, logFile, log: () => readFileSync(logFile, "utf8") };
+  return { child, messages, diagnostics, exited, logFile, log: () => readFileSync(logFile, "utf8") };
 }
 
 const responder = () => spawn([which("python3"), join(FIXTURES, "responder.py")]);
@@ -97,7 +107,7 @@ describe("LineSplitter", () => {
 
 describe("reading lines from a real child", () => {
   test("chunk boundaries, split UTF-8, CRLF, garbage and blank lines", async () => {
-    const { child, messages, log } = responder();
+    const { child, messages, diagnostics, log } = responder();
     const first = new TextEncoder().encode('{"a":"hé🌍"}\r\n');
     // Split inside 🌍 and inside the next frame; the pauses make separate pipe reads likely.
     child.send({
@@ -107,6 +117,8 @@ describe("reading lines from a real child", () => {
     await until(() => messages.length === 3, "three frames");
     expect(messages).toEqual([{ a: "hé🌍" }, { b: 2 }, { c: 3 }]);
     expect(log()).toContain("[zot] not JSON: not json at all");
+    // The same words reach the host, for `zot ext check`.
+    expect(diagnostics).toEqual([{ kind: "not_json", message: "not JSON: not json at all" }]);
   });
 
   test("node child: CRLF and a last line without a newline arrive; messages wait for a late handler", async () => {
@@ -121,11 +133,13 @@ describe("reading lines from a real child", () => {
   });
 
   test("a 10 MB line is dropped and logged, and the next good line still arrives", async () => {
-    const { child, messages, log } = responder();
+    const { child, messages, diagnostics, log } = responder();
     child.send({ op: "huge", bytes: 10 * 1024 * 1024 });
     await until(() => messages.length === 1, "the line after the huge one");
     expect(messages).toEqual([{ after: "huge" }]);
-    expect(log()).toContain(`[zot] dropped a line of ${10 * 1024 * 1024} bytes (limit ${4 * 1024 * 1024})`);
+    const note = `dropped a line of ${10 * 1024 * 1024} bytes (limit ${4 * 1024 * 1024})`;
+    expect(log()).toContain(`[zot] ${note}`);
+    expect(diagnostics).toEqual([{ kind: "line_too_long", message: note }]);
     expect(child.alive).toBe(true);
   });
 
@@ -219,6 +233,62 @@ describe("call and settle", () => {
   });
 });
 
+describe("a child that is not reading", () => {
+  const BOUND = 256 * 1024;
+  const event = (n: number) => ({ type: "event", n, pad: "x".repeat(1000) });
+
+  test("droppable frames over the bound are dropped and counted; calls still go through once it reads", async () => {
+    // It reads nothing for a second, then everything.
+    const { child, diagnostics, log } = spawn([which("python3"), join(FIXTURES, "responder.py"), "--sleep-first", "1"], {
+      maxBacklogBytes: BOUND,
+    });
+    child.onMessage((value) => child.settle((value as { id: number }).id, value));
+    let sent = 0;
+    let dropped = 0;
+    // About 2 MB, far more than the pipe and the bound together hold.
+    for (let n = 0; n < 2000; n++) {
+      if (child.send(event(n), { droppable: true })) sent++;
+      else dropped++;
+    }
+    // What waits in zot's memory stopped at the bound; the rest was dropped, not queued.
+    expect(child.backlogBytes).toBeGreaterThan(0);
+    expect(child.backlogBytes).toBeLessThanOrEqual(BOUND);
+    expect(dropped).toBeGreaterThan(0);
+    expect(sent + dropped).toBe(2000);
+
+    // A frame somebody waits for is never dropped, even now.
+    const answer = child.call((id) => ({ op: "echo", id }), { timeoutMs: 30_000, what: "the echo after the flood" });
+    expect(child.backlogBytes).toBeGreaterThan(0);
+    expect(await answer).toMatchObject({ echo: { op: "echo" } });
+
+    const note = `dropped ${dropped} event frames: the extension is not reading its stdin`;
+    await until(() => log().includes(note), "the dropped-frames line");
+    expect(log().split(note).length - 1).toBe(1);
+    expect(diagnostics).toEqual([{ kind: "frames_dropped", message: note }]);
+    await until(() => child.backlogBytes === 0, "the backlog to drain");
+    // Caught up: droppable frames go through again.
+    expect(child.send(event(2000), { droppable: true })).toBe(true);
+  });
+
+  test("a child that keeps up gets every frame, even one bigger than the bound", async () => {
+    const { child, messages } = spawn([which("bash"), join(FIXTURES, "echo.sh")], { maxBacklogBytes: 100 });
+    expect(child.send({ big: "y".repeat(1000) }, { droppable: true })).toBe(true);
+    await until(() => messages.length === 1, "the big frame echoed");
+    expect(child.backlogBytes).toBe(0);
+  });
+
+  test("drops not yet reported when the child goes away are reported at its exit", async () => {
+    const { child, diagnostics, log } = spawn([which("sleep"), "30"], { maxBacklogBytes: BOUND });
+    let dropped = 0;
+    for (let n = 0; n < 2000; n++) if (!child.send(event(n), { droppable: true })) dropped++;
+    expect(dropped).toBeGreaterThan(0);
+    await child.stop({ graceMs: 0, termMs: 1000 });
+    expect(log()).toContain(`[zot] dropped ${dropped} event frames: the extension is not reading its stdin`);
+    expect(diagnostics.map((d) => d.kind)).toContain("frames_dropped");
+    expect(child.backlogBytes).toBe(0);
+  });
+});
+
 describe("log file", () => {
   test("starting line, the child's stderr, host diagnostics and the exit all land in it", async () => {
     const { child, messages, logFile, log } = responder();
@@ -255,7 +325,7 @@ describe("stop", () => {
   });
 
   test("a child that ignores its input closing and SIGTERM is SIGKILLed", async () => {
-    const { child, messages, exited, log } = spawn([which("python3"), join(FIXTURES, "stubborn.py")], { name: "stubborn" });
+    const { child, messages, diagnostics, exited, log } = spawn([which("python3"), join(FIXTURES, "stubborn.py")], { name: "stubborn" });
     await until(() => messages.length === 1, "the stubborn child to be ready");
     const pending = failure(child.call((id) => ({ id }), { timeoutMs: 30_000, what: "a request it ignores" }));
     const first = child.stop({ goodbye: { type: "shutdown" }, graceMs: 200, termMs: 300 });
@@ -270,6 +340,7 @@ describe("stop", () => {
     expect(text).toContain("sending SIGKILL");
     expect(text).toContain("[zot] killed by SIGKILL");
     expect(running(child.pid!)).toBe(false);
+    expect(diagnostics.map((d) => d.kind)).toEqual(["no_exit_after_stop", "no_exit_after_sigterm"]);
   });
 });
 

@@ -1,10 +1,11 @@
 // ZotExtensionHost against real child processes (python3, bash, node, TypeScript run by bun):
-// the handshake, registration, every frame in both directions, bad input, timeouts and crashes.
+// the handshake, registration, every frame in both directions, bad input, timeouts and crashes,
+// the diagnostics channel, and events dropped for an extension that stopped reading.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadManifest } from "../../src/extensions/manifest.ts";
-import { type HostTimeouts, ZotExtensionHost } from "../../src/extensions/zot-host.ts";
+import { type HostDiagnostic, type HostTimeouts, ZotExtensionHost, type ZotHostOptions } from "../../src/extensions/zot-host.ts";
 import { alive, eventually, programExtension, type ScriptedConfig, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { tempDir } from "../support/zot.ts";
 
@@ -13,7 +14,12 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.stop()));
 });
 
-function makeHost(dir: string, home: string, timeouts: Partial<HostTimeouts> = {}): ZotExtensionHost {
+function makeHost(
+  dir: string,
+  home: string,
+  timeouts: Partial<HostTimeouts> = {},
+  extra: Pick<ZotHostOptions, "onDiagnostic" | "maxBacklogBytes"> = {},
+): ZotExtensionHost {
   const loaded = loadManifest(dir);
   if (!loaded.ok) throw new Error(loaded.error);
   const host = new ZotExtensionHost({
@@ -26,20 +32,27 @@ function makeHost(dir: string, home: string, timeouts: Partial<HostTimeouts> = {
     zotVersion: "9.9.9",
     zotBinary: process.execPath,
     timeouts,
+    ...extra,
   });
   hosts.push(host);
   return host;
 }
 
-/** A started scripted extension, its home and a file recording what it received. */
-async function started(config: ScriptedConfig, timeouts: Partial<HostTimeouts> = {}, name = "probe") {
+/** A started scripted extension, its home, a file recording what it received, and its diagnostics. */
+async function started(
+  config: ScriptedConfig,
+  timeouts: Partial<HostTimeouts> = {},
+  name = "probe",
+  extra: Pick<ZotHostOptions, "maxBacklogBytes"> = {},
+) {
   const root = tempDir("zot-ext-");
   const home = join(root, "home");
   const record = join(root, "received.ndjson");
   const dir = scriptedExtension(root, name, { record, ...config });
-  const host = makeHost(dir, home, timeouts);
+  const diagnostics: HostDiagnostic[] = [];
+  const host = makeHost(dir, home, timeouts, { ...extra, onDiagnostic: (d) => diagnostics.push(d) });
   await host.start();
-  return { host, home, root, dir, record, log: () => readLog(home, name), received: () => readRecord(record) };
+  return { host, home, root, dir, record, diagnostics, log: () => readLog(home, name), received: () => readRecord(record) };
 }
 
 function readLog(home: string, name: string): string {
@@ -90,6 +103,21 @@ describe("handshake", () => {
     expect(ext.host.name).toBe("probe");
     expect(ext.host.commands().map((c) => c.name)).toEqual(["hi"]);
     expect(ext.log()).toContain('hello names the extension "impostor" but its manifest says "probe"; using "probe"');
+    expect(ext.diagnostics).toEqual([
+      { kind: "hello_name", message: 'hello names the extension "impostor" but its manifest says "probe"; using "probe"' },
+    ]);
+    expect(ext.host.hello).toEqual({ name: "impostor", version: "1.0.0", capabilities: [] });
+  });
+
+  test("the hello frame's version and capabilities are kept; a clean start reports nothing", async () => {
+    const ext = await started({
+      hello: false,
+      before_hello: [{ type: "hello", name: "probe", version: "2.1.0", capabilities: ["images", "notes"] }],
+    });
+    expect(ext.host.state).toBe("ready");
+    expect(ext.host.hello).toEqual({ name: "probe", version: "2.1.0", capabilities: ["images", "notes"] });
+    await ext.host.stop();
+    expect(ext.diagnostics).toEqual([]);
   });
 
   test("registration without a ready frame closes after 250 ms of silence, and says so", async () => {
@@ -97,6 +125,7 @@ describe("handshake", () => {
     expect(ext.host.state).toBe("ready");
     expect(ext.host.tools().map((t) => t.name)).toEqual(["late_tool"]);
     expect(ext.log()).toContain("no ready frame; registration closed after 250 ms of silence");
+    expect(ext.diagnostics).toEqual([{ kind: "no_ready", message: "no ready frame; registration closed after 250 ms of silence" }]);
   });
 
   test("no hello within the deadline: failed with a clear message, and the process is killed", async () => {
@@ -105,8 +134,12 @@ describe("handshake", () => {
     const ext = await started({ hello: false, pidfile }, { helloMs: 300 });
     expect(ext.host.state).toBe("failed");
     expect(ext.host.error).toContain('extension "probe" sent no hello frame within 0.3 s; it was stopped');
+    expect(ext.host.hello).toBeUndefined();
     const pid = Number(readFileSync(pidfile, "utf8"));
     await eventually(() => !alive(pid), "the silent extension to be killed");
+    await ext.host.stop();
+    // Killing it was the host's doing: the SIGTERM it took is not a second mistake.
+    expect(ext.diagnostics).toEqual([{ kind: "hello_timeout", message: 'extension "probe" sent no hello frame within 0.3 s; it was stopped' }]);
   });
 
   test("frames before hello are ignored; hello may still come", async () => {
@@ -124,10 +157,13 @@ describe("handshake", () => {
       executable: true,
       text: "#!/usr/bin/env bash\necho 'something went wrong' >&2\nexit 3\n",
     });
-    const host = makeHost(dir, join(root, "home"), { helloMs: 60_000 });
+    const diagnostics: HostDiagnostic[] = [];
+    const host = makeHost(dir, join(root, "home"), { helloMs: 60_000 }, { onDiagnostic: (d) => diagnostics.push(d) });
     await host.start();
     expect(host.state).toBe("failed");
     expect(host.error).toContain('extension "quitter" exited with code 3 before sending hello');
+    expect(host.error).toContain(`(its log: ${host.logFile})`);
+    expect(diagnostics).toEqual([{ kind: "exit_before_hello", message: 'extension "quitter" exited with code 3 before sending hello' }]);
     expect(readLog(join(root, "home"), "quitter")).toContain("something went wrong");
   });
 
@@ -162,6 +198,10 @@ describe("frames from the extension", () => {
     expect(log).toContain('a frame without a "type"; skipped');
     expect(log).toContain("invalid register_command frame (name: a command name is letters, digits, - and _); skipped");
     expect(log).toMatch(/dropped a line of \d+ bytes/);
+    // Each one reaches onDiagnostic too, in order, with the words of its log line.
+    expect(ext.diagnostics.map((d) => d.kind)).toEqual(["not_json", "unknown_frame", "frame_without_type", "invalid_frame", "line_too_long"]);
+    expect(ext.diagnostics[3].message).toBe("invalid register_command frame (name: a command name is letters, digits, - and _); skipped");
+    for (const { message } of ext.diagnostics) expect(log).toContain(`[zot] ${message}`);
     expect(ext.host.commands()).toEqual([{ name: "works", description: "still here" }]);
     expect(await ext.host.invoke("works", "", signal())).toEqual({ command: "works", extension: "probe", action: "display", text: "ok" });
   });
@@ -298,6 +338,7 @@ describe("tools", () => {
     expect(ext.host.commands()).toEqual([]);
     expect(changes).toBeGreaterThan(0);
     expect(ext.log()).toContain("the extension exited (code 7) while running");
+    expect(ext.diagnostics.map((d) => d.kind)).toEqual(["exited"]);
     // Later calls fail at once too.
     expect((await ext.host.callTool("echo", {}, signal())).content).toEqual([
       { type: "text", text: "extension probe/echo failed: the extension exited (code 7)" },
@@ -331,14 +372,24 @@ describe("events and interception", () => {
     ]);
   });
 
-  test("a subscriber that stops reading never blocks the sender", async () => {
-    const ext = await started({ stall: true, after_hello: [{ type: "subscribe", events: ["tool_call"] }] }, { graceMs: 100, termMs: 100 });
+  test("a subscriber that stops reading never blocks the sender, and its events are dropped past the bound", async () => {
+    const ext = await started(
+      { stall: true, after_hello: [{ type: "subscribe", events: ["tool_call"] }] },
+      { graceMs: 100, termMs: 100 },
+      "probe",
+      { maxBacklogBytes: 64 * 1024 },
+    );
     const args = { blob: "x".repeat(1000) };
-    // Far more than a pipe holds (64 KiB): each send returns at once all the same.
+    // Far more than a pipe holds (64 KiB) plus the bound: each send returns at once all the same.
     for (let i = 0; i < 2000; i++) ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: String(i), tool_name: "read", tool_args: args });
     expect(ext.host.live).toBe(true);
     await ext.host.stop();
     expect(ext.host.state).toBe("stopped");
+    // Reported once, when the extension went away without catching up.
+    const drops = ext.diagnostics.filter((d) => d.kind === "frames_dropped");
+    expect(drops).toHaveLength(1);
+    expect(drops[0].message).toMatch(/^dropped \d+ event frames: the extension is not reading its stdin$/);
+    expect(ext.log()).toContain(`[zot] ${drops[0].message}`);
   });
 
   test("intercept: the reply comes back; a crash mid intercept rejects at once and is logged", async () => {
@@ -382,6 +433,7 @@ describe("stop and other runtimes", () => {
     await ext.host.stop();
     expect(alive(pid)).toBe(false);
     expect(ext.log()).toContain("sending SIGTERM");
+    expect(ext.diagnostics.map((d) => d.kind)).toEqual(["no_exit_after_stop"]);
   });
 
   test("bash with a while-read loop", async () => {
