@@ -146,7 +146,7 @@ describe("notes, tools and interception", () => {
     ]);
     const run = await zot(["--json", "weather?", ...anthropic(mock)], { cwd });
     expect(run.code).toBe(0);
-    expect(mock.requests[0].body.tools.map((t: any) => t.name)).toEqual(["bash", "edit", "explode", "forecast", "read", "write"]);
+    expect(mock.requests[0].body.tools.map((t: any) => t.name)).toEqual(["bash", "edit", "explode", "forecast", "read", "skill", "write"]);
     const results = ndjson(run.stdout).filter((e) => e.type === "tool_result");
     expect(results[0]).toMatchObject({ name: "forecast", extension: "weather", is_error: false, content: [{ type: "text", text: "Berlin: 16C fog" }] });
     expect(results[1]).toMatchObject({

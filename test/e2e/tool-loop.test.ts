@@ -46,8 +46,9 @@ test("write → read → edit → bash, each result in the next request, files r
   ]);
   expect(events.filter((e) => e.type === "tool_progress").map((e) => e.text).join("")).toContain("TWO");
   expect(events.filter((e) => e.type === "turn_start").map((e) => e.step)).toEqual([1, 2, 3, 4, 5]);
-  // Every request advertises the four tools, sorted by name for prompt-cache stability.
-  expect(mock.requests[0].body.tools.map((t: any) => t.name)).toEqual(["bash", "edit", "read", "write"]);
+  // Every request advertises the built-in tools (skill too: the built-in skills are on by
+  // default), sorted by name for prompt-cache stability.
+  expect(mock.requests[0].body.tools.map((t: any) => t.name)).toEqual(["bash", "edit", "read", "skill", "write"]);
 });
 
 test("a failing tool's error reaches the model and the loop goes on", async () => {
