@@ -14,6 +14,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { loadManifest, loadManifestFile, type Manifest } from "../extensions/manifest.ts";
 import { ZotExtensionHost } from "../extensions/zot-host.ts";
 import { EXT_EVENTS } from "../protocol/ext-frames.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import { VERSION } from "../version.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { findInstalled } from "./ext-find.ts";
@@ -191,16 +192,16 @@ export function formatReport(report: CheckReport, dir: string): string {
 /** `city: string, days?: integer` from a JSON Schema object: names, types, `?` when optional. */
 export function schemaSummary(schema: Record<string, unknown>): string {
   const properties = schema.properties;
-  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return "";
+  if (!isJsonObject(properties)) return "";
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
-  return Object.entries(properties as Record<string, unknown>)
+  return Object.entries(properties)
     .map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeName(property)}`)
     .join(", ");
 }
 
 function typeName(property: unknown): string {
-  if (typeof property !== "object" || property === null) return "any";
-  const p = property as Record<string, unknown>;
+  if (!isJsonObject(property)) return "any";
+  const p = property;
   if (Array.isArray(p.enum)) return p.enum.map((e) => JSON.stringify(e)).join("|");
   if (typeof p.type === "string") return p.type === "array" ? `${typeName(p.items)}[]` : p.type;
   if (Array.isArray(p.type)) return p.type.join("|");

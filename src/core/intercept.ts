@@ -3,6 +3,7 @@
 // order (priority ascending, then name); each sees the previous one's rewrite; the first
 // block/deny/respond/abort ends the stage; an empty answer never erases an earlier rewrite.
 import type { AgentEvent, InterceptAction, InterceptStage } from "../protocol/events.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock } from "../protocol/messages.ts";
 import type { ModelRequest, ProviderStopReason } from "../protocol/provider.ts";
 import type { ToolResult } from "../protocol/tool.ts";
@@ -104,10 +105,6 @@ const ALLOWED_ENDINGS: Record<InterceptStage, ReadonlySet<string>> = {
 
 class ParticipantTimeout extends Error {}
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 export class InterceptChain {
   private participants: Participant[] = [];
   private readonly emit: (event: AgentEvent) => void;
@@ -187,7 +184,7 @@ export class InterceptChain {
       return current;
     }
     if (value === undefined || value === null) return current;
-    if (stage === "tool_call" && !isPlainObject(value)) {
+    if (stage === "tool_call" && !isJsonObject(value)) {
       this.log(`${participant.name}: modified args must be a JSON object; ignored`);
       return current;
     }

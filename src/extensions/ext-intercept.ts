@@ -5,6 +5,7 @@
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
 import type { InterceptStage } from "../protocol/events.ts";
 import type { ExtFrameOf, ExtInterceptName, HostFrameOf } from "../protocol/ext-frames.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import { toolResultFromExt } from "./ext-tool.ts";
 
 /**
@@ -88,11 +89,11 @@ function toolCallDecision(target: InterceptTarget, tool: string, reply: Intercep
   }
   const args = reply.modified_args;
   if (args === undefined || args === null) return { action: "continue" };
-  if (typeof args !== "object" || Array.isArray(args)) {
+  if (!isJsonObject(args)) {
     target.log(`modified_args for ${tool} must be a JSON object (got ${describe(args)}); ignored`);
     return { action: "continue" };
   }
-  return { action: "modify", value: args as Record<string, unknown>, ...reasonOf(reply) };
+  return { action: "modify", value: args, ...reasonOf(reply) };
 }
 
 function reasonOf(reply: InterceptReply): { reason?: string } {

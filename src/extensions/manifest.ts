@@ -5,6 +5,7 @@
 import { accessSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
+import { isJsonObject } from "../protocol/json-object.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -71,17 +72,16 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
   const parsed = parseJson(text);
   if (!parsed.ok) return fail(`${absFile}: not valid JSON (${parsed.error})`);
   const raw = parsed.value;
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+  if (!isJsonObject(raw)) {
     return fail(`${absFile}: must be a JSON object with "name" and "exec" (got ${describe(raw)})`);
   }
   const result = v.safeParse(Manifest, raw);
   if (result.success) return { ok: true, manifest: result.output, dir, file: absFile };
-  const record = raw as Record<string, unknown>;
   const problems: string[] = [];
   for (const issue of result.issues) {
     const field = String(issue.path?.[0]?.key ?? "");
     const rule = FIELD_RULES[field] ?? "valid";
-    const value = record[field];
+    const value = raw[field];
     const problem = value === undefined ? `"${field}" is required (${rule})` : `"${field}" must be ${rule} (got ${describe(value)})`;
     if (!problems.includes(problem)) problems.push(problem);
   }

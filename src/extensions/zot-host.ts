@@ -16,6 +16,7 @@ import {
   type HostFrameOf,
   PROTOCOL_VERSION,
 } from "../protocol/ext-frames.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
@@ -369,7 +370,7 @@ export class ZotExtensionHost {
   }
 
   private badFrame(value: unknown, issues: v.BaseIssue<unknown>[]): void {
-    const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const record = isJsonObject(value) ? value : undefined;
     const type = typeof record?.type === "string" ? record.type : undefined;
     if (type === undefined) return this.problem("frame_without_type", `a frame without a "type"; skipped: ${preview(value)}`);
     if (!FRAME_TYPES.has(type)) return this.problem("unknown_frame", `unknown frame type "${type}"; skipped`);

@@ -14,6 +14,7 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Anthropic } from "@anthropic-ai/sdk";
+import { parseJsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
 import {
@@ -339,7 +340,7 @@ class StreamAssembler {
       } else if (block.type === "redacted_thinking") {
         content.push({ type: "thinking", text: "", opaque: block.data });
       } else {
-        content.push({ type: "tool_call", id: block.id, name: block.name, args: parseArgs(block.json) });
+        content.push({ type: "tool_call", id: block.id, name: block.name, args: parseJsonObject(block.json) });
       }
     }
     const hasCalls = content.some((b) => b.type === "tool_call");
@@ -361,17 +362,6 @@ function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {
       return "end_turn";
     default:
       return hasCalls ? "tool_use" : "end_turn";
-  }
-}
-
-/** Streamed tool input → an arguments object; a model's broken JSON becomes {} rather than a crash. */
-function parseArgs(json: string): Record<string, unknown> {
-  if (!json.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
   }
 }
 

@@ -11,6 +11,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
+import { parseJsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
@@ -255,7 +256,7 @@ class ChatStreamAssembler {
     if (this.text) content.push({ type: "text", text: this.text });
     for (const slot of this.slots) {
       if (slot.announced && slot.id && slot.name) {
-        content.push({ type: "tool_call", id: slot.id, name: slot.name, args: parseArgs(slot.args) });
+        content.push({ type: "tool_call", id: slot.id, name: slot.name, args: parseJsonObject(slot.args) });
       }
     }
     events.push({ type: "done", content, stop: this.stopReason() });
@@ -307,16 +308,5 @@ class ChatStreamAssembler {
       events.push({ type: "tool_use_end", id: slot.id! });
     }
     return events;
-  }
-}
-
-/** Tool arguments as an object; anything else (truncated JSON, a bare string) becomes {}. */
-export function parseArgs(json: string): Record<string, unknown> {
-  if (!json.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
   }
 }

@@ -10,6 +10,7 @@ import type {
   ResponseStreamEvent,
   Response as ResponsesResponse,
 } from "openai/resources/responses/responses";
+import { parseJsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import {
   ProviderError,
@@ -19,7 +20,7 @@ import {
   type ProviderStopReason,
 } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { parseArgs, toolResultText } from "./openai-chat.ts";
+import { toolResultText } from "./openai-chat.ts";
 import { abortReason, isContextOverflow, toProviderError, truncatedStreamError } from "./openai-errors.ts";
 import { openWithRetry } from "./retry.ts";
 
@@ -288,7 +289,7 @@ class ResponsesStreamAssembler {
       } else if (slot.kind === "message" && slot.text) {
         content.push({ type: "text", text: slot.text });
       } else if (slot.kind === "function_call" && slot.callId && slot.name) {
-        content.push({ type: "tool_call", id: slot.callId, name: slot.name, args: parseArgs(slot.args) });
+        content.push({ type: "tool_call", id: slot.callId, name: slot.name, args: parseJsonObject(slot.args) });
       }
     }
     events.push({ type: "done", content, stop: this.stopReason(content) });

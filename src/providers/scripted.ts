@@ -5,6 +5,7 @@
 // in fragments) and honours its abort signal between every chunk.
 import fs from "node:fs";
 import * as v from "valibot";
+import { isJsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, Message } from "../protocol/messages.ts";
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnUsage } from "../protocol/script.ts";
@@ -183,11 +184,11 @@ function parseJsonOrJsonl(file: string, text: string): ScriptTurn[] {
   if (Array.isArray(data)) {
     raw = data;
     prefix = "";
-  } else if (isRecord(data) && "turns" in data) {
+  } else if (isJsonObject(data) && "turns" in data) {
     if (!Array.isArray(data.turns)) throw new ScriptFileError(`script ${file}: field "turns" must be an array of turns.`);
     raw = data.turns;
     prefix = "turns.";
-  } else if (isRecord(data)) {
+  } else if (isJsonObject(data)) {
     // A single-line JSONL file is also a valid JSON object: one turn.
     return [validateTurn(data, `script ${file}, line 1`, "")];
   } else {
@@ -213,7 +214,7 @@ function parseJsonl(file: string, text: string): ScriptTurn[] {
 }
 
 function validateTurn(data: unknown, where: string, fieldPrefix: string): ScriptTurn {
-  if (!isRecord(data)) throw new ScriptFileError(`${where}: a turn must be a JSON object.`);
+  if (!isJsonObject(data)) throw new ScriptFileError(`${where}: a turn must be a JSON object.`);
   // Valibot drops unknown keys silently; a misspelt field ("txt") would make a turn that quietly
   // does nothing, so it is an error here.
   for (const key of Object.keys(data)) {
@@ -221,7 +222,7 @@ function validateTurn(data: unknown, where: string, fieldPrefix: string): Script
   }
   if (Array.isArray(data.tool_calls)) {
     data.tool_calls.forEach((call, i) => {
-      if (!isRecord(call)) return;
+      if (!isJsonObject(call)) return;
       for (const key of Object.keys(call)) {
         if (!TOOL_CALL_FIELDS.has(key)) throw unknownField(where, `${fieldPrefix}tool_calls.${i}.${key}`, TOOL_CALL_FIELDS);
       }
@@ -238,10 +239,6 @@ function validateTurn(data: unknown, where: string, fieldPrefix: string): Script
 
 function unknownField(where: string, field: string, known: ReadonlySet<string>): ScriptFileError {
   return new ScriptFileError(`${where}: unknown field "${field}"; known fields: ${[...known].join(", ")}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
