@@ -7,6 +7,7 @@ import type { Agent } from "../core/agent.ts";
 import type { Participant } from "../core/intercept.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { HostFrameOf } from "../protocol/ext-frames.ts";
+import { textOf } from "../protocol/messages.ts";
 import type { Tool } from "../protocol/tool.ts";
 import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
@@ -328,10 +329,7 @@ export class ExtensionManager implements SlashCommands {
       case "tool_call":
         return this.broadcast({ type: "event", event: "tool_call", tool_id: event.id, tool_name: event.name, tool_args: event.args });
       case "assistant_message": {
-        const text = event.content
-          .filter((b) => b.type === "text")
-          .map((b) => b.text)
-          .join("\n");
+        const text = textOf(event.content);
         return this.broadcast({ type: "event", event: "assistant_message", ...(text ? { text } : {}) });
       }
       case "turn_end":

@@ -4,6 +4,7 @@
 import type { Agent, PromptInput } from "../core/agent.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
+import { textOf } from "../protocol/messages.ts";
 
 export interface ModeSession {
   agent: Agent;
@@ -16,10 +17,7 @@ export async function runPrintMode(session: ModeSession, input: PromptInput, sig
   let shown = "";
   const off = agent.onEvent((event) => {
     if (event.type === "assistant_message") {
-      const text = event.content
-        .filter((b) => b.type === "text")
-        .map((b) => b.text)
-        .join("\n");
+      const text = textOf(event.content);
       if (text.trim() !== "") answer = text;
     } else if (event.type === "ext_notify") {
       console.error(`[${event.extension}] ${event.level}: ${event.message}`);

@@ -111,8 +111,8 @@ export function toWireMessage(message: Message): WireMessage {
   return { role: message.role, content: toWireContent(message.content), time: message.time };
 }
 
-/** The text of a message's text blocks, joined by newlines. */
-export function textOf(blocks: readonly ContentBlock[]): string {
+/** The text of the text blocks among `blocks` (transcript or wire form), joined by newlines. */
+export function textOf(blocks: readonly (ContentBlock | WireContentBlock)[]): string {
   return blocks
     .filter((b): b is TextBlock => b.type === "text")
     .map((b) => b.text)

@@ -15,7 +15,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Anthropic } from "@anthropic-ai/sdk";
 import { parseJsonObject } from "../protocol/json-object.ts";
-import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
+import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
 import {
   type ModelRequest,
@@ -212,7 +212,7 @@ function toolResultContent(block: ToolResultBlock): ToolResultBlockParam {
   const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: block.call_id };
   if (block.is_error) result.is_error = true;
   if (block.content.every((c) => c.type === "text")) {
-    const text = block.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    const text = textOf(block.content);
     if (text) result.content = text;
   } else {
     result.content = block.content.flatMap((c): Array<TextBlockParam | ImageBlockParam> => {

@@ -12,7 +12,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { parseJsonObject } from "../protocol/json-object.ts";
-import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
+import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { abortReason, toProviderError, truncatedStreamError } from "./openai-errors.ts";
@@ -183,7 +183,7 @@ function toolMessages(blocks: readonly ContentBlock[]): ChatCompletionMessagePar
 
 /** The result's text; an error is marked so the model knows the call failed. */
 export function toolResultText(result: ToolResultBlock): string {
-  let text = result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+  let text = textOf(result.content);
   if (!text) text = result.content.some((c) => c.type === "image") ? "(image output follows)" : "(no output)";
   return result.is_error ? `${text} [error]` : text;
 }

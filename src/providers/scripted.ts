@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
-import type { ContentBlock, Message } from "../protocol/messages.ts";
+import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnUsage } from "../protocol/script.ts";
 
@@ -101,11 +101,7 @@ function lastToolResultText(messages: readonly Message[]): string {
     const blocks = messages[i].content;
     for (let j = blocks.length - 1; j >= 0; j--) {
       const block = blocks[j];
-      if (block.type !== "tool_result") continue;
-      return block.content
-        .filter((c) => c.type === "text")
-        .map((c) => c.text)
-        .join("\n");
+      if (block.type === "tool_result") return textOf(block.content);
     }
   }
   return "(no tool result)";
