@@ -3,6 +3,7 @@
 // The real SDKs (inside the compiled binary, or in-process) talk to it through --base-url.
 // Rule: one scripted turn per request, in order, whatever the endpoint; an exhausted script
 // answers 400 so a test fails loudly instead of hanging.
+import { isJsonObject } from "../../src/protocol/json-object.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { anthropicResponse } from "./mock-llm/anthropic.ts";
 import { openaiChatResponse } from "./mock-llm/openai-chat.ts";
@@ -118,7 +119,20 @@ export function sseResponse(events: SseEvent[], turn: ScriptTurn): Response {
   });
 }
 
-/** The text of the newest tool result in a request body, for `{{last_tool_result}}`. */
+/** A turn's text with `{{last_tool_result}}` replaced by the newest tool result's text. */
 export function fillTemplate(text: string, lastToolResult: string): string {
   return text.replaceAll("{{last_tool_result}}", lastToolResult);
+}
+
+/**
+ * A tool result's content field as text, in any of the three wire formats: a string as it is, an
+ * array by its parts of type `textType` joined by newlines, anything else as "".
+ */
+export function contentText(content: unknown, textType = "text"): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part): part is { text: string } => isJsonObject(part) && part.type === textType && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("\n");
 }

@@ -3,7 +3,8 @@
 // Rule: every event carries the fields the real SDK relies on (message_start.message.content and
 // usage, message_delta.usage.output_tokens), so a test failure is zot's and not the mock's.
 import type { FormatResponder, SseEvent } from "../mock-llm.ts";
-import { fillTemplate, sseResponse } from "../mock-llm.ts";
+import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
+import { isJsonObject } from "../../../src/protocol/json-object.ts";
 import { chunkText, errorMessage, type ScriptTurn, turnUsage } from "../../../src/protocol/script.ts";
 
 /** Anthropic's error type for an HTTP status, as its API names them. */
@@ -30,7 +31,7 @@ export const anthropicResponse: FormatResponder = (turn, request) => {
     return errorResponse(error.status, error.message, headers);
   }
 
-  const body = isRecord(request.body) ? request.body : {};
+  const body = isJsonObject(request.body) ? request.body : {};
   const messages = Array.isArray(body.messages) ? body.messages : [];
   // Without text to stream first, a scripted error is the stream's only event.
   if (error && !turn.text) return sseResponse([streamError(errorMessage(error))], turn);
@@ -126,23 +127,7 @@ function streamError(message: string): SseEvent {
 
 /** The text of the newest tool_result in an Anthropic request's messages. */
 function lastToolResult(messages: unknown[]): string {
-  for (let m = messages.length - 1; m >= 0; m--) {
-    const message = messages[m];
-    if (!isRecord(message) || !Array.isArray(message.content)) continue;
-    for (let b = message.content.length - 1; b >= 0; b--) {
-      const block: unknown = message.content[b];
-      if (!isRecord(block) || block.type !== "tool_result") continue;
-      if (typeof block.content === "string") return block.content;
-      if (!Array.isArray(block.content)) return "";
-      return block.content
-        .filter((c): c is { text: string } => isRecord(c) && c.type === "text" && typeof c.text === "string")
-        .map((c) => c.text)
-        .join("\n");
-    }
-  }
-  return "";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  const blocks = messages.flatMap((message) => (isJsonObject(message) && Array.isArray(message.content) ? message.content : []));
+  const result = blocks.findLast((block) => isJsonObject(block) && block.type === "tool_result");
+  return isJsonObject(result) ? contentText(result.content) : "";
 }

@@ -5,7 +5,8 @@
 // fragments, finish_reason, then a usage chunk with `choices: []` only when include_usage asked
 // for it), so a test failure is zot's and not the mock's.
 import type { FormatResponder, SseEvent } from "../mock-llm.ts";
-import { fillTemplate, sseResponse } from "../mock-llm.ts";
+import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
+import { isJsonObject } from "../../../src/protocol/json-object.ts";
 import { chunkText, errorMessage, type ScriptTurn, turnUsage } from "../../../src/protocol/script.ts";
 
 export const openaiChatResponse: FormatResponder = (turn, request) => {
@@ -16,12 +17,12 @@ export const openaiChatResponse: FormatResponder = (turn, request) => {
   if (error && typeof error === "object" && error.status !== undefined) {
     return openaiErrorResponse(error.status, error.message, error.retry_after);
   }
-  const body = isRecord(request.body) ? request.body : {};
+  const body = isJsonObject(request.body) ? request.body : {};
   const messages = Array.isArray(body.messages) ? body.messages : [];
   // Without text to stream first, a scripted error is the stream's only event.
   if (error && !turn.text) return sseResponse([streamError(errorMessage(error))], turn);
 
-  const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
+  const includeUsage = isJsonObject(body.stream_options) && body.stream_options.include_usage === true;
   const id = `chatcmpl-mock-${messages.length}`;
   const created = Math.floor(Date.now() / 1000);
   const model = typeof body.model === "string" ? body.model : "mock";
@@ -122,19 +123,6 @@ function streamError(message: string): SseEvent {
 
 /** The text of the newest `tool` message in a Chat Completions request. */
 function lastToolResult(messages: unknown[]): string {
-  for (let m = messages.length - 1; m >= 0; m--) {
-    const message = messages[m];
-    if (!isRecord(message) || message.role !== "tool") continue;
-    if (typeof message.content === "string") return message.content;
-    if (!Array.isArray(message.content)) return "";
-    return message.content
-      .filter((c): c is { text: string } => isRecord(c) && c.type === "text" && typeof c.text === "string")
-      .map((c) => c.text)
-      .join("\n");
-  }
-  return "";
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  const message = messages.findLast((m) => isJsonObject(m) && m.role === "tool");
+  return isJsonObject(message) ? contentText(message.content) : "";
 }

@@ -4,9 +4,10 @@
 // one response id throughout, every item announced by output_item.added before anything refers to
 // its output_index, every item done before response.completed, and a rising sequence_number.
 import type { FormatResponder, SseEvent } from "../mock-llm.ts";
-import { fillTemplate, sseResponse } from "../mock-llm.ts";
+import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
+import { isJsonObject } from "../../../src/protocol/json-object.ts";
 import { chunkText, errorMessage, type ScriptTurn, turnUsage } from "../../../src/protocol/script.ts";
-import { isRecord, openaiErrorObject, openaiErrorResponse } from "./openai-chat.ts";
+import { openaiErrorObject, openaiErrorResponse } from "./openai-chat.ts";
 
 export const openaiResponsesResponse: FormatResponder = (turn, request) => {
   if (!request.headers.authorization) {
@@ -16,7 +17,7 @@ export const openaiResponsesResponse: FormatResponder = (turn, request) => {
   if (error && typeof error === "object" && error.status !== undefined) {
     return openaiErrorResponse(error.status, error.message, error.retry_after);
   }
-  const body = isRecord(request.body) ? request.body : {};
+  const body = isJsonObject(request.body) ? request.body : {};
   const input = Array.isArray(body.input) ? body.input : [];
   const events: SseEvent[] = [];
   let sequence = 0;
@@ -161,15 +162,6 @@ export const openaiResponsesResponse: FormatResponder = (turn, request) => {
 
 /** The text of the newest function_call_output in a Responses request's input. */
 function lastToolResult(input: unknown[]): string {
-  for (let i = input.length - 1; i >= 0; i--) {
-    const item = input[i];
-    if (!isRecord(item) || item.type !== "function_call_output") continue;
-    if (typeof item.output === "string") return item.output;
-    if (!Array.isArray(item.output)) return "";
-    return item.output
-      .filter((c): c is { text: string } => isRecord(c) && c.type === "input_text" && typeof c.text === "string")
-      .map((c) => c.text)
-      .join("\n");
-  }
-  return "";
+  const item = input.findLast((i) => isJsonObject(i) && i.type === "function_call_output");
+  return isJsonObject(item) ? contentText(item.output, "input_text") : "";
 }
