@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../protocol/models.ts";
+import { describeIssue } from "../protocol/schema-issue.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -329,9 +330,4 @@ function formatPrice(usd: number): string {
 
 function trimNumber(n: number, decimals: number): string {
   return String(Number(n.toFixed(decimals)));
-}
-
-/** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads. */
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  return issue.input === undefined && issue.received === "undefined" ? "this field is required" : issue.message;
 }

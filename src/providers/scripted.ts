@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
+import { describeIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnUsage } from "../protocol/script.ts";
 
 const DEFAULT_CHUNK_SIZE = 12;
@@ -268,8 +269,3 @@ export const DEMO_SCRIPT: readonly ScriptTurn[] = [
     chunk_delay_ms: 10,
   },
 ];
-
-/** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads. */
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  return issue.input === undefined && issue.received === "undefined" ? "this field is required" : issue.message;
-}
