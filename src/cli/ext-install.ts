@@ -10,6 +10,7 @@ import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { loadManifest, resolveExec } from "../extensions/manifest.ts";
+import { errorText } from "../protocol/error-text.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
@@ -119,7 +120,7 @@ export async function installExtension(source: string, options: InstallOptions):
         filter: (file) => path.basename(file) !== ".git",
       });
     } catch (error) {
-      throw new Error(`copying ${sourceDir} to ${extensionsDir} failed: ${messageOf(error)}`);
+      throw new Error(`copying ${sourceDir} to ${extensionsDir} failed: ${errorText(error)}`);
     }
     // Validated again where it will run: exec paths resolve relative to the installed copy.
     const staged = validManifest(staging, source);
@@ -137,7 +138,7 @@ export async function installExtension(source: string, options: InstallOptions):
         renameSync(staging, dest);
       } catch (error) {
         renameSync(previous, dest);
-        throw new Error(`replacing ${dest} failed: ${messageOf(error)}; the installed copy was kept`);
+        throw new Error(`replacing ${dest} failed: ${errorText(error)}; the installed copy was kept`);
       }
       scratch.push(previous);
     } else {
@@ -212,8 +213,4 @@ function isInside(child: string, parent: string): boolean {
   };
   const relative = path.relative(real(parent), real(child));
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

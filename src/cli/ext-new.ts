@@ -7,6 +7,7 @@ import type { ArgsDef } from "citty";
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
+import { errorText } from "../protocol/error-text.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import readmeTemplate from "./ext-templates/README.md.txt" with { type: "text" };
 import mjsTemplate from "./ext-templates/index.mjs.txt" with { type: "text" };
@@ -152,7 +153,7 @@ function writeScaffold(dir: string, files: ScaffoldFile[]): void {
   } catch (error) {
     for (const file of written) rmSync(file, { force: true });
     if (created) rmdirSync(dir);
-    throw new Error(`could not create the extension in ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`could not create the extension in ${dir}: ${errorText(error)}`);
   }
 }
 

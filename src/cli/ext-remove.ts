@@ -4,6 +4,7 @@
 import type { ArgsDef } from "citty";
 import { rmSync } from "node:fs";
 import { UsageError } from "../config/usage-error.ts";
+import { errorText } from "../protocol/error-text.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { displayName, findInstalled, SCOPE_ARG, type Scope } from "./ext-find.ts";
 import { parseFlags } from "./parse-flags.ts";
@@ -38,7 +39,7 @@ export const REMOVE: ExtCommand = {
     try {
       rmSync(found.dir, { recursive: true, force: true });
     } catch (error) {
-      throw new Error(`could not remove ${found.dir}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`could not remove ${found.dir}: ${errorText(error)}`);
     }
     console.log(`removed ${name} (${found.dir})`);
     return EXIT.ok;

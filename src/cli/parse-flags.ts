@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import type { ArgsDef } from "citty";
 import { UsageError } from "../config/usage-error.ts";
+import { errorText } from "../protocol/error-text.ts";
 
 export interface ParsedFlags {
   values: Record<string, string | boolean | string[] | undefined>;
@@ -42,7 +43,7 @@ export function parseFlags(def: ArgsDef, argv: string[], repeatable: ReadonlySet
 }
 
 function explain(error: unknown, known: string[]): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown) {
     const flag = unknown[1];

@@ -1,6 +1,7 @@
 // Routes argv to a command: `zot ext …` to the extension commands, anything else to the root command.
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
+import { errorText } from "../protocol/error-text.ts";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -15,8 +16,7 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(`zot: ${error.message}`);
       return EXIT.usage;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`zot: ${message}`);
+    console.error(`zot: ${errorText(error)}`);
     if (debug && error instanceof Error && error.stack) console.error(error.stack);
     return EXIT.failed;
   }

@@ -2,6 +2,7 @@
 // Rule: one transcript, one chain; every mode is a sink of these events and none re-implements
 // the loop. The loop knows providers and tools only through their interfaces.
 import type { AgentEvent, StopReason } from "../protocol/events.ts";
+import { errorText } from "../protocol/error-text.ts";
 import {
   type ContentBlock,
   type ImageBlock,
@@ -285,7 +286,7 @@ export class Agent {
     } catch (error) {
       if (signal.aborted) result = { stop: "aborted" };
       else if (error instanceof ProviderError) result = { stop: "error", error: error.message };
-      else result = { stop: "error", error: `${this.provider.name}: ${error instanceof Error ? error.message : String(error)}` };
+      else result = { stop: "error", error: `${this.provider.name}: ${errorText(error)}` };
     }
     flushText();
     if (usage) {
@@ -366,7 +367,7 @@ export class Agent {
         onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       result = errorResult(signal.aborted ? `aborted: ${message}` : `${call.name} failed: ${message}`);
     }
     const durationMs = performance.now() - started;

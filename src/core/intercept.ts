@@ -3,6 +3,7 @@
 // order (priority ascending, then name); each sees the previous one's rewrite; the first
 // block/deny/respond/abort ends the stage; an empty answer never erases an earlier rewrite.
 import type { AgentEvent, InterceptAction, InterceptStage } from "../protocol/events.ts";
+import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock } from "../protocol/messages.ts";
 import type { ModelRequest, ProviderStopReason } from "../protocol/provider.ts";
@@ -227,7 +228,7 @@ export class InterceptChain {
       const what =
         error instanceof ParticipantTimeout
           ? `did not answer ${stage} within ${timeoutMs} ms`
-          : `failed at ${stage}: ${error instanceof Error ? error.message : String(error)}`;
+          : `failed at ${stage}: ${errorText(error)}`;
       return this.failure(participant, stage, `${participant.name} ${what}`);
     } finally {
       clearTimeout(timer);

@@ -7,6 +7,7 @@
 // killed when zot exits.
 import { accessSync, appendFileSync, closeSync, constants, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { errorText } from "../protocol/error-text.ts";
 import { LineSplitter } from "./line-splitter.ts";
 
 export { LineSplitter };
@@ -630,8 +631,4 @@ function seconds(ms: number): string {
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, " ");
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}… (${text.length} chars)` : flat;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -4,6 +4,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
+import { errorText } from "../protocol/error-text.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
 import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
 
@@ -68,8 +69,4 @@ export function appendLog(file: string, line: string): void {
   } catch {
     // A log we cannot write is a log we skip.
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

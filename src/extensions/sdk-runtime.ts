@@ -8,6 +8,7 @@
 // second zot, a reload) never reads half a file.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { errorText } from "../protocol/error-text.ts";
 // A text import: Bun embeds the file's source, not its module. tsc does not know import
 // attributes and types this as the SDK module, hence the cast below.
 import * as sdkText from "../sdk/extension.ts" with { type: "text" };
@@ -30,8 +31,7 @@ export function ensureSdkRuntime(home: string, version: string): string {
     writeIfDifferent(path.join(packageDir, "index.ts"), SDK_SOURCE);
     writeIfDifferent(path.join(packageDir, "package.json"), packageJson(version));
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`cannot write the extension SDK to ${packageDir} (${reason}); check that ZOT_HOME (${home}) is writable`);
+    throw new Error(`cannot write the extension SDK to ${packageDir} (${errorText(err)}); check that ZOT_HOME (${home}) is writable`);
   }
   return nodeModules;
 }

@@ -6,6 +6,7 @@
 // protocol mistake the host meets also goes to onDiagnostic, so a caller (`zot ext check`) learns
 // them from the host itself and never from reading the log back.
 import * as v from "valibot";
+import { errorText } from "../protocol/error-text.ts";
 import {
   EXT_EVENTS,
   EXT_INTERCEPTS,
@@ -534,8 +535,4 @@ function preview(value: unknown): string {
 
 function secs(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

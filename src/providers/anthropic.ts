@@ -14,6 +14,7 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Anthropic } from "@anthropic-ai/sdk";
+import { errorText } from "../protocol/error-text.ts";
 import { parseJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
@@ -400,7 +401,7 @@ function toProviderError(sdk: SdkModule, error: unknown, midStream = false): Pro
     const retryAfter = parseRetryAfter(error.headers?.get("retry-after"));
     return new ProviderError(`anthropic: HTTP ${status}: ${detail}`, kind, status, retryable, retryAfter);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (error instanceof SyntaxError) {
     return new ProviderError(`anthropic: the response stream was malformed (${clip(message)})`, "stream");
   }

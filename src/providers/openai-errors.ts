@@ -4,6 +4,7 @@
 // connection that never opened); anything that breaks mid-stream is final, and an abort is passed
 // through as an abort, never dressed up as a provider failure.
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { errorText } from "../protocol/error-text.ts";
 import { ProviderError, type ProviderErrorKind } from "../protocol/provider.ts";
 import { parseRetryAfter, RETRY_STATUSES } from "./retry.ts";
 
@@ -43,7 +44,7 @@ export function toProviderError(provider: string, error: unknown, phase: Failure
   }
   // Mid-stream, the SDK reports a dropped connection as an APIConnectionError too.
   const cause = error instanceof APIConnectionError && error.cause instanceof Error ? error.cause : error;
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = errorText(cause);
   return phase === "open"
     ? new ProviderError(`${provider}: the request failed: ${message}`, "connection")
     : new ProviderError(`${provider}: the connection broke off mid-stream (${message}); try again`, "stream");
