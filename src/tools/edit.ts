@@ -6,7 +6,8 @@ import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
-import { errorText, writeFileAtomic } from "./write.ts";
+import { fileErrorText } from "./file-error-text.ts";
+import { writeFileAtomic } from "./write.ts";
 
 const EditItem = v.object({
   old_text: v.pipe(
@@ -61,13 +62,13 @@ export const editTool: Tool = {
       return textResult(
         info.code === "ENOENT"
           ? `edit: ${path} does not exist; edit only changes existing files (use write to create one)`
-          : `edit: cannot read ${path}: ${errorText(info)}`,
+          : `edit: cannot read ${path}: ${fileErrorText(info)}`,
         true,
       );
     }
     if (!info.isFile()) return textResult(`edit: ${path} is not a regular file`, true);
     const bytes = await readFile(abs).catch((err: unknown) => err as Error);
-    if (bytes instanceof Error) return textResult(`edit: cannot read ${path}: ${errorText(bytes)}`, true);
+    if (bytes instanceof Error) return textResult(`edit: cannot read ${path}: ${fileErrorText(bytes)}`, true);
     if (bytes.subarray(0, 8192).includes(0)) return textResult(`edit: ${path} looks binary; edit only changes text files`, true);
     let decoded: string;
     try {
@@ -88,7 +89,7 @@ export const editTool: Tool = {
     try {
       await writeFileAtomic(abs, Buffer.from(doc.restore(plan), "utf8"));
     } catch (err) {
-      return textResult(`edit: could not write ${path}: ${errorText(err)}`, true);
+      return textResult(`edit: could not write ${path}: ${fileErrorText(err)}`, true);
     }
     const diff = capDiff(unifiedDiff(doc.text, newText, plan, diffPaths(ctx.cwd, abs)));
     const summary =

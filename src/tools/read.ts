@@ -7,7 +7,7 @@ import { basename, dirname } from "node:path";
 import * as v from "valibot";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
-import { errorText } from "./write.ts";
+import { fileErrorText } from "./file-error-text.ts";
 
 /** Most lines one call returns. */
 export const READ_MAX_LINES = 2000;
@@ -53,7 +53,7 @@ export const readTool: Tool = {
 
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {
-      return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${errorText(info)}`, true);
+      return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${fileErrorText(info)}`, true);
     }
     if (info.isDirectory()) {
       return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${path}\`)`, true);
@@ -66,7 +66,7 @@ export const readTool: Tool = {
     try {
       handle = await open(abs, "r");
     } catch (err) {
-      return textResult(`read: cannot read ${path}: ${errorText(err)}`, true);
+      return textResult(`read: cannot read ${path}: ${fileErrorText(err)}`, true);
     }
     try {
       const first = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(info.size, 1)));
@@ -87,7 +87,7 @@ export const readTool: Tool = {
       if (window === "aborted") return textResult("read: aborted", true);
       return renderWindow(window, path, abs, offset, limit);
     } catch (err) {
-      return textResult(`read: cannot read ${path}: ${errorText(err)}`, true);
+      return textResult(`read: cannot read ${path}: ${fileErrorText(err)}`, true);
     } finally {
       await handle.close().catch(() => {});
     }

@@ -6,6 +6,7 @@ import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
+import { fileErrorText } from "./file-error-text.ts";
 
 const WriteArgs = v.object({
   path: v.pipe(
@@ -39,7 +40,7 @@ export const writeTool: Tool = {
       await mkdir(dirname(abs), { recursive: true });
       await writeFileAtomic(abs, bytes);
     } catch (err) {
-      return textResult(`write: could not write ${path}: ${errorText(err)}`, true);
+      return textResult(`write: could not write ${path}: ${fileErrorText(err)}`, true);
     }
     const how = existing ? "overwrote the existing file" : "created a new file";
     return textResult(`wrote ${bytes.byteLength} bytes to ${path} (${how})`, false, {
@@ -73,25 +74,5 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<
     await handle?.close().catch(() => {});
     await rm(temp, { force: true }).catch(() => {});
     throw err;
-  }
-}
-
-/** The part of a Node fs error a person (or model) can act on. */
-export function errorText(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  switch (e?.code) {
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "EROFS":
-      return "the file system is read-only";
-    case "ENOTDIR":
-      return "a part of the path is a file, not a directory";
-    case "EISDIR":
-      return "it is a directory";
-    default:
-      return e?.message ?? String(err);
   }
 }
