@@ -4,9 +4,8 @@
 // between: the user is told where both are and how to pick one.
 import type { EnumArgDef } from "citty";
 import path from "node:path";
-import { zotPaths } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
-import { discoverExtensions } from "../extensions/discover.ts";
+import { discoverExtensions, extensionSearchDirs } from "../extensions/discover.ts";
 import type { ExtContext } from "./ext.ts";
 
 export type Scope = "project" | "global";
@@ -41,11 +40,11 @@ export async function findInstalled(name: string, ctx: ExtContext, scope?: Scope
 }
 
 export function projectDir(ctx: ExtContext): string {
-  return path.join(ctx.cwd, ".zot", "extensions");
+  return extensionSearchDirs(ctx).project;
 }
 
 export function globalDir(ctx: ExtContext): string {
-  return zotPaths(ctx.home).extensionsDir;
+  return extensionSearchDirs(ctx).global;
 }
 
 /** The name to show for an entry: the manifest's, else the directory's. */

@@ -4,8 +4,7 @@
 // every platform (no `tail`); a truncated or replaced file is read again from its start.
 import type { ArgsDef } from "citty";
 import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
-import path from "node:path";
-import { zotPaths } from "../config/home.ts";
+import { extensionLogFile } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { parseFlags } from "./parse-flags.ts";
@@ -31,7 +30,7 @@ export const LOGS: ExtCommand = {
     if (!/^[^/\\]+$/.test(name) || name === "." || name === "..") {
       throw new UsageError(`"${name}" is not an extension name; zot ext list shows the names`);
     }
-    const file = logFile(ctx.home, name);
+    const file = extensionLogFile(ctx.home, name);
     const stats = statOrUndefined(file);
     if (!values.follow) {
       if (!stats) {
@@ -45,10 +44,6 @@ export const LOGS: ExtCommand = {
     return await follow(file);
   },
 };
-
-export function logFile(home: string, name: string): string {
-  return path.join(zotPaths(home).logsDir, `ext-${name}.log`);
-}
 
 function statOrUndefined(file: string): Stats | undefined {
   try {

@@ -51,6 +51,8 @@ export interface ZotPaths {
   systemPromptFile: string;
   sessionsDir: string;
   extensionsDir: string;
+  /** one directory per extension, for the state it keeps across runs and reinstalls */
+  dataDir: string;
   skillsDir: string;
   logsDir: string;
 }
@@ -64,7 +66,18 @@ export function zotPaths(home: string): ZotPaths {
     systemPromptFile: path.join(home, "SYSTEM.md"),
     sessionsDir: path.join(home, "sessions"),
     extensionsDir: path.join(home, "extensions"),
+    dataDir: path.join(home, "data"),
     skillsDir: path.join(home, "skills"),
     logsDir: path.join(home, "logs"),
   };
+}
+
+/** `<home>/data/<name>`: state an extension keeps across runs and reinstalls. */
+export function extensionDataDir(home: string, name: string): string {
+  return path.join(zotPaths(home).dataDir, name);
+}
+
+/** `<home>/logs/ext-<name>.log`, where an extension's stderr and zot's notes about it go. */
+export function extensionLogFile(home: string, name: string): string {
+  return path.join(zotPaths(home).logsDir, `ext-${name}.log`);
 }

@@ -3,7 +3,7 @@
 // its own directory, and never inherits zot's BUN_BE_BUN (only files zot runs itself get one).
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { zotPaths } from "../config/home.ts";
+import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
 import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
@@ -20,16 +20,6 @@ export interface LaunchOptions {
 export type Launch =
   | { command: string[]; env: Record<string, string | undefined>; dataDir: string }
   | { error: string };
-
-/** `$ZOT_HOME/data/<name>`: state an extension keeps across runs and reinstalls. */
-export function extensionDataDir(home: string, name: string): string {
-  return path.join(home, "data", name);
-}
-
-/** `$ZOT_HOME/logs/ext-<name>.log`, where the extension's stderr and zot's notes about it go. */
-export function extensionLogFile(home: string, name: string): string {
-  return path.join(zotPaths(home).logsDir, `ext-${name}.log`);
-}
 
 /** Resolves the command and prepares the environment and data directory. Errors name no extension. */
 export function prepareLaunch(options: LaunchOptions): Launch {

@@ -3,6 +3,7 @@
 // Rule: deterministic and isolated. Precedence decides every name conflict (built-ins first, then
 // discovery order), every conflict is logged, and one extension failing (at load, mid-call, at
 // exit) never stops zot or another extension.
+import { extensionLogFile } from "../config/home.ts";
 import type { Agent } from "../core/agent.ts";
 import type { Participant } from "../core/intercept.ts";
 import type { AgentEvent } from "../protocol/events.ts";
@@ -13,7 +14,7 @@ import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
 import { extensionTool } from "./ext-tool.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
-import { appendLog, extensionLogFile } from "./ext-launch.ts";
+import { appendLog } from "./ext-launch.ts";
 import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 /** Slash commands zot itself owns; an extension cannot take these names. */

@@ -6,6 +6,7 @@
 // protocol mistake the host meets also goes to onDiagnostic, so a caller (`zot ext check`) learns
 // them from the host itself and never from reading the log back.
 import * as v from "valibot";
+import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import {
   EXT_EVENTS,
@@ -21,7 +22,7 @@ import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
-import { appendLog, extensionDataDir, extensionLogFile, prepareLaunch } from "./ext-launch.ts";
+import { appendLog, prepareLaunch } from "./ext-launch.ts";
 import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
 import type { Manifest } from "./manifest.ts";
 import { type CommandResult, commandResult } from "./slash-command.ts";
