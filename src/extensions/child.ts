@@ -553,7 +553,11 @@ function installExitHooks(): void {
   }
 }
 
-function appendLog(file: string, line: string): void {
+/**
+ * Appends `[zot] <line>` to a log file, creating its directory when missing (a host logs before
+ * any child of that name ever started); never throws.
+ */
+export function appendLog(file: string, line: string): void {
   // One `[zot]` prefix per physical line, so the log stays greppable whatever the message holds.
   const text = line
     .split(/\r?\n/)
@@ -561,8 +565,14 @@ function appendLog(file: string, line: string): void {
     .join("");
   try {
     appendFileSync(file, text);
-  } catch {
-    // Diagnostics must never take the host down; a log we cannot write is a log we skip.
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") return;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      appendFileSync(file, text);
+    } catch {
+      // Diagnostics must never take the host down; a log we cannot write is a log we skip.
+    }
   }
 }
 

@@ -1,10 +1,10 @@
-// How one extension's process is launched: its command line, environment, data directory and
-// log file. Rule: the extension gets zot's environment plus its own three ZOT_* variables, runs in
+// How one extension's process is launched: its command line, environment and data directory.
+// Rule: the extension gets zot's environment plus its own three ZOT_* variables, runs in
 // its own directory, and never inherits zot's BUN_BE_BUN (only files zot runs itself get one).
-import { appendFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
+import { mkdirSync } from "node:fs";
 import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { appendLog } from "./child.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
 import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
 
@@ -49,14 +49,4 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     }
   }
   return { command: resolved.command, env, dataDir };
-}
-
-/** Appends `[zot] <line>` to a log file when there is no child to do it (it never started). */
-export function appendLog(file: string, line: string): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, `[zot] ${line.replace(/\r?\n/g, "\n[zot] ")}\n`);
-  } catch {
-    // A log we cannot write is a log we skip.
-  }
 }

@@ -14,7 +14,7 @@ import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
 import { extensionTool } from "./ext-tool.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
-import { appendLog } from "./ext-launch.ts";
+import { appendLog } from "./child.ts";
 import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 /** Slash commands zot itself owns; an extension cannot take these names. */

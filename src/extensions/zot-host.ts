@@ -20,9 +20,9 @@ import {
 } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
-import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "./child.ts";
+import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
-import { appendLog, prepareLaunch } from "./ext-launch.ts";
+import { prepareLaunch } from "./ext-launch.ts";
 import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
 import type { Manifest } from "./manifest.ts";
 import { type CommandResult, commandResult } from "./slash-command.ts";
