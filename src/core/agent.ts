@@ -16,7 +16,7 @@ import {
 } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import { type ModelRequest, type Provider, ProviderError, type ProviderStopReason } from "../protocol/provider.ts";
-import type { Tool, ToolResult } from "../protocol/tool.ts";
+import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { priceUsage } from "./cost.ts";
 import { InterceptChain, type LlmResponse, type ToolArgs } from "./intercept.ts";
@@ -210,10 +210,7 @@ export class Agent {
     if (text.trim() !== "" && this.chain.has("assistant_message")) {
       const gate = await this.chain.run("assistant_message", { text, content: message.content }, signal);
       if (gate.action === "block") return;
-      if (gate.action === "hard_abort" || gate.action === "abort_turn") {
-        if (gate.action === "hard_abort") this.messages.splice(promptStart);
-        throw new TurnEnded({ status: "error", kind: "intercept", message: gate.reason }, gate.action === "hard_abort");
-      }
+      if (gate.action === "hard_abort" || gate.action === "abort_turn") this.endFromStep(gate.action, gate.reason, promptStart);
       if (gate.payload.text !== text) {
         // The user sees the rewrite; the transcript keeps what the model said.
         visible = [
@@ -229,6 +226,15 @@ export class Agent {
     this.messages.splice(promptStart);
     this.endTurn("aborted", reason);
     return { status: "error", kind: "intercept", message: reason };
+  }
+
+  /**
+   * A participant ended the turn from deep within a step (after the model answered, around a
+   * tool): unwinds to prompt(); hard_abort also takes this prompt's messages back out.
+   */
+  private endFromStep(action: "abort_turn" | "hard_abort", reason: string, promptStart: number): never {
+    if (action === "hard_abort") this.messages.splice(promptStart);
+    throw new TurnEnded({ status: "error", kind: "intercept", message: reason }, action === "hard_abort");
   }
 
   private abortTurn(reason: string): PromptOutcome {
@@ -301,7 +307,7 @@ export class Agent {
     const results: ToolResultBlock[] = [];
     for (const call of calls) {
       if (signal.aborted) {
-        results.push(resultBlock(call.id, { content: [{ type: "text", text: "aborted before running" }], is_error: true }));
+        results.push(resultBlock(call.id, textResult("aborted before running", true)));
         continue;
       }
       let ran: { result: ToolResult; extension?: string };
@@ -312,7 +318,7 @@ export class Agent {
           // Every tool call keeps a result, or the next request would be malformed.
           const reason = error.outcome.status === "error" ? error.outcome.message : "turn ended";
           for (const rest of calls.slice(results.length)) {
-            results.push(resultBlock(rest.id, errorResult(`turn aborted: ${reason}`)));
+            results.push(resultBlock(rest.id, textResult(`turn aborted: ${reason}`, true)));
           }
           this.append({ role: "tool", content: results, time: nowIso() });
         }
@@ -340,22 +346,18 @@ export class Agent {
     const tool = this.tools.find((t) => t.name === call.name);
     const gate = await this.chain.run("tool_call", { id: call.id, name: call.name, args: call.args }, signal);
     if (gate.action === "respond") return { result: gate.result };
-    if (gate.action === "deny" || gate.action === "block") return { result: errorResult(gate.reason) };
-    if (gate.action === "abort_turn" || gate.action === "hard_abort") {
-      if (gate.action === "hard_abort") this.messages.splice(promptStart);
-      throw new TurnEnded({ status: "error", kind: "intercept", message: gate.reason }, gate.action === "hard_abort");
-    }
+    if (gate.action === "deny" || gate.action === "block") return { result: textResult(gate.reason, true) };
+    if (gate.action === "abort_turn" || gate.action === "hard_abort") this.endFromStep(gate.action, gate.reason, promptStart);
     const args: ToolArgs = gate.payload.args;
     if (!tool) {
       const names = this.tools.map((t) => t.name).join(", ") || "none";
-      return { result: errorResult(`unknown tool "${call.name}"; available tools: ${names}`) };
+      return { result: textResult(`unknown tool "${call.name}"; available tools: ${names}`, true) };
     }
 
     const approval = await this.chain.run("approve_tool", { id: call.id, name: call.name, args }, signal);
-    if (approval.action === "deny" || approval.action === "block") return { result: errorResult(approval.reason), extension: tool.extension };
+    if (approval.action === "deny" || approval.action === "block") return { result: textResult(approval.reason, true), extension: tool.extension };
     if (approval.action === "abort_turn" || approval.action === "hard_abort") {
-      if (approval.action === "hard_abort") this.messages.splice(promptStart);
-      throw new TurnEnded({ status: "error", kind: "intercept", message: approval.reason }, approval.action === "hard_abort");
+      this.endFromStep(approval.action, approval.reason, promptStart);
     }
 
     const started = performance.now();
@@ -368,24 +370,17 @@ export class Agent {
       });
     } catch (error) {
       const message = errorText(error);
-      result = errorResult(signal.aborted ? `aborted: ${message}` : `${call.name} failed: ${message}`);
+      result = textResult(signal.aborted ? `aborted: ${message}` : `${call.name} failed: ${message}`, true);
     }
     const durationMs = performance.now() - started;
     const after = await this.chain.run("after_tool", { id: call.id, name: call.name, args, result, durationMs }, signal);
-    if (after.action === "abort_turn" || after.action === "hard_abort") {
-      if (after.action === "hard_abort") this.messages.splice(promptStart);
-      throw new TurnEnded({ status: "error", kind: "intercept", message: after.reason }, after.action === "hard_abort");
-    }
+    if (after.action === "abort_turn" || after.action === "hard_abort") this.endFromStep(after.action, after.reason, promptStart);
     return { result: after.payload.result, extension: tool.extension };
   }
 }
 
 function zeroTokens(): TokenUsage {
   return { input: 0, output: 0, cache_read: 0, cache_write: 0 };
-}
-
-function errorResult(text: string): ToolResult {
-  return { content: [{ type: "text", text }], is_error: true };
 }
 
 function resultBlock(callId: string, result: ToolResult): ToolResultBlock {
