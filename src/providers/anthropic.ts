@@ -40,8 +40,6 @@ export interface AnthropicProviderOptions {
 export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 16384 };
 /** Room left for the answer when max_tokens would not exceed the thinking budget. */
 const ANSWER_HEADROOM = 4096;
-/** Anthropic answers 529 when overloaded; it is as transient as a 503. */
-const OVERLOADED_STATUS = 529;
 const CACHE = { type: "ephemeral" } as const;
 
 type SdkModule = typeof import("@anthropic-ai/sdk");
@@ -397,7 +395,8 @@ function toProviderError(sdk: SdkModule, error: unknown, midStream = false): Pro
         : (status === 400 || status === 413) && CONTEXT_OVERFLOW.test(detail)
           ? "context_overflow"
           : "http";
-    const retryable = !midStream && (RETRY_STATUSES.has(status) || status === OVERLOADED_STATUS);
+    // RETRY_STATUSES has Anthropic's 529 "overloaded" too: it is as transient as a 503.
+    const retryable = !midStream && RETRY_STATUSES.has(status);
     const retryAfter = parseRetryAfter(error.headers?.get("retry-after"));
     return new ProviderError(`anthropic: HTTP ${status}: ${detail}`, kind, status, retryable, retryAfter);
   }
