@@ -242,12 +242,12 @@ async function createProvider(
   }
 }
 
-/** The `--list-models` table, optionally for one provider. */
-export async function listModels(provider?: string): Promise<string> {
+/** The `--list-models` table, optionally for one provider, and the catalog's warnings for the caller to show. */
+export function listModels(provider?: string): { table: string; warnings: string[] } {
   const catalog = loadCatalog(zotHome(process.env));
-  for (const warning of catalog.warnings) console.error(`zot: ${warning}`);
   if (provider !== undefined && !(PROVIDER_NAMES as readonly string[]).includes(provider)) {
     throw new UsageError(`unknown provider "${provider}"; valid: ${PROVIDER_NAMES.join(", ")}`);
   }
-  return formatModelTable(provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models);
+  const models = provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models;
+  return { table: formatModelTable(models), warnings: catalog.warnings };
 }

@@ -31,7 +31,9 @@ export async function runRoot(argv: string[]): Promise<number> {
   }
   if (flags["list-models"]) {
     const { listModels } = await import("../runtime.ts");
-    console.log(await listModels(str(flags, "provider")));
+    const { table, warnings } = listModels(str(flags, "provider"));
+    for (const warning of warnings) console.error(`zot: ${warning}`);
+    console.log(table);
     return EXIT.ok;
   }
 
