@@ -30,7 +30,6 @@ export interface RuntimeOptions {
   maxSteps?: number;
   /** turns file for the scripted provider */
   script?: string;
-  debug?: boolean;
   env?: Record<string, string | undefined>;
   home?: string;
   /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */

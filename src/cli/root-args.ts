@@ -29,7 +29,7 @@ export const ROOT_ARGS = {
   "no-skill": { type: "boolean", description: "Load no skills: no skill tool, none listed in the system prompt" },
   "no-skills": { type: "boolean", description: "Same as --no-skill" },
   "list-models": { type: "boolean", description: "List known models and exit" },
-  debug: { type: "boolean", description: "Show stack traces and retries on stderr" },
+  debug: { type: "boolean", description: "Show stack traces on errors" },
   version: { type: "boolean", alias: "v", description: "Print the version" },
   help: { type: "boolean", alias: "h", description: "Show this help" },
 } as const satisfies ArgsDef;

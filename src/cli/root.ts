@@ -83,7 +83,6 @@ export async function runRoot(argv: string[]): Promise<number> {
       tools,
       maxSteps,
       script: str(flags, "script"),
-      debug: flags.debug === true,
       extensions: { explicit, noDiscovery },
       withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
       noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
