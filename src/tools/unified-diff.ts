@@ -30,17 +30,17 @@ interface Block {
   ops: [" " | "-" | "+", string][];
 }
 
-/**
- * A unified diff built from the replacements themselves rather than by diffing whole files: the
- * cost follows the size of the change, not of the file. Replacements touching the same lines form
- * one block; each block is the changed lines only (a small LCS keeps unchanged lines inside it).
- */
 /** git's `a/` and `b/` prefixes for a file under the working directory; the plain path otherwise. */
 export function diffPaths(cwd: string, abs: string): [string, string] {
   const rel = relative(cwd, abs);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? [`a/${rel}`, `b/${rel}`] : [abs, abs];
 }
 
+/**
+ * A unified diff built from the replacements themselves rather than by diffing whole files: the
+ * cost follows the size of the change, not of the file. Replacements touching the same lines form
+ * one block; each block is the changed lines only (a small LCS keeps unchanged lines inside it).
+ */
 export function unifiedDiff(oldText: string, newText: string, reps: Replacement[], [from, to]: [string, string]): string {
   const oldLines = splitKeep(oldText);
   const starts: number[] = [];
