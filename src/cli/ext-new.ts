@@ -88,9 +88,9 @@ export const NEW: ExtCommand = {
     }
     const lang = (values.lang as Lang | undefined) ?? "ts";
     const dir = path.resolve(ctx.cwd, typeof values.dir === "string" ? values.dir : name);
-    const files = scaffold(name, lang, shownPath(ctx.cwd, dir));
-    writeScaffold(dir, files);
     const shown = shownPath(ctx.cwd, dir);
+    const files = scaffold(name, lang, shown);
+    writeScaffold(dir, files);
     console.log(
       [
         `created ${shown} (${LANGS[lang].label}): ${files.map((f) => f.name).join(", ")}`,
