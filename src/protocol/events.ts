@@ -1,6 +1,7 @@
 // The agent event union. `--json` prints it, `zot rpc` streams it, extensions subscribe to it: this
 // file is its single definition. Rule: events on the wire carry wire blocks (images as byte counts).
 import * as v from "valibot";
+import { CommandAction, NotifyLevel } from "./ext-frames.ts";
 import { ToolCallBlock, WireContentBlock, WireToolResultContent } from "./messages.ts";
 import { Usage } from "./usage.ts";
 
@@ -20,8 +21,6 @@ export type InterceptStage = v.InferOutput<typeof InterceptStage>;
 
 export const InterceptAction = v.picklist(["modify", "respond", "deny", "block", "abort_turn", "hard_abort"]);
 export type InterceptAction = v.InferOutput<typeof InterceptAction>;
-
-export const NotifyLevel = v.picklist(["info", "success", "warn", "error"]);
 
 export const TurnStartEvent = v.object({ type: v.literal("turn_start"), step: v.number() });
 export const UserMessageEvent = v.object({
@@ -93,7 +92,7 @@ export const CommandResultEvent = v.object({
   command: v.string(),
   /** the extension that owns the command */
   extension: v.string(),
-  action: v.picklist(["prompt", "insert", "display", "noop", "error"]),
+  action: CommandAction,
   /** the prompt, inserted or displayed text, or the error */
   text: v.optional(v.string()),
 });

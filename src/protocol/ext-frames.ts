@@ -77,9 +77,10 @@ export const CommandResponseFrame = v.object({
   display: v.optional(v.string()),
   error: v.optional(v.string()),
 });
+export const NotifyLevel = v.picklist(["info", "success", "warn", "error"]);
 export const NotifyFrame = v.object({
   type: v.literal("notify"),
-  level: v.optional(v.picklist(["info", "success", "warn", "error"]), "info"),
+  level: v.optional(NotifyLevel, "info"),
   message: v.string(),
 });
 export const ClearNotesFrame = v.object({ type: v.literal("clear_notes") });

@@ -3,6 +3,7 @@
 // Rule: one turn per model call, played in order; a file is JSON (an array, or {"turns": [...]})
 // or JSONL (one turn per line).
 import * as v from "valibot";
+import { Usage } from "./usage.ts";
 
 export const ScriptToolCall = v.object({
   id: v.optional(v.string()),
@@ -26,14 +27,8 @@ export const ScriptTurn = v.object({
   tool_calls: v.optional(v.array(ScriptToolCall)),
   /** default: tool_use when there are tool calls, else end_turn */
   stop: v.optional(v.picklist(["end_turn", "tool_use", "length"])),
-  usage: v.optional(
-    v.object({
-      input: v.optional(v.number()),
-      output: v.optional(v.number()),
-      cache_read: v.optional(v.number()),
-      cache_write: v.optional(v.number()),
-    }),
-  ),
+  /** tokens to report, any of input, output, cache_read, cache_write */
+  usage: v.optional(v.partial(v.omit(Usage, ["cost_usd"]))),
   /** fail this call: before streaming, or after the text when `text` is set too */
   error: v.optional(v.union([v.string(), ScriptError])),
   /** mock server only: break the wire format on purpose */
