@@ -7,6 +7,7 @@ import { type ModelRequest, ProviderError, type ProviderEvent } from "../../src/
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { ofType } from "../support/provider-stream.ts";
 
 const TIME = "2025-01-01T00:00:00.000Z";
 const PNG = "iVBORw0KGgoAAAANSUhEUg==";
@@ -71,10 +72,6 @@ async function run(server: MockLlm, req: ModelRequest = request(), signal = new 
   } catch (error) {
     return { events, error, retries };
   }
-}
-
-function ofType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) {
-  return events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
 }
 
 function done(events: ProviderEvent[]) {

@@ -1,12 +1,12 @@
 // The Chat Completions provider (openai, ollama, compatible servers) through the real openai SDK
 // against the mock LLM server speaking the real wire format.
 import { afterEach, expect, test } from "bun:test";
-import type { ContentBlock, Message } from "../../src/protocol/messages.ts";
 import type { ModelInfo } from "../../src/protocol/models.ts";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createOpenAIChatProvider } from "../../src/providers/openai-chat.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { message, ofType, streamAll } from "../support/provider-stream.ts";
 
 const GPT: ModelInfo = {
   id: "gpt-test",
@@ -43,9 +43,6 @@ function openai(m: MockLlm, apiKey = "sk-test"): Provider {
   return createOpenAIChatProvider({ name: "openai", apiKey, baseUrl: `${m.url}/v1` });
 }
 
-function message(role: Message["role"], ...content: ContentBlock[]): Message {
-  return { role, content, time: new Date().toISOString() };
-}
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -57,20 +54,8 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-async function run(provider: Provider, req: ModelRequest = request(), signal = new AbortController().signal) {
-  const events: ProviderEvent[] = [];
-  let error: unknown;
-  try {
-    for await (const event of provider.stream(req, signal)) events.push(event);
-  } catch (e) {
-    error = e;
-  }
-  const done = events.find((e): e is Extract<ProviderEvent, { type: "done" }> => e.type === "done");
-  return { events, error, done };
-}
-
-function ofType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) {
-  return events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
+function run(provider: Provider, req: ModelRequest = request(), signal?: AbortSignal) {
+  return streamAll(provider, req, signal);
 }
 
 test("text streams in several deltas and ends the turn", async () => {

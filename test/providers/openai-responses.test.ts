@@ -2,12 +2,12 @@
 // the real `/v1/responses` event stream; and the mock itself against the SDK's strict accumulator.
 import { afterEach, expect, test } from "bun:test";
 import OpenAI from "openai";
-import type { ContentBlock, Message } from "../../src/protocol/messages.ts";
 import type { ModelInfo } from "../../src/protocol/models.ts";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createOpenAIResponsesProvider } from "../../src/providers/openai-responses.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { message, ofType, streamAll } from "../support/provider-stream.ts";
 
 const GPT: ModelInfo = {
   id: "gpt-test",
@@ -44,9 +44,6 @@ function openai(m: MockLlm, apiKey = "sk-test"): Provider {
   return createOpenAIResponsesProvider({ apiKey, baseUrl: `${m.url}/v1` });
 }
 
-function message(role: Message["role"], ...content: ContentBlock[]): Message {
-  return { role, content, time: new Date().toISOString() };
-}
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -58,20 +55,8 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-async function run(provider: Provider, req: ModelRequest = request(), signal = new AbortController().signal) {
-  const events: ProviderEvent[] = [];
-  let error: unknown;
-  try {
-    for await (const event of provider.stream(req, signal)) events.push(event);
-  } catch (e) {
-    error = e;
-  }
-  const done = events.find((e): e is Extract<ProviderEvent, { type: "done" }> => e.type === "done");
-  return { events, error, done };
-}
-
-function ofType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) {
-  return events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
+function run(provider: Provider, req: ModelRequest = request(), signal?: AbortSignal) {
+  return streamAll(provider, req, signal);
 }
 
 test("the mock's event stream satisfies the SDK's strict responses.stream() accumulator", async () => {
