@@ -65,6 +65,11 @@ export function turnUsage(turn: ScriptTurn, requestChars: number) {
   };
 }
 
+/** How a turn stops: its own `stop`, else tool_use when it calls tools, else end_turn. */
+export function turnStop(turn: ScriptTurn): NonNullable<ScriptTurn["stop"]> {
+  return turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
+}
+
 export function errorMessage(error: NonNullable<ScriptTurn["error"]>): string {
   return typeof error === "string" ? error : error.message;
 }

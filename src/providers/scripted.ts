@@ -9,7 +9,7 @@ import { isJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
 import { describeIssue } from "../protocol/schema-issue.ts";
-import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnUsage } from "../protocol/script.ts";
+import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
 
 const DEFAULT_CHUNK_SIZE = 12;
 /** Tool arguments arrive in about this many pieces, as they do from a real model. */
@@ -84,7 +84,7 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
       request.system.length + JSON.stringify(request.messages).length + JSON.stringify(request.tools).length;
     yield { type: "usage", usage: turnUsage(turn, requestChars) };
     throwIfAborted(signal);
-    yield { type: "done", content, stop: turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn") };
+    yield { type: "done", content, stop: turnStop(turn) };
   }
 
   return {

@@ -5,7 +5,7 @@
 import type { FormatResponder, SseEvent } from "../mock-llm.ts";
 import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
 import { isJsonObject } from "../../../src/protocol/json-object.ts";
-import { chunkText, errorMessage, type ScriptTurn, turnUsage } from "../../../src/protocol/script.ts";
+import { chunkText, errorMessage, type ScriptTurn, turnStop, turnUsage } from "../../../src/protocol/script.ts";
 
 /** Anthropic's error type for an HTTP status, as its API names them. */
 const ERROR_TYPES: Record<number, string> = {
@@ -112,7 +112,7 @@ export const anthropicResponse: FormatResponder = (turn, request) => {
 };
 
 function stopReason(turn: ScriptTurn): string {
-  const stop = turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
+  const stop = turnStop(turn);
   return stop === "length" ? "max_tokens" : stop;
 }
 

@@ -7,7 +7,7 @@
 import type { FormatResponder, SseEvent } from "../mock-llm.ts";
 import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
 import { isJsonObject } from "../../../src/protocol/json-object.ts";
-import { chunkText, errorMessage, type ScriptTurn, turnUsage } from "../../../src/protocol/script.ts";
+import { chunkText, errorMessage, type ScriptTurn, turnStop, turnUsage } from "../../../src/protocol/script.ts";
 
 export const openaiChatResponse: FormatResponder = (turn, request) => {
   if (!request.headers.authorization) {
@@ -91,7 +91,7 @@ export const openaiChatResponse: FormatResponder = (turn, request) => {
 };
 
 function finishReason(turn: ScriptTurn): string {
-  const stop = turn.stop ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
+  const stop = turnStop(turn);
   return stop === "tool_use" ? "tool_calls" : stop === "length" ? "length" : "stop";
 }
 
