@@ -78,7 +78,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (found.warning) notes.push(found.warning);
     apiKey = found.key;
   } else if (providerName === "ollama") {
-    apiKey = options.apiKey ?? "ollama";
+    // A proxy in front of ollama may want one; without it the provider fills in its own placeholder.
+    apiKey = options.apiKey ?? "";
   }
 
   // `skill` is a built-in tool too, but it exists only when there are skills to load.
@@ -180,6 +181,14 @@ function resolveCwd(cwd: string | undefined): string {
   return dir;
 }
 
+/** A provider name from the user, checked: a UsageError names the valid ones. */
+function knownProvider(name: string): ProviderName {
+  if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`unknown provider "${name}"; valid: ${PROVIDER_NAMES.join(", ")}`);
+  }
+  return name as ProviderName;
+}
+
 function pickProvider(
   options: RuntimeOptions,
   models: ModelInfo[],
@@ -187,12 +196,7 @@ function pickProvider(
   home: string,
   notes: string[],
 ): ProviderName {
-  if (options.provider !== undefined) {
-    if (!(PROVIDER_NAMES as readonly string[]).includes(options.provider)) {
-      throw new UsageError(`unknown provider "${options.provider}"; valid: ${PROVIDER_NAMES.join(", ")}`);
-    }
-    return options.provider as ProviderName;
-  }
+  if (options.provider !== undefined) return knownProvider(options.provider);
   if (options.script) return "scripted";
   if (options.model) {
     const owner = models.find((m) => m.id === options.model);
@@ -244,9 +248,7 @@ async function createProvider(
 /** The `--list-models` table, optionally for one provider, and the catalog's warnings for the caller to show. */
 export function listModels(provider?: string): { table: string; warnings: string[] } {
   const catalog = loadCatalog(zotHome(process.env));
-  if (provider !== undefined && !(PROVIDER_NAMES as readonly string[]).includes(provider)) {
-    throw new UsageError(`unknown provider "${provider}"; valid: ${PROVIDER_NAMES.join(", ")}`);
-  }
+  if (provider !== undefined) knownProvider(provider);
   const models = provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models;
   return { table: formatModelTable(models), warnings: catalog.warnings };
 }
