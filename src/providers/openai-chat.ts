@@ -28,6 +28,11 @@ export interface OpenAIChatOptions {
 const DEFAULT_BASE_URL = { openai: "https://api.openai.com/v1", ollama: "http://localhost:11434/v1" } as const;
 /** ollama ignores the key, but the SDK insists on one. */
 const OLLAMA_KEY = "ollama";
+/**
+ * Introduces the user message that carries tool-result images (a tool message or output item holds
+ * text only); the Responses provider sends the same words.
+ */
+export const TOOL_IMAGES_INTRO = "Tool output included the following image content:";
 /** A tool result's text this long or shorter is repeated next to its images, to say what they are. */
 const IMAGE_CAPTION_MAX_BYTES = 500;
 
@@ -166,7 +171,7 @@ function toolMessages(blocks: readonly ContentBlock[]): ChatCompletionMessagePar
   const withImages = results.filter((r) => r.content.some((c) => c.type === "image"));
   if (withImages.length > 0) {
     const parts: ChatCompletionContentPart[] = [
-      { type: "text", text: "Tool output included the following image content:" },
+      { type: "text", text: TOOL_IMAGES_INTRO },
     ];
     for (const result of withImages) {
       for (const item of result.content) {
@@ -189,7 +194,12 @@ export function toolResultText(result: ToolResultBlock): string {
 }
 
 function imagePart(image: ImageBlock): ChatCompletionContentPart {
-  return { type: "image_url", image_url: { url: `data:${image.mime_type};base64,${image.data}` } };
+  return { type: "image_url", image_url: { url: imageDataUrl(image) } };
+}
+
+/** An image inline as a `data:` URL, the way both OpenAI APIs take one. */
+export function imageDataUrl(image: ImageBlock): string {
+  return `data:${image.mime_type};base64,${image.data}`;
 }
 
 interface CallSlot {

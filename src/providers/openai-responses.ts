@@ -20,7 +20,7 @@ import {
   type ProviderStopReason,
 } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { toolResultText } from "./openai-chat.ts";
+import { imageDataUrl, TOOL_IMAGES_INTRO, toolResultText } from "./openai-chat.ts";
 import { abortReason, isContextOverflow, toProviderError, truncatedStreamError } from "./openai-errors.ts";
 import { openWithRetry } from "./retry.ts";
 
@@ -166,7 +166,7 @@ function toolOutputItems(blocks: readonly ContentBlock[]): ResponseInputItem[] {
       type: "message",
       role: "user",
       content: [
-        { type: "input_text", text: "Tool output included the following image content:" },
+        { type: "input_text", text: TOOL_IMAGES_INTRO },
         ...images.map(inputImage),
       ],
     });
@@ -175,7 +175,7 @@ function toolOutputItems(blocks: readonly ContentBlock[]): ResponseInputItem[] {
 }
 
 function inputImage(image: ImageBlock): ResponseInputContent {
-  return { type: "input_image", image_url: `data:${image.mime_type};base64,${image.data}`, detail: "auto" };
+  return { type: "input_image", image_url: imageDataUrl(image), detail: "auto" };
 }
 
 interface OutputSlot {
