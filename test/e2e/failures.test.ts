@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { alive } from "../support/process-state.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm;
@@ -10,14 +11,6 @@ afterEach(() => mock?.stop());
 
 const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("provider failures", () => {
   test("500s are retried twice, then a clear error and exit 1", async () => {

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, LineSplitter } from "../../src/extensions/child.ts";
+import { running } from "../support/process-state.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "children");
 const dir = mkdtempSync(join(tmpdir(), "zot-child-test-"));
@@ -54,15 +55,6 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   throw new Error(`gave up waiting for ${what}`);
 }
 
-/** Running, as opposed to gone or a zombie nobody reaped (PID 1 here does not reap orphans). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-}
 
 /** The ChildCallError a call rejected with (fails the test if it resolved or threw something else). */
 async function failure(call: Promise<unknown>): Promise<ChildCallError> {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { TextBlock } from "../../src/protocol/messages.ts";
 import type { ToolContext } from "../../src/protocol/tool.ts";
 import { bashTool } from "../../src/tools/bash.ts";
+import { running } from "../support/process-state.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "zot-bash-test-"));
 const savedOutputs: string[] = [];
@@ -26,15 +27,6 @@ async function run(args: Record<string, unknown>, ctx = context()) {
   return { ...result, text: (result.content[0] as TextBlock).text, details };
 }
 
-/** Running, as opposed to gone or a zombie nobody reaped (PID 1 here does not reap orphans). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-}
 
 async function waitForFile(path: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
