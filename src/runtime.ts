@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   withSkills?: boolean;
   /** `--no-skill`: no skills at all (no skill tool, nothing in the system prompt) */
   noSkill?: boolean;
+  /** where diagnostics of a running agent go (an interceptor's answer that was ignored, a timeout) */
+  log?: (message: string) => void;
 }
 
 export interface Runtime {
@@ -139,6 +141,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       cwd,
       reasoning: options.reasoning,
       maxSteps: options.maxSteps ?? 0,
+      log: options.log,
     });
     if (extensions) {
       extensions.attach(agent);

@@ -85,6 +85,7 @@ export async function runRoot(argv: string[]): Promise<number> {
       script: str(flags, "script"),
       extensions: { explicit, noDiscovery },
       withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
+      log: (message) => console.error(`zot: ${message}`),
       noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
     });
     for (const note of runtime.notes) console.error(`zot: ${note}`);
