@@ -11,6 +11,7 @@ import { ZotExtensionHost } from "../src/extensions/zot-host.ts";
 import type { ModelInfo } from "../src/protocol/models.ts";
 import { VERSION } from "../src/version.ts";
 import { startMockLlm } from "../test/support/mock-llm.ts";
+import { testModel } from "../test/support/test-model.ts";
 
 const ZOT = join(import.meta.dir, "..", "dist", "zot");
 const home = mkdtempSync(join(tmpdir(), "zot-bench-home-"));
@@ -234,20 +235,7 @@ const idleProvider = {
   },
 };
 
-const BENCH_MODEL: ModelInfo = {
-  id: "bench",
-  provider: "scripted",
-  name: "bench",
-  api: "scripted",
-  context_window: 100_000,
-  max_output: 100,
-  reasoning: false,
-  price_input: 0,
-  price_output: 0,
-  price_cache_read: 0,
-  price_cache_write: 0,
-  source: "catalog",
-};
+const BENCH_MODEL: ModelInfo = testModel({ id: "bench", name: "bench" });
 
 const verdict = (value: number, target: number) => (value <= target ? "met" : "MISSED");
 

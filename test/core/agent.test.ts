@@ -6,21 +6,9 @@ import type { ContentBlock } from "../../src/protocol/messages.ts";
 import type { ModelInfo } from "../../src/protocol/models.ts";
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
+import { testModel } from "../support/test-model.ts";
 
-const model: ModelInfo = {
-  id: "test-model",
-  provider: "scripted",
-  name: "test",
-  api: "scripted",
-  context_window: 1000,
-  max_output: 100,
-  reasoning: false,
-  price_input: 3,
-  price_output: 15,
-  price_cache_read: 0.3,
-  price_cache_write: 3.75,
-  source: "catalog",
-};
+const model: ModelInfo = testModel({ context_window: 1000, price_input: 3, price_output: 15, price_cache_read: 0.3, price_cache_write: 3.75 });
 
 type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[]; error?: string; hang?: boolean };
 

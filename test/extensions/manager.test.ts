@@ -13,21 +13,9 @@ import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } f
 import type { Tool } from "../../src/protocol/tool.ts";
 import { alive, eventually, rewriteConfig, type ScriptedConfig, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { tempDir } from "../support/zot.ts";
+import { testModel } from "../support/test-model.ts";
 
-const model: ModelInfo = {
-  id: "test-model",
-  provider: "scripted",
-  name: "test",
-  api: "scripted",
-  context_window: 100_000,
-  max_output: 100,
-  reasoning: false,
-  price_input: 0,
-  price_output: 0,
-  price_cache_read: 0,
-  price_cache_write: 0,
-  source: "catalog",
-};
+const model: ModelInfo = testModel();
 
 type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[] };
 

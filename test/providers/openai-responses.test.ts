@@ -8,21 +8,9 @@ import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createOpenAIResponsesProvider } from "../../src/providers/openai-responses.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { message, ofType, streamAll } from "../support/provider-stream.ts";
+import { testModel } from "../support/test-model.ts";
 
-const GPT: ModelInfo = {
-  id: "gpt-test",
-  provider: "openai",
-  name: "GPT test",
-  api: "openai-responses",
-  context_window: 128_000,
-  max_output: 4096,
-  reasoning: false,
-  price_input: 0,
-  price_output: 0,
-  price_cache_read: 0,
-  price_cache_write: 0,
-  source: "catalog",
-};
+const GPT: ModelInfo = testModel({ id: "gpt-test", provider: "openai", name: "GPT test", api: "openai-responses", context_window: 128_000, max_output: 4096 });
 const REASONER: ModelInfo = { ...GPT, id: "gpt-reasoner", reasoning: true, max_output: 64_000 };
 const PNG = "iVBORw0KGgo=";
 
