@@ -4,12 +4,16 @@
 // Rule: chunks look like the real API's (role first, tool calls by index with arguments cut into
 // fragments, finish_reason, then a usage chunk with `choices: []` only when include_usage asked
 // for it), so a test failure is zot's and not the mock's.
-import type { FormatResponder, SseEvent } from "../mock-llm.ts";
+import type { FormatResponder, RecordedRequest, SseEvent } from "../mock-llm.ts";
 import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
 import { isJsonObject } from "../../../src/protocol/json-object.ts";
 import { chunkText, errorMessage, type ScriptTurn, turnStop, turnUsage } from "../../../src/protocol/script.ts";
 
-export const openaiChatResponse: FormatResponder = (turn, request) => {
+/**
+ * What both OpenAI formats check first: a missing key is a 401 and a scripted error with a status
+ * is an HTTP error, as the real API answers; otherwise the request body, parsed.
+ */
+export function openaiRequestBody(turn: ScriptTurn, request: RecordedRequest): Response | Record<string, unknown> {
   if (!request.headers.authorization) {
     return openaiErrorResponse(401, "You didn't provide an API key.");
   }
@@ -17,7 +21,13 @@ export const openaiChatResponse: FormatResponder = (turn, request) => {
   if (error && typeof error === "object" && error.status !== undefined) {
     return openaiErrorResponse(error.status, error.message, error.retry_after);
   }
-  const body = isJsonObject(request.body) ? request.body : {};
+  return isJsonObject(request.body) ? request.body : {};
+}
+
+export const openaiChatResponse: FormatResponder = (turn, request) => {
+  const body = openaiRequestBody(turn, request);
+  if (body instanceof Response) return body;
+  const error = turn.error;
   const messages = Array.isArray(body.messages) ? body.messages : [];
   // Without text to stream first, a scripted error is the stream's only event.
   if (error && !turn.text) return sseResponse([streamError(errorMessage(error))], turn);

@@ -7,17 +7,12 @@ import type { FormatResponder, SseEvent } from "../mock-llm.ts";
 import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
 import { isJsonObject } from "../../../src/protocol/json-object.ts";
 import { chunkText, errorMessage, type ScriptTurn, turnUsage } from "../../../src/protocol/script.ts";
-import { openaiErrorObject, openaiErrorResponse } from "./openai-chat.ts";
+import { openaiErrorObject, openaiRequestBody } from "./openai-chat.ts";
 
 export const openaiResponsesResponse: FormatResponder = (turn, request) => {
-  if (!request.headers.authorization) {
-    return openaiErrorResponse(401, "You didn't provide an API key.");
-  }
+  const body = openaiRequestBody(turn, request);
+  if (body instanceof Response) return body;
   const error = turn.error;
-  if (error && typeof error === "object" && error.status !== undefined) {
-    return openaiErrorResponse(error.status, error.message, error.retry_after);
-  }
-  const body = isJsonObject(request.body) ? request.body : {};
   const input = Array.isArray(body.input) ? body.input : [];
   const events: SseEvent[] = [];
   let sequence = 0;
