@@ -28,6 +28,8 @@ export interface RuntimeOptions {
   tools?: string[] | "all" | "none";
   /** 0 = unlimited */
   maxSteps?: number;
+  /** compact at this fraction of the context window; 0 = never; default 0.85 */
+  autoCompact?: number;
   /** turns file for the scripted provider */
   script?: string;
   env?: Record<string, string | undefined>;
@@ -141,6 +143,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       cwd,
       reasoning: options.reasoning,
       maxSteps: options.maxSteps ?? 0,
+      autoCompact: options.autoCompact,
       log: options.log,
     });
     if (extensions) {

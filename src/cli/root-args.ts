@@ -20,6 +20,11 @@ export const ROOT_ARGS = {
   "no-tools": { type: "boolean", description: "Give the model no built-in tools" },
   tools: { type: "string", description: "Only these built-in tools, comma-separated (read,write,edit,bash,skill)", valueHint: "list" },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
+  "auto-compact": {
+    type: "string",
+    description: "Compact the transcript when the context reaches this percent of the model's window, or off (default 85)",
+    valueHint: "percent",
+  },
   script: { type: "string", description: "Turns for the scripted provider (JSON or JSONL)", valueHint: "file" },
   ext: { type: "string", alias: "e", description: "Load the extension in this directory for this run (repeatable)", valueHint: "dir" },
   "no-ext": { type: "boolean", description: "Load no installed extensions (--ext ones still load)" },

@@ -5,14 +5,9 @@ import { UsageError } from "../config/usage-error.ts";
 import { VERSION } from "../version.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { REPEATABLE, ROOT_ARGS } from "./root-args.ts";
+import { runtimeOptionsFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 
-type Flags = ReturnType<typeof parseFlags>["values"];
-
-const str = (flags: Flags, name: string): string | undefined => {
-  const value = flags[name];
-  return typeof value === "string" ? value : undefined;
-};
 
 export async function runRoot(argv: string[]): Promise<number> {
   const { values: flags, positionals } = parseFlags(ROOT_ARGS, argv, REPEATABLE);
@@ -37,11 +32,7 @@ export async function runRoot(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
 
-  const maxSteps = parseMaxSteps(str(flags, "max-steps"));
-  if (flags["no-tools"] && str(flags, "tools") !== undefined) {
-    throw new UsageError("--no-tools and --tools cannot be used together");
-  }
-  const tools = flags["no-tools"] ? "none" : (str(flags, "tools")?.split(",").map((t) => t.trim()).filter(Boolean) ?? "all");
+  const runtimeOptions = runtimeOptionsFromFlags(flags);
 
   const stdinIsTty = isatty(0);
   if (!flags.print && !flags.json && stdinIsTty) {
@@ -52,9 +43,6 @@ export async function runRoot(argv: string[]): Promise<number> {
   let prompt = positionals.join(" ").trim();
   if (!prompt && !stdinIsTty) prompt = (await Bun.stdin.text()).trim();
   if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
-
-  const explicit = (flags.ext as string[] | undefined) ?? [];
-  const noDiscovery = flags["no-ext"] === true || flags["no-extensions"] === true;
 
   const controller = new AbortController();
   let interrupted = false;
@@ -71,23 +59,7 @@ export async function runRoot(argv: string[]): Promise<number> {
 
   try {
     const { createRuntime } = await import("../runtime.ts");
-    const runtime = await createRuntime({
-      provider: str(flags, "provider"),
-      model: str(flags, "model"),
-      apiKey: str(flags, "api-key"),
-      baseUrl: str(flags, "base-url"),
-      systemPrompt: str(flags, "system-prompt"),
-      appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
-      reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
-      cwd: str(flags, "cwd"),
-      tools,
-      maxSteps,
-      script: str(flags, "script"),
-      extensions: { explicit, noDiscovery },
-      withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
-      log: (message) => console.error(`zot: ${message}`),
-      noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
-    });
+    const runtime = await createRuntime({ ...runtimeOptions, log: (message) => console.error(`zot: ${message}`) });
     for (const note of runtime.notes) console.error(`zot: ${note}`);
 
     running = true;
@@ -120,11 +92,4 @@ export async function runRoot(argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-
-function parseMaxSteps(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive whole number (got "${value}")`);
-  return n;
 }

@@ -34,6 +34,23 @@ export interface AgentOptions {
   log?: (message: string) => void;
   messages?: Message[];
   cumulative?: Usage;
+  /** compact automatically when the context use reaches this fraction of the model's window; 0 = never (default 0.85) */
+  autoCompact?: number;
+}
+
+/** How a compaction ended. The events (compact_start, usage, compact_done or error) have already said it. */
+export type CompactOutcome =
+  | { status: "ok"; summary: string }
+  | { status: "aborted" }
+  | { status: "error"; message: string };
+
+/** The context as of the last model call. */
+export interface ContextUse {
+  /** input + cache read + cache write + output tokens of the last call (an estimate right after a compaction) */
+  tokens: number;
+  window: number;
+  /** tokens / window */
+  fraction: number;
 }
 
 export interface PromptInput {
@@ -70,6 +87,9 @@ export class Agent {
   readonly chain: InterceptChain;
   messages: Message[];
   cumulative: Usage;
+  autoCompact: number;
+  /** tokens in the context as of the last model call */
+  protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
   private readonly messageListeners = new Set<Listener<Message>>();
   /** a turn_start was emitted whose turn_end was not */
@@ -87,6 +107,34 @@ export class Agent {
     this.chain = new InterceptChain({ emit: (event) => this.emit(event), log: options.log });
     this.messages = options.messages ?? [];
     this.cumulative = options.cumulative ?? emptyUsage();
+    this.autoCompact = options.autoCompact ?? 0.85;
+  }
+
+  /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
+  clear(): void {
+    this.messages = [];
+    this.contextTokens = 0;
+  }
+
+  /** Switches the model; the caller checks it belongs to the same provider. */
+  setModel(model: ModelInfo): void {
+    this.model = model;
+  }
+
+  contextUse(): ContextUse {
+    const window = this.model.context_window;
+    return { tokens: this.contextTokens, window, fraction: window > 0 ? this.contextTokens / window : 0 };
+  }
+
+  /**
+   * Manual compaction (rpc `compact`, the TUI's /compact): summarises the older part of the
+   * transcript with the model into one message and keeps the recent turns verbatim. Emits
+   * compact_start, usage (the summarising call), compact_done or error, then done.
+   */
+  async compact(signal: AbortSignal, options: { instructions?: string } = {}): Promise<CompactOutcome> {
+    void signal;
+    void options;
+    throw new Error("compaction is not implemented yet");
   }
 
   /** Subscribes to every event; returns the unsubscribe function. */
@@ -296,6 +344,7 @@ export class Agent {
     }
     flushText();
     if (usage) {
+      this.contextTokens = usage.input + usage.cache_read + usage.cache_write + usage.output;
       const priced = priceUsage(this.model, usage);
       this.cumulative = addUsage(this.cumulative, priced);
       this.emit({ type: "usage", ...priced, cumulative: this.cumulative });

@@ -69,7 +69,18 @@ export const TurnEndEvent = v.object({
 });
 export const DoneEvent = v.object({ type: v.literal("done") });
 export const ErrorEvent = v.object({ type: v.literal("error"), message: v.string() });
-export const CompactDoneEvent = v.object({ type: v.literal("compact_done"), summary: v.string() });
+/** Why the transcript is being compacted: asked for, the context crossed the threshold, or the provider refused it as too long. */
+export const CompactReason = v.picklist(["manual", "auto", "overflow"]);
+export type CompactReason = v.InferOutput<typeof CompactReason>;
+export const CompactStartEvent = v.object({ type: v.literal("compact_start"), reason: CompactReason });
+export const CompactDoneEvent = v.object({
+  type: v.literal("compact_done"),
+  summary: v.string(),
+  reason: CompactReason,
+  /** messages in the transcript before and after */
+  messages_before: v.number(),
+  messages_after: v.number(),
+});
 /** A participant of the interception chain changed something. */
 export const InterceptEvent = v.object({
   type: v.literal("intercept"),
@@ -114,6 +125,7 @@ export const AgentEvent = v.variant("type", [
   TurnEndEvent,
   DoneEvent,
   ErrorEvent,
+  CompactStartEvent,
   CompactDoneEvent,
   InterceptEvent,
   ExtNotifyEvent,

@@ -1,0 +1,58 @@
+// The root flags every agent mode shares (-p, --json, rpc) turned into RuntimeOptions.
+// Rule: one reading of the flags, checked before anything starts; a bad value is a UsageError.
+import { UsageError } from "../config/usage-error.ts";
+import type { RuntimeOptions } from "../runtime.ts";
+import type { ParsedFlags } from "./parse-flags.ts";
+
+type Flags = ParsedFlags["values"];
+
+export const str = (flags: Flags, name: string): string | undefined => {
+  const value = flags[name];
+  return typeof value === "string" ? value : undefined;
+};
+
+/** Everything createRuntime needs from the flags, except `log` (the mode decides where it goes). */
+export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log"> {
+  if (flags["no-tools"] && str(flags, "tools") !== undefined) {
+    throw new UsageError("--no-tools and --tools cannot be used together");
+  }
+  const tools = flags["no-tools"] ? "none" : (str(flags, "tools")?.split(",").map((t) => t.trim()).filter(Boolean) ?? "all");
+  return {
+    provider: str(flags, "provider"),
+    model: str(flags, "model"),
+    apiKey: str(flags, "api-key"),
+    baseUrl: str(flags, "base-url"),
+    systemPrompt: str(flags, "system-prompt"),
+    appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
+    reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
+    cwd: str(flags, "cwd"),
+    tools,
+    maxSteps: parseMaxSteps(str(flags, "max-steps")),
+    autoCompact: parseAutoCompact(str(flags, "auto-compact")),
+    script: str(flags, "script"),
+    extensions: {
+      explicit: (flags.ext as string[] | undefined) ?? [],
+      noDiscovery: flags["no-ext"] === true || flags["no-extensions"] === true,
+    },
+    withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
+    noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
+  };
+}
+
+function parseMaxSteps(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive whole number (got "${value}")`);
+  return n;
+}
+
+/** `--auto-compact 85` → 0.85; `off` or `0` → 0 (never); absent → undefined (the default, 85%). */
+export function parseAutoCompact(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === "off") return 0;
+  const percent = Number(value.endsWith("%") ? value.slice(0, -1) : value);
+  if (value.trim() === "" || !Number.isFinite(percent) || percent < 0 || percent > 100) {
+    throw new UsageError(`--auto-compact takes a percent of the context window from 1 to 100, or off (got "${value}")`);
+  }
+  return percent / 100;
+}

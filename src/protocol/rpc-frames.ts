@@ -1,0 +1,195 @@
+// The `zot rpc` wire protocol (NDJSON on the process's stdin/stdout): the commands a client
+// sends, the responses zot answers with, and the data of each. Events are the agent event union
+// (events.ts), sent without an id. Rule: this file is the contract; the server, the TypeScript
+// client and `zot rpc --schema` all read these schemas, and nothing else defines a frame.
+import * as v from "valibot";
+import { CommandAction, FrameId } from "./ext-frames.ts";
+import { WireMessage } from "./messages.ts";
+import { ProviderName } from "./models.ts";
+import { Usage } from "./usage.ts";
+
+/** The major version of this protocol; the set of commands and events only grows within it. */
+export const RPC_PROTOCOL_VERSION = 1;
+
+/** A line longer than this is answered with an error and skipped, never buffered. */
+export const RPC_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** A client's correlation id, echoed back in the form it came (string or number). */
+export const RpcId = FrameId;
+export type RpcId = v.InferOutput<typeof RpcId>;
+
+const id = v.optional(RpcId);
+
+export const ImageInput = v.object({
+  mime_type: v.pipe(v.string(), v.regex(/^image\/[A-Za-z0-9.+-]+$/, "mime_type must be an image type such as image/png")),
+  /** standard base64 of the image bytes */
+  data: v.pipe(v.string(), v.base64("data must be standard base64")),
+});
+export type ImageInput = v.InferOutput<typeof ImageInput>;
+
+// ── commands (client → zot) ─────────────────────────────────────────────────────────────────
+
+export const HelloCommand = v.object({ id, type: v.literal("hello"), token: v.optional(v.string()) });
+export const PromptCommand = v.object({
+  id,
+  type: v.literal("prompt"),
+  message: v.optional(v.string(), ""),
+  images: v.optional(v.array(ImageInput)),
+});
+export const AbortCommand = v.object({ id, type: v.literal("abort") });
+export const CompactCommand = v.object({
+  id,
+  type: v.literal("compact"),
+  /** extra guidance for the summary ("keep the API design decisions") */
+  instructions: v.optional(v.string()),
+});
+export const GetStateCommand = v.object({ id, type: v.literal("get_state") });
+export const GetMessagesCommand = v.object({ id, type: v.literal("get_messages") });
+export const ClearCommand = v.object({ id, type: v.literal("clear") });
+export const SetModelCommand = v.object({ id, type: v.literal("set_model"), model: v.pipe(v.string(), v.minLength(1)) });
+export const GetModelsCommand = v.object({ id, type: v.literal("get_models") });
+export const PingCommand = v.object({ id, type: v.literal("ping") });
+// Additive (not in the original protocol):
+export const GetCommandsCommand = v.object({ id, type: v.literal("get_commands") });
+export const RunCommandCommand = v.object({
+  id,
+  type: v.literal("run_command"),
+  /** the command's name, with or without the slash */
+  name: v.pipe(v.string(), v.minLength(1)),
+  args: v.optional(v.string(), ""),
+});
+export const ReloadExtensionsCommand = v.object({ id, type: v.literal("reload_extensions") });
+
+export const RpcCommand = v.variant("type", [
+  HelloCommand,
+  PromptCommand,
+  AbortCommand,
+  CompactCommand,
+  GetStateCommand,
+  GetMessagesCommand,
+  ClearCommand,
+  SetModelCommand,
+  GetModelsCommand,
+  PingCommand,
+  GetCommandsCommand,
+  RunCommandCommand,
+  ReloadExtensionsCommand,
+]);
+export type RpcCommand = v.InferOutput<typeof RpcCommand>;
+export type RpcCommandType = RpcCommand["type"];
+export type RpcCommandOf<T extends RpcCommandType> = Extract<RpcCommand, { type: T }>;
+export const RPC_COMMAND_TYPES = RpcCommand.options.map((o) => o.entries.type.literal) as RpcCommandType[];
+
+// ── response data, per command ──────────────────────────────────────────────────────────────
+
+export const HelloData = v.object({
+  protocol_version: v.number(),
+  version: v.string(),
+  provider: ProviderName,
+  model: v.string(),
+});
+/** prompt, compact and a run_command that starts a turn: sent when the work starts (a queued one waits). */
+export const StartedData = v.object({ started: v.literal(true) });
+export const ContextUse = v.object({
+  /** tokens in the context as of the last model call (input + cache read + cache write + output) */
+  tokens: v.number(),
+  window: v.number(),
+  /** tokens / window, 0..1 (can exceed 1 before an overflow) */
+  fraction: v.number(),
+});
+export const StateData = v.object({
+  provider: ProviderName,
+  model: v.string(),
+  cwd: v.string(),
+  message_count: v.number(),
+  /** a prompt or compact is running */
+  busy: v.boolean(),
+  /** prompts and compacts waiting their turn */
+  queued: v.number(),
+  /** cumulative for this process */
+  usage: Usage,
+  context: ContextUse,
+});
+export const MessagesData = v.object({ messages: v.array(WireMessage) });
+export const SetModelData = v.object({ model: v.string() });
+export const ModelEntry = v.object({
+  id: v.string(),
+  provider: ProviderName,
+  context_window: v.number(),
+  max_output: v.number(),
+  reasoning: v.boolean(),
+});
+export const ModelsData = v.object({ models: v.array(ModelEntry) });
+export const PongData = v.object({ pong: v.literal(true) });
+export const CommandEntry = v.object({
+  name: v.string(),
+  description: v.string(),
+  source: v.picklist(["builtin", "extension"]),
+  /** the extension that provides it */
+  extension: v.optional(v.string()),
+});
+export const CommandsData = v.object({ commands: v.array(CommandEntry) });
+/**
+ * run_command's answer. `prompt` (an extension command answered with a prompt) also starts a
+ * turn: its events follow and end with done, as for a prompt command.
+ */
+export const RunCommandData = v.object({
+  command: v.string(),
+  action: v.union([CommandAction, v.picklist(["started"])]),
+  /** displayed or inserted text, or the prompt that was started */
+  text: v.optional(v.string()),
+  extension: v.optional(v.string()),
+});
+export const ReloadData = v.object({
+  stopped: v.number(),
+  loaded: v.number(),
+  ready: v.number(),
+  warnings: v.array(v.string()),
+});
+
+/** What `data` holds in a successful response to each command (absent when undefined). */
+export const RPC_RESPONSE_DATA = {
+  hello: HelloData,
+  prompt: StartedData,
+  abort: undefined,
+  compact: StartedData,
+  get_state: StateData,
+  get_messages: MessagesData,
+  clear: undefined,
+  set_model: SetModelData,
+  get_models: ModelsData,
+  ping: PongData,
+  get_commands: CommandsData,
+  run_command: RunCommandData,
+  reload_extensions: ReloadData,
+} as const satisfies Record<RpcCommandType, v.GenericSchema | undefined>;
+
+export type RpcDataOf<T extends RpcCommandType> = (typeof RPC_RESPONSE_DATA)[T] extends v.GenericSchema
+  ? v.InferOutput<(typeof RPC_RESPONSE_DATA)[T]>
+  : undefined;
+
+// ── responses (zot → client) ────────────────────────────────────────────────────────────────
+
+export const RpcSuccess = v.object({
+  type: v.literal("response"),
+  id,
+  /** the command's type, as sent */
+  command: v.string(),
+  success: v.literal(true),
+  data: v.optional(v.unknown()),
+});
+/**
+ * A command that failed, or a line that could not be read: `command` is "parse" for a line that
+ * is not JSON (or too long), and the sent type (or "" when it had none) otherwise.
+ */
+export const RpcFailure = v.object({
+  type: v.literal("response"),
+  id,
+  command: v.string(),
+  success: v.literal(false),
+  error: v.string(),
+});
+export const RpcResponse = v.union([RpcSuccess, RpcFailure]);
+export type RpcSuccess = v.InferOutput<typeof RpcSuccess>;
+export type RpcFailure = v.InferOutput<typeof RpcFailure>;
+export type RpcResponse = v.InferOutput<typeof RpcResponse>;
