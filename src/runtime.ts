@@ -54,6 +54,11 @@ export interface Runtime {
   notes: string[];
   /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
   extensions?: ExtensionManager;
+  /**
+   * Switches the agent to another model of the same provider (the caller checks the catalog), with
+   * a new provider client when the model speaks another wire API or lives at another base URL.
+   */
+  setModel(model: ModelInfo): Promise<void>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -150,7 +155,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       extensions.attach(agent);
       extensions.emitSessionStart();
     }
-    return { agent, model, home, notes, extensions, dispose };
+    const baseUrlOf = (m: ModelInfo) => options.baseUrl ?? m.base_url;
+    const setModel = async (next: ModelInfo) => {
+      if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
+      if (next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)) {
+        agent.provider = await createProvider(next, { apiKey, baseUrl: baseUrlOf(next), script: options.script, providerName });
+      }
+      agent.setModel(next);
+    };
+    return { agent, model, home, notes, extensions, setModel, dispose };
   } catch (error) {
     await dispose();
     throw error;
