@@ -1,0 +1,79 @@
+// What one prompt or compaction came to, read from its events: the answer as `zot -p` prints it,
+// how it ended, and a compaction's summary. Both SDKs report a finished turn through it.
+// Rule: no valibot at run time (the RPC client is bundled for Node from this file), and
+// nothing here but reading events: the events already said everything.
+import { commandErrorMessage } from "../extensions/slash-command.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+
+/** ok; aborted (the abort command, or stdin closed); error (the provider, max steps, a block, a failed command) */
+export type TurnOutcome = "ok" | "aborted" | "error";
+
+export interface TurnResult {
+  /** every event of the turn, from the first after it started to `done` */
+  events: AgentEvent[];
+  /**
+   * What `zot -p` prints: the text an extension command displayed, then the last assistant
+   * message that had text (after any replace_text). Empty when the model said nothing.
+   */
+  text: string;
+  outcome: TurnOutcome;
+  /** the error's words when outcome is "error" */
+  error?: string;
+  /** the summary, when the turn compacted the transcript (a compact, or an automatic compaction) */
+  summary?: string;
+}
+
+export function turnResult(events: AgentEvent[]): TurnResult {
+  let shown = "";
+  let answer = "";
+  let error: string | undefined;
+  let aborted = false;
+  let compacting = false;
+  let summary: string | undefined;
+  for (const event of events) {
+    switch (event.type) {
+      case "assistant_message": {
+        const text = messageText(event.content);
+        if (text.trim() !== "") answer = text;
+        break;
+      }
+      case "command_result":
+        if (event.action === "display" || event.action === "insert") shown += event.text ?? "";
+        if (event.action === "error") {
+          const { command, extension, text = "the command failed" } = event;
+          error ??= commandErrorMessage({ command, extension, action: "error", text });
+        }
+        break;
+      case "error":
+        error ??= event.message;
+        break;
+      case "turn_end":
+        if (event.stop === "aborted") aborted = true;
+        break;
+      case "compact_start":
+        compacting = true;
+        break;
+      case "compact_done":
+        compacting = false;
+        summary = event.summary;
+        break;
+    }
+  }
+  // A compaction that neither finished nor failed was aborted.
+  if (compacting && error === undefined) aborted = true;
+  const outcome: TurnOutcome = error !== undefined ? "error" : aborted ? "aborted" : "ok";
+  return {
+    events,
+    text: `${shown}${answer}`,
+    outcome,
+    ...(error !== undefined ? { error } : {}),
+    ...(summary !== undefined ? { summary } : {}),
+  };
+}
+
+/** The text blocks of a message joined by newlines (textOf's rule; textOf's module brings valibot along). */
+function messageText(content: Extract<AgentEvent, { type: "assistant_message" }>["content"]): string {
+  return content
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n");
+}

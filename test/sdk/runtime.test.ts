@@ -1,0 +1,199 @@
+// The in-process SDK (createZot) with the real Anthropic SDK against the mock LLM: a prompt's
+// events, one run at a time, abort mid-stream, state and messages, models, compaction, extensions.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createZot, type Zot, ZotBusyError, type ZotOptions } from "../../src/sdk/runtime.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import { alive, scriptedExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { tempDir } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+let zot: Zot | undefined;
+afterEach(async () => {
+  await zot?.close();
+  await mock?.stop();
+  zot = undefined;
+  mock = undefined;
+});
+
+async function start(turns: Parameters<typeof startMockLlm>[0], options: ZotOptions = {}): Promise<Zot> {
+  mock = startMockLlm(turns);
+  zot = await createZot({
+    provider: "anthropic",
+    apiKey: "sk-sdk",
+    baseUrl: mock.url,
+    home: tempDir("zot-sdk-home-"),
+    cwd: tempDir("zot-sdk-cwd-"),
+    tools: "none",
+    ...options,
+  });
+  return zot;
+}
+
+async function collect(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const event of run) events.push(event);
+  return events;
+}
+
+const SLOW = { text: "one two three four five six seven eight nine ten ".repeat(5), chunk_size: 4, chunk_delay_ms: 15 };
+
+describe("createZot", () => {
+  test("a prompt yields every event of its turn, ending with done, and its result holds the answer", async () => {
+    await start([{ text: "Hello from the mock, in pieces.", usage: { input: 40, output: 9 } }]);
+    const run = zot!.prompt("hi there");
+    const events = await collect(run);
+    expect(events.map((e) => e.type).filter((t) => t !== "text_delta")).toEqual([
+      "user_message",
+      "turn_start",
+      "assistant_start",
+      "usage",
+      "assistant_message",
+      "turn_end",
+      "done",
+    ]);
+    const deltas = events.flatMap((e) => (e.type === "text_delta" ? [e.delta] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe("Hello from the mock, in pieces.");
+    const result = await run.result;
+    expect(result).toMatchObject({ text: "Hello from the mock, in pieces.", outcome: "ok" });
+    expect(result.events).toEqual(events);
+    const body = mock!.requests[0].body;
+    expect(body.messages.at(-1).content.at(-1).text).toBe("hi there");
+    expect(mock!.requests[0].headers.authorization).toBe("Bearer sk-sdk");
+  });
+
+  test("a second prompt, a compaction, clear and setModel while one runs throw ZotBusyError; after it ends, prompts run again", async () => {
+    await start([SLOW, { text: "second answer" }]);
+    const first = zot!.prompt("first");
+    expect(() => zot!.prompt("second")).toThrow(ZotBusyError);
+    expect(() => zot!.compact()).toThrow(ZotBusyError);
+    expect(() => zot!.clear()).toThrow(ZotBusyError);
+    await expect(zot!.setModel("claude-haiku-4-5")).rejects.toThrow(ZotBusyError);
+    expect(zot!.state().busy).toBe(true);
+    const events = await collect(first);
+    expect(events.at(-1)).toEqual({ type: "done" });
+    expect(zot!.state().busy).toBe(false);
+    // The rejected calls sent nothing: one request so far, and the next prompt is the second.
+    expect(mock!.requests.length).toBe(1);
+    expect((await zot!.prompt("second").result).text).toBe("second answer");
+    expect(mock!.requests.length).toBe(2);
+  });
+
+  test("abort() mid-stream ends the turn with turn_end aborted, then done", async () => {
+    await start([SLOW]);
+    const run = zot!.prompt("go on and on");
+    const events: AgentEvent[] = [];
+    for await (const event of run) {
+      events.push(event);
+      if (event.type === "text_delta" && events.filter((e) => e.type === "text_delta").length === 2) zot!.abort();
+    }
+    const types = events.map((e) => e.type);
+    expect(types.slice(-2)).toEqual(["turn_end", "done"]);
+    expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "aborted" });
+    expect(events.filter((e) => e.type === "text_delta").length).toBeLessThan(SLOW.text.length / SLOW.chunk_size);
+    expect((await run.result).outcome).toBe("aborted");
+    expect(zot!.state().busy).toBe(false);
+  });
+
+  test("state, messages, setModel and models have the shapes of zot rpc's answers", async () => {
+    await start([{ text: "first", usage: { input: 100, output: 20 } }, { text: "second" }]);
+    await zot!.prompt("one").result;
+    const state = zot!.state();
+    expect(state).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5", message_count: 2, busy: false, queued: 0 });
+    expect(state.usage).toMatchObject({ input: 100, output: 20 });
+    expect(state.context).toEqual({ tokens: 120, window: 200_000, fraction: 120 / 200_000 });
+
+    const messages = zot!.messages();
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(messages[1].content).toEqual([{ type: "text", text: "first" }]);
+
+    const models = zot!.models();
+    expect(models.every((m) => m.provider === "anthropic")).toBe(true);
+    expect(models.find((m) => m.id === "claude-haiku-4-5")).toEqual({
+      id: "claude-haiku-4-5",
+      provider: "anthropic",
+      context_window: 200_000,
+      max_output: 64_000,
+      reasoning: true,
+    });
+
+    await expect(zot!.setModel("gpt-4.1")).rejects.toThrow(/unknown model "gpt-4.1" for anthropic \(it is a openai model/);
+    await expect(zot!.setModel("")).rejects.toThrow(/needs a model id/);
+    expect(await zot!.setModel("claude-haiku-4-5")).toBe("claude-haiku-4-5");
+    expect(zot!.state().model).toBe("claude-haiku-4-5");
+    await zot!.prompt("two").result;
+    expect(mock!.requests[1].body.model).toBe("claude-haiku-4-5");
+    // The second request carried the whole transcript.
+    expect(mock!.requests[1].body.messages.length).toBe(3);
+
+    zot!.clear();
+    expect(zot!.state().message_count).toBe(0);
+    expect(zot!.messages()).toEqual([]);
+  });
+
+  test("images go to the model; messages() reports them as byte counts", async () => {
+    await start([{ text: "a red pixel" }]);
+    const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+    await zot!.prompt("what is this?", { images: [{ mime_type: "image/png", data: png }] }).result;
+    const sent = mock!.requests[0].body.messages[0].content;
+    expect(sent.find((b: any) => b.type === "image").source).toMatchObject({ media_type: "image/png", data: png });
+    expect(zot!.messages()[0].content).toContainEqual({ type: "image", mime_type: "image/png", bytes: 8 });
+  });
+
+  test("compact() summarises the transcript with the model: compact_done carries the summary, then done", async () => {
+    const turns = [{ text: "answer one" }, { text: "answer two" }, { text: "answer three" }, { text: "SUMMARY: we talked" }];
+    await start(turns);
+    for (const prompt of ["one", "two", "three"]) await zot!.prompt(prompt).result;
+    const before = zot!.state().message_count;
+    const run = zot!.compact("keep the numbers");
+    expect(() => zot!.prompt("not now")).toThrow(ZotBusyError);
+    const events = await collect(run);
+    expect(events[0]).toEqual({ type: "compact_start", reason: "manual" });
+    expect(events.at(-1)).toEqual({ type: "done" });
+    const done = events.find((e) => e.type === "compact_done");
+    expect(done).toMatchObject({ summary: "SUMMARY: we talked", reason: "manual", messages_before: before });
+    const result = await run.result;
+    expect(result).toMatchObject({ outcome: "ok", summary: "SUMMARY: we talked" });
+    expect(zot!.state().message_count).toBeLessThan(before);
+    expect(JSON.stringify(mock!.requests[3].body)).toContain("keep the numbers");
+  });
+});
+
+describe("createZot and extensions", () => {
+  function projectWithExtension(): { cwd: string; countfile: string; pidfile: string } {
+    const cwd = tempDir("zot-sdk-cwd-");
+    const countfile = join(cwd, "started");
+    const pidfile = join(cwd, "pid");
+    scriptedExtension(join(cwd, ".zot", "extensions"), "probe", {
+      countfile,
+      pidfile,
+      on_ack: [{ type: "notify", level: "warn", message: "probe is up" }],
+    });
+    return { cwd, countfile, pidfile };
+  }
+
+  test("are off by default: the project's extension never starts", async () => {
+    const { cwd, countfile } = projectWithExtension();
+    await start([{ text: "ok" }], { cwd });
+    await zot!.prompt("hi").result;
+    expect(existsSync(countfile)).toBe(false);
+  });
+
+  test("extensions: true loads them as zot does; their startup note reaches the first listener; close() stops them", async () => {
+    const { cwd, countfile, pidfile } = projectWithExtension();
+    const notes: AgentEvent[] = [];
+    mock = startMockLlm([{ text: "ok" }]);
+    zot = await createZot({ provider: "anthropic", apiKey: "k", baseUrl: mock.url, home: tempDir(), cwd, extensions: true });
+    zot.onEvent((event) => event.type === "ext_notify" && notes.push(event));
+    expect(readFileSync(countfile, "utf8")).toBe("1");
+    const pid = Number(readFileSync(pidfile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    await zot.prompt("hi").result;
+    await zot.close();
+    expect(alive(pid)).toBe(false);
+    expect(notes).toEqual([{ type: "ext_notify", extension: "probe", level: "warn", message: "probe is up" }]);
+  });
+});
