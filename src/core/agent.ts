@@ -1,7 +1,7 @@
 // The agent loop: prompt → model stream → tool calls → … → done, emitting the event union.
 // Rule: one transcript, one chain; every mode is a sink of these events and none re-implements
 // the loop. The loop knows providers and tools only through their interfaces.
-import type { AgentEvent, StopReason } from "../protocol/events.ts";
+import type { AgentEvent, CompactReason, StopReason } from "../protocol/events.ts";
 import { errorText } from "../protocol/error-text.ts";
 import {
   type ContentBlock,
@@ -15,9 +15,16 @@ import {
   toWireResultContent,
 } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
-import { type ModelRequest, type Provider, ProviderError, type ProviderStopReason } from "../protocol/provider.ts";
+import {
+  type ModelRequest,
+  type Provider,
+  ProviderError,
+  type ProviderStopReason,
+  type ToolSpec,
+} from "../protocol/provider.ts";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
+import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
 import { InterceptChain, type LlmResponse, type ToolArgs } from "./intercept.ts";
 
@@ -44,6 +51,17 @@ export type CompactOutcome =
   | { status: "aborted" }
   | { status: "error"; message: string };
 
+/** A compaction that succeeded, for whoever records the transcript (the session store). */
+export interface Compacted {
+  reason: CompactReason;
+  summary: string;
+  /** the summary message, now first in the transcript */
+  message: Message;
+  /** messages kept verbatim after it */
+  kept: number;
+  messagesBefore: number;
+}
+
 /** The context as of the last model call. */
 export interface ContextUse {
   /** input + cache read + cache write + output tokens of the last call (an estimate right after a compaction) */
@@ -66,6 +84,16 @@ export type PromptOutcome =
   | { status: "error"; message: string; kind: "provider" | "max_steps" | "intercept" };
 
 type Listener<T> = (value: T) => void;
+
+/** What one model call assembled. */
+interface ModelCall {
+  stop: ProviderStopReason | "error" | "aborted";
+  response?: LlmResponse;
+  partial: ContentBlock[];
+  error?: string;
+  /** the provider refused the request as too long for the window, before anything streamed */
+  overflow?: boolean;
+}
 
 /** Thrown inside the loop when a participant ends the turn from deep within a step. */
 class TurnEnded {
@@ -92,6 +120,7 @@ export class Agent {
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
   private readonly messageListeners = new Set<Listener<Message>>();
+  private readonly compactedListeners = new Set<Listener<Compacted>>();
   /** a turn_start was emitted whose turn_end was not */
   private turnOpen = false;
 
@@ -132,9 +161,17 @@ export class Agent {
    * compact_start, usage (the summarising call), compact_done or error, then done.
    */
   async compact(signal: AbortSignal, options: { instructions?: string } = {}): Promise<CompactOutcome> {
-    void signal;
-    void options;
-    throw new Error("compaction is not implemented yet");
+    const outcome = await this.compactNow(signal, "manual", options.instructions);
+    // Ends like a prompt, whatever the outcome: an abort is compact_start, (usage,) done, with no
+    // error event, as an aborted prompt has none.
+    this.emit({ type: "done" });
+    return outcome;
+  }
+
+  /** Subscribes to each successful compaction; returns the unsubscribe function. */
+  onCompacted(listener: Listener<Compacted>): () => void {
+    this.compactedListeners.add(listener);
+    return () => this.compactedListeners.delete(listener);
   }
 
   /** Subscribes to every event; returns the unsubscribe function. */
@@ -185,6 +222,9 @@ export class Agent {
 
   /** Steps until the model stops asking for tools. */
   private async loop(signal: AbortSignal, promptStart: number): Promise<PromptOutcome> {
+    // A compaction mid-prompt moves this prompt's messages (or summarises its first ones away):
+    // promptStart is found again from this message after each one, for hard_abort.
+    const promptFirst = this.messages[promptStart];
     for (let step = 1; ; step++) {
       if (this.maxSteps > 0 && step > this.maxSteps) {
         return { status: "error", kind: "max_steps", message: `max steps (${this.maxSteps}) exceeded` };
@@ -199,13 +239,21 @@ export class Agent {
         return { status: "blocked", reason: `turn blocked by ${turnGate.participant}: ${turnGate.reason}` };
       }
 
+      if (this.autoCompactDue()) {
+        // A failure was reported as an error event; the call may still fit, so the turn goes on.
+        const compacted = await this.compactNow(signal, "auto");
+        if (compacted.status === "aborted") {
+          this.endTurn("aborted");
+          return { status: "aborted" };
+        }
+        promptStart = this.promptStartOf(promptFirst);
+      }
+
       let request: ModelRequest = {
         model: this.model,
         system: this.system,
         messages: this.messages.slice(),
-        tools: this.tools
-          .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        tools: this.toolSpecs(),
         ...(this.reasoning ? { reasoning: this.reasoning } : {}),
       };
       const before = await this.chain.run("before_llm", { step, request }, signal);
@@ -213,7 +261,9 @@ export class Agent {
       if (before.action !== "continue" && before.action !== "respond") return this.abortTurn(before.reason);
       request = before.payload.request;
 
-      const call = await this.callModel(request, signal);
+      const { call, sent } = await this.callCompactingOnOverflow(request, signal);
+      request = sent;
+      promptStart = this.promptStartOf(promptFirst);
       let response = call.response;
       if (call.stop !== "error" && call.stop !== "aborted" && response) {
         const after = await this.chain.run("after_llm", { step, request, response }, signal);
@@ -290,16 +340,116 @@ export class Agent {
     return { status: "error", kind: "intercept", message: reason };
   }
 
-  /** One model call: streams events out, returns what it assembled. */
-  private async callModel(
+  private toolSpecs(): ToolSpec[] {
+    return this.tools
+      .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  private autoCompactDue(): boolean {
+    return this.autoCompact > 0 && this.messages.length > 0 && this.contextUse().fraction >= this.autoCompact;
+  }
+
+  /** Where this prompt's messages start: its first message, or right after the summary once that was summarised away. */
+  private promptStartOf(first: Message | undefined): number {
+    const index = first ? this.messages.indexOf(first) : -1;
+    // Everything kept after a summary is newer than the prompt's first message, so all of it is this prompt's.
+    return index >= 0 ? index : 1;
+  }
+
+  /**
+   * Summarises the older part of the transcript into one message and keeps the recent part. Emits
+   * compact_start, the summarising call's usage, then compact_done or an error event (none for an
+   * abort). On failure or abort the transcript stays as it was.
+   */
+  private async compactNow(signal: AbortSignal, reason: CompactReason, instructions?: string): Promise<CompactOutcome> {
+    this.emit({ type: "compact_start", reason });
+    const messagesBefore = this.messages.length;
+    let kept: Message[] = [];
+    let outcome: CompactOutcome;
+    try {
+      const plan = planCompaction(this.messages, this.model);
+      kept = plan.kept;
+      outcome = await this.summarise(summaryRequest(plan.older, this.model, instructions), signal);
+    } catch (error) {
+      if (!(error instanceof CompactError)) throw error;
+      outcome = { status: "error", message: error.message };
+    }
+    if (outcome.status === "error") this.emit({ type: "error", message: compactionFailure(reason, outcome.message) });
+    if (outcome.status !== "ok") return outcome;
+
+    const message = summaryMessage(outcome.summary);
+    this.messages = [message, ...kept];
+    // An estimate until the next call reports the real count, so the threshold does not fire again at once.
+    this.contextTokens = estimateContextTokens(this.system, this.messages, this.toolSpecs());
+    this.emit({
+      type: "compact_done",
+      summary: outcome.summary,
+      reason,
+      messages_before: messagesBefore,
+      messages_after: this.messages.length,
+    });
+    const compacted: Compacted = { reason, summary: outcome.summary, message, kept: kept.length, messagesBefore };
+    for (const listener of this.compactedListeners) listener(compacted);
+    return outcome;
+  }
+
+  /**
+   * The summarising call. Its text is collected, never streamed out as text_delta (clients would
+   * take it for the answer); its usage is priced and counted like any call's.
+   */
+  private async summarise(request: ModelRequest, signal: AbortSignal): Promise<CompactOutcome> {
+    let usage: TokenUsage | undefined;
+    let content: ContentBlock[] | undefined;
+    let failure: string | undefined;
+    try {
+      for await (const ev of this.provider.stream(request, signal)) {
+        if (ev.type === "usage") usage = ev.usage;
+        else if (ev.type === "done") content = ev.content;
+      }
+    } catch (error) {
+      failure = this.failureText(error);
+    }
+    if (usage) this.recordUsage(usage);
+    if (signal.aborted) return { status: "aborted" };
+    if (failure) return { status: "error", message: failure };
+    if (!content) return { status: "error", message: `${this.provider.name}: the stream ended without a final message` };
+    const summary = textOf(content).trim();
+    if (!summary) return { status: "error", message: "the model returned an empty summary" };
+    return { status: "ok", summary };
+  }
+
+  /**
+   * A model call that the provider refused as too long for the window (before anything streamed)
+   * is tried once more after an overflow compaction, with the same request (system, tools and
+   * reasoning as before_llm left them) over the compacted transcript. A second overflow, or a
+   * failed compaction, ends the turn with the call's error. `sent` is the request last sent.
+   */
+  private async callCompactingOnOverflow(
     request: ModelRequest,
     signal: AbortSignal,
-  ): Promise<{
-    stop: ProviderStopReason | "error" | "aborted";
-    response?: LlmResponse;
-    partial: ContentBlock[];
-    error?: string;
-  }> {
+  ): Promise<{ call: ModelCall; sent: ModelRequest }> {
+    const call = await this.callModel(request, signal);
+    if (!call.overflow) return { call, sent: request };
+    const compacted = await this.compactNow(signal, "overflow");
+    if (compacted.status === "aborted") return { call: { stop: "aborted", partial: [] }, sent: request };
+    if (compacted.status === "error") return { call, sent: request };
+    const retry = { ...request, messages: this.messages.slice() };
+    return { call: await this.callModel(retry, signal), sent: retry };
+  }
+
+  private recordUsage(usage: TokenUsage): void {
+    const priced = priceUsage(this.model, usage);
+    this.cumulative = addUsage(this.cumulative, priced);
+    this.emit({ type: "usage", ...priced, cumulative: this.cumulative });
+  }
+
+  private failureText(error: unknown): string {
+    return error instanceof ProviderError ? error.message : `${this.provider.name}: ${errorText(error)}`;
+  }
+
+  /** One model call: streams events out, returns what it assembled. */
+  private async callModel(request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
     let started = false;
     let usage: TokenUsage | undefined;
     let text = "";
@@ -308,7 +458,7 @@ export class Agent {
       if (text) partial.push({ type: "text", text });
       text = "";
     };
-    let result: { stop: ProviderStopReason | "error" | "aborted"; response?: LlmResponse; error?: string };
+    let result: Omit<ModelCall, "partial">;
     try {
       for await (const ev of this.provider.stream(request, signal)) {
         if (!started) {
@@ -339,15 +489,15 @@ export class Agent {
         : { stop: "error", error: `${this.provider.name}: the stream ended without a final message` };
     } catch (error) {
       if (signal.aborted) result = { stop: "aborted" };
-      else if (error instanceof ProviderError) result = { stop: "error", error: error.message };
-      else result = { stop: "error", error: `${this.provider.name}: ${errorText(error)}` };
+      else {
+        const overflow = error instanceof ProviderError && error.kind === "context_overflow" && !started;
+        result = { stop: "error", error: this.failureText(error), ...(overflow ? { overflow } : {}) };
+      }
     }
     flushText();
     if (usage) {
       this.contextTokens = usage.input + usage.cache_read + usage.cache_write + usage.output;
-      const priced = priceUsage(this.model, usage);
-      this.cumulative = addUsage(this.cumulative, priced);
-      this.emit({ type: "usage", ...priced, cumulative: this.cumulative });
+      this.recordUsage(usage);
     }
     return { ...result, partial };
   }
@@ -426,6 +576,13 @@ export class Agent {
     if (after.action === "abort_turn" || after.action === "hard_abort") this.endFromStep(after.action, after.reason, promptStart);
     return { result: after.payload.result, extension: tool.extension };
   }
+}
+
+/** A failed compaction, worded for what it meant to the turn. */
+function compactionFailure(reason: CompactReason, message: string): string {
+  if (reason === "auto") return `automatic compaction failed: ${message}; going on with the whole transcript`;
+  if (reason === "overflow") return `compaction after a context overflow failed: ${message}`;
+  return message;
 }
 
 function zeroTokens(): TokenUsage {

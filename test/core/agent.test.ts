@@ -8,7 +8,7 @@ import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } f
 import type { Tool } from "../../src/protocol/tool.ts";
 import { testModel } from "../support/test-model.ts";
 
-const model: ModelInfo = testModel({ context_window: 1000, price_input: 3, price_output: 15, price_cache_read: 0.3, price_cache_write: 3.75 });
+const model: ModelInfo = testModel({ price_input: 3, price_output: 15, price_cache_read: 0.3, price_cache_write: 3.75 });
 
 type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[]; error?: string; hang?: boolean };
 
