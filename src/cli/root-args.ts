@@ -1,10 +1,12 @@
-// The root command's flags: one definition that both --help and the parser read.
+// The root command's flags, and `zot rpc`'s (the same agent flags without the one-prompt ones):
+// one definition that both --help and the parser read.
 import type { ArgsDef } from "citty";
 
 export const ROOT_ARGS = {
   prompt: { type: "positional", required: false, description: "What to ask; also read from stdin when piped" },
   print: { type: "boolean", alias: "p", description: "Print the final answer and exit" },
   json: { type: "boolean", description: "Stream every agent event as one JSON object per line" },
+  rpc: { type: "boolean", description: "Serve the RPC protocol on stdin/stdout (same as zot rpc; zot rpc --help)" },
   provider: {
     type: "enum",
     options: ["anthropic", "openai", "ollama", "scripted"],
@@ -40,3 +42,15 @@ export const ROOT_ARGS = {
 } as const satisfies ArgsDef;
 
 export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext"]);
+
+// -p, --json and a prompt make one run; --rpc and --list-models are other commands.
+const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, ...AGENT_ARGS } = ROOT_ARGS;
+
+/** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema. */
+export const RPC_ARGS = {
+  ...AGENT_ARGS,
+  schema: {
+    type: "boolean",
+    description: "Print JSON Schemas of every command, response and event, and exit",
+  },
+} as const satisfies ArgsDef;

@@ -10,6 +10,8 @@ import { EXIT } from "./router.ts";
 
 
 export async function runRoot(argv: string[]): Promise<number> {
+  // `zot --rpc …` is `zot rpc …`; its flags (--schema) are parsed there.
+  if (argv.includes("--rpc")) return (await import("./rpc.ts")).runRpc(argv.filter((arg) => arg !== "--rpc"));
   const { values: flags, positionals } = parseFlags(ROOT_ARGS, argv, REPEATABLE);
   if (flags.help) {
     const { renderUsage } = await import("citty");

@@ -1,4 +1,5 @@
-// Routes argv to a command: `zot ext …` to the extension commands, anything else to the root command.
+// Routes argv to a command: `zot ext …` to the extension commands, `zot rpc …` to the RPC server,
+// anything else to the root command.
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -9,6 +10,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const debug = argv.includes("--debug");
   try {
     if (argv[0] === "ext") return await (await import("./ext.ts")).runExt(argv.slice(1));
+    if (argv[0] === "rpc") return await (await import("./rpc.ts")).runRpc(argv.slice(1));
     const { runRoot } = await import("./root.ts");
     return await runRoot(argv);
   } catch (error) {

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
+import { issuePath } from "../protocol/schema-issue.ts";
 import { type ToolResult, textResult } from "../protocol/tool.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -52,10 +53,7 @@ function coerceScalars(raw: Record<string, unknown>, schema: JsonSchema): Record
 
 function describeIssue(issue: v.BaseIssue<unknown>, schema: JsonSchema): string {
   const keys = (issue.path ?? []).map((item) => item.key as string | number);
-  const field = keys.reduce<string>(
-    (name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${key}` : key),
-    "",
-  );
+  const field = issuePath(issue);
   const expected = describeSchema(schemaAt(schema, keys));
   if (!field) return `arguments must be an object (${expected})`;
   if (issue.received === "undefined") return `"${field}" is required (${expected})`;

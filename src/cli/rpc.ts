@@ -1,0 +1,59 @@
+// `zot rpc` (and `zot --rpc`): serve the RPC protocol on stdin/stdout; `--schema` prints the JSON
+// Schemas of the protocol instead. Rule: flags and credentials are checked before stdin is read
+// (a problem is one line on stderr and exit 2); stdin closing ends the server with 0, a signal
+// with 130, a missing or wrong ZOTCORE_RPC_TOKEN with 1.
+import { UsageError } from "../config/usage-error.ts";
+import { VERSION } from "../version.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { REPEATABLE, RPC_ARGS } from "./root-args.ts";
+import { runtimeOptionsFromFlags } from "./runtime-flags.ts";
+import { EXIT } from "./router.ts";
+
+export async function runRpc(argv: string[]): Promise<number> {
+  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE);
+  if (flags.help) {
+    const { renderUsage } = await import("citty");
+    const description = "Drive the agent with NDJSON commands on stdin; responses and events come on stdout";
+    console.log(await renderUsage({ meta: { name: "zot rpc", version: VERSION, description }, args: RPC_ARGS }));
+    return EXIT.ok;
+  }
+  if (flags.version) {
+    console.log(`zot ${VERSION}`);
+    return EXIT.ok;
+  }
+  if (flags.schema) {
+    const { rpcSchemaDocument } = await import("../protocol/rpc-schema.ts");
+    await Bun.write(Bun.stdout, `${JSON.stringify(rpcSchemaDocument(), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `zot rpc takes no prompt (got "${positionals.join(" ")}"); send {"type":"prompt","message":"…"} on stdin`,
+    );
+  }
+  const runtimeOptions = runtimeOptionsFromFlags(flags);
+
+  const interrupt = new AbortController();
+  let serving = false;
+  const onSignal = () => {
+    // Before the server runs (extensions still loading) nothing is worth waiting for; the exit
+    // hook kills every extension process.
+    if (!serving || interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    interrupt.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const log = (message: string) => console.error(`zot: ${message}`);
+    const { createRuntime } = await import("../runtime.ts");
+    const runtime = await createRuntime({ ...runtimeOptions, log });
+    for (const note of runtime.notes) log(note);
+    const { runRpcMode } = await import("../modes/rpc.ts");
+    serving = true;
+    const end = await runRpcMode(runtime, { token: process.env.ZOTCORE_RPC_TOKEN, interrupt: interrupt.signal, log });
+    return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,62 @@
+// The work of `zot rpc` that must not overlap (prompts, compactions, an extension reload): one
+// item at a time, in the order they came. Rule: abort reaches only the running item; the queued
+// ones still run, unless the queue is closed (stdin closed, a signal).
+import { errorText } from "../protocol/error-text.ts";
+
+export type Work = (signal: AbortSignal) => Promise<void>;
+
+export class WorkQueue {
+  private running: { controller: AbortController; done: Promise<void> } | undefined;
+  private waiting: Work[] = [];
+  private closed = false;
+
+  /** `log` hears what an item threw (an item is expected to report its own failures). */
+  constructor(private readonly log: (message: string) => void) {}
+
+  /** an item is running */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** items waiting their turn */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Runs `work` now when idle, else after everything queued before it; never once closed. */
+  enqueue(work: Work): void {
+    if (this.closed) return;
+    this.waiting.push(work);
+    if (!this.running) this.next();
+  }
+
+  /** Aborts the running item, if any. */
+  abort(reason = "aborted"): void {
+    this.running?.controller.abort(new Error(reason));
+  }
+
+  /** Forgets every queued item and takes no more (the running one goes on until it ends or is aborted). */
+  close(): void {
+    this.closed = true;
+    this.waiting = [];
+  }
+
+  /** Resolves when nothing runs any more (after close(), for good). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.done;
+  }
+
+  private next(): void {
+    const work = this.waiting.shift();
+    if (!work) return;
+    // Busy from the item's first synchronous step on.
+    const running = { controller: new AbortController(), done: Promise.resolve() };
+    this.running = running;
+    running.done = (async () => work(running.controller.signal))()
+      .catch((error: unknown) => this.log(`rpc: ${errorText(error)}`))
+      .finally(() => {
+        this.running = undefined;
+        this.next();
+      });
+  }
+}

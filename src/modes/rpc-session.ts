@@ -1,0 +1,68 @@
+// What every `zot rpc` command handler works with: the runtime, the work queue, the way to answer,
+// and the way to start a turn. Rule: a turn (prompt, compact, an extension command's prompt) always
+// ends with `done` on the wire, whatever happened inside it.
+import type { Agent } from "../core/agent.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { RpcCommand, RpcCommandOf, RpcCommandType, RpcDataOf, RpcResponse } from "../protocol/rpc-frames.ts";
+import type { Runtime } from "../runtime.ts";
+import type { WorkQueue } from "./rpc-queue.ts";
+
+export interface RpcSession {
+  runtime: Runtime;
+  queue: WorkQueue;
+  /** aborted when the server shuts down (stdin closed, a signal): work outside the queue stops too */
+  closing: AbortSignal;
+  /** writes one response line */
+  send(response: RpcResponse): void;
+}
+
+/** A handler's answer: data for a success (undefined for commands without data), or an error sentence. */
+export type Answer<T extends RpcCommandType> = { data: RpcDataOf<T> } | { error: string };
+
+/** The handler answers later itself (a queued turn answers when it starts). */
+export const LATER = Symbol("answered later");
+
+export type Handler<T extends RpcCommandType> = (
+  command: RpcCommandOf<T>,
+  session: RpcSession,
+) => Answer<T> | typeof LATER | Promise<Answer<T> | typeof LATER>;
+
+export function responseTo<T extends RpcCommandType>(command: RpcCommandOf<T> | RpcCommand, answer: Answer<T>): RpcResponse {
+  const id = command.id !== undefined ? { id: command.id } : {};
+  if ("error" in answer) return { type: "response", ...id, command: command.type, success: false, error: answer.error };
+  return { type: "response", ...id, command: command.type, success: true, ...(answer.data !== undefined ? { data: answer.data } : {}) };
+}
+
+/** The error a command that changes the transcript or the model gets while turns run or wait. */
+export function busyError(session: RpcSession, what: string): string | undefined {
+  const { busy, queued } = session.queue;
+  if (!busy && queued === 0) return undefined;
+  const state = busy ? `a prompt or compaction is running${queued ? ` and ${queued} more queued` : ""}` : `${queued} queued`;
+  return `busy: cannot ${what} while ${state}; send abort or wait for done`;
+}
+
+/**
+ * Queues a turn. `onStart` runs when it starts (the `started` response), before its first event;
+ * `done` ends it on the wire even when the work threw or never reached the agent's own `done`.
+ */
+export function startTurn(session: RpcSession, work: (signal: AbortSignal) => Promise<unknown>, onStart?: () => void): void {
+  session.queue.enqueue(async (signal) => {
+    onStart?.();
+    await endWithDone(session.runtime.agent, () => work(signal));
+  });
+}
+
+async function endWithDone(agent: Agent, work: () => Promise<unknown>): Promise<void> {
+  let done = false;
+  const off = agent.onEvent((event) => {
+    if (event.type === "done") done = true;
+  });
+  try {
+    await work();
+  } catch (error) {
+    agent.emit({ type: "error", message: errorText(error) });
+  } finally {
+    off();
+  }
+  if (!done) agent.emit({ type: "done" });
+}

@@ -1,0 +1,103 @@
+// Slash commands over rpc (additive to the original protocol): `get_commands`, `run_command` and
+// `reload_extensions`. Rule: a built-in does exactly what its rpc command does (clear, compact,
+// set_model, reload_extensions); an extension command's answer is the response, and its `prompt`
+// answer becomes a queued turn; the TUI's own commands are refused with a sentence saying so.
+import type { ReloadReport } from "../extensions/manager.ts";
+import { commandErrorMessage } from "../extensions/slash-command.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
+import { switchModel } from "./rpc-models.ts";
+import { type Answer, busyError, type Handler, LATER, responseTo, type RpcSession, startTurn } from "./rpc-session.ts";
+
+/** The built-in commands that mean something without a TUI. */
+const RPC_BUILTINS = [
+  { name: "clear", description: "Empty the transcript (usage and cost so far stay)" },
+  { name: "compact", description: "Summarise the transcript into one message; the arguments guide the summary" },
+  { name: "model", description: "Show the model, or switch to another of this provider: /model <id>" },
+  { name: "reload-ext", description: "Stop every extension, read the manifests again and start them" },
+];
+
+export const getCommands: Handler<"get_commands"> = (_command, session) => ({
+  data: {
+    commands: [
+      ...RPC_BUILTINS.map((c) => ({ ...c, source: "builtin" as const })),
+      ...(session.runtime.extensions?.commands() ?? []).map((c) => ({ ...c, source: "extension" as const })),
+    ],
+  },
+});
+
+export const reloadExtensions: Handler<"reload_extensions"> = (command, session) =>
+  reload(session, command, (report) => ({
+    data: { stopped: report.stopped, loaded: report.started, ready: report.ready, warnings: report.warnings },
+  }));
+
+export const runCommand: Handler<"run_command"> = async (command, session) => {
+  const name = command.name.replace(/^\//, "");
+  const args = command.args.trim();
+  const { agent, extensions } = session.runtime;
+  const display = (text: string): Answer<"run_command"> => ({ data: { command: name, action: "display", text } });
+  switch (name) {
+    case "clear": {
+      const busy = busyError(session, "clear");
+      if (busy) return { error: busy };
+      agent.clear();
+      return display("transcript cleared");
+    }
+    case "compact":
+      startTurn(
+        session,
+        (signal) => agent.compact(signal, args ? { instructions: args } : {}),
+        () => session.send(responseTo(command, { data: { command: name, action: "started" } })),
+      );
+      return LATER;
+    case "model": {
+      if (!args) return display(`model: ${agent.model.id} (${agent.model.provider}); /model <id> switches, get_models lists the models`);
+      const switched = await switchModel(session, args);
+      return "error" in switched ? switched : display(`model: ${switched.data.model}`);
+    }
+    case "reload-ext":
+      return reload(session, command, (report) => display(reloadText(report)));
+  }
+  if (extensions?.hasCommand(name)) {
+    const result = await extensions.runCommand(name, args, session.closing);
+    if (result.action === "error") return { error: commandErrorMessage(result) };
+    const text = "text" in result ? { text: result.text } : {};
+    const data = { command: result.command, extension: result.extension, action: result.action, ...text };
+    if (result.action !== "prompt") return { data };
+    // The answer first, then the turn's events (it may wait behind other turns).
+    session.send(responseTo(command, { data }));
+    startTurn(session, (signal) => agent.prompt({ text: result.text }, signal));
+    return LATER;
+  }
+  const { BUILTIN_COMMANDS } = await import("../extensions/manager.ts");
+  const usable = `over rpc: ${RPC_BUILTINS.map((c) => `/${c.name}`).join(", ")} and the extension commands get_commands lists`;
+  if (BUILTIN_COMMANDS.has(name)) return { error: `/${name} is a command of the interactive TUI and does nothing ${usable}` };
+  return { error: `unknown command "/${name}"; ${usable}` };
+};
+
+/** Reloads the extensions as queued work, so no turn starts while they come and go. */
+function reload<T extends "reload_extensions" | "run_command">(
+  session: RpcSession,
+  command: RpcCommandOf<T>,
+  answer: (report: ReloadReport) => Answer<T>,
+): Answer<T> | typeof LATER {
+  const extensions = session.runtime.extensions;
+  if (!extensions) {
+    return { error: "no extensions are loaded in this process (--no-ext); start zot rpc without --no-ext, or with --ext DIR" };
+  }
+  const busy = busyError(session, "reload the extensions");
+  if (busy) return { error: busy };
+  session.queue.enqueue(async () => {
+    try {
+      session.send(responseTo(command, answer(await extensions.reload())));
+    } catch (error) {
+      session.send(responseTo(command, { error: `reload failed: ${errorText(error)}` }));
+    }
+  });
+  return LATER;
+}
+
+function reloadText(report: ReloadReport): string {
+  const summary = `extensions reloaded: ${report.stopped} stopped, ${report.started} loaded, ${report.ready} ready`;
+  return [summary, ...report.warnings].join("\n");
+}

@@ -1,0 +1,165 @@
+// `zot rpc`: the agent as a subprocess driven by NDJSON commands on stdin, answering with responses
+// and streaming the agent's events on stdout. Rule: stdout carries protocol lines and nothing else;
+// no input, however bad, stops the server; only stdin closing, a signal or a failed token does,
+// and then the running turn is aborted (its turn_end and done still go out) and extensions stop.
+import type { Runtime } from "../runtime.ts";
+import { LineSplitter } from "../extensions/line-splitter.ts";
+import { RPC_MAX_LINE_BYTES, type RpcFailure, type RpcResponse } from "../protocol/rpc-frames.ts";
+import { tokenMatches } from "./rpc-auth.ts";
+import { dispatch } from "./rpc-dispatch.ts";
+import { WorkQueue } from "./rpc-queue.ts";
+import { failure, type RpcRequest, readRequest, tooLong } from "./rpc-request.ts";
+import type { RpcSession } from "./rpc-session.ts";
+import { NdjsonWriter } from "./ndjson-writer.ts";
+
+export interface RpcModeOptions {
+  /** ZOTCORE_RPC_TOKEN: when set, the first command must be hello with it */
+  token?: string;
+  /** aborted on SIGINT/SIGTERM */
+  interrupt: AbortSignal;
+  /** where diagnostics go (stderr) */
+  log: (message: string) => void;
+  /** the commands (default: this process's stdin) */
+  input?: ReadableStream<Uint8Array>;
+}
+
+/** Why the server stopped: stdin closed, a signal, or the first command did not bring the token. */
+export type RpcEnd = "closed" | "interrupted" | "unauthorized";
+
+export async function runRpcMode(runtime: Runtime, options: RpcModeOptions): Promise<RpcEnd> {
+  const restoreConsole = consoleToStderr();
+  try {
+    const server = new RpcServer(runtime, options);
+    return await server.run(options.input ?? Bun.stdin.stream());
+  } finally {
+    restoreConsole();
+  }
+}
+
+class RpcServer {
+  private readonly writer = new NdjsonWriter();
+  private readonly closing = new AbortController();
+  private readonly queue: WorkQueue;
+  private readonly session: RpcSession;
+  /** commands whose answer is still being worked out (an extension command, a model switch) */
+  private readonly pending = new Set<Promise<void>>();
+  private authorized: boolean;
+  private end: RpcEnd | undefined;
+  private readonly ended: Promise<void>;
+  private signalEnd!: () => void;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly options: RpcModeOptions,
+  ) {
+    this.authorized = !options.token;
+    this.queue = new WorkQueue(options.log);
+    this.session = {
+      runtime,
+      queue: this.queue,
+      closing: this.closing.signal,
+      send: (response) => this.send(response),
+    };
+    this.ended = new Promise((resolve) => {
+      this.signalEnd = resolve;
+    });
+  }
+
+  async run(input: ReadableStream<Uint8Array>): Promise<RpcEnd> {
+    const { agent, extensions } = this.runtime;
+    const offEvents = agent.onEvent((event) => this.writer.write(event));
+    extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
+    const onInterrupt = () => this.stop("interrupted");
+    if (this.options.interrupt.aborted) onInterrupt();
+    else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });
+    try {
+      await this.read(input);
+      this.stop("closed");
+      await this.shutdown();
+    } finally {
+      offEvents();
+      this.options.interrupt.removeEventListener("abort", onInterrupt);
+      await this.writer.close();
+    }
+    return this.end ?? "closed";
+  }
+
+  /** Reads lines until stdin ends or the server stops. */
+  private async read(input: ReadableStream<Uint8Array>): Promise<void> {
+    const splitter = new LineSplitter(
+      RPC_MAX_LINE_BYTES,
+      (line) => this.onLine(line),
+      (bytes) => this.onRequest({ ok: false, failure: tooLong(bytes) }),
+    );
+    const reader = input.getReader();
+    const stopped = this.ended.then(() => undefined);
+    try {
+      while (this.end === undefined) {
+        const chunk = await Promise.race([reader.read(), stopped]);
+        if (!chunk || chunk.done) break;
+        splitter.push(chunk.value);
+      }
+      if (this.end === undefined) splitter.end();
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+  }
+
+  private onLine(line: string): void {
+    if (this.end !== undefined || line.trim() === "") return;
+    this.onRequest(readRequest(line));
+  }
+
+  private onRequest(request: RpcRequest): void {
+    if (this.end !== undefined) return;
+    if (!this.authorized) return this.authorize(request);
+    if (!request.ok) return this.send(request.failure);
+    const answered = dispatch(request.command, this.session);
+    this.pending.add(answered);
+    void answered.finally(() => this.pending.delete(answered));
+  }
+
+  /** The first command when a token is required: hello with it, or the end. */
+  private authorize(request: RpcRequest): void {
+    if (request.ok && request.command.type === "hello" && tokenMatches(this.options.token ?? "", request.command.token)) {
+      this.authorized = true;
+      return this.onRequest(request);
+    }
+    const { id, command } = request.ok ? { id: request.command.id, command: request.command.type } : request.failure;
+    const answer: RpcFailure =
+      command === "hello"
+        ? failure(id, command, "invalid token: hello must carry the token from ZOTCORE_RPC_TOKEN; the server exits")
+        : failure(id, command, 'auth required: ZOTCORE_RPC_TOKEN is set, so the first command must be {"type":"hello","token":…}; the server exits');
+    this.send(answer);
+    this.options.log(`rpc: ${answer.error.split(":")[0]}; exiting`);
+    this.stop("unauthorized");
+  }
+
+  private send(response: RpcResponse): void {
+    this.writer.write(response);
+  }
+
+  private stop(end: RpcEnd): void {
+    if (this.end !== undefined) return;
+    this.end = end;
+    this.signalEnd();
+  }
+
+  /** Aborts the running turn, drops the queued ones, lets pending answers finish, stops the extensions. */
+  private async shutdown(): Promise<void> {
+    this.closing.abort(new Error(this.end === "interrupted" ? "interrupted" : "stdin closed"));
+    this.queue.close();
+    this.queue.abort(this.end === "interrupted" ? "interrupted" : "stdin closed");
+    await Promise.allSettled([...this.pending]);
+    await this.queue.idle();
+    await this.runtime.dispose();
+  }
+}
+
+/** Anything that would print to stdout (a library's console.log) goes to stderr while rpc runs. */
+function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, warn: console.warn, debug: console.debug };
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  Object.assign(console, { log: toStderr, info: toStderr, warn: toStderr, debug: toStderr });
+  return () => Object.assign(console, saved);
+}

@@ -1,0 +1,160 @@
+// A `zot rpc` child for end-to-end tests: dist/zot with a temp ZOT_HOME and cwd and a clean
+// environment; send lines, await the response to an id, collect events until done, close stdin.
+// Rule: every wait has a guard that fails with what was seen (never a hang), and a stdout line
+// that is not JSON fails the test.
+import type { Subprocess } from "bun";
+import { cleanEnv, tempDir, ZOT } from "./zot.ts";
+
+export interface RpcStartOptions {
+  home?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/** How long a wait may take before it fails the test (a guard, not an assertion on time). */
+const GUARD_MS = 15_000;
+
+export class RpcProcess {
+  /** every stdout line, parsed, in order */
+  readonly lines: any[] = [];
+  readonly home: string;
+  readonly cwd: string;
+  private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  private readonly waiters = new Set<() => void>();
+  private stderrText = "";
+  private readonly reading: Promise<void>;
+  private readonly stderrReading: Promise<void>;
+  private nextId = 1;
+  private badLine: string | undefined;
+
+  constructor(args: string[], options: RpcStartOptions = {}) {
+    this.home = options.home ?? tempDir("zot-rpc-home-");
+    this.cwd = options.cwd ?? tempDir("zot-rpc-cwd-");
+    this.proc = Bun.spawn([ZOT, ...args], {
+      cwd: this.cwd,
+      env: cleanEnv(this.home, options.env),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.reading = this.readStdout();
+    this.stderrReading = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of this.proc.stderr) this.stderrText += decoder.decode(chunk, { stream: true });
+    })();
+  }
+
+  /** `zot rpc <args>` */
+  static start(args: string[] = [], options: RpcStartOptions = {}): RpcProcess {
+    return new RpcProcess(["rpc", ...args], options);
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  /** Writes a frame (an object, as JSON) or a raw line, with its newline. */
+  send(frame: object | string): void {
+    this.write(`${typeof frame === "string" ? frame : JSON.stringify(frame)}\n`);
+  }
+
+  /** Writes raw text as it is (no newline added). */
+  write(text: string | Uint8Array): void {
+    this.proc.stdin.write(text);
+    this.proc.stdin.flush();
+  }
+
+  /** Sends a command with a fresh id (unless it has one) and resolves with its response. */
+  async call(frame: Record<string, unknown>): Promise<any> {
+    const id = frame.id ?? `c${this.nextId++}`;
+    const from = this.lines.length;
+    this.send({ ...frame, id });
+    return (await this.waitFor((line) => line.type === "response" && line.id === id, from, `the response to ${JSON.stringify(frame)}`)).line;
+  }
+
+  /** The first line at or after `from` that matches; its index too. */
+  async waitFor(match: (line: any) => boolean, from = 0, what = "a matching line"): Promise<{ line: any; index: number }> {
+    const until = Date.now() + GUARD_MS;
+    for (;;) {
+      if (this.badLine !== undefined) throw new Error(`zot rpc wrote a line that is not JSON: ${this.badLine}`);
+      const index = this.lines.findIndex((line, i) => i >= from && match(line));
+      if (index >= 0) return { line: this.lines[index], index };
+      const left = until - Date.now();
+      if (left <= 0 || this.finished) {
+        const seen = this.lines.slice(from).map((l) => JSON.stringify(l).slice(0, 200));
+        throw new Error(`gave up waiting for ${what}; ${this.finished ? "zot exited" : "guard"}. Seen:\n${seen.join("\n")}\nstderr: ${this.stderrText}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(left, 200));
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.waiters.add(done);
+      });
+    }
+  }
+
+  /** The events (lines that are not responses) after `from` up to and including the next done. */
+  async eventsUntilDone(from = 0): Promise<any[]> {
+    const { index } = await this.waitFor((line) => line.type === "done", from, "done");
+    return this.lines.slice(from, index + 1).filter((line) => line.type !== "response");
+  }
+
+  /** Closes stdin and resolves with the exit code once zot has exited and its output is read. */
+  async close(): Promise<number> {
+    this.proc.stdin.end();
+    return this.exited();
+  }
+
+  async exited(): Promise<number> {
+    const code = await this.proc.exited;
+    await Promise.all([this.reading, this.stderrReading]);
+    return code;
+  }
+
+  kill(signal: NodeJS.Signals = "SIGTERM"): void {
+    this.proc.kill(signal);
+  }
+
+  private finished = false;
+
+  private async readStdout(): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of this.proc.stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let newline = buffered.indexOf("\n");
+      while (newline >= 0) {
+        this.take(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        newline = buffered.indexOf("\n");
+      }
+      this.wake();
+    }
+    if (buffered) this.take(buffered);
+    this.finished = true;
+    this.wake();
+  }
+
+  private take(line: string): void {
+    try {
+      this.lines.push(JSON.parse(line));
+    } catch {
+      this.badLine ??= line;
+    }
+  }
+
+  private wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+}
+
+/** The flags that point `zot rpc` at the mock LLM's Anthropic endpoint. */
+export const anthropicMock = (url: string): string[] => ["--provider", "anthropic", "--api-key", "k", "--base-url", url];
