@@ -26,7 +26,7 @@ import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
-import { InterceptChain, type LlmResponse, type ToolArgs } from "./intercept.ts";
+import { InterceptChain, type LlmResponse } from "./intercept.ts";
 
 export interface AgentOptions {
   provider: Provider;
@@ -283,8 +283,9 @@ export class Agent {
       }
       for (const tc of toolCalls) this.emit({ type: "tool_call", id: tc.id, name: tc.name, args: tc.args });
 
-      const stop: StopReason =
-        call.stop === "tool_use" && toolCalls.length === 0 ? "end_turn" : (call.stop as StopReason);
+      // after_llm may have rewritten the response's tool calls, and with them its stop.
+      const modelStop = call.stop === "error" || call.stop === "aborted" ? call.stop : (response?.stop ?? call.stop);
+      const stop: StopReason = modelStop === "tool_use" && toolCalls.length === 0 ? "end_turn" : (modelStop as StopReason);
       this.endTurn(stop, call.error);
 
       if (stop === "aborted") return { status: "aborted" };
@@ -542,18 +543,19 @@ export class Agent {
     signal: AbortSignal,
     promptStart: number,
   ): Promise<{ result: ToolResult; extension?: string }> {
-    const tool = this.tools.find((t) => t.name === call.name);
     const gate = await this.chain.run("tool_call", { id: call.id, name: call.name, args: call.args }, signal);
     if (gate.action === "respond") return { result: gate.result };
     if (gate.action === "deny" || gate.action === "block") return { result: textResult(gate.reason, true) };
     if (gate.action === "abort_turn" || gate.action === "hard_abort") this.endFromStep(gate.action, gate.reason, promptStart);
-    const args: ToolArgs = gate.payload.args;
+    // A participant may have renamed the tool (a PicoClaw hook's before_tool modify).
+    const { name, args } = gate.payload;
+    const tool = this.tools.find((t) => t.name === name);
     if (!tool) {
       const names = this.tools.map((t) => t.name).join(", ") || "none";
-      return { result: textResult(`unknown tool "${call.name}"; available tools: ${names}`, true) };
+      return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true) };
     }
 
-    const approval = await this.chain.run("approve_tool", { id: call.id, name: call.name, args }, signal);
+    const approval = await this.chain.run("approve_tool", { id: call.id, name, args }, signal);
     if (approval.action === "deny" || approval.action === "block") return { result: textResult(approval.reason, true), extension: tool.extension };
     if (approval.action === "abort_turn" || approval.action === "hard_abort") {
       this.endFromStep(approval.action, approval.reason, promptStart);
@@ -569,10 +571,10 @@ export class Agent {
       });
     } catch (error) {
       const message = errorText(error);
-      result = textResult(signal.aborted ? `aborted: ${message}` : `${call.name} failed: ${message}`, true);
+      result = textResult(signal.aborted ? `aborted: ${message}` : `${name} failed: ${message}`, true);
     }
     const durationMs = performance.now() - started;
-    const after = await this.chain.run("after_tool", { id: call.id, name: call.name, args, result, durationMs }, signal);
+    const after = await this.chain.run("after_tool", { id: call.id, name, args, result, durationMs }, signal);
     if (after.action === "abort_turn" || after.action === "hard_abort") this.endFromStep(after.action, after.reason, promptStart);
     return { result: after.payload.result, extension: tool.extension };
   }

@@ -50,7 +50,13 @@ const MODIFY_FIELD = {
 
 export type Decision<S extends InterceptStage = InterceptStage> =
   | { action: "continue" }
-  | { action: "modify"; value: StageValues[S] | undefined; reason?: string }
+  | {
+      action: "modify";
+      value: StageValues[S] | undefined;
+      reason?: string;
+      /** tool_call only: run this tool instead of the one the model named (PicoClaw's rename) */
+      tool?: string;
+    }
   /** a tool result given without running the tool (tool_call only) */
   | { action: "respond"; result: ToolResult; reason?: string }
   /** the tool does not run; the reason is the tool error the model sees */
@@ -149,7 +155,7 @@ export class InterceptChain {
       if (decision.action === "continue") continue;
 
       if (decision.action === "modify") {
-        const next = this.applyModify(participant, stage, current, decision.value);
+        const next = this.applyModify(participant, stage, current, decision.value, decision.tool);
         if (next === current) continue;
         current = next;
         this.report(participant.name, stage, "modify", decision.reason);
@@ -178,11 +184,16 @@ export class InterceptChain {
     stage: S,
     current: StagePayloads[S],
     value: unknown,
+    tool?: string,
   ): StagePayloads[S] {
     const field = (MODIFY_FIELD as Partial<Record<InterceptStage, string>>)[stage];
     if (!field) {
       this.log(`${participant.name}: ${stage} cannot be modified; ignored`);
       return current;
+    }
+    if (stage === "tool_call" && tool && tool !== (current as StagePayloads["tool_call"]).name) {
+      const renamed = { ...current, name: tool };
+      return value === undefined || value === null ? renamed : this.applyModify(participant, stage, renamed, value);
     }
     if (value === undefined || value === null) return current;
     if (stage === "tool_call" && !isJsonObject(value)) {
