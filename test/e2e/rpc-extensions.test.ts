@@ -1,0 +1,175 @@
+// Slash commands and extensions over `zot rpc`, through the compiled binary: get_commands,
+// run_command (an extension's answers, built-ins, the TUI's own commands), a /command in a prompt,
+// reload_extensions, and notifications as ext_notify events.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { ROOT, tempDir } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+let rpc: RpcProcess | undefined;
+afterEach(async () => {
+  rpc?.kill("SIGKILL");
+  rpc = undefined;
+  await mock?.stop();
+  mock = undefined;
+});
+
+const HELLO_PY = join(ROOT, "extensions-examples", "hello-py");
+
+/** A scripted extension with one command per answer kind, and a note sent once zot says hello. */
+function kinds(countfile?: string): string {
+  return scriptedExtension(tempDir("zot-rpc-ext-"), "kinds", {
+    after_hello: ["shown", "draft", "quiet", "broken"].map((name) => ({ type: "register_command", name, description: `the ${name} one` })),
+    on_ack: [{ type: "notify", level: "warn", message: "kinds is up" }],
+    commands: {
+      shown: { eval: "{'action': 'display', 'display': 'shown: ' + f['args']}" },
+      draft: { action: "insert", insert: "draft text" },
+      quiet: { action: "noop" },
+      broken: { action: "display", error: "city not found" },
+    },
+    ...(countfile ? { countfile } : {}),
+  });
+}
+
+function start(turns: Parameters<typeof startMockLlm>[0], exts: string[], extra: string[] = []): RpcProcess {
+  mock = startMockLlm(turns);
+  rpc = RpcProcess.start([...anthropicMock(mock.url), "--no-ext", ...exts.flatMap((dir) => ["--ext", dir]), ...extra]);
+  return rpc;
+}
+
+describe("get_commands", () => {
+  test("the rpc-usable built-ins with descriptions, then every extension command with its extension", async () => {
+    const r = start([], [HELLO_PY, kinds()]);
+    const { commands } = (await r.call({ type: "get_commands" })).data;
+    expect(commands.filter((c: any) => c.source === "builtin").map((c: any) => c.name)).toEqual(["clear", "compact", "model", "reload-ext"]);
+    expect(commands.every((c: any) => c.description.length > 0)).toBe(true);
+    expect(commands).toContainEqual({ name: "hellopy", description: "ask the model to greet you (Python)", source: "extension", extension: "hello-py" });
+    expect(commands).toContainEqual({ name: "broken", description: "the broken one", source: "extension", extension: "kinds" });
+    expect(await r.close()).toBe(0);
+  });
+});
+
+describe("run_command", () => {
+  test("an extension's display, insert and noop answers are the response data; its error is a failure", async () => {
+    const r = start([], [kinds()]);
+    expect(await r.call({ type: "run_command", name: "/shown", args: "  berlin ", id: "s" })).toEqual({
+      type: "response",
+      id: "s",
+      command: "run_command",
+      success: true,
+      data: { command: "shown", extension: "kinds", action: "display", text: "shown: berlin" },
+    });
+    expect((await r.call({ type: "run_command", name: "draft" })).data).toEqual({ command: "draft", extension: "kinds", action: "insert", text: "draft text" });
+    expect((await r.call({ type: "run_command", name: "quiet" })).data).toEqual({ command: "quiet", extension: "kinds", action: "noop" });
+    expect(await r.call({ type: "run_command", name: "broken", id: 3 })).toEqual({
+      type: "response",
+      id: 3,
+      command: "run_command",
+      success: false,
+      error: "/broken (extension kinds): city not found",
+    });
+    expect(mock!.requests).toHaveLength(0);
+    expect(await r.close()).toBe(0);
+  });
+
+  test("an extension's prompt answer: the response names the prompt, then the turn's events follow and end with done", async () => {
+    const r = start([{ text: "Hello, Ada!" }], [HELLO_PY]);
+    const from = r.lines.length;
+    const answer = await r.call({ type: "run_command", name: "hellopy", args: "Ada" });
+    expect(answer.data).toMatchObject({ command: "hellopy", extension: "hello-py", action: "prompt" });
+    expect(answer.data.text).toContain("Greet Ada");
+    const responseAt = r.lines.indexOf(answer);
+    const events = await r.eventsUntilDone(from);
+    const userAt = r.lines.findIndex((l, i) => i >= from && l.type === "user_message");
+    expect(userAt).toBeGreaterThan(responseAt);
+    expect(events[0].content[0].text).toContain("Greet Ada");
+    expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    expect(JSON.stringify(mock!.requests[0].body.messages)).toContain("Greet Ada");
+    expect(await r.close()).toBe(0);
+  });
+
+  test("built-ins: /model shows and switches, /clear empties the transcript, the TUI's commands and unknown names are refused", async () => {
+    const r = start([{ text: "One." }], []);
+    const shown = await r.call({ type: "run_command", name: "/model" });
+    expect(shown.data).toMatchObject({ command: "model", action: "display" });
+    expect(shown.data.text).toContain("claude-sonnet-4-5");
+    expect((await r.call({ type: "run_command", name: "model", args: "claude-haiku-4-5" })).data).toEqual({
+      command: "model",
+      action: "display",
+      text: "model: claude-haiku-4-5",
+    });
+    expect((await r.call({ type: "get_state" })).data.model).toBe("claude-haiku-4-5");
+    const badModel = await r.call({ type: "run_command", name: "model", args: "nope" });
+    expect(badModel.success).toBe(false);
+    expect(badModel.error).toContain('unknown model "nope"');
+
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "hi" });
+    await r.eventsUntilDone(from);
+    expect((await r.call({ type: "get_state" })).data.message_count).toBe(2);
+    expect((await r.call({ type: "run_command", name: "/clear" })).data).toMatchObject({ command: "clear", action: "display" });
+    expect((await r.call({ type: "get_state" })).data.message_count).toBe(0);
+
+    const help = await r.call({ type: "run_command", name: "/help" });
+    expect(help.success).toBe(false);
+    expect(help.error).toStartWith("/help is a command of the interactive TUI");
+    const unknown = await r.call({ type: "run_command", name: "/nonesuch" });
+    expect(unknown.error).toStartWith('unknown command "/nonesuch"');
+    expect(unknown.error).toContain("get_commands");
+    expect(await r.close()).toBe(0);
+  });
+
+  test("a /command in a prompt runs as in --json: a command_result event, then done", async () => {
+    const r = start([], [kinds()]);
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "/shown oslo" });
+    const events = await r.eventsUntilDone(from);
+    expect(events.filter((e) => e.type !== "ext_notify")).toEqual([
+      { type: "command_result", command: "shown", extension: "kinds", action: "display", text: "shown: oslo" },
+      { type: "done" },
+    ]);
+    expect(mock!.requests).toHaveLength(0);
+    expect(await r.close()).toBe(0);
+  });
+});
+
+describe("extensions over rpc", () => {
+  test("notifications arrive as ext_notify events", async () => {
+    const r = start([], [kinds()]);
+    const { line } = await r.waitFor((l) => l.type === "ext_notify", 0, "the note");
+    expect(line).toEqual({ type: "ext_notify", extension: "kinds", level: "warn", message: "kinds is up" });
+    expect(await r.close()).toBe(0);
+  });
+
+  test("reload_extensions restarts them and reports; run_command /reload-ext does the same", async () => {
+    const countfile = join(tempDir("zot-rpc-count-"), "starts");
+    const r = start([], [kinds(countfile)]);
+    await r.call({ type: "ping" });
+    expect(await r.call({ type: "reload_extensions", id: "r" })).toEqual({
+      type: "response",
+      id: "r",
+      command: "reload_extensions",
+      success: true,
+      data: { stopped: 1, loaded: 1, ready: 1, warnings: [] },
+    });
+    expect(readFileSync(countfile, "utf8")).toBe("2");
+    const again = await r.call({ type: "run_command", name: "reload-ext" });
+    expect(again.data).toEqual({ command: "reload-ext", action: "display", text: "extensions reloaded: 1 stopped, 1 loaded, 1 ready" });
+    expect(readFileSync(countfile, "utf8")).toBe("3");
+    // The commands are there after the reload.
+    expect((await r.call({ type: "run_command", name: "shown", args: "x" })).data.text).toBe("shown: x");
+    expect(await r.close()).toBe(0);
+  });
+
+  test("reload_extensions with --no-ext and no --ext: an error that says why", async () => {
+    const r = start([], []);
+    const answer = await r.call({ type: "reload_extensions" });
+    expect(answer.success).toBe(false);
+    expect(answer.error).toContain("--no-ext");
+    expect(await r.close()).toBe(0);
+  });
+});

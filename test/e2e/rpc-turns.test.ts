@@ -1,0 +1,148 @@
+// `zot rpc` concurrency and lifecycle through the compiled binary: abort mid-stream, a queued
+// second prompt, commands answered while a turn streams, clear/set_model refused while busy, and
+// how the process ends (stdin closed, SIGTERM/SIGINT) with an extension that must get shutdown.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { tempDir } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+let rpc: RpcProcess | undefined;
+afterEach(async () => {
+  rpc?.kill("SIGKILL");
+  rpc = undefined;
+  await mock?.stop();
+  mock = undefined;
+});
+
+/** A turn that streams for a long while (about 64 bytes every 50 ms). */
+const SLOW = { text: "word ".repeat(2000), chunk_size: 5, chunk_delay_ms: 50 };
+
+function start(turns: Parameters<typeof startMockLlm>[0], extra: string[] = [], cwd?: string): RpcProcess {
+  mock = startMockLlm(turns);
+  rpc = RpcProcess.start([...anthropicMock(mock.url), ...extra], cwd ? { cwd } : {});
+  return rpc;
+}
+
+describe("while a turn streams", () => {
+  test("abort: turn_end aborted, then done; the transcript keeps the partial text and the next prompt runs", async () => {
+    const r = start([SLOW, { text: "Next." }], ["--no-ext"]);
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "talk" });
+    await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+    expect(await r.call({ type: "abort", id: "stop" })).toEqual({ type: "response", id: "stop", command: "abort", success: true });
+    const events = await r.eventsUntilDone(from);
+    const tail = events.slice(-2);
+    expect(tail).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+    expect(events.some((e) => e.type === "error")).toBe(false);
+    const state = (await r.call({ type: "get_state" })).data;
+    expect(state).toMatchObject({ busy: false, queued: 0 });
+    const [, partial] = (await r.call({ type: "get_messages" })).data.messages;
+    expect(partial.role).toBe("assistant");
+    expect(partial.content[0].text.length).toBeGreaterThan(0);
+    expect(SLOW.text.startsWith(partial.content[0].text)).toBe(true);
+    expect(partial.content[0].text.length).toBeLessThan(SLOW.text.length);
+
+    const next = r.lines.length;
+    await r.call({ type: "prompt", message: "again" });
+    expect((await r.eventsUntilDone(next)).at(-2)).toEqual({ type: "turn_end", stop: "end_turn" });
+    expect(await r.close()).toBe(0);
+  });
+
+  test("other commands are answered at once; clear and set_model are refused while busy or queued", async () => {
+    // Extensions discovered (there are none), so reload_extensions is possible when idle.
+    const r = start([SLOW, { text: "Second." }]);
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "first" });
+    await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+    r.send({ type: "prompt", message: "second", id: "p2" });
+    expect((await r.call({ type: "ping" })).data).toEqual({ pong: true });
+    const state = (await r.call({ type: "get_state" })).data;
+    expect(state).toMatchObject({ busy: true, queued: 1, message_count: 1 });
+    for (const command of [{ type: "clear" }, { type: "set_model", model: "claude-haiku-4-5" }, { type: "reload_extensions" }]) {
+      const refused = await r.call(command);
+      expect(refused.success).toBe(false);
+      expect(refused.error).toStartWith("busy: cannot ");
+      expect(refused.error).toEndWith("; send abort or wait for done");
+    }
+    // None of them arrived in the middle of nothing: the turn is still streaming.
+    expect(r.lines.slice(from).some((l) => l.type === "done")).toBe(false);
+    await r.call({ type: "abort" });
+    await r.waitFor((l) => l.id === "p2", from, "the queued prompt's started response");
+    const doneLines = () => r.lines.filter((l) => l.type === "done").length;
+    await eventually(() => doneLines() === 2, "both turns to end");
+    expect((await r.call({ type: "get_state" })).data).toMatchObject({ model: "claude-sonnet-4-5", message_count: 4 });
+    expect(await r.close()).toBe(0);
+  });
+
+  test("a queued prompt waits: its started response comes after the first prompt's done, and abort leaves it alone", async () => {
+    const r = start([SLOW, { text: "The second answer." }], ["--no-ext"]);
+    const from = r.lines.length;
+    r.send({ type: "prompt", message: "first", id: "p1" });
+    r.send({ type: "prompt", message: "second", id: "p2" });
+    await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+    expect(r.lines.some((l) => l.id === "p2")).toBe(false);
+    r.send({ type: "abort" });
+    const second = await r.waitFor((l) => l.id === "p2", from, "the second started response");
+    expect(second.line).toEqual({ type: "response", id: "p2", command: "prompt", success: true, data: { started: true } });
+    const firstDone = r.lines.findIndex((l, i) => i >= from && l.type === "done");
+    expect(firstDone).toBeGreaterThan(-1);
+    expect(firstDone).toBeLessThan(second.index);
+    const events = await r.eventsUntilDone(second.index);
+    expect(events[0]).toMatchObject({ type: "user_message", content: [{ type: "text", text: "second" }] });
+    expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "The second answer." }]);
+    expect(mock!.requests).toHaveLength(2);
+    expect(await r.close()).toBe(0);
+  });
+});
+
+describe("the end of the process", () => {
+  test("stdin closed mid-turn: turn_end aborted and done are written, the extension gets shutdown, exit 0", async () => {
+    const cwd = tempDir("zot-rpc-cwd-");
+    const record = join(cwd, "received.ndjson");
+    const pidfile = join(cwd, "ext.pid");
+    const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record, pidfile });
+    const r = start([SLOW, { text: "never asked" }], ["--no-ext", "--ext", extDir], cwd);
+    const from = r.lines.length;
+    r.send({ type: "prompt", message: "talk", id: "p1" });
+    r.send({ type: "prompt", message: "queued", id: "p2" });
+    await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+    const pid = Number(readFileSync(pidfile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    expect(await r.close()).toBe(0);
+    const after = r.lines.slice(from).filter((l) => l.type !== "text_delta");
+    expect(after.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+    // The queued prompt was dropped: never started, never sent to the model.
+    expect(r.lines.some((l) => l.id === "p2")).toBe(false);
+    expect(mock!.requests).toHaveLength(1);
+    expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
+    expect(alive(pid)).toBe(false);
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    test(`${signal} mid-turn: turn_end aborted and done are written, the extension gets shutdown, exit 130`, async () => {
+      const cwd = tempDir("zot-rpc-cwd-");
+      const record = join(cwd, "received.ndjson");
+      const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record });
+      const r = start([SLOW], ["--no-ext", "--ext", extDir], cwd);
+      const from = r.lines.length;
+      await r.call({ type: "prompt", message: "talk" });
+      await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+      r.kill(signal);
+      expect(await r.exited()).toBe(130);
+      const after = r.lines.slice(from).filter((l) => l.type !== "text_delta");
+      expect(after.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+      expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
+    });
+  }
+
+  test("stdin closed while idle: exit 0 at once, nothing on stderr", async () => {
+    const r = start([], ["--no-ext"]);
+    await r.call({ type: "ping" });
+    expect(await r.close()).toBe(0);
+    expect(r.stderr).toBe("");
+  });
+});
