@@ -88,6 +88,8 @@ export function planCompaction(messages: readonly Message[], model: ModelInfo, k
  * is at least half of what the budget kept (a cut between turns reads best, but not at the price
  * of dropping most of the recent work); else the first valid boundary there; else the nearest one
  * before (keeping more than the budget, because a tool result cannot be kept without its call).
+ * When the whole transcript fits the budget (a /compact early on), the turns before the last one
+ * are summarised: the cut is the last user message, and a single turn is nothing to compact.
  */
 export function chooseCut(messages: readonly Message[], window: number, keepTokens = KEEP_RECENT_TOKENS): number {
   if (messages.length === 0) throw new CompactError("nothing to compact: the transcript is empty");
@@ -97,9 +99,8 @@ export function chooseCut(messages: readonly Message[], window: number, keepToke
   let keptTokens = tokens[start]!;
   while (start > 0 && keptTokens + tokens[start - 1]! <= budget) keptTokens += tokens[--start]!;
   if (start === 0) {
-    throw new CompactError(
-      `nothing to compact: the whole transcript (about ${keptTokens} tokens) is recent enough to keep verbatim`,
-    );
+    for (let i = messages.length - 1; i > 0; i--) if (messages[i]!.role === "user" && canStartKept(messages[i]!)) return i;
+    throw new CompactError("nothing to compact: the transcript is a single turn, short enough to keep verbatim");
   }
 
   const tail = (from: number) => tokens.slice(from).reduce((a, b) => a + b, 0);

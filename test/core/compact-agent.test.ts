@@ -173,6 +173,16 @@ describe("manual compaction", () => {
     expect(anthropicText(mock.requests[0]!.body.messages[0])).toEndWith("keep the list of failing tests");
   });
 
+  test("a short transcript: the turns before the last are summarised", async () => {
+    const short = [text("user", "one"), text("assistant", "answer one"), text("user", "two"), text("assistant", "answer two")];
+    const { agent, events, mock } = setup([{ text: SUMMARY }], { messages: short });
+    expect(await agent.compact(signal())).toEqual({ status: "ok", summary: SUMMARY });
+    expect(events.find((e) => e.type === "compact_done")).toMatchObject({ messages_before: 4, messages_after: 3 });
+    expect(agent.messages.slice(1)).toEqual(short.slice(2));
+    const sent = anthropicText(mock.requests[0]!.body.messages[0]);
+    expect(sent).toContain("--- user ---\none\n\n--- assistant ---\nanswer one\n</conversation>");
+  });
+
   test("nothing to compact: error then done, the transcript untouched and no model call", async () => {
     const short = [text("user", "hi"), text("assistant", "hello")];
     const { agent, events, mock } = setup([], { messages: short });

@@ -43,8 +43,12 @@ describe("chooseCut", () => {
     expect(() => chooseCut([], 100_000)).toThrow(new CompactError("nothing to compact: the transcript is empty"));
   });
 
-  test("a transcript that fits the keep budget whole has nothing to compact", () => {
-    expect(() => chooseCut([said("user", 10), said("assistant", 10)], 100_000)).toThrow(/^nothing to compact: the whole transcript/);
+  test("a transcript that fits the keep budget whole: the turns before the last are summarised; one turn is nothing to compact", () => {
+    const turns = [said("user", 10), said("assistant", 10), said("user", 10), call("c1"), result("c1", "ok"), said("assistant", 10)];
+    expect(chooseCut(turns, 100_000)).toBe(2);
+    expect(() => chooseCut(turns.slice(2), 100_000)).toThrow(
+      new CompactError("nothing to compact: the transcript is a single turn, short enough to keep verbatim"),
+    );
   });
 
   test("keeps the newest messages within the budget, and at least the newest one", () => {
