@@ -109,6 +109,8 @@ export class ZotRpcClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private running: RunningTurn | undefined;
+  /** run_command answers that queued a turn (an extension command's prompt): they start at their user_message */
+  private readonly announced: Omit<RunningTurn, "events">[] = [];
   private readonly subscribers = new Set<Subscriber>();
   private stderrTail = "";
   private closing = false;
@@ -229,8 +231,8 @@ export class ZotRpcClient {
   }
 
   /**
-   * Runs a slash command (built-in or an extension's) by name. When it starts a turn (an
-   * extension answering with a prompt), this resolves after that turn's `done`, with `turn`.
+   * Runs a slash command (built-in or an extension's) by name. When it starts a turn (/compact,
+   * an extension answering with a prompt), this resolves after that turn's `done`, with `turn`.
    */
   async runCommand(name: string, args = "", options: Pick<PromptOptions, "onEvent"> = {}): Promise<RunCommandResult> {
     const { data, turn } = await this.exchange("run_command", { name, args }, options.onEvent);
@@ -281,8 +283,8 @@ export class ZotRpcClient {
     fields: Omit<RpcCommandOf<T>, "id" | "type">,
     onEvent?: (event: AgentEvent) => void,
   ): Promise<Exchange> {
-    if (this.death) return Promise.reject(this.death);
     if (this.closing) return Promise.reject(new Error(`cannot send "${type}": the client was closed`));
+    if (this.death) return Promise.reject(this.death);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { onEvent, resolve, reject });
@@ -312,18 +314,25 @@ export class ZotRpcClient {
     const pending = typeof response.id === "number" ? this.pending.get(response.id) : undefined;
     if (!pending) return;
     this.pending.delete(response.id as number);
-    if (!response.success) {
-      pending.reject(new RpcError(response.command, response.error));
-    } else if (startsTurn(response)) {
+    if (!response.success) return pending.reject(new RpcError(response.command, response.error));
+    const data = response.data as { started?: unknown; action?: unknown } | undefined;
+    if (data?.started === true || (response.command === "run_command" && data?.action === "started")) {
       // A queued prompt's response comes when it starts: every event from here to done is its own.
-      this.running = { events: [], data: response.data, pending };
+      this.running = { events: [], data, pending };
+    } else if (response.command === "run_command" && data?.action === "prompt") {
+      // An extension command's prompt is a turn that zot may queue behind others, and no response
+      // marks its start: it is the next turn to begin without one, at its user_message.
+      this.announced.push({ data, pending });
     } else {
-      pending.resolve({ data: response.data });
+      pending.resolve({ data });
     }
   }
 
   private deliver(event: AgentEvent): void {
     for (const subscriber of this.subscribers) subscriber.event(event);
+    if (!this.running && event.type === "user_message" && this.announced.length > 0) {
+      this.running = { events: [], ...this.announced.shift()! };
+    }
     const running = this.running;
     if (!running) return;
     running.events.push(event);
@@ -346,16 +355,11 @@ export class ZotRpcClient {
   }
 
   private failAll(error: Error): void {
-    const waiting = [...this.pending.values()];
+    const waiting = [...this.pending.values(), ...this.announced.map((turn) => turn.pending)];
     if (this.running) waiting.push(this.running.pending);
     this.pending.clear();
+    this.announced.length = 0;
     this.running = undefined;
     for (const pending of waiting) pending.reject(error);
   }
-}
-
-/** prompt and compact start a turn when they answer; run_command when it says "started". */
-function startsTurn(response: Extract<RpcResponse, { success: true }>): boolean {
-  const data = response.data as { started?: unknown; action?: unknown } | undefined;
-  return data?.started === true || (response.command === "run_command" && data?.action === "started");
 }

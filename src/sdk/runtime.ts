@@ -11,6 +11,8 @@
 //   await zot.close();
 import type { Agent } from "../core/agent.ts";
 import type { AgentEvent } from "../protocol/events.ts";
+import { promptOrCommand } from "../extensions/slash-command.ts";
+import { errorText } from "../protocol/error-text.ts";
 import { toWireMessage } from "../protocol/messages.ts";
 import type { ImageInput, RpcDataOf } from "../protocol/rpc-frames.ts";
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
@@ -41,7 +43,7 @@ export class ZotBusyError extends Error {
 
 /** The events of one prompt or compaction, up to and including `done`, and what it came to. */
 export interface ZotRun extends AsyncIterable<AgentEvent> {
-  /** resolves after `done` (whether or not the events are read); rejects if the agent itself failed */
+  /** resolves after `done`, whether or not the events are read; never rejects (a failure is an error event) */
   result: Promise<TurnResult>;
 }
 
@@ -62,8 +64,13 @@ function extensionOptions(wanted: ZotOptions["extensions"]): RuntimeOptions["ext
   return { explicit: wanted.paths ?? [], noDiscovery: !wanted.discover };
 }
 
+interface Running {
+  controller: AbortController;
+  result?: Promise<TurnResult>;
+}
+
 export class Zot {
-  private running: { controller: AbortController; finished: Promise<unknown> } | undefined;
+  private running: Running | undefined;
   private closed = false;
   private notesWired = false;
   private readonly agent: Agent;
@@ -80,10 +87,11 @@ export class Zot {
   /**
    * Starts a prompt now and returns its events: every event from user_message to `done`, then
    * the stream ends. Throws ZotBusyError (synchronously) while another prompt or compaction runs.
-   * Events are kept until read; each run has one reader.
+   * Events are kept until read; each run has one reader. As in `zot -p`, text that starts with
+   * an extension's command (`/weather berlin`) runs the command (a command_result event).
    */
   prompt(text: string, options: { images?: ImageInput[] } = {}): ZotRun {
-    return this.start((signal) => this.agent.prompt({ text, images: options.images }, signal));
+    return this.start((signal) => promptOrCommand(this.agent, this.runtime.extensions, { text, images: options.images }, signal));
   }
 
   /**
@@ -163,7 +171,7 @@ export class Zot {
     this.closed = true;
     const running = this.running;
     running?.controller.abort();
-    await running?.finished.catch(() => {});
+    await running?.result;
     await this.runtime.dispose();
   }
 
@@ -178,30 +186,35 @@ export class Zot {
       queue.push(event);
     });
     this.wireNotes();
-    const running = { controller, finished: Promise.resolve() as Promise<unknown> };
+    // Busy from here until run() ends.
+    const running: Running = { controller };
     this.running = running;
-    running.finished = (async () => {
-      try {
-        await work(controller.signal);
-      } finally {
-        off();
-        // Idle again before the stream ends, so the reader's next prompt after the loop is accepted.
-        this.running = undefined;
-      }
-    })();
-    const result = running.finished.then(
-      () => {
-        queue.end();
-        return turnResult(events);
-      },
-      (error: unknown) => {
-        queue.end(error);
-        throw error;
-      },
-    );
-    // A failure reaches whoever reads the events or awaits the result; unread, it is not an unhandled rejection.
-    result.catch(() => {});
+    const result = this.run(work, controller.signal, events, () => {
+      off();
+      queue.end();
+    });
+    running.result = result;
     return { result, [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
+  }
+
+  private async run(
+    work: (signal: AbortSignal) => Promise<unknown>,
+    signal: AbortSignal,
+    events: AgentEvent[],
+    end: () => void,
+  ): Promise<TurnResult> {
+    try {
+      await work(signal);
+    } catch (error) {
+      // As over rpc: whatever happens inside, the run reports it as an event and ends with done.
+      this.agent.emit({ type: "error", message: errorText(error) });
+    } finally {
+      if (!events.some((e) => e.type === "done")) this.agent.emit({ type: "done" });
+      // Idle again before the stream ends, so the reader's next prompt after the loop is accepted.
+      this.running = undefined;
+      end();
+    }
+    return turnResult(events);
   }
 
   /**

@@ -1,7 +1,7 @@
 // The in-process SDK (createZot) with the real Anthropic SDK against the mock LLM: a prompt's
 // events, one run at a time, abort mid-stream, state and messages, models, compaction, extensions.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createZot, type Zot, ZotBusyError, type ZotOptions } from "../../src/sdk/runtime.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
@@ -144,8 +144,11 @@ describe("createZot", () => {
   });
 
   test("compact() summarises the transcript with the model: compact_done carries the summary, then done", async () => {
-    const turns = [{ text: "answer one" }, { text: "answer two" }, { text: "answer three" }, { text: "SUMMARY: we talked" }];
-    await start(turns);
+    // A model with a small window, so a few turns are more than the recent part compaction keeps.
+    const home = tempDir("zot-sdk-home-");
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "tiny", contextWindow: 400 }] } } }));
+    const answer = (n: number) => ({ text: `answer ${n}: ${"words ".repeat(50)}`, usage: { input: 10, output: 10 } });
+    await start([answer(1), answer(2), answer(3), { text: "SUMMARY: we talked" }], { home, model: "tiny", autoCompact: 0 });
     for (const prompt of ["one", "two", "three"]) await zot!.prompt(prompt).result;
     const before = zot!.state().message_count;
     const run = zot!.compact("keep the numbers");
@@ -158,7 +161,18 @@ describe("createZot", () => {
     const result = await run.result;
     expect(result).toMatchObject({ outcome: "ok", summary: "SUMMARY: we talked" });
     expect(zot!.state().message_count).toBeLessThan(before);
+    expect(JSON.stringify(zot!.messages()[0])).toContain("SUMMARY: we talked");
     expect(JSON.stringify(mock!.requests[3].body)).toContain("keep the numbers");
+  });
+
+  test("a compaction with nothing to compact ends with an error event and done; result says error", async () => {
+    await start([{ text: "short" }]);
+    await zot!.prompt("hi").result;
+    const result = await zot!.compact().result;
+    expect(result.outcome).toBe("error");
+    expect(result.error).toContain("nothing to compact");
+    expect(result.events.at(-1)).toEqual({ type: "done" });
+    expect(zot!.state().busy).toBe(false);
   });
 });
 
