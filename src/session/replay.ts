@@ -1,0 +1,68 @@
+// Rebuilds what a session's records describe: the transcript, the model it ended on and the
+// cumulative usage. Rule: records apply in file order, exactly as the agent lived them (a
+// compaction replaces the transcript with its summary and the kept tail, a rewind cuts it back),
+// so a resumed agent starts with the transcript the last one had.
+import type { Message } from "../protocol/messages.ts";
+import type { SessionEntry, SessionHeader } from "../protocol/session-records.ts";
+import { emptyUsage, type Usage } from "../protocol/usage.ts";
+
+export interface ReplayState {
+  messages: Message[];
+  model: string;
+  provider: string;
+  cumulative: Usage;
+  /** for each message of the transcript, the index (in entries) of the record that put it there */
+  origins: number[];
+}
+
+export interface ReplayProblem {
+  entry: number;
+  message: string;
+}
+
+/** Replays `entries` over the header; what could not apply as written goes to `problems`. */
+export function replay(header: SessionHeader, entries: readonly SessionEntry[], problems: ReplayProblem[] = []): ReplayState {
+  const state: ReplayState = {
+    messages: [],
+    model: header.model,
+    provider: header.provider,
+    cumulative: emptyUsage(),
+    origins: [],
+  };
+  entries.forEach((entry, index) => apply(state, entry, index, problems));
+  return state;
+}
+
+function apply(state: ReplayState, entry: SessionEntry, index: number, problems: ReplayProblem[]): void {
+  switch (entry.type) {
+    case "message":
+      state.messages.push(entry.message);
+      state.origins.push(index);
+      return;
+    case "model_change":
+      state.model = entry.model;
+      state.provider = entry.provider;
+      return;
+    case "usage":
+      state.cumulative = entry.cumulative;
+      return;
+    case "compaction": {
+      if (entry.kept > state.messages.length) {
+        problems.push({
+          entry: index,
+          message: `a compaction keeps ${entry.kept} messages but the transcript had ${state.messages.length}; kept them all`,
+        });
+      }
+      const from = Math.max(0, state.messages.length - entry.kept);
+      state.messages = [entry.message, ...state.messages.slice(from)];
+      state.origins = [index, ...state.origins.slice(from)];
+      return;
+    }
+    case "rewind":
+      state.messages.length = Math.min(state.messages.length, entry.to);
+      state.origins.length = state.messages.length;
+      return;
+    case "intercept":
+      return;
+  }
+}

@@ -1,0 +1,51 @@
+// Every session record survives the trip through JSON, the schema, the writer and the reader, and
+// replaying the records rebuilds the transcript, model and usage they describe.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import * as v from "valibot";
+import { readFileSync } from "node:fs";
+import { SESSION_FORMAT, SessionRecord } from "../../src/protocol/session-records.ts";
+import { readSessionFile } from "../../src/session/reader.ts";
+import { replay } from "../../src/session/replay.ts";
+import { SessionWriter } from "../../src/session/writer.ts";
+import { everyRecord, header, summary } from "../support/session-fixtures.ts";
+import { tempDir } from "../support/zot.ts";
+
+describe("session records", () => {
+  test("every record type round-trips through JSON and the schema unchanged", () => {
+    for (const record of [header, ...everyRecord]) {
+      const parsed = v.parse(SessionRecord, JSON.parse(JSON.stringify(record)));
+      expect(parsed).toEqual(record);
+    }
+  });
+
+  test("the writer and the reader give back every record, in order, with nothing to report", () => {
+    const file = join(tempDir("zot-records-"), "s.jsonl");
+    const writer = SessionWriter.create(file, header);
+    for (const record of everyRecord) writer.write(record);
+    writer.close();
+    const content = readSessionFile(file);
+    expect(content.header).toEqual(header);
+    expect(content.entries).toEqual(everyRecord);
+    expect(content.problems).toEqual([]);
+    // one line per record
+    expect(readFileSync(file, "utf8").split("\n")).toHaveLength(everyRecord.length + 2);
+  });
+
+  test("replay: compaction keeps the summary and the last messages, rewind cuts back, the model and usage are the last ones", () => {
+    const state = replay(header, everyRecord);
+    // 3 messages; compaction keeps the last 2 after the summary; one more; rewind to 3
+    const messageOf = (i: number) => (everyRecord[i]!.type === "message" ? everyRecord[i]!.message : undefined);
+    expect(state.messages).toEqual([summary, messageOf(1)!, messageOf(2)!]);
+    expect(state.model).toBe("gpt-5");
+    expect(state.provider).toBe("openai");
+    expect(state.cumulative.input).toBe(300);
+    expect(state.origins).toEqual([7, 1, 2]);
+  });
+
+  test("a file written in a newer format is refused with a sentence, not misread", () => {
+    const file = join(tempDir("zot-records-"), "new.jsonl");
+    SessionWriter.create(file, { ...header, format: SESSION_FORMAT + 1 }).close();
+    expect(() => readSessionFile(file)).toThrow(/written by a newer zot/);
+  });
+});
