@@ -9,6 +9,7 @@ import type { ContentBlock } from "../protocol/messages.ts";
 import type { ModelRequest, ProviderStopReason } from "../protocol/provider.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
+import { type Change, describeModify, describeRespond } from "./intercept-change.ts";
 
 export interface LlmResponse {
   content: ContentBlock[];
@@ -157,8 +158,9 @@ export class InterceptChain {
       if (decision.action === "modify") {
         const next = this.applyModify(participant, stage, current, decision.value, decision.tool);
         if (next === current) continue;
+        const change = describeModify(stage, current, next);
         current = next;
-        this.report(participant.name, stage, "modify", decision.reason);
+        this.report(participant.name, stage, "modify", decision.reason, change);
         continue;
       }
 
@@ -167,7 +169,8 @@ export class InterceptChain {
         continue;
       }
       if (decision.action === "respond") {
-        this.report(participant.name, stage, "respond", decision.reason);
+        const change = describeRespond(current as StagePayloads["tool_call"], decision.result);
+        this.report(participant.name, stage, "respond", decision.reason, change);
         return { action: "respond", payload: current, result: decision.result, participant: participant.name };
       }
       if (TERMINAL.has(decision.action)) {
@@ -207,8 +210,8 @@ export class InterceptChain {
     return { ...current, [field]: value };
   }
 
-  private report(participant: string, stage: InterceptStage, action: InterceptAction, reason?: string): void {
-    this.emit({ type: "intercept", participant, stage, action, ...(reason ? { reason } : {}) });
+  private report(participant: string, stage: InterceptStage, action: InterceptAction, reason?: string, change?: Change): void {
+    this.emit({ type: "intercept", participant, stage, action, ...(reason ? { reason } : {}), ...change });
   }
 
   private async ask<S extends InterceptStage>(

@@ -88,6 +88,9 @@ export const InterceptEvent = v.object({
   stage: InterceptStage,
   action: InterceptAction,
   reason: v.optional(v.string()),
+  /** modify and respond: what it was and what it became (a bounded excerpt or a summary of the change) */
+  before: v.optional(v.string()),
+  after: v.optional(v.string()),
 });
 export const ExtNotifyEvent = v.object({
   type: v.literal("ext_notify"),
