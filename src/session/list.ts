@@ -1,0 +1,142 @@
+// The sessions of a working directory, newest first, each summed up for a listing (time, model,
+// message count, cost, first prompt). Rule: a listing reads each file once and parses only the
+// lines it needs (the header, the first user message, the last usage and model change); a file
+// that is not a session is reported, never a reason to fail the whole list.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { errorText } from "../protocol/error-text.ts";
+import { textOf } from "../protocol/messages.ts";
+import type { SessionEntry } from "../protocol/session-records.ts";
+import { lockOwner } from "./lock.ts";
+import { SESSION_FILE_EXT, sessionDir } from "./paths.ts";
+import { parseSessionBytes, SessionFileError } from "./reader.ts";
+
+export interface SessionFileInfo {
+  file: string;
+  /** last write */
+  mtimeMs: number;
+}
+
+export interface SessionSummary {
+  id: string;
+  file: string;
+  cwd: string;
+  created: string;
+  /** last write (RFC 3339) */
+  updated: string;
+  model: string;
+  provider: string;
+  /** messages a resume loads */
+  messages: number;
+  cost_usd: number;
+  /** the first user prompt, on one line */
+  first_prompt: string;
+  parent?: string;
+  fork_point?: number;
+  /** pid of the live zot writing it */
+  locked_by?: number;
+}
+
+/** The session files of one directory, newest first (last write, then id). */
+export function sessionFiles(dir: string): SessionFileInfo[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const files: SessionFileInfo[] = [];
+  for (const name of names) {
+    if (!name.endsWith(SESSION_FILE_EXT)) continue;
+    const file = path.join(dir, name);
+    try {
+      files.push({ file, mtimeMs: statSync(file).mtimeMs });
+    } catch {}
+  }
+  return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? 1 : a.file > b.file ? -1 : 0));
+}
+
+/** Every session of `cwd`, newest first, and a note for each file that could not be read. */
+export function listSessions(home: string, cwd: string): { sessions: SessionSummary[]; problems: string[] } {
+  const sessions: SessionSummary[] = [];
+  const problems: string[] = [];
+  for (const info of sessionFiles(sessionDir(home, cwd))) {
+    try {
+      sessions.push(summarizeSession(info));
+    } catch (error) {
+      problems.push(error instanceof SessionFileError ? error.message : `${info.file}: ${errorText(error)}`);
+    }
+  }
+  return { sessions, problems };
+}
+
+/** One session summed up; throws SessionFileError for a file that is not a session. */
+export function summarizeSession(info: SessionFileInfo): SessionSummary {
+  const bytes = readFileSync(info.file);
+  // Only the header needs a full parse; the other lines are told apart by their leading type.
+  const firstLineEnd = bytes.indexOf(0x0a);
+  const head = parseSessionBytes(bytes.subarray(0, firstLineEnd < 0 ? bytes.length : firstLineEnd + 1), info.file).header;
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  let messages = 0;
+  let firstPrompt: string | undefined;
+  let lastUsage: string | undefined;
+  let lastModel: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    // A last line without its newline counts only if it is whole (not cut off mid-write).
+    if (i === lines.length - 1 && line !== "" && !parseEntry(line)) continue;
+    const type = TYPE_PREFIX.exec(line)?.[1];
+    if (type === "message") {
+      messages++;
+      if (firstPrompt === undefined && line.includes('"role":"user"')) firstPrompt = promptOf(line);
+    } else if (type === "usage") lastUsage = line;
+    else if (type === "model_change") lastModel = line;
+    else if (type === "compaction" || type === "rewind") messages = countAfter(line, messages);
+  }
+  const usage = lastUsage ? (parseEntry(lastUsage) as Extract<SessionEntry, { type: "usage" }> | undefined) : undefined;
+  const model = lastModel ? (parseEntry(lastModel) as Extract<SessionEntry, { type: "model_change" }> | undefined) : undefined;
+  const owner = lockOwner(info.file);
+  return {
+    id: head.id,
+    file: info.file,
+    cwd: head.cwd,
+    created: head.created,
+    updated: new Date(info.mtimeMs).toISOString(),
+    model: model?.model ?? head.model,
+    provider: model?.provider ?? head.provider,
+    messages,
+    cost_usd: usage?.cumulative.cost_usd ?? 0,
+    first_prompt: firstPrompt ?? "",
+    ...(head.parent !== undefined ? { parent: head.parent } : {}),
+    ...(head.fork_point !== undefined ? { fork_point: head.fork_point } : {}),
+    ...(owner ? { locked_by: owner.pid } : {}),
+  };
+}
+
+/** Records are written with `type` first; a line written otherwise (by hand) is parsed instead. */
+const TYPE_PREFIX = /^\{"type":"([a-z_]+)"/;
+
+function parseEntry(line: string): SessionEntry | undefined {
+  try {
+    return JSON.parse(line) as SessionEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+function promptOf(line: string): string | undefined {
+  const entry = parseEntry(line);
+  if (entry?.type !== "message" || entry.message.role !== "user") return undefined;
+  return oneLine(textOf(entry.message.content)) || undefined;
+}
+
+function countAfter(line: string, count: number): number {
+  const entry = parseEntry(line);
+  if (entry?.type === "compaction") return 1 + Math.min(entry.kept, count);
+  if (entry?.type === "rewind") return Math.min(entry.to, count);
+  return count;
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,153 @@
+// Records a running agent into its session, as things happen: every message, model call usage,
+// model switch, compaction and interception decision. Rule: after every write the records replay
+// to exactly the agent's transcript; whatever changed the transcript other than an append (a
+// hard_abort, a clear, a repaired resume) is caught by comparing it with what was recorded and
+// written as a rewind plus the messages that differ. A failed write is reported once and ends the
+// recording; the agent goes on.
+import type { Agent, Compacted } from "../core/agent.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import { type Message, nowIso } from "../protocol/messages.ts";
+import type { SessionEntry } from "../protocol/session-records.ts";
+
+/** Where records go: the session file (created on the first record), or memory in tests. */
+export interface SessionOutput {
+  write(entry: SessionEntry): void;
+  close(): void;
+}
+
+export interface RecorderStart {
+  /** the transcript the records replay to so far */
+  messages: readonly Message[];
+  model: string;
+  provider: string;
+}
+
+export class SessionRecorder {
+  private readonly recorded: Message[];
+  private model: string;
+  private provider: string;
+  private agent: Agent | undefined;
+  private failed = false;
+  private closed = false;
+  private rewindReason: string | undefined;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly output: SessionOutput,
+    start: RecorderStart,
+    private readonly log: (message: string) => void,
+  ) {
+    this.recorded = start.messages.slice();
+    this.model = start.model;
+    this.provider = start.provider;
+  }
+
+  /** Starts recording `agent`; a transcript that differs from the records (a repaired resume) is written at once. */
+  attach(agent: Agent): void {
+    this.agent = agent;
+    this.unsubscribe.push(
+      agent.onMessage(() => this.sync()),
+      agent.onEvent((event) => this.onEvent(event)),
+      agent.onCompacted((compacted) => this.onCompacted(compacted)),
+    );
+    this.sync();
+  }
+
+  /** Writes what is still unwritten and closes the file. */
+  close(): void {
+    if (this.closed) return;
+    this.sync();
+    this.closed = true;
+    for (const off of this.unsubscribe) off();
+    try {
+      this.output.close();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "usage": {
+        this.syncModel();
+        const { type: _type, cumulative, ...usage } = event;
+        this.write({ type: "usage", time: nowIso(), usage, cumulative });
+        return;
+      }
+      case "intercept": {
+        const { type: _type, ...decision } = event;
+        if (decision.action === "hard_abort") this.rewindReason = `hard_abort by ${decision.participant}`;
+        this.write({ type: "intercept", time: nowIso(), ...decision });
+        return;
+      }
+      case "done":
+        this.sync();
+        return;
+    }
+  }
+
+  private onCompacted(compacted: Compacted): void {
+    const agent = this.agent;
+    if (!agent) return;
+    const kept = agent.messages.slice(1);
+    const tail = this.recorded.slice(this.recorded.length - kept.length);
+    // The kept messages are normally the recorded tail itself; if not, they are written again after the summary.
+    const keptIsTail = kept.length <= this.recorded.length && kept.every((m, i) => m === tail[i]);
+    this.write({
+      type: "compaction",
+      time: nowIso(),
+      reason: compacted.reason,
+      summary: compacted.summary,
+      message: compacted.message,
+      kept: keptIsTail ? kept.length : 0,
+      messages_before: compacted.messagesBefore,
+    });
+    this.recorded.length = 0;
+    this.recorded.push(compacted.message, ...(keptIsTail ? kept : []));
+    this.sync();
+  }
+
+  /** Brings the records level with the agent's transcript and model. */
+  private sync(): void {
+    const agent = this.agent;
+    if (!agent || this.closed) return;
+    this.syncModel();
+    const current = agent.messages;
+    let same = 0;
+    const shorter = Math.min(this.recorded.length, current.length);
+    while (same < shorter && this.recorded[same] === current[same]) same++;
+    if (same < this.recorded.length) {
+      this.write({ type: "rewind", time: nowIso(), to: same, reason: this.rewindReason ?? "the transcript was cut back" });
+      this.recorded.length = same;
+    }
+    this.rewindReason = undefined;
+    for (let i = same; i < current.length; i++) {
+      this.write({ type: "message", message: current[i]! });
+      this.recorded.push(current[i]!);
+    }
+  }
+
+  private syncModel(): void {
+    const model = this.agent?.model;
+    if (!model || (model.id === this.model && model.provider === this.provider)) return;
+    this.model = model.id;
+    this.provider = model.provider;
+    this.write({ type: "model_change", time: nowIso(), model: model.id, provider: model.provider });
+  }
+
+  private write(entry: SessionEntry): void {
+    if (this.failed) return;
+    try {
+      this.output.write(entry);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.log(`session: ${errorText(error)}; the rest of this conversation is not saved`);
+  }
+}

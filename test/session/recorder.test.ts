@@ -1,0 +1,140 @@
+// Recording a live agent: after every prompt the session file replays to exactly the agent's
+// transcript, model and cumulative usage, through tool calls, a hard_abort, a compaction, a model
+// switch and an interceptor's rewrite; a failed write is reported once and the agent goes on.
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent } from "../../src/core/agent.ts";
+import type { Decision, Participant } from "../../src/core/intercept.ts";
+import type { InterceptStage } from "../../src/protocol/events.ts";
+import type { Message } from "../../src/protocol/messages.ts";
+import type { ScriptTurn } from "../../src/protocol/script.ts";
+import type { Tool } from "../../src/protocol/tool.ts";
+import { createScriptedProvider } from "../../src/providers/scripted.ts";
+import { openSession } from "../../src/session/open.ts";
+import { sessionDir } from "../../src/session/paths.ts";
+import { readSessionFile } from "../../src/session/reader.ts";
+import { replay } from "../../src/session/replay.ts";
+import { testModel } from "../support/test-model.ts";
+import { tempDir } from "../support/zot.ts";
+
+const model = testModel({ id: "claude-sonnet-4-5", provider: "anthropic", context_window: 4_000, price_input: 3, price_output: 15 });
+
+const echo: Tool = {
+  name: "echo",
+  description: "echoes",
+  parameters: { type: "object" },
+  execute: async (args) => ({ content: [{ type: "text", text: `echo ${JSON.stringify(args)}` }], is_error: false }),
+};
+
+function setup(turns: ScriptTurn[], messages?: Message[]) {
+  const home = tempDir("zot-rec-home-");
+  const cwd = tempDir("zot-rec-cwd-");
+  const logs: string[] = [];
+  const agent = new Agent({ provider: createScriptedProvider(turns), model, tools: [echo], system: "sys", cwd, autoCompact: 0, messages });
+  const session = openSession({ kind: "new" }, { home, cwd });
+  session.record(agent, (m) => logs.push(m));
+  return { agent, session, logs, home, cwd };
+}
+
+/** What a resume of the file would load. */
+function replayed(file: string) {
+  const content = readSessionFile(file);
+  expect(content.problems).toEqual([]);
+  return { ...replay(content.header, content.entries), entries: content.entries, header: content.header };
+}
+
+function guard(name: string, decide: (stage: InterceptStage, payload: any) => Decision): Participant {
+  return { name, priority: 0, stages: ["tool_call", "turn_start"], timeoutMs: 1000, onFailure: "allow", decide: async (s, p) => decide(s, p) as any };
+}
+
+const signal = () => new AbortController().signal;
+
+describe("the session recorder", () => {
+  test("a prompt with a tool call: the file replays to the agent's transcript and cumulative usage", async () => {
+    const { agent, session } = setup([
+      { tool_calls: [{ id: "c1", name: "echo", args: { a: 1 } }], usage: { input: 100, output: 10 } },
+      { text: "done", usage: { input: 200, output: 5 } },
+    ]);
+    await agent.prompt({ text: "go", images: [{ mime_type: "image/png", data: "iVBORw0KGgo=" }] }, signal());
+    const state = replayed(session.file);
+    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(state.cumulative).toEqual(agent.cumulative);
+    expect(state.header).toMatchObject({ model: "claude-sonnet-4-5", provider: "anthropic", cwd: agent.cwd });
+    // written as they happened: each message and usage in the order the agent lived them
+    expect(state.entries.map((e) => e.type)).toEqual(["message", "usage", "message", "message", "usage", "message"]);
+    session.close();
+  });
+
+  test("nothing said, nothing written: a new session leaves no file", async () => {
+    const { session, home, cwd } = setup([]);
+    session.close();
+    expect(existsSync(sessionDir(home, cwd))).toBe(false);
+  });
+
+  test("a hard_abort takes the turn back out: a rewind record, and the file replays without it", async () => {
+    const { agent, session } = setup([{ text: "first answer" }, { tool_calls: [{ id: "c2", name: "echo", args: {} }] }, { text: "third" }]);
+    await agent.prompt({ text: "one" }, signal());
+    agent.chain.add(guard("kill", (stage) => (stage === "tool_call" ? { action: "hard_abort", reason: "stop everything" } : { action: "continue" })));
+    await agent.prompt({ text: "two" }, signal());
+    expect(agent.messages).toHaveLength(2);
+    agent.chain.remove("kill");
+    await agent.prompt({ text: "three" }, signal());
+    const state = replayed(session.file);
+    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages.map((m) => m.content[0]?.type === "text" && m.content[0].text)).toEqual(["one", "first answer", "three", "third"]);
+    expect(state.entries.find((e) => e.type === "rewind")).toMatchObject({ to: 2, reason: "hard_abort by kill" });
+    session.close();
+  });
+
+  test("a compaction is one record (summary + how many kept), and the file replays to the compacted transcript", async () => {
+    const big = "word ".repeat(1500);
+    const { agent, session } = setup([{ text: big }, { text: "short answer" }, { text: "## Goal\nsummary of the big part" }, { text: "after compaction" }]);
+    await agent.prompt({ text: "first" }, signal());
+    await agent.prompt({ text: "second" }, signal());
+    const before = agent.messages.length;
+    const outcome = await agent.compact(signal());
+    expect(outcome.status).toBe("ok");
+    await agent.prompt({ text: "third" }, signal());
+    const state = replayed(session.file);
+    expect(state.messages).toEqual(agent.messages);
+    const compaction = state.entries.find((e) => e.type === "compaction");
+    expect(compaction).toMatchObject({ reason: "manual", messages_before: before });
+    // the kept messages are not written a second time
+    expect(compaction?.type === "compaction" && compaction.kept).toBeGreaterThan(0);
+    expect(state.entries.filter((e) => e.type === "message")).toHaveLength(before + 2);
+    session.close();
+  });
+
+  test("a model switch is recorded before the next message; an interceptor's rewrite is in the audit trail", async () => {
+    const { agent, session } = setup([{ tool_calls: [{ id: "c1", name: "echo", args: { x: "rm -rf /" } }] }, { text: "ok" }]);
+    agent.setModel(testModel({ id: "claude-opus-4-5", provider: "anthropic" }));
+    agent.chain.add(guard("safe", (stage, p) => (stage === "tool_call" ? { action: "modify", value: { x: "ls" }, reason: "no rm" } : { action: "continue" })));
+    await agent.prompt({ text: "clean up" }, signal());
+    const state = replayed(session.file);
+    expect(state.model).toBe("claude-opus-4-5");
+    expect(state.entries[0]).toMatchObject({ type: "model_change", model: "claude-opus-4-5", provider: "anthropic" });
+    expect(state.entries.find((e) => e.type === "intercept")).toMatchObject({
+      participant: "safe",
+      stage: "tool_call",
+      action: "modify",
+      reason: "no rm",
+      before: 'echo {"x":"rm -rf /"}',
+      after: 'echo {"x":"ls"}',
+    });
+    session.close();
+  });
+
+  test("a session that cannot be written is reported once; the agent answers anyway", async () => {
+    const { agent, session, logs, home } = setup([{ text: "still answering" }, { text: "again" }]);
+    writeFileSync(join(home, "sessions"), "a file where the sessions directory should be");
+    const outcome = await agent.prompt({ text: "hi" }, signal());
+    await agent.prompt({ text: "hi again" }, signal());
+    session.close();
+    expect(outcome.status).toBe("ok");
+    expect(agent.messages).toHaveLength(4);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^session: .*; the rest of this conversation is not saved$/);
+  });
+});
