@@ -12,6 +12,10 @@ import { textOf } from "../protocol/messages.ts";
 import type { Tool } from "../protocol/tool.ts";
 import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
+import { prepareLaunch } from "./ext-launch.ts";
+import { HookSet } from "./hook-set.ts";
+import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts";
+import { loadHooksConfig } from "./hooks-config.ts";
 import { extensionTool } from "./ext-tool.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
 import { appendLog } from "./child.ts";
@@ -68,7 +72,9 @@ export interface NoteSink {
 
 export interface ExtensionInfo {
   name: string;
-  source: ExtensionSource;
+  source: ExtensionSource | HookSource;
+  /** "jsonrpc" for a process hook (docs/hooks.md) */
+  protocol: "zot" | "jsonrpc";
   dir: string;
   state: HostState;
   error?: string;
@@ -87,6 +93,8 @@ interface Loaded {
 
 export class ExtensionManager implements SlashCommands {
   private loaded: Loaded[] = [];
+  /** the JSON-RPC process hooks (extension.json with "protocol": "jsonrpc", and hooks.json) */
+  private hooks: HookSet | undefined;
   private options: LoadOptions | undefined;
   private commandIndex = new Map<string, { host: ZotExtensionHost; description: string }>();
   private toolList: Tool[] = [];
@@ -111,6 +119,7 @@ export class ExtensionManager implements SlashCommands {
     const warnings: string[] = [];
     this.warnings = warnings;
     const hosts: Loaded[] = [];
+    const hookSpecs: HookSpec[] = [];
     for (const entry of discoverExtensions(options)) {
       const manifest = entry.manifest;
       if (!manifest) {
@@ -127,9 +136,11 @@ export class ExtensionManager implements SlashCommands {
       // A disabled extension stays off unless named with --ext for this run.
       if (!manifest.enabled && entry.source !== "flag") continue;
       if (manifest.protocol === "jsonrpc") {
-        warnings.push(
-          `extension "${manifest.name}" (${entry.manifestFile}) speaks the "jsonrpc" hook protocol, which this zot does not run yet; skipped`,
-        );
+        const launch = prepareLaunch({ ...options, manifest, dir: entry.dir, env: options.env ?? process.env });
+        const where = { source: entry.source, file: entry.manifestFile, dir: entry.dir };
+        const spec = manifestHookSpec(manifest, where, launch);
+        if ("error" in spec) warnings.push(spec.error);
+        else hookSpecs.push(spec);
         continue;
       }
       const host = new ZotExtensionHost({
@@ -150,13 +161,15 @@ export class ExtensionManager implements SlashCommands {
       hosts.push({ host, source: entry.source });
     }
     this.loaded = hosts;
-    await Promise.all(hosts.map(({ host }) => host.start()));
+    this.hooks = this.hookSet(options, hookSpecs, warnings);
+    const [, hookFailures] = await Promise.all([Promise.all(hosts.map(({ host }) => host.start())), this.hooks.start()]);
     for (const { host } of hosts) if (host.state === "failed" && host.error) warnings.push(host.error);
+    warnings.push(...hookFailures);
     this.rebuild();
     if (this.agent) this.addParticipants(this.agent);
     const report = {
-      started: hosts.length,
-      ready: hosts.filter(({ host }) => host.live).length,
+      started: hosts.length + this.hooks.hosts.length,
+      ready: hosts.filter(({ host }) => host.live).length + this.hooks.hosts.filter((host) => host.live).length,
       warnings,
     };
     this.warnings = undefined;
@@ -183,9 +196,21 @@ export class ExtensionManager implements SlashCommands {
   }
 
   list(): ExtensionInfo[] {
-    return this.loaded.map(({ host, source }) => ({
+    const hooks = (this.hooks?.hosts ?? []).map((host) => ({
+      name: host.name,
+      source: host.spec.source,
+      protocol: "jsonrpc" as const,
+      dir: host.spec.dir,
+      state: host.state,
+      ...(host.error ? { error: host.error } : {}),
+      ...(host.pid !== undefined && host.live ? { pid: host.pid } : {}),
+      commands: [],
+      tools: [],
+    }));
+    const extensions = this.loaded.map(({ host, source }) => ({
       name: host.name,
       source,
+      protocol: "zot" as const,
       dir: host.dir,
       state: host.state,
       ...(host.error ? { error: host.error } : {}),
@@ -193,6 +218,7 @@ export class ExtensionManager implements SlashCommands {
       commands: host.commands().map((c) => c.name),
       tools: host.tools().map((t) => t.name),
     }));
+    return [...extensions, ...hooks];
   }
 
   /** Wires the extensions into an agent: its tools, its interception chain and its events. */
@@ -228,10 +254,11 @@ export class ExtensionManager implements SlashCommands {
       const options = this.options;
       if (!options) throw new Error("extensions were never loaded, so there is nothing to reload");
       const old = this.loaded;
-      const stopped = old.filter(({ host }) => host.live).length;
-      await Promise.all(old.map(({ host }) => host.stop()));
+      const stopped = old.filter(({ host }) => host.live).length + (this.hooks?.hosts.filter((host) => host.live).length ?? 0);
+      await Promise.all([...old.map(({ host }) => host.stop()), this.hooks?.stop()]);
       this.removeParticipants();
       this.loaded = [];
+      this.hooks = undefined;
       this.reported.clear();
       this.rebuild();
       const report = await this.loadNow(options);
@@ -243,7 +270,7 @@ export class ExtensionManager implements SlashCommands {
   /** shutdown to every extension at once; each gets the grace, then SIGTERM, then SIGKILL. */
   stop(): Promise<void> {
     return this.serial(async () => {
-      await Promise.all(this.loaded.map(({ host }) => host.stop()));
+      await Promise.all([...this.loaded.map(({ host }) => host.stop()), this.hooks?.stop()]);
       this.detach();
     });
   }
@@ -272,6 +299,32 @@ export class ExtensionManager implements SlashCommands {
       agent.chain.add(participant);
       this.participants.push(participant);
     }
+    for (const participant of this.hooks?.participants() ?? []) {
+      agent.chain.add(participant);
+      this.participants.push(participant);
+    }
+  }
+
+  /**
+   * The hooks of extension.json files and of hooks.json (unless --no-ext). A name is one
+   * extension's or hook's: a hooks.json entry whose name is taken is not started (logged).
+   */
+  private hookSet(options: LoadOptions, fromManifests: HookSpec[], warnings: string[]): HookSet {
+    const specs = [...fromManifests];
+    if (!options.noDiscovery) {
+      const config = loadHooksConfig({ cwd: options.cwd, home: options.home, env: options.env ?? process.env });
+      warnings.push(...config.warnings);
+      const taken = new Set([...this.loaded.map(({ host }) => host.name), ...specs.map((spec) => spec.name)]);
+      for (const spec of config.specs) {
+        if (!taken.has(spec.name)) specs.push(spec);
+        else appendLog(extensionLogFile(options.home, spec.name), `${spec.file}: hook "${spec.name}" is not started: an extension of that name comes first`);
+      }
+    }
+    return new HookSet(specs, {
+      home: options.home,
+      builtinTools: BUILTIN_TOOL_NAMES,
+      showUser: (hook, text) => this.note({ extension: hook, level: "info", message: text }),
+    });
   }
 
   private removeParticipants(): void {
@@ -324,6 +377,7 @@ export class ExtensionManager implements SlashCommands {
   }
 
   private fanOut(event: AgentEvent): void {
+    this.hooks?.observe(event);
     switch (event.type) {
       case "turn_start":
         return this.broadcast({ type: "event", event: "turn_start", step: event.step });

@@ -5,7 +5,9 @@
 import { accessSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
+import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -23,6 +25,10 @@ const FIELD_RULES: Record<string, string> = {
   enabled: "true or false",
   priority: "a number",
   protocol: "\"zot\" or \"jsonrpc\"",
+  observe: `an array of hook event kinds (${HOOK_EVENT_KINDS.slice(0, 2).join(", ")}, …; docs/hooks.md lists them) or ["*"]`,
+  intercept: `an array of ${HOOK_INTERCEPTS.join(", ")}`,
+  timeouts: `an object of positive milliseconds per stage (${Object.keys(TimeoutOverrides.entries).join(", ")})`,
+  allow_builtin_respond: "true or false",
 };
 
 export const Manifest = v.looseObject({
@@ -43,6 +49,15 @@ export const Manifest = v.looseObject({
   priority: v.nullish(v.pipe(v.number(), v.finite()), 0),
   /** "jsonrpc" = PicoClaw-style process hooks */
   protocol: v.nullish(v.picklist(["zot", "jsonrpc"]), "zot"),
+  // The fields below are read only for "jsonrpc" hooks (docs/hooks.md).
+  /** hook.event kinds the hook receives */
+  observe: v.optional(ObserveList),
+  /** hook methods the hook answers */
+  intercept: v.optional(InterceptList),
+  /** per-stage deadlines in ms (tests use short ones; the defaults are PicoClaw's) */
+  timeouts: v.optional(TimeoutOverrides),
+  /** let `respond` answer for zot's built-in tools, which skips their approval */
+  allow_builtin_respond: v.optional(v.boolean()),
 });
 export type Manifest = v.InferOutput<typeof Manifest>;
 

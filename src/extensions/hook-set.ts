@@ -1,0 +1,69 @@
+// The process hooks of one run of zot, for the extension manager: starts them together, hands
+// their participants to the chain, turns agent events into hook.event notifications for the
+// hooks that observe them, and stops them.
+// Rule: a hook that fails to start is reported once and left out of the chain; a hook that dies
+// later stays in it, so its calls fail at once by the rules (interceptors skipped, approvals deny).
+import type { Participant } from "../core/intercept.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import { HookEvents } from "./hook-events.ts";
+import { HookHost } from "./hook-host.ts";
+import { hookParticipant } from "./hook-intercept.ts";
+import type { HookSpec } from "./hook-spec.ts";
+
+export interface HookSetOptions {
+  home: string;
+  /** zot's own tool names; respond for these needs the hook's allow_builtin_respond */
+  builtinTools: ReadonlySet<string>;
+  /** shows a hook's for_user text to the user, attributed to the hook */
+  showUser(hook: string, text: string): void;
+}
+
+export class HookSet {
+  readonly hosts: HookHost[];
+  private readonly events = new HookEvents();
+
+  constructor(
+    specs: readonly HookSpec[],
+    private readonly options: HookSetOptions,
+  ) {
+    this.hosts = specs.map((spec) => new HookHost({ spec, home: options.home }));
+  }
+
+  /** Starts every hook in parallel; resolves with a sentence for each one that did not come up. */
+  async start(): Promise<string[]> {
+    await Promise.all(this.hosts.map((host) => host.start()));
+    return this.hosts.flatMap((host) => (host.state === "failed" && host.error ? [host.error] : []));
+  }
+
+  participants(): Participant[] {
+    return this.hosts
+      .filter((host) => host.state !== "failed")
+      .map((host) =>
+        hookParticipant({
+          name: host.name,
+          spec: host.spec,
+          call: (method, params, timeoutMs, signal) => host.call(method, params, timeoutMs, signal),
+          log: (line) => host.log(line),
+          meta: (tracePath) => this.events.meta(tracePath),
+          chatId: this.events.session,
+          showUser: (text) => this.options.showUser(host.name, text),
+          builtinTools: this.options.builtinTools,
+        }),
+      );
+  }
+
+  /** Every agent event passes here: the turn bookkeeping always, notifications to observers. */
+  observe(event: AgentEvent): void {
+    const notifications = this.events.translate(event);
+    for (const params of notifications) {
+      for (const host of this.hosts) {
+        const { observe } = host.spec;
+        if (observe === "all" || observe.includes(params.Kind)) host.notify(params);
+      }
+    }
+  }
+
+  stop(): Promise<void> {
+    return Promise.all(this.hosts.map((host) => host.stop())).then(() => {});
+  }
+}

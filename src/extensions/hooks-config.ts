@@ -1,0 +1,197 @@
+// PicoClaw's hook configuration, read unchanged from `./.zot/hooks.json` and `$ZOT_HOME/hooks.json`:
+// `{"hooks": {"enabled", "defaults", "processes": {"<name>": {enabled, priority, transport,
+// command, dir, env, observe, intercept}}}}` (a file holding only the inner `hooks` object works too).
+// Rule: PicoClaw's semantics (an entry runs only with `"enabled": true`; `command` is argv, no
+// shell; `env` is added to zot's environment; a relative `dir` is relative to where zot runs), the
+// project's entry wins a name, and every problem is a sentence naming the file and the field; one
+// bad entry never stops the others.
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import * as v from "valibot";
+import { zotPaths } from "../config/home.ts";
+import { errorText } from "../protocol/error-text.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { describeIssue } from "../protocol/schema-issue.ts";
+import {
+  type HookLaunch,
+  hookModes,
+  type HookSource,
+  type HookSpec,
+  hookTimeouts,
+  InterceptList,
+  ObserveList,
+  TimeoutOverrides,
+} from "./hook-spec.ts";
+
+export const HOOKS_FILE = "hooks.json";
+
+const Millis = v.optional(v.number());
+const HooksSection = v.looseObject({
+  enabled: v.optional(v.boolean(), true),
+  defaults: v.optional(
+    v.looseObject({
+      observer_timeout_ms: Millis,
+      interceptor_timeout_ms: Millis,
+      approval_timeout_ms: Millis,
+    }),
+  ),
+  builtins: v.optional(v.record(v.string(), v.unknown())),
+  processes: v.optional(v.record(v.string(), v.unknown())),
+});
+
+const ProcessEntry = v.looseObject({
+  /** PicoClaw's zero value: an entry must say `"enabled": true` */
+  enabled: v.optional(v.boolean(), false),
+  priority: v.optional(v.pipe(v.number(), v.finite()), 0),
+  transport: v.optional(v.picklist(["stdio", ""])),
+  command: v.pipe(v.array(v.string()), v.minLength(1, "command is required (an array: the program, then its arguments)")),
+  dir: v.optional(v.string()),
+  env: v.optional(v.record(v.string(), v.string())),
+  observe: v.optional(ObserveList),
+  intercept: v.optional(InterceptList),
+  // zot's additions (PicoClaw ignores unknown keys, so these stay portable to its v-seed loader)
+  timeouts: v.optional(TimeoutOverrides),
+  allow_builtin_respond: v.optional(v.boolean()),
+});
+type ProcessEntry = v.InferOutput<typeof ProcessEntry>;
+
+const NAME = /^[A-Za-z0-9._-]+$/;
+
+export interface HooksConfigOptions {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+}
+
+export interface HooksConfig {
+  /** enabled entries, project first; a name the project has is not taken from the global file */
+  specs: HookSpec[];
+  /** sentences naming the file and the field */
+  warnings: string[];
+}
+
+/** The two hooks.json files, in precedence order. */
+export function hooksConfigFiles(options: { cwd: string; home: string }): { source: HookSource; file: string }[] {
+  return [
+    { source: "project hooks.json", file: path.resolve(options.cwd, ".zot", HOOKS_FILE) },
+    { source: "global hooks.json", file: path.resolve(options.cwd, zotPaths(options.home).home, HOOKS_FILE) },
+  ];
+}
+
+export function loadHooksConfig(options: HooksConfigOptions): HooksConfig {
+  const specs: HookSpec[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  const seenFiles = new Set<string>();
+  for (const { source, file } of hooksConfigFiles(options)) {
+    if (seenFiles.has(file)) continue;
+    seenFiles.add(file);
+    for (const spec of readHooksFile(file, source, options, warnings)) {
+      if (seen.has(spec.name)) continue;
+      seen.add(spec.name);
+      specs.push(spec);
+    }
+  }
+  return { specs, warnings };
+}
+
+/** Every process entry of one file (disabled ones left out); a missing file has none. */
+function readHooksFile(file: string, source: HookSource, options: HooksConfigOptions, warnings: string[]): HookSpec[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code !== "ENOENT") warnings.push(`${file}: cannot be read (${String(code ?? errorText(err))}); its hooks are not loaded`);
+    return [];
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    warnings.push(`${file}: not valid JSON (${errorText(err).replace(/^JSON Parse error: /, "")}); its hooks are not loaded`);
+    return [];
+  }
+  // PicoClaw's whole config.json has `hooks` at the top; a file of its own may hold just that object.
+  const section = isJsonObject(raw) && isJsonObject(raw.hooks) ? raw.hooks : raw;
+  const prefix = section === raw ? "" : "hooks.";
+  const parsed = v.safeParse(HooksSection, section);
+  if (!parsed.success) {
+    warnings.push(`${file}: ${fieldProblem(parsed.issues, prefix)}; its hooks are not loaded`);
+    return [];
+  }
+  const hooks = parsed.output;
+  if (!hooks.enabled) return [];
+  for (const name of Object.keys(hooks.builtins ?? {})) {
+    warnings.push(`${file}: ${prefix}builtins.${name} is a Go hook compiled into PicoClaw; zot cannot run it (ignored)`);
+  }
+  const defaults = {
+    ...(positive(hooks.defaults?.interceptor_timeout_ms) && {
+      before_llm: hooks.defaults?.interceptor_timeout_ms,
+      after_llm: hooks.defaults?.interceptor_timeout_ms,
+      before_tool: hooks.defaults?.interceptor_timeout_ms,
+      after_tool: hooks.defaults?.interceptor_timeout_ms,
+    }),
+    ...(positive(hooks.defaults?.approval_timeout_ms) && { approve_tool: hooks.defaults?.approval_timeout_ms }),
+  };
+  const specs: HookSpec[] = [];
+  // Sorted by name, as PicoClaw mounts them.
+  for (const name of Object.keys(hooks.processes ?? {}).sort()) {
+    const where = `${file}: ${prefix}processes.${name}`;
+    if (!NAME.test(name) || /^\.+$/.test(name)) {
+      warnings.push(`${where}: the name must be letters, digits, ".", "-" and "_"; not loaded`);
+      continue;
+    }
+    const entry = v.safeParse(ProcessEntry, hooks.processes?.[name]);
+    if (!entry.success) {
+      warnings.push(`${where}: ${fieldProblem(entry.issues, "")}; not loaded`);
+      continue;
+    }
+    if (!entry.output.enabled) continue;
+    const modes = hookModes(entry.output);
+    if ("error" in modes) {
+      warnings.push(`${where}: ${modes.error}; not loaded`);
+      continue;
+    }
+    const dir = path.resolve(options.cwd, entry.output.dir ?? "");
+    specs.push({
+      name,
+      source,
+      file,
+      dir,
+      launch: processLaunch(name, entry.output, dir, options.env),
+      ...modes,
+      priority: entry.output.priority,
+      timeouts: hookTimeouts(defaults, entry.output.timeouts),
+      allowBuiltinRespond: entry.output.allow_builtin_respond ?? false,
+    });
+  }
+  return specs;
+}
+
+/**
+ * PicoClaw's exec.Command rules: command[0] through PATH when it is a bare name, against `dir`
+ * when it is a relative path; the arguments as given; `env` over zot's environment.
+ */
+function processLaunch(name: string, entry: ProcessEntry, dir: string, env: Record<string, string | undefined>): HookLaunch {
+  const [program, ...args] = entry.command;
+  const merged: Record<string, string | undefined> = { ...env, BUN_BE_BUN: undefined, ZOT_EXTENSION_NAME: name, ...entry.env };
+  if (!program.includes("/") && !program.includes("\\")) {
+    const found = Bun.which(program, merged.PATH === undefined ? {} : { PATH: merged.PATH });
+    if (!found) return { error: `"command" starts with "${program}", which is not on PATH; install it, or give its path` };
+    return { command: [found, ...args], env: merged };
+  }
+  const file = path.resolve(dir, program);
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { error: `"command" starts with "${program}", but ${file} does not exist` };
+  return { command: [file, ...args], env: merged };
+}
+
+function positive(value: number | undefined): boolean {
+  return value !== undefined && value > 0;
+}
+
+function fieldProblem(issues: v.BaseIssue<unknown>[], prefix: string): string {
+  const issue = issues[0];
+  const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
+  return where ? `"${prefix}${where}": ${describeIssue(issue)}` : describeIssue(issue);
+}
