@@ -173,7 +173,10 @@ export class ZotRpcClient {
 
   // ── commands ──────────────────────────────────────────────────────────────────────────────
 
-  /** Sends any command and resolves with its response's data (for turn-starting commands, the `started` data). */
+  /**
+   * Sends any command and resolves with its response's data. A command that starts a turn
+   * resolves once the turn is over (its events reach onEvent() and events()).
+   */
   async request<T extends RpcCommandType>(type: T, fields: Omit<RpcCommandOf<T>, "id" | "type">): Promise<RpcDataOf<T>> {
     return (await this.exchange(type, fields)).data as RpcDataOf<T>;
   }
