@@ -1,6 +1,6 @@
 // `zot rpc`: the agent as a subprocess driven by NDJSON commands on stdin, answering with responses
 // and streaming the agent's events on stdout. Rule: stdout carries protocol lines and nothing else;
-// no input, however bad, stops the server; only stdin closing, a signal or a failed token does,
+// no input, however bad, stops the server; only stdin (or stdout) closing, a signal or a failed token does,
 // and then the running turn is aborted (its turn_end and done still go out) and extensions stop.
 import type { Runtime } from "../runtime.ts";
 import { LineSplitter } from "../extensions/line-splitter.ts";
@@ -37,7 +37,8 @@ export async function runRpcMode(runtime: Runtime, options: RpcModeOptions): Pro
 }
 
 class RpcServer {
-  private readonly writer = new NdjsonWriter();
+  /** A client that closed our stdout is gone: the same as closing stdin. */
+  private readonly writer = new NdjsonWriter(undefined, () => this.stop("closed"));
   private readonly closing = new AbortController();
   private readonly queue: WorkQueue;
   private readonly session: RpcSession;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
-import { tempDir } from "../support/zot.ts";
+import { cleanEnv, tempDir, ZOT } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
 let rpc: RpcProcess | undefined;
@@ -138,6 +138,30 @@ describe("the end of the process", () => {
       expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
     });
   }
+
+  test("the client stops reading stdout mid-turn: treated as closed, no stack traces, the extension gets shutdown, exit 0", async () => {
+    const cwd = tempDir("zot-rpc-cwd-");
+    const record = join(cwd, "received.ndjson");
+    const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record });
+    mock = startMockLlm([{ text: "word ".repeat(20_000), chunk_size: 1 }]);
+    const proc = Bun.spawn([ZOT, "rpc", ...anthropicMock(mock.url), "--no-ext", "--ext", extDir], {
+      cwd,
+      env: cleanEnv(tempDir("zot-rpc-home-")),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    proc.stdin.write('{"type":"prompt","message":"talk"}\n');
+    proc.stdin.flush();
+    const reader = proc.stdout.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('"started":true');
+    await reader.cancel();
+    expect(await proc.exited).toBe(0);
+    const stderr = await new Response(proc.stderr).text();
+    expect(stderr).not.toContain("EPIPE");
+    expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
+  });
 
   test("stdin closed while idle: exit 0 at once, nothing on stderr", async () => {
     const r = start([], ["--no-ext"]);

@@ -26,21 +26,23 @@ export class RpcProcess {
   private readonly stderrReading: Promise<void>;
   private nextId = 1;
   private badLine: string | undefined;
+  private finished = false;
 
   constructor(args: string[], options: RpcStartOptions = {}) {
     this.home = options.home ?? tempDir("zot-rpc-home-");
     this.cwd = options.cwd ?? tempDir("zot-rpc-cwd-");
-    this.proc = Bun.spawn([ZOT, ...args], {
+    const proc = Bun.spawn([ZOT, ...args], {
       cwd: this.cwd,
       env: cleanEnv(this.home, options.env),
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
     });
+    this.proc = proc;
     this.reading = this.readStdout();
     this.stderrReading = (async () => {
       const decoder = new TextDecoder();
-      for await (const chunk of this.proc.stderr) this.stderrText += decoder.decode(chunk, { stream: true });
+      for await (const chunk of proc.stderr) this.stderrText += decoder.decode(chunk, { stream: true });
     })();
   }
 
@@ -120,8 +122,6 @@ export class RpcProcess {
   kill(signal: NodeJS.Signals = "SIGTERM"): void {
     this.proc.kill(signal);
   }
-
-  private finished = false;
 
   private async readStdout(): Promise<void> {
     const decoder = new TextDecoder();
