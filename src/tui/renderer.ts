@@ -1,0 +1,249 @@
+// Paints a component tree into the normal terminal screen, below the shell prompt, by diffing each
+// frame's rows against the last. Rules, each a complaint about peers we do not repeat:
+// - rows that have scrolled into the scrollback are never written again: a change above the
+//   visible viewport (a spinner in an old tool box) is dropped, never a reason to repaint;
+// - scrollback is never cleared, except by clearScreen() (the user's Ctrl+L);
+// - a resize repaints the visible viewport only (home, rewrite the rows, erase below);
+// - only rows that changed are rewritten, with relative cursor moves, in one write wrapped in
+//   synchronized output (DEC 2026); a frame that changes nothing writes nothing;
+// - paints are coalesced to at most one per `minFrameMs` (60/s) and no timer runs when nothing
+//   asked for a paint.
+// Coordinates: "frame rows" count from the first row the renderer ever painted. `highWater` is how
+// many frame rows exist on the screen (a frame that shrank leaves blank rows below it); the visible
+// viewport is the last `rows` of them.
+import { CURSOR_MARKER, type Component } from "./component.ts";
+import {
+  CLEAR_SCREEN,
+  CLEAR_SCROLLBACK,
+  CURSOR_HOME,
+  ERASE_BELOW,
+  ERASE_LINE,
+  HIDE_CURSOR,
+  HYPERLINK_CLOSE,
+  RESET_STYLE,
+  SHOW_CURSOR,
+  SYNC_END,
+  SYNC_START,
+  cursorColumn,
+  cursorDown,
+  cursorUp,
+} from "./escapes.ts";
+import { truncateToWidth, visibleWidth } from "./width.ts";
+
+/** Where frames go; Terminal fits, and so does a byte counter in a test. */
+export interface RenderTarget {
+  readonly columns: number;
+  readonly rows: number;
+  write(data: string): void;
+}
+
+export interface RenderStats {
+  /** Frames that wrote something. */
+  frames: number;
+  /** Clear screen and scrollback, then everything again: only clearScreen() (Ctrl+L) does it. */
+  fullRedraws: number;
+  /** The visible rows rewritten from the top after a resize; scrollback untouched. */
+  viewportRepaints: number;
+  bytes: number;
+  lastFrameBytes: number;
+}
+
+export interface RendererOptions {
+  /** Shortest time between two paints (default 16 ms, about 60 per second). */
+  minFrameMs?: number;
+}
+
+interface CursorMark {
+  row: number;
+  column: number;
+}
+
+export class Renderer {
+  readonly stats: RenderStats = { frames: 0, fullRedraws: 0, viewportRepaints: 0, bytes: 0, lastFrameBytes: 0 };
+  private readonly minFrameMs: number;
+  private previous: string[] = [];
+  private painted = false;
+  private stopped = false;
+  private clearRequested = false;
+  private highWater = 0;
+  private cursorRow = 0;
+  /** Column of the terminal cursor, or -1 when unknown (after writing a row). */
+  private cursorCol = -1;
+  private cursorShown: boolean | undefined;
+  private width = 0;
+  private height = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastPaint = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly target: RenderTarget,
+    private readonly root: Component,
+    options: RendererOptions = {},
+  ) {
+    this.minFrameMs = options.minFrameMs ?? 16;
+  }
+
+  /** Asks for a paint; many requests before it happens make one paint. */
+  requestRender(): void {
+    if (this.stopped || this.timer) return;
+    const wait = Math.max(0, this.lastPaint + this.minFrameMs - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.renderNow();
+    }, wait);
+  }
+
+  /** Paints at once (the first frame, tests). */
+  renderNow(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.lastPaint = performance.now();
+    const out = this.paint();
+    if (out === "") return;
+    const frame = SYNC_START + out + SYNC_END;
+    this.target.write(frame);
+    this.stats.frames++;
+    this.stats.lastFrameBytes = Buffer.byteLength(frame);
+    this.stats.bytes += this.stats.lastFrameBytes;
+  }
+
+  /** The user's explicit clear (Ctrl+L): screen and scrollback emptied, the whole frame written again. */
+  clearScreen(): void {
+    this.clearRequested = true;
+    this.requestRender();
+  }
+
+  /**
+   * Stops painting and returns what moves the cursor to a fresh row below the frame, so what
+   * comes next (the shell prompt, a crash report) does not overwrite it.
+   */
+  park(): string {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.painted) return "";
+    return this.moveTo(Math.max(0, this.previous.length - 1)) + "\r\n" + RESET_STYLE;
+  }
+
+  private paint(): string {
+    const width = this.target.columns;
+    const height = this.target.rows;
+    const lines = this.root.render(width);
+    if (lines.length === 0) lines.push("");
+    const mark = takeCursorMark(lines, width, height);
+    let out: string;
+    if (!this.painted) out = this.paintAll(lines, width, "\r");
+    else if (this.clearRequested) {
+      out = this.paintAll(lines, width, CURSOR_HOME + CLEAR_SCREEN + CLEAR_SCROLLBACK);
+      this.stats.fullRedraws++;
+    } else if (width !== this.width || height !== this.height) {
+      out = this.repaintViewport(lines, width, height);
+      this.stats.viewportRepaints++;
+    } else out = this.diff(lines, width, height);
+    this.painted = true;
+    this.clearRequested = false;
+    this.width = width;
+    this.height = height;
+    this.previous = lines;
+    if (out !== "" && this.cursorShown) out = HIDE_CURSOR + out + this.placeCursor(mark, lines.length, height, true);
+    else out += this.placeCursor(mark, lines.length, height, false);
+    return out;
+  }
+
+  /** Every row from the cursor's row down (first frame, or after a clear). */
+  private paintAll(lines: string[], width: number, lead: string): string {
+    this.highWater = lines.length;
+    this.cursorRow = lines.length - 1;
+    this.cursorCol = -1;
+    return lead + lines.map((line) => ERASE_LINE + fitRow(line, width)).join("\r\n") + ERASE_BELOW;
+  }
+
+  /** After a resize the terminal may have reflowed or scrolled: rewrite the visible rows from the top. */
+  private repaintViewport(lines: string[], width: number, height: number): string {
+    const top = Math.max(0, lines.length - height);
+    this.highWater = lines.length;
+    this.cursorRow = lines.length - 1;
+    this.cursorCol = -1;
+    const rows = lines.slice(top).map((line) => ERASE_LINE + fitRow(line, width));
+    return CURSOR_HOME + rows.join("\r\n") + ERASE_BELOW;
+  }
+
+  private diff(lines: string[], width: number, height: number): string {
+    const top = Math.max(0, this.highWater - height);
+    const end = Math.max(lines.length, this.highWater);
+    let first = -1;
+    let last = -1;
+    for (let row = top; row < end; row++) {
+      const before = row < this.previous.length ? this.previous[row] : row < this.highWater ? "" : undefined;
+      const after = row < lines.length ? lines[row] : "";
+      if (before !== after) {
+        if (first === -1) first = row;
+        last = row;
+      }
+    }
+    if (first === -1) return "";
+    let out = this.moveTo(first) + "\r";
+    for (let row = first; row <= last; row++) {
+      if (row > first) out += "\r\n";
+      out += ERASE_LINE + (row < lines.length ? fitRow(lines[row], width) : "");
+    }
+    this.cursorRow = last;
+    this.cursorCol = -1;
+    this.highWater = Math.max(this.highWater, last + 1);
+    return out;
+  }
+
+  /** Relative moves only: the frame lives in the normal screen, its absolute position is unknown. */
+  private moveTo(row: number): string {
+    let out = "";
+    if (row < this.cursorRow) out = cursorUp(this.cursorRow - row);
+    else if (row > this.cursorRow) {
+      const existing = Math.min(row, this.highWater - 1);
+      out = cursorDown(existing - this.cursorRow);
+      // Rows below the last one painted do not exist yet; newlines create (and scroll) them.
+      out += "\r\n".repeat(Math.max(0, row - existing));
+      this.highWater = Math.max(this.highWater, row + 1);
+      if (row > existing) this.cursorCol = 0;
+    }
+    if (row !== this.cursorRow) this.cursorRow = row;
+    return out;
+  }
+
+  private placeCursor(mark: CursorMark | undefined, rowCount: number, height: number, wasHidden: boolean): string {
+    const top = Math.max(0, this.highWater - height);
+    if (!mark || mark.row < top || mark.row >= rowCount) {
+      if (this.cursorShown === false) return "";
+      this.cursorShown = false;
+      return wasHidden ? "" : HIDE_CURSOR;
+    }
+    let out = "";
+    if (mark.row !== this.cursorRow || mark.column !== this.cursorCol) {
+      out = this.moveTo(mark.row) + cursorColumn(mark.column);
+      this.cursorCol = mark.column;
+    }
+    if (!this.cursorShown || wasHidden) out += SHOW_CURSOR;
+    this.cursorShown = true;
+    return out;
+  }
+}
+
+/** Finds and removes the cursor marker among the rows that can be on screen. */
+function takeCursorMark(lines: string[], width: number, height: number): CursorMark | undefined {
+  for (let row = lines.length - 1; row >= Math.max(0, lines.length - height); row--) {
+    const at = lines[row].indexOf(CURSOR_MARKER);
+    if (at === -1) continue;
+    const line = lines[row];
+    lines[row] = line.slice(0, at) + line.slice(at + CURSOR_MARKER.length);
+    return { row, column: Math.min(width - 1, visibleWidth(line.slice(0, at))) };
+  }
+  return undefined;
+}
+
+/** A row as written: no wider than the terminal, one physical row, styles closed at its end. */
+function fitRow(line: string, width: number): string {
+  let row = /[\r\n]/.test(line) ? line.replace(/[\r\n]/g, " ") : line;
+  if (visibleWidth(row) > width) row = truncateToWidth(row, width, "");
+  if (!row.includes("\x1b")) return row;
+  return row + RESET_STYLE + (row.includes("\x1b]8;") ? HYPERLINK_CLOSE : "");
+}

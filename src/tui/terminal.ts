@@ -1,0 +1,222 @@
+// The terminal the toolkit draws on: raw mode, bracketed paste, the keyboard protocol the
+// terminal supports (Kitty when it answers the query, xterm modifyOtherKeys otherwise), size and
+// resize, and input split into keys and pastes. Rule: whatever way the process ends (stop(),
+// process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT) the terminal is given back as it
+// was found: raw mode off, cursor shown, bracketed paste and keyboard modes off. No timer runs
+// except while an escape sequence or the startup query waits for its end.
+import { writeSync } from "node:fs";
+import {
+  BRACKETED_PASTE_OFF,
+  BRACKETED_PASTE_ON,
+  DEVICE_ATTRIBUTES_QUERY,
+  KITTY_POP,
+  KITTY_QUERY,
+  MODIFY_OTHER_KEYS_OFF,
+  MODIFY_OTHER_KEYS_ON,
+  RESET_STYLE,
+  SHOW_CURSOR,
+  SYNC_END,
+  kittyPush,
+} from "./escapes.ts";
+import { type InputEvent, InputParser, type TerminalReply } from "./input-parser.ts";
+
+export type KeyboardProtocol = "kitty" | "modifyOtherKeys" | "legacy";
+
+/** What the terminal needs of stdin; process.stdin fits. */
+export interface TerminalInput {
+  readonly isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  off(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+/** What the terminal needs of stdout; process.stdout fits. */
+export interface TerminalOutput {
+  readonly columns?: number;
+  readonly rows?: number;
+  readonly fd?: number;
+  write(data: string): unknown;
+  on(event: "resize", listener: () => void): unknown;
+  off(event: "resize", listener: () => void): unknown;
+}
+
+export interface TerminalOptions {
+  input?: TerminalInput;
+  output?: TerminalOutput;
+  /** Restore the terminal on exit, crash and SIGTERM/SIGHUP/SIGINT (default true). */
+  handleSignals?: boolean;
+  /** "auto" asks the terminal (Kitty query, then modifyOtherKeys); "legacy" asks nothing. */
+  keyboard?: "auto" | "legacy";
+  /** How long a lone ESC waits for the rest of a sequence before it is the Escape key. */
+  escapeTimeoutMs?: number;
+}
+
+export interface TerminalHandlers {
+  input(event: Exclude<InputEvent, { type: "reply" }>): void;
+  resize(): void;
+}
+
+/** Kitty flag 1 (disambiguate): Esc, Alt+key and Shift+Enter get sequences of their own; text stays text. */
+const KITTY_FLAGS = 1;
+const QUERY_TIMEOUT_MS = 500;
+const PASTE_TIMEOUT_MS = 1000;
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+
+export class Terminal {
+  /** The keyboard encoding in force (settles shortly after start, when the terminal answers). */
+  keyboard: KeyboardProtocol = "legacy";
+  private readonly input: TerminalInput;
+  private readonly output: TerminalOutput;
+  private readonly options: TerminalOptions;
+  private readonly parser = new InputParser();
+  private readonly decoder = new TextDecoder();
+  private readonly restoreHooks: (() => string)[] = [];
+  private handlers: TerminalHandlers | undefined;
+  private active = false;
+  private negotiating = false;
+  private inputTimer: ReturnType<typeof setTimeout> | undefined;
+  private queryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: TerminalOptions = {}) {
+    this.options = options;
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+  }
+
+  get columns(): number {
+    return this.output.columns || 80;
+  }
+
+  get rows(): number {
+    return this.output.rows || 24;
+  }
+
+  /** Enters raw mode and starts reading. Call stop() to leave; exit paths restore by themselves. */
+  start(handlers: TerminalHandlers): void {
+    if (this.active) throw new Error("the terminal is already started");
+    this.handlers = handlers;
+    this.active = true;
+    this.input.setRawMode?.(true);
+    this.input.on("data", this.onData);
+    this.input.resume();
+    this.output.on("resize", this.onResize);
+    if (this.options.handleSignals ?? true) this.installExitHandlers();
+    let setup = BRACKETED_PASTE_ON;
+    if ((this.options.keyboard ?? "auto") === "auto") {
+      this.negotiating = true;
+      setup += KITTY_QUERY + DEVICE_ATTRIBUTES_QUERY;
+      this.queryTimer = setTimeout(() => this.settleKeyboard(undefined), QUERY_TIMEOUT_MS);
+    }
+    this.write(setup);
+  }
+
+  write(data: string): void {
+    this.output.write(data);
+  }
+
+  /**
+   * Adds what must be written just before the modes are reset, on every exit path (the renderer
+   * moves the cursor below its frame so the shell prompt starts on a clean row).
+   */
+  beforeRestore(hook: () => string): void {
+    this.restoreHooks.push(hook);
+  }
+
+  /** Gives the terminal back and stops reading input. Safe to call twice. */
+  stop(): void {
+    this.restore();
+    this.removeExitHandlers();
+    this.input.off("data", this.onData);
+    this.output.off("resize", this.onResize);
+    this.input.pause();
+    clearTimeout(this.inputTimer);
+    clearTimeout(this.queryTimer);
+    this.handlers = undefined;
+  }
+
+  /** Synchronous, idempotent: runs from the exit, crash and signal handlers too. */
+  private restore(): void {
+    if (!this.active) return;
+    this.active = false;
+    let out = "";
+    for (const hook of this.restoreHooks) {
+      try {
+        out += hook();
+      } catch {
+        // A broken hook must not keep the terminal in raw mode.
+      }
+    }
+    out += SYNC_END + (this.keyboard === "kitty" ? KITTY_POP : "") + (this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_OFF : "");
+    out += BRACKETED_PASTE_OFF + RESET_STYLE + SHOW_CURSOR;
+    try {
+      if (typeof this.output.fd === "number") writeSync(this.output.fd, out);
+      else this.output.write(out);
+    } catch {
+      // The terminal may be gone (SIGHUP); there is nothing left to restore then.
+    }
+    try {
+      this.input.setRawMode?.(false);
+    } catch {
+      // as above
+    }
+  }
+
+  private readonly onData = (chunk: Uint8Array | string) => {
+    const text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    this.dispatch(this.parser.push(text));
+  };
+
+  private readonly onResize = () => this.handlers?.resize();
+
+  private dispatch(events: InputEvent[]): void {
+    clearTimeout(this.inputTimer);
+    this.inputTimer = undefined;
+    for (const event of events) {
+      if (event.type === "reply") this.settleKeyboard(event.reply);
+      else this.handlers?.input(event);
+    }
+    const pending = this.parser.pending;
+    if (pending) {
+      const wait = pending === "paste" ? PASTE_TIMEOUT_MS : (this.options.escapeTimeoutMs ?? 30);
+      this.inputTimer = setTimeout(() => this.dispatch(this.parser.flush()), wait);
+    }
+  }
+
+  /** Picks the keyboard protocol from the first answer to the startup query (none: modifyOtherKeys). */
+  private settleKeyboard(reply: TerminalReply | undefined): void {
+    if (!this.negotiating || !this.active) return;
+    if (reply?.kind === "kitty-flags") {
+      this.keyboard = "kitty";
+      this.write(kittyPush(KITTY_FLAGS));
+      return; // the device-attributes reply that follows ends the negotiation
+    }
+    this.negotiating = false;
+    clearTimeout(this.queryTimer);
+    if (this.keyboard !== "kitty") {
+      this.keyboard = "modifyOtherKeys";
+      this.write(MODIFY_OTHER_KEYS_ON);
+    }
+  }
+
+  private readonly onExit = () => this.restore();
+  private readonly onCrash = () => this.restore();
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.restore();
+    process.exit(128 + (SIGNAL_NUMBERS[signal as keyof typeof SIGNAL_NUMBERS] ?? 0));
+  };
+
+  private installExitHandlers(): void {
+    process.on("exit", this.onExit);
+    // The monitor runs before the runtime prints the error, so the report lands on a sane terminal.
+    process.on("uncaughtExceptionMonitor", this.onCrash);
+    for (const signal of Object.keys(SIGNAL_NUMBERS)) process.on(signal, this.onSignal);
+  }
+
+  private removeExitHandlers(): void {
+    process.off("exit", this.onExit);
+    process.off("uncaughtExceptionMonitor", this.onCrash);
+    for (const signal of Object.keys(SIGNAL_NUMBERS)) process.off(signal, this.onSignal);
+  }
+}

@@ -1,0 +1,82 @@
+// A running text UI: one Terminal, one Renderer painting `root`, and the routing of input to the
+// focused component. Rule: input goes first to the key handlers the application registered (in
+// order, first to return true wins), then to the focused component; every input event and every
+// resize asks for one coalesced paint. Ctrl+L, when nobody used it, is the explicit clear.
+import { type Component, Stack } from "./component.ts";
+import { type Key, keyId } from "./keys.ts";
+import { Renderer, type RendererOptions } from "./renderer.ts";
+import { Terminal } from "./terminal.ts";
+
+export type KeyHandler = (key: Key) => boolean;
+
+export class Tui {
+  /** What is on screen, top to bottom; add components here. */
+  readonly root = new Stack();
+  readonly terminal: Terminal;
+  readonly renderer: Renderer;
+  private focused: Component | undefined;
+  private readonly keyHandlers: KeyHandler[] = [];
+  private running = false;
+
+  constructor(terminal: Terminal = new Terminal(), options: RendererOptions = {}) {
+    this.terminal = terminal;
+    this.renderer = new Renderer(terminal, this.root, options);
+    terminal.beforeRestore(() => this.renderer.park());
+  }
+
+  /** Raw mode on, first frame painted at once. */
+  start(): void {
+    this.running = true;
+    this.terminal.start({
+      input: (event) => {
+        if (event.type === "key") this.dispatchKey(event.key);
+        else this.focused?.handlePaste?.(event.text);
+        this.requestRender();
+      },
+      resize: () => this.requestRender(),
+    });
+    this.renderer.renderNow();
+  }
+
+  /** Paints what is pending, parks the cursor below the frame and gives the terminal back. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.renderer.renderNow();
+    this.terminal.stop();
+  }
+
+  get focus(): Component | undefined {
+    return this.focused;
+  }
+
+  /** The component that receives keys and pastes (undefined: only the key handlers see them). */
+  setFocus(component: Component | undefined): void {
+    this.focused = component;
+    this.requestRender();
+  }
+
+  /** Adds a handler that sees each key before the focused component; returns its removal. */
+  onKey(handler: KeyHandler): () => void {
+    this.keyHandlers.push(handler);
+    return () => {
+      const at = this.keyHandlers.indexOf(handler);
+      if (at !== -1) this.keyHandlers.splice(at, 1);
+    };
+  }
+
+  requestRender(): void {
+    this.renderer.requestRender();
+  }
+
+  /** Empties screen and scrollback and paints everything again (what Ctrl+L does). */
+  clearScreen(): void {
+    this.renderer.clearScreen();
+  }
+
+  private dispatchKey(key: Key): void {
+    for (const handler of [...this.keyHandlers]) if (handler(key)) return;
+    if (this.focused?.handleKey?.(key)) return;
+    if (keyId(key) === "ctrl+l") this.clearScreen();
+  }
+}
