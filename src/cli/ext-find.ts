@@ -6,6 +6,7 @@ import type { EnumArgDef } from "citty";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
 import { discoverExtensions, extensionSearchDirs } from "../extensions/discover.ts";
+import { listHooksConfig } from "../extensions/hooks-config.ts";
 import type { ExtContext } from "./ext.ts";
 
 export type Scope = "project" | "global";
@@ -27,6 +28,13 @@ export async function findInstalled(name: string, ctx: ExtContext, scope?: Scope
   );
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
+    // A hook of PicoClaw's hooks.json has no directory to enable, disable or remove.
+    const hook = listHooksConfig(ctx).entries.find((entry) => entry.name === name);
+    if (hook) {
+      throw new Error(
+        `"${name}" is a hook configured in ${hook.file} (hooks.processes.${name}); edit its "enabled" there, or delete the entry — zot ext changes extension directories only`,
+      );
+    }
     const where =
       scope === "project" ? projectDir(ctx) : scope === "global" ? globalDir(ctx) : `${projectDir(ctx)} or ${globalDir(ctx)}`;
     throw new Error(`no extension named "${name}" in ${where}; zot ext list shows the installed ones`);

@@ -3,12 +3,14 @@
 // Rule: the list shows what `zot` itself would load, because it asks the same discovery code;
 // a broken manifest is a row with the reason, never silently skipped.
 import type { ArgsDef } from "citty";
+import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { displayName, type Found, globalDir, projectDir } from "./ext-find.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 import { discoverExtensions } from "../extensions/discover.ts";
+import { type HookEntry, listHooksConfig } from "../extensions/hooks-config.ts";
 
 const ARGS = {
   json: { type: "boolean", description: "Print a JSON array instead of a table" },
@@ -28,6 +30,8 @@ export interface ListRow {
   /** shadowed: the directory whose extension of the same name wins */
   shadowed_by?: string;
   source: string;
+  /** "jsonrpc" for a process hook; null when the manifest is too broken to say */
+  protocol: "zot" | "jsonrpc" | null;
   language: string | null;
   description: string | null;
   dir: string;
@@ -42,7 +46,9 @@ export const LIST: ExtCommand = {
     const { values, positionals } = parseFlags(ARGS, argv);
     if (positionals.length > 0) throw new UsageError(`zot ext list takes no arguments (got "${positionals[0]}")`);
     const found = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false });
-    const rows = found.filter((entry) => entry.source !== "flag").map(toRow);
+    const hooks = listHooksConfig({ cwd: ctx.cwd, home: ctx.home, env: ctx.env });
+    const rows = [...found.filter((entry) => entry.source !== "flag").map(toRow), ...hooks.entries.map(hookRow)];
+    for (const warning of hooks.warnings) console.error(`zot: ${warning}`);
     if (values.json) {
       console.log(JSON.stringify(rows, null, 2));
       return EXIT.ok;
@@ -72,10 +78,30 @@ export function toRow(entry: Found): ListRow {
     ...(state === "broken" ? { error: brokenReason(entry) } : {}),
     ...(entry.shadowedBy ? { shadowed_by: entry.shadowedBy } : {}),
     source: entry.source,
+    protocol: m?.protocol ?? null,
     language: m?.language ?? null,
     description: m?.description ?? null,
     dir: entry.dir,
     manifest_file: entry.manifestFile,
+  };
+}
+
+/** A `hooks.processes` entry of hooks.json (PicoClaw's config). */
+function hookRow(entry: HookEntry): ListRow {
+  const state: ListState = entry.shadowedBy ? "shadowed" : entry.error ? "broken" : entry.enabled ? "ok" : "disabled";
+  return {
+    name: entry.name,
+    version: null,
+    enabled: entry.enabled,
+    state,
+    ...(entry.error ? { error: entry.error } : {}),
+    ...(entry.shadowedBy ? { shadowed_by: entry.shadowedBy } : {}),
+    source: entry.source,
+    protocol: "jsonrpc",
+    language: null,
+    description: null,
+    dir: entry.spec?.dir ?? path.dirname(entry.file),
+    manifest_file: entry.file,
   };
 }
 
@@ -95,7 +121,8 @@ export function formatTable(rows: ListRow[]): string {
     row.enabled === null ? "-" : row.enabled ? "yes" : "no",
     row.state,
     row.source,
-    row.language ?? "-",
+    // A hook speaks PicoClaw's JSON-RPC protocol (docs/hooks.md), not zot's.
+    row.protocol === "jsonrpc" ? `${row.language ? `${row.language} ` : ""}hook` : (row.language ?? "-"),
     row.description ?? "",
   ]);
   const widths = COLUMNS.map((title, i) => Math.max(Bun.stringWidth(title), ...cells.map((c) => Bun.stringWidth(c[i]))));

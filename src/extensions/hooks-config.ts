@@ -17,6 +17,7 @@ import {
   hookModes,
   type HookSource,
   type HookSpec,
+  type HookTimeouts,
   hookTimeouts,
   InterceptList,
   ObserveList,
@@ -70,6 +71,20 @@ export interface HooksConfig {
   warnings: string[];
 }
 
+/** One `hooks.processes` entry as `zot ext list` shows it. */
+export interface HookEntry {
+  name: string;
+  source: HookSource;
+  file: string;
+  enabled: boolean;
+  /** ready to start (enabled or not) */
+  spec?: HookSpec;
+  /** why it cannot run: a sentence naming the file and the field */
+  error?: string;
+  /** the file whose entry of the same name wins */
+  shadowedBy?: string;
+}
+
 /** The two hooks.json files, in precedence order. */
 export function hooksConfigFiles(options: { cwd: string; home: string }): { source: HookSource; file: string }[] {
   return [
@@ -78,25 +93,38 @@ export function hooksConfigFiles(options: { cwd: string; home: string }): { sour
   ];
 }
 
+/** What zot runs: the enabled, valid entries (the project's first), and a warning for every problem. */
 export function loadHooksConfig(options: HooksConfigOptions): HooksConfig {
+  const { entries, warnings } = listHooksConfig(options);
   const specs: HookSpec[] = [];
-  const warnings: string[] = [];
-  const seen = new Set<string>();
-  const seenFiles = new Set<string>();
-  for (const { source, file } of hooksConfigFiles(options)) {
-    if (seenFiles.has(file)) continue;
-    seenFiles.add(file);
-    for (const spec of readHooksFile(file, source, options, warnings)) {
-      if (seen.has(spec.name)) continue;
-      seen.add(spec.name);
-      specs.push(spec);
-    }
+  for (const entry of entries) {
+    if (!entry.enabled || entry.shadowedBy) continue;
+    if (entry.spec) specs.push(entry.spec);
+    else if (entry.error) warnings.push(entry.error);
   }
   return { specs, warnings };
 }
 
-/** Every process entry of one file (disabled ones left out); a missing file has none. */
-function readHooksFile(file: string, source: HookSource, options: HooksConfigOptions, warnings: string[]): HookSpec[] {
+/** Every entry of both files, disabled, broken and shadowed ones included; file-level problems as warnings. */
+export function listHooksConfig(options: HooksConfigOptions): { entries: HookEntry[]; warnings: string[] } {
+  const entries: HookEntry[] = [];
+  const warnings: string[] = [];
+  const winners = new Map<string, string>();
+  const seenFiles = new Set<string>();
+  for (const { source, file } of hooksConfigFiles(options)) {
+    if (seenFiles.has(file)) continue;
+    seenFiles.add(file);
+    for (const entry of readHooksFile(file, source, options, warnings)) {
+      const winner = winners.get(entry.name);
+      if (winner === undefined) winners.set(entry.name, file);
+      entries.push(winner === undefined ? entry : { ...entry, shadowedBy: winner });
+    }
+  }
+  return { entries, warnings };
+}
+
+/** Every process entry of one file; a missing file has none. */
+function readHooksFile(file: string, source: HookSource, options: HooksConfigOptions, warnings: string[]): HookEntry[] {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -125,48 +153,42 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
   for (const name of Object.keys(hooks.builtins ?? {})) {
     warnings.push(`${file}: ${prefix}builtins.${name} is a Go hook compiled into PicoClaw; zot cannot run it (ignored)`);
   }
-  const defaults = {
-    ...(positive(hooks.defaults?.interceptor_timeout_ms) && {
-      before_llm: hooks.defaults?.interceptor_timeout_ms,
-      after_llm: hooks.defaults?.interceptor_timeout_ms,
-      before_tool: hooks.defaults?.interceptor_timeout_ms,
-      after_tool: hooks.defaults?.interceptor_timeout_ms,
-    }),
-    ...(positive(hooks.defaults?.approval_timeout_ms) && { approve_tool: hooks.defaults?.approval_timeout_ms }),
-  };
-  const specs: HookSpec[] = [];
+  const defaults = fileDefaults(hooks.defaults);
   // Sorted by name, as PicoClaw mounts them.
-  for (const name of Object.keys(hooks.processes ?? {}).sort()) {
-    const where = `${file}: ${prefix}processes.${name}`;
-    if (!NAME.test(name) || /^\.+$/.test(name)) {
-      warnings.push(`${where}: the name must be letters, digits, ".", "-" and "_"; not loaded`);
-      continue;
-    }
-    const entry = v.safeParse(ProcessEntry, hooks.processes?.[name]);
-    if (!entry.success) {
-      warnings.push(`${where}: ${fieldProblem(entry.issues, "")}; not loaded`);
-      continue;
-    }
-    if (!entry.output.enabled) continue;
-    const modes = hookModes(entry.output);
-    if ("error" in modes) {
-      warnings.push(`${where}: ${modes.error}; not loaded`);
-      continue;
-    }
-    const dir = path.resolve(options.cwd, entry.output.dir ?? "");
-    specs.push({
-      name,
-      source,
-      file,
-      dir,
-      launch: processLaunch(name, entry.output, dir, options.env),
-      ...modes,
-      priority: entry.output.priority,
-      timeouts: hookTimeouts(defaults, entry.output.timeouts),
-      allowBuiltinRespond: entry.output.allow_builtin_respond ?? false,
+  return Object.keys(hooks.processes ?? {})
+    .sort()
+    .map((name) => {
+      const where = { name, source, file };
+      const raw = hooks.processes?.[name];
+      const enabled = isJsonObject(raw) && raw.enabled === true;
+      const problem = (what: string): HookEntry => ({ ...where, enabled, error: `${file}: ${prefix}processes.${name}: ${what}; not loaded` });
+      if (!NAME.test(name) || /^\.+$/.test(name)) return problem('the name must be letters, digits, ".", "-" and "_"');
+      const entry = v.safeParse(ProcessEntry, raw);
+      if (!entry.success) return problem(fieldProblem(entry.issues, ""));
+      const modes = hookModes(entry.output);
+      if ("error" in modes) return problem(modes.error);
+      const dir = path.resolve(options.cwd, entry.output.dir ?? "");
+      const spec: HookSpec = {
+        ...where,
+        dir,
+        launch: processLaunch(name, entry.output, dir, options.env),
+        ...modes,
+        priority: entry.output.priority,
+        timeouts: hookTimeouts(defaults, entry.output.timeouts),
+        allowBuiltinRespond: entry.output.allow_builtin_respond ?? false,
+      };
+      return { ...where, enabled, spec };
     });
-  }
-  return specs;
+}
+
+/** `hooks.defaults`: the interceptor and approval deadlines of every process in the file. */
+function fileDefaults(defaults: v.InferOutput<typeof HooksSection>["defaults"]): Partial<HookTimeouts> {
+  const interceptor = positive(defaults?.interceptor_timeout_ms);
+  const approval = positive(defaults?.approval_timeout_ms);
+  return {
+    ...(interceptor && { before_llm: interceptor, after_llm: interceptor, before_tool: interceptor, after_tool: interceptor }),
+    ...(approval && { approve_tool: approval }),
+  };
 }
 
 /**
@@ -186,8 +208,9 @@ function processLaunch(name: string, entry: ProcessEntry, dir: string, env: Reco
   return { command: [file, ...args], env: merged };
 }
 
-function positive(value: number | undefined): boolean {
-  return value !== undefined && value > 0;
+/** PicoClaw: a value ≤ 0 keeps the default. */
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && value > 0 ? value : undefined;
 }
 
 function fieldProblem(issues: v.BaseIssue<unknown>[], prefix: string): string {
