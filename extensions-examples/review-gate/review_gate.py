@@ -20,7 +20,8 @@ LOG_FILE = os.environ.get("REVIEW_GATE_LOG") or os.environ.get("PICOCLAW_HOOK_LO
 
 # before_tool: (rule, pattern) pairs matched against bash commands.
 DANGEROUS = [
-    ("rm-root-or-home", re.compile(r"\brm\s+(-\w*\s+)*-\w*[rR]\w*\s+(-\w+\s+)*(/|~|\$HOME)(\s|$)")),
+    # rm with a recursive flag, aimed at / or ~ themselves (or everything in them)
+    ("rm-root-or-home", re.compile(r"\brm\s+(?=(?:-[\w-]*\s+)*-(?:\w*[rR]|-recursive))(?:-[\w-]*\s+)+(?:/|~|\$HOME)/?\*?(?:\s|$)")),
     ("disk-format", re.compile(r"\bmkfs(\.\w+)?\b")),
     ("raw-disk-write", re.compile(r"\bdd\b.*\bof=/dev/")),
     ("pipe-to-shell", re.compile(r"\b(curl|wget)\b[^|]*\|\s*(sudo\s+)?(ba|z)?sh\b")),

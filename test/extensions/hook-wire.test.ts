@@ -1,0 +1,175 @@
+// The hook protocol's schemas and zot ↔ PicoClaw conversions, without processes: every frame zot
+// builds passes its own schema, replies are read as leniently as PicoClaw reads them, and a round
+// trip through a hook that changed nothing changes nothing.
+import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import type { LlmResponse } from "../../src/core/intercept.ts";
+import { HookEvents } from "../../src/extensions/hook-events.ts";
+import { hookModes, hookTimeouts } from "../../src/extensions/hook-spec.ts";
+import {
+  applyHookRequest,
+  applyHookResponse,
+  applyHookToolResult,
+  respondedResult,
+  toHookMessages,
+  toHookResponse,
+  toHookToolResult,
+  toHookTools,
+} from "../../src/extensions/hook-wire.ts";
+import {
+  AfterToolResult,
+  ApproveToolResult,
+  BeforeToolResult,
+  HelloParams,
+  HookEventParams,
+  JsonRpcNotification,
+  JsonRpcReply,
+  JsonRpcRequest,
+} from "../../src/protocol/hook-rpc.ts";
+import type { Message } from "../../src/protocol/messages.ts";
+import type { ModelRequest } from "../../src/protocol/provider.ts";
+import { testModel } from "../support/test-model.ts";
+
+const time = "2026-01-01T00:00:00.000Z";
+const transcript: Message[] = [
+  { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mime_type: "image/png", data: "iVBORw0KGgo=" }], time },
+  {
+    role: "assistant",
+    content: [
+      { type: "thinking", text: "hmm", signature: "sig" },
+      { type: "text", text: "reading" },
+      { type: "tool_call", id: "a", name: "read", args: { path: "x" } },
+      { type: "tool_call", id: "b", name: "read", args: { path: "y" } },
+    ],
+    time,
+  },
+  {
+    role: "tool",
+    content: [
+      { type: "tool_result", call_id: "a", is_error: false, content: [{ type: "text", text: "X" }] },
+      { type: "tool_result", call_id: "b", is_error: true, content: [{ type: "text", text: "no y" }] },
+    ],
+    time,
+  },
+];
+const request: ModelRequest = {
+  model: testModel(),
+  system: "be brief",
+  messages: transcript,
+  tools: [{ name: "read", description: "reads", parameters: { type: "object" } }],
+};
+
+describe("schemas", () => {
+  test("the frames zot sends pass their schemas; JSON-RPC ids are integers from 1", () => {
+    expect(v.safeParse(JsonRpcRequest, { jsonrpc: "2.0", id: 1, method: "hook.hello", params: {} }).success).toBe(true);
+    for (const id of [0, 1.5, "1"]) expect(v.safeParse(JsonRpcRequest, { jsonrpc: "2.0", id, method: "hook.hello", params: {} }).success).toBe(false);
+    expect(v.parse(HelloParams, { name: "h", version: 1, modes: ["observe", "llm", "tool", "approve"] }).modes).toHaveLength(4);
+    expect(v.safeParse(HelloParams, { name: "h", version: 2, modes: [] }).success).toBe(false);
+    const events = new HookEvents("session-1");
+    const [turnStart] = events.translate({ type: "user_message", content: [{ type: "text", text: "hi" }], time });
+    const notification = { jsonrpc: "2.0", method: "hook.event", params: turnStart };
+    expect(v.parse(JsonRpcNotification, JSON.parse(JSON.stringify(notification)))).toEqual(notification as any);
+    expect(v.parse(HookEventParams, turnStart).Meta).toMatchObject({ TurnID: "zot-turn-1", SessionKey: "session-1", Iteration: 0 });
+  });
+
+  test("replies are read leniently: unknown fields pass, {} is a valid answer, a wrong type is not", () => {
+    expect(v.parse(JsonRpcReply, { id: 3, result: { action: "continue", extra: 1 } })).toMatchObject({ id: 3 });
+    expect(v.parse(JsonRpcReply, { jsonrpc: "1.0", id: "3", error: { code: -32000, message: "x" } }).error?.message).toBe("x");
+    expect(v.parse(ApproveToolResult, {})?.approved).toBeUndefined();
+    expect(v.parse(BeforeToolResult, { action: "respond", result: { for_llm: "r" }, note: "ignored" })?.result?.for_llm).toBe("r");
+    expect(v.parse(AfterToolResult, null)).toBeNull();
+    expect(v.safeParse(BeforeToolResult, { action: 5 }).success).toBe(false);
+    expect(v.safeParse(ApproveToolResult, { approved: "yes" }).success).toBe(false);
+  });
+
+  test("modes come from the config the way PicoClaw derives them", () => {
+    expect(hookModes({ intercept: ["after_llm", "approve_tool"], observe: ["turn_end"] })).toEqual({ modes: ["observe", "llm", "approve"], observe: ["turn_end"] });
+    expect(hookModes({ observe: ["*"] })).toEqual({ modes: ["observe"], observe: "all" });
+    expect(hookModes({ intercept: [""] })).toEqual({ error: expect.stringContaining("no hook modes enabled") });
+    expect(hookTimeouts({ approve_tool: 100 }, { before_tool: 7 })).toMatchObject({ hello: 5000, before_tool: 7, after_tool: 5000, approve_tool: 100 });
+  });
+});
+
+describe("requests", () => {
+  test("the transcript as OpenAI-style messages: system first, one tool message per result, images described", () => {
+    const sent = toHookMessages(request).map((s) => s.message);
+    expect(sent).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "look", media: ["image/png, 8 bytes"] },
+      {
+        role: "assistant",
+        content: "reading",
+        reasoning_content: "hmm",
+        tool_calls: [
+          { id: "a", type: "function", function: { name: "read", arguments: '{"path":"x"}' } },
+          { id: "b", type: "function", function: { name: "read", arguments: '{"path":"y"}' } },
+        ],
+      },
+      { role: "tool", content: "X", tool_call_id: "a" },
+      { role: "tool", content: "no y", tool_call_id: "b" },
+    ]);
+    expect(toHookTools(request.tools)).toEqual([{ type: "function", function: { name: "read", description: "reads", parameters: { type: "object" } } }]);
+  });
+
+  test("a request sent back unchanged (through JSON) is the same request object", () => {
+    const sent = toHookMessages(request);
+    const echoed = JSON.parse(JSON.stringify({ model: "test-model", messages: sent.map((s) => s.message), tools: toHookTools(request.tools), options: { max_tokens: 100 } }));
+    expect(applyHookRequest(request, sent, echoed)).toBe(request);
+  });
+
+  test("an appended message and a new system prompt apply; untouched messages keep images, thinking and signatures", () => {
+    const sent = toHookMessages(request);
+    const messages = [{ role: "system", content: "be thorough" }, ...sent.slice(1).map((s) => s.message), { role: "user", content: "and more" }];
+    const next = applyHookRequest(request, sent, { messages });
+    expect(next.system).toBe("be thorough");
+    expect(next.messages.slice(0, 3)).toEqual(transcript);
+    expect(next.messages[3]).toMatchObject({ role: "user", content: [{ type: "text", text: "and more" }] });
+  });
+
+  test("an edited tool result and a fresh assistant tool call become zot blocks", () => {
+    const sent = toHookMessages(request);
+    const messages = sent.map((s) => s.message).filter((m) => m.role !== "system");
+    messages[3] = { role: "tool", content: "edited", tool_call_id: "b" };
+    messages.push({ role: "assistant", content: "", tool_calls: [{ id: "c", function: { name: "bash", arguments: '{"command":"ls"}' } }] });
+    const next = applyHookRequest(request, sent, { messages });
+    expect(next.system).toBe("be brief");
+    expect(next.messages[2].content).toEqual([
+      transcript[2].content[0],
+      { type: "tool_result", call_id: "b", is_error: false, content: [{ type: "text", text: "edited" }] },
+    ]);
+    expect(next.messages[3].content).toEqual([{ type: "tool_call", id: "c", name: "bash", args: { command: "ls" } }]);
+  });
+});
+
+describe("responses and tool results", () => {
+  const response: LlmResponse = {
+    content: [{ type: "thinking", text: "t" }, { type: "text", text: "answer" }, { type: "tool_call", id: "a", name: "read", args: {} }],
+    stop: "tool_use",
+    usage: { input: 10, output: 5, cache_read: 2, cache_write: 0 },
+  };
+
+  test("after_llm: the response as PicoClaw's; unchanged is undefined; new text keeps thinking; removed calls end the turn", () => {
+    const wire = toHookResponse(response);
+    expect(wire).toMatchObject({ role: "assistant", content: "answer", finish_reason: "tool_calls", usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } });
+    expect(applyHookResponse(response, JSON.parse(JSON.stringify(wire)))).toBeUndefined();
+    expect(applyHookResponse(response, { content: "better" })?.content).toEqual([
+      { type: "thinking", text: "t" },
+      { type: "text", text: "better" },
+      { type: "tool_call", id: "a", name: "read", args: {} },
+    ]);
+    expect(applyHookResponse(response, { tool_calls: [] })).toMatchObject({ stop: "end_turn", content: [{ type: "thinking" }, { type: "text" }] });
+  });
+
+  test("after_tool and respond: ToolResult JSON both ways", () => {
+    const result = { content: [{ type: "text" as const, text: "out" }, { type: "image" as const, mime_type: "image/png", data: "AAAA" }], is_error: false };
+    expect(toHookToolResult(result)).toEqual({ for_llm: "out", silent: false, is_error: false, async: false, media: ["image/png, 3 bytes"] });
+    expect(applyHookToolResult(result, { for_llm: "out" })).toBeUndefined();
+    expect(applyHookToolResult(result, { for_llm: "new" })).toMatchObject({ content: [{ type: "text", text: "new" }, { type: "image" }], is_error: false });
+    expect(respondedResult("h", "t", { for_llm: "r", media: ["media://1"], is_error: true })).toEqual({
+      content: [{ type: "text", text: "r\nmedia: media://1" }],
+      is_error: true,
+      details: { hook: "h", tool: "t" },
+    });
+    expect(respondedResult("h", "t", {}).content).toEqual([{ type: "text", text: "(hook h returned no content)" }]);
+  });
+});
