@@ -14,6 +14,7 @@ import type { Provider } from "./protocol/provider.ts";
 import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog.ts";
 import { selectBuiltinTools } from "./tools/builtin.ts";
 import type { ExtensionManager } from "./extensions/manager.ts";
+import type { OpenedSession, SessionChoice } from "./session/open.ts";
 import { VERSION } from "./version.ts";
 
 export interface RuntimeOptions {
@@ -44,6 +45,12 @@ export interface RuntimeOptions {
   noSkill?: boolean;
   /** where diagnostics of a running agent go (an interceptor's answer that was ignored, a timeout) */
   log?: (message: string) => void;
+  /**
+   * the session to record into (a new one, the newest, a named one); a resumed session gives the
+   * agent its transcript, model and provider (unless --provider/--model say otherwise) and its
+   * cumulative usage; undefined = no session
+   */
+  session?: SessionChoice;
 }
 
 export interface Runtime {
@@ -54,6 +61,8 @@ export interface Runtime {
   notes: string[];
   /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
   extensions?: ExtensionManager;
+  /** the session being recorded, when there is one */
+  session?: { id: string; file: string; resumed: boolean };
   /**
    * Switches the agent to another model of the same provider (the caller checks the catalog), with
    * a new provider client when the model speaks another wire API or lives at another base URL.
@@ -67,6 +76,20 @@ export interface Runtime {
 const KEYED_PROVIDERS = ["anthropic", "openai"] as const satisfies readonly ProviderName[];
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  if (!options.session) return await assembleRuntime(options);
+  // The session is opened (and locked) first: a resumed one decides the model.
+  const { openSession } = await import("./session/open.ts");
+  const home = options.home ?? zotHome(options.env ?? process.env);
+  const session = openSession(options.session, { home, cwd: resolveCwd(options.cwd) });
+  try {
+    return await assembleRuntime(options, session);
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+}
+
+async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession): Promise<Runtime> {
   const env = options.env ?? process.env;
   const home = options.home ?? zotHome(env);
   const notes: string[] = [];
@@ -75,9 +98,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const catalog = loadCatalog(home);
   notes.push(...catalog.warnings);
 
-  const providerName = pickProvider(options, catalog.models, env, home, notes);
-  const resolved = resolveModel(catalog.models, providerName, options.model);
-  if ("error" in resolved) throw new UsageError(resolved.error);
+  notes.push(...(session?.notes ?? []));
+  const resumedModel = session?.resumed && sessionModel(options, session.resumed);
+  const providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
+  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? options.model);
+  if ("error" in resolved) {
+    if (resumedModel) {
+      throw new UsageError(`session ${session?.id} ended on ${resumedModel.provider}/${resumedModel.model}, which this zot cannot use (${resolved.error}); pass --model to pick another`);
+    }
+    throw new UsageError(resolved.error);
+  }
   const model = resolved.model;
 
   let apiKey = "";
@@ -127,6 +157,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   notes.push(...(loaded?.warnings ?? []));
   const dispose = async () => {
     await extensions?.stop();
+    session?.close();
   };
   try {
     const extensionTools = extensions?.tools() ?? [];
@@ -150,7 +181,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       maxSteps: options.maxSteps ?? 0,
       autoCompact: options.autoCompact,
       log: options.log,
+      messages: session?.resumed?.messages,
+      cumulative: session?.resumed?.cumulative,
     });
+    session?.record(agent, options.log ?? (() => {}));
     if (extensions) {
       extensions.attach(agent);
       extensions.emitSessionStart();
@@ -163,11 +197,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
       agent.setModel(next);
     };
-    return { agent, model, home, notes, extensions, setModel, dispose };
+    const sessionInfo = session && { id: session.id, file: session.file, resumed: session.resumed !== undefined };
+    return { agent, model, home, notes, extensions, session: sessionInfo, setModel, dispose };
   } catch (error) {
     await dispose();
     throw error;
   }
+}
+
+/**
+ * The provider and model a resumed session ended on, unless the flags choose: --model always wins,
+ * and --provider wins when it names another provider (whose default model then applies).
+ */
+function sessionModel(
+  options: RuntimeOptions,
+  resumed: { model: string; provider: string },
+): { provider: string; model: string } | undefined {
+  if (options.model !== undefined || options.script !== undefined) return undefined;
+  if (options.provider !== undefined && options.provider !== resumed.provider) return undefined;
+  return { provider: resumed.provider, model: resumed.model };
 }
 
 /** Discovers and starts the extensions (`--ext` paths always; the search directories unless `--no-ext`). */

@@ -35,6 +35,10 @@ export const ROOT_ARGS = {
   "with-skill": { type: "boolean", description: "Same as --with-skills" },
   "no-skill": { type: "boolean", description: "Load no skills: no skill tool, none listed in the system prompt" },
   "no-skills": { type: "boolean", description: "Same as --no-skill" },
+  continue: { type: "boolean", alias: "c", description: "Resume the newest session of this directory" },
+  resume: { type: "boolean", alias: "r", description: "Pick a session of this directory to resume from a numbered list" },
+  session: { type: "string", description: "Resume this session: an id (zot sessions list) or a file", valueHint: "id|path" },
+  "no-session": { type: "boolean", description: "Neither read nor write a session" },
   "list-models": { type: "boolean", description: "List known models and exit" },
   debug: { type: "boolean", description: "Show stack traces on errors" },
   version: { type: "boolean", alias: "v", description: "Print the version" },
@@ -43,8 +47,20 @@ export const ROOT_ARGS = {
 
 export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext"]);
 
-// -p, --json and a prompt make one run; --rpc and --list-models are other commands.
-const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, ...AGENT_ARGS } = ROOT_ARGS;
+// -p, --json and a prompt make one run; --rpc and --list-models are other commands. The session
+// flags are not wired into rpc yet (rpc records no session unless asked), so rpc refuses them.
+const {
+  prompt: _prompt,
+  print: _print,
+  json: _json,
+  rpc: _rpc,
+  "list-models": _listModels,
+  continue: _continue,
+  resume: _resume,
+  session: _session,
+  "no-session": _noSession,
+  ...AGENT_ARGS
+} = ROOT_ARGS;
 
 /** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema. */
 export const RPC_ARGS = {

@@ -5,7 +5,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { VERSION } from "../version.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { REPEATABLE, ROOT_ARGS } from "./root-args.ts";
-import { runtimeOptionsFromFlags, str } from "./runtime-flags.ts";
+import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 
 
@@ -35,6 +35,7 @@ export async function runRoot(argv: string[]): Promise<number> {
   }
 
   const runtimeOptions = runtimeOptionsFromFlags(flags);
+  const sessionChoice = sessionChoiceFromFlags(flags);
 
   const stdinIsTty = isatty(0);
   if (!flags.print && !flags.json && stdinIsTty) {
@@ -45,6 +46,8 @@ export async function runRoot(argv: string[]): Promise<number> {
   let prompt = positionals.join(" ").trim();
   if (!prompt && !stdinIsTty) prompt = (await Bun.stdin.text()).trim();
   if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
+  const session =
+    sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
 
   const controller = new AbortController();
   let interrupted = false;
@@ -61,7 +64,7 @@ export async function runRoot(argv: string[]): Promise<number> {
 
   try {
     const { createRuntime } = await import("../runtime.ts");
-    const runtime = await createRuntime({ ...runtimeOptions, log: (message) => console.error(`zot: ${message}`) });
+    const runtime = await createRuntime({ ...runtimeOptions, session, log: (message) => console.error(`zot: ${message}`) });
     for (const note of runtime.notes) console.error(`zot: ${note}`);
 
     running = true;

@@ -2,6 +2,7 @@
 // Rule: one reading of the flags, checked before anything starts; a bad value is a UsageError.
 import { UsageError } from "../config/usage-error.ts";
 import type { RuntimeOptions } from "../runtime.ts";
+import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 
 type Flags = ParsedFlags["values"];
@@ -37,6 +38,30 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
     noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
   };
+}
+
+/**
+ * The session a -p/--json run records into: a new one unless -c (the newest), --session (that
+ * one), -r (the user picks: "pick") or --no-session (none) says otherwise. Conflicting flags are a
+ * UsageError before anything starts.
+ */
+export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "pick" } | undefined {
+  const ref = str(flags, "session");
+  const given = [flags.continue && "--continue", flags.resume && "--resume", ref !== undefined && "--session"].filter(
+    (f): f is string => typeof f === "string",
+  );
+  if (flags["no-session"]) {
+    if (given.length > 0) throw new UsageError(`--no-session and ${given.join(", ")} cannot be used together: one keeps no session, the other resumes one`);
+    return undefined;
+  }
+  if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together; pick one way to choose the session`);
+  if (ref !== undefined) {
+    if (ref.trim() === "") throw new UsageError("--session needs an id (zot sessions list shows them) or a path");
+    return { kind: "open", ref };
+  }
+  if (flags.continue) return { kind: "continue" };
+  if (flags.resume) return { kind: "pick" };
+  return { kind: "new" };
 }
 
 function parseMaxSteps(value: string | undefined): number {

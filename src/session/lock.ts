@@ -3,7 +3,8 @@
 // stale and taken over; a live one is never broken, and the error names the pid that holds it.
 // Two processes taking over the same stale lock in the same instant could both win; the window is
 // the few microseconds between reading the dead pid and creating the new lock.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import os from "node:os";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -67,6 +68,7 @@ export function lockOwner(file: string): LockOwner | undefined {
 function tryCreate(lockFile: string, me: LockOwner): boolean {
   let fd: number;
   try {
+    mkdirSync(dirname(lockFile), { recursive: true });
     fd = openSync(lockFile, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;

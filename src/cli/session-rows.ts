@@ -1,0 +1,62 @@
+// How a session reads in a listing (zot sessions list and tree, the --resume prompt): local time of
+// the last write, model, message count, cost, first prompt. Rule: the columns line up, and a row
+// never wraps: the first prompt is cut to what the width leaves.
+import type { SessionSummary } from "../session/list.ts";
+
+export interface RowColumns {
+  time: string;
+  model: string;
+  messages: string;
+  cost: string;
+  prompt: string;
+}
+
+/** `2026-11-23 10:15`, in local time. */
+export function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export function formatCost(usd: number): string {
+  return `$${usd.toFixed(usd >= 1 ? 2 : 4)}`;
+}
+
+export function rowColumns(s: SessionSummary): RowColumns {
+  return {
+    time: localTime(s.updated),
+    model: s.model,
+    messages: `${s.messages} msg${s.messages === 1 ? "" : "s"}`,
+    cost: formatCost(s.cost_usd),
+    prompt: s.first_prompt ? `"${s.first_prompt}"` : "(no prompt yet)",
+  };
+}
+
+/**
+ * Aligned lines, one per session, each after its `prefix` (a number, an id, tree branches).
+ * `width` is the terminal's, when known.
+ */
+export function formatRows(sessions: readonly SessionSummary[], prefixes: readonly string[], width?: number): string[] {
+  const cols = sessions.map(rowColumns);
+  const w = (key: keyof RowColumns) => Math.max(0, ...cols.map((c) => Bun.stringWidth(c[key])));
+  const prefixWidth = Math.max(0, ...prefixes.map((p) => Bun.stringWidth(p)));
+  return cols.map((c, i) => {
+    const pad = (text: string, n: number) => text + " ".repeat(Math.max(0, n - Bun.stringWidth(text)));
+    const prefix = pad(prefixes[i] ?? "", prefixWidth);
+    const head = `${prefix}  ${pad(c.time, w("time"))}  ${pad(c.model, w("model"))}  ${c.messages.padStart(w("messages"))}  ${c.cost.padStart(w("cost"))}  `;
+    const room = width ? width - Bun.stringWidth(head) : Infinity;
+    return head + fit(c.prompt, room);
+  });
+}
+
+function fit(text: string, room: number): string {
+  if (Bun.stringWidth(text) <= room) return text;
+  if (room <= 1) return "";
+  let out = "";
+  for (const ch of text) {
+    if (Bun.stringWidth(`${out}${ch}…`) > room) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
