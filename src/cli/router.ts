@@ -1,5 +1,5 @@
 // Routes argv to a command: `zot ext …` to the extension commands, `zot rpc …` to the RPC server,
-// anything else to the root command.
+// `zot sessions …` to the session commands, anything else to the root command.
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -11,6 +11,7 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     if (argv[0] === "ext") return await (await import("./ext.ts")).runExt(argv.slice(1));
     if (argv[0] === "rpc") return await (await import("./rpc.ts")).runRpc(argv.slice(1));
+    if (argv[0] === "sessions") return await (await import("./sessions.ts")).runSessions(argv.slice(1));
     const { runRoot } = await import("./root.ts");
     return await runRoot(argv);
   } catch (error) {

@@ -1,0 +1,67 @@
+// `zot sessions list` and `zot sessions tree`: this directory's sessions, newest first, as rows
+// (id, time, model, messages, cost, first prompt), or as a forest of forks under their parents.
+// Rule: a file that is not a session is reported on stderr and the rest are still listed; the
+// session `zot -c` would resume is marked in the tree.
+import { UsageError } from "../config/usage-error.ts";
+import { listSessions, type SessionSummary } from "../session/list.ts";
+import { type SessionNode, sessionForest } from "../session/tree.ts";
+import { EXIT } from "./router.ts";
+import { formatRows } from "./session-rows.ts";
+import type { SessionsCommand, SessionsContext } from "./sessions.ts";
+
+function load(ctx: SessionsContext): SessionSummary[] {
+  const { sessions, problems } = listSessions(ctx.home, ctx.cwd);
+  for (const problem of problems) console.error(`zot: ${problem}; skipped`);
+  return sessions;
+}
+
+function noneYet(ctx: SessionsContext): number {
+  console.error(`no sessions in ${ctx.cwd} yet; every zot -p or --json run there records one`);
+  return EXIT.ok;
+}
+
+export const LIST: SessionsCommand = {
+  usage: "list [--json]",
+  description: "List this directory's sessions, newest first: id, time, model, messages, cost, first prompt",
+  args: { json: { type: "boolean", description: "Print a JSON array instead of a table" } },
+  async run(flags, positionals, ctx) {
+    if (positionals.length > 0) throw new UsageError(`zot sessions list takes no arguments (got "${positionals[0]}")`);
+    const sessions = load(ctx);
+    if (flags.json) {
+      console.log(JSON.stringify(sessions, null, 2));
+      return EXIT.ok;
+    }
+    if (sessions.length === 0) return noneYet(ctx);
+    const ids = sessions.map((s) => (s.locked_by ? `${s.id} (in use, pid ${s.locked_by})` : s.id));
+    console.log(formatRows(sessions, ids, ctx.width).join("\n"));
+    return EXIT.ok;
+  },
+};
+
+export const TREE: SessionsCommand = {
+  usage: "tree",
+  description: "Show this directory's sessions with each fork under the session it was forked from; * marks the one zot -c resumes",
+  args: {},
+  async run(_flags, positionals, ctx) {
+    if (positionals.length > 0) throw new UsageError(`zot sessions tree takes no arguments (got "${positionals[0]}")`);
+    const sessions = load(ctx);
+    if (sessions.length === 0) return noneYet(ctx);
+    const current = sessions[0]!.id;
+    const order: SessionSummary[] = [];
+    const prefixes: string[] = [];
+    const walk = (nodes: SessionNode[], indent: string, nested: boolean) => {
+      nodes.forEach((node, i) => {
+        const last = i === nodes.length - 1;
+        const branch = nested ? (last ? "└─ " : "├─ ") : "";
+        const { session } = node;
+        const fork = session.fork_point !== undefined ? ` (fork at turn ${session.fork_point})` : "";
+        order.push(session);
+        prefixes.push(`${session.id === current ? "*" : " "} ${indent}${branch}${session.id}${fork}`);
+        walk(node.children, nested ? indent + (last ? "   " : "│  ") : indent, true);
+      });
+    };
+    walk(sessionForest(sessions), "", false);
+    console.log(formatRows(order, prefixes, ctx.width).join("\n"));
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,106 @@
+// Forks a session: a new session holding the conversation up to a chosen user turn, recording its
+// parent and the turn it was forked after. Rule: the parent is only read, never written; the fork
+// carries the parent's records up to the cut (usage, model switches, the audit trail), so it
+// resumes with the model and the cost its conversation had.
+import { isSummaryMessage } from "../core/compact.ts";
+import { UsageError } from "../config/usage-error.ts";
+import type { Message } from "../protocol/messages.ts";
+import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "../protocol/session-records.ts";
+import { VERSION } from "../version.ts";
+import { acquireLock } from "./lock.ts";
+import { newSessionId, PLACEHOLDER_PREFIX, sessionPath } from "./paths.ts";
+import { readSessionFile, SessionFileError } from "./reader.ts";
+import { replay } from "./replay.ts";
+import { SessionWriter } from "./writer.ts";
+
+export interface ForkResult {
+  id: string;
+  file: string;
+  parent: string;
+  /** the user turn the fork ends after */
+  turn: number;
+  /** user turns of the parent */
+  turns: number;
+  messages: number;
+}
+
+/** Indexes of the user turns of a transcript (a compaction's summary is not one). */
+export function userTurns(messages: readonly Message[]): number[] {
+  const turns: number[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === "user" && !isSummaryMessage(m)) turns.push(i);
+  });
+  return turns;
+}
+
+/** Forks the session in `source` after user turn `atTurn` (default: the last one). */
+export function forkSession(source: string, options: { home: string; atTurn?: number }): ForkResult {
+  const content = readSessionFile(source);
+  const { header, entries } = content;
+  if (header.cwd === "" || header.cwd.startsWith(PLACEHOLDER_PREFIX)) {
+    throw new SessionFileError(`${source} is an exported session; import it first (zot sessions import ${source}), then fork the import`);
+  }
+  const state = replay(header, entries);
+  const turns = userTurns(state.messages);
+  if (turns.length === 0) throw new UsageError(`session ${header.id} has no user turn to fork after`);
+  const turn = options.atTurn ?? turns.length;
+  if (!Number.isInteger(turn) || turn < 1 || turn > turns.length) {
+    throw new UsageError(`--at must be a user turn from 1 to ${turns.length} (session ${header.id} has ${turns.length})`);
+  }
+  // The fork ends where user turn `turn + 1` begins.
+  const cut = turn < turns.length ? turns[turn]! : state.messages.length;
+  const records = recordsUpTo(entries, state.messages.slice(0, cut), cut < state.messages.length ? state.origins : undefined, cut);
+  const upTo = replay(header, records);
+
+  const id = newSessionId();
+  const file = sessionPath(options.home, header.cwd, id);
+  const forkHeader: SessionHeader = {
+    type: "session",
+    format: SESSION_FORMAT,
+    id,
+    cwd: header.cwd,
+    created: new Date().toISOString(),
+    model: upTo.model,
+    provider: upTo.provider,
+    parent: header.id,
+    fork_point: turn,
+    zot_version: VERSION,
+  };
+  const lock = acquireLock(file, id);
+  try {
+    const writer = SessionWriter.create(file, forkHeader);
+    try {
+      for (const record of records) writer.write(record);
+    } finally {
+      writer.close();
+    }
+  } finally {
+    lock.release();
+  }
+  return { id, file, parent: header.id, turn, turns: turns.length, messages: cut };
+}
+
+/**
+ * The records that replay to `kept`. Normally the parent's records before the one that added the
+ * first message left out; when a later compaction reordered the transcript (its summary comes
+ * first but was written after the kept messages), the messages themselves, with the usage total
+ * and the audit trail of that time.
+ */
+function recordsUpTo(
+  entries: readonly SessionEntry[],
+  kept: readonly Message[],
+  origins: readonly number[] | undefined,
+  cut: number,
+): SessionEntry[] {
+  if (!origins) return entries.slice();
+  const end = origins[cut]!;
+  const inOrder = origins.slice(0, cut + 1).every((o, i, all) => i === 0 || all[i - 1]! < o);
+  if (inOrder) return entries.slice(0, end);
+  const before = entries.slice(0, end);
+  const lastUsage = before.findLast((e) => e.type === "usage");
+  return [
+    ...kept.map((message): SessionEntry => ({ type: "message", message })),
+    ...(lastUsage ? [lastUsage] : []),
+    ...before.filter((e) => e.type === "intercept" || e.type === "model_change"),
+  ];
+}

@@ -1,0 +1,128 @@
+// Export and import: a session as a portable .zotsession file, and back into a working directory.
+// Rule: an export holds no path of the machine it came from: the session's working directory and
+// the user's home become placeholders wherever they occur (image bytes aside); an import puts the
+// importing directory and home in their place, under a fresh id, so the import resumes, forks and
+// shows like a session recorded here.
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { UsageError } from "../config/usage-error.ts";
+import { errorText } from "../protocol/error-text.ts";
+import { SESSION_FORMAT, type SessionHeader } from "../protocol/session-records.ts";
+import { VERSION } from "../version.ts";
+import { acquireLock } from "./lock.ts";
+import { CWD_PLACEHOLDER, EXPORT_FILE_EXT, HOME_PLACEHOLDER, newSessionId, sessionPath } from "./paths.ts";
+import { readSessionFile } from "./reader.ts";
+import { SessionWriter } from "./writer.ts";
+
+export interface ExportResult {
+  file: string;
+  /** what the reader dropped from the source, one sentence each */
+  problems: string[];
+}
+
+/**
+ * Writes the session in `source` to `dest`: a file (".zotsession" added when missing), an existing
+ * directory (the file named after the session), or, when undefined, `<id>.zotsession` in `here`.
+ * An existing file is kept unless `force`.
+ */
+export function exportSession(
+  source: string,
+  options: { dest?: string; here: string; userHome: string; force?: boolean },
+): ExportResult {
+  const content = readSessionFile(source);
+  const { header } = content;
+  const file = exportTarget(header.id, options.dest, options.here);
+  const strip = replacer([
+    [header.cwd, CWD_PLACEHOLDER],
+    [options.userHome, HOME_PLACEHOLDER],
+  ]);
+  const lines = [{ ...mapStrings(header, strip), cwd: CWD_PLACEHOLDER }, ...content.entries.map((e) => mapStrings(e, strip))];
+  try {
+    writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""), { flag: options.force ? "w" : "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new UsageError(`${file} already exists; pass --force to overwrite it, or name another file`);
+    }
+    throw new Error(`could not write ${file}: ${errorText(error)}`);
+  }
+  return { file, problems: content.problems };
+}
+
+export interface ImportResult {
+  id: string;
+  file: string;
+  problems: string[];
+}
+
+/** Copies the session in `source` into `cwd`'s sessions under a fresh id, re-homed to `cwd` and `userHome`. */
+export function importSession(source: string, options: { home: string; cwd: string; userHome: string }): ImportResult {
+  const content = readSessionFile(source);
+  const { header } = content;
+  // A plain session file (not exported) is re-homed from the directory it names.
+  const pairs: [string, string][] = [
+    [CWD_PLACEHOLDER, options.cwd],
+    [HOME_PLACEHOLDER, options.userHome],
+  ];
+  if (header.cwd !== CWD_PLACEHOLDER && header.cwd !== "") pairs.push([header.cwd, options.cwd]);
+  const rehome = replacer(pairs);
+  const id = newSessionId();
+  const file = sessionPath(options.home, options.cwd, id);
+  const imported: SessionHeader = {
+    type: "session",
+    format: SESSION_FORMAT,
+    id,
+    cwd: options.cwd,
+    created: new Date().toISOString(),
+    model: header.model,
+    provider: header.provider,
+    zot_version: VERSION,
+  };
+  const lock = acquireLock(file, id);
+  try {
+    const writer = SessionWriter.create(file, imported);
+    try {
+      for (const entry of content.entries) writer.write(mapStrings(entry, rehome));
+    } finally {
+      writer.close();
+    }
+  } finally {
+    lock.release();
+  }
+  return { id, file, problems: content.problems };
+}
+
+function exportTarget(id: string, dest: string | undefined, here: string): string {
+  if (dest === undefined) return path.join(here, `${id}${EXPORT_FILE_EXT}`);
+  const resolved = path.resolve(here, dest);
+  if (existsSync(resolved) && statSync(resolved).isDirectory()) return path.join(resolved, `${id}${EXPORT_FILE_EXT}`);
+  return resolved.endsWith(EXPORT_FILE_EXT) ? resolved : `${resolved}${EXPORT_FILE_EXT}`;
+}
+
+type Replace = (text: string) => string;
+
+/**
+ * Replaces each path where it stands as a whole path or the start of one (not inside a longer
+ * name: `/home/al` is not replaced in `/home/alice`). Empty paths and "/" are left alone.
+ */
+function replacer(pairs: [string, string][]): Replace {
+  const used = pairs.filter(([from]) => from !== "" && from !== "/" && from !== path.sep);
+  const patterns = used.map(([from, to]) => {
+    const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return [from, new RegExp(`(?<![\\w.~/\\\\-])${escaped}(?![\\w.-])`, "g"), to] as const;
+  });
+  return (text) => patterns.reduce((t, [from, re, to]) => (t.includes(from) ? t.replace(re, () => to) : t), text);
+}
+
+/** Every string of a record through `f`, except image bytes (base64 can spell a path by chance). */
+function mapStrings<T>(value: T, f: Replace): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return f(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") {
+      const image = (v as { type?: unknown }).type === "image";
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, image && k === "data" ? x : walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

@@ -1,0 +1,339 @@
+// Sessions as a user meets them, through the compiled binary and the mock LLM: every -p/--json run
+// is recorded; -c, --session and -r resume it with its transcript, model and cost; a damaged or
+// interrupted session still resumes; a session in use by another zot is never written twice.
+import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sessionDir } from "../../src/session/paths.ts";
+import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
+
+let mock: MockLlm;
+afterEach(() => mock?.stop());
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+
+/** A home and a working directory, and zot run in them. */
+function place() {
+  const home = tempDir("zot-sess-home-");
+  const cwd = tempDir("zot-sess-cwd-");
+  return { home, cwd, run: (args: string[], stdin?: string) => zot(args, { home, cwd, stdin }) };
+}
+
+function sessionFiles(home: string, cwd: string): string[] {
+  const dir = sessionDir(home, cwd);
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f)) : [];
+}
+
+const texts = (body: any): string[] =>
+  body.messages.flatMap((m: any) => (typeof m.content === "string" ? [m.content] : m.content.filter((b: any) => b.type === "text").map((b: any) => b.text)));
+
+describe("resuming", () => {
+  test("-c resumes the newest session: the transcript goes back to the model, on the model it ended on", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "Paris." }, { text: "About 2.1 million." }]);
+    const first = await run(["-p", "capital of France?", ...anthropic(mock), "--model", "claude-opus-4-5"]);
+    expect(first.code).toBe(0);
+    expect(sessionFiles(home, cwd)).toHaveLength(1);
+
+    // Neither --provider nor --model: both come from the session (the original forgot the model).
+    const second = await run(["-p", "-c", "how many people live there?", "--api-key", "k", "--base-url", mock.url]);
+    expect(second.stderr).toBe("");
+    expect(second.stdout).toBe("About 2.1 million.\n");
+    expect(mock.requests[1]!.body.model).toBe("claude-opus-4-5");
+    expect(texts(mock.requests[1]!.body)).toEqual(["capital of France?", "Paris.", "how many people live there?"]);
+    expect(sessionFiles(home, cwd)).toHaveLength(1);
+  });
+
+  test("an explicit --model wins over the session's; --provider naming another provider takes that provider's default", async () => {
+    const { run } = place();
+    mock = startMockLlm([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    await run(["-p", "hi", ...anthropic(mock), "--model", "claude-opus-4-5"]);
+    await run(["-p", "-c", "again", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    expect(mock.requests[1]!.body.model).toBe("claude-sonnet-4-5");
+    const third = await run(["-p", "-c", "once more", "--provider", "openai", "--api-key", "k", "--base-url", `${mock.url}/v1`]);
+    expect(third.code).toBe(0);
+    expect(mock.requests[2]!.path).toBe("/v1/responses");
+    // the switch to sonnet was recorded, and the openai run sees the whole transcript
+    expect(mock.requests[2]!.body.input.filter((i: any) => i.role === "user")).toHaveLength(3);
+  });
+
+  test("--json on resume: the cumulative usage and cost go on from where the session left them", async () => {
+    const { run } = place();
+    const usage = { input: 1000, output: 100, cache_read: 0, cache_write: 0 };
+    mock = startMockLlm([{ text: "a", usage }, { text: "b", usage }]);
+    await run(["--json", "one", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    const second = await run(["--json", "-c", "two", ...anthropic(mock)]);
+    const event = ndjson(second.stdout).find((e) => e.type === "usage");
+    expect(event.cumulative.input).toBe(2000);
+    expect(event.cumulative.output).toBe(200);
+    // claude-sonnet-4-5: $3 in, $15 out per million, twice
+    expect(event.cumulative.cost_usd).toBeCloseTo(2 * (1000 * 3 + 100 * 15) / 1e6, 12);
+  });
+
+  test("--session takes an id, a unique start of one, or a path; a session of another directory says where it belongs", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "first" }, { text: "by id" }, { text: "by path" }]);
+    await run(["-p", "start", ...anthropic(mock)]);
+    const [file] = sessionFiles(home, cwd);
+    const id = file!.split("/").at(-1)!.replace(".jsonl", "");
+    expect((await run(["-p", "--session", id.slice(0, 20), "by id?", ...anthropic(mock)])).stdout).toBe("by id\n");
+    expect((await run(["-p", "--session", file!, "by path?", ...anthropic(mock)])).stdout).toBe("by path\n");
+    expect(texts(mock.requests[2]!.body)).toEqual(["start", "first", "by id?", "by id", "by path?"]);
+
+    const other = await zot(["-p", "--session", id, "hi", ...anthropic(mock)], { home, cwd: tempDir("zot-sess-other-") });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`session ${id} belongs to ${cwd}; run zot there, or pass --cwd ${cwd}`);
+  });
+
+  test("-c with no earlier session starts a new one and says so", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "fresh" }]);
+    const result = await run(["-p", "-c", "hi", ...anthropic(mock)]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`zot: no earlier session in ${cwd}; starting a new one\n`);
+    expect(sessionFiles(home, cwd)).toHaveLength(1);
+  });
+
+  test("--no-session neither reads nor writes one", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    await run(["-p", "remember 42", ...anthropic(mock)]);
+    const result = await run(["-p", "--no-session", "what number?", ...anthropic(mock)]);
+    expect(result.code).toBe(0);
+    expect(texts(mock.requests[1]!.body)).toEqual(["what number?"]);
+    expect(sessionFiles(home, cwd)).toHaveLength(1);
+    expect(readFileSync(sessionFiles(home, cwd)[0]!, "utf8")).not.toContain("what number?");
+  });
+});
+
+describe("bad input gets a clear error and changes nothing", () => {
+  test.each([
+    [["--no-session", "-c"], "--no-session and --continue cannot be used together"],
+    [["--no-session", "--session", "x"], "--no-session and --session cannot be used together"],
+    [["-c", "-r"], "--continue and --resume cannot be used together"],
+    [["-c", "--session", "x"], "--continue and --session cannot be used together"],
+    [["--session", ""], "--session needs an id"],
+    [["--session", "no-such-id"], 'no session "no-such-id"'],
+    [["--session", "/nowhere/at/all.jsonl"], "no session file /nowhere/at/all.jsonl"],
+  ])("%p", async (flags, message) => {
+    const { home, cwd, run } = place();
+    const result = await run(["-p", "hi", "--provider", "scripted", ...flags]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(sessionFiles(home, cwd)).toHaveLength(0);
+  });
+
+  test("rpc refuses the session flags until it records sessions", async () => {
+    const result = await zot(["rpc", "--continue"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown flag "--continue"');
+  });
+});
+
+describe("damage and interruption", () => {
+  test("a session cut off mid-record resumes with every whole record; the damage is reported and repaired", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    await run(["-p", "first", ...anthropic(mock)]);
+    const [file] = sessionFiles(home, cwd);
+    appendFileSync(file!, '{"type":"message","message":{"role":"user","content":[{"type":"te');
+    const result = await run(["-p", "-c", "second", ...anthropic(mock)]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/the last record was cut off mid-write \(\d+ bytes\); it was dropped/);
+    expect(texts(mock.requests[1]!.body)).toEqual(["first", "one", "second"]);
+    const again = await run(["sessions", "show", file!]);
+    expect(again.stdout).not.toContain("damage");
+  });
+
+  test("zot killed while a tool runs: the resumed session answers the call as interrupted", async () => {
+    const { home, cwd } = place();
+    mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "sleep 30" } }] }, { text: "ok" }]);
+    const proc = Bun.spawn([ZOT, "-p", "run it", ...anthropic(mock)], { cwd, env: cleanEnv(home), stdout: "ignore", stderr: "ignore" });
+    await eventually(() => sessionFiles(home, cwd).some((f) => readFileSync(f, "utf8").includes("sleep 30")), "the tool call recorded");
+    proc.kill("SIGKILL");
+    await proc.exited;
+    const result = await zot(["-p", "-c", "what happened?", ...anthropic(mock)], { home, cwd });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("1 tool call(s) had no result (zot stopped while they ran); recorded them as interrupted");
+    const toolResult = mock.requests[1]!.body.messages[2].content[0];
+    expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1", is_error: true });
+  });
+});
+
+describe("two zot processes on one directory", () => {
+  test("the second never writes the first's file: -c names the pid that holds it; a plain run starts its own", async () => {
+    const { home, cwd } = place();
+    mock = startMockLlm([{ text: "first, slowly", delay_ms: 2500 }, { text: "second" }]);
+    const first = Bun.spawn([ZOT, "-p", "slow one", ...anthropic(mock)], { cwd, env: cleanEnv(home), stdout: "pipe", stderr: "pipe" });
+    await eventually(() => sessionFiles(home, cwd).length === 1, "the first session file");
+    const [firstFile] = sessionFiles(home, cwd);
+
+    const blocked = await zot(["-p", "-c", "me too", ...anthropic(mock)], { home, cwd });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain(`is in use by another zot (pid ${first.pid}`);
+    expect(blocked.stderr).toContain("zot sessions fork");
+
+    const own = await zot(["-p", "my own", ...anthropic(mock)], { home, cwd });
+    expect(own.stdout).toBe("second\n");
+    expect(await first.exited).toBe(0);
+    expect(await new Response(first.stdout).text()).toBe("first, slowly\n");
+
+    const files = sessionFiles(home, cwd);
+    expect(files).toHaveLength(2);
+    const firstText = readFileSync(firstFile!, "utf8");
+    expect(firstText).toContain("slow one");
+    expect(firstText).not.toContain("my own");
+    expect(firstText).not.toContain("me too");
+    // the lock went with the first process
+    expect(existsSync(`${firstFile}.lock`)).toBe(false);
+  });
+});
+
+describe("--resume", () => {
+  test("with no terminal to ask on, it says to pass --session or --continue", async () => {
+    const setsid = Bun.which("setsid");
+    if (!setsid) throw new Error("setsid (util-linux) is needed to run zot without a controlling terminal");
+    const { home, cwd } = place();
+    const proc = Bun.spawn([setsid, "-w", ZOT, "-p", "-r", "hi", "--provider", "scripted"], { cwd, env: cleanEnv(home), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("--resume asks which session to resume on the terminal, and there is none; pass --session <id>");
+  });
+
+  test("in a terminal: a numbered list, newest first, and the number typed picks the session", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "about cats" }, { text: "about dogs" }, { text: "picked" }]);
+    await run(["-p", "tell me about cats", ...anthropic(mock)]);
+    await Bun.sleep(20);
+    await run(["-p", "tell me about dogs", ...anthropic(mock)]);
+    let screen = "";
+    const proc = Bun.spawn([ZOT, "-p", "-r", "more please", ...anthropic(mock)], {
+      cwd,
+      env: cleanEnv(home),
+      terminal: { cols: 200, rows: 30, data: (_t, data) => (screen += new TextDecoder().decode(data)) },
+    });
+    await eventually(() => screen.includes("resume which session? [1-2]"), "the numbered list");
+    expect(screen).toMatch(/1\).*"tell me about dogs"/);
+    expect(screen).toMatch(/2\).*"tell me about cats"/);
+    proc.terminal!.write("2\r");
+    expect(await proc.exited).toBe(0);
+    expect(screen).toContain("picked");
+    expect(texts(mock.requests[2]!.body)).toEqual(["tell me about cats", "about cats", "more please"]);
+  });
+});
+
+describe("zot sessions", () => {
+  test("list and show: newest first with model, messages, cost and first prompt; show prints the transcript and the audit trail", async () => {
+    const { home, cwd, run } = place();
+    scriptedExtension(join(cwd, ".zot", "extensions"), "guard", {
+      after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+      intercept: { tool_call: { modified_args: { command: "echo safe" }, reason: "no deleting today" } },
+    });
+    mock = startMockLlm([
+      { tool_calls: [{ name: "bash", args: { command: "rm -rf build" } }], usage: { input: 1000, output: 10 } },
+      { text: "cleaned", usage: { input: 1000, output: 10 } },
+    ]);
+    const result = await run(["-p", "clean the build", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    expect(result.code).toBe(0);
+
+    const list = await run(["sessions", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^\d{8}-\d{6}-[0-9a-f]{8}  \d{4}-\d\d-\d\d \d\d:\d\d  claude-sonnet-4-5  4 msgs  \$0\.0063  "clean the build"\n$/);
+
+    const json = JSON.parse((await run(["sessions", "list", "--json"])).stdout);
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ model: "claude-sonnet-4-5", provider: "anthropic", messages: 4, first_prompt: "clean the build", cwd });
+
+    const show = await run(["sessions", "show", json[0].id]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain("model     anthropic/claude-sonnet-4-5");
+    expect(show.stdout).toContain("1 interception decision");
+    expect(show.stdout).toMatch(/user {6}clean the build/);
+    expect(show.stdout).toMatch(/!! guard modify at tool_call: no deleting today\n {12}before {2}bash \{"command":"rm -rf build"\}\n {12}after {3}bash \{"command":"echo safe"\}/);
+    expect(show.stdout).toMatch(/assistant cleaned/);
+  });
+
+  test("fork --at and tree: the fork holds the first turns and resumes from there; the parent is untouched", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "a3" }, { text: "forked answer" }]);
+    await run(["-p", "q1", ...anthropic(mock)]);
+    await run(["-p", "-c", "q2", ...anthropic(mock)]);
+    await run(["-p", "-c", "q3", ...anthropic(mock)]);
+    const [parentFile] = sessionFiles(home, cwd);
+    const parentBefore = readFileSync(parentFile!, "utf8");
+    const parentId = parentFile!.split("/").at(-1)!.replace(".jsonl", "");
+
+    const fork = await run(["sessions", "fork", parentId, "--at", "1"]);
+    expect(fork.code).toBe(0);
+    const forkId = /as (\S+) \(2 messages\)/.exec(fork.stdout)?.[1];
+    expect(forkId).toBeDefined();
+    expect(readFileSync(parentFile!, "utf8")).toBe(parentBefore);
+
+    const tree = await run(["sessions", "tree"]);
+    const lines = tree.stdout.trimEnd().split("\n");
+    expect(lines[0]).toContain(`  ${parentId}`);
+    expect(lines[1]).toMatch(new RegExp(`^\\* └─ ${forkId} \\(fork at turn 1\\)`));
+
+    await run(["-p", "--session", forkId!, "q2 again", ...anthropic(mock)]);
+    expect(texts(mock.requests[3]!.body)).toEqual(["q1", "a1", "q2 again"]);
+
+    for (const [at, message] of [["0", "--at takes a user turn number"], ["4", "--at must be a user turn from 1 to 3"]] as const) {
+      const bad = await run(["sessions", "fork", parentId, "--at", at]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(message);
+    }
+  });
+
+  test("export strips the directory and home; import re-homes it elsewhere under a fresh id, and it resumes there", async () => {
+    const { home, cwd, run } = place();
+    const userHome = tempDir("zot-sess-userhome-");
+    mock = startMockLlm([{ tool_calls: [{ name: "read", args: { path: `${cwd}/notes.txt` } }] }, { text: `read ${cwd}/notes.txt` }, { text: "resumed" }]);
+    await Bun.write(join(cwd, "notes.txt"), "hello");
+    await zot(["-p", `look at ${cwd}/notes.txt and ${userHome}/.profile`, ...anthropic(mock)], { home, cwd, env: { HOME: userHome } });
+    const [file] = sessionFiles(home, cwd);
+    const id = file!.split("/").at(-1)!.replace(".jsonl", "");
+
+    const exported = await zot(["sessions", "export", id, "shared"], { home, cwd, env: { HOME: userHome } });
+    expect(exported.code).toBe(0);
+    const exportFile = join(cwd, "shared.zotsession");
+    expect(exported.stdout).toBe(`exported to ${exportFile}\n`);
+    const text = readFileSync(exportFile, "utf8");
+    expect(text).not.toContain(cwd);
+    expect(text).not.toContain(userHome);
+    expect(text).toContain("<zot:cwd>/notes.txt");
+    expect(text).toContain("<zot:home>/.profile");
+    const again = await zot(["sessions", "export", id, "shared"], { home, cwd });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("already exists; pass --force");
+
+    const elsewhere = tempDir("zot-sess-elsewhere-");
+    const otherHome = tempDir("zot-sess-otherhome-");
+    const imported = await zot(["sessions", "import", exportFile], { home, cwd: elsewhere, env: { HOME: otherHome } });
+    expect(imported.code).toBe(0);
+    const newId = /imported as (\S+);/.exec(imported.stdout)?.[1];
+    expect(newId).toBeDefined();
+    expect(newId).not.toBe(id);
+    const [importedFile] = sessionFiles(home, elsewhere);
+    expect(importedFile).toEndWith(`${newId}.jsonl`);
+    expect(readFileSync(importedFile!, "utf8")).toContain(`${elsewhere}/notes.txt`);
+
+    const resumed = await zot(["-p", "-c", "go on", ...anthropic(mock)], { home, cwd: elsewhere });
+    expect(resumed.stdout).toBe("resumed\n");
+    expect(texts(mock.requests[2]!.body)[0]).toBe(`look at ${elsewhere}/notes.txt and ${otherHome}/.profile`);
+  });
+
+  test("bad input: unknown subcommand, missing id, a file that is not a session", async () => {
+    const { cwd, run } = place();
+    expect((await run(["sessions", "frobnicate"])).stderr).toContain('unknown sessions subcommand "frobnicate"; valid subcommands: list, tree, show, export, import, fork');
+    expect((await run(["sessions", "show"])).stderr).toContain("pass the session's id");
+    await Bun.write(join(cwd, "notes.zotsession"), "just text\n");
+    const imported = await run(["sessions", "import", join(cwd, "notes.zotsession")]);
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toContain("is not a zot session: its first line is not JSON");
+    const empty = await run(["sessions", "list"]);
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toContain(`no sessions in ${cwd} yet`);
+  });
+});
