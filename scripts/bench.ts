@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -299,6 +299,58 @@ async function extStartup(): Promise<void> {
   console.log(`ext-startup   the 3 TS SDK extensions alone: ${stats(runs.ts)}, ${fmt(median(runs.ts) - median(runs.none))} more than none; python3 is ${runtimePath("python")}, node ${runtimePath("node")}`);
 }
 
+// ── process hooks (issue 5) ───────────────────────────────────────────────────────────────
+// One before_tool through agent.chain.run, as the agent loop does it: the hook.before_tool request
+// out to a python3 hook (PicoClaw's protocol), its `modify` back (so each call proves the round
+// trip: a failed call would be skipped and leave the arguments as they were), the decision folded.
+const PY_HOOK = [
+  "import json, sys",
+  "for line in sys.stdin:",
+  "    message = json.loads(line)",
+  "    if 'id' not in message:",
+  "        continue",
+  "    call = {'tool': 'bash', 'arguments': dict(message['params'].get('arguments', {}), hooked=message['id'])}",
+  "    result = {'ok': True} if message['method'] == 'hook.hello' else {'action': 'modify', 'call': call}",
+  "    sys.stdout.write(json.dumps({'jsonrpc': '2.0', 'id': message['id'], 'result': result}) + '\\n')",
+  "    sys.stdout.flush()",
+].join("\n");
+
+async function hookBeforeTool(): Promise<void> {
+  const calls = 1000;
+  const warm = 100;
+  const zotHome = mkdtempSync(join(tmpdir(), "zot-bench-hook-"));
+  const dir = join(zotHome, "extensions", "py-hook");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "hook.py"), `${PY_HOOK}\n`);
+  const manifest = { name: "py-hook", protocol: "jsonrpc", exec: "python3", args: ["hook.py"], intercept: ["before_tool"] };
+  writeFileSync(join(dir, "extension.json"), JSON.stringify(manifest, null, 2));
+  const manager = new ExtensionManager();
+  const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false });
+  try {
+    if (report.ready !== 1) throw new Error(`the hook did not come up: ${report.warnings.join("; ")}`);
+    const agent = new Agent({ provider: idleProvider, model: BENCH_MODEL, tools: [], system: "", cwd });
+    manager.attach(agent);
+    const signal = new AbortController().signal;
+    const times: number[] = [];
+    for (let i = 0; i < warm + calls; i++) {
+      const t0 = performance.now();
+      const outcome = await agent.chain.run("tool_call", { id: `call-${i}`, name: "bash", args: { command: "ls -la" } }, signal);
+      const ms = performance.now() - t0;
+      if (outcome.action !== "continue" || outcome.payload.args.hooked === undefined) {
+        throw new Error(`call ${i} did not go through the hook (${outcome.action}); see ${join(zotHome, "logs", "ext-py-hook.log")}`);
+      }
+      if (i >= warm) times.push(ms);
+    }
+    const ms3 = (x: number) => `${x.toFixed(3)} ms`;
+    const p50 = pct(times, 0.5);
+    console.log(
+      `hook-before-tool one python3 hook (${runtimePath("python")}): p50 ${ms3(p50)} (target ≤ 1 ms: ${verdict(p50, 1)}), p90 ${ms3(pct(times, 0.9))}, p99 ${ms3(pct(times, 0.99))} (${calls} calls after ${warm} warm-up)`,
+    );
+  } finally {
+    await manager.stop();
+  }
+}
+
 const BENCHES: Record<string, () => Promise<void>> = {
   version,
   print: printAnswer,
@@ -306,6 +358,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "ext-spawn": extSpawn,
   "ext-intercept": extIntercept,
   "ext-startup": extStartup,
+  "hook-before-tool": hookBeforeTool,
 };
 const wanted = process.argv.slice(2);
 for (const [name, run] of Object.entries(BENCHES)) {
