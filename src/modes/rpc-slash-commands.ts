@@ -1,7 +1,7 @@
 // Slash commands over rpc (additive to the original protocol): `get_commands`, `run_command` and
 // `reload_extensions`. Rule: a built-in does exactly what its rpc command does (clear, compact,
 // set_model, reload_extensions); an extension command's answer is the response, and its `prompt`
-// answer becomes a queued turn; the TUI's own commands are refused with a sentence saying so.
+// answer becomes a queued turn, answered when it starts; the TUI's own commands are refused with a sentence saying so.
 import type { ReloadReport } from "../extensions/manager.ts";
 import { commandErrorMessage } from "../extensions/slash-command.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -64,9 +64,13 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     const text = "text" in result ? { text: result.text } : {};
     const data = { command: result.command, extension: result.extension, action: result.action, ...text };
     if (result.action !== "prompt") return { data };
-    // The answer first, then the turn's events (it may wait behind other turns).
-    session.send(responseTo(command, { data }));
-    startTurn(session, (signal) => agent.prompt({ text: result.text }, signal));
+    // Like a prompt's started: the answer comes when the turn starts (it may wait behind others),
+    // so every event from it to the next done is this turn's.
+    startTurn(
+      session,
+      (signal) => agent.prompt({ text: result.text }, signal),
+      () => session.send(responseTo(command, { data })),
+    );
     return LATER;
   }
   const { BUILTIN_COMMANDS } = await import("../extensions/manager.ts");

@@ -109,8 +109,6 @@ export class ZotRpcClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private running: RunningTurn | undefined;
-  /** run_command answers that queued a turn (an extension command's prompt): they start at their user_message */
-  private readonly announced: Omit<RunningTurn, "events">[] = [];
   private readonly subscribers = new Set<Subscriber>();
   private stderrTail = "";
   private closing = false;
@@ -319,13 +317,10 @@ export class ZotRpcClient {
     this.pending.delete(response.id as number);
     if (!response.success) return pending.reject(new RpcError(response.command, response.error));
     const data = response.data as { started?: unknown; action?: unknown } | undefined;
-    if (data?.started === true || (response.command === "run_command" && data?.action === "started")) {
-      // A queued prompt's response comes when it starts: every event from here to done is its own.
+    const startsTurn = response.command === "run_command" && (data?.action === "started" || data?.action === "prompt");
+    if (data?.started === true || startsTurn) {
+      // A queued turn's response comes when it starts: every event from here to done is its own.
       this.running = { events: [], data, pending };
-    } else if (response.command === "run_command" && data?.action === "prompt") {
-      // An extension command's prompt is a turn that zot may queue behind others, and no response
-      // marks its start: it is the next turn to begin without one, at its user_message.
-      this.announced.push({ data, pending });
     } else {
       pending.resolve({ data });
     }
@@ -333,9 +328,6 @@ export class ZotRpcClient {
 
   private deliver(event: AgentEvent): void {
     for (const subscriber of this.subscribers) subscriber.event(event);
-    if (!this.running && event.type === "user_message" && this.announced.length > 0) {
-      this.running = { events: [], ...this.announced.shift()! };
-    }
     const running = this.running;
     if (!running) return;
     running.events.push(event);
@@ -358,10 +350,9 @@ export class ZotRpcClient {
   }
 
   private failAll(error: Error): void {
-    const waiting = [...this.pending.values(), ...this.announced.map((turn) => turn.pending)];
+    const waiting = [...this.pending.values()];
     if (this.running) waiting.push(this.running.pending);
     this.pending.clear();
-    this.announced.length = 0;
     this.running = undefined;
     for (const pending of waiting) pending.reject(error);
   }

@@ -92,6 +92,23 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("an extension's prompt queued behind a running prompt is answered when its turn starts, after the first done", async () => {
+    const r = start([{ text: "first answer, slowly", chunk_size: 2, chunk_delay_ms: 20 }, { text: "Hello, Ada!" }], [HELLO_PY]);
+    const from = r.lines.length;
+    r.send({ type: "prompt", message: "first", id: "p1" });
+    await r.waitFor((l) => l.type === "text_delta", from, "the first turn streaming");
+    r.send({ type: "run_command", name: "hellopy", args: "Ada", id: "cmd" });
+    const answer = await r.waitFor((l) => l.type === "response" && l.id === "cmd", from, "the command's answer");
+    const firstDone = r.lines.findIndex((l, i) => i >= from && l.type === "done");
+    expect(firstDone).toBeGreaterThanOrEqual(0);
+    expect(answer.index).toBeGreaterThan(firstDone);
+    expect(answer.line.data).toMatchObject({ command: "hellopy", action: "prompt" });
+    const second = await r.eventsUntilDone(answer.index);
+    expect(second[0].type).toBe("user_message");
+    expect(second[0].content[0].text).toContain("Greet Ada");
+    expect(await r.close()).toBe(0);
+  });
+
   test("built-ins: /model shows and switches, /clear empties the transcript, the TUI's commands and unknown names are refused", async () => {
     const r = start([{ text: "One." }], []);
     const shown = await r.call({ type: "run_command", name: "/model" });
