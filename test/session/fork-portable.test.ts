@@ -1,0 +1,136 @@
+// Forks and portable files at the level of records: a fork replays to the parent's conversation up
+// to a turn (also when a compaction reordered the transcript); an export holds no machine path,
+// image bytes stay byte for byte, and an import replays to the same conversation re-homed.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { summaryMessage } from "../../src/core/compact.ts";
+import type { Message } from "../../src/protocol/messages.ts";
+import { SESSION_FORMAT, type SessionEntry } from "../../src/protocol/session-records.ts";
+import { forkSession } from "../../src/session/fork.ts";
+import { sessionDir, sessionPath } from "../../src/session/paths.ts";
+import { exportSession, importSession } from "../../src/session/portable.ts";
+import { readSessionFile } from "../../src/session/reader.ts";
+import { replay } from "../../src/session/replay.ts";
+import { SessionWriter } from "../../src/session/writer.ts";
+import { tempDir } from "../support/zot.ts";
+
+const T = "2026-11-23T10:00:00.000Z";
+const msg = (role: Message["role"], text: string): Message => ({ role, content: [{ type: "text", text }], time: T });
+const usage = (n: number): SessionEntry => ({
+  type: "usage",
+  time: T,
+  usage: { input: n, output: 0, cache_read: 0, cache_write: 0, cost_usd: n / 1000 },
+  cumulative: { input: n, output: 0, cache_read: 0, cache_write: 0, cost_usd: n / 1000 },
+});
+
+function write(home: string, cwd: string, id: string, entries: SessionEntry[]): string {
+  const file = sessionPath(home, cwd, id);
+  const header = { type: "session" as const, format: SESSION_FORMAT, id, cwd, created: T, model: "claude-sonnet-4-5", provider: "anthropic", zot_version: "0.1.0" };
+  const writer = SessionWriter.create(file, header);
+  for (const entry of entries) writer.write(entry);
+  writer.close();
+  return file;
+}
+
+const loaded = (file: string) => {
+  const content = readSessionFile(file);
+  return { ...content, ...replay(content.header, content.entries) };
+};
+
+describe("fork", () => {
+  const turns = [msg("user", "q1"), msg("assistant", "a1"), msg("user", "q2"), msg("assistant", "a2"), msg("user", "q3"), msg("assistant", "a3")];
+
+  test("after turn n: the parent's records up to turn n+1, parent and fork point in the header", () => {
+    const home = tempDir("zot-fork-");
+    const entries: SessionEntry[] = [
+      { type: "message", message: turns[0]! },
+      usage(10),
+      { type: "message", message: turns[1]! },
+      { type: "model_change", time: T, model: "claude-opus-4-5", provider: "anthropic" },
+      { type: "message", message: turns[2]! },
+      usage(20),
+      { type: "message", message: turns[3]! },
+      { type: "message", message: turns[4]! },
+      { type: "message", message: turns[5]! },
+    ];
+    const parent = write(home, "/w", "20261123-100000-00000001", entries);
+    const before = readFileSync(parent, "utf8");
+    const fork = forkSession(parent, { home, atTurn: 2 });
+    expect(fork).toMatchObject({ parent: "20261123-100000-00000001", turn: 2, turns: 3, messages: 4 });
+    const forked = loaded(fork.file);
+    expect(forked.messages).toEqual(turns.slice(0, 4));
+    expect(forked.header).toMatchObject({ parent: "20261123-100000-00000001", fork_point: 2, cwd: "/w", model: "claude-opus-4-5" });
+    expect(forked.cumulative.input).toBe(20);
+    expect(readFileSync(parent, "utf8")).toBe(before);
+    expect(forked.file.startsWith(sessionDir(home, "/w"))).toBe(true);
+  });
+
+  test("after a compaction reordered the transcript: the fork still replays to exactly the kept part", () => {
+    const home = tempDir("zot-fork-");
+    const summary = summaryMessage("## Goal\nearlier");
+    const entries: SessionEntry[] = [
+      ...turns.slice(0, 4).map((message): SessionEntry => ({ type: "message", message })),
+      { type: "intercept", time: T, participant: "guard", stage: "tool_call", action: "deny", reason: "no" },
+      usage(30),
+      { type: "compaction", time: T, reason: "auto", summary: "earlier", message: summary, kept: 2, messages_before: 4 },
+      { type: "message", message: turns[4]! },
+      { type: "message", message: turns[5]! },
+    ];
+    const parent = write(home, "/w", "20261123-100000-00000002", entries);
+    // the transcript is [summary, q2, a2, q3, a3]: the summary is no user turn, so q2 is turn 1
+    const fork = forkSession(parent, { home, atTurn: 1 });
+    const forked = loaded(fork.file);
+    expect(forked.messages).toEqual([summary, turns[2]!, turns[3]!]);
+    expect(forked.cumulative.input).toBe(30);
+    expect(forked.entries.filter((e) => e.type === "intercept")).toHaveLength(1);
+    expect(fork.turns).toBe(2);
+  });
+});
+
+describe("export and import", () => {
+  test("the working directory and home become placeholders only where they stand as paths; image bytes are untouched", () => {
+    const home = tempDir("zot-port-");
+    const cwd = "/tmp/p";
+    const userHome = "/home/al";
+    const bytes = "AAAA/tmp/p/BBBB/home/al/CC==";
+    const message: Message = {
+      role: "user",
+      content: [
+        { type: "text", text: "edit /tmp/p/src/a.ts, not /tmp/project or /x/tmp/p or /tmp/p.old; see /home/al/.rc and /home/alice" },
+        { type: "image", mime_type: "image/png", data: bytes },
+      ],
+      time: T,
+    };
+    const file = write(home, cwd, "20261123-100000-00000003", [{ type: "message", message }, { type: "message", message: msg("assistant", "in /tmp/p") }]);
+    const out = tempDir("zot-port-out-");
+    const { file: exported } = exportSession(file, { here: out, userHome });
+    expect(exported).toBe(join(out, "20261123-100000-00000003.zotsession"));
+    const text = readFileSync(exported, "utf8");
+    expect(text).toContain(
+      "edit <zot:cwd>/src/a.ts, not /tmp/project or /x/tmp/p or /tmp/p.old; see <zot:home>/.rc and /home/alice",
+    );
+    expect(text).toContain(`"data":"${bytes}"`);
+    expect(text).toContain("in <zot:cwd>");
+    expect(loaded(exported).header.cwd).toBe("<zot:cwd>");
+
+    const imported = importSession(exported, { home, cwd: "/srv/new", userHome: "/home/bo" });
+    const back = loaded(imported.file);
+    expect(back.header).toMatchObject({ cwd: "/srv/new", model: "claude-sonnet-4-5", provider: "anthropic" });
+    expect(back.header.id).not.toBe("20261123-100000-00000003");
+    expect(back.messages[0]!.content).toEqual([
+      { type: "text", text: "edit /srv/new/src/a.ts, not /tmp/project or /x/tmp/p or /tmp/p.old; see /home/bo/.rc and /home/alice" },
+      { type: "image", mime_type: "image/png", data: bytes },
+    ]);
+    expect(imported.file.startsWith(sessionDir(home, "/srv/new"))).toBe(true);
+  });
+
+  test("an explicit name gets .zotsession added; an exported file cannot be resumed or forked before it is imported", () => {
+    const home = tempDir("zot-port-");
+    const file = write(home, "/w", "20261123-100000-00000004", [{ type: "message", message: msg("user", "hi") }]);
+    const out = tempDir("zot-port-out-");
+    const { file: exported } = exportSession(file, { here: out, dest: "mine", userHome: "/home/x" });
+    expect(exported).toBe(join(out, "mine.zotsession"));
+    expect(() => forkSession(exported, { home })).toThrow("is an exported session; import it first");
+  });
+});

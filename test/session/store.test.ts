@@ -1,0 +1,114 @@
+// The store around the files: the lock (a live owner refused by pid, a dead one taken over),
+// finding a session by id, prefix or path, the listing's summaries, and the forest of forks.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { findSession } from "../../src/session/find.ts";
+import { listSessions, type SessionSummary } from "../../src/session/list.ts";
+import { acquireLock, lockPathOf, SessionLockedError } from "../../src/session/lock.ts";
+import { sessionDir, sessionPath } from "../../src/session/paths.ts";
+import { sessionForest } from "../../src/session/tree.ts";
+import { SessionWriter } from "../../src/session/writer.ts";
+import { everyRecord, header } from "../support/session-fixtures.ts";
+import { tempDir } from "../support/zot.ts";
+
+function writeSession(home: string, cwd: string, id: string, extra: Partial<typeof header> = {}): string {
+  const file = sessionPath(home, cwd, id);
+  mkdirSync(sessionDir(home, cwd), { recursive: true });
+  const writer = SessionWriter.create(file, { ...header, id, cwd, parent: undefined, fork_point: undefined, ...extra });
+  for (const record of everyRecord) writer.write(record);
+  writer.close();
+  return file;
+}
+
+describe("the session lock", () => {
+  test("a lock held by a live process is refused with its pid; a dead one's is taken over", async () => {
+    const file = join(tempDir("zot-lock-"), "s.jsonl");
+    const live = Bun.spawn(["sleep", "30"]);
+    try {
+      writeFileSync(lockPathOf(file), JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-23T10:00:00Z" }));
+      expect(() => acquireLock(file, "abc")).toThrow(SessionLockedError);
+      expect(() => acquireLock(file, "abc")).toThrow(`session abc is in use by another zot (pid ${live.pid}, since 2026-11-23T10:00:00Z)`);
+    } finally {
+      live.kill();
+    }
+    await live.exited;
+    // now that pid is dead: the lock is stale
+    const lock = acquireLock(file, "abc");
+    expect(JSON.parse(readFileSync(lockPathOf(file), "utf8")).pid).toBe(process.pid);
+    expect(() => acquireLock(file, "abc")).toThrow(`pid ${process.pid}`);
+    lock.release();
+    expect(existsSync(lockPathOf(file))).toBe(false);
+  });
+
+  test("a lock file cut off while being written counts as stale", () => {
+    const file = join(tempDir("zot-lock-"), "s.jsonl");
+    writeFileSync(lockPathOf(file), '{"pid":12');
+    acquireLock(file, "abc").release();
+  });
+});
+
+describe("finding and listing sessions", () => {
+  test("by full id, by a unique start, by path; an ambiguous start lists the matches; another directory's session is found and flagged", () => {
+    const home = tempDir("zot-find-home-");
+    const cwd = "/work/project";
+    const a = writeSession(home, cwd, "20261123-100000-aaaaaaaa");
+    const b = writeSession(home, cwd, "20261123-110000-bbbbbbbb");
+    const other = writeSession(home, "/elsewhere", "20261124-090000-cccccccc");
+    expect(findSession(home, cwd, "20261123-100000-aaaaaaaa")).toEqual({ file: a, elsewhere: false });
+    expect(findSession(home, cwd, "20261123-11")).toEqual({ file: b, elsewhere: false });
+    expect(findSession(home, cwd, b)).toEqual({ file: b, elsewhere: false });
+    expect(findSession(home, cwd, "20261124")).toEqual({ file: other, elsewhere: true });
+    expect(() => findSession(home, cwd, "20261123")).toThrow(
+      '"20261123" matches 2 sessions (20261123-110000-bbbbbbbb, 20261123-100000-aaaaaaaa); give more of the id',
+    );
+    expect(() => findSession(home, cwd, "nope")).toThrow('no session "nope" in /work/project or elsewhere');
+  });
+
+  test("a listing sums each session up (transcript length after compaction and rewind, last cost and model, first prompt) and reports files that are not sessions", () => {
+    const home = tempDir("zot-list-home-");
+    const cwd = "/work/project";
+    writeSession(home, cwd, "20261123-100000-aaaaaaaa");
+    writeFileSync(join(sessionDir(home, cwd), "20261123-120000-broken00.jsonl"), "not a session\n");
+    const { sessions, problems } = listSessions(home, cwd);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({
+      id: "20261123-100000-aaaaaaaa",
+      cwd,
+      model: "gpt-5",
+      provider: "openai",
+      messages: 3,
+      cost_usd: 0.0006,
+      first_prompt: 'look at this ✓ \u2028 "quoted" second line'.replace(/\s+/g, " "),
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("20261123-120000-broken00.jsonl is not a zot session");
+  });
+});
+
+describe("the forest of forks", () => {
+  const summary = (id: string, parent?: string, created = id): SessionSummary => ({
+    id,
+    file: `${id}.jsonl`,
+    cwd: "/w",
+    created,
+    updated: created,
+    model: "m",
+    provider: "p",
+    messages: 1,
+    cost_usd: 0,
+    first_prompt: "",
+    ...(parent ? { parent, fork_point: 1 } : {}),
+  });
+
+  test("forks go under their parent in the order they were made; a missing parent makes a root; a parent loop hides nothing", () => {
+    const forest = sessionForest([summary("d", "a", "4"), summary("a", undefined, "1"), summary("c", "a", "3"), summary("b", "gone", "2"), summary("x", "y"), summary("y", "x")]);
+    const shape = (nodes: ReturnType<typeof sessionForest>): unknown => nodes.map((n) => [n.session.id, shape(n.children)]);
+    expect(shape(forest)).toEqual([
+      ["a", [["c", []], ["d", []]]],
+      ["b", []],
+      ["y", [["x", []]]],
+    ]);
+  });
+});
