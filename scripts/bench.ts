@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, rpc (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { loadManifest } from "../src/extensions/manifest.ts";
 import { ZotExtensionHost } from "../src/extensions/zot-host.ts";
 import type { ModelInfo } from "../src/protocol/models.ts";
 import { VERSION } from "../src/version.ts";
+import { rpcBench } from "./bench/rpc.ts";
 import { startMockLlm } from "../test/support/mock-llm.ts";
 import { testModel } from "../test/support/test-model.ts";
 
@@ -359,6 +360,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "ext-intercept": extIntercept,
   "ext-startup": extStartup,
   "hook-before-tool": hookBeforeTool,
+  rpc: () => rpcBench(env),
 };
 const wanted = process.argv.slice(2);
 for (const [name, run] of Object.entries(BENCHES)) {
