@@ -14,6 +14,7 @@ import type { Tool } from "../../src/protocol/tool.ts";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type HookConfig, hookExtension, hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
 import { testModel } from "../support/test-model.ts";
+import { running } from "../support/process-state.ts";
 import { tempDir } from "../support/zot.ts";
 
 type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[] };
@@ -514,6 +515,34 @@ describe("observer events", () => {
     expect(events.find((e) => e.params.Kind === "tool_exec_skipped").params.Payload).toEqual({ Tool: "echo_text", Reason: "Tool execution denied by hook: no" });
     expect(events.at(-1).params.Payload).toMatchObject({ Status: "completed", Iterations: 2, FinalContentLen: 4 });
     expect(recorded(all)[0].params.modes).toEqual(["observe"]);
+  });
+});
+
+describe("lifecycle", () => {
+  test("stop closes stdin and the hook exits; one that ignores it is terminated after its grace", async () => {
+    const l = layout();
+    hook(l, "polite", {});
+    hook(l, "stubborn", { stall_after: 1 }, { timeouts: { grace: 200 } });
+    const { m } = await run(l, []);
+    const pids = Object.fromEntries(m.list().map((e) => [e.name, e.pid]));
+    expect(Object.values(pids).every((pid) => typeof pid === "number" && running(pid))).toBe(true);
+    await m.stop();
+    expect(running(pids.polite as number)).toBe(false);
+    expect(running(pids.stubborn as number)).toBe(false);
+    expect(l.log("polite")).toContain("exited with code 0");
+    expect(l.log("stubborn")).toContain("still running 0.2 s after being asked to stop; sending SIGTERM");
+  });
+
+  test("reload starts every hook again: a new process, hello again with id 1", async () => {
+    const l = layout();
+    const record = hook(l, "again", {});
+    const { m, agent } = await run(l, []);
+    const before = m.list()[0].pid;
+    const report = await m.reload();
+    expect(report).toMatchObject({ stopped: 1, started: 1, ready: 1 });
+    expect(m.list()[0].pid).not.toBe(before);
+    expect(recorded(record).filter((x) => x.method === "hook.hello").map((x) => x.id)).toEqual([1, 1]);
+    expect(agent.chain.list().map((p) => p.name)).toEqual(["again"]);
   });
 });
 
