@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, rpc (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, rpc (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { ZotExtensionHost } from "../src/extensions/zot-host.ts";
 import type { ModelInfo } from "../src/protocol/models.ts";
 import { VERSION } from "../src/version.ts";
 import { rpcBench } from "./bench/rpc.ts";
+import { sessionAppendBench, sessionResumeBench } from "./bench/sessions.ts";
 import { startMockLlm } from "../test/support/mock-llm.ts";
 import { testModel } from "../test/support/test-model.ts";
 
@@ -360,6 +361,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "ext-intercept": extIntercept,
   "ext-startup": extStartup,
   "hook-before-tool": hookBeforeTool,
+  "session-resume": () => sessionResumeBench(env),
+  "session-append": sessionAppendBench,
   rpc: () => rpcBench(env),
 };
 const wanted = process.argv.slice(2);
