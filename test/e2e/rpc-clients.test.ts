@@ -1,0 +1,167 @@
+// The reference clients in examples/rpc/ (Python, Node, bash + jq) run as a user runs them, as
+// real processes against dist/zot rpc (ZOT_BIN) and the mock LLM: the answer, a tool call's round
+// trip, a failed turn, the token handshake, zot failing to start; and the Python and Node client
+// classes driven as libraries (hello, a streamed prompt aborted mid-way, state, close).
+// Rule: assert what the client prints and how it exits, and what reached the model.
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { anthropicMock } from "../support/rpc-process.ts";
+import { cleanEnv, ROOT, tempDir, ZOT } from "../support/zot.ts";
+
+const EXAMPLES = join(ROOT, "examples", "rpc");
+const CLIENTS = {
+  python: ["python3", join(EXAMPLES, "python", "zot_rpc.py")],
+  node: ["node", join(EXAMPLES, "node", "zot-rpc.mjs")],
+  shell: ["bash", join(EXAMPLES, "shell", "zot-rpc.sh")],
+} as const;
+type Client = keyof typeof CLIENTS;
+
+let mock: MockLlm | undefined;
+afterEach(async () => {
+  await mock?.stop();
+  mock = undefined;
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(command: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  const proc = Bun.spawn([...command], {
+    cwd: tempDir("zot-client-cwd-"),
+    env: cleanEnv(tempDir("zot-client-home-"), { ZOT_BIN: ZOT, ...env }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** One prompt through a client's command line, with zot's flags after it. */
+function runClient(client: Client, prompt: string, zotFlags: string[], env: Record<string, string> = {}): Promise<Run> {
+  return run([...CLIENTS[client], prompt, ...zotFlags], env);
+}
+
+/** The text of the tool results in the newest message of an Anthropic request. */
+function toolResultText(body: any): string {
+  const blocks = body.messages.at(-1).content.filter((b: any) => b.type === "tool_result");
+  return JSON.stringify(blocks.map((b: any) => b.content));
+}
+
+describe.each(Object.keys(CLIENTS) as Client[])("%s client", (client) => {
+  test("a tool call's round trip: the call and its result on stderr, the final answer on stdout, exit 0", async () => {
+    mock = startMockLlm([
+      { text: "Let me look.", tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo from-the-tool" } }] },
+      { text: "The command printed: {{last_tool_result}}" },
+    ]);
+    const r = await runClient(client, "what does echo print?", [...anthropicMock(mock.url), "--no-ext"]);
+    expect(r.stderr).toContain('[tool] bash {"command":"echo from-the-tool"}');
+    expect(r.stderr).toContain("[result] from-the-tool");
+    expect(r.stdout).toStartWith("The command printed: from-the-tool");
+    expect(r.stdout).not.toContain("Let me look.");
+    expect(r.code).toBe(0);
+    // The prompt reached the model, and the tool's output went back to it.
+    expect(mock.requests).toHaveLength(2);
+    expect(JSON.stringify(mock.requests[0].body.messages)).toContain("what does echo print?");
+    expect(toolResultText(mock.requests[1].body)).toContain("from-the-tool");
+  });
+
+  test("a failed turn: the provider's error on stderr, exit 1", async () => {
+    mock = startMockLlm([{ error: { status: 400, message: "the request was refused on purpose" } }]);
+    const r = await runClient(client, "hi", [...anthropicMock(mock.url), "--no-ext"]);
+    expect(r.stderr).toContain("the request was refused on purpose");
+    expect(r.stdout).toBe("");
+    expect(r.code).toBe(1);
+  });
+
+  test("with ZOTCORE_RPC_TOKEN set, hello carries it and the prompt is answered", async () => {
+    mock = startMockLlm([{ text: "authorised answer" }]);
+    const r = await runClient(client, "hi", [...anthropicMock(mock.url), "--no-ext"], { ZOTCORE_RPC_TOKEN: "s3cret" });
+    expect(r.stdout).toBe("authorised answer\n");
+    expect(r.code).toBe(0);
+  });
+
+  test("zot cannot start (a bad flag): zot's message, the client's own line, zot's exit code", async () => {
+    const r = await runClient(client, "hi", ["--provider", "anthropic", "--api-key", "k", "--no-such-flag"]);
+    expect(r.stderr).toContain('unknown flag "--no-such-flag"');
+    expect(r.stderr).toContain("zot rpc exited with code 2 before answering");
+    expect(r.stdout).toBe("");
+    expect(r.code).toBe(2);
+  });
+
+  test("zot is not there: it says so and how to point at it, exit 127", async () => {
+    const missing = join(tempDir("zot-missing-"), "zot");
+    const r = await runClient(client, "hi", [], { ZOT_BIN: missing });
+    expect(r.stderr).toContain(`cannot start ${missing}`);
+    expect(r.stderr).toContain("set ZOT_BIN or put zot on PATH");
+    expect(r.stdout).toBe("");
+    expect(r.code).toBe(127);
+  });
+});
+
+/** A turn that streams slowly enough that an abort sent at its first delta lands mid-stream. */
+const SLOW = { text: "word ".repeat(120), chunk_size: 5, chunk_delay_ms: 20 };
+
+describe("the client classes as libraries", () => {
+  test("python: hello, a prompt aborted at its first delta (turn_end aborted, done), state, close → 0", async () => {
+    mock = startMockLlm([SLOW]);
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(join(EXAMPLES, "python"))})
+from zot_rpc import ZotRpc
+client = ZotRpc(args=sys.argv[1:])
+print(json.dumps(client.hello()))
+seen = []
+for event in client.prompt("count slowly"):
+    seen.append(event)
+    if event["type"] == "text_delta" and len([e for e in seen if e["type"] == "text_delta"]) == 1:
+        client.abort()
+print(json.dumps(seen))
+print(json.dumps(client.state()))
+print(client.close())
+`;
+    const r = await run(["python3", "-c", script, ...anthropicMock(mock.url), "--no-ext"]);
+    expect(r.stderr).toBe("");
+    expectAbortedRun(r);
+  });
+
+  test("node: hello, a prompt aborted at its first delta (turn_end aborted, done), state, close → 0", async () => {
+    mock = startMockLlm([SLOW]);
+    const script = `
+import { ZotRpc } from ${JSON.stringify(`file://${join(EXAMPLES, "node", "zot-rpc.mjs")}`)};
+const client = new ZotRpc({ args: process.argv.slice(1) });
+console.log(JSON.stringify(await client.hello()));
+const seen = [];
+for await (const event of await client.prompt("count slowly")) {
+  seen.push(event);
+  if (event.type === "text_delta" && seen.filter((e) => e.type === "text_delta").length === 1) await client.abort();
+}
+console.log(JSON.stringify(seen));
+console.log(JSON.stringify(await client.state()));
+console.log(await client.close());
+`;
+    const r = await run(["node", "--input-type=module", "-e", script, "--", ...anthropicMock(mock.url), "--no-ext"]);
+    expect(r.stderr).toBe("");
+    expectAbortedRun(r);
+  });
+});
+
+function expectAbortedRun(r: Run): void {
+  expect(r.code).toBe(0);
+  const [hello, events, state, closed] = r.stdout.trim().split("\n");
+  expect(JSON.parse(hello!)).toMatchObject({ protocol_version: 1, provider: "anthropic", model: "claude-sonnet-4-5" });
+  const seen = JSON.parse(events!) as any[];
+  expect(seen[0]).toMatchObject({ type: "user_message", content: [{ type: "text", text: "count slowly" }] });
+  expect(seen.at(-2)).toEqual({ type: "turn_end", stop: "aborted" });
+  expect(seen.at(-1)).toEqual({ type: "done" });
+  const streamed = seen.filter((e) => e.type === "text_delta").map((e) => e.delta).join("");
+  expect(streamed.length).toBeGreaterThan(0);
+  expect(streamed.length).toBeLessThan(SLOW.text.length);
+  // The prompt and the part of the answer that streamed before the abort.
+  expect(JSON.parse(state!)).toMatchObject({ busy: false, queued: 0, message_count: 2 });
+  expect(closed).toBe("0");
+}
