@@ -14,6 +14,8 @@ import { type Frame, helloAck, WireChild } from "../support/wire-child.ts";
 
 const EXAMPLES = join(ROOT, "extensions-examples");
 const NAMES = ["audit", "clock", "guard", "hello-py", "redact", "weather"];
+/** The JSON-RPC process hooks (docs/hooks.md); their wire is tested in hook-examples-wire.test.ts. */
+const HOOK_NAMES = ["review-gate", "weather-plugin"];
 
 interface ExampleManifest {
   name: string;
@@ -78,8 +80,8 @@ async function shutsDown(child: WireChild): Promise<void> {
 describe("every example", () => {
   test("is a folder with a complete, enabled manifest and a README", () => {
     const folders = readdirSync(EXAMPLES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    expect(folders.sort()).toEqual(NAMES);
-    for (const name of NAMES) {
+    expect(folders.sort()).toEqual([...NAMES, ...HOOK_NAMES].sort());
+    for (const name of [...NAMES, ...HOOK_NAMES]) {
       const m = manifest(name);
       expect(m.name).toBe(name);
       expect(m).toMatchObject({ version: "1.0.0", enabled: true });
@@ -91,7 +93,7 @@ describe("every example", () => {
   });
 
   test("demo scripts are valid scripted-provider scripts", () => {
-    for (const name of NAMES) {
+    for (const name of [...NAMES, ...HOOK_NAMES]) {
       const file = join(EXAMPLES, name, "demo.jsonl");
       if (!existsSync(file)) continue;
       const turns = readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
