@@ -35,7 +35,9 @@ export const CHECK: ExtCommand = {
     if (positionals.length !== 1) throw new UsageError("zot ext check takes one extension directory, e.g. zot ext check ./my-extension");
     const { manifest, dir } = await locate(positionals[0], ctx);
     if (manifest.protocol === "jsonrpc") {
-      throw new Error(`"${manifest.name}" speaks the "jsonrpc" hook protocol; zot ext check knows only the zot extension protocol`);
+      throw new Error(
+        `"${manifest.name}" is a process hook (the "jsonrpc" protocol), and zot ext check knows only the zot extension protocol; try it with zot --ext ${dir} -p "…", then read zot ext logs ${manifest.name} (docs/hooks.md)`,
+      );
     }
     const report = await checkExtension(manifest, dir, ctx);
     console.log(formatReport(report, dir));
