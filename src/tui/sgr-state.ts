@@ -82,3 +82,22 @@ export class SgrState {
     this.bg = "";
   }
 }
+
+const SGR_SEQUENCE = /\x1b\[([\d;:]*)m/g;
+
+/**
+ * The text with every colour code removed and every other attribute (bold, italic, underline,
+ * inverse) kept: what NO_COLOR asks of text styled by someone else (Bun.markdown.ansi).
+ */
+export function withoutColor(text: string): string {
+  return text.replace(SGR_SEQUENCE, (_sequence, body: string) => {
+    const codes = body === "" ? [0] : body.split(/[;:]/).map(Number);
+    const kept: number[] = [];
+    for (let i = 0; i < codes.length; i++) {
+      const code = codes[i];
+      if (code === 38 || code === 48 || code === 58) i += codes[i + 1] === 5 ? 2 : codes[i + 1] === 2 ? 4 : 0;
+      else if (!((code >= 30 && code <= 49) || (code >= 90 && code <= 107) || code === 59)) kept.push(code);
+    }
+    return kept.length > 0 ? `\x1b[${kept.join(";")}m` : "";
+  });
+}

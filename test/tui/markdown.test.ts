@@ -1,0 +1,158 @@
+import { describe, expect, test } from "bun:test";
+import { highlightCode } from "../../src/tui/highlight.ts";
+import { Markdown, extractFences, renderMarkdown } from "../../src/tui/markdown.ts";
+import { withoutColor } from "../../src/tui/sgr-state.ts";
+import { createTheme } from "../../src/tui/theme.ts";
+import { visibleWidth } from "../../src/tui/width.ts";
+
+const color = createTheme({ color: true });
+const plain = createTheme({ color: false });
+const strip = (rows: string[]) => rows.map((row) => Bun.stripANSI(row));
+
+describe("renderMarkdown", () => {
+  test("headings, emphasis, code spans, lists, quotes and links are laid out", () => {
+    const rows = renderMarkdown("# Title\n\nSome **bold**, *italic* and `code`, see [docs](https://bun.sh).\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted", 60, color);
+    const text = strip(rows);
+    expect(text[0]).toBe("Title");
+    expect(text).toContain("Some bold, italic and code, see docs (https://bun.sh).");
+    expect(text.some((row) => /^\s+• one$/.test(row))).toBe(true);
+    expect(text.some((row) => /^\s+2\. second$/.test(row))).toBe(true);
+    expect(text.some((row) => /quoted$/.test(row) && row.includes("│"))).toBe(true);
+    const body = rows.find((row) => row.includes("bold"));
+    expect(body).toContain("\x1b[1mbold");
+    expect(body).toContain("\x1b[3mitalic");
+  });
+
+  test("a table keeps its columns aligned with CJK and emoji in the cells", () => {
+    const rows = strip(renderMarkdown("| name | value |\n|---|---|\n| 日本語 | 🚀 |\n| ascii | x |", 40, color));
+    const table = rows.filter((row) => row.startsWith("│"));
+    expect(table.length).toBe(3);
+    const borders = table.map((row) => {
+      const cells: number[] = [];
+      let column = 0;
+      for (const char of row) {
+        if (char === "│") cells.push(column);
+        column += visibleWidth(char);
+      }
+      return cells.join(",");
+    });
+    expect(new Set(borders).size).toBe(1);
+  });
+
+  test("fenced code is highlighted in languages Bun leaves plain", () => {
+    const rows = renderMarkdown("```python\ndef f(x):\n    return 'a'  # note\n```", 60, color);
+    expect(strip(rows)).toEqual(["  def f(x):", "      return 'a'  # note"]);
+    expect(rows[0]).toContain(color.code.keyword("def"));
+    expect(rows[1]).toContain(color.code.string("'a'"));
+    expect(rows[1]).toContain(color.code.comment("# note"));
+  });
+
+  test("an unclosed fence while streaming renders as code, the same as once it closes", () => {
+    const open = "Here:\n\n```ts\nconst a = 1;\nconst b = 2;";
+    const streaming = renderMarkdown(open, 40, color);
+    expect(strip(streaming)).toEqual(["Here:", "", "  const a = 1;", "  const b = 2;"]);
+    expect(renderMarkdown(`${open}\n\`\`\``, 40, color)).toEqual(streaming);
+    // Every prefix of a streamed answer renders without throwing and within the width.
+    const answer = "# Plan\n\n1. Run:\n\n   ```bash\n   ls -la | wc -l\n   ```\n\n2. Then **check** the `output`.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+    for (let end = 1; end <= answer.length; end++) {
+      for (const row of renderMarkdown(answer.slice(0, end), 30, color)) expect(visibleWidth(row)).toBeLessThanOrEqual(30);
+    }
+  });
+
+  test("a fence inside a list item stays in the item, indented with it", () => {
+    const rows = strip(renderMarkdown("1. Install:\n\n   ```bash\n   bun install\n   ```\n\n2. Run", 40, color));
+    const code = rows.find((row) => row.includes("bun install")) ?? "";
+    const item = rows.find((row) => row.includes("Install:")) ?? "";
+    expect(code.indexOf("bun")).toBeGreaterThan(item.indexOf("Install"));
+    expect(rows.some((row) => /^\s+2\. Run$/.test(row))).toBe(true);
+  });
+
+  test("no row is wider than the width: long code lines and headings wrap", () => {
+    const rows = renderMarkdown(`# ${"A very long heading ".repeat(5)}\n\n\`\`\`js\nconst x = ${"veryLongIdentifier + ".repeat(8)}1;\n\`\`\``, 40, color);
+    for (const row of rows) expect(visibleWidth(row)).toBeLessThanOrEqual(40);
+    expect(strip(rows).join(" ")).toContain("veryLongIdentifier");
+  });
+
+  test("NO_COLOR: no colour codes, emphasis kept", () => {
+    const rows = renderMarkdown("# T\n\n**bold** and `code`\n\n```js\nconst a = 1;\n```", 40, plain);
+    const all = rows.join("\n");
+    expect(all).not.toMatch(/\x1b\[(3\d|9\d|38|4\d|10\d)[;m]/);
+    expect(all).toContain("\x1b[1mbold");
+    expect(strip(rows)).toContain("  const a = 1;");
+  });
+
+  test("extractFences: ~~~ fences, longer closing fences, and text around them", () => {
+    const { text, fences } = extractFences("a\n~~~\nx\n~~~~\nb\n````md\n```\ninner\n```\n````");
+    expect(fences).toEqual([
+      { lang: "", code: "x" },
+      { lang: "md", code: "```\ninner\n```" },
+    ]);
+    expect(text.split("\n").filter((line) => /[ab]/.test(line))).toEqual(["a", "b"]);
+  });
+});
+
+describe("Markdown component", () => {
+  test("renders again only when its text or the width changes", () => {
+    const md = new Markdown("hello", color);
+    const first = md.render(40);
+    expect(md.render(40)).toBe(first);
+    md.append(" **world**");
+    const second = md.render(40);
+    expect(second).not.toBe(first);
+    expect(strip(second)).toEqual(["hello world"]);
+    expect(md.render(20)).not.toBe(second);
+  });
+
+  test("an empty text is no rows", () => expect(new Markdown("  ", color).render(40)).toEqual([]));
+});
+
+describe("highlightCode", () => {
+  const langs: [string, string, string][] = [
+    ["go", 'func main() { fmt.Println("hi") }', "func"],
+    ["rust", "fn main() { let x = 5; }", "fn"],
+    ["bash", 'for f in *.ts; do echo "$f"; done', "for"],
+    ["sql", "SELECT id FROM users WHERE id = 1", "SELECT"],
+    ["ts", "const a: number = 42;", "const"],
+  ];
+  for (const [lang, code, keyword] of langs) {
+    test(`${lang}: keywords coloured, text unchanged`, () => {
+      const [line] = highlightCode(code, lang, color);
+      expect(Bun.stripANSI(line)).toBe(code);
+      expect(line).toContain(color.code.keyword(keyword));
+    });
+  }
+
+  test("json keys, strings and numbers", () => {
+    const [line] = highlightCode('{"name": "zot", "n": 3, "ok": true}', "json", color);
+    expect(line).toContain(color.code.type('"name"'));
+    expect(line).toContain(color.code.string('"zot"'));
+    expect(line).toContain(color.code.number("3"));
+  });
+
+  test("diff lines coloured by their sign", () => {
+    const lines = highlightCode("@@ -1 +1 @@\n-old\n+new\n same", "diff", color);
+    expect(lines[1]).toBe(color.code.removed("-old"));
+    expect(lines[2]).toBe(color.code.added("+new"));
+    expect(lines[3]).toBe(" same");
+  });
+
+  test("a block comment or multi-line string colours the lines after it", () => {
+    const lines = highlightCode('/* start\nstill comment */ const a = 1;\nx = """doc\nmore"""', "js", color);
+    expect(lines[1]).toStartWith(color.code.comment("still comment */"));
+    const py = highlightCode('x = """doc\nmore"""\ny = 1', "python", color);
+    expect(py[1]).toBe(color.code.string('more"""'));
+    expect(py[2]).toContain(color.code.number("1"));
+  });
+
+  test("an unknown language and colour off leave the text alone", () => {
+    expect(highlightCode("if x then y", "klingon", color)).toEqual(["if x then y"]);
+    expect(highlightCode("const a = 1;", "js", plain)).toEqual(["const a = 1;"]);
+  });
+});
+
+describe("withoutColor", () => {
+  test("drops colours (16, 256, truecolor) and keeps attributes", () => {
+    expect(withoutColor("\x1b[1;31mA\x1b[38;5;215mB\x1b[48;2;1;2;3;4mC\x1b[39;22m")).toBe("\x1b[1mAB\x1b[4mC\x1b[22m");
+    expect(withoutColor("\x1b[0mreset")).toBe("\x1b[0mreset");
+  });
+});
