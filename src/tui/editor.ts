@@ -1,0 +1,339 @@
+// The prompt editor: multi-line text with a cursor, wrapped to the width, with the keys people
+// expect from readline and from Claude Code/pi/Codex:
+//   Enter submits; Alt+Enter, Shift+Enter, Ctrl+J (and a trailing "\" + Enter) insert a newline;
+//   ←/→ Ctrl+B/F, Home/End Ctrl+A/E, word jumps Alt+←/→ Ctrl+←/→ Alt+B/F;
+//   Backspace, Delete (Ctrl+D while there is text), Ctrl+U/K (to line start/end), Ctrl+W (to the
+//   previous space), Alt+Backspace and Ctrl+Backspace (previous word), Alt+D (next word), Ctrl+Y
+//   (yank the last kill), Ctrl+_ (undo);
+//   ↑/↓ move between rows, and on the first/last row walk the prompt history.
+// Pastes: large ones collapse to a `[pasted text #N +L lines]` chip (one unit for the cursor and
+// Backspace) that submit expands; a drop of file paths is shell-quoted.
+// Rule: a key the editor has no use for returns false (Esc, Tab, Ctrl+C, Ctrl+D on an empty editor,
+// ↑ with no history), so the application decides what it means.
+import { CURSOR_MARKER, type Component } from "./component.ts";
+import { EditBuffer } from "./edit-buffer.ts";
+import { type Key, keyId } from "./keys.ts";
+import { PASTE_CHIP, PasteStore, normalizePaste, quoteDroppedPaths } from "./paste.ts";
+import { PromptHistory } from "./prompt-history.ts";
+import type { Theme } from "./theme.ts";
+import { graphemes, visibleWidth } from "./width.ts";
+
+export interface EditorOptions {
+  /** Drawn before the first row (default "> "); later rows are indented by its width. */
+  prompt?: string;
+  /** Shown dimmed while the editor is empty. */
+  placeholder?: string;
+  /** Rows shown at most; beyond, the view scrolls with the cursor (default 10). */
+  maxRows?: number;
+  history?: PromptHistory;
+  /** Whether a path exists (for quoting dropped paths; default fs.existsSync). */
+  pathExists?: (path: string) => boolean;
+}
+
+interface Row {
+  start: number;
+  end: number;
+  /** The last row of its logical line (a cursor at `end` belongs here, not to the next row). */
+  last: boolean;
+}
+
+const TAB_WIDTH = 4;
+const cellWidth = (grapheme: string) => (grapheme === "\t" ? TAB_WIDTH : visibleWidth(grapheme));
+
+/** Rows of at most `width` columns: broken after a space where one fits, else between graphemes. */
+export function layoutRows(text: string, width: number): Row[] {
+  const rows: Row[] = [];
+  let lineStart = 0;
+  for (const line of text.split("\n")) {
+    let rowStart = lineStart;
+    let rowWidth = 0;
+    let afterSpace = -1;
+    let at = lineStart;
+    for (const grapheme of graphemes(line)) {
+      const columns = cellWidth(grapheme);
+      if (rowWidth + columns > width && at > rowStart) {
+        const cut = afterSpace > rowStart ? afterSpace : at;
+        rows.push({ start: rowStart, end: cut, last: false });
+        rowWidth = graphemes(text.slice(cut, at)).reduce((sum, part) => sum + cellWidth(part), 0);
+        rowStart = cut;
+        afterSpace = -1;
+      }
+      rowWidth += columns;
+      at += grapheme.length;
+      if (grapheme === " ") afterSpace = at;
+    }
+    rows.push({ start: rowStart, end: at, last: true });
+    lineStart = at + 1;
+  }
+  return rows;
+}
+
+export class Editor implements Component {
+  /** Called with the text (pastes expanded, trailing newlines dropped) when Enter submits it. */
+  onSubmit?: (text: string) => void;
+  /** Called after every change of the text (to filter a popup as the user types). */
+  onChange?: (text: string) => void;
+  /** Only a focused editor shows the cursor. */
+  focused = true;
+  readonly history: PromptHistory;
+  private readonly buffer = new EditBuffer(PASTE_CHIP);
+  private readonly pastes = new PasteStore();
+  private readonly undoStack: { text: string; cursor: number }[] = [];
+  private lastEdit: "type" | "other" = "other";
+  private lastTyped = "";
+  private width = 80;
+  private scrollTop = 0;
+  /** The column ↑/↓ aim for, kept across a run of vertical moves. */
+  private goalColumn: number | undefined;
+
+  constructor(
+    private readonly theme: Theme,
+    private readonly options: EditorOptions = {},
+  ) {
+    this.history = options.history ?? new PromptHistory();
+  }
+
+  /** The text as shown, chips included. */
+  get text(): string {
+    return this.buffer.text;
+  }
+
+  /** The text with every paste chip expanded: what submit would send. */
+  get value(): string {
+    return this.pastes.expand(this.buffer.text);
+  }
+
+  get cursor(): number {
+    return this.buffer.cursor;
+  }
+
+  get isEmpty(): boolean {
+    return this.buffer.text === "";
+  }
+
+  /** Replaces the text (cursor at the end); collapsed pastes are forgotten. */
+  setText(text: string): void {
+    this.edit("other", () => {
+      this.pastes.clear();
+      this.buffer.setText(text);
+    });
+  }
+
+  /** Inserts at the cursor (a picked file path, an extension's `insert` action). */
+  insertText(text: string): void {
+    this.edit("other", () => this.buffer.insert(text));
+  }
+
+  clear(): void {
+    this.setText("");
+    this.undoStack.length = 0;
+    this.history.reset();
+  }
+
+  /** Submits as Enter does; an editor holding only whitespace submits nothing. */
+  submit(): void {
+    const value = this.value.replace(/\n+$/, "");
+    if (value.trim() === "") return;
+    this.history.add(value);
+    this.clear();
+    this.onSubmit?.(value);
+  }
+
+  handlePaste(text: string): void {
+    const normalized = normalizePaste(text);
+    if (normalized === "") return;
+    const chip = this.pastes.collapse(normalized);
+    let insert = chip ?? quoteDroppedPaths(normalized, this.options.pathExists);
+    // A dropped path glued to the word before it would read as one word.
+    const before = this.buffer.text[this.buffer.cursor - 1];
+    if ((chip || insert !== normalized) && before !== undefined && !/\s/.test(before)) insert = ` ${insert}`;
+    this.edit("other", () => this.buffer.insert(insert));
+  }
+
+  handleKey(key: Key): boolean {
+    const id = keyId(key);
+    if (id !== "up" && id !== "down") this.goalColumn = undefined;
+    const b = this.buffer;
+    switch (id) {
+      case "enter":
+        if (b.text[b.cursor - 1] === "\\") {
+          this.edit("other", () => {
+            b.backspace();
+            b.insert("\n");
+          });
+        } else this.submit();
+        return true;
+      case "alt+enter":
+      case "shift+enter":
+      case "ctrl+j":
+        return this.edit("other", () => b.insert("\n"));
+      case "backspace":
+        return this.edit("other", () => b.backspace());
+      case "delete":
+        return this.edit("other", () => b.deleteForward());
+      case "ctrl+d":
+        return this.isEmpty ? false : this.edit("other", () => b.deleteForward());
+      case "left":
+      case "ctrl+b":
+        return this.move(() => b.left());
+      case "right":
+      case "ctrl+f":
+        return this.move(() => b.right());
+      case "home":
+      case "ctrl+a":
+        return this.move(() => b.lineStart());
+      case "end":
+      case "ctrl+e":
+        return this.move(() => b.lineEnd());
+      case "alt+left":
+      case "ctrl+left":
+      case "alt+b":
+        return this.move(() => b.wordLeft());
+      case "alt+right":
+      case "ctrl+right":
+      case "alt+f":
+        return this.move(() => b.wordRight());
+      case "ctrl+u":
+        return this.edit("other", () => b.killToLineStart());
+      case "ctrl+k":
+        return this.edit("other", () => b.killToLineEnd());
+      case "ctrl+w":
+        return this.edit("other", () => b.killSpaceWordBack());
+      case "alt+backspace":
+      case "ctrl+backspace":
+        return this.edit("other", () => b.killWordBack());
+      case "alt+d":
+      case "ctrl+delete":
+        return this.edit("other", () => b.killWordForward());
+      case "ctrl+y":
+        return this.edit("other", () => b.yank());
+      case "ctrl+_":
+      case "ctrl+-":
+        return this.undo();
+      case "up":
+        return this.vertical(-1);
+      case "down":
+        return this.vertical(1);
+    }
+    if (key.text !== undefined) return this.edit("type", () => b.insert(key.text as string), key.text);
+    return false;
+  }
+
+  render(width: number): string[] {
+    this.width = width;
+    const prompt = this.options.prompt ?? "> ";
+    const indent = " ".repeat(visibleWidth(prompt));
+    const cursor = this.focused ? CURSOR_MARKER : "";
+    if (this.isEmpty) return [prompt + cursor + this.theme.muted(this.options.placeholder ?? "")];
+    const rows = layoutRows(this.buffer.text, this.rowWidth());
+    const at = this.cursorRow(rows);
+    const maxRows = Math.max(1, this.options.maxRows ?? 10);
+    if (at < this.scrollTop) this.scrollTop = at;
+    if (at >= this.scrollTop + maxRows) this.scrollTop = at - maxRows + 1;
+    this.scrollTop = Math.max(0, Math.min(this.scrollTop, rows.length - maxRows));
+    return rows.slice(this.scrollTop, this.scrollTop + maxRows).map((row, i) => {
+      const index = this.scrollTop + i;
+      return (index === 0 ? prompt : indent) + this.renderRow(row, index === at ? cursor : "");
+    });
+  }
+
+  /** Columns for text: the prompt's and one for the cursor past the last character are kept free. */
+  private rowWidth(): number {
+    return Math.max(1, this.width - visibleWidth(this.options.prompt ?? "> ") - 1);
+  }
+
+  private cursorRow(rows: Row[]): number {
+    const cursor = this.buffer.cursor;
+    const found = rows.findIndex((row) => cursor >= row.start && (cursor < row.end || (cursor === row.end && row.last)));
+    return found === -1 ? rows.length - 1 : found;
+  }
+
+  /** A row's text with chips coloured, tabs as spaces and the cursor marker in place. */
+  private renderRow(row: Row, marker: string): string {
+    const text = this.buffer.text;
+    const cursor = this.buffer.cursor;
+    const chips = this.buffer.atomSpans().filter((span) => span.end > row.start && span.start < row.end);
+    const cuts = new Set([row.start, row.end]);
+    for (const chip of chips) cuts.add(Math.max(row.start, chip.start)).add(Math.min(row.end, chip.end));
+    if (marker) cuts.add(cursor);
+    const points = [...cuts].sort((a, b) => a - b);
+    let out = "";
+    for (let i = 0; i < points.length; i++) {
+      if (marker && points[i] === cursor) out += marker;
+      if (i === points.length - 1) break;
+      const piece = text.slice(points[i], points[i + 1]).replaceAll("\t", " ".repeat(TAB_WIDTH));
+      const inChip = chips.some((chip) => chip.start <= points[i] && points[i] < chip.end);
+      out += inChip ? this.theme.accent(piece) : piece;
+    }
+    return out;
+  }
+
+  /** ↑/↓: the row above or below at the same column; past the first/last row, the history. */
+  private vertical(direction: 1 | -1): boolean {
+    const rows = layoutRows(this.buffer.text, this.rowWidth());
+    const at = this.cursorRow(rows);
+    const target = at + direction;
+    if (target < 0 || target >= rows.length) {
+      const entry = direction < 0 ? this.history.previous(this.buffer.text) : this.history.next();
+      if (entry === undefined) return false;
+      this.pastes.clear();
+      this.buffer.setText(entry);
+      this.notifyChange();
+      return true;
+    }
+    const row = rows[at];
+    this.goalColumn ??= this.columns(row.start, this.buffer.cursor);
+    const goal = rows[target];
+    let offset = goal.start;
+    let column = 0;
+    for (const grapheme of graphemes(this.buffer.text.slice(goal.start, goal.end))) {
+      if (column + cellWidth(grapheme) > this.goalColumn) break;
+      column += cellWidth(grapheme);
+      offset += grapheme.length;
+    }
+    // On a row that wraps on, the end offset is the next row's start: stop one grapheme short.
+    if (!goal.last && offset === goal.end && offset > goal.start) offset -= graphemes(this.buffer.text.slice(goal.start, goal.end)).at(-1)?.length ?? 0;
+    this.buffer.moveTo(offset, direction);
+    return true;
+  }
+
+  private columns(from: number, to: number): number {
+    return graphemes(this.buffer.text.slice(from, to)).reduce((sum, grapheme) => sum + cellWidth(grapheme), 0);
+  }
+
+  private move(motion: () => void): boolean {
+    motion();
+    this.lastEdit = "other";
+    return true;
+  }
+
+  /** Runs a change with an undo snapshot (a run of typed word characters is one step). */
+  private edit(kind: "type" | "other", change: () => void, typed?: string): boolean {
+    const before = { text: this.buffer.text, cursor: this.buffer.cursor };
+    // A word typed after a space starts a new step: undo takes back one word at a time.
+    const joinsTyping = kind === "type" && this.lastEdit === "type" && !(this.lastTyped === " " && typed !== " ");
+    this.lastTyped = typed ?? "";
+    change();
+    this.lastEdit = kind;
+    if (this.buffer.text === before.text) return true;
+    if (!joinsTyping) this.undoStack.push(before);
+    if (this.undoStack.length > 200) this.undoStack.shift();
+    this.history.reset();
+    this.notifyChange();
+    return true;
+  }
+
+  private undo(): boolean {
+    const previous = this.undoStack.pop();
+    if (previous) {
+      this.buffer.setText(previous.text, previous.cursor);
+      this.notifyChange();
+    }
+    this.lastEdit = "other";
+    return true;
+  }
+
+  private notifyChange(): void {
+    this.onChange?.(this.buffer.text);
+  }
+}

@@ -1,0 +1,325 @@
+import { describe, expect, test } from "bun:test";
+import { CURSOR_MARKER } from "../../src/tui/component.ts";
+import { EditBuffer } from "../../src/tui/edit-buffer.ts";
+import { Editor, layoutRows } from "../../src/tui/editor.ts";
+import { decodeKey } from "../../src/tui/keys.ts";
+import { PASTE_CHIP, PasteStore, normalizePaste, quoteDroppedPaths } from "../../src/tui/paste.ts";
+import { PromptHistory } from "../../src/tui/prompt-history.ts";
+import { createTheme } from "../../src/tui/theme.ts";
+import { visibleWidth } from "../../src/tui/width.ts";
+
+const theme = createTheme({ color: false });
+
+/** Feeds raw terminal input to the editor, one decoded key per sequence. */
+function type(editor: Editor, ...sequences: string[]): boolean[] {
+  return sequences.map((sequence) => {
+    const key = decodeKey(sequence);
+    if (!key) throw new Error(`no key for ${JSON.stringify(sequence)}`);
+    return editor.handleKey(key);
+  });
+}
+const typeText = (editor: Editor, text: string) => type(editor, ...Array.from(text));
+/** Text with the cursor shown as "|". */
+const shown = (editor: Editor) => `${editor.text.slice(0, editor.cursor)}|${editor.text.slice(editor.cursor)}`;
+
+const KEYS = {
+  left: "\x1b[D",
+  right: "\x1b[C",
+  up: "\x1b[A",
+  down: "\x1b[B",
+  home: "\x1b[H",
+  end: "\x1b[F",
+  altLeft: "\x1b[1;3D",
+  altRight: "\x1b[1;3C",
+  ctrlLeft: "\x1b[1;5D",
+  altEnter: "\x1b\r",
+  shiftEnter: "\x1b[13;2u",
+  altBackspace: "\x1b\x7f",
+  backspace: "\x7f",
+  delete: "\x1b[3~",
+};
+
+describe("EditBuffer", () => {
+  test("the cursor steps over whole graphemes", () => {
+    const buffer = new EditBuffer();
+    buffer.setText("a👨‍👩‍👧‍👦e\u0301");
+    buffer.left();
+    expect(buffer.cursor).toBe(buffer.text.length - 2);
+    buffer.left();
+    buffer.backspace();
+    expect(buffer.text).toBe("👨‍👩‍👧‍👦e\u0301");
+    buffer.right();
+    buffer.backspace();
+    expect(buffer.text).toBe("e\u0301");
+  });
+
+  test("an atom moves and deletes as one unit", () => {
+    const buffer = new EditBuffer(/\[chip \d\]/g);
+    buffer.setText("ab[chip 1]cd", 4);
+    expect(buffer.cursor).toBe(10); // snapped out of the chip
+    buffer.left();
+    expect(buffer.cursor).toBe(2);
+    buffer.right();
+    expect(buffer.cursor).toBe(10);
+    buffer.backspace();
+    expect(buffer.text).toBe("abcd");
+  });
+});
+
+describe("Editor keys", () => {
+  test("typing, moving and deleting", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "hello world");
+    type(editor, KEYS.left, KEYS.left, KEYS.backspace);
+    expect(shown(editor)).toBe("hello wo|ld");
+    type(editor, KEYS.home);
+    expect(shown(editor)).toBe("|hello wold");
+    type(editor, KEYS.delete, "\x1b[C");
+    expect(shown(editor)).toBe("e|llo wold");
+    type(editor, "\x05"); // Ctrl+E
+    expect(shown(editor)).toBe("ello wold|");
+    type(editor, "\x01"); // Ctrl+A
+    expect(shown(editor)).toBe("|ello wold");
+  });
+
+  test("word jumps: Alt+←/→, Ctrl+←, Alt+B/F", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "one two-three four");
+    type(editor, KEYS.altLeft);
+    expect(shown(editor)).toBe("one two-three |four");
+    type(editor, KEYS.ctrlLeft, "\x1bb");
+    expect(shown(editor)).toBe("one |two-three four");
+    type(editor, KEYS.altRight);
+    expect(shown(editor)).toBe("one two|-three four");
+    type(editor, "\x1bf");
+    expect(shown(editor)).toBe("one two-three| four");
+  });
+
+  test("Ctrl+U / Ctrl+K kill to the line's start / end, Ctrl+Y yanks back", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "first line");
+    type(editor, KEYS.altEnter);
+    typeText(editor, "second line");
+    type(editor, KEYS.altLeft, "\x15");
+    expect(shown(editor)).toBe("first line\n|line");
+    type(editor, "\x0b");
+    expect(shown(editor)).toBe("first line\n|");
+    type(editor, "\x19");
+    expect(shown(editor)).toBe("first line\nline|");
+  });
+
+  test("Ctrl+W kills back to the space; Alt+Backspace only the word", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "cat src/tui/editor.ts");
+    type(editor, KEYS.altBackspace);
+    expect(editor.text).toBe("cat src/tui/editor.");
+    type(editor, "\x17");
+    expect(editor.text).toBe("cat ");
+  });
+
+  test("Alt+Enter, Shift+Enter, Ctrl+J and a trailing backslash insert newlines; Enter submits", () => {
+    const editor = new Editor(theme);
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    typeText(editor, "a");
+    type(editor, KEYS.altEnter);
+    typeText(editor, "b");
+    type(editor, KEYS.shiftEnter);
+    typeText(editor, "c");
+    type(editor, "\n");
+    typeText(editor, "d\\");
+    type(editor, "\r");
+    typeText(editor, "e");
+    expect(editor.text).toBe("a\nb\nc\nd\ne");
+    type(editor, "\r");
+    expect(sent).toEqual(["a\nb\nc\nd\ne"]);
+    expect(editor.text).toBe("");
+  });
+
+  test("whitespace is not submitted", () => {
+    const editor = new Editor(theme);
+    let called = false;
+    editor.onSubmit = () => {
+      called = true;
+    };
+    typeText(editor, "   ");
+    type(editor, "\r");
+    expect(called).toBe(false);
+  });
+
+  test("Ctrl+_ undoes a run of typing as one step", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "hello world");
+    type(editor, "\x1f");
+    expect(editor.text).toBe("hello ");
+    type(editor, "\x1f", "\x1f");
+    expect(editor.text).toBe("");
+  });
+
+  test("keys the editor has no use for are left to the application", () => {
+    const editor = new Editor(theme);
+    expect(type(editor, "\x1b[27u", "\t", "\x03", "\x04", KEYS.up, KEYS.down)).toEqual([false, false, false, false, false, false]);
+    typeText(editor, "x");
+    expect(type(editor, "\x04")).toEqual([true]); // Ctrl+D deletes while there is text
+  });
+
+  test("↑/↓ move between rows keeping the column, and walk history past the first/last row", () => {
+    const history = new PromptHistory(["older", "newer"]);
+    const editor = new Editor(theme, { history });
+    typeText(editor, "abc");
+    type(editor, KEYS.altEnter);
+    typeText(editor, "defgh");
+    type(editor, KEYS.up);
+    expect(shown(editor)).toBe("abc|\ndefgh");
+    type(editor, KEYS.down);
+    expect(shown(editor)).toBe("abc\ndefgh|");
+    type(editor, KEYS.up, KEYS.up);
+    expect(editor.text).toBe("newer");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("older");
+    expect(type(editor, KEYS.up)).toEqual([false]);
+    type(editor, KEYS.down, KEYS.down);
+    expect(editor.text).toBe("abc\ndefgh"); // the draft comes back
+  });
+
+  test("submitted prompts join the history", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "first");
+    type(editor, "\r");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("first");
+  });
+});
+
+describe("Editor pastes", () => {
+  test("a large paste becomes a chip that moves as one unit and expands on submit", () => {
+    const editor = new Editor(theme);
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    const body = Array.from({ length: 12 }, (_, i) => `line ${i}`).join("\r\n");
+    typeText(editor, "see");
+    editor.handlePaste(body);
+    expect(editor.text).toBe("see [pasted text #1 +12 lines]");
+    typeText(editor, "!");
+    type(editor, KEYS.left, KEYS.left);
+    expect(editor.cursor).toBe(4);
+    type(editor, KEYS.right, KEYS.backspace);
+    expect(editor.text).toBe("see !");
+    type(editor, "\x1f"); // undo brings the chip back
+    expect(editor.text).toBe("see [pasted text #1 +12 lines]!");
+    type(editor, "\r");
+    expect(sent).toEqual([`see ${body.replaceAll("\r\n", "\n")}!`]);
+  });
+
+  test("small pastes are inserted as typed text, line endings normalised", () => {
+    const editor = new Editor(theme);
+    editor.handlePaste("alpha\rbeta\r\ngamma\x07");
+    expect(editor.text).toBe("alpha\nbeta\ngamma");
+  });
+
+  test("a dropped path is quoted, with a space before it when glued to a word", () => {
+    const editor = new Editor(theme, { pathExists: (path) => path === "/tmp/my file.png" });
+    typeText(editor, "look at");
+    editor.handlePaste("/tmp/my\\ file.png");
+    expect(editor.text).toBe("look at '/tmp/my file.png'");
+  });
+});
+
+describe("Editor rendering", () => {
+  test("prompt, wrapping within the width, cursor marker where the cursor is", () => {
+    const editor = new Editor(theme, { prompt: "> " });
+    typeText(editor, "the quick brown fox jumps");
+    type(editor, KEYS.home);
+    const rows = editor.render(14);
+    expect(rows.map((row) => row.replace(CURSOR_MARKER, "|"))).toEqual(["> |the quick ", "  brown fox ", "  jumps"]);
+    for (const row of rows) expect(visibleWidth(row)).toBeLessThanOrEqual(14);
+  });
+
+  test("CJK and emoji wrap by columns and the cursor column counts them double", () => {
+    const editor = new Editor(theme, { prompt: "" });
+    typeText(editor, "日本語🚀abc");
+    const rows = editor.render(6);
+    for (const row of rows) expect(visibleWidth(row)).toBeLessThanOrEqual(5);
+    expect(rows.join("").replace(CURSOR_MARKER, "")).toBe("日本語🚀abc");
+    const withCursor = rows.find((row) => row.includes(CURSOR_MARKER)) ?? "";
+    expect(withCursor.endsWith(CURSOR_MARKER)).toBe(true);
+  });
+
+  test("an unfocused editor shows no cursor; an empty one its placeholder", () => {
+    const editor = new Editor(theme, { placeholder: "ask anything" });
+    expect(editor.render(40)).toEqual([`> ${CURSOR_MARKER}ask anything`]);
+    editor.focused = false;
+    expect(editor.render(40)).toEqual(["> ask anything"]);
+  });
+
+  test("more rows than maxRows scroll with the cursor", () => {
+    const editor = new Editor(theme, { maxRows: 3 });
+    editor.setText(Array.from({ length: 8 }, (_, i) => `row ${i}`).join("\n"));
+    expect(editor.render(40).map((row) => row.replace(CURSOR_MARKER, ""))).toEqual(["  row 5", "  row 6", "  row 7"]);
+    type(editor, KEYS.up, KEYS.up, KEYS.up, KEYS.up, KEYS.up, KEYS.up, KEYS.up);
+    expect(editor.render(40).map((row) => row.replace(CURSOR_MARKER, ""))).toEqual(["> row 0", "  row 1", "  row 2"]);
+  });
+
+  test("layoutRows breaks after spaces, and hard inside a word with none", () => {
+    const text = "aaaa bbbb ccccccccccc";
+    expect(layoutRows(text, 6).map((row) => text.slice(row.start, row.end))).toEqual(["aaaa ", "bbbb ", "cccccc", "ccccc"]);
+  });
+});
+
+describe("paste helpers", () => {
+  test("collapse thresholds: more than 10 lines, or more than 1000 characters; lines win", () => {
+    const store = new PasteStore();
+    expect(store.collapse(Array(10).fill("x").join("\n"))).toBeUndefined();
+    expect(store.collapse("y".repeat(1000))).toBeUndefined();
+    expect(store.collapse(Array(11).fill("x").join("\n"))).toBe("[pasted text #1 +11 lines]");
+    expect(store.collapse("z".repeat(1500))).toBe("[pasted text #2 1500 chars]");
+    expect(store.collapse(Array(12).fill("w".repeat(400)).join("\n"))).toBe("[pasted text #3 +12 lines]");
+    expect(store.expand("[pasted text #2 1500 chars] and [pasted text #9 +3 lines]")).toBe(`${"z".repeat(1500)} and [pasted text #9 +3 lines]`);
+    store.clear();
+    expect(store.expand("[pasted text #1 +11 lines]")).toBe("[pasted text #1 +11 lines]");
+    expect("[pasted text #1 +11 lines]".match(PASTE_CHIP)).toHaveLength(1);
+  });
+
+  test("normalizePaste keeps tabs and newlines, drops escape sequences and control bytes", () => {
+    expect(normalizePaste("a\tb\r\nc\rd\x1b[31me\x1b[0m\x00")).toBe("a\tb\nc\nde");
+  });
+
+  test("quoteDroppedPaths: escaped spaces, quotes, file URLs, several paths, apostrophes", () => {
+    const files = new Set(["/tmp/a b.txt", "/tmp/c.txt", "/tmp/it's.md", "/home/u/notes.md"]);
+    const exists = (path: string) => files.has(path);
+    expect(quoteDroppedPaths("/tmp/a\\ b.txt", exists, "/home/u")).toBe("'/tmp/a b.txt'");
+    expect(quoteDroppedPaths("'/tmp/a b.txt' /tmp/c.txt", exists, "/home/u")).toBe("'/tmp/a b.txt' '/tmp/c.txt'");
+    expect(quoteDroppedPaths("file:///tmp/a%20b.txt", exists, "/home/u")).toBe("'/tmp/a b.txt'");
+    expect(quoteDroppedPaths("/tmp/it\\'s.md", exists, "/home/u")).toBe("'/tmp/it'\\''s.md'");
+    expect(quoteDroppedPaths("~/notes.md", exists, "/home/u")).toBe("'/home/u/notes.md'");
+  });
+
+  test("quoteDroppedPaths leaves prose, missing paths, relative paths and multi-line pastes alone", () => {
+    const exists = (path: string) => path === "/tmp/c.txt";
+    for (const text of ["please read /tmp/c.txt", "/tmp/missing.txt", "c.txt", "/tmp/c.txt\n/tmp/c.txt", "/tmp/c.txt 'unclosed"]) {
+      expect(quoteDroppedPaths(text, exists, "/home/u")).toBe(text);
+    }
+  });
+});
+
+describe("PromptHistory", () => {
+  test("skips empty prompts and repeats of the newest", () => {
+    const history = new PromptHistory();
+    history.add("a");
+    history.add("a");
+    history.add("  ");
+    history.add("b");
+    expect(history.size).toBe(2);
+  });
+
+  test("walks back and forth and returns the draft", () => {
+    const history = new PromptHistory(["a", "b"]);
+    expect(history.next()).toBeUndefined();
+    expect(history.previous("draft")).toBe("b");
+    expect(history.previous("b")).toBe("a");
+    expect(history.previous("a")).toBeUndefined();
+    expect(history.next()).toBe("b");
+    expect(history.next()).toBe("draft");
+    expect(history.browsing).toBe(false);
+  });
+});
