@@ -36,8 +36,31 @@ export const DEFAULT_HOOK_TIMEOUTS: HookTimeouts = {
   grace: 2000,
 };
 
-/** `observe` entries: the kind names, or "", "*", "all" for every kind. */
-export const ObserveList = v.array(v.picklist([...HOOK_EVENT_KINDS, ...OBSERVE_ALL]));
+/** The families of PicoClaw HEAD's dotted event names (`agent.tool.exec_start`, `gateway.ready`). */
+const RUNTIME_FAMILIES = new Set(["agent", "channel", "bus", "gateway", "mcp"]);
+
+/**
+ * What an `observe` entry asks for: a kind, every kind, or a kind of PicoClaw HEAD that zot never
+ * sends (`gateway.ready`); undefined when it is no kind at all. `agent.tool.exec_start` is HEAD's
+ * name of `tool_exec_start`.
+ */
+export function observedKind(entry: string): HookEventKind | "all" | "never sent" | undefined {
+  if (OBSERVE_ALL.includes(entry)) return "all";
+  if ((HOOK_EVENT_KINDS as readonly string[]).includes(entry)) return entry as HookEventKind;
+  const [family, ...rest] = entry.split(".");
+  if (rest.length === 0 || !RUNTIME_FAMILIES.has(family)) return undefined;
+  const short = rest.join("_");
+  if (family !== "agent") return "never sent";
+  return (HOOK_EVENT_KINDS as readonly string[]).includes(short) ? (short as HookEventKind) : undefined;
+}
+
+/** `observe` entries: the kind names (PicoClaw's short ones or HEAD's dotted ones), or "", "*", "all" for every kind. */
+export const ObserveList = v.array(
+  v.pipe(
+    v.string(),
+    v.check((entry) => observedKind(entry) !== undefined, 'not an event kind (like "tool_exec_start", "agent.tool.exec_start", or "*")'),
+  ),
+);
 /** `intercept` entries; "" is accepted and ignored, as PicoClaw does. */
 export const InterceptList = v.array(v.picklist([...HOOK_INTERCEPTS, ""]));
 const Millis = v.pipe(v.number(), v.finite(), v.minValue(1));
@@ -82,13 +105,14 @@ export interface HookFields {
 
 /** The modes and observe filter of a hook's fields, or the sentence that says why it cannot run. */
 export function hookModes(fields: HookFields): { modes: HookMode[]; observe: HookSpec["observe"] } | { error: string } {
-  const observeList = fields.observe ?? [];
-  const observe: HookSpec["observe"] = observeList.some((k) => OBSERVE_ALL.includes(k))
+  const kinds = (fields.observe ?? []).map(observedKind);
+  const observe: HookSpec["observe"] = kinds.includes("all")
     ? "all"
-    : (observeList as HookEventKind[]);
+    : kinds.filter((k): k is HookEventKind => k !== undefined && k !== "all" && k !== "never sent");
   const intercept = new Set((fields.intercept ?? []).filter((x): x is HookIntercept => x !== ""));
   const modes: HookMode[] = [];
-  if (observe === "all" || observe.length > 0) modes.push("observe");
+  // A hook observing only kinds zot never sends is still an observer, as it would be in PicoClaw.
+  if (kinds.length > 0) modes.push("observe");
   if (intercept.has("before_llm") || intercept.has("after_llm")) modes.push("llm");
   if (intercept.has("before_tool") || intercept.has("after_tool")) modes.push("tool");
   if (intercept.has("approve_tool")) modes.push("approve");

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import type { LlmResponse } from "../../src/core/intercept.ts";
 import { HookEvents } from "../../src/extensions/hook-events.ts";
-import { hookModes, hookTimeouts } from "../../src/extensions/hook-spec.ts";
+import { hookModes, hookTimeouts, ObserveList } from "../../src/extensions/hook-spec.ts";
 import {
   applyHookRequest,
   applyHookResponse,
@@ -86,6 +86,11 @@ describe("schemas", () => {
     expect(hookModes({ intercept: ["after_llm", "approve_tool"], observe: ["turn_end"] })).toEqual({ modes: ["observe", "llm", "approve"], observe: ["turn_end"] });
     expect(hookModes({ observe: ["*"] })).toEqual({ modes: ["observe"], observe: "all" });
     expect(hookModes({ intercept: [""] })).toEqual({ error: expect.stringContaining("no hook modes enabled") });
+    // PicoClaw HEAD's dotted names: agent.* are the same kinds; the other families are never sent.
+    expect(hookModes({ observe: ["agent.tool.exec_end", "gateway.ready", "turn_end"] })).toEqual({ modes: ["observe"], observe: ["tool_exec_end", "turn_end"] });
+    expect(v.safeParse(ObserveList, ["agent.tool.exec_start", "mcp.server.failed", "*"]).success).toBe(true);
+    expect(v.safeParse(ObserveList, ["tool_exec_begin"]).success).toBe(false);
+    expect(v.safeParse(ObserveList, ["agent.no_such_kind"]).success).toBe(false);
     expect(hookTimeouts({ approve_tool: 100 }, { before_tool: 7 })).toMatchObject({ hello: 5000, before_tool: 7, after_tool: 5000, approve_tool: 100 });
   });
 });
