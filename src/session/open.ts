@@ -13,7 +13,7 @@ import { VERSION } from "../version.ts";
 import { findSession } from "./find.ts";
 import { sessionFiles } from "./list.ts";
 import { acquireLock, type SessionLock } from "./lock.ts";
-import { newSessionId, PLACEHOLDER_PREFIX, sessionDir, sessionPath } from "./paths.ts";
+import { idOfPath, newSessionId, PLACEHOLDER_PREFIX, sessionDir, sessionPath } from "./paths.ts";
 import { readSessionFile, SessionFileError } from "./reader.ts";
 import { SessionRecorder, type SessionOutput } from "./recorder.ts";
 import { repairToolResults } from "./repair.ts";
@@ -50,7 +50,9 @@ export function openSession(choice: SessionChoice, context: { home: string; cwd:
     const notes: string[] = [];
     for (const { file } of sessionFiles(sessionDir(home, cwd))) {
       try {
-        return resumeSession(file, cwd);
+        const opened = resumeSession(file, cwd);
+        opened.notes.unshift(...notes);
+        return opened;
       } catch (error) {
         // A file that is not a session is passed over; a locked one is an answer the user needs.
         if (!(error instanceof SessionFileError)) throw error;
@@ -105,7 +107,7 @@ function newSession(home: string, cwd: string, notes: string[]): OpenedSession {
 
 function resumeSession(file: string, cwd: string): OpenedSession {
   // The id for the lock message comes from the file name until the header is read.
-  const lock = acquireLock(file, file.replace(/^.*[\\/]/, "").replace(/\.[^.]+$/, ""));
+  const lock = acquireLock(file, idOfPath(file));
   try {
     const content = readSessionFile(file);
     const { header } = content;

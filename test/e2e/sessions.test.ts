@@ -147,6 +147,19 @@ describe("damage and interruption", () => {
     expect(again.stdout).not.toContain("damage");
   });
 
+  test("-c passes over a newer file that is not a session, says so, and resumes the newest real one", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    await run(["-p", "first", ...anthropic(mock)]);
+    const junk = join(sessionDir(home, cwd), "29991231-235959-ffffffff.jsonl");
+    await Bun.write(junk, "not a session\n");
+    const result = await run(["-p", "-c", "second", ...anthropic(mock)]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`zot: ${junk} is not a zot session: its first line is not JSON; skipped\n`);
+    expect(texts(mock.requests[1]!.body)).toEqual(["first", "one", "second"]);
+    expect(readFileSync(junk, "utf8")).toBe("not a session\n");
+  });
+
   test("zot killed while a tool runs: the resumed session answers the call as interrupted", async () => {
     const { home, cwd } = place();
     mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "sleep 30" } }] }, { text: "ok" }]);
