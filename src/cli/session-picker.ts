@@ -27,7 +27,9 @@ export async function pickSession(cwdFlag: string | undefined): Promise<SessionC
       return { kind: "new" };
     }
     const width = process.stderr.isTTY ? process.stderr.columns : undefined;
-    const numbers = sessions.map((_, i) => `${String(i + 1).padStart(String(sessions.length).length)})`);
+    const numbers = sessions.map(
+      (s, i) => `${String(i + 1).padStart(String(sessions.length).length)})${s.locked_by ? ` (in use, pid ${s.locked_by})` : ""}`,
+    );
     console.error(formatRows(sessions, numbers, width).join("\n"));
     process.stderr.write(`resume which session? [1-${sessions.length}] `);
     const answer = readLine(tty).trim();
