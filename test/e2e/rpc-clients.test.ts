@@ -32,7 +32,8 @@ interface Run {
 async function run(command: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   const proc = Bun.spawn([...command], {
     cwd: tempDir("zot-client-cwd-"),
-    env: cleanEnv(tempDir("zot-client-home-"), { ZOT_BIN: ZOT, ...env }),
+    // No __pycache__ left in examples/ by the library test.
+    env: cleanEnv(tempDir("zot-client-home-"), { ZOT_BIN: ZOT, PYTHONDONTWRITEBYTECODE: "1", ...env }),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
