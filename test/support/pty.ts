@@ -2,6 +2,7 @@
 // @xterm/headless, the way a user's terminal would show it. Rule: tests assert what is on the
 // screen and what bytes were written, never a program's internals; the emulator answers the
 // program's queries (device attributes) like a real terminal, through the same PTY.
+import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { Terminal as XTerm } from "@xterm/headless";
 import type { Subprocess } from "bun";
 
@@ -12,6 +13,9 @@ export class Screen {
 
   constructor(cols: number, rows: number, onReply?: (data: string) => void) {
     this.xterm = new XTerm({ cols, rows, allowProposedApi: true, scrollback: 100_000 });
+    // Emoji two cells wide, as today's terminals (and Bun.stringWidth) have them; xterm defaults to Unicode 6.
+    this.xterm.loadAddon(new Unicode11Addon());
+    this.xterm.unicode.activeVersion = "11";
     if (onReply) this.xterm.onData(onReply);
   }
 
@@ -28,16 +32,19 @@ export class Screen {
     this.xterm.resize(cols, rows);
   }
 
-  /** The visible rows, trailing blanks trimmed. */
+  /** The visible rows, trailing spaces trimmed. */
   lines(): string[] {
     const buffer = this.xterm.buffer.active;
-    return Array.from({ length: this.xterm.rows }, (_, row) => buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? "");
+    return Array.from({ length: this.xterm.rows }, (_, row) => this.row(buffer.viewportY + row));
   }
 
-  /** Every row the terminal holds, scrollback first. */
+  /** Every row the terminal holds, scrollback first, trailing spaces trimmed. */
   allLines(): string[] {
-    const buffer = this.xterm.buffer.active;
-    return Array.from({ length: buffer.length }, (_, row) => buffer.getLine(row)?.translateToString(true) ?? "");
+    return Array.from({ length: this.xterm.buffer.active.length }, (_, row) => this.row(row));
+  }
+
+  private row(index: number): string {
+    return (this.xterm.buffer.active.getLine(index)?.translateToString(true) ?? "").trimEnd();
   }
 
   /** Rows that have scrolled off the top into the scrollback. */
@@ -85,6 +92,12 @@ export interface PtyOptions {
   rows?: number;
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * Replies to queries the emulator does not answer, as the terminal being imitated would: when
+   * the program writes a key of this map, the value is sent back at once (before the emulator's
+   * own replies, e.g. `{"\x1b[?u": "\x1b[?0u"}` makes it a Kitty-protocol terminal).
+   */
+  answers?: Record<string, string>;
 }
 
 /** A program running in a pseudo-terminal, with its screen. */
@@ -107,9 +120,11 @@ export class PtySession {
       terminal: {
         cols,
         rows,
-        data: (_terminal, data) => {
+        data: (terminal, data) => {
           this.bytes += data.length;
-          this.output += this.decoder.decode(data, { stream: true });
+          const text = this.decoder.decode(data, { stream: true });
+          this.output += text;
+          for (const [query, reply] of Object.entries(options.answers ?? {})) if (text.includes(query)) terminal.write(reply);
           this.screen.write(data.slice());
         },
       },
