@@ -10,6 +10,8 @@ export interface Component {
   handleKey?(key: Key): boolean;
   /** A bracketed paste while this component has focus. */
   handlePaste?(text: string): void;
+  /** Set by Tui.setFocus on components that have it (an editor shows its cursor only when focused). */
+  focused?: boolean;
 }
 
 /**

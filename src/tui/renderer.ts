@@ -28,7 +28,7 @@ import {
   cursorDown,
   cursorUp,
 } from "./escapes.ts";
-import { truncateToWidth, visibleWidth } from "./width.ts";
+import { expandTabs, truncateToWidth, visibleWidth } from "./width.ts";
 
 /** Where frames go; Terminal fits, and so does a byte counter in a test. */
 export interface RenderTarget {
@@ -240,9 +240,10 @@ function takeCursorMark(lines: string[], width: number, height: number): CursorM
   return undefined;
 }
 
-/** A row as written: no wider than the terminal, one physical row, styles closed at its end. */
+/** A row as written: one physical row, tabs as spaces, no wider than the terminal, styles closed at its end. */
 function fitRow(line: string, width: number): string {
   let row = /[\r\n]/.test(line) ? line.replace(/[\r\n]/g, " ") : line;
+  if (row.includes("\t")) row = expandTabs(row);
   if (visibleWidth(row) > width) row = truncateToWidth(row, width, "");
   if (!row.includes("\x1b")) return row;
   return row + RESET_STYLE + (row.includes("\x1b]8;") ? HYPERLINK_CLOSE : "");

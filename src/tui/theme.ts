@@ -49,9 +49,18 @@ export function colorAllowed(env: Record<string, string | undefined> = process.e
   return isTerminal;
 }
 
+/**
+ * Whether the terminal's background is light, from COLORFGBG ("fg;bg", set by rxvt, Konsole, iTerm2
+ * and others): background 7 or 9–15 is light. Unknown: dark, the common case.
+ */
+export function lightBackground(env: Record<string, string | undefined> = process.env): boolean {
+  const background = Number(env.COLORFGBG?.split(";").at(-1));
+  return background === 7 || (background >= 9 && background <= 15);
+}
+
 export function createTheme(options: { color?: boolean; light?: boolean } = {}): Theme {
   const color = options.color ?? colorAllowed();
-  const light = options.light ?? false;
+  const light = options.light ?? lightBackground();
   const c = (code: string): Style => (color ? fg(code) : plain);
   return {
     color,

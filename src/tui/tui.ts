@@ -50,9 +50,14 @@ export class Tui {
     return this.focused;
   }
 
-  /** The component that receives keys and pastes (undefined: only the key handlers see them). */
+  /**
+   * The component that receives keys and pastes (undefined: only the key handlers see them).
+   * A component with a `focused` property has it set (true for the new one, false for the old).
+   */
   setFocus(component: Component | undefined): void {
+    if (this.focused && "focused" in this.focused) this.focused.focused = false;
     this.focused = component;
+    if (component && "focused" in component) component.focused = true;
     this.requestRender();
   }
 

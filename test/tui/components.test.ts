@@ -7,7 +7,7 @@ import { decodeKey } from "../../src/tui/keys.ts";
 import { SelectList } from "../../src/tui/select-list.ts";
 import { Spinner } from "../../src/tui/spinner.ts";
 import { Spacer, Text } from "../../src/tui/text.ts";
-import { colorAllowed, createTheme } from "../../src/tui/theme.ts";
+import { colorAllowed, createTheme, lightBackground } from "../../src/tui/theme.ts";
 import { visibleWidth } from "../../src/tui/width.ts";
 
 const theme = createTheme({ color: false });
@@ -212,6 +212,12 @@ describe("theme", () => {
     expect(colorAllowed({}, false)).toBe(false);
     expect(colorAllowed({ FORCE_COLOR: "1" }, false)).toBe(true);
     expect(colorAllowed({ NO_COLOR: "1", FORCE_COLOR: "1" }, true)).toBe(false);
+  });
+
+  test("a light background is read from COLORFGBG", () => {
+    expect(lightBackground({ COLORFGBG: "0;15" })).toBe(true);
+    expect(lightBackground({ COLORFGBG: "15;default;0" })).toBe(false);
+    expect(lightBackground({})).toBe(false);
   });
 
   test("without colour, colours are no-ops and attributes stay", () => {

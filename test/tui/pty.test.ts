@@ -42,6 +42,15 @@ describe("the toolkit in a pseudo-terminal", () => {
     await session.waitFor((screen) => screen.lines().some((line) => line.startsWith("> type here")), "the editor cleared");
   });
 
+  test("an idle screen writes nothing", async () => {
+    const { session } = demo();
+    await session.waitForText("type here");
+    await Bun.sleep(100);
+    const bytes = session.bytes;
+    await Bun.sleep(400);
+    expect(session.bytes).toBe(bytes);
+  });
+
   test("editing keys: Alt+Enter newline, word kill, history with Up", async () => {
     const { session } = demo();
     await session.waitForText("type here");

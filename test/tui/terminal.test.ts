@@ -1,0 +1,143 @@
+import { describe, expect, test } from "bun:test";
+import { EventEmitter } from "node:events";
+import type { Component } from "../../src/tui/component.ts";
+import { Editor } from "../../src/tui/editor.ts";
+import { type Key, keyId } from "../../src/tui/keys.ts";
+import { Terminal } from "../../src/tui/terminal.ts";
+import { createTheme } from "../../src/tui/theme.ts";
+import { Tui } from "../../src/tui/tui.ts";
+
+/** stdin and stdout stand-ins: what the terminal wrote, raw mode, and a way to type. */
+function fakeTerminal() {
+  const input = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    raw: false,
+    setRawMode(mode: boolean) {
+      input.raw = mode;
+    },
+    resume() {},
+    pause() {},
+  });
+  const written: string[] = [];
+  const output = Object.assign(new EventEmitter(), { columns: 40, rows: 10, write: (data: string) => void written.push(data) });
+  const terminal = new Terminal({ input, output, handleSignals: false, escapeTimeoutMs: 5 });
+  return { terminal, input, output, written, send: (data: string) => input.emit("data", Buffer.from(data)) };
+}
+
+describe("Terminal", () => {
+  test("start: raw mode, bracketed paste, the Kitty query; stop restores every mode it set", () => {
+    const t = fakeTerminal();
+    t.terminal.start({ input() {}, resize() {} });
+    expect(t.input.raw).toBe(true);
+    expect(t.written.join("")).toBe("\x1b[?2004h\x1b[?u\x1b[c");
+    t.send("\x1b[?1u\x1b[?62c");
+    expect(t.terminal.keyboard).toBe("kitty");
+    expect(t.written.at(-1)).toBe("\x1b[>1u");
+    t.terminal.beforeRestore(() => "<park>");
+    t.terminal.stop();
+    expect(t.input.raw).toBe(false);
+    expect(t.written.at(-1)).toBe("<park>\x1b[?2026l\x1b[<u\x1b[?2004l\x1b[0m\x1b[?25h");
+    t.terminal.stop(); // twice is harmless
+    expect(t.written.filter((data) => data.includes("<park>"))).toHaveLength(1);
+  });
+
+  test("a terminal that answers only device attributes gets modifyOtherKeys", () => {
+    const t = fakeTerminal();
+    t.terminal.start({ input() {}, resize() {} });
+    t.send("\x1b[?1;2c");
+    expect(t.terminal.keyboard).toBe("modifyOtherKeys");
+    expect(t.written.at(-1)).toBe("\x1b[>4;2m");
+    t.terminal.stop();
+    expect(t.written.at(-1)).toContain("\x1b[>4;0m");
+  });
+
+  test("input: keys and pastes reach the handler, replies do not; a lone ESC after the timeout", async () => {
+    const t = fakeTerminal();
+    const seen: string[] = [];
+    t.terminal.start({ input: (event) => seen.push(event.type === "key" ? keyId(event.key) : `paste:${event.text}`), resize() {} });
+    t.send("a\x1b[?62c\x1b[200~p\x1b[201~\x1b");
+    expect(seen).toEqual(["a", "paste:p"]);
+    await Bun.sleep(30);
+    expect(seen).toEqual(["a", "paste:p", "escape"]);
+    // A UTF-8 character split across two reads arrives whole.
+    const bytes = Buffer.from("日");
+    t.input.emit("data", bytes.subarray(0, 1));
+    t.input.emit("data", bytes.subarray(1));
+    expect(seen.at(-1)).toBe("日");
+    t.terminal.stop();
+  });
+
+  test("resize events reach the handler", () => {
+    const t = fakeTerminal();
+    let resized = 0;
+    t.terminal.start({ input() {}, resize: () => resized++ });
+    t.output.columns = 60;
+    t.output.emit("resize");
+    expect(resized).toBe(1);
+    expect(t.terminal.columns).toBe(60);
+    t.terminal.stop();
+  });
+});
+
+describe("Tui", () => {
+  const keyOf = (name: string, mods: Partial<Key> = {}): Key => ({ name, ctrl: false, alt: false, shift: false, ...mods });
+
+  test("key handlers see keys first, then the focused component; focus moves the cursor", async () => {
+    const t = fakeTerminal();
+    const tui = new Tui(t.terminal);
+    const theme = createTheme({ color: false });
+    const editor = new Editor(theme);
+    const seen: string[] = [];
+    const other: Component = {
+      render: () => ["other"],
+      handleKey: (key) => {
+        seen.push(`other:${keyId(key)}`);
+        return true;
+      },
+    };
+    tui.root.add(editor).add(other);
+    tui.setFocus(editor);
+    tui.onKey((key) => {
+      seen.push(`handler:${keyId(key)}`);
+      return keyId(key) === "ctrl+c";
+    });
+    tui.start();
+    t.send("hi\x03");
+    expect(editor.text).toBe("hi");
+    expect(seen).toEqual(["handler:h", "handler:i", "handler:ctrl+c"]);
+    tui.setFocus(other);
+    expect(editor.focused).toBe(false);
+    t.send("x");
+    expect(seen.at(-1)).toBe("other:x");
+    expect(editor.text).toBe("hi");
+    tui.stop();
+  });
+
+  test("Ctrl+L nobody used clears screen and scrollback", async () => {
+    const t = fakeTerminal();
+    const tui = new Tui(t.terminal);
+    tui.root.add({ render: () => ["content"] });
+    tui.start();
+    t.send("\x0c");
+    await Bun.sleep(40);
+    expect(tui.renderer.stats.fullRedraws).toBe(1);
+    expect(t.written.join("")).toContain("\x1b[3J");
+    tui.stop();
+  });
+
+  test("stop paints what is pending, parks the cursor below the frame and restores the terminal", () => {
+    const t = fakeTerminal();
+    const tui = new Tui(t.terminal);
+    const text = { value: "first", render: () => [text.value] };
+    tui.root.add(text);
+    tui.start();
+    text.value = "last";
+    tui.requestRender();
+    tui.stop();
+    const out = t.written.join("");
+    expect(out).toContain("last");
+    expect(out.indexOf("last")).toBeLessThan(out.lastIndexOf("\r\n"));
+    expect(out).toEndWith("\x1b[?25h");
+    expect(t.input.raw).toBe(false);
+  });
+});
