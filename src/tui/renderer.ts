@@ -3,7 +3,8 @@
 // - rows that have scrolled into the scrollback are never written again: a change above the
 //   visible viewport (a spinner in an old tool box) is dropped, never a reason to repaint;
 // - scrollback is never cleared, except by clearScreen() (the user's Ctrl+L);
-// - a resize repaints the visible viewport only (home, rewrite the rows, erase below);
+// - a resize repaints the visible viewport only: in place when the frame was and stays wholly on
+//   screen and the terminal did not narrow (nothing reflowed), else from the top of the screen;
 // - only rows that changed are rewritten, with relative cursor moves, in one write wrapped in
 //   synchronized output (DEC 2026); a frame that changes nothing writes nothing;
 // - paints are coalesced to at most one per `minFrameMs` (60/s) and no timer runs when nothing
@@ -138,7 +139,7 @@ export class Renderer {
       out = this.paintAll(lines, width, CURSOR_HOME + CLEAR_SCREEN + CLEAR_SCROLLBACK);
       this.stats.fullRedraws++;
     } else if (width !== this.width || height !== this.height) {
-      out = this.repaintViewport(lines, width, height);
+      out = this.repaintAfterResize(lines, width, height);
       this.stats.viewportRepaints++;
     } else out = this.diff(lines, width, height);
     this.painted = true;
@@ -159,7 +160,23 @@ export class Renderer {
     return lead + lines.map((line) => ERASE_LINE + fitRow(line, width)).join("\r\n") + ERASE_BELOW;
   }
 
-  /** After a resize the terminal may have reflowed or scrolled: rewrite the visible rows from the top. */
+  /**
+   * A frame that was and stays wholly on screen, in a terminal that did not get narrower, has not
+   * been reflowed: it is rewritten where it is, and the shell's rows above it stay visible.
+   * Otherwise the terminal may have rewrapped or scrolled rows we cannot track: the visible
+   * viewport is rewritten from the top of the screen.
+   */
+  private repaintAfterResize(lines: string[], width: number, height: number): string {
+    const fits = this.highWater <= Math.min(this.height, height) && lines.length <= height;
+    if (width < this.width || !fits) return this.repaintViewport(lines, width, height);
+    const out = this.moveTo(0) + "\r" + lines.map((line) => ERASE_LINE + fitRow(line, width)).join("\r\n") + ERASE_BELOW;
+    this.highWater = lines.length;
+    this.cursorRow = lines.length - 1;
+    this.cursorCol = -1;
+    return out;
+  }
+
+  /** Rewrites the visible rows from the top of the screen. */
   private repaintViewport(lines: string[], width: number, height: number): string {
     const top = Math.max(0, lines.length - height);
     this.highWater = lines.length;

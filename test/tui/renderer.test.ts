@@ -196,6 +196,23 @@ describe("Renderer", () => {
     expect(t.screen.lines().at(-2)).toBe("line 29");
   });
 
+  test("a short frame is repainted in place when the terminal grows: the shell's rows above it stay", async () => {
+    const t = setup(40, 10);
+    await t.show(["frame 1", "frame 2"]);
+    for (const [cols, rows] of [[60, 10], [60, 14], [70, 8]]) {
+      const mark = t.writes.length;
+      await t.resize(cols, rows);
+      expect(t.since(mark)).not.toContain("\x1b[H");
+      expect(t.screen.lines().slice(0, 3)).toEqual(["$ zot", "frame 1", "frame 2"]);
+    }
+    // Narrower: the terminal may have rewrapped rows, so the viewport is rewritten from the top.
+    const mark = t.writes.length;
+    await t.resize(30, 8);
+    expect(t.since(mark)).toContain("\x1b[H");
+    expect(t.screen.lines().slice(0, 2)).toEqual(["frame 1", "frame 2"]);
+    expect(t.renderer.stats.viewportRepaints).toBe(4);
+  });
+
   test("clearScreen (Ctrl+L) is the one full redraw: scrollback emptied, the whole frame written again", async () => {
     const t = setup(30, 6);
     await t.show(numbered(20));
