@@ -1,0 +1,59 @@
+// What the interactive app offers its slash commands, pickers and dialogs. Rule: a command sees the
+// app only through this interface (the chat view, the editor, the status bar and the turn loop stay
+// the app's own), so commands are small files that can be tested against a fake AppContext.
+import type { Agent } from "../../core/agent.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { Component } from "../../tui/component.ts";
+import type { Theme } from "../../tui/theme.ts";
+
+export type NoteLevel = "info" | "success" | "warn" | "error";
+
+export interface AppContext {
+  readonly runtime: Runtime;
+  /** the live agent (runtime.agent; may be replaced by a resume, so read it each time) */
+  readonly agent: Agent;
+  readonly theme: Theme;
+  /** a prompt or compaction is running */
+  readonly busy: boolean;
+
+  /** A line of the chat transcript area that is not a message (a command's output, a status). */
+  showNote(text: string, level?: NoteLevel): void;
+  /** Markdown shown in the chat as a command's output (e.g. /help, /skills, /btw answers). */
+  showMarkdown(markdown: string): void;
+  /** The one-line status message under the editor (cleared on the next key). */
+  setStatus(text: string, level?: NoteLevel): void;
+
+  /** Sends text as a user prompt (queued when busy, as Enter does). */
+  submitPrompt(text: string): void;
+  /** Replaces the editor's text (an extension's `insert`, a picked path). */
+  insertText(text: string): void;
+
+  /** Cancels the running turn and drops the queue; resolves when the agent is idle (≤ 2 s). */
+  cancelTurn(): Promise<void>;
+  /** Runs a manual compaction with the app's spinner and notes (the /compact command). */
+  compact(instructions?: string): Promise<void>;
+  /** Rebuilds the chat view from the agent's transcript (after /clear, a resume, a fork). */
+  reloadTranscript(): void;
+
+  /**
+   * Shows a component above the editor with the keyboard focus (a picker, a dialog); resolves
+   * when `close` is called. Esc handling is the component's (SelectList/Dialog call onCancel).
+   */
+  openOverlay(component: Component): { close(): void };
+  /** Scrolls the terminal back to (re-prints from) the user turn `n` (the /jump command). */
+  jumpToTurn(n: number): void;
+
+  /** Ends the app (the /exit command): restores the terminal and resolves run() with `code`. */
+  exit(code?: number): void;
+}
+
+/** One slash command of the TUI (built-in); extension commands are adapted to it by the app. */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  /** shown in /help after the name, e.g. "<id>" */
+  argsHint?: string;
+  /** commands that change the transcript or the model cancel a running turn first */
+  cancelsTurn?: boolean;
+  run(app: AppContext, args: string): Promise<void> | void;
+}
