@@ -9,6 +9,7 @@ import { zotHome } from "./config/home.ts";
 import { buildSystemPrompt } from "./config/system-prompt.ts";
 import { UsageError } from "./config/usage-error.ts";
 import { Agent } from "./core/agent.ts";
+import { errorText } from "./protocol/error-text.ts";
 import { PROVIDER_NAMES, type ModelInfo, type ProviderName, type ReasoningLevel } from "./protocol/models.ts";
 import type { Provider } from "./protocol/provider.ts";
 import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog.ts";
@@ -68,6 +69,12 @@ export interface Runtime {
    * a new provider client when the model speaks another wire API or lives at another base URL.
    */
   setModel(model: ModelInfo): Promise<void>;
+  /**
+   * Makes another session this run's (rpc resume_session, a fork it switches to): opens and locks
+   * it, closes the current one, and gives the agent its transcript, cumulative usage and model (when
+   * this provider has it). The caller makes sure no turn runs. Resolves with notes for the user.
+   */
+  switchSession(choice: SessionChoice): Promise<string[]>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -155,9 +162,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const loaded = await loadingExtensions;
   const extensions = loaded?.manager;
   notes.push(...(loaded?.warnings ?? []));
+  // The session being recorded; switchSession replaces it.
+  let current = session;
   const dispose = async () => {
     await extensions?.stop();
-    session?.close();
+    current?.close();
   };
   try {
     const extensionTools = extensions?.tools() ?? [];
@@ -197,8 +206,42 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       }
       agent.setModel(next);
     };
-    const sessionInfo = session && { id: session.id, file: session.file, resumed: session.resumed !== undefined };
-    return { agent, model, home, notes, extensions, session: sessionInfo, setModel, dispose };
+    const switchSession = async (choice: SessionChoice): Promise<string[]> => {
+      const { openSession } = await import("./session/open.ts");
+      const next = openSession(choice, { home, cwd });
+      current?.close();
+      current = next;
+      const notes = [...next.notes];
+      agent.clear();
+      if (next.resumed) {
+        agent.messages = next.resumed.messages;
+        agent.cumulative = next.resumed.cumulative;
+        // One provider per process: the session's model comes back when this provider has it.
+        const ended = next.resumed;
+        const found = ended.provider === providerName ? resolveModel(catalog.models, providerName, ended.model) : undefined;
+        if (found && "model" in found) {
+          await setModel(found.model).catch((error) => notes.push(`could not switch to ${ended.model}: ${errorText(error)}`));
+        } else {
+          notes.push(`session ${next.id} ended on ${ended.provider}/${ended.model}, which this process (${providerName}) cannot use; it goes on with ${agent.model.id}`);
+        }
+      }
+      next.record(agent, options.log ?? (() => {}));
+      return notes;
+    };
+    const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
+    return {
+      agent,
+      model,
+      home,
+      notes,
+      extensions,
+      get session() {
+        return current && infoOf(current);
+      },
+      setModel,
+      switchSession,
+      dispose,
+    };
   } catch (error) {
     await dispose();
     throw error;

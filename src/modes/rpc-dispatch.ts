@@ -8,6 +8,7 @@ import { RPC_PROTOCOL_VERSION, type RpcCommand, type RpcCommandType } from "../p
 import { VERSION } from "../version.ts";
 import { getModels, setModel } from "./rpc-models.ts";
 import { type Answer, busyError, type Handler, LATER, responseTo, type RpcSession, startTurn } from "./rpc-session.ts";
+import { exportSession, forkSession, importSession, listSessions, resumeSession, sessionTree } from "./rpc-sessions.ts";
 import { getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
 
 export const hello: Handler<"hello"> = (_command, session) => {
@@ -57,6 +58,7 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
         queued: session.queue.queued,
         usage: agent.cumulative,
         context: agent.contextUse(),
+        session: session.runtime.session ?? null,
       },
     };
   },
@@ -73,6 +75,12 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
   get_commands: getCommands,
   run_command: runCommand,
   reload_extensions: reloadExtensions,
+  list_sessions: listSessions,
+  session_tree: sessionTree,
+  fork_session: forkSession,
+  export_session: exportSession,
+  import_session: importSession,
+  resume_session: resumeSession,
 };
 
 /**

@@ -59,6 +59,32 @@ export const RunCommandCommand = v.object({
   args: v.optional(v.string(), ""),
 });
 export const ReloadExtensionsCommand = v.object({ id, type: v.literal("reload_extensions") });
+// Additive (not in the original protocol): sessions. `id` is the frame's correlation id, so a
+// session is named by `session`: an id (or any unique start of one) or a path to a session file.
+const sessionRef = v.pipe(v.string(), v.minLength(1, "give a session id (list_sessions lists them) or a path"));
+const filePath = v.pipe(v.string(), v.minLength(1, "give a file path"));
+export const ListSessionsCommand = v.object({ id, type: v.literal("list_sessions") });
+export const SessionTreeCommand = v.object({ id, type: v.literal("session_tree") });
+export const ForkSessionCommand = v.object({
+  id,
+  type: v.literal("fork_session"),
+  /** default: this process's session */
+  session: v.optional(sessionRef),
+  /** the user turn the fork ends after (1 = the first prompt and its answer); default: the last */
+  at: v.optional(v.pipe(v.number(), v.integer("at must be a whole number"), v.minValue(1, "at must be a user turn, 1 or more"))),
+});
+export const ExportSessionCommand = v.object({
+  id,
+  type: v.literal("export_session"),
+  /** default: this process's session */
+  session: v.optional(sessionRef),
+  /** a file (".zotsession" added when missing) or an existing directory; relative to the process's cwd */
+  path: filePath,
+  /** overwrite an existing file */
+  force: v.optional(v.boolean()),
+});
+export const ImportSessionCommand = v.object({ id, type: v.literal("import_session"), path: filePath });
+export const ResumeSessionCommand = v.object({ id, type: v.literal("resume_session"), session: sessionRef });
 
 export const RpcCommand = v.variant("type", [
   HelloCommand,
@@ -74,6 +100,12 @@ export const RpcCommand = v.variant("type", [
   GetCommandsCommand,
   RunCommandCommand,
   ReloadExtensionsCommand,
+  ListSessionsCommand,
+  SessionTreeCommand,
+  ForkSessionCommand,
+  ExportSessionCommand,
+  ImportSessionCommand,
+  ResumeSessionCommand,
 ]);
 export type RpcCommand = v.InferOutput<typeof RpcCommand>;
 export type RpcCommandType = RpcCommand["type"];
@@ -97,6 +129,14 @@ export const ContextUse = v.object({
   /** tokens / window, 0..1 (can exceed 1 before an overflow) */
   fraction: v.number(),
 });
+/** The session this process records into (`zot rpc --session …`, `--continue`, resume_session). */
+export const CurrentSession = v.object({
+  id: v.string(),
+  /** the session file (created with its first record) */
+  file: v.string(),
+  /** it was opened from an existing file rather than started new */
+  resumed: v.boolean(),
+});
 export const StateData = v.object({
   provider: ProviderName,
   model: v.string(),
@@ -109,6 +149,8 @@ export const StateData = v.object({
   /** cumulative for this process */
   usage: Usage,
   context: ContextUse,
+  /** additive: the session being recorded; null when none (the default for rpc) */
+  session: v.nullable(CurrentSession),
 });
 export const MessagesData = v.object({ messages: v.array(WireMessage) });
 export const SetModelData = v.object({ model: v.string() });
@@ -147,6 +189,84 @@ export const ReloadData = v.object({
   warnings: v.array(v.string()),
 });
 
+/** One session of the working directory, as list_sessions and session_tree give it. */
+export const SessionListEntry = v.object({
+  id: v.string(),
+  file: v.string(),
+  /** RFC 3339 */
+  created: v.string(),
+  /** the last write, RFC 3339 */
+  updated: v.string(),
+  /** the model and provider it ended on */
+  model: v.string(),
+  provider: v.string(),
+  /** messages a resume loads */
+  messages: v.number(),
+  cost_usd: v.number(),
+  /** the first user prompt, on one line ("" when none yet) */
+  first_prompt: v.string(),
+  /** a fork's parent session and the user turn it was forked after */
+  parent: v.optional(v.string()),
+  fork_point: v.optional(v.number()),
+  /** pid of the live zot recording it (this process's own pid for the current one) */
+  locked_by: v.optional(v.number()),
+  /** it is this process's session */
+  current: v.boolean(),
+});
+export const SessionsData = v.object({
+  /** newest first */
+  sessions: v.array(SessionListEntry),
+  /** files in the sessions directory that could not be read, one sentence each */
+  problems: v.array(v.string()),
+});
+export type SessionTreeNode = v.InferOutput<typeof SessionListEntry> & { children: SessionTreeNode[] };
+export const SessionTreeNode: v.GenericSchema<SessionTreeNode> = v.object({
+  ...SessionListEntry.entries,
+  /** the forks made from it, oldest first */
+  children: v.array(v.lazy(() => SessionTreeNode)),
+});
+export const SessionTreeData = v.object({
+  /** sessions that are no fork of another here, newest first, each with its forks below it */
+  roots: v.array(SessionTreeNode),
+  problems: v.array(v.string()),
+});
+export const ForkSessionData = v.object({
+  /** the new session */
+  id: v.string(),
+  file: v.string(),
+  parent: v.string(),
+  /** the user turn it ends after, of `turns` */
+  at: v.number(),
+  turns: v.number(),
+  messages: v.number(),
+  /** the fork became this process's session (it records one) */
+  switched: v.boolean(),
+  /** when switched: what the user should know (a model this provider lacks, …) */
+  notes: v.array(v.string()),
+});
+export const ExportSessionData = v.object({
+  /** the .zotsession file written */
+  file: v.string(),
+  problems: v.array(v.string()),
+});
+export const ImportSessionData = v.object({
+  /** the imported session's fresh id */
+  id: v.string(),
+  file: v.string(),
+  problems: v.array(v.string()),
+});
+export const ResumeSessionData = v.object({
+  session: CurrentSession,
+  /** the model the process goes on with (the session's, when this provider has it) */
+  provider: ProviderName,
+  model: v.string(),
+  message_count: v.number(),
+  /** the session's cumulative usage, now this process's */
+  usage: Usage,
+  /** what the user should know: a damaged tail dropped, a model this provider lacks, … */
+  notes: v.array(v.string()),
+});
+
 /** What `data` holds in a successful response to each command (absent when undefined). */
 export const RPC_RESPONSE_DATA = {
   hello: HelloData,
@@ -162,6 +282,12 @@ export const RPC_RESPONSE_DATA = {
   get_commands: CommandsData,
   run_command: RunCommandData,
   reload_extensions: ReloadData,
+  list_sessions: SessionsData,
+  session_tree: SessionTreeData,
+  fork_session: ForkSessionData,
+  export_session: ExportSessionData,
+  import_session: ImportSessionData,
+  resume_session: ResumeSessionData,
 } as const satisfies Record<RpcCommandType, v.GenericSchema | undefined>;
 
 export type RpcDataOf<T extends RpcCommandType> = (typeof RPC_RESPONSE_DATA)[T] extends v.GenericSchema

@@ -120,6 +120,7 @@ export class Zot {
       queued: 0,
       usage: agent.cumulative,
       context: agent.contextUse(),
+      session: this.runtime.session ?? null,
     };
   }
 
