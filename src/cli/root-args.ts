@@ -37,7 +37,11 @@ export const ROOT_ARGS = {
   "no-skills": { type: "boolean", description: "Same as --no-skill" },
   continue: { type: "boolean", alias: "c", description: "Resume the newest session of this directory" },
   resume: { type: "boolean", alias: "r", description: "Pick a session of this directory to resume from a numbered list" },
-  session: { type: "string", description: "Resume this session: an id (zot sessions list) or a file", valueHint: "id|path" },
+  session: {
+    type: "string",
+    description: "Resume this session: an id (zot sessions list) or a file; `new` starts a new one",
+    valueHint: "id|path|new",
+  },
   "no-session": { type: "boolean", description: "Neither read nor write a session" },
   "list-models": { type: "boolean", description: "List known models and exit" },
   debug: { type: "boolean", description: "Show stack traces on errors" },
@@ -47,24 +51,19 @@ export const ROOT_ARGS = {
 
 export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext"]);
 
-// -p, --json and a prompt make one run; --rpc and --list-models are other commands. The session
-// flags are not wired into rpc yet (rpc records no session unless asked), so rpc refuses them.
-const {
-  prompt: _prompt,
-  print: _print,
-  json: _json,
-  rpc: _rpc,
-  "list-models": _listModels,
-  continue: _continue,
-  resume: _resume,
-  session: _session,
-  "no-session": _noSession,
-  ...AGENT_ARGS
-} = ROOT_ARGS;
+// -p, --json and a prompt make one run; --rpc and --list-models are other commands.
+const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, ...AGENT_ARGS } = ROOT_ARGS;
 
-/** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema. */
+/** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema; it records a session only when asked. */
 export const RPC_ARGS = {
   ...AGENT_ARGS,
+  continue: { ...ROOT_ARGS.continue, description: "Record into the newest session of this directory, resumed (a new one if there is none)" },
+  resume: { ...ROOT_ARGS.resume, description: "Not over rpc (it asks in a terminal): use --continue, --session <id>, or resume_session" },
+  session: {
+    ...ROOT_ARGS.session,
+    description: "Record into this session, resumed: an id (zot sessions list) or a file; `new` starts a new one",
+  },
+  "no-session": { ...ROOT_ARGS["no-session"], description: "Record no session (the default for rpc)" },
   schema: {
     type: "boolean",
     description: "Print JSON Schemas of every command, response and event, and exit",

@@ -1,12 +1,14 @@
 // `zot rpc` (and `zot --rpc`): serve the RPC protocol on stdin/stdout; `--schema` prints the JSON
 // Schemas of the protocol instead. Rule: flags and credentials are checked before stdin is read
 // (a problem is one line on stderr and exit 2); stdin closing ends the server with 0, a signal
-// with 130, a missing or wrong ZOTCORE_RPC_TOKEN with 1.
+// with 130, a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
+// --continue or --session asks (the embedding program usually owns persistence).
 import { UsageError } from "../config/usage-error.ts";
+import type { SessionChoice } from "../session/open.ts";
 import { VERSION } from "../version.ts";
-import { parseFlags } from "./parse-flags.ts";
+import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { REPEATABLE, RPC_ARGS } from "./root-args.ts";
-import { runtimeOptionsFromFlags } from "./runtime-flags.ts";
+import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 
 export async function runRpc(argv: string[]): Promise<number> {
@@ -32,6 +34,7 @@ export async function runRpc(argv: string[]): Promise<number> {
     );
   }
   const runtimeOptions = runtimeOptionsFromFlags(flags);
+  const session = rpcSessionChoice(flags);
 
   const interrupt = new AbortController();
   let serving = false;
@@ -46,7 +49,7 @@ export async function runRpc(argv: string[]): Promise<number> {
   try {
     const log = (message: string) => console.error(`zot: ${message}`);
     const { createRuntime } = await import("../runtime.ts");
-    const runtime = await createRuntime({ ...runtimeOptions, log });
+    const runtime = await createRuntime({ ...runtimeOptions, session, log });
     for (const note of runtime.notes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
     serving = true;
@@ -56,4 +59,15 @@ export async function runRpc(argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/** rpc records a session only when --continue or --session asks; --resume would ask in a terminal rpc has not. */
+function rpcSessionChoice(flags: ParsedFlags["values"]): SessionChoice | undefined {
+  const choice = sessionChoiceFromFlags(flags);
+  if (choice?.kind === "pick") {
+    throw new UsageError(
+      "zot rpc cannot ask which session to resume (--resume picks from a list in a terminal); pass --continue or --session <id> (zot sessions list shows them), or send resume_session",
+    );
+  }
+  return flags.continue || str(flags, "session") !== undefined ? choice : undefined;
 }

@@ -42,8 +42,8 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
 
 /**
  * The session a -p/--json run records into: a new one unless -c (the newest), --session (that
- * one), -r (the user picks: "pick") or --no-session (none) says otherwise. Conflicting flags are a
- * UsageError before anything starts.
+ * one; `--session new`: a new one), -r (the user picks: "pick") or --no-session (none) says
+ * otherwise. Conflicting flags are a UsageError before anything starts.
  */
 export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "pick" } | undefined {
   const ref = str(flags, "session");
@@ -56,13 +56,16 @@ export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "p
   }
   if (given.length > 1) throw new UsageError(`${given.join(" and ")} cannot be used together; pick one way to choose the session`);
   if (ref !== undefined) {
-    if (ref.trim() === "") throw new UsageError("--session needs an id (zot sessions list shows them) or a path");
-    return { kind: "open", ref };
+    if (ref.trim() === "") throw new UsageError("--session needs an id (zot sessions list shows them), a path, or new");
+    return ref.trim() === NEW_SESSION ? { kind: "new" } : { kind: "open", ref };
   }
   if (flags.continue) return { kind: "continue" };
   if (flags.resume) return { kind: "pick" };
   return { kind: "new" };
 }
+
+/** `--session new`: a new session (an id is a timestamp, so it never reads "new"; a file named so is ./new). */
+const NEW_SESSION = "new";
 
 function parseMaxSteps(value: string | undefined): number {
   if (value === undefined) return 0;
