@@ -110,6 +110,7 @@ describe("commands", () => {
       queued: 0,
       usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0 },
       context: { tokens: 0, window: 200_000, fraction: 0 },
+      session: null,
     });
     const models = (await r.call({ type: "get_models" })).data.models;
     expect(models.every((m: any) => m.provider === "anthropic")).toBe(true);

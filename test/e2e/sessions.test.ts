@@ -124,12 +124,6 @@ describe("bad input gets a clear error and changes nothing", () => {
     expect(result.stderr).toContain(message);
     expect(sessionFiles(home, cwd)).toHaveLength(0);
   });
-
-  test("rpc refuses the session flags until it records sessions", async () => {
-    const result = await zot(["rpc", "--continue"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown flag "--continue"');
-  });
 });
 
 describe("damage and interruption", () => {
