@@ -16,6 +16,7 @@ import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog
 import { selectBuiltinTools } from "./tools/builtin.ts";
 import type { ExtensionManager } from "./extensions/manager.ts";
 import type { OpenedSession, SessionChoice } from "./session/open.ts";
+import type { Skill } from "./skills/discover.ts";
 import { VERSION } from "./version.ts";
 
 export interface RuntimeOptions {
@@ -64,6 +65,8 @@ export interface Runtime {
   extensions?: ExtensionManager;
   /** the session being recorded, when there is one */
   session?: { id: string; file: string; resumed: boolean };
+  /** the skills the model is offered (named in the system prompt, served by the skill tool) */
+  skills: readonly Skill[];
   /**
    * Switches the agent to another model of the same provider (the caller checks the catalog), with
    * a new provider client when the model speaks another wire API or lives at another base URL.
@@ -136,6 +139,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash, skill`);
   }
   let skillsSection = "";
+  let offeredSkills: Skill[] = [];
   if (!options.noSkill) {
     const { loadSkills } = await import("./skills/discover.ts");
     const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
@@ -147,6 +151,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       ]);
       tools.push(createSkillTool(loadedSkills.skills));
       skillsSection = skillsPromptSection(loadedSkills.skills);
+      offeredSkills = loadedSkills.skills;
     }
   }
 
@@ -235,6 +240,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       home,
       notes,
       extensions,
+      skills: offeredSkills,
       get session() {
         return current && infoOf(current);
       },

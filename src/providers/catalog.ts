@@ -314,7 +314,7 @@ export function formatModelTable(models: readonly ModelInfo[]): string {
 }
 
 /** 200000 → 200K, 32768 → 32K, 1047576 → 1.05M: how people say these numbers. */
-function formatTokens(n: number): string {
+export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${trimNumber(n / 1_000_000, 2)}M`;
   // Limits like 8192 and 32768 are binary; "8.2K" would read as a different number.
   if (n >= 1_024 && n % 1_024 === 0 && n % 1_000 !== 0) return `${n / 1_024}K`;
@@ -323,7 +323,7 @@ function formatTokens(n: number): string {
 }
 
 /** Two decimals so the column lines up on the point; more only when the price has them. */
-function formatPrice(usd: number): string {
+export function formatPrice(usd: number): string {
   if (usd === 0) return "-";
   return Number(usd.toFixed(2)) === usd ? usd.toFixed(2) : trimNumber(usd, 4);
 }
