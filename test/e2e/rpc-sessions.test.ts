@@ -129,6 +129,14 @@ describe("persistence flags", () => {
     expect(texts(recordedMessages(made.file))).toEqual(["first", "A.", "second", "C."]);
   });
 
+  test("zot -p --session new starts a new session beside the earlier ones, not resuming any", async () => {
+    const p = place([{ text: "One." }, { text: "Two." }]);
+    await p.print("first");
+    await p.print("second", ["--session", "new"]);
+    expect(p.files()).toHaveLength(2);
+    expect(sentToModel(p.mock)).toEqual(["second"]);
+  });
+
   test.each([
     [["-r"], "zot rpc cannot ask which session to resume"],
     [["--resume"], "pass --continue or --session <id>"],
