@@ -43,6 +43,8 @@ export interface AgentOptions {
   cumulative?: Usage;
   /** compact automatically when the context use reaches this fraction of the model's window; 0 = never (default 0.85) */
   autoCompact?: number;
+  /** start jailed: tools confined to cwd (`--jail`) */
+  jailed?: boolean;
 }
 
 /** How a compaction ended. The events (compact_start, usage, compact_done or error) have already said it. */
@@ -116,6 +118,11 @@ export class Agent {
   messages: Message[];
   cumulative: Usage;
   autoCompact: number;
+  /**
+   * The jail (`--jail`, the TUI's /jail and /unjail set it): every tool call gets it in its context;
+   * the built-in tools then refuse paths outside cwd and confine bash. Takes effect at the next tool call.
+   */
+  jailed: boolean;
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
@@ -137,6 +144,7 @@ export class Agent {
     this.messages = options.messages ?? [];
     this.cumulative = options.cumulative ?? emptyUsage();
     this.autoCompact = options.autoCompact ?? 0.85;
+    this.jailed = options.jailed ?? false;
   }
 
   /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
@@ -561,11 +569,15 @@ export class Agent {
       this.endFromStep(approval.action, approval.reason, promptStart);
     }
 
+    // Cancelled while an approver (a confirmation dialog) was deciding: the tool must not run.
+    if (signal.aborted) return { result: textResult("aborted before running", true), extension: tool.extension };
+
     const started = performance.now();
     let result: ToolResult;
     try {
       result = await tool.execute(args, {
         cwd: this.cwd,
+        jailed: this.jailed,
         signal,
         onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
       });

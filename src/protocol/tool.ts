@@ -15,6 +15,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** streams a chunk of progress (bash output) as a tool_progress event */
   onProgress(text: string): void;
+  /**
+   * the jail (`--jail`, `/jail`): the built-in tools refuse paths outside `cwd` and bash is
+   * confined to it (src/tools/sandbox.ts); extension tools receive it and may honour it
+   */
+  jailed?: boolean;
 }
 
 export interface Tool {

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys } from "./args.ts";
+import { bwrapNote } from "./sandbox.ts";
+import { jailBash } from "./sandbox-command.ts";
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
 export const BASH_MAX_LINES = 2000;
@@ -57,11 +59,13 @@ export const bashTool: Tool = {
     if (!statSync(ctx.cwd, { throwIfNoEntry: false })?.isDirectory()) {
       return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
     }
+    const jail = ctx.jailed ? await jailBash(ctx.cwd, command) : undefined;
+    if (jail && "refusal" in jail) return textResult(jail.refusal, true, { exit_code: null, jailed: "static" });
     const started = performance.now();
     const shell = Bun.which("bash") ?? "sh";
     let proc: ReturnType<typeof spawnShell>;
     try {
-      proc = spawnShell(shell, command, ctx.cwd);
+      proc = spawnShell(shell, command, ctx.cwd, jail?.prefix);
     } catch (err) {
       return textResult(`bash: could not start ${shell} in ${ctx.cwd}: ${(err as Error).message}`, true);
     }
@@ -114,7 +118,11 @@ export const bashTool: Tool = {
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
     const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;
     const exitCode = ending === "exit" ? proc.exitCode : null;
-    return textResult(text, ending !== "exit" || exitCode !== 0, {
+    const failed = ending !== "exit" || exitCode !== 0;
+    // Under bubblewrap a path outside simply is not there; say why, so the model does not hunt for it.
+    const jailNote = failed && jail?.confinement === "bwrap" && "root" in jail ? `\n${bwrapNote(jail.root)}` : "";
+    return textResult(text + jailNote, failed, {
+      ...(jail ? { jailed: jail.confinement } : {}),
       exit_code: exitCode,
       signal: ending === "exit" ? (proc.signalCode ?? null) : null,
       timed_out: ending === "timeout",
@@ -126,13 +134,14 @@ export const bashTool: Tool = {
   },
 };
 
-function spawnShell(shell: string, command: string, cwd: string) {
+/** `prefix`: the jail's wrapper (bwrap and its arguments) when the command is confined. */
+function spawnShell(shell: string, command: string, cwd: string, prefix: string[] = []) {
   // `exec 2>&1` first: the shell and everything it starts write both streams to one pipe, so the
   // order the model sees is the order things happened. It shares the command's first line so line
   // numbers in the shell's errors stay right; a syntax error that stops even the exec still arrives
   // through the stderr pipe, which we read too.
   // $0 is the bare name, so the shell's messages read `bash: line 1: …` rather than a full path.
-  return Bun.spawn([shell, "-c", `exec 2>&1; ${command}`, shell.endsWith("bash") ? "bash" : "sh"], {
+  return Bun.spawn([...prefix, shell, "-c", `exec 2>&1; ${command}`, shell.endsWith("bash") ? "bash" : "sh"], {
     cwd,
     stdin: "ignore",
     stdout: "pipe",

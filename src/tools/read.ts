@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
+import { refuseOutsideJail } from "./sandbox.ts";
 
 /** Most lines one call returns. */
 export const READ_MAX_LINES = 2000;
@@ -50,6 +51,8 @@ export const readTool: Tool = {
     const { path, limit } = parsed.value;
     const offset = Math.max(1, parsed.value.offset ?? 1);
     const abs = resolveToolPath(ctx.cwd, path);
+    const jailed = refuseOutsideJail(ctx, "read", path, abs);
+    if (jailed) return jailed;
 
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {

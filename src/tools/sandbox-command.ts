@@ -1,0 +1,205 @@
+// The jail for bash: how a jailed command runs (under bubblewrap, see sandbox.ts), and the static
+// check of its text for when bubblewrap cannot confine it.
+// Rule of the static check: refuse a command whose text names a path outside the working
+// directory: an absolute path anywhere in it (quoted code included), `~` and $HOME, a `..` that
+// climbs out, a word that is a symlink leading out, and a `cd` out. It is a best-effort guard
+// against a model wandering off, not a security boundary: a path the command builds at run time
+// (variables, `$(…)`, printf escapes, base64, a script or program that opens files itself) is
+// invisible to it.
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { bwrapArgs, type Confinement, jailConfinement, jailRoot, judgePath } from "./sandbox.ts";
+
+/** Devices any command may use. */
+const ALLOWED_DEVICES = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
+/** Where a system program may be named by its absolute path (in command position or a shebang). */
+const PROGRAM_DIRS = ["/usr/", "/bin/", "/sbin/", "/opt/"];
+
+/**
+ * An absolute path in the raw text: a `/` that starts a word (not inside `a/b`, `~/x`, `$HOME/x`,
+ * `../x` or a URL's `//`) and the path characters after it, up to quotes, operators and globs.
+ */
+const ABSOLUTE = /(?<![\w.~\-+@%/:\]})$])\/[^\s'"`;|&<>(){}\[\]*?!,:$\\]*/g;
+/** A run of path characters inside a word; those with a `..` component are checked. */
+const PATH_RUN = /[^\s'"`;|&<>(){}\[\]*?,=:$]+/g;
+/** Words naming the home directory some other way. */
+const HOME_VARS = /\$\{?(HOME|OLDPWD)\b/;
+
+/** How a jailed command runs: refused by the static check, or run (under bubblewrap when `prefix` is set). */
+export type JailedBash =
+  | { refusal: string; confinement: "static" }
+  | { prefix: string[]; confinement: Confinement; root: string };
+
+/**
+ * Prepares a jailed bash command in `cwd`: under bubblewrap when it works here, else the static
+ * check. A jail rooted at `/` confines nothing, so the command runs as it is.
+ */
+export async function jailBash(cwd: string, command: string, env: Record<string, string | undefined> = process.env): Promise<JailedBash> {
+  const root = jailRoot(cwd);
+  if (root === "/") return { prefix: [], confinement: "static", root };
+  const confinement = await jailConfinement(env);
+  if (confinement === "bwrap") return { prefix: [Bun.which("bwrap")!, ...bwrapArgs(root, env)], confinement, root };
+  const refusal = checkCommand(command, root, root);
+  return refusal ? { refusal, confinement } : { prefix: [], confinement, root };
+}
+
+/** A shell word with where it sits. */
+interface Word {
+  text: string;
+  /** first word of a simple command (after VAR=value assignments) */
+  command: boolean;
+  /** how many `( … )` subshells it is in */
+  depth: number;
+}
+
+/**
+ * Why a jailed command is refused, or undefined when its text names nothing outside `root`
+ * (resolved). `cwd` is where it runs (the root itself, in zot).
+ */
+export function checkCommand(command: string, root: string, cwd = root): string | undefined {
+  const outside = findOutside(command, root, cwd);
+  if (!outside) return undefined;
+  return (
+    `bash: ${outside}; zot is jailed to ${root}. Bubblewrap (bwrap) is not available here, so zot checks ` +
+    "the command text instead, and a jailed command may only name paths inside the working directory: " +
+    "use relative paths inside it, or ask the user to lift the jail with /unjail."
+  );
+}
+
+function findOutside(command: string, root: string, cwd: string): string | undefined {
+  if (HOME_VARS.test(command)) return `the command uses ${command.match(HOME_VARS)![0]}, which is outside the working directory`;
+  for (const match of command.matchAll(ABSOLUTE)) {
+    const path = match[0];
+    if (path.length < 2 || ALLOWED_DEVICES.test(path)) continue;
+    if (isProgram(path) && inCommandPosition(command, match.index)) continue;
+    const abs = resolve(path);
+    const verdict = judgePath(root, abs);
+    // A lone `/` or `//` in code (a division, a comment) is not a path; `cd /` is caught below.
+    if (!verdict.inside && abs !== "/") return named(path, abs, verdict.real);
+  }
+
+  // Where the shell is at each word: `cd` moves it, a `( … )` subshell's cd ends with the subshell.
+  // Arithmetic (`$((10 / 2))`) holds no paths, and its `/` is a division.
+  const words = shellWords(command.replace(/\$\(\([^()]*\)\)/g, "0"));
+  const dirs = [cwd];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    dirs.length = Math.min(dirs.length, word.depth + 1);
+    while (dirs.length < word.depth + 1) dirs.push(dirs.at(-1)!);
+    if (word.command && (word.text === "cd" || word.text === "pushd")) {
+      const next = words[i + 1];
+      const target = next && !next.command && next.depth === word.depth ? next.text : undefined;
+      const dir = target === undefined ? homedir() : target.startsWith("~") ? expandTilde(target) : resolve(dirs.at(-1)!, target);
+      if (dir === undefined || target === "-") return `\`cd ${target ?? ""}\` leaves the working directory`;
+      const verdict = judgePath(root, dir);
+      if (!verdict.inside) return `\`cd ${target}\` leaves the working directory (to ${verdict.real})`;
+      dirs[dirs.length - 1] = dir;
+      i++;
+      continue;
+    }
+    const problem = checkWord(word.text, root, dirs.at(-1)!);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** A word is checked as a path from the directory the shell is in by then. */
+function checkWord(text: string, root: string, dir: string): string | undefined {
+  if (text === "/") return "the command names / (the root directory), which is outside the working directory";
+  if (text.startsWith("~")) {
+    const abs = expandTilde(text);
+    if (abs === undefined) return `the command names ${text}, another user's home directory`;
+    const verdict = judgePath(root, abs);
+    return verdict.inside ? undefined : named(text, abs, verdict.real);
+  }
+  if (text.startsWith("/")) return undefined; // the raw-text scan judged it
+  for (const part of [text, ...(text.includes("=") ? [text.slice(text.indexOf("=") + 1)] : [])]) {
+    if (part === "" || part.startsWith("-")) continue;
+    const problem = checkRelative(part, root, dir);
+    if (problem) return problem;
+  }
+  // `..` inside code in a word (`python3 -c "open('../x')"`), from where the word runs.
+  for (const [run] of text.matchAll(PATH_RUN)) {
+    const problem = run.split("/").includes("..") ? checkRelative(run, root, dir) : undefined;
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function checkRelative(path: string, root: string, dir: string): string | undefined {
+  if (path.startsWith("/") || path.startsWith("~")) return undefined;
+  const abs = resolve(dir, path);
+  const verdict = judgePath(root, abs);
+  return verdict.inside ? undefined : named(path, abs, verdict.real);
+}
+
+/** `~` and `~/x` as the shell expands them; undefined for `~user`. */
+function expandTilde(text: string): string | undefined {
+  if (text === "~") return homedir();
+  return text.startsWith("~/") ? resolve(homedir(), text.slice(2)) : undefined;
+}
+
+function named(path: string, abs: string, real: string): string {
+  return `the command names ${path}, which ${real === abs ? "is" : `leads to ${real},`} outside the working directory`;
+}
+
+function isProgram(path: string): boolean {
+  if (!PROGRAM_DIRS.some((dir) => path.startsWith(dir))) return false;
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info !== undefined && info.isFile() && (info.mode & 0o111) !== 0;
+}
+
+/** The text before `index` ends a command (start, `;`, `&`, `|`, `(`, a newline) or a shebang's `#!`. */
+function inCommandPosition(command: string, index: number): boolean {
+  const before = command.slice(0, index);
+  return /(^|[;&|(\n`!]|\$\(|#!|\b(env|exec|command|time|nohup|xargs))\s*$/.test(before);
+}
+
+/**
+ * The command's words, quotes removed, split at blanks and shell operators; enough to find command
+ * positions and `cd` targets. Not a shell parser: expansions are left as they are written.
+ */
+export function shellWords(command: string): Word[] {
+  const words: Word[] = [];
+  let current = "";
+  let inWord = false;
+  let commandNext = true;
+  let depth = 0;
+  const finish = () => {
+    if (!inWord) return;
+    const isAssignment = commandNext && /^[A-Za-z_][A-Za-z0-9_]*=/.test(current);
+    words.push({ text: current, command: commandNext && !isAssignment, depth });
+    if (!isAssignment) commandNext = false;
+    current = "";
+    inWord = false;
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === "'" || c === '"') {
+      const end = command.indexOf(c, i + 1);
+      const stop = end === -1 ? command.length : end;
+      current += command.slice(i + 1, stop);
+      inWord = true;
+      i = stop;
+    } else if (c === "\\" && i + 1 < command.length) {
+      current += command[++i];
+      inWord = true;
+    } else if (c === " " || c === "\t") {
+      finish();
+    } else if (";&|()\n".includes(c)) {
+      finish();
+      commandNext = true;
+      if (c === "(") depth++;
+      if (c === ")") depth = Math.max(0, depth - 1);
+    } else if (c === "<" || c === ">") {
+      // A redirection's target is a word in argument position.
+      finish();
+    } else {
+      current += c;
+      inWord = true;
+    }
+  }
+  finish();
+  return words;
+}
