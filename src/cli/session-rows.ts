@@ -2,6 +2,7 @@
 // the last write, model, message count, cost, first prompt. Rule: the columns line up, and a row
 // never wraps: the first prompt is cut to what the width leaves.
 import type { SessionSummary } from "../session/list.ts";
+import { type SessionNode, sessionForest } from "../session/tree.ts";
 
 export interface RowColumns {
   time: string;
@@ -48,6 +49,25 @@ export function formatRows(sessions: readonly SessionSummary[], prefixes: readon
     const room = width ? width - Bun.stringWidth(head) : Infinity;
     return head + fit(c.prompt, room);
   });
+}
+
+/** The sessions as a forest of forks (each under its parent, with branches), `*` before `marked`. */
+export function forestRows(sessions: readonly SessionSummary[], marked: string | undefined, width?: number): string[] {
+  const order: SessionSummary[] = [];
+  const prefixes: string[] = [];
+  const walk = (nodes: SessionNode[], indent: string, nested: boolean) => {
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      const branch = nested ? (last ? "└─ " : "├─ ") : "";
+      const { session } = node;
+      const fork = session.fork_point !== undefined ? ` (fork at turn ${session.fork_point})` : "";
+      order.push(session);
+      prefixes.push(`${session.id === marked ? "*" : " "} ${indent}${branch}${session.id}${fork}`);
+      walk(node.children, nested ? indent + (last ? "   " : "│  ") : indent, true);
+    });
+  };
+  walk(sessionForest(sessions), "", false);
+  return formatRows(order, prefixes, width);
 }
 
 function fit(text: string, room: number): string {

@@ -4,9 +4,8 @@
 // session `zot -c` would resume is marked in the tree.
 import { UsageError } from "../config/usage-error.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
-import { type SessionNode, sessionForest } from "../session/tree.ts";
 import { EXIT } from "./router.ts";
-import { formatRows } from "./session-rows.ts";
+import { forestRows, formatRows } from "./session-rows.ts";
 import type { SessionsCommand, SessionsContext } from "./sessions.ts";
 
 function load(ctx: SessionsContext): SessionSummary[] {
@@ -46,22 +45,7 @@ export const TREE: SessionsCommand = {
     if (positionals.length > 0) throw new UsageError(`zot sessions tree takes no arguments (got "${positionals[0]}")`);
     const sessions = load(ctx);
     if (sessions.length === 0) return noneYet(ctx);
-    const current = sessions[0]!.id;
-    const order: SessionSummary[] = [];
-    const prefixes: string[] = [];
-    const walk = (nodes: SessionNode[], indent: string, nested: boolean) => {
-      nodes.forEach((node, i) => {
-        const last = i === nodes.length - 1;
-        const branch = nested ? (last ? "└─ " : "├─ ") : "";
-        const { session } = node;
-        const fork = session.fork_point !== undefined ? ` (fork at turn ${session.fork_point})` : "";
-        order.push(session);
-        prefixes.push(`${session.id === current ? "*" : " "} ${indent}${branch}${session.id}${fork}`);
-        walk(node.children, nested ? indent + (last ? "   " : "│  ") : indent, true);
-      });
-    };
-    walk(sessionForest(sessions), "", false);
-    console.log(formatRows(order, prefixes, ctx.width).join("\n"));
+    console.log(forestRows(sessions, sessions[0]!.id, ctx.width).join("\n"));
     return EXIT.ok;
   },
 };

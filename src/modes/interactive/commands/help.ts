@@ -1,0 +1,37 @@
+// /help: every slash command with what it does (the built-ins, then the extensions' commands under
+// the name of the extension that adds them) and the keys of the editor. Rule: the list is built
+// when asked, from the commands themselves, so a command added or an extension reloaded shows up.
+import type { AppContext, SlashCommand } from "../app-context.ts";
+
+const KEYS = [
+  "Enter sends (queued while a turn runs) · Alt+Enter or Shift+Enter adds a line",
+  "Esc cancels the turn (or clears the editor) · Ctrl+C twice or Ctrl+D on an empty editor quits",
+  "`@` picks a file · ↑/↓ walk your earlier prompts · Ctrl+O expands tool output",
+];
+
+/** `- \`/name args\` — description` */
+function line(name: string, description: string, argsHint?: string, owner?: string): string {
+  const usage = argsHint ? `/${name} ${argsHint}` : `/${name}`;
+  return `- \`${usage}\` — ${description}${owner ? ` *(${owner})*` : ""}`;
+}
+
+export function helpText(app: AppContext, builtins: readonly SlashCommand[]): string {
+  const parts = ["**Commands**", builtins.map((c) => line(c.name, c.description, c.argsHint)).join("\n")];
+  const extensionCommands = app.runtime.extensions?.commands() ?? [];
+  if (extensionCommands.length > 0) {
+    parts.push("**Extension commands**", extensionCommands.map((c) => line(c.name, c.description, undefined, c.extension)).join("\n"));
+  }
+  parts.push("**Keys**", KEYS.map((k) => `- ${k}`).join("\n"));
+  return parts.join("\n\n");
+}
+
+/** The command, given the built-in list it describes (which includes it). */
+export function helpCommand(builtins: () => readonly SlashCommand[]): SlashCommand {
+  return {
+    name: "help",
+    description: "Show the commands and keys",
+    run(app) {
+      app.showMarkdown(helpText(app, builtins()));
+    },
+  };
+}

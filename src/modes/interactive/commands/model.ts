@@ -1,0 +1,107 @@
+// /model: a picker of the models the user has credentials for (fuzzy filter; the current one
+// marked), `/model <id>` to switch at once, `/model <part of a name>` to open the picker filtered.
+// Rule: a switch happens only between models the runtime can reach in this process (one provider
+// per run); a model of another provider is listed when its key is there, and picking it says how
+// to start zot on it instead of failing later. A running turn is cancelled only when the model
+// actually changes, not when the picker opens.
+import { resolveApiKey } from "../../../config/credentials.ts";
+import { errorText } from "../../../protocol/error-text.ts";
+import type { ModelInfo, ProviderName } from "../../../protocol/models.ts";
+import { formatPrice, formatTokens, loadCatalog, resolveModel } from "../../../providers/catalog.ts";
+import { fuzzyFilter } from "../../../tui/fuzzy.ts";
+import type { SelectItem } from "../../../tui/select-list.ts";
+import type { AppContext, SlashCommand } from "../app-context.ts";
+import { pick } from "./pick.ts";
+
+/** The models to offer: the current provider's (current model first), then other providers' with a key. */
+export function modelChoices(app: AppContext, env: Record<string, string | undefined> = process.env): ModelInfo[] {
+  const current = app.agent.model;
+  const { models } = loadCatalog(app.runtime.home);
+  const own = models.filter((m) => m.provider === current.provider && m.id !== current.id);
+  const others = models.filter((m) => m.provider !== current.provider && m.provider !== "scripted" && hasKey(m.provider, app.runtime.home, env));
+  return [current, ...own, ...others];
+}
+
+function hasKey(provider: ProviderName, home: string, env: Record<string, string | undefined>): boolean {
+  if (provider === "ollama") return true;
+  try {
+    return resolveApiKey(provider, { env, home }) !== undefined;
+  } catch {
+    // A broken auth.json was reported when zot started; here it only means "no key".
+    return false;
+  }
+}
+
+function describe(model: ModelInfo, current: ModelInfo): string {
+  const price = model.price_input === 0 && model.price_output === 0 ? "free" : `$${formatPrice(model.price_input)}/$${formatPrice(model.price_output)} per M`;
+  const parts = [model.name === model.id ? undefined : model.name, `${formatTokens(model.context_window)} context`, price];
+  if (model.provider !== current.provider) parts.push(`needs zot --provider ${model.provider}`);
+  if (model === current) parts.push("current");
+  return parts.filter(Boolean).join(" · ");
+}
+
+function items(models: ModelInfo[]): SelectItem<ModelInfo>[] {
+  const current = models[0]!;
+  return models.map((m) => ({ label: m.id, value: m, description: describe(m, current), group: m.provider }));
+}
+
+/** Switches to `model`, or says why not; cancels a running turn first. */
+export async function switchModel(app: AppContext, model: ModelInfo): Promise<void> {
+  const current = app.agent.model;
+  if (model.provider === current.provider && model.id === current.id) {
+    app.showNote(`already using ${model.id}`);
+    return;
+  }
+  if (model.provider !== current.provider) {
+    app.showNote(
+      `${model.id} is a ${model.provider} model and this zot talks to ${current.provider}; one process speaks one provider, so quit and run zot --provider ${model.provider} --model ${model.id} (-c continues this conversation)`,
+      "warn",
+    );
+    return;
+  }
+  if (app.busy) await app.cancelTurn();
+  try {
+    await app.runtime.setModel(model);
+  } catch (error) {
+    app.showNote(`could not switch to ${model.id}: ${errorText(error)}`, "error");
+    return;
+  }
+  app.showNote(`model: ${model.id}${model.name !== model.id ? ` (${model.name})` : ""}`, "success");
+}
+
+/** The model `wanted` names exactly: an id, or `provider/id`. */
+function exactModel(app: AppContext, choices: ModelInfo[], wanted: string): ModelInfo | undefined {
+  const slash = wanted.indexOf("/");
+  const [provider, id] = slash > 0 ? [wanted.slice(0, slash), wanted.slice(slash + 1)] : [undefined, wanted];
+  const found = choices.find((m) => m.id === id && (provider === undefined || m.provider === provider));
+  if (found) return found;
+  // Ollama serves whatever the user pulled, listed in models.json or not.
+  const current = app.agent.model;
+  if (current.provider === "ollama" && (provider === undefined || provider === "ollama")) {
+    const resolved = resolveModel(loadCatalog(app.runtime.home).models, "ollama", id);
+    if ("model" in resolved) return resolved.model;
+  }
+  return undefined;
+}
+
+async function pickModel(app: AppContext, choices: ModelInfo[], filter = ""): Promise<void> {
+  const picked = await pick(app, items(choices), { title: "Switch model", emptyText: "no model matches", filter });
+  if (picked) await switchModel(app, picked.value);
+}
+
+export const MODEL_COMMAND: SlashCommand = {
+  name: "model",
+  description: "Switch the model: a picker of the models you have a key for, or /model <id>",
+  argsHint: "[id]",
+  async run(app, args) {
+    const wanted = args.trim();
+    const choices = modelChoices(app);
+    if (!wanted) return pickModel(app, choices);
+    const exact = exactModel(app, choices, wanted);
+    if (exact) return switchModel(app, exact);
+    const matches = fuzzyFilter(choices, wanted, (m) => m.id);
+    if (matches.length === 1) return switchModel(app, matches[0]!.item);
+    if (matches.length > 1) return pickModel(app, choices, wanted);
+    app.showNote(`unknown model "${wanted}"; /model lists the models you can switch to`, "error");
+  },
+};

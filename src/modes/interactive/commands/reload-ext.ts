@@ -1,0 +1,35 @@
+// /reload-ext: stops every extension and hook, reads the manifests again and starts them, then
+// says what runs. Rule: a reload that leaves an extension down says which one and why; the
+// conversation and the running turn are not touched (tools of a reloaded extension answer again
+// once it is up).
+import { errorText } from "../../../protocol/error-text.ts";
+import type { SlashCommand } from "../app-context.ts";
+
+export const RELOAD_EXT_COMMAND: SlashCommand = {
+  name: "reload-ext",
+  description: "Restart the extensions and hooks (after installing or editing one)",
+  async run(app) {
+    const manager = app.runtime.extensions;
+    if (!manager) {
+      app.showNote("extensions are off in this run (--no-ext without --ext), so there is nothing to reload", "warn");
+      return;
+    }
+    app.setStatus("reloading extensions…");
+    let report: Awaited<ReturnType<typeof manager.reload>>;
+    try {
+      report = await manager.reload();
+    } catch (error) {
+      app.showNote(`could not reload the extensions: ${errorText(error)}`, "error");
+      return;
+    } finally {
+      app.setStatus("");
+    }
+    const all = manager.list();
+    const running = all.filter((e) => e.state === "ready").map((e) => e.name);
+    const down = all.filter((e) => e.state !== "ready").map((e) => `${e.name} (${e.state})`);
+    const parts = [`extensions reloaded: ${report.stopped} stopped, ${running.length} running${running.length > 0 ? `: ${running.join(", ")}` : ""}`];
+    if (down.length > 0) parts.push(`not running: ${down.join(", ")}`);
+    app.showNote(parts.join("; "), down.length === 0 ? "success" : "warn");
+    for (const warning of report.warnings) app.showNote(warning, "warn");
+  },
+};

@@ -1,0 +1,111 @@
+// /session export [file] | import <file> | fork [turn] | tree: the `zot sessions` operations on the
+// session this conversation is recorded in, from inside the chat. Rule: the same functions as the
+// command line (src/session/), the same files; a fork becomes the conversation (as a branch checked
+// out: the parent stays as it was), the others leave the conversation alone. Relative paths are
+// taken from the working directory.
+import { existsSync } from "node:fs";
+import os from "node:os";
+import { resolve } from "node:path";
+import { forestRows } from "../../../cli/session-rows.ts";
+import { UsageError } from "../../../config/usage-error.ts";
+import { errorText } from "../../../protocol/error-text.ts";
+import { forkSession } from "../../../session/fork.ts";
+import { listSessions } from "../../../session/list.ts";
+import { exportSession, importSession } from "../../../session/portable.ts";
+import type { AppContext, SlashCommand } from "../app-context.ts";
+import { enterSession } from "./sessions.ts";
+
+const USAGE = "/session export [file] [--force] · /session import <file> · /session fork [turn] · /session tree";
+
+/** The file this conversation is recorded in; throws a sentence saying why there is none yet. */
+function recordedFile(app: AppContext): string {
+  const session = app.runtime.session;
+  if (!session) throw new UsageError("this zot records no session (--no-session), so there is nothing to export or fork");
+  if (!existsSync(session.file)) throw new UsageError(`session ${session.id} has nothing recorded yet; send a prompt first`);
+  return session.file;
+}
+
+/** A file name typed after the subcommand: the rest of the line (it may hold spaces), quotes taken off. */
+function fileArgument(words: string[]): string | undefined {
+  const text = words.join(" ").trim();
+  return text.replace(/^(["'])(.*)\1$/, "$2") || undefined;
+}
+
+function exportCurrent(app: AppContext, words: string[]): void {
+  const force = words.includes("--force");
+  const dest = fileArgument(words.filter((w) => w !== "--force"));
+  const cwd = app.agent.cwd;
+  const { file, problems } = exportSession(recordedFile(app), { dest: dest && resolve(cwd, dest), here: cwd, userHome: os.homedir(), force });
+  app.showNote(`exported session ${app.runtime.session?.id} to ${file} (this machine's paths replaced by placeholders)`, "success");
+  for (const problem of problems) app.showNote(problem, "warn");
+}
+
+function importFile(app: AppContext, words: string[]): void {
+  const source = fileArgument(words);
+  if (!source) throw new UsageError(`/session import needs the file to import; ${USAGE}`);
+  const { home } = app.runtime;
+  const cwd = app.agent.cwd;
+  const { id, file, problems } = importSession(resolve(cwd, source), { home, cwd, userHome: os.homedir() });
+  app.showNote(`imported as session ${id} (${file}); /sessions resumes it`, "success");
+  for (const problem of problems) app.showNote(problem, "warn");
+}
+
+async function forkCurrent(app: AppContext, words: string[]): Promise<void> {
+  if (words.length > 1) throw new UsageError(`/session fork takes at most a turn number; ${USAGE}`);
+  const atTurn = words[0] === undefined ? undefined : Number(words[0]);
+  if (atTurn !== undefined && !Number.isInteger(atTurn)) throw new UsageError(`"${words[0]}" is not a turn number; /jump lists the turns`);
+  // The records are complete once no turn runs.
+  if (app.busy) await app.cancelTurn();
+  const source = recordedFile(app);
+  let fork: ReturnType<typeof forkSession>;
+  try {
+    fork = forkSession(source, { home: app.runtime.home, atTurn });
+  } catch (error) {
+    // fork.ts speaks the command line's --at flag.
+    throw new UsageError(errorText(error).replace(/^--at must be/, "the turn must be"));
+  }
+  await enterSession(app, fork.file, `forked session ${fork.parent} after turn ${fork.turn} of ${fork.turns}; now in ${fork.id}`);
+}
+
+function showTree(app: AppContext): void {
+  const { sessions, problems } = listSessions(app.runtime.home, app.agent.cwd);
+  for (const problem of problems) app.showNote(`${problem}; skipped`, "warn");
+  if (sessions.length === 0) {
+    app.showNote(`no sessions in ${app.agent.cwd} yet`);
+    return;
+  }
+  const width = process.stdout.columns ? process.stdout.columns - 4 : undefined;
+  const rows = forestRows(sessions, app.runtime.session?.id, width);
+  app.showMarkdown(["```text", ...rows, "```", "`*` this conversation · forks sit under the session they were forked from"].join("\n"));
+}
+
+export const SESSION_COMMAND: SlashCommand = {
+  name: "session",
+  description: "This conversation's session: export it, import one, fork it at a turn, show the tree of forks",
+  argsHint: "export [file] | import <file> | fork [turn] | tree",
+  async run(app, args) {
+    const [sub, ...words] = args.trim().split(/\s+/).filter(Boolean);
+    try {
+      switch (sub) {
+        case "export":
+          return exportCurrent(app, words);
+        case "import":
+          return importFile(app, words);
+        case "fork":
+          return await forkCurrent(app, words);
+        case "tree":
+          return showTree(app);
+        case undefined: {
+          const session = app.runtime.session;
+          app.showNote(session ? `session ${session.id}: ${session.file}` : "this zot records no session (--no-session)");
+          app.showNote(USAGE);
+          return;
+        }
+        default:
+          app.showNote(`unknown /session command "${sub}"; ${USAGE}`, "error");
+      }
+    } catch (error) {
+      app.showNote(errorText(error), "error");
+    }
+  },
+};

@@ -1,0 +1,22 @@
+// /skills: the skills the model is offered in this run (name, where it comes from, when the model
+// uses it). Rule: exactly the runtime's list, the one the system prompt names, so what /skills
+// shows is what the model can load.
+import type { SlashCommand } from "../app-context.ts";
+
+const SOURCE = { builtin: "built in", project: "this project", user: "your home" } as const;
+
+export const SKILLS_COMMAND: SlashCommand = {
+  name: "skills",
+  description: "List the skills the model can load",
+  run(app) {
+    const skills = app.runtime.skills;
+    if (skills.length === 0) {
+      app.showNote("no skills in this run (--no-skill, or --tools without skill)");
+      return;
+    }
+    const rows = skills.map((s) => `- **${s.name}** *(${SOURCE[s.source]}${s.source === "builtin" ? "" : `: ${s.path}`})* — ${s.description}`);
+    const onlyBuiltin = skills.every((s) => s.source === "builtin");
+    const hint = onlyBuiltin ? "\n\nSkills in the project (.zot/skills, .claude/skills, .agents/skills) and in your home load with `zot --with-skills`." : "";
+    app.showMarkdown(`**Skills**\n\n${rows.join("\n")}${hint}`);
+  },
+};

@@ -1,0 +1,311 @@
+// The built-in slash commands against a fake AppContext and a real runtime (the Anthropic SDK
+// against the mock LLM): /help, /model, /clear, /compact, /jump, /reload-ext, /skills, /exit.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { BUILTIN_COMMANDS } from "../../src/extensions/manager.ts";
+import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
+import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.ts";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { tempDir } from "../support/zot.ts";
+import { DOWN, ENTER, ESC, fakeApp } from "./fake-app.ts";
+
+let mock: MockLlm | undefined;
+let runtime: Runtime | undefined;
+afterEach(async () => {
+  await runtime?.dispose();
+  await mock?.stop();
+  runtime = undefined;
+  mock = undefined;
+});
+
+async function start(turns: Parameters<typeof startMockLlm>[0] = [], options: Partial<RuntimeOptions> = {}): Promise<Runtime> {
+  mock = startMockLlm(turns);
+  runtime = await createRuntime({
+    provider: "anthropic",
+    apiKey: "sk-test",
+    baseUrl: mock.url,
+    home: tempDir("zot-cmd-home-"),
+    cwd: tempDir("zot-cmd-cwd-"),
+    tools: "none",
+    extensions: { explicit: [], noDiscovery: true },
+    env: {},
+    ...options,
+  });
+  return runtime;
+}
+
+function command(name: string): SlashCommand {
+  const found = BUILTIN_SLASH_COMMANDS.find((c) => c.name === name);
+  if (!found) throw new Error(`no built-in /${name}`);
+  return found;
+}
+
+async function prompt(rt: Runtime, text: string): Promise<void> {
+  await rt.agent.prompt({ text }, new AbortController().signal);
+}
+
+/** Runs `body` with environment variables set, restoring them after. */
+async function withEnv(vars: Record<string, string | undefined>, body: () => Promise<void>): Promise<void> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  for (const [k, v] of Object.entries(vars)) if (v === undefined) delete process.env[k];
+  try {
+    await body();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+describe("the list", () => {
+  test("every command the issue names is there, once, under a name no extension can take", () => {
+    const names = BUILTIN_SLASH_COMMANDS.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of ["help", "model", "clear", "compact", "sessions", "session", "jump", "reload-ext", "skills", "exit", "quit"]) {
+      expect(names).toContain(name);
+    }
+    for (const name of names) expect(BUILTIN_COMMANDS.has(name)).toBe(true);
+  });
+
+  test("commands that change the transcript cancel a running turn first", () => {
+    expect(command("clear").cancelsTurn).toBe(true);
+    expect(command("compact").cancelsTurn).toBe(true);
+    expect(command("help").cancelsTurn).toBeFalsy();
+    expect(command("jump").cancelsTurn).toBeFalsy();
+  });
+});
+
+describe("/help", () => {
+  test("lists each built-in with its arguments, and the extensions' commands under their extension", async () => {
+    const dir = scriptedExtension(tempDir("zot-cmd-ext-"), "weather", {
+      after_hello: [{ type: "register_command", name: "forecast", description: "Tomorrow's weather" }],
+    });
+    const rt = await start([], { extensions: { explicit: [dir], noDiscovery: true } });
+    const app = fakeApp(rt);
+    await command("help").run(app, "");
+    const text = app.markdown.join("\n");
+    for (const c of BUILTIN_SLASH_COMMANDS) expect(text).toContain(`/${c.name}`);
+    expect(text).toContain("`/model [id]`");
+    expect(text).toContain("`/session export [file] | import <file> | fork [turn] | tree`");
+    const extensions = text.slice(text.indexOf("**Extension commands**"));
+    expect(extensions).toContain("`/forecast` — Tomorrow's weather *(weather)*");
+  });
+
+  test("without extensions there is no extension section", async () => {
+    const app = fakeApp(await start());
+    await command("help").run(app, "");
+    expect(app.markdown.join("\n")).not.toContain("Extension commands");
+  });
+});
+
+describe("/model", () => {
+  test("/model <id> switches, and the next request goes to that model", async () => {
+    const rt = await start([{ text: "ok" }]);
+    const app = fakeApp(rt);
+    await command("model").run(app, "claude-haiku-4-5");
+    expect(rt.agent.model.id).toBe("claude-haiku-4-5");
+    expect(app.notes.at(-1)).toEqual({ text: "model: claude-haiku-4-5 (Claude Haiku 4.5)", level: "success" });
+    await prompt(rt, "hi");
+    expect(mock!.requests[0]!.body.model).toBe("claude-haiku-4-5");
+  });
+
+  test("the picker lists the provider's models, current first, narrows as the user types and switches on Enter", async () => {
+    const rt = await start();
+    const app = fakeApp(rt);
+    const running = command("model").run(app, "");
+    const rows = app.screen().join("\n");
+    expect(rows).toContain("Switch model");
+    expect(rows).toMatch(/› claude-sonnet-4-5 .*current/);
+    expect(rows).toContain("── anthropic");
+    app.typeText("opus47");
+    expect(app.screen().join("\n")).toContain("› opus47");
+    app.press(ENTER);
+    await running;
+    expect(app.overlay).toBeUndefined();
+    expect(rt.agent.model.id).toBe("claude-opus-4-7");
+  });
+
+  test("Esc closes the picker and changes nothing", async () => {
+    const rt = await start();
+    const app = fakeApp(rt);
+    const running = command("model").run(app, "");
+    app.press(DOWN, ESC);
+    await running;
+    expect(app.overlay).toBeUndefined();
+    expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
+    expect(app.notes).toEqual([]);
+  });
+
+  test("a part of a name that fits several models opens the picker filtered to them", async () => {
+    const rt = await start();
+    const app = fakeApp(rt);
+    const running = command("model").run(app, "haiku");
+    const rows = app.screen();
+    expect(rows.some((r) => r.includes("claude-haiku-4-5"))).toBe(true);
+    expect(rows.some((r) => r.includes("claude-opus"))).toBe(false);
+    app.press(ESC);
+    await running;
+  });
+
+  test("a running turn is cancelled before the model changes, not when the picker opens", async () => {
+    const rt = await start();
+    const order: string[] = [];
+    const app = fakeApp(rt, { onCancel: async () => void order.push("cancel") });
+    const setModel = rt.setModel;
+    rt.setModel = async (m) => {
+      order.push(`set:${m.id}`);
+      await setModel(m);
+    };
+    app.busy = true;
+    const running = command("model").run(app, "");
+    expect(order).toEqual([]);
+    app.typeText("claude-opus-4-6");
+    app.press(ENTER);
+    await running;
+    expect(order).toEqual(["cancel", "set:claude-opus-4-6"]);
+  });
+
+  test("another provider's model is offered when its key is there, and picking it says how to start zot on it", async () => {
+    await withEnv({ OPENAI_API_KEY: "sk-openai" }, async () => {
+      const rt = await start();
+      const app = fakeApp(rt);
+      const running = command("model").run(app, "");
+      app.typeText("gpt-5.5");
+      expect(app.screen(200).join("\n")).toMatch(/── openai[^]*gpt-5\.5 .*needs zot --provider openai/);
+      app.press(ESC);
+      await running;
+      await command("model").run(app, "openai/gpt-5");
+      expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
+      expect(app.notes.at(-1)?.level).toBe("warn");
+      expect(app.notes.at(-1)?.text).toContain("zot --provider openai --model gpt-5");
+    });
+  });
+
+  test("without that key the other provider's models are not listed", async () => {
+    await withEnv({ OPENAI_API_KEY: undefined }, async () => {
+      const rt = await start();
+      const app = fakeApp(rt);
+      const running = command("model").run(app, "");
+      app.typeText("gpt-5.5");
+      expect(app.screen(200).join("\n")).toContain("no model matches");
+      app.press(ESC);
+      await running;
+    });
+  });
+
+  test("an unknown model is an error note and the model stays", async () => {
+    const rt = await start();
+    const app = fakeApp(rt);
+    await command("model").run(app, "zzzzqqq");
+    expect(app.notes).toEqual([{ text: 'unknown model "zzzzqqq"; /model lists the models you can switch to', level: "error" }]);
+    expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
+    expect(app.overlay).toBeUndefined();
+  });
+});
+
+describe("/clear and /compact", () => {
+  test("/clear empties the transcript and records on into a new session; the old one keeps the conversation", async () => {
+    const rt = await start([{ text: "first answer" }, { text: "second answer" }], { session: { kind: "new" } });
+    const app = fakeApp(rt);
+    await prompt(rt, "first question");
+    const before = rt.session!;
+    await command("clear").run(app, "");
+    expect(rt.agent.messages).toEqual([]);
+    expect(app.reloads).toBe(1);
+    expect(rt.session!.id).not.toBe(before.id);
+    expect(app.notes.at(-1)?.text).toContain(`session ${before.id}`);
+    await prompt(rt, "second question");
+    // The second request carries nothing of the first conversation.
+    expect(JSON.stringify(mock!.requests[1]!.body.messages)).not.toContain("first question");
+    expect(readFileSync(before.file, "utf8")).toContain("first question");
+    expect(readFileSync(before.file, "utf8")).not.toContain("second question");
+    expect(readFileSync(rt.session!.file, "utf8")).toContain("second question");
+  });
+
+  test("/clear without a session empties the transcript", async () => {
+    const rt = await start([{ text: "answer" }]);
+    const app = fakeApp(rt);
+    await prompt(rt, "question");
+    await command("clear").run(app, "");
+    expect(rt.agent.messages).toEqual([]);
+    expect(app.notes).toEqual([{ text: "transcript cleared", level: "success" }]);
+  });
+
+  test("/compact hands its instructions to the app's compaction", async () => {
+    const app = fakeApp(await start());
+    await command("compact").run(app, "  keep the file names  ");
+    await command("compact").run(app, "");
+    expect(app.compactions).toEqual(["keep the file names", undefined]);
+  });
+});
+
+describe("/jump", () => {
+  test("/jump <n> jumps to user turn n; out of range is an error naming the range", async () => {
+    const rt = await start([{ text: "a" }, { text: "b" }]);
+    const app = fakeApp(rt);
+    await command("jump").run(app, "1");
+    expect(app.notes.at(-1)?.text).toBe("no turns to jump to yet");
+    await prompt(rt, "one");
+    await prompt(rt, "two");
+    await command("jump").run(app, "2");
+    await command("jump").run(app, "3");
+    expect(app.jumps).toEqual([2]);
+    expect(app.notes.at(-1)).toEqual({ text: '/jump takes a turn from 1 to 2 (got "3"); /jump alone lists them', level: "error" });
+  });
+
+  test("the picker lists the prompts newest first and jumps to the one picked", async () => {
+    const rt = await start([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    const app = fakeApp(rt);
+    for (const text of ["fix the parser", "add a test", "write docs"]) await prompt(rt, text);
+    const running = command("jump").run(app, "");
+    const rows = app.screen();
+    const order = ["3. write docs", "2. add a test", "1. fix the parser"].map((label) => rows.findIndex((r) => r.includes(label)));
+    expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+    app.typeText("parser");
+    app.press(ENTER);
+    await running;
+    expect(app.jumps).toEqual([1]);
+  });
+});
+
+describe("/reload-ext, /skills, /exit", () => {
+  test("/reload-ext restarts the extensions and says which run", async () => {
+    const parent = tempDir("zot-cmd-ext-");
+    const countfile = `${parent}/count`;
+    const dir = scriptedExtension(parent, "weather", { countfile });
+    const rt = await start([], { extensions: { explicit: [dir], noDiscovery: true } });
+    const app = fakeApp(rt);
+    await command("reload-ext").run(app, "");
+    expect(readFileSync(countfile, "utf8").trim()).toBe("2");
+    expect(app.notes).toEqual([{ text: "extensions reloaded: 1 stopped, 1 running: weather", level: "success" }]);
+  });
+
+  test("/reload-ext with extensions off says so", async () => {
+    const app = fakeApp(await start());
+    await command("reload-ext").run(app, "");
+    expect(app.notes[0]?.level).toBe("warn");
+    expect(app.notes[0]?.text).toContain("--no-ext");
+  });
+
+  test("/skills lists the skills the model is offered; none with --no-skill", async () => {
+    const app = fakeApp(await start([], { tools: "all" }));
+    await command("skills").run(app, "");
+    expect(app.markdown.join("\n")).toContain("**write-zot-extension** *(built in)*");
+    await runtime!.dispose();
+    const bare = fakeApp(await start([], { tools: "all", noSkill: true }));
+    await command("skills").run(bare, "");
+    expect(bare.markdown).toEqual([]);
+    expect(bare.notes[0]?.text).toContain("no skills");
+  });
+
+  test("/exit and /quit end the app with code 0", async () => {
+    const app = fakeApp(await start());
+    await command("exit").run(app, "");
+    await command("quit").run(app, "");
+    expect(app.exits).toEqual([0, 0]);
+  });
+});
