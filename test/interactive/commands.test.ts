@@ -1,7 +1,8 @@
 // The built-in slash commands against a fake AppContext and a real runtime (the Anthropic SDK
 // against the mock LLM): /help, /model, /clear, /compact, /jump, /reload-ext, /skills, /exit.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { BUILTIN_COMMANDS } from "../../src/extensions/manager.ts";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
@@ -65,7 +66,7 @@ describe("the list", () => {
   test("every command the issue names is there, once, under a name no extension can take", () => {
     const names = BUILTIN_SLASH_COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const name of ["help", "model", "clear", "compact", "sessions", "session", "jump", "reload-ext", "skills", "exit", "quit"]) {
+    for (const name of ["help", "model", "clear", "compact", "sessions", "session", "jump", "reload-ext", "skills", "jail", "unjail", "exit", "quit"]) {
       expect(names).toContain(name);
     }
     for (const name of names) expect(BUILTIN_COMMANDS.has(name)).toBe(true);
@@ -269,6 +270,34 @@ describe("/jump", () => {
     app.press(ENTER);
     await running;
     expect(app.jumps).toEqual([1]);
+  });
+});
+
+describe("/jail and /unjail", () => {
+  test("/jail makes the next tool call refuse a path outside the cwd; /unjail lets it through again", async () => {
+    const outside = join(tempDir("zot-cmd-outside-"), "secret.txt");
+    writeFileSync(outside, "the secret");
+    const readIt = { tool_calls: [{ name: "read", args: { path: outside } }] };
+    const rt = await start([readIt, { text: "done" }, readIt, { text: "done" }], { tools: ["read"] });
+    const app = fakeApp(rt);
+    const lastResult = () => JSON.stringify(rt.agent.messages.findLast((m) => m.role === "tool")!.content);
+
+    await command("jail").run(app, "");
+    expect(rt.agent.jailed).toBe(true);
+    expect(app.notes.at(-1)?.level).toBe("success");
+    expect(app.notes.at(-1)?.text).toMatch(/^jailed to .*: read, write and edit refuse paths outside it; bash /);
+    await prompt(rt, "read it");
+    expect(lastResult()).toContain("is outside the working directory");
+    expect(lastResult()).not.toContain("the secret");
+    await command("jail").run(app, "");
+    expect(app.notes.at(-1)?.text).toContain("already jailed");
+
+    await command("unjail").run(app, "");
+    expect(rt.agent.jailed).toBe(false);
+    await prompt(rt, "read it again");
+    expect(lastResult()).toContain("the secret");
+    await command("unjail").run(app, "");
+    expect(app.notes.at(-1)?.text).toBe("not jailed; /jail confines the tools to the working directory");
   });
 });
 

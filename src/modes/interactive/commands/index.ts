@@ -5,6 +5,7 @@ import type { SlashCommand } from "../app-context.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND } from "./clear.ts";
 import { EXIT_COMMANDS } from "./exit.ts";
 import { helpCommand } from "./help.ts";
+import { JAIL_COMMANDS } from "./jail.ts";
 import { JUMP_COMMAND } from "./jump.ts";
 import { MODEL_COMMAND } from "./model.ts";
 import { RELOAD_EXT_COMMAND } from "./reload-ext.ts";
@@ -22,5 +23,6 @@ export const BUILTIN_SLASH_COMMANDS: SlashCommand[] = [
   JUMP_COMMAND,
   RELOAD_EXT_COMMAND,
   SKILLS_COMMAND,
+  ...JAIL_COMMANDS,
   ...EXIT_COMMANDS,
 ];
