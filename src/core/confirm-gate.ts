@@ -1,0 +1,154 @@
+// The confirmation gate (`--no-yolo`, the TUI's /yolo): an approve_tool participant of the chain
+// that asks a person before each tool call. Rule: it runs last of the approvers (priority
+// +Infinity), so the person sees the arguments every tool_call rewrite has already made and is
+// never asked about a call an extension or hook denies anyway; what they allow "for this session"
+// lives in this object and nowhere else.
+import type { Decision, FailureRule, Participant, StagePayloads, ToolArgs } from "./intercept.ts";
+
+/** What the person answered. */
+export type ConfirmAnswer =
+  /** run this call */
+  | { answer: "yes" }
+  /** run this call and every later call of this tool, this session */
+  | { answer: "yes_tool" }
+  /** run this call and every later one, this session (the same as /yolo) */
+  | { answer: "yes_all" }
+  /** do not run it; the model gets "the user declined" and the reason */
+  | { answer: "no"; reason?: string };
+
+/** What the person is asked about. */
+export interface ConfirmRequest {
+  /** the tool call's id */
+  id: string;
+  tool: string;
+  /** one line of at most PREVIEW_MAX characters: what the call is about (previewArgs) */
+  preview: string;
+  args: ToolArgs;
+}
+
+/**
+ * Asks the person (the TUI's dialog; tests pass a function). The signal aborts when the turn is
+ * cancelled, or when /yolo approves the pending call: the dialog should close then.
+ */
+export type Confirmer = (request: ConfirmRequest, signal: AbortSignal) => Promise<ConfirmAnswer>;
+
+export interface ConfirmGateOptions {
+  /** who answers; without one every call is refused with `unattended` (a run with no terminal) */
+  confirmer?: Confirmer;
+  /** whether calls are confirmed from the start (`--no-yolo`); default true */
+  confirming?: boolean;
+  /** the refusal when there is no confirmer */
+  unattended?: string;
+}
+
+export const CONFIRM_GATE_NAME = "confirm";
+/** The longest preview, in characters. */
+export const PREVIEW_MAX = 120;
+/** The argument that says best what a call does, by the names tools use for it. */
+const PREVIEW_KEYS = ["command", "path", "file_path", "url", "query", "name"];
+/** A person answers when they answer: the longest timer there is (about 24.8 days). */
+const NO_TIMEOUT_MS = 2 ** 31 - 1;
+
+export const DECLINED = "the user declined";
+
+export class ConfirmGate implements Participant {
+  readonly name = CONFIRM_GATE_NAME;
+  readonly priority = Number.POSITIVE_INFINITY;
+  readonly stages = ["approve_tool"] as const;
+  readonly timeoutMs = NO_TIMEOUT_MS;
+  /** a confirmer that throws denies */
+  readonly onFailure: FailureRule = "deny";
+  #confirming: boolean;
+  readonly #tools = new Set<string>();
+  /** approve the calls waiting for an answer (when /yolo turns confirmations off) */
+  readonly #waiting = new Set<() => void>();
+  readonly #confirmer?: Confirmer;
+  readonly #unattended: string;
+
+  constructor(options: ConfirmGateOptions = {}) {
+    this.#confirmer = options.confirmer;
+    this.#confirming = options.confirming ?? true;
+    this.#unattended =
+      options.unattended ??
+      "tool call refused: confirmations are on (--no-yolo) and there is no one to confirm it; ask the user what to do instead";
+  }
+
+  /** Whether tool calls are confirmed (the status bar's tag). Tools remembered with yes_tool still run unasked. */
+  get confirming(): boolean {
+    return this.#confirming;
+  }
+
+  /** Turns confirmations on or off; off also approves the calls waiting for an answer. */
+  setConfirming(on: boolean): void {
+    this.#confirming = on;
+    if (!on) for (const approve of [...this.#waiting]) approve();
+  }
+
+  /** /yolo: flips confirmations; returns whether they are on now. */
+  toggle(): boolean {
+    this.setConfirming(!this.#confirming);
+    return this.#confirming;
+  }
+
+  /** The tools answered "yes for this tool this session", in the order they were. */
+  rememberedTools(): string[] {
+    return [...this.#tools];
+  }
+
+  async decide<S extends keyof StagePayloads>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>> {
+    if (stage !== "approve_tool") return { action: "continue" };
+    const call = payload as StagePayloads["approve_tool"];
+    if (!this.#confirming || this.#tools.has(call.name)) return { action: "continue" };
+    if (!this.#confirmer) return { action: "deny", reason: this.#unattended };
+
+    const answer = await this.#ask(this.#confirmer, call, signal);
+    switch (answer.answer) {
+      case "yes":
+        return { action: "continue" };
+      case "yes_tool":
+        this.#tools.add(call.name);
+        return { action: "continue" };
+      case "yes_all":
+        this.setConfirming(false);
+        return { action: "continue" };
+      case "no": {
+        const reason = answer.reason?.trim();
+        return { action: "deny", reason: reason ? `${DECLINED}: ${reason}` : DECLINED };
+      }
+    }
+  }
+
+  /** The person's answer, or yes when /yolo turns confirmations off meanwhile. */
+  async #ask(confirmer: Confirmer, call: StagePayloads["approve_tool"], signal: AbortSignal): Promise<ConfirmAnswer> {
+    const dialog = new AbortController();
+    const onAbort = () => dialog.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let approve = () => {};
+    const approved = new Promise<ConfirmAnswer>((resolve) => {
+      approve = () => resolve({ answer: "yes" });
+    });
+    this.#waiting.add(approve);
+    try {
+      const request = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args };
+      return await Promise.race([confirmer(request, dialog.signal), approved]);
+    } finally {
+      this.#waiting.delete(approve);
+      signal.removeEventListener("abort", onAbort);
+      // The question is settled: a dialog still open (approved by /yolo) closes.
+      dialog.abort();
+    }
+  }
+}
+
+/**
+ * One line saying what a call is about: the first non-empty of command, path, file_path, url,
+ * query or name, else the arguments as compact JSON (nothing for none); whitespace collapsed, at
+ * most `max` characters with "…" at the end when cut.
+ */
+export function previewArgs(args: ToolArgs, max = PREVIEW_MAX): string {
+  const key = PREVIEW_KEYS.find((k) => typeof args[k] === "string" && (args[k] as string).trim() !== "");
+  const raw = key ? (args[key] as string) : Object.keys(args).length > 0 ? JSON.stringify(args) : "";
+  const line = raw.replace(/\s+/g, " ").trim();
+  const chars = Array.from(line);
+  return chars.length <= max ? line : `${chars.slice(0, max - 1).join("")}…`;
+}
