@@ -244,6 +244,34 @@ export class ZotRpcClient {
     return this.request("reload_extensions", {});
   }
 
+  // ── sessions (zot rpc records only when started with --session or --continue) ───────────────
+
+  listSessions(): Promise<RpcDataOf<"list_sessions">> {
+    return this.request("list_sessions", {});
+  }
+
+  sessionTree(): Promise<RpcDataOf<"session_tree">> {
+    return this.request("session_tree", {});
+  }
+
+  /** A new session holding the turns up to `at` (default: all) of `session` (default: this one). */
+  forkSession(options: Omit<RpcCommandOf<"fork_session">, "id" | "type"> = {}): Promise<RpcDataOf<"fork_session">> {
+    return this.request("fork_session", options);
+  }
+
+  exportSession(path: string, options: { session?: string; force?: boolean } = {}): Promise<RpcDataOf<"export_session">> {
+    return this.request("export_session", { path, ...options });
+  }
+
+  importSession(path: string): Promise<RpcDataOf<"import_session">> {
+    return this.request("import_session", { path });
+  }
+
+  /** Switches this process to another session of the directory: its transcript, usage and model. */
+  resumeSession(session: string): Promise<RpcDataOf<"resume_session">> {
+    return this.request("resume_session", { session });
+  }
+
   // ── events ────────────────────────────────────────────────────────────────────────────────
 
   /**

@@ -1,4 +1,4 @@
-// The six examples in extensions-examples/ loaded with `zot --ext` into the compiled binary, as the
+// The examples in extensions-examples/ loaded with `zot --ext` into the compiled binary, as the
 // READMEs tell a user to try them: the scripted provider plays each example's demo.jsonl (or a
 // script written here), and slash commands go through -p / --json.
 // Rule: assert what a user sees (stdout, stderr notes) and what is left on disk; the frame-level

@@ -1,4 +1,4 @@
-// The six examples in extensions-examples/, each started the way the extension host starts it
+// The examples in extensions-examples/, each started the way the extension host starts it
 // (cwd = its own directory; .ts through the zot binary with BUN_BE_BUN=1 and the SDK on NODE_PATH;
 // python3 and node from PATH) and driven over its stdio by a test playing zot.
 // Rule: these tests speak the wire protocol only; the end-to-end runs through `zot --ext` live in

@@ -279,3 +279,34 @@ describe("ZotRpcClient", () => {
     expect(result.error).toContain("nothing to compact");
   });
 });
+
+describe("ZotRpcClient sessions", () => {
+  test("a recording process lists, forks, exports, imports and resumes its sessions through typed methods", async () => {
+    const cwd = tempDir("zot-rpc-sess-cwd-");
+    const c = await connect([{ text: "First answer." }, { text: "Second answer." }], { cwd, args: ["--session", "new"] });
+    await c.prompt("first question");
+    await c.prompt("second question");
+    const { sessions } = await c.listSessions();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ current: true, first_prompt: "first question", messages: 4 });
+    const original = sessions[0].id;
+
+    const fork = await c.forkSession({ at: 1 });
+    expect(fork).toMatchObject({ parent: original, at: 1, turns: 2 });
+    expect((await c.getState()).session?.id).toBe(fork.id);
+    expect(await c.getMessages()).toHaveLength(2);
+    const tree = await c.sessionTree();
+    expect(JSON.stringify(tree)).toContain(fork.id);
+
+    const exported = await c.exportSession(join(tempDir("zot-rpc-export-"), "shared"), { session: original });
+    expect(exported.file).toEndWith(".zotsession");
+    expect(readFileSync(exported.file, "utf8")).not.toContain(cwd);
+    const imported = await c.importSession(exported.file);
+    expect(imported.id).not.toBe(original);
+
+    const resumed = await c.resumeSession(original);
+    expect(resumed.message_count).toBe(4);
+    expect((await c.getState()).session?.id).toBe(original);
+    await expect(c.resumeSession("no-such-session")).rejects.toBeInstanceOf(RpcError);
+  });
+});
