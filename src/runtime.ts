@@ -9,6 +9,7 @@ import { zotHome } from "./config/home.ts";
 import { buildSystemPrompt } from "./config/system-prompt.ts";
 import { UsageError } from "./config/usage-error.ts";
 import { Agent } from "./core/agent.ts";
+import { type Confirmer, ConfirmGate } from "./core/confirm-gate.ts";
 import { errorText } from "./protocol/error-text.ts";
 import { PROVIDER_NAMES, type ModelInfo, type ProviderName, type ReasoningLevel } from "./protocol/models.ts";
 import type { Provider } from "./protocol/provider.ts";
@@ -53,6 +54,12 @@ export interface RuntimeOptions {
    * cumulative usage; undefined = no session
    */
   session?: SessionChoice;
+  /** `--jail`: start with the built-in tools confined to the working directory (Agent.jailed) */
+  jail?: boolean;
+  /** `--no-yolo`: confirm every tool call with `confirmer`; without one, every tool call is refused */
+  noYolo?: boolean;
+  /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
+  confirmer?: Confirmer;
 }
 
 export interface Runtime {
@@ -67,6 +74,8 @@ export interface Runtime {
   session?: { id: string; file: string; resumed: boolean };
   /** the skills the model is offered (named in the system prompt, served by the skill tool) */
   skills: readonly Skill[];
+  /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
+  confirmGate?: ConfirmGate;
   /**
    * Switches the agent to another model of the same provider (the caller checks the catalog), with
    * a new provider client when the model speaks another wire API or lives at another base URL.
@@ -197,7 +206,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       log: options.log,
       messages: session?.resumed?.messages,
       cumulative: session?.resumed?.cumulative,
+      jailed: options.jail ?? false,
     });
+    const confirmGate = addConfirmGate(agent, options, notes);
     session?.record(agent, options.log ?? (() => {}));
     if (extensions) {
       extensions.attach(agent);
@@ -241,6 +252,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       notes,
       extensions,
       skills: offeredSkills,
+      confirmGate,
       get session() {
         return current && infoOf(current);
       },
@@ -252,6 +264,30 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     await dispose();
     throw error;
   }
+}
+
+/**
+ * The confirmation gate: with a confirmer (the TUI) always, confirming from the start with
+ * --no-yolo, so /yolo can turn confirmations on and off; without one (-p, --json, rpc) only for
+ * --no-yolo, and then it refuses every tool call: the flag promises that no tool runs unconfirmed,
+ * and with no one to ask, keeping that promise means running none (a warning says so up front).
+ */
+function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]): ConfirmGate | undefined {
+  if (!options.confirmer && !options.noYolo) return undefined;
+  if (!options.confirmer) {
+    notes.push(
+      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused; drop --no-yolo to let tools run, or choose them with --tools",
+    );
+  }
+  const gate = new ConfirmGate({
+    confirmer: options.confirmer,
+    confirming: options.noYolo ?? false,
+    unattended:
+      "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; " +
+      "go on without tools, or tell the user what you would run",
+  });
+  agent.chain.add(gate);
+  return gate;
 }
 
 /**

@@ -21,6 +21,11 @@ export const ROOT_ARGS = {
   cwd: { type: "string", description: "Working directory for tools and context files", valueHint: "dir" },
   "no-tools": { type: "boolean", description: "Give the model no built-in tools" },
   tools: { type: "string", description: "Only these built-in tools, comma-separated (read,write,edit,bash,skill)", valueHint: "list" },
+  jail: { type: "boolean", description: "Confine the built-in tools to the working directory (/unjail lifts it)" },
+  "no-yolo": {
+    type: "boolean",
+    description: "Ask before each tool call (without a terminal, -p, --json and rpc refuse every tool call)",
+  },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
   "auto-compact": {
     type: "string",

@@ -236,13 +236,13 @@ describe("session and run time", () => {
 });
 
 describe("composition with the chain", () => {
-  const participant = (name: string, stages: Participant["stages"], decide: Participant["decide"]): Participant => ({
+  const participant = (name: string, stages: Participant["stages"], decide: (stage: string, payload: any) => Promise<unknown>): Participant => ({
     name,
     priority: 0,
     stages,
     timeoutMs: 5000,
     onFailure: "deny",
-    decide,
+    decide: decide as Participant["decide"],
   });
 
   test("the person sees the arguments a tool_call participant rewrote, and the tool runs with them", async () => {

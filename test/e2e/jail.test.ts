@@ -1,0 +1,119 @@
+// --jail and --no-yolo through the compiled binary, against the mock LLM: a model asking to read
+// /etc/passwd is refused (and allowed without --jail, so the flag is what refuses it), bash cannot
+// reach a file outside through a symlink, rpc takes --jail too, and --no-yolo without a terminal
+// warns and refuses every tool call.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { RpcProcess } from "../support/rpc-process.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+let rpc: RpcProcess | undefined;
+afterEach(async () => {
+  await rpc?.close();
+  rpc = undefined;
+  await mock?.stop();
+  mock = undefined;
+});
+
+const anthropic = (url: string) => ["--provider", "anthropic", "--api-key", "k", "--base-url", url, "--no-ext", "--no-skill"];
+
+/** The text of the tool results in the newest message of an Anthropic request. */
+function lastToolResults(body: any): { is_error: boolean; text: string }[] {
+  const last = body.messages.at(-1);
+  if (typeof last.content === "string") return [];
+  return last.content
+    .filter((b: any) => b.type === "tool_result")
+    .map((b: any) => ({
+      is_error: b.is_error === true,
+      text: typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join(""),
+    }));
+}
+
+describe("--jail", () => {
+  test("a read of /etc/passwd is refused with a sentence the model can act on; without --jail it is read", async () => {
+    const turns = () => [{ tool_calls: [{ name: "read", args: { path: "/etc/passwd" } }] }, { text: "ok" }];
+    mock = startMockLlm(turns());
+    const cwd = tempDir("zot-jail-e2e-");
+    const jailed = await zot(["--json", "--jail", "show /etc/passwd", ...anthropic(mock.url)], { cwd });
+    expect(jailed.code).toBe(0);
+    const [refusal] = lastToolResults(mock.requests[1]!.body);
+    expect(refusal!.is_error).toBe(true);
+    expect(refusal!.text).toContain("read: /etc/passwd is outside the working directory");
+    expect(refusal!.text).toContain("/unjail");
+    expect(refusal!.text).not.toContain("root:");
+    const result = ndjson(jailed.stdout).find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ name: "read", is_error: true });
+
+    mock.push(...turns());
+    const free = await zot(["--json", "show /etc/passwd", ...anthropic(mock.url)], { cwd });
+    expect(free.code).toBe(0);
+    const [read] = lastToolResults(mock.requests[3]!.body);
+    expect(read!.is_error).toBe(false);
+    expect(read!.text).toContain("root:");
+  });
+
+  test("bash cannot read a file outside through a symlink in the cwd, nor write next to it", async () => {
+    const base = tempDir("zot-jail-bash-");
+    const cwd = join(base, "project");
+    mkdirSync(cwd);
+    mkdirSync(join(base, "private"));
+    writeFileSync(join(base, "private", "key.txt"), "TOP-SECRET\n");
+    symlinkSync(join(base, "private"), join(cwd, "link"));
+    mock = startMockLlm([
+      { tool_calls: [{ name: "bash", args: { command: "cat link/key.txt; echo pwned > link/new.txt" } }] },
+      { text: "ok" },
+    ]);
+    const run = await zot(["-p", "--jail", "read the key", ...anthropic(mock.url)], { cwd });
+    expect(run.code).toBe(0);
+    const [result] = lastToolResults(mock.requests[1]!.body);
+    expect(result!.is_error).toBe(true);
+    expect(result!.text).not.toContain("TOP-SECRET");
+    // bubblewrap: the link dangles inside the jail; the static check: the command is refused.
+    expect(result!.text).toMatch(/\[jailed: this command ran under bubblewrap|Bubblewrap \(bwrap\) is not available here/);
+    expect(existsSync(join(base, "private", "new.txt"))).toBe(false);
+  });
+
+  test("zot rpc --jail confines the agent's tools too", async () => {
+    mock = startMockLlm([{ tool_calls: [{ name: "read", args: { path: "/etc/passwd" } }] }, { text: "ok" }]);
+    rpc = RpcProcess.start(["--jail", ...anthropic(mock.url)]);
+    const from = rpc.lines.length;
+    await rpc.call({ type: "prompt", message: "show /etc/passwd" });
+    const events = await rpc.eventsUntilDone(from);
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ name: "read", is_error: true });
+    expect(JSON.stringify(result.content)).toContain("outside the working directory");
+  });
+});
+
+describe("--no-yolo without a terminal", () => {
+  test("-p warns up front and refuses every tool call; the model is told why; nothing is written", async () => {
+    mock = startMockLlm([
+      { tool_calls: [{ name: "write", args: { path: "made.txt", content: "x" } }] },
+      { text: "I could not write it." },
+    ]);
+    const cwd = tempDir("zot-noyolo-");
+    const run = await zot(["-p", "--no-yolo", "write made.txt", ...anthropic(mock.url)], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused");
+    expect(run.stdout).toContain("I could not write it.");
+    const [refusal] = lastToolResults(mock.requests[1]!.body);
+    expect(refusal).toEqual({
+      is_error: true,
+      text:
+        "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; " +
+        "go on without tools, or tell the user what you would run",
+    });
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+  });
+
+  test("--json reports who refused as an intercept event", async () => {
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "ls" } }] }, { text: "ok" }]);
+    const run = await zot(["--json", "--no-yolo", "list", ...anthropic(mock.url)]);
+    expect(run.code).toBe(0);
+    const intercept = ndjson(run.stdout).find((e) => e.type === "intercept");
+    expect(intercept).toMatchObject({ participant: "confirm", stage: "approve_tool", action: "deny" });
+  });
+});
