@@ -3,7 +3,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { ConfirmGate, type ConfirmRequest } from "../../src/core/confirm-gate.ts";
 import { createDialogConfirmer } from "../../src/modes/interactive/confirm-dialog.ts";
+import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
 import { createRuntime, type Runtime } from "../../src/runtime.ts";
+import type { Component } from "../../src/tui/component.ts";
+import { createTheme } from "../../src/tui/theme.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";
 import { DOWN, ENTER, ESC, fakeApp, type FakeApp } from "./fake-app.ts";
@@ -180,5 +183,62 @@ describe("questions in a queue", () => {
     live.abort();
     expect(await d).toEqual({ answer: "no", reason: "user cancelled" });
     expect(app.overlay).toBeUndefined();
+  });
+});
+
+describe("/yolo", () => {
+  test("turns confirmations off (a waiting call runs at once, later ones unasked) and back on", async () => {
+    mock = startMockLlm([
+      { tool_calls: [bash("echo waited")] },
+      { text: "ok" },
+      { tool_calls: [bash("echo unasked")] },
+      { text: "ok" },
+      { tool_calls: [bash("echo asked-again")] },
+      { text: "ok" },
+    ]);
+    let app: FakeApp | undefined;
+    const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c) };
+    runtime = await createRuntime({
+      provider: "anthropic",
+      apiKey: "k",
+      baseUrl: mock.url,
+      home: tempDir(),
+      cwd: tempDir(),
+      tools: ["bash"],
+      extensions: { explicit: [], noDiscovery: true },
+      env: {},
+      noYolo: true,
+      confirmer: createDialogConfirmer(host),
+    });
+    const rt = runtime;
+    app = fakeApp(rt);
+    const yolo = BUILTIN_SLASH_COMMANDS.find((c) => c.name === "yolo")!;
+    expect(rt.confirmGate?.confirming).toBe(true);
+
+    const first = rt.agent.prompt({ text: "go" }, new AbortController().signal);
+    await waitForOverlay(app, "echo waited");
+    await yolo.run(app, "");
+    await first;
+    expect(app.overlay).toBeUndefined();
+    expect(app.notes.at(-1)).toEqual({ text: "yolo: tool calls run without asking; /yolo again to confirm each one", level: "warn" });
+    expect(results(rt)[0]).toEqual({ text: expect.stringContaining("waited"), error: false });
+
+    await rt.agent.prompt({ text: "again" }, new AbortController().signal);
+    expect(results(rt)[1]).toEqual({ text: expect.stringContaining("unasked"), error: false });
+
+    await yolo.run(app, "");
+    expect(app.notes.at(-1)).toEqual({ text: "confirmations on: each tool call asks first", level: "success" });
+    const third = rt.agent.prompt({ text: "once more" }, new AbortController().signal);
+    await waitForOverlay(app, "echo asked-again");
+    app.press("1");
+    await third;
+    expect(results(rt)[2]).toEqual({ text: expect.stringContaining("asked-again"), error: false });
+  });
+
+  test("without a confirmation gate it says so", async () => {
+    const { rt } = await setup([]);
+    const bare = fakeApp({ ...rt, confirmGate: undefined });
+    await BUILTIN_SLASH_COMMANDS.find((c) => c.name === "yolo")!.run(bare, "");
+    expect(bare.notes.at(-1)?.level).toBe("error");
   });
 });

@@ -12,6 +12,7 @@ import { RELOAD_EXT_COMMAND } from "./reload-ext.ts";
 import { SESSION_COMMAND } from "./session.ts";
 import { SESSIONS_COMMAND } from "./sessions.ts";
 import { SKILLS_COMMAND } from "./skills.ts";
+import { YOLO_COMMAND } from "./yolo.ts";
 
 export const BUILTIN_SLASH_COMMANDS: SlashCommand[] = [
   helpCommand(() => BUILTIN_SLASH_COMMANDS),
@@ -24,5 +25,6 @@ export const BUILTIN_SLASH_COMMANDS: SlashCommand[] = [
   RELOAD_EXT_COMMAND,
   SKILLS_COMMAND,
   ...JAIL_COMMANDS,
+  YOLO_COMMAND,
   ...EXIT_COMMANDS,
 ];
