@@ -27,6 +27,7 @@ import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/u
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
 import { InterceptChain, type LlmResponse } from "./intercept.ts";
+import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
 
 export interface AgentOptions {
   provider: Provider;
@@ -174,6 +175,21 @@ export class Agent {
     // error event, as an aborted prompt has none.
     this.emit({ type: "done" });
     return outcome;
+  }
+
+  /**
+   * A side question (the TUI's /btw): answered by the model with the whole transcript as context
+   * and no tools; nothing is added to the transcript. The answer streams as side_delta events and
+   * ends with side_done, side_error or side_aborted; the call's usage counts (a `usage` event).
+   * `history`: earlier side questions and answers, for a side chat that goes on.
+   */
+  ask(question: string, signal: AbortSignal, options: { history?: readonly SideExchange[] } = {}): AsyncIterable<SideEvent> {
+    // The request is built now: the question is about the conversation as it is when asked.
+    const request = sideRequest({ model: this.model, system: this.system, messages: this.messages, question, history: options.history });
+    return streamSideAnswer(this.provider, request, signal, {
+      record: (usage) => this.recordUsage(usage),
+      failureText: (error) => this.failureText(error),
+    });
   }
 
   /** Subscribes to each successful compaction; returns the unsubscribe function. */
