@@ -66,7 +66,7 @@ describe("the list", () => {
   test("every command the issue names is there, once, under a name no extension can take", () => {
     const names = BUILTIN_SLASH_COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const name of ["help", "model", "clear", "compact", "sessions", "session", "jump", "reload-ext", "skills", "jail", "unjail", "exit", "quit"]) {
+    for (const name of ["help", "model", "clear", "compact", "sessions", "session", "jump", "reload-ext", "skills", "jail", "unjail", "yolo", "btw", "exit", "quit"]) {
       expect(names).toContain(name);
     }
     for (const name of names) expect(BUILTIN_COMMANDS.has(name)).toBe(true);
@@ -270,6 +270,51 @@ describe("/jump", () => {
     app.press(ENTER);
     await running;
     expect(app.jumps).toEqual([1]);
+  });
+});
+
+describe("/btw", () => {
+  test("answers from the whole conversation with no tools; nothing joins the transcript or the session", async () => {
+    const rt = await start([{ text: "The parser is in src/parse.ts." }, { text: "We talked about **the parser**." }], { session: { kind: "new" } });
+    const app = fakeApp(rt);
+    await prompt(rt, "where is the parser?");
+    const before = structuredClone(rt.agent.messages);
+    await command("btw").run(app, "what did we talk about?");
+    expect(app.markdown).toEqual(["**btw** what did we talk about?\n\nWe talked about **the parser**."]);
+    expect(rt.agent.messages).toEqual(before);
+    const request = mock!.requests[1]!.body;
+    expect(request.tools ?? []).toEqual([]);
+    const sent = JSON.stringify(request.messages);
+    expect(sent).toContain("where is the parser?");
+    expect(sent).toContain("The parser is in src/parse.ts.");
+    expect(sent).toContain("what did we talk about?");
+    const recorded = readFileSync(rt.session!.file, "utf8");
+    expect(recorded).not.toContain("what did we talk about?");
+    expect(recorded).not.toContain("We talked about");
+    expect(app.statuses.at(-1)).toBe("");
+  });
+
+  test("works while a turn streams, which goes on and ends as it would have", async () => {
+    const rt = await start([{ text: "a long main answer ".repeat(8), chunk_size: 4, chunk_delay_ms: 10 }, { text: "side answer" }]);
+    const app = fakeApp(rt);
+    const main = prompt(rt, "main question");
+    while (mock!.requests.length === 0) await Bun.sleep(5);
+    await command("btw").run(app, "quick one?");
+    expect(app.markdown).toEqual(["**btw** quick one?\n\nside answer"]);
+    await main;
+    expect(rt.agent.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(rt.agent.messages)).not.toContain("quick one?");
+  });
+
+  test("no question, or a failing model, is an error note", async () => {
+    const rt = await start([{ error: { message: "overloaded", status: 400 } }]);
+    const app = fakeApp(rt);
+    await command("btw").run(app, "   ");
+    expect(app.notes.at(-1)?.text).toContain("/btw needs a question");
+    await command("btw").run(app, "anything?");
+    expect(app.notes.at(-1)?.level).toBe("error");
+    expect(app.notes.at(-1)?.text).toStartWith("btw: ");
+    expect(app.markdown).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@
 // Rule: one list; the app adds the extensions' commands after it (under their own divider), and a
 // name here is one an extension cannot take (extensions/manager.ts BUILTIN_COMMANDS).
 import type { SlashCommand } from "../app-context.ts";
+import { BTW_COMMAND } from "./btw.ts";
 import { CLEAR_COMMAND, COMPACT_COMMAND } from "./clear.ts";
 import { EXIT_COMMANDS } from "./exit.ts";
 import { helpCommand } from "./help.ts";
@@ -22,6 +23,7 @@ export const BUILTIN_SLASH_COMMANDS: SlashCommand[] = [
   SESSIONS_COMMAND,
   SESSION_COMMAND,
   JUMP_COMMAND,
+  BTW_COMMAND,
   RELOAD_EXT_COMMAND,
   SKILLS_COMMAND,
   ...JAIL_COMMANDS,

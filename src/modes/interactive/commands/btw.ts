@@ -1,0 +1,29 @@
+// /btw <question>: a side question about the conversation, answered by the same model with the
+// whole transcript as context and no tools, while a turn may still be running. Rule: neither the
+// question nor the answer joins the transcript (the model never sees them in later turns, a resume
+// does not bring them back); the answer is shown in the chat as a command's output, and its cost
+// counts like any call's.
+import type { SlashCommand } from "../app-context.ts";
+
+export const BTW_COMMAND: SlashCommand = {
+  name: "btw",
+  description: "Ask a side question about the conversation (no tools; not added to the transcript)",
+  argsHint: "<question>",
+  async run(app, args) {
+    const question = args.trim();
+    if (!question) {
+      app.showNote("/btw needs a question, e.g. /btw which files have we changed so far?", "error");
+      return;
+    }
+    const agent = app.agent;
+    app.setStatus(`btw: asking ${agent.model.id}…`);
+    try {
+      for await (const event of agent.ask(question, new AbortController().signal)) {
+        if (event.type === "side_done") app.showMarkdown(`**btw** ${question}\n\n${event.answer.trim() || "*(no answer)*"}`);
+        else if (event.type === "side_error") app.showNote(`btw: ${event.message}`, "error");
+      }
+    } finally {
+      app.setStatus("");
+    }
+  },
+};
