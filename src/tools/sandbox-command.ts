@@ -61,7 +61,7 @@ export function checkCommand(command: string, root: string, cwd = root): string 
   const outside = findOutside(command, root, cwd);
   if (!outside) return undefined;
   return (
-    `bash: ${outside}; zot is jailed to ${root}. Bubblewrap (bwrap) is not available here, so zot checks ` +
+    `bash: ${outside}; zot is jailed to ${root}. Bubblewrap (bwrap) does not confine commands here, so zot checks ` +
     "the command text instead, and a jailed command may only name paths inside the working directory: " +
     "use relative paths inside it, or ask the user to lift the jail with /unjail."
   );

@@ -55,7 +55,7 @@ describe("--jail", () => {
     expect(read!.text).toContain("root:");
   });
 
-  test("bash cannot read a file outside through a symlink in the cwd, nor write next to it", async () => {
+  const bashThroughLink = async (env: Record<string, string>) => {
     const base = tempDir("zot-jail-bash-");
     const cwd = join(base, "project");
     mkdirSync(cwd);
@@ -66,14 +66,25 @@ describe("--jail", () => {
       { tool_calls: [{ name: "bash", args: { command: "cat link/key.txt; echo pwned > link/new.txt" } }] },
       { text: "ok" },
     ]);
-    const run = await zot(["-p", "--jail", "read the key", ...anthropic(mock.url)], { cwd });
+    const run = await zot(["-p", "--jail", "read the key", ...anthropic(mock.url)], { cwd, env });
     expect(run.code).toBe(0);
     const [result] = lastToolResults(mock.requests[1]!.body);
     expect(result!.is_error).toBe(true);
     expect(result!.text).not.toContain("TOP-SECRET");
-    // bubblewrap: the link dangles inside the jail; the static check: the command is refused.
-    expect(result!.text).toMatch(/\[jailed: this command ran under bubblewrap|Bubblewrap \(bwrap\) is not available here/);
     expect(existsSync(join(base, "private", "new.txt"))).toBe(false);
+    return result!.text;
+  };
+
+  test("bash cannot read a file outside through a symlink in the cwd, nor write next to it", async () => {
+    const text = await bashThroughLink({});
+    // bubblewrap: the link dangles inside the jail; the static check: the command is refused.
+    expect(text).toMatch(/\[jailed: this command ran under bubblewrap|Bubblewrap \(bwrap\) does not confine commands here/);
+  });
+
+  test("the same under the static check (ZOT_JAIL_CONFINEMENT=static): refused before it runs, naming where the link leads", async () => {
+    const text = await bashThroughLink({ ZOT_JAIL_CONFINEMENT: "static" });
+    expect(text).toContain("bash: the command names link/key.txt, which leads to");
+    expect(text).toContain("/private/key.txt, outside the working directory");
   });
 
   test("zot rpc --jail confines the agent's tools too", async () => {

@@ -189,7 +189,7 @@ describe("static check of bash commands", () => {
       const r = await call(bashTool, { command: `cat ${outside}/secret.txt; touch ${outside}/touched` });
       expect(r.is_error).toBe(true);
       expect(r.text).toContain(`the command names ${outside}/secret.txt`);
-      expect(r.text).toContain("Bubblewrap (bwrap) is not available here");
+      expect(r.text).toContain("Bubblewrap (bwrap) does not confine commands here");
       expect(r.text).toContain("/unjail");
       expect(r.details).toMatchObject({ jailed: "static" });
       expect(existsSync(join(outside, "touched"))).toBe(false);
