@@ -1,0 +1,262 @@
+// The conversation as the user sees it: the transcript (prompts, answers, thinking, tool boxes,
+// notes) and, under it, the extensions' notes. It is fed the agent's events as they happen, or a
+// whole transcript at once (a resumed session, after /clear). Rule: the view follows the events and
+// never the transcript's internals, so an interceptor's rewrite (replace_text, modified arguments)
+// is what the user sees, as in every other mode.
+import { isSummaryMessage } from "../../core/compact.ts";
+import type { AgentEvent, EventOf } from "../../protocol/events.ts";
+import { type Message, textOf } from "../../protocol/messages.ts";
+import { type Component, Stack } from "../../tui/component.ts";
+import type { Theme } from "../../tui/theme.ts";
+import type { NoteLevel } from "./app-context.ts";
+import { AssistantMessage } from "./assistant-message.ts";
+import { ExtensionNotes } from "./extension-notes.ts";
+import { NoteLine } from "./note-line.ts";
+import { ThinkingBlock } from "./thinking-block.ts";
+import { ToolBox } from "./tool-box.ts";
+import { UserMessage } from "./user-message.ts";
+
+export interface ChatViewOptions {
+  /** The extension that provides a tool, if one does (shown on its box before the result says so). */
+  toolExtension?(name: string): string | undefined;
+}
+
+const INTERCEPT_VERBS: Record<EventOf<"intercept">["action"], string> = {
+  modify: "rewrote",
+  respond: "answered",
+  deny: "denied",
+  block: "blocked",
+  abort_turn: "ended the turn at",
+  hard_abort: "aborted the turn at",
+};
+
+export class ChatView implements Component {
+  readonly transcript = new Stack();
+  readonly notes: ExtensionNotes;
+  private readonly boxes = new Map<string, ToolBox>();
+  private answer: AssistantMessage | undefined;
+  /** The answer blocks of the model call being shown (text, tool boxes, more text). */
+  private stepAnswers: AssistantMessage[] = [];
+  private thinking: ThinkingBlock | undefined;
+  private expanded = false;
+
+  constructor(
+    private readonly theme: Theme,
+    private readonly options: ChatViewOptions = {},
+  ) {
+    this.notes = new ExtensionNotes(theme);
+  }
+
+  get isExpanded(): boolean {
+    return this.expanded;
+  }
+
+  render(width: number): string[] {
+    const rows = this.transcript.render(width);
+    const notes = this.notes.render(width);
+    if (notes.length === 0) return rows;
+    for (const row of notes) rows.push(row);
+    return rows;
+  }
+
+  handleEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "user_message":
+        this.addUserMessage(textOf(event.content), event.content.filter((b) => b.type === "image").length);
+        break;
+      case "turn_start":
+        this.endStep();
+        break;
+      case "thinking_delta":
+        this.thinkingBlock().append(event.delta);
+        break;
+      case "text_delta":
+        this.thinking?.finish();
+        this.answerBlock().append(event.delta);
+        break;
+      case "tool_use_start":
+        this.endText();
+        this.toolBox(event.id, event.name);
+        break;
+      case "tool_use_args":
+        this.boxes.get(event.id)?.appendArgs(event.delta);
+        break;
+      case "tool_call":
+        this.endText();
+        this.toolBox(event.id, event.name).setArgs(event.name, event.args);
+        break;
+      case "tool_progress":
+        this.boxes.get(event.id)?.appendProgress(event.text);
+        break;
+      case "tool_result":
+        this.toolBox(event.id, event.name ?? "tool").setResult(event.content, event.is_error, event.extension);
+        break;
+      case "assistant_message":
+        this.showFinalText(textOf(event.content));
+        break;
+      case "turn_end":
+        if (event.stop === "aborted") this.addNote(event.error ? `cancelled: ${event.error}` : "cancelled", "warn");
+        this.endStep();
+        break;
+      case "error":
+        this.addNote(event.message, "error");
+        break;
+      case "intercept":
+        // A blocked message is not shown in any mode; here it had already streamed.
+        if (event.stage === "assistant_message" && event.action === "block") this.showFinalText("");
+        this.add(new NoteLine(interceptLine(event), "muted", this.theme));
+        break;
+      case "compact_start":
+        this.addNote(event.reason === "manual" ? "compacting the transcript…" : `compacting the transcript (${event.reason})…`, "muted");
+        break;
+      case "compact_done":
+        this.addNote(`compacted: ${event.messages_before} messages → ${event.messages_after}`, "success");
+        break;
+      default:
+        // usage, done, tool_use_end, assistant_start: the status bar's or nobody's business;
+        // ext_notify and command_result reach the notes through the app.
+        break;
+    }
+  }
+
+  addUserMessage(text: string, images = 0): void {
+    this.endStep();
+    const shown = images > 0 ? `${text}${text ? " " : ""}[${images} image${images === 1 ? "" : "s"}]` : text;
+    this.add(new UserMessage(shown, this.theme));
+  }
+
+  addNote(text: string, level: NoteLevel | "muted" = "info"): void {
+    this.add(new NoteLine(text, level, this.theme));
+  }
+
+  addMarkdown(markdown: string): void {
+    this.add(new AssistantMessage(markdown, this.theme));
+  }
+
+  /** Ctrl+O: every tool result and thinking block expanded, or collapsed again. */
+  toggleExpanded(): boolean {
+    this.expanded = !this.expanded;
+    for (const child of this.transcript.children) {
+      if (child instanceof ToolBox || child instanceof ThinkingBlock) child.setExpanded(this.expanded);
+    }
+    return this.expanded;
+  }
+
+  /** Empties the transcript (not the notes). */
+  clear(): void {
+    this.transcript.clear();
+    this.boxes.clear();
+    this.answer = undefined;
+    this.stepAnswers = [];
+    this.thinking = undefined;
+  }
+
+  /** Shows a whole transcript (a resumed session, after /clear or a fork). */
+  load(messages: readonly Message[]): void {
+    this.clear();
+    for (const message of messages) this.loadMessage(message);
+    this.endStep();
+  }
+
+  /** The transcript's rows and the row where each user prompt starts (for /jump). */
+  rowsWithTurns(width: number): { rows: string[]; turns: number[] } {
+    const rows: string[] = [];
+    const turns: number[] = [];
+    for (const child of this.transcript.children) {
+      if (child instanceof UserMessage) turns.push(rows.length);
+      for (const row of child.render(width)) rows.push(row);
+    }
+    return { rows, turns };
+  }
+
+  private loadMessage(message: Message): void {
+    if (message.role === "user") {
+      if (isSummaryMessage(message)) this.addNote("(earlier turns were compacted into a summary)", "muted");
+      else this.addUserMessage(textOf(message.content), message.content.filter((b) => b.type === "image").length);
+      return;
+    }
+    for (const block of message.content) {
+      switch (block.type) {
+        case "thinking":
+          if (block.text.trim() !== "") this.thinkingBlock().append(block.text);
+          break;
+        case "text":
+          this.thinking?.finish();
+          this.answerBlock().append(block.text);
+          break;
+        case "tool_call":
+          this.endText();
+          this.toolBox(block.id, block.name).setArgs(block.name, block.args);
+          break;
+        case "tool_result":
+          this.boxes.get(block.call_id)?.setResult(block.content, block.is_error);
+          break;
+      }
+    }
+    this.endStep();
+  }
+
+  /** What the user is meant to see of a complete message (an interceptor may have rewritten it). */
+  private showFinalText(text: string): void {
+    this.thinking?.finish();
+    const [first, ...rest] = this.stepAnswers;
+    if (!first) {
+      if (text.trim() !== "") this.answerBlock().append(text);
+    } else if (this.stepAnswers.map((answer) => answer.text).join("\n") !== text) {
+      first.setText(text);
+      for (const answer of rest) answer.setText("");
+    }
+    this.answer = undefined;
+  }
+
+  private add(block: Component): void {
+    this.transcript.add(block);
+  }
+
+  private answerBlock(): AssistantMessage {
+    if (!this.answer) {
+      this.answer = new AssistantMessage("", this.theme);
+      this.stepAnswers.push(this.answer);
+      this.add(this.answer);
+    }
+    return this.answer;
+  }
+
+  private thinkingBlock(): ThinkingBlock {
+    if (!this.thinking) {
+      this.thinking = new ThinkingBlock(this.theme);
+      this.thinking.setExpanded(this.expanded);
+      this.add(this.thinking);
+    }
+    return this.thinking;
+  }
+
+  private toolBox(id: string, name: string): ToolBox {
+    let box = this.boxes.get(id);
+    if (!box) {
+      box = new ToolBox(id, name, this.theme, this.options.toolExtension?.(name));
+      box.setExpanded(this.expanded);
+      this.boxes.set(id, box);
+      this.add(box);
+    }
+    return box;
+  }
+
+  /** Text after a tool box starts a new answer block below it. */
+  private endText(): void {
+    this.thinking?.finish();
+    this.thinking = undefined;
+    this.answer = undefined;
+  }
+
+  private endStep(): void {
+    this.endText();
+    this.stepAnswers = [];
+  }
+}
+
+/** `guard denied tool_call: rm -rf is not allowed` */
+function interceptLine(event: EventOf<"intercept">): string {
+  const what = `${event.participant} ${INTERCEPT_VERBS[event.action]} ${event.stage}`;
+  return event.reason ? `${what}: ${event.reason}` : what;
+}

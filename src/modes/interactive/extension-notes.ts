@@ -1,0 +1,53 @@
+// The notes extensions leave for the user (`notify`, and what a command `display`s), under the
+// transcript with the extension's name. Rule: notes are a live area, not history: the next prompt
+// clears them all, and an extension's `clear_notes` takes back its own.
+import type { NoteLevel } from "../../extensions/zot-host.ts";
+import type { Theme } from "../../tui/theme.ts";
+import { wrapText } from "../../tui/width.ts";
+import { CachedBlock } from "./cached-block.ts";
+import { noteStyle } from "./note-line.ts";
+
+export interface ExtensionNote {
+  extension: string;
+  level: NoteLevel;
+  message: string;
+}
+
+export class ExtensionNotes extends CachedBlock {
+  private notes: ExtensionNote[] = [];
+
+  constructor(private readonly theme: Theme) {
+    super();
+  }
+
+  get size(): number {
+    return this.notes.length;
+  }
+
+  add(note: ExtensionNote): void {
+    if (note.message.trim() === "") return;
+    this.notes.push(note);
+    this.changed();
+  }
+
+  /** Every note, or only those of one extension. */
+  clear(extension?: string): void {
+    const kept = extension === undefined ? [] : this.notes.filter((note) => note.extension !== extension);
+    if (kept.length === this.notes.length) return;
+    this.notes = kept;
+    this.changed();
+  }
+
+  protected draw(width: number): string[] {
+    if (this.notes.length === 0) return [];
+    const rows = [""];
+    for (const note of this.notes) {
+      const prefix = `[${note.extension}] `;
+      const style = noteStyle(this.theme, note.level === "info" ? "muted" : note.level);
+      for (const line of note.message.replace(/\n+$/, "").split("\n")) {
+        for (const row of wrapText(line, Math.max(1, width - 2 - prefix.length))) rows.push(` ${this.theme.accent(prefix)}${style(row)}`);
+      }
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,47 @@
+// The model's reasoning, dim: while it streams, its last rows (so the user sees it move); once done,
+// its first rows and how many more there are; Ctrl+O shows it whole. Rule: collapsed, it never
+// takes more than a handful of rows, however long the model thought.
+import type { Theme } from "../../tui/theme.ts";
+import { wrapText } from "../../tui/width.ts";
+import { CachedBlock } from "./cached-block.ts";
+
+const COLLAPSED_ROWS = 3;
+
+export class ThinkingBlock extends CachedBlock {
+  private text = "";
+  private streaming = true;
+  private expanded = false;
+
+  constructor(private readonly theme: Theme) {
+    super();
+  }
+
+  append(delta: string): void {
+    this.text += delta;
+    this.changed();
+  }
+
+  /** The thinking is complete (the answer or a tool call followed). */
+  finish(): void {
+    if (!this.streaming) return;
+    this.streaming = false;
+    this.changed();
+  }
+
+  setExpanded(expanded: boolean): void {
+    if (expanded === this.expanded) return;
+    this.expanded = expanded;
+    this.changed();
+  }
+
+  protected draw(width: number): string[] {
+    const { dim, italic } = this.theme;
+    const rows = this.text.trim() === "" ? [] : wrapText(this.text.trim(), Math.max(1, width - 3));
+    const head = ["", ` ${dim(italic("✻ thinking"))}`];
+    const body = (shown: string[]) => shown.map((row) => `   ${dim(italic(row))}`);
+    if (this.expanded || rows.length <= COLLAPSED_ROWS) return [...head, ...body(rows)];
+    const hidden = rows.length - COLLAPSED_ROWS;
+    if (this.streaming) return [...head, `   ${dim(`… ${hidden} rows above`)}`, ...body(rows.slice(-COLLAPSED_ROWS))];
+    return [...head, ...body(rows.slice(0, COLLAPSED_ROWS)), `   ${dim(`… ${hidden} more rows · ctrl+o to expand`)}`];
+  }
+}

@@ -1,0 +1,147 @@
+// One tool call in the transcript: a frame titled with the tool's name (and the extension that
+// provides it), the arguments as they stream in, the live output of a running command, then the
+// result: an edit's diff in colour, an error in red, anything over 12 rows collapsed to its first
+// 10 until Ctrl+O expands every box. Rule: the box is drawn from its state alone and cached, so a
+// transcript of hundreds of boxes costs nothing per frame once they are done.
+import type { ToolResultContent, WireToolResultContent } from "../../protocol/messages.ts";
+import { base64ByteLength } from "../../protocol/messages.ts";
+import { Box } from "../../tui/box.ts";
+import { highlightCode } from "../../tui/highlight.ts";
+import type { Theme } from "../../tui/theme.ts";
+import { truncateToWidth, wrapText } from "../../tui/width.ts";
+import { CachedBlock } from "./cached-block.ts";
+import { argsSummary, partialArgsSummary } from "./tool-args.ts";
+
+/** Results with more rows than this are collapsed… */
+export const COLLAPSE_OVER = 12;
+/** …to this many rows. */
+export const COLLAPSED_ROWS = 10;
+/** The arguments' summary takes at most this many rows. */
+const ARG_ROWS = 3;
+
+export class ToolBox extends CachedBlock {
+  private argsText = "";
+  private args: Record<string, unknown> | undefined;
+  private progress = "";
+  private result: { text: string; isError: boolean } | undefined;
+  private expanded = false;
+  private readonly frame: Box;
+
+  constructor(
+    readonly id: string,
+    private name: string,
+    private readonly theme: Theme,
+    private extension?: string,
+  ) {
+    super();
+    this.frame = new Box({ render: (width) => this.body(width) });
+    this.restyle();
+  }
+
+  get done(): boolean {
+    return this.result !== undefined;
+  }
+
+  /** A piece of the arguments' JSON as the model streams it. */
+  appendArgs(delta: string): void {
+    if (this.args || delta === "") return;
+    this.argsText += delta;
+    this.changed();
+  }
+
+  /** The complete arguments (after any interceptor's rewrite). */
+  setArgs(name: string, args: Record<string, unknown>): void {
+    this.name = name;
+    this.args = args;
+    this.restyle();
+  }
+
+  /** Output of a running tool (bash streams its output). */
+  appendProgress(text: string): void {
+    if (this.result) return;
+    this.progress += text;
+    this.changed();
+  }
+
+  setResult(content: readonly (ToolResultContent | WireToolResultContent)[], isError: boolean, extension?: string): void {
+    this.result = { text: resultText(content), isError };
+    if (extension) this.extension = extension;
+    this.restyle();
+  }
+
+  setExpanded(expanded: boolean): void {
+    if (expanded === this.expanded) return;
+    this.expanded = expanded;
+    this.changed();
+  }
+
+  protected draw(width: number): string[] {
+    return ["", ...this.frame.render(width)];
+  }
+
+  /** Title and border colour follow the state: accent while running, red on error, grey when done. */
+  private restyle(): void {
+    const { theme } = this;
+    const border = !this.result ? theme.accent : this.result.isError ? theme.error : theme.muted;
+    const owner = this.extension ? theme.muted(` · ${this.extension}`) : "";
+    this.frame.options = { title: theme.bold(this.name) + owner, border };
+    this.changed();
+  }
+
+  private body(width: number): string[] {
+    const rows = this.argRows(width);
+    if (this.result) rows.push(...this.collapse(this.resultRows(width)));
+    else if (this.progress !== "") rows.push(...this.tail(wrapText(this.progress.replace(/\n+$/, ""), width).map((row) => this.theme.muted(row))));
+    else rows.push(this.theme.muted("running…"));
+    return rows;
+  }
+
+  private argRows(width: number): string[] {
+    const summary = this.args ? argsSummary(this.name, this.args) : partialArgsSummary(this.name, this.argsText);
+    if (summary === "") return [];
+    const rows = wrapText(summary, width);
+    if (rows.length <= ARG_ROWS) return rows;
+    return [...rows.slice(0, ARG_ROWS - 1), truncateToWidth(`${rows[ARG_ROWS - 1]}…`, width)];
+  }
+
+  private resultRows(width: number): string[] {
+    const { text, isError } = this.result!;
+    if (text.trim() === "") return [this.theme.muted("(no output)")];
+    const trimmed = text.replace(/\n+$/, "");
+    let lines: string[];
+    if (isError) lines = trimmed.split("\n").map((line) => this.theme.error(line));
+    else if (this.name === "edit") lines = highlightCode(trimmed, "diff", this.theme);
+    else lines = trimmed.split("\n");
+    return lines.flatMap((line) => wrapText(line, width));
+  }
+
+  /** The first rows of a long result, and a line saying how to see the rest. */
+  private collapse(rows: string[]): string[] {
+    if (this.expanded || rows.length <= COLLAPSE_OVER) return rows;
+    const hidden = rows.length - COLLAPSED_ROWS;
+    return [...rows.slice(0, COLLAPSED_ROWS), this.theme.muted(`… ${hidden} more rows · ctrl+o to expand`)];
+  }
+
+  /** The last rows of live output (the newest is what matters while it runs). */
+  private tail(rows: string[]): string[] {
+    if (this.expanded || rows.length <= COLLAPSE_OVER) return rows;
+    return [this.theme.muted(`… ${rows.length - COLLAPSED_ROWS} rows above`), ...rows.slice(-COLLAPSED_ROWS)];
+  }
+}
+
+/** The text of a result; an image is a placeholder with its type and size. */
+function resultText(content: readonly (ToolResultContent | WireToolResultContent)[]): string {
+  return content
+    .map((block) => {
+      if (block.type === "text") return block.text;
+      const bytes = "bytes" in block ? block.bytes : base64ByteLength(block.data);
+      return `[image ${block.mime_type}, ${formatBytes(bytes)}]`;
+    })
+    .join("\n");
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
