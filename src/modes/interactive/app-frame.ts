@@ -1,0 +1,43 @@
+// The app's whole screen: the chat above, the band (queue, status, editor, popups) below. It keeps
+// the frame from shrinking out of sight: the renderer never rewrites rows that scrolled into the
+// scrollback, so a frame that suddenly got much shorter (/clear, Ctrl+O collapsing long output, a
+// tall picker closing) would end above the visible screen and the editor would vanish. Rule: a
+// shrink of more than half the screen is made up with blank rows on top, so the frame's end stays
+// at the bottom of the screen; those rows never go away again (removing them would move every row
+// and rewrite the whole screen on the next frame). A small shrink (a popup closing) leaves blank
+// rows under the frame, which the next output fills.
+import { type Component, Stack } from "../../tui/component.ts";
+
+export class AppFrame implements Component {
+  readonly body = new Stack();
+  private pad = 0;
+  /** The most rows any frame had (the renderer's high-water mark). */
+  private peak = 0;
+  private size = "";
+  private blank: string[] = [];
+
+  constructor(private readonly screenRows: () => number) {}
+
+  /** After the screen was cleared (Ctrl+L): the next frame starts from the top. */
+  reset(): void {
+    this.pad = 0;
+    this.peak = 0;
+  }
+
+  render(width: number): string[] {
+    const rows = this.body.render(width);
+    const height = this.screenRows();
+    const size = `${width}x${height}`;
+    if (size !== this.size) {
+      // A resize repaints the screen from this frame: its length is the new high-water mark.
+      this.size = size;
+      this.peak = this.pad + rows.length;
+    }
+    const gap = this.peak - (this.pad + rows.length);
+    if (gap > height / 2) this.pad += gap;
+    this.peak = Math.max(this.peak, this.pad + rows.length);
+    if (this.pad === 0) return rows;
+    while (this.blank.length < this.pad) this.blank.push("");
+    return this.blank.slice(0, this.pad).concat(rows);
+  }
+}

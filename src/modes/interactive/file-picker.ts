@@ -1,0 +1,92 @@
+// The list under the editor while the user types `@path`: the entries of a folder of the working
+// directory (folders first), narrowed by a fuzzy filter of the part after the last `/`. Picking a
+// folder opens it (the editor's fragment becomes `@folder/`), picking a file puts its path in the
+// editor in place of the fragment. Rule: like the slash popup, it is fed by the editor's text and
+// takes no typed characters itself; folders are read when opened, never walked recursively.
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Component } from "../../tui/component.ts";
+import { type SelectItem, SelectList } from "../../tui/select-list.ts";
+import type { Theme } from "../../tui/theme.ts";
+import { truncateToWidth } from "../../tui/width.ts";
+
+/** An `@fragment` that ends at the cursor: where its `@` is and what follows it. */
+export interface AtFragment {
+  start: number;
+  query: string;
+}
+
+export interface FileEntry {
+  /** relative to the working directory; a folder ends with "/" */
+  path: string;
+  folder: boolean;
+}
+
+const HINT = "↑/↓ choose · enter/tab pick · → open folder · esc close";
+/** Never listed: nobody picks from these, and they can be huge. */
+const SKIPPED = new Set([".git", "node_modules"]);
+
+/** The `@…` being typed just before the cursor (an `@` at the start or after a space, no space in it). */
+export function atFragment(text: string, cursor: number): AtFragment | undefined {
+  const match = /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, cursor));
+  if (!match) return undefined;
+  return { start: cursor - match[1].length - 1, query: match[1] };
+}
+
+export class FilePicker implements Component {
+  readonly list: SelectList<FileEntry>;
+  private folder: string | undefined;
+
+  constructor(
+    private readonly theme: Theme,
+    private readonly cwd: string,
+  ) {
+    this.list = new SelectList<FileEntry>([], theme, { maxVisible: 8, typeToFilter: false, emptyText: "no file matches" });
+  }
+
+  /** Shows the folder named by the query (up to its last "/"), filtered by the rest. */
+  update(query: string): void {
+    const cut = query.lastIndexOf("/") + 1;
+    const folder = query.slice(0, cut);
+    if (folder !== this.folder) {
+      this.folder = folder;
+      this.list.setItems(listFolder(this.cwd, folder));
+      this.list.setFilter("");
+    }
+    this.list.setFilter(query.slice(cut));
+  }
+
+  get selected(): FileEntry | undefined {
+    return this.list.selected?.value;
+  }
+
+  render(width: number): string[] {
+    return [...this.list.render(width), this.theme.muted(truncateToWidth(`  ${HINT}`, width))];
+  }
+}
+
+/** A folder's entries, folders first, each group sorted by name; an unreadable folder lists nothing. */
+function listFolder(cwd: string, folder: string): SelectItem<FileEntry>[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(join(cwd, folder), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const items = entries
+    .filter((entry) => !SKIPPED.has(entry.name))
+    .map((entry) => {
+      const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && isFolderLink(join(cwd, folder, entry.name)));
+      const path = `${folder}${entry.name}${isFolder ? "/" : ""}`;
+      return { label: `${entry.name}${isFolder ? "/" : ""}`, value: { path, folder: isFolder } };
+    });
+  return items.sort((a, b) => Number(b.value.folder) - Number(a.value.folder) || a.label.localeCompare(b.label));
+}
+
+function isFolderLink(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

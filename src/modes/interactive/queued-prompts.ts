@@ -1,0 +1,41 @@
+// Prompts typed while a turn runs, waiting to be sent when it ends; shown above the status bar.
+// Rule: sent in the order typed, one per turn; Esc (cancel) and Ctrl+C drop them all.
+import type { Component } from "../../tui/component.ts";
+import type { Theme } from "../../tui/theme.ts";
+import { truncateToWidth } from "../../tui/width.ts";
+
+export interface QueuedInput {
+  text: string;
+  /** typed before zot was ready: a slash command in it still has to be recognised */
+  raw: boolean;
+}
+
+export class QueuedPrompts implements Component {
+  private items: QueuedInput[] = [];
+
+  constructor(private readonly theme: Theme) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: QueuedInput): void {
+    this.items.push(item);
+  }
+
+  shift(): QueuedInput | undefined {
+    return this.items.shift();
+  }
+
+  clear(): void {
+    this.items = [];
+  }
+
+  render(width: number): string[] {
+    return this.items.map((item) => {
+      const first = item.text.split("\n")[0];
+      const more = item.text.includes("\n") ? " …" : "";
+      return this.theme.muted(truncateToWidth(`  ↳ queued: ${first}${more}`, width));
+    });
+  }
+}

@@ -1,0 +1,89 @@
+// The two lines above the editor: what zot is doing (spinner and elapsed time while busy), the
+// provider and model, tokens (↑input ↓output, cache read/write), cost, and how full the context
+// window is (yellow past 70%, red past 90%); then the tags in force (jailed, confirmations on) and
+// the working directory with ~ for home. Rule: everything is read when drawn, from the snapshot the
+// app hands over, so the bar can never show a stale model or total.
+import type { ContextUse } from "../../core/agent.ts";
+import type { Usage } from "../../protocol/usage.ts";
+import type { Component } from "../../tui/component.ts";
+import type { Spinner } from "../../tui/spinner.ts";
+import type { Theme } from "../../tui/theme.ts";
+import { truncateToWidth, visibleWidth } from "../../tui/width.ts";
+
+export interface StatusSnapshot {
+  /** set while a turn, a compaction or the start-up runs */
+  busy?: { label: string; since: number };
+  provider?: string;
+  model?: string;
+  usage?: Usage;
+  context?: ContextUse;
+  cwd: string;
+  home: string;
+  tags: string[];
+}
+
+export class StatusBar implements Component {
+  constructor(
+    private readonly theme: Theme,
+    private readonly spinner: Spinner,
+    private readonly snapshot: () => StatusSnapshot,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  render(width: number): string[] {
+    const state = this.snapshot();
+    const { muted } = this.theme;
+    const busy = state.busy ? `${this.spinner.glyph()} ${state.busy.label} · ${formatElapsed(this.now() - state.busy.since)}` : "";
+    const model = state.model ? muted(`(${state.provider}) ${state.model}`) : "";
+    const stats = [model, this.usageText(state.usage), this.contextText(state.context)].filter(Boolean).join(" ");
+    const first = [busy, stats].filter(Boolean).join("  ");
+    const lines = visibleWidth(first) + 2 <= width || !busy ? [first] : [busy, stats];
+    const place = [...state.tags, tildePath(state.cwd, state.home)].join(" · ");
+    lines.push(muted(place));
+    return lines.map((line) => truncateToWidth(`  ${line}`, width));
+  }
+
+  private usageText(usage: Usage | undefined): string {
+    if (!usage) return "";
+    const parts = [
+      usage.input > 0 && `↑${formatTokens(usage.input)}`,
+      usage.output > 0 && `↓${formatTokens(usage.output)}`,
+      usage.cache_read > 0 && `R${formatTokens(usage.cache_read)}`,
+      usage.cache_write > 0 && `W${formatTokens(usage.cache_write)}`,
+      usage.cost_usd > 0 && `$${usage.cost_usd.toFixed(3)}`,
+    ].filter((part): part is string => typeof part === "string");
+    return parts.join(" ");
+  }
+
+  private contextText(context: ContextUse | undefined): string {
+    if (!context || context.tokens <= 0) return "";
+    if (context.window <= 0) return this.theme.muted(`${formatTokens(context.tokens)} ctx`);
+    const text = `${(context.fraction * 100).toFixed(1)}%/${formatTokens(context.window)}`;
+    if (context.fraction > 0.9) return this.theme.error(text);
+    if (context.fraction > 0.7) return this.theme.warning(text);
+    return this.theme.muted(text);
+  }
+}
+
+/** 999 → "999", 2_700 → "2.7k", 35_400 → "35k", 1_100_000 → "1.1M", 12_000_000 → "12M". */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  if (n < 10_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  return `${Math.round(n / 1_000_000)}M`;
+}
+
+/** 4_200 → "4s", 65_000 → "1m 05s". */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/** The path with the home directory shown as ~. */
+export function tildePath(path: string, home: string): string {
+  if (home === "" || home === "/") return path;
+  if (path === home) return "~";
+  return path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
