@@ -1,0 +1,175 @@
+// The keys the app itself answers before the editor sees them, and the two popups the editor's
+// text opens (`/command`, `@path`). Keys: Esc closes a popup, else cancels the running turn (and
+// drops the queue), else clears the editor; Ctrl+C clears the editor and the queue, a second one
+// within 2 s exits; Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
+// Ctrl+L clears the screen. With a popup open, ↑/↓ PgUp/PgDn move in it, Tab completes, Enter picks.
+// Rule: while an overlay (a picker, a dialog) is open it has every key; Ctrl+C reaches it as Esc.
+import { Stack } from "../../tui/component.ts";
+import { type Key, keyId } from "../../tui/keys.ts";
+import { shellQuote } from "../../tui/paste.ts";
+import { graphemes } from "../../tui/width.ts";
+import type { InteractiveApp } from "./app.ts";
+import { atFragment, type FileEntry, FilePicker } from "./file-picker.ts";
+import { SlashPopup, slashQuery } from "./slash-popup.ts";
+
+/** A second Ctrl+C within this long exits. */
+const EXIT_WINDOW_MS = 2000;
+const ESCAPE: Key = { name: "escape", ctrl: false, alt: false, shift: false };
+const LIST_KEYS = new Set(["up", "down", "pageup", "pagedown", "ctrl+p", "ctrl+n"]);
+
+export class AppKeys {
+  /** Where the open popup is drawn (under the editor). */
+  readonly popupSlot = new Stack();
+  private readonly slash: SlashPopup;
+  private files: FilePicker | undefined;
+  private popup: "slash" | "files" | undefined;
+  /** The editor text the user closed a popup on; it stays closed until the text changes. */
+  private dismissedFor: string | undefined;
+  /** Set while the app edits the editor itself, so the popups do not react to each step. */
+  private editing = false;
+  private lastCtrlC = 0;
+
+  constructor(private readonly app: InteractiveApp) {
+    this.slash = new SlashPopup(app.theme, app.commands, () => (app.ready ? (app.runtime.extensions?.commands() ?? []) : []));
+  }
+
+  handle(key: Key): boolean {
+    const id = keyId(key);
+    if (id !== "ctrl+c") {
+      this.lastCtrlC = 0;
+      this.app.setStatus("");
+    }
+    if (id === "ctrl+c") return this.ctrlC();
+    if (this.app.hasOverlay) return false;
+    if (this.popup && this.popupKey(id, key)) return true;
+    switch (id) {
+      case "escape":
+        this.escape();
+        return true;
+      case "ctrl+d":
+        if (!this.app.editor.isEmpty) return false;
+        this.app.exit(0);
+        return true;
+      case "ctrl+o":
+        this.app.chat.toggleExpanded();
+        return true;
+      case "ctrl+l":
+        this.app.frame.reset();
+        this.app.tui.clearScreen();
+        return true;
+    }
+    return false;
+  }
+
+  /** Opens, filters or closes the popup for the editor's text. */
+  updatePopup(): void {
+    if (this.editing) return;
+    const editor = this.app.editor;
+    if (editor.text === this.dismissedFor || this.app.hasOverlay) return this.show(undefined);
+    this.dismissedFor = undefined;
+    const query = slashQuery(editor.text);
+    if (query !== undefined) {
+      this.slash.update(query);
+      return this.show("slash");
+    }
+    const at = atFragment(editor.text, editor.cursor);
+    if (at && this.app.ready) {
+      this.files ??= new FilePicker(this.app.theme, this.app.agent.cwd);
+      this.files.update(at.query);
+      return this.show("files");
+    }
+    this.show(undefined);
+  }
+
+  closePopup(): void {
+    this.show(undefined);
+  }
+
+  private show(popup: "slash" | "files" | undefined): void {
+    if (popup === this.popup) return;
+    this.popup = popup;
+    this.popupSlot.clear();
+    if (popup === "slash") this.popupSlot.add(this.slash);
+    if (popup === "files" && this.files) this.popupSlot.add(this.files);
+    this.app.render();
+  }
+
+  private popupKey(id: string, key: Key): boolean {
+    const list = this.popup === "slash" ? this.slash.list : this.files?.list;
+    if (LIST_KEYS.has(id)) {
+      list?.handleKey(key);
+      return true;
+    }
+    if (id === "escape") {
+      this.dismissedFor = this.app.editor.text;
+      this.show(undefined);
+      return true;
+    }
+    if (this.popup === "slash") return this.slashKey(id);
+    const entry = this.files?.selected;
+    if (!entry) return false;
+    if (id === "enter" || id === "tab" || (id === "right" && entry.folder)) {
+      this.pickFile(entry);
+      return true;
+    }
+    return false;
+  }
+
+  private slashKey(id: string): boolean {
+    const name = this.slash.selected;
+    if (!name || (id !== "tab" && id !== "enter")) return false;
+    const editor = this.app.editor;
+    if (id === "tab") {
+      editor.setText(`/${name} `);
+      return true;
+    }
+    editor.setText(`/${name}`);
+    this.show(undefined);
+    editor.submit();
+    return true;
+  }
+
+  /** A folder opens in the picker; a file's path replaces the `@fragment`. */
+  private pickFile(entry: FileEntry): void {
+    const editor = this.app.editor;
+    const fragment = atFragment(editor.text, editor.cursor);
+    if (!fragment) return;
+    const path = /[\s'"\\$`]/.test(entry.path) ? shellQuote(entry.path) : entry.path;
+    this.editing = true;
+    try {
+      for (const _ of graphemes(`@${fragment.query}`)) editor.handleKey({ name: "backspace", ctrl: false, alt: false, shift: false });
+      editor.insertText(entry.folder ? `@${entry.path}` : `${path} `);
+    } finally {
+      this.editing = false;
+    }
+    this.updatePopup();
+  }
+
+  private escape(): void {
+    if (this.app.busy) {
+      void this.app.cancelTurn();
+      this.app.setStatus("turn cancelled; the queue was dropped");
+    } else if (!this.app.editor.isEmpty) this.app.editor.clear();
+  }
+
+  private ctrlC(): boolean {
+    const overlay = this.app.topOverlay;
+    if (overlay) {
+      overlay.handleKey?.(ESCAPE);
+      return true;
+    }
+    const now = Date.now();
+    if (now - this.lastCtrlC <= EXIT_WINDOW_MS) {
+      this.app.exit(0);
+      return true;
+    }
+    this.lastCtrlC = now;
+    const had = !this.app.editor.isEmpty || this.app.queue.size > 0;
+    this.app.editor.clear();
+    this.app.queue.clear();
+    this.closePopup();
+    const hint = had ? "input cleared · ctrl+c again to exit" : this.app.busy ? "ctrl+c again to exit · esc cancels the turn" : "ctrl+c again to exit";
+    this.app.setStatus(hint);
+    return true;
+  }
+}

@@ -1,0 +1,399 @@
+// The interactive app: the chat view, the queue, the status bar, the editor and its popups on one
+// Tui; the agent's events drawn as they come; the turn loop (one prompt at a time, the rest queued
+// and sent when the turn ends); slash commands, built-in and the extensions'. It is the AppContext
+// the commands see. Rule: the first frame is painted before the runtime exists (the user can type
+// while providers and extensions load; what is sent meanwhile waits in the queue), and nothing is
+// written to the terminal except through the renderer: runtime notes and diagnostics are chat notes.
+import { homedir } from "node:os";
+import type { Agent } from "../../core/agent.ts";
+import { parseSlash } from "../../extensions/slash-command.ts";
+import { errorText } from "../../protocol/error-text.ts";
+import type { AgentEvent } from "../../protocol/events.ts";
+import { textOf } from "../../protocol/messages.ts";
+import type { Runtime } from "../../runtime.ts";
+import { userTurns } from "../../session/fork.ts";
+import { type Component, Stack } from "../../tui/component.ts";
+import { Editor } from "../../tui/editor.ts";
+import { Spinner } from "../../tui/spinner.ts";
+import { Spacer, Text } from "../../tui/text.ts";
+import type { Theme } from "../../tui/theme.ts";
+import type { Tui } from "../../tui/tui.ts";
+import type { AppContext, NoteLevel, SlashCommand } from "./app-context.ts";
+import { AppFrame } from "./app-frame.ts";
+import { AppKeys } from "./app-keys.ts";
+import { ChatView } from "./chat-view.ts";
+import { runExtensionCommand } from "./extension-commands.ts";
+import { noteStyle } from "./note-line.ts";
+import { QueuedPrompts } from "./queued-prompts.ts";
+import { type StatusSnapshot, StatusBar } from "./status-bar.ts";
+import { TranscriptPager } from "./transcript-pager.ts";
+
+/** Creates the runtime; `log` takes its diagnostics (they become chat notes). */
+export type RuntimeFactory = (log: (message: string) => void) => Promise<Runtime>;
+
+export interface AppOptions {
+  /** sent (or run, if it is a command) as soon as the runtime is ready */
+  initialPrompt?: string;
+  commands: readonly SlashCommand[];
+}
+
+/** What runs: a turn, a compaction, or zot starting up. */
+interface Activity {
+  label: string;
+  since: number;
+  controller?: AbortController;
+  done: Promise<void>;
+}
+
+/** How long cancelTurn and exit wait for the agent to notice the abort. */
+const CANCEL_WAIT_MS = 2000;
+
+export class InteractiveApp implements AppContext {
+  readonly editor: Editor;
+  readonly chat: ChatView;
+  readonly queue: QueuedPrompts;
+  readonly frame: AppFrame;
+  readonly commands: readonly SlashCommand[];
+  private rt: Runtime | undefined;
+  private subscribed: { agent: Agent; off: () => void } | undefined;
+  private activity: Activity | undefined;
+  private readonly spinner: Spinner;
+  private readonly overlaySlot = new Stack();
+  private readonly overlays: Component[] = [];
+  private readonly statusLine: Text;
+  private readonly keys: AppKeys;
+  private endRun: ((code: number) => void) | undefined;
+  private readonly ended: Promise<number>;
+
+  constructor(
+    readonly tui: Tui,
+    readonly theme: Theme,
+    private readonly options: AppOptions,
+  ) {
+    this.commands = options.commands;
+    this.chat = new ChatView(theme, { toolExtension: (name) => this.rt?.agent.tools.find((tool) => tool.name === name)?.extension });
+    this.queue = new QueuedPrompts(theme);
+    this.spinner = new Spinner(() => tui.requestRender(), { style: theme.accent });
+    this.editor = new Editor(theme, { prompt: "> ", placeholder: "ask anything · / for commands · @ for files" });
+    this.statusLine = new Text("");
+    const statusBar = new StatusBar(theme, this.spinner, () => this.statusSnapshot());
+    this.keys = new AppKeys(this);
+    this.frame = new AppFrame(() => tui.terminal.rows);
+    this.frame.body.add(this.chat).add(this.overlaySlot).add(new Spacer()).add(this.queue).add(statusBar).add(this.editor).add(this.statusLine).add(this.keys.popupSlot);
+    tui.root.add(this.frame);
+    tui.setFocus(this.editor);
+    tui.onKey((key) => this.keys.handle(key));
+    this.editor.onSubmit = (text) => this.handleInput(text);
+    this.editor.onChange = () => this.keys.updatePopup();
+    this.ended = new Promise((resolve) => (this.endRun = resolve));
+  }
+
+  /** Paints, builds the runtime, runs until exit; resolves with the exit code. */
+  async run(source: Runtime | RuntimeFactory): Promise<number> {
+    const starting = this.begin("starting");
+    this.tui.start();
+    let runtime: Runtime;
+    try {
+      runtime = typeof source === "function" ? await source((message) => this.showNote(message, "warn")) : source;
+    } catch (error) {
+      this.tui.stop();
+      throw error;
+    } finally {
+      starting();
+    }
+    this.attach(runtime);
+    if (this.options.initialPrompt?.trim()) this.handleInput(this.options.initialPrompt.trim());
+    else this.drainQueue();
+    const code = await this.ended;
+    await this.shutdown();
+    return code;
+  }
+
+  // ── AppContext ─────────────────────────────────────────────────────────────────────────────
+
+  get runtime(): Runtime {
+    if (!this.rt) throw new Error("zot is still starting");
+    return this.rt;
+  }
+
+  get agent(): Agent {
+    return this.runtime.agent;
+  }
+
+  get busy(): boolean {
+    return this.activity !== undefined && this.rt !== undefined;
+  }
+
+  showNote(text: string, level: NoteLevel = "info"): void {
+    this.chat.addNote(text, level);
+    this.render();
+  }
+
+  showMarkdown(markdown: string): void {
+    this.chat.addMarkdown(markdown);
+    this.render();
+  }
+
+  setStatus(text: string, level: NoteLevel = "info"): void {
+    this.statusLine.setText(text === "" ? "" : `  ${noteStyle(this.theme, level === "info" ? "muted" : level)(text)}`);
+    this.render();
+  }
+
+  submitPrompt(text: string): void {
+    if (!this.rt || this.activity) this.queue.push({ text, raw: false });
+    else this.startTurn(text);
+    this.render();
+  }
+
+  insertText(text: string): void {
+    this.editor.insertText(text);
+    this.render();
+  }
+
+  async cancelTurn(): Promise<void> {
+    this.queue.clear();
+    const activity = this.activity;
+    this.render();
+    if (!activity?.controller) return;
+    activity.controller.abort(new Error("cancelled by the user"));
+    await within(activity.done, CANCEL_WAIT_MS);
+  }
+
+  async compact(instructions?: string): Promise<void> {
+    if (this.activity) await this.cancelTurn();
+    const controller = new AbortController();
+    const finish = this.begin("compacting", controller);
+    try {
+      await this.agent.compact(controller.signal, instructions ? { instructions } : {});
+    } catch (error) {
+      this.showNote(`compaction failed: ${errorText(error)}`, "error");
+    } finally {
+      finish();
+      this.drainQueue();
+    }
+  }
+
+  reloadTranscript(): void {
+    this.subscribe();
+    this.chat.load(this.agent.messages);
+    this.render();
+  }
+
+  openOverlay(component: Component): { close(): void } {
+    this.overlays.push(component);
+    this.overlaySlot.add(component);
+    this.keys.closePopup();
+    this.tui.setFocus(component);
+    this.render();
+    let open = true;
+    return {
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.overlays.splice(this.overlays.indexOf(component), 1);
+        this.overlaySlot.remove(component);
+        this.tui.setFocus(this.overlays.at(-1) ?? this.editor);
+        this.render();
+      },
+    };
+  }
+
+  jumpToTurn(n: number): void {
+    const { rows, turns } = this.chat.rowsWithTurns(this.tui.terminal.columns);
+    // The view keeps turns a compaction took out of the transcript: count from the newest.
+    const total = userTurns(this.agent.messages).length;
+    const start = turns[turns.length - total + n - 1];
+    if (start === undefined) {
+      this.showNote(`there is no turn ${n} on screen`, "error");
+      return;
+    }
+    const pager = new TranscriptPager(rows, start, `turn ${n} of ${total}`, this.theme, () => this.tui.terminal.rows);
+    const overlay = this.openOverlay(pager);
+    pager.onClose = () => overlay.close();
+  }
+
+  exit(code = 0): void {
+    this.endRun?.(code);
+  }
+
+  // ── the app's own ──────────────────────────────────────────────────────────────────────────
+
+  get ready(): boolean {
+    return this.rt !== undefined;
+  }
+
+  get hasOverlay(): boolean {
+    return this.overlays.length > 0;
+  }
+
+  /** The component on top (a picker, a dialog), which has the keyboard. */
+  get topOverlay(): Component | undefined {
+    return this.overlays.at(-1);
+  }
+
+  render(): void {
+    this.tui.requestRender();
+  }
+
+  /** What the user submitted: a built-in command, an extension's command, or a prompt. */
+  handleInput(text: string): void {
+    if (!this.rt) {
+      this.queue.push({ text, raw: true });
+      this.render();
+      return;
+    }
+    const slash = parseSlash(text);
+    if (slash) {
+      const builtin = this.commands.find((command) => command.name === slash.name);
+      if (builtin) return void this.runCommand(`/${builtin.name}`, builtin.cancelsTurn ?? false, () => builtin.run(this, slash.args));
+      const extensions = this.rt.extensions;
+      if (extensions?.hasCommand(slash.name)) {
+        return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, extensions, this.chat.notes, slash));
+      }
+      // A typo of a command is not worth a model call; the text goes back into the editor.
+      this.editor.setText(text);
+      this.setStatus(`unknown command /${slash.name}; /help lists the commands`, "error");
+      return;
+    }
+    this.submitPrompt(text);
+  }
+
+  private async runCommand(label: string, cancelsTurn: boolean, run: () => Promise<void> | void): Promise<void> {
+    try {
+      if (cancelsTurn && this.activity) await this.cancelTurn();
+      await run();
+    } catch (error) {
+      this.showNote(`${label}: ${errorText(error)}`, "error");
+    } finally {
+      this.render();
+      this.drainQueue();
+    }
+  }
+
+  private startTurn(text: string): void {
+    const controller = new AbortController();
+    const finish = this.begin("working", controller);
+    this.chat.notes.clear();
+    this.agent
+      .prompt({ text }, controller.signal)
+      .catch((error) => this.showNote(errorText(error), "error"))
+      .finally(() => {
+        finish();
+        this.drainQueue();
+      });
+  }
+
+  /** The next queued input, once nothing runs. */
+  private drainQueue(): void {
+    if (!this.rt || this.activity) return;
+    const next = this.queue.shift();
+    if (!next) return;
+    if (next.raw) this.handleInput(next.text);
+    else this.startTurn(next.text);
+    this.render();
+  }
+
+  /** Marks something running (spinner, elapsed time, busy); returns what marks it finished. */
+  private begin(label: string, controller?: AbortController): () => void {
+    let resolve!: () => void;
+    const activity: Activity = { label, since: performance.now(), controller, done: new Promise((r) => (resolve = r)) };
+    this.activity = activity;
+    this.spinner.start();
+    this.render();
+    return () => {
+      if (this.activity === activity) {
+        this.activity = undefined;
+        this.spinner.stop();
+      }
+      resolve();
+      this.render();
+    };
+  }
+
+  private attach(runtime: Runtime): void {
+    this.rt = runtime;
+    this.subscribe();
+    runtime.extensions?.onNotify({
+      notify: (note) => {
+        this.chat.notes.add(note);
+        this.render();
+      },
+      clearNotes: (extension) => {
+        this.chat.notes.clear(extension);
+        this.render();
+      },
+    });
+    const messages = runtime.agent.messages;
+    if (messages.length > 0) this.chat.load(messages);
+    for (const index of userTurns(messages)) this.editor.history.add(textOf(messages[index]!.content));
+    for (const note of runtime.notes) this.chat.addNote(note, "warn");
+    if (runtime.session?.resumed) this.chat.addNote(`resumed session ${runtime.session.id}`, "muted");
+    this.render();
+  }
+
+  /** Listens to the runtime's agent (again, if a resume or fork replaced it). */
+  private subscribe(): void {
+    const agent = this.runtime.agent;
+    if (this.subscribed?.agent === agent) return;
+    this.subscribed?.off();
+    this.subscribed = { agent, off: agent.onEvent((event) => this.onAgentEvent(event)) };
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    this.chat.handleEvent(event);
+    if (this.activity && (event.type === "compact_start" || event.type === "compact_done")) {
+      this.activity.label = event.type === "compact_start" ? "compacting" : "working";
+    }
+    this.render();
+  }
+
+  private statusSnapshot(): StatusSnapshot {
+    const agent = this.rt?.agent;
+    const activity = this.activity;
+    return {
+      busy: activity && { label: activity.label, since: activity.since },
+      provider: agent?.model.provider,
+      model: agent?.model.id,
+      usage: agent?.cumulative,
+      context: agent?.contextUse(),
+      cwd: agent?.cwd ?? process.cwd(),
+      home: homedir(),
+      tags: this.rt ? runtimeTags(this.rt) : [],
+    };
+  }
+
+  private async shutdown(): Promise<void> {
+    const activity = this.activity;
+    if (activity?.controller) {
+      activity.controller.abort(new Error("zot is exiting"));
+      await within(activity.done, CANCEL_WAIT_MS);
+    }
+    this.subscribed?.off();
+    this.tui.stop();
+    await this.rt?.dispose();
+  }
+}
+
+/**
+ * The status bar's tags, read defensively: the jail and the confirmation gate are other files'
+ * (core/agent.ts `jailed`, the --no-yolo gate), and a missing field means the feature is off.
+ */
+function runtimeTags(runtime: Runtime): string[] {
+  const tags: string[] = [];
+  const agent = runtime.agent as unknown as Record<string, unknown>;
+  if (agent.jailed === true) tags.push("jailed");
+  const gate = (runtime as unknown as Record<string, unknown>).confirmations;
+  const gateOn = typeof gate === "boolean" ? gate : typeof gate === "object" && gate !== null && (gate as { enabled?: unknown }).enabled === true;
+  if (gateOn) tags.push("confirmations on");
+  return tags;
+}
+
+/** Waits for `promise`, at most `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

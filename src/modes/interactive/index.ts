@@ -1,0 +1,31 @@
+// `zot` in a terminal: the interactive app. Rule: this module and everything under it load only
+// when a TUI is wanted (root.ts imports it lazily), so -p, --json and --version never pay for it.
+import type { Runtime } from "../../runtime.ts";
+import { createTheme } from "../../tui/theme.ts";
+import type { Terminal } from "../../tui/terminal.ts";
+import { Tui } from "../../tui/tui.ts";
+import type { SlashCommand } from "./app-context.ts";
+import { InteractiveApp, type RuntimeFactory } from "./app.ts";
+import { BUILTIN_SLASH_COMMANDS } from "./commands/index.ts";
+
+export interface InteractiveOptions {
+  /** `zot "prompt"`: sent as soon as the runtime is ready */
+  initialPrompt?: string;
+  /** the terminal to draw on (default: stdin/stdout) */
+  terminal?: Terminal;
+  /** the built-in slash commands (default: all of them) */
+  commands?: readonly SlashCommand[];
+}
+
+/**
+ * Runs the app until the user exits; resolves with the exit code. Given a factory, the first frame
+ * is painted before the runtime is built, and the runtime's diagnostics become chat notes.
+ */
+export async function runInteractive(runtime: Runtime | RuntimeFactory, options: InteractiveOptions = {}): Promise<number> {
+  const tui = new Tui(options.terminal);
+  const app = new InteractiveApp(tui, createTheme(), {
+    initialPrompt: options.initialPrompt,
+    commands: options.commands ?? BUILTIN_SLASH_COMMANDS,
+  });
+  return app.run(runtime);
+}
