@@ -39,7 +39,7 @@ export async function runRoot(argv: string[]): Promise<number> {
 
   const stdinIsTty = isatty(0);
   if (!flags.print && !flags.json && stdinIsTty) {
-    throw new UsageError("the interactive TUI is not built yet; use -p \"prompt\" to print an answer or --json to stream events");
+    return (await import("./interactive.ts")).runInteractiveCommand(runtimeOptions, sessionChoice, positionals.join(" ").trim());
   }
   if (flags.print && flags.json) throw new UsageError("-p and --json cannot be used together; pick one");
 

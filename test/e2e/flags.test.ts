@@ -87,15 +87,16 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
     expect(run.stderr).toContain("no prompt");
   });
 
-  test("a terminal with no -p or --json is told the TUI is not built yet", async () => {
+  test("in a terminal (the TUI's path) a bad flag is still a usage error, before anything is drawn", async () => {
     let screen = "";
-    const proc = Bun.spawn([ZOT], {
+    const proc = Bun.spawn([ZOT, "--max-steps", "0"], {
       env: cleanEnv(tempDir("zot-home-")),
       terminal: { cols: 100, rows: 10, data: (_t, data) => { screen += new TextDecoder().decode(data); } },
     });
     expect(await proc.exited).toBe(2);
     await Bun.sleep(50);
-    expect(screen).toContain("interactive TUI is not built yet");
+    expect(screen).toContain("--max-steps must be a positive whole number");
+    expect(screen).not.toContain("\x1b[?2026h");
   });
 });
 
