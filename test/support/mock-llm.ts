@@ -14,6 +14,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: any;
+  /** set when the client went away before the response was complete (an abort mid-stream) */
+  aborted?: boolean;
 }
 
 /** Builds the HTTP response for one turn in one wire format. */
@@ -57,6 +59,7 @@ export function startMockLlm(turns: ScriptTurn[] = []): MockLlm {
         body,
       };
       requests.push(recorded);
+      req.signal.addEventListener("abort", () => (recorded.aborted = true));
       const route = ROUTES[path];
       if (!route) return Response.json({ error: { message: `mock: no route ${path}` } }, { status: 404 });
       const turn = queue.shift();

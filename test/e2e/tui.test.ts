@@ -1,0 +1,164 @@
+// The interactive app through a real pseudo-terminal (dist/zot against the mock LLM, the screen read
+// back by xterm headless): answers streaming in, tool boxes, the queue, Esc, resize, wide characters.
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import type { PtySession } from "../support/pty.ts";
+import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
+
+let mock: MockLlm | undefined;
+const sessions: PtySession[] = [];
+afterEach(async () => {
+  for (const session of sessions.splice(0)) session.close();
+  await mock?.stop();
+  mock = undefined;
+});
+
+function zot(turns: Parameters<typeof startMockLlm>[0], options: Parameters<typeof startZot>[1] = {}) {
+  mock = startMockLlm(turns);
+  const run = startZot(mock, options);
+  sessions.push(run.session);
+  return { ...run, mock };
+}
+
+const ANSWER = Array.from({ length: 12 }, (_, i) => `line ${i + 1} of the answer`).join("\n");
+
+describe("zot in a terminal", () => {
+  test("a streamed answer appears under the prompt, row by row; the status bar shows the model and the tokens", async () => {
+    const { session, mock } = zot([{ text: ANSWER, chunk_size: 6, chunk_delay_ms: 25 }]);
+    await ready(session);
+    session.type("hello zot\r");
+    await session.waitForText("line 3 of the answer");
+    // Streaming: the start is on screen before the end has arrived.
+    expect(session.screen.text()).not.toContain("line 12 of the answer");
+    await session.waitForText("line 12 of the answer");
+    const rows = session.screen.lines();
+    const prompt = rows.findIndex((row) => row === "› hello zot");
+    expect(prompt).toBeGreaterThanOrEqual(0);
+    expect(rows.findIndex((row) => row.includes("line 1 of the answer"))).toBeGreaterThan(prompt);
+    await session.waitFor((screen) => /\(anthropic\) claude-\S+ ↑\d/.test(screen.text()), "the model and tokens in the status bar");
+    expect(lastUserText(mock.requests[0].body)).toBe("hello zot");
+  });
+
+  test('`zot "prompt"` starts with that prompt', async () => {
+    const { session, mock } = zot([{ text: "answered at once" }], { args: ["what is 2+2?"] });
+    await session.waitForText("answered at once");
+    expect(session.screen.text()).toContain("› what is 2+2?");
+    expect(lastUserText(mock.requests[0].body)).toBe("what is 2+2?");
+  });
+
+  test("a tool box shows the tool and its arguments; a long result is collapsed to 10 rows, Ctrl+O expands and collapses it", async () => {
+    const { session } = zot([{ tool_calls: [{ name: "bash", args: { command: "seq 1 30" } }] }, { text: "counted" }], { rows: 50 });
+    await ready(session);
+    session.type("count\r");
+    await session.waitForText("counted");
+    const text = () => session.screen.text();
+    expect(text()).toContain("╭─ bash ");
+    expect(text()).toContain("│ $ seq 1 30");
+    expect(text()).toMatch(/│ 10 +│/);
+    expect(text()).not.toMatch(/│ 11 +│/);
+    expect(text()).toMatch(/… \d+ more rows · ctrl\+o to expand/);
+    session.type("\x0f");
+    await session.waitFor((screen) => /│ 30 +│/.test(screen.text()), "the whole result");
+    expect(text()).not.toContain("ctrl+o to expand");
+    session.type("\x0f");
+    await session.waitFor((screen) => screen.text().includes("ctrl+o to expand"), "the result collapsed again");
+    expect(text()).not.toMatch(/│ 30 +│/);
+  });
+
+  test("an edit's result is a coloured diff, a failed tool's result is red", async () => {
+    const { session, cwd } = zot(
+      [
+        { tool_calls: [{ name: "edit", args: { path: "notes.txt", edits: [{ old_text: "old line", new_text: "new line" }] } }] },
+        { tool_calls: [{ name: "read", args: { path: "missing.txt" } }] },
+        { text: "all done" },
+      ],
+      { env: { NO_COLOR: "" } },
+    );
+    writeFileSync(join(cwd, "notes.txt"), "first\nold line\nlast\n");
+    await ready(session);
+    session.type("fix it\r");
+    await session.waitForText("all done");
+    expect(session.output).toContain("\x1b[31m-old line");
+    expect(session.output).toContain("\x1b[32m+new line");
+    expect(session.output).toMatch(/\x1b\[31mread: [^\x1b]*missing\.txt/);
+    expect(session.screen.text()).toContain("╭─ edit ");
+  });
+
+  test("Enter while a turn runs queues the message above the status bar; it is sent when the turn ends", async () => {
+    const { session, mock } = zot([{ text: ANSWER, chunk_size: 4, chunk_delay_ms: 40 }, { text: "second answer" }]);
+    await ready(session);
+    session.type("first question\r");
+    await session.waitForText("line 1 of the answer");
+    session.type("second question\r");
+    await session.waitForText("↳ queued: second question");
+    expect(mock.requests).toHaveLength(1);
+    await session.waitForText("second answer", 20_000);
+    expect(mock.requests).toHaveLength(2);
+    expect(lastUserText(mock.requests[1].body)).toBe("second question");
+    expect(session.screen.text()).not.toContain("queued:");
+    const rows = session.screen.allLines();
+    expect(rows.indexOf("› second question")).toBeGreaterThan(rows.findIndex((row) => row.includes("line 12 of the answer")));
+  }, 30_000);
+
+  test("Esc cancels the running turn (the request is aborted) and drops the queue; the next prompt runs", async () => {
+    const long = Array.from({ length: 200 }, (_, i) => `slow line ${i}`).join("\n");
+    const { session, mock } = zot([{ text: long, chunk_size: 4, chunk_delay_ms: 30 }, { text: "after the cancel" }]);
+    await ready(session);
+    session.type("go slowly\r");
+    await session.waitForText("slow line 1");
+    session.type("never sent\r");
+    await session.waitForText("queued: never sent");
+    session.type("\x1b");
+    await session.waitFor((screen) => screen.lines().some((row) => row.trim() === "cancelled"), "the cancelled note");
+    expect(session.screen.text()).not.toContain("queued:");
+    await session.waitFor(() => mock.requests[0].aborted === true, "the mock to see the client go away");
+    expect(session.screen.text()).not.toContain("slow line 199");
+    await Bun.sleep(300);
+    expect(mock.requests).toHaveLength(1);
+    session.type("and now\r");
+    await session.waitForText("after the cancel");
+    expect(lastUserText(mock.requests[1].body)).toBe("and now");
+    expect(mock.requests[1].aborted).toBeFalsy();
+  }, 30_000);
+
+  test("a resize keeps the content: the answer is still on screen, rows fit the new width, the scrollback is not cleared", async () => {
+    const { session } = zot([{ text: `${ANSWER}\n\nA final paragraph that is long enough to wrap when the terminal gets narrower than it is now.` }], { cols: 100, rows: 30 });
+    await ready(session);
+    session.type("tell me\r");
+    await session.waitForText("narrower than it is now.");
+    const start = session.output.length;
+    await session.resize(60, 20);
+    await session.waitFor((screen) => screen.lines().some((row) => row.includes("ask anything")) && screen.text().includes("final paragraph"), "the app redrawn at 60 columns");
+    for (const row of session.screen.lines()) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(60);
+    expect(session.screen.text()).toContain("narrower than it is");
+    await session.resize(100, 30);
+    await session.waitFor((screen) => screen.text().includes("line 12 of the answer"), "the app redrawn at 100 columns");
+    expect(session.output.slice(start)).not.toContain("\x1b[3J");
+    expect(session.screen.allLines().filter((row) => row.includes("line 1 of the answer")).length).toBeGreaterThanOrEqual(1);
+  });
+
+  test("CJK and emoji align: a tool box's right border stays in one column, the cursor follows wide characters", async () => {
+    const { session } = zot([{ tool_calls: [{ name: "bash", args: { command: "printf '日本語のテキスト\\n🚀 rocket 🚀\\nplain ascii\\n混合 mixed 한국어\\n'" } }] }, { text: "shown" }]);
+    await ready(session);
+    session.type("wide\r");
+    await session.waitForText("shown");
+    const rows = session.screen.lines();
+    const top = rows.findIndex((row) => row.startsWith("╭─ bash"));
+    const bottom = rows.findIndex((row, i) => i > top && row.startsWith("╰"));
+    const right = session.screen.columnOf(top, "╮");
+    expect(right).toBe(99);
+    for (let row = top + 1; row < bottom; row++) expect(session.screen.columnOf(row, "│", )).toBe(0);
+    for (const needle of ["日本語のテキスト", "🚀 rocket 🚀", "混合 mixed 한국어"]) {
+      const row = rows.findIndex((line) => line.includes(needle));
+      expect(row).toBeGreaterThan(top);
+      expect(rows[row].endsWith("│")).toBe(true);
+      expect(session.screen.columnOf(row, " │") + 1).toBe(right);
+    }
+    expect(session.screen.columnOf(bottom, "╯")).toBe(right);
+    session.type("日本🚀x");
+    await session.waitForText("> 日本🚀x");
+    expect(session.screen.cursor().x).toBe(2 + 7);
+  });
+});
