@@ -159,9 +159,11 @@ export function bwrapArgs(root: string, env: Record<string, string | undefined> 
   const resolv = realPathOf("/etc/resolv.conf");
   if (resolv !== "/etc/resolv.conf" && !resolv.startsWith("/etc/")) args.push("--ro-bind-try", resolv, resolv);
 
-  const home = env.HOME;
-  if (home && isAbsolute(home) && home !== sep && !isWithin(root, jailRoot(home))) args.push("--tmpfs", jailRoot(home));
+  const home = env.HOME && isAbsolute(env.HOME) && env.HOME !== sep ? jailRoot(env.HOME) : undefined;
+  if (home && !isWithin(root, home)) args.push("--tmpfs", home);
   for (const dir of pathDirs(env.PATH ?? "")) {
+    // A PATH entry holding the whole home (or `/`) would show everything the jail hides.
+    if (dir === sep || (home && isWithin(dir, home))) continue;
     if (!isWithin(root, dir) && !SYSTEM_DIRS.some((system) => isWithin(system, dir))) args.push("--ro-bind", dir, dir);
   }
   args.push("--bind", root, root, "--chdir", root);

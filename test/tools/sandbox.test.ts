@@ -259,5 +259,12 @@ describe.skipIf(confinement !== "bwrap")("bash under bubblewrap", () => {
     expect(args.slice(-5)).toEqual(["--bind", root, root, "--chdir", root]);
     expect(args.join(" ")).toContain(`--tmpfs ${outside}`);
     expect(args.join(" ")).not.toContain(`--bind ${outside}`);
+    // PATH directories show read-only, but never the whole home or the root
+    const tools = join(outside, "tools", "bin");
+    mkdirSync(tools, { recursive: true });
+    const withPath = bwrapArgs(root, { HOME: join(outside, "tools"), PATH: `${tools}:${outside}:/:/usr/bin` }).join(" ");
+    expect(withPath).toContain(`--ro-bind ${tools} ${tools}`);
+    expect(withPath).not.toContain(`--ro-bind ${outside} `);
+    expect(withPath).not.toContain("--ro-bind / /");
   });
 });
