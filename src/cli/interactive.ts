@@ -18,7 +18,7 @@ export async function runInteractiveCommand(
     sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
   const { runInteractive } = await import("../modes/interactive/index.ts");
   return runInteractive(
-    async (log) => (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log }),
+    async (log, confirmer) => (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer }),
     { initialPrompt: prompt || undefined },
   );
 }

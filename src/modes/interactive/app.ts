@@ -374,17 +374,11 @@ export class InteractiveApp implements AppContext {
   }
 }
 
-/**
- * The status bar's tags, read defensively: the jail and the confirmation gate are other files'
- * (core/agent.ts `jailed`, the --no-yolo gate), and a missing field means the feature is off.
- */
+/** The status bar's tags: the jail (/jail, --jail) and the confirmation gate (/yolo, --no-yolo). */
 function runtimeTags(runtime: Runtime): string[] {
   const tags: string[] = [];
-  const agent = runtime.agent as unknown as Record<string, unknown>;
-  if (agent.jailed === true) tags.push("jailed");
-  const gate = (runtime as unknown as Record<string, unknown>).confirmations;
-  const gateOn = typeof gate === "boolean" ? gate : typeof gate === "object" && gate !== null && (gate as { enabled?: unknown }).enabled === true;
-  if (gateOn) tags.push("confirmations on");
+  if (runtime.agent.jailed) tags.push("jailed");
+  if (runtime.confirmGate?.confirming) tags.push("confirmations on");
   return tags;
 }
 

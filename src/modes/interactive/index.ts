@@ -1,5 +1,6 @@
 // `zot` in a terminal: the interactive app. Rule: this module and everything under it load only
 // when a TUI is wanted (root.ts imports it lazily), so -p, --json and --version never pay for it.
+import type { Confirmer } from "../../core/confirm-gate.ts";
 import type { Runtime } from "../../runtime.ts";
 import { createTheme } from "../../tui/theme.ts";
 import type { Terminal } from "../../tui/terminal.ts";
@@ -7,6 +8,7 @@ import { Tui } from "../../tui/tui.ts";
 import type { SlashCommand } from "./app-context.ts";
 import { InteractiveApp, type RuntimeFactory } from "./app.ts";
 import { BUILTIN_SLASH_COMMANDS } from "./commands/index.ts";
+import { createDialogConfirmer } from "./confirm-dialog.ts";
 
 export interface InteractiveOptions {
   /** `zot "prompt"`: sent as soon as the runtime is ready */
@@ -17,15 +19,20 @@ export interface InteractiveOptions {
   commands?: readonly SlashCommand[];
 }
 
+/** A RuntimeFactory that is also handed the app's confirmation dialog (RuntimeOptions.confirmer). */
+export type ConfirmingRuntimeFactory = (log: Parameters<RuntimeFactory>[0], confirmer: Confirmer) => Promise<Runtime>;
+
 /**
  * Runs the app until the user exits; resolves with the exit code. Given a factory, the first frame
- * is painted before the runtime is built, and the runtime's diagnostics become chat notes.
+ * is painted before the runtime is built, and the runtime's diagnostics become chat notes; the
+ * factory gets the Confirmer that asks --no-yolo's questions (and /yolo's) in the app's dialog.
  */
-export async function runInteractive(runtime: Runtime | RuntimeFactory, options: InteractiveOptions = {}): Promise<number> {
+export async function runInteractive(runtime: Runtime | ConfirmingRuntimeFactory, options: InteractiveOptions = {}): Promise<number> {
   const tui = new Tui(options.terminal);
   const app = new InteractiveApp(tui, createTheme(), {
     initialPrompt: options.initialPrompt,
     commands: options.commands ?? BUILTIN_SLASH_COMMANDS,
   });
-  return app.run(runtime);
+  const confirmer = createDialogConfirmer(app);
+  return app.run(typeof runtime === "function" ? (log) => runtime(log, confirmer) : runtime);
 }
