@@ -1,0 +1,179 @@
+// The built-in slash commands and the --no-yolo dialog through a real pseudo-terminal: dist/zot
+// against the mock LLM, the screen read back by xterm headless, what reached the model read from
+// the mock's requests.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import type { PtySession } from "../support/pty.ts";
+import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
+import { tempDir } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+const sessions: PtySession[] = [];
+afterEach(async () => {
+  for (const session of sessions.splice(0)) session.close();
+  await mock?.stop();
+  mock = undefined;
+});
+
+function zot(options: Parameters<typeof startZot>[1] = {}) {
+  mock ??= startMockLlm();
+  const run = startZot(mock, options);
+  sessions.push(run.session);
+  return { ...run, mock };
+}
+
+const bash = (command: string) => ({ tool_calls: [{ name: "bash", args: { command } }] });
+/** The tool results the model was sent in a request, as text. */
+const toolResults = (body: any) => JSON.stringify((body.messages as any[]).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result"));
+/** Everything the model was sent in a request's messages. */
+const sent = (body: any) => JSON.stringify(body.messages);
+
+describe("the --no-yolo dialog", () => {
+  test("asks before each tool call; 1 runs it, 4 refuses, Esc refuses as cancelled, 2 stops asking for that tool, 3 for everything", async () => {
+    const { session, mock, cwd } = zot({ args: ["--no-yolo"], rows: 40 });
+    mock.push(
+      bash("echo one > one.txt"),
+      { text: "turn one over" },
+      bash("echo two > two.txt"),
+      { text: "turn two over" },
+      bash("echo three > three.txt"),
+      { text: "turn three over" },
+      bash("echo four > four.txt"),
+      bash("echo five > five.txt"),
+      { text: "turn four over" },
+      { tool_calls: [{ name: "read", args: { path: "four.txt" } }] },
+      { tool_calls: [{ name: "write", args: { path: "six.txt", content: "six" } }] },
+      { text: "turn five over" },
+    );
+    await ready(session);
+    await session.waitForText("confirmations on");
+
+    session.type("first\r");
+    await session.waitForText("Allow bash?");
+    expect(session.screen.text()).toContain("echo one > one.txt");
+    for (const answer of ["1. Yes", "2. Yes, and don't ask again for bash this session", "3. Yes to everything this session", "4. No"]) {
+      expect(session.screen.text()).toContain(answer);
+    }
+    expect(existsSync(join(cwd, "one.txt"))).toBe(false);
+    session.type("1");
+    await session.waitForText("turn one over");
+    expect(existsSync(join(cwd, "one.txt"))).toBe(true);
+    expect(session.screen.text()).not.toContain("Allow bash?");
+
+    session.type("second\r");
+    await session.waitForText("echo two > two.txt");
+    session.type("4");
+    await session.waitForText("turn two over");
+    expect(existsSync(join(cwd, "two.txt"))).toBe(false);
+    expect(toolResults(mock.requests[3]!.body)).toContain("the user declined");
+
+    session.type("third\r");
+    await session.waitForText("echo three > three.txt");
+    session.type("\x1b");
+    await session.waitForText("turn three over");
+    expect(existsSync(join(cwd, "three.txt"))).toBe(false);
+    expect(toolResults(mock.requests[5]!.body)).toContain("the user declined: user cancelled");
+
+    session.type("fourth\r");
+    await session.waitForText("echo four > four.txt");
+    session.type("2");
+    await session.waitForText("turn four over");
+    // The second bash call of the turn ran without a question.
+    expect(existsSync(join(cwd, "four.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "five.txt"))).toBe(true);
+
+    session.type("fifth\r");
+    await session.waitForText("Allow read?");
+    session.type("3");
+    await session.waitForText("turn five over");
+    expect(existsSync(join(cwd, "six.txt"))).toBe(true);
+    expect(session.screen.text()).not.toContain("Allow write?");
+    await session.waitFor((screen) => !screen.text().includes("confirmations on"), "the confirmations tag gone");
+  }, 30_000);
+});
+
+describe("slash commands", () => {
+  test("/model opens a picker; typing filters it, Enter switches, and the next request goes to that model", async () => {
+    const { session, mock } = zot();
+    mock.push({ text: "answered by haiku" });
+    await ready(session);
+    session.type("/model");
+    await session.waitForText("Switch the model");
+    session.type("\r");
+    await session.waitForText("Switch model");
+    expect(session.screen.text()).toMatch(/› claude-sonnet-4-5 .*current/);
+    session.type("haiku-4");
+    await session.waitFor((screen) => /› claude-haiku-4-5/.test(screen.text()), "claude-haiku-4-5 highlighted");
+    session.type("\r");
+    await session.waitForText("model: claude-haiku-4-5 (Claude Haiku 4.5)");
+    await session.waitFor((screen) => /\(anthropic\) claude-haiku-4-5/.test(screen.text()), "the new model in the status bar");
+    session.type("hello\r");
+    await session.waitForText("answered by haiku");
+    expect(mock.requests[0]!.body.model).toBe("claude-haiku-4-5");
+  });
+
+  test("/clear empties the chat and the next request carries nothing of before", async () => {
+    const { session, mock } = zot();
+    mock.push({ text: "the first answer" }, { text: "a fresh answer" });
+    await ready(session);
+    session.type("first question\r");
+    await session.waitForText("the first answer");
+    session.type("/clear ");
+    session.type("\r");
+    await session.waitForText("transcript cleared");
+    expect(session.screen.text()).not.toContain("the first answer");
+    session.type("new question\r");
+    await session.waitForText("a fresh answer");
+    expect(sent(mock.requests[1]!.body)).not.toContain("first question");
+    expect(lastUserText(mock.requests[1]!.body)).toBe("new question");
+  });
+
+  test("/btw answers on screen and leaves the transcript as it was", async () => {
+    const { session, mock } = zot();
+    mock.push({ text: "The answer is 42." }, { text: "It was about the number 42." }, { text: "next answer" });
+    await ready(session);
+    session.type("what is the answer?\r");
+    await session.waitForText("The answer is 42.");
+    session.type("/btw what was that about?\r");
+    await session.waitForText("It was about the number 42.");
+    expect(session.screen.text()).toContain("btw what was that about?");
+    expect(mock.requests[1]!.body.tools ?? []).toEqual([]);
+    expect(sent(mock.requests[1]!.body)).toContain("The answer is 42.");
+    session.type("and then?\r");
+    await session.waitForText("next answer");
+    const third = sent(mock.requests[2]!.body);
+    expect(third).toContain("what is the answer?");
+    expect(third).toContain("The answer is 42.");
+    expect(third).not.toContain("what was that about?");
+    expect(third).not.toContain("It was about the number 42.");
+  });
+
+  test("/sessions resumes an earlier session: its prompts on screen, its transcript sent with the next prompt", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const first = zot({ home, cwd });
+    first.mock.push({ text: "noted, the code word is marmalade" });
+    await ready(first.session);
+    first.session.type("remember the code word marmalade\r");
+    await first.session.waitForText("noted, the code word is marmalade");
+    first.session.type("/exit\r");
+    expect(await first.session.exited()).toBe(0);
+
+    const second = zot({ home, cwd });
+    second.mock.push({ text: "it was marmalade" });
+    await ready(second.session);
+    second.session.type("/sessions\r");
+    await second.session.waitForText("Resume a session");
+    expect(second.session.screen.text()).toContain("remember the code word marmalade");
+    second.session.type("marmalade\r");
+    await second.session.waitForText("resumed session");
+    expect(second.session.screen.text()).toContain("› remember the code word marmalade");
+    second.session.type("what was the code word?\r");
+    await second.session.waitForText("it was marmalade");
+    const body = second.mock.requests.at(-1)!.body;
+    expect(sent(body)).toContain("remember the code word marmalade");
+    expect(lastUserText(body)).toBe("what was the code word?");
+  });
+});
