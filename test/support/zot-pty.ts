@@ -48,9 +48,9 @@ export function startZot(mock: MockLlm, options: ZotPtyOptions = {}): ZotPty {
   return { session, home, cwd, pid };
 }
 
-/** Waits until the app is ready for input (its editor's placeholder is on screen). */
+/** Waits until the app is drawn and its runtime is up (the status bar names the provider). */
 export async function ready(session: PtySession): Promise<void> {
-  await session.waitForText("ask anything");
+  await session.waitFor((screen) => screen.text().includes("ask anything") && /\(\w+\) \S/.test(screen.text()), "the app ready");
 }
 
 /** The last user message's text of a recorded Anthropic request. */

@@ -328,6 +328,8 @@ export class InteractiveApp implements AppContext {
     for (const index of userTurns(messages)) this.editor.history.add(textOf(messages[index]!.content));
     for (const note of runtime.notes) this.chat.addNote(note, "warn");
     if (runtime.session?.resumed) this.chat.addNote(`resumed session ${runtime.session.id}`, "muted");
+    // A popup opened while starting now knows the extensions' commands and the working directory.
+    this.keys.updatePopup();
     this.render();
   }
 

@@ -1,0 +1,179 @@
+// The interactive app's input through a real pseudo-terminal: the slash popup (built-in and
+// extension commands, filter, Tab, Enter), every action of an extension's command, extension notes,
+// the @ file picker, and the keys that leave (Ctrl+C twice, Ctrl+D).
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { programExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import type { PtySession } from "../support/pty.ts";
+import { ROOT, tempDir } from "../support/zot.ts";
+import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
+
+let mock: MockLlm | undefined;
+const sessions: PtySession[] = [];
+afterEach(async () => {
+  for (const session of sessions.splice(0)) session.close();
+  await mock?.stop();
+  mock = undefined;
+});
+
+function zot(turns: Parameters<typeof startMockLlm>[0], options: Parameters<typeof startZot>[1] = {}) {
+  mock = startMockLlm(turns);
+  const run = startZot(mock, { ...options, args: ["--no-ext", ...(options.args ?? [])] });
+  sessions.push(run.session);
+  return { ...run, mock };
+}
+
+/** A python extension with a command per action and a note at start; /forget retracts its notes. */
+const NOTES_EXTENSION = `import json, sys
+def send(frame):
+    sys.stdout.write(json.dumps(frame) + "\\n")
+    sys.stdout.flush()
+send({"type": "hello", "name": "notes", "version": "1.0.0"})
+for name in ["hi", "forget", "fill", "boom", "ask"]:
+    send({"type": "register_command", "name": name, "description": "the " + name + " command"})
+answers = {
+    "hi": {"action": "display", "display": "hello from the extension"},
+    "forget": {"action": "noop"},
+    "fill": {"action": "insert", "insert": "text from fill"},
+    "boom": {"action": "prompt", "error": "it broke"},
+    "ask": {"action": "prompt", "prompt": "a prompt from the extension"},
+}
+for line in sys.stdin:
+    frame = json.loads(line)
+    if frame["type"] == "hello_ack":
+        send({"type": "notify", "level": "warn", "message": "watching this session"})
+        send({"type": "ready"})
+    elif frame["type"] == "command_invoked":
+        if frame["name"] == "forget":
+            send({"type": "clear_notes"})
+        send(dict(type="command_response", id=frame["id"], **answers[frame["name"]]))
+    elif frame["type"] == "shutdown":
+        send({"type": "shutdown_ack"})
+        break
+`;
+
+
+
+describe("slash commands", () => {
+  test("the popup lists built-ins, then extension commands under a divider; typing filters, Tab completes, the command runs", async () => {
+    const weather = join(ROOT, "extensions-examples", "weather");
+    const { session, mock } = zot([{ tool_calls: [{ name: "weather", args: { city: "Berlin" } }] }, { text: "It says: {{last_tool_result}}" }], { args: ["--ext", weather] });
+    await ready(session);
+    session.type("/");
+    await session.waitForText("› /help");
+    session.type("ea");
+    await session.waitForText("── extensions");
+    const rows = session.screen.lines();
+    const divider = rows.findIndex((row) => row.includes("── extensions"));
+    expect(rows.findIndex((row) => row.includes("/clear"))).toBeGreaterThan(-1);
+    expect(rows.findIndex((row) => row.includes("/clear"))).toBeLessThan(divider);
+    expect(rows.findIndex((row) => row.includes("/weather"))).toBeGreaterThan(divider);
+    expect(session.screen.text()).not.toContain("/help");
+    session.type("t");
+    await session.waitFor((screen) => !screen.text().includes("/clear"), "the list narrowed to /weather");
+    expect(session.screen.text()).toContain("› /weather");
+    session.type("\t");
+    await session.waitFor((screen) => screen.lines().includes("> /weather"), "the name completed into the editor");
+    expect(session.screen.text()).not.toContain("── extensions");
+    session.type("Berlin\r");
+    await session.waitForText("It says: Berlin:");
+    expect(lastUserText(mock.requests[0].body)).toContain("What is the weather in Berlin");
+    expect(session.screen.text()).toMatch(/╭─ weather · weather /);
+  }, 20_000);
+
+  test("Enter in the popup runs the highlighted built-in; an unknown command stays in the editor with an error", async () => {
+    const { session, mock } = zot([]);
+    await ready(session);
+    session.type("/hel");
+    await session.waitForText("› /help");
+    session.type("\r");
+    await session.waitForText("Commands");
+    expect(session.screen.text()).toContain("/model");
+    session.type("/nosuch please\r");
+    await session.waitForText("unknown command /nosuch; /help lists the commands");
+    expect(session.screen.lines()).toContain("> /nosuch please");
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  test("an extension command's actions: display (a note with the extension's name), insert, prompt, error; notes clear on clear_notes and on the next prompt", async () => {
+    const extensions = tempDir("zot-ext-");
+    const dir = programExtension(extensions, "notes", { name: "main.py", text: NOTES_EXTENSION }, { exec: "python3", args: ["main.py"] });
+    const { session, mock } = zot([{ text: "answer to the extension" }, { text: "answer to mine" }], { args: ["--ext", dir] });
+    await ready(session);
+    await session.waitForText("[notes] watching this session");
+    session.type("/forget\r");
+    await session.waitFor((screen) => !screen.text().includes("watching this session"), "clear_notes to take the note back");
+    session.type("/hi\r");
+    await session.waitForText("[notes] hello from the extension");
+    session.type("/fill\r");
+    await session.waitFor((screen) => screen.lines().includes("> text from fill"), "the inserted text in the editor");
+    session.type("\x15/boom\r");
+    await session.waitForText("/boom (extension notes): it broke");
+    expect(mock.requests).toHaveLength(0);
+    session.type("/ask\r");
+    await session.waitForText("answer to the extension");
+    expect(lastUserText(mock.requests[0].body)).toBe("a prompt from the extension");
+    expect(session.screen.text()).toContain("› a prompt from the extension");
+    expect(session.screen.text()).not.toContain("hello from the extension");
+    session.type("/hi\r");
+    await session.waitForText("[notes] hello from the extension");
+    session.type("mine\r");
+    await session.waitForText("answer to mine");
+    expect(session.screen.text()).not.toContain("hello from the extension");
+  });
+});
+
+describe("the @ file picker", () => {
+  test("lists the working directory, opens folders, and puts the picked path in the prompt", async () => {
+    const cwd = tempDir("zot-cwd-");
+    mkdirSync(join(cwd, "src"));
+    writeFileSync(join(cwd, "src", "app.ts"), "export {};\n");
+    writeFileSync(join(cwd, "src", "other.ts"), "export {};\n");
+    writeFileSync(join(cwd, "README.md"), "# hi\n");
+    const { session, mock } = zot([{ text: "read it" }], { cwd });
+    await ready(session);
+    session.type("look at @");
+    await session.waitForText("README.md");
+    expect(session.screen.text()).toContain("src/");
+    session.type("sr");
+    await session.waitFor((screen) => !screen.text().includes("README.md"), "the list filtered");
+    session.type("\r");
+    await session.waitFor((screen) => screen.lines().includes("> look at @src/"), "the folder opened");
+    await session.waitForText("other.ts");
+    session.type("app\r");
+    await session.waitFor((screen) => screen.lines().includes("> look at src/app.ts"), "the path in the prompt");
+    session.type("please\r");
+    await session.waitForText("read it");
+    expect(lastUserText(mock.requests[0].body)).toBe("look at src/app.ts please");
+  });
+});
+
+describe("leaving", () => {
+  test("Ctrl+C clears the editor, a second Ctrl+C within 2 s exits 0 and gives the terminal back", async () => {
+    const { session } = zot([]);
+    await ready(session);
+    session.type("a draft");
+    await session.waitFor((screen) => screen.lines().includes("> a draft"), "the draft");
+    session.type("\x03");
+    await session.waitForText("input cleared · ctrl+c again to exit");
+    expect(session.screen.text()).toContain("ask anything");
+    session.type("\x03");
+    expect(await session.exited()).toBe(0);
+    expect(session.screen.cursorHidden).toBe(false);
+    expect(session.screen.bracketedPaste).toBe(false);
+  });
+
+  test("Ctrl+D deletes forward while there is text and exits on an empty editor", async () => {
+    const { session } = zot([]);
+    await ready(session);
+    session.type("ab\x1b[D\x04");
+    await session.waitFor((screen) => screen.lines().includes("> a"), "the character under the cursor deleted");
+    expect(session.proc.exitCode).toBeNull();
+    session.type("\x15\x04");
+    expect(await session.exited()).toBe(0);
+  });
+});
+
+

@@ -1,0 +1,62 @@
+// What the interactive app does to the terminal itself, through a real pseudo-terminal: the render
+// budget while a long answer streams (no full redraw, the scrollback never cleared, each row written
+// into it once) and the terminal given back when zot is killed mid-turn.
+import { afterEach, describe, expect, test } from "bun:test";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import type { PtySession } from "../support/pty.ts";
+import { ready, startZot } from "../support/zot-pty.ts";
+
+let mock: MockLlm | undefined;
+const sessions: PtySession[] = [];
+afterEach(async () => {
+  for (const session of sessions.splice(0)) session.close();
+  await mock?.stop();
+  mock = undefined;
+});
+
+const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+const item = (i: number) => `- item ${String(i).padStart(3, "0")} of the streamed answer, 日本語 and 🚀 emoji, padded to a long row`;
+
+describe("the terminal", () => {
+  test("a 300-line streamed answer in a 40-row terminal: no full redraw, no clear of the scrollback, each row in it once", async () => {
+    const text = Array.from({ length: 300 }, (_, i) => item(i + 1)).join("\n");
+    mock = startMockLlm([{ text, chunk_size: 80, chunk_delay_ms: 3 }]);
+    const { session } = startZot(mock, { cols: 120, rows: 40 });
+    sessions.push(session);
+    await ready(session);
+    const start = session.output.length;
+    const bytesBefore = session.bytes;
+    session.type("stream\r");
+    await session.waitFor((screen) => screen.text().includes("item 300 of the streamed answer") && !screen.text().includes("working"), "the whole answer", 30_000);
+    const written = session.output.slice(start);
+    expect(count(written, "\x1b[3J")).toBe(0); // scrollback cleared
+    expect(count(written, "\x1b[2J")).toBe(0); // screen cleared
+    expect(count(written, "\x1b[H")).toBe(0); // viewport repainted from the top
+    expect(count(written, "\x1b[?2026h")).toBeGreaterThan(50); // many frames, each one synchronized
+    expect((session.bytes - bytesBefore) / 300).toBeLessThan(2048);
+    const items = session.screen.allLines().filter((line) => line.includes("of the streamed answer"));
+    expect(items).toHaveLength(300);
+    items.forEach((line, i) => expect(line).toContain(`item ${String(i + 1).padStart(3, "0")} `));
+  }, 40_000);
+
+  test("SIGTERM mid-turn: the terminal is given back (cooked mode, cursor shown, bracketed paste off) and the request dropped", async () => {
+    const text = Array.from({ length: 200 }, (_, i) => `slow line ${i}`).join("\n");
+    mock = startMockLlm([{ text, chunk_size: 4, chunk_delay_ms: 30 }]);
+    const run = startZot(mock, { after: "stty -a | tr ' ' '\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'" });
+    const { session } = run;
+    sessions.push(session);
+    await ready(session);
+    expect(session.screen.bracketedPaste).toBe(true);
+    session.type("go\r");
+    await session.waitForText("slow line 2");
+    process.kill(run.pid(), "SIGTERM");
+    await session.exited();
+    expect(session.screen.text()).toContain("zot exited 143");
+    expect(session.screen.cursorHidden).toBe(false);
+    expect(session.screen.bracketedPaste).toBe(false);
+    const modes = session.screen.lines().map((line) => line.trim()).filter((line) => /^-?(icanon|echo)$/.test(line));
+    expect(modes.sort()).toEqual(["echo", "icanon"]);
+    await Bun.sleep(100);
+    expect(mock.requests[0].aborted).toBe(true);
+  });
+});
