@@ -1,0 +1,146 @@
+// The chat view fed agent events in process: what each kind of event draws, and how it changes.
+import { describe, expect, test } from "bun:test";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import type { Message } from "../../src/protocol/messages.ts";
+import { createTheme } from "../../src/tui/theme.ts";
+import { ChatView } from "../../src/modes/interactive/chat-view.ts";
+
+const theme = createTheme({ color: false });
+const time = "2026-11-23T10:00:00.000Z";
+
+function view(events: AgentEvent[], options: ConstructorParameters<typeof ChatView>[1] = {}): ChatView {
+  const chat = new ChatView(theme, options);
+  for (const event of events) chat.handleEvent(event);
+  return chat;
+}
+const text = (chat: ChatView, width = 60) => Bun.stripANSI(chat.render(width).join("\n"));
+const deltas = (s: string, size = 5): AgentEvent[] =>
+  Array.from({ length: Math.ceil(s.length / size) }, (_, i) => ({ type: "text_delta", delta: s.slice(i * size, i * size + size) }));
+
+describe("the chat view", () => {
+  test("a prompt, then an answer that grows with each delta", () => {
+    const chat = view([{ type: "user_message", content: [{ type: "text", text: "hi" }], time }, { type: "turn_start", step: 1 }, ...deltas("Hello **wor")]);
+    expect(text(chat)).toContain("› hi");
+    expect(text(chat)).toContain("Hello");
+    chat.handleEvent({ type: "text_delta", delta: "ld**!" });
+    expect(text(chat)).toContain("Hello world!");
+    expect(text(chat)).not.toContain("**");
+  });
+
+  test("the complete message replaces the streamed text when an interceptor rewrote it; a blocked one disappears", () => {
+    const chat = view([{ type: "turn_start", step: 1 }, ...deltas("the secret is 42")]);
+    chat.handleEvent({ type: "intercept", participant: "redact", stage: "assistant_message", action: "modify", reason: "secrets" });
+    chat.handleEvent({ type: "assistant_message", content: [{ type: "text", text: "the secret is [redacted]" }], time });
+    expect(text(chat)).toContain("the secret is [redacted]");
+    expect(text(chat)).not.toContain("42");
+    expect(text(chat)).toContain("redact rewrote assistant_message: secrets");
+
+    const blocked = view([{ type: "turn_start", step: 1 }, ...deltas("forbidden words")]);
+    blocked.handleEvent({ type: "intercept", participant: "guard", stage: "assistant_message", action: "block", reason: "no" });
+    expect(text(blocked)).not.toContain("forbidden words");
+    expect(text(blocked)).toContain("guard blocked assistant_message: no");
+  });
+
+  test("text around a tool call: the answer is not drawn twice when the complete message arrives", () => {
+    const chat = view([
+      { type: "turn_start", step: 1 },
+      ...deltas("Let me look."),
+      { type: "tool_use_start", id: "t1", name: "read" },
+      { type: "tool_use_args", id: "t1", delta: '{"path": "src/ma' },
+    ]);
+    expect(text(chat)).toContain("│ src/ma");
+    chat.handleEvent({ type: "tool_use_args", id: "t1", delta: 'in.ts"}' });
+    chat.handleEvent({ type: "tool_use_end", id: "t1" });
+    chat.handleEvent({ type: "assistant_message", content: [{ type: "text", text: "Let me look." }, { type: "tool_call", id: "t1", name: "read", args: { path: "src/main.ts" } }], time });
+    chat.handleEvent({ type: "tool_call", id: "t1", name: "read", args: { path: "src/main.ts" } });
+    expect(text(chat).split("Let me look.")).toHaveLength(2);
+    expect(text(chat)).toContain("│ src/main.ts");
+    expect(text(chat)).toContain("running…");
+    chat.handleEvent({ type: "tool_result", id: "t1", name: "read", is_error: false, content: [{ type: "text", text: "contents" }] });
+    expect(text(chat)).not.toContain("running…");
+    expect(text(chat)).toContain("│ contents");
+  });
+
+  test("an extension's tool is attributed in the box title; bash output streams into its box", () => {
+    const chat = view([{ type: "tool_call", id: "w", name: "weather", args: { city: "Oslo" } }], { toolExtension: (name) => (name === "weather" ? "weather-ext" : undefined) });
+    expect(text(chat)).toContain("╭─ weather · weather-ext ");
+    expect(text(chat)).toContain('{"city":"Oslo"}');
+    chat.handleEvent({ type: "tool_call", id: "b", name: "bash", args: { command: "make" } });
+    chat.handleEvent({ type: "tool_progress", id: "b", text: "compiling…\n" });
+    expect(text(chat)).toContain("│ $ make");
+    expect(text(chat)).toContain("│ compiling…");
+  });
+
+  test("thinking is dim and collapsed to its last rows while streaming, to its first rows when done; Ctrl+O shows it all", () => {
+    const thought = Array.from({ length: 8 }, (_, i) => `thought ${i}`).join("\n");
+    const chat = view([{ type: "turn_start", step: 1 }, { type: "thinking_delta", delta: thought }]);
+    expect(text(chat)).toContain("✻ thinking");
+    expect(text(chat)).toContain("thought 7");
+    expect(text(chat)).not.toContain("thought 0");
+    chat.handleEvent({ type: "text_delta", delta: "answer" });
+    expect(text(chat)).toContain("thought 0");
+    expect(text(chat)).not.toContain("thought 7");
+    expect(text(chat)).toContain("… 5 more rows · ctrl+o to expand");
+    chat.toggleExpanded();
+    expect(text(chat)).toContain("thought 7");
+    expect(chat.render(60).join("\n")).toContain("\x1b[2m\x1b[3mthought 0");
+  });
+
+  test("errors, cancellation, interceptors' denials and compaction are lines of their own", () => {
+    const chat = view([
+      { type: "intercept", participant: "guard", stage: "tool_call", action: "deny", reason: "rm -rf is not allowed" },
+      { type: "turn_end", stop: "aborted" },
+      { type: "error", message: "provider said no" },
+      { type: "compact_start", reason: "auto" },
+      { type: "compact_done", reason: "auto", summary: "s", messages_before: 40, messages_after: 5 },
+    ]);
+    const rows = chat.render(80).map((row) => Bun.stripANSI(row).trim());
+    expect(rows).toContain("guard denied tool_call: rm -rf is not allowed");
+    expect(rows).toContain("cancelled");
+    expect(rows).toContain("provider said no");
+    expect(rows).toContain("compacted: 40 messages → 5");
+  });
+
+  test("a transcript loads whole: prompts, answers, tool boxes with their results; /jump finds each prompt's row", () => {
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "first" }], time },
+      { role: "assistant", content: [{ type: "text", text: "one" }, { type: "tool_call", id: "a", name: "bash", args: { command: "ls" } }], time },
+      { role: "tool", content: [{ type: "tool_result", call_id: "a", is_error: true, content: [{ type: "text", text: "no such dir" }] }], time },
+      { role: "assistant", content: [{ type: "text", text: "two" }], time },
+      { role: "user", content: [{ type: "text", text: "second" }], time },
+    ];
+    const chat = new ChatView(theme);
+    chat.load(messages);
+    const { rows: styled, turns } = chat.rowsWithTurns(50);
+    const rows = styled.map((row) => Bun.stripANSI(row));
+    expect(turns).toHaveLength(2);
+    expect(rows[turns[0] + 1]).toBe("› first");
+    expect(rows[turns[1] + 1]).toBe("› second");
+    const all = rows.join("\n");
+    expect(all).toContain("│ $ ls");
+    expect(all).toContain("│ no such dir");
+    expect(all.indexOf("one")).toBeLessThan(all.indexOf("$ ls"));
+    expect(all.indexOf("$ ls")).toBeLessThan(all.indexOf(" two"));
+  });
+
+  test("extension notes sit under the transcript with the extension's name; clear(name) takes back one extension's", () => {
+    const chat = view([{ type: "user_message", content: [{ type: "text", text: "q" }], time }]);
+    chat.notes.add({ extension: "audit", level: "warn", message: "logged" });
+    chat.notes.add({ extension: "clock", level: "info", message: "it is noon" });
+    const rows = chat.render(60);
+    expect(rows.at(-2)).toBe(" [audit] logged");
+    expect(rows.at(-1)).toBe(" [clock] it is noon");
+    chat.notes.clear("audit");
+    expect(chat.render(60).join("\n")).not.toContain("logged");
+    expect(chat.render(60).at(-1)).toBe(" [clock] it is noon");
+  });
+
+  test("a block that did not change hands back the same rows (the transcript costs nothing per frame)", () => {
+    const chat = view([{ type: "user_message", content: [{ type: "text", text: "q" }], time }, ...deltas("an answer")]);
+    const [user, answer] = chat.transcript.children;
+    expect(user.render(40)).toBe(user.render(40));
+    const before = answer.render(40);
+    chat.handleEvent({ type: "text_delta", delta: " more" });
+    expect(answer.render(40)).not.toBe(before);
+  });
+});

@@ -1,0 +1,70 @@
+// The status bar drawn from snapshots, and the frame that keeps the editor on screen.
+import { describe, expect, test } from "bun:test";
+import { AppFrame } from "../../src/modes/interactive/app-frame.ts";
+import { formatElapsed, formatTokens, StatusBar, type StatusSnapshot, tildePath } from "../../src/modes/interactive/status-bar.ts";
+import { Renderer } from "../../src/tui/renderer.ts";
+import { Spinner } from "../../src/tui/spinner.ts";
+import { Text } from "../../src/tui/text.ts";
+import { createTheme } from "../../src/tui/theme.ts";
+
+const usage = { input: 12_400, output: 2_700, cache_read: 900, cache_write: 35_000, cost_usd: 0.0421 };
+
+function bar(snapshot: Partial<StatusSnapshot>, color = false): string[] {
+  const spinner = new Spinner(() => {}, { animate: false });
+  const full: StatusSnapshot = { cwd: "/home/ann/project", home: "/home/ann", tags: [], ...snapshot };
+  return new StatusBar(createTheme({ color }), spinner, () => full, () => 65_000).render(120);
+}
+
+describe("the status bar", () => {
+  test("provider and model, ↑input ↓output, cache read/write, cost, context use; then tags and the cwd with ~", () => {
+    const [first, second] = bar({ provider: "anthropic", model: "claude-x", usage, context: { tokens: 50_000, window: 200_000, fraction: 0.25 }, tags: ["jailed", "confirmations on"] });
+    expect(first).toBe("  (anthropic) claude-x ↑12k ↓2.7k R900 W35k $0.042 25.0%/200k");
+    expect(second).toBe("  jailed · confirmations on · ~/project");
+  });
+
+  test("busy: the spinner, what runs and for how long, before the model", () => {
+    const [first] = bar({ busy: { label: "working", since: 0 }, provider: "openai", model: "gpt" });
+    expect(first).toBe("  ⠋ working · 1m 05s  (openai) gpt");
+  });
+
+  test("the context use turns yellow past 70% and red past 90%", () => {
+    const context = (fraction: number) => bar({ provider: "p", model: "m", context: { tokens: fraction * 1000, window: 1000, fraction } }, true)[0];
+    expect(context(0.5)).toContain("\x1b[90m50.0%/1.0k");
+    expect(context(0.75)).toContain("\x1b[33m75.0%/1.0k");
+    expect(context(0.95)).toContain("\x1b[31m95.0%/1.0k");
+  });
+
+  test("numbers as people read them", () => {
+    expect([999, 2_700, 35_400, 1_100_000, 12_000_000].map(formatTokens)).toEqual(["999", "2.7k", "35k", "1.1M", "12M"]);
+    expect([4_200, 65_000].map(formatElapsed)).toEqual(["4s", "1m 05s"]);
+    expect(tildePath("/home/ann", "/home/ann")).toBe("~");
+    expect(tildePath("/home/annex/x", "/home/ann")).toBe("/home/annex/x");
+  });
+});
+
+describe("the app frame", () => {
+  test("a shrink by more than half the screen keeps the frame's end (the editor) on screen; a small one does not move rows", () => {
+    const screen = { columns: 40, rows: 10, out: "", write(data: string) { this.out += data; } };
+    const frame = new AppFrame(() => screen.rows);
+    const chat = new Text(Array.from({ length: 30 }, (_, i) => `row ${i}`).join("\n"));
+    const editor = new Text("> editor");
+    frame.body.add(chat).add(editor);
+    const renderer = new Renderer(screen, frame);
+    renderer.renderNow();
+    const rendered = () => frame.render(40);
+    expect(rendered().at(-1)).toBe("> editor");
+    expect(rendered()).toHaveLength(31);
+    // A popup-sized shrink: nothing is padded, rows keep their places.
+    chat.setText(Array.from({ length: 27 }, (_, i) => `row ${i}`).join("\n"));
+    expect(rendered()).toHaveLength(28);
+    // /clear: the transcript gone; the frame keeps its length, so the editor is on the last row.
+    chat.setText("");
+    const rows = rendered();
+    expect(rows).toHaveLength(31);
+    expect(rows.at(-1)).toBe("> editor");
+    expect(rows.slice(0, -1).every((row) => row === "")).toBe(true);
+    // After the screen was cleared (Ctrl+L) the padding goes.
+    frame.reset();
+    expect(rendered()).toEqual(["> editor"]);
+  });
+});
