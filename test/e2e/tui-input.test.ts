@@ -125,6 +125,51 @@ describe("slash commands", () => {
   });
 });
 
+describe("before and after", () => {
+  test("what is typed while zot starts (an extension slow to come up) waits in the queue and is sent once it is up", async () => {
+    const extensions = tempDir("zot-ext-");
+    const slow = `import json, sys, time
+time.sleep(1.5)
+sys.stdout.write(json.dumps({"type": "hello", "name": "slow", "version": "1.0.0"}) + "\\n")
+sys.stdout.write(json.dumps({"type": "ready"}) + "\\n")
+sys.stdout.flush()
+for line in sys.stdin:
+    if json.loads(line)["type"] == "shutdown":
+        break
+`;
+    const dir = programExtension(extensions, "slow", { name: "main.py", text: slow }, { exec: "python3", args: ["main.py"] });
+    const { session, mock } = zot([{ text: "answered after the start" }], { args: ["--ext", dir] });
+    await session.waitForText("ask anything");
+    expect(session.screen.text()).toContain("starting");
+    session.type("early bird\r");
+    await session.waitForText("↳ queued: early bird");
+    expect(mock.requests).toHaveLength(0);
+    await session.waitForText("answered after the start");
+    expect(lastUserText(mock.requests[0].body)).toBe("early bird");
+  });
+
+  test("/jump shows the transcript from an earlier turn in a window; Esc goes back", async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `first answer row ${i}`).join("\n\n");
+    const { session } = zot([{ text: long }, { text: "second answer" }], { rows: 24 });
+    await ready(session);
+    session.type("question one\r");
+    await session.waitForText("first answer row 39");
+    session.type("question two\r");
+    await session.waitForText("second answer");
+    expect(session.screen.text()).not.toContain("› question one");
+    session.type("/jump 1\r");
+    await session.waitForText("turn 1 of 2");
+    const rows = session.screen.lines();
+    const title = rows.findIndex((row) => row.includes("turn 1 of 2"));
+    expect(rows.slice(title + 1, title + 3)).toContain("› question one");
+    session.type("\x1b[6~");
+    await session.waitFor((screen) => !screen.text().includes("› question one"), "the window scrolled a page down");
+    session.type("\x1b");
+    await session.waitFor((screen) => !screen.text().includes("turn 1 of 2"), "the window closed");
+    expect(session.screen.lines().some((row) => row.startsWith("> "))).toBe(true);
+  });
+});
+
 describe("the @ file picker", () => {
   test("lists the working directory, opens folders, and puts the picked path in the prompt", async () => {
     const cwd = tempDir("zot-cwd-");
