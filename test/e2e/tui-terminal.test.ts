@@ -3,7 +3,8 @@
 // into it once) and the terminal given back when zot is killed mid-turn.
 import { afterEach, describe, expect, test } from "bun:test";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import type { PtySession } from "../support/pty.ts";
+import { PtySession } from "../support/pty.ts";
+import { cleanEnv, tempDir, ZOT } from "../support/zot.ts";
 import { ready, startZot } from "../support/zot-pty.ts";
 
 let mock: MockLlm | undefined;
@@ -58,5 +59,17 @@ describe("the terminal", () => {
     expect(modes.sort()).toEqual(["echo", "icanon"]);
     await Bun.sleep(100);
     expect(mock.requests[0].aborted).toBe(true);
+  });
+
+  test("a runtime that cannot start (no key): the drawn frame is taken away, the error is on a clean screen, exit 2", async () => {
+    const session = new PtySession(["sh", "-c", `'${ZOT}' --provider anthropic; echo "zot exited $?"`], { cols: 80, rows: 12, env: cleanEnv(tempDir("zot-home-")), cwd: tempDir() });
+    sessions.push(session);
+    await session.exited();
+    expect(session.output).toContain("\x1b[?2026h"); // the app had drawn
+    const text = session.screen.text();
+    expect(text).toContain("zot: no API key for anthropic");
+    expect(text).toContain("zot exited 2");
+    expect(text).not.toContain("ask anything");
+    expect(session.screen.cursorHidden).toBe(false);
   });
 });

@@ -88,22 +88,31 @@ export class InteractiveApp implements AppContext {
     this.ended = new Promise((resolve) => (this.endRun = resolve));
   }
 
-  /** Paints, builds the runtime, runs until exit; resolves with the exit code. */
+  /**
+   * Paints, builds the runtime, runs until exit; resolves with the exit code. A runtime that
+   * cannot be built takes the drawn frame away before the error is reported (by the caller).
+   */
   async run(source: Runtime | RuntimeFactory): Promise<number> {
     const starting = this.begin("starting");
     this.tui.start();
+    let exitCode: number | undefined;
+    void this.ended.then((code) => (exitCode = code));
     let runtime: Runtime;
     try {
       runtime = typeof source === "function" ? await source((message) => this.showNote(message, "warn")) : source;
     } catch (error) {
+      this.tui.root.clear();
       this.tui.stop();
       throw error;
     } finally {
       starting();
     }
     this.attach(runtime);
-    if (this.options.initialPrompt?.trim()) this.handleInput(this.options.initialPrompt.trim());
-    else this.drainQueue();
+    // Quit while starting: nothing typed meanwhile is sent.
+    if (exitCode === undefined) {
+      if (this.options.initialPrompt?.trim()) this.handleInput(this.options.initialPrompt.trim());
+      else this.drainQueue();
+    }
     const code = await this.ended;
     await this.shutdown();
     return code;
