@@ -333,6 +333,7 @@ export class Agent {
     if (text.trim() !== "" && this.chain.has("assistant_message")) {
       const gate = await this.chain.run("assistant_message", { text, content: message.content }, signal);
       if (gate.action === "block") return;
+      if (gate.action === "abort_turn") this.answerUnrun(message.content, `turn aborted: ${gate.reason}`);
       if (gate.action === "hard_abort" || gate.action === "abort_turn") this.endFromStep(gate.action, gate.reason, promptStart);
       if (gate.payload.text !== text) {
         // The user sees the rewrite; the transcript keeps what the model said.
@@ -343,6 +344,13 @@ export class Agent {
       }
     }
     this.emit({ type: "assistant_message", content: toWireContent(visible), time: message.time });
+  }
+
+  /** The turn ends before the message's tool calls run: each gets an error result, or the next request would be malformed. */
+  private answerUnrun(content: ContentBlock[], reason: string): void {
+    const calls = content.filter((b): b is ToolCallBlock => b.type === "tool_call");
+    if (calls.length === 0) return;
+    this.append({ role: "tool", content: calls.map((c) => resultBlock(c.id, textResult(reason, true))), time: nowIso() });
   }
 
   private hardAbort(promptStart: number, reason: string): PromptOutcome {

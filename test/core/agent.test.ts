@@ -248,6 +248,20 @@ describe("Agent loop", () => {
     expect(events.slice(-2)).toEqual([{ type: "error", message: "enough" }, { type: "done" }]);
   });
 
+  test("abort_turn at assistant_message after the model asked for tools leaves every call with a result", async () => {
+    const { agent, requests } = setup([{ text: "let me look", calls: [{ id: "a", name: "echo", args: {} }] }, { text: "next" }]);
+    agent.chain.add(gate("stop", ["assistant_message"], () => ({ action: "abort_turn", reason: "enough" })));
+    expect(await run(agent)).toEqual({ status: "error", kind: "intercept", message: "enough" });
+    const last = agent.messages.at(-1)!;
+    expect(last.role).toBe("tool");
+    expect(last.content).toMatchObject([{ type: "tool_result", call_id: "a", is_error: true }]);
+    agent.chain.remove("stop");
+    await run(agent, "again");
+    const calls = requests[1].messages.flatMap((m) => m.content).filter((b) => b.type === "tool_call").map((b: any) => b.id);
+    const answered = requests[1].messages.flatMap((m) => m.content).filter((b) => b.type === "tool_result").map((b: any) => b.call_id);
+    expect(answered).toEqual(calls);
+  });
+
   test("hard_abort takes this prompt's messages back out of the transcript", async () => {
     const { agent } = setup([{ text: "first answer" }, { calls: [{ id: "a", name: "echo", args: {} }] }]);
     await run(agent, "one");
