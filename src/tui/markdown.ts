@@ -9,7 +9,7 @@
 // replaced by a placeholder paragraph, and drawn here in their place with highlight.ts.
 // Rule: every row fits the width, and a message renders the same whether its last fence has
 // arrived or not (streaming).
-import type { Component } from "./component.ts";
+import { CachedText } from "./cached-text.ts";
 import { highlightCode } from "./highlight.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
@@ -85,41 +85,16 @@ export interface MarkdownOptions {
 }
 
 /** A markdown text, re-rendered only when its text or the width changes. */
-export class Markdown implements Component {
-  private value: string;
-  private cacheWidth = -1;
-  private cache: string[] = [];
-
+export class Markdown extends CachedText {
   constructor(
     text: string,
     private readonly theme: Theme,
-    private readonly options: MarkdownOptions = {},
+    options: MarkdownOptions = {},
   ) {
-    this.value = text;
+    super(text, options.paddingX);
   }
 
-  get text(): string {
-    return this.value;
-  }
-
-  setText(text: string): void {
-    if (text === this.value) return;
-    this.value = text;
-    this.cacheWidth = -1;
-  }
-
-  /** Adds a streamed delta. */
-  append(delta: string): void {
-    this.setText(this.value + delta);
-  }
-
-  render(width: number): string[] {
-    if (width === this.cacheWidth) return this.cache;
-    const padding = this.options.paddingX ?? 0;
-    const indent = " ".repeat(padding);
-    const rows = this.value.trim() === "" ? [] : renderMarkdown(this.value, Math.max(1, width - 2 * padding), this.theme);
-    this.cache = padding > 0 ? rows.map((row) => indent + row) : rows;
-    this.cacheWidth = width;
-    return this.cache;
+  protected layout(text: string, width: number): string[] {
+    return text.trim() === "" ? [] : renderMarkdown(text, width, this.theme);
   }
 }

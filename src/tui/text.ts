@@ -1,6 +1,7 @@
 // Plain or pre-styled text wrapped to the width, and blank rows. Rule: the wrapped rows are cached
-// per text and width, so a transcript of thousands of Text components renders each frame by
-// handing back arrays it already has.
+// per text and width (cached-text.ts), so a transcript of thousands of Text components renders
+// each frame by handing back arrays it already has.
+import { CachedText } from "./cached-text.ts";
 import type { Component } from "./component.ts";
 import type { Style } from "./theme.ts";
 import { wrapText } from "./width.ts";
@@ -12,42 +13,20 @@ export interface TextOptions {
   style?: Style;
 }
 
-export class Text implements Component {
-  private value: string;
-  private cacheWidth = -1;
-  private cache: string[] = [];
-
+/** An empty text is no rows at all (not one blank row). */
+export class Text extends CachedText {
   constructor(
     text = "",
     private readonly options: TextOptions = {},
   ) {
-    this.value = text;
+    super(text, options.paddingX);
   }
 
-  get text(): string {
-    return this.value;
-  }
-
-  setText(text: string): void {
-    if (text === this.value) return;
-    this.value = text;
-    this.cacheWidth = -1;
-  }
-
-  append(text: string): void {
-    this.setText(this.value + text);
-  }
-
-  /** An empty text is no rows at all (not one blank row). */
-  render(width: number): string[] {
-    if (width === this.cacheWidth) return this.cache;
-    const padding = this.options.paddingX ?? 0;
+  protected layout(text: string, width: number): string[] {
+    if (text === "") return [];
+    const rows = wrapText(text, width);
     const style = this.options.style;
-    const indent = " ".repeat(padding);
-    const rows = this.value === "" ? [] : wrapText(this.value, Math.max(1, width - 2 * padding));
-    this.cache = rows.map((row) => indent + (style ? style(row) : row));
-    this.cacheWidth = width;
-    return this.cache;
+    return style ? rows.map((row) => style(row)) : rows;
   }
 }
 
