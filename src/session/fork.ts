@@ -5,13 +5,11 @@
 import { isSummaryMessage } from "../core/compact.ts";
 import { UsageError } from "../config/usage-error.ts";
 import type { Message } from "../protocol/messages.ts";
-import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "../protocol/session-records.ts";
-import { VERSION } from "../version.ts";
-import { acquireLock } from "./lock.ts";
-import { newSessionId, PLACEHOLDER_PREFIX, sessionPath } from "./paths.ts";
+import type { SessionEntry } from "../protocol/session-records.ts";
+import { createSession } from "./create.ts";
+import { PLACEHOLDER_PREFIX } from "./paths.ts";
 import { readSessionFile, SessionFileError } from "./reader.ts";
 import { replay } from "./replay.ts";
-import { SessionWriter } from "./writer.ts";
 
 export interface ForkResult {
   id: string;
@@ -52,31 +50,11 @@ export function forkSession(source: string, options: { home: string; atTurn?: nu
   const records = recordsUpTo(entries, state.messages.slice(0, cut), cut < state.messages.length ? state.origins : undefined, cut);
   const upTo = replay(header, records);
 
-  const id = newSessionId();
-  const file = sessionPath(options.home, header.cwd, id);
-  const forkHeader: SessionHeader = {
-    type: "session",
-    format: SESSION_FORMAT,
-    id,
-    cwd: header.cwd,
-    created: new Date().toISOString(),
-    model: upTo.model,
-    provider: upTo.provider,
-    parent: header.id,
-    fork_point: turn,
-    zot_version: VERSION,
-  };
-  const lock = acquireLock(file, id);
-  try {
-    const writer = SessionWriter.create(file, forkHeader);
-    try {
-      for (const record of records) writer.write(record);
-    } finally {
-      writer.close();
-    }
-  } finally {
-    lock.release();
-  }
+  const { id, file } = createSession(
+    options.home,
+    { cwd: header.cwd, model: upTo.model, provider: upTo.provider, parent: header.id, fork_point: turn },
+    records,
+  );
   return { id, file, parent: header.id, turn, turns: turns.length, messages: cut };
 }
 

@@ -7,12 +7,9 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { SESSION_FORMAT, type SessionHeader } from "../protocol/session-records.ts";
-import { VERSION } from "../version.ts";
-import { acquireLock } from "./lock.ts";
-import { CWD_PLACEHOLDER, EXPORT_FILE_EXT, HOME_PLACEHOLDER, newSessionId, sessionPath } from "./paths.ts";
+import { createSession } from "./create.ts";
+import { CWD_PLACEHOLDER, EXPORT_FILE_EXT, HOME_PLACEHOLDER } from "./paths.ts";
 import { readSessionFile } from "./reader.ts";
-import { SessionWriter } from "./writer.ts";
 
 export interface ExportResult {
   file: string;
@@ -65,29 +62,8 @@ export function importSession(source: string, options: { home: string; cwd: stri
   ];
   if (header.cwd !== CWD_PLACEHOLDER && header.cwd !== "") pairs.push([header.cwd, options.cwd]);
   const rehome = replacer(pairs);
-  const id = newSessionId();
-  const file = sessionPath(options.home, options.cwd, id);
-  const imported: SessionHeader = {
-    type: "session",
-    format: SESSION_FORMAT,
-    id,
-    cwd: options.cwd,
-    created: new Date().toISOString(),
-    model: header.model,
-    provider: header.provider,
-    zot_version: VERSION,
-  };
-  const lock = acquireLock(file, id);
-  try {
-    const writer = SessionWriter.create(file, imported);
-    try {
-      for (const entry of content.entries) writer.write(mapStrings(entry, rehome));
-    } finally {
-      writer.close();
-    }
-  } finally {
-    lock.release();
-  }
+  const records = content.entries.map((entry) => mapStrings(entry, rehome));
+  const { id, file } = createSession(options.home, { cwd: options.cwd, model: header.model, provider: header.provider }, records);
   return { id, file, problems: content.problems };
 }
 
