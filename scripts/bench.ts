@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../src/core/agent.ts";
+import type { ChainOutcome } from "../src/core/intercept.ts";
 import { ExtensionManager } from "../src/extensions/manager.ts";
 import { loadManifest } from "../src/extensions/manifest.ts";
 import { ZotExtensionHost } from "../src/extensions/zot-host.ts";
@@ -215,21 +216,37 @@ async function interceptTimes(count: number, calls: number, warm: number): Promi
   const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false });
   try {
     if (report.ready !== count) throw new Error(`${report.ready} of ${count} extensions came up: ${report.warnings.join("; ")}`);
-    const agent = new Agent({ provider: idleProvider, model: BENCH_MODEL, tools: [], system: "", cwd });
-    manager.attach(agent);
-    const signal = new AbortController().signal;
-    const times: number[] = [];
-    for (let i = 0; i < warm + calls; i++) {
-      const t0 = performance.now();
-      const outcome = await agent.chain.run("tool_call", { id: `call-${i}`, name: "bash", args: { command: "ls -la" } }, signal);
-      const ms = performance.now() - t0;
+    return await toolCallTimes(manager, calls, warm, (outcome) => {
       if (outcome.action !== "continue") throw new Error(`the chain answered ${outcome.action}, not continue`);
-      if (i >= warm) times.push(ms);
-    }
-    return times;
+    });
   } finally {
     await manager.stop();
   }
+}
+
+/**
+ * Times `warm + calls` runs of a bash tool call through the chain of an agent that never calls a
+ * model, with `manager`'s extensions attached; `check` throws on an outcome the bench did not expect.
+ * Returns the times after the warm-up, in ms.
+ */
+async function toolCallTimes(
+  manager: ExtensionManager,
+  calls: number,
+  warm: number,
+  check: (outcome: ChainOutcome<"tool_call">, i: number) => void,
+): Promise<number[]> {
+  const agent = new Agent({ provider: idleProvider, model: BENCH_MODEL, tools: [], system: "", cwd });
+  manager.attach(agent);
+  const signal = new AbortController().signal;
+  const times: number[] = [];
+  for (let i = 0; i < warm + calls; i++) {
+    const t0 = performance.now();
+    const outcome = await agent.chain.run("tool_call", { id: `call-${i}`, name: "bash", args: { command: "ls -la" } }, signal);
+    const ms = performance.now() - t0;
+    check(outcome, i);
+    if (i >= warm) times.push(ms);
+  }
+  return times;
 }
 
 const idleProvider = {
@@ -332,19 +349,11 @@ async function hookBeforeTool(): Promise<void> {
   const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false });
   try {
     if (report.ready !== 1) throw new Error(`the hook did not come up: ${report.warnings.join("; ")}`);
-    const agent = new Agent({ provider: idleProvider, model: BENCH_MODEL, tools: [], system: "", cwd });
-    manager.attach(agent);
-    const signal = new AbortController().signal;
-    const times: number[] = [];
-    for (let i = 0; i < warm + calls; i++) {
-      const t0 = performance.now();
-      const outcome = await agent.chain.run("tool_call", { id: `call-${i}`, name: "bash", args: { command: "ls -la" } }, signal);
-      const ms = performance.now() - t0;
+    const times = await toolCallTimes(manager, calls, warm, (outcome, i) => {
       if (outcome.action !== "continue" || outcome.payload.args.hooked === undefined) {
         throw new Error(`call ${i} did not go through the hook (${outcome.action}); see ${join(zotHome, "logs", "ext-py-hook.log")}`);
       }
-      if (i >= warm) times.push(ms);
-    }
+    });
     const ms3 = (x: number) => `${x.toFixed(3)} ms`;
     const p50 = pct(times, 0.5);
     console.log(
