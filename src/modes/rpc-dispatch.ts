@@ -1,5 +1,5 @@
 // `zot rpc`'s commands: one handler per command type, and the dispatch that answers each command
-// exactly once. Rule: only turns (prompt, compact) and extension reloads wait in the queue; every
+// exactly once. Rule: only turns (prompt, compact), extension reloads and model switches wait in the queue; every
 // other command is answered at once, even while a turn streams.
 import { promptOrCommand } from "../extensions/slash-command.ts";
 import { errorText } from "../protocol/error-text.ts";

@@ -2,7 +2,7 @@
 // this process speaks. Rule: one provider per process; another provider needs another `zot rpc`.
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
 import type { ModelInfo } from "../protocol/models.ts";
-import { type Answer, busyError, type Handler, type RpcSession } from "./rpc-session.ts";
+import { type Answer, busyError, type Handler, type RpcSession, runQueued } from "./rpc-session.ts";
 
 export const getModels: Handler<"get_models"> = (_command, session) => ({
   data: {
@@ -31,7 +31,8 @@ export async function switchModel(session: RpcSession, wanted: string): Promise<
       error: `unknown model "${id}" for ${provider}; get_models lists the models this process can switch to (another provider needs a new zot rpc --provider …)`,
     };
   }
-  await session.runtime.setModel(resolved.model);
+  // Queued, so a prompt sent right after this command runs on the new model, never on the old one.
+  await runQueued(session, () => session.runtime.setModel(resolved.model));
   return { data: { model: resolved.model.id } };
 }
 

@@ -1,4 +1,4 @@
-// The work of `zot rpc` that must not overlap (prompts, compactions, an extension reload): one
+// The work of `zot rpc` that must not overlap (prompts, compactions, an extension reload, a model switch): one
 // item at a time, in the order they came. Rule: abort reaches only the running item; the queued
 // ones still run, unless the queue is closed (stdin closed, a signal).
 import { errorText } from "../protocol/error-text.ts";
@@ -23,11 +23,12 @@ export class WorkQueue {
     return this.waiting.length;
   }
 
-  /** Runs `work` now when idle, else after everything queued before it; never once closed. */
-  enqueue(work: Work): void {
-    if (this.closed) return;
+  /** Runs `work` now when idle, else after everything queued before it; never once closed (then false). */
+  enqueue(work: Work): boolean {
+    if (this.closed) return false;
     this.waiting.push(work);
     if (!this.running) this.next();
+    return true;
   }
 
   /** Aborts the running item, if any. */

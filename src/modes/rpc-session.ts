@@ -42,6 +42,17 @@ export function busyError(session: RpcSession, what: string): string | undefined
 }
 
 /**
+ * Runs `work` in the queue without being a turn (no done): it starts at once when idle, and what
+ * comes after it (a prompt sent right behind a set_model) waits for it. Rejects once the server is closing.
+ */
+export function runQueued<T>(session: RpcSession, work: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const accepted = session.queue.enqueue(() => work().then(resolve, reject));
+    if (!accepted) reject(new Error("the server is shutting down"));
+  });
+}
+
+/**
  * Queues a turn. `onStart` runs when it starts (the `started` response), before its first event;
  * `done` ends it on the wire even when the work threw or never reached the agent's own `done`.
  */

@@ -1,0 +1,36 @@
+// `zot rpc`'s set_model (and /model) take effect in the order the commands came: a prompt sent
+// right after set_model, without waiting for its response, runs on the new model, even when the
+// switch needs a new provider client (another wire API) that takes a while to load.
+import { afterEach, expect, test } from "bun:test";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { RpcProcess } from "../support/rpc-process.ts";
+
+let mock: MockLlm | undefined;
+let rpc: RpcProcess | undefined;
+afterEach(async () => {
+  rpc?.kill("SIGKILL");
+  rpc = undefined;
+  await mock?.stop();
+  mock = undefined;
+});
+
+const openaiMock = (url: string, model: string) => ["--provider", "openai", "--api-key", "k", "--base-url", `${url}/v1`, "--model", model];
+
+for (const [how, frame] of [
+  ["set_model", { type: "set_model", model: "gpt-4.1", id: "m" }],
+  ["run_command /model", { type: "run_command", name: "model", args: "gpt-4.1", id: "m" }],
+] as const) {
+  test(`a prompt sent right after ${how} (Responses → Chat Completions) goes to the new model`, async () => {
+    mock = startMockLlm([{ text: "hi" }]);
+    const r = (rpc = RpcProcess.start([...openaiMock(mock.url, "gpt-5"), "--no-ext"]));
+    const from = r.lines.length;
+    r.send(frame);
+    r.send({ type: "prompt", message: "x", id: "p" });
+    await r.eventsUntilDone(from);
+    const switched = r.lines.findIndex((l) => l.id === "m");
+    const started = r.lines.findIndex((l) => l.id === "p");
+    expect(r.lines[switched]).toMatchObject({ success: true });
+    expect(switched).toBeLessThan(started);
+    expect(mock.requests.map((q) => [q.path, q.body.model])).toEqual([["/v1/chat/completions", "gpt-4.1"]]);
+  });
+}
