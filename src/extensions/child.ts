@@ -634,8 +634,15 @@ function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> 
   });
 }
 
-function seconds(ms: number): string {
+/** `ms` as seconds for a sentence: "1.5 s". */
+export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** A parsed value a host skipped, as at most 200 characters of JSON, for its log. */
+export function valuePreview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function preview(text: string): string {

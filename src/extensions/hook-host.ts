@@ -17,7 +17,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from "../protocol/hook-rpc.ts";
-import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, DEFAULT_MAX_LINE_BYTES, LineChild } from "./child.ts";
+import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, DEFAULT_MAX_LINE_BYTES, LineChild, valuePreview } from "./child.ts";
 import type { HookSpec } from "./hook-spec.ts";
 import type { HostState } from "./zot-host.ts";
 
@@ -182,7 +182,7 @@ export class HookHost {
 
   private onMessage(value: unknown): void {
     const parsed = v.safeParse(JsonRpcReply, value);
-    if (!parsed.success) return this.log(`not a JSON-RPC message; skipped: ${preview(value)}`);
+    if (!parsed.success) return this.log(`not a JSON-RPC message; skipped: ${valuePreview(value)}`);
     const reply = parsed.output;
     const id = replyId(reply.id);
     if (id === undefined) {
@@ -232,9 +232,4 @@ export class HookHost {
 function replyId(id: unknown): number | undefined {
   const n = typeof id === "string" && /^\d+$/.test(id) ? Number(id) : id;
   return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -20,7 +20,7 @@ import {
 } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
-import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "./child.ts";
+import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, seconds, valuePreview } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
 import { prepareLaunch } from "./ext-launch.ts";
 import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
@@ -246,7 +246,7 @@ export class ZotExtensionHost {
     child.onExit((info) => this.onExit(info));
     this.after(this.t.helloMs, () => {
       if (this.current !== "starting") return;
-      this.fail("hello_timeout", `${this.label} sent no hello frame within ${secs(this.t.helloMs)}; it was stopped`, true);
+      this.fail("hello_timeout", `${this.label} sent no hello frame within ${seconds(this.t.helloMs)}; it was stopped`, true);
       void child.stop({ graceMs: 0, termMs: 500 });
     });
     await started;
@@ -339,7 +339,7 @@ export class ZotExtensionHost {
     this.restartIdle();
     this.after(this.t.readyMs, () => {
       if (this.current !== "registering") return;
-      this.problem("ready_timeout", `still registering after ${secs(this.t.readyMs)}; registration closed (later registrations still count)`);
+      this.problem("ready_timeout", `still registering after ${seconds(this.t.readyMs)}; registration closed (later registrations still count)`);
       this.closeRegistration();
     });
   }
@@ -374,7 +374,7 @@ export class ZotExtensionHost {
   private badFrame(value: unknown, issues: v.BaseIssue<unknown>[]): void {
     const record = isJsonObject(value) ? value : undefined;
     const type = typeof record?.type === "string" ? record.type : undefined;
-    if (type === undefined) return this.problem("frame_without_type", `a frame without a "type"; skipped: ${preview(value)}`);
+    if (type === undefined) return this.problem("frame_without_type", `a frame without a "type"; skipped: ${valuePreview(value)}`);
     if (!FRAME_TYPES.has(type)) return this.problem("unknown_frame", `unknown frame type "${type}"; skipped`);
     const problem = issueText(issues);
     this.problem("invalid_frame", `invalid ${type} frame (${problem}); skipped`);
@@ -493,7 +493,7 @@ export class ZotExtensionHost {
   /** A failed call, in the words the model or the user sees after "failed: ". */
   private explain(err: unknown, timeoutMs: number): string {
     if (err instanceof ChildCallError) {
-      if (err.kind === "timeout") return `timed out after ${secs(timeoutMs)}`;
+      if (err.kind === "timeout") return `timed out after ${seconds(timeoutMs)}`;
       if (err.kind === "aborted") return "cancelled";
       return this.notRunning();
     }
@@ -527,13 +527,4 @@ function issueText(issues: v.BaseIssue<unknown>[]): string {
   if (!issue) return "it does not match the protocol";
   const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
   return where ? `${where}: ${issue.message}` : issue.message;
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
-function secs(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
 }
