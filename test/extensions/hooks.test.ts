@@ -6,38 +6,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/core/agent.ts";
-import { ExtensionManager, type LoadOptions, type Note } from "../../src/extensions/manager.ts";
+import { ExtensionManager, type Note } from "../../src/extensions/manager.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
-import type { ContentBlock } from "../../src/protocol/messages.ts";
-import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
+import type { ModelRequest } from "../../src/protocol/provider.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type HookConfig, hookExtension, hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
 import { testModel } from "../support/test-model.ts";
 import { running } from "../support/process-state.ts";
-import { tempDir } from "../support/zot.ts";
-
-type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[] };
-
-function fakeProvider(turns: Turn[]): Provider & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  return {
-    name: "fake",
-    requests,
-    async *stream(request): AsyncIterable<ProviderEvent> {
-      requests.push(structuredClone(request));
-      const turn = turns.shift();
-      if (!turn) throw new ProviderError("fake: no turn left", "script");
-      const content: ContentBlock[] = [];
-      if (turn.text) {
-        yield { type: "text_delta", delta: turn.text };
-        content.push({ type: "text", text: turn.text });
-      }
-      for (const call of turn.calls ?? []) content.push({ type: "tool_call", ...call });
-      yield { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" };
-    },
-  };
-}
+import { extensionLayout, fakeProvider, type Turn } from "../support/manager-fixture.ts";
 
 /** A tool that echoes its text argument and records every run. */
 function echoTool(name: string, runs: unknown[]): Tool {
@@ -57,34 +34,7 @@ afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.stop()));
 });
 
-function layout() {
-  const root = tempDir("zot-hooks-");
-  const cwd = join(root, "project");
-  const home = join(root, "home");
-  return {
-    root,
-    cwd,
-    home,
-    project: join(cwd, ".zot", "extensions"),
-    global: join(home, "extensions"),
-    file: (name: string) => join(root, name),
-    log: (name: string) => {
-      const file = join(home, "logs", `ext-${name}.log`);
-      return existsSync(file) ? readFileSync(file, "utf8") : "";
-    },
-    options: (extra: Partial<LoadOptions> = {}): LoadOptions => ({
-      cwd,
-      home,
-      explicit: [],
-      noDiscovery: false,
-      provider: "scripted",
-      model: "test-model",
-      zotVersion: "9.9.9",
-      zotBinary: process.execPath,
-      ...extra,
-    }),
-  };
-}
+const layout = () => extensionLayout("zot-hooks-");
 
 type Layout = ReturnType<typeof layout>;
 
