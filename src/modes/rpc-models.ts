@@ -32,7 +32,7 @@ export async function switchModel(session: RpcSession, wanted: string): Promise<
     };
   }
   // Queued, so a prompt sent right after this command runs on the new model, never on the old one.
-  await runQueued(session, () => session.runtime.setModel(resolved.model));
+  await runQueued(session, "a model switch", () => session.runtime.setModel(resolved.model));
   return { data: { model: resolved.model.id } };
 }
 

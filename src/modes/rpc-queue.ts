@@ -6,8 +6,8 @@ import { errorText } from "../protocol/error-text.ts";
 export type Work = (signal: AbortSignal) => Promise<void>;
 
 export class WorkQueue {
-  private running: { controller: AbortController; done: Promise<void> } | undefined;
-  private waiting: Work[] = [];
+  private running: { controller: AbortController; done: Promise<void>; command?: string } | undefined;
+  private waiting: { work: Work; command?: string }[] = [];
   private closed = false;
 
   /** `log` hears what an item threw (an item is expected to report its own failures). */
@@ -18,15 +18,23 @@ export class WorkQueue {
     return this.running !== undefined;
   }
 
+  /** the running item when it is a command's work rather than a turn (no done ends it): "set_model" … */
+  get runningCommand(): string | undefined {
+    return this.running?.command;
+  }
+
   /** items waiting their turn */
   get queued(): number {
     return this.waiting.length;
   }
 
-  /** Runs `work` now when idle, else after everything queued before it; never once closed (then false). */
-  enqueue(work: Work): boolean {
+  /**
+   * Runs `work` now when idle, else after everything queued before it; never once closed (then false).
+   * `command` names work that is not a turn (a model switch, a reload), for the busy error.
+   */
+  enqueue(work: Work, command?: string): boolean {
     if (this.closed) return false;
-    this.waiting.push(work);
+    this.waiting.push({ work, command });
     if (!this.running) this.next();
     return true;
   }
@@ -48,10 +56,11 @@ export class WorkQueue {
   }
 
   private next(): void {
-    const work = this.waiting.shift();
-    if (!work) return;
+    const item = this.waiting.shift();
+    if (!item) return;
+    const { work, command } = item;
     // Busy from the item's first synchronous step on.
-    const running = { controller: new AbortController(), done: Promise.resolve() };
+    const running = { controller: new AbortController(), done: Promise.resolve(), command };
     this.running = running;
     running.done = (async () => work(running.controller.signal))()
       .catch((error: unknown) => this.log(`rpc: ${errorText(error)}`))

@@ -35,9 +35,11 @@ export function responseTo<T extends RpcCommandType>(command: RpcCommandOf<T> | 
 
 /** The error a command that changes the transcript or the model gets while turns run or wait. */
 export function busyError(session: RpcSession, what: string): string | undefined {
-  const { busy, queued } = session.queue;
+  const { busy, queued, runningCommand } = session.queue;
   if (!busy && queued === 0) return undefined;
-  const state = busy ? `a prompt or compaction is running${queued ? ` and ${queued} more queued` : ""}` : `${queued} queued`;
+  const more = queued ? ` and ${queued} more queued` : "";
+  if (runningCommand) return `busy: cannot ${what} while ${runningCommand} is in progress${more}; send it again once that has answered`;
+  const state = busy ? `a prompt or compaction is running${more}` : `${queued} queued`;
   return `busy: cannot ${what} while ${state}; send abort or wait for done`;
 }
 
@@ -45,9 +47,9 @@ export function busyError(session: RpcSession, what: string): string | undefined
  * Runs `work` in the queue without being a turn (no done): it starts at once when idle, and what
  * comes after it (a prompt sent right behind a set_model) waits for it. Rejects once the server is closing.
  */
-export function runQueued<T>(session: RpcSession, work: () => Promise<T>): Promise<T> {
+export function runQueued<T>(session: RpcSession, command: string, work: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const accepted = session.queue.enqueue(() => work().then(resolve, reject));
+    const accepted = session.queue.enqueue(() => work().then(resolve, reject), command);
     if (!accepted) reject(new Error("the server is shutting down"));
   });
 }

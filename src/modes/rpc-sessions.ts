@@ -134,6 +134,6 @@ function queued<T extends "fork_session" | "resume_session">(
       answer = { error: `${(command as RpcCommand).type}: ${errorText(error)}` };
     }
     session.send(responseTo(command, answer));
-  });
+  }, (command as RpcCommand).type);
   return LATER;
 }

@@ -97,7 +97,7 @@ function reload<T extends "reload_extensions" | "run_command">(
     } catch (error) {
       session.send(responseTo(command, { error: `reload failed: ${errorText(error)}` }));
     }
-  });
+  }, "an extension reload");
   return LATER;
 }
 

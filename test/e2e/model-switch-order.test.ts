@@ -24,8 +24,8 @@ for (const [how, frame] of [
     mock = startMockLlm([{ text: "hi" }]);
     const r = (rpc = RpcProcess.start([...openaiMock(mock.url, "gpt-5"), "--no-ext"]));
     const from = r.lines.length;
-    r.send(frame);
-    r.send({ type: "prompt", message: "x", id: "p" });
+    // One write: both lines reach zot together, before the switch can have finished.
+    r.write(`${JSON.stringify(frame)}\n${JSON.stringify({ type: "prompt", message: "x", id: "p" })}\n`);
     await r.eventsUntilDone(from);
     const switched = r.lines.findIndex((l) => l.id === "m");
     const started = r.lines.findIndex((l) => l.id === "p");
@@ -34,3 +34,16 @@ for (const [how, frame] of [
     expect(mock.requests.map((q) => [q.path, q.body.model])).toEqual([["/v1/chat/completions", "gpt-4.1"]]);
   });
 }
+
+test("a clear sent while the model switch is in progress is refused with what to do (no done will come)", async () => {
+  mock = startMockLlm([]);
+  const r = (rpc = RpcProcess.start([...openaiMock(mock.url, "gpt-5"), "--no-ext"]));
+  const from = r.lines.length;
+  r.write(`${JSON.stringify({ type: "set_model", model: "gpt-4.1", id: "m" })}\n${JSON.stringify({ type: "clear", id: "c" })}\n`);
+  const { line } = await r.waitFor((l) => l.id === "c", from, "the clear's response");
+  expect(line.success).toBe(false);
+  expect(line.error).toContain("a model switch is in progress");
+  expect(line.error).not.toContain("done");
+  expect((await r.waitFor((l) => l.id === "m", from, "the switch's response")).line.success).toBe(true);
+  expect(await r.call({ type: "clear" })).toMatchObject({ success: true });
+});
