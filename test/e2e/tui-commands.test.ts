@@ -1,27 +1,19 @@
 // The built-in slash commands and the --no-yolo dialog through a real pseudo-terminal: dist/zot
 // against the mock LLM, the screen read back by xterm headless, what reached the model read from
 // the mock's requests.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import type { PtySession } from "../support/pty.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 import { tempDir } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-const sessions: PtySession[] = [];
-afterEach(async () => {
-  for (const session of sessions.splice(0)) session.close();
-  await mock?.stop();
-  mock = undefined;
-});
+const runs = ptyRuns();
 
+/** zot against this test's mock LLM (one per test, shared by every zot the test starts) */
 function zot(options: Parameters<typeof startZot>[1] = {}) {
-  mock ??= startMockLlm();
-  const run = startZot(mock, options);
-  sessions.push(run.session);
-  return { ...run, mock };
+  return runs.start(runs.mock ?? startMockLlm(), options);
 }
 
 const bash = (command: string) => ({ tool_calls: [{ name: "bash", args: { command } }] });

@@ -1,28 +1,19 @@
 // The interactive app's input through a real pseudo-terminal: the slash popup (built-in and
 // extension commands, filter, Tab, Enter), every action of an extension's command, extension notes,
 // the @ file picker, and the keys that leave (Ctrl+C twice, Ctrl+D).
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programExtension } from "../fixtures/extensions/make.ts";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import type { PtySession } from "../support/pty.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
 import { ROOT, tempDir } from "../support/zot.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
-let mock: MockLlm | undefined;
-const sessions: PtySession[] = [];
-afterEach(async () => {
-  for (const session of sessions.splice(0)) session.close();
-  await mock?.stop();
-  mock = undefined;
-});
+const runs = ptyRuns();
 
 function zot(turns: Parameters<typeof startMockLlm>[0], options: Parameters<typeof startZot>[1] = {}) {
-  mock = startMockLlm(turns);
-  const run = startZot(mock, { ...options, args: ["--no-ext", ...(options.args ?? [])] });
-  sessions.push(run.session);
-  return { ...run, mock };
+  return runs.start(startMockLlm(turns), { ...options, args: ["--no-ext", ...(options.args ?? [])] });
 }
 
 /** A python extension with a command per action and a note at start; /forget retracts its notes. */

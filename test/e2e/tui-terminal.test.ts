@@ -1,19 +1,14 @@
 // What the interactive app does to the terminal itself, through a real pseudo-terminal: the render
 // budget while a long answer streams (no full redraw, the scrollback never cleared, each row written
 // into it once) and the terminal given back when zot is killed mid-turn.
-import { afterEach, describe, expect, test } from "bun:test";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { describe, expect, test } from "bun:test";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
 import { PtySession } from "../support/pty.ts";
 import { cleanEnv, tempDir, ZOT } from "../support/zot.ts";
-import { ready, startZot } from "../support/zot-pty.ts";
+import { ready } from "../support/zot-pty.ts";
 
-let mock: MockLlm | undefined;
-const sessions: PtySession[] = [];
-afterEach(async () => {
-  for (const session of sessions.splice(0)) session.close();
-  await mock?.stop();
-  mock = undefined;
-});
+const runs = ptyRuns();
 
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 const item = (i: number) => `- item ${String(i).padStart(3, "0")} of the streamed answer, 日本語 and 🚀 emoji, padded to a long row`;
@@ -21,9 +16,7 @@ const item = (i: number) => `- item ${String(i).padStart(3, "0")} of the streame
 describe("the terminal", () => {
   test("a 300-line streamed answer in a 40-row terminal: no full redraw, no clear of the scrollback, each row in it once", async () => {
     const text = Array.from({ length: 300 }, (_, i) => item(i + 1)).join("\n");
-    mock = startMockLlm([{ text, chunk_size: 80, chunk_delay_ms: 3 }]);
-    const { session } = startZot(mock, { cols: 120, rows: 40 });
-    sessions.push(session);
+    const { session } = runs.start(startMockLlm([{ text, chunk_size: 80, chunk_delay_ms: 3 }]), { cols: 120, rows: 40 });
     await ready(session);
     const start = session.output.length;
     const bytesBefore = session.bytes;
@@ -42,10 +35,10 @@ describe("the terminal", () => {
 
   test("SIGTERM mid-turn: the terminal is given back (cooked mode, cursor shown, bracketed paste off) and the request dropped", async () => {
     const text = Array.from({ length: 200 }, (_, i) => `slow line ${i}`).join("\n");
-    mock = startMockLlm([{ text, chunk_size: 4, chunk_delay_ms: 30 }]);
-    const run = startZot(mock, { after: "stty -a | tr ' ' '\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'" });
-    const { session } = run;
-    sessions.push(session);
+    const run = runs.start(startMockLlm([{ text, chunk_size: 4, chunk_delay_ms: 30 }]), {
+      after: "stty -a | tr ' ' '\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'",
+    });
+    const { session, mock } = run;
     await ready(session);
     expect(session.screen.bracketedPaste).toBe(true);
     session.type("go\r");
@@ -62,8 +55,9 @@ describe("the terminal", () => {
   });
 
   test("a runtime that cannot start (no key): the drawn frame is taken away, the error is on a clean screen, exit 2", async () => {
-    const session = new PtySession(["sh", "-c", `'${ZOT}' --provider anthropic; echo "zot exited $?"`], { cols: 80, rows: 12, env: cleanEnv(tempDir("zot-home-")), cwd: tempDir() });
-    sessions.push(session);
+    const session = runs.track(
+      new PtySession(["sh", "-c", `'${ZOT}' --provider anthropic; echo "zot exited $?"`], { cols: 80, rows: 12, env: cleanEnv(tempDir("zot-home-")), cwd: tempDir() }),
+    );
     await session.exited();
     expect(session.output).toContain("\x1b[?2026h"); // the app had drawn
     const text = session.screen.text();

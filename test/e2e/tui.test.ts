@@ -1,25 +1,16 @@
 // The interactive app through a real pseudo-terminal (dist/zot against the mock LLM, the screen read
 // back by xterm headless): answers streaming in, tool boxes, the queue, Esc, resize, wide characters.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import type { PtySession } from "../support/pty.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
-let mock: MockLlm | undefined;
-const sessions: PtySession[] = [];
-afterEach(async () => {
-  for (const session of sessions.splice(0)) session.close();
-  await mock?.stop();
-  mock = undefined;
-});
+const runs = ptyRuns();
 
 function zot(turns: Parameters<typeof startMockLlm>[0], options: Parameters<typeof startZot>[1] = {}) {
-  mock = startMockLlm(turns);
-  const run = startZot(mock, options);
-  sessions.push(run.session);
-  return { ...run, mock };
+  return runs.start(startMockLlm(turns), options);
 }
 
 const ANSWER = Array.from({ length: 12 }, (_, i) => `line ${i + 1} of the answer`).join("\n");
