@@ -35,13 +35,18 @@ export class HookSet {
     return this.hosts.flatMap((host) => (host.state === "failed" && host.error ? [host.error] : []));
   }
 
+  /**
+   * A hook that did not start drops out of the chain, except as an approver: a review gate that
+   * failed to start must not let every tool through, so it stays at approve_tool, where its
+   * failed calls deny (the approver rule) with the reason it did not start.
+   */
   participants(): Participant[] {
     return this.hosts
-      .filter((host) => host.state !== "failed")
+      .filter((host) => host.state !== "failed" || host.spec.modes.includes("approve"))
       .map((host) =>
         hookParticipant({
           name: host.name,
-          spec: host.spec,
+          spec: host.state === "failed" ? { ...host.spec, modes: ["approve"] } : host.spec,
           call: (method, params, timeoutMs, signal) => host.call(method, params, timeoutMs, signal),
           log: (line) => host.log(line),
           meta: (tracePath) => this.events.meta(tracePath),

@@ -360,6 +360,19 @@ describe("failure rules", () => {
     );
   });
 
+  test("an approver that failed to start still denies every tool (a dead review gate never lets tools through); its interceptors drop out", async () => {
+    const l = layout();
+    hook(l, "gate", { exit_at_start: 3 }, { intercept: ["before_tool", "approve_tool"] });
+    const { agent, report, runs, provider } = await run(l, [callEcho(), { text: "done" }]);
+    expect(report.warnings.join("\n")).toContain('hook "gate" exited with code 3 before answering hook.hello');
+    const gate = agent.chain.list().find((p) => p.name === "gate");
+    expect(gate?.stages).toEqual(["approve_tool"]);
+    expect((await agent.prompt({ text: "go" }, signal())).status).toBe("ok");
+    expect(runs).toEqual([]);
+    expect(lastToolText(provider)).toStartWith('tool approval hook "gate" failed:');
+    expect(lastToolText(provider)).toContain("did not start");
+  });
+
   test("a hook that crashes mid-call fails that call at once and every later one by the same rules", async () => {
     const l = layout();
     // Deadlines longer than the test's own: had anything waited for one, the test would time out.
