@@ -1,5 +1,6 @@
 // `zot [prompt]`: the interactive TUI in a terminal, or one prompt in print (-p) or JSON (--json)
-// mode (`--rpc` hands over to cli/rpc.ts). Rule: flags are checked before anything starts, and every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted).
+// mode (`--rpc` hands over to cli/rpc.ts). Rule: flags are checked before anything starts, and
+// every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted).
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import { VERSION } from "../version.ts";
