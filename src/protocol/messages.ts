@@ -111,13 +111,7 @@ export function toWireMessage(message: Message): WireMessage {
   return { role: message.role, content: toWireContent(message.content), time: message.time };
 }
 
-/** The text of the text blocks among `blocks` (transcript or wire form), joined by newlines. */
-export function textOf(blocks: readonly (ContentBlock | WireContentBlock)[]): string {
-  return blocks
-    .filter((b): b is TextBlock => b.type === "text")
-    .map((b) => b.text)
-    .join("\n");
-}
+export { textOf } from "./text-of.ts";
 
 export function nowIso(): string {
   return new Date().toISOString();

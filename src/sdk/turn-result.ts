@@ -4,6 +4,7 @@
 // nothing here but reading events: the events already said everything.
 import { commandErrorMessage } from "../extensions/slash-command.ts";
 import type { AgentEvent } from "../protocol/events.ts";
+import { textOf } from "../protocol/text-of.ts";
 
 /** ok; aborted (the abort command, or stdin closed); error (the provider, max steps, a block, a failed command) */
 export type TurnOutcome = "ok" | "aborted" | "error";
@@ -33,7 +34,7 @@ export function turnResult(events: AgentEvent[]): TurnResult {
   for (const event of events) {
     switch (event.type) {
       case "assistant_message": {
-        const text = messageText(event.content);
+        const text = textOf(event.content);
         if (text.trim() !== "") answer = text;
         break;
       }
@@ -69,11 +70,4 @@ export function turnResult(events: AgentEvent[]): TurnResult {
     ...(error !== undefined ? { error } : {}),
     ...(summary !== undefined ? { summary } : {}),
   };
-}
-
-/** The text blocks of a message joined by newlines (textOf's rule; textOf's module brings valibot along). */
-function messageText(content: Extract<AgentEvent, { type: "assistant_message" }>["content"]): string {
-  return content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 }

@@ -1,0 +1,8 @@
+// The text of content blocks, joined by newlines: what a message "says" (the -p answer, an
+// assistant_message interceptor's text, compaction). Rule: no valibot here, so code bundled for
+// Node (the RPC client) can use the same rule as the rest of zot.
+
+/** The text blocks of a message (transcript or wire form) joined by newlines; other blocks are skipped. */
+export function textOf(blocks: readonly { type: string; text?: string }[]): string {
+  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
+}
