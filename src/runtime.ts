@@ -60,6 +60,13 @@ export interface RuntimeOptions {
   noYolo?: boolean;
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
   confirmer?: Confirmer;
+  /**
+   * How long to wait for extensions still starting: "all" (-p, --json; the default), or at most
+   * this many ms (the TUI, rpc start at once; late extensions join with a note).
+   */
+  extensionWait?: "all" | number;
+  /** "all": told once, after 2 s, which extensions are still starting */
+  onExtensionsWaiting?: (names: string[]) => void;
 }
 
 export interface Runtime {
@@ -211,7 +218,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const confirmGate = addConfirmGate(agent, options, notes);
     session?.record(agent, options.log ?? (() => {}));
     if (extensions) {
-      extensions.attach(agent);
+      extensions.setSessionId(session?.id);
+      extensions.attach(agent, confirmGate);
       extensions.emitSessionStart();
     }
     const baseUrlOf = (m: ModelInfo) => options.baseUrl ?? m.base_url;
@@ -242,6 +250,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         }
       }
       next.record(agent, options.log ?? (() => {}));
+      extensions?.switchSession(next.id);
       return notes;
     };
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
@@ -317,6 +326,8 @@ async function loadExtensions(
     ...context,
     explicit,
     noDiscovery,
+    wait: options.extensionWait ?? "all",
+    onWaiting: options.onExtensionsWaiting,
     zotVersion: VERSION,
     zotBinary: options.zotBinary ?? process.execPath,
   });

@@ -3,6 +3,7 @@
 // the TUI paints before the runtime is built; a session is recorded unless --no-session.
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
+import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import type { RuntimeOptions } from "../runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 
@@ -18,7 +19,7 @@ export async function runInteractiveCommand(
     sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
   const { runInteractive } = await import("../modes/interactive/index.ts");
   return runInteractive(
-    async (log, confirmer) => (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer }),
+    async (log, confirmer) => (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer, extensionWait: LATE_JOIN_AFTER_MS }),
     { initialPrompt: prompt || undefined },
   );
 }

@@ -65,7 +65,15 @@ export async function runRoot(argv: string[]): Promise<number> {
 
   try {
     const { createRuntime } = await import("../runtime.ts");
-    const runtime = await createRuntime({ ...runtimeOptions, session, log: (message) => console.error(`zot: ${message}`) });
+    const runtime = await createRuntime({
+      ...runtimeOptions,
+      session,
+      log: (message) => console.error(`zot: ${message}`),
+      onExtensionsWaiting: (names) =>
+        console.error(
+          `zot: waiting for ${names.length === 1 ? "an extension" : "extensions"} still starting: ${names.join(", ")} (up to 30 s, or the "timeouts": {"hello": ms} of its extension.json)`,
+        ),
+    });
     for (const note of runtime.notes) console.error(`zot: ${note}`);
 
     running = true;

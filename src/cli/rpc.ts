@@ -3,6 +3,7 @@
 // (a problem is one line on stderr and exit 2); stdin closing ends the server with 0, a signal
 // with 130, a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
 // --continue or --session asks (the embedding program usually owns persistence).
+import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import { UsageError } from "../config/usage-error.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { VERSION } from "../version.ts";
@@ -49,7 +50,8 @@ export async function runRpc(argv: string[]): Promise<number> {
   try {
     const log = (message: string) => console.error(`zot: ${message}`);
     const { createRuntime } = await import("../runtime.ts");
-    const runtime = await createRuntime({ ...runtimeOptions, session, log });
+    // rpc answers at once; an extension still starting after a second joins when it is up.
+    const runtime = await createRuntime({ ...runtimeOptions, session, log, extensionWait: LATE_JOIN_AFTER_MS });
     for (const note of runtime.notes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
     serving = true;

@@ -26,8 +26,9 @@ import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
-import { InterceptChain, type LlmResponse } from "./intercept.ts";
+import { InterceptChain, type LlmResponse, type ToolArgs } from "./intercept.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
+import type { ToolStatus, ToolStep } from "./tool-step.ts";
 
 export interface AgentOptions {
   provider: Provider;
@@ -129,6 +130,7 @@ export class Agent {
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
   private readonly messageListeners = new Set<Listener<Message>>();
   private readonly compactedListeners = new Set<Listener<Compacted>>();
+  private readonly toolStepListeners = new Set<Listener<ToolStep>>();
   /** a turn_start was emitted whose turn_end was not */
   private turnOpen = false;
 
@@ -196,6 +198,16 @@ export class Agent {
   onCompacted(listener: Listener<Compacted>): () => void {
     this.compactedListeners.add(listener);
     return () => this.compactedListeners.delete(listener);
+  }
+
+  /** Subscribes to each tool call's approval and outcome; returns the unsubscribe function. */
+  onToolStep(listener: Listener<ToolStep>): () => void {
+    this.toolStepListeners.add(listener);
+    return () => this.toolStepListeners.delete(listener);
+  }
+
+  private toolStep(step: ToolStep): void {
+    for (const listener of this.toolStepListeners) listener(step);
   }
 
   /** Subscribes to every event; returns the unsubscribe function. */
@@ -539,10 +551,12 @@ export class Agent {
     const results: ToolResultBlock[] = [];
     for (const call of calls) {
       if (signal.aborted) {
-        results.push(resultBlock(call.id, textResult("aborted before running", true)));
+        const result = textResult("aborted before running", true);
+        results.push(resultBlock(call.id, result));
+        this.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
         continue;
       }
-      let ran: { result: ToolResult; extension?: string };
+      let ran: { result: ToolResult; extension?: string; status: ToolStatus; executed: boolean; args: ToolArgs };
       try {
         ran = await this.runTool(call, signal, promptStart);
       } catch (error) {
@@ -558,6 +572,16 @@ export class Agent {
       }
       const { result, extension } = ran;
       results.push(resultBlock(call.id, result));
+      this.toolStep({
+        kind: "outcome",
+        id: call.id,
+        name: call.name,
+        args: ran.args,
+        status: ran.status,
+        executed: ran.executed,
+        result,
+        ...(extension ? { extension } : {}),
+      });
       this.emit({
         type: "tool_result",
         id: call.id,
@@ -574,27 +598,39 @@ export class Agent {
     call: ToolCallBlock,
     signal: AbortSignal,
     promptStart: number,
-  ): Promise<{ result: ToolResult; extension?: string }> {
+  ): Promise<{ result: ToolResult; extension?: string; status: ToolStatus; executed: boolean; args: ToolArgs }> {
     const gate = await this.chain.run("tool_call", { id: call.id, name: call.name, args: call.args }, signal);
-    if (gate.action === "respond") return { result: gate.result };
-    if (gate.action === "deny" || gate.action === "block") return { result: textResult(gate.reason, true) };
+    if (gate.action === "respond") return { result: gate.result, status: gate.result.is_error ? "failed" : "completed", executed: false, args: call.args };
+    if (gate.action === "deny" || gate.action === "block") {
+      const base = { id: call.id, name: call.name, args: gate.payload.args };
+      this.toolStep({ kind: "approval", ...base, decision: "denied", by: gate.participant, reason: gate.reason, stage: "tool_call" });
+      return { result: textResult(gate.reason, true), status: "blocked", executed: false, args: gate.payload.args };
+    }
     if (gate.action === "abort_turn" || gate.action === "hard_abort") this.endFromStep(gate.action, gate.reason, promptStart);
     // A participant may have renamed the tool (a PicoClaw hook's before_tool modify).
     const { name, args } = gate.payload;
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) {
       const names = this.tools.map((t) => t.name).join(", ") || "none";
-      return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true) };
+      return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true), status: "failed", executed: false, args };
     }
 
     const approval = await this.chain.run("approve_tool", { id: call.id, name, args }, signal);
-    if (approval.action === "deny" || approval.action === "block") return { result: textResult(approval.reason, true), extension: tool.extension };
+    const extension = tool.extension;
+    if (approval.action === "deny" || approval.action === "block") {
+      this.toolStep({ kind: "approval", id: call.id, name, args, decision: signal.aborted ? "cancelled" : "denied", by: approval.participant, reason: approval.reason, stage: "approve_tool" });
+      return { result: textResult(approval.reason, true), extension, status: signal.aborted ? "cancelled" : "blocked", executed: false, args };
+    }
     if (approval.action === "abort_turn" || approval.action === "hard_abort") {
       this.endFromStep(approval.action, approval.reason, promptStart);
     }
 
     // Cancelled while an approver (a confirmation dialog) was deciding: the tool must not run.
-    if (signal.aborted) return { result: textResult("aborted before running", true), extension: tool.extension };
+    if (signal.aborted) {
+      this.toolStep({ kind: "approval", id: call.id, name, args, decision: "cancelled" });
+      return { result: textResult("aborted before running", true), extension, status: "cancelled", executed: false, args };
+    }
+    this.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved" });
 
     const started = performance.now();
     let result: ToolResult;
@@ -612,8 +648,17 @@ export class Agent {
     const durationMs = performance.now() - started;
     const after = await this.chain.run("after_tool", { id: call.id, name, args, result, durationMs }, signal);
     if (after.action === "abort_turn" || after.action === "hard_abort") this.endFromStep(after.action, after.reason, promptStart);
-    return { result: after.payload.result, extension: tool.extension };
+    const final = after.payload.result;
+    return { result: final, extension, status: executedStatus(final, signal), executed: true, args };
   }
+}
+
+/** How a tool that ran ended: a tool may say it timed out in its result's details. */
+function executedStatus(result: ToolResult, signal: AbortSignal): ToolStatus {
+  if (signal.aborted) return "cancelled";
+  if (!result.is_error) return "completed";
+  const details = result.details as { status?: unknown } | undefined;
+  return details?.status === "timed_out" ? "timed_out" : "failed";
 }
 
 /** A failed compaction, worded for what it meant to the turn. */

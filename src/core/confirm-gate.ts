@@ -51,6 +51,9 @@ const NO_TIMEOUT_MS = 2 ** 31 - 1;
 
 export const DECLINED = "the user declined";
 
+/** How an approved call got through: asked and said yes, a remembered "yes for this tool", or no confirming. */
+export type ApprovalSource = "user" | "remembered" | "yolo";
+
 export class ConfirmGate implements Participant {
   readonly name = CONFIRM_GATE_NAME;
   readonly priority = Number.POSITIVE_INFINITY;
@@ -64,6 +67,9 @@ export class ConfirmGate implements Participant {
   readonly #waiting = new Set<() => void>();
   readonly #confirmer?: Confirmer;
   readonly #unattended: string;
+  readonly #askListeners = new Set<(request: ConfirmRequest) => void>();
+  /** how recent calls got through, by call id, until approvalSource reads it */
+  readonly #sources = new Map<string, ApprovalSource>();
 
   constructor(options: ConfirmGateOptions = {}) {
     this.#confirmer = options.confirmer;
@@ -90,6 +96,26 @@ export class ConfirmGate implements Participant {
     return this.#confirming;
   }
 
+  /** Called just before a person is asked about a call (extensions' tool_confirmation_requested). */
+  onAsk(listener: (request: ConfirmRequest) => void): () => void {
+    this.#askListeners.add(listener);
+    return () => this.#askListeners.delete(listener);
+  }
+
+  /** How the call with this id got through the gate: a person said yes, a remembered yes, or no confirming. Read once. */
+  approvalSource(id: string): ApprovalSource | undefined {
+    const source = this.#sources.get(id);
+    this.#sources.delete(id);
+    return source;
+  }
+
+  #passed(id: string, source: ApprovalSource): { action: "continue" } {
+    this.#sources.set(id, source);
+    // Bounded: a reader that never comes must not grow this.
+    if (this.#sources.size > 256) this.#sources.delete(this.#sources.keys().next().value as string);
+    return { action: "continue" };
+  }
+
   /** The tools answered "yes for this tool this session", in the order they were. */
   rememberedTools(): string[] {
     return [...this.#tools];
@@ -98,19 +124,20 @@ export class ConfirmGate implements Participant {
   async decide<S extends keyof StagePayloads>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>> {
     if (stage !== "approve_tool") return { action: "continue" };
     const call = payload as StagePayloads["approve_tool"];
-    if (!this.#confirming || this.#tools.has(call.name)) return { action: "continue" };
+    if (!this.#confirming) return this.#passed(call.id, "yolo");
+    if (this.#tools.has(call.name)) return this.#passed(call.id, "remembered");
     if (!this.#confirmer) return { action: "deny", reason: this.#unattended };
 
     const answer = await this.#ask(this.#confirmer, call, signal);
     switch (answer.answer) {
       case "yes":
-        return { action: "continue" };
+        return this.#passed(call.id, "user");
       case "yes_tool":
         this.#tools.add(call.name);
-        return { action: "continue" };
+        return this.#passed(call.id, "user");
       case "yes_all":
         this.setConfirming(false);
-        return { action: "continue" };
+        return this.#passed(call.id, "user");
       case "no": {
         const reason = answer.reason?.trim();
         return { action: "deny", reason: reason ? `${DECLINED}: ${reason}` : DECLINED };
@@ -130,6 +157,7 @@ export class ConfirmGate implements Participant {
     this.#waiting.add(approve);
     try {
       const request = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args };
+      for (const listener of this.#askListeners) listener(request);
       return await Promise.race([confirmer(request, dialog.signal), approved]);
     } finally {
       this.#waiting.delete(approve);

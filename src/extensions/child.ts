@@ -60,6 +60,8 @@ export interface LineChildOptions {
 export interface ChildDiagnostic {
   kind: string;
   message: string;
+  /** line_too_long: the dropped line's size and its first bytes, to tell which call it answered */
+  dropped?: { bytes: number; limit: number; head: string };
 }
 
 export interface ChildExitInfo {
@@ -312,6 +314,11 @@ export class LineChild {
     });
   }
 
+  /** The ids of the calls waiting for an answer. */
+  pendingIds(): string[] {
+    return [...this.pending.keys()];
+  }
+
   /** Resolves the pending call with this id ("3" and 3 are the same). False if unknown or expired. */
   settle(id: string | number, value: unknown): boolean {
     const key = String(id);
@@ -329,11 +336,11 @@ export class LineChild {
   }
 
   /** Logs a problem the child caused and hands it to onDiagnostic. */
-  private diagnose(kind: string, message: string): void {
+  private diagnose(kind: string, message: string, dropped?: ChildDiagnostic["dropped"]): void {
     this.log(message);
     if (!this.onDiagnostic) return;
     try {
-      this.onDiagnostic({ kind, message });
+      this.onDiagnostic({ kind, message, ...(dropped ? { dropped } : {}) });
     } catch (err) {
       this.log(`handling a diagnostic failed: ${errorText(err)}`);
     }
@@ -434,7 +441,7 @@ export class LineChild {
     const splitter = new LineSplitter(
       limit,
       (line) => this.handleLine(line),
-      (bytes) => this.diagnose("line_too_long", `dropped a line of ${bytes} bytes (limit ${limit})`),
+      (bytes, head) => this.diagnose("line_too_long", `dropped a line of ${bytes} bytes (limit ${limit})`, { bytes, limit, head }),
     );
     try {
       for (;;) {

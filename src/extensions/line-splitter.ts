@@ -5,17 +5,23 @@
  * across chunks is decoded whole (0x0A never occurs inside a multi-byte sequence). A line over the
  * limit is discarded as it streams in, never held in memory, and reported once with its size.
  */
+/** How much of an over-long line is kept to say what it was. */
+const HEAD_BYTES = 512;
+
 export class LineSplitter {
   private parts: Uint8Array[] = [];
   private size = 0;
   /** bytes of the over-long line being skipped, or -1 when not skipping */
   private dropping = -1;
+  /** the first HEAD_BYTES of the line being skipped: enough to read which call it answered */
+  private head: Uint8Array | undefined;
   private readonly decoder = new TextDecoder();
 
   constructor(
     private readonly maxBytes: number,
     private readonly onLine: (line: string) => void,
-    private readonly onDrop: (bytes: number) => void,
+    /** an over-long line was skipped: its size, and its first bytes decoded (where a frame's type and id usually are) */
+    private readonly onDrop: (bytes: number, head: string) => void,
   ) {}
 
   push(chunk: Uint8Array): void {
@@ -46,6 +52,7 @@ export class LineSplitter {
     }
     if (this.size + bytes.length > this.maxBytes) {
       this.dropping = this.size + bytes.length;
+      this.head = headOf([...this.parts, bytes]);
       this.parts = [];
       this.size = 0;
       return;
@@ -57,8 +64,10 @@ export class LineSplitter {
   private endLine(): void {
     if (this.dropping >= 0) {
       const dropped = this.dropping;
+      const head = this.head ? new TextDecoder().decode(this.head) : "";
       this.dropping = -1;
-      this.onDrop(dropped);
+      this.head = undefined;
+      this.onDrop(dropped, head);
       return;
     }
     const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
@@ -68,4 +77,17 @@ export class LineSplitter {
     if (line.endsWith("\r")) line = line.slice(0, -1);
     this.onLine(line);
   }
+}
+
+/** The first HEAD_BYTES of these pieces, copied (the stream may reuse its buffers). */
+function headOf(pieces: Uint8Array[]): Uint8Array {
+  const taken: Uint8Array[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    if (size >= HEAD_BYTES) break;
+    const part = piece.subarray(0, HEAD_BYTES - size);
+    taken.push(part);
+    size += part.length;
+  }
+  return Uint8Array.from(Buffer.concat(taken));
 }

@@ -3,13 +3,16 @@
 // Rule: deterministic and isolated. Precedence decides every name conflict (built-ins first, then
 // discovery order), every conflict is logged, and one extension failing (at load, mid-call, at
 // exit) never stops zot or another extension.
+import { randomUUID } from "node:crypto";
 import { extensionLogFile } from "../config/home.ts";
 import type { Agent } from "../core/agent.ts";
+import type { ConfirmGate } from "../core/confirm-gate.ts";
 import type { Participant } from "../core/intercept.ts";
 import type { AgentEvent } from "../protocol/events.ts";
-import type { HostFrameOf } from "../protocol/ext-frames.ts";
-import { textOf } from "../protocol/messages.ts";
+import type { EventFrame } from "../protocol/ext-frames.ts";
 import type { Tool } from "../protocol/tool.ts";
+import { ExtensionEvents } from "./ext-events.ts";
+import { PanelBoard } from "./panels.ts";
 import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
 import { prepareLaunch } from "./ext-launch.ts";
@@ -42,6 +45,16 @@ export interface LoadOptions {
   zotBinary: string;
   env?: Record<string, string | undefined>;
   timeouts?: Partial<HostTimeouts>;
+  /**
+   * How long load waits for extensions still starting: "all" (-p, --json: until each is up or
+   * past its hello deadline), or at most this many ms (the TUI, rpc), after which the late ones
+   * join when they are up, with a note. Default "all".
+   */
+  wait?: "all" | number;
+  /** "all" only: called once, after waitingNoticeMs, with the extensions still starting */
+  onWaiting?: (names: string[]) => void;
+  /** default 2000 */
+  waitingNoticeMs?: number;
 }
 
 export interface LoadReport {
@@ -61,6 +74,12 @@ export interface Note {
   extension: string;
   level: NoteLevel;
   message: string;
+}
+
+/** Where an extension's `submit` and `submit_slash` go: the TUI's input, as if typed. */
+export interface InputSink {
+  submit(text: string, extension: string): void;
+  submitSlash(text: string, extension: string): void;
 }
 
 /** Where notifications go (stderr in -p, an event in --json, the notes area in the TUI). */
@@ -96,7 +115,8 @@ export class ExtensionManager implements SlashCommands {
   /** the JSON-RPC process hooks (extension.json with "protocol": "jsonrpc", and hooks.json) */
   private hooks: HookSet | undefined;
   private options: LoadOptions | undefined;
-  private commandIndex = new Map<string, { host: ZotExtensionHost; description: string }>();
+  /** keyed by the lower-cased name */
+  private commandIndex = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
   private toolList: Tool[] = [];
   private agent: Agent | undefined;
   private offEvents: (() => void) | undefined;
@@ -108,6 +128,15 @@ export class ExtensionManager implements SlashCommands {
   /** collected while loading, for the load report; later conflicts go to the extension's log only */
   private warnings: string[] | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** the panel on show, between the extensions and the mode that shows it */
+  readonly panels = new PanelBoard();
+  private input: InputSink | undefined;
+  private readonly events = new ExtensionEvents((frame) => this.broadcast(frame), process.cwd(), `run-${randomUUID()}`);
+  private gate: ConfirmGate | undefined;
+  private offGate: (() => void) | undefined;
+  private offSteps: (() => void) | undefined;
+  /** bumped by every load: a late start of an earlier generation is not announced */
+  private generation = 0;
 
   /** Discovers and starts every extension in parallel; resolves when all are up or given up on. */
   load(options: LoadOptions): Promise<LoadReport> {
@@ -116,6 +145,8 @@ export class ExtensionManager implements SlashCommands {
 
   private async loadNow(options: LoadOptions): Promise<LoadReport> {
     this.options = options;
+    this.events.cwd = options.cwd;
+    const generation = ++this.generation;
     const warnings: string[] = [];
     this.warnings = warnings;
     const hosts: Loaded[] = [];
@@ -158,15 +189,21 @@ export class ExtensionManager implements SlashCommands {
       host.onNotify((level, message) => this.note({ extension: host.name, level, message }));
       host.onClearNotes(() => this.clearNotes(host.name));
       host.onChange(() => this.rebuild());
+      host.onPanel((op) => this.panels.apply(host, op));
+      host.onSubmit((kind, text) => this.submit(host, kind, text));
       hosts.push({ host, source: entry.source });
     }
     this.loaded = hosts;
     this.hooks = this.hookSet(options, hookSpecs, warnings);
-    const [, hookFailures] = await Promise.all([Promise.all(hosts.map(({ host }) => host.start())), this.hooks.start()]);
-    for (const { host } of hosts) if (host.state === "failed" && host.error) warnings.push(host.error);
+    const starting = hosts.map(({ host }) => host.start());
+    const hooksStarting = this.hooks.start();
+    const late = await this.waitForStarts(options, hosts, starting);
+    const hookFailures = await hooksStarting;
+    for (const { host } of hosts) if (!late.has(host) && host.state === "failed" && host.error) warnings.push(host.error);
     warnings.push(...hookFailures);
     this.rebuild();
     if (this.agent) this.addParticipants(this.agent);
+    for (const host of late) void host.start().then(() => this.joined(host, generation));
     const report = {
       started: hosts.length + this.hooks.hosts.length,
       ready: hosts.filter(({ host }) => host.live).length + this.hooks.hosts.filter((host) => host.live).length,
@@ -176,21 +213,59 @@ export class ExtensionManager implements SlashCommands {
     return report;
   }
 
+  /**
+   * Waits as options.wait says; returns the hosts still starting when it stopped waiting. With
+   * "all", says once (onWaiting) which extensions it is still waiting for after a moment.
+   */
+  private async waitForStarts(options: LoadOptions, hosts: Loaded[], starting: Promise<void>[]): Promise<Set<ZotExtensionHost>> {
+    const all = Promise.all(starting);
+    const pending = () => new Set(hosts.filter(({ host }) => host.state === "new" || host.state === "starting" || host.state === "registering").map(({ host }) => host));
+    const wait = options.wait ?? "all";
+    if (wait === "all") {
+      const notice = setTimeout(() => {
+        const names = [...pending()].map((host) => host.name);
+        if (names.length > 0) options.onWaiting?.(names);
+      }, options.waitingNoticeMs ?? 2000);
+      await all;
+      clearTimeout(notice);
+      return new Set();
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+    clearTimeout(timer);
+    return pending();
+  }
+
+  /** An extension that was still starting when the run began is up (or gave up): it joins, with a note. */
+  private joined(host: ZotExtensionHost, generation: number): void {
+    if (generation !== this.generation) return;
+    if (!host.live) {
+      this.note({ extension: host.name, level: "warn", message: host.error ?? `did not start (${host.state})` });
+      return;
+    }
+    this.rebuild();
+    if (this.agent) this.addParticipants(this.agent);
+    const what = [...host.commands().map((c) => `/${c.name}`), ...host.tools().map((t) => t.name)];
+    this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
+    host.sendEvent(this.events.frame("session_start"));
+  }
+
   /** Tools of every running extension, after name conflicts are settled. */
   tools(): Tool[] {
     return [...this.toolList];
   }
 
   commands(): { name: string; description: string; extension: string }[] {
-    return [...this.commandIndex].map(([name, { host, description }]) => ({ name, description, extension: host.name }));
+    return [...this.commandIndex.values()].map(({ name, host, description }) => ({ name, description, extension: host.name }));
   }
 
+  /** Whether an extension provides /name; command names are case-insensitive. */
   hasCommand(name: string): boolean {
-    return this.commandIndex.has(name);
+    return this.commandIndex.has(name.toLowerCase());
   }
 
   async runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult> {
-    const owner = this.commandIndex.get(name);
+    const owner = this.commandIndex.get(name.toLowerCase());
     if (!owner) return { command: name, extension: "", action: "error", text: `no extension provides /${name}` };
     return owner.host.invoke(name, args, signal);
   }
@@ -222,13 +297,42 @@ export class ExtensionManager implements SlashCommands {
   }
 
   /** Wires the extensions into an agent: its tools, its interception chain and its events. */
-  attach(agent: Agent): void {
+  attach(agent: Agent, gate?: ConfirmGate): void {
     if (this.agent === agent) return;
     this.detach();
     this.agent = agent;
+    this.gate = gate;
     this.offEvents = agent.onEvent((event) => this.fanOut(event));
+    this.offSteps = agent.onToolStep((step) => this.events.fromToolStep(step, gate ? (id) => gate.approvalSource(id) : undefined));
+    this.offGate = gate?.onAsk((request) => this.events.confirmationRequested(request));
     this.addParticipants(agent);
     this.swapTools(agent, [], this.toolList);
+  }
+
+  /** Routes extensions' `submit` and `submit_slash` (the TUI); without a sink they are logged and ignored. */
+  onInput(sink: InputSink): void {
+    this.input = sink;
+  }
+
+  private submit(host: ZotExtensionHost, kind: "submit" | "submit_slash", raw: string): void {
+    const text = raw.trim();
+    if (!this.input) return host.log(`${kind} ignored: only the interactive TUI takes input from extensions`);
+    if (text === "") return host.log(`${kind} ignored: the text is empty`);
+    if (kind === "submit") return this.input.submit(text, host.name);
+    if (!text.startsWith("/")) return host.log(`submit_slash refused (not a slash command): ${JSON.stringify(text)}`);
+    this.input.submitSlash(text, host.name);
+  }
+
+  /** The conversation's id that every notification carries (the recorded session's). */
+  setSessionId(id: string | undefined): void {
+    if (id) this.events.sessionId = id;
+  }
+
+  /** Another conversation takes over (a resume, a fork switched to): session_end, then session_start with the new id. */
+  switchSession(id: string | undefined): void {
+    this.events.emit("session_end", { reason: "session_switch" });
+    this.events.sessionId = id ?? `run-${randomUUID()}`;
+    this.events.emit("session_start");
   }
 
   /** Routes notifications; those that came before (during loading) are delivered first. */
@@ -241,7 +345,7 @@ export class ExtensionManager implements SlashCommands {
 
   /** The `session_start` event, once the extensions are up and before the first prompt. */
   emitSessionStart(): void {
-    this.broadcast({ type: "event", event: "session_start" });
+    this.events.emit("session_start");
   }
 
   /**
@@ -270,6 +374,8 @@ export class ExtensionManager implements SlashCommands {
   /** shutdown to every extension at once; each gets the grace, then SIGTERM, then SIGKILL. */
   stop(): Promise<void> {
     return this.serial(async () => {
+      // Queued before shutdown on each extension's ordered pipe, so it arrives first.
+      if (this.loaded.some(({ host }) => host.live)) this.events.emit("session_end", { reason: "shutdown" });
       await Promise.all([...this.loaded.map(({ host }) => host.stop()), this.hooks?.stop()]);
       this.detach();
     });
@@ -280,6 +386,11 @@ export class ExtensionManager implements SlashCommands {
     if (!agent) return;
     this.offEvents?.();
     this.offEvents = undefined;
+    this.offSteps?.();
+    this.offSteps = undefined;
+    this.offGate?.();
+    this.offGate = undefined;
+    this.gate = undefined;
     this.removeParticipants();
     this.swapTools(agent, this.toolList, []);
     this.agent = undefined;
@@ -335,16 +446,17 @@ export class ExtensionManager implements SlashCommands {
 
   /** Settles names again: built-ins first, then extensions in precedence order, first come wins. */
   private rebuild(): void {
-    const commands = new Map<string, { host: ZotExtensionHost; description: string }>();
+    const commands = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
     const tools: Tool[] = [];
     const toolOwners = new Map<string, string>();
     for (const { host } of this.loaded) {
       if (!host.live) continue;
       for (const command of host.commands()) {
-        const owner = commands.get(command.name)?.host.name;
-        if (BUILTIN_COMMANDS.has(command.name)) this.shadowed(host, `command /${command.name}`, "zot's built-in command");
+        const key = command.name.toLowerCase();
+        const owner = commands.get(key)?.host.name;
+        if (BUILTIN_COMMANDS.has(key)) this.shadowed(host, `command /${command.name}`, "zot's built-in command");
         else if (owner) this.shadowed(host, `command /${command.name}`, `extension "${owner}", which comes first`);
-        else commands.set(command.name, { host, description: command.description });
+        else commands.set(key, { name: command.name, host, description: command.description });
       }
       for (const def of host.tools()) {
         const owner = toolOwners.get(def.name);
@@ -378,21 +490,17 @@ export class ExtensionManager implements SlashCommands {
 
   private fanOut(event: AgentEvent): void {
     this.hooks?.observe(event);
-    switch (event.type) {
-      case "turn_start":
-        return this.broadcast({ type: "event", event: "turn_start", step: event.step });
-      case "tool_call":
-        return this.broadcast({ type: "event", event: "tool_call", tool_id: event.id, tool_name: event.name, tool_args: event.args });
-      case "assistant_message": {
-        const text = textOf(event.content);
-        return this.broadcast({ type: "event", event: "assistant_message", ...(text ? { text } : {}) });
-      }
-      case "turn_end":
-        return this.broadcast({ type: "event", event: "turn_end", stop: event.stop, ...(event.error ? { error: event.error } : {}) });
-    }
+    this.events.fromAgent(event, () => this.transcriptSize());
   }
 
-  private broadcast(frame: HostFrameOf<"event">): void {
+  private transcriptSize(): { messages: number; bytes: number } {
+    const messages = this.agent?.messages ?? [];
+    let bytes = 0;
+    for (const message of messages) bytes += JSON.stringify(message).length;
+    return { messages: messages.length, bytes };
+  }
+
+  private broadcast(frame: EventFrame): void {
     for (const { host } of this.loaded) host.sendEvent(frame);
   }
 

@@ -2,7 +2,7 @@
 // non-interactive modes (-p, --json) do with its answer. Rule: only the exact name of a registered
 // command is a command; anything else (`/etc/hosts is broken`) goes to the model as a prompt.
 import type { Agent, PromptInput, PromptOutcome } from "../core/agent.ts";
-import type { ExtFrameOf } from "../protocol/ext-frames.ts";
+import type { ExtFrameOf, PanelSpec } from "../protocol/ext-frames.ts";
 
 export interface SlashInvocation {
   name: string;
@@ -15,6 +15,8 @@ export type CommandResult =
   | { command: string; extension: string; action: "prompt"; text: string }
   | { command: string; extension: string; action: "insert" | "display"; text: string }
   | { command: string; extension: string; action: "noop" }
+  /** the panel was handed to whatever shows panels; events carry its title as text */
+  | { command: string; extension: string; action: "open_panel"; panel: PanelSpec; text: string }
   | { command: string; extension: string; action: "error"; text: string };
 
 /** The registry the modes dispatch through (the ExtensionManager). */
@@ -57,8 +59,15 @@ export function commandResult(
       return reply.insert ? { ...base, action: "insert", text: reply.insert } : { ...base, action: "noop" };
     case "display":
       return { ...base, action: "display", text: reply.display ?? "" };
-    default:
+    case "open_panel":
+      if (!reply.open_panel) return { ...base, action: "error", text: 'the command answered open_panel without an "open_panel" object ({"id": …, "title": …, "lines": […]})' };
+      return { ...base, action: "open_panel", panel: reply.open_panel, text: reply.open_panel.title ?? "" };
+    case undefined:
+    case "":
+    case "noop":
       return { ...base, action: "noop" };
+    default:
+      return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, insert, display, open_panel, noop)` };
   }
 }
 

@@ -11,10 +11,12 @@ import { errorText } from "../protocol/error-text.ts";
 import {
   EXT_EVENTS,
   EXT_INTERCEPTS,
+  EXT_OBSERVE_ONLY,
   type ExtEventName,
   type ExtFrameOf,
   type ExtInterceptName,
   ExtToHostFrame,
+  HOST_CAPABILITIES,
   type HostFrameOf,
   PROTOCOL_VERSION,
 } from "../protocol/ext-frames.ts";
@@ -25,10 +27,11 @@ import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
 import { prepareLaunch } from "./ext-launch.ts";
 import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
 import type { Manifest } from "./manifest.ts";
+import type { PanelOp } from "./panels.ts";
 import { type CommandResult, commandResult } from "./slash-command.ts";
 
 export interface HostTimeouts {
-  /** from spawn to the hello frame */
+  /** from spawn to the hello frame (a manifest's `timeouts.hello` wins: a `go run .` may compile first) */
   helloMs: number;
   /** registration closes after this much silence when no ready frame comes */
   idleMs: number;
@@ -43,7 +46,7 @@ export interface HostTimeouts {
 }
 
 export const DEFAULT_TIMEOUTS: HostTimeouts = {
-  helloMs: 5000,
+  helloMs: 30_000,
   idleMs: 250,
   readyMs: 3000,
   commandMs: 30_000,
@@ -125,13 +128,16 @@ export class ZotExtensionHost {
   private endStart: (() => void) | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** keyed by the lower-cased name: commands are case-insensitive, the first spelling is kept */
   private readonly commandMap = new Map<string, { name: string; description: string }>();
   private readonly toolMap = new Map<string, ExtToolDef>();
-  private readonly eventSet = new Set<ExtEventName>();
+  private readonly eventSet = new Set<string>();
   private readonly interceptSet = new Set<ExtInterceptName>();
   private readonly noteHandlers: ((level: NoteLevel, message: string) => void)[] = [];
   private readonly clearHandlers: (() => void)[] = [];
   private readonly changeHandlers: (() => void)[] = [];
+  private readonly panelHandlers: ((op: PanelOp) => void)[] = [];
+  private readonly submitHandlers: ((kind: "submit" | "submit_slash", text: string) => void)[] = [];
 
   constructor(private readonly options: ZotHostOptions) {
     this.manifest = options.manifest;
@@ -141,6 +147,8 @@ export class ZotExtensionHost {
     this.label = `extension "${this.name}"`;
     this.logFile = extensionLogFile(options.home, this.name);
     this.t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    const hello = options.manifest.timeouts?.hello;
+    if (hello !== undefined) this.t.helloMs = hello;
   }
 
   get state(): HostState {
@@ -156,6 +164,10 @@ export class ZotExtensionHost {
   /** the hello frame's name, version and capabilities; undefined until it came */
   get hello(): HelloInfo | undefined {
     return this.helloInfo;
+  }
+  /** how long the extension has to say hello */
+  get helloTimeoutMs(): number {
+    return this.t.helloMs;
   }
   /** how long an intercept waits for its answer (the chain's own deadline is a little later) */
   get interceptTimeoutMs(): number {
@@ -183,12 +195,24 @@ export class ZotExtensionHost {
   subscribed(event: ExtEventName): boolean {
     return this.eventSet.has(event);
   }
+  /** the registered spelling of a command, looked up case-insensitively */
+  commandName(name: string): string | undefined {
+    return this.commandMap.get(name.toLowerCase())?.name;
+  }
 
   onNotify(handler: (level: NoteLevel, message: string) => void): void {
     this.noteHandlers.push(handler);
   }
   onClearNotes(handler: () => void): void {
     this.clearHandlers.push(handler);
+  }
+  /** the extension opened, redrew or closed a panel */
+  onPanel(handler: (op: PanelOp) => void): void {
+    this.panelHandlers.push(handler);
+  }
+  /** the extension asked for input as if typed: a prompt (`submit`) or a slash command (`submit_slash`) */
+  onSubmit(handler: (kind: "submit" | "submit_slash", text: string) => void): void {
+    this.submitHandlers.push(handler);
   }
   /** commands or tools changed (a late registration, or the extension went away) */
   onChange(handler: () => void): void {
@@ -218,7 +242,24 @@ export class ZotExtensionHost {
   /** The child logged it already; pass it on unless it only echoes a failure already reported. */
   private fromChild(diagnostic: ChildDiagnostic): void {
     if (this.current === "failed" && FORCED_STOP_KINDS.has(diagnostic.kind)) return;
-    this.report(diagnostic);
+    if (diagnostic.dropped) this.failDroppedReply(diagnostic.dropped);
+    this.report({ kind: diagnostic.kind, message: diagnostic.message });
+  }
+
+  /**
+   * An over-long line was dropped. When it names a waiting call (its id is near the start, where
+   * every SDK writes it), that call fails now instead of waiting out its deadline; when no id can
+   * be read, every waiting call fails, since the line was most likely one of their answers.
+   */
+  private failDroppedReply(dropped: { bytes: number; limit: number; head: string }): void {
+    const child = this.child;
+    if (!child) return;
+    const type = /"type"\s*:\s*"([A-Za-z_]+)"/.exec(dropped.head)?.[1] ?? "reply";
+    const idMatch = /"id"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/.exec(dropped.head);
+    const id = idMatch ? (idMatch[1] ?? idMatch[2]) : undefined;
+    const problem = `its line was ${dropped.bytes.toLocaleString("en-US")} bytes, over the limit of ${sizeText(dropped.limit)} a frame, and was dropped`;
+    const targets = id !== undefined && child.pendingIds().includes(id) ? [id] : id === undefined ? child.pendingIds() : [];
+    for (const key of targets) child.settle(key, new InvalidReply(type, problem));
   }
 
   private async run(): Promise<void> {
@@ -288,8 +329,7 @@ export class ZotExtensionHost {
         if (this.current === "registering") this.closeRegistration();
         return;
       case "register_command":
-        this.commandMap.set(frame.name, { name: frame.name, description: frame.description ?? "" });
-        return this.changed();
+        return this.registerCommand(frame);
       case "register_tool":
         this.toolMap.set(frame.name, { name: frame.name, description: frame.description ?? "", schema: frame.schema ?? EMPTY_SCHEMA });
         return this.changed();
@@ -303,6 +343,19 @@ export class ZotExtensionHost {
         return;
       case "shutdown_ack":
         return;
+      case "open_panel":
+        return this.panel({ op: "open", panel: frame.panel });
+      case "panel_render": {
+        const { type: _, ...render } = frame;
+        return this.panel({ op: "render", ...render });
+      }
+      case "panel_close":
+        return this.panel({ op: "close", panel_id: frame.panel_id });
+      case "submit":
+      case "submit_slash":
+        if (this.submitHandlers.length === 0) return this.log(`${frame.type} ignored: only the interactive TUI takes input from extensions`);
+        for (const handler of this.submitHandlers) handler(frame.type, frame.text);
+        return;
       case "command_response":
       case "tool_result":
       case "event_intercept_response":
@@ -311,6 +364,22 @@ export class ZotExtensionHost {
         }
         return;
     }
+  }
+
+  private registerCommand(frame: ExtFrameOf<"register_command">): void {
+    const key = frame.name.toLowerCase();
+    const existing = this.commandMap.get(key);
+    if (existing && existing.name !== frame.name) {
+      return this.problem("command_conflict", `register_command "${frame.name}" differs from "${existing.name}" only in case (commands are case-insensitive); ignored`);
+    }
+    this.commandMap.set(key, { name: frame.name, description: frame.description ?? "" });
+    this.changed();
+  }
+
+  private panel(op: PanelOp): void {
+    if (op.op === "gone" && this.panelHandlers.length === 0) return;
+    if (this.panelHandlers.length === 0) return this.log(`${op.op === "open" ? "open_panel" : `panel_${op.op}`} ignored: nothing shows panels here`);
+    for (const handler of this.panelHandlers) handler(op);
   }
 
   private onHello(frame: ExtFrameOf<"hello">): void {
@@ -325,6 +394,7 @@ export class ZotExtensionHost {
     const ack: HostFrameOf<"hello_ack"> = {
       type: "hello_ack",
       protocol_version: PROTOCOL_VERSION,
+      capabilities: [...HOST_CAPABILITIES],
       zot_version: this.options.zotVersion,
       provider: this.options.provider,
       model: this.options.model,
@@ -359,15 +429,15 @@ export class ZotExtensionHost {
   }
 
   private subscribe(frame: ExtFrameOf<"subscribe">): void {
+    // A name this zot does not know is kept, not refused: a newer protocol may send it one day.
     for (const name of frame.events ?? []) {
-      if ((EXT_EVENTS as readonly string[]).includes(name)) this.eventSet.add(name as ExtEventName);
-      else this.problem("unknown_subscription", `subscribe: unknown event "${name}" ignored (known: ${EXT_EVENTS.join(", ")})`);
+      this.eventSet.add(name);
+      if (!(EXT_EVENTS as readonly string[]).includes(name)) this.log(`subscribe: event "${name}" is not one zot sends (known: ${EXT_EVENTS.join(", ")})`);
     }
     for (const name of frame.intercept ?? []) {
       if ((EXT_INTERCEPTS as readonly string[]).includes(name)) this.interceptSet.add(name as ExtInterceptName);
-      else {
-        this.problem("unknown_subscription", `subscribe: "${name}" cannot be intercepted; ignored (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
-      }
+      else if (EXT_OBSERVE_ONLY.has(name)) this.log(`subscribe: "${name}" can only be observed; subscribe to it under events`);
+      else this.log(`subscribe: "${name}" cannot be intercepted by this zot; ignored (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
     }
   }
 
@@ -406,6 +476,7 @@ export class ZotExtensionHost {
       }
       this.finishStart();
     }
+    if (before === "registering" || before === "ready") this.panel({ op: "gone" });
     const had = this.commandMap.size + this.toolMap.size > 0;
     this.commandMap.clear();
     this.toolMap.clear();
@@ -422,8 +493,15 @@ export class ZotExtensionHost {
     this.child?.send(frame, { droppable: true });
   }
 
+  /** A key for the extension's panel, its closing by the user, or the room it has now. */
+  sendPanel(frame: HostFrameOf<"panel_key" | "panel_close" | "panel_resize">): void {
+    if (!this.live) return;
+    this.child?.send(frame);
+  }
+
   /** Runs a slash command: command_invoked, then the normalised command_response. */
   async invoke(command: string, args: string, signal: AbortSignal): Promise<CommandResult> {
+    command = this.commandName(command) ?? command;
     const base = { command, extension: this.name };
     let reply: ExtFrameOf<"command_response">;
     try {
@@ -437,7 +515,9 @@ export class ZotExtensionHost {
     } catch (err) {
       return { ...base, action: "error", text: this.explain(err, this.t.commandMs) };
     }
-    return commandResult(base, reply);
+    const result = commandResult(base, reply);
+    if (result.action === "open_panel") this.panel({ op: "open", panel: result.panel });
+    return result;
   }
 
   /** Runs one of the extension's tools. Never throws: failures are is_error results. */
@@ -452,7 +532,10 @@ export class ZotExtensionHost {
         "tool_result",
       );
     } catch (err) {
-      return toolFailure(this.name, tool, this.explain(err, this.t.toolMs));
+      const failure = toolFailure(this.name, tool, this.explain(err, this.t.toolMs));
+      // The agent reports a call that ran out of time as timed_out, not failed.
+      if (err instanceof ChildCallError && err.kind === "timeout") failure.details = { ...failure.details, status: "timed_out" };
+      return failure;
     }
     return toolResultFromExt(this.name, tool, reply.content, reply.is_error ?? false);
   }
@@ -475,7 +558,7 @@ export class ZotExtensionHost {
   }
 
   private async request<T extends Reply["type"]>(
-    make: (id: number) => HostFrameOf<"command_invoked" | "tool_call" | "event_intercept">,
+    make: (id: string) => HostFrameOf<"command_invoked" | "tool_call" | "event_intercept">,
     timeoutMs: number,
     signal: AbortSignal,
     what: string,
@@ -483,7 +566,7 @@ export class ZotExtensionHost {
   ): Promise<Extract<Reply, { type: T }>> {
     const child = this.child;
     if (!child || !this.live) throw new Error(this.notRunning());
-    const value = await child.call(make, { timeoutMs, signal, what });
+    const value = await child.call((id) => make(String(id)), { timeoutMs, signal, what });
     if (value instanceof InvalidReply) throw new Error(`it sent an invalid ${value.type} (${value.problem})`);
     const reply = value as Reply;
     if (reply.type !== expected) throw new Error(`it answered ${what} with a ${reply.type} frame instead of ${expected}`);
@@ -515,6 +598,11 @@ export class ZotExtensionHost {
     if (!this.child) return;
     await this.child.stop({ goodbye: { type: "shutdown" } satisfies HostFrameOf<"shutdown">, graceMs: this.t.graceMs, termMs: this.t.termMs });
   }
+}
+
+function sizeText(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes.toLocaleString("en-US")} bytes`;
 }
 
 function gone(info: ChildExitInfo): string {

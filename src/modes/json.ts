@@ -1,9 +1,10 @@
 // `zot --json`: streams every agent event as one JSON object per line, exactly the shapes of the
 // event union (the same stream `zot rpc` sends): extension notes as `ext_notify`, an extension's
-// `/command` as `command_result`.
+// `/command` as `command_result`, an extension's panel as `panel_open`/`panel_render`/`panel_close`.
 import type { PromptInput } from "../core/agent.ts";
 import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
+import { panelEventSink } from "../extensions/panel-events.ts";
 import type { ModeSession } from "./print.ts";
 
 export async function runJsonMode(session: ModeSession, input: PromptInput, signal: AbortSignal): Promise<RunOutcome> {
@@ -11,6 +12,7 @@ export async function runJsonMode(session: ModeSession, input: PromptInput, sign
   const writer = new NdjsonWriter();
   const off = agent.onEvent((event) => writer.write(event));
   extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
+  extensions?.panels.show(panelEventSink(agent));
   try {
     return await promptOrCommand(agent, extensions, input, signal);
   } finally {

@@ -1,8 +1,10 @@
 // `zot -p`: runs one prompt (or an extension's `/command`) and prints the final answer on stdout.
-// Rule: stdout holds only the answer (what the user was shown, after any replace_text) or the
-// command's displayed text; everything else (extension notes, errors) goes to stderr.
+// Rule: stdout holds only the answer (what the user was shown, after any replace_text), the
+// command's displayed text, or a panel's first render as text; everything else (extension notes,
+// errors) goes to stderr.
 import type { Agent, PromptInput } from "../core/agent.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
+import type { PanelView } from "../extensions/panels.ts";
 import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
 import { textOf } from "../protocol/messages.ts";
 
@@ -27,14 +29,31 @@ export async function runPrintMode(session: ModeSession, input: PromptInput, sig
     }
   });
   extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
+  // -p has no screen to keep a panel on: the first render of each panel is printed as text (a
+  // panel opened empty is shown as its first render with lines).
+  const panels: PanelView[] = [];
+  extensions?.panels.show({
+    open: (view) => panels.push(view),
+    update: (view) => {
+      const first = panels.findLast((p) => p.extension === view.extension && p.id === view.id);
+      if (first && first.lines.length === 0) panels[panels.indexOf(first)] = view;
+    },
+    close: () => {},
+  });
   try {
     const outcome = await promptOrCommand(agent, extensions, input, signal);
     if (outcome.status === "ok") {
-      const out = `${shown}${answer}`;
+      const out = `${shown}${panels.map(panelText).join("")}${answer}`;
       if (out) await Bun.write(Bun.stdout, out.endsWith("\n") ? out : `${out}\n`);
     }
     return outcome;
   } finally {
     off();
   }
+}
+
+/** A panel as plain text: its title, its lines, then its footer after a blank line. */
+export function panelText(view: PanelView): string {
+  const footer = view.footer.trim() ? `\n${view.footer}\n` : "";
+  return `${view.title}\n${view.lines.map((line) => `${line}\n`).join("")}${footer}`;
 }

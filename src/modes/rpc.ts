@@ -2,6 +2,7 @@
 // and streaming the agent's events on stdout. Rule: stdout carries protocol lines and nothing else;
 // no input, however bad, stops the server; only stdin (or stdout) closing, a signal or a failed token does,
 // and then the running turn is aborted (its turn_end and done still go out) and extensions stop.
+import { panelEventSink } from "../extensions/panel-events.ts";
 import type { Runtime } from "../runtime.ts";
 import { LineSplitter } from "../extensions/line-splitter.ts";
 import { RPC_MAX_LINE_BYTES, type RpcFailure, type RpcResponse } from "../protocol/rpc-frames.ts";
@@ -70,6 +71,7 @@ class RpcServer {
     const { agent, extensions } = this.runtime;
     const offEvents = agent.onEvent((event) => this.writer.write(event));
     extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
+    extensions?.panels.show(panelEventSink(agent));
     const onInterrupt = () => this.stop("interrupted");
     if (this.options.interrupt.aborted) onInterrupt();
     else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });

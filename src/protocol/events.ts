@@ -111,6 +111,25 @@ export const CommandResultEvent = v.object({
   text: v.optional(v.string()),
 });
 
+/** An extension opened a panel (or reopened one it has open); an embedding UI may draw it. */
+export const PanelOpenEvent = v.object({
+  type: v.literal("panel_open"),
+  extension: v.string(),
+  panel_id: v.string(),
+  title: v.string(),
+  lines: v.array(v.string()),
+  footer: v.string(),
+});
+/** The extension redrew its panel: the whole panel as it is now. */
+export const PanelRenderEvent = v.object({ ...PanelOpenEvent.entries, type: v.literal("panel_render") });
+/** The panel is gone: its extension closed it (or exited), the user closed it, or another panel replaced it. */
+export const PanelCloseEvent = v.object({
+  type: v.literal("panel_close"),
+  extension: v.string(),
+  panel_id: v.string(),
+  reason: v.picklist(["extension", "user", "replaced"]),
+});
+
 export const AgentEvent = v.variant("type", [
   TurnStartEvent,
   UserMessageEvent,
@@ -133,6 +152,9 @@ export const AgentEvent = v.variant("type", [
   InterceptEvent,
   ExtNotifyEvent,
   CommandResultEvent,
+  PanelOpenEvent,
+  PanelRenderEvent,
+  PanelCloseEvent,
 ]);
 export type AgentEvent = v.InferOutput<typeof AgentEvent>;
 export type AgentEventType = AgentEvent["type"];

@@ -1,7 +1,8 @@
 // The zot extension protocol (NDJSON over an extension's stdin/stdout), both directions.
 // Rule: frames from an extension are parsed here before anything trusts them; a frame that does
-// not parse is logged and skipped by the host, never fatal. Correlation ids may be strings or
-// numbers and are echoed back in the form they came.
+// not parse is logged and skipped by the host, never fatal; unknown fields are ignored. Ids zot
+// originates are decimal strings ("1", "2", …: the original's SDKs decode only strings); replies are
+// matched whether their id comes back as a string or a number.
 import * as v from "valibot";
 
 export const PROTOCOL_VERSION = 1;
@@ -9,8 +10,26 @@ export const PROTOCOL_VERSION = 1;
 export const FrameId = v.union([v.string(), v.number()]);
 export type FrameId = v.InferOutput<typeof FrameId>;
 
-export const EXT_EVENTS = ["session_start", "turn_start", "turn_end", "tool_call", "assistant_message"] as const;
+/** Every event name of the current protocol; an extension may subscribe to any of them. */
+export const EXT_EVENTS = [
+  "session_start",
+  "session_end",
+  "user_prompt_submit",
+  "turn_start",
+  "turn_end",
+  "tool_call",
+  "tool_confirmation_requested",
+  "permission_decision",
+  "tool_result",
+  "assistant_message",
+  "pre_compact",
+  "post_compact",
+  "subagent_start",
+  "subagent_stop",
+] as const;
 export const EXT_INTERCEPTS = ["tool_call", "turn_start", "assistant_message"] as const;
+/** Event names that exist in the protocol but can only be observed, never intercepted. */
+export const EXT_OBSERVE_ONLY: ReadonlySet<string> = new Set(EXT_EVENTS.filter((e) => !(EXT_INTERCEPTS as readonly string[]).includes(e)));
 export type ExtEventName = (typeof EXT_EVENTS)[number];
 export type ExtInterceptName = (typeof EXT_INTERCEPTS)[number];
 
@@ -67,14 +86,26 @@ export const ToolResultFrame = v.object({
   content: v.optional(v.array(ExtBlock), []),
   is_error: v.optional(v.boolean()),
 });
-export const CommandAction = v.picklist(["prompt", "insert", "display", "noop", "error"]);
+/** What a command's answer did, as events report it (`open_panel` opened one of the extension's panels). */
+export const CommandAction = v.picklist(["prompt", "insert", "display", "noop", "error", "open_panel"]);
+/** A panel's contents: what `open_panel` and `panel_render` carry. */
+export const PanelContent = v.object({
+  title: v.optional(v.string()),
+  lines: v.optional(v.array(v.string())),
+  footer: v.optional(v.string()),
+});
+export type PanelContent = v.InferOutput<typeof PanelContent>;
+export const PanelSpec = v.object({ id: v.pipe(v.string(), v.minLength(1)), ...PanelContent.entries });
+export type PanelSpec = v.InferOutput<typeof PanelSpec>;
 export const CommandResponseFrame = v.object({
   type: v.literal("command_response"),
   id: FrameId,
-  action: v.optional(v.union([CommandAction, v.literal("")])),
+  /** any string: an action this zot does not know is answered as an error naming it, never a broken frame */
+  action: v.optional(v.string()),
   prompt: v.optional(v.string()),
   insert: v.optional(v.string()),
   display: v.optional(v.string()),
+  open_panel: v.optional(PanelSpec),
   error: v.optional(v.string()),
 });
 export const NotifyLevel = v.picklist(["info", "success", "warn", "error"]);
@@ -84,6 +115,18 @@ export const NotifyFrame = v.object({
   message: v.string(),
 });
 export const ClearNotesFrame = v.object({ type: v.literal("clear_notes") });
+/** Opens a panel at any time (from a tool handler, a timer), not only as a command's answer. */
+export const OpenPanelFrame = v.object({ type: v.literal("open_panel"), panel: PanelSpec });
+export const PanelRenderFrame = v.object({
+  type: v.literal("panel_render"),
+  panel_id: v.string(),
+  ...PanelContent.entries,
+});
+export const PanelCloseFrame = v.object({ type: v.literal("panel_close"), panel_id: v.string() });
+/** Queue a prompt as if the user typed it (the TUI); other modes log and ignore it. */
+export const SubmitFrame = v.object({ type: v.literal("submit"), text: v.string() });
+/** Run a slash command as if the user typed it (the TUI); other modes log and ignore it. */
+export const SubmitSlashFrame = v.object({ type: v.literal("submit_slash"), text: v.string() });
 export const ShutdownAckFrame = v.object({ type: v.literal("shutdown_ack") });
 
 export const ExtToHostFrame = v.variant("type", [
@@ -98,15 +141,30 @@ export const ExtToHostFrame = v.variant("type", [
   NotifyFrame,
   ClearNotesFrame,
   ShutdownAckFrame,
+  OpenPanelFrame,
+  PanelRenderFrame,
+  PanelCloseFrame,
+  SubmitFrame,
+  SubmitSlashFrame,
 ]);
 export type ExtToHostFrame = v.InferOutput<typeof ExtToHostFrame>;
 export type ExtFrameOf<T extends ExtToHostFrame["type"]> = Extract<ExtToHostFrame, { type: T }>;
 
 // ── host → extension ────────────────────────────────────────────────────────────────────────
 
+/** Ids zot originates: decimal strings. */
+export const HostId = v.string();
+
+/**
+ * What this zot implements of the optional parts of the protocol, sent in hello_ack.capabilities.
+ * Never a capability zot lacks: the original's SDKs switch features on by this list.
+ */
+export const HOST_CAPABILITIES = ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes"] as const;
+
 export const HelloAckFrame = v.object({
   type: v.literal("hello_ack"),
   protocol_version: v.literal(PROTOCOL_VERSION),
+  capabilities: v.array(v.string()),
   zot_version: v.string(),
   provider: v.string(),
   model: v.string(),
@@ -118,30 +176,62 @@ export const HelloAckFrame = v.object({
 });
 export const CommandInvokedFrame = v.object({
   type: v.literal("command_invoked"),
-  id: FrameId,
+  id: HostId,
   name: v.string(),
   args: v.optional(v.string()),
 });
 export const ToolCallFrame = v.object({
   type: v.literal("tool_call"),
-  id: FrameId,
+  id: HostId,
   name: v.string(),
   args: v.record(v.string(), v.unknown()),
 });
+/** A tool's result as observers get it: bounded (256 KiB, 128 blocks), `truncated` when cut. */
+export const ObservedResult = v.object({
+  content: v.array(ExtBlock),
+  is_error: v.boolean(),
+  truncated: v.optional(v.boolean()),
+});
+export const ToolStatus = v.picklist(["completed", "failed", "blocked", "cancelled", "timed_out"]);
+export type ToolStatus = v.InferOutput<typeof ToolStatus>;
 export const EventFrame = v.object({
   type: v.literal("event"),
   event: v.picklist(EXT_EVENTS),
+  /** every notification carries these three: the conversation, the working directory, and a number rising across all notifications of this zot process */
+  session_id: v.string(),
+  cwd: v.string(),
+  sequence: v.number(),
   step: v.optional(v.number()),
+  /** turn_end: `end` for a finished answer (what the original sent), else tool_use, length, error, aborted */
   stop: v.optional(v.string()),
   error: v.optional(v.string()),
   tool_id: v.optional(v.string()),
   tool_name: v.optional(v.string()),
   tool_args: v.optional(v.record(v.string(), v.unknown())),
+  tool_preview: v.optional(v.string()),
   text: v.optional(v.string()),
+  /** user_prompt_submit */
+  queued: v.optional(v.boolean()),
+  image_count: v.optional(v.number()),
+  /** session_end: shutdown or session_switch; permission_decision: why */
+  reason: v.optional(v.string()),
+  /** tool_result: completed, failed, blocked, cancelled, timed_out; post_compact: completed, failed, cancelled */
+  status: v.optional(v.string()),
+  executed: v.optional(v.boolean()),
+  result: v.optional(ObservedResult),
+  /** permission_decision */
+  decision: v.optional(v.picklist(["approved", "denied", "cancelled"])),
+  source: v.optional(v.picklist(["user", "remembered", "policy", "yolo"])),
+  stage: v.optional(v.picklist(["pre_execution", "tool_execution"])),
+  /** pre_compact / post_compact */
+  compaction_id: v.optional(v.string()),
+  message_count: v.optional(v.number()),
+  token_estimate: v.optional(v.number()),
 });
+export type EventFrame = v.InferOutput<typeof EventFrame>;
 export const EventInterceptFrame = v.object({
   type: v.literal("event_intercept"),
-  id: FrameId,
+  id: HostId,
   event: v.picklist(EXT_INTERCEPTS),
   tool_id: v.optional(v.string()),
   tool_name: v.optional(v.string()),
@@ -150,6 +240,24 @@ export const EventInterceptFrame = v.object({
   text: v.optional(v.string()),
 });
 export const ShutdownFrame = v.object({ type: v.literal("shutdown") });
+/** A key pressed while the extension's panel has focus (Esc closes the panel instead). */
+export const PANEL_KEYS = ["up", "down", "left", "right", "enter", "tab", "backspace", "delete", "home", "end", "pageup", "pagedown", "rune"] as const;
+export const PanelKeyFrame = v.object({
+  type: v.literal("panel_key"),
+  panel_id: v.string(),
+  key: v.picklist(PANEL_KEYS),
+  /** the typed text, for `rune` only */
+  text: v.optional(v.string()),
+});
+/** The user closed the panel (Esc, Ctrl+C), or zot did (another panel replaced it, the extension went away). */
+export const HostPanelCloseFrame = v.object({ type: v.literal("panel_close"), panel_id: v.string() });
+/** The room the panel has, in terminal cells; sent when it opens and when the terminal is resized. */
+export const PanelResizeFrame = v.object({
+  type: v.literal("panel_resize"),
+  panel_id: v.string(),
+  width: v.number(),
+  height: v.number(),
+});
 
 export const HostToExtFrame = v.variant("type", [
   HelloAckFrame,
@@ -158,6 +266,9 @@ export const HostToExtFrame = v.variant("type", [
   EventFrame,
   EventInterceptFrame,
   ShutdownFrame,
+  PanelKeyFrame,
+  HostPanelCloseFrame,
+  PanelResizeFrame,
 ]);
 export type HostToExtFrame = v.InferOutput<typeof HostToExtFrame>;
 export type HostFrameOf<T extends HostToExtFrame["type"]> = Extract<HostToExtFrame, { type: T }>;

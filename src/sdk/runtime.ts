@@ -9,6 +9,7 @@
 //     if (event.type === "text_delta") process.stdout.write(event.delta);
 //   }
 //   await zot.close();
+import { panelEventSink } from "../extensions/panel-events.ts";
 import type { Agent } from "../core/agent.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import { promptOrCommand } from "../extensions/slash-command.ts";
@@ -226,6 +227,7 @@ export class Zot {
     if (this.notesWired) return;
     this.notesWired = true;
     this.runtime.extensions?.onNotify({ notify: (note) => this.agent.emit({ type: "ext_notify", ...note }) });
+    this.runtime.extensions?.panels.show(panelEventSink(this.agent));
   }
 
   private idleFor(what: string): void {

@@ -131,7 +131,9 @@ describe("reading lines from a real child", () => {
     expect(messages).toEqual([{ after: "huge" }]);
     const note = `dropped a line of ${10 * 1024 * 1024} bytes (limit ${4 * 1024 * 1024})`;
     expect(log()).toContain(`[zot] ${note}`);
-    expect(diagnostics).toEqual([{ kind: "line_too_long", message: note }]);
+    expect(diagnostics).toEqual([
+      { kind: "line_too_long", message: note, dropped: { bytes: 10 * 1024 * 1024, limit: 4 * 1024 * 1024, head: "x".repeat(512) } },
+    ]);
     expect(child.alive).toBe(true);
   });
 

@@ -300,10 +300,17 @@ describe("with an agent", () => {
       { type: "event", event: "turn_end", stop: "tool_use" },
       { type: "event", event: "turn_start", step: 2 },
       { type: "event", event: "assistant_message", text: "done" },
-      { type: "event", event: "turn_end", stop: "end_turn" },
+      // A finished answer is "end" for extensions (what the original sent); --json keeps end_turn.
+      { type: "event", event: "turn_end", stop: "end" },
     ];
     await eventually(() => lines(record).filter((f) => f.type === "event").length === expected.length, "all events");
-    expect(lines(record).filter((f) => f.type === "event")).toEqual(expected);
+    const got = lines(record).filter((f) => f.type === "event");
+    expect(got.map(({ session_id: _, cwd: __, sequence: ___, ...rest }) => rest)).toEqual(expected);
+    // Every notification carries the conversation, the working directory and a rising sequence.
+    expect(new Set(got.map((f) => f.session_id)).size).toBe(1);
+    expect(got.every((f) => f.cwd === l.cwd)).toBe(true);
+    const sequence = got.map((f) => f.sequence as number);
+    expect(sequence.every((n, i) => i === 0 || n > sequence[i - 1])).toBe(true);
   });
 
   test("a tool registered late joins the live agent; a crash takes the extension's tools away", async () => {

@@ -9,6 +9,9 @@ import { type HostDiagnostic, type HostTimeouts, ZotExtensionHost, type ZotHostO
 import { alive, eventually, programExtension, type ScriptedConfig, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { tempDir } from "../support/zot.ts";
 
+/** The fields every notification carries (the manager fills them in). */
+const NOTE = { session_id: "s1", cwd: "/w", sequence: 1 };
+
 const hosts: ZotExtensionHost[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.stop()));
@@ -81,6 +84,8 @@ describe("handshake", () => {
     expect(ack).toEqual({
       type: "hello_ack",
       protocol_version: 1,
+      // What zot implements, and nothing it lacks (call_tool and tool_cancel are not here yet).
+      capabilities: ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes"],
       zot_version: "9.9.9",
       provider: "scripted",
       model: "demo-model",
@@ -206,7 +211,7 @@ describe("frames from the extension", () => {
     expect(await ext.host.invoke("works", "", signal())).toEqual({ command: "works", extension: "probe", action: "display", text: "ok" });
   });
 
-  test("subscribe unions across frames and logs unknown names", async () => {
+  test("subscribe unions across frames and logs unknown names without failing", async () => {
     const ext = await started({
       after_hello: [
         { type: "subscribe", events: ["turn_start", "moon_phase"], intercept: ["tool_call"] },
@@ -217,8 +222,10 @@ describe("frames from the extension", () => {
     expect(ext.host.subscribed("turn_end")).toBe(true);
     expect(ext.host.subscribed("tool_call")).toBe(false);
     expect(ext.host.intercepts().sort()).toEqual(["assistant_message", "tool_call"]);
-    expect(ext.log()).toContain('subscribe: unknown event "moon_phase" ignored');
-    expect(ext.log()).toContain('subscribe: "before_llm" cannot be intercepted; ignored');
+    // Unknown names never break the connection: logged, and kept for a protocol that may send them.
+    expect(ext.log()).toContain('subscribe: event "moon_phase" is not one zot sends');
+    expect(ext.log()).toContain('subscribe: "before_llm" cannot be intercepted by this zot; ignored');
+    expect(ext.diagnostics.filter((d) => d.kind === "unknown_subscription")).toEqual([]);
   });
 
   test("notify and clear_notes reach their handlers, any time", async () => {
@@ -235,7 +242,7 @@ describe("frames from the extension", () => {
     host.onNotify((level, message) => notes.push(`${level}:${message}`));
     host.onClearNotes(() => notes.push("cleared"));
     await host.start();
-    host.sendEvent({ type: "event", event: "session_start" });
+    host.sendEvent({ type: "event", event: "session_start", ...NOTE });
     await eventually(() => notes.length === 3, "three notes");
     expect(notes).toEqual(["warn:early", "info:started", "cleared"]);
   });
@@ -358,17 +365,17 @@ describe("events and interception", () => {
   test("events reach a subscriber in order, only the subscribed ones", async () => {
     const ext = await started({ after_hello: [{ type: "subscribe", events: ["turn_start", "turn_end"] }] });
     for (let step = 1; step <= 300; step++) {
-      ext.host.sendEvent({ type: "event", event: "turn_start", step });
-      ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: "t", tool_name: "read", tool_args: {} });
-      ext.host.sendEvent({ type: "event", event: "turn_end", stop: "end_turn" });
+      ext.host.sendEvent({ type: "event", event: "turn_start", step, ...NOTE });
+      ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: "t", tool_name: "read", tool_args: {}, ...NOTE });
+      ext.host.sendEvent({ type: "event", event: "turn_end", stop: "end", ...NOTE });
     }
     await eventually(() => ext.received().filter((f) => f.type === "event").length === 600, "600 events");
     const events = ext.received().filter((f) => f.type === "event");
     expect(events.filter((f) => f.event === "tool_call")).toEqual([]);
     expect(events.filter((f) => f.event === "turn_start").map((f) => f.step)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
     expect(events.slice(0, 2)).toEqual([
-      { type: "event", event: "turn_start", step: 1 },
-      { type: "event", event: "turn_end", stop: "end_turn" },
+      { type: "event", event: "turn_start", step: 1, ...NOTE },
+      { type: "event", event: "turn_end", stop: "end", ...NOTE },
     ]);
   });
 
@@ -381,7 +388,7 @@ describe("events and interception", () => {
     );
     const args = { blob: "x".repeat(1000) };
     // Far more than a pipe holds (64 KiB) plus the bound: each send returns at once all the same.
-    for (let i = 0; i < 2000; i++) ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: String(i), tool_name: "read", tool_args: args });
+    for (let i = 0; i < 2000; i++) ext.host.sendEvent({ type: "event", event: "tool_call", tool_id: String(i), tool_name: "read", tool_args: args, ...NOTE });
     expect(ext.host.live).toBe(true);
     await ext.host.stop();
     expect(ext.host.state).toBe("stopped");
@@ -447,9 +454,10 @@ describe("stop and other runtimes", () => {
         `echo '{"type":"register_command","name":"greet","description":"say hi"}'`,
         `echo '{"type":"ready"}'`,
         "while IFS= read -r line; do",
-        `  id=$(printf '%s' "$line" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')`,
+        // Ids are strings ("1", "2", …), as the protocol documents show.
+        `  id=$(printf '%s' "$line" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p')`,
         `  case "$line" in`,
-        `    *'"type":"command_invoked"'*) echo "{\\"type\\":\\"command_response\\",\\"id\\":$id,\\"action\\":\\"display\\",\\"display\\":\\"hi from bash\\"}" ;;`,
+        `    *'"type":"command_invoked"'*) echo "{\\"type\\":\\"command_response\\",\\"id\\":\\"$id\\",\\"action\\":\\"display\\",\\"display\\":\\"hi from bash\\"}" ;;`,
         `    *'"type":"shutdown"'*) exit 0 ;;`,
         "  esac",
         "done",
