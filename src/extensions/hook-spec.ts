@@ -83,7 +83,7 @@ export const EventMethodField = v.picklist(
 export function hookEventMethod(fields: HookFields): { method: HookEventMethod; why: string } {
   if (fields.event_method) return { method: fields.event_method, why: '"event_method" says so' };
   const dotted = (fields.observe ?? []).find(isRuntimeName);
-  if (dotted) return { method: "hook.runtime_event", why: `"observe" names ${dotted}, PicoClaw HEAD's form of the kind` };
+  if (dotted) return { method: "hook.runtime_event", why: `"observe" names ${dotted}, the form of the kind only PicoClaw's current release accepts` };
   return { method: "hook.event", why: 'the default; set "event_method": "hook.runtime_event" for a hook written for PicoClaw\'s current release' };
 }
 
@@ -122,7 +122,7 @@ export interface HookSpec {
   dir: string;
   launch: HookLaunch;
   modes: HookMode[];
-  /** the kinds hook.event carries to it; "all" for every kind; empty when observe is off */
+  /** the kinds its observer notifications carry; "all" for every kind; empty when observe is off */
   observe: readonly HookEventKind[] | "all";
   /** the notification its observer events come as, and why (for its log) */
   events: { method: HookEventMethod; why: string };

@@ -276,7 +276,7 @@ describe("observer events in both generations", () => {
     expect(hookEventMethod({ observe: ["tool_exec_start", "*"] }).method).toBe("hook.event");
     expect(hookEventMethod({ observe: ["agent.tool.exec_start", "agent.tool.exec_end"] })).toEqual({
       method: "hook.runtime_event",
-      why: '"observe" names agent.tool.exec_start, PicoClaw HEAD\'s form of the kind',
+      why: '"observe" names agent.tool.exec_start, the form of the kind only PicoClaw\'s current release accepts',
     });
     expect(hookEventMethod({ observe: ["turn_end", "gateway.ready"] }).method).toBe("hook.runtime_event");
     expect(hookEventMethod({ observe: ["*"], event_method: "hook.runtime_event" }).method).toBe("hook.runtime_event");

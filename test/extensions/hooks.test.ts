@@ -543,7 +543,7 @@ describe("observer events", () => {
     expect(observed(l, "seed-dotted")).toEqual(["tool_exec_start", "tool_exec_start"]);
 
     // The log says which generation each hook gets, and why.
-    expect(l.log("py_review_gate")).toContain(`observer events go as hook.runtime_event ("observe" names agent.tool.exec_start, PicoClaw HEAD's form of the kind)`);
+    expect(l.log("py_review_gate")).toContain(`observer events go as hook.runtime_event ("observe" names agent.tool.exec_start, the form of the kind only PicoClaw's current release accepts)`);
     expect(l.log("head-all")).toContain(`observer events go as hook.runtime_event ("event_method" says so)`);
     expect(l.log("head-unset")).toContain(`observer events go as hook.event (the default; set "event_method": "hook.runtime_event"`);
 
