@@ -1,16 +1,42 @@
-// zot's agent events as PicoClaw hook.event notifications (string `Kind`s, Go field names in
-// `Meta` and `Payload`), and the turn bookkeeping every hook request's `meta` is built from.
+// zot's agent events as PicoClaw observer notifications, in both generations: hook.event (string
+// `Kind`s, Go field names in `Meta` and `Payload`) and HEAD's hook.runtime_event; and the turn
+// bookkeeping every hook request's `meta` is built from.
 // Rule: one PicoClaw turn is one zot prompt (user_message … done) and one PicoClaw iteration is
 // one zot step (turn_start … turn_end); a zot event with no PicoClaw counterpart yields nothing.
 import type { AgentEvent } from "../protocol/events.ts";
-import type { HookEventKind, HookEventParams, HookMeta } from "../protocol/hook-rpc.ts";
+import type { HookEventKind, HookEventParams, HookMeta, RuntimeEventParams } from "../protocol/hook-rpc.ts";
 import { textOf } from "../protocol/messages.ts";
+import { toRuntimeEvent } from "./hook-runtime-event.ts";
 
 const NS_PER_MS = 1_000_000;
+/** HEAD's toolErrorSummary: the error text, trimmed, cut to 200 characters with "..." when longer. */
+function errorSummary(text: string): string {
+  const chars = [...text.trim()];
+  return chars.length <= 200 ? chars.join("") : `${chars.slice(0, 197).join("")}...`;
+}
+
+/** One observer event, spelled for each generation of hooks. */
+export interface HookNotice {
+  kind: HookEventKind;
+  /** hook.event's params (the protocol document's form) */
+  event: HookEventParams;
+  /** hook.runtime_event's params (PicoClaw HEAD's form) */
+  runtime: RuntimeEventParams;
+}
+
+/** A tool run as HEAD's turn_end payload lists it (ToolExecutionRecord, lowercase JSON keys). */
+interface ToolExecution {
+  name: string;
+  success: boolean;
+  error_summary?: string;
+}
 
 export class HookEvents {
   /** the PicoClaw SessionKey and chat_id: one per run of zot */
   readonly session: string;
+  /** HEAD's turn_end `Workspace`: where zot runs */
+  private readonly workspace: string;
+  private eventCount = 0;
   private turn = 0;
   private step = 0;
   private turnStarted = 0;
@@ -21,9 +47,14 @@ export class HookEvents {
   /** the reason a participant refused the tool whose tool_result comes next */
   private skipReason: string | undefined;
   private toolMark = 0;
+  // What only HEAD's turn_end carries.
+  private userMessage = "";
+  private finalContent = "";
+  private toolExecutions: ToolExecution[] = [];
 
-  constructor(session: string = crypto.randomUUID()) {
+  constructor(session: string = crypto.randomUUID(), workspace = "") {
     this.session = session;
+    this.workspace = workspace;
   }
 
   /** The `meta` of a request or event made now. */
@@ -40,30 +71,37 @@ export class HookEvents {
   }
 
   /** Updates the bookkeeping and returns the notifications this event makes (often none). */
-  translate(event: AgentEvent): HookEventParams[] {
+  translate(event: AgentEvent): HookNotice[] {
     const now = performance.now();
     switch (event.type) {
-      case "user_message":
+      case "user_message": {
         this.turn++;
         this.step = 0;
         this.turnStarted = now;
         this.status = "completed";
         this.finalContentLen = 0;
+        this.userMessage = textOf(event.content);
+        this.finalContent = "";
+        this.toolExecutions = [];
+        const media = event.content.filter((b) => b.type === "image").length;
+        // HEAD moved the channel and chat into the envelope's scope.
         return [
-          this.event("turn_start", "turn.start", {
-            Channel: "cli",
-            ChatID: this.session,
-            UserMessage: textOf(event.content),
-            MediaCount: event.content.filter((b) => b.type === "image").length,
-          }),
+          this.event(
+            "turn_start",
+            "turn.start",
+            { Channel: "cli", ChatID: this.session, UserMessage: this.userMessage, MediaCount: media },
+            { UserMessage: this.userMessage, MediaCount: media },
+          ),
         ];
+      }
       case "turn_start":
         this.step = event.step;
         this.stepContentLen = 0;
         this.stepToolCalls = 0;
         return [this.event("llm_request", "turn.llm.request", {})];
       case "assistant_message":
-        this.stepContentLen = textOf(event.content).length;
+        this.finalContent = textOf(event.content);
+        this.stepContentLen = this.finalContent.length;
         this.finalContentLen = this.stepContentLen;
         return [];
       case "tool_call":
@@ -98,38 +136,70 @@ export class HookEvents {
       case "error":
         if (this.status === "completed") this.status = "error";
         return [this.event("error", "turn.error", { Stage: "turn", Message: event.message })];
-      case "done":
-        return [
-          this.event("turn_end", "turn.end", {
-            Status: this.status,
-            Iterations: this.step,
-            Duration: Math.round((now - this.turnStarted) * NS_PER_MS),
-            FinalContentLen: this.finalContentLen,
-          }),
-        ];
+      case "done": {
+        const common = {
+          Status: this.status,
+          Iterations: this.step,
+          Duration: Math.round((now - this.turnStarted) * NS_PER_MS),
+          FinalContentLen: this.finalContentLen,
+        };
+        return [this.event("turn_end", "turn.end", common, this.headTurnEnd(common))];
+      }
       default:
         return [];
     }
   }
 
-  private toolDone(event: Extract<AgentEvent, { type: "tool_result" }>, now: number): HookEventParams {
+  /**
+   * HEAD's TurnEndPayload, in its field order. zot has no skill tracking of PicoClaw's kind, so
+   * the skill fields are null, as Go writes an empty list; so are ToolKinds and ToolExecutions
+   * when no tool ran.
+   */
+  private headTurnEnd(common: { Status: string; Iterations: number; Duration: number; FinalContentLen: number }): Record<string, unknown> {
+    const kinds = [...new Set(this.toolExecutions.map((run) => run.name))];
+    return {
+      Status: common.Status,
+      Workspace: this.workspace,
+      Iterations: common.Iterations,
+      Duration: common.Duration,
+      FinalContentLen: common.FinalContentLen,
+      UserMessage: this.userMessage,
+      FinalContent: this.finalContent,
+      ActiveSkills: null,
+      AttemptedSkills: null,
+      FinalSuccessfulPath: null,
+      SkillContextSnapshots: null,
+      ToolKinds: kinds.length > 0 ? kinds : null,
+      ToolExecutions: this.toolExecutions.length > 0 ? [...this.toolExecutions] : null,
+    };
+  }
+
+  private toolDone(event: Extract<AgentEvent, { type: "tool_result" }>, now: number): HookNotice {
     const tool = event.name ?? "";
     const reason = this.skipReason;
     this.skipReason = undefined;
     const duration = Math.round((now - this.toolMark) * NS_PER_MS);
     this.toolMark = now;
     if (reason !== undefined) return this.event("tool_exec_skipped", "turn.tool.skipped", { Tool: tool, Reason: reason });
+    const text = textOf(event.content);
+    if (tool !== "") {
+      const summary = event.is_error ? errorSummary(text) : "";
+      this.toolExecutions.push({ name: tool, success: !event.is_error, ...(summary && { error_summary: summary }) });
+    }
     return this.event("tool_exec_end", "turn.tool.end", {
       Tool: tool,
       Duration: duration,
-      ForLLMLen: textOf(event.content).length,
+      ForLLMLen: text.length,
       ForUserLen: 0,
       IsError: event.is_error,
       Async: false,
     });
   }
 
-  private event(kind: HookEventKind, tracePath: string, payload: Record<string, unknown>): HookEventParams {
-    return { Kind: kind, Time: new Date().toISOString(), Meta: this.meta(tracePath), Payload: payload };
+  /** One notice: hook.event's params, and HEAD's spelling of them (with HEAD's payload where it differs). */
+  private event(kind: HookEventKind, tracePath: string, payload: Record<string, unknown>, headPayload?: Record<string, unknown>): HookNotice {
+    const event: HookEventParams = { Kind: kind, Time: new Date().toISOString(), Meta: this.meta(tracePath), Payload: payload };
+    const id = `evt-${++this.eventCount}`;
+    return { kind, event, runtime: toRuntimeEvent({ event, id, payload: headPayload, channel: "cli", chatId: this.session }) };
   }
 }

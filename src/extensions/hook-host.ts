@@ -1,6 +1,6 @@
 // Speaks JSON-RPC 2.0 with one hook process (PicoClaw's protocol, seeds/001) on a LineChild: the
 // hook.hello handshake, requests with integer ids from 1, replies matched by id, and one-way
-// hook.event notifications.
+// observer notifications (hook.event, or hook.runtime_event for a hook of PicoClaw's current release).
 // Rule: nothing the hook does can stall or crash zot. hello has a deadline (5 s by default; past
 // it the hook is stopped and zot goes on without it), every call has one, garbage lines are logged
 // and skipped, an over-long reply fails the calls waiting on it at once, and a dead hook fails its
@@ -11,13 +11,13 @@ import { errorText } from "../protocol/error-text.ts";
 import {
   HelloResult,
   HOOK_PROTOCOL_VERSION,
-  type HookEventParams,
   type HookMethod,
   JsonRpcReply,
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from "../protocol/hook-rpc.ts";
 import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, DEFAULT_MAX_LINE_BYTES, LineChild, valuePreview } from "./child.ts";
+import type { HookNotice } from "./hook-events.ts";
 import type { HookSpec } from "./hook-spec.ts";
 import type { HostState } from "./zot-host.ts";
 
@@ -123,6 +123,8 @@ export class HookHost {
       return;
     }
     if (this.current === "starting") this.current = "ready";
+    const { events } = this.spec;
+    if (this.spec.modes.includes("observe")) this.log(`observer events go as ${events.method} (${events.why})`);
   }
 
   private fail(message: string): void {
@@ -174,10 +176,17 @@ export class HookHost {
     return reply.result;
   }
 
-  /** hook.event, fire-and-forget: never waits, and is dropped when the hook stopped reading. */
-  notify(params: HookEventParams): void {
+  /**
+   * One observer event, as the generation this hook speaks spells it; fire-and-forget: never
+   * waits, and is dropped when the hook stopped reading.
+   */
+  notify(notice: HookNotice): void {
     if (!this.live) return;
-    this.child?.send({ jsonrpc: "2.0", method: "hook.event", params } satisfies JsonRpcNotification, { droppable: true });
+    const frame: JsonRpcNotification =
+      this.spec.events.method === "hook.runtime_event"
+        ? { jsonrpc: "2.0", method: "hook.runtime_event", params: notice.runtime }
+        : { jsonrpc: "2.0", method: "hook.event", params: notice.event };
+    this.child?.send(frame, { droppable: true });
   }
 
   private onMessage(value: unknown): void {

@@ -1,6 +1,6 @@
 // The process hooks of one run of zot, for the extension manager: starts them together, hands
-// their participants to the chain, turns agent events into hook.event notifications for the
-// hooks that observe them, and stops them.
+// their participants to the chain, turns agent events into observer notifications for the hooks
+// that observe them (each in the generation it speaks), and stops them.
 // Rule: a hook that fails to start is reported once and left out of the chain; a hook that dies
 // later stays in it, so its calls fail at once by the rules (interceptors skipped, approvals deny).
 import type { Participant } from "../core/intercept.ts";
@@ -12,6 +12,8 @@ import type { HookSpec } from "./hook-spec.ts";
 
 export interface HookSetOptions {
   home: string;
+  /** where zot runs (HEAD's turn_end `Workspace`) */
+  cwd: string;
   /** zot's own tool names; respond for these needs the hook's allow_builtin_respond */
   builtinTools: ReadonlySet<string>;
   /** shows a hook's for_user text to the user, attributed to the hook */
@@ -20,13 +22,14 @@ export interface HookSetOptions {
 
 export class HookSet {
   readonly hosts: HookHost[];
-  private readonly events = new HookEvents();
+  private readonly events: HookEvents;
 
   constructor(
     specs: readonly HookSpec[],
     private readonly options: HookSetOptions,
   ) {
     this.hosts = specs.map((spec) => new HookHost({ spec, home: options.home }));
+    this.events = new HookEvents(undefined, options.cwd);
   }
 
   /** Starts every hook in parallel; resolves with a sentence for each one that did not come up. */
@@ -59,11 +62,10 @@ export class HookSet {
 
   /** Every agent event passes here: the turn bookkeeping always, notifications to observers. */
   observe(event: AgentEvent): void {
-    const notifications = this.events.translate(event);
-    for (const params of notifications) {
+    for (const notice of this.events.translate(event)) {
       for (const host of this.hosts) {
         const { observe } = host.spec;
-        if (observe === "all" || observe.includes(params.Kind)) host.notify(params);
+        if (observe === "all" || observe.includes(notice.kind)) host.notify(notice);
       }
     }
   }

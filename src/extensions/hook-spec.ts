@@ -1,16 +1,21 @@
 // One process hook as zot runs it, whichever file configured it (an extension.json with
 // `"protocol": "jsonrpc"`, or a `hooks.processes.<name>` entry of hooks.json): its command, modes,
-// order, deadlines and the respond switch. Rule: the modes are derived here, once, the way PicoClaw
-// derives them (llm covers before_llm and after_llm, tool covers before_tool and after_tool), and a
-// hook with no mode at all is a configuration error, never a process started for nothing.
+// order, deadlines, the respond switch and which generation of observer events it speaks.
+// Rule: the modes are derived here, once, the way PicoClaw derives them (llm covers before_llm and
+// after_llm, tool covers before_tool and after_tool), and a hook with no mode at all is a
+// configuration error, never a process started for nothing.
 import * as v from "valibot";
 import {
   HOOK_EVENT_KINDS,
+  HOOK_EVENT_METHODS,
   HOOK_INTERCEPTS,
   type HookEventKind,
+  type HookEventMethod,
   type HookIntercept,
   type HookMode,
   OBSERVE_ALL,
+  RUNTIME_EVENT_KINDS,
+  RUNTIME_ONLY_AGENT_KINDS,
 } from "../protocol/hook-rpc.ts";
 
 /** Per-call deadlines of one hook, in ms. */
@@ -38,20 +43,48 @@ export const DEFAULT_HOOK_TIMEOUTS: HookTimeouts = {
 
 /** The families of PicoClaw HEAD's dotted event names (`agent.tool.exec_start`, `gateway.ready`). */
 const RUNTIME_FAMILIES = new Set(["agent", "channel", "bus", "gateway", "mcp"]);
+/** `agent.tool.exec_start` → `tool_exec_start` */
+const KIND_OF_RUNTIME = new Map<string, HookEventKind>(HOOK_EVENT_KINDS.map((kind) => [RUNTIME_EVENT_KINDS[kind], kind]));
 
 /**
  * What an `observe` entry asks for: a kind, every kind, or a kind of PicoClaw HEAD that zot never
- * sends (`gateway.ready`); undefined when it is no kind at all. `agent.tool.exec_start` is HEAD's
- * name of `tool_exec_start`.
+ * sends (`gateway.ready`, `agent.message.sent`); undefined when it is no kind at all.
+ * `agent.tool.exec_start` is HEAD's name of `tool_exec_start`.
  */
 export function observedKind(entry: string): HookEventKind | "all" | "never sent" | undefined {
   if (OBSERVE_ALL.includes(entry)) return "all";
   if ((HOOK_EVENT_KINDS as readonly string[]).includes(entry)) return entry as HookEventKind;
+  const kind = KIND_OF_RUNTIME.get(entry);
+  if (kind) return kind;
+  if (RUNTIME_ONLY_AGENT_KINDS.includes(entry)) return "never sent";
   const [family, ...rest] = entry.split(".");
-  if (rest.length === 0 || !RUNTIME_FAMILIES.has(family)) return undefined;
-  const short = rest.join("_");
-  if (family !== "agent") return "never sent";
-  return (HOOK_EVENT_KINDS as readonly string[]).includes(short) ? (short as HookEventKind) : undefined;
+  return rest.length > 0 && family !== "agent" && RUNTIME_FAMILIES.has(family) ? "never sent" : undefined;
+}
+
+/** PicoClaw HEAD's dotted names (`agent.turn.end`): only a hook written for HEAD configures them. */
+function isRuntimeName(entry: string): boolean {
+  return entry.includes(".") && observedKind(entry) !== undefined;
+}
+
+/**
+ * `event_method`: which notification an observer gets. zot's addition, so a PicoClaw config that
+ * lacks it still works (HEAD's own loader rejects unknown keys).
+ */
+export const EventMethodField = v.picklist(
+  HOOK_EVENT_METHODS,
+  (issue) => `must be "hook.event" (the protocol document's form) or "hook.runtime_event" (PicoClaw's current form), not ${issue.received}`,
+);
+
+/**
+ * The generation of observer events a hook speaks, and why: `event_method` when it is set;
+ * otherwise hook.runtime_event when `observe` names a kind in PicoClaw HEAD's dotted form (only
+ * HEAD accepts those, so only a hook written for HEAD lists them); otherwise the document's hook.event.
+ */
+export function hookEventMethod(fields: HookFields): { method: HookEventMethod; why: string } {
+  if (fields.event_method) return { method: fields.event_method, why: '"event_method" says so' };
+  const dotted = (fields.observe ?? []).find(isRuntimeName);
+  if (dotted) return { method: "hook.runtime_event", why: `"observe" names ${dotted}, the form of the kind only PicoClaw's current release accepts` };
+  return { method: "hook.event", why: 'the default; set "event_method": "hook.runtime_event" for a hook written for PicoClaw\'s current release' };
 }
 
 /** `observe` entries: the kind names (PicoClaw's short ones or HEAD's dotted ones), or "", "*", "all" for every kind. */
@@ -89,8 +122,10 @@ export interface HookSpec {
   dir: string;
   launch: HookLaunch;
   modes: HookMode[];
-  /** the kinds hook.event carries to it; "all" for every kind; empty when observe is off */
+  /** the kinds its observer notifications carry; "all" for every kind; empty when observe is off */
   observe: readonly HookEventKind[] | "all";
+  /** the notification its observer events come as, and why (for its log) */
+  events: { method: HookEventMethod; why: string };
   priority: number;
   timeouts: HookTimeouts;
   /** respond may answer for zot's built-in tools (read, write, edit, bash, skill); default false */
@@ -101,6 +136,7 @@ export interface HookFields {
   observe?: readonly string[];
   intercept?: readonly string[];
   timeouts?: TimeoutOverrides;
+  event_method?: HookEventMethod;
 }
 
 /** The modes and observe filter of a hook's fields, or the sentence that says why it cannot run. */
@@ -153,6 +189,7 @@ export function manifestHookSpec(
     ...where,
     launch,
     ...modes,
+    events: hookEventMethod(manifest),
     priority: manifest.priority,
     timeouts: hookTimeouts(manifest.timeouts),
     allowBuiltinRespond: manifest.allow_builtin_respond ?? false,

@@ -13,7 +13,9 @@ import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { describeIssue } from "../protocol/schema-issue.ts";
 import {
+  EventMethodField,
   type HookLaunch,
+  hookEventMethod,
   hookModes,
   type HookSource,
   type HookSpec,
@@ -53,6 +55,7 @@ const ProcessEntry = v.looseObject({
   // zot's additions (PicoClaw ignores unknown keys, so these stay portable to its v-seed loader)
   timeouts: v.optional(TimeoutOverrides),
   allow_builtin_respond: v.optional(v.boolean()),
+  event_method: v.optional(EventMethodField),
 });
 type ProcessEntry = v.InferOutput<typeof ProcessEntry>;
 
@@ -173,6 +176,7 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
         dir,
         launch: processLaunch(name, entry.output, dir, options.env),
         ...modes,
+        events: hookEventMethod(entry.output),
         priority: entry.output.priority,
         timeouts: hookTimeouts(defaults, entry.output.timeouts),
         allowBuiltinRespond: entry.output.allow_builtin_respond ?? false,

@@ -433,6 +433,7 @@ export class ExtensionManager implements SlashCommands {
     }
     return new HookSet(specs, {
       home: options.home,
+      cwd: options.cwd,
       builtinTools: BUILTIN_TOOL_NAMES,
       showUser: (hook, text) => this.note({ extension: hook, level: "info", message: text }),
     });

@@ -7,7 +7,7 @@ import path from "node:path";
 import * as v from "valibot";
 import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
-import { InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
+import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -29,6 +29,7 @@ const FIELD_RULES: Record<string, string> = {
   intercept: `an array of ${HOOK_INTERCEPTS.join(", ")}`,
   timeouts: `an object of positive milliseconds per stage (${Object.keys(TimeoutOverrides.entries).join(", ")})`,
   allow_builtin_respond: "true or false",
+  event_method: '"hook.event" or "hook.runtime_event"',
 };
 
 export const Manifest = v.looseObject({
@@ -58,6 +59,8 @@ export const Manifest = v.looseObject({
   timeouts: v.optional(TimeoutOverrides),
   /** let `respond` answer for zot's built-in tools, which skips their approval */
   allow_builtin_respond: v.optional(v.boolean()),
+  /** which generation of observer events the hook speaks (docs/hooks.md) */
+  event_method: v.optional(EventMethodField),
 });
 export type Manifest = v.InferOutput<typeof Manifest>;
 

@@ -1,5 +1,7 @@
 // The JSON-RPC 2.0 hook protocol (PicoClaw's process hooks, seeds/001): the envelopes, hook.hello,
-// each method's params and result, and the hook.event notification with its string Kinds.
+// each method's params and result, and the observer notification in its two generations: the
+// document's hook.event (string `Kind`s, Go field names) and PicoClaw HEAD's hook.runtime_event
+// (the lowercase runtime envelope, dotted `kind`s).
 // Rule: what zot sends is exact (integer ids from 1, the document's field names); what a hook
 // sends back is read leniently where PicoClaw is (unknown fields ignored, every field optional),
 // and a value of the wrong type fails that one call, as PicoClaw's decoder does.
@@ -40,6 +42,44 @@ export const HOOK_EVENT_KINDS = [
 export type HookEventKind = (typeof HOOK_EVENT_KINDS)[number];
 /** Entries of an `observe` list that mean every kind. */
 export const OBSERVE_ALL: readonly string[] = ["", "*", "all"];
+
+/** The observer notification's method: the document's (the default), or PicoClaw HEAD's. */
+export const HOOK_EVENT_METHODS = ["hook.event", "hook.runtime_event"] as const;
+export type HookEventMethod = (typeof HOOK_EVENT_METHODS)[number];
+
+/** hook.runtime_event's `kind` for each hook.event `Kind` (PicoClaw HEAD's pkg/events names). */
+export const RUNTIME_EVENT_KINDS = {
+  turn_start: "agent.turn.start",
+  turn_end: "agent.turn.end",
+  llm_request: "agent.llm.request",
+  llm_delta: "agent.llm.delta",
+  llm_response: "agent.llm.response",
+  llm_retry: "agent.llm.retry",
+  context_compress: "agent.context.compress",
+  session_summarize: "agent.session.summarize",
+  tool_exec_start: "agent.tool.exec_start",
+  tool_exec_end: "agent.tool.exec_end",
+  tool_exec_skipped: "agent.tool.exec_skipped",
+  steering_injected: "agent.steering.injected",
+  follow_up_queued: "agent.follow_up.queued",
+  interrupt_received: "agent.interrupt.received",
+  subturn_spawn: "agent.subturn.spawn",
+  subturn_end: "agent.subturn.end",
+  subturn_result_delivered: "agent.subturn.result_delivered",
+  subturn_orphan: "agent.subturn.orphan",
+  error: "agent.error",
+} as const satisfies Record<HookEventKind, string>;
+export type RuntimeEventKind = (typeof RUNTIME_EVENT_KINDS)[HookEventKind];
+
+/** PicoClaw HEAD's other agent kinds (inter-agent messages), which have no hook.event name. */
+export const RUNTIME_ONLY_AGENT_KINDS: readonly string[] = [
+  "agent.message.sent",
+  "agent.message.delivered",
+  "agent.message.received",
+  "agent.message.reply",
+  "agent.message.blocked",
+  "agent.thread.closed",
+];
 
 export const HOOK_METHODS = [
   "hook.hello",
@@ -191,11 +231,34 @@ export const HookEventParams = v.object({
 });
 export type HookEventParams = v.InferOutput<typeof HookEventParams>;
 
-export const JsonRpcNotification = v.object({
-  jsonrpc: v.literal("2.0"),
-  method: v.literal("hook.event"),
-  params: HookEventParams,
+/**
+ * PicoClaw HEAD's runtime event envelope (pkg/events.Event): lowercase keys; `scope`,
+ * `correlation` and `source` always present, their empty fields left out; `payload` keeps Go field
+ * names; `attrs` left out when empty. `id` is the event's, not a JSON-RPC id.
+ */
+export const RuntimeEventParams = v.object({
+  id: v.string(),
+  kind: v.picklist(Object.values(RUNTIME_EVENT_KINDS)),
+  time: v.string(),
+  source: v.object({ component: v.string(), name: v.optional(v.string()) }),
+  scope: v.object({
+    agent_id: v.optional(v.string()),
+    session_key: v.optional(v.string()),
+    turn_id: v.optional(v.string()),
+    channel: v.optional(v.string()),
+    chat_id: v.optional(v.string()),
+  }),
+  correlation: v.object({ trace_id: v.optional(v.string()), parent_turn_id: v.optional(v.string()) }),
+  severity: v.picklist(["debug", "info", "warn", "error"]),
+  payload: v.record(v.string(), v.unknown()),
+  attrs: v.optional(v.record(v.string(), v.unknown())),
 });
+export type RuntimeEventParams = v.InferOutput<typeof RuntimeEventParams>;
+
+export const JsonRpcNotification = v.variant("method", [
+  v.object({ jsonrpc: v.literal("2.0"), method: v.literal("hook.event"), params: HookEventParams }),
+  v.object({ jsonrpc: v.literal("2.0"), method: v.literal("hook.runtime_event"), params: RuntimeEventParams }),
+]);
 export type JsonRpcNotification = v.InferOutput<typeof JsonRpcNotification>;
 
 // ── hook → host ────────────────────────────────────────────────────────────────────────────

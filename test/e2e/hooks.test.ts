@@ -1,13 +1,13 @@
 // Process hooks (PicoClaw's JSON-RPC protocol) through the compiled binary, with the mock LLM
 // speaking the real Anthropic and OpenAI wire formats: the two Python examples end to end (the
 // plugin tool injected in before_llm and answered by respond; the review gate), PicoClaw's
-// hooks.json format, and what a user sees when a hook is broken.
+// hooks.json format with observers of both generations, and what a user sees when a hook is broken.
 // Rule: assert what reaches the model (the mock records every request), what the user sees
 // (stdout, stderr, --json events) and what the hook received (its own record file).
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hookExtension, hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
+import { hookExtension, hookProcess, PICOCLAW_OBSERVER, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { ndjson, ROOT, tempDir, zot } from "../support/zot.ts";
 
@@ -156,6 +156,40 @@ describe("PicoClaw's hooks.json", () => {
     expect(requests[1]).toMatchObject({ id: 2, method: "hook.before_tool", params: { tool: "bash", arguments: { command: "mkfs.zotdemo /dev/zot-none" }, channel: "cli" } });
     const notes = got.filter((m) => m.method === "hook.event").map((m) => m.params.Kind);
     expect(notes).toEqual(["tool_exec_start", "tool_exec_skipped"]);
+  });
+
+  test("observers of both generations: HEAD's config gets hook.runtime_event with dotted kinds, the document's gets hook.event", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-e2e-hooks-");
+    const logs = tempDir("zot-hook-log-");
+    const entry = (generation: string, observe: string[]) => ({
+      enabled: true,
+      transport: "stdio",
+      command: ["python3", PICOCLAW_OBSERVER, generation],
+      env: { PICOCLAW_HOOK_LOG_FILE: join(logs, `${generation}.jsonl`) },
+      observe,
+      intercept: ["before_tool", "approve_tool"],
+    });
+    writeHooksJson(join(cwd, ".zot", "hooks.json"), {
+      head_gate: entry("head", ["agent.tool.exec_start", "agent.tool.exec_end", "agent.tool.exec_skipped"]),
+      seed_gate: entry("seed", ["tool_exec_start", "tool_exec_end", "tool_exec_skipped"]),
+    });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo observed" } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot([...anthropic(mock), "-p", "go"], { home, cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("observed");
+    const observed = async (name: string) => [...(await zot(["ext", "logs", name], { home, cwd })).stdout.matchAll(/observed event: (.*)/g)].map((m) => m[1]);
+    expect(await observed("head_gate")).toEqual(["agent.tool.exec_start", "agent.tool.exec_end"]);
+    expect(await observed("seed_gate")).toEqual(["tool_exec_start", "tool_exec_end"]);
+    const notes = (generation: string) => recorded(join(logs, `${generation}.jsonl`)).filter((m) => m.notification);
+    expect(notes("head").map((m) => [m.method, m.params.kind, m.params.payload.Tool])).toEqual([
+      ["hook.runtime_event", "agent.tool.exec_start", "bash"],
+      ["hook.runtime_event", "agent.tool.exec_end", "bash"],
+    ]);
+    expect(notes("seed").map((m) => [m.method, m.params.Kind, m.params.Payload.Tool])).toEqual([
+      ["hook.event", "tool_exec_start", "bash"],
+      ["hook.event", "tool_exec_end", "bash"],
+    ]);
   });
 
   test("zot ext list shows hooks.json entries; enable/disable point to the file", async () => {

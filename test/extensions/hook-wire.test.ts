@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import type { LlmResponse } from "../../src/core/intercept.ts";
 import { HookEvents } from "../../src/extensions/hook-events.ts";
-import { hookModes, hookTimeouts, ObserveList } from "../../src/extensions/hook-spec.ts";
+import { EventMethodField, hookEventMethod, hookModes, hookTimeouts, ObserveList } from "../../src/extensions/hook-spec.ts";
 import {
   applyHookRequest,
   applyHookResponse,
@@ -25,6 +25,7 @@ import {
   JsonRpcNotification,
   JsonRpcReply,
   JsonRpcRequest,
+  RuntimeEventParams,
 } from "../../src/protocol/hook-rpc.ts";
 import type { Message } from "../../src/protocol/messages.ts";
 import type { ModelRequest } from "../../src/protocol/provider.ts";
@@ -67,9 +68,12 @@ describe("schemas", () => {
     expect(v.safeParse(HelloParams, { name: "h", version: 2, modes: [] }).success).toBe(false);
     const events = new HookEvents("session-1");
     const [turnStart] = events.translate({ type: "user_message", content: [{ type: "text", text: "hi" }], time });
-    const notification = { jsonrpc: "2.0", method: "hook.event", params: turnStart };
+    const notification = { jsonrpc: "2.0", method: "hook.event", params: turnStart.event };
     expect(v.parse(JsonRpcNotification, JSON.parse(JSON.stringify(notification)))).toEqual(notification as any);
-    expect(v.parse(HookEventParams, turnStart).Meta).toMatchObject({ TurnID: "zot-turn-1", SessionKey: "session-1", Iteration: 0 });
+    expect(v.parse(HookEventParams, turnStart.event).Meta).toMatchObject({ TurnID: "zot-turn-1", SessionKey: "session-1", Iteration: 0 });
+    const runtime = { jsonrpc: "2.0", method: "hook.runtime_event", params: turnStart.runtime };
+    expect(v.parse(JsonRpcNotification, JSON.parse(JSON.stringify(runtime)))).toEqual(runtime as any);
+    expect(v.safeParse(RuntimeEventParams, { ...turnStart.runtime, kind: "turn_start" }).success).toBe(false);
   });
 
   test("replies are read leniently: unknown fields pass, {} is a valid answer, a wrong type is not", () => {
@@ -176,5 +180,114 @@ describe("responses and tool results", () => {
       details: { hook: "h", tool: "t" },
     });
     expect(respondedResult("h", "t", {}).content).toEqual([{ type: "text", text: "(hook h returned no content)" }]);
+  });
+});
+
+describe("observer events in both generations", () => {
+  const at = "2026-01-01T00:00:00.000Z";
+  /** One prompt: a tool that ran, one that failed, one a participant denied, then the answer. */
+  function prompt(events: HookEvents) {
+    return [
+      events.translate({ type: "user_message", content: [{ type: "text", text: "go" }, { type: "image", mime_type: "image/png", bytes: 1 }], time: at }),
+      events.translate({ type: "turn_start", step: 1 }),
+      events.translate({ type: "tool_call", id: "a", name: "read", args: { path: "x" } }),
+      events.translate({ type: "turn_end", stop: "tool_use" }),
+      events.translate({ type: "tool_result", id: "a", name: "read", is_error: false, content: [{ type: "text", text: "X" }] }),
+      events.translate({ type: "tool_result", id: "b", name: "bash", is_error: true, content: [{ type: "text", text: ` ${"e".repeat(250)} ` }] }),
+      events.translate({ type: "intercept", participant: "gate", stage: "approve_tool", action: "deny", reason: "no" }),
+      events.translate({ type: "tool_result", id: "c", name: "write", is_error: true, content: [{ type: "text", text: "no" }] }),
+      events.translate({ type: "turn_start", step: 2 }),
+      events.translate({ type: "assistant_message", content: [{ type: "text", text: "done" }], time: at }),
+      events.translate({ type: "turn_end", stop: "end_turn" }),
+      events.translate({ type: "done" }),
+    ].flat();
+  }
+
+  test("each event has both spellings: the document's Kind and HEAD's dotted kind, one event id each, counting from 1", () => {
+    const notices = prompt(new HookEvents("s-1", "/work/project"));
+    expect(notices.map((n) => [n.event.Kind, n.runtime.kind, n.runtime.id])).toEqual([
+      ["turn_start", "agent.turn.start", "evt-1"],
+      ["llm_request", "agent.llm.request", "evt-2"],
+      ["tool_exec_start", "agent.tool.exec_start", "evt-3"],
+      ["llm_response", "agent.llm.response", "evt-4"],
+      ["tool_exec_end", "agent.tool.exec_end", "evt-5"],
+      ["tool_exec_end", "agent.tool.exec_end", "evt-6"],
+      ["tool_exec_skipped", "agent.tool.exec_skipped", "evt-7"],
+      ["llm_request", "agent.llm.request", "evt-8"],
+      ["llm_response", "agent.llm.response", "evt-9"],
+      ["turn_end", "agent.turn.end", "evt-10"],
+    ]);
+    for (const n of notices) expect(v.safeParse(RuntimeEventParams, n.runtime).success).toBe(true);
+  });
+
+  test("HEAD's envelope: lowercase keys, scope and correlation without empty fields, attrs, the severity rule", () => {
+    const notices = prompt(new HookEvents("s-1", "/work/project"));
+    const start = notices[2];
+    expect(JSON.parse(JSON.stringify(start.runtime))).toEqual({
+      id: "evt-3",
+      kind: "agent.tool.exec_start",
+      time: start.event.Time,
+      source: { component: "agent", name: "zot" },
+      scope: { agent_id: "zot", session_key: "s-1", turn_id: "zot-turn-1", channel: "cli", chat_id: "s-1" },
+      correlation: { trace_id: "turn.tool.start" },
+      severity: "info",
+      payload: { Tool: "read", Arguments: { path: "x" } },
+      attrs: { agent_source: "runTurn", iteration: 1 },
+    });
+    // Go leaves out an iteration of 0 (the turn has not called the model yet).
+    expect(notices[0].runtime.attrs).toEqual({ agent_source: "runTurn" });
+    expect(notices.map((n) => n.runtime.severity)).toEqual(["info", "info", "info", "info", "info", "warn", "warn", "info", "info", "info"]);
+  });
+
+  test("HEAD's payloads: turn_start without Channel and ChatID; turn_end with what HEAD added; the rest as the document has them", () => {
+    const notices = prompt(new HookEvents("s-1", "/work/project"));
+    expect(notices[0].event.Payload).toEqual({ Channel: "cli", ChatID: "s-1", UserMessage: "go", MediaCount: 1 });
+    expect(notices[0].runtime.payload).toEqual({ UserMessage: "go", MediaCount: 1 });
+    const end = notices.at(-1)!;
+    expect(Object.keys(end.event.Payload)).toEqual(["Status", "Iterations", "Duration", "FinalContentLen"]);
+    expect(end.runtime.payload).toEqual({
+      Status: "completed",
+      Workspace: "/work/project",
+      Iterations: 2,
+      Duration: end.event.Payload.Duration,
+      FinalContentLen: 4,
+      UserMessage: "go",
+      FinalContent: "done",
+      ActiveSkills: null,
+      AttemptedSkills: null,
+      FinalSuccessfulPath: null,
+      SkillContextSnapshots: null,
+      ToolKinds: ["read", "bash"],
+      ToolExecutions: [
+        { name: "read", success: true },
+        { name: "bash", success: false, error_summary: `${"e".repeat(197)}...` },
+      ],
+    });
+    for (const i of [2, 4, 6]) expect(notices[i].runtime.payload).toEqual(notices[i].event.Payload);
+    // A turn that failed is an error, one hard-aborted a warning.
+    const failed = new HookEvents("s-2");
+    failed.translate({ type: "user_message", content: [{ type: "text", text: "x" }], time: at });
+    failed.translate({ type: "error", message: "boom" });
+    const [failedEnd] = failed.translate({ type: "done" });
+    expect([failedEnd.runtime.severity, failedEnd.runtime.payload.ToolKinds]).toEqual(["error", null]);
+  });
+
+  test("which generation a hook speaks: event_method, else HEAD's dotted observe names, else the document's", () => {
+    expect(hookEventMethod({ observe: ["tool_exec_start", "*"] }).method).toBe("hook.event");
+    expect(hookEventMethod({ observe: ["agent.tool.exec_start", "agent.tool.exec_end"] })).toEqual({
+      method: "hook.runtime_event",
+      why: '"observe" names agent.tool.exec_start, the form of the kind only PicoClaw\'s current release accepts',
+    });
+    expect(hookEventMethod({ observe: ["turn_end", "gateway.ready"] }).method).toBe("hook.runtime_event");
+    expect(hookEventMethod({ observe: ["*"], event_method: "hook.runtime_event" }).method).toBe("hook.runtime_event");
+    expect(hookEventMethod({ observe: ["agent.turn.end"], event_method: "hook.event" }).method).toBe("hook.event");
+    expect(hookEventMethod({ intercept: ["before_tool"] }).method).toBe("hook.event");
+    const bad = v.safeParse(EventMethodField, "hook.events");
+    expect(bad.success ? "" : bad.issues[0].message).toBe(
+      'must be "hook.event" (the protocol document\'s form) or "hook.runtime_event" (PicoClaw\'s current form), not "hook.events"',
+    );
+    // HEAD's other agent kinds are accepted (zot never sends them); a made-up one is not.
+    expect(hookModes({ observe: ["agent.message.sent", "agent.follow_up.queued"] })).toEqual({ modes: ["observe"], observe: ["follow_up_queued"] });
+    expect(v.safeParse(ObserveList, ["agent.tool_exec.start"]).success).toBe(false);
   });
 });

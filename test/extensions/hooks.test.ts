@@ -1,7 +1,8 @@
 // PicoClaw-protocol process hooks through the ExtensionManager, with real python hook processes
 // (test/fixtures/hooks/scripted_hook.py) and a real Agent (a stand-in provider plays the model):
 // the handshake, every action at every stage, failure rules, chains with a zot extension among
-// the hooks, observer events, and PicoClaw-format hooks.json.
+// the hooks, observer events in both generations (PicoClaw's logging observer,
+// test/fixtures/hooks/picoclaw_observer.py), and PicoClaw-format hooks.json.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,15 @@ import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { ModelRequest } from "../../src/protocol/provider.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
-import { type HookConfig, hookExtension, hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
+import {
+  type HookConfig,
+  hookExtension,
+  hookProcess,
+  observerExtension,
+  PICOCLAW_OBSERVER,
+  recorded,
+  writeHooksJson,
+} from "../fixtures/hooks/make.ts";
 import { testModel } from "../support/test-model.ts";
 import { running } from "../support/process-state.ts";
 import { extensionLayout, fakeProvider, type Turn } from "../support/manager-fixture.ts";
@@ -478,6 +487,106 @@ describe("observer events", () => {
     expect(events.find((e) => e.params.Kind === "tool_exec_skipped").params.Payload).toEqual({ Tool: "echo_text", Reason: "Tool execution denied by hook: no" });
     expect(events.at(-1).params.Payload).toMatchObject({ Status: "completed", Iterations: 2, FinalContentLen: 4 });
     expect(recorded(all)[0].params.modes).toEqual(["observe"]);
+  });
+
+  /** The kinds a PicoClaw observer logged to its stderr (zot's log for it), in order. */
+  const observed = (l: Layout, name: string) => [...l.log(name).matchAll(/observed event: (.*)/g)].map((m) => m[1]);
+  const twoCalls: Turn[] = [
+    { calls: [{ id: "a", name: "echo_text", args: { text: "a" } }, { id: "b", name: "echo_text", args: { text: "b" } }] },
+    { text: "done" },
+  ];
+  const denier: HookConfig = { methods: { "hook.before_tool": { eval: "{'action': 'deny_tool', 'reason': 'no'} if p['arguments']['text'] == 'b' else {}" } } };
+
+  test("PicoClaw observers of both generations each get their events: HEAD's hook.runtime_event (lowercase kinds), the document's hook.event (Kinds)", async () => {
+    const l = layout();
+    const logs = { head: l.file("head.jsonl"), seed: l.file("seed.jsonl"), headAll: l.file("head-all.jsonl"), unset: l.file("head-unset.jsonl"), forced: l.file("forced.jsonl") };
+    // HEAD's own documented config for its review-gate example, unchanged: no zot key in it.
+    writeHooksJson(join(l.cwd, ".zot", "hooks.json"), {
+      py_review_gate: {
+        enabled: true,
+        priority: 100,
+        transport: "stdio",
+        command: ["python3", PICOCLAW_OBSERVER, "head"],
+        observe: ["agent.tool.exec_start", "agent.tool.exec_end", "agent.tool.exec_skipped"],
+        intercept: ["before_tool", "approve_tool"],
+        env: { PICOCLAW_HOOK_LOG_FILE: logs.head },
+      },
+    });
+    const seedObserve = ["tool_exec_start", "tool_exec_end", "tool_exec_skipped"];
+    observerExtension(l.global, "seed-gate", "seed", logs.seed, { observe: seedObserve, intercept: ["before_tool", "approve_tool"] });
+    observerExtension(l.global, "head-all", "head", logs.headAll, { observe: ["*"], event_method: "hook.runtime_event" });
+    // "*" says nothing about the generation: the document's form, which a HEAD hook ignores.
+    observerExtension(l.global, "head-unset", "head", logs.unset, { observe: ["*"] });
+    // event_method wins over HEAD's dotted names.
+    observerExtension(l.global, "seed-dotted", "seed", logs.forced, { observe: ["agent.tool.exec_start"], event_method: "hook.event" });
+    hook(l, "denier", denier);
+    const { agent, m, report } = await run(l, twoCalls);
+    expect(report.warnings).toEqual([]);
+    await agent.prompt({ text: "go" }, signal());
+    await m.stop();
+
+    expect(observed(l, "py_review_gate")).toEqual(["agent.tool.exec_start", "agent.tool.exec_start", "agent.tool.exec_end", "agent.tool.exec_skipped"]);
+    expect(observed(l, "seed-gate")).toEqual(["tool_exec_start", "tool_exec_start", "tool_exec_end", "tool_exec_skipped"]);
+    expect(observed(l, "head-all")).toEqual([
+      "agent.turn.start",
+      "agent.llm.request",
+      "agent.tool.exec_start",
+      "agent.tool.exec_start",
+      "agent.llm.response",
+      "agent.tool.exec_end",
+      "agent.tool.exec_skipped",
+      "agent.llm.request",
+      "agent.llm.response",
+      "agent.turn.end",
+    ]);
+    expect(observed(l, "head-unset")).toEqual([]);
+    expect(observed(l, "seed-dotted")).toEqual(["tool_exec_start", "tool_exec_start"]);
+
+    // The log says which generation each hook gets, and why.
+    expect(l.log("py_review_gate")).toContain(`observer events go as hook.runtime_event ("observe" names agent.tool.exec_start, the form of the kind only PicoClaw's current release accepts)`);
+    expect(l.log("head-all")).toContain(`observer events go as hook.runtime_event ("event_method" says so)`);
+    expect(l.log("head-unset")).toContain(`observer events go as hook.event (the default; set "event_method": "hook.runtime_event"`);
+
+    // The wire: each hook only its generation's notification, without a JSON-RPC id.
+    const notes = (file: string) => recorded(file).filter((x) => x.notification);
+    expect(new Set(notes(logs.head).map((x) => x.method))).toEqual(new Set(["hook.runtime_event"]));
+    expect(new Set(notes(logs.unset).map((x) => x.method))).toEqual(new Set(["hook.event"]));
+    expect(notes(logs.seed).map((x) => x.params.Kind)).toEqual(["tool_exec_start", "tool_exec_start", "tool_exec_end", "tool_exec_skipped"]);
+    // HEAD's envelope, and the same event id for every hook that gets the event.
+    const [first] = notes(logs.head);
+    expect(first.params).toEqual({
+      id: expect.stringMatching(/^evt-\d+$/),
+      kind: "agent.tool.exec_start",
+      time: expect.any(String),
+      source: { component: "agent", name: "zot" },
+      scope: { agent_id: "zot", session_key: expect.any(String), turn_id: "zot-turn-1", channel: "cli", chat_id: first.params.scope.session_key },
+      correlation: { trace_id: "turn.tool.start" },
+      severity: "info",
+      payload: { Tool: "echo_text", Arguments: { text: "a" } },
+      attrs: { agent_source: "runTurn", iteration: 1 },
+    });
+    expect(notes(logs.headAll).find((x) => x.params.kind === "agent.tool.exec_start").params.id).toBe(first.params.id);
+    const skipped = notes(logs.head).find((x) => x.params.kind === "agent.tool.exec_skipped").params;
+    expect([skipped.severity, skipped.payload]).toEqual(["warn", { Tool: "echo_text", Reason: "Tool execution denied by hook: no" }]);
+    const end = notes(logs.headAll).at(-1).params;
+    expect(end.payload).toMatchObject({ Status: "completed", Workspace: l.cwd, Iterations: 2, UserMessage: "go", FinalContent: "done", ToolKinds: ["echo_text"] });
+  });
+
+  test("event_method is hook.event or hook.runtime_event: anything else is an error naming the file and the field", async () => {
+    const l = layout();
+    const file = join(l.cwd, ".zot", "hooks.json");
+    writeHooksJson(file, {
+      odd: { enabled: true, command: ["python3", PICOCLAW_OBSERVER, "head"], observe: ["*"], event_method: "runtime_event" },
+    });
+    observerExtension(l.global, "odd-ext", "head", l.file("odd.jsonl"), { observe: ["*"], event_method: 2 });
+    const { report, m } = await run(l, []);
+    const warnings = report.warnings.join("\n");
+    expect(warnings).toContain(
+      `${file}: hooks.processes.odd: "event_method": must be "hook.event" (the protocol document's form) or "hook.runtime_event" (PicoClaw's current form), not "runtime_event"; not loaded`,
+    );
+    expect(warnings).toContain(`${join(l.global, "odd-ext", "extension.json")}: "event_method" must be "hook.event" or "hook.runtime_event" (got 2)`);
+    expect(report.started).toBe(0);
+    expect(m.list()).toEqual([]);
   });
 });
 
