@@ -85,11 +85,15 @@ export interface CheckReport {
   stopMs: number;
   /** every protocol mistake, in the order the host met them */
   problems: string[];
+  /** what is allowed but worth knowing (no ready frame: the host closes registration itself, as the original did) */
+  warnings: string[];
   /** the extension's own stderr during the check (last lines) */
   stderr: string[];
 }
 
 const STDERR_LINES = 20;
+/** Host diagnostics that are not mistakes: registration closed by the host's timers, which the protocol allows. */
+const WARNING_KINDS: ReadonlySet<string> = new Set(["no_ready", "ready_timeout"]);
 
 export async function checkExtension(manifest: Manifest, dir: string, ctx: ExtContext): Promise<CheckReport> {
   const home = mkdtempSync(path.join(tmpdir(), "zot-ext-check-"));
@@ -102,6 +106,7 @@ export async function checkExtension(manifest: Manifest, dir: string, ctx: ExtCo
 
 async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtContext): Promise<CheckReport> {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const host = new ZotExtensionHost({
     manifest,
     dir,
@@ -114,7 +119,7 @@ async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtCo
     zotBinary: process.execPath,
     // Whatever the extension starts (a zot of its own, say) keeps to the private home too.
     env: { ...ctx.env, ZOT_HOME: home },
-    onDiagnostic: (diagnostic) => problems.push(diagnostic.message),
+    onDiagnostic: (diagnostic) => (WARNING_KINDS.has(diagnostic.kind) ? warnings : problems).push(diagnostic.message),
   });
   const started = performance.now();
   await host.start();
@@ -136,7 +141,7 @@ async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtCo
     problems.push(report.startError ?? `the extension was ${report.state} when registration closed, not running`);
   }
   const stderr = stderrLines(host.logFile).slice(-STDERR_LINES);
-  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, stderr };
+  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, warnings, stderr };
 }
 
 /**
@@ -181,6 +186,10 @@ export function formatReport(report: CheckReport, dir: string): string {
   if (report.stderr.length > 0) {
     out.push("  stderr:");
     for (const line of report.stderr) out.push(`    ${line}`);
+  }
+  if (report.warnings.length > 0) {
+    out.push(`${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"}:`);
+    for (const warning of report.warnings) out.push(`  - ${warning}`);
   }
   if (report.problems.length === 0) {
     out.push("ok: no protocol errors");

@@ -23,16 +23,32 @@ function script(dir: string, turns: unknown[]): string {
 const pidOf = (file: string) => Number(readFileSync(file, "utf8"));
 
 describe("deadlines", () => {
-  test("an extension that never says hello is given up after 5 s, killed, and zot still answers", async () => {
+  test("an extension that never says hello is given up at its deadline, killed, and zot still answers", async () => {
     const cwd = tempDir("zot-life-");
     const pidfile = join(cwd, "silent.pid");
-    scriptedExtension(join(cwd, ".zot", "extensions"), "silent", { hello: false, pidfile });
+    // The manifest sets its own start-up deadline (the default is 30 s).
+    scriptedExtension(join(cwd, ".zot", "extensions"), "silent", { hello: false, pidfile }, { timeouts: { hello: 2500 } });
     const run = await zot(["-p", "hi", "--script", script(cwd, [{ text: "Still here." }])], { cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Still here.\n");
-    expect(run.stderr).toContain('zot: extension "silent" sent no hello frame within 5 s; it was stopped');
+    // -p says which extension it is waiting for, then gives it up.
+    expect(run.stderr).toContain("zot: waiting for an extension still starting: silent");
+    expect(run.stderr).toContain('zot: extension "silent" sent no hello frame within 2.5 s; it was stopped');
     expect(alive(pidOf(pidfile))).toBe(false);
   }, 20_000);
+
+  test("an extension that says hello after 8 s serves its command in the same -p run", async () => {
+    const cwd = tempDir("zot-life-");
+    scriptedExtension(join(cwd, ".zot", "extensions"), "coldstart", {
+      hello_delay: 8,
+      on_ack: [{ type: "register_command", name: "warm" }],
+      commands: { warm: { eval: "{'action': 'display', 'display': 'warmed up'}" } },
+    });
+    const run = await zot(["-p", "/warm", "--script", script(cwd, [{ text: "unused" }])], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("warmed up\n");
+    expect(run.stderr).toContain("zot: waiting for an extension still starting: coldstart");
+  }, 25_000);
 
   test("an interceptor that never answers is allowed after 5 s", async () => {
     const cwd = tempDir("zot-life-");

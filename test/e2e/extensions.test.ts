@@ -255,8 +255,8 @@ describe("extensions in other languages", () => {
         `echo '{"type":"register_command","name":"sh"}'`,
         `echo '{"type":"ready"}'`,
         "while IFS= read -r line; do",
-        `  id=$(printf '%s' "$line" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')`,
-        `  case "$line" in *command_invoked*) echo "{\\"type\\":\\"command_response\\",\\"id\\":$id,\\"action\\":\\"display\\",\\"display\\":\\"bash ok\\"}" ;; esac`,
+        `  id=$(printf '%s' "$line" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p')`,
+        `  case "$line" in *command_invoked*) echo "{\\"type\\":\\"command_response\\",\\"id\\":\\"$id\\",\\"action\\":\\"display\\",\\"display\\":\\"bash ok\\"}" ;; esac`,
         "done",
       ].join("\n"),
     });
