@@ -10,7 +10,7 @@ import type { WorkQueue } from "./rpc-queue.ts";
 export interface RpcSession {
   runtime: Runtime;
   queue: WorkQueue;
-  /** aborted when the server shuts down (stdin closed, a signal): work outside the queue stops too */
+  /** aborted when the server shuts down (a signal, stdout closed, stdin closed and the work done): work outside the queue stops too */
   closing: AbortSignal;
   /** writes one response line */
   send(response: RpcResponse): void;
