@@ -294,13 +294,17 @@ export class ZotRpcClient {
   }
 
   /**
-   * Closes zot's stdin: zot aborts a running turn, stops its extensions and exits. Resolves with
-   * the exit code; calls still waiting then fail with ZotExitError.
+   * Closes zot's stdin: zot finishes the prompt that runs and the ones already sent (their promises
+   * resolve as usual), stops its extensions and exits 0. `{ abort: true }` stops at once instead:
+   * zot gets SIGTERM, aborts the running turn (it still resolves, as "aborted"), drops the queued
+   * ones (they fail with ZotExitError) and exits 130. Resolves with the exit code; no call can be
+   * sent after it.
    */
-  close(): Promise<number | null> {
-    if (!this.closing && !this.death) {
+  close(options: { abort?: boolean } = {}): Promise<number | null> {
+    if (!this.death) {
+      if (!this.closing) this.child.stdin.end();
       this.closing = true;
-      this.child.stdin.end();
+      if (options.abort) this.child.kill("SIGTERM");
     }
     return this.exited;
   }
