@@ -210,7 +210,7 @@ describe("ZotRpcClient", () => {
     expect(await c.close()).toBe(0);
     const result = await running;
     expect(result.outcome).toBe("ok");
-    expect(result.text).toBe(SLOW.text);
+    expect(result.text).toBe(SLOW.text!);
     expect((await queued).text).toBe("the queued answer");
     expect((await c.ping().catch((e) => e)).message).toContain("closed");
     client = undefined;
