@@ -9,5 +9,5 @@ export function priceUsage(model: ModelInfo, tokens: TokenUsage): Usage {
       tokens.cache_read * model.price_cache_read +
       tokens.cache_write * model.price_cache_write) /
     1_000_000;
-  return { ...tokens, cost_usd: cost };
+  return { ...tokens, cost_usd: cost, reasoning: tokens.reasoning ?? null };
 }
