@@ -11,12 +11,12 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { LineSplitter } from "../extensions/line-splitter.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
-import type { ImageInput, RpcCommandOf, RpcCommandType, RpcDataOf, RpcResponse } from "../protocol/rpc-frames.ts";
+import type { ImageInput, RpcCommandOf, RpcCommandType, RpcDataOf, RpcReasoning, RpcResponse } from "../protocol/rpc-frames.ts";
 import { EventQueue } from "./event-queue.ts";
 import { type TurnResult, turnResult } from "./turn-result.ts";
 
 export type { AgentEvent } from "../protocol/events.ts";
-export type { ImageInput, RpcCommandType, RpcDataOf } from "../protocol/rpc-frames.ts";
+export type { ImageInput, RpcCommandType, RpcDataOf, RpcReasoning } from "../protocol/rpc-frames.ts";
 export type { TurnOutcome, TurnResult } from "./turn-result.ts";
 export type HelloData = RpcDataOf<"hello">;
 export type StateData = RpcDataOf<"get_state">;
@@ -221,6 +221,14 @@ export class ZotRpcClient {
 
   async getModels(): Promise<ModelEntry[]> {
     return (await this.request("get_models", {})).models;
+  }
+
+  /**
+   * Sets the reasoning level of the prompts that follow: off, minimum, low, medium, high, xhigh or
+   * max, mapped onto what zot's providers send (`applied`). Refused while a prompt runs or waits.
+   */
+  setReasoning(reasoning: RpcReasoning): Promise<RpcDataOf<"set_reasoning">> {
+    return this.request("set_reasoning", { reasoning });
   }
 
   async ping(): Promise<void> {

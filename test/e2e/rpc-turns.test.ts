@@ -68,7 +68,7 @@ describe("while a turn streams", () => {
     for (const command of [{ type: "clear" }, { type: "set_model", model: "claude-haiku-4-5" }, { type: "reload_extensions" }]) {
       const refused = await r.call(command);
       expect(refused.success).toBe(false);
-      expect(refused.error).toStartWith("busy: cannot ");
+      expect(refused.error).toStartWith("agent is busy: cannot ");
       expect(refused.error).toEndWith("; send abort or wait for done");
     }
     // None of them arrived in the middle of nothing: the turn is still streaming.
