@@ -11,7 +11,7 @@ import { getModels, setModel } from "./rpc-models.ts";
 import { setReasoning } from "./rpc-reasoning.ts";
 import { type Answer, busyError, type Handler, LATER, responseTo, type RpcSession, startTurn } from "./rpc-session.ts";
 import { exportSession, forkSession, importSession, listSessions, resumeSession, sessionTree } from "./rpc-sessions.ts";
-import { getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
+import { extensionCommands, getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
 
 export const hello: Handler<"hello"> = (_command, session) => {
   const { model } = session.runtime.agent;
@@ -25,11 +25,12 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
     if (command.message.trim() === "" && images.length === 0) {
       return { error: 'prompt: give a "message", "images", or both' };
     }
-    const { agent, extensions } = session.runtime;
-    // A registered extension command (`/weather berlin`) runs as it does in --json.
+    const { agent } = session.runtime;
+    // A registered extension command (`/weather berlin`) runs as it does in --json (a display answer
+    // is also an ext_display event).
     startTurn(
       session,
-      (signal) => promptOrCommand(agent, extensions, { text: command.message, images }, signal),
+      (signal) => promptOrCommand(agent, extensionCommands(session), { text: command.message, images }, signal),
       () => session.send(responseTo(command, { data: { started: true } })),
     );
     return LATER;

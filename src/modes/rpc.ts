@@ -76,7 +76,11 @@ class RpcServer {
   async run(input: ReadableStream<Uint8Array>): Promise<RpcEnd> {
     const { agent, extensions } = this.runtime;
     const offEvents = agent.onEvent((event) => this.writer.write(event));
-    extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
+    extensions?.onNotify({
+      notify: (note) => agent.emit({ type: "ext_notify", ...note }),
+      // An extension's clear_notes (additive, as the newer original sends it).
+      clearNotes: (extension) => agent.emit({ type: "ext_clear_notes", extension }),
+    });
     const onInterrupt = () => this.stop("interrupted");
     if (this.options.interrupt.aborted) onInterrupt();
     else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });
