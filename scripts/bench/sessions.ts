@@ -34,7 +34,7 @@ function writeBigSession(home: string, cwd: string, count: number): string {
     zot_version: "bench",
   });
   const time = nowIso();
-  const usage = { input: 1000, output: 50, cache_read: 0, cache_write: 0, cost_usd: 0.001 };
+  const usage = { input: 1000, output: 50, cache_read: 0, cache_write: 0, cost_usd: 0.001, reasoning: null };
   for (let i = 0; i < count; i++) {
     const turn = Math.floor(i / 4);
     const message: Message = [

@@ -1,7 +1,7 @@
 // `zot rpc` (and `zot --rpc`): serve the RPC protocol on stdin/stdout; `--schema` prints the JSON
 // Schemas of the protocol instead. Rule: flags and credentials are checked before stdin is read
-// (a problem is one line on stderr and exit 2); stdin closing ends the server with 0, a signal
-// with 130, a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
+// (a problem is one line on stderr and exit 2); stdin closing ends the server with 0 once the
+// prompts already sent are done, a signal with 130 at once, a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
 // --continue or --session asks (the embedding program usually owns persistence).
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import { UsageError } from "../config/usage-error.ts";

@@ -2,12 +2,13 @@
 import type { ModelInfo } from "../protocol/models.ts";
 import type { TokenUsage, Usage } from "../protocol/usage.ts";
 
-export function priceUsage(model: ModelInfo, tokens: TokenUsage): Usage {
+export function priceUsage(model: ModelInfo, { reasoning, ...tokens }: TokenUsage): Usage {
   const cost =
     (tokens.input * model.price_input +
       tokens.output * model.price_output +
       tokens.cache_read * model.price_cache_read +
       tokens.cache_write * model.price_cache_write) /
     1_000_000;
-  return { ...tokens, cost_usd: cost };
+  // reasoning after cost_usd, as in the cumulative total (one key order on the wire)
+  return { ...tokens, cost_usd: cost, reasoning: reasoning ?? null };
 }

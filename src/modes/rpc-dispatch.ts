@@ -1,15 +1,17 @@
 // `zot rpc`'s commands: one handler per command type, and the dispatch that answers each command
 // exactly once. Rule: only turns (prompt, compact), extension reloads and model switches wait in the queue; every
-// other command is answered at once, even while a turn streams.
+// other command is answered at once, even while a turn streams (those that change the transcript, the
+// model or the reasoning level refuse with "agent is busy" instead).
 import { promptOrCommand } from "../extensions/slash-command.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { toWireMessage } from "../protocol/messages.ts";
 import { RPC_PROTOCOL_VERSION, type RpcCommand, type RpcCommandType } from "../protocol/rpc-frames.ts";
 import { VERSION } from "../version.ts";
 import { getModels, setModel } from "./rpc-models.ts";
+import { setReasoning } from "./rpc-reasoning.ts";
 import { type Answer, busyError, type Handler, LATER, responseTo, type RpcSession, startTurn } from "./rpc-session.ts";
 import { exportSession, forkSession, importSession, listSessions, resumeSession, sessionTree } from "./rpc-sessions.ts";
-import { getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
+import { extensionCommands, getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
 
 export const hello: Handler<"hello"> = (_command, session) => {
   const { model } = session.runtime.agent;
@@ -23,11 +25,12 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
     if (command.message.trim() === "" && images.length === 0) {
       return { error: 'prompt: give a "message", "images", or both' };
     }
-    const { agent, extensions } = session.runtime;
-    // A registered extension command (`/weather berlin`) runs as it does in --json.
+    const { agent } = session.runtime;
+    // A registered extension command (`/weather berlin`) runs as it does in --json (a display answer
+    // is also an ext_display event).
     startTurn(
       session,
-      (signal) => promptOrCommand(agent, extensions, { text: command.message, images }, signal),
+      (signal) => promptOrCommand(agent, extensionCommands(session), { text: command.message, images }, signal),
       () => session.send(responseTo(command, { data: { started: true } })),
     );
     return LATER;
@@ -72,6 +75,7 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
   set_model: setModel,
   get_models: getModels,
   ping: () => ({ data: { pong: true } }),
+  set_reasoning: setReasoning,
   get_commands: getCommands,
   run_command: runCommand,
   reload_extensions: reloadExtensions,

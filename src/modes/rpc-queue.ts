@@ -1,6 +1,6 @@
 // The work of `zot rpc` that must not overlap (prompts, compactions, an extension reload, a model switch): one
 // item at a time, in the order they came. Rule: abort reaches only the running item; the queued
-// ones still run, unless the queue is closed (stdin closed, a signal).
+// ones still run, unless the queue is closed (the server stopping: a signal, stdout closed).
 import { errorText } from "../protocol/error-text.ts";
 
 export type Work = (signal: AbortSignal) => Promise<void>;

@@ -10,7 +10,7 @@ import type { WorkQueue } from "./rpc-queue.ts";
 export interface RpcSession {
   runtime: Runtime;
   queue: WorkQueue;
-  /** aborted when the server shuts down (stdin closed, a signal): work outside the queue stops too */
+  /** aborted when the server shuts down (a signal, stdout closed, stdin closed and the work done): work outside the queue stops too */
   closing: AbortSignal;
   /** writes one response line */
   send(response: RpcResponse): void;
@@ -33,14 +33,18 @@ export function responseTo<T extends RpcCommandType>(command: RpcCommandOf<T> | 
   return { type: "response", ...id, command: command.type, success: true, ...(answer.data !== undefined ? { data: answer.data } : {}) };
 }
 
-/** The error a command that changes the transcript or the model gets while turns run or wait. */
+/**
+ * The error a command that changes the transcript, the model or the reasoning level gets while
+ * turns run or wait (it is refused, not queued). It starts with "agent is busy", as the original's
+ * does, so clients written for it recognise it; the rest says what runs and what to do.
+ */
 export function busyError(session: RpcSession, what: string): string | undefined {
   const { busy, queued, runningCommand } = session.queue;
   if (!busy && queued === 0) return undefined;
   const more = queued ? ` and ${queued} more queued` : "";
-  if (runningCommand) return `busy: cannot ${what} while ${runningCommand} is in progress${more}; send it again once that has answered`;
+  if (runningCommand) return `agent is busy: cannot ${what} while ${runningCommand} is in progress${more}; send it again once that has answered`;
   const state = busy ? `a prompt or compaction is running${more}` : `${queued} queued`;
-  return `busy: cannot ${what} while ${state}; send abort or wait for done`;
+  return `agent is busy: cannot ${what} while ${state}; send abort or wait for done`;
 }
 
 /**

@@ -2,8 +2,10 @@
 // `reload_extensions`. Rule: a built-in does exactly what its rpc command does (clear, compact,
 // set_model, reload_extensions); an extension command's answer is the response, and its `prompt`
 // answer becomes a queued turn, answered when it starts; the TUI's own commands are refused with a sentence saying so.
+// Wherever an extension command runs over rpc (run_command, a /command in a prompt), a `display`
+// answer is also an `ext_display` event, as the newer original sends it.
 import type { ReloadReport } from "../extensions/manager.ts";
-import { commandErrorMessage } from "../extensions/slash-command.ts";
+import { commandErrorMessage, type SlashCommands } from "../extensions/slash-command.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
 import { switchModel } from "./rpc-models.ts";
@@ -34,7 +36,7 @@ export const reloadExtensions: Handler<"reload_extensions"> = (command, session)
 export const runCommand: Handler<"run_command"> = async (command, session) => {
   const name = command.name.replace(/^\//, "");
   const args = command.args.trim();
-  const { agent, extensions } = session.runtime;
+  const { agent } = session.runtime;
   const display = (text: string): Answer<"run_command"> => ({ data: { command: name, action: "display", text } });
   switch (name) {
     case "clear": {
@@ -58,8 +60,9 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     case "reload-ext":
       return reload(session, command, (report) => display(reloadText(report)));
   }
-  if (extensions?.hasCommand(name)) {
-    const result = await extensions.runCommand(name, args, session.closing);
+  const commands = extensionCommands(session);
+  if (commands?.hasCommand(name)) {
+    const result = await commands.runCommand(name, args, session.closing);
     if (result.action === "error") return { error: commandErrorMessage(result) };
     const text = "text" in result ? { text: result.text } : {};
     const data = { command: result.command, extension: result.extension, action: result.action, ...text };
@@ -78,6 +81,23 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
   if (BUILTIN_COMMANDS.has(name)) return { error: `/${name} is a command of the interactive TUI and does nothing ${usable}` };
   return { error: `unknown command "/${name}"; ${usable}` };
 };
+
+/**
+ * The extensions' commands as rpc runs them: a `display` answer is also an `ext_display` event (where
+ * the TUI shows it as a note); the answer itself is unchanged. Undefined without extensions.
+ */
+export function extensionCommands(session: RpcSession): SlashCommands | undefined {
+  const { agent, extensions } = session.runtime;
+  if (!extensions) return undefined;
+  return {
+    hasCommand: (name) => extensions.hasCommand(name),
+    async runCommand(name, args, signal) {
+      const result = await extensions.runCommand(name, args, signal);
+      if (result.action === "display") agent.emit({ type: "ext_display", extension: result.extension, text: result.text });
+      return result;
+    },
+  };
+}
 
 /** Reloads the extensions as queued work, so no turn starts while they come and go. */
 function reload<T extends "reload_extensions" | "run_command">(

@@ -1,7 +1,9 @@
 // `zot rpc`: the agent as a subprocess driven by NDJSON commands on stdin, answering with responses
 // and streaming the agent's events on stdout. Rule: stdout carries protocol lines and nothing else;
-// no input, however bad, stops the server; only stdin (or stdout) closing, a signal or a failed token does,
-// and then the running turn is aborted (its turn_end and done still go out) and extensions stop.
+// no input, however bad, stops the server. stdin closing ends it once the work already accepted
+// (the running turn, the queued ones, answers still being worked out) is over, as the original did,
+// so `echo '{"type":"prompt",…}' | zot rpc` works; stdout closing, a signal or a failed token end it
+// at once: the running turn is aborted (its turn_end and done still go out). Extensions stop last.
 import { panelEventSink } from "../extensions/panel-events.ts";
 import type { Runtime } from "../runtime.ts";
 import { LineSplitter } from "../extensions/line-splitter.ts";
@@ -24,7 +26,10 @@ export interface RpcModeOptions {
   input?: ReadableStream<Uint8Array>;
 }
 
-/** Why the server stopped: stdin closed, a signal, or the first command did not bring the token. */
+/**
+ * Why the server stopped: stdin ended and the accepted work is done, or stdout closed ("closed"); a
+ * signal; or the first command did not bring the token.
+ */
 export type RpcEnd = "closed" | "interrupted" | "unauthorized";
 
 export async function runRpcMode(runtime: Runtime, options: RpcModeOptions): Promise<RpcEnd> {
@@ -38,8 +43,8 @@ export async function runRpcMode(runtime: Runtime, options: RpcModeOptions): Pro
 }
 
 class RpcServer {
-  /** A client that closed our stdout is gone: the same as closing stdin. */
-  private readonly writer = new NdjsonWriter(undefined, () => this.stop("closed"));
+  /** A client that closed our stdout is gone: nobody reads the rest, so stop at once. */
+  private readonly writer = new NdjsonWriter(undefined, () => this.stop("closed", "stdout closed"));
   private readonly closing = new AbortController();
   private readonly queue: WorkQueue;
   private readonly session: RpcSession;
@@ -47,6 +52,8 @@ class RpcServer {
   private readonly pending = new Set<Promise<void>>();
   private authorized: boolean;
   private end: RpcEnd | undefined;
+  /** what aborts the running turn when the server stops */
+  private stopReason = "stdin closed";
   private readonly ended: Promise<void>;
   private signalEnd!: () => void;
 
@@ -70,13 +77,19 @@ class RpcServer {
   async run(input: ReadableStream<Uint8Array>): Promise<RpcEnd> {
     const { agent, extensions } = this.runtime;
     const offEvents = agent.onEvent((event) => this.writer.write(event));
-    extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
+    extensions?.onNotify({
+      notify: (note) => agent.emit({ type: "ext_notify", ...note }),
+      // An extension's clear_notes (additive, as the newer original sends it).
+      clearNotes: (extension) => agent.emit({ type: "ext_clear_notes", extension }),
+    });
     extensions?.panels.show(panelEventSink(agent));
     const onInterrupt = () => this.stop("interrupted");
     if (this.options.interrupt.aborted) onInterrupt();
     else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });
     try {
       await this.read(input);
+      // stdin ended (rather than a stop): what was sent before the end is still done.
+      if (this.end === undefined) await this.finishAccepted();
       this.stop("closed");
       await this.shutdown();
     } finally {
@@ -142,17 +155,33 @@ class RpcServer {
     this.writer.write(response);
   }
 
-  private stop(end: RpcEnd): void {
+  private stop(end: RpcEnd, reason = end === "interrupted" ? "interrupted" : "stdin closed"): void {
     if (this.end !== undefined) return;
     this.end = end;
+    this.stopReason = reason;
     this.signalEnd();
+  }
+
+  /**
+   * After stdin ended: waits until the commands still being answered, the running turn and every
+   * queued one are over, unless a signal or a closed stdout stops the server first. An `abort` read
+   * before the end has already acted on its turn; the queued turns behind it still run.
+   */
+  private async finishAccepted(): Promise<void> {
+    const stopped = this.ended;
+    while (this.end === undefined) {
+      // Pending answers may queue work (an extension's prompt answer), so they are waited for first.
+      if (this.pending.size > 0) await Promise.race([Promise.allSettled([...this.pending]), stopped]);
+      else if (this.queue.busy) await Promise.race([this.queue.idle(), stopped]);
+      else return;
+    }
   }
 
   /** Aborts the running turn, drops the queued ones, lets pending answers finish, stops the extensions. */
   private async shutdown(): Promise<void> {
-    this.closing.abort(new Error(this.end === "interrupted" ? "interrupted" : "stdin closed"));
+    this.closing.abort(new Error(this.stopReason));
     this.queue.close();
-    this.queue.abort(this.end === "interrupted" ? "interrupted" : "stdin closed");
+    this.queue.abort(this.stopReason);
     await Promise.allSettled([...this.pending]);
     await this.queue.idle();
     await this.runtime.dispose();

@@ -98,6 +98,10 @@ export const ExtNotifyEvent = v.object({
   level: NotifyLevel,
   message: v.string(),
 });
+/** Additive (the newer original's): an extension command's `display` answer, shown where notes are. */
+export const ExtDisplayEvent = v.object({ type: v.literal("ext_display"), extension: v.string(), text: v.string() });
+/** Additive (the newer original's): the extension took back every note it showed (`clear_notes`). */
+export const ExtClearNotesEvent = v.object({ type: v.literal("ext_clear_notes"), extension: v.string() });
 
 /** A slash command of an extension ran (`zot -p "/weather berlin"`, `--json`, rpc). */
 export const CommandResultEvent = v.object({
@@ -151,6 +155,8 @@ export const AgentEvent = v.variant("type", [
   CompactDoneEvent,
   InterceptEvent,
   ExtNotifyEvent,
+  ExtDisplayEvent,
+  ExtClearNotesEvent,
   CommandResultEvent,
   PanelOpenEvent,
   PanelRenderEvent,

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { CommandAction, FrameId } from "./ext-frames.ts";
 import { WireMessage } from "./messages.ts";
-import { ProviderName } from "./models.ts";
+import { ProviderName, ReasoningLevel } from "./models.ts";
 import { Usage } from "./usage.ts";
 
 /** The major version of this protocol; the set of commands and events only grows within it. */
@@ -49,6 +49,14 @@ export const ClearCommand = v.object({ id, type: v.literal("clear") });
 export const SetModelCommand = v.object({ id, type: v.literal("set_model"), model: v.pipe(v.string(), v.minLength(1)) });
 export const GetModelsCommand = v.object({ id, type: v.literal("get_models") });
 export const PingCommand = v.object({ id, type: v.literal("ping") });
+/**
+ * The reasoning levels the original's clients send. zot's providers know low, medium and high:
+ * `off` sends none, `minimum` is low, `xhigh` and `max` are high (docs/rpc.md, set_reasoning).
+ */
+export const RpcReasoning = v.picklist(["off", "minimum", "low", "medium", "high", "xhigh", "max"]);
+export type RpcReasoning = v.InferOutput<typeof RpcReasoning>;
+// Additive, as in the newer original: the reasoning effort of later prompts (needs an idle agent).
+export const SetReasoningCommand = v.object({ id, type: v.literal("set_reasoning"), reasoning: RpcReasoning });
 // Additive (not in the original protocol):
 export const GetCommandsCommand = v.object({ id, type: v.literal("get_commands") });
 export const RunCommandCommand = v.object({
@@ -97,6 +105,7 @@ export const RpcCommand = v.variant("type", [
   SetModelCommand,
   GetModelsCommand,
   PingCommand,
+  SetReasoningCommand,
   GetCommandsCommand,
   RunCommandCommand,
   ReloadExtensionsCommand,
@@ -163,6 +172,12 @@ export const ModelEntry = v.object({
 });
 export const ModelsData = v.object({ models: v.array(ModelEntry) });
 export const PongData = v.object({ pong: v.literal(true) });
+export const SetReasoningData = v.object({
+  /** the level asked for */
+  reasoning: RpcReasoning,
+  /** what later prompts send to models that reason: nothing (off), or this effort */
+  applied: v.picklist(["off", ...ReasoningLevel.options]),
+});
 export const CommandEntry = v.object({
   name: v.string(),
   description: v.string(),
@@ -279,6 +294,7 @@ export const RPC_RESPONSE_DATA = {
   set_model: SetModelData,
   get_models: ModelsData,
   ping: PongData,
+  set_reasoning: SetReasoningData,
   get_commands: CommandsData,
   run_command: RunCommandData,
   reload_extensions: ReloadData,

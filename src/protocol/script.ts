@@ -27,7 +27,7 @@ export const ScriptTurn = v.object({
   tool_calls: v.optional(v.array(ScriptToolCall)),
   /** default: tool_use when there are tool calls, else end_turn */
   stop: v.optional(v.picklist(["end_turn", "tool_use", "length"])),
-  /** tokens to report, any of input, output, cache_read, cache_write */
+  /** tokens to report, any of input, output, cache_read, cache_write, reasoning (within output) */
   usage: v.optional(v.partial(v.omit(Usage, ["cost_usd"]))),
   /** fail this call: before streaming, or after the text when `text` is set too */
   error: v.optional(v.union([v.string(), ScriptError])),
@@ -62,6 +62,8 @@ export function turnUsage(turn: ScriptTurn, requestChars: number) {
     output: turn.usage?.output ?? Math.max(1, Math.ceil(outChars / 4)),
     cache_read: turn.usage?.cache_read ?? 0,
     cache_write: turn.usage?.cache_write ?? 0,
+    // Only when the turn says so: a provider that reports none reports null.
+    reasoning: turn.usage?.reasoning ?? null,
   };
 }
 

@@ -1,4 +1,6 @@
 // Token usage and cost: what one model call used, and the running total.
+// Rule: `reasoning` is a part of `output` (never added to it, never priced apart) and null when the
+// provider does not report it (Anthropic does not split thinking tokens out), never a guessed 0.
 import * as v from "valibot";
 
 export const Usage = v.object({
@@ -7,16 +9,22 @@ export const Usage = v.object({
   cache_read: v.number(),
   cache_write: v.number(),
   cost_usd: v.number(),
+  /**
+   * additive: the reasoning tokens within `output`, or null when the provider does not report them
+   * (absent in records written before it existed: read as null)
+   */
+  reasoning: v.optional(v.nullable(v.number()), null),
 });
 export type Usage = v.InferOutput<typeof Usage>;
 
-/** Tokens as a provider reports them, before pricing. */
-export type TokenUsage = Omit<Usage, "cost_usd">;
+/** Tokens as a provider reports them, before pricing; `reasoning` left out when it reports none. */
+export type TokenUsage = Omit<Usage, "cost_usd" | "reasoning"> & { reasoning?: number | null };
 
 export function emptyUsage(): Usage {
-  return { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0 };
+  return { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0, reasoning: null };
 }
 
+/** The sum; the reasoning total stays null until some call reported reasoning tokens. */
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     input: a.input + b.input,
@@ -24,5 +32,6 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cache_read: a.cache_read + b.cache_read,
     cache_write: a.cache_write + b.cache_write,
     cost_usd: a.cost_usd + b.cost_usd,
+    reasoning: a.reasoning === null && b.reasoning === null ? null : (a.reasoning ?? 0) + (b.reasoning ?? 0),
   };
 }

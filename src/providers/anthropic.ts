@@ -255,7 +255,8 @@ type Building =
 /** Folds SSE events into ProviderEvents and the final content, blocks kept in index order. */
 class StreamAssembler {
   private readonly blocks = new Map<number, Building>();
-  private readonly usage: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
+  // Anthropic counts thinking inside output_tokens and reports no split: reasoning is unknown (null).
+  private readonly usage: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: null };
   private stopReason: string | null = null;
   finished = false;
 

@@ -232,6 +232,8 @@ class ChatStreamAssembler {
         output: chunk.usage.completion_tokens,
         cache_read: cached,
         cache_write: 0,
+        // Part of completion_tokens; compatible servers (ollama, vLLM …) often leave the details out.
+        reasoning: chunk.usage.completion_tokens_details?.reasoning_tokens ?? null,
       };
     }
     const choice = chunk.choices?.[0];

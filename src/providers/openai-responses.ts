@@ -271,6 +271,8 @@ class ResponsesStreamAssembler {
         output: usage.output_tokens,
         cache_read: cached,
         cache_write: 0,
+        // Part of output_tokens; a compatible server may leave the details out.
+        reasoning: usage.output_tokens_details?.reasoning_tokens ?? null,
       };
       events.push({ type: "usage", usage: tokens });
     }

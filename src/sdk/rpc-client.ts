@@ -11,12 +11,12 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { LineSplitter } from "../extensions/line-splitter.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
-import type { ImageInput, RpcCommandOf, RpcCommandType, RpcDataOf, RpcResponse } from "../protocol/rpc-frames.ts";
+import type { ImageInput, RpcCommandOf, RpcCommandType, RpcDataOf, RpcReasoning, RpcResponse } from "../protocol/rpc-frames.ts";
 import { EventQueue } from "./event-queue.ts";
 import { type TurnResult, turnResult } from "./turn-result.ts";
 
 export type { AgentEvent } from "../protocol/events.ts";
-export type { ImageInput, RpcCommandType, RpcDataOf } from "../protocol/rpc-frames.ts";
+export type { ImageInput, RpcCommandType, RpcDataOf, RpcReasoning } from "../protocol/rpc-frames.ts";
 export type { TurnOutcome, TurnResult } from "./turn-result.ts";
 export type HelloData = RpcDataOf<"hello">;
 export type StateData = RpcDataOf<"get_state">;
@@ -223,6 +223,14 @@ export class ZotRpcClient {
     return (await this.request("get_models", {})).models;
   }
 
+  /**
+   * Sets the reasoning level of the prompts that follow: off, minimum, low, medium, high, xhigh or
+   * max, mapped onto what zot's providers send (`applied`). Refused while a prompt runs or waits.
+   */
+  setReasoning(reasoning: RpcReasoning): Promise<RpcDataOf<"set_reasoning">> {
+    return this.request("set_reasoning", { reasoning });
+  }
+
   async ping(): Promise<void> {
     await this.request("ping", {});
   }
@@ -294,13 +302,17 @@ export class ZotRpcClient {
   }
 
   /**
-   * Closes zot's stdin: zot aborts a running turn, stops its extensions and exits. Resolves with
-   * the exit code; calls still waiting then fail with ZotExitError.
+   * Closes zot's stdin: zot finishes the prompt that runs and the ones already sent (their promises
+   * resolve as usual), stops its extensions and exits 0. `{ abort: true }` stops at once instead:
+   * zot gets SIGTERM, aborts the running turn (it still resolves, as "aborted"), drops the queued
+   * ones (they fail with ZotExitError) and exits 130. Resolves with the exit code; no call can be
+   * sent after it.
    */
-  close(): Promise<number | null> {
-    if (!this.closing && !this.death) {
+  close(options: { abort?: boolean } = {}): Promise<number | null> {
+    if (!this.death) {
+      if (!this.closing) this.child.stdin.end();
       this.closing = true;
-      this.child.stdin.end();
+      if (options.abort) this.child.kill("SIGTERM");
     }
     return this.exited;
   }

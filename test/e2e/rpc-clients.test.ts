@@ -1,7 +1,7 @@
 // The reference clients in examples/rpc/ (Python, Node, bash + jq) run as a user runs them, as
 // real processes against dist/zot rpc (ZOT_BIN) and the mock LLM: the answer, a tool call's round
 // trip, a failed turn, the token handshake, zot failing to start; and the Python and Node client
-// classes driven as libraries (hello, a streamed prompt aborted mid-way, state, close).
+// classes driven as libraries (hello, a streamed prompt aborted mid-way, state, set_reasoning, close).
 // Rule: assert what the client prints and how it exits, and what reached the model.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -148,6 +148,49 @@ console.log(await client.close());
     const r = await run(["node", "--input-type=module", "-e", script, "--", ...anthropicMock(mock.url), "--no-ext"]);
     expect(r.stderr).toBe("");
     expectAbortedRun(r);
+  });
+});
+
+describe("set_reasoning in the client classes", () => {
+  const scripts = {
+    python: (flags: string[]) => [
+      "python3",
+      "-c",
+      `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(join(EXAMPLES, "python"))})
+from zot_rpc import ZotRpc
+client = ZotRpc(args=sys.argv[1:])
+print(json.dumps(client.set_reasoning("max")))
+for event in client.prompt("think hard"):
+    pass
+print(client.close())
+`,
+      ...flags,
+    ],
+    node: (flags: string[]) => [
+      "node",
+      "--input-type=module",
+      "-e",
+      `
+import { ZotRpc } from ${JSON.stringify(`file://${join(EXAMPLES, "node", "zot-rpc.mjs")}`)};
+const client = new ZotRpc({ args: process.argv.slice(1) });
+console.log(JSON.stringify(await client.setReasoning("max")));
+for await (const event of await client.prompt("think hard"));
+console.log(await client.close());
+`,
+      "--",
+      ...flags,
+    ],
+  };
+  test.each(Object.keys(scripts) as (keyof typeof scripts)[])("%s: set_reasoning max is applied as high to the next request", async (client) => {
+    mock = startMockLlm([{ text: "thought" }]);
+    const r = await run(scripts[client]([...anthropicMock(mock.url), "--no-ext"]));
+    expect(r.stderr).toBe("");
+    const [answer, code] = r.stdout.trim().split("\n");
+    expect(JSON.parse(answer!)).toEqual({ reasoning: "max", applied: "high" });
+    expect(code).toBe("0");
+    expect(mock.requests[0].body.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
   });
 });
 

@@ -140,12 +140,13 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
-  test("a /command in a prompt runs as in --json: a command_result event, then done", async () => {
+  test("a /command in a prompt runs as in --json: a command_result event (after ext_display for a display answer), then done", async () => {
     const r = start([], [kinds()]);
     const from = r.lines.length;
     await r.call({ type: "prompt", message: "/shown oslo" });
     const events = await r.eventsUntilDone(from);
     expect(events.filter((e) => e.type !== "ext_notify")).toEqual([
+      { type: "ext_display", extension: "kinds", text: "shown: oslo" },
       { type: "command_result", command: "shown", extension: "kinds", action: "display", text: "shown: oslo" },
       { type: "done" },
     ]);

@@ -170,6 +170,15 @@ describe("--schema", () => {
       expect(doc.responses.failure.required).toEqual(["type", "command", "success", "error"]);
       expect(Object.keys(doc.responses.data).sort()).toEqual(RPC_COMMAND_TYPES.filter((t) => t !== "abort" && t !== "clear").sort());
       expect(doc.responses.data.get_state.required).toContain("context");
+      // The newer original's additions.
+      expect(doc.commands.set_reasoning.properties.reasoning.enum).toEqual(["off", "minimum", "low", "medium", "high", "xhigh", "max"]);
+      expect(doc.responses.data.set_reasoning.required).toEqual(["reasoning", "applied"]);
+      const reasoningTokens = { anyOf: [{ type: "number" }, { type: "null" }], default: null };
+      expect(doc.events.usage.properties.reasoning).toEqual(reasoningTokens);
+      expect(doc.events.usage.properties.cumulative.properties.reasoning).toEqual(reasoningTokens);
+      expect(doc.responses.data.get_state.properties.usage.properties.reasoning).toEqual(reasoningTokens);
+      expect(doc.events.ext_display.required).toEqual(["type", "extension", "text"]);
+      expect(doc.events.ext_clear_notes.required).toEqual(["type", "extension"]);
     }
   });
 
@@ -185,7 +194,7 @@ describe("--schema", () => {
     await r.call({ type: "prompt", message: "go" });
     await r.eventsUntilDone(from);
     for (const type of RPC_COMMAND_TYPES.filter((t) => !["prompt", "compact", "run_command", "reload_extensions"].includes(t))) {
-      await r.call({ type, ...(type === "set_model" ? { model: "claude-haiku-4-5" } : {}) });
+      await r.call({ type, ...(type === "set_model" ? { model: "claude-haiku-4-5" } : type === "set_reasoning" ? { reasoning: "max" } : {}) });
     }
     await r.call({ type: "frobnicate" });
     const seen = new Set<string>();
@@ -201,6 +210,7 @@ describe("--schema", () => {
     }
     expect(seen).toContain("tool_result");
     expect(seen).toContain("response:get_state");
+    expect(seen).toContain("response:set_reasoning");
     expect(seen).toContain("response:frobnicate");
     expect(await r.close()).toBe(0);
   });

@@ -363,7 +363,7 @@ describe("session commands", () => {
     ]) {
       const refused = await r.call(frame);
       expect(refused.success).toBe(false);
-      expect(refused.error).toStartWith("busy: cannot ");
+      expect(refused.error).toStartWith("agent is busy: cannot ");
       expect(refused.error).toContain("send abort or wait for done");
     }
     expect((await r.call({ type: "list_sessions" })).success).toBe(true);

@@ -1,13 +1,14 @@
 // `zot rpc` concurrency and lifecycle through the compiled binary: abort mid-stream, a queued
 // second prompt, commands answered while a turn streams, clear/set_model refused while busy, and
-// how the process ends (stdin closed, SIGTERM/SIGINT) with an extension that must get shutdown.
+// how the process ends with an extension that must get shutdown: stdin closed (the accepted prompts
+// still finish, as `echo … | zot rpc` needs), an abort before it, SIGTERM/SIGINT and stdout closed (at once).
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
-import { cleanEnv, tempDir, ZOT } from "../support/zot.ts";
+import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
 let rpc: RpcProcess | undefined;
@@ -20,6 +21,8 @@ afterEach(async () => {
 
 /** A turn that streams for a long while (about 64 bytes every 50 ms). */
 const SLOW = { text: "word ".repeat(2000), chunk_size: 5, chunk_delay_ms: 50 };
+/** A turn that streams for a second or two, then ends. */
+const MEDIUM = { text: "word ".repeat(40), chunk_size: 5, chunk_delay_ms: 20 };
 
 function start(turns: Parameters<typeof startMockLlm>[0], extra: string[] = [], cwd?: string): RpcProcess {
   mock = startMockLlm(turns);
@@ -65,7 +68,7 @@ describe("while a turn streams", () => {
     for (const command of [{ type: "clear" }, { type: "set_model", model: "claude-haiku-4-5" }, { type: "reload_extensions" }]) {
       const refused = await r.call(command);
       expect(refused.success).toBe(false);
-      expect(refused.error).toStartWith("busy: cannot ");
+      expect(refused.error).toStartWith("agent is busy: cannot ");
       expect(refused.error).toEndWith("; send abort or wait for done");
     }
     // None of them arrived in the middle of nothing: the turn is still streaming.
@@ -100,12 +103,12 @@ describe("while a turn streams", () => {
 });
 
 describe("the end of the process", () => {
-  test("stdin closed mid-turn: turn_end aborted and done are written, the extension gets shutdown, exit 0", async () => {
+  test("stdin closed mid-turn: the running prompt and the queued one both finish, then the extension gets shutdown, exit 0", async () => {
     const cwd = tempDir("zot-rpc-cwd-");
     const record = join(cwd, "received.ndjson");
     const pidfile = join(cwd, "ext.pid");
     const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record, pidfile });
-    const r = start([SLOW, { text: "never asked" }], ["--no-ext", "--ext", extDir], cwd);
+    const r = start([MEDIUM, { text: "The queued answer." }], ["--no-ext", "--ext", extDir], cwd);
     const from = r.lines.length;
     r.send({ type: "prompt", message: "talk", id: "p1" });
     r.send({ type: "prompt", message: "queued", id: "p2" });
@@ -113,14 +116,82 @@ describe("the end of the process", () => {
     const pid = Number(readFileSync(pidfile, "utf8"));
     expect(alive(pid)).toBe(true);
     expect(await r.close()).toBe(0);
-    const after = r.lines.slice(from).filter((l) => l.type !== "text_delta");
-    expect(after.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
-    // The queued prompt was dropped: never started, never sent to the model.
-    expect(r.lines.some((l) => l.id === "p2")).toBe(false);
-    expect(mock!.requests).toHaveLength(1);
+    const first = await r.eventsUntilDone(from);
+    expect(first.filter((e) => e.type === "text_delta").map((e) => e.delta).join("")).toBe(MEDIUM.text);
+    expect(first.at(-2)).toEqual({ type: "turn_end", stop: "end_turn" });
+    const second = await r.waitFor((l) => l.id === "p2", from, "the queued prompt's started response");
+    const events = await r.eventsUntilDone(second.index);
+    expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "The queued answer." }]);
+    expect(events.at(-2)).toEqual({ type: "turn_end", stop: "end_turn" });
+    expect(r.lines.at(-1)).toEqual({ type: "done" });
+    expect(mock!.requests).toHaveLength(2);
     expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
     expect(alive(pid)).toBe(false);
+    expect(r.stderr).toBe("");
   });
+
+  test("echo '{prompt}' | zot rpc: the whole answer, then done, then exit 0", async () => {
+    mock = startMockLlm([{ text: "The whole answer, streamed in pieces.", chunk_size: 4, chunk_delay_ms: 5 }]);
+    const line = JSON.stringify({ id: "1", type: "prompt", message: "hi" });
+    const proc = Bun.spawn(["sh", "-c", `echo '${line}' | "$ZOT" rpc "$@"`, "sh", ...anthropicMock(mock.url), "--no-ext"], {
+      cwd: tempDir("zot-rpc-cwd-"),
+      env: cleanEnv(tempDir("zot-rpc-home-"), { ZOT }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const lines = ndjson(stdout);
+    expect(lines[0]).toEqual({ type: "response", id: "1", command: "prompt", success: true, data: { started: true } });
+    expect(lines.filter((l) => l.type === "text_delta").map((l) => l.delta).join("")).toBe("The whole answer, streamed in pieces.");
+    expect(lines.slice(-2)).toEqual([{ type: "turn_end", stop: "end_turn" }, { type: "done" }]);
+  });
+
+  test("abort before stdin closes still aborts at once; the prompt queued behind it runs, then exit 0", async () => {
+    const r = start([SLOW, { text: "After the abort." }], ["--no-ext"]);
+    const from = r.lines.length;
+    r.send({ type: "prompt", message: "talk", id: "p1" });
+    r.send({ type: "prompt", message: "next", id: "p2" });
+    await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+    r.send({ type: "abort", id: "stop" });
+    expect(await r.close()).toBe(0);
+    const first = await r.eventsUntilDone(from);
+    expect(first.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+    expect(first.filter((e) => e.type === "text_delta").map((e) => e.delta).join("").length).toBeLessThan(SLOW.text.length);
+    expect(r.lines).toContainEqual({ type: "response", id: "stop", command: "abort", success: true });
+    const second = await r.waitFor((l) => l.id === "p2", from, "the queued prompt's started response");
+    const events = await r.eventsUntilDone(second.index);
+    expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "After the abort." }]);
+  });
+
+  test("a prompt and an abort in one pipe: the prompt is aborted, done, exit 0", async () => {
+    mock = startMockLlm([SLOW]);
+    const stdin = `${JSON.stringify({ type: "prompt", message: "talk", id: 1 })}\n${JSON.stringify({ type: "abort", id: 2 })}\n`;
+    const run = await zot(["rpc", ...anthropicMock(mock.url), "--no-ext"], { stdin });
+    expect(run.code).toBe(0);
+    const lines = ndjson(run.stdout);
+    expect(lines).toContainEqual({ type: "response", id: 2, command: "abort", success: true });
+    expect(lines.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    test(`${signal} after stdin closed, mid-turn: the turn is aborted at once, exit 130`, async () => {
+      const r = start([SLOW, { text: "never asked" }], ["--no-ext"]);
+      const from = r.lines.length;
+      r.send({ type: "prompt", message: "talk", id: "p1" });
+      r.send({ type: "prompt", message: "queued", id: "p2" });
+      await r.waitFor((l) => l.type === "text_delta", from, "the first text_delta");
+      const closed = r.close();
+      await r.waitFor((l) => l.type === "text_delta", r.lines.length, "the turn going on after stdin closed");
+      r.kill(signal);
+      expect(await closed).toBe(130);
+      const after = r.lines.slice(from).filter((l) => l.type !== "text_delta");
+      expect(after.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
+      expect(r.lines.some((l) => l.id === "p2")).toBe(false);
+      expect(mock!.requests).toHaveLength(1);
+    });
+  }
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`${signal} mid-turn: turn_end aborted and done are written, the extension gets shutdown, exit 130`, async () => {
@@ -139,29 +210,34 @@ describe("the end of the process", () => {
     });
   }
 
-  test("the client stops reading stdout mid-turn: treated as closed, no stack traces, the extension gets shutdown, exit 0", async () => {
-    const cwd = tempDir("zot-rpc-cwd-");
-    const record = join(cwd, "received.ndjson");
-    const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record });
-    mock = startMockLlm([{ text: "word ".repeat(20_000), chunk_size: 1 }]);
-    const proc = Bun.spawn([ZOT, "rpc", ...anthropicMock(mock.url), "--no-ext", "--ext", extDir], {
-      cwd,
-      env: cleanEnv(tempDir("zot-rpc-home-")),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
+  for (const stdinToo of [false, true]) {
+    const what = stdinToo ? "stdin closed, then stdout too" : "the client stops reading stdout";
+    test(`${what} mid-turn: the turn is aborted, no stack traces, the extension gets shutdown, exit 0`, async () => {
+      const cwd = tempDir("zot-rpc-cwd-");
+      const record = join(cwd, "received.ndjson");
+      const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record });
+      mock = startMockLlm([stdinToo ? SLOW : { text: "word ".repeat(20_000), chunk_size: 1 }]);
+      const proc = Bun.spawn([ZOT, "rpc", ...anthropicMock(mock.url), "--no-ext", "--ext", extDir], {
+        cwd,
+        env: cleanEnv(tempDir("zot-rpc-home-")),
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      proc.stdin.write('{"type":"prompt","message":"talk"}\n');
+      proc.stdin.flush();
+      if (stdinToo) proc.stdin.end();
+      const reader = proc.stdout.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toContain('"started":true');
+      await reader.cancel();
+      expect(await proc.exited).toBe(0);
+      const stderr = await new Response(proc.stderr).text();
+      expect(stderr).not.toContain("EPIPE");
+      // Had the turn gone on, SLOW would have streamed for minutes and the test timed out.
+      expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
     });
-    proc.stdin.write('{"type":"prompt","message":"talk"}\n');
-    proc.stdin.flush();
-    const reader = proc.stdout.getReader();
-    const first = await reader.read();
-    expect(new TextDecoder().decode(first.value)).toContain('"started":true');
-    await reader.cancel();
-    expect(await proc.exited).toBe(0);
-    const stderr = await new Response(proc.stderr).text();
-    expect(stderr).not.toContain("EPIPE");
-    expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
-  });
+  }
 
   test("stdin closed while idle: exit 0 at once, nothing on stderr", async () => {
     const r = start([], ["--no-ext"]);

@@ -108,7 +108,7 @@ describe("commands", () => {
       message_count: 0,
       busy: false,
       queued: 0,
-      usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0 },
+      usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0, reasoning: null },
       context: { tokens: 0, window: 200_000, fraction: 0 },
       session: null,
     });

@@ -7,7 +7,7 @@ import { Spinner } from "../../src/tui/spinner.ts";
 import { Text } from "../../src/tui/text.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 
-const usage = { input: 12_400, output: 2_700, cache_read: 900, cache_write: 35_000, cost_usd: 0.0421 };
+const usage = { input: 12_400, output: 2_700, cache_read: 900, cache_write: 35_000, cost_usd: 0.0421, reasoning: null };
 
 function bar(snapshot: Partial<StatusSnapshot>, color = false): string[] {
   const spinner = new Spinner(() => {}, { animate: false });

@@ -143,8 +143,9 @@ test("usage comes from message_start and is updated by message_delta, with cache
   const server = serve({ text: "ok", usage: { input: 120, output: 45, cache_read: 1000, cache_write: 300 } });
   const { events } = await run(server);
   const usages = ofType(events, "usage").map((u) => u.usage);
-  expect(usages[0]).toEqual({ input: 120, output: 1, cache_read: 1000, cache_write: 300 });
-  expect(usages[usages.length - 1]).toEqual({ input: 120, output: 45, cache_read: 1000, cache_write: 300 });
+  // Anthropic does not split thinking tokens out of output_tokens: reasoning is unknown.
+  expect(usages[0]).toEqual({ input: 120, output: 1, cache_read: 1000, cache_write: 300, reasoning: null });
+  expect(usages[usages.length - 1]).toEqual({ input: 120, output: 45, cache_read: 1000, cache_write: 300, reasoning: null });
   expect(events[events.length - 2]!.type).toBe("usage");
 });
 

@@ -93,11 +93,11 @@ test("two tool calls stream their arguments in fragments and stop with tool_use"
   ]);
 });
 
-test("usage comes from the final chunk, with cached tokens split out of the prompt", async () => {
-  const m = start({ text: "ok", usage: { input: 100, output: 20, cache_read: 30 } });
+test("usage comes from the final chunk, with cached tokens split out of the prompt and the reasoning tokens within the output", async () => {
+  const m = start({ text: "ok", usage: { input: 100, output: 20, cache_read: 30, reasoning: 12 } });
   const { events } = await run(openai(m));
   expect(ofType(events, "usage")).toEqual([
-    { type: "usage", usage: { input: 100, output: 20, cache_read: 30, cache_write: 0 } },
+    { type: "usage", usage: { input: 100, output: 20, cache_read: 30, cache_write: 0, reasoning: 12 } },
   ]);
   // usage precedes done, so the loop has it when the turn ends
   expect(events.findIndex((e) => e.type === "usage")).toBeLessThan(events.findIndex((e) => e.type === "done"));

@@ -108,11 +108,11 @@ test("two function calls stream their arguments and stop with tool_use", async (
   ]);
 });
 
-test("usage from response.completed, with cached tokens split out of the input", async () => {
-  const m = start({ text: "ok", usage: { input: 100, output: 20, cache_read: 30 } });
+test("usage from response.completed, with cached tokens split out of the input and the reasoning tokens within the output", async () => {
+  const m = start({ text: "ok", usage: { input: 100, output: 20, cache_read: 30, reasoning: 12 } });
   const { events } = await run(openai(m));
   expect(ofType(events, "usage")).toEqual([
-    { type: "usage", usage: { input: 100, output: 20, cache_read: 30, cache_write: 0 } },
+    { type: "usage", usage: { input: 100, output: 20, cache_read: 30, cache_write: 0, reasoning: 12 } },
   ]);
   expect(events.findIndex((e) => e.type === "usage")).toBeLessThan(events.findIndex((e) => e.type === "done"));
 });

@@ -50,7 +50,7 @@ describe("streaming", () => {
     expect(events.map((e) => e.type)).toEqual(["thinking_delta", "text_delta", "text_delta", "usage", "done"]);
     expect(events[0]).toEqual({ type: "thinking_delta", delta: "hmm…" });
     expect(events[2]).toEqual({ type: "text_delta", delta: "ef" });
-    expect(events[3]).toEqual({ type: "usage", usage: { input: 10, output: 3, cache_read: 0, cache_write: 0 } });
+    expect(events[3]).toEqual({ type: "usage", usage: { input: 10, output: 3, cache_read: 0, cache_write: 0, reasoning: null } });
     expect((events[4] as { content: unknown }).content).toEqual([
       { type: "thinking", text: "hmm…" },
       { type: "text", text: "abcdef" },

@@ -202,15 +202,31 @@ describe("ZotRpcClient", () => {
     expect((await c.prompt("hi")).text).toBe("authorised");
   });
 
-  test("close() ends stdin: a running turn is aborted and zot exits 0", async () => {
-    const c = await connect([SLOW]);
+  test("close() ends stdin: the running turn and the one queued behind it finish, then zot exits 0", async () => {
+    const c = await connect([SLOW, { text: "the queued answer" }]);
     const running = c.prompt("slow");
+    const queued = c.prompt("next");
     await firstEvent(c, "text_delta");
     expect(await c.close()).toBe(0);
     const result = await running;
+    expect(result.outcome).toBe("ok");
+    expect(result.text).toBe(SLOW.text!);
+    expect((await queued).text).toBe("the queued answer");
+    expect((await c.ping().catch((e) => e)).message).toContain("closed");
+    client = undefined;
+  });
+
+  test("close({ abort: true }): the running turn is aborted, the queued one dropped, zot exits 130", async () => {
+    const c = await connect([SLOW, { text: "never asked" }]);
+    const running = c.prompt("slow");
+    const queued = c.prompt("next").catch((error) => error);
+    await firstEvent(c, "text_delta");
+    expect(await c.close({ abort: true })).toBe(130);
+    const result = await running;
     expect(result.outcome).toBe("aborted");
     expect(result.events.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
-    expect((await c.ping().catch((e) => e)).message).toContain("closed");
+    expect(await queued).toBeInstanceOf(ZotExitError);
+    expect(mock!.requests).toHaveLength(1);
     client = undefined;
   });
 

@@ -20,8 +20,8 @@ const msg = (role: Message["role"], text: string): Message => ({ role, content: 
 const usage = (n: number): SessionEntry => ({
   type: "usage",
   time: T,
-  usage: { input: n, output: 0, cache_read: 0, cache_write: 0, cost_usd: n / 1000 },
-  cumulative: { input: n, output: 0, cache_read: 0, cache_write: 0, cost_usd: n / 1000 },
+  usage: { input: n, output: 0, cache_read: 0, cache_write: 0, cost_usd: n / 1000, reasoning: null },
+  cumulative: { input: n, output: 0, cache_read: 0, cache_write: 0, cost_usd: n / 1000, reasoning: null },
 });
 
 function write(home: string, cwd: string, id: string, entries: SessionEntry[]): string {

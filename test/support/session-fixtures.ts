@@ -15,7 +15,7 @@ export const header: SessionHeader = {
   zot_version: "0.1.0",
 };
 
-const usage = { input: 100, output: 20, cache_read: 5, cache_write: 1, cost_usd: 0.0006 };
+const usage = { input: 100, output: 20, cache_read: 5, cache_write: 1, cost_usd: 0.0006, reasoning: null };
 const time = "2026-11-23T10:16:00.000Z";
 export const summary = { role: "user" as const, content: [{ type: "text" as const, text: "## Context Summary\n\nearlier work" }], time };
 

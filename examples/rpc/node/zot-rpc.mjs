@@ -129,6 +129,11 @@ export class ZotRpc {
     return this.request("get_state");
   }
 
+  /** Reasoning of later prompts: off, minimum, low, medium, high, xhigh or max; refused while busy. Resolves to {reasoning, applied}. */
+  setReasoning(level) {
+    return this.request("set_reasoning", { reasoning: level });
+  }
+
   async messages() {
     return (await this.request("get_messages")).messages;
   }
@@ -146,10 +151,14 @@ export class ZotRpc {
     }
   }
 
-  /** Closes zot's stdin (zot aborts what runs, stops its extensions, exits 0); resolves to its exit code. */
-  async close(timeoutMs = 10_000) {
+  /**
+   * Closes zot's stdin: zot finishes the prompts it was sent, stops its extensions and exits 0
+   * (abort() first to stop a running one). Resolves to its exit code; after `timeoutMs` (default:
+   * none) zot is killed.
+   */
+  async close(timeoutMs) {
     this.#child.stdin.end();
-    const timer = setTimeout(() => this.#child.kill("SIGKILL"), timeoutMs);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.#child.kill("SIGKILL"), timeoutMs);
     const code = await this.#exit;
     clearTimeout(timer);
     return code;

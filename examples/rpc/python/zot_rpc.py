@@ -163,11 +163,16 @@ class ZotRpc:
     def state(self):
         return self.request("get_state")
 
+    def set_reasoning(self, level):
+        """Reasoning of later prompts: off, minimum, low, medium, high, xhigh or max. Refused while busy."""
+        return self.request("set_reasoning", reasoning=level)  # {"reasoning": level, "applied": …}
+
     def messages(self):
         return self.request("get_messages")["messages"]
 
-    def close(self, timeout=10):
-        """Closes zot's stdin (zot aborts what runs, stops its extensions, exits 0) and waits."""
+    def close(self, timeout=None):
+        """Closes zot's stdin and waits: zot finishes the prompts it was sent, stops its extensions
+        and exits 0 (abort() first to stop a running one). After `timeout` seconds it is killed."""
         try:
             self._proc.stdin.close()
         except BrokenPipeError:

@@ -3,8 +3,8 @@
 # a coprocess; this script sends hello and one prompt, streams the answer's text to stderr as it
 # arrives, prints the final answer on stdout, and exits 0 (done), 1 (the turn failed), 130 (Ctrl+C)
 # or zot's own exit code when zot stops before answering.
-# Rule: stdin stays open until `done` (closing it makes zot abort the turn), then closing it is
-# how zot is told to exit.
+# Rule: closing zot's stdin is how it is told to exit once it has finished what it was sent; this
+# script closes it after `done` (a one-shot `echo '{"type":"prompt",…}' | zot rpc` works too).
 #
 #   ZOT_BIN=./dist/zot ./zot-rpc.sh "what is in this directory?" --provider anthropic
 #

@@ -91,7 +91,8 @@ export const openaiChatResponse: FormatResponder = (turn, request) => {
           completion_tokens: usage.output,
           total_tokens: usage.input + usage.cache_read + usage.output,
           prompt_tokens_details: { cached_tokens: usage.cache_read, audio_tokens: 0 },
-          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+          // The real API always reports it (0 without reasoning); a turn's usage.reasoning sets it.
+          completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0, audio_tokens: 0 },
         },
       }),
     });

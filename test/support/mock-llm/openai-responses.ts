@@ -147,7 +147,8 @@ export const openaiResponsesResponse: FormatResponder = (turn, request) => {
         input_tokens: usage.input + usage.cache_read,
         input_tokens_details: { cached_tokens: usage.cache_read },
         output_tokens: usage.output,
-        output_tokens_details: { reasoning_tokens: 0 },
+        // The real API always reports it (0 without reasoning); a turn's usage.reasoning sets it.
+        output_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
         total_tokens: usage.input + usage.cache_read + usage.output,
       },
     },
