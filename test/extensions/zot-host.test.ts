@@ -520,3 +520,123 @@ describe("stop and other runtimes", () => {
     expect(await host.invoke("env", "hello", signal())).toMatchObject({ action: "display", text: "ts says hello" });
   });
 });
+
+describe("the current protocol's additions", () => {
+  test("host ids are decimal strings; a reply with the id as a number is matched all the same", async () => {
+    const ext = await started({
+      on_ack: [{ type: "register_tool", name: "t" }, { type: "register_command", name: "c" }],
+      tools: { t: { eval: "{'id': int(f['id']), 'content': [{'type': 'text', 'text': 'numeric id ' + f['id']}]}" } },
+      commands: { c: { action: "display", display: "string id" } },
+    });
+    const result = await ext.host.callTool("t", {}, signal());
+    const command = await ext.host.invoke("c", "", signal());
+    const sent = ext.received().filter((f) => f.type === "tool_call" || f.type === "command_invoked");
+    expect(sent.map((f) => f.id)).toEqual(["1", "2"]);
+    expect(result).toMatchObject({ is_error: false, content: [{ type: "text", text: "numeric id 1" }] });
+    expect(command).toMatchObject({ action: "display", text: "string id" });
+  });
+
+  test("a tool_result over the line limit fails its call at once, naming the size; the extension keeps working", async () => {
+    const ext = await started({
+      on_ack: [{ type: "register_tool", name: "huge" }, { type: "register_tool", name: "small" }],
+      tools: {
+        huge: { eval: "{'content': [{'type': 'text', 'text': 'x' * (5 * 1024 * 1024)}]}" },
+        small: { content: [{ type: "text", text: "fine" }] },
+      },
+    });
+    // A deadline far beyond the test's: only failing at once can pass.
+    const result = await ext.host.callTool("huge", {}, signal());
+    expect(result.is_error).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain("extension probe/huge failed: it sent an invalid tool_result (its line was 5,242,");
+    expect(text).toContain("over the limit of 4 MiB a frame, and was dropped)");
+    expect(await ext.host.callTool("small", {}, signal())).toMatchObject({ is_error: false, content: [{ type: "text", text: "fine" }] });
+  });
+
+  test("a call that runs out of time says timed_out in its details", async () => {
+    const ext = await started({ on_ack: [{ type: "register_tool", name: "slow" }], tools: { slow: { never: true } } }, { toolMs: 200 });
+    const result = await ext.host.callTool("slow", {}, signal());
+    expect(result.is_error).toBe(true);
+    expect(result.details).toMatchObject({ status: "timed_out" });
+  });
+
+  test("commands are case-insensitive: the first spelling is kept, a case-only duplicate is a conflict", async () => {
+    const ext = await started({
+      on_ack: [
+        { type: "register_command", name: "Review" },
+        { type: "register_command", name: "REVIEW" },
+      ],
+      commands: { Review: { action: "display", display: "reviewed" } },
+    });
+    expect(ext.host.commands().map((c) => c.name)).toEqual(["Review"]);
+    expect(ext.host.commandName("review")).toBe("Review");
+    expect(ext.diagnostics.map((d) => d.kind)).toContain("command_conflict");
+    // Invoked in any case, the extension gets its own spelling.
+    expect(await ext.host.invoke("rEvIeW", "", signal())).toMatchObject({ action: "display", text: "reviewed" });
+    expect(ext.received().find((f) => f.type === "command_invoked").name).toBe("Review");
+  });
+
+  test("panel frames, submit and submit_slash reach their handlers; an unknown action is an error naming it", async () => {
+    const ext = await started({
+      on_ack: [{ type: "register_command", name: "p" }, { type: "register_command", name: "odd" }],
+      commands: {
+        p: { action: "open_panel", open_panel: { id: "main", title: "T", lines: ["a"] } },
+        odd: { action: "tool_prompt", prompt: "x", tool_name: "read", tool_args: {} },
+      },
+      on_event: {
+        session_start: [
+          { type: "panel_render", panel_id: "main", lines: ["b"] },
+          { type: "submit", text: "do it" },
+          { type: "submit_slash", text: "/help" },
+          { type: "open_panel", panel: { id: "side" } },
+          { type: "panel_close", panel_id: "side" },
+        ],
+      },
+      after_hello: [{ type: "subscribe", events: ["session_start"] }],
+    });
+    const ops: unknown[] = [];
+    const submitted: string[] = [];
+    ext.host.onPanel((op) => ops.push(op));
+    ext.host.onSubmit((kind, text) => submitted.push(`${kind}:${text}`));
+    expect(await ext.host.invoke("p", "", signal())).toMatchObject({ action: "open_panel", text: "T", panel: { id: "main" } });
+    ext.host.sendEvent({ type: "event", event: "session_start", ...NOTE });
+    await eventually(() => ops.length === 4, "four panel operations");
+    expect(ops).toEqual([
+      { op: "open", panel: { id: "main", title: "T", lines: ["a"] } },
+      { op: "render", panel_id: "main", lines: ["b"] },
+      { op: "open", panel: { id: "side" } },
+      { op: "close", panel_id: "side" },
+    ]);
+    expect(submitted).toEqual(["submit:do it", "submit_slash:/help"]);
+    expect(await ext.host.invoke("odd", "", signal())).toEqual({
+      command: "odd",
+      extension: "probe",
+      action: "error",
+      text: 'unknown action "tool_prompt" (this zot knows prompt, insert, display, open_panel, noop)',
+    });
+  });
+
+  test("unknown frame types and unknown fields never break the connection", async () => {
+    const ext = await started({
+      on_ack: [
+        { type: "register_tool", name: "t", schema: { type: "object" }, output_schema: {}, exposure: "direct", replay: "safe", future_field: 1 },
+        { type: "telemetry", data: { x: 1 } },
+      ],
+      tools: { t: { content: [{ type: "text", text: "ok", format: "markdown" }], structured_content: { a: 1 }, activate_tools: [] } },
+    });
+    expect(ext.host.tools().map((t) => t.name)).toEqual(["t"]);
+    expect(await ext.host.callTool("t", {}, signal())).toMatchObject({ is_error: false, content: [{ type: "text", text: "ok" }] });
+    expect(ext.host.live).toBe(true);
+  });
+
+  test("a manifest's timeouts.hello gives a slow starter more time than the default", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = scriptedExtension(root, "cold", { hello_delay: 1, on_ack: [{ type: "register_command", name: "hi" }] }, { timeouts: { hello: 3000 } });
+    // The host's own deadline would give up after 300 ms; the manifest's wins.
+    const host = makeHost(dir, join(root, "home"), { helloMs: 300 });
+    expect(host.helloTimeoutMs).toBe(3000);
+    await host.start();
+    expect(host.state).toBe("ready");
+    expect(host.commands().map((c) => c.name)).toEqual(["hi"]);
+  });
+});
