@@ -23,8 +23,8 @@ export interface AppContext {
   /** The one-line status message under the editor (cleared on the next key). */
   setStatus(text: string, level?: NoteLevel): void;
 
-  /** Sends text as a user prompt (queued when busy, as Enter does). */
-  submitPrompt(text: string): void;
+  /** Sends text as a user prompt (queued when busy, as Enter does); `from`: the extension that sent it. */
+  submitPrompt(text: string, from?: string): void;
   /** Replaces the editor's text (an extension's `insert`, a picked path). */
   insertText(text: string): void;
 
