@@ -32,7 +32,7 @@ export interface AppContext {
   cancelTurn(): Promise<void>;
   /** Runs a manual compaction with the app's spinner and notes (the /compact command). */
   compact(instructions?: string): Promise<void>;
-  /** Rebuilds the chat view from the agent's transcript (after /clear, a resume, a fork). */
+  /** Rebuilds the chat view from the agent's transcript (after /clear, a resume, a fork); the extensions' notes go. */
   reloadTranscript(): void;
 
   /**

@@ -185,6 +185,7 @@ export class InteractiveApp implements AppContext {
 
   reloadTranscript(): void {
     this.subscribe();
+    this.chat.notes.clear();
     this.chat.load(this.agent.messages);
     this.render();
   }
