@@ -23,8 +23,8 @@ export interface AppContext {
   /** The one-line status message under the editor (cleared on the next key). */
   setStatus(text: string, level?: NoteLevel): void;
 
-  /** Sends text as a user prompt (queued when busy, as Enter does). */
-  submitPrompt(text: string): void;
+  /** Sends text as a user prompt (queued when busy, as Enter does); `from`: the extension that sent it. */
+  submitPrompt(text: string, from?: string): void;
   /** Replaces the editor's text (an extension's `insert`, a picked path). */
   insertText(text: string): void;
 
@@ -32,7 +32,7 @@ export interface AppContext {
   cancelTurn(): Promise<void>;
   /** Runs a manual compaction with the app's spinner and notes (the /compact command). */
   compact(instructions?: string): Promise<void>;
-  /** Rebuilds the chat view from the agent's transcript (after /clear, a resume, a fork). */
+  /** Rebuilds the chat view from the agent's transcript (after /clear, a resume, a fork); the extensions' notes go. */
   reloadTranscript(): void;
 
   /**

@@ -1,9 +1,12 @@
 // The keys the app itself answers before the editor sees them, and the two popups the editor's
 // text opens (`/command`, `@path`). Keys: Esc closes a popup, else cancels the running turn (and
-// drops the queue), else clears the editor; Ctrl+C clears the editor and the queue, a second one
-// within 2 s exits; Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
-// Ctrl+L clears the screen. With a popup open, ↑/↓ PgUp/PgDn move in it, Tab completes, Enter picks.
-// Rule: while an overlay (a picker, a dialog) is open it has every key; Ctrl+C reaches it as Esc.
+// drops the queue and the extensions' notes), else dismisses the extensions' notes, else clears
+// the editor (as the original: a draft survives the Esc that dismisses notes); Ctrl+C clears the
+// editor and the queue, a second one within 2 s exits; Ctrl+D on an empty editor exits; Ctrl+O
+// expands or collapses every tool result; Ctrl+L clears the screen. With a popup open, ↑/↓
+// PgUp/PgDn move in it, Tab completes, Enter picks.
+// Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
+// Ctrl+C reaches it as Esc.
 import { Stack } from "../../tui/component.ts";
 import { type Key, keyId } from "../../tui/keys.ts";
 import { shellQuote } from "../../tui/paste.ts";
@@ -146,9 +149,14 @@ export class AppKeys {
   }
 
   private escape(): void {
+    const notes = this.app.chat.notes;
     if (this.app.busy) {
+      notes.clear();
       void this.app.cancelTurn();
       this.app.setStatus("turn cancelled; the queue was dropped");
+    } else if (notes.size > 0) {
+      notes.clear();
+      this.app.render();
     } else if (!this.app.editor.isEmpty) this.app.editor.clear();
   }
 

@@ -22,6 +22,7 @@ import type { AppContext, NoteLevel, SlashCommand } from "./app-context.ts";
 import { AppFrame } from "./app-frame.ts";
 import { AppKeys } from "./app-keys.ts";
 import { ChatView } from "./chat-view.ts";
+import { connectExtensions } from "./app-extensions.ts";
 import { runExtensionCommand } from "./extension-commands.ts";
 import { noteStyle } from "./note-line.ts";
 import { QueuedPrompts } from "./queued-prompts.ts";
@@ -148,9 +149,9 @@ export class InteractiveApp implements AppContext {
     this.render();
   }
 
-  submitPrompt(text: string): void {
-    if (!this.rt || this.activity) this.queue.push({ text, raw: false });
-    else this.startTurn(text);
+  submitPrompt(text: string, from?: string): void {
+    if (!this.rt || this.activity) this.queue.push({ text, raw: false, ...(from ? { from } : {}) });
+    else this.startTurn(text, from);
     this.render();
   }
 
@@ -184,6 +185,7 @@ export class InteractiveApp implements AppContext {
 
   reloadTranscript(): void {
     this.subscribe();
+    this.chat.notes.clear();
     this.chat.load(this.agent.messages);
     this.render();
   }
@@ -279,10 +281,12 @@ export class InteractiveApp implements AppContext {
     }
   }
 
-  private startTurn(text: string): void {
+  /** `from`: the extension that submitted the prompt, named in a grey line above it. */
+  private startTurn(text: string, from?: string): void {
     const controller = new AbortController();
     const finish = this.begin("working", controller);
     this.chat.notes.clear();
+    if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
     this.agent
       .prompt({ text }, controller.signal)
       .catch((error) => this.showNote(errorText(error), "error"))
@@ -298,7 +302,7 @@ export class InteractiveApp implements AppContext {
     const next = this.queue.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.startTurn(next.text);
+    else this.startTurn(next.text, next.from);
     this.render();
   }
 
@@ -322,16 +326,7 @@ export class InteractiveApp implements AppContext {
   private attach(runtime: Runtime): void {
     this.rt = runtime;
     this.subscribe();
-    runtime.extensions?.onNotify({
-      notify: (note) => {
-        this.chat.notes.add(note);
-        this.render();
-      },
-      clearNotes: (extension) => {
-        this.chat.notes.clear(extension);
-        this.render();
-      },
-    });
+    if (runtime.extensions) connectExtensions(this, runtime.extensions);
     const messages = runtime.agent.messages;
     if (messages.length > 0) this.chat.load(messages);
     for (const index of userTurns(messages)) this.editor.history.add(textOf(messages[index]!.content));

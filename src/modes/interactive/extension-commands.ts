@@ -1,6 +1,7 @@
 // An extension's slash command run from the editor, and what its answer does in the app: `prompt`
 // sends (or queues) a prompt, `insert` puts text in the editor, `display` shows a note under the
-// transcript with the extension's name, `noop` does nothing, `error` shows the error in red.
+// transcript with the extension's name, `open_panel` opens the extension's panel (the board did
+// that as the answer came in), `noop` does nothing, `error` shows the error in red.
 // Rule: every answer is also a `command_result` event, as in -p, --json and rpc, so the session and
 // subscribed extensions see the same thing whichever mode ran the command.
 import type { ExtensionManager } from "../../extensions/manager.ts";
@@ -37,6 +38,9 @@ export async function runExtensionCommand(
       app.showNote(commandErrorMessage(result), "error");
       break;
     case "noop":
+      break;
+    case "open_panel":
+      // The host has already handed the panel to the board, which shows it (panel-overlay.ts).
       break;
   }
 }

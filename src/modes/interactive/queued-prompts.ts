@@ -1,4 +1,5 @@
-// Prompts typed while a turn runs, waiting to be sent when it ends; shown above the status bar.
+// Prompts typed (or submitted by an extension, which the entry names) while a turn runs, waiting to
+// be sent when it ends; shown above the status bar.
 // Rule: sent in the order typed, one per turn; Esc (cancel) and Ctrl+C drop them all.
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
@@ -8,6 +9,8 @@ export interface QueuedInput {
   text: string;
   /** typed before zot was ready: a slash command in it still has to be recognised */
   raw: boolean;
+  /** the extension that submitted it (`submit`), named in the queue */
+  from?: string;
 }
 
 export class QueuedPrompts implements Component {
@@ -35,7 +38,8 @@ export class QueuedPrompts implements Component {
     return this.items.map((item) => {
       const first = item.text.split("\n")[0];
       const more = item.text.includes("\n") ? " …" : "";
-      return this.theme.muted(truncateToWidth(`  ↳ queued: ${first}${more}`, width));
+      const from = item.from ? ` from ${item.from}` : "";
+      return this.theme.muted(truncateToWidth(`  ↳ queued${from}: ${first}${more}`, width));
     });
   }
 }

@@ -1,0 +1,22 @@
+// Untrusted text made fit for rows: styles kept, everything else that could reach the terminal dropped.
+import { describe, expect, test } from "bun:test";
+import { styledRow, styledRows } from "../../src/tui/styled-row.ts";
+
+describe("styledRow", () => {
+  test("plain text and SGR styles pass unchanged; OSC 8 links are kept", () => {
+    expect(styledRow("plain – 日本")).toBe("plain – 日本");
+    expect(styledRow("\x1b[1;32mok\x1b[0m")).toBe("\x1b[1;32mok\x1b[0m");
+    const link = "\x1b]8;;https://example.com\x1b\\site\x1b]8;;\x1b\\";
+    expect(styledRow(link)).toBe(link);
+  });
+
+  test("cursor moves, screen clears, mode changes, titles, APC markers and C0 controls are dropped; tabs become spaces", () => {
+    expect(styledRow("a\x1b[2Jb\x1b[3;4Hc\x1b[?25ld\x1b]0;title\x07e\x1b_zot:cursor\x1b\\f\x1bPq\x1b\\g")).toBe("abcdefg");
+    expect(styledRow("a\rb\bc\x07d\x00e\x7ff\x1b")).toBe("abcdef");
+    expect(styledRow("\tx")).toBe("    x");
+  });
+
+  test("styledRows: one row per line, CRLF or LF", () => {
+    expect(styledRows("one\r\ntwo\nthree")).toEqual(["one", "two", "three"]);
+  });
+});
