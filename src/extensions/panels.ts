@@ -51,17 +51,17 @@ export class PanelBoard {
     return this.active?.view;
   }
 
-  /** Routes panels to the front end; without one, panel frames are logged and ignored. */
+  /**
+   * Routes panels to the front end. Until one is set the board still keeps the panel an extension
+   * opened (a panel opened on session_start, while the front end is starting), and shows it then.
+   */
   show(sink: PanelSink): void {
     this.sink = sink;
+    if (this.active) sink.open(this.active.view);
   }
 
   /** An extension's panel frame. */
   apply(owner: PanelOwner, op: PanelOp): void {
-    if (!this.sink) {
-      if (op.op !== "gone") owner.log(`panel ${op.op} ignored: this run shows no panels`);
-      return;
-    }
     switch (op.op) {
       case "open":
         return this.open(owner, op.panel);
@@ -71,19 +71,19 @@ export class PanelBoard {
         const { op: _, panel_id: __, ...content } = op;
         // An empty title keeps the previous one (the original's rule).
         active.view = viewOf(owner.name, active.view.id, content, active.view);
-        this.sink.update(active.view);
+        this.sink?.update(active.view);
         return;
       }
       case "close": {
         const active = this.mine(owner, op.panel_id, "panel_close");
         if (!active) return;
         this.active = undefined;
-        this.sink.close(active.view, "extension");
+        this.sink?.close(active.view, "extension");
         return;
       }
       case "gone":
         if (this.active?.owner !== owner) return;
-        this.sink.close(this.active.view, "extension");
+        this.sink?.close(this.active.view, "extension");
         this.active = undefined;
         return;
     }

@@ -233,3 +233,20 @@ describe("notifications", () => {
     ]);
   });
 });
+
+describe("a panel opened before the front end is ready", () => {
+  test("is kept and shown when the sink is installed", async () => {
+    const l = layout();
+    scriptedExtension(l.global, "early", {
+      on_ack: [{ type: "subscribe", events: ["session_start"] }],
+      on_event: { session_start: [{ type: "open_panel", panel: { id: "dash", title: "Dashboard", lines: ["up"] } }] },
+    });
+    const m = manager();
+    await m.load(l.options());
+    m.emitSessionStart();
+    await eventually(() => m.panels.current !== undefined, "the panel kept");
+    const opened: string[] = [];
+    m.panels.show({ open: (v) => opened.push(`${v.extension}/${v.id} ${v.title}`), update: () => {}, close: () => {} });
+    expect(opened).toEqual(["early/dash Dashboard"]);
+  });
+});
