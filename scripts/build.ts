@@ -4,18 +4,9 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { COMPILE_FLAGS } from "./compile-flags.ts";
 
-const FLAGS = [
-  "--compile",
-  "--splitting",
-  "--bytecode",
-  "--format=esm",
-  "--minify-syntax",
-  "--minify-whitespace",
-  "--sourcemap",
-  "--no-compile-autoload-dotenv",
-  "--no-compile-autoload-bunfig",
-];
+const FLAGS = COMPILE_FLAGS;
 
 const TARGETS = [
   { target: "bun-linux-x64", out: "zot-linux-x64" },

@@ -1,0 +1,28 @@
+// The one-shot floor (scripts/bench floor): a compiled Bun program that makes the same single
+// streamed Anthropic Messages request zot -p makes, prints the answer's text and exits. Rule: the
+// least a program must do for that answer (fetch, SSE split, JSON.parse of each data line), so
+// zot's ratio to it is the cost of everything else.
+const [baseUrl] = process.argv.slice(2);
+const response = await fetch(`${baseUrl}/v1/messages`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" },
+  body: JSON.stringify({
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    stream: true,
+    messages: [{ role: "user", content: "hello" }],
+  }),
+});
+let text = "";
+let carry = "";
+const decoder = new TextDecoder();
+for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
+  carry = lines.pop() ?? "";
+  for (const line of lines) {
+    if (!line.startsWith("data: ")) continue;
+    const event = JSON.parse(line.slice(6));
+    if (event.type === "content_block_delta" && event.delta?.type === "text_delta") text += event.delta.text;
+  }
+}
+await Bun.write(Bun.stdout, `${text}\n`);

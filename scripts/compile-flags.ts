@@ -1,0 +1,14 @@
+// The `bun build` flags every zot binary is compiled with (DESIGN.md: plain --minify would mangle
+// the SDKs' class names; .env/bunfig autoload is a hazard). Rule: one list, shared by the build
+// and by the bench's floor programs, so the floor is compiled exactly as zot is.
+export const COMPILE_FLAGS = [
+  "--compile",
+  "--splitting",
+  "--bytecode",
+  "--format=esm",
+  "--minify-syntax",
+  "--minify-whitespace",
+  "--sourcemap",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+];
