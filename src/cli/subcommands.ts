@@ -68,12 +68,17 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
   );
 }
 
-/** The command a word is close to: itself, a synonym, or one slip of the hand away (two for longer names). */
+/**
+ * The command a word is close to: itself, a synonym, or one slip of the hand away (two for longer
+ * names). A three-letter name only matches a slip of the same length (`rcp`, `ecx`), so that
+ * words like `next` and `exit` stay prompts.
+ */
 function nearestCommand(word: string): string | undefined {
   if (SUBCOMMANDS.some((c) => c.name === word)) return word;
   if (SYNONYMS[word]) return SYNONYMS[word];
   if (word.length < 3) return undefined;
   for (const { name } of SUBCOMMANDS) {
+    if (name.length <= 3 && word.length !== name.length) continue;
     if (editDistance(word, name) <= (name.length <= 4 ? 1 : 2)) return name;
   }
   return undefined;
