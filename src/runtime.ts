@@ -4,7 +4,8 @@
 // extension machinery loads only when there is an extension to look for.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { missingKeyMessage, resolveApiKey } from "./config/credentials.ts";
+import { missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
+import { resolveBaseUrl } from "./config/provider-env.ts";
 import { zotHome } from "./config/home.ts";
 import { buildSystemPrompt } from "./config/system-prompt.ts";
 import { UsageError } from "./config/usage-error.ts";
@@ -14,6 +15,7 @@ import { errorText } from "./protocol/error-text.ts";
 import { PROVIDER_NAMES, type ModelInfo, type ProviderName, type ReasoningLevel } from "./protocol/models.ts";
 import type { Provider } from "./protocol/provider.ts";
 import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog.ts";
+import { familyOf, providerOfId } from "./providers/model-ids.ts";
 import { selectBuiltinTools } from "./tools/builtin.ts";
 import type { ExtensionManager } from "./extensions/manager.ts";
 import type { OpenedSession, SessionChoice } from "./session/open.ts";
@@ -127,7 +129,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   notes.push(...(session?.notes ?? []));
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   const providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
-  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? options.model);
+  if (options.script !== undefined && providerName !== "scripted") {
+    throw new UsageError(`--script plays the scripted provider; it cannot be used with --provider ${providerName} (drop one of them)`);
+  }
+  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? options.model, {
+    acceptUnknown: { modelsFile: catalog.file },
+  });
   if ("error" in resolved) {
     if (resumedModel) {
       throw new UsageError(`session ${session?.id} ended on ${resumedModel.provider}/${resumedModel.model}, which this zot cannot use (${resolved.error}); pass --model to pick another`);
@@ -135,17 +142,15 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     throw new UsageError(resolved.error);
   }
   const model = resolved.model;
+  if (resolved.note) notes.push(resolved.note);
 
-  let apiKey = "";
-  if (providerName === "anthropic" || providerName === "openai") {
-    const found = resolveApiKey(providerName, { flag: options.apiKey, env, home });
-    if (!found) throw new UsageError(missingKeyMessage(providerName, home));
-    if (found.warning) notes.push(found.warning);
-    apiKey = found.key;
-  } else if (providerName === "ollama") {
-    // A proxy in front of ollama may want one; without it the provider fills in its own placeholder.
-    apiKey = options.apiKey ?? "";
-  }
+  // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.
+  const credential = resolveApiKey(providerName, { flag: options.apiKey, env, home });
+  if (!credential && requiresApiKey(providerName)) throw new UsageError(missingKeyMessage(providerName, home));
+  if (credential?.warning) notes.push(credential.warning);
+  const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
+  if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
+  const endpoint = { credential, providerName, script: options.script };
 
   // `skill` is a built-in tool too, but it exists only when there are skills to load.
   const wanted = options.tools ?? "all";
@@ -175,7 +180,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id });
   let provider: Provider;
   try {
-    provider = await createProvider(model, { apiKey, baseUrl: options.baseUrl ?? model.base_url, script: options.script, providerName });
+    provider = await createProvider(model, { ...endpoint, baseUrl: baseUrlOf(model) });
   } catch (error) {
     await (await loadingExtensions.catch(() => undefined))?.manager.stop();
     throw error;
@@ -222,11 +227,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       extensions.attach(agent, confirmGate);
       extensions.emitSessionStart();
     }
-    const baseUrlOf = (m: ModelInfo) => options.baseUrl ?? m.base_url;
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
       if (next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)) {
-        agent.provider = await createProvider(next, { apiKey, baseUrl: baseUrlOf(next), script: options.script, providerName });
+        agent.provider = await createProvider(next, { ...endpoint, baseUrl: baseUrlOf(next) });
       }
       agent.setModel(next);
     };
@@ -242,7 +246,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         agent.cumulative = next.resumed.cumulative;
         // One provider per process: the session's model comes back when this provider has it.
         const ended = next.resumed;
-        const found = ended.provider === providerName ? resolveModel(catalog.models, providerName, ended.model) : undefined;
+        const found =
+          ended.provider === providerName
+            ? resolveModel(catalog.models, providerName, ended.model, { acceptUnknown: { modelsFile: catalog.file } })
+            : undefined;
         if (found && "model" in found) {
           await setModel(found.model).catch((error) => notes.push(`could not switch to ${ended.model}: ${errorText(error)}`));
         } else {
@@ -352,6 +359,11 @@ function knownProvider(name: string): ProviderName {
   return name as ProviderName;
 }
 
+/**
+ * The provider of a run: --provider; the scripted one for --script; the one --model names (a
+ * catalog id, an alias, or an id whose shape says: claude-* → anthropic, gpt-*, o1, o3*, o4* →
+ * openai); the first with a key; else the demo, unless the flags ask for a real model.
+ */
 function pickProvider(
   options: RuntimeOptions,
   models: ModelInfo[],
@@ -362,14 +374,21 @@ function pickProvider(
   if (options.provider !== undefined) return knownProvider(options.provider);
   if (options.script) return "scripted";
   if (options.model) {
-    const owner = models.find((m) => m.id === options.model);
-    if (owner) return owner.provider;
+    const owner = models.find((m) => m.id === options.model) ?? models.find((m) => m.id === familyOf(options.model ?? ""));
+    const named = owner?.provider ?? providerOfId(options.model);
+    if (named) return named;
   }
   for (const name of KEYED_PROVIDERS) {
     if (resolveApiKey(name, { flag: options.apiKey, env, home })) return name;
   }
+  // Asked for a real model with nothing to say which provider serves it: the demo would ignore the ask.
   if (options.model) {
-    throw new UsageError(`unknown model "${options.model}"; zot --list-models shows the known ones, or pass --provider`);
+    throw new UsageError(
+      `cannot tell which provider serves "${options.model}" and no API key is set; pass --provider anthropic, openai or ollama (zot --list-models shows the known models)`,
+    );
+  }
+  if (options.baseUrl !== undefined) {
+    throw new UsageError("--base-url needs a provider and no API key says which; pass --provider anthropic, openai or ollama");
   }
   notes.push(
     "no API key found, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.",
@@ -377,23 +396,27 @@ function pickProvider(
   return "scripted";
 }
 
+type Credential = ReturnType<typeof resolveApiKey>;
+
 async function createProvider(
   model: ModelInfo,
-  options: { apiKey: string; baseUrl?: string; script?: string; providerName: ProviderName },
+  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName },
 ): Promise<Provider> {
+  const apiKey = options.credential?.key ?? "";
   switch (model.api) {
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./providers/anthropic.ts");
-      return createAnthropicProvider({ apiKey: options.apiKey, baseUrl: options.baseUrl });
+      const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
+      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./providers/openai-chat.ts");
       const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey: options.apiKey, baseUrl: options.baseUrl });
+      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl });
     }
     case "openai-responses": {
       const { createOpenAIResponsesProvider } = await import("./providers/openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey: options.apiKey, baseUrl: options.baseUrl });
+      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl });
     }
     case "scripted": {
       const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./providers/scripted.ts");
@@ -413,5 +436,13 @@ export function listModels(provider?: string): { table: string; warnings: string
   const catalog = loadCatalog(zotHome(process.env));
   if (provider !== undefined) knownProvider(provider);
   const models = provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models;
+  if (models.length === 0) {
+    // Only ollama can have none: it serves whatever the user pulled, which zot does not list.
+    const hint =
+      `no ${provider} models are listed in ${catalog.file}; ${provider} takes any model it serves ` +
+      `(ollama list shows them): zot -p "…" --provider ${provider} --model llama3.2. ` +
+      `Add them to ${catalog.file} ({"providers":{"${provider}":{"models":[{"id":"llama3.2","contextWindow":131072}]}}}) to list them here with their limits.`;
+    return { table: "", warnings: [...catalog.warnings, hint] };
+  }
   return { table: formatModelTable(models), warnings: catalog.warnings };
 }

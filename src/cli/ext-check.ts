@@ -31,7 +31,7 @@ export const CHECK: ExtCommand = {
   description: "Start an extension once, print what it registers, and report every protocol error it makes (exit 1 if any)",
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
-    const { positionals } = parseFlags(ARGS, argv);
+    const { positionals } = parseFlags(ARGS, argv, undefined, "zot ext check");
     if (positionals.length !== 1) throw new UsageError("zot ext check takes one extension directory, e.g. zot ext check ./my-extension");
     const { manifest, dir } = await locate(positionals[0], ctx);
     if (manifest.protocol === "jsonrpc") {

@@ -22,7 +22,7 @@ function toggle(enabled: boolean): ExtCommand {
     description: enabled ? "Enable a disabled extension" : "Disable an extension without removing it",
     args: ARGS,
     async run(argv: string[], ctx: ExtContext): Promise<number> {
-      const { values, positionals } = parseFlags(ARGS, argv);
+      const { values, positionals } = parseFlags(ARGS, argv, undefined, `zot ext ${verb}`);
       if (positionals.length !== 1) throw new UsageError(`zot ext ${verb} takes one extension name (zot ext list shows them)`);
       const found = await findInstalled(positionals[0], ctx, values.scope as Scope | undefined);
       const name = displayName(found);

@@ -26,7 +26,7 @@ export const INSTALL: ExtCommand = {
   description: "Install an extension into $ZOT_HOME/extensions/<name>/ from a directory or a git URL",
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
-    const { values, positionals } = parseFlags(ARGS, argv);
+    const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext install");
     if (positionals.length !== 1) {
       throw new UsageError("zot ext install takes one source: a directory containing extension.json, or a git URL");
     }

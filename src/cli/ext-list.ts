@@ -43,7 +43,7 @@ export const LIST: ExtCommand = {
   description: "List extensions (project, then global) with version, state, source, language and description",
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
-    const { values, positionals } = parseFlags(ARGS, argv);
+    const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext list");
     if (positionals.length > 0) throw new UsageError(`zot ext list takes no arguments (got "${positionals[0]}")`);
     const found = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false });
     const hooks = listHooksConfig({ cwd: ctx.cwd, home: ctx.home, env: ctx.env });

@@ -23,7 +23,7 @@ export const LOGS: ExtCommand = {
   description: "Print an extension's log: its stderr and zot's notes about it",
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
-    const { values, positionals } = parseFlags(ARGS, argv);
+    const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext logs");
     if (positionals.length !== 1) throw new UsageError("zot ext logs takes one extension name (zot ext list shows them)");
     const name = positionals[0];
     // The name becomes part of a file name; a separator would read some other file.

@@ -80,7 +80,7 @@ export const NEW: ExtCommand = {
   description: "Create a working extension to start from: /<name> command, <name>_echo tool, README",
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
-    const { values, positionals } = parseFlags(ARGS, argv);
+    const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext new");
     if (positionals.length !== 1) throw new UsageError("zot ext new takes one name, e.g. zot ext new weather");
     const name = positionals[0];
     if (!NAME.test(name)) {

@@ -22,7 +22,7 @@ export const REMOVE: ExtCommand = {
   description: "Delete an installed extension's directory (alias: rm)",
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
-    const { values, positionals } = parseFlags(ARGS, argv);
+    const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext remove");
     if (positionals.length !== 1) throw new UsageError("zot ext remove takes one extension name (zot ext list shows them)");
     const found = await findInstalled(positionals[0], ctx, values.scope as Scope | undefined);
     const name = displayName(found);

@@ -84,8 +84,9 @@ export async function runExt(argv: string[]): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    const { renderUsage } = await import("citty");
-    console.log(await renderUsage({ meta: { name: `zot ext ${command.usage}`, description: command.description }, args: command.args }));
+    const { renderHelp, helpStyle } = await import("./help.ts");
+    const page = { title: command.description, usage: [[`zot ext ${command.usage}`, ""]] as [string, string][], args: command.args };
+    await Bun.write(Bun.stdout, renderHelp(page, helpStyle()));
     return EXIT.ok;
   }
   const ctx: ExtContext = {

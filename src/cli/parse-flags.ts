@@ -5,14 +5,25 @@ import { parseArgs } from "node:util";
 import type { ArgsDef } from "citty";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { editDistance } from "./edit-distance.ts";
 
 export interface ParsedFlags {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
+  /** the first positional came after `--` (so it is never read as a command name) */
+  terminated: boolean;
 }
 
-/** Flags listed in `repeatable` may be given more than once; their value is an array. */
-export function parseFlags(def: ArgsDef, argv: string[], repeatable: ReadonlySet<string> = new Set()): ParsedFlags {
+/**
+ * Flags listed in `repeatable` may be given more than once; their value is an array. `command` is
+ * how the user invokes the command (`zot`, `zot rpc`), for the pointer to its --help.
+ */
+export function parseFlags(
+  def: ArgsDef,
+  argv: string[],
+  repeatable: ReadonlySet<string> = new Set(),
+  command = "zot",
+): ParsedFlags {
   const options: NonNullable<Parameters<typeof parseArgs>[0]>["options"] = {};
   for (const [name, arg] of Object.entries(def)) {
     if (arg.type === "positional") continue;
@@ -26,9 +37,9 @@ export function parseFlags(def: ArgsDef, argv: string[], repeatable: ReadonlySet
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError(explain(error, Object.keys(options)));
+    throw new UsageError(explain(error, Object.keys(options), command));
   }
   const values = parsed.values as ParsedFlags["values"];
   for (const [name, arg] of Object.entries(def)) {
@@ -39,16 +50,20 @@ export function parseFlags(def: ArgsDef, argv: string[], repeatable: ReadonlySet
       throw new UsageError(`--${name} must be one of ${valid.join(", ")} (got "${value}")`);
     }
   }
-  return { values, positionals: parsed.positionals };
+  const tokens = parsed.tokens ?? [];
+  const terminator = tokens.findIndex((t) => t.kind === "option-terminator");
+  const firstPositional = tokens.findIndex((t) => t.kind === "positional");
+  const terminated = terminator >= 0 && (firstPositional < 0 || terminator < firstPositional);
+  return { values, positionals: parsed.positionals, terminated };
 }
 
-function explain(error: unknown, known: string[]): string {
+function explain(error: unknown, known: string[], command: string): string {
   const message = errorText(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown) {
     const flag = unknown[1];
     const near = closest(flag.replace(/^-+/, ""), known);
-    return `unknown flag "${flag}"${near ? `; did you mean --${near}?` : ""} (zot --help lists every flag)`;
+    return `unknown flag "${flag}"${near ? `; did you mean --${near}?` : ""} (${command} --help lists every flag)`;
   }
   const missing = /Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument missing/.exec(message);
   if (missing) return `${missing[1]} needs a value`;
@@ -66,18 +81,4 @@ function closest(word: string, candidates: string[]): string | undefined {
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length];
 }

@@ -1,23 +1,31 @@
 // The root command's flags, and `zot rpc`'s (the same agent flags without the one-prompt ones):
-// one definition that both --help and the parser read.
+// one definition that both --help and the parser read; and the help pages built from them.
 import type { ArgsDef } from "citty";
+import type { HelpPage } from "./help.ts";
+import { SUBCOMMANDS } from "./subcommands.ts";
 
 export const ROOT_ARGS = {
-  prompt: { type: "positional", required: false, description: "What to ask; also read from stdin when piped" },
+  prompt: { type: "positional", required: false, description: "What to ask; text piped on stdin goes to the model before it" },
   print: { type: "boolean", alias: "p", description: "Print the final answer and exit" },
   json: { type: "boolean", description: "Stream every agent event as one JSON object per line" },
   rpc: { type: "boolean", description: "Serve the RPC protocol on stdin/stdout (same as zot rpc; zot rpc --help)" },
   provider: {
     type: "enum",
     options: ["anthropic", "openai", "ollama", "scripted"],
-    description: "Model provider (default: the first with a key, else the scripted demo)",
+    description: "anthropic, openai, ollama or scripted (default: the one --model names, else the first with a key, else the demo)",
+    valueHint: "name",
   },
-  model: { type: "string", alias: "m", description: "Model id (zot --list-models)", valueHint: "id" },
+  model: {
+    type: "string",
+    alias: "m",
+    description: "Model id or alias (sonnet, opus, haiku); any id the provider serves (zot --list-models)",
+    valueHint: "id",
+  },
   "api-key": { type: "string", description: "API key for the provider", valueHint: "key" },
   "base-url": { type: "string", description: "Provider base URL (proxies, OpenAI-compatible servers)", valueHint: "url" },
   "system-prompt": { type: "string", description: "Replace the system prompt", valueHint: "text" },
   "append-system-prompt": { type: "string", description: "Append to the system prompt (repeatable)", valueHint: "text" },
-  reasoning: { type: "enum", options: ["low", "medium", "high"], description: "Reasoning effort for models that think" },
+  reasoning: { type: "enum", options: ["low", "medium", "high"], description: "Reasoning effort for models that think", valueHint: "level" },
   cwd: { type: "string", description: "Working directory for tools and context files", valueHint: "dir" },
   "no-tools": { type: "boolean", description: "Give the model no built-in tools" },
   tools: { type: "string", description: "Only these built-in tools, comma-separated (read,write,edit,bash,skill)", valueHint: "list" },
@@ -49,6 +57,7 @@ export const ROOT_ARGS = {
   },
   "no-session": { type: "boolean", description: "Neither read nor write a session" },
   "list-models": { type: "boolean", description: "List known models and exit" },
+  verbose: { type: "boolean", description: "Say on stderr which session and model the run uses" },
   debug: { type: "boolean", description: "Show stack traces on errors" },
   version: { type: "boolean", alias: "v", description: "Print the version" },
   help: { type: "boolean", alias: "h", description: "Show this help" },
@@ -56,8 +65,8 @@ export const ROOT_ARGS = {
 
 export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext"]);
 
-// -p, --json and a prompt make one run; --rpc and --list-models are other commands.
-const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, ...AGENT_ARGS } = ROOT_ARGS;
+// -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
+const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;
 
 /** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema; it records a session only when asked. */
 export const RPC_ARGS = {
@@ -74,3 +83,33 @@ export const RPC_ARGS = {
     description: "Print JSON Schemas of every command, response and event, and exit",
   },
 } as const satisfies ArgsDef;
+
+const ENVIRONMENT =
+  "Keys and endpoints come from --api-key and --base-url, else ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, OLLAMA_HOST, OLLAMA_API_KEY, else $ZOT_HOME/auth.json (README: Environment variables).";
+
+export function rootHelp(version: string): HelpPage {
+  return {
+    title: `zot ${version}: a coding agent for the terminal`,
+    usage: [
+      ["zot [options] [prompt]", "the interactive TUI in a terminal, with the prompt sent first"],
+      ["zot -p [options] <prompt>", "one prompt; print the final answer (--json: every event, as NDJSON)"],
+      ["cmd | zot -p <prompt>", "the piped text goes to the model before the prompt (also without -p)"],
+      ["zot <command> ...", "a command below"],
+    ],
+    commands: SUBCOMMANDS.map((c) => [c.name, c.summary]),
+    args: ROOT_ARGS,
+    notes: [
+      ENVIRONMENT,
+      "A prompt that is only a command's name goes after --: zot -- help, or quote it with more words.",
+    ],
+  };
+}
+
+export function rpcHelp(version: string): HelpPage {
+  return {
+    title: `zot rpc (zot ${version}): drive the agent with NDJSON commands on stdin; responses and events come on stdout`,
+    usage: [["zot rpc [options]", ""]],
+    args: RPC_ARGS,
+    notes: [ENVIRONMENT, "The protocol: docs/rpc.md; zot rpc --schema prints it as JSON Schemas."],
+  };
+}

@@ -5,7 +5,9 @@ import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import { VERSION } from "../version.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { REPEATABLE, ROOT_ARGS } from "./root-args.ts";
+import { promptWithStdin, readPipedStdin } from "./piped-stdin.ts";
+import { REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
+import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 
@@ -13,15 +15,15 @@ import { EXIT } from "./router.ts";
 export async function runRoot(argv: string[]): Promise<number> {
   // `zot --rpc …` is `zot rpc …`; its flags (--schema) are parsed there.
   if (argv.includes("--rpc")) return (await import("./rpc.ts")).runRpc(argv.filter((arg) => arg !== "--rpc"));
-  const { values: flags, positionals } = parseFlags(ROOT_ARGS, argv, REPEATABLE);
-  if (flags.help) {
-    const { renderUsage } = await import("citty");
-    const usage = await renderUsage({
-      meta: { name: "zot", version: VERSION, description: "A coding agent for the terminal" },
-      args: ROOT_ARGS,
-    });
-    console.log(usage);
-    return EXIT.ok;
+  const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE);
+  if (flags.help) return await printRootHelp();
+  // `zot help`, and a mistyped command (`zot session list`): never a prompt for the model.
+  const first = readFirstWord(positionals, terminated);
+  if (first.kind === "help") {
+    if (first.command === "sessions") return (await import("./sessions.ts")).runSessions(["--help"]);
+    if (first.command === "ext") return (await import("./ext.ts")).runExt(["--help"]);
+    if (first.command === "rpc") return (await import("./rpc.ts")).runRpc(["--help"]);
+    return await printRootHelp();
   }
   if (flags.version) {
     console.log(`zot ${VERSION}`);
@@ -31,7 +33,7 @@ export async function runRoot(argv: string[]): Promise<number> {
     const { listModels } = await import("../runtime.ts");
     const { table, warnings } = listModels(str(flags, "provider"));
     for (const warning of warnings) console.error(`zot: ${warning}`);
-    console.log(table);
+    if (table) await Bun.write(Bun.stdout, table);
     return EXIT.ok;
   }
 
@@ -44,8 +46,11 @@ export async function runRoot(argv: string[]): Promise<number> {
   }
   if (flags.print && flags.json) throw new UsageError("-p and --json cannot be used together; pick one");
 
-  let prompt = positionals.join(" ").trim();
-  if (!prompt && !stdinIsTty) prompt = (await Bun.stdin.text()).trim();
+  // Piped text and a prompt both reach the model: the text as context, then the prompt.
+  const argPrompt = positionals.join(" ").trim();
+  const piped = await readPipedStdin(argPrompt !== "");
+  if (piped.note) console.error(`zot: ${piped.note}`);
+  const prompt = promptWithStdin(argPrompt, piped.text);
   if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
   const session =
     sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
@@ -75,11 +80,12 @@ export async function runRoot(argv: string[]): Promise<number> {
         ),
     });
     for (const note of runtime.notes) console.error(`zot: ${note}`);
+    if (flags.verbose) console.error(`zot: ${runDescription(runtime)}`);
 
     running = true;
     try {
       const input = { text: prompt };
-      const session = { agent: runtime.agent, extensions: runtime.extensions };
+      const session = { agent: runtime.agent, extensions: runtime.extensions, recording: runtime.session };
       const outcome = flags.json
         ? await (await import("../modes/json.ts")).runJsonMode(session, input, controller.signal)
         : await (await import("../modes/print.ts")).runPrintMode(session, input, controller.signal);
@@ -106,4 +112,17 @@ export async function runRoot(argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+async function printRootHelp(): Promise<number> {
+  const { renderHelp, helpStyle } = await import("./help.ts");
+  await Bun.write(Bun.stdout, renderHelp(rootHelp(VERSION), helpStyle()));
+  return EXIT.ok;
+}
+
+/** --verbose: `session 20261123-101500-ab12 (new, /…/x.jsonl); anthropic/claude-sonnet-4-5`. */
+function runDescription(runtime: { session?: { id: string; file: string; resumed: boolean }; agent: { model: { provider: string; id: string } } }): string {
+  const { session, agent } = runtime;
+  const where = session ? `session ${session.id} (${session.resumed ? "resumed" : "new"}, ${session.file})` : "no session (--no-session)";
+  return `${where}; ${agent.model.provider}/${agent.model.id}`;
 }

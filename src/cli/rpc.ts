@@ -8,16 +8,15 @@ import { UsageError } from "../config/usage-error.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
-import { REPEATABLE, RPC_ARGS } from "./root-args.ts";
+import { REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 
 export async function runRpc(argv: string[]): Promise<number> {
-  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE);
+  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc");
   if (flags.help) {
-    const { renderUsage } = await import("citty");
-    const description = "Drive the agent with NDJSON commands on stdin; responses and events come on stdout";
-    console.log(await renderUsage({ meta: { name: "zot rpc", version: VERSION, description }, args: RPC_ARGS }));
+    const { renderHelp, helpStyle } = await import("./help.ts");
+    await Bun.write(Bun.stdout, renderHelp(rpcHelp(VERSION), helpStyle()));
     return EXIT.ok;
   }
   if (flags.version) {

@@ -87,11 +87,12 @@ export async function runSessions(argv: string[]): Promise<number> {
   const command = await entry.load();
   const args = { ...command.args, cwd: CWD_ARG, debug: DEBUG_ARG } satisfies ArgsDef;
   if (rest.includes("--help") || rest.includes("-h")) {
-    const { renderUsage } = await import("citty");
-    console.log(await renderUsage({ meta: { name: `zot sessions ${command.usage}`, description: command.description }, args }));
+    const { renderHelp, helpStyle } = await import("./help.ts");
+    const page = { title: command.description, usage: [[`zot sessions ${command.usage}`, ""]] as [string, string][], args };
+    await Bun.write(Bun.stdout, renderHelp(page, helpStyle()));
     return EXIT.ok;
   }
-  const { values, positionals } = parseFlags(args, rest);
+  const { values, positionals } = parseFlags(args, rest, undefined, `zot sessions ${name}`);
   const here = process.cwd();
   const ctx: SessionsContext = {
     home: zotHome(process.env),

@@ -1,28 +1,27 @@
 // API keys: where zot finds one for a provider, and how it stores one in $ZOT_HOME/auth.json.
-// Rule: the lookup order is `--api-key` > environment variable > auth.json, and a broken auth.json
-// is reported as a sentence naming the file, never a crash; the file is only ever written whole,
+// Rule: the lookup order is `--api-key` > environment variable > auth.json, the same for every
+// provider, and a broken or mis-keyed auth.json is reported as a sentence naming the file and the
+// field, never a crash and never a silent fallback; the file is only ever written whole,
 // atomically, with mode 0600.
 import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import type { ProviderName } from "../protocol/models.ts";
 import { ConfigError, type Env, zotPaths } from "./home.ts";
+import { PROVIDER_ENV } from "./provider-env.ts";
 
 export { ConfigError } from "./home.ts";
 
 /** Providers that talk to a paid API and so need a key. ollama runs locally; scripted is offline. */
-const KEY_ENV: Partial<Record<ProviderName, string>> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-};
+const NEEDS_KEY: ReadonlySet<ProviderName> = new Set(["anthropic", "openai"]);
 
 export function requiresApiKey(provider: ProviderName): boolean {
-  return KEY_ENV[provider] !== undefined;
+  return NEEDS_KEY.has(provider);
 }
 
 /** The environment variable holding the provider's key, if it has one. */
 export function apiKeyEnvVar(provider: ProviderName): string | undefined {
-  return KEY_ENV[provider];
+  return PROVIDER_ENV[provider].key;
 }
 
 // One provider's entry. Loose: OAuth tokens and fields a newer zot writes survive a rewrite.
@@ -32,7 +31,11 @@ type AuthFile = v.InferOutput<typeof AuthFile>;
 
 export interface ResolvedKey {
   key: string;
+  /** "auth_token": sent as `Authorization: Bearer` to a gateway (ANTHROPIC_AUTH_TOKEN), not as an API key */
+  kind: "api_key" | "auth_token";
   source: "flag" | "env" | "auth.json";
+  /** where it came from, for --verbose: `--api-key`, the variable's name, or the file */
+  from: string;
   /** set when the key came from an auth.json that other users can read */
   warning?: string;
 }
@@ -45,24 +48,41 @@ export interface KeyLookup {
 }
 
 /**
- * The key for a provider, or undefined when there is none. ollama and scripted need no key: they
- * get the `--api-key` value when one is given (a proxy in front of ollama may want it), else
- * undefined; check `requiresApiKey` before reporting a missing key.
- * Throws ConfigError when auth.json has to be read and is malformed.
+ * The key for a provider, or undefined when there is none: `--api-key`, then the provider's key
+ * variable, then its token variable, then auth.json. ollama and scripted need no key (check
+ * `requiresApiKey` before reporting a missing one); ollama takes one when given (a proxy or
+ * ollama's cloud may want it).
+ * Throws ConfigError when auth.json has to be read and is malformed, or holds an entry for the
+ * provider without an "api_key" (a mis-keyed file must not quietly become the demo).
  */
 export function resolveApiKey(provider: ProviderName, lookup: KeyLookup): ResolvedKey | undefined {
   const flag = lookup.flag?.trim();
-  if (flag) return { key: flag, source: "flag" };
-  const envVar = KEY_ENV[provider];
-  if (!envVar) return undefined;
-  const fromEnv = lookup.env[envVar]?.trim();
-  if (fromEnv) return { key: fromEnv, source: "env" };
+  if (flag) return { key: flag, kind: "api_key", source: "flag", from: "--api-key" };
+  const vars = PROVIDER_ENV[provider];
+  for (const [variable, kind] of [[vars.key, "api_key"], [vars.token, "auth_token"]] as const) {
+    const value = variable ? lookup.env[variable]?.trim() : undefined;
+    if (variable && value) return { key: value, kind, source: "env", from: variable };
+  }
+  if (!requiresApiKey(provider)) return undefined;
   const file = zotPaths(lookup.home).authFile;
   const auth = readAuthFile(file);
-  const key = auth?.[provider]?.api_key?.trim();
-  if (!key) return undefined;
+  const entry = auth?.[provider];
+  const key = entry?.api_key?.trim();
+  if (!key) {
+    if (entry && !("oauth" in entry)) throw misKeyed(file, provider, entry);
+    return undefined;
+  }
   const warning = authFileModeWarning(file);
-  return warning ? { key, source: "auth.json", warning } : { key, source: "auth.json" };
+  const found: ResolvedKey = { key, kind: "api_key", source: "auth.json", from: file };
+  return warning ? { ...found, warning } : found;
+}
+
+/** An auth.json entry for the provider that holds no key zot can use: name the file and the field. */
+function misKeyed(file: string, provider: ProviderName, entry: Record<string, unknown>): ConfigError {
+  const fields = Object.keys(entry);
+  const found = fields.length > 0 ? `it has ${fields.map((f) => `"${f}"`).join(", ")}` : "it is empty";
+  const empty = typeof entry.api_key === "string" ? `field "${provider}.api_key" is empty` : `"${provider}" has no "api_key" field (${found})`;
+  return new ConfigError(`${file}: ${empty}; write {"${provider}": {"api_key": "…"}}, or remove the entry.`);
 }
 
 /**
@@ -70,8 +90,9 @@ export function resolveApiKey(provider: ProviderName, lookup: KeyLookup): Resolv
  * Like every message here it has no `zot: ` prefix: the command line adds that when printing.
  */
 export function missingKeyMessage(provider: ProviderName, home: string): string {
-  const envVar = KEY_ENV[provider] ?? `${provider.toUpperCase()}_API_KEY`;
-  return `no API key for ${provider}; set ${envVar}, pass --api-key, or add it to ${zotPaths(home).authFile}`;
+  const vars = PROVIDER_ENV[provider];
+  const envVars = [vars.key ?? `${provider.toUpperCase()}_API_KEY`, vars.token].filter(Boolean).join(" or ");
+  return `no API key for ${provider}; set ${envVars}, pass --api-key, or add it to ${zotPaths(home).authFile}`;
 }
 
 /**

@@ -405,21 +405,27 @@ export class Agent {
   /**
    * Summarises the older part of the transcript into one message and keeps the recent part. Emits
    * compact_start, the summarising call's usage, then compact_done or an error event (none for an
-   * abort). On failure or abort the transcript stays as it was.
+   * abort). On failure or abort the transcript stays as it was. An automatic compaction that finds
+   * nothing to compact emits nothing at all.
    */
   private async compactNow(signal: AbortSignal, reason: CompactReason, instructions?: string): Promise<CompactOutcome> {
-    this.emit({ type: "compact_start", reason });
     const messagesBefore = this.messages.length;
-    let kept: Message[] = [];
-    let outcome: CompactOutcome;
-    try {
-      const plan = planCompaction(this.messages, this.model);
-      kept = plan.kept;
-      outcome = await this.summarise(summaryRequest(plan.older, this.model, instructions), signal);
-    } catch (error) {
-      if (!(error instanceof CompactError)) throw error;
-      outcome = { status: "error", message: error.message };
-    }
+    const plan = (() => {
+      try {
+        return planCompaction(this.messages, this.model);
+      } catch (error) {
+        if (error instanceof CompactError) return { nothing: error.message };
+        throw error;
+      }
+    })();
+    // Nothing to compact is no failure of a turn that never asked for it: the call goes ahead as is.
+    if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing };
+    this.emit({ type: "compact_start", reason });
+    const kept = "nothing" in plan ? [] : plan.kept;
+    const outcome: CompactOutcome =
+      "nothing" in plan
+        ? { status: "error", message: plan.nothing }
+        : await this.summarise(summaryRequest(plan.older, this.model, instructions), signal);
     if (outcome.status === "error") this.emit({ type: "error", message: compactionFailure(reason, outcome.message) });
     if (outcome.status !== "ok") return outcome;
 
@@ -449,7 +455,8 @@ export class Agent {
     let failure: string | undefined;
     try {
       for await (const ev of this.provider.stream(request, signal)) {
-        if (ev.type === "usage") usage = ev.usage;
+        if (ev.type === "retry") this.emit(ev);
+        else if (ev.type === "usage") usage = ev.usage;
         else if (ev.type === "done") content = ev.content;
       }
     } catch (error) {
@@ -506,6 +513,11 @@ export class Agent {
     let result: Omit<ModelCall, "partial">;
     try {
       for await (const ev of this.provider.stream(request, signal)) {
+        // A retry comes before the first byte: the call has not started, and the user hears why it waits.
+        if (ev.type === "retry") {
+          this.emit(ev);
+          continue;
+        }
         if (!started) {
           started = true;
           this.emit({ type: "assistant_start" });

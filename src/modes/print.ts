@@ -1,16 +1,19 @@
 // `zot -p`: runs one prompt (or an extension's `/command`) and prints the final answer on stdout.
 // Rule: stdout holds only the answer (what the user was shown, after any replace_text), the
 // command's displayed text, or a panel's first render as text; everything else (extension notes,
-// errors) goes to stderr.
+// errors, a provider's retry while the user waits) goes to stderr.
 import type { Agent, PromptInput } from "../core/agent.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { PanelView } from "../extensions/panels.ts";
 import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
 import { textOf } from "../protocol/messages.ts";
+import { retryText } from "../protocol/retry-text.ts";
 
 export interface ModeSession {
   agent: Agent;
   extensions?: ExtensionManager;
+  /** the session being recorded (--json says it first) */
+  recording?: { id: string; file: string; resumed: boolean };
 }
 
 export async function runPrintMode(session: ModeSession, input: PromptInput, signal: AbortSignal): Promise<RunOutcome> {
@@ -21,6 +24,8 @@ export async function runPrintMode(session: ModeSession, input: PromptInput, sig
     if (event.type === "assistant_message") {
       const text = textOf(event.content);
       if (text.trim() !== "") answer = text;
+    } else if (event.type === "retry") {
+      console.error(`zot: ${retryText(event)}`);
     } else if (event.type === "ext_notify") {
       console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     } else if (event.type === "command_result" && (event.action === "display" || event.action === "insert")) {

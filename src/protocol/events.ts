@@ -68,6 +68,27 @@ export const TurnEndEvent = v.object({
   error: v.optional(v.string()),
 });
 export const DoneEvent = v.object({ type: v.literal("done") });
+/** The session a run records into (`--json` says it first), so a script can go on with `--session <id>`. */
+export const SessionEvent = v.object({
+  type: v.literal("session"),
+  id: v.string(),
+  /** the session file */
+  file: v.string(),
+  /** it was resumed (-c, --session), not started */
+  resumed: v.boolean(),
+});
+/**
+ * A model call failed before its first byte and is tried again after `wait_ms` (a 429 with
+ * retry-after, a 5xx, a dropped connection); `message` is the failure.
+ */
+export const RetryEvent = v.object({
+  type: v.literal("retry"),
+  attempt: v.number(),
+  max_attempts: v.number(),
+  wait_ms: v.number(),
+  status: v.optional(v.number()),
+  message: v.string(),
+});
 export const ErrorEvent = v.object({ type: v.literal("error"), message: v.string() });
 /** Why the transcript is being compacted: asked for, the context crossed the threshold, or the provider refused it as too long. */
 export const CompactReason = v.picklist(["manual", "auto", "overflow"]);
@@ -151,6 +172,8 @@ export const AgentEvent = v.variant("type", [
   TurnEndEvent,
   DoneEvent,
   ErrorEvent,
+  SessionEvent,
+  RetryEvent,
   CompactStartEvent,
   CompactDoneEvent,
   InterceptEvent,

@@ -32,6 +32,8 @@ export type ProviderEvent =
   | { type: "tool_use_end"; id: string }
   /** tokens of this call so far; later events replace earlier ones */
   | { type: "usage"; usage: TokenUsage }
+  /** opening the call failed and it is tried again after wait_ms; only ever before the first byte */
+  | { type: "retry"; attempt: number; max_attempts: number; wait_ms: number; status?: number; message: string }
   /** the assembled assistant message; always the last event of a successful stream */
   | { type: "done"; content: ContentBlock[]; stop: ProviderStopReason };
 

@@ -29,8 +29,10 @@ import type { TokenUsage } from "../protocol/usage.ts";
 import { openWithRetry, parseRetryAfter, RETRY_STATUSES, type RetryOptions } from "./retry.ts";
 
 export interface AnthropicProviderOptions {
-  apiKey: string;
-  /** without /v1; the SDK's default (or ANTHROPIC_BASE_URL) when absent */
+  /** an API key; or, for gateways that want `Authorization: Bearer`, an `authToken` (ANTHROPIC_AUTH_TOKEN) */
+  apiKey?: string;
+  authToken?: string;
+  /** without /v1; https://api.anthropic.com when absent (the SDK never reads the environment itself) */
   baseUrl?: string;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
@@ -44,15 +46,20 @@ const CACHE = { type: "ephemeral" } as const;
 
 type SdkModule = typeof import("@anthropic-ai/sdk");
 
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
+  const baseUrl = options.baseUrl?.replace(/\/+$/, "") || DEFAULT_BASE_URL;
   // The SDK is heavy: load it on the first call, so building a runtime (and `zot --version`) stays fast.
   let client: Promise<{ sdk: SdkModule; client: Anthropic }> | undefined;
   const connect = () =>
     (client ??= import("@anthropic-ai/sdk").then((sdk) => ({
       sdk,
       client: new sdk.Anthropic({
-        apiKey: options.apiKey,
-        baseURL: options.baseUrl,
+        // One credential, explicitly: null keeps the SDK from reading ANTHROPIC_* variables on its own.
+        apiKey: options.authToken ? null : (options.apiKey ?? null),
+        authToken: options.authToken ?? null,
+        baseURL: baseUrl,
         // openWithRetry owns retrying, so a 429 is never retried twice over.
         maxRetries: 0,
         // Nothing below the modes writes to the terminal; failures reach the user as ProviderErrors.
@@ -65,7 +72,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const { sdk, client } = await connect();
       const body = toAnthropicRequest(request);
-      const events = await openWithRetry(
+      const events = yield* openWithRetry(
         async () => {
           try {
             // client.post rather than messages.create: create() console.warn()s about deprecated
@@ -76,7 +83,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
               signal,
             });
           } catch (error) {
-            throw signal.aborted ? error : toProviderError(sdk, error);
+            throw signal.aborted ? error : toProviderError(sdk, error, baseUrl);
           }
         },
         { signal, onRetry: options.onRetry },
@@ -93,7 +100,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         }
       } catch (error) {
         if (signal.aborted) throw error;
-        throw toProviderError(sdk, error, true);
+        throw toProviderError(sdk, error, baseUrl, true);
       }
       // The SDK ends its iteration quietly when the request is aborted; the loop must still hear it.
       signal.throwIfAborted();
@@ -372,12 +379,12 @@ const CONTEXT_OVERFLOW = /prompt is too long|too many (input )?tokens|context (l
 const MAX_DETAIL = 500;
 
 /** Any failure from the SDK → a ProviderError worded for the user; retryable only where it helps. */
-function toProviderError(sdk: SdkModule, error: unknown, midStream = false): ProviderError {
+function toProviderError(sdk: SdkModule, error: unknown, baseUrl: string, midStream = false): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof sdk.APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return new ProviderError(
-      `anthropic: cannot reach the API (${clip(`${error.message.replace(/\.$/, "")}${cause}`)})`,
+      `anthropic: cannot reach ${baseUrl} (${clip(`${error.message.replace(/\.$/, "")}${cause}`)}); check the network and the base URL`,
       "connection",
       undefined,
       !midStream,
@@ -409,7 +416,7 @@ function toProviderError(sdk: SdkModule, error: unknown, midStream = false): Pro
   // is a local fault (configuration, a bug) that a retry would only repeat.
   return midStream
     ? new ProviderError(`anthropic: the connection dropped mid-response (${clip(message)})`, "stream")
-    : new ProviderError(`anthropic: the request failed (${clip(message)})`, "connection");
+    : new ProviderError(`anthropic: the request to ${baseUrl} failed (${clip(message)})`, "connection");
 }
 
 function clip(text: string): string {

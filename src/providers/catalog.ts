@@ -7,6 +7,7 @@ import path from "node:path";
 import * as v from "valibot";
 import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../protocol/models.ts";
 import { describeIssue } from "../protocol/schema-issue.ts";
+import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -138,6 +139,8 @@ const PROVIDER_ALIASES: Record<string, ProviderName> = {
 
 export interface Catalog {
   models: ModelInfo[];
+  /** the user's models.json (whether or not it exists) */
+  file: string;
   /** sentences about models.json problems, each naming the file (the printer adds `zot: `) */
   warnings: string[];
 }
@@ -148,6 +151,7 @@ export function loadCatalog(home: string): Catalog {
   const warnings: string[] = [];
   // Spelled out rather than taken from config/home.ts: providers sit below config and import only protocol.
   const file = path.join(home, "models.json");
+  const done = () => ({ models, file, warnings });
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -155,23 +159,23 @@ export function loadCatalog(home: string): Catalog {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
       warnings.push(`cannot read ${file} (${(error as Error).message}); using the built-in models only.`);
     }
-    return { models, warnings };
+    return done();
   }
-  if (!text.trim()) return { models, warnings };
+  if (!text.trim()) return done();
 
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     warnings.push(`${file} is not valid JSON (${(error as Error).message}); using the built-in models only.`);
-    return { models, warnings };
+    return done();
   }
   const top = v.safeParse(ModelsFile, data);
   if (!top.success) {
     warnings.push(
       `${file} has no "providers" object (expected {"providers": {"openai": {"models": [...]}}}); using the built-in models only.`,
     );
-    return { models, warnings };
+    return done();
   }
 
   for (const [rawName, rawProvider] of Object.entries(top.output.providers)) {
@@ -199,7 +203,7 @@ export function loadCatalog(home: string): Catalog {
       applyUserModel(models, provider, parsed.output);
     });
   }
-  return { models, warnings };
+  return done();
 }
 
 function normaliseProvider(name: string): ProviderName | undefined {
@@ -251,15 +255,36 @@ function defaultApi(provider: ProviderName): WireApi {
   return "openai-chat";
 }
 
-export type ModelResolution = { model: ModelInfo } | { error: string };
+export type ModelResolution = { model: ModelInfo; note?: string } | { error: string };
 
-/** The model for `--provider`/`--model`: the provider's default when no id is given. */
-export function resolveModel(catalog: readonly ModelInfo[], provider: ProviderName, id?: string): ModelResolution {
+/**
+ * The model for `--provider`/`--model`: the provider's default when no id is given; an alias
+ * (`sonnet`) or a dated snapshot (`claude-sonnet-4-5-20250929`, sent as given) resolves through
+ * its family. `acceptUnknown`: any other id is taken as the provider's, with default limits, no
+ * price and a note naming models.json (the command line); without it an unknown id is an error
+ * listing the provider's models (switching models inside a run).
+ */
+export function resolveModel(
+  catalog: readonly ModelInfo[],
+  provider: ProviderName,
+  id?: string,
+  options: { acceptUnknown?: { modelsFile: string } } = {},
+): ModelResolution {
   const wanted = id?.trim() || defaultModelId(provider);
   if (!wanted) return { error: `${provider} requires --model (e.g. --model llama3.2)` };
   const found = catalog.find((m) => m.provider === provider && m.id === wanted);
   if (found) return { model: found };
+  const alias = MODEL_ALIASES[wanted.toLowerCase()];
+  const aliased = alias?.provider === provider ? catalog.find((m) => m.provider === provider && m.id === alias.id) : undefined;
+  if (aliased) return { model: aliased };
+  const family = familyMember(catalog, provider, wanted);
+  // The snapshot itself is sent: whoever pins a date wants that one.
+  if (family) return { model: { ...family, id: wanted, name: `${family.name} (${wanted})` } };
   if (provider === "ollama") return { model: syntheticOllamaModel(wanted) };
+  if (options.acceptUnknown && provider !== "scripted") {
+    const model = unknownModel(provider, wanted);
+    return { model, note: unknownModelNote(model, options.acceptUnknown.modelsFile) };
+  }
 
   const valid = catalog.filter((m) => m.provider === provider).map((m) => m.id);
   const elsewhere = catalog.find((m) => m.id === wanted);

@@ -38,10 +38,11 @@ const IMAGE_CAPTION_MAX_BYTES = 500;
 
 export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const name = options.name;
+  const baseUrl = chatBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]);
   const client = new OpenAI({
     apiKey: options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""),
-    // Always explicit, so OPENAI_BASE_URL in the environment cannot silently redirect zot.
-    baseURL: chatBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]),
+    // Always explicit: the runtime has already read OPENAI_BASE_URL / OLLAMA_HOST; the SDK must not again.
+    baseURL: baseUrl,
     maxRetries: 0, // openWithRetry owns the retry policy
     logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
   });
@@ -49,11 +50,11 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
     name,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const body = chatRequestBody(request);
-      const stream = await openWithRetry(async () => {
+      const stream = yield* openWithRetry(async () => {
         try {
           return await client.chat.completions.create(body, { signal });
         } catch (error) {
-          throw toProviderError(name, error, "open", signal);
+          throw toProviderError(name, error, "open", signal, baseUrl);
         }
       }, { signal });
       const assembler = new ChatStreamAssembler();

@@ -18,13 +18,13 @@ const MAX_DETAIL_CHARS = 500;
  * Maps anything the SDK (or the stream it returns) throws to what the provider should throw:
  * a ProviderError, or the signal's abort reason when the user aborted.
  */
-export function toProviderError(provider: string, error: unknown, phase: FailurePhase, signal: AbortSignal): unknown {
+export function toProviderError(provider: string, error: unknown, phase: FailurePhase, signal: AbortSignal, url?: string): unknown {
   if (signal.aborted || error instanceof APIUserAbortError) return abortReason(signal);
   if (error instanceof ProviderError) return error;
   if (error instanceof APIConnectionError && phase === "open") {
     const cause = error.cause instanceof Error && error.cause.message ? ` (${error.cause.message})` : "";
     return new ProviderError(
-      `${provider}: could not reach the server${cause}; check the network and the base URL`,
+      `${provider}: could not reach ${url ?? "the server"}${cause}; check the network and the base URL`,
       "connection",
       undefined,
       true,
@@ -46,7 +46,7 @@ export function toProviderError(provider: string, error: unknown, phase: Failure
   const cause = error instanceof APIConnectionError && error.cause instanceof Error ? error.cause : error;
   const message = errorText(cause);
   return phase === "open"
-    ? new ProviderError(`${provider}: the request failed: ${message}`, "connection")
+    ? new ProviderError(`${provider}: the request to ${url ?? "the server"} failed: ${message}`, "connection")
     : new ProviderError(`${provider}: the connection broke off mid-stream (${message}); try again`, "stream");
 }
 

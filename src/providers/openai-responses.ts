@@ -35,10 +35,11 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const SUMMARY_SEPARATOR = "\n\n";
 
 export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): Provider {
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   const client = new OpenAI({
     apiKey: options.apiKey,
-    // Always explicit, so OPENAI_BASE_URL in the environment cannot silently redirect zot.
-    baseURL: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    // Always explicit: the runtime has already read OPENAI_BASE_URL; the SDK must not again.
+    baseURL: baseUrl,
     maxRetries: 0, // openWithRetry owns the retry policy
     logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
   });
@@ -46,11 +47,11 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
     name: NAME,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const body = responsesRequestBody(request);
-      const stream = await openWithRetry(async () => {
+      const stream = yield* openWithRetry(async () => {
         try {
           return await client.responses.create(body, { signal });
         } catch (error) {
-          throw toProviderError(NAME, error, "open", signal);
+          throw toProviderError(NAME, error, "open", signal, baseUrl);
         }
       }, { signal });
       const assembler = new ResponsesStreamAssembler();

@@ -1,7 +1,8 @@
 // Retries opening a model stream. Rule: only before the first byte of a response (never
 // mid-stream), at most twice, on 429/500/502/503/504/529 and dropped connections; retry-after wins
-// over the backoff when the server sends one.
-import { ProviderError } from "../protocol/provider.ts";
+// over the backoff when the server sends one; every retry is announced (a `retry` event) before
+// the wait, so a 30 s retry-after is never 30 s of silence.
+import { ProviderError, type ProviderEvent } from "../protocol/provider.ts";
 
 /** 529 is Anthropic's "overloaded". */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
@@ -16,7 +17,15 @@ export interface RetryOptions {
   onRetry?: (attempt: number, error: ProviderError, waitMs: number) => void;
 }
 
-export async function openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): Promise<T> {
+/** What a provider yields before waiting to try again, so the user hears why nothing happens. */
+export type RetryNotice = Extract<ProviderEvent, { type: "retry" }>;
+
+/**
+ * Opens the stream, trying again on a retryable failure. A provider's stream delegates to it
+ * (`const events = yield* openWithRetry(…)`): each retry is yielded as a `retry` event before the
+ * wait, and the opened stream is the return value.
+ */
+export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): AsyncGenerator<RetryNotice, T, undefined> {
   const retries = options.retries ?? BACKOFF_MS.length;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -28,6 +37,14 @@ export async function openWithRetry<T>(open: () => Promise<T>, options: RetryOpt
       if (error.retryAfter !== undefined && error.retryAfter > MAX_RETRY_AFTER_S) throw error;
       const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (BACKOFF_MS[attempt] ?? 1000);
       options.onRetry?.(attempt + 1, error, waitMs);
+      yield {
+        type: "retry",
+        attempt: attempt + 1,
+        max_attempts: retries,
+        wait_ms: Math.round(waitMs),
+        ...(error.status !== undefined ? { status: error.status } : {}),
+        message: error.message,
+      };
       await sleep(waitMs, options.signal);
     }
   }

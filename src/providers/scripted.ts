@@ -15,6 +15,9 @@ const DEFAULT_CHUNK_SIZE = 12;
 /** Tool arguments arrive in about this many pieces, as they do from a real model. */
 const ARG_FRAGMENTS = 3;
 const LAST_TOOL_RESULT = "{{last_tool_result}}";
+/** The same without the bash tool's status line (`[exit 0] 0.0s`): what a person would be shown. */
+const LAST_TOOL_OUTPUT = "{{last_tool_output}}";
+const BASH_STATUS_LINE = /\n?\[(?:exit -?\d+|timed out after \d+s|aborted|killed by \w+)\] [\d.hms]+$/;
 
 export interface ScriptedProvider extends Provider {
   /** turns played so far */
@@ -55,8 +58,10 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
     }
 
     if (turn.text) {
-      const text = turn.text.includes(LAST_TOOL_RESULT)
-        ? turn.text.replaceAll(LAST_TOOL_RESULT, lastToolResultText(request.messages))
+      const text = turn.text.includes("{{last_tool_")
+        ? turn.text
+            .replaceAll(LAST_TOOL_RESULT, () => lastToolResultText(request.messages))
+            .replaceAll(LAST_TOOL_OUTPUT, () => lastToolResultText(request.messages).replace(BASH_STATUS_LINE, ""))
         : turn.text;
       for (const delta of chunkText(text, chunkSize)) {
         await pace();
@@ -253,7 +258,7 @@ export const DEMO_SCRIPT: readonly ScriptTurn[] = [
       "Here is what `ls -la` found in your working directory:",
       "",
       "```",
-      LAST_TOOL_RESULT,
+      LAST_TOOL_OUTPUT,
       "```",
       "",
       "That is the loop in a nutshell: I call tools (`read`, `write`, `edit`, `bash`), look at their results, and answer.",

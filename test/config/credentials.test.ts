@@ -31,16 +31,18 @@ describe("resolveApiKey precedence", () => {
   test("--api-key beats the environment and auth.json", () => {
     writeAuth(both);
     const got = resolveApiKey("anthropic", { flag: "from-flag", env: { ANTHROPIC_API_KEY: "from-env" }, home });
-    expect(got).toEqual({ key: "from-flag", source: "flag" });
+    expect(got).toEqual({ key: "from-flag", kind: "api_key", source: "flag", from: "--api-key" });
   });
 
   test("the environment beats auth.json", () => {
     writeAuth(both);
     expect(resolveApiKey("anthropic", { env: { ANTHROPIC_API_KEY: "from-env" }, home })).toEqual({
       key: "from-env",
+      kind: "api_key",
       source: "env",
+      from: "ANTHROPIC_API_KEY",
     });
-    expect(resolveApiKey("openai", { env: { OPENAI_API_KEY: "oa-env", ANTHROPIC_API_KEY: "x" }, home })).toEqual({
+    expect(resolveApiKey("openai", { env: { OPENAI_API_KEY: "oa-env", ANTHROPIC_API_KEY: "x" }, home })).toMatchObject({
       key: "oa-env",
       source: "env",
     });
@@ -48,8 +50,8 @@ describe("resolveApiKey precedence", () => {
 
   test("auth.json is used last, per provider", () => {
     writeAuth(both);
-    expect(resolveApiKey("anthropic", { env: {}, home })).toEqual({ key: "from-file", source: "auth.json" });
-    expect(resolveApiKey("openai", { env: { ANTHROPIC_API_KEY: "other" }, home })).toEqual({
+    expect(resolveApiKey("anthropic", { env: {}, home })).toEqual({ key: "from-file", kind: "api_key", source: "auth.json", from: authFile });
+    expect(resolveApiKey("openai", { env: { ANTHROPIC_API_KEY: "other" }, home })).toMatchObject({
       key: "oa-file",
       source: "auth.json",
     });
@@ -70,7 +72,19 @@ describe("resolveApiKey precedence", () => {
     expect(requiresApiKey("anthropic")).toBe(true);
     writeAuth(JSON.stringify({ ollama: { api_key: "ignored" } }));
     expect(resolveApiKey("ollama", { env: {}, home })).toBeUndefined();
-    expect(resolveApiKey("ollama", { flag: "proxy-key", env: {}, home })).toEqual({ key: "proxy-key", source: "flag" });
+    expect(resolveApiKey("ollama", { flag: "proxy-key", env: {}, home })).toMatchObject({ key: "proxy-key", source: "flag" });
+    expect(resolveApiKey("ollama", { env: { OLLAMA_API_KEY: "cloud" }, home })).toMatchObject({ key: "cloud", from: "OLLAMA_API_KEY" });
+  });
+
+  test("ANTHROPIC_AUTH_TOKEN (a gateway's bearer token) counts as a credential, after ANTHROPIC_API_KEY", () => {
+    expect(resolveApiKey("anthropic", { env: { ANTHROPIC_AUTH_TOKEN: "gw" }, home })).toEqual({
+      key: "gw",
+      kind: "auth_token",
+      source: "env",
+      from: "ANTHROPIC_AUTH_TOKEN",
+    });
+    expect(resolveApiKey("anthropic", { env: { ANTHROPIC_AUTH_TOKEN: "gw", ANTHROPIC_API_KEY: "k" }, home })?.kind).toBe("api_key");
+    expect(missingKeyMessage("anthropic", home)).toContain("ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN");
   });
 });
 
@@ -92,6 +106,18 @@ describe("malformed auth.json", () => {
     writeAuth(JSON.stringify({ anthropic: { api_key: 42 } }));
     expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(ConfigError);
     expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(/auth\.json.*"anthropic\.api_key"/);
+  });
+
+  test("an entry without api_key (a mis-keyed file) is an error naming the file and the field, not the demo", () => {
+    writeAuth(JSON.stringify({ anthropic: { key: "sk-ant-x" } }));
+    expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(ConfigError);
+    expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(
+      `${authFile}: "anthropic" has no "api_key" field (it has "key"); write {"anthropic": {"api_key": "…"}}`,
+    );
+    writeAuth(JSON.stringify({ openai: { api_key: " " } }));
+    expect(() => resolveApiKey("openai", { env: {}, home })).toThrow(`field "openai.api_key" is empty`);
+    // another provider's entry is not this one's problem
+    expect(resolveApiKey("anthropic", { env: {}, home })).toBeUndefined();
   });
 
   test("a malformed file is not read when a flag or env key is present", () => {
@@ -130,7 +156,7 @@ describe("saveApiKey", () => {
     expect(saved.openai).toEqual({ api_key: "oa" });
     // a new API key replaces the OAuth credential; unknown fields survive
     expect(saved.anthropic).toEqual({ extra: 1, api_key: "new-key" });
-    expect(resolveApiKey("anthropic", { env: {}, home })).toEqual({ key: "new-key", source: "auth.json" });
+    expect(resolveApiKey("anthropic", { env: {}, home })).toMatchObject({ key: "new-key", source: "auth.json" });
     // no temporary files left behind
     expect(fs.readdirSync(home)).toEqual(["auth.json"]);
   });
@@ -151,7 +177,7 @@ describe("saveApiKey", () => {
 
 test("missingKeyMessage is one line naming the variable, the flag and the file", () => {
   const msg = missingKeyMessage("anthropic", "/z");
-  expect(msg).toBe("no API key for anthropic; set ANTHROPIC_API_KEY, pass --api-key, or add it to /z/auth.json");
+  expect(msg).toBe("no API key for anthropic; set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, pass --api-key, or add it to /z/auth.json");
   expect(missingKeyMessage("openai", "/z")).toContain("OPENAI_API_KEY");
   expect(msg).not.toContain("\n");
 });

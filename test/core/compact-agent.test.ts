@@ -267,6 +267,21 @@ describe("automatic compaction", () => {
     expect(off.mock.requests).toHaveLength(2);
   });
 
+  test("nothing to compact (one short turn over a tiny window) is no error: no compaction events, the turn succeeds", async () => {
+    // The first call fills the window, but the transcript is one turn, short enough to keep verbatim.
+    const s = setup(
+      [{ tool_calls: [{ name: "echo", args: {} }], usage: { input: 3_900, output: 10 } }, { text: "done" }],
+      { messages: [] },
+    );
+    expect(await s.agent.prompt({ text: "go" }, signal())).toEqual({ status: "ok" });
+    const kinds = types(s.events);
+    expect(kinds).not.toContain("compact_start");
+    expect(kinds).not.toContain("error");
+    expect(kinds.filter((k) => k === "turn_start")).toHaveLength(2);
+    expect(kinds.at(-1)).toBe("done");
+    expect(s.mock.requests).toHaveLength(2);
+  });
+
   test("a failed automatic compaction is an error event, and the turn goes on with the whole transcript", async () => {
     const { agent, events, mock, outcome } = await twoPrompts(3_600, [
       { error: { status: 400, message: "bad request" } },

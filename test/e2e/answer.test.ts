@@ -27,7 +27,7 @@ describe("an answer", () => {
     expect(run.code).toBe(0);
     const events = ndjson(run.stdout);
     const kinds = events.map((e) => e.type).filter((t) => t !== "text_delta");
-    expect(kinds).toEqual(["user_message", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done"]);
+    expect(kinds).toEqual(["session", "user_message", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "done"]);
     const deltas = events.filter((e) => e.type === "text_delta");
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.map((e) => e.delta).join("")).toBe("Hello from the mock, streamed in pieces.");
@@ -81,5 +81,7 @@ describe("an answer", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("built-in demo");
     expect(run.stdout).toContain("hello-from-demo.txt");
+    // the listing as a person would see it: without the bash tool's status line
+    expect(run.stdout).not.toMatch(/\[exit \d+\]/);
   });
 });

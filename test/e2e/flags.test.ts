@@ -42,6 +42,15 @@ describe("information flags", () => {
     expect(only.stdout).toContain("gpt-5");
     expect(only.stdout).not.toContain("claude-sonnet-4-5");
   });
+
+  test("--list-models --provider ollama with none configured says how to use and list them", async () => {
+    const home = tempDir("zot-home-");
+    const run = await zot(["--list-models", "--provider", "ollama"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("--provider ollama --model llama3.2");
+    expect(run.stderr).toContain(`${home}/models.json`);
+  });
 });
 
 describe("bad usage exits 2 with a message naming what is valid", () => {
@@ -58,11 +67,22 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
     expect(run.stderr).toContain("anthropic, openai, ollama, scripted");
   });
 
-  test("an unknown model lists the provider's models", async () => {
-    const run = await zot(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--model", "claude-9"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('"claude-9"');
-    expect(run.stderr).toContain("claude-sonnet-4-5");
+  test("a model the catalog does not know is sent as asked, with one note naming models.json", async () => {
+    mock = startMockLlm([{ text: "new model says hi" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock), "--model", "claude-9"]);
+    expect(run.code).toBe(0);
+    expect(mock.requests[0].body.model).toBe("claude-9");
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain('model "claude-9" is not in zot\'s catalog');
+    expect(run.stderr).toContain("models.json");
+  });
+
+  test("--script with another provider is an error, whether or not the file exists", async () => {
+    for (const file of ["/definitely/missing.jsonl", "/dev/null"]) {
+      const run = await zot(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--script", file]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--script plays the scripted provider");
+    }
   });
 
   test("bad values for --reasoning, --max-steps, --tools, --cwd", async () => {

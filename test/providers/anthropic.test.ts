@@ -332,7 +332,11 @@ test("500 three times gives up after exactly three requests with an HTTP error",
   expect(error.message).toBe("anthropic: HTTP 500: internal boom");
   expect(error.kind).toBe("http");
   expect(error.status).toBe(500);
-  expect(result.events).toEqual([]);
+  // the two retries were announced, and nothing else streamed
+  expect(result.events).toEqual([
+    { type: "retry", attempt: 1, max_attempts: 2, wait_ms: 250, status: 500, message: "anthropic: HTTP 500: internal boom" },
+    { type: "retry", attempt: 2, max_attempts: 2, wait_ms: 750, status: 500, message: "anthropic: HTTP 500: internal boom" },
+  ]);
 });
 
 test("400 is not retried, and a too-long prompt is reported as a context overflow", async () => {
@@ -404,8 +408,9 @@ test("an unreachable server is a connection error, retried before giving up", as
   const result = await run({ ...closed, url });
   const error = providerError(result);
   expect(error.kind).toBe("connection");
-  expect(error.message).toStartWith("anthropic: cannot reach the API");
+  expect(error.message).toStartWith(`anthropic: cannot reach ${url} (`);
   expect(result.retries).toHaveLength(2);
+  expect(result.events.map((e) => e.type)).toEqual(["retry", "retry"]);
 });
 
 test("aborting mid-stream stops reading at once", async () => {

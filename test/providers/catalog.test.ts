@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import * as v from "valibot";
 import { ModelInfo } from "../../src/protocol/models.ts";
+import { familyOf, providerOfId } from "../../src/providers/model-ids.ts";
 import {
   BUILTIN_MODELS,
   defaultModelId,
@@ -199,6 +200,47 @@ describe("resolveModel", () => {
       },
     });
     expect((resolveModel(catalog, "ollama") as { error: string }).error).toContain("--model");
+  });
+});
+
+describe("ids the catalog does not list", () => {
+  const catalog = [...BUILTIN_MODELS];
+  const open = { acceptUnknown: { modelsFile: "/h/models.json" } };
+
+  test("aliases resolve to the newest model of the family", () => {
+    expect(resolveModel(catalog, "anthropic", "sonnet")).toMatchObject({ model: { id: "claude-sonnet-4-6" } });
+    expect(resolveModel(catalog, "anthropic", "opus")).toMatchObject({ model: { id: "claude-opus-4-7" } });
+    expect(resolveModel(catalog, "anthropic", "haiku")).toMatchObject({ model: { id: "claude-haiku-4-5" } });
+  });
+
+  test("a dated snapshot keeps its id and takes its family's limits and prices, with no note", () => {
+    const sonnet = resolveModel(catalog, "anthropic", "claude-sonnet-4-5-20250929");
+    expect(sonnet).toMatchObject({ model: { id: "claude-sonnet-4-5-20250929", context_window: 200_000, price_input: 3 } });
+    expect("note" in sonnet).toBe(false);
+    expect(resolveModel(catalog, "anthropic", "claude-sonnet-4-20250514")).toMatchObject({ model: { context_window: 200_000, price_output: 15 } });
+    expect(resolveModel(catalog, "anthropic", "claude-3-7-sonnet-latest")).toMatchObject({ model: { id: "claude-3-7-sonnet-latest", max_output: 64_000 } });
+    expect(resolveModel(catalog, "openai", "gpt-4.1-2025-04-14")).toMatchObject({ model: { api: "openai-chat", price_input: 2 } });
+  });
+
+  test("acceptUnknown: any other id is the provider's, with default limits, no price and a note naming models.json", () => {
+    const pro = resolveModel(catalog, "openai", "o3-pro", open) as { model: ModelInfo; note: string };
+    expect(pro.model).toMatchObject({ id: "o3-pro", provider: "openai", api: "openai-responses", price_input: 0, source: "synthetic" });
+    expect(pro.note).toContain('"o3-pro" is not in zot\'s catalog');
+    expect(pro.note).toContain("/h/models.json");
+    const routed = resolveModel(catalog, "openai", "anthropic/claude-sonnet-4.5", open) as { model: ModelInfo };
+    expect(routed.model).toMatchObject({ api: "openai-chat", context_window: 128_000 });
+    expect(resolveModel(catalog, "anthropic", "claude-future-9", open)).toMatchObject({ model: { api: "anthropic-messages" } });
+    // the scripted provider plays a file; it has no other models
+    expect("error" in resolveModel(catalog, "scripted", "gpt-5", open)).toBe(true);
+  });
+
+  test("an id's shape names its provider", () => {
+    expect(providerOfId("claude-whatever")).toBe("anthropic");
+    expect(providerOfId("sonnet")).toBe("anthropic");
+    for (const id of ["gpt-4.1-2025-04-14", "o3-pro", "o1", "o4-mini-high", "chatgpt-4o-latest"]) expect(providerOfId(id)).toBe("openai");
+    for (const id of ["llama3.2", "openrouter/auto", "omni", "qwen3:32b"]) expect(providerOfId(id)).toBeUndefined();
+    expect(familyOf("claude-opus-4-1-20250805")).toBe("claude-opus-4-1");
+    expect(familyOf("gpt-5")).toBe("gpt-5");
   });
 });
 

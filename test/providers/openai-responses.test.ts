@@ -287,7 +287,11 @@ test("500 three times gives a ProviderError after exactly three requests", async
   const m = start(fail, fail, fail, { text: "never reached" });
   const { error, events } = await run(openai(m));
   expect(m.requests).toHaveLength(3);
-  expect(events).toEqual([]);
+  // each retry is announced before its wait; nothing else streamed
+  expect(events).toEqual([
+    { type: "retry", attempt: 1, max_attempts: 2, wait_ms: 250, status: 500, message: "openai: HTTP 500: The server had an error" },
+    { type: "retry", attempt: 2, max_attempts: 2, wait_ms: 750, status: 500, message: "openai: HTTP 500: The server had an error" },
+  ]);
   expect(error).toBeInstanceOf(ProviderError);
   expect((error as ProviderError).message).toBe("openai: HTTP 500: The server had an error");
   expect((error as ProviderError).status).toBe(500);

@@ -104,6 +104,16 @@ describe("streaming", () => {
     const streamed = events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta).join("");
     expect(streamed).toBe("Got: total 3\nfile.txt!");
   });
+
+  test("{{last_tool_output}} is the same without the bash tool's status line", async () => {
+    const messages: Message[] = [toolResult("a", "total 3\nfile.txt\n[exit 0] 0.0s")];
+    const events = await collect(
+      createScriptedProvider([{ text: "[{{last_tool_output}}] [{{last_tool_result}}]" }]).stream(request(messages), never()),
+    );
+    expect(events.at(-1)).toMatchObject({
+      content: [{ type: "text", text: "[total 3\nfile.txt] [total 3\nfile.txt\n[exit 0] 0.0s]" }],
+    });
+  });
 });
 
 describe("errors, abort, exhaustion", () => {
@@ -254,7 +264,8 @@ describe("DEMO_SCRIPT", () => {
     const text = (done2.content[0] as { text: string }).text;
     expect(done2.stop).toBe("end_turn");
     expect(text).toContain(listing);
-    expect(text).not.toContain("{{last_tool_result}}");
+    expect(text).not.toContain("{{last_tool_");
+    expect(text).not.toMatch(/\[exit \d+\]/);
     expect(text).toContain("--provider ollama");
     expect(text).toContain("ANTHROPIC_API_KEY");
   });

@@ -10,6 +10,7 @@ import { parseSlash } from "../../extensions/slash-command.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";
+import { retryLabel } from "../../protocol/retry-text.ts";
 import type { Runtime } from "../../runtime.ts";
 import { userTurns } from "../../session/fork.ts";
 import { type Component, Stack } from "../../tui/component.ts";
@@ -41,6 +42,8 @@ export interface AppOptions {
 /** What runs: a turn, a compaction, or zot starting up. */
 interface Activity {
   label: string;
+  /** a provider's retry being waited out ("retrying in 30 s (HTTP 429)"), shown instead of the label until the next event */
+  retry?: string;
   since: number;
   controller?: AbortController;
   done: Promise<void>;
@@ -350,6 +353,7 @@ export class InteractiveApp implements AppContext {
     if (this.activity && (event.type === "compact_start" || event.type === "compact_done")) {
       this.activity.label = event.type === "compact_start" ? "compacting" : "working";
     }
+    if (this.activity) this.activity.retry = event.type === "retry" ? retryLabel(event) : undefined;
     this.render();
   }
 
@@ -357,7 +361,7 @@ export class InteractiveApp implements AppContext {
     const agent = this.rt?.agent;
     const activity = this.activity;
     return {
-      busy: activity && { label: activity.label, since: activity.since },
+      busy: activity && { label: activity.retry ?? activity.label, since: activity.since },
       provider: agent?.model.provider,
       model: agent?.model.id,
       usage: agent?.cumulative,

@@ -1,0 +1,85 @@
+// zot's subcommands as the root command sees them: the one-line summaries `zot --help` lists, and
+// the guard that keeps a mistyped command (`zot session list`, `zot extension list`) from going
+// to the model as a prompt, where it costs money and the model has tools.
+// Rule: only a first word close to a command, followed by nothing or by that command's own verbs,
+// is taken for a command; anything else is a prompt, and `--` (or quoting more words) always is.
+import { UsageError } from "../config/usage-error.ts";
+import { editDistance } from "./edit-distance.ts";
+
+export interface Subcommand {
+  name: string;
+  summary: string;
+  /** the words that may follow it (its own subcommands) */
+  verbs: readonly string[];
+}
+
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  {
+    name: "sessions",
+    summary: "list, show, fork, export and import this directory's sessions",
+    verbs: ["list", "ls", "tree", "show", "export", "import", "fork"],
+  },
+  {
+    name: "ext",
+    summary: "list, install, remove, enable, disable, create and check extensions",
+    verbs: ["list", "ls", "install", "remove", "rm", "enable", "disable", "logs", "new", "check"],
+  },
+  { name: "rpc", summary: "serve the agent as NDJSON on stdin/stdout, for programs that embed zot", verbs: [] },
+  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: ["sessions", "ext", "rpc"] },
+];
+
+/** Words people type for a command that is spelt otherwise. */
+const SYNONYMS: Record<string, string> = {
+  session: "sessions",
+  extension: "ext",
+  extensions: "ext",
+  exts: "ext",
+  plugin: "ext",
+  plugins: "ext",
+  "--rpc": "rpc",
+};
+
+/** What the root command makes of its positionals. */
+export type FirstWord =
+  | { kind: "prompt" }
+  /** `zot help [command]` */
+  | { kind: "help"; command?: string };
+
+/**
+ * `zot help`, `zot help sessions`: the help. A mistyped or misplaced command: a UsageError with
+ * the command meant. Anything else: a prompt.
+ */
+export function readFirstWord(positionals: readonly string[], terminated: boolean): FirstWord {
+  if (terminated || positionals.length === 0) return { kind: "prompt" };
+  // A quoted phrase ("session list is broken") is one argument with spaces: a prompt.
+  if (positionals.some((word) => /\s/.test(word))) return { kind: "prompt" };
+  const [first, ...rest] = positionals;
+  const meant = nearestCommand(first.toLowerCase());
+  if (!meant) return { kind: "prompt" };
+  const verbs = SUBCOMMANDS.find((c) => c.name === meant)?.verbs ?? [];
+  // `zot session handling is broken`: the words after it are no verbs of the command, so a prompt.
+  if (rest.length > 0 && !verbs.includes(rest[0].toLowerCase())) return { kind: "prompt" };
+  if (first === "help") return { kind: "help", ...(rest[0] ? { command: rest[0].toLowerCase() } : {}) };
+  const typed = positionals.join(" ");
+  const suggestion = ["zot", meant, ...rest].join(" ");
+  const why = first === meant ? "a command goes before the flags" : `"${first}" is not a zot command`;
+  throw new UsageError(
+    `did you mean \`${suggestion}\`? (${why}; to send "${typed}" to the model as a prompt, write zot -- ${typed})`,
+  );
+}
+
+/**
+ * The command a word is close to: itself, a synonym, or one slip of the hand away (two for longer
+ * names). A three-letter name only matches a slip of the same length (`rcp`, `ecx`), so that
+ * words like `next` and `exit` stay prompts.
+ */
+function nearestCommand(word: string): string | undefined {
+  if (SUBCOMMANDS.some((c) => c.name === word)) return word;
+  if (SYNONYMS[word]) return SYNONYMS[word];
+  if (word.length < 3) return undefined;
+  for (const { name } of SUBCOMMANDS) {
+    if (name.length <= 3 && word.length !== name.length) continue;
+    if (editDistance(word, name) <= (name.length <= 4 ? 1 : 2)) return name;
+  }
+  return undefined;
+}

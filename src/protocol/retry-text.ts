@@ -1,0 +1,18 @@
+// How a `retry` event reads to a person: the same words on stderr (-p) and in the TUI's status bar.
+// Rule: it says what failed, how long zot waits and which try this is, so a long retry-after is
+// never mistaken for a hang.
+import type { EventOf } from "./events.ts";
+
+/** `anthropic: HTTP 429: rate limited; retrying in 30 s (retry 1 of 2)` */
+export function retryText(event: EventOf<"retry">): string {
+  return `${event.message}; retrying in ${waitText(event.wait_ms)} (retry ${event.attempt} of ${event.max_attempts})`;
+}
+
+/** The short form for a status line: `retrying in 30 s (HTTP 429)`. */
+export function retryLabel(event: EventOf<"retry">): string {
+  return `retrying in ${waitText(event.wait_ms)}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}`;
+}
+
+function waitText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}

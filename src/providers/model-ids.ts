@@ -1,0 +1,82 @@
+// What a model id says before the catalog is asked: the short aliases people type (`sonnet`),
+// the family of a dated snapshot (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`), the
+// provider an id's shape belongs to (`claude-*`, `gpt-*`, `o3*`), and the entry an id the catalog
+// does not know gets. Rule: an id is never rejected for being new; what zot cannot know about it
+// (limits, prices) falls back to conservative defaults and is said once.
+import type { ModelInfo, ProviderName, WireApi } from "../protocol/models.ts";
+
+/** The aliases Claude Code users type, to the newest model of that family in the catalog. */
+export const MODEL_ALIASES: Readonly<Record<string, { provider: ProviderName; id: string }>> = {
+  sonnet: { provider: "anthropic", id: "claude-sonnet-4-6" },
+  opus: { provider: "anthropic", id: "claude-opus-4-7" },
+  haiku: { provider: "anthropic", id: "claude-haiku-4-5" },
+};
+
+/** Limits an unknown model of a provider is given (a models.json entry sets the real ones). */
+export const UNKNOWN_MODEL_CONTEXT = 128_000;
+export const UNKNOWN_MODEL_MAX_OUTPUT = 8_192;
+
+const SNAPSHOT_SUFFIX = /-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
+
+/** `claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`, `gpt-4.1-2025-04-14` → `gpt-4.1`; else the id itself. */
+export function familyOf(id: string): string {
+  return id.replace(SNAPSHOT_SUFFIX, "");
+}
+
+/**
+ * The catalog entry a dated snapshot or `-latest` alias belongs to: the entry whose own family is
+ * the same (Anthropic's `claude-sonnet-4-20250514` is the catalog's `claude-sonnet-4-0`).
+ */
+export function familyMember(models: readonly ModelInfo[], provider: ProviderName, id: string): ModelInfo | undefined {
+  const family = familyOf(id);
+  if (family === id) return undefined;
+  const own = models.filter((m) => m.provider === provider);
+  return own.find((m) => m.id === family) ?? own.find((m) => m.id === `${family}-0`) ?? own.find((m) => familyOf(m.id) === family);
+}
+
+/** The provider an id's shape names, when it names one: `claude-*` → anthropic; `gpt-*`, `o1`, `o3*`, `o4*` → openai. */
+export function providerOfId(id: string): ProviderName | undefined {
+  const lower = id.toLowerCase();
+  if (MODEL_ALIASES[lower]) return MODEL_ALIASES[lower].provider;
+  if (lower.startsWith("claude-")) return "anthropic";
+  if (/^(?:gpt-|chatgpt-|codex-|o[134](?:$|-))/.test(lower)) return "openai";
+  return undefined;
+}
+
+/**
+ * The entry for an id the catalog does not have: the provider's wire API (OpenAI's reasoning
+ * families speak Responses, everything else Chat Completions, as proxies and compatible servers
+ * do), default limits, no price.
+ */
+export function unknownModel(provider: ProviderName, id: string): ModelInfo {
+  return {
+    id,
+    provider,
+    name: id,
+    api: apiOfUnknown(provider, id),
+    context_window: UNKNOWN_MODEL_CONTEXT,
+    max_output: UNKNOWN_MODEL_MAX_OUTPUT,
+    reasoning: provider === "openai" && /^(?:gpt-5|o[134])/.test(id),
+    price_input: 0,
+    price_output: 0,
+    price_cache_read: 0,
+    price_cache_write: 0,
+    source: "synthetic",
+  };
+}
+
+function apiOfUnknown(provider: ProviderName, id: string): WireApi {
+  if (provider === "anthropic") return "anthropic-messages";
+  if (provider === "scripted") return "scripted";
+  if (provider === "openai" && /^(?:gpt-5|o[134]|codex-)/.test(id)) return "openai-responses";
+  return "openai-chat";
+}
+
+/** The one-line note for a model zot knows nothing about. */
+export function unknownModelNote(model: ModelInfo, modelsFile: string): string {
+  return (
+    `model "${model.id}" is not in zot's catalog, so ${model.provider} gets it as asked with default limits ` +
+    `(${model.context_window / 1000}K context, ${model.max_output} output tokens) and no price (cost shows $0); ` +
+    `describe it in ${modelsFile} to set them`
+  );
+}

@@ -1,0 +1,35 @@
+// Which first words are taken for a mistyped command and which stay prompts.
+import { describe, expect, test } from "bun:test";
+import { readFirstWord } from "../../src/cli/subcommands.ts";
+
+describe("readFirstWord", () => {
+  test("words near a command, alone or followed by its verbs, are an error naming the command", () => {
+    const cases: [string[], string][] = [
+      [["session", "list"], "`zot sessions list`"],
+      [["extension", "list"], "`zot ext list`"],
+      [["sesions"], "`zot sessions`"],
+      [["rcp"], "`zot rpc`"],
+      [["hlep"], "`zot help`"],
+      [["exr", "install", "./x"], "`zot ext install ./x`"],
+    ];
+    for (const [words, meant] of cases) expect(() => readFirstWord(words, false)).toThrow(`did you mean ${meant}?`);
+  });
+
+  test("a command's own name after flags is pointed to its place", () => {
+    expect(() => readFirstWord(["sessions", "list"], false)).toThrow("a command goes before the flags");
+  });
+
+  test("everything else is a prompt: ordinary words, more words, quoted phrases, anything after --", () => {
+    for (const words of [["next"], ["exit"], ["text"], ["hello"], ["hi"], ["session", "handling", "is", "broken"], ["session list is broken"]]) {
+      expect(readFirstWord(words, false)).toEqual({ kind: "prompt" });
+    }
+    expect(readFirstWord(["session", "list"], true)).toEqual({ kind: "prompt" });
+    expect(readFirstWord([], false)).toEqual({ kind: "prompt" });
+  });
+
+  test("help, and help with a command", () => {
+    expect(readFirstWord(["help"], false)).toEqual({ kind: "help" });
+    expect(readFirstWord(["help", "sessions"], false)).toEqual({ kind: "help", command: "sessions" });
+    expect(readFirstWord(["help", "me", "fix", "this"], false)).toEqual({ kind: "prompt" });
+  });
+});

@@ -1,0 +1,102 @@
+// Piped stdin with a prompt (`git diff | zot -p "review this change"`): both reach the model, the
+// piped text first as context; the same for --json and for `zot "prompt"` (print mode, since the
+// TUI needs the terminal on stdin). An empty or silent pipe never loses the prompt.
+import { afterEach, describe, expect, test } from "bun:test";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { PtySession } from "../support/pty.ts";
+import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
+
+let mock: MockLlm;
+afterEach(() => mock?.stop());
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+const DIFF = "diff --git a/src/x.ts b/src/x.ts\n-const a = 1;\n+const a = 2;\n";
+/** The text the model got in the last user message of a request. */
+const sentText = (m: MockLlm, i = 0) => m.requests[i].body.messages.at(-1).content.map((b: any) => b.text).join("");
+
+describe("piped stdin and a prompt", () => {
+  test("-p: the diff and the prompt both reach the model, the diff first", async () => {
+    mock = startMockLlm([{ text: "looks fine" }]);
+    const run = await zot(["-p", "review this change", ...anthropic(mock)], { stdin: DIFF });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("looks fine\n");
+    expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nreview this change`);
+  });
+
+  test("--json: the user_message carries both", async () => {
+    mock = startMockLlm([{ text: "ok" }]);
+    const run = await zot(["--json", "review", ...anthropic(mock)], { stdin: DIFF });
+    expect(run.code).toBe(0);
+    const user = ndjson(run.stdout).find((e) => e.type === "user_message");
+    expect(user.content[0].text).toContain(DIFF.trimEnd());
+    expect(user.content[0].text).toEndWith("\n\nreview");
+    expect(sentText(mock)).toContain("+const a = 2;");
+  });
+
+  test("without -p, a piped stdin means print mode: the answer is printed", async () => {
+    mock = startMockLlm([{ text: "printed" }]);
+    const run = await zot(["review", ...anthropic(mock)], { stdin: DIFF });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("printed\n");
+    expect(sentText(mock)).toContain("+const a = 2;");
+  });
+
+  test("stdin piped and stdout a terminal (`git diff | zot \"review\"`): print mode on the terminal, nothing lost", async () => {
+    mock = startMockLlm([{ text: "reviewed on the terminal" }]);
+    const cmd = `printf '%s' "$DIFF" | '${ZOT}' review ${anthropic(mock).join(" ")}`;
+    const session = new PtySession(["sh", "-c", cmd], {
+      env: { ...cleanEnv(tempDir("zot-home-")), DIFF },
+      cwd: tempDir("zot-cwd-"),
+    });
+    try {
+      expect(await session.exited()).toBe(0);
+      expect(session.screen.text()).toContain("reviewed on the terminal");
+      expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nreview`);
+    } finally {
+      session.close();
+    }
+  });
+
+  test("an empty pipe (`git diff` on a clean tree) sends the prompt alone, with a note", async () => {
+    mock = startMockLlm([{ text: "ok" }]);
+    const proc = Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], {
+      cwd: tempDir("zot-cwd-"),
+      env: cleanEnv(tempDir("zot-home-")),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    proc.stdin.end();
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(stderr).toContain("stdin was piped but empty");
+    expect(sentText(mock)).toBe("review");
+  });
+
+  test("a pipe that stays open and silent does not hang a run that has its prompt", async () => {
+    mock = startMockLlm([{ text: "went on" }]);
+    const proc = Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], {
+      cwd: tempDir("zot-cwd-"),
+      env: cleanEnv(tempDir("zot-home-")),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(code).toBe(0);
+      expect(stdout).toBe("went on\n");
+      expect(stderr).toContain("sent nothing in 3 s");
+      expect(sentText(mock)).toBe("review");
+    } finally {
+      proc.stdin.end();
+    }
+  });
+
+  test("stdin alone is still the prompt", async () => {
+    mock = startMockLlm([{ text: "ok" }]);
+    const run = await zot(["-p", ...anthropic(mock)], { stdin: "what is this?\n" });
+    expect(run.code).toBe(0);
+    expect(sentText(mock)).toBe("what is this?");
+  });
+});
