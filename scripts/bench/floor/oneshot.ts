@@ -26,3 +26,5 @@ for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
   }
 }
 await Bun.write(Bun.stdout, `${text}\n`);
+
+export {};

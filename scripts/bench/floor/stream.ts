@@ -23,3 +23,5 @@ for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
   await writer.flush();
 }
 await writer.end();
+
+export {};
