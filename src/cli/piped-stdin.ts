@@ -62,13 +62,6 @@ function emptyPipe(havePrompt: boolean): PipedStdin {
   return havePrompt ? { text: "", note: "stdin was piped but empty; sending the prompt alone" } : { text: "" };
 }
 
-/** The prompt the model gets: the piped text as context, then what the user asked. */
-export function promptWithStdin(prompt: string, piped: string): string {
-  if (!piped) return prompt;
-  if (!prompt) return piped;
-  return `<stdin>\n${piped}\n</stdin>\n\n${prompt}`;
-}
-
 /** "stream": a pipe or socket (may stay open and silent); "file": a file or device (answers at once). */
 function stdinKind(): "stream" | "file" | "closed" {
   try {

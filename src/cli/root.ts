@@ -5,7 +5,7 @@ import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import { VERSION } from "../version.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { promptWithStdin, readPipedStdin } from "./piped-stdin.ts";
+import { readPipedStdin } from "./piped-stdin.ts";
 import { REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
@@ -50,7 +50,10 @@ export async function runRoot(argv: string[]): Promise<number> {
   const argPrompt = positionals.join(" ").trim();
   const piped = await readPipedStdin(argPrompt !== "");
   if (piped.note) console.error(`zot: ${piped.note}`);
-  const prompt = promptWithStdin(argPrompt, piped.text);
+  // A prompt on the command line is what the user typed (and may be a /command); the piped text
+  // goes with it as context. Without one, what was piped is the prompt.
+  const prompt = argPrompt || piped.text;
+  const context = argPrompt ? piped.text : "";
   if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
   const session =
     sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
@@ -84,7 +87,7 @@ export async function runRoot(argv: string[]): Promise<number> {
 
     running = true;
     try {
-      const input = { text: prompt };
+      const input = { text: prompt, ...(context ? { context } : {}) };
       const session = { agent: runtime.agent, extensions: runtime.extensions, recording: runtime.session };
       const outcome = flags.json
         ? await (await import("../modes/json.ts")).runJsonMode(session, input, controller.signal)

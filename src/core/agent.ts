@@ -14,6 +14,7 @@ import {
   toWireContent,
   toWireResultContent,
 } from "../protocol/messages.ts";
+import { promptWithContext } from "../protocol/prompt-context.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import {
   type ModelRequest,
@@ -77,6 +78,8 @@ export interface ContextUse {
 
 export interface PromptInput {
   text: string;
+  /** text that came with the prompt (piped stdin): the model gets it first, marked as stdin */
+  context?: string;
   images?: { mime_type: string; data: string }[];
 }
 
@@ -234,7 +237,8 @@ export class Agent {
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
     const start = this.messages.length;
     const content: ContentBlock[] = [];
-    if (input.text) content.push({ type: "text", text: input.text });
+    const text = promptWithContext(input.text, input.context);
+    if (text) content.push({ type: "text", text });
     for (const image of input.images ?? []) content.push({ type: "image", ...image } satisfies ImageBlock);
     const userMessage: Message = { role: "user", content, time: nowIso() };
     this.append(userMessage);

@@ -2,6 +2,8 @@
 // piped text first as context; the same for --json and for `zot "prompt"` (print mode, since the
 // TUI needs the terminal on stdin). An empty or silent pipe never loses the prompt.
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { PtySession } from "../support/pty.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -21,6 +23,19 @@ describe("piped stdin and a prompt", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("looks fine\n");
     expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nreview this change`);
+  });
+
+  test("a /command is recognised in the typed prompt, and its prompt answer takes the piped text along", async () => {
+    mock = startMockLlm([{ text: "reviewed" }]);
+    const cwd = tempDir("zot-pipe-cmd-");
+    scriptedExtension(join(cwd, "ext"), "reviewer", {
+      on_ack: [{ type: "register_command", name: "review" }],
+      commands: { review: { eval: "{'action': 'prompt', 'prompt': 'Review this diff for ' + f.get('args', 'bugs')}" } },
+    });
+    const run = await zot(["--ext", join(cwd, "ext", "reviewer"), "-p", "/review races", ...anthropic(mock)], { cwd, stdin: DIFF });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("reviewed\n");
+    expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nReview this diff for races`);
   });
 
   test("--json: the user_message carries both", async () => {
