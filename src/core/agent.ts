@@ -22,7 +22,7 @@ import {
   type ProviderStopReason,
   type ToolSpec,
 } from "../protocol/provider.ts";
-import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
+import { type FileViews, type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
@@ -125,6 +125,11 @@ export class Agent {
    * the built-in tools then refuse paths outside cwd and confine bash. Takes effect at the next tool call.
    */
   jailed: boolean;
+  /**
+   * What the model last saw of each file (its reads, writes and edits), handed to every tool call:
+   * edit and write refuse a file that changed since. Forgotten with the transcript (clear).
+   */
+  readonly views: FileViews = new Map();
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
@@ -154,6 +159,7 @@ export class Agent {
   clear(): void {
     this.messages = [];
     this.contextTokens = 0;
+    this.views.clear();
   }
 
   /** Switches the model; the caller checks it belongs to the same provider. */
@@ -638,6 +644,7 @@ export class Agent {
       result = await tool.execute(args, {
         cwd: this.cwd,
         jailed: this.jailed,
+        views: this.views,
         signal,
         onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
       });
