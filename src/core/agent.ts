@@ -66,6 +66,12 @@ export interface Compacted {
   messagesBefore: number;
 }
 
+/** A tool call's result, the moment it is known: the very block the step's tool message will hold. */
+export interface FinishedResult {
+  block: ToolResultBlock;
+  time: string;
+}
+
 /** The context as of the last model call. */
 export interface ContextUse {
   /** input + cache read + cache write + output tokens of the last call (an estimate right after a compaction) */
@@ -136,6 +142,7 @@ export class Agent {
   private readonly messageListeners = new Set<Listener<Message>>();
   private readonly compactedListeners = new Set<Listener<Compacted>>();
   private readonly toolStepListeners = new Set<Listener<ToolStep>>();
+  private readonly resultListeners = new Set<Listener<FinishedResult>>();
   /** a turn_start was emitted whose turn_end was not */
   private turnOpen = false;
 
@@ -210,6 +217,15 @@ export class Agent {
   onToolStep(listener: Listener<ToolStep>): () => void {
     this.toolStepListeners.add(listener);
     return () => this.toolStepListeners.delete(listener);
+  }
+
+  /**
+   * Subscribes to each tool result as it is known, before the step's other calls end (the tool
+   * message holding them all is appended after the last); returns the unsubscribe function.
+   */
+  onToolResult(listener: Listener<FinishedResult>): () => void {
+    this.resultListeners.add(listener);
+    return () => this.resultListeners.delete(listener);
   }
 
   private toolStep(step: ToolStep): void {
@@ -334,8 +350,8 @@ export class Agent {
       if (stop === "error") return { status: "error", kind: "provider", message: call.error ?? "provider error" };
       if (stop !== "tool_use") return { status: "ok" };
 
-      const results = await this.runTools(toolCalls, signal, promptStart);
-      this.append({ role: "tool", content: results, time: nowIso() });
+      const { results, time } = await this.runTools(toolCalls, signal, promptStart);
+      this.append({ role: "tool", content: results, time });
       if (signal.aborted) return { status: "aborted" };
     }
   }
@@ -553,12 +569,24 @@ export class Agent {
     return { ...result, partial };
   }
 
-  private async runTools(calls: ToolCallBlock[], signal: AbortSignal, promptStart: number): Promise<ToolResultBlock[]> {
+  /** Runs a step's tool calls in order; the results, and when the last one was known (the tool message's time). */
+  private async runTools(
+    calls: ToolCallBlock[],
+    signal: AbortSignal,
+    promptStart: number,
+  ): Promise<{ results: ToolResultBlock[]; time: string }> {
     const results: ToolResultBlock[] = [];
+    let time = nowIso();
+    // Each result is announced the moment it is known, so a session has it even if zot dies before the step ends.
+    const settle = (block: ToolResultBlock) => {
+      results.push(block);
+      time = nowIso();
+      for (const listener of this.resultListeners) listener({ block, time });
+    };
     for (const call of calls) {
       if (signal.aborted) {
         const result = textResult("aborted before running", true);
-        results.push(resultBlock(call.id, result));
+        settle(resultBlock(call.id, result));
         this.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
         continue;
       }
@@ -577,7 +605,7 @@ export class Agent {
         throw error;
       }
       const { result, extension } = ran;
-      results.push(resultBlock(call.id, result));
+      settle(resultBlock(call.id, result));
       this.toolStep({
         kind: "outcome",
         id: call.id,
@@ -597,7 +625,7 @@ export class Agent {
         content: toWireResultContent(result.content),
       });
     }
-    return results;
+    return { results, time };
   }
 
   private async runTool(

@@ -78,7 +78,7 @@ describe("finding and listing sessions", () => {
       cwd,
       model: "gpt-5",
       provider: "openai",
-      messages: 3,
+      messages: 4,
       cost_usd: 0.0006,
       first_prompt: 'look at this ✓ \u2028 "quoted" second line'.replace(/\s+/g, " "),
     });
