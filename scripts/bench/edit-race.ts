@@ -49,7 +49,7 @@ async function race(held: boolean): Promise<{ lost: number; edits: number; faile
   return { lost: LINES - present.size, edits, failed };
 }
 
-export async function editRaceBench(runs = 5): Promise<void> {
+export async function editRaceBench(runs = 10): Promise<void> {
   for (const held of [false, true]) {
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await race(held));
