@@ -1,7 +1,8 @@
 // The edit race the hardening issue names: another process appends lines to a file while zot's edit
 // tool changes the top of it again and again; how many appended lines are still in the file at
 // the end. Two appenders: one that opens the file for each line (`echo >> f`), one that keeps it
-// open (a log writer). Rule: printed, never asserted (test/tools/edit-race.test.ts asserts none are lost).
+// open (a log writer); the edits alternately lengthen and shorten the file. Rule: printed, never
+// asserted (test/tools/other-writers.test.ts asserts that none are lost by edits that do not shorten it).
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -96,7 +96,7 @@ export function lockOwner(file: string): LockOwner | undefined {
 }
 
 /** This process as a lock names it. */
-export function thisProcess(): LockOwner {
+function thisProcess(): LockOwner {
   const start = startTimeOf(process.pid);
   const boot = bootId();
   return {
@@ -112,7 +112,7 @@ export function thisProcess(): LockOwner {
  * Whether the process a lock names still runs. Another host's cannot be checked: it counts as
  * live. A pid that runs but started at another time than the lock says is a reused one.
  */
-export function isLive(owner: LockOwner): boolean {
+function isLive(owner: LockOwner): boolean {
   if (owner.host && owner.host !== os.hostname()) return true;
   const boot = bootId();
   if (owner.boot && boot && owner.boot !== boot) return false;
