@@ -50,6 +50,8 @@ function describeEntry(entry: SessionEntry, width: number): string[] {
   switch (entry.type) {
     case "message":
       return [clipLine(`${clock(entry.message.time)} ${entry.message.role.padEnd(9)} ${messageText(entry.message)}`, width)];
+    case "tool_result":
+      return [clipLine(`${clock(entry.time)} ${"tool".padEnd(9)} ${blockText(entry.result)}`, width)];
     case "usage":
       return [];
     case "model_change":

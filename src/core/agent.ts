@@ -23,7 +23,7 @@ import {
   type ProviderStopReason,
   type ToolSpec,
 } from "../protocol/provider.ts";
-import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
+import { type FileViews, type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
@@ -65,6 +65,12 @@ export interface Compacted {
   /** messages kept verbatim after it */
   kept: number;
   messagesBefore: number;
+}
+
+/** A tool call's result, the moment it is known: the very block the step's tool message will hold. */
+export interface FinishedResult {
+  block: ToolResultBlock;
+  time: string;
 }
 
 /** The context as of the last model call. */
@@ -128,12 +134,18 @@ export class Agent {
    * the built-in tools then refuse paths outside cwd and confine bash. Takes effect at the next tool call.
    */
   jailed: boolean;
+  /**
+   * What the model last saw of each file (its reads, writes and edits), handed to every tool call:
+   * edit and write refuse a file that changed since. Forgotten with the transcript (clear).
+   */
+  readonly views: FileViews = new Map();
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
   private readonly messageListeners = new Set<Listener<Message>>();
   private readonly compactedListeners = new Set<Listener<Compacted>>();
   private readonly toolStepListeners = new Set<Listener<ToolStep>>();
+  private readonly resultListeners = new Set<Listener<FinishedResult>>();
   /** a turn_start was emitted whose turn_end was not */
   private turnOpen = false;
 
@@ -157,6 +169,7 @@ export class Agent {
   clear(): void {
     this.messages = [];
     this.contextTokens = 0;
+    this.views.clear();
   }
 
   /** Switches the model; the caller checks it belongs to the same provider. */
@@ -207,6 +220,15 @@ export class Agent {
   onToolStep(listener: Listener<ToolStep>): () => void {
     this.toolStepListeners.add(listener);
     return () => this.toolStepListeners.delete(listener);
+  }
+
+  /**
+   * Subscribes to each tool result as it is known, before the step's other calls end (the tool
+   * message holding them all is appended after the last); returns the unsubscribe function.
+   */
+  onToolResult(listener: Listener<FinishedResult>): () => void {
+    this.resultListeners.add(listener);
+    return () => this.resultListeners.delete(listener);
   }
 
   private toolStep(step: ToolStep): void {
@@ -332,8 +354,8 @@ export class Agent {
       if (stop === "error") return { status: "error", kind: "provider", message: call.error ?? "provider error" };
       if (stop !== "tool_use") return { status: "ok" };
 
-      const results = await this.runTools(toolCalls, signal, promptStart);
-      this.append({ role: "tool", content: results, time: nowIso() });
+      const { results, time } = await this.runTools(toolCalls, signal, promptStart);
+      this.append({ role: "tool", content: results, time });
       if (signal.aborted) return { status: "aborted" };
     }
   }
@@ -563,12 +585,24 @@ export class Agent {
     return { ...result, partial };
   }
 
-  private async runTools(calls: ToolCallBlock[], signal: AbortSignal, promptStart: number): Promise<ToolResultBlock[]> {
+  /** Runs a step's tool calls in order; the results, and when the last one was known (the tool message's time). */
+  private async runTools(
+    calls: ToolCallBlock[],
+    signal: AbortSignal,
+    promptStart: number,
+  ): Promise<{ results: ToolResultBlock[]; time: string }> {
     const results: ToolResultBlock[] = [];
+    let time = nowIso();
+    // Each result is announced the moment it is known, so a session has it even if zot dies before the step ends.
+    const settle = (block: ToolResultBlock) => {
+      results.push(block);
+      time = nowIso();
+      for (const listener of this.resultListeners) listener({ block, time });
+    };
     for (const call of calls) {
       if (signal.aborted) {
         const result = textResult("aborted before running", true);
-        results.push(resultBlock(call.id, result));
+        settle(resultBlock(call.id, result));
         this.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
         continue;
       }
@@ -587,7 +621,7 @@ export class Agent {
         throw error;
       }
       const { result, extension } = ran;
-      results.push(resultBlock(call.id, result));
+      settle(resultBlock(call.id, result));
       this.toolStep({
         kind: "outcome",
         id: call.id,
@@ -607,7 +641,7 @@ export class Agent {
         content: toWireResultContent(result.content),
       });
     }
-    return results;
+    return { results, time };
   }
 
   private async runTool(
@@ -654,6 +688,7 @@ export class Agent {
       result = await tool.execute(args, {
         cwd: this.cwd,
         jailed: this.jailed,
+        views: this.views,
         signal,
         onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
       });

@@ -5,11 +5,15 @@
 // exactly the transcript, model and cumulative usage the agent had.
 import * as v from "valibot";
 import { CompactReason, InterceptEvent } from "./events.ts";
-import { Message } from "./messages.ts";
+import { Message, ToolResultBlock } from "./messages.ts";
 import { Usage } from "./usage.ts";
 
-/** The layout of the records; a reader refuses a file written in a newer one instead of misreading it. */
-export const SESSION_FORMAT = 1;
+/**
+ * The layout of the records; a reader refuses a file written in a newer one instead of misreading it.
+ * 2: a tool message is written as one tool_result record per result, as each completes (1 wrote it
+ * whole once every call of the step had ended); a zot of format 1 would take those results for lost.
+ */
+export const SESSION_FORMAT = 2;
 
 export const SessionHeader = v.object({
   type: v.literal("session"),
@@ -30,6 +34,14 @@ export const SessionHeader = v.object({
 
 /** A message appended to the transcript, with its full content (images as base64). */
 export const MessageRecord = v.object({ type: v.literal("message"), message: Message });
+
+/**
+ * One tool call's result, written the moment it is known. Consecutive tool_result records (with
+ * only intercept, usage or model_change records between them) are one tool message of the
+ * transcript, in record order, timed by the last: it is complete once the next message,
+ * compaction or rewind record follows, and holds whatever finished when the file ends.
+ */
+export const ToolResultRecord = v.object({ type: v.literal("tool_result"), time: v.string(), result: ToolResultBlock });
 
 export const ModelChangeRecord = v.object({
   type: v.literal("model_change"),
@@ -74,6 +86,7 @@ export const InterceptRecord = v.object({ ...InterceptEvent.entries, time: v.str
 /** Every record after the header. */
 export const SessionEntry = v.variant("type", [
   MessageRecord,
+  ToolResultRecord,
   ModelChangeRecord,
   UsageRecord,
   CompactionRecord,
@@ -87,6 +100,7 @@ export const SESSION_ENTRY_TYPES: ReadonlySet<string> = new Set(SessionEntry.opt
 
 export type SessionHeader = v.InferOutput<typeof SessionHeader>;
 export type MessageRecord = v.InferOutput<typeof MessageRecord>;
+export type ToolResultRecord = v.InferOutput<typeof ToolResultRecord>;
 export type ModelChangeRecord = v.InferOutput<typeof ModelChangeRecord>;
 export type UsageRecord = v.InferOutput<typeof UsageRecord>;
 export type CompactionRecord = v.InferOutput<typeof CompactionRecord>;

@@ -10,6 +10,20 @@ export interface ToolResult {
   details?: Record<string, unknown>;
 }
 
+/** What the model last saw of a file: its read, or its own write or edit through zot. */
+export interface FileView {
+  size: number;
+  mtimeMs: number;
+  /** hex SHA-256 of the whole content */
+  sha256: string;
+}
+
+/**
+ * What the model last saw of each file, by real path: one per agent, so edit and write can tell a
+ * file that changed since the model looked (the user, a formatter, another program).
+ */
+export type FileViews = Map<string, FileView>;
+
 export interface ToolContext {
   cwd: string;
   signal: AbortSignal;
@@ -20,6 +34,8 @@ export interface ToolContext {
    * confined to it (src/tools/sandbox.ts); extension tools receive it and may honour it
    */
   jailed?: boolean;
+  /** the agent's record of what the model last saw of each file; the file tools keep it */
+  views?: FileViews;
 }
 
 export interface Tool {

@@ -81,11 +81,19 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
   let firstPrompt: string | undefined;
   let lastUsage: string | undefined;
   let lastModel: string | undefined;
+  // A run of tool_result records is one message (as replay makes it), however many results it has.
+  let inResults = false;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     // A last line without its newline counts only if it is whole (not cut off mid-write).
     if (i === lines.length - 1 && line !== "" && !parseEntry(line)) continue;
     const type = TYPE_PREFIX.exec(line)?.[1];
+    if (type === "tool_result") {
+      if (!inResults) messages++;
+      inResults = true;
+      continue;
+    }
+    if (type === "message" || type === "compaction" || type === "rewind") inResults = false;
     if (type === "message") {
       messages++;
       if (firstPrompt === undefined && line.includes('"role":"user"')) firstPrompt = promptOf(line);

@@ -16,7 +16,7 @@ import { acquireLock, type SessionLock } from "./lock.ts";
 import { idOfPath, newSessionId, PLACEHOLDER_PREFIX, sessionDir, sessionPath } from "./paths.ts";
 import { readSessionFile, SessionFileError } from "./reader.ts";
 import { SessionRecorder, type SessionOutput } from "./recorder.ts";
-import { repairToolResults } from "./repair.ts";
+import { repairTranscript } from "./repair.ts";
 import { replay } from "./replay.ts";
 import { SessionWriter } from "./writer.ts";
 
@@ -127,10 +127,16 @@ function resumeSession(file: string, cwd: string): OpenedSession {
     const problems: { entry: number; message: string }[] = [];
     const state = replay(header, content.entries, problems);
     notes.push(...problems.map((p) => `session ${header.id}: ${p.message}`));
-    const repaired = repairToolResults(state.messages);
-    if (repaired.added > 0) {
-      notes.push(`session ${header.id}: ${repaired.added} tool call(s) had no result (zot stopped while they ran); recorded them as interrupted`);
+    const repaired = repairTranscript(state.messages);
+    if (repaired.interrupted > 0) {
+      notes.push(`session ${header.id}: ${repaired.interrupted} tool call(s) had no result (zot stopped while they ran); recorded them as interrupted`);
     }
+    if (repaired.orphaned > 0) {
+      notes.push(
+        `session ${header.id}: ${repaired.orphaned} tool result(s) answered a call whose record was lost; kept them as text for the model`,
+      );
+    }
+    if (repaired.lostStart) notes.push(`session ${header.id}: the conversation's first message was lost; a note stands in its place`);
     const writer = SessionWriter.reopen(file, content.validBytes, content.missingNewline);
     let recorder: SessionRecorder | undefined;
     const output: SessionOutput = {

@@ -1,13 +1,14 @@
-// Records a running agent into its session, as things happen: every message, model call usage,
-// model switch, compaction and interception decision. Rule: after every write the records replay
-// to exactly the agent's transcript; whatever changed the transcript other than an append (a
-// hard_abort, a clear, a repaired resume) is caught by comparing it with what was recorded and
-// written as a rewind plus the messages that differ. A failed write is reported once and ends the
-// recording; the agent goes on.
-import type { Agent, Compacted } from "../core/agent.ts";
+// Records a running agent into its session, as things happen: every message, each tool result the
+// moment it is known, model call usage, model switch, compaction and interception decision.
+// Rule: after every write the records replay to exactly the agent's transcript (tool results
+// written so far replay as the tool message they will be part of); whatever changed the transcript
+// other than an append (a hard_abort, a clear, a repaired resume) is caught by comparing it with
+// what was recorded and written as a rewind plus the messages that differ. A failed write is
+// reported once and ends the recording; the agent goes on.
+import type { Agent, Compacted, FinishedResult } from "../core/agent.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
-import { type Message, nowIso } from "../protocol/messages.ts";
+import { type Message, nowIso, type ToolResultBlock } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 
 /** Where records go: the session file (created on the first record), or memory in tests. */
@@ -31,6 +32,11 @@ export class SessionRecorder {
   private failed = false;
   private closed = false;
   private rewindReason: string | undefined;
+  /**
+   * Tool results written as tool_result records whose tool message the agent has not appended yet:
+   * a replay of the file ends with them as one tool message.
+   */
+  private pending: ToolResultBlock[] = [];
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -50,6 +56,7 @@ export class SessionRecorder {
       agent.onMessage(() => this.sync()),
       agent.onEvent((event) => this.onEvent(event)),
       agent.onCompacted((compacted) => this.onCompacted(compacted)),
+      agent.onToolResult((finished) => this.onToolResult(finished)),
     );
     this.sync();
   }
@@ -87,9 +94,24 @@ export class SessionRecorder {
     }
   }
 
+  private onToolResult({ block, time }: FinishedResult): void {
+    if (this.closed) return;
+    this.sync();
+    this.write({ type: "tool_result", time, result: block });
+    this.pending.push(block);
+  }
+
+  /** Results written ahead that will not become the message they were written for: replay assembles them, the rewind takes them back. */
+  private dropPending(): void {
+    if (this.pending.length === 0) return;
+    this.write({ type: "rewind", time: nowIso(), to: this.recorded.length, reason: "tool results that were not kept" });
+    this.pending = [];
+  }
+
   private onCompacted(compacted: Compacted): void {
     const agent = this.agent;
     if (!agent) return;
+    this.dropPending();
     const kept = agent.messages.slice(1);
     const tail = this.recorded.slice(this.recorded.length - kept.length);
     // The kept messages are normally the recorded tail itself; if not, they are written again after the summary.
@@ -118,14 +140,35 @@ export class SessionRecorder {
     const shorter = Math.min(this.recorded.length, current.length);
     while (same < shorter && this.recorded[same] === current[same]) same++;
     if (same < this.recorded.length) {
+      // Replay makes the results written ahead a message before it cuts back, so the cut takes them too.
       this.write({ type: "rewind", time: nowIso(), to: same, reason: this.rewindReason ?? "the transcript was cut back" });
       this.recorded.length = same;
+      this.pending = [];
     }
     this.rewindReason = undefined;
     for (let i = same; i < current.length; i++) {
-      this.write({ type: "message", message: current[i]! });
-      this.recorded.push(current[i]!);
+      const message = current[i]!;
+      if (!this.completesPending(message)) {
+        this.dropPending();
+        this.write({ type: "message", message });
+      }
+      this.recorded.push(message);
     }
+  }
+
+  /**
+   * The tool message whose results were written ahead as they came: only the results it has
+   * beyond them are written (those of calls a turn's end left unrun), and it is recorded.
+   */
+  private completesPending(message: Message): boolean {
+    const pending = this.pending;
+    if (pending.length === 0 || message.role !== "tool") return false;
+    if (!pending.every((block, i) => message.content[i] === block)) return false;
+    const rest = message.content.slice(pending.length);
+    if (!rest.every((block) => block.type === "tool_result")) return false;
+    for (const block of rest) this.write({ type: "tool_result", time: message.time, result: block });
+    this.pending = [];
+    return true;
   }
 
   private syncModel(): void {

@@ -1,8 +1,10 @@
 // Rebuilds what a session's records describe: the transcript, the model it ended on and the
 // cumulative usage. Rule: records apply in file order, exactly as the agent lived them (a
-// compaction replaces the transcript with its summary and the kept tail, a rewind cuts it back),
-// so a resumed agent starts with the transcript the last one had.
-import type { Message } from "../protocol/messages.ts";
+// compaction replaces the transcript with its summary and the kept tail, a rewind cuts it back,
+// a run of tool_result records is one tool message), so a resumed agent starts with the
+// transcript the last one had; a file that ends in the middle of a step keeps every result that
+// was known.
+import type { Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { SessionEntry, SessionHeader } from "../protocol/session-records.ts";
 import { emptyUsage, type Usage } from "../protocol/usage.ts";
 
@@ -29,11 +31,37 @@ export function replay(header: SessionHeader, entries: readonly SessionEntry[], 
     cumulative: emptyUsage(),
     origins: [],
   };
-  entries.forEach((entry, index) => apply(state, entry, index, problems));
+  const results: PendingResults = { blocks: [], time: "", origin: -1 };
+  entries.forEach((entry, index) => {
+    if (entry.type === "tool_result") {
+      if (results.blocks.length === 0) results.origin = index;
+      results.blocks.push(entry.result);
+      results.time = entry.time;
+      return;
+    }
+    if (entry.type === "message" || entry.type === "compaction" || entry.type === "rewind") flush(state, results);
+    apply(state, entry, index, problems);
+  });
+  flush(state, results);
   return state;
 }
 
-function apply(state: ReplayState, entry: SessionEntry, index: number, problems: ReplayProblem[]): void {
+/** tool_result records not yet made a message: the step's results so far. */
+interface PendingResults {
+  blocks: ToolResultBlock[];
+  time: string;
+  /** the index of the first of them */
+  origin: number;
+}
+
+function flush(state: ReplayState, results: PendingResults): void {
+  if (results.blocks.length === 0) return;
+  state.messages.push({ role: "tool", content: results.blocks, time: results.time });
+  state.origins.push(results.origin);
+  results.blocks = [];
+}
+
+function apply(state: ReplayState, entry: Exclude<SessionEntry, { type: "tool_result" }>, index: number, problems: ReplayProblem[]): void {
   switch (entry.type) {
     case "message":
       state.messages.push(entry.message);

@@ -1,14 +1,17 @@
 // The `edit` tool: exact-text replacements in an existing file, answered with a unified diff.
-// Rule: all or nothing. Every edit is matched against the original content and checked before a
-// byte is written; any failure leaves the file untouched and says how to fix the call.
-import { readFile, stat } from "node:fs/promises";
+// Rule: all or nothing. Every edit is matched against the content the file holds when it is
+// written and checked before a byte is written; any failure leaves the file untouched and says how
+// to fix the call. The file is changed in place (src/tools/rewrite-in-place.ts says why), and a
+// file that changed since the model last read it is refused (src/tools/file-views.ts).
+import { stat } from "node:fs/promises";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
-import { writeFileAtomic } from "./write.ts";
+import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
+import { appendedNote, type Rewritten, rewriteInPlace } from "./rewrite-in-place.ts";
 
 const EditItem = v.object({
   old_text: v.pipe(
@@ -70,37 +73,56 @@ export const editTool: Tool = {
       );
     }
     if (!info.isFile()) return textResult(`edit: ${path} is not a regular file`, true);
-    const bytes = await readFile(abs).catch((err: unknown) => err as Error);
-    if (bytes instanceof Error) return textResult(`edit: cannot read ${path}: ${fileErrorText(bytes)}`, true);
-    if (bytes.subarray(0, 8192).includes(0)) return textResult(`edit: ${path} looks binary; edit only changes text files`, true);
-    let decoded: string;
-    try {
-      decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      return textResult(
-        `edit: ${path} is not valid UTF-8, and rewriting it would corrupt it; change it with bash (e.g. sed) instead`,
-        true,
-      );
-    }
 
-    const doc = new Document(decoded);
-    const plan = planEdits(doc, edits, path);
-    if (typeof plan === "string") return textResult(plan, true);
-
-    const replacements = plan.length;
-    const newText = doc.apply(plan);
+    // Worked out on what the file holds at the moment of writing: if another program changed it
+    // since, the edits are matched again on its new content (or refused, saying why).
+    let planned: { doc: Document; plan: Replacement[] } | undefined;
+    let written: Rewritten;
     try {
-      await writeFileAtomic(abs, Buffer.from(doc.restore(plan), "utf8"));
+      written = rewriteInPlace(abs, (bytes) => {
+        const changed = changedSinceSeen(ctx, abs, bytes);
+        if (changed) return { refuse: `edit: ${path}: ${changed}. Read it again, then redo the edit.\nNo changes were made to ${path}.` };
+        const doc = documentOf(bytes, path);
+        if (typeof doc === "string") return { refuse: doc };
+        const plan = planEdits(doc, edits, path);
+        if (typeof plan === "string") return { refuse: plan };
+        planned = { doc, plan };
+        return Buffer.from(doc.restore(plan), "utf8");
+      });
     } catch (err) {
       return textResult(`edit: could not write ${path}: ${fileErrorText(err)}`, true);
     }
+    if (!written.ok) {
+      return textResult(written.refuse.startsWith("edit: ") ? written.refuse : `edit: ${path}: ${written.refuse}; read it again`, true);
+    }
+    rememberView(ctx, abs, { sha256: sha256(written.after), stat: { size: written.after.length, mtimeMs: written.stat.mtimeMs } });
+    const { doc, plan } = planned!;
+    const replacements = plan.length;
+    const newText = doc.apply(plan);
     const diff = capDiff(unifiedDiff(doc.text, newText, plan, diffPaths(ctx.cwd, abs)));
     const summary =
       `edited ${path}: ${edits.length} ${edits.length === 1 ? "edit" : "edits"}` +
       (replacements !== edits.length ? ` (${replacements} replacements)` : "");
-    return textResult(`${summary}\n${diff}`, false, { path: abs, edits: edits.length, replacements, diff });
+    const appended = written.appended > 0 ? `\n${appendedNote(path, written.appended)}` : "";
+    return textResult(`${summary}\n${diff}${appended}`, false, {
+      path: abs,
+      edits: edits.length,
+      replacements,
+      diff,
+      ...(written.appended > 0 ? { appended_by_others: written.appended } : {}),
+    });
   },
 };
+
+/** The file as text to match edits in, or why it cannot be edited as text. */
+function documentOf(bytes: Buffer, path: string): Document | string {
+  if (bytes.subarray(0, 8192).includes(0)) return `edit: ${path} looks binary; edit only changes text files`;
+  try {
+    return new Document(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
+  } catch {
+    return `edit: ${path} is not valid UTF-8, and rewriting it would corrupt it; change it with bash (e.g. sed) instead`;
+  }
+}
 
 function normaliseArgs(raw: Record<string, unknown>): Record<string, unknown> {
   const out = renameKeys(raw, { file_path: "path" });

@@ -2,12 +2,14 @@
 // Rule: every line of a file of any size is reachable by offset. The file is scanned line by line
 // from the start, the offset/limit window is selected, and only then are the output caps applied
 // (the original capped the bytes first, so nothing past 50 KB could ever be read).
+import { createHash, type Hash } from "node:crypto";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
+import { rememberView, sha256 } from "./file-views.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 
 /** Most lines one call returns. */
@@ -77,7 +79,11 @@ export const readTool: Tool = {
       const head = first.subarray(0, bytesRead);
 
       const mime = imageMimeType(head);
-      if (mime) return await readImage(handle, path, abs, mime, info.size);
+      if (mime) {
+        const image = await readImage(handle, path, abs, mime, info.size);
+        if (image.seen) rememberView(ctx, abs, { sha256: image.seen, stat: info });
+        return image.result;
+      }
       if (head.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
         return textResult(
           `read: ${path} looks binary (it has NUL bytes); refusing to read it as text. ` +
@@ -86,9 +92,13 @@ export const readTool: Tool = {
           { path: abs, bytes: info.size },
         );
       }
-      const window = await scanLines(handle, head, offset, limit, ctx.signal);
+      const hash = createHash("sha256");
+      const window = await scanLines(handle, head, offset, limit, ctx.signal, hash);
       if (window === "aborted") return textResult("read: aborted", true);
-      return renderWindow(window, path, abs, offset, limit);
+      const result = renderWindow(window, path, abs, offset, limit);
+      // What edit and write later compare the file with (src/tools/file-views.ts).
+      if (!result.is_error) rememberView(ctx, abs, { sha256: hash.digest("hex"), stat: info });
+      return result;
     } catch (err) {
       return textResult(`read: cannot read ${path}: ${fileErrorText(err)}`, true);
     } finally {
@@ -107,20 +117,32 @@ export function imageMimeType(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-async function readImage(handle: FileHandle, path: string, abs: string, mime: string, size: number): Promise<ToolResult> {
+/** The image as a result, and the hash of what was shown (none when refused). */
+async function readImage(
+  handle: FileHandle,
+  path: string,
+  abs: string,
+  mime: string,
+  size: number,
+): Promise<{ result: ToolResult; seen?: string }> {
   if (size > READ_MAX_IMAGE_BYTES) {
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-    return textResult(
-      `read: ${path} is a ${mb(size)} image, over the ${mb(READ_MAX_IMAGE_BYTES)} limit; ` +
-        "make a smaller copy with bash (e.g. ImageMagick `convert in.png -resize 2000x2000 out.png`) and read that",
-      true,
-    );
+    return {
+      result: textResult(
+        `read: ${path} is a ${mb(size)} image, over the ${mb(READ_MAX_IMAGE_BYTES)} limit; ` +
+          "make a smaller copy with bash (e.g. ImageMagick `convert in.png -resize 2000x2000 out.png`) and read that",
+        true,
+      ),
+    };
   }
   const bytes = await handle.readFile();
   return {
-    content: [{ type: "image", mime_type: mime, data: bytes.toString("base64") }],
-    is_error: false,
-    details: { path: abs, mime_type: mime, bytes: bytes.byteLength },
+    result: {
+      content: [{ type: "image", mime_type: mime, data: bytes.toString("base64") }],
+      is_error: false,
+      details: { path: abs, mime_type: mime, bytes: bytes.byteLength },
+    },
+    seen: sha256(bytes),
   };
 }
 
@@ -149,6 +171,8 @@ async function scanLines(
   offset: number,
   limit: number | undefined,
   signal: AbortSignal,
+  /** fed every byte of the file */
+  hash: Hash,
 ): Promise<LineWindow | "aborted"> {
   const wanted = Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES);
   const decoder = new TextDecoder("utf-8");
@@ -193,6 +217,7 @@ async function scanLines(
   const buffer = Buffer.alloc(CHUNK_BYTES);
   while (chunk.length > 0) {
     if (signal.aborted) return "aborted";
+    hash.update(chunk);
     let pos = 0;
     while (pos < chunk.length) {
       const nl = chunk.indexOf(10, pos);

@@ -1,12 +1,18 @@
-// The `write` tool: create or replace a whole file. Rule: a file is never seen half-written; bytes
-// go to a temp file in the same directory and are renamed over the target, keeping its mode.
+// The `write` tool: create or replace a whole file. Rule: nothing is written over what the model
+// has not seen: a file that changed since the model last read it is refused, and a file another
+// program creates in the meantime is not overwritten. A new file appears whole (written aside,
+// then linked into place); an existing one is rewritten in place, keeping its inode, hard links,
+// mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
+import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
+import { lstat, mkdir, readlink, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
+import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
+import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 
 const WriteArgs = v.object({
@@ -39,43 +45,85 @@ export const writeTool: Tool = {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
     }
     const bytes = Buffer.from(content, "utf8");
+    let appended = 0;
     try {
-      await mkdir(dirname(abs), { recursive: true });
-      await writeFileAtomic(abs, bytes);
+      if (existing) {
+        const written = rewriteInPlace(abs, (current) => {
+          const changed = changedSinceSeen(ctx, abs, current);
+          return changed ? { refuse: `write: ${path}: ${changed}. Read it again before replacing it; nothing was written.` } : bytes;
+        });
+        if (!written.ok) return textResult(written.refuse.startsWith("write: ") ? written.refuse : `write: ${path}: ${written.refuse}`, true);
+        appended = written.appended;
+        rememberView(ctx, abs, { sha256: sha256(bytes), stat: { size: bytes.length, mtimeMs: written.stat.mtimeMs } });
+      } else {
+        if ((await lstat(abs).catch(() => null))?.isSymbolicLink()) {
+          const target = await readlink(abs).catch(() => "?");
+          return textResult(`write: ${path} is a symbolic link to ${target}, which does not exist; write that path instead`, true);
+        }
+        await mkdir(dirname(abs), { recursive: true });
+        const created = createFile(abs, bytes);
+        if (created === "exists") {
+          return textResult(
+            `write: ${path} was created by another program while zot was writing it; nothing was written. Read it, then decide whether to replace it.`,
+            true,
+          );
+        }
+        rememberView(ctx, abs, { sha256: sha256(bytes), stat: { size: bytes.length, mtimeMs: created.mtimeMs } });
+      }
     } catch (err) {
       return textResult(`write: could not write ${path}: ${fileErrorText(err)}`, true);
     }
     const how = existing ? "overwrote the existing file" : "created a new file";
-    return textResult(`wrote ${bytes.byteLength} bytes to ${path} (${how})`, false, {
+    const note = appended > 0 ? `\n${appendedNote(path, appended)}` : "";
+    return textResult(`wrote ${bytes.byteLength} bytes to ${path} (${how})${note}`, false, {
       path: abs,
       bytes: bytes.byteLength,
       created: !existing,
+      ...(appended > 0 ? { appended_by_others: appended } : {}),
     });
   },
 };
 
 /**
- * Writes `bytes` to `path` by temp file + rename in the same directory, so readers see the old or
- * the new content, never a mix. An existing file keeps its mode; a symlink keeps pointing at the
- * same file (we write to its target rather than replacing the link with a regular file).
+ * Creates `path` holding `bytes`, never over a file that exists: written to a temp file beside it
+ * and hard-linked into place, so no one sees it half-written; where the file system has no hard
+ * links, created exclusively and written. "exists" when another program created it first.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
-  const target = (await lstat(path).catch(() => null))?.isSymbolicLink() ? await realpath(path) : path;
-  const mode = (await stat(target).catch(() => null))?.mode;
-  const temp = join(dirname(target), `.${basename(target)}.zot-${randomBytes(6).toString("hex")}.tmp`);
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+export function createFile(path: string, bytes: Uint8Array): { mtimeMs: number } | "exists" {
+  const temp = join(dirname(path), `.${basename(path)}.zot-${randomBytes(6).toString("hex")}.tmp`);
+  let fd = openSync(temp, "wx", 0o666);
   try {
-    handle = await open(temp, "wx", 0o666);
-    await handle.writeFile(bytes);
-    // fsync before rename, so a crash cannot leave the new name pointing at empty content.
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    if (mode !== undefined) await chmod(temp, mode & 0o7777);
-    await rename(temp, target);
-  } catch (err) {
-    await handle?.close().catch(() => {});
-    await rm(temp, { force: true }).catch(() => {});
-    throw err;
+    writeAll(fd, bytes);
+    // Durable before it has its name, so a crash cannot leave the name pointing at empty content.
+    fsyncSync(fd);
+    const { mtimeMs } = fstatSync(fd);
+    closeSync(fd);
+    fd = -1;
+    try {
+      linkSync(temp, path);
+      return { mtimeMs };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return "exists";
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "EMLINK" && code !== "EXDEV") throw error;
+    }
+    // No hard links here (some FUSE and network file systems): create it exclusively instead.
+    try {
+      fd = openSync(path, "wx", 0o666);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return "exists";
+      throw error;
+    }
+    writeAll(fd, bytes);
+    fsyncSync(fd);
+    return { mtimeMs: fstatSync(fd).mtimeMs };
+  } finally {
+    if (fd >= 0) closeSync(fd);
+    rmSync(temp, { force: true });
   }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }

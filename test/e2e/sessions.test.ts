@@ -167,6 +167,30 @@ describe("damage and interruption", () => {
     const toolResult = mock.requests[1]!.body.messages[2].content[0];
     expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1", is_error: true });
   });
+
+  test("zot killed after a write finished but before its sibling did: on resume the model is told the write happened", async () => {
+    const { home, cwd } = place();
+    mock = startMockLlm([
+      {
+        tool_calls: [
+          { id: "toolu_w", name: "write", args: { path: "done.txt", content: "written\n" } },
+          { id: "toolu_s", name: "bash", args: { command: "touch started && sleep 30" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const proc = Bun.spawn([ZOT, "-p", "write, then wait", ...anthropic(mock)], { cwd, env: cleanEnv(home), stdout: "ignore", stderr: "ignore" });
+    await eventually(() => existsSync(join(cwd, "started")), "the second call running");
+    proc.kill("SIGKILL");
+    await proc.exited;
+    expect(readFileSync(join(cwd, "done.txt"), "utf8")).toBe("written\n");
+    const result = await zot(["-p", "-c", "what happened?", ...anthropic(mock)], { home, cwd });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("1 tool call(s) had no result (zot stopped while they ran); recorded them as interrupted");
+    const [write, bash] = mock.requests[1]!.body.messages[2].content;
+    expect(write).toEqual({ type: "tool_result", tool_use_id: "toolu_w", content: "wrote 8 bytes to done.txt (created a new file)" });
+    expect(bash).toMatchObject({ type: "tool_result", tool_use_id: "toolu_s", is_error: true });
+  });
 });
 
 describe("two zot processes on one directory", () => {

@@ -27,11 +27,11 @@ const echo: Tool = {
   execute: async (args) => ({ content: [{ type: "text", text: `echo ${JSON.stringify(args)}` }], is_error: false }),
 };
 
-function setup(turns: ScriptTurn[], messages?: Message[]) {
+function setup(turns: ScriptTurn[], messages?: Message[], tools: Tool[] = []) {
   const home = tempDir("zot-rec-home-");
   const cwd = tempDir("zot-rec-cwd-");
   const logs: string[] = [];
-  const agent = new Agent({ provider: createScriptedProvider(turns), model, tools: [echo], system: "sys", cwd, autoCompact: 0, messages });
+  const agent = new Agent({ provider: createScriptedProvider(turns), model, tools: [echo, ...tools], system: "sys", cwd, autoCompact: 0, messages });
   const session = openSession({ kind: "new" }, { home, cwd });
   session.record(agent, (m) => logs.push(m));
   return { agent, session, logs, home, cwd };
@@ -50,6 +50,11 @@ function guard(name: string, decide: (stage: InterceptStage, payload: any) => De
 
 const signal = () => new AbortController().signal;
 
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await Bun.sleep(2);
+  expect(condition()).toBe(true);
+}
+
 describe("the session recorder", () => {
   test("a prompt with a tool call: the file replays to the agent's transcript and cumulative usage", async () => {
     const { agent, session } = setup([
@@ -63,7 +68,7 @@ describe("the session recorder", () => {
     expect(state.cumulative).toEqual(agent.cumulative);
     expect(state.header).toMatchObject({ model: "claude-sonnet-4-5", provider: "anthropic", cwd: agent.cwd });
     // written as they happened: each message and usage in the order the agent lived them
-    expect(state.entries.map((e) => e.type)).toEqual(["message", "usage", "message", "message", "usage", "message"]);
+    expect(state.entries.map((e) => e.type)).toEqual(["message", "usage", "message", "tool_result", "usage", "message"]);
     session.close();
   });
 
@@ -123,6 +128,50 @@ describe("the session recorder", () => {
       before: 'echo {"x":"rm -rf /"}',
       after: 'echo {"x":"ls"}',
     });
+    session.close();
+  });
+
+  test("each tool result is written when it is known: with zot gone mid-step, the file replays to the results that finished", async () => {
+    let release!: () => void;
+    const slow: Tool = {
+      name: "slow",
+      description: "waits",
+      parameters: { type: "object" },
+      execute: () => new Promise((resolve) => (release = () => resolve({ content: [{ type: "text", text: "slow done" }], is_error: false }))),
+    };
+    const { agent, session } = setup(
+      [{ tool_calls: [{ id: "w1", name: "echo", args: { wrote: "a.txt" } }, { id: "s2", name: "slow", args: {} }] }, { text: "ok" }],
+      undefined,
+      [slow],
+    );
+    const done = agent.prompt({ text: "go" }, signal());
+    await waitFor(() => typeof release === "function");
+    // What a resume would load if zot were killed now: the first call's real result is there.
+    const midStep = replayed(session.file);
+    expect(midStep.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(midStep.messages[2]!.content).toEqual([{ type: "tool_result", call_id: "w1", is_error: false, content: [{ type: "text", text: 'echo {"wrote":"a.txt"}' }] }]);
+    release();
+    await done;
+    const state = replayed(session.file);
+    expect(state.messages).toEqual(agent.messages);
+    // the tool message is its results, each written once
+    expect(state.entries.filter((e) => e.type === "tool_result")).toHaveLength(2);
+    expect(state.entries.filter((e) => e.type === "message" && e.message.role === "tool")).toHaveLength(0);
+    session.close();
+  });
+
+  test("a turn ended mid-step: the unrun calls' results are written too; a hard_abort mid-step takes the written ones back", async () => {
+    const calls = [{ id: "a", name: "echo", args: { n: 1 } }, { id: "b", name: "echo", args: { n: 2 } }, { id: "c", name: "echo", args: { n: 3 } }];
+    const { agent, session } = setup([{ tool_calls: calls }, { text: "after" }, { tool_calls: calls.map((c) => ({ ...c, id: `${c.id}2` })) }, { text: "never" }]);
+    agent.chain.add(guard("stop", (stage, p) => (stage === "tool_call" && p.args.n === 2 ? { action: "abort_turn", reason: "enough" } : { action: "continue" })));
+    await agent.prompt({ text: "one" }, signal());
+    expect(replayed(session.file).messages).toEqual(agent.messages);
+    agent.chain.remove("stop");
+    agent.chain.add(guard("kill", (stage, p) => (stage === "tool_call" && p.args.n === 3 ? { action: "hard_abort", reason: "undo" } : { action: "continue" })));
+    await agent.prompt({ text: "two" }, signal());
+    const state = replayed(session.file);
+    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages.at(-1)!.content).toEqual(agent.messages.at(-1)!.content);
     session.close();
   });
 

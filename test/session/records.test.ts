@@ -8,7 +8,7 @@ import { SESSION_FORMAT, SessionRecord } from "../../src/protocol/session-record
 import { readSessionFile } from "../../src/session/reader.ts";
 import { replay } from "../../src/session/replay.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
-import { everyRecord, header, summary } from "../support/session-fixtures.ts";
+import { everyRecord, header, resultsMessage, summary } from "../support/session-fixtures.ts";
 import { tempDir } from "../support/zot.ts";
 
 describe("session records", () => {
@@ -34,13 +34,24 @@ describe("session records", () => {
 
   test("replay: compaction keeps the summary and the last messages, rewind cuts back, the model and usage are the last ones", () => {
     const state = replay(header, everyRecord);
-    // 3 messages; compaction keeps the last 2 after the summary; one more; rewind to 3
+    // 3 messages; compaction keeps the last 2 after the summary; one more; rewind to 3; two results make one more
     const messageOf = (i: number) => (everyRecord[i]!.type === "message" ? everyRecord[i]!.message : undefined);
-    expect(state.messages).toEqual([summary, messageOf(1)!, messageOf(2)!]);
+    expect(state.messages).toEqual([summary, messageOf(1)!, messageOf(2)!, resultsMessage]);
     expect(state.model).toBe("gpt-5");
     expect(state.provider).toBe("openai");
     expect(state.cumulative.input).toBe(300);
-    expect(state.origins).toEqual([7, 1, 2]);
+    expect(state.origins).toEqual([7, 1, 2, 10]);
+  });
+
+  test("a format 1 file (each tool message one message record, written when its step ended) still reads and replays", () => {
+    const file = join(tempDir("zot-records-"), "old.jsonl");
+    const writer = SessionWriter.create(file, { ...header, format: 1 });
+    const old = everyRecord.filter((r) => r.type !== "tool_result");
+    for (const record of old) writer.write(record);
+    writer.close();
+    const content = readSessionFile(file);
+    expect(content.problems).toEqual([]);
+    expect(replay(content.header, content.entries).messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
   });
 
   test("a file written in a newer format is refused with a sentence, not misread", () => {

@@ -1,9 +1,9 @@
 // The store around the files: the lock (a live owner refused by pid, a dead one taken over),
 // finding a session by id, prefix or path, the listing's summaries, and the forest of forks.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { findSession } from "../../src/session/find.ts";
 import { listSessions, type SessionSummary } from "../../src/session/list.ts";
 import { acquireLock, lockPathOf, SessionLockedError } from "../../src/session/lock.ts";
@@ -42,11 +42,78 @@ describe("the session lock", () => {
     expect(existsSync(lockPathOf(file))).toBe(false);
   });
 
-  test("a lock file cut off while being written counts as stale", () => {
+  test("a lock file cut off while being written, and left so, counts as stale", () => {
     const file = join(tempDir("zot-lock-"), "s.jsonl");
     writeFileSync(lockPathOf(file), '{"pid":12');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPathOf(file), old, old);
     acquireLock(file, "abc").release();
   });
+
+  test("a lock an older zot is still writing (created empty, its owner written after) is waited for, not taken", async () => {
+    const file = join(tempDir("zot-lock-"), "s.jsonl");
+    const live = Bun.spawn(["sleep", "30"]);
+    try {
+      writeFileSync(lockPathOf(file), "");
+      const owner = JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-23T10:00:00Z" });
+      const writer = Bun.spawn(["bash", "-c", `sleep 0.1; printf '%s' '${owner}' > '${lockPathOf(file)}'`]);
+      expect(() => acquireLock(file, "abc")).toThrow(`pid ${live.pid}`);
+      await writer.exited;
+    } finally {
+      live.kill();
+    }
+  });
+
+  test("a pid now running another process (reused after the owner died, or after a reboot) is stale; the owner itself is not", async () => {
+    const file = join(tempDir("zot-lock-"), "s.jsonl");
+    const live = Bun.spawn(["sleep", "30"]);
+    try {
+      const start = readFileSync(`/proc/${live.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]!;
+      const lockAs = (fields: Record<string, unknown>) =>
+        writeFileSync(lockPathOf(file), JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-23T10:00:00Z", ...fields }));
+      lockAs({ start });
+      expect(() => acquireLock(file, "abc")).toThrow(`pid ${live.pid}`);
+      lockAs({ start: String(Number(start) - 1000) });
+      acquireLock(file, "abc").release();
+      lockAs({ start, boot: "a boot that is not this one" });
+      acquireLock(file, "abc").release();
+      expect(existsSync(lockPathOf(file))).toBe(false);
+    } finally {
+      live.kill();
+    }
+  });
+
+  test("the lock names this process with its start time and boot, and is never seen half-written", () => {
+    const file = join(tempDir("zot-lock-"), "s.jsonl");
+    const lock = acquireLock(file, "abc");
+    const owner = JSON.parse(readFileSync(lockPathOf(file), "utf8"));
+    expect(owner).toMatchObject({ pid: process.pid, host: hostname(), start: expect.any(String), boot: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() });
+    lock.release();
+    // no temp or takeover file is left beside it
+    expect(readdirSync(dirname(file))).toEqual([]);
+  });
+
+  for (const stale of [false, true]) {
+    test(`eight zot processes race for one lock${stale ? " left by a dead process" : ""}: exactly one gets it`, async () => {
+      const dir = tempDir("zot-lock-race-");
+      const file = join(dir, "s.jsonl");
+      if (stale) writeFileSync(lockPathOf(file), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: "2026-11-23T10:00:00Z" }));
+      const go = join(dir, "go");
+      const racers = Array.from({ length: 8 }, () =>
+        Bun.spawn([process.execPath, join(import.meta.dir, "..", "fixtures", "session", "lock-racer.ts"), file, go], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }),
+      );
+      const readers = racers.map((r) => r.stdout.getReader());
+      const next = async (i: number) => new TextDecoder().decode((await readers[i]!.read()).value).trim();
+      for (let i = 0; i < racers.length; i++) expect(await next(i)).toBe("ready");
+      writeFileSync(go, "");
+      const outcomes: string[] = [];
+      for (let i = 0; i < racers.length; i++) outcomes.push(await next(i));
+      for (const racer of racers) racer.stdin.end();
+      await Promise.all(racers.map((r) => r.exited));
+      expect(outcomes.filter((o) => o === "won")).toHaveLength(1);
+      expect(outcomes.filter((o) => o === "locked")).toHaveLength(7);
+    });
+  }
 });
 
 describe("finding and listing sessions", () => {
@@ -78,7 +145,7 @@ describe("finding and listing sessions", () => {
       cwd,
       model: "gpt-5",
       provider: "openai",
-      messages: 3,
+      messages: 4,
       cost_usd: 0.0006,
       first_prompt: 'look at this ✓ \u2028 "quoted" second line'.replace(/\s+/g, " "),
     });

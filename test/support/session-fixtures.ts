@@ -17,6 +17,7 @@ export const header: SessionHeader = {
 
 const usage = { input: 100, output: 20, cache_read: 5, cache_write: 1, cost_usd: 0.0006, reasoning: null };
 const time = "2026-11-23T10:16:00.000Z";
+const later = "2026-11-23T10:17:00.000Z";
 export const summary = { role: "user" as const, content: [{ type: "text" as const, text: "## Context Summary\n\nearlier work" }], time };
 
 /** One record of every type, with every optional field and every content block kind. */
@@ -75,5 +76,16 @@ export const everyRecord: SessionEntry[] = [
   { type: "compaction", time, reason: "auto", summary: "earlier work", message: summary, kept: 2, messages_before: 3 },
   { type: "message", message: { role: "assistant", content: [{ type: "text", text: "after" }], time } },
   { type: "rewind", time, to: 3, reason: "hard_abort by guard" },
+  // A step's results written as each completed (an audit record between them): one tool message.
+  { type: "tool_result", time, result: { type: "tool_result", call_id: "t2", is_error: false, content: [{ type: "text", text: "first" }] } },
+  { type: "intercept", time, participant: "gate", stage: "approve_tool", action: "deny", reason: "not that" },
+  { type: "tool_result", time: later, result: { type: "tool_result", call_id: "t3", is_error: true, content: [{ type: "text", text: "not that" }] } },
 ];
+
+/** The tool message the last three records replay to. */
+export const resultsMessage = {
+  role: "tool" as const,
+  content: [everyRecord.at(-3), everyRecord.at(-1)].map((r) => (r?.type === "tool_result" ? r.result : undefined)!),
+  time: later,
+};
 

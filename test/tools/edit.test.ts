@@ -198,7 +198,7 @@ test("joining lines shows the merged line, not an empty diff", async () => {
   expect(r.text).toContain("-one\n-two\n+one two");
 });
 
-test("keeps the file mode, writes atomically (no temp files), never creates files", async () => {
+test("keeps the file mode, leaves no temp files, never creates files", async () => {
   put("exec.sh", "echo a\n");
   chmodSync(join(dir, "exec.sh"), 0o700);
   await edit({ path: "exec.sh", edits: [{ old_text: "echo a", new_text: "echo b" }] });

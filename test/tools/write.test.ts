@@ -1,4 +1,5 @@
-// write: parent directories, atomic replace (temp + rename, no leftovers), mode and symlinks kept.
+// write: parent directories, a new file created whole, an existing one rewritten in place (no
+// leftovers), mode and symlinks kept.
 import { afterAll, expect, test } from "bun:test";
 import {
   chmodSync,
@@ -48,22 +49,29 @@ test("overwriting keeps the file's mode and says it overwrote", async () => {
   expect(readFileSync(path, "utf8")).toBe("#!/bin/sh\necho new\n");
 });
 
-test("replaces by rename: a reader holding the old file still sees the old bytes, and no temp file is left", async () => {
+test("rewrites in place: a reader holding the file sees the new bytes, and no temp file is left", async () => {
   const path = join(dir, "atomic", "data.json");
   mkdirSync(join(dir, "atomic"));
   writeFileSync(path, '{"v":1}');
   const fd = openSync(path, "r");
   try {
     for (let i = 2; i <= 5; i++) expect((await write({ path: "atomic/data.json", content: `{"v":${i}}` })).is_error).toBe(false);
-    // An in-place truncate-and-write would show the new bytes through the old descriptor.
+    // The same inode: what other programs hold open is the file (other-writers.test.ts says why).
     const buf = Buffer.alloc(16);
     const n = readSync(fd, buf, 0, 16, 0);
-    expect(buf.subarray(0, n).toString()).toBe('{"v":1}');
+    expect(buf.subarray(0, n).toString()).toBe('{"v":5}');
   } finally {
     closeSync(fd);
   }
   expect(readFileSync(path, "utf8")).toBe('{"v":5}');
   expect(readdirSync(join(dir, "atomic"))).toEqual(["data.json"]);
+});
+
+test("a dangling symlink is refused with its target named", async () => {
+  symlinkSync(join(dir, "nowhere.txt"), join(dir, "dangling.txt"));
+  const r = await write({ path: "dangling.txt", content: "x" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toBe(`write: dangling.txt is a symbolic link to ${join(dir, "nowhere.txt")}, which does not exist; write that path instead`);
 });
 
 test("writing through a symlink updates the target and keeps the link", async () => {

@@ -1,0 +1,40 @@
+// Keeps the agent's record of what the model last saw of each file (ToolContext.views): read
+// notes what it showed, write and edit what they wrote. Rule: edit and write never act on a file
+// that changed since the model last saw it; they say so and tell the model to read it again, as
+// Claude Code's edit does. A file the model has not seen through zot (read nothing yet, a resumed
+// session) has no record and is not judged.
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import type { Stats } from "node:fs";
+import type { FileView, ToolContext } from "../protocol/tool.ts";
+
+/** Records are by real path, so `./a`, `a` and a symlink to it are one file. */
+function keyOf(abs: string): string {
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    return abs;
+  }
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Notes that the model has now seen `abs` as `sha256` (after a read, write or edit). */
+export function rememberView(ctx: ToolContext, abs: string, view: { sha256: string; stat: Pick<Stats, "size" | "mtimeMs"> }): void {
+  ctx.views?.set(keyOf(abs), { size: view.stat.size, mtimeMs: view.stat.mtimeMs, sha256: view.sha256 });
+}
+
+/**
+ * Why `current` (what `abs` holds now) is not what the model last saw, as the refusal's middle
+ * sentence; undefined when it is, or when the model never saw the file through zot.
+ */
+export function changedSinceSeen(ctx: ToolContext, abs: string, current: Buffer): string | undefined {
+  const seen: FileView | undefined = ctx.views?.get(keyOf(abs));
+  if (!seen || sha256(current) === seen.sha256) return undefined;
+  const delta = current.length - seen.size;
+  const size =
+    delta === 0 ? "the same size, different content" : `${Math.abs(delta)} bytes ${delta > 0 ? "longer" : "shorter"}`;
+  return `it changed since you last read it (${size}): the user, a formatter or another program (or a command you ran) wrote to it`;
+}
