@@ -56,7 +56,7 @@ export interface RuntimeOptions {
   session?: SessionChoice;
   /** `--jail`: start with the built-in tools confined to the working directory (Agent.jailed) */
   jail?: boolean;
-  /** `--no-yolo`: confirm every tool call with `confirmer`; without one, every tool call is refused */
+  /** `--no-yolo`: confirm every tool call with `confirmer` (reads inside cwd excepted); without one, they are refused */
   noYolo?: boolean;
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
   confirmer?: Confirmer;
@@ -278,19 +278,25 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
 /**
  * The confirmation gate: with a confirmer (the TUI) always, confirming from the start with
  * --no-yolo, so /yolo can turn confirmations on and off; without one (-p, --json, rpc) only for
- * --no-yolo, and then it refuses every tool call: the flag promises that no tool runs unconfirmed,
- * and with no one to ask, keeping that promise means running none (a warning says so up front).
+ * --no-yolo, and then it refuses every call it would ask about: the flag promises that no tool runs
+ * unconfirmed, and with no one to ask, keeping that promise means running none (a warning says so
+ * up front). Reads inside the working directory are never asked about.
  */
 function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]): ConfirmGate | undefined {
   if (!options.confirmer && !options.noYolo) return undefined;
   if (!options.confirmer) {
     notes.push(
-      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused; drop --no-yolo to let tools run, or choose them with --tools",
+      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call but a read inside the working directory will be refused; drop --no-yolo to let tools run, or choose them with --tools",
     );
   }
+  const toolOf = (name: string) => agent.tools.find((tool) => tool.name === name);
   const gate = new ConfirmGate({
     confirmer: options.confirmer,
     confirming: options.noYolo ?? false,
+    // A read inside the working directory is not worth a question (as Claude Code and Codex);
+    // an edit or a write is asked about with its diff.
+    unasked: (call) => toolOf(call.name)?.readsOnlyInside?.(call.args, agent.cwd) ?? false,
+    preview: async (call) => toolOf(call.name)?.preview?.(call.args, agent.cwd),
     unattended:
       "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; " +
       "go on without tools, or tell the user what you would run",

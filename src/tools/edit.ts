@@ -3,7 +3,7 @@
 // byte is written; any failure leaves the file untouched and says how to fix the call.
 import { readFile, stat } from "node:fs/promises";
 import * as v from "valibot";
-import { type Tool, textResult } from "../protocol/tool.ts";
+import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
 import { fileErrorText } from "./file-error-text.ts";
@@ -52,43 +52,16 @@ export const editTool: Tool = {
     "applied together, or not at all. Read the file first; copy text without read's line-number prefixes. " +
     "Returns a unified diff. Prefer this over write for changing existing files; it never creates files.",
   parameters: args.jsonSchema,
+  async preview(raw, cwd) {
+    const planned = await planFileEdit(raw, cwd);
+    if (!("plan" in planned)) return undefined;
+    return capDiff(unifiedDiff(planned.doc.text, planned.newText, planned.plan, diffPaths(cwd, planned.abs)));
+  },
   async execute(raw, ctx) {
-    const parsed = args.parse(normaliseArgs(raw));
-    if (!parsed.ok) return parsed.error;
-    const { path, edits } = parsed.value;
-    const abs = resolveToolPath(ctx.cwd, path);
-    const jailed = refuseOutsideJail(ctx, "edit", path, abs);
-    if (jailed) return jailed;
-
-    const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
-    if (info instanceof Error) {
-      return textResult(
-        info.code === "ENOENT"
-          ? `edit: ${path} does not exist; edit only changes existing files (use write to create one)`
-          : `edit: cannot read ${path}: ${fileErrorText(info)}`,
-        true,
-      );
-    }
-    if (!info.isFile()) return textResult(`edit: ${path} is not a regular file`, true);
-    const bytes = await readFile(abs).catch((err: unknown) => err as Error);
-    if (bytes instanceof Error) return textResult(`edit: cannot read ${path}: ${fileErrorText(bytes)}`, true);
-    if (bytes.subarray(0, 8192).includes(0)) return textResult(`edit: ${path} looks binary; edit only changes text files`, true);
-    let decoded: string;
-    try {
-      decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      return textResult(
-        `edit: ${path} is not valid UTF-8, and rewriting it would corrupt it; change it with bash (e.g. sed) instead`,
-        true,
-      );
-    }
-
-    const doc = new Document(decoded);
-    const plan = planEdits(doc, edits, path);
-    if (typeof plan === "string") return textResult(plan, true);
-
+    const planned = await planFileEdit(raw, ctx.cwd, (path, abs) => refuseOutsideJail(ctx, "edit", path, abs));
+    if (!("plan" in planned)) return planned;
+    const { path, abs, doc, plan, newText, edits } = planned;
     const replacements = plan.length;
-    const newText = doc.apply(plan);
     try {
       await writeFileAtomic(abs, Buffer.from(doc.restore(plan), "utf8"));
     } catch (err) {
@@ -101,6 +74,60 @@ export const editTool: Tool = {
     return textResult(`${summary}\n${diff}`, false, { path: abs, edits: edits.length, replacements, diff });
   },
 };
+
+interface PlannedEdit {
+  path: string;
+  abs: string;
+  doc: Document;
+  plan: Replacement[];
+  newText: string;
+  edits: EditItem[];
+}
+
+/**
+ * Everything an edit does short of writing: the file read and every replacement matched, or the
+ * error result. `refuse`: the jail's verdict on the path (execute's; a preview has none).
+ */
+async function planFileEdit(
+  raw: Record<string, unknown>,
+  cwd: string,
+  refuse?: (path: string, abs: string) => ToolResult | undefined,
+): Promise<PlannedEdit | ToolResult> {
+  const parsed = args.parse(normaliseArgs(raw));
+  if (!parsed.ok) return parsed.error;
+  const { path, edits } = parsed.value;
+  const abs = resolveToolPath(cwd, path);
+  const jailed = refuse?.(path, abs);
+  if (jailed) return jailed;
+
+  const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
+  if (info instanceof Error) {
+    return textResult(
+      info.code === "ENOENT"
+        ? `edit: ${path} does not exist; edit only changes existing files (use write to create one)`
+        : `edit: cannot read ${path}: ${fileErrorText(info)}`,
+      true,
+    );
+  }
+  if (!info.isFile()) return textResult(`edit: ${path} is not a regular file`, true);
+  const bytes = await readFile(abs).catch((err: unknown) => err as Error);
+  if (bytes instanceof Error) return textResult(`edit: cannot read ${path}: ${fileErrorText(bytes)}`, true);
+  if (bytes.subarray(0, 8192).includes(0)) return textResult(`edit: ${path} looks binary; edit only changes text files`, true);
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return textResult(
+      `edit: ${path} is not valid UTF-8, and rewriting it would corrupt it; change it with bash (e.g. sed) instead`,
+      true,
+    );
+  }
+
+  const doc = new Document(decoded);
+  const plan = planEdits(doc, edits, path);
+  if (typeof plan === "string") return textResult(plan, true);
+  return { path, abs, doc, plan, newText: doc.apply(plan), edits };
+}
 
 function normaliseArgs(raw: Record<string, unknown>): Record<string, unknown> {
   const out = renameKeys(raw, { file_path: "path" });

@@ -1,13 +1,14 @@
 // The `write` tool: create or replace a whole file. Rule: a file is never seen half-written; bytes
 // go to a temp file in the same directory and are renamed over the target, keeping its mode.
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, open, readFile, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
+import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 
 const WriteArgs = v.object({
   path: v.pipe(
@@ -19,6 +20,8 @@ const WriteArgs = v.object({
 });
 
 const args = defineArgs("write", WriteArgs);
+/** A file bigger than this is not diffed for a preview (the diff would not be read anyway). */
+const PREVIEW_MAX_BYTES = 1 << 20;
 
 export const writeTool: Tool = {
   name: "write",
@@ -27,6 +30,18 @@ export const writeTool: Tool = {
     "To change part of an existing file use edit instead: it is cheaper and cannot drop unrelated lines. " +
     "If you overwrite an existing file, read it first. Paths are relative to the working directory.",
   parameters: args.jsonSchema,
+  async preview(raw, cwd) {
+    const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
+    if (!parsed.ok) return undefined;
+    const abs = resolveToolPath(cwd, parsed.value.path);
+    const existing = await stat(abs).catch(() => null);
+    if (existing && (!existing.isFile() || existing.size > PREVIEW_MAX_BYTES)) return undefined;
+    const before = existing ? await readFile(abs).catch(() => undefined) : Buffer.alloc(0);
+    if (!before || before.subarray(0, 8192).includes(0)) return undefined;
+    const lf = (text: string) => text.replaceAll("\r\n", "\n");
+    const [from, to] = diffPaths(cwd, abs);
+    return capDiff(wholeTextDiff(lf(before.toString("utf8")), lf(parsed.value.content), [existing ? from : "/dev/null", to]));
+  },
   async execute(raw, ctx) {
     const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
     if (!parsed.ok) return parsed.error;
