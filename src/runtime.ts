@@ -238,7 +238,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       const notes = [...next.notes];
       agent.clear();
       if (next.resumed) {
-        agent.messages = next.resumed.messages;
+        agent.replaceTranscript(next.resumed.messages);
         agent.cumulative = next.resumed.cumulative;
         // One provider per process: the session's model comes back when this provider has it.
         const ended = next.resumed;

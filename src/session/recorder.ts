@@ -1,5 +1,5 @@
 // Records a running agent into its session, as things happen: every message, model call usage,
-// model switch, compaction and interception decision. Rule: after every write the records replay
+// model switch (when it happens), compaction and interception decision. Rule: after every write the records replay
 // to exactly the agent's transcript; whatever changed the transcript other than an append (a
 // hard_abort, a clear, a repaired resume) is caught by comparing it with what was recorded and
 // written as a rewind plus the messages that differ. A failed write is reported once and ends the
@@ -50,6 +50,11 @@ export class SessionRecorder {
       agent.onMessage(() => this.sync()),
       agent.onEvent((event) => this.onEvent(event)),
       agent.onCompacted((compacted) => this.onCompacted(compacted)),
+      // A switch is recorded at once (a list of sessions shows the model a session is on), unless
+      // nothing is recorded yet: the file does not exist, and its header will name the model.
+      agent.onModelChange(() => {
+        if (this.recorded.length > 0) this.syncModel();
+      }),
     );
     this.sync();
   }
