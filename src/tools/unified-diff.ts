@@ -1,6 +1,6 @@
-// Unified diffs of exact-text replacements, as the `edit` tool returns them (and the TUI will
-// colour). Rule: built from the replacements themselves, so the cost follows the size of the change,
-// not of the file; capped at 2,000 lines / 50 KB.
+// Unified diffs of exact-text replacements, as the `edit` tool returns them and the TUI colours
+// (also a write's, before it runs, for the --no-yolo question). Rule: built from the replacements
+// themselves, so the cost follows the size of the change, not of the file; capped at 2,000 lines / 50 KB.
 import { isAbsolute, relative } from "node:path";
 
 /** One replacement in a file's LF-normalised text. */

@@ -70,3 +70,28 @@ describe("/sessions", () => {
     expect(current).toContain("this session");
   });
 });
+
+describe("/session export", () => {
+  test("with no file named, writes to $ZOT_HOME/exports and leaves the project alone; a named file goes where the user says", async () => {
+    const { session, mock, home, cwd } = zot({ cols: 160 });
+    mock.push({ text: "recorded answer" });
+    await ready(session);
+    session.type("something to record\r");
+    await session.waitForText("recorded answer");
+    session.type("/session export\r");
+    await session.waitForText("exported session");
+    const exports = join(home, "exports");
+    const files = readdirSync(exports);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toEndWith(".zotsession");
+    expect(session.screen.text()).toContain(join(exports, files[0]!));
+    expect(readdirSync(cwd)).toEqual([]);
+
+    session.type("/session export notes/shared\r");
+    await session.waitFor((screen) => screen.text().includes("notes/shared.zotsession") || screen.text().includes("could not write"), "the named export");
+    expect(session.screen.text()).toContain("could not write");
+    session.type("/session export shared\r");
+    await session.waitForText(join(cwd, "shared.zotsession"));
+    expect(existsSync(join(cwd, "shared.zotsession"))).toBe(true);
+  });
+});
