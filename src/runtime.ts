@@ -94,6 +94,12 @@ export interface Runtime {
    * this provider has it). The caller makes sure no turn runs. Resolves with notes for the user.
    */
   switchSession(choice: SessionChoice): Promise<string[]>;
+  /**
+   * Runs a command the user typed (the TUI's `!command`) as the bash tool runs one, in the working
+   * directory: the output (head and tail when long) and its status line. It is the user's own
+   * command: no interceptor sees it and the jail does not apply.
+   */
+  shell(command: string, signal: AbortSignal): Promise<{ text: string; aborted: boolean }>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -253,6 +259,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       extensions?.switchSession(next.id);
       return notes;
     };
+    const shell = async (command: string, signal: AbortSignal) => {
+      const { bashTool } = await import("./tools/bash.ts");
+      const result = await bashTool.execute({ command }, { cwd: agent.cwd, signal, onProgress: () => {} });
+      return { text: result.content.map((block) => (block.type === "text" ? block.text : "")).join(""), aborted: signal.aborted };
+    };
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
     return {
       agent,
@@ -267,6 +278,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       },
       setModel,
       switchSession,
+      shell,
       dispose,
     };
   } catch (error) {

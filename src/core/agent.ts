@@ -256,6 +256,15 @@ export class Agent {
     for (const listener of this.messageListeners) listener(message);
   }
 
+  /**
+   * Adds a user message without a turn (the TUI's `!command` output): the model reads it with the
+   * next prompt, and the session records it. Emits no event, since no turn starts (observers of
+   * turns would see a start without an end). Call it while no prompt runs.
+   */
+  addContext(text: string): void {
+    this.append({ role: "user", content: [{ type: "text", text }], time: nowIso() });
+  }
+
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
     const start = this.messages.length;
     const content: ContentBlock[] = [];
