@@ -96,6 +96,25 @@ describe("the --no-yolo dialog", () => {
     expect(existsSync(join(cwd, "six.txt"))).toBe(true);
     await session.waitFor((screen) => !screen.text().includes("confirmations on"), "the confirmations tag gone");
   }, 30_000);
+
+  test("Ctrl+C on a question cancels the turn as Esc does; zot keeps running", async () => {
+    const { session, mock, cwd } = zot({ args: ["--no-yolo"] });
+    mock.push(
+      { tool_calls: [{ name: "bash", args: { command: "echo a > a.txt" } }, { name: "bash", args: { command: "echo b > b.txt" } }] },
+      { text: "still here" },
+    );
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("echo a > a.txt");
+    session.type("\x03");
+    await session.waitForText("turn cancelled");
+    expect(session.screen.text()).not.toContain("Allow bash?");
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    session.type("again\r");
+    await session.waitForText("still here");
+    expect(mock.requests).toHaveLength(2);
+  });
 });
 
 describe("slash commands", () => {
