@@ -80,7 +80,8 @@ describe("slash commands", () => {
     session.type("/hel");
     await session.waitForText("› /help");
     session.type("\r");
-    await session.waitForText("Commands");
+    // The list may be taller than the screen: its heading is then in the scrollback.
+    await session.waitFor((screen) => screen.allLines().join("\n").includes("Commands"), "the /help output");
     expect(session.screen.text()).toContain("/model");
     session.type("/nosuch please\r");
     await session.waitForText("unknown command /nosuch; /help lists the commands");

@@ -102,7 +102,7 @@ describe("/help", () => {
     expect(app.markdown.join("\n")).not.toContain("Extension commands");
     // The keys name what a prompt can carry besides text.
     expect(app.markdown.join("\n")).toContain("`@path` sends a file's content with the prompt");
-    expect(app.markdown.join("\n")).toContain("`!command` runs a shell command");
+    expect(app.markdown.join("\n")).toContain("`!command` runs a shell command as context");
   });
 });
 

@@ -6,7 +6,7 @@ import type { AppContext, SlashCommand } from "../app-context.ts";
 const KEYS = [
   "Enter sends (queued while a turn runs) · Alt+Enter or Shift+Enter adds a line",
   "Esc cancels the turn (or dismisses notes, or clears the editor) · Ctrl+C twice or Ctrl+D on an empty editor quits",
-  "`@path` sends a file's content with the prompt (`@` alone picks one) · `!command` runs a shell command and gives its output to the model as context",
+  "`@path` sends a file's content with the prompt (`@` picks one) · `!command` runs a shell command as context",
   "↑/↓ walk your earlier prompts · Ctrl+O expands tool output",
 ];
 
