@@ -58,7 +58,7 @@ export interface RuntimeOptions {
   session?: SessionChoice;
   /** `--jail`: start with the built-in tools confined to the working directory (Agent.jailed) */
   jail?: boolean;
-  /** `--no-yolo`: confirm every tool call with `confirmer`; without one, every tool call is refused */
+  /** `--no-yolo`: confirm every tool call with `confirmer` (reads inside cwd excepted); without one, they are refused */
   noYolo?: boolean;
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
   confirmer?: Confirmer;
@@ -96,6 +96,12 @@ export interface Runtime {
    * this provider has it). The caller makes sure no turn runs. Resolves with notes for the user.
    */
   switchSession(choice: SessionChoice): Promise<string[]>;
+  /**
+   * Runs a command the user typed (the TUI's `!command`) as the bash tool runs one, in the working
+   * directory: the output (head and tail when long) and its status line. It is the user's own
+   * command: no interceptor sees it and the jail does not apply.
+   */
+  shell(command: string, signal: AbortSignal): Promise<{ text: string; aborted: boolean }>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -242,7 +248,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       const notes = [...next.notes];
       agent.clear();
       if (next.resumed) {
-        agent.messages = next.resumed.messages;
+        agent.replaceTranscript(next.resumed.messages);
         agent.cumulative = next.resumed.cumulative;
         // One provider per process: the session's model comes back when this provider has it.
         const ended = next.resumed;
@@ -260,6 +266,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       extensions?.switchSession(next.id);
       return notes;
     };
+    const shell = async (command: string, signal: AbortSignal) => {
+      const { bashTool } = await import("./tools/bash.ts");
+      const result = await bashTool.execute({ command }, { cwd: agent.cwd, signal, onProgress: () => {} });
+      return { text: result.content.map((block) => (block.type === "text" ? block.text : "")).join(""), aborted: signal.aborted };
+    };
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
     return {
       agent,
@@ -274,6 +285,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       },
       setModel,
       switchSession,
+      shell,
       dispose,
     };
   } catch (error) {
@@ -285,19 +297,25 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
 /**
  * The confirmation gate: with a confirmer (the TUI) always, confirming from the start with
  * --no-yolo, so /yolo can turn confirmations on and off; without one (-p, --json, rpc) only for
- * --no-yolo, and then it refuses every tool call: the flag promises that no tool runs unconfirmed,
- * and with no one to ask, keeping that promise means running none (a warning says so up front).
+ * --no-yolo, and then it refuses every call it would ask about: the flag promises that no tool runs
+ * unconfirmed, and with no one to ask, keeping that promise means running none (a warning says so
+ * up front). Reads inside the working directory are never asked about.
  */
 function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]): ConfirmGate | undefined {
   if (!options.confirmer && !options.noYolo) return undefined;
   if (!options.confirmer) {
     notes.push(
-      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused; drop --no-yolo to let tools run, or choose them with --tools",
+      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call but a read inside the working directory will be refused; drop --no-yolo to let tools run, or choose them with --tools",
     );
   }
+  const toolOf = (name: string) => agent.tools.find((tool) => tool.name === name);
   const gate = new ConfirmGate({
     confirmer: options.confirmer,
     confirming: options.noYolo ?? false,
+    // A read inside the working directory is not worth a question (as Claude Code and Codex);
+    // an edit or a write is asked about with its diff.
+    unasked: (call) => toolOf(call.name)?.readsOnlyInside?.(call.args, agent.cwd) ?? false,
+    preview: async (call) => toolOf(call.name)?.preview?.(call.args, agent.cwd),
     unattended:
       "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; " +
       "go on without tools, or tell the user what you would run",

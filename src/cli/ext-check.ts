@@ -5,12 +5,14 @@
 // mistakes are the diagnostics the host reports while it runs the extension, so `check` passes
 // exactly when a real zot would have nothing to complain about. The run uses a private, temporary
 // ZOT_HOME (logs, data, SDK runtime), so it neither writes into the user's nor mixes with another
-// zot running the same extension. Exit 0 clean, 1 otherwise.
+// zot running the same extension. A command or tool named as one of zot's own (/help, read) is
+// reported too: a real zot would shadow it and never use it. Exit 0 clean, 1 otherwise.
 import type { ArgsDef } from "citty";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
+import { BUILTIN_TOOL_NAMES, isBuiltinCommand } from "../extensions/builtin-names.ts";
 import { loadManifest, loadManifestFile, type Manifest } from "../extensions/manifest.ts";
 import { ZotExtensionHost } from "../extensions/zot-host.ts";
 import { EXT_EVENTS } from "../protocol/ext-frames.ts";
@@ -41,7 +43,7 @@ export const CHECK: ExtCommand = {
     }
     const report = await checkExtension(manifest, dir, ctx);
     console.log(formatReport(report, dir));
-    return report.problems.length === 0 ? EXIT.ok : EXIT.failed;
+    return report.problems.length === 0 && report.taken.length === 0 ? EXIT.ok : EXIT.failed;
   },
 };
 
@@ -85,6 +87,8 @@ export interface CheckReport {
   stopMs: number;
   /** every protocol mistake, in the order the host met them */
   problems: string[];
+  /** commands and tools it registered whose names zot's own have: zot never uses them */
+  taken: string[];
   /** what is allowed but worth knowing (no ready frame: the host closes registration itself, as the original did) */
   warnings: string[];
   /** the extension's own stderr during the check (last lines) */
@@ -141,7 +145,20 @@ async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtCo
     problems.push(report.startError ?? `the extension was ${report.state} when registration closed, not running`);
   }
   const stderr = stderrLines(host.logFile).slice(-STDERR_LINES);
-  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, warnings, stderr };
+  const taken = takenNames(report.commands, report.tools);
+  return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, taken, warnings, stderr };
+}
+
+/** What a real zot would shadow (and say so when it loads the extension): zot's own command and tool names. */
+function takenNames(commands: { name: string }[], tools: { name: string }[]): string[] {
+  return [
+    ...commands
+      .filter((c) => isBuiltinCommand(c.name))
+      .map((c) => `command /${c.name} is zot's built-in /${c.name.toLowerCase()}, which always wins: the extension's never runs; rename it (e.g. /my-${c.name})`),
+    ...tools
+      .filter((t) => BUILTIN_TOOL_NAMES.has(t.name))
+      .map((t) => `tool "${t.name}" is zot's built-in ${t.name} tool, which always wins: the model never sees the extension's; rename it`),
+  ];
 }
 
 /**
@@ -191,8 +208,12 @@ export function formatReport(report: CheckReport, dir: string): string {
     out.push(`${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"}:`);
     for (const warning of report.warnings) out.push(`  - ${warning}`);
   }
+  if (report.taken.length > 0) {
+    out.push(`${report.taken.length} name${report.taken.length === 1 ? "" : "s"} zot already has:`);
+    for (const name of report.taken) out.push(`  - ${name}`);
+  }
   if (report.problems.length === 0) {
-    out.push("ok: no protocol errors");
+    out.push(report.taken.length === 0 ? "ok: no protocol errors" : "no protocol errors, but it cannot be used as it is");
   } else {
     out.push(`${report.problems.length} protocol error${report.problems.length === 1 ? "" : "s"}:`);
     for (const problem of report.problems) out.push(`  - ${problem}`);

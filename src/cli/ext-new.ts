@@ -2,11 +2,13 @@
 // created: a manifest, one source file registering the command /<name> and the tool <name>_echo,
 // and a README saying how to run it. The templates are text files embedded in the binary.
 // Rule: never write over anyone's files: an existing non-empty directory is refused, and a
-// failure halfway removes what this run wrote.
+// failure halfway removes what this run wrote; never scaffold a command that cannot run: a name
+// zot's own commands have (/help) is refused.
 import type { ArgsDef } from "citty";
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
+import { isBuiltinCommand } from "../extensions/builtin-names.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import readmeTemplate from "./ext-templates/README.md.txt" with { type: "text" };
@@ -85,6 +87,11 @@ export const NEW: ExtCommand = {
     const name = positionals[0];
     if (!NAME.test(name)) {
       throw new UsageError(`"${name}" cannot be an extension name; use up to 59 letters, digits, - and _, starting with a letter or digit`);
+    }
+    if (isBuiltinCommand(name)) {
+      throw new UsageError(
+        `"${name}" is the name of zot's built-in /${name.toLowerCase()}, so the extension's /${name} would never run; pick another name, e.g. zot ext new my-${name}`,
+      );
     }
     const lang = (values.lang as Lang | undefined) ?? "ts";
     const dir = path.resolve(ctx.cwd, typeof values.dir === "string" ? values.dir : name);

@@ -15,7 +15,7 @@ function load(ctx: SessionsContext): SessionSummary[] {
 }
 
 function noneYet(ctx: SessionsContext): number {
-  console.error(`no sessions in ${ctx.cwd} yet; every zot -p or --json run there records one`);
+  console.error(`no sessions in ${ctx.cwd} yet; every zot run there records one (the TUI, -p and --json; not --no-session)`);
   return EXIT.ok;
 }
 

@@ -36,7 +36,7 @@ export const IMPORT: SessionsCommand = {
     const source = onePositional(positionals, ".zotsession file", "import <file>")!;
     const result = importSession(source, { home: ctx.home, cwd: ctx.cwd, userHome: ctx.userHome });
     reportProblems(result.problems);
-    console.log(`imported as ${result.id}; resume it with: zot --session ${result.id} -p "…"`);
+    console.log(`imported as ${result.id}; resume it with: ${resumeHint(result.id)}`);
     return EXIT.ok;
   },
 };
@@ -51,11 +51,16 @@ export const FORK: SessionsCommand = {
     const { file } = findSession(ctx.home, ctx.cwd, ref);
     const fork = forkSession(file, { home: ctx.home, atTurn: at });
     console.log(
-      `forked ${fork.parent} after turn ${fork.turn} of ${fork.turns} as ${fork.id} (${fork.messages} messages); resume it with: zot --session ${fork.id} -p "…"`,
+      `forked ${fork.parent} after turn ${fork.turn} of ${fork.turns} as ${fork.id} (${fork.messages} messages); resume it with: ${resumeHint(fork.id)}`,
     );
     return EXIT.ok;
   },
 };
+
+/** How to go on with a session: the TUI first (what most people run), then a one-shot prompt. */
+function resumeHint(id: string): string {
+  return `zot --session ${id} (or /sessions in zot; zot --session ${id} -p "…" for one prompt)`;
+}
 
 function parseTurn(value: string): number {
   const n = Number(value);

@@ -55,6 +55,8 @@ export interface ZotPaths {
   dataDir: string;
   skillsDir: string;
   logsDir: string;
+  /** where /session export writes when no file is named (never the project the TUI runs in) */
+  exportsDir: string;
 }
 
 export function zotPaths(home: string): ZotPaths {
@@ -69,6 +71,7 @@ export function zotPaths(home: string): ZotPaths {
     dataDir: path.join(home, "data"),
     skillsDir: path.join(home, "skills"),
     logsDir: path.join(home, "logs"),
+    exportsDir: path.join(home, "exports"),
   };
 }
 

@@ -75,7 +75,10 @@ export interface FinishedResult {
 
 /** The context as of the last model call. */
 export interface ContextUse {
-  /** input + cache read + cache write + output tokens of the last call (an estimate right after a compaction) */
+  /**
+   * input + cache read + cache write + output tokens of the last call (an estimate right after a
+   * compaction, and for a transcript loaded from a session until its first call)
+   */
   tokens: number;
   window: number;
   /** tokens / window */
@@ -146,6 +149,7 @@ export class Agent {
   private readonly compactedListeners = new Set<Listener<Compacted>>();
   private readonly toolStepListeners = new Set<Listener<ToolStep>>();
   private readonly resultListeners = new Set<Listener<FinishedResult>>();
+  private readonly modelListeners = new Set<Listener<ModelInfo>>();
   /** a turn_start was emitted whose turn_end was not */
   private turnOpen = false;
 
@@ -160,6 +164,7 @@ export class Agent {
     // The agent owns its chain so every decision that changed something is one of its events.
     this.chain = new InterceptChain({ emit: (event) => this.emit(event), log: options.log });
     this.messages = options.messages ?? [];
+    this.contextTokens = this.estimateContext();
     this.cumulative = options.cumulative ?? emptyUsage();
     this.autoCompact = options.autoCompact ?? 0.85;
     this.jailed = options.jailed ?? false;
@@ -167,14 +172,35 @@ export class Agent {
 
   /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
   clear(): void {
-    this.messages = [];
-    this.contextTokens = 0;
+    this.replaceTranscript([]);
+  }
+
+  /**
+   * Puts another transcript in place (a resumed session, a fork): what is in the context is
+   * estimated from it until the next call reports the real count.
+   */
+  replaceTranscript(messages: Message[]): void {
+    this.messages = messages;
+    // What the model read belongs to the conversation it read it in.
     this.views.clear();
+    this.contextTokens = this.estimateContext();
+  }
+
+  /** Nothing for an empty transcript (nothing was sent yet), else the transcript's size, estimated. */
+  private estimateContext(): number {
+    return this.messages.length === 0 ? 0 : estimateContextTokens(this.system, this.messages, this.toolSpecs());
   }
 
   /** Switches the model; the caller checks it belongs to the same provider. */
   setModel(model: ModelInfo): void {
     this.model = model;
+    for (const listener of this.modelListeners) listener(model);
+  }
+
+  /** Subscribes to model switches (the session records them as they happen); returns the unsubscribe function. */
+  onModelChange(listener: Listener<ModelInfo>): () => void {
+    this.modelListeners.add(listener);
+    return () => this.modelListeners.delete(listener);
   }
 
   contextUse(): ContextUse {
@@ -254,6 +280,15 @@ export class Agent {
   private append(message: Message): void {
     this.messages.push(message);
     for (const listener of this.messageListeners) listener(message);
+  }
+
+  /**
+   * Adds a user message without a turn (the TUI's `!command` output): the model reads it with the
+   * next prompt, and the session records it. Emits no event, since no turn starts (observers of
+   * turns would see a start without an end). Call it while no prompt runs.
+   */
+  addContext(text: string): void {
+    this.append({ role: "user", content: [{ type: "text", text }], time: nowIso() });
   }
 
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
@@ -456,9 +491,8 @@ export class Agent {
     if (outcome.status !== "ok") return outcome;
 
     const message = summaryMessage(outcome.summary);
-    this.messages = [message, ...kept];
     // An estimate until the next call reports the real count, so the threshold does not fire again at once.
-    this.contextTokens = estimateContextTokens(this.system, this.messages, this.toolSpecs());
+    this.replaceTranscript([message, ...kept]);
     this.emit({
       type: "compact_done",
       summary: outcome.summary,

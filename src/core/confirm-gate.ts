@@ -2,7 +2,9 @@
 // that asks a person before each tool call. Rule: it runs last of the approvers (priority
 // +Infinity), so the person sees the arguments every tool_call rewrite has already made and is
 // never asked about a call an extension or hook denies anyway; what they allow "for this session"
-// lives in this object and nowhere else.
+// lives in this object and nowhere else. Calls the runtime marks as needing no question (reads
+// inside the working directory) pass unasked, and a question about a call that changes a file
+// carries the change as a diff, so a person never allows an edit by its path alone.
 import type { Decision, FailureRule, Participant, StagePayloads, ToolArgs } from "./intercept.ts";
 
 /** What the person answered. */
@@ -24,6 +26,14 @@ export interface ConfirmRequest {
   /** one line of at most PREVIEW_MAX characters: what the call is about (previewArgs) */
   preview: string;
   args: ToolArgs;
+  /** what the call would change (an edit's or a write's unified diff), when the tool can say */
+  diff?: string;
+}
+
+/** A tool call as the gate sees it. */
+export interface GatedCall {
+  name: string;
+  args: ToolArgs;
 }
 
 /**
@@ -39,6 +49,10 @@ export interface ConfirmGateOptions {
   confirming?: boolean;
   /** the refusal when there is no confirmer */
   unattended?: string;
+  /** calls that need no question (reads inside the working directory); they pass as "policy" */
+  unasked?: (call: GatedCall) => boolean;
+  /** what a call would change, shown with its question; a preview that fails shows nothing */
+  preview?: (call: GatedCall) => Promise<string | undefined>;
 }
 
 export const CONFIRM_GATE_NAME = "confirm";
@@ -51,8 +65,11 @@ const NO_TIMEOUT_MS = 2 ** 31 - 1;
 
 export const DECLINED = "the user declined";
 
-/** How an approved call got through: asked and said yes, a remembered "yes for this tool", or no confirming. */
-export type ApprovalSource = "user" | "remembered" | "yolo";
+/**
+ * How an approved call got through: asked and said yes, a remembered "yes for this tool", a call
+ * that needs no question (a read inside the working directory), or no confirming.
+ */
+export type ApprovalSource = "user" | "remembered" | "policy" | "yolo";
 
 export class ConfirmGate implements Participant {
   readonly name = CONFIRM_GATE_NAME;
@@ -67,6 +84,8 @@ export class ConfirmGate implements Participant {
   readonly #waiting = new Set<() => void>();
   readonly #confirmer?: Confirmer;
   readonly #unattended: string;
+  readonly #unasked?: (call: GatedCall) => boolean;
+  readonly #preview?: (call: GatedCall) => Promise<string | undefined>;
   readonly #askListeners = new Set<(request: ConfirmRequest) => void>();
   /** how recent calls got through, by call id, until approvalSource reads it */
   readonly #sources = new Map<string, ApprovalSource>();
@@ -74,6 +93,8 @@ export class ConfirmGate implements Participant {
   constructor(options: ConfirmGateOptions = {}) {
     this.#confirmer = options.confirmer;
     this.#confirming = options.confirming ?? true;
+    this.#unasked = options.unasked;
+    this.#preview = options.preview;
     this.#unattended =
       options.unattended ??
       "tool call refused: confirmations are on (--no-yolo) and there is no one to confirm it; ask the user what to do instead";
@@ -126,6 +147,7 @@ export class ConfirmGate implements Participant {
     const call = payload as StagePayloads["approve_tool"];
     if (!this.#confirming) return this.#passed(call.id, "yolo");
     if (this.#tools.has(call.name)) return this.#passed(call.id, "remembered");
+    if (this.#isUnasked(call)) return this.#passed(call.id, "policy");
     if (!this.#confirmer) return { action: "deny", reason: this.#unattended };
 
     const answer = await this.#ask(this.#confirmer, call, signal);
@@ -145,6 +167,22 @@ export class ConfirmGate implements Participant {
     }
   }
 
+  #isUnasked(call: GatedCall): boolean {
+    try {
+      return this.#unasked?.(call) ?? false;
+    } catch {
+      return false;
+    }
+  }
+
+  async #diff(call: GatedCall): Promise<string | undefined> {
+    try {
+      return await this.#preview?.(call);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The person's answer, or yes when /yolo turns confirmations off meanwhile. */
   async #ask(confirmer: Confirmer, call: StagePayloads["approve_tool"], signal: AbortSignal): Promise<ConfirmAnswer> {
     const dialog = new AbortController();
@@ -156,7 +194,8 @@ export class ConfirmGate implements Participant {
     });
     this.#waiting.add(approve);
     try {
-      const request = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args };
+      const diff = await this.#diff(call);
+      const request: ConfirmRequest = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args, ...(diff ? { diff } : {}) };
       for (const listener of this.#askListeners) listener(request);
       return await Promise.race([confirmer(request, dialog.signal), approved]);
     } finally {

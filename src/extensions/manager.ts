@@ -24,13 +24,9 @@ import type { CommandResult, SlashCommands } from "./slash-command.ts";
 import { appendLog } from "./child.ts";
 import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
-/** Slash commands zot itself owns; an extension cannot take these names. */
-export const BUILTIN_COMMANDS: ReadonlySet<string> = new Set([
-  "help", "model", "clear", "compact", "sessions", "session", "jump", "btw", "reload-ext",
-  "skills", "jail", "unjail", "yolo", "exit", "quit", "login", "logout",
-]);
-/** Tool names zot itself owns. */
-export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(["read", "write", "edit", "bash", "skill"]);
+import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
+
+export { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES };
 
 export interface LoadOptions {
   cwd: string;

@@ -46,6 +46,14 @@ export interface Tool {
   /** set when an extension provides the tool */
   extension?: string;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * What the call would change, shown to a person asked to allow it (the --no-yolo confirmation):
+   * a unified diff for edit and write; undefined when there is nothing to show or the call would
+   * fail anyway. Never changes anything.
+   */
+  preview?(args: Record<string, unknown>, cwd: string): Promise<string | undefined>;
+  /** Whether the call only reads inside `cwd` (after symlinks), so a confirmation need not ask about it. */
+  readsOnlyInside?(args: Record<string, unknown>, cwd: string): boolean;
 }
 
 export function textResult(text: string, isError = false, details?: Record<string, unknown>): ToolResult {

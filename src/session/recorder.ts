@@ -1,10 +1,10 @@
 // Records a running agent into its session, as things happen: every message, each tool result the
-// moment it is known, model call usage, model switch, compaction and interception decision.
-// Rule: after every write the records replay to exactly the agent's transcript (tool results
-// written so far replay as the tool message they will be part of); whatever changed the transcript
-// other than an append (a hard_abort, a clear, a repaired resume) is caught by comparing it with
-// what was recorded and written as a rewind plus the messages that differ. A failed write is
-// reported once and ends the recording; the agent goes on.
+// moment it is known, model call usage, model switch (when it happens), compaction and interception
+// decision. Rule: after every write the records replay to exactly the agent's transcript (tool
+// results written so far replay as the tool message they will be part of); whatever changed the
+// transcript other than an append (a hard_abort, a clear, a repaired resume) is caught by comparing
+// it with what was recorded and written as a rewind plus the messages that differ. A failed write
+// is reported once and ends the recording; the agent goes on.
 import type { Agent, Compacted, FinishedResult } from "../core/agent.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
@@ -57,6 +57,11 @@ export class SessionRecorder {
       agent.onEvent((event) => this.onEvent(event)),
       agent.onCompacted((compacted) => this.onCompacted(compacted)),
       agent.onToolResult((finished) => this.onToolResult(finished)),
+      // A switch is recorded at once (a list of sessions shows the model a session is on), unless
+      // nothing is recorded yet: the file does not exist, and its header will name the model.
+      agent.onModelChange(() => {
+        if (this.recorded.length > 0) this.syncModel();
+      }),
     );
     this.sync();
   }

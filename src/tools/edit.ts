@@ -3,7 +3,7 @@
 // written and checked before a byte is written; any failure leaves the file untouched and says how
 // to fix the call. The file is changed in place (src/tools/rewrite-in-place.ts says why), and a
 // file that changed since the model last read it is refused (src/tools/file-views.ts).
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
@@ -55,6 +55,19 @@ export const editTool: Tool = {
     "applied together, or not at all. Read the file first; copy text without read's line-number prefixes. " +
     "Returns a unified diff. Prefer this over write for changing existing files; it never creates files.",
   parameters: args.jsonSchema,
+  async preview(raw, cwd) {
+    // What the call would change, for a person asked to allow it; nothing is written.
+    const parsed = args.parse(normaliseArgs(raw));
+    if (!parsed.ok) return undefined;
+    const abs = resolveToolPath(cwd, parsed.value.path);
+    const bytes = await readFile(abs).catch(() => undefined);
+    if (!bytes) return undefined;
+    const doc = documentOf(bytes, parsed.value.path);
+    if (typeof doc === "string") return undefined;
+    const plan = planEdits(doc, parsed.value.edits, parsed.value.path);
+    if (typeof plan === "string") return undefined;
+    return capDiff(unifiedDiff(doc.text, doc.apply(plan), plan, diffPaths(cwd, abs)));
+  },
   async execute(raw, ctx) {
     const parsed = args.parse(normaliseArgs(raw));
     if (!parsed.ok) return parsed.error;

@@ -10,7 +10,7 @@ import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { rememberView, sha256 } from "./file-views.ts";
-import { refuseOutsideJail } from "./sandbox.ts";
+import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
 
 /** Most lines one call returns. */
 export const READ_MAX_LINES = 2000;
@@ -47,6 +47,11 @@ export const readTool: Tool = {
     "from, and offset/limit can jump to any line. PNG, JPEG, GIF and WebP images come back as images. " +
     "Read a file before editing it. Use bash (ls, find, rg) to list directories or search.",
   parameters: args.jsonSchema,
+  readsOnlyInside(raw, cwd) {
+    const path = renameKeys(raw, { file_path: "path" }).path;
+    // Judged as the jail judges it: by where the path really leads, symlinks and all.
+    return typeof path === "string" && path !== "" && judgePath(jailRoot(cwd), resolveToolPath(cwd, path)).inside;
+  },
   async execute(raw, ctx) {
     const parsed = args.parse(renameKeys(raw, { file_path: "path" }));
     if (!parsed.ok) return parsed.error;

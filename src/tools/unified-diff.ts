@@ -1,6 +1,6 @@
-// Unified diffs of exact-text replacements, as the `edit` tool returns them (and the TUI will
-// colour). Rule: built from the replacements themselves, so the cost follows the size of the change,
-// not of the file; capped at 2,000 lines / 50 KB.
+// Unified diffs of exact-text replacements, as the `edit` tool returns them and the TUI colours
+// (also a write's, before it runs, for the --no-yolo question). Rule: built from the replacements
+// themselves, so the cost follows the size of the change, not of the file; capped at 2,000 lines / 50 KB.
 import { isAbsolute, relative } from "node:path";
 
 /** One replacement in a file's LF-normalised text. */
@@ -162,6 +162,31 @@ function lineOps(a: string[], b: string[]): [" " | "-" | "+", string][] {
     }
   }
   return ops;
+}
+
+/**
+ * The diff of replacing a whole text (a write over an existing file, or a new one from nothing):
+ * the lines both share at the start and the end are left out of the replacement, so a small change
+ * in a big file reads as that change.
+ */
+export function wholeTextDiff(oldText: string, newText: string, paths: [string, string]): string {
+  const oldLines = splitKeep(oldText);
+  const newLines = splitKeep(newText);
+  let head = 0;
+  while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
+  let tail = 0;
+  while (
+    tail < oldLines.length - head &&
+    tail < newLines.length - head &&
+    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
+  ) {
+    tail++;
+  }
+  const start = oldLines.slice(0, head).join("").length;
+  const end = oldText.length - oldLines.slice(oldLines.length - tail).join("").length;
+  const text = newLines.slice(head, newLines.length - tail).join("");
+  if (start === end && text === "") return "(no textual change)";
+  return unifiedDiff(oldText, newText, [{ start, end, text, edit: 0 }], paths);
 }
 
 /** The diff goes to the model: a replace_all over a big file must not flood the context. */

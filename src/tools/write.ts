@@ -5,7 +5,7 @@
 // mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
 import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
-import { lstat, mkdir, readlink, stat } from "node:fs/promises";
+import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
@@ -13,6 +13,7 @@ import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
+import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 
 const WriteArgs = v.object({
@@ -25,6 +26,8 @@ const WriteArgs = v.object({
 });
 
 const args = defineArgs("write", WriteArgs);
+/** A file bigger than this is not diffed for a preview (the diff would not be read anyway). */
+const PREVIEW_MAX_BYTES = 1 << 20;
 
 export const writeTool: Tool = {
   name: "write",
@@ -33,6 +36,19 @@ export const writeTool: Tool = {
     "To change part of an existing file use edit instead: it is cheaper and cannot drop unrelated lines. " +
     "If you overwrite an existing file, read it first. Paths are relative to the working directory.",
   parameters: args.jsonSchema,
+  async preview(raw, cwd) {
+    // What the call would change, for a person asked to allow it; nothing is written.
+    const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
+    if (!parsed.ok) return undefined;
+    const abs = resolveToolPath(cwd, parsed.value.path);
+    const existing = await stat(abs).catch(() => null);
+    if (existing && (!existing.isFile() || existing.size > PREVIEW_MAX_BYTES)) return undefined;
+    const before = existing ? await readFile(abs).catch(() => undefined) : Buffer.alloc(0);
+    if (!before || before.subarray(0, 8192).includes(0)) return undefined;
+    const lf = (text: string) => text.replaceAll("\r\n", "\n");
+    const [from, to] = diffPaths(cwd, abs);
+    return capDiff(wholeTextDiff(lf(before.toString("utf8")), lf(parsed.value.content), [existing ? from : "/dev/null", to]));
+  },
   async execute(raw, ctx) {
     const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
     if (!parsed.ok) return parsed.error;

@@ -228,6 +228,26 @@ describe("manual compaction", () => {
   });
 });
 
+describe("the context before the first call", () => {
+  test("a loaded transcript (a resumed session) is estimated at once; replacing it re-estimates; an empty one is 0", () => {
+    const { agent } = setup([]);
+    const loaded = agent.contextUse().tokens;
+    expect(loaded).toBeGreaterThan(1_000);
+    agent.replaceTranscript(history().slice(4));
+    expect(agent.contextUse().tokens).toBeGreaterThan(0);
+    expect(agent.contextUse().tokens).toBeLessThan(loaded);
+    agent.clear();
+    expect(agent.contextUse()).toEqual({ tokens: 0, window: 4_000, fraction: 0 });
+  });
+
+  test("a resumed transcript past the threshold is compacted before the first call, not only after it", async () => {
+    const { agent, mock, compactions } = setup([{ text: SUMMARY }, { text: "answered" }], { autoCompact: 0.3 });
+    await agent.prompt({ text: "go on" }, new AbortController().signal);
+    expect(compactions.map((c) => c.reason)).toEqual(["auto"]);
+    expect(mock.requests).toHaveLength(2);
+  });
+});
+
 describe("automatic compaction", () => {
   /** A first prompt whose call reports `input` tokens, then a second prompt. */
   async function twoPrompts(input: number, turns: ScriptTurn[], autoCompact?: number) {

@@ -235,6 +235,36 @@ describe("session and run time", () => {
   });
 });
 
+describe("calls that need no question, and what a question shows", () => {
+  test("a call the runtime marks unasked runs without a question, even with no one to ask; it got through by policy", async () => {
+    const unasked = ({ name, args }: { name: string; args: Record<string, unknown> }) => name === "read" && args.path === "inside.txt";
+    const { asked, confirmer } = scripted([{ answer: "no" }]);
+    const gate = new ConfirmGate({ confirmer, unasked });
+    const { agent, ran } = setup([call("read", { path: "inside.txt" }), call("read", { path: "/etc/passwd" }), { text: "ok" }], gate);
+    await agent.prompt({ text: "go" }, signal());
+    expect(asked.map((r) => r.preview)).toEqual(["/etc/passwd"]);
+    expect(ran).toEqual(['read {"path":"inside.txt"}']);
+
+    const alone = new ConfirmGate({ unasked });
+    expect(await alone.decide("approve_tool", { id: "c1", name: "read", args: { path: "inside.txt" } }, signal())).toEqual({ action: "continue" });
+    expect(alone.approvalSource("c1")).toBe("policy");
+    expect((await alone.decide("approve_tool", { id: "c2", name: "read", args: { path: "elsewhere" } }, signal())).action).toBe("deny");
+  });
+
+  test("the question carries the call's preview (a diff); a preview that fails leaves it out", async () => {
+    const { asked, confirmer } = scripted([{ answer: "yes" }, { answer: "yes" }]);
+    const preview = async ({ args }: { name: string; args: Record<string, unknown> }) => {
+      if (args.path === "broken") throw new Error("cannot diff");
+      return `--- a/${args.path}\n+++ b/${args.path}\n+new`;
+    };
+    const gate = new ConfirmGate({ confirmer, preview });
+    const { agent } = setup([call("write", { path: "a.txt" }), call("write", { path: "broken" }), { text: "ok" }], gate);
+    await agent.prompt({ text: "go" }, signal());
+    expect(asked[0]!.diff).toBe("--- a/a.txt\n+++ b/a.txt\n+new");
+    expect(asked[1]).not.toHaveProperty("diff");
+  });
+});
+
 describe("composition with the chain", () => {
   const participant = (name: string, stages: Participant["stages"], decide: (stage: string, payload: any) => Promise<unknown>): Participant => ({
     name,

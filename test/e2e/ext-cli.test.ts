@@ -417,6 +417,17 @@ describe("zot ext new", () => {
     const bad = await zot(["ext", "new", "no/slash"], { cwd });
     expect(bad.code).toBe(2);
   });
+
+  test("a built-in command's name (/help, any case) is refused, with another name to try; nothing is written", async () => {
+    const cwd = tempDir("zot-cwd-");
+    for (const name of ["help", "Model", "exit"]) {
+      const run = await zot(["ext", "new", name], { cwd });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`"${name}" is the name of zot's built-in /${name.toLowerCase()}, so the extension's /${name} would never run; pick another name, e.g. zot ext new my-${name}`);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+    expect((await zot(["ext", "new", "my-help"], { cwd })).code).toBe(0);
+  });
 });
 
 describe("zot ext check", () => {
@@ -508,6 +519,31 @@ for line in sys.stdin:
     expect(run.stdout).toContain("1 warning:\n  - no ready frame; registration closed after 250 ms of silence");
     expect(run.stdout).toContain("ok: no protocol errors");
     expect(run.code).toBe(0);
+  });
+
+  test("a command or tool named as one of zot's own is reported (zot would never use it), exit 1", async () => {
+    const home = tempDir("zot-home-");
+    const dir = makeExt(join(tempDir("zot-src-"), "shadow"), { name: "shadow", exec: "./main.py" }, {
+      "main.py": `#!/usr/bin/env python3
+import json, sys
+def send(f): sys.stdout.write(json.dumps(f) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": "shadow"})
+send({"type": "register_command", "name": "Help", "description": "my help"})
+send({"type": "register_command", "name": "fine", "description": "a fine command"})
+send({"type": "register_tool", "name": "read", "description": "my read", "schema": {"type": "object"}})
+send({"type": "ready"})
+for line in sys.stdin:
+    if json.loads(line).get("type") == "shutdown":
+        sys.exit(0)
+`,
+    });
+    const run = await zot(["ext", "check", dir], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("2 names zot already has:");
+    expect(run.stdout).toContain("command /Help is zot's built-in /help, which always wins: the extension's never runs; rename it (e.g. /my-Help)");
+    expect(run.stdout).toContain('tool "read" is zot\'s built-in read tool, which always wins: the model never sees the extension\'s; rename it');
+    expect(run.stdout).toContain("no protocol errors, but it cannot be used as it is");
+    expect(run.stdout).not.toContain("ok: no protocol errors");
   });
 
   test("a clean extension passes, by path or by installed name", async () => {

@@ -300,6 +300,8 @@ describe("zot sessions", () => {
     expect(fork.code).toBe(0);
     const forkId = /as (\S+) \(2 messages\)/.exec(fork.stdout)?.[1];
     expect(forkId).toBeDefined();
+    // The hint leads with the TUI, not a one-shot -p.
+    expect(fork.stdout).toContain(`resume it with: zot --session ${forkId} (or /sessions in zot; zot --session ${forkId} -p "…" for one prompt)`);
     expect(readFileSync(parentFile!, "utf8")).toBe(parentBefore);
 
     const tree = await run(["sessions", "tree"]);
@@ -345,6 +347,7 @@ describe("zot sessions", () => {
     expect(imported.code).toBe(0);
     const newId = /imported as (\S+);/.exec(imported.stdout)?.[1];
     expect(newId).toBeDefined();
+    expect(imported.stdout).toContain(`resume it with: zot --session ${newId} (or /sessions in zot;`);
     expect(newId).not.toBe(id);
     const [importedFile] = sessionFiles(home, elsewhere);
     expect(importedFile).toEndWith(`${newId}.jsonl`);
@@ -365,6 +368,6 @@ describe("zot sessions", () => {
     expect(imported.stderr).toContain("is not a zot session: its first line is not JSON");
     const empty = await run(["sessions", "list"]);
     expect(empty.code).toBe(0);
-    expect(empty.stderr).toContain(`no sessions in ${cwd} yet`);
+    expect(empty.stderr).toBe(`no sessions in ${cwd} yet; every zot run there records one (the TUI, -p and --json; not --no-session)\n`);
   });
 });

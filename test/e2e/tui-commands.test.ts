@@ -23,20 +23,20 @@ const toolResults = (body: any) => JSON.stringify((body.messages as any[]).flatM
 const sent = (body: any) => JSON.stringify(body.messages);
 
 describe("the --no-yolo dialog", () => {
-  test("asks before each tool call; 1 runs it, 4 refuses, Esc refuses as cancelled, 2 stops asking for that tool, 3 for everything", async () => {
+  test("asks before each tool call; 1 runs it, 4 refuses with a reason, Esc cancels the turn, 2 stops asking for that tool, 3 for everything; reads inside the directory are not asked", async () => {
     const { session, mock, cwd } = zot({ args: ["--no-yolo"], rows: 40 });
     mock.push(
       bash("echo one > one.txt"),
       { text: "turn one over" },
       bash("echo two > two.txt"),
       { text: "turn two over" },
-      bash("echo three > three.txt"),
-      { text: "turn three over" },
+      { tool_calls: [{ name: "bash", args: { command: "echo three > three.txt" } }, { name: "bash", args: { command: "echo more > more.txt" } }] },
+      { text: "after the cancel" },
       bash("echo four > four.txt"),
       bash("echo five > five.txt"),
       { text: "turn four over" },
       { tool_calls: [{ name: "read", args: { path: "four.txt" } }] },
-      { tool_calls: [{ name: "write", args: { path: "six.txt", content: "six" } }] },
+      { tool_calls: [{ name: "write", args: { path: "six.txt", content: "six\n" } }] },
       { text: "turn five over" },
     );
     await ready(session);
@@ -48,6 +48,7 @@ describe("the --no-yolo dialog", () => {
     for (const answer of ["1. Yes", "2. Yes, and don't ask again for bash this session", "3. Yes to everything this session", "4. No"]) {
       expect(session.screen.text()).toContain(answer);
     }
+    expect(session.screen.text()).toContain("esc: cancel the turn");
     expect(existsSync(join(cwd, "one.txt"))).toBe(false);
     session.type("1");
     await session.waitForText("turn one over");
@@ -57,16 +58,24 @@ describe("the --no-yolo dialog", () => {
     session.type("second\r");
     await session.waitForText("echo two > two.txt");
     session.type("4");
+    await session.waitForText("what should the model do instead?");
+    session.type("write it with printf\r");
     await session.waitForText("turn two over");
     expect(existsSync(join(cwd, "two.txt"))).toBe(false);
-    expect(toolResults(mock.requests[3]!.body)).toContain("the user declined");
+    expect(toolResults(mock.requests[3]!.body)).toContain("the user declined: write it with printf");
 
     session.type("third\r");
     await session.waitForText("echo three > three.txt");
     session.type("\x1b");
-    await session.waitForText("turn three over");
+    await session.waitForText("turn cancelled");
+    expect(session.screen.text()).not.toContain("Allow bash?");
     expect(existsSync(join(cwd, "three.txt"))).toBe(false);
-    expect(toolResults(mock.requests[5]!.body)).toContain("the user declined: user cancelled");
+    expect(existsSync(join(cwd, "more.txt"))).toBe(false);
+    // No model call between the cancel and the next prompt.
+    session.type("after\r");
+    await session.waitForText("after the cancel");
+    expect(mock.requests).toHaveLength(6);
+    expect(lastUserText(mock.requests[5]!.body)).toBe("after");
 
     session.type("fourth\r");
     await session.waitForText("echo four > four.txt");
@@ -77,13 +86,35 @@ describe("the --no-yolo dialog", () => {
     expect(existsSync(join(cwd, "five.txt"))).toBe(true);
 
     session.type("fifth\r");
-    await session.waitForText("Allow read?");
+    // The read of four.txt (inside the directory) ran unasked; the write is asked with its content.
+    await session.waitForText("Allow write?");
+    expect(session.screen.text()).not.toContain("Allow read?");
+    expect(session.screen.text()).toContain("+six");
+    expect(toolResults(mock.requests.at(-1)!.body)).toContain("four");
     session.type("3");
     await session.waitForText("turn five over");
     expect(existsSync(join(cwd, "six.txt"))).toBe(true);
-    expect(session.screen.text()).not.toContain("Allow write?");
     await session.waitFor((screen) => !screen.text().includes("confirmations on"), "the confirmations tag gone");
   }, 30_000);
+
+  test("Ctrl+C on a question cancels the turn as Esc does; zot keeps running", async () => {
+    const { session, mock, cwd } = zot({ args: ["--no-yolo"] });
+    mock.push(
+      { tool_calls: [{ name: "bash", args: { command: "echo a > a.txt" } }, { name: "bash", args: { command: "echo b > b.txt" } }] },
+      { text: "still here" },
+    );
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("echo a > a.txt");
+    session.type("\x03");
+    await session.waitForText("turn cancelled");
+    expect(session.screen.text()).not.toContain("Allow bash?");
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    session.type("again\r");
+    await session.waitForText("still here");
+    expect(mock.requests).toHaveLength(2);
+  });
 });
 
 describe("slash commands", () => {

@@ -1,7 +1,7 @@
 // /sessions (the resume picker) and /session export|import|fork|tree against a fake AppContext and
 // a real runtime recording real session files (the Anthropic SDK against the mock LLM).
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
@@ -176,6 +176,22 @@ describe("/session", () => {
     expect(readFileSync(imported[0]!.file, "utf8")).toContain(`look at ${elsewhere.cwd}/src`);
     await command("session").run(otherApp, "import missing.zotsession");
     expect(otherApp.notes.at(-1)?.level).toBe("error");
+  });
+
+  test("export with no file named writes to $ZOT_HOME/exports, not into the project", async () => {
+    const where = place();
+    const rt = await open(where);
+    const app = fakeApp(rt);
+    await prompt(rt, "one");
+    const before = readdirSync(where.cwd);
+    await command("session").run(app, "export");
+    const exported = join(rt.home, "exports", `${rt.session!.id}.zotsession`);
+    expect(app.notes.at(-1)).toEqual({ text: `exported session ${rt.session!.id} to ${exported} (this machine's paths replaced by placeholders)`, level: "success" });
+    expect(readFileSync(exported, "utf8")).toContain('"cwd":"<zot:cwd>"');
+    expect(readdirSync(where.cwd)).toEqual(before);
+    // A second export of the same session says it exists, rather than overwrite it.
+    await command("session").run(app, "export");
+    expect(app.notes.at(-1)?.text).toContain("already exists");
   });
 
   test("fork <turn> makes the conversation a fork ending after that turn; the parent is untouched", async () => {

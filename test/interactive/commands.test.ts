@@ -100,6 +100,9 @@ describe("/help", () => {
     const app = fakeApp(await start());
     await command("help").run(app, "");
     expect(app.markdown.join("\n")).not.toContain("Extension commands");
+    // The keys name what a prompt can carry besides text.
+    expect(app.markdown.join("\n")).toContain("`@path` sends a file's content with the prompt");
+    expect(app.markdown.join("\n")).toContain("`!command` runs a shell command as context");
   });
 });
 

@@ -1,6 +1,10 @@
 // The --no-yolo dialog: the four answers through the real confirmation gate and a real agent turn
-// calling bash (Anthropic SDK against the mock LLM), Esc, and several questions waiting in turn.
+// calling bash (Anthropic SDK against the mock LLM), a "no" with a reason, Esc cancelling the turn,
+// the diff an edit or a write is asked with, reads inside the working directory passing unasked,
+// and several questions waiting in turn.
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ConfirmGate, type ConfirmRequest } from "../../src/core/confirm-gate.ts";
 import { createDialogConfirmer } from "../../src/modes/interactive/confirm-dialog.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
@@ -22,22 +26,29 @@ afterEach(async () => {
 
 const bash = (command: string, id = `call-${command.replace(/\W/g, "")}`) => ({ id, name: "bash", args: { command } });
 
-async function setup(turns: Parameters<typeof startMockLlm>[0]): Promise<{ app: FakeApp; gate: ConfirmGate; rt: Runtime }> {
+/**
+ * A runtime confirming every call (as --no-yolo) in the fake app's dialog; `turn` is the controller
+ * of the turn a test runs, which the app's cancelTurn aborts, as the real app's does.
+ */
+async function setup(turns: Parameters<typeof startMockLlm>[0]): Promise<{ app: FakeApp; gate: ConfirmGate; rt: Runtime; turn: AbortController }> {
   mock = startMockLlm(turns);
+  const turn = new AbortController();
+  let app: FakeApp | undefined;
+  const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c), cancelTurn: () => app!.cancelTurn(), setStatus: (text: string) => app!.setStatus(text) };
   runtime = await createRuntime({
     provider: "anthropic",
     apiKey: "sk-test",
     baseUrl: mock.url,
     home: tempDir("zot-confirm-home-"),
     cwd: tempDir("zot-confirm-cwd-"),
-    tools: ["bash", "read"],
+    tools: ["bash", "read", "edit", "write"],
     extensions: { explicit: [], noDiscovery: true },
     env: {},
+    noYolo: true,
+    confirmer: createDialogConfirmer(host),
   });
-  const app = fakeApp(runtime);
-  const gate = new ConfirmGate({ confirmer: createDialogConfirmer(app) });
-  runtime.agent.chain.add(gate);
-  return { app, gate, rt: runtime };
+  app = fakeApp(runtime, { onCancel: async () => turn.abort(new Error("cancelled by the user")) });
+  return { app, gate: runtime.confirmGate!, rt: runtime, turn };
 }
 
 async function waitForOverlay(app: FakeApp, what: string): Promise<string> {
@@ -56,50 +67,151 @@ function results(rt: Runtime): { text: string; error: boolean }[] {
 
 describe("the confirmation dialog", () => {
   test("1 runs the call; the dialog names the tool and shows the command", async () => {
-    const { app, rt } = await setup([{ tool_calls: [bash("echo confirmed-run")] }, { text: "done" }]);
-    const turn = rt.agent.prompt({ text: "go" }, new AbortController().signal);
+    const { app, rt, turn } = await setup([{ tool_calls: [bash("echo confirmed-run")] }, { text: "done" }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
     const screen = await waitForOverlay(app, "echo confirmed-run");
     expect(screen).toContain("Allow bash?");
     for (const label of ["1. Yes", "2. Yes, and don't ask again for bash this session", "3. Yes to everything this session", "4. No"]) {
       expect(screen).toContain(label);
     }
+    expect(screen).toContain("esc: cancel the turn");
     app.press("1");
-    await turn;
+    await done;
     expect(app.overlay).toBeUndefined();
     expect(results(rt)).toEqual([{ text: expect.stringContaining("confirmed-run"), error: false }]);
   });
 
-  test("4 refuses: the tool does not run and the model is told the user declined", async () => {
-    const { app, rt } = await setup([{ tool_calls: [bash("echo never-ran > marker")] }, { text: "ok" }]);
-    const turn = rt.agent.prompt({ text: "go" }, new AbortController().signal);
+  test("4 then Enter refuses: the tool does not run and the model is told the user declined", async () => {
+    const { app, rt, turn } = await setup([{ tool_calls: [bash("echo never-ran > marker")] }, { text: "ok" }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "never-ran");
     app.press("4");
-    await turn;
-    expect(results(rt)).toEqual([{ text: expect.stringContaining("the user declined"), error: true }]);
+    expect(app.screen().join("\n")).toContain("what should the model do instead?");
+    app.press(ENTER);
+    await done;
+    expect(results(rt)).toEqual([{ text: JSON.stringify([{ type: "text", text: "the user declined" }]), error: true }]);
     expect(await Bun.file(`${rt.agent.cwd}/marker`).exists()).toBe(false);
   });
 
-  test("Esc is no, with the reason \"user cancelled\"", async () => {
-    const { app, rt } = await setup([{ tool_calls: [bash("echo escaped")] }, { text: "ok" }]);
-    const turn = rt.agent.prompt({ text: "go" }, new AbortController().signal);
-    await waitForOverlay(app, "escaped");
+  test("4 takes a typed reason, and the model gets it with the refusal", async () => {
+    const { app, rt, turn } = await setup([{ tool_calls: [bash("rm -rf build")] }, { text: "ok" }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    await waitForOverlay(app, "rm -rf build");
+    app.press("4");
+    app.typeText("use make clean instead");
+    expect(app.screen().join("\n")).toContain("use make clean instead");
+    app.press(ENTER);
+    await done;
+    expect(results(rt)).toEqual([{ text: expect.stringContaining("the user declined: use make clean instead"), error: true }]);
+    // The model went on after the refusal (its next request carried it).
+    expect(mock!.requests).toHaveLength(2);
+  });
+
+  test("Esc in the reason goes back to the answers", async () => {
+    const { app, rt, turn } = await setup([{ tool_calls: [bash("echo back")] }, { text: "ok" }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    await waitForOverlay(app, "echo back");
+    app.press("4");
+    app.typeText("hmm");
     app.press(ESC);
-    await turn;
-    expect(results(rt)).toEqual([{ text: expect.stringContaining("the user declined: user cancelled"), error: true }]);
+    expect(app.screen().join("\n")).toContain("1. Yes");
+    app.press("1");
+    await done;
+    expect(results(rt)).toEqual([{ text: expect.stringContaining("back"), error: false }]);
+  });
+
+  test("Esc cancels the turn: no further question, no further model call, the other calls do not run", async () => {
+    const { app, rt, turn } = await setup([
+      { tool_calls: [bash("echo first > one"), bash("echo second > two")] },
+      { tool_calls: [bash("echo later")] },
+      { text: "never asked for" },
+    ]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    await waitForOverlay(app, "echo first");
+    app.press(ESC);
+    expect(await done).toEqual({ status: "aborted" });
+    expect(app.overlay).toBeUndefined();
+    expect(app.cancels).toBe(1);
+    expect(app.statuses.at(-1)).toBe("turn cancelled; the queue was dropped");
+    expect(mock!.requests).toHaveLength(1);
+    expect(await Bun.file(`${rt.agent.cwd}/one`).exists()).toBe(false);
+    expect(await Bun.file(`${rt.agent.cwd}/two`).exists()).toBe(false);
+  });
+
+  test("an edit is asked with its diff, not only its path", async () => {
+    const { app, rt, turn } = await setup([
+      { tool_calls: [{ id: "e1", name: "edit", args: { path: "notes.txt", edits: [{ old_text: "old line", new_text: "new line" }] } }] },
+      { text: "edited" },
+    ]);
+    writeFileSync(join(rt.agent.cwd, "notes.txt"), "first\nold line\nlast\n");
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    const screen = await waitForOverlay(app, "Allow edit?");
+    expect(screen).toContain("notes.txt");
+    expect(screen).toContain("-old line");
+    expect(screen).toContain("+new line");
+    expect(screen).toContain(" first");
+    app.press("1");
+    await done;
+    expect(await Bun.file(join(rt.agent.cwd, "notes.txt")).text()).toBe("first\nnew line\nlast\n");
+  });
+
+  test("a write is asked with what it changes in the file, and a new file with its content", async () => {
+    const { app, rt, turn } = await setup([
+      { tool_calls: [{ id: "w1", name: "write", args: { path: "config.ini", content: "a=1\nb=20\nc=3\n" } }] },
+      { tool_calls: [{ id: "w2", name: "write", args: { path: "fresh.md", content: "# brand new\n" } }] },
+      { text: "written" },
+    ]);
+    writeFileSync(join(rt.agent.cwd, "config.ini"), "a=1\nb=2\nc=3\n");
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    const first = await waitForOverlay(app, "Allow write?");
+    expect(first).toContain("-b=2");
+    expect(first).toContain("+b=20");
+    app.press("1");
+    const second = await waitForOverlay(app, "fresh.md");
+    expect(second).toContain("+# brand new");
+    app.press("1");
+    await done;
+  });
+
+  test("a long diff is cut, saying how much more there is", async () => {
+    const content = Array.from({ length: 60 }, (_, i) => `row ${i}`).join("\n");
+    const { app, rt, turn } = await setup([{ tool_calls: [{ id: "w1", name: "write", args: { path: "long.txt", content } }] }, { text: "ok" }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    const screen = await waitForOverlay(app, "Allow write?");
+    expect(screen).toContain("+row 0");
+    expect(screen).not.toContain("+row 59");
+    expect(screen).toMatch(/… \d+ more lines of the diff/);
+    app.press("1");
+    await done;
+  });
+
+  test("a read inside the working directory runs unasked; a read outside it is asked", async () => {
+    const { app, rt, turn } = await setup([
+      { tool_calls: [{ id: "r1", name: "read", args: { path: "inside.txt" } }] },
+      { tool_calls: [{ id: "r2", name: "read", args: { path: "../outside.txt" } }] },
+      { text: "read" },
+    ]);
+    writeFileSync(join(rt.agent.cwd, "inside.txt"), "inside content\n");
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    await waitForOverlay(app, "../outside.txt");
+    expect(results(rt)).toEqual([{ text: expect.stringContaining("inside content"), error: false }]);
+    app.press("1");
+    await done;
+    expect(results(rt)).toHaveLength(2);
   });
 
   test("2 runs it and every later call of that tool unasked; another tool is still asked", async () => {
-    const { app, gate, rt } = await setup([
+    const { app, gate, rt, turn } = await setup([
       { tool_calls: [bash("echo first"), bash("echo second")] },
-      { tool_calls: [{ id: "r1", name: "read", args: { path: "nothing-here.txt" } }] },
+      { tool_calls: [{ id: "r1", name: "read", args: { path: "../nothing-here.txt" } }] },
       { text: "done" },
     ]);
-    const turn = rt.agent.prompt({ text: "go" }, new AbortController().signal);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "echo first");
     app.press("2");
     await waitForOverlay(app, "Allow read?");
     app.press(ENTER);
-    await turn;
+    await done;
     expect(gate.rememberedTools()).toEqual(["bash"]);
     const texts = results(rt).map((r) => r.text);
     expect(texts[0]).toContain("first");
@@ -108,15 +220,15 @@ describe("the confirmation dialog", () => {
   });
 
   test("3 runs it and every later call unasked: confirmations are off", async () => {
-    const { app, gate, rt } = await setup([
+    const { app, gate, rt, turn } = await setup([
       { tool_calls: [bash("echo one")] },
-      { tool_calls: [{ id: "r1", name: "read", args: { path: "nothing-here.txt" } }, bash("echo two")] },
+      { tool_calls: [{ id: "r1", name: "read", args: { path: "../nothing-here.txt" } }, bash("echo two")] },
       { text: "done" },
     ]);
-    const turn = rt.agent.prompt({ text: "go" }, new AbortController().signal);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "echo one");
     app.press(DOWN, DOWN, ENTER);
-    await turn;
+    await done;
     expect(gate.confirming).toBe(false);
     expect(app.overlay).toBeUndefined();
     expect(results(rt)).toHaveLength(3);
@@ -124,12 +236,11 @@ describe("the confirmation dialog", () => {
   });
 
   test("a turn cancelled while the dialog shows closes it, and the tool does not run", async () => {
-    const { app, rt } = await setup([{ tool_calls: [bash("echo x > cancelled-marker")] }]);
-    const controller = new AbortController();
-    const turn = rt.agent.prompt({ text: "go" }, controller.signal);
+    const { app, rt, turn } = await setup([{ tool_calls: [bash("echo x > cancelled-marker")] }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "cancelled-marker");
-    controller.abort();
-    await turn;
+    turn.abort();
+    await done;
     expect(app.overlay).toBeUndefined();
     expect(await Bun.file(`${rt.agent.cwd}/cancelled-marker`).exists()).toBe(false);
   });
@@ -153,7 +264,7 @@ describe("questions in a queue", () => {
     expect(await first).toEqual({ answer: "yes" });
     expect(app.screen().join("\n")).toContain("notes.md");
     expect(app.screen().join("\n")).toContain("(1 more queued)");
-    app.press("4");
+    app.press("4", ENTER);
     expect(await second).toEqual({ answer: "no" });
     expect(app.screen().join("\n")).not.toContain("more queued");
     app.press("3");
@@ -197,7 +308,7 @@ describe("/yolo", () => {
       { text: "ok" },
     ]);
     let app: FakeApp | undefined;
-    const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c) };
+    const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c), cancelTurn: () => app!.cancelTurn(), setStatus: (text: string) => app!.setStatus(text) };
     runtime = await createRuntime({
       provider: "anthropic",
       apiKey: "k",

@@ -34,6 +34,12 @@ describe("the status bar", () => {
     expect(context(0.95)).toContain("\x1b[31m95.0%/1.0k");
   });
 
+  test("an empty context (a fresh start, after /clear) still shows its share, 0.0%; with no window known, tokens only once there are some", () => {
+    expect(bar({ provider: "p", model: "m", context: { tokens: 0, window: 200_000, fraction: 0 } })[0]).toBe("  (p) m 0.0%/200k");
+    expect(bar({ provider: "p", model: "m", context: { tokens: 0, window: 0, fraction: 0 } })[0]).toBe("  (p) m");
+    expect(bar({ provider: "p", model: "m", context: { tokens: 2_700, window: 0, fraction: 0 } })[0]).toBe("  (p) m 2.7k ctx");
+  });
+
   test("numbers as people read them", () => {
     expect([999, 2_700, 35_400, 1_100_000, 12_000_000].map(formatTokens)).toEqual(["999", "2.7k", "35k", "1.1M", "12M"]);
     expect([4_200, 65_000].map(formatElapsed)).toEqual(["4s", "1m 05s"]);

@@ -175,6 +175,20 @@ describe("the session recorder", () => {
     session.close();
   });
 
+  test("a model switch after something was recorded is written at once (a list of sessions shows it); before, the header names it", async () => {
+    const { agent, session, home, cwd } = setup([{ text: "first" }]);
+    agent.setModel(testModel({ id: "claude-haiku-4-5", provider: "anthropic" }));
+    // Nothing recorded yet: still no file.
+    expect(existsSync(sessionDir(home, cwd))).toBe(false);
+    await agent.prompt({ text: "hi" }, signal());
+    expect(replayed(session.file).header.model).toBe("claude-haiku-4-5");
+    agent.setModel(testModel({ id: "claude-opus-4-5", provider: "anthropic" }));
+    const state = replayed(session.file);
+    expect(state.model).toBe("claude-opus-4-5");
+    expect(state.entries.at(-1)).toMatchObject({ type: "model_change", model: "claude-opus-4-5" });
+    session.close();
+  });
+
   test("a session that cannot be written is reported once; the agent answers anyway", async () => {
     const { agent, session, logs, home } = setup([{ text: "still answering" }, { text: "again" }]);
     writeFileSync(join(home, "sessions"), "a file where the sessions directory should be");

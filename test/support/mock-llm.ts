@@ -113,7 +113,9 @@ export function sseResponse(events: SseEvent[], turn: ScriptTurn): Response {
       if (turn.fault === "disconnect") {
         // Let the first half reach the client before the connection drops.
         await Bun.sleep(20);
-        controller.error(new Error("mock: connection dropped (scripted fault)"));
+        // No reason given: Bun resets the connection without printing an error, since this fault
+        // is expected (a reason would be logged by the server as if the mock had crashed).
+        controller.error();
       } else controller.close();
     },
   });

@@ -1,14 +1,17 @@
 // Runs the compiled binary as a user would: a temp ZOT_HOME, no inherited API keys, real stdio.
-// Rule: end-to-end tests go through dist/zot, never through src/.
+// Rule: end-to-end tests go through dist/zot, never through src/; every directory tempDir makes is
+// removed once the test file that made it is over (test/support/temp-cleanup.ts, the preload).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { registerTempDir } from "./temp-dirs.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const ZOT = join(ROOT, "dist", "zot");
 
+/** A fresh directory under the system's temp directory, removed after the test file that made it. */
 export function tempDir(prefix = "zot-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return registerTempDir(mkdtempSync(join(tmpdir(), prefix)));
 }
 
 /** The environment of a user with nothing configured: no keys, a fresh ZOT_HOME. */

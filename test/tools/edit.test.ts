@@ -221,3 +221,12 @@ test("argument errors name the field", async () => {
   const noNew = await edit({ path: "args.txt", edits: [{ old_text: "x" }] });
   expect(noNew.text).toStartWith('edit: "edits[0].new_text" is required (string)');
 });
+
+test("preview: the diff the edit would make, without writing; an edit that would fail has none", async () => {
+  writeFileSync(join(dir, "preview.ts"), "const a = 1;\nconst b = 2;\n");
+  const diff = await editTool.preview!({ path: "preview.ts", edits: [{ old_text: "const b = 2;", new_text: "const b = 3;" }] }, dir);
+  expect(diff).toBe("--- a/preview.ts\n+++ b/preview.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;");
+  expect(readFileSync(join(dir, "preview.ts"), "utf8")).toBe("const a = 1;\nconst b = 2;\n");
+  expect(await editTool.preview!({ path: "preview.ts", edits: [{ old_text: "missing", new_text: "x" }] }, dir)).toBeUndefined();
+  expect(await editTool.preview!({ path: "nowhere.ts", edits: [{ old_text: "a", new_text: "b" }] }, dir)).toBeUndefined();
+});

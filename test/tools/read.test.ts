@@ -1,7 +1,7 @@
 // read: every line reachable at any offset, the caps and the hint to continue, binary refusal,
 // images by magic bytes. All on real files in a temp dir.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ImageBlock, TextBlock } from "../../src/protocol/messages.ts";
@@ -191,4 +191,19 @@ test("advertises the JSON Schema derived from its valibot schema", () => {
     properties: { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer", minimum: 1 } },
   });
   expect(readTool.parameters.$schema).toBeUndefined();
+});
+
+test("readsOnlyInside: a path inside the working directory, judged by where it leads (symlinks followed)", () => {
+  file("inside.txt", "x");
+  mkdirSync(join(dir, "sub"), { recursive: true });
+  symlinkSync("/etc/hostname", join(dir, "sub", "escape"));
+  const inside = (args: Record<string, unknown>) => readTool.readsOnlyInside!(args, dir);
+  expect(inside({ path: "inside.txt" })).toBe(true);
+  expect(inside({ file_path: "sub/not-yet.txt" })).toBe(true);
+  expect(inside({ path: join(dir, "inside.txt") })).toBe(true);
+  expect(inside({ path: "../elsewhere.txt" })).toBe(false);
+  expect(inside({ path: "/etc/passwd" })).toBe(false);
+  expect(inside({ path: "sub/escape" })).toBe(false);
+  expect(inside({ path: "~/.ssh/id_rsa" })).toBe(false);
+  expect(inside({})).toBe(false);
 });

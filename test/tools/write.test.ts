@@ -3,6 +3,7 @@
 import { afterAll, expect, test } from "bun:test";
 import {
   chmodSync,
+  existsSync,
   closeSync,
   lstatSync,
   mkdirSync,
@@ -103,4 +104,14 @@ test("errors: a directory as path, a file in the way of a parent, missing argume
   const missing = await write({ path: "x.txt" });
   expect(missing.is_error).toBe(true);
   expect(missing.text).toBe('write: "content" is required (string)');
+});
+
+test("preview: the diff a write would make, leaving the file as it was; a new file is all additions", async () => {
+  writeFileSync(join(dir, "preview.txt"), "one\ntwo\nthree\n");
+  const diff = await writeTool.preview!({ path: "preview.txt", content: "one\nTWO\nthree\n" }, dir);
+  expect(diff).toBe("--- a/preview.txt\n+++ b/preview.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three");
+  expect(readFileSync(join(dir, "preview.txt"), "utf8")).toBe("one\ntwo\nthree\n");
+  expect(await writeTool.preview!({ path: "new/made.txt", content: "hi\n" }, dir)).toBe("--- /dev/null\n+++ b/new/made.txt\n@@ -0,0 +1,1 @@\n+hi");
+  expect(existsSync(join(dir, "new"))).toBe(false);
+  expect(await writeTool.preview!({ path: "preview.txt", content: "one\ntwo\nthree\n" }, dir)).toBe("(no textual change)");
 });

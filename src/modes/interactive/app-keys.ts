@@ -4,7 +4,8 @@
 // the editor (as the original: a draft survives the Esc that dismisses notes); Ctrl+C clears the
 // editor and the queue, a second one within 2 s exits; Ctrl+D on an empty editor exits; Ctrl+O
 // expands or collapses every tool result; Ctrl+L clears the screen. With a popup open, ↑/↓
-// PgUp/PgDn move in it, Tab completes, Enter picks.
+// PgUp/PgDn move in it, Tab completes, Enter picks (a file: Enter keeps the `@`, so its content goes
+// with the prompt; Tab puts its path alone).
 // Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
 // Ctrl+C reaches it as Esc.
 import { Stack } from "../../tui/component.ts";
@@ -112,7 +113,7 @@ export class AppKeys {
     const entry = this.files?.selected;
     if (!entry) return false;
     if (id === "enter" || id === "tab" || (id === "right" && entry.folder)) {
-      this.pickFile(entry);
+      this.pickFile(entry, id === "enter");
       return true;
     }
     return false;
@@ -132,8 +133,11 @@ export class AppKeys {
     return true;
   }
 
-  /** A folder opens in the picker; a file's path replaces the `@fragment`. */
-  private pickFile(entry: FileEntry): void {
+  /**
+   * A folder opens in the picker; a file replaces the `@fragment` with `@path` (`attach`: its
+   * content is sent with the prompt, file-mentions.ts) or with its path alone.
+   */
+  private pickFile(entry: FileEntry, attach: boolean): void {
     const editor = this.app.editor;
     const fragment = atFragment(editor.text, editor.cursor);
     if (!fragment) return;
@@ -141,7 +145,7 @@ export class AppKeys {
     this.editing = true;
     try {
       for (const _ of graphemes(`@${fragment.query}`)) editor.handleKey({ name: "backspace", ctrl: false, alt: false, shift: false });
-      editor.insertText(entry.folder ? `@${entry.path}` : `${path} `);
+      editor.insertText(entry.folder ? `@${entry.path}` : `${attach ? "@" : ""}${path} `);
     } finally {
       this.editing = false;
     }

@@ -1,6 +1,7 @@
 // The interactive app: the chat view, the queue, the status bar, the editor and its popups on one
 // Tui; the agent's events drawn as they come; the turn loop (one prompt at a time, the rest queued
-// and sent when the turn ends); slash commands, built-in and the extensions'. It is the AppContext
+// and sent when the turn ends); slash commands, built-in and the extensions'; `!command`, run by the
+// user and added to the conversation as context (shell-command.ts). It is the AppContext
 // the commands see. Rule: the first frame is painted before the runtime exists (the user can type
 // while providers and extensions load; what is sent meanwhile waits in the queue), and nothing is
 // written to the terminal except through the renderer: runtime notes and diagnostics are chat notes.
@@ -27,6 +28,9 @@ import { connectExtensions } from "./app-extensions.ts";
 import { runExtensionCommand } from "./extension-commands.ts";
 import { noteStyle } from "./note-line.ts";
 import { QueuedPrompts } from "./queued-prompts.ts";
+import { attachMentions, splitAttachments } from "./file-mentions.ts";
+import { runShellCommand } from "./shell-command.ts";
+import { parseShellContext, shellCommandOf } from "./shell-context.ts";
 import { type StatusSnapshot, StatusBar } from "./status-bar.ts";
 import { TranscriptPager } from "./transcript-pager.ts";
 
@@ -78,7 +82,7 @@ export class InteractiveApp implements AppContext {
     this.chat = new ChatView(theme, { toolExtension: (name) => this.rt?.agent.tools.find((tool) => tool.name === name)?.extension });
     this.queue = new QueuedPrompts(theme);
     this.spinner = new Spinner(() => tui.requestRender(), { style: theme.accent });
-    this.editor = new Editor(theme, { prompt: "> ", placeholder: "ask anything · / for commands · @ for files" });
+    this.editor = new Editor(theme, { prompt: "> ", placeholder: "ask anything · / for commands · @ for files · ! for shell" });
     this.statusLine = new Text("");
     const statusBar = new StatusBar(theme, this.spinner, () => this.statusSnapshot());
     this.keys = new AppKeys(this);
@@ -174,16 +178,11 @@ export class InteractiveApp implements AppContext {
 
   async compact(instructions?: string): Promise<void> {
     if (this.activity) await this.cancelTurn();
-    const controller = new AbortController();
-    const finish = this.begin("compacting", controller);
-    try {
-      await this.agent.compact(controller.signal, instructions ? { instructions } : {});
-    } catch (error) {
-      this.showNote(`compaction failed: ${errorText(error)}`, "error");
-    } finally {
-      finish();
-      this.drainQueue();
-    }
+    await this.runActivity("compacting", async (signal) => {
+      await this.agent.compact(signal, instructions ? { instructions } : {}).catch((error) => {
+        this.showNote(`compaction failed: ${errorText(error)}`, "error");
+      });
+    });
   }
 
   reloadTranscript(): void {
@@ -269,7 +268,28 @@ export class InteractiveApp implements AppContext {
       this.setStatus(`unknown command /${slash.name}; /help lists the commands`, "error");
       return;
     }
+    const command = shellCommandOf(text);
+    if (command !== undefined) {
+      if (this.activity) this.queue.push({ text, raw: true });
+      else void runShellCommand(this, command);
+      this.render();
+      return;
+    }
     this.submitPrompt(text);
+  }
+
+  /** Runs `work` as what the app is doing (spinner, Esc cancels it); what was queued meanwhile goes after. */
+  async runActivity(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const finish = this.begin(label, controller);
+    try {
+      await work(controller.signal);
+    } catch (error) {
+      this.showNote(errorText(error), "error");
+    } finally {
+      finish();
+      this.drainQueue();
+    }
   }
 
   private async runCommand(label: string, cancelsTurn: boolean, run: () => Promise<void> | void): Promise<void> {
@@ -284,14 +304,19 @@ export class InteractiveApp implements AppContext {
     }
   }
 
-  /** `from`: the extension that submitted the prompt, named in a grey line above it. */
+  /**
+   * `from`: the extension that submitted the prompt, named in a grey line above it. The user's own
+   * prompts go with the content of the files they @mention.
+   */
   private startTurn(text: string, from?: string): void {
     const controller = new AbortController();
     const finish = this.begin("working", controller);
     this.chat.notes.clear();
     if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
-    this.agent
-      .prompt({ text }, controller.signal)
+    const sent = from ? { text, skipped: [] } : attachMentions(text, this.agent.cwd);
+    const turn = this.agent.prompt({ text: sent.text }, controller.signal);
+    for (const why of sent.skipped) this.chat.addNote(why, "muted");
+    turn
       .catch((error) => this.showNote(errorText(error), "error"))
       .finally(() => {
         finish();
@@ -332,7 +357,11 @@ export class InteractiveApp implements AppContext {
     if (runtime.extensions) connectExtensions(this, runtime.extensions);
     const messages = runtime.agent.messages;
     if (messages.length > 0) this.chat.load(messages);
-    for (const index of userTurns(messages)) this.editor.history.add(textOf(messages[index]!.content));
+    for (const index of userTurns(messages)) {
+      const text = textOf(messages[index]!.content);
+      const shell = parseShellContext(text);
+      this.editor.history.add(shell ? `!${shell.command}` : splitAttachments(text).prompt);
+    }
     for (const note of runtime.notes) this.chat.addNote(note, "warn");
     if (runtime.session?.resumed) this.chat.addNote(`resumed session ${runtime.session.id}`, "muted");
     // A popup opened while starting now knows the extensions' commands and the working directory.

@@ -121,8 +121,7 @@ export class ChatView implements Component {
 
   addUserMessage(text: string, images = 0): void {
     this.endStep();
-    const shown = images > 0 ? `${text}${text ? " " : ""}[${images} image${images === 1 ? "" : "s"}]` : text;
-    this.add(new UserMessage(shown, this.theme));
+    this.add(new UserMessage(text, this.theme, images));
   }
 
   addNote(text: string, level: NoteLevel | "muted" = "info"): void {

@@ -1,7 +1,8 @@
 // The list under the editor while the user types `@path`: the entries of a folder of the working
 // directory (folders first), narrowed by a fuzzy filter of the part after the last `/`. Picking a
-// folder opens it (the editor's fragment becomes `@folder/`), picking a file puts its path in the
-// editor in place of the fragment. Rule: like the slash popup, it is fed by the editor's text and
+// folder opens it (the editor's fragment becomes `@folder/`), picking a file puts `@path` in the
+// editor in place of the fragment (Enter: the file's content goes with the prompt) or its path
+// alone (Tab). Rule: like the slash popup, it is fed by the editor's text and
 // takes no typed characters itself; folders are read when opened, never walked recursively.
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -22,7 +23,7 @@ export interface FileEntry {
   folder: boolean;
 }
 
-const HINT = "↑/↓ choose · enter/tab pick · → open folder · esc close";
+const HINT = "↑/↓ choose · enter: attach the file's content · tab: its path only · → open folder · esc close";
 /** Never listed: nobody picks from these, and they can be huge. */
 const SKIPPED = new Set([".git", "node_modules"]);
 

@@ -56,8 +56,9 @@ export class StatusBar implements Component {
   }
 
   private contextText(context: ContextUse | undefined): string {
-    if (!context || context.tokens <= 0) return "";
-    if (context.window <= 0) return this.theme.muted(`${formatTokens(context.tokens)} ctx`);
+    // An empty conversation (a fresh start, after /clear) shows 0.0%: the figure never vanishes.
+    if (!context) return "";
+    if (context.window <= 0) return context.tokens > 0 ? this.theme.muted(`${formatTokens(context.tokens)} ctx`) : "";
     const text = `${(context.fraction * 100).toFixed(1)}%/${formatTokens(context.window)}`;
     if (context.fraction > 0.9) return this.theme.error(text);
     if (context.fraction > 0.7) return this.theme.warning(text);

@@ -1,20 +1,47 @@
-// A prompt the user sent, as the transcript shows it: a marker, then the text wrapped beside it.
+// A prompt the user sent, as the transcript shows it: a marker, then the text wrapped beside it,
+// and a line for each file its @mentions attached (file-mentions.ts); a `!command` the user ran
+// shows as the command and, under it, its output (at most OUTPUT_ROWS rows, the rest counted: the
+// model has it all).
 // Rule: the text is shown as typed (no markdown), so what was sent is what is seen.
 import type { Theme } from "../../tui/theme.ts";
-import { wrapText } from "../../tui/width.ts";
+import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
+import { splitAttachments } from "./file-mentions.ts";
+import { parseShellContext } from "./shell-context.ts";
+
+/** Rows of a `!command`'s output shown in the transcript. */
+export const OUTPUT_ROWS = 10;
 
 export class UserMessage extends CachedBlock {
   constructor(
     readonly text: string,
     private readonly theme: Theme,
+    /** images sent with it, shown as "[2 images]" after the text */
+    private readonly images = 0,
   ) {
     super();
   }
 
   protected draw(width: number): string[] {
     const marker = this.theme.bold(this.theme.accent("›"));
-    const rows = wrapText(this.text, Math.max(1, width - 2));
-    return ["", ...rows.map((row, i) => `${i === 0 ? marker : " "} ${row}`)];
+    const shell = parseShellContext(this.text);
+    const { prompt, attached } = shell ? { prompt: `!${shell.command}`, attached: [] } : splitAttachments(this.text);
+    const images = this.images > 0 ? `${prompt ? " " : ""}[${this.images} image${this.images === 1 ? "" : "s"}]` : "";
+    const rows = wrapText(prompt + images, Math.max(1, width - 2)).map((row, i) => `${i === 0 ? marker : " "} ${row}`);
+    if (shell) rows.push(...this.outputRows(shell.output, width));
+    for (const file of attached) {
+      rows.push(this.theme.muted(truncateToWidth(`  ⎿ attached ${file.path} (${file.lines} line${file.lines === 1 ? "" : "s"})`, width)));
+    }
+    return ["", ...rows];
+  }
+
+  /** The output's first rows, how many more there are, and its last line (the exit status). */
+  private outputRows(output: string, width: number): string[] {
+    const lines = output.replace(/\n$/, "").split("\n");
+    const status = lines.length > 1 ? lines.pop()! : undefined;
+    const shown = lines.slice(0, OUTPUT_ROWS);
+    if (lines.length > OUTPUT_ROWS) shown.push(`… ${lines.length - OUTPUT_ROWS} more lines (the model has them all)`);
+    if (status !== undefined) shown.push(status);
+    return shown.map((line, i) => this.theme.muted(truncateToWidth(`${i === 0 ? "  ⎿ " : "    "}${line}`, width)));
   }
 }

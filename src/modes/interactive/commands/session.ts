@@ -2,11 +2,13 @@
 // session this conversation is recorded in, from inside the chat. Rule: the same functions as the
 // command line (src/session/), the same files; a fork becomes the conversation (as a branch checked
 // out: the parent stays as it was), the others leave the conversation alone. Relative paths are
-// taken from the working directory.
-import { existsSync } from "node:fs";
+// taken from the working directory; an export with no file named goes to $ZOT_HOME/exports, never
+// into the project zot works on.
+import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import { resolve } from "node:path";
 import { forestRows } from "../../../cli/session-rows.ts";
+import { zotPaths } from "../../../config/home.ts";
 import { UsageError } from "../../../config/usage-error.ts";
 import { errorText } from "../../../protocol/error-text.ts";
 import { forkSession } from "../../../session/fork.ts";
@@ -15,7 +17,7 @@ import { exportSession, importSession } from "../../../session/portable.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";
 import { enterSession } from "./sessions.ts";
 
-const USAGE = "/session export [file] [--force] · /session import <file> · /session fork [turn] · /session tree";
+const USAGE = "/session export [file] [--force] (default: $ZOT_HOME/exports) · /session import <file> · /session fork [turn] · /session tree";
 
 /** The file this conversation is recorded in; throws a sentence saying why there is none yet. */
 function recordedFile(app: AppContext): string {
@@ -35,7 +37,11 @@ function exportCurrent(app: AppContext, words: string[]): void {
   const force = words.includes("--force");
   const dest = fileArgument(words.filter((w) => w !== "--force"));
   const cwd = app.agent.cwd;
-  const { file, problems } = exportSession(recordedFile(app), { dest: dest && resolve(cwd, dest), here: cwd, userHome: os.homedir(), force });
+  const source = recordedFile(app);
+  const { exportsDir } = zotPaths(app.runtime.home);
+  if (!dest) mkdirSync(exportsDir, { recursive: true });
+  const target = dest ? resolve(cwd, dest) : exportsDir;
+  const { file, problems } = exportSession(source, { dest: target, here: cwd, userHome: os.homedir(), force });
   app.showNote(`exported session ${app.runtime.session?.id} to ${file} (this machine's paths replaced by placeholders)`, "success");
   for (const problem of problems) app.showNote(problem, "warn");
 }

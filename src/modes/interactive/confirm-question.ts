@@ -1,0 +1,145 @@
+// One --no-yolo question on screen: the tool, what the call is about, the change it would make (an
+// edit's or a write's diff, coloured, cut to DIFF_ROWS), the four answers, and a key hint. "No"
+// asks for a reason in a one-field editor (Enter sends it, empty for none; Esc goes back to the
+// answers). Rule: Esc on the answers is the person's "stop": the question reports onStop and the
+// caller cancels the whole turn, so a refused call never leads straight to the next question.
+import { Box } from "../../tui/box.ts";
+import { type Component, Stack } from "../../tui/component.ts";
+import { Editor } from "../../tui/editor.ts";
+import { highlightCode } from "../../tui/highlight.ts";
+import { type Key, keyId } from "../../tui/keys.ts";
+import { type SelectItem, SelectList } from "../../tui/select-list.ts";
+import { Spacer, Text } from "../../tui/text.ts";
+import type { Theme } from "../../tui/theme.ts";
+import { truncateToWidth, wrapText } from "../../tui/width.ts";
+import type { ConfirmAnswer, ConfirmRequest } from "../../core/confirm-gate.ts";
+
+type Choice = ConfirmAnswer["answer"];
+
+/** Rows of a diff shown at most; the rest is counted. */
+export const DIFF_ROWS = 24;
+const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
+const REASON_HINT = "enter: tell the model (empty: just no) · esc: back to the answers";
+
+function choices(tool: string): SelectItem<Choice>[] {
+  return [
+    { label: "1. Yes", value: "yes" },
+    { label: `2. Yes, and don't ask again for ${tool} this session`, value: "yes_tool" },
+    { label: "3. Yes to everything this session (as /yolo)", value: "yes_all" },
+    { label: "4. No, and tell the model what to do instead", value: "no" },
+  ];
+}
+
+export class ConfirmQuestion implements Component {
+  /** the person answered */
+  onAnswer?: (answer: ConfirmAnswer) => void;
+  /** Esc on the answers: the person wants the turn to stop */
+  onStop?: () => void;
+  private readonly list: SelectList<Choice>;
+  private readonly reason: Editor;
+  private readonly hint: Text;
+  private readonly content = new Stack();
+  private readonly frame: Box;
+  private asking: "choice" | "reason" = "choice";
+  private hasFocus = false;
+
+  constructor(
+    private readonly theme: Theme,
+    readonly request: ConfirmRequest,
+    /** how many questions wait behind this one (read when drawn) */
+    private readonly queued: () => number,
+  ) {
+    this.list = new SelectList(choices(request.tool), theme, { typeToFilter: false, maxVisible: 9 });
+    this.list.onSelect = (item) => this.choose(item.value);
+    this.list.onCancel = () => this.onStop?.();
+    this.reason = new Editor(theme, { prompt: "reason: ", placeholder: "what should the model do instead?", maxRows: 4 });
+    this.reason.focused = false;
+    this.reason.onSubmit = (text) => this.onAnswer?.({ answer: "no", reason: text });
+    this.hint = new Text("", { style: theme.muted });
+    this.frame = new Box(this.content, { title: theme.bold(`Allow ${request.tool}?`), border: theme.accent });
+    this.layout();
+  }
+
+  set focused(on: boolean) {
+    this.hasFocus = on;
+    this.reason.focused = on && this.asking === "reason";
+  }
+
+  get focused(): boolean {
+    return this.hasFocus;
+  }
+
+  render(width: number): string[] {
+    return this.frame.render(width);
+  }
+
+  handleKey(key: Key): boolean {
+    const id = keyId(key);
+    if (this.asking === "reason") {
+      if (id === "escape") {
+        this.asking = "choice";
+        this.layout();
+        return true;
+      }
+      // An empty reason is still an answer: "no", and nothing more to say.
+      if (id === "enter" && this.reason.value.trim() === "") {
+        this.onAnswer?.({ answer: "no" });
+        return true;
+      }
+      this.reason.handleKey(key);
+      return true;
+    }
+    const number = key.text !== undefined && /^[1-4]$/.test(key.text) ? Number(key.text) : 0;
+    const choice = number > 0 ? this.list.matches[number - 1] : undefined;
+    if (choice) this.choose(choice.value);
+    else this.list.handleKey(key);
+    return true;
+  }
+
+  handlePaste(text: string): void {
+    if (this.asking === "reason") this.reason.handlePaste(text);
+  }
+
+  private choose(choice: Choice): void {
+    if (choice !== "no") return this.onAnswer?.({ answer: choice } as ConfirmAnswer);
+    this.asking = "reason";
+    this.layout();
+  }
+
+  private layout(): void {
+    this.content.clear();
+    this.content.add(new RequestBody(this.theme, this.request, this.queued)).add(new Spacer());
+    if (this.asking === "choice") this.content.add(this.list);
+    else this.content.add(new Text("No: what should the model do instead?", { style: this.theme.muted })).add(this.reason);
+    this.hint.setText(this.asking === "choice" ? CHOOSE_HINT : REASON_HINT);
+    this.content.add(this.hint);
+    this.reason.focused = this.hasFocus && this.asking === "reason";
+  }
+}
+
+/** The tool, its one-line preview, its diff, and how many questions wait behind this one. */
+class RequestBody implements Component {
+  constructor(
+    private readonly theme: Theme,
+    private readonly request: ConfirmRequest,
+    private readonly queued: () => number,
+  ) {}
+
+  render(width: number): string[] {
+    const { theme, request } = this;
+    const preview = request.preview ? wrapText(request.preview, Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
+    const rows = [truncateToWidth(`${theme.bold(request.tool)}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
+    if (request.diff) rows.push("", ...diffRows(request.diff, width, theme));
+    const waiting = this.queued();
+    if (waiting > 0) rows.push(theme.muted(`(${waiting} more queued)`));
+    return rows;
+  }
+}
+
+/** The diff coloured, without its ---/+++ header (the path is on the line above), cut to DIFF_ROWS. */
+function diffRows(diff: string, width: number, theme: Theme): string[] {
+  const lines = diff.split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ "));
+  const shown = highlightCode(lines.slice(0, DIFF_ROWS).join("\n"), "diff", theme).map((row) => truncateToWidth(row, width));
+  if (lines.length > DIFF_ROWS) shown.push(theme.muted(`… ${lines.length - DIFF_ROWS} more lines of the diff`));
+  return shown;
+}

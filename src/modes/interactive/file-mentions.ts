@@ -1,0 +1,99 @@
+// `@path` in a prompt: the file's content goes to the model with the prompt, as Claude Code does,
+// so the model need not spend a read on a file the user already pointed at. This file is the one
+// format of that prompt (the text as typed, then each file in a <file> block after a mark line),
+// written when the prompt is sent and read back to draw it as typed plus one line per file.
+// Rule: only regular text files up to ATTACH_MAX_BYTES are attached; anything else (a folder, a
+// binary, a huge file, a path that does not exist, an e-mail address) stays plain text, and what
+// was meant as a file but not attached is said in a note, never silently dropped.
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { homedir } from "node:os";
+
+/** The largest file attached; a bigger one is left to the model's read tool. */
+export const ATTACH_MAX_BYTES = 256 * 1024;
+/** The line between the typed prompt and the attached files. */
+const MARK = "[files the user attached with @, as they are now]";
+
+export interface Attachment {
+  /** as the user wrote it */
+  path: string;
+  lines: number;
+}
+
+export interface AttachedPrompt {
+  /** what the model is sent */
+  text: string;
+  attached: Attachment[];
+  /** mentions of files that were not attached, each with why */
+  skipped: string[];
+}
+
+/** `@path`, `@'path with spaces'` or `@"…"`, at the start or after whitespace. */
+const MENTION = /(?<=^|\s)@(?:'([^']+)'|"([^"]+)"|(\S+))/g;
+/** Punctuation that ends a sentence rather than a path ("look at @a.ts, then …"). */
+const TRAILING = /[,.;:!?)\]}]+$/;
+
+/** The prompt with the content of every file it mentions attached (each file once, in order). */
+export function attachMentions(prompt: string, cwd: string): AttachedPrompt {
+  const attached: Attachment[] = [];
+  const blocks: string[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  for (const match of prompt.matchAll(MENTION)) {
+    const written = match[1] ?? match[2] ?? match[3]!;
+    const found = locate(written, cwd);
+    if (!found || seen.has(found.abs)) continue;
+    seen.add(found.abs);
+    const file = readAttachable(found.abs, found.size);
+    if ("why" in file) {
+      skipped.push(`@${found.path} was not attached: ${file.why}; the model can still read it`);
+      continue;
+    }
+    attached.push({ path: found.path, lines: countLines(file.text) });
+    blocks.push(`<file path="${found.path}">\n${file.text}${file.text.endsWith("\n") || file.text === "" ? "" : "\n"}</file>`);
+  }
+  const text = blocks.length === 0 ? prompt : `${prompt}\n\n${MARK}\n${blocks.join("\n")}`;
+  return { text, attached, skipped };
+}
+
+/** A sent prompt split back into what was typed and the files attached to it. */
+export function splitAttachments(text: string): { prompt: string; attached: Attachment[] } {
+  const at = text.indexOf(`\n\n${MARK}\n<file path="`);
+  if (at === -1) return { prompt: text, attached: [] };
+  const attached: Attachment[] = [];
+  const block = /<file path="([^"]*)">\n([\s\S]*?)<\/file>(?:\n|$)/g;
+  for (const match of text.slice(at).matchAll(block)) attached.push({ path: match[1]!, lines: countLines(match[2]!) });
+  return { prompt: text.slice(0, at), attached };
+}
+
+/** The file a mention names, with sentence punctuation after it forgiven; undefined for no file. */
+function locate(written: string, cwd: string): { path: string; abs: string; size: number } | undefined {
+  for (const path of [written, written.replace(TRAILING, "")]) {
+    if (path === "") continue;
+    const abs = path === "~" || path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : isAbsolute(path) ? path : resolve(cwd, path);
+    const info = statSync(abs, { throwIfNoEntry: false });
+    if (info?.isFile()) return { path, abs, size: info.size };
+  }
+  return undefined;
+}
+
+function readAttachable(abs: string, size: number): { text: string } | { why: string } {
+  if (size > ATTACH_MAX_BYTES) return { why: `it is ${Math.round(size / 1024)} KB, over the ${ATTACH_MAX_BYTES / 1024} KB attached at most` };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (error) {
+    return { why: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  if (bytes.subarray(0, 8192).includes(0)) return { why: "it is not text" };
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { why: "it is not UTF-8 text" };
+  }
+}
+
+function countLines(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}

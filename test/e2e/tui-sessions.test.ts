@@ -1,0 +1,97 @@
+// What the TUI shows of its sessions, through a real pseudo-terminal (dist/zot against the mock
+// LLM): the context share in the status bar after a resume and after /clear, the model /sessions
+// lists for a session that switched models, and where /session export writes.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { ready, startZot } from "../support/zot-pty.ts";
+import { tempDir } from "../support/zot.ts";
+
+const runs = ptyRuns();
+
+/** zot against this test's mock LLM (one per test, shared by every zot the test starts) */
+function zot(options: Parameters<typeof startZot>[1] = {}) {
+  return runs.start(runs.mock ?? startMockLlm(), options);
+}
+
+const CONTEXT = /\d+\.\d%\/200k/;
+const LONG = "tell me about it ".repeat(400);
+
+describe("the context share in the status bar", () => {
+  test("is there after a resume (-c), before any new call, and after /clear (0.0%)", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const first = zot({ home, cwd });
+    first.mock.push({ text: "a long answer. ".repeat(200) });
+    await ready(first.session);
+    first.session.type(`${LONG}\r`);
+    await first.session.waitFor((screen) => CONTEXT.test(screen.text()), "the context share after a call");
+    first.session.type("/exit\r");
+    expect(await first.session.exited()).toBe(0);
+
+    const second = zot({ home, cwd, args: ["-c"] });
+    await ready(second.session);
+    await second.session.waitForText("resumed session");
+    const share = /(\d+\.\d)%\/200k/.exec(second.session.screen.text());
+    expect(share).not.toBeNull();
+    expect(Number(share![1])).toBeGreaterThan(0);
+
+    second.session.type("/clear\r");
+    await second.session.waitForText("transcript cleared");
+    await second.session.waitFor((screen) => screen.text().includes("0.0%/200k"), "0.0% after /clear");
+  });
+});
+
+describe("/sessions", () => {
+  test("lists the model a session is on now, after a /model switch in it, whether or not a prompt followed", async () => {
+    const { session, mock } = zot({ rows: 40 });
+    mock.push({ text: "first answer" }, { text: "second answer" });
+    await ready(session);
+    session.type("question one\r");
+    await session.waitForText("first answer");
+    session.type("/model claude-haiku-4-5\r");
+    await session.waitForText("model: claude-haiku-4-5");
+    session.type("/clear\r");
+    await session.waitForText("transcript cleared");
+    session.type("question two\r");
+    await session.waitForText("second answer");
+    session.type("/model claude-opus-4-5\r");
+    await session.waitForText("model: claude-opus-4-5");
+    session.type("/sessions\r");
+    await session.waitForText("Resume a session");
+    const rows = session.screen.lines();
+    // The picker's rows (the chat above has the prompts too).
+    const earlier = rows.find((line) => line.includes("question one") && line.includes(" · "));
+    const current = rows.find((line) => line.includes("question two") && line.includes(" · "));
+    expect(earlier).toContain("claude-haiku-4-5");
+    expect(current).toContain("claude-opus-4-5");
+    expect(current).toContain("this session");
+  });
+});
+
+describe("/session export", () => {
+  test("with no file named, writes to $ZOT_HOME/exports and leaves the project alone; a named file goes where the user says", async () => {
+    const { session, mock, home, cwd } = zot({ cols: 160 });
+    mock.push({ text: "recorded answer" });
+    await ready(session);
+    session.type("something to record\r");
+    await session.waitForText("recorded answer");
+    session.type("/session export\r");
+    await session.waitForText("exported session");
+    const exports = join(home, "exports");
+    const files = readdirSync(exports);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toEndWith(".zotsession");
+    expect(session.screen.text()).toContain(join(exports, files[0]!));
+    expect(readdirSync(cwd)).toEqual([]);
+
+    session.type("/session export notes/shared\r");
+    await session.waitFor((screen) => screen.text().includes("notes/shared.zotsession") || screen.text().includes("could not write"), "the named export");
+    expect(session.screen.text()).toContain("could not write");
+    session.type("/session export shared\r");
+    await session.waitForText(join(cwd, "shared.zotsession"));
+    expect(existsSync(join(cwd, "shared.zotsession"))).toBe(true);
+  });
+});
