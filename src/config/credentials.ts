@@ -16,6 +16,27 @@ const KEY_ENV: Partial<Record<ProviderName, string>> = {
   openai: "OPENAI_API_KEY",
 };
 
+/** The token a client of `zot rpc` must present, when it is set. */
+export const RPC_TOKEN_ENV = "ZOTCORE_RPC_TOKEN";
+
+/**
+ * Every credential zot reads from its environment: the provider keys above, the other secrets the
+ * provider SDKs zot constructs read by themselves (a bearer token, webhook secrets, custom headers
+ * that may carry an Authorization), and the rpc token. A child zot starts never inherits these
+ * (config/child-env.ts); a new provider's key, added to KEY_ENV, is covered by that alone.
+ */
+export const CREDENTIAL_ENV_VARS: readonly string[] = [
+  ...Object.values(KEY_ENV),
+  "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_IDENTITY_TOKEN",
+  "ANTHROPIC_CUSTOM_HEADERS",
+  "ANTHROPIC_WEBHOOK_SIGNING_KEY",
+  "OPENAI_ADMIN_KEY",
+  "OPENAI_CUSTOM_HEADERS",
+  "OPENAI_WEBHOOK_SECRET",
+  RPC_TOKEN_ENV,
+];
+
 export function requiresApiKey(provider: ProviderName): boolean {
   return KEY_ENV[provider] !== undefined;
 }

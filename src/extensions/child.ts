@@ -7,6 +7,7 @@
 // killed when zot exits.
 import { accessSync, appendFileSync, closeSync, constants, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { childEnv } from "../config/child-env.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { LineSplitter } from "./line-splitter.ts";
 
@@ -35,7 +36,7 @@ export interface LineChildOptions {
   /** argv; argv[0] resolved already */
   command: string[];
   cwd: string;
-  /** the full environment (default process.env) */
+  /** the full environment (default: zot's, without its credentials; config/child-env.ts) */
   env?: Record<string, string | undefined>;
   /** stderr is appended here, and the host's diagnostics too; the directory is created */
   logFile: string;
@@ -151,7 +152,7 @@ export class LineChild {
     try {
       proc = Bun.spawn(options.command, {
         cwd: options.cwd,
-        env: definedEnv(options.env ?? process.env),
+        env: definedEnv(options.env ?? childEnv(process.env)),
         stdin: "pipe",
         stdout: "pipe",
         // The child writes straight into the log (O_APPEND), so its stderr survives even if zot dies.

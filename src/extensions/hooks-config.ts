@@ -2,12 +2,13 @@
 // `{"hooks": {"enabled", "defaults", "processes": {"<name>": {enabled, priority, transport,
 // command, dir, env, observe, intercept}}}}` (a file holding only the inner `hooks` object works too).
 // Rule: PicoClaw's semantics (an entry runs only with `"enabled": true`; `command` is argv, no
-// shell; `env` is added to zot's environment; a relative `dir` is relative to where zot runs), the
+// shell; `env` is added to zot's environment, which holds none of zot's credentials (config/child-env.ts); a relative `dir` is relative to where zot runs), the
 // project's entry wins a name, and every problem is a sentence naming the file and the field; one
 // bad entry never stops the others.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
+import { childEnv } from "../config/child-env.ts";
 import { zotPaths } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
@@ -201,7 +202,7 @@ function fileDefaults(defaults: v.InferOutput<typeof HooksSection>["defaults"]):
  */
 function processLaunch(name: string, entry: ProcessEntry, dir: string, env: Record<string, string | undefined>): HookLaunch {
   const [program, ...args] = entry.command;
-  const merged: Record<string, string | undefined> = { ...env, BUN_BE_BUN: undefined, ZOT_EXTENSION_NAME: name, ...entry.env };
+  const merged: Record<string, string | undefined> = { ...childEnv(env), BUN_BE_BUN: undefined, ZOT_EXTENSION_NAME: name, ...entry.env };
   if (!program.includes("/") && !program.includes("\\")) {
     const found = Bun.which(program, merged.PATH === undefined ? {} : { PATH: merged.PATH });
     if (!found) return { error: `"command" starts with "${program}", which is not on PATH; install it, or give its path` };

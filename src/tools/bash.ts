@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
+import { childEnv } from "../config/child-env.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { bwrapNote } from "./sandbox.ts";
 import { jailBash } from "./sandbox-command.ts";
@@ -148,7 +149,8 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
     stderr: "pipe",
     // setsid(): the shell leads a new process group, which is what lets us kill all of it.
     detached: true,
-    env: process.env,
+    // zot's own credentials stay out of reach: one `env` would put them in the transcript.
+    env: childEnv(process.env),
   });
 }
 
