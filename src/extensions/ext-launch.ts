@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { childEnv } from "../config/child-env.ts";
 import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { appendLog } from "./child.ts";
+import { appendLog } from "./child-log.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
 import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
 

@@ -21,7 +21,7 @@ import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts
 import { loadHooksConfig } from "./hooks-config.ts";
 import { extensionTool } from "./ext-tool.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
-import { appendLog } from "./child.ts";
+import { appendLog } from "./child-log.ts";
 import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 /** Slash commands zot itself owns; an extension cannot take these names. */
