@@ -22,7 +22,7 @@ import {
   type ProviderStopReason,
   type ToolSpec,
 } from "../protocol/provider.ts";
-import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
+import { type ProtectedPath, type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
@@ -47,6 +47,8 @@ export interface AgentOptions {
   autoCompact?: number;
   /** start jailed: tools confined to cwd (`--jail`) */
   jailed?: boolean;
+  /** what the built-in tools must not write (the trust store; while jailed, executable configuration) */
+  protectedPaths?: readonly ProtectedPath[];
 }
 
 /** How a compaction ended. The events (compact_start, usage, compact_done or error) have already said it. */
@@ -125,6 +127,8 @@ export class Agent {
    * the built-in tools then refuse paths outside cwd and confine bash. Takes effect at the next tool call.
    */
   jailed: boolean;
+  /** handed to every tool call (ToolContext.protectedPaths) */
+  readonly protectedPaths: readonly ProtectedPath[];
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
@@ -148,6 +152,7 @@ export class Agent {
     this.cumulative = options.cumulative ?? emptyUsage();
     this.autoCompact = options.autoCompact ?? 0.85;
     this.jailed = options.jailed ?? false;
+    this.protectedPaths = options.protectedPaths ?? [];
   }
 
   /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
@@ -638,6 +643,7 @@ export class Agent {
       result = await tool.execute(args, {
         cwd: this.cwd,
         jailed: this.jailed,
+        protectedPaths: this.protectedPaths,
         signal,
         onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
       });

@@ -66,6 +66,11 @@ export interface HooksConfigOptions {
   cwd: string;
   home: string;
   env: Record<string, string | undefined>;
+  /**
+   * Workspace trust (config/workspace-trust.ts): false lists the project file's entries marked
+   * `untrusted`, runs none of them, and lets them take no name from the global file's
+   */
+  projectTrusted: boolean;
 }
 
 export interface HooksConfig {
@@ -87,6 +92,8 @@ export interface HookEntry {
   error?: string;
   /** the file whose entry of the same name wins */
   shadowedBy?: string;
+  /** the project's file, in a folder the user has not trusted: listed, never run */
+  untrusted?: true;
 }
 
 /** The two hooks.json files, in precedence order. */
@@ -102,7 +109,7 @@ export function loadHooksConfig(options: HooksConfigOptions): HooksConfig {
   const { entries, warnings } = listHooksConfig(options);
   const specs: HookSpec[] = [];
   for (const entry of entries) {
-    if (!entry.enabled || entry.shadowedBy) continue;
+    if (!entry.enabled || entry.shadowedBy || entry.untrusted) continue;
     if (entry.spec) specs.push(entry.spec);
     else if (entry.error) warnings.push(entry.error);
   }
@@ -117,8 +124,15 @@ export function listHooksConfig(options: HooksConfigOptions): { entries: HookEnt
   const seenFiles = new Set<string>();
   for (const { source, file } of hooksConfigFiles(options)) {
     if (seenFiles.has(file)) continue;
-    seenFiles.add(file);
-    for (const entry of readHooksFile(file, source, options, warnings)) {
+    // An untrusted project's file that is the global one (ZOT_HOME inside the project) is read as the global one.
+    if (!(source === "project hooks.json" && !options.projectTrusted)) seenFiles.add(file);
+    const untrusted = source === "project hooks.json" && !options.projectTrusted;
+    // An untrusted file's problems are not the user's to fix before they trust it.
+    for (const entry of readHooksFile(file, source, options, untrusted ? [] : warnings)) {
+      if (untrusted) {
+        entries.push({ ...entry, untrusted: true });
+        continue;
+      }
       const winner = winners.get(entry.name);
       if (winner === undefined) winners.set(entry.name, file);
       entries.push(winner === undefined ? entry : { ...entry, shadowedBy: winner });

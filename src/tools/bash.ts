@@ -10,6 +10,7 @@ import { type Tool, textResult } from "../protocol/tool.ts";
 import { childEnv } from "../config/child-env.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { bwrapNote } from "./sandbox.ts";
+import { ProtectedSnapshot, type Restored } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
@@ -60,8 +61,10 @@ export const bashTool: Tool = {
     if (!statSync(ctx.cwd, { throwIfNoEntry: false })?.isDirectory()) {
       return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
     }
-    const jail = ctx.jailed ? await jailBash(ctx.cwd, command) : undefined;
+    const jail = ctx.jailed ? await jailBash(ctx.cwd, command, process.env, ctx.protectedPaths) : undefined;
     if (jail && "refusal" in jail) return textResult(jail.refusal, true, { exit_code: null, jailed: "static" });
+    // What a later run would start outside the jail: whatever the command does to it is undone after.
+    const snapshot = jail && ctx.protectedPaths?.length ? ProtectedSnapshot.take(ctx.protectedPaths, ctx.cwd) : undefined;
     const started = performance.now();
     const shell = Bun.which("bash") ?? "sh";
     let proc: ReturnType<typeof spawnShell>;
@@ -95,6 +98,7 @@ export const bashTool: Tool = {
       await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
       await pumps;
     }
+    const undone = snapshot?.restore();
     const output = capture.finish();
     const durationMs = Math.round(performance.now() - started);
 
@@ -116,10 +120,12 @@ export const bashTool: Tool = {
         "[a background process kept the output open and was detached from it; redirect background output to a file]",
       );
     }
+    const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length > 0;
+    if (undone && changedProtected) notes.push(protectedNote(undone));
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
     const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;
     const exitCode = ending === "exit" ? proc.exitCode : null;
-    const failed = ending !== "exit" || exitCode !== 0;
+    const failed = ending !== "exit" || exitCode !== 0 || changedProtected;
     // Under bubblewrap a path outside simply is not there; say why, so the model does not hunt for it.
     const jailNote = failed && jail?.confinement === "bwrap" && "root" in jail ? `\n${bwrapNote(jail.root)}` : "";
     return textResult(text + jailNote, failed, {
@@ -131,9 +137,23 @@ export const bashTool: Tool = {
       duration_ms: durationMs,
       full_output_path: output.fullOutputPath ?? null,
       truncated: output.truncated,
+      ...(changedProtected && { protected_undone: undone }),
     });
   },
 };
+
+/** What the model is told when its jailed command's changes to protected paths were undone. */
+function protectedNote(undone: Restored): string {
+  const what = [
+    undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
+    undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
+  ].filter(Boolean);
+  return (
+    `[jailed: this command changed executable configuration (extensions, hooks, settings) that would run outside the ` +
+    `jail the next time zot starts, which a jailed command may not; zot ${what.join(" and ")}. Ask the user to make ` +
+    "such a change, or to lift the jail with /unjail]"
+  );
+}
 
 /** `prefix`: the jail's wrapper (bwrap and its arguments) when the command is confined. */
 function spawnShell(shell: string, command: string, cwd: string, prefix: string[] = []) {

@@ -7,6 +7,7 @@ import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
 import { fileErrorText } from "./file-error-text.ts";
+import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { writeFileAtomic } from "./write.ts";
 
@@ -57,8 +58,8 @@ export const editTool: Tool = {
     if (!parsed.ok) return parsed.error;
     const { path, edits } = parsed.value;
     const abs = resolveToolPath(ctx.cwd, path);
-    const jailed = refuseOutsideJail(ctx, "edit", path, abs);
-    if (jailed) return jailed;
+    const refused = refuseOutsideJail(ctx, "edit", path, abs) ?? refuseProtected(ctx, "edit", path, abs);
+    if (refused) return refused;
 
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {

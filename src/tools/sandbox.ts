@@ -188,10 +188,11 @@ const MASKED_DIRS = ["/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d"];
  * The bubblewrap arguments that confine a command to `root` (resolved): the system directories
  * read-only, the directories on PATH read-only (toolchains installed in a home directory keep
  * working), an empty throwaway home and /tmp, a private /proc (the kernel's settings in it
- * read-only) and /dev, and `root` itself read-write; no capabilities, even for root. Everything else (the real home, other projects, /var, /run, /mnt …) does not exist.
- * The network is left as it is.
+ * read-only) and /dev, and `root` itself read-write with `overRoot` on top (binds inside it: the
+ * protected paths, read-only); no capabilities, even for root. Everything else (the real home,
+ * other projects, /var, /run, /mnt …) does not exist. The network is left as it is.
  */
-export function bwrapArgs(root: string, env: Record<string, string | undefined> = process.env): string[] {
+export function bwrapArgs(root: string, env: Record<string, string | undefined> = process.env, overRoot: string[] = []): string[] {
   const args = [...(bwrapUserNamespace ?? []), ...BASE_BWRAP_ARGS, ...kernelProcArgs()];
   for (const dir of SYSTEM_DIRS) {
     const info = lstatSync(dir, { throwIfNoEntry: false });
@@ -211,7 +212,7 @@ export function bwrapArgs(root: string, env: Record<string, string | undefined> 
     if (dir === sep || (home && isWithin(dir, home))) continue;
     if (!isWithin(root, dir) && !SYSTEM_DIRS.some((system) => isWithin(system, dir))) args.push("--ro-bind", dir, dir);
   }
-  args.push("--bind", root, root, "--chdir", root);
+  args.push("--bind", root, root, ...overRoot, "--chdir", root);
   return args;
 }
 

@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
+import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 
 const WriteArgs = v.object({
@@ -32,8 +33,8 @@ export const writeTool: Tool = {
     if (!parsed.ok) return parsed.error;
     const { path, content } = parsed.value;
     const abs = resolveToolPath(ctx.cwd, path);
-    const jailed = refuseOutsideJail(ctx, "write", path, abs);
-    if (jailed) return jailed;
+    const refused = refuseOutsideJail(ctx, "write", path, abs) ?? refuseProtected(ctx, "write", path, abs);
+    if (refused) return refused;
     const existing = await stat(abs).catch(() => null);
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
