@@ -231,7 +231,8 @@ function pathDirs(path: string): string[] {
 export function bwrapNote(root: string): string {
   return (
     `[jailed: this command ran under bubblewrap; only ${root} (writable), the system directories ` +
-    "(read-only), the PATH directories (read-only) and an empty /tmp and home exist. A missing or " +
-    "read-only path outside the working directory is the jail; ask the user to /unjail if the task needs it]"
+    "(read-only), the PATH directories (read-only) and an empty /tmp and home exist, and inside it the extensions, " +
+    "hooks and settings a later run would start (.zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json) " +
+    "are read-only. A missing or read-only path there is the jail; ask the user to /unjail if the task needs it]"
   );
 }
