@@ -10,7 +10,7 @@ import { type Tool, textResult } from "../protocol/tool.ts";
 import { childEnv } from "../config/child-env.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { bwrapNote } from "./sandbox.ts";
-import { ProtectedSnapshot, type Restored } from "./protected-paths.ts";
+import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
@@ -121,7 +121,7 @@ export const bashTool: Tool = {
       );
     }
     const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length > 0;
-    if (undone && changedProtected) notes.push(protectedNote(undone));
+    if (undone && changedProtected) notes.push(undoneNote(undone));
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
     const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;
     const exitCode = ending === "exit" ? proc.exitCode : null;
@@ -141,19 +141,6 @@ export const bashTool: Tool = {
     });
   },
 };
-
-/** What the model is told when its jailed command's changes to protected paths were undone. */
-function protectedNote(undone: Restored): string {
-  const what = [
-    undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
-    undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
-  ].filter(Boolean);
-  return (
-    `[jailed: this command changed executable configuration (extensions, hooks, settings) that would run outside the ` +
-    `jail the next time zot starts, which a jailed command may not; zot ${what.join(" and ")}. Ask the user to make ` +
-    "such a change, or to lift the jail with /unjail]"
-  );
-}
 
 /** `prefix`: the jail's wrapper (bwrap and its arguments) when the command is confined. */
 function spawnShell(shell: string, command: string, cwd: string, prefix: string[] = []) {

@@ -45,15 +45,15 @@ export function refuseProtected(ctx: ToolContext, tool: string, path: string, ab
 }
 
 /**
- * The concrete protected paths inside `root` that a jailed command could reach: every entry's
- * path, or for an entry with `names`, the matching files in its directory (those that exist now).
+ * The protected paths inside `root` that a jailed command could reach: each entry's path as it is
+ * spelled (where zot will look for it) and, when a symlink leads elsewhere, where it leads.
  */
 function pathsInside(paths: readonly ProtectedPath[], root: string): { path: string; names?: RegExp }[] {
   const out: { path: string; names?: RegExp }[] = [];
   for (const entry of paths) {
-    const real = realPathOf(entry.path);
-    if (!isWithin(root, real) || real === root) continue;
-    out.push({ path: real, ...(entry.names && { names: entry.names }) });
+    for (const path of new Set([entry.path, realPathOf(entry.path)])) {
+      if (isWithin(root, path) && path !== root) out.push({ path, ...(entry.names && { names: entry.names }) });
+    }
   }
   return out;
 }
@@ -63,7 +63,8 @@ export function protectedBinds(paths: readonly ProtectedPath[], root: string): s
   const args: string[] = [];
   for (const entry of pathsInside(paths, root)) {
     const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
-    for (const target of targets) if (lstatSync(target, { throwIfNoEntry: false })) args.push("--ro-bind", target, target);
+    // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
+    for (const target of targets) if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
   }
   return args;
 }
@@ -203,6 +204,19 @@ export class ProtectedSnapshot {
       done.restored.push(relative(this.root, path));
     } catch {}
   }
+}
+
+/** What the model is told when its jailed command's changes to protected paths were undone. */
+export function undoneNote(undone: Restored): string {
+  const what = [
+    undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
+    undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
+  ].filter(Boolean);
+  return (
+    "[jailed: this command changed executable configuration (extensions, hooks, settings) that would run outside the " +
+    `jail the next time zot starts, which a jailed command may not; zot ${what.join(" and ")}. Ask the user to make ` +
+    "such a change, or to lift the jail with /unjail]"
+  );
 }
 
 function sameBytes(path: string, bytes: Buffer): boolean {

@@ -172,7 +172,7 @@ export function kernelProcArgs(proc = "/proc"): string[] {
     const path = join(proc, name);
     const info = lstatSync(path, { throwIfNoEntry: false });
     if (!info || info.isSymbolicLink()) continue;
-    if (info.isDirectory() || (info.mode & 0o222) !== 0) args.push("--ro-bind", path, join("/proc", name));
+    if (info.isDirectory() || (info.mode & 0o222) !== 0) args.push("--ro-bind-try", path, join("/proc", name));
   }
   return args;
 }

@@ -126,6 +126,20 @@ describe("a jailed bash command", () => {
   });
 });
 
+describe("a protected path that is a symlink", () => {
+  test("where it leads is protected, and a command that replaces the link has its replacement removed", async () => {
+    for (const command of ["mkdir exts/evil", "z=.zo; rm ${z}t/extensions && mkdir -p ${z}t/extensions/evil"]) {
+      const { cwd, ctx } = layout();
+      mkdirSync(join(cwd, "exts", "mine"), { recursive: true });
+      mkdirSync(join(cwd, ".zot"));
+      Bun.spawnSync(["ln", "-s", "../exts", join(cwd, ".zot", "extensions")]);
+      expect((await call(writeTool, { path: "exts/evil/extension.json", content: "{}" }, ctx(true))).is_error).toBe(true);
+      await call(bashTool, { command }, ctx(true));
+      expect({ command, evil: existsSync(join(cwd, ".zot", "extensions", "evil")) }).toEqual({ command, evil: false });
+    }
+  });
+});
+
 const confinement = await jailConfinement();
 describe.skipIf(confinement !== "bwrap")("under bubblewrap", () => {
   test("the existing configuration is read-only inside the jail", async () => {
