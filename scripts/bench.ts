@@ -215,7 +215,7 @@ async function interceptTimes(count: number, calls: number, warm: number): Promi
   const zotHome = mkdtempSync(join(tmpdir(), "zot-bench-intercept-"));
   for (let k = 1; k <= count; k++) writeExtension(zotHome, "ts", `allow-${k}`);
   const manager = new ExtensionManager();
-  const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false });
+  const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false, projectTrusted: false });
   try {
     if (report.ready !== count) throw new Error(`${report.ready} of ${count} extensions came up: ${report.warnings.join("; ")}`);
     return await toolCallTimes(manager, calls, warm, (outcome) => {
@@ -348,7 +348,7 @@ async function hookBeforeTool(): Promise<void> {
   const manifest = { name: "py-hook", protocol: "jsonrpc", exec: "python3", args: ["hook.py"], intercept: ["before_tool"] };
   writeFileSync(join(dir, "extension.json"), JSON.stringify(manifest, null, 2));
   const manager = new ExtensionManager();
-  const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false });
+  const report = await manager.load({ ...hostContext(zotHome), explicit: [], noDiscovery: false, projectTrusted: false });
   try {
     if (report.ready !== 1) throw new Error(`the hook did not come up: ${report.warnings.join("; ")}`);
     const times = await toolCallTimes(manager, calls, warm, (outcome, i) => {

@@ -8,6 +8,7 @@ import { missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/crede
 import { resolveBaseUrl } from "./config/provider-env.ts";
 import { zotHome } from "./config/home.ts";
 import { buildSystemPrompt } from "./config/system-prompt.ts";
+import { decideWorkspaceTrust, protectedPaths, type TrustAsker, type WorkspaceTrust } from "./config/workspace-trust.ts";
 import { UsageError } from "./config/usage-error.ts";
 import { Agent } from "./core/agent.ts";
 import { type Confirmer, ConfirmGate } from "./core/confirm-gate.ts";
@@ -42,6 +43,16 @@ export interface RuntimeOptions {
   home?: string;
   /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */
   extensions?: { explicit: string[]; noDiscovery: boolean };
+  /**
+   * `--trust`: run the working directory's executable configuration (its .zot/extensions and
+   * .zot/hooks.json) for this run, trusted or not; nothing is remembered
+   */
+  trust?: boolean;
+  /**
+   * asks whether to trust a folder that has such configuration and no remembered answer (the TUI's
+   * dialog); without it the folder's configuration is skipped, with a note saying how to trust it
+   */
+  askTrust?: TrustAsker;
   /** the program that runs .ts/.js extensions (default: this process's executable, the zot binary) */
   zotBinary?: string;
   /** `--with-skills`: also load skills from the project's and the user's skill folders */
@@ -79,6 +90,8 @@ export interface Runtime {
   notes: string[];
   /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
   extensions?: ExtensionManager;
+  /** the workspace trust decision for the working directory; undefined when nothing was looked for (--no-ext) */
+  trust?: WorkspaceTrust;
   /** the session being recorded, when there is one */
   session?: { id: string; file: string; resumed: boolean };
   /** the skills the model is offered (named in the system prompt, served by the skill tool) */
@@ -193,6 +206,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   const loaded = await loadingExtensions;
   const extensions = loaded?.manager;
+  if (loaded?.trust.note) notes.push(loaded.trust.note);
   notes.push(...(loaded?.warnings ?? []));
   // The session being recorded; switchSession replaces it.
   let current = session;
@@ -225,6 +239,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       messages: session?.resumed?.messages,
       cumulative: session?.resumed?.cumulative,
       jailed: options.jail ?? false,
+      protectedPaths: protectedPaths({ cwd, home }),
     });
     const confirmGate = addConfirmGate(agent, options, notes);
     session?.record(agent, options.log ?? (() => {}));
@@ -278,6 +293,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       home,
       notes,
       extensions,
+      trust: loaded?.trust,
       skills: offeredSkills,
       confirmGate,
       get session() {
@@ -341,22 +357,27 @@ function sessionModel(
 async function loadExtensions(
   options: RuntimeOptions,
   context: { cwd: string; home: string; env: Record<string, string | undefined>; provider: string; model: string },
-): Promise<{ manager: ExtensionManager; warnings: string[] } | undefined> {
+): Promise<{ manager: ExtensionManager; warnings: string[]; trust: WorkspaceTrust } | undefined> {
   const explicit = options.extensions?.explicit ?? [];
   const noDiscovery = options.extensions?.noDiscovery ?? false;
   if (explicit.length === 0 && noDiscovery) return undefined;
+  // Decided before anything of the folder's starts; with --no-ext nothing of it would.
+  const trust: WorkspaceTrust = noDiscovery
+    ? { dir: context.cwd, trusted: false, how: "nothing_to_run", found: [] }
+    : await decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust });
   const { ExtensionManager } = await import("./extensions/manager.ts");
   const manager = new ExtensionManager();
   const report = await manager.load({
     ...context,
     explicit,
     noDiscovery,
+    projectTrusted: trust.trusted,
     wait: options.extensionWait ?? "all",
     onWaiting: options.onExtensionsWaiting,
     zotVersion: VERSION,
     zotBinary: options.zotBinary ?? process.execPath,
   });
-  return { manager, warnings: report.warnings };
+  return { manager, warnings: report.warnings, trust };
 }
 
 function resolveCwd(cwd: string | undefined): string {

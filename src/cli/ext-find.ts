@@ -19,7 +19,8 @@ export const SCOPE_ARG = {
 } satisfies EnumArgDef;
 
 export async function findInstalled(name: string, ctx: ExtContext, scope?: Scope): Promise<Found> {
-  const all = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false });
+  // Managing an extension (remove, enable, disable) runs nothing: untrusted folders' count too.
+  const all = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false, projectTrusted: true });
   const matches = all.filter(
     (entry) =>
       (entry.source === "project" || entry.source === "global") &&
@@ -29,7 +30,7 @@ export async function findInstalled(name: string, ctx: ExtContext, scope?: Scope
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     // A hook of PicoClaw's hooks.json has no directory to enable, disable or remove.
-    const hook = listHooksConfig(ctx).entries.find((entry) => entry.name === name);
+    const hook = listHooksConfig({ ...ctx, projectTrusted: true }).entries.find((entry) => entry.name === name);
     if (hook) {
       throw new Error(
         `"${name}" is a hook configured in ${hook.file} (hooks.processes.${name}); edit its "enabled" there, or delete the entry — zot ext changes extension directories only`,

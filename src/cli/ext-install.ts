@@ -7,6 +7,7 @@ import type { ArgsDef } from "citty";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childEnv } from "../config/child-env.ts";
 import { zotPaths } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { loadManifest, resolveExec } from "../extensions/manifest.ts";
@@ -173,7 +174,7 @@ async function gitClone(url: string, into: string, env: Record<string, string | 
       stdout: "ignore",
       stderr: "pipe",
       // Never stop to ask for a password: a private or mistyped URL fails instead of hanging.
-      env: { ...env, GIT_TERMINAL_PROMPT: "0" },
+      env: { ...childEnv(env), GIT_TERMINAL_PROMPT: "0" },
     });
   } catch {
     throw new Error("git is not installed (or not on PATH); install git, or clone the repository yourself and run zot ext install <dir>");

@@ -1,10 +1,13 @@
 // `zot ext list [--json]`: every extension discovery finds, project first, then global, with its
-// state: ok, disabled, broken (which file, which field) or shadowed (by which directory).
+// state: ok, disabled, broken (which file, which field), shadowed (by which directory) or untrusted
+// (a project's, in a folder the user has not trusted: it does not run).
 // Rule: the list shows what `zot` itself would load, because it asks the same discovery code;
 // a broken manifest is a row with the reason, never silently skipped.
 import type { ArgsDef } from "citty";
 import path from "node:path";
+import { folderAnswer, folderKey } from "../config/trust-store.ts";
 import { UsageError } from "../config/usage-error.ts";
+import { shellQuote } from "../config/workspace-trust.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { displayName, type Found, globalDir, projectDir } from "./ext-find.ts";
 import { parseFlags } from "./parse-flags.ts";
@@ -17,7 +20,7 @@ const ARGS = {
   debug: DEBUG_ARG,
 } satisfies ArgsDef;
 
-export type ListState = "ok" | "disabled" | "broken" | "shadowed";
+export type ListState = "ok" | "disabled" | "broken" | "shadowed" | "untrusted";
 
 export interface ListRow {
   name: string;
@@ -45,10 +48,15 @@ export const LIST: ExtCommand = {
   async run(argv: string[], ctx: ExtContext): Promise<number> {
     const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext list");
     if (positionals.length > 0) throw new UsageError(`zot ext list takes no arguments (got "${positionals[0]}")`);
-    const found = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false });
-    const hooks = listHooksConfig({ cwd: ctx.cwd, home: ctx.home, env: ctx.env });
+    // What a run here would do without --trust: the remembered answer decides.
+    const projectTrusted = folderAnswer(ctx.home, ctx.cwd)?.trusted === true;
+    const found = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false, projectTrusted });
+    const hooks = listHooksConfig({ cwd: ctx.cwd, home: ctx.home, env: ctx.env, projectTrusted });
     const rows = [...found.filter((entry) => entry.source !== "flag").map(toRow), ...hooks.entries.map(hookRow)];
     for (const warning of hooks.warnings) console.error(`zot: ${warning}`);
+    if (rows.some((row) => row.state === "untrusted")) {
+      console.error(`zot: this folder is not trusted, so its extensions and hooks (state untrusted) do not run; zot trust ${shellQuote(folderKey(ctx.cwd))} trusts it`);
+    }
     if (values.json) {
       console.log(JSON.stringify(rows, null, 2));
       return EXIT.ok;
@@ -69,13 +77,13 @@ export const LIST: ExtCommand = {
 
 export function toRow(entry: Found): ListRow {
   const m = entry.manifest;
-  const state: ListState = !m ? "broken" : entry.shadowedBy ? "shadowed" : m.enabled === false ? "disabled" : "ok";
+  const state: ListState = entry.untrusted ? "untrusted" : !m ? "broken" : entry.shadowedBy ? "shadowed" : m.enabled === false ? "disabled" : "ok";
   return {
     name: displayName(entry),
     version: m?.version ?? null,
     enabled: m ? m.enabled !== false : null,
     state,
-    ...(state === "broken" ? { error: brokenReason(entry) } : {}),
+    ...(!m ? { error: brokenReason(entry) } : {}),
     ...(entry.shadowedBy ? { shadowed_by: entry.shadowedBy } : {}),
     source: entry.source,
     protocol: m?.protocol ?? null,
@@ -88,7 +96,7 @@ export function toRow(entry: Found): ListRow {
 
 /** A `hooks.processes` entry of hooks.json (PicoClaw's config). */
 function hookRow(entry: HookEntry): ListRow {
-  const state: ListState = entry.shadowedBy ? "shadowed" : entry.error ? "broken" : entry.enabled ? "ok" : "disabled";
+  const state: ListState = entry.untrusted ? "untrusted" : entry.shadowedBy ? "shadowed" : entry.error ? "broken" : entry.enabled ? "ok" : "disabled";
   return {
     name: entry.name,
     version: null,
@@ -134,7 +142,7 @@ export function formatTable(rows: ListRow[]): string {
   const out = [line(COLUMNS)];
   rows.forEach((row, i) => {
     out.push(line(cells[i]));
-    if (row.state === "broken") out.push(`  ↳ broken: ${row.error}`);
+    if (row.error && (row.state === "broken" || row.state === "untrusted")) out.push(`  ↳ broken: ${row.error}`);
     if (row.shadowed_by) out.push(`  ↳ shadowed by ${row.shadowed_by}`);
   });
   return out.join("\n");

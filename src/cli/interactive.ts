@@ -19,7 +19,8 @@ export async function runInteractiveCommand(
     sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
   const { runInteractive } = await import("../modes/interactive/index.ts");
   return runInteractive(
-    async (log, confirmer) => (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer, extensionWait: LATE_JOIN_AFTER_MS }),
+    async (log, confirmer, askTrust) =>
+      (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS }),
     { initialPrompt: prompt || undefined },
   );
 }

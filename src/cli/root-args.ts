@@ -44,6 +44,10 @@ export const ROOT_ARGS = {
   ext: { type: "string", alias: "e", description: "Load the extension in this directory for this run (repeatable)", valueHint: "dir" },
   "no-ext": { type: "boolean", description: "Load no installed extensions (--ext ones still load)" },
   "no-extensions": { type: "boolean", description: "Same as --no-ext" },
+  trust: {
+    type: "boolean",
+    description: "Run this folder's .zot/extensions and .zot/hooks.json for this run even if it is not trusted (zot trust remembers it)",
+  },
   "with-skills": { type: "boolean", description: "Also load skills from ./.zot/skills, $ZOT_HOME/skills, .claude/skills, .agents/skills" },
   "with-skill": { type: "boolean", description: "Same as --with-skills" },
   "no-skill": { type: "boolean", description: "Load no skills: no skill tool, none listed in the system prompt" },

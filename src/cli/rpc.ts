@@ -3,6 +3,7 @@
 // (a problem is one line on stderr and exit 2); stdin closing ends the server with 0 once the
 // prompts already sent are done, a signal with 130 at once, a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
 // --continue or --session asks (the embedding program usually owns persistence).
+import { RPC_TOKEN_ENV } from "../config/credentials.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import { UsageError } from "../config/usage-error.ts";
 import type { SessionChoice } from "../session/open.ts";
@@ -54,7 +55,7 @@ export async function runRpc(argv: string[]): Promise<number> {
     for (const note of runtime.notes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
     serving = true;
-    const end = await runRpcMode(runtime, { token: process.env.ZOTCORE_RPC_TOKEN, interrupt: interrupt.signal, log });
+    const end = await runRpcMode(runtime, { token: process.env[RPC_TOKEN_ENV], interrupt: interrupt.signal, log });
     return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
   } finally {
     process.off("SIGINT", onSignal);

@@ -37,6 +37,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     },
     withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
     noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
+    trust: flags.trust === true,
     jail: flags.jail === true,
     noYolo: flags["no-yolo"] === true,
   };

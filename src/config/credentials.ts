@@ -15,6 +15,26 @@ export { ConfigError } from "./home.ts";
 /** Providers that talk to a paid API and so need a key. ollama runs locally; scripted is offline. */
 const NEEDS_KEY: ReadonlySet<ProviderName> = new Set(["anthropic", "openai"]);
 
+/** The token a client of `zot rpc` must present, when it is set. */
+export const RPC_TOKEN_ENV = "ZOTCORE_RPC_TOKEN";
+
+/**
+ * Every credential zot reads from its environment: the provider keys above, the other secrets the
+ * provider SDKs zot constructs read by themselves (a bearer token, webhook secrets, custom headers
+ * that may carry an Authorization), and the rpc token. A child zot starts never inherits these
+ * (config/child-env.ts); a new provider's key or token, added to PROVIDER_ENV, is covered by that alone.
+ */
+export const CREDENTIAL_ENV_VARS: readonly string[] = [
+  ...new Set(Object.values(PROVIDER_ENV).flatMap((env) => [env.key, env.token].filter((name): name is string => name !== undefined))),
+  "ANTHROPIC_IDENTITY_TOKEN",
+  "ANTHROPIC_CUSTOM_HEADERS",
+  "ANTHROPIC_WEBHOOK_SIGNING_KEY",
+  "OPENAI_ADMIN_KEY",
+  "OPENAI_CUSTOM_HEADERS",
+  "OPENAI_WEBHOOK_SECRET",
+  RPC_TOKEN_ENV,
+];
+
 export function requiresApiKey(provider: ProviderName): boolean {
   return NEEDS_KEY.has(provider);
 }

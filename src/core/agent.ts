@@ -23,7 +23,7 @@ import {
   type ProviderStopReason,
   type ToolSpec,
 } from "../protocol/provider.ts";
-import { type FileViews, type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
+import { type FileViews, type ProtectedPath, type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
@@ -48,6 +48,8 @@ export interface AgentOptions {
   autoCompact?: number;
   /** start jailed: tools confined to cwd (`--jail`) */
   jailed?: boolean;
+  /** what the built-in tools must not write (the trust store; while jailed, executable configuration) */
+  protectedPaths?: readonly ProtectedPath[];
 }
 
 /** How a compaction ended. The events (compact_start, usage, compact_done or error) have already said it. */
@@ -142,6 +144,8 @@ export class Agent {
    * edit and write refuse a file that changed since. Forgotten with the transcript (clear).
    */
   readonly views: FileViews = new Map();
+  /** handed to every tool call (ToolContext.protectedPaths) */
+  readonly protectedPaths: readonly ProtectedPath[];
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
@@ -168,6 +172,7 @@ export class Agent {
     this.cumulative = options.cumulative ?? emptyUsage();
     this.autoCompact = options.autoCompact ?? 0.85;
     this.jailed = options.jailed ?? false;
+    this.protectedPaths = options.protectedPaths ?? [];
   }
 
   /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
@@ -723,6 +728,7 @@ export class Agent {
         cwd: this.cwd,
         jailed: this.jailed,
         views: this.views,
+        protectedPaths: this.protectedPaths,
         signal,
         onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
       });

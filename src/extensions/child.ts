@@ -1,13 +1,15 @@
 // One long-lived child process that speaks one JSON value per line: requests on its stdin, frames on
-// its stdout, stderr appended to a log file together with the host's own diagnostics. Both
+// its stdout, stderr appended to a private log file together with the host's own diagnostics, both
+// within the log's budget (child-log.ts). Both
 // extension hosts (zot NDJSON, JSON-RPC hooks) sit on this; nothing else in zot spawns long-lived
 // children. Rule: nothing a child does can crash, stall, bloat or outlive zot: bad lines are logged
 // and skipped, what waits to be written to a child that stopped reading is bounded (one-way frames
 // over the bound are dropped), a dead child fails its pending calls at once, and every live child is
 // killed when zot exits.
-import { accessSync, appendFileSync, closeSync, constants, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { childEnv } from "../config/child-env.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { type LogLimits, RunLog } from "./child-log.ts";
 import { LineSplitter } from "./line-splitter.ts";
 
 export { LineSplitter };
@@ -35,10 +37,12 @@ export interface LineChildOptions {
   /** argv; argv[0] resolved already */
   command: string[];
   cwd: string;
-  /** the full environment (default process.env) */
+  /** the full environment (default: zot's, without its credentials; config/child-env.ts) */
   env?: Record<string, string | undefined>;
-  /** stderr is appended here, and the host's diagnostics too; the directory is created */
+  /** stderr is appended here, and the host's diagnostics too; the directory is created (child-log.ts) */
   logFile: string;
+  /** the log's budget for this run (default child-log.ts's limits) */
+  logLimits?: Partial<LogLimits>;
   /** default 4 MiB; an over-long line is dropped and logged, the reader survives */
   maxLineBytes?: number;
   /** how errors name the child (default `extension "<name>"`; a hook host passes `hook "<name>"`) */
@@ -93,7 +97,7 @@ interface PendingCall {
   release(): void;
 }
 
-type Piped = Bun.Subprocess<"pipe", "pipe", number>;
+type Piped = Bun.Subprocess<"pipe", "pipe", "pipe">;
 
 // The one piece of module state, and on purpose: the process exit hook has no other way to find
 // the children it must kill. Only LineChild adds to it and only its own exit removes from it.
@@ -106,6 +110,7 @@ export class LineChild {
   readonly pid: number | undefined;
   private readonly label: string;
   private readonly logFile: string;
+  private readonly runLog: RunLog;
   private readonly proc: Piped;
   private readonly maxLineBytes: number;
   private readonly maxBacklogBytes: number;
@@ -139,11 +144,10 @@ export class LineChild {
     if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) {
       throw new Error(`${label}: cannot run ${program}: its working directory ${options.cwd} does not exist`);
     }
-    let logFd: number;
+    let runLog: RunLog;
     try {
-      mkdirSync(dirname(options.logFile), { recursive: true });
-      appendFileSync(options.logFile, `\n[zot] starting ${options.name} at ${new Date().toISOString()}\n`);
-      logFd = openSync(options.logFile, "a");
+      runLog = new RunLog(options.logFile, { limits: options.logLimits });
+      runLog.begin(`starting ${options.name} at ${new Date().toISOString()}`);
     } catch (err) {
       throw new Error(`${label}: cannot write its log file ${options.logFile} (${errorText(err)}); check that directory's permissions`);
     }
@@ -151,27 +155,26 @@ export class LineChild {
     try {
       proc = Bun.spawn(options.command, {
         cwd: options.cwd,
-        env: definedEnv(options.env ?? process.env),
+        env: definedEnv(options.env ?? childEnv(process.env)),
         stdin: "pipe",
         stdout: "pipe",
-        // The child writes straight into the log (O_APPEND), so its stderr survives even if zot dies.
-        stderr: logFd,
+        // Read by zot and written to the log within its budget: a chatty child cannot fill the disk.
+        stderr: "pipe",
       });
     } catch (err) {
       const message = spawnFailure(program, options.env ?? process.env, err);
-      appendLog(options.logFile, `cannot run ${program}: ${message}`);
+      runLog.always(`cannot run ${program}: ${message}`);
+      runLog.close();
       throw new Error(`${label}: cannot run ${program}: ${message}`);
-    } finally {
-      // The child holds its own copy of the descriptor.
-      closeSync(logFd);
     }
-    return new LineChild(options, label, proc);
+    return new LineChild(options, label, proc, runLog);
   }
 
-  private constructor(options: LineChildOptions, label: string, proc: Piped) {
+  private constructor(options: LineChildOptions, label: string, proc: Piped, runLog: RunLog) {
     this.name = options.name;
     this.label = label;
     this.logFile = options.logFile;
+    this.runLog = runLog;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.maxBacklogBytes = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
     this.onDiagnostic = options.onDiagnostic;
@@ -330,9 +333,12 @@ export class LineChild {
     return true;
   }
 
-  /** Appends `[zot] <line>` to the log file; never throws. */
+  /**
+   * Appends `[zot] <line>` to the log file, within the run's budget (what zot says about the child
+   * is as many lines as the child provokes); never throws.
+   */
   log(line: string): void {
-    appendLog(this.logFile, line);
+    this.runLog.line(line);
   }
 
   /** Logs a problem the child caused and hands it to onDiagnostic. */
@@ -416,8 +422,34 @@ export class LineChild {
     }
   }
 
-  /** Reads stdout until it closes, then waits for the process, then reports the exit. */
+  /** Reads stdout and stderr until they close, then waits for the process, then reports the exit. */
   private async watch(): Promise<void> {
+    const errReader = this.proc.stderr.getReader();
+    const errReading = this.readStderr(errReader);
+    await this.watchOutput();
+    // What the child wrote to stderr last belongs in the log before its exit line; a grandchild
+    // holding stderr open is not waited for.
+    if (!(await settlesWithin(errReading, DRAIN_GRACE_MS))) {
+      await errReader.cancel().catch(() => {});
+      await errReading;
+    }
+    this.finish();
+  }
+
+  private async readStderr(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }): Promise<void> {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value) this.runLog.output(value);
+      }
+    } catch {
+      // cancelled after the drain grace
+    }
+  }
+
+  /** Reads stdout until it closes, then waits for the process. */
+  private async watchOutput(): Promise<void> {
     const reader = this.proc.stdout.getReader();
     const reading = this.readOutput(reader);
     const first = await Promise.race([reading.then(() => "output" as const), this.proc.exited.then(() => "exit" as const)]);
@@ -433,7 +465,6 @@ export class LineChild {
       await reader.cancel().catch(() => {});
       await reading;
     }
-    this.finish();
   }
 
   private async readOutput(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }): Promise<void> {
@@ -490,7 +521,8 @@ export class LineChild {
     const code = this.proc.exitCode;
     const signal = this.proc.signalCode == null ? null : String(this.proc.signalCode);
     const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    this.log(reason);
+    this.runLog.always(reason);
+    this.runLog.close();
     const info: ChildExitInfo = { code: signal ? null : code, signal, reason, stopped: this.stopRequested };
     this.exitInfo = info;
     this.failPending((what) => `${this.label} ${reason} before answering ${what}`);
@@ -557,29 +589,6 @@ function installExitHooks(): void {
       process.kill(process.pid, signal);
     };
     process.on(signal, onSignal);
-  }
-}
-
-/**
- * Appends `[zot] <line>` to a log file, creating its directory when missing (a host logs before
- * any child of that name ever started); never throws.
- */
-export function appendLog(file: string, line: string): void {
-  // One `[zot]` prefix per physical line, so the log stays greppable whatever the message holds.
-  const text = line
-    .split(/\r?\n/)
-    .map((part) => `[zot] ${part}\n`)
-    .join("");
-  try {
-    appendFileSync(file, text);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") return;
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      appendFileSync(file, text);
-    } catch {
-      // Diagnostics must never take the host down; a log we cannot write is a log we skip.
-    }
   }
 }
 

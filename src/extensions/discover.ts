@@ -1,6 +1,7 @@
 // Finds the extensions a run of zot would load: `--ext` paths, then the project's
 // `.zot/extensions/`, then `$ZOT_HOME/extensions/`, each read through its manifest.
-// Rule: the answer is deterministic and complete. The order is fixed (precedence, then directory
+// Rule: the answer is deterministic and complete; a project the user has not trusted gives its
+// entries marked untrusted (workspace trust: they are listed, never run). The order is fixed (precedence, then directory
 // name); nothing is skipped silently: a directory without a usable manifest comes back broken,
 // and a name already taken comes back marked with who shadows it. Spawning is someone else's job.
 import { readdirSync, realpathSync, statSync } from "node:fs";
@@ -21,6 +22,8 @@ export interface DiscoveredExtension {
   error?: string;
   /** the directory of the extension with the same name that wins; the loader skips this one */
   shadowedBy?: string;
+  /** a project extension of a folder the user has not trusted; the loader skips it */
+  untrusted?: true;
 }
 
 export interface DiscoverOptions {
@@ -30,6 +33,11 @@ export interface DiscoverOptions {
   explicit: string[];
   /** `--no-ext`: skip the project and global directories, keep the explicit paths */
   noDiscovery: boolean;
+  /**
+   * Workspace trust (config/workspace-trust.ts): false returns the project's extensions marked
+   * `untrusted`, and they take no name from a global one (they are not run; the global one is)
+   */
+  projectTrusted: boolean;
 }
 
 /** The two directories discovery scans, in precedence order. */
@@ -48,12 +56,13 @@ export function discoverExtensions(options: DiscoverOptions): DiscoveredExtensio
   const add = (source: ExtensionSource, loaded: LoadedManifest) => {
     const key = realDir(loaded.dir);
     if (seenDirs.has(key)) return;
-    seenDirs.add(key);
-    found.push(
-      loaded.ok
-        ? { source, dir: loaded.dir, manifestFile: loaded.file, manifest: loaded.manifest }
-        : { source, dir: loaded.dir, manifestFile: loaded.file, error: loaded.error },
-    );
+    // An untrusted project's copy of a global directory (ZOT_HOME inside the project) is the global one.
+    const untrusted = source === "project" && !options.projectTrusted;
+    if (!untrusted) seenDirs.add(key);
+    const entry: DiscoveredExtension = loaded.ok
+      ? { source, dir: loaded.dir, manifestFile: loaded.file, manifest: loaded.manifest }
+      : { source, dir: loaded.dir, manifestFile: loaded.file, error: loaded.error };
+    found.push(untrusted ? { ...entry, untrusted: true } : entry);
   };
 
   for (const given of options.explicit) add("flag", loadExplicit(given, options.cwd));
@@ -76,7 +85,7 @@ export function discoverExtensions(options: DiscoverOptions): DiscoveredExtensio
   // copy must not quietly bring back the global one. Broken entries have no name to hold.
   const winners = new Map<string, string>();
   for (const entry of found) {
-    if (!entry.manifest) continue;
+    if (!entry.manifest || entry.untrusted) continue;
     const winner = winners.get(entry.manifest.name);
     if (winner === undefined) winners.set(entry.manifest.name, entry.dir);
     else entry.shadowedBy = winner;

@@ -1,10 +1,12 @@
 // How one extension's process is launched: its command line, environment and data directory.
-// Rule: the extension gets zot's environment plus its own three ZOT_* variables, runs in
-// its own directory, and never inherits zot's BUN_BE_BUN (only files zot runs itself get one).
+// Rule: the extension gets zot's environment without zot's credentials (config/child-env.ts) plus
+// its own three ZOT_* variables, runs in its own directory, and never inherits zot's BUN_BE_BUN
+// (only files zot runs itself get one).
 import { mkdirSync } from "node:fs";
+import { childEnv } from "../config/child-env.ts";
 import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { appendLog } from "./child.ts";
+import { appendLog } from "./child-log.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
 import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
 
@@ -33,7 +35,7 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     return { error: `cannot create its data directory ${dataDir} (${errorText(err)})` };
   }
   const env: Record<string, string | undefined> = {
-    ...options.env,
+    ...childEnv(options.env),
     BUN_BE_BUN: undefined,
     ...resolved.env,
     ZOT_EXTENSION_NAME: manifest.name,

@@ -16,7 +16,8 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from "../protocol/hook-rpc.ts";
-import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, DEFAULT_MAX_LINE_BYTES, LineChild, valuePreview } from "./child.ts";
+import { appendLog } from "./child-log.ts";
+import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, DEFAULT_MAX_LINE_BYTES, LineChild, valuePreview } from "./child.ts";
 import type { HookNotice } from "./hook-events.ts";
 import type { HookSpec } from "./hook-spec.ts";
 import type { HostState } from "./zot-host.ts";

@@ -2,12 +2,13 @@
 // `{"hooks": {"enabled", "defaults", "processes": {"<name>": {enabled, priority, transport,
 // command, dir, env, observe, intercept}}}}` (a file holding only the inner `hooks` object works too).
 // Rule: PicoClaw's semantics (an entry runs only with `"enabled": true`; `command` is argv, no
-// shell; `env` is added to zot's environment; a relative `dir` is relative to where zot runs), the
+// shell; `env` is added to zot's environment, which holds none of zot's credentials (config/child-env.ts); a relative `dir` is relative to where zot runs), the
 // project's entry wins a name, and every problem is a sentence naming the file and the field; one
 // bad entry never stops the others.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
+import { childEnv } from "../config/child-env.ts";
 import { zotPaths } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
@@ -65,6 +66,11 @@ export interface HooksConfigOptions {
   cwd: string;
   home: string;
   env: Record<string, string | undefined>;
+  /**
+   * Workspace trust (config/workspace-trust.ts): false lists the project file's entries marked
+   * `untrusted`, runs none of them, and lets them take no name from the global file's
+   */
+  projectTrusted: boolean;
 }
 
 export interface HooksConfig {
@@ -86,6 +92,8 @@ export interface HookEntry {
   error?: string;
   /** the file whose entry of the same name wins */
   shadowedBy?: string;
+  /** the project's file, in a folder the user has not trusted: listed, never run */
+  untrusted?: true;
 }
 
 /** The two hooks.json files, in precedence order. */
@@ -101,7 +109,7 @@ export function loadHooksConfig(options: HooksConfigOptions): HooksConfig {
   const { entries, warnings } = listHooksConfig(options);
   const specs: HookSpec[] = [];
   for (const entry of entries) {
-    if (!entry.enabled || entry.shadowedBy) continue;
+    if (!entry.enabled || entry.shadowedBy || entry.untrusted) continue;
     if (entry.spec) specs.push(entry.spec);
     else if (entry.error) warnings.push(entry.error);
   }
@@ -116,8 +124,15 @@ export function listHooksConfig(options: HooksConfigOptions): { entries: HookEnt
   const seenFiles = new Set<string>();
   for (const { source, file } of hooksConfigFiles(options)) {
     if (seenFiles.has(file)) continue;
-    seenFiles.add(file);
-    for (const entry of readHooksFile(file, source, options, warnings)) {
+    // An untrusted project's file that is the global one (ZOT_HOME inside the project) is read as the global one.
+    if (!(source === "project hooks.json" && !options.projectTrusted)) seenFiles.add(file);
+    const untrusted = source === "project hooks.json" && !options.projectTrusted;
+    // An untrusted file's problems are not the user's to fix before they trust it.
+    for (const entry of readHooksFile(file, source, options, untrusted ? [] : warnings)) {
+      if (untrusted) {
+        entries.push({ ...entry, untrusted: true });
+        continue;
+      }
       const winner = winners.get(entry.name);
       if (winner === undefined) winners.set(entry.name, file);
       entries.push(winner === undefined ? entry : { ...entry, shadowedBy: winner });
@@ -201,7 +216,7 @@ function fileDefaults(defaults: v.InferOutput<typeof HooksSection>["defaults"]):
  */
 function processLaunch(name: string, entry: ProcessEntry, dir: string, env: Record<string, string | undefined>): HookLaunch {
   const [program, ...args] = entry.command;
-  const merged: Record<string, string | undefined> = { ...env, BUN_BE_BUN: undefined, ZOT_EXTENSION_NAME: name, ...entry.env };
+  const merged: Record<string, string | undefined> = { ...childEnv(env), BUN_BE_BUN: undefined, ZOT_EXTENSION_NAME: name, ...entry.env };
   if (!program.includes("/") && !program.includes("\\")) {
     const found = Bun.which(program, merged.PATH === undefined ? {} : { PATH: merged.PATH });
     if (!found) return { error: `"command" starts with "${program}", which is not on PATH; install it, or give its path` };

@@ -21,7 +21,7 @@ import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts
 import { loadHooksConfig } from "./hooks-config.ts";
 import { extensionTool } from "./ext-tool.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
-import { appendLog } from "./child.ts";
+import { appendLog } from "./child-log.ts";
 import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
@@ -35,6 +35,11 @@ export interface LoadOptions {
   explicit: string[];
   /** `--no-ext`: only the explicit paths */
   noDiscovery: boolean;
+  /**
+   * Workspace trust, decided before the load (config/workspace-trust.ts): false starts none of the
+   * project's extensions and hooks; `--ext` ones and global ones start either way
+   */
+  projectTrusted: boolean;
   provider: string;
   model: string;
   zotVersion: string;
@@ -148,6 +153,8 @@ export class ExtensionManager implements SlashCommands {
     const hosts: Loaded[] = [];
     const hookSpecs: HookSpec[] = [];
     for (const entry of discoverExtensions(options)) {
+      // The runtime's one note says what of an untrusted folder did not run and how to trust it.
+      if (entry.untrusted) continue;
       const manifest = entry.manifest;
       if (!manifest) {
         warnings.push(entry.error ?? `${entry.manifestFile}: cannot be loaded`);
@@ -419,7 +426,7 @@ export class ExtensionManager implements SlashCommands {
   private hookSet(options: LoadOptions, fromManifests: HookSpec[], warnings: string[]): HookSet {
     const specs = [...fromManifests];
     if (!options.noDiscovery) {
-      const config = loadHooksConfig({ cwd: options.cwd, home: options.home, env: options.env ?? process.env });
+      const config = loadHooksConfig({ cwd: options.cwd, home: options.home, env: options.env ?? process.env, projectTrusted: options.projectTrusted });
       warnings.push(...config.warnings);
       const taken = new Set([...this.loaded.map(({ host }) => host.name), ...specs.map((spec) => spec.name)]);
       for (const spec of config.specs) {

@@ -22,7 +22,8 @@ import {
 } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
-import { appendLog, ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, seconds, valuePreview } from "./child.ts";
+import { appendLog } from "./child-log.ts";
+import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, seconds, valuePreview } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
 import { prepareLaunch } from "./ext-launch.ts";
 import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";

@@ -36,6 +36,24 @@ export interface ToolContext {
   jailed?: boolean;
   /** the agent's record of what the model last saw of each file; the file tools keep it */
   views?: FileViews;
+  /**
+   * what the built-in tools must not write (src/tools/protected-paths.ts enforces it): the files
+   * that grant workspace trust, always; and, while jailed, the executable configuration a later
+   * run would start outside the jail (src/config/workspace-trust.ts lists them)
+   */
+  protectedPaths?: readonly ProtectedPath[];
+}
+
+/** A path the built-in tools must not write. */
+export interface ProtectedPath {
+  /** absolute; a directory protects everything under it */
+  path: string;
+  /** when set, `path` is a directory and only its entries with a matching name are protected */
+  names?: RegExp;
+  /** what it is, for the refusal ("the project's hooks (.zot/hooks.json)") */
+  what: string;
+  /** protected only while jailed; otherwise always */
+  whileJailed: boolean;
 }
 
 export interface Tool {

@@ -7,8 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
+import { childEnv } from "../config/child-env.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { bwrapNote } from "./sandbox.ts";
+import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
@@ -59,8 +61,10 @@ export const bashTool: Tool = {
     if (!statSync(ctx.cwd, { throwIfNoEntry: false })?.isDirectory()) {
       return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
     }
-    const jail = ctx.jailed ? await jailBash(ctx.cwd, command) : undefined;
+    const jail = ctx.jailed ? await jailBash(ctx.cwd, command, process.env, ctx.protectedPaths) : undefined;
     if (jail && "refusal" in jail) return textResult(jail.refusal, true, { exit_code: null, jailed: "static" });
+    // What a later run would start outside the jail: whatever the command does to it is undone after.
+    const snapshot = jail && ctx.protectedPaths?.length ? ProtectedSnapshot.take(ctx.protectedPaths, ctx.cwd) : undefined;
     const started = performance.now();
     const shell = Bun.which("bash") ?? "sh";
     let proc: ReturnType<typeof spawnShell>;
@@ -94,6 +98,7 @@ export const bashTool: Tool = {
       await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
       await pumps;
     }
+    const undone = snapshot?.restore();
     const output = capture.finish();
     const durationMs = Math.round(performance.now() - started);
 
@@ -115,10 +120,12 @@ export const bashTool: Tool = {
         "[a background process kept the output open and was detached from it; redirect background output to a file]",
       );
     }
+    const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length > 0;
+    if (undone && changedProtected) notes.push(undoneNote(undone));
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
     const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;
     const exitCode = ending === "exit" ? proc.exitCode : null;
-    const failed = ending !== "exit" || exitCode !== 0;
+    const failed = ending !== "exit" || exitCode !== 0 || changedProtected;
     // Under bubblewrap a path outside simply is not there; say why, so the model does not hunt for it.
     const jailNote = failed && jail?.confinement === "bwrap" && "root" in jail ? `\n${bwrapNote(jail.root)}` : "";
     return textResult(text + jailNote, failed, {
@@ -130,6 +137,7 @@ export const bashTool: Tool = {
       duration_ms: durationMs,
       full_output_path: output.fullOutputPath ?? null,
       truncated: output.truncated,
+      ...(changedProtected && { protected_undone: undone }),
     });
   },
 };
@@ -148,7 +156,8 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
     stderr: "pipe",
     // setsid(): the shell leads a new process group, which is what lets us kill all of it.
     detached: true,
-    env: process.env,
+    // zot's own credentials stay out of reach: one `env` would put them in the transcript.
+    env: childEnv(process.env),
   });
 }
 

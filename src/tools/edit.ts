@@ -9,6 +9,7 @@ import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
 import { fileErrorText } from "./file-error-text.ts";
+import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
 import { appendedNote, type Rewritten, rewriteInPlace } from "./rewrite-in-place.ts";
@@ -73,8 +74,8 @@ export const editTool: Tool = {
     if (!parsed.ok) return parsed.error;
     const { path, edits } = parsed.value;
     const abs = resolveToolPath(ctx.cwd, path);
-    const jailed = refuseOutsideJail(ctx, "edit", path, abs);
-    if (jailed) return jailed;
+    const refused = refuseOutsideJail(ctx, "edit", path, abs) ?? refuseProtected(ctx, "edit", path, abs);
+    if (refused) return refused;
 
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {

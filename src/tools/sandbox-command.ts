@@ -9,7 +9,9 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { bwrapArgs, type Confinement, jailConfinement, jailRoot, judgePath } from "./sandbox.ts";
+import type { ProtectedPath } from "../protocol/tool.ts";
+import { protectedBinds, protectedBy } from "./protected-paths.ts";
+import { bwrapArgs, type Confinement, isWithin, jailConfinement, jailRoot, judgePath, realPathOf } from "./sandbox.ts";
 
 /** Devices any command may use. */
 const ALLOWED_DEVICES = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
@@ -35,13 +37,47 @@ export type JailedBash =
  * Prepares a jailed bash command in `cwd`: under bubblewrap when it works here, else the static
  * check. A jail rooted at `/` confines nothing, so the command runs as it is.
  */
-export async function jailBash(cwd: string, command: string, env: Record<string, string | undefined> = process.env): Promise<JailedBash> {
+export async function jailBash(
+  cwd: string,
+  command: string,
+  env: Record<string, string | undefined> = process.env,
+  protectedPaths: readonly ProtectedPath[] = [],
+): Promise<JailedBash> {
   const root = jailRoot(cwd);
   if (root === "/") return { prefix: [], confinement: "static", root };
   const confinement = await jailConfinement(env);
-  if (confinement === "bwrap") return { prefix: [Bun.which("bwrap")!, ...bwrapArgs(root, env)], confinement, root };
-  const refusal = checkCommand(command, root, root);
+  if (confinement === "bwrap") {
+    return { prefix: [Bun.which("bwrap")!, ...bwrapArgs(root, env, protectedBinds(protectedPaths, root))], confinement, root };
+  }
+  const refusal = checkCommand(command, root, root) ?? checkProtected(command, root, protectedPaths);
   return refusal ? { refusal, confinement } : { prefix: [], confinement, root };
+}
+
+/**
+ * Why a jailed command is refused for naming a protected path (protected-paths.ts) or a directory
+ * holding one (`mv .zot elsewhere`), or undefined. Reading them is refused too: the text does not
+ * say which a command does.
+ */
+export function checkProtected(command: string, root: string, paths: readonly ProtectedPath[]): string | undefined {
+  if (paths.length === 0) return undefined;
+  const inside = paths.map((entry) => ({ entry, real: realPathOf(entry.path) })).filter(({ real }) => real !== root && isWithin(root, real));
+  if (inside.length === 0) return undefined;
+  for (const word of shellWords(command)) {
+    for (const [run] of word.text.matchAll(PATH_RUN)) {
+      if (run.startsWith("-") || run.startsWith("~")) continue;
+      const real = realPathOf(resolve(root, run));
+      if (real === root || !isWithin(root, real)) continue;
+      const hit = protectedBy(paths, real, true) ?? inside.find(({ real: target }) => isWithin(real, target))?.entry;
+      if (hit) {
+        return (
+          `bash: the command names ${run}, ${hit.what}, which a jailed command may not change: code there would run ` +
+          "outside the jail the next time zot starts. Bubblewrap (bwrap) does not confine commands here, so zot checks " +
+          "the command text instead; leave it as it is, ask the user to make this change, or to lift the jail with /unjail."
+        );
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A shell word with where it sits. */

@@ -3,7 +3,7 @@
 // not exist yet, its nearest existing parent), never by how it is spelled; the file tools refuse a
 // path outside with an error the model can act on. bash runs under bubblewrap when it works here
 // (a real confinement) and otherwise gets a static check of its command text (sandbox-command.ts).
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
@@ -89,7 +89,9 @@ function isBashOutputFile(real: string): boolean {
   return info !== undefined && info.isFile() && info.uid === process.getuid?.();
 }
 
-let probed: Promise<boolean> | undefined;
+let probed: Promise<string[] | undefined> | undefined;
+/** The user-namespace arguments the probe found working; bwrapArgs uses them. */
+let bwrapUserNamespace: string[] | undefined;
 
 /**
  * Which confinement jailed bash gets: bubblewrap when `bwrap` is on PATH and can set up its
@@ -99,22 +101,36 @@ let probed: Promise<boolean> | undefined;
 export async function jailConfinement(env: Record<string, string | undefined> = process.env): Promise<Confinement> {
   if (env.ZOT_JAIL_CONFINEMENT === "static") return "static";
   probed ??= probeBwrap();
-  return (await probed) ? "bwrap" : "static";
+  return (await probed) !== undefined ? "bwrap" : "static";
 }
 
-async function probeBwrap(): Promise<boolean> {
+/**
+ * The user-namespace arguments this bwrap takes, strongest first: a user namespace of its own (so
+ * no capability the command might regain counts outside it) that cannot create further ones
+ * (`--disable-userns`, bwrap 0.8), else one that can (an older bwrap), else none (root on a system
+ * without user namespaces; the capabilities are still dropped and /proc still read-only).
+ */
+const USER_NAMESPACE_LADDER = [["--unshare-user", "--disable-userns"], ["--unshare-user"], []];
+
+async function probeBwrap(): Promise<string[] | undefined> {
   const bwrap = Bun.which("bwrap");
-  if (!bwrap) return false;
-  try {
-    const proc = Bun.spawn([bwrap, ...BASE_BWRAP_ARGS, "--ro-bind", "/", "/", "true"], {
-      stdin: "ignore",
-      stdout: "ignore",
-      stderr: "ignore",
-    });
-    return (await proc.exited) === 0;
-  } catch {
-    return false;
+  if (!bwrap) return undefined;
+  for (const userns of USER_NAMESPACE_LADDER) {
+    try {
+      const proc = Bun.spawn([bwrap, ...userns, ...BASE_BWRAP_ARGS, ...kernelProcArgs(), "--ro-bind", "/", "/", "true"], {
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      if ((await proc.exited) === 0) {
+        bwrapUserNamespace = userns;
+        return userns;
+      }
+    } catch {
+      return undefined;
+    }
   }
+  return undefined;
 }
 
 /** New pid namespace (so /proc shows no process outside), no capabilities, gone when zot is. */
@@ -132,6 +148,35 @@ const BASE_BWRAP_ARGS = [
   "/tmp",
 ];
 
+/** Entries of /proc that belong to processes (the jail's own, in its pid namespace). */
+const PROCESS_ENTRY = /^(\d+|self|thread-self)$/;
+
+/**
+ * The kernel's settings and switches in /proc, read-only: every top-level entry that is not a
+ * process's and is a directory (/proc/sys, /proc/irq, /proc/bus, /proc/fs, /proc/acpi, …) or a
+ * writable file (/proc/sysrq-trigger, /proc/mtrr, …). A root inside the jail still owns them, with
+ * or without capabilities, and writing kernel.core_pattern runs a program of its choice on the
+ * host; bubblewrap covers some of these itself, but not /proc/sys when zot runs as root. Mounted
+ * over the jail's /proc, they also keep a nested /proc from being mounted where they would show.
+ */
+export function kernelProcArgs(proc = "/proc"): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(proc);
+  } catch {
+    return [];
+  }
+  const args: string[] = [];
+  for (const name of names.sort()) {
+    if (PROCESS_ENTRY.test(name)) continue;
+    const path = join(proc, name);
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info || info.isSymbolicLink()) continue;
+    if (info.isDirectory() || (info.mode & 0o222) !== 0) args.push("--ro-bind-try", path, join("/proc", name));
+  }
+  return args;
+}
+
 /** Read-only system directories (or their merged-/usr symlinks): what any program needs to run. */
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 
@@ -142,12 +187,13 @@ const MASKED_DIRS = ["/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d"];
 /**
  * The bubblewrap arguments that confine a command to `root` (resolved): the system directories
  * read-only, the directories on PATH read-only (toolchains installed in a home directory keep
- * working), an empty throwaway home and /tmp, a private /proc and /dev, and `root` itself
- * read-write. Everything else (the real home, other projects, /var, /run, /mnt …) does not exist.
- * The network is left as it is.
+ * working), an empty throwaway home and /tmp, a private /proc (the kernel's settings in it
+ * read-only) and /dev, and `root` itself read-write with `overRoot` on top (binds inside it: the
+ * protected paths, read-only); no capabilities, even for root. Everything else (the real home,
+ * other projects, /var, /run, /mnt …) does not exist. The network is left as it is.
  */
-export function bwrapArgs(root: string, env: Record<string, string | undefined> = process.env): string[] {
-  const args = [...BASE_BWRAP_ARGS];
+export function bwrapArgs(root: string, env: Record<string, string | undefined> = process.env, overRoot: string[] = []): string[] {
+  const args = [...(bwrapUserNamespace ?? []), ...BASE_BWRAP_ARGS, ...kernelProcArgs()];
   for (const dir of SYSTEM_DIRS) {
     const info = lstatSync(dir, { throwIfNoEntry: false });
     if (info?.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
@@ -166,7 +212,7 @@ export function bwrapArgs(root: string, env: Record<string, string | undefined> 
     if (dir === sep || (home && isWithin(dir, home))) continue;
     if (!isWithin(root, dir) && !SYSTEM_DIRS.some((system) => isWithin(system, dir))) args.push("--ro-bind", dir, dir);
   }
-  args.push("--bind", root, root, "--chdir", root);
+  args.push("--bind", root, root, ...overRoot, "--chdir", root);
   return args;
 }
 
@@ -185,7 +231,8 @@ function pathDirs(path: string): string[] {
 export function bwrapNote(root: string): string {
   return (
     `[jailed: this command ran under bubblewrap; only ${root} (writable), the system directories ` +
-    "(read-only), the PATH directories (read-only) and an empty /tmp and home exist. A missing or " +
-    "read-only path outside the working directory is the jail; ask the user to /unjail if the task needs it]"
+    "(read-only), the PATH directories (read-only) and an empty /tmp and home exist, and inside it the extensions, " +
+    "hooks and settings a later run would start (.zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json) " +
+    "are read-only. A missing or read-only path there is the jail; ask the user to /unjail if the task needs it]"
   );
 }

@@ -14,6 +14,7 @@ import { fileErrorText } from "./file-error-text.ts";
 import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
+import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 
 const WriteArgs = v.object({
@@ -54,8 +55,8 @@ export const writeTool: Tool = {
     if (!parsed.ok) return parsed.error;
     const { path, content } = parsed.value;
     const abs = resolveToolPath(ctx.cwd, path);
-    const jailed = refuseOutsideJail(ctx, "write", path, abs);
-    if (jailed) return jailed;
+    const refused = refuseOutsideJail(ctx, "write", path, abs) ?? refuseProtected(ctx, "write", path, abs);
+    if (refused) return refused;
     const existing = await stat(abs).catch(() => null);
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);

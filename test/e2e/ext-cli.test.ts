@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { trustedProject } from "../support/trust.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
 
 const PY_OK = `#!/usr/bin/env python3
@@ -75,8 +76,7 @@ describe("zot ext usage", () => {
 
 describe("zot ext list", () => {
   test("rows for ok, disabled, broken and shadowed extensions, in aligned columns", async () => {
-    const home = tempDir("zot-home-");
-    const cwd = tempDir("zot-cwd-");
+    const { home, cwd } = trustedProject();
     pyExt(join(cwd, ".zot", "extensions", "alpha"), "alpha", { description: "the project's alpha" });
     pyExt(join(home, "extensions", "alpha"), "alpha", { description: "the global alpha" });
     pyExt(join(home, "extensions", "beta"), "beta", { description: "béta, wide: 日本" });

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { trustDir, trustedProject } from "../support/trust.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
@@ -24,11 +25,11 @@ const pidOf = (file: string) => Number(readFileSync(file, "utf8"));
 
 describe("deadlines", () => {
   test("an extension that never says hello is given up at its deadline, killed, and zot still answers", async () => {
-    const cwd = tempDir("zot-life-");
+    const { cwd, home } = trustedProject("zot-life-");
     const pidfile = join(cwd, "silent.pid");
     // The manifest sets its own start-up deadline (the default is 30 s).
     scriptedExtension(join(cwd, ".zot", "extensions"), "silent", { hello: false, pidfile }, { timeouts: { hello: 2500 } });
-    const run = await zot(["-p", "hi", "--script", script(cwd, [{ text: "Still here." }])], { cwd });
+    const run = await zot(["-p", "hi", "--script", script(cwd, [{ text: "Still here." }])], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Still here.\n");
     // -p says which extension it is waiting for, then gives it up.
@@ -38,13 +39,13 @@ describe("deadlines", () => {
   }, 20_000);
 
   test("an extension that says hello after 8 s serves its command in the same -p run", async () => {
-    const cwd = tempDir("zot-life-");
+    const { cwd, home } = trustedProject("zot-life-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "coldstart", {
       hello_delay: 8,
       on_ack: [{ type: "register_command", name: "warm" }],
       commands: { warm: { eval: "{'action': 'display', 'display': 'warmed up'}" } },
     });
-    const run = await zot(["-p", "/warm", "--script", script(cwd, [{ text: "unused" }])], { cwd });
+    const run = await zot(["-p", "/warm", "--script", script(cwd, [{ text: "unused" }])], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("warmed up\n");
     expect(run.stderr).toContain("zot: waiting for an extension still starting: coldstart");
@@ -53,6 +54,7 @@ describe("deadlines", () => {
   test("an interceptor that never answers is allowed after 5 s", async () => {
     const cwd = tempDir("zot-life-");
     const home = tempDir("zot-life-home-");
+    trustDir(home, cwd);
     scriptedExtension(join(cwd, ".zot", "extensions"), "sleepy", {
       after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
       intercept: { tool_call: { never: true } },
@@ -68,11 +70,11 @@ describe("deadlines", () => {
 
 describe("no extension outlives zot", () => {
   test("after a normal exit", async () => {
-    const cwd = tempDir("zot-life-");
+    const { cwd, home } = trustedProject("zot-life-");
     const pidfile = join(cwd, "ext.pid");
     const record = join(cwd, "received.ndjson");
     scriptedExtension(join(cwd, ".zot", "extensions"), "plain", { pidfile, record });
-    const run = await zot(["-p", "hi", "--script", script(cwd, [{ text: "Bye." }])], { cwd });
+    const run = await zot(["-p", "hi", "--script", script(cwd, [{ text: "Bye." }])], { cwd, home });
     expect(run.code).toBe(0);
     expect(alive(pidOf(pidfile))).toBe(false);
     expect(readFileSync(record, "utf8")).toContain('{"type": "shutdown"}');
@@ -80,14 +82,14 @@ describe("no extension outlives zot", () => {
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`after ${signal} in the middle of a turn, even one that ignores shutdown`, async () => {
-      const cwd = tempDir("zot-life-");
+      const { cwd, home } = trustedProject("zot-life-");
       const dirs = join(cwd, ".zot", "extensions");
       scriptedExtension(dirs, "polite", { pidfile: join(cwd, "polite.pid") });
       scriptedExtension(dirs, "stubborn", { pidfile: join(cwd, "stubborn.pid"), ignore_shutdown: true });
       mock = startMockLlm([{ text: "too late", delay_ms: 60_000 }]);
       const proc = Bun.spawn([ZOT, "-p", "hi", "--provider", "anthropic", "--api-key", "k", "--base-url", mock.url], {
         cwd,
-        env: cleanEnv(tempDir("zot-life-home-")),
+        env: cleanEnv(home),
         stdout: "pipe",
         stderr: "pipe",
       });
@@ -102,12 +104,12 @@ describe("no extension outlives zot", () => {
   }
 
   test("after SIGTERM while an extension is still starting", async () => {
-    const cwd = tempDir("zot-life-");
+    const { cwd, home } = trustedProject("zot-life-");
     const pidfile = join(cwd, "slow.pid");
     scriptedExtension(join(cwd, ".zot", "extensions"), "slow", { hello: false, pidfile });
     const proc = Bun.spawn([ZOT, "-p", "hi", "--provider", "scripted"], {
       cwd,
-      env: cleanEnv(tempDir("zot-life-home-")),
+      env: cleanEnv(home),
       stdout: "pipe",
       stderr: "pipe",
     });

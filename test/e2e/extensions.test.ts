@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programExtension, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { trustDir, trustedProject } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
@@ -39,10 +40,10 @@ function weather(parent: string, extra: Record<string, unknown> = {}) {
 
 describe("slash commands from -p", () => {
   test("display: printed on stdout, no model call", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     weather(join(cwd, ".zot", "extensions"));
     mock = startMockLlm([]);
-    const run = await zot(["-p", "/weather berlin", ...anthropic(mock)], { cwd });
+    const run = await zot(["-p", "/weather berlin", ...anthropic(mock)], { cwd, home });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("Berlin: sunny\n");
     expect(run.code).toBe(0);
@@ -50,10 +51,10 @@ describe("slash commands from -p", () => {
   });
 
   test("prompt: the command's prompt is the turn", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     weather(join(cwd, ".zot", "extensions"));
     mock = startMockLlm([{ text: "Foggy in Oslo." }]);
-    const run = await zot(["-p", "/ask Oslo", ...anthropic(mock)], { cwd });
+    const run = await zot(["-p", "/ask Oslo", ...anthropic(mock)], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Foggy in Oslo.\n");
     expect(lastUserText(mock.requests[0].body)).toContain("What is the weather in Oslo?");
@@ -61,27 +62,27 @@ describe("slash commands from -p", () => {
   });
 
   test("insert: printed on stdout (there is no editor); noop: nothing; error: stderr and exit 1", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     weather(join(cwd, ".zot", "extensions"));
-    const insert = await zot(["-p", "/draft", "--provider", "scripted"], { cwd });
+    const insert = await zot(["-p", "/draft", "--provider", "scripted"], { cwd, home });
     expect([insert.code, insert.stdout]).toEqual([0, "draft text\n"]);
-    const noop = await zot(["-p", "/quiet", "--provider", "scripted"], { cwd });
+    const noop = await zot(["-p", "/quiet", "--provider", "scripted"], { cwd, home });
     expect([noop.code, noop.stdout, noop.stderr]).toEqual([0, "", ""]);
-    const error = await zot(["-p", "/broken", "--provider", "scripted"], { cwd });
+    const error = await zot(["-p", "/broken", "--provider", "scripted"], { cwd, home });
     expect(error.code).toBe(1);
     expect(error.stdout).toBe("");
     expect(error.stderr).toBe("zot: /broken (extension weather): city not found\n");
   });
 
   test("a /word that is no registered command goes to the model as a prompt", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     weather(join(cwd, ".zot", "extensions"));
     mock = startMockLlm([{ text: "Let me look." }]);
-    const run = await zot(["-p", "/etc/hosts is broken", ...anthropic(mock)], { cwd });
+    const run = await zot(["-p", "/etc/hosts is broken", ...anthropic(mock)], { cwd, home });
     expect(run.code).toBe(0);
     expect(lastUserText(mock.requests[0].body)).toContain("/etc/hosts is broken");
     mock.push({ text: "Unknown command, so a prompt." });
-    const unknown = await zot(["-p", "/nosuchcommand now", ...anthropic(mock)], { cwd });
+    const unknown = await zot(["-p", "/nosuchcommand now", ...anthropic(mock)], { cwd, home });
     expect(unknown.stdout).toBe("Unknown command, so a prompt.\n");
     expect(lastUserText(mock.requests[1].body)).toContain("/nosuchcommand now");
   });
@@ -89,11 +90,11 @@ describe("slash commands from -p", () => {
 
 describe("--json", () => {
   test("a command is a command_result event; a prompt answer is followed by its turn; notes are ext_notify events", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     weather(join(cwd, ".zot", "extensions"), {
       on_ack: [{ type: "notify", level: "warn", message: "api key expires soon" }],
     });
-    const display = await zot(["--json", "/weather paris", "--provider", "scripted"], { cwd });
+    const display = await zot(["--json", "/weather paris", "--provider", "scripted"], { cwd, home });
     expect(display.code).toBe(0);
     const events = ndjson(display.stdout);
     expect(events).toContainEqual({ type: "ext_notify", extension: "weather", level: "warn", message: "api key expires soon" });
@@ -101,12 +102,12 @@ describe("--json", () => {
     expect(events.some((e) => e.type === "turn_start")).toBe(false);
 
     mock = startMockLlm([{ text: "Rainy." }]);
-    const prompt = await zot(["--json", "/ask Rome", ...anthropic(mock)], { cwd });
+    const prompt = await zot(["--json", "/ask Rome", ...anthropic(mock)], { cwd, home });
     const types = ndjson(prompt.stdout).map((e) => e.type);
     expect(types.indexOf("command_result")).toBeLessThan(types.indexOf("user_message"));
     expect(types.at(-1)).toBe("done");
 
-    const error = await zot(["--json", "/broken", "--provider", "scripted"], { cwd });
+    const error = await zot(["--json", "/broken", "--provider", "scripted"], { cwd, home });
     expect(error.code).toBe(1);
     expect(ndjson(error.stdout)).toContainEqual({ type: "command_result", command: "broken", extension: "weather", action: "error", text: "city not found" });
     expect(error.stderr).toContain("zot: /broken (extension weather): city not found");
@@ -115,20 +116,20 @@ describe("--json", () => {
 
 describe("notes, tools and interception", () => {
   test("notify in -p goes to stderr as [ext] level: message", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "noisy", {
       on_ack: [{ type: "subscribe", events: ["turn_end"] }, { type: "notify", message: "hello there" }],
       on_event: { turn_end: [{ type: "notify", level: "error", message: "turn over" }] },
     });
     mock = startMockLlm([{ text: "Answer." }]);
-    const run = await zot(["-p", "hi", ...anthropic(mock)], { cwd });
+    const run = await zot(["-p", "hi", ...anthropic(mock)], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Answer.\n");
     expect(run.stderr).toContain("[noisy] info: hello there\n");
   });
 
   test("an extension tool in the loop; a crash mid call reaches the model at once as an error", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "weather", {
       after_hello: [
         { type: "register_tool", name: "forecast", description: "weather for a city", schema: { type: "object", properties: { city: { type: "string" } } } },
@@ -144,7 +145,7 @@ describe("notes, tools and interception", () => {
       { tool_calls: [{ name: "explode", args: {} }] },
       { text: "Done: {{last_tool_result}}" },
     ]);
-    const run = await zot(["--json", "weather?", ...anthropic(mock)], { cwd });
+    const run = await zot(["--json", "weather?", ...anthropic(mock)], { cwd, home });
     expect(run.code).toBe(0);
     expect(mock.requests[0].body.tools.map((t: any) => t.name)).toEqual(["bash", "edit", "explode", "forecast", "read", "skill", "write"]);
     const results = ndjson(run.stdout).filter((e) => e.type === "tool_result");
@@ -159,16 +160,16 @@ describe("notes, tools and interception", () => {
   });
 
   test("a turn_start block: the reason on stderr in -p, in turn_end and error events in --json", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "hours", {
       after_hello: [{ type: "subscribe", intercept: ["turn_start"] }],
       intercept: { turn_start: { block: true, reason: "outside business hours" } },
     });
     mock = startMockLlm([]);
-    const print = await zot(["-p", "hi", ...anthropic(mock)], { cwd });
+    const print = await zot(["-p", "hi", ...anthropic(mock)], { cwd, home });
     expect(print.code).toBe(1);
     expect(print.stderr).toContain("zot: turn blocked by hours: outside business hours");
-    const json = await zot(["--json", "hi", ...anthropic(mock)], { cwd });
+    const json = await zot(["--json", "hi", ...anthropic(mock)], { cwd, home });
     expect(json.code).toBe(1);
     const events = ndjson(json.stdout);
     expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "outside business hours" });
@@ -178,7 +179,7 @@ describe("notes, tools and interception", () => {
   });
 
   test("replace_text changes the -p answer; a blocked tool call's reason reaches the model", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "guard", {
       after_hello: [{ type: "subscribe", intercept: ["tool_call", "assistant_message"] }],
       intercept: {
@@ -187,7 +188,7 @@ describe("notes, tools and interception", () => {
       },
     });
     mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "touch made-it" } }] }, { text: "The password is hunter2." }]);
-    const run = await zot(["-p", "go", ...anthropic(mock)], { cwd });
+    const run = await zot(["-p", "go", ...anthropic(mock)], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("The password is [redacted].\n");
     expect(existsSync(join(cwd, "made-it"))).toBe(false);
@@ -215,26 +216,26 @@ describe("which extensions load", () => {
   });
 
   test("a broken manifest is a warning naming the file and field; the others still load", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     const dirs = join(cwd, ".zot", "extensions");
     weather(dirs);
     scriptedExtension(dirs, "bad", {}, { exec: "" });
-    const run = await zot(["-p", "/weather rome", "--provider", "scripted"], { cwd });
+    const run = await zot(["-p", "/weather rome", "--provider", "scripted"], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Rome: sunny\n");
     expect(run.stderr).toContain(`zot: ${join(dirs, "bad", "extension.json")}: "exec"`);
   });
 
   test("--version, --help and --list-models start no extension", async () => {
-    const cwd = tempDir("zot-e2e-ext-");
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
     const count = join(cwd, "count");
     scriptedExtension(join(cwd, ".zot", "extensions"), "counter", { countfile: count });
     for (const args of [["--version"], ["--help"], ["--list-models"], ["-v", "-p"]]) {
-      const run = await zot(args, { cwd });
+      const run = await zot(args, { cwd, home });
       expect(run.code).toBe(0);
     }
     expect(existsSync(count)).toBe(false);
-    await zot(["-p", "hi", "--provider", "scripted"], { cwd });
+    await zot(["-p", "hi", "--provider", "scripted"], { cwd, home });
     expect(readFileSync(count, "utf8")).toBe("1");
   });
 });
@@ -244,6 +245,7 @@ describe("extensions in other languages", () => {
     const cwd = tempDir("zot-e2e-ext-");
     const dirs = join(cwd, ".zot", "extensions");
     const home = tempDir("zot-e2e-home-");
+    trustDir(home, cwd);
     programExtension(dirs, "shell", {
       name: "ext.sh",
       executable: true,

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hookExtension, hookProcess, PICOCLAW_OBSERVER, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { trustDir, trustedProject } from "../support/trust.ts";
 import { ndjson, ROOT, tempDir, zot } from "../support/zot.ts";
 
 const EXAMPLES = join(ROOT, "extensions-examples");
@@ -131,7 +132,7 @@ describe("review-gate: deny_tool in before_tool, approved:false in approve_tool"
 
 describe("PicoClaw's hooks.json", () => {
   test("a hooks.processes entry runs unchanged: the config key is the name, command is argv, env reaches the hook", async () => {
-    const cwd = tempDir("zot-e2e-hooks-");
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
     const log = join(tempDir("zot-hook-log-"), "gate.jsonl");
     writeHooksJson(join(cwd, ".zot", "hooks.json"), {
       py_review_gate: {
@@ -145,7 +146,7 @@ describe("PicoClaw's hooks.json", () => {
       },
     });
     mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "mkfs.zotdemo /dev/zot-none" } }] }, { text: "{{last_tool_result}}" }]);
-    const run = await zot([...anthropic(mock), "-p", "format it"], { cwd });
+    const run = await zot([...anthropic(mock), "-p", "format it"], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Tool execution denied by hook: review gate rule disk-format: 'mkfs.zotdemo /dev/zot-none' is not run\n");
     const got = recorded(log);
@@ -161,6 +162,7 @@ describe("PicoClaw's hooks.json", () => {
   test("observers of both generations: HEAD's config gets hook.runtime_event with dotted kinds, the document's gets hook.event", async () => {
     const home = tempDir("zot-home-");
     const cwd = tempDir("zot-e2e-hooks-");
+    trustDir(home, cwd);
     const logs = tempDir("zot-hook-log-");
     const entry = (generation: string, observe: string[]) => ({
       enabled: true,
@@ -217,13 +219,13 @@ describe("PicoClaw's hooks.json", () => {
 
 describe("broken hooks: zot goes on and says why", () => {
   test("a hook that never answers hello, one that crashes at start and one that writes garbage: the answer still comes", async () => {
-    const cwd = tempDir("zot-e2e-hooks-");
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
     const dir = join(cwd, ".zot", "extensions");
     hookExtension(dir, "mute", { hello: { never: true } }, { timeouts: { hello: 300 } });
     hookExtension(dir, "crash", { exit_at_start: 2 });
     hookExtension(dir, "noisy", { methods: { "hook.before_tool": { garbage: ["<html>oops</html>"], then: { action: "continue" } } } });
     mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran" } }] }, { text: "{{last_tool_result}}" }]);
-    const run = await zot([...anthropic(mock), "-p", "go"], { cwd });
+    const run = await zot([...anthropic(mock), "-p", "go"], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("ran");
     expect(run.stderr).toContain('hook "mute" did not answer hook.hello within 0.3 s; the hook is disabled for this run');
@@ -232,13 +234,13 @@ describe("broken hooks: zot goes on and says why", () => {
   });
 
   test("a hook that dies mid-call: its approval denies at once, and --json still ends with done", async () => {
-    const cwd = tempDir("zot-e2e-hooks-");
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
     hookExtension(join(cwd, ".zot", "extensions"), "dies", { methods: { "hook.approve_tool": { exit: 9 } } }, {
       intercept: ["approve_tool"],
       timeouts: { approve_tool: 120_000 },
     });
     mock = startMockLlm([{ tool_calls: [{ id: "a", name: "bash", args: { command: "echo never" } }] }, { text: "fine" }]);
-    const run = await zot([...anthropic(mock), "--json", "go"], { cwd });
+    const run = await zot([...anthropic(mock), "--json", "go"], { cwd, home });
     expect(run.code).toBe(0);
     const events = ndjson(run.stdout);
     const result = events.find((e) => e.type === "tool_result");
@@ -248,12 +250,12 @@ describe("broken hooks: zot goes on and says why", () => {
   });
 
   test("abort_turn from a hook: -p exits 1 with the reason", async () => {
-    const cwd = tempDir("zot-e2e-hooks-");
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
     hookExtension(join(cwd, ".zot", "extensions"), "stop", { methods: { "hook.before_llm": { action: "abort_turn", reason: "budget exhausted" } } }, {
       intercept: ["before_llm"],
     });
     mock = startMockLlm([{ text: "never asked" }]);
-    const run = await zot([...anthropic(mock), "-p", "go"], { cwd });
+    const run = await zot([...anthropic(mock), "-p", "go"], { cwd, home });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("hook aborted turn during before_llm: budget exhausted");
     expect(mock.requests).toHaveLength(0);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { FIXTURES } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { RpcProcess } from "../support/rpc-process.ts";
+import { trustDir } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
@@ -27,6 +28,7 @@ const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", 
 function project(): { cwd: string; home: string; record: string; log: () => string } {
   const cwd = tempDir("zot-gosdk-");
   const home = tempDir("zot-gosdk-home-");
+  trustDir(home, cwd);
   const record = join(cwd, "received.ndjson");
   const dir = join(cwd, ".zot", "extensions", "guard");
   mkdirSync(dir, { recursive: true });

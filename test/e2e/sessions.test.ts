@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { trustDir } from "../support/trust.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm;
@@ -258,6 +259,7 @@ describe("--resume", () => {
 describe("zot sessions", () => {
   test("list and show: newest first with model, messages, cost and first prompt; show prints the transcript and the audit trail", async () => {
     const { home, cwd, run } = place();
+    trustDir(home, cwd);
     scriptedExtension(join(cwd, ".zot", "extensions"), "guard", {
       after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
       intercept: { tool_call: { modified_args: { command: "echo safe" }, reason: "no deleting today" } },

@@ -3,9 +3,10 @@
 // the bounded backlog for a child that is not reading, diagnostics, stop() escalating to SIGKILL,
 // and no child outliving a parent that is killed.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { LOG_BURST_BYTES, LOG_BYTES_PER_SECOND } from "../../src/extensions/child-log.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, LineSplitter } from "../../src/extensions/child.ts";
 import { running } from "../support/process-state.ts";
 
@@ -305,6 +306,63 @@ describe("log file", () => {
       await new Promise((resolve) => child.onExit(resolve));
     }
     expect(readFileSync(logFile, "utf8").match(/\[zot\] starting twice/g)?.length).toBe(2);
+  });
+});
+
+describe("the log is private and bounded", () => {
+  test("the log is 0600 in a 0700 directory; an older log and directory open to others are made so", async () => {
+    const fresh = join(dir, "private-fresh", "logs", "ext-p.log");
+    const child = LineChild.spawn({ name: "p", command: [which("true")], cwd: dir, logFile: fresh });
+    await new Promise((resolve) => child.onExit(resolve));
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    expect(statSync(join(fresh, "..")).mode & 0o777).toBe(0o700);
+
+    const older = join(dir, "private-older", "logs");
+    mkdirSync(older, { recursive: true, mode: 0o755 });
+    chmodSync(older, 0o755);
+    writeFileSync(join(older, "ext-q.log"), "an old run\n", { mode: 0o644 });
+    chmodSync(join(older, "ext-q.log"), 0o644);
+    const again = LineChild.spawn({ name: "q", command: [which("true")], cwd: dir, logFile: join(older, "ext-q.log") });
+    await new Promise((resolve) => again.onExit(resolve));
+    expect(statSync(join(older, "ext-q.log")).mode & 0o777).toBe(0o600);
+    expect(statSync(older).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(older, "ext-q.log"), "utf8")).toStartWith("an old run\n");
+  });
+
+  test("500,000 two-byte lines on stderr and stdout: the log takes a burst, then its rate, and says what it dropped", async () => {
+    const started = performance.now();
+    // stdout lines that are not JSON each become a `[zot] not JSON` line: 9 MB from 1 MB of output
+    const { exited, log } = spawn([which("python3"), "-c", "import sys\nfor _ in range(500000):\n    sys.stderr.write('e\\n'); sys.stdout.write('o\\n')\n"]);
+    await exited;
+    const seconds = (performance.now() - started) / 1000;
+    const text = log();
+    // the limiter's own bound for this run's length, notes aside (they are a few short lines)
+    const allowed = LOG_BURST_BYTES + LOG_BYTES_PER_SECOND * (seconds + 1) + 16 * 1024;
+    expect(Buffer.byteLength(text)).toBeLessThan(allowed);
+    expect(Buffer.byteLength(text)).toBeLessThan(1_000_000);
+    expect(text).toMatch(/\[zot\] dropped \d+ bytes \(\d+ writes?\) here: the extension wrote faster than its log takes/);
+    expect(text).toMatch(/\[zot\] this run dropped \d+ bytes of log in all/);
+    // what got in is the child's own output and zot's lines about it, in order
+    expect(text).toContain("e\ne\n");
+    expect(text).toContain("[zot] not JSON: o\n");
+    expect(text).toContain("[zot] exited with code 0\n");
+  });
+
+  test("a run stops at its total: one note, then nothing of the child's, and the exit still lands", async () => {
+    const logFile = join(dir, "logs", "ext-capped.log");
+    const child = LineChild.spawn({
+      name: "capped",
+      command: [which("python3"), "-c", "import sys\nfor i in range(2000):\n    sys.stderr.write('line %d\\n' % i)\n"],
+      cwd: dir,
+      logFile,
+      logLimits: { bytesPerSecond: 1e9, burstBytes: 1e9, bytesPerRun: 1000 },
+    });
+    await new Promise((resolve) => child.onExit(resolve));
+    const text = readFileSync(logFile, "utf8");
+    expect(text.match(/the most one run may/g)?.length).toBe(1);
+    expect(text).not.toContain("line 1999");
+    expect(text).toContain("[zot] exited with code 0\n");
+    expect(Buffer.byteLength(text)).toBeLessThan(1000 + 1024);
   });
 });
 

@@ -52,7 +52,7 @@ describe("discoverExtensions", () => {
     writeFileSync(join(project, "README.md"), "notes");
     extension(join(project, ".alpha.installing-1"), { name: "alpha", exec: "./a" });
 
-    const found = discoverExtensions({ cwd, home, explicit: [flagDir, flagFile], noDiscovery: false });
+    const found = discoverExtensions({ cwd, home, explicit: [flagDir, flagFile], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       { source: "flag", dir: flagDir, name: "flagged" },
       { source: "flag", dir: join(base, "elsewhere", "by-file"), name: "by-file" },
@@ -68,7 +68,7 @@ describe("discoverExtensions", () => {
   test("relative --ext paths are resolved against cwd", () => {
     const { cwd, home } = layout();
     const dir = extension(join(cwd, "exts", "mine"), { name: "mine", exec: "./m" });
-    expect(summary(discoverExtensions({ cwd, home, explicit: ["exts/mine"], noDiscovery: true }))).toEqual([
+    expect(summary(discoverExtensions({ cwd, home, explicit: ["exts/mine"], noDiscovery: true, projectTrusted: true }))).toEqual([
       { source: "flag", dir, name: "mine" },
     ]);
   });
@@ -82,7 +82,7 @@ describe("discoverExtensions", () => {
     const projectTool = extension(join(project, "tool"), { name: "tool", exec: "./t", enabled: false });
     const globalTool = extension(join(global, "tool"), { name: "tool", exec: "./t" });
 
-    const found = discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: false });
+    const found = discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       { source: "flag", dir: flagged, name: "guard" },
       { source: "project", dir: projectGuard, name: "guard", shadowedBy: flagged },
@@ -103,7 +103,7 @@ describe("discoverExtensions", () => {
     const script = join(base, "ext.py");
     writeFileSync(script, "print('hi')\n");
 
-    const found = discoverExtensions({ cwd, home, explicit: [missing, script], noDiscovery: false });
+    const found = discoverExtensions({ cwd, home, explicit: [missing, script], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       { source: "flag", dir: missing, name: undefined, error: `--ext ${missing}: ${missing} does not exist` },
       {
@@ -125,19 +125,19 @@ describe("discoverExtensions", () => {
     const flagged = extension(join(base, "x"), { name: "x", exec: "./x" });
     extension(join(project, "p"), { name: "p", exec: "./p" });
     extension(join(global, "g"), { name: "g", exec: "./g" });
-    expect(summary(discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: true }))).toEqual([
+    expect(summary(discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: true, projectTrusted: true }))).toEqual([
       { source: "flag", dir: flagged, name: "x" },
     ]);
-    expect(discoverExtensions({ cwd, home, explicit: [], noDiscovery: true })).toEqual([]);
+    expect(discoverExtensions({ cwd, home, explicit: [], noDiscovery: true, projectTrusted: true })).toEqual([]);
   });
 
   test("missing search directories are simply empty; the same directory twice is one extension", () => {
     const { cwd, home, project } = layout();
-    expect(discoverExtensions({ cwd, home, explicit: [], noDiscovery: false })).toEqual([]);
+    expect(discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true })).toEqual([]);
 
     const dir = extension(join(project, "once"), { name: "once", exec: "./o" });
     // --ext pointing at a discovered directory, and ZOT_HOME being the project's .zot.
-    const found = discoverExtensions({ cwd, home: join(cwd, ".zot"), explicit: [dir], noDiscovery: false });
+    const found = discoverExtensions({ cwd, home: join(cwd, ".zot"), explicit: [dir], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([{ source: "flag", dir, name: "once" }]);
   });
 
@@ -146,7 +146,7 @@ describe("discoverExtensions", () => {
     const real = extension(join(base, "checkout"), { name: "linked", exec: "./l" });
     mkdirSync(global, { recursive: true });
     symlinkSync(real, join(global, "linked"));
-    expect(summary(discoverExtensions({ cwd, home, explicit: [], noDiscovery: false }))).toEqual([
+    expect(summary(discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true }))).toEqual([
       { source: "global", dir: join(global, "linked"), name: "linked" },
     ]);
   });
@@ -155,7 +155,7 @@ describe("discoverExtensions", () => {
     const { cwd, home } = layout();
     mkdirSync(join(cwd, ".zot"), { recursive: true });
     writeFileSync(join(cwd, ".zot", "extensions"), "oops");
-    const found = discoverExtensions({ cwd, home, explicit: [], noDiscovery: false });
+    const found = discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       {
         source: "project",

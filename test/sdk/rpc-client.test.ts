@@ -240,7 +240,8 @@ describe("ZotRpcClient", () => {
       after_hello: Object.keys(commands).map((name) => ({ type: "register_command", name, description: `the ${name} command` })),
       commands,
     });
-    const c = await connect([{ text: "Foggy in Oslo." }, { ...SLOW, text: "a slow answer" }, { text: "Rain in Bergen." }], { cwd });
+    // The project's extension runs for this run only: --trust (the folder is not trusted).
+    const c = await connect([{ text: "Foggy in Oslo." }, { ...SLOW, text: "a slow answer" }, { text: "Rain in Bergen." }], { cwd, args: ["--trust"] });
     const listed = await c.getCommands();
     expect(listed).toContainEqual({ name: "weather", description: "the weather command", source: "extension", extension: "weather" });
 

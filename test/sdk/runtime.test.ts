@@ -200,7 +200,8 @@ describe("createZot and extensions", () => {
     const { cwd, countfile, pidfile } = projectWithExtension();
     const notes: AgentEvent[] = [];
     mock = startMockLlm([{ text: "ok" }]);
-    zot = await createZot({ provider: "anthropic", apiKey: "k", baseUrl: mock.url, home: tempDir(), cwd, extensions: true });
+    // The project's extensions run in a trusted folder only: `trust` is --trust for embedders.
+    zot = await createZot({ provider: "anthropic", apiKey: "k", baseUrl: mock.url, home: tempDir(), cwd, extensions: true, trust: true });
     zot.onEvent((event) => event.type === "ext_notify" && notes.push(event));
     expect(readFileSync(countfile, "utf8")).toBe("1");
     const pid = Number(readFileSync(pidfile, "utf8"));

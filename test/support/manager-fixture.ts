@@ -51,6 +51,8 @@ export function extensionLayout(prefix: string) {
       home,
       explicit: [],
       noDiscovery: false,
+      // the layout's project is one the user trusted (workspace trust is decided before a load)
+      projectTrusted: true,
       provider: "scripted",
       model: "test-model",
       zotVersion: "9.9.9",

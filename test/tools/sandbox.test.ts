@@ -240,6 +240,38 @@ describe.skipIf(confinement !== "bwrap")("bash under bubblewrap", () => {
     expect(existsSync("/etc/zot-jail-probe")).toBe(false);
   });
 
+  test("the kernel's settings are read-only and no capability is left, even for root", async () => {
+    // Writing the value back changes nothing on the host, and only a read-only /proc/sys refuses it.
+    const before = readFileSync("/proc/sys/kernel/core_pattern", "utf8");
+    const r = await call(bashTool, {
+      command: [
+        "cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo WROTE core_pattern",
+        // every writable kernel switch at the top of /proc, tested without writing to it
+        'for f in /proc/*; do case "${f#/proc/}" in [0-9]*|self|thread-self) continue;; esac; if [ -f "$f" ] && [ -w "$f" ]; then echo "WRITABLE $f"; fi; done',
+        'for d in /proc/sys/kernel /proc/sys/vm /proc/sys/fs; do [ -w "$d" ] && echo "WRITABLE $d"; done',
+        "grep -E '^Cap(Eff|Prm|Bnd|Amb):' /proc/self/status",
+        "id -u",
+      ].join("; "),
+    });
+    expect(r.details).toMatchObject({ jailed: "bwrap" });
+    expect(r.text).toContain("Read-only file system");
+    expect(r.text).not.toContain("WROTE");
+    expect(r.text).not.toContain("WRITABLE");
+    for (const set of ["CapEff", "CapPrm", "CapBnd", "CapAmb"]) expect(r.text).toMatch(new RegExp(`${set}:\\s+0+\\n`));
+    expect(readFileSync("/proc/sys/kernel/core_pattern", "utf8")).toBe(before);
+    // as root on this machine, the point of the test; a user's own id otherwise
+    expect(r.text).toContain(`\n${process.getuid?.()}\n`);
+  });
+
+  test("a jailed command cannot make a user namespace of its own, where it would have every capability", async () => {
+    // --disable-userns came with bubblewrap 0.8; an older one cannot refuse it
+    const version = Bun.spawnSync(["bwrap", "--version"]).stdout.toString().match(/(\d+)\.(\d+)/);
+    if (!version || Number(version[1]) * 100 + Number(version[2]) < 8) return console.warn("sandbox.test: bwrap older than 0.8; skipped");
+    const r = await call(bashTool, { command: "unshare --user true && echo NESTED" });
+    expect(r.text).not.toContain("NESTED");
+    expect(r.is_error).toBe(true);
+  });
+
   test("a timeout kills the confined command and everything it started", async () => {
     const marker = `zot-jail-sleep-${process.pid}`;
     const r = await call(bashTool, { command: `bash -c 'exec -a ${marker} sleep 30' & wait`, timeout: 0.5 });

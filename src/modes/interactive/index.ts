@@ -9,6 +9,8 @@ import type { SlashCommand } from "./app-context.ts";
 import { InteractiveApp, type RuntimeFactory } from "./app.ts";
 import { BUILTIN_SLASH_COMMANDS } from "./commands/index.ts";
 import { createDialogConfirmer } from "./confirm-dialog.ts";
+import { createTrustAsker } from "./trust-dialog.ts";
+import type { TrustAsker } from "../../config/workspace-trust.ts";
 
 export interface InteractiveOptions {
   /** `zot "prompt"`: sent as soon as the runtime is ready */
@@ -19,13 +21,17 @@ export interface InteractiveOptions {
   commands?: readonly SlashCommand[];
 }
 
-/** A RuntimeFactory that is also handed the app's confirmation dialog (RuntimeOptions.confirmer). */
-export type ConfirmingRuntimeFactory = (log: Parameters<RuntimeFactory>[0], confirmer: Confirmer) => Promise<Runtime>;
+/**
+ * A RuntimeFactory that is also handed the app's confirmation dialog (RuntimeOptions.confirmer)
+ * and its workspace trust question (RuntimeOptions.askTrust).
+ */
+export type ConfirmingRuntimeFactory = (log: Parameters<RuntimeFactory>[0], confirmer: Confirmer, askTrust: TrustAsker) => Promise<Runtime>;
 
 /**
  * Runs the app until the user exits; resolves with the exit code. Given a factory, the first frame
  * is painted before the runtime is built, and the runtime's diagnostics become chat notes; the
- * factory gets the Confirmer that asks --no-yolo's questions (and /yolo's) in the app's dialog.
+ * factory gets the Confirmer that asks --no-yolo's questions (and /yolo's) in the app's dialog,
+ * and the TrustAsker that asks whether to trust the folder before its extensions and hooks start.
  */
 export async function runInteractive(runtime: Runtime | ConfirmingRuntimeFactory, options: InteractiveOptions = {}): Promise<number> {
   const tui = new Tui(options.terminal);
@@ -34,5 +40,6 @@ export async function runInteractive(runtime: Runtime | ConfirmingRuntimeFactory
     commands: options.commands ?? BUILTIN_SLASH_COMMANDS,
   });
   const confirmer = createDialogConfirmer(app);
-  return app.run(typeof runtime === "function" ? (log) => runtime(log, confirmer) : runtime);
+  const askTrust = createTrustAsker(app);
+  return app.run(typeof runtime === "function" ? (log) => runtime(log, confirmer, askTrust) : runtime);
 }

@@ -1,0 +1,85 @@
+// `zot trust [DIR]`, `zot trust --list [--json]`, `zot untrust [DIR]`: workspace trust from the
+// command line. A trusted folder's executable configuration (.zot/extensions, .zot/hooks.json)
+// runs in every mode; an untrusted one's runs nowhere (config/workspace-trust.ts).
+// Rule: only these commands and the TUI's question change the store; a folder is named by its real
+// path; a store that cannot be read is reported and never overwritten.
+import type { ArgsDef } from "citty";
+import { statSync } from "node:fs";
+import path from "node:path";
+import { zotHome } from "../config/home.ts";
+import { folderKey, forgetFolder, readTrustStore, rememberFolder, trustStoreFile } from "../config/trust-store.ts";
+import { UsageError } from "../config/usage-error.ts";
+import { describeFound, findProjectConfig } from "../config/workspace-trust.ts";
+import { DEBUG_ARG } from "./ext.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { EXIT } from "./router.ts";
+
+const TRUST_ARGS = {
+  dir: { type: "positional", required: false, description: "The folder to trust (default: the current one)" },
+  list: { type: "boolean", description: "List the folders you trusted or refused, with when" },
+  json: { type: "boolean", description: "With --list: a JSON array" },
+  debug: DEBUG_ARG,
+} satisfies ArgsDef;
+
+const UNTRUST_ARGS = {
+  dir: { type: "positional", required: false, description: "The folder to forget (default: the current one)" },
+  debug: DEBUG_ARG,
+} satisfies ArgsDef;
+
+export async function runTrust(command: "trust" | "untrust", argv: string[]): Promise<number> {
+  const args = command === "trust" ? TRUST_ARGS : UNTRUST_ARGS;
+  if (argv.includes("--help") || argv.includes("-h")) {
+    const { renderUsage } = await import("citty");
+    const description =
+      command === "trust"
+        ? "Trust a folder: its .zot/extensions and .zot/hooks.json run in every mode from now on (--list shows your answers)"
+        : "Forget a folder's trust: its extensions and hooks stop running, and the TUI asks again";
+    console.log(await renderUsage({ meta: { name: `zot ${command}`, description }, args }));
+    return EXIT.ok;
+  }
+  const { values, positionals } = parseFlags(args, argv);
+  const home = zotHome(process.env);
+  if (positionals.length > 1) throw new UsageError(`zot ${command} takes one folder (got ${positionals.length}: ${positionals.join(" ")})`);
+  if (values.list) {
+    if (positionals.length > 0) throw new UsageError("zot trust --list takes no folder");
+    return list(home, values.json === true);
+  }
+  if (values.json) throw new UsageError("--json goes with --list (zot trust --list --json)");
+  const given = positionals[0] ?? ".";
+  const dir = path.resolve(given);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${given}: ${dir} is not a folder; give the folder to ${command}`);
+  const key = folderKey(dir);
+  if (command === "untrust") {
+    const had = forgetFolder(home, key);
+    console.log(
+      had
+        ? `forgot ${key}: its extensions and hooks do not run until you trust it again (the TUI asks next time)`
+        : `${key} was neither trusted nor refused; nothing changed`,
+    );
+    return EXIT.ok;
+  }
+  rememberFolder(home, key, true);
+  const found = findProjectConfig(key, home);
+  console.log(
+    found.length > 0
+      ? `trusted ${key}: its ${describeFound(found)} run from now on`
+      : `trusted ${key} (it has no extensions or hooks yet; they will run when it has)`,
+  );
+  return EXIT.ok;
+}
+
+function list(home: string, json: boolean): number {
+  const store = readTrustStore(home);
+  if (store.problem) throw new UsageError(store.problem);
+  const rows = Object.entries(store.folders).map(([dir, answer]) => ({ dir, trusted: answer.trusted, decided: answer.decided }));
+  if (json) {
+    console.log(JSON.stringify(rows, null, 2));
+    return EXIT.ok;
+  }
+  if (rows.length === 0) {
+    console.error(`no folder trusted or refused yet (${trustStoreFile(home)}); zot trust [DIR] trusts one`);
+    return EXIT.ok;
+  }
+  for (const row of rows) console.log(`${(row.trusted ? "trusted" : "refused").padEnd(8)}  ${row.decided.slice(0, 10)}  ${row.dir}`);
+  return EXIT.ok;
+}

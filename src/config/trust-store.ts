@@ -1,0 +1,125 @@
+// The workspace trust store, $ZOT_HOME/trust.json: which folders the user trusts to run their
+// executable configuration, and which they said no to.
+// Rule: a folder is its real path (symlinks resolved), so two spellings of one folder are one
+// answer; the file is only ever written whole, atomically, 0600; a store that cannot be read trusts
+// nothing and is never overwritten (the user's answers in it are not lost to a rewrite).
+import fs from "node:fs";
+import path from "node:path";
+import * as v from "valibot";
+import { ConfigError } from "./home.ts";
+
+export const TRUST_FILE = "trust.json";
+
+const FolderAnswer = v.object({
+  trusted: v.boolean(),
+  /** when the user answered, ISO 8601 */
+  decided: v.string(),
+});
+const TrustFile = v.object({
+  folders: v.record(v.string(), FolderAnswer),
+});
+export type FolderAnswer = v.InferOutput<typeof FolderAnswer>;
+type TrustFile = v.InferOutput<typeof TrustFile>;
+
+export interface TrustStore {
+  file: string;
+  /** real path → the answer */
+  folders: Record<string, FolderAnswer>;
+  /** set when the file exists but cannot be used: a sentence naming it; nothing is trusted then */
+  problem?: string;
+}
+
+export function trustStoreFile(home: string): string {
+  return path.join(home, TRUST_FILE);
+}
+
+/** The folder as the store knows it: its real path (a folder that does not exist: its absolute path). */
+export function folderKey(dir: string): string {
+  const abs = path.resolve(dir);
+  try {
+    return fs.realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/** Reads the store; a missing file is an empty store, a broken one an empty store with a problem. */
+export function readTrustStore(home: string): TrustStore {
+  const file = trustStoreFile(home);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { file, folders: {} };
+    return { file, folders: {}, problem: `cannot read ${file} (${code ?? (error as Error).message}); no folder is trusted until it can be read` };
+  }
+  if (!text.trim()) return { file, folders: {} };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { file, folders: {}, problem: `${file} is not valid JSON (${(error as Error).message}); no folder is trusted until it is fixed or deleted` };
+  }
+  const parsed = v.safeParse(TrustFile, data);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const field = v.getDotPath(issue);
+    return {
+      file,
+      folders: {},
+      problem: `${file} is malformed at ${field ? `"${field}"` : "the top level"}: ${issue.message} (expected {"folders": {"/path": {"trusted": true, "decided": "…"}}}); no folder is trusted until it is fixed or deleted`,
+    };
+  }
+  return { file, folders: parsed.output.folders };
+}
+
+/** The remembered answer for `dir`, if there is one (a broken store remembers none). */
+export function folderAnswer(home: string, dir: string): FolderAnswer | undefined {
+  const store = readTrustStore(home);
+  const key = folderKey(dir);
+  return Object.hasOwn(store.folders, key) ? store.folders[key] : undefined;
+}
+
+/** Remembers the user's answer for `dir`. Throws ConfigError when the store is broken (it is left as it is). */
+export function rememberFolder(home: string, dir: string, trusted: boolean, now = new Date()): string {
+  const key = folderKey(dir);
+  return updateStore(home, (folders) => {
+    folders[key] = { trusted, decided: now.toISOString() };
+  }, key);
+}
+
+/** Forgets `dir`'s answer (the TUI asks again). Returns whether there was one. Throws ConfigError on a broken store. */
+export function forgetFolder(home: string, dir: string): boolean {
+  const key = folderKey(dir);
+  let had = false;
+  updateStore(home, (folders) => {
+    had = Object.hasOwn(folders, key);
+    delete folders[key];
+  }, key);
+  return had;
+}
+
+function updateStore(home: string, change: (folders: Record<string, FolderAnswer>) => void, key: string): string {
+  const store = readTrustStore(home);
+  if (store.problem) throw new ConfigError(`${store.problem}; nothing was changed`);
+  const folders = { ...store.folders };
+  change(folders);
+  const sorted: TrustFile = { folders: Object.fromEntries(Object.entries(folders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileAtomic(store.file, `${JSON.stringify(sorted, null, 2)}\n`, 0o600);
+  return key;
+}
+
+/** A temporary file beside the target, then rename: a reader never sees half a store. */
+function writeFileAtomic(file: string, content: string, mode: number): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    fs.writeFileSync(tmp, content, { mode });
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}

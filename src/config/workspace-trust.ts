@@ -1,0 +1,185 @@
+// Workspace trust: whether a folder's executable configuration may run in this run, and what that
+// configuration is. A cloned repository's `.zot/extensions` and `.zot/hooks.json` are programs its
+// author chose; they run only in a folder the user trusted (remembered in $ZOT_HOME/trust.json,
+// trust-store.ts), or for one run with --trust.
+// Rule: one decision per run (decideWorkspaceTrust), made before anything of the folder's starts,
+// which every loader of project configuration reads (extensions and hooks now; MCP servers and
+// settings hooks when zot reads them: add the kind to PROJECT_EXECUTABLE_CONFIG, mark it loaded,
+// and gate its loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
+// write, so a kind added here is protected from the day it is added. Global configuration
+// ($ZOT_HOME, ~/.claude) is the user's own and `--ext` the user's explicit choice: neither needs trust.
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ProtectedPath } from "../protocol/tool.ts";
+import { zotPaths } from "./home.ts";
+import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
+
+/** One kind of executable configuration a folder can hold. */
+export interface ProjectConfigKind {
+  /** relative to the folder */
+  path: string;
+  /** set when `path` is a directory of which only the entries with a matching name count */
+  names?: RegExp;
+  /** how the user knows it: ".claude/settings*.json" */
+  label: string;
+  what: string;
+  /** zot loads it today (so it takes part in the trust question); the rest are protected only */
+  loaded: boolean;
+}
+
+export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
+  { path: ".zot/extensions", label: ".zot/extensions", what: "extensions", loaded: true },
+  { path: ".zot/hooks.json", label: ".zot/hooks.json", what: "hooks", loaded: true },
+  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: false },
+  { path: ".claude", names: /^settings.*\.json$/, label: ".claude/settings*.json", what: "Claude Code settings (hooks)", loaded: false },
+];
+
+/** Executable configuration a folder holds that zot would run. */
+export interface FoundConfig {
+  label: string;
+  what: string;
+  path: string;
+  /** the extensions' directory names */
+  items?: string[];
+}
+
+export type TrustAnswer = "trust" | "distrust" | "not_now";
+export interface TrustQuestion {
+  dir: string;
+  found: FoundConfig[];
+}
+/** Asks the user whether to trust a folder (the TUI's dialog). */
+export type TrustAsker = (question: TrustQuestion) => Promise<TrustAnswer>;
+
+export interface WorkspaceTrust {
+  /** the folder's real path */
+  dir: string;
+  trusted: boolean;
+  how: "flag" | "remembered" | "answered" | "not_asked" | "nothing_to_run" | "store_unreadable";
+  found: FoundConfig[];
+  /** for the user, when configuration did not run (or an answer could not be remembered) */
+  note?: string;
+}
+
+/** The executable configuration zot would run from `cwd` (its extensions and hooks.json). */
+export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
+  const dir = folderKey(cwd);
+  const global = zotPaths(path.resolve(cwd, home));
+  // $ZOT_HOME inside the folder (`ZOT_HOME=.zot`): those are the user's own, global, files.
+  const isGlobal = (file: string) => [global.extensionsDir, path.join(global.home, "hooks.json")].some((g) => realOrSame(g) === realOrSame(file));
+  const found: FoundConfig[] = [];
+  for (const kind of PROJECT_EXECUTABLE_CONFIG) {
+    if (!kind.loaded) continue;
+    const file = path.join(dir, kind.path);
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (!info || isGlobal(file)) continue;
+    if (info.isDirectory()) {
+      const items = readdirSafe(file).filter((name) => !name.startsWith(".") && statSync(path.join(file, name), { throwIfNoEntry: false })?.isDirectory());
+      if (items.length > 0) found.push({ label: kind.label, what: kind.what, path: file, items });
+    } else {
+      found.push({ label: kind.label, what: kind.what, path: file });
+    }
+  }
+  return found;
+}
+
+/** ".zot/extensions (guard, weather) and .zot/hooks.json" */
+export function describeFound(found: readonly FoundConfig[]): string {
+  const parts = found.map((item) => (item.items ? `${item.label} (${item.items.join(", ")})` : item.label));
+  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+export interface TrustOptions {
+  cwd: string;
+  home: string;
+  /** --trust: trusted for this run, nothing remembered */
+  flag?: boolean;
+  /** the TUI's question; without one (-p, --json, rpc, the SDK) an undecided folder is not trusted */
+  ask?: TrustAsker;
+}
+
+/**
+ * Whether the folder's configuration runs in this run: --trust, else the remembered answer, else
+ * the user's answer when there is someone to ask and something to run (remembered unless "not
+ * now"), else no. A folder with nothing to run is never asked about.
+ */
+export async function decideWorkspaceTrust(options: TrustOptions): Promise<WorkspaceTrust> {
+  const dir = folderKey(options.cwd);
+  const found = findProjectConfig(dir, options.home);
+  if (options.flag) return { dir, trusted: true, how: "flag", found };
+  const what = describeFound(found);
+  const trustCommand = `zot trust ${shellQuote(dir)}`;
+  const store = readTrustStore(options.home);
+  if (store.problem) {
+    return { dir, trusted: false, how: "store_unreadable", found, ...(found.length > 0 && { note: `${store.problem}, so this folder's ${what} did not run (--trust runs them for one run)` }) };
+  }
+  const answer = Object.hasOwn(store.folders, dir) ? store.folders[dir] : undefined;
+  if (answer) {
+    const note = !answer.trusted && found.length > 0 ? `this folder (${dir}) is not trusted (you said no on ${answer.decided.slice(0, 10)}), so its ${what} did not run; ${trustCommand} trusts it` : undefined;
+    return { dir, trusted: answer.trusted, how: "remembered", found, ...(note && { note }) };
+  }
+  if (found.length === 0) return { dir, trusted: false, how: "nothing_to_run", found };
+  if (!options.ask) {
+    return {
+      dir,
+      trusted: false,
+      how: "not_asked",
+      found,
+      note: `this folder (${dir}) is not trusted, so its ${what} did not run; to run them, trust it: ${trustCommand} (remembered), or pass --trust for this run`,
+    };
+  }
+  const reply = await options.ask({ dir, found });
+  if (reply === "not_now") {
+    return { dir, trusted: false, how: "answered", found, note: `this folder's ${what} did not run (not trusted this time); ${trustCommand} trusts it` };
+  }
+  const trusted = reply === "trust";
+  try {
+    rememberFolder(options.home, dir, trusted);
+  } catch (error) {
+    const note = `your answer could not be remembered: ${(error as Error).message}`;
+    return { dir, trusted, how: "answered", found, note };
+  }
+  return { dir, trusted, how: "answered", found, ...(!trusted && { note: `this folder's ${what} did not run; ${trustCommand} trusts it` }) };
+}
+
+/**
+ * What the built-in tools must not write in a run in `cwd`: the trust store always (a tool that
+ * wrote it would grant trust); and while jailed, every kind of executable configuration of the
+ * folder, zot's own home (global configuration runs without trust) and the user's Claude Code
+ * settings, since a jailed model writing those would run its code outside the jail next time.
+ */
+export function protectedPaths(options: { cwd: string; home: string; userHome?: string }): ProtectedPath[] {
+  const dir = folderKey(options.cwd);
+  const home = path.resolve(options.cwd, options.home);
+  const paths: ProtectedPath[] = [{ path: trustStoreFile(home), what: "the workspace trust store", whileJailed: false }];
+  for (const kind of PROJECT_EXECUTABLE_CONFIG) {
+    paths.push({ path: path.join(dir, kind.path), ...(kind.names && { names: kind.names }), what: `this folder's ${kind.what} (${kind.label})`, whileJailed: true });
+  }
+  paths.push({ path: home, what: "zot's own configuration ($ZOT_HOME)", whileJailed: true });
+  const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
+  const userHome = options.userHome ?? os.homedir();
+  if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });
+  return paths;
+}
+
+/** A path as a shell word: as it is when that is safe, else single-quoted. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function realOrSame(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}

@@ -1,0 +1,244 @@
+// What the built-in tools may not write (ToolContext.protectedPaths): the file that grants
+// workspace trust, always; and while jailed, the executable configuration a later run would start
+// outside the jail (a folder's .zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json,
+// and $ZOT_HOME). Rule: judged by where a path really leads, as the jail judges (sandbox.ts); the
+// file tools refuse such a path before writing; a jailed bash command sees the existing ones
+// read-only (bubblewrap), and whatever it created or swapped in at such a path is removed when it
+// ends, so the next run never finds code the jail wrote.
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
+import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
+
+/** The protected path `real` (already resolved) falls under, if any. */
+export function protectedBy(paths: readonly ProtectedPath[], real: string, jailed: boolean): ProtectedPath | undefined {
+  for (const entry of paths) {
+    if (entry.whileJailed && !jailed) continue;
+    const target = realPathOf(entry.path);
+    if (entry.names) {
+      if (dirname(real) === target && entry.names.test(basename(real))) return entry;
+    } else if (real === target || real.startsWith(target + sep)) {
+      return entry;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The write and edit tools' check: undefined when the tool may go on, else the error result.
+ * `path` is what the model wrote, `abs` what the tool would open.
+ */
+export function refuseProtected(ctx: ToolContext, tool: string, path: string, abs: string): ToolResult | undefined {
+  const paths = ctx.protectedPaths ?? [];
+  if (paths.length === 0) return undefined;
+  const real = realPathOf(abs);
+  const entry = protectedBy(paths, real, ctx.jailed ?? false);
+  if (!entry) return undefined;
+  const why = entry.whileJailed
+    ? "zot is jailed, and code written there would run outside the jail the next time zot starts; ask the user to make this change, or to lift the jail with /unjail"
+    : "no tool may write it; only the user grants trust (zot trust)";
+  return textResult(`${tool}: ${path} is ${entry.what}, which ${tool} may not change: ${why}.`, true, {
+    protected: true,
+    path: abs,
+    real,
+  });
+}
+
+/**
+ * The protected paths inside `root` that a jailed command could reach: each entry's path as it is
+ * spelled (where zot will look for it) and, when a symlink leads elsewhere, where it leads.
+ */
+function pathsInside(paths: readonly ProtectedPath[], root: string): { path: string; names?: RegExp }[] {
+  const out: { path: string; names?: RegExp }[] = [];
+  for (const entry of paths) {
+    for (const path of new Set([entry.path, realPathOf(entry.path)])) {
+      if (isWithin(root, path) && path !== root) out.push({ path, ...(entry.names && { names: entry.names }) });
+    }
+  }
+  return out;
+}
+
+/** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
+export function protectedBinds(paths: readonly ProtectedPath[], root: string): string[] {
+  const args: string[] = [];
+  for (const entry of pathsInside(paths, root)) {
+    const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
+    // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
+    for (const target of targets) if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
+  }
+  return args;
+}
+
+/** What a path is, to tell a new or swapped-in file from the one that was there. */
+type Identity = string;
+
+function identity(path: string): Identity | undefined {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  return info ? `${info.dev}:${info.ino}:${info.mode & 0o170000}` : undefined;
+}
+
+/** Files up to this size are kept whole before a command, to be put back if it changes them. */
+const KEEP_BYTES = 1024 * 1024;
+
+/** A protected path as it was before the command. */
+interface Before {
+  identity?: Identity;
+  /** a regular file's bytes and mode */
+  file?: { bytes: Buffer; mode: number };
+}
+
+function capture(path: string): Before {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (!info) return {};
+  const before: Before = { identity: identity(path) };
+  if (info.isFile() && info.size <= KEEP_BYTES) {
+    try {
+      before.file = { bytes: readFileSync(path), mode: info.mode & 0o7777 };
+    } catch {}
+  }
+  return before;
+}
+
+/** What `restore` did, relative to the jail: paths removed and files put back. */
+export interface Restored {
+  removed: string[];
+  restored: string[];
+}
+
+/**
+ * The protected paths inside a jail before a command runs (each file's bytes, the directories on
+ * the way); after it, `restore` undoes what the command did to them: a path it created (or a
+ * directory on the way it swapped in) is removed, a file it changed or deleted gets its bytes back.
+ * Under bubblewrap only creation and swapping are possible (what existed is read-only). Under the
+ * static check, a change inside an existing protected directory (a new extension in an existing
+ * .zot/extensions) is not seen here: zot may write in $ZOT_HOME during the command, and telling its
+ * writes from the command's is not possible; the static check's refusal of such commands is all.
+ */
+export class ProtectedSnapshot {
+  private constructor(
+    private readonly root: string,
+    private readonly entries: { path: string; names?: RegExp }[],
+    private readonly steps: Map<string, Identity | undefined>,
+    private readonly before: Map<string, Before>,
+  ) {}
+
+  static take(paths: readonly ProtectedPath[], cwd: string): ProtectedSnapshot {
+    const root = jailRoot(cwd);
+    const entries = pathsInside(paths, root);
+    const stepIds = new Map<string, Identity | undefined>();
+    const before = new Map<string, Before>();
+    for (const entry of entries) {
+      for (const step of steps(root, entry.path)) stepIds.set(step, identity(step));
+      if (entry.names) for (const file of matching(entry.path, entry.names)) before.set(file, capture(file));
+      else before.set(entry.path, capture(entry.path));
+    }
+    return new ProtectedSnapshot(root, entries, stepIds, before);
+  }
+
+  restore(): Restored {
+    const done: Restored = { removed: [], restored: [] };
+    const remove = (path: string) => {
+      try {
+        rmSync(path, { recursive: true, force: true });
+        done.removed.push(relative(this.root, path));
+      } catch {}
+    };
+    for (const entry of this.entries) {
+      // A directory on the way that is new or swapped in: everything under it is the command's.
+      let fresh = false;
+      let gone = false;
+      for (const step of steps(this.root, entry.path).slice(0, -1)) {
+        const now = identity(step);
+        if (now === undefined) {
+          gone = true;
+          break;
+        }
+        if (fresh || now !== this.steps.get(step)) {
+          // a symlink goes itself, not what it leads to
+          if (lstatSync(step).isSymbolicLink()) {
+            remove(step);
+            gone = true;
+            break;
+          }
+          fresh = true;
+        }
+      }
+      if (gone && !fresh) {
+        // the way there was removed or moved: put back the files that were there
+        for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
+        continue;
+      }
+      if (gone) continue;
+      const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path)])] : [entry.path];
+      for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove);
+    }
+    return done;
+  }
+
+  private knownUnder(dir: string): string[] {
+    return [...this.before.keys()].filter((path) => dirname(path) === dir);
+  }
+
+  /** One protected path after the command, against how it was. */
+  private settle(path: string, was: Before, done: Restored, remove: (path: string) => void): void {
+    const now = identity(path);
+    if (was.identity === undefined) {
+      if (now !== undefined) remove(path);
+      return;
+    }
+    if (was.file) {
+      const same = now === was.identity && sameBytes(path, was.file.bytes);
+      if (!same) this.putBack(path, was.file, done);
+      return;
+    }
+    // a directory swapped in: the new one goes; the original is wherever the command moved it
+    if (now !== undefined && now !== was.identity) remove(path);
+  }
+
+  private putBack(path: string, file: { bytes: Buffer; mode: number }, done: Restored): void {
+    try {
+      rmSync(path, { recursive: true, force: true });
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.bytes, { mode: file.mode });
+      chmodSync(path, file.mode);
+      done.restored.push(relative(this.root, path));
+    } catch {}
+  }
+}
+
+/** What the model is told when its jailed command's changes to protected paths were undone. */
+export function undoneNote(undone: Restored): string {
+  const what = [
+    undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
+    undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
+  ].filter(Boolean);
+  return (
+    "[jailed: this command changed executable configuration (extensions, hooks, settings) that would run outside the " +
+    `jail the next time zot starts, which a jailed command may not; zot ${what.join(" and ")}. Ask the user to make ` +
+    "such a change, or to lift the jail with /unjail]"
+  );
+}
+
+function sameBytes(path: string, bytes: Buffer): boolean {
+  try {
+    return readFileSync(path).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/** The directories from just below `root` down to `path`, and `path` itself. */
+function steps(root: string, path: string): string[] {
+  const parts = relative(root, path).split(sep).filter(Boolean);
+  return parts.map((_, i) => join(root, ...parts.slice(0, i + 1)));
+}
+
+function matching(dir: string, names: RegExp): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => names.test(name))
+      .map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}

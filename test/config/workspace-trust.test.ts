@@ -1,0 +1,94 @@
+// The workspace trust decision: --trust, the remembered answer, the question (asked only when the
+// folder has something to run, remembered unless "not now"), and a store that cannot be read.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { childEnv } from "../../src/config/child-env.ts";
+import { folderAnswer, rememberFolder } from "../../src/config/trust-store.ts";
+import { decideWorkspaceTrust, findProjectConfig, type TrustAnswer, type TrustQuestion } from "../../src/config/workspace-trust.ts";
+import { tempDir } from "../support/zot.ts";
+
+function folder(withConfig = true) {
+  const cwd = tempDir("zot-wt-cwd-");
+  const home = tempDir("zot-wt-home-");
+  if (withConfig) {
+    mkdirSync(join(cwd, ".zot", "extensions", "b"), { recursive: true });
+    mkdirSync(join(cwd, ".zot", "extensions", "a"), { recursive: true });
+    writeFileSync(join(cwd, ".zot", "hooks.json"), "{}");
+  }
+  const asked: TrustQuestion[] = [];
+  const ask = (answer: TrustAnswer) => async (question: TrustQuestion) => {
+    asked.push(question);
+    return answer;
+  };
+  return { cwd, home, asked, ask };
+}
+
+describe("decideWorkspaceTrust", () => {
+  test("asks once about what would run; yes and no are remembered, not now is not", async () => {
+    for (const answer of ["trust", "distrust", "not_now"] as const) {
+      const f = folder();
+      const first = await decideWorkspaceTrust({ cwd: f.cwd, home: f.home, ask: f.ask(answer) });
+      expect(first.trusted).toBe(answer === "trust");
+      expect(f.asked.map((q) => q.found.map((item) => [item.label, item.items]))).toEqual([[[".zot/extensions", ["a", "b"]], [".zot/hooks.json", undefined]]]);
+      const again = await decideWorkspaceTrust({ cwd: f.cwd, home: f.home, ask: f.ask("trust") });
+      expect({ answer, asked: f.asked.length, trusted: again.trusted }).toEqual(
+        answer === "not_now" ? { answer, asked: 2, trusted: true } : { answer, asked: 1, trusted: answer === "trust" },
+      );
+    }
+  });
+
+  test("a folder with nothing to run is never asked about; --trust needs no store; no asker means not trusted, with a note", async () => {
+    const plain = folder(false);
+    const decided = await decideWorkspaceTrust({ cwd: plain.cwd, home: plain.home, ask: plain.ask("trust") });
+    expect(decided).toMatchObject({ trusted: false, how: "nothing_to_run" });
+    expect(plain.asked).toEqual([]);
+    const f = folder();
+    expect(await decideWorkspaceTrust({ cwd: f.cwd, home: f.home, flag: true })).toMatchObject({ trusted: true, how: "flag" });
+    const unasked = await decideWorkspaceTrust({ cwd: f.cwd, home: f.home });
+    expect(unasked).toMatchObject({ trusted: false, how: "not_asked" });
+    expect(unasked.note).toContain(`zot trust ${f.cwd}`);
+    expect(folderAnswer(f.home, f.cwd)).toBeUndefined();
+  });
+
+  test("the answer belongs to the real folder, whatever path reaches it", async () => {
+    const f = folder();
+    const link = join(tempDir("zot-wt-link-"), "there");
+    symlinkSync(f.cwd, link);
+    rememberFolder(f.home, link, true);
+    expect((await decideWorkspaceTrust({ cwd: f.cwd, home: f.home })).trusted).toBe(true);
+    expect(Object.keys(JSON.parse(readFileSync(join(f.home, "trust.json"), "utf8")).folders)).toEqual([f.cwd]);
+  });
+
+  test("a store that cannot be read trusts nothing, asks nothing, and says which file", async () => {
+    const f = folder();
+    writeFileSync(join(f.home, "trust.json"), "{ nope");
+    const decided = await decideWorkspaceTrust({ cwd: f.cwd, home: f.home, ask: f.ask("trust") });
+    expect(decided).toMatchObject({ trusted: false, how: "store_unreadable" });
+    expect(decided.note).toContain(`${join(f.home, "trust.json")} is not valid JSON`);
+    expect(f.asked).toEqual([]);
+    expect(() => rememberFolder(f.home, f.cwd, true)).toThrow("nothing was changed");
+    expect(readFileSync(join(f.home, "trust.json"), "utf8")).toBe("{ nope");
+  });
+
+  test("ZOT_HOME inside the folder: its extensions are the user's own, not the folder's", () => {
+    const f = folder(false);
+    mkdirSync(join(f.cwd, ".zot", "extensions", "mine"), { recursive: true });
+    expect(findProjectConfig(f.cwd, join(f.cwd, ".zot"))).toEqual([]);
+    expect(findProjectConfig(f.cwd, f.home).map((item) => item.label)).toEqual([".zot/extensions"]);
+  });
+});
+
+describe("childEnv", () => {
+  test("drops zot's credentials unless ZOT_PASS_ENV names them; keeps everything else", () => {
+    const env = { ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o", ANTHROPIC_AUTH_TOKEN: "t", ZOTCORE_RPC_TOKEN: "r", OPENAI_BASE_URL: "u", HOME: "/h" };
+    expect(childEnv(env)).toEqual({ OPENAI_BASE_URL: "u", HOME: "/h" });
+    expect(childEnv({ ...env, ZOT_PASS_ENV: "OPENAI_API_KEY, ZOTCORE_RPC_TOKEN" })).toEqual({
+      OPENAI_API_KEY: "o",
+      ZOTCORE_RPC_TOKEN: "r",
+      OPENAI_BASE_URL: "u",
+      HOME: "/h",
+      ZOT_PASS_ENV: "OPENAI_API_KEY, ZOTCORE_RPC_TOKEN",
+    });
+  });
+});

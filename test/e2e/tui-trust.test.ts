@@ -1,0 +1,87 @@
+// The workspace trust question in the TUI (dist/zot in a pseudo-terminal): asked once, before any of
+// the folder's extensions and hooks start, naming what would run; the answer is remembered by real
+// path in $ZOT_HOME/trust.json ("yes" and "no"); Esc starts without them and asks again next time.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { tempDir } from "../support/zot.ts";
+import { ready } from "../support/zot-pty.ts";
+
+const runs = ptyRuns();
+const ESC = "\x1b";
+
+/** A folder holding an extension that leaves a mark when it starts, and a ZOT_HOME. */
+function folder() {
+  const cwd = tempDir("zot-tui-trust-");
+  const home = tempDir("zot-tui-trust-home-");
+  const mark = join(tempDir("zot-tui-trust-mark-"), "started");
+  scriptedExtension(join(cwd, ".zot", "extensions"), "cloned", { countfile: mark });
+  const answers = () => (existsSync(join(home, "trust.json")) ? JSON.parse(readFileSync(join(home, "trust.json"), "utf8")).folders : {});
+  return { cwd, home, started: () => existsSync(mark), answers };
+}
+
+function start(f: ReturnType<typeof folder>) {
+  return runs.start(startMockLlm([]), { cwd: f.cwd, home: f.home, args: ["--no-session"] });
+}
+
+const QUESTION = "Trust this folder?";
+
+describe("the trust question", () => {
+  test("yes: the extension starts, and the next start does not ask", async () => {
+    const f = folder();
+    const { session } = start(f);
+    await session.waitForText(QUESTION);
+    const text = session.screen.text();
+    expect(text).toContain(`${f.cwd} has configuration that starts programs when zot starts here:`);
+    expect(text).toContain(".zot/extensions: cloned (extensions)");
+    expect(text).toContain("1. Yes, trust this folder");
+    // nothing of the folder's runs while the question is open
+    expect(f.started()).toBe(false);
+    session.type("1");
+    await ready(session);
+    await session.waitFor(() => f.started(), "the extension to start");
+    expect(f.answers()[f.cwd]).toMatchObject({ trusted: true });
+    session.close();
+
+    const again = start(f);
+    await ready(again.session);
+    expect(again.session.screen.text()).not.toContain(QUESTION);
+  });
+
+  test("no: it starts without them, remembers, and says how to trust it", async () => {
+    const f = folder();
+    const { session } = start(f);
+    await session.waitForText(QUESTION);
+    session.type("2");
+    await ready(session);
+    await session.waitForText("zot trust");
+    expect(session.screen.text()).toContain(".zot/extensions (cloned) did not run");
+    expect(f.started()).toBe(false);
+    expect(f.answers()[f.cwd]).toMatchObject({ trusted: false });
+    session.close();
+
+    const again = start(f);
+    await ready(again.session);
+    await again.session.waitForText("is not trusted (you said no on");
+    expect(again.session.screen.text()).not.toContain(QUESTION);
+    expect(f.started()).toBe(false);
+  });
+
+  test("Esc: not now; nothing is remembered and the next start asks again", async () => {
+    const f = folder();
+    const { session } = start(f);
+    await session.waitForText(QUESTION);
+    session.type(ESC);
+    await ready(session);
+    await session.waitForText("not trusted this time");
+    expect(f.started()).toBe(false);
+    expect(f.answers()).toEqual({});
+    session.close();
+
+    const again = start(f);
+    await again.session.waitForText(QUESTION);
+  });
+});
