@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { trustDir } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
 const go = Bun.which("go");
@@ -25,6 +26,8 @@ const goEnv = { GOCACHE: join(tmpdir(), "zot-test-gocache"), GOFLAGS: "-mod=mod"
 function project(): { cwd: string; home: string; record: string; log: () => string } {
   const cwd = tempDir("zot-go-");
   const home = tempDir("zot-go-home-");
+  // A project's extensions run only in a folder the user trusts.
+  trustDir(home, cwd);
   const record = join(cwd, "received.ndjson");
   const dir = join(cwd, ".zot", "extensions", "go-guard");
   mkdirSync(dir, { recursive: true });
