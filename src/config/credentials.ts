@@ -3,6 +3,7 @@
 // provider, and a broken or mis-keyed auth.json is reported as a sentence naming the file and the
 // field, never a crash and never a silent fallback; the file is only ever written whole,
 // atomically, with mode 0600.
+import { firstIssue } from "../protocol/schema-issue.ts";
 import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
@@ -149,11 +150,10 @@ function readAuthFile(file: string): AuthFile | undefined {
   }
   const parsed = v.safeParse(AuthFile, data);
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const field = v.getDotPath(issue);
-    const where = field ? `field "${field}"` : "the top level";
+    const { path, message } = firstIssue(parsed.issues);
+    const where = path ? `field "${path}"` : "the top level";
     throw new ConfigError(
-      `${file} is malformed at ${where}: ${issue.message}; expected {"anthropic": {"api_key": "…"}, "openai": {…}}.`,
+      `${file} is malformed at ${where}: ${message}; expected {"anthropic": {"api_key": "…"}, "openai": {…}}.`,
     );
   }
   return parsed.output;

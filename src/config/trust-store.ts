@@ -3,6 +3,7 @@
 // Rule: a folder is its real path (symlinks resolved), so two spellings of one folder are one
 // answer; the file is only ever written whole, atomically, 0600; a store that cannot be read trusts
 // nothing and is never overwritten (the user's answers in it are not lost to a rewrite).
+import { firstIssue } from "../protocol/schema-issue.ts";
 import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
@@ -63,12 +64,11 @@ export function readTrustStore(home: string): TrustStore {
   }
   const parsed = v.safeParse(TrustFile, data);
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const field = v.getDotPath(issue);
+    const { path, message } = firstIssue(parsed.issues);
     return {
       file,
       folders: {},
-      problem: `${file} is malformed at ${field ? `"${field}"` : "the top level"}: ${issue.message} (expected {"folders": {"/path": {"trusted": true, "decided": "…"}}}); no folder is trusted until it is fixed or deleted`,
+      problem: `${file} is malformed at ${path ? `"${path}"` : "the top level"}: ${message} (expected {"folders": {"/path": {"trusted": true, "decided": "…"}}}); no folder is trusted until it is fixed or deleted`,
     };
   }
   return { file, folders: parsed.output.folders };

@@ -4,6 +4,7 @@
 // after_tool) that errors, times out or is dead is skipped; an approver (approve_tool) that does
 // denies. An action a stage does not take is logged in the hook's log and ignored. `respond` for a
 // zot built-in tool counts only when the hook's config allows it, because it skips approval.
+import { issueSentence } from "../protocol/schema-issue.ts";
 import * as v from "valibot";
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -127,9 +128,7 @@ async function ask<T>(
   const result = await target.call(method, params, timeoutMs, signal);
   const parsed = v.safeParse(schema, result);
   if (parsed.success) return parsed.output;
-  const issue = parsed.issues[0];
-  const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
-  throw new Error(`hook "${target.name}" answered ${method} with an invalid result (${where ? `${where}: ` : ""}${issue.message})`);
+  throw new Error(`hook "${target.name}" answered ${method} with an invalid result (${issueSentence(parsed.issues)})`);
 }
 
 function place(target: HookTarget, tracePath: string) {

@@ -12,7 +12,7 @@ import { childEnv } from "../config/child-env.ts";
 import { zotPaths } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
-import { describeIssue } from "../protocol/schema-issue.ts";
+import { firstIssue } from "../protocol/schema-issue.ts";
 import {
   EventMethodField,
   type HookLaunch,
@@ -233,7 +233,6 @@ function positive(value: number | undefined): number | undefined {
 }
 
 function fieldProblem(issues: v.BaseIssue<unknown>[], prefix: string): string {
-  const issue = issues[0];
-  const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
-  return where ? `"${prefix}${where}": ${describeIssue(issue)}` : describeIssue(issue);
+  const { path, message } = firstIssue(issues);
+  return path ? `"${prefix}${path}": ${message}` : message;
 }

@@ -5,6 +5,7 @@
 // and a dead extension fails its pending calls at once and loses its commands and tools. Every
 // protocol mistake the host meets also goes to onDiagnostic, so a caller (`zot ext check`) learns
 // them from the host itself and never from reading the log back.
+import { issueSentence } from "../protocol/schema-issue.ts";
 import * as v from "valibot";
 import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -612,8 +613,5 @@ function gone(info: ChildExitInfo): string {
 }
 
 function issueText(issues: v.BaseIssue<unknown>[]): string {
-  const issue = issues[0];
-  if (!issue) return "it does not match the protocol";
-  const where = (issue.path ?? []).map((item) => String(item.key)).join(".");
-  return where ? `${where}: ${issue.message}` : issue.message;
+  return issues.length === 0 ? "it does not match the protocol" : issueSentence(issues);
 }

@@ -14,3 +14,22 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
     return typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${key}` : key;
   }, "");
 }
+
+/**
+ * The first issue, its place and its message apart. `prefix` is where the checked value sits in
+ * its file (`providers.ollama.models[2].`); the path goes after it.
+ */
+export function firstIssue(issues: readonly v.BaseIssue<unknown>[], prefix = ""): { path: string; message: string } {
+  const issue = issues[0];
+  const base = prefix.replace(/\.$/, "");
+  if (!issue) return { path: base, message: "it does not match what was expected" };
+  const path = issuePath(issue);
+  if (!path) return { path: base, message: describeIssue(issue) };
+  return { path: path.startsWith("[") ? `${base}${path}` : `${prefix}${path}`, message: describeIssue(issue) };
+}
+
+/** The first issue as one phrase: `images[0].data: this field is required`, or the message alone for the value itself. */
+export function issueSentence(issues: readonly v.BaseIssue<unknown>[], prefix = ""): string {
+  const { path, message } = firstIssue(issues, prefix);
+  return path ? `${path}: ${message}` : message;
+}

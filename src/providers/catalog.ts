@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../protocol/models.ts";
-import { describeIssue } from "../protocol/schema-issue.ts";
+import { firstIssue } from "../protocol/schema-issue.ts";
 import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
@@ -195,9 +195,8 @@ export function loadCatalog(home: string): Catalog {
       const at = `providers.${rawName}.models[${index}]`;
       const parsed = v.safeParse(UserModel, raw);
       if (!parsed.success) {
-        const issue = parsed.issues[0];
-        const field = v.getDotPath(issue);
-        warnings.push(`${file}: field "${field ? `${at}.${field}` : at}": ${describeIssue(issue)}; this model was skipped.`);
+        const { path, message } = firstIssue(parsed.issues, `${at}.`);
+        warnings.push(`${file}: field "${path}": ${message}; this model was skipped.`);
         return;
       }
       applyUserModel(models, provider, parsed.output);

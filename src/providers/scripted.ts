@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
-import { describeIssue } from "../protocol/schema-issue.ts";
+import { firstIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
 
 const DEFAULT_CHUNK_SIZE = 12;
@@ -232,9 +232,8 @@ function validateTurn(data: unknown, where: string, fieldPrefix: string): Script
   }
   const parsed = v.safeParse(ScriptTurn, data);
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const field = v.getDotPath(issue);
-    throw new ScriptFileError(`${where}: field "${fieldPrefix}${field ?? ""}": ${describeIssue(issue)}`);
+    const { path, message } = firstIssue(parsed.issues, fieldPrefix);
+    throw new ScriptFileError(`${where}: field "${path}": ${message}`);
   }
   return parsed.output;
 }

@@ -208,7 +208,7 @@ describe("PicoClaw's hooks.json", () => {
       ["off", "disabled", "global hooks.json", "jsonrpc"],
       ["on", "ok", "global hooks.json", "jsonrpc"],
     ]);
-    expect(listed[0].error).toContain('processes.bad: "intercept.0"');
+    expect(listed[0].error).toContain('processes.bad: "intercept[0]"');
     const table = (await zot(["ext", "list"], { home, cwd })).stdout;
     expect(table).toMatch(/\non\s+-\s+yes\s+ok\s+global hooks\.json\s+hook/);
     const disable = await zot(["ext", "disable", "on"], { home, cwd });

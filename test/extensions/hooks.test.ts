@@ -659,7 +659,7 @@ describe("hooks.json (PicoClaw's config)", () => {
     await agent.prompt({ text: "go" }, signal());
     const warnings = report.warnings.join("\n");
     expect(warnings).toContain(`${join(l.cwd, ".zot", "hooks.json")}: hooks.processes.broken: "command": command is required`);
-    expect(warnings).toContain('hooks.processes.typo: "intercept.0"');
+    expect(warnings).toContain('hooks.processes.typo: "intercept[0]"');
     expect(warnings).toContain("hooks.builtins.example_logger is a Go hook compiled into PicoClaw; zot cannot run it");
     expect(existsSync(l.file("global.jsonl"))).toBe(false);
     expect(runs).toEqual([]);

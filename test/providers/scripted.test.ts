@@ -220,7 +220,7 @@ describe("loadScript", () => {
     const message = errorOf(p);
     expect(message).toContain(p);
     expect(message).toContain("line 3");
-    expect(message).toContain('"tool_calls.0.name"');
+    expect(message).toContain('"tool_calls[0].name"');
   });
 
   test("a JSONL line that is not JSON names its line", () => {
