@@ -1,0 +1,110 @@
+// Tool calls put together from the pieces a stream sends, for every wire API: Anthropic's tool_use
+// blocks, Chat Completions' tool_call deltas, Responses' function_call items.
+// Rule: a call is announced (tool_use_start, then its arguments so far) once it has both an id and
+// a name, each later fragment is one tool_use_args, an empty fragment is never an event, and
+// tool_use_end comes once, after the last fragment; a call that never got a name is dropped.
+import { parseJsonObject } from "../protocol/json-object.ts";
+import type { ToolCallBlock } from "../protocol/messages.ts";
+import type { ProviderEvent } from "../protocol/provider.ts";
+
+/** A piece of one call: any of its id, its name, a fragment of its arguments' JSON. */
+export interface CallPiece {
+  id?: string | null;
+  name?: string | null;
+  args?: string | null;
+}
+
+interface Call {
+  id?: string;
+  name?: string;
+  args: string;
+  announced: boolean;
+  ended: boolean;
+}
+
+/** The calls of one model answer, by the key the wire places them at (a block or output index). */
+export class ToolCallAssembly {
+  private readonly calls: Call[] = [];
+  private readonly byKey = new Map<number, Call>();
+
+  /**
+   * Adds a piece to the call at `key`. The first id and name count (some servers repeat them in
+   * every fragment); a different id at the same key starts a new call there.
+   */
+  add(key: number, piece: CallPiece, out: ProviderEvent[]): void {
+    let call = this.byKey.get(key);
+    if (!call || (piece.id && call.id && piece.id !== call.id)) {
+      call = { args: "", announced: false, ended: false };
+      this.byKey.set(key, call);
+      this.calls.push(call);
+    }
+    if (call.ended) return;
+    if (piece.id && !call.id) call.id = piece.id;
+    if (piece.name && !call.name) call.name = piece.name;
+    if (piece.args) {
+      call.args += piece.args;
+      if (call.announced) out.push({ type: "tool_use_args", id: call.id!, delta: piece.args });
+    }
+    if (!call.announced && call.id && call.name) announce(call, out);
+  }
+
+  /**
+   * The call's whole arguments, as a wire repeats them when the call is done: sent as one fragment
+   * when none streamed, and kept as the authority on what the call's arguments are.
+   */
+  complete(key: number, args: string | null | undefined, out: ProviderEvent[]): void {
+    const call = this.byKey.get(key);
+    if (!call || !args) return;
+    if (!call.args) this.add(key, { args }, out);
+    else call.args = args;
+  }
+
+  /** The call at `key` is complete; one that has a name but never got an id gets one now. */
+  end(key: number, out: ProviderEvent[]): void {
+    const call = this.byKey.get(key);
+    if (call) endCall(call, out);
+  }
+
+  /** Ends every call still open, in the order they began. */
+  endAll(out: ProviderEvent[]): void {
+    for (const call of this.calls) endCall(call, out);
+  }
+
+  /** Whether any call was announced. */
+  get any(): boolean {
+    return this.calls.some((call) => call.announced);
+  }
+
+  /** The call at `key` as a transcript block; undefined when none was announced there. */
+  block(key: number): ToolCallBlock | undefined {
+    const call = this.byKey.get(key);
+    return call ? toBlock(call) : undefined;
+  }
+
+  /** Every announced call as a transcript block, in the order they began. */
+  blocks(): ToolCallBlock[] {
+    return this.calls.flatMap((call) => toBlock(call) ?? []);
+  }
+}
+
+function announce(call: Call, out: ProviderEvent[]): void {
+  call.announced = true;
+  out.push({ type: "tool_use_start", id: call.id!, name: call.name! });
+  if (call.args) out.push({ type: "tool_use_args", id: call.id!, delta: call.args });
+}
+
+function endCall(call: Call, out: ProviderEvent[]): void {
+  if (call.ended) return;
+  if (!call.announced) {
+    if (!call.name) return; // nothing callable arrived
+    call.id ??= `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    announce(call, out);
+  }
+  call.ended = true;
+  out.push({ type: "tool_use_end", id: call.id! });
+}
+
+function toBlock(call: Call): ToolCallBlock | undefined {
+  if (!call.announced) return undefined;
+  return { type: "tool_call", id: call.id!, name: call.name!, args: parseJsonObject(call.args) };
+}
