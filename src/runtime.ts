@@ -4,7 +4,7 @@
 // extension machinery loads only when there is an extension to look for.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
+import { apiKeyEnvVar, missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
 import { resolveBaseUrl } from "./config/provider-env.ts";
 import { zotHome } from "./config/home.ts";
 import { buildSystemPrompt } from "./config/system-prompt.ts";
@@ -442,20 +442,22 @@ async function createProvider(
   options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName },
 ): Promise<Provider> {
   const apiKey = options.credential?.key ?? "";
+  // Where the key came from, so a 401 names the thing to fix (--api-key, the variable, auth.json).
+  const key = { from: options.credential?.from, kind: options.credential?.kind, variable: apiKeyEnvVar(options.providerName) };
   switch (model.api) {
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./providers/anthropic.ts");
       const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl });
+      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./providers/openai-chat.ts");
       const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl });
+      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key });
     }
     case "openai-responses": {
       const { createOpenAIResponsesProvider } = await import("./providers/openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl });
+      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key });
     }
     case "scripted": {
       const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./providers/scripted.ts");

@@ -1,6 +1,7 @@
 // The agent loop: prompt → model stream → tool calls → … → done, emitting the event union.
 // Rule: one transcript, one chain; every mode is a sink of these events and none re-implements
 // the loop. The loop knows providers and tools only through their interfaces.
+import type { ErrorCode } from "../protocol/error-code.ts";
 import type { AgentEvent, CompactReason, StopReason } from "../protocol/events.ts";
 import { errorText } from "../protocol/error-text.ts";
 import {
@@ -56,7 +57,7 @@ export interface AgentOptions {
 export type CompactOutcome =
   | { status: "ok"; summary: string }
   | { status: "aborted" }
-  | { status: "error"; message: string };
+  | { status: "error"; message: string; code: ErrorCode };
 
 /** A compaction that succeeded, for whoever records the transcript (the session store). */
 export interface Compacted {
@@ -99,7 +100,13 @@ export type PromptOutcome =
   | { status: "ok" }
   | { status: "aborted" }
   | { status: "blocked"; reason: string }
-  | { status: "error"; message: string; kind: "provider" | "max_steps" | "intercept" };
+  | { status: "error"; message: string; code: ErrorCode };
+
+/** Why a turn failed: the sentence for a person, the code for a program (the `error` and `turn_end` events carry both). */
+export interface TurnFailure {
+  message: string;
+  code: ErrorCode;
+}
 
 type Listener<T> = (value: T) => void;
 
@@ -108,7 +115,7 @@ interface ModelCall {
   stop: ProviderStopReason | "error" | "aborted";
   response?: LlmResponse;
   partial: ContentBlock[];
-  error?: string;
+  failure?: TurnFailure;
   /** the provider refused the request as too long for the window, before anything streamed */
   overflow?: boolean;
 }
@@ -237,7 +244,7 @@ export class Agent {
     const request = sideRequest({ model: this.model, system: this.system, messages: this.messages, question, history: options.history });
     return streamSideAnswer(this.provider, request, signal, {
       record: (usage) => this.recordUsage(usage),
-      failureText: (error) => this.failureText(error),
+      failureText: (error) => this.failureOf(error).message,
     });
   }
 
@@ -313,11 +320,11 @@ export class Agent {
       if (!(error instanceof TurnEnded)) throw error;
       outcome = error.outcome;
       if (this.turnOpen) {
-        this.endTurn(error.hard ? "aborted" : "error", outcome.status === "error" ? outcome.message : undefined);
+        this.endTurn(error.hard ? "aborted" : "error", outcome.status === "error" ? outcome : undefined);
       }
     }
-    if (outcome.status === "error") this.emit({ type: "error", message: outcome.message });
-    if (outcome.status === "blocked") this.emit({ type: "error", message: outcome.reason });
+    if (outcome.status === "error") this.emit({ type: "error", message: outcome.message, code: outcome.code });
+    if (outcome.status === "blocked") this.emit({ type: "error", message: outcome.reason, code: "blocked" });
     this.emit({ type: "done" });
     return outcome;
   }
@@ -329,7 +336,7 @@ export class Agent {
     const promptFirst = this.messages[promptStart];
     for (let step = 1; ; step++) {
       if (this.maxSteps > 0 && step > this.maxSteps) {
-        return { status: "error", kind: "max_steps", message: `max steps (${this.maxSteps}) exceeded` };
+        return { status: "error", code: "max_steps", message: `max steps (${this.maxSteps}) exceeded` };
       }
       this.emit({ type: "turn_start", step });
       this.turnOpen = true;
@@ -337,7 +344,7 @@ export class Agent {
       const turnGate = await this.chain.run("turn_start", { step }, signal);
       if (turnGate.action === "hard_abort") return this.hardAbort(promptStart, turnGate.reason);
       if (turnGate.action !== "continue" && turnGate.action !== "respond") {
-        this.endTurn("error", turnGate.reason);
+        this.endTurn("error", { message: turnGate.reason, code: "blocked" });
         return { status: "blocked", reason: `turn blocked by ${turnGate.participant}: ${turnGate.reason}` };
       }
 
@@ -388,10 +395,10 @@ export class Agent {
       // after_llm may have rewritten the response's tool calls, and with them its stop.
       const modelStop = call.stop === "error" || call.stop === "aborted" ? call.stop : (response?.stop ?? call.stop);
       const stop: StopReason = modelStop === "tool_use" && toolCalls.length === 0 ? "end_turn" : (modelStop as StopReason);
-      this.endTurn(stop, call.error);
+      this.endTurn(stop, call.failure);
 
       if (stop === "aborted") return { status: "aborted" };
-      if (stop === "error") return { status: "error", kind: "provider", message: call.error ?? "provider error" };
+      if (stop === "error") return { status: "error", ...(call.failure ?? { message: "provider error", code: "internal" }) };
       if (stop !== "tool_use") return { status: "ok" };
 
       const { results, time } = await this.runTools(toolCalls, signal, promptStart);
@@ -400,9 +407,9 @@ export class Agent {
     }
   }
 
-  private endTurn(stop: StopReason, error?: string): void {
+  private endTurn(stop: StopReason, failure?: TurnFailure): void {
     this.turnOpen = false;
-    this.emit({ type: "turn_end", stop, ...(error ? { error } : {}) });
+    this.emit({ type: "turn_end", stop, ...(failure ? { error: failure.message, code: failure.code } : {}) });
   }
 
   private async announceAssistant(message: Message, signal: AbortSignal, promptStart: number): Promise<void> {
@@ -433,8 +440,9 @@ export class Agent {
 
   private hardAbort(promptStart: number, reason: string): PromptOutcome {
     this.messages.splice(promptStart);
-    this.endTurn("aborted", reason);
-    return { status: "error", kind: "intercept", message: reason };
+    const failure: TurnFailure = { message: reason, code: "intercepted" };
+    this.endTurn("aborted", failure);
+    return { status: "error", ...failure };
   }
 
   /**
@@ -443,12 +451,13 @@ export class Agent {
    */
   private endFromStep(action: "abort_turn" | "hard_abort", reason: string, promptStart: number): never {
     if (action === "hard_abort") this.messages.splice(promptStart);
-    throw new TurnEnded({ status: "error", kind: "intercept", message: reason }, action === "hard_abort");
+    throw new TurnEnded({ status: "error", code: "intercepted", message: reason }, action === "hard_abort");
   }
 
   private abortTurn(reason: string): PromptOutcome {
-    this.endTurn("error", reason);
-    return { status: "error", kind: "intercept", message: reason };
+    const failure: TurnFailure = { message: reason, code: "intercepted" };
+    this.endTurn("error", failure);
+    return { status: "error", ...failure };
   }
 
   private toolSpecs(): ToolSpec[] {
@@ -485,14 +494,14 @@ export class Agent {
       }
     })();
     // Nothing to compact is no failure of a turn that never asked for it: the call goes ahead as is.
-    if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing };
+    if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing, code: "compaction" };
     this.emit({ type: "compact_start", reason });
     const kept = "nothing" in plan ? [] : plan.kept;
     const outcome: CompactOutcome =
       "nothing" in plan
-        ? { status: "error", message: plan.nothing }
+        ? { status: "error", message: plan.nothing, code: "compaction" }
         : await this.summarise(summaryRequest(plan.older, this.model, instructions), signal);
-    if (outcome.status === "error") this.emit({ type: "error", message: compactionFailure(reason, outcome.message) });
+    if (outcome.status === "error") this.emit({ type: "error", message: compactionFailure(reason, outcome.message), code: outcome.code });
     if (outcome.status !== "ok") return outcome;
 
     const message = summaryMessage(outcome.summary);
@@ -517,7 +526,7 @@ export class Agent {
   private async summarise(request: ModelRequest, signal: AbortSignal): Promise<CompactOutcome> {
     let usage: TokenUsage | undefined;
     let content: ContentBlock[] | undefined;
-    let failure: string | undefined;
+    let failure: TurnFailure | undefined;
     try {
       for await (const ev of this.provider.stream(request, signal)) {
         if (ev.type === "retry") this.emit(ev);
@@ -525,14 +534,14 @@ export class Agent {
         else if (ev.type === "done") content = ev.content;
       }
     } catch (error) {
-      failure = this.failureText(error);
+      failure = this.failureOf(error);
     }
     if (usage) this.recordUsage(usage);
     if (signal.aborted) return { status: "aborted" };
-    if (failure) return { status: "error", message: failure };
-    if (!content) return { status: "error", message: `${this.provider.name}: the stream ended without a final message` };
+    if (failure) return { status: "error", ...failure };
+    if (!content) return { status: "error", ...this.noFinalMessage() };
     const summary = textOf(content).trim();
-    if (!summary) return { status: "error", message: "the model returned an empty summary" };
+    if (!summary) return { status: "error", message: "the model returned an empty summary", code: "compaction" };
     return { status: "ok", summary };
   }
 
@@ -561,8 +570,14 @@ export class Agent {
     this.emit({ type: "usage", ...priced, cumulative: this.cumulative });
   }
 
-  private failureText(error: unknown): string {
-    return error instanceof ProviderError ? error.message : `${this.provider.name}: ${errorText(error)}`;
+  private failureOf(error: unknown): TurnFailure {
+    if (error instanceof ProviderError) return { message: error.message, code: error.code };
+    return { message: `${this.provider.name}: ${errorText(error)}`, code: "internal" };
+  }
+
+  /** A provider whose stream ended quietly, without its final message. */
+  private noFinalMessage(): TurnFailure {
+    return { message: `${this.provider.name}: the stream ended without a final message`, code: "bad_response" };
   }
 
   /** One model call: streams events out, returns what it assembled. */
@@ -608,12 +623,12 @@ export class Agent {
       }
       result ??= signal.aborted
         ? { stop: "aborted" }
-        : { stop: "error", error: `${this.provider.name}: the stream ended without a final message` };
+        : { stop: "error", failure: this.noFinalMessage() };
     } catch (error) {
       if (signal.aborted) result = { stop: "aborted" };
       else {
-        const overflow = error instanceof ProviderError && error.kind === "context_overflow" && !started;
-        result = { stop: "error", error: this.failureText(error), ...(overflow ? { overflow } : {}) };
+        const overflow = error instanceof ProviderError && error.code === "context_overflow" && !started;
+        result = { stop: "error", failure: this.failureOf(error), ...(overflow ? { overflow } : {}) };
       }
     }
     flushText();

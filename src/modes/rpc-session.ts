@@ -77,7 +77,7 @@ async function endWithDone(agent: Agent, work: () => Promise<unknown>): Promise<
   try {
     await work();
   } catch (error) {
-    agent.emit({ type: "error", message: errorText(error) });
+    agent.emit({ type: "error", message: errorText(error), code: "internal" });
   } finally {
     off();
   }

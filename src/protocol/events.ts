@@ -1,6 +1,7 @@
 // The agent event union. `--json` prints it, `zot rpc` streams it, extensions subscribe to it: this
 // file is its single definition. Rule: events on the wire carry wire blocks (images as byte counts).
 import * as v from "valibot";
+import { ErrorCode } from "./error-code.ts";
 import { CommandAction, NotifyLevel } from "./ext-frames.ts";
 import { ToolCallBlock, WireContentBlock, WireToolResultContent } from "./messages.ts";
 import { Usage } from "./usage.ts";
@@ -65,7 +66,10 @@ export const UsageEvent = v.object({
 export const TurnEndEvent = v.object({
   type: v.literal("turn_end"),
   stop: StopReason,
+  /** why the turn failed, for a person: set with `stop` "error" (and "aborted" when a participant aborted it) */
   error: v.optional(v.string()),
+  /** additive: why, for a program; set exactly when `error` is */
+  code: v.optional(ErrorCode),
 });
 export const DoneEvent = v.object({ type: v.literal("done") });
 /** The session a run records into (`--json` says it first), so a script can go on with `--session <id>`. */
@@ -89,7 +93,8 @@ export const RetryEvent = v.object({
   status: v.optional(v.number()),
   message: v.string(),
 });
-export const ErrorEvent = v.object({ type: v.literal("error"), message: v.string() });
+/** Something failed: `message` says what for a person, `code` for a program (auth, rate_limit, …). */
+export const ErrorEvent = v.object({ type: v.literal("error"), message: v.string(), code: ErrorCode });
 /** Why the transcript is being compacted: asked for, the context crossed the threshold, or the provider refused it as too long. */
 export const CompactReason = v.picklist(["manual", "auto", "overflow"]);
 export type CompactReason = v.InferOutput<typeof CompactReason>;

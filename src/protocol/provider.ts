@@ -1,6 +1,7 @@
 // The contract between the agent loop and a model provider. Pure types: the loop imports this,
-// never a concrete provider. Rule: a provider throws ProviderError for failures the user should see,
-// and stops promptly (throwing an AbortError) once its signal aborts.
+// never a concrete provider. Rule: a provider throws ProviderError (a sentence and a code) for
+// failures the user should see, and stops promptly (throwing an AbortError) once its signal aborts.
+import type { ErrorCode } from "./error-code.ts";
 import type { ContentBlock, Message } from "./messages.ts";
 import type { ModelInfo, ReasoningLevel } from "./models.ts";
 import type { TokenUsage } from "./usage.ts";
@@ -42,20 +43,21 @@ export interface Provider {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
 }
 
-export type ProviderErrorKind = "http" | "connection" | "stream" | "auth" | "context_overflow" | "script";
-
-/** A failure talking to the model, worded for the user. */
+/** A failure talking to the model, worded for the user, with its machine-readable code. */
 export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly kind: ProviderErrorKind,
-    readonly status?: number,
-    /** may be tried again (only before the first byte of a response) */
-    readonly retryable = false,
-    /** seconds, from a retry-after header */
-    readonly retryAfter?: number,
-  ) {
+  readonly code: ErrorCode;
+  readonly status?: number;
+  /** may be tried again (only before the first byte of a response) */
+  readonly retryable: boolean;
+  /** seconds, from a retry-after header */
+  readonly retryAfter?: number;
+
+  constructor(message: string, code: ErrorCode, options: { status?: number; retryable?: boolean; retryAfter?: number } = {}) {
     super(message);
     this.name = "ProviderError";
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    if (options.status !== undefined) this.status = options.status;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
 }

@@ -1,8 +1,7 @@
 // The Anthropic Messages provider: maps a ModelRequest onto one streaming /v1/messages call through
-// @anthropic-ai/sdk and the SSE events back onto ProviderEvents.
-// Rule: only opening the stream is ever retried (through openWithRetry); once the first byte has
-// arrived, any failure ends the call with a ProviderError, because replaying would repeat output the
-// user has already seen.
+// @anthropic-ai/sdk, and the SSE events back onto ProviderEvents (through the shared stream driver).
+// Rule: only opening the stream is ever retried; once the first byte has arrived, any failure ends
+// the call with a ProviderError, because replaying would repeat output the user has already seen.
 import type {
   ContentBlockParam,
   ImageBlockParam,
@@ -14,19 +13,15 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Anthropic } from "@anthropic-ai/sdk";
-import { errorText } from "../protocol/error-text.ts";
-import { parseJsonObject } from "../protocol/json-object.ts";
+import type { JsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
-import {
-  type ModelRequest,
-  type Provider,
-  ProviderError,
-  type ProviderEvent,
-  type ProviderStopReason,
-} from "../protocol/provider.ts";
+import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { openWithRetry, parseRetryAfter, RETRY_STATUSES, type RetryOptions } from "./retry.ts";
+import type { KeyOrigin } from "./provider-error-text.ts";
+import type { RetryOptions } from "./retry.ts";
+import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
+import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
 export interface AnthropicProviderOptions {
   /** an API key; or, for gateways that want `Authorization: Bearer`, an `authToken` (ANTHROPIC_AUTH_TOKEN) */
@@ -34,6 +29,8 @@ export interface AnthropicProviderOptions {
   authToken?: string;
   /** without /v1; https://api.anthropic.com when absent (the SDK never reads the environment itself) */
   baseUrl?: string;
+  /** where the key came from, for the sentence of an auth failure */
+  key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
 }
@@ -44,14 +41,12 @@ export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, med
 const ANSWER_HEADROOM = 4096;
 const CACHE = { type: "ephemeral" } as const;
 
-type SdkModule = typeof import("@anthropic-ai/sdk");
-
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const baseUrl = options.baseUrl?.replace(/\/+$/, "") || DEFAULT_BASE_URL;
   // The SDK is heavy: load it on the first call, so building a runtime (and `zot --version`) stays fast.
-  let client: Promise<{ sdk: SdkModule; client: Anthropic }> | undefined;
+  let client: Promise<{ sdk: typeof import("@anthropic-ai/sdk"); client: Anthropic }> | undefined;
   const connect = () =>
     (client ??= import("@anthropic-ai/sdk").then((sdk) => ({
       sdk,
@@ -60,7 +55,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         apiKey: options.authToken ? null : (options.apiKey ?? null),
         authToken: options.authToken ?? null,
         baseURL: baseUrl,
-        // openWithRetry owns retrying, so a 429 is never retried twice over.
+        // The stream driver owns retrying, so a 429 is never retried twice over.
         maxRetries: 0,
         // Nothing below the modes writes to the terminal; failures reach the user as ProviderErrors.
         logLevel: "off",
@@ -69,45 +64,27 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
   return {
     name: "anthropic",
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-      const { sdk, client } = await connect();
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const body = toAnthropicRequest(request);
-      const events = yield* openWithRetry(
-        async () => {
-          try {
-            // client.post rather than messages.create: create() console.warn()s about deprecated
-            // models (the default claude-sonnet-4-5 among them) on every call, straight onto the TUI.
-            return await client.post<AsyncIterable<RawMessageStreamEvent>>("/v1/messages", {
-              body,
-              stream: true,
-              signal,
-            });
-          } catch (error) {
-            throw signal.aborted ? error : toProviderError(sdk, error, baseUrl);
-          }
+      return driveStream(
+        {
+          provider: "anthropic",
+          baseUrl,
+          ...(options.key ? { key: options.key } : {}),
+          onRetry: options.onRetry,
+          assembler: new AnthropicAssembler(),
+          connect: async (): Promise<SdkCall> => {
+            const { sdk, client } = await connect();
+            return {
+              errors: sdk,
+              // client.post rather than messages.create: create() console.warn()s about deprecated
+              // models (the default claude-sonnet-4-5 among them) on every call, straight onto the TUI.
+              open: (signal) => client.post("/v1/messages", { body, stream: true, signal }).asResponse(),
+            };
+          },
         },
-        { signal, onRetry: options.onRetry },
+        signal,
       );
-
-      const assembler = new StreamAssembler();
-      try {
-        for await (const event of events) {
-          // Events already buffered must not reach the loop once the user has pressed stop.
-          signal.throwIfAborted();
-          yield* assembler.take(event);
-          // Stop reading here: a proxy that keeps the connection open must not hang the turn.
-          if (assembler.finished) break;
-        }
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw toProviderError(sdk, error, baseUrl, true);
-      }
-      // The SDK ends its iteration quietly when the request is aborted; the loop must still hear it.
-      signal.throwIfAborted();
-      if (!assembler.finished) {
-        throw new ProviderError("anthropic: the response stream ended before the message was complete", "stream");
-      }
-      yield assembler.done();
     },
   };
 }
@@ -257,17 +234,23 @@ type Building =
   | { type: "text"; text: string }
   | { type: "thinking"; text: string; signature: string }
   | { type: "redacted_thinking"; data: string }
-  | { type: "tool_use"; id: string; name: string; json: string };
+  | { type: "tool_use" };
 
 /** Folds SSE events into ProviderEvents and the final content, blocks kept in index order. */
-class StreamAssembler {
+class AnthropicAssembler implements WireAssembler {
   private readonly blocks = new Map<number, Building>();
+  private readonly calls = new ToolCallAssembly();
   // Anthropic counts thinking inside output_tokens and reports no split: reasoning is unknown (null).
   private readonly usage: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: null };
   private stopReason: string | null = null;
-  finished = false;
+  ended = false;
 
-  *take(event: RawMessageStreamEvent): Generator<ProviderEvent> {
+  get finished(): boolean {
+    return this.ended;
+  }
+
+  push(data: JsonObject, out: ProviderEvent[]): void {
+    const event = data as unknown as RawMessageStreamEvent;
     switch (event.type) {
       case "message_start": {
         const u = event.message.usage;
@@ -275,22 +258,22 @@ class StreamAssembler {
         this.usage.output = u.output_tokens ?? 0;
         this.usage.cache_read = u.cache_read_input_tokens ?? 0;
         this.usage.cache_write = u.cache_creation_input_tokens ?? 0;
-        yield { type: "usage", usage: { ...this.usage } };
+        out.push({ type: "usage", usage: { ...this.usage } });
         break;
       }
       case "content_block_start": {
         const block = event.content_block;
         if (block.type === "text") {
           this.blocks.set(event.index, { type: "text", text: block.text ?? "" });
-          if (block.text) yield { type: "text_delta", delta: block.text };
+          if (block.text) out.push({ type: "text_delta", delta: block.text });
         } else if (block.type === "thinking") {
           this.blocks.set(event.index, { type: "thinking", text: block.thinking ?? "", signature: block.signature ?? "" });
-          if (block.thinking) yield { type: "thinking_delta", delta: block.thinking };
+          if (block.thinking) out.push({ type: "thinking_delta", delta: block.thinking });
         } else if (block.type === "redacted_thinking") {
           this.blocks.set(event.index, { type: "redacted_thinking", data: block.data });
         } else if (block.type === "tool_use") {
-          this.blocks.set(event.index, { type: "tool_use", id: block.id, name: block.name, json: "" });
-          yield { type: "tool_use_start", id: block.id, name: block.name };
+          this.blocks.set(event.index, { type: "tool_use" });
+          this.calls.add(event.index, { id: block.id, name: block.name }, out);
         }
         // Server tool blocks (web search and the like) are never requested, so never arrive.
         break;
@@ -301,23 +284,20 @@ class StreamAssembler {
         if (!block) break;
         if (delta.type === "text_delta" && block.type === "text") {
           block.text += delta.text;
-          yield { type: "text_delta", delta: delta.text };
+          out.push({ type: "text_delta", delta: delta.text });
         } else if (delta.type === "thinking_delta" && block.type === "thinking") {
           block.text += delta.thinking;
-          yield { type: "thinking_delta", delta: delta.thinking };
+          out.push({ type: "thinking_delta", delta: delta.thinking });
         } else if (delta.type === "signature_delta" && block.type === "thinking") {
           block.signature += delta.signature;
         } else if (delta.type === "input_json_delta" && block.type === "tool_use") {
-          block.json += delta.partial_json;
-          if (delta.partial_json) yield { type: "tool_use_args", id: block.id, delta: delta.partial_json };
+          this.calls.add(event.index, { args: delta.partial_json }, out);
         }
         break;
       }
-      case "content_block_stop": {
-        const block = this.blocks.get(event.index);
-        if (block?.type === "tool_use") yield { type: "tool_use_end", id: block.id };
+      case "content_block_stop":
+        if (this.blocks.get(event.index)?.type === "tool_use") this.calls.end(event.index, out);
         break;
-      }
       case "message_delta": {
         // Assigned, not added: message_delta carries running totals. Input and cache counts only
         // replace the message_start ones when present, since some gateways send zeros here.
@@ -327,16 +307,16 @@ class StreamAssembler {
         if (u.cache_read_input_tokens) this.usage.cache_read = u.cache_read_input_tokens;
         if (u.cache_creation_input_tokens) this.usage.cache_write = u.cache_creation_input_tokens;
         this.stopReason = event.delta.stop_reason ?? this.stopReason;
-        yield { type: "usage", usage: { ...this.usage } };
+        out.push({ type: "usage", usage: { ...this.usage } });
         break;
       }
       case "message_stop":
-        this.finished = true;
+        this.ended = true;
         break;
     }
   }
 
-  done(): ProviderEvent {
+  finish(out: ProviderEvent[]): void {
     const content: ContentBlock[] = [];
     for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
       const block = this.blocks.get(index)!;
@@ -347,11 +327,11 @@ class StreamAssembler {
       } else if (block.type === "redacted_thinking") {
         content.push({ type: "thinking", text: "", opaque: block.data });
       } else {
-        content.push({ type: "tool_call", id: block.id, name: block.name, args: parseJsonObject(block.json) });
+        const call = this.calls.block(index);
+        if (call) content.push(call);
       }
     }
-    const hasCalls = content.some((b) => b.type === "tool_call");
-    return { type: "done", content, stop: mapStop(this.stopReason, hasCalls) };
+    out.push({ type: "done", content, stop: mapStop(this.stopReason, this.calls.any) });
   }
 }
 
@@ -370,57 +350,4 @@ function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {
     default:
       return hasCalls ? "tool_use" : "end_turn";
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-
-const CONTEXT_OVERFLOW = /prompt is too long|too many (input )?tokens|context (length|window)|exceeds? .*context/i;
-const MAX_DETAIL = 500;
-
-/** Any failure from the SDK → a ProviderError worded for the user; retryable only where it helps. */
-function toProviderError(sdk: SdkModule, error: unknown, baseUrl: string, midStream = false): ProviderError {
-  if (error instanceof ProviderError) return error;
-  if (error instanceof sdk.APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return new ProviderError(
-      `anthropic: cannot reach ${baseUrl} (${clip(`${error.message.replace(/\.$/, "")}${cause}`)}); check the network and the base URL`,
-      "connection",
-      undefined,
-      !midStream,
-    );
-  }
-  if (error instanceof sdk.APIError) {
-    const detail = clip(error.apiMessage ?? error.message.replace(/^\d+\s+/, ""));
-    if (error.status === undefined) {
-      // An `event: error` inside the stream, such as overloaded_error.
-      return new ProviderError(`anthropic: ${error.type ?? "error"}: ${detail}`, "stream");
-    }
-    const status = error.status;
-    const kind =
-      status === 401 || status === 403
-        ? "auth"
-        : (status === 400 || status === 413) && CONTEXT_OVERFLOW.test(detail)
-          ? "context_overflow"
-          : "http";
-    // RETRY_STATUSES has Anthropic's 529 "overloaded" too: it is as transient as a 503.
-    const retryable = !midStream && RETRY_STATUSES.has(status);
-    const retryAfter = parseRetryAfter(error.headers?.get("retry-after"));
-    return new ProviderError(`anthropic: HTTP ${status}: ${detail}`, kind, status, retryable, retryAfter);
-  }
-  const message = errorText(error);
-  if (error instanceof SyntaxError) {
-    return new ProviderError(`anthropic: the response stream was malformed (${clip(message)})`, "stream");
-  }
-  // The SDK wraps every network failure of the open in APIConnectionError, so anything else there
-  // is a local fault (configuration, a bug) that a retry would only repeat.
-  return midStream
-    ? new ProviderError(`anthropic: the connection dropped mid-response (${clip(message)})`, "stream")
-    : new ProviderError(`anthropic: the request to ${baseUrl} failed (${clip(message)})`, "connection");
-}
-
-function clip(text: string): string {
-  // Bun's fetch appends advice for its own debugging that means nothing to a zot user.
-  const oneLine = text.replace(/\s*For more information, pass `verbose: true`.*$/s, "").replace(/\s+/g, " ").trim();
-  return oneLine.length > MAX_DETAIL ? `${oneLine.slice(0, MAX_DETAIL)}…` : oneLine;
 }

@@ -3,7 +3,6 @@
 // Rule: the wire request is derived from the transcript alone and the transcript is never changed
 // for the wire: thinking stays home, and tool-result images (which a `tool` message cannot carry)
 // travel in a user message built here, not stored in the session.
-import OpenAI from "openai";
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
@@ -11,66 +10,52 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { parseJsonObject } from "../protocol/json-object.ts";
-import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
+import type { JsonObject } from "../protocol/json-object.ts";
+import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { abortReason, toProviderError, truncatedStreamError } from "./openai-errors.ts";
-import { openWithRetry } from "./retry.ts";
+import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import type { KeyOrigin } from "./provider-error-text.ts";
+import type { RetryOptions } from "./retry.ts";
+import { driveStream, type WireAssembler } from "./stream-driver.ts";
+import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
 export interface OpenAIChatOptions {
   /** names the provider in errors (`ollama: HTTP 404: …`) and picks the defaults */
   name: "openai" | "ollama";
   apiKey: string;
   baseUrl?: string;
+  /** where the key came from, for the sentence of an auth failure */
+  key?: KeyOrigin;
+  /** told about each retry of the open, for --debug */
+  onRetry?: RetryOptions["onRetry"];
 }
 
 const DEFAULT_BASE_URL = { openai: "https://api.openai.com/v1", ollama: "http://localhost:11434/v1" } as const;
 /** ollama ignores the key, but the SDK insists on one. */
 const OLLAMA_KEY = "ollama";
-/**
- * Introduces the user message that carries tool-result images (a tool message or output item holds
- * text only); the Responses provider sends the same words.
- */
-export const TOOL_IMAGES_INTRO = "Tool output included the following image content:";
 /** A tool result's text this long or shorter is repeated next to its images, to say what they are. */
 const IMAGE_CAPTION_MAX_BYTES = 500;
 
 export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const name = options.name;
   const baseUrl = chatBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]);
-  const client = new OpenAI({
-    apiKey: options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""),
-    // Always explicit: the runtime has already read OPENAI_BASE_URL / OLLAMA_HOST; the SDK must not again.
-    baseURL: baseUrl,
-    maxRetries: 0, // openWithRetry owns the retry policy
-    logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
-  });
+  const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl);
   return {
     name,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const body = chatRequestBody(request);
-      const stream = yield* openWithRetry(async () => {
-        try {
-          return await client.chat.completions.create(body, { signal });
-        } catch (error) {
-          throw toProviderError(name, error, "open", signal, baseUrl);
-        }
-      }, { signal });
-      const assembler = new ChatStreamAssembler();
-      try {
-        for await (const chunk of stream) {
-          // Events already buffered when the user aborted are not worth showing.
-          if (signal.aborted) break;
-          yield* assembler.push(chunk);
-        }
-      } catch (error) {
-        throw toProviderError(name, error, "stream", signal);
-      }
-      // The SDK ends the iteration quietly when its request is aborted.
-      if (signal.aborted) throw abortReason(signal);
-      if (!assembler.finished) throw truncatedStreamError(name);
-      yield* assembler.finish();
+      return driveStream(
+        {
+          provider: name,
+          baseUrl,
+          ...(options.key ? { key: options.key } : {}),
+          onRetry: options.onRetry,
+          assembler: new ChatAssembler(),
+          connect: () => openaiCall((signal) => client.chat.completions.create(body, { signal }).asResponse()),
+        },
+        signal,
+      );
     },
   };
 }
@@ -187,58 +172,36 @@ function toolMessages(blocks: readonly ContentBlock[]): ChatCompletionMessagePar
   return out;
 }
 
-/** The result's text; an error is marked so the model knows the call failed. */
-export function toolResultText(result: ToolResultBlock): string {
-  let text = textOf(result.content);
-  if (!text) text = result.content.some((c) => c.type === "image") ? "(image output follows)" : "(no output)";
-  return result.is_error ? `${text} [error]` : text;
-}
-
 function imagePart(image: ImageBlock): ChatCompletionContentPart {
   return { type: "image_url", image_url: { url: imageDataUrl(image) } };
 }
 
-/** An image inline as a `data:` URL, the way both OpenAI APIs take one. */
-export function imageDataUrl(image: ImageBlock): string {
-  return `data:${image.mime_type};base64,${image.data}`;
-}
-
-interface CallSlot {
-  id?: string;
-  name?: string;
-  args: string;
-  announced: boolean;
-  ended: boolean;
-}
-
 /** Builds provider events and the final message from chat.completion.chunk objects. */
-class ChatStreamAssembler {
+class ChatAssembler implements WireAssembler {
   private text = "";
   private thinking = "";
-  private readonly slots: CallSlot[] = [];
-  private readonly byIndex = new Map<number, CallSlot>();
+  private readonly calls = new ToolCallAssembly();
   private finishReason: ChatCompletionChunk.Choice["finish_reason"] = null;
   private usage: TokenUsage | undefined;
+  /** Chat Completions ends with `data: [DONE]`, which the stream driver watches for. */
+  readonly ended = false;
 
   get finished(): boolean {
     return this.finishReason !== null;
   }
 
-  push(chunk: ChatCompletionChunk): ProviderEvent[] {
-    const events: ProviderEvent[] = [];
+  push(data: JsonObject, out: ProviderEvent[]): void {
+    const chunk = data as unknown as ChatCompletionChunk;
     if (chunk.usage) {
-      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-      this.usage = {
-        input: Math.max(0, chunk.usage.prompt_tokens - cached),
+      this.usage = openaiUsage({
+        input: chunk.usage.prompt_tokens,
         output: chunk.usage.completion_tokens,
-        cache_read: cached,
-        cache_write: 0,
-        // Part of completion_tokens; compatible servers (ollama, vLLM …) often leave the details out.
-        reasoning: chunk.usage.completion_tokens_details?.reasoning_tokens ?? null,
-      };
+        cached: chunk.usage.prompt_tokens_details?.cached_tokens,
+        reasoning: chunk.usage.completion_tokens_details?.reasoning_tokens,
+      });
     }
     const choice = chunk.choices?.[0];
-    if (!choice) return events;
+    if (!choice) return;
     const delta = choice.delta ?? {};
     // Not in the SDK's types: DeepSeek, vLLM and llama.cpp send reasoning_content, ollama and
     // OpenRouter send reasoning.
@@ -246,80 +209,41 @@ class ChatStreamAssembler {
     const reasoning = typeof extra.reasoning_content === "string" ? extra.reasoning_content : extra.reasoning;
     if (typeof reasoning === "string" && reasoning) {
       this.thinking += reasoning;
-      events.push({ type: "thinking_delta", delta: reasoning });
+      out.push({ type: "thinking_delta", delta: reasoning });
     }
     if (delta.content) {
       this.text += delta.content;
-      events.push({ type: "text_delta", delta: delta.content });
+      out.push({ type: "text_delta", delta: delta.content });
     }
-    delta.tool_calls?.forEach((call, position) => events.push(...this.toolDelta(call, position)));
+    const calls = delta.tool_calls;
+    if (calls) {
+      for (let position = 0; position < calls.length; position++) {
+        const call = calls[position]!;
+        // Servers that leave out `index` send whole calls, one per array entry.
+        this.calls.add(call.index ?? position, { id: call.id, name: call.function?.name, args: call.function?.arguments }, out);
+      }
+    }
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
-      events.push(...this.closeCalls());
+      this.calls.endAll(out);
     }
-    return events;
   }
 
-  /** The usage and the done event; call once the stream has ended with a finish_reason. */
-  finish(): ProviderEvent[] {
-    const events = this.closeCalls();
-    if (this.usage) events.push({ type: "usage", usage: this.usage });
+  /** The usage and the done event; called once the stream has ended with a finish_reason. */
+  finish(out: ProviderEvent[]): void {
+    this.calls.endAll(out);
+    if (this.usage) out.push({ type: "usage", usage: this.usage });
     const content: ContentBlock[] = [];
     if (this.thinking) content.push({ type: "thinking", text: this.thinking });
     if (this.text) content.push({ type: "text", text: this.text });
-    for (const slot of this.slots) {
-      if (slot.announced && slot.id && slot.name) {
-        content.push({ type: "tool_call", id: slot.id, name: slot.name, args: parseJsonObject(slot.args) });
-      }
-    }
-    events.push({ type: "done", content, stop: this.stopReason() });
-    return events;
+    content.push(...this.calls.blocks());
+    out.push({ type: "done", content, stop: this.stopReason() });
   }
 
   private stopReason(): ProviderStopReason {
     if (this.finishReason === "length") return "length";
     // Some compatible servers (older ollama, vLLM) say "stop" even when they called tools.
     if (this.finishReason === "tool_calls" || this.finishReason === "function_call") return "tool_use";
-    return this.slots.some((s) => s.announced) ? "tool_use" : "end_turn";
-  }
-
-  private toolDelta(call: ChatCompletionChunk.Choice.Delta.ToolCall, position: number): ProviderEvent[] {
-    // Servers that leave out `index` send whole calls, one per array entry.
-    const index = call.index ?? position;
-    let slot = this.byIndex.get(index);
-    if (!slot || (call.id && slot.id && call.id !== slot.id)) {
-      slot = { args: "", announced: false, ended: false };
-      this.byIndex.set(index, slot);
-      this.slots.push(slot);
-    }
-    // Some servers repeat id and name in every fragment: the first one counts.
-    if (call.id && !slot.id) slot.id = call.id;
-    if (call.function?.name && !slot.name) slot.name = call.function.name;
-    const fragment = call.function?.arguments ?? "";
-    slot.args += fragment;
-    if (slot.announced) return fragment ? [{ type: "tool_use_args", id: slot.id!, delta: fragment }] : [];
-    return slot.id && slot.name ? this.announce(slot) : [];
-  }
-
-  private announce(slot: CallSlot): ProviderEvent[] {
-    slot.announced = true;
-    const events: ProviderEvent[] = [{ type: "tool_use_start", id: slot.id!, name: slot.name! }];
-    if (slot.args) events.push({ type: "tool_use_args", id: slot.id!, delta: slot.args });
-    return events;
-  }
-
-  private closeCalls(): ProviderEvent[] {
-    const events: ProviderEvent[] = [];
-    for (const slot of this.slots) {
-      if (slot.ended) continue;
-      if (!slot.announced) {
-        if (!slot.name) continue; // nothing callable arrived
-        slot.id ??= `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
-        events.push(...this.announce(slot));
-      }
-      slot.ended = true;
-      events.push({ type: "tool_use_end", id: slot.id! });
-    }
-    return events;
+    return this.calls.any ? "tool_use" : "end_turn";
   }
 }

@@ -2,7 +2,6 @@
 // Rule: stateless on the server (store:false), so every request carries the whole conversation,
 // including the encrypted reasoning items a reasoning model needs back to keep its train of thought
 // across tool calls.
-import OpenAI from "openai";
 import type {
   ResponseCreateParamsStreaming,
   ResponseInputContent,
@@ -10,23 +9,23 @@ import type {
   ResponseStreamEvent,
   Response as ResponsesResponse,
 } from "openai/resources/responses/responses";
-import { parseJsonObject } from "../protocol/json-object.ts";
+import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import {
-  ProviderError,
-  type ModelRequest,
-  type Provider,
-  type ProviderEvent,
-  type ProviderStopReason,
-} from "../protocol/provider.ts";
-import type { TokenUsage } from "../protocol/usage.ts";
-import { imageDataUrl, TOOL_IMAGES_INTRO, toolResultText } from "./openai-chat.ts";
-import { abortReason, isContextOverflow, toProviderError, truncatedStreamError } from "./openai-errors.ts";
-import { openWithRetry } from "./retry.ts";
+import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
+import { streamErrorFailure } from "./provider-failure.ts";
+import type { RetryOptions } from "./retry.ts";
+import { driveStream, type WireAssembler } from "./stream-driver.ts";
+import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
 export interface OpenAIResponsesOptions {
   apiKey: string;
   baseUrl?: string;
+  /** where the key came from, for the sentence of an auth failure */
+  key?: KeyOrigin;
+  /** told about each retry of the open, for --debug */
+  onRetry?: RetryOptions["onRetry"];
 }
 
 const NAME = "openai";
@@ -36,38 +35,21 @@ const SUMMARY_SEPARATOR = "\n\n";
 
 export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): Provider {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    // Always explicit: the runtime has already read OPENAI_BASE_URL; the SDK must not again.
-    baseURL: baseUrl,
-    maxRetries: 0, // openWithRetry owns the retry policy
-    logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
-  });
+  const client = openaiClient(options.apiKey, baseUrl);
+  const speaker: ProviderSpeaker = { provider: NAME, baseUrl, ...(options.key ? { key: options.key } : {}) };
   return {
     name: NAME,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const body = responsesRequestBody(request);
-      const stream = yield* openWithRetry(async () => {
-        try {
-          return await client.responses.create(body, { signal });
-        } catch (error) {
-          throw toProviderError(NAME, error, "open", signal, baseUrl);
-        }
-      }, { signal });
-      const assembler = new ResponsesStreamAssembler();
-      try {
-        for await (const event of stream) {
-          // Events already buffered when the user aborted are not worth showing.
-          if (signal.aborted) break;
-          yield* assembler.push(event);
-        }
-      } catch (error) {
-        throw toProviderError(NAME, error, "stream", signal);
-      }
-      // The SDK ends the iteration quietly when its request is aborted.
-      if (signal.aborted) throw abortReason(signal);
-      if (!assembler.finished) throw truncatedStreamError(NAME);
-      yield* assembler.finish();
+      return driveStream(
+        {
+          ...speaker,
+          onRetry: options.onRetry,
+          assembler: new ResponsesAssembler(speaker),
+          connect: () => openaiCall((signal) => client.responses.create(body, { signal }).asResponse()),
+        },
+        signal,
+      );
     },
   };
 }
@@ -179,6 +161,7 @@ function inputImage(image: ImageBlock): ResponseInputContent {
   return { type: "input_image", image_url: imageDataUrl(image), detail: "auto" };
 }
 
+/** One item of the response's output, by its output_index; a function call's pieces live in the assembly. */
 interface OutputSlot {
   index: number;
   itemId: string;
@@ -187,95 +170,95 @@ interface OutputSlot {
   /** reasoning: the summary parts by summary_index */
   summary: string[];
   encrypted?: string;
-  callId?: string;
-  name?: string;
-  args: string;
-  ended: boolean;
 }
 
 /** Builds provider events and the final message from Responses stream events. */
-class ResponsesStreamAssembler {
+class ResponsesAssembler implements WireAssembler {
   private readonly slots = new Map<number, OutputSlot>();
+  private readonly calls = new ToolCallAssembly();
   private final: ResponsesResponse | undefined;
   private thinkingStreamed = false;
+
+  constructor(private readonly speaker: ProviderSpeaker) {}
+
+  get ended(): boolean {
+    return this.final !== undefined;
+  }
 
   get finished(): boolean {
     return this.final !== undefined;
   }
 
-  push(event: ResponseStreamEvent): ProviderEvent[] {
+  push(data: JsonObject, out: ProviderEvent[]): void {
+    const event = data as unknown as ResponseStreamEvent;
     switch (event.type) {
       case "response.output_item.added": {
         const item = event.item;
         const slot = this.slot(event.output_index, item.id ?? "");
         if (item.type === "function_call") {
           slot.kind = "function_call";
-          slot.callId = item.call_id;
-          slot.name = item.name;
-          const events: ProviderEvent[] = [{ type: "tool_use_start", id: item.call_id, name: item.name }];
-          if (item.arguments) events.push(...this.appendArgs(slot, item.arguments));
-          return events;
+          this.calls.add(event.output_index, { id: item.call_id, name: item.name, args: item.arguments }, out);
+        } else {
+          slot.kind = item.type === "reasoning" ? "reasoning" : item.type === "message" ? "message" : "other";
         }
-        slot.kind = item.type === "reasoning" ? "reasoning" : item.type === "message" ? "message" : "other";
-        return [];
+        break;
       }
       case "response.output_text.delta": {
         const slot = this.slot(event.output_index, event.item_id);
         slot.kind = "message";
         slot.text += event.delta;
-        return event.delta ? [{ type: "text_delta", delta: event.delta }] : [];
+        if (event.delta) out.push({ type: "text_delta", delta: event.delta });
+        break;
       }
       case "response.reasoning_summary_text.delta": {
         const slot = this.slot(event.output_index, event.item_id);
         slot.kind = "reasoning";
-        const events: ProviderEvent[] = [];
         if (slot.summary[event.summary_index] === undefined) {
-          if (this.thinkingStreamed) events.push({ type: "thinking_delta", delta: SUMMARY_SEPARATOR });
+          if (this.thinkingStreamed) out.push({ type: "thinking_delta", delta: SUMMARY_SEPARATOR });
           slot.summary[event.summary_index] = "";
         }
         slot.summary[event.summary_index] += event.delta;
         if (event.delta) {
           this.thinkingStreamed = true;
-          events.push({ type: "thinking_delta", delta: event.delta });
+          out.push({ type: "thinking_delta", delta: event.delta });
         }
-        return events;
+        break;
       }
       case "response.function_call_arguments.delta":
-        return this.appendArgs(this.slot(event.output_index, event.item_id), event.delta);
-      case "response.function_call_arguments.done": {
+        this.slot(event.output_index, event.item_id);
+        this.calls.add(event.output_index, { args: event.delta }, out);
+        break;
+      case "response.function_call_arguments.done":
         // A server that skipped the deltas still sends the whole arguments here.
-        const slot = this.slot(event.output_index, event.item_id);
-        return slot.args ? [] : this.appendArgs(slot, event.arguments);
-      }
+        this.slot(event.output_index, event.item_id);
+        this.calls.complete(event.output_index, event.arguments, out);
+        break;
       case "response.output_item.done":
-        return this.itemDone(event.output_index, event.item);
+        this.itemDone(event.output_index, event.item, out);
+        break;
       case "response.completed":
       case "response.incomplete":
         this.final = event.response;
-        return this.closeCalls();
+        this.calls.endAll(out);
+        break;
       case "response.failed":
-        throw streamFailure(event.response.error?.message ?? "the response failed", event.response.error?.code);
-      case "error":
-        throw streamFailure(event.message || event.code || "unknown error", event.code);
-      default:
-        return [];
+        throw streamErrorFailure(this.speaker, event.response.error ?? { message: "the response failed" });
     }
   }
 
-  finish(): ProviderEvent[] {
-    const events = this.closeCalls();
+  finish(out: ProviderEvent[]): void {
+    this.calls.endAll(out);
     const usage = this.final?.usage;
     if (usage) {
-      const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-      const tokens: TokenUsage = {
-        input: Math.max(0, usage.input_tokens - cached),
-        output: usage.output_tokens,
-        cache_read: cached,
-        cache_write: 0,
-        // Part of output_tokens; a compatible server may leave the details out.
-        reasoning: usage.output_tokens_details?.reasoning_tokens ?? null,
-      };
-      events.push({ type: "usage", usage: tokens });
+      out.push({
+        type: "usage",
+        usage: openaiUsage({
+          input: usage.input_tokens,
+          output: usage.output_tokens,
+          cached: usage.input_tokens_details?.cached_tokens,
+          reasoning: usage.output_tokens_details?.reasoning_tokens,
+        }),
+      });
     }
     const content: ContentBlock[] = [];
     for (const slot of [...this.slots.values()].sort((a, b) => a.index - b.index)) {
@@ -291,12 +274,12 @@ class ResponsesStreamAssembler {
         }
       } else if (slot.kind === "message" && slot.text) {
         content.push({ type: "text", text: slot.text });
-      } else if (slot.kind === "function_call" && slot.callId && slot.name) {
-        content.push({ type: "tool_call", id: slot.callId, name: slot.name, args: parseJsonObject(slot.args) });
+      } else if (slot.kind === "function_call") {
+        const call = this.calls.block(slot.index);
+        if (call) content.push(call);
       }
     }
-    events.push({ type: "done", content, stop: this.stopReason(content) });
-    return events;
+    out.push({ type: "done", content, stop: this.stopReason(content) });
   }
 
   private stopReason(content: readonly ContentBlock[]): ProviderStopReason {
@@ -306,19 +289,17 @@ class ResponsesStreamAssembler {
     return content.some((b) => b.type === "tool_call") ? "tool_use" : "end_turn";
   }
 
-  private itemDone(index: number, item: Extract<ResponseStreamEvent, { type: "response.output_item.done" }>["item"]) {
+  private itemDone(
+    index: number,
+    item: Extract<ResponseStreamEvent, { type: "response.output_item.done" }>["item"],
+    out: ProviderEvent[],
+  ): void {
     const slot = this.slot(index, item.id ?? "");
-    const events: ProviderEvent[] = [];
     if (item.type === "function_call") {
       slot.kind = "function_call";
-      if (!slot.callId) {
-        slot.callId = item.call_id;
-        slot.name = item.name;
-        events.push({ type: "tool_use_start", id: item.call_id, name: item.name });
-      }
-      if (!slot.args && item.arguments) events.push(...this.appendArgs(slot, item.arguments));
-      slot.args = item.arguments || slot.args;
-      events.push(...this.closeCall(slot));
+      this.calls.add(index, { id: item.call_id, name: item.name }, out);
+      this.calls.complete(index, item.arguments, out);
+      this.calls.end(index, out);
     } else if (item.type === "reasoning") {
       slot.kind = "reasoning";
       slot.encrypted = item.encrypted_content ?? undefined;
@@ -327,39 +308,18 @@ class ResponsesStreamAssembler {
     } else if (item.type === "message") {
       slot.kind = "message";
       const text = item.content.flatMap((c) => (c.type === "output_text" ? [c.text] : [])).join("");
-      if (!slot.text && text) events.push({ type: "text_delta", delta: text });
+      if (!slot.text && text) out.push({ type: "text_delta", delta: text });
       if (text) slot.text = text;
     }
-    return events;
   }
 
   private slot(index: number, itemId: string): OutputSlot {
     let slot = this.slots.get(index);
     if (!slot) {
-      slot = { index, itemId, kind: "other", text: "", summary: [], args: "", ended: false };
+      slot = { index, itemId, kind: "other", text: "", summary: [] };
       this.slots.set(index, slot);
     }
     if (!slot.itemId && itemId) slot.itemId = itemId;
     return slot;
   }
-
-  private appendArgs(slot: OutputSlot, delta: string): ProviderEvent[] {
-    slot.args += delta;
-    return delta && slot.callId && !slot.ended ? [{ type: "tool_use_args", id: slot.callId, delta }] : [];
-  }
-
-  private closeCall(slot: OutputSlot): ProviderEvent[] {
-    if (slot.ended || !slot.callId) return [];
-    slot.ended = true;
-    return [{ type: "tool_use_end", id: slot.callId }];
-  }
-
-  private closeCalls(): ProviderEvent[] {
-    return [...this.slots.values()].flatMap((slot) => (slot.kind === "function_call" ? this.closeCall(slot) : []));
-  }
-}
-
-function streamFailure(message: string, code: string | null | undefined): ProviderError {
-  const kind = isContextOverflow(code, message) ? "context_overflow" : "stream";
-  return new ProviderError(`${NAME}: the model stopped with an error: ${message}`, kind);
 }

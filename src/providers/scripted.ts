@@ -10,6 +10,7 @@ import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts
 import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
+import { codeOf } from "./provider-failure.ts";
 
 const DEFAULT_CHUNK_SIZE = 12;
 /** Tool arguments arrive in about this many pieces, as they do from a real model. */
@@ -32,7 +33,8 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
     throwIfAborted(signal);
     const turn = turns[played];
-    if (!turn) throw new ProviderError(`scripted: the script has no turn left (played ${played})`, "script");
+    // As the mock LLM server answers an exhausted script: a request the "provider" refuses.
+    if (!turn) throw new ProviderError(`scripted: the script has no turn left (played ${played})`, "bad_request");
     played++;
 
     if (turn.delay_ms) await sleep(turn.delay_ms, signal);
@@ -116,7 +118,9 @@ function lastToolResultText(messages: readonly Message[]): string {
 function scriptError(error: NonNullable<ScriptTurn["error"]>): ProviderError {
   const status = typeof error === "string" ? undefined : error.status;
   const message = status !== undefined ? `scripted: http ${status}: ${errorMessage(error)}` : `scripted: ${errorMessage(error)}`;
-  return new ProviderError(message, "script", status);
+  // Coded as a real provider's failure with that status and words would be (a 429 is rate_limit,
+  // "prompt is too long" a context overflow); without a status, as an error inside the stream.
+  return new ProviderError(message, codeOf(status, undefined, undefined, errorMessage(error)), status !== undefined ? { status } : {});
 }
 
 function abortError(): DOMException {

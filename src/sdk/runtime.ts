@@ -209,7 +209,7 @@ export class Zot {
       await work(signal);
     } catch (error) {
       // As over rpc: whatever happens inside, the run reports it as an event and ends with done.
-      this.agent.emit({ type: "error", message: errorText(error) });
+      this.agent.emit({ type: "error", message: errorText(error), code: "internal" });
     } finally {
       if (!events.some((e) => e.type === "done")) this.agent.emit({ type: "done" });
       // Idle again before the stream ends, so the reader's next prompt after the loop is accepted.

@@ -21,7 +21,7 @@ function provider(turns: Turn[]) {
     async *stream(request, signal): AsyncIterable<ProviderEvent> {
       requests.push(structuredClone(request));
       const turn = turns.shift();
-      if (!turn) throw new ProviderError("fake: no turn left", "script");
+      if (!turn) throw new ProviderError("fake: no turn left", "bad_request");
       const content: ContentBlock[] = [];
       if (turn.text) {
         for (const piece of turn.text.match(/.{1,4}/gs) ?? []) yield { type: "text_delta", delta: piece };
@@ -30,7 +30,7 @@ function provider(turns: Turn[]) {
       if (turn.hang) {
         await new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
       }
-      if (turn.error) throw new ProviderError(turn.error, "http", 500);
+      if (turn.error) throw new ProviderError(turn.error, "rate_limit", { status: 429 });
       for (const call of turn.calls ?? []) {
         yield { type: "tool_use_start", id: call.id, name: call.name };
         yield { type: "tool_use_args", id: call.id, delta: JSON.stringify(call.args) };
@@ -126,18 +126,18 @@ describe("Agent loop", () => {
     const loopTurn = () => ({ calls: [{ id: crypto.randomUUID(), name: "echo", args: {} }] });
     const { agent, events, requests } = setup([loopTurn(), loopTurn(), loopTurn()], [echoTool()], 2);
     const outcome = await run(agent);
-    expect(outcome).toEqual({ status: "error", kind: "max_steps", message: "max steps (2) exceeded" });
+    expect(outcome).toEqual({ status: "error", code: "max_steps", message: "max steps (2) exceeded" });
     expect(requests).toHaveLength(2);
-    expect(events.slice(-2)).toEqual([{ type: "error", message: "max steps (2) exceeded" }, { type: "done" }]);
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "max steps (2) exceeded", code: "max_steps" }, { type: "done" }]);
   });
 
-  test("a provider error ends the turn with stop error, then error, then done; partial text is kept", async () => {
-    const { agent, events } = setup([{ text: "partial", error: "anthropic: HTTP 500: boom" }]);
+  test("a provider error ends the turn with stop error, then error, then done, both with its code; partial text is kept", async () => {
+    const { agent, events } = setup([{ text: "partial", error: "anthropic: HTTP 429: slow down" }]);
     const outcome = await run(agent);
-    expect(outcome).toMatchObject({ status: "error", kind: "provider" });
+    expect(outcome).toEqual({ status: "error", code: "rate_limit", message: "anthropic: HTTP 429: slow down" });
     expect(events.slice(-3)).toEqual([
-      { type: "turn_end", stop: "error", error: "anthropic: HTTP 500: boom" },
-      { type: "error", message: "anthropic: HTTP 500: boom" },
+      { type: "turn_end", stop: "error", error: "anthropic: HTTP 429: slow down", code: "rate_limit" },
+      { type: "error", message: "anthropic: HTTP 429: slow down", code: "rate_limit" },
       { type: "done" },
     ]);
     expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "partial" }] });
@@ -160,7 +160,8 @@ describe("Agent loop", () => {
     const outcome = await run(agent);
     expect(outcome).toEqual({ status: "blocked", reason: "turn blocked by quota: out of quota" });
     expect(requests).toHaveLength(0);
-    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "out of quota" });
+    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "out of quota", code: "blocked" });
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "turn blocked by quota: out of quota", code: "blocked" }, { type: "done" }]);
     expect(events).toContainEqual({ type: "intercept", participant: "quota", stage: "turn_start", action: "block", reason: "out of quota" });
   });
 
@@ -241,17 +242,17 @@ describe("Agent loop", () => {
     ]);
     agent.chain.add(gate("stop", ["tool_call"], () => ({ action: "abort_turn", reason: "enough" })));
     const outcome = await run(agent);
-    expect(outcome).toEqual({ status: "error", kind: "intercept", message: "enough" });
+    expect(outcome).toEqual({ status: "error", code: "intercepted", message: "enough" });
     const last = agent.messages.at(-1)!;
     expect(last.role).toBe("tool");
     expect(last.content.map((b: any) => b.call_id)).toEqual(["a", "b"]);
-    expect(events.slice(-2)).toEqual([{ type: "error", message: "enough" }, { type: "done" }]);
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "enough", code: "intercepted" }, { type: "done" }]);
   });
 
   test("abort_turn at assistant_message after the model asked for tools leaves every call with a result", async () => {
     const { agent, requests } = setup([{ text: "let me look", calls: [{ id: "a", name: "echo", args: {} }] }, { text: "next" }]);
     agent.chain.add(gate("stop", ["assistant_message"], () => ({ action: "abort_turn", reason: "enough" })));
-    expect(await run(agent)).toEqual({ status: "error", kind: "intercept", message: "enough" });
+    expect(await run(agent)).toEqual({ status: "error", code: "intercepted", message: "enough" });
     const last = agent.messages.at(-1)!;
     expect(last.role).toBe("tool");
     expect(last.content).toMatchObject([{ type: "tool_result", call_id: "a", is_error: true }]);
@@ -267,10 +268,33 @@ describe("Agent loop", () => {
     await run(agent, "one");
     expect(agent.messages).toHaveLength(2);
     agent.chain.add(gate("kill", ["tool_call"], () => ({ action: "hard_abort", reason: "stop everything" })));
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
     const outcome = await run(agent, "two");
-    expect(outcome).toMatchObject({ status: "error", message: "stop everything" });
+    expect(outcome).toEqual({ status: "error", code: "intercepted", message: "stop everything" });
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "stop everything", code: "intercepted" }, { type: "done" }]);
     expect(agent.messages).toHaveLength(2);
     expect(agent.messages[0].content).toEqual([{ type: "text", text: "one" }]);
+  });
+
+  test("a participant that ends the turn before the model is called: turn_end and error carry the code intercepted", async () => {
+    const { agent, events, requests } = setup([{ text: "never" }]);
+    agent.chain.add(gate("kill", ["before_llm"], () => ({ action: "hard_abort", reason: "not now" })));
+    expect(await run(agent)).toEqual({ status: "error", code: "intercepted", message: "not now" });
+    expect(requests).toHaveLength(0);
+    expect(events.slice(-3)).toEqual([
+      { type: "turn_end", stop: "aborted", error: "not now", code: "intercepted" },
+      { type: "error", message: "not now", code: "intercepted" },
+      { type: "done" },
+    ]);
+    agent.chain.remove("kill");
+    agent.chain.add(gate("stop", ["before_llm"], () => ({ action: "abort_turn", reason: "enough" })));
+    await run(agent, "again");
+    expect(events.slice(-3)).toEqual([
+      { type: "turn_end", stop: "error", error: "enough", code: "intercepted" },
+      { type: "error", message: "enough", code: "intercepted" },
+      { type: "done" },
+    ]);
   });
 
   test("approve_tool deny is the tool error; the tool never runs", async () => {

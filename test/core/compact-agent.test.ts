@@ -194,13 +194,13 @@ describe("manual compaction", () => {
     expect(mock.requests).toHaveLength(0);
 
     const empty = setup([], { messages: [] });
-    expect(await empty.agent.compact(signal())).toEqual({ status: "error", message: "nothing to compact: the transcript is empty" });
+    expect(await empty.agent.compact(signal())).toEqual({ status: "error", message: "nothing to compact: the transcript is empty", code: "compaction" });
   });
 
   test("a blank summary is an error and the transcript stays", async () => {
     const { agent, events } = setup([{ text: "  \n " }]);
     const before = agent.messages.slice();
-    expect(await agent.compact(signal())).toEqual({ status: "error", message: "the model returned an empty summary" });
+    expect(await agent.compact(signal())).toEqual({ status: "error", message: "the model returned an empty summary", code: "compaction" });
     expect(types(events)).toEqual(["compact_start", "usage", "error", "done"]);
     expect(agent.messages).toEqual(before);
   });
@@ -210,7 +210,7 @@ describe("manual compaction", () => {
     const before = agent.messages.slice();
     const outcome = await agent.compact(signal());
     expect(outcome.status).toBe("error");
-    expect(events.at(-2)).toEqual({ type: "error", message: "anthropic: HTTP 400: bad request" });
+    expect(events.at(-2)).toEqual({ type: "error", message: "anthropic: HTTP 400: bad request", code: "bad_request" });
     expect(agent.messages).toEqual(before);
   });
 
@@ -311,6 +311,7 @@ describe("automatic compaction", () => {
     expect(events.find((e) => e.type === "error")).toEqual({
       type: "error",
       message: "automatic compaction failed: anthropic: HTTP 400: bad request; going on with the whole transcript",
+      code: "bad_request",
     });
     expect(types(events).slice(-5)).toEqual(["assistant_start", "usage", "assistant_message", "turn_end", "done"]);
     // 6 of history, 2 of the first prompt, the second prompt.
@@ -368,11 +369,11 @@ describe("context overflow", () => {
       { error: { status: 400, message: OVERFLOW } },
     ]);
     const outcome = await agent.prompt({ text: "go on" }, signal());
-    expect(outcome).toEqual({ status: "error", kind: "provider", message: `anthropic: HTTP 400: ${OVERFLOW}` });
+    expect(outcome).toEqual({ status: "error", code: "context_overflow", message: `anthropic: HTTP 400: ${OVERFLOW}` });
     expect(mock.requests).toHaveLength(3);
     expect(events.slice(-3)).toEqual([
-      { type: "turn_end", stop: "error", error: `anthropic: HTTP 400: ${OVERFLOW}` },
-      { type: "error", message: `anthropic: HTTP 400: ${OVERFLOW}` },
+      { type: "turn_end", stop: "error", error: `anthropic: HTTP 400: ${OVERFLOW}`, code: "context_overflow" },
+      { type: "error", message: `anthropic: HTTP 400: ${OVERFLOW}`, code: "context_overflow" },
       { type: "done" },
     ]);
     expect(types(events)).not.toContain("assistant_start");
@@ -387,11 +388,11 @@ describe("context overflow", () => {
     ]);
     const before = agent.messages.length;
     const outcome = await agent.prompt({ text: "go on" }, signal());
-    expect(outcome).toEqual({ status: "error", kind: "provider", message: `anthropic: HTTP 400: ${OVERFLOW}` });
+    expect(outcome).toEqual({ status: "error", code: "context_overflow", message: `anthropic: HTTP 400: ${OVERFLOW}` });
     expect(mock.requests).toHaveLength(2);
     expect(events.filter((e) => e.type === "error")).toEqual([
-      { type: "error", message: "compaction after a context overflow failed: anthropic: HTTP 400: bad request" },
-      { type: "error", message: `anthropic: HTTP 400: ${OVERFLOW}` },
+      { type: "error", message: "compaction after a context overflow failed: anthropic: HTTP 400: bad request", code: "bad_request" },
+      { type: "error", message: `anthropic: HTTP 400: ${OVERFLOW}`, code: "context_overflow" },
     ]);
     expect(agent.messages).toHaveLength(before + 1);
   });

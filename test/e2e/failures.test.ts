@@ -1,7 +1,8 @@
 // What a user sees when things go wrong: provider errors, retries, broken streams, missing keys,
 // max steps, interrupts. Each gets a clear message and the documented exit code.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { alive } from "../support/process-state.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -33,12 +34,35 @@ describe("provider failures", () => {
     expect(mock.requests).toHaveLength(2);
   });
 
-  test("a 401 is not retried", async () => {
+  test("a 401 is not retried, and says where the rejected key came from", async () => {
     mock = startMockLlm([{ error: { message: "invalid x-api-key", status: 401 } }, { text: "never" }]);
     const run = await zot(["-p", "hi", ...anthropic(mock)]);
     expect(run.code).toBe(1);
     expect(mock.requests).toHaveLength(1);
-    expect(run.stderr).toContain("invalid x-api-key");
+    expect(run.stderr).toBe("zot: anthropic rejected the API key from --api-key (401 authentication_error: invalid x-api-key); check it\n");
+
+    const home = tempDir("zot-home-");
+    writeFileSync(join(home, "auth.json"), JSON.stringify({ openai: { api_key: "sk-old" } }), { mode: 0o600 });
+    const rejected = { error: { message: "Incorrect API key provided", status: 401 } };
+    mock.turns.splice(0, mock.turns.length, rejected, rejected);
+    const fromEnv = await zot(["-p", "hi", "--provider", "anthropic", "--base-url", mock.url], { env: { ANTHROPIC_API_KEY: "sk-env" } });
+    expect(fromEnv.stderr).toBe(
+      "zot: anthropic rejected the API key from ANTHROPIC_API_KEY (401 authentication_error: Incorrect API key provided); check it, or pass --api-key\n",
+    );
+    const fromFile = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--base-url", `${mock.url}/v1`], { home });
+    expect(fromFile.stderr).toBe(
+      `zot: openai rejected the API key from ${join(home, "auth.json")} (401 invalid_api_key: Incorrect API key provided); check it, or pass --api-key\n`,
+    );
+    expect(mock.requests.slice(1).map((r) => r.headers.authorization ?? r.headers["x-api-key"])).toEqual(["Bearer sk-env", "Bearer sk-old"]);
+  });
+
+  test("--json: error and turn_end carry the failure's code beside its sentence", async () => {
+    mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 60 } }, { text: "never" }]);
+    const run = await zot(["--json", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(1);
+    const events = ndjson(run.stdout);
+    expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "error", error: "anthropic: HTTP 429: slow down", code: "rate_limit" });
+    expect(events.slice(-2)).toEqual([{ type: "error", message: "anthropic: HTTP 429: slow down", code: "rate_limit" }, { type: "done" }]);
   });
 
   test("a malformed stream is an error, not a crash; --json still ends with error and done", async () => {
@@ -47,7 +71,7 @@ describe("provider failures", () => {
     expect(run.code).toBe(1);
     const events = ndjson(run.stdout);
     expect(events.at(-1)).toEqual({ type: "done" });
-    expect(events.at(-2).type).toBe("error");
+    expect(events.at(-2)).toMatchObject({ type: "error", code: "bad_response" });
     expect(events.find((e) => e.type === "turn_end").stop).toBe("error");
     expect(run.stderr).toStartWith("zot: ");
     expect(run.stderr).not.toContain("    at ");
@@ -69,6 +93,8 @@ describe("provider failures", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("max steps (1) exceeded");
     expect(mock.requests).toHaveLength(1);
+    const json = await zot(["--json", "loop", "--max-steps", "1", ...anthropic(mock)]);
+    expect(ndjson(json.stdout).slice(-2)).toEqual([{ type: "error", message: "max steps (1) exceeded", code: "max_steps" }, { type: "done" }]);
   });
 });
 

@@ -267,7 +267,7 @@ describe("observer events in both generations", () => {
     // A turn that failed is an error, one hard-aborted a warning.
     const failed = new HookEvents("s-2");
     failed.translate({ type: "user_message", content: [{ type: "text", text: "x" }], time: at });
-    failed.translate({ type: "error", message: "boom" });
+    failed.translate({ type: "error", message: "boom", code: "internal" });
     const [failedEnd] = failed.translate({ type: "done" });
     expect([failedEnd.runtime.severity, failedEnd.runtime.payload.ToolKinds]).toEqual(["error", null]);
   });

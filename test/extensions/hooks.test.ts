@@ -272,7 +272,7 @@ describe("actions", () => {
     hook(l, "stopper", { methods: { [method]: { action: "abort_turn", reason: "enough" } } }, { intercept });
     const { agent, events } = await run(l, [callEcho(), { text: "done" }]);
     const outcome = await agent.prompt({ text: "go" }, signal());
-    expect(outcome).toEqual({ status: "error", kind: "intercept", message: `hook aborted turn during ${stage}: enough` });
+    expect(outcome).toEqual({ status: "error", code: "intercepted", message: `hook aborted turn during ${stage}: enough` });
     expect(events.filter((e) => e.type === "error").map((e) => e.type === "error" && e.message)).toEqual([`hook aborted turn during ${stage}: enough`]);
     // Every tool call in the transcript has its result.
     const calls = agent.messages.flatMap((m) => m.content.filter((b) => b.type === "tool_call").map((b) => (b as any).id));

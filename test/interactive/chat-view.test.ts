@@ -90,7 +90,7 @@ describe("the chat view", () => {
     const chat = view([
       { type: "intercept", participant: "guard", stage: "tool_call", action: "deny", reason: "rm -rf is not allowed" },
       { type: "turn_end", stop: "aborted" },
-      { type: "error", message: "provider said no" },
+      { type: "error", message: "provider said no", code: "bad_request" },
       { type: "compact_start", reason: "auto" },
       { type: "compact_done", reason: "auto", summary: "s", messages_before: 40, messages_after: 5 },
     ]);

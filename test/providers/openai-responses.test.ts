@@ -1,9 +1,12 @@
-// The OpenAI Responses provider through the real openai SDK against the mock LLM server speaking
-// the real `/v1/responses` event stream; and the mock itself against the SDK's strict accumulator.
+// What only the OpenAI Responses provider does, through the real openai SDK against the mock LLM
+// server speaking the real `/v1/responses` event stream: its request shape, encrypted reasoning
+// replayed, calls ended item by item, summaries in parts; and the mock itself against the SDK's
+// strict accumulator. What every wire does (streaming, tool calls, retries, failures and their
+// codes, abort) is in wires.test.ts.
 import { afterEach, expect, test } from "bun:test";
 import OpenAI from "openai";
 import type { ModelInfo } from "../../src/protocol/models.ts";
-import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "../../src/protocol/provider.ts";
+import type { ModelRequest, Provider } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createOpenAIResponsesProvider } from "../../src/providers/openai-responses.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -28,10 +31,9 @@ function start(...turns: ScriptTurn[]): MockLlm {
   return mock;
 }
 
-function openai(m: MockLlm, apiKey = "sk-test"): Provider {
-  return createOpenAIResponsesProvider({ apiKey, baseUrl: `${m.url}/v1` });
+function openai(m: MockLlm): Provider {
+  return createOpenAIResponsesProvider({ apiKey: "sk-test", baseUrl: `${m.url}/v1` });
 }
-
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -62,22 +64,7 @@ test("the mock's event stream satisfies the SDK's strict responses.stream() accu
   expect(final.output.map((o) => o.type)).toEqual(["reasoning", "message", "function_call"]);
 });
 
-test("text streams in several deltas and ends the turn", async () => {
-  const text = "Hello from the Responses mock, in pieces. ö🌍é";
-  const m = start({ text, chunk_size: 8 });
-  const { events, error, done } = await run(openai(m));
-  expect(error).toBeUndefined();
-  const deltas = ofType(events, "text_delta");
-  expect(deltas.length).toBeGreaterThanOrEqual(5);
-  expect(deltas.map((d) => d.delta).join("")).toBe(text);
-  expect(done?.stop).toBe("end_turn");
-  expect(done?.content).toEqual([{ type: "text", text }]);
-  expect(events.at(-1)?.type).toBe("done");
-  expect(m.requests[0]?.path).toBe("/v1/responses");
-  expect(m.requests[0]?.headers.authorization).toBe("Bearer sk-test");
-});
-
-test("two function calls stream their arguments and stop with tool_use", async () => {
+test("each function call ends at its output_item.done, before the next one starts", async () => {
   const readArgs = { path: "src/main.ts", range: { from: 1, to: 40 } };
   const bashArgs = { command: "ls -la && echo done" };
   const m = start({
@@ -106,22 +93,6 @@ test("two function calls stream their arguments and stop with tool_use", async (
     { type: "tool_call", id: "call_a", name: "read", args: readArgs },
     { type: "tool_call", id: "call_b", name: "bash", args: bashArgs },
   ]);
-});
-
-test("usage from response.completed, with cached tokens split out of the input and the reasoning tokens within the output", async () => {
-  const m = start({ text: "ok", usage: { input: 100, output: 20, cache_read: 30, reasoning: 12 } });
-  const { events } = await run(openai(m));
-  expect(ofType(events, "usage")).toEqual([
-    { type: "usage", usage: { input: 100, output: 20, cache_read: 30, cache_write: 0, reasoning: 12 } },
-  ]);
-  expect(events.findIndex((e) => e.type === "usage")).toBeLessThan(events.findIndex((e) => e.type === "done"));
-});
-
-test("an incomplete response cut by max_output_tokens stops with length", async () => {
-  const m = start({ text: "cut off", stop: "length" });
-  const { done } = await run(openai(m));
-  expect(done?.stop).toBe("length");
-  expect(done?.content).toEqual([{ type: "text", text: "cut off" }]);
 });
 
 test("request mapping: instructions, stateless, tools, function calls and their outputs", async () => {
@@ -274,101 +245,6 @@ test("images: input_image in user content, tool-result images in a user message 
   expect(input).toHaveLength(4);
 });
 
-test("429 with retry-after 0 is retried, then succeeds", async () => {
-  const m = start({ error: { message: "Rate limit reached", status: 429, retry_after: 0 } }, { text: "after the wait" });
-  const { error, done } = await run(openai(m));
-  expect(error).toBeUndefined();
-  expect(done?.content).toEqual([{ type: "text", text: "after the wait" }]);
-  expect(m.requests).toHaveLength(2);
-});
-
-test("500 three times gives a ProviderError after exactly three requests", async () => {
-  const fail = { error: { message: "The server had an error", status: 500 } };
-  const m = start(fail, fail, fail, { text: "never reached" });
-  const { error, events } = await run(openai(m));
-  expect(m.requests).toHaveLength(3);
-  // each retry is announced before its wait; nothing else streamed
-  expect(events).toEqual([
-    { type: "retry", attempt: 1, max_attempts: 2, wait_ms: 250, status: 500, message: "openai: HTTP 500: The server had an error" },
-    { type: "retry", attempt: 2, max_attempts: 2, wait_ms: 750, status: 500, message: "openai: HTTP 500: The server had an error" },
-  ]);
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as ProviderError).message).toBe("openai: HTTP 500: The server had an error");
-  expect((error as ProviderError).status).toBe(500);
-});
-
-test("401 is not retried and says what the server said", async () => {
-  const m = start({ error: { message: "Incorrect API key provided", status: 401 } }, { text: "never" });
-  const { error } = await run(openai(m, "sk-wrong"));
-  expect(m.requests).toHaveLength(1);
-  expect((error as ProviderError).message).toBe("openai: HTTP 401: Incorrect API key provided");
-  expect((error as ProviderError).kind).toBe("auth");
-});
-
-test("response.failed after streamed text fails the call after one request, keeping the deltas", async () => {
-  const m = start({ text: "partial answer", error: "The server is overloaded" }, { text: "never" });
-  const { events, error, done } = await run(openai(m));
-  expect(m.requests).toHaveLength(1);
-  expect(ofType(events, "text_delta").map((e) => e.delta).join("")).toBe("partial answer");
-  expect(done).toBeUndefined();
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as ProviderError).kind).toBe("stream");
-  expect((error as ProviderError).message).toBe("openai: the model stopped with an error: The server is overloaded");
-});
-
-test("an error event with no text fails at once", async () => {
-  const m = start({ error: "upstream timeout" });
-  const { events, error } = await run(openai(m));
-  expect(events).toEqual([]);
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as ProviderError).kind).toBe("stream");
-  expect((error as ProviderError).message).toContain("upstream timeout");
-});
-
-test("a context-length failure mid-stream is context_overflow", async () => {
-  const m = start({ error: "Your input exceeds the context window of this model." });
-  const { error } = await run(openai(m));
-  expect((error as ProviderError).kind).toBe("context_overflow");
-});
-
-test("a malformed stream is a ProviderError", async () => {
-  const m = start({ text: "some text that will be cut by broken JSON halfway through", fault: "malformed" });
-  const { error, done } = await run(openai(m));
-  expect(done).toBeUndefined();
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as ProviderError).kind).toBe("stream");
-});
-
-test("a connection dropped mid-stream is a ProviderError and is not retried", async () => {
-  const m = start({ text: "a long answer that never arrives in full ".repeat(4), fault: "disconnect", chunk_delay_ms: 5 }, { text: "no" });
-  const { error, done } = await run(openai(m));
-  expect(done).toBeUndefined();
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as ProviderError).message).toContain("mid-stream");
-  expect(m.requests).toHaveLength(1);
-});
-
-test("abort mid-stream stops promptly with an abort, not a ProviderError", async () => {
-  const m = start({ text: "word ".repeat(200), chunk_size: 5, chunk_delay_ms: 20 });
-  const controller = new AbortController();
-  const events: ProviderEvent[] = [];
-  let error: unknown;
-  try {
-    for await (const event of openai(m).stream(request(), controller.signal)) {
-      events.push(event);
-      if (events.length === 2) controller.abort();
-    }
-  } catch (e) {
-    error = e;
-  }
-  expect((error as Error | undefined)?.name).toBe("AbortError");
-  expect(error).not.toBeInstanceOf(ProviderError);
-  expect(events.some((e) => e.type === "done")).toBe(false);
-  // nothing after the abort; and the test would time out if the stream were read to its end
-  // (hundreds of chunks, 20 ms apart)
-  expect(events).toHaveLength(2);
-});
-
 /** A raw SSE server for what the mock does not send: several summary parts, arguments only at done. */
 function rawServer(events: Record<string, unknown>[]) {
   const body = events.map((e, i) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join("");
@@ -414,14 +290,3 @@ test("several summary parts join as paragraphs; arguments sent only at done stil
   expect(done?.stop).toBe("tool_use");
 });
 
-test("a stream that ends without response.completed is a ProviderError", async () => {
-  const provider = rawServer([
-    { type: "response.created", response: { id: "resp_1", object: "response", status: "in_progress", output: [] } },
-    { type: "response.output_item.added", output_index: 0, item: { id: "m1", type: "message", role: "assistant", content: [] } },
-    { type: "response.output_text.delta", item_id: "m1", output_index: 0, content_index: 0, delta: "half" },
-  ]);
-  const { events, error, done } = await run(provider);
-  expect(ofType(events, "text_delta").map((e) => e.delta)).toEqual(["half"]);
-  expect(done).toBeUndefined();
-  expect((error as ProviderError).message).toBe("openai: the stream ended before the model finished; try again");
-});

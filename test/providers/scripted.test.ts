@@ -122,16 +122,27 @@ describe("errors, abort, exhaustion", () => {
     const error = await failure(createScriptedProvider([{ error: "overloaded" }]).stream(request(), never()), events);
     expect(events).toEqual([]);
     expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).kind).toBe("script");
+    // Without a status, as a real provider's error inside its stream is coded.
+    expect((error as ProviderError).code).toBe("server_error");
     expect((error as ProviderError).message).toBe("scripted: overloaded");
   });
 
-  test("an error with a status reports it", async () => {
-    const error = await failure(
-      createScriptedProvider([{ error: { message: "rate limited", status: 429 } }]).stream(request(), never()),
-    );
-    expect((error as ProviderError).status).toBe(429);
-    expect((error as ProviderError).message).toBe("scripted: http 429: rate limited");
+  test("an error with a status reports it, coded as a real provider's would be", async () => {
+    const provider = createScriptedProvider([
+      { error: { message: "rate limited", status: 429 } },
+      { error: { message: "invalid x-api-key", status: 401 } },
+      { error: { message: "prompt is too long: 250000 tokens > 200000 maximum", status: 400 } },
+      { error: { message: "no such model", status: 404 } },
+    ]);
+    const errors = [];
+    for (let i = 0; i < 4; i++) errors.push((await failure(provider.stream(request(), never()))) as ProviderError);
+    expect(errors.map((e) => [e.status, e.code])).toEqual([
+      [429, "rate_limit"],
+      [401, "auth"],
+      [400, "context_overflow"],
+      [404, "bad_request"],
+    ]);
+    expect(errors[0]!.message).toBe("scripted: http 429: rate limited");
   });
 
   test("an error with text streams the text, then fails", async () => {
@@ -175,6 +186,7 @@ describe("errors, abort, exhaustion", () => {
     const error = await failure(provider.stream(request(), never()));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toBe("scripted: the script has no turn left (played 2)");
+    expect((error as ProviderError).code).toBe("bad_request");
   });
 });
 

@@ -18,7 +18,7 @@ export function fakeProvider(turns: Turn[]): Provider & { requests: ModelRequest
     async *stream(request): AsyncIterable<ProviderEvent> {
       requests.push(structuredClone(request));
       const turn = turns.shift();
-      if (!turn) throw new ProviderError("fake: no turn left", "script");
+      if (!turn) throw new ProviderError("fake: no turn left", "bad_request");
       const content: ContentBlock[] = [];
       if (turn.text) {
         yield { type: "text_delta", delta: turn.text };

@@ -1,0 +1,69 @@
+// What the two OpenAI wire APIs (Chat Completions and Responses) share in mapping zot's transcript
+// onto a request and a response back onto zot's: the client, tool results as text, images as data
+// URLs, the message that carries tool-result images, and the token usage.
+// Rule: the two APIs say these things the same way, so they are written once, here; what differs
+// between them (message shapes, reasoning, tools) stays in each provider's file.
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import type { ImageBlock, ToolResultBlock } from "../protocol/messages.ts";
+import { textOf } from "../protocol/messages.ts";
+import type { TokenUsage } from "../protocol/usage.ts";
+import type { SdkCall } from "./stream-driver.ts";
+
+/**
+ * An SDK client for one base URL and key. Always explicit: the runtime has already read
+ * OPENAI_BASE_URL / OLLAMA_HOST and the key; the SDK must not read them again.
+ */
+export function openaiClient(apiKey: string, baseUrl: string): OpenAI {
+  return new OpenAI({
+    apiKey,
+    baseURL: baseUrl,
+    maxRetries: 0, // the stream driver owns the retry policy
+    logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
+  });
+}
+
+/** One call through the client: the SDK sends it, the stream driver reads the raw response. */
+export function openaiCall(open: (signal: AbortSignal) => Promise<Response>): Promise<SdkCall> {
+  return Promise.resolve({ errors: { APIError, APIConnectionError, APIUserAbortError }, open });
+}
+
+/**
+ * Introduces the user message that carries tool-result images (a tool message or output item holds
+ * text only); both APIs send the same words.
+ */
+export const TOOL_IMAGES_INTRO = "Tool output included the following image content:";
+
+/** The result's text; an error is marked so the model knows the call failed. */
+export function toolResultText(result: ToolResultBlock): string {
+  let text = textOf(result.content);
+  if (!text) text = result.content.some((c) => c.type === "image") ? "(image output follows)" : "(no output)";
+  return result.is_error ? `${text} [error]` : text;
+}
+
+/** An image inline as a `data:` URL, the way both APIs take one. */
+export function imageDataUrl(image: ImageBlock): string {
+  return `data:${image.mime_type};base64,${image.data}`;
+}
+
+/** The counts both APIs report, whatever they call them (prompt/input, completion/output). */
+export interface OpenAIUsageCounts {
+  input: number;
+  output: number;
+  cached?: number | null;
+  reasoning?: number | null;
+}
+
+/**
+ * zot's usage from OpenAI's: cached tokens are counted inside the input, so they are taken out;
+ * reasoning tokens are part of the output (compatible servers often leave the details out: null).
+ */
+export function openaiUsage(counts: OpenAIUsageCounts): TokenUsage {
+  const cached = counts.cached ?? 0;
+  return {
+    input: Math.max(0, counts.input - cached),
+    output: counts.output,
+    cache_read: cached,
+    cache_write: 0,
+    reasoning: counts.reasoning ?? null,
+  };
+}

@@ -1,0 +1,89 @@
+// The sentence for each way a model call can fail, the same for every provider and wire API:
+// what failed, the server's own words, and what to do.
+// Rule: one wording per failure; the provider's name leads (`anthropic: HTTP 500: …`), and an auth
+// failure names where the key came from (`--api-key`, the variable, auth.json), because that is
+// the thing to fix.
+import type { ErrorCode } from "../protocol/error-code.ts";
+
+/** Where the credential a provider sends came from, for an auth failure's sentence. */
+export interface KeyOrigin {
+  /** `--api-key`, the environment variable's name, or auth.json's path; absent when none was sent */
+  from?: string;
+  /** an API key (the default), or a bearer token for a gateway (ANTHROPIC_AUTH_TOKEN) */
+  kind?: "api_key" | "auth_token";
+  /** the variable that holds the provider's key, for the advice when none was sent */
+  variable?: string;
+}
+
+/** Who failed: the provider's name, where it was spoken to, and with whose key. */
+export interface ProviderSpeaker {
+  provider: string;
+  baseUrl: string;
+  key?: KeyOrigin;
+}
+
+/** The shape of a failure, which picks its sentence. */
+export type FailureShape =
+  /** the server answered with an error status */
+  | "http"
+  /** the server sent an error inside an otherwise good stream */
+  | "stream_error"
+  /** the request never reached the server */
+  | "unreachable"
+  /** the connection broke while the answer streamed */
+  | "dropped"
+  /** the stream was not the format the API promises */
+  | "malformed"
+  /** the stream ended before the model said it was finished */
+  | "truncated"
+  /** the request failed on this side before it was sent */
+  | "local";
+
+/** A failure before it is worded. */
+export interface Failure {
+  code: ErrorCode;
+  shape: FailureShape;
+  status?: number;
+  /** the API's own name for the error: authentication_error, invalid_api_key, overloaded_error */
+  label?: string;
+  /** the server's (or the connection's) words, one line */
+  detail: string;
+}
+
+export function failureText(speaker: ProviderSpeaker, failure: Failure): string {
+  const { provider, baseUrl } = speaker;
+  if (failure.code === "auth") return authText(speaker, failure);
+  switch (failure.shape) {
+    case "http":
+      return `${provider}: HTTP ${failure.status}: ${failure.detail}`;
+    case "stream_error":
+      return `${provider}: the model stopped with an error: ${failure.detail}`;
+    case "unreachable":
+      return `${provider}: cannot reach ${baseUrl} (${failure.detail}); check the network and the base URL`;
+    case "dropped":
+      return `${provider}: the connection dropped mid-stream (${failure.detail}); try again`;
+    case "malformed":
+      return `${provider}: the server sent a malformed stream (${failure.detail})`;
+    case "truncated":
+      return `${provider}: the stream ended before the model finished; try again`;
+    case "local":
+      return `${provider}: the request to ${baseUrl} failed (${failure.detail})`;
+  }
+}
+
+/**
+ * `anthropic rejected the API key from ANTHROPIC_API_KEY (401 authentication_error: invalid
+ * x-api-key); check it, or pass --api-key`.
+ */
+function authText({ provider, key }: ProviderSpeaker, failure: Failure): string {
+  const what = key?.kind === "auth_token" ? "auth token" : "API key";
+  const said = [[failure.status, failure.label].filter((part) => part !== undefined).join(" "), failure.detail]
+    .filter(Boolean)
+    .join(": ");
+  if (!key?.from) {
+    const where = key?.variable ? `set ${key.variable} or pass --api-key` : "pass --api-key";
+    return `${provider} rejected the request, which carried no API key (${said}); ${where}`;
+  }
+  const advice = key.from === "--api-key" ? "check it" : "check it, or pass --api-key";
+  return `${provider} rejected the ${what} from ${key.from} (${said}); ${advice}`;
+}

@@ -1,0 +1,171 @@
+// What went wrong in a model call, from whatever the SDKs, the connection or the stream produced:
+// one classification (the error code, whether a retry may help) for every provider and wire API.
+// Rule: only a failure to open may be retryable (429, 5xx from RETRY_STATUSES, a server that
+// could not be reached); anything that breaks mid-stream is final; an abort is passed through as
+// the signal's abort, never dressed up as a provider failure.
+import type { ErrorCode } from "../protocol/error-code.ts";
+import { errorText } from "../protocol/error-text.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { ProviderError } from "../protocol/provider.ts";
+import { type Failure, failureText, type ProviderSpeaker } from "./provider-error-text.ts";
+import { parseRetryAfter, RETRY_STATUSES } from "./retry.ts";
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The error classes of the SDK that sent the request (both SDKs export these three). */
+export interface SdkErrors {
+  APIError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+}
+
+/** The fields both SDKs' APIError carries. */
+interface SdkApiError {
+  status?: number;
+  headers?: Headers;
+  /** the response body's error: Anthropic hands the whole body ({type, error: {type, message}}), OpenAI its `error` */
+  error?: unknown;
+  message: string;
+}
+
+/** Where the failure happened: opening the call (a retry is possible) or reading its stream. */
+export type CallPhase = "open" | "stream";
+
+/** Long error bodies (HTML from a proxy) are cut so the sentence stays one readable line. */
+const MAX_DETAIL_CHARS = 500;
+
+/** A context-length refusal, however the server words it (Anthropic, OpenAI, ollama, vLLM, llama.cpp). */
+const CONTEXT_OVERFLOW =
+  /prompt is too long|too many (input )?tokens|maximum context length|context length exceeded|context (length|window)|exceeds? .*context/i;
+
+/**
+ * Anything thrown while opening or reading a call → what the provider throws: a ProviderError, or
+ * the signal's abort reason when the user stopped it.
+ */
+export function callFailure(speaker: ProviderSpeaker, sdk: SdkErrors, error: unknown, phase: CallPhase, signal: AbortSignal): unknown {
+  if (signal.aborted || error instanceof sdk.APIUserAbortError) return abortReason(signal);
+  if (error instanceof ProviderError) return error;
+  if (error instanceof sdk.APIConnectionError) {
+    // Mid-stream, the SDK reports a dropped connection as a connection error too.
+    const detail = clip(connectionDetail(error));
+    return phase === "open"
+      ? providerError(speaker, { code: "network", shape: "unreachable", detail }, { retryable: true })
+      : providerError(speaker, { code: "network", shape: "dropped", detail });
+  }
+  if (error instanceof sdk.APIError) return httpFailure(speaker, error as unknown as SdkApiError, phase);
+  if (error instanceof SyntaxError) return malformedStream(speaker, error.message);
+  const detail = clip(errorText(error));
+  // The SDKs wrap every network failure of the open in their connection error, so anything else
+  // there is a local fault (configuration, a bug) that a retry would only repeat.
+  return phase === "open"
+    ? providerError(speaker, { code: "internal", shape: "local", detail })
+    : providerError(speaker, { code: "network", shape: "dropped", detail });
+}
+
+/**
+ * An error the server sent inside the stream: Anthropic's `event: error`, a Chat Completions
+ * `{"error": {…}}` chunk, a Responses `error` event or failed response. `payload` is the error
+ * object itself.
+ */
+export function streamErrorFailure(speaker: ProviderSpeaker, payload: unknown): ProviderError {
+  const { label, message, code } = errorFields(payload);
+  const detail = clip(message ?? label ?? "the server sent no details");
+  return providerError(speaker, { code: codeOf(undefined, label, code, detail), shape: "stream_error", label, detail });
+}
+
+/** The stream's bytes were not the API's format. */
+export function malformedStream(speaker: ProviderSpeaker, detail: string): ProviderError {
+  return providerError(speaker, { code: "bad_response", shape: "malformed", detail: clip(detail) });
+}
+
+/** The stream ended without the event that says the model finished. */
+export function truncatedStream(speaker: ProviderSpeaker): ProviderError {
+  return providerError(speaker, { code: "bad_response", shape: "truncated", detail: "" });
+}
+
+/** What to throw once the signal has aborted: its reason, or a standard AbortError. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+/**
+ * The code for an error status and the API's labels: the status decides where it is known, the
+ * labels (Anthropic's error type, OpenAI's code and type) inside a stream, and the words for a
+ * context overflow, which every server reports as a plain 400.
+ */
+export function codeOf(status: number | undefined, type: string | undefined, code: string | undefined, detail: string): ErrorCode {
+  const labels = `${type ?? ""} ${code ?? ""}`;
+  if (status === 401 || status === 403 || /authentication|permission|invalid_api_key/.test(labels)) return "auth";
+  if (status === 429 || /rate_limit/.test(labels)) return "rate_limit";
+  if (code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(detail)) return "context_overflow";
+  if (status === 529 || status === 503 || /overloaded/.test(labels)) return "overloaded";
+  if (status !== undefined) return status >= 500 ? "server_error" : "bad_request";
+  return /invalid_request/.test(labels) ? "bad_request" : "server_error";
+}
+
+function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPhase): ProviderError {
+  const { label, message, code, type } = errorFields(error.error);
+  const detail = clip(apiDetail(error, message));
+  const status = error.status;
+  const failure: Failure = {
+    code: codeOf(status, type, code, detail),
+    shape: status === undefined ? "stream_error" : "http",
+    ...(status !== undefined ? { status } : {}),
+    ...(label ? { label } : {}),
+    detail,
+  };
+  const retryable = phase === "open" && status !== undefined && RETRY_STATUSES.has(status);
+  return providerError(speaker, failure, { retryable, retryAfter: retryAfterSeconds(error.headers) });
+}
+
+function providerError(
+  speaker: ProviderSpeaker,
+  failure: Failure,
+  options: { retryable?: boolean; retryAfter?: number } = {},
+): ProviderError {
+  return new ProviderError(failureText(speaker, failure), failure.code, {
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+    ...options,
+  });
+}
+
+/**
+ * The error object's fields, whichever shape it has: Anthropic nests {type, message} under
+ * `error`, OpenAI sends {message, type, code} (Responses: {code, message} at the top level).
+ * `label` is the most specific name the API gave: OpenAI's code, else the type.
+ */
+function errorFields(payload: unknown): { label?: string; type?: string; code?: string; message?: string } {
+  const inner = isJsonObject(payload) && isJsonObject(payload.error) ? payload.error : payload;
+  if (!isJsonObject(inner)) return {};
+  const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+  const type = inner.type === "error" ? undefined : text(inner.type);
+  const code = text(inner.code);
+  return { label: code ?? type, type, code, message: text(inner.message) };
+}
+
+/** The server's own words: the body's message, else the SDK's message without its status prefix. */
+function apiDetail(error: SdkApiError, message: string | undefined): string {
+  let detail = message ?? error.message;
+  if (error.status !== undefined && detail.startsWith(`${error.status} `)) detail = detail.slice(`${error.status} `.length);
+  return detail === "status code (no body)" ? "the server sent no details" : detail;
+}
+
+/** The connection error's own words and its cause's (Bun's fetch says what the socket did). */
+function connectionDetail(error: Error): string {
+  const own = error.message.replace(/\.$/, "");
+  return error.cause instanceof Error && error.cause.message ? `${own}: ${error.cause.message}` : own;
+}
+
+/** OpenAI sends retry-after-ms next to (or instead of) retry-after; the finer one wins. */
+function retryAfterSeconds(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms / 1000;
+  return parseRetryAfter(headers?.get("retry-after"));
+}
+
+/** One line, without Bun's advice for its own debugging, at most MAX_DETAIL_CHARS. */
+function clip(text: string): string {
+  const line = text.replace(/\s*For more information, pass `verbose: true`.*$/s, "").replace(/\s+/g, " ").trim();
+  if (!line) return "no details";
+  return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS)}…` : line;
+}

@@ -1,0 +1,132 @@
+// The one loop every wire API's call runs through: open the request through its SDK (retried
+// before the first byte), read the server-sent events off the response, hand each event's data to
+// the wire's assembler, and end with its final message, or with the one ProviderError (or abort)
+// that says why not.
+// Rule: events already read are delivered before the failure that follows them; once the signal
+// aborts not one more event is delivered; reading stops at the wire's terminal event, so a proxy
+// that keeps the connection open cannot hang a finished answer.
+import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
+import type { ProviderEvent } from "../protocol/provider.ts";
+import type { ProviderSpeaker } from "./provider-error-text.ts";
+import {
+  abortReason,
+  callFailure,
+  malformedStream,
+  type SdkErrors,
+  streamErrorFailure,
+  truncatedStream,
+} from "./provider-failure.ts";
+import { openWithRetry, type RetryOptions } from "./retry.ts";
+import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
+
+/** Folds one wire API's stream events into ProviderEvents and the final message. */
+export interface WireAssembler {
+  /** one event's parsed data (its `type` says which event it is); what it produces goes onto `out` */
+  push(data: JsonObject, out: ProviderEvent[]): void;
+  /** the wire's last event arrived: nothing after it is read */
+  readonly ended: boolean;
+  /** the model finished as the API promises it (a stop reason arrived); else the stream was cut */
+  readonly finished: boolean;
+  /** the last events, once the stream is over: calls still open, the usage, done */
+  finish(out: ProviderEvent[]): void;
+}
+
+/** An SDK client ready to send one call. */
+export interface SdkCall {
+  errors: SdkErrors;
+  /** sends the request: the raw streaming response, once the server answered 2xx */
+  open(signal: AbortSignal): Promise<Response>;
+}
+
+export interface StreamCall extends ProviderSpeaker {
+  /** the SDK client for this call, loaded on first use (the SDKs are heavy) */
+  connect(): Promise<SdkCall>;
+  assembler: WireAssembler;
+  onRetry?: RetryOptions["onRetry"];
+}
+
+/** The Chat Completions end marker, which is not JSON. */
+const DONE_MARKER = "[DONE]";
+
+export async function* driveStream(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  signal.throwIfAborted();
+  const sdk = await call.connect();
+  const response = yield* openWithRetry(
+    async () => {
+      try {
+        return await sdk.open(signal);
+      } catch (error) {
+        throw callFailure(call, sdk.errors, error, "open", signal);
+      }
+    },
+    { signal, onRetry: call.onRetry },
+  );
+  if (!response.body) throw malformedStream(call, "the response has no body");
+
+  const { assembler } = call;
+  const reader = response.body.getReader();
+  const decoder = new SseDecoder();
+  const out: ProviderEvent[] = [];
+  let ended = false;
+  try {
+    while (!ended) {
+      const chunk = await reader.read().catch((error: unknown) => {
+        throw callFailure(call, sdk.errors, error, "stream", signal);
+      });
+      ended = chunk.done;
+      let failure: unknown;
+      for (const event of chunk.done ? decoder.end() : decoder.push(chunk.value)) {
+        if (event.data === DONE_MARKER) {
+          ended = true;
+          break;
+        }
+        const data = parseEvent(call, event);
+        if (data instanceof Error) {
+          failure = data;
+          break;
+        }
+        try {
+          assembler.push(data, out);
+        } catch (error) {
+          // A wire's own failure event (a Responses `response.failed`).
+          failure = error;
+          break;
+        }
+        if (assembler.ended) {
+          ended = true;
+          break;
+        }
+      }
+      for (const event of out) {
+        if (signal.aborted) throw abortReason(signal);
+        yield event;
+      }
+      out.length = 0;
+      if (failure) throw failure;
+      // Checked after the last delivery too: an abort while the consumer held the last event ends here.
+      if (signal.aborted) throw abortReason(signal);
+    }
+  } finally {
+    // Stops the download (a no-op once the body was read to its end).
+    reader.cancel().catch(() => {});
+  }
+  if (!assembler.finished) throw truncatedStream(call);
+  assembler.finish(out);
+  yield* out;
+}
+
+/** An event's data as JSON, or the failure it is: a malformed event, or an error the server sent. */
+function parseEvent(call: StreamCall, event: SseEvent): JsonObject | Error {
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch (error) {
+    return malformedStream(call, (error as Error).message);
+  }
+  if (!isJsonObject(data)) return malformedStream(call, `an event's data is ${JSON.stringify(event.data).slice(0, 80)}, not an object`);
+  // Anthropic: `event: error`; Responses: `"type": "error"`; Chat Completions: an `error` object in a chunk.
+  if (event.event === "error" || data.type === "error" || (isJsonObject(data.error) && data.type === undefined)) {
+    return streamErrorFailure(call, data);
+  }
+  return data;
+}

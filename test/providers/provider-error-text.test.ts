@@ -1,0 +1,63 @@
+// One sentence per way a model call fails, whichever provider failed; an auth failure names where
+// the key came from.
+import { describe, expect, test } from "bun:test";
+import { type Failure, failureText, type ProviderSpeaker } from "../../src/providers/provider-error-text.ts";
+import { codeOf } from "../../src/providers/provider-failure.ts";
+
+const speaker: ProviderSpeaker = { provider: "ollama", baseUrl: "http://localhost:11434/v1" };
+const text = (failure: Omit<Failure, "code"> & { code?: Failure["code"] }, who: ProviderSpeaker = speaker) =>
+  failureText(who, { code: "server_error", ...failure });
+
+describe("failureText", () => {
+  test("each shape has its one sentence, led by the provider's name", () => {
+    expect(text({ shape: "http", status: 503, detail: "busy" })).toBe("ollama: HTTP 503: busy");
+    expect(text({ shape: "stream_error", detail: "Overloaded" })).toBe("ollama: the model stopped with an error: Overloaded");
+    expect(text({ shape: "unreachable", detail: "Unable to connect" })).toBe(
+      "ollama: cannot reach http://localhost:11434/v1 (Unable to connect); check the network and the base URL",
+    );
+    expect(text({ shape: "dropped", detail: "socket closed" })).toBe("ollama: the connection dropped mid-stream (socket closed); try again");
+    expect(text({ shape: "malformed", detail: "JSON Parse error" })).toBe("ollama: the server sent a malformed stream (JSON Parse error)");
+    expect(text({ shape: "truncated", detail: "" })).toBe("ollama: the stream ended before the model finished; try again");
+    expect(text({ shape: "local", detail: "bad URL" })).toBe("ollama: the request to http://localhost:11434/v1 failed (bad URL)");
+  });
+
+  test("an auth failure names the key's origin, or says none was sent and where one goes", () => {
+    const auth = { code: "auth", shape: "http", status: 401, label: "authentication_error", detail: "invalid x-api-key" } as const;
+    const as = (key: ProviderSpeaker["key"]) => text(auth, { provider: "anthropic", baseUrl: "https://api.anthropic.com", key });
+    expect(as({ from: "ANTHROPIC_API_KEY" })).toBe(
+      "anthropic rejected the API key from ANTHROPIC_API_KEY (401 authentication_error: invalid x-api-key); check it, or pass --api-key",
+    );
+    expect(as({ from: "ANTHROPIC_AUTH_TOKEN", kind: "auth_token" })).toBe(
+      "anthropic rejected the auth token from ANTHROPIC_AUTH_TOKEN (401 authentication_error: invalid x-api-key); check it, or pass --api-key",
+    );
+    expect(as({ from: "--api-key" })).toBe("anthropic rejected the API key from --api-key (401 authentication_error: invalid x-api-key); check it");
+    expect(as({ variable: "ANTHROPIC_API_KEY" })).toBe(
+      "anthropic rejected the request, which carried no API key (401 authentication_error: invalid x-api-key); set ANTHROPIC_API_KEY or pass --api-key",
+    );
+    expect(as(undefined)).toBe("anthropic rejected the request, which carried no API key (401 authentication_error: invalid x-api-key); pass --api-key");
+    // Inside a stream there is no status: the label and the words still say it.
+    expect(text({ code: "auth", shape: "stream_error", label: "authentication_error", detail: "expired" }, { ...speaker, key: { from: "OLLAMA_API_KEY" } })).toBe(
+      "ollama rejected the API key from OLLAMA_API_KEY (authentication_error: expired); check it, or pass --api-key",
+    );
+  });
+});
+
+describe("codeOf", () => {
+  test("the status decides; inside a stream the API's labels do; a context overflow by its words", () => {
+    expect(codeOf(401, "invalid_request_error", "invalid_api_key", "Incorrect API key")).toBe("auth");
+    expect(codeOf(403, "permission_error", undefined, "no access")).toBe("auth");
+    expect(codeOf(429, "requests", "rate_limit_exceeded", "slow down")).toBe("rate_limit");
+    expect(codeOf(529, "overloaded_error", undefined, "Overloaded")).toBe("overloaded");
+    expect(codeOf(503, undefined, undefined, "busy")).toBe("overloaded");
+    expect(codeOf(500, "api_error", undefined, "boom")).toBe("server_error");
+    expect(codeOf(404, "not_found_error", undefined, "model: nope")).toBe("bad_request");
+    expect(codeOf(400, "invalid_request_error", undefined, "prompt is too long: 210000 tokens > 200000 maximum")).toBe("context_overflow");
+    expect(codeOf(400, "invalid_request_error", "context_length_exceeded", "too long")).toBe("context_overflow");
+    expect(codeOf(undefined, "overloaded_error", undefined, "Overloaded")).toBe("overloaded");
+    expect(codeOf(undefined, "rate_limit_error", undefined, "slow down")).toBe("rate_limit");
+    expect(codeOf(undefined, "authentication_error", undefined, "expired")).toBe("auth");
+    expect(codeOf(undefined, "invalid_request_error", undefined, "bad tool schema")).toBe("bad_request");
+    expect(codeOf(undefined, "server_error", "server_error", "upstream timeout")).toBe("server_error");
+    expect(codeOf(undefined, undefined, undefined, "anything")).toBe("server_error");
+  });
+});

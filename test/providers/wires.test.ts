@@ -1,0 +1,309 @@
+// One suite over the three wire APIs (Anthropic Messages, OpenAI Chat Completions, OpenAI
+// Responses): each provider through its real SDK against the mock LLM speaking its real wire
+// format. Streaming, tool calls, usage, stop reasons, retries, every failure with its code and
+// sentence, abort. What only one wire does (its request shape, its dialects) is in its own file.
+import { afterEach, describe, expect, test } from "bun:test";
+import type { ModelRequest, ProviderEvent } from "../../src/protocol/provider.ts";
+import { ProviderError } from "../../src/protocol/provider.ts";
+import type { ScriptTurn } from "../../src/protocol/script.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { mockBody, type ProviderOptions, RawServers, WIRES, type Wire } from "../support/provider-wires.ts";
+import { message, ofType, streamAll } from "../support/provider-stream.ts";
+
+let mock: MockLlm | undefined;
+const raw = new RawServers();
+afterEach(async () => {
+  await mock?.stop();
+  mock = undefined;
+  await raw.stopAll();
+});
+
+function serve(...turns: ScriptTurn[]): MockLlm {
+  mock = startMockLlm(turns);
+  return mock;
+}
+
+const request = (wire: Wire, overrides: Partial<ModelRequest> = {}): ModelRequest => ({
+  model: wire.model,
+  system: "You are zot.",
+  messages: [message("user", { type: "text", text: "hi" })],
+  tools: [],
+  ...overrides,
+});
+
+async function run(wire: Wire, url: string, options: ProviderOptions & { req?: Partial<ModelRequest>; signal?: AbortSignal } = {}) {
+  const retries: number[] = [];
+  const provider = wire.provider(url, { ...options, onRetry: (_attempt, _error, waitMs) => retries.push(waitMs) });
+  return { ...(await streamAll(provider, request(wire, options.req), options.signal)), retries };
+}
+
+function providerError(error: unknown): ProviderError {
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+describe.each(WIRES)("$api", (wire) => {
+  test("text streams in several deltas and ends with the assembled message", async () => {
+    const text = "Hello there, this answer arrives in pieces. ö🌍é";
+    const m = serve({ text, chunk_size: 5 });
+    const { events, error, done } = await run(wire, m.url);
+    expect(error).toBeUndefined();
+    const deltas = ofType(events, "text_delta");
+    expect(deltas.length).toBeGreaterThanOrEqual(9);
+    expect(deltas.map((d) => d.delta).join("")).toBe(text);
+    expect(done).toEqual({ type: "done", content: [{ type: "text", text }], stop: "end_turn" });
+    expect(events.at(-1)?.type).toBe("done");
+    expect(m.requests).toHaveLength(1);
+    expect(m.requests[0]!.path).toBe(wire.path);
+    expect(m.requests[0]!.headers.authorization).toBe("Bearer sk-test");
+    expect(m.requests[0]!.body.stream).toBe(true);
+  });
+
+  test("thinking streams as thinking deltas and opens the message", async () => {
+    const thinking = "First I consider the question carefully.";
+    const m = serve({ thinking, text: "Answer." });
+    const { events, done } = await run(wire, m.url, { req: { reasoning: "low" } });
+    expect(ofType(events, "thinking_delta").length).toBeGreaterThan(1);
+    expect(ofType(events, "thinking_delta").map((d) => d.delta).join("")).toBe(thinking);
+    expect(done?.content[0]).toMatchObject({ type: "thinking", text: thinking });
+    expect(done?.content[1]).toEqual({ type: "text", text: "Answer." });
+  });
+
+  test("two tool calls stream their arguments in fragments, each ended after its last fragment", async () => {
+    const readArgs = { path: "src/a.ts", range: { from: 1, to: [2, 3] }, note: "ünïcode" };
+    const bashArgs = { command: "ls -la && echo done" };
+    const m = serve({
+      text: "Reading.",
+      tool_calls: [
+        { id: "call_a", name: "read", args: readArgs },
+        { id: "call_b", name: "bash", args: bashArgs },
+      ],
+    });
+    const { events, done } = await run(wire, m.url);
+    const calls = events.filter((e) => e.type.startsWith("tool_use"));
+    expect(ofType(events, "tool_use_start")).toEqual([
+      { type: "tool_use_start", id: "call_a", name: "read" },
+      { type: "tool_use_start", id: "call_b", name: "bash" },
+    ]);
+    for (const [id, args] of [["call_a", readArgs], ["call_b", bashArgs]] as const) {
+      const fragments = ofType(events, "tool_use_args").filter((e) => e.id === id);
+      expect(fragments.length).toBeGreaterThanOrEqual(2);
+      expect(fragments.every((f) => f.delta !== "")).toBe(true);
+      expect(JSON.parse(fragments.map((f) => f.delta).join(""))).toEqual(args);
+      // start, its fragments, end: in that order (Chat Completions ends every call at its finish_reason)
+      const own: string[] = calls.filter((e) => "id" in e && e.id === id).map((e) => e.type);
+      expect(own).toEqual(["tool_use_start", ...fragments.map(() => "tool_use_args"), "tool_use_end"]);
+    }
+    expect(done?.stop).toBe("tool_use");
+    expect(done?.content).toEqual([
+      { type: "text", text: "Reading." },
+      { type: "tool_call", id: "call_a", name: "read", args: readArgs },
+      { type: "tool_call", id: "call_b", name: "bash", args: bashArgs },
+    ]);
+  });
+
+  test("usage: the last usage event comes before done and has the call's tokens", async () => {
+    const counts = { input: 120, output: 45, cache_read: 1000, cache_write: 300, reasoning: 12 };
+    const m = serve({ text: "ok", usage: counts });
+    const { events } = await run(wire, m.url);
+    const usages = ofType(events, "usage");
+    expect(usages.at(-1)?.usage).toEqual(wire.usage(counts));
+    expect(events.at(-2)?.type).toBe("usage");
+  });
+
+  test("stop reasons: end_turn, tool_use, length", async () => {
+    const m = serve({ text: "done" }, { tool_calls: [{ name: "read", args: { path: "x" } }] }, { text: "cut off", stop: "length" });
+    const stops: string[] = [];
+    for (let i = 0; i < 3; i++) stops.push((await run(wire, m.url)).done?.stop ?? "none");
+    expect(stops).toEqual(["end_turn", "tool_use", "length"]);
+  });
+
+  test("a 429 with retry-after 0 is announced, retried, then succeeds", async () => {
+    const m = serve({ error: { message: "Rate limit reached", status: 429, retry_after: 0 } }, { text: "after the wait" });
+    const { events, error, done, retries } = await run(wire, m.url);
+    expect(error).toBeUndefined();
+    expect(retries).toEqual([0]);
+    expect(events[0]).toEqual({ type: "retry", attempt: 1, max_attempts: 2, wait_ms: 0, status: 429, message: `${wire.name}: HTTP 429: Rate limit reached` });
+    expect(done?.content).toEqual([{ type: "text", text: "after the wait" }]);
+    expect(m.requests).toHaveLength(2);
+  });
+
+  test("500 three times: three requests, two announced retries, then server_error", async () => {
+    const boom = { error: { message: "internal boom", status: 500 } };
+    const m = serve(boom, boom, boom, { text: "never played" });
+    const { events, error } = await run(wire, m.url);
+    const e = providerError(error);
+    expect(m.requests).toHaveLength(3);
+    const sentence = `${wire.name}: HTTP 500: internal boom`;
+    expect(events).toEqual([
+      { type: "retry", attempt: 1, max_attempts: 2, wait_ms: 250, status: 500, message: sentence },
+      { type: "retry", attempt: 2, max_attempts: 2, wait_ms: 750, status: 500, message: sentence },
+    ]);
+    expect([e.message, e.code, e.status]).toEqual([sentence, "server_error", 500]);
+  });
+
+  test("529 is overloaded, retried like a 5xx", async () => {
+    const busy = { error: { message: "Overloaded", status: 529, retry_after: 0 } };
+    const m = serve(busy, busy, busy);
+    const e = providerError((await run(wire, m.url)).error);
+    expect(m.requests).toHaveLength(3);
+    expect([e.code, e.message]).toEqual(["overloaded", `${wire.name}: HTTP 529: Overloaded`]);
+  });
+
+  test("a retry-after too long to wait for goes to the user at once: rate_limit", async () => {
+    const m = serve({ error: { message: "Rate limit reached", status: 429, retry_after: 60 } }, { text: "never" });
+    const e = providerError((await run(wire, m.url)).error);
+    expect(m.requests).toHaveLength(1);
+    expect([e.code, e.retryable, e.retryAfter, e.message]).toEqual(["rate_limit", true, 60, `${wire.name}: HTTP 429: Rate limit reached`]);
+  });
+
+  test("a 401 is auth, not retried, and the sentence names where the key came from", async () => {
+    const rejected = { error: { message: "invalid x-api-key", status: 401 } };
+    const m = serve(rejected, rejected, rejected, rejected, { text: "never" });
+    const said = `(401 ${wire.authLabel}: invalid x-api-key)`;
+    const cases: [ProviderOptions["key"], string][] = [
+      [{ from: "ANTHROPIC_API_KEY" }, `${wire.name} rejected the API key from ANTHROPIC_API_KEY ${said}; check it, or pass --api-key`],
+      [{ from: "--api-key" }, `${wire.name} rejected the API key from --api-key ${said}; check it`],
+      [{ from: "/home/me/.zot/auth.json" }, `${wire.name} rejected the API key from /home/me/.zot/auth.json ${said}; check it, or pass --api-key`],
+      [{ variable: "OLLAMA_API_KEY" }, `${wire.name} rejected the request, which carried no API key ${said}; set OLLAMA_API_KEY or pass --api-key`],
+    ];
+    for (const [key, sentence] of cases) {
+      const e = providerError((await run(wire, m.url, { key })).error);
+      expect([e.code, e.status, e.retryable, e.message]).toEqual(["auth", 401, false, sentence]);
+    }
+    expect(m.requests).toHaveLength(4);
+  });
+
+  test("a 404 (an unknown model) is bad_request and not retried", async () => {
+    const m = serve({ error: { message: "model 'nope' not found", status: 404 } }, { text: "never" });
+    const e = providerError((await run(wire, m.url)).error);
+    expect(m.requests).toHaveLength(1);
+    expect([e.code, e.message]).toEqual(["bad_request", `${wire.name}: HTTP 404: model 'nope' not found`]);
+  });
+
+  test("a refusal as too long for the context window is context_overflow, however it is worded, and not retried", async () => {
+    const wordings = ["prompt is too long: 210000 tokens > 200000 maximum", "This model's maximum context length is 128000 tokens."];
+    const m = serve(...wordings.map((message) => ({ error: { message, status: 400 } })), { text: "never" });
+    for (const wording of wordings) {
+      const e = providerError((await run(wire, m.url)).error);
+      expect([e.code, e.retryable, e.message]).toEqual(["context_overflow", false, `${wire.name}: HTTP 400: ${wording}`]);
+    }
+    expect(m.requests).toHaveLength(2);
+  });
+
+  test("an error the server sends after some text: the text is delivered, then the error; no done, no retry", async () => {
+    const m = serve({ text: "partial answer here", error: "The server is overloaded" }, { text: "never played" });
+    const { events, error, done } = await run(wire, m.url);
+    const e = providerError(error);
+    expect(ofType(events, "text_delta").map((d) => d.delta).join("")).toBe("partial answer here");
+    expect(done).toBeUndefined();
+    expect([e.code, e.message]).toEqual([wire.streamErrorCode, `${wire.name}: the model stopped with an error: The server is overloaded`]);
+    expect(m.requests).toHaveLength(1);
+  });
+
+  test("an error as the stream's first event fails before any text", async () => {
+    const m = serve({ error: "upstream timeout" }, { text: "never played" });
+    const { events, error } = await run(wire, m.url);
+    expect(events).toEqual([]);
+    expect(providerError(error).message).toBe(`${wire.name}: the model stopped with an error: upstream timeout`);
+    expect(m.requests).toHaveLength(1);
+  });
+
+  test("a context overflow reported inside the stream is context_overflow", async () => {
+    const m = serve({ error: "Your input exceeds the context window of this model." });
+    expect(providerError((await run(wire, m.url)).error).code).toBe("context_overflow");
+  });
+
+  test("a malformed stream is bad_response, after the events before it", async () => {
+    const m = serve({ text: "x".repeat(200), chunk_size: 10, fault: "malformed" }, { text: "never played" });
+    const { events, error, done } = await run(wire, m.url);
+    const e = providerError(error);
+    expect(e.code).toBe("bad_response");
+    expect(e.message).toStartWith(`${wire.name}: the server sent a malformed stream (`);
+    expect(ofType(events, "text_delta").length).toBeGreaterThan(0);
+    expect(done).toBeUndefined();
+    expect(m.requests).toHaveLength(1);
+  });
+
+  test("a connection dropped mid-stream is network, not retried", async () => {
+    // The gap lets the first events out before the drop; without it Bun would reset the
+    // connection before the response starts, which is the (retried) unreachable case instead.
+    const m = serve({ text: "y".repeat(200), chunk_size: 10, fault: "disconnect", chunk_delay_ms: 2 }, { text: "never played" });
+    const { events, error, done } = await run(wire, m.url);
+    const e = providerError(error);
+    expect(ofType(events, "text_delta").length).toBeGreaterThan(0);
+    expect([e.code, e.retryable]).toEqual(["network", false]);
+    expect(e.message).toStartWith(`${wire.name}: the connection dropped mid-stream (`);
+    expect(e.message).toEndWith("); try again");
+    expect(done).toBeUndefined();
+    expect(m.requests).toHaveLength(1);
+  });
+
+  test("a server that cannot be reached is network, retried twice, then said with the base URL", async () => {
+    const closed = startMockLlm();
+    const url = closed.url;
+    await closed.stop();
+    const { events, error, retries } = await run(wire, url);
+    const e = providerError(error);
+    expect([e.code, e.retryable]).toEqual(["network", true]);
+    expect(e.message).toStartWith(`${wire.name}: cannot reach ${wire.baseUrl(url)} (`);
+    expect(e.message).toEndWith("); check the network and the base URL");
+    expect(retries).toHaveLength(2);
+    expect(events.map((ev) => ev.type)).toEqual(["retry", "retry"]);
+  });
+
+  test("a stream that ends before the model finished is bad_response", async () => {
+    const url = raw.serve(wire.truncated.join(""));
+    const { events, error, done } = await run(wire, url);
+    const e = providerError(error);
+    expect(ofType(events, "text_delta").map((d) => d.delta)).toEqual(["half"]);
+    expect(done).toBeUndefined();
+    expect([e.code, e.message]).toEqual(["bad_response", `${wire.name}: the stream ended before the model finished; try again`]);
+  });
+
+  test("the same answer read from CRLF line ends, comments and one byte at a time", async () => {
+    const turn: ScriptTurn = { text: "Grüße 🌍, in pieces.", tool_calls: [{ id: "call_1", name: "read", args: { path: "ä.txt" } }], usage: { input: 7, output: 3 } };
+    const body = await mockBody(wire, turn);
+    const reframed = `: ping\r\n\r\n${body.replaceAll("\n\n", "\n: keep-alive\n\n").replaceAll("\n", "\r\n")}`;
+    const plain = await run(wire, raw.serve(body));
+    const framed = await run(wire, raw.serve(reframed, 1));
+    expect(plain.error).toBeUndefined();
+    expect(framed.error).toBeUndefined();
+    expect(framed.events).toEqual(plain.events);
+    expect(plain.done?.content).toEqual([
+      { type: "text", text: "Grüße 🌍, in pieces." },
+      { type: "tool_call", id: "call_1", name: "read", args: { path: "ä.txt" } },
+    ]);
+  });
+
+  test("abort mid-stream stops at once with an AbortError: nothing after the event that aborted", async () => {
+    const m = serve({ text: "word ".repeat(200), chunk_size: 5, chunk_delay_ms: 20 });
+    const controller = new AbortController();
+    const seen: ProviderEvent[] = [];
+    let thrown: unknown;
+    try {
+      for await (const event of wire.provider(m.url).stream(request(wire), controller.signal)) {
+        seen.push(event);
+        if (event.type === "text_delta") controller.abort();
+      }
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).not.toBeInstanceOf(ProviderError);
+    expect((thrown as Error).name).toBe("AbortError");
+    // Had the abort been ignored, 200 deltas and a done would have arrived (20 ms apart: the test would time out).
+    expect(seen.at(-1)?.type).toBe("text_delta");
+    expect(ofType(seen, "text_delta")).toHaveLength(1);
+  });
+
+  test("an already aborted signal sends no request", async () => {
+    const m = serve({ text: "never played" });
+    const controller = new AbortController();
+    controller.abort();
+    const { events, error } = await run(wire, m.url, { signal: controller.signal });
+    expect(error).toBeDefined();
+    expect(error).not.toBeInstanceOf(ProviderError);
+    expect(events).toEqual([]);
+    expect(m.requests).toHaveLength(0);
+  });
+});
