@@ -172,8 +172,8 @@ describe("notes, tools and interception", () => {
     const json = await zot(["--json", "hi", ...anthropic(mock)], { cwd, home });
     expect(json.code).toBe(1);
     const events = ndjson(json.stdout);
-    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "outside business hours" });
-    expect(events).toContainEqual({ type: "error", message: "turn blocked by hours: outside business hours" });
+    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "outside business hours", code: "blocked" });
+    expect(events).toContainEqual({ type: "error", message: "turn blocked by hours: outside business hours", code: "blocked" });
     expect(events).toContainEqual({ type: "intercept", participant: "hours", stage: "turn_start", action: "block", reason: "outside business hours" });
     expect(mock.requests).toHaveLength(0);
   });

@@ -265,7 +265,7 @@ describe("with an agent", () => {
     const outcome = await agent.prompt({ text: "hi" }, signal());
     expect(outcome).toEqual({ status: "blocked", reason: "turn blocked by hours: outside business hours" });
     expect(provider.requests).toHaveLength(0);
-    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "outside business hours" });
+    expect(events).toContainEqual({ type: "turn_end", stop: "error", error: "outside business hours", code: "blocked" });
   });
 
   test("an interceptor that never answers is allowed after its timeout; one that crashes is allowed at once", async () => {
