@@ -1,8 +1,8 @@
 // The terminal the toolkit draws on: raw mode, bracketed paste, the keyboard protocol the
 // terminal supports (Kitty when it answers the query, xterm modifyOtherKeys otherwise), size and
 // resize, and input split into keys and pastes. Rule: whatever way the process ends (stop(),
-// process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT) the terminal is given back as it
-// was found: raw mode off, cursor shown, bracketed paste and keyboard modes off. No timer runs
+// process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT, the last three handled here or by
+// the program) the terminal is given back as it was found: raw mode off, cursor shown, bracketed paste and keyboard modes off. No timer runs
 // except while an escape sequence or the startup query waits for its end.
 import { writeSync } from "node:fs";
 import {
@@ -47,6 +47,12 @@ export interface TerminalOptions {
   output?: TerminalOutput;
   /** Restore the terminal on exit, crash and SIGTERM/SIGHUP/SIGINT (default true). */
   handleSignals?: boolean;
+  /**
+   * With handleSignals: on SIGTERM/SIGHUP/SIGINT also exit (128 + the signal's number) right after
+   * restoring (default true). False when the program ends itself in order on a signal (zot's
+   * command line does): the terminal is then restored by stop() or the exit hook.
+   */
+  exitOnSignals?: boolean;
   /** "auto" asks the terminal (Kitty query, then modifyOtherKeys); "legacy" asks nothing. */
   keyboard?: "auto" | "legacy";
   /** How long a lone ESC waits for the rest of a sequence before it is the Escape key. */
@@ -211,6 +217,7 @@ export class Terminal {
     process.on("exit", this.onExit);
     // The monitor runs before the runtime prints the error, so the report lands on a sane terminal.
     process.on("uncaughtExceptionMonitor", this.onCrash);
+    if (this.options.exitOnSignals === false) return;
     for (const signal of Object.keys(SIGNAL_NUMBERS)) process.on(signal, this.onSignal);
   }
 

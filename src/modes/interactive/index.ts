@@ -17,6 +17,8 @@ export interface InteractiveOptions {
   terminal?: Terminal;
   /** the built-in slash commands (default: all of them) */
   commands?: readonly SlashCommand[];
+  /** hands the caller what ends the app in order with an exit code (the command line's signals) */
+  exitControl?: (exit: (code: number) => void) => void;
 }
 
 /** A RuntimeFactory that is also handed the app's confirmation dialog (RuntimeOptions.confirmer). */
@@ -34,5 +36,6 @@ export async function runInteractive(runtime: Runtime | ConfirmingRuntimeFactory
     commands: options.commands ?? BUILTIN_SLASH_COMMANDS,
   });
   const confirmer = createDialogConfirmer(app);
+  options.exitControl?.((code) => app.exit(code));
   return app.run(typeof runtime === "function" ? (log) => runtime(log, confirmer) : runtime);
 }
