@@ -1,6 +1,7 @@
 // The lock that keeps two zot processes from writing one session file: `<file>.lock` beside it,
 // holding the owner's pid. Rule: a lock is created exclusively (O_EXCL); one whose pid is dead is
-// stale and taken over; a live one is never broken, and the error names the pid that holds it.
+// stale and taken over (the lock says whose it was, so the user hears that zot was killed while
+// the session was open); a live one is never broken, and the error names the pid that holds it.
 // Two processes taking over the same stale lock in the same instant could both win; the window is
 // the few microseconds between reading the dead pid and creating the new lock.
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
@@ -35,6 +36,8 @@ export class SessionLockedError extends UsageError {
 
 export interface SessionLock {
   readonly file: string;
+  /** the dead process whose stale lock was taken over (it ended without closing the session) */
+  readonly tookOverFrom?: LockOwner;
   release(): void;
 }
 
@@ -46,11 +49,13 @@ export function lockPathOf(file: string): string {
 export function acquireLock(file: string, sessionId: string): SessionLock {
   const lockFile = lockPathOf(file);
   const me: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
+  let stale: LockOwner | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (tryCreate(lockFile, me)) return held(file, lockFile);
+    if (tryCreate(lockFile, me)) return held(file, lockFile, stale);
     const owner = readOwner(lockFile);
     if (owner === "gone") continue;
     if (owner && isLive(owner)) throw new SessionLockedError(file, owner, sessionId);
+    stale = owner;
     // Stale (its process is dead) or unreadable (cut off while being written): take it over.
     try {
       unlinkSync(lockFile);
@@ -113,7 +118,12 @@ function isLive(owner: LockOwner): boolean {
   }
 }
 
-function held(file: string, lockFile: string): SessionLock {
+/** What the next start says about a session whose lock outlived its zot. */
+export function staleLockNote(sessionId: string, owner: LockOwner): string {
+  return `session ${sessionId} was still open in zot pid ${owner.pid} (since ${owner.since}), which ended without closing it (killed, or the machine stopped); its last turn may be cut short`;
+}
+
+function held(file: string, lockFile: string, tookOverFrom: LockOwner | undefined): SessionLock {
   let released = false;
   const release = () => {
     if (released) return;
@@ -128,5 +138,5 @@ function held(file: string, lockFile: string): SessionLock {
   };
   // A process that exits without closing its session (process.exit on a second Ctrl+C) still frees it.
   process.on("exit", release);
-  return { file, release };
+  return { file, release, ...(tookOverFrom ? { tookOverFrom } : {}) };
 }
