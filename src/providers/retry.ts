@@ -2,6 +2,7 @@
 // mid-stream), at most twice, on 429/500/502/503/504/529 and dropped connections; retry-after wins
 // over the backoff when the server sends one.
 import { ProviderError } from "../protocol/provider.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 
 /** 529 is Anthropic's "overloaded". */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
@@ -49,7 +50,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);
