@@ -1,11 +1,14 @@
 // The `bash` tool: run a shell command in the working directory, stream its output, return the
-// head and tail of it. Rule: the command runs in its own process group and dies as a group; on
-// timeout or abort every process it started gets SIGTERM, then SIGKILL, and the tool returns.
+// head and tail of it. Rule: the command runs in its own process group and dies as a tree; on
+// timeout or abort every process it started (setsid'd ones too) gets SIGTERM, then SIGKILL, and the
+// tool returns. What it leaves running in the background is killed when zot exits.
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
+import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { bwrapNote } from "./sandbox.ts";
@@ -65,10 +68,13 @@ export const bashTool: Tool = {
     const shell = Bun.which("bash") ?? "sh";
     let proc: ReturnType<typeof spawnShell>;
     try {
+      beforeSpawn();
       proc = spawnShell(shell, command, ctx.cwd, jail?.prefix);
     } catch (err) {
       return textResult(`bash: could not start ${shell} in ${ctx.cwd}: ${(err as Error).message}`, true);
     }
+    // Owned until every process of it is gone: zot's exit kills what the command left running.
+    const tree = new OwnedGroup(proc.pid, `bash: ${command.length > 60 ? `${command.slice(0, 59)}…` : command}`);
 
     const capture = new OutputCapture();
     const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
@@ -78,7 +84,7 @@ export const bashTool: Tool = {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<"timeout" | "abort">((resolve) => {
-      if (timeout !== undefined) timer = setTimeout(() => resolve("timeout"), timeout * 1000);
+      if (timeout !== undefined) timer = setTimeout(() => resolve("timeout"), timerDelay(timeout * 1000));
       onAbort = () => resolve("abort");
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
@@ -86,7 +92,7 @@ export const bashTool: Tool = {
     const ending = await Promise.race([proc.exited.then(() => "exit" as const), stopped]);
     clearTimeout(timer);
     if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
-    if (ending !== "exit") await killGroup(proc.pid);
+    if (ending !== "exit") await tree.terminate(KILL_GRACE_MS);
 
     const drained = await Promise.race([pumps.then(() => true), Bun.sleep(DRAIN_GRACE_MS).then(() => false)]);
     if (!drained) {
@@ -155,15 +161,17 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
 async function pump(
   reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },
   capture: OutputCapture,
-  onProgress: (text: string) => void,
+  onProgress: (text: string) => void | Promise<void>,
 ) {
   const decoder = new TextDecoder();
   // A failing listener must not stop the reading: an undrained pipe would block the command forever.
-  const progress = (text: string) => {
+  // A slow one (rpc's client not reading) does, on purpose: the command waits on its full pipe
+  // instead of zot buffering its output.
+  const progress = (text: string): Promise<void> | undefined => {
     try {
-      onProgress(text);
+      return onProgress(text)?.catch(() => {});
     } catch {
-      // the listener's problem; the output is still captured
+      return undefined; // the listener's problem; the output is still captured
     }
   };
   try {
@@ -172,7 +180,8 @@ async function pump(
       if (done || !value) break;
       const text = decoder.decode(value, { stream: true });
       capture.add(value, text);
-      if (text) progress(text);
+      const wait = text ? progress(text) : undefined;
+      if (wait) await wait;
     }
   } catch {
     // cancelled after the drain grace: what was read is kept
@@ -180,63 +189,8 @@ async function pump(
   const rest = decoder.decode();
   if (rest) {
     capture.add(new Uint8Array(0), rest);
-    progress(rest);
+    await progress(rest);
   }
-}
-
-/**
- * SIGTERM to the group, then SIGKILL if any member is still running after the grace period. Returns
- * once the group is gone (SIGKILL, too, takes a moment to land), so callers can rely on it.
- */
-async function killGroup(pgid: number): Promise<void> {
-  if (!signalGroup(pgid, "SIGTERM")) return;
-  if (await groupGone(pgid, KILL_GRACE_MS)) return;
-  signalGroup(pgid, "SIGKILL");
-  await groupGone(pgid, 1000);
-}
-
-async function groupGone(pgid: number, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    await Bun.sleep(20);
-    if (!groupAlive(pgid)) return true;
-  }
-  return false;
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false; // ESRCH: the group is already gone
-  }
-}
-
-/**
- * Whether any process of the group still runs. On Linux we look in /proc, because orphaned
- * zombies nobody reaps (PID 1 in some containers) would make `kill(-pgid, 0)` say yes forever.
- */
-function groupAlive(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return signalGroup(pgid, 0 as unknown as NodeJS.Signals);
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after "(comm)": state ppid pgrp …; comm may itself contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
-  }
-  return false;
 }
 
 /**

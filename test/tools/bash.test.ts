@@ -69,7 +69,7 @@ test("progress chunks arrive while the command is still running", async () => {
   const pending = bashTool
     .execute(
       { command: "echo first; sleep 0.5; echo second" },
-      context({ onProgress: (text) => chunks.push({ text, finishedYet: finished }) }),
+      context({ onProgress: (text) => void chunks.push({ text, finishedYet: finished }) }),
     )
     .then((r) => {
       finished = true;
