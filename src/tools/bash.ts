@@ -1,16 +1,15 @@
 // The `bash` tool: run a shell command in the working directory, stream its output, return the
-// head and tail of it. Rule: the command runs in its own process group and dies as a tree; on
-// timeout or abort every process it started (setsid'd ones too) gets SIGTERM, then SIGKILL, and the
-// tool returns. What it leaves running in the background is killed when zot exits.
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, statSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// head and tail of it (a long output is kept whole in a file, see bash-output-files.ts). Rule: the
+// command runs in its own process group and dies as a tree; on timeout or abort every process it
+// started (setsid'd ones too) gets SIGTERM, then SIGKILL, and the tool returns. What it leaves
+// running in the background is killed when zot exits.
+import { closeSync, statSync, writeSync } from "node:fs";
 import * as v from "valibot";
 import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys } from "./args.ts";
+import { BASH_OUTPUT_FILE_MAX_BYTES, createOutputFile } from "./bash-output-files.ts";
 import { bwrapNote } from "./sandbox.ts";
 import { jailBash } from "./sandbox-command.ts";
 
@@ -111,9 +110,11 @@ export const bashTool: Tool = {
 
     const notes: string[] = [];
     if (output.truncated) {
-      const where = output.fullOutputPath
-        ? `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`
-        : "the full output could not be saved";
+      const where = !output.fullOutputPath
+        ? "the full output could not be saved"
+        : output.savedBytes !== undefined
+          ? `its first ${output.savedBytes} bytes are in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`
+          : `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`;
       notes.push(`[output was ${output.totalLines} lines (${output.totalBytes} bytes), so its middle was cut; ${where}]`);
     }
     if (!drained && ending === "exit") {
@@ -207,6 +208,9 @@ class OutputCapture {
   private tail = "";
   private fd: number | undefined;
   private path: string | undefined;
+  /** bytes saved in the file; past BASH_OUTPUT_FILE_MAX_BYTES the rest is not saved */
+  private saved = 0;
+  private capped = false;
 
   add(raw: Uint8Array, text: string): void {
     this.bytes += raw.byteLength;
@@ -229,13 +233,9 @@ class OutputCapture {
   }
 
   private spill(): void {
-    this.path = join(tmpdir(), `zot-bash-${randomBytes(6).toString("hex")}.log`);
-    try {
-      this.fd = openSync(this.path, "wx", 0o600);
-    } catch {
-      this.fd = -1; // no file, but still keep memory bounded
-      this.path = undefined;
-    }
+    const file = createOutputFile();
+    this.fd = file?.fd ?? -1; // no file, but still keep memory bounded
+    this.path = file?.path;
     for (const chunk of this.chunks) this.write(chunk);
     const all = this.texts.join("");
     this.head = takeHead(all);
@@ -246,8 +246,12 @@ class OutputCapture {
 
   private write(raw: Uint8Array): void {
     if (this.fd === undefined || this.fd < 0 || raw.byteLength === 0) return;
+    const room = BASH_OUTPUT_FILE_MAX_BYTES - this.saved;
+    if (raw.byteLength > room) this.capped = true;
+    const part = raw.byteLength > room ? raw.subarray(0, room) : raw;
     try {
-      for (let off = 0; off < raw.byteLength; ) off += writeSync(this.fd, raw, off);
+      for (let off = 0; off < part.byteLength; ) off += writeSync(this.fd, part, off);
+      this.saved += part.byteLength;
     } catch {
       closeSync(this.fd);
       this.fd = -1; // e.g. disk full: stop saving, keep capturing
@@ -277,6 +281,7 @@ class OutputCapture {
       totalLines,
       totalBytes: this.bytes,
       fullOutputPath: this.path,
+      savedBytes: this.capped ? this.saved : undefined,
     } as const;
   }
 }
