@@ -1,7 +1,7 @@
 // read: every line reachable at any offset, the caps and the hint to continue, binary refusal,
 // images by magic bytes. All on real files in a temp dir.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ImageBlock, TextBlock } from "../../src/protocol/messages.ts";
@@ -191,4 +191,16 @@ test("advertises the JSON Schema derived from its valibot schema", () => {
     properties: { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer", minimum: 1 } },
   });
   expect(readTool.parameters.$schema).toBeUndefined();
+});
+
+test("a FIFO, a device or a link to one is refused at once with a sentence, never waited on", async () => {
+  const fifo = join(dir, "pipe");
+  Bun.spawnSync(["mkfifo", fifo]);
+  symlinkSync(fifo, join(dir, "pipe-link"));
+  for (const path of ["pipe", "pipe-link", "/dev/zero"]) {
+    const r = await read({ path });
+    expect(r.is_error).toBe(true);
+    expect(r.text).toContain("is not a regular file");
+    expect(r.text).toContain("use bash with a timeout");
+  }
 });
