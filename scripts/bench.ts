@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, rpc, rpc-slow-client, tui-bytes, tui-app (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, rpc, rpc-slow-client, orphans, tui-bytes, tui-app (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import type { ModelInfo } from "../src/protocol/models.ts";
 import { VERSION } from "../src/version.ts";
 import { rpcBench } from "./bench/rpc.ts";
 import { rpcSlowClientBench } from "./bench/rpc-slow-client.ts";
+import { orphansBench } from "./bench/orphans.ts";
 import { sessionAppendBench, sessionResumeBench } from "./bench/sessions.ts";
 import { interactiveBench } from "./bench/interactive.ts";
 import { tuiBench } from "./bench/tui.ts";
@@ -377,6 +378,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "session-append": sessionAppendBench,
   rpc: () => rpcBench(env),
   "rpc-slow-client": () => rpcSlowClientBench(env),
+  orphans: orphansBench,
   "tui-bytes": tuiBench,
   "tui-app": interactiveBench,
 };
