@@ -101,6 +101,8 @@ let exitHookInstalled = false;
 /** the command line claimed every descendant of zot (subreaper + kill at exit) */
 let claimAll = false;
 let record: RunRecord | undefined;
+/** whether zot ever started an owned child: a run that started none has nothing to look for at exit */
+let spawned = false;
 
 function register(group: OwnedGroup): void {
   // One snapshot for all: a group that is gone is dropped before its pgid can be reused.
@@ -110,6 +112,7 @@ function register(group: OwnedGroup): void {
     if (members ? members.length === 0 : !sendSignal(-other.pgid, 0)) owned.delete(other);
   }
   owned.add(group);
+  spawned = true;
   installExitHooks();
   record?.update(recordedGroups());
 }
@@ -119,6 +122,7 @@ function register(group: OwnedGroup): void {
  * descendant, zot becomes a subreaper now, before the child can leave an orphan behind.
  */
 export function beforeSpawn(): void {
+  spawned = true;
   if (claimAll) becomeSubreaper();
 }
 
@@ -146,6 +150,7 @@ export function claimAllDescendants(runRecord?: RunRecord): void {
  * thing zot does on its way out, and what a second Ctrl+C relies on.
  */
 export function killOwnedProcesses(): void {
+  if (!spawned) return;
   // Two rounds: a process that forked between the snapshot and its SIGKILL left a child behind.
   for (let round = 0; round < 2; round++) {
     const table = readProcessTable();

@@ -38,8 +38,9 @@ export interface TerminalOutput {
   readonly rows?: number;
   readonly fd?: number;
   write(data: string): unknown;
-  on(event: "resize", listener: () => void): unknown;
-  off(event: "resize", listener: () => void): unknown;
+  /** "error": a stream reports a failed write (EIO once the terminal is gone) as an event */
+  on(event: "resize" | "error", listener: (error?: unknown) => void): unknown;
+  off(event: "resize" | "error", listener: (error?: unknown) => void): unknown;
 }
 
 export interface TerminalOptions {
@@ -81,6 +82,8 @@ export class Terminal {
   private readonly restoreHooks: (() => string)[] = [];
   private handlers: TerminalHandlers | undefined;
   private active = false;
+  /** the terminal went away under us (writes fail); nothing more is written */
+  private gone = false;
   private negotiating = false;
   private inputTimer: ReturnType<typeof setTimeout> | undefined;
   private queryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -108,6 +111,7 @@ export class Terminal {
     this.input.on("data", this.onData);
     this.input.resume();
     this.output.on("resize", this.onResize);
+    this.output.on("error", this.onOutputError);
     if (this.options.handleSignals ?? true) this.installExitHandlers();
     let setup = BRACKETED_PASTE_ON;
     if ((this.options.keyboard ?? "auto") === "auto") {
@@ -118,8 +122,17 @@ export class Terminal {
     this.write(setup);
   }
 
+  /**
+   * Writes to the terminal. Once the terminal is gone (closed window, dropped SSH: EIO, EPIPE),
+   * output is dropped instead of thrown: the program is being told by SIGHUP and ends in order.
+   */
   write(data: string): void {
-    this.output.write(data);
+    if (this.gone) return;
+    try {
+      this.output.write(data);
+    } catch {
+      this.gone = true;
+    }
   }
 
   /**
@@ -136,6 +149,7 @@ export class Terminal {
     this.removeExitHandlers();
     this.input.off("data", this.onData);
     this.output.off("resize", this.onResize);
+    this.output.off("error", this.onOutputError);
     this.input.pause();
     clearTimeout(this.inputTimer);
     clearTimeout(this.queryTimer);
@@ -175,6 +189,9 @@ export class Terminal {
   };
 
   private readonly onResize = () => this.handlers?.resize();
+  private readonly onOutputError = () => {
+    this.gone = true;
+  };
 
   private dispatch(events: InputEvent[]): void {
     clearTimeout(this.inputTimer);

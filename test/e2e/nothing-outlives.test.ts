@@ -127,6 +127,21 @@ describe("the bash tool's tree is gone with zot", () => {
     });
   }
 
+  test("the TUI, its terminal closed while the command runs (the kernel's SIGHUP, writes failing): an orderly end, nothing left", async () => {
+    const m = marker();
+    const cwd = tempDir("zot-cwd-");
+    const args = [ZOT, "--script", scriptFile(cwd, stubbornTree(m)), "--no-session"];
+    const session = new PtySession(args, { cols: 100, rows: 30, env: cleanEnv(tempDir("zot-home-"), { TERM: "xterm-256color" }), cwd });
+    sessions.push(session);
+    await session.waitForText("ask anything");
+    session.type("go\r");
+    await waitForRunning(m, 3);
+    session.proc.terminal?.close();
+    // 129: ended in order on SIGHUP, not crashed by a write to the dead terminal.
+    expect(await session.proc.exited).toBe(129);
+    expect(await survivors(m)).toEqual([]);
+  });
+
   test("a background server the command left running is gone when zot ends normally", async () => {
     const m = marker();
     const cwd = tempDir("zot-cwd-");
