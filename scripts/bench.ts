@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, tui-bytes, tui-app, floor (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ import { ZotExtensionHost } from "../src/extensions/zot-host.ts";
 import type { ModelInfo } from "../src/protocol/models.ts";
 import { VERSION } from "../src/version.ts";
 import { rpcBench } from "./bench/rpc.ts";
+import { rpcSlowClientBench } from "./bench/rpc-slow-client.ts";
+import { orphansBench } from "./bench/orphans.ts";
 import { sessionAppendBench, sessionResumeBench } from "./bench/sessions.ts";
 import { editRaceBench } from "./bench/edit-race.ts";
 import { interactiveBench } from "./bench/interactive.ts";
@@ -378,6 +380,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "session-append": sessionAppendBench,
   "edit-race": () => editRaceBench(),
   rpc: () => rpcBench(env),
+  "rpc-slow-client": () => rpcSlowClientBench(env),
+  orphans: orphansBench,
   "tui-bytes": tuiBench,
   "tui-app": interactiveBench,
   floor: () => floorBench(ZOT, env),

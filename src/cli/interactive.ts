@@ -1,11 +1,13 @@
 // `zot` and `zot "prompt"` in a terminal (neither -p nor --json): the session picked (-r asks
 // first, on the terminal), then the TUI. Rule: the TUI and the runtime load behind import(), and
-// the TUI paints before the runtime is built; a session is recorded unless --no-session.
+// the TUI paints before the runtime is built; a session is recorded unless --no-session; a signal
+// (SIGTERM, SIGHUP when the terminal goes, SIGINT) ends the app in order, a second one at once.
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import type { RuntimeOptions } from "../runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
+import { handleTerminationSignals, ownChildProcesses, signalExitCode } from "./signals.ts";
 
 export async function runInteractiveCommand(
   runtimeOptions: Omit<RuntimeOptions, "log">,
@@ -15,12 +17,30 @@ export async function runInteractiveCommand(
   if (!isatty(1)) {
     throw new UsageError('the interactive TUI needs a terminal on stdout; use -p "prompt" to print the answer (zot -p "…" > file)');
   }
-  const session =
-    sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
-  const { runInteractive } = await import("../modes/interactive/index.ts");
-  return runInteractive(
-    async (log, confirmer, askTrust) =>
-      (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS }),
-    { initialPrompt: prompt || undefined },
-  );
+  // Until the app runs, a signal ends zot at once; then it ends the app in order: the turn aborted
+  // (its tool's tree killed), the terminal given back, the extensions stopped.
+  let endApp: ((code: number) => void) | undefined;
+  const releaseSignals = handleTerminationSignals({
+    onFirst: (signal) => (endApp ? endApp(signalExitCode(signal)) : process.exit(signalExitCode(signal))),
+    exitCode: signalExitCode,
+  });
+  try {
+    const session =
+      sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
+    const leftovers = ownChildProcesses();
+    const [{ runInteractive }, { Terminal }] = await Promise.all([import("../modes/interactive/index.ts"), import("../tui/terminal.ts")]);
+    return await runInteractive(
+      async (log, confirmer, askTrust) => {
+        for (const note of leftovers) log(note);
+        return (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS });
+      },
+      {
+        initialPrompt: prompt || undefined,
+        terminal: new Terminal({ exitOnSignals: false }),
+        exitControl: (exit) => (endApp = exit),
+      },
+    );
+  } finally {
+    releaseSignals();
+  }
 }

@@ -1,6 +1,7 @@
 // `zot [prompt]`: the interactive TUI in a terminal, or one prompt in print (-p) or JSON (--json)
 // mode (`--rpc` hands over to cli/rpc.ts). Rule: flags are checked before anything starts, and
-// every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted).
+// every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted: SIGINT, SIGTERM or
+// SIGHUP; see signals.ts).
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import { VERSION } from "../version.ts";
@@ -10,6 +11,7 @@ import { REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
+import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 
 
 export async function runRoot(argv: string[]): Promise<number> {
@@ -61,17 +63,19 @@ export async function runRoot(argv: string[]): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
   let running = false;
-  const onSignal = () => {
-    // Before the turn starts (extensions still loading) and on a second Ctrl+C, nothing is worth
-    // waiting for: exit now; the exit hook kills every extension process.
-    if (interrupted || !running) process.exit(EXIT.interrupted);
-    interrupted = true;
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const releaseSignals = handleTerminationSignals({
+    // Before the turn starts (extensions still loading) nothing is worth waiting for: exit now;
+    // the exit hook kills every process zot started. A second signal exits at once too.
+    onFirst: () => {
+      if (!running) process.exit(EXIT.interrupted);
+      interrupted = true;
+      controller.abort(new Error("interrupted"));
+    },
+    exitCode: () => EXIT.interrupted,
+  });
 
   try {
+    for (const note of ownChildProcesses()) console.error(`zot: ${note}`);
     const { createRuntime } = await import("../runtime.ts");
     const runtime = await createRuntime({
       ...runtimeOptions,
@@ -112,8 +116,7 @@ export async function runRoot(argv: string[]): Promise<number> {
       await runtime.dispose();
     }
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    releaseSignals();
   }
 }
 

@@ -1,7 +1,8 @@
 // `zot rpc` (and `zot --rpc`): serve the RPC protocol on stdin/stdout; `--schema` prints the JSON
 // Schemas of the protocol instead. Rule: flags and credentials are checked before stdin is read
 // (a problem is one line on stderr and exit 2); stdin closing ends the server with 0 once the
-// prompts already sent are done, a signal with 130 at once, a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
+// prompts already sent are done, SIGINT/SIGTERM/SIGHUP with 130 at once (a second one without
+// waiting for the extensions), a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
 // --continue or --session asks (the embedding program usually owns persistence).
 import { RPC_TOKEN_ENV } from "../config/credentials.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
@@ -12,6 +13,7 @@ import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
+import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 
 export async function runRpc(argv: string[]): Promise<number> {
   const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc");
@@ -39,16 +41,18 @@ export async function runRpc(argv: string[]): Promise<number> {
 
   const interrupt = new AbortController();
   let serving = false;
-  const onSignal = () => {
+  const releaseSignals = handleTerminationSignals({
     // Before the server runs (extensions still loading) nothing is worth waiting for; the exit
-    // hook kills every extension process.
-    if (!serving || interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    interrupt.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+    // hook kills every process zot started. A second signal exits at once too.
+    onFirst: () => {
+      if (!serving) process.exit(EXIT.interrupted);
+      interrupt.abort();
+    },
+    exitCode: () => EXIT.interrupted,
+  });
   try {
     const log = (message: string) => console.error(`zot: ${message}`);
+    for (const note of ownChildProcesses()) log(note);
     const { createRuntime } = await import("../runtime.ts");
     // rpc answers at once; an extension still starting after a second joins when it is up.
     const runtime = await createRuntime({ ...runtimeOptions, session, log, extensionWait: LATE_JOIN_AFTER_MS });
@@ -58,8 +62,7 @@ export async function runRpc(argv: string[]): Promise<number> {
     const end = await runRpcMode(runtime, { token: process.env[RPC_TOKEN_ENV], interrupt: interrupt.signal, log });
     return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    releaseSignals();
   }
 }
 

@@ -31,6 +31,7 @@ import { priceUsage } from "./cost.ts";
 import { InterceptChain, type LlmResponse, type ToolArgs } from "./intercept.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
 import type { ToolStatus, ToolStep } from "./tool-step.ts";
+import { waitForTool } from "./tool-wait.ts";
 
 export interface AgentOptions {
   provider: Provider;
@@ -156,6 +157,7 @@ export class Agent {
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
+  private readonly pressures = new Set<() => Promise<void> | undefined>();
   private readonly messageListeners = new Set<Listener<Message>>();
   private readonly compactedListeners = new Set<Listener<Compacted>>();
   private readonly toolStepListeners = new Set<Listener<ToolStep>>();
@@ -287,6 +289,28 @@ export class Agent {
 
   emit(event: AgentEvent): void {
     for (const listener of this.eventListeners) listener(event);
+  }
+
+  /**
+   * A consumer of the events that cannot keep up (rpc's stdout not drained) holds the producers
+   * back: `pressure` returns a promise to wait for, or undefined to go on, and while it waits the
+   * model stream is not read and a tool's output is not taken. Returns what removes it.
+   */
+  holdBack(pressure: () => Promise<void> | undefined): () => void {
+    this.pressures.add(pressure);
+    return () => this.pressures.delete(pressure);
+  }
+
+  /** What the producers wait for before making more events, or undefined (the usual case). */
+  private backpressure(signal: AbortSignal): Promise<void> | undefined {
+    const waits: Promise<void>[] = [];
+    for (const pressure of this.pressures) {
+      const wait = pressure();
+      if (wait) waits.push(wait);
+    }
+    if (waits.length === 0) return undefined;
+    // An abort must never wait for a reader that may never read again.
+    return untilAborted(Promise.all(waits), signal);
   }
 
   private append(message: Message): void {
@@ -602,6 +626,8 @@ export class Agent {
           started = true;
           this.emit({ type: "assistant_start" });
         }
+        const wait = this.backpressure(signal);
+        if (wait) await wait;
         switch (ev.type) {
           case "text_delta":
             text += ev.delta;
@@ -737,20 +763,28 @@ export class Agent {
     this.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved" });
 
     const started = performance.now();
-    let result: ToolResult;
+    let running: Promise<ToolResult>;
+    // A tool left behind after an abort may still stream; its call is over, so that goes nowhere.
+    let streaming = true;
     try {
-      result = await tool.execute(args, {
+      running = tool.execute(args, {
         cwd: this.cwd,
         jailed: this.jailed,
         views: this.views,
         protectedPaths: this.protectedPaths,
         signal,
-        onProgress: (text) => this.emit({ type: "tool_progress", id: call.id, text }),
+        onProgress: (text) => {
+          if (!streaming) return undefined;
+          this.emit({ type: "tool_progress", id: call.id, text });
+          return this.backpressure(signal);
+        },
       });
     } catch (error) {
-      const message = errorText(error);
-      result = textResult(signal.aborted ? `aborted: ${message}` : `${name} failed: ${message}`, true);
+      running = Promise.reject(error);
     }
+    // Raced against the abort: a tool stuck where no signal reaches it cannot hold the turn.
+    const result = await waitForTool(name, running, signal);
+    streaming = false;
     const durationMs = performance.now() - started;
     const after = await this.chain.run("after_tool", { id: call.id, name, args, result, durationMs }, signal);
     if (after.action === "abort_turn" || after.action === "hard_abort") this.endFromStep(after.action, after.reason, promptStart);
@@ -776,6 +810,19 @@ function compactionFailure(reason: CompactReason, message: string): string {
 
 function zeroTokens(): TokenUsage {
   return { input: 0, output: 0, cache_read: 0, cache_write: 0 };
+}
+
+/** Resolves when `promise` does or when `signal` aborts, whichever is first; never rejects. */
+function untilAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    promise.then(done, done);
+  });
 }
 
 function resultBlock(callId: string, result: ToolResult): ToolResultBlock {

@@ -9,6 +9,7 @@ import type { ContentBlock } from "../protocol/messages.ts";
 import type { ModelRequest, ProviderStopReason } from "../protocol/provider.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 import { type Change, describeModify, describeRespond } from "./intercept-change.ts";
 
 export interface LlmResponse {
@@ -231,7 +232,7 @@ export class InterceptChain {
         timer = setTimeout(() => {
           controller.abort(new ParticipantTimeout());
           reject(new ParticipantTimeout());
-        }, timeoutMs);
+        }, timerDelay(timeoutMs));
       });
       const aborted = new Promise<never>((_, reject) => {
         controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });

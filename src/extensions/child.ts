@@ -5,10 +5,13 @@
 // children. Rule: nothing a child does can crash, stall, bloat or outlive zot: bad lines are logged
 // and skipped, what waits to be written to a child that stopped reading is bounded (one-way frames
 // over the bound are dropped), a dead child fails its pending calls at once, and every live child is
-// killed when zot exits.
+// killed when zot exits. The child leads its own process group, and stopping it ends its whole
+// tree (a wrapper script's program, its `&` children, setsid'd and double-forked daemons).
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { childEnv } from "../config/child-env.ts";
+import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 import { type LogLimits, RunLog } from "./child-log.ts";
 import { LineSplitter } from "./line-splitter.ts";
 
@@ -99,12 +102,6 @@ interface PendingCall {
 
 type Piped = Bun.Subprocess<"pipe", "pipe", "pipe">;
 
-// The one piece of module state, and on purpose: the process exit hook has no other way to find
-// the children it must kill. Only LineChild adds to it and only its own exit removes from it.
-// Each live child maps to the function that SIGKILLs it.
-const liveChildren = new Map<LineChild, () => void>();
-let exitHooksInstalled = false;
-
 export class LineChild {
   readonly name: string;
   readonly pid: number | undefined;
@@ -112,6 +109,8 @@ export class LineChild {
   private readonly logFile: string;
   private readonly runLog: RunLog;
   private readonly proc: Piped;
+  /** the child's process group and every descendant: what stop() ends and zot's exit kills */
+  private readonly tree: OwnedGroup;
   private readonly maxLineBytes: number;
   private readonly maxBacklogBytes: number;
   private readonly onDiagnostic: ((diagnostic: ChildDiagnostic) => void) | undefined;
@@ -153,6 +152,7 @@ export class LineChild {
     }
     let proc: Piped;
     try {
+      beforeSpawn();
       proc = Bun.spawn(options.command, {
         cwd: options.cwd,
         env: definedEnv(options.env ?? childEnv(process.env)),
@@ -160,6 +160,9 @@ export class LineChild {
         stdout: "pipe",
         // Read by zot and written to the log within its budget: a chatty child cannot fill the disk.
         stderr: "pipe",
+        // setsid(): a group of its own, so its whole tree can be told from zot's and ended together
+        // (and a Ctrl+C in zot's terminal reaches zot alone, which then decides).
+        detached: true,
       });
     } catch (err) {
       const message = spawnFailure(program, options.env ?? process.env, err);
@@ -180,8 +183,7 @@ export class LineChild {
     this.onDiagnostic = options.onDiagnostic;
     this.proc = proc;
     this.pid = proc.pid;
-    liveChildren.set(this, () => this.killNow());
-    installExitHooks();
+    this.tree = new OwnedGroup(proc.pid, label);
     void proc.exited.then(() => {
       this.processExited = true;
     });
@@ -302,7 +304,7 @@ export class LineChild {
       if (Number.isFinite(timeoutMs)) {
         timer = setTimeout(
           () => this.fail(key, new ChildCallError("timeout", `${this.label} did not answer ${what} within ${seconds(timeoutMs)}`)),
-          Math.max(0, timeoutMs),
+          timerDelay(timeoutMs),
         );
       }
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -383,15 +385,6 @@ export class LineChild {
     return this.stopping;
   }
 
-  /** SIGKILL now, for the exit hook; the exit is processed as usual if the event loop still runs. */
-  private killNow(): void {
-    try {
-      this.proc.kill("SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-
   private async runStop(options: { goodbye?: unknown; graceMs?: number; termMs?: number }): Promise<void> {
     this.stopRequested = true;
     if (!this.processExited) {
@@ -401,14 +394,16 @@ export class LineChild {
       if (!(await settlesWithin(this.proc.exited, graceMs))) {
         const termMs = options.termMs ?? DEFAULT_TERM_MS;
         this.diagnose("no_exit_after_stop", `still running ${seconds(graceMs)} after being asked to stop; sending SIGTERM`);
-        this.proc.kill("SIGTERM");
+        this.tree.signal("SIGTERM");
         if (!(await settlesWithin(this.proc.exited, termMs))) {
           this.diagnose("no_exit_after_sigterm", `still running ${seconds(termMs)} after SIGTERM; sending SIGKILL`);
-          this.proc.kill("SIGKILL");
+          this.tree.signal("SIGKILL");
         }
       }
     }
     await this.finished;
+    // What the child left behind (a wrapper's program, `&` children, daemons) stops with it.
+    await this.tree.terminate(options.termMs ?? DEFAULT_TERM_MS);
   }
 
   private closeStdin(): void {
@@ -514,7 +509,6 @@ export class LineChild {
     this.processExited = true;
     this.outputClosed = true;
     this.stdinOpen = false;
-    liveChildren.delete(this);
     // Nothing waits for this child any more; a burst of drops still unreported is reported now.
     this.acceptedBytes = this.queuedBytes;
     if (this.droppedFrames > 0) this.reportDropped();
@@ -564,33 +558,6 @@ export class LineChild {
   }
 }
 
-/** Kills every live child with SIGKILL, synchronously: the last thing zot does on its way out. */
-export function killAllChildren(): void {
-  for (const kill of liveChildren.values()) kill();
-}
-
-/**
- * Installed at the first spawn. The exit hook covers every ordinary way out (return, process.exit).
- * A signal nobody handles would end zot without running it, so we handle SIGINT/SIGTERM/SIGHUP
- * ourselves only while we are the only listener, and then die of the same signal.
- */
-function installExitHooks(): void {
-  if (exitHooksInstalled) return;
-  exitHooksInstalled = true;
-  process.on("exit", killAllChildren);
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    const onSignal = () => {
-      // Someone else owns this signal (the CLI turns Ctrl+C into an abort); they decide when zot
-      // exits, and the exit hook cleans up then.
-      if (process.listenerCount(signal) > 1) return;
-      killAllChildren();
-      // Die the default way, so whoever started zot sees it killed by the signal.
-      process.off(signal, onSignal);
-      process.kill(process.pid, signal);
-    };
-    process.on(signal, onSignal);
-  }
-}
 
 /** Why Bun.spawn refused, in words a user can act on. */
 function spawnFailure(program: string, env: Record<string, string | undefined>, err: unknown): string {
@@ -641,7 +608,7 @@ function definedEnv(env: Record<string, string | undefined>): Record<string, str
 /** True if the promise settles within ms, false if the time runs out first. */
 function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), Math.max(0, ms));
+    const timer = setTimeout(() => resolve(false), timerDelay(ms));
     const done = () => {
       clearTimeout(timer);
       resolve(true);

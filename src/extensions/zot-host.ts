@@ -23,6 +23,7 @@ import {
 } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 import { appendLog } from "./child-log.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, seconds, valuePreview } from "./child.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
@@ -312,7 +313,7 @@ export class ZotExtensionHost {
   }
 
   private after(ms: number, fn: () => void): void {
-    this.timers.push(setTimeout(fn, ms));
+    this.timers.push(setTimeout(fn, timerDelay(ms)));
   }
 
   private onFrame(value: unknown): void {

@@ -14,12 +14,15 @@ export async function runJsonMode(session: ModeSession, input: PromptInput, sign
   const writer = new NdjsonWriter();
   if (session.recording) writer.write({ type: "session", ...session.recording });
   const off = agent.onEvent((event) => writer.write(event));
+  // A reader that falls behind (`zot --json | slow`) holds the model and the tools back.
+  const release = agent.holdBack(() => writer.pressure());
   extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
   extensions?.panels.show(panelEventSink(agent));
   try {
     return await promptOrCommand(agent, extensions, input, signal);
   } finally {
     off();
+    release();
     await writer.close();
   }
 }

@@ -1,12 +1,24 @@
 // Writes one JSON object per line to stdout. Rule: lines written in one burst leave in one write
 // (flushed on the next macrotask), so throughput stays high and a lone event still leaves at once.
+// What the reader has not taken yet is counted, and pressure() tells producers to wait while it
+// is over the high-water mark, so a client that reads slowly costs bounded memory, not gigabytes.
 // A reader that went away (EPIPE) is reported once; later lines are dropped, never thrown.
 import type { FileSink } from "bun";
+
+/** Over this many bytes not yet taken by the reader, producers are asked to wait. */
+export const HIGH_WATER_BYTES = 1 << 20;
+/** ...until the backlog is down to this. */
+export const LOW_WATER_BYTES = 1 << 18;
 
 export class NdjsonWriter {
   private readonly sink: FileSink;
   private scheduled = false;
   private gone = false;
+  /** bytes (UTF-16 units, near enough) handed to the sink, and how many of those the reader has taken */
+  private queuedBytes = 0;
+  private acceptedBytes = 0;
+  private waiters: (() => void)[] = [];
+  private drainedPromise: Promise<void> | undefined;
 
   /** `onGone` hears, once, that the output cannot be written any more (the reader closed it). */
   constructor(
@@ -16,12 +28,21 @@ export class NdjsonWriter {
     this.sink = sink;
   }
 
+  /** Bytes written but not yet taken by the reader: what zot holds in memory for it. */
+  get backlogBytes(): number {
+    return this.queuedBytes - this.acceptedBytes;
+  }
+
   write(value: unknown): void {
     if (this.gone) return;
+    const line = `${JSON.stringify(value)}\n`;
+    this.queuedBytes += line.length;
+    const upTo = this.queuedBytes;
     try {
-      // A promise comes back when the buffer had to go out at once; a closed reader rejects it.
-      const written = this.sink.write(`${JSON.stringify(value)}\n`);
-      if (typeof written !== "number") written.catch(this.fail);
+      // A promise comes back when the buffer had to go out at once; it settles once the reader took
+      // it, and a closed reader rejects it.
+      const written = this.sink.write(line);
+      if (typeof written !== "number") written.then(() => this.accepted(upTo), this.fail);
     } catch (error) {
       return this.fail(error);
     }
@@ -31,16 +52,47 @@ export class NdjsonWriter {
     }
   }
 
+  /**
+   * undefined while the reader keeps up; over the high-water mark, a promise that resolves once the
+   * backlog is down to the low-water mark (or the reader is gone). Producers await it before making
+   * more: the model stream and a tool's output wait, and rpc stops reading commands.
+   */
+  pressure(): Promise<void> | undefined {
+    if (this.gone || this.backlogBytes <= HIGH_WATER_BYTES) return undefined;
+    this.drainedPromise ??= new Promise<void>((resolve) => this.waiters.push(resolve));
+    return this.drainedPromise;
+  }
+
   private readonly flushNow = () => {
     this.scheduled = false;
     if (this.gone) return;
-    this.settle(() => this.sink.flush());
+    const upTo = this.queuedBytes;
+    try {
+      const flushed = this.sink.flush();
+      if (typeof flushed === "number") this.accepted(upTo);
+      else flushed.then(() => this.accepted(upTo), this.fail);
+    } catch (error) {
+      this.fail(error);
+    }
   };
 
   async close(): Promise<void> {
     if (this.gone) return;
     await this.settle(() => this.sink.flush());
     if (!this.gone) await this.settle(() => this.sink.end());
+  }
+
+  /** The reader has taken every byte up to upTo (promises of one drain may settle out of order). */
+  private accepted(upTo: number): void {
+    if (upTo > this.acceptedBytes) this.acceptedBytes = Math.min(upTo, this.queuedBytes);
+    if (this.backlogBytes <= LOW_WATER_BYTES) this.release();
+  }
+
+  private release(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    this.drainedPromise = undefined;
+    for (const resolve of waiters) resolve();
   }
 
   /** Runs a sink call that may throw or reject; either means the reader is gone. */
@@ -55,6 +107,7 @@ export class NdjsonWriter {
   private readonly fail = (error: unknown): void => {
     if (this.gone) return;
     this.gone = true;
+    this.release();
     this.onGone?.(error);
   };
 }

@@ -4,6 +4,9 @@
 // (the running turn, the queued ones, answers still being worked out) is over, as the original did,
 // so `echo '{"type":"prompt",…}' | zot rpc` works; stdout closing, a signal or a failed token end it
 // at once: the running turn is aborted (its turn_end and done still go out). Extensions stop last.
+// A client that does not read its stdout holds zot back: while the unread output is over the
+// writer's high-water mark the model stream and tool output wait and no command is read, so
+// memory stays bounded however slowly the client reads.
 import { panelEventSink } from "../extensions/panel-events.ts";
 import type { Runtime } from "../runtime.ts";
 import { LineSplitter } from "../extensions/line-splitter.ts";
@@ -77,6 +80,7 @@ class RpcServer {
   async run(input: ReadableStream<Uint8Array>): Promise<RpcEnd> {
     const { agent, extensions } = this.runtime;
     const offEvents = agent.onEvent((event) => this.writer.write(event));
+    const releaseHold = agent.holdBack(() => this.writer.pressure());
     extensions?.onNotify({
       notify: (note) => agent.emit({ type: "ext_notify", ...note }),
       // An extension's clear_notes (additive, as the newer original sends it).
@@ -94,36 +98,51 @@ class RpcServer {
       await this.shutdown();
     } finally {
       offEvents();
+      releaseHold();
       this.options.interrupt.removeEventListener("abort", onInterrupt);
       await this.writer.close();
     }
     return this.end ?? "closed";
   }
 
-  /** Reads lines until stdin ends or the server stops. */
+  /**
+   * Reads lines until stdin ends or the server stops. Lines are taken one at a time, and none while
+   * the client is behind on reading our output (1,000 pipelined commands in one chunk wait their
+   * turn instead of piling up 1,000 answers).
+   */
   private async read(input: ReadableStream<Uint8Array>): Promise<void> {
+    const lines: RpcRequest[] = [];
     const splitter = new LineSplitter(
       RPC_MAX_LINE_BYTES,
-      (line) => this.onLine(line),
-      (bytes) => this.onRequest({ ok: false, failure: tooLong(bytes) }),
+      (line) => {
+        if (line.trim() !== "") lines.push(readRequest(line));
+      },
+      (bytes) => lines.push({ ok: false, failure: tooLong(bytes) }),
     );
     const reader = input.getReader();
     const stopped = this.ended.then(() => undefined);
+    const take = async () => {
+      for (let request = lines.shift(); request && this.end === undefined; request = lines.shift()) {
+        const pressure = this.writer.pressure();
+        if (pressure) await Promise.race([pressure, stopped]);
+        this.onRequest(request);
+      }
+      lines.length = 0;
+    };
     try {
       while (this.end === undefined) {
         const chunk = await Promise.race([reader.read(), stopped]);
         if (!chunk || chunk.done) break;
         splitter.push(chunk.value);
+        await take();
       }
-      if (this.end === undefined) splitter.end();
+      if (this.end === undefined) {
+        splitter.end();
+        await take();
+      }
     } finally {
       reader.cancel().catch(() => {});
     }
-  }
-
-  private onLine(line: string): void {
-    if (this.end !== undefined || line.trim() === "") return;
-    this.onRequest(readRequest(line));
   }
 
   private onRequest(request: RpcRequest): void {

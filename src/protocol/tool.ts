@@ -27,8 +27,11 @@ export type FileViews = Map<string, FileView>;
 export interface ToolContext {
   cwd: string;
   signal: AbortSignal;
-  /** streams a chunk of progress (bash output) as a tool_progress event */
-  onProgress(text: string): void;
+  /**
+   * streams a chunk of progress (bash output) as a tool_progress event; a promise back means the
+   * reader of the events is behind: make no more output until it settles (it settles on abort too)
+   */
+  onProgress(text: string): void | Promise<void>;
   /**
    * the jail (`--jail`, `/jail`): the built-in tools refuse paths outside `cwd` and bash is
    * confined to it (src/tools/sandbox.ts); extension tools receive it and may honour it

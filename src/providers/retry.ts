@@ -3,6 +3,7 @@
 // over the backoff when the server sends one; every retry is announced (a `retry` event) before
 // the wait, so a 30 s retry-after is never 30 s of silence.
 import { ProviderError, type ProviderEvent } from "../protocol/provider.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 
 /** 529 is Anthropic's "overloaded". */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
@@ -66,7 +67,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);

@@ -50,6 +50,8 @@ export class SessionLockedError extends UsageError {
 
 export interface SessionLock {
   readonly file: string;
+  /** the dead process whose stale lock was taken over (it ended without closing the session) */
+  readonly tookOverFrom?: LockOwner;
   release(): void;
 }
 
@@ -81,7 +83,7 @@ export function acquireLock(file: string, sessionId: string): SessionLock {
         pause();
         continue;
       }
-      if (takeOver(lockFile, temp, seen.ino)) return held(file, lockFile);
+      if (takeOver(lockFile, temp, seen.ino)) return held(file, lockFile, seen.owner);
     }
   } finally {
     rmSync(temp, { force: true });
@@ -273,7 +275,12 @@ function pause(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
 }
 
-function held(file: string, lockFile: string): SessionLock {
+/** What the next start says about a session whose lock outlived its zot. */
+export function staleLockNote(sessionId: string, owner: LockOwner): string {
+  return `session ${sessionId} was still open in zot pid ${owner.pid} (since ${owner.since}), which ended without closing it (killed, or the machine stopped); its last turn may be cut short`;
+}
+
+function held(file: string, lockFile: string, tookOverFrom?: LockOwner): SessionLock {
   const ino = inodeOf(lockFile);
   let released = false;
   const release = () => {
@@ -285,5 +292,5 @@ function held(file: string, lockFile: string): SessionLock {
   };
   // A process that exits without closing its session (process.exit on a second Ctrl+C) still frees it.
   process.on("exit", release);
-  return { file, release };
+  return { file, release, ...(tookOverFrom ? { tookOverFrom } : {}) };
 }

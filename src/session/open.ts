@@ -12,7 +12,7 @@ import type { Usage } from "../protocol/usage.ts";
 import { VERSION } from "../version.ts";
 import { findSession } from "./find.ts";
 import { sessionFiles } from "./list.ts";
-import { acquireLock, type SessionLock } from "./lock.ts";
+import { acquireLock, type SessionLock, staleLockNote } from "./lock.ts";
 import { idOfPath, newSessionId, PLACEHOLDER_PREFIX, sessionDir, sessionPath } from "./paths.ts";
 import { readSessionFile, SessionFileError } from "./reader.ts";
 import { SessionRecorder, type SessionOutput } from "./recorder.ts";
@@ -115,6 +115,7 @@ function resumeSession(file: string, cwd: string): OpenedSession {
       throw new SessionFileError(`${file} is an exported session; import it first: zot sessions import ${file}`);
     }
     const notes = content.problems.map((p) => `session ${header.id}: ${p}`);
+    if (lock.tookOverFrom) notes.push(staleLockNote(header.id, lock.tookOverFrom));
     if (header.cwd !== cwd) {
       // The tools would act on another directory than the one the transcript talks about.
       if (existsSync(header.cwd)) {

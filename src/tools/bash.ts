@@ -1,14 +1,16 @@
 // The `bash` tool: run a shell command in the working directory, stream its output, return the
-// head and tail of it. Rule: the command runs in its own process group and dies as a group; on
-// timeout or abort every process it started gets SIGTERM, then SIGKILL, and the tool returns.
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// head and tail of it (a long output is kept whole in a file, see bash-output-files.ts). Rule: the
+// command runs in its own process group and dies as a tree; on timeout or abort every process it
+// started (setsid'd ones too) gets SIGTERM, then SIGKILL, and the tool returns. What it leaves
+// running in the background is killed when zot exits.
+import { closeSync, statSync, writeSync } from "node:fs";
 import * as v from "valibot";
+import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { childEnv } from "../config/child-env.ts";
 import { defineArgs, renameKeys } from "./args.ts";
+import { BASH_OUTPUT_FILE_MAX_BYTES, createOutputFile } from "./bash-output-files.ts";
 import { bwrapNote } from "./sandbox.ts";
 import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
@@ -69,10 +71,13 @@ export const bashTool: Tool = {
     const shell = Bun.which("bash") ?? "sh";
     let proc: ReturnType<typeof spawnShell>;
     try {
+      beforeSpawn();
       proc = spawnShell(shell, command, ctx.cwd, jail?.prefix);
     } catch (err) {
       return textResult(`bash: could not start ${shell} in ${ctx.cwd}: ${(err as Error).message}`, true);
     }
+    // Owned until every process of it is gone: zot's exit kills what the command left running.
+    const tree = new OwnedGroup(proc.pid, `bash: ${command.length > 60 ? `${command.slice(0, 59)}…` : command}`);
 
     const capture = new OutputCapture();
     const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
@@ -82,7 +87,7 @@ export const bashTool: Tool = {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<"timeout" | "abort">((resolve) => {
-      if (timeout !== undefined) timer = setTimeout(() => resolve("timeout"), timeout * 1000);
+      if (timeout !== undefined) timer = setTimeout(() => resolve("timeout"), timerDelay(timeout * 1000));
       onAbort = () => resolve("abort");
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
@@ -90,7 +95,7 @@ export const bashTool: Tool = {
     const ending = await Promise.race([proc.exited.then(() => "exit" as const), stopped]);
     clearTimeout(timer);
     if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
-    if (ending !== "exit") await killGroup(proc.pid);
+    if (ending !== "exit") await tree.terminate(KILL_GRACE_MS);
 
     const drained = await Promise.race([pumps.then(() => true), Bun.sleep(DRAIN_GRACE_MS).then(() => false)]);
     if (!drained) {
@@ -110,9 +115,11 @@ export const bashTool: Tool = {
 
     const notes: string[] = [];
     if (output.truncated) {
-      const where = output.fullOutputPath
-        ? `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`
-        : "the full output could not be saved";
+      const where = !output.fullOutputPath
+        ? "the full output could not be saved"
+        : output.savedBytes !== undefined
+          ? `its first ${output.savedBytes} bytes are in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`
+          : `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`;
       notes.push(`[output was ${output.totalLines} lines (${output.totalBytes} bytes), so its middle was cut; ${where}]`);
     }
     if (!drained && ending === "exit") {
@@ -164,15 +171,17 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
 async function pump(
   reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },
   capture: OutputCapture,
-  onProgress: (text: string) => void,
+  onProgress: (text: string) => void | Promise<void>,
 ) {
   const decoder = new TextDecoder();
   // A failing listener must not stop the reading: an undrained pipe would block the command forever.
-  const progress = (text: string) => {
+  // A slow one (rpc's client not reading) does, on purpose: the command waits on its full pipe
+  // instead of zot buffering its output.
+  const progress = (text: string): Promise<void> | undefined => {
     try {
-      onProgress(text);
+      return onProgress(text)?.catch(() => {});
     } catch {
-      // the listener's problem; the output is still captured
+      return undefined; // the listener's problem; the output is still captured
     }
   };
   try {
@@ -181,7 +190,8 @@ async function pump(
       if (done || !value) break;
       const text = decoder.decode(value, { stream: true });
       capture.add(value, text);
-      if (text) progress(text);
+      const wait = text ? progress(text) : undefined;
+      if (wait) await wait;
     }
   } catch {
     // cancelled after the drain grace: what was read is kept
@@ -189,63 +199,8 @@ async function pump(
   const rest = decoder.decode();
   if (rest) {
     capture.add(new Uint8Array(0), rest);
-    progress(rest);
+    await progress(rest);
   }
-}
-
-/**
- * SIGTERM to the group, then SIGKILL if any member is still running after the grace period. Returns
- * once the group is gone (SIGKILL, too, takes a moment to land), so callers can rely on it.
- */
-async function killGroup(pgid: number): Promise<void> {
-  if (!signalGroup(pgid, "SIGTERM")) return;
-  if (await groupGone(pgid, KILL_GRACE_MS)) return;
-  signalGroup(pgid, "SIGKILL");
-  await groupGone(pgid, 1000);
-}
-
-async function groupGone(pgid: number, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    await Bun.sleep(20);
-    if (!groupAlive(pgid)) return true;
-  }
-  return false;
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false; // ESRCH: the group is already gone
-  }
-}
-
-/**
- * Whether any process of the group still runs. On Linux we look in /proc, because orphaned
- * zombies nobody reaps (PID 1 in some containers) would make `kill(-pgid, 0)` say yes forever.
- */
-function groupAlive(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return signalGroup(pgid, 0 as unknown as NodeJS.Signals);
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after "(comm)": state ppid pgrp …; comm may itself contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
-  }
-  return false;
 }
 
 /**
@@ -262,6 +217,9 @@ class OutputCapture {
   private tail = "";
   private fd: number | undefined;
   private path: string | undefined;
+  /** bytes saved in the file; past BASH_OUTPUT_FILE_MAX_BYTES the rest is not saved */
+  private saved = 0;
+  private capped = false;
 
   add(raw: Uint8Array, text: string): void {
     this.bytes += raw.byteLength;
@@ -284,13 +242,9 @@ class OutputCapture {
   }
 
   private spill(): void {
-    this.path = join(tmpdir(), `zot-bash-${randomBytes(6).toString("hex")}.log`);
-    try {
-      this.fd = openSync(this.path, "wx", 0o600);
-    } catch {
-      this.fd = -1; // no file, but still keep memory bounded
-      this.path = undefined;
-    }
+    const file = createOutputFile();
+    this.fd = file?.fd ?? -1; // no file, but still keep memory bounded
+    this.path = file?.path;
     for (const chunk of this.chunks) this.write(chunk);
     const all = this.texts.join("");
     this.head = takeHead(all);
@@ -301,8 +255,12 @@ class OutputCapture {
 
   private write(raw: Uint8Array): void {
     if (this.fd === undefined || this.fd < 0 || raw.byteLength === 0) return;
+    const room = BASH_OUTPUT_FILE_MAX_BYTES - this.saved;
+    if (raw.byteLength > room) this.capped = true;
+    const part = raw.byteLength > room ? raw.subarray(0, room) : raw;
     try {
-      for (let off = 0; off < raw.byteLength; ) off += writeSync(this.fd, raw, off);
+      for (let off = 0; off < part.byteLength; ) off += writeSync(this.fd, part, off);
+      this.saved += part.byteLength;
     } catch {
       closeSync(this.fd);
       this.fd = -1; // e.g. disk full: stop saving, keep capturing
@@ -332,6 +290,7 @@ class OutputCapture {
       totalLines,
       totalBytes: this.bytes,
       fullOutputPath: this.path,
+      savedBytes: this.capped ? this.saved : undefined,
     } as const;
   }
 }

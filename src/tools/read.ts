@@ -1,8 +1,10 @@
 // The `read` tool: a file's lines, numbered like `cat -n`, or an image as an image block.
 // Rule: every line of a file of any size is reachable by offset. The file is scanned line by line
 // from the start, the offset/limit window is selected, and only then are the output caps applied
-// (the original capped the bytes first, so nothing past 50 KB could ever be read).
+// (the original capped the bytes first, so nothing past 50 KB could ever be read). Only regular
+// files are read: a FIFO, a device or a socket can block forever and is refused with a sentence.
 import { createHash, type Hash } from "node:crypto";
+import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
@@ -68,17 +70,18 @@ export const readTool: Tool = {
     if (info.isDirectory()) {
       return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${path}\`)`, true);
     }
-    if (!info.isFile()) {
-      return textResult(`read: ${path} is not a regular file (a device, socket or pipe); use bash to inspect it`, true);
-    }
+    if (!info.isFile()) return notRegular(path);
 
     let handle: FileHandle;
     try {
-      handle = await open(abs, "r");
+      // O_NONBLOCK: should the path have become a FIFO since the stat, opening it must not wait
+      // for a writer that never comes (no abort reaches a blocked open); the fstat below refuses it.
+      handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
       return textResult(`read: cannot read ${path}: ${fileErrorText(err)}`, true);
     }
     try {
+      if (!(await handle.stat()).isFile()) return notRegular(path);
       const first = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(info.size, 1)));
       const { bytesRead } = await handle.read(first, 0, first.length, 0);
       const head = first.subarray(0, bytesRead);
@@ -111,6 +114,14 @@ export const readTool: Tool = {
     }
   },
 };
+
+function notRegular(path: string): ToolResult {
+  return textResult(
+    `read: ${path} is not a regular file (a device, socket or pipe), and reading one can wait forever; ` +
+      "use bash with a timeout to inspect it (e.g. `timeout 5 head -c 4096 " + path + "`)",
+    true,
+  );
+}
 
 /** By magic bytes: a PNG named `.txt` is still an image, a text file named `.png` is still text. */
 export function imageMimeType(bytes: Uint8Array): string | undefined {

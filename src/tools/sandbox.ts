@@ -7,6 +7,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "no
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
+import { BASH_OUTPUT_FILE } from "./bash-output-files.ts";
 
 /** How jailed bash commands are confined. */
 export type Confinement = "bwrap" | "static";
@@ -74,9 +75,6 @@ export function refuseOutsideJail(ctx: ToolContext, tool: string, path: string, 
     { jailed: true, path: abs, real: verdict.real, root },
   );
 }
-
-/** The name bash.ts gives the full copy of a long output, in the temp directory. */
-const BASH_OUTPUT_FILE = /^zot-bash-[0-9a-f]{12}\.log$/;
 
 /**
  * A jailed bash command's long output is saved whole outside the working directory, and its

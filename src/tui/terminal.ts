@@ -1,8 +1,8 @@
 // The terminal the toolkit draws on: raw mode, bracketed paste, the keyboard protocol the
 // terminal supports (Kitty when it answers the query, xterm modifyOtherKeys otherwise), size and
 // resize, and input split into keys and pastes. Rule: whatever way the process ends (stop(),
-// process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT) the terminal is given back as it
-// was found: raw mode off, cursor shown, bracketed paste and keyboard modes off. No timer runs
+// process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT, the last three handled here or by
+// the program) the terminal is given back as it was found: raw mode off, cursor shown, bracketed paste and keyboard modes off. No timer runs
 // except while an escape sequence or the startup query waits for its end.
 import { writeSync } from "node:fs";
 import {
@@ -38,8 +38,9 @@ export interface TerminalOutput {
   readonly rows?: number;
   readonly fd?: number;
   write(data: string): unknown;
-  on(event: "resize", listener: () => void): unknown;
-  off(event: "resize", listener: () => void): unknown;
+  /** "error": a stream reports a failed write (EIO once the terminal is gone) as an event */
+  on(event: "resize" | "error", listener: (error?: unknown) => void): unknown;
+  off(event: "resize" | "error", listener: (error?: unknown) => void): unknown;
 }
 
 export interface TerminalOptions {
@@ -47,6 +48,12 @@ export interface TerminalOptions {
   output?: TerminalOutput;
   /** Restore the terminal on exit, crash and SIGTERM/SIGHUP/SIGINT (default true). */
   handleSignals?: boolean;
+  /**
+   * With handleSignals: on SIGTERM/SIGHUP/SIGINT also exit (128 + the signal's number) right after
+   * restoring (default true). False when the program ends itself in order on a signal (zot's
+   * command line does): the terminal is then restored by stop() or the exit hook.
+   */
+  exitOnSignals?: boolean;
   /** "auto" asks the terminal (Kitty query, then modifyOtherKeys); "legacy" asks nothing. */
   keyboard?: "auto" | "legacy";
   /** How long a lone ESC waits for the rest of a sequence before it is the Escape key. */
@@ -75,6 +82,8 @@ export class Terminal {
   private readonly restoreHooks: (() => string)[] = [];
   private handlers: TerminalHandlers | undefined;
   private active = false;
+  /** the terminal went away under us (writes fail); nothing more is written */
+  private gone = false;
   private negotiating = false;
   private inputTimer: ReturnType<typeof setTimeout> | undefined;
   private queryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -102,6 +111,7 @@ export class Terminal {
     this.input.on("data", this.onData);
     this.input.resume();
     this.output.on("resize", this.onResize);
+    this.output.on("error", this.onOutputError);
     if (this.options.handleSignals ?? true) this.installExitHandlers();
     let setup = BRACKETED_PASTE_ON;
     if ((this.options.keyboard ?? "auto") === "auto") {
@@ -112,8 +122,17 @@ export class Terminal {
     this.write(setup);
   }
 
+  /**
+   * Writes to the terminal. Once the terminal is gone (closed window, dropped SSH: EIO, EPIPE),
+   * output is dropped instead of thrown: the program is being told by SIGHUP and ends in order.
+   */
   write(data: string): void {
-    this.output.write(data);
+    if (this.gone) return;
+    try {
+      this.output.write(data);
+    } catch {
+      this.gone = true;
+    }
   }
 
   /**
@@ -130,6 +149,7 @@ export class Terminal {
     this.removeExitHandlers();
     this.input.off("data", this.onData);
     this.output.off("resize", this.onResize);
+    this.output.off("error", this.onOutputError);
     this.input.pause();
     clearTimeout(this.inputTimer);
     clearTimeout(this.queryTimer);
@@ -169,6 +189,9 @@ export class Terminal {
   };
 
   private readonly onResize = () => this.handlers?.resize();
+  private readonly onOutputError = () => {
+    this.gone = true;
+  };
 
   private dispatch(events: InputEvent[]): void {
     clearTimeout(this.inputTimer);
@@ -211,6 +234,7 @@ export class Terminal {
     process.on("exit", this.onExit);
     // The monitor runs before the runtime prints the error, so the report lands on a sane terminal.
     process.on("uncaughtExceptionMonitor", this.onCrash);
+    if (this.options.exitOnSignals === false) return;
     for (const signal of Object.keys(SIGNAL_NUMBERS)) process.on(signal, this.onSignal);
   }
 

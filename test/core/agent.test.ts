@@ -154,6 +154,74 @@ describe("Agent loop", () => {
     expect(events.some((e) => e.type === "error")).toBe(false);
   });
 
+  test("abort while a tool is stuck where no signal reaches it: the turn still ends, the call keeps a result", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const stuck: Tool = {
+      name: "stuck",
+      description: "blocks forever, ignoring its signal (a read of a hung mount)",
+      parameters: { type: "object" },
+      execute() {
+        started();
+        return new Promise(() => {});
+      },
+    };
+    const { agent, events } = setup([{ calls: [{ id: "c1", name: "stuck", args: {} }] }, { text: "never" }], [stuck]);
+    const controller = new AbortController();
+    const pending = run(agent, "hi", controller.signal);
+    await running;
+    controller.abort();
+    expect(await pending).toEqual({ status: "aborted" });
+    expect(events.at(-1)).toEqual({ type: "done" });
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ id: "c1", is_error: true });
+    expect(JSON.stringify(result)).toContain("did not stop");
+  });
+
+  test("an aborted tool that returns its own result in time keeps it", async () => {
+    const polite: Tool = {
+      name: "polite",
+      description: "stops when asked",
+      parameters: { type: "object" },
+      execute(_args, ctx) {
+        return new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "partial output, then stopped" }], is_error: true }));
+        });
+      },
+    };
+    const { agent, events } = setup([{ calls: [{ id: "c1", name: "polite", args: {} }] }, { text: "never" }], [polite]);
+    const controller = new AbortController();
+    const pending = run(agent, "hi", controller.signal);
+    await Bun.sleep(20);
+    controller.abort();
+    expect(await pending).toEqual({ status: "aborted" });
+    expect(JSON.stringify(events.find((e) => e.type === "tool_result"))).toContain("partial output, then stopped");
+  });
+
+  test("a consumer that holds back stops tool output and the model stream until it lets go", async () => {
+    let release!: () => void;
+    let held: Promise<void> | undefined = new Promise<void>((resolve) => (release = resolve));
+    const chatty: Tool = {
+      name: "chatty",
+      description: "streams three chunks",
+      parameters: { type: "object" },
+      async execute(_args, ctx) {
+        for (const chunk of ["one", "two", "three"]) await ctx.onProgress(chunk);
+        return { content: [{ type: "text", text: "done" }], is_error: false };
+      },
+    };
+    const { agent, events } = setup([{ calls: [{ id: "c1", name: "chatty", args: {} }] }, { text: "after" }], [chatty]);
+    agent.holdBack(() => held);
+    const pending = run(agent);
+    for (let i = 0; i < 20; i++) await Bun.sleep(5);
+    // The stream stopped at its first event, before any tool ran.
+    expect(events.some((e) => e.type === "tool_progress")).toBe(false);
+    held = undefined;
+    release();
+    expect(await pending).toEqual({ status: "ok" });
+    expect(events.filter((e) => e.type === "tool_progress").map((e) => (e as { text: string }).text)).toEqual(["one", "two", "three"]);
+  });
+
   test("turn_start block ends the turn with the reason", async () => {
     const { agent, events, requests } = setup([{ text: "never" }]);
     agent.chain.add(gate("quota", ["turn_start"], () => ({ action: "block", reason: "out of quota" })));

@@ -114,6 +114,19 @@ describe("InterceptChain", () => {
     expect(out.payload.args).toEqual({ command: "echo ok" });
   });
 
+  test("a timeout beyond setTimeout's limit waits for the answer instead of expiring at once", async () => {
+    const chain = new InterceptChain();
+    chain.add(
+      participant("patient", async () => {
+        await Bun.sleep(30);
+        return { action: "modify", value: { command: "ls -la" } };
+      }, { timeoutMs: 30 * 24 * 3600 * 1000, onFailure: "deny" }),
+    );
+    const out = await chain.run("tool_call", toolCall, signal());
+    expect(out.action).toBe("continue");
+    expect(out.payload.args).toEqual({ command: "ls -la" });
+  });
+
   test("per-stage timeouts apply to their stage only", async () => {
     const chain = new InterceptChain();
     chain.add(

@@ -1,12 +1,13 @@
 // bash: real processes. Exit codes, one merged stream in order, progress while running, the whole
 // process group killed on timeout and abort, and huge output cut to head + tail with a full file.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TextBlock } from "../../src/protocol/messages.ts";
 import type { ToolContext } from "../../src/protocol/tool.ts";
 import { bashTool } from "../../src/tools/bash.ts";
+import { sweepOutputFiles } from "../../src/tools/bash-output-files.ts";
 import { running } from "../support/process-state.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "zot-bash-test-"));
@@ -69,7 +70,7 @@ test("progress chunks arrive while the command is still running", async () => {
   const pending = bashTool
     .execute(
       { command: "echo first; sleep 0.5; echo second" },
-      context({ onProgress: (text) => chunks.push({ text, finishedYet: finished }) }),
+      context({ onProgress: (text) => void chunks.push({ text, finishedYet: finished }) }),
     )
     .then((r) => {
       finished = true;
@@ -119,6 +120,66 @@ test("abort through the AbortController kills the process group and returns", as
   expect(r.text).toMatch(/\[aborted\] \d+\.\ds$/);
   expect(r.details.aborted).toBe(true);
   expect(running(grandchild)).toBe(false);
+});
+
+test("abort kills what left the group too (setsid), not only the group", async () => {
+  const pidFile = join(dir, "setsid-pid");
+  const controller = new AbortController();
+  const pending = run({ command: `setsid sleep 30 & echo $! > ${pidFile}; sleep 30` }, context({ signal: controller.signal }));
+  const escaped = Number(await waitForFile(pidFile));
+  expect(running(escaped)).toBe(true);
+  controller.abort();
+  const r = await pending;
+  expect(r.details.aborted).toBe(true);
+  expect(running(escaped)).toBe(false);
+});
+
+test("a timeout beyond setTimeout's limit (24.8 days) waits, instead of firing at once", async () => {
+  const r = await run({ command: "sleep 0.2; echo finished", timeout: 3_000_000 });
+  expect(r.details.timed_out).toBe(false);
+  expect(r.is_error).toBe(false);
+  expect(r.text).toStartWith("finished\n");
+});
+
+test("saved outputs cannot pile up: a new one removes those older than a week", async () => {
+  const old = join(tmpdir(), "zot-bash-0123456789ab.log");
+  const recent = join(tmpdir(), "zot-bash-ba9876543210.log");
+  writeFileSync(old, "old output\n");
+  writeFileSync(recent, "recent output\n");
+  const eightDaysAgo = (Date.now() - 8 * 24 * 3600 * 1000) / 1000;
+  utimesSync(old, eightDaysAgo, eightDaysAgo);
+  try {
+    const r = await run({ command: "seq 1 100000" });
+    expect(r.details.truncated).toBe(true);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+  } finally {
+    rmSync(old, { force: true });
+    rmSync(recent, { force: true });
+  }
+});
+
+test("saved outputs stay within the budget: the oldest go first, files in use and other names never", () => {
+  const sweepDir = mkdtempSync(join(tmpdir(), "zot-bash-sweep-"));
+  const now = Date.now();
+  const files = [
+    { name: "zot-bash-000000000001.log", bytes: 400, ageMs: 3_600_000 },
+    { name: "zot-bash-000000000002.log", bytes: 400, ageMs: 1_800_000 },
+    { name: "zot-bash-000000000003.log", bytes: 400, ageMs: 600_000 },
+    { name: "zot-bash-000000000004.log", bytes: 400, ageMs: 1_000 }, // still being written, maybe
+    { name: "notes.log", bytes: 5000, ageMs: 3 * 24 * 3_600_000 },
+  ];
+  for (const file of files) {
+    const path = join(sweepDir, file.name);
+    writeFileSync(path, "x".repeat(file.bytes));
+    const at = (now - file.ageMs) / 1000;
+    utimesSync(path, at, at);
+  }
+  const removed = sweepOutputFiles({ dir: sweepDir, maxAgeMs: 24 * 3_600_000, budgetBytes: 500, roomBytes: 200, now });
+  expect(removed.map((path) => path.slice(sweepDir.length + 1))).toEqual(["zot-bash-000000000001.log", "zot-bash-000000000002.log", "zot-bash-000000000003.log"]);
+  expect(existsSync(join(sweepDir, "zot-bash-000000000004.log"))).toBe(true);
+  expect(existsSync(join(sweepDir, "notes.log"))).toBe(true);
+  rmSync(sweepDir, { recursive: true, force: true });
 });
 
 test("an already aborted signal starts nothing", async () => {

@@ -207,3 +207,15 @@ test("readsOnlyInside: a path inside the working directory, judged by where it l
   expect(inside({ path: "~/.ssh/id_rsa" })).toBe(false);
   expect(inside({})).toBe(false);
 });
+
+test("a FIFO, a device or a link to one is refused at once with a sentence, never waited on", async () => {
+  const fifo = join(dir, "pipe");
+  Bun.spawnSync(["mkfifo", fifo]);
+  symlinkSync(fifo, join(dir, "pipe-link"));
+  for (const path of ["pipe", "pipe-link", "/dev/zero"]) {
+    const r = await read({ path });
+    expect(r.is_error).toBe(true);
+    expect(r.text).toContain("is not a regular file");
+    expect(r.text).toContain("use bash with a timeout");
+  }
+});

@@ -19,6 +19,8 @@ export interface InteractiveOptions {
   terminal?: Terminal;
   /** the built-in slash commands (default: all of them) */
   commands?: readonly SlashCommand[];
+  /** hands the caller what ends the app in order with an exit code (the command line's signals) */
+  exitControl?: (exit: (code: number) => void) => void;
 }
 
 /**
@@ -41,5 +43,6 @@ export async function runInteractive(runtime: Runtime | ConfirmingRuntimeFactory
   });
   const confirmer = createDialogConfirmer(app);
   const askTrust = createTrustAsker(app);
+  options.exitControl?.((code) => app.exit(code));
   return app.run(typeof runtime === "function" ? (log) => runtime(log, confirmer, askTrust) : runtime);
 }
