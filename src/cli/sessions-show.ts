@@ -5,7 +5,7 @@
 import { base64ByteLength, type ContentBlock, type Message, type ToolResultContent } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { findSession } from "../session/find.ts";
-import { oneLine } from "../session/list.ts";
+import { oneLine } from "../protocol/text-of.ts";
 import { lockOwner } from "../session/lock.ts";
 import { readSessionFile } from "../session/reader.ts";
 import { replay } from "../session/replay.ts";

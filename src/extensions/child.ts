@@ -13,7 +13,7 @@ import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { type LogLimits, RunLog } from "./child-log.ts";
-import { LineSplitter } from "./line-splitter.ts";
+import { LineSplitter } from "../protocol/line-splitter.ts";
 
 export { LineSplitter };
 

@@ -2,22 +2,8 @@
 // non-interactive modes (-p, --json) do with its answer. Rule: only the exact name of a registered
 // command is a command; anything else (`/etc/hosts is broken`) goes to the model as a prompt.
 import type { Agent, PromptInput, PromptOutcome } from "../core/agent.ts";
-import type { ExtFrameOf, PanelSpec } from "../protocol/ext-frames.ts";
-
-export interface SlashInvocation {
-  name: string;
-  /** everything after the name, trimmed (inner spacing and newlines kept) */
-  args: string;
-}
-
-/** What a command's reply means, once normalised (an `error` field wins over any action). */
-export type CommandResult =
-  | { command: string; extension: string; action: "prompt"; text: string }
-  | { command: string; extension: string; action: "insert" | "display"; text: string }
-  | { command: string; extension: string; action: "noop" }
-  /** the panel was handed to whatever shows panels; events carry its title as text */
-  | { command: string; extension: string; action: "open_panel"; panel: PanelSpec; text: string }
-  | { command: string; extension: string; action: "error"; text: string };
+import type { ExtFrameOf } from "../protocol/ext-frames.ts";
+import { type CommandResult, commandErrorMessage, parseSlash, type SlashInvocation } from "../protocol/slash-command.ts";
 
 /** The registry the modes dispatch through (the ExtensionManager). */
 export interface SlashCommands {
@@ -27,15 +13,6 @@ export interface SlashCommands {
 
 /** How a run of -p / --json ended: a prompt's outcome, or a command that failed. */
 export type RunOutcome = PromptOutcome | { status: "command_error"; message: string };
-
-const SLASH = /^\/([A-Za-z0-9_-]+)(?:[ \t\r\n]+([\s\S]*))?$/;
-
-/** `/weather  berlin ` → {name: "weather", args: "berlin"}; anything else → undefined. */
-export function parseSlash(text: string): SlashInvocation | undefined {
-  const match = SLASH.exec(text.trim());
-  if (!match) return undefined;
-  return { name: match[1], args: (match[2] ?? "").trim() };
-}
 
 /** The invocation if `text` starts with the name of a registered command. */
 export function matchCommand(text: string, commands: SlashCommands | undefined): SlashInvocation | undefined {
@@ -69,11 +46,6 @@ export function commandResult(
     default:
       return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, insert, display, open_panel, noop)` };
   }
-}
-
-/** The one-line error the user sees for a failed command. */
-export function commandErrorMessage(result: Extract<CommandResult, { action: "error" }>): string {
-  return `/${result.command} (extension ${result.extension}): ${result.text}`;
 }
 
 /**

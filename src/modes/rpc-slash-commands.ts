@@ -5,7 +5,8 @@
 // Wherever an extension command runs over rpc (run_command, a /command in a prompt), a `display`
 // answer is also an `ext_display` event, as the newer original sends it.
 import type { ReloadReport } from "../extensions/manager.ts";
-import { commandErrorMessage, type SlashCommands } from "../extensions/slash-command.ts";
+import { type SlashCommands } from "../extensions/slash-command.ts";
+import { commandErrorMessage } from "../protocol/slash-command.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
 import { switchModel } from "./rpc-models.ts";

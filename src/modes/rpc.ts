@@ -9,7 +9,7 @@
 // memory stays bounded however slowly the client reads.
 import { panelEventSink } from "../extensions/panel-events.ts";
 import type { Runtime } from "../runtime.ts";
-import { LineSplitter } from "../extensions/line-splitter.ts";
+import { LineSplitter } from "../protocol/line-splitter.ts";
 import { RPC_MAX_LINE_BYTES, type RpcFailure, type RpcResponse } from "../protocol/rpc-frames.ts";
 import { tokenMatches } from "./rpc-auth.ts";
 import { dispatch } from "./rpc-dispatch.ts";

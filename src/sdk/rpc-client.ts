@@ -8,7 +8,7 @@
 //   const { text } = await zot.prompt("what does this repo do?");
 //   await zot.close();
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { LineSplitter } from "../extensions/line-splitter.ts";
+import { LineSplitter } from "../protocol/line-splitter.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { ImageInput, RpcCommandOf, RpcCommandType, RpcDataOf, RpcReasoning, RpcResponse } from "../protocol/rpc-frames.ts";

@@ -2,7 +2,7 @@
 // how it ended, and a compaction's summary. Both SDKs report a finished turn through it.
 // Rule: no valibot at run time (the RPC client is bundled for Node from this file), and
 // nothing here but reading events: the events already said everything.
-import { commandErrorMessage } from "../extensions/slash-command.ts";
+import { commandErrorMessage } from "../protocol/slash-command.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import { textOf } from "../protocol/text-of.ts";
 
@@ -42,7 +42,7 @@ export function turnResult(events: AgentEvent[]): TurnResult {
         if (event.action === "display" || event.action === "insert") shown += event.text ?? "";
         if (event.action === "error") {
           const { command, extension, text = "the command failed" } = event;
-          error ??= commandErrorMessage({ command, extension, action: "error", text });
+          error ??= commandErrorMessage({ command, extension, text });
         }
         break;
       case "error":

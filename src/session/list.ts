@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { errorText } from "../protocol/error-text.ts";
 import { textOf } from "../protocol/messages.ts";
+import { oneLine } from "../protocol/text-of.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { lockOwner } from "./lock.ts";
 import { SESSION_FILE_EXT, sessionDir } from "./paths.ts";
@@ -143,8 +144,4 @@ function countAfter(line: string, count: number): number {
   if (entry?.type === "compaction") return 1 + Math.min(entry.kept, count);
   if (entry?.type === "rewind") return Math.min(entry.to, count);
   return count;
-}
-
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }

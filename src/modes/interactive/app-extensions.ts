@@ -6,7 +6,7 @@
 // submit_slash that names no command is refused with a note; it never reaches the model, and it
 // never touches what the user is typing.
 import type { ExtensionManager } from "../../extensions/manager.ts";
-import { parseSlash } from "../../extensions/slash-command.ts";
+import { parseSlash } from "../../protocol/slash-command.ts";
 import type { InteractiveApp } from "./app.ts";
 import { PanelOverlay } from "./panel-overlay.ts";
 

@@ -7,7 +7,7 @@
 // written to the terminal except through the renderer: runtime notes and diagnostics are chat notes.
 import { homedir } from "node:os";
 import type { Agent } from "../../core/agent.ts";
-import { parseSlash } from "../../extensions/slash-command.ts";
+import { parseSlash } from "../../protocol/slash-command.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";

@@ -5,7 +5,7 @@
 // Rule: every answer is also a `command_result` event, as in -p, --json and rpc, so the session and
 // subscribed extensions see the same thing whichever mode ran the command.
 import type { ExtensionManager } from "../../extensions/manager.ts";
-import { commandErrorMessage } from "../../extensions/slash-command.ts";
+import { commandErrorMessage } from "../../protocol/slash-command.ts";
 import type { AppContext } from "./app-context.ts";
 import type { ExtensionNotes } from "./extension-notes.ts";
 

@@ -4,7 +4,7 @@
 // same turn.
 import { textOf } from "../../../protocol/messages.ts";
 import { userTurns } from "../../../session/fork.ts";
-import { oneLine } from "../../../session/list.ts";
+import { oneLine } from "../../../protocol/text-of.ts";
 import type { SlashCommand } from "../app-context.ts";
 import { pick } from "./pick.ts";
 

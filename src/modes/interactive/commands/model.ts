@@ -7,7 +7,8 @@
 import { resolveApiKey } from "../../../config/credentials.ts";
 import { errorText } from "../../../protocol/error-text.ts";
 import type { ModelInfo, ProviderName } from "../../../protocol/models.ts";
-import { formatPrice, formatTokens, loadCatalog, resolveModel } from "../../../providers/catalog.ts";
+import { formatPrice, formatTokens } from "../../../protocol/model-figures.ts";
+import { loadCatalog, resolveModel } from "../../../providers/catalog.ts";
 import { fuzzyFilter } from "../../../tui/fuzzy.ts";
 import type { SelectItem } from "../../../tui/select-list.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";

@@ -1,5 +1,6 @@
-// Splits a child's stdout byte stream into lines for LineChild. Rule: bounded memory whatever
-// the child writes; an over-long line is counted and discarded, never buffered.
+// Splits a byte stream into lines: the NDJSON framing of a child's stdout (LineChild), of `zot rpc`'s
+// stdin and of the rpc client's view of zot's stdout. Rule: bounded memory whatever the other side
+// writes; an over-long line is counted and discarded, never buffered.
 /**
  * Splits a byte stream into lines. Bytes are kept until a newline, so a UTF-8 character cut
  * across chunks is decoded whole (0x0A never occurs inside a multi-byte sequence). A line over the

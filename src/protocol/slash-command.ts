@@ -1,0 +1,34 @@
+// `/name args` as input, and what a slash command of an extension answers: the shapes every front
+// end shares (the TUI's editor, -p, --json, rpc, the SDKs). Rule: pure; only the exact name of a
+// registered command is a command (deciding that is the caller's), and a command's failure reads the
+// same wherever it is shown.
+import type { PanelSpec } from "./ext-frames.ts";
+
+export interface SlashInvocation {
+  name: string;
+  /** everything after the name, trimmed (inner spacing and newlines kept) */
+  args: string;
+}
+
+/** What a command's reply means, once normalised (an `error` field wins over any action). */
+export type CommandResult =
+  | { command: string; extension: string; action: "prompt"; text: string }
+  | { command: string; extension: string; action: "insert" | "display"; text: string }
+  | { command: string; extension: string; action: "noop" }
+  /** the panel was handed to whatever shows panels; events carry its title as text */
+  | { command: string; extension: string; action: "open_panel"; panel: PanelSpec; text: string }
+  | { command: string; extension: string; action: "error"; text: string };
+
+const SLASH = /^\/([A-Za-z0-9_-]+)(?:[ \t\r\n]+([\s\S]*))?$/;
+
+/** `/weather  berlin ` → {name: "weather", args: "berlin"}; anything else → undefined. */
+export function parseSlash(text: string): SlashInvocation | undefined {
+  const match = SLASH.exec(text.trim());
+  if (!match) return undefined;
+  return { name: match[1], args: (match[2] ?? "").trim() };
+}
+
+/** The one-line error the user sees for a failed command. */
+export function commandErrorMessage(result: { command: string; extension: string; text: string }): string {
+  return `/${result.command} (extension ${result.extension}): ${result.text}`;
+}
