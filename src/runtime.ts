@@ -250,10 +250,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
-      if (next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)) {
-        agent.provider = await createProvider(next, { ...endpoint, baseUrl: baseUrlOf(next) });
-      }
-      agent.setModel(next);
+      const client =
+        next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)
+          ? await createProvider(next, { ...endpoint, baseUrl: baseUrlOf(next) })
+          : undefined;
+      agent.switchModel(next, client);
     };
     const switchSession = async (choice: SessionChoice): Promise<string[]> => {
       const { openSession } = await import("./session/open.ts");
@@ -263,8 +264,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       const notes = [...next.notes];
       agent.clear();
       if (next.resumed) {
-        agent.replaceTranscript(next.resumed.messages);
-        agent.cumulative = next.resumed.cumulative;
+        agent.replaceTranscript(next.resumed.messages, next.resumed.cumulative);
         // One provider per process: the session's model comes back when this provider has it.
         const ended = next.resumed;
         const found =

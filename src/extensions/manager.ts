@@ -489,8 +489,7 @@ export class ExtensionManager implements SlashCommands {
 
   /** Replaces the agent's extension tools in place, keeping every other tool where it was. */
   private swapTools(agent: Agent, previous: readonly Tool[], next: readonly Tool[]): void {
-    const old = new Set(previous);
-    agent.tools = [...agent.tools.filter((tool) => !old.has(tool)), ...next];
+    agent.swapTools(previous, next);
   }
 
   private fanOut(event: AgentEvent): void {

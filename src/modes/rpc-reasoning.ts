@@ -25,6 +25,6 @@ export const setReasoning: Handler<"set_reasoning"> = (command, session) => {
   const busy = busyError(session, "change the reasoning level");
   if (busy) return { error: busy };
   const level = reasoningLevel(command.reasoning);
-  session.runtime.agent.reasoning = level;
+  session.runtime.agent.setReasoning(level);
   return { data: { reasoning: command.reasoning, applied: level ?? "off" } };
 };

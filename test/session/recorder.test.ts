@@ -63,7 +63,7 @@ describe("the session recorder", () => {
     ]);
     await agent.prompt({ text: "go", images: [{ mime_type: "image/png", data: "iVBORw0KGgo=" }] }, signal());
     const state = replayed(session.file);
-    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages).toEqual([...agent.messages]);
     expect(state.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(state.cumulative).toEqual(agent.cumulative);
     expect(state.header).toMatchObject({ model: "claude-sonnet-4-5", provider: "anthropic", cwd: agent.cwd });
@@ -87,7 +87,7 @@ describe("the session recorder", () => {
     agent.chain.remove("kill");
     await agent.prompt({ text: "three" }, signal());
     const state = replayed(session.file);
-    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages).toEqual([...agent.messages]);
     expect(state.messages.map((m) => m.content[0]?.type === "text" && m.content[0].text)).toEqual(["one", "first answer", "three", "third"]);
     expect(state.entries.find((e) => e.type === "rewind")).toMatchObject({ to: 2, reason: "hard_abort by kill" });
     session.close();
@@ -103,7 +103,7 @@ describe("the session recorder", () => {
     expect(outcome.status).toBe("ok");
     await agent.prompt({ text: "third" }, signal());
     const state = replayed(session.file);
-    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages).toEqual([...agent.messages]);
     const compaction = state.entries.find((e) => e.type === "compaction");
     expect(compaction).toMatchObject({ reason: "manual", messages_before: before });
     // the kept messages are not written a second time
@@ -114,7 +114,7 @@ describe("the session recorder", () => {
 
   test("a model switch is recorded before the next message; an interceptor's rewrite is in the audit trail", async () => {
     const { agent, session } = setup([{ tool_calls: [{ id: "c1", name: "echo", args: { x: "rm -rf /" } }] }, { text: "ok" }]);
-    agent.setModel(testModel({ id: "claude-opus-4-5", provider: "anthropic" }));
+    agent.switchModel(testModel({ id: "claude-opus-4-5", provider: "anthropic" }));
     agent.chain.add(guard("safe", (stage, p) => (stage === "tool_call" ? { action: "modify", value: { x: "ls" }, reason: "no rm" } : { action: "continue" })));
     await agent.prompt({ text: "clean up" }, signal());
     const state = replayed(session.file);
@@ -153,7 +153,7 @@ describe("the session recorder", () => {
     release();
     await done;
     const state = replayed(session.file);
-    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages).toEqual([...agent.messages]);
     // the tool message is its results, each written once
     expect(state.entries.filter((e) => e.type === "tool_result")).toHaveLength(2);
     expect(state.entries.filter((e) => e.type === "message" && e.message.role === "tool")).toHaveLength(0);
@@ -165,24 +165,24 @@ describe("the session recorder", () => {
     const { agent, session } = setup([{ tool_calls: calls }, { text: "after" }, { tool_calls: calls.map((c) => ({ ...c, id: `${c.id}2` })) }, { text: "never" }]);
     agent.chain.add(guard("stop", (stage, p) => (stage === "tool_call" && p.args.n === 2 ? { action: "abort_turn", reason: "enough" } : { action: "continue" })));
     await agent.prompt({ text: "one" }, signal());
-    expect(replayed(session.file).messages).toEqual(agent.messages);
+    expect(replayed(session.file).messages).toEqual([...agent.messages]);
     agent.chain.remove("stop");
     agent.chain.add(guard("kill", (stage, p) => (stage === "tool_call" && p.args.n === 3 ? { action: "hard_abort", reason: "undo" } : { action: "continue" })));
     await agent.prompt({ text: "two" }, signal());
     const state = replayed(session.file);
-    expect(state.messages).toEqual(agent.messages);
+    expect(state.messages).toEqual([...agent.messages]);
     expect(state.messages.at(-1)!.content).toEqual(agent.messages.at(-1)!.content);
     session.close();
   });
 
   test("a model switch after something was recorded is written at once (a list of sessions shows it); before, the header names it", async () => {
     const { agent, session, home, cwd } = setup([{ text: "first" }]);
-    agent.setModel(testModel({ id: "claude-haiku-4-5", provider: "anthropic" }));
+    agent.switchModel(testModel({ id: "claude-haiku-4-5", provider: "anthropic" }));
     // Nothing recorded yet: still no file.
     expect(existsSync(sessionDir(home, cwd))).toBe(false);
     await agent.prompt({ text: "hi" }, signal());
     expect(replayed(session.file).header.model).toBe("claude-haiku-4-5");
-    agent.setModel(testModel({ id: "claude-opus-4-5", provider: "anthropic" }));
+    agent.switchModel(testModel({ id: "claude-opus-4-5", provider: "anthropic" }));
     const state = replayed(session.file);
     expect(state.model).toBe("claude-opus-4-5");
     expect(state.entries.at(-1)).toMatchObject({ type: "model_change", model: "claude-opus-4-5" });

@@ -15,7 +15,7 @@ export const JAIL_COMMANDS: SlashCommand[] = [
         app.showNote(`already jailed to ${root}; /unjail lifts it`);
         return;
       }
-      app.agent.jailed = true;
+      app.agent.setJail(true);
       const bash =
         (await jailConfinement()) === "bwrap"
           ? "bash runs under bubblewrap, seeing only this directory and the system"
@@ -31,7 +31,7 @@ export const JAIL_COMMANDS: SlashCommand[] = [
         app.showNote("not jailed; /jail confines the tools to the working directory");
         return;
       }
-      app.agent.jailed = false;
+      app.agent.setJail(false);
       app.showNote("unjailed: the tools can reach files outside the working directory again", "warn");
     },
   },

@@ -1,0 +1,100 @@
+// What the parts of one agent (the loop, the model call, tool running, compaction) share while they
+// work: its state, the outlets they report through, and the rules every part applies the same way
+// (usage priced and counted, a failure worded, the context estimated). Rule: only core/ sees this;
+// everything outside reads the Agent's getters and changes it through its intent methods.
+import type { AgentEvent } from "../protocol/events.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { Message } from "../protocol/messages.ts";
+import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
+import { type Provider, ProviderError, type ToolSpec } from "../protocol/provider.ts";
+import type { FileViews, ProtectedPath, Tool } from "../protocol/tool.ts";
+import { addUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
+import { estimateContextTokens } from "./compact.ts";
+import { priceUsage } from "./cost.ts";
+import type { InterceptChain } from "./intercept.ts";
+import type { Compacted, ContextUse, FinishedResult, TurnFailure } from "./outcomes.ts";
+import type { ToolStep } from "./tool-step.ts";
+
+export interface AgentState {
+  provider: Provider;
+  model: ModelInfo;
+  tools: Tool[];
+  readonly system: string;
+  readonly cwd: string;
+  reasoning?: ReasoningLevel;
+  /** 0 = unlimited */
+  readonly maxSteps: number;
+  /** compact automatically at this fraction of the window; 0 = never */
+  readonly autoCompact: number;
+  /** every tool call gets it in its context: the built-in tools then refuse paths outside cwd and confine bash */
+  jailed: boolean;
+  messages: Message[];
+  cumulative: Usage;
+  /** tokens in the context as of the last model call */
+  contextTokens: number;
+  /**
+   * What the model last saw of each file (its reads, writes and edits), handed to every tool call:
+   * edit and write refuse a file that changed since. Forgotten with the transcript.
+   */
+  readonly views: FileViews;
+  /** handed to every tool call (ToolContext.protectedPaths) */
+  readonly protectedPaths: readonly ProtectedPath[];
+  readonly chain: InterceptChain;
+}
+
+/** Where the working parts report to: the agent's listeners. */
+export interface AgentOutlets {
+  emit(event: AgentEvent): void;
+  /** appends to the transcript and tells the message listeners */
+  append(message: Message): void;
+  toolStep(step: ToolStep): void;
+  toolResult(finished: FinishedResult): void;
+  compacted(compacted: Compacted): void;
+  /** what producers wait for before making more events (a reader behind), or undefined */
+  backpressure(signal: AbortSignal): Promise<void> | undefined;
+}
+
+/**
+ * Puts another transcript in place: what the model read belongs to the conversation it read it in,
+ * and the context is estimated from the new transcript until the next call reports the real count.
+ */
+export function setTranscript(state: AgentState, messages: Message[]): void {
+  state.messages = messages;
+  state.views.clear();
+  state.contextTokens = estimateContext(state);
+}
+
+/** Nothing for an empty transcript (nothing was sent yet), else the transcript's size, estimated. */
+export function estimateContext(state: AgentState): number {
+  return state.messages.length === 0 ? 0 : estimateContextTokens(state.system, state.messages, toolSpecs(state));
+}
+
+export function contextUse(state: AgentState): ContextUse {
+  const window = state.model.context_window;
+  return { tokens: state.contextTokens, window, fraction: window > 0 ? state.contextTokens / window : 0 };
+}
+
+/** The tools as the model is offered them, in name order (a stable prompt prefix for caching). */
+export function toolSpecs(state: AgentState): ToolSpec[] {
+  return state.tools
+    .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A call's usage priced with the current model and added to the total; a `usage` event says both. */
+export function recordUsage(state: AgentState, out: AgentOutlets, usage: TokenUsage): void {
+  const priced = priceUsage(state.model, usage);
+  state.cumulative = addUsage(state.cumulative, priced);
+  out.emit({ type: "usage", ...priced, cumulative: state.cumulative });
+}
+
+/** A provider's failure as the turn reports it; anything else is a bug, said with the provider's name. */
+export function failureOf(state: AgentState, error: unknown): TurnFailure {
+  if (error instanceof ProviderError) return { message: error.message, code: error.code };
+  return { message: `${state.provider.name}: ${errorText(error)}`, code: "internal" };
+}
+
+/** A provider whose stream ended quietly, without its final message. */
+export function noFinalMessage(state: AgentState): TurnFailure {
+  return { message: `${state.provider.name}: the stream ended without a final message`, code: "bad_response" };
+}

@@ -1,0 +1,94 @@
+// The agent compacting its transcript: the older part summarised by the model into one message, the
+// recent turns kept verbatim (manual, automatic at a share of the window, after a context overflow).
+// compact.ts plans what goes; this runs the summarising call and puts the result in place.
+// Rule: on failure or abort the transcript stays as it was; the summary's text is collected, never
+// streamed out as text_delta (clients would take it for the answer).
+import type { CompactReason } from "../protocol/events.ts";
+import { type ContentBlock, textOf } from "../protocol/messages.ts";
+import type { ModelRequest } from "../protocol/provider.ts";
+import type { TokenUsage } from "../protocol/usage.ts";
+import { type AgentOutlets, type AgentState, contextUse, failureOf, noFinalMessage, recordUsage, setTranscript } from "./agent-state.ts";
+import { CompactError, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
+import type { CompactOutcome, Compacted, TurnFailure } from "./outcomes.ts";
+
+/** Whether the context has reached the automatic compaction's share of the window. */
+export function autoCompactDue(state: AgentState): boolean {
+  return state.autoCompact > 0 && state.messages.length > 0 && contextUse(state).fraction >= state.autoCompact;
+}
+
+/**
+ * Summarises the older part of the transcript into one message and keeps the recent part. Emits
+ * compact_start, the summarising call's usage, then compact_done or an error event (none for an
+ * abort). An automatic compaction that finds nothing to compact emits nothing at all.
+ */
+export async function compactNow(
+  state: AgentState,
+  out: AgentOutlets,
+  signal: AbortSignal,
+  reason: CompactReason,
+  instructions?: string,
+): Promise<CompactOutcome> {
+  const messagesBefore = state.messages.length;
+  const plan = (() => {
+    try {
+      return planCompaction(state.messages, state.model);
+    } catch (error) {
+      if (error instanceof CompactError) return { nothing: error.message };
+      throw error;
+    }
+  })();
+  // Nothing to compact is no failure of a turn that never asked for it: the call goes ahead as is.
+  if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing, code: "compaction" };
+  out.emit({ type: "compact_start", reason });
+  const kept = "nothing" in plan ? [] : plan.kept;
+  const outcome: CompactOutcome =
+    "nothing" in plan
+      ? { status: "error", message: plan.nothing, code: "compaction" }
+      : await summarise(state, out, summaryRequest(plan.older, state.model, instructions), signal);
+  if (outcome.status === "error") out.emit({ type: "error", message: compactionFailure(reason, outcome.message), code: outcome.code });
+  if (outcome.status !== "ok") return outcome;
+
+  const message = summaryMessage(outcome.summary);
+  // An estimate until the next call reports the real count, so the threshold does not fire again at once.
+  setTranscript(state, [message, ...kept]);
+  out.emit({
+    type: "compact_done",
+    summary: outcome.summary,
+    reason,
+    messages_before: messagesBefore,
+    messages_after: state.messages.length,
+  });
+  const compacted: Compacted = { reason, summary: outcome.summary, message, kept: kept.length, messagesBefore };
+  out.compacted(compacted);
+  return outcome;
+}
+
+/** The summarising call; its usage is priced and counted like any call's. */
+async function summarise(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<CompactOutcome> {
+  let usage: TokenUsage | undefined;
+  let content: ContentBlock[] | undefined;
+  let failure: TurnFailure | undefined;
+  try {
+    for await (const ev of state.provider.stream(request, signal)) {
+      if (ev.type === "retry") out.emit(ev);
+      else if (ev.type === "usage") usage = ev.usage;
+      else if (ev.type === "done") content = ev.content;
+    }
+  } catch (error) {
+    failure = failureOf(state, error);
+  }
+  if (usage) recordUsage(state, out, usage);
+  if (signal.aborted) return { status: "aborted" };
+  if (failure) return { status: "error", ...failure };
+  if (!content) return { status: "error", ...noFinalMessage(state) };
+  const summary = textOf(content).trim();
+  if (!summary) return { status: "error", message: "the model returned an empty summary", code: "compaction" };
+  return { status: "ok", summary };
+}
+
+/** A failed compaction, worded for what it meant to the turn. */
+function compactionFailure(reason: CompactReason, message: string): string {
+  if (reason === "auto") return `automatic compaction failed: ${message}; going on with the whole transcript`;
+  if (reason === "overflow") return `compaction after a context overflow failed: ${message}`;
+  return message;
+}

@@ -1,0 +1,62 @@
+// The shapes the agent's work is asked in and ends in: a prompt's input, how a prompt or a
+// compaction ended, a turn's failure, and what observers are told of a compaction, a tool result and
+// the context. Rule: by the time an outcome is returned the events have already said it; outcomes are
+// for exit codes and for whoever records the transcript.
+import type { ErrorCode } from "../protocol/error-code.ts";
+import type { CompactReason } from "../protocol/events.ts";
+import type { Message, ToolResultBlock } from "../protocol/messages.ts";
+
+export interface PromptInput {
+  text: string;
+  /** text that came with the prompt (piped stdin): the model gets it first, marked as stdin */
+  context?: string;
+  images?: { mime_type: string; data: string }[];
+}
+
+/** How a prompt ended. The events have already said it; this is for exit codes. */
+export type PromptOutcome =
+  | { status: "ok" }
+  | { status: "aborted" }
+  | { status: "blocked"; reason: string }
+  | { status: "error"; message: string; code: ErrorCode };
+
+/** How a compaction ended. The events (compact_start, usage, compact_done or error) have already said it. */
+export type CompactOutcome =
+  | { status: "ok"; summary: string }
+  | { status: "aborted" }
+  | { status: "error"; message: string; code: ErrorCode };
+
+/** Why a turn failed: the sentence for a person, the code for a program (the `error` and `turn_end` events carry both). */
+export interface TurnFailure {
+  message: string;
+  code: ErrorCode;
+}
+
+/** A compaction that succeeded, for whoever records the transcript (the session store). */
+export interface Compacted {
+  reason: CompactReason;
+  summary: string;
+  /** the summary message, now first in the transcript */
+  message: Message;
+  /** messages kept verbatim after it */
+  kept: number;
+  messagesBefore: number;
+}
+
+/** A tool call's result, the moment it is known: the very block the step's tool message will hold. */
+export interface FinishedResult {
+  block: ToolResultBlock;
+  time: string;
+}
+
+/** The context as of the last model call. */
+export interface ContextUse {
+  /**
+   * input + cache read + cache write + output tokens of the last call (an estimate right after a
+   * compaction, and for a transcript loaded from a session until its first call)
+   */
+  tokens: number;
+  window: number;
+  /** tokens / window */
+  fraction: number;
+}

@@ -1,0 +1,151 @@
+// Running the tool calls of one step, in order, each through its gates: tool_call (a participant
+// may answer, deny, rewrite or rename it), approve_tool (every approver's yes, the confirmation
+// dialog among them), the tool itself raced against the abort, then after_tool.
+// Rule: every call keeps a result (an unmatched tool call breaks the next request): one cancelled
+// before it ran, one a participant refused, and those left when a participant ends the turn each get
+// an error result; each result is announced the moment it is known.
+import { nowIso, type ToolCallBlock, type ToolResultBlock, toWireResultContent } from "../protocol/messages.ts";
+import { type ToolResult, textResult } from "../protocol/tool.ts";
+import type { AgentOutlets, AgentState } from "./agent-state.ts";
+import type { ToolArgs } from "./intercept.ts";
+import type { ToolStatus } from "./tool-step.ts";
+import { waitForTool } from "./tool-wait.ts";
+import { intercepted, type TurnEnding } from "./turn-ending.ts";
+
+/** The step's results and when the last one was known (the tool message's time), or how a participant ended the turn. */
+export type ToolsRun = { results: ToolResultBlock[]; time: string } | { ended: TurnEnding };
+
+interface RanTool {
+  result: ToolResult;
+  extension?: string;
+  status: ToolStatus;
+  executed: boolean;
+  args: ToolArgs;
+}
+
+export async function runTools(state: AgentState, out: AgentOutlets, calls: ToolCallBlock[], signal: AbortSignal): Promise<ToolsRun> {
+  const results: ToolResultBlock[] = [];
+  let time = nowIso();
+  // Each result is announced the moment it is known, so a session has it even if zot dies before the step ends.
+  const settle = (block: ToolResultBlock) => {
+    results.push(block);
+    time = nowIso();
+    out.toolResult({ block, time });
+  };
+  for (const call of calls) {
+    if (signal.aborted) {
+      const result = textResult("aborted before running", true);
+      settle(resultBlock(call.id, result));
+      out.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
+      continue;
+    }
+    const ran = await runTool(state, out, call, signal);
+    if ("ended" in ran) {
+      if (!ran.ended.hard) {
+        // The calls not run yet (this one included) are answered, and the step's tool message kept.
+        const reason = ran.ended.outcome.status === "error" ? ran.ended.outcome.message : "turn ended";
+        for (const rest of calls.slice(results.length)) {
+          results.push(resultBlock(rest.id, textResult(`turn aborted: ${reason}`, true)));
+        }
+        out.append({ role: "tool", content: results, time: nowIso() });
+      }
+      return ran;
+    }
+    const { result, extension } = ran;
+    settle(resultBlock(call.id, result));
+    out.toolStep({
+      kind: "outcome",
+      id: call.id,
+      name: call.name,
+      args: ran.args,
+      status: ran.status,
+      executed: ran.executed,
+      result,
+      ...(extension ? { extension } : {}),
+    });
+    out.emit({
+      type: "tool_result",
+      id: call.id,
+      name: call.name,
+      ...(extension ? { extension } : {}),
+      is_error: result.is_error,
+      content: toWireResultContent(result.content),
+    });
+  }
+  return { results, time };
+}
+
+async function runTool(state: AgentState, out: AgentOutlets, call: ToolCallBlock, signal: AbortSignal): Promise<RanTool | { ended: TurnEnding }> {
+  const gate = await state.chain.run("tool_call", { id: call.id, name: call.name, args: call.args }, signal);
+  if (gate.action === "respond") return { result: gate.result, status: gate.result.is_error ? "failed" : "completed", executed: false, args: call.args };
+  if (gate.action === "deny" || gate.action === "block") {
+    const base = { id: call.id, name: call.name, args: gate.payload.args };
+    out.toolStep({ kind: "approval", ...base, decision: "denied", by: gate.participant, reason: gate.reason, stage: "tool_call" });
+    return { result: textResult(gate.reason, true), status: "blocked", executed: false, args: gate.payload.args };
+  }
+  if (gate.action === "abort_turn" || gate.action === "hard_abort") return { ended: intercepted(gate.action, gate.reason) };
+  // A participant may have renamed the tool (a PicoClaw hook's before_tool modify).
+  const { name, args } = gate.payload;
+  const tool = state.tools.find((t) => t.name === name);
+  if (!tool) {
+    const names = state.tools.map((t) => t.name).join(", ") || "none";
+    return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true), status: "failed", executed: false, args };
+  }
+
+  const approval = await state.chain.run("approve_tool", { id: call.id, name, args }, signal);
+  const extension = tool.extension;
+  if (approval.action === "deny" || approval.action === "block") {
+    const decision = signal.aborted ? "cancelled" : "denied";
+    out.toolStep({ kind: "approval", id: call.id, name, args, decision, by: approval.participant, reason: approval.reason, stage: "approve_tool" });
+    return { result: textResult(approval.reason, true), extension, status: signal.aborted ? "cancelled" : "blocked", executed: false, args };
+  }
+  if (approval.action === "abort_turn" || approval.action === "hard_abort") return { ended: intercepted(approval.action, approval.reason) };
+
+  // Cancelled while an approver (a confirmation dialog) was deciding: the tool must not run.
+  if (signal.aborted) {
+    out.toolStep({ kind: "approval", id: call.id, name, args, decision: "cancelled" });
+    return { result: textResult("aborted before running", true), extension, status: "cancelled", executed: false, args };
+  }
+  out.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved" });
+
+  const started = performance.now();
+  let running: Promise<ToolResult>;
+  // A tool left behind after an abort may still stream; its call is over, so that goes nowhere.
+  let streaming = true;
+  try {
+    running = tool.execute(args, {
+      cwd: state.cwd,
+      jailed: state.jailed,
+      views: state.views,
+      protectedPaths: state.protectedPaths,
+      signal,
+      onProgress: (text) => {
+        if (!streaming) return undefined;
+        out.emit({ type: "tool_progress", id: call.id, text });
+        return out.backpressure(signal);
+      },
+    });
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  // Raced against the abort: a tool stuck where no signal reaches it cannot hold the turn.
+  const result = await waitForTool(name, running, signal);
+  streaming = false;
+  const durationMs = performance.now() - started;
+  const after = await state.chain.run("after_tool", { id: call.id, name, args, result, durationMs }, signal);
+  if (after.action === "abort_turn" || after.action === "hard_abort") return { ended: intercepted(after.action, after.reason) };
+  const final = after.payload.result;
+  return { result: final, extension, status: executedStatus(final, signal), executed: true, args };
+}
+
+/** How a tool that ran ended: a tool may say it timed out in its result's details. */
+function executedStatus(result: ToolResult, signal: AbortSignal): ToolStatus {
+  if (signal.aborted) return "cancelled";
+  if (!result.is_error) return "completed";
+  const details = result.details as { status?: unknown } | undefined;
+  return details?.status === "timed_out" ? "timed_out" : "failed";
+}
+
+export function resultBlock(callId: string, result: ToolResult): ToolResultBlock {
+  return { type: "tool_result", call_id: callId, is_error: result.is_error, content: result.content };
+}
