@@ -1,0 +1,359 @@
+// The session controller: one conversation for every front end (the TUI, -p, --json, rpc, the SDK),
+// on top of what runtime.ts assembled. It takes input (a prompt, an extension's slash command, a
+// compaction) as units of work under one busy policy the front end picks ("queue": the TUI and rpc;
+// "refuse": the SDK, with ZotBusyError), and gives out one event stream: the agent's events merged
+// with its own (extension notes, displays, cleared notes, command results, panels). It holds the
+// state a front end shows (model, usage, context, session, queue, jail, confirmations) and the
+// operations on it (models and reasoning, sessions, extensions reload).
+// Rule: front ends are adapters (input in, events out, and what only they show); none reaches the
+// agent, the runtime's parts or the extensions but through here, and every unit of work ends with
+// `done` on the stream (work-policy.ts).
+import type { Pressure } from "../core/backpressure.ts";
+import { Listeners } from "../core/listeners.ts";
+import type { CompactOutcome, ContextUse, PromptInput } from "../core/outcomes.ts";
+import type { SideEvent, SideExchange } from "../core/side-question.ts";
+import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { Message } from "../protocol/messages.ts";
+import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
+import type { RpcDataOf } from "../protocol/rpc-frames.ts";
+import { commandErrorMessage } from "../protocol/slash-command.ts";
+import type { Usage } from "../protocol/usage.ts";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.ts";
+import { userTurns } from "../session/fork.ts";
+import type { Skill } from "../skills/discover.ts";
+import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
+import { commandResultEvent, ExtensionCommands } from "./extension-commands.ts";
+import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
+import { ModelChoices } from "./model-choices.ts";
+import { type SessionInfo, SessionOperations } from "./session-operations.ts";
+import { ToolGuards } from "./tool-guards.ts";
+import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from "./work-policy.ts";
+
+// What a front end needs to name, from below it: it imports them from here.
+export type { PromptInput, PromptOutcome, ContextUse } from "../core/outcomes.ts";
+export type { SideEvent, SideExchange } from "../core/side-question.ts";
+export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
+export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
+export type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
+export type { Skill } from "../skills/discover.ts";
+export type { RuntimeOptions } from "../runtime.ts";
+export type { SessionChoice } from "../session/open.ts";
+export type { BusyWording } from "./busy.ts";
+export type { PanelControls } from "./extension-outlets.ts";
+export type { ForkResult, SessionInfo, SessionNode, SessionSummary } from "./session-operations.ts";
+export type { BusyPolicy, UnitOptions, UnitOutcome } from "./work-policy.ts";
+export { ZotBusyError } from "./busy.ts";
+
+export interface ConversationOptions {
+  busy: BusyPolicy;
+  /** how a busy refusal tells the user what to do (default: rpc's words) */
+  wording?: BusyWording;
+  /** where what a unit of work threw is logged (besides its error event) */
+  log?: (message: string) => void;
+}
+
+/** A prompt unit's options: also the input as it goes to the model, worked out when it starts (the TUI reads @files then). */
+export interface PromptOptions extends UnitOptions {
+  prepare?(input: PromptInput): PromptInput;
+}
+
+/** The conversation's state, as rpc's get_state and the SDK's state() give it. */
+export type ConversationState = RpcDataOf<"get_state">;
+
+/** A queued unit or task as a front end lists it. */
+export interface QueuedEntry {
+  text?: string;
+  from?: string;
+}
+
+/** A model name this provider does not know. */
+export class UnknownModelError extends Error {
+  override readonly name = "UnknownModelError";
+}
+
+/** Builds the runtime from `options` and the conversation on it. */
+export async function openConversation(options: RuntimeOptions, conversation: ConversationOptions): Promise<Conversation> {
+  return new Conversation(await createRuntime(options), conversation);
+}
+
+export class Conversation {
+  readonly models: ModelChoices;
+  readonly sessions: SessionOperations;
+  readonly guards: ToolGuards;
+  readonly commands: ExtensionCommands;
+  /** the user's side of the extension panel on show */
+  readonly panels: PanelControls;
+  private readonly stream = new Listeners<AgentEvent>();
+  private readonly work: WorkPolicy;
+  private connected = false;
+
+  constructor(
+    private readonly runtime: Runtime,
+    options: ConversationOptions,
+  ) {
+    runtime.agent.onEvent((event) => this.stream.fire(event));
+    this.work = new WorkPolicy(options.busy, options.wording ?? RPC_BUSY_WORDING, this.stream, (message) => options.log?.(message));
+    this.models = new ModelChoices(runtime);
+    this.sessions = new SessionOperations(runtime, (what, label, work) => this.work.exclusive(what, label, work));
+    this.guards = new ToolGuards(runtime);
+    this.commands = new ExtensionCommands(runtime.extensions, (event) => this.stream.fire(event));
+    this.panels = panelControls(runtime.extensions);
+  }
+
+  // ── the event stream ────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Subscribes to every event: the agent's and the conversation's own. The first subscriber
+   * connects the extensions' notes and panels, so those sent while they started are heard.
+   */
+  onEvent(listener: (event: AgentEvent) => void): () => void {
+    const off = this.stream.add(listener);
+    if (!this.connected) {
+      this.connected = true;
+      if (this.runtime.extensions) connectExtensionOutlets(this.runtime.extensions, (event) => this.stream.fire(event));
+    }
+    return off;
+  }
+
+  /** A reader of the events that falls behind holds the model stream and tool output back (see Agent.holdBack). */
+  holdBack(pressure: Pressure): () => void {
+    return this.runtime.agent.holdBack(pressure);
+  }
+
+  /** Hears every change of what runs and what waits (a unit queued, started, ended, dropped). */
+  onQueueChange(listener: () => void): () => void {
+    return this.work.queue.onChange(listener);
+  }
+
+  /** Where extensions' `submit` and `submit_slash` go (the TUI's input); without it they are logged and ignored. */
+  onExtensionInput(sink: InputSink): void {
+    this.runtime.extensions?.onInput(sink);
+  }
+
+  // ── what it is ──────────────────────────────────────────────────────────────────────────────
+
+  get model(): ModelInfo {
+    return this.runtime.agent.model;
+  }
+
+  get cwd(): string {
+    return this.runtime.agent.cwd;
+  }
+
+  get messages(): readonly Message[] {
+    return this.runtime.agent.messages;
+  }
+
+  get usage(): Usage {
+    return this.runtime.agent.cumulative;
+  }
+
+  contextUse(): ContextUse {
+    return this.runtime.agent.contextUse();
+  }
+
+  get session(): SessionInfo | undefined {
+    return this.runtime.session;
+  }
+
+  /** one-line notes from starting up (a fallback taken, a config file ignored, an extension that failed) */
+  get startupNotes(): readonly string[] {
+    return this.runtime.notes;
+  }
+
+  /** the skills the model is offered */
+  get skills(): readonly Skill[] {
+    return this.runtime.skills;
+  }
+
+  /** Where the transcript's user turns are (a compaction's summary is not one), numbered as /jump and forks number them. */
+  userTurns(): number[] {
+    return userTurns(this.runtime.agent.messages);
+  }
+
+  /** The extension that provides a tool, if one does. */
+  toolExtension(name: string): string | undefined {
+    return this.runtime.agent.tools.find((tool) => tool.name === name)?.extension;
+  }
+
+  /** What runs now, or undefined: a unit of work ("turn": a prompt, a compaction) or an operation, with its label. */
+  get running(): { kind: "turn" | "operation"; label: string } | undefined {
+    const current = this.work.queue.current;
+    return current && { kind: current.kind, label: current.label };
+  }
+
+  /** What waits its turn, in order. */
+  get queued(): QueuedEntry[] {
+    return this.work.queue.queued.map(({ text, from }) => ({ ...(text !== undefined ? { text } : {}), ...(from ? { from } : {}) }));
+  }
+
+  state(): ConversationState {
+    const agent = this.runtime.agent;
+    return {
+      provider: agent.model.provider,
+      model: agent.model.id,
+      cwd: agent.cwd,
+      message_count: agent.messages.length,
+      busy: this.work.queue.busy,
+      queued: this.work.queue.queued.length,
+      usage: agent.cumulative,
+      context: agent.contextUse(),
+      session: this.runtime.session ?? null,
+    };
+  }
+
+  // ── input: units of work ───────────────────────────────────────────────────────────────────
+
+  /**
+   * Input as -p, --json, rpc's prompt and the SDK take it: an extension's `/command` (its answer a
+   * command_result event; a `prompt` answer becomes this unit's turn), anything else a prompt.
+   */
+  submit(input: PromptInput, options: PromptOptions = {}): Promise<UnitOutcome> {
+    return this.work.unit("a prompt", input.text, options, async (signal) => {
+      const slash = this.commands.match(input.text);
+      if (!slash) return this.runtime.agent.prompt(options.prepare?.(input) ?? input, signal);
+      const result = await this.commands.run(slash.name, slash.args, signal);
+      this.stream.fire(commandResultEvent(result));
+      if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
+      if (result.action === "prompt") return this.runtime.agent.prompt({ ...input, text: result.text }, signal);
+      return { status: "ok" };
+    });
+  }
+
+  /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
+  prompt(input: PromptInput, options: PromptOptions = {}): Promise<UnitOutcome> {
+    return this.work.unit("a prompt", input.text, options, (signal) => this.runtime.agent.prompt(options.prepare?.(input) ?? input, signal));
+  }
+
+  /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */
+  compact(instructions?: string, options: UnitOptions = {}): Promise<UnitOutcome> {
+    const wanted = instructions?.trim();
+    return this.work.unit("a compaction", undefined, options, async (signal) =>
+      unitOfCompaction(await this.runtime.agent.compact(signal, wanted ? { instructions: wanted } : {})),
+    );
+  }
+
+  /**
+   * The user's own shell command (the TUI's `!command`), queued behind what runs and run in the
+   * working directory as the bash tool runs one (no interceptor sees it, the jail does not apply);
+   * unless cancelled, `context(output)` joins the transcript for the next prompt.
+   */
+  async shell(command: string, context: (output: string) => string): Promise<{ status: "added"; text: string } | { status: "cancelled" | "dropped" }> {
+    const label = `running ${command.split("\n")[0]}`;
+    const outcome = await this.work.task(label, `!${command}`, async (signal) => {
+      const result = await this.runtime.shell(command, signal);
+      if (result.aborted) return { status: "cancelled" as const };
+      const text = context(result.text);
+      this.runtime.agent.addContext(text);
+      return { status: "added" as const, text };
+    });
+    return outcome ?? { status: "dropped" };
+  }
+
+  /** Aborts what runs (its events end with turn_end aborted, then done); the queued units still run. */
+  abort(reason = "aborted"): void {
+    this.work.queue.abort(reason);
+  }
+
+  /** Drops the queued units and aborts what runs (the TUI's Esc); resolves once nothing runs. */
+  cancel(reason = "cancelled by the user"): Promise<void> {
+    this.work.queue.clear();
+    this.work.queue.abort(reason);
+    return this.work.queue.idle();
+  }
+
+  /** Resolves once nothing runs and nothing waits. */
+  idle(): Promise<void> {
+    return this.work.queue.idle();
+  }
+
+  // ── operations refused while busy ──────────────────────────────────────────────────────────
+
+  /** Throws ZotBusyError, saying what runs and what to do, unless nothing runs or waits. */
+  refuseWhileBusy(what: string): void {
+    this.work.refuseWhileBusy(what);
+  }
+
+  /** Empties the transcript; usage and cost so far stay (a recorded session records the rewind). */
+  clear(): void {
+    this.work.refuseWhileBusy("clear");
+    this.runtime.agent.clear();
+  }
+
+  /**
+   * Switches to another model of this provider (an id, an alias, a snapshot, or one of models.own()),
+   * as queued work so a prompt sent right after runs on the new model. Rejects with ZotBusyError, or
+   * an UnknownModelError saying why no such model is usable.
+   */
+  setModel(wanted: string | ModelInfo): Promise<ModelInfo> {
+    try {
+      this.work.refuseWhileBusy("switch the model");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const found = typeof wanted === "string" ? this.models.find(wanted) : { model: wanted };
+    if ("error" in found) return Promise.reject(new UnknownModelError(found.error));
+    return this.work.exclusive("switch the model", "a model switch", () => this.runtime.setModel(found.model)).then(() => found.model);
+  }
+
+  /** The reasoning effort of the prompts that follow (undefined: none asked for). */
+  setReasoning(level: ReasoningLevel | undefined): void {
+    this.work.refuseWhileBusy("change the reasoning level");
+    this.runtime.agent.setReasoning(level);
+  }
+
+  /** Extensions were looked for in this run (not --no-ext without --ext). */
+  get hasExtensions(): boolean {
+    return this.runtime.extensions !== undefined;
+  }
+
+  /** Every extension and hook of this run, with its state. */
+  extensions(): ExtensionInfo[] {
+    return this.runtime.extensions?.list() ?? [];
+  }
+
+  /**
+   * Stops every extension, reads the manifests again and starts them. `exclusive` (rpc): refused
+   * while busy and run as queued work, so no turn starts while they come and go; otherwise at once,
+   * a running turn untouched (the TUI).
+   */
+  reloadExtensions(options: { exclusive?: boolean } = {}): Promise<ReloadReport> {
+    const extensions = this.runtime.extensions;
+    if (!extensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));
+    if (!options.exclusive) return extensions.reload();
+    return this.work.exclusive("reload the extensions", "an extension reload", () => extensions.reload());
+  }
+
+  /**
+   * A side question about the conversation (the TUI's /btw), answered with the whole transcript as
+   * context and no tools, while a turn may run; nothing joins the transcript.
+   */
+  ask(question: string, signal: AbortSignal, options: { history?: readonly SideExchange[] } = {}): AsyncIterable<SideEvent> {
+    return this.runtime.agent.ask(question, signal, options);
+  }
+
+  // ── the end ────────────────────────────────────────────────────────────────────────────────
+
+  /** Takes no more work: drops what waits and aborts what runs. */
+  stop(reason: string): void {
+    this.work.queue.close();
+    this.work.queue.abort(reason);
+  }
+
+  /** Stops every extension (each gets its shutdown frame and grace); call it once, when the run is over. */
+  dispose(): Promise<void> {
+    return this.runtime.dispose();
+  }
+
+  /** stop, wait for what ran to end, dispose. */
+  async close(reason = "closing"): Promise<void> {
+    this.stop(reason);
+    await this.work.queue.idle();
+    await this.dispose();
+  }
+}
+
+function unitOfCompaction(outcome: CompactOutcome): UnitOutcome {
+  return outcome.status === "ok" ? { status: "ok" } : outcome;
+}

@@ -1,0 +1,55 @@
+// The models a conversation can switch to, and the ones it cannot but the user could start zot on.
+// Rule: one provider per process: a switch goes to another model of this run's provider (its
+// catalog entries, models.json included, and the current model even when no catalog lists it);
+// another provider's models are offered only as a way to restart on them, and only with a key.
+import { resolveApiKey } from "../config/credentials.ts";
+import type { ModelInfo, ProviderName } from "../protocol/models.ts";
+import { loadCatalog, resolveModel } from "../providers/catalog.ts";
+import type { Runtime } from "../runtime.ts";
+
+export class ModelChoices {
+  constructor(private readonly runtime: Runtime) {}
+
+  get current(): ModelInfo {
+    return this.runtime.agent.model;
+  }
+
+  /** This provider's models in catalog order; the current one first when the catalog does not list it (an ollama model). */
+  own(): ModelInfo[] {
+    const current = this.current;
+    const models = this.catalog().filter((m) => m.provider === current.provider);
+    return models.some((m) => m.id === current.id) ? models : [current, ...models];
+  }
+
+  /** Other providers' models the user has a key for (ollama needs none), never the scripted demo's. */
+  others(env: Record<string, string | undefined> = process.env): ModelInfo[] {
+    const current = this.current;
+    const home = this.runtime.home;
+    return this.catalog().filter((m) => m.provider !== current.provider && m.provider !== "scripted" && hasKey(m.provider, home, env));
+  }
+
+  /** The model of this provider `id` names (an id, an alias, a dated snapshot; any name for ollama), or why none. */
+  find(id: string): { model: ModelInfo } | { error: string } {
+    const wanted = id.trim();
+    if (!wanted) return { error: "no model named" };
+    const current = this.current;
+    const catalog = this.catalog();
+    const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
+    const resolved = resolveModel(known, current.provider, wanted);
+    return "error" in resolved ? { error: resolved.error } : { model: resolved.model };
+  }
+
+  private catalog(): ModelInfo[] {
+    return loadCatalog(this.runtime.home).models;
+  }
+}
+
+function hasKey(provider: ProviderName, home: string, env: Record<string, string | undefined>): boolean {
+  if (provider === "ollama") return true;
+  try {
+    return resolveApiKey(provider, { env, home }) !== undefined;
+  } catch {
+    // A broken auth.json was reported when zot started; here it only means "no key".
+    return false;
+  }
+}

@@ -1,0 +1,108 @@
+// The conversation's sessions: list and tree of this directory's sessions, export, import, fork,
+// and switching the conversation to another session (a resume, a fork checked out, a new one), over
+// the functions of src/session/ that `zot sessions` uses too. Rule: what only reads or adds files
+// (list, tree, export, import, a fork while no session is recorded) may run while a turn streams;
+// what changes the conversation's transcript is refused while a turn runs or waits, and runs as
+// queued work so no turn starts meanwhile.
+import { existsSync } from "node:fs";
+import os from "node:os";
+import { resolve } from "node:path";
+import { zotPaths } from "../config/home.ts";
+import type { Runtime } from "../runtime.ts";
+import { findSession, looksLikePath } from "../session/find.ts";
+import { forkSession, type ForkResult } from "../session/fork.ts";
+import { listSessions, type SessionSummary } from "../session/list.ts";
+import { exportSession, importSession } from "../session/portable.ts";
+import { type SessionNode, sessionForest } from "../session/tree.ts";
+
+export type { ForkResult } from "../session/fork.ts";
+export type { SessionSummary } from "../session/list.ts";
+export type { SessionNode } from "../session/tree.ts";
+
+/** The session a conversation records into. */
+export interface SessionInfo {
+  id: string;
+  file: string;
+  /** it was resumed (-c, --session, a switch), not started */
+  resumed: boolean;
+}
+
+/** Runs `work` as queued work once nothing runs or waits; refused (ZotBusyError) otherwise. */
+export type Exclusive = <T>(what: string, label: string, work: () => Promise<T>) => Promise<T>;
+
+export class SessionOperations {
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly exclusive: Exclusive,
+  ) {}
+
+  /** The session being recorded; undefined with --no-session (and for rpc unless asked). */
+  get current(): SessionInfo | undefined {
+    return this.runtime.session;
+  }
+
+  /** Whether the current session has anything on disk yet (a new one is written with its first record). */
+  get recorded(): boolean {
+    const current = this.runtime.session;
+    return current !== undefined && existsSync(current.file);
+  }
+
+  /** Every session of the working directory, newest first, and a sentence for each file that could not be read. */
+  list(): { sessions: SessionSummary[]; problems: string[] } {
+    return listSessions(this.runtime.home, this.runtime.agent.cwd);
+  }
+
+  /** The same sessions as a forest: each fork under the session it was forked from. */
+  tree(): { roots: SessionNode[]; problems: string[] } {
+    const { sessions, problems } = this.list();
+    return { roots: sessionForest(sessions), problems };
+  }
+
+  /** The file of the session `ref` names: an id (or a unique start of one), or a path taken from the working directory. */
+  find(ref: string): string {
+    const { home, agent } = this.runtime;
+    return findSession(home, agent.cwd, looksLikePath(ref) ? resolve(agent.cwd, ref) : ref).file;
+  }
+
+  /** Where an export goes when no file is named ($ZOT_HOME/exports): never into the project zot works on. */
+  get exportsDir(): string {
+    return zotPaths(this.runtime.home).exportsDir;
+  }
+
+  /** Writes the session in `source` as a portable file (this machine's paths replaced by placeholders). */
+  export(source: string, dest: string, options: { force?: boolean } = {}): { file: string; problems: string[] } {
+    const cwd = this.runtime.agent.cwd;
+    return exportSession(source, { dest: resolve(cwd, dest), here: cwd, userHome: os.homedir(), force: options.force === true });
+  }
+
+  /** Copies a session file into this directory's sessions under a fresh id. */
+  import(path: string): { id: string; file: string; problems: string[] } {
+    const { home, agent } = this.runtime;
+    return importSession(resolve(agent.cwd, path), { home, cwd: agent.cwd, userHome: os.homedir() });
+  }
+
+  /**
+   * Forks the session in `source` after user turn `at` (default: the last). While a session is
+   * recorded the fork becomes the conversation's, as a branch checked out (refused while busy);
+   * otherwise it is only written.
+   */
+  fork(source: string, at?: number): Promise<{ fork: ForkResult; switched: boolean; notes: string[] }> {
+    const { home } = this.runtime;
+    if (!this.runtime.session) return Promise.resolve().then(() => ({ fork: forkSession(source, { home, atTurn: at }), switched: false, notes: [] }));
+    return this.exclusive("fork this process's session (the fork becomes it)", "a session fork", async () => {
+      const fork = forkSession(source, { home, atTurn: at });
+      const notes = await this.runtime.switchSession({ kind: "open", ref: fork.file });
+      return { fork, switched: true, notes };
+    });
+  }
+
+  /** Makes the session in `file` the conversation's (transcript, model, usage); resolves with notes for the user. */
+  resume(file: string): Promise<string[]> {
+    return this.exclusive("resume a session", "a session switch", () => this.runtime.switchSession({ kind: "open", ref: file }));
+  }
+
+  /** Goes on in a new session; the current one stays as it is (the TUI's /clear). */
+  startNew(): Promise<string[]> {
+    return this.exclusive("start a new session", "a session switch", () => this.runtime.switchSession({ kind: "new" }));
+  }
+}

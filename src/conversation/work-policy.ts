@@ -1,0 +1,120 @@
+// How a conversation takes work: units of work (a prompt, a compaction) queued behind what runs or
+// refused while busy (the front end's choice), operations that change what a turn stands on (a model
+// or session switch, a reload) refused while anything runs or waits and then run in the queue, and
+// the front end's own queued tasks (the TUI's `!command`).
+// Rule: every unit ends with `done` on the stream, exactly once, whatever happens inside it: the
+// agent's own done for a prompt or compaction, this one's for a command that never reached the agent,
+// after an `error` for anything thrown; a unit dropped from the queue is told, and has no events.
+import type { Listeners } from "../core/listeners.ts";
+import type { PromptOutcome } from "../core/outcomes.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import { type BusyWording, busyMessage, ZotBusyError } from "./busy.ts";
+import { WorkQueue } from "./work-queue.ts";
+
+/** What happens to input while a unit of work runs: it waits its turn, or it is refused at once. */
+export type BusyPolicy = "queue" | "refuse";
+
+/** How a unit of work ended: a prompt's outcome, a command that failed, or never run (dropped from the queue). */
+export type UnitOutcome = PromptOutcome | { status: "command_error"; message: string } | { status: "dropped" };
+
+export interface UnitOptions {
+  /** called when the unit starts (after those queued before it), before its first event */
+  onStart?(): void;
+  /** the extension that submitted it, named where the queue is shown */
+  from?: string;
+}
+
+export class WorkPolicy {
+  readonly queue: WorkQueue;
+
+  constructor(
+    private readonly policy: BusyPolicy,
+    private readonly wording: BusyWording,
+    /** the conversation's stream: a unit's `done` is heard and, when missing, said on it */
+    private readonly stream: Listeners<AgentEvent>,
+    private readonly log: (message: string) => void,
+  ) {
+    this.queue = new WorkQueue(log);
+  }
+
+  /** Throws ZotBusyError, saying what runs and what to do, unless nothing runs or waits. */
+  refuseWhileBusy(what: string): void {
+    const refusal = busyMessage(this.queue, what, this.wording);
+    if (refusal) throw new ZotBusyError(refusal);
+  }
+
+  /** Queues (or, under "refuse", refuses while busy) a unit of work that ends with done. */
+  unit(label: string, text: string | undefined, options: UnitOptions, work: (signal: AbortSignal) => Promise<UnitOutcome>): Promise<UnitOutcome> {
+    if (this.policy === "refuse") this.refuseWhileBusy("start another prompt or compaction");
+    return new Promise((resolve) => {
+      let outcome: UnitOutcome = { status: "dropped" };
+      const accepted = this.queue.enqueue({
+        kind: "turn",
+        label,
+        ...(text !== undefined ? { text } : {}),
+        ...(options.from ? { from: options.from } : {}),
+        run: async (signal) => {
+          options.onStart?.();
+          outcome = await this.endingWithDone(() => work(signal));
+        },
+        // Resolved once the queue is idle again, so what the caller does next is accepted.
+        after: () => resolve(outcome),
+        drop: () => resolve({ status: "dropped" }),
+      });
+      if (!accepted) resolve({ status: "dropped" });
+    });
+  }
+
+  /** Runs `work` as a queued operation, refused (rejecting with ZotBusyError) while anything runs or waits. */
+  exclusive<T>(what: string, label: string, work: () => Promise<T>): Promise<T> {
+    try {
+      this.refuseWhileBusy(what);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const stopped = () => reject(new Error("the conversation is ending; nothing more is run"));
+      const accepted = this.queue.enqueue({ kind: "operation", label, run: () => work().then(resolve, reject), drop: stopped });
+      if (!accepted) stopped();
+    });
+  }
+
+  /** Queues a front end's own task behind what runs; resolves with its result, or undefined when it was dropped. */
+  task<T>(label: string, text: string, work: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+    return new Promise((resolve) => {
+      let result: T | undefined;
+      const accepted = this.queue.enqueue({
+        kind: "operation",
+        label,
+        text,
+        run: async (signal) => {
+          result = await work(signal);
+        },
+        after: () => resolve(result),
+        drop: () => resolve(undefined),
+      });
+      if (!accepted) resolve(undefined);
+    });
+  }
+
+  private async endingWithDone(work: () => Promise<UnitOutcome>): Promise<UnitOutcome> {
+    let done = false;
+    const off = this.stream.add((event) => {
+      if (event.type === "done") done = true;
+    });
+    let outcome: UnitOutcome;
+    try {
+      outcome = await work();
+    } catch (error) {
+      const message = errorText(error);
+      this.log(message);
+      this.stream.fire({ type: "error", message, code: "internal" });
+      outcome = { status: "error", message, code: "internal" };
+    } finally {
+      off();
+    }
+    if (!done) this.stream.fire({ type: "done" });
+    return outcome;
+  }
+}

@@ -1,0 +1,141 @@
+// The conversation (src/conversation/) over a real runtime with the scripted provider: the two busy
+// policies, the done that ends every unit of work, the queue (order, cancel, operations behind
+// turns), the refusals while busy, extension commands as units, and the notes a late listener hears.
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Conversation, type ConversationOptions, openConversation, ZotBusyError } from "../../src/conversation/conversation.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import type { RuntimeOptions } from "../../src/runtime.ts";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { tempDir } from "../support/zot.ts";
+
+let open: Conversation | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+/** A turn that streams for a while (about 40 deltas 10 ms apart). */
+const SLOW = { text: "word ".repeat(40), chunk_size: 5, chunk_delay_ms: 10 };
+
+async function start(turns: object[], options: ConversationOptions = { busy: "queue" }, runtime: Partial<RuntimeOptions> = {}) {
+  const cwd = tempDir("zot-conv-cwd-");
+  const script = join(cwd, "turns.json");
+  writeFileSync(script, JSON.stringify(turns));
+  open = await openConversation(
+    { script, cwd, home: tempDir("zot-conv-home-"), tools: "none", noSkill: true, extensions: { explicit: [], noDiscovery: true }, ...runtime },
+    options,
+  );
+  const events: AgentEvent[] = [];
+  open.onEvent((event) => events.push(event));
+  return { conversation: open, events };
+}
+
+const types = (events: AgentEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta");
+
+describe("the queue policy", () => {
+  test("a prompt sent while one runs waits its turn; each ends with one done; onStart comes before its first event", async () => {
+    const { conversation, events } = await start([SLOW, { text: "Second." }]);
+    const starts: number[] = [];
+    const first = conversation.submit({ text: "one" }, { onStart: () => starts.push(events.length) });
+    expect(conversation.running).toEqual({ kind: "turn", label: "a prompt" });
+    const second = conversation.submit({ text: "two" }, { onStart: () => starts.push(events.length) });
+    expect(conversation.state()).toMatchObject({ busy: true, queued: 1 });
+    expect(conversation.queued).toEqual([{ text: "two" }]);
+    expect(await first).toEqual({ status: "ok" });
+    expect(await second).toEqual({ status: "ok" });
+    expect(types(events).filter((t) => t === "done")).toHaveLength(2);
+    const firstDone = events.findIndex((e) => e.type === "done");
+    expect(starts).toEqual([0, firstDone + 1]);
+    expect(events[firstDone + 1]).toMatchObject({ type: "user_message" });
+    expect(conversation.state()).toMatchObject({ busy: false, queued: 0, message_count: 4 });
+  });
+
+  test("cancel drops what waits (told: dropped, no events) and aborts what runs, which still ends with done", async () => {
+    const { conversation, events } = await start([SLOW, { text: "never" }]);
+    const first = conversation.prompt({ text: "one" });
+    const second = conversation.prompt({ text: "two" });
+    while (!events.some((e) => e.type === "text_delta")) await Bun.sleep(5);
+    await conversation.cancel();
+    expect(await first).toEqual({ status: "aborted" });
+    expect(await second).toEqual({ status: "dropped" });
+    expect(types(events).slice(-2)).toEqual(["turn_end", "done"]);
+    expect(events.filter((e) => e.type === "user_message")).toHaveLength(1);
+  });
+
+  test("clear, a model switch and the reasoning level are refused while a prompt runs or waits, in rpc's words", async () => {
+    const { conversation } = await start([SLOW, { text: "b" }]);
+    const first = conversation.prompt({ text: "one" });
+    void conversation.prompt({ text: "two" });
+    expect(() => conversation.clear()).toThrow(
+      new ZotBusyError("agent is busy: cannot clear while a prompt or compaction is running and 1 more queued; send abort or wait for done"),
+    );
+    expect(() => conversation.setReasoning("high")).toThrow(ZotBusyError);
+    await expect(conversation.setModel("scripted")).rejects.toThrow(ZotBusyError);
+    await first;
+    await conversation.idle();
+    conversation.clear();
+    expect(conversation.messages).toHaveLength(0);
+  });
+
+  test("a model switch is queued work: a prompt sent right after it waits for it; a clear meanwhile names it", async () => {
+    const { conversation } = await start([{ text: "a" }]);
+    const switching = conversation.setModel("scripted");
+    expect(conversation.running).toEqual({ kind: "operation", label: "a model switch" });
+    expect(() => conversation.clear()).toThrow("agent is busy: cannot clear while a model switch is in progress; send it again once that has answered");
+    const prompt = conversation.prompt({ text: "go" });
+    expect((await switching).id).toBe("scripted");
+    expect(await prompt).toEqual({ status: "ok" });
+  });
+});
+
+describe("the refuse policy", () => {
+  test("a second unit throws ZotBusyError at once, with the front end's words; idle again once the first ended", async () => {
+    const { conversation } = await start([SLOW, { text: "again" }], {
+      busy: "refuse",
+      wording: { turn: "wait for its done event, or abort() it first", operation: "try again" },
+    });
+    const first = conversation.submit({ text: "one" });
+    expect(() => conversation.submit({ text: "two" })).toThrow(
+      new ZotBusyError("agent is busy: cannot start another prompt or compaction while a prompt or compaction is running; wait for its done event, or abort() it first"),
+    );
+    expect(() => conversation.compact()).toThrow(ZotBusyError);
+    expect(conversation.state().queued).toBe(0);
+    expect(await first).toEqual({ status: "ok" });
+    expect(await conversation.submit({ text: "two" })).toEqual({ status: "ok" });
+  });
+});
+
+describe("units that never reach the agent", () => {
+  test("an extension command answered with display: ext_display, command_result, then the conversation's own done", async () => {
+    const ext = scriptedExtension(tempDir("zot-conv-ext-"), "shows", {
+      after_hello: [{ type: "register_command", name: "shown", description: "shows" }],
+      commands: { shown: { eval: "{'action': 'display', 'display': 'shown: ' + f['args']}" } },
+    });
+    const { conversation, events } = await start([{ text: "unused" }], { busy: "queue" }, { extensions: { explicit: [ext], noDiscovery: true } });
+    expect(await conversation.submit({ text: "/shown oslo" })).toEqual({ status: "ok" });
+    expect(events.filter((e) => e.type !== "ext_notify")).toEqual([
+      { type: "ext_display", extension: "shows", text: "shown: oslo" },
+      { type: "command_result", command: "shown", extension: "shows", action: "display", text: "shown: oslo" },
+      { type: "done" },
+    ]);
+  });
+
+  test("what throws inside a unit is an error event (code internal) and done; the queue goes on", async () => {
+    const { conversation, events } = await start([{ text: "after" }]);
+    const failing = conversation.submit({ text: "x" }, { prepare: () => { throw new Error("prepare broke"); } });
+    expect(await failing).toEqual({ status: "error", message: "prepare broke", code: "internal" });
+    expect(events).toEqual([{ type: "error", message: "prepare broke", code: "internal" }, { type: "done" }]);
+    expect(await conversation.submit({ text: "y" })).toEqual({ status: "ok" });
+  });
+});
+
+describe("compaction", () => {
+  test("with nothing to compact: compact_start, error (compaction), done; the outcome says so", async () => {
+    const { conversation, events } = await start([{ text: "unused" }]);
+    const outcome = await conversation.compact();
+    expect(outcome).toMatchObject({ status: "error", code: "compaction" });
+    expect(types(events)).toEqual(["compact_start", "error", "done"]);
+  });
+});
