@@ -53,13 +53,17 @@ export async function runRpc(argv: string[]): Promise<number> {
   try {
     const log = (message: string) => console.error(`zot: ${message}`);
     for (const note of ownChildProcesses()) log(note);
-    const { createRuntime } = await import("../runtime.ts");
+    const { openConversation } = await import("../conversation/conversation.ts");
     // rpc answers at once; an extension still starting after a second joins when it is up.
-    const runtime = await createRuntime({ ...runtimeOptions, session, log, extensionWait: LATE_JOIN_AFTER_MS });
-    for (const note of runtime.notes) log(note);
+    const conversation = await openConversation(
+      { ...runtimeOptions, session, log, extensionWait: LATE_JOIN_AFTER_MS },
+      // Prompts and compactions wait their turn; what a unit threw is said on stderr too.
+      { busy: "queue", log: (message) => log(`rpc: ${message}`) },
+    );
+    for (const note of conversation.startupNotes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
     serving = true;
-    const end = await runRpcMode(runtime, { token: process.env[RPC_TOKEN_ENV], interrupt: interrupt.signal, log });
+    const end = await runRpcMode(conversation, { token: process.env[RPC_TOKEN_ENV], interrupt: interrupt.signal, log });
     return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
   } finally {
     releaseSignals();

@@ -21,6 +21,8 @@ export interface Work {
 
 export class WorkQueue {
   private running: { work: Work; controller: AbortController; done: Promise<void> } | undefined;
+  /** between an item's end and the next one's start */
+  private gap: Promise<void> | undefined;
   private waiting: Work[] = [];
   private closed = false;
   private readonly listeners = new Set<() => void>();
@@ -28,9 +30,9 @@ export class WorkQueue {
   /** `log` hears what an item threw (an item is expected to report its own failures). */
   constructor(private readonly log: (message: string) => void) {}
 
-  /** an item is running */
+  /** an item is running (or about to start after the one that just ended) */
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running !== undefined || this.gap !== undefined;
   }
 
   /** the running item */
@@ -43,11 +45,6 @@ export class WorkQueue {
     return this.waiting;
   }
 
-  /** whether it takes no more work (the run is ending) */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** Hears every change: an item queued, started, finished or dropped. Returns the unsubscribe function. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -58,7 +55,7 @@ export class WorkQueue {
   enqueue(work: Work): boolean {
     if (this.closed) return false;
     this.waiting.push(work);
-    if (!this.running) this.next();
+    if (!this.busy) this.next();
     else this.changed();
     return true;
   }
@@ -84,7 +81,11 @@ export class WorkQueue {
 
   /** Resolves when nothing runs and nothing waits any more. */
   async idle(): Promise<void> {
-    while (this.running) await this.running.done;
+    for (;;) {
+      const wait = this.running?.done ?? this.gap;
+      if (!wait) return;
+      await wait;
+    }
   }
 
   private next(): void {
@@ -99,8 +100,24 @@ export class WorkQueue {
       .finally(() => {
         this.running = undefined;
         work.after?.();
-        this.next();
+        this.startNextLater();
       });
+  }
+
+  /**
+   * After an item ends, the next starts on the next turn of the event loop (busy meanwhile), so
+   * whatever answers the item that ended (a continuation of its promise: rpc's response to a model
+   * switch) goes out before the next one starts; a clear meanwhile still drops it.
+   */
+  private startNextLater(): void {
+    if (this.waiting.length === 0) return this.changed();
+    this.gap = new Promise((resolve) =>
+      setImmediate(() => {
+        this.gap = undefined;
+        this.next();
+        resolve();
+      }),
+    );
   }
 
   private changed(): void {

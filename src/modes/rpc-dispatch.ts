@@ -1,20 +1,21 @@
 // `zot rpc`'s commands: one handler per command type, and the dispatch that answers each command
-// exactly once. Rule: only turns (prompt, compact), extension reloads and model switches wait in the queue; every
-// other command is answered at once, even while a turn streams (those that change the transcript, the
-// model or the reasoning level refuse with "agent is busy" instead).
-import { promptOrCommand } from "../extensions/slash-command.ts";
+// exactly once. Rule: only turns (prompt, compact), extension reloads, model and session switches
+// wait in the conversation's queue; every other command is answered at once, even while a turn
+// streams (those that change the transcript, the model or the reasoning level refuse with "agent is
+// busy" instead).
+import { ZotBusyError } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { toWireMessage } from "../protocol/messages.ts";
 import { RPC_PROTOCOL_VERSION, type RpcCommand, type RpcCommandType } from "../protocol/rpc-frames.ts";
 import { VERSION } from "../version.ts";
 import { getModels, setModel } from "./rpc-models.ts";
 import { setReasoning } from "./rpc-reasoning.ts";
-import { type Answer, busyError, type Handler, LATER, responseTo, type RpcSession, startTurn } from "./rpc-session.ts";
+import { type Answer, answerOnStart, type Handler, LATER, responseTo, type RpcSession } from "./rpc-session.ts";
 import { exportSession, forkSession, importSession, listSessions, resumeSession, sessionTree } from "./rpc-sessions.ts";
-import { extensionCommands, getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
+import { getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
 
 export const hello: Handler<"hello"> = (_command, session) => {
-  const { model } = session.runtime.agent;
+  const { model } = session.conversation;
   return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: VERSION, provider: model.provider, model: model.id } };
 };
 
@@ -25,51 +26,23 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
     if (command.message.trim() === "" && images.length === 0) {
       return { error: 'prompt: give a "message", "images", or both' };
     }
-    const { agent } = session.runtime;
     // A registered extension command (`/weather berlin`) runs as it does in --json (a display answer
     // is also an ext_display event).
-    startTurn(
-      session,
-      (signal) => promptOrCommand(agent, extensionCommands(session), { text: command.message, images }, signal),
-      () => session.send(responseTo(command, { data: { started: true } })),
-    );
+    void session.conversation.submit({ text: command.message, images }, { onStart: answerOnStart(session, command, { data: { started: true } }) });
     return LATER;
   },
   abort(_command, session) {
-    session.queue.abort();
+    session.conversation.abort();
     return { data: undefined };
   },
   compact(command, session) {
-    const { agent } = session.runtime;
-    const instructions = command.instructions?.trim();
-    startTurn(
-      session,
-      (signal) => agent.compact(signal, instructions ? { instructions } : {}),
-      () => session.send(responseTo(command, { data: { started: true } })),
-    );
+    void session.conversation.compact(command.instructions, { onStart: answerOnStart(session, command, { data: { started: true } }) });
     return LATER;
   },
-  get_state(_command, session) {
-    const { agent } = session.runtime;
-    return {
-      data: {
-        provider: agent.model.provider,
-        model: agent.model.id,
-        cwd: agent.cwd,
-        message_count: agent.messages.length,
-        busy: session.queue.busy,
-        queued: session.queue.queued,
-        usage: agent.cumulative,
-        context: agent.contextUse(),
-        session: session.runtime.session ?? null,
-      },
-    };
-  },
-  get_messages: (_command, session) => ({ data: { messages: session.runtime.agent.messages.map(toWireMessage) } }),
+  get_state: (_command, session) => ({ data: session.conversation.state() }),
+  get_messages: (_command, session) => ({ data: { messages: session.conversation.messages.map(toWireMessage) } }),
   clear(_command, session) {
-    const busy = busyError(session, "clear");
-    if (busy) return { error: busy };
-    session.runtime.agent.clear();
+    session.conversation.clear();
     return { data: undefined };
   },
   set_model: setModel,
@@ -89,7 +62,7 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
 
 /**
  * Runs one command. Resolves once it is answered, or handed to the queue (which answers when the
- * work starts); a handler that throws is answered with its error.
+ * work starts); a handler that throws is answered with its error (a busy refusal as it is worded).
  */
 export async function dispatch(command: RpcCommand, session: RpcSession): Promise<void> {
   const handler = HANDLERS[command.type] as Handler<RpcCommandType>;
@@ -98,7 +71,7 @@ export async function dispatch(command: RpcCommand, session: RpcSession): Promis
     const result = handler(command as never, session);
     answer = result instanceof Promise ? await result : result;
   } catch (error) {
-    answer = { error: `${command.type}: ${errorText(error)}` };
+    answer = { error: error instanceof ZotBusyError ? error.message : `${command.type}: ${errorText(error)}` };
   }
   if (answer !== LATER) session.send(responseTo(command, answer));
 }

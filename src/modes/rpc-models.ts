@@ -1,12 +1,11 @@
 // `get_models` and `set_model` (and the `/model` command over rpc): the models of the provider
 // this process speaks. Rule: one provider per process; another provider needs another `zot rpc`.
-import { loadCatalog, resolveModel } from "../providers/catalog.ts";
-import type { ModelInfo } from "../protocol/models.ts";
-import { type Answer, busyError, type Handler, type RpcSession, runQueued } from "./rpc-session.ts";
+import { UnknownModelError } from "../conversation/conversation.ts";
+import type { Answer, Handler, RpcSession } from "./rpc-session.ts";
 
 export const getModels: Handler<"get_models"> = (_command, session) => ({
   data: {
-    models: providerModels(session).map((m) => ({
+    models: session.conversation.models.own().map((m) => ({
       id: m.id,
       provider: m.provider,
       context_window: m.context_window,
@@ -18,27 +17,20 @@ export const getModels: Handler<"get_models"> = (_command, session) => ({
 
 export const setModel: Handler<"set_model"> = (command, session) => switchModel(session, command.model);
 
-/** Switches the model, or says why not (busy, not a model of this provider). */
+/**
+ * Switches the model, or says why not (busy, not a model of this provider). The switch is queued
+ * work, so a prompt sent right after this command runs on the new model, never on the old one.
+ */
 export async function switchModel(session: RpcSession, wanted: string): Promise<Answer<"set_model">> {
-  const busy = busyError(session, "switch the model");
-  if (busy) return { error: busy };
-  const { agent } = session.runtime;
-  const provider = agent.model.provider;
-  const id = wanted.trim();
-  const resolved = id ? resolveModel(providerModels(session), provider, id) : undefined;
-  if (!resolved || "error" in resolved) {
+  const { conversation } = session;
+  try {
+    const model = await conversation.setModel(wanted);
+    return { data: { model: model.id } };
+  } catch (error) {
+    if (!(error instanceof UnknownModelError)) throw error;
+    const provider = conversation.model.provider;
     return {
-      error: `unknown model "${id}" for ${provider}; get_models lists the models this process can switch to (another provider needs a new zot rpc --provider …)`,
+      error: `unknown model "${wanted.trim()}" for ${provider}; get_models lists the models this process can switch to (another provider needs a new zot rpc --provider …)`,
     };
   }
-  // Queued, so a prompt sent right after this command runs on the new model, never on the old one.
-  await runQueued(session, "a model switch", () => session.runtime.setModel(resolved.model));
-  return { data: { model: resolved.model.id } };
-}
-
-/** The current provider's models from the catalog (models.json included), the current one always among them. */
-function providerModels(session: RpcSession): ModelInfo[] {
-  const current = session.runtime.agent.model;
-  const models = loadCatalog(session.runtime.home).models.filter((m) => m.provider === current.provider);
-  return models.some((m) => m.id === current.id) ? models : [current, ...models];
 }

@@ -4,7 +4,7 @@
 // clear and set_model it needs an idle agent, so no running or queued prompt changes under its feet.
 import type { ReasoningLevel } from "../protocol/models.ts";
 import type { RpcReasoning } from "../protocol/rpc-frames.ts";
-import { busyError, type Handler } from "./rpc-session.ts";
+import type { Handler } from "./rpc-session.ts";
 
 /** off → none; minimum → low; low, medium, high as they are; xhigh and max → high. */
 export function reasoningLevel(wanted: RpcReasoning): ReasoningLevel | undefined {
@@ -22,9 +22,7 @@ export function reasoningLevel(wanted: RpcReasoning): ReasoningLevel | undefined
 }
 
 export const setReasoning: Handler<"set_reasoning"> = (command, session) => {
-  const busy = busyError(session, "change the reasoning level");
-  if (busy) return { error: busy };
   const level = reasoningLevel(command.reasoning);
-  session.runtime.agent.setReasoning(level);
+  session.conversation.setReasoning(level);
   return { data: { reasoning: command.reasoning, applied: level ?? "off" } };
 };

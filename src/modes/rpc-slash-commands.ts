@@ -4,13 +4,12 @@
 // answer becomes a queued turn, answered when it starts; the TUI's own commands are refused with a sentence saying so.
 // Wherever an extension command runs over rpc (run_command, a /command in a prompt), a `display`
 // answer is also an `ext_display` event, as the newer original sends it.
-import type { ReloadReport } from "../extensions/manager.ts";
-import { type SlashCommands } from "../extensions/slash-command.ts";
-import { commandErrorMessage } from "../protocol/slash-command.ts";
+import { type ReloadReport, ZotBusyError } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
+import { commandErrorMessage } from "../protocol/slash-command.ts";
 import { switchModel } from "./rpc-models.ts";
-import { type Answer, busyError, type Handler, LATER, responseTo, type RpcSession, startTurn } from "./rpc-session.ts";
+import { type Answer, answerOnStart, type Handler, LATER, type RpcSession } from "./rpc-session.ts";
 
 /** The built-in commands that mean something without a TUI. */
 const RPC_BUILTINS = [
@@ -24,102 +23,68 @@ export const getCommands: Handler<"get_commands"> = (_command, session) => ({
   data: {
     commands: [
       ...RPC_BUILTINS.map((c) => ({ ...c, source: "builtin" as const })),
-      ...(session.runtime.extensions?.commands() ?? []).map((c) => ({ ...c, source: "extension" as const })),
+      ...session.conversation.commands.list().map((c) => ({ ...c, source: "extension" as const })),
     ],
   },
 });
 
-export const reloadExtensions: Handler<"reload_extensions"> = (command, session) =>
-  reload(session, command, (report) => ({
+export const reloadExtensions: Handler<"reload_extensions"> = (_command, session) =>
+  reload<"reload_extensions">(session, (report) => ({
     data: { stopped: report.stopped, loaded: report.started, ready: report.ready, warnings: report.warnings },
   }));
 
 export const runCommand: Handler<"run_command"> = async (command, session) => {
   const name = command.name.replace(/^\//, "");
   const args = command.args.trim();
-  const { agent } = session.runtime;
+  const { conversation } = session;
   const display = (text: string): Answer<"run_command"> => ({ data: { command: name, action: "display", text } });
   switch (name) {
-    case "clear": {
-      const busy = busyError(session, "clear");
-      if (busy) return { error: busy };
-      agent.clear();
+    case "clear":
+      conversation.clear();
       return display("transcript cleared");
-    }
     case "compact":
-      startTurn(
-        session,
-        (signal) => agent.compact(signal, args ? { instructions: args } : {}),
-        () => session.send(responseTo(command, { data: { command: name, action: "started" } })),
-      );
+      void conversation.compact(args, { onStart: answerOnStart(session, command, { data: { command: name, action: "started" } }) });
       return LATER;
     case "model": {
-      if (!args) return display(`model: ${agent.model.id} (${agent.model.provider}); /model <id> switches, get_models lists the models`);
+      const { model } = conversation;
+      if (!args) return display(`model: ${model.id} (${model.provider}); /model <id> switches, get_models lists the models`);
       const switched = await switchModel(session, args);
       return "error" in switched ? switched : display(`model: ${switched.data.model}`);
     }
     case "reload-ext":
-      return reload(session, command, (report) => display(reloadText(report)));
+      return reload<"run_command">(session, (report) => display(reloadText(report)));
   }
-  const commands = extensionCommands(session);
-  if (commands?.hasCommand(name)) {
-    const result = await commands.runCommand(name, args, session.closing);
+  if (conversation.commands.has(name)) {
+    const result = await conversation.commands.run(name, args, session.closing);
     if (result.action === "error") return { error: commandErrorMessage(result) };
     const text = "text" in result ? { text: result.text } : {};
     const data = { command: result.command, extension: result.extension, action: result.action, ...text };
     if (result.action !== "prompt") return { data };
     // Like a prompt's started: the answer comes when the turn starts (it may wait behind others),
     // so every event from it to the next done is this turn's.
-    startTurn(
-      session,
-      (signal) => agent.prompt({ text: result.text }, signal),
-      () => session.send(responseTo(command, { data })),
-    );
+    void conversation.prompt({ text: result.text }, { onStart: answerOnStart(session, command, { data }) });
     return LATER;
   }
-  const { BUILTIN_COMMANDS } = await import("../extensions/manager.ts");
   const usable = `over rpc: ${RPC_BUILTINS.map((c) => `/${c.name}`).join(", ")} and the extension commands get_commands lists`;
-  if (BUILTIN_COMMANDS.has(name)) return { error: `/${name} is a command of the interactive TUI and does nothing ${usable}` };
+  if (conversation.commands.isBuiltin(name)) return { error: `/${name} is a command of the interactive TUI and does nothing ${usable}` };
   return { error: `unknown command "/${name}"; ${usable}` };
 };
 
-/**
- * The extensions' commands as rpc runs them: a `display` answer is also an `ext_display` event (where
- * the TUI shows it as a note); the answer itself is unchanged. Undefined without extensions.
- */
-export function extensionCommands(session: RpcSession): SlashCommands | undefined {
-  const { agent, extensions } = session.runtime;
-  if (!extensions) return undefined;
-  return {
-    hasCommand: (name) => extensions.hasCommand(name),
-    async runCommand(name, args, signal) {
-      const result = await extensions.runCommand(name, args, signal);
-      if (result.action === "display") agent.emit({ type: "ext_display", extension: result.extension, text: result.text });
-      return result;
-    },
-  };
-}
-
 /** Reloads the extensions as queued work, so no turn starts while they come and go. */
-function reload<T extends "reload_extensions" | "run_command">(
+async function reload<T extends "reload_extensions" | "run_command">(
   session: RpcSession,
-  command: RpcCommandOf<T>,
   answer: (report: ReloadReport) => Answer<T>,
-): Answer<T> | typeof LATER {
-  const extensions = session.runtime.extensions;
-  if (!extensions) {
+): Promise<Answer<T>> {
+  const { conversation } = session;
+  if (!conversation.hasExtensions) {
     return { error: "no extensions are loaded in this process (--no-ext); start zot rpc without --no-ext, or with --ext DIR" };
   }
-  const busy = busyError(session, "reload the extensions");
-  if (busy) return { error: busy };
-  session.queue.enqueue(async () => {
-    try {
-      session.send(responseTo(command, answer(await extensions.reload())));
-    } catch (error) {
-      session.send(responseTo(command, { error: `reload failed: ${errorText(error)}` }));
-    }
-  }, "an extension reload");
-  return LATER;
+  try {
+    return answer(await conversation.reloadExtensions({ exclusive: true }));
+  } catch (error) {
+    if (error instanceof ZotBusyError) throw error;
+    return { error: `reload failed: ${errorText(error)}` };
+  }
 }
 
 function reloadText(report: ReloadReport): string {

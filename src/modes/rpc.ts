@@ -7,13 +7,11 @@
 // A client that does not read its stdout holds zot back: while the unread output is over the
 // writer's high-water mark the model stream and tool output wait and no command is read, so
 // memory stays bounded however slowly the client reads.
-import { panelEventSink } from "../extensions/panel-events.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Conversation } from "../conversation/conversation.ts";
 import { LineSplitter } from "../protocol/line-splitter.ts";
 import { RPC_MAX_LINE_BYTES, type RpcFailure, type RpcResponse } from "../protocol/rpc-frames.ts";
 import { tokenMatches } from "./rpc-auth.ts";
 import { dispatch } from "./rpc-dispatch.ts";
-import { WorkQueue } from "./rpc-queue.ts";
 import { failure, type RpcRequest, readRequest, tooLong } from "./rpc-request.ts";
 import type { RpcSession } from "./rpc-session.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
@@ -35,10 +33,10 @@ export interface RpcModeOptions {
  */
 export type RpcEnd = "closed" | "interrupted" | "unauthorized";
 
-export async function runRpcMode(runtime: Runtime, options: RpcModeOptions): Promise<RpcEnd> {
+export async function runRpcMode(conversation: Conversation, options: RpcModeOptions): Promise<RpcEnd> {
   const restoreConsole = consoleToStderr();
   try {
-    const server = new RpcServer(runtime, options);
+    const server = new RpcServer(conversation, options);
     return await server.run(options.input ?? Bun.stdin.stream());
   } finally {
     restoreConsole();
@@ -49,7 +47,6 @@ class RpcServer {
   /** A client that closed our stdout is gone: nobody reads the rest, so stop at once. */
   private readonly writer = new NdjsonWriter(undefined, () => this.stop("closed", "stdout closed"));
   private readonly closing = new AbortController();
-  private readonly queue: WorkQueue;
   private readonly session: RpcSession;
   /** commands whose answer is still being worked out (an extension command, a model switch) */
   private readonly pending = new Set<Promise<void>>();
@@ -61,14 +58,12 @@ class RpcServer {
   private signalEnd!: () => void;
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly conversation: Conversation,
     private readonly options: RpcModeOptions,
   ) {
     this.authorized = !options.token;
-    this.queue = new WorkQueue(options.log);
     this.session = {
-      runtime,
-      queue: this.queue,
+      conversation,
       closing: this.closing.signal,
       send: (response) => this.send(response),
     };
@@ -78,15 +73,9 @@ class RpcServer {
   }
 
   async run(input: ReadableStream<Uint8Array>): Promise<RpcEnd> {
-    const { agent, extensions } = this.runtime;
-    const offEvents = agent.onEvent((event) => this.writer.write(event));
-    const releaseHold = agent.holdBack(() => this.writer.pressure());
-    extensions?.onNotify({
-      notify: (note) => agent.emit({ type: "ext_notify", ...note }),
-      // An extension's clear_notes (additive, as the newer original sends it).
-      clearNotes: (extension) => agent.emit({ type: "ext_clear_notes", extension }),
-    });
-    extensions?.panels.show(panelEventSink(agent));
+    // Every event, the extensions' notes, displays and panels among them, is a line on stdout.
+    const offEvents = this.conversation.onEvent((event) => this.writer.write(event));
+    const releaseHold = this.conversation.holdBack(() => this.writer.pressure());
     const onInterrupt = () => this.stop("interrupted");
     if (this.options.interrupt.aborted) onInterrupt();
     else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });
@@ -191,7 +180,7 @@ class RpcServer {
     while (this.end === undefined) {
       // Pending answers may queue work (an extension's prompt answer), so they are waited for first.
       if (this.pending.size > 0) await Promise.race([Promise.allSettled([...this.pending]), stopped]);
-      else if (this.queue.busy) await Promise.race([this.queue.idle(), stopped]);
+      else if (this.conversation.state().busy) await Promise.race([this.conversation.idle(), stopped]);
       else return;
     }
   }
@@ -199,11 +188,10 @@ class RpcServer {
   /** Aborts the running turn, drops the queued ones, lets pending answers finish, stops the extensions. */
   private async shutdown(): Promise<void> {
     this.closing.abort(new Error(this.stopReason));
-    this.queue.close();
-    this.queue.abort(this.stopReason);
+    this.conversation.stop(this.stopReason);
     await Promise.allSettled([...this.pending]);
-    await this.queue.idle();
-    await this.runtime.dispose();
+    await this.conversation.idle();
+    await this.conversation.dispose();
   }
 }
 
