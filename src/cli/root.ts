@@ -4,6 +4,7 @@
 // SIGHUP; see signals.ts).
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
+import type { Conversation } from "../conversation/conversation.ts";
 import { VERSION } from "../version.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
@@ -76,30 +77,34 @@ export async function runRoot(argv: string[]): Promise<number> {
 
   try {
     for (const note of ownChildProcesses()) console.error(`zot: ${note}`);
-    const { createRuntime } = await import("../runtime.ts");
-    const runtime = await createRuntime({
-      ...runtimeOptions,
-      session,
-      log: (message) => console.error(`zot: ${message}`),
-      onExtensionsWaiting: (names) =>
-        console.error(
-          `zot: waiting for ${names.length === 1 ? "an extension" : "extensions"} still starting: ${names.join(", ")} (up to 30 s, or the "timeouts": {"hello": ms} of its extension.json)`,
-        ),
-    });
-    for (const note of runtime.notes) console.error(`zot: ${note}`);
-    if (flags.verbose) console.error(`zot: ${runDescription(runtime)}`);
+    const { openConversation } = await import("../conversation/conversation.ts");
+    const log = (message: string) => console.error(`zot: ${message}`);
+    const conversation = await openConversation(
+      {
+        ...runtimeOptions,
+        session,
+        log,
+        onExtensionsWaiting: (names) =>
+          log(
+            `waiting for ${names.length === 1 ? "an extension" : "extensions"} still starting: ${names.join(", ")} (up to 30 s, or the "timeouts": {"hello": ms} of its extension.json)`,
+          ),
+      },
+      { busy: "queue", log },
+    );
+    for (const note of conversation.startupNotes) log(note);
+    if (flags.verbose) log(runDescription(conversation));
 
     running = true;
     try {
       const input = { text: prompt, ...(context ? { context } : {}) };
-      const session = { agent: runtime.agent, extensions: runtime.extensions, recording: runtime.session };
       const outcome = flags.json
-        ? await (await import("../modes/json.ts")).runJsonMode(session, input, controller.signal)
-        : await (await import("../modes/print.ts")).runPrintMode(session, input, controller.signal);
+        ? await (await import("../modes/json.ts")).runJsonMode(conversation, input, controller.signal)
+        : await (await import("../modes/print.ts")).runPrintMode(conversation, input, controller.signal);
       switch (outcome.status) {
         case "ok":
           return EXIT.ok;
         case "aborted":
+        case "dropped":
           return EXIT.interrupted;
         case "blocked":
           console.error(`zot: ${outcome.reason}`);
@@ -113,7 +118,7 @@ export async function runRoot(argv: string[]): Promise<number> {
       }
     } finally {
       // Every extension gets its shutdown frame and grace before zot exits.
-      await runtime.dispose();
+      await conversation.dispose();
     }
   } finally {
     releaseSignals();
@@ -127,8 +132,8 @@ async function printRootHelp(): Promise<number> {
 }
 
 /** --verbose: `session 20261123-101500-ab12 (new, /…/x.jsonl); anthropic/claude-sonnet-4-5`. */
-function runDescription(runtime: { session?: { id: string; file: string; resumed: boolean }; agent: { model: { provider: string; id: string } } }): string {
-  const { session, agent } = runtime;
+function runDescription(conversation: Conversation): string {
+  const { session, model } = conversation;
   const where = session ? `session ${session.id} (${session.resumed ? "resumed" : "new"}, ${session.file})` : "no session (--no-session)";
-  return `${where}; ${agent.model.provider}/${agent.model.id}`;
+  return `${where}; ${model.provider}/${model.id}`;
 }

@@ -1,26 +1,31 @@
-// `zot --json`: streams every agent event as one JSON object per line, exactly the shapes of the
-// event union (the same stream `zot rpc` sends): extension notes as `ext_notify`, an extension's
-// `/command` as `command_result`, an extension's panel as `panel_open`/`panel_render`/`panel_close`.
-// Rule: the first line is the `session` being recorded (when there is one), so a script can go on
-// with `--session <id>` instead of the racy `-c`.
-import type { PromptInput } from "../core/agent.ts";
-import { promptOrCommand, type RunOutcome } from "../extensions/slash-command.ts";
+// `zot --json`: streams every event of the conversation as one JSON object per line, exactly the
+// shapes of the event union (the stream `zot rpc` sends): extension notes as `ext_notify`, an
+// extension's `/command` as `command_result`, an extension's panel as `panel_open`/`panel_render`/
+// `panel_close`, and `done` last. Rule: the first line is the `session` being recorded (when there is
+// one), so a script can go on with `--session <id>` instead of the racy `-c`; rpc's own additions
+// (`ext_display`, `ext_clear_notes`) are not part of this stream.
+import type { Conversation, PromptInput, UnitOutcome } from "../conversation/conversation.ts";
+import type { AgentEventType } from "../protocol/events.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
-import { panelEventSink } from "../extensions/panel-events.ts";
-import type { ModeSession } from "./print.ts";
 
-export async function runJsonMode(session: ModeSession, input: PromptInput, signal: AbortSignal): Promise<RunOutcome> {
-  const { agent, extensions } = session;
+const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear_notes"]);
+
+export async function runJsonMode(conversation: Conversation, input: PromptInput, signal: AbortSignal): Promise<UnitOutcome> {
   const writer = new NdjsonWriter();
-  if (session.recording) writer.write({ type: "session", ...session.recording });
-  const off = agent.onEvent((event) => writer.write(event));
+  if (conversation.session) writer.write({ type: "session", ...conversation.session });
+  const off = conversation.onEvent((event) => {
+    if (!RPC_ONLY.has(event.type)) writer.write(event);
+  });
   // A reader that falls behind (`zot --json | slow`) holds the model and the tools back.
-  const release = agent.holdBack(() => writer.pressure());
-  extensions?.onNotify({ notify: (note) => agent.emit({ type: "ext_notify", ...note }) });
-  extensions?.panels.show(panelEventSink(agent));
+  const release = conversation.holdBack(() => writer.pressure());
+  const onAbort = () => conversation.abort("interrupted");
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await promptOrCommand(agent, extensions, input, signal);
+    const running = conversation.submit(input);
+    if (signal.aborted) onAbort();
+    return await running;
   } finally {
+    signal.removeEventListener("abort", onAbort);
     off();
     release();
     await writer.close();

@@ -100,6 +100,9 @@ describe("--json", () => {
     expect(events).toContainEqual({ type: "ext_notify", extension: "weather", level: "warn", message: "api key expires soon" });
     expect(events).toContainEqual({ type: "command_result", command: "weather", extension: "weather", action: "display", text: "Paris: sunny" });
     expect(events.some((e) => e.type === "turn_start")).toBe(false);
+    // Every unit of work ends with done, one that never reached the model too; rpc's ext_display is not in --json.
+    expect(events.at(-1)).toEqual({ type: "done" });
+    expect(events.some((e) => e.type === "ext_display")).toBe(false);
 
     mock = startMockLlm([{ text: "Rainy." }]);
     const prompt = await zot(["--json", "/ask Rome", ...anthropic(mock)], { cwd, home });
@@ -110,6 +113,7 @@ describe("--json", () => {
     const error = await zot(["--json", "/broken", "--provider", "scripted"], { cwd, home });
     expect(error.code).toBe(1);
     expect(ndjson(error.stdout)).toContainEqual({ type: "command_result", command: "broken", extension: "weather", action: "error", text: "city not found" });
+    expect(ndjson(error.stdout).at(-1)).toEqual({ type: "done" });
     expect(error.stderr).toContain("zot: /broken (extension weather): city not found");
   });
 });
