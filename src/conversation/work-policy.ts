@@ -75,7 +75,19 @@ export class WorkPolicy {
     }
     return new Promise<T>((resolve, reject) => {
       const stopped = () => reject(new Error("the conversation is ending; nothing more is run"));
-      const accepted = this.queue.enqueue({ kind: "operation", label, run: () => work().then(resolve, reject), drop: stopped });
+      let settle = stopped;
+      const accepted = this.queue.enqueue({
+        kind: "operation",
+        label,
+        run: () =>
+          work().then(
+            (value) => void (settle = () => resolve(value)),
+            (error: unknown) => void (settle = () => reject(error)),
+          ),
+        // Settled once the queue is idle again, so what the caller does next is accepted.
+        after: () => settle(),
+        drop: stopped,
+      });
       if (!accepted) stopped();
     });
   }
