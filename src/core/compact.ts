@@ -4,7 +4,7 @@
 // summariser, the summarising request, and the transcript that results.
 // Rule: a cut never separates an assistant message's tool calls from the tool message holding
 // their results, so the compacted transcript is always a valid request.
-import { base64ByteLength, type ContentBlock, type Message, nowIso, type ToolResultContent } from "../protocol/messages.ts";
+import { base64ByteLength, type ContentBlock, isSummaryMessage, type Message, nowIso, type ToolResultContent } from "../protocol/messages.ts";
 import type { ModelInfo } from "../protocol/models.ts";
 import type { ModelRequest, ToolSpec } from "../protocol/provider.ts";
 
@@ -230,13 +230,7 @@ export function summaryRequest(older: readonly Message[], model: ModelInfo, inst
   };
 }
 
-/** The message that stands for the summarised part, first in the compacted transcript. */
+/** The message that stands for the summarised part, first in the compacted transcript (marked as such, not recognised by its words). */
 export function summaryMessage(summary: string): Message {
-  return { role: "user", content: [{ type: "text", text: `${SUMMARY_HEADING}${summary.trim()}` }], time: nowIso() };
-}
-
-/** A message an earlier compaction wrote. */
-export function isSummaryMessage(message: Message | undefined): boolean {
-  const first = message?.content[0];
-  return message?.role === "user" && first?.type === "text" && first.text.startsWith(SUMMARY_HEADING);
+  return { role: "user", content: [{ type: "text", text: `${SUMMARY_HEADING}${summary.trim()}` }], time: nowIso(), summary: true };
 }

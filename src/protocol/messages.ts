@@ -42,6 +42,8 @@ export const Message = v.object({
   content: v.array(ContentBlock),
   /** RFC 3339 */
   time: v.string(),
+  /** the message a compaction's summary is (first in the transcript it left); never sent on the wire */
+  summary: v.optional(v.literal(true)),
 });
 
 // The wire form (rpc, --json, extensions): images as a byte count, reasoning omitted.
@@ -105,6 +107,11 @@ export function toWireContent(blocks: readonly ContentBlock[]): WireContentBlock
     }
   }
   return out;
+}
+
+/** A message an earlier compaction wrote: the summary standing in for the turns it replaced. */
+export function isSummaryMessage(message: Message | undefined): boolean {
+  return message?.summary === true;
 }
 
 export function toWireMessage(message: Message): WireMessage {

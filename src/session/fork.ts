@@ -2,9 +2,8 @@
 // parent and the turn it was forked after. Rule: the parent is only read, never written; the fork
 // carries the parent's records up to the cut (usage, model switches, the audit trail), so it
 // resumes with the model and the cost its conversation had.
-import { isSummaryMessage } from "../core/compact.ts";
 import { UsageError } from "../config/usage-error.ts";
-import type { Message } from "../protocol/messages.ts";
+import { isSummaryMessage, type Message } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { createSession } from "./create.ts";
 import { PLACEHOLDER_PREFIX } from "./paths.ts";

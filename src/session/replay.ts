@@ -82,7 +82,8 @@ function apply(state: ReplayState, entry: Exclude<SessionEntry, { type: "tool_re
         });
       }
       const from = Math.max(0, state.messages.length - entry.kept);
-      state.messages = [entry.message, ...state.messages.slice(from)];
+      // The summary is marked as one whatever wrote the record (files from before the mark was kept).
+      state.messages = [{ ...entry.message, summary: true }, ...state.messages.slice(from)];
       state.origins = [index, ...state.origins.slice(from)];
       return;
     }

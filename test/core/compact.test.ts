@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import {
   chooseCut,
   CompactError,
-  isSummaryMessage,
   OMITTED_MARKER,
   planCompaction,
   serialiseMessages,
@@ -13,7 +12,7 @@ import {
   summaryMessage,
   summaryRequest,
 } from "../../src/core/compact.ts";
-import type { ContentBlock, Message } from "../../src/protocol/messages.ts";
+import { type ContentBlock, isSummaryMessage, type Message } from "../../src/protocol/messages.ts";
 import { testModel } from "../support/test-model.ts";
 
 const TIME = "2025-01-01T00:00:00.000Z";

@@ -3,7 +3,7 @@
 // whole transcript at once (a resumed session, after /clear). Rule: the view follows the events and
 // never the transcript's internals, so an interceptor's rewrite (replace_text, modified arguments)
 // is what the user sees, as in every other mode.
-import { isSummaryMessage } from "../../core/compact.ts";
+import { isSummaryMessage } from "../../protocol/messages.ts";
 import type { AgentEvent, EventOf } from "../../protocol/events.ts";
 import { type Message, textOf } from "../../protocol/messages.ts";
 import { type Component, Stack } from "../../tui/component.ts";
