@@ -1,6 +1,6 @@
 // `zot` and `zot "prompt"` in a terminal (neither -p nor --json): the session picked (-r asks
-// first, on the terminal), then the TUI. Rule: the TUI and the runtime load behind import(), and
-// the TUI paints before the runtime is built; a session is recorded unless --no-session; a signal
+// first, on the terminal), then the TUI. Rule: the TUI and the conversation load behind import(),
+// and the TUI paints before the conversation is opened; a session is recorded unless --no-session; a signal
 // (SIGTERM, SIGHUP when the terminal goes, SIGINT) ends the app in order, a second one at once.
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
@@ -32,7 +32,9 @@ export async function runInteractiveCommand(
     return await runInteractive(
       async (log, confirmer, askTrust) => {
         for (const note of leftovers) log(note);
-        return (await import("../runtime.ts")).createRuntime({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS });
+        const { openConversation } = await import("../conversation/conversation.ts");
+        // Prompts typed while one runs wait their turn.
+        return openConversation({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS }, { busy: "queue" });
       },
       {
         initialPrompt: prompt || undefined,

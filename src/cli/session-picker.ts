@@ -7,7 +7,7 @@ import { zotHome } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { listSessions } from "../session/list.ts";
 import type { SessionChoice } from "../session/open.ts";
-import { formatRows } from "./session-rows.ts";
+import { formatRows } from "../modes/session-rows.ts";
 
 export async function pickSession(cwdFlag: string | undefined): Promise<SessionChoice> {
   const cwd = resolve(cwdFlag ?? process.cwd());

@@ -3,9 +3,10 @@
 // Rule: a file that is not a session is reported on stderr and the rest are still listed; the
 // session `zot -c` would resume is marked in the tree.
 import { UsageError } from "../config/usage-error.ts";
+import { forestRows, formatRows } from "../modes/session-rows.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
+import { sessionForest } from "../session/tree.ts";
 import { EXIT } from "./router.ts";
-import { forestRows, formatRows } from "./session-rows.ts";
 import type { SessionsCommand, SessionsContext } from "./sessions.ts";
 
 function load(ctx: SessionsContext): SessionSummary[] {
@@ -45,7 +46,7 @@ export const TREE: SessionsCommand = {
     if (positionals.length > 0) throw new UsageError(`zot sessions tree takes no arguments (got "${positionals[0]}")`);
     const sessions = load(ctx);
     if (sessions.length === 0) return noneYet(ctx);
-    console.log(forestRows(sessions, sessions[0]!.id, ctx.width).join("\n"));
+    console.log(forestRows(sessionForest(sessions), sessions[0]!.id, ctx.width).join("\n"));
     return EXIT.ok;
   },
 };

@@ -10,7 +10,7 @@ import { lockOwner } from "../session/lock.ts";
 import { readSessionFile } from "../session/reader.ts";
 import { replay } from "../session/replay.ts";
 import { EXIT } from "./router.ts";
-import { formatCost, localTime } from "./session-rows.ts";
+import { formatCost, localTime } from "../modes/session-rows.ts";
 import { onePositional, type SessionsCommand } from "./sessions.ts";
 
 export const SHOW: SessionsCommand = {

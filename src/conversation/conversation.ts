@@ -177,6 +177,11 @@ export class Conversation {
     return this.runtime.agent.tools.find((tool) => tool.name === name)?.extension;
   }
 
+  /** Something runs, or is about to start after what just ended. */
+  get busy(): boolean {
+    return this.work.queue.busy;
+  }
+
   /** What runs now, or undefined: a unit of work ("turn": a prompt, a compaction) or an operation, with its label. */
   get running(): { kind: "turn" | "operation"; label: string } | undefined {
     const current = this.work.queue.current;
@@ -254,6 +259,11 @@ export class Conversation {
   /** Aborts what runs (its events end with turn_end aborted, then done); the queued units still run. */
   abort(reason = "aborted"): void {
     this.work.queue.abort(reason);
+  }
+
+  /** Drops the queued units (told: dropped); what runs goes on (the TUI's Ctrl+C). */
+  dropQueued(): void {
+    this.work.queue.clear();
   }
 
   /** Drops the queued units and aborts what runs (the TUI's Esc); resolves once nothing runs. */

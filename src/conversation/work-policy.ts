@@ -92,18 +92,20 @@ export class WorkPolicy {
     });
   }
 
-  /** Queues a front end's own task behind what runs; resolves with its result, or undefined when it was dropped. */
+  /** Queues a front end's own task behind what runs; resolves with its result (undefined when it was dropped), or rejects with what it threw. */
   task<T>(label: string, text: string, work: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-    return new Promise((resolve) => {
-      let result: T | undefined;
+    return new Promise((resolve, reject) => {
+      let settle = () => resolve(undefined);
       const accepted = this.queue.enqueue({
         kind: "operation",
         label,
         text,
-        run: async (signal) => {
-          result = await work(signal);
-        },
-        after: () => resolve(result),
+        run: (signal) =>
+          work(signal).then(
+            (value) => void (settle = () => resolve(value)),
+            (error: unknown) => void (settle = () => reject(error)),
+          ),
+        after: () => settle(),
         drop: () => resolve(undefined),
       });
       if (!accepted) resolve(undefined);

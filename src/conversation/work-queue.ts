@@ -111,6 +111,7 @@ export class WorkQueue {
    */
   private startNextLater(): void {
     if (this.waiting.length === 0) return this.changed();
+    this.changed();
     this.gap = new Promise((resolve) =>
       setImmediate(() => {
         this.gap = undefined;

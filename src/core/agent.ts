@@ -254,14 +254,6 @@ export class Agent {
 
   // ── what it tells ───────────────────────────────────────────────────────────────────────────
 
-  /**
-   * An event from outside core/: only the front ends that have not moved onto the conversation yet
-   * call it (their notes, panels, command results); it goes once they have.
-   */
-  emit(event: AgentEvent): void {
-    this.out.emit(event);
-  }
-
   /** Subscribes to every event; returns the unsubscribe function. */
   onEvent(listener: Listener<AgentEvent>): () => void {
     return this.events.add(listener);

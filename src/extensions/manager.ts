@@ -21,7 +21,7 @@ import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts
 import { loadHooksConfig } from "./hooks-config.ts";
 import { extensionTool } from "./ext-tool.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
-import type { SlashCommands } from "./slash-command.ts";
+import type { SlashCommands } from "./command-reply.ts";
 import { appendLog } from "./child-log.ts";
 import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 

@@ -32,7 +32,7 @@ import { type ExtToolDef, toolFailure, toolResultFromExt } from "./ext-tool.ts";
 import type { Manifest } from "./manifest.ts";
 import type { PanelOp } from "./panels.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
-import { commandResult } from "./slash-command.ts";
+import { commandResult } from "./command-reply.ts";
 
 export interface HostTimeouts {
   /** from spawn to the hello frame (a manifest's `timeouts.hello` wins: a `go run .` may compile first) */

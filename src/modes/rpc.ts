@@ -1,5 +1,5 @@
 // `zot rpc`: the agent as a subprocess driven by NDJSON commands on stdin, answering with responses
-// and streaming the agent's events on stdout. Rule: stdout carries protocol lines and nothing else;
+// and streaming the conversation's events on stdout. Rule: stdout carries protocol lines and nothing else;
 // no input, however bad, stops the server. stdin closing ends it once the work already accepted
 // (the running turn, the queued ones, answers still being worked out) is over, as the original did,
 // so `echo '{"type":"prompt",…}' | zot rpc` works; stdout closing, a signal or a failed token end it

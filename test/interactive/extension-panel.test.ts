@@ -1,6 +1,6 @@
 // An extension's panel in the TUI, in process: how it draws (title rule, lines, footer, closing
 // rule, the room it keeps to), which keys it sends on, and the PanelOverlay between a real
-// PanelBoard and the app's overlays (open, render, replace, close by the user or the extension, the
+// PanelBoard (as the conversation's panel controls) and the app's overlays (open, render, replace, close by the user or the extension, the
 // room reported once per size).
 import { describe, expect, test } from "bun:test";
 import { PanelBoard, type PanelOwner, type PanelView } from "../../src/extensions/panels.ts";
@@ -149,7 +149,7 @@ function board(rows = 30) {
       render: () => renders++,
       screenRows: () => rows,
     },
-    panels,
+    { key: (k, text) => panels.key(k, text), close: () => panels.closeByUser(), resize: (width, height) => panels.resize(width, height) },
   );
   panels.show(overlay);
   const draw = (width = 100) => plain(overlays.at(-1)?.render(width) ?? []);

@@ -1,7 +1,8 @@
-// An AppContext for command tests: the real runtime and agent, and a record of everything the
-// command asked of the app (notes, markdown, overlays, cancels, jumps). Rule: the fake decides
-// nothing a real app would decide differently; it only records, and lets a test press keys on the
-// overlay the command opened, as the user would.
+// An AppContext for command tests: a real conversation over the real runtime, and a record of
+// everything the command asked of the app (notes, markdown, overlays, cancels, jumps). Rule: the fake
+// decides nothing a real app would decide differently; it only records, and lets a test press keys
+// on the overlay the command opened, as the user would.
+import { Conversation } from "../../src/conversation/conversation.ts";
 import type { AppContext, NoteLevel } from "../../src/modes/interactive/app-context.ts";
 import type { Runtime } from "../../src/runtime.ts";
 import type { Component } from "../../src/tui/component.ts";
@@ -36,10 +37,7 @@ export interface FakeApp extends AppContext {
 export function fakeApp(runtime: Runtime, options: { onCancel?: () => Promise<void> } = {}): FakeApp {
   const overlays: Component[] = [];
   const app: FakeApp = {
-    runtime,
-    get agent() {
-      return runtime.agent;
-    },
+    conversation: new Conversation(runtime, { busy: "queue" }),
     theme: createTheme({ color: false }),
     busy: false,
     notes: [],

@@ -1,19 +1,17 @@
 // What the interactive app offers its slash commands, pickers and dialogs. Rule: a command sees the
 // app only through this interface (the chat view, the editor, the status bar and the turn loop stay
 // the app's own), so commands are small files that can be tested against a fake AppContext.
-import type { Agent } from "../../core/agent.ts";
-import type { Runtime } from "../../runtime.ts";
+import type { Conversation } from "../../conversation/conversation.ts";
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
 
 export type NoteLevel = "info" | "success" | "warn" | "error";
 
 export interface AppContext {
-  readonly runtime: Runtime;
-  /** the live agent (runtime.agent; may be replaced by a resume, so read it each time) */
-  readonly agent: Agent;
+  /** the conversation the app is a front end of: its state, its operations, its units of work */
+  readonly conversation: Conversation;
   readonly theme: Theme;
-  /** a prompt or compaction is running */
+  /** something runs (a prompt, a compaction, a `!command`) */
   readonly busy: boolean;
 
   /** A line of the chat transcript area that is not a message (a command's output, a status). */
@@ -28,11 +26,11 @@ export interface AppContext {
   /** Replaces the editor's text (an extension's `insert`, a picked path). */
   insertText(text: string): void;
 
-  /** Cancels the running turn and drops the queue; resolves when the agent is idle (≤ 2 s). */
+  /** Cancels the running turn and drops the queue; resolves when the conversation is idle (≤ 2 s). */
   cancelTurn(): Promise<void>;
   /** Runs a manual compaction with the app's spinner and notes (the /compact command). */
   compact(instructions?: string): Promise<void>;
-  /** Rebuilds the chat view from the agent's transcript (after /clear, a resume, a fork); the extensions' notes go. */
+  /** Rebuilds the chat view from the transcript (after /clear, a resume, a fork); the extensions' notes go. */
   reloadTranscript(): void;
 
   /**

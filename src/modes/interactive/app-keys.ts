@@ -34,7 +34,7 @@ export class AppKeys {
   private lastCtrlC = 0;
 
   constructor(private readonly app: InteractiveApp) {
-    this.slash = new SlashPopup(app.theme, app.commands, () => (app.ready ? (app.runtime.extensions?.commands() ?? []) : []));
+    this.slash = new SlashPopup(app.theme, app.commands, () => (app.ready ? app.conversation.commands.list() : []));
   }
 
   handle(key: Key): boolean {
@@ -78,7 +78,7 @@ export class AppKeys {
     }
     const at = atFragment(editor.text, editor.cursor);
     if (at && this.app.ready) {
-      this.files ??= new FilePicker(this.app.theme, this.app.agent.cwd);
+      this.files ??= new FilePicker(this.app.theme, this.app.conversation.cwd);
       this.files.update(at.query);
       return this.show("files");
     }
@@ -178,7 +178,7 @@ export class AppKeys {
     this.lastCtrlC = now;
     const had = !this.app.editor.isEmpty || this.app.queue.size > 0;
     this.app.editor.clear();
-    this.app.queue.clear();
+    this.app.dropQueued();
     this.closePopup();
     const hint = had ? "input cleared · ctrl+c again to exit" : this.app.busy ? "ctrl+c again to exit · esc cancels the turn" : "ctrl+c again to exit";
     this.app.setStatus(hint);

@@ -1,19 +1,18 @@
 // The interactive app: the chat view, the queue, the status bar, the editor and its popups on one
-// Tui; the agent's events drawn as they come; the turn loop (one prompt at a time, the rest queued
-// and sent when the turn ends); slash commands, built-in and the extensions'; `!command`, run by the
-// user and added to the conversation as context (shell-command.ts). It is the AppContext
-// the commands see. Rule: the first frame is painted before the runtime exists (the user can type
-// while providers and extensions load; what is sent meanwhile waits in the queue), and nothing is
-// written to the terminal except through the renderer: runtime notes and diagnostics are chat notes.
+// Tui, a front end of the conversation: the conversation's events drawn as they come, what the user
+// types handed to it (a prompt waits its turn in the conversation's queue, a built-in or an
+// extension's slash command runs at once, a `!command` runs as queued work and its output joins the
+// conversation as context, shell-command.ts). It is the AppContext the commands see. Rule: the first
+// frame is painted before the conversation exists (the user can type while providers and extensions
+// load; what is sent meanwhile waits and goes in order once it is ready), and nothing is written to
+// the terminal except through the renderer: startup notes and diagnostics are chat notes.
 import { homedir } from "node:os";
-import type { Agent } from "../../core/agent.ts";
-import { parseSlash } from "../../protocol/slash-command.ts";
+import type { Conversation } from "../../conversation/conversation.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";
 import { retryLabel } from "../../protocol/retry-text.ts";
-import type { Runtime } from "../../runtime.ts";
-import { userTurns } from "../../session/fork.ts";
+import { parseSlash } from "../../protocol/slash-command.ts";
 import { type Component, Stack } from "../../tui/component.ts";
 import { Editor } from "../../tui/editor.ts";
 import { Spinner } from "../../tui/spinner.ts";
@@ -21,39 +20,43 @@ import { Spacer, Text } from "../../tui/text.ts";
 import type { Theme } from "../../tui/theme.ts";
 import type { Tui } from "../../tui/tui.ts";
 import type { AppContext, NoteLevel, SlashCommand } from "./app-context.ts";
+import { AppExtensions } from "./app-extensions.ts";
 import { AppFrame } from "./app-frame.ts";
 import { AppKeys } from "./app-keys.ts";
 import { ChatView } from "./chat-view.ts";
-import { connectExtensions } from "./app-extensions.ts";
 import { runExtensionCommand } from "./extension-commands.ts";
-import { noteStyle } from "./note-line.ts";
-import { QueuedPrompts } from "./queued-prompts.ts";
 import { attachMentions, splitAttachments } from "./file-mentions.ts";
+import { noteStyle } from "./note-line.ts";
+import { type QueuedInput, QueuedPrompts } from "./queued-prompts.ts";
 import { runShellCommand } from "./shell-command.ts";
 import { parseShellContext, shellCommandOf } from "./shell-context.ts";
 import { type StatusSnapshot, StatusBar } from "./status-bar.ts";
 import { TranscriptPager } from "./transcript-pager.ts";
 
-/** Creates the runtime; `log` takes its diagnostics (they become chat notes). */
-export type RuntimeFactory = (log: (message: string) => void) => Promise<Runtime>;
+/** Opens the conversation; `log` takes its diagnostics (they become chat notes). */
+export type ConversationFactory = (log: (message: string) => void) => Promise<Conversation>;
 
 export interface AppOptions {
-  /** sent (or run, if it is a command) as soon as the runtime is ready */
+  /** sent (or run, if it is a command) as soon as the conversation is ready */
   initialPrompt?: string;
   commands: readonly SlashCommand[];
 }
 
-/** What runs: a turn, a compaction, or zot starting up. */
+/** Input typed (or submitted by an extension) before the conversation was ready. */
+interface EarlyInput extends QueuedInput {
+  /** as typed: a slash command in it still has to be recognised */
+  raw: boolean;
+}
+
+/** What the status bar says runs: zot starting up, or what the conversation runs. */
 interface Activity {
   label: string;
   /** a provider's retry being waited out ("retrying in 30 s (HTTP 429)"), shown instead of the label until the next event */
   retry?: string;
   since: number;
-  controller?: AbortController;
-  done: Promise<void>;
 }
 
-/** How long cancelTurn and exit wait for the agent to notice the abort. */
+/** How long cancelTurn and exit wait for the conversation to notice the abort. */
 const CANCEL_WAIT_MS = 2000;
 
 export class InteractiveApp implements AppContext {
@@ -62,9 +65,11 @@ export class InteractiveApp implements AppContext {
   readonly queue: QueuedPrompts;
   readonly frame: AppFrame;
   readonly commands: readonly SlashCommand[];
-  private rt: Runtime | undefined;
-  private subscribed: { agent: Agent; off: () => void } | undefined;
+  private conv: Conversation | undefined;
+  private extensions: AppExtensions | undefined;
+  private early: EarlyInput[] = [];
   private activity: Activity | undefined;
+  private readonly unsubscribe: (() => void)[] = [];
   private readonly spinner: Spinner;
   private readonly overlaySlot = new Stack();
   private readonly overlays: Component[] = [];
@@ -79,8 +84,8 @@ export class InteractiveApp implements AppContext {
     private readonly options: AppOptions,
   ) {
     this.commands = options.commands;
-    this.chat = new ChatView(theme, { toolExtension: (name) => this.rt?.agent.tools.find((tool) => tool.name === name)?.extension });
-    this.queue = new QueuedPrompts(theme);
+    this.chat = new ChatView(theme, { toolExtension: (name) => this.conv?.toolExtension(name) });
+    this.queue = new QueuedPrompts(theme, () => [...this.early, ...(this.conv?.queued.map(({ text = "", from }) => ({ text, from })) ?? [])]);
     this.spinner = new Spinner(() => tui.requestRender(), { style: theme.accent });
     this.editor = new Editor(theme, { prompt: "> ", placeholder: "ask anything · / for commands · @ for files · ! for shell" });
     this.statusLine = new Text("");
@@ -97,29 +102,29 @@ export class InteractiveApp implements AppContext {
   }
 
   /**
-   * Paints, builds the runtime, runs until exit; resolves with the exit code. A runtime that
-   * cannot be built takes the drawn frame away before the error is reported (by the caller).
+   * Paints, opens the conversation, runs until exit; resolves with the exit code. A conversation
+   * that cannot be opened takes the drawn frame away before the error is reported (by the caller).
    */
-  async run(source: Runtime | RuntimeFactory): Promise<number> {
-    const starting = this.begin("starting");
+  async run(source: Conversation | ConversationFactory): Promise<number> {
+    this.setActivity("starting");
     this.tui.start();
     let exitCode: number | undefined;
     void this.ended.then((code) => (exitCode = code));
-    let runtime: Runtime;
+    let conversation: Conversation;
     try {
-      runtime = typeof source === "function" ? await source((message) => this.showNote(message, "warn")) : source;
+      conversation = typeof source === "function" ? await source((message) => this.showNote(message, "warn")) : source;
     } catch (error) {
       this.tui.root.clear();
       this.tui.stop();
       throw error;
     } finally {
-      starting();
+      this.setActivity(undefined);
     }
-    this.attach(runtime);
+    this.attach(conversation);
     // Quit while starting: nothing typed meanwhile is sent.
     if (exitCode === undefined) {
       if (this.options.initialPrompt?.trim()) this.handleInput(this.options.initialPrompt.trim());
-      else this.drainQueue();
+      else this.sendEarly();
     }
     const code = await this.ended;
     await this.shutdown();
@@ -128,17 +133,13 @@ export class InteractiveApp implements AppContext {
 
   // ── AppContext ─────────────────────────────────────────────────────────────────────────────
 
-  get runtime(): Runtime {
-    if (!this.rt) throw new Error("zot is still starting");
-    return this.rt;
-  }
-
-  get agent(): Agent {
-    return this.runtime.agent;
+  get conversation(): Conversation {
+    if (!this.conv) throw new Error("zot is still starting");
+    return this.conv;
   }
 
   get busy(): boolean {
-    return this.activity !== undefined && this.rt !== undefined;
+    return this.conv?.busy ?? false;
   }
 
   showNote(text: string, level: NoteLevel = "info"): void {
@@ -156,9 +157,28 @@ export class InteractiveApp implements AppContext {
     this.render();
   }
 
+  /**
+   * Sends text as a prompt: it waits its turn behind what runs. `from`: the extension that submitted
+   * it, named in the queue and in a grey line above it; the user's own prompts go with the content
+   * of the files they @mention, read when the prompt starts.
+   */
   submitPrompt(text: string, from?: string): void {
-    if (!this.rt || this.activity) this.queue.push({ text, raw: false, ...(from ? { from } : {}) });
-    else this.startTurn(text, from);
+    const conversation = this.conv;
+    if (!conversation) {
+      this.early.push({ text, raw: false, ...(from ? { from } : {}) });
+      return this.render();
+    }
+    void conversation.prompt(
+      { text },
+      {
+        ...(from ? { from } : {}),
+        onStart: () => {
+          this.chat.notes.clear();
+          if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
+        },
+        prepare: from ? undefined : (input) => this.withMentions(input.text),
+      },
+    );
     this.render();
   }
 
@@ -168,27 +188,21 @@ export class InteractiveApp implements AppContext {
   }
 
   async cancelTurn(): Promise<void> {
-    this.queue.clear();
-    const activity = this.activity;
+    this.early = [];
+    const conversation = this.conv;
     this.render();
-    if (!activity?.controller) return;
-    activity.controller.abort(new Error("cancelled by the user"));
-    await within(activity.done, CANCEL_WAIT_MS);
+    if (!conversation) return;
+    await within(conversation.cancel(), CANCEL_WAIT_MS);
   }
 
   async compact(instructions?: string): Promise<void> {
-    if (this.activity) await this.cancelTurn();
-    await this.runActivity("compacting", async (signal) => {
-      await this.agent.compact(signal, instructions ? { instructions } : {}).catch((error) => {
-        this.showNote(`compaction failed: ${errorText(error)}`, "error");
-      });
-    });
+    if (this.busy) await this.cancelTurn();
+    await this.conversation.compact(instructions);
   }
 
   reloadTranscript(): void {
-    this.subscribe();
     this.chat.notes.clear();
-    this.chat.load(this.agent.messages);
+    this.chat.load(this.conversation.messages);
     this.render();
   }
 
@@ -214,7 +228,7 @@ export class InteractiveApp implements AppContext {
   jumpToTurn(n: number): void {
     const { rows, turns } = this.chat.rowsWithTurns(this.tui.terminal.columns);
     // The view keeps turns a compaction took out of the transcript: count from the newest.
-    const total = userTurns(this.agent.messages).length;
+    const total = this.conversation.userTurns().length;
     const start = turns[turns.length - total + n - 1];
     if (start === undefined) {
       this.showNote(`there is no turn ${n} on screen`, "error");
@@ -232,7 +246,7 @@ export class InteractiveApp implements AppContext {
   // ── the app's own ──────────────────────────────────────────────────────────────────────────
 
   get ready(): boolean {
-    return this.rt !== undefined;
+    return this.conv !== undefined;
   }
 
   get hasOverlay(): boolean {
@@ -248,10 +262,11 @@ export class InteractiveApp implements AppContext {
     this.tui.requestRender();
   }
 
-  /** What the user submitted: a built-in command, an extension's command, or a prompt. */
+  /** What the user submitted: a built-in command, an extension's command, a `!command`, or a prompt. */
   handleInput(text: string): void {
-    if (!this.rt) {
-      this.queue.push({ text, raw: true });
+    const conversation = this.conv;
+    if (!conversation) {
+      this.early.push({ text, raw: true });
       this.render();
       return;
     }
@@ -259,10 +274,7 @@ export class InteractiveApp implements AppContext {
     if (slash) {
       const builtin = this.commands.find((command) => command.name === slash.name);
       if (builtin) return void this.runCommand(`/${builtin.name}`, builtin.cancelsTurn ?? false, () => builtin.run(this, slash.args));
-      const extensions = this.rt.extensions;
-      if (extensions?.hasCommand(slash.name)) {
-        return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, extensions, this.chat.notes, slash));
-      }
+      if (conversation.commands.has(slash.name)) return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, slash));
       // A typo of a command is not worth a model call; the text goes back into the editor.
       this.editor.setText(text);
       this.setStatus(`unknown command /${slash.name}; /help lists the commands`, "error");
@@ -270,154 +282,140 @@ export class InteractiveApp implements AppContext {
     }
     const command = shellCommandOf(text);
     if (command !== undefined) {
-      if (this.activity) this.queue.push({ text, raw: true });
-      else void runShellCommand(this, command);
+      void runShellCommand(this, command).catch((error) => this.showNote(errorText(error), "error"));
       this.render();
       return;
     }
     this.submitPrompt(text);
   }
 
-  /** Runs `work` as what the app is doing (spinner, Esc cancels it); what was queued meanwhile goes after. */
-  async runActivity(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    const controller = new AbortController();
-    const finish = this.begin(label, controller);
-    try {
-      await work(controller.signal);
-    } catch (error) {
-      this.showNote(errorText(error), "error");
-    } finally {
-      finish();
-      this.drainQueue();
-    }
+  /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
+  dropQueued(): void {
+    this.early = [];
+    this.conv?.dropQueued();
+    this.render();
   }
 
   private async runCommand(label: string, cancelsTurn: boolean, run: () => Promise<void> | void): Promise<void> {
     try {
-      if (cancelsTurn && this.activity) await this.cancelTurn();
+      if (cancelsTurn && this.busy) await this.cancelTurn();
       await run();
     } catch (error) {
       this.showNote(`${label}: ${errorText(error)}`, "error");
     } finally {
       this.render();
-      this.drainQueue();
+      this.sendEarly();
     }
   }
 
-  /**
-   * `from`: the extension that submitted the prompt, named in a grey line above it. The user's own
-   * prompts go with the content of the files they @mention.
-   */
-  private startTurn(text: string, from?: string): void {
-    const controller = new AbortController();
-    const finish = this.begin("working", controller);
-    this.chat.notes.clear();
-    if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
-    const sent = from ? { text, skipped: [] } : attachMentions(text, this.agent.cwd);
-    const turn = this.agent.prompt({ text: sent.text }, controller.signal);
-    for (const why of sent.skipped) this.chat.addNote(why, "muted");
-    turn
-      .catch((error) => this.showNote(errorText(error), "error"))
-      .finally(() => {
-        finish();
-        this.drainQueue();
-      });
+  /** The prompt with the files it @mentions; what could not go is said under the prompt. */
+  private withMentions(text: string): { text: string } {
+    const sent = attachMentions(text, this.conversation.cwd);
+    // After the user_message this prompt is about to add (in the same synchronous step).
+    if (sent.skipped.length > 0) queueMicrotask(() => {
+      for (const why of sent.skipped) this.chat.addNote(why, "muted");
+      this.render();
+    });
+    return { text: sent.text };
   }
 
-  /** The next queued input, once nothing runs. */
-  private drainQueue(): void {
-    if (!this.rt || this.activity) return;
-    const next = this.queue.shift();
+  /** The next input typed before the conversation was ready, once nothing runs. */
+  private sendEarly(): void {
+    if (!this.conv || this.conv.busy) return;
+    const next = this.early.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.startTurn(next.text, next.from);
+    else this.submitPrompt(next.text, next.from);
     this.render();
   }
 
-  /** Marks something running (spinner, elapsed time, busy); returns what marks it finished. */
-  private begin(label: string, controller?: AbortController): () => void {
-    let resolve!: () => void;
-    const activity: Activity = { label, since: performance.now(), controller, done: new Promise((r) => (resolve = r)) };
-    this.activity = activity;
-    this.spinner.start();
-    this.render();
-    return () => {
-      if (this.activity === activity) {
-        this.activity = undefined;
-        this.spinner.stop();
-      }
-      resolve();
-      this.render();
-    };
-  }
-
-  private attach(runtime: Runtime): void {
-    this.rt = runtime;
-    this.subscribe();
-    if (runtime.extensions) connectExtensions(this, runtime.extensions);
-    const messages = runtime.agent.messages;
+  private attach(conversation: Conversation): void {
+    this.conv = conversation;
+    // Before the first subscription, which delivers the notes and the panel the extensions sent while starting.
+    this.extensions = new AppExtensions(this, conversation);
+    this.unsubscribe.push(
+      conversation.onEvent((event) => this.onEvent(event)),
+      conversation.onQueueChange(() => this.onQueueChange()),
+    );
+    const messages = conversation.messages;
     if (messages.length > 0) this.chat.load(messages);
-    for (const index of userTurns(messages)) {
+    for (const index of conversation.userTurns()) {
       const text = textOf(messages[index]!.content);
       const shell = parseShellContext(text);
       this.editor.history.add(shell ? `!${shell.command}` : splitAttachments(text).prompt);
     }
-    for (const note of runtime.notes) this.chat.addNote(note, "warn");
-    if (runtime.session?.resumed) this.chat.addNote(`resumed session ${runtime.session.id}`, "muted");
+    for (const note of conversation.startupNotes) this.chat.addNote(note, "warn");
+    if (conversation.session?.resumed) this.chat.addNote(`resumed session ${conversation.session.id}`, "muted");
     // A popup opened while starting now knows the extensions' commands and the working directory.
     this.keys.updatePopup();
     this.render();
   }
 
-  /** Listens to the runtime's agent (again, if a resume or fork replaced it). */
-  private subscribe(): void {
-    const agent = this.runtime.agent;
-    if (this.subscribed?.agent === agent) return;
-    this.subscribed?.off();
-    this.subscribed = { agent, off: agent.onEvent((event) => this.onAgentEvent(event)) };
+  private onEvent(event: AgentEvent): void {
+    if (!this.extensions?.handle(event)) this.chat.handleEvent(event);
+    const activity = this.activity;
+    if (activity && (event.type === "compact_start" || event.type === "compact_done")) {
+      activity.label = event.type === "compact_start" ? "compacting" : "working";
+    }
+    if (activity) activity.retry = event.type === "retry" ? retryLabel(event) : undefined;
+    this.render();
   }
 
-  private onAgentEvent(event: AgentEvent): void {
-    this.chat.handleEvent(event);
-    if (this.activity && (event.type === "compact_start" || event.type === "compact_done")) {
-      this.activity.label = event.type === "compact_start" ? "compacting" : "working";
+  /** What runs changed: the spinner follows it, and once nothing runs the input typed while starting goes on. */
+  private onQueueChange(): void {
+    const running = this.conv?.running;
+    if (!running) {
+      this.setActivity(undefined);
+      this.sendEarly();
+    } else if (!this.activity) {
+      this.setActivity(running.kind === "turn" ? (running.label === "a compaction" ? "compacting" : "working") : running.label);
     }
-    if (this.activity) this.activity.retry = event.type === "retry" ? retryLabel(event) : undefined;
+    this.render();
+  }
+
+  private setActivity(label: string | undefined): void {
+    if (label === undefined) {
+      if (this.activity) this.spinner.stop();
+      this.activity = undefined;
+    } else {
+      this.activity = { label, since: performance.now() };
+      this.spinner.start();
+    }
     this.render();
   }
 
   private statusSnapshot(): StatusSnapshot {
-    const agent = this.rt?.agent;
+    const conversation = this.conv;
     const activity = this.activity;
     return {
       busy: activity && { label: activity.retry ?? activity.label, since: activity.since },
-      provider: agent?.model.provider,
-      model: agent?.model.id,
-      usage: agent?.cumulative,
-      context: agent?.contextUse(),
-      cwd: agent?.cwd ?? process.cwd(),
+      provider: conversation?.model.provider,
+      model: conversation?.model.id,
+      usage: conversation?.usage,
+      context: conversation?.contextUse(),
+      cwd: conversation?.cwd ?? process.cwd(),
       home: homedir(),
-      tags: this.rt ? runtimeTags(this.rt) : [],
+      tags: conversation ? guardTags(conversation) : [],
     };
   }
 
   private async shutdown(): Promise<void> {
-    const activity = this.activity;
-    if (activity?.controller) {
-      activity.controller.abort(new Error("zot is exiting"));
-      await within(activity.done, CANCEL_WAIT_MS);
+    const conversation = this.conv;
+    if (conversation) {
+      conversation.stop("zot is exiting");
+      await within(conversation.idle(), CANCEL_WAIT_MS);
     }
-    this.subscribed?.off();
+    for (const off of this.unsubscribe) off();
     this.tui.stop();
-    await this.rt?.dispose();
+    await conversation?.dispose();
   }
 }
 
-/** The status bar's tags: the jail (/jail, --jail) and the confirmation gate (/yolo, --no-yolo). */
-function runtimeTags(runtime: Runtime): string[] {
+/** The status bar's tags: the jail (/jail, --jail) and the confirmations (/yolo, --no-yolo). */
+function guardTags(conversation: Conversation): string[] {
   const tags: string[] = [];
-  if (runtime.agent.jailed) tags.push("jailed");
-  if (runtime.confirmGate?.confirming) tags.push("confirmations on");
+  if (conversation.guards.jailed) tags.push("jailed");
+  if (conversation.guards.confirming) tags.push("confirmations on");
   return tags;
 }
 

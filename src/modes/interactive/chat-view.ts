@@ -1,5 +1,5 @@
 // The conversation as the user sees it: the transcript (prompts, answers, thinking, tool boxes,
-// notes) and, under it, the extensions' notes. It is fed the agent's events as they happen, or a
+// notes) and, under it, the extensions' notes. It is fed the conversation's events as they happen, or a
 // whole transcript at once (a resumed session, after /clear). Rule: the view follows the events and
 // never the transcript's internals, so an interceptor's rewrite (replace_text, modified arguments)
 // is what the user sees, as in every other mode.

@@ -4,7 +4,7 @@
 // question whose call no longer waits (the turn was cancelled, /yolo approved it) leaves the screen
 // or the queue at once; "yes for this tool" also answers the queued questions about that tool; and
 // Esc (or Ctrl+C) cancels the turn, as Esc does whenever a turn runs, so every question of it goes.
-import type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../../core/confirm-gate.ts";
+import type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../../conversation/conversation.ts";
 import type { AppContext } from "./app-context.ts";
 import { ConfirmQuestion } from "./confirm-question.ts";
 

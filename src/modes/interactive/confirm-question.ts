@@ -12,7 +12,7 @@ import { type SelectItem, SelectList } from "../../tui/select-list.ts";
 import { Spacer, Text } from "../../tui/text.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
-import type { ConfirmAnswer, ConfirmRequest } from "../../core/confirm-gate.ts";
+import type { ConfirmAnswer, ConfirmRequest } from "../../conversation/conversation.ts";
 
 type Choice = ConfirmAnswer["answer"];
 

@@ -1,7 +1,7 @@
 // The notes extensions leave for the user (`notify`, and what a command `display`s), under the
 // transcript with the extension's name. Rule: notes are a live area, not history: the next prompt
 // clears them all, and an extension's `clear_notes` takes back its own.
-import type { NoteLevel } from "../../extensions/zot-host.ts";
+import type { EventOf } from "../../protocol/events.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
@@ -9,7 +9,7 @@ import { noteStyle } from "./note-line.ts";
 
 export interface ExtensionNote {
   extension: string;
-  level: NoteLevel;
+  level: EventOf<"ext_notify">["level"];
   message: string;
 }
 

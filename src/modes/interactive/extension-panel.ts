@@ -9,12 +9,30 @@
 // cut, with a "… n more lines" row, and the extension learns its room from panel_resize (`height`:
 // the lines that show in full) to window long content itself. A line wider than the screen is cut,
 // never wrapped, so an extension's row numbers (a cursor on row 3) stay the rows the user sees.
-import type { PanelKey, PanelView } from "../../extensions/panels.ts";
+import type { EventOf } from "../../protocol/events.ts";
+import type { HostFrameOf } from "../../protocol/ext-frames.ts";
 import type { Component } from "../../tui/component.ts";
 import type { Key } from "../../tui/keys.ts";
 import { styledRow, styledRows } from "../../tui/styled-row.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, visibleWidth } from "../../tui/width.ts";
+
+/** A key the protocol sends a panel (panel_key). */
+export type PanelKey = HostFrameOf<"panel_key">["key"];
+
+/** The panel as the TUI draws it: what the panel_open and panel_render events carry. */
+export interface PanelView {
+  extension: string;
+  id: string;
+  title: string;
+  lines: string[];
+  footer: string;
+}
+
+/** The view a panel_open or panel_render event shows. */
+export function panelViewOf(event: EventOf<"panel_open" | "panel_render">): PanelView {
+  return { extension: event.extension, id: event.panel_id, title: event.title, lines: event.lines, footer: event.footer };
+}
 
 /** What the panel does with the user's keys: on to the extension, or close. */
 export interface PanelInput {

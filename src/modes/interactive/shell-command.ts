@@ -1,7 +1,7 @@
-// Runs a `!command` the user typed: in the working directory, as the app's activity (the spinner
-// runs, Esc cancels it), then puts the command and its output into the conversation as context
-// for the next prompt (shell-context.ts), with no model turn. Rule: a cancelled command adds
-// nothing; while a turn runs, the command waits in the queue like a prompt (the app sees to that).
+// Runs a `!command` the user typed: queued behind what runs, then run in the working directory (the
+// spinner runs, Esc cancels it), and the command and its output put into the conversation as
+// context for the next prompt (shell-context.ts), with no model turn. Rule: a cancelled command adds
+// nothing, and says so.
 import type { InteractiveApp } from "./app.ts";
 import { shellContextText } from "./shell-context.ts";
 
@@ -11,14 +11,8 @@ export async function runShellCommand(app: InteractiveApp, command: string): Pro
     app.setStatus("type a command after !, e.g. !git status; its output goes to the model with your next prompt", "error");
     return;
   }
-  await app.runActivity(`running ${command.split("\n")[0]}`, async (signal) => {
-    const result = await app.runtime.shell(command, signal);
-    if (result.aborted) {
-      app.showNote(`!${command} was cancelled; nothing was added to the conversation`, "warn");
-      return;
-    }
-    const text = shellContextText({ command, output: result.text });
-    app.agent.addContext(text);
-    app.chat.addUserMessage(text);
-  });
+  const outcome = await app.conversation.shell(command, (output) => shellContextText({ command, output }));
+  if (outcome.status === "added") app.chat.addUserMessage(outcome.text);
+  else if (outcome.status === "cancelled") app.showNote(`!${command} was cancelled; nothing was added to the conversation`, "warn");
+  app.render();
 }

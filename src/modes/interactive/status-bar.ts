@@ -3,7 +3,7 @@
 // window is (yellow past 70%, red past 90%); then the tags in force (jailed, confirmations on) and
 // the working directory with ~ for home. Rule: everything is read when drawn, from the snapshot the
 // app hands over, so the bar can never show a stale model or total.
-import type { ContextUse } from "../../core/agent.ts";
+import type { ContextUse } from "../../conversation/conversation.ts";
 import type { Usage } from "../../protocol/usage.ts";
 import type { Component } from "../../tui/component.ts";
 import type { Spinner } from "../../tui/spinner.ts";

@@ -3,7 +3,7 @@
 // 2 don't, remembered; Esc not now, asked again next time).
 // Rule: the question says what would run and that it runs as the user, outside any jail; Esc and
 // Ctrl+C never trust.
-import type { TrustAnswer, TrustAsker, TrustQuestion } from "../../config/workspace-trust.ts";
+import type { TrustAnswer, TrustAsker, TrustQuestion } from "../../conversation/conversation.ts";
 import type { Component } from "../../tui/component.ts";
 import { Dialog } from "../../tui/dialog.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";

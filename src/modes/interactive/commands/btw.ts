@@ -15,10 +15,10 @@ export const BTW_COMMAND: SlashCommand = {
       app.showNote("/btw needs a question, e.g. /btw which files have we changed so far?", "error");
       return;
     }
-    const agent = app.agent;
-    app.setStatus(`btw: asking ${agent.model.id}…`);
+    const { conversation } = app;
+    app.setStatus(`btw: asking ${conversation.model.id}…`);
     try {
-      for await (const event of agent.ask(question, new AbortController().signal)) {
+      for await (const event of conversation.ask(question, new AbortController().signal)) {
         if (event.type === "side_done") app.showMarkdown(`**btw** ${question}\n\n${event.answer.trim() || "*(no answer)*"}`);
         else if (event.type === "side_error") app.showNote(`btw: ${event.message}`, "error");
       }

@@ -9,9 +9,10 @@ export const CLEAR_COMMAND: SlashCommand = {
   description: "Start a new conversation (the current one stays in its session)",
   cancelsTurn: true,
   async run(app) {
-    const before = app.runtime.session;
-    if (before) await app.runtime.switchSession({ kind: "new" });
-    else app.agent.clear();
+    const { conversation } = app;
+    const before = conversation.session;
+    if (before) await conversation.sessions.startNew();
+    else conversation.clear();
     app.reloadTranscript();
     const kept = before && existsSync(before.file) ? `; the earlier conversation stays in session ${before.id} (/sessions resumes it)` : "";
     app.showNote(`transcript cleared${kept}`, "success");

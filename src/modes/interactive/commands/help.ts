@@ -18,7 +18,7 @@ function line(name: string, description: string, argsHint?: string, owner?: stri
 
 export function helpText(app: AppContext, builtins: readonly SlashCommand[]): string {
   const parts = ["**Commands**", builtins.map((c) => line(c.name, c.description, c.argsHint)).join("\n")];
-  const extensionCommands = app.runtime.extensions?.commands() ?? [];
+  const extensionCommands = app.conversation.commands.list();
   if (extensionCommands.length > 0) {
     parts.push("**Extension commands**", extensionCommands.map((c) => line(c.name, c.description, undefined, c.extension)).join("\n"));
   }

@@ -1,8 +1,7 @@
 // /jail and /unjail: confine the built-in tools to the working directory, or set them free.
-// Rule: the switch is the agent's own flag (the one --jail sets), so it holds from the next tool
-// call on, in the running turn too; the note says how bash is confined here, since a static check
-// of the command text is a guard and not a sandbox.
-import { jailConfinement, jailRoot } from "../../../tools/sandbox.ts";
+// Rule: the switch is the conversation's one jail (the one --jail sets), so it holds from the next
+// tool call on, in the running turn too; the note says how bash is confined here, since a static
+// check of the command text is a guard and not a sandbox.
 import type { SlashCommand } from "../app-context.ts";
 
 export const JAIL_COMMANDS: SlashCommand[] = [
@@ -10,14 +9,14 @@ export const JAIL_COMMANDS: SlashCommand[] = [
     name: "jail",
     description: "Confine the tools to the working directory (files outside refused, bash confined)",
     async run(app) {
-      const root = jailRoot(app.agent.cwd);
-      if (app.agent.jailed) {
+      const { guards } = app.conversation;
+      const root = guards.jailRoot;
+      if (guards.jailed) {
         app.showNote(`already jailed to ${root}; /unjail lifts it`);
         return;
       }
-      app.agent.setJail(true);
       const bash =
-        (await jailConfinement()) === "bwrap"
+        (await guards.jail()) === "bwrap"
           ? "bash runs under bubblewrap, seeing only this directory and the system"
           : "bash commands are checked for paths outside it (bubblewrap is not usable here, so this is a guard, not a sandbox)";
       app.showNote(`jailed to ${root}: read, write and edit refuse paths outside it; ${bash}`, "success");
@@ -27,11 +26,12 @@ export const JAIL_COMMANDS: SlashCommand[] = [
     name: "unjail",
     description: "Let the tools reach files outside the working directory again",
     run(app) {
-      if (!app.agent.jailed) {
+      const { guards } = app.conversation;
+      if (!guards.jailed) {
         app.showNote("not jailed; /jail confines the tools to the working directory");
         return;
       }
-      app.agent.setJail(false);
+      guards.unjail();
       app.showNote("unjailed: the tools can reach files outside the working directory again", "warn");
     },
   },

@@ -3,7 +3,6 @@
 // the transcript, a compaction's summary not counted), so "/jump 3" and "/session fork 3" mean the
 // same turn.
 import { textOf } from "../../../protocol/messages.ts";
-import { userTurns } from "../../../session/fork.ts";
 import { oneLine } from "../../../protocol/text-of.ts";
 import type { SlashCommand } from "../app-context.ts";
 import { pick } from "./pick.ts";
@@ -13,8 +12,8 @@ export const JUMP_COMMAND: SlashCommand = {
   description: "Scroll back to an earlier turn (a picker of your prompts, or /jump <n>)",
   argsHint: "[n]",
   async run(app, args) {
-    const messages = app.agent.messages;
-    const turns = userTurns(messages);
+    const messages = app.conversation.messages;
+    const turns = app.conversation.userTurns();
     if (turns.length === 0) {
       app.showNote("no turns to jump to yet");
       return;

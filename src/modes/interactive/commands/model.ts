@@ -1,14 +1,12 @@
 // /model: a picker of the models the user has credentials for (fuzzy filter; the current one
 // marked), `/model <id>` to switch at once, `/model <part of a name>` to open the picker filtered.
-// Rule: a switch happens only between models the runtime can reach in this process (one provider
+// Rule: a switch happens only between models the conversation can reach in this process (one provider
 // per run); a model of another provider is listed when its key is there, and picking it says how
 // to start zot on it instead of failing later. A running turn is cancelled only when the model
 // actually changes, not when the picker opens.
-import { resolveApiKey } from "../../../config/credentials.ts";
 import { errorText } from "../../../protocol/error-text.ts";
-import type { ModelInfo, ProviderName } from "../../../protocol/models.ts";
 import { formatPrice, formatTokens } from "../../../protocol/model-figures.ts";
-import { loadCatalog, resolveModel } from "../../../providers/catalog.ts";
+import type { ModelInfo } from "../../../protocol/models.ts";
 import { fuzzyFilter } from "../../../tui/fuzzy.ts";
 import type { SelectItem } from "../../../tui/select-list.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";
@@ -16,21 +14,10 @@ import { pick } from "./pick.ts";
 
 /** The models to offer: the current provider's (current model first), then other providers' with a key. */
 export function modelChoices(app: AppContext, env: Record<string, string | undefined> = process.env): ModelInfo[] {
-  const current = app.agent.model;
-  const { models } = loadCatalog(app.runtime.home);
-  const own = models.filter((m) => m.provider === current.provider && m.id !== current.id);
-  const others = models.filter((m) => m.provider !== current.provider && m.provider !== "scripted" && hasKey(m.provider, app.runtime.home, env));
-  return [current, ...own, ...others];
-}
-
-function hasKey(provider: ProviderName, home: string, env: Record<string, string | undefined>): boolean {
-  if (provider === "ollama") return true;
-  try {
-    return resolveApiKey(provider, { env, home }) !== undefined;
-  } catch {
-    // A broken auth.json was reported when zot started; here it only means "no key".
-    return false;
-  }
+  const { models } = app.conversation;
+  const current = models.current;
+  const own = models.own().filter((m) => m.id !== current.id);
+  return [current, ...own, ...models.others(env)];
 }
 
 function describe(model: ModelInfo, current: ModelInfo): string {
@@ -48,7 +35,7 @@ function items(models: ModelInfo[]): SelectItem<ModelInfo>[] {
 
 /** Switches to `model`, or says why not; cancels a running turn first. */
 export async function switchModel(app: AppContext, model: ModelInfo): Promise<void> {
-  const current = app.agent.model;
+  const current = app.conversation.model;
   if (model.provider === current.provider && model.id === current.id) {
     app.showNote(`already using ${model.id}`);
     return;
@@ -62,7 +49,7 @@ export async function switchModel(app: AppContext, model: ModelInfo): Promise<vo
   }
   if (app.busy) await app.cancelTurn();
   try {
-    await app.runtime.setModel(model);
+    await app.conversation.setModel(model);
   } catch (error) {
     app.showNote(`could not switch to ${model.id}: ${errorText(error)}`, "error");
     return;
@@ -77,9 +64,9 @@ function exactModel(app: AppContext, choices: ModelInfo[], wanted: string): Mode
   const found = choices.find((m) => m.id === id && (provider === undefined || m.provider === provider));
   if (found) return found;
   // Ollama serves whatever the user pulled, listed in models.json or not.
-  const current = app.agent.model;
+  const current = app.conversation.model;
   if (current.provider === "ollama" && (provider === undefined || provider === "ollama")) {
-    const resolved = resolveModel(loadCatalog(app.runtime.home).models, "ollama", id);
+    const resolved = app.conversation.models.find(id);
     if ("model" in resolved) return resolved.model;
   }
   return undefined;

@@ -2,6 +2,7 @@
 // says what runs. Rule: a reload that leaves an extension down says which one and why; the
 // conversation and the running turn are not touched (tools of a reloaded extension answer again
 // once it is up).
+import type { ReloadReport } from "../../../conversation/conversation.ts";
 import { errorText } from "../../../protocol/error-text.ts";
 import type { SlashCommand } from "../app-context.ts";
 
@@ -9,22 +10,22 @@ export const RELOAD_EXT_COMMAND: SlashCommand = {
   name: "reload-ext",
   description: "Restart the extensions and hooks (after installing or editing one)",
   async run(app) {
-    const manager = app.runtime.extensions;
-    if (!manager) {
+    const { conversation } = app;
+    if (!conversation.hasExtensions) {
       app.showNote("extensions are off in this run (--no-ext without --ext), so there is nothing to reload", "warn");
       return;
     }
     app.setStatus("reloading extensions…");
-    let report: Awaited<ReturnType<typeof manager.reload>>;
+    let report: ReloadReport;
     try {
-      report = await manager.reload();
+      report = await conversation.reloadExtensions();
     } catch (error) {
       app.showNote(`could not reload the extensions: ${errorText(error)}`, "error");
       return;
     } finally {
       app.setStatus("");
     }
-    const all = manager.list();
+    const all = conversation.extensions();
     const running = all.filter((e) => e.state === "ready").map((e) => e.name);
     const down = all.filter((e) => e.state !== "ready").map((e) => `${e.name} (${e.state})`);
     const parts = [`extensions reloaded: ${report.stopped} stopped, ${running.length} running${running.length > 0 ? `: ${running.join(", ")}` : ""}`];

@@ -4,26 +4,20 @@
 // out: the parent stays as it was), the others leave the conversation alone. Relative paths are
 // taken from the working directory; an export with no file named goes to $ZOT_HOME/exports, never
 // into the project zot works on.
-import { existsSync, mkdirSync } from "node:fs";
-import os from "node:os";
-import { resolve } from "node:path";
-import { forestRows } from "../../../cli/session-rows.ts";
-import { zotPaths } from "../../../config/home.ts";
-import { UsageError } from "../../../config/usage-error.ts";
+import { mkdirSync } from "node:fs";
 import { errorText } from "../../../protocol/error-text.ts";
-import { forkSession } from "../../../session/fork.ts";
-import { listSessions } from "../../../session/list.ts";
-import { exportSession, importSession } from "../../../session/portable.ts";
+import { forestRows } from "../../session-rows.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";
-import { enterSession } from "./sessions.ts";
+import { enteredSession } from "./sessions.ts";
 
 const USAGE = "/session export [file] [--force] (default: $ZOT_HOME/exports) · /session import <file> · /session fork [turn] · /session tree";
 
 /** The file this conversation is recorded in; throws a sentence saying why there is none yet. */
 function recordedFile(app: AppContext): string {
-  const session = app.runtime.session;
-  if (!session) throw new UsageError("this zot records no session (--no-session), so there is nothing to export or fork");
-  if (!existsSync(session.file)) throw new UsageError(`session ${session.id} has nothing recorded yet; send a prompt first`);
+  const { sessions } = app.conversation;
+  const session = sessions.current;
+  if (!session) throw new Error("this zot records no session (--no-session), so there is nothing to export or fork");
+  if (!sessions.recorded) throw new Error(`session ${session.id} has nothing recorded yet; send a prompt first`);
   return session.file;
 }
 
@@ -36,52 +30,51 @@ function fileArgument(words: string[]): string | undefined {
 function exportCurrent(app: AppContext, words: string[]): void {
   const force = words.includes("--force");
   const dest = fileArgument(words.filter((w) => w !== "--force"));
-  const cwd = app.agent.cwd;
+  const { sessions } = app.conversation;
   const source = recordedFile(app);
-  const { exportsDir } = zotPaths(app.runtime.home);
-  if (!dest) mkdirSync(exportsDir, { recursive: true });
-  const target = dest ? resolve(cwd, dest) : exportsDir;
-  const { file, problems } = exportSession(source, { dest: target, here: cwd, userHome: os.homedir(), force });
-  app.showNote(`exported session ${app.runtime.session?.id} to ${file} (this machine's paths replaced by placeholders)`, "success");
+  if (!dest) mkdirSync(sessions.exportsDir, { recursive: true });
+  const { file, problems } = sessions.export(source, dest ?? sessions.exportsDir, { force });
+  app.showNote(`exported session ${sessions.current?.id} to ${file} (this machine's paths replaced by placeholders)`, "success");
   for (const problem of problems) app.showNote(problem, "warn");
 }
 
 function importFile(app: AppContext, words: string[]): void {
   const source = fileArgument(words);
-  if (!source) throw new UsageError(`/session import needs the file to import; ${USAGE}`);
-  const { home } = app.runtime;
-  const cwd = app.agent.cwd;
-  const { id, file, problems } = importSession(resolve(cwd, source), { home, cwd, userHome: os.homedir() });
+  if (!source) throw new Error(`/session import needs the file to import; ${USAGE}`);
+  const { id, file, problems } = app.conversation.sessions.import(source);
   app.showNote(`imported as session ${id} (${file}); /sessions resumes it`, "success");
   for (const problem of problems) app.showNote(problem, "warn");
 }
 
 async function forkCurrent(app: AppContext, words: string[]): Promise<void> {
-  if (words.length > 1) throw new UsageError(`/session fork takes at most a turn number; ${USAGE}`);
+  if (words.length > 1) throw new Error(`/session fork takes at most a turn number; ${USAGE}`);
   const atTurn = words[0] === undefined ? undefined : Number(words[0]);
-  if (atTurn !== undefined && !Number.isInteger(atTurn)) throw new UsageError(`"${words[0]}" is not a turn number; /jump lists the turns`);
+  if (atTurn !== undefined && !Number.isInteger(atTurn)) throw new Error(`"${words[0]}" is not a turn number; /jump lists the turns`);
   // The records are complete once no turn runs.
   if (app.busy) await app.cancelTurn();
   const source = recordedFile(app);
-  let fork: ReturnType<typeof forkSession>;
+  let forked: Awaited<ReturnType<AppContext["conversation"]["sessions"]["fork"]>>;
   try {
-    fork = forkSession(source, { home: app.runtime.home, atTurn });
+    // A recorded conversation's fork becomes the conversation, as a branch checked out.
+    forked = await app.conversation.sessions.fork(source, atTurn);
   } catch (error) {
     // fork.ts speaks the command line's --at flag.
-    throw new UsageError(errorText(error).replace(/^--at must be/, "the turn must be"));
+    throw new Error(errorText(error).replace(/^--at must be/, "the turn must be"));
   }
-  await enterSession(app, fork.file, `forked session ${fork.parent} after turn ${fork.turn} of ${fork.turns}; now in ${fork.id}`);
+  const { fork, notes } = forked;
+  enteredSession(app, `forked session ${fork.parent} after turn ${fork.turn} of ${fork.turns}; now in ${fork.id}`, notes);
 }
 
 function showTree(app: AppContext): void {
-  const { sessions, problems } = listSessions(app.runtime.home, app.agent.cwd);
+  const { conversation } = app;
+  const { roots, problems } = conversation.sessions.tree();
   for (const problem of problems) app.showNote(`${problem}; skipped`, "warn");
-  if (sessions.length === 0) {
-    app.showNote(`no sessions in ${app.agent.cwd} yet`);
+  if (roots.length === 0) {
+    app.showNote(`no sessions in ${conversation.cwd} yet`);
     return;
   }
   const width = process.stdout.columns ? process.stdout.columns - 4 : undefined;
-  const rows = forestRows(sessions, app.runtime.session?.id, width);
+  const rows = forestRows(roots, conversation.session?.id, width);
   app.showMarkdown(["```text", ...rows, "```", "`*` this conversation · forks sit under the session they were forked from"].join("\n"));
 }
 
@@ -102,7 +95,7 @@ export const SESSION_COMMAND: SlashCommand = {
         case "tree":
           return showTree(app);
         case undefined: {
-          const session = app.runtime.session;
+          const session = app.conversation.session;
           app.showNote(session ? `session ${session.id}: ${session.file}` : "this zot records no session (--no-session)");
           app.showNote(USAGE);
           return;

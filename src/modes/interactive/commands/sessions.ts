@@ -1,14 +1,13 @@
 // /sessions: a picker of this directory's sessions (newest first: first prompt, time, model,
 // messages, cost) that resumes the one picked. Rule: resuming swaps the whole conversation
-// (transcript, model, usage, the file being recorded) through the runtime, after the running turn
+// (transcript, model, usage, the file being recorded) through the conversation, after the running turn
 // is cancelled, and the chat view is rebuilt from it; a session another zot holds is refused with
 // the owner's pid, and the current conversation goes on untouched.
-import { formatCost, localTime } from "../../../cli/session-rows.ts";
+import type { SessionSummary } from "../../../conversation/conversation.ts";
 import { errorText } from "../../../protocol/error-text.ts";
-import { userTurns } from "../../../session/fork.ts";
-import { listSessions, type SessionSummary } from "../../../session/list.ts";
 import type { SelectItem } from "../../../tui/select-list.ts";
 import { truncateToWidth } from "../../../tui/width.ts";
+import { formatCost, localTime } from "../../session-rows.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";
 import { pick } from "./pick.ts";
 
@@ -30,29 +29,35 @@ export async function enterSession(app: AppContext, file: string, what: string):
   if (app.busy) await app.cancelTurn();
   let notes: string[];
   try {
-    notes = await app.runtime.switchSession({ kind: "open", ref: file });
+    notes = await app.conversation.sessions.resume(file);
   } catch (error) {
     app.showNote(`could not open ${what}: ${errorText(error)}`, "error");
     return false;
   }
-  app.reloadTranscript();
-  const { agent } = app;
-  const turns = userTurns(agent.messages).length;
-  app.showNote(`${what}: ${turns} turn${turns === 1 ? "" : "s"}, ${agent.messages.length} messages, model ${agent.model.id}`, "success");
-  for (const note of notes) app.showNote(note, "warn");
+  enteredSession(app, what, notes);
   return true;
+}
+
+/** The chat rebuilt from the conversation's new session, and what it holds. */
+export function enteredSession(app: AppContext, what: string, notes: readonly string[]): void {
+  app.reloadTranscript();
+  const { conversation } = app;
+  const turns = conversation.userTurns().length;
+  app.showNote(`${what}: ${turns} turn${turns === 1 ? "" : "s"}, ${conversation.messages.length} messages, model ${conversation.model.id}`, "success");
+  for (const note of notes) app.showNote(note, "warn");
 }
 
 export const SESSIONS_COMMAND: SlashCommand = {
   name: "sessions",
   description: "Resume an earlier session of this directory (a picker)",
   async run(app) {
-    const { sessions, problems } = listSessions(app.runtime.home, app.agent.cwd);
+    const { conversation } = app;
+    const { sessions, problems } = conversation.sessions.list();
     for (const problem of problems) app.showNote(`${problem}; skipped`, "warn");
-    const currentId = app.runtime.session?.id;
+    const currentId = conversation.session?.id;
     const others = sessions.filter((s) => s.id !== currentId);
     if (others.length === 0) {
-      app.showNote(`no earlier session in ${app.agent.cwd} to resume`);
+      app.showNote(`no earlier session in ${conversation.cwd} to resume`);
       return;
     }
     const picked = await pick(app, sessions.map((s) => sessionItem(s, currentId)), { title: "Resume a session", emptyText: "no session matches" });

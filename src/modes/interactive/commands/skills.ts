@@ -1,5 +1,5 @@
 // /skills: the skills the model is offered in this run (name, where it comes from, when the model
-// uses it). Rule: exactly the runtime's list, the one the system prompt names, so what /skills
+// uses it). Rule: exactly the conversation's list, the one the system prompt names, so what /skills
 // shows is what the model can load.
 import type { SlashCommand } from "../app-context.ts";
 
@@ -9,7 +9,7 @@ export const SKILLS_COMMAND: SlashCommand = {
   name: "skills",
   description: "List the skills the model can load",
   run(app) {
-    const skills = app.runtime.skills;
+    const skills = app.conversation.skills;
     if (skills.length === 0) {
       app.showNote("no skills in this run (--no-skill, or --tools without skill)");
       return;

@@ -1,8 +1,8 @@
-// How a session reads in a listing (zot sessions list and tree, the --resume prompt): local time of
-// the last write, model, message count, cost, first prompt. Rule: the columns line up, and a row
-// never wraps: the first prompt is cut to what the width leaves.
-import type { SessionSummary } from "../session/list.ts";
-import { type SessionNode, sessionForest } from "../session/tree.ts";
+// How a session reads in a listing (zot sessions list and tree, the --resume prompt, the TUI's
+// /sessions and /session tree): local time of the last write, model, message count, cost, first
+// prompt. Rule: the columns line up, and a row never wraps: the first prompt is cut to what the
+// width leaves.
+import type { SessionNode, SessionSummary } from "../conversation/conversation.ts";
 
 export interface RowColumns {
   time: string;
@@ -51,8 +51,8 @@ export function formatRows(sessions: readonly SessionSummary[], prefixes: readon
   });
 }
 
-/** The sessions as a forest of forks (each under its parent, with branches), `*` before `marked`. */
-export function forestRows(sessions: readonly SessionSummary[], marked: string | undefined, width?: number): string[] {
+/** A forest of forks (each session under its parent, with branches) as rows, `*` before `marked`. */
+export function forestRows(roots: readonly SessionNode[], marked: string | undefined, width?: number): string[] {
   const order: SessionSummary[] = [];
   const prefixes: string[] = [];
   const walk = (nodes: SessionNode[], indent: string, nested: boolean) => {
@@ -66,7 +66,7 @@ export function forestRows(sessions: readonly SessionSummary[], marked: string |
       walk(node.children, nested ? indent + (last ? "   " : "│  ") : indent, true);
     });
   };
-  walk(sessionForest(sessions), "", false);
+  walk([...roots], "", false);
   return formatRows(order, prefixes, width);
 }
 

@@ -1,0 +1,39 @@
+// An extension's reply to one of its slash commands (command_response), normalised into the
+// CommandResult every front end reads, and what a registry of commands offers (the ExtensionManager).
+// Rule: a non-empty `error` wins over any action; an answer that says nothing is a noop, never an
+// error of the user's.
+import type { ExtFrameOf } from "../protocol/ext-frames.ts";
+import type { CommandResult } from "../protocol/slash-command.ts";
+
+/** A registry of slash commands (the ExtensionManager): whether it has one, and running it. */
+export interface SlashCommands {
+  hasCommand(name: string): boolean;
+  runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult>;
+}
+
+/** A `command_response` normalised: a non-empty `error` wins; a blank prompt or insert is a noop. */
+export function commandResult(
+  base: { command: string; extension: string },
+  reply: ExtFrameOf<"command_response">,
+): CommandResult {
+  if (reply.error) return { ...base, action: "error", text: reply.error };
+  switch (reply.action) {
+    case "error":
+      return { ...base, action: "error", text: "the command failed (no error text given)" };
+    case "prompt":
+      return reply.prompt?.trim() ? { ...base, action: "prompt", text: reply.prompt } : { ...base, action: "noop" };
+    case "insert":
+      return reply.insert ? { ...base, action: "insert", text: reply.insert } : { ...base, action: "noop" };
+    case "display":
+      return { ...base, action: "display", text: reply.display ?? "" };
+    case "open_panel":
+      if (!reply.open_panel) return { ...base, action: "error", text: 'the command answered open_panel without an "open_panel" object ({"id": …, "title": …, "lines": […]})' };
+      return { ...base, action: "open_panel", panel: reply.open_panel, text: reply.open_panel.title ?? "" };
+    case undefined:
+    case "":
+    case "noop":
+      return { ...base, action: "noop" };
+    default:
+      return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, insert, display, open_panel, noop)` };
+  }
+}
