@@ -2,21 +2,13 @@
 // /etc/passwd is refused (and allowed without --jail, so the flag is what refuses it), bash cannot
 // reach a file outside through a symlink, rpc takes --jail too, and --no-yolo without a terminal
 // warns and refuses every tool call.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { RpcProcess } from "../support/rpc-process.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  await rpc?.close();
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
+const fixture = rpcFixture();
 
 const anthropic = (url: string) => ["--provider", "anthropic", "--api-key", "k", "--base-url", url, "--no-ext", "--no-skill"];
 
@@ -35,7 +27,7 @@ function lastToolResults(body: any): { is_error: boolean; text: string }[] {
 describe("--jail", () => {
   test("a read of /etc/passwd is refused with a sentence the model can act on; without --jail it is read", async () => {
     const turns = () => [{ tool_calls: [{ name: "read", args: { path: "/etc/passwd" } }] }, { text: "ok" }];
-    mock = startMockLlm(turns());
+    const mock = fixture.llm(turns());
     const cwd = tempDir("zot-jail-e2e-");
     const jailed = await zot(["--json", "--jail", "show /etc/passwd", ...anthropic(mock.url)], { cwd });
     expect(jailed.code).toBe(0);
@@ -62,7 +54,7 @@ describe("--jail", () => {
     mkdirSync(join(base, "private"));
     writeFileSync(join(base, "private", "key.txt"), "TOP-SECRET\n");
     symlinkSync(join(base, "private"), join(cwd, "link"));
-    mock = startMockLlm([
+    const mock = fixture.llm([
       { tool_calls: [{ name: "bash", args: { command: "cat link/key.txt; echo pwned > link/new.txt" } }] },
       { text: "ok" },
     ]);
@@ -88,11 +80,8 @@ describe("--jail", () => {
   });
 
   test("zot rpc --jail confines the agent's tools too", async () => {
-    mock = startMockLlm([{ tool_calls: [{ name: "read", args: { path: "/etc/passwd" } }] }, { text: "ok" }]);
-    rpc = RpcProcess.start(["--jail", ...anthropic(mock.url)]);
-    const from = rpc.lines.length;
-    await rpc.call({ type: "prompt", message: "show /etc/passwd" });
-    const events = await rpc.eventsUntilDone(from);
+    const rpc = fixture.start([{ tool_calls: [{ name: "read", args: { path: "/etc/passwd" } }] }, { text: "ok" }], ["--jail"], { provider: anthropic });
+    const events = await rpc.prompt("show /etc/passwd");
     const result = events.find((e) => e.type === "tool_result");
     expect(result).toMatchObject({ name: "read", is_error: true });
     expect(JSON.stringify(result.content)).toContain("outside the working directory");
@@ -101,7 +90,7 @@ describe("--jail", () => {
 
 describe("--no-yolo without a terminal", () => {
   test("-p warns up front and refuses every tool call; the model is told why; nothing is written", async () => {
-    mock = startMockLlm([
+    const mock = fixture.llm([
       { tool_calls: [{ name: "write", args: { path: "made.txt", content: "x" } }] },
       { text: "I could not write it." },
     ]);
@@ -121,7 +110,7 @@ describe("--no-yolo without a terminal", () => {
   });
 
   test("--json reports who refused as an intercept event", async () => {
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "ls" } }] }, { text: "ok" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "ls" } }] }, { text: "ok" }]);
     const run = await zot(["--json", "--no-yolo", "list", ...anthropic(mock.url)]);
     expect(run.code).toBe(0);
     const intercept = ndjson(run.stdout).find((e) => e.type === "intercept");

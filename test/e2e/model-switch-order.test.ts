@@ -1,28 +1,18 @@
 // `zot rpc`'s set_model (and /model) take effect in the order the commands came: a prompt sent
 // right after set_model, without waiting for its response, runs on the new model, even when the
 // switch needs a new provider client (another wire API) that takes a while to load.
-import { afterEach, expect, test } from "bun:test";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { RpcProcess } from "../support/rpc-process.ts";
+import { expect, test } from "bun:test";
+import { rpcFixture } from "../support/rpc-process.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
-
-const openaiMock = (url: string, model: string) => ["--provider", "openai", "--api-key", "k", "--base-url", `${url}/v1`, "--model", model];
+const fixture = rpcFixture();
+const openai = (url: string) => ["--provider", "openai", "--api-key", "k", "--base-url", `${url}/v1`, "--model", "gpt-5"];
 
 for (const [how, frame] of [
   ["set_model", { type: "set_model", model: "gpt-4.1", id: "m" }],
   ["run_command /model", { type: "run_command", name: "model", args: "gpt-4.1", id: "m" }],
 ] as const) {
   test(`a prompt sent right after ${how} (Responses → Chat Completions) goes to the new model`, async () => {
-    mock = startMockLlm([{ text: "hi" }]);
-    const r = (rpc = RpcProcess.start([...openaiMock(mock.url, "gpt-5"), "--no-ext"]));
+    const r = fixture.start([{ text: "hi" }], ["--no-ext"], { provider: openai });
     const from = r.lines.length;
     // One write: both lines reach zot together, before the switch can have finished.
     r.write(`${JSON.stringify(frame)}\n${JSON.stringify({ type: "prompt", message: "x", id: "p" })}\n`);
@@ -31,13 +21,12 @@ for (const [how, frame] of [
     const started = r.lines.findIndex((l) => l.id === "p");
     expect(r.lines[switched]).toMatchObject({ success: true });
     expect(switched).toBeLessThan(started);
-    expect(mock.requests.map((q) => [q.path, q.body.model])).toEqual([["/v1/chat/completions", "gpt-4.1"]]);
+    expect(fixture.mock.requests.map((q) => [q.path, q.body.model])).toEqual([["/v1/chat/completions", "gpt-4.1"]]);
   });
 }
 
 test("a clear sent while the model switch is in progress is refused with what to do (no done will come)", async () => {
-  mock = startMockLlm([]);
-  const r = (rpc = RpcProcess.start([...openaiMock(mock.url, "gpt-5"), "--no-ext"]));
+  const r = fixture.start([], ["--no-ext"], { provider: openai });
   const from = r.lines.length;
   r.write(`${JSON.stringify({ type: "set_model", model: "gpt-4.1", id: "m" })}\n${JSON.stringify({ type: "clear", id: "c" })}\n`);
   const { line } = await r.waitFor((l) => l.id === "c", from, "the clear's response");

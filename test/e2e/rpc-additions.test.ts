@@ -2,35 +2,16 @@
 // mock LLM: set_reasoning (what the next request carries, its busy refusal), usage.reasoning from
 // each wire API, and ext_display / ext_clear_notes from a real extension process.
 // Rule: assert what reaches the model and what the client reads, never how zot stores it.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { anthropicMock, type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { tempDir } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
-
-type Turns = Parameters<typeof startMockLlm>[0];
+const fixture = rpcFixture();
 const openaiMock = (url: string, model = "gpt-5") => ["--provider", "openai", "--model", model, "--api-key", "k", "--base-url", `${url}/v1`];
 
-function start(turns: Turns, flags: (url: string) => string[] = anthropicMock, extra: string[] = ["--no-ext"]): RpcProcess {
-  mock = startMockLlm(turns);
-  rpc = RpcProcess.start([...flags(mock.url), ...extra]);
-  return rpc;
-}
-
-/** Runs one prompt to its done; its events. */
-async function prompt(r: RpcProcess, message: string): Promise<any[]> {
-  const from = r.lines.length;
-  await r.call({ type: "prompt", message });
-  return r.eventsUntilDone(from);
+function start(turns: Turns, provider: (url: string) => string[] = anthropicMock, extra: string[] = ["--no-ext"]): RpcProcess {
+  return fixture.start(turns, extra, { provider });
 }
 
 describe("set_reasoning", () => {
@@ -43,14 +24,14 @@ describe("set_reasoning", () => {
       success: true,
       data: { reasoning: "medium", applied: "medium" },
     });
-    await prompt(r, "one");
+    await r.prompt("one");
     expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "high" });
-    await prompt(r, "two");
+    await r.prompt("two");
     expect((await r.call({ type: "set_reasoning", reasoning: "minimum" })).data).toEqual({ reasoning: "minimum", applied: "low" });
-    await prompt(r, "three");
+    await r.prompt("three");
     expect((await r.call({ type: "set_reasoning", reasoning: "off" })).data).toEqual({ reasoning: "off", applied: "off" });
-    await prompt(r, "four");
-    const thinking = mock!.requests.map((q) => q.body.thinking);
+    await r.prompt("four");
+    const thinking = fixture.mock.requests.map((q) => q.body.thinking);
     expect(thinking).toEqual([
       { type: "enabled", budget_tokens: 8192 },
       { type: "enabled", budget_tokens: 16384 },
@@ -62,13 +43,13 @@ describe("set_reasoning", () => {
 
   test("openai responses: the next request's reasoning effort; off sends none", async () => {
     const r = start([{ text: "1" }, { text: "2" }, { text: "3" }], (url) => openaiMock(url), ["--no-ext", "--reasoning", "low"]);
-    await prompt(r, "as started");
+    await r.prompt("as started");
     expect((await r.call({ type: "set_reasoning", reasoning: "xhigh" })).data).toEqual({ reasoning: "xhigh", applied: "high" });
-    await prompt(r, "harder");
+    await r.prompt("harder");
     await r.call({ type: "set_reasoning", reasoning: "off" });
-    await prompt(r, "none");
-    expect(mock!.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/responses", "/v1/responses"]);
-    expect(mock!.requests.map((q) => q.body.reasoning?.effort)).toEqual(["low", "high", undefined]);
+    await r.prompt("none");
+    expect(fixture.mock.requests.map((q) => q.path)).toEqual(["/v1/responses", "/v1/responses", "/v1/responses"]);
+    expect(fixture.mock.requests.map((q) => q.body.reasoning?.effort)).toEqual(["low", "high", undefined]);
     expect(await r.close()).toBe(0);
   });
 
@@ -89,8 +70,8 @@ describe("set_reasoning", () => {
     await r.waitFor((l) => l.id === "p2", from, "the queued prompt starting");
     await r.eventsUntilDone(r.lines.findIndex((l) => l.id === "p2"));
     // Nothing was queued: the refused level never reached a request.
-    await prompt(r, "after");
-    expect(mock!.requests.map((q) => q.body.thinking)).toEqual([undefined, undefined, undefined]);
+    await r.prompt("after");
+    expect(fixture.mock.requests.map((q) => q.body.thinking)).toEqual([undefined, undefined, undefined]);
 
     const bad = await r.call({ type: "set_reasoning", reasoning: "extreme" });
     expect(bad.success).toBe(false);
@@ -109,9 +90,9 @@ describe("usage.reasoning", () => {
       ],
       (url) => openaiMock(url),
     );
-    const first = (await prompt(r, "think")).find((e) => e.type === "usage");
+    const first = (await r.prompt("think")).find((e) => e.type === "usage");
     expect(first).toMatchObject({ input: 50, output: 40, reasoning: 32, cumulative: { output: 40, reasoning: 32 } });
-    const second = (await prompt(r, "again")).find((e) => e.type === "usage");
+    const second = (await r.prompt("again")).find((e) => e.type === "usage");
     expect(second).toMatchObject({ output: 10, reasoning: 0, cumulative: { output: 50, reasoning: 32 } });
     expect((await r.call({ type: "get_state" })).data.usage).toMatchObject({ output: 50, reasoning: 32 });
     expect(await r.close()).toBe(0);
@@ -119,8 +100,8 @@ describe("usage.reasoning", () => {
 
   test("openai chat completions: completion_tokens_details.reasoning_tokens", async () => {
     const r = start([{ text: "chat", usage: { input: 20, output: 9, reasoning: 7 } }], (url) => openaiMock(url, "gpt-4.1"));
-    const usage = (await prompt(r, "hi")).find((e) => e.type === "usage");
-    expect(mock!.requests[0].path).toBe("/v1/chat/completions");
+    const usage = (await r.prompt("hi")).find((e) => e.type === "usage");
+    expect(fixture.mock.requests[0].path).toBe("/v1/chat/completions");
     expect(usage).toMatchObject({ output: 9, reasoning: 7, cumulative: { reasoning: 7 } });
     expect(await r.close()).toBe(0);
   });
@@ -128,7 +109,7 @@ describe("usage.reasoning", () => {
   test("anthropic reports no split of its thinking tokens: null in the event, its cumulative and get_state", async () => {
     const r = start([{ thinking: "hmm", text: "one", usage: { input: 50, output: 40 } }], anthropicMock, ["--no-ext", "--reasoning", "low"]);
     expect((await r.call({ type: "get_state" })).data.usage.reasoning).toBeNull();
-    const usage = (await prompt(r, "think")).find((e) => e.type === "usage");
+    const usage = (await r.prompt("think")).find((e) => e.type === "usage");
     expect(usage).toMatchObject({ output: 40, reasoning: null, cumulative: { output: 40, reasoning: null } });
     expect((await r.call({ type: "get_state" })).data.usage).toMatchObject({ output: 40, reasoning: null });
     expect(await r.close()).toBe(0);
@@ -161,20 +142,20 @@ describe("extension notes", () => {
     expect(r.lines.indexOf(shown[0])).toBeLessThan(r.lines.indexOf(answer));
 
     from = r.lines.length;
-    const events = (await prompt(r, "/status oslo")).filter((e) => e.type !== "ext_notify");
+    const events = (await r.prompt("/status oslo")).filter((e) => e.type !== "ext_notify");
     expect(events).toEqual([
       { type: "ext_display", extension: "notes", text: "all good: oslo" },
       { type: "command_result", command: "status", extension: "notes", action: "display", text: "all good: oslo" },
       { type: "done" },
     ]);
-    expect(mock!.requests).toHaveLength(0);
+    expect(fixture.mock.requests).toHaveLength(0);
     expect(await r.close()).toBe(0);
   });
 
   test("an extension's clear_notes is an ext_clear_notes event naming it", async () => {
     const r = start([{ text: "Done." }], anthropicMock, ["--no-ext", "--ext", notesExtension()]);
     const from = r.lines.length;
-    await prompt(r, "hi");
+    await r.prompt("hi");
     const note = await r.waitFor((l) => l.type === "ext_notify", from, "the extension's note");
     expect(note.line).toEqual({ type: "ext_notify", extension: "notes", level: "info", message: "working…" });
     const cleared = await r.waitFor((l) => l.type === "ext_clear_notes", from, "the extension's clear_notes");

@@ -3,10 +3,9 @@
 // trip, a failed turn, the token handshake, zot failing to start; and the Python and Node client
 // classes driven as libraries (hello, a streamed prompt aborted mid-way, state, set_reasoning, close).
 // Rule: assert what the client prints and how it exits, and what reached the model.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock } from "../support/rpc-process.ts";
+import { anthropicMock, rpcFixture } from "../support/rpc-process.ts";
 import { cleanEnv, ROOT, tempDir, ZOT } from "../support/zot.ts";
 
 const EXAMPLES = join(ROOT, "examples", "rpc");
@@ -17,11 +16,8 @@ const CLIENTS = {
 } as const;
 type Client = keyof typeof CLIENTS;
 
-let mock: MockLlm | undefined;
-afterEach(async () => {
-  await mock?.stop();
-  mock = undefined;
-});
+/** The test's mock LLM, stopped when it ends (the clients start zot rpc themselves). */
+const fixture = rpcFixture();
 
 interface Run {
   code: number;
@@ -55,7 +51,7 @@ function toolResultText(body: any): string {
 
 describe.each(Object.keys(CLIENTS) as Client[])("%s client", (client) => {
   test("a tool call's round trip: the call and its result on stderr, the final answer on stdout, exit 0", async () => {
-    mock = startMockLlm([
+    const mock = fixture.llm([
       { text: "Let me look.", tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo from-the-tool" } }] },
       { text: "The command printed: {{last_tool_result}}" },
     ]);
@@ -72,7 +68,7 @@ describe.each(Object.keys(CLIENTS) as Client[])("%s client", (client) => {
   });
 
   test("a failed turn: the provider's error on stderr, exit 1", async () => {
-    mock = startMockLlm([{ error: { status: 400, message: "the request was refused on purpose" } }]);
+    const mock = fixture.llm([{ error: { status: 400, message: "the request was refused on purpose" } }]);
     const r = await runClient(client, "hi", [...anthropicMock(mock.url), "--no-ext"]);
     expect(r.stderr).toContain("the request was refused on purpose");
     expect(r.stdout).toBe("");
@@ -80,7 +76,7 @@ describe.each(Object.keys(CLIENTS) as Client[])("%s client", (client) => {
   });
 
   test("with ZOTCORE_RPC_TOKEN set, hello carries it and the prompt is answered", async () => {
-    mock = startMockLlm([{ text: "authorised answer" }]);
+    const mock = fixture.llm([{ text: "authorised answer" }]);
     const r = await runClient(client, "hi", [...anthropicMock(mock.url), "--no-ext"], { ZOTCORE_RPC_TOKEN: "s3cret" });
     expect(r.stdout).toBe("authorised answer\n");
     expect(r.code).toBe(0);
@@ -109,7 +105,7 @@ const SLOW = { text: "word ".repeat(120), chunk_size: 5, chunk_delay_ms: 20 };
 
 describe("the client classes as libraries", () => {
   test("python: hello, a prompt aborted at its first delta (turn_end aborted, done), state, close → 0", async () => {
-    mock = startMockLlm([SLOW]);
+    const mock = fixture.llm([SLOW]);
     const script = `
 import json, sys
 sys.path.insert(0, ${JSON.stringify(join(EXAMPLES, "python"))})
@@ -131,7 +127,7 @@ print(client.close())
   });
 
   test("node: hello, a prompt aborted at its first delta (turn_end aborted, done), state, close → 0", async () => {
-    mock = startMockLlm([SLOW]);
+    const mock = fixture.llm([SLOW]);
     const script = `
 import { ZotRpc } from ${JSON.stringify(`file://${join(EXAMPLES, "node", "zot-rpc.mjs")}`)};
 const client = new ZotRpc({ args: process.argv.slice(1) });
@@ -184,7 +180,7 @@ console.log(await client.close());
     ],
   };
   test.each(Object.keys(scripts) as (keyof typeof scripts)[])("%s: set_reasoning max is applied as high to the next request", async (client) => {
-    mock = startMockLlm([{ text: "thought" }]);
+    const mock = fixture.llm([{ text: "thought" }]);
     const r = await run(scripts[client]([...anthropicMock(mock.url), "--no-ext"]));
     expect(r.stderr).toBe("");
     const [answer, code] = r.stdout.trim().split("\n");

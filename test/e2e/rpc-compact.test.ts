@@ -2,45 +2,23 @@
 // (and its failure and abort), automatic compaction past --auto-compact, and the compact-and-retry
 // after the provider refuses a prompt as too long. A models.json model with a 40,000-token window
 // (10,000 tokens kept verbatim) makes a two-prompt conversation long enough to compact.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { tempDir } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
+const fixture = rpcFixture();
 
 /** About 12,000 tokens: more than the small window keeps verbatim. */
 const LONG = `Here is the whole log: ${"line of output ".repeat(3200)}`;
 const SUMMARY = "## Goal\nFix the build.\n\n## Next Steps\n1. rerun the tests";
 
 /** Manual and overflow compaction only, unless a test turns automatic compaction on. */
-function start(turns: Parameters<typeof startMockLlm>[0], extra: string[] = ["--auto-compact", "off"]): RpcProcess {
-  mock = startMockLlm(turns);
+function start(turns: Turns, extra: string[] = ["--auto-compact", "off"]): RpcProcess {
   const home = tempDir("zot-rpc-home-");
   writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "small", contextWindow: 40_000 }] } } }));
-  rpc = RpcProcess.start([...anthropicMock(mock.url), "--model", "small", "--no-ext", ...extra], { home });
-  return rpc;
-}
-
-async function prompt(r: RpcProcess, message: string): Promise<any[]> {
-  const from = r.lines.length;
-  await r.call({ type: "prompt", message });
-  return r.eventsUntilDone(from);
-}
-
-async function compact(r: RpcProcess, command: Record<string, unknown> = {}): Promise<{ started: any; events: any[] }> {
-  const from = r.lines.length;
-  const started = await r.call({ type: "compact", ...command });
-  return { started, events: await r.eventsUntilDone(from) };
+  return fixture.start(turns, ["--model", "small", "--no-ext", ...extra], { home });
 }
 
 const types = (events: any[]) => events.map((e) => e.type).filter((t) => t !== "text_delta");
@@ -48,11 +26,11 @@ const types = (events: any[]) => events.map((e) => e.type).filter((t) => t !== "
 describe("compact command", () => {
   test("compact_start, the summary call's usage, compact_done with the summary, done; get_messages shows the summary", async () => {
     const r = start([{ text: "First answer." }, { text: "Second answer." }, { text: SUMMARY, usage: { input: 900, output: 40 } }]);
-    await prompt(r, LONG);
-    await prompt(r, "now the short question");
+    await r.prompt(LONG);
+    await r.prompt("now the short question");
     const before = (await r.call({ type: "get_state" })).data;
 
-    const { started, events } = await compact(r, { instructions: "keep the build commands", id: "k" });
+    const { started, events } = await r.compact({ instructions: "keep the build commands", id: "k" });
     expect(started).toEqual({ type: "response", id: "k", command: "compact", success: true, data: { started: true } });
     expect(types(events)).toEqual(["compact_start", "usage", "compact_done", "done"]);
     expect(events[0]).toEqual({ type: "compact_start", reason: "manual" });
@@ -60,7 +38,7 @@ describe("compact command", () => {
     expect(events[2]).toEqual({ type: "compact_done", summary: SUMMARY, reason: "manual", messages_before: 4, messages_after: 3 });
 
     // The summarising request saw the older part and the instructions.
-    const request = JSON.stringify(mock!.requests[2].body);
+    const request = JSON.stringify(fixture.mock.requests[2].body);
     expect(request).toContain("line of output");
     expect(request).toContain("keep the build commands");
 
@@ -77,17 +55,17 @@ describe("compact command", () => {
 
   test("nothing to compact: an error event, then done; the transcript is untouched", async () => {
     const r = start([]);
-    const { events } = await compact(r);
+    const { events } = await r.compact();
     expect(types(events)).toEqual(["compact_start", "error", "done"]);
     expect(events[1].message).toStartWith("nothing to compact");
-    expect(mock!.requests).toHaveLength(0);
+    expect(fixture.mock.requests).toHaveLength(0);
     expect(await r.close()).toBe(0);
   });
 
   test("abort during the summary: done without compact_done, the transcript as it was", async () => {
     const r = start([{ text: "First answer." }, { text: "Second answer." }, { text: SUMMARY, delay_ms: 10_000 }]);
-    await prompt(r, LONG);
-    await prompt(r, "short");
+    await r.prompt(LONG);
+    await r.prompt("short");
     const from = r.lines.length;
     await r.call({ type: "compact" });
     await r.waitFor((l) => l.type === "compact_start", from);
@@ -100,20 +78,20 @@ describe("compact command", () => {
 
   test("run_command /compact compacts too, answering when it starts", async () => {
     const r = start([{ text: "First answer." }, { text: "Second answer." }, { text: SUMMARY }]);
-    await prompt(r, LONG);
-    await prompt(r, "short");
+    await r.prompt(LONG);
+    await r.prompt("short");
     const from = r.lines.length;
     const answer = await r.call({ type: "run_command", name: "/compact", args: "focus on tests" });
     expect(answer.data).toEqual({ command: "compact", action: "started" });
     const events = await r.eventsUntilDone(from);
     expect(events.find((e) => e.type === "compact_done")).toMatchObject({ summary: SUMMARY, reason: "manual" });
-    expect(JSON.stringify(mock!.requests[2].body)).toContain("focus on tests");
+    expect(JSON.stringify(fixture.mock.requests[2].body)).toContain("focus on tests");
     expect(await r.close()).toBe(0);
   });
 
   test("a compact queues behind a running prompt like a second prompt", async () => {
     const r = start([{ text: "First answer." }, { text: "word ".repeat(60), chunk_size: 5, chunk_delay_ms: 2 }, { text: SUMMARY }]);
-    await prompt(r, LONG);
+    await r.prompt(LONG);
     const from = r.lines.length;
     r.send({ type: "prompt", message: "short", id: "p" });
     r.send({ type: "compact", id: "k" });
@@ -132,9 +110,9 @@ describe("automatic compaction", () => {
       [{ text: "First answer.", usage: { input: 30_000, output: 10 } }, { text: SUMMARY }, { text: "Answer after the summary." }],
       ["--auto-compact", "50"],
     );
-    await prompt(r, LONG);
+    await r.prompt(LONG);
     expect((await r.call({ type: "get_state" })).data.context.fraction).toBeGreaterThanOrEqual(0.5);
-    const events = await prompt(r, "short question");
+    const events = await r.prompt("short question");
     expect(types(events)).toEqual([
       "user_message",
       "turn_start",
@@ -148,7 +126,7 @@ describe("automatic compaction", () => {
       "done",
     ]);
     expect(events.find((e) => e.type === "compact_done")).toMatchObject({ reason: "auto", summary: SUMMARY });
-    const sent = mock!.requests[2].body.messages;
+    const sent = fixture.mock.requests[2].body.messages;
     expect(sent[0].content[0].text).toContain(SUMMARY);
     expect(JSON.stringify(sent)).not.toContain("line of output line of output");
     expect(sent.at(-1).content[0].text).toBe("short question");
@@ -157,10 +135,10 @@ describe("automatic compaction", () => {
 
   test("--auto-compact off: no compaction however full the context", async () => {
     const r = start([{ text: "First answer.", usage: { input: 39_000, output: 10 } }, { text: "Second." }], ["--auto-compact", "off"]);
-    await prompt(r, LONG);
-    const events = await prompt(r, "short question");
+    await r.prompt(LONG);
+    const events = await r.prompt("short question");
     expect(types(events)).not.toContain("compact_start");
-    expect(mock!.requests).toHaveLength(2);
+    expect(fixture.mock.requests).toHaveLength(2);
     expect(await r.close()).toBe(0);
   });
 });
@@ -173,28 +151,28 @@ describe("context overflow", () => {
       { text: SUMMARY },
       { text: "Answer after the retry." },
     ]);
-    await prompt(r, LONG);
-    const events = await prompt(r, "short question");
+    await r.prompt(LONG);
+    const events = await r.prompt("short question");
     expect(types(events)).toContain("compact_start");
     expect(events.find((e) => e.type === "compact_start")).toEqual({ type: "compact_start", reason: "overflow" });
     expect(events.find((e) => e.type === "compact_done")).toMatchObject({ reason: "overflow", summary: SUMMARY });
     expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "Answer after the retry." }]);
     expect(events.at(-2)).toEqual({ type: "turn_end", stop: "end_turn" });
     expect(events.some((e) => e.type === "error")).toBe(false);
-    expect(mock!.requests).toHaveLength(4);
-    expect(mock!.requests[3].body.messages[0].content[0].text).toContain(SUMMARY);
+    expect(fixture.mock.requests).toHaveLength(4);
+    expect(fixture.mock.requests[3].body.messages[0].content[0].text).toContain(SUMMARY);
     expect(await r.close()).toBe(0);
   });
 
   test("a second overflow after compacting ends the turn with the provider's error", async () => {
     const tooLong = { error: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } };
     const r = start([{ text: "First answer." }, tooLong, { text: SUMMARY }, tooLong]);
-    await prompt(r, LONG);
-    const events = await prompt(r, "short question");
+    await r.prompt(LONG);
+    const events = await r.prompt("short question");
     expect(events.find((e) => e.type === "turn_end")).toMatchObject({ stop: "error" });
     expect(events.find((e) => e.type === "error").message).toContain("prompt is too long");
     expect(events.at(-1)).toEqual({ type: "done" });
-    expect(mock!.requests).toHaveLength(4);
+    expect(fixture.mock.requests).toHaveLength(4);
     expect(await r.close()).toBe(0);
   });
 });

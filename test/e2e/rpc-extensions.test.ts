@@ -1,22 +1,14 @@
 // Slash commands and extensions over `zot rpc`, through the compiled binary: get_commands,
 // run_command (an extension's answers, built-ins, the TUI's own commands), a /command in a prompt,
 // reload_extensions, and notifications as ext_notify events.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { ROOT, tempDir } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
+const fixture = rpcFixture();
 
 const HELLO_PY = join(ROOT, "extensions-examples", "hello-py");
 
@@ -35,10 +27,8 @@ function kinds(countfile?: string): string {
   });
 }
 
-function start(turns: Parameters<typeof startMockLlm>[0], exts: string[], extra: string[] = []): RpcProcess {
-  mock = startMockLlm(turns);
-  rpc = RpcProcess.start([...anthropicMock(mock.url), "--no-ext", ...exts.flatMap((dir) => ["--ext", dir]), ...extra]);
-  return rpc;
+function start(turns: Turns, exts: string[], extra: string[] = []): RpcProcess {
+  return fixture.start(turns, ["--no-ext", ...exts.flatMap((dir) => ["--ext", dir]), ...extra]);
 }
 
 describe("get_commands", () => {
@@ -72,7 +62,7 @@ describe("run_command", () => {
       success: false,
       error: "/broken (extension kinds): city not found",
     });
-    expect(mock!.requests).toHaveLength(0);
+    expect(fixture.mock.requests).toHaveLength(0);
     expect(await r.close()).toBe(0);
   });
 
@@ -88,7 +78,7 @@ describe("run_command", () => {
     expect(userAt).toBeGreaterThan(responseAt);
     expect(events[0].content[0].text).toContain("Greet Ada");
     expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
-    expect(JSON.stringify(mock!.requests[0].body.messages)).toContain("Greet Ada");
+    expect(JSON.stringify(fixture.mock.requests[0].body.messages)).toContain("Greet Ada");
     expect(await r.close()).toBe(0);
   });
 
@@ -150,7 +140,7 @@ describe("run_command", () => {
       { type: "command_result", command: "shown", extension: "kinds", action: "display", text: "shown: oslo" },
       { type: "done" },
     ]);
-    expect(mock!.requests).toHaveLength(0);
+    expect(fixture.mock.requests).toHaveLength(0);
     expect(await r.close()).toBe(0);
   });
 });

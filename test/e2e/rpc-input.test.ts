@@ -1,26 +1,13 @@
 // What reaches `zot rpc` from outside, through the compiled binary: the ZOTCORE_RPC_TOKEN flow,
 // floods of bad lines, an over-long line, start-up errors, `--schema`, and the `zot --rpc` alias.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { AgentEvent } from "../../src/protocol/events.ts";
 import { RPC_COMMAND_TYPES, RPC_MAX_LINE_BYTES } from "../../src/protocol/rpc-frames.ts";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { zot } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
-
-function start(env: Record<string, string> = {}, turns: Parameters<typeof startMockLlm>[0] = []): RpcProcess {
-  mock = startMockLlm(turns);
-  rpc = RpcProcess.start([...anthropicMock(mock.url), "--no-ext"], { env });
-  return rpc;
-}
+const fixture = rpcFixture();
+const start = (env: Record<string, string> = {}, turns: Turns = []): RpcProcess => fixture.start(turns, ["--no-ext"], { env });
 
 describe("ZOTCORE_RPC_TOKEN", () => {
   const env = { ZOTCORE_RPC_TOKEN: "s3cret" };
@@ -46,7 +33,7 @@ describe("ZOTCORE_RPC_TOKEN", () => {
       expect(r.lines[0]).toMatchObject({ type: "response", id: "h", command: "hello", success: false });
       expect(r.lines[0].error).toStartWith("invalid token");
       expect(r.stderr).toContain("zot: rpc: invalid token");
-      expect(mock!.requests).toHaveLength(0);
+      expect(fixture.mock.requests).toHaveLength(0);
     });
   }
 
@@ -57,7 +44,7 @@ describe("ZOTCORE_RPC_TOKEN", () => {
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]).toMatchObject({ type: "response", id: 5, command: "prompt", success: false });
     expect(r.lines[0].error).toStartWith("auth required: ");
-    expect(mock!.requests).toHaveLength(0);
+    expect(fixture.mock.requests).toHaveLength(0);
   });
 
   test('a line that is not JSON first: "auth required", exit 1; blank lines before hello do not count', async () => {
@@ -131,12 +118,9 @@ describe("start-up", () => {
   });
 
   test("zot --rpc is zot rpc with the rest of the flags", async () => {
-    mock = startMockLlm([{ text: "Via the alias." }]);
-    rpc = new RpcProcess(["--rpc", ...anthropicMock(mock.url), "--no-ext"]);
-    const from = rpc.lines.length;
+    const rpc = fixture.start([{ text: "Via the alias." }], ["--no-ext"], { command: "--rpc" });
     expect((await rpc.call({ type: "hello" })).data.model).toBe("claude-sonnet-4-5");
-    await rpc.call({ type: "prompt", message: "hi" });
-    const events = await rpc.eventsUntilDone(from);
+    const events = await rpc.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "Via the alias." }]);
     expect(await rpc.close()).toBe(0);
   });

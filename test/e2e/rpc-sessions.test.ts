@@ -3,27 +3,20 @@
 // the additive session commands (list_sessions, session_tree, fork_session, export_session,
 // import_session, resume_session) answer with data or a clear error; what would change the
 // transcript is refused while a turn runs.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RPC_COMMAND_TYPES } from "../../src/protocol/rpc-frames.ts";
 import { lockPathOf } from "../../src/session/lock.ts";
 import { sessionDir } from "../../src/session/paths.ts";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { anthropicMock, type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { tempDir, zot } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-const running: RpcProcess[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) r.kill("SIGKILL");
-  await mock?.stop();
-  mock = undefined;
-});
+const fixture = rpcFixture();
 
 /** A home and a working directory shared by several zot processes, and one mock LLM. */
-function place(turns: Parameters<typeof startMockLlm>[0] = []) {
-  mock = startMockLlm(turns);
+function place(turns: Turns = []) {
+  const mock = fixture.llm(turns);
   const home = tempDir("zot-rpcsess-home-");
   const cwd = tempDir("zot-rpcsess-cwd-");
   const flags = [...anthropicMock(mock.url), "--no-ext"];
@@ -32,9 +25,7 @@ function place(turns: Parameters<typeof startMockLlm>[0] = []) {
     cwd,
     mock,
     rpc(args: string[] = []): RpcProcess {
-      const r = RpcProcess.start([...flags, ...args], { home, cwd });
-      running.push(r);
-      return r;
+      return fixture.start([], ["--no-ext", ...args], { home, cwd });
     },
     /** one `zot -p` run in the same place: a recorded session */
     async print(prompt: string, args: string[] = []) {
@@ -49,17 +40,11 @@ function place(turns: Parameters<typeof startMockLlm>[0] = []) {
   };
 }
 
-/** Sends a prompt and waits for its done. */
-async function ask(r: RpcProcess, message: string): Promise<any[]> {
-  const from = r.lines.length;
-  expect((await r.call({ type: "prompt", message })).success).toBe(true);
-  return r.eventsUntilDone(from);
-}
 
 const state = async (r: RpcProcess) => (await r.call({ type: "get_state" })).data;
 const texts = (messages: any[]): string[] => messages.map((m) => m.content.find((b: any) => b.type === "text")?.text);
 /** Texts the model was sent in the last request. */
-const sentToModel = (m: MockLlm): string[] =>
+const sentToModel = (m: typeof fixture.mock): string[] =>
   m.requests.at(-1)!.body.messages.map((msg: any) => (typeof msg.content === "string" ? msg.content : msg.content.find((b: any) => b.type === "text")?.text));
 
 /** The messages a session file records, in order. */
@@ -79,7 +64,7 @@ describe("persistence flags", () => {
     const p = place([{ text: "One." }]);
     await p.print("an earlier -p run", ["--no-session"]);
     const r = p.rpc();
-    await ask(r, "hello");
+    await r.prompt("hello");
     expect((await state(r)).session).toBeNull();
     expect(await r.close()).toBe(0);
     expect(existsSync(sessionDir(p.home, p.cwd))).toBe(false);
@@ -92,7 +77,7 @@ describe("persistence flags", () => {
     expect(started).toEqual({ id: expect.stringMatching(/^\d{8}-\d{6}-[0-9a-f]{8}$/), file: expect.any(String), resumed: false });
     expect(existsSync(started.file)).toBe(false);
     expect((await first.call({ type: "set_model", model: "claude-haiku-4-5" })).success).toBe(true);
-    await ask(first, "remember 7");
+    await first.prompt("remember 7");
     const usage = (await state(first)).usage;
     expect(usage.input).toBe(100);
     expect(await first.close()).toBe(0);
@@ -104,7 +89,7 @@ describe("persistence flags", () => {
     const second = p.rpc(["-c"]);
     const resumed = await state(second);
     expect(resumed).toMatchObject({ model: "claude-haiku-4-5", message_count: 2, usage, session: { id: started.id, file: started.file, resumed: true } });
-    await ask(second, "what was it?");
+    await second.prompt("what was it?");
     expect(p.mock.requests.at(-1)!.body.model).toBe("claude-haiku-4-5");
     expect(sentToModel(p.mock)).toEqual(["remember 7", "Noted: 7.", "what was it?"]);
     expect(await second.close()).toBe(0);
@@ -117,14 +102,14 @@ describe("persistence flags", () => {
     const fresh = p.rpc(["--continue"]);
     const made = (await state(fresh)).session;
     expect(made.resumed).toBe(false);
-    await ask(fresh, "first");
+    await fresh.prompt("first");
     expect(await fresh.close()).toBe(0);
     expect(fresh.stderr).toContain(`no earlier session in ${p.cwd}; starting a new one`);
     await p.print("a newer session");
 
     const byId = p.rpc(["--session", made.id.slice(0, 18)]);
     expect((await state(byId)).session).toEqual({ id: made.id, file: made.file, resumed: true });
-    await ask(byId, "second");
+    await byId.prompt("second");
     expect(await byId.close()).toBe(0);
     expect(texts(recordedMessages(made.file))).toEqual(["first", "A.", "second", "C."]);
   });
@@ -157,7 +142,7 @@ describe("persistence flags", () => {
   test("a session another zot records is refused, naming its pid", async () => {
     const p = place([{ text: "Held." }]);
     const owner = p.rpc(["--session", "new"]);
-    await ask(owner, "hold it");
+    await owner.prompt("hold it");
     const { id } = (await state(owner)).session;
     const run = await zot(["rpc", ...anthropicMock(p.mock.url), "--no-ext", "--session", id], { home: p.home, cwd: p.cwd });
     expect(run.code).toBe(2);
@@ -184,7 +169,7 @@ describe("session commands", () => {
     expect(empty.data.problems[0]).toContain("29991231-235959-ffffffff.jsonl is not a zot session");
 
     await Bun.sleep(20);
-    await ask(r, "my own question");
+    await r.prompt("my own question");
     const { sessions } = (await r.call({ type: "list_sessions" })).data;
     const mine = (await state(r)).session;
     expect(sessions.map((s: any) => [s.first_prompt, s.current])).toEqual([
@@ -249,8 +234,8 @@ describe("session commands", () => {
     const r = p.rpc(["--session", "new"]);
     const nothingYet = await r.call({ type: "fork_session" });
     expect(nothingYet.error).toMatch(/^fork_session: this process's session \S+ has nothing recorded yet; send a prompt first$/);
-    await ask(r, "turn one");
-    await ask(r, "turn two");
+    await r.prompt("turn one");
+    await r.prompt("turn two");
     const parent = (await state(r)).session;
     const parentBytes = readFileSync(parent.file);
 
@@ -260,7 +245,7 @@ describe("session commands", () => {
     expect(texts((await r.call({ type: "get_messages" })).data.messages)).toEqual(["turn one", "One."]);
     expect(existsSync(lockPathOf(parent.file))).toBe(false);
 
-    await ask(r, "another way");
+    await r.prompt("another way");
     expect(sentToModel(p.mock)).toEqual(["turn one", "One.", "another way"]);
     expect(readFileSync(parent.file)).toEqual(parentBytes);
     expect(readFileSync(fork.file, "utf8")).toContain("another way");
@@ -270,7 +255,7 @@ describe("session commands", () => {
   test("export_session and import_session: a portable file with the paths stripped, imported under a fresh id", async () => {
     const p = place([{ text: "Listed." }]);
     const r = p.rpc(["--session", "new"]);
-    await ask(r, `look at ${p.cwd}/src`);
+    await r.prompt(`look at ${p.cwd}/src`);
     const mine = (await state(r)).session;
 
     const exported = await r.call({ type: "export_session", path: "out/copy" });
@@ -304,7 +289,7 @@ describe("session commands", () => {
     const [file] = p.files();
     const id = file!.split("/").at(-1)!.replace(".jsonl", "");
     const r = p.rpc(["--session", "new"]);
-    await ask(r, "scratch work");
+    await r.prompt("scratch work");
     const scratch = (await state(r)).session;
 
     const resumed = await r.call({ type: "resume_session", session: id });
@@ -319,7 +304,7 @@ describe("session commands", () => {
     expect(existsSync(lockPathOf(scratch.file))).toBe(false);
     expect(existsSync(lockPathOf(file!))).toBe(true);
     expect(await state(r)).toMatchObject({ model: "claude-haiku-4-5", message_count: 2, session: { id } });
-    await ask(r, "and now?");
+    await r.prompt("and now?");
     expect(p.mock.requests.at(-1)!.body.model).toBe("claude-haiku-4-5");
     expect(sentToModel(p.mock)).toEqual(["favourite colour?", "Blue.", "and now?"]);
     expect(readFileSync(file!, "utf8")).toContain("and now?");
@@ -343,7 +328,7 @@ describe("session commands", () => {
     const r = p.rpc();
     const { data } = await r.call({ type: "resume_session", session: file });
     expect(data.session).toEqual({ id: expect.any(String), file, resumed: true });
-    await ask(r, "second");
+    await r.prompt("second");
     expect(await r.close()).toBe(0);
     expect(readFileSync(file!, "utf8")).toContain("second");
     expect(p.files()).toHaveLength(1);

@@ -2,33 +2,21 @@
 // second prompt, commands answered while a turn streams, clear/set_model refused while busy, and
 // how the process ends with an extension that must get shutdown: stdin closed (the accepted prompts
 // still finish, as `echo … | zot rpc` needs), an abort before it, SIGTERM/SIGINT and stdout closed (at once).
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { anthropicMock, type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
+const fixture = rpcFixture();
 
 /** A turn that streams for a long while (about 64 bytes every 50 ms). */
 const SLOW = { text: "word ".repeat(2000), chunk_size: 5, chunk_delay_ms: 50 };
 /** A turn that streams for a second or two, then ends. */
 const MEDIUM = { text: "word ".repeat(40), chunk_size: 5, chunk_delay_ms: 20 };
 
-function start(turns: Parameters<typeof startMockLlm>[0], extra: string[] = [], cwd?: string): RpcProcess {
-  mock = startMockLlm(turns);
-  rpc = RpcProcess.start([...anthropicMock(mock.url), ...extra], cwd ? { cwd } : {});
-  return rpc;
-}
+const start = (turns: Turns, extra: string[] = [], cwd?: string): RpcProcess => fixture.start(turns, extra, cwd ? { cwd } : {});
 
 describe("while a turn streams", () => {
   test("abort: turn_end aborted, then done; the transcript keeps the partial text and the next prompt runs", async () => {
@@ -97,7 +85,7 @@ describe("while a turn streams", () => {
     const events = await r.eventsUntilDone(second.index);
     expect(events[0]).toMatchObject({ type: "user_message", content: [{ type: "text", text: "second" }] });
     expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "The second answer." }]);
-    expect(mock!.requests).toHaveLength(2);
+    expect(fixture.mock.requests).toHaveLength(2);
     expect(await r.close()).toBe(0);
   });
 });
@@ -124,14 +112,14 @@ describe("the end of the process", () => {
     expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "The queued answer." }]);
     expect(events.at(-2)).toEqual({ type: "turn_end", stop: "end_turn" });
     expect(r.lines.at(-1)).toEqual({ type: "done" });
-    expect(mock!.requests).toHaveLength(2);
+    expect(fixture.mock.requests).toHaveLength(2);
     expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
     expect(alive(pid)).toBe(false);
     expect(r.stderr).toBe("");
   });
 
   test("echo '{prompt}' | zot rpc: the whole answer, then done, then exit 0", async () => {
-    mock = startMockLlm([{ text: "The whole answer, streamed in pieces.", chunk_size: 4, chunk_delay_ms: 5 }]);
+    const mock = fixture.llm([{ text: "The whole answer, streamed in pieces.", chunk_size: 4, chunk_delay_ms: 5 }]);
     const line = JSON.stringify({ id: "1", type: "prompt", message: "hi" });
     const proc = Bun.spawn(["sh", "-c", `echo '${line}' | "$ZOT" rpc "$@"`, "sh", ...anthropicMock(mock.url), "--no-ext"], {
       cwd: tempDir("zot-rpc-cwd-"),
@@ -166,7 +154,7 @@ describe("the end of the process", () => {
   });
 
   test("a prompt and an abort in one pipe: the prompt is aborted, done, exit 0", async () => {
-    mock = startMockLlm([SLOW]);
+    const mock = fixture.llm([SLOW]);
     const stdin = `${JSON.stringify({ type: "prompt", message: "talk", id: 1 })}\n${JSON.stringify({ type: "abort", id: 2 })}\n`;
     const run = await zot(["rpc", ...anthropicMock(mock.url), "--no-ext"], { stdin });
     expect(run.code).toBe(0);
@@ -189,7 +177,7 @@ describe("the end of the process", () => {
       const after = r.lines.slice(from).filter((l) => l.type !== "text_delta");
       expect(after.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
       expect(r.lines.some((l) => l.id === "p2")).toBe(false);
-      expect(mock!.requests).toHaveLength(1);
+      expect(fixture.mock.requests).toHaveLength(1);
     });
   }
 
@@ -216,7 +204,7 @@ describe("the end of the process", () => {
       const cwd = tempDir("zot-rpc-cwd-");
       const record = join(cwd, "received.ndjson");
       const extDir = scriptedExtension(tempDir("zot-rpc-ext-"), "watcher", { record });
-      mock = startMockLlm([stdinToo ? SLOW : { text: "word ".repeat(20_000), chunk_size: 1 }]);
+      const mock = fixture.llm([stdinToo ? SLOW : { text: "word ".repeat(20_000), chunk_size: 1 }]);
       const proc = Bun.spawn([ZOT, "rpc", ...anthropicMock(mock.url), "--no-ext", "--ext", extDir], {
         cwd,
         env: cleanEnv(tempDir("zot-rpc-home-")),

@@ -1,26 +1,13 @@
 // `zot rpc` through the compiled binary and the mock LLM: every command's success and failure
 // responses, the envelope and its id echo, and the turns a prompt streams.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { anthropicMock, RpcProcess } from "../support/rpc-process.ts";
+import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { tempDir } from "../support/zot.ts";
 
-let mock: MockLlm | undefined;
-let rpc: RpcProcess | undefined;
-afterEach(async () => {
-  rpc?.kill("SIGKILL");
-  rpc = undefined;
-  await mock?.stop();
-  mock = undefined;
-});
-
-function start(turns: Parameters<typeof startMockLlm>[0] = [], extra: string[] = []): RpcProcess {
-  mock = startMockLlm(turns);
-  rpc = RpcProcess.start([...anthropicMock(mock.url), "--no-ext", ...extra]);
-  return rpc;
-}
+const fixture = rpcFixture();
+const start = (turns: Turns = [], extra: string[] = []): RpcProcess => fixture.start(turns, ["--no-ext", ...extra]);
 
 // 1×1 transparent PNG
 const PNG = Buffer.from(
@@ -144,15 +131,14 @@ describe("commands", () => {
     const from = r.lines.length;
     await r.call({ type: "prompt", message: "hello" });
     await r.eventsUntilDone(from);
-    expect(mock!.requests[0].body.model).toBe("claude-opus-4-5");
+    expect(fixture.mock.requests[0].body.model).toBe("claude-opus-4-5");
     expect(await r.close()).toBe(0);
   });
 
   test("models.json models of the provider are listed and can be switched to", async () => {
-    mock = startMockLlm([]);
     const home = tempDir("zot-rpc-home-");
     writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "my-proxy-model", contextWindow: 4000 }] } } }));
-    rpc = RpcProcess.start([...anthropicMock(mock.url), "--no-ext"], { home });
+    const rpc = fixture.start([], ["--no-ext"], { home });
     const models = (await rpc.call({ type: "get_models" })).data.models;
     expect(models).toContainEqual({ id: "my-proxy-model", provider: "anthropic", context_window: 4000, max_output: 8192, reasoning: false });
     expect((await rpc.call({ type: "set_model", model: "my-proxy-model" })).data).toEqual({ model: "my-proxy-model" });
@@ -194,7 +180,7 @@ describe("prompt", () => {
     const events = await r.eventsUntilDone(from);
     const wireImage = { type: "image", mime_type: "image/png", bytes: PNG.length };
     expect(events[0]).toMatchObject({ type: "user_message", content: [{ type: "text", text: "what is this?" }, wireImage] });
-    const sent = mock!.requests[0].body.messages[0].content;
+    const sent = fixture.mock.requests[0].body.messages[0].content;
     expect(sent[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png", data: PNG.toString("base64") } });
     const messages = (await r.call({ type: "get_messages" })).data.messages;
     expect(messages[0].content).toEqual([{ type: "text", text: "what is this?" }, wireImage]);

@@ -1,21 +1,19 @@
 // What a run tells the script or person waiting on it: the session it recorded (the `session`
 // event of --json, --verbose on stderr, then --session <id> continues it), and a provider's retry
 // while it waits (stderr for -p, a `retry` event for --json and rpc, the status bar in the TUI).
-import { afterEach, describe, expect, test } from "bun:test";
-import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { RpcProcess } from "../support/rpc-process.ts";
+import { describe, expect, test } from "bun:test";
+import { rpcFixture } from "../support/rpc-process.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 import { ready, startZot } from "../support/zot-pty.ts";
 
-let mock: MockLlm;
-afterEach(() => mock?.stop());
+const fixture = rpcFixture();
 
-const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+const anthropic = (m: { url: string }) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
 const RATE_LIMITED = { error: { message: "slow down", status: 429, retry_after: 1 } };
 
 describe("the session a run recorded", () => {
   test("--json says it first; --session <id> continues exactly that one", async () => {
-    mock = startMockLlm([{ text: "first answer" }, { text: "second answer" }]);
+    const mock = fixture.llm([{ text: "first answer" }, { text: "second answer" }]);
     const home = tempDir("zot-home-");
     const cwd = tempDir("zot-cwd-");
     const first = await zot(["--json", "remember 42", ...anthropic(mock)], { home, cwd });
@@ -34,7 +32,7 @@ describe("the session a run recorded", () => {
   });
 
   test("-p --verbose names it on stderr; stdout keeps only the answer", async () => {
-    mock = startMockLlm([{ text: "ok" }]);
+    const mock = fixture.llm([{ text: "ok" }]);
     const run = await zot(["-p", "hi", "--verbose", ...anthropic(mock)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("ok\n");
@@ -46,7 +44,7 @@ describe("the session a run recorded", () => {
 
 describe("a provider's retry is said while zot waits", () => {
   test("-p: on stderr, with the wait", async () => {
-    mock = startMockLlm([RATE_LIMITED, { text: "made it" }]);
+    const mock = fixture.llm([RATE_LIMITED, { text: "made it" }]);
     const run = await zot(["-p", "hi", ...anthropic(mock)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("made it\n");
@@ -54,7 +52,7 @@ describe("a provider's retry is said while zot waits", () => {
   });
 
   test("--json: a retry event before the answer", async () => {
-    mock = startMockLlm([RATE_LIMITED, { text: "made it" }]);
+    const mock = fixture.llm([RATE_LIMITED, { text: "made it" }]);
     const run = await zot(["--json", "hi", ...anthropic(mock)]);
     const events = ndjson(run.stdout);
     const retry = events.findIndex((e) => e.type === "retry");
@@ -64,21 +62,16 @@ describe("a provider's retry is said while zot waits", () => {
   });
 
   test("rpc: the same event in the stream", async () => {
-    mock = startMockLlm([RATE_LIMITED, { text: "made it" }]);
-    const rpc = RpcProcess.start(anthropic(mock));
-    try {
-      rpc.send({ id: "1", type: "prompt", message: "hi" });
-      const events = await rpc.eventsUntilDone();
-      const retry = events.findIndex((e) => e.type === "retry");
-      expect(events[retry]).toMatchObject({ type: "retry", attempt: 1, wait_ms: 1000, status: 429 });
-      expect(retry).toBeLessThan(events.findIndex((e) => e.type === "assistant_message"));
-    } finally {
-      await rpc.close();
-    }
+    const rpc = fixture.start([RATE_LIMITED, { text: "made it" }], [], { provider: (url) => anthropic({ url }) });
+    const events = await rpc.prompt("hi");
+    const retry = events.findIndex((e) => e.type === "retry");
+    expect(events[retry]).toMatchObject({ type: "retry", attempt: 1, wait_ms: 1000, status: 429 });
+    expect(retry).toBeLessThan(events.findIndex((e) => e.type === "assistant_message"));
+    expect(await rpc.close()).toBe(0);
   });
 
   test("the TUI: the status bar says it is retrying, then the answer comes", async () => {
-    mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 3 } }, { text: "made it" }]);
+    const mock = fixture.llm([{ error: { message: "slow down", status: 429, retry_after: 3 } }, { text: "made it" }]);
     const { session } = startZot(mock);
     try {
       await ready(session);

@@ -1,8 +1,12 @@
 // A `zot rpc` child for end-to-end tests: dist/zot with a temp ZOT_HOME and cwd and a clean
-// environment; send lines, await the response to an id, collect events until done, close stdin.
+// environment; send lines, await the response to an id, collect events until done, close stdin;
+// and rpcFixture(), the one fixture of the rpc tests: a test's mock LLM and the `zot rpc`
+// processes that talk to it, all stopped when the test ends.
 // Rule: every wait has a guard that fails with what was seen (never a hang), and a stdout line
 // that is not JSON fails the test.
+import { afterEach } from "bun:test";
 import type { Subprocess } from "bun";
+import { type MockLlm, startMockLlm } from "./mock-llm.ts";
 import { cleanEnv, tempDir, ZOT } from "./zot.ts";
 
 export interface RpcStartOptions {
@@ -107,6 +111,20 @@ export class RpcProcess {
     return this.lines.slice(from, index + 1).filter((line) => line.type !== "response");
   }
 
+  /** Sends a prompt (and any other fields) and resolves with its events up to its done. */
+  async prompt(message: string, fields: Record<string, unknown> = {}): Promise<any[]> {
+    const from = this.lines.length;
+    await this.call({ type: "prompt", message, ...fields });
+    return this.eventsUntilDone(from);
+  }
+
+  /** Sends a compact and resolves with its response (started) and its events up to its done. */
+  async compact(fields: Record<string, unknown> = {}): Promise<{ started: any; events: any[] }> {
+    const from = this.lines.length;
+    const started = await this.call({ type: "compact", ...fields });
+    return { started, events: await this.eventsUntilDone(from) };
+  }
+
   /** Closes stdin and resolves with the exit code once zot has exited and its output is read. */
   async close(): Promise<number> {
     this.proc.stdin.end();
@@ -158,3 +176,55 @@ export class RpcProcess {
 
 /** The flags that point `zot rpc` at the mock LLM's Anthropic endpoint. */
 export const anthropicMock = (url: string): string[] => ["--provider", "anthropic", "--api-key", "k", "--base-url", url];
+
+/** The turns a mock LLM plays. */
+export type Turns = Parameters<typeof startMockLlm>[0];
+
+export interface MockedRpcOptions extends RpcStartOptions {
+  /** the flags that point zot at the mock (default: its Anthropic endpoint) */
+  provider?: (url: string) => string[];
+  /** how zot is asked to serve rpc (default: the `rpc` command; `--rpc` is its alias) */
+  command?: string;
+}
+
+export interface RpcFixture {
+  /** the mock LLM of the running test (started by its first start() or llm()) */
+  readonly mock: MockLlm;
+  /** The test's mock LLM, started with `turns` (or, when it runs already, given them to play next). */
+  llm(turns?: Turns): MockLlm;
+  /**
+   * `zot rpc <provider flags> <args>` against the test's mock LLM, which the first call starts with
+   * `turns` (later calls add theirs to its script).
+   */
+  start(turns?: Turns, args?: string[], options?: MockedRpcOptions): RpcProcess;
+}
+
+/** The one fixture of the rpc tests. Call it once at the top of a test file. */
+export function rpcFixture(): RpcFixture {
+  let current: MockLlm | undefined;
+  const started: RpcProcess[] = [];
+  afterEach(async () => {
+    for (const rpc of started.splice(0)) rpc.kill("SIGKILL");
+    await current?.stop();
+    current = undefined;
+  });
+  const llm = (turns: Turns = []): MockLlm => {
+    if (current) current.push(...(turns ?? []));
+    else current = startMockLlm(turns);
+    return current;
+  };
+  return {
+    get mock(): MockLlm {
+      if (!current) throw new Error("this test started no mock LLM; call start() or llm() first");
+      return current;
+    },
+    llm,
+    start(turns = [], args = [], options = {}) {
+      const mock = llm(turns);
+      const { provider = anthropicMock, command = "rpc", ...rest } = options;
+      const rpc = new RpcProcess([command, ...provider(mock.url), ...args], rest);
+      started.push(rpc);
+      return rpc;
+    },
+  };
+}
