@@ -4,7 +4,7 @@
 // nothing here but reading events: the events already said everything.
 import { commandErrorMessage } from "../protocol/slash-command.ts";
 import type { AgentEvent } from "../protocol/events.ts";
-import { textOf } from "../protocol/text-of.ts";
+import { PrintedAnswer } from "../protocol/printed-answer.ts";
 
 /** ok; aborted (the abort command, or stdin closed); error (the provider, max steps, a block, a failed command) */
 export type TurnOutcome = "ok" | "aborted" | "error";
@@ -13,8 +13,8 @@ export interface TurnResult {
   /** every event of the turn, from the first after it started to `done` */
   events: AgentEvent[];
   /**
-   * What `zot -p` prints: the text an extension command displayed, then the last assistant
-   * message that had text (after any replace_text). Empty when the model said nothing.
+   * What `zot -p` prints: the text an extension command displayed, a panel's first render, then the
+   * last assistant message that had text (after any replace_text). Empty when the model said nothing.
    */
   text: string;
   outcome: TurnOutcome;
@@ -25,21 +25,15 @@ export interface TurnResult {
 }
 
 export function turnResult(events: AgentEvent[]): TurnResult {
-  let shown = "";
-  let answer = "";
+  const printed = new PrintedAnswer();
   let error: string | undefined;
   let aborted = false;
   let compacting = false;
   let summary: string | undefined;
   for (const event of events) {
+    printed.add(event);
     switch (event.type) {
-      case "assistant_message": {
-        const text = textOf(event.content);
-        if (text.trim() !== "") answer = text;
-        break;
-      }
       case "command_result":
-        if (event.action === "display" || event.action === "insert") shown += event.text ?? "";
         if (event.action === "error") {
           const { command, extension, text = "the command failed" } = event;
           error ??= commandErrorMessage({ command, extension, text });
@@ -65,7 +59,7 @@ export function turnResult(events: AgentEvent[]): TurnResult {
   const outcome: TurnOutcome = error !== undefined ? "error" : aborted ? "aborted" : "ok";
   return {
     events,
-    text: `${shown}${answer}`,
+    text: printed.text(),
     outcome,
     ...(error !== undefined ? { error } : {}),
     ...(summary !== undefined ? { summary } : {}),

@@ -1,0 +1,54 @@
+// What `zot -p` prints for one unit of work, read from its events: the text an extension command
+// displayed (or inserted: -p has no editor), each panel's first render as text (a panel opened
+// empty is shown as its first render with lines), then the last assistant message that had text
+// (after any replace_text). Rule: one reading, for -p and for the SDKs' TurnResult.text; no
+// valibot here, so the RPC client bundled for Node uses it too.
+import type { AgentEvent } from "./events.ts";
+import { textOf } from "./text-of.ts";
+
+interface PanelShown {
+  extension: string;
+  panel_id: string;
+  title: string;
+  lines: string[];
+  footer: string;
+}
+
+export class PrintedAnswer {
+  private shown = "";
+  private answer = "";
+  private readonly panels: PanelShown[] = [];
+
+  /** Takes one event of the unit, in order. */
+  add(event: AgentEvent): void {
+    switch (event.type) {
+      case "assistant_message": {
+        const text = textOf(event.content);
+        if (text.trim() !== "") this.answer = text;
+        return;
+      }
+      case "command_result":
+        if (event.action === "display" || event.action === "insert") this.shown += event.text ?? "";
+        return;
+      case "panel_open":
+        this.panels.push(event);
+        return;
+      case "panel_render": {
+        const first = this.panels.findLast((p) => p.extension === event.extension && p.panel_id === event.panel_id);
+        if (first && first.lines.length === 0) this.panels[this.panels.indexOf(first)] = event;
+        return;
+      }
+    }
+  }
+
+  /** The text, as -p prints it (without the newline -p adds when it lacks one). */
+  text(): string {
+    return `${this.shown}${this.panels.map(panelText).join("")}${this.answer}`;
+  }
+}
+
+/** A panel as plain text: its title, its lines, then its footer after a blank line. */
+export function panelText(view: { title: string; lines: string[]; footer: string }): string {
+  const footer = view.footer.trim() ? `\n${view.footer}\n` : "";
+  return `${view.title}\n${view.lines.map((line) => `${line}\n`).join("")}${footer}`;
+}
