@@ -1,10 +1,11 @@
-// Assembles a working agent from options: provider and model, credentials, tools, system prompt.
-// Rule: the one place every mode (and the SDK) gets an agent from; no mode wires these itself.
-// Concrete providers load behind import() so a run pays only for the SDK it uses, and the
-// extension machinery loads only when there is an extension to look for.
+// Assembles a working agent from options: provider and model, credentials, tools, system prompt,
+// skills, extensions, session. Rule: the one place the conversation (and so every front end) gets an
+// agent from; nothing above wires these itself. Concrete providers load behind import() so a run
+// pays only for the SDK it uses (providers/provider-choice.ts), and the extension machinery loads
+// only when there is an extension to look for.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { apiKeyEnvVar, missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
+import { missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
 import { resolveBaseUrl } from "./config/provider-env.ts";
 import { zotHome } from "./config/home.ts";
 import { buildSystemPrompt } from "./config/system-prompt.ts";
@@ -13,10 +14,10 @@ import { UsageError } from "./config/usage-error.ts";
 import { Agent } from "./core/agent.ts";
 import { type Confirmer, ConfirmGate } from "./core/confirm-gate.ts";
 import { errorText } from "./protocol/error-text.ts";
-import { PROVIDER_NAMES, type ModelInfo, type ProviderName, type ReasoningLevel } from "./protocol/models.ts";
+import type { ModelInfo, ReasoningLevel } from "./protocol/models.ts";
 import type { Provider } from "./protocol/provider.ts";
-import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog.ts";
-import { familyOf, providerOfId } from "./providers/model-ids.ts";
+import { loadCatalog, resolveModel } from "./providers/catalog.ts";
+import { createProvider, pickProvider } from "./providers/provider-choice.ts";
 import { selectBuiltinTools } from "./tools/builtin.ts";
 import type { ExtensionManager } from "./extensions/manager.ts";
 import type { OpenedSession, SessionChoice } from "./session/open.ts";
@@ -118,9 +119,6 @@ export interface Runtime {
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
-
-/** Providers tried, in order, when none is named: the first with a key wins. */
-const KEYED_PROVIDERS = ["anthropic", "openai"] as const satisfies readonly ProviderName[];
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!options.session) return await assembleRuntime(options);
@@ -388,102 +386,4 @@ function resolveCwd(cwd: string | undefined): string {
   } catch {}
   if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory`);
   return dir;
-}
-
-/** A provider name from the user, checked: a UsageError names the valid ones. */
-function knownProvider(name: string): ProviderName {
-  if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
-    throw new UsageError(`unknown provider "${name}"; valid: ${PROVIDER_NAMES.join(", ")}`);
-  }
-  return name as ProviderName;
-}
-
-/**
- * The provider of a run: --provider; the scripted one for --script; the one --model names (a
- * catalog id, an alias, or an id whose shape says: claude-* → anthropic, gpt-*, o1, o3*, o4* →
- * openai); the first with a key; else the demo, unless the flags ask for a real model.
- */
-function pickProvider(
-  options: RuntimeOptions,
-  models: ModelInfo[],
-  env: Record<string, string | undefined>,
-  home: string,
-  notes: string[],
-): ProviderName {
-  if (options.provider !== undefined) return knownProvider(options.provider);
-  if (options.script) return "scripted";
-  if (options.model) {
-    const owner = models.find((m) => m.id === options.model) ?? models.find((m) => m.id === familyOf(options.model ?? ""));
-    const named = owner?.provider ?? providerOfId(options.model);
-    if (named) return named;
-  }
-  for (const name of KEYED_PROVIDERS) {
-    if (resolveApiKey(name, { flag: options.apiKey, env, home })) return name;
-  }
-  // Asked for a real model with nothing to say which provider serves it: the demo would ignore the ask.
-  if (options.model) {
-    throw new UsageError(
-      `cannot tell which provider serves "${options.model}" and no API key is set; pass --provider anthropic, openai or ollama (zot --list-models shows the known models)`,
-    );
-  }
-  if (options.baseUrl !== undefined) {
-    throw new UsageError("--base-url needs a provider and no API key says which; pass --provider anthropic, openai or ollama");
-  }
-  notes.push(
-    "no API key found, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.",
-  );
-  return "scripted";
-}
-
-type Credential = ReturnType<typeof resolveApiKey>;
-
-async function createProvider(
-  model: ModelInfo,
-  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName },
-): Promise<Provider> {
-  const apiKey = options.credential?.key ?? "";
-  // Where the key came from, so a 401 names the thing to fix (--api-key, the variable, auth.json).
-  const key = { from: options.credential?.from, kind: options.credential?.kind, variable: apiKeyEnvVar(options.providerName) };
-  switch (model.api) {
-    case "anthropic-messages": {
-      const { createAnthropicProvider } = await import("./providers/anthropic.ts");
-      const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key });
-    }
-    case "openai-chat": {
-      const { createOpenAIChatProvider } = await import("./providers/openai-chat.ts");
-      const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key });
-    }
-    case "openai-responses": {
-      const { createOpenAIResponsesProvider } = await import("./providers/openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key });
-    }
-    case "scripted": {
-      const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./providers/scripted.ts");
-      try {
-        return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT);
-      } catch (error) {
-        // A broken script file is bad input from the user, like a bad flag.
-        if (error instanceof ScriptFileError) throw new UsageError(error.message);
-        throw error;
-      }
-    }
-  }
-}
-
-/** The `--list-models` table, optionally for one provider, and the catalog's warnings for the caller to show. */
-export function listModels(provider?: string): { table: string; warnings: string[] } {
-  const catalog = loadCatalog(zotHome(process.env));
-  if (provider !== undefined) knownProvider(provider);
-  const models = provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models;
-  if (models.length === 0) {
-    // Only ollama can have none: it serves whatever the user pulled, which zot does not list.
-    const hint =
-      `no ${provider} models are listed in ${catalog.file}; ${provider} takes any model it serves ` +
-      `(ollama list shows them): zot -p "…" --provider ${provider} --model llama3.2. ` +
-      `Add them to ${catalog.file} ({"providers":{"${provider}":{"models":[{"id":"llama3.2","contextWindow":131072}]}}}) to list them here with their limits.`;
-    return { table: "", warnings: [...catalog.warnings, hint] };
-  }
-  return { table: formatModelTable(models), warnings: catalog.warnings };
 }

@@ -33,7 +33,7 @@ export async function runRoot(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (flags["list-models"]) {
-    const { listModels } = await import("../runtime.ts");
+    const { listModels } = await import("../providers/provider-choice.ts");
     const { table, warnings } = listModels(str(flags, "provider"));
     for (const warning of warnings) console.error(`zot: ${warning}`);
     if (table) await Bun.write(Bun.stdout, table);
