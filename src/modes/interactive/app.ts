@@ -11,7 +11,6 @@ import type { Conversation } from "../../conversation/conversation.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";
-import { retryLabel } from "../../protocol/retry-text.ts";
 import { parseSlash } from "../../protocol/slash-command.ts";
 import { type Component, Stack } from "../../tui/component.ts";
 import { Editor } from "../../tui/editor.ts";
@@ -19,6 +18,7 @@ import { Spinner } from "../../tui/spinner.ts";
 import { Spacer, Text } from "../../tui/text.ts";
 import type { Theme } from "../../tui/theme.ts";
 import type { Tui } from "../../tui/tui.ts";
+import { AppActivity } from "./app-activity.ts";
 import type { AppContext, NoteLevel, SlashCommand } from "./app-context.ts";
 import { AppExtensions } from "./app-extensions.ts";
 import { AppFrame } from "./app-frame.ts";
@@ -48,14 +48,6 @@ interface EarlyInput extends QueuedInput {
   raw: boolean;
 }
 
-/** What the status bar says runs: zot starting up, or what the conversation runs. */
-interface Activity {
-  label: string;
-  /** a provider's retry being waited out ("retrying in 30 s (HTTP 429)"), shown instead of the label until the next event */
-  retry?: string;
-  since: number;
-}
-
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
 const CANCEL_WAIT_MS = 2000;
 
@@ -68,7 +60,7 @@ export class InteractiveApp implements AppContext {
   private conv: Conversation | undefined;
   private extensions: AppExtensions | undefined;
   private early: EarlyInput[] = [];
-  private activity: Activity | undefined;
+  private readonly activity: AppActivity;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly spinner: Spinner;
   private readonly overlaySlot = new Stack();
@@ -87,6 +79,7 @@ export class InteractiveApp implements AppContext {
     this.chat = new ChatView(theme, { toolExtension: (name) => this.conv?.toolExtension(name) });
     this.queue = new QueuedPrompts(theme, () => [...this.early, ...(this.conv?.queued.map(({ text = "", from }) => ({ text, from })) ?? [])]);
     this.spinner = new Spinner(() => tui.requestRender(), { style: theme.accent });
+    this.activity = new AppActivity(this.spinner);
     this.editor = new Editor(theme, { prompt: "> ", placeholder: "ask anything · / for commands · @ for files · ! for shell" });
     this.statusLine = new Text("");
     const statusBar = new StatusBar(theme, this.spinner, () => this.statusSnapshot());
@@ -106,7 +99,7 @@ export class InteractiveApp implements AppContext {
    * that cannot be opened takes the drawn frame away before the error is reported (by the caller).
    */
   async run(source: Conversation | ConversationFactory): Promise<number> {
-    this.setActivity("starting");
+    this.activity.starting(true);
     this.tui.start();
     let exitCode: number | undefined;
     void this.ended.then((code) => (exitCode = code));
@@ -118,7 +111,8 @@ export class InteractiveApp implements AppContext {
       this.tui.stop();
       throw error;
     } finally {
-      this.setActivity(undefined);
+      this.activity.starting(false);
+      this.render();
     }
     this.attach(conversation);
     // Quit while starting: nothing typed meanwhile is sent.
@@ -353,42 +347,22 @@ export class InteractiveApp implements AppContext {
 
   private onEvent(event: AgentEvent): void {
     if (!this.extensions?.handle(event)) this.chat.handleEvent(event);
-    const activity = this.activity;
-    if (activity && (event.type === "compact_start" || event.type === "compact_done")) {
-      activity.label = event.type === "compact_start" ? "compacting" : "working";
-    }
-    if (activity) activity.retry = event.type === "retry" ? retryLabel(event) : undefined;
+    this.activity.event(event);
     this.render();
   }
 
   /** What runs changed: the spinner follows it, and once nothing runs the input typed while starting goes on. */
   private onQueueChange(): void {
     const running = this.conv?.running;
-    if (!running) {
-      this.setActivity(undefined);
-      this.sendEarly();
-    } else if (!this.activity) {
-      this.setActivity(running.kind === "turn" ? (running.label === "a compaction" ? "compacting" : "working") : running.label);
-    }
-    this.render();
-  }
-
-  private setActivity(label: string | undefined): void {
-    if (label === undefined) {
-      if (this.activity) this.spinner.stop();
-      this.activity = undefined;
-    } else {
-      this.activity = { label, since: performance.now() };
-      this.spinner.start();
-    }
+    this.activity.follow(running);
+    if (!running) this.sendEarly();
     this.render();
   }
 
   private statusSnapshot(): StatusSnapshot {
     const conversation = this.conv;
-    const activity = this.activity;
     return {
-      busy: activity && { label: activity.retry ?? activity.label, since: activity.since },
+      busy: this.activity.shown,
       provider: conversation?.model.provider,
       model: conversation?.model.id,
       usage: conversation?.usage,
