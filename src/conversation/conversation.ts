@@ -49,7 +49,7 @@ export interface ConversationOptions {
   busy: BusyPolicy;
   /** how a busy refusal tells the user what to do (default: rpc's words) */
   wording?: BusyWording;
-  /** where what a unit of work threw is logged (besides its error event) */
+  /** where the queue logs what an item threw that no one was told of (a unit's failure is its error event) */
   log?: (message: string) => void;
 }
 

@@ -33,7 +33,8 @@ export class WorkPolicy {
     private readonly wording: BusyWording,
     /** the conversation's stream: a unit's `done` is heard and, when missing, said on it */
     private readonly stream: Listeners<AgentEvent>,
-    private readonly log: (message: string) => void,
+    /** hears what an operation threw that nobody awaited (a unit's failure is its error event) */
+    log: (message: string) => void,
   ) {
     this.queue = new WorkQueue(log);
   }
@@ -122,7 +123,6 @@ export class WorkPolicy {
       outcome = await work();
     } catch (error) {
       const message = errorText(error);
-      this.log(message);
       this.stream.fire({ type: "error", message, code: "internal" });
       outcome = { status: "error", message, code: "internal" };
     } finally {
