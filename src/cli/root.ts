@@ -25,6 +25,7 @@ export async function runRoot(argv: string[]): Promise<number> {
     if (first.command === "sessions") return (await import("./sessions.ts")).runSessions(["--help"]);
     if (first.command === "ext") return (await import("./ext.ts")).runExt(["--help"]);
     if (first.command === "rpc") return (await import("./rpc.ts")).runRpc(["--help"]);
+    if (first.command === "trust" || first.command === "untrust") return (await import("./trust.ts")).runTrust(first.command, ["--help"]);
     return await printRootHelp();
   }
   if (flags.version) {

@@ -25,7 +25,9 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     verbs: ["list", "ls", "install", "remove", "rm", "enable", "disable", "logs", "new", "check"],
   },
   { name: "rpc", summary: "serve the agent as NDJSON on stdin/stdout, for programs that embed zot", verbs: [] },
-  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: ["sessions", "ext", "rpc"] },
+  { name: "trust", summary: "trust a folder, so its .zot extensions and hooks run (--list: your answers)", verbs: [] },
+  { name: "untrust", summary: "forget whether a folder is trusted (the TUI asks again)", verbs: [] },
+  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: ["sessions", "ext", "rpc", "trust"] },
 ];
 
 /** Words people type for a command that is spelt otherwise. */

@@ -67,6 +67,19 @@ describe("zot --help", () => {
     expect(sessions.stdout).toContain("zot sessions <command>");
   });
 
+  test("trust and untrust are listed; zot help trust is its page, without colour in a pipe", async () => {
+    const root = await zot(["--help"]);
+    expect(root.stdout).toMatch(/^ {2}trust +trust a folder/m);
+    expect(root.stdout).toMatch(/^ {2}untrust +forget whether a folder is trusted/m);
+    const trust = await zot(["help", "trust"]);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain("zot trust --list [--json]");
+    expect(trust.stdout).not.toContain(ESC);
+    const typo = await zot(["trsut"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("did you mean `zot trust`?");
+  });
+
   test("subcommands' --help and flag errors point to their own help", async () => {
     const rpc = await zot(["rpc", "--bogus"]);
     expect(rpc.code).toBe(2);
