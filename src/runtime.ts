@@ -224,6 +224,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       now: new Date(),
       platform: process.platform,
       toolNames: [...tools, ...extensionTools].map((t) => t.name),
+      userHome: env.HOME,
     });
 
     const agent = new Agent({
