@@ -3,6 +3,7 @@
 // Concrete providers load behind import() so a run pays only for the SDK it uses, and the
 // extension machinery loads only when there is an extension to look for.
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { apiKeyEnvVar, missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
 import { resolveBaseUrl } from "./config/provider-env.ts";
@@ -20,6 +21,7 @@ import { familyOf, providerOfId } from "./providers/model-ids.ts";
 import { selectBuiltinTools } from "./tools/builtin.ts";
 import type { ExtensionManager } from "./extensions/manager.ts";
 import type { OpenedSession, SessionChoice } from "./session/open.ts";
+import type { SettingsHooks } from "./settings-hooks/attach.ts";
 import type { Skill } from "./skills/discover.ts";
 import { VERSION } from "./version.ts";
 
@@ -210,7 +212,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   notes.push(...(loaded?.warnings ?? []));
   // The session being recorded; switchSession replaces it.
   let current = session;
+  let settingsHooks: SettingsHooks | undefined;
   const dispose = async () => {
+    await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
     await extensions?.stop();
     current?.close();
   };
@@ -249,6 +253,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       extensions.attach(agent, confirmGate);
       extensions.emitSessionStart();
     }
+    // [settings hooks] Claude Code's hooks from the settings files (none with --no-ext); SessionStart.
+    if (loaded && !options.extensions?.noDiscovery) {
+      const { attachSettingsHooks } = await import("./settings-hooks/attach.ts");
+      const log = options.log ?? (() => {});
+      settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
+      await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
+    }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
       if (next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)) {
@@ -259,6 +270,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const switchSession = async (choice: SessionChoice): Promise<string[]> => {
       const { openSession } = await import("./session/open.ts");
       const next = openSession(choice, { home, cwd });
+      await settingsHooks?.sessionEnd(choice.kind === "new" ? "clear" : "other"); // [settings hooks] SessionEnd
       current?.close();
       current = next;
       const notes = [...next.notes];
@@ -280,6 +292,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       }
       next.record(agent, options.log ?? (() => {}));
       extensions?.switchSession(next.id);
+      await settingsHooks?.sessionStart(next.resumed ? "resume" : "clear"); // [settings hooks] SessionStart
       return notes;
     };
     const shell = async (command: string, signal: AbortSignal) => {

@@ -29,6 +29,7 @@ import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/u
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
 import { InterceptChain, type LlmResponse, type ToolArgs } from "./intercept.ts";
+import type { PromptHooks } from "./prompt-hooks.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
 import type { ToolStatus, ToolStep } from "./tool-step.ts";
 import { waitForTool } from "./tool-wait.ts";
@@ -154,6 +155,8 @@ export class Agent {
   readonly views: FileViews = new Map();
   /** handed to every tool call (ToolContext.protectedPaths) */
   readonly protectedPaths: readonly ProtectedPath[];
+  /** settings hooks' points outside the chain: UserPromptSubmit, Stop, PreCompact (core/prompt-hooks.ts) */
+  promptHooks?: PromptHooks;
   /** tokens in the context as of the last model call */
   protected contextTokens = 0;
   private readonly eventListeners = new Set<Listener<AgentEvent>>();
@@ -328,11 +331,19 @@ export class Agent {
   }
 
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
+    // [settings hooks] UserPromptSubmit: the prompt may be refused before it enters the transcript.
+    const submitted = await this.promptHooks?.submit?.(input.text, signal);
+    if (submitted && "block" in submitted) {
+      this.emit({ type: "error", message: submitted.block, code: "blocked" });
+      this.emit({ type: "done" });
+      return { status: "blocked", reason: submitted.block };
+    }
     const start = this.messages.length;
     const content: ContentBlock[] = [];
     const text = promptWithContext(input.text, input.context);
     if (text) content.push({ type: "text", text });
     for (const image of input.images ?? []) content.push({ type: "image", ...image } satisfies ImageBlock);
+    for (const context of submitted?.context ?? []) content.push({ type: "text", text: context });
     const userMessage: Message = { role: "user", content, time: nowIso() };
     this.append(userMessage);
     this.emit({ type: "user_message", content: toWireContent(content), time: userMessage.time });
@@ -340,6 +351,15 @@ export class Agent {
     let outcome: PromptOutcome;
     try {
       outcome = await this.loop(signal, start);
+      // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
+      let more = outcome.status === "ok" ? await this.promptHooks?.stopping?.(signal) : undefined;
+      while (more !== undefined) {
+        const feedback: Message = { role: "user", content: [{ type: "text", text: more }], time: nowIso() };
+        this.append(feedback);
+        this.emit({ type: "user_message", content: toWireContent(feedback.content), time: feedback.time });
+        outcome = await this.loop(signal, start);
+        more = outcome.status === "ok" ? await this.promptHooks?.stopping?.(signal) : undefined;
+      }
     } catch (error) {
       if (!(error instanceof TurnEnded)) throw error;
       outcome = error.outcome;
@@ -519,6 +539,12 @@ export class Agent {
     })();
     // Nothing to compact is no failure of a turn that never asked for it: the call goes ahead as is.
     if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing, code: "compaction" };
+    // [settings hooks] PreCompact: a hook may refuse the compaction.
+    const refused = "nothing" in plan ? undefined : await this.promptHooks?.compacting?.(reason, instructions, signal);
+    if (refused !== undefined) {
+      this.emit({ type: "error", message: compactionFailure(reason, refused), code: "compaction" });
+      return { status: "error", message: refused, code: "compaction" };
+    }
     this.emit({ type: "compact_start", reason });
     const kept = "nothing" in plan ? [] : plan.kept;
     const outcome: CompactOutcome =
