@@ -70,9 +70,9 @@ export function readAnswer(hook: CommandHook, run: CommandRun): HookAnswer {
   } catch (error) {
     return { hook, failure: `${who} printed output that starts like JSON but is not (${(error as Error).message}); its answer is ignored` };
   }
-  const parsed = v.safeParse(HookJsonOutput, json);
-  if (!parsed.success) {
-    const what = isJsonObject(json) ? issueSentence(parsed.issues) : "it must be a JSON object";
+  const parsed = isJsonObject(json) ? v.safeParse(HookJsonOutput, json) : undefined;
+  if (!parsed?.success) {
+    const what = parsed ? issueSentence(parsed.issues) : "it must be a JSON object";
     return { hook, failure: `${who} answered with JSON zot cannot use (${what}); its answer is ignored` };
   }
   return fromJson(hook, parsed.output);

@@ -43,7 +43,7 @@ export interface ParsedSettings {
 }
 
 const SettingsFile = v.looseObject({
-  hooks: v.optional(v.record(v.string(), v.unknown()), {}),
+  hooks: v.optional(v.custom<Record<string, unknown>>(isJsonObject, 'must be an object of events, {"PreToolUse": […], …}'), {}),
   disableAllHooks: v.optional(v.boolean(), false),
 });
 
@@ -72,9 +72,9 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
     warn(`is not valid JSON (${(error as Error).message}); none of its hooks run until it is fixed`);
     return { hooks: [], warnings, disableAll: false };
   }
-  const file = v.safeParse(SettingsFile, json);
-  if (!file.success) {
-    const what = isJsonObject(json) ? issueSentence(file.issues) : "it must be a JSON object";
+  const file = isJsonObject(json) ? v.safeParse(SettingsFile, json) : undefined;
+  if (!file?.success) {
+    const what = file ? issueSentence(file.issues) : "it must be a JSON object";
     warn(`${what}; none of its hooks run until it is fixed`);
     return { hooks: [], warnings, disableAll: false };
   }
@@ -99,9 +99,9 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
 }
 
 function readGroup(event: HookEventName, raw: unknown, at: string, source: SettingsSource, warn: (message: string) => void): CommandHook[] {
-  const group = v.safeParse(MatcherGroup, raw);
-  if (!group.success) {
-    const what = isJsonObject(raw) ? issueSentence(group.issues, `${at}.`) : `${at} must be an object {"matcher": …, "hooks": […]}`;
+  const group = isJsonObject(raw) ? v.safeParse(MatcherGroup, raw) : undefined;
+  if (!group?.success) {
+    const what = group ? issueSentence(group.issues, `${at}.`) : `${at} must be an object {"matcher": …, "hooks": […]}`;
     warn(`${what}; this group's hooks do not run`);
     return [];
   }

@@ -91,4 +91,15 @@ describe("childEnv", () => {
       ZOT_PASS_ENV: "OPENAI_API_KEY, ZOTCORE_RPC_TOKEN",
     });
   });
+
+  test("a folder's .claude/settings.json and settings.local.json count when they hold hooks, each on its own", () => {
+    const f = folder(false);
+    mkdirSync(join(f.cwd, ".claude"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [] }, hooks: {} }));
+    writeFileSync(join(f.cwd, ".claude", "settings.other.json"), JSON.stringify({ hooks: { Stop: [] } }));
+    writeFileSync(join(f.cwd, ".claude", "settings.local.json"), "{ broken");
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
+    writeFileSync(join(f.cwd, ".claude", "settings.local.json"), JSON.stringify({ hooks: { PreToolUse: [] } }));
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ label: ".claude/settings.local.json", what: "Claude Code hooks", path: join(f.cwd, ".claude", "settings.local.json") }]);
+  });
 });

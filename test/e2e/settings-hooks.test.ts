@@ -8,8 +8,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { RpcProcess } from "../support/rpc-process.ts";
 import { trustDir } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { ready } from "../support/zot-pty.ts";
 
 let mock: MockLlm | undefined;
 afterEach(async () => {
@@ -332,5 +335,60 @@ describe("where hooks come from", () => {
     // The one hook that was read still ran: exit 2 blocked the call.
     expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
     expect(run.stdout).toContain("exited 2 (blocking) without a reason on stderr");
+  });
+});
+
+describe("in the TUI", () => {
+  const runs = ptyRuns();
+
+  test("ask forces the question although confirmations are off, showing the hook's reason; Notification hooks hear about it", async () => {
+    const ask = python("ask.jsonl", `print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "deploys need a human"}}))`);
+    const p = project(
+      { hooks: { PreToolUse: on("Bash", `python3 ${script("ask.py")}`), Notification: on("permission_prompt", `cat >> ${script("notes.jsonl")}`) } },
+      { "ask.py": ask },
+    );
+    const { session, mock } = runs.start(startMockLlm(), { cwd: p.cwd, home: p.home, env: { HOME: p.userHome }, rows: 40 });
+    mock.push({ tool_calls: [{ name: "bash", args: { command: "touch deployed" } }] }, { text: "deploy over" });
+    await ready(session);
+    expect(session.screen.text()).not.toContain("confirmations on");
+    session.type("deploy\r");
+    await session.waitForText("Allow bash?");
+    expect(session.screen.text()).toContain("a hook asks: deploys need a human");
+    expect(existsSync(join(p.cwd, "deployed"))).toBe(false);
+    await session.waitFor(() => p.records("notes.jsonl").length > 0, "the Notification hook");
+    expect(p.records("notes.jsonl")[0]).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "zot needs your permission to use bash" });
+    session.type("1");
+    await session.waitForText("deploy over");
+    expect(existsSync(join(p.cwd, "deployed"))).toBe(true);
+  });
+});
+
+describe("over zot rpc", () => {
+  let rpc: RpcProcess | undefined;
+  afterEach(() => {
+    rpc?.kill("SIGKILL");
+    rpc = undefined;
+  });
+
+  test("PreCompact gets the trigger and the instructions, and exit 2 refuses the compaction: an error event, the transcript as it was", async () => {
+    const refuse = python("precompact.jsonl", `sys.stderr.write("not now: the migration is half done")\nsys.exit(2)`);
+    const p = project({ hooks: { PreCompact: on("manual", `python3 ${script("refuse.py")}`) } }, { "refuse.py": refuse });
+    // A small window, so two prompts are enough to compact.
+    write(join(p.home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "small", contextWindow: 40_000 }] } } }));
+    mock = startMockLlm([{ text: "First answer." }, { text: "Second answer." }]);
+    rpc = RpcProcess.start([...anthropic(mock), "--model", "small", "--auto-compact", "off"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome } });
+    for (const message of [`Here is the whole log: ${"line of output ".repeat(3200)}`, "now the short question"]) {
+      const from = rpc.lines.length;
+      await rpc.call({ type: "prompt", message });
+      await rpc.eventsUntilDone(from);
+    }
+    const from = rpc.lines.length;
+    await rpc.call({ type: "compact", instructions: "keep the build commands" });
+    const events = await rpc.eventsUntilDone(from);
+    expect(events.map((e) => e.type)).toEqual(["error", "done"]);
+    expect(events[0]).toEqual({ type: "error", code: "compaction", message: "a PreCompact hook refused it: not now: the migration is half done" });
+    expect(p.records("precompact.jsonl")).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the build commands" })]);
+    expect((await rpc.call({ type: "get_messages" })).data.messages).toHaveLength(4);
+    expect(mock.requests).toHaveLength(2);
   });
 });
