@@ -91,7 +91,8 @@ export async function runCommand(options: CommandRunOptions): Promise<CommandRun
 /** The input on stdin, then EOF; a hook that exits without reading it is no error. */
 async function writeInput(proc: Bun.Subprocess<"pipe", "pipe", "pipe">, input: unknown): Promise<void> {
   try {
-    proc.stdin.write(`${JSON.stringify(input)}\n`);
+    // Awaited: a write to a hook that closed its stdin rejects later, not here.
+    await proc.stdin.write(`${JSON.stringify(input)}\n`);
     await proc.stdin.end();
   } catch {
     // EPIPE: the hook did not want it
