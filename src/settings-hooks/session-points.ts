@@ -6,6 +6,7 @@
 // notifies about (the question is on screen while its hooks run).
 import type { Agent } from "../core/agent.ts";
 import { combine } from "./combine.ts";
+import { describeHook, type HookAnswer } from "./hook-output.ts";
 import type { HookRunner } from "./hook-runner.ts";
 
 export type SessionStartSource = "startup" | "resume" | "clear" | "compact";
@@ -23,7 +24,7 @@ export class SessionPoints {
   async sessionStart(source: SessionStartSource, signal: AbortSignal = new AbortController().signal): Promise<void> {
     const hooks = this.runner.matching("SessionStart", [source]);
     if (hooks.length === 0 && !this.section) return;
-    const combined = combine(await this.runner.run(hooks, { source }, signal));
+    const combined = combine(this.told(await this.runner.run(hooks, { source }, signal)));
     if (combined.stop !== undefined) this.runner.context.log(`a SessionStart hook said to stop: ${combined.stop} (zot does not stop for SessionStart)`);
     const section = combined.contexts.length > 0 ? `\n\n# Context from SessionStart hooks\n\n${combined.contexts.join("\n\n")}` : "";
     const { agent } = this;
@@ -34,14 +35,20 @@ export class SessionPoints {
 
   async sessionEnd(reason: SessionEndReason, signal: AbortSignal = new AbortController().signal): Promise<void> {
     const hooks = this.runner.matching("SessionEnd", [reason]);
-    await this.runner.run(hooks, { reason }, signal);
+    this.told(await this.runner.run(hooks, { reason }, signal));
+  }
+
+  /** Exit 2 blocks nothing at these events: its stderr is for the user, as in Claude Code. */
+  private told(answers: HookAnswer[]): HookAnswer[] {
+    for (const answer of answers) if (answer.block !== undefined) this.runner.context.log(`${describeHook(answer.hook)}: ${answer.block}`);
+    return answers;
   }
 
   /** Tells the Notification hooks, without waiting for them. */
   notify(message: string, type: string): void {
     const hooks = this.runner.matching("Notification", [type]);
     if (hooks.length === 0) return;
-    void this.runner.run(hooks, { message, notification_type: type }, new AbortController().signal).catch((error) => {
+    void this.runner.run(hooks, { message, notification_type: type }, new AbortController().signal).then((answers) => this.told(answers), (error) => {
       this.runner.context.log(`Notification hooks failed: ${(error as Error).message}`);
     });
   }
