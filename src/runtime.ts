@@ -100,6 +100,8 @@ export interface Runtime {
   skills: readonly Skill[];
   /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
   confirmGate?: ConfirmGate;
+  /** Claude Code's settings hooks on this agent (SessionStart/SessionEnd/Notification for front ends to call); none with --no-ext */
+  settingsHooks?: SettingsHooks;
   /**
    * Switches the agent to another model of the same provider (the caller checks the catalog), with
    * a new provider client when the model speaks another wire API or lives at another base URL.
@@ -310,6 +312,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       trust: loaded?.trust,
       skills: offeredSkills,
       confirmGate,
+      settingsHooks,
       get session() {
         return current && infoOf(current);
       },

@@ -36,6 +36,8 @@ export interface SettingsHooksOptions {
 export interface SettingsHooks {
   sessionStart(source: SessionStartSource): Promise<void>;
   sessionEnd(reason: SessionEndReason): Promise<void>;
+  /** tells Notification hooks (zot sends "permission_prompt" itself; a front end may add "idle_prompt") */
+  notify(message: string, type: string): void;
   /** takes the hooks off the agent */
   detach(): void;
 }
@@ -74,6 +76,7 @@ export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHook
   return {
     sessionStart: (source) => points.sessionStart(source),
     sessionEnd: (reason) => points.sessionEnd(reason),
+    notify: (message, type) => points.notify(message, type),
     detach() {
       agent.chain.remove(SETTINGS_HOOKS_PARTICIPANT);
       agent.promptHooks = undefined;
