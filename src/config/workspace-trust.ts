@@ -3,7 +3,7 @@
 // author chose; they run only in a folder the user trusted (remembered in $ZOT_HOME/trust.json,
 // trust-store.ts), or for one run with --trust.
 // Rule: one decision per run (decideWorkspaceTrust), made before anything of the folder's starts,
-// which every loader of project configuration reads (extensions and hooks now; MCP servers and
+// which every loader of project configuration reads (extensions, hooks and MCP servers now;
 // settings hooks when zot reads them: add the kind to PROJECT_EXECUTABLE_CONFIG, mark it loaded,
 // and gate its loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
 // write, so a kind added here is protected from the day it is added. Global configuration
@@ -31,7 +31,7 @@ export interface ProjectConfigKind {
 export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
   { path: ".zot/extensions", label: ".zot/extensions", what: "extensions", loaded: true },
   { path: ".zot/hooks.json", label: ".zot/hooks.json", what: "hooks", loaded: true },
-  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: false },
+  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: true },
   { path: ".claude", names: /^settings.*\.json$/, label: ".claude/settings*.json", what: "Claude Code settings (hooks)", loaded: false },
 ];
 
@@ -160,6 +160,8 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
   const userHome = options.userHome ?? os.homedir();
   if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });
+  // Its mcpServers (user and local scope) are started without trust (src/mcp/config-files.ts).
+  if (userHome) paths.push({ path: path.join(userHome, ".claude.json"), what: "your Claude Code configuration (~/.claude.json), whose MCP servers zot starts", whileJailed: true });
   return paths;
 }
 
