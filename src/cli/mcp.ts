@@ -137,7 +137,7 @@ async function list(context: Context): Promise<number> {
   const reports = await check(shown, context);
   for (const server of shown) {
     const report = reports.get(server);
-    const status = notStarted(server) ?? (report?.ok ? `✓ connected (${report.tools.length} tools, ${report.prompts.length} prompts)` : `✗ failed: ${report?.error ?? "not checked"}`);
+    const status = notStarted(server) ?? (report?.ok ? `✓ connected (${plural(report.tools.length, "tool")}, ${plural(report.prompts.length, "prompt")})` : `✗ failed: ${report?.error ?? "not checked"}`);
     console.log(`${server.name}: ${target(server)} - ${status} [${server.source.label}]`);
   }
   return EXIT.ok;
@@ -189,4 +189,8 @@ async function remove(argv: string[], context: Context): Promise<number> {
   const removed = removeServer(names[0]!, scope, context);
   console.log(`removed MCP server "${names[0]}" from ${removed.label}`);
   return EXIT.ok;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

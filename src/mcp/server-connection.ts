@@ -233,7 +233,8 @@ export class McpServerConnection {
   }
 
   private diagnosed(diagnostic: ChildDiagnostic): void {
-    if (this.garbageReported || (diagnostic.kind !== "not_json" && diagnostic.kind !== "not_jsonrpc" && diagnostic.kind !== "line_too_long")) return;
+    // An answer too long to read is the failed call's error (stdio-transport.ts), not garbage.
+    if (this.garbageReported || (diagnostic.kind !== "not_json" && diagnostic.kind !== "not_jsonrpc")) return;
     this.garbageReported = true;
     this.context.note(`MCP server "${this.name}" wrote output that is not MCP (skipped; this is said once, the rest is in its log ${this.logFile})`);
   }

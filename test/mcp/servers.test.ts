@@ -141,6 +141,16 @@ describe("a misbehaving server", () => {
     expect(manager.list().map((s) => s.state)).toEqual(["failed", "connected"]);
   });
 
+  test("an answer too long to read fails its call at once; a long one that fits is cut for the model", async () => {
+    const { call } = await start({ bad: misbehaving() }, { env: { MAX_MCP_OUTPUT_TOKENS: "1000" } });
+    const huge = await call("mcp__bad__big", { size: 33 * 1024 * 1024 });
+    expect(huge.is_error).toBe(true);
+    expect(text(huge)).toMatch(/^MCP server "bad" could not run big: the server's answer was \d+ bytes, more than zot reads \(33554432\); ask for less$/);
+    const long = await call("mcp__bad__big", { size: 10_000 });
+    expect(text(long)).toContain("[output cut: the tool returned 10000 characters, more than the 1000-token limit (MAX_MCP_OUTPUT_TOKENS)");
+    expect(text(await call("mcp__bad__ok", { text: "still here" }))).toBe("ok: still here");
+  });
+
   test("a call that hangs ends at MCP_TOOL_TIMEOUT, and at once on abort", async () => {
     const { call } = await start({ bad: misbehaving() }, { env: { MCP_TOOL_TIMEOUT: "300" } });
     const timedOut = await call("mcp__bad__hang");
