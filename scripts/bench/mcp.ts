@@ -3,7 +3,7 @@
 // filesystem + everything servers, and a server of 100 and of 500 API-shaped tools), and a -p
 // one-shot's time with the two reference servers configured against none. Rule: numbers are
 // printed, never asserted; a run whose output is wrong throws.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm } from "../../test/support/mock-llm.ts";
@@ -18,16 +18,16 @@ const MANY = join(import.meta.dir, "mcp-many-tools.mjs");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A ZOT_HOME whose user-scope mcp.json holds `servers` (no trust needed), and a clean HOME. */
-function homeWith(servers: Record<string, unknown>): { home: string; cwd: string; userHome: string } {
+function homeWith(servers: Record<string, unknown>): { base: string; home: string; cwd: string; userHome: string } {
   const base = mkdtempSync(join(tmpdir(), "zot-bench-mcp-"));
-  const dirs = { home: join(base, "home"), cwd: join(base, "cwd"), userHome: join(base, "user") };
+  const dirs = { base, home: join(base, "home"), cwd: join(base, "cwd"), userHome: join(base, "user") };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   writeFileSync(join(dirs.home, "mcp.json"), JSON.stringify({ mcpServers: servers }));
   return dirs;
 }
 
 async function run(servers: Record<string, unknown>, extraEnv: Record<string, string>): Promise<{ ms: number; requestBytes: number; toolsBytes: number; tools: number }> {
-  const { home, cwd, userHome } = homeWith(servers);
+  const { base, home, cwd, userHome } = homeWith(servers);
   const mock = startMockLlm([{ text: "ok" }]);
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: userHome, ZOT_HOME: home, ...extraEnv };
   const started = performance.now();
@@ -35,6 +35,7 @@ async function run(servers: Record<string, unknown>, extraEnv: Record<string, st
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const ms = performance.now() - started;
   await mock.stop();
+  rmSync(base, { recursive: true, force: true });
   if (code !== 0 || stdout !== "ok\n") throw new Error(`zot -p failed (exit ${code}): ${stderr}`);
   const body = mock.requests[0]!.body;
   return { ms, requestBytes: Buffer.byteLength(JSON.stringify(body)), toolsBytes: Buffer.byteLength(JSON.stringify(body.tools ?? [])), tools: (body.tools ?? []).length };

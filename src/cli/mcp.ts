@@ -37,7 +37,7 @@ export function mcpUsage(): string {
     "",
     '  zot mcp add [--transport stdio|http|sse] [--scope local|project|user] [-e KEY=value]… [-H "Name: value"]… <name> <command-or-url> [args…]',
     "  zot mcp add fs npx -y @modelcontextprotocol/server-filesystem ~/notes",
-    '  zot mcp add --transport http -H "Authorization: Bearer ${TOKEN}" docs https://example.com/mcp',
+    "  zot mcp add --transport http -H 'Authorization: Bearer ${TOKEN}' docs https://example.com/mcp",
     "",
     "SCOPES (where add writes)",
     "",

@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { everythingStdio, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
+import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { killPids, runningWith, sleepMarker, survivors } from "../support/process-census.ts";
 import { trustDir } from "../support/trust.ts";
-import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
 let markers: string[] = [];
@@ -55,6 +55,16 @@ describe("zot -p with a project's MCP servers", () => {
     expect(offered).toContain("mcp__everything__echo");
     expect(offered).toContain("read");
     expect(lastToolResults(mock.requests[1]!.body)).toEqual([{ text: "step one: ship the MCP client\n", is_error: false }]);
+  });
+
+  test("a server run by the zot binary's own bun (BUN_BE_BUN=1 in its env) needs no node", async () => {
+    const files = tempDir("zot-mcp-files-");
+    writeFileSync(join(files, "x.txt"), "read by a server zot itself runs\n");
+    const where = project({ fs: { command: ZOT, args: ["run", FILESYSTEM, files], env: { BUN_BE_BUN: "1" } } });
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__fs__read_text_file", args: { path: join(files, "x.txt") } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot(["-p", "read it", ...anthropic(mock.url)], where);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("read by a server zot itself runs\n");
   });
 
   test("a server added with zot mcp add --transport http is reached over streamable HTTP", async () => {
