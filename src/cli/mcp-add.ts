@@ -5,6 +5,7 @@
 // is the server's own argv, flags included, so `zot mcp add fs npx -y pkg /dir` needs no `--`.
 // Rule: an entry is checked as a run would read it before anything is written; every mistake is a
 // UsageError that says what to type instead.
+import { folderAnswer } from "../config/trust-store.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { addServer, type EditContext } from "../mcp/config-edit.ts";
 import { MCP_SCOPES, type McpScope } from "../mcp/config-files.ts";
@@ -112,7 +113,10 @@ export function writeEntry(parsed: AddArgs, context: EditContext): number {
   if ("error" in checked) throw new UsageError(checked.error);
   const target = addServer(parsed.scope, parsed.name, parsed.entry, context);
   console.log(`added ${checked.transport.type} MCP server "${parsed.name}" to ${target.label}`);
-  if (parsed.scope === "project") console.log("it runs once this folder is trusted (zot trust); commit .mcp.json to share it");
+  if (parsed.scope === "project") {
+    const trusted = folderAnswer(context.home, context.cwd)?.trusted === true;
+    console.log(`${trusted ? "" : "it runs once this folder is trusted (zot trust); "}commit .mcp.json to share it`);
+  }
   return EXIT.ok;
 }
 
