@@ -20,6 +20,8 @@ import { formatModelTable, loadCatalog, resolveModel } from "./providers/catalog
 import { familyOf, providerOfId } from "./providers/model-ids.ts";
 import { selectBuiltinTools } from "./tools/builtin.ts";
 import type { ExtensionManager } from "./extensions/manager.ts";
+import type { McpLoaded } from "./mcp/load.ts";
+import type { McpManager } from "./mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "./session/open.ts";
 import type { SettingsHooks } from "./settings-hooks/attach.ts";
 import type { Skill } from "./skills/discover.ts";
@@ -92,6 +94,8 @@ export interface Runtime {
   notes: string[];
   /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
   extensions?: ExtensionManager;
+  /** the MCP servers this run started (their tools already given to the agent); undefined when none is configured */
+  mcp?: McpManager;
   /** the workspace trust decision for the working directory; undefined when nothing was looked for (--no-ext) */
   trust?: WorkspaceTrust;
   /** the session being recorded, when there is one */
@@ -200,24 +204,31 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
-  const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id });
+  const trust = trustOnce(options, { cwd, home });
+  const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id }, trust);
+  // ── MCP servers (src/mcp): started beside the extensions, under the same trust decision ──
+  const loadingMcp = loadMcp(options, { cwd, home, env }, trust);
   let provider: Provider;
   try {
     provider = await createProvider(model, { ...endpoint, baseUrl: baseUrlOf(model) });
   } catch (error) {
     await (await loadingExtensions.catch(() => undefined))?.manager.stop();
+    await (await loadingMcp.catch(() => undefined))?.manager?.stop();
     throw error;
   }
   const loaded = await loadingExtensions;
   const extensions = loaded?.manager;
-  if (loaded?.trust.note) notes.push(loaded.trust.note);
-  notes.push(...(loaded?.warnings ?? []));
+  const mcpLoaded = await loadingMcp;
+  const mcp = mcpLoaded.manager;
+  const decided = trust.decided();
+  if (decided?.note) notes.push(decided.note);
+  notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
   // The session being recorded; switchSession replaces it.
   let current = session;
   let settingsHooks: SettingsHooks | undefined;
   const dispose = async () => {
     await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
-    await extensions?.stop();
+    await Promise.all([extensions?.stop(), mcp?.stop()]);
     current?.close();
   };
   try {
@@ -261,6 +272,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       const log = options.log ?? (() => {});
       settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
       await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
+    }
+    // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
+    if (mcp) {
+      mcp.attach(agent);
+      extensions?.addCommandSource(mcp);
     }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
@@ -309,7 +325,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       home,
       notes,
       extensions,
-      trust: loaded?.trust,
+      mcp,
+      trust: decided,
       skills: offeredSkills,
       confirmGate,
       settingsHooks,
@@ -370,18 +387,46 @@ function sessionModel(
   return { provider: resumed.provider, model: resumed.model };
 }
 
+/** The run's one workspace trust decision, made (and asked) at most once, by whichever loader needs it first. */
+interface TrustOnce {
+  (): Promise<WorkspaceTrust>;
+  /** the decision, once made */
+  decided(): WorkspaceTrust | undefined;
+}
+
+function trustOnce(options: RuntimeOptions, context: { cwd: string; home: string }): TrustOnce {
+  let deciding: Promise<WorkspaceTrust> | undefined;
+  let decided: WorkspaceTrust | undefined;
+  const once = () => {
+    deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust }).then((trust) => (decided = trust));
+    return deciding;
+  };
+  return Object.assign(once, { decided: () => decided });
+}
+
+/** Reads the MCP configuration and starts its servers (src/mcp/load.ts); loads no SDK when there are none. */
+async function loadMcp(options: RuntimeOptions, context: { cwd: string; home: string; env: Record<string, string | undefined> }, trust: TrustOnce): Promise<McpLoaded> {
+  const { loadMcpServers } = await import("./mcp/load.ts");
+  return loadMcpServers({
+    ...context,
+    trust,
+    wait: options.extensionWait ?? "all",
+    clientVersion: VERSION,
+    log: options.log ?? (() => {}),
+  });
+}
+
 /** Discovers and starts the extensions (`--ext` paths always; the search directories unless `--no-ext`). */
 async function loadExtensions(
   options: RuntimeOptions,
   context: { cwd: string; home: string; env: Record<string, string | undefined>; provider: string; model: string },
+  decideTrust: TrustOnce,
 ): Promise<{ manager: ExtensionManager; warnings: string[]; trust: WorkspaceTrust } | undefined> {
   const explicit = options.extensions?.explicit ?? [];
   const noDiscovery = options.extensions?.noDiscovery ?? false;
   if (explicit.length === 0 && noDiscovery) return undefined;
   // Decided before anything of the folder's starts; with --no-ext nothing of it would.
-  const trust: WorkspaceTrust = noDiscovery
-    ? { dir: context.cwd, trusted: false, how: "nothing_to_run", found: [] }
-    : await decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust });
+  const trust: WorkspaceTrust = noDiscovery ? { dir: context.cwd, trusted: false, how: "nothing_to_run", found: [] } : await decideTrust();
   const { ExtensionManager } = await import("./extensions/manager.ts");
   const manager = new ExtensionManager();
   const report = await manager.load({

@@ -32,7 +32,7 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
     const { renderHelp, helpStyle } = await import("./help.ts");
     const title =
       command === "trust"
-        ? "Trust a folder: its .zot/extensions and .zot/hooks.json run in every mode from now on (--list shows your answers)"
+        ? "Trust a folder: its .zot/extensions, .zot/hooks.json and .mcp.json servers run in every mode from now on (--list shows your answers)"
         : "Forget a folder's trust: its extensions and hooks stop running, and the TUI asks again";
     const usage: [string, string][] = command === "trust" ? [["zot trust [DIR]", ""], ["zot trust --list [--json]", ""]] : [["zot untrust [DIR]", ""]];
     await Bun.write(Bun.stdout, renderHelp({ title, usage, args }, helpStyle()));

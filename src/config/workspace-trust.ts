@@ -3,9 +3,9 @@
 // author chose; they run only in a folder the user trusted (remembered in $ZOT_HOME/trust.json,
 // trust-store.ts), or for one run with --trust.
 // Rule: one decision per run (decideWorkspaceTrust), made before anything of the folder's starts,
-// which every loader of project configuration reads (extensions, hooks and Claude Code settings
-// hooks now; MCP servers when zot reads them: add the kind to PROJECT_EXECUTABLE_CONFIG, mark it
-// loaded, and gate its loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
+// which every loader of project configuration reads (extensions, hooks, MCP servers and Claude Code
+// settings hooks; a new kind: add it to PROJECT_EXECUTABLE_CONFIG, mark it loaded, and gate its
+// loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
 // write, so a kind added here is protected from the day it is added. Global configuration
 // ($ZOT_HOME, ~/.claude) is the user's own and `--ext` the user's explicit choice: neither needs trust.
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
@@ -36,7 +36,7 @@ export interface ProjectConfigKind {
 export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
   { path: ".zot/extensions", label: ".zot/extensions", what: "extensions", loaded: true },
   { path: ".zot/hooks.json", label: ".zot/hooks.json", what: "hooks", loaded: true },
-  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: false },
+  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: true },
   {
     path: ".claude",
     names: /^settings.*\.json$/,
@@ -181,6 +181,8 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
   const userHome = options.userHome ?? os.homedir();
   if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });
+  // Its mcpServers (user and local scope) are started without trust (src/mcp/config-files.ts).
+  if (userHome) paths.push({ path: path.join(userHome, ".claude.json"), what: "your Claude Code configuration (~/.claude.json), whose MCP servers zot starts", whileJailed: true });
   return paths;
 }
 

@@ -30,7 +30,7 @@ describe("zot --help", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(ESC);
     expect(run.stdout).toContain("COMMANDS");
-    for (const command of ["sessions", "ext", "rpc", "help"]) expect(run.stdout).toMatch(new RegExp(`^  ${command} +\\S`, "m"));
+    for (const command of ["sessions", "ext", "mcp", "rpc", "help"]) expect(run.stdout).toMatch(new RegExp(`^  ${command} +\\S`, "m"));
     expect(widest(run.stdout)).toBeLessThanOrEqual(80);
     for (const flag of ["--print", "--json", "--model", "--base-url", "--session", "--verbose", "--no-extensions", "--with-skill"]) {
       expect(run.stdout).toContain(flag);
