@@ -5,7 +5,7 @@
 import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
-import type { RuntimeOptions } from "../runtime.ts";
+import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { handleTerminationSignals, ownChildProcesses, signalExitCode } from "./signals.ts";
 

@@ -32,7 +32,7 @@ export const ROOT_ARGS = {
   jail: { type: "boolean", description: "Confine the built-in tools to the working directory (/unjail lifts it)" },
   "no-yolo": {
     type: "boolean",
-    description: "Ask before each tool call (without a terminal, -p, --json and rpc refuse every tool call)",
+    description: "Ask before each tool call but reads inside the working directory (without a terminal, -p, --json and rpc refuse those calls)",
   },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
   "auto-compact": {

@@ -25,7 +25,9 @@ export async function runRoot(argv: string[]): Promise<number> {
   if (first.kind === "help") {
     if (first.command === "sessions") return (await import("./sessions.ts")).runSessions(["--help"]);
     if (first.command === "ext") return (await import("./ext.ts")).runExt(["--help"]);
+    if (first.command === "mcp") return (await import("./mcp.ts")).runMcp(["--help"]);
     if (first.command === "rpc") return (await import("./rpc.ts")).runRpc(["--help"]);
+    if (first.command === "trust" || first.command === "untrust") return (await import("./trust.ts")).runTrust(first.command, ["--help"]);
     return await printRootHelp();
   }
   if (flags.version) {

@@ -1,6 +1,6 @@
 // Routes argv to a command: `zot ext …` to the extension commands, `zot rpc …` to the RPC server,
-// `zot sessions …` to the session commands, `zot trust|untrust …` to workspace trust, anything else
-// to the root command.
+// `zot sessions …` to the session commands, `zot trust|untrust …` to workspace trust, `zot mcp …` to
+// the MCP server commands, anything else to the root command.
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -14,6 +14,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (argv[0] === "rpc") return await (await import("./rpc.ts")).runRpc(argv.slice(1));
     if (argv[0] === "sessions") return await (await import("./sessions.ts")).runSessions(argv.slice(1));
     if (argv[0] === "trust" || argv[0] === "untrust") return await (await import("./trust.ts")).runTrust(argv[0], argv.slice(1));
+    if (argv[0] === "mcp") return await (await import("./mcp.ts")).runMcp(argv.slice(1));
     const { runRoot } = await import("./root.ts");
     return await runRoot(argv);
   } catch (error) {

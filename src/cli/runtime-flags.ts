@@ -1,7 +1,7 @@
 // The root flags every agent mode shares (-p, --json, rpc) turned into RuntimeOptions.
 // Rule: one reading of the flags, checked before anything starts; a bad value is a UsageError.
 import { UsageError } from "../config/usage-error.ts";
-import type { RuntimeOptions } from "../runtime.ts";
+import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 

@@ -25,7 +25,15 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     verbs: ["list", "ls", "install", "remove", "rm", "enable", "disable", "logs", "new", "check"],
   },
   { name: "rpc", summary: "serve the agent as NDJSON on stdin/stdout, for programs that embed zot", verbs: [] },
-  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: ["sessions", "ext", "rpc"] },
+  // After rpc: a slip like `rcp` is one step from both, and rpc is the older command.
+  {
+    name: "mcp",
+    summary: "list, add and remove MCP servers (.mcp.json and Claude Code's ~/.claude.json are read too)",
+    verbs: ["list", "ls", "get", "add", "add-json", "remove", "rm"],
+  },
+  { name: "trust", summary: "trust a folder, so its .zot extensions, hooks and .mcp.json servers run (--list: your answers)", verbs: [] },
+  { name: "untrust", summary: "forget whether a folder is trusted (the TUI asks again)", verbs: [] },
+  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: ["sessions", "ext", "mcp", "rpc", "trust"] },
 ];
 
 /** Words people type for a command that is spelt otherwise. */

@@ -29,12 +29,13 @@ const UNTRUST_ARGS = {
 export async function runTrust(command: "trust" | "untrust", argv: string[]): Promise<number> {
   const args = command === "trust" ? TRUST_ARGS : UNTRUST_ARGS;
   if (argv.includes("--help") || argv.includes("-h")) {
-    const { renderUsage } = await import("citty");
-    const description =
+    const { renderHelp, helpStyle } = await import("./help.ts");
+    const title =
       command === "trust"
-        ? "Trust a folder: its .zot/extensions and .zot/hooks.json run in every mode from now on (--list shows your answers)"
+        ? "Trust a folder: its .zot/extensions, .zot/hooks.json and .mcp.json servers run in every mode from now on (--list shows your answers)"
         : "Forget a folder's trust: its extensions and hooks stop running, and the TUI asks again";
-    console.log(await renderUsage({ meta: { name: `zot ${command}`, description }, args }));
+    const usage: [string, string][] = command === "trust" ? [["zot trust [DIR]", ""], ["zot trust --list [--json]", ""]] : [["zot untrust [DIR]", ""]];
+    await Bun.write(Bun.stdout, renderHelp({ title, usage, args }, helpStyle()));
     return EXIT.ok;
   }
   const { values, positionals } = parseFlags(args, argv);

@@ -47,6 +47,8 @@ export interface ZotPaths {
   modelsFile: string;
   /** settings: last provider/model and the like */
   configFile: string;
+  /** hooks in Claude Code's settings.json format, the user's own (src/settings-hooks) */
+  settingsFile: string;
   /** replaces the built-in identity of the system prompt when non-empty */
   systemPromptFile: string;
   sessionsDir: string;
@@ -65,6 +67,7 @@ export function zotPaths(home: string): ZotPaths {
     authFile: path.join(home, "auth.json"),
     modelsFile: path.join(home, "models.json"),
     configFile: path.join(home, "config.json"),
+    settingsFile: path.join(home, "settings.json"),
     systemPromptFile: path.join(home, "SYSTEM.md"),
     sessionsDir: path.join(home, "sessions"),
     extensionsDir: path.join(home, "extensions"),

@@ -1,7 +1,10 @@
 // The system prompt: identity, project context files, appended instructions, environment.
 // Rule: the parts always come in that order, outer context before inner (global, then the
-// repository root down to the cwd), so a nearer AGENTS.md has the last word.
+// repository root down to the cwd), so a nearer AGENTS.md has the last word. Memory files of zot
+// and of Claude Code are read alike: AGENTS.md, CLAUDE.md and CLAUDE.local.md all count (one never
+// hides another), and their `@path` imports are brought in after the file that names them.
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { zotPaths } from "./home.ts";
 
@@ -16,22 +19,32 @@ export interface SystemPromptOptions {
   platform: string;
   /** names of the tools the model will be offered, for the built-in identity's guidance */
   toolNames: string[];
+  /** the user's home directory (~/.claude/CLAUDE.md, `@~/…` imports); default os.homedir() */
+  userHome?: string;
 }
 
 export interface ContextFile {
   path: string;
   content: string;
+  /** the context file whose `@path` brought this one in */
+  importedBy?: string;
 }
 
-/** Checked in this order in each directory; only the first found is used. */
-const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"];
+/** Read in this order in each directory, every one found (a file reached twice, a symlink, once). */
+const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"];
+/** `@path` imports nest at most this deep (Claude Code's limit). */
+const MAX_IMPORT_DEPTH = 5;
+/** An imported file larger than this is left out (a stray `@node_modules/…` must not fill the prompt). */
+const MAX_IMPORT_BYTES = 256 * 1024;
 
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
   const sections: string[] = [await identity(options)];
 
-  const contextFiles = await findContextFiles(options.cwd, options.home);
+  const contextFiles = await findContextFiles(options.cwd, options.home, options.userHome);
   if (contextFiles.length > 0) {
-    const parts = contextFiles.map((file) => `## ${file.path}\n\n${file.content.trim()}`);
+    const parts = contextFiles.map(
+      (file) => `## ${file.path}${file.importedBy ? ` (imported by ${file.importedBy})` : ""}\n\n${file.content.trim()}`,
+    );
     sections.push(
       [
         "# Project context",
@@ -50,11 +63,12 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
 }
 
 /**
- * AGENTS.md (or else CLAUDE.md) from $ZOT_HOME, then from every directory from the repository
- * root (the nearest ancestor holding `.git`) down to the cwd; just the cwd outside a repository.
- * Empty files are skipped; a file reached twice (home inside the repo) is listed once.
+ * $ZOT_HOME/AGENTS.md and ~/.claude/CLAUDE.md, then AGENTS.md, CLAUDE.md and CLAUDE.local.md of
+ * every directory from the repository root (the nearest ancestor holding `.git`) down to the cwd
+ * (just the cwd outside a repository), each followed by the files its `@path` lines import. Empty
+ * files are skipped; a file reached twice (a symlinked CLAUDE.md, home inside the repo) is listed once.
  */
-export async function findContextFiles(cwd: string, home: string): Promise<ContextFile[]> {
+export async function findContextFiles(cwd: string, home: string, userHome: string = os.homedir()): Promise<ContextFile[]> {
   const start = path.resolve(cwd);
   const root = await repositoryRoot(start);
   const dirs: string[] = [];
@@ -67,29 +81,49 @@ export async function findContextFiles(cwd: string, home: string): Promise<Conte
     dirs.push(start);
   }
 
+  const candidates = [
+    path.join(path.resolve(home), "AGENTS.md"),
+    path.join(userHome, ".claude", "CLAUDE.md"),
+    ...dirs.flatMap((dir) => CONTEXT_FILE_NAMES.map((name) => path.join(dir, name))),
+  ];
   const found: ContextFile[] = [];
   const seen = new Set<string>();
-  for (const dir of [path.resolve(home), ...dirs]) {
-    const file = await contextFileIn(dir);
-    if (!file) continue;
-    const real = await fs.realpath(file.path).catch(() => file.path);
-    if (seen.has(real)) continue;
+  const add = async (file: string, importedBy: string | undefined, depth: number): Promise<void> => {
+    const content = await readTextFile(file, importedBy ? MAX_IMPORT_BYTES : undefined);
+    if (content === undefined || !content.trim()) return;
+    const real = await fs.realpath(file).catch(() => file);
+    if (seen.has(real)) return;
     seen.add(real);
-    found.push(file);
-  }
+    found.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
+    if (depth >= MAX_IMPORT_DEPTH) return;
+    for (const target of importsOf(content, path.dirname(file), userHome)) await add(target, file, depth + 1);
+  };
+  for (const file of candidates) await add(file, undefined, 0);
   return found;
 }
 
-async function contextFileIn(dir: string): Promise<ContextFile | undefined> {
-  for (const name of CONTEXT_FILE_NAMES) {
-    const file = path.join(dir, name);
-    const content = await readTextFile(file);
-    if (content === undefined) continue;
-    // An empty AGENTS.md still counts as this directory's file: it hides CLAUDE.md, as a user
-    // who emptied it on purpose would expect, and adds nothing to the prompt.
-    return content.trim() ? { path: file, content } : undefined;
+/**
+ * The files a memory file imports: `@path` words (`@docs/style.md`, `@~/notes.md`, `@/abs/x.md`)
+ * outside code spans and fenced blocks, relative to the importing file. A word that names no file
+ * (an e-mail address, a package scope) is simply not an import.
+ */
+export function importsOf(content: string, dir: string, userHome: string): string[] {
+  const targets: string[] = [];
+  let fenced = false;
+  for (const line of content.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    const prose = line.replace(/`[^`]*`/g, "");
+    for (const match of prose.matchAll(/(?:^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+[\w\-/])/g)) {
+      const raw = match[1];
+      const target = raw.startsWith("~/") ? path.join(userHome, raw.slice(2)) : path.resolve(dir, raw);
+      if (!targets.includes(target)) targets.push(target);
+    }
   }
-  return undefined;
+  return targets;
 }
 
 async function repositoryRoot(start: string): Promise<string | undefined> {
@@ -184,10 +218,11 @@ function platformName(platform: string): string {
   return name ? `${name} (${platform})` : platform;
 }
 
-async function readTextFile(file: string): Promise<string | undefined> {
+async function readTextFile(file: string, maxBytes?: number): Promise<string | undefined> {
   try {
     const stat = await fs.stat(file);
     if (!stat.isFile()) return undefined;
+    if (maxBytes !== undefined && stat.size > maxBytes) return undefined;
     return await fs.readFile(file, "utf8");
   } catch {
     // Missing or unreadable: context files are optional, and a prompt without one still works.

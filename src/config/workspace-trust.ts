@@ -3,12 +3,12 @@
 // author chose; they run only in a folder the user trusted (remembered in $ZOT_HOME/trust.json,
 // trust-store.ts), or for one run with --trust.
 // Rule: one decision per run (decideWorkspaceTrust), made before anything of the folder's starts,
-// which every loader of project configuration reads (extensions and hooks now; MCP servers and
-// settings hooks when zot reads them: add the kind to PROJECT_EXECUTABLE_CONFIG, mark it loaded,
-// and gate its loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
+// which every loader of project configuration reads (extensions, hooks, MCP servers and Claude Code
+// settings hooks; a new kind: add it to PROJECT_EXECUTABLE_CONFIG, mark it loaded, and gate its
+// loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
 // write, so a kind added here is protected from the day it is added. Global configuration
 // ($ZOT_HOME, ~/.claude) is the user's own and `--ext` the user's explicit choice: neither needs trust.
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
@@ -26,13 +26,25 @@ export interface ProjectConfigKind {
   what: string;
   /** zot loads it today (so it takes part in the trust question); the rest are protected only */
   loaded: boolean;
+  /**
+   * for a kind with `names`: the files zot reads (each found on its own, when `counts` says it
+   * holds something that would run); without it, the directory's subdirectories are the items
+   */
+  files?: { names: readonly string[]; counts: (file: string) => boolean };
 }
 
 export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
   { path: ".zot/extensions", label: ".zot/extensions", what: "extensions", loaded: true },
   { path: ".zot/hooks.json", label: ".zot/hooks.json", what: "hooks", loaded: true },
-  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: false },
-  { path: ".claude", names: /^settings.*\.json$/, label: ".claude/settings*.json", what: "Claude Code settings (hooks)", loaded: false },
+  { path: ".mcp.json", label: ".mcp.json", what: "MCP servers", loaded: true },
+  {
+    path: ".claude",
+    names: /^settings.*\.json$/,
+    label: ".claude/settings*.json",
+    what: "Claude Code hooks",
+    loaded: true,
+    files: { names: ["settings.json", "settings.local.json"], counts: holdsHooks },
+  },
 ];
 
 /** Executable configuration a folder holds that zot would run. */
@@ -67,14 +79,23 @@ export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
   const dir = folderKey(cwd);
   const global = zotPaths(path.resolve(cwd, home));
   // $ZOT_HOME inside the folder (`ZOT_HOME=.zot`): those are the user's own, global, files.
-  const isGlobal = (file: string) => [global.extensionsDir, path.join(global.home, "hooks.json")].some((g) => realOrSame(g) === realOrSame(file));
+  // ~/.claude as the folder's .claude (zot started in the home directory): the user's own settings.
+  const globals = [global.extensionsDir, path.join(global.home, "hooks.json"), path.join(os.homedir(), ".claude")];
+  const isGlobal = (file: string) => globals.some((g) => realOrSame(g) === realOrSame(file));
   const found: FoundConfig[] = [];
   for (const kind of PROJECT_EXECUTABLE_CONFIG) {
     if (!kind.loaded) continue;
     const file = path.join(dir, kind.path);
     const info = statSync(file, { throwIfNoEntry: false });
     if (!info || isGlobal(file)) continue;
-    if (info.isDirectory()) {
+    if (kind.files && info.isDirectory()) {
+      for (const name of kind.files.names) {
+        const each = path.join(file, name);
+        if (statSync(each, { throwIfNoEntry: false })?.isFile() && kind.files.counts(each)) {
+          found.push({ label: `${kind.path}/${name}`, what: kind.what, path: each });
+        }
+      }
+    } else if (info.isDirectory()) {
       const items = readdirSafe(file).filter((name) => !name.startsWith(".") && statSync(path.join(file, name), { throwIfNoEntry: false })?.isDirectory());
       if (items.length > 0) found.push({ label: kind.label, what: kind.what, path: file, items });
     } else {
@@ -160,12 +181,27 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
   const userHome = options.userHome ?? os.homedir();
   if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });
+  // Its mcpServers (user and local scope) are started without trust (src/mcp/config-files.ts).
+  if (userHome) paths.push({ path: path.join(userHome, ".claude.json"), what: "your Claude Code configuration (~/.claude.json), whose MCP servers zot starts", whileJailed: true });
   return paths;
 }
 
 /** A path as a shell word: as it is when that is safe, else single-quoted. */
 export function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Whether a Claude Code settings file has hooks to run: a `hooks` object with at least one event.
+ * A file that cannot be read or parsed runs nothing (its loader says what is wrong with it).
+ */
+function holdsHooks(file: string): boolean {
+  try {
+    const hooks = (JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown } | null)?.hooks;
+    return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 function readdirSafe(dir: string): string[] {

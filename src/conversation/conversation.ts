@@ -13,13 +13,14 @@ import { Listeners } from "../core/listeners.ts";
 import type { CompactOutcome, ContextUse, PromptInput } from "../core/outcomes.ts";
 import type { SideEvent, SideExchange } from "../core/side-question.ts";
 import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
+import type { McpServerInfo } from "../mcp/manager.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { RpcDataOf } from "../protocol/rpc-frames.ts";
 import { commandErrorMessage } from "../protocol/slash-command.ts";
 import type { Usage } from "../protocol/usage.ts";
-import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.ts";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
 import { userTurns } from "../session/fork.ts";
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
@@ -36,8 +37,9 @@ export type { SideEvent, SideExchange } from "../core/side-question.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
 export type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
+export type { McpServerInfo } from "../mcp/manager.ts";
 export type { Skill } from "../skills/discover.ts";
-export type { RuntimeOptions } from "../runtime.ts";
+export type { RuntimeOptions } from "../runtime/runtime.ts";
 export type { SessionChoice } from "../session/open.ts";
 export type { BusyWording } from "./busy.ts";
 export type { PanelControls } from "./extension-outlets.ts";
@@ -321,6 +323,12 @@ export class Conversation {
   /** Every extension and hook of this run, with its state. */
   extensions(): ExtensionInfo[] {
     return this.runtime.extensions?.list() ?? [];
+  }
+
+  /** The MCP servers of this run as they are now, and whether their tools wait behind tool_search; undefined when none is configured. */
+  mcpServers(): { servers: McpServerInfo[]; deferring: boolean } | undefined {
+    const mcp = this.runtime.mcp;
+    return mcp && { servers: mcp.list(), deferring: mcp.deferring };
   }
 
   /**

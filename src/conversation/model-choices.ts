@@ -5,7 +5,7 @@
 import { resolveApiKey } from "../config/credentials.ts";
 import type { ModelInfo, ProviderName } from "../protocol/models.ts";
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 
 export class ModelChoices {
   constructor(private readonly runtime: Runtime) {}

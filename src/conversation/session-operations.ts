@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import { resolve } from "node:path";
 import { zotPaths } from "../config/home.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { findSession, looksLikePath } from "../session/find.ts";
 import { forkSession, type ForkResult } from "../session/fork.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";

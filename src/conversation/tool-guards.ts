@@ -3,7 +3,7 @@
 // Rule: one holder for each: the jail is the agent's own flag, the confirmations the runtime's one
 // gate, so a status line, a dialog and a command always agree; a change holds from the next tool
 // call on, in a running turn too.
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { type Confinement, jailConfinement, jailRoot } from "../tools/sandbox.ts";
 
 export class ToolGuards {

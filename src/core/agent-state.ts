@@ -13,13 +13,15 @@ import { estimateContextTokens } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
 import type { InterceptChain } from "./intercept.ts";
 import type { Compacted, ContextUse, FinishedResult, TurnFailure } from "./outcomes.ts";
+import type { PromptHooks } from "./prompt-hooks.ts";
 import type { ToolStep } from "./tool-step.ts";
 
 export interface AgentState {
   provider: Provider;
   model: ModelInfo;
   tools: Tool[];
-  readonly system: string;
+  /** the system prompt: the run's, then the sections others added (setSystemSection) */
+  system: string;
   readonly cwd: string;
   reasoning?: ReasoningLevel;
   /** 0 = unlimited */
@@ -40,6 +42,8 @@ export interface AgentState {
   /** handed to every tool call (ToolContext.protectedPaths) */
   readonly protectedPaths: readonly ProtectedPath[];
   readonly chain: InterceptChain;
+  /** points of a prompt's life outside the chain (UserPromptSubmit, Stop, PreCompact): core/prompt-hooks.ts */
+  promptHooks?: PromptHooks;
 }
 
 /** Where the working parts report to: the agent's listeners. */

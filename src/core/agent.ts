@@ -17,7 +17,8 @@ import { Backpressure, type Pressure } from "./backpressure.ts";
 import { compactNow } from "./compaction-run.ts";
 import { InterceptChain } from "./intercept.ts";
 import { type Listener, Listeners } from "./listeners.ts";
-import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome } from "./outcomes.ts";
+import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, TurnFailure } from "./outcomes.ts";
+import type { PromptHooks } from "./prompt-hooks.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
 import type { ToolStep } from "./tool-step.ts";
 import { runTurns } from "./turn-loop.ts";
@@ -55,9 +56,13 @@ export class Agent {
   private readonly results = new Listeners<FinishedResult>();
   private readonly models = new Listeners<ModelInfo>();
   private readonly pressure = new Backpressure();
+  /** the run's own system prompt, before any owner's section */
+  private readonly baseSystem: string;
+  private readonly systemSections = new Map<string, string>();
 
   constructor(options: AgentOptions) {
     const emit = (event: AgentEvent) => this.events.fire(event);
+    this.baseSystem = options.system;
     this.state = {
       provider: options.provider,
       model: options.model,
@@ -189,6 +194,21 @@ export class Agent {
   }
 
   /**
+   * Adds, replaces or (with "") removes `owner`'s section of the system prompt, after the run's own
+   * prompt and the other owners' sections (SessionStart hooks' context). Takes effect at the next model call.
+   */
+  setSystemSection(owner: string, text: string): void {
+    if (text) this.systemSections.set(owner, text);
+    else this.systemSections.delete(owner);
+    this.state.system = [this.baseSystem, ...this.systemSections.values()].join("");
+  }
+
+  /** Who answers at a prompt's points outside the chain (settings hooks: UserPromptSubmit, Stop, PreCompact); undefined: no one. */
+  setPromptHooks(hooks: PromptHooks | undefined): void {
+    this.state.promptHooks = hooks;
+  }
+
+  /**
    * Adds a user message without a turn (the TUI's `!command` output): the model reads it with the
    * next prompt, and the session records it. Emits no event, since no turn starts (observers of
    * turns would see a start without an end). Call it while no prompt runs.
@@ -201,16 +221,54 @@ export class Agent {
 
   /** Runs a prompt to its end: user_message, its turns, an `error` if it failed, then `done`. Never rejects. */
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
-    const start = this.state.messages.length;
+    const { state, out } = this;
+    // [settings hooks] UserPromptSubmit: the prompt may be refused before it enters the transcript.
+    const submitted = await this.hookAnswer(() => state.promptHooks?.submit?.(input.text, signal));
+    if (submitted && "failure" in submitted) return this.ended(submitted.failure);
+    if (submitted && "block" in submitted) {
+      out.emit({ type: "error", message: submitted.block, code: "blocked" });
+      out.emit({ type: "done" });
+      return { status: "blocked", reason: submitted.block };
+    }
+    const start = state.messages.length;
     const content: ContentBlock[] = [];
     const text = promptWithContext(input.text, input.context);
     if (text) content.push({ type: "text", text });
     for (const image of input.images ?? []) content.push({ type: "image", ...image } satisfies ImageBlock);
+    for (const context of submitted?.context ?? []) content.push({ type: "text", text: context });
     const userMessage: Message = { role: "user", content, time: nowIso() };
-    this.out.append(userMessage);
-    this.out.emit({ type: "user_message", content: toWireContent(content), time: userMessage.time });
+    out.append(userMessage);
+    out.emit({ type: "user_message", content: toWireContent(content), time: userMessage.time });
 
-    const outcome = await runTurns(this.state, this.out, signal, start);
+    let outcome = await runTurns(state, out, signal, start);
+    // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
+    for (;;) {
+      const more = outcome.status === "ok" ? await this.hookAnswer(() => state.promptHooks?.stopping?.(signal)) : undefined;
+      if (more === undefined) break;
+      if (typeof more !== "string") {
+        outcome = { status: "error", ...more.failure };
+        break;
+      }
+      const feedback: Message = { role: "user", content: [{ type: "text", text: more }], time: nowIso() };
+      out.append(feedback);
+      out.emit({ type: "user_message", content: toWireContent(feedback.content), time: feedback.time });
+      outcome = await runTurns(state, out, signal, start);
+    }
+    return this.ended(outcome);
+  }
+
+  /** What a prompt hook answered, or the failure of one that threw (the prompt still ends in order). */
+  private async hookAnswer<T>(ask: () => Promise<T> | undefined): Promise<T | { failure: TurnFailure } | undefined> {
+    try {
+      return await ask();
+    } catch (error) {
+      return { failure: { message: errorText(error), code: "internal" } };
+    }
+  }
+
+  /** The end of a prompt: an `error` when it failed or was blocked, then `done`. */
+  private ended(failed: PromptOutcome | TurnFailure): PromptOutcome {
+    const outcome: PromptOutcome = "status" in failed ? failed : { status: "error", ...failed };
     if (outcome.status === "error") this.out.emit({ type: "error", message: outcome.message, code: outcome.code });
     if (outcome.status === "blocked") this.out.emit({ type: "error", message: outcome.reason, code: "blocked" });
     this.out.emit({ type: "done" });

@@ -39,6 +39,12 @@ export async function compactNow(
   })();
   // Nothing to compact is no failure of a turn that never asked for it: the call goes ahead as is.
   if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing, code: "compaction" };
+  // [settings hooks] PreCompact: a hook may refuse the compaction.
+  const refused = "nothing" in plan ? undefined : await state.promptHooks?.compacting?.(reason, instructions, signal);
+  if (refused !== undefined) {
+    out.emit({ type: "error", message: compactionFailure(reason, refused), code: "compaction" });
+    return { status: "error", message: refused, code: "compaction" };
+  }
   out.emit({ type: "compact_start", reason });
   const kept = "nothing" in plan ? [] : plan.kept;
   const outcome: CompactOutcome =

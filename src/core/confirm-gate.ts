@@ -4,7 +4,8 @@
 // never asked about a call an extension or hook denies anyway; what they allow "for this session"
 // lives in this object and nowhere else. Calls the runtime marks as needing no question (reads
 // inside the working directory) pass unasked, and a question about a call that changes a file
-// carries the change as a diff, so a person never allows an edit by its path alone.
+// carries the change as a diff, so a person never allows an edit by its path alone. A settings
+// hook's word on one call (hookVerdict: its PreToolUse "ask" or "allow") comes before all of that.
 import type { Decision, FailureRule, Participant, StagePayloads, ToolArgs } from "./intercept.ts";
 
 /** What the person answered. */
@@ -28,6 +29,8 @@ export interface ConfirmRequest {
   args: ToolArgs;
   /** what the call would change (an edit's or a write's unified diff), when the tool can say */
   diff?: string;
+  /** why this call is asked about although it would not be otherwise (a settings hook's `ask`) */
+  why?: string;
 }
 
 /** A tool call as the gate sees it. */
@@ -89,6 +92,8 @@ export class ConfirmGate implements Participant {
   readonly #askListeners = new Set<(request: ConfirmRequest) => void>();
   /** how recent calls got through, by call id, until approvalSource reads it */
   readonly #sources = new Map<string, ApprovalSource>();
+  /** what a settings hook said about a call (src/settings-hooks), by call id, until the call gets here */
+  readonly #hookVerdicts = new Map<string, { verdict: "ask" | "allow"; reason?: string }>();
 
   constructor(options: ConfirmGateOptions = {}) {
     this.#confirmer = options.confirmer;
@@ -115,6 +120,22 @@ export class ConfirmGate implements Participant {
   toggle(): boolean {
     this.setConfirming(!this.#confirming);
     return this.#confirming;
+  }
+
+  /** Whether there is someone to ask (a confirmer); without one, calls asked about are refused. */
+  get canAsk(): boolean {
+    return this.#confirmer !== undefined;
+  }
+
+  /**
+   * A settings hook's word on the call with this id (its PreToolUse `permissionDecision`): "ask"
+   * asks the person even while confirmations are off or the tool is remembered, showing `reason`;
+   * "allow" lets it pass unasked. Read once, when the call reaches the gate.
+   */
+  hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void {
+    this.#hookVerdicts.set(id, { verdict, ...(reason ? { reason } : {}) });
+    // Bounded: a call denied before it reaches the gate never reads its verdict.
+    if (this.#hookVerdicts.size > 256) this.#hookVerdicts.delete(this.#hookVerdicts.keys().next().value as string);
   }
 
   /** Called just before a person is asked about a call (extensions' tool_confirmation_requested). */
@@ -145,12 +166,17 @@ export class ConfirmGate implements Participant {
   async decide<S extends keyof StagePayloads>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>> {
     if (stage !== "approve_tool") return { action: "continue" };
     const call = payload as StagePayloads["approve_tool"];
-    if (!this.#confirming) return this.#passed(call.id, "yolo");
-    if (this.#tools.has(call.name)) return this.#passed(call.id, "remembered");
-    if (this.#isUnasked(call)) return this.#passed(call.id, "policy");
+    const hook = this.#hookVerdicts.get(call.id);
+    this.#hookVerdicts.delete(call.id);
+    if (hook?.verdict === "allow") return this.#passed(call.id, "policy");
+    if (hook?.verdict !== "ask") {
+      if (!this.#confirming) return this.#passed(call.id, "yolo");
+      if (this.#tools.has(call.name)) return this.#passed(call.id, "remembered");
+      if (this.#isUnasked(call)) return this.#passed(call.id, "policy");
+    }
     if (!this.#confirmer) return { action: "deny", reason: this.#unattended };
 
-    const answer = await this.#ask(this.#confirmer, call, signal);
+    const answer = await this.#ask(this.#confirmer, call, signal, hook?.reason);
     switch (answer.answer) {
       case "yes":
         return this.#passed(call.id, "user");
@@ -184,7 +210,7 @@ export class ConfirmGate implements Participant {
   }
 
   /** The person's answer, or yes when /yolo turns confirmations off meanwhile. */
-  async #ask(confirmer: Confirmer, call: StagePayloads["approve_tool"], signal: AbortSignal): Promise<ConfirmAnswer> {
+  async #ask(confirmer: Confirmer, call: StagePayloads["approve_tool"], signal: AbortSignal, why?: string): Promise<ConfirmAnswer> {
     const dialog = new AbortController();
     const onAbort = () => dialog.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
@@ -195,7 +221,7 @@ export class ConfirmGate implements Participant {
     this.#waiting.add(approve);
     try {
       const diff = await this.#diff(call);
-      const request: ConfirmRequest = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args, ...(diff ? { diff } : {}) };
+      const request: ConfirmRequest = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args, ...(diff ? { diff } : {}), ...(why ? { why } : {}) };
       for (const listener of this.#askListeners) listener(request);
       return await Promise.race([confirmer(request, dialog.signal), approved]);
     } finally {

@@ -5,10 +5,10 @@
 /** Slash commands zot itself owns; an extension cannot take these names. */
 export const BUILTIN_COMMANDS: ReadonlySet<string> = new Set([
   "help", "model", "clear", "compact", "sessions", "session", "jump", "btw", "reload-ext",
-  "skills", "jail", "unjail", "yolo", "exit", "quit", "login", "logout",
+  "skills", "mcp", "jail", "unjail", "yolo", "exit", "quit", "login", "logout",
 ]);
 /** Tool names zot itself owns. */
-export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(["read", "write", "edit", "bash", "skill"]);
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(["read", "write", "edit", "bash", "skill", "tool_search"]);
 
 /** Whether an extension's command of this name would never run, a built-in command having it. */
 export function isBuiltinCommand(name: string): boolean {

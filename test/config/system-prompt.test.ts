@@ -8,11 +8,13 @@ import { buildSystemPrompt, defaultIdentity, findContextFiles } from "../../src/
 
 let tmp: string;
 let home: string;
+let userHome: string;
 let repo: string;
 
 beforeEach(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "zot-sp-")));
   home = path.join(tmp, "home");
+  userHome = path.join(tmp, "user");
   repo = path.join(tmp, "outside", "repo");
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(path.join(repo, ".git"), { recursive: true });
@@ -32,6 +34,7 @@ const base = () => ({
   now: new Date(2026, 4, 6, 23, 30),
   platform: "linux",
   toolNames: ["read", "write", "edit", "bash"],
+  userHome,
 });
 
 describe("findContextFiles", () => {
@@ -41,7 +44,7 @@ describe("findContextFiles", () => {
     write(path.join(repo, "AGENTS.md"), "root");
     write(path.join(repo, "pkg", "CLAUDE.md"), "pkg");
     write(path.join(repo, "pkg", "app", "AGENTS.md"), "app");
-    const files = await findContextFiles(path.join(repo, "pkg", "app"), home);
+    const files = await findContextFiles(path.join(repo, "pkg", "app"), home, userHome);
     expect(files.map((f) => f.path)).toEqual([
       path.join(home, "AGENTS.md"),
       path.join(repo, "AGENTS.md"),
@@ -51,11 +54,48 @@ describe("findContextFiles", () => {
     expect(files.map((f) => f.content)).toEqual(["global", "root", "pkg", "app"]);
   });
 
-  test("AGENTS.md is preferred over CLAUDE.md in the same directory", async () => {
+  test("AGENTS.md, CLAUDE.md and CLAUDE.local.md all count, in that order; a symlinked one once", async () => {
     write(path.join(repo, "AGENTS.md"), "agents");
     write(path.join(repo, "CLAUDE.md"), "claude");
-    const files = await findContextFiles(repo, home);
-    expect(files.map((f) => f.content)).toEqual(["agents"]);
+    write(path.join(repo, "CLAUDE.local.md"), "local");
+    write(path.join(repo, "pkg", "CLAUDE.md"), "pkg");
+    fs.symlinkSync(path.join(repo, "pkg", "CLAUDE.md"), path.join(repo, "pkg", "AGENTS.md"));
+    const files = await findContextFiles(path.join(repo, "pkg"), home, userHome);
+    expect(files.map((f) => f.content)).toEqual(["agents", "claude", "local", "pkg"]);
+  });
+
+  test("~/.claude/CLAUDE.md after $ZOT_HOME/AGENTS.md, before the project's", async () => {
+    write(path.join(home, "AGENTS.md"), "zot global");
+    write(path.join(userHome, ".claude", "CLAUDE.md"), "claude global");
+    write(path.join(repo, "CLAUDE.md"), "project");
+    const files = await findContextFiles(repo, home, userHome);
+    expect(files.map((f) => f.content)).toEqual(["zot global", "claude global", "project"]);
+  });
+
+  test("@path imports follow the file that names them: relative, ~/, nested; not in code, not twice, not a missing file", async () => {
+    write(
+      path.join(repo, "CLAUDE.md"),
+      "See @docs/style.md and @~/prefs.md.\nMail me at me@example.com; `@not/in-code.md`\n```\n@docs/fenced.md\n```\n@docs/missing.md",
+    );
+    write(path.join(repo, "docs", "style.md"), "style, which imports @../shared.md");
+    write(path.join(repo, "shared.md"), "shared, importing @docs/style.md again");
+    write(path.join(repo, "docs", "fenced.md"), "must not appear");
+    write(path.join(repo, "not", "in-code.md"), "must not appear");
+    write(path.join(userHome, "prefs.md"), "prefs");
+    const files = await findContextFiles(repo, home, userHome);
+    expect(files.map((f) => [f.content.split(",")[0], f.importedBy && path.basename(f.importedBy)])).toEqual([
+      ["See @docs/style.md and @~/prefs.md.\nMail me at me@example.com; `@not/in-code.md`\n```\n@docs/fenced.md\n```\n@docs/missing.md", undefined],
+      ["style", "CLAUDE.md"],
+      ["shared", "style.md"],
+      ["prefs", "CLAUDE.md"],
+    ]);
+  });
+
+  test("imports nest at most five deep", async () => {
+    write(path.join(repo, "CLAUDE.md"), "@l1.md");
+    for (let i = 1; i <= 7; i++) write(path.join(repo, `l${i}.md`), `level ${i} @l${i + 1}.md`);
+    const files = await findContextFiles(repo, home, userHome);
+    expect(files.map((f) => path.basename(f.path))).toEqual(["CLAUDE.md", "l1.md", "l2.md", "l3.md", "l4.md", "l5.md"]);
   });
 
   test("a .git file (worktree) marks the root too", async () => {
@@ -63,7 +103,7 @@ describe("findContextFiles", () => {
     write(path.join(wt, ".git"), "gitdir: /elsewhere");
     write(path.join(wt, "AGENTS.md"), "worktree root");
     write(path.join(wt, "sub", "AGENTS.md"), "sub");
-    const files = await findContextFiles(path.join(wt, "sub"), home);
+    const files = await findContextFiles(path.join(wt, "sub"), home, userHome);
     expect(files.map((f) => f.content)).toEqual(["worktree root", "sub"]);
   });
 
@@ -71,14 +111,14 @@ describe("findContextFiles", () => {
     const plain = path.join(tmp, "plain", "inner");
     write(path.join(tmp, "plain", "AGENTS.md"), "parent");
     write(path.join(plain, "CLAUDE.md"), "inner");
-    const files = await findContextFiles(plain, home);
+    const files = await findContextFiles(plain, home, userHome);
     expect(files.map((f) => f.content)).toEqual(["inner"]);
   });
 
   test("empty files are skipped and the home is not listed twice", async () => {
     write(path.join(repo, "AGENTS.md"), "   \n");
     write(path.join(repo, "pkg", "AGENTS.md"), "pkg");
-    const files = await findContextFiles(path.join(repo, "pkg"), path.join(repo, "pkg"));
+    const files = await findContextFiles(path.join(repo, "pkg"), path.join(repo, "pkg"), userHome);
     expect(files.map((f) => f.content)).toEqual(["pkg"]);
   });
 });

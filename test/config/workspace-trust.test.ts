@@ -79,6 +79,16 @@ describe("decideWorkspaceTrust", () => {
   });
 });
 
+describe("a project's .mcp.json", () => {
+  test("is executable configuration: the question names it, and only it, in a folder that has nothing else", async () => {
+    const f = folder(false);
+    writeFileSync(join(f.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { fs: { command: "npx" } } }));
+    expect(findProjectConfig(f.cwd, f.home).map((found) => found.label)).toEqual([".mcp.json"]);
+    const trust = await decideWorkspaceTrust({ cwd: f.cwd, home: f.home });
+    expect(trust.note).toContain("so its .mcp.json did not run");
+  });
+});
+
 describe("childEnv", () => {
   test("drops zot's credentials unless ZOT_PASS_ENV names them; keeps everything else", () => {
     const env = { ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o", ANTHROPIC_AUTH_TOKEN: "t", ZOTCORE_RPC_TOKEN: "r", OPENAI_BASE_URL: "u", HOME: "/h" };
@@ -90,5 +100,16 @@ describe("childEnv", () => {
       HOME: "/h",
       ZOT_PASS_ENV: "OPENAI_API_KEY, ZOTCORE_RPC_TOKEN",
     });
+  });
+
+  test("a folder's .claude/settings.json and settings.local.json count when they hold hooks, each on its own", () => {
+    const f = folder(false);
+    mkdirSync(join(f.cwd, ".claude"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [] }, hooks: {} }));
+    writeFileSync(join(f.cwd, ".claude", "settings.other.json"), JSON.stringify({ hooks: { Stop: [] } }));
+    writeFileSync(join(f.cwd, ".claude", "settings.local.json"), "{ broken");
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
+    writeFileSync(join(f.cwd, ".claude", "settings.local.json"), JSON.stringify({ hooks: { PreToolUse: [] } }));
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ label: ".claude/settings.local.json", what: "Claude Code hooks", path: join(f.cwd, ".claude", "settings.local.json") }]);
   });
 });

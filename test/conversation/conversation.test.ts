@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, type ConversationOptions, openConversation, ZotBusyError } from "../../src/conversation/conversation.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
-import type { RuntimeOptions } from "../../src/runtime.ts";
+import type { RuntimeOptions } from "../../src/runtime/runtime.ts";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { tempDir } from "../support/zot.ts";
 

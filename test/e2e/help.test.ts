@@ -30,7 +30,7 @@ describe("zot --help", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(ESC);
     expect(run.stdout).toContain("COMMANDS");
-    for (const command of ["sessions", "ext", "rpc", "help"]) expect(run.stdout).toMatch(new RegExp(`^  ${command} +\\S`, "m"));
+    for (const command of ["sessions", "ext", "mcp", "rpc", "help"]) expect(run.stdout).toMatch(new RegExp(`^  ${command} +\\S`, "m"));
     expect(widest(run.stdout)).toBeLessThanOrEqual(80);
     for (const flag of ["--print", "--json", "--model", "--base-url", "--session", "--verbose", "--no-extensions", "--with-skill"]) {
       expect(run.stdout).toContain(flag);
@@ -65,6 +65,19 @@ describe("zot --help", () => {
     const sessions = await zot(["help", "sessions"]);
     expect(sessions.code).toBe(0);
     expect(sessions.stdout).toContain("zot sessions <command>");
+  });
+
+  test("trust and untrust are listed; zot help trust is its page, without colour in a pipe", async () => {
+    const root = await zot(["--help"]);
+    expect(root.stdout).toMatch(/^ {2}trust +trust a folder/m);
+    expect(root.stdout).toMatch(/^ {2}untrust +forget whether a folder is trusted/m);
+    const trust = await zot(["help", "trust"]);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain("zot trust --list [--json]");
+    expect(trust.stdout).not.toContain(ESC);
+    const typo = await zot(["trsut"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("did you mean `zot trust`?");
   });
 
   test("subcommands' --help and flag errors point to their own help", async () => {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
-import { createRuntime, type Runtime } from "../../src/runtime.ts";
+import { createRuntime, type Runtime } from "../../src/runtime/runtime.ts";
 import { listSessions } from "../../src/session/list.ts";
 import type { SessionChoice } from "../../src/session/open.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";

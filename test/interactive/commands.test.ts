@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { BUILTIN_COMMANDS } from "../../src/extensions/manager.ts";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
-import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.ts";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime/runtime.ts";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";

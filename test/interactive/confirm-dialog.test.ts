@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ConfirmGate, type ConfirmRequest } from "../../src/core/confirm-gate.ts";
 import { createDialogConfirmer } from "../../src/modes/interactive/confirm-dialog.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
-import { createRuntime, type Runtime } from "../../src/runtime.ts";
+import { createRuntime, type Runtime } from "../../src/runtime/runtime.ts";
 import type { Component } from "../../src/tui/component.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";

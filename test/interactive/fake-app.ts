@@ -4,7 +4,7 @@
 // on the overlay the command opened, as the user would.
 import { Conversation } from "../../src/conversation/conversation.ts";
 import type { AppContext, NoteLevel } from "../../src/modes/interactive/app-context.ts";
-import type { Runtime } from "../../src/runtime.ts";
+import type { Runtime } from "../../src/runtime/runtime.ts";
 import type { Component } from "../../src/tui/component.ts";
 import { decodeKey } from "../../src/tui/keys.ts";
 import { createTheme } from "../../src/tui/theme.ts";

@@ -71,6 +71,18 @@ describe("the file tools", () => {
     for (const path of targets) expect((await call(writeTool, { path, content: "{}" }, ctx(false))).is_error).toBe(false);
   });
 
+  test("jailed in the home folder, Claude Code's ~/.claude.json (whose MCP servers zot starts) is refused", async () => {
+    const root = join(base, `p${++n}`);
+    const user = join(root, "user");
+    mkdirSync(user, { recursive: true });
+    const paths = protectedPaths({ cwd: user, home: join(root, "zot-home"), userHome: user });
+    const jailed: ToolContext = { cwd: user, jailed: true, protectedPaths: paths, signal: new AbortController().signal, onProgress() {} };
+    const r = await call(writeTool, { path: ".claude.json", content: '{"mcpServers": {"evil": {"command": "sh"}}}' }, jailed);
+    expect(r.is_error).toBe(true);
+    expect(r.text).toContain("is your Claude Code configuration (~/.claude.json), whose MCP servers zot starts, which write may not change");
+    expect(existsSync(join(user, ".claude.json"))).toBe(false);
+  });
+
   test("jailed, a symlink inside leading to a protected file is judged by where it leads", async () => {
     const { cwd, ctx } = layout();
     mkdirSync(join(cwd, ".zot"));

@@ -8,6 +8,7 @@ import { EXIT_COMMANDS } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { JAIL_COMMANDS } from "./jail.ts";
 import { JUMP_COMMAND } from "./jump.ts";
+import { MCP_COMMAND } from "./mcp.ts";
 import { MODEL_COMMAND } from "./model.ts";
 import { RELOAD_EXT_COMMAND } from "./reload-ext.ts";
 import { SESSION_COMMAND } from "./session.ts";
@@ -26,6 +27,7 @@ export const BUILTIN_SLASH_COMMANDS: SlashCommand[] = [
   BTW_COMMAND,
   RELOAD_EXT_COMMAND,
   SKILLS_COMMAND,
+  MCP_COMMAND,
   ...JAIL_COMMANDS,
   YOLO_COMMAND,
   ...EXIT_COMMANDS,

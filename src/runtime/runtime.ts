@@ -4,25 +4,28 @@
 // pays only for the SDK it uses (providers/provider-choice.ts), and the extension machinery loads
 // only when there is an extension to look for.
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { missingKeyMessage, requiresApiKey, resolveApiKey } from "./config/credentials.ts";
-import { resolveBaseUrl } from "./config/provider-env.ts";
-import { zotHome } from "./config/home.ts";
-import { buildSystemPrompt } from "./config/system-prompt.ts";
-import { decideWorkspaceTrust, protectedPaths, type TrustAsker, type WorkspaceTrust } from "./config/workspace-trust.ts";
-import { UsageError } from "./config/usage-error.ts";
-import { Agent } from "./core/agent.ts";
-import { type Confirmer, ConfirmGate } from "./core/confirm-gate.ts";
-import { errorText } from "./protocol/error-text.ts";
-import type { ModelInfo, ReasoningLevel } from "./protocol/models.ts";
-import type { Provider } from "./protocol/provider.ts";
-import { loadCatalog, resolveModel } from "./providers/catalog.ts";
-import { createProvider, pickProvider } from "./providers/provider-choice.ts";
-import { selectBuiltinTools } from "./tools/builtin.ts";
-import type { ExtensionManager } from "./extensions/manager.ts";
-import type { OpenedSession, SessionChoice } from "./session/open.ts";
-import type { Skill } from "./skills/discover.ts";
-import { VERSION } from "./version.ts";
+import { missingKeyMessage, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
+import { resolveBaseUrl } from "../config/provider-env.ts";
+import { zotHome } from "../config/home.ts";
+import { buildSystemPrompt } from "../config/system-prompt.ts";
+import { protectedPaths, type TrustAsker, type WorkspaceTrust } from "../config/workspace-trust.ts";
+import { UsageError } from "../config/usage-error.ts";
+import { Agent } from "../core/agent.ts";
+import { type Confirmer, ConfirmGate } from "../core/confirm-gate.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
+import type { Provider } from "../protocol/provider.ts";
+import { loadCatalog, resolveModel } from "../providers/catalog.ts";
+import { createProvider, pickProvider } from "../providers/provider-choice.ts";
+import { selectBuiltinTools } from "../tools/builtin.ts";
+import type { ExtensionManager } from "../extensions/manager.ts";
+import type { McpManager } from "../mcp/manager.ts";
+import type { OpenedSession, SessionChoice } from "../session/open.ts";
+import type { SettingsHooks } from "../settings-hooks/attach.ts";
+import type { Skill } from "../skills/discover.ts";
+import { loadExtensions, loadMcp, trustOnce } from "./project-config.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -91,6 +94,8 @@ export interface Runtime {
   notes: string[];
   /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
   extensions?: ExtensionManager;
+  /** the MCP servers this run started (their tools already given to the agent); undefined when none is configured */
+  mcp?: McpManager;
   /** the workspace trust decision for the working directory; undefined when nothing was looked for (--no-ext) */
   trust?: WorkspaceTrust;
   /** the session being recorded, when there is one */
@@ -99,6 +104,8 @@ export interface Runtime {
   skills: readonly Skill[];
   /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
   confirmGate?: ConfirmGate;
+  /** Claude Code's settings hooks on this agent (SessionStart/SessionEnd/Notification for front ends to call); none with --no-ext */
+  settingsHooks?: SettingsHooks;
   /**
    * Switches the agent to another model of the same provider (the caller checks the catalog), with
    * a new provider client when the model speaks another wire API or lives at another base URL.
@@ -123,7 +130,7 @@ export interface Runtime {
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!options.session) return await assembleRuntime(options);
   // The session is opened (and locked) first: a resumed one decides the model.
-  const { openSession } = await import("./session/open.ts");
+  const { openSession } = await import("../session/open.ts");
   const home = options.home ?? zotHome(options.env ?? process.env);
   const session = openSession(options.session, { home, cwd: resolveCwd(options.cwd) });
   try {
@@ -179,13 +186,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   let skillsSection = "";
   let offeredSkills: Skill[] = [];
   if (!options.noSkill) {
-    const { loadSkills } = await import("./skills/discover.ts");
+    const { loadSkills } = await import("../skills/discover.ts");
     const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
     notes.push(...loadedSkills.warnings);
     if (wantsSkill && loadedSkills.skills.length > 0) {
       const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([
-        import("./tools/skill.ts"),
-        import("./skills/prompt.ts"),
+        import("../tools/skill.ts"),
+        import("../skills/prompt.ts"),
       ]);
       tools.push(createSkillTool(loadedSkills.skills));
       skillsSection = skillsPromptSection(loadedSkills.skills);
@@ -194,22 +201,31 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
-  const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id });
+  const trust = trustOnce(options, { cwd, home });
+  const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id }, trust);
+  // ── MCP servers (src/mcp): started beside the extensions, under the same trust decision ──
+  const loadingMcp = loadMcp(options, { cwd, home, env }, trust);
   let provider: Provider;
   try {
     provider = await createProvider(model, { ...endpoint, baseUrl: baseUrlOf(model) });
   } catch (error) {
     await (await loadingExtensions.catch(() => undefined))?.manager.stop();
+    await (await loadingMcp.catch(() => undefined))?.manager?.stop();
     throw error;
   }
   const loaded = await loadingExtensions;
   const extensions = loaded?.manager;
-  if (loaded?.trust.note) notes.push(loaded.trust.note);
-  notes.push(...(loaded?.warnings ?? []));
+  const mcpLoaded = await loadingMcp;
+  const mcp = mcpLoaded.manager;
+  const decided = trust.decided();
+  if (decided?.note) notes.push(decided.note);
+  notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
   // The session being recorded; switchSession replaces it.
   let current = session;
+  let settingsHooks: SettingsHooks | undefined;
   const dispose = async () => {
-    await extensions?.stop();
+    await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
+    await Promise.all([extensions?.stop(), mcp?.stop()]);
     current?.close();
   };
   try {
@@ -222,6 +238,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       now: new Date(),
       platform: process.platform,
       toolNames: [...tools, ...extensionTools].map((t) => t.name),
+      userHome: env.HOME,
     });
 
     const agent = new Agent({
@@ -246,6 +263,18 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       extensions.attach(agent, confirmGate);
       extensions.emitSessionStart();
     }
+    // [settings hooks] Claude Code's hooks from the settings files (none with --no-ext); SessionStart.
+    if (loaded && !options.extensions?.noDiscovery) {
+      const { attachSettingsHooks } = await import("../settings-hooks/attach.ts");
+      const log = options.log ?? (() => {});
+      settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
+      await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
+    }
+    // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
+    if (mcp) {
+      mcp.attach(agent);
+      extensions?.addCommandSource(mcp);
+    }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
       const client =
@@ -255,8 +284,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       agent.switchModel(next, client);
     };
     const switchSession = async (choice: SessionChoice): Promise<string[]> => {
-      const { openSession } = await import("./session/open.ts");
+      const { openSession } = await import("../session/open.ts");
       const next = openSession(choice, { home, cwd });
+      await settingsHooks?.sessionEnd(choice.kind === "new" ? "clear" : "other"); // [settings hooks] SessionEnd
       current?.close();
       current = next;
       const notes = [...next.notes];
@@ -277,10 +307,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       }
       next.record(agent, options.log ?? (() => {}));
       extensions?.switchSession(next.id);
+      await settingsHooks?.sessionStart(next.resumed ? "resume" : "clear"); // [settings hooks] SessionStart
       return notes;
     };
     const shell = async (command: string, signal: AbortSignal) => {
-      const { bashTool } = await import("./tools/bash.ts");
+      const { bashTool } = await import("../tools/bash.ts");
       const result = await bashTool.execute({ command }, { cwd: agent.cwd, signal, onProgress: () => {} });
       return { text: result.content.map((block) => (block.type === "text" ? block.text : "")).join(""), aborted: signal.aborted };
     };
@@ -291,9 +322,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       home,
       notes,
       extensions,
-      trust: loaded?.trust,
+      mcp,
+      trust: decided,
       skills: offeredSkills,
       confirmGate,
+      settingsHooks,
       get session() {
         return current && infoOf(current);
       },
@@ -349,33 +382,6 @@ function sessionModel(
   if (options.model !== undefined || options.script !== undefined) return undefined;
   if (options.provider !== undefined && options.provider !== resumed.provider) return undefined;
   return { provider: resumed.provider, model: resumed.model };
-}
-
-/** Discovers and starts the extensions (`--ext` paths always; the search directories unless `--no-ext`). */
-async function loadExtensions(
-  options: RuntimeOptions,
-  context: { cwd: string; home: string; env: Record<string, string | undefined>; provider: string; model: string },
-): Promise<{ manager: ExtensionManager; warnings: string[]; trust: WorkspaceTrust } | undefined> {
-  const explicit = options.extensions?.explicit ?? [];
-  const noDiscovery = options.extensions?.noDiscovery ?? false;
-  if (explicit.length === 0 && noDiscovery) return undefined;
-  // Decided before anything of the folder's starts; with --no-ext nothing of it would.
-  const trust: WorkspaceTrust = noDiscovery
-    ? { dir: context.cwd, trusted: false, how: "nothing_to_run", found: [] }
-    : await decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust });
-  const { ExtensionManager } = await import("./extensions/manager.ts");
-  const manager = new ExtensionManager();
-  const report = await manager.load({
-    ...context,
-    explicit,
-    noDiscovery,
-    projectTrusted: trust.trusted,
-    wait: options.extensionWait ?? "all",
-    onWaiting: options.onExtensionsWaiting,
-    zotVersion: VERSION,
-    zotBinary: options.zotBinary ?? process.execPath,
-  });
-  return { manager, warnings: report.warnings, trust };
 }
 
 function resolveCwd(cwd: string | undefined): string {

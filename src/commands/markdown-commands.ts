@@ -1,0 +1,175 @@
+// Custom slash commands written as Markdown files, the way Claude Code users keep them: a file
+// `review.md` in `.claude/commands/` (or `.zot/commands/`, `$ZOT_HOME/commands/`,
+// `~/.claude/commands/`) is the command `/review`; a subfolder is a namespace (`frontend/lint.md` is
+// `/frontend:lint`). Rule: a project's commands come before the user's, zot's folder before
+// Claude Code's, and the first of a name wins; a file that cannot be a command is a warning
+// naming it, never a failure of the others.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseFrontmatter } from "../skills/frontmatter.ts";
+
+export type CommandScope = "project" | "user";
+
+export interface MarkdownCommand {
+  /** what the user types after `/`: `review`, `frontend:lint` */
+  name: string;
+  description: string;
+  /** frontmatter `argument-hint`: shown after the name in the popup (`[file] [focus]`) */
+  argumentHint?: string;
+  /** frontmatter `model`: the model the prompt should run on */
+  model?: string;
+  /** frontmatter `allowed-tools`, as written (`Bash(git diff:*)`, `Read`) */
+  allowedTools?: string[];
+  /** the Markdown after the frontmatter: the prompt, before $ARGUMENTS, @file and !`cmd` are expanded */
+  body: string;
+  file: string;
+  scope: CommandScope;
+}
+
+export interface LoadedCommands {
+  commands: MarkdownCommand[];
+  warnings: string[];
+}
+
+export interface CommandDirsOptions {
+  cwd: string;
+  /** $ZOT_HOME */
+  home: string;
+  /** the user's home (~/.claude/commands) */
+  userHome: string;
+}
+
+/** A command file larger than this is skipped: a prompt, not a dump. */
+const MAX_COMMAND_BYTES = 256 * 1024;
+/** Names are what the user types: letters, digits, `-`, `_`, and `:` between namespace parts. */
+const NAME_PART = /^[A-Za-z0-9_-]+$/;
+
+/** Where commands are looked for, in precedence order. */
+export function commandDirs(options: CommandDirsOptions): { dir: string; scope: CommandScope }[] {
+  return [
+    { dir: path.join(options.cwd, ".zot", "commands"), scope: "project" },
+    { dir: path.join(options.cwd, ".claude", "commands"), scope: "project" },
+    { dir: path.join(options.home, "commands"), scope: "user" },
+    { dir: path.join(options.userHome, ".claude", "commands"), scope: "user" },
+  ];
+}
+
+/** Every command in the folders, first of a name winning; broken files are warnings. */
+export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommands {
+  const commands: MarkdownCommand[] = [];
+  const warnings: string[] = [];
+  const taken = new Set<string>();
+  for (const { dir, scope } of commandDirs(options)) {
+    for (const file of markdownFiles(dir)) {
+      const name = commandName(dir, file);
+      if (!name) {
+        warnings.push(`${file}: not a command name (use letters, digits, - and _ in file and folder names); skipped`);
+        continue;
+      }
+      if (taken.has(name.toLowerCase())) continue;
+      const loaded = readCommand(file, name, scope);
+      if ("error" in loaded) {
+        warnings.push(loaded.error);
+        continue;
+      }
+      taken.add(name.toLowerCase());
+      commands.push(loaded);
+    }
+  }
+  return { commands, warnings };
+}
+
+/** `frontend/lint.md` under dir → `frontend:lint`; undefined when a part is not a plain name. */
+function commandName(dir: string, file: string): string | undefined {
+  const parts = path.relative(dir, file).replace(/\.md$/i, "").split(path.sep);
+  return parts.every((part) => NAME_PART.test(part)) ? parts.join(":") : undefined;
+}
+
+function readCommand(file: string, name: string, scope: CommandScope): MarkdownCommand | { error: string } {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_COMMAND_BYTES) return { error: `${file}: larger than ${MAX_COMMAND_BYTES / 1024} KiB; skipped` };
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { error: `${file}: cannot be read (${(error as Error).message}); skipped` };
+  }
+  let attributes: Record<string, string | string[]> = {};
+  let body = text.trim();
+  if (/^\uFEFF?\s*---\s*\r?\n/.test(text)) {
+    const parsed = parseFrontmatter(text, file);
+    if (!parsed.ok) return { error: `${parsed.error}; skipped` };
+    attributes = parsed.value.attributes;
+    body = parsed.value.body;
+  }
+  const text1 = (key: string) => {
+    const value = attributes[key];
+    return typeof value === "string" && value.trim() ? value.trim() : undefined;
+  };
+  // `argument-hint: [message]` reads as a one-item list to a YAML-ish parser; it is text to show.
+  const hint = attributes["argument-hint"];
+  if (Array.isArray(hint)) attributes["argument-hint"] = `[${hint.join(", ")}]`;
+  const tools = attributes["allowed-tools"];
+  const allowedTools = Array.isArray(tools) ? tools : typeof tools === "string" ? splitTools(tools) : undefined;
+  const description = text1("description") ?? firstLine(body) ?? `/${name}`;
+  return {
+    name,
+    description: `${description} (${scope})`,
+    ...(text1("argument-hint") ? { argumentHint: text1("argument-hint") } : {}),
+    ...(text1("model") ? { model: text1("model") } : {}),
+    ...(allowedTools && allowedTools.length > 0 ? { allowedTools } : {}),
+    body,
+    file,
+    scope,
+  };
+}
+
+/** `Bash(git add:*), Read` → ["Bash(git add:*)", "Read"]: commas inside parentheses stay. */
+function splitTools(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of text) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if ((ch === "," || ch === " ") && depth === 0) {
+      if (current.trim()) out.push(current.trim());
+      current = "";
+    } else current += ch;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}
+
+function firstLine(body: string): string | undefined {
+  const line = body.split(/\r?\n/).find((l) => l.trim() !== "");
+  if (!line) return undefined;
+  const plain = line.replace(/^#+\s*/, "").trim();
+  return plain.length > 80 ? `${plain.slice(0, 79)}…` : plain;
+}
+
+/** Every `.md` file under dir, sorted, subfolders included (symlinked folders followed once). */
+function markdownFiles(dir: string, seen = new Set<string>()): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(dir, entry);
+    let stats: ReturnType<typeof statSync>;
+    try {
+      stats = statSync(full);
+    } catch {
+      continue;
+    }
+    if (stats.isDirectory()) {
+      const key = `${stats.dev}:${stats.ino}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(...markdownFiles(full, seen));
+    } else if (stats.isFile() && entry.toLowerCase().endsWith(".md")) out.push(full);
+  }
+  return out;
+}

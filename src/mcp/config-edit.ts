@@ -1,0 +1,118 @@
+// `zot mcp add` and `zot mcp remove`: where each scope writes. project → the folder's `.mcp.json`
+// (shared with Claude Code and the team, as Claude Code writes it); user → `$ZOT_HOME/mcp.json`'s
+// top-level `mcpServers`; local → `$ZOT_HOME/mcp.json`'s `projects["<real path>"].mcpServers`, the
+// same shape Claude Code keeps in `~/.claude.json`.
+// Rule: zot writes only its own file and `.mcp.json`, never Claude Code's `~/.claude.json` (it is
+// read, and a server defined there is named with the command that removes it); a file is written
+// whole and atomically with its other keys kept; a file that cannot be read as JSON is never
+// overwritten; `$ZOT_HOME/mcp.json` is private (0600), since headers and env may hold tokens.
+import fs from "node:fs";
+import path from "node:path";
+import { ConfigError } from "../config/home.ts";
+import { folderKey } from "../config/trust-store.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { type McpConfigSource, type McpScope, mcpSources, PROJECT_MCP_FILE, projectEntry, projectKeys, readJsonFile, zotMcpFile } from "./config-files.ts";
+
+export interface EditContext {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+}
+
+/** The file a scope writes, and how messages name it. */
+export function scopeTarget(scope: McpScope, context: EditContext): { file: string; label: string } {
+  if (scope === "project") return { file: path.join(context.cwd, PROJECT_MCP_FILE), label: path.join(context.cwd, PROJECT_MCP_FILE) };
+  const file = zotMcpFile(path.resolve(context.cwd, context.home));
+  return { file, label: scope === "local" ? `${file} (local to ${folderKey(context.cwd)})` : `${file} (user)` };
+}
+
+/** Adds `name` to the scope's file; throws ConfigError when it is there already or the file is broken. */
+export function addServer(scope: McpScope, name: string, entry: Record<string, unknown>, context: EditContext): { file: string; label: string } {
+  const target = scopeTarget(scope, context);
+  updateFile(target.file, scope === "project" ? 0o644 : 0o600, (data) => {
+    const section = sectionOf(data, scope, context.cwd, true) as Record<string, unknown>;
+    if (Object.hasOwn(section, name)) {
+      throw new ConfigError(`MCP server "${name}" already exists in ${target.label}; remove it first (zot mcp remove ${name} -s ${scope}) or pick another name`);
+    }
+    section[name] = entry;
+  });
+  return target;
+}
+
+/**
+ * Removes `name`: from the given scope, or from the one zot-written scope that has it. Throws
+ * ConfigError when it is in none, in several (name one with -s), or only in Claude Code's file.
+ */
+export function removeServer(name: string, scope: McpScope | undefined, context: EditContext): { scope: McpScope; label: string } {
+  const holders = mcpSources(context).filter((source) => (scope === undefined || source.scope === scope) && holds(source, name, context));
+  const ours = holders.filter((source) => source.owner !== "claude");
+  if (ours.length === 0) {
+    const claude = holders.find((source) => source.owner === "claude");
+    if (claude) {
+      throw new ConfigError(
+        `MCP server "${name}" is defined in ${claude.label}, Claude Code's own file, which zot does not change; remove it there (claude mcp remove ${name} -s ${claude.scope}) or edit the file`,
+      );
+    }
+    throw new ConfigError(`no MCP server named "${name}"${scope ? ` in the ${scope} scope` : ""}; zot mcp list shows the configured ones`);
+  }
+  if (ours.length > 1) {
+    throw new ConfigError(`MCP server "${name}" is in more than one scope (${ours.map((source) => source.scope).join(", ")}); say which with -s ${ours.map((source) => source.scope).join("|")}`);
+  }
+  const source = ours[0]!;
+  updateFile(source.file, source.scope === "project" ? 0o644 : 0o600, (data) => {
+    const section = sectionOf(data, source.scope, context.cwd, false);
+    if (section) delete section[name];
+  });
+  return { scope: source.scope, label: source.label };
+}
+
+function holds(source: McpConfigSource, name: string, context: EditContext): boolean {
+  const { data } = readJsonFile(source.file);
+  const section = source.scope === "local" ? projectEntry(data, context.cwd)?.mcpServers : data?.mcpServers;
+  return isJsonObject(section) && Object.hasOwn(section, name);
+}
+
+/** The scope's `mcpServers` object inside a file's data, made when `create` says so. */
+function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, create: boolean): Record<string, unknown> | undefined {
+  let holder: Record<string, unknown> = data;
+  if (scope === "local") {
+    if (!isJsonObject(data.projects)) {
+      if (!create) return undefined;
+      data.projects = {};
+    }
+    const projects = data.projects as Record<string, unknown>;
+    // An entry filed under another spelling of this folder is the one to change.
+    const key = projectKeys(cwd).find((candidate) => isJsonObject(projects[candidate])) ?? folderKey(cwd);
+    if (!isJsonObject(projects[key])) {
+      if (!create) return undefined;
+      projects[key] = {};
+    }
+    holder = projects[key] as Record<string, unknown>;
+  }
+  if (!isJsonObject(holder.mcpServers)) {
+    if (!create) return undefined;
+    holder.mcpServers = {};
+  }
+  return holder.mcpServers as Record<string, unknown>;
+}
+
+function updateFile(file: string, mode: number, change: (data: Record<string, unknown>) => void): void {
+  const read = readJsonFile(file);
+  if (read.problem) throw new ConfigError(`${read.problem.replace(/; its MCP servers.*$/, "")}; nothing was changed`);
+  const data = read.data ?? {};
+  change(data);
+  // An existing .mcp.json keeps the permissions its owner gave it.
+  const existing = fs.statSync(file, { throwIfNoEntry: false });
+  if (existing && mode !== 0o600) mode = existing.mode & 0o777;
+  fs.mkdirSync(path.dirname(file), { recursive: true, ...(mode === 0o600 ? { mode: 0o700 } : {}) });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    fs.writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode });
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}

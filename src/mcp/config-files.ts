@@ -1,0 +1,188 @@
+// Where MCP servers are configured, read unchanged from where users already keep them: zot's own
+// `$ZOT_HOME/mcp.json`, the project's `.mcp.json`, and Claude Code's `~/.claude.json` (its
+// top-level `mcpServers`, user scope, and `projects["<dir>"].mcpServers`, local scope).
+// Rule: one name, one server: local beats project beats user (Claude Code's order), zot's own file
+// beats Claude Code's within a scope, and every entry that loses is kept, marked, for `zot mcp
+// list`. A broken file or entry is a sentence naming the file; it never stops the others. Nothing
+// here writes (config-edit.ts does, and never to Claude Code's file).
+import { readFileSync, realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { errorText } from "../protocol/error-text.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { parseServerEntry, type ServerTransport } from "./server-entry.ts";
+
+export const MCP_FILE = "mcp.json";
+export const PROJECT_MCP_FILE = ".mcp.json";
+
+/** Claude Code's scopes: local = you, in this folder; project = everyone, in `.mcp.json`; user = you, everywhere. */
+export type McpScope = "local" | "project" | "user";
+export const MCP_SCOPES: readonly McpScope[] = ["local", "project", "user"];
+
+export interface McpConfigSource {
+  scope: McpScope;
+  /** zot writes its own file and `.mcp.json`; Claude Code's file is only read */
+  owner: "zot" | "claude" | "project";
+  file: string;
+  /** how messages name it: `~/.claude.json (local)` */
+  label: string;
+}
+
+/** One entry of one source, as read. */
+export interface ConfiguredServer {
+  name: string;
+  source: McpConfigSource;
+  /** the entry as written, before `${VAR}` expansion */
+  raw: unknown;
+  /** how to reach it; undefined when the entry is broken (then `error` says why) */
+  transport?: ServerTransport;
+  error?: string;
+  warnings: string[];
+  /** the source whose entry of the same name wins; this one is not started */
+  shadowedBy?: McpConfigSource;
+  /** `.mcp.json` of a folder the user has not trusted: listed, never started */
+  untrusted?: true;
+  /** turned off in Claude Code for this folder (`disabledMcpjsonServers`): listed, never started */
+  disabled?: true;
+}
+
+export interface McpConfig {
+  /** every entry of every source, in precedence order */
+  servers: ConfiguredServer[];
+  /** problems with whole files */
+  warnings: string[];
+}
+
+export interface McpConfigOptions {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** workspace trust of `cwd` (config/workspace-trust.ts); false marks `.mcp.json`'s servers untrusted */
+  projectTrusted: boolean;
+  /** the user's home directory, for `~/.claude.json` (default: $HOME) */
+  userHome?: string;
+}
+
+/** Claude Code's own file: `$CLAUDE_CONFIG_DIR/.claude.json` when that is set, else `~/.claude.json`. */
+export function claudeConfigFile(env: Record<string, string | undefined>, userHome?: string): string {
+  const dir = env.CLAUDE_CONFIG_DIR?.trim();
+  if (dir) return path.join(dir, ".claude.json");
+  return path.join(userHome ?? env.HOME ?? os.homedir(), ".claude.json");
+}
+
+export function zotMcpFile(home: string): string {
+  return path.join(home, MCP_FILE);
+}
+
+/** The sources, in precedence order. */
+export function mcpSources(options: { cwd: string; home: string; env: Record<string, string | undefined>; userHome?: string }): McpConfigSource[] {
+  const zotFile = zotMcpFile(path.resolve(options.cwd, options.home));
+  const claudeFile = claudeConfigFile(options.env, options.userHome);
+  return [
+    { scope: "local", owner: "zot", file: zotFile, label: `${zotFile} (local)` },
+    { scope: "local", owner: "claude", file: claudeFile, label: `${claudeFile} (local)` },
+    { scope: "project", owner: "project", file: path.join(options.cwd, PROJECT_MCP_FILE), label: PROJECT_MCP_FILE },
+    { scope: "user", owner: "zot", file: zotFile, label: `${zotFile} (user)` },
+    { scope: "user", owner: "claude", file: claudeFile, label: `${claudeFile} (user)` },
+  ];
+}
+
+/** Every configured server, winners and losers, and the problems with the files. */
+export function readMcpConfig(options: McpConfigOptions): McpConfig {
+  const warnings: string[] = [];
+  const files = new Map<string, Record<string, unknown> | undefined>();
+  const fileOf = (file: string) => {
+    if (!files.has(file)) {
+      const read = readJsonFile(file);
+      if (read.problem) warnings.push(read.problem);
+      files.set(file, read.data);
+    }
+    return files.get(file);
+  };
+  const servers: ConfiguredServer[] = [];
+  const winners = new Map<string, McpConfigSource>();
+  // Claude Code keeps, per folder, the .mcp.json servers the user turned down.
+  const claudeProject = projectEntry(fileOf(claudeConfigFile(options.env, options.userHome)), options.cwd);
+  const refused = new Set(stringList(claudeProject?.disabledMcpjsonServers));
+  for (const source of mcpSources(options)) {
+    const data = fileOf(source.file);
+    const section = source.scope === "local" ? projectEntry(data, options.cwd)?.mcpServers : data?.mcpServers;
+    if (section === undefined) continue;
+    if (!isJsonObject(section)) {
+      warnings.push(`${source.label}: "mcpServers" must be an object of servers by name; it is ignored`);
+      continue;
+    }
+    for (const [name, raw] of Object.entries(section)) {
+      const where = `MCP server "${name}" in ${source.label}`;
+      const parsed = parseServerEntry(raw, where, options.env);
+      const server: ConfiguredServer = {
+        name,
+        source,
+        raw,
+        warnings: "error" in parsed ? [] : parsed.warnings,
+        ...("error" in parsed ? { error: parsed.error } : { transport: parsed.transport }),
+      };
+      const winner = winners.get(name);
+      if (winner) server.shadowedBy = winner;
+      else winners.set(name, source);
+      if (source.scope === "project" && !options.projectTrusted) server.untrusted = true;
+      if (source.scope === "project" && refused.has(name)) server.disabled = true;
+      servers.push(server);
+    }
+  }
+  return { servers, warnings };
+}
+
+/** The servers to start: neither shadowed, untrusted, disabled nor broken. */
+export function runnableServers(config: McpConfig): (ConfiguredServer & { transport: ServerTransport })[] {
+  return config.servers.filter(
+    (server): server is ConfiguredServer & { transport: ServerTransport } =>
+      server.transport !== undefined && !server.shadowedBy && !server.untrusted && !server.disabled,
+  );
+}
+
+/** `projects["<dir>"]` of a file shaped like `~/.claude.json`, under the folder's path as given or its real path. */
+export function projectEntry(data: Record<string, unknown> | undefined, cwd: string): Record<string, unknown> | undefined {
+  const projects = data?.projects;
+  if (!isJsonObject(projects)) return undefined;
+  for (const key of projectKeys(cwd)) {
+    const entry = projects[key];
+    if (isJsonObject(entry)) return entry;
+  }
+  return undefined;
+}
+
+/** The keys a folder may be filed under: its absolute path and its real path. */
+export function projectKeys(cwd: string): string[] {
+  const abs = path.resolve(cwd);
+  let real = abs;
+  try {
+    real = realpathSync(abs);
+  } catch {}
+  return real === abs ? [abs] : [real, abs];
+}
+
+/** A JSON object file: missing is nothing; unreadable, broken or not an object is a problem named. */
+export function readJsonFile(file: string): { data?: Record<string, unknown>; problem?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return {};
+    return { problem: `cannot read ${file} (${code ?? errorText(error)}); its MCP servers are not started` };
+  }
+  if (!text.trim()) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { problem: `${file} is not valid JSON (${errorText(error)}); its MCP servers are not started until it is fixed` };
+  }
+  if (!isJsonObject(data)) return { problem: `${file} must hold a JSON object ({"mcpServers": {…}}); its MCP servers are not started` };
+  return { data };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}

@@ -1,0 +1,58 @@
+// What a run does about MCP: reads the configuration, asks for the workspace trust decision only
+// when the project has a `.mcp.json`, and starts the servers. Rule: a run with no MCP server
+// configured loads neither the SDK nor the manager (only this file and the config reader), so it
+// costs `zot -p` nothing; everything wrong with the configuration is a sentence for the notes.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { WorkspaceTrust } from "../config/workspace-trust.ts";
+import { PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
+import type { McpManager } from "./manager.ts";
+
+export interface McpLoadOptions {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** the run's one trust decision (asked at most once, shared with the extensions) */
+  trust: () => Promise<WorkspaceTrust>;
+  wait: "all" | number;
+  clientVersion: string;
+  log: (message: string) => void;
+}
+
+export interface McpLoaded {
+  /** undefined when no server is to run */
+  manager?: McpManager;
+  /** sentences for the user: broken files and entries, servers that did not start */
+  warnings: string[];
+}
+
+export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded> {
+  const hasProjectFile = existsSync(path.join(options.cwd, PROJECT_MCP_FILE));
+  const projectTrusted = hasProjectFile ? (await options.trust()).trusted : false;
+  const config = readMcpConfig({ cwd: options.cwd, home: options.home, env: options.env, projectTrusted });
+  const warnings = [...config.warnings];
+  for (const server of config.servers) {
+    // Only the entries that would run are worth a note; `zot mcp list` shows the rest.
+    if (server.shadowedBy || server.untrusted || server.disabled) continue;
+    if (server.error) warnings.push(server.error);
+    warnings.push(...server.warnings);
+  }
+  const servers = runnableServers(config);
+  if (servers.length === 0) return { warnings };
+  const { McpManager } = await import("./manager.ts");
+  const manager = new McpManager({
+    cwd: options.cwd,
+    home: options.home,
+    env: options.env,
+    servers,
+    wait: options.wait,
+    clientVersion: options.clientVersion,
+    log: options.log,
+    onWaiting: (names) =>
+      options.log(
+        `waiting for MCP ${names.length === 1 ? "server" : "servers"} still starting: ${names.join(", ")} (up to ${Math.round(manager.settings.startMs / 1000)} s; MCP_TIMEOUT sets the limit, in ms)`,
+      ),
+  });
+  warnings.push(...(await manager.start()));
+  return { manager, warnings };
+}

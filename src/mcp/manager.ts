@@ -1,0 +1,214 @@
+// Every MCP server of a run: started in parallel, waited for within a bound, their tools given to
+// the agent (directly, or deferred behind tool_search when there are many), their prompts offered
+// as slash commands, and all of them stopped at the end. Rule: no server holds up the first prompt
+// beyond the bound (one still starting joins when it is up, with a note), one server's failure
+// never touches another, and the agent's tools change only between model requests, in place.
+import path from "node:path";
+import { zotPaths } from "../config/home.ts";
+import { DeferredTools, type DeferringAgent } from "../core/deferred-tools.ts";
+import type { CommandResult } from "../protocol/slash-command.ts";
+import type { ModelInfo } from "../protocol/models.ts";
+import type { Tool } from "../protocol/tool.ts";
+import { createToolSearchTool } from "../tools/tool-search.ts";
+import type { ConfiguredServer } from "./config-files.ts";
+import { type McpSettings, readMcpSettings, shouldDefer } from "./mcp-settings.ts";
+import { mcpTool } from "./mcp-tool.ts";
+import { fileSafeName, mcpToolName } from "./names.ts";
+import { type PromptCommand, promptCommands, runPromptCommand } from "./prompt-commands.ts";
+import type { ServerTransport } from "./server-entry.ts";
+import { McpServerConnection, type ServerState } from "./server-connection.ts";
+
+export interface McpStartOptions {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** the servers to start (config-files.ts runnableServers) */
+  servers: (ConfiguredServer & { transport: ServerTransport })[];
+  /** "all": until each is up or past MCP_TIMEOUT (-p, --json); a number: at most that many ms (the TUI, rpc) */
+  wait: "all" | number;
+  clientVersion: string;
+  /** diagnostics and notes of the running servers (a late join, a crash) */
+  log: (message: string) => void;
+  /** "all" only: after a moment, the servers still starting */
+  onWaiting?: (names: string[]) => void;
+  /** default 2000 */
+  waitingNoticeMs?: number;
+}
+
+/** One server as `/mcp` and `zot mcp list` show it. */
+export interface McpServerInfo {
+  name: string;
+  source: string;
+  state: ServerState;
+  error?: string;
+  transport: ServerTransport["type"];
+  pid?: number;
+  tools: string[];
+  prompts: string[];
+  log: string;
+}
+
+/** The agent as the manager needs it: its tools and chain (for deferral) and its model (for the window). */
+export interface McpAgent extends DeferringAgent {
+  readonly model: ModelInfo;
+}
+
+const OWNER = "mcp";
+
+export class McpManager {
+  readonly servers: McpServerConnection[];
+  readonly settings: McpSettings;
+  private agent: McpAgent | undefined;
+  private deferred: DeferredTools | undefined;
+  /** the MCP tools this manager put directly in agent.tools */
+  private placed: Tool[] = [];
+  private commandIndex = new Map<string, PromptCommand>();
+  /** whether the tools are deferred behind tool_search right now */
+  deferring = false;
+  private stopped = false;
+
+  constructor(private readonly options: McpStartOptions) {
+    this.settings = readMcpSettings(options.env);
+    const logsDir = zotPaths(path.resolve(options.cwd, options.home)).logsDir;
+    this.servers = options.servers.map(
+      (server) =>
+        new McpServerConnection(server.name, server.transport, server.source.label, {
+          cwd: options.cwd,
+          env: options.env,
+          logFile: path.join(logsDir, `mcp-${fileSafeName(server.name)}.log`),
+          clientVersion: options.clientVersion,
+          timeouts: { startMs: this.settings.startMs, toolMs: this.settings.toolMs },
+          maxOutputTokens: this.settings.maxOutputTokens,
+          onChange: () => this.rebuild(),
+          note: (message) => options.log(message),
+        }),
+    );
+  }
+
+  /**
+   * Starts every server at once and waits as `wait` says. Resolves with sentences for the user:
+   * the servers that failed within the wait. Those still starting go on and join later.
+   */
+  async start(): Promise<string[]> {
+    const starting = this.servers.map((server) => server.start());
+    const late = await this.waitForStarts(Promise.all(starting));
+    for (const server of late) {
+      void server.start().then(() => this.joined(server));
+    }
+    this.rebuild();
+    return [
+      ...this.settings.warnings,
+      ...this.servers.filter((server) => server.state === "failed").map((server) => `MCP server "${server.name}" (${server.source}) did not start: ${server.error} (its log: ${server.logFile})`),
+    ];
+  }
+
+  private async waitForStarts(all: Promise<unknown>): Promise<McpServerConnection[]> {
+    const pending = () => this.servers.filter((server) => server.state === "starting");
+    const wait = this.options.wait;
+    if (wait === "all") {
+      const notice = setTimeout(() => {
+        const names = pending().map((server) => server.name);
+        if (names.length > 0) this.options.onWaiting?.(names);
+      }, this.options.waitingNoticeMs ?? 2000);
+      await all;
+      clearTimeout(notice);
+      return [];
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+    clearTimeout(timer);
+    return pending();
+  }
+
+  /** A server that was still starting when the run began is up (it joins) or gave up (said once). */
+  private joined(server: McpServerConnection): void {
+    if (this.stopped) return;
+    if (server.state === "failed") {
+      this.options.log(`MCP server "${server.name}" did not start: ${server.error} (its log: ${server.logFile})`);
+      return;
+    }
+    if (server.state === "connected") this.options.log(`MCP server "${server.name}" is up and joined: ${count(server.tools.length, "tool")}, ${count(server.prompts.length, "prompt")}`);
+  }
+
+  /** Gives the servers' tools to the agent (and keeps them current as servers join or change). */
+  attach(agent: McpAgent): void {
+    this.agent = agent;
+    this.rebuild();
+  }
+
+  /** Every MCP tool of the running servers (a crashed server's stay, answering with its error). */
+  tools(): Tool[] {
+    const seen = new Set<string>();
+    const tools: Tool[] = [];
+    for (const server of this.servers) {
+      for (const def of server.tools) {
+        const tool = mcpTool(server, def);
+        // Two server names that normalise alike (my.fs, my_fs): the one configured first keeps the name.
+        if (seen.has(tool.name)) {
+          server.log(`tool ${def.name} is not offered: ${tool.name} is already another server's tool`);
+          continue;
+        }
+        seen.add(tool.name);
+        tools.push(tool);
+      }
+    }
+    return tools;
+  }
+
+  list(): McpServerInfo[] {
+    return this.servers.map((server) => ({
+      name: server.name,
+      source: server.source,
+      state: server.state,
+      ...(server.error && server.state !== "connected" ? { error: server.error } : {}),
+      transport: server.kind,
+      ...(server.pid !== undefined && server.state === "connected" ? { pid: server.pid } : {}),
+      tools: server.tools.map((def) => mcpToolName(server.name, def.name)),
+      prompts: promptCommands(server).map((command) => command.name),
+      log: server.logFile,
+    }));
+  }
+
+  commands(): { name: string; description: string; extension: string }[] {
+    return [...this.commandIndex.values()].map((command) => ({ name: command.name, description: command.description, extension: command.owner }));
+  }
+
+  hasCommand(name: string): boolean {
+    return this.commandIndex.has(name.toLowerCase());
+  }
+
+  async runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult> {
+    const command = this.commandIndex.get(name.toLowerCase());
+    if (!command) return { command: name, extension: "mcp", action: "error", text: `no MCP server offers /${name}` };
+    return runPromptCommand(command, args, signal);
+  }
+
+  /** Stops every server at once; their tools stay on the agent and answer that the server stopped. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.servers.map((server) => server.stop()));
+  }
+
+  /** Settles the tools and commands again and puts the tools where they belong: directly, or deferred. */
+  private rebuild(): void {
+    const commands = new Map<string, PromptCommand>();
+    for (const server of this.servers) {
+      for (const command of promptCommands(server)) if (!commands.has(command.name.toLowerCase())) commands.set(command.name.toLowerCase(), command);
+    }
+    this.commandIndex = commands;
+    const agent = this.agent;
+    if (!agent) return;
+    const tools = this.tools();
+    const chars = tools.reduce((sum, tool) => sum + JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length, 0);
+    this.deferring = tools.length > 0 && shouldDefer(this.settings.toolSearch, chars, agent.model.context_window);
+    if (this.deferring && !this.deferred) this.deferred = new DeferredTools(agent, createToolSearchTool);
+    const direct = this.deferring ? [] : tools;
+    this.deferred?.set(OWNER, this.deferring ? tools : []);
+    agent.swapTools(this.placed, direct);
+    this.placed = direct;
+  }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

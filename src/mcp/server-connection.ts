@@ -1,0 +1,287 @@
+// One configured MCP server for the length of a run: started once, its tools and prompts listed
+// (and listed again when it says they changed), its calls made with a deadline and the turn's
+// abort, stopped at the end. Rule: isolated like an extension: a server that cannot start, does
+// not answer in time, crashes or sends garbage is reported (its state, one note, its log) and its
+// calls fail as tool errors the model can read; nothing it does reaches another server or zot.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type Prompt,
+  PromptListChangedNotificationSchema,
+  type Tool as McpToolDef,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { appendLog } from "../extensions/child-log.ts";
+import type { ChildDiagnostic } from "../extensions/child.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { ToolResult } from "../protocol/tool.ts";
+import { connectClient } from "./connect-client.ts";
+import { mapToolResult } from "./result-mapping.ts";
+import type { ServerTransport } from "./server-entry.ts";
+
+export type ServerState = "starting" | "connected" | "failed" | "stopped";
+
+export interface ServerTimeouts {
+  /** MCP_TIMEOUT: from the start to the listed tools */
+  startMs: number;
+  /** MCP_TOOL_TIMEOUT: one call, restarted by each progress notification */
+  toolMs: number;
+}
+
+export interface ServerContext {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  logFile: string;
+  clientVersion: string;
+  timeouts: ServerTimeouts;
+  /** MAX_MCP_OUTPUT_TOKENS */
+  maxOutputTokens: number;
+  /** its tools, prompts or state changed */
+  onChange: () => void;
+  /** a sentence for the user (it stopped mid-run, it sends garbage) */
+  note: (message: string) => void;
+}
+
+/** Pages of a list followed at most; a server that pages forever is cut off there. */
+const MAX_PAGES = 50;
+
+export class McpServerConnection {
+  state: ServerState = "starting";
+  /** why it failed or stopped, as a sentence without the server's name */
+  error: string | undefined;
+  tools: McpToolDef[] = [];
+  prompts: Prompt[] = [];
+  /** what is spoken (a `type: "http"` server may turn out to speak sse) */
+  kind: ServerTransport["type"];
+  pid: number | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private readonly starting = new AbortController();
+  private started: Promise<void> | undefined;
+  private garbageReported = false;
+
+  constructor(
+    readonly name: string,
+    readonly spec: ServerTransport,
+    /** where it is configured, for messages (`.mcp.json`) */
+    readonly source: string,
+    private readonly context: ServerContext,
+  ) {
+    this.kind = spec.type;
+  }
+
+  get logFile(): string {
+    return this.context.logFile;
+  }
+
+  /** Connects and lists; never rejects (a failure is the state `failed` with its error). Idempotent. */
+  start(): Promise<void> {
+    this.started ??= this.connect();
+    return this.started;
+  }
+
+  private async connect(): Promise<void> {
+    const { timeouts } = this.context;
+    const deadline = setTimeout(
+      () => this.starting.abort(new Error(`did not start within ${seconds(timeouts.startMs)} (MCP_TIMEOUT sets the limit, in ms)`)),
+      timeouts.startMs,
+    );
+    try {
+      const connected = await connectClient({
+        name: this.name,
+        transport: this.spec,
+        cwd: this.context.cwd,
+        env: this.context.env,
+        logFile: this.context.logFile,
+        signal: this.starting.signal,
+        clientVersion: this.context.clientVersion,
+        onDiagnostic: (diagnostic) => this.diagnosed(diagnostic),
+        log: (line) => this.log(line),
+      });
+      this.client = connected.client;
+      this.transport = connected.transport;
+      this.kind = connected.kind;
+      this.pid = connected.pid;
+      this.serverInfo = connected.client.getServerVersion();
+      connected.client.onclose = () => this.closed();
+      connected.client.onerror = (error) => this.log(`transport error: ${errorText(error)}`);
+      await this.list(this.starting.signal);
+      if (this.starting.signal.aborted) throw this.starting.signal.reason;
+      this.watchLists(connected.client);
+      if (this.state === "starting") this.state = "connected";
+      this.log(`connected over ${this.kind}: ${this.tools.length} tools, ${this.prompts.length} prompts`);
+    } catch (error) {
+      // A crash while listing was already said by closed(), in better words than the SDK's.
+      if (this.state === "starting") this.fail(errorText(this.starting.signal.aborted ? (this.starting.signal.reason ?? error) : error));
+      await this.closeQuietly();
+    } finally {
+      clearTimeout(deadline);
+    }
+    this.context.onChange();
+  }
+
+  /** Lists the tools and prompts the server says it has. */
+  private async list(signal: AbortSignal): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const capabilities = client.getServerCapabilities() ?? {};
+    if (capabilities.tools) this.tools = usableTools(await pages((cursor) => client.listTools(cursor ? { cursor } : undefined, { signal }), "tools"), (line) => this.log(line));
+    if (capabilities.prompts) this.prompts = await pages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { signal }), "prompts");
+  }
+
+  private watchLists(client: Client): void {
+    const relist = async () => {
+      try {
+        await this.list(AbortSignal.timeout(this.context.timeouts.startMs));
+        this.log(`lists changed: ${this.tools.length} tools, ${this.prompts.length} prompts`);
+        this.context.onChange();
+      } catch (error) {
+        this.log(`listing again after a change failed: ${errorText(error)}`);
+      }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, relist);
+  }
+
+  /** Calls one of its tools; never throws: every failure is an is_error result naming the server. */
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+    const failure = (why: string): ToolResult => ({
+      content: [{ type: "text", text: `MCP server "${this.name}" ${why}` }],
+      is_error: true,
+      details: { mcp_server: this.name, mcp_tool: tool },
+    });
+    if (this.state === "starting") await Promise.race([this.start(), abortion(signal)]);
+    const client = this.client;
+    if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
+    const timeoutMs = this.context.timeouts.toolMs;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(onProgress ? { onprogress: (p) => onProgress(progressLine(p)) } : {}),
+      });
+      return mapToolResult(result, { server: this.name, tool, maxOutputTokens: this.context.maxOutputTokens });
+    } catch (error) {
+      if (signal.aborted) return { ...failure(`call of ${tool} was cancelled`), details: { mcp_server: this.name, mcp_tool: tool, status: "cancelled" } };
+      // The connection's own end (a crash) is reported by closed(); the call says what happened to it.
+      if ((this.state as ServerState) === "failed") return failure(`${this.error} during the call of ${tool}`);
+      const code = (error as { code?: unknown })?.code;
+      if (code === -32001) {
+        return { ...failure(`did not answer ${tool} within ${seconds(timeoutMs)} (MCP_TOOL_TIMEOUT sets the limit, in ms)`), details: { mcp_server: this.name, mcp_tool: tool, status: "timed_out" } };
+      }
+      return failure(`could not run ${tool}: ${errorText(error).replace(/^MCP error -?\d+: /, "")}`);
+    }
+  }
+
+  /** The messages of one of its prompts, rendered as the text of a user prompt. */
+  async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<{ text: string } | { error: string }> {
+    if (this.state === "starting") await Promise.race([this.start(), abortion(signal)]);
+    const client = this.client;
+    if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" is not running: ${this.error ?? this.state}` };
+    try {
+      const result = await client.getPrompt({ name: prompt, arguments: args }, { signal, timeout: this.context.timeouts.toolMs });
+      const parts: string[] = [];
+      for (const message of result.messages) {
+        const mapped = mapToolResult({ content: [message.content] }, { server: this.name, tool: prompt, maxOutputTokens: this.context.maxOutputTokens });
+        for (const block of mapped.content) parts.push(block.type === "text" ? block.text : `[an image (${block.mime_type}) the prompt holds, not passed on]`);
+      }
+      return { text: parts.join("\n\n") };
+    } catch (error) {
+      return { error: `MCP server "${this.name}" could not give prompt ${prompt}: ${errorText(error).replace(/^MCP error -?\d+: /, "")}` };
+    }
+  }
+
+  /** Closes the connection; a stdio server gets its stdin closed, then SIGTERM, then SIGKILL. */
+  async stop(): Promise<void> {
+    if (this.state === "stopped") return;
+    const wasStarting = this.state === "starting";
+    this.state = "stopped";
+    this.error ??= "zot stopped it";
+    if (wasStarting) this.starting.abort(new Error("zot stopped before it finished starting"));
+    await this.closeQuietly();
+    await this.started;
+  }
+
+  private async closeQuietly(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    await client?.close().catch(() => {});
+    await transport?.close().catch(() => {});
+  }
+
+  /** The connection ended on the server's side (a crash, an exit, a dropped stream). */
+  private closed(): void {
+    if (this.state === "stopped" || this.state === "failed") return;
+    const exit = (this.transport as { exit?: { reason: string } } | undefined)?.exit;
+    const why = exit ? exit.reason : "closed the connection";
+    const wasConnected = this.state === "connected";
+    this.fail(why);
+    if (wasConnected) {
+      this.context.note(`MCP server "${this.name}" stopped (${why}); its tools answer with an error for the rest of this run (its log: ${this.logFile})`);
+      this.context.onChange();
+    }
+  }
+
+  private fail(why: string): void {
+    this.state = "failed";
+    this.error = why;
+    this.log(`failed: ${why}`);
+  }
+
+  private diagnosed(diagnostic: ChildDiagnostic): void {
+    // An answer too long to read is the failed call's error (stdio-transport.ts), not garbage.
+    if (this.garbageReported || (diagnostic.kind !== "not_json" && diagnostic.kind !== "not_jsonrpc")) return;
+    this.garbageReported = true;
+    this.context.note(`MCP server "${this.name}" wrote output that is not MCP (skipped; this is said once, the rest is in its log ${this.logFile})`);
+  }
+
+  log(line: string): void {
+    appendLog(this.context.logFile, `${this.name}: ${line}`);
+  }
+}
+
+/** Every page of a paginated list. */
+async function pages<K extends "tools" | "prompts", T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ [key in K]: T[] } & { nextCursor?: string }>,
+  key: K,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result[key]);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
+/** Tools zot can call: one that requires the SDK's experimental task API is left out, with a log line. */
+function usableTools(tools: McpToolDef[], log: (line: string) => void): McpToolDef[] {
+  return tools.filter((tool) => {
+    const required = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport === "required";
+    if (required) log(`tool ${tool.name} is left out: it can only run as an MCP task, which zot does not support yet`);
+    return !required;
+  });
+}
+
+function progressLine(progress: { progress: number; total?: number; message?: string }): string {
+  const of = progress.total !== undefined ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return `${progress.message ? `${progress.message} ` : ""}(${of})\n`;
+}
+
+/** A promise that resolves when the signal aborts (never rejects). */
+function abortion(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}

@@ -1,0 +1,28 @@
+// /mcp: the MCP servers of this run, each with its state (connected, starting, failed and why),
+// where it is configured, and the tools and prompt commands it offers. Rule: exactly the conversation's
+// servers as they are now, so a server that joined late or crashed shows as it is.
+import type { SlashCommand } from "../app-context.ts";
+
+const STATE = { starting: "starting…", connected: "connected", failed: "failed", stopped: "stopped" } as const;
+
+export const MCP_COMMAND: SlashCommand = {
+  name: "mcp",
+  description: "List the MCP servers, their state and their tools",
+  run(app) {
+    const mcp = app.conversation.mcpServers();
+    const servers = mcp?.servers ?? [];
+    if (!mcp || servers.length === 0) {
+      app.showNote("no MCP servers in this run; zot mcp add adds one (or .mcp.json, ~/.claude.json, $ZOT_HOME/mcp.json), and zot mcp list shows what is configured");
+      return;
+    }
+    const blocks = servers.map((server) => {
+      const head = `- **${server.name}** — ${STATE[server.state]}${server.error ? `: ${server.error}` : ""} *(${server.transport}, ${server.source})*`;
+      const tools = server.tools.length > 0 ? `\n  tools: ${server.tools.map((name) => `\`${name}\``).join(", ")}` : "";
+      const prompts = server.prompts.length > 0 ? `\n  commands: ${server.prompts.map((name) => `\`/${name}\``).join(", ")}` : "";
+      const log = server.state === "failed" ? `\n  log: ${server.log}` : "";
+      return `${head}${tools}${prompts}${log}`;
+    });
+    const deferred = mcp.deferring ? "\n\nThe tools are deferred: the model finds them with `tool_search` (ENABLE_TOOL_SEARCH=false sends them all)." : "";
+    app.showMarkdown(`**MCP servers**\n\n${blocks.join("\n")}${deferred}`);
+  },
+};

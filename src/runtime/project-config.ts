@@ -1,0 +1,64 @@
+// What of the working directory (and of $ZOT_HOME) runs beside the agent: the extensions and hooks,
+// and the MCP servers, started in parallel under the run's one workspace trust decision. Rule: the
+// decision is made (and the user asked) at most once, before anything of the folder starts; with
+// --no-ext nothing of the folder would, so nothing is asked.
+import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
+import type { ExtensionManager } from "../extensions/manager.ts";
+import type { McpLoaded } from "../mcp/load.ts";
+import { VERSION } from "../version.ts";
+import type { RuntimeOptions } from "./runtime.ts";
+
+/** The run's one workspace trust decision, made (and asked) at most once, by whichever loader needs it first. */
+export interface TrustOnce {
+  (): Promise<WorkspaceTrust>;
+  /** the decision, once made */
+  decided(): WorkspaceTrust | undefined;
+}
+
+export function trustOnce(options: RuntimeOptions, context: { cwd: string; home: string }): TrustOnce {
+  let deciding: Promise<WorkspaceTrust> | undefined;
+  let decided: WorkspaceTrust | undefined;
+  const once = () => {
+    deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust }).then((trust) => (decided = trust));
+    return deciding;
+  };
+  return Object.assign(once, { decided: () => decided });
+}
+
+/** Reads the MCP configuration and starts its servers (src/mcp/load.ts); loads no SDK when there are none. */
+export async function loadMcp(options: RuntimeOptions, context: { cwd: string; home: string; env: Record<string, string | undefined> }, trust: TrustOnce): Promise<McpLoaded> {
+  const { loadMcpServers } = await import("../mcp/load.ts");
+  return loadMcpServers({
+    ...context,
+    trust,
+    wait: options.extensionWait ?? "all",
+    clientVersion: VERSION,
+    log: options.log ?? (() => {}),
+  });
+}
+
+/** Discovers and starts the extensions (`--ext` paths always; the search directories unless `--no-ext`). */
+export async function loadExtensions(
+  options: RuntimeOptions,
+  context: { cwd: string; home: string; env: Record<string, string | undefined>; provider: string; model: string },
+  decideTrust: TrustOnce,
+): Promise<{ manager: ExtensionManager; warnings: string[]; trust: WorkspaceTrust } | undefined> {
+  const explicit = options.extensions?.explicit ?? [];
+  const noDiscovery = options.extensions?.noDiscovery ?? false;
+  if (explicit.length === 0 && noDiscovery) return undefined;
+  // Decided before anything of the folder's starts; with --no-ext nothing of it would.
+  const trust: WorkspaceTrust = noDiscovery ? { dir: context.cwd, trusted: false, how: "nothing_to_run", found: [] } : await decideTrust();
+  const { ExtensionManager } = await import("../extensions/manager.ts");
+  const manager = new ExtensionManager();
+  const report = await manager.load({
+    ...context,
+    explicit,
+    noDiscovery,
+    projectTrusted: trust.trusted,
+    wait: options.extensionWait ?? "all",
+    onWaiting: options.onExtensionsWaiting,
+    zotVersion: VERSION,
+    zotBinary: options.zotBinary ?? process.execPath,
+  });
+  return { manager, warnings: report.warnings, trust };
+}

@@ -1,0 +1,87 @@
+// Claude Code's settings hooks on one agent: PreToolUse/PostToolUse as a participant of its chain,
+// UserPromptSubmit/Stop/PreCompact as its prompt hooks, Notification when the confirmation gate
+// asks, SessionStart after a compaction; SessionStart/SessionEnd for the runtime to call where a
+// session starts and ends. The one entry point the runtime uses.
+// Rule: a folder's .claude/settings*.json count only when the folder is trusted; the user's own
+// files (~/.claude/settings.json, $ZOT_HOME/settings.json) always do. Each entry point outside
+// this folder is one line, marked "[settings hooks]".
+import { randomUUID } from "node:crypto";
+import type { Agent } from "../core/agent.ts";
+import type { ConfirmGate } from "../core/confirm-gate.ts";
+import { HookRunner } from "./hook-runner.ts";
+import { settingsPromptHooks } from "./prompt-points.ts";
+import { type SessionEndReason, SessionPoints, type SessionStartSource } from "./session-points.ts";
+import { settingsSources, SettingsHooksSources } from "./settings-sources.ts";
+import { SETTINGS_HOOKS_PARTICIPANT, toolHooksParticipant } from "./tool-participant.ts";
+
+export interface SettingsHooksOptions {
+  agent: Agent;
+  /** the project folder (CLAUDE_PROJECT_DIR) */
+  cwd: string;
+  /** $ZOT_HOME */
+  home: string;
+  /** ~ */
+  userHome: string;
+  env?: Record<string, string | undefined>;
+  /** the workspace trust decision of `cwd` */
+  projectTrusted: boolean;
+  /** the confirmation gate, when the run has one (a hook's ask and allow go through it) */
+  gate?: ConfirmGate;
+  /** what the user should hear (a failed hook, a systemMessage, a file's warnings) */
+  log(message: string): void;
+  /** the session being recorded, read at each event (it changes with /clear and resumes) */
+  session(): { id: string; file: string } | undefined;
+}
+
+export interface SettingsHooks {
+  sessionStart(source: SessionStartSource): Promise<void>;
+  sessionEnd(reason: SessionEndReason): Promise<void>;
+  /** tells Notification hooks (zot sends "permission_prompt" itself; a front end may add "idle_prompt") */
+  notify(message: string, type: string): void;
+  /** takes the hooks off the agent */
+  detach(): void;
+}
+
+export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHooks {
+  const { agent, gate } = options;
+  const runId = `run-${randomUUID()}`;
+  const sources = new SettingsHooksSources(
+    settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted }),
+    (message) => options.log(message),
+  );
+  const runner = new HookRunner(sources, {
+    cwd: options.cwd,
+    env: options.env,
+    sessionId: () => options.session()?.id ?? runId,
+    transcriptPath: () => options.session()?.file ?? "",
+    permissionMode: () => (gate?.confirming ? "default" : "bypassPermissions"),
+    log: (message) => options.log(message),
+  });
+  // Read now, so a broken file is reported at the start rather than at its first event.
+  sources.current();
+
+  agent.chain.add(
+    toolHooksParticipant({
+      runner,
+      isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
+      gate,
+    }),
+  );
+  agent.setPromptHooks(settingsPromptHooks(runner));
+  const points = new SessionPoints(runner, agent);
+  const offAsk = gate?.onAsk((request) => points.notify(`zot needs your permission to use ${request.tool}`, "permission_prompt"));
+  const offCompacted = agent.onCompacted(() => {
+    points.sessionStart("compact").catch((error) => options.log(`SessionStart hooks failed: ${(error as Error).message}`));
+  });
+  return {
+    sessionStart: (source) => points.sessionStart(source),
+    sessionEnd: (reason) => points.sessionEnd(reason),
+    notify: (message, type) => points.notify(message, type),
+    detach() {
+      agent.chain.remove(SETTINGS_HOOKS_PARTICIPANT);
+      agent.setPromptHooks(undefined);
+      offAsk?.();
+      offCompacted();
+    },
+  };
+}

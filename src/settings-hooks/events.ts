@@ -1,0 +1,36 @@
+// The Claude Code hook events zot runs, and what each one's matcher is matched against.
+// Rule: an event's name is Claude Code's, spelled exactly as in a settings file; an event zot has
+// no place for is named in a warning, never silently dropped.
+
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "SessionEnd",
+  "PreCompact",
+  "Notification",
+] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** What a group's `matcher` is tested against; events without one run every group. */
+export const MATCHED_ON: Readonly<Record<HookEventName, string | undefined>> = {
+  PreToolUse: "tool name",
+  PostToolUse: "tool name",
+  PostToolUseFailure: "tool name",
+  UserPromptSubmit: undefined,
+  Stop: undefined,
+  SessionStart: "source (startup, resume, clear, compact)",
+  SessionEnd: "reason (clear, other)",
+  PreCompact: "trigger (manual, auto)",
+  Notification: "notification type (permission_prompt)",
+};
+
+export function isHookEvent(name: string): name is HookEventName {
+  return (HOOK_EVENTS as readonly string[]).includes(name);
+}
+
+/** Claude Code's hook handler types other than "command": zot skips them with a warning. */
+export const OTHER_HANDLER_TYPES = ["http", "prompt", "agent", "mcp_tool"] as const;

@@ -1,0 +1,121 @@
+// What one settings hook answered, read as Claude Code reads it: exit 0 is success (stdout may be
+// a JSON answer; for UserPromptSubmit and SessionStart plain stdout is context for the model),
+// exit 2 is a blocking error whose stderr is the reason, any other exit a non-blocking error.
+// Rule: every answer becomes one HookAnswer; what the answer means for the event is decided where
+// the answers are combined (combine.ts), never here.
+import * as v from "valibot";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { issueSentence } from "../protocol/schema-issue.ts";
+import type { CommandRun } from "./command-run.ts";
+import type { HookEventName } from "./events.ts";
+import type { CommandHook } from "./settings-file.ts";
+
+const HookSpecificOutput = v.looseObject({
+  hookEventName: v.optional(v.string()),
+  permissionDecision: v.optional(v.picklist(["allow", "deny", "ask", "defer"], "must be allow, deny or ask")),
+  permissionDecisionReason: v.optional(v.string()),
+  updatedInput: v.optional(v.record(v.string(), v.unknown(), "must be an object: the whole tool input, rewritten")),
+  additionalContext: v.optional(v.string()),
+});
+
+/** The JSON a hook may print on stdout (exit 0). */
+export const HookJsonOutput = v.looseObject({
+  continue: v.optional(v.boolean()),
+  stopReason: v.optional(v.string()),
+  suppressOutput: v.optional(v.boolean()),
+  systemMessage: v.optional(v.string()),
+  /** "block" (the legacy PreToolUse "approve" is allow) */
+  decision: v.optional(v.picklist(["block", "approve", "allow", "deny"], 'must be "block"')),
+  reason: v.optional(v.string()),
+  hookSpecificOutput: v.optional(HookSpecificOutput),
+});
+export type HookJsonOutput = v.InferOutput<typeof HookJsonOutput>;
+
+/** One hook's answer, whatever way it gave it. */
+export interface HookAnswer {
+  hook: CommandHook;
+  /** the hook failed (not exit 0 or 2, a timeout, bad JSON): logged, and it counts for nothing */
+  failure?: string;
+  /** exit 2, `decision: "block"` or `permissionDecision: "deny"`: the reason */
+  block?: string;
+  permission?: "allow" | "ask";
+  permissionReason?: string;
+  updatedInput?: Record<string, unknown>;
+  /** text for the model: additionalContext, or plain stdout where it counts as context */
+  context?: string;
+  /** `continue: false`: the agent stops; the reason is for the user */
+  stop?: string;
+  /** for the user */
+  systemMessage?: string;
+}
+
+/** Events whose plain (non-JSON) stdout on exit 0 is context for the model. */
+const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
+
+export function readAnswer(hook: CommandHook, run: CommandRun): HookAnswer {
+  const who = describeHook(hook);
+  if (run.status === "failed_to_start") return { hook, failure: `${who} did not start: ${run.message}` };
+  if (run.status === "timed_out") return { hook, failure: `${who} did not finish within ${hook.timeoutMs / 1000} s and was stopped${tail(run.stderr)}` };
+  if (run.status === "aborted") return { hook };
+  if (run.code === 2) {
+    const reason = run.stderr.trim();
+    return { hook, block: reason || `${who} exited 2 (blocking) without a reason on stderr` };
+  }
+  if (run.code !== 0) return { hook, failure: `${who} exited ${run.code}${tail(run.stderr)}` };
+  const out = run.stdout.trim();
+  if (!out.startsWith("{")) return out && STDOUT_IS_CONTEXT.has(hook.event) ? { hook, context: out } : { hook };
+  let json: unknown;
+  try {
+    json = JSON.parse(out);
+  } catch (error) {
+    return { hook, failure: `${who} printed output that starts like JSON but is not (${(error as Error).message}); its answer is ignored` };
+  }
+  const parsed = isJsonObject(json) ? v.safeParse(HookJsonOutput, json) : undefined;
+  if (!parsed?.success) {
+    const what = parsed ? issueSentence(parsed.issues) : "it must be a JSON object";
+    return { hook, failure: `${who} answered with JSON zot cannot use (${what}); its answer is ignored` };
+  }
+  return fromJson(hook, parsed.output);
+}
+
+function fromJson(hook: CommandHook, json: HookJsonOutput): HookAnswer {
+  const answer: HookAnswer = { hook };
+  const specific = json.hookSpecificOutput;
+  if (json.continue === false) answer.stop = json.stopReason?.trim() || `${describeHook(hook)} stopped the agent`;
+  if (json.systemMessage) answer.systemMessage = json.systemMessage;
+  if (specific?.additionalContext) answer.context = specific.additionalContext;
+  const reason = json.reason?.trim();
+  if (json.decision === "block" || json.decision === "deny") answer.block = reason || `blocked by ${describeHook(hook)}`;
+  // PreToolUse's decision as Claude Code first had it: "approve" is allow.
+  if (json.decision === "approve" || json.decision === "allow") answer.permission = "allow";
+  switch (specific?.permissionDecision) {
+    case "deny":
+      answer.block = specific.permissionDecisionReason?.trim() || reason || `denied by ${describeHook(hook)}`;
+      break;
+    case "ask":
+    case "defer":
+      answer.permission = "ask";
+      break;
+    case "allow":
+      answer.permission = "allow";
+      break;
+  }
+  if (answer.permission && specific?.permissionDecisionReason) answer.permissionReason = specific.permissionDecisionReason;
+  if (specific?.updatedInput) answer.updatedInput = specific.updatedInput;
+  return answer;
+}
+
+/** `PreToolUse hook "python3 guard.py" (.claude/settings.json)` */
+export function describeHook(hook: CommandHook): string {
+  const command = hook.command.length > 60 ? `${hook.command.slice(0, 59)}…` : hook.command;
+  return `${hook.event} hook "${command}" (${hook.source.label})`;
+}
+
+/** `: <the first lines of stderr>`, or nothing */
+function tail(stderr: string): string {
+  const text = stderr.trim();
+  if (!text) return "";
+  const lines = text.split("\n");
+  const shown = lines.slice(0, 3).join(" / ");
+  return `: ${shown.length > 300 ? `${shown.slice(0, 299)}…` : shown}${lines.length > 3 ? " …" : ""}`;
+}

@@ -1,0 +1,31 @@
+// A settings hook group's `matcher`, as Claude Code reads it: empty or "*" matches everything; a
+// matcher of only letters, digits, "_" and "|" is a list of exact names ("Edit|Write"); anything
+// else is a JavaScript regular expression, unanchored ("mcp__github__.*", "^Notebook").
+// Rule: a matcher is compiled once, when its file is read; one that does not compile is an error
+// for the file's warning, never a matcher that matches nothing in silence.
+
+export interface Matcher {
+  /** the matcher as written ("" when it was left out) */
+  readonly text: string;
+  /** true when any of `values` matches (a tool's Claude Code name and its zot name, a source …) */
+  matches(values: readonly string[]): boolean;
+}
+
+const EXACT = /^[A-Za-z0-9_|]+$/;
+
+export function compileMatcher(text: string | undefined): Matcher | { error: string } {
+  const written = text ?? "";
+  const trimmed = written.trim();
+  if (trimmed === "" || trimmed === "*") return { text: written, matches: () => true };
+  if (EXACT.test(trimmed)) {
+    const names = new Set(trimmed.split("|").filter(Boolean));
+    return { text: written, matches: (values) => values.some((value) => names.has(value)) };
+  }
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(trimmed);
+  } catch (error) {
+    return { error: `is not a valid regular expression (${(error as Error).message})` };
+  }
+  return { text: written, matches: (values) => values.some((value) => pattern.test(value)) };
+}

@@ -1,0 +1,145 @@
+// The `hooks` of one settings file in Claude Code's format (~/.claude/settings.json,
+// .claude/settings.json, .claude/settings.local.json, $ZOT_HOME/settings.json), read unchanged:
+// `{"hooks": {"<Event>": [{"matcher": "…", "hooks": [{"type": "command", "command": "…",
+// "timeout": 30}]}]}}`.
+// Rule: a bad part loses only itself: every problem is a warning naming the file and the field
+// (`.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout …`), and the rest of the file runs.
+import * as v from "valibot";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { issueSentence } from "../protocol/schema-issue.ts";
+import { type HookEventName, HOOK_EVENTS, isHookEvent, MATCHED_ON, OTHER_HANDLER_TYPES } from "./events.ts";
+import { compileMatcher, type Matcher } from "./matcher.ts";
+
+/** A hook's own timeout when it names none, as Claude Code's: 60 s. */
+export const DEFAULT_TIMEOUT_S = 60;
+
+/** Where a settings file is, and whose it is. */
+export interface SettingsSource {
+  /** absolute path */
+  file: string;
+  /** how the user knows it: "~/.claude/settings.json", ".claude/settings.json" */
+  label: string;
+  /** "project" files run only in a trusted folder */
+  scope: "user" | "project";
+}
+
+/** One `type: "command"` hook, ready to run. */
+export interface CommandHook {
+  event: HookEventName;
+  matcher: Matcher;
+  command: string;
+  timeoutMs: number;
+  source: SettingsSource;
+  /** where it sits in its file: `hooks.PreToolUse[0].hooks[1]` */
+  at: string;
+}
+
+export interface ParsedSettings {
+  /** in file order: events as written, groups and hooks in their lists' order */
+  hooks: CommandHook[];
+  warnings: string[];
+  /** `"disableAllHooks": true` */
+  disableAll: boolean;
+}
+
+const SettingsFile = v.looseObject({
+  hooks: v.optional(v.custom<Record<string, unknown>>(isJsonObject, 'must be an object of events, {"PreToolUse": […], …}'), {}),
+  disableAllHooks: v.optional(v.boolean(), false),
+});
+
+const MatcherGroup = v.looseObject({
+  matcher: v.optional(v.string()),
+  hooks: v.array(v.unknown()),
+});
+
+const CommandHandler = v.looseObject({
+  type: v.literal("command"),
+  command: v.pipe(v.string(), v.trim(), v.minLength(1, "must be the command to run")),
+});
+
+const Timeout = v.pipe(v.number("must be a number of seconds"), v.gtValue(0, "must be more than 0 seconds"));
+
+export type SettingsFileShape = v.InferOutput<typeof SettingsFile>;
+
+/** The hooks of a settings file's text. */
+export function parseSettingsHooks(text: string, source: SettingsSource): ParsedSettings {
+  const warnings: string[] = [];
+  const warn = (message: string) => warnings.push(`${source.label}: ${message}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    warn(`is not valid JSON (${(error as Error).message}); none of its hooks run until it is fixed`);
+    return { hooks: [], warnings, disableAll: false };
+  }
+  const file = isJsonObject(json) ? v.safeParse(SettingsFile, json) : undefined;
+  if (!file?.success) {
+    const what = file ? issueSentence(file.issues) : "it must be a JSON object";
+    warn(`${what}; none of its hooks run until it is fixed`);
+    return { hooks: [], warnings, disableAll: false };
+  }
+  const hooks: CommandHook[] = [];
+  const unknownEvents: string[] = [];
+  for (const [event, groups] of Object.entries(file.output.hooks)) {
+    if (!isHookEvent(event)) {
+      unknownEvents.push(event);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      warn(`hooks.${event} must be a list of {"matcher": …, "hooks": […]} groups; its hooks do not run`);
+      continue;
+    }
+    groups.forEach((group, g) => hooks.push(...readGroup(event, group, `hooks.${event}[${g}]`, source, warn)));
+  }
+  if (unknownEvents.length > 0) {
+    const names = unknownEvents.map((name) => `hooks.${name}`).join(", ");
+    warn(`${names}: zot has no such hook event, so ${unknownEvents.length === 1 ? "its hooks do" : "their hooks do"} not run (zot runs ${HOOK_EVENTS.join(", ")})`);
+  }
+  return { hooks, warnings, disableAll: file.output.disableAllHooks };
+}
+
+function readGroup(event: HookEventName, raw: unknown, at: string, source: SettingsSource, warn: (message: string) => void): CommandHook[] {
+  const group = isJsonObject(raw) ? v.safeParse(MatcherGroup, raw) : undefined;
+  if (!group?.success) {
+    const what = group ? issueSentence(group.issues, `${at}.`) : `${at} must be an object {"matcher": …, "hooks": […]}`;
+    warn(`${what}; this group's hooks do not run`);
+    return [];
+  }
+  const matcher = compileMatcher(group.output.matcher);
+  if ("error" in matcher) {
+    warn(`${at}.matcher ${JSON.stringify(group.output.matcher)} ${matcher.error}; this group's hooks do not run`);
+    return [];
+  }
+  if (matcher.text.trim() !== "" && matcher.text.trim() !== "*" && MATCHED_ON[event] === undefined) {
+    warn(`${at}.matcher: ${event} hooks have no matcher, so it is ignored and they run every time`);
+  }
+  const out: CommandHook[] = [];
+  group.output.hooks.forEach((handler, h) => {
+    const hook = readHandler(handler, `${at}.hooks[${h}]`, warn);
+    if (hook) out.push({ event, matcher, source, ...hook });
+  });
+  return out;
+}
+
+function readHandler(raw: unknown, at: string, warn: (message: string) => void): { command: string; timeoutMs: number; at: string } | undefined {
+  if (!isJsonObject(raw)) {
+    warn(`${at} must be an object {"type": "command", "command": …}; it is skipped`);
+    return undefined;
+  }
+  if (typeof raw.type === "string" && (OTHER_HANDLER_TYPES as readonly string[]).includes(raw.type)) {
+    warn(`${at}.type is "${raw.type}"; zot runs only "command" hooks, so this one is skipped`);
+    return undefined;
+  }
+  const handler = v.safeParse(CommandHandler, raw);
+  if (!handler.success) {
+    warn(`${issueSentence(handler.issues, `${at}.`)} (zot runs {"type": "command", "command": "…"} hooks); it is skipped`);
+    return undefined;
+  }
+  let seconds = DEFAULT_TIMEOUT_S;
+  if (raw.timeout !== undefined) {
+    const timeout = v.safeParse(Timeout, raw.timeout);
+    if (timeout.success) seconds = timeout.output;
+    else warn(`${at}.timeout ${issueSentence(timeout.issues)}; the default ${DEFAULT_TIMEOUT_S} s applies`);
+  }
+  return { command: handler.output.command, timeoutMs: seconds * 1000, at };
+}

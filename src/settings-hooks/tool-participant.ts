@@ -1,0 +1,115 @@
+// PreToolUse and PostToolUse (and PostToolUseFailure) as one participant of the interception chain:
+// PreToolUse at tool_call (deny, rewrite the arguments, ask the user or let the call through the
+// confirmation gate unasked), PostToolUse at after_tool (feedback and context the model reads with
+// the result). The chain reports what it changed as `intercept` events, like any participant's.
+// Rule: hooks see and rewrite calls in Claude Code's names (tool-mapping.ts); a failed or timed-out
+// hook counts for nothing (Claude Code's rule), and `ask` with nobody to ask refuses the call.
+import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
+import type { InterceptStage } from "../protocol/events.ts";
+import type { ToolResult } from "../protocol/tool.ts";
+import { applyRewrites, combine, joinReasons } from "./combine.ts";
+import { describeHook } from "./hook-output.ts";
+import { HookRunner } from "./hook-runner.ts";
+import { fromClaudeInput, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
+
+export const SETTINGS_HOOKS_PARTICIPANT = "settings-hooks";
+/** The chain's own deadline is the longest hook's plus this: the hooks' timeouts decide first. */
+const CHAIN_MARGIN_MS = 2000;
+/** Contexts of PreToolUse kept for calls whose result has not come yet; more is a leak. */
+const PENDING_MAX = 256;
+
+/** What the participant needs of the confirmation gate (core/confirm-gate.ts). */
+export interface GateAccess {
+  /** whether a person can be asked (the TUI); without one a hook's `ask` refuses the call */
+  readonly canAsk: boolean;
+  /** a hook's word on one call: ask about it whatever else holds, or let it pass unasked */
+  hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void;
+}
+
+export interface ToolHooksOptions {
+  runner: HookRunner;
+  /** whether `name` is one of zot's built-in tools (only those are renamed for the hooks) */
+  isBuiltin(name: string): boolean;
+  gate?: GateAccess;
+}
+
+export function toolHooksParticipant(options: ToolHooksOptions): Participant {
+  const { runner } = options;
+  const pending = new Map<string, string[]>();
+  const longest = (...events: Parameters<HookRunner["matching"]>[0][]) =>
+    HookRunner.longest(events.flatMap((event) => runner.matching(event))) + CHAIN_MARGIN_MS;
+  return {
+    name: SETTINGS_HOOKS_PARTICIPANT,
+    priority: 0,
+    stages: ["tool_call", "after_tool"],
+    get timeoutMs() {
+      return { tool_call: longest("PreToolUse"), after_tool: longest("PostToolUse", "PostToolUseFailure") };
+    },
+    onFailure: "allow",
+    async decide<S extends InterceptStage>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>> {
+      if (stage === "tool_call") return (await beforeTool(options, pending, payload as StagePayloads["tool_call"], signal)) as Decision<S>;
+      if (stage === "after_tool") return (await afterTool(options, pending, payload as StagePayloads["after_tool"], signal)) as Decision<S>;
+      return { action: "continue" };
+    },
+  };
+}
+
+async function beforeTool(options: ToolHooksOptions, pending: Map<string, string[]>, p: StagePayloads["tool_call"], signal: AbortSignal): Promise<Decision<"tool_call">> {
+  const { runner, gate } = options;
+  const builtin = options.isBuiltin(p.name);
+  const call = toClaudeCall(p.name, p.args, runner.context.cwd, builtin);
+  const hooks = runner.matching("PreToolUse", [call.tool_name, p.name]);
+  if (hooks.length === 0) return { action: "continue" };
+  const answers = await runner.run(hooks, { ...call, tool_use_id: p.id }, signal);
+  const combined = combine(answers);
+  if (combined.stop !== undefined) return { action: "abort_turn", reason: `a PreToolUse hook stopped the agent: ${combined.stop}` };
+  if (combined.blocks.length > 0) return { action: "deny", reason: joinReasons(combined.blocks) };
+  if (combined.contexts.length > 0) {
+    if (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value as string);
+    pending.set(p.id, combined.contexts.map((text) => `[PreToolUse hook] ${text}`));
+  }
+  if (combined.ask) {
+    const why = joinReasons(combined.askReasons) || "a PreToolUse hook asks to confirm this call";
+    if (!gate?.canAsk) {
+      return {
+        action: "deny",
+        reason: `tool call refused: a PreToolUse hook asked for the user's confirmation (${why}) and this run has no terminal to ask in; tell the user what you wanted to run`,
+      };
+    }
+    gate.hookVerdict(p.id, "ask", why);
+  } else if (combined.allow) {
+    gate?.hookVerdict(p.id, "allow");
+  }
+  const rewritten = applyRewrites(call.tool_input, combined.rewrites);
+  if (!rewritten) return { action: "continue" };
+  const args = fromClaudeInput(p.name, p.args, call, rewritten, builtin);
+  if (Bun.deepEquals(args, p.args)) return { action: "continue" };
+  const by = answers.filter((answer) => answer.updatedInput).map((answer) => describeHook(answer.hook));
+  return { action: "modify", value: args, reason: `updatedInput from ${by.join(", ")}` };
+}
+
+async function afterTool(options: ToolHooksOptions, pending: Map<string, string[]>, p: StagePayloads["after_tool"], signal: AbortSignal): Promise<Decision<"after_tool">> {
+  const { runner } = options;
+  const notes = pending.get(p.id) ?? [];
+  pending.delete(p.id);
+  const event = p.result.is_error ? "PostToolUseFailure" : "PostToolUse";
+  const call = toClaudeCall(p.name, p.args, runner.context.cwd, options.isBuiltin(p.name));
+  const hooks = runner.matching(event, [call.tool_name, p.name]);
+  if (hooks.length > 0) {
+    const fields =
+      event === "PostToolUse"
+        ? { ...call, tool_response: toClaudeResponse(call, p.result), tool_use_id: p.id }
+        : { ...call, tool_use_id: p.id, error: textOf(p.result), is_interrupt: signal.aborted };
+    const combined = combine(await runner.run(hooks, fields, signal));
+    if (combined.stop !== undefined) return { action: "abort_turn", reason: `a ${event} hook stopped the agent: ${combined.stop}` };
+    // The tool already ran: a block is feedback for the model, as Claude Code gives it.
+    notes.push(...combined.blocks.map((text) => `[${event} hook] ${text}`), ...combined.contexts.map((text) => `[${event} hook] ${text}`));
+  }
+  if (notes.length === 0) return { action: "continue" };
+  const result: ToolResult = { ...p.result, content: [...p.result.content, { type: "text", text: notes.join("\n") }] };
+  return { action: "modify", value: result, reason: "what settings hooks said about the call, for the model" };
+}
+
+function textOf(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}

@@ -1,0 +1,86 @@
+// The `tool_search` tool: how the model finds and switches on deferred tools (core/deferred-tools.ts),
+// so that many tools (MCP servers with dozens each) cost a request their names, not their schemas.
+// Rule: its description always names every tool it can activate (up to a bound), so the model knows
+// what exists without searching blind; what it activates is usable from the model's next step.
+import * as v from "valibot";
+import type { Tool } from "../protocol/tool.ts";
+import { textResult } from "../protocol/tool.ts";
+import { defineArgs } from "./args.ts";
+
+export const TOOL_SEARCH_NAME = "tool_search";
+
+/** What the tool searches and activates. */
+export interface ToolCatalog {
+  search(query: string, limit: number): { name: string; description: string }[];
+  activate(names: readonly string[]): { activated: string[]; unknown: string[] };
+  pendingNames(): string[];
+}
+
+/** How many characters of names the description lists before it says how many more there are. */
+const MAX_LISTED_CHARS = 6000;
+const DEFAULT_RESULTS = 5;
+const MAX_RESULTS = 20;
+
+const SearchArgs = v.object({
+  query: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description('Words to look for in the tools\' names and descriptions ("github pull request"), or "select:name1,name2" to activate tools by exact name.'),
+  ),
+  max_results: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RESULTS), v.description(`How many tools to activate at most (default ${DEFAULT_RESULTS}).`))),
+});
+
+const args = defineArgs(TOOL_SEARCH_NAME, SearchArgs);
+
+export function createToolSearchTool(catalog: ToolCatalog): Tool {
+  return {
+    name: TOOL_SEARCH_NAME,
+    // A getter: the list changes as servers join and tools are activated.
+    get description() {
+      return describe(catalog.pendingNames());
+    },
+    parameters: args.jsonSchema,
+    async execute(raw) {
+      const parsed = args.parse(raw);
+      if (!parsed.ok) return parsed.error;
+      const matches = catalog.search(parsed.value.query, parsed.value.max_results ?? DEFAULT_RESULTS);
+      if (matches.length === 0) {
+        const pending = catalog.pendingNames();
+        return textResult(
+          pending.length > 0
+            ? `no deferred tool matches ${JSON.stringify(parsed.value.query)}; try other words, or select:<name> with one of: ${pending.join(", ")}`
+            : "every tool is already active; call them directly",
+        );
+      }
+      const { activated } = catalog.activate(matches.map((match) => match.name));
+      const lines = matches.map((match) => `- ${match.name}: ${firstLine(match.description)}`);
+      return textResult(
+        `Activated ${activated.length} tool${activated.length === 1 ? "" : "s"}; call ${activated.length === 1 ? "it" : "them"} by name from your next step, with the parameters ${activated.length === 1 ? "its" : "their"} definition gives:\n${lines.join("\n")}`,
+        false,
+        { activated },
+      );
+    },
+  };
+}
+
+function describe(pending: readonly string[]): string {
+  let listed = "";
+  let count = 0;
+  for (const name of pending) {
+    if (listed.length + name.length + 2 > MAX_LISTED_CHARS) break;
+    listed += `${count > 0 ? ", " : ""}${name}`;
+    count++;
+  }
+  const more = pending.length > count ? ` … and ${pending.length - count} more (search finds them)` : "";
+  return (
+    "Find and activate tools that are available but not loaded yet. Their definitions are left out to keep requests small; " +
+    "search by what you need (or select:<name> for a tool you know) and the matching tools become callable from your next step. " +
+    "You may also call one of the names below directly. " +
+    `Deferred tools: ${listed || "(none)"}${more}.`
+  );
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

@@ -1,0 +1,84 @@
+// Markdown commands as Claude Code users keep them: discovery order and namespaces, frontmatter,
+// and the expansion of $ARGUMENTS, $1…, !`cmd` (only where allowed) and @file.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expandCommand, splitArgs } from "../../src/commands/expand-command.ts";
+import { loadMarkdownCommands } from "../../src/commands/markdown-commands.ts";
+
+let tmp: string;
+let cwd: string;
+let home: string;
+let userHome: string;
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "zot-cmds-")));
+  cwd = path.join(tmp, "project");
+  home = path.join(tmp, "zothome");
+  userHome = path.join(tmp, "user");
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const write = (file: string, text: string) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+};
+
+describe("loadMarkdownCommands", () => {
+  test("project before user, zot's folder before Claude Code's; subfolders are namespaces; frontmatter read", () => {
+    write(path.join(cwd, ".claude", "commands", "review.md"), "---\ndescription: Review the diff\nargument-hint: [focus]\nmodel: claude-opus-4-5\nallowed-tools: Bash(git diff:*), Read\n---\nReview $ARGUMENTS");
+    write(path.join(cwd, ".zot", "commands", "frontend", "lint.md"), "# Lint the frontend\nRun the linter.");
+    write(path.join(home, "commands", "review.md"), "user's review, shadowed");
+    write(path.join(userHome, ".claude", "commands", "standup.md"), "Write my standup");
+    write(path.join(userHome, ".claude", "commands", "bad name.md"), "x");
+    const { commands, warnings } = loadMarkdownCommands({ cwd, home, userHome });
+    expect(commands.map((c) => [c.name, c.scope, c.description])).toEqual([
+      ["frontend:lint", "project", "Lint the frontend (project)"],
+      ["review", "project", "Review the diff (project)"],
+      ["standup", "user", "Write my standup (user)"],
+    ]);
+    const review = commands.find((c) => c.name === "review")!;
+    expect(review).toMatchObject({ argumentHint: "[focus]", model: "claude-opus-4-5", allowedTools: ["Bash(git diff:*)", "Read"], body: "Review $ARGUMENTS" });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("bad name.md: not a command name");
+  });
+
+  test("a broken frontmatter is a warning naming the file; the other commands load", () => {
+    write(path.join(cwd, ".claude", "commands", "broken.md"), "---\ndescription: [unclosed\n");
+    write(path.join(cwd, ".claude", "commands", "fine.md"), "fine");
+    const { commands, warnings } = loadMarkdownCommands({ cwd, home, userHome });
+    expect(commands.map((c) => c.name)).toEqual(["fine"]);
+    expect(warnings.join("\n")).toContain("broken.md");
+  });
+});
+
+describe("expandCommand", () => {
+  test("$ARGUMENTS and $1, $2 (quotes keep words together)", async () => {
+    expect(await expandCommand("Fix issue #$1 in $2. All: $ARGUMENTS", '42 "src/a b.ts"', { cwd })).toBe('Fix issue #42 in src/a b.ts. All: 42 "src/a b.ts"');
+    expect(splitArgs(`a "b c" 'd e' f`)).toEqual(["a", "b c", "d e", "f"]);
+  });
+
+  test("arguments the template has no place for are appended", async () => {
+    expect(await expandCommand("Write a haiku.", "about rain", { cwd })).toBe("Write a haiku.\n\nabout rain");
+  });
+
+  test("!`cmd` runs in order where allowed, and is named as not run where not", async () => {
+    const ran: string[] = [];
+    const runShell = async (command: string) => {
+      ran.push(command);
+      return `out of ${command}\n`;
+    };
+    expect(await expandCommand("Status: !`git status`\nLog: !`git log -1`", "", { cwd, runShell })).toBe("Status: out of git status\nLog: out of git log -1");
+    expect(ran).toEqual(["git status", "git log -1"]);
+    expect(await expandCommand("Status: !`git status`", "", { cwd })).toContain("was not run: this folder is not trusted");
+  });
+
+  test("@file attaches the file's content after the prompt; code, missing files and big files are not attached", async () => {
+    write(path.join(cwd, "src", "a.ts"), "export const a = 1;\n");
+    write(path.join(cwd, "big.txt"), "x".repeat(300 * 1024));
+    const text = await expandCommand("Review @src/a.ts and @big.txt, not `@src/a.ts` or @missing.ts", "", { cwd });
+    expect(text).toContain("Contents of src/a.ts:\n```\nexport const a = 1;\n```");
+    expect(text.match(/Contents of/g)).toHaveLength(1);
+    expect(text).toContain("big.txt is 307,200 bytes, too large to attach");
+  });
+});

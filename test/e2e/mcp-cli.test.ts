@@ -1,0 +1,77 @@
+// `zot mcp` through dist/zot: add writes where each scope writes, list starts every server once to
+// say whether it works (never an untrusted folder's), get shows one, remove takes it out, and
+// Claude Code's ~/.claude.json is read and never written.
+import { describe, expect, test } from "bun:test";
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { EVERYTHING, misbehaving } from "../support/mcp-servers.ts";
+import { trustDir } from "../support/trust.ts";
+import { tempDir, zot } from "../support/zot.ts";
+
+function where() {
+  const cwd = tempDir("zot-mcp-cli-");
+  const home = tempDir("zot-mcp-home-");
+  const userHome = tempDir("zot-mcp-user-");
+  return { cwd, home, userHome, env: { HOME: userHome, CLAUDE_CONFIG_DIR: "" } };
+}
+
+describe("zot mcp", () => {
+  test("add in each scope, list them checked, get one, remove them", async () => {
+    const w = where();
+    trustDir(w.home, w.cwd);
+    const claude = JSON.stringify({ mcpServers: { claudes: misbehaving() }, numStartups: 7 });
+    writeFileSync(join(w.userHome, ".claude.json"), claude);
+    for (const args of [
+      ["add", "everything", "node", EVERYTHING, "stdio"],
+      ["add", "-s", "project", "-e", "MODE=${MODE:-calm}", "shared", "node", misbehaving().args[0]!],
+      ["add", "-s", "user", "--transport", "http", "nowhere", "http://127.0.0.1:9/mcp"],
+    ]) {
+      const run = await zot(["mcp", ...args], w);
+      expect({ args, stderr: run.stderr, code: run.code }).toEqual({ args, stderr: "", code: 0 });
+    }
+    expect(JSON.parse(readFileSync(join(w.cwd, ".mcp.json"), "utf8"))).toEqual({
+      mcpServers: { shared: { type: "stdio", command: "node", args: [misbehaving().args[0]], env: { MODE: "${MODE:-calm}" } } },
+    });
+    expect(Object.keys(JSON.parse(readFileSync(join(w.home, "mcp.json"), "utf8")).projects)).toEqual([realpathSync(w.cwd)]);
+
+    const list = await zot(["mcp", "list"], w);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain("Checking MCP server health");
+    const lines = list.stdout.trim().split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^everything: node .*index\.js stdio - ✓ connected \(1[0-9] tools, 4 prompts\) \[.*mcp\.json \(local\)\]$/);
+    expect(lines[1]).toMatch(/^shared: node .*misbehaving-server\.mjs - ✓ connected \(7 tools, 1 prompt\) \[\.mcp\.json\]$/);
+    expect(lines[2]).toMatch(/^nowhere: http:\/\/127\.0\.0\.1:9\/mcp \(HTTP\) - ✗ failed: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/);
+    expect(lines[3]).toMatch(/^claudes: node .*misbehaving-server\.mjs - ✓ connected .*\.claude\.json \(user\)\]$/);
+
+    const get = await zot(["mcp", "get", "shared"], w);
+    expect(get.stdout).toContain("Scope: project (shared through .mcp.json)");
+    expect(get.stdout).toContain("Status: ✓ connected");
+    expect(get.stdout).toContain("    MODE=${MODE:-calm}");
+    expect(get.stdout).toContain("Tools: mcp__shared__ok, mcp__shared__crash");
+    expect(get.stdout).toContain("Prompts: /mcp__shared__greet");
+    expect(get.stdout).toContain("To remove it: zot mcp remove shared -s project");
+
+    const theirs = await zot(["mcp", "remove", "claudes"], w);
+    expect(theirs.code).toBe(2);
+    expect(theirs.stderr).toContain("Claude Code's own file, which zot does not change");
+    expect(readFileSync(join(w.userHome, ".claude.json"), "utf8")).toBe(claude);
+    for (const name of ["everything", "shared", "nowhere"]) expect((await zot(["mcp", "remove", name], w)).code).toBe(0);
+    expect((await zot(["mcp", "list"], w)).stdout.trim().split("\n").map((line) => line.split(":")[0])).toEqual(["claudes"]);
+  });
+
+  test("an untrusted folder's servers are listed, never started; mistakes are usage errors", async () => {
+    const w = where();
+    writeFileSync(join(w.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { theirs: misbehaving(), broken: { args: [] } } }));
+    const list = await zot(["mcp", "list"], w);
+    expect(list.stdout).toContain("theirs: node");
+    expect(list.stdout).toContain("- not started: this folder is not trusted (zot trust)");
+    const bad = await zot(["mcp", "add", "docs", "https://example.com/mcp"], w);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("zot: https://example.com/mcp is a URL; to add a remote server say so: zot mcp add --transport http docs https://example.com/mcp");
+    expect((await zot(["mcp", "frobnicate"], w)).stderr).toContain('unknown mcp subcommand "frobnicate"');
+    expect((await zot(["mcp", "get", "nope"], w)).stderr).toContain('no MCP server named "nope"');
+    const help = await zot(["help", "mcp"], w);
+    expect(help.stdout).toContain("zot mcp add [--transport stdio|http|sse] [--scope local|project|user]");
+  });
+});

@@ -1,0 +1,176 @@
+// MCP servers end to end through dist/zot and the mock LLM: a project's .mcp.json with the
+// reference filesystem and everything servers, a server added with `zot mcp add` over streamable
+// HTTP, and a misbehaving server (a crash mid-call, a hang at start, a tree left behind), in -p and
+// --json. Every run has its own HOME, so the machine's ~/.claude.json never takes part.
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { killPids, runningWith, sleepMarker, survivors } from "../support/process-census.ts";
+import { trustDir } from "../support/trust.ts";
+import { ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+let markers: string[] = [];
+afterEach(async () => {
+  await mock?.stop();
+  mock = undefined;
+  for (const marker of markers) killPids(runningWith(marker));
+  markers = [];
+});
+
+/** A project with `.mcp.json` holding `servers`, trusted unless told otherwise, and a HOME of its own. */
+function project(servers: Record<string, unknown>, options: { trusted?: boolean } = {}) {
+  const cwd = tempDir("zot-mcp-project-");
+  const home = tempDir("zot-mcp-home-");
+  const userHome = tempDir("zot-mcp-user-");
+  writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: servers }, null, 2));
+  if (options.trusted !== false) trustDir(home, cwd);
+  return { cwd, home, env: { HOME: userHome, CLAUDE_CONFIG_DIR: "" } };
+}
+
+const anthropic = (url: string) => ["--provider", "anthropic", "--api-key", "k", "--base-url", url];
+const toolNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
+/** The text of the tool results in the newest message of an Anthropic request. */
+function lastToolResults(body: any): { text: string; is_error: boolean }[] {
+  return body.messages
+    .at(-1)
+    .content.filter((b: any) => b.type === "tool_result")
+    .map((b: any) => ({ text: typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text ?? "").join("\n"), is_error: b.is_error === true }));
+}
+
+describe("zot -p with a project's MCP servers", () => {
+  test("the model calls mcp__fs__read_file and gets the file's content; the everything server's tools are offered beside it", async () => {
+    const files = tempDir("zot-mcp-files-");
+    writeFileSync(join(files, "plan.md"), "step one: ship the MCP client\n");
+    const where = project({ fs: filesystemStdio(files), everything: everythingStdio() });
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__fs__read_file", args: { path: join(files, "plan.md") } }] }, { text: "The plan says: {{last_tool_result}}" }]);
+    const run = await zot(["-p", "what does the plan say?", ...anthropic(mock.url)], where);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The plan says: step one: ship the MCP client\n");
+    const offered = toolNames(mock.requests[0]!.body);
+    expect(offered).toContain("mcp__fs__read_file");
+    expect(offered).toContain("mcp__everything__echo");
+    expect(offered).toContain("read");
+    expect(lastToolResults(mock.requests[1]!.body)).toEqual([{ text: "step one: ship the MCP client\n", is_error: false }]);
+  });
+
+  test("a server run by the zot binary's own bun (BUN_BE_BUN=1 in its env) needs no node", async () => {
+    const files = tempDir("zot-mcp-files-");
+    writeFileSync(join(files, "x.txt"), "read by a server zot itself runs\n");
+    const where = project({ fs: { command: ZOT, args: ["run", FILESYSTEM, files], env: { BUN_BE_BUN: "1" } } });
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__fs__read_text_file", args: { path: join(files, "x.txt") } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot(["-p", "read it", ...anthropic(mock.url)], where);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("read by a server zot itself runs\n");
+  });
+
+  test("a server added with zot mcp add --transport http is reached over streamable HTTP", async () => {
+    const server = await startEverythingHttp("streamableHttp");
+    try {
+      const where = project({});
+      const added = await zot(["mcp", "add", "--transport", "http", "--scope", "user", "-H", "X-Test: ${TEST_HEADER:-none}", "remote", server.url], where);
+      expect(added.stderr).toBe("");
+      expect(added.stdout).toContain('added http MCP server "remote" to');
+      mock = startMockLlm([{ tool_calls: [{ name: "mcp__remote__echo", args: { message: "across HTTP" } }] }, { text: "{{last_tool_result}}" }]);
+      const run = await zot(["-p", "echo it", ...anthropic(mock.url)], where);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("Echo: across HTTP\n");
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("a server that crashes mid-call: that call is a tool error naming the exit, the turn goes on, the user is told", async () => {
+    const where = project({ bad: misbehaving() });
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__bad__crash", args: {} }] }, { tool_calls: [{ name: "mcp__bad__ok", args: { text: "again" } }] }, { text: "coped" }]);
+    const run = await zot(["--json", "try it", ...anthropic(mock.url)], where);
+    expect(run.code).toBe(0);
+    const results = ndjson(run.stdout).filter((e) => e.type === "tool_result");
+    expect(results.map((e) => [e.name, e.is_error, e.content[0].text])).toEqual([
+      ["mcp__bad__crash", true, 'MCP server "bad" exited with code 3 during the call of crash'],
+      ["mcp__bad__ok", true, 'MCP server "bad" is not running: exited with code 3'],
+    ]);
+    expect(run.stderr).toContain('zot: MCP server "bad" stopped (exited with code 3); its tools answer with an error for the rest of this run');
+    expect(ndjson(run.stdout).at(-1)).toMatchObject({ type: "done" });
+  });
+
+  test("a server that hangs at start holds -p only until MCP_TIMEOUT; the prompt runs without it and the run says why", async () => {
+    const where = project({ stuck: misbehaving("--hang-start"), fine: misbehaving() });
+    mock = startMockLlm([{ text: "answered anyway" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock.url)], { ...where, env: { ...where.env, MCP_TIMEOUT: "1500" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("answered anyway\n");
+    expect(run.stderr).toContain('zot: MCP server "stuck" (.mcp.json) did not start: did not start within 1.5 s (MCP_TIMEOUT sets the limit, in ms)');
+    const offered = toolNames(mock.requests[0]!.body);
+    expect(offered).toContain("mcp__fine__ok");
+    expect(offered.some((name) => name.startsWith("mcp__stuck__"))).toBe(false);
+  });
+
+  test("an untrusted folder's .mcp.json does not run, and the note says how to trust it", async () => {
+    const marker = sleepMarker();
+    markers.push(marker);
+    const where = project({ bad: misbehaving("--sleeper", marker) }, { trusted: false });
+    mock = startMockLlm([{ text: "ok" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock.url)], where);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/is not trusted, so its \.mcp\.json did not run; to run them, trust it: zot trust /);
+    expect(toolNames(mock.requests[0]!.body).some((name) => name.startsWith("mcp__"))).toBe(false);
+    expect(runningWith(marker)).toEqual([]);
+  });
+
+  test("nothing a stdio server starts outlives zot (its setsid'd child included)", async () => {
+    const marker = sleepMarker();
+    markers.push(marker);
+    const where = project({ bad: misbehaving("--sleeper", marker) });
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__bad__ok", args: { text: "x" } }] }, { text: "done" }]);
+    const run = await zot(["-p", "go", ...anthropic(mock.url)], where);
+    expect(run.code).toBe(0);
+    expect(lastToolResults(mock.requests[1]!.body)[0]!.text).toBe("ok: x");
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  test("a server's prompt is a slash command: /mcp__bad__greet fills its arguments and sends the prompt to the model", async () => {
+    const where = project({ bad: misbehaving() });
+    mock = startMockLlm([{ text: "Hello, Ada!" }]);
+    const run = await zot(["-p", "/mcp__bad__greet Ada cheerful", ...anthropic(mock.url)], where);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Hello, Ada!\n");
+    expect(JSON.stringify(mock.requests[0]!.body.messages)).toContain("Say hello to Ada in a cheerful mood.");
+    const missing = await zot(["-p", "/mcp__bad__greet", ...anthropic(mock.url)], where);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("/mcp__bad__greet (extension mcp:bad): needs <name>: /mcp__bad__greet <name> [mood]");
+  });
+});
+
+describe("deferred MCP tools (ENABLE_TOOL_SEARCH)", () => {
+  test("with tool search the first request carries tool_search instead of the schemas; a search activates the tool for the next request", async () => {
+    const files = tempDir("zot-mcp-files-");
+    writeFileSync(join(files, "a.txt"), "deferred but found\n");
+    const servers = { fs: filesystemStdio(files), everything: everythingStdio() };
+    const direct = project(servers);
+    mock = startMockLlm([{ text: "direct" }]);
+    expect((await zot(["-p", "hi", ...anthropic(mock.url)], { ...direct, env: { ...direct.env, ENABLE_TOOL_SEARCH: "false" } })).code).toBe(0);
+    const directBody = mock.requests[0]!.body;
+    await mock.stop();
+
+    const where = project(servers);
+    mock = startMockLlm([
+      { tool_calls: [{ name: "tool_search", args: { query: "read file", max_results: 3 } }] },
+      { tool_calls: [{ name: "mcp__fs__read_text_file", args: { path: join(files, "a.txt") } }] },
+      { text: "{{last_tool_result}}" },
+    ]);
+    const run = await zot(["-p", "read a.txt", ...anthropic(mock.url)], { ...where, env: { ...where.env, ENABLE_TOOL_SEARCH: "true" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("deferred but found\n");
+    const first = mock.requests[0]!.body;
+    expect(toolNames(first).filter((name) => name.startsWith("mcp__"))).toEqual([]);
+    expect(toolNames(first)).toContain("tool_search");
+    expect(first.tools.find((t: any) => t.name === "tool_search").description).toContain("mcp__fs__read_text_file");
+    expect(toolNames(mock.requests[1]!.body)).toContain("mcp__fs__read_text_file");
+    // The point of it: the deferred request is much smaller than the one carrying every schema.
+    expect(JSON.stringify(first.tools).length * 2).toBeLessThan(JSON.stringify(directBody.tools).length);
+  });
+});

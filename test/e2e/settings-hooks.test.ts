@@ -1,0 +1,394 @@
+// Claude Code's settings hooks through the compiled binary, with the mock LLM speaking the real
+// Anthropic wire format: real hook scripts (bash and python3) in a project's .claude/settings.json,
+// the user's ~/.claude/settings.json and $ZOT_HOME/settings.json.
+// Rule: assert what reaches the model (the mock records every request), what the user sees
+// (stdout, stderr, --json events), what the hooks received (their own record files) and what
+// happened on disk; never how long anything took.
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { RpcProcess } from "../support/rpc-process.ts";
+import { trustDir } from "../support/trust.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { ready } from "../support/zot-pty.ts";
+
+let mock: MockLlm | undefined;
+afterEach(async () => {
+  await mock?.stop();
+  mock = undefined;
+});
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+
+/** A project folder with a .claude/settings.json and hook scripts in .claude/hooks, a ZOT_HOME and a home directory (~). */
+function project(settings: unknown, scripts: Record<string, string> = {}, options: { trusted?: boolean } = {}) {
+  const cwd = tempDir("zot-shooks-");
+  const home = tempDir("zot-shooks-home-");
+  const userHome = tempDir("zot-shooks-user-");
+  if (options.trusted ?? true) trustDir(home, cwd);
+  write(join(cwd, ".claude", "settings.json"), JSON.stringify(settings, null, 2));
+  for (const [name, text] of Object.entries(scripts)) {
+    write(join(cwd, ".claude", "hooks", name), text);
+    chmodSync(join(cwd, ".claude", "hooks", name), 0o755);
+  }
+  const run = (args: string[], env: Record<string, string> = {}) => zot(args, { cwd, home, env: { HOME: userHome, ...env } });
+  /** the JSON lines a hook appended to .claude/hooks/<name> */
+  const records = (name: string): any[] => {
+    const file = join(cwd, ".claude", "hooks", name);
+    return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)) : [];
+  };
+  return { cwd, home, userHome, run, records };
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** A settings `hooks` entry: one group with a matcher and one command hook. */
+const on = (matcher: string | undefined, command: string, extra: Record<string, unknown> = {}) => [
+  { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, ...extra }] },
+];
+const script = (name: string) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${name}`;
+
+/** The text of an Anthropic tool_result block (a string, or text blocks). */
+function resultText(block: any): string {
+  return typeof block.content === "string" ? block.content : block.content.map((c: any) => c.text).join("\n");
+}
+/** The tool results the model was sent in a request's last message. */
+const lastResults = (m: MockLlm, request: number) => m.requests[request].body.messages.at(-1).content.filter((b: any) => b.type === "tool_result");
+/** All the text of a request's last user message. */
+const lastUserText = (m: MockLlm, request: number) => {
+  const content = m.requests[request].body.messages.at(-1).content;
+  return typeof content === "string" ? content : content.map((b: any) => b.text ?? "").join("\n");
+};
+
+/** A python3 hook: records its input (one JSON line in .claude/hooks/<record>), then runs `body` with `d` the input. */
+const python = (record: string, body: string) => `#!/usr/bin/env python3
+import json, os, sys
+d = json.load(sys.stdin)
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], ".claude", "hooks", "${record}"), "a") as f:
+    f.write(json.dumps(d) + "\\n")
+${body}
+`;
+
+const BLOCK_RM = `#!/bin/bash
+# Claude Code's classic: refuse rm -rf, with the reason on stderr and exit 2.
+input=$(cat)
+if printf '%s' "$input" | grep -q 'rm -rf'; then
+  echo "rm -rf is not allowed in this project; move files to ./trash instead" >&2
+  exit 2
+fi
+exit 0
+`;
+
+describe("PreToolUse", () => {
+  test("a bash hook blocks rm -rf with exit 2: the file survives, the model reads stderr as the reason, --json shows the deny", async () => {
+    const p = project({ hooks: { PreToolUse: on("Bash", script("block-rm.sh")) } }, { "block-rm.sh": BLOCK_RM });
+    writeFileSync(join(p.cwd, "precious.txt"), "keep me");
+    mock = startMockLlm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "rm -rf precious.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "--json", "clean up"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, "precious.txt"), "utf8")).toBe("keep me");
+    const [result] = lastResults(mock, 1);
+    expect(result.is_error).toBe(true);
+    expect(resultText(result)).toBe("rm -rf is not allowed in this project; move files to ./trash instead");
+    const intercepts = ndjson(run.stdout).filter((e) => e.type === "intercept");
+    expect(intercepts).toEqual([
+      { type: "intercept", participant: "settings-hooks", stage: "tool_call", action: "deny", reason: "rm -rf is not allowed in this project; move files to ./trash instead" },
+    ]);
+  });
+
+  test("the hook gets Claude Code's input on stdin and CLAUDE_PROJECT_DIR, never zot's credentials; a call it lets through runs", async () => {
+    const p = project(
+      { hooks: { PreToolUse: on("Bash|Read", script("record.py")) } },
+      { "record.py": python("pre.jsonl", `d["env"] = {k: os.environ.get(k) for k in ["CLAUDE_PROJECT_DIR", "ANTHROPIC_API_KEY"]}\nopen(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "env.json"), "w").write(json.dumps(d["env"]))`) },
+    );
+    writeFileSync(join(p.cwd, "notes.txt"), "notes\n");
+    mock = startMockLlm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo hi", timeout: 5 } }, { id: "t2", name: "read", args: { path: "notes.txt" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "-p", "go"], { ANTHROPIC_API_KEY: "sk-secret" });
+    expect(run.code).toBe(0);
+    const [bash, read] = p.records("pre.jsonl");
+    expect(bash).toMatchObject({
+      hook_event_name: "PreToolUse",
+      cwd: p.cwd,
+      permission_mode: "bypassPermissions",
+      tool_name: "Bash",
+      tool_input: { command: "echo hi", timeout: 5000 },
+      tool_use_id: "t1",
+    });
+    expect(typeof bash.session_id).toBe("string");
+    expect(bash.transcript_path).toEndWith(".jsonl");
+    expect(read).toMatchObject({ tool_name: "Read", tool_input: { file_path: join(p.cwd, "notes.txt") }, tool_use_id: "t2" });
+    expect(JSON.parse(readFileSync(join(p.cwd, "env.json"), "utf8"))).toEqual({ CLAUDE_PROJECT_DIR: p.cwd, ANTHROPIC_API_KEY: null });
+    const results = lastResults(mock, 1).map(resultText);
+    expect(results[0]).toContain("hi");
+    expect(results[1]).toContain("notes");
+  });
+
+  test("updatedInput in Claude Code's shape (file_path) rewrites zot's write (path); the audit trail records it", async () => {
+    const rewrite = python(
+      "rewrite.jsonl",
+      `i = d["tool_input"]
+if i.get("file_path", "").endswith("draft.txt"):
+    i["file_path"] = i["file_path"][: -len("draft.txt")] + "final.txt"
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": i}}))`,
+    );
+    const p = project({ hooks: { PreToolUse: on("Write|Edit", `python3 ${script("rewrite.py")}`) } }, { "rewrite.py": rewrite });
+    mock = startMockLlm([{ tool_calls: [{ name: "write", args: { path: "draft.txt", content: "hello\n" } }] }, { text: "written" }]);
+    const run = await p.run([...anthropic(mock), "--json", "write it"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "draft.txt"))).toBe(false);
+    expect(readFileSync(join(p.cwd, "final.txt"), "utf8")).toBe("hello\n");
+    expect(p.records("rewrite.jsonl")[0]).toMatchObject({ tool_name: "Write", tool_input: { file_path: join(p.cwd, "draft.txt"), content: "hello\n" } });
+    const modify = ndjson(run.stdout).find((e) => e.type === "intercept");
+    expect(modify).toMatchObject({ participant: "settings-hooks", stage: "tool_call", action: "modify" });
+    expect(modify.before).toBe('write {"path":"draft.txt","content":"hello\\n"}');
+    expect(modify.after).toBe(`write {"path":"${join(p.cwd, "final.txt")}","content":"hello\\n"}`);
+  });
+
+  test("two hooks rewriting different fields both count, in settings order (Claude Code's #15897); Edit maps to old_text/new_text", async () => {
+    const p = project(
+      {
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: `python3 ${script("first.py")}` }, { type: "command", command: `python3 ${script("second.py")}` }] },
+            { matcher: "Edit", hooks: [{ type: "command", command: `python3 ${script("edit.py")}` }] },
+          ],
+        },
+      },
+      {
+        "first.py": python("first.jsonl", `i = d["tool_input"]\ni["command"] = "echo rewritten-by-first"\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": i}}))`),
+        "second.py": python("second.jsonl", `i = d["tool_input"]\ni["timeout"] = 7000\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": i}}))`),
+        "edit.py": python("edit.jsonl", `i = d["tool_input"]\ni["new_string"] = i["new_string"].upper()\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": i}}))`),
+      },
+    );
+    writeFileSync(join(p.cwd, "a.txt"), "hello world\n");
+    mock = startMockLlm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo original" } }] },
+      { tool_calls: [{ id: "t2", name: "read", args: { path: "a.txt" } }] },
+      { tool_calls: [{ id: "t3", name: "edit", args: { path: "a.txt", edits: [{ old_text: "world", new_text: "there" }] } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "--json", "go"]);
+    expect(run.code).toBe(0);
+    expect(resultText(lastResults(mock, 1)[0])).toContain("rewritten-by-first");
+    const modifies = ndjson(run.stdout).filter((e) => e.type === "intercept" && e.action === "modify");
+    expect(modifies[0].after).toBe('bash {"command":"echo rewritten-by-first","timeout":7}');
+    expect(p.records("edit.jsonl")[0]).toMatchObject({ tool_name: "Edit", tool_input: { file_path: join(p.cwd, "a.txt"), old_string: "world", new_string: "there" } });
+    expect(modifies[1].after).toBe('edit {"path":"a.txt","edits":[{"old_text":"world","new_text":"THERE"}]}');
+    expect(readFileSync(join(p.cwd, "a.txt"), "utf8")).toBe("hello THERE\n");
+  });
+
+  test("ask without a terminal (-p) refuses the call, saying a hook asked for confirmation", async () => {
+    const ask = python("ask.jsonl", `print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "deploys need a human"}}))`);
+    const p = project({ hooks: { PreToolUse: on("Bash", `python3 ${script("ask.py")}`) } }, { "ask.py": ask });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "touch deployed" } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await p.run([...anthropic(mock), "-p", "deploy"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "deployed"))).toBe(false);
+    expect(run.stdout).toBe(
+      "tool call refused: a PreToolUse hook asked for the user's confirmation (deploys need a human) and this run has no terminal to ask in; tell the user what you wanted to run\n",
+    );
+  });
+});
+
+describe("PostToolUse", () => {
+  test("additionalContext and a block's reason reach the model with the result; the hook gets tool_response", async () => {
+    const post = python(
+      "post.jsonl",
+      `print(json.dumps({"decision": "block", "reason": "lint failed: missing semicolon", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember to run the formatter"}}))`,
+    );
+    const p = project({ hooks: { PostToolUse: on("Write", `python3 ${script("post.py")}`) } }, { "post.py": post });
+    mock = startMockLlm([{ tool_calls: [{ name: "write", args: { path: "x.js", content: "let a = 1\n" } }] }, { text: "ok" }]);
+    const run = await p.run([...anthropic(mock), "-p", "write"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, "x.js"), "utf8")).toBe("let a = 1\n");
+    const text = resultText(lastResults(mock, 1)[0]);
+    expect(text).toContain("[PostToolUse hook] lint failed: missing semicolon\n[PostToolUse hook] remember to run the formatter");
+    expect(p.records("post.jsonl")[0]).toMatchObject({
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(p.cwd, "x.js"), content: "let a = 1\n" },
+      tool_response: { filePath: join(p.cwd, "x.js"), success: true },
+    });
+  });
+});
+
+describe("UserPromptSubmit", () => {
+  test("exit 2 blocks the prompt: the model is never called, the user reads why", async () => {
+    const guard = `#!/bin/bash\nif grep -q password; then echo "prompts must not contain secrets" >&2; exit 2; fi\n`;
+    const p = project({ hooks: { UserPromptSubmit: on(undefined, script("guard.sh")) } }, { "guard.sh": guard });
+    mock = startMockLlm([{ text: "should not be asked" }]);
+    const run = await p.run([...anthropic(mock), "-p", "my password is hunter2"]);
+    expect(run.code).toBe(1);
+    expect(mock.requests).toHaveLength(0);
+    expect(run.stderr).toContain("zot: prompt blocked by a UserPromptSubmit hook: prompts must not contain secrets\n");
+  });
+
+  test("plain stdout is context the model reads beside the prompt", async () => {
+    const p = project({ hooks: { UserPromptSubmit: on(undefined, "echo 'the release is on Friday'") } });
+    mock = startMockLlm([{ text: "noted" }]);
+    const run = await p.run([...anthropic(mock), "-p", "when is the release?"]);
+    expect(run.code).toBe(0);
+    expect(lastUserText(mock, 0)).toBe("when is the release?\n[UserPromptSubmit hook] the release is on Friday");
+  });
+});
+
+describe("Stop", () => {
+  test("a block sends the agent back once with the reason as a user message; the second Stop sees stop_hook_active", async () => {
+    const stop = python(
+      "stop.jsonl",
+      `if not d["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "run the tests before you stop"}))`,
+    );
+    const p = project({ hooks: { Stop: on(undefined, `python3 ${script("stop.py")}`) } }, { "stop.py": stop });
+    mock = startMockLlm([{ text: "all done" }, { text: "tests pass" }]);
+    const run = await p.run([...anthropic(mock), "-p", "fix it"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("tests pass\n");
+    expect(mock.requests).toHaveLength(2);
+    expect(lastUserText(mock, 1)).toBe("Stop hook feedback:\nrun the tests before you stop");
+    expect(p.records("stop.jsonl").map((d) => [d.hook_event_name, d.stop_hook_active])).toEqual([
+      ["Stop", false],
+      ["Stop", true],
+    ]);
+  });
+});
+
+describe("failing hooks", () => {
+  test("a hook that times out is stopped (its process too) and counts for nothing: the call runs, the user is told", async () => {
+    const slow = `#!/bin/bash\necho $$ > "$CLAUDE_PROJECT_DIR/slow.pid"\nsleep 60\necho "never" >&2\nexit 2\n`;
+    const p = project({ hooks: { PreToolUse: on("Bash", script("slow.sh"), { timeout: 1 }) } }, { "slow.sh": slow });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, "ran.txt"), "utf8")).toBe("ran\n");
+    expect(run.stderr).toContain(`PreToolUse hook "${script("slow.sh")}" (.claude/settings.json) did not finish within 1 s and was stopped (a non-blocking error`);
+    const pid = Number(readFileSync(join(p.cwd, "slow.pid"), "utf8"));
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+  });
+
+  test("a hook that exits 1 is a non-blocking error: logged with its stderr, the call runs", async () => {
+    const p = project({ hooks: { PreToolUse: on("Bash", "echo 'linter crashed' >&2; exit 1") } });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "ran.txt"))).toBe(true);
+    expect(run.stderr).toContain(`zot: PreToolUse hook "echo 'linter crashed' >&2; exit 1" (.claude/settings.json) exited 1: linter crashed (a non-blocking error`);
+  });
+});
+
+describe("where hooks come from", () => {
+  test("an untrusted folder's hooks do not run, with a note saying how to trust it", async () => {
+    const p = project({ hooks: { PreToolUse: on("Bash", script("block-rm.sh")) } }, { "block-rm.sh": BLOCK_RM }, { trusted: false });
+    writeFileSync(join(p.cwd, "victim.txt"), "x");
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "rm -rf victim.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "victim.txt"))).toBe(false);
+    expect(run.stderr).toContain(`zot: this folder (${p.cwd}) is not trusted, so its .claude/settings.json did not run; to run them, trust it: zot trust ${p.cwd}`);
+  });
+
+  test("the user's ~/.claude/settings.json and $ZOT_HOME/settings.json run without trust, in that order, and SessionStart/SessionEnd run around the session", async () => {
+    const p = project({}, {}, { trusted: false });
+    const log = join(p.cwd, "order.log");
+    write(join(p.userHome, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: on("*", `echo claude >> ${log}`), SessionEnd: on(undefined, `cat >> ${join(p.cwd, "end.jsonl")}`) } }));
+    write(join(p.home, "settings.json"), JSON.stringify({ hooks: { PreToolUse: on("bash", `echo zot >> ${log}`), SessionStart: on("startup", "echo 'the build command is make ci'") } }));
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "true" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean).sort()).toEqual(["claude", "zot"]);
+    expect(mock.requests[0].body.system.map((b: any) => b.text).join("")).toContain("# Context from SessionStart hooks\n\nthe build command is make ci");
+    expect(JSON.parse(readFileSync(join(p.cwd, "end.jsonl"), "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", reason: "other" });
+  });
+
+  test("a malformed settings file: each bad part is a warning naming the file and the field, and the rest still runs", async () => {
+    const p = project({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "exit 2", timeout: "soon" }] },
+          { matcher: "(", hooks: [{ type: "command", command: "true" }] },
+          { matcher: "Bash", hooks: [{ type: "http", url: "http://127.0.0.1:9/hook" }, { type: "command" }] },
+        ],
+        SubagentStop: [],
+      },
+    });
+    write(join(p.cwd, ".claude", "settings.local.json"), "{ not json");
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    const warnings = run.stderr.split("\n").filter((line) => line.includes("settings"));
+    expect(warnings).toEqual([
+      "zot: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout must be a number of seconds; the default 60 s applies",
+      expect.stringMatching(/^zot: \.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher "\(" is not a valid regular expression \(.+\); this group's hooks do not run$/),
+      'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[0].type is "http"; zot runs only "command" hooks, so this one is skipped',
+      'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} hooks); it is skipped',
+      "zot: .claude/settings.json: hooks.SubagentStop: zot has no such hook event, so its hooks do not run (zot runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact, Notification)",
+      expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its hooks run until it is fixed$/),
+    ]);
+    // The one hook that was read still ran: exit 2 blocked the call.
+    expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
+    expect(run.stdout).toContain("exited 2 (blocking) without a reason on stderr");
+  });
+});
+
+describe("in the TUI", () => {
+  const runs = ptyRuns();
+
+  test("ask forces the question although confirmations are off, showing the hook's reason; Notification hooks hear about it", async () => {
+    const ask = python("ask.jsonl", `print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "deploys need a human"}}))`);
+    const p = project(
+      { hooks: { PreToolUse: on("Bash", `python3 ${script("ask.py")}`), Notification: on("permission_prompt", `cat >> ${script("notes.jsonl")}`) } },
+      { "ask.py": ask },
+    );
+    const { session, mock } = runs.start(startMockLlm(), { cwd: p.cwd, home: p.home, env: { HOME: p.userHome }, rows: 40 });
+    mock.push({ tool_calls: [{ name: "bash", args: { command: "touch deployed" } }] }, { text: "deploy over" });
+    await ready(session);
+    expect(session.screen.text()).not.toContain("confirmations on");
+    session.type("deploy\r");
+    await session.waitForText("Allow bash?");
+    expect(session.screen.text()).toContain("a hook asks: deploys need a human");
+    expect(existsSync(join(p.cwd, "deployed"))).toBe(false);
+    await session.waitFor(() => p.records("notes.jsonl").length > 0, "the Notification hook");
+    expect(p.records("notes.jsonl")[0]).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "zot needs your permission to use bash" });
+    session.type("1");
+    await session.waitForText("deploy over");
+    expect(existsSync(join(p.cwd, "deployed"))).toBe(true);
+  });
+});
+
+describe("over zot rpc", () => {
+  let rpc: RpcProcess | undefined;
+  afterEach(() => {
+    rpc?.kill("SIGKILL");
+    rpc = undefined;
+  });
+
+  test("PreCompact gets the trigger and the instructions, and exit 2 refuses the compaction: an error event, the transcript as it was", async () => {
+    const refuse = python("precompact.jsonl", `sys.stderr.write("not now: the migration is half done")\nsys.exit(2)`);
+    const p = project({ hooks: { PreCompact: on("manual", `python3 ${script("refuse.py")}`) } }, { "refuse.py": refuse });
+    // A small window, so two prompts are enough to compact.
+    write(join(p.home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "small", contextWindow: 40_000 }] } } }));
+    mock = startMockLlm([{ text: "First answer." }, { text: "Second answer." }]);
+    rpc = RpcProcess.start([...anthropic(mock), "--model", "small", "--auto-compact", "off"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome } });
+    for (const message of [`Here is the whole log: ${"line of output ".repeat(3200)}`, "now the short question"]) {
+      const from = rpc.lines.length;
+      await rpc.call({ type: "prompt", message });
+      await rpc.eventsUntilDone(from);
+    }
+    const from = rpc.lines.length;
+    await rpc.call({ type: "compact", instructions: "keep the build commands" });
+    const events = await rpc.eventsUntilDone(from);
+    expect(events.map((e) => e.type)).toEqual(["error", "done"]);
+    expect(events[0]).toEqual({ type: "error", code: "compaction", message: "a PreCompact hook refused it: not now: the migration is half done" });
+    expect(p.records("precompact.jsonl")).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the build commands" })]);
+    expect((await rpc.call({ type: "get_messages" })).data.messages).toHaveLength(4);
+    expect(mock.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,42 @@
+// MCP in the TUI through a real pseudo-terminal: /mcp shows each server's state, tools and prompt
+// commands (a server still starting shows as starting, and the app did not wait for it), and a
+// server's prompt runs as a slash command typed in the editor.
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { misbehaving } from "../support/mcp-servers.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { lastUserText, ready } from "../support/zot-pty.ts";
+import { tempDir } from "../support/zot.ts";
+
+const runs = ptyRuns();
+
+describe("MCP in the TUI", () => {
+  test("/mcp lists the servers as they are; /mcp__good__greet sends the server's prompt", async () => {
+    const home = tempDir("zot-home-");
+    writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { good: misbehaving(), stuck: misbehaving("--hang-start") } }));
+    const mock = startMockLlm([{ text: "Hello there, Ada." }]);
+    const { session } = runs.start(mock, { home, rows: 40, cols: 160, env: { HOME: tempDir("zot-user-"), CLAUDE_CONFIG_DIR: "" } });
+    await ready(session);
+    // The good server is up within the app's short start-up wait (or joins a moment later); the
+    // stuck one never answers, and the app never waited for it.
+    for (let attempt = 0; ; attempt++) {
+      session.type("/mcp\r");
+      try {
+        await session.waitForText("good — connected", 1000);
+        break;
+      } catch (error) {
+        if (attempt >= 10) throw error;
+      }
+    }
+    const screen = session.screen.text();
+    expect(screen).toContain("MCP servers");
+    expect(screen).toContain("stuck — starting…");
+    expect(screen).toContain("mcp__good__ok");
+    expect(screen).toContain("/mcp__good__greet");
+    session.type("/mcp__good__greet Ada\r");
+    await session.waitForText("Hello there, Ada.");
+    expect(lastUserText(mock.requests.at(-1)!.body)).toBe("Say hello to Ada.");
+  });
+});

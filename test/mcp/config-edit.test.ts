@@ -1,0 +1,67 @@
+// `zot mcp add` and `remove` write where docs/mcp.md says each scope writes, keep the rest of the
+// file, never touch Claude Code's ~/.claude.json, and never overwrite a file they cannot read.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { addServer, removeServer } from "../../src/mcp/config-edit.ts";
+import { readMcpConfig, runnableServers } from "../../src/mcp/config-files.ts";
+import { tempDir } from "../support/zot.ts";
+
+function layout() {
+  const root = tempDir("zot-mcp-edit-");
+  const cwd = join(root, "project");
+  const home = join(root, "zot-home");
+  const userHome = join(root, "user");
+  for (const dir of [cwd, userHome]) mkdirSync(dir, { recursive: true });
+  return { cwd, home, userHome, env: {} as Record<string, string | undefined> };
+}
+
+const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+const entry = (command: string) => ({ type: "stdio", command, args: [], env: {} });
+
+describe("where each scope writes", () => {
+  test("project → .mcp.json; user → $ZOT_HOME/mcp.json; local → $ZOT_HOME/mcp.json under the folder's real path; a run reads all three back", () => {
+    const ctx = layout();
+    addServer("project", "p", entry("p-cmd"), ctx);
+    addServer("user", "u", entry("u-cmd"), ctx);
+    addServer("local", "l", entry("l-cmd"), ctx);
+    expect(json(join(ctx.cwd, ".mcp.json"))).toEqual({ mcpServers: { p: entry("p-cmd") } });
+    expect(json(join(ctx.home, "mcp.json"))).toEqual({ mcpServers: { u: entry("u-cmd") }, projects: { [realpathSync(ctx.cwd)]: { mcpServers: { l: entry("l-cmd") } } } });
+    // Headers and env may hold tokens: zot's own file is private.
+    expect(statSync(join(ctx.home, "mcp.json")).mode & 0o777).toBe(0o600);
+    const config = readMcpConfig({ ...ctx, projectTrusted: true });
+    expect(runnableServers(config).map((s) => `${s.name}:${s.source.scope}`)).toEqual(["l:local", "p:project", "u:user"]);
+  });
+
+  test("a name already in the scope is refused; the file's other keys survive an add and a remove", () => {
+    const ctx = layout();
+    writeFileSync(join(ctx.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { keep: entry("k") }, comment: "mine" }));
+    expect(() => addServer("project", "keep", entry("x"), ctx)).toThrow(/already exists in .*\.mcp\.json; remove it first \(zot mcp remove keep -s project\)/);
+    addServer("project", "new", entry("n"), ctx);
+    expect(removeServer("new", undefined, ctx).scope).toBe("project");
+    expect(json(join(ctx.cwd, ".mcp.json"))).toEqual({ mcpServers: { keep: entry("k") }, comment: "mine" });
+  });
+
+  test("remove: Claude Code's file is never written, a name in two scopes needs -s, an unknown name is said", () => {
+    const ctx = layout();
+    const claudeFile = join(ctx.userHome, ".claude.json");
+    const claude = JSON.stringify({ mcpServers: { theirs: entry("t") } });
+    writeFileSync(claudeFile, claude);
+    expect(() => removeServer("theirs", undefined, ctx)).toThrow(/Claude Code's own file, which zot does not change; remove it there \(claude mcp remove theirs -s user\)/);
+    expect(readFileSync(claudeFile, "utf8")).toBe(claude);
+    addServer("user", "twice", entry("a"), ctx);
+    addServer("local", "twice", entry("b"), ctx);
+    expect(() => removeServer("twice", undefined, ctx)).toThrow(/in more than one scope \(local, user\); say which with -s local\|user/);
+    removeServer("twice", "user", ctx);
+    expect(runnableServers(readMcpConfig({ ...ctx, projectTrusted: true })).map((s) => `${s.name}:${s.source.scope}`)).toEqual(["twice:local", "theirs:user"]);
+    expect(() => removeServer("ghost", undefined, ctx)).toThrow(/no MCP server named "ghost"/);
+  });
+
+  test("a file that is not JSON is never overwritten", () => {
+    const ctx = layout();
+    mkdirSync(ctx.home, { recursive: true });
+    writeFileSync(join(ctx.home, "mcp.json"), "{ broken");
+    expect(() => addServer("user", "x", entry("x"), ctx)).toThrow(/is not valid JSON .*nothing was changed/);
+    expect(readFileSync(join(ctx.home, "mcp.json"), "utf8")).toBe("{ broken");
+  });
+});

@@ -1,0 +1,208 @@
+// The MCP manager against real servers: the reference "everything" and "filesystem" servers over
+// stdio, streamable HTTP and HTTP+SSE, and a server that misbehaves on purpose (garbage, a crash
+// mid-call, a hang at start and in a call). Rule checked: every failure is reported and isolated,
+// and nothing a server started outlives stop().
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { InterceptChain } from "../../src/core/intercept.ts";
+import type { ConfiguredServer } from "../../src/mcp/config-files.ts";
+import { McpManager } from "../../src/mcp/manager.ts";
+import { parseServerEntry, type ServerTransport } from "../../src/mcp/server-entry.ts";
+import type { Tool } from "../../src/protocol/tool.ts";
+import { everythingStdio, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
+import { testModel } from "../support/test-model.ts";
+import { tempDir } from "../support/zot.ts";
+
+const managers: McpManager[] = [];
+afterAll(async () => {
+  await Promise.all(managers.map((m) => m.stop()));
+});
+
+function servers(entries: Record<string, unknown>, env: Record<string, string | undefined>) {
+  return Object.entries(entries).map(([name, raw]) => {
+    const parsed = parseServerEntry(raw, name, env);
+    if ("error" in parsed) throw new Error(parsed.error);
+    return { name, raw, warnings: [], transport: parsed.transport, source: { scope: "project", owner: "project", file: ".mcp.json", label: ".mcp.json" } } as ConfiguredServer & { transport: ServerTransport };
+  });
+}
+
+/** A manager over `entries`, attached to an agent-like object; `notes` collects what it tells the user. */
+async function start(entries: Record<string, unknown>, options: { env?: Record<string, string>; wait?: "all" | number } = {}) {
+  const cwd = tempDir("zot-mcp-cwd-");
+  const home = tempDir("zot-mcp-home-");
+  const env = { ...process.env, ...options.env };
+  const notes: string[] = [];
+  const manager = new McpManager({ cwd, home, env, servers: servers(entries, env), wait: options.wait ?? "all", clientVersion: "test", log: (m) => notes.push(m) });
+  managers.push(manager);
+  const warnings = await manager.start();
+  const agent = {
+    tools: [] as Tool[],
+    chain: new InterceptChain(),
+    model: testModel({ context_window: 200_000 }),
+    swapTools(previous: readonly Tool[], next: readonly Tool[]) {
+      const old = new Set(previous);
+      agent.tools = [...agent.tools.filter((tool) => !old.has(tool)), ...next];
+    },
+  };
+  manager.attach(agent);
+  const call = async (name: string, args: Record<string, unknown> = {}, signal = new AbortController().signal) => {
+    const tool = agent.tools.find((t) => t.name === name);
+    if (!tool) throw new Error(`no tool ${name} among ${agent.tools.map((t) => t.name).join(", ")}`);
+    return tool.execute(args, { cwd, signal, onProgress() {} });
+  };
+  return { manager, agent, warnings, notes, call, cwd, home };
+}
+
+const text = (result: { content: { type: string; text?: string }[] }) => result.content.map((b) => b.text ?? `[${b.type}]`).join("\n");
+
+function running(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("the reference servers over stdio", () => {
+  test("filesystem and everything start in parallel; their tools read files, return images and structured content; prompts are commands", async () => {
+    const dir = tempDir("zot-mcp-files-");
+    writeFileSync(join(dir, "note.txt"), "hello from the file\n");
+    const { manager, agent, warnings, call } = await start({ fs: filesystemStdio(dir), everything: everythingStdio() }, { env: { ENABLE_TOOL_SEARCH: "false" } });
+    expect(warnings).toEqual([]);
+    const names = agent.tools.map((t) => t.name);
+    expect(names).toContain("mcp__fs__read_file");
+    expect(names).toContain("mcp__everything__get-sum");
+    expect(text(await call("mcp__fs__read_file", { path: join(dir, "note.txt") }))).toBe("hello from the file\n");
+    const outside = await call("mcp__fs__read_file", { path: "/etc/hostname" });
+    expect(outside.is_error).toBe(true);
+    expect(text(outside)).toContain("Access denied");
+    const image = await call("mcp__everything__get-tiny-image");
+    expect(image.content.some((b) => b.type === "image" && b.mime_type === "image/png")).toBe(true);
+    const structured = await call("mcp__everything__get-structured-content", { location: "Chicago" });
+    expect(structured.details).toMatchObject({ structured_content: { conditions: expect.any(String) } });
+    expect(manager.hasCommand("mcp__everything__args-prompt")).toBe(true);
+    const prompt = await manager.runCommand("mcp__everything__args-prompt", '"New York" NY', new AbortController().signal);
+    expect(prompt).toMatchObject({ action: "prompt", extension: "mcp:everything" });
+    expect(prompt.action === "prompt" && prompt.text).toContain("New York");
+    expect(await manager.runCommand("mcp__everything__args-prompt", "", new AbortController().signal)).toMatchObject({ action: "error", text: expect.stringContaining("needs <city>") });
+    const pids = manager.list().map((s) => s.pid);
+    expect(pids.every(running)).toBe(true);
+    await manager.stop();
+    expect(pids.some(running)).toBe(false);
+    expect(text(await call("mcp__fs__read_file", { path: join(dir, "note.txt") }))).toContain('MCP server "fs" is not running');
+  });
+
+  test("a stdio server never gets zot's credentials, and gets its own env", async () => {
+    const { call } = await start({ everything: { ...everythingStdio(), env: { FROM_CONFIG: "${CONFIG_VALUE}" } } }, { env: { ANTHROPIC_API_KEY: "sk-must-not-leak", CONFIG_VALUE: "configured", ENABLE_TOOL_SEARCH: "false" } });
+    const env = text(await call("mcp__everything__get-env"));
+    expect(env).toContain('"FROM_CONFIG": "configured"');
+    expect(env).not.toContain("sk-must-not-leak");
+  });
+});
+
+describe("the everything server over HTTP", () => {
+  test("streamable HTTP, HTTP+SSE, and http falling back to SSE at an SSE-only endpoint", async () => {
+    const http = await startEverythingHttp("streamableHttp");
+    const sse = await startEverythingHttp("sse");
+    try {
+      const { manager, call } = await start(
+        { h: { type: "http", url: http.url }, s: { type: "sse", url: sse.url }, fallback: { type: "http", url: sse.url } },
+        { env: { ENABLE_TOOL_SEARCH: "false" } },
+      );
+      expect(manager.list().map((s) => `${s.name}:${s.state}:${s.transport}`)).toEqual(["h:connected:http", "s:connected:sse", "fallback:connected:sse"]);
+      expect(text(await call("mcp__h__echo", { message: "over http" }))).toBe("Echo: over http");
+      expect(text(await call("mcp__s__echo", { message: "over sse" }))).toBe("Echo: over sse");
+      expect(text(await call("mcp__fallback__get-sum", { a: 2, b: 40 }))).toContain("42");
+    } finally {
+      http.stop();
+      sse.stop();
+    }
+  });
+
+  test("an endpoint nobody listens on is a failed server with a sentence, not a crash", async () => {
+    const { warnings } = await start({ gone: { type: "http", url: "http://127.0.0.1:9/mcp" } });
+    expect(warnings).toEqual([expect.stringMatching(/^MCP server "gone" \(\.mcp\.json\) did not start: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/)]);
+  });
+});
+
+describe("a misbehaving server", () => {
+  test("garbage between answers is skipped and reported once; the tools still work", async () => {
+    const { call, notes, manager } = await start({ bad: misbehaving("--garbage") });
+    expect(manager.list()[0]).toMatchObject({ state: "connected" });
+    expect(text(await call("mcp__bad__ok", { text: "still fine" }))).toBe("ok: still fine");
+    expect(text(await call("mcp__bad__ok", { text: "again" }))).toBe("ok: again");
+    expect(notes.filter((n) => n.includes("wrote output that is not MCP"))).toHaveLength(1);
+  });
+
+  test("a crash mid-call fails that call at once with the exit, says so once, and the server's other tools answer that it is down", async () => {
+    const { call, notes, manager } = await start({ bad: misbehaving(), good: misbehaving() });
+    const crashed = await call("mcp__bad__crash");
+    expect(crashed.is_error).toBe(true);
+    expect(text(crashed)).toBe('MCP server "bad" exited with code 3 during the call of crash');
+    expect(notes).toEqual([expect.stringContaining('MCP server "bad" stopped (exited with code 3)')]);
+    expect(text(await call("mcp__bad__ok"))).toBe('MCP server "bad" is not running: exited with code 3');
+    // The other server is untouched.
+    expect(text(await call("mcp__good__ok", { text: "x" }))).toBe("ok: x");
+    expect(manager.list().map((s) => s.state)).toEqual(["failed", "connected"]);
+  });
+
+  test("an answer too long to read fails its call at once; a long one that fits is cut for the model", async () => {
+    const { call } = await start({ bad: misbehaving() }, { env: { MAX_MCP_OUTPUT_TOKENS: "1000" } });
+    const huge = await call("mcp__bad__big", { size: 33 * 1024 * 1024 });
+    expect(huge.is_error).toBe(true);
+    expect(text(huge)).toMatch(/^MCP server "bad" could not run big: the server's answer was \d+ bytes, more than zot reads \(33554432\); ask for less$/);
+    const long = await call("mcp__bad__big", { size: 10_000 });
+    expect(text(long)).toContain("[output cut: the tool returned 10000 characters, more than the 1000-token limit (MAX_MCP_OUTPUT_TOKENS)");
+    expect(text(await call("mcp__bad__ok", { text: "still here" }))).toBe("ok: still here");
+  });
+
+  test("a call that hangs ends at MCP_TOOL_TIMEOUT, and at once on abort", async () => {
+    const { call } = await start({ bad: misbehaving() }, { env: { MCP_TOOL_TIMEOUT: "300" } });
+    const timedOut = await call("mcp__bad__hang");
+    expect(text(timedOut)).toBe('MCP server "bad" did not answer hang within 0.3 s (MCP_TOOL_TIMEOUT sets the limit, in ms)');
+    expect(timedOut.details).toMatchObject({ status: "timed_out" });
+    const abort = new AbortController();
+    const pending = call("mcp__bad__hang", {}, abort.signal);
+    abort.abort();
+    expect(text(await pending)).toBe('MCP server "bad" call of hang was cancelled');
+    expect(text(await call("mcp__bad__ok", { text: "after" }))).toBe("ok: after");
+  });
+
+  test("a hang at start fails at MCP_TIMEOUT and leaves no process; others start regardless", async () => {
+    const { warnings, manager, agent } = await start({ stuck: misbehaving("--hang-start"), fine: misbehaving() }, { env: { MCP_TIMEOUT: "500" } });
+    expect(warnings).toEqual([expect.stringContaining('MCP server "stuck" (.mcp.json) did not start: did not start within 0.5 s (MCP_TIMEOUT sets the limit, in ms)')]);
+    expect(manager.list()[0]).toMatchObject({ name: "stuck", state: "failed" });
+    expect(agent.tools.some((t) => t.name === "mcp__fine__ok")).toBe(true);
+    expect(agent.tools.some((t) => t.name.startsWith("mcp__stuck__"))).toBe(false);
+  });
+
+  test("with a bounded wait the run goes on without a slow server, which joins when it is up", async () => {
+    const slowDir = tempDir("zot-mcp-slow-");
+    const script = join(slowDir, "slow.sh");
+    writeFileSync(script, `#!/bin/sh\nsleep 1\nexec node ${JSON.stringify(misbehaving().args[0])}\n`, { mode: 0o755 });
+    const { manager, agent, notes } = await start({ slow: { command: script } }, { wait: 50 });
+    expect(manager.list()[0]!.state).toBe("starting");
+    expect(agent.tools).toEqual([]);
+    for (let i = 0; i < 200 && manager.list()[0]!.state === "starting"; i++) await Bun.sleep(50);
+    expect(agent.tools.map((t) => t.name)).toContain("mcp__slow__ok");
+    expect(notes).toEqual([expect.stringContaining('MCP server "slow" is up and joined: 7 tools, 1 prompt')]);
+    expect(existsSync(manager.list()[0]!.log)).toBe(true);
+  });
+});
+
+describe("deferral", () => {
+  test("ENABLE_TOOL_SEARCH=true gives the agent tool_search instead of the schemas; auto keeps two small servers direct", async () => {
+    const deferred = await start({ everything: everythingStdio() }, { env: { ENABLE_TOOL_SEARCH: "true" } });
+    expect(deferred.agent.tools.map((t) => t.name)).toEqual(["tool_search"]);
+    expect(deferred.agent.tools[0]!.description).toContain("mcp__everything__echo");
+    const found = await deferred.call("tool_search", { query: "echo" });
+    expect(text(found)).toContain("mcp__everything__echo");
+    expect(deferred.agent.tools.map((t) => t.name)).toContain("mcp__everything__echo");
+    const direct = await start({ everything: everythingStdio() });
+    expect(direct.agent.tools.map((t) => t.name)).toContain("mcp__everything__echo");
+    expect(direct.agent.tools.map((t) => t.name)).not.toContain("tool_search");
+  });
+});

@@ -1,0 +1,77 @@
+// Reading a settings file's hooks: matchers as Claude Code reads them, the command hooks in file
+// order with their timeouts, and a warning naming the file and the field for each bad part.
+import { describe, expect, test } from "bun:test";
+import { compileMatcher, type Matcher } from "../../src/settings-hooks/matcher.ts";
+import { parseSettingsHooks, type SettingsSource } from "../../src/settings-hooks/settings-file.ts";
+
+const SOURCE: SettingsSource = { file: "/p/.claude/settings.json", label: ".claude/settings.json", scope: "project" };
+const parse = (value: unknown) => parseSettingsHooks(JSON.stringify(value), SOURCE);
+
+describe("matchers", () => {
+  const m = (text: string | undefined) => compileMatcher(text) as Matcher;
+  test("empty, missing and * match everything; letters, digits, _ and | are exact names; anything else is an unanchored regex", () => {
+    for (const all of [undefined, "", "*"]) expect(m(all).matches(["Anything"])).toBe(true);
+    expect(m("Edit|Write").matches(["Write", "write"])).toBe(true);
+    expect(m("Edit").matches(["MultiEdit", "edit"])).toBe(false);
+    expect(m("bash").matches(["Bash", "bash"])).toBe(true);
+    expect(m("mcp__github__.*").matches(["mcp__github__create_issue"])).toBe(true);
+    expect(m("^Notebook").matches(["NotebookEdit"])).toBe(true);
+    expect(m("^Notebook").matches(["MyNotebook"])).toBe(false);
+    expect(compileMatcher("[")).toEqual({ error: expect.stringContaining("is not a valid regular expression") });
+  });
+});
+
+describe("parseSettingsHooks", () => {
+  test("command hooks in file order, with their event, matcher, timeout (60 s by default) and place", () => {
+    const parsed = parse({
+      permissions: { allow: ["Bash(ls)"] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "a", timeout: 5 }, { type: "command", command: "b" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "c" }] }],
+      },
+    });
+    expect(parsed.warnings).toEqual([]);
+    expect(parsed.hooks.map((h) => [h.event, h.matcher.text, h.command, h.timeoutMs, h.at])).toEqual([
+      ["PreToolUse", "Bash", "a", 5000, "hooks.PreToolUse[0].hooks[0]"],
+      ["PreToolUse", "Bash", "b", 60_000, "hooks.PreToolUse[0].hooks[1]"],
+      ["Stop", "", "c", 60_000, "hooks.Stop[0].hooks[0]"],
+    ]);
+  });
+
+  test("a file without hooks, or with disableAllHooks, runs nothing and says nothing", () => {
+    expect(parse({ model: "opus" })).toEqual({ hooks: [], warnings: [], disableAll: false });
+    expect(parse({ disableAllHooks: true, hooks: {} }).disableAll).toBe(true);
+  });
+
+  test("each bad part is one warning naming the file and the field; the good parts still count", () => {
+    const parsed = parse({
+      hooks: {
+        PreToolUse: [
+          "not a group",
+          { matcher: 3, hooks: [] },
+          { matcher: "Bash", hooks: [{ type: "command", command: "ok", timeout: -1 }, { type: "prompt", prompt: "judge" }, { type: "command", command: "  " }, 7] },
+        ],
+        Stop: { hooks: [] },
+        UserPromptSubmit: [{ matcher: "Bash", hooks: [{ type: "command", command: "u" }] }],
+        PermissionRequest: [],
+      },
+    });
+    expect(parsed.hooks.map((h) => h.command)).toEqual(["ok", "u"]);
+    expect(parsed.warnings).toEqual([
+      '.claude/settings.json: hooks.PreToolUse[0] must be an object {"matcher": …, "hooks": […]}; this group\'s hooks do not run',
+      expect.stringMatching(/^\.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher: .*; this group's hooks do not run$/),
+      ".claude/settings.json: hooks.PreToolUse[2].hooks[0].timeout must be more than 0 seconds; the default 60 s applies",
+      '.claude/settings.json: hooks.PreToolUse[2].hooks[1].type is "prompt"; zot runs only "command" hooks, so this one is skipped',
+      '.claude/settings.json: hooks.PreToolUse[2].hooks[2].command: must be the command to run (zot runs {"type": "command", "command": "…"} hooks); it is skipped',
+      '.claude/settings.json: hooks.PreToolUse[2].hooks[3] must be an object {"type": "command", "command": …}; it is skipped',
+      '.claude/settings.json: hooks.Stop must be a list of {"matcher": …, "hooks": […]} groups; its hooks do not run',
+      ".claude/settings.json: hooks.UserPromptSubmit[0].matcher: UserPromptSubmit hooks have no matcher, so it is ignored and they run every time",
+      expect.stringMatching(/^\.claude\/settings\.json: hooks\.PermissionRequest: zot has no such hook event/),
+    ]);
+  });
+
+  test("text that is not a JSON object loses the file's hooks, and says so", () => {
+    expect(parseSettingsHooks("[1]", SOURCE).warnings).toEqual([".claude/settings.json: it must be a JSON object; none of its hooks run until it is fixed"]);
+    expect(parse({ hooks: [] }).warnings).toEqual([expect.stringMatching(/^\.claude\/settings\.json: hooks: .*; none of its hooks run until it is fixed$/)]);
+  });
+});
