@@ -180,7 +180,7 @@ class RpcServer {
     while (this.end === undefined) {
       // Pending answers may queue work (an extension's prompt answer), so they are waited for first.
       if (this.pending.size > 0) await Promise.race([Promise.allSettled([...this.pending]), stopped]);
-      else if (this.conversation.state().busy) await Promise.race([this.conversation.idle(), stopped]);
+      else if (this.conversation.busy) await Promise.race([this.conversation.idle(), stopped]);
       else return;
     }
   }
