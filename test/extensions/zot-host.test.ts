@@ -84,8 +84,8 @@ describe("handshake", () => {
     expect(ack).toEqual({
       type: "hello_ack",
       protocol_version: 1,
-      // What zot implements, and nothing it lacks (call_tool and tool_cancel are not here yet).
-      capabilities: ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes"],
+      // What zot implements, and nothing it lacks.
+      capabilities: ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes", "call_tool", "tool_cancel"],
       zot_version: "9.9.9",
       provider: "scripted",
       model: "demo-model",
@@ -492,7 +492,15 @@ describe("stop and other runtimes", () => {
     const host = makeHost(dir, join(root, "home"));
     await host.start();
     expect(host.tools()).toEqual([
-      { name: "add", description: "", schema: { type: "object", properties: { a: { type: "number" } } } },
+      {
+        name: "add",
+        description: "",
+        schema: { type: "object", properties: { a: { type: "number" } } },
+        exposure: "direct",
+        interactive: false,
+        replay: "never",
+        namespace: "nodey",
+      },
     ]);
     expect((await host.callTool("add", { a: 41 }, signal())).content).toEqual([{ type: "text", text: "42" }]);
   });
