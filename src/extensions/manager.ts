@@ -19,10 +19,13 @@ import { prepareLaunch } from "./ext-launch.ts";
 import { HookSet } from "./hook-set.ts";
 import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts";
 import { loadHooksConfig } from "./hooks-config.ts";
-import { extensionTool } from "./ext-tool.ts";
+import { type ExtToolDef, extensionTool, type ToolPolicy } from "./ext-tool.ts";
+import { AgentStartPasses } from "./agent-start.ts";
+import { runCallTool } from "./call-tool.ts";
+import { DeferredTools } from "./deferred-tools.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
 import { appendLog } from "./child-log.ts";
-import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
+import { type HostDiagnostic, type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
 
@@ -56,6 +59,8 @@ export interface LoadOptions {
   onWaiting?: (names: string[]) => void;
   /** default 2000 */
   waitingNoticeMs?: number;
+  /** a person can answer interactive tools (the TUI); without one they are refused (-p, --json, rpc) */
+  interactive?: boolean;
 }
 
 export interface LoadReport {
@@ -101,7 +106,12 @@ export interface ExtensionInfo {
   pid?: number;
   commands: string[];
   tools: string[];
+  /** the protocol mistakes it made in this run (zot ext doctor) */
+  diagnostics?: HostDiagnostic[];
 }
+
+/** How many of one extension's protocol mistakes are kept for zot ext doctor. */
+const MAX_DIAGNOSTICS = 100;
 
 /** Notes that arrive before anyone listens are kept, up to this many (the oldest go first). */
 const MAX_PENDING_NOTES = 200;
@@ -119,6 +129,17 @@ export class ExtensionManager implements SlashCommands {
   /** keyed by the lower-cased name */
   private commandIndex = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
   private toolList: Tool[] = [];
+  /** the registration behind each extension tool the agent has (after name conflicts) */
+  private toolDefs = new Map<string, { def: ExtToolDef; host: ZotExtensionHost }>();
+  private readonly deferred = new DeferredTools();
+  private readonly policy: ToolPolicy = {
+    offered: (def) => this.deferred.offered(def),
+    interactive: () => this.options?.interactive === true,
+  };
+  /** before_agent_start passes over the attached agent's system prompt */
+  private passes: AgentStartPasses | undefined;
+  private offAgent: (() => void)[] = [];
+  private readonly diagnosticsOf = new Map<string, HostDiagnostic[]>();
   private agent: Agent | undefined;
   private offEvents: (() => void) | undefined;
   private participants: Participant[] = [];
@@ -188,12 +209,26 @@ export class ExtensionManager implements SlashCommands {
         zotBinary: options.zotBinary,
         env: options.env,
         timeouts: options.timeouts,
+        onDiagnostic: (diagnostic) => this.diagnose(manifest.name, diagnostic),
       });
       host.onNotify((level, message) => this.note({ extension: host.name, level, message }));
       host.onClearNotes(() => this.clearNotes(host.name));
       host.onChange(() => this.rebuild());
       host.onPanel((op) => this.panels.apply(host, op));
       host.onSubmit((kind, text) => this.submit(host, kind, text));
+      host.onActivate((names) => this.activate(host, names));
+      host.onCallTool((request) =>
+        runCallTool(host.name, request, {
+          tools: () => this.agent?.tools,
+          extensionTool: (name) => this.toolDefs.get(name)?.def,
+          callable: (def) => this.deferred.callable(def),
+          run: (call, options) => {
+            const agent = this.agent;
+            if (!agent) throw new Error("no agent");
+            return agent.runToolCall(call, options);
+          },
+        }),
+      );
       hosts.push({ host, source: entry.source });
     }
     this.loaded = hosts;
@@ -251,6 +286,7 @@ export class ExtensionManager implements SlashCommands {
     const what = [...host.commands().map((c) => `/${c.name}`), ...host.tools().map((t) => t.name)];
     this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
     host.sendEvent(this.events.frame("session_start"));
+    if (host.wantsAgentStart()) this.passes?.refresh();
   }
 
   /** Tools of every running extension, after name conflicts are settled. */
@@ -295,6 +331,7 @@ export class ExtensionManager implements SlashCommands {
       ...(host.pid !== undefined && host.live ? { pid: host.pid } : {}),
       commands: host.commands().map((c) => c.name),
       tools: host.tools().map((t) => t.name),
+      diagnostics: [...(this.diagnosticsOf.get(host.name) ?? [])],
     }));
     return [...extensions, ...hooks];
   }
@@ -310,6 +347,50 @@ export class ExtensionManager implements SlashCommands {
     this.offGate = gate?.onAsk((request) => this.events.confirmationRequested(request));
     this.addParticipants(agent);
     this.swapTools(agent, [], this.toolList);
+    this.wireHostServices(agent);
+  }
+
+  /**
+   * [issue 15] The before_agent_start passes (now, and again after a model switch, clear, a session
+   * switch, a reload, a late joiner) and the deferred tools a resumed transcript already calls.
+   */
+  private wireHostServices(agent: Agent): void {
+    const known = (name: string) => this.toolDefs.get(name)?.def;
+    this.deferred.activateCalled(agent.messages, known);
+    const passes = new AgentStartPasses(agent.system, {
+      targets: () => this.loaded.map(({ host }) => host),
+      current: () => ({ provider: agent.model.provider, model: agent.model.id, cwd: agent.cwd, sessionId: this.events.sessionId }),
+      apply: (prompt) => agent.setSystemPrompt(prompt),
+      emit: (event) => agent.emit(event),
+      warn: (extension, message) => this.note({ extension, level: "warn", message }),
+    });
+    this.passes = passes;
+    this.offAgent = [
+      agent.onBeforePrompt((signal) => passes.ready(signal)),
+      agent.onModelChange(() => passes.refresh()),
+      agent.onClear(() => {
+        this.deferred.reset(agent.messages, known);
+        passes.refresh();
+      }),
+    ];
+    passes.refresh();
+  }
+
+  /** The deferred tools that are active now (zot ext doctor, tests). */
+  activeDeferredTools(): string[] {
+    return this.deferred.names();
+  }
+
+  /** A tool result named deferred tools to offer from the next request on. */
+  private activate(host: ZotExtensionHost, names: string[]): void {
+    const unknown = this.deferred.activate(names, (name) => this.toolDefs.get(name)?.def);
+    if (unknown.length > 0) host.log(`activate_tools: no tool named ${unknown.map((n) => JSON.stringify(n)).join(", ")}; ignored`);
+  }
+
+  private diagnose(extension: string, diagnostic: HostDiagnostic): void {
+    const list = this.diagnosticsOf.get(extension) ?? [];
+    if (list.length < MAX_DIAGNOSTICS) list.push(diagnostic);
+    this.diagnosticsOf.set(extension, list);
   }
 
   /** Routes extensions' `submit` and `submit_slash` (the TUI); without a sink they are logged and ignored. */
@@ -336,6 +417,9 @@ export class ExtensionManager implements SlashCommands {
     this.events.emit("session_end", { reason: "session_switch" });
     this.events.sessionId = id ?? `run-${randomUUID()}`;
     this.events.emit("session_start");
+    const agent = this.agent;
+    if (agent) this.deferred.reset(agent.messages, (name) => this.toolDefs.get(name)?.def);
+    this.passes?.refresh();
   }
 
   /** Routes notifications; those that came before (during loading) are delivered first. */
@@ -370,6 +454,7 @@ export class ExtensionManager implements SlashCommands {
       this.rebuild();
       const report = await this.loadNow(options);
       this.emitSessionStart();
+      this.passes?.refresh();
       return { ...report, stopped };
     });
   }
@@ -394,6 +479,10 @@ export class ExtensionManager implements SlashCommands {
     this.offGate?.();
     this.offGate = undefined;
     this.gate = undefined;
+    for (const off of this.offAgent) off();
+    this.offAgent = [];
+    this.passes?.stop();
+    this.passes = undefined;
     this.removeParticipants();
     this.swapTools(agent, this.toolList, []);
     this.agent = undefined;
@@ -453,6 +542,7 @@ export class ExtensionManager implements SlashCommands {
     const commands = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
     const tools: Tool[] = [];
     const toolOwners = new Map<string, string>();
+    const defs = new Map<string, { def: ExtToolDef; host: ZotExtensionHost }>();
     for (const { host } of this.loaded) {
       if (!host.live) continue;
       for (const command of host.commands()) {
@@ -468,13 +558,15 @@ export class ExtensionManager implements SlashCommands {
         else if (owner) this.shadowed(host, `tool "${def.name}"`, `extension "${owner}", which comes first`);
         else {
           toolOwners.set(def.name, host.name);
-          tools.push(extensionTool(host, def));
+          defs.set(def.name, { def, host });
+          tools.push(extensionTool(host, def, this.policy));
         }
       }
     }
     const previous = this.toolList;
     this.commandIndex = commands;
     this.toolList = tools;
+    this.toolDefs = defs;
     if (this.agent) this.swapTools(this.agent, previous, tools);
   }
 

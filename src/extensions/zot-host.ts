@@ -256,6 +256,16 @@ export class ZotExtensionHost {
     else appendLog(this.logFile, line);
   }
 
+  /** A protocol mistake found outside the host (a before_agent_start answer): logged, and handed to onDiagnostic. */
+  diagnose(kind: string, message: string): void {
+    this.problem(kind, message);
+  }
+
+  /** whether it subscribed to before_agent_start and is running */
+  wantsAgentStart(): boolean {
+    return this.live && this.interceptSet.has("before_agent_start");
+  }
+
   /** A protocol mistake: logged, and handed to onDiagnostic. */
   private problem(kind: string, message: string): void {
     this.log(message);
@@ -440,7 +450,12 @@ export class ZotExtensionHost {
     const { request, finish } = accepted;
     try {
       if (!this.callToolHandler) return refuse("nothing in this zot runs tools for extensions (no agent)");
-      const result = await this.callToolHandler(request);
+      let result: ToolResult;
+      try {
+        result = await this.callToolHandler(request);
+      } catch (err) {
+        return refuse(errorText(err));
+      }
       if (request.signal.aborted) return refuse(stopReason(request.signal));
       answer(result);
     } finally {
