@@ -180,19 +180,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   let skillsSection = "";
   let offeredSkills: Skill[] = [];
+  let foundSkills: Skill[] = [];
   if (!options.noSkill) {
     const { loadSkills } = await import("./skills/discover.ts");
     const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
     notes.push(...loadedSkills.warnings);
-    if (wantsSkill && loadedSkills.skills.length > 0) {
-      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([
-        import("./tools/skill.ts"),
-        import("./skills/prompt.ts"),
-      ]);
-      tools.push(createSkillTool(loadedSkills.skills));
-      skillsSection = skillsPromptSection(loadedSkills.skills);
-      offeredSkills = loadedSkills.skills;
-    }
+    foundSkills = loadedSkills.skills;
   }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
@@ -208,6 +201,16 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const extensions = loaded?.manager;
   if (loaded?.trust.note) notes.push(loaded.trust.note);
   notes.push(...(loaded?.warnings ?? []));
+  // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
+  if (!options.noSkill) {
+    const skills = [...foundSkills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (wantsSkill && skills.length > 0) {
+      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([import("./tools/skill.ts"), import("./skills/prompt.ts")]);
+      tools.push(createSkillTool(skills));
+      skillsSection = skillsPromptSection(skills);
+      offeredSkills = skills;
+    }
+  }
   // The session being recorded; switchSession replaces it.
   let current = session;
   const dispose = async () => {
@@ -223,7 +226,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       append: [...(options.appendSystemPrompt ?? []), skillsSection],
       now: new Date(),
       platform: process.platform,
-      toolNames: [...tools, ...extensionTools].map((t) => t.name),
+      // [issue 15] a deferred tool is not named until it is offered
+      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].map((t) => t.name),
     });
 
     const agent = new Agent({

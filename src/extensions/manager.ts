@@ -17,12 +17,15 @@ import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
 import { prepareLaunch } from "./ext-launch.ts";
 import { HookSet } from "./hook-set.ts";
+import type { Manifest } from "./manifest.ts";
 import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts";
 import { loadHooksConfig } from "./hooks-config.ts";
 import { type ExtToolDef, extensionTool, type ToolPolicy } from "./ext-tool.ts";
 import { AgentStartPasses } from "./agent-start.ts";
 import { runCallTool } from "./call-tool.ts";
 import { DeferredTools } from "./deferred-tools.ts";
+import { extensionSkills } from "./ext-skills.ts";
+import type { Skill } from "../skills/discover.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
 import { appendLog } from "./child-log.ts";
 import { type HostDiagnostic, type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
@@ -108,6 +111,12 @@ export interface ExtensionInfo {
   tools: string[];
   /** the protocol mistakes it made in this run (zot ext doctor) */
   diagnostics?: HostDiagnostic[];
+  /** its tools as registered: how each is offered, and whether it won its name (zot ext doctor) */
+  toolInfo?: { name: string; exposure: string; interactive: boolean; shadowed: boolean }[];
+  /** what it intercepts */
+  intercepts?: string[];
+  /** what its hello frame said */
+  hello?: { version?: string; capabilities: string[] };
 }
 
 /** How many of one extension's protocol mistakes are kept for zot ext doctor. */
@@ -140,6 +149,8 @@ export class ExtensionManager implements SlashCommands {
   private passes: AgentStartPasses | undefined;
   private offAgent: (() => void)[] = [];
   private readonly diagnosticsOf = new Map<string, HostDiagnostic[]>();
+  /** the skills the loaded extensions ship (manifest `skills`) */
+  private shippedSkills: Skill[] = [];
   private agent: Agent | undefined;
   private offEvents: (() => void) | undefined;
   private participants: Participant[] = [];
@@ -173,6 +184,7 @@ export class ExtensionManager implements SlashCommands {
     this.warnings = warnings;
     const hosts: Loaded[] = [];
     const hookSpecs: HookSpec[] = [];
+    const withSkills: { manifest: Manifest; dir: string }[] = [];
     for (const entry of discoverExtensions(options)) {
       // The runtime's one note says what of an untrusted folder did not run and how to trust it.
       if (entry.untrusted) continue;
@@ -190,6 +202,9 @@ export class ExtensionManager implements SlashCommands {
       }
       // A disabled extension stays off unless named with --ext for this run.
       if (!manifest.enabled && entry.source !== "flag") continue;
+      if (manifest.skills?.length) withSkills.push({ manifest, dir: entry.dir });
+      // A skill-only bundle: nothing to start.
+      if (manifest.exec === undefined) continue;
       if (manifest.protocol === "jsonrpc") {
         const launch = prepareLaunch({ ...options, manifest, dir: entry.dir, env: options.env ?? process.env });
         const where = { source: entry.source, file: entry.manifestFile, dir: entry.dir };
@@ -232,6 +247,9 @@ export class ExtensionManager implements SlashCommands {
       hosts.push({ host, source: entry.source });
     }
     this.loaded = hosts;
+    const shipped = extensionSkills(withSkills);
+    this.shippedSkills = shipped.skills;
+    warnings.push(...shipped.warnings);
     this.hooks = this.hookSet(options, hookSpecs, warnings);
     const starting = hosts.map(({ host }) => host.start());
     const hooksStarting = this.hooks.start();
@@ -289,6 +307,11 @@ export class ExtensionManager implements SlashCommands {
     if (host.wantsAgentStart()) this.passes?.refresh();
   }
 
+  /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at load; a reload does not change the skill tool). */
+  skills(): Skill[] {
+    return [...this.shippedSkills];
+  }
+
   /** Tools of every running extension, after name conflicts are settled. */
   tools(): Tool[] {
     return [...this.toolList];
@@ -332,6 +355,14 @@ export class ExtensionManager implements SlashCommands {
       commands: host.commands().map((c) => c.name),
       tools: host.tools().map((t) => t.name),
       diagnostics: [...(this.diagnosticsOf.get(host.name) ?? [])],
+      toolInfo: host.tools().map((t) => ({
+        name: t.name,
+        exposure: t.exposure,
+        interactive: t.interactive,
+        shadowed: this.toolDefs.get(t.name)?.host !== host,
+      })),
+      intercepts: host.intercepts(),
+      ...(host.hello ? { hello: { ...(host.hello.version !== undefined ? { version: host.hello.version } : {}), capabilities: host.hello.capabilities } } : {}),
     }));
     return [...extensions, ...hooks];
   }
