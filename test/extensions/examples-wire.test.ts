@@ -115,7 +115,7 @@ describe("guard", () => {
   test("registers /guard and intercepts tool calls only", async () => {
     const { handshake } = await start("guard");
     expect(handshake).toEqual([
-      { type: "hello", name: "guard", version: "1.0.0", capabilities: ["commands", "events"] },
+      { type: "hello", name: "guard", version: "1.0.0", capabilities: ["commands", "events", "tool_cancel", "call_tool"] },
       { type: "register_command", name: "guard", description: "show the guard's rules" },
       { type: "subscribe", intercept: ["tool_call"] },
       { type: "ready" },
@@ -217,7 +217,7 @@ describe("weather", () => {
   test("the tool answers the same fake weather every time, and /weather prompts", async () => {
     const { child, handshake } = await start("weather");
     expect(handshake).toEqual([
-      { type: "hello", name: "weather", version: "1.0.0", capabilities: ["commands", "tools"] },
+      { type: "hello", name: "weather", version: "1.0.0", capabilities: ["commands", "tools", "tool_cancel", "call_tool"] },
       {
         type: "register_tool",
         name: "weather",

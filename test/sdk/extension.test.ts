@@ -43,7 +43,7 @@ describe("handshake", () => {
     const frames: Frame[] = [];
     for (let i = 0; i < 21; i++) frames.push(await child.next());
 
-    expect(frames[0]).toEqual({ type: "hello", name: "fixture", version: "1.2.3", capabilities: ["commands", "tools", "events"] });
+    expect(frames[0]).toEqual({ type: "hello", name: "fixture", version: "1.2.3", capabilities: ["commands", "tools", "events", "tool_cancel", "call_tool"] });
     expect(frames.slice(1, 13)).toEqual(
       [
         ["disp", "display the args"],
@@ -86,14 +86,14 @@ describe("handshake", () => {
 
   test("an extension with only a turn_start interceptor subscribes to that intercept and no events", async () => {
     const child = start("turn-gate.ts");
-    expect(await child.next()).toEqual({ type: "hello", name: "turn-gate", version: "0.0.0", capabilities: ["events"] });
+    expect(await child.next()).toEqual({ type: "hello", name: "turn-gate", version: "0.0.0", capabilities: ["events", "tool_cancel", "call_tool"] });
     expect(await child.next()).toEqual({ type: "subscribe", intercept: ["turn_start"] });
     expect(await child.next()).toEqual({ type: "ready" });
   });
 
   test("an extension with nothing to observe sends no subscribe frame", async () => {
     const child = start("bare.ts");
-    expect(await child.next()).toEqual({ type: "hello", name: "bare", version: "0.1.0", capabilities: ["commands"] });
+    expect(await child.next()).toEqual({ type: "hello", name: "bare", version: "0.1.0", capabilities: ["commands", "tool_cancel", "call_tool"] });
     expect(await child.next()).toEqual({ type: "register_command", name: "hi", description: "say hi" });
     expect(await child.next()).toEqual({ type: "ready" });
     child.send(helloAck());
