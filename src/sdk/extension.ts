@@ -316,20 +316,80 @@ export function errorResult(message: string): ToolResult {
 // ── events and interception ─────────────────────────────────────────────────────────────────
 
 /** Every lifecycle event an extension can observe, in the order an agent meets them. */
-export const EVENTS = ["session_start", "turn_start", "tool_call", "assistant_message", "turn_end"] as const;
+export const EVENTS = [
+  "session_start",
+  "session_end",
+  "user_prompt_submit",
+  "turn_start",
+  "tool_call",
+  "tool_confirmation_requested",
+  "permission_decision",
+  "tool_result",
+  "assistant_message",
+  "turn_end",
+  "pre_compact",
+  "post_compact",
+  "subagent_start",
+  "subagent_stop",
+] as const;
+
+/** What every event carries: the conversation, the working directory, and a number rising across all events. */
+export interface EventBase {
+  session_id: string;
+  cwd: string;
+  sequence: number;
+}
 
 /** The payload of each lifecycle event. Fields the host leaves out arrive as their empty value. */
 export interface EventMap {
-  /** once, after every extension is ready and before the first prompt */
-  session_start: { event: "session_start" };
+  /** once, after every extension is ready and before the first prompt (and after a session switch) */
+  session_start: { event: "session_start" } & EventBase;
+  /** `reason`: shutdown or session_switch */
+  session_end: { event: "session_end"; reason: string } & EventBase;
+  /** a prompt reached the model */
+  user_prompt_submit: { event: "user_prompt_submit"; text: string; image_count: number } & EventBase;
   /** a model call is about to start; `step` counts from 1 within a prompt */
-  turn_start: { event: "turn_start"; step: number };
-  /** the model asked for a tool (before it runs; `tool_args` are the model's own) */
-  tool_call: { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown> };
+  turn_start: { event: "turn_start"; step: number } & EventBase;
+  /**
+   * the model asked for a tool (before it runs; `tool_args` are the model's own); `origin_extension`
+   * when an extension asked for it instead (call_tool, a command's tool_prompt)
+   */
+  tool_call: { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string } & EventBase;
+  /** the user is about to be asked about a call */
+  tool_confirmation_requested: { event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string } & EventBase;
+  /** a call's approval: `decision` approved, denied or cancelled; `source` user, remembered, policy or yolo */
+  permission_decision: {
+    event: "permission_decision";
+    tool_id: string;
+    tool_name: string;
+    decision: string;
+    source: string;
+    stage: string;
+    reason?: string;
+    origin_extension?: string;
+  } & EventBase;
+  /** a call's end: `status` completed, failed, blocked, cancelled or timed_out; `result` bounded to 256 KiB */
+  tool_result: {
+    event: "tool_result";
+    tool_id: string;
+    tool_name: string;
+    tool_args: Record<string, unknown>;
+    status: string;
+    executed: boolean;
+    result: { content: ContentBlock[]; is_error: boolean; truncated?: boolean };
+    origin_extension?: string;
+  } & EventBase;
   /** the assistant's text as the user sees it (after any interceptor's rewrite) */
-  assistant_message: { event: "assistant_message"; text: string };
-  /** a turn ended: `stop` is "end_turn", "tool_use", "length", "error" or "aborted" (the original zot sent "end" for "end_turn") */
-  turn_end: { event: "turn_end"; stop: string; error?: string };
+  assistant_message: { event: "assistant_message"; text: string } & EventBase;
+  /** a turn ended: `stop` is "end" (a finished answer), "tool_use", "length", "error" or "aborted" */
+  turn_end: { event: "turn_end"; stop: string; error?: string } & EventBase;
+  /** a compaction is about to start */
+  pre_compact: { event: "pre_compact"; compaction_id: string; message_count: number; token_estimate: number } & EventBase;
+  /** it ended: `status` completed, failed or cancelled */
+  post_compact: { event: "post_compact"; compaction_id: string; message_count: number; token_estimate: number; status: string; error?: string } & EventBase;
+  /** never sent by this zot (it has no subagents) */
+  subagent_start: { event: "subagent_start" } & EventBase;
+  subagent_stop: { event: "subagent_stop" } & EventBase;
 }
 
 /** A lifecycle event name. */
@@ -1112,17 +1172,71 @@ function hostInfo(frame: Record<string, unknown>): HostInfo {
 }
 
 function eventPayload(name: EventName, frame: Record<string, unknown>): EventMap[EventName] {
+  const base = { session_id: str(frame.session_id), cwd: str(frame.cwd), sequence: num(frame.sequence) };
+  const origin = typeof frame.origin_extension === "string" ? { origin_extension: frame.origin_extension } : {};
+  const args = isRecord(frame.tool_args) ? frame.tool_args : {};
+  const error = typeof frame.error === "string" && frame.error ? { error: frame.error } : {};
   switch (name) {
     case "session_start":
-      return { event: name };
+    case "subagent_start":
+    case "subagent_stop":
+      return { event: name, ...base };
+    case "session_end":
+      return { event: name, reason: str(frame.reason), ...base };
+    case "user_prompt_submit":
+      return { event: name, text: str(frame.text), image_count: num(frame.image_count), ...base };
     case "turn_start":
-      return { event: name, step: num(frame.step) };
+      return { event: name, step: num(frame.step), ...base };
     case "tool_call":
-      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_args: isRecord(frame.tool_args) ? frame.tool_args : {} };
+      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_args: args, ...origin, ...base };
+    case "tool_confirmation_requested":
+      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_preview: str(frame.tool_preview), ...base };
+    case "permission_decision":
+      return {
+        event: name,
+        tool_id: str(frame.tool_id),
+        tool_name: str(frame.tool_name),
+        decision: str(frame.decision),
+        source: str(frame.source),
+        stage: str(frame.stage),
+        ...(typeof frame.reason === "string" ? { reason: frame.reason } : {}),
+        ...origin,
+        ...base,
+      };
+    case "tool_result": {
+      const result = isRecord(frame.result) ? frame.result : {};
+      return {
+        event: name,
+        tool_id: str(frame.tool_id),
+        tool_name: str(frame.tool_name),
+        tool_args: args,
+        status: str(frame.status),
+        executed: frame.executed === true,
+        result: {
+          content: Array.isArray(result.content) ? (result.content as ContentBlock[]) : [],
+          is_error: result.is_error === true,
+          ...(result.truncated === true ? { truncated: true } : {}),
+        },
+        ...origin,
+        ...base,
+      };
+    }
     case "assistant_message":
-      return { event: name, text: str(frame.text) };
+      return { event: name, text: str(frame.text), ...base };
     case "turn_end":
-      return { event: name, stop: str(frame.stop), ...(typeof frame.error === "string" && frame.error ? { error: frame.error } : {}) };
+      return { event: name, stop: str(frame.stop), ...error, ...base };
+    case "pre_compact":
+      return { event: name, compaction_id: str(frame.compaction_id), message_count: num(frame.message_count), token_estimate: num(frame.token_estimate), ...base };
+    case "post_compact":
+      return {
+        event: name,
+        compaction_id: str(frame.compaction_id),
+        message_count: num(frame.message_count),
+        token_estimate: num(frame.token_estimate),
+        status: str(frame.status),
+        ...error,
+        ...base,
+      };
   }
 }
 
