@@ -5,9 +5,11 @@
 // extensions are asked one at a time in load order (--ext first, then the project's, then the
 // global ones), each seeing the previous one's result, each within its 5 s intercept deadline (a
 // silent, dead or confused one keeps the prompt as it was); a pass overtaken by a newer one is
-// thrown away; every rewrite that is kept is in the audit trail (an intercept event).
+// thrown away; every rewrite that is kept is in the audit trail (an intercept event). The first pass
+// starts at once; a later reason for one (however many come together: a session switch is a clear
+// and a model switch too) only marks the prompt stale, and the next prompt runs one pass first.
 import { randomUUID } from "node:crypto";
-import { clip } from "../core/intercept-change.ts";
+import { describeTextChange } from "../core/intercept-change.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
 
@@ -45,6 +47,8 @@ export class AgentStartPasses {
   private readonly controllers = new Set<AbortController>();
   /** a pass has set the agent's prompt: a later pass with nobody to ask puts the base back */
   private applied = false;
+  /** the prompt must be prepared again before the next model call */
+  private stale = false;
 
   constructor(
     base: string,
@@ -53,20 +57,29 @@ export class AgentStartPasses {
     this.base = base;
   }
 
-  /** Starts a new pass; one still running is abandoned (its result thrown away). */
-  refresh(): void {
+  /** Starts a pass now (the first, when the extensions are attached); one still running is abandoned. */
+  start(): void {
+    this.stale = false;
     const generation = ++this.generation;
     for (const controller of this.controllers) controller.abort();
     this.running = this.pass(generation);
   }
 
-  /** Resolves when the newest pass is over (or `signal` aborts): what a prompt awaits before its first model call. */
+  /** The prompt must be prepared again: a pass running now is abandoned, and the next prompt runs a new one. */
+  refresh(): void {
+    this.generation++;
+    for (const controller of this.controllers) controller.abort();
+    this.stale = true;
+  }
+
+  /** Resolves when the prompt is prepared (or `signal` aborts): what a prompt awaits before its first model call. */
   async ready(signal: AbortSignal): Promise<void> {
     for (;;) {
+      if (this.stale) this.start();
       const running = this.running;
       await untilAborted(running, signal);
-      // A pass started while this one ran (a model switch, say) is awaited too.
-      if (signal.aborted || running === this.running) return;
+      // Made stale again while it ran (a model switch, say): prepared once more.
+      if (signal.aborted || (running === this.running && !this.stale)) return;
     }
   }
 
@@ -112,8 +125,7 @@ export class AgentStartPasses {
           stage: "before_agent_start",
           action: "modify",
           ...(next === "" ? { reason: "removed the system prompt" } : {}),
-          before: clip(prompt),
-          after: clip(next),
+          ...describeTextChange(prompt, next),
         });
         prompt = next;
       }

@@ -404,7 +404,7 @@ export class ExtensionManager implements SlashCommands {
         passes.refresh();
       }),
     ];
-    passes.refresh();
+    passes.start();
   }
 
   /** The deferred tools that are active now (zot ext doctor, tests). */
