@@ -7,6 +7,7 @@
 // parent_id that names nothing running (unknown, or already over) is refused, never guessed.
 import type { ExtFrameOf } from "../protocol/ext-frames.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
+import { seconds } from "./child.ts";
 
 /** A call_tool the host accepted: what the manager needs to run it. */
 export interface CallToolRequest {
@@ -82,7 +83,7 @@ export class CallToolRequests {
     const controller = new AbortController();
     this.outstanding.set(id, controller);
     const timer = setTimeout(
-      () => controller.abort(new CallToolStop(`timed out after ${Math.round(this.deadlineMs / 1000)} s`)),
+      () => controller.abort(new CallToolStop(`timed out after ${seconds(this.deadlineMs)}`)),
       timerDelay(this.deadlineMs),
     );
     const signal = parent ? AbortSignal.any([controller.signal, parent.controller.signal]) : controller.signal;
