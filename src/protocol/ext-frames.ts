@@ -127,7 +127,7 @@ export const ToolResultFrame = v.object({
 export const CallToolFrame = v.object({
   type: v.literal("call_tool"),
   /** chosen by the extension; several calls may be outstanding under different ids */
-  id: v.pipe(FrameId, v.check((id) => String(id) !== "", "an id must not be empty")),
+  id: v.union([v.pipe(v.string(), v.minLength(1, "an id must not be empty")), v.number()]),
   name: v.pipe(v.string(), v.minLength(1)),
   args: v.optional(v.record(v.string(), v.unknown()), {}),
   /** the id of the host tool_call this extension is handling: the nested call inherits its cancellation */
