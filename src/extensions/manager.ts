@@ -151,6 +151,7 @@ export class ExtensionManager implements SlashCommands {
   private readonly diagnosticsOf = new Map<string, HostDiagnostic[]>();
   /** the skills the loaded extensions ship (manifest `skills`) */
   private shippedSkills: Skill[] = [];
+  private rebuildQueued = false;
   private agent: Agent | undefined;
   private offEvents: (() => void) | undefined;
   private participants: Participant[] = [];
@@ -228,7 +229,7 @@ export class ExtensionManager implements SlashCommands {
       });
       host.onNotify((level, message) => this.note({ extension: host.name, level, message }));
       host.onClearNotes(() => this.clearNotes(host.name));
-      host.onChange(() => this.rebuild());
+      host.onChange(() => this.rebuildSoon());
       host.onPanel((op) => this.panels.apply(host, op));
       host.onSubmit((kind, text) => this.submit(host, kind, text));
       host.onActivate((names) => this.activate(host, names));
@@ -566,6 +567,19 @@ export class ExtensionManager implements SlashCommands {
     const mine = new Set(this.participants);
     this.agent?.chain.removeWhere((p) => mine.has(p));
     this.participants = [];
+  }
+
+  /**
+   * A registration or an exit changed the names: rebuilt once the frames at hand are read, so an
+   * extension that registers 500 tools in a burst costs one rebuild, not 500.
+   */
+  private rebuildSoon(): void {
+    if (this.rebuildQueued) return;
+    this.rebuildQueued = true;
+    queueMicrotask(() => {
+      this.rebuildQueued = false;
+      this.rebuild();
+    });
   }
 
   /** Settles names again: built-ins first, then extensions in precedence order, first come wins. */

@@ -589,7 +589,7 @@ describe("the current protocol's additions", () => {
       on_ack: [{ type: "register_command", name: "p" }, { type: "register_command", name: "odd" }],
       commands: {
         p: { action: "open_panel", open_panel: { id: "main", title: "T", lines: ["a"] } },
-        odd: { action: "tool_prompt", prompt: "x", tool_name: "read", tool_args: {} },
+        odd: { action: "teleport", prompt: "x" },
       },
       on_event: {
         session_start: [
@@ -620,7 +620,7 @@ describe("the current protocol's additions", () => {
       command: "odd",
       extension: "probe",
       action: "error",
-      text: 'unknown action "tool_prompt" (this zot knows prompt, insert, display, open_panel, noop)',
+      text: 'unknown action "teleport" (this zot knows prompt, tool_prompt, insert, display, open_panel, noop)',
     });
   });
 
