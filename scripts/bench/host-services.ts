@@ -158,9 +158,11 @@ export async function deferredToolsBench(env: Record<string, string>): Promise<v
   const count = 500;
   const homes = {
     none: mkdtempSync(join(tmpdir(), "zot-bench-none-")),
+    empty: mkdtempSync(join(tmpdir(), "zot-bench-empty-")),
     deferred: mkdtempSync(join(tmpdir(), "zot-bench-deferred-")),
     direct: mkdtempSync(join(tmpdir(), "zot-bench-direct-")),
   };
+  manyTools(homes.empty, "mcp", 0, "direct");
   manyTools(homes.deferred, "mcp", count, "deferred");
   manyTools(homes.direct, "mcp", count, "direct");
   const cwd = mkdtempSync(join(tmpdir(), "zot-bench-deferred-cwd-"));
@@ -168,10 +170,10 @@ export async function deferredToolsBench(env: Record<string, string>): Promise<v
   const runs = 15;
   const mock = startMockLlm();
   const size: Record<string, number> = {};
-  const wall: Record<string, number[]> = { none: [], deferred: [], direct: [] };
+  const wall: Record<string, number[]> = { none: [], empty: [], deferred: [], direct: [] };
   try {
     for (let i = 0; i < runs + 2; i++) {
-      for (const key of ["none", "deferred", "direct"] as const) {
+      for (const key of ["none", "empty", "deferred", "direct"] as const) {
         mock.push({ text: "ok" });
         const from = mock.requests.length;
         const t0 = performance.now();
@@ -197,7 +199,7 @@ export async function deferredToolsBench(env: Record<string, string>): Promise<v
   const med = (xs: number[]) => pct(xs, 0.5);
   console.log(`deferred-tools request size (anthropic, zot -p): no extension ${kb(size.none)}, ${count} deferred ${kb(size.deferred)}, the same ${count} direct ${kb(size.direct)}`);
   console.log(
-    `deferred-tools zot -p wall time, median of ${runs}: no extension ${med(wall.none).toFixed(1)} ms, ${count} deferred ${med(wall.deferred).toFixed(1)} ms, ${count} direct ${med(wall.direct).toFixed(1)} ms`,
+    `deferred-tools zot -p wall time, median of ${runs}: no extension ${med(wall.none).toFixed(1)} ms, the python extension with no tools ${med(wall.empty).toFixed(1)} ms, ${count} deferred ${med(wall.deferred).toFixed(1)} ms, ${count} direct ${med(wall.direct).toFixed(1)} ms`,
   );
 
   // In process: prompt() until the provider has the request, with the extension attached.
