@@ -169,8 +169,12 @@ for (const language of ["python", "typescript"] as const) {
       const rule = (n: number) => `HOUSE RULE (${language}) #${n}: answer in one line.`;
       expect(systemText(mock.requests[0])).toEndWith(`\n${rule(1)}`);
       expect(systemText(mock.requests[0])).toStartWith("You are zot");
-      const sessionId = ndjson(json.stdout).find((e) => e.type === "session")?.id;
+      const recording = ndjson(json.stdout).find((e) => e.type === "session");
+      const sessionId = recording?.id;
       expect(typeof sessionId).toBe("string");
+      // The session's audit trail keeps the rewrite, like every interception.
+      const records = ndjson(readFileSync(recording.file, "utf8"));
+      expect(records.find((r) => r.type === "intercept")).toMatchObject({ participant: "svc", stage: "before_agent_start", action: "modify" });
       const audit = ndjson(json.stdout).find((e) => e.type === "intercept");
       expect(audit).toMatchObject({ participant: "svc", stage: "before_agent_start", action: "modify" });
       expect(audit.after).toContain(rule(1));
@@ -252,5 +256,34 @@ describe("zot ext doctor", () => {
     expect(run.stdout).toContain("tools:      lookup, loop_a, loop_b, finder, deep_tool (deferred), ask_user (interactive)");
     expect(run.stdout).toContain('problem: tool "bogus" has unknown exposure "sideways", skipped');
     expect(run.stdout).toContain(`log:        ${join(s.home, "logs", "ext-svc.log")}`);
+  });
+});
+
+describe("zot rpc --schema", () => {
+  test("covers every frame of the extension protocol, both directions, with the host services' fields", async () => {
+    const { ExtToHostFrame, HostToExtFrame } = await import("../../src/protocol/ext-frames.ts");
+    const doc = JSON.parse((await zot(["rpc", "--schema"])).stdout).extension;
+    expect(doc.protocol_version).toBe(1);
+    expect(Object.keys(doc.to_host).sort()).toEqual(ExtToHostFrame.options.map((o) => o.entries.type.literal).sort());
+    expect(Object.keys(doc.to_extension).sort()).toEqual(HostToExtFrame.options.map((o) => o.entries.type.literal).sort());
+    expect(doc.to_host.call_tool.required).toEqual(["type", "id", "name"]);
+    expect(Object.keys(doc.to_host.register_tool.properties)).toEqual(expect.arrayContaining(["exposure", "deferred", "interactive", "output_schema", "namespace", "replay"]));
+    expect(Object.keys(doc.to_host.tool_result.properties)).toEqual(expect.arrayContaining(["activate_tools", "structured_content"]));
+    expect(doc.to_extension.tool_cancel.required).toEqual(["type", "id"]);
+    expect(doc.to_extension.tool_result.required).toEqual(["type", "id", "name", "content"]);
+    expect(doc.to_extension.event_intercept.properties.event.enum).toContain("before_agent_start");
+  });
+});
+
+describe("python: headless modes", () => {
+  test("rpc refuses an interactive tool too", async () => {
+    const s = setup("python");
+    mock = startMockLlm([{ tool_calls: [{ name: "ask_user", args: {} }] }, { text: "ok" }]);
+    rpc = RpcProcess.start([...s.ext, ...anthropicMock(mock.url)], { cwd: s.cwd, home: s.home });
+    const from = rpc.lines.length;
+    await rpc.call({ type: "prompt", message: "ask" });
+    const events = await rpc.eventsUntilDone(from);
+    expect(events.find((e) => e.type === "tool_result" && e.name === "ask_user")).toMatchObject({ is_error: true });
+    expect(JSON.stringify(events.find((e) => e.type === "tool_result"))).toContain("it is an interactive tool");
   });
 });

@@ -61,5 +61,28 @@ for (const language of ["python", "typescript"] as const) {
         await eventually(() => recorded().some((f) => f.type === "handler_cancelled"), "the SDK to abort the handler's signal");
       }
     });
+
+    test("a command's tool_prompt runs the tool into the transcript (a tool box), then the model's turn sees it", async () => {
+      const root = tempDir("zot-svc-tui-");
+      const cwd = join(root, "project");
+      mkdirSync(cwd);
+      writeFileSync(join(cwd, "notes.txt"), "first line of notes\n");
+      const dir = join(root, "svc");
+      mkdirSync(dir);
+      writeFileSync(join(dir, "config.json"), "{}");
+      const manifest =
+        language === "python"
+          ? { name: "svc", exec: "python3", args: [join(FIXTURES, "host_services.py"), "config.json"] }
+          : { name: "svc", exec: join(FIXTURES, "host_services.ts"), args: [join(dir, "config.json")] };
+      writeFileSync(join(dir, "extension.json"), JSON.stringify(manifest));
+      const { session, mock } = runs.start(startMockLlm([{ text: "It holds notes." }]), { args: ["--no-ext", "--ext", dir], cwd });
+      await ready(session);
+      session.type("/peek notes.txt\r");
+      await session.waitForText("It holds notes.");
+      expect(session.screen.text()).toContain("read");
+      const messages = mock.requests[0].body.messages;
+      expect(messages[1].content[0]).toMatchObject({ type: "tool_use", name: "read", input: { path: "notes.txt" } });
+      expect(JSON.stringify(messages[2].content)).toContain("first line of notes");
+    });
   });
 }
