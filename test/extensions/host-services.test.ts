@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { Agent } from "../../src/core/agent.ts";
 import { ExtensionManager, type LoadOptions } from "../../src/extensions/manager.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
+import { ConfirmGate, type ConfirmRequest } from "../../src/core/confirm-gate.ts";
+import { bashTool } from "../../src/tools/bash.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { eventually, FIXTURES, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { extensionLayout, fakeProvider, type Turn } from "../support/manager-fixture.ts";
@@ -20,7 +22,7 @@ afterEach(async () => {
 });
 
 /** The rules extension installed globally, its record file, and a started manager attached to an agent. */
-async function rules(turns: Turn[], options: { config?: Record<string, unknown>; load?: Partial<LoadOptions> } = {}) {
+async function rules(turns: Turn[], options: { config?: Record<string, unknown>; load?: Partial<LoadOptions>; gate?: ConfirmGate; more?: (global: string) => void } = {}) {
   const l = extensionLayout("zot-svc-");
   const dir = join(l.global, "rules");
   mkdirSync(dir, { recursive: true });
@@ -30,15 +32,17 @@ async function rules(turns: Turn[], options: { config?: Record<string, unknown>;
   const record = l.file("rules.ndjson");
   writeFileSync(join(dir, "config.json"), JSON.stringify({ record, ...options.config }));
   writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "rules", exec: "python3", args: [join(FIXTURES, "call_rules.py"), "config.json"] }));
+  options.more?.(l.global);
   const manager = new ExtensionManager();
   managers.push(manager);
   const report = await manager.load(l.options(options.load));
-  expect(report.ready).toBe(1);
+  expect(report.ready).toBeGreaterThanOrEqual(1);
   const provider = fakeProvider(turns);
-  const agent = new Agent({ provider, model: testModel(), tools: [readTool], system: "base", cwd: l.cwd });
+  const agent = new Agent({ provider, model: testModel(), tools: [readTool, bashTool], system: "base", cwd: l.cwd });
+  if (options.gate) agent.chain.add(options.gate);
   const events: AgentEvent[] = [];
   agent.onEvent((event) => events.push(event));
-  manager.attach(agent);
+  manager.attach(agent, options.gate);
   const frames = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []);
   return { l, manager, agent, provider, events, frames };
 }
@@ -122,6 +126,41 @@ describe("call_tool's rules", () => {
     await running;
     const nested = s.frames().filter((f) => f.type === "tool_call" && f.name === "slow")[1];
     await eventually(() => s.frames().some((f) => f.type === "tool_cancel" && f.id === nested.id), "tool_cancel for the nested call");
+  });
+});
+
+describe("call_tool through the gates", () => {
+  test("the confirmation gate asks about a call_tool like the model's own; a no refuses it, in the audit trail with the extension's name", async () => {
+    const asked: ConfirmRequest[] = [];
+    const gate = new ConfirmGate({
+      confirmer: async (request) => {
+        asked.push(request);
+        return request.tool === "bash" ? { answer: "no", reason: "not now" } : { answer: "yes" };
+      },
+    });
+    const s = await rules([call("call_any", { name: "bash" }), { text: "ok" }], { gate });
+    await s.agent.prompt({ text: "go" }, signal());
+    expect(asked.map((r) => r.tool)).toEqual(["call_any", "bash"]);
+    expect(lastResult(s.provider)).toBe("the user declined: not now");
+    expect(s.events.find((e) => e.type === "intercept" && e.participant === "confirm")).toMatchObject({ stage: "approve_tool", action: "deny", origin_extension: "rules" });
+  });
+
+  test("with nobody to ask (--no-yolo, headless) it is refused; a reply over 256 KiB is cut and says truncated", async () => {
+    const gate = new ConfirmGate({ unattended: "refused: nobody to confirm", unasked: (c) => c.name === "call_any" || c.name === "big" });
+    const s = await rules([call("call_any", { name: "bash" }), call("call_any", { name: "big" }, "t2"), { text: "ok" }], {
+      gate,
+      more: (global) =>
+        scriptedExtension(global, "big", {
+          after_hello: [{ type: "register_tool", name: "big", description: "300 KiB" }],
+          tools: { big: { eval: '{"content": [{"type": "text", "text": "x" * 300000}]}' } },
+        }),
+    });
+    await s.agent.prompt({ text: "go" }, signal());
+    expect(JSON.stringify(s.provider.requests[1].messages.at(-1))).toContain("refused: nobody to confirm");
+    await eventually(() => s.frames().some((f) => f.type === "tool_result" && f.name === "big"), "the big reply");
+    const reply = s.frames().find((f) => f.type === "tool_result" && f.name === "big");
+    expect(reply.truncated).toBe(true);
+    expect(reply.content[0].text.length).toBe(256 * 1024);
   });
 });
 
