@@ -20,10 +20,8 @@ import { HookSet } from "./hook-set.ts";
 import type { Manifest } from "./manifest.ts";
 import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts";
 import { loadHooksConfig } from "./hooks-config.ts";
-import { type ExtToolDef, extensionTool, type ToolPolicy } from "./ext-tool.ts";
-import { AgentStartPasses } from "./agent-start.ts";
-import { runCallTool } from "./call-tool.ts";
-import { DeferredTools } from "./deferred-tools.ts";
+import { type ExtToolDef, extensionTool } from "./ext-tool.ts";
+import { HostServices } from "./host-services.ts";
 import { extensionSkills } from "./ext-skills.ts";
 import type { Skill } from "../skills/discover.ts";
 import type { CommandResult, SlashCommands } from "./slash-command.ts";
@@ -140,14 +138,14 @@ export class ExtensionManager implements SlashCommands {
   private toolList: Tool[] = [];
   /** the registration behind each extension tool the agent has (after name conflicts) */
   private toolDefs = new Map<string, { def: ExtToolDef; host: ZotExtensionHost }>();
-  private readonly deferred = new DeferredTools();
-  private readonly policy: ToolPolicy = {
-    offered: (def) => this.deferred.offered(def),
+  /** deferred tools, interactive tools, call_tool and before_agent_start (host-services.ts) */
+  private readonly services = new HostServices({
+    hosts: () => this.loaded.map(({ host }) => host),
+    toolDef: (name) => this.toolDefs.get(name)?.def,
     interactive: () => this.options?.interactive === true,
-  };
-  /** before_agent_start passes over the attached agent's system prompt */
-  private passes: AgentStartPasses | undefined;
-  private offAgent: (() => void)[] = [];
+    sessionId: () => this.events.sessionId,
+    note: (extension, level, message) => this.note({ extension, level, message }),
+  });
   private readonly diagnosticsOf = new Map<string, HostDiagnostic[]>();
   /** the skills the loaded extensions ship (manifest `skills`) */
   private shippedSkills: Skill[] = [];
@@ -232,19 +230,7 @@ export class ExtensionManager implements SlashCommands {
       host.onChange(() => this.rebuildSoon());
       host.onPanel((op) => this.panels.apply(host, op));
       host.onSubmit((kind, text) => this.submit(host, kind, text));
-      host.onActivate((names) => this.activate(host, names));
-      host.onCallTool((request) =>
-        runCallTool(host.name, request, {
-          tools: () => this.agent?.tools,
-          extensionTool: (name) => this.toolDefs.get(name)?.def,
-          callable: (def) => this.deferred.callable(def),
-          run: (call, options) => {
-            const agent = this.agent;
-            if (!agent) throw new Error("no agent");
-            return agent.runToolCall(call, options);
-          },
-        }),
-      );
+      this.services.serve(host);
       hosts.push({ host, source: entry.source });
     }
     this.loaded = hosts;
@@ -305,7 +291,7 @@ export class ExtensionManager implements SlashCommands {
     const what = [...host.commands().map((c) => `/${c.name}`), ...host.tools().map((t) => t.name)];
     this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
     host.sendEvent(this.events.frame("session_start"));
-    if (host.wantsAgentStart()) this.passes?.refresh();
+    if (host.wantsAgentStart()) this.services.extensionsChanged();
   }
 
   /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at load; a reload does not change the skill tool). */
@@ -379,44 +365,12 @@ export class ExtensionManager implements SlashCommands {
     this.offGate = gate?.onAsk((request) => this.events.confirmationRequested(request));
     this.addParticipants(agent);
     this.swapTools(agent, [], this.toolList);
-    this.wireHostServices(agent);
-  }
-
-  /**
-   * [issue 15] The before_agent_start passes (now, and again after a model switch, clear, a session
-   * switch, a reload, a late joiner) and the deferred tools a resumed transcript already calls.
-   */
-  private wireHostServices(agent: Agent): void {
-    const known = (name: string) => this.toolDefs.get(name)?.def;
-    this.deferred.activateCalled(agent.messages, known);
-    const passes = new AgentStartPasses(agent.system, {
-      targets: () => this.loaded.map(({ host }) => host),
-      current: () => ({ provider: agent.model.provider, model: agent.model.id, cwd: agent.cwd, sessionId: this.events.sessionId }),
-      apply: (prompt) => agent.setSystemPrompt(prompt),
-      emit: (event) => agent.emit(event),
-      warn: (extension, message) => this.note({ extension, level: "warn", message }),
-    });
-    this.passes = passes;
-    this.offAgent = [
-      agent.onBeforePrompt((signal) => passes.ready(signal)),
-      agent.onModelChange(() => passes.refresh()),
-      agent.onClear(() => {
-        this.deferred.reset(agent.messages, known);
-        passes.refresh();
-      }),
-    ];
-    passes.start();
+    this.services.attach(agent);
   }
 
   /** The deferred tools that are active now (zot ext doctor, tests). */
   activeDeferredTools(): string[] {
-    return this.deferred.names();
-  }
-
-  /** A tool result named deferred tools to offer from the next request on. */
-  private activate(host: ZotExtensionHost, names: string[]): void {
-    const unknown = this.deferred.activate(names, (name) => this.toolDefs.get(name)?.def);
-    if (unknown.length > 0) host.log(`activate_tools: no tool named ${unknown.map((n) => JSON.stringify(n)).join(", ")}; ignored`);
+    return this.services.activeDeferredTools();
   }
 
   private diagnose(extension: string, diagnostic: HostDiagnostic): void {
@@ -449,9 +403,7 @@ export class ExtensionManager implements SlashCommands {
     this.events.emit("session_end", { reason: "session_switch" });
     this.events.sessionId = id ?? `run-${randomUUID()}`;
     this.events.emit("session_start");
-    const agent = this.agent;
-    if (agent) this.deferred.reset(agent.messages, (name) => this.toolDefs.get(name)?.def);
-    this.passes?.refresh();
+    this.services.newConversation();
   }
 
   /** Routes notifications; those that came before (during loading) are delivered first. */
@@ -486,7 +438,7 @@ export class ExtensionManager implements SlashCommands {
       this.rebuild();
       const report = await this.loadNow(options);
       this.emitSessionStart();
-      this.passes?.refresh();
+      this.services.extensionsChanged();
       return { ...report, stopped };
     });
   }
@@ -511,10 +463,7 @@ export class ExtensionManager implements SlashCommands {
     this.offGate?.();
     this.offGate = undefined;
     this.gate = undefined;
-    for (const off of this.offAgent) off();
-    this.offAgent = [];
-    this.passes?.stop();
-    this.passes = undefined;
+    this.services.detach();
     this.removeParticipants();
     this.swapTools(agent, this.toolList, []);
     this.agent = undefined;
@@ -604,7 +553,7 @@ export class ExtensionManager implements SlashCommands {
         else {
           toolOwners.set(def.name, host.name);
           defs.set(def.name, { def, host });
-          tools.push(extensionTool(host, def, this.policy));
+          tools.push(extensionTool(host, def, this.services.policy));
         }
       }
     }
