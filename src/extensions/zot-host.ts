@@ -85,7 +85,8 @@ export interface ZotHostOptions {
    * line_too_long, output_closed, frames_dropped, no_exit_after_stop, no_exit_after_sigterm) and the
    * host's (cannot_start, hello_timeout, exit_before_hello, frame_before_hello, hello_name,
    * second_hello, frame_without_type, unknown_frame, invalid_frame, unknown_reply_id,
-   * unknown_subscription, no_ready, ready_timeout, exited, exit_code).
+   * unknown_subscription, no_ready, ready_timeout, exited, exit_code, command_conflict,
+   * tool_exposure, tool_replay, duplicate_call_id, and from outside: invalid_system_prompt).
    */
   onDiagnostic?: (diagnostic: HostDiagnostic) => void;
 }
@@ -424,7 +425,7 @@ export class ZotExtensionHost {
 
   /** A call_tool: checked against the rules here, run by the handler, answered with a bounded tool_result. */
   private async callToolFor(frame: ExtFrameOf<"call_tool">): Promise<void> {
-    const answer = (result: ToolResult, extra: { truncated?: boolean } = {}) => {
+    const answer = (result: ToolResult) => {
       const observed = observedResult(result.content, result.is_error);
       const structured = result.details?.structured_content;
       const reply: HostFrameOf<"tool_result"> = {
@@ -433,7 +434,7 @@ export class ZotExtensionHost {
         name: frame.name,
         content: observed.content,
         ...(observed.is_error ? { is_error: true } : {}),
-        ...(observed.truncated || extra.truncated ? { truncated: true } : {}),
+        ...(observed.truncated ? { truncated: true } : {}),
         ...(structured !== undefined ? { structured_content: structured } : {}),
       };
       if (this.live) this.child?.send(reply);
