@@ -125,3 +125,12 @@ describe("zot ext doctor", () => {
     expect(trusted.stdout).toMatch(/\d+ problems? in 6 extensions/);
   });
 });
+
+describe("zot ext check", () => {
+  test("marks deferred tools", async () => {
+    const run = await zot(["ext", "check", join(import.meta.dir, "..", "..", "extensions-examples", "toolbox")]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("convert_length(value: number, from: string, to: string) [deferred]");
+    expect(run.stdout).toContain("ok: no protocol errors");
+  });
+});
