@@ -844,7 +844,8 @@ export class Agent {
     const { name, args } = gate.payload;
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) {
-      const names = this.tools.map((t) => t.name).join(", ") || "none";
+      // [issue 15] only what the model is offered: a deferred tool's name costs until activated
+      const names = this.tools.filter((t) => t.offered?.() ?? true).map((t) => t.name).join(", ") || "none";
       return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true), status: "failed", executed: false, args };
     }
 
