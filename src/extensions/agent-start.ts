@@ -47,8 +47,8 @@ export class AgentStartPasses {
   private readonly controllers = new Set<AbortController>();
   /** a pass has set the agent's prompt: a later pass with nobody to ask puts the base back */
   private applied = false;
-  /** the prompt must be prepared again before the next model call */
-  private stale = false;
+  /** the prompt must be prepared (again) before the next model call; nothing is prepared yet */
+  private stale = true;
 
   constructor(
     base: string,
@@ -57,8 +57,13 @@ export class AgentStartPasses {
     this.base = base;
   }
 
-  /** Starts a pass now (the first, when the extensions are attached); one still running is abandoned. */
-  start(): void {
+  /** Starts a pass now if the prompt is not prepared (the first, soon after the extensions are attached). */
+  prepare(): void {
+    if (this.stale) this.start();
+  }
+
+  /** Starts a pass now; one still running is abandoned. */
+  private start(): void {
     this.stale = false;
     const generation = ++this.generation;
     for (const controller of this.controllers) controller.abort();

@@ -78,7 +78,8 @@ export class HostServices {
       agent.onModelChange(() => passes.refresh()),
       agent.onClear(() => this.newConversation()),
     ];
-    passes.start();
+    // After what the attaching code sends next (session_start), so extensions know the session first.
+    queueMicrotask(() => passes.prepare());
   }
 
   detach(): void {
