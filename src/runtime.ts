@@ -188,19 +188,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   let skillsSection = "";
   let offeredSkills: Skill[] = [];
+  let foundSkills: Skill[] = [];
   if (!options.noSkill) {
     const { loadSkills } = await import("./skills/discover.ts");
     const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
     notes.push(...loadedSkills.warnings);
-    if (wantsSkill && loadedSkills.skills.length > 0) {
-      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([
-        import("./tools/skill.ts"),
-        import("./skills/prompt.ts"),
-      ]);
-      tools.push(createSkillTool(loadedSkills.skills));
-      skillsSection = skillsPromptSection(loadedSkills.skills);
-      offeredSkills = loadedSkills.skills;
-    }
+    foundSkills = loadedSkills.skills;
   }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
@@ -223,6 +216,16 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const decided = trust.decided();
   if (decided?.note) notes.push(decided.note);
   notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
+  // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
+  if (!options.noSkill) {
+    const skills = [...foundSkills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (wantsSkill && skills.length > 0) {
+      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([import("./tools/skill.ts"), import("./skills/prompt.ts")]);
+      tools.push(createSkillTool(skills));
+      skillsSection = skillsPromptSection(skills);
+      offeredSkills = skills;
+    }
+  }
   // The session being recorded; switchSession replaces it.
   let current = session;
   let settingsHooks: SettingsHooks | undefined;
@@ -240,7 +243,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       append: [...(options.appendSystemPrompt ?? []), skillsSection],
       now: new Date(),
       platform: process.platform,
-      toolNames: [...tools, ...extensionTools].map((t) => t.name),
+      // [issue 15] a deferred tool is not named until it is offered
+      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].map((t) => t.name),
       userHome: env.HOME,
     });
 
@@ -436,6 +440,8 @@ async function loadExtensions(
     projectTrusted: trust.trusted,
     wait: options.extensionWait ?? "all",
     onWaiting: options.onExtensionsWaiting,
+    // [issue 15] interactive extension tools need someone to answer them: the TUI (it confirms)
+    interactive: options.confirmer !== undefined,
     zotVersion: VERSION,
     zotBinary: options.zotBinary ?? process.execPath,
   });

@@ -1,6 +1,7 @@
 // The agent loop: prompt → model stream → tool calls → … → done, emitting the event union.
 // Rule: one transcript, one chain; every mode is a sink of these events and none re-implements
 // the loop. The loop knows providers and tools only through their interfaces.
+import { randomUUID } from "node:crypto";
 import type { ErrorCode } from "../protocol/error-code.ts";
 import type { AgentEvent, CompactReason, StopReason } from "../protocol/events.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -24,7 +25,7 @@ import {
   type ProviderStopReason,
   type ToolSpec,
 } from "../protocol/provider.ts";
-import { type FileViews, type ProtectedPath, type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
+import { type FileViews, type ProtectedPath, type Tool, type ToolOrigin, type ToolResult, textResult } from "../protocol/tool.ts";
 import { addUsage, emptyUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
 import { CompactError, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import { priceUsage } from "./cost.ts";
@@ -95,6 +96,31 @@ export interface PromptInput {
   /** text that came with the prompt (piped stdin): the model gets it first, marked as stdin */
   context?: string;
   images?: { mime_type: string; data: string }[];
+  /**
+   * [issue 15] A command's tool_prompt: this call runs (through the chain and the gates) and goes
+   * into the transcript with its result after the prompt and before the model's turn.
+   */
+  tool?: PromptTool;
+}
+
+/** A tool call an extension's command puts before the model's turn (tool_prompt). */
+export interface PromptTool {
+  name: string;
+  args: Record<string, unknown>;
+  /** the extension whose command asked for it */
+  origin: string;
+}
+
+/** How one tool call went: what the model (or the asking extension) gets, and how it ended. */
+export interface ToolRun {
+  result: ToolResult;
+  /** the extension that provides the tool */
+  extension?: string;
+  status: ToolStatus;
+  /** whether the tool itself ran */
+  executed: boolean;
+  /** the arguments it ran with (after rewrites), or the last proposed ones */
+  args: ToolArgs;
 }
 
 /** How a prompt ended. The events have already said it; this is for exit codes. */
@@ -168,6 +194,10 @@ export class Agent {
   private readonly modelListeners = new Set<Listener<ModelInfo>>();
   /** a turn_start was emitted whose turn_end was not */
   private turnOpen = false;
+  /** [issue 15] awaited before each prompt's first model call (extensions' before_agent_start) */
+  private readonly preparers = new Set<(signal: AbortSignal) => Promise<void>>();
+  /** [issue 15] told when clear() starts a new conversation */
+  private readonly clearListeners = new Set<() => void>();
 
   constructor(options: AgentOptions) {
     this.provider = options.provider;
@@ -190,6 +220,66 @@ export class Agent {
   /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
   clear(): void {
     this.replaceTranscript([]);
+    for (const listener of this.clearListeners) listener();
+  }
+
+  // ── [issue 15] what extensions' host services need of the agent ─────────────────────────────
+
+  /** Replaces the system prompt from the next model call on (extensions' before_agent_start). */
+  setSystemPrompt(text: string): void {
+    this.system = text;
+  }
+
+  /**
+   * Adds work awaited at the start of every prompt, before its first model call (the extensions'
+   * before_agent_start pass); it must not throw. Returns the unsubscribe function.
+   */
+  onBeforePrompt(preparer: (signal: AbortSignal) => Promise<void>): () => void {
+    this.preparers.add(preparer);
+    return () => this.preparers.delete(preparer);
+  }
+
+  /** Subscribes to clear() (a new conversation in the same run); returns the unsubscribe function. */
+  onClear(listener: () => void): () => void {
+    this.clearListeners.add(listener);
+    return () => this.clearListeners.delete(listener);
+  }
+
+  /**
+   * Runs a tool call an extension asked for (call_tool) exactly as the model's calls run: the
+   * tool_call stage, the approvers (the confirmation gate), the tool, after_tool; its events carry
+   * origin_extension. Nothing goes into the transcript, and the model's record of the files it saw
+   * stays as it was. A participant that would end the turn refuses this call instead, since it is
+   * no turn's. Never throws for a failure the caller should see.
+   */
+  async runToolCall(call: { id: string; name: string; args: ToolArgs }, options: { origin: ToolOrigin; signal: AbortSignal }): Promise<ToolRun> {
+    const block: ToolCallBlock = { type: "tool_call", ...call };
+    this.emit({ type: "tool_call", ...call, origin_extension: options.origin.extension });
+    let ran: ToolRun;
+    try {
+      ran = await this.runTool(block, options.signal, Number.POSITIVE_INFINITY, options.origin, false);
+    } catch (error) {
+      if (!(error instanceof TurnEnded)) throw error;
+      const reason = error.outcome.status === "error" ? error.outcome.message : "the call was stopped";
+      ran = { result: textResult(reason, true), status: "blocked", executed: false, args: call.args };
+    }
+    this.reportOutcome(block, ran, options.origin.extension);
+    return ran;
+  }
+
+  /**
+   * A command's tool_prompt: the extension's call, as an assistant message, and its result go into
+   * the transcript before the model's turn. Undefined when the turn may go on; an outcome when the
+   * call was cancelled (the call and its result stay).
+   */
+  private async runPromptTool(tool: PromptTool, signal: AbortSignal, promptStart: number): Promise<PromptOutcome | undefined> {
+    const origin: ToolOrigin = { extension: tool.origin, chain: [tool.name] };
+    const call: ToolCallBlock = { type: "tool_call", id: `call_ext_${randomUUID().replaceAll("-", "")}`, name: tool.name, args: tool.args, origin_extension: tool.origin };
+    this.append({ role: "assistant", content: [call], time: nowIso() });
+    this.emit({ type: "tool_call", id: call.id, name: call.name, args: call.args, origin_extension: tool.origin });
+    const { results, time } = await this.runTools([call], signal, promptStart, origin);
+    this.append({ role: "tool", content: results, time });
+    return signal.aborted ? { status: "aborted" } : undefined;
   }
 
   /**
@@ -350,7 +440,10 @@ export class Agent {
 
     let outcome: PromptOutcome;
     try {
-      outcome = await this.loop(signal, start);
+      // [issue 15] extensions rewrite the system prompt before the first model call (before_agent_start).
+      for (const prepare of this.preparers) await prepare(signal);
+      const early = input.tool ? await this.runPromptTool(input.tool, signal, start) : undefined;
+      outcome = early ?? (await this.loop(signal, start));
       // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
       let more = outcome.status === "ok" ? await this.promptHooks?.stopping?.(signal) : undefined;
       while (more !== undefined) {
@@ -494,7 +587,7 @@ export class Agent {
    * tool): unwinds to prompt(); hard_abort also takes this prompt's messages back out.
    */
   private endFromStep(action: "abort_turn" | "hard_abort", reason: string, promptStart: number): never {
-    if (action === "hard_abort") this.messages.splice(promptStart);
+    if (action === "hard_abort" && Number.isFinite(promptStart)) this.messages.splice(promptStart);
     throw new TurnEnded({ status: "error", code: "intercepted", message: reason }, action === "hard_abort");
   }
 
@@ -506,6 +599,8 @@ export class Agent {
 
   private toolSpecs(): ToolSpec[] {
     return this.tools
+      // [issue 15] a deferred extension tool is not offered until a tool result activates it
+      .filter((t) => t.offered?.() ?? true)
       .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
@@ -696,6 +791,7 @@ export class Agent {
     calls: ToolCallBlock[],
     signal: AbortSignal,
     promptStart: number,
+    origin?: ToolOrigin,
   ): Promise<{ results: ToolResultBlock[]; time: string }> {
     const results: ToolResultBlock[] = [];
     let time = nowIso();
@@ -712,9 +808,9 @@ export class Agent {
         this.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
         continue;
       }
-      let ran: { result: ToolResult; extension?: string; status: ToolStatus; executed: boolean; args: ToolArgs };
+      let ran: ToolRun;
       try {
-        ran = await this.runTool(call, signal, promptStart);
+        ran = await this.runTool(call, signal, promptStart, origin, true);
       } catch (error) {
         if (error instanceof TurnEnded && !error.hard) {
           // Every tool call keeps a result, or the next request would be malformed.
@@ -726,40 +822,47 @@ export class Agent {
         }
         throw error;
       }
-      const { result, extension } = ran;
-      settle(resultBlock(call.id, result));
-      this.toolStep({
-        kind: "outcome",
-        id: call.id,
-        name: call.name,
-        args: ran.args,
-        status: ran.status,
-        executed: ran.executed,
-        result,
-        ...(extension ? { extension } : {}),
-      });
-      this.emit({
-        type: "tool_result",
-        id: call.id,
-        name: call.name,
-        ...(extension ? { extension } : {}),
-        is_error: result.is_error,
-        content: toWireResultContent(result.content),
-      });
+      settle(resultBlock(call.id, ran.result));
+      this.reportOutcome(call, ran, origin?.extension);
     }
     return { results, time };
   }
 
+  /** A call's end for observers: its tool step and its tool_result event. */
+  private reportOutcome(call: ToolCallBlock, ran: ToolRun, origin: string | undefined): void {
+    const { result, extension } = ran;
+    const asked = origin ? { origin } : {};
+    this.toolStep({ kind: "outcome", id: call.id, name: call.name, args: ran.args, status: ran.status, executed: ran.executed, result, ...(extension ? { extension } : {}), ...asked });
+    this.emit({
+      type: "tool_result",
+      id: call.id,
+      name: call.name,
+      ...(extension ? { extension } : {}),
+      is_error: result.is_error,
+      content: toWireResultContent(result.content),
+      ...(origin ? { origin_extension: origin } : {}),
+      ...(ran.status === "blocked" || ran.status === "cancelled" || ran.status === "timed_out" ? { status: ran.status } : {}),
+    });
+  }
+
+  /**
+   * One call through the tool_call stage, the approvers, the tool and after_tool. `origin`: an
+   * extension asked for it; `seen`: its result goes into the transcript, so the model's record of
+   * the files it saw is kept by it (not for call_tool, whose result only the extension sees).
+   */
   private async runTool(
     call: ToolCallBlock,
     signal: AbortSignal,
     promptStart: number,
-  ): Promise<{ result: ToolResult; extension?: string; status: ToolStatus; executed: boolean; args: ToolArgs }> {
-    const gate = await this.chain.run("tool_call", { id: call.id, name: call.name, args: call.args }, signal);
+    origin?: ToolOrigin,
+    seen = true,
+  ): Promise<ToolRun> {
+    const asked = origin ? { origin: origin.extension } : {};
+    const gate = await this.chain.run("tool_call", { id: call.id, name: call.name, args: call.args, ...asked }, signal);
     if (gate.action === "respond") return { result: gate.result, status: gate.result.is_error ? "failed" : "completed", executed: false, args: call.args };
     if (gate.action === "deny" || gate.action === "block") {
       const base = { id: call.id, name: call.name, args: gate.payload.args };
-      this.toolStep({ kind: "approval", ...base, decision: "denied", by: gate.participant, reason: gate.reason, stage: "tool_call" });
+      this.toolStep({ kind: "approval", ...base, decision: "denied", by: gate.participant, reason: gate.reason, stage: "tool_call", ...asked });
       return { result: textResult(gate.reason, true), status: "blocked", executed: false, args: gate.payload.args };
     }
     if (gate.action === "abort_turn" || gate.action === "hard_abort") this.endFromStep(gate.action, gate.reason, promptStart);
@@ -767,14 +870,15 @@ export class Agent {
     const { name, args } = gate.payload;
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) {
-      const names = this.tools.map((t) => t.name).join(", ") || "none";
+      // [issue 15] only what the model is offered: a deferred tool's name costs until activated
+      const names = this.tools.filter((t) => t.offered?.() ?? true).map((t) => t.name).join(", ") || "none";
       return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true), status: "failed", executed: false, args };
     }
 
-    const approval = await this.chain.run("approve_tool", { id: call.id, name, args }, signal);
+    const approval = await this.chain.run("approve_tool", { id: call.id, name, args, ...asked }, signal);
     const extension = tool.extension;
     if (approval.action === "deny" || approval.action === "block") {
-      this.toolStep({ kind: "approval", id: call.id, name, args, decision: signal.aborted ? "cancelled" : "denied", by: approval.participant, reason: approval.reason, stage: "approve_tool" });
+      this.toolStep({ kind: "approval", id: call.id, name, args, decision: signal.aborted ? "cancelled" : "denied", by: approval.participant, reason: approval.reason, stage: "approve_tool", ...asked });
       return { result: textResult(approval.reason, true), extension, status: signal.aborted ? "cancelled" : "blocked", executed: false, args };
     }
     if (approval.action === "abort_turn" || approval.action === "hard_abort") {
@@ -783,10 +887,10 @@ export class Agent {
 
     // Cancelled while an approver (a confirmation dialog) was deciding: the tool must not run.
     if (signal.aborted) {
-      this.toolStep({ kind: "approval", id: call.id, name, args, decision: "cancelled" });
+      this.toolStep({ kind: "approval", id: call.id, name, args, decision: "cancelled", ...asked });
       return { result: textResult("aborted before running", true), extension, status: "cancelled", executed: false, args };
     }
-    this.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved" });
+    this.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved", ...asked });
 
     const started = performance.now();
     let running: Promise<ToolResult>;
@@ -796,8 +900,9 @@ export class Agent {
       running = tool.execute(args, {
         cwd: this.cwd,
         jailed: this.jailed,
-        views: this.views,
+        ...(seen ? { views: this.views } : {}),
         protectedPaths: this.protectedPaths,
+        ...(origin ? { origin } : {}),
         signal,
         onProgress: (text) => {
           if (!streaming) return undefined;
@@ -812,7 +917,7 @@ export class Agent {
     const result = await waitForTool(name, running, signal);
     streaming = false;
     const durationMs = performance.now() - started;
-    const after = await this.chain.run("after_tool", { id: call.id, name, args, result, durationMs }, signal);
+    const after = await this.chain.run("after_tool", { id: call.id, name, args, result, durationMs, ...asked }, signal);
     if (after.action === "abort_turn" || after.action === "hard_abort") this.endFromStep(after.action, after.reason, promptStart);
     const final = after.payload.result;
     return { result: final, extension, status: executedStatus(final, signal), executed: true, args };

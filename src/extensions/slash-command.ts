@@ -3,6 +3,7 @@
 // command is a command; anything else (`/etc/hosts is broken`) goes to the model as a prompt.
 import type { Agent, PromptInput, PromptOutcome } from "../core/agent.ts";
 import type { ExtFrameOf, PanelSpec } from "../protocol/ext-frames.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 
 export interface SlashInvocation {
   name: string;
@@ -13,6 +14,8 @@ export interface SlashInvocation {
 /** What a command's reply means, once normalised (an `error` field wins over any action). */
 export type CommandResult =
   | { command: string; extension: string; action: "prompt"; text: string }
+  /** run `tool` (chain, gates) into the transcript, then `text` as the turn; events carry the prompt as text */
+  | { command: string; extension: string; action: "tool_prompt"; text: string; tool: { name: string; args: Record<string, unknown> } }
   | { command: string; extension: string; action: "insert" | "display"; text: string }
   | { command: string; extension: string; action: "noop" }
   /** the panel was handed to whatever shows panels; events carry its title as text */
@@ -62,12 +65,20 @@ export function commandResult(
     case "open_panel":
       if (!reply.open_panel) return { ...base, action: "error", text: 'the command answered open_panel without an "open_panel" object ({"id": …, "title": …, "lines": […]})' };
       return { ...base, action: "open_panel", panel: reply.open_panel, text: reply.open_panel.title ?? "" };
+    case "tool_prompt": {
+      const name = reply.tool_name?.trim();
+      if (!name) return { ...base, action: "error", text: 'the command answered tool_prompt without a "tool_name" (the tool to run before the prompt)' };
+      if (!reply.prompt?.trim()) return { ...base, action: "error", text: 'the command answered tool_prompt without a "prompt" (the turn that follows the tool)' };
+      const args = reply.tool_args ?? {};
+      if (!isJsonObject(args)) return { ...base, action: "error", text: `the command answered tool_prompt with "tool_args" that are not a JSON object (${Array.isArray(args) ? "an array" : typeof args})` };
+      return { ...base, action: "tool_prompt", text: reply.prompt, tool: { name, args } };
+    }
     case undefined:
     case "":
     case "noop":
       return { ...base, action: "noop" };
     default:
-      return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, insert, display, open_panel, noop)` };
+      return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, tool_prompt, insert, display, open_panel, noop)` };
   }
 }
 
@@ -98,6 +109,18 @@ export async function promptOrCommand(
     ...("text" in result ? { text: result.text } : {}),
   });
   if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
-  if (result.action === "prompt") return agent.prompt({ ...input, text: result.text }, signal);
+  const prompt = commandPrompt(result, input);
+  if (prompt) return agent.prompt(prompt, signal);
   return { status: "ok" };
+}
+
+/**
+ * The prompt a command's answer becomes (`prompt`, `tool_prompt`: the tool first, its origin the
+ * command's extension); undefined for the answers that start no turn. `input`: what came with the
+ * command (-p's piped stdin, say).
+ */
+export function commandPrompt(result: CommandResult, input: Omit<PromptInput, "text"> = {}): PromptInput | undefined {
+  if (result.action === "prompt") return { ...input, text: result.text };
+  if (result.action === "tool_prompt") return { ...input, text: result.text, tool: { ...result.tool, origin: result.extension } };
+  return undefined;
 }

@@ -5,7 +5,7 @@
 // Wherever an extension command runs over rpc (run_command, a /command in a prompt), a `display`
 // answer is also an `ext_display` event, as the newer original sends it.
 import type { ReloadReport } from "../extensions/manager.ts";
-import { commandErrorMessage, type SlashCommands } from "../extensions/slash-command.ts";
+import { commandErrorMessage, commandPrompt, type SlashCommands } from "../extensions/slash-command.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
 import { switchModel } from "./rpc-models.ts";
@@ -66,12 +66,13 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     if (result.action === "error") return { error: commandErrorMessage(result) };
     const text = "text" in result ? { text: result.text } : {};
     const data = { command: result.command, extension: result.extension, action: result.action, ...text };
-    if (result.action !== "prompt") return { data };
+    const prompt = commandPrompt(result);
+    if (!prompt) return { data };
     // Like a prompt's started: the answer comes when the turn starts (it may wait behind others),
     // so every event from it to the next done is this turn's.
     startTurn(
       session,
-      (signal) => agent.prompt({ text: result.text }, signal),
+      (signal) => agent.prompt(prompt, signal),
       () => session.send(responseTo(command, { data })),
     );
     return LATER;

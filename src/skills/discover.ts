@@ -10,7 +10,8 @@ import path from "node:path";
 import writeZotExtension from "./builtin/write-zot-extension/SKILL.md" with { type: "text" };
 import { parseSkillFile } from "./frontmatter.ts";
 
-export type SkillSource = "builtin" | "project" | "user";
+/** `extension`: shipped by an extension (its manifest's `skills`), named `<extension>:<skill>` */
+export type SkillSource = "builtin" | "project" | "user" | "extension";
 
 export interface Skill {
   name: string;
@@ -51,7 +52,7 @@ export const SKILL_MAX_BYTES = 1024 * 1024;
 
 export interface SkillDir {
   dir: string;
-  source: Exclude<SkillSource, "builtin">;
+  source: Exclude<SkillSource, "builtin" | "extension">;
 }
 
 /**

@@ -6,7 +6,7 @@
 // while providers and extensions load; what is sent meanwhile waits in the queue), and nothing is
 // written to the terminal except through the renderer: runtime notes and diagnostics are chat notes.
 import { homedir } from "node:os";
-import type { Agent } from "../../core/agent.ts";
+import type { Agent, PromptTool } from "../../core/agent.ts";
 import { parseSlash } from "../../extensions/slash-command.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
@@ -156,9 +156,9 @@ export class InteractiveApp implements AppContext {
     this.render();
   }
 
-  submitPrompt(text: string, from?: string): void {
-    if (!this.rt || this.activity) this.queue.push({ text, raw: false, ...(from ? { from } : {}) });
-    else this.startTurn(text, from);
+  submitPrompt(text: string, from?: string, tool?: PromptTool): void {
+    if (!this.rt || this.activity) this.queue.push({ text, raw: false, ...(from ? { from } : {}), ...(tool ? { tool } : {}) });
+    else this.startTurn(text, from, tool);
     this.render();
   }
 
@@ -308,13 +308,13 @@ export class InteractiveApp implements AppContext {
    * `from`: the extension that submitted the prompt, named in a grey line above it. The user's own
    * prompts go with the content of the files they @mention.
    */
-  private startTurn(text: string, from?: string): void {
+  private startTurn(text: string, from?: string, tool?: PromptTool): void {
     const controller = new AbortController();
     const finish = this.begin("working", controller);
     this.chat.notes.clear();
     if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
     const sent = from ? { text, skipped: [] } : attachMentions(text, this.agent.cwd);
-    const turn = this.agent.prompt({ text: sent.text }, controller.signal);
+    const turn = this.agent.prompt({ text: sent.text, ...(tool ? { tool } : {}) }, controller.signal);
     for (const why of sent.skipped) this.chat.addNote(why, "muted");
     turn
       .catch((error) => this.showNote(errorText(error), "error"))
@@ -330,7 +330,7 @@ export class InteractiveApp implements AppContext {
     const next = this.queue.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.startTurn(next.text, next.from);
+    else this.startTurn(next.text, next.from, next.tool);
     this.render();
   }
 

@@ -28,6 +28,9 @@ export async function runExtensionCommand(
     case "prompt":
       app.submitPrompt(result.text);
       break;
+    case "tool_prompt":
+      app.submitPrompt(result.text, undefined, { ...result.tool, origin: result.extension });
+      break;
     case "insert":
       app.insertText(result.text);
       break;

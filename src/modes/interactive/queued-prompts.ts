@@ -1,6 +1,7 @@
 // Prompts typed (or submitted by an extension, which the entry names) while a turn runs, waiting to
 // be sent when it ends; shown above the status bar.
 // Rule: sent in the order typed, one per turn; Esc (cancel) and Ctrl+C drop them all.
+import type { PromptTool } from "../../core/agent.ts";
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth } from "../../tui/width.ts";
@@ -11,6 +12,8 @@ export interface QueuedInput {
   raw: boolean;
   /** the extension that submitted it (`submit`), named in the queue */
   from?: string;
+  /** a command's tool_prompt: the call that runs before the prompt */
+  tool?: PromptTool;
 }
 
 export class QueuedPrompts implements Component {
