@@ -191,7 +191,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   let foundSkills: Skill[] = [];
   if (!options.noSkill) {
     const { loadSkills } = await import("./skills/discover.ts");
-    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
+    // Skill folders load by default: the user's own always, the project's in a trusted folder.
+    const { folderAnswer } = await import("./config/trust-store.ts");
+    const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
+    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false, byDefault: { projectTrusted }, userHome: env.HOME || homedir() });
     notes.push(...loadedSkills.warnings);
     foundSkills = loadedSkills.skills;
   }
@@ -281,6 +284,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     if (mcp) {
       mcp.attach(agent);
       extensions?.addCommandSource(mcp);
+    }
+    // [custom commands] Markdown commands (.zot/commands, .claude/commands, $ZOT_HOME/commands,
+    // ~/.claude/commands) are slash commands beside the extensions'; their `!` lines run only in a trusted folder.
+    if (extensions && !options.extensions?.noDiscovery) {
+      const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
+        import("./commands/markdown-commands.ts"),
+        import("./commands/command-source.ts"),
+        import("./config/trust-store.ts"),
+      ]);
+      const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
+      notes.push(...found.warnings);
+      const projectTrusted = options.trust === true || loaded?.trust.trusted === true || folderAnswer(home, cwd)?.trusted === true;
+      if (found.commands.length > 0) extensions.addCommandSource(new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }));
     }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);

@@ -31,7 +31,8 @@ export interface SlashCommands {
 /** How a run of -p / --json ended: a prompt's outcome, or a command that failed. */
 export type RunOutcome = PromptOutcome | { status: "command_error"; message: string };
 
-const SLASH = /^\/([A-Za-z0-9_-]+)(?:[ \t\r\n]+([\s\S]*))?$/;
+// A name may have namespaces (`/frontend:lint`, a Markdown command in a subfolder).
+const SLASH = /^\/([A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*)(?:[ \t\r\n]+([\s\S]*))?$/;
 
 /** `/weather  berlin ` → {name: "weather", args: "berlin"}; anything else → undefined. */
 export function parseSlash(text: string): SlashInvocation | undefined {
