@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor, mcp (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor, mcp, call-tool, deferred-tools (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +20,7 @@ import { interactiveBench } from "./bench/interactive.ts";
 import { tuiBench } from "./bench/tui.ts";
 import { floorBench } from "./bench/floor.ts";
 import { mcpBench } from "./bench/mcp.ts";
+import { callToolBench, deferredToolsBench } from "./bench/host-services.ts";
 import { startMockLlm } from "../test/support/mock-llm.ts";
 import { testModel } from "../test/support/test-model.ts";
 
@@ -387,6 +388,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "tui-app": interactiveBench,
   floor: () => floorBench(ZOT, env),
   mcp: mcpBench,
+  "call-tool": () => callToolBench(env),
+  "deferred-tools": () => deferredToolsBench(env),
 };
 const wanted = process.argv.slice(2);
 for (const [name, run] of Object.entries(BENCHES)) {

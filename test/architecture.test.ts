@@ -21,23 +21,25 @@ const ALLOWED: Record<string, readonly string[]> = {
   "version.ts": [],
   config: ["protocol"],
   skills: ["protocol"],
-  // markdown slash commands (Claude Code's .claude/commands): files read by their front matter
-  commands: ["protocol", "skills"],
+  // markdown slash commands (Claude Code's .claude/commands): files read by their front matter;
+  // their `!` lines run through the settings hooks' command runner
+  commands: ["protocol", "skills", "settings-hooks"],
   providers: ["protocol", "config"],
   tools: ["protocol", "config", "skills", "process"],
   // providers and tools only through their interfaces
   core: ["protocol"],
   session: ["core", "config", "protocol", "version.ts"],
-  extensions: ["core", "config", "protocol", "process", "version.ts"],
+  // (the skills an extension ships are read as skills are)
+  extensions: ["core", "config", "protocol", "process", "skills", "version.ts"],
   // Claude Code's settings hooks: participants of the chain, like the extensions' hooks; they map
   // Claude Code's tool arguments onto the built-in tools' (tools/args.ts); their commands run in owned process groups
   "settings-hooks": ["core", "config", "protocol", "process", "tools"],
   // MCP servers: children like the extensions' (extensions/child.ts), tools deferred behind tool_search
   mcp: ["core", "config", "protocol", "process", "extensions", "tools", "version.ts"],
   // wires the concrete parts
-  runtime: ["config", "core", "extensions", "mcp", "settings-hooks", "protocol", "providers", "session", "skills", "tools", "version.ts"],
+  runtime: ["config", "core", "extensions", "mcp", "settings-hooks", "commands", "protocol", "providers", "session", "skills", "tools", "version.ts"],
   // the controller sits on the runtime
-  conversation: ["runtime", "config", "core", "extensions", "mcp", "protocol", "providers", "session", "skills", "tools", "version.ts"],
+  conversation: ["runtime", "config", "core", "extensions", "mcp", "commands", "protocol", "providers", "session", "skills", "tools", "version.ts"],
   // the front ends and the SDK use the controller, never what is under it
   modes: ["conversation", "protocol", "version.ts"],
   sdk: ["conversation", "protocol", "version.ts"],

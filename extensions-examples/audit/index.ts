@@ -5,7 +5,7 @@
 // stays in order and complete even when zot shuts the extension down right after an event.
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { display, EVENTS, extension } from "@zot/sdk";
+import { display, type EventName, extension } from "@zot/sdk";
 
 const ext = extension({ name: "audit", version: "1.0.0" });
 
@@ -16,7 +16,10 @@ function auditFile(): string {
   return path.join(dir, "audit.jsonl");
 }
 
-for (const name of EVENTS) {
+// The story of each turn; the SDK's EVENTS lists every event there is, for a fuller audit.
+const AUDITED: EventName[] = ["session_start", "turn_start", "tool_call", "assistant_message", "turn_end"];
+
+for (const name of AUDITED) {
   ext.on(name, (event) => {
     appendFileSync(auditFile(), `${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
   });

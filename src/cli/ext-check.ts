@@ -78,7 +78,7 @@ export interface CheckReport {
   /** why it did not come up */
   startError?: string;
   commands: { name: string; description: string }[];
-  tools: { name: string; description: string; schema: Record<string, unknown> }[];
+  tools: { name: string; description: string; schema: Record<string, unknown>; exposure?: string; interactive?: boolean }[];
   events: string[];
   intercepts: string[];
   /** milliseconds from spawn until registration closed */
@@ -195,7 +195,7 @@ export function formatReport(report: CheckReport, dir: string): string {
     field("hello", `version ${report.hello.version ?? "(none)"}, capabilities: ${capabilities}`);
   }
   list("commands", report.commands.map((c) => [`/${c.name}`, c.description]));
-  list("tools", report.tools.map((t) => [`${t.name}(${schemaSummary(t.schema)})`, t.description]));
+  list("tools", report.tools.map((t) => [`${t.name}(${schemaSummary(t.schema)})${toolMarks(t)}`, t.description]));
   field("events", report.events.length === 0 ? "none" : report.events.join(", "));
   field("intercepts", report.intercepts.length === 0 ? "none" : report.intercepts.join(", "));
   if (report.state === "ready") field("shutdown", `gone ${Math.round(report.stopMs)} ms after shutdown`);
@@ -219,6 +219,12 @@ export function formatReport(report: CheckReport, dir: string): string {
     for (const problem of report.problems) out.push(`  - ${problem}`);
   }
   return out.join("\n");
+}
+
+/** ` [deferred, interactive]`: how a tool is offered, when not the usual way. */
+function toolMarks(tool: { exposure?: string; interactive?: boolean }): string {
+  const marks = [tool.exposure && tool.exposure !== "direct" ? tool.exposure : "", tool.interactive ? "interactive" : ""].filter(Boolean);
+  return marks.length > 0 ? ` [${marks.join(", ")}]` : "";
 }
 
 /** `city: string, days?: integer` from a JSON Schema object: names, types, `?` when optional. */

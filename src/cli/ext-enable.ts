@@ -10,7 +10,7 @@ import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 
 const ARGS = {
-  name: { type: "positional", required: true, description: "The extension's name (as in zot ext list)" },
+  name: { type: "positional", required: true, description: "The extension's name (as in zot ext list) or its directory's name" },
   scope: SCOPE_ARG,
   debug: DEBUG_ARG,
 } satisfies ArgsDef;

@@ -1,7 +1,7 @@
 // Finds the one installed extension a command names (`zot ext remove|enable|disable <name>`).
-// Rule: a name matches the manifest's name (or, for a manifest too broken to have one, the
-// directory's name) in the project and the global directory; two matches are never guessed
-// between: the user is told where both are and how to pick one.
+// Rule: a name matches the manifest's name or the directory's name, in the project and the global
+// directory; two matches are never guessed between: the user is told where both are and how to
+// pick one.
 import type { EnumArgDef } from "citty";
 import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
@@ -25,7 +25,7 @@ export async function findInstalled(name: string, ctx: ExtContext, scope?: Scope
     (entry) =>
       (entry.source === "project" || entry.source === "global") &&
       (scope === undefined || entry.source === scope) &&
-      (entry.manifest ? entry.manifest.name === name : path.basename(entry.dir) === name),
+      (entry.manifest?.name === name || path.basename(entry.dir) === name),
   );
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {

@@ -2,7 +2,7 @@
 // Rule: nothing is deleted without a yes: a person at a terminal is asked, a script must say
 // --yes (without it the command refuses, exit 2, rather than wait on a question nobody sees).
 import type { ArgsDef } from "citty";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
@@ -11,7 +11,7 @@ import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 
 const ARGS = {
-  name: { type: "positional", required: true, description: "The extension's name (as in zot ext list)" },
+  name: { type: "positional", required: true, description: "The extension's name (as in zot ext list) or its directory's name" },
   yes: { type: "boolean", alias: "y", description: "Do not ask; needed when stdin is not a terminal" },
   scope: SCOPE_ARG,
   debug: DEBUG_ARG,
@@ -26,6 +26,10 @@ export const REMOVE: ExtCommand = {
     if (positionals.length !== 1) throw new UsageError("zot ext remove takes one extension name (zot ext list shows them)");
     const found = await findInstalled(positionals[0], ctx, values.scope as Scope | undefined);
     const name = displayName(found);
+    // Only an extension is removed: a folder without extension.json is not one (delete it yourself).
+    if (!existsSync(found.manifestFile)) {
+      throw new Error(`${found.dir} has no extension.json, so it is not an extension zot ext manages; delete it yourself if you mean to`);
+    }
     if (!values.yes) {
       if (!ctx.interactive) {
         throw new UsageError(`not removing ${found.dir} without confirmation; stdin is not a terminal, so pass --yes`);

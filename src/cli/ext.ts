@@ -1,5 +1,5 @@
 // `zot ext …`: manage extensions from the command line (list, install, remove, enable, disable,
-// logs, new, check). This file only routes to the subcommand and prints usage.
+// logs, new, check, doctor). This file only routes to the subcommand and prints usage.
 // Rule: each subcommand loads lazily, so `zot ext list` pays only for listing; a bad subcommand or
 // flag is a UsageError (exit 2) naming what is valid, any other failure a sentence (exit 1).
 import { isatty } from "node:tty";
@@ -34,12 +34,16 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<ExtCommand
     summary: "copy a directory or clone a git URL into $ZOT_HOME/extensions/",
     load: async () => (await import("./ext-install.ts")).INSTALL,
   },
-  remove: { summary: "delete an installed extension (alias: rm)", load: async () => (await import("./ext-remove.ts")).REMOVE },
+  remove: { summary: "delete an installed extension, by its name or its directory's (alias: rm)", load: async () => (await import("./ext-remove.ts")).REMOVE },
   enable: { summary: "enable a disabled extension", load: async () => (await import("./ext-enable.ts")).ENABLE },
   disable: { summary: "disable an extension without removing it", load: async () => (await import("./ext-enable.ts")).DISABLE },
   logs: { summary: "print an extension's log (stderr and host notes); -f follows it", load: async () => (await import("./ext-logs.ts")).LOGS },
   new: { summary: "scaffold a working extension in TypeScript, JavaScript or Python", load: async () => (await import("./ext-new.ts")).NEW },
   check: { summary: "start an extension once and report what it registers and every protocol error", load: async () => (await import("./ext-check.ts")).CHECK },
+  doctor: {
+    summary: "start every installed extension as zot would; report errors, shadowing, conflicts, ready state and logs",
+    load: async () => (await import("./ext-doctor.ts")).DOCTOR,
+  },
 };
 const ALIASES: Record<string, string> = { rm: "remove", ls: "list" };
 
@@ -52,6 +56,7 @@ const USAGE_LINES: [string, string][] = [
   ["logs <name> [-f]", COMMANDS.logs.summary],
   ["new <name> [--lang ts|js|python] [--dir PATH]", COMMANDS.new.summary],
   ["check <path|name>", COMMANDS.check.summary],
+  ["doctor [--json]", COMMANDS.doctor.summary],
 ];
 
 export function extUsage(): string {

@@ -24,7 +24,7 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import { userTurns } from "../session/fork.ts";
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
-import { commandResultEvent, ExtensionCommands } from "./extension-commands.ts";
+import { commandPrompt, commandResultEvent, ExtensionCommands } from "./extension-commands.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
 import { ModelChoices } from "./model-choices.ts";
 import { type SessionInfo, SessionOperations } from "./session-operations.ts";
@@ -32,7 +32,8 @@ import { ToolGuards } from "./tool-guards.ts";
 import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from "./work-policy.ts";
 
 // What a front end needs to name, from below it: it imports them from here.
-export type { PromptInput, PromptOutcome, ContextUse } from "../core/outcomes.ts";
+export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
+export { commandPrompt } from "./extension-commands.ts";
 export type { SideEvent, SideExchange } from "../core/side-question.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
@@ -223,8 +224,8 @@ export class Conversation {
       const result = await this.commands.run(slash.name, slash.args, signal);
       this.stream.fire(commandResultEvent(result));
       if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
-      if (result.action === "prompt") return this.runtime.agent.prompt({ ...input, text: result.text }, signal);
-      return { status: "ok" };
+      const prompt = commandPrompt(result, input);
+      return prompt ? this.runtime.agent.prompt(prompt, signal) : { status: "ok" };
     });
   }
 

@@ -3,6 +3,7 @@
 // command is a command (`/etc/hosts is broken` is a prompt); a `display` answer is also an
 // ext_display event, shown where notes are, wherever the command ran.
 import { BUILTIN_COMMANDS } from "../extensions/builtin-names.ts";
+import type { PromptInput } from "../core/outcomes.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { AgentEvent, EventOf } from "../protocol/events.ts";
 import { type CommandResult, parseSlash, type SlashInvocation } from "../protocol/slash-command.ts";
@@ -44,6 +45,17 @@ export class ExtensionCommands {
     if (result.action === "display") this.emit({ type: "ext_display", extension: result.extension, text: result.text });
     return result;
   }
+}
+
+/**
+ * The prompt a command's answer becomes (`prompt`, `tool_prompt`: the tool first, its origin the
+ * command's extension); undefined for the answers that start no turn. `input`: what came with the
+ * command (-p's piped stdin, say).
+ */
+export function commandPrompt(result: CommandResult, input: Omit<PromptInput, "text"> = {}): PromptInput | undefined {
+  if (result.action === "prompt") return { ...input, text: result.text };
+  if (result.action === "tool_prompt") return { ...input, text: result.text, tool: { ...result.tool, origin: result.extension } };
+  return undefined;
 }
 
 /** A command's answer as the event input-routed commands report it with. */

@@ -80,9 +80,14 @@ export function contextUse(state: AgentState): ContextUse {
 
 /** The tools as the model is offered them, in name order (a stable prompt prefix for caching). */
 export function toolSpecs(state: AgentState): ToolSpec[] {
-  return state.tools
+  return offeredTools(state)
     .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The tools the model is offered: a deferred extension tool is not, until a tool result activates it. */
+export function offeredTools(state: AgentState): Tool[] {
+  return state.tools.filter((t) => t.offered?.() ?? true);
 }
 
 /** A call's usage priced with the current model and added to the total; a `usage` event says both. */

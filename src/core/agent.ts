@@ -4,26 +4,27 @@
 // transcript, swap tools, set the jail), and every event comes from inside core/, so each unit of
 // work it runs (a prompt, a compaction) ends with exactly one `done`, from here. It knows providers
 // and tools only through their interfaces.
-import type { AgentEvent } from "../protocol/events.ts";
+import type { AgentEvent, EventOf } from "../protocol/events.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { type ContentBlock, type ImageBlock, type Message, nowIso, toWireContent } from "../protocol/messages.ts";
 import { promptWithContext } from "../protocol/prompt-context.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
-import type { FileViews, ProtectedPath, Tool } from "../protocol/tool.ts";
+import type { FileViews, ProtectedPath, Tool, ToolOrigin } from "../protocol/tool.ts";
 import { emptyUsage, type Usage } from "../protocol/usage.ts";
 import { type AgentOutlets, type AgentState, contextUse, estimateContext, failureOf, recordUsage, setTranscript } from "./agent-state.ts";
 import { Backpressure, type Pressure } from "./backpressure.ts";
 import { compactNow } from "./compaction-run.ts";
 import { InterceptChain } from "./intercept.ts";
 import { type Listener, Listeners } from "./listeners.ts";
-import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, TurnFailure } from "./outcomes.ts";
+import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, ToolRun, TurnFailure } from "./outcomes.ts";
 import type { PromptHooks } from "./prompt-hooks.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
+import { runToolCall } from "./tool-run.ts";
 import type { ToolStep } from "./tool-step.ts";
 import { runTurns } from "./turn-loop.ts";
 
-export type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, TurnFailure } from "./outcomes.ts";
+export type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, PromptTool, ToolRun, TurnFailure } from "./outcomes.ts";
 
 export interface AgentOptions {
   provider: Provider;
@@ -56,8 +57,11 @@ export class Agent {
   private readonly results = new Listeners<FinishedResult>();
   private readonly models = new Listeners<ModelInfo>();
   private readonly pressure = new Backpressure();
-  /** the run's own system prompt, before any owner's section */
-  private readonly baseSystem: string;
+  /** the run's own system prompt (or the one before_agent_start set), before any owner's section */
+  private baseSystem: string;
+  /** awaited before each prompt's first model call (extensions' before_agent_start) */
+  private readonly preparers = new Set<(signal: AbortSignal) => Promise<void>>();
+  private readonly clears = new Listeners<void>();
   private readonly systemSections = new Map<string, string>();
 
   constructor(options: AgentOptions) {
@@ -177,9 +181,10 @@ export class Agent {
     if (cumulative) this.state.cumulative = cumulative;
   }
 
-  /** Empties the transcript (the /clear command); the cumulative usage and cost stay. */
+  /** Empties the transcript (the /clear command), a new conversation in the same run; the cumulative usage and cost stay. */
   clear(): void {
     this.replaceTranscript([]);
+    this.clears.fire();
   }
 
   /** Replaces `previous` tools with `next` (an extension reload), keeping every other tool where it was. */
@@ -201,6 +206,47 @@ export class Agent {
     if (text) this.systemSections.set(owner, text);
     else this.systemSections.delete(owner);
     this.state.system = [this.baseSystem, ...this.systemSections.values()].join("");
+  }
+
+  /**
+   * Replaces the system prompt from the next model call on (extensions' before_agent_start): the
+   * whole of it, the sections others added included.
+   */
+  setSystemPrompt(text: string): void {
+    this.baseSystem = text;
+    this.systemSections.clear();
+    this.state.system = text;
+  }
+
+  /**
+   * A decision made outside the chain that changed something (an extension's before_agent_start
+   * rewrite of the system prompt), reported as the chain reports its own: an intercept event.
+   */
+  reportDecision(decision: EventOf<"intercept">): void {
+    this.out.emit(decision);
+  }
+
+  /**
+   * Adds work awaited at the start of every prompt, before its first model call (the extensions'
+   * before_agent_start pass); it must not throw. Returns the unsubscribe function.
+   */
+  onBeforePrompt(preparer: (signal: AbortSignal) => Promise<void>): () => void {
+    this.preparers.add(preparer);
+    return () => this.preparers.delete(preparer);
+  }
+
+  /** Subscribes to clear() (a new conversation in the same run); returns the unsubscribe function. */
+  onClear(listener: () => void): () => void {
+    return this.clears.add(listener);
+  }
+
+  /**
+   * Runs a tool call an extension asked for (call_tool) exactly as the model's calls run: the
+   * tool_call stage, the approvers (the confirmation gate), the tool, after_tool; its events carry
+   * origin_extension. Nothing goes into the transcript. Never throws for a failure the caller should see.
+   */
+  runToolCall(call: { id: string; name: string; args: Record<string, unknown> }, options: { origin: ToolOrigin; signal: AbortSignal }): Promise<ToolRun> {
+    return runToolCall(this.state, this.out, call, options);
   }
 
   /** Who answers at a prompt's points outside the chain (settings hooks: UserPromptSubmit, Stop, PreCompact); undefined: no one. */
@@ -240,7 +286,9 @@ export class Agent {
     out.append(userMessage);
     out.emit({ type: "user_message", content: toWireContent(content), time: userMessage.time });
 
-    let outcome = await runTurns(state, out, signal, start);
+    // Extensions rewrite the system prompt before the first model call (before_agent_start).
+    for (const prepare of this.preparers) await prepare(signal);
+    let outcome = await runTurns(state, out, signal, start, input.tool);
     // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
     for (;;) {
       const more = outcome.status === "ok" ? await this.hookAnswer(() => state.promptHooks?.stopping?.(signal)) : undefined;

@@ -37,6 +37,16 @@ export function describeModify(stage: keyof StagePayloads, before: unknown, afte
   }
 }
 
+/**
+ * A long text (a system prompt) that changed: each side's length and an excerpt from where they
+ * first differ, so the change shows however deep in the text it is.
+ */
+export function describeTextChange(before: string, after: string): Change {
+  const at = firstDifference(before, after);
+  const excerpt = (s: string) => `${s.length} characters; from character ${at + 1}: "${s.slice(at, at + 400)}"`;
+  return { before: excerpt(before), after: excerpt(after) };
+}
+
 /** A tool call answered without running the tool: the call it stood in for, and the answer given. */
 export function describeRespond(call: StagePayloads["tool_call"], result: ToolResult): Change {
   return { before: clip(callText(call)), after: clip(resultText(result)) };

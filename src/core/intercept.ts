@@ -25,9 +25,10 @@ export interface StagePayloads {
   turn_start: { step: number };
   before_llm: { step: number; request: ModelRequest };
   after_llm: { step: number; request: ModelRequest; response: LlmResponse };
-  tool_call: { id: string; name: string; args: ToolArgs };
-  approve_tool: { id: string; name: string; args: ToolArgs };
-  after_tool: { id: string; name: string; args: ToolArgs; result: ToolResult; durationMs: number };
+  /** `origin`: the extension that asked for the call (call_tool, tool_prompt); absent for the model's */
+  tool_call: { id: string; name: string; args: ToolArgs; origin?: string };
+  approve_tool: { id: string; name: string; args: ToolArgs; origin?: string };
+  after_tool: { id: string; name: string; args: ToolArgs; result: ToolResult; durationMs: number; origin?: string };
   assistant_message: { text: string; content: ContentBlock[] };
 }
 
@@ -114,6 +115,12 @@ const ALLOWED_ENDINGS: Record<InterceptStage, ReadonlySet<string>> = {
 
 class ParticipantTimeout extends Error {}
 
+/** The extension that asked for a tool call, for the audit trail; undefined for the model's calls and other stages. */
+function originOf(payload: unknown): string | undefined {
+  const origin = (payload as { origin?: unknown }).origin;
+  return typeof origin === "string" ? origin : undefined;
+}
+
 export class InterceptChain {
   private participants: Participant[] = [];
   private readonly emit: (event: AgentEvent) => void;
@@ -161,7 +168,7 @@ export class InterceptChain {
         if (next === current) continue;
         const change = describeModify(stage, current, next);
         current = next;
-        this.report(participant.name, stage, "modify", decision.reason, change);
+        this.report(participant.name, stage, "modify", decision.reason, change, originOf(current));
         continue;
       }
 
@@ -171,12 +178,12 @@ export class InterceptChain {
       }
       if (decision.action === "respond") {
         const change = describeRespond(current as StagePayloads["tool_call"], decision.result);
-        this.report(participant.name, stage, "respond", decision.reason, change);
+        this.report(participant.name, stage, "respond", decision.reason, change, originOf(current));
         return { action: "respond", payload: current, result: decision.result, participant: participant.name };
       }
       if (TERMINAL.has(decision.action)) {
         const reason = decision.reason || `${decision.action} by ${participant.name}`;
-        this.report(participant.name, stage, decision.action, reason);
+        this.report(participant.name, stage, decision.action, reason, undefined, originOf(current));
         return { action: decision.action, payload: current, reason, participant: participant.name };
       }
     }
@@ -211,8 +218,8 @@ export class InterceptChain {
     return { ...current, [field]: value };
   }
 
-  private report(participant: string, stage: InterceptStage, action: InterceptAction, reason?: string, change?: Change): void {
-    this.emit({ type: "intercept", participant, stage, action, ...(reason ? { reason } : {}), ...change });
+  private report(participant: string, stage: InterceptStage, action: InterceptAction, reason?: string, change?: Change, origin?: string): void {
+    this.emit({ type: "intercept", participant, stage, action, ...(reason ? { reason } : {}), ...change, ...(origin ? { origin_extension: origin } : {}) });
   }
 
   private async ask<S extends InterceptStage>(

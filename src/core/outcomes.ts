@@ -5,12 +5,40 @@
 import type { ErrorCode } from "../protocol/error-code.ts";
 import type { CompactReason } from "../protocol/events.ts";
 import type { Message, ToolResultBlock } from "../protocol/messages.ts";
+import type { ToolResult } from "../protocol/tool.ts";
+import type { ToolArgs } from "./intercept.ts";
+import type { ToolStatus } from "./tool-step.ts";
 
 export interface PromptInput {
   text: string;
   /** text that came with the prompt (piped stdin): the model gets it first, marked as stdin */
   context?: string;
   images?: { mime_type: string; data: string }[];
+  /**
+   * A command's tool_prompt: this call runs (through the chain and the gates) and goes into the
+   * transcript with its result after the prompt and before the model's turn.
+   */
+  tool?: PromptTool;
+}
+
+/** A tool call an extension's command puts before the model's turn (tool_prompt). */
+export interface PromptTool {
+  name: string;
+  args: Record<string, unknown>;
+  /** the extension whose command asked for it */
+  origin: string;
+}
+
+/** How one tool call went: what the model (or the asking extension) gets, and how it ended. */
+export interface ToolRun {
+  result: ToolResult;
+  /** the extension that provides the tool */
+  extension?: string;
+  status: ToolStatus;
+  /** whether the tool itself ran */
+  executed: boolean;
+  /** the arguments it ran with (after rewrites), or the last proposed ones */
+  args: ToolArgs;
 }
 
 /** How a prompt ended. The events have already said it; this is for exit codes. */

@@ -3,27 +3,23 @@
 // dialog among them), the tool itself raced against the abort, then after_tool.
 // Rule: every call keeps a result (an unmatched tool call breaks the next request): one cancelled
 // before it ran, one a participant refused, and those left when a participant ends the turn each get
-// an error result; each result is announced the moment it is known.
+// an error result; each result is announced the moment it is known. A call an extension asks for
+// (call_tool, a command's tool_prompt) goes through the same gates, its events naming the extension.
+import { randomUUID } from "node:crypto";
 import { nowIso, type ToolCallBlock, type ToolResultBlock, toWireResultContent } from "../protocol/messages.ts";
-import { type ToolResult, textResult } from "../protocol/tool.ts";
-import type { AgentOutlets, AgentState } from "./agent-state.ts";
+import { type ToolOrigin, type ToolResult, textResult } from "../protocol/tool.ts";
+import { type AgentOutlets, type AgentState, offeredTools } from "./agent-state.ts";
 import type { ToolArgs } from "./intercept.ts";
+import type { PromptTool, ToolRun } from "./outcomes.ts";
 import type { ToolStatus } from "./tool-step.ts";
 import { waitForTool } from "./tool-wait.ts";
-import { intercepted, type TurnEnding } from "./turn-ending.ts";
+import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
 
 /** The step's results and when the last one was known (the tool message's time), or how a participant ended the turn. */
 export type ToolsRun = { results: ToolResultBlock[]; time: string } | { ended: TurnEnding };
 
-interface RanTool {
-  result: ToolResult;
-  extension?: string;
-  status: ToolStatus;
-  executed: boolean;
-  args: ToolArgs;
-}
-
-export async function runTools(state: AgentState, out: AgentOutlets, calls: ToolCallBlock[], signal: AbortSignal): Promise<ToolsRun> {
+/** Runs a step's calls in order; `origin`: an extension asked for them (a command's tool_prompt). */
+export async function runTools(state: AgentState, out: AgentOutlets, calls: ToolCallBlock[], signal: AbortSignal, origin?: ToolOrigin): Promise<ToolsRun> {
   const results: ToolResultBlock[] = [];
   let time = nowIso();
   // Each result is announced the moment it is known, so a session has it even if zot dies before the step ends.
@@ -39,7 +35,7 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
       out.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
       continue;
     }
-    const ran = await runTool(state, out, call, signal);
+    const ran = await runTool(state, out, call, signal, origin, true);
     if ("ended" in ran) {
       if (!ran.ended.hard) {
         // The calls not run yet (this one included) are answered, and the step's tool message kept.
@@ -51,36 +47,89 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
       }
       return ran;
     }
-    const { result, extension } = ran;
-    settle(resultBlock(call.id, result));
-    out.toolStep({
-      kind: "outcome",
-      id: call.id,
-      name: call.name,
-      args: ran.args,
-      status: ran.status,
-      executed: ran.executed,
-      result,
-      ...(extension ? { extension } : {}),
-    });
-    out.emit({
-      type: "tool_result",
-      id: call.id,
-      name: call.name,
-      ...(extension ? { extension } : {}),
-      is_error: result.is_error,
-      content: toWireResultContent(result.content),
-    });
+    settle(resultBlock(call.id, ran.result));
+    reportOutcome(out, call, ran, origin?.extension);
   }
   return { results, time };
 }
 
-async function runTool(state: AgentState, out: AgentOutlets, call: ToolCallBlock, signal: AbortSignal): Promise<RanTool | { ended: TurnEnding }> {
-  const gate = await state.chain.run("tool_call", { id: call.id, name: call.name, args: call.args }, signal);
+/**
+ * A command's tool_prompt: the extension's call, as an assistant message, and its result go into
+ * the transcript before the model's turn. Undefined when the turn may go on; how the prompt ends
+ * when the call was cancelled (the call and its result stay) or a participant ended it.
+ */
+export async function runPromptTool(state: AgentState, out: AgentOutlets, tool: PromptTool, signal: AbortSignal): Promise<TurnEnding | undefined> {
+  const origin: ToolOrigin = { extension: tool.origin, chain: [tool.name] };
+  const call: ToolCallBlock = { type: "tool_call", id: `call_ext_${randomUUID().replaceAll("-", "")}`, name: tool.name, args: tool.args, origin_extension: tool.origin };
+  out.append({ role: "assistant", content: [call], time: nowIso() });
+  out.emit({ type: "tool_call", id: call.id, name: call.name, args: call.args, origin_extension: tool.origin });
+  const ran = await runTools(state, out, [call], signal, origin);
+  if ("ended" in ran) return ran.ended;
+  out.append({ role: "tool", content: ran.results, time: ran.time });
+  return signal.aborted ? ABORTED : undefined;
+}
+
+/**
+ * A tool call an extension asked for (call_tool), run exactly as the model's calls run; its events
+ * carry origin_extension. Nothing goes into the transcript, and the model's record of the files it
+ * saw stays as it was. A participant that would end the turn refuses this call instead, since it is
+ * no turn's.
+ */
+export async function runToolCall(
+  state: AgentState,
+  out: AgentOutlets,
+  call: { id: string; name: string; args: ToolArgs },
+  options: { origin: ToolOrigin; signal: AbortSignal },
+): Promise<ToolRun> {
+  const block: ToolCallBlock = { type: "tool_call", ...call };
+  out.emit({ type: "tool_call", ...call, origin_extension: options.origin.extension });
+  const ran = await runTool(state, out, block, options.signal, options.origin, false);
+  const run: ToolRun = "ended" in ran ? { result: textResult(endingReason(ran.ended), true), status: "blocked", executed: false, args: call.args } : ran;
+  reportOutcome(out, block, run, options.origin.extension);
+  return run;
+}
+
+/** What a participant that ended the turn said. */
+function endingReason(ending: TurnEnding): string {
+  return ending.outcome.status === "error" ? ending.outcome.message : "the call was stopped";
+}
+
+/** A call's end for observers: its tool step and its tool_result event. */
+function reportOutcome(out: AgentOutlets, call: ToolCallBlock, ran: ToolRun, origin: string | undefined): void {
+  const { result, extension } = ran;
+  const asked = origin ? { origin } : {};
+  out.toolStep({ kind: "outcome", id: call.id, name: call.name, args: ran.args, status: ran.status, executed: ran.executed, result, ...(extension ? { extension } : {}), ...asked });
+  out.emit({
+    type: "tool_result",
+    id: call.id,
+    name: call.name,
+    ...(extension ? { extension } : {}),
+    is_error: result.is_error,
+    content: toWireResultContent(result.content),
+    ...(origin ? { origin_extension: origin } : {}),
+    ...(ran.status === "blocked" || ran.status === "cancelled" || ran.status === "timed_out" ? { status: ran.status } : {}),
+  });
+}
+
+/**
+ * One call through the tool_call stage, the approvers, the tool and after_tool. `origin`: an
+ * extension asked for it; `seen`: its result goes into the transcript, so the model's record of
+ * the files it saw is kept by it (not for call_tool, whose result only the extension sees).
+ */
+async function runTool(
+  state: AgentState,
+  out: AgentOutlets,
+  call: ToolCallBlock,
+  signal: AbortSignal,
+  origin: ToolOrigin | undefined,
+  seen: boolean,
+): Promise<ToolRun | { ended: TurnEnding }> {
+  const asked = origin ? { origin: origin.extension } : {};
+  const gate = await state.chain.run("tool_call", { id: call.id, name: call.name, args: call.args, ...asked }, signal);
   if (gate.action === "respond") return { result: gate.result, status: gate.result.is_error ? "failed" : "completed", executed: false, args: call.args };
   if (gate.action === "deny" || gate.action === "block") {
     const base = { id: call.id, name: call.name, args: gate.payload.args };
-    out.toolStep({ kind: "approval", ...base, decision: "denied", by: gate.participant, reason: gate.reason, stage: "tool_call" });
+    out.toolStep({ kind: "approval", ...base, decision: "denied", by: gate.participant, reason: gate.reason, stage: "tool_call", ...asked });
     return { result: textResult(gate.reason, true), status: "blocked", executed: false, args: gate.payload.args };
   }
   if (gate.action === "abort_turn" || gate.action === "hard_abort") return { ended: intercepted(gate.action, gate.reason) };
@@ -88,25 +137,26 @@ async function runTool(state: AgentState, out: AgentOutlets, call: ToolCallBlock
   const { name, args } = gate.payload;
   const tool = state.tools.find((t) => t.name === name);
   if (!tool) {
-    const names = state.tools.map((t) => t.name).join(", ") || "none";
+    // Only what the model is offered: a deferred tool's name costs until it is activated.
+    const names = offeredTools(state).map((t) => t.name).join(", ") || "none";
     return { result: textResult(`unknown tool "${name}"; available tools: ${names}`, true), status: "failed", executed: false, args };
   }
 
-  const approval = await state.chain.run("approve_tool", { id: call.id, name, args }, signal);
+  const approval = await state.chain.run("approve_tool", { id: call.id, name, args, ...asked }, signal);
   const extension = tool.extension;
   if (approval.action === "deny" || approval.action === "block") {
     const decision = signal.aborted ? "cancelled" : "denied";
-    out.toolStep({ kind: "approval", id: call.id, name, args, decision, by: approval.participant, reason: approval.reason, stage: "approve_tool" });
+    out.toolStep({ kind: "approval", id: call.id, name, args, decision, by: approval.participant, reason: approval.reason, stage: "approve_tool", ...asked });
     return { result: textResult(approval.reason, true), extension, status: signal.aborted ? "cancelled" : "blocked", executed: false, args };
   }
   if (approval.action === "abort_turn" || approval.action === "hard_abort") return { ended: intercepted(approval.action, approval.reason) };
 
   // Cancelled while an approver (a confirmation dialog) was deciding: the tool must not run.
   if (signal.aborted) {
-    out.toolStep({ kind: "approval", id: call.id, name, args, decision: "cancelled" });
+    out.toolStep({ kind: "approval", id: call.id, name, args, decision: "cancelled", ...asked });
     return { result: textResult("aborted before running", true), extension, status: "cancelled", executed: false, args };
   }
-  out.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved" });
+  out.toolStep({ kind: "approval", id: call.id, name, args, decision: "approved", ...asked });
 
   const started = performance.now();
   let running: Promise<ToolResult>;
@@ -116,8 +166,9 @@ async function runTool(state: AgentState, out: AgentOutlets, call: ToolCallBlock
     running = tool.execute(args, {
       cwd: state.cwd,
       jailed: state.jailed,
-      views: state.views,
+      ...(seen ? { views: state.views } : {}),
       protectedPaths: state.protectedPaths,
+      ...(origin ? { origin } : {}),
       signal,
       onProgress: (text) => {
         if (!streaming) return undefined;
@@ -132,7 +183,7 @@ async function runTool(state: AgentState, out: AgentOutlets, call: ToolCallBlock
   const result = await waitForTool(name, running, signal);
   streaming = false;
   const durationMs = performance.now() - started;
-  const after = await state.chain.run("after_tool", { id: call.id, name, args, result, durationMs }, signal);
+  const after = await state.chain.run("after_tool", { id: call.id, name, args, result, durationMs, ...asked }, signal);
   if (after.action === "abort_turn" || after.action === "hard_abort") return { ended: intercepted(after.action, after.reason) };
   const final = after.payload.result;
   return { result: final, extension, status: executedStatus(final, signal), executed: true, args };

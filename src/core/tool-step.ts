@@ -18,6 +18,8 @@ export interface ToolApproval {
   reason?: string;
   /** the stage that stopped it: tool_call (before approval) or approve_tool */
   stage?: "tool_call" | "approve_tool";
+  /** the extension that asked for the call (call_tool, tool_prompt), not the model */
+  origin?: string;
 }
 
 /** The call is over: its result is what the model gets. */
@@ -32,6 +34,8 @@ export interface ToolOutcome {
   executed: boolean;
   result: ToolResult;
   extension?: string;
+  /** the extension that asked for the call (call_tool, tool_prompt), not the model */
+  origin?: string;
 }
 
 export type ToolStep = ToolApproval | ToolOutcome;

@@ -12,13 +12,22 @@ import { type AgentOutlets, type AgentState, toolSpecs } from "./agent-state.ts"
 import { autoCompactDue, compactNow } from "./compaction-run.ts";
 import type { ChainOutcome } from "./intercept.ts";
 import { callCompactingOnOverflow } from "./model-call.ts";
-import type { PromptOutcome, TurnFailure } from "./outcomes.ts";
-import { resultBlock, runTools } from "./tool-run.ts";
+import type { PromptOutcome, PromptTool, TurnFailure } from "./outcomes.ts";
+import { resultBlock, runPromptTool, runTools } from "./tool-run.ts";
 import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
 
-/** Runs the prompt whose first message is at `promptStart` until it ends; never throws. */
-export async function runTurns(state: AgentState, out: AgentOutlets, signal: AbortSignal, promptStart: number): Promise<PromptOutcome> {
-  const loop = new PromptLoop(state, out, signal, promptStart);
+/**
+ * Runs the prompt whose first message is at `promptStart` until it ends, a command's tool_prompt
+ * call first when there is one; never throws.
+ */
+export async function runTurns(
+  state: AgentState,
+  out: AgentOutlets,
+  signal: AbortSignal,
+  promptStart: number,
+  tool?: PromptTool,
+): Promise<PromptOutcome> {
+  const loop = new PromptLoop(state, out, signal, promptStart, tool);
   try {
     return await loop.run();
   } catch (error) {
@@ -42,12 +51,17 @@ class PromptLoop {
     private readonly out: AgentOutlets,
     private readonly signal: AbortSignal,
     private promptStart: number,
+    private readonly tool: PromptTool | undefined,
   ) {
     this.first = state.messages[promptStart];
   }
 
   async run(): Promise<PromptOutcome> {
     const { state, out, signal } = this;
+    if (this.tool) {
+      const ended = await runPromptTool(state, out, this.tool, signal);
+      if (ended) return this.finish(ended);
+    }
     for (let step = 1; ; step++) {
       if (state.maxSteps > 0 && step > state.maxSteps) {
         const failure: TurnFailure = { code: "max_steps", message: `max steps (${state.maxSteps}) exceeded` };

@@ -3,6 +3,7 @@
 // Rule: a non-empty `error` wins over any action; an answer that says nothing is a noop, never an
 // error of the user's.
 import type { ExtFrameOf } from "../protocol/ext-frames.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
 
 /** A registry of slash commands (the ExtensionManager): whether it has one, and running it. */
@@ -29,11 +30,19 @@ export function commandResult(
     case "open_panel":
       if (!reply.open_panel) return { ...base, action: "error", text: 'the command answered open_panel without an "open_panel" object ({"id": …, "title": …, "lines": […]})' };
       return { ...base, action: "open_panel", panel: reply.open_panel, text: reply.open_panel.title ?? "" };
+    case "tool_prompt": {
+      const name = reply.tool_name?.trim();
+      if (!name) return { ...base, action: "error", text: 'the command answered tool_prompt without a "tool_name" (the tool to run before the prompt)' };
+      if (!reply.prompt?.trim()) return { ...base, action: "error", text: 'the command answered tool_prompt without a "prompt" (the turn that follows the tool)' };
+      const args = reply.tool_args ?? {};
+      if (!isJsonObject(args)) return { ...base, action: "error", text: `the command answered tool_prompt with "tool_args" that are not a JSON object (${Array.isArray(args) ? "an array" : typeof args})` };
+      return { ...base, action: "tool_prompt", text: reply.prompt, tool: { name, args } };
+    }
     case undefined:
     case "":
     case "noop":
       return { ...base, action: "noop" };
     default:
-      return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, insert, display, open_panel, noop)` };
+      return { ...base, action: "error", text: `unknown action "${reply.action}" (this zot knows prompt, tool_prompt, insert, display, open_panel, noop)` };
   }
 }

@@ -56,7 +56,7 @@ export class ExtensionEvents {
       case "turn_start":
         return this.emit("turn_start", { step: event.step });
       case "tool_call":
-        return this.emit("tool_call", { tool_id: event.id, tool_name: event.name, tool_args: event.args });
+        return this.emit("tool_call", { tool_id: event.id, tool_name: event.name, tool_args: event.args, ...originOf(event.origin_extension) });
       case "assistant_message": {
         const text = textOf(event.content);
         return this.emit("assistant_message", text ? { text } : {});
@@ -81,8 +81,9 @@ export class ExtensionEvents {
 
   /** A tool call's approval (permission_decision) or outcome (tool_result). */
   fromToolStep(step: ToolStep, sourceOf: ApprovalSourceOf | undefined): void {
+    const origin = originOf(step.origin);
     if (step.kind === "approval") {
-      const base = { tool_id: step.id, tool_name: step.name, stage: "pre_execution" as const };
+      const base = { tool_id: step.id, tool_name: step.name, stage: "pre_execution" as const, ...origin };
       if (step.decision === "approved") {
         return this.emit("permission_decision", { ...base, decision: "approved", source: sourceOf?.(step.id) ?? "yolo" });
       }
@@ -96,6 +97,7 @@ export class ExtensionEvents {
       status: step.status,
       executed: step.executed,
       result: observedResult(step.result.content, step.result.is_error),
+      ...origin,
     });
   }
 
@@ -116,6 +118,10 @@ export class ExtensionEvents {
   }
 }
 
+function originOf(origin: string | undefined): { origin_extension?: string } {
+  return origin ? { origin_extension: origin } : {};
+}
+
 /** A tool result as observers get it: text cut at a character boundary, big images dropped, `truncated` when anything was. */
 export function observedResult(content: readonly ToolResultContent[], isError: boolean): NonNullable<EventFrame["result"]> {
   const blocks: ExtBlock[] = [];
@@ -129,7 +135,7 @@ export function observedResult(content: readonly ToolResultContent[], isError: b
     if (block.type === "text") {
       const bytes = Buffer.byteLength(block.text);
       if (bytes <= left) {
-        blocks.push({ type: "text", text: block.text });
+        blocks.push({ type: "text", text: block.text, ...(block.format ? { format: block.format } : {}) });
         left -= bytes;
       } else {
         blocks.push({ type: "text", text: cutUtf8(block.text, left) });

@@ -36,7 +36,8 @@ export function extensionParticipant(target: InterceptTarget): Participant {
     priority: target.priority,
     // A getter: subscriptions may grow at any time, and the chain reads this on every run.
     get stages(): readonly InterceptStage[] {
-      return target.intercepts();
+      // before_agent_start is answered outside the chain, in load order (agent-start.ts).
+      return target.intercepts().filter((name): name is Exclude<ExtInterceptName, "before_agent_start"> => name !== "before_agent_start");
     },
     timeoutMs: target.interceptTimeoutMs + CHAIN_MARGIN_MS,
     onFailure: "allow",

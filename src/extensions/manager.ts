@@ -17,13 +17,17 @@ import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
 import { prepareLaunch } from "./ext-launch.ts";
 import { HookSet } from "./hook-set.ts";
+import type { Manifest } from "./manifest.ts";
 import { type HookSource, type HookSpec, manifestHookSpec } from "./hook-spec.ts";
 import { loadHooksConfig } from "./hooks-config.ts";
-import { extensionTool } from "./ext-tool.ts";
+import { type ExtToolDef, extensionTool } from "./ext-tool.ts";
+import { HostServices } from "./host-services.ts";
+import { extensionSkills } from "./ext-skills.ts";
+import type { Skill } from "../skills/discover.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
 import type { SlashCommands } from "./command-reply.ts";
 import { appendLog } from "./child-log.ts";
-import { type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
+import { type HostDiagnostic, type HostState, type HostTimeouts, type NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
 
@@ -57,6 +61,8 @@ export interface LoadOptions {
   onWaiting?: (names: string[]) => void;
   /** default 2000 */
   waitingNoticeMs?: number;
+  /** a person can answer interactive tools (the TUI); without one they are refused (-p, --json, rpc) */
+  interactive?: boolean;
 }
 
 export interface LoadReport {
@@ -107,7 +113,18 @@ export interface ExtensionInfo {
   pid?: number;
   commands: string[];
   tools: string[];
+  /** the protocol mistakes it made in this run (zot ext doctor) */
+  diagnostics?: HostDiagnostic[];
+  /** its tools as registered: how each is offered, and whether it won its name (zot ext doctor) */
+  toolInfo?: { name: string; exposure: string; interactive: boolean; shadowed: boolean }[];
+  /** what it intercepts */
+  intercepts?: string[];
+  /** what its hello frame said */
+  hello?: { version?: string; capabilities: string[] };
 }
+
+/** How many of one extension's protocol mistakes are kept for zot ext doctor. */
+const MAX_DIAGNOSTICS = 100;
 
 /** Notes that arrive before anyone listens are kept, up to this many (the oldest go first). */
 const MAX_PENDING_NOTES = 200;
@@ -125,6 +142,20 @@ export class ExtensionManager implements SlashCommands {
   /** keyed by the lower-cased name */
   private commandIndex = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
   private toolList: Tool[] = [];
+  /** the registration behind each extension tool the agent has (after name conflicts) */
+  private toolDefs = new Map<string, { def: ExtToolDef; host: ZotExtensionHost }>();
+  /** deferred tools, interactive tools, call_tool and before_agent_start (host-services.ts) */
+  private readonly services = new HostServices({
+    hosts: () => this.loaded.map(({ host }) => host),
+    toolDef: (name) => this.toolDefs.get(name)?.def,
+    interactive: () => this.options?.interactive === true,
+    sessionId: () => this.events.sessionId,
+    note: (extension, level, message) => this.note({ extension, level, message }),
+  });
+  private readonly diagnosticsOf = new Map<string, HostDiagnostic[]>();
+  /** the skills the loaded extensions ship (manifest `skills`) */
+  private shippedSkills: Skill[] = [];
+  private rebuildQueued = false;
   private agent: Agent | undefined;
   private offEvents: (() => void) | undefined;
   private participants: Participant[] = [];
@@ -160,6 +191,7 @@ export class ExtensionManager implements SlashCommands {
     this.warnings = warnings;
     const hosts: Loaded[] = [];
     const hookSpecs: HookSpec[] = [];
+    const withSkills: { manifest: Manifest; dir: string }[] = [];
     for (const entry of discoverExtensions(options)) {
       // The runtime's one note says what of an untrusted folder did not run and how to trust it.
       if (entry.untrusted) continue;
@@ -177,6 +209,9 @@ export class ExtensionManager implements SlashCommands {
       }
       // A disabled extension stays off unless named with --ext for this run.
       if (!manifest.enabled && entry.source !== "flag") continue;
+      if (manifest.skills?.length) withSkills.push({ manifest, dir: entry.dir });
+      // A skill-only bundle: nothing to start.
+      if (manifest.exec === undefined) continue;
       if (manifest.protocol === "jsonrpc") {
         const launch = prepareLaunch({ ...options, manifest, dir: entry.dir, env: options.env ?? process.env });
         const where = { source: entry.source, file: entry.manifestFile, dir: entry.dir };
@@ -196,15 +231,20 @@ export class ExtensionManager implements SlashCommands {
         zotBinary: options.zotBinary,
         env: options.env,
         timeouts: options.timeouts,
+        onDiagnostic: (diagnostic) => this.diagnose(manifest.name, diagnostic),
       });
       host.onNotify((level, message) => this.note({ extension: host.name, level, message }));
       host.onClearNotes(() => this.clearNotes(host.name));
-      host.onChange(() => this.rebuild());
+      host.onChange(() => this.rebuildSoon());
       host.onPanel((op) => this.panels.apply(host, op));
       host.onSubmit((kind, text) => this.submit(host, kind, text));
+      this.services.serve(host);
       hosts.push({ host, source: entry.source });
     }
     this.loaded = hosts;
+    const shipped = extensionSkills(withSkills);
+    this.shippedSkills = shipped.skills;
+    warnings.push(...shipped.warnings);
     this.hooks = this.hookSet(options, hookSpecs, warnings);
     const starting = hosts.map(({ host }) => host.start());
     const hooksStarting = this.hooks.start();
@@ -259,6 +299,12 @@ export class ExtensionManager implements SlashCommands {
     const what = [...host.commands().map((c) => `/${c.name}`), ...host.tools().map((t) => t.name)];
     this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
     host.sendEvent(this.events.frame("session_start"));
+    if (host.wantsAgentStart()) this.services.extensionsChanged();
+  }
+
+  /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at load; a reload does not change the skill tool). */
+  skills(): Skill[] {
+    return [...this.shippedSkills];
   }
 
   /** Tools of every running extension, after name conflicts are settled. */
@@ -319,6 +365,15 @@ export class ExtensionManager implements SlashCommands {
       ...(host.pid !== undefined && host.live ? { pid: host.pid } : {}),
       commands: host.commands().map((c) => c.name),
       tools: host.tools().map((t) => t.name),
+      diagnostics: [...(this.diagnosticsOf.get(host.name) ?? [])],
+      toolInfo: host.tools().map((t) => ({
+        name: t.name,
+        exposure: t.exposure,
+        interactive: t.interactive,
+        shadowed: this.toolDefs.get(t.name)?.host !== host,
+      })),
+      intercepts: host.intercepts(),
+      ...(host.hello ? { hello: { ...(host.hello.version !== undefined ? { version: host.hello.version } : {}), capabilities: host.hello.capabilities } } : {}),
     }));
     return [...extensions, ...hooks];
   }
@@ -334,6 +389,18 @@ export class ExtensionManager implements SlashCommands {
     this.offGate = gate?.onAsk((request) => this.events.confirmationRequested(request));
     this.addParticipants(agent);
     this.swapTools(agent, [], this.toolList);
+    this.services.attach(agent);
+  }
+
+  /** The deferred tools that are active now (zot ext doctor, tests). */
+  activeDeferredTools(): string[] {
+    return this.services.activeDeferredTools();
+  }
+
+  private diagnose(extension: string, diagnostic: HostDiagnostic): void {
+    const list = this.diagnosticsOf.get(extension) ?? [];
+    if (list.length < MAX_DIAGNOSTICS) list.push(diagnostic);
+    this.diagnosticsOf.set(extension, list);
   }
 
   /** Routes extensions' `submit` and `submit_slash` (the TUI); without a sink they are logged and ignored. */
@@ -360,6 +427,7 @@ export class ExtensionManager implements SlashCommands {
     this.events.emit("session_end", { reason: "session_switch" });
     this.events.sessionId = id ?? `run-${randomUUID()}`;
     this.events.emit("session_start");
+    this.services.newConversation();
   }
 
   /** Routes notifications; those that came before (during loading) are delivered first. */
@@ -394,6 +462,7 @@ export class ExtensionManager implements SlashCommands {
       this.rebuild();
       const report = await this.loadNow(options);
       this.emitSessionStart();
+      this.services.extensionsChanged();
       return { ...report, stopped };
     });
   }
@@ -418,6 +487,7 @@ export class ExtensionManager implements SlashCommands {
     this.offGate?.();
     this.offGate = undefined;
     this.gate = undefined;
+    this.services.detach();
     this.removeParticipants();
     this.swapTools(agent, this.toolList, []);
     this.agent = undefined;
@@ -472,11 +542,25 @@ export class ExtensionManager implements SlashCommands {
     this.participants = [];
   }
 
+  /**
+   * A registration or an exit changed the names: rebuilt once the frames at hand are read, so an
+   * extension that registers 500 tools in a burst costs one rebuild, not 500.
+   */
+  private rebuildSoon(): void {
+    if (this.rebuildQueued) return;
+    this.rebuildQueued = true;
+    queueMicrotask(() => {
+      this.rebuildQueued = false;
+      this.rebuild();
+    });
+  }
+
   /** Settles names again: built-ins first, then extensions in precedence order, first come wins. */
   private rebuild(): void {
     const commands = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
     const tools: Tool[] = [];
     const toolOwners = new Map<string, string>();
+    const defs = new Map<string, { def: ExtToolDef; host: ZotExtensionHost }>();
     for (const { host } of this.loaded) {
       if (!host.live) continue;
       for (const command of host.commands()) {
@@ -492,13 +576,15 @@ export class ExtensionManager implements SlashCommands {
         else if (owner) this.shadowed(host, `tool "${def.name}"`, `extension "${owner}", which comes first`);
         else {
           toolOwners.set(def.name, host.name);
-          tools.push(extensionTool(host, def));
+          defs.set(def.name, { def, host });
+          tools.push(extensionTool(host, def, this.services.policy));
         }
       }
     }
     const previous = this.toolList;
     this.commandIndex = commands;
     this.toolList = tools;
+    this.toolDefs = defs;
     if (this.agent) this.swapTools(this.agent, previous, tools);
   }
 

@@ -11,6 +11,7 @@ import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "
 
 export const MANIFEST_FILE = "extension.json";
 
+
 /** Files the zot binary runs itself (as bun), so users need no node, bun or tsx installed. */
 const SCRIPT_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
 
@@ -20,6 +21,7 @@ const FIELD_RULES: Record<string, string> = {
   version: "a string",
   description: "a string",
   exec: "a string",
+  skills: "an array of paths inside the extension: directories holding SKILL.md files, or SKILL.md files",
   args: "an array of strings",
   language: "a string",
   enabled: "true or false",
@@ -41,7 +43,10 @@ export const Manifest = v.looseObject({
   ),
   version: v.optional(v.string()),
   description: v.optional(v.string()),
-  exec: v.pipe(v.string(), v.minLength(1)),
+  /** absent only in a skill-only bundle (skills, nothing to run) */
+  exec: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** directories (searched for SKILL.md) or SKILL.md files inside the extension; named `<extension>:<skill>` */
+  skills: v.optional(v.array(v.string())),
   args: v.optional(v.array(v.string())),
   language: v.optional(v.string()),
   /** absent (or null, as the original accepted) means enabled */
@@ -94,15 +99,18 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
     return fail(`${absFile}: must be a JSON object with "name" and "exec" (got ${describe(raw)})`);
   }
   const result = v.safeParse(Manifest, raw);
-  if (result.success) return { ok: true, manifest: result.output, dir, file: absFile };
+  // Only a skill-only bundle (skills and nothing to run) may leave out exec.
+  const execMissing = raw.exec === undefined && !(Array.isArray(raw.skills) && raw.skills.length > 0);
+  if (result.success && !execMissing) return { ok: true, manifest: result.output, dir, file: absFile };
   const problems: string[] = [];
-  for (const issue of result.issues) {
+  for (const issue of result.success ? [] : result.issues) {
     const field = String(issue.path?.[0]?.key ?? "");
     const rule = FIELD_RULES[field] ?? "valid";
     const value = raw[field];
     const problem = value === undefined ? `"${field}" is required (${rule})` : `"${field}" must be ${rule} (got ${describe(value)})`;
     if (!problems.includes(problem)) problems.push(problem);
   }
+  if (execMissing) problems.push(`"exec" is required (${FIELD_RULES.exec})`);
   return fail(`${absFile}: ${problems.join("; ")}`);
 }
 
@@ -121,6 +129,7 @@ export function resolveExec(
   options: { zotBinary: string; env: Record<string, string | undefined> },
 ): ResolvedExec {
   const { exec } = manifest;
+  if (exec === undefined) return { error: 'it has no "exec": a skill-only bundle, which is never started' };
   const args = manifest.args ?? [];
   const asBun = (command: string[]): ResolvedExec => ({ command, env: { BUN_BE_BUN: "1" } });
   // --no-install: a missing import must fail, never be fetched from a registry at run time

@@ -23,6 +23,9 @@ import {
 } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
+import { type CallToolRequest, CallToolRequests, stopReason } from "./call-tool-requests.ts";
+import { observedResult } from "./ext-events.ts";
+import { toolRegistration } from "./tool-registration.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { appendLog } from "./child-log.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, seconds, valuePreview } from "./child.ts";
@@ -44,6 +47,8 @@ export interface HostTimeouts {
   commandMs: number;
   toolMs: number;
   interceptMs: number;
+  /** a call_tool the extension made: from its frame to the tool's result */
+  callToolMs: number;
   /** shutdown: the grace before SIGTERM, then before SIGKILL */
   graceMs: number;
   termMs: number;
@@ -56,6 +61,7 @@ export const DEFAULT_TIMEOUTS: HostTimeouts = {
   commandMs: 30_000,
   toolMs: 60_000,
   interceptMs: 5000,
+  callToolMs: 60_000,
   graceMs: 2000,
   termMs: 1000,
 };
@@ -80,7 +86,8 @@ export interface ZotHostOptions {
    * line_too_long, output_closed, frames_dropped, no_exit_after_stop, no_exit_after_sigterm) and the
    * host's (cannot_start, hello_timeout, exit_before_hello, frame_before_hello, hello_name,
    * second_hello, frame_without_type, unknown_frame, invalid_frame, unknown_reply_id,
-   * unknown_subscription, no_ready, ready_timeout, exited, exit_code).
+   * unknown_subscription, no_ready, ready_timeout, exited, exit_code, command_conflict,
+   * tool_exposure, tool_replay, duplicate_call_id, and from outside: invalid_system_prompt).
    */
   onDiagnostic?: (diagnostic: HostDiagnostic) => void;
 }
@@ -101,7 +108,11 @@ export type NoteLevel = ExtFrameOf<"notify">["level"];
 type Reply = ExtFrameOf<"command_response"> | ExtFrameOf<"tool_result"> | ExtFrameOf<"event_intercept_response">;
 const REPLY_TYPES: ReadonlySet<string> = new Set(["command_response", "tool_result", "event_intercept_response"]);
 const FRAME_TYPES: ReadonlySet<string> = new Set(ExtToHostFrame.options.map((o) => o.entries.type.literal));
-const EMPTY_SCHEMA = { type: "object", properties: {} };
+/** How many ids of abandoned tool_calls are remembered, so that their late results are expected, not mistakes. */
+const MAX_CANCELLED_IDS = 256;
+
+/** Runs a tool for the extension's call_tool (the manager: chain rules, then the agent). Never throws. */
+export type CallToolHandler = (request: CallToolRequest) => Promise<ToolResult>;
 
 /** The child's notes about a stop the host forced; after a failed start they repeat that failure. */
 const FORCED_STOP_KINDS: ReadonlySet<string> = new Set(["no_exit_after_stop", "no_exit_after_sigterm"]);
@@ -142,6 +153,11 @@ export class ZotExtensionHost {
   private readonly changeHandlers: (() => void)[] = [];
   private readonly panelHandlers: ((op: PanelOp) => void)[] = [];
   private readonly submitHandlers: ((kind: "submit" | "submit_slash", text: string) => void)[] = [];
+  private readonly activateHandlers: ((names: string[]) => void)[] = [];
+  private callToolHandler: CallToolHandler | undefined;
+  private readonly calls: CallToolRequests;
+  /** host tool_calls zot gave up on (abort, timeout): their late results are logged, not reported as mistakes */
+  private readonly abandoned = new Set<string>();
 
   constructor(private readonly options: ZotHostOptions) {
     this.manifest = options.manifest;
@@ -153,6 +169,7 @@ export class ZotExtensionHost {
     this.t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const hello = options.manifest.timeouts?.hello;
     if (hello !== undefined) this.t.helloMs = hello;
+    this.calls = new CallToolRequests(this.t.callToolMs);
   }
 
   get state(): HostState {
@@ -222,11 +239,33 @@ export class ZotExtensionHost {
   onChange(handler: () => void): void {
     this.changeHandlers.push(handler);
   }
+  /** a tool_result named deferred tools to offer the model from now on (activate_tools) */
+  onActivate(handler: (names: string[]) => void): void {
+    this.activateHandlers.push(handler);
+  }
+  /** runs the tools the extension asks for with call_tool; without one, call_tool is refused */
+  onCallTool(handler: CallToolHandler): void {
+    this.callToolHandler = handler;
+  }
+  /** whether the extension said it handles tool_cancel (hello.capabilities) */
+  get cancels(): boolean {
+    return this.helloInfo?.capabilities.includes("tool_cancel") === true;
+  }
 
   /** Appends `[zot] <line>` to the extension's log; never throws. */
   log(line: string): void {
     if (this.child) this.child.log(line);
     else appendLog(this.logFile, line);
+  }
+
+  /** A protocol mistake found outside the host (a before_agent_start answer): logged, and handed to onDiagnostic. */
+  diagnose(kind: string, message: string): void {
+    this.problem(kind, message);
+  }
+
+  /** whether it subscribed to before_agent_start and is running */
+  wantsAgentStart(): boolean {
+    return this.live && this.interceptSet.has("before_agent_start");
   }
 
   /** A protocol mistake: logged, and handed to onDiagnostic. */
@@ -335,8 +374,12 @@ export class ZotExtensionHost {
       case "register_command":
         return this.registerCommand(frame);
       case "register_tool":
-        this.toolMap.set(frame.name, { name: frame.name, description: frame.description ?? "", schema: frame.schema ?? EMPTY_SCHEMA });
-        return this.changed();
+        return this.registerTool(frame);
+      case "call_tool":
+        return void this.callToolFor(frame);
+      case "call_tool_cancel":
+        if (!this.calls.cancel(String(frame.id))) this.log(`call_tool_cancel for ${JSON.stringify(frame.id)}, which is not outstanding (answered already, or never asked); ignored`);
+        return;
       case "subscribe":
         return this.subscribe(frame);
       case "notify":
@@ -364,9 +407,61 @@ export class ZotExtensionHost {
       case "tool_result":
       case "event_intercept_response":
         if (!this.child?.settle(frame.id, frame)) {
+          if (frame.type === "tool_result" && this.abandoned.has(String(frame.id))) {
+            return this.log(`tool_result for tool_call ${JSON.stringify(frame.id)} came after zot gave up on it; ignored`);
+          }
           this.problem("unknown_reply_id", `${frame.type} for unknown id ${JSON.stringify(frame.id)} (late, or never asked); dropped`);
         }
         return;
+    }
+  }
+
+  private registerTool(frame: ExtFrameOf<"register_tool">): void {
+    const registration = toolRegistration(frame, this.name);
+    if ("skipped" in registration) return this.problem(registration.skipped.kind, registration.skipped.message);
+    for (const problem of registration.problems) this.problem(problem.kind, problem.message);
+    this.toolMap.set(frame.name, registration.def);
+    this.changed();
+  }
+
+  /** A call_tool: checked against the rules here, run by the handler, answered with a bounded tool_result. */
+  private async callToolFor(frame: ExtFrameOf<"call_tool">): Promise<void> {
+    const answer = (result: ToolResult) => {
+      const observed = observedResult(result.content, result.is_error);
+      const structured = result.details?.structured_content;
+      const reply: HostFrameOf<"tool_result"> = {
+        type: "tool_result",
+        id: frame.id,
+        name: frame.name,
+        content: observed.content,
+        ...(observed.is_error ? { is_error: true } : {}),
+        ...(observed.truncated ? { truncated: true } : {}),
+        ...(structured !== undefined ? { structured_content: structured } : {}),
+      };
+      if (this.live) this.child?.send(reply);
+    };
+    const refuse = (why: string) => answer({ content: [{ type: "text", text: `call_tool ${frame.name}: ${why}` }], is_error: true });
+    if (this.helloInfo?.capabilities.includes("call_tool") !== true) {
+      return refuse(`this extension did not list "call_tool" in its hello frame's capabilities; add it there`);
+    }
+    const accepted = this.calls.accept(frame);
+    if (accepted === "duplicate") {
+      return this.problem("duplicate_call_id", `call_tool with id ${JSON.stringify(frame.id)} while a call of that id is outstanding; ignored`);
+    }
+    if ("refusal" in accepted) return refuse(accepted.refusal);
+    const { request, finish } = accepted;
+    try {
+      if (!this.callToolHandler) return refuse("nothing in this zot runs tools for extensions (no agent)");
+      let result: ToolResult;
+      try {
+        result = await this.callToolHandler(request);
+      } catch (err) {
+        return refuse(errorText(err));
+      }
+      if (request.signal.aborted) return refuse(stopReason(request.signal));
+      answer(result);
+    } finally {
+      finish();
     }
   }
 
@@ -481,6 +576,7 @@ export class ZotExtensionHost {
       this.finishStart();
     }
     if (before === "registering" || before === "ready") this.panel({ op: "gone" });
+    this.calls.endAll(`the extension ${gone(info)}`);
     const had = this.commandMap.size + this.toolMap.size > 0;
     this.commandMap.clear();
     this.toolMap.clear();
@@ -524,24 +620,52 @@ export class ZotExtensionHost {
     return result;
   }
 
-  /** Runs one of the extension's tools. Never throws: failures are is_error results. */
-  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  /**
+   * Runs one of the extension's tools. Never throws: failures are is_error results. An interactive
+   * tool has no deadline (an abort, zot's exit or the extension's still end it). `chain`: the tool
+   * names of the call chain this call ends, for the call_tool the extension makes while handling it.
+   */
+  async callTool(which: ExtToolDef | string, args: Record<string, unknown>, signal: AbortSignal, chain?: readonly string[]): Promise<ToolResult> {
+    const def = typeof which === "string" ? this.toolMap.get(which) : which;
+    const tool = typeof which === "string" ? which : which.name;
+    chain ??= [tool];
+    const timeoutMs = def?.interactive ? Number.POSITIVE_INFINITY : this.t.toolMs;
+    let sent: string | undefined;
+    let endHandling = () => {};
     let reply: ExtFrameOf<"tool_result">;
     try {
       reply = await this.request(
-        (id) => ({ type: "tool_call", id, name: tool, args }) satisfies HostFrameOf<"tool_call">,
-        this.t.toolMs,
+        (id) => {
+          sent = id;
+          endHandling = this.calls.handle(id, tool, chain, signal);
+          return { type: "tool_call", id, name: tool, args } satisfies HostFrameOf<"tool_call">;
+        },
+        timeoutMs,
         signal,
         `tool_call ${tool}`,
         "tool_result",
       );
     } catch (err) {
+      const abandoned = err instanceof ChildCallError && (err.kind === "timeout" || err.kind === "aborted");
+      if (sent !== undefined && abandoned) this.abandon(sent);
       const failure = toolFailure(this.name, tool, this.explain(err, this.t.toolMs));
       // The agent reports a call that ran out of time as timed_out, not failed.
       if (err instanceof ChildCallError && err.kind === "timeout") failure.details = { ...failure.details, status: "timed_out" };
       return failure;
+    } finally {
+      endHandling();
     }
-    return toolResultFromExt(this.name, tool, reply.content, reply.is_error ?? false);
+    if (reply.activate_tools && reply.activate_tools.length > 0) {
+      for (const handler of this.activateHandlers) handler(reply.activate_tools);
+    }
+    return toolResultFromExt(this.name, tool, reply.content, reply.is_error ?? false, reply.structured_content);
+  }
+
+  /** zot gave up on a tool_call (abort, timeout): tool_cancel when the extension handles it; its late result is expected. */
+  private abandon(id: string): void {
+    this.abandoned.add(id);
+    if (this.abandoned.size > MAX_CANCELLED_IDS) this.abandoned.delete(this.abandoned.values().next().value as string);
+    if (this.cancels && this.live) this.child?.send({ type: "tool_cancel", id } satisfies HostFrameOf<"tool_cancel">);
   }
 
   /** Asks the extension about a stage; rejects (and logs) when it cannot answer, so the chain allows. */

@@ -4,7 +4,7 @@
 // answer becomes a queued turn, answered when it starts; the TUI's own commands are refused with a sentence saying so.
 // Wherever an extension command runs over rpc (run_command, a /command in a prompt), a `display`
 // answer is also an `ext_display` event, as the newer original sends it.
-import { type ReloadReport, ZotBusyError } from "../conversation/conversation.ts";
+import { commandPrompt, type ReloadReport, ZotBusyError } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
 import { commandErrorMessage } from "../protocol/slash-command.ts";
@@ -59,10 +59,11 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     if (result.action === "error") return { error: commandErrorMessage(result) };
     const text = "text" in result ? { text: result.text } : {};
     const data = { command: result.command, extension: result.extension, action: result.action, ...text };
-    if (result.action !== "prompt") return { data };
+    const prompt = commandPrompt(result);
+    if (!prompt) return { data };
     // Like a prompt's started: the answer comes when the turn starts (it may wait behind others),
     // so every event from it to the next done is this turn's.
-    void conversation.prompt({ text: result.text }, { onStart: answerOnStart(session, command, { data }) });
+    void conversation.prompt(prompt, { onStart: answerOnStart(session, command, { data }) });
     return LATER;
   }
   const usable = `over rpc: ${RPC_BUILTINS.map((c) => `/${c.name}`).join(", ")} and the extension commands get_commands lists`;

@@ -21,6 +21,13 @@ export const InterceptStage = v.picklist([
 export type InterceptStage = v.InferOutput<typeof InterceptStage>;
 
 export const InterceptAction = v.picklist(["modify", "respond", "deny", "block", "abort_turn", "hard_abort"]);
+
+/**
+ * The stages the audit trail (the intercept event, the session's records) names: the chain's, and
+ * `before_agent_start`, where extensions rewrite the system prompt (outside the chain, in load order).
+ */
+export const AuditStage = v.picklist([...InterceptStage.options, "before_agent_start"]);
+export type AuditStage = v.InferOutput<typeof AuditStage>;
 export type InterceptAction = v.InferOutput<typeof InterceptAction>;
 
 export const TurnStartEvent = v.object({ type: v.literal("turn_start"), step: v.number() });
@@ -41,6 +48,8 @@ export const ToolCallEvent = v.object({
   id: v.string(),
   name: v.string(),
   args: ToolCallBlock.entries.args,
+  /** additive: an extension asked for this call (call_tool, a command's tool_prompt), not the model */
+  origin_extension: v.optional(v.string()),
 });
 export const ToolProgressEvent = v.object({ type: v.literal("tool_progress"), id: v.string(), text: v.string() });
 export const ToolResultEvent = v.object({
@@ -52,6 +61,10 @@ export const ToolResultEvent = v.object({
   extension: v.optional(v.string()),
   is_error: v.boolean(),
   content: v.array(WireToolResultContent),
+  /** additive: the extension that asked for the call (call_tool, a command's tool_prompt) */
+  origin_extension: v.optional(v.string()),
+  /** additive: how the call ended, when not completed or failed (blocked, cancelled, timed_out) */
+  status: v.optional(v.picklist(["blocked", "cancelled", "timed_out"])),
 });
 export const AssistantMessageEvent = v.object({
   type: v.literal("assistant_message"),
@@ -111,12 +124,14 @@ export const CompactDoneEvent = v.object({
 export const InterceptEvent = v.object({
   type: v.literal("intercept"),
   participant: v.string(),
-  stage: InterceptStage,
+  stage: AuditStage,
   action: InterceptAction,
   reason: v.optional(v.string()),
   /** modify and respond: what it was and what it became (a bounded excerpt or a summary of the change) */
   before: v.optional(v.string()),
   after: v.optional(v.string()),
+  /** additive: the decision was about a call an extension asked for (call_tool, a command's tool_prompt) */
+  origin_extension: v.optional(v.string()),
 });
 export const ExtNotifyEvent = v.object({
   type: v.literal("ext_notify"),

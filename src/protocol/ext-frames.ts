@@ -27,7 +27,12 @@ export const EXT_EVENTS = [
   "subagent_start",
   "subagent_stop",
 ] as const;
-export const EXT_INTERCEPTS = ["tool_call", "turn_start", "assistant_message"] as const;
+/**
+ * What an extension may intercept. `before_agent_start` (the system prompt, once assembled and
+ * before the first model call) is no event of the agent loop: extensions answer it in load order,
+ * outside the interception chain's priority order (src/extensions/agent-start.ts).
+ */
+export const EXT_INTERCEPTS = ["tool_call", "turn_start", "assistant_message", "before_agent_start"] as const;
 /** Event names that exist in the protocol but can only be observed, never intercepted. */
 export const EXT_OBSERVE_ONLY: ReadonlySet<string> = new Set(EXT_EVENTS.filter((e) => !(EXT_INTERCEPTS as readonly string[]).includes(e)));
 export type ExtEventName = (typeof EXT_EVENTS)[number];
@@ -39,6 +44,8 @@ export const ExtBlock = v.looseObject({
   text: v.optional(v.string()),
   mime_type: v.optional(v.string()),
   data: v.optional(v.string()),
+  /** text only, a display hint: "markdown" is drawn as Markdown in the TUI; the model gets the raw text; other values are plain text */
+  format: v.optional(v.string()),
 });
 export type ExtBlock = v.InferOutput<typeof ExtBlock>;
 
@@ -55,12 +62,32 @@ export const RegisterCommandFrame = v.object({
   name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, "a command name is letters, digits, - and _")),
   description: v.optional(v.string()),
 });
+/** How a tool is offered: to the model at once (direct), after activate_tools names it (deferred), to programmatic callers only (codemode: call_tool), or to the model only (model-only: not through call_tool). */
+export const TOOL_EXPOSURES = ["direct", "deferred", "codemode", "model-only"] as const;
+export type ToolExposure = (typeof TOOL_EXPOSURES)[number];
+/** What `zot continuous` may do with the call after a crash; kept, unused by this zot (no continuous mode). */
+export const TOOL_REPLAYS = ["never", "safe", "idempotent", "reconcile"] as const;
+export type ToolReplay = (typeof TOOL_REPLAYS)[number];
 export const RegisterToolFrame = v.object({
   type: v.literal("register_tool"),
   name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, "a tool name is 1-64 letters, digits, - and _")),
   description: v.optional(v.string()),
   /** JSON Schema of the arguments object */
   schema: v.optional(v.record(v.string(), v.unknown())),
+  /** JSON Schema of the tool's structured_content, for programmatic callers; not checked against results */
+  output_schema: v.optional(v.unknown()),
+  /** discovery context (default: the extension's name) */
+  namespace: v.optional(v.string()),
+  namespace_description: v.optional(v.string()),
+  namespace_instructions: v.optional(v.string()),
+  /** one of TOOL_EXPOSURES; wins over `deferred`; any other value: the tool is skipped (a diagnostic says so) */
+  exposure: v.optional(v.string()),
+  /** the legacy form of exposure "deferred" */
+  deferred: v.optional(v.boolean()),
+  /** the call waits for a person: no reply deadline, and refused where nobody can interact (-p, --json, rpc) */
+  interactive: v.optional(v.boolean()),
+  /** one of TOOL_REPLAYS (default never); any other value counts as never (a diagnostic says so) */
+  replay: v.optional(v.string()),
 });
 export const ReadyFrame = v.object({ type: v.literal("ready") });
 export const SubscribeFrame = v.object({
@@ -71,6 +98,12 @@ export const SubscribeFrame = v.object({
 export const EventInterceptResponseFrame = v.object({
   type: v.literal("event_intercept_response"),
   id: FrameId,
+  /**
+   * before_agent_start: the system prompt from here on; "" removes it, leaving it out keeps it.
+   * Anything but a string (up to 1 MiB) is ignored with a diagnostic: `unknown`, so that a wrong
+   * type costs only this field, never the frame.
+   */
+  system_prompt: v.optional(v.unknown()),
   block: v.optional(v.boolean()),
   reason: v.optional(v.string()),
   /** tool_call: the args the tool will receive; must be a JSON object */
@@ -85,9 +118,28 @@ export const ToolResultFrame = v.object({
   id: FrameId,
   content: v.optional(v.array(ExtBlock), []),
   is_error: v.optional(v.boolean()),
+  /** deferred tools to offer the model from its next request on; unknown names are ignored (logged) */
+  activate_tools: v.optional(v.array(v.string())),
+  /** the typed result for a tool with an output_schema (call_tool callers get it back); may come with is_error */
+  structured_content: v.optional(v.unknown()),
 });
-/** What a command's answer did, as events report it (`open_panel` opened one of the extension's panels). */
-export const CommandAction = v.picklist(["prompt", "insert", "display", "noop", "error", "open_panel"]);
+/** Ask zot to run an active tool (built-in or any extension's); needs "call_tool" in hello.capabilities. */
+export const CallToolFrame = v.object({
+  type: v.literal("call_tool"),
+  /** chosen by the extension; several calls may be outstanding under different ids */
+  id: v.union([v.pipe(v.string(), v.minLength(1, "an id must not be empty")), v.number()]),
+  name: v.pipe(v.string(), v.minLength(1)),
+  args: v.optional(v.record(v.string(), v.unknown()), {}),
+  /** the id of the host tool_call this extension is handling: the nested call inherits its cancellation */
+  parent_id: v.optional(FrameId),
+});
+/** Cancel an outstanding call_tool. */
+export const CallToolCancelFrame = v.object({ type: v.literal("call_tool_cancel"), id: FrameId });
+/**
+ * What a command's answer did, as events report it (`open_panel` opened one of the extension's
+ * panels; `tool_prompt` ran a tool into the transcript, then the prompt as a turn).
+ */
+export const CommandAction = v.picklist(["prompt", "insert", "display", "noop", "error", "open_panel", "tool_prompt"]);
 /** A panel's contents: what `open_panel` and `panel_render` carry. */
 export const PanelContent = v.object({
   title: v.optional(v.string()),
@@ -106,6 +158,10 @@ export const CommandResponseFrame = v.object({
   insert: v.optional(v.string()),
   display: v.optional(v.string()),
   open_panel: v.optional(PanelSpec),
+  /** tool_prompt: the tool to run (through the interception chain and the confirmation gate) before the prompt */
+  tool_name: v.optional(v.string()),
+  /** tool_prompt: its arguments, a JSON object (default {}) */
+  tool_args: v.optional(v.unknown()),
   error: v.optional(v.string()),
 });
 export const NotifyLevel = v.picklist(["info", "success", "warn", "error"]);
@@ -146,6 +202,8 @@ export const ExtToHostFrame = v.variant("type", [
   PanelCloseFrame,
   SubmitFrame,
   SubmitSlashFrame,
+  CallToolFrame,
+  CallToolCancelFrame,
 ]);
 export type ExtToHostFrame = v.InferOutput<typeof ExtToHostFrame>;
 export type ExtFrameOf<T extends ExtToHostFrame["type"]> = Extract<ExtToHostFrame, { type: T }>;
@@ -159,7 +217,18 @@ export const HostId = v.string();
  * What this zot implements of the optional parts of the protocol, sent in hello_ack.capabilities.
  * Never a capability zot lacks: the original's SDKs switch features on by this list.
  */
-export const HOST_CAPABILITIES = ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes"] as const;
+export const HOST_CAPABILITIES = [
+  "commands",
+  "tools",
+  "events",
+  "intercept",
+  "panels",
+  "submit",
+  "submit_slash",
+  "clear_notes",
+  "call_tool",
+  "tool_cancel",
+] as const;
 
 export const HelloAckFrame = v.object({
   type: v.literal("hello_ack"),
@@ -227,6 +296,8 @@ export const EventFrame = v.object({
   compaction_id: v.optional(v.string()),
   message_count: v.optional(v.number()),
   token_estimate: v.optional(v.number()),
+  /** tool_call, permission_decision, tool_result: the extension whose call_tool (or tool_prompt) asked for the call */
+  origin_extension: v.optional(v.string()),
 });
 export type EventFrame = v.InferOutput<typeof EventFrame>;
 export const EventInterceptFrame = v.object({
@@ -238,6 +309,30 @@ export const EventInterceptFrame = v.object({
   tool_args: v.optional(v.record(v.string(), v.unknown())),
   step: v.optional(v.number()),
   text: v.optional(v.string()),
+  /** tool_call: the extension whose call_tool asked for this call */
+  origin_extension: v.optional(v.string()),
+  /** before_agent_start: the system prompt so far (the previous extension's result), and where it is used */
+  system_prompt: v.optional(v.string()),
+  session_id: v.optional(v.string()),
+  /** before_agent_start: one id per preparation pass, shared by every extension asked in it */
+  agent_run_id: v.optional(v.string()),
+  cwd: v.optional(v.string()),
+  provider: v.optional(v.string()),
+  model: v.optional(v.string()),
+});
+/** zot gave up on a tool_call it sent (the turn was cancelled, or the reply is overdue); sent only to extensions with "tool_cancel" in hello.capabilities. A result that comes later is ignored. */
+export const ToolCancelFrame = v.object({ type: v.literal("tool_cancel"), id: HostId });
+/** The answer to a call_tool: the tool's result, bounded to 256 KiB (`truncated` when cut). */
+export const HostToolResultFrame = v.object({
+  type: v.literal("tool_result"),
+  id: FrameId,
+  name: v.string(),
+  content: v.array(ExtBlock),
+  /** the tool failed, or a participant, the confirmation gate or a chain rule refused the call */
+  is_error: v.optional(v.boolean()),
+  truncated: v.optional(v.boolean()),
+  /** additive: the tool's structured_content, when it gave one */
+  structured_content: v.optional(v.unknown()),
 });
 export const ShutdownFrame = v.object({ type: v.literal("shutdown") });
 /** A key pressed while the extension's panel has focus (Esc closes the panel instead). */
@@ -269,6 +364,8 @@ export const HostToExtFrame = v.variant("type", [
   PanelKeyFrame,
   HostPanelCloseFrame,
   PanelResizeFrame,
+  ToolCancelFrame,
+  HostToolResultFrame,
 ]);
 export type HostToExtFrame = v.InferOutput<typeof HostToExtFrame>;
 export type HostFrameOf<T extends HostToExtFrame["type"]> = Extract<HostToExtFrame, { type: T }>;

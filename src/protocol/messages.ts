@@ -2,7 +2,12 @@
 // and extensions. Rule: the transcript keeps image bytes (base64); the wire shows a byte count.
 import * as v from "valibot";
 
-export const TextBlock = v.object({ type: v.literal("text"), text: v.string() });
+export const TextBlock = v.object({
+  type: v.literal("text"),
+  text: v.string(),
+  /** a display hint from an extension's tool result ("markdown"): the TUI draws it; the model gets the text as it is */
+  format: v.optional(v.string()),
+});
 export const ImageBlock = v.object({
   type: v.literal("image"),
   mime_type: v.string(),
@@ -14,6 +19,8 @@ export const ToolCallBlock = v.object({
   id: v.string(),
   name: v.string(),
   args: v.record(v.string(), v.unknown()),
+  /** the extension that made this call (a command's tool_prompt), not the model */
+  origin_extension: v.optional(v.string()),
 });
 export const ToolResultContent = v.variant("type", [TextBlock, ImageBlock]);
 export const ToolResultBlock = v.object({

@@ -13,13 +13,16 @@ export interface SlashInvocation {
 /** What a command's reply means, once normalised (an `error` field wins over any action). */
 export type CommandResult =
   | { command: string; extension: string; action: "prompt"; text: string }
+  /** run `tool` (chain, gates) into the transcript, then `text` as the turn; events carry the prompt as text */
+  | { command: string; extension: string; action: "tool_prompt"; text: string; tool: { name: string; args: Record<string, unknown> } }
   | { command: string; extension: string; action: "insert" | "display"; text: string }
   | { command: string; extension: string; action: "noop" }
   /** the panel was handed to whatever shows panels; events carry its title as text */
   | { command: string; extension: string; action: "open_panel"; panel: PanelSpec; text: string }
   | { command: string; extension: string; action: "error"; text: string };
 
-const SLASH = /^\/([A-Za-z0-9_-]+)(?:[ \t\r\n]+([\s\S]*))?$/;
+// A name may have namespaces (`/frontend:lint`, a Markdown command in a subfolder).
+const SLASH = /^\/([A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*)(?:[ \t\r\n]+([\s\S]*))?$/;
 
 /** `/weather  berlin ` → {name: "weather", args: "berlin"}; anything else → undefined. */
 export function parseSlash(text: string): SlashInvocation | undefined {

@@ -24,6 +24,17 @@ export interface FileView {
  */
 export type FileViews = Map<string, FileView>;
 
+/** Who asked for a call that is not the model's: an extension's call_tool, or a command's tool_prompt. */
+export interface ToolOrigin {
+  /** the extension that asked */
+  extension: string;
+  /**
+   * the tool names of the call chain, outermost first, ending with this call's tool: an extension
+   * tool that calls call_tool while handling this call extends it (no name twice, at most 4)
+   */
+  chain: readonly string[];
+}
+
 export interface ToolContext {
   cwd: string;
   signal: AbortSignal;
@@ -45,6 +56,8 @@ export interface ToolContext {
    * run would start outside the jail (src/config/workspace-trust.ts lists them)
    */
   protectedPaths?: readonly ProtectedPath[];
+  /** set when an extension asked for this call (call_tool, tool_prompt), not the model */
+  origin?: ToolOrigin;
 }
 
 /** A path the built-in tools must not write. */
@@ -66,6 +79,11 @@ export interface Tool {
   parameters: Record<string, unknown>;
   /** set when an extension provides the tool */
   extension?: string;
+  /**
+   * Whether the model is offered the tool in the next request (absent: always). A deferred
+   * extension tool is not, until a tool result activates it; it can still be run by name.
+   */
+  offered?(): boolean;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
   /**
    * What the call would change, shown to a person asked to allow it (the --no-yolo confirmation):

@@ -57,6 +57,8 @@ export async function loadExtensions(
     projectTrusted: trust.trusted,
     wait: options.extensionWait ?? "all",
     onWaiting: options.onExtensionsWaiting,
+    // [issue 15] interactive extension tools need someone to answer them: the TUI (it confirms)
+    interactive: options.confirmer !== undefined,
     zotVersion: VERSION,
     zotBinary: options.zotBinary ?? process.execPath,
   });

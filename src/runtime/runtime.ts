@@ -185,19 +185,15 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   let skillsSection = "";
   let offeredSkills: Skill[] = [];
+  let foundSkills: Skill[] = [];
   if (!options.noSkill) {
     const { loadSkills } = await import("../skills/discover.ts");
-    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false });
+    // Skill folders load by default: the user's own always, the project's in a trusted folder.
+    const { folderAnswer } = await import("../config/trust-store.ts");
+    const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
+    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false, byDefault: { projectTrusted }, userHome: env.HOME || homedir() });
     notes.push(...loadedSkills.warnings);
-    if (wantsSkill && loadedSkills.skills.length > 0) {
-      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([
-        import("../tools/skill.ts"),
-        import("../skills/prompt.ts"),
-      ]);
-      tools.push(createSkillTool(loadedSkills.skills));
-      skillsSection = skillsPromptSection(loadedSkills.skills);
-      offeredSkills = loadedSkills.skills;
-    }
+    foundSkills = loadedSkills.skills;
   }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
@@ -220,6 +216,16 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const decided = trust.decided();
   if (decided?.note) notes.push(decided.note);
   notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
+  // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
+  if (!options.noSkill) {
+    const skills = [...foundSkills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (wantsSkill && skills.length > 0) {
+      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([import("../tools/skill.ts"), import("../skills/prompt.ts")]);
+      tools.push(createSkillTool(skills));
+      skillsSection = skillsPromptSection(skills);
+      offeredSkills = skills;
+    }
+  }
   // The session being recorded; switchSession replaces it.
   let current = session;
   let settingsHooks: SettingsHooks | undefined;
@@ -237,7 +243,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       append: [...(options.appendSystemPrompt ?? []), skillsSection],
       now: new Date(),
       platform: process.platform,
-      toolNames: [...tools, ...extensionTools].map((t) => t.name),
+      // [issue 15] a deferred tool is not named until it is offered
+      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].map((t) => t.name),
       userHome: env.HOME,
     });
 
@@ -274,6 +281,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     if (mcp) {
       mcp.attach(agent);
       extensions?.addCommandSource(mcp);
+    }
+    // [custom commands] Markdown commands (.zot/commands, .claude/commands, $ZOT_HOME/commands,
+    // ~/.claude/commands) are slash commands beside the extensions'; their `!` lines run only in a trusted folder.
+    if (extensions && !options.extensions?.noDiscovery) {
+      const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
+        import("../commands/markdown-commands.ts"),
+        import("../commands/command-source.ts"),
+        import("../config/trust-store.ts"),
+      ]);
+      const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
+      notes.push(...found.warnings);
+      const projectTrusted = options.trust === true || loaded?.trust.trusted === true || folderAnswer(home, cwd)?.trusted === true;
+      if (found.commands.length > 0) extensions.addCommandSource(new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }));
     }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);

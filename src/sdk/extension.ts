@@ -44,12 +44,15 @@ export interface HostInfo {
   extension_dir: string;
   /** a directory this extension may keep state in; it survives reinstalls */
   data_dir: string;
+  /** what this zot implements of the optional protocol (call_tool, tool_cancel, panels, …) */
+  capabilities: string[];
 }
 
-/** A text block of a tool result. */
+/** A text block of a tool result. `format: "markdown"` asks the TUI to draw it as Markdown (the model gets the text as it is). */
 export interface TextBlock {
   type: "text";
   text: string;
+  format?: "markdown" | (string & {});
 }
 
 /** An image block of a tool result: base64 bytes and their MIME type. */
@@ -62,10 +65,36 @@ export interface ImageBlock {
 /** One block of a tool result. */
 export type ContentBlock = TextBlock | ImageBlock;
 
-/** A tool result as the model receives it. `is_error` marks the call as failed. */
+/**
+ * A tool result as the model receives it. `is_error` marks the call as failed. `activate_tools`
+ * names deferred tools the model is offered from its next request on; `structured_content` is the
+ * typed value for a tool with an `output_schema` (call_tool callers get it back).
+ */
 export interface ToolResult {
   content: ContentBlock[];
   is_error?: boolean;
+  activate_tools?: string[];
+  structured_content?: unknown;
+}
+
+/** What {@link Extension.callTool} resolves with: the tool's result as zot sends it back (bounded to 256 KiB). */
+export interface CallToolResult {
+  /** the tool that ran */
+  name: string;
+  content: ContentBlock[];
+  /** the tool failed, or a guard, the confirmation or a call_tool rule refused it */
+  is_error: boolean;
+  /** the content was cut to fit 256 KiB */
+  truncated: boolean;
+  structured_content?: unknown;
+}
+
+/** A cancellation signal (an AbortSignal satisfies it). */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 /**
@@ -76,11 +105,12 @@ export type ToolReturn = string | ContentBlock | ContentBlock[] | ToolResult;
 
 // ── commands ────────────────────────────────────────────────────────────────────────────────
 
-/** What a slash command does once it has run. Build one with {@link display}, {@link prompt}, {@link insert}, {@link noop} or {@link error}. */
+/** What a slash command does once it has run. Build one with {@link display}, {@link prompt}, {@link toolPrompt}, {@link insert}, {@link noop} or {@link error}. */
 export type CommandResponse =
   | { action: "display"; text: string }
   | { action: "insert"; text: string }
   | { action: "prompt"; prompt: string }
+  | { action: "tool_prompt"; tool_name: string; tool_args: Record<string, unknown>; prompt: string }
   | { action: "noop" }
   | { action: "error"; error: string };
 
@@ -108,6 +138,19 @@ export function display(text: string): CommandResponse {
 /** Submit `text` as a new user message; the agent runs a turn on it. */
 export function prompt(text: string): CommandResponse {
   return { action: "prompt", prompt: text };
+}
+
+/**
+ * Run the tool `name` with `args` (through zot's guards and confirmation, as if the model had
+ * called it), put the call and its result into the transcript, then send `text` as the user's
+ * message: the model answers with the tool's output in view. Throws on an empty name or text, or
+ * args that are not an object.
+ */
+export function toolPrompt(name: string, args: Record<string, unknown>, text: string): CommandResponse {
+  if (!name.trim()) throw new TypeError("toolPrompt: the tool name is empty");
+  if (!text.trim()) throw new TypeError("toolPrompt: the prompt is empty");
+  if (!isRecord(args)) throw new TypeError("toolPrompt: args must be a JSON object");
+  return { action: "tool_prompt", tool_name: name, tool_args: args, prompt: text };
 }
 
 /** Put `text` into the editor at the cursor without submitting it. */
@@ -187,6 +230,14 @@ export type ArgsOf<S> = S extends { readonly properties: infer P }
     >
   : Record<string, unknown>;
 
+/**
+ * How a tool is offered: `direct` (the model sees it at once, the default), `deferred` (only once a
+ * tool result's `activate_tools` names it: hundreds of tools cost nothing until needed),
+ * `codemode` (never to the model; other extensions' call_tool may run it), `model-only` (to the
+ * model, never through call_tool).
+ */
+export type ToolExposure = "direct" | "deferred" | "codemode" | "model-only";
+
 /** How a tool is offered to the model. */
 export interface ToolSpec<S extends ToolSchema = ToolSchema> {
   /** 1-64 letters, digits, `-` and `_`; built-in tools (read, write, edit, bash) win a clash */
@@ -201,6 +252,23 @@ export interface ToolSpec<S extends ToolSchema = ToolSchema> {
    * result naming the argument, so it can call again; the handler's argument types are then true.
    */
   validate?: boolean;
+  /** how it is offered (default direct) */
+  exposure?: ToolExposure;
+  /** the same as exposure "deferred" (the original's older form) */
+  deferred?: boolean;
+  /**
+   * it waits for a person (a question, a picker): no reply deadline (cancelling the turn still ends
+   * it, and the handler's `ctx.signal` says so); zot refuses it where nobody can interact (-p, --json, rpc)
+   */
+  interactive?: boolean;
+  /** JSON Schema of the `structured_content` it returns, for programmatic callers */
+  output_schema?: Record<string, unknown>;
+  /** discovery context for programmatic callers (default: the extension's name) */
+  namespace?: string;
+  namespace_description?: string;
+  namespace_instructions?: string;
+  /** for a durable host: never (default), safe, idempotent or reconcile; this zot keeps it */
+  replay?: "never" | "safe" | "idempotent" | "reconcile";
 }
 
 /** What a tool handler knows besides its arguments. */
@@ -210,6 +278,16 @@ export interface ToolContext {
   /** the tool name */
   name: string;
   host: HostInfo | undefined;
+  /**
+   * aborted when zot gives up on the call (the turn was cancelled, the reply is overdue), shuts
+   * down, or closes stdin; a result returned after that is not sent
+   */
+  signal: CancelSignal;
+  /**
+   * Runs another tool while handling this call (call_tool with this call as parent_id): it ends
+   * when this call does. A chain never repeats a tool and holds at most 4 calls.
+   */
+  callTool(name: string, args?: Record<string, unknown>, options?: { signal?: CancelSignal }): Promise<CallToolResult>;
 }
 
 /** Runs one call of a tool. A thrown error becomes an error result carrying its message. */
@@ -225,6 +303,11 @@ export function image(base64: string, mimeType: string): ImageBlock {
   return { type: "image", mime_type: mimeType, data: base64 };
 }
 
+/** A text block the TUI draws as Markdown; the model gets the text as it is. */
+export function markdown(value: string): TextBlock {
+  return { type: "text", text: value, format: "markdown" };
+}
+
 /** A failed tool result with one text block: the model sees `message` as the error. */
 export function errorResult(message: string): ToolResult {
   return { content: [text(message)], is_error: true };
@@ -233,20 +316,80 @@ export function errorResult(message: string): ToolResult {
 // ── events and interception ─────────────────────────────────────────────────────────────────
 
 /** Every lifecycle event an extension can observe, in the order an agent meets them. */
-export const EVENTS = ["session_start", "turn_start", "tool_call", "assistant_message", "turn_end"] as const;
+export const EVENTS = [
+  "session_start",
+  "session_end",
+  "user_prompt_submit",
+  "turn_start",
+  "tool_call",
+  "tool_confirmation_requested",
+  "permission_decision",
+  "tool_result",
+  "assistant_message",
+  "turn_end",
+  "pre_compact",
+  "post_compact",
+  "subagent_start",
+  "subagent_stop",
+] as const;
+
+/** What every event carries: the conversation, the working directory, and a number rising across all events. */
+export interface EventBase {
+  session_id: string;
+  cwd: string;
+  sequence: number;
+}
 
 /** The payload of each lifecycle event. Fields the host leaves out arrive as their empty value. */
 export interface EventMap {
-  /** once, after every extension is ready and before the first prompt */
-  session_start: { event: "session_start" };
+  /** once, after every extension is ready and before the first prompt (and after a session switch) */
+  session_start: { event: "session_start" } & EventBase;
+  /** `reason`: shutdown or session_switch */
+  session_end: { event: "session_end"; reason: string } & EventBase;
+  /** a prompt reached the model */
+  user_prompt_submit: { event: "user_prompt_submit"; text: string; image_count: number } & EventBase;
   /** a model call is about to start; `step` counts from 1 within a prompt */
-  turn_start: { event: "turn_start"; step: number };
-  /** the model asked for a tool (before it runs; `tool_args` are the model's own) */
-  tool_call: { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown> };
+  turn_start: { event: "turn_start"; step: number } & EventBase;
+  /**
+   * the model asked for a tool (before it runs; `tool_args` are the model's own); `origin_extension`
+   * when an extension asked for it instead (call_tool, a command's tool_prompt)
+   */
+  tool_call: { event: "tool_call"; tool_id: string; tool_name: string; tool_args: Record<string, unknown>; origin_extension?: string } & EventBase;
+  /** the user is about to be asked about a call */
+  tool_confirmation_requested: { event: "tool_confirmation_requested"; tool_id: string; tool_name: string; tool_preview: string } & EventBase;
+  /** a call's approval: `decision` approved, denied or cancelled; `source` user, remembered, policy or yolo */
+  permission_decision: {
+    event: "permission_decision";
+    tool_id: string;
+    tool_name: string;
+    decision: string;
+    source: string;
+    stage: string;
+    reason?: string;
+    origin_extension?: string;
+  } & EventBase;
+  /** a call's end: `status` completed, failed, blocked, cancelled or timed_out; `result` bounded to 256 KiB */
+  tool_result: {
+    event: "tool_result";
+    tool_id: string;
+    tool_name: string;
+    tool_args: Record<string, unknown>;
+    status: string;
+    executed: boolean;
+    result: { content: ContentBlock[]; is_error: boolean; truncated?: boolean };
+    origin_extension?: string;
+  } & EventBase;
   /** the assistant's text as the user sees it (after any interceptor's rewrite) */
-  assistant_message: { event: "assistant_message"; text: string };
-  /** a turn ended: `stop` is "end_turn", "tool_use", "length", "error" or "aborted" (the original zot sent "end" for "end_turn") */
-  turn_end: { event: "turn_end"; stop: string; error?: string };
+  assistant_message: { event: "assistant_message"; text: string } & EventBase;
+  /** a turn ended: `stop` is "end" (a finished answer), "tool_use", "length", "error" or "aborted" */
+  turn_end: { event: "turn_end"; stop: string; error?: string } & EventBase;
+  /** a compaction is about to start */
+  pre_compact: { event: "pre_compact"; compaction_id: string; message_count: number; token_estimate: number } & EventBase;
+  /** it ended: `status` completed, failed or cancelled */
+  post_compact: { event: "post_compact"; compaction_id: string; message_count: number; token_estimate: number; status: string; error?: string } & EventBase;
+  /** never sent by this zot (it has no subagents) */
+  subagent_start: { event: "subagent_start" } & EventBase;
+  subagent_stop: { event: "subagent_stop" } & EventBase;
 }
 
 /** A lifecycle event name. */
@@ -273,6 +416,20 @@ export type ToolCallDecision =
   | { block: boolean; reason?: string }
   | { args: Record<string, unknown> }
   | { respond: ToolReturn };
+
+/** The system prompt zot assembled (with every earlier extension's rewrite), before the model first sees it. */
+export interface BeforeAgentStartInterception {
+  system_prompt: string;
+  provider: string;
+  model: string;
+  cwd: string;
+  session_id: string;
+  /** the same for every extension asked in one preparation pass */
+  agent_run_id: string;
+}
+
+/** A before_agent_start interceptor's answer: the system prompt from now on ("" removes it); nothing keeps it. */
+export type BeforeAgentStartDecision = string;
 
 /** A model call about to start. */
 export interface TurnStartInterception {
@@ -304,11 +461,35 @@ export type NotifyLevel = "info" | "success" | "warn" | "error";
 type OutFrame =
   | { type: "hello"; name: string; version: string; capabilities: string[] }
   | { type: "register_command"; name: string; description: string }
-  | { type: "register_tool"; name: string; description: string; schema: ToolSchema }
+  | {
+      type: "register_tool";
+      name: string;
+      description: string;
+      schema: ToolSchema;
+      exposure?: ToolExposure;
+      interactive?: boolean;
+      output_schema?: Record<string, unknown>;
+      namespace?: string;
+      namespace_description?: string;
+      namespace_instructions?: string;
+      replay?: string;
+    }
   | { type: "subscribe"; events?: string[]; intercept?: string[] }
   | { type: "ready" }
-  | { type: "command_response"; id: FrameId; action: "prompt" | "insert" | "display" | "noop"; prompt?: string; insert?: string; display?: string; error?: string }
-  | { type: "tool_result"; id: FrameId; content: ContentBlock[]; is_error?: boolean }
+  | {
+      type: "command_response";
+      id: FrameId;
+      action: "prompt" | "insert" | "display" | "noop" | "tool_prompt";
+      prompt?: string;
+      insert?: string;
+      display?: string;
+      tool_name?: string;
+      tool_args?: Record<string, unknown>;
+      error?: string;
+    }
+  | { type: "tool_result"; id: FrameId; content: ContentBlock[]; is_error?: boolean; activate_tools?: string[]; structured_content?: unknown }
+  | { type: "call_tool"; id: string; name: string; args: Record<string, unknown>; parent_id?: FrameId }
+  | { type: "call_tool_cancel"; id: string }
   | {
       type: "event_intercept_response";
       id: FrameId;
@@ -317,12 +498,13 @@ type OutFrame =
       modified_args?: Record<string, unknown>;
       replace_text?: string;
       respond?: ToolResult;
+      system_prompt?: string;
     }
   | { type: "notify"; level: NotifyLevel; message: string }
   | { type: "clear_notes" }
   | { type: "shutdown_ack" };
 
-type InterceptName = "tool_call" | "turn_start" | "assistant_message";
+type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "before_agent_start";
 
 // The globals this file touches, typed here so that it needs no ambient types (see the header).
 interface Runtime {
@@ -335,6 +517,7 @@ interface Runtime {
   process: { exit(code?: number): never };
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(timer: unknown): void;
+  AbortController: new () => { readonly signal: CancelSignal; abort(reason?: unknown): void };
 }
 const runtime = globalThis as unknown as Runtime;
 
@@ -356,9 +539,19 @@ export interface RunOptions {
   exit?: boolean;
 }
 
+type ToolOptions = Pick<ToolSpec, "exposure" | "interactive" | "output_schema" | "namespace" | "namespace_description" | "namespace_instructions" | "replay">;
+
 type Registration =
   | { kind: "command"; name: string; description: string; handler: CommandHandler }
-  | { kind: "tool"; name: string; description: string; schema: ToolSchema; validate: boolean; handler: ToolHandler<Record<string, unknown>> };
+  | {
+      kind: "tool";
+      name: string;
+      description: string;
+      schema: ToolSchema;
+      validate: boolean;
+      options: ToolOptions;
+      handler: ToolHandler<Record<string, unknown>>;
+    };
 
 /** One extension: register commands, tools, event handlers and interceptors, then {@link Extension.run}. */
 export class Extension {
@@ -374,6 +567,12 @@ export class Extension {
   #toolCall: Interceptor<ToolCallInterception, ToolCallDecision>[] = [];
   #turnStart: Interceptor<TurnStartInterception, TurnStartDecision>[] = [];
   #assistant: Interceptor<AssistantMessageInterception, AssistantMessageDecision>[] = [];
+  #agentStart: Interceptor<BeforeAgentStartInterception, BeforeAgentStartDecision>[] = [];
+  /** host tool_call id → what cancels its handler (tool_cancel, shutdown, end of input) */
+  #handling = new Map<string, { abort(reason?: unknown): void }>();
+  /** call_tool id → its waiting caller */
+  #calls = new Map<string, { resolve: (result: CallToolResult) => void; reject: (error: Error) => void }>();
+  #nextCall = 0;
   #state: "new" | "running" | "done" = "new";
   #pending: OutFrame[] = [];
   #inflight = new Set<Promise<void>>();
@@ -412,12 +611,23 @@ export class Extension {
     const { name } = spec;
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new TypeError(`tool "${name}": a tool name is 1-64 letters, digits, - and _`);
     if (this.#tools.has(name)) throw new TypeError(`tool "${name}" is registered twice`);
+    const exposure = spec.exposure ?? (spec.deferred ? "deferred" : undefined);
+    const options: ToolOptions = {
+      ...(exposure !== undefined && exposure !== "direct" ? { exposure } : {}),
+      ...(spec.interactive ? { interactive: true } : {}),
+      ...(spec.output_schema ? { output_schema: spec.output_schema } : {}),
+      ...(spec.namespace ? { namespace: spec.namespace } : {}),
+      ...(spec.namespace_description ? { namespace_description: spec.namespace_description } : {}),
+      ...(spec.namespace_instructions ? { namespace_instructions: spec.namespace_instructions } : {}),
+      ...(spec.replay ? { replay: spec.replay } : {}),
+    };
     const registration = {
       kind: "tool" as const,
       name,
       description: spec.description ?? "",
       schema: spec.schema ?? { type: "object", properties: {} },
       validate: spec.validate ?? true,
+      options,
       // The handler's narrower argument type is made true by the validation in #callTool.
       handler: handler as unknown as ToolHandler<Record<string, unknown>>,
     };
@@ -465,6 +675,28 @@ export class Extension {
     return this;
   }
 
+  /**
+   * Rewrite the system prompt once zot has assembled it, before the model first sees it (and again
+   * after a model switch, /clear, a session switch, a reload). Return the new prompt ("" removes
+   * it), or nothing to keep it. Several interceptors chain: each sees the previous one's prompt.
+   */
+  interceptBeforeAgentStart(interceptor: Interceptor<BeforeAgentStartInterception, BeforeAgentStartDecision>): this {
+    this.#agentStart.push(interceptor);
+    if (this.#agentStart.length === 1) this.#subscribeLate({ intercept: ["before_agent_start"] });
+    return this;
+  }
+
+  /**
+   * Ask zot to run an active tool (a built-in like `read`, or another extension's) through its
+   * guards and confirmation; nothing goes into the transcript. Inside a tool handler use
+   * `ctx.callTool`, which ties the call to the one being handled. Rejects when zot does not offer
+   * call_tool (an older zot) or the connection ends; a refused or failed call resolves with
+   * `is_error`. Aborting `signal` sends call_tool_cancel.
+   */
+  callTool(name: string, args: Record<string, unknown> = {}, options: { signal?: CancelSignal } = {}): Promise<CallToolResult> {
+    return this.#call(name, args, undefined, options.signal);
+  }
+
   /** Show a note under the chat, prefixed with this extension's name. Notes clear on the next prompt. */
   notify(level: NotifyLevel, message: string): void {
     this.#send({ type: "notify", level, message });
@@ -497,6 +729,8 @@ export class Extension {
     if (this.#commands.size > 0) capabilities.push("commands");
     if (this.#tools.size > 0) capabilities.push("tools");
     if (this.#events.size > 0 || this.#interceptNames().length > 0) capabilities.push("events");
+    // Handlers learn of a cancelled call through ctx.signal; any code may call tools.
+    capabilities.push("tool_cancel", "call_tool");
     this.#write({ type: "hello", name: this.name, version: this.version, capabilities });
     for (const registration of this.#registrations) this.#write(registrationFrame(registration));
     const events = EVENTS.filter((event) => this.#events.has(event));
@@ -530,6 +764,7 @@ export class Extension {
       this.#dispatch(frame);
     }
     if (!shutdown) this.log("zot closed stdin; stopping");
+    this.#endCalls(shutdown ? "zot shut down" : "zot closed the connection");
     // Running handlers get a moment to finish their side effects (an audit line, a file).
     await this.#drain();
     this.#state = "done";
@@ -566,6 +801,11 @@ export class Extension {
         );
       case "event":
         return this.#event(frame);
+      case "tool_cancel":
+        this.#handling.get(String(frame.id))?.abort(new Error("zot cancelled the call"));
+        return;
+      case "tool_result":
+        return this.#callAnswered(frame);
       default:
         // Frames of a newer host (or of features this SDK lacks) are not an error.
         return;
@@ -612,22 +852,89 @@ export class Extension {
       this.#send({ type: "tool_result", id, ...errorResult(`no handler for tool "${name}"`) });
       return;
     }
+    const controller = new runtime.AbortController();
+    const key = String(id);
+    this.#handling.set(key, controller);
     let result: ToolResult;
-    const invalid = registration.validate ? checkArgs(name, registration.schema, args) : undefined;
-    if (invalid !== undefined) {
-      result = errorResult(invalid);
-    } else {
-      try {
-        result = toolResult(await registration.handler(args, { id, name, host: this.#host }));
-      } catch (err) {
-        this.log(`tool ${name} failed:`, err);
-        result = errorResult(messageOf(err));
+    try {
+      const invalid = registration.validate ? checkArgs(name, registration.schema, args) : undefined;
+      if (invalid !== undefined) {
+        result = errorResult(invalid);
+      } else {
+        try {
+          const ctx: ToolContext = {
+            id,
+            name,
+            host: this.#host,
+            signal: controller.signal,
+            callTool: (tool, toolArgs = {}, options = {}) => this.#call(tool, toolArgs, id, options.signal),
+          };
+          result = toolResult(await registration.handler(args, ctx));
+        } catch (err) {
+          if (!controller.signal.aborted) this.log(`tool ${name} failed:`, err);
+          result = errorResult(messageOf(err));
+        }
       }
+    } finally {
+      this.#handling.delete(key);
     }
+    // zot gave up on the call: it ignores a late result, so none is sent.
+    if (controller.signal.aborted) return;
+    const extra = {
+      ...(result.is_error ? { is_error: true } : {}),
+      ...(result.activate_tools && result.activate_tools.length > 0 ? { activate_tools: result.activate_tools } : {}),
+      ...(result.structured_content !== undefined ? { structured_content: result.structured_content } : {}),
+    };
     this.#send(
-      { type: "tool_result", id, content: result.content, ...(result.is_error ? { is_error: true } : {}) },
+      { type: "tool_result", id, content: result.content, ...extra },
       { type: "tool_result", id, ...errorResult(`tool "${name}" returned something that is not JSON`) },
     );
+  }
+
+  #call(name: string, args: Record<string, unknown>, parent: FrameId | undefined, signal: CancelSignal | undefined): Promise<CallToolResult> {
+    if (this.#state !== "running") return Promise.reject(new Error(`callTool("${name}"): the extension is not connected to zot (call it after run() has started)`));
+    if (!this.#host?.capabilities.includes("call_tool")) {
+      return Promise.reject(new Error(`callTool("${name}"): this zot does not offer call_tool (hello_ack.capabilities); update zot`));
+    }
+    if (signal?.aborted) return Promise.reject(new Error(`callTool("${name}"): cancelled before it was sent`));
+    const id = `call-${++this.#nextCall}`;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const onAbort = () => this.#write({ type: "call_tool_cancel", id });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const done = () => {
+        signal?.removeEventListener("abort", onAbort);
+        this.#calls.delete(id);
+      };
+      this.#calls.set(id, {
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      this.#write({ type: "call_tool", id, name, args, ...(parent !== undefined ? { parent_id: parent } : {}) });
+    });
+  }
+
+  #callAnswered(frame: Record<string, unknown>): void {
+    const waiting = this.#calls.get(String(frame.id));
+    if (!waiting) return this.log(`a tool_result from zot for ${JSON.stringify(frame.id)}, which no callTool waits for; ignored`);
+    waiting.resolve({
+      name: str(frame.name),
+      content: Array.isArray(frame.content) ? (frame.content as ContentBlock[]) : [],
+      is_error: frame.is_error === true,
+      truncated: frame.truncated === true,
+      ...(frame.structured_content !== undefined ? { structured_content: frame.structured_content } : {}),
+    });
+  }
+
+  /** The connection is over: handlers are cancelled, waiting callers fail. */
+  #endCalls(why: string): void {
+    for (const handler of this.#handling.values()) handler.abort(new Error(why));
+    for (const waiting of [...this.#calls.values()]) waiting.reject(new Error(`callTool: ${why} before answering`));
   }
 
   // Every event_intercept gets exactly one response. An interceptor that throws counts as
@@ -683,6 +990,27 @@ export class Extension {
         if (typeof decision.text === "string") current = decision.text;
       }
       return this.#send({ type: "event_intercept_response", id, ...(current !== original ? { replace_text: current } : {}) });
+    }
+    if (event === "before_agent_start") {
+      const original = str(frame.system_prompt);
+      const base = {
+        provider: str(frame.provider),
+        model: str(frame.model),
+        cwd: str(frame.cwd),
+        session_id: str(frame.session_id),
+        agent_run_id: str(frame.agent_run_id),
+      };
+      let current = original;
+      for (const interceptor of this.#agentStart) {
+        try {
+          const answer = await interceptor({ ...base, system_prompt: current });
+          if (typeof answer === "string") current = answer;
+          else if (answer !== undefined && answer !== null) this.log("interceptBeforeAgentStart: ignoring an answer that is not a string");
+        } catch (err) {
+          this.log("a before_agent_start interceptor threw; keeping the prompt:", err);
+        }
+      }
+      return this.#send({ type: "event_intercept_response", id, ...(current !== original ? { system_prompt: current } : {}) });
     }
     // An intercept this SDK does not know: allow, as zot would on silence, but without the wait.
     this.#send({ type: "event_intercept_response", id });
@@ -742,6 +1070,7 @@ export class Extension {
     if (this.#toolCall.length > 0) names.push("tool_call");
     if (this.#turnStart.length > 0) names.push("turn_start");
     if (this.#assistant.length > 0) names.push("assistant_message");
+    if (this.#agentStart.length > 0) names.push("before_agent_start");
     return names;
   }
 
@@ -790,7 +1119,7 @@ export function extension(options: ExtensionOptions): Extension {
 function registrationFrame(registration: Registration): OutFrame {
   return registration.kind === "command"
     ? { type: "register_command", name: registration.name, description: registration.description }
-    : { type: "register_tool", name: registration.name, description: registration.description, schema: registration.schema };
+    : { type: "register_tool", name: registration.name, description: registration.description, schema: registration.schema, ...registration.options };
 }
 
 function commandFrame(id: FrameId, response: CommandResponse): OutFrame {
@@ -801,6 +1130,8 @@ function commandFrame(id: FrameId, response: CommandResponse): OutFrame {
       return { type: "command_response", id, action: "insert", insert: response.text };
     case "prompt":
       return { type: "command_response", id, action: "prompt", prompt: response.prompt };
+    case "tool_prompt":
+      return { type: "command_response", id, action: "tool_prompt", prompt: response.prompt, tool_name: response.tool_name, tool_args: response.tool_args };
     case "error":
       // noop + error is the form every zot host understands (the original rejects action "error").
       return { type: "command_response", id, action: "noop", error: response.error || "command failed" };
@@ -816,8 +1147,11 @@ function toolResult(value: unknown): ToolResult {
   if (typeof value === "string") return { content: [text(value)] };
   if (Array.isArray(value)) return { content: value as ContentBlock[] };
   if (isRecord(value) && Array.isArray(value.content)) {
-    const content = value.content as ContentBlock[];
-    return value.is_error === true ? { content, is_error: true } : { content };
+    const result: ToolResult = { content: value.content as ContentBlock[] };
+    if (value.is_error === true) result.is_error = true;
+    if (Array.isArray(value.activate_tools)) result.activate_tools = value.activate_tools.filter((n): n is string => typeof n === "string");
+    if (value.structured_content !== undefined) result.structured_content = value.structured_content;
+    return result;
   }
   if (isRecord(value) && (value.type === "text" || value.type === "image")) return { content: [value as unknown as ContentBlock] };
   return { content: [text(typeof value === "object" ? (JSON.stringify(value) ?? "") : String(value))] };
@@ -833,21 +1167,76 @@ function hostInfo(frame: Record<string, unknown>): HostInfo {
     extension_dir: str(frame.extension_dir),
     // The original zot sent the extension directory as data_dir, and older hosts may send neither.
     data_dir: str(frame.data_dir) || str(frame.extension_dir),
+    capabilities: Array.isArray(frame.capabilities) ? frame.capabilities.filter((c): c is string => typeof c === "string") : [],
   };
 }
 
 function eventPayload(name: EventName, frame: Record<string, unknown>): EventMap[EventName] {
+  const base = { session_id: str(frame.session_id), cwd: str(frame.cwd), sequence: num(frame.sequence) };
+  const origin = typeof frame.origin_extension === "string" ? { origin_extension: frame.origin_extension } : {};
+  const args = isRecord(frame.tool_args) ? frame.tool_args : {};
+  const error = typeof frame.error === "string" && frame.error ? { error: frame.error } : {};
   switch (name) {
     case "session_start":
-      return { event: name };
+    case "subagent_start":
+    case "subagent_stop":
+      return { event: name, ...base };
+    case "session_end":
+      return { event: name, reason: str(frame.reason), ...base };
+    case "user_prompt_submit":
+      return { event: name, text: str(frame.text), image_count: num(frame.image_count), ...base };
     case "turn_start":
-      return { event: name, step: num(frame.step) };
+      return { event: name, step: num(frame.step), ...base };
     case "tool_call":
-      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_args: isRecord(frame.tool_args) ? frame.tool_args : {} };
+      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_args: args, ...origin, ...base };
+    case "tool_confirmation_requested":
+      return { event: name, tool_id: str(frame.tool_id), tool_name: str(frame.tool_name), tool_preview: str(frame.tool_preview), ...base };
+    case "permission_decision":
+      return {
+        event: name,
+        tool_id: str(frame.tool_id),
+        tool_name: str(frame.tool_name),
+        decision: str(frame.decision),
+        source: str(frame.source),
+        stage: str(frame.stage),
+        ...(typeof frame.reason === "string" ? { reason: frame.reason } : {}),
+        ...origin,
+        ...base,
+      };
+    case "tool_result": {
+      const result = isRecord(frame.result) ? frame.result : {};
+      return {
+        event: name,
+        tool_id: str(frame.tool_id),
+        tool_name: str(frame.tool_name),
+        tool_args: args,
+        status: str(frame.status),
+        executed: frame.executed === true,
+        result: {
+          content: Array.isArray(result.content) ? (result.content as ContentBlock[]) : [],
+          is_error: result.is_error === true,
+          ...(result.truncated === true ? { truncated: true } : {}),
+        },
+        ...origin,
+        ...base,
+      };
+    }
     case "assistant_message":
-      return { event: name, text: str(frame.text) };
+      return { event: name, text: str(frame.text), ...base };
     case "turn_end":
-      return { event: name, stop: str(frame.stop), ...(typeof frame.error === "string" && frame.error ? { error: frame.error } : {}) };
+      return { event: name, stop: str(frame.stop), ...error, ...base };
+    case "pre_compact":
+      return { event: name, compaction_id: str(frame.compaction_id), message_count: num(frame.message_count), token_estimate: num(frame.token_estimate), ...base };
+    case "post_compact":
+      return {
+        event: name,
+        compaction_id: str(frame.compaction_id),
+        message_count: num(frame.message_count),
+        token_estimate: num(frame.token_estimate),
+        status: str(frame.status),
+        ...error,
+        ...base,
+      };
   }
 }
 

@@ -357,7 +357,7 @@ export class ZotRpcClient {
     this.pending.delete(response.id as number);
     if (!response.success) return pending.reject(new RpcError(response.command, response.error));
     const data = response.data as { started?: unknown; action?: unknown } | undefined;
-    const startsTurn = response.command === "run_command" && (data?.action === "started" || data?.action === "prompt");
+    const startsTurn = response.command === "run_command" && (data?.action === "started" || data?.action === "prompt" || data?.action === "tool_prompt");
     if (data?.started === true || startsTurn) {
       // A queued turn's response comes when it starts: every event from here to done is its own.
       this.running = { events: [], data, pending };

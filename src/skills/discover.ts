@@ -10,7 +10,8 @@ import path from "node:path";
 import writeZotExtension from "./builtin/write-zot-extension/SKILL.md" with { type: "text" };
 import { parseSkillFile } from "./frontmatter.ts";
 
-export type SkillSource = "builtin" | "project" | "user";
+/** `extension`: shipped by an extension (its manifest's `skills`), named `<extension>:<skill>` */
+export type SkillSource = "builtin" | "project" | "user" | "extension";
 
 export interface Skill {
   name: string;
@@ -28,8 +29,14 @@ export interface LoadSkillsOptions {
   cwd: string;
   /** $ZOT_HOME */
   home: string;
-  /** `--with-skills`: also read skill folders from disk; off, only the built-ins load */
+  /** `--with-skills`: read every skill folder, the project's whatever its trust */
   withUserSkills: boolean;
+  /**
+   * Without --with-skills: the user's own folders ($ZOT_HOME/skills, ~/.claude/skills,
+   * ~/.agents/skills) load by default, and the project's (.zot/skills, .claude/skills,
+   * .agents/skills) when the folder is trusted. Default false: only the built-ins.
+   */
+  byDefault?: { projectTrusted: boolean };
   /** the user's home directory for ~/.claude and ~/.agents; defaults to os.homedir() */
   userHome?: string;
 }
@@ -51,7 +58,7 @@ export const SKILL_MAX_BYTES = 1024 * 1024;
 
 export interface SkillDir {
   dir: string;
-  source: Exclude<SkillSource, "builtin">;
+  source: Exclude<SkillSource, "builtin" | "extension">;
 }
 
 /**
@@ -87,8 +94,13 @@ export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
   // Realpaths already loaded: a skill symlinked into both ~/.claude and ~/.agents is one skill.
   const loadedFiles = new Set<string>();
 
-  if (options.withUserSkills) {
-    for (const { dir, source } of skillSearchDirs(options)) {
+  const dirs = options.withUserSkills
+    ? skillSearchDirs(options)
+    : options.byDefault
+      ? skillSearchDirs(options).filter(({ source }) => source === "user" || options.byDefault?.projectTrusted)
+      : [];
+  {
+    for (const { dir, source } of dirs) {
       for (const found of readSkillDir(dir, source, warnings)) {
         const real = realpathOr(found.path);
         if (loadedFiles.has(real)) continue;

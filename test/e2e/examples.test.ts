@@ -6,6 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { anthropicMock } from "../support/rpc-process.ts";
 import { ndjson, ROOT, tempDir, zot } from "../support/zot.ts";
 
 const EXAMPLES = join(ROOT, "extensions-examples");
@@ -129,6 +131,86 @@ describe("audit", () => {
     // The second run's own session_start is the newest line.
     expect(shown.stdout).toStartWith(`last 2 of 9 events in ${file}:\n`);
     expect(shown.stdout).toContain('"event":"session_start"');
+  });
+});
+
+describe("toolbox (deferred tools)", () => {
+  test("the demo finds the converter, which the model may then call", async () => {
+    const run = await zot([...ext("toolbox"), ...demo("toolbox"), "-p", "100 °C in Fahrenheit?"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("100 c = 212 f\n");
+  });
+
+  test("the converters are not offered to the model until toolbox_search activates the ones it found", async () => {
+    const mock = startMockLlm([
+      { tool_calls: [{ name: "toolbox_search", args: { query: "weight" } }] },
+      { tool_calls: [{ name: "convert_weight", args: { value: 2, from: "kg", to: "lb" } }] },
+      { text: "{{last_tool_result}}" },
+    ]);
+    try {
+      const run = await zot([...ext("toolbox"), "--no-skill", "-p", "2 kg in pounds?", ...anthropicMock(mock.url)]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("2 kg = 4.4092 lb\n");
+      const offered = mock.requests.map((r) => r.body.tools.map((t: { name: string }) => t.name).filter((n: string) => n.startsWith("convert") || n.startsWith("toolbox")));
+      expect(offered).toEqual([["toolbox_search"], ["convert_weight", "toolbox_search"], ["convert_weight", "toolbox_search"]]);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+describe("file-facts (call_tool, tool_prompt)", () => {
+  const project = () => {
+    const cwd = tempDir("zot-facts-");
+    writeFileSync(join(cwd, "notes.md"), "# Notes\n\nbuy milk and eggs\n");
+    return cwd;
+  };
+
+  test("its tool reads the file through zot's read (an event names the extension), and the model gets the facts", async () => {
+    const cwd = project();
+    const run = await zot([...ext("file-facts"), ...demo("file-facts"), "--json", "how long is notes.md?"], { cwd });
+    expect(run.code).toBe(0);
+    const events = ndjson(run.stdout);
+    expect(events.find((e) => e.type === "tool_call" && e.name === "read")).toMatchObject({ args: { path: "notes.md" }, origin_extension: "file-facts" });
+    expect(events.findLast((e) => e.type === "assistant_message").content[0].text).toBe("notes.md: 3 lines, 6 words; first line: # Notes");
+  });
+
+  test("/facts runs read from a command; /explain puts the file into the transcript before the model's turn", async () => {
+    const cwd = project();
+    const facts = await zot([...ext("file-facts"), "--provider", "scripted", "-p", "/facts notes.md"], { cwd });
+    expect(facts.stdout).toBe("notes.md: 3 lines, 6 words; first line: # Notes\n");
+    const mock = startMockLlm([{ text: "It is a shopping list." }]);
+    try {
+      const explained = await zot([...ext("file-facts"), "-p", "/explain notes.md", ...anthropicMock(mock.url)], { cwd });
+      expect(explained.stdout).toBe("It is a shopping list.\n");
+      const messages = mock.requests[0].body.messages;
+      expect(messages[1].content[0]).toMatchObject({ type: "tool_use", name: "read", input: { path: "notes.md" } });
+      expect(JSON.stringify(messages[2].content)).toContain("buy milk and eggs");
+      expect(JSON.stringify(messages[0].content)).toContain("Explain what notes.md is for, in three sentences.");
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+describe("house-rules (before_agent_start)", () => {
+  test("the project's .zot/house-rules.md is appended to the system prompt, in the audit trail; without it nothing changes", async () => {
+    const cwd = tempDir("zot-rules-");
+    const mock = startMockLlm([{ text: "Cheerio." }, { text: "Hi." }]);
+    try {
+      const plain = await zot([...ext("house-rules"), "-p", "hi", ...anthropicMock(mock.url)], { cwd });
+      expect(plain.code).toBe(0);
+      const system = (i: number) => mock.requests[i].body.system.map((b: { text: string }) => b.text).join("");
+      expect(system(0)).not.toContain("House rules");
+      mkdirSync(join(cwd, ".zot"));
+      writeFileSync(join(cwd, ".zot", "house-rules.md"), "- Answer in British English.\n");
+      const ruled = await zot([...ext("house-rules"), "--json", "hi", ...anthropicMock(mock.url)], { cwd });
+      expect(ruled.code).toBe(0);
+      expect(system(1)).toEndWith("\n\n# House rules (from .zot/house-rules.md; follow them)\n\n- Answer in British English.");
+      expect(ndjson(ruled.stdout).find((e) => e.type === "intercept")).toMatchObject({ participant: "house-rules", stage: "before_agent_start", action: "modify" });
+    } finally {
+      await mock.stop();
+    }
   });
 });
 

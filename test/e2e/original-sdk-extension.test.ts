@@ -50,7 +50,7 @@ describe("an extension on the original's Go SDK", () => {
     const frames = received(p.record);
     expect(frames[0].type).toBe("hello_ack");
     expect(frames[0].capabilities).toContain("panels");
-    expect(frames[0].capabilities).not.toContain("call_tool");
+    expect(frames[0].capabilities).toEqual(expect.arrayContaining(["call_tool", "tool_cancel"]));
     const invoked = frames.find((f) => f.type === "command_invoked");
     expect(invoked).toMatchObject({ name: "Guard-Status" });
     expect(typeof invoked.id).toBe("string");

@@ -4,21 +4,17 @@
 // Rule: assert what reaches the model (the mock records every request), what the user sees
 // (stdout, stderr, --json events), what the hooks received (their own record files) and what
 // happened on disk; never how long anything took.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { RpcProcess } from "../support/rpc-process.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
 import { trustDir } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 import { ready } from "../support/zot-pty.ts";
 
-let mock: MockLlm | undefined;
-afterEach(async () => {
-  await mock?.stop();
-  mock = undefined;
-});
+const fixture = rpcFixture();
 
 const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
 
@@ -88,7 +84,7 @@ describe("PreToolUse", () => {
   test("a bash hook blocks rm -rf with exit 2: the file survives, the model reads stderr as the reason, --json shows the deny", async () => {
     const p = project({ hooks: { PreToolUse: on("Bash", script("block-rm.sh")) } }, { "block-rm.sh": BLOCK_RM });
     writeFileSync(join(p.cwd, "precious.txt"), "keep me");
-    mock = startMockLlm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "rm -rf precious.txt" } }] }, { text: "done" }]);
+    const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "rm -rf precious.txt" } }] }, { text: "done" }]);
     const run = await p.run([...anthropic(mock), "--json", "clean up"]);
     expect(run.code).toBe(0);
     expect(readFileSync(join(p.cwd, "precious.txt"), "utf8")).toBe("keep me");
@@ -107,7 +103,7 @@ describe("PreToolUse", () => {
       { "record.py": python("pre.jsonl", `d["env"] = {k: os.environ.get(k) for k in ["CLAUDE_PROJECT_DIR", "ANTHROPIC_API_KEY"]}\nopen(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "env.json"), "w").write(json.dumps(d["env"]))`) },
     );
     writeFileSync(join(p.cwd, "notes.txt"), "notes\n");
-    mock = startMockLlm([
+    const mock = fixture.llm([
       { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo hi", timeout: 5 } }, { id: "t2", name: "read", args: { path: "notes.txt" } }] },
       { text: "done" },
     ]);
@@ -140,7 +136,7 @@ if i.get("file_path", "").endswith("draft.txt"):
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": i}}))`,
     );
     const p = project({ hooks: { PreToolUse: on("Write|Edit", `python3 ${script("rewrite.py")}`) } }, { "rewrite.py": rewrite });
-    mock = startMockLlm([{ tool_calls: [{ name: "write", args: { path: "draft.txt", content: "hello\n" } }] }, { text: "written" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "write", args: { path: "draft.txt", content: "hello\n" } }] }, { text: "written" }]);
     const run = await p.run([...anthropic(mock), "--json", "write it"]);
     expect(run.code).toBe(0);
     expect(existsSync(join(p.cwd, "draft.txt"))).toBe(false);
@@ -169,7 +165,7 @@ if i.get("file_path", "").endswith("draft.txt"):
       },
     );
     writeFileSync(join(p.cwd, "a.txt"), "hello world\n");
-    mock = startMockLlm([
+    const mock = fixture.llm([
       { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo original" } }] },
       { tool_calls: [{ id: "t2", name: "read", args: { path: "a.txt" } }] },
       { tool_calls: [{ id: "t3", name: "edit", args: { path: "a.txt", edits: [{ old_text: "world", new_text: "there" }] } }] },
@@ -188,7 +184,7 @@ if i.get("file_path", "").endswith("draft.txt"):
   test("ask without a terminal (-p) refuses the call, saying a hook asked for confirmation", async () => {
     const ask = python("ask.jsonl", `print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "deploys need a human"}}))`);
     const p = project({ hooks: { PreToolUse: on("Bash", `python3 ${script("ask.py")}`) } }, { "ask.py": ask });
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "touch deployed" } }] }, { text: "{{last_tool_result}}" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "touch deployed" } }] }, { text: "{{last_tool_result}}" }]);
     const run = await p.run([...anthropic(mock), "-p", "deploy"]);
     expect(run.code).toBe(0);
     expect(existsSync(join(p.cwd, "deployed"))).toBe(false);
@@ -205,7 +201,7 @@ describe("PostToolUse", () => {
       `print(json.dumps({"decision": "block", "reason": "lint failed: missing semicolon", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember to run the formatter"}}))`,
     );
     const p = project({ hooks: { PostToolUse: on("Write", `python3 ${script("post.py")}`) } }, { "post.py": post });
-    mock = startMockLlm([{ tool_calls: [{ name: "write", args: { path: "x.js", content: "let a = 1\n" } }] }, { text: "ok" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "write", args: { path: "x.js", content: "let a = 1\n" } }] }, { text: "ok" }]);
     const run = await p.run([...anthropic(mock), "-p", "write"]);
     expect(run.code).toBe(0);
     expect(readFileSync(join(p.cwd, "x.js"), "utf8")).toBe("let a = 1\n");
@@ -224,7 +220,7 @@ describe("UserPromptSubmit", () => {
   test("exit 2 blocks the prompt: the model is never called, the user reads why", async () => {
     const guard = `#!/bin/bash\nif grep -q password; then echo "prompts must not contain secrets" >&2; exit 2; fi\n`;
     const p = project({ hooks: { UserPromptSubmit: on(undefined, script("guard.sh")) } }, { "guard.sh": guard });
-    mock = startMockLlm([{ text: "should not be asked" }]);
+    const mock = fixture.llm([{ text: "should not be asked" }]);
     const run = await p.run([...anthropic(mock), "-p", "my password is hunter2"]);
     expect(run.code).toBe(1);
     expect(mock.requests).toHaveLength(0);
@@ -233,7 +229,7 @@ describe("UserPromptSubmit", () => {
 
   test("plain stdout is context the model reads beside the prompt", async () => {
     const p = project({ hooks: { UserPromptSubmit: on(undefined, "echo 'the release is on Friday'") } });
-    mock = startMockLlm([{ text: "noted" }]);
+    const mock = fixture.llm([{ text: "noted" }]);
     const run = await p.run([...anthropic(mock), "-p", "when is the release?"]);
     expect(run.code).toBe(0);
     expect(lastUserText(mock, 0)).toBe("when is the release?\n[UserPromptSubmit hook] the release is on Friday");
@@ -248,7 +244,7 @@ describe("Stop", () => {
     print(json.dumps({"decision": "block", "reason": "run the tests before you stop"}))`,
     );
     const p = project({ hooks: { Stop: on(undefined, `python3 ${script("stop.py")}`) } }, { "stop.py": stop });
-    mock = startMockLlm([{ text: "all done" }, { text: "tests pass" }]);
+    const mock = fixture.llm([{ text: "all done" }, { text: "tests pass" }]);
     const run = await p.run([...anthropic(mock), "-p", "fix it"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("tests pass\n");
@@ -265,7 +261,7 @@ describe("failing hooks", () => {
   test("a hook that times out is stopped (its process too) and counts for nothing: the call runs, the user is told", async () => {
     const slow = `#!/bin/bash\necho $$ > "$CLAUDE_PROJECT_DIR/slow.pid"\nsleep 60\necho "never" >&2\nexit 2\n`;
     const p = project({ hooks: { PreToolUse: on("Bash", script("slow.sh"), { timeout: 1 }) } }, { "slow.sh": slow });
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
     const run = await p.run([...anthropic(mock), "-p", "go"]);
     expect(run.code).toBe(0);
     expect(readFileSync(join(p.cwd, "ran.txt"), "utf8")).toBe("ran\n");
@@ -276,7 +272,7 @@ describe("failing hooks", () => {
 
   test("a hook that exits 1 is a non-blocking error: logged with its stderr, the call runs", async () => {
     const p = project({ hooks: { PreToolUse: on("Bash", "echo 'linter crashed' >&2; exit 1") } });
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
     const run = await p.run([...anthropic(mock), "-p", "go"]);
     expect(run.code).toBe(0);
     expect(existsSync(join(p.cwd, "ran.txt"))).toBe(true);
@@ -288,7 +284,7 @@ describe("where hooks come from", () => {
   test("an untrusted folder's hooks do not run, with a note saying how to trust it", async () => {
     const p = project({ hooks: { PreToolUse: on("Bash", script("block-rm.sh")) } }, { "block-rm.sh": BLOCK_RM }, { trusted: false });
     writeFileSync(join(p.cwd, "victim.txt"), "x");
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "rm -rf victim.txt" } }] }, { text: "done" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "rm -rf victim.txt" } }] }, { text: "done" }]);
     const run = await p.run([...anthropic(mock), "-p", "go"]);
     expect(run.code).toBe(0);
     expect(existsSync(join(p.cwd, "victim.txt"))).toBe(false);
@@ -300,7 +296,7 @@ describe("where hooks come from", () => {
     const log = join(p.cwd, "order.log");
     write(join(p.userHome, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: on("*", `echo claude >> ${log}`), SessionEnd: on(undefined, `cat >> ${join(p.cwd, "end.jsonl")}`) } }));
     write(join(p.home, "settings.json"), JSON.stringify({ hooks: { PreToolUse: on("bash", `echo zot >> ${log}`), SessionStart: on("startup", "echo 'the build command is make ci'") } }));
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "true" } }] }, { text: "done" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "true" } }] }, { text: "done" }]);
     const run = await p.run([...anthropic(mock), "-p", "go"]);
     expect(run.code).toBe(0);
     expect(readFileSync(log, "utf8").split("\n").filter(Boolean).sort()).toEqual(["claude", "zot"]);
@@ -320,7 +316,7 @@ describe("where hooks come from", () => {
       },
     });
     write(join(p.cwd, ".claude", "settings.local.json"), "{ not json");
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "{{last_tool_result}}" }]);
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "{{last_tool_result}}" }]);
     const run = await p.run([...anthropic(mock), "-p", "go"]);
     expect(run.code).toBe(0);
     const warnings = run.stderr.split("\n").filter((line) => line.includes("settings"));
@@ -364,27 +360,15 @@ describe("in the TUI", () => {
 });
 
 describe("over zot rpc", () => {
-  let rpc: RpcProcess | undefined;
-  afterEach(() => {
-    rpc?.kill("SIGKILL");
-    rpc = undefined;
-  });
-
   test("PreCompact gets the trigger and the instructions, and exit 2 refuses the compaction: an error event, the transcript as it was", async () => {
     const refuse = python("precompact.jsonl", `sys.stderr.write("not now: the migration is half done")\nsys.exit(2)`);
     const p = project({ hooks: { PreCompact: on("manual", `python3 ${script("refuse.py")}`) } }, { "refuse.py": refuse });
     // A small window, so two prompts are enough to compact.
     write(join(p.home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "small", contextWindow: 40_000 }] } } }));
-    mock = startMockLlm([{ text: "First answer." }, { text: "Second answer." }]);
-    rpc = RpcProcess.start([...anthropic(mock), "--model", "small", "--auto-compact", "off"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome } });
-    for (const message of [`Here is the whole log: ${"line of output ".repeat(3200)}`, "now the short question"]) {
-      const from = rpc.lines.length;
-      await rpc.call({ type: "prompt", message });
-      await rpc.eventsUntilDone(from);
-    }
-    const from = rpc.lines.length;
-    await rpc.call({ type: "compact", instructions: "keep the build commands" });
-    const events = await rpc.eventsUntilDone(from);
+    const mock = fixture.llm([{ text: "First answer." }, { text: "Second answer." }]);
+    const rpc = fixture.spawn([...anthropic(mock), "--model", "small", "--auto-compact", "off"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome } });
+    for (const message of [`Here is the whole log: ${"line of output ".repeat(3200)}`, "now the short question"]) await rpc.prompt(message);
+    const { events } = await rpc.compact({ instructions: "keep the build commands" });
     expect(events.map((e) => e.type)).toEqual(["error", "done"]);
     expect(events[0]).toEqual({ type: "error", code: "compaction", message: "a PreCompact hook refused it: not now: the migration is half done" });
     expect(p.records("precompact.jsonl")).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the build commands" })]);

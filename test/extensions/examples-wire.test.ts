@@ -4,7 +4,7 @@
 // Rule: these tests speak the wire protocol only; the end-to-end runs through `zot --ext` live in
 // test/e2e/ once the host is in. Every frame an example sends must pass the host's schemas.
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { ensureSdkRuntime, withSdkNodePath } from "../../src/extensions/sdk-runtime.ts";
@@ -13,7 +13,7 @@ import { cleanEnv, ROOT, tempDir, ZOT } from "../support/zot.ts";
 import { type Frame, helloAck, WireChild } from "../support/wire-child.ts";
 
 const EXAMPLES = join(ROOT, "extensions-examples");
-const NAMES = ["audit", "clock", "guard", "hello-py", "redact", "weather"];
+const NAMES = ["audit", "clock", "file-facts", "guard", "hello-py", "house-rules", "redact", "toolbox", "weather"];
 /** The JSON-RPC process hooks (docs/hooks.md); their wire is tested in hook-examples-wire.test.ts. */
 const HOOK_NAMES = ["review-gate", "weather-plugin"];
 
@@ -115,7 +115,7 @@ describe("guard", () => {
   test("registers /guard and intercepts tool calls only", async () => {
     const { handshake } = await start("guard");
     expect(handshake).toEqual([
-      { type: "hello", name: "guard", version: "1.0.0", capabilities: ["commands", "events"] },
+      { type: "hello", name: "guard", version: "1.0.0", capabilities: ["commands", "events", "tool_cancel", "call_tool"] },
       { type: "register_command", name: "guard", description: "show the guard's rules" },
       { type: "subscribe", intercept: ["tool_call"] },
       { type: "ready" },
@@ -217,7 +217,7 @@ describe("weather", () => {
   test("the tool answers the same fake weather every time, and /weather prompts", async () => {
     const { child, handshake } = await start("weather");
     expect(handshake).toEqual([
-      { type: "hello", name: "weather", version: "1.0.0", capabilities: ["commands", "tools"] },
+      { type: "hello", name: "weather", version: "1.0.0", capabilities: ["commands", "tools", "tool_cancel", "call_tool"] },
       {
         type: "register_tool",
         name: "weather",
@@ -306,7 +306,74 @@ describe("audit", () => {
     await shutsDown(child);
 
     const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
-    expect(lines.map(({ time: _time, ...rest }) => rest)).toEqual(events);
+    // Fields the host left out arrive as their empty value.
+    const base = { session_id: "", cwd: "", sequence: 0 };
+    expect(lines.map(({ time: _time, ...rest }) => rest)).toEqual(events.map((event) => ({ ...event, ...base })));
     for (const line of lines) expect(Number.isNaN(Date.parse(line.time))).toBe(false);
+  });
+});
+
+describe("toolbox", () => {
+  test("registers its converters deferred; toolbox_search activates the ones it finds, in Markdown; they convert", async () => {
+    const { child, handshake } = await start("toolbox");
+    const tools = handshake.filter((f) => f.type === "register_tool");
+    expect(tools.map((t) => [t.name, t.exposure ?? "direct"])).toEqual([
+      ["toolbox_search", "direct"],
+      ["convert_length", "deferred"],
+      ["convert_weight", "deferred"],
+      ["convert_volume", "deferred"],
+      ["convert_temperature", "deferred"],
+    ]);
+    child.send({ type: "tool_call", id: "1", name: "toolbox_search", args: { query: "length" } });
+    const found = await child.reply("1");
+    expect(found.activate_tools).toEqual(["convert_length"]);
+    expect(found.content).toEqual([{ type: "text", format: "markdown", text: "**Now available:**\n- `convert_length`: Convert a length between m, km, cm, mi, ft and in." }]);
+    child.send({ type: "tool_call", id: "2", name: "convert_length", args: { value: 1.5, from: "km", to: "m" } });
+    expect((await child.reply("2")).content).toEqual([{ type: "text", text: "1.5 km = 1500 m" }]);
+    child.send({ type: "tool_call", id: "3", name: "convert_length", args: { value: 1, from: "km", to: "parsec" } });
+    expect(await child.reply("3")).toMatchObject({ is_error: true });
+    await shutsDown(child);
+  });
+});
+
+describe("file-facts", () => {
+  test("file_facts asks zot to read the file under its own call (call_tool with parent_id) and answers with the facts", async () => {
+    const { child, handshake } = await start("file-facts");
+    expect(handshake[0].capabilities).toEqual(expect.arrayContaining(["call_tool", "tool_cancel"]));
+    child.send({ type: "tool_call", id: "7", name: "file_facts", args: { path: "notes.md" } });
+    const asked = await child.take((frame) => frame.type === "call_tool");
+    expect(asked).toEqual({ type: "call_tool", id: expect.any(String), name: "read", args: { path: "notes.md" }, parent_id: "7" });
+    child.send({ type: "tool_result", id: asked.id, name: "read", content: [{ type: "text", text: "     1\tone two\n     2\tthree\n" }] });
+    expect((await child.reply("7")).content).toEqual([{ type: "text", text: "notes.md: 2 lines, 3 words; first line: one two" }]);
+    child.send({ type: "command_invoked", id: "8", name: "explain", args: "notes.md" });
+    expect(await child.reply("8")).toEqual({
+      type: "command_response",
+      id: "8",
+      action: "tool_prompt",
+      prompt: "Explain what notes.md is for, in three sentences.",
+      tool_name: "read",
+      tool_args: { path: "notes.md" },
+    });
+    await shutsDown(child);
+  });
+});
+
+describe("house-rules", () => {
+  test("before_agent_start appends the project's rules to the prompt it is given; without them it keeps the prompt", async () => {
+    const project = tempDir("zot-project-");
+    const { child, handshake } = await start("house-rules");
+    expect(handshake).toContainEqual({ type: "subscribe", intercept: ["before_agent_start"] });
+    const ask = (id: string) => ({ type: "event_intercept", id, event: "before_agent_start", system_prompt: "You are zot.", cwd: project, session_id: "s", agent_run_id: "r", provider: "p", model: "m" });
+    child.send(ask("1"));
+    expect(await child.reply("1")).toEqual({ type: "event_intercept_response", id: "1" });
+    mkdirSync(join(project, ".zot"));
+    writeFileSync(join(project, ".zot", "house-rules.md"), "- Be brief.\n");
+    child.send(ask("2"));
+    expect(await child.reply("2")).toEqual({
+      type: "event_intercept_response",
+      id: "2",
+      system_prompt: "You are zot.\n\n# House rules (from .zot/house-rules.md; follow them)\n\n- Be brief.",
+    });
+    await shutsDown(child);
   });
 });

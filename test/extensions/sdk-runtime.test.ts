@@ -102,7 +102,7 @@ describe("an extension importing @zot/sdk, run by the zot binary", () => {
     const env = cleanEnv(home, { BUN_BE_BUN: "1", NODE_PATH: withSdkNodePath(nodeModules, process.env.NODE_PATH) });
     // --no-install: a missing package must fail here, not be fetched from the npm registry.
     const child = new WireChild([ZOT, "run", "--no-install", join(dir, "index.ts")], { cwd: dir, env });
-    expect(await child.next()).toEqual({ type: "hello", name: "runtime-check", version: "1.0.0", capabilities: ["commands"] });
+    expect(await child.next()).toEqual({ type: "hello", name: "runtime-check", version: "1.0.0", capabilities: ["commands", "tool_cancel", "call_tool"] });
     expect(await child.next()).toEqual({ type: "register_command", name: "where", description: "say where zot is" });
     expect(await child.next()).toEqual({ type: "ready" });
     child.send(helloAck());

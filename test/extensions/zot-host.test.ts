@@ -84,8 +84,8 @@ describe("handshake", () => {
     expect(ack).toEqual({
       type: "hello_ack",
       protocol_version: 1,
-      // What zot implements, and nothing it lacks (call_tool and tool_cancel are not here yet).
-      capabilities: ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes"],
+      // What zot implements, and nothing it lacks.
+      capabilities: ["commands", "tools", "events", "intercept", "panels", "submit", "submit_slash", "clear_notes", "call_tool", "tool_cancel"],
       zot_version: "9.9.9",
       provider: "scripted",
       model: "demo-model",
@@ -492,7 +492,15 @@ describe("stop and other runtimes", () => {
     const host = makeHost(dir, join(root, "home"));
     await host.start();
     expect(host.tools()).toEqual([
-      { name: "add", description: "", schema: { type: "object", properties: { a: { type: "number" } } } },
+      {
+        name: "add",
+        description: "",
+        schema: { type: "object", properties: { a: { type: "number" } } },
+        exposure: "direct",
+        interactive: false,
+        replay: "never",
+        namespace: "nodey",
+      },
     ]);
     expect((await host.callTool("add", { a: 41 }, signal())).content).toEqual([{ type: "text", text: "42" }]);
   });
@@ -581,7 +589,7 @@ describe("the current protocol's additions", () => {
       on_ack: [{ type: "register_command", name: "p" }, { type: "register_command", name: "odd" }],
       commands: {
         p: { action: "open_panel", open_panel: { id: "main", title: "T", lines: ["a"] } },
-        odd: { action: "tool_prompt", prompt: "x", tool_name: "read", tool_args: {} },
+        odd: { action: "teleport", prompt: "x" },
       },
       on_event: {
         session_start: [
@@ -612,7 +620,7 @@ describe("the current protocol's additions", () => {
       command: "odd",
       extension: "probe",
       action: "error",
-      text: 'unknown action "tool_prompt" (this zot knows prompt, insert, display, open_panel, noop)',
+      text: 'unknown action "teleport" (this zot knows prompt, tool_prompt, insert, display, open_panel, noop)',
     });
   });
 

@@ -43,7 +43,7 @@ describe("handshake", () => {
     const frames: Frame[] = [];
     for (let i = 0; i < 21; i++) frames.push(await child.next());
 
-    expect(frames[0]).toEqual({ type: "hello", name: "fixture", version: "1.2.3", capabilities: ["commands", "tools", "events"] });
+    expect(frames[0]).toEqual({ type: "hello", name: "fixture", version: "1.2.3", capabilities: ["commands", "tools", "events", "tool_cancel", "call_tool"] });
     expect(frames.slice(1, 13)).toEqual(
       [
         ["disp", "display the args"],
@@ -86,14 +86,14 @@ describe("handshake", () => {
 
   test("an extension with only a turn_start interceptor subscribes to that intercept and no events", async () => {
     const child = start("turn-gate.ts");
-    expect(await child.next()).toEqual({ type: "hello", name: "turn-gate", version: "0.0.0", capabilities: ["events"] });
+    expect(await child.next()).toEqual({ type: "hello", name: "turn-gate", version: "0.0.0", capabilities: ["events", "tool_cancel", "call_tool"] });
     expect(await child.next()).toEqual({ type: "subscribe", intercept: ["turn_start"] });
     expect(await child.next()).toEqual({ type: "ready" });
   });
 
   test("an extension with nothing to observe sends no subscribe frame", async () => {
     const child = start("bare.ts");
-    expect(await child.next()).toEqual({ type: "hello", name: "bare", version: "0.1.0", capabilities: ["commands"] });
+    expect(await child.next()).toEqual({ type: "hello", name: "bare", version: "0.1.0", capabilities: ["commands", "tool_cancel", "call_tool"] });
     expect(await child.next()).toEqual({ type: "register_command", name: "hi", description: "say hi" });
     expect(await child.next()).toEqual({ type: "ready" });
     child.send(helloAck());
@@ -357,5 +357,105 @@ describe("the SDK source", () => {
       })
       .map(({ line }) => line);
     expect(undocumented).toEqual([]);
+  });
+});
+
+describe("host services", () => {
+  async function services(ack = helloAck()): Promise<WireChild> {
+    const child = start("services.ts");
+    while ((await child.next()).type !== "ready");
+    child.send(ack);
+    return child;
+  }
+
+  test("registration: the extra tool fields as the protocol names them; before_agent_start is subscribed", async () => {
+    const child = start("services.ts");
+    const frames: Frame[] = [];
+    for (let frame = await child.next(); frame.type !== "ready"; frame = await child.next()) frames.push(frame);
+    expect(frames[0].capabilities).toEqual(["commands", "tools", "events", "tool_cancel", "call_tool"]);
+    const tools = frames.filter((f) => f.type === "register_tool");
+    const empty = { type: "object", properties: {} };
+    expect(tools).toEqual([
+      {
+        type: "register_tool",
+        name: "deep",
+        description: "deferred",
+        schema: empty,
+        exposure: "deferred",
+        output_schema: { type: "object" },
+        namespace: "deepns",
+        namespace_description: "all things deep",
+        namespace_instructions: "search first",
+        replay: "idempotent",
+      },
+      { type: "register_tool", name: "coded", description: "codemode only", schema: empty, exposure: "codemode" },
+      { type: "register_tool", name: "waiter", description: "waits for a person", schema: empty, interactive: true },
+      { type: "register_tool", name: "nested", description: "calls read under its call", schema: empty },
+    ]);
+    expect(frames.find((f) => f.type === "subscribe")).toEqual({ type: "subscribe", intercept: ["before_agent_start"] });
+  });
+
+  test("a result's activate_tools, structured_content and markdown blocks reach zot", async () => {
+    const child = await services();
+    child.send({ type: "tool_call", id: "1", name: "deep", args: {} });
+    expect(await child.reply("1")).toEqual({
+      type: "tool_result",
+      id: "1",
+      content: [{ type: "text", text: "**deep**", format: "markdown" }],
+      activate_tools: ["other"],
+      structured_content: { depth: 1 },
+    });
+  });
+
+  test("tool_cancel aborts the handler's signal, and the result it returns after that is not sent", async () => {
+    const child = await services();
+    child.send({ type: "tool_call", id: "7", name: "waiter", args: {} });
+    child.send({ type: "tool_cancel", id: "7" });
+    expect((await child.take((f) => f.type === "notify")).message).toBe("waiter 7 cancelled");
+    child.send({ type: "command_invoked", id: "after", name: "peek", args: "a.md" });
+    await child.reply("after");
+    expect(child.untaken().filter((f) => f.id === "7")).toEqual([]);
+  });
+
+  test("ctx.callTool sends call_tool with the handled call as parent_id; zot's tool_result resolves it", async () => {
+    const child = await services();
+    child.send({ type: "tool_call", id: "9", name: "nested", args: {} });
+    const asked = await child.take((f) => f.type === "call_tool");
+    expect(asked).toEqual({ type: "call_tool", id: "call-1", name: "read", args: { path: "x" }, parent_id: "9" });
+    child.send({ type: "tool_result", id: "call-1", name: "read", content: [{ type: "text", text: "hi" }], truncated: true });
+    expect((await child.reply("9")).content).toEqual([
+      { type: "text", text: 'nested got {"name":"read","content":[{"type":"text","text":"hi"}],"is_error":false,"truncated":true}' },
+    ]);
+  });
+
+  test("ext.callTool from a command has no parent; aborting its signal sends call_tool_cancel; without the capability it rejects", async () => {
+    const child = await services();
+    child.send({ type: "command_invoked", id: "c", name: "call", args: "b.md" });
+    const asked = await child.take((f) => f.type === "call_tool");
+    expect(asked).toEqual({ type: "call_tool", id: "call-1", name: "read", args: { path: "b.md" } });
+    child.send({ type: "tool_result", id: "call-1", name: "read", content: [], is_error: true });
+    expect((await child.reply("c")).display).toBe('{"name":"read","content":[],"is_error":true,"truncated":false}');
+    child.send({ type: "command_invoked", id: "d", name: "cancelled" });
+    const second = await child.take((f) => f.type === "call_tool");
+    expect(await child.take((f) => f.type === "call_tool_cancel")).toEqual({ type: "call_tool_cancel", id: second.id });
+    child.send({ type: "tool_result", id: second.id, name: "read", content: [{ type: "text", text: "call_tool read: cancelled by call_tool_cancel" }], is_error: true });
+    expect(String((await child.reply("d")).display)).toContain("cancelled by call_tool_cancel");
+
+    const old = await services(helloAck({ capabilities: ["commands", "tools"] }));
+    old.send({ type: "command_invoked", id: "e", name: "nocall" });
+    expect(await old.reply("e")).toMatchObject({ action: "noop", error: 'callTool("read"): this zot does not offer call_tool (hello_ack.capabilities); update zot' });
+  });
+
+  test("toolPrompt answers tool_prompt, and refuses an empty tool name; interceptBeforeAgentStart chains, and nothing keeps the prompt", async () => {
+    const child = await services();
+    child.send({ type: "command_invoked", id: "1", name: "peek", args: "a.md" });
+    expect(await child.reply("1")).toEqual({ type: "command_response", id: "1", action: "tool_prompt", prompt: "Summarize a.md", tool_name: "read", tool_args: { path: "a.md" } });
+    child.send({ type: "command_invoked", id: "2", name: "badpeek" });
+    expect(await child.reply("2")).toMatchObject({ error: "toolPrompt: the tool name is empty" });
+    const ask = (id: string, prompt: string) => ({ type: "event_intercept", id, event: "before_agent_start", system_prompt: prompt, model: "m1", provider: "p", cwd: "/", session_id: "s", agent_run_id: "r" });
+    child.send(ask("3", "base"));
+    expect(await child.reply("3")).toEqual({ type: "event_intercept_response", id: "3", system_prompt: "base +one(m1) +two" });
+    child.send(ask("4", "keep"));
+    expect(await child.reply("4")).toEqual({ type: "event_intercept_response", id: "4", system_prompt: "keep +one(m1)" });
   });
 });

@@ -66,6 +66,19 @@ test("without --with-skills no folder on disk is read, broken or not", () => {
   expect(on.warnings.length).toBe(2);
 });
 
+test("by default the user's folders load, and the project's only in a trusted folder", () => {
+  writeSkill(join(cwd, ".claude", "skills"), "deploy", skillText("deploy", "Ship it."));
+  writeSkill(join(userHome, ".claude", "skills"), "standup", skillText("standup", "My standup."));
+  const untrusted = loadSkills({ cwd, home, userHome, withUserSkills: false, byDefault: { projectTrusted: false } });
+  expect(untrusted.skills.map((s) => s.name)).toEqual(["standup", "write-zot-extension"]);
+  const trusted = loadSkills({ cwd, home, userHome, withUserSkills: false, byDefault: { projectTrusted: true } });
+  expect(trusted.skills.map((s) => [s.name, s.source])).toEqual([
+    ["deploy", "project"],
+    ["standup", "user"],
+    ["write-zot-extension", "builtin"],
+  ]);
+});
+
 test("search order: project .zot, .claude, .agents, then $ZOT_HOME, ~/.claude, ~/.agents; first wins", () => {
   const dirs = [
     join(cwd, ".zot", "skills"),

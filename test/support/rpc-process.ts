@@ -197,6 +197,8 @@ export interface RpcFixture {
    * `turns` (later calls add theirs to its script).
    */
   start(turns?: Turns, args?: string[], options?: MockedRpcOptions): RpcProcess;
+  /** `zot rpc <args>` with the flags the caller gives (its provider among them), stopped after the test. */
+  spawn(args: string[], options?: RpcStartOptions): RpcProcess;
 }
 
 /** The one fixture of the rpc tests. Call it once at the top of a test file. */
@@ -223,6 +225,11 @@ export function rpcFixture(): RpcFixture {
       const mock = llm(turns);
       const { provider = anthropicMock, command = "rpc", ...rest } = options;
       const rpc = new RpcProcess([command, ...provider(mock.url), ...args], rest);
+      started.push(rpc);
+      return rpc;
+    },
+    spawn(args, options = {}) {
+      const rpc = RpcProcess.start(args, options);
       started.push(rpc);
       return rpc;
     },

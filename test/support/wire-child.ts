@@ -3,7 +3,7 @@
 // Rule: every line the child writes to stdout must be a frame that src/protocol/ext-frames.ts
 // accepts; a line that is not is kept in `badLines` and fails the test that checks it.
 import * as v from "valibot";
-import { ExtToHostFrame } from "../../src/protocol/ext-frames.ts";
+import { ExtToHostFrame, HOST_CAPABILITIES } from "../../src/protocol/ext-frames.ts";
 
 export type Frame = Record<string, unknown>;
 
@@ -160,6 +160,7 @@ export function helloAck(overrides: Frame = {}): Frame {
   return {
     type: "hello_ack",
     protocol_version: 1,
+    capabilities: [...HOST_CAPABILITIES],
     zot_version: "9.9.9-test",
     provider: "scripted",
     model: "demo",

@@ -1,9 +1,10 @@
 // An extension's slash command run from the editor, and what its answer does in the app: `prompt`
-// sends (or queues) a prompt, `insert` puts text in the editor, `display` shows a note under the
+// sends (or queues) a prompt (`tool_prompt`: with the extension's tool call first), `insert` puts text in the editor, `display` shows a note under the
 // transcript with the extension's name (the conversation's ext_display event, which the app turns
 // into that note), `open_panel` opens the extension's panel (the panel_open event did that as the
 // answer came in), `noop` does nothing, `error` shows the error in red.
-// Rule: the command runs at once, even while a turn runs; only its `prompt` answer waits its turn.
+// Rule: the command runs at once, even while a turn runs; only the turn its `prompt` or
+// `tool_prompt` answer starts waits its turn.
 import { commandErrorMessage } from "../../protocol/slash-command.ts";
 import type { AppContext } from "./app-context.ts";
 
@@ -13,6 +14,9 @@ export async function runExtensionCommand(app: AppContext, invocation: { name: s
   switch (result.action) {
     case "prompt":
       app.submitPrompt(result.text);
+      break;
+    case "tool_prompt":
+      app.submitPrompt(result.text, undefined, { ...result.tool, origin: result.extension });
       break;
     case "insert":
       app.insertText(result.text);

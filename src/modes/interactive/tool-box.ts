@@ -7,6 +7,7 @@ import type { ToolResultContent, WireToolResultContent } from "../../protocol/me
 import { base64ByteLength } from "../../protocol/messages.ts";
 import { Box } from "../../tui/box.ts";
 import { highlightCode } from "../../tui/highlight.ts";
+import { renderMarkdown } from "../../tui/markdown.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
@@ -23,7 +24,7 @@ export class ToolBox extends CachedBlock {
   private argsText = "";
   private args: Record<string, unknown> | undefined;
   private progress = "";
-  private result: { text: string; isError: boolean } | undefined;
+  private result: { text: string; isError: boolean; markdown: boolean } | undefined;
   private expanded = false;
   private readonly frame: Box;
 
@@ -64,7 +65,9 @@ export class ToolBox extends CachedBlock {
   }
 
   setResult(content: readonly (ToolResultContent | WireToolResultContent)[], isError: boolean, extension?: string): void {
-    this.result = { text: resultText(content), isError };
+    // An extension's text marked format "markdown" is drawn as Markdown; the model got it as it is.
+    const markdown = content.some((block) => block.type === "text" && block.format === "markdown");
+    this.result = { text: resultText(content), isError, markdown };
     if (extension) this.extension = extension;
     this.restyle();
   }
@@ -105,9 +108,10 @@ export class ToolBox extends CachedBlock {
   }
 
   private resultRows(width: number): string[] {
-    const { text, isError } = this.result!;
+    const { text, isError, markdown } = this.result!;
     if (text.trim() === "") return [this.theme.muted("(no output)")];
     const trimmed = text.replace(/\n+$/, "");
+    if (markdown && !isError) return renderMarkdown(trimmed, width, this.theme);
     let lines: string[];
     if (isError) lines = trimmed.split("\n").map((line) => this.theme.error(line));
     else if (this.name === "edit") lines = highlightCode(trimmed, "diff", this.theme);

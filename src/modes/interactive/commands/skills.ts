@@ -3,7 +3,7 @@
 // shows is what the model can load.
 import type { SlashCommand } from "../app-context.ts";
 
-const SOURCE = { builtin: "built in", project: "this project", user: "your home" } as const;
+const SOURCE = { builtin: "built in", project: "this project", user: "your home", extension: "an extension" } as const;
 
 export const SKILLS_COMMAND: SlashCommand = {
   name: "skills",

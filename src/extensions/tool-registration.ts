@@ -1,0 +1,56 @@
+// A `register_tool` frame read into the tool an extension registered: its schema, how it is offered
+// (exposure), whether it waits for a person (interactive), and the fields zot keeps for
+// programmatic callers (output_schema, namespace…) and for durable hosts (replay).
+// Rule: a value zot does not know never breaks the extension: an unknown exposure skips that one
+// tool, an unknown replay counts as "never"; each says so as a diagnostic naming the tool.
+import type { ExtFrameOf, ToolExposure, ToolReplay } from "../protocol/ext-frames.ts";
+import { TOOL_EXPOSURES, TOOL_REPLAYS } from "../protocol/ext-frames.ts";
+import type { ExtToolDef } from "./ext-tool.ts";
+
+const EMPTY_SCHEMA = { type: "object", properties: {} };
+
+/** A protocol mistake in the frame, for the host's log and diagnostics. */
+export interface RegistrationProblem {
+  kind: "tool_exposure" | "tool_replay";
+  message: string;
+}
+
+export type ToolRegistration = { def: ExtToolDef; problems: RegistrationProblem[] } | { skipped: RegistrationProblem };
+
+export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: string): ToolRegistration {
+  const problems: RegistrationProblem[] = [];
+  let exposure: ToolExposure = frame.deferred ? "deferred" : "direct";
+  if (frame.exposure !== undefined) {
+    if (!isOneOf(TOOL_EXPOSURES, frame.exposure)) {
+      return {
+        skipped: {
+          kind: "tool_exposure",
+          message: `tool "${frame.name}" has unknown exposure ${JSON.stringify(frame.exposure)}, skipped (known: ${TOOL_EXPOSURES.join(", ")})`,
+        },
+      };
+    }
+    exposure = frame.exposure;
+  }
+  let replay: ToolReplay = "never";
+  if (frame.replay !== undefined) {
+    if (isOneOf(TOOL_REPLAYS, frame.replay)) replay = frame.replay;
+    else problems.push({ kind: "tool_replay", message: `tool "${frame.name}" has unknown replay ${JSON.stringify(frame.replay)}; using "never" (known: ${TOOL_REPLAYS.join(", ")})` });
+  }
+  const def: ExtToolDef = {
+    name: frame.name,
+    description: frame.description ?? "",
+    schema: frame.schema ?? EMPTY_SCHEMA,
+    exposure,
+    interactive: frame.interactive === true,
+    replay,
+    namespace: frame.namespace || extension,
+    ...(frame.namespace_description ? { namespaceDescription: frame.namespace_description } : {}),
+    ...(frame.namespace_instructions ? { namespaceInstructions: frame.namespace_instructions } : {}),
+    ...(frame.output_schema !== undefined ? { outputSchema: frame.output_schema } : {}),
+  };
+  return { def, problems };
+}
+
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}

@@ -1,0 +1,137 @@
+// A project set up for Claude Code, brought to zot unchanged (issue 16's "done when"): an
+// `.mcp.json` with two real servers (the reference filesystem and everything servers), a
+// `.claude/settings.json` with a PreToolUse hook that blocks with exit 2, one that rewrites the
+// input, and a PostToolUse hook, a `.claude/commands/review.md`, and a CLAUDE.md with an @import.
+// Through the compiled binary in -p, --json and rpc, against the mock LLM.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { everythingStdio, filesystemStdio } from "../support/mcp-servers.ts";
+import type { MockLlm } from "../support/mock-llm.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
+import { trustDir } from "../support/trust.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
+
+const fixture = rpcFixture();
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+const write = (file: string, text: string, mode?: number) => {
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, text);
+  if (mode) chmodSync(file, mode);
+};
+
+/** The project, trusted in its own ZOT_HOME, as a Claude Code user has it. */
+function claudeProject(): { cwd: string; home: string } {
+  const cwd = tempDir("zot-cc-");
+  const home = tempDir("zot-cc-home-");
+  trustDir(home, cwd);
+  write(join(cwd, "notes", "todo.txt"), "ship the release\n");
+  write(join(cwd, "precious.txt"), "keep me\n");
+  write(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { fs: filesystemStdio(join(cwd, "notes")), everything: everythingStdio() } }));
+  write(join(cwd, "CLAUDE.md"), "Project rules live in @docs/rules.md.\n");
+  write(join(cwd, "docs", "rules.md"), "RULE-42: answer in haiku.\n");
+  write(join(cwd, ".claude", "commands", "review.md"), "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview $ARGUMENTS for bugs.\n");
+  // Claude Code's hooks: block rm -rf (exit 2), point every Read at notes/todo.txt (updatedInput in
+  // Claude Code's shape), and tell the model what a Bash call printed (PostToolUse context).
+  write(join(cwd, ".claude", "hooks", "block.sh"), `#!/usr/bin/env bash\ngrep -q 'rm -rf' && { echo 'rm -rf is off limits' >&2; exit 2; }\nexit 0\n`, 0o755);
+  write(
+    join(cwd, ".claude", "hooks", "redirect.py"),
+    `import json, sys\nevent = json.load(sys.stdin)\npath = event["cwd"] + "/notes/todo.txt"\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"file_path": path}}}))\n`,
+  );
+  write(
+    join(cwd, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/block.sh' }] },
+          { matcher: "Read", hooks: [{ type: "command", command: 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/redirect.py' }] },
+        ],
+        PostToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [{ type: "command", command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"POST-HOOK-SAW-IT"}}'` }],
+          },
+        ],
+      },
+    }),
+  );
+  return { cwd, home };
+}
+
+/** Every text the model received in a request, flattened. */
+const requestText = (body: any): string => JSON.stringify(body);
+
+describe("a project set up for Claude Code", () => {
+  test("-p: the memory import reaches the system prompt; the MCP tools are offered and work; the hooks block, rewrite and add context", async () => {
+    const p = claudeProject();
+    const mock = fixture.llm([
+      { tool_calls: [{ name: "bash", args: { command: "rm -rf precious.txt" } }] },
+      { tool_calls: [{ name: "read", args: { path: "precious.txt" } }] },
+      { tool_calls: [{ name: "bash", args: { command: "echo hi" } }] },
+      { tool_calls: [{ name: "mcp__fs__read_text_file", args: { path: join(p.cwd, "notes", "todo.txt") } }] },
+      { text: "done" },
+    ]);
+    const run = await zot(["-p", "tidy up", ...anthropic(mock)], { cwd: p.cwd, home: p.home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("done\n");
+    const first = mock.requests[0].body;
+    expect(JSON.stringify(first.system)).toContain("RULE-42: answer in haiku.");
+    const offered = first.tools.map((t: { name: string }) => t.name);
+    expect(offered).toEqual(expect.arrayContaining(["mcp__fs__read_text_file", "mcp__everything__echo"]));
+    // PreToolUse exit 2: the model reads the hook's stderr; the file survives.
+    expect(requestText(mock.requests[1].body)).toContain("rm -rf is off limits");
+    expect(existsSync(join(p.cwd, "precious.txt"))).toBe(true);
+    // PreToolUse updatedInput in Claude Code's shape rewrote zot's read.
+    expect(requestText(mock.requests[2].body)).toContain("ship the release");
+    // PostToolUse additionalContext reaches the model with the result.
+    expect(requestText(mock.requests[3].body)).toContain("POST-HOOK-SAW-IT");
+    // The filesystem server answered through the chain.
+    expect(requestText(mock.requests[4].body)).toContain("ship the release");
+  }, 60_000);
+
+  test("--json: the custom command /review runs with its arguments; its prompt reaches the model", async () => {
+    const p = claudeProject();
+    const mock = fixture.llm([{ text: "reviewed" }]);
+    const run = await zot(["--json", "/review src/app.ts", ...anthropic(mock)], { cwd: p.cwd, home: p.home });
+    expect(run.code).toBe(0);
+    const events = ndjson(run.stdout);
+    expect(events.find((e) => e.type === "command_result")).toMatchObject({ command: "review", action: "prompt", text: "Review src/app.ts for bugs." });
+    expect(requestText(mock.requests[0].body.messages)).toContain("Review src/app.ts for bugs.");
+    expect(events.at(-1).type).toBe("done");
+  }, 60_000);
+
+  test("rpc: get_commands lists /review and the servers' prompts; run_command runs /review", async () => {
+    const p = claudeProject();
+    const mock = fixture.llm([{ text: "looked" }]);
+    const rpc = fixture.spawn(anthropic(mock), { cwd: p.cwd, home: p.home });
+    const commands = await rpc.call({ type: "get_commands" });
+    const names = commands.data.commands.map((c: { name: string }) => c.name);
+    expect(names).toContain("review");
+    expect(names.some((n: string) => n.startsWith("mcp__everything__"))).toBe(true);
+    const answer = await rpc.call({ type: "run_command", name: "review", args: "README.md" });
+    expect(answer.success).toBe(true);
+    await rpc.waitFor((l) => l.type === "done", 0, "done");
+    expect(requestText(mock.requests[0].body.messages)).toContain("Review README.md for bugs.");
+  }, 60_000);
+});
+
+describe("custom commands", () => {
+  test("a namespaced command's !`cmd` runs in a trusted folder and is named as not run in an untrusted one", async () => {
+    const mock = fixture.llm([{ text: "one" }, { text: "two" }]);
+    const body = "---\ndescription: What changed\n---\nThe state: !`echo from-the-shell`\n";
+    const trusted = claudeProject();
+    write(join(trusted.cwd, ".claude", "commands", "git", "state.md"), body);
+    const ran = await zot(["-p", "/git:state", ...anthropic(mock)], { cwd: trusted.cwd, home: trusted.home });
+    expect(ran.code).toBe(0);
+    expect(requestText(mock.requests[0].body.messages)).toContain("The state: from-the-shell");
+
+    const untrusted = tempDir("zot-cc-untrusted-");
+    write(join(untrusted, ".claude", "commands", "git", "state.md"), body);
+    const refused = await zot(["-p", "/git:state", ...anthropic(mock)], { cwd: untrusted, home: tempDir("zot-cc-home-") });
+    expect(refused.code).toBe(0);
+    const sent = requestText(mock.requests[1].body.messages);
+    expect(sent).not.toContain("from-the-shell\\n");
+    expect(sent).toContain("was not run: this folder is not trusted");
+  }, 60_000);
+});
