@@ -1,7 +1,8 @@
 // What of the working directory (and of $ZOT_HOME) runs beside the agent: the extensions and hooks,
-// and the MCP servers, started in parallel under the run's one workspace trust decision. Rule: the
-// decision is made (and the user asked) at most once, before anything of the folder starts; with
-// --no-ext nothing of the folder would, so nothing is asked.
+// and the MCP servers, started in parallel under the run's one workspace trust decision, and the
+// Markdown commands. Rule: the decision is made (and the user asked) at most once, before anything
+// of the folder starts; with --no-ext nothing of the folder would, so nothing is asked.
+import { homedir } from "node:os";
 import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { McpLoaded } from "../mcp/load.ts";
@@ -63,4 +64,25 @@ export async function loadExtensions(
     zotBinary: options.zotBinary ?? process.execPath,
   });
   return { manager, warnings: report.warnings, trust };
+}
+
+/**
+ * The Markdown commands (.zot/commands, .claude/commands, $ZOT_HOME/commands, ~/.claude/commands)
+ * offered through the extensions' registry; their `!` lines run only in a trusted folder (`trust`:
+ * the run trusts it, or the folder is remembered as trusted). Resolves with warnings for the user.
+ */
+export async function addMarkdownCommands(
+  extensions: ExtensionManager,
+  context: { cwd: string; home: string; env: Record<string, string | undefined>; trust: boolean },
+): Promise<string[]> {
+  const { cwd, home, env } = context;
+  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
+    import("../commands/markdown-commands.ts"),
+    import("../commands/command-source.ts"),
+    import("../config/trust-store.ts"),
+  ]);
+  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
+  const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
+  if (found.commands.length > 0) extensions.addCommandSource(new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }));
+  return found.warnings;
 }

@@ -25,7 +25,7 @@ import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
-import { loadExtensions, loadMcp, trustOnce } from "./project-config.ts";
+import { addMarkdownCommands, loadExtensions, loadMcp, trustOnce } from "./project-config.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -282,18 +282,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       mcp.attach(agent);
       extensions?.addCommandSource(mcp);
     }
-    // [custom commands] Markdown commands (.zot/commands, .claude/commands, $ZOT_HOME/commands,
-    // ~/.claude/commands) are slash commands beside the extensions'; their `!` lines run only in a trusted folder.
+    // [custom commands] Markdown commands are slash commands beside the extensions'.
     if (extensions && !options.extensions?.noDiscovery) {
-      const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
-        import("../commands/markdown-commands.ts"),
-        import("../commands/command-source.ts"),
-        import("../config/trust-store.ts"),
-      ]);
-      const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
-      notes.push(...found.warnings);
-      const projectTrusted = options.trust === true || loaded?.trust.trusted === true || folderAnswer(home, cwd)?.trusted === true;
-      if (found.commands.length > 0) extensions.addCommandSource(new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }));
+      notes.push(...(await addMarkdownCommands(extensions, { cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true })));
     }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
