@@ -9,7 +9,6 @@
 // agent, the runtime's parts or the extensions but through here, and every unit of work ends with
 // `done` on the stream (work-policy.ts).
 import type { Pressure } from "../core/backpressure.ts";
-import { Listeners } from "../core/listeners.ts";
 import type { CompactOutcome, ContextUse, PromptInput } from "../core/outcomes.ts";
 import type { SideEvent, SideExchange } from "../core/side-question.ts";
 import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
@@ -24,6 +23,7 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import { userTurns } from "../session/fork.ts";
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
+import { EventStream } from "./event-stream.ts";
 import { commandPrompt, commandResultEvent, ExtensionCommands } from "./extension-commands.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
 import { ModelChoices } from "./model-choices.ts";
@@ -87,7 +87,7 @@ export class Conversation {
   readonly commands: ExtensionCommands;
   /** the user's side of the extension panel on show */
   readonly panels: PanelControls;
-  private readonly stream = new Listeners<AgentEvent>();
+  private readonly stream: EventStream;
   private readonly work: WorkPolicy;
   private connected = false;
 
@@ -95,8 +95,14 @@ export class Conversation {
     private readonly runtime: Runtime,
     options: ConversationOptions,
   ) {
-    runtime.agent.onEvent((event) => this.stream.fire(event));
-    this.work = new WorkPolicy(options.busy, options.wording ?? RPC_BUSY_WORDING, this.stream, (message) => options.log?.(message));
+    this.stream = new EventStream(runtime.agent);
+    this.work = new WorkPolicy(
+      options.busy,
+      options.wording ?? RPC_BUSY_WORDING,
+      this.stream,
+      () => runtime.agent.unitsDone,
+      (message) => options.log?.(message),
+    );
     this.models = new ModelChoices(runtime);
     this.sessions = new SessionOperations(runtime, (what, label, work) => this.work.exclusive(what, label, work));
     this.guards = new ToolGuards(runtime);

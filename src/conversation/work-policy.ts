@@ -5,11 +5,10 @@
 // Rule: every unit ends with `done` on the stream, exactly once, whatever happens inside it: the
 // agent's own done for a prompt or compaction, this one's for a command that never reached the agent,
 // after an `error` for anything thrown; a unit dropped from the queue is told, and has no events.
-import type { Listeners } from "../core/listeners.ts";
 import type { PromptOutcome } from "../core/outcomes.ts";
 import { errorText } from "../protocol/error-text.ts";
-import type { AgentEvent } from "../protocol/events.ts";
 import { type BusyWording, busyMessage, ZotBusyError } from "./busy.ts";
+import type { EventStream } from "./event-stream.ts";
 import { WorkQueue } from "./work-queue.ts";
 
 /** What happens to input while a unit of work runs: it waits its turn, or it is refused at once. */
@@ -31,8 +30,10 @@ export class WorkPolicy {
   constructor(
     private readonly policy: BusyPolicy,
     private readonly wording: BusyWording,
-    /** the conversation's stream: a unit's `done` is heard and, when missing, said on it */
-    private readonly stream: Listeners<AgentEvent>,
+    /** the conversation's stream: a unit's missing `done` (and what it threw) is said on it */
+    private readonly stream: EventStream,
+    /** how many units the agent has ended with its own `done` so far */
+    private readonly agentUnitsDone: () => number,
     /** hears what an operation threw that nobody awaited (a unit's failure is its error event) */
     log: (message: string) => void,
   ) {
@@ -113,11 +114,9 @@ export class WorkPolicy {
     });
   }
 
+  /** A unit the agent ran (a prompt, a compaction) ended with the agent's own done; any other gets the conversation's. */
   private async endingWithDone(work: () => Promise<UnitOutcome>): Promise<UnitOutcome> {
-    let done = false;
-    const off = this.stream.add((event) => {
-      if (event.type === "done") done = true;
-    });
+    const before = this.agentUnitsDone();
     let outcome: UnitOutcome;
     try {
       outcome = await work();
@@ -125,10 +124,8 @@ export class WorkPolicy {
       const message = errorText(error);
       this.stream.fire({ type: "error", message, code: "internal" });
       outcome = { status: "error", message, code: "internal" };
-    } finally {
-      off();
     }
-    if (!done) this.stream.fire({ type: "done" });
+    if (this.agentUnitsDone() === before) this.stream.fire({ type: "done" });
     return outcome;
   }
 }

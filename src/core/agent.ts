@@ -6,8 +6,7 @@
 // and tools only through their interfaces.
 import type { AgentEvent, EventOf } from "../protocol/events.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { type ContentBlock, type ImageBlock, type Message, nowIso, toWireContent } from "../protocol/messages.ts";
-import { promptWithContext } from "../protocol/prompt-context.ts";
+import { type Message, nowIso } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import type { FileViews, ProtectedPath, Tool, ToolOrigin } from "../protocol/tool.ts";
@@ -17,12 +16,12 @@ import { Backpressure, type Pressure } from "./backpressure.ts";
 import { compactNow } from "./compaction-run.ts";
 import { InterceptChain } from "./intercept.ts";
 import { type Listener, Listeners } from "./listeners.ts";
-import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, ToolRun, TurnFailure } from "./outcomes.ts";
+import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, ToolRun } from "./outcomes.ts";
 import type { PromptHooks } from "./prompt-hooks.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
+import { type Preparer, runPrompt } from "./prompt-run.ts";
 import { runToolCall } from "./tool-run.ts";
 import type { ToolStep } from "./tool-step.ts";
-import { runTurns } from "./turn-loop.ts";
 
 export type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, PromptTool, ToolRun, TurnFailure } from "./outcomes.ts";
 
@@ -60,8 +59,9 @@ export class Agent {
   /** the run's own system prompt (or the one before_agent_start set), before any owner's section */
   private baseSystem: string;
   /** awaited before each prompt's first model call (extensions' before_agent_start) */
-  private readonly preparers = new Set<(signal: AbortSignal) => Promise<void>>();
+  private readonly preparers = new Set<Preparer>();
   private readonly clears = new Listeners<void>();
+  private unitCount = 0;
   private readonly systemSections = new Map<string, string>();
 
   constructor(options: AgentOptions) {
@@ -230,7 +230,7 @@ export class Agent {
    * Adds work awaited at the start of every prompt, before its first model call (the extensions'
    * before_agent_start pass); it must not throw. Returns the unsubscribe function.
    */
-  onBeforePrompt(preparer: (signal: AbortSignal) => Promise<void>): () => void {
+  onBeforePrompt(preparer: Preparer): () => void {
     this.preparers.add(preparer);
     return () => this.preparers.delete(preparer);
   }
@@ -267,60 +267,19 @@ export class Agent {
 
   /** Runs a prompt to its end: user_message, its turns, an `error` if it failed, then `done`. Never rejects. */
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
-    const { state, out } = this;
-    // [settings hooks] UserPromptSubmit: the prompt may be refused before it enters the transcript.
-    const submitted = await this.hookAnswer(() => state.promptHooks?.submit?.(input.text, signal));
-    if (submitted && "failure" in submitted) return this.ended(submitted.failure);
-    if (submitted && "block" in submitted) {
-      out.emit({ type: "error", message: submitted.block, code: "blocked" });
-      out.emit({ type: "done" });
-      return { status: "blocked", reason: submitted.block };
-    }
-    const start = state.messages.length;
-    const content: ContentBlock[] = [];
-    const text = promptWithContext(input.text, input.context);
-    if (text) content.push({ type: "text", text });
-    for (const image of input.images ?? []) content.push({ type: "image", ...image } satisfies ImageBlock);
-    for (const context of submitted?.context ?? []) content.push({ type: "text", text: context });
-    const userMessage: Message = { role: "user", content, time: nowIso() };
-    out.append(userMessage);
-    out.emit({ type: "user_message", content: toWireContent(content), time: userMessage.time });
-
-    // Extensions rewrite the system prompt before the first model call (before_agent_start).
-    for (const prepare of this.preparers) await prepare(signal);
-    let outcome = await runTurns(state, out, signal, start, input.tool);
-    // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
-    for (;;) {
-      const more = outcome.status === "ok" ? await this.hookAnswer(() => state.promptHooks?.stopping?.(signal)) : undefined;
-      if (more === undefined) break;
-      if (typeof more !== "string") {
-        outcome = { status: "error", ...more.failure };
-        break;
-      }
-      const feedback: Message = { role: "user", content: [{ type: "text", text: more }], time: nowIso() };
-      out.append(feedback);
-      out.emit({ type: "user_message", content: toWireContent(feedback.content), time: feedback.time });
-      outcome = await runTurns(state, out, signal, start);
-    }
-    return this.ended(outcome);
-  }
-
-  /** What a prompt hook answered, or the failure of one that threw (the prompt still ends in order). */
-  private async hookAnswer<T>(ask: () => Promise<T> | undefined): Promise<T | { failure: TurnFailure } | undefined> {
-    try {
-      return await ask();
-    } catch (error) {
-      return { failure: { message: errorText(error), code: "internal" } };
-    }
-  }
-
-  /** The end of a prompt: an `error` when it failed or was blocked, then `done`. */
-  private ended(failed: PromptOutcome | TurnFailure): PromptOutcome {
-    const outcome: PromptOutcome = "status" in failed ? failed : { status: "error", ...failed };
-    if (outcome.status === "error") this.out.emit({ type: "error", message: outcome.message, code: outcome.code });
-    if (outcome.status === "blocked") this.out.emit({ type: "error", message: outcome.reason, code: "blocked" });
-    this.out.emit({ type: "done" });
+    const outcome = await runPrompt(this.state, this.out, input, signal, this.preparers);
+    this.done();
     return outcome;
+  }
+
+  /** How many units of work (prompts, compactions) this agent has ended, each with its one `done`. */
+  get unitsDone(): number {
+    return this.unitCount;
+  }
+
+  private done(): void {
+    this.unitCount += 1;
+    this.out.emit({ type: "done" });
   }
 
   /**
@@ -338,7 +297,7 @@ export class Agent {
     }
     // Ends like a prompt, whatever the outcome: an abort is compact_start, (usage,) done, with no
     // error event, as an aborted prompt has none.
-    this.out.emit({ type: "done" });
+    this.done();
     return outcome;
   }
 
