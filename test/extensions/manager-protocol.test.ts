@@ -26,10 +26,12 @@ const manager = () => {
 };
 const layout = () => extensionLayout("zot-mgrp-");
 const signal = () => new AbortController().signal;
+/** The frames recorded so far; a last line still being written (no newline yet) is not one. */
 const lines = (file: string): any[] =>
   existsSync(file)
     ? readFileSync(file, "utf8")
         .split("\n")
+        .slice(0, -1)
         .filter(Boolean)
         .map((l) => JSON.parse(l))
     : [];

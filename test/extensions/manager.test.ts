@@ -41,10 +41,12 @@ function manager(): ExtensionManager {
   return m;
 }
 
+/** The frames recorded so far; a last line still being written (no newline yet) is not one. */
 function lines(file: string): any[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8")
     .split("\n")
+    .slice(0, -1)
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 }

@@ -63,12 +63,12 @@ function readLog(home: string, name: string): string {
   return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
 
+/** The frames the extension recorded so far; a last line it is still writing (no newline yet) is not one. */
 function readRecord(file: string): any[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
+  const lines = readFileSync(file, "utf8").split("\n");
+  lines.pop();
+  return lines.filter(Boolean).map((line) => JSON.parse(line));
 }
 
 const signal = () => new AbortController().signal;
