@@ -3,6 +3,7 @@
 // provider, and a broken or mis-keyed auth.json is reported as a sentence naming the file and the
 // field, never a crash and never a silent fallback; the file is only ever written whole,
 // atomically, with mode 0600.
+import { writeFileAtomic } from "./write-file-atomic.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -171,18 +172,4 @@ export function authFileModeWarning(file: string, platform: string = process.pla
   }
   if ((mode & 0o077) === 0) return undefined;
   return `${file} can be read by other users (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${JSON.stringify(file)}`;
-}
-
-/** Write to a temporary file beside the target, then rename: a reader never sees half a file. */
-function writeFileAtomic(file: string, content: string, mode: number): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    fs.writeFileSync(tmp, content, { mode });
-    // writeFileSync's mode passes through the umask and is ignored when the file exists.
-    fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
 }

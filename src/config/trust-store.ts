@@ -3,6 +3,7 @@
 // Rule: a folder is its real path (symlinks resolved), so two spellings of one folder are one
 // answer; the file is only ever written whole, atomically, 0600; a store that cannot be read trusts
 // nothing and is never overwritten (the user's answers in it are not lost to a rewrite).
+import { writeFileAtomic } from "./write-file-atomic.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -109,17 +110,4 @@ function updateStore(home: string, change: (folders: Record<string, FolderAnswer
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   writeFileAtomic(store.file, `${JSON.stringify(sorted, null, 2)}\n`, 0o600);
   return key;
-}
-
-/** A temporary file beside the target, then rename: a reader never sees half a store. */
-function writeFileAtomic(file: string, content: string, mode: number): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    fs.writeFileSync(tmp, content, { mode });
-    fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
 }

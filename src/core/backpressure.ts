@@ -1,6 +1,8 @@
 // Holding the agent's producers back for a consumer of its events that cannot keep up (rpc's or
 // --json's stdout not drained): while a pressure says wait, the model stream is not read and a
 // tool's output is not taken. Rule: an abort never waits for a reader that may never read again.
+import { untilAborted } from "../protocol/until-aborted.ts";
+
 export type Pressure = () => Promise<void> | undefined;
 
 export class Backpressure {
@@ -22,17 +24,4 @@ export class Backpressure {
     if (waits.length === 0) return undefined;
     return untilAborted(Promise.all(waits), signal);
   }
-}
-
-/** Resolves when `promise` does or when `signal` aborts, whichever is first; never rejects. */
-function untilAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-    promise.then(done, done);
-  });
 }

@@ -8,6 +8,7 @@
 // thrown away; every rewrite that is kept is in the audit trail (an intercept event). The first pass
 // starts at once; a later reason for one (however many come together: a session switch is a clear
 // and a model switch too) only marks the prompt stale, and the next prompt runs one pass first.
+import { untilAborted } from "../protocol/until-aborted.ts";
 import { randomUUID } from "node:crypto";
 import { describeTextChange } from "../core/intercept-change.ts";
 import type { AgentEvent } from "../protocol/events.ts";
@@ -163,17 +164,4 @@ export class AgentStartPasses {
     }
     return value;
   }
-}
-
-/** Resolves when `promise` settles or `signal` aborts; never rejects. */
-function untilAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-    promise.then(done, done);
-  });
 }

@@ -3,7 +3,7 @@
 // Rule: a panel belongs to the extension that opened it; a render or close from anyone else, or
 // for another id, is ignored (logged), and whoever loses the panel (replaced, closed by the user,
 // its extension gone) is told, so no extension keeps drawing into a panel nobody sees.
-import type { HostFrameOf, PanelContent, PanelSpec } from "../protocol/ext-frames.ts";
+import type { HostFrameOf, PanelContent, PanelSpec, PanelView } from "../protocol/ext-frames.ts";
 
 /** What an extension did to its panel, as its host reports it. `gone`: the extension exited. */
 export type PanelOp =
@@ -12,15 +12,7 @@ export type PanelOp =
   | { op: "close"; panel_id: string }
   | { op: "gone" };
 
-/** The panel as a front end draws it. */
-export interface PanelView {
-  extension: string;
-  id: string;
-  /** the extension's name when it gave no title */
-  title: string;
-  lines: string[];
-  footer: string;
-}
+export type { PanelView };
 
 /** Why a panel closed: its extension closed it (or went away), the user did, or another panel took its place. */
 export type PanelCloseReason = "extension" | "user" | "replaced";

@@ -6,6 +6,7 @@
 // read, and a server defined there is named with the command that removes it); a file is written
 // whole and atomically with its other keys kept; a file that cannot be read as JSON is never
 // overwritten; `$ZOT_HOME/mcp.json` is private (0600), since headers and env may hold tokens.
+import { writeFileAtomic } from "../config/write-file-atomic.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../config/home.ts";
@@ -106,13 +107,5 @@ function updateFile(file: string, mode: number, change: (data: Record<string, un
   const existing = fs.statSync(file, { throwIfNoEntry: false });
   if (existing && mode !== 0o600) mode = existing.mode & 0o777;
   fs.mkdirSync(path.dirname(file), { recursive: true, ...(mode === 0o600 ? { mode: 0o700 } : {}) });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    fs.writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode });
-    fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, mode);
 }

@@ -149,6 +149,8 @@ export const PanelContent = v.object({
 export type PanelContent = v.InferOutput<typeof PanelContent>;
 export const PanelSpec = v.object({ id: v.pipe(v.string(), v.minLength(1)), ...PanelContent.entries });
 export type PanelSpec = v.InferOutput<typeof PanelSpec>;
+/** A panel as front ends draw it: its owner, its id and its whole content (the title defaults to the extension's name). */
+export type PanelView = { extension: string; id: string } & Required<PanelContent>;
 export const CommandResponseFrame = v.object({
   type: v.literal("command_response"),
   id: FrameId,

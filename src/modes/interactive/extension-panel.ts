@@ -10,7 +10,7 @@
 // the lines that show in full) to window long content itself. A line wider than the screen is cut,
 // never wrapped, so an extension's row numbers (a cursor on row 3) stay the rows the user sees.
 import type { EventOf } from "../../protocol/events.ts";
-import type { HostFrameOf } from "../../protocol/ext-frames.ts";
+import type { HostFrameOf, PanelView } from "../../protocol/ext-frames.ts";
 import type { Component } from "../../tui/component.ts";
 import type { Key } from "../../tui/keys.ts";
 import { styledRow, styledRows } from "../../tui/styled-row.ts";
@@ -20,14 +20,7 @@ import { truncateToWidth, visibleWidth } from "../../tui/width.ts";
 /** A key the protocol sends a panel (panel_key). */
 export type PanelKey = HostFrameOf<"panel_key">["key"];
 
-/** The panel as the TUI draws it: what the panel_open and panel_render events carry. */
-export interface PanelView {
-  extension: string;
-  id: string;
-  title: string;
-  lines: string[];
-  footer: string;
-}
+export type { PanelView };
 
 /** The view a panel_open or panel_render event shows. */
 export function panelViewOf(event: EventOf<"panel_open" | "panel_render">): PanelView {
