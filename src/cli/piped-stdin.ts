@@ -4,8 +4,7 @@
 // Rule: nothing piped is ever dropped; and a stdin that is open but silent (a parent process that
 // never closes it) cannot hang a run that already has its prompt: zot waits a few seconds for the
 // first byte, then goes on with a note.
-import { fstatSync } from "node:fs";
-import { isatty } from "node:tty";
+import { fstatSync, readFileSync } from "node:fs";
 
 /** How long a run that has its prompt waits for a silent stdin's first byte. */
 export const FIRST_BYTE_WAIT_MS = 3_000;
@@ -22,14 +21,15 @@ export interface PipedStdin {
  * pipe that sends nothing for FIRST_BYTE_WAIT_MS is not waited for.
  */
 export async function readPipedStdin(havePrompt: boolean, waitMs = FIRST_BYTE_WAIT_MS): Promise<PipedStdin> {
-  if (isatty(0)) return { text: "" };
-  const kind = stdinKind();
-  if (kind === "closed") return { text: "" };
+  const kind = await stdinKind();
+  if (kind === "terminal" || kind === "closed") return { text: "" };
+  // Files and devices (/dev/null) answer at once: read in one call, without a stream.
+  if (kind === "file") return { text: trimmedText(readFileSync(0)) };
   const reader = Bun.stdin.stream().getReader();
   const chunks: Uint8Array[] = [];
   try {
-    // Files and devices (/dev/null) answer at once; only a pipe or socket can stay silent.
-    if (havePrompt && kind === "stream") {
+    // A pipe or socket can stay silent.
+    if (havePrompt) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const silence = new Promise<"silent">((resolve) => (timer = setTimeout(() => resolve("silent"), waitMs)));
       // The timer is cleared once stdin answers: a pending one would keep the process alive after the run.
@@ -52,9 +52,14 @@ export async function readPipedStdin(havePrompt: boolean, waitMs = FIRST_BYTE_WA
   } finally {
     reader.releaseLock();
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks)).replace(/\s+$/, "");
-  if (text.trim() === "") return kind === "stream" ? emptyPipe(havePrompt) : { text: "" };
-  return { text };
+  const text = trimmedText(Buffer.concat(chunks));
+  return text === "" ? emptyPipe(havePrompt) : { text };
+}
+
+/** The text of what was read, trailing whitespace dropped; "" when it is only whitespace. */
+function trimmedText(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes).replace(/\s+$/, "");
+  return text.trim() === "" ? "" : text;
 }
 
 /** A pipe that closed without a byte: `git diff | zot -p "review"` on a clean tree. */
@@ -62,13 +67,27 @@ function emptyPipe(havePrompt: boolean): PipedStdin {
   return havePrompt ? { text: "", note: "stdin was piped but empty; sending the prompt alone" } : { text: "" };
 }
 
-/** "stream": a pipe or socket (may stay open and silent); "file": a file or device (answers at once). */
-function stdinKind(): "stream" | "file" | "closed" {
+/**
+ * "stream": a pipe or socket (may stay open and silent); "file": a file or device (answers at once);
+ * "terminal": the user's keyboard, never read here.
+ */
+async function stdinKind(): Promise<"stream" | "file" | "terminal" | "closed"> {
+  let stat: ReturnType<typeof fstatSync>;
   try {
-    const stat = fstatSync(0);
-    return stat.isFIFO() || stat.isSocket() ? "stream" : "file";
+    stat = fstatSync(0);
   } catch {
     // No fd 0 at all (a parent that closed it).
     return "closed";
   }
+  if (stat.isFIFO() || stat.isSocket()) return "stream";
+  if (!stat.isCharacterDevice() || isLinuxMemoryDevice(stat.rdev)) return "file";
+  // Only a character device can be a terminal; node:tty is loaded for it alone (its streams cost
+  // about 2.5 ms and 6 MB of a one-shot run that reads a pipe, a file or /dev/null).
+  const { isatty } = await import("node:tty");
+  return isatty(0) ? "terminal" : "file";
+}
+
+/** /dev/null, /dev/zero and the other memory devices of Linux (major 1): never a terminal. */
+function isLinuxMemoryDevice(rdev: number): boolean {
+  return process.platform === "linux" && ((rdev >> 8) & 0xfff) === 1;
 }

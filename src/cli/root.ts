@@ -2,7 +2,6 @@
 // mode (`--rpc` hands over to cli/rpc.ts). Rule: flags are checked before anything starts, and
 // every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted: SIGINT, SIGTERM or
 // SIGHUP; see signals.ts).
-import { isatty } from "node:tty";
 import { UsageError } from "../config/usage-error.ts";
 import type { Conversation } from "../conversation/conversation.ts";
 import { VERSION } from "../version.ts";
@@ -45,8 +44,9 @@ export async function runRoot(argv: string[]): Promise<number> {
   const runtimeOptions = runtimeOptionsFromFlags(flags);
   const sessionChoice = sessionChoiceFromFlags(flags);
 
-  const stdinIsTty = isatty(0);
-  if (!flags.print && !flags.json && stdinIsTty) {
+  // The TUI when neither -p nor --json asks otherwise and stdin is a terminal (node:tty is loaded
+  // only to ask: a one-shot run does without its streams).
+  if (!flags.print && !flags.json && (await import("node:tty")).isatty(0)) {
     return (await import("./interactive.ts")).runInteractiveCommand(runtimeOptions, sessionChoice, positionals.join(" ").trim());
   }
   if (flags.print && flags.json) throw new UsageError("-p and --json cannot be used together; pick one");

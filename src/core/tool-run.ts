@@ -5,7 +5,6 @@
 // before it ran, one a participant refused, and those left when a participant ends the turn each get
 // an error result; each result is announced the moment it is known. A call an extension asks for
 // (call_tool, a command's tool_prompt) goes through the same gates, its events naming the extension.
-import { randomUUID } from "node:crypto";
 import { nowIso, type ToolCallBlock, type ToolResultBlock, toWireResultContent } from "../protocol/messages.ts";
 import { type ToolOrigin, type ToolResult, textResult } from "../protocol/tool.ts";
 import { type AgentOutlets, type AgentState, offeredTools } from "./agent-state.ts";
@@ -60,7 +59,7 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
  */
 export async function runPromptTool(state: AgentState, out: AgentOutlets, tool: PromptTool, signal: AbortSignal): Promise<TurnEnding | undefined> {
   const origin: ToolOrigin = { extension: tool.origin, chain: [tool.name] };
-  const call: ToolCallBlock = { type: "tool_call", id: `call_ext_${randomUUID().replaceAll("-", "")}`, name: tool.name, args: tool.args, origin_extension: tool.origin };
+  const call: ToolCallBlock = { type: "tool_call", id: `call_ext_${crypto.randomUUID().replaceAll("-", "")}`, name: tool.name, args: tool.args, origin_extension: tool.origin };
   out.append({ role: "assistant", content: [call], time: nowIso() });
   out.emit({ type: "tool_call", id: call.id, name: call.name, args: call.args, origin_extension: tool.origin });
   const ran = await runTools(state, out, [call], signal, origin);

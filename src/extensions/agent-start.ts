@@ -9,7 +9,6 @@
 // starts at once; a later reason for one (however many come together: a session switch is a clear
 // and a model switch too) only marks the prompt stale, and the next prompt runs one pass first.
 import { untilAborted } from "../protocol/until-aborted.ts";
-import { randomUUID } from "node:crypto";
 import { describeTextChange } from "../core/intercept-change.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { InterceptFields, InterceptReply } from "./ext-intercept.ts";
@@ -99,7 +98,7 @@ export class AgentStartPasses {
     const targets = this.deps.targets().filter((target) => target.wantsAgentStart());
     const controller = new AbortController();
     this.controllers.add(controller);
-    const runId = `run-${randomUUID()}`;
+    const runId = `run-${crypto.randomUUID()}`;
     let prompt = this.base;
     const audit: AgentEvent[] = [];
     try {

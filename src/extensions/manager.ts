@@ -3,7 +3,6 @@
 // Rule: deterministic and isolated. Precedence decides every name conflict (built-ins first, then
 // discovery order), every conflict is logged, and one extension failing (at load, mid-call, at
 // exit) never stops zot or another extension.
-import { randomUUID } from "node:crypto";
 import { extensionLogFile } from "../config/home.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
@@ -169,7 +168,7 @@ export class ExtensionManager implements SlashCommands {
   /** the panel on show, between the extensions and the mode that shows it */
   readonly panels = new PanelBoard();
   private input: InputSink | undefined;
-  private readonly events = new ExtensionEvents((frame) => this.broadcast(frame), process.cwd(), `run-${randomUUID()}`);
+  private readonly events = new ExtensionEvents((frame) => this.broadcast(frame), process.cwd(), `run-${crypto.randomUUID()}`);
   private gate: ConfirmGate | undefined;
   private offGate: (() => void) | undefined;
   private offSteps: (() => void) | undefined;
@@ -425,7 +424,7 @@ export class ExtensionManager implements SlashCommands {
   /** Another conversation takes over (a resume, a fork switched to): session_end, then session_start with the new id. */
   switchSession(id: string | undefined): void {
     this.events.emit("session_end", { reason: "session_switch" });
-    this.events.sessionId = id ?? `run-${randomUUID()}`;
+    this.events.sessionId = id ?? `run-${crypto.randomUUID()}`;
     this.events.emit("session_start");
     this.services.newConversation();
   }

@@ -3,7 +3,7 @@
 // with every character outside [A-Za-z0-9_-] made `_`, so settings matchers and habits carry over.
 // Rule: a tool name fits the providers' limit (64 characters): a longer one keeps its start and
 // gets a short hash of the whole, so two long names never become one.
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../protocol/random-hex.ts";
 
 export const MAX_TOOL_NAME = 64;
 
@@ -16,7 +16,7 @@ export function normalizeName(name: string): string {
 export function mcpToolName(server: string, tool: string): string {
   const full = `mcp__${normalizeName(server)}__${normalizeName(tool)}`;
   if (full.length <= MAX_TOOL_NAME) return full;
-  const hash = createHash("sha256").update(full).digest("hex").slice(0, 8);
+  const hash = sha256Hex(full).slice(0, 8);
   return `${full.slice(0, MAX_TOOL_NAME - hash.length - 1)}_${hash}`;
 }
 

@@ -28,13 +28,18 @@ export interface RunRecord {
   remove(): void;
 }
 
-/** The record of this process in `dir`; nothing is written until the first update. */
+/** The record of this process in `dir`; nothing is written until an update names a group. */
 export function runRecord(dir: string): RunRecord {
   const file = join(dir, `${process.pid}.json`);
-  const base = { pid: process.pid, start: readProcess(process.pid)?.start, since: new Date().toISOString(), cwd: process.cwd() };
+  const since = new Date().toISOString();
+  const cwd = process.cwd();
+  let base: Omit<RunFile, "groups"> | undefined;
   let written = false;
   return {
     update(groups) {
+      // A run that started nothing has nothing to report after a kill -9.
+      if (groups.length === 0 && !written) return;
+      base ??= { pid: process.pid, start: readProcess(process.pid)?.start, since, cwd };
       const data: RunFile = { ...base, groups };
       try {
         mkdirSync(dir, { recursive: true });
@@ -65,13 +70,15 @@ export function leftoversOfDeadRuns(dir: string): string[] {
     return [];
   }
   const notes: string[] = [];
-  const table = readProcessTable();
+  // The whole process table is read only when a dead run left groups to look for (rarely).
+  let table: Map<number, ProcessEntry> | undefined | null = null;
   for (const name of names) {
     const path = join(dir, name);
     const run = readRun(path);
     if (run && stillRunning(run)) continue;
     rmSync(path, { force: true });
     if (!run || run.groups.length === 0) continue;
+    if (table === null) table = readProcessTable();
     const note = table ? survivorsNote(run, table) : groupsNote(run);
     if (note) notes.push(note);
   }

@@ -14,12 +14,12 @@
 // - Taking over: under `<file>.lock.takeover` (itself a lock, taken and judged the same way), and
 //   only if the lock is still the very file judged stale, it is renamed over atomically.
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
 import os from "node:os";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { randomHex } from "../protocol/random-hex.ts";
 
 export interface LockOwner {
   pid: number;
@@ -133,7 +133,7 @@ function isLive(owner: LockOwner): boolean {
 
 /** The owner, complete, in a temp file beside the lock. */
 function writeTemp(lockFile: string, owner: LockOwner): string {
-  const temp = `${lockFile}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const temp = `${lockFile}.${process.pid}-${randomHex(4)}.tmp`;
   try {
     const fd = openSync(temp, "wx", 0o644);
     try {

@@ -1,9 +1,9 @@
 // Where sessions live and what they are called: $ZOT_HOME/sessions/<cwd hash>/<id>.jsonl.
 // Rule: the directory depends only on the resolved cwd string, and an id sorts by creation time
 // (UTC date and time, then random hex), so names alone tell old from new.
-import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
+import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 
 export const SESSION_FILE_EXT = ".jsonl";
 export const EXPORT_FILE_EXT = ".zotsession";
@@ -15,7 +15,7 @@ export const PLACEHOLDER_PREFIX = "<zot:";
 
 /** 16 hex characters of the SHA-256 of the working directory, as resolved. */
 export function cwdKey(cwd: string): string {
-  return createHash("sha256").update(cwd).digest("hex").slice(0, 16);
+  return sha256Hex(cwd).slice(0, 16);
 }
 
 /** The directory holding every session of one working directory. */
@@ -30,7 +30,7 @@ export function sessionPath(home: string, cwd: string, id: string): string {
 /** `20261123-032914-9f3c2a1b`: creation time (UTC), then 8 random hex digits. */
 export function newSessionId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${randomBytes(4).toString("hex")}`;
+  return `${stamp}-${randomHex(4)}`;
 }
 
 /** The id a session file is named by. */

@@ -5,7 +5,6 @@
 // Rule: a folder's .claude/settings*.json count only when the folder is trusted; the user's own
 // files (~/.claude/settings.json, $ZOT_HOME/settings.json) always do. Each entry point outside
 // this folder is one line, marked "[settings hooks]".
-import { randomUUID } from "node:crypto";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
 import { HookRunner } from "./hook-runner.ts";
@@ -44,7 +43,7 @@ export interface SettingsHooks {
 
 export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHooks {
   const { agent, gate } = options;
-  const runId = `run-${randomUUID()}`;
+  const runId = `run-${crypto.randomUUID()}`;
   const sources = new SettingsHooksSources(
     settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted }),
     (message) => options.log(message),

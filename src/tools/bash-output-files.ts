@@ -4,10 +4,10 @@
 // than BASH_OUTPUT_MAX_AGE_MS are removed, then the oldest others until all of them together,
 // with room for the new one, fit in BASH_OUTPUT_BUDGET_BYTES. Only this user's files of that exact
 // name are ever touched, and none written to in the last minute (another zot may be writing it).
-import { randomBytes } from "node:crypto";
 import { lstatSync, openSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomHex } from "../protocol/random-hex.ts";
 
 /** The name of a full-output file, in the temp directory. */
 export const BASH_OUTPUT_FILE = /^zot-bash-[0-9a-f]{12}\.log$/;
@@ -33,7 +33,7 @@ export interface SweepLimits {
 export function createOutputFile(): { path: string; fd: number } | undefined {
   const dir = tmpdir();
   sweepOutputFiles({ dir, maxAgeMs: BASH_OUTPUT_MAX_AGE_MS, budgetBytes: BASH_OUTPUT_BUDGET_BYTES, roomBytes: BASH_OUTPUT_FILE_MAX_BYTES, now: Date.now() });
-  const path = join(dir, `zot-bash-${randomBytes(6).toString("hex")}.log`);
+  const path = join(dir, `zot-bash-${randomHex(6)}.log`);
   try {
     return { path, fd: openSync(path, "wx", 0o600) };
   } catch {

@@ -3,10 +3,10 @@
 // that changed since the model last saw it; they say so and tell the model to read it again, as
 // Claude Code's edit does. A file the model has not seen through zot (read nothing yet, a resumed
 // session) has no record and is not judged.
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import type { Stats } from "node:fs";
 import type { FileView, ToolContext } from "../protocol/tool.ts";
+import { sha256Hex } from "../protocol/random-hex.ts";
 
 /** Records are by real path, so `./a`, `a` and a symlink to it are one file. */
 function keyOf(abs: string): string {
@@ -18,7 +18,7 @@ function keyOf(abs: string): string {
 }
 
 export function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return sha256Hex(bytes);
 }
 
 /** Notes that the model has now seen `abs` as `sha256` (after a read, write or edit). */

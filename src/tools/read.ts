@@ -3,7 +3,6 @@
 // from the start, the offset/limit window is selected, and only then are the output caps applied
 // (the original capped the bytes first, so nothing past 50 KB could ever be read). Only regular
 // files are read: a FIFO, a device or a socket can block forever and is refused with a sentence.
-import { createHash, type Hash } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
@@ -100,7 +99,7 @@ export const readTool: Tool = {
           { path: abs, bytes: info.size },
         );
       }
-      const hash = createHash("sha256");
+      const hash = new Bun.CryptoHasher("sha256");
       const window = await scanLines(handle, head, offset, limit, ctx.signal, hash);
       if (window === "aborted") return textResult("read: aborted", true);
       const result = renderWindow(window, path, abs, offset, limit);
@@ -188,7 +187,7 @@ async function scanLines(
   limit: number | undefined,
   signal: AbortSignal,
   /** fed every byte of the file */
-  hash: Hash,
+  hash: Bun.CryptoHasher,
 ): Promise<LineWindow | "aborted"> {
   const wanted = Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES);
   const decoder = new TextDecoder("utf-8");

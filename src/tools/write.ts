@@ -3,7 +3,6 @@
 // program creates in the meantime is not overwritten. A new file appears whole (written aside,
 // then linked into place); an existing one is rewritten in place, keeping its inode, hard links,
 // mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
-import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
 import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -16,6 +15,7 @@ import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
+import { randomHex } from "../protocol/random-hex.ts";
 
 const WriteArgs = v.object({
   path: v.pipe(
@@ -107,7 +107,7 @@ export const writeTool: Tool = {
  * links, created exclusively and written. "exists" when another program created it first.
  */
 export function createFile(path: string, bytes: Uint8Array): { mtimeMs: number } | "exists" {
-  const temp = join(dirname(path), `.${basename(path)}.zot-${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(dirname(path), `.${basename(path)}.zot-${randomHex(6)}.tmp`);
   let fd = openSync(temp, "wx", 0o666);
   try {
     writeAll(fd, bytes);

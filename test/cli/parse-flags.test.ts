@@ -1,0 +1,105 @@
+// zot's flag parser against node:util's parseArgs (strict), whose grammar it keeps: every argv here
+// parses to the same values and positionals, or fails in both; and the failures read as zot's.
+import { describe, expect, test } from "bun:test";
+import { parseArgs } from "node:util";
+import type { ArgsDef } from "citty";
+import { parseFlags } from "../../src/cli/parse-flags.ts";
+import { ROOT_ARGS, REPEATABLE } from "../../src/cli/root-args.ts";
+import { UsageError } from "../../src/config/usage-error.ts";
+
+function nodeParse(def: ArgsDef, argv: string[], repeatable: ReadonlySet<string>) {
+  const options: Record<string, { type: "boolean" | "string"; short?: string; multiple?: boolean }> = {};
+  for (const [name, arg] of Object.entries(def)) {
+    if (arg.type === "positional") continue;
+    const alias: string | string[] | undefined = "alias" in arg ? arg.alias : undefined;
+    const short = typeof alias === "string" ? alias : alias?.find((a) => a.length === 1);
+    options[name] = { type: arg.type === "boolean" ? "boolean" : "string", ...(short ? { short } : {}), ...(repeatable.has(name) ? { multiple: true } : {}) };
+  }
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  return { values: { ...parsed.values }, positionals: parsed.positionals };
+}
+
+const CASES: string[][] = [
+  [],
+  ["hello world"],
+  ["-p", "hi"],
+  ["-p", "--model", "opus", "hi"],
+  ["--model=opus", "-p", "hi"],
+  ["-m", "opus", "hi"],
+  ["-mopus", "hi"],
+  ["-pc"],
+  ["-pm", "opus", "x"],
+  ["-pmopus", "x"],
+  ["--json", "--", "--not-a-flag", "-p"],
+  ["--", "sessions"],
+  ["-", "x"],
+  ["--ext", "a", "--ext=b", "-e", "c", "-ed"],
+  ["--model=", "x"],
+  ["--model", "-", "x"],
+  ["--model=--weird", "x"],
+  ["--system-prompt", "be brief", "-p", "a", "b"],
+  // failures
+  ["--modle", "x"],
+  ["-x"],
+  ["-pq"],
+  ["--model"],
+  ["-m"],
+  ["--model", "--print"],
+  ["-m", "-p"],
+  ["--print=yes"],
+  ["--print=", "x"],
+  ["-1"],
+];
+
+describe("parseFlags keeps parseArgs' grammar", () => {
+  for (const argv of CASES) {
+    test(JSON.stringify(argv), () => {
+      let expected: ReturnType<typeof nodeParse> | "error";
+      try {
+        expected = nodeParse(ROOT_ARGS, argv, REPEATABLE);
+      } catch {
+        expected = "error";
+      }
+      if (expected === "error") {
+        expect(() => parseFlags(ROOT_ARGS, argv, REPEATABLE)).toThrow(UsageError);
+      } else {
+        const ours = parseFlags(ROOT_ARGS, argv, REPEATABLE);
+        expect(ours.values).toEqual(expected.values);
+        expect(ours.positionals).toEqual(expected.positionals);
+      }
+    });
+  }
+});
+
+describe("parseFlags' own sentences", () => {
+  const message = (argv: string[]) => {
+    try {
+      parseFlags(ROOT_ARGS, argv, REPEATABLE);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return "";
+  };
+  test("an unknown flag names the nearest one and --help", () => {
+    expect(message(["--modle", "x"])).toBe('unknown flag "--modle"; did you mean --model? (zot --help lists every flag)');
+    expect(message(["--modle=x"])).toStartWith('unknown flag "--modle";');
+    expect(message(["-q"])).toStartWith('unknown flag "-q"');
+  });
+  test("a missing value, a flag where a value belongs, a value for a switch", () => {
+    expect(message(["--model"])).toBe("--model needs a value");
+    expect(message(["-m"])).toBe("--model needs a value");
+    expect(message(["--model", "--print"])).toBe('--model needs a value (to give one that starts with "-", write --model=--print)');
+    expect(message(["--print=yes"])).toBe("--print does not take a value");
+  });
+  test("an enum outside its options", () => {
+    const enumDef = Object.entries(ROOT_ARGS).find(([, arg]) => arg.type === "enum");
+    if (!enumDef) throw new Error("ROOT_ARGS has no enum flag to test");
+    const [name, arg] = enumDef;
+    expect(message([`--${name}`, "nonsense"])).toBe(`--${name} must be one of ${(arg as { options: string[] }).options.join(", ")} (got "nonsense")`);
+  });
+  test("the first positional after -- is marked terminated, one before it is not", () => {
+    expect(parseFlags(ROOT_ARGS, ["--", "sessions"], REPEATABLE).terminated).toBe(true);
+    expect(parseFlags(ROOT_ARGS, ["sessions", "--", "x"], REPEATABLE).terminated).toBe(false);
+    expect(parseFlags(ROOT_ARGS, ["--"], REPEATABLE).terminated).toBe(false);
+  });
+});
