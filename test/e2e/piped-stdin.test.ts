@@ -2,6 +2,7 @@
 // piped text first as context; the same for --json and for `zot "prompt"` (print mode, since the
 // TUI needs the terminal on stdin). An empty or silent pipe never loses the prompt.
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -106,6 +107,39 @@ describe("piped stdin and a prompt", () => {
     } finally {
       proc.stdin.end();
     }
+  });
+
+  test("-p typed in a terminal: stdin is the terminal, never read; the prompt goes alone", async () => {
+    mock = startMockLlm([{ text: "answered from a terminal" }]);
+    const session = new PtySession([ZOT, "-p", "hello", ...anthropic(mock)], {
+      env: cleanEnv(tempDir("zot-home-")),
+      cwd: tempDir("zot-cwd-"),
+    });
+    try {
+      expect(await session.exited()).toBe(0);
+      expect(session.screen.text()).toContain("answered from a terminal");
+      expect(sentText(mock)).toBe("hello");
+    } finally {
+      session.close();
+    }
+  });
+
+  test("stdin a file (`zot -p review < x.diff`) is context; /dev/null is nothing, without a note", async () => {
+    mock = startMockLlm([{ text: "ok" }, { text: "ok" }]);
+    const file = join(tempDir("zot-stdin-"), "x.diff");
+    writeFileSync(file, DIFF);
+    // Spawned, not spawnSync: the mock answers from this process's event loop.
+    const run = async (stdin: ReturnType<typeof Bun.file> | "ignore") => {
+      const proc = Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], { cwd: tempDir("zot-cwd-"), env: cleanEnv(tempDir("zot-home-")), stdin, stderr: "pipe" });
+      const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      return { stderr, code };
+    };
+    expect((await run(Bun.file(file))).code).toBe(0);
+    expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nreview`);
+    const fromNull = await run("ignore");
+    expect(fromNull.code).toBe(0);
+    expect(fromNull.stderr).toBe("");
+    expect(sentText(mock, 1)).toBe("review");
   });
 
   test("stdin alone is still the prompt", async () => {

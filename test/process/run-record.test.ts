@@ -79,3 +79,20 @@ test("the process table: a command name with spaces and parentheses, and descend
   for (let i = 0; i < 100 && readProcess(proc.pid)?.comm !== "a) (b"; i++) await Bun.sleep(10);
   expect(readProcess(proc.pid)).toMatchObject({ comm: "a) (b", ppid: process.pid });
 });
+
+test("a run that started nothing writes no record; one that did writes it, and keeps it current when its groups end", () => {
+  const dir = mkdtempSync(join(tmpdir(), "zot-run-"));
+  const file = join(dir, `${process.pid}.json`);
+  const record = runRecord(dir);
+  record.update([]);
+  expect(existsSync(file)).toBe(false);
+  record.update([{ pgid: 4242, label: "bash: sleep 1" }]);
+  const written = JSON.parse(readFileSync(file, "utf8"));
+  expect(written.pid).toBe(process.pid);
+  expect(written.start).toBe(readProcess(process.pid)?.start);
+  expect(written.groups).toEqual([{ pgid: 4242, label: "bash: sleep 1" }]);
+  record.update([]);
+  expect(JSON.parse(readFileSync(file, "utf8")).groups).toEqual([]);
+  record.remove();
+  expect(existsSync(file)).toBe(false);
+});
