@@ -12,7 +12,7 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { Anthropic } from "@anthropic-ai/sdk";
+import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import type { JsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
@@ -46,11 +46,13 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const baseUrl = options.baseUrl?.replace(/\/+$/, "") || DEFAULT_BASE_URL;
   // The SDK is heavy: load it on the first call, so building a runtime (and `zot --version`) stays fast.
-  let client: Promise<{ sdk: typeof import("@anthropic-ai/sdk"); client: Anthropic }> | undefined;
+  // BaseAnthropic is the client without its resource objects (messages, models, beta, …): zot sends
+  // one request through client.post, and building the ~20 resources cost 1 ms of every start.
+  let client: Promise<{ sdk: typeof BaseAnthropic; client: BaseAnthropic }> | undefined;
   const connect = () =>
-    (client ??= import("@anthropic-ai/sdk").then((sdk) => ({
+    (client ??= import("@anthropic-ai/sdk/client").then(({ BaseAnthropic: sdk }) => ({
       sdk,
-      client: new sdk.Anthropic({
+      client: new sdk({
         // One credential, explicitly: null keeps the SDK from reading ANTHROPIC_* variables on its own.
         apiKey: options.authToken ? null : (options.apiKey ?? null),
         authToken: options.authToken ?? null,

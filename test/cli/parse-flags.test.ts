@@ -16,7 +16,7 @@ function nodeParse(def: ArgsDef, argv: string[], repeatable: ReadonlySet<string>
     options[name] = { type: arg.type === "boolean" ? "boolean" : "string", ...(short ? { short } : {}), ...(repeatable.has(name) ? { multiple: true } : {}) };
   }
   const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  return { values: { ...parsed.values }, positionals: parsed.positionals };
+  return { values: { ...parsed.values } as Record<string, unknown>, positionals: parsed.positionals };
 }
 
 const CASES: string[][] = [
@@ -64,7 +64,7 @@ describe("parseFlags keeps parseArgs' grammar", () => {
         expect(() => parseFlags(ROOT_ARGS, argv, REPEATABLE)).toThrow(UsageError);
       } else {
         const ours = parseFlags(ROOT_ARGS, argv, REPEATABLE);
-        expect(ours.values).toEqual(expected.values);
+        expect(ours.values as Record<string, unknown>).toEqual(expected.values);
         expect(ours.positionals).toEqual(expected.positionals);
       }
     });
