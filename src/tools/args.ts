@@ -3,7 +3,6 @@
 // an is_error result that names the field and what it should be, so the model can retry.
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { issuePath } from "../protocol/schema-issue.ts";
 import { type ToolResult, textResult } from "../protocol/tool.ts";
@@ -18,9 +17,11 @@ export interface ToolArgs<S extends v.GenericSchema> {
   parse(raw: Record<string, unknown>): ParsedArgs<v.InferOutput<S>>;
 }
 
-/** Binds a tool's valibot schema to its name, for error sentences like `read: "path" is required (string)`. */
-export function defineArgs<S extends v.GenericSchema>(toolName: string, schema: S): ToolArgs<S> {
-  const { $schema: _drop, ...jsonSchema } = toJsonSchema(schema) as JsonSchema;
+/**
+ * Binds a tool's valibot schema to its name, for error sentences like `read: "path" is required
+ * (string)`, and to its JSON Schema (`builtinParameters(…)`, made when the binary is built).
+ */
+export function defineArgs<S extends v.GenericSchema>(toolName: string, schema: S, jsonSchema: JsonSchema): ToolArgs<S> {
   return {
     jsonSchema,
     parse(raw) {

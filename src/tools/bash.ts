@@ -4,7 +4,6 @@
 // started (setsid'd ones too) gets SIGTERM, then SIGKILL, and the tool returns. What it leaves
 // running in the background is killed when zot exits.
 import { closeSync, statSync, writeSync } from "node:fs";
-import * as v from "valibot";
 import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { type Tool, textResult } from "../protocol/tool.ts";
@@ -14,6 +13,8 @@ import { BASH_OUTPUT_FILE_MAX_BYTES, createOutputFile } from "./bash-output-file
 import { bwrapNote } from "./sandbox.ts";
 import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
+import { BashArgs } from "./builtin-args.ts";
+import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
 export const BASH_MAX_LINES = 2000;
@@ -28,18 +29,7 @@ const KILL_GRACE_MS = 2000;
  */
 const DRAIN_GRACE_MS = 250;
 
-const BashArgs = v.object({
-  command: v.pipe(v.string(), v.minLength(1), v.description("The command to run with bash -c.")),
-  timeout: v.optional(
-    v.pipe(
-      v.number(),
-      v.gtValue(0),
-      v.description("Seconds after which the command and everything it started are killed. Default: no timeout."),
-    ),
-  ),
-});
-
-const args = defineArgs("bash", BashArgs);
+const args = defineArgs("bash", BashArgs, builtinParameters("BashArgs"));
 
 export const bashTool: Tool = {
   name: "bash",

@@ -13,28 +13,10 @@ import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
 import { appendedNote, type Rewritten, rewriteInPlace } from "./rewrite-in-place.ts";
+import { EditArgs, EditItem } from "./builtin-args.ts";
+import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-const EditItem = v.object({
-  old_text: v.pipe(
-    v.string(),
-    v.description("Exact text to replace, copied from the file without read's line-number prefixes. Must match once."),
-  ),
-  new_text: v.pipe(v.string(), v.description("Text to put in its place.")),
-  replace_all: v.optional(
-    v.pipe(v.boolean(), v.description("Replace every occurrence instead of requiring exactly one. Default false.")),
-  ),
-});
-
-const EditArgs = v.object({
-  path: v.pipe(v.string(), v.minLength(1), v.description("File to edit, relative to the working directory (or absolute).")),
-  edits: v.pipe(
-    v.array(EditItem),
-    v.minLength(1),
-    v.description("Replacements, all matched against the file as it is now; they must not overlap."),
-  ),
-});
-
-const args = defineArgs("edit", EditArgs);
+const args = defineArgs("edit", EditArgs, builtinParameters("EditArgs"));
 
 /** Other harnesses' key names, so models trained on them succeed on the first try. */
 const ITEM_ALIASES = {

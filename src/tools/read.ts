@@ -6,15 +6,14 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import * as v from "valibot";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { rememberView, sha256 } from "./file-views.ts";
 import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
+import { READ_MAX_LINES, ReadArgs } from "./builtin-args.ts";
+import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-/** Most lines one call returns. */
-export const READ_MAX_LINES = 2000;
 /** Most bytes of numbered lines one call returns (the hint lines come on top). */
 export const READ_MAX_BYTES = 51_200;
 /** Images larger than this would ruin the transcript they are stored in. */
@@ -22,22 +21,7 @@ export const READ_MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const BINARY_PROBE_BYTES = 8192;
 const CHUNK_BYTES = 1 << 20;
 
-const ReadArgs = v.object({
-  path: v.pipe(v.string(), v.minLength(1), v.description("File to read, relative to the working directory (or absolute).")),
-  offset: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(0), v.description("1-based line number to start at. Default 1.")),
-  ),
-  limit: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(1),
-      v.description(`Maximum number of lines to return. Default and maximum ${READ_MAX_LINES}.`),
-    ),
-  ),
-});
-
-const args = defineArgs("read", ReadArgs);
+const args = defineArgs("read", ReadArgs, builtinParameters("ReadArgs"));
 
 export const readTool: Tool = {
   name: "read",

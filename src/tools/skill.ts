@@ -2,17 +2,14 @@
 // Rule: the tool serves exactly the skills it was created with (those named in the system
 // prompt); an unknown name is an error that lists the real ones, so the model can correct itself
 // in one step instead of guessing again.
-import * as v from "valibot";
 import type { Tool } from "../protocol/tool.ts";
 import { textResult } from "../protocol/tool.ts";
 import type { Skill } from "../skills/discover.ts";
 import { defineArgs, renameKeys } from "./args.ts";
+import { SkillArgs } from "./builtin-args.ts";
+import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-const SkillArgs = v.object({
-  name: v.pipe(v.string(), v.minLength(1), v.description("Name of the skill to load, exactly as listed in the system prompt.")),
-});
-
-const args = defineArgs("skill", SkillArgs);
+const args = defineArgs("skill", SkillArgs, builtinParameters("SkillArgs"));
 
 export function createSkillTool(skills: readonly Skill[]): Tool {
   const byName = new Map(skills.map((skill) => [skill.name, skill]));

@@ -2,10 +2,11 @@
 // so that many tools (MCP servers with dozens each) cost a request their names, not their schemas.
 // Rule: its description always names every tool it can activate (up to a bound), so the model knows
 // what exists without searching blind; what it activates is usable from the model's next step.
-import * as v from "valibot";
 import type { Tool } from "../protocol/tool.ts";
 import { textResult } from "../protocol/tool.ts";
 import { defineArgs } from "./args.ts";
+import { SEARCH_DEFAULT_RESULTS, SearchArgs } from "./builtin-args.ts";
+import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
 export const TOOL_SEARCH_NAME = "tool_search";
 
@@ -18,19 +19,8 @@ export interface ToolCatalog {
 
 /** How many characters of names the description lists before it says how many more there are. */
 const MAX_LISTED_CHARS = 6000;
-const DEFAULT_RESULTS = 5;
-const MAX_RESULTS = 20;
 
-const SearchArgs = v.object({
-  query: v.pipe(
-    v.string(),
-    v.minLength(1),
-    v.description('Words to look for in the tools\' names and descriptions ("github pull request"), or "select:name1,name2" to activate tools by exact name.'),
-  ),
-  max_results: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RESULTS), v.description(`How many tools to activate at most (default ${DEFAULT_RESULTS}).`))),
-});
-
-const args = defineArgs(TOOL_SEARCH_NAME, SearchArgs);
+const args = defineArgs(TOOL_SEARCH_NAME, SearchArgs, builtinParameters("SearchArgs"));
 
 export function createToolSearchTool(catalog: ToolCatalog): Tool {
   return {
@@ -43,7 +33,7 @@ export function createToolSearchTool(catalog: ToolCatalog): Tool {
     async execute(raw) {
       const parsed = args.parse(raw);
       if (!parsed.ok) return parsed.error;
-      const matches = catalog.search(parsed.value.query, parsed.value.max_results ?? DEFAULT_RESULTS);
+      const matches = catalog.search(parsed.value.query, parsed.value.max_results ?? SEARCH_DEFAULT_RESULTS);
       if (matches.length === 0) {
         const pending = catalog.pendingNames();
         return textResult(

@@ -6,7 +6,6 @@
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
 import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
@@ -16,17 +15,10 @@ import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { randomHex } from "../protocol/random-hex.ts";
+import { WriteArgs } from "./builtin-args.ts";
+import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-const WriteArgs = v.object({
-  path: v.pipe(
-    v.string(),
-    v.minLength(1),
-    v.description("File to write, relative to the working directory (or absolute)."),
-  ),
-  content: v.pipe(v.string(), v.description("The complete new content of the file.")),
-});
-
-const args = defineArgs("write", WriteArgs);
+const args = defineArgs("write", WriteArgs, builtinParameters("WriteArgs"));
 /** A file bigger than this is not diffed for a preview (the diff would not be read anyway). */
 const PREVIEW_MAX_BYTES = 1 << 20;
 

@@ -32,3 +32,23 @@ test("every tool advertises an object schema with its required fields and a usef
   const edits = (BUILTIN_TOOLS[2].parameters.properties as Record<string, Record<string, unknown>>).edits;
   expect(edits).toMatchObject({ type: "array", minItems: 1, items: { required: ["old_text", "new_text"] } });
 });
+
+test("each tool's JSON Schema, made when the code is built, is its valibot schema converted", async () => {
+  const { toJsonSchema } = await import("@valibot/to-json-schema");
+  const args = await import("../../src/tools/builtin-args.ts");
+  const { createSkillTool } = await import("../../src/tools/skill.ts");
+  const { createToolSearchTool } = await import("../../src/tools/tool-search.ts");
+  const converted = (schema: Parameters<typeof toJsonSchema>[0]) => {
+    const { $schema: _drop, ...rest } = toJsonSchema(schema) as Record<string, unknown>;
+    return rest;
+  };
+  const schemaOf: Record<string, Parameters<typeof toJsonSchema>[0]> = { read: args.ReadArgs, write: args.WriteArgs, edit: args.EditArgs, bash: args.BashArgs };
+  for (const tool of BUILTIN_TOOLS) expect(tool.parameters).toEqual(converted(schemaOf[tool.name]!));
+  const skill = createSkillTool([]);
+  expect(skill.parameters).toEqual(converted(args.SkillArgs));
+  const search = createToolSearchTool({ search: () => [], activate: () => ({ activated: [], unknown: [] }), pendingNames: () => [] });
+  expect(search.parameters).toEqual(converted(args.SearchArgs));
+  // the limits the descriptions name
+  expect(JSON.stringify(search.parameters)).toContain(`default ${args.SEARCH_DEFAULT_RESULTS}`);
+  expect(JSON.stringify(BUILTIN_TOOLS[0]!.parameters)).toContain(`maximum ${args.READ_MAX_LINES}`);
+});
