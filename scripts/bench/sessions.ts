@@ -70,7 +70,7 @@ export async function sessionResumeBench(env: Record<string, string>): Promise<v
   const times: number[] = [];
   for (let i = 0; i < 12; i++) {
     const t0 = performance.now();
-    const session = openSession({ kind: "continue" }, { home, cwd });
+    const session = await openSession({ kind: "continue" }, { home, cwd });
     const resumed = session.resumed!;
     const agent = new Agent({ provider: createScriptedProvider([]), model, tools: [], system: "", cwd, messages: resumed.messages, cumulative: resumed.cumulative });
     session.record(agent, (m) => console.error(m));
@@ -116,7 +116,7 @@ export async function sessionAppendBench(): Promise<void> {
   const file = writeBigSession(home, cwd, MESSAGES);
   const prompts = 200;
   const turns = Array.from({ length: prompts }, (_, i) => ({ text: `answer ${i}: ${"details ".repeat(i % 50)}`, usage: { input: 100, output: 10 } }));
-  const session = openSession({ kind: "continue" }, { home, cwd });
+  const session = await openSession({ kind: "continue" }, { home, cwd });
   const agent = new Agent({
     provider: createScriptedProvider(turns),
     model: testModel({ id: "scripted", provider: "scripted" }),

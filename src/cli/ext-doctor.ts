@@ -71,7 +71,7 @@ export const DOCTOR: ExtCommand = {
 
 export async function diagnose(ctx: ExtContext): Promise<DoctorReport> {
   const projectTrusted = folderAnswer(ctx.home, ctx.cwd)?.trusted === true;
-  const found = discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false, projectTrusted });
+  const found = await discoverExtensions({ cwd: ctx.cwd, home: ctx.home, explicit: [], noDiscovery: false, projectTrusted });
   const { ExtensionManager } = await import("../extensions/manager.ts");
   const manager = new ExtensionManager();
   let infos: ExtensionInfo[] = [];

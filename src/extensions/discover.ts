@@ -7,7 +7,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
-import { loadManifest, loadManifestFile, MANIFEST_FILE, type LoadedManifest, type Manifest } from "./manifest.ts";
+import type { LoadedManifest, Manifest } from "./manifest.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -48,7 +48,17 @@ export function extensionSearchDirs(options: { cwd: string; home: string }): { p
   };
 }
 
-export function discoverExtensions(options: DiscoverOptions): DiscoveredExtension[] {
+export async function discoverExtensions(options: DiscoverOptions): Promise<DiscoveredExtension[]> {
+  const dirs = extensionSearchDirs(options);
+  const scans = options.noDiscovery
+    ? []
+    : ([
+        ["project", dirs.project],
+        ["global", dirs.global],
+      ] as const).map(([source, root]) => ({ source, root, scanned: subdirectories(root) }));
+  // Manifests (and the hook schemas they are checked with) load only when there is one to read.
+  if (options.explicit.length === 0 && scans.every(({ scanned }) => "dirs" in scanned && scanned.dirs.length === 0)) return [];
+  const { loadManifest, loadManifestFile, MANIFEST_FILE } = await import("./manifest.ts");
   const found: DiscoveredExtension[] = [];
   // The same directory reached twice (`--ext` pointing into the project dir, or ZOT_HOME inside
   // the project) is one extension, not a conflict with itself.
@@ -65,20 +75,13 @@ export function discoverExtensions(options: DiscoverOptions): DiscoveredExtensio
     found.push(untrusted ? { ...entry, untrusted: true } : entry);
   };
 
-  for (const given of options.explicit) add("flag", loadExplicit(given, options.cwd));
-  if (!options.noDiscovery) {
-    const dirs = extensionSearchDirs(options);
-    for (const [source, root] of [
-      ["project", dirs.project],
-      ["global", dirs.global],
-    ] as const) {
-      const scanned = subdirectories(root);
-      if ("error" in scanned) {
-        found.push({ source, dir: root, manifestFile: path.join(root, MANIFEST_FILE), error: scanned.error });
-        continue;
-      }
-      for (const dir of scanned.dirs) add(source, loadManifest(dir));
+  for (const given of options.explicit) add("flag", loadExplicit(given, options.cwd, { loadManifest, loadManifestFile, MANIFEST_FILE }));
+  for (const { source, root, scanned } of scans) {
+    if ("error" in scanned) {
+      found.push({ source, dir: root, manifestFile: path.join(root, MANIFEST_FILE), error: scanned.error });
+      continue;
     }
+    for (const dir of scanned.dirs) add(source, loadManifest(dir));
   }
 
   // First in precedence wins a name. A disabled winner still holds it: disabling the project's
@@ -93,7 +96,8 @@ export function discoverExtensions(options: DiscoverOptions): DiscoveredExtensio
   return found;
 }
 
-function loadExplicit(given: string, cwd: string): LoadedManifest {
+function loadExplicit(given: string, cwd: string, manifests: Pick<typeof import("./manifest.ts"), "loadManifest" | "loadManifestFile" | "MANIFEST_FILE">): LoadedManifest {
+  const { loadManifest, loadManifestFile, MANIFEST_FILE } = manifests;
   const target = path.resolve(cwd, given);
   const stats = statSync(target, { throwIfNoEntry: false });
   if (!stats) {

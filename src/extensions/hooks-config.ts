@@ -9,7 +9,6 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { childEnv } from "../config/child-env.ts";
-import { zotPaths } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
@@ -26,8 +25,9 @@ import {
   ObserveList,
   TimeoutOverrides,
 } from "./hook-spec.ts";
+import { hooksConfigFiles } from "./hooks-files.ts";
 
-export const HOOKS_FILE = "hooks.json";
+export { HOOKS_FILE, hooksConfigFiles } from "./hooks-files.ts";
 
 const Millis = v.optional(v.number());
 const HooksSection = v.looseObject({
@@ -96,13 +96,6 @@ export interface HookEntry {
   untrusted?: true;
 }
 
-/** The two hooks.json files, in precedence order. */
-export function hooksConfigFiles(options: { cwd: string; home: string }): { source: HookSource; file: string }[] {
-  return [
-    { source: "project hooks.json", file: path.resolve(options.cwd, ".zot", HOOKS_FILE) },
-    { source: "global hooks.json", file: path.resolve(options.cwd, zotPaths(options.home).home, HOOKS_FILE) },
-  ];
-}
 
 /** What zot runs: the enabled, valid entries (the project's first), and a warning for every problem. */
 export function loadHooksConfig(options: HooksConfigOptions): HooksConfig {

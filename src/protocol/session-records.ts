@@ -8,12 +8,7 @@ import { CompactReason, InterceptEvent } from "./events.ts";
 import { Message, ToolResultBlock } from "./messages.ts";
 import { Usage } from "./usage.ts";
 
-/**
- * The layout of the records; a reader refuses a file written in a newer one instead of misreading it.
- * 2: a tool message is written as one tool_result record per result, as each completes (1 wrote it
- * whole once every call of the step had ended); a zot of format 1 would take those results for lost.
- */
-export const SESSION_FORMAT = 2;
+export { SESSION_FORMAT } from "./session-format.ts";
 
 export const SessionHeader = v.object({
   type: v.literal("session"),

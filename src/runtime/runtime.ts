@@ -132,7 +132,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // The session is opened (and locked) first: a resumed one decides the model.
   const { openSession } = await import("../session/open.ts");
   const home = options.home ?? zotHome(options.env ?? process.env);
-  const session = openSession(options.session, { home, cwd: resolveCwd(options.cwd) });
+  const session = await openSession(options.session, { home, cwd: resolveCwd(options.cwd) });
   try {
     return await assembleRuntime(options, session);
   } catch (error) {
@@ -296,7 +296,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     };
     const switchSession = async (choice: SessionChoice): Promise<string[]> => {
       const { openSession } = await import("../session/open.ts");
-      const next = openSession(choice, { home, cwd });
+      const next = await openSession(choice, { home, cwd });
       await settingsHooks?.sessionEnd(choice.kind === "new" ? "clear" : "other"); // [settings hooks] SessionEnd
       current?.close();
       current = next;

@@ -1,7 +1,8 @@
 // A new session file written whole from records taken from another session (a fork, an import).
 // Rule: a fresh id under `cwd`'s sessions, written under its lock; the header is stamped with the
 // time of writing and this zot's version, everything else in it comes from the caller.
-import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "../protocol/session-records.ts";
+import { SESSION_FORMAT } from "../protocol/session-format.ts";
+import type { SessionEntry, SessionHeader } from "../protocol/session-records.ts";
 import { VERSION } from "../version.ts";
 import { acquireLock } from "./lock.ts";
 import { newSessionId, sessionPath } from "./paths.ts";

@@ -40,7 +40,7 @@ function summary(entries: DiscoveredExtension[]) {
 }
 
 describe("discoverExtensions", () => {
-  test("precedence: --ext, then project, then global; each sorted by directory name", () => {
+  test("precedence: --ext, then project, then global; each sorted by directory name", async () => {
     const { base, cwd, home, project, global } = layout();
     const flagDir = extension(join(base, "elsewhere", "flagged"), { name: "flagged", exec: "./f" });
     const flagFile = join(extension(join(base, "elsewhere", "by-file"), { name: "by-file", exec: "./f" }), "extension.json");
@@ -52,7 +52,7 @@ describe("discoverExtensions", () => {
     writeFileSync(join(project, "README.md"), "notes");
     extension(join(project, ".alpha.installing-1"), { name: "alpha", exec: "./a" });
 
-    const found = discoverExtensions({ cwd, home, explicit: [flagDir, flagFile], noDiscovery: false, projectTrusted: true });
+    const found = await discoverExtensions({ cwd, home, explicit: [flagDir, flagFile], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       { source: "flag", dir: flagDir, name: "flagged" },
       { source: "flag", dir: join(base, "elsewhere", "by-file"), name: "by-file" },
@@ -65,15 +65,15 @@ describe("discoverExtensions", () => {
     expect(found[1].manifestFile).toBe(flagFile);
   });
 
-  test("relative --ext paths are resolved against cwd", () => {
+  test("relative --ext paths are resolved against cwd", async () => {
     const { cwd, home } = layout();
     const dir = extension(join(cwd, "exts", "mine"), { name: "mine", exec: "./m" });
-    expect(summary(discoverExtensions({ cwd, home, explicit: ["exts/mine"], noDiscovery: true, projectTrusted: true }))).toEqual([
+    expect(summary(await discoverExtensions({ cwd, home, explicit: ["exts/mine"], noDiscovery: true, projectTrusted: true }))).toEqual([
       { source: "flag", dir, name: "mine" },
     ]);
   });
 
-  test("a name already taken comes back shadowed by the winner's directory; a disabled winner still holds it", () => {
+  test("a name already taken comes back shadowed by the winner's directory; a disabled winner still holds it", async () => {
     const { base, cwd, home, project, global } = layout();
     const flagged = extension(join(base, "dev", "guard"), { name: "guard", exec: "./g" });
     const projectGuard = extension(join(project, "guard"), { name: "guard", exec: "./g" });
@@ -82,7 +82,7 @@ describe("discoverExtensions", () => {
     const projectTool = extension(join(project, "tool"), { name: "tool", exec: "./t", enabled: false });
     const globalTool = extension(join(global, "tool"), { name: "tool", exec: "./t" });
 
-    const found = discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: false, projectTrusted: true });
+    const found = await discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       { source: "flag", dir: flagged, name: "guard" },
       { source: "project", dir: projectGuard, name: "guard", shadowedBy: flagged },
@@ -93,7 +93,7 @@ describe("discoverExtensions", () => {
     expect(found[2].manifest?.enabled).toBe(false);
   });
 
-  test("broken entries are reported with a reason, and do not hold a name", () => {
+  test("broken entries are reported with a reason, and do not hold a name", async () => {
     const { base, cwd, home, project, global } = layout();
     const empty = extension(join(project, "empty"), null);
     const bad = extension(join(project, "bad"), '{"name": "bad"}');
@@ -103,7 +103,7 @@ describe("discoverExtensions", () => {
     const script = join(base, "ext.py");
     writeFileSync(script, "print('hi')\n");
 
-    const found = discoverExtensions({ cwd, home, explicit: [missing, script], noDiscovery: false, projectTrusted: true });
+    const found = await discoverExtensions({ cwd, home, explicit: [missing, script], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       { source: "flag", dir: missing, name: undefined, error: `--ext ${missing}: ${missing} does not exist` },
       {
@@ -120,42 +120,42 @@ describe("discoverExtensions", () => {
     expect(found[3].manifestFile).toBe(join(empty, "extension.json"));
   });
 
-  test("--no-ext keeps only the explicit paths", () => {
+  test("--no-ext keeps only the explicit paths", async () => {
     const { base, cwd, home, project, global } = layout();
     const flagged = extension(join(base, "x"), { name: "x", exec: "./x" });
     extension(join(project, "p"), { name: "p", exec: "./p" });
     extension(join(global, "g"), { name: "g", exec: "./g" });
-    expect(summary(discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: true, projectTrusted: true }))).toEqual([
+    expect(summary(await discoverExtensions({ cwd, home, explicit: [flagged], noDiscovery: true, projectTrusted: true }))).toEqual([
       { source: "flag", dir: flagged, name: "x" },
     ]);
-    expect(discoverExtensions({ cwd, home, explicit: [], noDiscovery: true, projectTrusted: true })).toEqual([]);
+    expect(await discoverExtensions({ cwd, home, explicit: [], noDiscovery: true, projectTrusted: true })).toEqual([]);
   });
 
-  test("missing search directories are simply empty; the same directory twice is one extension", () => {
+  test("missing search directories are simply empty; the same directory twice is one extension", async () => {
     const { cwd, home, project } = layout();
-    expect(discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true })).toEqual([]);
+    expect(await discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true })).toEqual([]);
 
     const dir = extension(join(project, "once"), { name: "once", exec: "./o" });
     // --ext pointing at a discovered directory, and ZOT_HOME being the project's .zot.
-    const found = discoverExtensions({ cwd, home: join(cwd, ".zot"), explicit: [dir], noDiscovery: false, projectTrusted: true });
+    const found = await discoverExtensions({ cwd, home: join(cwd, ".zot"), explicit: [dir], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([{ source: "flag", dir, name: "once" }]);
   });
 
-  test("a symlinked extension directory counts", () => {
+  test("a symlinked extension directory counts", async () => {
     const { base, cwd, home, global } = layout();
     const real = extension(join(base, "checkout"), { name: "linked", exec: "./l" });
     mkdirSync(global, { recursive: true });
     symlinkSync(real, join(global, "linked"));
-    expect(summary(discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true }))).toEqual([
+    expect(summary(await discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true }))).toEqual([
       { source: "global", dir: join(global, "linked"), name: "linked" },
     ]);
   });
 
-  test("an extensions path that is a file is reported", () => {
+  test("an extensions path that is a file is reported", async () => {
     const { cwd, home } = layout();
     mkdirSync(join(cwd, ".zot"), { recursive: true });
     writeFileSync(join(cwd, ".zot", "extensions"), "oops");
-    const found = discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true });
+    const found = await discoverExtensions({ cwd, home, explicit: [], noDiscovery: false, projectTrusted: true });
     expect(summary(found)).toEqual([
       {
         source: "project",
@@ -166,7 +166,7 @@ describe("discoverExtensions", () => {
     ]);
   });
 
-  test("extensionSearchDirs names the two directories", () => {
+  test("extensionSearchDirs names the two directories", async () => {
     expect(extensionSearchDirs({ cwd: "/work/p", home: "/h/zot" })).toEqual({
       project: "/work/p/.zot/extensions",
       global: "/h/zot/extensions",

@@ -11,7 +11,7 @@ import type { Message } from "../../src/protocol/messages.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
 import { createScriptedProvider } from "../../src/providers/scripted.ts";
-import { openSession } from "../../src/session/open.ts";
+import { newSession } from "../../src/session/open.ts";
 import { sessionDir } from "../../src/session/paths.ts";
 import { readSessionFile } from "../../src/session/reader.ts";
 import { replay } from "../../src/session/replay.ts";
@@ -32,7 +32,7 @@ function setup(turns: ScriptTurn[], messages?: Message[], tools: Tool[] = []) {
   const cwd = tempDir("zot-rec-cwd-");
   const logs: string[] = [];
   const agent = new Agent({ provider: createScriptedProvider(turns), model, tools: [echo, ...tools], system: "sys", cwd, autoCompact: 0, messages });
-  const session = openSession({ kind: "new" }, { home, cwd });
+  const session = newSession(home, cwd, []);
   session.record(agent, (m) => logs.push(m));
   return { agent, session, logs, home, cwd };
 }

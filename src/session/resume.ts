@@ -1,0 +1,95 @@
+// Resuming a session: `--continue` (the newest of this directory that opens) and `--session <ref>`
+// (one found by id, start or path). Rule: a session is read back only here, so a run that starts a
+// new one never loads the reader or its records' schemas; what cannot be opened as it was is
+// repaired and said (a damaged tail dropped, tool results added), never silently lost.
+import { existsSync } from "node:fs";
+import type { SessionEntry } from "../protocol/session-records.ts";
+import { sessionFiles } from "./list.ts";
+import { acquireLock, staleLockNote } from "./lock.ts";
+import { newSession, type OpenedSession } from "./open.ts";
+import { idOfPath, PLACEHOLDER_PREFIX, sessionDir } from "./paths.ts";
+import { readSessionFile, SessionFileError } from "./reader.ts";
+import { SessionRecorder, type SessionOutput } from "./recorder.ts";
+import { repairTranscript } from "./repair.ts";
+import { replay } from "./replay.ts";
+import { SessionWriter } from "./writer.ts";
+
+/** The newest session of `cwd` that opens; a new one (with a note) when there is none. */
+export function continueSession(home: string, cwd: string): OpenedSession {
+  const notes: string[] = [];
+  for (const { file } of sessionFiles(sessionDir(home, cwd))) {
+    try {
+      const opened = resumeSession(file, cwd);
+      opened.notes.unshift(...notes);
+      return opened;
+    } catch (error) {
+      // A file that is not a session is passed over; a locked one is an answer the user needs.
+      if (!(error instanceof SessionFileError)) throw error;
+      notes.push(`${error.message}; skipped`);
+    }
+  }
+  return newSession(home, cwd, [...notes, `no earlier session in ${cwd}; starting a new one`]);
+}
+
+export function resumeSession(file: string, cwd: string): OpenedSession {
+  // The id for the lock message comes from the file name until the header is read.
+  const lock = acquireLock(file, idOfPath(file));
+  try {
+    const content = readSessionFile(file);
+    const { header } = content;
+    if (header.cwd === "" || header.cwd.startsWith(PLACEHOLDER_PREFIX)) {
+      throw new SessionFileError(`${file} is an exported session; import it first: zot sessions import ${file}`);
+    }
+    const notes = content.problems.map((p) => `session ${header.id}: ${p}`);
+    if (lock.tookOverFrom) notes.push(staleLockNote(header.id, lock.tookOverFrom));
+    if (header.cwd !== cwd) {
+      // The tools would act on another directory than the one the transcript talks about.
+      if (existsSync(header.cwd)) {
+        throw new SessionFileError(
+          `session ${header.id} belongs to ${header.cwd}; run zot there, or pass --cwd ${header.cwd}`,
+        );
+      }
+      notes.push(`session ${header.id} was recorded in ${header.cwd}, which is gone; tools now run in ${cwd}`);
+    }
+    const problems: { entry: number; message: string }[] = [];
+    const state = replay(header, content.entries, problems);
+    notes.push(...problems.map((p) => `session ${header.id}: ${p.message}`));
+    const repaired = repairTranscript(state.messages);
+    if (repaired.interrupted > 0) {
+      notes.push(`session ${header.id}: ${repaired.interrupted} tool call(s) had no result (zot stopped while they ran); recorded them as interrupted`);
+    }
+    if (repaired.orphaned > 0) {
+      notes.push(
+        `session ${header.id}: ${repaired.orphaned} tool result(s) answered a call whose record was lost; kept them as text for the model`,
+      );
+    }
+    if (repaired.lostStart) notes.push(`session ${header.id}: the conversation's first message was lost; a note stands in its place`);
+    const writer = SessionWriter.reopen(file, content.validBytes, content.missingNewline);
+    let recorder: SessionRecorder | undefined;
+    const output: SessionOutput = {
+      write: (entry: SessionEntry) => void writer.write(entry),
+      close() {
+        writer.close();
+        lock.release();
+      },
+    };
+    return {
+      id: header.id,
+      file,
+      notes,
+      resumed: { messages: repaired.messages, model: state.model, provider: state.provider, cumulative: state.cumulative },
+      record(agent, log) {
+        recorder = new SessionRecorder(output, { messages: state.messages, model: state.model, provider: state.provider }, log);
+        recorder.attach(agent);
+        return recorder;
+      },
+      close() {
+        if (recorder) recorder.close();
+        else output.close();
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
