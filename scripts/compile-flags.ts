@@ -11,4 +11,7 @@ export const COMPILE_FLAGS = [
   "--sourcemap",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
+  // JavaScriptCore's tier-up thresholds ×64 while zot starts (cli/startup-over.ts sets them back
+  // once a conversation is open): run-once start-up code stays out of the JIT compilers.
+  "--compile-jit-policy=64",
 ];

@@ -8,6 +8,7 @@ import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { handleTerminationSignals, ownChildProcesses, signalExitCode } from "./signals.ts";
+import { startupOver } from "./startup-over.ts";
 
 export async function runInteractiveCommand(
   runtimeOptions: Omit<RuntimeOptions, "log">,
@@ -34,7 +35,9 @@ export async function runInteractiveCommand(
         for (const note of leftovers) log(note);
         const { openConversation } = await import("../conversation/conversation.ts");
         // Prompts typed while one runs wait their turn.
-        return openConversation({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS }, { busy: "queue" });
+        const conversation = await openConversation({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS }, { busy: "queue" });
+        startupOver();
+        return conversation;
       },
       {
         initialPrompt: prompt || undefined,

@@ -12,6 +12,7 @@ import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
+import { startupOver } from "./startup-over.ts";
 
 
 export async function runRoot(argv: string[]): Promise<number> {
@@ -93,6 +94,7 @@ export async function runRoot(argv: string[]): Promise<number> {
       },
       { busy: "queue", log },
     );
+    startupOver();
     for (const note of conversation.startupNotes) log(note);
     if (flags.verbose) log(runDescription(conversation));
 

@@ -14,6 +14,7 @@ import { REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
+import { startupOver } from "./startup-over.ts";
 
 export async function runRpc(argv: string[]): Promise<number> {
   const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc");
@@ -60,6 +61,7 @@ export async function runRpc(argv: string[]): Promise<number> {
       // Prompts and compactions wait their turn; what a unit threw is said on stderr too.
       { busy: "queue", log: (message) => log(`rpc: ${message}`) },
     );
+    startupOver();
     for (const note of conversation.startupNotes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
     serving = true;

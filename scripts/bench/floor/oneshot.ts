@@ -2,6 +2,9 @@
 // streamed Anthropic Messages request zot -p makes, prints the answer's text and exits. Rule: the
 // least a program must do for that answer (fetch, SSE split, JSON.parse of each data line), so
 // zot's ratio to it is the cost of everything else.
+// Compiled with zot's flags, which start the JIT reluctant (--compile-jit-policy) until zot's start
+// is over; the floor has no start to get over, so it runs at the normal policy from its first line.
+Bun.unsafe.setJITPolicy(1);
 const [baseUrl] = process.argv.slice(2);
 const response = await fetch(`${baseUrl}/v1/messages`, {
   method: "POST",

@@ -1,6 +1,9 @@
 // The stream floor (scripts/bench floor): a compiled Bun program that reads the same Anthropic
 // stream zot --json reads and writes one JSON line per text delta, as zot's text_delta events.
 // Rule: the least work for that output (SSE split, JSON.parse, JSON.stringify, buffered writes).
+// Compiled with zot's flags, which start the JIT reluctant (--compile-jit-policy) until zot's start
+// is over; the floor has no start to get over, so it runs at the normal policy from its first line.
+Bun.unsafe.setJITPolicy(1);
 const [baseUrl] = process.argv.slice(2);
 const response = await fetch(`${baseUrl}/v1/messages`, {
   method: "POST",
