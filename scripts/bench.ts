@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor, mcp, call-tool, deferred-tools (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor, local-date, mcp, call-tool, deferred-tools (none named = all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import { editRaceBench } from "./bench/edit-race.ts";
 import { interactiveBench } from "./bench/interactive.ts";
 import { tuiBench } from "./bench/tui.ts";
 import { floorBench } from "./bench/floor.ts";
+import { localDateBench } from "./bench/local-date.ts";
 import { mcpBench } from "./bench/mcp.ts";
 import { callToolBench, deferredToolsBench } from "./bench/host-services.ts";
 import { startMockLlm } from "../test/support/mock-llm.ts";
@@ -387,6 +388,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "tui-bytes": tuiBench,
   "tui-app": interactiveBench,
   floor: () => floorBench(ZOT, env),
+  "local-date": () => localDateBench(),
   mcp: mcpBench,
   "call-tool": () => callToolBench(env),
   "deferred-tools": () => deferredToolsBench(env),

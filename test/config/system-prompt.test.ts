@@ -176,4 +176,18 @@ describe("buildSystemPrompt", () => {
     expect(prompt).toContain("- Platform: macOS (darwin)");
     expect(prompt.trimEnd().endsWith("macOS (darwin)")).toBe(true);
   });
+
+  test("the date is the user's local date under TZ, not UTC's (local-date.ts)", async () => {
+    const saved = process.env.TZ;
+    try {
+      process.env.TZ = "Asia/Tokyo";
+      const prompt = await buildSystemPrompt({ ...base(), now: new Date(Date.UTC(2026, 4, 6, 20, 0)) });
+      expect(prompt).toContain("- Date: 2026-05-07");
+      process.env.TZ = "America/Los_Angeles";
+      expect(await buildSystemPrompt({ ...base(), now: new Date(Date.UTC(2026, 4, 6, 5, 0)) })).toContain("- Date: 2026-05-05");
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
 });
