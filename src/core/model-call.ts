@@ -2,7 +2,8 @@
 // call deltas, a retry while it waits) and assembled into what the transcript keeps; a call the
 // provider refused as too long for the window is tried once more after an overflow compaction.
 // Rule: the stream is read no faster than the slowest reader of the events allows (backpressure),
-// and an abort or a failure still returns what had arrived.
+// no event is emitted once the signal aborted, and an abort or a failure still returns what had
+// arrived.
 import type { ContentBlock } from "../protocol/messages.ts";
 import { type ModelRequest, ProviderError, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
@@ -54,35 +55,40 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
   };
   let result: Omit<ModelCall, "partial">;
   try {
-    for await (const ev of state.provider.stream(request, signal)) {
-      // A retry comes before the first byte: the call has not started, and the user hears why it waits.
-      if (ev.type === "retry") {
-        out.emit(ev);
-        continue;
-      }
-      if (!started) {
-        started = true;
-        out.emit({ type: "assistant_start" });
-      }
+    batches: for await (const batch of state.provider.stream(request, signal)) {
+      // The reader's pressure is felt once a batch: the batch has been read, the next is not read while it waits.
       const wait = out.backpressure(signal);
       if (wait) await wait;
-      switch (ev.type) {
-        case "text_delta":
-          text += ev.delta;
+      for (const ev of batch) {
+        // Not one event after an abort, even one the provider had already handed over.
+        if (signal.aborted) break batches;
+        // A retry comes before the first byte: the call has not started, and the user hears why it waits.
+        if (ev.type === "retry") {
           out.emit(ev);
-          break;
-        case "usage":
-          usage = ev.usage;
-          break;
-        case "done":
-          result = {
-            stop: ev.stop,
-            response: { content: ev.content, stop: ev.stop, usage: usage ?? zeroTokens() },
-          };
-          break;
-        default:
-          if (ev.type === "tool_use_start") flushText();
-          out.emit(ev);
+          continue;
+        }
+        if (!started) {
+          started = true;
+          out.emit({ type: "assistant_start" });
+        }
+        switch (ev.type) {
+          case "text_delta":
+            text += ev.delta;
+            out.emit(ev);
+            break;
+          case "usage":
+            usage = ev.usage;
+            break;
+          case "done":
+            result = {
+              stop: ev.stop,
+              response: { content: ev.content, stop: ev.stop, usage: usage ?? zeroTokens() },
+            };
+            break;
+          default:
+            if (ev.type === "tool_use_start") flushText();
+            out.emit(ev);
+        }
       }
     }
     result ??= signal.aborted ? { stop: "aborted" } : { stop: "error", failure: noFinalMessage(state) };

@@ -2,11 +2,11 @@
 // before the first byte), read the server-sent events off the response, hand each event's data to
 // the wire's assembler, and end with its final message, or with the one ProviderError (or abort)
 // that says why not.
-// Rule: events already read are delivered before the failure that follows them; once the signal
-// aborts not one more event is delivered; reading stops at the wire's terminal event, so a proxy
-// that keeps the connection open cannot hang a finished answer.
+// Rule: events already read are delivered before the failure that follows them, as one batch per
+// read of the body; once the signal aborts not one more batch is delivered; reading stops at the
+// wire's terminal event, so a proxy that keeps the connection open cannot hang a finished answer.
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
-import type { ProviderEvent } from "../protocol/provider.ts";
+import type { ProviderBatch, ProviderEvent } from "../protocol/provider.ts";
 import type { ProviderSpeaker } from "./provider-error-text.ts";
 import {
   abortReason,
@@ -48,7 +48,7 @@ export interface StreamCall extends ProviderSpeaker {
 /** The Chat Completions end marker, which is not JSON. */
 const DONE_MARKER = "[DONE]";
 
-export async function* driveStream(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+export async function* driveStream(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderBatch> {
   signal.throwIfAborted();
   const sdk = await call.connect();
   const response = yield* openWithRetry(
@@ -66,7 +66,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   const { assembler } = call;
   const reader = response.body.getReader();
   const decoder = new SseDecoder();
-  const out: ProviderEvent[] = [];
+  let out: ProviderEvent[] = [];
   let ended = false;
   try {
     while (!ended) {
@@ -97,11 +97,12 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
           break;
         }
       }
-      for (const event of out) {
+      if (out.length > 0) {
         if (signal.aborted) throw abortReason(signal);
-        yield event;
+        const batch = out;
+        out = [];
+        yield batch;
       }
-      out.length = 0;
       if (failure) throw failure;
       // Checked after the last delivery too: an abort while the consumer held the last event ends here.
       if (signal.aborted) throw abortReason(signal);
@@ -112,7 +113,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   }
   if (!assembler.finished) throw truncatedStream(call);
   assembler.finish(out);
-  yield* out;
+  yield out;
 }
 
 /** An event's data as JSON, or the failure it is: a malformed event, or an error the server sent. */
