@@ -74,29 +74,9 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
         throw callFailure(call, sdk.errors, error, "stream", signal);
       });
       ended = chunk.done;
-      let failure: unknown;
-      for (const event of chunk.done ? decoder.end() : decoder.push(chunk.value)) {
-        if (event.data === DONE_MARKER) {
-          ended = true;
-          break;
-        }
-        const data = parseEvent(call, event);
-        if (data instanceof Error) {
-          failure = data;
-          break;
-        }
-        try {
-          assembler.push(data, out);
-        } catch (error) {
-          // A wire's own failure event (a Responses `response.failed`).
-          failure = error;
-          break;
-        }
-        if (assembler.ended) {
-          ended = true;
-          break;
-        }
-      }
+      const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), out);
+      if (read.ended) ended = true;
+      const failure = read.failure;
       if (out.length > 0) {
         if (signal.aborted) throw abortReason(signal);
         const batch = out;
@@ -114,6 +94,27 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   if (!assembler.finished) throw truncatedStream(call);
   assembler.finish(out);
   yield out;
+}
+
+/**
+ * Hands one read's events to the wire's assembler, in order, up to the wire's end or a failure.
+ * Out of the generator so the loop that runs per event is a small function of its own to the JIT.
+ */
+function assembleEvents(call: StreamCall, events: SseEvent[], out: ProviderEvent[]): { ended: boolean; failure?: unknown } {
+  const { assembler } = call;
+  for (const event of events) {
+    if (event.data === DONE_MARKER) return { ended: true };
+    const data = parseEvent(call, event);
+    if (data instanceof Error) return { ended: false, failure: data };
+    try {
+      assembler.push(data, out);
+    } catch (error) {
+      // A wire's own failure event (a Responses `response.failed`).
+      return { ended: false, failure: error };
+    }
+    if (assembler.ended) return { ended: true };
+  }
+  return { ended: false };
 }
 
 /** An event's data as JSON, or the failure it is: a malformed event, or an error the server sent. */
