@@ -1,11 +1,12 @@
 // `scripts/bench floor` (issue 17): zot against the floor of a compiled Bun program doing the same
-// job. Two floor programs (scripts/bench/floor/*.ts) are compiled with zot's own flags and the same
-// Bun; runs are interleaved (zot, floor, zot, floor, …) and medians printed, with each process's
-// phases: start → the request reaches the mock → exit. Also zot's OpenAI Chat route against its
-// Anthropic route on the same 50,000-delta answer, and the TUI streaming that answer against
-// --json. ZOT_BENCH_BEFORE=<an older zot> interleaves that binary too and prints its ratios beside
-// the current one's. Rule: numbers are printed, never asserted; a run whose output is wrong
-// throws, so a ratio is never computed from a broken run.
+// job. The floor programs (scripts/bench/floor/*.ts) are compiled with zot's own flags and the
+// same Bun; runs are interleaved (zot, floor, zot, floor, …) and medians printed, with each
+// process's phases: start → the request reaches the mock → exit. Also zot's OpenAI Chat route
+// against its Anthropic route on the same 50,000-delta answer (beside the floor's own ratio between
+// the two wires), and the TUI streaming that answer against --json. ZOT_BENCH_BEFORE=<an older
+// zot> interleaves that binary too and prints its ratios beside the current one's. Rule: numbers
+// are printed, never asserted; a run whose output is wrong throws, so a ratio is never computed
+// from a broken run.
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -255,7 +256,7 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
   if (!(await Bun.file(TIME).exists())) throw new Error(`floor needs GNU time at ${TIME} (apt-get install time)`);
   const dir = mkdtempSync(join(tmpdir(), "zot-bench-floor-"));
   const cwd = mkdtempSync(join(tmpdir(), "zot-bench-floor-cwd-"));
-  const [oneshot, stream] = await Promise.all([compileFloor(dir, "oneshot"), compileFloor(dir, "stream")]);
+  const [oneshot, stream, streamChat] = await Promise.all([compileFloor(dir, "oneshot"), compileFloor(dir, "stream"), compileFloor(dir, "stream-chat")]);
   const mock = timingMock();
   const anthropic = ["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url];
   // Each zot measured: the current binary, and the one ZOT_BENCH_BEFORE names (the same figures, side by side).
@@ -315,6 +316,7 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
           { label: `zot TUI (anthropic)${tag}`, cmd: [bin, "go", ...anthropic], check: answerShown, tui: answerDone },
         ]),
         { label: "floor", cmd: [stream, mock.url], check: countDeltas },
+        { label: "floor (openai chat)", cmd: [streamChat, mock.url], check: countDeltas },
       ],
       mock,
       longTurn,
@@ -328,7 +330,11 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
     for (const { tag } of zots) {
       for (const what of ["--json (anthropic)", "--json (openai chat)", "TUI (anthropic)"]) console.log(line(`zot ${what}${tag}`, streams.get(`zot ${what}${tag}`)!));
     }
+    const floorChat = streams.get("floor (openai chat)")!;
     console.log(line("floor (fetch + NDJSON)", floorS));
+    console.log(line("floor (openai chat)", floorChat));
+    // What the Chat wire (twice the bytes, larger JSON) and this mock (it cuts them in 64-byte pieces) cost any client.
+    console.log(`  the floor's own OpenAI Chat / Anthropic: wall ${ratio(floorChat.wall, floorS.wall)}, CPU ${ratio(floorChat.cpu, floorS.cpu)}`);
     for (const { tag } of zots) {
       const a = streams.get(`zot --json (anthropic)${tag}`)!;
       const o = streams.get(`zot --json (openai chat)${tag}`)!;
