@@ -1,7 +1,8 @@
 // Writes one JSON object per line to stdout. Rule: lines written in one burst leave in one write
 // (flushed on the next macrotask), so throughput stays high and a lone event still leaves at once;
 // the burst is gathered as one string and handed to the sink whole (or every HAND_OVER_BYTES), not
-// a sink call per line.
+// a sink call per line, and a process that exits mid-burst hands it over on its way out (Bun
+// flushes the sink at exit), so a forced exit loses no more than it did line by line.
 // What the reader has not taken yet is counted, and pressure() tells producers to wait while it
 // is over the high-water mark, so a client that reads slowly costs bounded memory, not gigabytes.
 // A reader that went away (EPIPE) is reported once; later lines are dropped, never thrown.
@@ -32,6 +33,7 @@ export class NdjsonWriter {
     private readonly onGone?: (error: unknown) => void,
   ) {
     this.sink = sink;
+    process.on("exit", this.handOver);
   }
 
   /** Bytes written but not yet taken by the reader: what zot holds in memory for it. */
@@ -53,7 +55,7 @@ export class NdjsonWriter {
   }
 
   /** Gives the gathered lines to the sink. */
-  private handOver(): void {
+  private readonly handOver = (): void => {
     const chunk = this.pending;
     if (chunk === "") return;
     this.pending = "";
@@ -66,7 +68,7 @@ export class NdjsonWriter {
     } catch (error) {
       this.fail(error);
     }
-  }
+  };
 
   /**
    * undefined while the reader keeps up; over the high-water mark, a promise that resolves once the
@@ -95,6 +97,7 @@ export class NdjsonWriter {
   };
 
   async close(): Promise<void> {
+    process.off("exit", this.handOver);
     if (this.gone) return;
     this.handOver();
     if (this.gone) return;
@@ -127,6 +130,8 @@ export class NdjsonWriter {
   private readonly fail = (error: unknown): void => {
     if (this.gone) return;
     this.gone = true;
+    this.pending = "";
+    process.off("exit", this.handOver);
     this.release();
     this.onGone?.(error);
   };

@@ -2,6 +2,7 @@
 // pressure() holds producers back until the reader catches up (or goes away).
 import { expect, test } from "bun:test";
 import type { FileSink } from "bun";
+import { join } from "node:path";
 import { HIGH_WATER_BYTES, NdjsonWriter } from "../../src/modes/ndjson-writer.ts";
 
 /** A sink whose reader takes nothing until drain(): every write and flush waits. */
@@ -97,4 +98,16 @@ test("a burst past 64 KiB goes out in pieces as it grows; close sends the rest; 
   for (const chunk of writes) expect(chunk.length).toBeLessThan((1 << 16) + 100);
   await writer.close();
   expect(writes.join("")).toBe(events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+});
+
+test("a process that exits in the middle of a burst still writes the burst's lines", async () => {
+  const writer = join(import.meta.dir, "..", "..", "src", "modes", "ndjson-writer.ts");
+  const script = `import { NdjsonWriter } from ${JSON.stringify(writer)};
+const w = new NdjsonWriter();
+for (let i = 0; i < 3; i++) w.write({ type: "text_delta", delta: String(i) });
+process.exit(0);`;
+  const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  expect(stdout).toBe(['{"type":"text_delta","delta":"0"}', '{"type":"text_delta","delta":"1"}', '{"type":"text_delta","delta":"2"}', ""].join("\n"));
 });
