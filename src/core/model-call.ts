@@ -75,8 +75,8 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
 
 /**
  * What a call has streamed so far, and the emitting of it. `take` runs once a batch and loops over
- * its events: a small function of its own, so the JIT optimises the loop that runs per delta
- * without compiling the whole async call around it.
+ * its events, apart from the async call that waits for the batches: the code that runs per delta
+ * is this one small method.
  */
 class CallReading {
   started = false;

@@ -98,7 +98,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
 
 /**
  * Hands one read's events to the wire's assembler, in order, up to the wire's end or a failure.
- * Out of the generator so the loop that runs per event is a small function of its own to the JIT.
+ * Apart from the generator, so the code that runs per event is this one small function.
  */
 function assembleEvents(call: StreamCall, events: SseEvent[], out: ProviderEvent[]): { ended: boolean; failure?: unknown } {
   const { assembler } = call;
