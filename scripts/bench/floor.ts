@@ -1,10 +1,13 @@
 // `scripts/bench floor` (issue 17): zot against the floor of a compiled Bun program doing the same
-// job. Two floor programs (scripts/bench/floor/*.ts) are compiled with zot's own flags and the same
-// Bun; runs are interleaved (zot, floor, zot, floor, …) and medians printed, with each process's
-// phases: start → the request reaches the mock → exit. Also zot's OpenAI Chat route against its
-// Anthropic route on the same 50,000-delta answer. Rule: numbers are printed, never asserted; a
-// run whose output is wrong throws, so a ratio is never computed from a broken run.
-import { mkdtempSync } from "node:fs";
+// job. The floor programs (scripts/bench/floor/*.ts) are compiled with zot's own flags and the
+// same Bun; runs are interleaved (zot, floor, zot, floor, …) and medians printed, with each
+// process's phases: start → the request reaches the mock → exit. Also zot's OpenAI Chat route
+// against its Anthropic route on the same 50,000-delta answer (beside the floor's own ratio between
+// the two wires), and the TUI streaming that answer against --json. ZOT_BENCH_BEFORE=<an older
+// zot> interleaves that binary too and prints its ratios beside the current one's. Rule: numbers
+// are printed, never asserted; a run whose output is wrong throws, so a ratio is never computed
+// from a broken run.
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../compile-flags.ts";
@@ -12,29 +15,40 @@ import type { ScriptTurn } from "../../src/protocol/script.ts";
 import type { FormatResponder, RecordedRequest } from "../../test/support/mock-llm.ts";
 import { anthropicResponse } from "../../test/support/mock-llm/anthropic.ts";
 import { openaiChatResponse } from "../../test/support/mock-llm/openai-chat.ts";
+import { Screen } from "../../test/support/pty.ts";
 
 interface Run {
   wallMs: number;
   /** spawn → the request reached the mock */
   startMs: number;
-  /** the request reached the mock → the process exited */
+  /** the request reached the mock → the process exited (the TUI: → the whole answer on screen) */
   restMs: number;
   cpuMs: number;
+  /** CPU spent after the request reached the mock (undefined where /proc cannot tell) */
+  restCpuMs?: number;
   rssMb: number;
   stdout: string;
 }
 
-/** A mock that notes when each request arrives, on the bench's own clock. */
+/** A mock that notes when each request arrives, on the bench's own clock, and tells `onArrival`. */
 function timingMock() {
   const arrivals: number[] = [];
   const turns: ScriptTurn[] = [];
   const routes: Record<string, FormatResponder> = { "/v1/messages": anthropicResponse, "/v1/chat/completions": openaiChatResponse };
+  const mock = {
+    url: "",
+    arrivals,
+    turns,
+    onArrival: undefined as (() => void) | undefined,
+    stop: () => server.stop(true),
+  };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     idleTimeout: 0,
     async fetch(req) {
       arrivals.push(performance.now());
+      mock.onArrival?.();
       const path = new URL(req.url).pathname.replace(/^\/v1\/v1\//, "/v1/");
       const text = await req.text();
       const recorded: RecordedRequest = { method: req.method, path, headers: Object.fromEntries(req.headers), body: text ? JSON.parse(text) : undefined };
@@ -44,7 +58,8 @@ function timingMock() {
       return route(turn, recorded);
     },
   });
-  return { url: `http://127.0.0.1:${server.port}`, arrivals, turns, stop: () => server.stop(true) };
+  mock.url = `http://127.0.0.1:${server.port}`;
+  return mock;
 }
 
 async function compileFloor(dir: string, name: string): Promise<string> {
@@ -62,6 +77,27 @@ const TIME = "/usr/bin/time";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** CPU ms (user + system) a process has used so far, from /proc (Linux; 10 ms ticks), or undefined. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The one child of `pid` (the program GNU time runs), or undefined. */
+function childOf(pid: number): number | undefined {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    const children = tasks.flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean));
+    return children.length === 1 ? Number(children[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runOnce(
   cmd: string[],
   mock: ReturnType<typeof timingMock>,
@@ -75,61 +111,158 @@ async function runOnce(
   // GNU time reports the child's own peak RSS and CPU: Bun's resourceUsage() counts the pages of
   // the forked bench process too (a `true` shows 25 MB there).
   const proc = Bun.spawn([TIME, "-f", "zot-bench %M %U %S", ...cmd], { cwd, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  let cpuAtRequest: number | undefined;
+  mock.onArrival = () => {
+    const child = childOf(proc.pid);
+    cpuAtRequest = child === undefined ? undefined : cpuMsOf(child);
+  };
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const code = await proc.exited;
   const ended = performance.now();
+  mock.onArrival = undefined;
   if (code !== 0) throw new Error(`${cmd[0]} exited ${code}: ${stderr.slice(0, 400)}`);
   const arrived = mock.arrivals[before] ?? ended;
   const measured = /zot-bench (\d+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
   if (!measured) throw new Error(`no measurement from ${TIME}: ${stderr.slice(-200)}`);
   const cpuMs = (Number(measured[2]) + Number(measured[3])) * 1000;
-  return { wallMs: ended - started, startMs: arrived - started, restMs: ended - arrived, cpuMs, rssMb: Number(measured[1]) / 1024, stdout };
+  return {
+    wallMs: ended - started,
+    startMs: arrived - started,
+    restMs: ended - arrived,
+    cpuMs,
+    ...(cpuAtRequest !== undefined ? { restCpuMs: cpuMs - cpuAtRequest } : {}),
+    rssMb: Number(measured[1]) / 1024,
+    stdout,
+  };
+}
+
+const TUI_COLS = 100;
+const TUI_ROWS = 40;
+
+/**
+ * zot's TUI given the prompt on its command line, in a pseudo-terminal read back by the emulator:
+ * the run ends when the whole answer is on screen and nothing runs any more (`done` says so), then
+ * Ctrl+D quits it. restMs is the request → the screen that showed it done; CPU from /proc.
+ */
+async function runTui(
+  cmd: string[],
+  mock: ReturnType<typeof timingMock>,
+  turn: ScriptTurn,
+  env: Record<string, string>,
+  cwd: string,
+  done: (screen: Screen) => boolean,
+): Promise<Run> {
+  mock.turns.push(turn);
+  const before = mock.arrivals.length;
+  const started = performance.now();
+  let doneAt = 0;
+  let proc: ReturnType<typeof Bun.spawn> | undefined;
+  const screen = new Screen(TUI_COLS, TUI_ROWS, (reply) => proc?.terminal?.write(reply));
+  let cpuAtRequest: number | undefined;
+  mock.onArrival = () => (cpuAtRequest = proc ? cpuMsOf(proc.pid) : undefined);
+  proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...env, TERM: "xterm-256color" },
+    terminal: {
+      cols: TUI_COLS,
+      rows: TUI_ROWS,
+      data: (_terminal, data) => {
+        const at = performance.now();
+        screen.write(data.slice());
+        // The screen as of this write: the first write that shows the answer done dates it.
+        void screen.settled().then(() => {
+          if (!doneAt && mock.arrivals.length > before && done(screen)) doneAt = at;
+        });
+      },
+    },
+  });
+  const deadline = Date.now() + 60_000;
+  while (!doneAt && Date.now() < deadline && proc.exitCode === null) await Bun.sleep(5);
+  mock.onArrival = undefined;
+  if (!doneAt) {
+    proc.kill();
+    throw new Error(`the TUI did not finish the answer; the screen shows:\n${screen.text()}`);
+  }
+  const cpuMs = cpuMsOf(proc.pid) ?? 0;
+  let rssMb = 0;
+  try {
+    rssMb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {}
+  proc.terminal?.write("\x04");
+  await Promise.race([proc.exited, Bun.sleep(5000)]);
+  if (proc.exitCode === null) proc.kill();
+  proc.terminal?.close();
+  const arrived = mock.arrivals[before] ?? doneAt;
+  return {
+    wallMs: doneAt - started,
+    startMs: arrived - started,
+    restMs: doneAt - arrived,
+    cpuMs,
+    ...(cpuAtRequest !== undefined ? { restCpuMs: cpuMs - cpuAtRequest } : {}),
+    rssMb,
+    stdout: screen.text(),
+  };
 }
 
 function summary(runs: Run[]) {
+  const restCpu = runs.flatMap((r) => (r.restCpuMs === undefined ? [] : [r.restCpuMs]));
   return {
     wall: median(runs.map((r) => r.wallMs)),
     start: median(runs.map((r) => r.startMs)),
     rest: median(runs.map((r) => r.restMs)),
     cpu: median(runs.map((r) => r.cpuMs)),
+    restCpu: restCpu.length > 0 ? median(restCpu) : undefined,
     rss: median(runs.map((r) => r.rssMb)),
   };
 }
 
 function line(label: string, s: ReturnType<typeof summary>): string {
-  return `  ${label.padEnd(26)} wall ${s.wall.toFixed(1).padStart(7)} ms (start→request ${s.start.toFixed(1)} ms, request→exit ${s.rest.toFixed(1)} ms), CPU ${s.cpu.toFixed(1)} ms, peak RSS ${s.rss.toFixed(1)} MB`;
+  const restCpu = s.restCpu === undefined ? "" : ` (after the request ${s.restCpu.toFixed(0)} ms)`;
+  return `  ${label.padEnd(30)} wall ${s.wall.toFixed(1).padStart(7)} ms (start→request ${s.start.toFixed(1)} ms, request→exit ${s.rest.toFixed(1)} ms), CPU ${s.cpu.toFixed(1)} ms${restCpu}, peak RSS ${s.rss.toFixed(1)} MB`;
 }
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
+interface Command {
+  label: string;
+  cmd: string[];
+  check: (stdout: string) => void;
+  /** a TUI run, over when this says the screen shows the answer done */
+  tui?: (screen: Screen) => boolean;
+}
+
 /** Interleaves the commands, `rounds` times after `warm` untimed rounds each; checks every output. */
 async function interleaved(
-  commands: { label: string; cmd: string[]; check: (stdout: string) => void }[],
+  commands: Command[],
   mock: ReturnType<typeof timingMock>,
   turn: ScriptTurn,
   env: Record<string, string>,
   cwd: string,
   rounds: number,
   warm: number,
-): Promise<Map<string, Run[]>> {
+): Promise<Map<string, ReturnType<typeof summary>>> {
   const runs = new Map(commands.map((c) => [c.label, [] as Run[]]));
   for (let i = 0; i < warm + rounds; i++) {
     for (const c of commands) {
-      const run = await runOnce(c.cmd, mock, turn, env, cwd);
+      const run = c.tui ? await runTui(c.cmd, mock, turn, env, cwd, c.tui) : await runOnce(c.cmd, mock, turn, env, cwd);
       c.check(run.stdout);
       if (i >= warm) runs.get(c.label)?.push(run);
     }
   }
-  return runs;
+  return new Map([...runs].map(([label, list]) => [label, summary(list)]));
 }
 
 export async function floorBench(zot: string, env: Record<string, string>): Promise<void> {
   if (!(await Bun.file(TIME).exists())) throw new Error(`floor needs GNU time at ${TIME} (apt-get install time)`);
   const dir = mkdtempSync(join(tmpdir(), "zot-bench-floor-"));
   const cwd = mkdtempSync(join(tmpdir(), "zot-bench-floor-cwd-"));
-  const [oneshot, stream] = await Promise.all([compileFloor(dir, "oneshot"), compileFloor(dir, "stream")]);
+  const [oneshot, stream, streamChat] = await Promise.all([compileFloor(dir, "oneshot"), compileFloor(dir, "stream"), compileFloor(dir, "stream-chat")]);
   const mock = timingMock();
   const anthropic = ["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url];
+  // Each zot measured: the current binary, and the one ZOT_BENCH_BEFORE names (the same figures, side by side).
+  const before = process.env.ZOT_BENCH_BEFORE;
+  const zots = [{ tag: "", bin: zot }, ...(before ? [{ tag: " [before]", bin: before }] : [])];
+  if (before) console.log(`floor: [before] is ${before}`);
   try {
     // One-shot: the same short answer, printed.
     const answer = "Hello! How can I help you today?";
@@ -139,7 +272,7 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
     };
     const one = await interleaved(
       [
-        { label: "zot -p", cmd: [zot, "-p", "hello", ...anthropic], check: expectAnswer },
+        ...zots.map(({ tag, bin }) => ({ label: `zot -p${tag}`, cmd: [bin, "-p", "hello", ...anthropic], check: expectAnswer })),
         { label: "floor", cmd: [oneshot, mock.url], check: expectAnswer },
       ],
       mock,
@@ -149,14 +282,16 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
       20,
       3,
     );
-    const zotOne = summary(one.get("zot -p") ?? []);
-    const floorOne = summary(one.get("floor") ?? []);
+    const floorOne = one.get("floor")!;
     console.log("floor: one-shot answer from the local mock (Anthropic wire), medians of 20 interleaved runs");
-    console.log(line("zot -p", zotOne));
+    for (const { tag } of zots) console.log(line(`zot -p${tag}`, one.get(`zot -p${tag}`)!));
     console.log(line("floor (fetch + print)", floorOne));
-    console.log(`  ratio: wall ${ratio(zotOne.wall, floorOne.wall)}, start→request ${ratio(zotOne.start, floorOne.start)}, peak RSS ${ratio(zotOne.rss, floorOne.rss)}`);
+    for (const { tag } of zots) {
+      const z = one.get(`zot -p${tag}`)!;
+      console.log(`  ratio${tag}: wall ${ratio(z.wall, floorOne.wall)}, start→request ${ratio(z.start, floorOne.start)}, peak RSS ${ratio(z.rss, floorOne.rss)}`);
+    }
 
-    // The stream: 50,000 text deltas, one JSON line each.
+    // The stream: 50,000 text deltas, one JSON line each; and the TUI showing the same answer.
     const deltas = 50_000;
     const longTurn: ScriptTurn = { text: "x".repeat(deltas), chunk_size: 1 };
     const countDeltas = (stdout: string) => {
@@ -164,12 +299,24 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
       for (let i = stdout.indexOf('"text_delta"'); i !== -1; i = stdout.indexOf('"text_delta"', i + 1)) n++;
       if (n !== deltas) throw new Error(`expected ${deltas} text_delta lines, got ${n}`);
     };
+    // The answer's last rows on screen (98 x's a row inside the padding) and nothing running.
+    const answerDone = (screen: Screen) => {
+      const text = screen.text();
+      return text.includes("x".repeat(90)) && !text.includes("working") && !text.includes("starting");
+    };
+    const answerShown = (text: string) => {
+      if (!text.includes("x".repeat(90))) throw new Error(`the TUI did not show the answer:\n${text}`);
+    };
     const openaiChat = ["--provider", "openai", "--model", "gpt-4.1", "--api-key", "k", "--base-url", `${mock.url}/v1`];
     const streams = await interleaved(
       [
-        { label: "zot --json (anthropic)", cmd: [zot, "--json", "go", ...anthropic], check: countDeltas },
-        { label: "zot --json (openai chat)", cmd: [zot, "--json", "go", ...openaiChat], check: countDeltas },
+        ...zots.flatMap(({ tag, bin }) => [
+          { label: `zot --json (anthropic)${tag}`, cmd: [bin, "--json", "go", ...anthropic], check: countDeltas },
+          { label: `zot --json (openai chat)${tag}`, cmd: [bin, "--json", "go", ...openaiChat], check: countDeltas },
+          { label: `zot TUI (anthropic)${tag}`, cmd: [bin, "go", ...anthropic], check: answerShown, tui: answerDone },
+        ]),
         { label: "floor", cmd: [stream, mock.url], check: countDeltas },
+        { label: "floor (openai chat)", cmd: [streamChat, mock.url], check: countDeltas },
       ],
       mock,
       longTurn,
@@ -178,15 +325,25 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
       7,
       1,
     );
-    const zotA = summary(streams.get("zot --json (anthropic)") ?? []);
-    const zotO = summary(streams.get("zot --json (openai chat)") ?? []);
-    const floorS = summary(streams.get("floor") ?? []);
+    const floorS = streams.get("floor")!;
     console.log(`floor: ${deltas.toLocaleString("en-US")}-delta stream to one JSON line per delta, medians of 7 interleaved runs`);
-    console.log(line("zot --json (anthropic)", zotA));
-    console.log(line("zot --json (openai chat)", zotO));
+    for (const { tag } of zots) {
+      for (const what of ["--json (anthropic)", "--json (openai chat)", "TUI (anthropic)"]) console.log(line(`zot ${what}${tag}`, streams.get(`zot ${what}${tag}`)!));
+    }
+    const floorChat = streams.get("floor (openai chat)")!;
     console.log(line("floor (fetch + NDJSON)", floorS));
-    console.log(`  ratio to the floor: wall ${ratio(zotA.wall, floorS.wall)}, CPU ${ratio(zotA.cpu, floorS.cpu)}`);
-    console.log(`  OpenAI Chat route / Anthropic route: wall ${ratio(zotO.wall, zotA.wall)}, CPU ${ratio(zotO.cpu, zotA.cpu)}`);
+    console.log(line("floor (openai chat)", floorChat));
+    // What the Chat wire (twice the bytes, larger JSON) and this mock (it cuts them in 64-byte pieces) cost any client.
+    console.log(`  the floor's own OpenAI Chat / Anthropic: wall ${ratio(floorChat.wall, floorS.wall)}, CPU ${ratio(floorChat.cpu, floorS.cpu)}`);
+    for (const { tag } of zots) {
+      const a = streams.get(`zot --json (anthropic)${tag}`)!;
+      const o = streams.get(`zot --json (openai chat)${tag}`)!;
+      const t = streams.get(`zot TUI (anthropic)${tag}`)!;
+      const cpuAfter = (x: typeof a, y: typeof a) => (x.restCpu !== undefined && y.restCpu ? `, CPU after the request ${ratio(x.restCpu, y.restCpu)}` : "");
+      console.log(`  ratio to the floor${tag}: wall ${ratio(a.wall, floorS.wall)}, CPU ${ratio(a.cpu, floorS.cpu)}`);
+      console.log(`  OpenAI Chat route / Anthropic route${tag}: wall ${ratio(o.wall, a.wall)}, CPU ${ratio(o.cpu, a.cpu)}`);
+      console.log(`  TUI / --json, request → answer done${tag}: wall ${ratio(t.rest, a.rest)}${cpuAfter(t, a)}`);
+    }
   } finally {
     await mock.stop();
   }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../../src/core/agent.ts";
 import { ExtensionManager } from "../../src/extensions/manager.ts";
-import type { ModelRequest, Provider, ProviderEvent } from "../../src/protocol/provider.ts";
+import type { ModelRequest, Provider, ProviderBatch } from "../../src/protocol/provider.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { VERSION } from "../../src/version.ts";
 import { startMockLlm } from "../../test/support/mock-llm.ts";
@@ -143,10 +143,10 @@ function timingProvider(): Provider & { calledAt: number[]; requests: ModelReque
     name: "bench",
     calledAt,
     requests,
-    async *stream(request): AsyncIterable<ProviderEvent> {
+    async *stream(request): AsyncIterable<ProviderBatch> {
       calledAt.push(performance.now());
       requests.push(request);
-      yield { type: "done", content: [{ type: "text", text: "ok" }], stop: "end_turn" };
+      yield [{ type: "done", content: [{ type: "text", text: "ok" }], stop: "end_turn" }];
     },
   };
 }

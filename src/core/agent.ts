@@ -4,7 +4,7 @@
 // transcript, swap tools, set the jail), and every event comes from inside core/, so each unit of
 // work it runs (a prompt, a compaction) ends with exactly one `done`, from here. It knows providers
 // and tools only through their interfaces.
-import type { AgentEvent, EventOf } from "../protocol/events.ts";
+import { type AgentEvent, type EventOf, isStreamDelta } from "../protocol/events.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { type Message, nowIso } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
@@ -49,7 +49,10 @@ export interface AgentOptions {
 export class Agent {
   private readonly state: AgentState;
   private readonly out: AgentOutlets;
+  /** every subscriber to events, in the order they subscribed */
   private readonly events = new Listeners<AgentEvent>();
+  /** those of them that also take the stream's deltas */
+  private readonly deltaEvents = new Listeners<AgentEvent>();
   private readonly appended = new Listeners<Message>();
   private readonly compactions = new Listeners<Compacted>();
   private readonly toolSteps = new Listeners<ToolStep>();
@@ -65,7 +68,8 @@ export class Agent {
   private readonly systemSections = new Map<string, string>();
 
   constructor(options: AgentOptions) {
-    const emit = (event: AgentEvent) => this.events.fire(event);
+    // A delta reaches only who takes deltas: a long answer is tens of thousands of them.
+    const emit = (event: AgentEvent) => (isStreamDelta(event) ? this.deltaEvents : this.events).fire(event);
     this.baseSystem = options.system;
     this.state = {
       provider: options.provider,
@@ -319,9 +323,19 @@ export class Agent {
 
   // ── what it tells ───────────────────────────────────────────────────────────────────────────
 
-  /** Subscribes to every event; returns the unsubscribe function. */
-  onEvent(listener: Listener<AgentEvent>): () => void {
-    return this.events.add(listener);
+  /**
+   * Subscribes to every event; returns the unsubscribe function. `deltas: false` leaves out the
+   * stream's deltas (text_delta, thinking_delta, tool_use_args), for a listener that keeps records
+   * or tells others about milestones and has nothing to do with an answer's pieces.
+   */
+  onEvent(listener: Listener<AgentEvent>, options: { deltas?: boolean } = {}): () => void {
+    const off = this.events.add(listener);
+    if (options.deltas === false) return off;
+    const offDeltas = this.deltaEvents.add(listener);
+    return () => {
+      off();
+      offDeltas();
+    };
   }
 
   /** Subscribes to every message appended to the transcript (full content, images included). */

@@ -5,7 +5,7 @@
 // streamed out as text_delta (clients would take it for the answer).
 import type { CompactReason } from "../protocol/events.ts";
 import { type ContentBlock, textOf } from "../protocol/messages.ts";
-import type { ModelRequest } from "../protocol/provider.ts";
+import { type ModelRequest, providerEvents } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { type AgentOutlets, type AgentState, contextUse, failureOf, noFinalMessage, recordUsage, setTranscript } from "./agent-state.ts";
 import { CompactError, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
@@ -75,7 +75,7 @@ async function summarise(state: AgentState, out: AgentOutlets, request: ModelReq
   let content: ContentBlock[] | undefined;
   let failure: TurnFailure | undefined;
   try {
-    for await (const ev of state.provider.stream(request, signal)) {
+    for await (const ev of providerEvents(state.provider.stream(request, signal), signal)) {
       if (ev.type === "retry") out.emit(ev);
       else if (ev.type === "usage") usage = ev.usage;
       else if (ev.type === "done") content = ev.content;

@@ -2,9 +2,10 @@
 // call deltas, a retry while it waits) and assembled into what the transcript keeps; a call the
 // provider refused as too long for the window is tried once more after an overflow compaction.
 // Rule: the stream is read no faster than the slowest reader of the events allows (backpressure),
-// and an abort or a failure still returns what had arrived.
+// no event is emitted once the signal aborted, and an abort or a failure still returns what had
+// arrived.
 import type { ContentBlock } from "../protocol/messages.ts";
-import { type ModelRequest, ProviderError, type ProviderStopReason } from "../protocol/provider.ts";
+import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUsage } from "./agent-state.ts";
 import { compactNow } from "./compaction-run.ts";
@@ -44,61 +45,93 @@ export async function callCompactingOnOverflow(
 
 /** One model call: streams events out, returns what it assembled. */
 async function callModel(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
-  let started = false;
-  let usage: TokenUsage | undefined;
-  let text = "";
-  const partial: ContentBlock[] = [];
-  const flushText = () => {
-    if (text) partial.push({ type: "text", text });
-    text = "";
-  };
-  let result: Omit<ModelCall, "partial">;
+  const reading = new CallReading(out);
+  let result: Omit<ModelCall, "partial"> | undefined;
   try {
-    for await (const ev of state.provider.stream(request, signal)) {
+    for await (const batch of state.provider.stream(request, signal)) {
+      // The reader's pressure is felt once a batch: the batch has been read, the next is not read while it waits.
+      const wait = out.backpressure(signal);
+      if (wait) await wait;
+      if (!reading.take(batch, signal)) break;
+    }
+    const done = reading.done;
+    if (done) {
+      result = { stop: done.stop, response: { content: done.content, stop: done.stop, usage: reading.usage ?? zeroTokens() } };
+    } else result = signal.aborted ? { stop: "aborted" } : { stop: "error", failure: noFinalMessage(state) };
+  } catch (error) {
+    if (signal.aborted) result = { stop: "aborted" };
+    else {
+      const overflow = error instanceof ProviderError && error.code === "context_overflow" && !reading.started;
+      result = { stop: "error", failure: failureOf(state, error), ...(overflow ? { overflow } : {}) };
+    }
+  }
+  const { usage } = reading;
+  if (usage) {
+    state.contextTokens = usage.input + usage.cache_read + usage.cache_write + usage.output;
+    recordUsage(state, out, usage);
+  }
+  return { ...result, partial: reading.partial() };
+}
+
+/**
+ * What a call has streamed so far, and the emitting of it. `take` runs once a batch and loops over
+ * its events, apart from the async call that waits for the batches: the code that runs per delta
+ * is this one small method.
+ */
+class CallReading {
+  started = false;
+  usage: TokenUsage | undefined;
+  done: Extract<ProviderEvent, { type: "done" }> | undefined;
+  /** the blocks before the text now streaming (text cut by tool calls) */
+  private readonly blocks: ContentBlock[] = [];
+  private text = "";
+
+  constructor(private readonly out: AgentOutlets) {}
+
+  /** Emits the batch's events in order; false once the signal aborted (what is left is not emitted). */
+  take(batch: ProviderBatch, signal: AbortSignal): boolean {
+    const { out } = this;
+    for (const ev of batch) {
+      // Not one event after an abort, even one the provider had already handed over.
+      if (signal.aborted) return false;
       // A retry comes before the first byte: the call has not started, and the user hears why it waits.
       if (ev.type === "retry") {
         out.emit(ev);
         continue;
       }
-      if (!started) {
-        started = true;
+      if (!this.started) {
+        this.started = true;
         out.emit({ type: "assistant_start" });
       }
-      const wait = out.backpressure(signal);
-      if (wait) await wait;
       switch (ev.type) {
         case "text_delta":
-          text += ev.delta;
+          this.text += ev.delta;
           out.emit(ev);
           break;
         case "usage":
-          usage = ev.usage;
+          this.usage = ev.usage;
           break;
         case "done":
-          result = {
-            stop: ev.stop,
-            response: { content: ev.content, stop: ev.stop, usage: usage ?? zeroTokens() },
-          };
+          this.done = ev;
           break;
         default:
-          if (ev.type === "tool_use_start") flushText();
+          if (ev.type === "tool_use_start") this.endText();
           out.emit(ev);
       }
     }
-    result ??= signal.aborted ? { stop: "aborted" } : { stop: "error", failure: noFinalMessage(state) };
-  } catch (error) {
-    if (signal.aborted) result = { stop: "aborted" };
-    else {
-      const overflow = error instanceof ProviderError && error.code === "context_overflow" && !started;
-      result = { stop: "error", failure: failureOf(state, error), ...(overflow ? { overflow } : {}) };
-    }
+    return true;
   }
-  flushText();
-  if (usage) {
-    state.contextTokens = usage.input + usage.cache_read + usage.cache_write + usage.output;
-    recordUsage(state, out, usage);
+
+  /** What had arrived: the text blocks so far (an abort or a failure keeps them). */
+  partial(): ContentBlock[] {
+    this.endText();
+    return this.blocks;
   }
-  return { ...result, partial };
+
+  private endText(): void {
+    if (this.text) this.blocks.push({ type: "text", text: this.text });
+    this.text = "";
+  }
 }
 
 function zeroTokens(): TokenUsage {

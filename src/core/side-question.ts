@@ -8,7 +8,7 @@
 // question asked mid-turn may meet a tool call still waiting for its result.
 import type { ContentBlock, Message } from "../protocol/messages.ts";
 import type { ModelInfo } from "../protocol/models.ts";
-import type { ModelRequest, Provider } from "../protocol/provider.ts";
+import { type ModelRequest, type Provider, providerEvents } from "../protocol/provider.ts";
 import type { TokenUsage, Usage } from "../protocol/usage.ts";
 import { priceUsage } from "./cost.ts";
 
@@ -114,7 +114,7 @@ export async function* streamSideAnswer(
   let answer: string | undefined;
   let failure: string | undefined;
   try {
-    for await (const event of provider.stream(request, signal)) {
+    for await (const event of providerEvents(provider.stream(request, signal), signal)) {
       if (event.type === "text_delta") yield { type: "side_delta", text: event.delta };
       else if (event.type === "usage") usage = event.usage;
       else if (event.type === "done") answer = event.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");

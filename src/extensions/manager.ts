@@ -388,7 +388,9 @@ export class ExtensionManager implements SlashCommands {
     this.detach();
     this.agent = agent;
     this.gate = gate;
-    this.offEvents = agent.onEvent((event) => this.fanOut(event));
+    // Neither protocol has a notification for an answer's deltas (hook-events and ext-events make
+    // nothing of them), so they are not even offered: a long answer is tens of thousands of them.
+    this.offEvents = agent.onEvent((event) => this.fanOut(event), { deltas: false });
     this.offSteps = agent.onToolStep((step) => this.events.fromToolStep(step, gate ? (id) => gate.approvalSource(id) : undefined));
     this.offGate = gate?.onAsk((request) => this.events.confirmationRequested(request));
     this.addParticipants(agent);

@@ -1,6 +1,8 @@
 // The contract between the agent loop and a model provider. Pure types: the loop imports this,
 // never a concrete provider. Rule: a provider throws ProviderError (a sentence and a code) for
 // failures the user should see, and stops promptly (throwing an AbortError) once its signal aborts.
+// Events come in batches (all that one read of the response completed), so a long answer costs
+// one hand-off between the provider and the loop per network read, not one per delta.
 import type { ErrorCode } from "./error-code.ts";
 import type { ContentBlock, Message } from "./messages.ts";
 import type { ModelInfo, ReasoningLevel } from "./models.ts";
@@ -38,9 +40,31 @@ export type ProviderEvent =
   /** the assembled assistant message; always the last event of a successful stream */
   | { type: "done"; content: ContentBlock[]; stop: ProviderStopReason };
 
+/**
+ * Events in the order the call produced them, never empty. Read them in order and check the signal
+ * between them: once it aborts, the rest of the batch is not delivered (the provider yields no
+ * batch after the abort, but cannot take back one already handed over).
+ */
+export type ProviderBatch = readonly ProviderEvent[];
+
 export interface Provider {
   readonly name: string;
-  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+  /** The call's events, batched; the concatenation of the batches is the call's event sequence. */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch>;
+}
+
+/**
+ * A provider's stream one event at a time, for readers that go event by event (a side question, a
+ * compaction's summary, tests). Once `signal` aborts it delivers nothing more and throws, as a
+ * provider does.
+ */
+export async function* providerEvents(batches: AsyncIterable<ProviderBatch>, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  for await (const batch of batches) {
+    for (const event of batch) {
+      signal.throwIfAborted();
+      yield event;
+    }
+  }
 }
 
 /** A failure talking to the model, worded for the user, with its machine-readable code. */

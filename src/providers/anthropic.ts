@@ -16,7 +16,7 @@ import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import type { JsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
-import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
@@ -66,7 +66,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
   return {
     name: "anthropic",
-    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = toAnthropicRequest(request);
       return driveStream(
         {

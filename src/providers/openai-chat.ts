@@ -12,7 +12,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
@@ -43,7 +43,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl);
   return {
     name,
-    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = chatRequestBody(request);
       return driveStream(
         {

@@ -11,7 +11,7 @@ import type {
 } from "openai/resources/responses/responses";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import type { ModelRequest, Provider, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
 import { streamErrorFailure } from "./provider-failure.ts";
@@ -39,7 +39,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
   const speaker: ProviderSpeaker = { provider: NAME, baseUrl, ...(options.key ? { key: options.key } : {}) };
   return {
     name: NAME,
-    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = responsesRequestBody(request);
       return driveStream(
         {

@@ -23,10 +23,10 @@ export type RetryNotice = Extract<ProviderEvent, { type: "retry" }>;
 
 /**
  * Opens the stream, trying again on a retryable failure. A provider's stream delegates to it
- * (`const events = yield* openWithRetry(…)`): each retry is yielded as a `retry` event before the
- * wait, and the opened stream is the return value.
+ * (`const events = yield* openWithRetry(…)`): each retry is yielded as a batch of its own `retry`
+ * event before the wait, and the opened stream is the return value.
  */
-export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): AsyncGenerator<RetryNotice, T, undefined> {
+export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): AsyncGenerator<[RetryNotice], T, undefined> {
   const retries = options.retries ?? BACKOFF_MS.length;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -38,14 +38,16 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
       if (error.retryAfter !== undefined && error.retryAfter > MAX_RETRY_AFTER_S) throw error;
       const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (BACKOFF_MS[attempt] ?? 1000);
       options.onRetry?.(attempt + 1, error, waitMs);
-      yield {
-        type: "retry",
-        attempt: attempt + 1,
-        max_attempts: retries,
-        wait_ms: Math.round(waitMs),
-        ...(error.status !== undefined ? { status: error.status } : {}),
-        message: error.message,
-      };
+      yield [
+        {
+          type: "retry",
+          attempt: attempt + 1,
+          max_attempts: retries,
+          wait_ms: Math.round(waitMs),
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          message: error.message,
+        },
+      ];
       await sleep(waitMs, options.signal);
     }
   }

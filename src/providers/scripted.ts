@@ -2,12 +2,13 @@
 // with the same event stream a real model produces, offline and free. Extension authors and the
 // test suite use it to drive the agent without a model or a key.
 // Rule: one turn per model call, in order; it streams like a model (chunked text, tool arguments
-// in fragments) and honours its abort signal between every chunk.
+// in fragments, one batch per chunk, as one read of a response would bring) and honours its abort
+// signal between every chunk.
 import fs from "node:fs";
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
-import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
+import { type ModelRequest, type Provider, type ProviderBatch, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
 import { codeOf } from "./provider-failure.ts";
@@ -30,7 +31,7 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
   // Ids are unique across the whole run, not per turn: the transcript pairs results with calls by id.
   let nextCallId = 1;
 
-  async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderBatch> {
     throwIfAborted(signal);
     const turn = turns[played];
     // As the mock LLM server answers an exhausted script: a request the "provider" refuses.
@@ -54,7 +55,7 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
     if (turn.thinking) {
       for (const delta of chunkText(turn.thinking, chunkSize)) {
         await pace();
-        yield { type: "thinking_delta", delta };
+        yield [{ type: "thinking_delta", delta }];
       }
       content.push({ type: "thinking", text: turn.thinking });
     }
@@ -67,7 +68,7 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
         : turn.text;
       for (const delta of chunkText(text, chunkSize)) {
         await pace();
-        yield { type: "text_delta", delta };
+        yield [{ type: "text_delta", delta }];
       }
       content.push({ type: "text", text });
     }
@@ -77,21 +78,26 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
     for (const call of turn.tool_calls ?? []) {
       const id = call.id ?? `call_${nextCallId++}`;
       await pace();
-      yield { type: "tool_use_start", id, name: call.name };
+      yield [{ type: "tool_use_start", id, name: call.name }];
       const json = JSON.stringify(call.args);
-      for (const delta of chunkText(json, Math.max(1, Math.ceil(json.length / ARG_FRAGMENTS)))) {
+      const fragments = chunkText(json, Math.max(1, Math.ceil(json.length / ARG_FRAGMENTS)));
+      // The call's end comes with its last fragment, as a server sends them back to back.
+      for (const [i, delta] of fragments.entries()) {
         await pace();
-        yield { type: "tool_use_args", id, delta };
+        const args: ProviderEvent = { type: "tool_use_args", id, delta };
+        yield i === fragments.length - 1 ? [args, { type: "tool_use_end", id }] : [args];
       }
-      yield { type: "tool_use_end", id };
+      if (fragments.length === 0) yield [{ type: "tool_use_end", id }];
       content.push({ type: "tool_call", id, name: call.name, args: call.args });
     }
 
     const requestChars =
       request.system.length + JSON.stringify(request.messages).length + JSON.stringify(request.tools).length;
-    yield { type: "usage", usage: turnUsage(turn, requestChars) };
     throwIfAborted(signal);
-    yield { type: "done", content, stop: turnStop(turn) };
+    yield [
+      { type: "usage", usage: turnUsage(turn, requestChars) },
+      { type: "done", content, stop: turnStop(turn) },
+    ];
   }
 
   return {

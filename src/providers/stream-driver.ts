@@ -2,11 +2,11 @@
 // before the first byte), read the server-sent events off the response, hand each event's data to
 // the wire's assembler, and end with its final message, or with the one ProviderError (or abort)
 // that says why not.
-// Rule: events already read are delivered before the failure that follows them; once the signal
-// aborts not one more event is delivered; reading stops at the wire's terminal event, so a proxy
-// that keeps the connection open cannot hang a finished answer.
+// Rule: events already read are delivered before the failure that follows them, as one batch per
+// read of the body; once the signal aborts not one more batch is delivered; reading stops at the
+// wire's terminal event, so a proxy that keeps the connection open cannot hang a finished answer.
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
-import type { ProviderEvent } from "../protocol/provider.ts";
+import type { ProviderBatch, ProviderEvent } from "../protocol/provider.ts";
 import type { ProviderSpeaker } from "./provider-error-text.ts";
 import {
   abortReason,
@@ -48,7 +48,7 @@ export interface StreamCall extends ProviderSpeaker {
 /** The Chat Completions end marker, which is not JSON. */
 const DONE_MARKER = "[DONE]";
 
-export async function* driveStream(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+export async function* driveStream(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderBatch> {
   signal.throwIfAborted();
   const sdk = await call.connect();
   const response = yield* openWithRetry(
@@ -66,7 +66,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   const { assembler } = call;
   const reader = response.body.getReader();
   const decoder = new SseDecoder();
-  const out: ProviderEvent[] = [];
+  let out: ProviderEvent[] = [];
   let ended = false;
   try {
     while (!ended) {
@@ -74,34 +74,15 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
         throw callFailure(call, sdk.errors, error, "stream", signal);
       });
       ended = chunk.done;
-      let failure: unknown;
-      for (const event of chunk.done ? decoder.end() : decoder.push(chunk.value)) {
-        if (event.data === DONE_MARKER) {
-          ended = true;
-          break;
-        }
-        const data = parseEvent(call, event);
-        if (data instanceof Error) {
-          failure = data;
-          break;
-        }
-        try {
-          assembler.push(data, out);
-        } catch (error) {
-          // A wire's own failure event (a Responses `response.failed`).
-          failure = error;
-          break;
-        }
-        if (assembler.ended) {
-          ended = true;
-          break;
-        }
-      }
-      for (const event of out) {
+      const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), out);
+      if (read.ended) ended = true;
+      const failure = read.failure;
+      if (out.length > 0) {
         if (signal.aborted) throw abortReason(signal);
-        yield event;
+        const batch = out;
+        out = [];
+        yield batch;
       }
-      out.length = 0;
       if (failure) throw failure;
       // Checked after the last delivery too: an abort while the consumer held the last event ends here.
       if (signal.aborted) throw abortReason(signal);
@@ -112,7 +93,28 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   }
   if (!assembler.finished) throw truncatedStream(call);
   assembler.finish(out);
-  yield* out;
+  yield out;
+}
+
+/**
+ * Hands one read's events to the wire's assembler, in order, up to the wire's end or a failure.
+ * Apart from the generator, so the code that runs per event is this one small function.
+ */
+function assembleEvents(call: StreamCall, events: SseEvent[], out: ProviderEvent[]): { ended: boolean; failure?: unknown } {
+  const { assembler } = call;
+  for (const event of events) {
+    if (event.data === DONE_MARKER) return { ended: true };
+    const data = parseEvent(call, event);
+    if (data instanceof Error) return { ended: false, failure: data };
+    try {
+      assembler.push(data, out);
+    } catch (error) {
+      // A wire's own failure event (a Responses `response.failed`).
+      return { ended: false, failure: error };
+    }
+    if (assembler.ended) return { ended: true };
+  }
+  return { ended: false };
 }
 
 /** An event's data as JSON, or the failure it is: a malformed event, or an error the server sent. */

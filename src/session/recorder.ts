@@ -54,7 +54,8 @@ export class SessionRecorder {
     this.agent = agent;
     this.unsubscribe.push(
       agent.onMessage(() => this.sync()),
-      agent.onEvent((event) => this.onEvent(event)),
+      // The records are messages, usage and decisions: an answer's deltas are in its message.
+      agent.onEvent((event) => this.onEvent(event), { deltas: false }),
       agent.onCompacted((compacted) => this.onCompacted(compacted)),
       agent.onToolResult((finished) => this.onToolResult(finished)),
       // A switch is recorded at once (a list of sessions shows the model a session is on), unless

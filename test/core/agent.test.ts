@@ -4,7 +4,7 @@ import type { Decision, Participant } from "../../src/core/intercept.ts";
 import type { AgentEvent, InterceptStage } from "../../src/protocol/events.ts";
 import type { ContentBlock } from "../../src/protocol/messages.ts";
 import type { ModelInfo } from "../../src/protocol/models.ts";
-import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
+import { type ModelRequest, type Provider, type ProviderBatch, ProviderError } from "../../src/protocol/provider.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
 import { testModel } from "../support/test-model.ts";
 
@@ -18,13 +18,14 @@ function provider(turns: Turn[]) {
   const p: Provider & { requests: ModelRequest[] } = {
     name: "fake",
     requests,
-    async *stream(request, signal): AsyncIterable<ProviderEvent> {
+    async *stream(request, signal): AsyncIterable<ProviderBatch> {
       requests.push(structuredClone(request));
       const turn = turns.shift();
       if (!turn) throw new ProviderError("fake: no turn left", "bad_request");
       const content: ContentBlock[] = [];
       if (turn.text) {
-        for (const piece of turn.text.match(/.{1,4}/gs) ?? []) yield { type: "text_delta", delta: piece };
+        // One batch per piece of four characters, as if each came in a read of its own.
+        for (const piece of turn.text.match(/.{1,4}/gs) ?? []) yield [{ type: "text_delta", delta: piece }];
         content.push({ type: "text", text: turn.text });
       }
       if (turn.hang) {
@@ -32,13 +33,18 @@ function provider(turns: Turn[]) {
       }
       if (turn.error) throw new ProviderError(turn.error, "rate_limit", { status: 429 });
       for (const call of turn.calls ?? []) {
-        yield { type: "tool_use_start", id: call.id, name: call.name };
-        yield { type: "tool_use_args", id: call.id, delta: JSON.stringify(call.args) };
-        yield { type: "tool_use_end", id: call.id };
+        // A whole call in one read.
+        yield [
+          { type: "tool_use_start", id: call.id, name: call.name },
+          { type: "tool_use_args", id: call.id, delta: JSON.stringify(call.args) },
+          { type: "tool_use_end", id: call.id },
+        ];
         content.push({ type: "tool_call", ...call });
       }
-      yield { type: "usage", usage: { input: 1000, output: 100, cache_read: 0, cache_write: 0 } };
-      yield { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" };
+      yield [
+        { type: "usage", usage: { input: 1000, output: 100, cache_read: 0, cache_write: 0 } },
+        { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" },
+      ];
     },
   };
   return p;

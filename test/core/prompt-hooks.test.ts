@@ -18,8 +18,10 @@ function setup(answers: string[], hooks: PromptHooks, messages: Message[] = [], 
       requests.push(structuredClone(request));
       const text = answers.shift();
       if (text === undefined || text === "!") throw new ProviderError("fake: failed", "bad_request");
-      yield { type: "usage", usage: { input: 10, output: 10, cache_read: 0, cache_write: 0 } };
-      yield { type: "done", content: [{ type: "text", text }], stop: "end_turn" };
+      yield [
+        { type: "usage", usage: { input: 10, output: 10, cache_read: 0, cache_write: 0 } },
+        { type: "done", content: [{ type: "text", text }], stop: "end_turn" },
+      ];
     },
   };
   const agent = new Agent({ provider, model: testModel({ context_window: contextWindow }), tools: [], system: "sys", cwd: "/tmp", messages });

@@ -1,8 +1,11 @@
 // A user asks a question and gets an answer: -p and --json against the mock LLM, in every
 // provider's real wire format, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sessionDir } from "../../src/session/paths.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { ndjson, zot } from "../support/zot.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
 
 let mock: MockLlm;
 afterEach(() => mock?.stop());
@@ -38,6 +41,48 @@ describe("an answer", () => {
     expect(usage.cumulative).toMatchObject({ input: 120, output: 30 });
     expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "end_turn" });
     expect(events.find((e) => e.type === "user_message").content).toEqual([{ type: "text", text: "hi" }]);
+  });
+
+  // The mock sends 64-byte pieces without pause, so each read of the response completes hundreds of
+  // events: batches that cross from text into a tool call, and from one turn's end to the next.
+  test.each([
+    ["anthropic", (m: MockLlm) => anthropic(m)],
+    ["openai chat", (m: MockLlm) => ["--provider", "openai", "--model", "gpt-4.1", "--api-key", "k", "--base-url", `${m.url}/v1`]],
+  ])("--json (%s): an answer of thousands of one-character deltas around a tool call: every event once, in order, and the session records it all", async (_wire, provider) => {
+    const first = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    const second = Array.from({ length: 1000 }, (_, i) => String(i % 10)).join("");
+    mock = startMockLlm([
+      { text: first, chunk_size: 1, tool_calls: [{ id: "call_1", name: "bash", args: { command: "echo tool-ran" } }] },
+      { text: second, chunk_size: 1 },
+    ]);
+    const home = tempDir("zot-batch-home-");
+    const cwd = tempDir("zot-batch-cwd-");
+    const run = await zot(["--json", "go", ...provider(mock)], { home, cwd });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const events = ndjson(run.stdout);
+    // Each delta its own line: none dropped, none merged, none moved.
+    const deltas = events.filter((e) => e.type === "text_delta").map((e) => e.delta);
+    expect(deltas).toEqual([...first, ...second]);
+    const kinds: string[] = [];
+    for (const e of events) if (e.type !== "text_delta" || kinds.at(-1) !== "text_delta") kinds.push(e.type);
+    const args = events.filter((e) => e.type === "tool_use_args");
+    expect(args.map((e) => e.delta).join("")).toBe(JSON.stringify({ command: "echo tool-ran" }));
+    expect(kinds).toEqual([
+      "session", "user_message", "turn_start", "assistant_start", "text_delta", "tool_use_start",
+      ...args.map(() => "tool_use_args"), "tool_use_end", "usage", "assistant_message", "tool_call", "turn_end",
+      "tool_progress", "tool_result", "turn_start", "assistant_start", "text_delta", "usage", "assistant_message", "turn_end", "done",
+    ]);
+
+    // The session has every record: both answers whole, the call and its result, each call's usage.
+    const dir = sessionDir(home, cwd);
+    const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+    const records = ndjson(readFileSync(join(dir, file!), "utf8"));
+    expect(records.map((r) => (r.type === "message" ? r.message.role : r.type))).toEqual(["session", "user", "usage", "assistant", "tool_result", "usage", "assistant"]);
+    const messages = records.filter((r) => r.type === "message").map((r) => r.message);
+    expect(messages[1].content).toEqual([{ type: "text", text: first }, { type: "tool_call", id: "call_1", name: "bash", args: { command: "echo tool-ran" } }]);
+    expect(records.find((r) => r.type === "tool_result").result).toMatchObject({ call_id: "call_1", is_error: false });
+    expect(messages[2].content).toEqual([{ type: "text", text: second }]);
   });
 
   test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {

@@ -57,7 +57,7 @@ function serve(...turns: ScriptTurn[]): MockLlm {
 async function run(server: MockLlm, req: ModelRequest = request()): Promise<{ events: ProviderEvent[] }> {
   const provider = createAnthropicProvider({ apiKey: "sk-test", baseUrl: server.url });
   const events: ProviderEvent[] = [];
-  for await (const event of provider.stream(req, new AbortController().signal)) events.push(event);
+  for await (const batch of provider.stream(req, new AbortController().signal)) events.push(...batch);
   return { events };
 }
 

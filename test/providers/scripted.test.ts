@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Message } from "../../src/protocol/messages.ts";
 import { BUILTIN_MODELS } from "../../src/providers/catalog.ts";
-import { type ModelRequest, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
+import { type ModelRequest, type ProviderBatch, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createScriptedProvider, DEMO_SCRIPT, loadScript, ScriptFileError } from "../../src/providers/scripted.ts";
 
@@ -14,12 +14,12 @@ const model = BUILTIN_MODELS.find((m) => m.id === "scripted")!;
 const request = (messages: Message[] = []): ModelRequest => ({ model, system: "sys", messages, tools: [] });
 const never = () => new AbortController().signal;
 
-async function collect(stream: AsyncIterable<ProviderEvent>, into: ProviderEvent[] = []): Promise<ProviderEvent[]> {
-  for await (const ev of stream) into.push(ev);
+async function collect(stream: AsyncIterable<ProviderBatch>, into: ProviderEvent[] = []): Promise<ProviderEvent[]> {
+  for await (const batch of stream) into.push(...batch);
   return into;
 }
 
-async function failure(stream: AsyncIterable<ProviderEvent>, events: ProviderEvent[] = []): Promise<unknown> {
+async function failure(stream: AsyncIterable<ProviderBatch>, events: ProviderEvent[] = []): Promise<unknown> {
   try {
     await collect(stream, events);
   } catch (error) {
@@ -162,15 +162,15 @@ describe("errors, abort, exhaustion", () => {
     const events: ProviderEvent[] = [];
     let error: unknown;
     try {
-      for await (const event of provider.stream(request(), controller.signal)) {
-        events.push(event);
+      for await (const batch of provider.stream(request(), controller.signal)) {
+        events.push(...batch);
         controller.abort();
       }
     } catch (e) {
       error = e;
     }
     expect((error as Error).name).toBe("AbortError");
-    // Nothing after the event that aborted (400 deltas 20 ms apart would time the test out).
+    // Nothing after the batch that aborted (400 deltas 20 ms apart would time the test out).
     expect(events).toEqual([{ type: "text_delta", delta: "x" }]);
   });
 

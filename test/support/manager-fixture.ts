@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadOptions } from "../../src/extensions/manager.ts";
 import type { ContentBlock } from "../../src/protocol/messages.ts";
-import { type ModelRequest, type Provider, type ProviderEvent, ProviderError } from "../../src/protocol/provider.ts";
+import { type ModelRequest, type Provider, type ProviderBatch, ProviderError } from "../../src/protocol/provider.ts";
 import { tempDir } from "./zot.ts";
 
 export type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[] };
@@ -15,17 +15,18 @@ export function fakeProvider(turns: Turn[]): Provider & { requests: ModelRequest
   return {
     name: "fake",
     requests,
-    async *stream(request): AsyncIterable<ProviderEvent> {
+    async *stream(request): AsyncIterable<ProviderBatch> {
       requests.push(structuredClone(request));
       const turn = turns.shift();
       if (!turn) throw new ProviderError("fake: no turn left", "bad_request");
       const content: ContentBlock[] = [];
-      if (turn.text) {
-        yield { type: "text_delta", delta: turn.text };
-        content.push({ type: "text", text: turn.text });
-      }
+      if (turn.text) content.push({ type: "text", text: turn.text });
       for (const call of turn.calls ?? []) content.push({ type: "tool_call", ...call });
-      yield { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" };
+      // The whole answer in one read.
+      yield [
+        ...(turn.text ? [{ type: "text_delta" as const, delta: turn.text }] : []),
+        { type: "done", content, stop: turn.calls?.length ? "tool_use" : "end_turn" },
+      ];
     },
   };
 }

@@ -1,6 +1,6 @@
-// Reading a provider's event stream in the provider tests: every event it yielded, the error it
-// ended with (if any) and its done event. Rule: a test sees exactly what the loop would, nothing
-// is filtered or reordered.
+// Reading a provider's event stream in the provider tests: every event it yielded (its batches one
+// after the other), the error it ended with (if any) and its done event. Rule: a test sees exactly
+// what the loop would, nothing is filtered or reordered.
 import type { ContentBlock, Message } from "../../src/protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../../src/protocol/provider.ts";
 
@@ -14,7 +14,7 @@ export async function streamAll(provider: Provider, req: ModelRequest, signal = 
   const events: ProviderEvent[] = [];
   let error: unknown;
   try {
-    for await (const event of provider.stream(req, signal)) events.push(event);
+    for await (const batch of provider.stream(req, signal)) events.push(...batch);
   } catch (e) {
     error = e;
   }
