@@ -1,7 +1,7 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
 // Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor, local-date, mcp, call-tool, deferred-tools (none named = all).
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../src/core/agent.ts";
@@ -394,6 +394,10 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "deferred-tools": () => deferredToolsBench(env),
 };
 const wanted = process.argv.slice(2);
-for (const [name, run] of Object.entries(BENCHES)) {
-  if (wanted.length === 0 || wanted.includes(name)) await run();
+try {
+  for (const [name, run] of Object.entries(BENCHES)) {
+    if (wanted.length === 0 || wanted.includes(name)) await run();
+  }
+} finally {
+  for (const made of [home, cwd]) rmSync(made, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { recordBytecodeOrder } from "./bytecode-order.ts";
+import { withBytecodeOrder } from "./bytecode-order.ts";
 import { COMPILE_FLAGS } from "./compile-flags.ts";
 
 const FLAGS = COMPILE_FLAGS;
@@ -38,18 +38,18 @@ async function build(outfile: string, target?: string, order: string[] = []): Pr
 // Built once for this machine, run the ways users start it, then built again with the bytecode laid
 // out by those runs (scripts/bytecode-order.ts); one profile serves every target.
 await build(join(dist, "zot"));
-const order = await recordBytecodeOrder(join(dist, "zot"));
-
-if (process.argv.includes("--all")) {
-  const sums: string[] = [];
-  for (const { target, out } of TARGETS) {
-    const file = join(dist, out);
-    await build(file, target, order);
-    sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${basename(file)}`);
+await withBytecodeOrder(join(dist, "zot"), async (order) => {
+  if (process.argv.includes("--all")) {
+    const sums: string[] = [];
+    for (const { target, out } of TARGETS) {
+      const file = join(dist, out);
+      await build(file, target, order);
+      sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${basename(file)}`);
+    }
+    writeFileSync(join(dist, "SHA256SUMS"), `${sums.join("\n")}\n`);
+    copyFileSync(join(root, "scripts", "install.sh"), join(dist, "install.sh"));
+    console.log(`wrote ${join(dist, "SHA256SUMS")} and ${join(dist, "install.sh")}`);
+  } else {
+    await build(join(dist, "zot"), undefined, order);
   }
-  writeFileSync(join(dist, "SHA256SUMS"), `${sums.join("\n")}\n`);
-  copyFileSync(join(root, "scripts", "install.sh"), join(dist, "install.sh"));
-  console.log(`wrote ${join(dist, "SHA256SUMS")} and ${join(dist, "install.sh")}`);
-} else {
-  await build(join(dist, "zot"), undefined, order);
-}
+});

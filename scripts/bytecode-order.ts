@@ -4,15 +4,18 @@
 // start reads and decodes less of the binary (a one-shot run: ~2 MB less peak RSS, scripts/bench
 // floor). Rule: the profile holds hashes of functions, never source, and is recorded on every
 // release build from the code being built, so it is never stale; the most common start goes first.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import "../test/support/mock-llm.ts";
 import { anthropicResponse } from "../test/support/mock-llm/anthropic.ts";
 import type { RecordedRequest } from "../test/support/mock-llm.ts";
 
-/** Runs `zot` (built for this machine) in each recorded start; returns the profile files, most common first. */
-export async function recordBytecodeOrder(zot: string): Promise<string[]> {
+/**
+ * Runs `zot` (built for this machine) in each recorded start and hands `use` the profile files,
+ * most common first; everything the recording made is removed once `use` is done.
+ */
+export async function withBytecodeOrder(zot: string, use: (files: string[]) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "zot-bytecode-order-"));
   const home = mkdtempSync(join(tmpdir(), "zot-bytecode-order-home-"));
   const cwd = mkdtempSync(join(tmpdir(), "zot-bytecode-order-cwd-"));
@@ -49,8 +52,10 @@ export async function recordBytecodeOrder(zot: string): Promise<string[]> {
       if (!(await Bun.file(file).exists())) throw new Error(`\`zot ${start.args.join(" ")}\` wrote no bytecode order to ${file}`);
       files.push(file);
     }
-    return files;
+    await server.stop(true);
+    await use(files);
   } finally {
     await server.stop(true);
+    for (const made of [dir, home, cwd]) rmSync(made, { recursive: true, force: true });
   }
 }

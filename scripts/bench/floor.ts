@@ -7,7 +7,7 @@
 // zot> interleaves that binary too and prints its ratios beside the current one's. Rule: numbers
 // are printed, never asserted; a run whose output is wrong throws, so a ratio is never computed
 // from a broken run.
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../compile-flags.ts";
@@ -346,5 +346,7 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
     }
   } finally {
     await mock.stop();
+    // The three compiled floors are ~100 MB each: nothing of a run stays in the temp directory.
+    for (const made of [dir, cwd]) rmSync(made, { recursive: true, force: true });
   }
 }
