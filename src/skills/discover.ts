@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import writeZotExtension from "./builtin/write-zot-extension/SKILL.md" with { type: "text" };
+import { type BuiltinSkill, builtinSkill } from "./builtin-skills.ts" with { type: "macro" };
 import { parseSkillFile } from "./frontmatter.ts";
 
 /** `extension`: shipped by an extension (its manifest's `skills`), named `<extension>:<skill>` */
@@ -48,10 +48,8 @@ export interface LoadedSkills {
   warnings: string[];
 }
 
-/** Embedded at build time, so the binary needs no files beside it. */
-export const BUILTIN_SKILLS: readonly { folder: string; text: string }[] = [
-  { folder: "write-zot-extension", text: writeZotExtension },
-];
+/** Embedded and parsed at build time (builtin-skills.ts), so the binary needs no files beside it. */
+export const BUILTIN_SKILLS: readonly BuiltinSkill[] = [builtinSkill("write-zot-extension")];
 
 /** A SKILL.md larger than this is refused: the whole body goes into the context when loaded. */
 export const SKILL_MAX_BYTES = 1024 * 1024;
@@ -117,14 +115,8 @@ export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
     }
   }
 
-  for (const { folder, text } of BUILTIN_SKILLS) {
+  for (const { folder, name, description, body } of BUILTIN_SKILLS) {
     const where = `builtin:${folder}`;
-    const parsed = parseSkillFile(text, `built-in skill ${folder}`, folder);
-    if (!parsed.ok) {
-      warnings.push(parsed.error);
-      continue;
-    }
-    const { name, description, body } = parsed.value;
     const mine = byName.get(name);
     if (mine) {
       warnings.push(`skill "${name}" in ${mine.path} replaces the built-in skill of the same name`);

@@ -2,10 +2,11 @@
 // search order (project, then user, then built-in), and warnings for broken or shadowed files.
 // The last test compiles a binary to prove the built-in skill is embedded, not read from disk.
 import { afterAll, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_SKILLS, loadSkills, SKILL_MAX_BYTES, skillSearchDirs } from "../../src/skills/discover.ts";
+import { parseSkillFile } from "../../src/skills/frontmatter.ts";
 
 const root = mkdtempSync(join(tmpdir(), "zot-skills-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -232,3 +233,17 @@ test("the compiled binary carries the built-in skill (no SKILL.md on disk needed
     rmSync(elsewhere, { recursive: true, force: true });
   }
 }, 60_000);
+
+test("each built-in skill is its SKILL.md as the parser reads it (parsed when the code is built)", () => {
+  expect(BUILTIN_SKILLS.length).toBeGreaterThan(0);
+  for (const skill of BUILTIN_SKILLS) {
+    const file = join(import.meta.dir, "../../src/skills/builtin", skill.folder, "SKILL.md");
+    const parsed = parseSkillFile(readFileSync(file, "utf8"), file, skill.folder);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect({ name: skill.name, description: skill.description, body: skill.body }).toEqual({
+      name: parsed.value.name,
+      description: parsed.value.description,
+      body: parsed.value.body,
+    });
+  }
+});
