@@ -1,6 +1,7 @@
 // Skill discovery on real folders: built-ins always, disk skills only with --with-skills, the
 // search order (project, then user, then built-in), and warnings for broken or shadowed files.
-// The last test compiles a binary to prove the built-in skill is embedded, not read from disk.
+// One test compiles a binary to prove the built-in skill is embedded, not read from disk; another
+// that the build parsed each built-in SKILL.md exactly as the parser reads it.
 import { afterAll, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
