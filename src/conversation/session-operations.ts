@@ -9,11 +9,9 @@ import os from "node:os";
 import { resolve } from "node:path";
 import { zotPaths } from "../config/home.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { findSession, looksLikePath } from "../session/find.ts";
-import { forkSession, type ForkResult } from "../session/fork.ts";
-import { listSessions, type SessionSummary } from "../session/list.ts";
-import { exportSession, importSession } from "../session/portable.ts";
-import { type SessionNode, sessionForest } from "../session/tree.ts";
+import type { ForkResult } from "../session/fork.ts";
+import type { SessionSummary } from "../session/list.ts";
+import type { SessionNode } from "../session/tree.ts";
 
 export type { ForkResult } from "../session/fork.ts";
 export type { SessionSummary } from "../session/list.ts";
@@ -48,19 +46,21 @@ export class SessionOperations {
   }
 
   /** Every session of the working directory, newest first, and a sentence for each file that could not be read. */
-  list(): { sessions: SessionSummary[]; problems: string[] } {
+  async list(): Promise<{ sessions: SessionSummary[]; problems: string[] }> {
+    const { listSessions } = await import("../session/list.ts");
     return listSessions(this.runtime.home, this.runtime.agent.cwd);
   }
 
   /** The same sessions as a forest: each fork under the session it was forked from. */
-  tree(): { roots: SessionNode[]; problems: string[] } {
-    const { sessions, problems } = this.list();
+  async tree(): Promise<{ roots: SessionNode[]; problems: string[] }> {
+    const [{ sessions, problems }, { sessionForest }] = await Promise.all([this.list(), import("../session/tree.ts")]);
     return { roots: sessionForest(sessions), problems };
   }
 
   /** The file of the session `ref` names: an id (or a unique start of one), or a path taken from the working directory. */
-  find(ref: string): string {
+  async find(ref: string): Promise<string> {
     const { home, agent } = this.runtime;
+    const { findSession, looksLikePath } = await import("../session/find.ts");
     return findSession(home, agent.cwd, looksLikePath(ref) ? resolve(agent.cwd, ref) : ref).file;
   }
 
@@ -70,14 +70,16 @@ export class SessionOperations {
   }
 
   /** Writes the session in `source` as a portable file (this machine's paths replaced by placeholders). */
-  export(source: string, dest: string, options: { force?: boolean } = {}): { file: string; problems: string[] } {
+  async export(source: string, dest: string, options: { force?: boolean } = {}): Promise<{ file: string; problems: string[] }> {
     const cwd = this.runtime.agent.cwd;
+    const { exportSession } = await import("../session/portable.ts");
     return exportSession(source, { dest: resolve(cwd, dest), here: cwd, userHome: os.homedir(), force: options.force === true });
   }
 
   /** Copies a session file into this directory's sessions under a fresh id. */
-  import(path: string): { id: string; file: string; problems: string[] } {
+  async import(path: string): Promise<{ id: string; file: string; problems: string[] }> {
     const { home, agent } = this.runtime;
+    const { importSession } = await import("../session/portable.ts");
     return importSession(resolve(agent.cwd, path), { home, cwd: agent.cwd, userHome: os.homedir() });
   }
 
@@ -86,9 +88,10 @@ export class SessionOperations {
    * recorded the fork becomes the conversation's, as a branch checked out (refused while busy);
    * otherwise it is only written.
    */
-  fork(source: string, at?: number): Promise<{ fork: ForkResult; switched: boolean; notes: string[] }> {
+  async fork(source: string, at?: number): Promise<{ fork: ForkResult; switched: boolean; notes: string[] }> {
     const { home } = this.runtime;
-    if (!this.runtime.session) return Promise.resolve().then(() => ({ fork: forkSession(source, { home, atTurn: at }), switched: false, notes: [] }));
+    const { forkSession } = await import("../session/fork.ts");
+    if (!this.runtime.session) return { fork: forkSession(source, { home, atTurn: at }), switched: false, notes: [] };
     return this.exclusive("fork this process's session (the fork becomes it)", "a session fork", async () => {
       const fork = forkSession(source, { home, atTurn: at });
       const notes = await this.runtime.switchSession({ kind: "open", ref: fork.file });

@@ -4,7 +4,8 @@
 // transcript, swap tools, set the jail), and every event comes from inside core/, so each unit of
 // work it runs (a prompt, a compaction) ends with exactly one `done`, from here. It knows providers
 // and tools only through their interfaces.
-import { type AgentEvent, type EventOf, isStreamDelta } from "../protocol/events.ts";
+import type { AgentEvent, EventOf } from "../protocol/events.ts";
+import { isStreamDelta } from "../protocol/stream-delta.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { type Message, nowIso } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";

@@ -10,13 +10,13 @@ import { errorText } from "../protocol/error-text.ts";
 import type { RpcDataOf, SessionTreeNode } from "../protocol/rpc-frames.ts";
 import type { Handler, RpcSession } from "./rpc-session.ts";
 
-export const listSessions: Handler<"list_sessions"> = (_command, session) => {
-  const { sessions, problems } = session.conversation.sessions.list();
+export const listSessions: Handler<"list_sessions"> = async (_command, session) => {
+  const { sessions, problems } = await session.conversation.sessions.list();
   return { data: { sessions: sessions.map((s) => entryOf(s, session)), problems } };
 };
 
-export const sessionTree: Handler<"session_tree"> = (_command, session) => {
-  const { roots, problems } = session.conversation.sessions.tree();
+export const sessionTree: Handler<"session_tree"> = async (_command, session) => {
+  const { roots, problems } = await session.conversation.sessions.tree();
   const nodeOf = (node: SessionNode): SessionTreeNode => ({ ...entryOf(node.session, session), children: node.children.map(nodeOf) });
   return { data: { roots: roots.map(nodeOf), problems } };
 };
@@ -26,7 +26,7 @@ export const sessionTree: Handler<"session_tree"> = (_command, session) => {
  * session the fork becomes it, as a branch checked out; otherwise the fork is only written.
  */
 export const forkSession: Handler<"fork_session"> = async (command, session) => {
-  const source = sourceFile(session, command.session);
+  const source = await sourceFile(session, command.session);
   try {
     const { fork, switched, notes } = await session.conversation.sessions.fork(source, command.at);
     const data: RpcDataOf<"fork_session"> = { id: fork.id, file: fork.file, parent: fork.parent, at: fork.turn, turns: fork.turns, messages: fork.messages, switched, notes };
@@ -39,19 +39,19 @@ export const forkSession: Handler<"fork_session"> = async (command, session) => 
   }
 };
 
-export const exportSession: Handler<"export_session"> = (command, session) => {
-  const source = sourceFile(session, command.session);
-  const { file, problems } = session.conversation.sessions.export(source, command.path, { force: command.force === true });
+export const exportSession: Handler<"export_session"> = async (command, session) => {
+  const source = await sourceFile(session, command.session);
+  const { file, problems } = await session.conversation.sessions.export(source, command.path, { force: command.force === true });
   return { data: { file, problems } };
 };
 
-export const importSession: Handler<"import_session"> = (command, session) => ({ data: session.conversation.sessions.import(command.path) });
+export const importSession: Handler<"import_session"> = async (command, session) => ({ data: await session.conversation.sessions.import(command.path) });
 
 /** Makes a session this process's: its transcript, model and usage; from then on it is recorded. */
 export const resumeSession: Handler<"resume_session"> = async (command, session) => {
   const { conversation } = session;
   conversation.refuseWhileBusy("resume a session");
-  const file = sourceFile(session, command.session);
+  const file = await sourceFile(session, command.session);
   const current = conversation.session;
   if (current && resolve(current.file) === resolve(file)) {
     return { data: resumeData(session, [`session ${current.id} is this process's session already`]) };
@@ -65,9 +65,9 @@ function entryOf(summary: SessionSummary, session: RpcSession): RpcDataOf<"list_
 }
 
 /** The file a command means: the session it names (a path relative to the process's cwd), else this process's own. */
-function sourceFile(session: RpcSession, ref: string | undefined): string {
+async function sourceFile(session: RpcSession, ref: string | undefined): Promise<string> {
   const { sessions } = session.conversation;
-  if (ref !== undefined) return sessions.find(ref);
+  if (ref !== undefined) return await sessions.find(ref);
   const current = sessions.current;
   if (!current) {
     throw new Error(

@@ -208,14 +208,3 @@ export const AgentEvent = v.variant("type", [
 export type AgentEvent = v.InferOutput<typeof AgentEvent>;
 export type AgentEventType = AgentEvent["type"];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
-
-/**
- * The model's answer in pieces as it streams: tens of thousands in a long answer, and of use only
- * to a live view of it (the TUI, --json, rpc); each piece is in the assembled message that follows.
- */
-export type StreamDelta = EventOf<"text_delta" | "thinking_delta" | "tool_use_args">;
-
-export function isStreamDelta(event: AgentEvent): event is StreamDelta {
-  const { type } = event;
-  return type === "text_delta" || type === "thinking_delta" || type === "tool_use_args";
-}

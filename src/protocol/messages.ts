@@ -130,3 +130,12 @@ export { textOf } from "./text-of.ts";
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/** Indexes of the user turns of a transcript (a compaction's summary is not one). */
+export function userTurns(messages: readonly Message[]): number[] {
+  const turns: number[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === "user" && !isSummaryMessage(m)) turns.push(i);
+  });
+  return turns;
+}

@@ -3,7 +3,7 @@
 // carries the parent's records up to the cut (usage, model switches, the audit trail), so it
 // resumes with the model and the cost its conversation had.
 import { UsageError } from "../config/usage-error.ts";
-import { isSummaryMessage, type Message } from "../protocol/messages.ts";
+import { type Message, userTurns } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { createSession } from "./create.ts";
 import { PLACEHOLDER_PREFIX } from "./paths.ts";
@@ -21,14 +21,6 @@ export interface ForkResult {
   messages: number;
 }
 
-/** Indexes of the user turns of a transcript (a compaction's summary is not one). */
-export function userTurns(messages: readonly Message[]): number[] {
-  const turns: number[] = [];
-  messages.forEach((m, i) => {
-    if (m.role === "user" && !isSummaryMessage(m)) turns.push(i);
-  });
-  return turns;
-}
 
 /** Forks the session in `source` after user turn `atTurn` (default: the last one). */
 export function forkSession(source: string, options: { home: string; atTurn?: number }): ForkResult {

@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { ExtensionEvents } from "../../src/extensions/ext-events.ts";
 import { HookEvents } from "../../src/extensions/hook-events.ts";
-import { type AgentEvent, isStreamDelta, type StreamDelta } from "../../src/protocol/events.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import { isStreamDelta, type StreamDelta } from "../../src/protocol/stream-delta.ts";
 
 const DELTAS: StreamDelta[] = [
   { type: "text_delta", delta: "Hel" },

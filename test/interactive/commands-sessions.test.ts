@@ -58,6 +58,12 @@ function command(name: string): SlashCommand {
 const userTexts = (rt: Runtime) =>
   rt.agent.messages.filter((m) => m.role === "user").map((m) => (m.content[0] as { text: string }).text);
 
+/** The picker opens once the sessions are listed (a step that reads files, so after a tick or two). */
+async function pickerShown(app: ReturnType<typeof fakeApp>): Promise<void> {
+  for (let i = 0; i < 500 && !app.overlay; i++) await Bun.sleep(1);
+  if (!app.overlay) throw new Error("the /sessions picker did not open");
+}
+
 describe("/sessions", () => {
   test("the picker lists this directory's sessions and resumes the one picked: transcript, model, recording", async () => {
     const where = place();
@@ -72,6 +78,7 @@ describe("/sessions", () => {
     await prompt(rt, "the docs question");
 
     const running = command("sessions").run(app, "");
+    await pickerShown(app);
     const rows = app.screen(160).join("\n");
     expect(rows).toContain("Resume a session");
     expect(rows).toMatch(/the docs question .*claude-opus-4-6 .*this session/);
@@ -101,6 +108,7 @@ describe("/sessions", () => {
     await prompt(rt, "mine");
     const app = fakeApp(rt);
     const running = command("sessions").run(app, "");
+    await pickerShown(app);
     expect(app.screen(160).join("\n")).toContain(`in use by pid ${process.pid}`);
     app.typeText("held");
     app.press(ENTER);
@@ -122,6 +130,7 @@ describe("/sessions", () => {
     const app = fakeApp(rt);
     app.busy = true;
     const running = command("sessions").run(app, "");
+    await pickerShown(app);
     expect(app.cancels).toBe(0);
     app.press(ENTER);
     await running;
@@ -139,6 +148,7 @@ describe("/sessions", () => {
     await command("clear").run(app, "");
     await prompt(rt, "two");
     const running = command("sessions").run(app, "");
+    await pickerShown(app);
     app.press(ESC);
     await running;
     expect(userTexts(rt)).toEqual(["two"]);

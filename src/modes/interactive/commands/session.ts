@@ -27,21 +27,21 @@ function fileArgument(words: string[]): string | undefined {
   return text.replace(/^(["'])(.*)\1$/, "$2") || undefined;
 }
 
-function exportCurrent(app: AppContext, words: string[]): void {
+async function exportCurrent(app: AppContext, words: string[]): Promise<void> {
   const force = words.includes("--force");
   const dest = fileArgument(words.filter((w) => w !== "--force"));
   const { sessions } = app.conversation;
   const source = recordedFile(app);
   if (!dest) mkdirSync(sessions.exportsDir, { recursive: true });
-  const { file, problems } = sessions.export(source, dest ?? sessions.exportsDir, { force });
+  const { file, problems } = await sessions.export(source, dest ?? sessions.exportsDir, { force });
   app.showNote(`exported session ${sessions.current?.id} to ${file} (this machine's paths replaced by placeholders)`, "success");
   for (const problem of problems) app.showNote(problem, "warn");
 }
 
-function importFile(app: AppContext, words: string[]): void {
+async function importFile(app: AppContext, words: string[]): Promise<void> {
   const source = fileArgument(words);
   if (!source) throw new Error(`/session import needs the file to import; ${USAGE}`);
-  const { id, file, problems } = app.conversation.sessions.import(source);
+  const { id, file, problems } = await app.conversation.sessions.import(source);
   app.showNote(`imported as session ${id} (${file}); /sessions resumes it`, "success");
   for (const problem of problems) app.showNote(problem, "warn");
 }
@@ -65,9 +65,9 @@ async function forkCurrent(app: AppContext, words: string[]): Promise<void> {
   enteredSession(app, `forked session ${fork.parent} after turn ${fork.turn} of ${fork.turns}; now in ${fork.id}`, notes);
 }
 
-function showTree(app: AppContext): void {
+async function showTree(app: AppContext): Promise<void> {
   const { conversation } = app;
-  const { roots, problems } = conversation.sessions.tree();
+  const { roots, problems } = await conversation.sessions.tree();
   for (const problem of problems) app.showNote(`${problem}; skipped`, "warn");
   if (roots.length === 0) {
     app.showNote(`no sessions in ${conversation.cwd} yet`);
@@ -87,13 +87,13 @@ export const SESSION_COMMAND: SlashCommand = {
     try {
       switch (sub) {
         case "export":
-          return exportCurrent(app, words);
+          return await exportCurrent(app, words);
         case "import":
-          return importFile(app, words);
+          return await importFile(app, words);
         case "fork":
           return await forkCurrent(app, words);
         case "tree":
-          return showTree(app);
+          return await showTree(app);
         case undefined: {
           const session = app.conversation.session;
           app.showNote(session ? `session ${session.id}: ${session.file}` : "this zot records no session (--no-session)");

@@ -52,7 +52,7 @@ export const SESSIONS_COMMAND: SlashCommand = {
   description: "Resume an earlier session of this directory (a picker)",
   async run(app) {
     const { conversation } = app;
-    const { sessions, problems } = conversation.sessions.list();
+    const { sessions, problems } = await conversation.sessions.list();
     for (const problem of problems) app.showNote(`${problem}; skipped`, "warn");
     const currentId = conversation.session?.id;
     const others = sessions.filter((s) => s.id !== currentId);
