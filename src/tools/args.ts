@@ -18,14 +18,14 @@ export interface ToolArgs<S extends v.GenericSchema> {
 }
 
 /**
- * Binds a tool's valibot schema to its name, for error sentences like `read: "path" is required
+ * Binds a tool's valibot schema (built on the first call) to its name, for error sentences like `read: "path" is required
  * (string)`, and to its JSON Schema (`builtinParameters(…)`, made when the binary is built).
  */
-export function defineArgs<S extends v.GenericSchema>(toolName: string, schema: S, jsonSchema: JsonSchema): ToolArgs<S> {
+export function defineArgs<S extends v.GenericSchema>(toolName: string, schema: () => S, jsonSchema: JsonSchema): ToolArgs<S> {
   return {
     jsonSchema,
     parse(raw) {
-      const result = v.safeParse(schema, coerceScalars(raw ?? {}, jsonSchema));
+      const result = v.safeParse(schema(), coerceScalars(raw ?? {}, jsonSchema));
       if (result.success) return { ok: true, value: result.output };
       const sentences = result.issues.slice(0, 3).map((issue) => describeIssue(issue, jsonSchema));
       return { ok: false, error: textResult(`${toolName}: ${sentences.join("; ")}`, true) };

@@ -13,7 +13,7 @@ import { BASH_OUTPUT_FILE_MAX_BYTES, createOutputFile } from "./bash-output-file
 import { bwrapNote } from "./sandbox.ts";
 import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
-import { BashArgs } from "./builtin-args.ts";
+import { bashArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
@@ -29,7 +29,7 @@ const KILL_GRACE_MS = 2000;
  */
 const DRAIN_GRACE_MS = 250;
 
-const args = defineArgs("bash", BashArgs, builtinParameters("BashArgs"));
+const args = defineArgs("bash", bashArgs, builtinParameters("bashArgs"));
 
 export const bashTool: Tool = {
   name: "bash",

@@ -5,10 +5,10 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as builtinArgs from "./builtin-args.ts";
 
-type SchemaName = { [K in keyof typeof builtinArgs]: (typeof builtinArgs)[K] extends { kind: "schema" } ? K : never }[keyof typeof builtinArgs];
+type SchemaName = { [K in keyof typeof builtinArgs]: (typeof builtinArgs)[K] extends () => { kind: "schema" } ? K : never }[keyof typeof builtinArgs];
 
 /** The JSON Schema of `name`'s arguments, without the `$schema` line the providers do not want. */
 export function builtinParameters(name: SchemaName): Record<string, unknown> {
-  const { $schema: _drop, ...jsonSchema } = toJsonSchema(builtinArgs[name]) as Record<string, unknown>;
+  const { $schema: _drop, ...jsonSchema } = toJsonSchema(builtinArgs[name]()) as Record<string, unknown>;
   return jsonSchema;
 }

@@ -13,10 +13,10 @@ import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
 import { appendedNote, type Rewritten, rewriteInPlace } from "./rewrite-in-place.ts";
-import { EditArgs, EditItem } from "./builtin-args.ts";
+import { editArgs, editItem } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-const args = defineArgs("edit", EditArgs, builtinParameters("EditArgs"));
+const args = defineArgs("edit", editArgs, builtinParameters("editArgs"));
 
 /** Other harnesses' key names, so models trained on them succeed on the first try. */
 const ITEM_ALIASES = {
@@ -237,7 +237,7 @@ class Document {
   }
 }
 
-type EditItem = v.InferOutput<typeof EditItem>;
+type EditItem = v.InferOutput<ReturnType<typeof editItem>>;
 
 /** Matches every edit against the original; the replacements sorted by position, or the error sentence. */
 function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[] | string {

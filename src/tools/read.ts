@@ -11,7 +11,7 @@ import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { rememberView, sha256 } from "./file-views.ts";
 import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
-import { READ_MAX_LINES, ReadArgs } from "./builtin-args.ts";
+import { READ_MAX_LINES, readArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
 /** Most bytes of numbered lines one call returns (the hint lines come on top). */
@@ -21,7 +21,7 @@ export const READ_MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const BINARY_PROBE_BYTES = 8192;
 const CHUNK_BYTES = 1 << 20;
 
-const args = defineArgs("read", ReadArgs, builtinParameters("ReadArgs"));
+const args = defineArgs("read", readArgs, builtinParameters("readArgs"));
 
 export const readTool: Tool = {
   name: "read",

@@ -6,10 +6,10 @@ import type { Tool } from "../protocol/tool.ts";
 import { textResult } from "../protocol/tool.ts";
 import type { Skill } from "../skills/discover.ts";
 import { defineArgs, renameKeys } from "./args.ts";
-import { SkillArgs } from "./builtin-args.ts";
+import { skillArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-const args = defineArgs("skill", SkillArgs, builtinParameters("SkillArgs"));
+const args = defineArgs("skill", skillArgs, builtinParameters("skillArgs"));
 
 export function createSkillTool(skills: readonly Skill[]): Tool {
   const byName = new Map(skills.map((skill) => [skill.name, skill]));

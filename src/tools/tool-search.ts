@@ -5,7 +5,7 @@
 import type { Tool } from "../protocol/tool.ts";
 import { textResult } from "../protocol/tool.ts";
 import { defineArgs } from "./args.ts";
-import { SEARCH_DEFAULT_RESULTS, SearchArgs } from "./builtin-args.ts";
+import { SEARCH_DEFAULT_RESULTS, searchArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
 export const TOOL_SEARCH_NAME = "tool_search";
@@ -20,7 +20,7 @@ export interface ToolCatalog {
 /** How many characters of names the description lists before it says how many more there are. */
 const MAX_LISTED_CHARS = 6000;
 
-const args = defineArgs(TOOL_SEARCH_NAME, SearchArgs, builtinParameters("SearchArgs"));
+const args = defineArgs(TOOL_SEARCH_NAME, searchArgs, builtinParameters("searchArgs"));
 
 export function createToolSearchTool(catalog: ToolCatalog): Tool {
   return {

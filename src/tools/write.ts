@@ -15,10 +15,10 @@ import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { randomHex } from "../protocol/random-hex.ts";
-import { WriteArgs } from "./builtin-args.ts";
+import { writeArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
-const args = defineArgs("write", WriteArgs, builtinParameters("WriteArgs"));
+const args = defineArgs("write", writeArgs, builtinParameters("writeArgs"));
 /** A file bigger than this is not diffed for a preview (the diff would not be read anyway). */
 const PREVIEW_MAX_BYTES = 1 << 20;
 

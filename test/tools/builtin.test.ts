@@ -42,12 +42,12 @@ test("each tool's JSON Schema, made when the code is built, is its valibot schem
     const { $schema: _drop, ...rest } = toJsonSchema(schema) as Record<string, unknown>;
     return rest;
   };
-  const schemaOf: Record<string, Parameters<typeof toJsonSchema>[0]> = { read: args.ReadArgs, write: args.WriteArgs, edit: args.EditArgs, bash: args.BashArgs };
+  const schemaOf: Record<string, Parameters<typeof toJsonSchema>[0]> = { read: args.readArgs(), write: args.writeArgs(), edit: args.editArgs(), bash: args.bashArgs() };
   for (const tool of BUILTIN_TOOLS) expect(tool.parameters).toEqual(converted(schemaOf[tool.name]!));
   const skill = createSkillTool([]);
-  expect(skill.parameters).toEqual(converted(args.SkillArgs));
+  expect(skill.parameters).toEqual(converted(args.skillArgs()));
   const search = createToolSearchTool({ search: () => [], activate: () => ({ activated: [], unknown: [] }), pendingNames: () => [] });
-  expect(search.parameters).toEqual(converted(args.SearchArgs));
+  expect(search.parameters).toEqual(converted(args.searchArgs()));
   // the limits the descriptions name
   expect(JSON.stringify(search.parameters)).toContain(`default ${args.SEARCH_DEFAULT_RESULTS}`);
   expect(JSON.stringify(BUILTIN_TOOLS[0]!.parameters)).toContain(`maximum ${args.READ_MAX_LINES}`);
