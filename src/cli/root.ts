@@ -94,7 +94,14 @@ export async function runRoot(argv: string[]): Promise<number> {
       },
       { busy: "queue", log },
     );
-    startupOver();
+    // One prompt: the start is over once the model answers. The request is built and sent at the
+    // start-up policy; the stream that follows runs at the normal one (measured: the same CPU on a
+    // 50,000-delta stream, ~0.5 MB less peak RSS on a one-shot run and ~7 MB less on the stream).
+    const offStartup = conversation.onEvent((event) => {
+      if (event.type !== "assistant_start") return;
+      offStartup();
+      startupOver();
+    });
     for (const note of conversation.startupNotes) log(note);
     if (flags.verbose) log(runDescription(conversation));
 
