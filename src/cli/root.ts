@@ -94,23 +94,25 @@ export async function runRoot(argv: string[]): Promise<number> {
       },
       { busy: "queue", log },
     );
-    // One prompt: the start is over once the model answers. The request is built and sent at the
-    // start-up policy; the stream that follows runs at the normal one (measured: the same CPU on a
-    // 50,000-delta stream, ~0.5 MB less peak RSS on a one-shot run and ~7 MB less on the stream).
-    const offStartup = conversation.onEvent((event) => {
-      if (event.type !== "assistant_start") return;
-      offStartup();
-      startupOver();
-    });
     for (const note of conversation.startupNotes) log(note);
     if (flags.verbose) log(runDescription(conversation));
 
     running = true;
     try {
       const input = { text: prompt, ...(context ? { context } : {}) };
-      const outcome = flags.json
-        ? await (await import("../modes/json.ts")).runJsonMode(conversation, input, controller.signal)
-        : await (await import("../modes/print.ts")).runPrintMode(conversation, input, controller.signal);
+      const runMode = flags.json ? (await import("../modes/json.ts")).runJsonMode : (await import("../modes/print.ts")).runPrintMode;
+      const runningMode = runMode(conversation, input, controller.signal);
+      // One prompt: the start is over once the model answers. The request is built and sent at the
+      // start-up policy; the stream that follows runs at the normal one (measured: the same CPU on a
+      // 50,000-delta stream, ~0.5 MB less peak RSS on a one-shot run and ~7 MB less on the stream).
+      // Subscribed after the mode (which subscribes as it starts): the conversation's first
+      // subscriber is the one the notes extensions sent while starting go to.
+      const offStartup = conversation.onEvent((event) => {
+        if (event.type !== "assistant_start") return;
+        offStartup();
+        startupOver();
+      });
+      const outcome = await runningMode.finally(offStartup);
       switch (outcome.status) {
         case "ok":
           return EXIT.ok;
