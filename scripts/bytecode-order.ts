@@ -2,8 +2,8 @@
 // built binary the ways users start it, each run writing which functions it loaded
 // (BUN_BYTECODE_ORDER_OUT), so the next build places that bytecode together at the front and a
 // start reads and decodes less of the binary (a one-shot run: ~2 MB less peak RSS, scripts/bench
-// floor). Rule: the profile holds hashes of functions, never source, and is recorded on every
-// release build from the code being built, so it is never stale; the most common start goes first.
+// floor). Rule: the profile holds hashes of functions, never source, and is recorded by every
+// build from the code being built, so it is never stale; the most common start goes first.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
