@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChatView } from "../../src/modes/interactive/chat-view.ts";
 import { type Message, nowIso } from "../../src/protocol/messages.ts";
-import { SESSION_FORMAT } from "../../src/protocol/session-records.ts";
+import { SESSION_FORMAT } from "../../src/protocol/session-format.ts";
 import { sessionPath } from "../../src/session/paths.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { createTheme } from "../../src/tui/theme.ts";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "../../src/core/agent.ts";
 import { nowIso, type Message } from "../../src/protocol/messages.ts";
-import { SESSION_FORMAT } from "../../src/protocol/session-records.ts";
+import { SESSION_FORMAT } from "../../src/protocol/session-format.ts";
 import { createScriptedProvider } from "../../src/providers/scripted.ts";
 import { openSession } from "../../src/session/open.ts";
 import { sessionPath } from "../../src/session/paths.ts";

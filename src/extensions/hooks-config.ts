@@ -27,7 +27,6 @@ import {
 } from "./hook-spec.ts";
 import { hooksConfigFiles } from "./hooks-files.ts";
 
-export { HOOKS_FILE, hooksConfigFiles } from "./hooks-files.ts";
 
 const Millis = v.optional(v.number());
 const HooksSection = v.looseObject({

@@ -8,7 +8,6 @@ import { CompactReason, InterceptEvent } from "./events.ts";
 import { Message, ToolResultBlock } from "./messages.ts";
 import { Usage } from "./usage.ts";
 
-export { SESSION_FORMAT } from "./session-format.ts";
 
 export const SessionHeader = v.object({
   type: v.literal("session"),

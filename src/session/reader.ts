@@ -7,9 +7,9 @@ import * as v from "valibot";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { describeIssue } from "../protocol/schema-issue.ts";
+import { SESSION_FORMAT } from "../protocol/session-format.ts";
 import {
   SESSION_ENTRY_TYPES,
-  SESSION_FORMAT,
   SessionEntry,
   SessionHeader,
 } from "../protocol/session-records.ts";

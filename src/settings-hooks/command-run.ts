@@ -5,6 +5,7 @@
 // its output bounded (past the limit it is drained and dropped, so the hook never blocks on a pipe).
 import { statSync } from "node:fs";
 import { childEnv } from "../config/child-env.ts";
+import { childEnding } from "../process/child-ending.ts";
 import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 
@@ -64,22 +65,14 @@ export async function runCommand(options: CommandRunOptions): Promise<CommandRun
   const pumps = Promise.all([pump(readers[0], stdout), pump(readers[1], stderr)]);
   void writeInput(proc, options.input);
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<"timed_out" | "aborted">((resolve) => {
-    timer = setTimeout(() => resolve("timed_out"), timerDelay(options.timeoutMs));
-    onAbort = () => resolve("aborted");
-    options.signal.addEventListener("abort", onAbort, { once: true });
+  const { ending } = await childEnding(proc, tree, {
+    signal: options.signal,
+    timeoutMs: timerDelay(options.timeoutMs),
+    killGraceMs: KILL_GRACE_MS,
+    pumps,
+    readers,
+    drainGraceMs: DRAIN_GRACE_MS,
   });
-  const ending = await Promise.race([proc.exited.then(() => "exited" as const), stopped]);
-  clearTimeout(timer);
-  if (onAbort) options.signal.removeEventListener("abort", onAbort);
-  if (ending !== "exited") await tree.terminate(KILL_GRACE_MS);
-  const drained = await Promise.race([pumps.then(() => true), Bun.sleep(DRAIN_GRACE_MS).then(() => false)]);
-  if (!drained) {
-    await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
-    await pumps;
-  }
   if (!tree.running()) tree.release();
   const out = { stdout: stdout.text(), stderr: stderr.text(), durationMs: took() };
   if (ending === "timed_out") return { status: "timed_out", ...out };

@@ -15,6 +15,7 @@ import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
 import { bashArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
+import { childEnding } from "../process/child-ending.ts";
 
 /** Output over either limit is cut to its head and tail, and saved whole to a file. */
 export const BASH_MAX_LINES = 2000;
@@ -74,32 +75,21 @@ export const bashTool: Tool = {
     const pumps = Promise.all(readers.map((reader) => pump(reader, capture, ctx.onProgress)));
 
     // Whichever comes first: the shell exits, the timeout fires, or the caller aborts.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<"timeout" | "abort">((resolve) => {
-      if (timeout !== undefined) timer = setTimeout(() => resolve("timeout"), timerDelay(timeout * 1000));
-      onAbort = () => resolve("abort");
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const { ending, drained } = await childEnding(proc, tree, {
+      signal: ctx.signal,
+      ...(timeout !== undefined ? { timeoutMs: timerDelay(timeout * 1000) } : {}),
+      killGraceMs: KILL_GRACE_MS,
+      pumps,
+      readers,
+      drainGraceMs: DRAIN_GRACE_MS,
     });
-    const ending = await Promise.race([proc.exited.then(() => "exit" as const), stopped]);
-    clearTimeout(timer);
-    if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
-    if (ending !== "exit") await tree.terminate(KILL_GRACE_MS);
-
-    const drained = await Promise.race([pumps.then(() => true), Bun.sleep(DRAIN_GRACE_MS).then(() => false)]);
-    if (!drained) {
-      // Closing our end: a background process still writing to it gets SIGPIPE.
-      await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
-      await pumps;
-    }
     const undone = snapshot?.restore();
     const output = capture.finish();
     const durationMs = Math.round(performance.now() - started);
 
     let status: string;
-    if (ending === "timeout") status = `[timed out after ${timeout}s]`;
-    else if (ending === "abort") status = "[aborted]";
+    if (ending === "timed_out") status = `[timed out after ${timeout}s]`;
+    else if (ending === "aborted") status = "[aborted]";
     else if (proc.signalCode) status = `[killed by ${proc.signalCode}]`;
     else status = `[exit ${proc.exitCode}]`;
 
@@ -112,7 +102,7 @@ export const bashTool: Tool = {
           : `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`;
       notes.push(`[output was ${output.totalLines} lines (${output.totalBytes} bytes), so its middle was cut; ${where}]`);
     }
-    if (!drained && ending === "exit") {
+    if (!drained && ending === "exited") {
       notes.push(
         "[a background process kept the output open and was detached from it; redirect background output to a file]",
       );
@@ -121,16 +111,16 @@ export const bashTool: Tool = {
     if (undone && changedProtected) notes.push(undoneNote(undone));
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
     const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;
-    const exitCode = ending === "exit" ? proc.exitCode : null;
-    const failed = ending !== "exit" || exitCode !== 0 || changedProtected;
+    const exitCode = ending === "exited" ? proc.exitCode : null;
+    const failed = ending !== "exited" || exitCode !== 0 || changedProtected;
     // Under bubblewrap a path outside simply is not there; say why, so the model does not hunt for it.
     const jailNote = failed && jail?.confinement === "bwrap" && "root" in jail ? `\n${bwrapNote(jail.root)}` : "";
     return textResult(text + jailNote, failed, {
       ...(jail ? { jailed: jail.confinement } : {}),
       exit_code: exitCode,
-      signal: ending === "exit" ? (proc.signalCode ?? null) : null,
-      timed_out: ending === "timeout",
-      aborted: ending === "abort",
+      signal: ending === "exited" ? (proc.signalCode ?? null) : null,
+      timed_out: ending === "timed_out",
+      aborted: ending === "aborted",
       duration_ms: durationMs,
       full_output_path: output.fullOutputPath ?? null,
       truncated: output.truncated,

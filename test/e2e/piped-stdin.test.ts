@@ -14,6 +14,16 @@ afterEach(() => mock?.stop());
 
 const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
 const DIFF = "diff --git a/src/x.ts b/src/x.ts\n-const a = 1;\n+const a = 2;\n";
+/** `zot -p review` against the mock, its stdin as given, stdout and stderr piped. */
+function review<const In extends "pipe" | "ignore" | ReturnType<typeof Bun.file>>(stdin: In) {
+  return Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], {
+    cwd: tempDir("zot-cwd-"),
+    env: cleanEnv(tempDir("zot-home-")),
+    stdin,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
 /** The text the model got in the last user message of a request. */
 const sentText = (m: MockLlm, i = 0) => m.requests[i].body.messages.at(-1).content.map((b: any) => b.text).join("");
 
@@ -75,13 +85,7 @@ describe("piped stdin and a prompt", () => {
 
   test("an empty pipe (`git diff` on a clean tree) sends the prompt alone, with a note", async () => {
     mock = startMockLlm([{ text: "ok" }]);
-    const proc = Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], {
-      cwd: tempDir("zot-cwd-"),
-      env: cleanEnv(tempDir("zot-home-")),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = review("pipe");
     proc.stdin.end();
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(0);
@@ -91,13 +95,7 @@ describe("piped stdin and a prompt", () => {
 
   test("a pipe that stays open and silent does not hang a run that has its prompt", async () => {
     mock = startMockLlm([{ text: "went on" }]);
-    const proc = Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], {
-      cwd: tempDir("zot-cwd-"),
-      env: cleanEnv(tempDir("zot-home-")),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = review("pipe");
     try {
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       expect(code).toBe(0);
@@ -130,7 +128,7 @@ describe("piped stdin and a prompt", () => {
     writeFileSync(file, DIFF);
     // Spawned, not spawnSync: the mock answers from this process's event loop.
     const run = async (stdin: ReturnType<typeof Bun.file> | "ignore") => {
-      const proc = Bun.spawn([ZOT, "-p", "review", ...anthropic(mock)], { cwd: tempDir("zot-cwd-"), env: cleanEnv(tempDir("zot-home-")), stdin, stderr: "pipe" });
+      const proc = review(stdin);
       const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
       return { stderr, code };
     };

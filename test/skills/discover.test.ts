@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_SKILLS, loadSkills, SKILL_MAX_BYTES, skillSearchDirs } from "../../src/skills/discover.ts";
 import { parseSkillFile } from "../../src/skills/frontmatter.ts";
+import { COMPILE_FLAGS } from "../../scripts/compile-flags.ts";
 
 const root = mkdtempSync(join(tmpdir(), "zot-skills-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -202,24 +203,7 @@ test("the compiled binary carries the built-in skill (no SKILL.md on disk needed
   );
   const outfile = join(dir, "skills-probe");
   // The flags of scripts/build.ts, so the embedding is checked the way the release is built.
-  const build = Bun.spawnSync(
-    [
-      process.execPath,
-      "build",
-      "--compile",
-      "--splitting",
-      "--bytecode",
-      "--format=esm",
-      "--minify-syntax",
-      "--minify-whitespace",
-      "--no-compile-autoload-dotenv",
-      "--no-compile-autoload-bunfig",
-      entry,
-      "--outfile",
-      outfile,
-    ],
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  const build = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, "--outfile", outfile], { stdout: "pipe", stderr: "pipe" });
   expect(build.exitCode, build.stderr.toString()).toBe(0);
   // Run from an empty folder far from the source tree.
   const elsewhere = mkdtempSync(join(tmpdir(), "zot-skills-run-"));

@@ -1,6 +1,7 @@
 // A session header and one record of every type, with every optional field and content block
 // kind: the fixtures the session tests write, read and replay.
-import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "../../src/protocol/session-records.ts";
+import { SESSION_FORMAT } from "../../src/protocol/session-format.ts";
+import type { SessionEntry, SessionHeader } from "../../src/protocol/session-records.ts";
 
 export const header: SessionHeader = {
   type: "session",
