@@ -253,7 +253,7 @@ interface Command {
   tui?: (screen: Screen) => boolean;
 }
 
-/** Interleaves the commands, `rounds` times after `warm` untimed rounds each; checks every output. */
+/** Interleaves the commands (every other round in reverse), `rounds` times after `warm` untimed rounds each; checks every output. */
 async function interleaved(
   commands: Command[],
   mock: ReturnType<typeof timingMock>,
@@ -265,7 +265,9 @@ async function interleaved(
 ): Promise<Map<string, ReturnType<typeof summary>>> {
   const runs = new Map(commands.map((c) => [c.label, [] as Run[]]));
   for (let i = 0; i < warm + rounds; i++) {
-    for (const c of commands) {
+    // Every other round backwards: a run's place after another (whose exit the machine may still
+    // be cleaning up) evens out across the commands.
+    for (const c of i % 2 === 0 ? commands : [...commands].reverse()) {
       const run = c.tui ? await runTui(c.cmd, mock, turn, env, cwd, c.tui) : await runOnce(c.cmd, mock, turn, env, cwd);
       c.check(run.stdout);
       if (i >= warm) runs.get(c.label)?.push(run);

@@ -4,7 +4,8 @@
 // results written so far replay as the tool message they will be part of); whatever changed the
 // transcript other than an append (a hard_abort, a clear, a repaired resume) is caught by comparing
 // it with what was recorded and written as a rewind plus the messages that differ. A failed write
-// is reported once and ends the recording; the agent goes on.
+// is reported once and ends the recording; the agent goes on. The first records wait for the event
+// loop's next turn (the first request is on the wire by then) or the unit's end, whichever is first.
 import type { Agent, Compacted, FinishedResult } from "../core/agent.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
@@ -38,6 +39,9 @@ export class SessionRecorder {
    */
   private pending: ToolResultBlock[] = [];
   private readonly unsubscribe: (() => void)[] = [];
+  /** records waiting for the event loop's next turn (see write); undefined when none wait */
+  private held: SessionEntry[] | undefined;
+  private wroteAny = false;
 
   constructor(
     private readonly output: SessionOutput,
@@ -71,6 +75,7 @@ export class SessionRecorder {
   close(): void {
     if (this.closed) return;
     this.sync();
+    this.writeHeld();
     this.closed = true;
     for (const off of this.unsubscribe) off();
     try {
@@ -96,6 +101,8 @@ export class SessionRecorder {
       }
       case "done":
         this.sync();
+        // Whatever of the records still waits is on disk when the unit of work ends.
+        this.writeHeld();
         return;
     }
   }
@@ -185,7 +192,33 @@ export class SessionRecorder {
     this.write({ type: "model_change", time: nowIso(), model: model.id, provider: model.provider });
   }
 
+  /**
+   * The first records wait for the next turn of the event loop, which comes once the first
+   * request is on the wire: a new session's file (its directory, lock and header) is made while
+   * the model is asked, not before. Every record after them is written the moment it is known.
+   */
   private write(entry: SessionEntry): void {
+    if (this.failed) return;
+    if (this.held) {
+      this.held.push(entry);
+      return;
+    }
+    if (!this.wroteAny) {
+      this.wroteAny = true;
+      this.held = [entry];
+      setImmediate(() => this.writeHeld());
+      return;
+    }
+    this.writeNow(entry);
+  }
+
+  private writeHeld(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const entry of held) this.writeNow(entry);
+  }
+
+  private writeNow(entry: SessionEntry): void {
     if (this.failed) return;
     try {
       this.output.write(entry);

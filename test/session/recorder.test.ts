@@ -8,6 +8,7 @@ import { Agent } from "../../src/core/agent.ts";
 import type { Decision, Participant } from "../../src/core/intercept.ts";
 import type { InterceptStage } from "../../src/protocol/events.ts";
 import type { Message } from "../../src/protocol/messages.ts";
+import type { Provider } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
 import { createScriptedProvider } from "../../src/providers/scripted.ts";
@@ -69,6 +70,36 @@ describe("the session recorder", () => {
     expect(state.header).toMatchObject({ model: "claude-sonnet-4-5", provider: "anthropic", cwd: agent.cwd });
     // written as they happened: each message and usage in the order the agent lived them
     expect(state.entries.map((e) => e.type)).toEqual(["message", "usage", "message", "tool_result", "usage", "message"]);
+    session.close();
+  });
+
+  test("a new session's file is made once the request is on its way, and holds the prompt while the model answers", async () => {
+    const home = tempDir("zot-rec-home-");
+    const cwd = tempDir("zot-rec-cwd-");
+    const scripted = createScriptedProvider([{ text: "hello" }]);
+    let release!: () => void;
+    const answering = new Promise<void>((resolve) => (release = resolve));
+    let fileAtRequest: boolean | undefined;
+    const session = newSession(home, cwd, []);
+    const provider: Provider = {
+      name: "anthropic",
+      async *stream(request, signal) {
+        fileAtRequest = existsSync(session.file);
+        await answering;
+        yield* scripted.stream(request, signal);
+      },
+    };
+    const agent = new Agent({ provider, model, tools: [], system: "sys", cwd, autoCompact: 0 });
+    session.record(agent, () => {});
+    const prompting = agent.prompt({ text: "go" }, signal());
+    // The model has not answered yet, and the event loop turned: the prompt is on disk.
+    await waitFor(() => existsSync(session.file));
+    expect(fileAtRequest).toBe(false);
+    expect(replayed(session.file).messages).toEqual([...agent.messages]);
+    expect(agent.messages.map((m) => m.role)).toEqual(["user"]);
+    release();
+    await prompting;
+    expect(replayed(session.file).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     session.close();
   });
 
