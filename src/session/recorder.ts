@@ -4,8 +4,8 @@
 // results written so far replay as the tool message they will be part of); whatever changed the
 // transcript other than an append (a hard_abort, a clear, a repaired resume) is caught by comparing
 // it with what was recorded and written as a rewind plus the messages that differ. A failed write
-// is reported once and ends the recording; the agent goes on. The first records wait for the event
-// loop's next turn (the first request is on the wire by then) or the unit's end, whichever is first.
+// is reported once and ends the recording; the agent goes on. The first record waits for the event
+// loop's next turn (the first request is on the wire by then), the next record or the unit's end.
 import type { Agent, Compacted, FinishedResult } from "../core/agent.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
@@ -39,8 +39,8 @@ export class SessionRecorder {
    */
   private pending: ToolResultBlock[] = [];
   private readonly unsubscribe: (() => void)[] = [];
-  /** records waiting for the event loop's next turn (see write); undefined when none wait */
-  private held: SessionEntry[] | undefined;
+  /** the first record, while it waits for the event loop's next turn (see write) */
+  private held: SessionEntry | undefined;
   private wroteAny = false;
 
   constructor(
@@ -193,29 +193,27 @@ export class SessionRecorder {
   }
 
   /**
-   * The first records wait for the next turn of the event loop, which comes once the first
-   * request is on the wire: a new session's file (its directory, lock and header) is made while
-   * the model is asked, not before. Every record after them is written the moment it is known.
+   * The first record (the first prompt) waits for the event loop's next turn, which comes once
+   * the first request is on the wire: a new session's file (its directory, lock and header) is
+   * made while the model is asked, not before. It waits no longer than the next record or the
+   * unit's end; every later record is written the moment it is known.
    */
   private write(entry: SessionEntry): void {
     if (this.failed) return;
-    if (this.held) {
-      this.held.push(entry);
-      return;
-    }
     if (!this.wroteAny) {
       this.wroteAny = true;
-      this.held = [entry];
+      this.held = entry;
       setImmediate(() => this.writeHeld());
       return;
     }
+    this.writeHeld();
     this.writeNow(entry);
   }
 
   private writeHeld(): void {
-    const held = this.held ?? [];
+    const held = this.held;
     this.held = undefined;
-    for (const entry of held) this.writeNow(entry);
+    if (held) this.writeNow(held);
   }
 
   private writeNow(entry: SessionEntry): void {

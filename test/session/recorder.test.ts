@@ -103,6 +103,23 @@ describe("the session recorder", () => {
     session.close();
   });
 
+  test("the first record waits no longer than the next: a tool call is on disk, after the prompt, before its tool runs", async () => {
+    let fileWhenRun: string[] | undefined;
+    const watcher: Tool = {
+      name: "watch",
+      description: "reads the session file",
+      parameters: { type: "object" },
+      execute: async () => {
+        fileWhenRun = replayed(session.file).messages.map((m) => m.role);
+        return { content: [{ type: "text", text: "seen" }], is_error: false };
+      },
+    };
+    const { agent, session } = setup([{ tool_calls: [{ id: "w1", name: "watch", args: {} }] }, { text: "done" }], undefined, [watcher]);
+    await agent.prompt({ text: "go" }, signal());
+    expect(fileWhenRun).toEqual(["user", "assistant"]);
+    session.close();
+  });
+
   test("nothing said, nothing written: a new session leaves no file", async () => {
     const { session, home, cwd } = setup([]);
     session.close();
