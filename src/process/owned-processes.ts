@@ -105,16 +105,20 @@ let record: RunRecord | undefined;
 let spawned = false;
 
 function register(group: OwnedGroup): void {
-  // One snapshot for all: a group that is gone is dropped before its pgid can be reused.
-  const table = readProcessTable();
-  for (const other of owned) {
-    const members = other.members(table);
-    if (members ? members.length === 0 : !sendSignal(-other.pgid, 0)) owned.delete(other);
-  }
   owned.add(group);
   spawned = true;
   installExitHooks();
+  // On disk before anything else: a kill -9 from here on leaves the group named for the next start.
   record?.update(recordedGroups());
+  // One snapshot for all: a group that is gone is dropped before its pgid can be reused.
+  const table = readProcessTable();
+  let dropped = false;
+  for (const other of owned) {
+    if (other === group) continue;
+    const members = other.members(table);
+    if (members ? members.length === 0 : !sendSignal(-other.pgid, 0)) dropped = owned.delete(other);
+  }
+  if (dropped) record?.update(recordedGroups());
 }
 
 /**
