@@ -346,11 +346,11 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
       longTurn,
       env,
       cwd,
-      7,
+      11,
       1,
     );
     const floorS = streams.get("floor")!;
-    console.log(`floor: ${deltas.toLocaleString("en-US")}-delta stream to one JSON line per delta, medians of 7 interleaved runs`);
+    console.log(`floor: ${deltas.toLocaleString("en-US")}-delta stream to one JSON line per delta, medians of 11 interleaved runs`);
     for (const { tag } of zots) {
       for (const what of ["--json (anthropic)", "--json (openai chat)", "TUI (anthropic)"]) console.log(line(`zot ${what}${tag}`, streams.get(`zot ${what}${tag}`)!));
     }
