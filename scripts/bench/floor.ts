@@ -30,6 +30,13 @@ interface Run {
   stdout: string;
 }
 
+/** A response the mock made once, kept as bytes to replay. */
+interface RenderedResponse {
+  bytes: Uint8Array;
+  status: number;
+  headers: Headers;
+}
+
 /**
  * A mock that notes when each request arrives, on the bench's own clock, and tells `onArrival`;
  * it replays each response it rendered before (same turn, route, model and stream options).
@@ -37,7 +44,7 @@ interface Run {
 function timingMock() {
   const arrivals: number[] = [];
   const turns: ScriptTurn[] = [];
-  const rendered = new Map<ScriptTurn, Map<string, { bytes: Uint8Array; status: number; headers: Headers }>>();
+  const rendered = new Map<ScriptTurn, Map<string, RenderedResponse>>();
   const routes: Record<string, FormatResponder> = { "/v1/messages": anthropicResponse, "/v1/chat/completions": openaiChatResponse };
   const mock = {
     url: "",
@@ -64,8 +71,8 @@ function timingMock() {
       // the whole body as fast as it can read it.
       const body = recorded.body as { model?: unknown; stream_options?: unknown } | undefined;
       const key = `${path} ${String(body?.model)} ${JSON.stringify(body?.stream_options ?? null)}`;
-      const perTurn = rendered.get(turn) ?? new Map<string, { bytes: Uint8Array; status: number; headers: Headers }>();
-      rendered.set(turn, perTurn);
+      let perTurn = rendered.get(turn);
+      if (!perTurn) rendered.set(turn, (perTurn = new Map()));
       let response = perTurn.get(key);
       if (!response) {
         const made = await route(turn, recorded);

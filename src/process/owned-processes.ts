@@ -116,7 +116,10 @@ function register(group: OwnedGroup): void {
   for (const other of owned) {
     if (other === group) continue;
     const members = other.members(table);
-    if (members ? members.length === 0 : !sendSignal(-other.pgid, 0)) dropped = owned.delete(other);
+    if (members ? members.length === 0 : !sendSignal(-other.pgid, 0)) {
+      owned.delete(other);
+      dropped = true;
+    }
   }
   if (dropped) record?.update(recordedGroups());
 }

@@ -101,7 +101,7 @@ export class SessionRecorder {
       }
       case "done":
         this.sync();
-        // Whatever of the records still waits is on disk when the unit of work ends.
+        // The first record, if it still waits, is on disk when the unit of work ends.
         this.writeHeld();
         return;
     }
