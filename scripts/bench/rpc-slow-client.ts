@@ -2,9 +2,10 @@
 // bash output streams as tool_progress, and while 1,000 pipelined get_messages of a 1 MB transcript
 // are answered (target ≤ 200 MB each), with a check that the same output arrived whole. Rule:
 // printed, never asserted; `ZOT_BENCH_BINARY=/path/to/zot` measures another build (before/after).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BenchRpc } from "./rpc-process.ts";
 
 const ZOT = process.env.ZOT_BENCH_BINARY ?? join(import.meta.dir, "..", "..", "dist", "zot");
 /** How fast the slow client reads: bytes per millisecond (50 MB/s). */
@@ -13,51 +14,6 @@ const BASH_BYTES = 1_000_000_000;
 const TRANSCRIPT_CHARS = 1_000_000;
 const PIPELINED = 1000;
 
-/** A zot rpc whose stdout is read at READ_BYTES_PER_MS, line by line. */
-class SlowClient {
-  readonly proc;
-  private readonly reader;
-  private readonly decoder = new TextDecoder();
-  private buffer = "";
-
-  constructor(args: string[], cwd: string, env: Record<string, string>) {
-    this.proc = Bun.spawn([ZOT, "rpc", "--no-ext", ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-    this.reader = this.proc.stdout.getReader();
-  }
-
-  send(text: string): void {
-    this.proc.stdin.write(text);
-    this.proc.stdin.flush();
-  }
-
-  /** Reads until `each` returns true for a line. */
-  async readUntil(each: (line: string) => boolean): Promise<void> {
-    for (;;) {
-      let newline: number;
-      while ((newline = this.buffer.indexOf("\n")) >= 0) {
-        const line = this.buffer.slice(0, newline);
-        this.buffer = this.buffer.slice(newline + 1);
-        if (each(line)) return;
-      }
-      const chunk = await this.reader.read();
-      if (chunk.done) throw new Error("zot rpc closed stdout early");
-      await Bun.sleep(chunk.value.byteLength / READ_BYTES_PER_MS);
-      this.buffer += this.decoder.decode(chunk.value, { stream: true });
-    }
-  }
-
-  /** Peak resident memory so far, from the kernel. */
-  peakRssMb(): number {
-    const status = readFileSync(`/proc/${this.proc.pid}/status`, "utf8");
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  }
-
-  async close(): Promise<void> {
-    this.proc.stdin.end();
-    await this.proc.exited;
-  }
-}
-
 const verdict = (mb: number) => (mb <= 200 ? "met" : "MISSED");
 
 async function bashOutput(cwd: string, env: Record<string, string>): Promise<void> {
@@ -65,7 +21,7 @@ async function bashOutput(cwd: string, env: Record<string, string>): Promise<voi
   // 10,000,000 lines of 100 bytes.
   const command = `yes "$(printf '%099d' 0)" | head -c ${BASH_BYTES}`;
   await Bun.write(script, JSON.stringify([{ tool_calls: [{ name: "bash", args: { command } }] }, { text: "done" }]));
-  const client = new SlowClient(["--script", script], cwd, env);
+  const client = new BenchRpc(ZOT, ["--script", script], cwd, env, READ_BYTES_PER_MS);
   const started = performance.now();
   client.send('{"type":"prompt","message":"go"}\n');
   let streamed = 0;
@@ -76,7 +32,7 @@ async function bashOutput(cwd: string, env: Record<string, string>): Promise<voi
     return line === '{"type":"done"}';
   });
   const seconds = (performance.now() - started) / 1000;
-  const peak = client.peakRssMb();
+  const peak = client.rssMb("peak");
   await client.close();
   if (fullOutput) rmSync(fullOutput, { force: true });
   const whole = streamed === BASH_BYTES ? "all of it delivered" : `ONLY ${streamed.toLocaleString("en-US")} bytes delivered`;
@@ -86,7 +42,7 @@ async function bashOutput(cwd: string, env: Record<string, string>): Promise<voi
 async function pipelinedMessages(cwd: string, env: Record<string, string>): Promise<void> {
   const script = join(cwd, "answer-1mb.json");
   await Bun.write(script, JSON.stringify([{ text: "z".repeat(TRANSCRIPT_CHARS), chunk_size: 65_536 }]));
-  const client = new SlowClient(["--script", script], cwd, env);
+  const client = new BenchRpc(ZOT, ["--script", script], cwd, env, READ_BYTES_PER_MS);
   client.send('{"type":"prompt","message":"go"}\n');
   await client.readUntil((line) => line === '{"type":"done"}');
   const started = performance.now();
@@ -104,7 +60,7 @@ async function pipelinedMessages(cwd: string, env: Record<string, string>): Prom
     return answered === PIPELINED;
   });
   const seconds = (performance.now() - started) / 1000;
-  const peak = client.peakRssMb();
+  const peak = client.rssMb("peak");
   await client.close();
   console.log(
     `rpc slow client, ${PIPELINED} pipelined get_messages of a 1 MB transcript: peak RSS ${peak.toFixed(0)} MB (target ≤ 200 MB: ${verdict(peak)}); ${whole} of ${answered} answers whole, in ${seconds.toFixed(1)} s`,

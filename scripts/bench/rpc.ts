@@ -1,66 +1,22 @@
 // `zot rpc` figures the rpc issue names: text_delta events per second through rpc (≥ 50,000),
 // the mock's first byte to the first text_delta on stdout (p50 ≤ 2 ms), and the idle RSS after
 // one prompt (≤ 60 MB). Rule: printed, never asserted; run through the compiled binary.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm } from "../../test/support/mock-llm.ts";
+import { BenchRpc } from "./rpc-process.ts";
 
 const ZOT = join(import.meta.dir, "..", "..", "dist", "zot");
-
-/** A `zot rpc` process and its stdout read line by line, each line stamped when it arrived. */
-class RpcUnderBench {
-  readonly proc;
-  private readonly reader;
-  private readonly decoder = new TextDecoder();
-  private buffer = "";
-
-  constructor(args: string[], cwd: string, env: Record<string, string>) {
-    this.proc = Bun.spawn([ZOT, "rpc", "--no-ext", ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-    this.reader = this.proc.stdout.getReader();
-  }
-
-  send(line: string): void {
-    this.proc.stdin.write(`${line}\n`);
-    this.proc.stdin.flush();
-  }
-
-  /** Reads lines until `stop` says so; `each` sees every line with the time its chunk arrived. */
-  async readUntil(stop: (line: string) => boolean, each: (line: string, at: number) => void = () => {}): Promise<number> {
-    for (;;) {
-      let newline: number;
-      while ((newline = this.buffer.indexOf("\n")) >= 0) {
-        const line = this.buffer.slice(0, newline);
-        this.buffer = this.buffer.slice(newline + 1);
-        const at = performance.now();
-        each(line, at);
-        if (stop(line)) return at;
-      }
-      const chunk = await this.reader.read();
-      if (chunk.done) throw new Error("zot rpc closed stdout before the expected line");
-      this.buffer += this.decoder.decode(chunk.value, { stream: true });
-    }
-  }
-
-  rssMb(): number {
-    const status = readFileSync(`/proc/${this.proc.pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  }
-
-  async close(): Promise<void> {
-    this.proc.stdin.end();
-    await this.proc.exited;
-  }
-}
 
 const isDone = (line: string) => line === '{"type":"done"}';
 
 async function throughput(label: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
-  const rpc = new RpcUnderBench(args, cwd, env);
+  const rpc = new BenchRpc(ZOT, args, cwd, env);
   let first = 0;
   let last = 0;
   let count = 0;
-  rpc.send('{"type":"prompt","message":"go"}');
+  rpc.send('{"type":"prompt","message":"go"}\n');
   await rpc.readUntil(isDone, (line, at) => {
     if (!line.startsWith('{"type":"text_delta"')) return;
     if (count === 0) first = at;
@@ -109,12 +65,12 @@ function firstByteServer(): { url: string; firstByteAt: () => number; stop: () =
 
 async function firstDeltaLatency(cwd: string, env: Record<string, string>): Promise<void> {
   const server = firstByteServer();
-  const rpc = new RpcUnderBench(["--provider", "anthropic", "--api-key", "k", "--base-url", server.url], cwd, env);
+  const rpc = new BenchRpc(ZOT, ["--provider", "anthropic", "--api-key", "k", "--base-url", server.url], cwd, env);
   const warm = 10;
   const runs = 100;
   const latencies: number[] = [];
   for (let i = 0; i < warm + runs; i++) {
-    rpc.send('{"type":"prompt","message":"go"}');
+    rpc.send('{"type":"prompt","message":"go"}\n');
     const at = await rpc.readUntil((line) => line.startsWith('{"type":"text_delta"'));
     await rpc.readUntil(isDone);
     if (i >= warm) latencies.push(at - server.firstByteAt());
@@ -129,8 +85,8 @@ async function firstDeltaLatency(cwd: string, env: Record<string, string>): Prom
 
 async function idleRss(cwd: string, env: Record<string, string>): Promise<void> {
   const mock = startMockLlm([{ text: "Hello! How can I help you today?" }]);
-  const rpc = new RpcUnderBench(["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url], cwd, env);
-  rpc.send('{"type":"prompt","message":"hello"}');
+  const rpc = new BenchRpc(ZOT, ["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url], cwd, env);
+  rpc.send('{"type":"prompt","message":"hello"}\n');
   await rpc.readUntil(isDone);
   await Bun.sleep(500);
   console.log(`rpc idle RSS after one prompt: ${rpc.rssMb().toFixed(1)} MB (target ≤ 60 MB)`);

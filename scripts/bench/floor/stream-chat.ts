@@ -1,6 +1,6 @@
 // The stream floor on the OpenAI Chat Completions wire (scripts/bench floor): the same program as
 // stream.ts, reading the Chat Completions stream zot's openai route reads. Rule: the same least
-// work, so the floor's own Chat/Anthropic ratio shows what the wire and the mock cost any client,
+// work, so the floor's own Chat/Anthropic ratio shows what the wire costs any client,
 // beside zot's ratio between its two routes.
 // Compiled with zot's flags, which start the JIT reluctant (--compile-jit-policy) until zot's start
 // is over; the floor has no start to get over, so it runs at the normal policy from its first line.
