@@ -47,6 +47,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<ExtCommand
 };
 const ALIASES: Record<string, string> = { rm: "remove", ls: "list" };
 
+/** Every word `zot ext` takes as its command (cli/subcommands.ts spells them out for the root command). */
+export const EXT_VERBS = [...Object.keys(COMMANDS), ...Object.keys(ALIASES)];
+
 const USAGE_LINES: [string, string][] = [
   ["list [--json]", COMMANDS.list.summary],
   ["install <path|git-url> [--force]", COMMANDS.install.summary],

@@ -10,7 +10,7 @@ import { readPipedStdin } from "./piped-stdin.ts";
 import { REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
-import { EXIT } from "./router.ts";
+import { EXIT, runCli } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 
@@ -23,12 +23,8 @@ export async function runRoot(argv: string[]): Promise<number> {
   // `zot help`, and a mistyped command (`zot session list`): never a prompt for the model.
   const first = readFirstWord(positionals, terminated);
   if (first.kind === "help") {
-    if (first.command === "sessions") return (await import("./sessions.ts")).runSessions(["--help"]);
-    if (first.command === "ext") return (await import("./ext.ts")).runExt(["--help"]);
-    if (first.command === "mcp") return (await import("./mcp.ts")).runMcp(["--help"]);
-    if (first.command === "rpc") return (await import("./rpc.ts")).runRpc(["--help"]);
-    if (first.command === "trust" || first.command === "untrust") return (await import("./trust.ts")).runTrust(first.command, ["--help"]);
-    return await printRootHelp();
+    // `zot help <command>` is `zot <command> --help`, routed as the command itself is.
+    return first.command ? await runCli([first.command, "--help"]) : await printRootHelp();
   }
   if (flags.version) {
     console.log(`zot ${VERSION}`);

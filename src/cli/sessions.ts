@@ -45,6 +45,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<SessionsCo
 };
 const ALIASES: Record<string, string> = { ls: "list" };
 
+/** Every word `zot sessions` takes as its command (cli/subcommands.ts spells them out for the root command). */
+export const SESSIONS_VERBS = [...Object.keys(COMMANDS), ...Object.keys(ALIASES)];
+
 const USAGE_LINES: [string, string][] = [
   ["list [--json]", COMMANDS.list!.summary],
   ["tree", COMMANDS.tree!.summary],

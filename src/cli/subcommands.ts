@@ -3,6 +3,8 @@
 // to the model as a prompt, where it costs money and the model has tools.
 // Rule: only a first word close to a command, followed by nothing or by that command's own verbs,
 // is taken for a command; anything else is a prompt, and `--` (or quoting more words) always is.
+// The verbs are spelt out here so the root command loads none of the commands; a test holds them
+// equal to the commands' own tables.
 import { UsageError } from "../config/usage-error.ts";
 import { editDistance } from "./edit-distance.ts";
 
@@ -13,7 +15,7 @@ export interface Subcommand {
   verbs: readonly string[];
 }
 
-export const SUBCOMMANDS: readonly Subcommand[] = [
+const COMMANDS: readonly Subcommand[] = [
   {
     name: "sessions",
     summary: "list, show, fork, export and import this directory's sessions",
@@ -22,7 +24,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   {
     name: "ext",
     summary: "list, install, remove, enable, disable, create and check extensions",
-    verbs: ["list", "ls", "install", "remove", "rm", "enable", "disable", "logs", "new", "check"],
+    verbs: ["list", "ls", "install", "remove", "rm", "enable", "disable", "logs", "new", "check", "doctor"],
   },
   { name: "rpc", summary: "serve the agent as NDJSON on stdin/stdout, for programs that embed zot", verbs: [] },
   // After rpc: a slip like `rcp` is one step from both, and rpc is the older command.
@@ -33,7 +35,12 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   },
   { name: "trust", summary: "trust a folder, so its .zot extensions, hooks and .mcp.json servers run (--list: your answers)", verbs: [] },
   { name: "untrust", summary: "forget whether a folder is trusted (the TUI asks again)", verbs: [] },
-  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: ["sessions", "ext", "mcp", "rpc", "trust"] },
+];
+
+/** The commands, then `help`, which any of them may follow. */
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  ...COMMANDS,
+  { name: "help", summary: "this help; `zot help <command>` shows a command's", verbs: COMMANDS.map((c) => c.name) },
 ];
 
 /** Words people type for a command that is spelt otherwise. */

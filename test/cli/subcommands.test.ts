@@ -1,6 +1,9 @@
 // Which first words are taken for a mistyped command and which stay prompts.
 import { describe, expect, test } from "bun:test";
-import { readFirstWord } from "../../src/cli/subcommands.ts";
+import { EXT_VERBS } from "../../src/cli/ext.ts";
+import { runMcp } from "../../src/cli/mcp.ts";
+import { SESSIONS_VERBS } from "../../src/cli/sessions.ts";
+import { readFirstWord, SUBCOMMANDS } from "../../src/cli/subcommands.ts";
 
 describe("readFirstWord", () => {
   test("words near a command, alone or followed by its verbs, are an error naming the command", () => {
@@ -31,5 +34,22 @@ describe("readFirstWord", () => {
     expect(readFirstWord(["help"], false)).toEqual({ kind: "help" });
     expect(readFirstWord(["help", "sessions"], false)).toEqual({ kind: "help", command: "sessions" });
     expect(readFirstWord(["help", "me", "fix", "this"], false)).toEqual({ kind: "prompt" });
+  });
+
+  test("the verbs the root command knows are each command's own, and help takes every command", async () => {
+    const verbsOf = (name: string) => [...(SUBCOMMANDS.find((c) => c.name === name)?.verbs ?? [])].sort();
+    expect(verbsOf("ext")).toEqual([...EXT_VERBS].sort());
+    expect(verbsOf("sessions")).toEqual([...SESSIONS_VERBS].sort());
+    // mcp routes by a switch: each verb listed is one it takes (its --help answers, no "unknown subcommand").
+    const log = console.log;
+    console.log = () => {};
+    try {
+      for (const verb of verbsOf("mcp")) expect(await runMcp([verb, "--help"])).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    for (const { name } of SUBCOMMANDS.filter((c) => c.name !== "help")) {
+      expect(readFirstWord(["help", name], false)).toEqual({ kind: "help", command: name });
+    }
   });
 });

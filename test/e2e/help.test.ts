@@ -75,6 +75,9 @@ describe("zot --help", () => {
     expect(trust.code).toBe(0);
     expect(trust.stdout).toContain("zot trust --list [--json]");
     expect(trust.stdout).not.toContain(ESC);
+    const untrust = await zot(["help", "untrust"]);
+    expect(untrust.code).toBe(0);
+    expect(untrust.stdout).toContain("zot untrust");
     const typo = await zot(["trsut"]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("did you mean `zot trust`?");
@@ -103,6 +106,7 @@ describe("a mistyped command never reaches the model", () => {
       [["sesions"], "did you mean `zot sessions`?"],
       [["rcp"], "did you mean `zot rpc`?"],
       [["-p", "sessions", "list"], "did you mean `zot sessions list`?"],
+      [["-p", "ext", "doctor"], "did you mean `zot ext doctor`?"],
     ];
     for (const [args, message] of cases) {
       const run = await zot([...args, ...real(mock)]);
