@@ -118,6 +118,11 @@ export class Agent {
     return this.state.system;
   }
 
+  /** the run's own prompt: the system prompt without the sections others added (setSystemSection) */
+  get ownSystemPrompt(): string {
+    return this.baseSystem;
+  }
+
   /** the tools the model is offered (built-ins, skills, extensions') */
   get tools(): readonly Tool[] {
     return this.state.tools;
@@ -210,17 +215,20 @@ export class Agent {
   setSystemSection(owner: string, text: string): void {
     if (text) this.systemSections.set(owner, text);
     else this.systemSections.delete(owner);
-    this.state.system = [this.baseSystem, ...this.systemSections.values()].join("");
+    this.composeSystem();
   }
 
   /**
-   * Replaces the system prompt from the next model call on (extensions' before_agent_start): the
-   * whole of it, the sections others added included.
+   * Replaces the run's own prompt from the next model call on (extensions' before_agent_start
+   * rewrite it); the sections others added (setSystemSection) stay after it.
    */
   setSystemPrompt(text: string): void {
     this.baseSystem = text;
-    this.systemSections.clear();
-    this.state.system = text;
+    this.composeSystem();
+  }
+
+  private composeSystem(): void {
+    this.state.system = [this.baseSystem, ...this.systemSections.values()].join("");
   }
 
   /**

@@ -65,7 +65,8 @@ export class HostServices {
     this.agent = agent;
     const known = (name: string) => this.deps.toolDef(name);
     this.deferred.activateCalled(agent.messages, known);
-    const passes = new AgentStartPasses(agent.system, {
+    // The passes rewrite the run's own prompt; the sections others added (SessionStart hooks') stay after it.
+    const passes = new AgentStartPasses(agent.ownSystemPrompt, {
       targets: () => this.deps.hosts(),
       current: () => ({ provider: agent.model.provider, model: agent.model.id, cwd: agent.cwd, sessionId: this.deps.sessionId() }),
       apply: (prompt) => agent.setSystemPrompt(prompt),

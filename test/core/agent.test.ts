@@ -78,6 +78,21 @@ function gate(name: string, stages: InterceptStage[], decide: (stage: InterceptS
 const types = (events: AgentEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta" && !t.startsWith("tool_use_"));
 const run = (agent: Agent, text = "hi", signal = new AbortController().signal) => agent.prompt({ text }, signal);
 
+describe("the system prompt", () => {
+  test("a rewrite of the run's own prompt keeps the sections others added after it, and a section can still go", async () => {
+    const p = provider([{ text: "a" }, { text: "b" }]);
+    const agent = new Agent({ provider: p, model, tools: [], system: "base", cwd: "/tmp" });
+    agent.setSystemSection("SessionStart hooks", "\n\nhook context");
+    agent.setSystemPrompt("base, rewritten by an extension");
+    expect(agent.ownSystemPrompt).toBe("base, rewritten by an extension");
+    await agent.prompt({ text: "hi" }, new AbortController().signal);
+    expect(p.requests[0]?.system).toBe("base, rewritten by an extension\n\nhook context");
+    agent.setSystemSection("SessionStart hooks", "");
+    await agent.prompt({ text: "again" }, new AbortController().signal);
+    expect(p.requests[1]?.system).toBe("base, rewritten by an extension");
+  });
+});
+
 describe("Agent loop", () => {
   test("a text answer emits the documented event order and prices the usage", async () => {
     const { agent, events } = setup([{ text: "Hello there" }]);

@@ -194,6 +194,30 @@ for (const language of ["python", "typescript"] as const) {
       for (const r of mock.requests.slice(before)) expect(systemText(r).split("HOUSE RULE").length).toBe(2);
     });
 
+    test("a SessionStart hook's context stays after the rewritten prompt, through a model switch", async () => {
+      const s = setup(language, { agent_start: "append" });
+      // The user's own settings (they run without trust): SessionStart adds context to the system prompt.
+      writeFileSync(
+        join(s.home, "settings.json"),
+        JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo the build command is make ci" }] }] } }),
+      );
+      const mock = fixture.llm([{ text: "one" }, { text: "two" }]);
+      const rpc = fixture.spawn([...s.ext, ...anthropicMock(mock.url), "--model", "claude-sonnet-4-5"], { cwd: s.cwd, home: s.home });
+      const prompt = async () => {
+        const from = rpc.lines.length;
+        expect((await rpc.call({ type: "prompt", message: "hi" })).success).toBe(true);
+        await rpc.waitFor((l) => l.type === "done", from, "done");
+      };
+      await prompt();
+      expect((await rpc.call({ type: "set_model", model: "claude-haiku-4-5" })).success).toBe(true);
+      await prompt();
+      for (const request of mock.requests) {
+        const system = systemText(request);
+        expect(system).toContain(`HOUSE RULE (${language})`);
+        expect(system).toEndWith("# Context from SessionStart hooks\n\nthe build command is make ci");
+      }
+    });
+
     test('"" removes the prompt; a non-string answer keeps it, with a diagnostic in the log and a warning', async () => {
       const removed = setup(language, { agent_start: "remove" });
       const mock = fixture.llm([{ text: "ok" }]);
