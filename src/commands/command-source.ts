@@ -1,5 +1,5 @@
-// The Markdown commands as slash commands every front end dispatches: offered through the
-// extension registry's command sources (as MCP prompts are), answered with the expanded prompt.
+// The Markdown commands as slash commands every front end dispatches: one of the conversation's
+// command sources (beside the extensions and MCP prompts), answered with the expanded prompt.
 // Rule: a command's `!` lines run only in a trusted folder (the user's own commands in
 // $ZOT_HOME and ~/.claude run anywhere); a project's commands are listed either way, since a
 // prompt template runs nothing by itself.

@@ -23,7 +23,7 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
 import { EventStream } from "./event-stream.ts";
-import { commandPrompt, commandResultEvent, ExtensionCommands } from "./extension-commands.ts";
+import { commandPrompt, commandResultEvent, SlashCommands } from "./slash-commands.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
 import { ModelChoices } from "./model-choices.ts";
 import { userTurns } from "../protocol/messages.ts";
@@ -33,7 +33,7 @@ import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from 
 
 // What a front end needs to name, from below it: it imports them from here.
 export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
-export { commandPrompt } from "./extension-commands.ts";
+export { commandPrompt } from "./slash-commands.ts";
 export type { SideEvent, SideExchange } from "../core/side-question.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
@@ -84,7 +84,7 @@ export class Conversation {
   readonly models: ModelChoices;
   readonly sessions: SessionOperations;
   readonly guards: ToolGuards;
-  readonly commands: ExtensionCommands;
+  readonly commands: SlashCommands;
   /** the user's side of the extension panel on show */
   readonly panels: PanelControls;
   private readonly stream: EventStream;
@@ -106,7 +106,7 @@ export class Conversation {
     this.models = new ModelChoices(runtime);
     this.sessions = new SessionOperations(runtime, (what, label, work) => this.work.exclusive(what, label, work));
     this.guards = new ToolGuards(runtime);
-    this.commands = new ExtensionCommands(runtime.extensions, (event) => this.stream.fire(event));
+    this.commands = new SlashCommands(runtime.commandSources, (event) => this.stream.fire(event));
     this.panels = panelControls(runtime.extensions);
   }
 

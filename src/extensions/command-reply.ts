@@ -1,16 +1,10 @@
 // An extension's reply to one of its slash commands (command_response), normalised into the
-// CommandResult every front end reads, and what a registry of commands offers (the ExtensionManager).
+// CommandResult every front end reads.
 // Rule: a non-empty `error` wins over any action; an answer that says nothing is a noop, never an
 // error of the user's.
 import type { ExtFrameOf } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
-
-/** A registry of slash commands (the ExtensionManager): whether it has one, and running it. */
-export interface SlashCommands {
-  hasCommand(name: string): boolean;
-  runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult>;
-}
 
 /** A `command_response` normalised: a non-empty `error` wins; a blank prompt or insert is a noop. */
 export function commandResult(

@@ -23,8 +23,7 @@ import { type ExtToolDef, extensionTool } from "./ext-tool.ts";
 import { HostServices } from "./host-services.ts";
 import { extensionSkills } from "./ext-skills.ts";
 import type { Skill } from "../skills/discover.ts";
-import type { CommandResult } from "../protocol/slash-command.ts";
-import type { SlashCommands } from "./command-reply.ts";
+import type { CommandResult, CommandSource } from "../protocol/slash-command.ts";
 import { appendLog } from "./child-log.ts";
 import type { HostDiagnostic, HostState, HostTimeouts, NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
@@ -96,11 +95,6 @@ export interface NoteSink {
   clearNotes?(extension: string): void;
 }
 
-/** Slash commands from something other than an extension (MCP prompts). */
-export interface CommandSource extends SlashCommands {
-  commands(): { name: string; description: string; extension: string }[];
-}
-
 export interface ExtensionInfo {
   name: string;
   source: ExtensionSource | HookSource;
@@ -133,7 +127,7 @@ interface Loaded {
   source: ExtensionSource;
 }
 
-export class ExtensionManager implements SlashCommands {
+export class ExtensionManager implements CommandSource {
   private loaded: Loaded[] = [];
   /** the JSON-RPC process hooks (extension.json with "protocol": "jsonrpc", and hooks.json) */
   private hooks: HookSet | undefined;
@@ -175,7 +169,6 @@ export class ExtensionManager implements SlashCommands {
   /** bumped by every load: a late start of an earlier generation is not announced */
   private generation = 0;
   /** other owners of slash commands (MCP servers' prompts), asked after the extensions */
-  private commandSources: CommandSource[] = [];
 
   /** Discovers and starts every extension in parallel; resolves when all are up or given up on. */
   load(options: LoadOptions): Promise<LoadReport> {
@@ -317,34 +310,18 @@ export class ExtensionManager implements SlashCommands {
   }
 
   commands(): { name: string; description: string; extension: string }[] {
-    const own = [...this.commandIndex.values()].map(({ name, host, description }) => ({ name, description, extension: host.name }));
-    const taken = new Set(own.map((command) => command.name.toLowerCase()));
-    const others = this.commandSources.flatMap((source) => source.commands()).filter((command) => !taken.has(command.name.toLowerCase()));
-    return [...own, ...others];
+    return [...this.commandIndex.values()].map(({ name, host, description }) => ({ name, description, extension: host.name }));
   }
 
-  /** Whether an extension (or another command source) provides /name; command names are case-insensitive. */
+  /** Whether an extension provides /name; command names are case-insensitive. */
   hasCommand(name: string): boolean {
-    return this.commandIndex.has(name.toLowerCase()) || this.commandSources.some((source) => source.hasCommand(name));
+    return this.commandIndex.has(name.toLowerCase());
   }
 
   async runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult> {
     const owner = this.commandIndex.get(name.toLowerCase());
-    if (!owner) {
-      const source = this.commandSources.find((candidate) => candidate.hasCommand(name));
-      if (source) return source.runCommand(name, args, signal);
-      return { command: name, extension: "", action: "error", text: `no extension provides /${name}` };
-    }
+    if (!owner) return { command: name, extension: "", action: "error", text: `no extension provides /${name}` };
     return owner.host.invoke(name, args, signal);
-  }
-
-  /**
-   * Offers another owner's slash commands (MCP servers' prompts) through this registry, so every
-   * front end that dispatches extension commands runs them too; an extension's command of the same
-   * name comes first.
-   */
-  addCommandSource(source: CommandSource): void {
-    this.commandSources.push(source);
   }
 
   list(): ExtensionInfo[] {

@@ -1,4 +1,4 @@
-// `/name args` as input, and what a slash command of an extension answers: the shapes every front
+// `/name args` as input, where slash commands come from, and what a command answers: the shapes every front
 // end shares (the TUI's editor, -p, --json, rpc, the SDKs). Rule: pure; only the exact name of a
 // registered command is a command (deciding that is the caller's), and a command's failure reads the
 // same wherever it is shown.
@@ -8,6 +8,14 @@ export interface SlashInvocation {
   name: string;
   /** everything after the name, trimmed (inner spacing and newlines kept) */
   args: string;
+}
+
+/** Somewhere slash commands come from (the extensions, the MCP servers' prompts, the Markdown commands). */
+export interface CommandSource {
+  commands(): { name: string; description: string; extension: string }[];
+  /** command names are case-insensitive */
+  hasCommand(name: string): boolean;
+  runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult>;
 }
 
 /** What a command's reply means, once normalised (an `error` field wins over any action). */

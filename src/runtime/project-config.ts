@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
+import type { CommandSource } from "../protocol/slash-command.ts";
 import type { McpLoaded } from "../mcp/load.ts";
 import { VERSION } from "../version.ts";
 import type { RuntimeOptions } from "./runtime.ts";
@@ -68,13 +69,15 @@ export async function loadExtensions(
 
 /**
  * The Markdown commands (.zot/commands, .claude/commands, $ZOT_HOME/commands, ~/.claude/commands)
- * offered through the extensions' registry; their `!` lines run only in a trusted folder (`trust`:
- * the run trusts it, or the folder is remembered as trusted). Resolves with warnings for the user.
+ * as a command source (none when there are none); their `!` lines run only in a trusted folder
+ * (`trust`: the run trusts it, or the folder is remembered as trusted). With warnings for the user.
  */
-export async function addMarkdownCommands(
-  extensions: ExtensionManager,
-  context: { cwd: string; home: string; env: Record<string, string | undefined>; trust: boolean },
-): Promise<string[]> {
+export async function markdownCommandSource(context: {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  trust: boolean;
+}): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
   const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
     import("../commands/markdown-commands.ts"),
@@ -83,6 +86,6 @@ export async function addMarkdownCommands(
   ]);
   const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
-  if (found.commands.length > 0) extensions.addCommandSource(new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }));
-  return found.warnings;
+  const source = found.commands.length > 0 ? new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }) : undefined;
+  return { ...(source ? { source } : {}), warnings: found.warnings };
 }

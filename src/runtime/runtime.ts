@@ -21,11 +21,12 @@ import { loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
+import type { CommandSource } from "../protocol/slash-command.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
-import { addMarkdownCommands, loadExtensions, loadMcp, trustOnce } from "./project-config.ts";
+import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -96,6 +97,8 @@ export interface Runtime {
   extensions?: ExtensionManager;
   /** the MCP servers this run started (their tools already given to the agent); undefined when none is configured */
   mcp?: McpManager;
+  /** where slash commands come from, first first: the extensions, the MCP servers' prompts, the Markdown commands */
+  commandSources: CommandSource[];
   /** the workspace trust decision for the working directory; undefined when nothing was looked for (--no-ext) */
   trust?: WorkspaceTrust;
   /** the session being recorded, when there is one */
@@ -278,13 +281,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
     }
     // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
-    if (mcp) {
-      mcp.attach(agent);
-      extensions?.addCommandSource(mcp);
-    }
-    // [custom commands] Markdown commands are slash commands beside the extensions'.
-    if (extensions && !options.extensions?.noDiscovery) {
-      notes.push(...(await addMarkdownCommands(extensions, { cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true })));
+    mcp?.attach(agent);
+    const commandSources: CommandSource[] = [...(extensions ? [extensions] : []), ...(mcp ? [mcp] : [])];
+    // [custom commands] Markdown commands are slash commands after the extensions' and the MCP prompts.
+    if (!options.extensions?.noDiscovery) {
+      const markdown = await markdownCommandSource({ cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true });
+      notes.push(...markdown.warnings);
+      if (markdown.source) commandSources.push(markdown.source);
     }
     const setModel = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
@@ -334,6 +337,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       notes,
       extensions,
       mcp,
+      commandSources,
       trust: decided,
       skills: offeredSkills,
       confirmGate,

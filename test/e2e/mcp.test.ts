@@ -142,6 +142,11 @@ describe("zot -p with a project's MCP servers", () => {
     const missing = await zot(["-p", "/mcp__bad__greet", ...anthropic(mock.url)], where);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("/mcp__bad__greet (extension mcp:bad): needs <name>: /mcp__bad__greet <name> [mood]");
+    // --no-ext loads no extension; the servers' prompts are commands all the same.
+    mock.push({ text: "Hello again, Ada!" });
+    const noExt = await zot(["--no-ext", "-p", "/mcp__bad__greet Ada calm", ...anthropic(mock.url)], where);
+    expect(noExt.code).toBe(0);
+    expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).toContain("Say hello to Ada in a calm mood.");
   });
 });
 

@@ -1,7 +1,7 @@
 // A command's answer normalised (src/extensions/slash-command.ts), for the tool_prompt action: what
 // it becomes, the prompt it starts, and every malformed answer as an error naming what is missing.
 import { expect, test } from "bun:test";
-import { commandPrompt } from "../../src/conversation/extension-commands.ts";
+import { commandPrompt } from "../../src/conversation/slash-commands.ts";
 import { commandResult } from "../../src/extensions/command-reply.ts";
 
 const base = { command: "peek", extension: "svc" };

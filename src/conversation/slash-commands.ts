@@ -1,32 +1,42 @@
-// The extensions' slash commands as the conversation runs them: which names are commands, running
-// one now (outside the queue), and its answer as events. Rule: only the exact name of a registered
-// command is a command (`/etc/hosts is broken` is a prompt); a `display` answer is also an
-// ext_display event, shown where notes are, wherever the command ran.
-import { BUILTIN_COMMANDS } from "../extensions/builtin-names.ts";
+// The slash commands the conversation runs, from every source in order (the extensions', the MCP
+// servers' prompts, the Markdown commands): which names are commands, running one now (outside the
+// queue), and its answer as events. Rule: only the exact name of a registered command is a command
+// (`/etc/hosts is broken` is a prompt), the first source that has a name runs it, and a `display`
+// answer is also an ext_display event, shown where notes are, wherever the command ran.
 import type { PromptInput } from "../core/outcomes.ts";
-import type { ExtensionManager } from "../extensions/manager.ts";
+import { isBuiltinCommand } from "../extensions/builtin-names.ts";
 import type { AgentEvent, EventOf } from "../protocol/events.ts";
-import { type CommandResult, parseSlash, type SlashInvocation } from "../protocol/slash-command.ts";
+import { type CommandResult, type CommandSource, parseSlash, type SlashInvocation } from "../protocol/slash-command.ts";
 
-export class ExtensionCommands {
+export class SlashCommands {
   constructor(
-    private readonly extensions: ExtensionManager | undefined,
+    private readonly sources: readonly CommandSource[],
     private readonly emit: (event: AgentEvent) => void,
   ) {}
 
-  /** The extensions' commands (built-in names excluded: an extension cannot take them). */
+  /** Every source's commands, a name listed once (by the first source that has it); built-in names are no one's. */
   list(): { name: string; description: string; extension: string }[] {
-    return this.extensions?.commands() ?? [];
+    const taken = new Set<string>();
+    const out: { name: string; description: string; extension: string }[] = [];
+    for (const source of this.sources) {
+      for (const command of source.commands()) {
+        const key = command.name.toLowerCase();
+        if (taken.has(key)) continue;
+        taken.add(key);
+        out.push(command);
+      }
+    }
+    return out;
   }
 
-  /** An extension provides /name (case-insensitive). */
+  /** Some source provides /name (case-insensitive). */
   has(name: string): boolean {
-    return this.extensions?.hasCommand(name) ?? false;
+    return this.sources.some((source) => source.hasCommand(name));
   }
 
   /** /name is one of zot's own commands (the TUI's), which no extension may take. */
   isBuiltin(name: string): boolean {
-    return BUILTIN_COMMANDS.has(name.toLowerCase());
+    return isBuiltinCommand(name);
   }
 
   /** The invocation when `text` is a registered command with its arguments. */
@@ -36,12 +46,13 @@ export class ExtensionCommands {
   }
 
   /**
-   * Runs an extension's command now (the TUI's typed command, rpc's run_command, a unit's /command);
-   * the extension's own timeout applies.
+   * Runs a command now (the TUI's typed command, rpc's run_command, a unit's /command); its
+   * source's own timeout applies.
    */
   async run(name: string, args: string, signal: AbortSignal = new AbortController().signal): Promise<CommandResult> {
-    if (!this.extensions) return { command: name, extension: "", action: "error", text: `no extension provides /${name}` };
-    const result = await this.extensions.runCommand(name, args, signal);
+    const source = this.sources.find((candidate) => candidate.hasCommand(name));
+    if (!source) return { command: name, extension: "", action: "error", text: `no extension provides /${name}` };
+    const result = await source.runCommand(name, args, signal);
     if (result.action === "display") this.emit({ type: "ext_display", extension: result.extension, text: result.text });
     return result;
   }
