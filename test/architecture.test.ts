@@ -28,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   tools: ["protocol", "config", "skills", "process"],
   // providers and tools only through their interfaces
   core: ["protocol"],
-  session: ["core", "config", "protocol", "version.ts"],
+  session: ["core", "config", "protocol", "process", "version.ts"],
   // (the skills an extension ships are read as skills are)
   extensions: ["core", "config", "protocol", "process", "skills", "version.ts"],
   // Claude Code's settings hooks: participants of the chain, like the extensions' hooks; they map

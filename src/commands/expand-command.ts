@@ -5,6 +5,7 @@
 // is silently dropped.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { commandWords } from "../protocol/slash-command.ts";
 
 export interface ExpandOptions {
   cwd: string;
@@ -16,7 +17,7 @@ export interface ExpandOptions {
 const MAX_ATTACH_BYTES = 256 * 1024;
 
 export async function expandCommand(body: string, args: string, options: ExpandOptions): Promise<string> {
-  const positional = splitArgs(args);
+  const positional = commandWords(args);
   let usedArguments = false;
   let text = body.replace(/\$ARGUMENTS\b/g, () => {
     usedArguments = true;
@@ -38,13 +39,6 @@ export async function expandCommand(body: string, args: string, options: ExpandO
   if (!usedArguments && args.trim()) text = `${text.trimEnd()}\n\n${args.trim()}`;
   const attached = attachments(text, options.cwd);
   return attached.length > 0 ? `${text.trimEnd()}\n\n${attached.join("\n\n")}` : text;
-}
-
-/** `a "b c" 'd'` → ["a", "b c", "d"]. */
-export function splitArgs(args: string): string[] {
-  const out: string[] = [];
-  for (const match of args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(match[1] ?? match[2] ?? match[3]);
-  return out;
 }
 
 /** The files named with `@path` (outside code), each as a block with its content. */

@@ -80,6 +80,9 @@ export async function openConversation(options: RuntimeOptions, conversation: Co
   return new Conversation(await createRuntime(options), conversation);
 }
 
+/** The label of a compaction while it runs (`running.label`): a front end tells it from a prompt by it. */
+export const COMPACTION_UNIT = "a compaction";
+
 export class Conversation {
   readonly models: ModelChoices;
   readonly sessions: SessionOperations;
@@ -243,7 +246,7 @@ export class Conversation {
   /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */
   compact(instructions?: string, options: UnitOptions = {}): Promise<UnitOutcome> {
     const wanted = instructions?.trim();
-    return this.work.unit("a compaction", undefined, options, async (signal) =>
+    return this.work.unit(COMPACTION_UNIT, undefined, options, async (signal) =>
       unitOfCompaction(await this.runtime.agent.compact(signal, wanted ? { instructions: wanted } : {})),
     );
   }

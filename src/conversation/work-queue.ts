@@ -2,6 +2,7 @@
 // reload, a session switch, the TUI's `!command`): one item at a time, in the order it came.
 // Rule: abort reaches only the running item; the queued ones still run unless the queue is cleared
 // (the TUI's Esc) or closed (the end of the run), and an item dropped so is told, never left hanging.
+import { Listeners } from "../core/listeners.ts";
 import { errorText } from "../protocol/error-text.ts";
 
 export interface Work {
@@ -25,7 +26,7 @@ export class WorkQueue {
   private gap: Promise<void> | undefined;
   private waiting: Work[] = [];
   private closed = false;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Listeners<void>();
 
   /** `log` hears what an item threw (an item is expected to report its own failures). */
   constructor(private readonly log: (message: string) => void) {}
@@ -47,8 +48,7 @@ export class WorkQueue {
 
   /** Hears every change: an item queued, started, finished or dropped. Returns the unsubscribe function. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.add(listener);
   }
 
   /** Runs `work` now when idle, else after everything queued before it; never once closed (then false). */
@@ -122,6 +122,6 @@ export class WorkQueue {
   }
 
   private changed(): void {
-    for (const listener of this.listeners) listener();
+    this.changes.fire();
   }
 }

@@ -15,8 +15,6 @@ import { timerDelay } from "../protocol/timer-delay.ts";
 import { type LogLimits, RunLog } from "./child-log.ts";
 import { LineSplitter } from "../protocol/line-splitter.ts";
 
-export { LineSplitter };
-
 /** The original's limit; a frame bigger than this is a bug in the extension, not data. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 /**

@@ -4,7 +4,7 @@
 // messages become the text sent to the model. Rule: a command that cannot run (a required argument
 // missing, a server down) is an `error` result that says how to call it; it never reaches the model.
 import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
-import type { CommandResult } from "../protocol/slash-command.ts";
+import { type CommandResult, commandWords } from "../protocol/slash-command.ts";
 import { mcpPromptCommand } from "./names.ts";
 import type { McpServerConnection } from "./server-connection.ts";
 
@@ -30,7 +30,7 @@ export function promptCommands(server: McpServerConnection): PromptCommand[] {
 
 export async function runPromptCommand(command: PromptCommand, args: string, signal: AbortSignal): Promise<CommandResult> {
   const base = { command: command.name, extension: command.owner };
-  const filled = fillArguments(command.prompt, splitWords(args));
+  const filled = fillArguments(command.prompt, commandWords(args));
   if ("missing" in filled) {
     return { ...base, action: "error", text: `needs ${filled.missing.map((name) => `<${name}>`).join(" ")}: /${command.name}${usageHint(command.prompt)}` };
   }
@@ -50,14 +50,6 @@ export function fillArguments(prompt: Prompt, words: string[]): { values: Record
   });
   const missing = specs.filter((spec) => spec.required && values[spec.name] === undefined).map((spec) => spec.name);
   return missing.length > 0 ? { missing } : { values };
-}
-
-/** Words separated by spaces; "double" or 'single' quotes keep spaces inside one word. */
-export function splitWords(text: string): string[] {
-  const words: string[] = [];
-  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? "");
-  return words;
 }
 
 /** ` <city> [state]` */

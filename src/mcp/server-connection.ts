@@ -12,8 +12,9 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { appendLog } from "../extensions/child-log.ts";
-import type { ChildDiagnostic } from "../extensions/child.ts";
+import { type ChildDiagnostic, seconds } from "../extensions/child.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { untilAborted } from "../protocol/until-aborted.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { connectClient } from "./connect-client.ts";
 import { mapToolResult } from "./result-mapping.ts";
@@ -54,7 +55,6 @@ export class McpServerConnection {
   /** what is spoken (a `type: "http"` server may turn out to speak sse) */
   kind: ServerTransport["type"];
   pid: number | undefined;
-  serverInfo: { name: string; version: string } | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
   private readonly starting = new AbortController();
@@ -103,7 +103,6 @@ export class McpServerConnection {
       this.transport = connected.transport;
       this.kind = connected.kind;
       this.pid = connected.pid;
-      this.serverInfo = connected.client.getServerVersion();
       connected.client.onclose = () => this.closed();
       connected.client.onerror = (error) => this.log(`transport error: ${errorText(error)}`);
       await this.list(this.starting.signal);
@@ -151,7 +150,7 @@ export class McpServerConnection {
       is_error: true,
       details: { mcp_server: this.name, mcp_tool: tool },
     });
-    if (this.state === "starting") await Promise.race([this.start(), abortion(signal)]);
+    if (this.state === "starting") await untilAborted(this.start(), signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
     const timeoutMs = this.context.timeouts.toolMs;
@@ -177,7 +176,7 @@ export class McpServerConnection {
 
   /** The messages of one of its prompts, rendered as the text of a user prompt. */
   async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<{ text: string } | { error: string }> {
-    if (this.state === "starting") await Promise.race([this.start(), abortion(signal)]);
+    if (this.state === "starting") await untilAborted(this.start(), signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" is not running: ${this.error ?? this.state}` };
     try {
@@ -272,16 +271,4 @@ function usableTools(tools: McpToolDef[], log: (line: string) => void): McpToolD
 function progressLine(progress: { progress: number; total?: number; message?: string }): string {
   const of = progress.total !== undefined ? `${progress.progress}/${progress.total}` : String(progress.progress);
   return `${progress.message ? `${progress.message} ` : ""}(${of})\n`;
-}
-
-/** A promise that resolves when the signal aborts (never rejects). */
-function abortion(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-}
-
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
 }

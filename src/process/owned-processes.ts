@@ -110,6 +110,7 @@ function register(group: OwnedGroup): void {
   installExitHooks();
   // On disk before anything else: a kill -9 from here on leaves the group named for the next start.
   record?.update(recordedGroups());
+  if (owned.size === 1) return;
   // One snapshot for all: a group that is gone is dropped before its pgid can be reused.
   const table = readProcessTable();
   let dropped = false;

@@ -63,6 +63,23 @@ export function isRunning(entry: ProcessEntry): boolean {
   return entry.state !== "Z" && entry.state !== "X";
 }
 
+/**
+ * Whether `pid` still names the process that started at `start` (clock ticks after boot): it
+ * exists (another user's counts) and, when `start` is known, started then; a pid the kernel gave
+ * to a later process does not.
+ */
+export function stillRuns(pid: number, start?: number): boolean {
+  const now = readProcess(pid);
+  if (now) return start === undefined || now.start === start;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** The processes below `roots` (children, their children, …), roots not included. */
 export function descendantsOf(table: Map<number, ProcessEntry>, roots: Iterable<number>): ProcessEntry[] {
   const children = new Map<number, ProcessEntry[]>();

@@ -5,7 +5,7 @@
 // ever fails zot: a record that cannot be written or read is skipped.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isRunning, type ProcessEntry, readProcess, readProcessTable, treeOf } from "./process-table.ts";
+import { isRunning, type ProcessEntry, readProcess, readProcessTable, stillRuns, treeOf } from "./process-table.ts";
 
 export interface RecordedGroup {
   pgid: number;
@@ -95,15 +95,7 @@ function readRun(path: string): RunFile | undefined {
 }
 
 function stillRunning(run: RunFile): boolean {
-  if (run.pid === process.pid) return true;
-  const now = readProcess(run.pid);
-  if (now) return run.start === undefined || now.start === run.start;
-  try {
-    process.kill(run.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return run.pid === process.pid || stillRuns(run.pid, run.start);
 }
 
 const killedBy = "was killed before it could stop what it started (kill -9, a crash or the out-of-memory killer)";

@@ -39,6 +39,13 @@ export function parseSlash(text: string): SlashInvocation | undefined {
   return { name: match[1], args: (match[2] ?? "").trim() };
 }
 
+/** A command's arguments as words: whitespace splits them, "double" or 'single' quotes keep words together. */
+export function commandWords(args: string): string[] {
+  const words: string[] = [];
+  for (const match of args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3] ?? "");
+  return words;
+}
+
 /** The one-line error the user sees for a failed command. */
 export function commandErrorMessage(result: { command: string; extension: string; text: string }): string {
   return `/${result.command} (extension ${result.extension}): ${result.text}`;

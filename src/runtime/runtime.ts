@@ -89,7 +89,6 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   agent: Agent;
-  model: ModelInfo;
   home: string;
   /** one-line notes for the user (a fallback taken, a config file ignored, an extension that failed) */
   notes: string[];
@@ -332,7 +331,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
     return {
       agent,
-      model,
       home,
       notes,
       extensions,

@@ -19,6 +19,7 @@ import os from "node:os";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { readProcess, stillRuns } from "../process/process-table.ts";
 import { randomHex } from "../protocol/random-hex.ts";
 
 export interface LockOwner {
@@ -99,13 +100,13 @@ export function lockOwner(file: string): LockOwner | undefined {
 
 /** This process as a lock names it. */
 function thisProcess(): LockOwner {
-  const start = startTimeOf(process.pid);
+  const start = readProcess(process.pid)?.start;
   const boot = bootId();
   return {
     pid: process.pid,
     host: os.hostname(),
     since: new Date().toISOString(),
-    ...(start ? { start } : {}),
+    ...(start !== undefined ? { start: String(start) } : {}),
     ...(boot ? { boot } : {}),
   };
 }
@@ -118,17 +119,7 @@ function isLive(owner: LockOwner): boolean {
   if (owner.host && owner.host !== os.hostname()) return true;
   const boot = bootId();
   if (owner.boot && boot && owner.boot !== boot) return false;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  if (owner.start) {
-    const start = startTimeOf(owner.pid);
-    if (start !== undefined && start !== owner.start) return false;
-  }
-  return true;
+  return stillRuns(owner.pid, owner.start ? Number(owner.start) : undefined);
 }
 
 /** The owner, complete, in a temp file beside the lock. */
@@ -249,17 +240,6 @@ function readLock(lockFile: string): SeenLock {
     }
   } catch {}
   return { ino, mtimeMs };
-}
-
-/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks after boot. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
 }
 
 function bootId(): string | undefined {

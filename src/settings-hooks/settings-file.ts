@@ -59,8 +59,6 @@ const CommandHandler = v.looseObject({
 
 const Timeout = v.pipe(v.number("must be a number of seconds"), v.gtValue(0, "must be more than 0 seconds"));
 
-export type SettingsFileShape = v.InferOutput<typeof SettingsFile>;
-
 /** The hooks of a settings file's text. */
 export function parseSettingsHooks(text: string, source: SettingsSource): ParsedSettings {
   const warnings: string[] = [];

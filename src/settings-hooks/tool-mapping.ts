@@ -47,15 +47,6 @@ const SIMPLE: Record<string, { claude: string; fields: FieldMap[]; claudeOnly?: 
   skill: { claude: "Skill", fields: [{ zot: "name", claude: "skill", aliases: ["skill", "skill_name"] }], claudeOnly: ["args"] },
 };
 
-/** Claude Code's names for zot's built-ins, for the docs and the matcher. */
-export const CLAUDE_NAMES: Readonly<Record<string, readonly string[]>> = {
-  bash: ["Bash"],
-  read: ["Read"],
-  write: ["Write"],
-  edit: ["Edit", "MultiEdit"],
-  skill: ["Skill"],
-};
-
 /** zot's call as a Claude Code hook sees it; `builtin` says whether `name` is zot's own tool. */
 export function toClaudeCall(name: string, args: ToolArgs, cwd: string, builtin: boolean): ClaudeCall {
   if (!builtin) return { tool_name: name, tool_input: { ...args } };

@@ -11,7 +11,8 @@ import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-dif
 import { fileErrorText } from "./file-error-text.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
-import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
+import { changedSinceSeen, rememberView } from "./file-views.ts";
+import { sha256Hex } from "../protocol/random-hex.ts";
 import { appendedNote, type Rewritten, rewriteInPlace } from "./rewrite-in-place.ts";
 import { editArgs, editItem } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
@@ -91,7 +92,7 @@ export const editTool: Tool = {
     if (!written.ok) {
       return textResult(written.refuse.startsWith("edit: ") ? written.refuse : `edit: ${path}: ${written.refuse}; read it again`, true);
     }
-    rememberView(ctx, abs, { sha256: sha256(written.after), stat: { size: written.after.length, mtimeMs: written.stat.mtimeMs } });
+    rememberView(ctx, abs, { sha256: sha256Hex(written.after), stat: { size: written.after.length, mtimeMs: written.stat.mtimeMs } });
     const { doc, plan } = planned!;
     const replacements = plan.length;
     const newText = doc.apply(plan);

@@ -17,10 +17,6 @@ function keyOf(abs: string): string {
   }
 }
 
-export function sha256(bytes: Uint8Array): string {
-  return sha256Hex(bytes);
-}
-
 /** Notes that the model has now seen `abs` as `sha256` (after a read, write or edit). */
 export function rememberView(ctx: ToolContext, abs: string, view: { sha256: string; stat: Pick<Stats, "size" | "mtimeMs"> }): void {
   ctx.views?.set(keyOf(abs), { size: view.stat.size, mtimeMs: view.stat.mtimeMs, sha256: view.sha256 });
@@ -32,7 +28,7 @@ export function rememberView(ctx: ToolContext, abs: string, view: { sha256: stri
  */
 export function changedSinceSeen(ctx: ToolContext, abs: string, current: Buffer): string | undefined {
   const seen: FileView | undefined = ctx.views?.get(keyOf(abs));
-  if (!seen || sha256(current) === seen.sha256) return undefined;
+  if (!seen || sha256Hex(current) === seen.sha256) return undefined;
   const delta = current.length - seen.size;
   const size =
     delta === 0 ? "the same size, different content" : `${Math.abs(delta)} bytes ${delta > 0 ? "longer" : "shorter"}`;

@@ -9,7 +9,8 @@ import { basename, dirname } from "node:path";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
-import { rememberView, sha256 } from "./file-views.ts";
+import { rememberView } from "./file-views.ts";
+import { sha256Hex } from "../protocol/random-hex.ts";
 import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
 import { READ_MAX_LINES, readArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
@@ -141,7 +142,7 @@ async function readImage(
       is_error: false,
       details: { path: abs, mime_type: mime, bytes: bytes.byteLength },
     },
-    seen: sha256(bytes),
+    seen: sha256Hex(bytes),
   };
 }
 

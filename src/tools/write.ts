@@ -9,12 +9,12 @@ import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
-import { changedSinceSeen, rememberView, sha256 } from "./file-views.ts";
+import { changedSinceSeen, rememberView } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
-import { randomHex } from "../protocol/random-hex.ts";
+import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
@@ -63,7 +63,7 @@ export const writeTool: Tool = {
         });
         if (!written.ok) return textResult(written.refuse.startsWith("write: ") ? written.refuse : `write: ${path}: ${written.refuse}`, true);
         appended = written.appended;
-        rememberView(ctx, abs, { sha256: sha256(bytes), stat: { size: bytes.length, mtimeMs: written.stat.mtimeMs } });
+        rememberView(ctx, abs, { sha256: sha256Hex(bytes), stat: { size: bytes.length, mtimeMs: written.stat.mtimeMs } });
       } else {
         if ((await lstat(abs).catch(() => null))?.isSymbolicLink()) {
           const target = await readlink(abs).catch(() => "?");
@@ -77,7 +77,7 @@ export const writeTool: Tool = {
             true,
           );
         }
-        rememberView(ctx, abs, { sha256: sha256(bytes), stat: { size: bytes.length, mtimeMs: created.mtimeMs } });
+        rememberView(ctx, abs, { sha256: sha256Hex(bytes), stat: { size: bytes.length, mtimeMs: created.mtimeMs } });
       }
     } catch (err) {
       return textResult(`write: could not write ${path}: ${fileErrorText(err)}`, true);

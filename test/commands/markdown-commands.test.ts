@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expandCommand, splitArgs } from "../../src/commands/expand-command.ts";
+import { expandCommand } from "../../src/commands/expand-command.ts";
+import { commandWords } from "../../src/protocol/slash-command.ts";
 import { loadMarkdownCommands } from "../../src/commands/markdown-commands.ts";
 
 let tmp: string;
@@ -55,7 +56,7 @@ describe("loadMarkdownCommands", () => {
 describe("expandCommand", () => {
   test("$ARGUMENTS and $1, $2 (quotes keep words together)", async () => {
     expect(await expandCommand("Fix issue #$1 in $2. All: $ARGUMENTS", '42 "src/a b.ts"', { cwd })).toBe('Fix issue #42 in src/a b.ts. All: 42 "src/a b.ts"');
-    expect(splitArgs(`a "b c" 'd e' f`)).toEqual(["a", "b c", "d e", "f"]);
+    expect(commandWords(`a "b c" 'd e' f`)).toEqual(["a", "b c", "d e", "f"]);
   });
 
   test("arguments the template has no place for are appended", async () => {

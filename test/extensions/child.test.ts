@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LOG_BURST_BYTES, LOG_BYTES_PER_SECOND } from "../../src/extensions/child-log.ts";
-import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild, LineSplitter } from "../../src/extensions/child.ts";
+import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "../../src/extensions/child.ts";
+import { LineSplitter } from "../../src/protocol/line-splitter.ts";
 import { running } from "../support/process-state.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "children");

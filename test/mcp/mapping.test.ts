@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { readMcpSettings, shouldDefer } from "../../src/mcp/mcp-settings.ts";
 import { MAX_TOOL_NAME, mcpPromptCommand, mcpToolName } from "../../src/mcp/names.ts";
-import { fillArguments, splitWords } from "../../src/mcp/prompt-commands.ts";
+import { fillArguments } from "../../src/mcp/prompt-commands.ts";
+import { commandWords } from "../../src/protocol/slash-command.ts";
 import { mapToolResult } from "../../src/mcp/result-mapping.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
@@ -72,7 +73,7 @@ describe("a tool result", () => {
 describe("prompt arguments", () => {
   const prompt = { name: "p", arguments: [{ name: "city", required: true }, { name: "note" }] };
   test("by position, quotes keep words together, the last argument takes the rest", () => {
-    expect(splitWords(`"New York" 'a b'  c`)).toEqual(["New York", "a b", "c"]);
+    expect(commandWords(`"New York" 'a b'  c`)).toEqual(["New York", "a b", "c"]);
     expect(fillArguments(prompt, ["Berlin", "rainy", "and", "cold"])).toEqual({ values: { city: "Berlin", note: "rainy and cold" } });
     expect(fillArguments(prompt, ["Berlin"])).toEqual({ values: { city: "Berlin" } });
     expect(fillArguments(prompt, [])).toEqual({ missing: ["city"] });

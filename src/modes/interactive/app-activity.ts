@@ -3,6 +3,7 @@
 // retry while one is waited out), or an operation by its own label ("running git status").
 // Rule: it follows the conversation (its queue changes and its events); the app never sets it for
 // work of its own, so the bar can never say something runs that does not.
+import { COMPACTION_UNIT } from "../../conversation/conversation.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { retryLabel } from "../../protocol/retry-text.ts";
 import type { Spinner } from "../../tui/spinner.ts";
@@ -33,7 +34,7 @@ export class AppActivity {
   /** What the conversation runs now changed: a new activity starts, or none runs. */
   follow(running: { kind: "turn" | "operation"; label: string } | undefined): void {
     if (!running) this.set(undefined);
-    else if (!this.current) this.set(running.kind === "turn" ? (running.label === "a compaction" ? "compacting" : "working") : running.label);
+    else if (!this.current) this.set(running.kind === "turn" ? (running.label === COMPACTION_UNIT ? "compacting" : "working") : running.label);
   }
 
   /** An event of what runs: a compaction inside a turn, a retry being waited out. */
