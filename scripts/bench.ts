@@ -18,6 +18,7 @@ import { sessionAppendBench, sessionResumeBench } from "./bench/sessions.ts";
 import { editRaceBench } from "./bench/edit-race.ts";
 import { interactiveBench } from "./bench/interactive.ts";
 import { tuiBench } from "./bench/tui.ts";
+import { claudeJsonBench } from "./bench/claude-json.ts";
 import { floorBench } from "./bench/floor.ts";
 import { localDateBench } from "./bench/local-date.ts";
 import { mcpBench } from "./bench/mcp.ts";
@@ -390,6 +391,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   floor: () => floorBench(ZOT, env),
   "local-date": () => localDateBench(),
   mcp: mcpBench,
+  "claude-json": claudeJsonBench,
   "call-tool": () => callToolBench(env),
   "deferred-tools": () => deferredToolsBench(env),
 };

@@ -12,7 +12,8 @@ import path from "node:path";
 import { ConfigError } from "../config/home.ts";
 import { folderKey } from "../config/trust-store.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
-import { type McpConfigSource, type McpScope, mcpSources, PROJECT_MCP_FILE, projectEntry, projectKeys, readJsonFile, zotMcpFile } from "./config-files.ts";
+import { type McpConfigSource, type McpScope, mcpSources, PROJECT_MCP_FILE, projectEntry, projectKeys, zotMcpFile } from "./config-files.ts";
+import { readJsonFile } from "./json-file.ts";
 
 export interface EditContext {
   cwd: string;

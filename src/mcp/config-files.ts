@@ -5,11 +5,12 @@
 // beats Claude Code's within a scope, and every entry that loses is kept, marked, for `zot mcp
 // list`. A broken file or entry is a sentence naming the file; it never stops the others. Nothing
 // here writes (config-edit.ts does, and never to Claude Code's file).
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { readClaudeConfig } from "./claude-config-view.ts";
+import { readJsonFile } from "./json-file.ts";
 import { parseServerEntry, type ServerTransport } from "./server-entry.ts";
 
 export const MCP_FILE = "mcp.json";
@@ -91,9 +92,10 @@ export function mcpSources(options: { cwd: string; home: string; env: Record<str
 export function readMcpConfig(options: McpConfigOptions): McpConfig {
   const warnings: string[] = [];
   const files = new Map<string, Record<string, unknown> | undefined>();
+  const claudeFile = claudeConfigFile(options.env, options.userHome);
   const fileOf = (file: string) => {
     if (!files.has(file)) {
-      const read = readJsonFile(file);
+      const read = file === claudeFile ? readClaudeConfig(file, path.resolve(options.cwd, options.home)) : readJsonFile(file);
       if (read.problem) warnings.push(read.problem);
       files.set(file, read.data);
     }
@@ -102,7 +104,7 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
   const servers: ConfiguredServer[] = [];
   const winners = new Map<string, McpConfigSource>();
   // Claude Code keeps, per folder, the .mcp.json servers the user turned down.
-  const claudeProject = projectEntry(fileOf(claudeConfigFile(options.env, options.userHome)), options.cwd);
+  const claudeProject = projectEntry(fileOf(claudeFile), options.cwd);
   const refused = new Set(stringList(claudeProject?.disabledMcpjsonServers));
   for (const source of mcpSources(options)) {
     const data = fileOf(source.file);
@@ -160,27 +162,6 @@ export function projectKeys(cwd: string): string[] {
     real = realpathSync(abs);
   } catch {}
   return real === abs ? [abs] : [real, abs];
-}
-
-/** A JSON object file: missing is nothing; unreadable, broken or not an object is a problem named. */
-export function readJsonFile(file: string): { data?: Record<string, unknown>; problem?: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return {};
-    return { problem: `cannot read ${file} (${code ?? errorText(error)}); its MCP servers are not started` };
-  }
-  if (!text.trim()) return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return { problem: `${file} is not valid JSON (${errorText(error)}); its MCP servers are not started until it is fixed` };
-  }
-  if (!isJsonObject(data)) return { problem: `${file} must hold a JSON object ({"mcpServers": {…}}); its MCP servers are not started` };
-  return { data };
 }
 
 function stringList(value: unknown): string[] {
