@@ -4,6 +4,7 @@
 // transcript, swap tools, set the jail), and every event comes from inside core/, so each unit of
 // work it runs (a prompt, a compaction) ends with exactly one `done`, from here. It knows providers
 // and tools only through their interfaces.
+import { noFTL } from "bun:jsc";
 import type { AgentEvent, EventOf } from "../protocol/events.ts";
 import { isStreamDelta } from "../protocol/stream-delta.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -71,6 +72,8 @@ export class Agent {
   constructor(options: AgentOptions) {
     // A delta reaches only who takes deltas: a long answer is tens of thousands of them.
     const emit = (event: AgentEvent) => (isStreamDelta(event) ? this.deltaEvents : this.events).fire(event);
+    // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+    noFTL(emit);
     this.baseSystem = options.system;
     this.state = {
       provider: options.provider,

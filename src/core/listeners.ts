@@ -1,6 +1,8 @@
 // A set of subscribers to one kind of thing the agent reports (its events, appended messages, tool
 // steps, compactions). Rule: subscribing returns what unsubscribes; a value reaches every listener
 // subscribed when it is fired, in the order they subscribed.
+import { noFTL } from "bun:jsc";
+
 export type Listener<T> = (value: T) => void;
 
 export class Listeners<T> {
@@ -16,3 +18,6 @@ export class Listeners<T> {
     for (const listener of this.set) listener(value);
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(Listeners.prototype.fire);

@@ -4,6 +4,7 @@
 // Rule: the stream is read no faster than the slowest reader of the events allows (backpressure),
 // no event is emitted once the signal aborted, and an abort or a failure still returns what had
 // arrived.
+import { noFTL } from "bun:jsc";
 import type { ContentBlock } from "../protocol/messages.ts";
 import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
@@ -137,3 +138,6 @@ class CallReading {
 function zeroTokens(): TokenUsage {
   return { input: 0, output: 0, cache_read: 0, cache_write: 0 };
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(CallReading.prototype.take);

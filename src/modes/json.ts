@@ -4,8 +4,9 @@
 // `panel_close`, and `done` last. Rule: the first line is the `session` being recorded (when there is
 // one), so a script can go on with `--session <id>` instead of the racy `-c`; rpc's own additions
 // (`ext_display`, `ext_clear_notes`) are not part of this stream.
+import { noFTL } from "bun:jsc";
 import type { Conversation, PromptInput, UnitOutcome } from "../conversation/conversation.ts";
-import type { AgentEventType } from "../protocol/events.ts";
+import type { AgentEvent, AgentEventType } from "../protocol/events.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
 
 const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear_notes"]);
@@ -13,9 +14,12 @@ const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear
 export async function runJsonMode(conversation: Conversation, input: PromptInput, signal: AbortSignal): Promise<UnitOutcome> {
   const writer = new NdjsonWriter();
   if (conversation.session) writer.write({ type: "session", ...conversation.session });
-  const off = conversation.onEvent((event) => {
+  const writeEvent = (event: AgentEvent) => {
     if (!RPC_ONLY.has(event.type)) writer.write(event);
-  });
+  };
+  // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+  noFTL(writeEvent);
+  const off = conversation.onEvent(writeEvent);
   // A reader that falls behind (`zot --json | slow`) holds the model and the tools back.
   const release = conversation.holdBack(() => writer.pressure());
   const onAbort = () => conversation.abort("interrupted");

@@ -6,6 +6,7 @@
 // What the reader has not taken yet is counted, and pressure() tells producers to wait while it
 // is over the high-water mark, so a client that reads slowly costs bounded memory, not gigabytes.
 // A reader that went away (EPIPE) is reported once; later lines are dropped, never thrown.
+import { noFTL } from "bun:jsc";
 import type { FileSink } from "bun";
 
 /** Over this many bytes not yet taken by the reader, producers are asked to wait. */
@@ -136,3 +137,6 @@ export class NdjsonWriter {
     this.onGone?.(error);
   };
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(NdjsonWriter.prototype.write);

@@ -7,7 +7,9 @@
 // A client that does not read its stdout holds zot back: while the unread output is over the
 // writer's high-water mark the model stream and tool output wait and no command is read, so
 // memory stays bounded however slowly the client reads.
+import { noFTL } from "bun:jsc";
 import type { Conversation } from "../conversation/conversation.ts";
+import type { AgentEvent } from "../protocol/events.ts";
 import { LineSplitter } from "../protocol/line-splitter.ts";
 import { RPC_MAX_LINE_BYTES, type RpcFailure, type RpcResponse } from "../protocol/rpc-frames.ts";
 import { tokenMatches } from "./rpc-auth.ts";
@@ -74,7 +76,10 @@ class RpcServer {
 
   async run(input: ReadableStream<Uint8Array>): Promise<RpcEnd> {
     // Every event, the extensions' notes, displays and panels among them, is a line on stdout.
-    const offEvents = this.conversation.onEvent((event) => this.writer.write(event));
+    const writeEvent = (event: AgentEvent) => this.writer.write(event);
+    // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+    noFTL(writeEvent);
+    const offEvents = this.conversation.onEvent(writeEvent);
     const releaseHold = this.conversation.holdBack(() => this.writer.pressure());
     const onInterrupt = () => this.stop("interrupted");
     if (this.options.interrupt.aborted) onInterrupt();

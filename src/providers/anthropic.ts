@@ -2,6 +2,7 @@
 // @anthropic-ai/sdk, and the SSE events back onto ProviderEvents (through the shared stream driver).
 // Rule: only opening the stream is ever retried; once the first byte has arrived, any failure ends
 // the call with a ProviderError, because replaying would repeat output the user has already seen.
+import { noFTL } from "bun:jsc";
 import type {
   ContentBlockParam,
   ImageBlockParam,
@@ -353,3 +354,6 @@ function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {
       return hasCalls ? "tool_use" : "end_turn";
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(AnthropicAssembler.prototype.push);

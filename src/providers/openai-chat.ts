@@ -3,6 +3,7 @@
 // Rule: the wire request is derived from the transcript alone and the transcript is never changed
 // for the wire: thinking stays home, and tool-result images (which a `tool` message cannot carry)
 // travel in a user message built here, not stored in the session.
+import { noFTL } from "bun:jsc";
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
@@ -247,3 +248,6 @@ class ChatAssembler implements WireAssembler {
     return this.calls.any ? "tool_use" : "end_turn";
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(ChatAssembler.prototype.push);

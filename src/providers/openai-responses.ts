@@ -2,6 +2,7 @@
 // Rule: stateless on the server (store:false), so every request carries the whole conversation,
 // including the encrypted reasoning items a reasoning model needs back to keep its train of thought
 // across tool calls.
+import { noFTL } from "bun:jsc";
 import type {
   ResponseCreateParamsStreaming,
   ResponseInputContent,
@@ -181,12 +182,11 @@ class ResponsesAssembler implements WireAssembler {
 
   constructor(private readonly speaker: ProviderSpeaker) {}
 
-  get ended(): boolean {
-    return this.final !== undefined;
-  }
+  /** the response's last event (completed or incomplete) arrived */
+  ended = false;
 
   get finished(): boolean {
-    return this.final !== undefined;
+    return this.ended;
   }
 
   push(data: JsonObject, out: ProviderEvent[]): void {
@@ -239,6 +239,7 @@ class ResponsesAssembler implements WireAssembler {
       case "response.completed":
       case "response.incomplete":
         this.final = event.response;
+        this.ended = true;
         this.calls.endAll(out);
         break;
       case "response.failed":
@@ -323,3 +324,7 @@ class ResponsesAssembler implements WireAssembler {
     return slot;
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(ResponsesAssembler.prototype.push);
+noFTL(ResponsesAssembler.prototype["slot"]);

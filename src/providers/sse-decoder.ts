@@ -6,6 +6,7 @@
 // ends an event, `data:` lines join with \n, `:` lines are comments, bytes split anywhere (inside
 // a UTF-8 sequence, a line, a CRLF) decode as if they had come whole; an event left without its
 // blank line at the end of the stream still counts, as the SDKs count it.
+import { noFTL } from "bun:jsc";
 
 export interface SseEvent {
   /** the `event:` field; undefined when the event had none */
@@ -78,3 +79,8 @@ function parseEvent(text: string, start: number, end: number): SseEvent | undefi
 function fieldValue(text: string, from: number, lineEnd: number): string {
   return text.slice(text.charCodeAt(from) === 32 ? from + 1 : from, lineEnd);
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(SseDecoder.prototype.push);
+noFTL(parseEvent);
+noFTL(fieldValue);

@@ -5,6 +5,13 @@
 // Rule: events already read are delivered before the failure that follows them, as one batch per
 // read of the body; once the signal aborts not one more batch is delivered; reading stops at the
 // wire's terminal event, so a proxy that keeps the connection open cannot hang a finished answer.
+// JIT: every function that runs once per streamed event, from here to the front ends' NDJSON
+// writers (SSE decoding, each wire's assembler, the model call's reading, the agent's emit and its
+// listeners), is marked with bun:jsc's noFTL. JavaScriptCore's top tier spent 25–36 ms of a
+// compiler thread on a 50,000-delta answer and never earned it back, measured up to 500,000 deltas
+// (scripts/bench floor). A new function on the path gets the same mark; test/e2e/stream-jit.test.ts
+// fails when a stream compiles anything with FTL.
+import { noFTL } from "bun:jsc";
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import type { ProviderBatch, ProviderEvent } from "../protocol/provider.ts";
 import type { ProviderSpeaker } from "./provider-error-text.ts";
@@ -132,3 +139,7 @@ function parseEvent(call: StreamCall, event: SseEvent): JsonObject | Error {
   }
   return data;
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (the header says why).
+noFTL(assembleEvents);
+noFTL(parseEvent);

@@ -3,6 +3,7 @@
 // Rule: a call is announced (tool_use_start, then its arguments so far) once it has both an id and
 // a name, each later fragment is one tool_use_args, an empty fragment is never an event, and
 // tool_use_end comes once, after the last fragment; a call that never got a name is dropped.
+import { noFTL } from "bun:jsc";
 import { parseJsonObject } from "../protocol/json-object.ts";
 import type { ToolCallBlock } from "../protocol/messages.ts";
 import type { ProviderEvent } from "../protocol/provider.ts";
@@ -108,3 +109,6 @@ function toBlock(call: Call): ToolCallBlock | undefined {
   if (!call.announced) return undefined;
   return { type: "tool_call", id: call.id!, name: call.name!, args: parseJsonObject(call.args) };
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(ToolCallAssembly.prototype.add);
