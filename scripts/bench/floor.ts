@@ -101,11 +101,16 @@ const TIME = "/usr/bin/time";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** CPU ms (user + system) a process has used so far, from /proc (Linux; 10 ms ticks), or undefined. */
+/**
+ * CPU ms a running process has used so far, or undefined: the sum over its threads of the time the
+ * scheduler ran them (/proc/PID/task/TID/schedstat, in ns; Linux), where /proc's stat counts in
+ * 10 ms ticks, too coarse for a 50 ms program.
+ */
 function cpuMsOf(pid: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
   } catch {
     return undefined;
   }
@@ -132,7 +137,7 @@ async function runOnce(
   mock.turns.push(turn);
   const before = mock.arrivals.length;
   const started = performance.now();
-  // GNU time reports the child's own peak RSS and CPU: Bun's resourceUsage() counts the pages of
+  // GNU time reports the child's own peak RSS: Bun's resourceUsage() counts the pages of
   // the forked bench process too (a `true` shows 25 MB there).
   // Standard output goes to a file, a reader that never makes the program wait (a pipe to this
   // process would time this process's reads too).
@@ -153,7 +158,9 @@ async function runOnce(
   const arrived = mock.arrivals[before] ?? ended;
   const measured = /zot-bench (\d+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
   if (!measured) throw new Error(`no measurement from ${TIME}: ${stderr.slice(-200)}`);
-  const cpuMs = (Number(measured[2]) + Number(measured[3])) * 1000;
+  // The kernel's account of GNU time and the program it waited for, in µs (GNU time prints 10 ms).
+  const usage = proc.resourceUsage();
+  const cpuMs = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1000 : (Number(measured[2]) + Number(measured[3])) * 1000;
   return {
     wallMs: ended - started,
     startMs: arrived - started,
