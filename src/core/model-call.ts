@@ -5,6 +5,7 @@
 // no event is emitted once the signal aborted, and an abort or a failure still returns what had
 // arrived.
 import { noFTL } from "bun:jsc";
+import { GrowingText } from "../protocol/growing-text.ts";
 import type { ContentBlock } from "../protocol/messages.ts";
 import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
@@ -85,7 +86,7 @@ class CallReading {
   done: Extract<ProviderEvent, { type: "done" }> | undefined;
   /** the blocks before the text now streaming (text cut by tool calls) */
   private readonly blocks: ContentBlock[] = [];
-  private text = "";
+  private readonly text = new GrowingText();
 
   constructor(private readonly out: AgentOutlets) {}
 
@@ -106,7 +107,7 @@ class CallReading {
       }
       switch (ev.type) {
         case "text_delta":
-          this.text += ev.delta;
+          this.text.append(ev.delta);
           out.emit(ev);
           break;
         case "usage":
@@ -130,8 +131,9 @@ class CallReading {
   }
 
   private endText(): void {
-    if (this.text) this.blocks.push({ type: "text", text: this.text });
-    this.text = "";
+    const text = this.text.text;
+    if (text) this.blocks.push({ type: "text", text });
+    this.text.text = "";
   }
 }
 

@@ -14,6 +14,7 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
@@ -234,8 +235,8 @@ function markLastUserBlock(messages: MessageParam[]): void {
 // Stream mapping
 
 type Building =
-  | { type: "text"; text: string }
-  | { type: "thinking"; text: string; signature: string }
+  | { type: "text"; text: GrowingText }
+  | { type: "thinking"; text: GrowingText; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use" };
 
@@ -267,10 +268,10 @@ class AnthropicAssembler implements WireAssembler {
       case "content_block_start": {
         const block = event.content_block;
         if (block.type === "text") {
-          this.blocks.set(event.index, { type: "text", text: block.text ?? "" });
+          this.blocks.set(event.index, { type: "text", text: new GrowingText(block.text ?? "") });
           if (block.text) out.push({ type: "text_delta", delta: block.text });
         } else if (block.type === "thinking") {
-          this.blocks.set(event.index, { type: "thinking", text: block.thinking ?? "", signature: block.signature ?? "" });
+          this.blocks.set(event.index, { type: "thinking", text: new GrowingText(block.thinking ?? ""), signature: block.signature ?? "" });
           if (block.thinking) out.push({ type: "thinking_delta", delta: block.thinking });
         } else if (block.type === "redacted_thinking") {
           this.blocks.set(event.index, { type: "redacted_thinking", data: block.data });
@@ -286,10 +287,10 @@ class AnthropicAssembler implements WireAssembler {
         const delta = event.delta;
         if (!block) break;
         if (delta.type === "text_delta" && block.type === "text") {
-          block.text += delta.text;
+          block.text.append(delta.text);
           out.push({ type: "text_delta", delta: delta.text });
         } else if (delta.type === "thinking_delta" && block.type === "thinking") {
-          block.text += delta.thinking;
+          block.text.append(delta.thinking);
           out.push({ type: "thinking_delta", delta: delta.thinking });
         } else if (delta.type === "signature_delta" && block.type === "thinking") {
           block.signature += delta.signature;
@@ -324,9 +325,10 @@ class AnthropicAssembler implements WireAssembler {
     for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
       const block = this.blocks.get(index)!;
       if (block.type === "text") {
-        if (block.text) content.push({ type: "text", text: block.text });
+        const text = block.text.text;
+        if (text) content.push({ type: "text", text });
       } else if (block.type === "thinking") {
-        content.push({ type: "thinking", text: block.text, ...(block.signature ? { signature: block.signature } : {}) });
+        content.push({ type: "thinking", text: block.text.text, ...(block.signature ? { signature: block.signature } : {}) });
       } else if (block.type === "redacted_thinking") {
         content.push({ type: "thinking", text: "", opaque: block.data });
       } else {

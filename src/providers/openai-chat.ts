@@ -11,6 +11,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
+import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
@@ -179,8 +180,8 @@ function imagePart(image: ImageBlock): ChatCompletionContentPart {
 
 /** Builds provider events and the final message from chat.completion.chunk objects. */
 class ChatAssembler implements WireAssembler {
-  private text = "";
-  private thinking = "";
+  private readonly text = new GrowingText();
+  private readonly thinking = new GrowingText();
   private readonly calls = new ToolCallAssembly();
   private finishReason: ChatCompletionChunk.Choice["finish_reason"] = null;
   private usage: TokenUsage | undefined;
@@ -209,11 +210,11 @@ class ChatAssembler implements WireAssembler {
     const extra = delta as { reasoning_content?: unknown; reasoning?: unknown };
     const reasoning = typeof extra.reasoning_content === "string" ? extra.reasoning_content : extra.reasoning;
     if (typeof reasoning === "string" && reasoning) {
-      this.thinking += reasoning;
+      this.thinking.append(reasoning);
       out.push({ type: "thinking_delta", delta: reasoning });
     }
     if (delta.content) {
-      this.text += delta.content;
+      this.text.append(delta.content);
       out.push({ type: "text_delta", delta: delta.content });
     }
     const calls = delta.tool_calls;
@@ -235,8 +236,8 @@ class ChatAssembler implements WireAssembler {
     this.calls.endAll(out);
     if (this.usage) out.push({ type: "usage", usage: this.usage });
     const content: ContentBlock[] = [];
-    if (this.thinking) content.push({ type: "thinking", text: this.thinking });
-    if (this.text) content.push({ type: "text", text: this.text });
+    if (!this.thinking.isEmpty) content.push({ type: "thinking", text: this.thinking.text });
+    if (!this.text.isEmpty) content.push({ type: "text", text: this.text.text });
     content.push(...this.calls.blocks());
     out.push({ type: "done", content, stop: this.stopReason() });
   }

@@ -10,6 +10,7 @@ import type {
   ResponseStreamEvent,
   Response as ResponsesResponse,
 } from "openai/resources/responses/responses";
+import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
@@ -167,9 +168,9 @@ interface OutputSlot {
   index: number;
   itemId: string;
   kind: "reasoning" | "message" | "function_call" | "other";
-  text: string;
+  text: GrowingText;
   /** reasoning: the summary parts by summary_index */
-  summary: string[];
+  summary: GrowingText[];
   encrypted?: string;
 }
 
@@ -206,18 +207,19 @@ class ResponsesAssembler implements WireAssembler {
       case "response.output_text.delta": {
         const slot = this.slot(event.output_index, event.item_id);
         slot.kind = "message";
-        slot.text += event.delta;
+        slot.text.append(event.delta);
         if (event.delta) out.push({ type: "text_delta", delta: event.delta });
         break;
       }
       case "response.reasoning_summary_text.delta": {
         const slot = this.slot(event.output_index, event.item_id);
         slot.kind = "reasoning";
-        if (slot.summary[event.summary_index] === undefined) {
+        let part = slot.summary[event.summary_index];
+        if (part === undefined) {
           if (this.thinkingStreamed) out.push({ type: "thinking_delta", delta: SUMMARY_SEPARATOR });
-          slot.summary[event.summary_index] = "";
+          part = slot.summary[event.summary_index] = new GrowingText();
         }
-        slot.summary[event.summary_index] += event.delta;
+        part.append(event.delta);
         if (event.delta) {
           this.thinkingStreamed = true;
           out.push({ type: "thinking_delta", delta: event.delta });
@@ -264,7 +266,7 @@ class ResponsesAssembler implements WireAssembler {
     const content: ContentBlock[] = [];
     for (const slot of [...this.slots.values()].sort((a, b) => a.index - b.index)) {
       if (slot.kind === "reasoning") {
-        const text = slot.summary.filter((s) => s !== undefined).join(SUMMARY_SEPARATOR);
+        const text = slot.summary.flatMap((part) => (part === undefined ? [] : [part.text])).join(SUMMARY_SEPARATOR);
         if (text || slot.encrypted) {
           content.push({
             type: "thinking",
@@ -273,8 +275,8 @@ class ResponsesAssembler implements WireAssembler {
             ...(slot.encrypted ? { opaque: slot.encrypted } : {}),
           });
         }
-      } else if (slot.kind === "message" && slot.text) {
-        content.push({ type: "text", text: slot.text });
+      } else if (slot.kind === "message" && !slot.text.isEmpty) {
+        content.push({ type: "text", text: slot.text.text });
       } else if (slot.kind === "function_call") {
         const call = this.calls.block(slot.index);
         if (call) content.push(call);
@@ -305,19 +307,19 @@ class ResponsesAssembler implements WireAssembler {
       slot.kind = "reasoning";
       slot.encrypted = item.encrypted_content ?? undefined;
       // The finished item is the authority on the summary text.
-      if (item.summary.length > 0) slot.summary = item.summary.map((s) => s.text);
+      if (item.summary.length > 0) slot.summary = item.summary.map((s) => new GrowingText(s.text));
     } else if (item.type === "message") {
       slot.kind = "message";
       const text = item.content.flatMap((c) => (c.type === "output_text" ? [c.text] : [])).join("");
-      if (!slot.text && text) out.push({ type: "text_delta", delta: text });
-      if (text) slot.text = text;
+      if (slot.text.isEmpty && text) out.push({ type: "text_delta", delta: text });
+      if (text) slot.text.text = text;
     }
   }
 
   private slot(index: number, itemId: string): OutputSlot {
     let slot = this.slots.get(index);
     if (!slot) {
-      slot = { index, itemId, kind: "other", text: "", summary: [] };
+      slot = { index, itemId, kind: "other", text: new GrowingText(), summary: [] };
       this.slots.set(index, slot);
     }
     if (!slot.itemId && itemId) slot.itemId = itemId;

@@ -4,6 +4,7 @@
 // a name, each later fragment is one tool_use_args, an empty fragment is never an event, and
 // tool_use_end comes once, after the last fragment; a call that never got a name is dropped.
 import { noFTL } from "bun:jsc";
+import { GrowingText } from "../protocol/growing-text.ts";
 import { parseJsonObject } from "../protocol/json-object.ts";
 import type { ToolCallBlock } from "../protocol/messages.ts";
 import type { ProviderEvent } from "../protocol/provider.ts";
@@ -18,7 +19,7 @@ export interface CallPiece {
 interface Call {
   id?: string;
   name?: string;
-  args: string;
+  args: GrowingText;
   announced: boolean;
   ended: boolean;
 }
@@ -35,7 +36,7 @@ export class ToolCallAssembly {
   add(key: number, piece: CallPiece, out: ProviderEvent[]): void {
     let call = this.byKey.get(key);
     if (!call || (piece.id && call.id && piece.id !== call.id)) {
-      call = { args: "", announced: false, ended: false };
+      call = { args: new GrowingText(), announced: false, ended: false };
       this.byKey.set(key, call);
       this.calls.push(call);
     }
@@ -43,7 +44,7 @@ export class ToolCallAssembly {
     if (piece.id && !call.id) call.id = piece.id;
     if (piece.name && !call.name) call.name = piece.name;
     if (piece.args) {
-      call.args += piece.args;
+      call.args.append(piece.args);
       if (call.announced) out.push({ type: "tool_use_args", id: call.id!, delta: piece.args });
     }
     if (!call.announced && call.id && call.name) announce(call, out);
@@ -56,8 +57,8 @@ export class ToolCallAssembly {
   complete(key: number, args: string | null | undefined, out: ProviderEvent[]): void {
     const call = this.byKey.get(key);
     if (!call || !args) return;
-    if (!call.args) this.add(key, { args }, out);
-    else call.args = args;
+    if (call.args.isEmpty) this.add(key, { args }, out);
+    else call.args.text = args;
   }
 
   /** The call at `key` is complete; one that has a name but never got an id gets one now. */
@@ -91,7 +92,7 @@ export class ToolCallAssembly {
 function announce(call: Call, out: ProviderEvent[]): void {
   call.announced = true;
   out.push({ type: "tool_use_start", id: call.id!, name: call.name! });
-  if (call.args) out.push({ type: "tool_use_args", id: call.id!, delta: call.args });
+  if (!call.args.isEmpty) out.push({ type: "tool_use_args", id: call.id!, delta: call.args.text });
 }
 
 function endCall(call: Call, out: ProviderEvent[]): void {
@@ -107,7 +108,7 @@ function endCall(call: Call, out: ProviderEvent[]): void {
 
 function toBlock(call: Call): ToolCallBlock | undefined {
   if (!call.announced) return undefined;
-  return { type: "tool_call", id: call.id!, name: call.name!, args: parseJsonObject(call.args) };
+  return { type: "tool_call", id: call.id!, name: call.name!, args: parseJsonObject(call.args.text) };
 }
 
 // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
