@@ -104,7 +104,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /**
  * CPU ms a running process has used so far, or undefined: the sum over its threads of the time the
  * scheduler ran them (/proc/PID/task/TID/schedstat, in ns; Linux), where /proc's stat counts in
- * 10 ms ticks, too coarse for a 50 ms program.
+ * 10 ms ticks, too coarse for a 50 ms program. A thread that already ended is not counted (the
+ * programs measured here keep theirs to the end).
  */
 function cpuMsOf(pid: number): number | undefined {
   try {
@@ -145,8 +146,10 @@ async function runOnce(
   const proc = Bun.spawn([TIME, "-f", "zot-bench %M %U %S", ...cmd], { cwd, env, stdout: Bun.file(outFile), stderr: "pipe", stdin: "ignore" });
   let cpuAtRequest: number | undefined;
   mock.onArrival = () => {
+    // GNU time's own share too, as the total at the end counts it.
     const child = childOf(proc.pid);
-    cpuAtRequest = child === undefined ? undefined : cpuMsOf(child);
+    const [program, time] = [child === undefined ? undefined : cpuMsOf(child), cpuMsOf(proc.pid)];
+    cpuAtRequest = program === undefined || time === undefined ? undefined : program + time;
   };
   const stderr = await new Response(proc.stderr).text();
   const code = await proc.exited;
