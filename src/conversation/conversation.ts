@@ -116,11 +116,12 @@ export class Conversation {
   // ── the event stream ────────────────────────────────────────────────────────────────────────
 
   /**
-   * Subscribes to every event: the agent's and the conversation's own. The first subscriber
-   * connects the extensions' notes and panels, so those sent while they started are heard.
+   * Subscribes to every event: the agent's and the conversation's own (`deltas: false`: all but the
+   * model stream's deltas, tens of thousands on a long answer). The first subscriber connects the
+   * extensions' notes and panels, so those sent while they started are heard.
    */
-  onEvent(listener: (event: AgentEvent) => void): () => void {
-    const off = this.stream.add(listener);
+  onEvent(listener: (event: AgentEvent) => void, options: { deltas?: boolean } = {}): () => void {
+    const off = this.stream.add(listener, options);
     if (!this.connected) {
       this.connected = true;
       if (this.runtime.extensions) connectExtensionOutlets(this.runtime.extensions, (event) => this.stream.fire(event));

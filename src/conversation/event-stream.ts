@@ -11,9 +11,9 @@ export class EventStream {
 
   constructor(private readonly agent: Pick<Agent, "onEvent">) {}
 
-  /** Subscribes to every event; returns the unsubscribe function. */
-  add(listener: (event: AgentEvent) => void): () => void {
-    const offAgent = this.agent.onEvent(listener);
+  /** Subscribes to every event (`deltas: false`: all but the stream's deltas); returns the unsubscribe function. */
+  add(listener: (event: AgentEvent) => void, options: { deltas?: boolean } = {}): () => void {
+    const offAgent = this.agent.onEvent(listener, options);
     const offOwn = this.own.add(listener);
     return () => {
       offAgent();

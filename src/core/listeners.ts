@@ -1,4 +1,4 @@
-// A set of subscribers to one kind of thing the agent reports (its events, appended messages, tool
+// The subscribers to one kind of thing the agent reports (its events, appended messages, tool
 // steps, compactions). Rule: subscribing returns what unsubscribes; a value reaches every listener
 // subscribed when it is fired, in the order they subscribed, as Node's EventEmitter does: one that
 // subscribes while a value is being fired hears from the next value on, and one that unsubscribes

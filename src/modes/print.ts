@@ -8,11 +8,15 @@ import { retryText } from "../protocol/retry-text.ts";
 
 export async function runPrintMode(conversation: Conversation, input: PromptInput, signal: AbortSignal): Promise<UnitOutcome> {
   const printed = new PrintedAnswer();
-  const off = conversation.onEvent((event) => {
-    printed.add(event);
-    if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
-    else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
-  });
+  // The answer is printed whole, from assistant_message: the deltas are not this listener's.
+  const off = conversation.onEvent(
+    (event) => {
+      printed.add(event);
+      if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
+      else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+    },
+    { deltas: false },
+  );
   const onAbort = () => conversation.abort("interrupted");
   signal.addEventListener("abort", onAbort, { once: true });
   try {

@@ -2,7 +2,7 @@
 // fragments. Rule: appending makes no new string; the pieces are joined when the text is read, and
 // the join is kept. (`text += delta` makes one rope cell per delta, all alive until the answer
 // ends: 2.4 MB and a slower garbage collector on a 50,000-delta answer, per accumulator.)
-import { noFTL } from "bun:jsc";
+// Pure: core/model-call.ts keeps append below the FTL tier (providers/stream-driver.ts says why).
 
 export class GrowingText {
   private joined: string;
@@ -34,6 +34,3 @@ export class GrowingText {
     return this.joined === "" && this.pieces.length === 0;
   }
 }
-
-// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
-noFTL(GrowingText.prototype.append);
