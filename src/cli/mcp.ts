@@ -9,10 +9,11 @@ import type { ConfiguredServer, McpConfig, McpScope } from "../mcp/config-files.
 import type { HealthReport } from "../mcp/health-check.ts";
 import { EXIT } from "./router.ts";
 
-const SCOPE_WORDS: Record<McpScope, string> = {
+const SCOPE_WORDS: Record<McpScope | "flag", string> = {
   local: "local (private to you, in this folder)",
   project: "project (shared through .mcp.json)",
   user: "user (yours, in every folder)",
+  flag: "--mcp-config (this run only)",
 };
 
 export function mcpUsage(): string {

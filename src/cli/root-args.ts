@@ -44,6 +44,12 @@ export const ROOT_ARGS = {
   ext: { type: "string", alias: "e", description: "Load the extension in this directory for this run (repeatable)", valueHint: "dir" },
   "no-ext": { type: "boolean", description: "Load no installed extensions (--ext ones still load)" },
   "no-extensions": { type: "boolean", description: "Same as --no-ext" },
+  "mcp-config": {
+    type: "string",
+    description: 'MCP servers for this run from a JSON file or JSON text, shaped as .mcp.json ({"mcpServers": {…}}; repeatable)',
+    valueHint: "file|json",
+  },
+  "strict-mcp-config": { type: "boolean", description: "Start only the --mcp-config servers, none from the MCP files" },
   trust: {
     type: "boolean",
     description: "Run this folder's .zot/extensions and .zot/hooks.json for this run even if it is not trusted (zot trust remembers it)",
@@ -67,7 +73,7 @@ export const ROOT_ARGS = {
   help: { type: "boolean", alias: "h", description: "Show this help" },
 } as const satisfies ArgsDef;
 
-export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext"]);
+export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext", "mcp-config"]);
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
 const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;

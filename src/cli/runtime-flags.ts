@@ -1,6 +1,8 @@
 // The root flags every agent mode shares (-p, --json, rpc) turned into RuntimeOptions.
 // Rule: one reading of the flags, checked before anything starts; a bad value is a UsageError.
 import { UsageError } from "../config/usage-error.ts";
+import { type FlagMcpConfig, readFlagMcpConfigs } from "../mcp/flag-configs.ts";
+import { errorText } from "../protocol/error-text.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
@@ -35,12 +37,24 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
       explicit: (flags.ext as string[] | undefined) ?? [],
       noDiscovery: flags["no-ext"] === true || flags["no-extensions"] === true,
     },
+    mcp: { configs: mcpConfigs(flags), strict: flags["strict-mcp-config"] === true },
     withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
     noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
     trust: flags.trust === true,
     jail: flags.jail === true,
     noYolo: flags["no-yolo"] === true,
   };
+}
+
+/** `--mcp-config`, each read now: one that cannot be read is the run's usage error, before anything starts. */
+function mcpConfigs(flags: Flags): FlagMcpConfig[] {
+  const values = (flags["mcp-config"] as string[] | undefined) ?? [];
+  if (values.length === 0) return [];
+  try {
+    return readFlagMcpConfigs(values, str(flags, "cwd") ?? process.cwd());
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
 }
 
 /**

@@ -75,7 +75,7 @@ export interface WorkspaceTrust {
 }
 
 /** The executable configuration zot would run from `cwd` (its extensions and hooks.json). */
-export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
+export function findProjectConfig(cwd: string, home: string, skip: readonly string[] = []): FoundConfig[] {
   const dir = folderKey(cwd);
   const global = zotPaths(path.resolve(cwd, home));
   // $ZOT_HOME inside the folder (`ZOT_HOME=.zot`): those are the user's own, global, files.
@@ -84,6 +84,7 @@ export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
   const isGlobal = (file: string) => globals.some((g) => realOrSame(g) === realOrSame(file));
   const found: FoundConfig[] = [];
   for (const kind of PROJECT_EXECUTABLE_CONFIG) {
+    if (skip.includes(kind.path)) continue;
     if (!kind.loaded) continue;
     const file = path.join(dir, kind.path);
     const info = statSync(file, { throwIfNoEntry: false });
@@ -118,6 +119,8 @@ export interface TrustOptions {
   flag?: boolean;
   /** the TUI's question; without one (-p, --json, rpc, the SDK) an undecided folder is not trusted */
   ask?: TrustAsker;
+  /** kinds of configuration (their paths: ".mcp.json") this run would not run trusted or not, so they are not asked about */
+  skip?: readonly string[];
 }
 
 /**
@@ -127,7 +130,7 @@ export interface TrustOptions {
  */
 export async function decideWorkspaceTrust(options: TrustOptions): Promise<WorkspaceTrust> {
   const dir = folderKey(options.cwd);
-  const found = findProjectConfig(dir, options.home);
+  const found = findProjectConfig(dir, options.home, options.skip);
   if (options.flag) return { dir, trusted: true, how: "flag", found };
   const what = describeFound(found);
   const trustCommand = `zot trust ${shellQuote(dir)}`;

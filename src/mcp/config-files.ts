@@ -1,8 +1,10 @@
 // Where MCP servers are configured, read unchanged from where users already keep them: zot's own
 // `$ZOT_HOME/mcp.json`, the project's `.mcp.json`, and Claude Code's `~/.claude.json` (its
-// top-level `mcpServers`, user scope, and `projects["<dir>"].mcpServers`, local scope).
-// Rule: one name, one server: local beats project beats user (Claude Code's order), zot's own file
-// beats Claude Code's within a scope, and every entry that loses is kept, marked, for `zot mcp
+// top-level `mcpServers`, user scope, and `projects["<dir>"].mcpServers`, local scope); and, for
+// one run, the command line's `--mcp-config` (flag-configs.ts).
+// Rule: one name, one server: the command line beats local beats project beats user (Claude
+// Code's order), zot's own file beats Claude Code's within a scope, `--strict-mcp-config` leaves
+// only the command line's, and every entry that loses is kept, marked, for `zot mcp
 // list`. A broken file or entry is a sentence naming the file; it never stops the others. Nothing
 // here writes (config-edit.ts does, and never to Claude Code's file).
 import { realpathSync } from "node:fs";
@@ -10,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { readClaudeConfig } from "./claude-config-view.ts";
+import type { FlagMcpConfig } from "./flag-configs.ts";
 import { readJsonFile } from "./json-file.ts";
 import { parseServerEntry, type ServerTransport } from "./server-entry.ts";
 
@@ -21,13 +24,18 @@ export type McpScope = "local" | "project" | "user";
 export const MCP_SCOPES: readonly McpScope[] = ["local", "project", "user"];
 
 export interface McpConfigSource {
-  scope: McpScope;
-  /** zot writes its own file and `.mcp.json`; Claude Code's file is only read */
-  owner: "zot" | "claude" | "project";
+  /** "flag": `--mcp-config`, this run only */
+  scope: McpScope | "flag";
+  /** zot writes its own file and `.mcp.json`; Claude Code's file and the command line's are only read */
+  owner: "zot" | "claude" | "project" | "flag";
+  /** the file ("" for JSON given on the command line) */
   file: string;
   /** how messages name it: `~/.claude.json (local)` */
   label: string;
 }
+
+/** A source that is a file zot finds on its own (all but the command line's). */
+export type McpFileSource = McpConfigSource & { scope: McpScope; owner: "zot" | "claude" | "project" };
 
 /** One entry of one source, as read. */
 export interface ConfiguredServer {
@@ -62,6 +70,10 @@ export interface McpConfigOptions {
   projectTrusted: boolean;
   /** the user's home directory, for `~/.claude.json` (default: $HOME) */
   userHome?: string;
+  /** `--mcp-config`, read: ahead of every file */
+  flagConfigs?: readonly FlagMcpConfig[];
+  /** `--strict-mcp-config`: the command line's servers only; no file is read */
+  strict?: boolean;
 }
 
 /** Claude Code's own file: `$CLAUDE_CONFIG_DIR/.claude.json` when that is set, else `~/.claude.json`. */
@@ -75,8 +87,8 @@ export function zotMcpFile(home: string): string {
   return path.join(home, MCP_FILE);
 }
 
-/** The sources, in precedence order. */
-export function mcpSources(options: { cwd: string; home: string; env: Record<string, string | undefined>; userHome?: string }): McpConfigSource[] {
+/** The files, in precedence order. */
+export function mcpSources(options: { cwd: string; home: string; env: Record<string, string | undefined>; userHome?: string }): McpFileSource[] {
   const zotFile = zotMcpFile(path.resolve(options.cwd, options.home));
   const claudeFile = claudeConfigFile(options.env, options.userHome);
   return [
@@ -103,12 +115,21 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
   };
   const servers: ConfiguredServer[] = [];
   const winners = new Map<string, McpConfigSource>();
+  const sections: { source: McpConfigSource; section: unknown }[] = (options.flagConfigs ?? []).map((config) => ({
+    source: { scope: "flag", owner: "flag", file: config.file ?? "", label: config.label },
+    section: config.servers,
+  }));
   // Claude Code keeps, per folder, the .mcp.json servers the user turned down.
-  const claudeProject = projectEntry(fileOf(claudeFile), options.cwd);
-  const refused = new Set(stringList(claudeProject?.disabledMcpjsonServers));
-  for (const source of mcpSources(options)) {
-    const data = fileOf(source.file);
-    const section = source.scope === "local" ? projectEntry(data, options.cwd)?.mcpServers : data?.mcpServers;
+  const refused = new Set<string>();
+  if (!options.strict) {
+    const claudeProject = projectEntry(fileOf(claudeFile), options.cwd);
+    for (const name of stringList(claudeProject?.disabledMcpjsonServers)) refused.add(name);
+    for (const source of mcpSources(options)) {
+      const data = fileOf(source.file);
+      sections.push({ source, section: source.scope === "local" ? projectEntry(data, options.cwd)?.mcpServers : data?.mcpServers });
+    }
+  }
+  for (const { source, section } of sections) {
     if (section === undefined) continue;
     if (!isJsonObject(section)) {
       warnings.push(`${source.label}: "mcpServers" must be an object of servers by name; it is ignored`);

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { WorkspaceTrust } from "../config/workspace-trust.ts";
 import { PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
+import type { FlagMcpConfig } from "./flag-configs.ts";
 import type { McpManager } from "./manager.ts";
 
 export interface McpLoadOptions {
@@ -17,6 +18,8 @@ export interface McpLoadOptions {
   wait: "all" | number;
   clientVersion: string;
   log: (message: string) => void;
+  /** `--mcp-config`, read, and `--strict-mcp-config` */
+  flags?: { configs: readonly FlagMcpConfig[]; strict: boolean };
 }
 
 export interface McpLoaded {
@@ -27,9 +30,10 @@ export interface McpLoaded {
 }
 
 export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded> {
-  const hasProjectFile = existsSync(path.join(options.cwd, PROJECT_MCP_FILE));
+  const strict = options.flags?.strict === true;
+  const hasProjectFile = !strict && existsSync(path.join(options.cwd, PROJECT_MCP_FILE));
   const projectTrusted = hasProjectFile ? (await options.trust()).trusted : false;
-  const config = readMcpConfig({ cwd: options.cwd, home: options.home, env: options.env, projectTrusted });
+  const config = readMcpConfig({ cwd: options.cwd, home: options.home, env: options.env, projectTrusted, flagConfigs: options.flags?.configs, strict });
   const warnings = [...config.warnings];
   for (const server of config.servers) {
     // Only the entries that would run are worth a note; `zot mcp list` shows the rest.

@@ -7,6 +7,7 @@ import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-t
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { McpLoaded } from "../mcp/load.ts";
+import { PROJECT_MCP_FILE } from "../mcp/config-files.ts";
 import { VERSION } from "../version.ts";
 import type { RuntimeOptions } from "./runtime.ts";
 
@@ -21,7 +22,9 @@ export function trustOnce(options: RuntimeOptions, context: { cwd: string; home:
   let deciding: Promise<WorkspaceTrust> | undefined;
   let decided: WorkspaceTrust | undefined;
   const once = () => {
-    deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust }).then((trust) => (decided = trust));
+    // --strict-mcp-config: the folder's .mcp.json would not run even if it were trusted.
+    const skip = options.mcp?.strict ? [PROJECT_MCP_FILE] : [];
+    deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust, skip }).then((trust) => (decided = trust));
     return deciding;
   };
   return Object.assign(once, { decided: () => decided });
@@ -36,6 +39,7 @@ export async function loadMcp(options: RuntimeOptions, context: { cwd: string; h
     wait: options.extensionWait ?? "all",
     clientVersion: VERSION,
     log: options.log ?? (() => {}),
+    flags: options.mcp,
   });
 }
 

@@ -22,6 +22,7 @@ import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
+import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   home?: string;
   /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */
   extensions?: { explicit: string[]; noDiscovery: boolean };
+  /** `--mcp-config` (read) and `--strict-mcp-config`: MCP servers for this run, ahead of the files' (or instead) */
+  mcp?: { configs: FlagMcpConfig[]; strict: boolean };
   /**
    * `--trust`: run the working directory's executable configuration (its .zot/extensions and
    * .zot/hooks.json) for this run, trusted or not; nothing is remembered

@@ -3,7 +3,7 @@
 // HTTP, and a misbehaving server (a crash mid-call, a hang at start, a tree left behind), in -p and
 // --json. Every run has its own HOME, so the machine's ~/.claude.json never takes part.
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -147,6 +147,56 @@ describe("zot -p with a project's MCP servers", () => {
     const noExt = await zot(["--no-ext", "-p", "/mcp__bad__greet Ada calm", ...anthropic(mock.url)], where);
     expect(noExt.code).toBe(0);
     expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).toContain("Say hello to Ada in a calm mood.");
+  });
+});
+
+describe("--mcp-config and --strict-mcp-config, as Claude Code takes them", () => {
+  test("a file's servers run for this run, beside the project's; in an untrusted folder only the command line's run", async () => {
+    const files = tempDir("zot-mcp-files-");
+    writeFileSync(join(files, "plan.md"), "ship the flags\n");
+    const where = project({ everything: everythingStdio() });
+    const config = join(tempDir("zot-mcp-flag-"), "ci-servers.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { fs: filesystemStdio(files) } }));
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__fs__read_file", args: { path: join(files, "plan.md") } }] }, { text: "It says: {{last_tool_result}}" }]);
+    const run = await zot(["-p", "read the plan", "--mcp-config", config, ...anthropic(mock.url)], where);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("It says: ship the flags\n");
+    const offered = toolNames(mock.requests[0]!.body);
+    expect(offered).toContain("mcp__fs__read_file");
+    expect(offered).toContain("mcp__everything__echo");
+
+    const untrusted = project({ everything: everythingStdio() }, { trusted: false });
+    mock.push({ text: "fine" });
+    const inline = await zot(["-p", "hi", `--mcp-config=${JSON.stringify({ mcpServers: { fs: filesystemStdio(files) } })}`, ...anthropic(mock.url)], untrusted);
+    expect(inline.code).toBe(0);
+    const names = toolNames(mock.requests.at(-1)!.body).filter((name) => name.startsWith("mcp__"));
+    expect(names).toContain("mcp__fs__read_file");
+    expect(names.some((name) => name.startsWith("mcp__everything__"))).toBe(false);
+  });
+
+  test("--strict-mcp-config: only the command line's servers, and no trust question about the project's", async () => {
+    const files = tempDir("zot-mcp-files-");
+    const where = project({ everything: everythingStdio() }, { trusted: false });
+    mock = startMockLlm([{ text: "ok" }]);
+    const run = await zot(["--json", "hi", "--strict-mcp-config", "--mcp-config", JSON.stringify({ mcpServers: { fs: filesystemStdio(files) } }), ...anthropic(mock.url)], where);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    const names = toolNames(mock.requests[0]!.body).filter((name) => name.startsWith("mcp__"));
+    expect(names).toContain("mcp__fs__list_directory");
+    expect(names.some((name) => name.startsWith("mcp__everything__"))).toBe(false);
+  });
+
+  test("a --mcp-config that cannot be read stops the run before anything starts, naming it", async () => {
+    mock = startMockLlm([{ text: "never" }]);
+    const where = project({});
+    const missing = await zot(["-p", "hi", "--mcp-config", "servers.json", ...anthropic(mock.url)], where);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`zot: --mcp-config servers.json: cannot read ${join(realpathSync(where.cwd), "servers.json")} (no such file)\n`);
+    const broken = await zot(["-p", "hi", "--mcp-config", '{"mcpServers": ', ...anthropic(mock.url)], where);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toStartWith("zot: --mcp-config (JSON 1): not valid JSON");
+    expect(mock.requests).toEqual([]);
   });
 });
 
