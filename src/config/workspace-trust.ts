@@ -49,6 +49,8 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
 
 /** Executable configuration a folder holds that zot would run. */
 export interface FoundConfig {
+  /** its kind's path in PROJECT_EXECUTABLE_CONFIG (".mcp.json") */
+  kind: string;
   label: string;
   what: string;
   path: string;
@@ -75,7 +77,7 @@ export interface WorkspaceTrust {
 }
 
 /** The executable configuration zot would run from `cwd` (its extensions and hooks.json). */
-export function findProjectConfig(cwd: string, home: string, skip: readonly string[] = []): FoundConfig[] {
+export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
   const dir = folderKey(cwd);
   const global = zotPaths(path.resolve(cwd, home));
   // $ZOT_HOME inside the folder (`ZOT_HOME=.zot`): those are the user's own, global, files.
@@ -84,7 +86,6 @@ export function findProjectConfig(cwd: string, home: string, skip: readonly stri
   const isGlobal = (file: string) => globals.some((g) => realOrSame(g) === realOrSame(file));
   const found: FoundConfig[] = [];
   for (const kind of PROJECT_EXECUTABLE_CONFIG) {
-    if (skip.includes(kind.path)) continue;
     if (!kind.loaded) continue;
     const file = path.join(dir, kind.path);
     const info = statSync(file, { throwIfNoEntry: false });
@@ -93,14 +94,14 @@ export function findProjectConfig(cwd: string, home: string, skip: readonly stri
       for (const name of kind.files.names) {
         const each = path.join(file, name);
         if (statSync(each, { throwIfNoEntry: false })?.isFile() && kind.files.counts(each)) {
-          found.push({ label: `${kind.path}/${name}`, what: kind.what, path: each });
+          found.push({ kind: kind.path, label: `${kind.path}/${name}`, what: kind.what, path: each });
         }
       }
     } else if (info.isDirectory()) {
       const items = readdirSafe(file).filter((name) => !name.startsWith(".") && statSync(path.join(file, name), { throwIfNoEntry: false })?.isDirectory());
-      if (items.length > 0) found.push({ label: kind.label, what: kind.what, path: file, items });
+      if (items.length > 0) found.push({ kind: kind.path, label: kind.label, what: kind.what, path: file, items });
     } else {
-      found.push({ label: kind.label, what: kind.what, path: file });
+      found.push({ kind: kind.path, label: kind.label, what: kind.what, path: file });
     }
   }
   return found;
@@ -119,7 +120,11 @@ export interface TrustOptions {
   flag?: boolean;
   /** the TUI's question; without one (-p, --json, rpc, the SDK) an undecided folder is not trusted */
   ask?: TrustAsker;
-  /** kinds of configuration (their paths: ".mcp.json") this run would not run trusted or not, so they are not asked about */
+  /**
+   * kinds of configuration (their paths: ".mcp.json") this run would not start, trusted or not:
+   * alone they are no reason to ask, and the notes leave them out; a question asked for the rest
+   * still shows them, since the answer is remembered for the whole folder
+   */
   skip?: readonly string[];
 }
 
@@ -130,20 +135,22 @@ export interface TrustOptions {
  */
 export async function decideWorkspaceTrust(options: TrustOptions): Promise<WorkspaceTrust> {
   const dir = folderKey(options.cwd);
-  const found = findProjectConfig(dir, options.home, options.skip);
+  const found = findProjectConfig(dir, options.home);
   if (options.flag) return { dir, trusted: true, how: "flag", found };
-  const what = describeFound(found);
+  // What this run would start; the question (remembered for the folder) shows all that was found.
+  const runs = found.filter((item) => !options.skip?.includes(item.kind));
+  const what = describeFound(runs);
   const trustCommand = `zot trust ${shellQuote(dir)}`;
   const store = readTrustStore(options.home);
   if (store.problem) {
-    return { dir, trusted: false, how: "store_unreadable", found, ...(found.length > 0 && { note: `${store.problem}, so this folder's ${what} did not run (--trust runs them for one run)` }) };
+    return { dir, trusted: false, how: "store_unreadable", found, ...(runs.length > 0 && { note: `${store.problem}, so this folder's ${what} did not run (--trust runs them for one run)` }) };
   }
   const answer = Object.hasOwn(store.folders, dir) ? store.folders[dir] : undefined;
   if (answer) {
-    const note = !answer.trusted && found.length > 0 ? `this folder (${dir}) is not trusted (you said no on ${answer.decided.slice(0, 10)}), so its ${what} did not run; ${trustCommand} trusts it` : undefined;
+    const note = !answer.trusted && runs.length > 0 ? `this folder (${dir}) is not trusted (you said no on ${answer.decided.slice(0, 10)}), so its ${what} did not run; ${trustCommand} trusts it` : undefined;
     return { dir, trusted: answer.trusted, how: "remembered", found, ...(note && { note }) };
   }
-  if (found.length === 0) return { dir, trusted: false, how: "nothing_to_run", found };
+  if (runs.length === 0) return { dir, trusted: false, how: "nothing_to_run", found };
   if (!options.ask) {
     return {
       dir,

@@ -11,7 +11,7 @@ import { isJsonObject } from "../protocol/json-object.ts";
 
 /** One `--mcp-config` value, read. */
 export interface FlagMcpConfig {
-  /** how messages name it: `--mcp-config servers.json`, `--mcp-config (JSON 2)` */
+  /** how messages name it: `--mcp-config servers.json`, `--mcp-config JSON #2` */
   label: string;
   /** the file's path; undefined for JSON given on the command line */
   file: string | undefined;
@@ -24,22 +24,27 @@ export function readFlagMcpConfigs(values: readonly string[], cwd: string): Flag
   return values.map((value, index) => readOne(value, index + 1, cwd));
 }
 
+/** What an errno says, in words. */
+const READ_FAILURES: Record<string, string> = { ENOENT: "no such file", EISDIR: "it is a directory", EACCES: "permission denied", ENOTDIR: "no such file" };
+
 function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
-  const inline = value.trim().startsWith("{");
+  if (value.trim() === "") throw new Error("--mcp-config needs a file or JSON text, not an empty value");
+  const inline = /^\s*[{[]/.test(value);
   const file = inline ? undefined : path.resolve(cwd, value);
-  const label = inline ? `--mcp-config (JSON ${position})` : `--mcp-config ${value}`;
+  const label = inline ? `--mcp-config JSON #${position}` : `--mcp-config ${value}`;
   let text = value;
   if (file) {
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`${label}: cannot read ${file} (${code === "ENOENT" ? "no such file" : (code ?? errorText(error))})`);
+      throw new Error(`${label}: cannot read ${file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
     }
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (Windows editors write one) is not the JSON's.
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new Error(`${label}: not valid JSON (${errorText(error)})`);
   }

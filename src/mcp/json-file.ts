@@ -18,7 +18,8 @@ export function readJsonFile(file: string): { data?: Record<string, unknown>; pr
   if (!text.trim()) return {};
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (Windows editors write one) is not the JSON's.
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     return { problem: `${file} is not valid JSON (${errorText(error)}); its MCP servers are not started until it is fixed` };
   }

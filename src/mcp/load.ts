@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { WorkspaceTrust } from "../config/workspace-trust.ts";
-import { PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
+import { type ConfiguredServer, PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
 import type { McpManager } from "./manager.ts";
 
@@ -38,7 +38,7 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
   for (const server of config.servers) {
     // Only the entries that would run are worth a note; `zot mcp list` shows the rest.
     if (server.shadowedBy || server.untrusted || server.disabled) continue;
-    if (server.error) warnings.push(server.error);
+    if (server.error) warnings.push(server.error + hiddenBy(server, config.servers));
     warnings.push(...server.warnings);
   }
   const servers = runnableServers(config);
@@ -59,4 +59,10 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
   });
   warnings.push(...(await manager.start()));
   return { manager, warnings };
+}
+
+/** A broken entry still holds its name: what it keeps from starting, said with its error. */
+function hiddenBy(broken: ConfiguredServer, servers: readonly ConfiguredServer[]): string {
+  const hidden = servers.filter((other) => other.name === broken.name && other.shadowedBy === broken.source && other.transport);
+  return hidden.length === 0 ? "" : `; it holds the name, so "${broken.name}" in ${hidden.map((other) => other.source.label).join(" and ")} does not start either`;
 }

@@ -51,6 +51,24 @@ describe("decideWorkspaceTrust", () => {
     expect(folderAnswer(f.home, f.cwd)).toBeUndefined();
   });
 
+  test("a kind the run skips (.mcp.json under --strict-mcp-config) is no reason to ask, nor in a note; a question asked for the rest shows it", async () => {
+    const mcpOnly = folder(false);
+    writeFileSync(join(mcpOnly.cwd, ".mcp.json"), JSON.stringify({ mcpServers: {} }));
+    expect(await decideWorkspaceTrust({ cwd: mcpOnly.cwd, home: mcpOnly.home, ask: mcpOnly.ask("trust"), skip: [".mcp.json"] })).toMatchObject({ trusted: false, how: "nothing_to_run" });
+    expect(mcpOnly.asked).toEqual([]);
+    const unasked = await decideWorkspaceTrust({ cwd: mcpOnly.cwd, home: mcpOnly.home, skip: [".mcp.json"] });
+    expect(unasked.note).toBeUndefined();
+
+    const both = folder();
+    writeFileSync(join(both.cwd, ".mcp.json"), JSON.stringify({ mcpServers: {} }));
+    const note = (await decideWorkspaceTrust({ cwd: both.cwd, home: both.home, skip: [".mcp.json"] })).note;
+    expect(note).toContain(".zot/hooks.json");
+    expect(note).not.toContain(".mcp.json");
+    // The answer is remembered for the folder, so the question names everything it covers.
+    await decideWorkspaceTrust({ cwd: both.cwd, home: both.home, ask: both.ask("trust"), skip: [".mcp.json"] });
+    expect(both.asked.map((q) => q.found.map((item) => item.label))).toEqual([[".zot/extensions", ".zot/hooks.json", ".mcp.json"]]);
+  });
+
   test("the answer belongs to the real folder, whatever path reaches it", async () => {
     const f = folder();
     const link = join(tempDir("zot-wt-link-"), "there");
@@ -110,6 +128,6 @@ describe("childEnv", () => {
     writeFileSync(join(f.cwd, ".claude", "settings.local.json"), "{ broken");
     expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
     writeFileSync(join(f.cwd, ".claude", "settings.local.json"), JSON.stringify({ hooks: { PreToolUse: [] } }));
-    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ label: ".claude/settings.local.json", what: "Claude Code hooks", path: join(f.cwd, ".claude", "settings.local.json") }]);
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks", path: join(f.cwd, ".claude", "settings.local.json") }]);
   });
 });

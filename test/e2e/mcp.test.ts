@@ -195,7 +195,7 @@ describe("--mcp-config and --strict-mcp-config, as Claude Code takes them", () =
     expect(missing.stderr).toBe(`zot: --mcp-config servers.json: cannot read ${join(realpathSync(where.cwd), "servers.json")} (no such file)\n`);
     const broken = await zot(["-p", "hi", "--mcp-config", '{"mcpServers": ', ...anthropic(mock.url)], where);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toStartWith("zot: --mcp-config (JSON 1): not valid JSON");
+    expect(broken.stderr).toStartWith("zot: --mcp-config JSON #1: not valid JSON");
     expect(mock.requests).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMcpConfig, runnableServers } from "../../src/mcp/config-files.ts";
 import { readFlagMcpConfigs } from "../../src/mcp/flag-configs.ts";
+import { loadMcpServers } from "../../src/mcp/load.ts";
 import { tempDir } from "../support/zot.ts";
 
 describe("reading --mcp-config values", () => {
@@ -15,7 +16,7 @@ describe("reading --mcp-config values", () => {
     const read = readFlagMcpConfigs(["ci/servers.json", ' {"mcpServers": {"docs": {"type": "http", "url": "https://example.com/mcp"}}}'], cwd);
     expect(read).toEqual([
       { label: "--mcp-config ci/servers.json", file: join(cwd, "ci", "servers.json"), servers: { fs: { command: "node", args: ["fs.js"] } } },
-      { label: "--mcp-config (JSON 2)", file: undefined, servers: { docs: { type: "http", url: "https://example.com/mcp" } } },
+      { label: "--mcp-config JSON #2", file: undefined, servers: { docs: { type: "http", url: "https://example.com/mcp" } } },
     ]);
   });
 
@@ -23,8 +24,17 @@ describe("reading --mcp-config values", () => {
     const cwd = tempDir("zot-flagmcp-");
     writeFileSync(join(cwd, "flat.json"), JSON.stringify({ fs: { command: "node" } }));
     expect(() => readFlagMcpConfigs(["nope.json"], cwd)).toThrow(`--mcp-config nope.json: cannot read ${join(cwd, "nope.json")} (no such file)`);
-    expect(() => readFlagMcpConfigs(['{"mcpServers": {'], cwd)).toThrow(/^--mcp-config \(JSON 1\): not valid JSON/);
+    expect(() => readFlagMcpConfigs(['{"mcpServers": {'], cwd)).toThrow(/^--mcp-config JSON #1: not valid JSON/);
     expect(() => readFlagMcpConfigs(["flat.json"], cwd)).toThrow('--mcp-config flat.json: must hold {"mcpServers": {"<name>": {…}}}, as .mcp.json does');
+    expect(() => readFlagMcpConfigs(['[{"mcpServers": {}}]'], cwd)).toThrow('--mcp-config JSON #1: must hold {"mcpServers"');
+    expect(() => readFlagMcpConfigs([" "], cwd)).toThrow("--mcp-config needs a file or JSON text, not an empty value");
+    expect(() => readFlagMcpConfigs(["."], cwd)).toThrow(`--mcp-config .: cannot read ${cwd} (it is a directory)`);
+  });
+
+  test("a file that starts with a byte order mark reads as its JSON", () => {
+    const cwd = tempDir("zot-flagmcp-");
+    writeFileSync(join(cwd, "bom.json"), `\uFEFF${JSON.stringify({ mcpServers: { fs: { command: "node" } } })}`);
+    expect(readFlagMcpConfigs(["bom.json"], cwd)[0]!.servers).toEqual({ fs: { command: "node" } });
   });
 });
 
@@ -44,8 +54,8 @@ describe("the command line's servers among the files'", () => {
     const config = readMcpConfig({ cwd, home, userHome, env: {}, projectTrusted: true, flagConfigs });
     const running = runnableServers(config).map((s) => [s.name, s.transport.type === "stdio" ? s.transport.command : "", s.source.label]);
     expect(running).toEqual([
-      ["shared", "from-flag", "--mcp-config (JSON 1)"],
-      ["extra", "extra", "--mcp-config (JSON 1)"],
+      ["shared", "from-flag", "--mcp-config JSON #1"],
+      ["extra", "extra", "--mcp-config JSON #1"],
       ["team", "project-team", ".mcp.json"],
       ["mine", "user-mine", `${join(home, "mcp.json")} (user)`],
     ]);
@@ -66,4 +76,22 @@ describe("the command line's servers among the files'", () => {
     expect(config.servers.map((s) => s.name)).toEqual(["shared", "extra"]);
     expect(readMcpConfig({ cwd, home, userHome, env: {}, projectTrusted: true, strict: true }).servers).toEqual([]);
   });
+});
+
+test("a broken entry keeps its name: its note says which server of that name does not start because of it", async () => {
+  const cwd = tempDir("zot-flagmcp-cwd-");
+  const home = tempDir("zot-flagmcp-home-");
+  writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { srv: { command: "project-srv" } } }));
+  const loaded = await loadMcpServers({
+    cwd,
+    home,
+    env: { HOME: tempDir("zot-flagmcp-user-") },
+    trust: async () => ({ dir: cwd, trusted: true, how: "flag", found: [] }),
+    wait: "all",
+    clientVersion: "test",
+    log: () => {},
+    flags: { configs: readFlagMcpConfigs(['{"mcpServers": {"srv": {"args": ["a"]}}}'], cwd), strict: false },
+  });
+  expect(loaded.manager).toBeUndefined();
+  expect(loaded.warnings).toEqual([expect.stringMatching(/^MCP server "srv" in --mcp-config JSON #1: .*needs "command".*; it holds the name, so "srv" in \.mcp\.json does not start either$/)]);
 });
