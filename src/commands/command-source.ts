@@ -44,7 +44,7 @@ export class MarkdownCommandSource {
       ...(mayRun ? { runShell: (line: string) => this.shell(line, signal) } : {}),
     });
     if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
-    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text, ...(command.model ? { model: command.model } : {}) };
+    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text };
   }
 
   private async shell(line: string, signal: AbortSignal): Promise<string> {

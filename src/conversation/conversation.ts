@@ -9,7 +9,7 @@
 // agent, the runtime's parts or the extensions but through here, and every unit of work ends with
 // `done` on the stream (work-policy.ts).
 import type { Pressure } from "../core/backpressure.ts";
-import type { CompactOutcome, ContextUse, PromptInput, PromptOutcome } from "../core/outcomes.ts";
+import type { CompactOutcome, ContextUse, PromptInput } from "../core/outcomes.ts";
 import type { SideEvent, SideExchange } from "../core/side-question.ts";
 import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
 import type { McpServerInfo } from "../mcp/manager.ts";
@@ -23,8 +23,7 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
 import { EventStream } from "./event-stream.ts";
-import { commandPrompt, commandResultEvent, type ConversationPrompt, SlashCommands } from "./slash-commands.ts";
-import { onPromptModel } from "./prompt-model.ts";
+import { commandPrompt, commandResultEvent, SlashCommands } from "./slash-commands.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
 import { ModelChoices } from "./model-choices.ts";
 import { userTurns } from "../protocol/messages.ts";
@@ -34,7 +33,7 @@ import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from 
 
 // What a front end needs to name, from below it: it imports them from here.
 export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
-export { commandPrompt, type ConversationPrompt } from "./slash-commands.ts";
+export { commandPrompt } from "./slash-commands.ts";
 export type { SideEvent, SideExchange } from "../core/side-question.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
@@ -236,25 +235,13 @@ export class Conversation {
       this.stream.fire(commandResultEvent(result));
       if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
       const prompt = commandPrompt(result, input);
-      return prompt ? this.promptNow(prompt, signal) : { status: "ok" };
+      return prompt ? this.runtime.agent.prompt(prompt, signal) : { status: "ok" };
     });
   }
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
-  prompt(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
-    return this.work.unit("a prompt", input.text, options, (signal) => {
-      // What prepare works out (the TUI's @files) is the agent's input; the model asked for stays.
-      const ready = options.prepare ? { ...options.prepare(input), ...(input.model ? { model: input.model } : {}) } : input;
-      return this.promptNow(ready, signal);
-    });
-  }
-
-  /** The agent's prompt, on the model it asks for when it asks for one. */
-  private promptNow(input: ConversationPrompt, signal: AbortSignal): Promise<PromptOutcome> {
-    const { model, ...prompt } = input;
-    const run = () => this.runtime.agent.prompt(prompt, signal);
-    if (!model) return run();
-    return onPromptModel(this.runtime, this.models, model, run, (extension, message) => this.stream.fire({ type: "ext_notify", extension, level: "warn", message }));
+  prompt(input: PromptInput, options: PromptOptions = {}): Promise<UnitOutcome> {
+    return this.work.unit("a prompt", input.text, options, (signal) => this.runtime.agent.prompt(options.prepare?.(input) ?? input, signal));
   }
 
   /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */

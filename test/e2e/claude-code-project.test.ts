@@ -134,30 +134,4 @@ describe("custom commands", () => {
     expect(sent).not.toContain("from-the-shell\\n");
     expect(sent).toContain("was not run: this folder is not trusted");
   }, 60_000);
-
-  test("a command's model: runs its prompt on that model and the run's model is back after it (-p, rpc); a model the run cannot have is a note", async () => {
-    const mock = fixture.llm([{ text: "quick" }, { text: "quick again" }, { text: "main" }, { text: "fallback" }]);
-    const cwd = tempDir("zot-cc-model-");
-    const home = tempDir("zot-cc-home-");
-    write(join(cwd, ".claude", "commands", "quick.md"), "---\ndescription: A cheap look\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
-    write(join(cwd, ".claude", "commands", "odd.md"), "---\nmodel: gpt-4.1\n---\nLook at $ARGUMENTS.\n");
-    const where = { cwd, home };
-    const ran = await zot(["-p", "/quick notes.txt", ...anthropic(mock), "--model", "sonnet"], where);
-    expect(ran.code).toBe(0);
-    expect(ran.stdout).toBe("quick\n");
-    expect(mock.requests[0].body.model).toBe("claude-haiku-4-5");
-
-    const rpc = fixture.spawn([...anthropic(mock), "--model", "sonnet"], where);
-    await rpc.call({ type: "run_command", name: "quick", args: "todo.txt" });
-    await rpc.waitFor((l) => l.type === "done", 0, "done");
-    await rpc.prompt("and now?");
-    expect(mock.requests.slice(1, 3).map((r) => r.body.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-6"]);
-    expect((await rpc.call({ type: "get_state" })).data.model).toBe("claude-sonnet-4-6");
-
-    const odd = await zot(["-p", "/odd x", ...anthropic(mock), "--model", "sonnet"], where);
-    expect(odd.code).toBe(0);
-    expect(odd.stderr).toContain('[commands] warn: /odd asks for model "gpt-4.1", which this run cannot switch to');
-    expect(odd.stderr).toContain("it runs on claude-sonnet-4-6");
-    expect(mock.requests[3].body.model).toBe("claude-sonnet-4-6");
-  }, 60_000);
 });

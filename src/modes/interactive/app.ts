@@ -7,7 +7,7 @@
 // load; what is sent meanwhile waits and goes in order once it is ready), and nothing is written to
 // the terminal except through the renderer: startup notes and diagnostics are chat notes.
 import { homedir } from "node:os";
-import type { Conversation, ConversationPrompt } from "../../conversation/conversation.ts";
+import type { Conversation, PromptTool } from "../../conversation/conversation.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";
@@ -46,8 +46,8 @@ export interface AppOptions {
 interface EarlyInput extends QueuedInput {
   /** as typed: a slash command in it still has to be recognised */
   raw: boolean;
-  /** what a command's answer adds: its tool_prompt's call, the model the prompt runs on */
-  command?: Pick<ConversationPrompt, "tool" | "model">;
+  /** a command's tool_prompt: the call that runs before the prompt */
+  tool?: PromptTool;
 }
 
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
@@ -158,14 +158,14 @@ export class InteractiveApp implements AppContext {
    * it, named in the queue and in a grey line above it; the user's own prompts go with the content
    * of the files they @mention, read when the prompt starts.
    */
-  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model">): void {
+  submitPrompt(text: string, from?: string, tool?: PromptTool): void {
     const conversation = this.conv;
     if (!conversation) {
-      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}) });
+      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(tool ? { tool } : {}) });
       return this.render();
     }
     void conversation.prompt(
-      { text, ...command },
+      { text, ...(tool ? { tool } : {}) },
       {
         ...(from ? { from } : {}),
         onStart: () => {
@@ -321,7 +321,7 @@ export class InteractiveApp implements AppContext {
     const next = this.early.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.submitPrompt(next.text, next.from, next.command);
+    else this.submitPrompt(next.text, next.from, next.tool);
     this.render();
   }
 
