@@ -74,7 +74,6 @@ export class Agent {
     const emit = (event: AgentEvent) => (isStreamDelta(event) ? this.deltaEvents : this.events).fire(event);
     // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
     noFTL(emit);
-    noFTL(isStreamDelta);
     this.baseSystem = options.system;
     this.state = {
       provider: options.provider,
@@ -388,3 +387,6 @@ export class Agent {
     return this.pressure.add(pressure);
   }
 }
+
+// Runs once per streamed event, in emit: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(isStreamDelta);
