@@ -6,13 +6,14 @@
 // read of the body; once the signal aborts not one more batch is delivered; reading stops at the
 // wire's terminal event, so a proxy that keeps the connection open cannot hang a finished answer.
 // JIT: every function that runs once per streamed event, from here to what the binary's --json and
-// rpc write (SSE decoding, each wire's assembler, the model call's reading, the agent's emit, its
-// listeners, the NDJSON writer; -p takes no deltas), is marked with bun:jsc's noFTL, small helpers
-// they call included. JavaScriptCore's top tier spent 25–36 ms of a compiler thread on a
-// 50,000-delta answer and never earned it back, measured up to 500,000 deltas (scripts/bench
-// floor). A new function on the path gets the same mark; test/e2e/stream-jit.test.ts fails when a
-// stream compiles anything with FTL. Not marked: the TUI's own view of the deltas, and the SDK's
-// in-process listener (its EventQueue is shared with the Node rpc client, which has no bun:jsc).
+// rpc write and the TUI draws (SSE decoding, each wire's assembler, the model call's reading, the
+// agent's emit, its listeners, the NDJSON writer, the TUI's handlers of an event; -p takes no
+// deltas), is marked with bun:jsc's noFTL, small helpers they call included. JavaScriptCore's top
+// tier spent 25–36 ms of a compiler thread on a 50,000-delta --json answer (27–47 ms in the TUI)
+// and never earned it back, measured up to 500,000 deltas (scripts/bench floor). A new function on
+// the path gets the same mark; test/e2e/stream-jit.test.ts fails when a stream compiles anything
+// with FTL. Not marked: the SDK's in-process listener (its EventQueue is shared with the Node rpc
+// client, which has no bun:jsc).
 import { noFTL } from "bun:jsc";
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import type { ProviderBatch, ProviderEvent } from "../protocol/provider.ts";

@@ -12,6 +12,7 @@
 // Coordinates: "frame rows" count from the first row the renderer ever painted. `highWater` is how
 // many frame rows exist on the screen (a frame that shrank leaves blank rows below it); the visible
 // viewport is the last `rows` of them.
+import { noFTL } from "bun:jsc";
 import { CURSOR_MARKER, type Component } from "./component.ts";
 import {
   CLEAR_SCREEN,
@@ -265,3 +266,6 @@ function fitRow(line: string, width: number): string {
   if (!row.includes("\x1b")) return row;
   return row + RESET_STYLE + (row.includes("\x1b]8;") ? HYPERLINK_CLOSE : "");
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(Renderer.prototype.requestRender);

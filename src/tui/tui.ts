@@ -2,6 +2,7 @@
 // focused component. Rule: input goes first to the key handlers the application registered (in
 // order, first to return true wins), then to the focused component; every input event and every
 // resize asks for one coalesced paint. Ctrl+L, when nobody used it, is the explicit clear.
+import { noFTL } from "bun:jsc";
 import { type Component, Stack } from "./component.ts";
 import { type Key, keyId } from "./keys.ts";
 import { Renderer, type RendererOptions } from "./renderer.ts";
@@ -85,3 +86,6 @@ export class Tui {
     if (keyId(key) === "ctrl+l") this.clearScreen();
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(Tui.prototype.requestRender);

@@ -1,12 +1,16 @@
 // A long answer's per-event path stays below JavaScriptCore's FTL tier (providers/stream-driver.ts
 // says why): through the compiled binary, with JavaScriptCore reporting every FTL compile on stderr,
-// a 20,000-delta answer compiles nothing with FTL, in -p, in --json on each wire API and in rpc.
+// a 20,000-delta answer compiles nothing with FTL, in -p, in --json on each wire API, in rpc and
+// in the TUI (a pseudo-terminal).
 // Before the path was marked, the same --json run made 4–6 FTL compiles. A new function on the
 // path that is not marked fails here.
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { anthropicMock, rpcFixture } from "../support/rpc-process.ts";
-import { ndjson, ZOT, zot } from "../support/zot.ts";
+import { ready, startZot } from "../support/zot-pty.ts";
+import { ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm;
 afterEach(() => mock?.stop());
@@ -50,6 +54,21 @@ describe("the stream's per-event path and the JIT", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${TEXT}\n`);
     expect(ftlCompiles(run.stderr)).toEqual([]);
+  });
+
+  test("the TUI: a 20,000-delta answer to its end on screen, and no FTL compile", async () => {
+    mock = startMockLlm([{ text: `${TEXT} END-OF-ANSWER`, chunk_size: 1 }]);
+    const stderr = join(tempDir("zot-jit-tui-"), "stderr.log");
+    const { session } = startZot(mock, { args: ["go"], env: REPORT_FTL, stderrTo: stderr, rows: 40 });
+    try {
+      await ready(session);
+      await session.waitForText("END-OF-ANSWER");
+      session.type("\x04");
+      await session.exited();
+    } finally {
+      session.close();
+    }
+    expect(ftlCompiles(readFileSync(stderr, "utf8"))).toEqual([]);
   });
 
   test("rpc: 20,000 deltas in the event stream, and no FTL compile", async () => {

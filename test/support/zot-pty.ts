@@ -16,6 +16,8 @@ export interface ZotPtyOptions {
   home?: string;
   /** a shell command run in the same terminal after zot ends (zot runs as the shell's child) */
   after?: string;
+  /** zot's stderr goes to this file instead of the terminal */
+  stderrTo?: string;
 }
 
 export interface ZotPty {
@@ -36,7 +38,8 @@ export function startZot(mock: MockLlm, options: ZotPtyOptions = {}): ZotPty {
   const home = options.home ?? tempDir("zot-home-");
   const cwd = options.cwd ?? tempDir("zot-cwd-");
   const argv = [ZOT, ...anthropicFlags(mock), ...(options.args ?? [])];
-  const cmd = options.after ? ["sh", "-c", `${argv.map(quote).join(" ")}; echo "zot exited $?"; ${options.after}`] : argv;
+  const line = `${argv.map(quote).join(" ")}${options.stderrTo ? ` 2>${quote(options.stderrTo)}` : ""}`;
+  const cmd = options.after ? ["sh", "-c", `${line}; echo "zot exited $?"; ${options.after}`] : options.stderrTo ? ["sh", "-c", `exec ${line}`] : argv;
   const env = cleanEnv(home, { TERM: "xterm-256color", ...options.env });
   const session = new PtySession(cmd, { cols: options.cols ?? 100, rows: options.rows ?? 30, env, cwd });
   const pid = () => {

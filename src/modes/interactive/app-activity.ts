@@ -3,6 +3,7 @@
 // retry while one is waited out), or an operation by its own label ("running git status").
 // Rule: it follows the conversation (its queue changes and its events); the app never sets it for
 // work of its own, so the bar can never say something runs that does not.
+import { noFTL } from "bun:jsc";
 import { COMPACTION_UNIT } from "../../conversation/conversation.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { retryLabel } from "../../protocol/retry-text.ts";
@@ -55,3 +56,6 @@ export class AppActivity {
     this.spinner.start();
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(AppActivity.prototype.event);

@@ -5,6 +5,7 @@
 // starts a turn or waits in the queue, a command runs, built-in or an extension's), and says which
 // extension sent it: the queued entry and a grey line name it. A submit_slash that names no command
 // is refused with a note; it never reaches the model, and it never touches what the user is typing.
+import { noFTL } from "bun:jsc";
 import type { Conversation } from "../../conversation/conversation.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { parseSlash } from "../../protocol/slash-command.ts";
@@ -68,3 +69,6 @@ export class AppExtensions {
     }
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(AppExtensions.prototype.handle);

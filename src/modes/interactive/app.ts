@@ -6,6 +6,7 @@
 // frame is painted before the conversation exists (the user can type while providers and extensions
 // load; what is sent meanwhile waits and goes in order once it is ready), and nothing is written to
 // the terminal except through the renderer: startup notes and diagnostics are chat notes.
+import { noFTL } from "bun:jsc";
 import { homedir } from "node:os";
 import type { Conversation, PromptTool } from "../../conversation/conversation.ts";
 import { errorText } from "../../protocol/error-text.ts";
@@ -329,8 +330,9 @@ export class InteractiveApp implements AppContext {
     this.conv = conversation;
     // Before the first subscription, which delivers the notes and the panel the extensions sent while starting.
     this.extensions = new AppExtensions(this, conversation);
+    noFTL(this.takeEvent);
     this.unsubscribe.push(
-      conversation.onEvent((event) => this.onEvent(event)),
+      conversation.onEvent(this.takeEvent),
       conversation.onQueueChange(() => this.onQueueChange()),
     );
     const messages = conversation.messages;
@@ -346,6 +348,9 @@ export class InteractiveApp implements AppContext {
     this.keys.updatePopup();
     this.render();
   }
+
+  /** What the conversation's event stream calls (bound once, so it can be kept below FTL). */
+  private readonly takeEvent = (event: AgentEvent): void => this.onEvent(event);
 
   private onEvent(event: AgentEvent): void {
     if (!this.extensions?.handle(event)) this.chat.handleEvent(event);
@@ -404,3 +409,7 @@ async function within(promise: Promise<unknown>, ms: number): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(InteractiveApp.prototype["onEvent"]);
+noFTL(InteractiveApp.prototype.render);

@@ -2,6 +2,7 @@
 // what the user is meant to see once the message is complete (an extension's replace_text rewrites
 // it). Also used for markdown a command shows (/help, /btw answers). Rule: the markdown component
 // re-renders only when the text changed, so a paint while nothing streams costs nothing.
+import { noFTL } from "bun:jsc";
 import { Markdown } from "../../tui/markdown.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { CachedBlock } from "./cached-block.ts";
@@ -35,3 +36,6 @@ export class AssistantMessage extends CachedBlock {
     return rows.length === 0 ? [] : ["", ...rows];
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(AssistantMessage.prototype.append);

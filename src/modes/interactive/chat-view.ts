@@ -3,6 +3,7 @@
 // whole transcript at once (a resumed session, after /clear). Rule: the view follows the events and
 // never the transcript's internals, so an interceptor's rewrite (replace_text, modified arguments)
 // is what the user sees, as in every other mode.
+import { noFTL } from "bun:jsc";
 import { isSummaryMessage } from "../../protocol/messages.ts";
 import type { AgentEvent, EventOf } from "../../protocol/events.ts";
 import { type Message, textOf } from "../../protocol/messages.ts";
@@ -259,3 +260,8 @@ function interceptLine(event: EventOf<"intercept">): string {
   const what = `${event.participant} ${INTERCEPT_VERBS[event.action]} ${event.stage}`;
   return event.reason ? `${what}: ${event.reason}` : what;
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(ChatView.prototype.handleEvent);
+noFTL(ChatView.prototype["answerBlock"]);
+noFTL(ChatView.prototype["thinkingBlock"]);
