@@ -2,9 +2,9 @@
 // `$ZOT_HOME/mcp.json`, the project's `.mcp.json`, and Claude Code's `~/.claude.json` (its
 // top-level `mcpServers`, user scope, and `projects["<dir>"].mcpServers`, local scope); and, for
 // one run, the command line's `--mcp-config` (flag-configs.ts).
-// Rule: one name, one server: the command line beats local beats project beats user (Claude
-// Code's order), zot's own file beats Claude Code's within a scope, `--strict-mcp-config` leaves
-// only the command line's, and every entry that loses is kept, marked, for `zot mcp
+// Rule: one name, one server: the command line beats local beats project beats user (the files
+// in Claude Code's order), zot's own file beats Claude Code's within a scope, `--strict-mcp-config`
+// leaves only the command line's, and every entry that loses is kept, marked, for `zot mcp
 // list`. A broken file or entry is a sentence naming the file; it never stops the others. Nothing
 // here writes (config-edit.ts does, and never to Claude Code's file).
 import { realpathSync } from "node:fs";
