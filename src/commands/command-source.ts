@@ -44,7 +44,9 @@ export class MarkdownCommandSource {
       ...(mayRun ? { runShell: (line: string) => this.shell(line, signal) } : {}),
     });
     if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
-    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text };
+    // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.
+    const model = command.model && command.model !== "inherit" ? { model: command.model } : {};
+    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text, ...model };
   }
 
   private async shell(line: string, signal: AbortSignal): Promise<string> {

@@ -9,7 +9,7 @@
 // agent, the runtime's parts or the extensions but through here, and every unit of work ends with
 // `done` on the stream (work-policy.ts).
 import type { Pressure } from "../core/backpressure.ts";
-import type { CompactOutcome, ContextUse, PromptInput } from "../core/outcomes.ts";
+import type { CompactOutcome, ContextUse, PromptInput, PromptOutcome } from "../core/outcomes.ts";
 import type { SideEvent, SideExchange } from "../core/side-question.ts";
 import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
 import type { McpServerInfo } from "../mcp/manager.ts";
@@ -23,7 +23,8 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
 import { EventStream } from "./event-stream.ts";
-import { commandPrompt, commandResultEvent, SlashCommands } from "./slash-commands.ts";
+import { commandPrompt, commandResultEvent, type ConversationPrompt, SlashCommands } from "./slash-commands.ts";
+import { resolvePromptModel } from "./prompt-model.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
 import { ModelChoices } from "./model-choices.ts";
 import { userTurns } from "../protocol/messages.ts";
@@ -33,7 +34,7 @@ import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from 
 
 // What a front end needs to name, from below it: it imports them from here.
 export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
-export { commandPrompt } from "./slash-commands.ts";
+export { commandPrompt, type ConversationPrompt } from "./slash-commands.ts";
 export type { SideEvent, SideExchange } from "../core/side-question.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
@@ -58,7 +59,7 @@ export interface ConversationOptions {
 
 /** A prompt unit's options: also the input as it goes to the model, worked out when it starts (the TUI reads @files then). */
 export interface PromptOptions extends UnitOptions {
-  prepare?(input: PromptInput): PromptInput;
+  prepare?(input: ConversationPrompt): ConversationPrompt;
 }
 
 /** The conversation's state, as rpc's get_state and the SDK's state() give it. */
@@ -227,21 +228,31 @@ export class Conversation {
    * Input as -p, --json, rpc's prompt and the SDK take it: an extension's `/command` (its answer a
    * command_result event; a `prompt` answer becomes this unit's turn), anything else a prompt.
    */
-  submit(input: PromptInput, options: PromptOptions = {}): Promise<UnitOutcome> {
+  submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const slash = this.commands.match(input.text);
-      if (!slash) return this.runtime.agent.prompt(options.prepare?.(input) ?? input, signal);
+      if (!slash) return this.promptNow(options.prepare?.(input) ?? input, signal);
       const result = await this.commands.run(slash.name, slash.args, signal);
       this.stream.fire(commandResultEvent(result));
       if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
       const prompt = commandPrompt(result, input);
-      return prompt ? this.runtime.agent.prompt(prompt, signal) : { status: "ok" };
+      return prompt ? this.promptNow(prompt, signal) : { status: "ok" };
     });
   }
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
-  prompt(input: PromptInput, options: PromptOptions = {}): Promise<UnitOutcome> {
-    return this.work.unit("a prompt", input.text, options, (signal) => this.runtime.agent.prompt(options.prepare?.(input) ?? input, signal));
+  prompt(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
+    return this.work.unit("a prompt", input.text, options, (signal) => {
+      return this.promptNow(options.prepare?.(input) ?? input, signal);
+    });
+  }
+
+  /** The agent's prompt, on the model it asks for when it can have it (prompt-model.ts). */
+  private async promptNow(input: ConversationPrompt, signal: AbortSignal): Promise<PromptOutcome> {
+    const { model: wanted, ...prompt } = input;
+    const note = (extension: string, message: string) => this.stream.fire({ type: "ext_notify", extension, level: "warn", message });
+    const model = wanted ? await resolvePromptModel(this.runtime, this.models, wanted, note) : undefined;
+    return this.runtime.agent.prompt(model ? { ...prompt, model } : prompt, signal);
   }
 
   /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */

@@ -4,6 +4,7 @@
 // (`/etc/hosts is broken` is a prompt), the first source that has a name runs it, and a `display`
 // answer is also an ext_display event, shown where notes are, wherever the command ran.
 import type { PromptInput } from "../core/outcomes.ts";
+import type { PromptModelRequest } from "./prompt-model.ts";
 import { isBuiltinCommand } from "../extensions/builtin-names.ts";
 import type { AgentEvent, EventOf } from "../protocol/events.ts";
 import { type CommandResult, type CommandSource, parseSlash, type SlashInvocation } from "../protocol/slash-command.ts";
@@ -59,12 +60,21 @@ export class SlashCommands {
 }
 
 /**
+ * A prompt as the conversation takes it: the agent's input, with the model it asks to run on by
+ * name (prompt-model.ts resolves it) rather than resolved.
+ */
+export type ConversationPrompt = Omit<PromptInput, "model"> & { model?: PromptModelRequest };
+
+/**
  * The prompt a command's answer becomes (`prompt`, `tool_prompt`: the tool first, its origin the
  * command's extension); undefined for the answers that start no turn. `input`: what came with the
  * command (-p's piped stdin, say).
  */
-export function commandPrompt(result: CommandResult, input: Omit<PromptInput, "text"> = {}): PromptInput | undefined {
-  if (result.action === "prompt") return { ...input, text: result.text };
+export function commandPrompt(result: CommandResult, input: Omit<PromptInput, "text" | "model"> = {}): ConversationPrompt | undefined {
+  if (result.action === "prompt") {
+    const model = result.model ? { model: { id: result.model, command: `/${result.command}`, owner: result.extension } } : {};
+    return { ...input, text: result.text, ...model };
+  }
   if (result.action === "tool_prompt") return { ...input, text: result.text, tool: { ...result.tool, origin: result.extension } };
   return undefined;
 }

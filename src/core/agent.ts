@@ -68,6 +68,8 @@ export class Agent {
   private readonly clears = new Listeners<void>();
   private unitCount = 0;
   private readonly systemSections = new Map<string, string>();
+  /** the agent's own model and client while a prompt runs on another (prompt()'s `model`) */
+  private ownWhileLent: { model: ModelInfo; provider: Provider } | undefined;
 
   constructor(options: AgentOptions) {
     // A delta reaches only who takes deltas: a long answer is tens of thousands of them.
@@ -109,8 +111,9 @@ export class Agent {
 
   // ── what it is ──────────────────────────────────────────────────────────────────────────────
 
+  /** The agent's own model (while a prompt runs on another, still this one: see prompt()). */
   get model(): ModelInfo {
-    return this.state.model;
+    return (this.ownWhileLent ?? this.state).model;
   }
 
   get cwd(): string {
@@ -175,8 +178,10 @@ export class Agent {
    * URL). The caller checks the model belongs to this run's provider.
    */
   switchModel(model: ModelInfo, provider?: Provider): void {
-    if (provider) this.state.provider = provider;
-    this.state.model = model;
+    // While a prompt runs on another model, the switch is the agent's own, for after that prompt.
+    const own = this.ownWhileLent ?? this.state;
+    if (provider) own.provider = provider;
+    own.model = model;
     this.models.fire(model);
   }
 
@@ -283,9 +288,37 @@ export class Agent {
 
   /** Runs a prompt to its end: user_message, its turns, an `error` if it failed, then `done`. Never rejects. */
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
-    const outcome = await runPrompt(this.state, this.out, input, signal, this.preparers);
+    const { model, ...prompt } = input;
+    // A model for this prompt only: the state's, for its turns; the agent's own is kept aside (and
+    // is what `model` says) until they are over.
+    if (model) {
+      this.ownWhileLent = { model: this.state.model, provider: this.state.provider };
+      this.state.model = model.info;
+      if (model.provider) this.state.provider = model.provider;
+    }
+    let outcome: PromptOutcome;
+    try {
+      outcome = await runPrompt(this.state, this.out, prompt, signal, this.preparers);
+    } finally {
+      if (this.ownWhileLent) {
+        this.state.model = this.ownWhileLent.model;
+        this.state.provider = this.ownWhileLent.provider;
+        this.ownWhileLent = undefined;
+      }
+    }
     this.done();
     return outcome;
+  }
+
+  /**
+   * Whether the transcript, as estimated now, fits `model` below the point where it would be
+   * compacted (its whole window when auto-compaction is off): a prompt may run on it without
+   * compacting the conversation to its size.
+   */
+  fitsIn(model: ModelInfo): boolean {
+    const window = model.context_window;
+    const fraction = window > 0 ? this.state.contextTokens / window : 1;
+    return fraction < (this.state.autoCompact > 0 ? this.state.autoCompact : 1);
   }
 
   /** How many units of work (prompts, compactions) this agent has ended, each with its one `done`. */

@@ -5,6 +5,8 @@
 import type { ErrorCode } from "../protocol/error-code.ts";
 import type { CompactReason } from "../protocol/events.ts";
 import type { Message, ToolResultBlock } from "../protocol/messages.ts";
+import type { ModelInfo } from "../protocol/models.ts";
+import type { Provider } from "../protocol/provider.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import type { ToolArgs } from "./intercept.ts";
 import type { ToolStatus } from "./tool-step.ts";
@@ -19,6 +21,18 @@ export interface PromptInput {
    * transcript with its result after the prompt and before the model's turn.
    */
   tool?: PromptTool;
+  /** the model this prompt's turns use (a Markdown command's `model:`); see OnePromptModel */
+  model?: OnePromptModel;
+}
+
+/**
+ * A model for one prompt's turns only: its requests go to it and its usage is priced at it, while
+ * the agent's own model stays, never switched, announced or recorded. `provider`: the client for it,
+ * when it speaks another wire API or lives at another address than the agent's model.
+ */
+export interface OnePromptModel {
+  info: ModelInfo;
+  provider?: Provider;
 }
 
 /** A tool call an extension's command puts before the model's turn (tool_prompt). */

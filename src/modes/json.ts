@@ -5,13 +5,13 @@
 // one), so a script can go on with `--session <id>` instead of the racy `-c`; rpc's own additions
 // (`ext_display`, `ext_clear_notes`) are not part of this stream.
 import { noFTL } from "bun:jsc";
-import type { Conversation, PromptInput, UnitOutcome } from "../conversation/conversation.ts";
+import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import type { AgentEvent, AgentEventType } from "../protocol/events.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
 
 const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear_notes"]);
 
-export async function runJsonMode(conversation: Conversation, input: PromptInput, signal: AbortSignal): Promise<UnitOutcome> {
+export async function runJsonMode(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
   const writer = new NdjsonWriter();
   if (conversation.session) writer.write({ type: "session", ...conversation.session });
   const writeEvent = (event: AgentEvent) => {

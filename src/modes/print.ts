@@ -2,11 +2,11 @@
 // stdout. Rule: stdout holds only the answer (what the user was shown, after any replace_text), the
 // command's displayed text, or a panel's first render as text; everything else (extension notes,
 // errors, a provider's retry while the user waits) goes to stderr.
-import type { Conversation, PromptInput, UnitOutcome } from "../conversation/conversation.ts";
+import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import { PrintedAnswer } from "../protocol/printed-answer.ts";
 import { retryText } from "../protocol/retry-text.ts";
 
-export async function runPrintMode(conversation: Conversation, input: PromptInput, signal: AbortSignal): Promise<UnitOutcome> {
+export async function runPrintMode(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
   const printed = new PrintedAnswer();
   // The answer is printed whole, from assistant_message: the deltas are not this listener's.
   const off = conversation.onEvent(

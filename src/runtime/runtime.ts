@@ -117,6 +117,12 @@ export interface Runtime {
    */
   setModel(model: ModelInfo): Promise<void>;
   /**
+   * The provider client a model of this provider needs beside the agent's (it speaks another wire
+   * API or lives at another base URL); undefined when the agent's serves it. For a prompt on
+   * another model (core/outcomes.ts, OnePromptModel).
+   */
+  clientFor(model: ModelInfo): Promise<Provider | undefined>;
+  /**
    * Makes another session this run's (rpc resume_session, a fork it switches to): opens and locks
    * it, closes the current one, and gives the agent its transcript, cumulative usage and model (when
    * this provider has it). The caller makes sure no turn runs. Resolves with notes for the user.
@@ -291,14 +297,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);
     }
-    const setModel = async (next: ModelInfo) => {
+    const clientFor = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
-      const client =
-        next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)
-          ? await createProvider(next, { ...endpoint, baseUrl: baseUrlOf(next) })
-          : undefined;
-      agent.switchModel(next, client);
+      return next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)
+        ? await createProvider(next, { ...endpoint, baseUrl: baseUrlOf(next) })
+        : undefined;
     };
+    const setModel = async (next: ModelInfo) => agent.switchModel(next, await clientFor(next));
     const switchSession = async (choice: SessionChoice): Promise<string[]> => {
       const { openSession } = await import("../session/open.ts");
       const next = await openSession(choice, { home, cwd });
@@ -347,6 +352,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         return current && infoOf(current);
       },
       setModel,
+      clientFor,
       switchSession,
       shell,
       dispose,

@@ -402,3 +402,60 @@ describe("Agent loop", () => {
     expect((requests[1].messages.at(-1)!.content[0] as any).content[0].text).toBe("broken failed: kaput");
   });
 });
+
+describe("a model for one prompt (a Markdown command's model:)", () => {
+  const small = testModel({ id: "small-model", context_window: 10_000, price_input: 1, price_output: 5 });
+
+  test("its turns go to that model and its client, priced at it; the agent's own model and client are back after, and no switch is announced", async () => {
+    const own = provider([{ text: "on the own model" }]);
+    const other = provider([{ calls: [{ id: "c1", name: "echo", args: { n: 1 } }] }, { text: "on the small model" }]);
+    const agent = new Agent({ provider: own, model, tools: [echoTool()], system: "sys", cwd: "/tmp" });
+    const switches: string[] = [];
+    agent.onModelChange((m) => switches.push(m.id));
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    const outcome = await agent.prompt({ text: "quick look", model: { info: small, provider: other } }, new AbortController().signal);
+    expect(outcome.status).toBe("ok");
+    expect(other.requests.map((r) => r.model.id)).toEqual(["small-model", "small-model"]);
+    expect(own.requests).toEqual([]);
+    const usage = events.find((e) => e.type === "usage") as any;
+    expect(usage.cost_usd).toBeCloseTo((1000 * 1 + 100 * 5) / 1e6, 10);
+    expect(agent.model.id).toBe(model.id);
+    expect(switches).toEqual([]);
+    await agent.prompt({ text: "and now" }, new AbortController().signal);
+    expect(own.requests.map((r) => r.model.id)).toEqual([model.id]);
+  });
+
+  test("meanwhile the agent's model is still its own, and a switch made then is the agent's own, for after the prompt", async () => {
+    const seen: string[] = [];
+    let agent: Agent;
+    const other = provider([{ text: "small answer" }]);
+    const watching: typeof other = { ...other, async *stream(request, signal) {
+      seen.push(agent.model.id);
+      agent.switchModel(testModel({ id: "switched-meanwhile" }));
+      yield* other.stream(request, signal);
+    } };
+    agent = new Agent({ provider: provider([]), model, tools: [], system: "sys", cwd: "/tmp" });
+    await agent.prompt({ text: "x", model: { info: small, provider: watching } }, new AbortController().signal);
+    expect(other.requests.map((r) => r.model.id)).toEqual(["small-model"]);
+    expect(seen).toEqual([model.id]);
+    expect(agent.model.id).toBe("switched-meanwhile");
+  });
+
+  test("the agent's own model is back after a prompt on another that failed", async () => {
+    const failing = provider([{ error: "overloaded" }, { error: "overloaded" }, { error: "overloaded" }, { error: "overloaded" }]);
+    const agent = new Agent({ provider: provider([]), model, tools: [], system: "sys", cwd: "/tmp" });
+    const outcome = await agent.prompt({ text: "x", model: { info: small, provider: failing } }, new AbortController().signal);
+    expect(outcome.status).not.toBe("ok");
+    expect(agent.model.id).toBe(model.id);
+  });
+
+  test("fitsIn: the transcript must stay under the compaction point of the model's window", async () => {
+    const agent = new Agent({ provider: provider([{ text: "answer" }]), model, tools: [], system: "sys", cwd: "/tmp" });
+    expect(agent.fitsIn(small)).toBe(true);
+    await agent.prompt({ text: "fill" }, new AbortController().signal);
+    // The fake reports 1,000 input + 100 output tokens: 11 % of 10K, well under 85 %.
+    expect(agent.fitsIn(small)).toBe(true);
+    expect(agent.fitsIn(testModel({ id: "tiny", context_window: 1_200 }))).toBe(false);
+  });
+});

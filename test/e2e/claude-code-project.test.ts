@@ -4,8 +4,9 @@
 // input, and a PostToolUse hook, a `.claude/commands/review.md`, and a CLAUDE.md with an @import.
 // Through the compiled binary in -p, --json and rpc, against the mock LLM.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sessionDir } from "../../src/session/paths.ts";
 import { everythingStdio, filesystemStdio } from "../support/mcp-servers.ts";
 import type { MockLlm } from "../support/mock-llm.ts";
 import { rpcFixture } from "../support/rpc-process.ts";
@@ -133,5 +134,41 @@ describe("custom commands", () => {
     const sent = requestText(mock.requests[1].body.messages);
     expect(sent).not.toContain("from-the-shell\\n");
     expect(sent).toContain("was not run: this folder is not trusted");
+  }, 60_000);
+
+  test("a command's model: runs its prompt on that model, and only that prompt: the session records no switch and resumes on the run's model (-p, rpc); a model the run cannot have is a note", async () => {
+    const mock = fixture.llm([{ text: "quick" }]);
+    const cwd = tempDir("zot-cc-model-");
+    const home = tempDir("zot-cc-home-");
+    write(join(cwd, ".claude", "commands", "quick.md"), "---\ndescription: A cheap look\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
+    write(join(cwd, ".claude", "commands", "odd.md"), "---\nmodel: gpt-4.1\n---\nLook at $ARGUMENTS.\n");
+    const where = { cwd, home };
+    const ran = await zot(["-p", "/quick notes.txt", ...anthropic(mock), "--model", "sonnet"], where);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toBe("quick\n");
+    expect(mock.requests[0].body.model).toBe("claude-haiku-4-5");
+    // The session was on sonnet throughout: no model_change record, and -c goes on on sonnet.
+    const dir = sessionDir(home, cwd);
+    const files = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+    expect(files.length).toBe(1);
+    expect(readFileSync(join(dir, files[0]!), "utf8")).not.toContain("model_change");
+    mock.push({ text: "resumed" });
+    const resumed = await zot(["-p", "-c", "go on", ...anthropic(mock)], where);
+    expect(resumed.code).toBe(0);
+    expect(mock.requests.at(-1)!.body.model).toBe("claude-sonnet-4-6");
+
+    mock.push({ text: "quick again" }, { text: "main" }, { text: "fallback" });
+    const rpc = fixture.spawn([...anthropic(mock), "--model", "sonnet"], where);
+    await rpc.call({ type: "run_command", name: "quick", args: "todo.txt" });
+    await rpc.waitFor((l) => l.type === "done", 0, "done");
+    await rpc.prompt("and now?");
+    expect(mock.requests.slice(2, 4).map((r) => r.body.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-6"]);
+    expect((await rpc.call({ type: "get_state" })).data.model).toBe("claude-sonnet-4-6");
+
+    const odd = await zot(["-p", "/odd x", ...anthropic(mock), "--model", "sonnet"], where);
+    expect(odd.code).toBe(0);
+    expect(odd.stderr).toContain('[commands] warn: /odd asks for model "gpt-4.1": unknown model "gpt-4.1" for anthropic');
+    expect(odd.stderr).toContain("; it runs on claude-sonnet-4-6");
+    expect(mock.requests.at(-1)!.body.model).toBe("claude-sonnet-4-6");
   }, 60_000);
 });

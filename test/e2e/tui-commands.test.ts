@@ -2,7 +2,7 @@
 // against the mock LLM, the screen read back by xterm headless, what reached the model read from
 // the mock's requests.
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
@@ -135,6 +135,22 @@ describe("slash commands", () => {
     session.type("hello\r");
     await session.waitForText("answered by haiku");
     expect(mock.requests[0]!.body.model).toBe("claude-haiku-4-5");
+  });
+
+  test("a Markdown command's model: its prompt goes to that model, the next prompt to the run's again", async () => {
+    const cwd = tempDir("zot-tui-cmd-");
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "commands", "quick.md"), "---\ndescription: A cheap look\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
+    const { session, mock } = zot({ cwd });
+    mock.push({ text: "glanced by haiku" }, { text: "back on sonnet" });
+    await ready(session);
+    session.type("/quick notes.txt\r");
+    await session.waitForText("glanced by haiku");
+    await session.waitFor((screen) => /\(anthropic\) claude-sonnet-4-5/.test(screen.text()), "the run's model in the status bar again");
+    session.type("and now\r");
+    await session.waitForText("back on sonnet");
+    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5"]);
+    expect(lastUserText(mock.requests[0]!.body)).toContain("Glance at notes.txt.");
   });
 
   test("/clear empties the chat and the next request carries nothing of before", async () => {

@@ -1,7 +1,7 @@
 // What the interactive app offers its slash commands, pickers and dialogs. Rule: a command sees the
 // app only through this interface (the chat view, the editor, the status bar and the turn loop stay
 // the app's own), so commands are small files that can be tested against a fake AppContext.
-import type { Conversation, PromptTool } from "../../conversation/conversation.ts";
+import type { Conversation, ConversationPrompt } from "../../conversation/conversation.ts";
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
 
@@ -23,9 +23,10 @@ export interface AppContext {
 
   /**
    * Sends text as a user prompt (queued when busy, as Enter does); `from`: the extension that sent
-   * it; `tool`: a command's tool_prompt, run into the transcript before the turn.
+   * it; `command`: what a command's answer adds: its tool_prompt's call, run into the transcript
+   * before the turn, or the model the prompt runs on.
    */
-  submitPrompt(text: string, from?: string, tool?: PromptTool): void;
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model">): void;
   /** Replaces the editor's text (an extension's `insert`, a picked path). */
   insertText(text: string): void;
 

@@ -8,7 +8,7 @@
 // the terminal except through the renderer: startup notes and diagnostics are chat notes.
 import { noFTL } from "bun:jsc";
 import { homedir } from "node:os";
-import type { Conversation, PromptTool } from "../../conversation/conversation.ts";
+import type { Conversation, ConversationPrompt } from "../../conversation/conversation.ts";
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";
@@ -47,8 +47,8 @@ export interface AppOptions {
 interface EarlyInput extends QueuedInput {
   /** as typed: a slash command in it still has to be recognised */
   raw: boolean;
-  /** a command's tool_prompt: the call that runs before the prompt */
-  tool?: PromptTool;
+  /** what a command's answer adds: its tool_prompt's call, the model the prompt runs on */
+  command?: Pick<ConversationPrompt, "tool" | "model">;
 }
 
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
@@ -159,14 +159,14 @@ export class InteractiveApp implements AppContext {
    * it, named in the queue and in a grey line above it; the user's own prompts go with the content
    * of the files they @mention, read when the prompt starts.
    */
-  submitPrompt(text: string, from?: string, tool?: PromptTool): void {
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model">): void {
     const conversation = this.conv;
     if (!conversation) {
-      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(tool ? { tool } : {}) });
+      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}) });
       return this.render();
     }
     void conversation.prompt(
-      { text, ...(tool ? { tool } : {}) },
+      { text, ...command },
       {
         ...(from ? { from } : {}),
         onStart: () => {
@@ -322,7 +322,7 @@ export class InteractiveApp implements AppContext {
     const next = this.early.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.submitPrompt(next.text, next.from, next.tool);
+    else this.submitPrompt(next.text, next.from, next.command);
     this.render();
   }
 

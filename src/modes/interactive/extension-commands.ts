@@ -5,6 +5,7 @@
 // answer came in), `noop` does nothing, `error` shows the error in red.
 // Rule: the command runs at once, even while a turn runs; only the turn its `prompt` or
 // `tool_prompt` answer starts waits its turn.
+import { commandPrompt } from "../../conversation/conversation.ts";
 import { commandErrorMessage } from "../../protocol/slash-command.ts";
 import type { AppContext } from "./app-context.ts";
 
@@ -13,11 +14,11 @@ export async function runExtensionCommand(app: AppContext, invocation: { name: s
   const result = await app.conversation.commands.run(invocation.name, invocation.args);
   switch (result.action) {
     case "prompt":
-      app.submitPrompt(result.text);
+    case "tool_prompt": {
+      const { text, tool, model } = commandPrompt(result)!;
+      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}) });
       break;
-    case "tool_prompt":
-      app.submitPrompt(result.text, undefined, { ...result.tool, origin: result.extension });
-      break;
+    }
     case "insert":
       app.insertText(result.text);
       break;
