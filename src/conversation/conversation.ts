@@ -251,7 +251,7 @@ export class Conversation {
   private async promptNow(input: ConversationPrompt, signal: AbortSignal): Promise<PromptOutcome> {
     const { model: wanted, ...prompt } = input;
     const note = (extension: string, message: string) => this.stream.fire({ type: "ext_notify", extension, level: "warn", message });
-    const model = wanted ? await resolvePromptModel(this.runtime, this.models, wanted, note) : undefined;
+    const model = wanted ? await resolvePromptModel(this.runtime, this.models, wanted, `${prompt.context ?? ""}${prompt.text}`, note) : undefined;
     return this.runtime.agent.prompt(model ? { ...prompt, model } : prompt, signal);
   }
 

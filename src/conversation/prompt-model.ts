@@ -5,9 +5,11 @@
 // session, a fork, nor the extensions see a change.
 // Rule: a prompt that cannot have its model runs on the run's, with a note saying why: an unknown
 // id, another provider's model, a client that cannot be made, or a transcript too long for the
-// model's window (running it there would compact the conversation to its size).
+// model's window (running it there would compact the conversation to its size); one that outgrows
+// the lent window while it runs goes back to the run's model (core/lent-model.ts), said the same way.
 import type { OnePromptModel } from "../core/outcomes.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { providerOfId } from "../providers/model-ids.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { ModelChoices } from "./model-choices.ts";
 
@@ -21,11 +23,15 @@ export interface PromptModelRequest {
   owner: string;
 }
 
-/** The model for the prompt, or undefined (the run's own) after `note` said why. */
+/**
+ * The model for the prompt (`text`), or undefined (the run's own) after `note` said why. Should the
+ * prompt go back to the run's model before its end, `note` says that too.
+ */
 export async function resolvePromptModel(
   runtime: Runtime,
   models: ModelChoices,
   wanted: PromptModelRequest,
+  text: string,
   note: (owner: string, message: string) => void,
 ): Promise<OnePromptModel | undefined> {
   const own = runtime.agent.model;
@@ -33,14 +39,18 @@ export async function resolvePromptModel(
     note(wanted.owner, `${wanted.command} asks for model "${wanted.id}": ${why}; it runs on ${own.id}`);
     return undefined;
   };
+  // `haiku` on an ollama run would be taken as a local model's name (ollama takes any).
+  const named = providerOfId(wanted.id);
+  if (named && named !== own.provider) return fallBack(`it is one of ${named}'s models and this run speaks ${own.provider}`);
   const found = models.find(wanted.id);
   if ("error" in found) return fallBack(found.error);
   const info = found.model;
   if (info.id === own.id) return undefined;
-  if (!runtime.agent.fitsIn(info)) return fallBack(`the conversation is too long for its ${Math.round(info.context_window / 1000)}K window`);
+  if (!runtime.agent.fitsIn(info, text)) return fallBack(`the conversation is too long for its ${Math.round(info.context_window / 1000)}K window`);
+  const handedBack = (why: string) => note(wanted.owner, `${wanted.command} on ${info.id}: ${why}`);
   try {
     const provider = await runtime.clientFor(info);
-    return provider ? { info, provider } : { info };
+    return provider ? { info, provider, handedBack } : { info, handedBack };
   } catch (error) {
     return fallBack(errorText(error));
   }

@@ -15,6 +15,7 @@ import type { InterceptChain } from "./intercept.ts";
 import type { Compacted, ContextUse, FinishedResult, TurnFailure } from "./outcomes.ts";
 import type { PromptHooks } from "./prompt-hooks.ts";
 import type { ToolStep } from "./tool-step.ts";
+import type { LentFrom } from "./lent-model.ts";
 
 export interface AgentState {
   provider: Provider;
@@ -34,6 +35,8 @@ export interface AgentState {
   cumulative: Usage;
   /** tokens in the context as of the last model call */
   contextTokens: number;
+  /** while a prompt runs on a lent model: the agent's own (lent-model.ts) */
+  lentFrom?: LentFrom;
   /**
    * What the model last saw of each file (its reads, writes and edits), handed to every tool call:
    * edit and write refuse a file that changed since. Forgotten with the transcript.
@@ -91,8 +94,9 @@ export function offeredTools(state: AgentState): Tool[] {
 }
 
 /** A call's usage priced with the current model and added to the total; a `usage` event says both. */
-export function recordUsage(state: AgentState, out: AgentOutlets, usage: TokenUsage): void {
-  const priced = priceUsage(state.model, usage);
+/** Counts a call's usage, priced at the model it was made to (the state's, unless said). */
+export function recordUsage(state: AgentState, out: AgentOutlets, usage: TokenUsage, model: ModelInfo = state.model): void {
+  const priced = priceUsage(model, usage);
   state.cumulative = addUsage(state.cumulative, priced);
   out.emit({ type: "usage", ...priced, cumulative: state.cumulative });
 }

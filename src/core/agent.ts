@@ -68,8 +68,6 @@ export class Agent {
   private readonly clears = new Listeners<void>();
   private unitCount = 0;
   private readonly systemSections = new Map<string, string>();
-  /** the agent's own model and client while a prompt runs on another (prompt()'s `model`) */
-  private ownWhileLent: { model: ModelInfo; provider: Provider } | undefined;
 
   constructor(options: AgentOptions) {
     // A delta reaches only who takes deltas: a long answer is tens of thousands of them.
@@ -113,7 +111,7 @@ export class Agent {
 
   /** The agent's own model (while a prompt runs on another, still this one: see prompt()). */
   get model(): ModelInfo {
-    return (this.ownWhileLent ?? this.state).model;
+    return (this.state.lentFrom ?? this.state).model;
   }
 
   get cwd(): string {
@@ -167,8 +165,10 @@ export class Agent {
     return this.state.chain;
   }
 
+  /** The context against the agent's own model's window (a lent model's is the prompt's business). */
   contextUse(): ContextUse {
-    return contextUse(this.state);
+    const { lentFrom } = this.state;
+    return contextUse(lentFrom ? { ...this.state, model: lentFrom.model } : this.state);
   }
 
   // ── intents ─────────────────────────────────────────────────────────────────────────────────
@@ -179,7 +179,7 @@ export class Agent {
    */
   switchModel(model: ModelInfo, provider?: Provider): void {
     // While a prompt runs on another model, the switch is the agent's own, for after that prompt.
-    const own = this.ownWhileLent ?? this.state;
+    const own = this.state.lentFrom ?? this.state;
     if (provider) own.provider = provider;
     own.model = model;
     this.models.fire(model);
@@ -289,10 +289,10 @@ export class Agent {
   /** Runs a prompt to its end: user_message, its turns, an `error` if it failed, then `done`. Never rejects. */
   async prompt(input: PromptInput, signal: AbortSignal): Promise<PromptOutcome> {
     const { model, ...prompt } = input;
-    // A model for this prompt only: the state's, for its turns; the agent's own is kept aside (and
-    // is what `model` says) until they are over.
+    // A model for this prompt only (lent-model.ts): the state's, for its turns; the agent's own
+    // waits in the state (and is what `model` says) until they are over or hand it back.
     if (model) {
-      this.ownWhileLent = { model: this.state.model, provider: this.state.provider };
+      this.state.lentFrom = { model: this.state.model, provider: this.state.provider, handedBack: model.handedBack };
       this.state.model = model.info;
       if (model.provider) this.state.provider = model.provider;
     }
@@ -300,10 +300,11 @@ export class Agent {
     try {
       outcome = await runPrompt(this.state, this.out, prompt, signal, this.preparers);
     } finally {
-      if (this.ownWhileLent) {
-        this.state.model = this.ownWhileLent.model;
-        this.state.provider = this.ownWhileLent.provider;
-        this.ownWhileLent = undefined;
+      const lent = this.state.lentFrom;
+      if (lent) {
+        this.state.model = lent.model;
+        this.state.provider = lent.provider;
+        this.state.lentFrom = undefined;
       }
     }
     this.done();
@@ -311,13 +312,14 @@ export class Agent {
   }
 
   /**
-   * Whether the transcript, as estimated now, fits `model` below the point where it would be
-   * compacted (its whole window when auto-compaction is off): a prompt may run on it without
-   * compacting the conversation to its size.
+   * Whether the transcript, as estimated now, and `promptText` fit `model` below the point where it
+   * would be compacted (its whole window when auto-compaction is off): a prompt may start on it.
    */
-  fitsIn(model: ModelInfo): boolean {
+  fitsIn(model: ModelInfo, promptText = ""): boolean {
     const window = model.context_window;
-    const fraction = window > 0 ? this.state.contextTokens / window : 1;
+    // The prompt's own text counts too (a command's expanded @files and `!` output), ~4 characters a token.
+    const tokens = this.state.contextTokens + Math.ceil(promptText.length / 4);
+    const fraction = window > 0 ? tokens / window : 1;
     return fraction < (this.state.autoCompact > 0 ? this.state.autoCompact : 1);
   }
 
@@ -358,10 +360,12 @@ export class Agent {
    */
   ask(question: string, signal: AbortSignal, options: { history?: readonly SideExchange[] } = {}): AsyncIterable<SideEvent> {
     const { state } = this;
+    // Asked of the agent's own model, even while a prompt runs on a lent one.
+    const own = state.lentFrom ?? state;
     // The request is built now: the question is about the conversation as it is when asked.
-    const request = sideRequest({ model: state.model, system: state.system, messages: state.messages, question, history: options.history });
-    return streamSideAnswer(state.provider, request, signal, {
-      record: (usage) => recordUsage(state, this.out, usage),
+    const request = sideRequest({ model: own.model, system: state.system, messages: state.messages, question, history: options.history });
+    return streamSideAnswer(own.provider, request, signal, {
+      record: (usage) => recordUsage(state, this.out, usage, request.model),
       failureText: (error) => failureOf(state, error).message,
     });
   }

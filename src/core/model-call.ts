@@ -13,6 +13,7 @@ import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUs
 import { compactNow } from "./compaction-run.ts";
 import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
+import { handBack } from "./lent-model.ts";
 
 /** What one model call assembled. */
 export interface ModelCall {
@@ -38,6 +39,9 @@ export async function callCompactingOnOverflow(
 ): Promise<{ call: ModelCall; sent: ModelRequest }> {
   const call = await callModel(state, out, request, signal);
   if (!call.overflow) return { call, sent: request };
+  // A lent model that overflows hands the prompt back: the same request goes to the agent's own
+  // (and is compacted for it, if it overflows that too).
+  if (handBack(state, "the conversation overflowed its window")) return callCompactingOnOverflow(state, out, { ...request, model: state.model }, signal);
   const compacted = await compactNow(state, out, signal, "overflow");
   if (compacted.status === "aborted") return { call: { stop: "aborted", partial: [] }, sent: request };
   if (compacted.status === "error") return { call, sent: request };

@@ -27,12 +27,15 @@ export interface PromptInput {
 
 /**
  * A model for one prompt's turns only: its requests go to it and its usage is priced at it, while
- * the agent's own model stays, never switched, announced or recorded. `provider`: the client for it,
+ * the agent's own model stays, never switched, announced or recorded; where the transcript would
+ * have to be compacted for it, the prompt goes back to the agent's own (lent-model.ts). `provider`: the client for it,
  * when it speaks another wire API or lives at another address than the agent's model.
  */
 export interface OnePromptModel {
   info: ModelInfo;
   provider?: Provider;
+  /** told why, when the prompt goes back to the agent's own model before its end (lent-model.ts) */
+  handedBack?: (why: string) => void;
 }
 
 /** A tool call an extension's command puts before the model's turn (tool_prompt). */

@@ -15,6 +15,7 @@ import { callCompactingOnOverflow } from "./model-call.ts";
 import type { PromptOutcome, PromptTool, TurnFailure } from "./outcomes.ts";
 import { resultBlock, runPromptTool, runTools } from "./tool-run.ts";
 import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
+import { handBack } from "./lent-model.ts";
 
 /**
  * Runs the prompt whose first message is at `promptStart` until it ends, a command's tool_prompt
@@ -77,6 +78,8 @@ class PromptLoop {
         return this.finish({ outcome: { status: "blocked", reason }, stop: "error", failure: { message: turnGate.reason, code: "blocked" }, hard: false });
       }
 
+      // Nothing is compacted for a lent model's sake: the agent's own takes the prompt back.
+      if (state.lentFrom && autoCompactDue(state)) handBack(state, "the conversation reached the compaction point of its window");
       if (autoCompactDue(state)) {
         // A failure was reported as an error event; the call may still fit, so the turn goes on.
         const compacted = await compactNow(state, out, signal, "auto");

@@ -450,6 +450,46 @@ describe("a model for one prompt (a Markdown command's model:)", () => {
     expect(agent.model.id).toBe(model.id);
   });
 
+  test("a lent model whose window the prompt outgrows hands the prompt back to the agent's own: nothing is compacted", async () => {
+    // The fake reports 1,100 tokens a call: past 85 % of a 1,200-token window after the first.
+    const narrow = testModel({ id: "narrow-model", context_window: 1_200 });
+    const lent = provider([{ calls: [{ id: "c1", name: "echo", args: { n: 1 } }] }]);
+    const own = provider([{ text: "finished on the own model" }]);
+    const agent = new Agent({ provider: own, model, tools: [echoTool()], system: "sys", cwd: "/tmp" });
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    const heard: string[] = [];
+    const outcome = await agent.prompt({ text: "look", model: { info: narrow, provider: lent, handedBack: (why) => heard.push(why) } }, new AbortController().signal);
+    expect(outcome.status).toBe("ok");
+    expect(lent.requests.map((r) => r.model.id)).toEqual(["narrow-model"]);
+    expect(own.requests.map((r) => r.model.id)).toEqual([model.id]);
+    expect(heard).toEqual(["the conversation reached the compaction point of its window; the rest of the prompt runs on " + model.id + " instead of narrow-model"]);
+    expect(events.some((e) => e.type === "compact_start")).toBe(false);
+    expect(agent.messages.length).toBe(4);
+  });
+
+  test("a lent model that overflows hands the prompt back, and the same request goes to the agent's own", async () => {
+    const overflowing: Provider & { requests: ModelRequest[] } = {
+      name: "fake",
+      requests: [],
+      async *stream(request): AsyncIterable<ProviderBatch> {
+        overflowing.requests.push(structuredClone(request));
+        throw new ProviderError("prompt is too long", "context_overflow");
+      },
+    };
+    const own = provider([{ text: "fine on the own model" }]);
+    const agent = new Agent({ provider: own, model, tools: [], system: "sys", cwd: "/tmp" });
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    const heard: string[] = [];
+    const outcome = await agent.prompt({ text: "big", model: { info: small, provider: overflowing, handedBack: (why) => heard.push(why) } }, new AbortController().signal);
+    expect(outcome.status).toBe("ok");
+    expect(overflowing.requests.length).toBe(1);
+    expect(own.requests.map((r) => r.model.id)).toEqual([model.id]);
+    expect(heard[0]).toStartWith("the conversation overflowed its window");
+    expect(events.some((e) => e.type === "compact_start")).toBe(false);
+  });
+
   test("fitsIn: the transcript must stay under the compaction point of the model's window", async () => {
     const agent = new Agent({ provider: provider([{ text: "answer" }]), model, tools: [], system: "sys", cwd: "/tmp" });
     expect(agent.fitsIn(small)).toBe(true);
@@ -457,5 +497,7 @@ describe("a model for one prompt (a Markdown command's model:)", () => {
     // The fake reports 1,000 input + 100 output tokens: 11 % of 10K, well under 85 %.
     expect(agent.fitsIn(small)).toBe(true);
     expect(agent.fitsIn(testModel({ id: "tiny", context_window: 1_200 }))).toBe(false);
+    // The prompt's own text counts: 40,000 characters are ~10,000 tokens.
+    expect(agent.fitsIn(small, "x".repeat(40_000))).toBe(false);
   });
 });
