@@ -7,7 +7,7 @@
 // zot> interleaves that binary too and prints its ratios beside the current one's. Rule: numbers
 // are printed, never asserted; a run whose output is wrong throws, so a ratio is never computed
 // from a broken run.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../compile-flags.ts";
@@ -302,7 +302,17 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
   const anthropic = ["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url];
   // Each zot measured: the current binary, and the one ZOT_BENCH_BEFORE names (the same figures, side by side).
   const before = process.env.ZOT_BENCH_BEFORE;
-  const zots = [{ tag: "", bin: zot }, ...(before ? [{ tag: " [before]", bin: before }] : [])];
+  // Peak RSS counts the pages of the binary a program touches, and how many the kernel maps on each
+  // fault depends on how the file sits in the page cache: the same zot binary measured 44.1 MB as a
+  // file just written and 39.6 MB as one written hours before. Every program measured is therefore a
+  // file written now, as the floor programs are compiled now.
+  const fresh = (bin: string, name: string) => {
+    const copy = join(dir, name);
+    copyFileSync(bin, copy);
+    chmodSync(copy, 0o755);
+    return copy;
+  };
+  const zots = [{ tag: "", bin: fresh(zot, "zot") }, ...(before ? [{ tag: " [before]", bin: fresh(before, "zot-before") }] : [])];
   if (before) console.log(`floor: [before] is ${before}`);
   try {
     // One-shot: the same short answer, printed.
@@ -387,7 +397,7 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
     }
   } finally {
     await mock.stop();
-    // The three compiled floors are ~100 MB each: nothing of a run stays in the temp directory.
+    // The compiled floors and the copies of zot are ~100 MB each: nothing of a run stays in the temp directory.
     for (const made of [dir, cwd, `${cwd}.stdout`]) rmSync(made, { recursive: true, force: true });
   }
 }
