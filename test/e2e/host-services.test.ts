@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, scriptedExtension } from "../fixtures/extensions/make.ts";
-import { anthropicMock, rpcFixture } from "../support/rpc-process.ts";
+import { anthropicMock, type RpcProcess, rpcFixture } from "../support/rpc-process.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
 const fixture = rpcFixture();
@@ -174,11 +174,7 @@ for (const language of ["python", "typescript"] as const) {
       const before = mock.requests.length;
       mock.push(...Array.from({ length: 5 }, () => ({ text: "ok" })));
       const rpc = fixture.spawn([...s.ext, ...anthropicMock(mock.url), "--model", "claude-sonnet-4-5"], { cwd: s.cwd, home: s.home });
-      const prompt = async () => {
-        const from = rpc.lines.length;
-        expect((await rpc.call({ type: "prompt", message: "hi" })).success).toBe(true);
-        await rpc.waitFor((l) => l.type === "done", from, "done");
-      };
+      const prompt = () => promptToDone(rpc);
       await prompt();
       expect((await rpc.call({ type: "set_model", model: "claude-haiku-4-5" })).success).toBe(true);
       await prompt();
@@ -203,11 +199,7 @@ for (const language of ["python", "typescript"] as const) {
       );
       const mock = fixture.llm([{ text: "one" }, { text: "two" }]);
       const rpc = fixture.spawn([...s.ext, ...anthropicMock(mock.url), "--model", "claude-sonnet-4-5"], { cwd: s.cwd, home: s.home });
-      const prompt = async () => {
-        const from = rpc.lines.length;
-        expect((await rpc.call({ type: "prompt", message: "hi" })).success).toBe(true);
-        await rpc.waitFor((l) => l.type === "done", from, "done");
-      };
+      const prompt = () => promptToDone(rpc);
       await prompt();
       expect((await rpc.call({ type: "set_model", model: "claude-haiku-4-5" })).success).toBe(true);
       await prompt();
@@ -258,6 +250,13 @@ function rawTypescriptNumber() {
   return s;
 }
 
+
+/** A prompt over rpc, accepted, and its turn to the end. */
+async function promptToDone(rpc: RpcProcess): Promise<void> {
+  const from = rpc.lines.length;
+  expect((await rpc.call({ type: "prompt", message: "hi" })).success).toBe(true);
+  await rpc.waitFor((l) => l.type === "done", from, "done");
+}
 describe("zot ext doctor", () => {
   test("names the skipped tool, the deferred one, the ready state and the log path; exit 1 on a protocol error", async () => {
     const s = setup("python");
