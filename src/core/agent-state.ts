@@ -76,8 +76,9 @@ export function estimateContext(state: AgentState): number {
   return state.messages.length === 0 ? 0 : estimateContextTokens(state.system, state.messages, toolSpecs(state));
 }
 
-export function contextUse(state: AgentState): ContextUse {
-  const window = state.model.context_window;
+/** The context as of the last call, against `model`'s window (the state's, unless said). */
+export function contextUse(state: AgentState, model: ModelInfo = state.model): ContextUse {
+  const window = model.context_window;
   return { tokens: state.contextTokens, window, fraction: window > 0 ? state.contextTokens / window : 0 };
 }
 

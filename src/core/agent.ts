@@ -167,8 +167,7 @@ export class Agent {
 
   /** The context against the agent's own model's window (a lent model's is the prompt's business). */
   contextUse(): ContextUse {
-    const { lentFrom } = this.state;
-    return contextUse(lentFrom ? { ...this.state, model: lentFrom.model } : this.state);
+    return contextUse(this.state, this.model);
   }
 
   // ── intents ─────────────────────────────────────────────────────────────────────────────────
@@ -316,10 +315,9 @@ export class Agent {
    * would be compacted (its whole window when auto-compaction is off): a prompt may start on it.
    */
   fitsIn(model: ModelInfo, promptText = ""): boolean {
-    const window = model.context_window;
     // The prompt's own text counts too (a command's expanded @files and `!` output), ~4 characters a token.
-    const tokens = this.state.contextTokens + Math.ceil(promptText.length / 4);
-    const fraction = window > 0 ? tokens / window : 1;
+    const window = model.context_window;
+    const fraction = window > 0 ? (this.state.contextTokens + Math.ceil(promptText.length / 4)) / window : 1;
     return fraction < (this.state.autoCompact > 0 ? this.state.autoCompact : 1);
   }
 
