@@ -3,7 +3,8 @@
 // a 20,000-delta answer compiles nothing with FTL, in -p, in --json on each wire API, in rpc and
 // in the TUI (a pseudo-terminal).
 // Before the path was marked, the same --json run made 4–6 FTL compiles. A new function on the
-// path that is not marked fails here.
+// path that is not marked fails here. And a short -p answer compiles nothing at any tier: the
+// thresholds the start leaves (cli/startup-over.ts) keep what the start ran from being compiled.
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +22,8 @@ const DELTAS = 20_000;
 const TEXT = Array.from({ length: DELTAS }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
 
 const ftlCompiles = (stderr: string) => stderr.split("\n").filter((line) => line.includes("using FTL"));
+const REPORT_EVERY_TIER = { BUN_JSC_reportBaselineCompileTimes: "1", BUN_JSC_reportDFGCompileTimes: "1", ...REPORT_FTL };
+const compiles = (stderr: string) => stderr.split("\n").filter((line) => / using (Baseline|DFG|FTL)/.test(line));
 
 const wires: [string, (m: MockLlm) => string[]][] = [
   ["anthropic", (m) => anthropicMock(m.url)],
@@ -54,6 +57,17 @@ describe("the stream's per-event path and the JIT", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${TEXT}\n`);
     expect(ftlCompiles(run.stderr)).toEqual([]);
+  });
+
+  test("-p: a short answer compiles nothing at all, with the thresholds the start leaves", async () => {
+    // The start runs some code a few hundred times (Array.prototype.filter among it); set back to the
+    // normal thresholds when the answer starts, it was compiled with Baseline on its next call: a
+    // compile a one-shot run never earns back (~0.7 MB of peak RSS). cli/startup-over.ts.
+    mock = startMockLlm([{ text: "Hello! How can I help you today?" }]);
+    const run = await zot(["-p", "hello", ...anthropicMock(mock.url)], { env: REPORT_EVERY_TIER });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Hello! How can I help you today?\n");
+    expect(compiles(run.stderr)).toEqual([]);
   });
 
   test("the TUI: a 20,000-delta answer to its end on screen, and no FTL compile", async () => {
