@@ -10,7 +10,8 @@ import type { ConfirmGate } from "../core/confirm-gate.ts";
 import { HookRunner } from "./hook-runner.ts";
 import { settingsPromptHooks } from "./prompt-points.ts";
 import { type SessionEndReason, SessionPoints, type SessionStartSource } from "./session-points.ts";
-import { settingsSources, SettingsHooksSources } from "./settings-sources.ts";
+import { settingsSources } from "./settings-locations.ts";
+import { SettingsHooksSources } from "./settings-sources.ts";
 import { SETTINGS_HOOKS_PARTICIPANT, toolHooksParticipant } from "./tool-participant.ts";
 
 export interface SettingsHooksOptions {
