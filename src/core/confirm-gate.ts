@@ -5,7 +5,8 @@
 // lives in this object and nowhere else. Calls the runtime marks as needing no question (reads
 // inside the working directory) pass unasked, and a question about a call that changes a file
 // carries the change as a diff, so a person never allows an edit by its path alone. A settings
-// hook's word on one call (hookVerdict: its PreToolUse "ask" or "allow") comes before all of that.
+// hook's or a permission rule's word on one call (hookVerdict: "ask" or "allow"; an ask beats an allow)
+// comes before all of that.
 import type { Decision, FailureRule, Participant, StagePayloads, ToolArgs } from "./intercept.ts";
 
 /** What the person answered. */
@@ -29,7 +30,7 @@ export interface ConfirmRequest {
   args: ToolArgs;
   /** what the call would change (an edit's or a write's unified diff), when the tool can say */
   diff?: string;
-  /** why this call is asked about although it would not be otherwise (a settings hook's `ask`) */
+  /** why this call is asked about although it would not be otherwise (a settings hook's or a permission rule's `ask`), as the person reads it */
   why?: string;
 }
 
@@ -128,12 +129,17 @@ export class ConfirmGate implements Participant {
   }
 
   /**
-   * A settings hook's word on the call with this id (its PreToolUse `permissionDecision`): "ask"
-   * asks the person even while confirmations are off or the tool is remembered, showing `reason`;
-   * "allow" lets it pass unasked. Read once, when the call reaches the gate.
+   * A settings hook's word on the call with this id (its PreToolUse `permissionDecision`), or a
+   * permission rule's: "ask" asks the person even while confirmations are off or the tool is
+   * remembered, showing `reason`; "allow" lets it pass unasked unless something asked. Read once,
+   * when the call reaches the gate.
    */
   hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void {
-    this.#hookVerdicts.set(id, { verdict, ...(reason ? { reason } : {}) });
+    // An ask holds against every allow (a PreToolUse hook's and a permission rule's, in either order).
+    const before = this.#hookVerdicts.get(id);
+    if (before?.verdict === "ask" && verdict === "allow") return;
+    const why = before?.verdict === "ask" ? [before.reason, reason].filter(Boolean).join("; ") : reason;
+    this.#hookVerdicts.set(id, { verdict, ...(why ? { reason: why } : {}) });
     // Bounded: a call denied before it reaches the gate never reads its verdict.
     if (this.#hookVerdicts.size > 256) this.#hookVerdicts.delete(this.#hookVerdicts.keys().next().value as string);
   }

@@ -22,7 +22,7 @@ const PENDING_MAX = 256;
 export interface GateAccess {
   /** whether a person can be asked (the TUI); without one a hook's `ask` refuses the call */
   readonly canAsk: boolean;
-  /** a hook's word on one call: ask about it whatever else holds, or let it pass unasked */
+  /** a hook's or a permission rule's word on one call: ask about it whatever else holds, or let it pass unasked */
   hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void;
 }
 
@@ -76,7 +76,7 @@ async function beforeTool(options: ToolHooksOptions, pending: Map<string, string
         reason: `tool call refused: a PreToolUse hook asked for the user's confirmation (${why}) and this run has no terminal to ask in; tell the user what you wanted to run`,
       };
     }
-    gate.hookVerdict(p.id, "ask", why);
+    gate.hookVerdict(p.id, "ask", `a hook asks: ${why}`);
   } else if (combined.allow) {
     gate?.hookVerdict(p.id, "allow");
   }

@@ -309,4 +309,29 @@ describe("composition with the chain", () => {
       [true, "the user declined"],
     ]);
   });
+
+  test("an ask holds against an allow, whichever comes first; two asks show both reasons", async () => {
+    const { asked, confirmer } = scripted([{ answer: "yes" }, { answer: "yes" }]);
+    const gate = new ConfirmGate({ confirmer, confirming: false });
+    const { agent, ran } = setup([call("bash", { command: "deploy" }), call("read", { path: "a" }), { text: "ok" }], gate);
+    agent.chain.add(
+      participant("verdicts", ["approve_tool"], async (_stage, payload: any) => {
+        if (payload.name === "bash") {
+          gate.hookVerdict(payload.id, "ask", "a hook asks: deploys need a human");
+          gate.hookVerdict(payload.id, "allow");
+        } else {
+          gate.hookVerdict(payload.id, "allow");
+          gate.hookVerdict(payload.id, "ask", "the rule asks");
+          gate.hookVerdict(payload.id, "ask", "the other rule asks");
+        }
+        return { action: "continue" };
+      }),
+    );
+    await agent.prompt({ text: "go" }, signal());
+    expect(asked.map((r) => [r.tool, r.why])).toEqual([
+      ["bash", "a hook asks: deploys need a human"],
+      ["read", "the rule asks; the other rule asks"],
+    ]);
+    expect(ran).toHaveLength(2);
+  });
 });

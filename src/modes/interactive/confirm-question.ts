@@ -129,8 +129,8 @@ class RequestBody implements Component {
     const { theme, request } = this;
     const preview = request.preview ? wrapText(request.preview, Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
     const rows = [truncateToWidth(`${theme.bold(request.tool)}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
-    // Asked because a settings hook wants it (its PreToolUse "ask"), not because of --no-yolo.
-    if (request.why) rows.push(...wrapText(`a hook asks: ${request.why}`, Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
+    // Asked because a settings hook or a permission rule wants it, not because of --no-yolo.
+    if (request.why) rows.push(...wrapText(request.why, Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
     if (request.diff) rows.push("", ...diffRows(request.diff, width, theme));
     const waiting = this.queued();
     if (waiting > 0) rows.push(theme.muted(`(${waiting} more queued)`));
