@@ -34,10 +34,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Claude Code's settings hooks: participants of the chain, like the extensions' hooks; they map
   // Claude Code's tool arguments onto the built-in tools' (tools/args.ts); their commands run in owned process groups
   "settings-hooks": ["core", "config", "protocol", "process", "tools"],
+  // Claude Code's permission rules: a participant of the chain, reading the settings files the
+  // settings hooks read (their sources and cache) and the file tools' paths as the tools resolve them
+  "permission-rules": ["core", "protocol", "settings-hooks", "tools"],
   // MCP servers: children like the extensions' (extensions/child.ts), tools deferred behind tool_search
   mcp: ["core", "config", "protocol", "process", "extensions", "tools", "version.ts"],
   // wires the concrete parts
-  runtime: ["config", "core", "extensions", "mcp", "settings-hooks", "commands", "protocol", "providers", "session", "skills", "tools", "version.ts"],
+  runtime: ["config", "core", "extensions", "mcp", "settings-hooks", "permission-rules", "commands", "protocol", "providers", "session", "skills", "tools", "version.ts"],
   // the controller sits on the runtime
   conversation: ["runtime", "config", "core", "extensions", "mcp", "commands", "protocol", "providers", "session", "skills", "tools", "version.ts"],
   // the front ends and the SDK use the controller, never what is under it

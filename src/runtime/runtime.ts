@@ -19,6 +19,7 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
+import { attachPermissionRules } from "../permission-rules/attach.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
@@ -288,6 +289,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
       await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
     }
+    // [permission rules] Claude Code's allow/ask/deny rules of the same settings files, in every mode.
+    const projectTrusted = options.trust === true || loaded?.trust.trusted === true || (await import("../config/trust-store.ts")).folderAnswer(home, cwd)?.trusted === true;
+    notes.push(...(await attachPermissionRules({ agent, cwd, home, userHome: env.HOME || homedir(), projectTrusted, gate: confirmGate, log: options.log ?? (() => {}) })));
     // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
     mcp?.attach(agent);
     const commandSources: CommandSource[] = [...(extensions ? [extensions] : []), ...(mcp ? [mcp] : [])];

@@ -327,6 +327,8 @@ describe("where hooks come from", () => {
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} hooks); it is skipped',
       "zot: .claude/settings.json: hooks.SubagentStop: zot has no such hook event, so its hooks do not run (zot runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact, Notification)",
       expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its hooks run until it is fixed$/),
+      // The same file holds the folder's permission rules (src/permission-rules), which say so too.
+      expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its permission rules hold until it is fixed$/),
     ]);
     // The one hook that was read still ran: exit 2 blocked the call.
     expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);

@@ -1,0 +1,73 @@
+// Claude Code's permission rules as a participant of the interception chain, at approve_tool (so
+// it judges the arguments every rewrite left, the ones the tool will run with), first of the
+// approvers: a deny rule denies the call, naming the rule and its file; an ask rule has the
+// confirmation gate ask the person even while confirmations are off (with nobody to ask: `-p`,
+// `--json`, rpc, the call is refused and the model told why); an allow rule lets the call past the
+// gate unasked (`--no-yolo`). A call no rule decides goes on as it would have.
+// Rule: the rules are read at each call (a file read again only when it changed); a failure of
+// the participant denies the call, since a rule it could not judge may have been a deny.
+// (attach.ts puts it on an agent.)
+import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
+import type { InterceptStage } from "../protocol/events.ts";
+import type { GateAccess } from "../settings-hooks/tool-participant.ts";
+import { resolveToolPath } from "../tools/args.ts";
+import { judge, type RuledCall } from "./judge.ts";
+import type { PermissionRule } from "./rule.ts";
+
+export const PERMISSION_RULES_PARTICIPANT = "permission-rules";
+
+export interface RulesParticipantOptions {
+  /** the rules as they are now */
+  rules(): Promise<readonly PermissionRule[]>;
+  /** whether `name` is one of zot's built-in tools */
+  isBuiltin(name: string): boolean;
+  /** the working directory, for a call's relative path */
+  cwd(): string;
+  gate?: GateAccess;
+}
+
+export function permissionRulesParticipant(options: RulesParticipantOptions): Participant {
+  return {
+    name: PERMISSION_RULES_PARTICIPANT,
+    priority: Number.NEGATIVE_INFINITY,
+    stages: ["approve_tool"],
+    timeoutMs: 5000,
+    onFailure: "deny",
+    async decide<S extends InterceptStage>(stage: S, payload: StagePayloads[S]): Promise<Decision<S>> {
+      if (stage !== "approve_tool") return { action: "continue" };
+      const call = payload as StagePayloads["approve_tool"];
+      const judged = judge(await options.rules(), ruledCall(call.name, call.args, options.isBuiltin(call.name), options.cwd()));
+      if (!judged) return { action: "continue" };
+      const named = judged.rules.map((rule) => `"${rule.text}" (${rule.source})`).join(", ");
+      switch (judged.verdict) {
+        case "deny":
+          return { action: "deny", reason: `tool call denied by the permission rule ${named}` } as Decision<S>;
+        case "ask":
+          if (!options.gate?.canAsk) {
+            return {
+              action: "deny",
+              reason: `tool call refused: the permission rule ${named} asks for the user's confirmation and this run has no terminal to ask in; tell the user what you wanted to run`,
+            } as Decision<S>;
+          }
+          options.gate.hookVerdict(call.id, "ask", `the permission rule ${named} asks`);
+          return { action: "continue" };
+        case "allow":
+          options.gate?.hookVerdict(call.id, "allow");
+          return { action: "continue" };
+      }
+    },
+  };
+}
+
+/** A call as the rules read it: bash's command, the file tools' absolute path, skill's name. */
+function ruledCall(name: string, args: Record<string, unknown>, builtin: boolean, cwd: string): RuledCall {
+  const text = (...keys: string[]) => keys.map((key) => args[key]).find((value): value is string => typeof value === "string");
+  const file = text("path", "file_path");
+  return {
+    name,
+    builtin,
+    ...(name === "bash" ? { command: text("command", "cmd") ?? "" } : {}),
+    ...(file !== undefined && file !== "" ? { path: resolveToolPath(cwd, file) } : {}),
+    ...(name === "skill" ? { skill: text("name", "skill", "skill_name") } : {}),
+  };
+}

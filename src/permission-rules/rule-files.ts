@@ -1,0 +1,80 @@
+// The permission rules of the settings files Claude Code and zot read: `permissions.allow`, `.ask`
+// and `.deny` of ~/.claude/settings.json, $ZOT_HOME/settings.json, the folder's
+// .claude/settings.json and .claude/settings.local.json. Every file's rules count together.
+// Rule: a folder's files are read whether or not it is trusted, since deny and ask only hold zot
+// back; their allow rules, which let calls past the confirmation gate, count only in a trusted
+// folder. A file is read again when it changed, so an edited rule holds from the next tool call;
+// what cannot be read is a warning naming the file and the rule, once per version of the file.
+import * as v from "valibot";
+import { isJsonObject } from "../protocol/json-object.ts";
+import { issueSentence } from "../protocol/schema-issue.ts";
+import { SettingsFileCache, settingsSources } from "../settings-hooks/settings-locations.ts";
+import type { SettingsSource } from "../settings-hooks/settings-file.ts";
+import type { PathAnchors } from "./path-pattern.ts";
+import { type PermissionRule, parseRule, type RuleVerdict } from "./rule.ts";
+
+export interface RuleFilesOptions extends PathAnchors {
+  /** $ZOT_HOME */
+  home: string;
+  /** the folder's workspace trust: its files' allow rules count only when trusted */
+  projectTrusted: boolean;
+  /** a file's warnings */
+  warn(message: string): void;
+}
+
+const RuleList = v.optional(v.array(v.unknown(), 'must be a list of rules, ["Bash(npm test)", …]'));
+const Permissions = v.looseObject({
+  permissions: v.optional(
+    v.looseObject({ allow: RuleList, ask: RuleList, deny: RuleList }, 'must be an object {"allow": […], "ask": […], "deny": […]}'),
+  ),
+});
+
+const VERDICTS: readonly RuleVerdict[] = ["deny", "ask", "allow"];
+
+export class PermissionRuleFiles {
+  private readonly sources: SettingsSource[];
+  private readonly files: SettingsFileCache<PermissionRule[]>;
+
+  constructor(private readonly options: RuleFilesOptions) {
+    this.sources = settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: true });
+    this.files = new SettingsFileCache<PermissionRule[]>(
+      [],
+      (text, source) => this.parse(text, source),
+      (problem, source) => options.warn(`${source.label}: ${problem}; its permission rules do not hold`),
+    );
+  }
+
+  /** Every file's rules as they are now. */
+  current(): PermissionRule[] {
+    return this.sources.flatMap((source) => this.files.read(source));
+  }
+
+  private parse(text: string, source: SettingsSource): PermissionRule[] {
+    const warn = (message: string) => this.options.warn(`${source.label}: ${message}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text.replace(/^\uFEFF/, ""));
+    } catch (error) {
+      warn(`is not valid JSON (${(error as Error).message}); none of its permission rules hold until it is fixed`);
+      return [];
+    }
+    if (!isJsonObject(json)) {
+      warn("must be a JSON object; none of its permission rules hold until it is fixed");
+      return [];
+    }
+    const file = v.safeParse(Permissions, json);
+    if (!file.success) {
+      warn(`${issueSentence(file.issues)}; none of its permission rules hold until it is fixed`);
+      return [];
+    }
+    const rules: PermissionRule[] = [];
+    for (const verdict of VERDICTS) {
+      (file.output.permissions?.[verdict] ?? []).forEach((text, i) => {
+        const parsed = typeof text === "string" ? parseRule(text, verdict, source.label, this.options) : { error: 'must be a rule as text, "Tool" or "Tool(…)"' };
+        if ("error" in parsed) warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; it is skipped`);
+        else if (verdict !== "allow" || source.scope === "user" || this.options.projectTrusted) rules.push(parsed);
+      });
+    }
+    return rules;
+  }
+}

@@ -1,0 +1,124 @@
+// Rules as Claude Code writes them, judged against zot's tool calls: the tool names that map, the
+// order deny → ask → allow, a command line judged by its commands, a path by where it leads.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { judge, type RuledCall } from "../../src/permission-rules/judge.ts";
+import { type PermissionRule, parseRule, type RuleVerdict } from "../../src/permission-rules/rule.ts";
+import { tempDir } from "../support/zot.ts";
+
+const anchors = { cwd: "/work/project", userHome: "/home/ann" };
+
+function rules(lists: Partial<Record<RuleVerdict, string[]>>): PermissionRule[] {
+  return (["deny", "ask", "allow"] as const).flatMap((verdict) =>
+    (lists[verdict] ?? []).map((text) => {
+      const rule = parseRule(text, verdict, ".claude/settings.json", anchors);
+      if ("error" in rule) throw new Error(`${text}: ${rule.error}`);
+      return rule;
+    }),
+  );
+}
+const bash = (command: string): RuledCall => ({ name: "bash", builtin: true, command });
+const file = (name: string, path: string): RuledCall => ({ name, builtin: true, path });
+const verdict = (lists: Partial<Record<RuleVerdict, string[]>>, call: RuledCall) => judge(rules(lists), call)?.verdict;
+
+describe("reading a rule", () => {
+  test("a rule zot cannot read is an error that says why, never a rule", () => {
+    expect(parseRule("Bash(rm -rf", "deny", "f", anchors)).toEqual({ error: "has an opening ( without its closing )" });
+    expect("error" in parseRule("", "deny", "f", anchors)).toBe(true);
+    expect("error" in parseRule("mcp__github(x)", "deny", "f", anchors)).toBe(true);
+    expect(parseRule("my_tool(x)", "deny", "f", anchors)).toEqual({
+      error: 'zot reads what is in brackets only for Bash, Read, Edit, Write and Skill; "my_tool" has no such part',
+    });
+  });
+
+  test("Claude Code's tools that zot does not have match nothing", () => {
+    for (const name of ["WebFetch(domain:example.com)", "Grep", "Task", "WebSearch"]) {
+      expect(verdict({ deny: [name] }, bash("curl example.com"))).toBeUndefined();
+    }
+  });
+});
+
+describe("tool names", () => {
+  test("Bash is zot's bash, with or without a command; zot's own lowercase names work too", () => {
+    expect(verdict({ deny: ["Bash"] }, bash("ls"))).toBe("deny");
+    expect(verdict({ deny: ["Bash(*)"] }, bash("ls"))).toBe("deny");
+    expect(verdict({ deny: ["bash(rm *)"] }, bash("rm x"))).toBe("deny");
+    expect(verdict({ deny: ["Bash"] }, { name: "bash", builtin: false, command: "ls" })).toBeUndefined();
+  });
+
+  test("Read is read; Edit, Write and MultiEdit are edit and write", () => {
+    expect(verdict({ deny: ["Read(./.env)"] }, file("read", "/work/project/.env"))).toBe("deny");
+    expect(verdict({ deny: ["Read(./.env)"] }, file("write", "/work/project/.env"))).toBeUndefined();
+    for (const rule of ["Edit(./.env)", "Write(./.env)", "MultiEdit(./.env)"]) {
+      expect(verdict({ deny: [rule] }, file("edit", "/work/project/.env"))).toBe("deny");
+      expect(verdict({ deny: [rule] }, file("write", "/work/project/.env"))).toBe("deny");
+      expect(verdict({ deny: [rule] }, file("read", "/work/project/.env"))).toBeUndefined();
+    }
+  });
+
+  test("MCP rules: a server, its every tool, one tool", () => {
+    const call = { name: "mcp__github__create_issue", builtin: false };
+    expect(verdict({ deny: ["mcp__github"] }, call)).toBe("deny");
+    expect(verdict({ deny: ["mcp__github__*"] }, call)).toBe("deny");
+    expect(verdict({ deny: ["mcp__github__create_issue"] }, call)).toBe("deny");
+    expect(verdict({ deny: ["mcp__github__delete_repo"] }, call)).toBeUndefined();
+    expect(verdict({ deny: ["mcp__git"] }, call)).toBeUndefined();
+  });
+
+  test("Skill(name) is the skill tool's skill; any other name is a tool of that name", () => {
+    expect(verdict({ ask: ["Skill(deploy*)"] }, { name: "skill", builtin: true, skill: "deploy-prod" })).toBe("ask");
+    expect(verdict({ ask: ["Skill(deploy*)"] }, { name: "skill", builtin: true, skill: "review" })).toBeUndefined();
+    expect(verdict({ deny: ["publish"] }, { name: "publish", builtin: false })).toBe("deny");
+  });
+});
+
+describe("the order: deny, then ask, then allow, whatever is more specific", () => {
+  test("a broad deny wins over a narrow allow, and an ask over an allow", () => {
+    expect(verdict({ deny: ["Bash(aws *)"], allow: ["Bash(aws s3 ls)"] }, bash("aws s3 ls"))).toBe("deny");
+    expect(verdict({ ask: ["Bash(git push *)"], allow: ["Bash(git *)"] }, bash("git push origin"))).toBe("ask");
+    expect(verdict({ allow: ["Bash(git *)"] }, bash("git status"))).toBe("allow");
+    expect(verdict({ allow: ["Bash(git *)"] }, bash("make"))).toBeUndefined();
+  });
+});
+
+describe("a command line", () => {
+  test("a deny or ask rule holds when any of its commands matches, with or without assignments", () => {
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("make && rm -rf /"))).toBe("deny");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("echo $(rm -rf /)"))).toBe("deny");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("FORCE=1 rm -rf /"))).toBe("deny");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("timeout 5 rm -rf /"))).toBe("deny");
+    expect(verdict({ deny: ["Bash(curl * | sh)"] }, bash("curl x.sh | sh"))).toBe("deny");
+  });
+
+  test("an allow rule lets a line through only when every command of it is allowed", () => {
+    expect(verdict({ allow: ["Bash(npm *)"] }, bash("npm test && rm -rf /"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(npm *)", "Bash(git status)"] }, bash("npm test && git status"))).toBe("allow");
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $(rm x)"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(npm test)"] }, bash("FOO=1 npm test"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(npm test && npm run lint)"] }, bash("npm test && npm run lint"))).toBe("allow");
+  });
+});
+
+describe("a path", () => {
+  test("a deny rule holds on the path or on where a link leads; an allow rule needs both", () => {
+    const dir = tempDir("zot-perm-links-");
+    mkdirSync(join(dir, "secrets"));
+    writeFileSync(join(dir, "secrets", "key.pem"), "k");
+    symlinkSync(join(dir, "secrets", "key.pem"), join(dir, "innocent.txt"));
+    const at = { cwd: dir, userHome: "/home/ann" };
+    const parsed = (text: string, as: RuleVerdict) => {
+      const rule = parseRule(text, as, "f", at);
+      if ("error" in rule) throw new Error(rule.error);
+      return rule;
+    };
+    expect(judge([parsed("Read(./secrets/**)", "deny")], file("read", join(dir, "innocent.txt")))?.verdict).toBe("deny");
+    expect(judge([parsed("Read(./*.txt)", "allow")], file("read", join(dir, "innocent.txt")))).toBeUndefined();
+    expect(judge([parsed("Read(./*.txt)", "allow")], file("read", join(dir, "plain.txt")))?.verdict).toBe("allow");
+  });
+
+  test("a rule with a path does not match a call without one; a rule without a path does", () => {
+    expect(verdict({ deny: ["Read(./x)"] }, { name: "read", builtin: true })).toBeUndefined();
+    expect(verdict({ deny: ["Read"] }, { name: "read", builtin: true })).toBe("deny");
+  });
+});

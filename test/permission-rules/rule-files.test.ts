@@ -1,0 +1,84 @@
+// The permission rules of the settings files: which files, what an untrusted folder's files count
+// for, what a broken file or rule says, and a file edited mid-run.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { PermissionRuleFiles } from "../../src/permission-rules/rule-files.ts";
+import { tempDir } from "../support/zot.ts";
+
+function setup(files: Record<string, unknown>, projectTrusted = true) {
+  const cwd = tempDir("zot-perm-cwd-");
+  const home = tempDir("zot-perm-home-");
+  const userHome = tempDir("zot-perm-user-");
+  const where: Record<string, string> = {
+    project: join(cwd, ".claude", "settings.json"),
+    local: join(cwd, ".claude", "settings.local.json"),
+    user: join(userHome, ".claude", "settings.json"),
+    zot: join(home, "settings.json"),
+  };
+  const put = (which: string, content: unknown) => {
+    mkdirSync(dirname(where[which]!), { recursive: true });
+    writeFileSync(where[which]!, typeof content === "string" ? content : JSON.stringify(content));
+  };
+  for (const [which, content] of Object.entries(files)) put(which, content);
+  const warnings: string[] = [];
+  const reader = new PermissionRuleFiles({ cwd, home, userHome, projectTrusted, warn: (m) => warnings.push(m) });
+  const summary = () => reader.current().map((r) => `${r.verdict} ${r.text} (${r.source})`);
+  return { put, summary, warnings };
+}
+
+describe("the files", () => {
+  test("every file's rules count: ~/.claude, $ZOT_HOME, the folder's settings.json and settings.local.json", () => {
+    const s = setup({
+      user: { permissions: { deny: ["Read(~/.ssh/**)"] } },
+      zot: { permissions: { ask: ["Bash(git push *)"] } },
+      project: { permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"] }, hooks: {} },
+      local: { permissions: { allow: ["Bash(make)"] } },
+    });
+    expect(s.summary()).toEqual([
+      "deny Read(~/.ssh/**) (~/.claude/settings.json)",
+      "ask Bash(git push *) ($ZOT_HOME/settings.json)",
+      "deny Read(./.env) (.claude/settings.json)",
+      "allow Bash(npm test) (.claude/settings.json)",
+      "allow Bash(make) (.claude/settings.local.json)",
+    ]);
+    expect(s.warnings).toEqual([]);
+  });
+
+  test("an untrusted folder's deny and ask rules hold; its allow rules do not, the user's do", () => {
+    const s = setup(
+      {
+        user: { permissions: { allow: ["Bash(ls)"] } },
+        project: { permissions: { allow: ["Bash"], ask: ["Edit"], deny: ["Read(./.env)"] } },
+      },
+      false,
+    );
+    expect(s.summary()).toEqual(["allow Bash(ls) (~/.claude/settings.json)", "deny Read(./.env) (.claude/settings.json)", "ask Edit (.claude/settings.json)"]);
+  });
+});
+
+describe("what cannot be read", () => {
+  test("a rule zot cannot read is skipped with a warning naming the file, the list and the rule; the rest hold", () => {
+    const s = setup({ project: { permissions: { deny: ["Bash(rm -rf", "Read(./.env)"] } } });
+    expect(s.summary()).toEqual(["deny Read(./.env) (.claude/settings.json)"]);
+    expect(s.warnings).toEqual(['.claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); it is skipped']);
+  });
+
+  test("a file that is not JSON, or whose permissions are not lists of text, says so once", () => {
+    const s = setup({ project: "{ not json", local: { permissions: { deny: "Bash" } } });
+    expect(s.summary()).toEqual([]);
+    s.summary();
+    expect(s.warnings).toHaveLength(2);
+    expect(s.warnings[0]).toStartWith(".claude/settings.json: is not valid JSON (");
+    expect(s.warnings[0]).toEndWith("; none of its permission rules hold until it is fixed");
+    expect(s.warnings[1]).toStartWith(".claude/settings.local.json: ");
+    expect(s.warnings[1]).toContain("permissions.deny");
+  });
+});
+
+test("a file edited mid-run holds from the next read", () => {
+  const s = setup({ project: { permissions: { deny: ["Bash(rm *)"] } } });
+  expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)"]);
+  s.put("project", { permissions: { deny: ["Bash(rm *)", "Bash(curl *)"] } });
+  expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)", "deny Bash(curl *) (.claude/settings.json)"]);
+});
