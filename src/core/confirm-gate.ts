@@ -144,6 +144,14 @@ export class ConfirmGate implements Participant {
     if (this.#hookVerdicts.size > 256) this.#hookVerdicts.delete(this.#hookVerdicts.keys().next().value as string);
   }
 
+  /**
+   * Drops the verdict held for this id: a call an approver denied before it reached the gate left
+   * its verdict unread, and a model may give a later call the same id.
+   */
+  forget(id: string): void {
+    this.#hookVerdicts.delete(id);
+  }
+
   /** Called just before a person is asked about a call (extensions' tool_confirmation_requested). */
   onAsk(listener: (request: ConfirmRequest) => void): () => void {
     this.#askListeners.add(listener);

@@ -1,15 +1,18 @@
 // The command of a Bash(…) permission rule, as Claude Code reads it: `Bash(npm run build)` is that
 // command exactly; `*` is any run of characters, spaces too (`Bash(git * main)`); a trailing ` *`
 // also matches the command alone (`Bash(ls *)` matches `ls` and `ls -la`, not `lsof`); the older
-// `Bash(npm run test:*)` is `Bash(npm run test *)`. A command line is judged by its parts: the
-// commands joined by `;`, `&&`, `||`, `|`, `&` or a new line, and those inside `$(…)` or backticks,
-// each without the wrappers that only run it (`timeout 30`, `nice -n 5`, `nohup`, `time`, `stdbuf`).
-// Rule: a deny or ask rule holds when any part matches, read with or without its leading
-// `NAME=value` assignments; an allow rule holds only when every part is allowed, as written.
-// This reads the command's text, not what a shell will run: `bash -c "rm …"` or a script file is
-// one command to it, as to Claude Code.
+// `Bash(npm run test:*)` is `Bash(npm run test *)`. A command line is judged by its commands: the
+// ones joined by `;`, `&&`, `||`, `|`, `&` or a new line, the ones inside `$(…)`, `` `…` ``, `<(…)`
+// and `>(…)`, the ones after `if`, `then`, `do` and the like and inside a function's body, each
+// without the wrappers that only run it (`timeout 30`, `nice -n 5`, `nohup`, `time`, `stdbuf`).
+// Rule: a deny or ask rule holds when any command matches in any reading of it (as written;
+// without its `NAME=value` assignments; with its quotes and backslashes taken out and its spaces
+// folded, as the shell would run it); an allow rule holds only when every command is allowed as
+// written. A line this cannot read (a quote or a bracket left open) is never allowed by a rule.
+// This reads the command's text, not what a shell will run: `bash -c "rm …"`, `env rm` or a script
+// file is one command to it, as to Claude Code.
 
-/** True when the rule's command pattern matches one command (a part of a command line). */
+/** True when the rule's command pattern matches one command (a command of a command line). */
 export type CommandTest = (command: string) => boolean;
 
 export function compileCommandPattern(pattern: string): CommandTest {
@@ -25,33 +28,81 @@ export function compileCommandPattern(pattern: string): CommandTest {
   return (command) => matcher.test(command);
 }
 
-/** The commands a command line runs, each as written and without its wrappers, in order. */
-export function commandParts(line: string): string[] {
-  const parts: string[] = [];
-  for (const raw of splitLine(line)) {
-    const part = unwrap(stripGrouping(raw));
-    if (part !== "") parts.push(part);
-  }
-  return parts;
+/** A command line's commands, and whether all of it could be read. */
+export interface CommandLine {
+  /** each command as written, without grouping, keywords and wrappers, in order */
+  commands: string[];
+  /** false when a quote or a bracket was left open: nothing of it can be allowed */
+  readable: boolean;
 }
 
-/** The same command without its leading `NAME=value` assignments (for deny and ask rules). */
-export function withoutAssignments(command: string): string {
+export function commandLine(line: string): CommandLine {
+  const split = splitLine(line.replace(/\\\r?\n/g, ""));
+  const commands: string[] = [];
+  for (const raw of split.pieces) {
+    const command = unwrap(stripSyntax(raw));
+    if (command !== "") commands.push(command);
+  }
+  return { commands, readable: split.readable };
+}
+
+/** The readings of one command a deny or ask rule is tried on: as written, and as the shell runs it. */
+export function readingsOf(command: string): string[] {
+  const readings = new Set([command]);
+  let bare = command;
+  for (;;) {
+    const next = unwrap(withoutAssignments(bare));
+    if (next === bare) break;
+    bare = next;
+  }
+  readings.add(bare);
+  readings.add(unquoted(bare));
+  return [...readings];
+}
+
+/** The command without its leading `NAME=value` assignments. */
+function withoutAssignments(command: string): string {
   let rest = command;
   for (let match = ASSIGNMENT.exec(rest); match; match = ASSIGNMENT.exec(rest)) rest = rest.slice(match[0].length);
   return rest;
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*\s+/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\])*\s+/;
 
-const SEPARATORS = ["&&", "||", "|&", ";;", ";", "|", "&", "\n"];
+/** The command with quotes and backslashes taken out and runs of spaces folded, as the shell reads its words. */
+function unquoted(command: string): string {
+  let out = "";
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else out += c;
+    } else if (c === "\\" && i + 1 < command.length) {
+      out += command[++i];
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else out += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else {
+      out += /\s/.test(c) ? " " : c;
+    }
+  }
+  return out.replace(/ {2,}/g, " ").trim();
+}
+
+const SEPARATORS = ["&&", "||", "|&", ";;", ";&", ";", "|", "&", "\n"];
+/** Where a command of its own starts inside a line: $( (and $((, which may be one), <( and >(. */
+const SUBSTITUTIONS = ["$(", "<(", ">("];
 
 /**
- * The pieces of a command line between its operators, outside quotes; the text of each `$(…)` and
- * `` `…` `` is a command line of its own, split too.
+ * The pieces of a command line between its operators, outside quotes; the text of each
+ * substitution is a command line of its own, split too.
  */
-function splitLine(line: string): string[] {
+function splitLine(line: string): { pieces: string[]; readable: boolean } {
   const pieces: string[] = [];
+  let readable = true;
   let current = "";
   let quote: "'" | '"' | undefined;
   for (let i = 0; i < line.length; i++) {
@@ -66,18 +117,23 @@ function splitLine(line: string): string[] {
       i++;
       continue;
     }
-    if (c === "$" && line[i + 1] === "(" && line[i + 2] !== "(") {
+    const substitution = SUBSTITUTIONS.find((s) => line.startsWith(s, i));
+    if (substitution) {
       const end = closingParen(line, i + 2);
-      const inner = line.slice(i + 2, end);
-      pieces.push(...splitLine(inner));
+      if (end === line.length) readable = false;
+      const inner = splitLine(line.slice(i + 2, end));
+      pieces.push(...inner.pieces);
+      if (!inner.readable) readable = false;
       current += line.slice(i, Math.min(end + 1, line.length));
       i = end;
       continue;
     }
     if (c === "`") {
       const end = line.indexOf("`", i + 1);
-      const inner = line.slice(i + 1, end === -1 ? line.length : end);
-      pieces.push(...splitLine(inner));
+      if (end === -1) readable = false;
+      const inner = splitLine(line.slice(i + 1, end === -1 ? line.length : end));
+      pieces.push(...inner.pieces);
+      if (!inner.readable) readable = false;
       current += line.slice(i, end === -1 ? line.length : end + 1);
       i = end === -1 ? line.length : end;
       continue;
@@ -103,11 +159,12 @@ function splitLine(line: string): string[] {
     }
     current += c;
   }
+  if (quote) readable = false;
   pieces.push(current);
-  return pieces;
+  return { pieces, readable };
 }
 
-/** Where the `)` that closes a `$(` opened before `from` is (or the line's end). */
+/** Where the `)` that closes a bracket opened before `from` is (the line's length when none does). */
 function closingParen(line: string, from: number): number {
   let depth = 1;
   let quote: "'" | '"' | undefined;
@@ -126,14 +183,19 @@ function closingParen(line: string, from: number): number {
   return line.length;
 }
 
-/** `( cd x; make )` and `{ make; }` run their commands: the brackets are not part of them. */
-function stripGrouping(piece: string): string {
+/** Words of the shell's grammar that come before a command: the command is what follows them. */
+const LEADING = /^(?:!|if|then|else|elif|do|while|until|time)(?:\s+|$)|^[({]|^case\s.*?\sin\s+|^[^\s()|;&]+\)\s*/;
+/** `name() {` and `function name {`: a function's body runs commands too. */
+const FUNCTION_HEAD = /^(?:function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s*\(\))\s*/;
+
+/** The command a piece runs, without the shell syntax around it (brackets, keywords, a function's head). */
+function stripSyntax(piece: string): string {
   let part = piece.trim();
   for (;;) {
     const next = part
-      .replace(/^[({]\s*/, "")
-      .replace(/\s*[)}]$/, "")
-      .replace(/^!\s+/, "")
+      .replace(FUNCTION_HEAD, "")
+      .replace(LEADING, "")
+      .replace(/\s*[)}]+$/, "")
       .trim();
     if (next === part) return part;
     part = next;
@@ -150,21 +212,23 @@ function unwrap(command: string): string {
   }
 }
 
+const TAKES_VALUE: Record<string, RegExp> = {
+  timeout: /^(-s|--signal|-k|--kill-after)$/,
+  nice: /^(-n|--adjustment)$/,
+  stdbuf: /^(-i|-o|-e|--input|--output|--error)$/,
+};
+
 function unwrapOnce(command: string): string {
   const match = /^(timeout|nice|nohup|time|stdbuf)(?:\s+|$)/.exec(command);
   if (!match) return command;
+  const wrapper = match[1]!;
   let rest = command.slice(match[0].length);
   const option = /^(-\S+)(?:\s+|$)/;
-  const takesValue: Record<string, RegExp> = {
-    timeout: /^(-s|--signal|-k|--kill-after)$/,
-    nice: /^(-n|--adjustment)$/,
-    stdbuf: /^(-i|-o|-e|--input|--output|--error)$/,
-  };
   for (let opt = option.exec(rest); opt; opt = option.exec(rest)) {
     rest = rest.slice(opt[0].length);
-    if (takesValue[match[1]!]?.test(opt[1]!)) rest = rest.replace(/^\S+\s*/, "");
+    if (TAKES_VALUE[wrapper]?.test(opt[1]!)) rest = rest.replace(/^\S+\s*/, "");
   }
-  // timeout's duration comes before the command it runs.
-  if (match[1] === "timeout") rest = rest.replace(/^\d+(?:\.\d+)?[smhd]?\s+/, "");
+  // timeout's duration (30, 1.5s, .5, 1e1…) comes before the command it runs.
+  if (wrapper === "timeout") rest = rest.replace(/^\S+\s*/, "");
   return rest.trim();
 }

@@ -1,12 +1,14 @@
 // Which rule decides a tool call, in Claude Code's order: a matching deny rule, else a matching ask
 // rule, else a matching allow rule; none leaves the call to zot's usual rules (runs, or the
 // confirmation gate asks with --no-yolo). A rule's specificity changes nothing: `Bash(git *)` in
-// deny wins over `Bash(git status)` in allow.
-// Rule: deny and ask look for any reason to hold (any command of a command line, any name a path
-// goes by); allow looks for a reason on every count (every command of the line, the path and the
-// file it leads to), so a line or a link cannot carry a call past what was allowed.
-import { commandParts, withoutAssignments } from "./bash-pattern.ts";
+// deny wins over `Bash(git status)` in allow. Two things ask whatever the allow rules say: a
+// command line a Bash deny or ask rule cannot read to its end, and a change to a file that holds
+// the rules (the model does not edit away what holds it back).
+// Rule: deny and ask look for any reason to hold (any command of a line, in any reading; the path or
+// where it leads); allow looks for a reason on every count (every command as written, the path and
+// where it leads), so a line or a link cannot carry a call past what was allowed.
 import { realPathOf } from "../tools/sandbox.ts";
+import { commandLine, readingsOf } from "./bash-pattern.ts";
 import type { PermissionRule, RuleVerdict } from "./rule.ts";
 
 /** A tool call as the rules read it. */
@@ -19,36 +21,54 @@ export interface RuledCall {
   command?: string;
   /** read, edit, write: the absolute path */
   path?: string;
-  /** skill: the skill's name */
-  skill?: string;
+  /** skill: the skill's name as written, and as the skill tool reads it (no `/`, lower case) */
+  skill?: readonly string[];
 }
 
 export interface Judgement {
   verdict: RuleVerdict;
-  /** the rules that decided, with their files */
-  rules: PermissionRule[];
+  /** what decided, as the user and the model read it: `the permission rule "Bash(rm *)" (.claude/settings.json)` */
+  because: string;
 }
 
-export function judge(rules: readonly PermissionRule[], call: RuledCall): Judgement | undefined {
+export interface RuleBook {
+  rules: readonly PermissionRule[];
+  /** the files the rules are in (absolute), which a change asks about while they hold rules */
+  files: readonly string[];
+}
+
+export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
+  const { rules } = book;
+  const line = call.builtin && call.name === "bash" ? commandLine(call.command ?? "") : undefined;
+  const named = (found: readonly PermissionRule[]) => `the permission rule${found.length > 1 ? "s" : ""} ${found.map((r) => `"${r.text}" (${r.source})`).join(", ")}`;
+
   for (const verdict of ["deny", "ask"] as const) {
-    const rule = rules.find((r) => r.verdict === verdict && holds(r, call, "any"));
-    if (rule) return { verdict, rules: [rule] };
+    const rule = rules.find((r) => r.verdict === verdict && holds(r, call, line));
+    if (rule) return { verdict, because: named([rule]) };
   }
+  if (line && !line.readable) {
+    const unread = rules.filter((r) => r.verdict !== "allow" && r.target.kind === "bash" && r.target.command);
+    if (unread.length > 0) return { verdict: "ask", because: `${named(unread)}, which cannot be checked on a command with a quote or a bracket left open,` };
+  }
+  if (rules.length > 0 && changesRuleFile(book.files, call)) {
+    return { verdict: "ask", because: `a change to ${call.path}, a file that holds permission rules,` };
+  }
+
   const allows = rules.filter((r) => r.verdict === "allow");
-  if (call.builtin && call.name === "bash" && call.command !== undefined) {
-    const line = call.command.trim();
-    const whole = allows.find((r) => r.target.kind === "bash" && (r.target.command === undefined || r.target.exact === line));
-    if (whole) return { verdict: "allow", rules: [whole] };
-    const parts = commandParts(line);
-    const by = parts.map((part) => allows.find((r) => r.target.kind === "bash" && r.target.command?.(part)));
-    if (parts.length > 0 && by.every((rule) => rule !== undefined)) return { verdict: "allow", rules: [...new Set(by as PermissionRule[])] };
+  if (line) {
+    if (!line.readable) return undefined;
+    const whole = (call.command ?? "").trim();
+    const all = allows.find((r) => r.target.kind === "bash" && (r.target.command === undefined || r.target.exact === whole));
+    if (all) return { verdict: "allow", because: named([all]) };
+    const by = line.commands.map((command) => allows.find((r) => r.target.kind === "bash" && r.target.command?.(command)));
+    if (line.commands.length > 0 && by.every((rule) => rule !== undefined)) return { verdict: "allow", because: named([...new Set(by as PermissionRule[])]) };
     return undefined;
   }
-  const rule = allows.find((r) => holds(r, call, "every"));
-  return rule ? { verdict: "allow", rules: [rule] } : undefined;
+  const rule = allows.find((r) => holds(r, call, undefined, "every"));
+  return rule ? { verdict: "allow", because: named([rule]) } : undefined;
 }
 
-function holds(rule: PermissionRule, call: RuledCall, reading: "any" | "every"): boolean {
+function holds(rule: PermissionRule, call: RuledCall, line: ReturnType<typeof commandLine> | undefined, reading: "any" | "every" = "any"): boolean {
   const { target } = rule;
   switch (target.kind) {
     case "none":
@@ -56,11 +76,11 @@ function holds(rule: PermissionRule, call: RuledCall, reading: "any" | "every"):
     case "tool":
       return target.matches(call.name);
     case "bash": {
-      if (!call.builtin || call.name !== "bash") return false;
-      if (!target.command) return true;
-      const line = call.command ?? "";
-      if (target.command(line.trim())) return true;
-      return commandParts(line).some((part) => target.command!(part) || target.command!(withoutAssignments(part)));
+      if (!line) return false;
+      const test = target.command;
+      if (!test) return true;
+      if (test((call.command ?? "").trim())) return true;
+      return line.commands.some((command) => readingsOf(command).some(test));
     }
     case "path": {
       if (!call.builtin || !target.tools.includes(call.name)) return false;
@@ -69,8 +89,17 @@ function holds(rule: PermissionRule, call: RuledCall, reading: "any" | "every"):
       const names = [call.path, realPathOf(call.path)];
       return reading === "any" ? names.some(target.path) : names.every(target.path);
     }
-    case "skill":
+    case "skill": {
       if (!call.builtin || call.name !== "skill") return false;
-      return !target.skill || (call.skill !== undefined && target.skill(call.skill));
+      if (!target.skill) return true;
+      if (call.skill === undefined) return false;
+      return reading === "any" ? call.skill.some(target.skill) : call.skill.every(target.skill);
+    }
   }
+}
+
+function changesRuleFile(files: readonly string[], call: RuledCall): boolean {
+  if (!call.builtin || (call.name !== "edit" && call.name !== "write") || call.path === undefined) return false;
+  const real = realPathOf(call.path);
+  return files.some((file) => file === call.path || realPathOf(file) === real);
 }

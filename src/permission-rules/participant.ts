@@ -11,14 +11,13 @@ import type { Decision, Participant, StagePayloads } from "../core/intercept.ts"
 import type { InterceptStage } from "../protocol/events.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
 import { resolveToolPath } from "../tools/args.ts";
-import { judge, type RuledCall } from "./judge.ts";
-import type { PermissionRule } from "./rule.ts";
+import { judge, type RuleBook, type RuledCall } from "./judge.ts";
 
 export const PERMISSION_RULES_PARTICIPANT = "permission-rules";
 
 export interface RulesParticipantOptions {
-  /** the rules as they are now */
-  rules(): Promise<readonly PermissionRule[]>;
+  /** the rules as they are now, and the files they are in */
+  rules(): Promise<RuleBook>;
   /** whether `name` is one of zot's built-in tools */
   isBuiltin(name: string): boolean;
   /** the working directory, for a call's relative path */
@@ -30,26 +29,28 @@ export function permissionRulesParticipant(options: RulesParticipantOptions): Pa
   return {
     name: PERMISSION_RULES_PARTICIPANT,
     priority: Number.NEGATIVE_INFINITY,
-    stages: ["approve_tool"],
+    stages: ["tool_call", "approve_tool"],
     timeoutMs: 5000,
     onFailure: "deny",
     async decide<S extends InterceptStage>(stage: S, payload: StagePayloads[S]): Promise<Decision<S>> {
-      if (stage !== "approve_tool") return { action: "continue" };
       const call = payload as StagePayloads["approve_tool"];
+      // First of the chain at tool_call: what was said about an earlier call with the same id (an
+      // approver that denied it kept the gate from reading it) must not decide this one.
+      if (stage === "tool_call") options.gate?.forget(call.id);
+      if (stage !== "approve_tool") return { action: "continue" };
       const judged = judge(await options.rules(), ruledCall(call.name, call.args, options.isBuiltin(call.name), options.cwd()));
       if (!judged) return { action: "continue" };
-      const named = judged.rules.map((rule) => `"${rule.text}" (${rule.source})`).join(", ");
       switch (judged.verdict) {
         case "deny":
-          return { action: "deny", reason: `tool call denied by the permission rule ${named}` } as Decision<S>;
+          return { action: "deny", reason: `tool call denied by ${judged.because}` } as Decision<S>;
         case "ask":
           if (!options.gate?.canAsk) {
             return {
               action: "deny",
-              reason: `tool call refused: the permission rule ${named} asks for the user's confirmation and this run has no terminal to ask in; tell the user what you wanted to run`,
+              reason: `tool call refused: ${judged.because} asks for the user's confirmation and this run has no terminal to ask in; tell the user what you wanted to run`,
             } as Decision<S>;
           }
-          options.gate.hookVerdict(call.id, "ask", `the permission rule ${named} asks`);
+          options.gate.hookVerdict(call.id, "ask", `${judged.because} asks`);
           return { action: "continue" };
         case "allow":
           options.gate?.hookVerdict(call.id, "allow");
@@ -63,11 +64,13 @@ export function permissionRulesParticipant(options: RulesParticipantOptions): Pa
 function ruledCall(name: string, args: Record<string, unknown>, builtin: boolean, cwd: string): RuledCall {
   const text = (...keys: string[]) => keys.map((key) => args[key]).find((value): value is string => typeof value === "string");
   const file = text("path", "file_path");
+  const skill = text("name", "skill", "skill_name");
   return {
     name,
     builtin,
     ...(name === "bash" ? { command: text("command", "cmd") ?? "" } : {}),
     ...(file !== undefined && file !== "" ? { path: resolveToolPath(cwd, file) } : {}),
-    ...(name === "skill" ? { skill: text("name", "skill", "skill_name") } : {}),
+    // The skill tool takes "/Deploy" for "deploy": a rule is tried on both.
+    ...(name === "skill" && skill !== undefined ? { skill: [...new Set([skill, skill.trim().replace(/^\//, "").toLowerCase()])] } : {}),
   };
 }

@@ -7,6 +7,7 @@
 // Rule: a pattern that names a folder covers everything inside it (as gitignore does), so
 // `Read(./secrets)` keeps `secrets/key.pem` out as well.
 import path from "node:path";
+import { realPathOf } from "../tools/sandbox.ts";
 
 export interface PathAnchors {
   /** zot's working directory: the project root and the current directory of the rules */
@@ -18,15 +19,26 @@ export interface PathAnchors {
 /** A compiled path pattern: true when an absolute path (or a folder it is in) matches. */
 export type PathTest = (absolute: string) => boolean;
 
-export function compilePathPattern(pattern: string, anchors: PathAnchors): PathTest {
+/** The pattern compiled, or why it cannot be (a `[…]` set that is not one). */
+export function compilePathPattern(pattern: string, anchors: PathAnchors): PathTest | { error: string } {
   const folder = pattern.endsWith("/");
   const body = folder ? pattern.replace(/\/+$/, "") : pattern;
   const full = anchored(body, anchors);
-  const matcher = new RegExp(`^${globToRegExp(full)}${folder ? "/.+" : ""}$`);
+  // Also where the pattern's fixed folders really are, so a rule on a link (~/.aws → /data/aws)
+  // holds on what the link leads to.
+  const fixed = full.slice(0, full.search(/[*?[]|$/)).replace(/\/[^/]*$/, "");
+  const real = fixed === "" ? fixed : realPathOf(fixed);
+  const forms = real === fixed ? [full] : [full, real + full.slice(fixed.length)];
+  let matchers: RegExp[];
+  try {
+    matchers = forms.map((form) => new RegExp(`^${globToRegExp(form)}${folder ? "/.+" : ""}$`));
+  } catch (error) {
+    return { error: `is not a path pattern zot can read (${(error as Error).message})` };
+  }
   return (absolute) => {
     // The path itself, then each folder it is in: a rule on a folder covers what is inside it.
     for (let at = path.resolve(absolute); ; at = path.dirname(at)) {
-      if (matcher.test(at)) return true;
+      if (matchers.some((matcher) => matcher.test(at))) return true;
       if (path.dirname(at) === at) return false;
     }
   };

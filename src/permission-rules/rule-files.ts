@@ -11,6 +11,7 @@ import { issueSentence } from "../protocol/schema-issue.ts";
 import { SettingsFileCache, settingsSources } from "../settings-hooks/settings-locations.ts";
 import type { SettingsSource } from "../settings-hooks/settings-file.ts";
 import type { PathAnchors } from "./path-pattern.ts";
+import type { RuleBook } from "./judge.ts";
 import { type PermissionRule, parseRule, type RuleVerdict } from "./rule.ts";
 
 export interface RuleFilesOptions extends PathAnchors {
@@ -22,11 +23,8 @@ export interface RuleFilesOptions extends PathAnchors {
   warn(message: string): void;
 }
 
-const RuleList = v.optional(v.array(v.unknown(), 'must be a list of rules, ["Bash(npm test)", …]'));
-const Permissions = v.looseObject({
-  permissions: v.optional(
-    v.looseObject({ allow: RuleList, ask: RuleList, deny: RuleList }, 'must be an object {"allow": […], "ask": […], "deny": […]}'),
-  ),
+const PermissionsField = v.looseObject({
+  permissions: v.optional(v.custom<Record<string, unknown>>(isJsonObject, 'must be an object {"allow": […], "ask": […], "deny": […]}')),
 });
 
 const VERDICTS: readonly RuleVerdict[] = ["deny", "ask", "allow"];
@@ -44,9 +42,9 @@ export class PermissionRuleFiles {
     );
   }
 
-  /** Every file's rules as they are now. */
-  current(): PermissionRule[] {
-    return this.sources.flatMap((source) => this.files.read(source));
+  /** Every file's rules as they are now, and the files. */
+  current(): RuleBook {
+    return { rules: this.sources.flatMap((source) => this.files.read(source)), files: this.sources.map((source) => source.file) };
   }
 
   private parse(text: string, source: SettingsSource): PermissionRule[] {
@@ -62,14 +60,21 @@ export class PermissionRuleFiles {
       warn("must be a JSON object; none of its permission rules hold until it is fixed");
       return [];
     }
-    const file = v.safeParse(Permissions, json);
+    const file = v.safeParse(PermissionsField, json);
     if (!file.success) {
       warn(`${issueSentence(file.issues)}; none of its permission rules hold until it is fixed`);
       return [];
     }
     const rules: PermissionRule[] = [];
     for (const verdict of VERDICTS) {
-      (file.output.permissions?.[verdict] ?? []).forEach((text, i) => {
+      const list = file.output.permissions?.[verdict];
+      if (list === undefined) continue;
+      // A bad list loses only itself; a bad rule only itself.
+      if (!Array.isArray(list)) {
+        warn(`permissions.${verdict} must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed`);
+        continue;
+      }
+      list.forEach((text: unknown, i) => {
         const parsed = typeof text === "string" ? parseRule(text, verdict, source.label, this.options) : { error: 'must be a rule as text, "Tool" or "Tool(…)"' };
         if ("error" in parsed) warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; it is skipped`);
         else if (verdict !== "allow" || source.scope === "user" || this.options.projectTrusted) rules.push(parsed);

@@ -19,7 +19,7 @@ export type RuleTarget =
   /** file tools (read; or edit and write); without `path`, every path */
   | { kind: "path"; tools: readonly string[]; path?: PathTest }
   /** the skill tool; without `skill`, every skill */
-  | { kind: "skill"; skill?: CommandTest }
+  | { kind: "skill"; skill?: (name: string) => boolean }
   /** tools by name: exact, or every tool of an MCP server */
   | { kind: "tool"; matches: (name: string) => boolean }
   /** a Claude Code tool zot does not have */
@@ -54,7 +54,8 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
   const written = open === -1 ? trimmed : trimmed.slice(0, open).trim();
   if (written === "" || /[\s()]/.test(written)) return { error: 'must be a tool name, or a tool name and what it applies to: "Bash(npm test)"' };
   const inner = open === -1 ? "" : trimmed.slice(open + 1, -1).trim();
-  const specifier = inner === "" || inner === "*" ? undefined : inner;
+  if (open !== -1 && inner === "") return { error: `has nothing in its brackets; write ${written} alone for every use of the tool` };
+  const specifier = inner === "*" ? undefined : inner || undefined;
   const name = ZOT_NAMES[written] ?? written;
   const rule = (target: RuleTarget): PermissionRule => ({ verdict, text: trimmed, source, target });
 
@@ -63,12 +64,16 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
     return rule({ kind: "bash", command: compileCommandPattern(specifier), ...(specifier.includes("*") ? {} : { exact: specifier }) });
   }
   const tools = FILE_TOOLS[name];
-  if (tools) return rule({ kind: "path", tools, ...(specifier ? { path: compilePathPattern(specifier, anchors) } : {}) });
-  if (name === "Skill") return rule({ kind: "skill", ...(specifier ? { skill: compileCommandPattern(specifier) } : {}) });
+  if (tools) {
+    if (!specifier) return rule({ kind: "path", tools });
+    const path = compilePathPattern(specifier, anchors);
+    return "error" in path ? { error: path.error } : rule({ kind: "path", tools, path });
+  }
+  if (name === "Skill") return rule({ kind: "skill", ...(specifier ? { skill: compileNamePattern(specifier) } : {}) });
   if (name.startsWith("mcp__")) {
     if (specifier) return { error: "an MCP rule names a server or a tool and takes nothing in brackets" };
     const [, server, tool, ...more] = name.split("__");
-    if (!server || more.length > 0) return { error: "must be mcp__<server>, mcp__<server>__* or mcp__<server>__<tool>" };
+    if (!server || server.includes("*") || more.length > 0) return { error: "must be mcp__<server>, mcp__<server>__* or mcp__<server>__<tool>" };
     const prefix = `mcp__${server}__`;
     if (tool === undefined || tool === "*") return rule({ kind: "tool", matches: (toolName) => toolName.startsWith(prefix) });
     return rule({ kind: "tool", matches: (toolName) => toolName === name });
@@ -76,4 +81,10 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
   if (NOT_IN_ZOT.has(name)) return rule({ kind: "none" });
   if (specifier) return { error: `zot reads what is in brackets only for Bash, Read, Edit, Write and Skill; "${written}" has no such part` };
   return rule({ kind: "tool", matches: (toolName) => toolName === name });
+}
+
+/** A name with `*` wildcards (`deploy*`, `myext:*`), matched whole. */
+function compileNamePattern(pattern: string): (name: string) => boolean {
+  const matcher = new RegExp(`^${pattern.split("*").map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return (name) => matcher.test(name);
 }

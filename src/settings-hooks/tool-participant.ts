@@ -24,6 +24,8 @@ export interface GateAccess {
   readonly canAsk: boolean;
   /** a hook's or a permission rule's word on one call: ask about it whatever else holds, or let it pass unasked */
   hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void;
+  /** drops what was said about a call with this id (a new call may reuse an earlier call's id) */
+  forget(id: string): void;
 }
 
 export interface ToolHooksOptions {

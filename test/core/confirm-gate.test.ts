@@ -334,4 +334,20 @@ describe("composition with the chain", () => {
     ]);
     expect(ran).toHaveLength(2);
   });
+
+  test("forget drops what was said of an id, so a later call that reuses it is judged afresh", async () => {
+    const { asked, confirmer } = scripted([{ answer: "no" }]);
+    const gate = new ConfirmGate({ confirmer, confirming: true });
+    const { agent, ran } = setup([call("bash", { command: "deploy" }), { text: "ok" }], gate);
+    agent.chain.add(
+      participant("stale", ["approve_tool"], async (_stage, payload: any) => {
+        gate.hookVerdict(payload.id, "allow");
+        gate.forget(payload.id);
+        return { action: "continue" };
+      }),
+    );
+    await agent.prompt({ text: "go" }, signal());
+    expect(asked.map((r) => r.tool)).toEqual(["bash"]);
+    expect(ran).toEqual([]);
+  });
 });

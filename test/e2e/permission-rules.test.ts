@@ -109,6 +109,23 @@ describe("deny", () => {
 });
 
 describe("ask", () => {
+  test("while a settings file holds rules, the model's change to it is asked about: refused with no terminal", async () => {
+    const p = project({ permissions: { deny: ["Bash(rm *)"] } });
+    const before = readFileSync(join(p.cwd, ".claude", "settings.json"), "utf8");
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "write", args: { path: ".claude/settings.json", content: "{}" } }] },
+      { text: "I left it." },
+    ]);
+    expect((await p.run([...anthropic(mock), "-p", "loosen the rules"])).code).toBe(0);
+    expect(readFileSync(join(p.cwd, ".claude", "settings.json"), "utf8")).toBe(before);
+    expect(results(mock, 1)).toEqual([
+      [
+        true,
+        `tool call refused: a change to ${join(p.cwd, ".claude", "settings.json")}, a file that holds permission rules, asks for the user's confirmation and this run has no terminal to ask in; tell the user what you wanted to run`,
+      ],
+    ]);
+  });
+
   test("with no terminal to ask in (-p), the call is refused and the model told which rule asked", async () => {
     const p = project({ permissions: { ask: ["Bash(git push *)"] } });
     const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "git push origin main" } }] }, { text: "I did not push." }]);

@@ -1,6 +1,8 @@
 // A Bash(…) rule's command against command lines, as Claude Code's documentation describes it.
 import { describe, expect, test } from "bun:test";
-import { commandParts, compileCommandPattern, withoutAssignments } from "../../src/permission-rules/bash-pattern.ts";
+import { commandLine, compileCommandPattern, readingsOf } from "../../src/permission-rules/bash-pattern.ts";
+
+const commandParts = (line: string) => commandLine(line).commands;
 
 const matches = (pattern: string, command: string) => compileCommandPattern(pattern)(command);
 
@@ -70,9 +72,17 @@ describe("the commands of a command line", () => {
     expect(commandParts("time stdbuf -oL make")).toEqual(["make"]);
   });
 
-  test("leading assignments can be read away (deny and ask rules read both)", () => {
-    expect(withoutAssignments("FOO=1 BAR='a b' rm -rf x")).toBe("rm -rf x");
-    expect(withoutAssignments('X="a \\" b" make')).toBe("make");
-    expect(withoutAssignments("make FOO=1")).toBe("make FOO=1");
+  test("a deny rule reads a command also as the shell runs it: no assignments, no wrappers, no quotes, spaces folded", () => {
+    expect(readingsOf("FOO=1 BAR='a b' rm -rf x")).toContain("rm -rf x");
+    expect(readingsOf('X="a \\" b" nohup make')).toContain("make");
+    expect(readingsOf("make FOO=1")).toEqual(["make FOO=1"]);
+    expect(readingsOf("'r'm  -rf\tx")).toContain("rm -rf x");
+  });
+
+  test("a quote or a bracket left open makes the line unreadable", () => {
+    expect(commandLine("echo 'hi").readable).toBe(false);
+    expect(commandLine("echo $(date").readable).toBe(false);
+    expect(commandLine("echo `date").readable).toBe(false);
+    expect(commandLine("echo 'hi' $(date) `id`").readable).toBe(true);
   });
 });

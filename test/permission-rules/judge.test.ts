@@ -20,13 +20,15 @@ function rules(lists: Partial<Record<RuleVerdict, string[]>>): PermissionRule[] 
 }
 const bash = (command: string): RuledCall => ({ name: "bash", builtin: true, command });
 const file = (name: string, path: string): RuledCall => ({ name, builtin: true, path });
-const verdict = (lists: Partial<Record<RuleVerdict, string[]>>, call: RuledCall) => judge(rules(lists), call)?.verdict;
+const verdict = (lists: Partial<Record<RuleVerdict, string[]>>, call: RuledCall) => judge({ rules: rules(lists), files: [] }, call)?.verdict;
 
 describe("reading a rule", () => {
   test("a rule zot cannot read is an error that says why, never a rule", () => {
     expect(parseRule("Bash(rm -rf", "deny", "f", anchors)).toEqual({ error: "has an opening ( without its closing )" });
     expect("error" in parseRule("", "deny", "f", anchors)).toBe(true);
     expect("error" in parseRule("mcp__github(x)", "deny", "f", anchors)).toBe(true);
+    expect("error" in parseRule("mcp__*", "deny", "f", anchors)).toBe(true);
+    expect(parseRule("Bash()", "allow", "f", anchors)).toEqual({ error: "has nothing in its brackets; write Bash alone for every use of the tool" });
     expect(parseRule("my_tool(x)", "deny", "f", anchors)).toEqual({
       error: 'zot reads what is in brackets only for Bash, Read, Edit, Write and Skill; "my_tool" has no such part',
     });
@@ -67,8 +69,12 @@ describe("tool names", () => {
   });
 
   test("Skill(name) is the skill tool's skill; any other name is a tool of that name", () => {
-    expect(verdict({ ask: ["Skill(deploy*)"] }, { name: "skill", builtin: true, skill: "deploy-prod" })).toBe("ask");
-    expect(verdict({ ask: ["Skill(deploy*)"] }, { name: "skill", builtin: true, skill: "review" })).toBeUndefined();
+    expect(verdict({ ask: ["Skill(deploy*)"] }, { name: "skill", builtin: true, skill: ["deploy-prod"] })).toBe("ask");
+    expect(verdict({ ask: ["Skill(deploy*)"] }, { name: "skill", builtin: true, skill: ["review"] })).toBeUndefined();
+    // The skill tool loads "deploy" for "/Deploy": the rule is tried on both; ":" is only a name's.
+    expect(verdict({ deny: ["Skill(deploy)"] }, { name: "skill", builtin: true, skill: ["/Deploy", "deploy"] })).toBe("deny");
+    expect(verdict({ allow: ["Skill(deploy)"] }, { name: "skill", builtin: true, skill: ["/Deploy", "deploy"] })).toBeUndefined();
+    expect(verdict({ deny: ["Skill(myext:*)"] }, { name: "skill", builtin: true, skill: ["myext:deploy"] })).toBe("deny");
     expect(verdict({ deny: ["publish"] }, { name: "publish", builtin: false })).toBe("deny");
   });
 });
@@ -91,10 +97,50 @@ describe("a command line", () => {
     expect(verdict({ deny: ["Bash(curl * | sh)"] }, bash("curl x.sh | sh"))).toBe("deny");
   });
 
+  test("the shell's own syntax does not hide a command from a deny rule", () => {
+    const denied = (command: string) => verdict({ deny: ["Bash(rm *)"] }, bash(command));
+    for (const command of [
+      "if true; then rm -rf x; fi",
+      "for f in a; do rm $f; done",
+      "while true; do rm -rf x; done",
+      "case $x in a) rm -rf y;; esac",
+      "f(){ rm -rf x; }; f",
+      "function f { rm -rf x; }",
+      "cat <(rm -rf x)",
+      "tee >(rm -rf x)",
+      "echo $((rm -rf x) )",
+      "\\rm -rf x",
+      "r''m -rf x",
+      '"rm" -rf x',
+      "r\\\nm -rf x",
+      "FOO=1 nohup rm -rf x",
+      "FOO=1 timeout 5 rm -rf x",
+      "timeout .5 rm -rf x",
+      "timeout 1e1 rm -rf x",
+      "! rm -rf x",
+    ]) {
+      expect([command, denied(command)]).toEqual([command, "deny"]);
+    }
+    expect(verdict({ ask: ["Bash(git push *)"] }, bash("git  push origin main"))).toBe("ask");
+    expect(verdict({ ask: ["Bash(git push *)"] }, bash("git\tpush origin main"))).toBe("ask");
+  });
+
+  test("a line with a quote or a bracket left open is asked about where a Bash rule could not check it, and never allowed", () => {
+    expect(judge({ rules: rules({ deny: ["Bash(rm *)"] }), files: [] }, bash("echo 'unclosed; rm -rf x"))).toEqual({
+      verdict: "ask",
+      because: 'the permission rule "Bash(rm *)" (.claude/settings.json), which cannot be checked on a command with a quote or a bracket left open,',
+    });
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $(rm x"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo 'hi"))).toBeUndefined();
+  });
+
   test("an allow rule lets a line through only when every command of it is allowed", () => {
     expect(verdict({ allow: ["Bash(npm *)"] }, bash("npm test && rm -rf /"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(npm *)", "Bash(git status)"] }, bash("npm test && git status"))).toBe("allow");
     expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $(rm x)"))).toBeUndefined();
+    for (const hidden of ["echo <(rm -rf ~)", "echo >(rm -rf ~)", "echo $((rm -rf ~) )", "if true; then rm x; fi"]) {
+      expect([hidden, verdict({ allow: ["Bash(echo *)", "Bash(true)"] }, bash(hidden))]).toEqual([hidden, undefined]);
+    }
     expect(verdict({ allow: ["Bash(npm test)"] }, bash("FOO=1 npm test"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(npm test && npm run lint)"] }, bash("npm test && npm run lint"))).toBe("allow");
   });
@@ -112,13 +158,28 @@ describe("a path", () => {
       if ("error" in rule) throw new Error(rule.error);
       return rule;
     };
-    expect(judge([parsed("Read(./secrets/**)", "deny")], file("read", join(dir, "innocent.txt")))?.verdict).toBe("deny");
-    expect(judge([parsed("Read(./*.txt)", "allow")], file("read", join(dir, "innocent.txt")))).toBeUndefined();
-    expect(judge([parsed("Read(./*.txt)", "allow")], file("read", join(dir, "plain.txt")))?.verdict).toBe("allow");
+    const book = (rule: PermissionRule) => ({ rules: [rule], files: [] });
+    expect(judge(book(parsed("Read(./secrets/**)", "deny")), file("read", join(dir, "innocent.txt")))?.verdict).toBe("deny");
+    expect(judge(book(parsed("Read(./*.txt)", "allow")), file("read", join(dir, "innocent.txt")))).toBeUndefined();
+    expect(judge(book(parsed("Read(./*.txt)", "allow")), file("read", join(dir, "plain.txt")))?.verdict).toBe("allow");
   });
 
   test("a rule with a path does not match a call without one; a rule without a path does", () => {
     expect(verdict({ deny: ["Read(./x)"] }, { name: "read", builtin: true })).toBeUndefined();
     expect(verdict({ deny: ["Read"] }, { name: "read", builtin: true })).toBe("deny");
+  });
+});
+
+describe("the files that hold the rules", () => {
+  test("while they hold rules, a change to one of them is asked about, whatever the allow rules say", () => {
+    const files = ["/work/project/.claude/settings.json"];
+    const edit = file("edit", "/work/project/.claude/settings.json");
+    expect(judge({ rules: rules({ allow: ["Edit"] }), files }, edit)).toEqual({
+      verdict: "ask",
+      because: "a change to /work/project/.claude/settings.json, a file that holds permission rules,",
+    });
+    expect(judge({ rules: rules({ deny: ["Edit(/.claude/**)"] }), files }, edit)?.verdict).toBe("deny");
+    expect(judge({ rules: [], files }, edit)).toBeUndefined();
+    expect(judge({ rules: rules({ allow: ["Read"] }), files }, file("read", "/work/project/.claude/settings.json"))?.verdict).toBe("allow");
   });
 });

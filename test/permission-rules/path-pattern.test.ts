@@ -1,10 +1,18 @@
 // A Read(…)/Edit(…) rule's path against absolute paths: where each form is anchored, and the
 // gitignore-style wildcards.
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { compilePathPattern } from "../../src/permission-rules/path-pattern.ts";
+import { tempDir } from "../support/zot.ts";
 
 const anchors = { cwd: "/work/project", userHome: "/home/ann" };
-const matches = (pattern: string, absolute: string) => compilePathPattern(pattern, anchors)(absolute);
+function compiled(pattern: string, at = anchors) {
+  const test = compilePathPattern(pattern, at);
+  if ("error" in test) throw new Error(test.error);
+  return test;
+}
+const matches = (pattern: string, absolute: string) => compiled(pattern)(absolute);
 
 describe("where a path pattern is anchored", () => {
   test("`//` is the filesystem's root", () => {
@@ -62,5 +70,22 @@ describe("folders", () => {
     expect(matches("build/**", "/work/project/build/a/b.js")).toBe(true);
     expect(matches("build/**", "/work/project/build")).toBe(true);
     expect(matches("build/**", "/work/project/builder/x")).toBe(false);
+  });
+});
+
+describe("links and patterns that cannot be read", () => {
+  test("a rule on a folder that is a link holds on where the link leads", () => {
+    const root = tempDir("zot-perm-pattern-");
+    mkdirSync(join(root, "data", "aws"), { recursive: true });
+    mkdirSync(join(root, "home"));
+    symlinkSync(join(root, "data", "aws"), join(root, "home", ".aws"));
+    const rule = compiled("~/.aws/**", { cwd: root, userHome: join(root, "home") });
+    expect(rule(join(root, "home", ".aws", "credentials"))).toBe(true);
+    expect(rule(join(root, "data", "aws", "credentials"))).toBe(true);
+    expect(rule(join(root, "data", "other"))).toBe(false);
+  });
+
+  test("a set that is not one is an error, not a pattern", () => {
+    expect(compilePathPattern("[z-a].txt", anchors)).toEqual({ error: expect.stringMatching(/^is not a path pattern zot can read \(.+\)$/) });
   });
 });

@@ -23,7 +23,7 @@ function setup(files: Record<string, unknown>, projectTrusted = true) {
   for (const [which, content] of Object.entries(files)) put(which, content);
   const warnings: string[] = [];
   const reader = new PermissionRuleFiles({ cwd, home, userHome, projectTrusted, warn: (m) => warnings.push(m) });
-  const summary = () => reader.current().map((r) => `${r.verdict} ${r.text} (${r.source})`);
+  const summary = () => reader.current().rules.map((r) => `${r.verdict} ${r.text} (${r.source})`);
   return { put, summary, warnings };
 }
 
@@ -64,15 +64,24 @@ describe("what cannot be read", () => {
     expect(s.warnings).toEqual(['.claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); it is skipped']);
   });
 
-  test("a file that is not JSON, or whose permissions are not lists of text, says so once", () => {
-    const s = setup({ project: "{ not json", local: { permissions: { deny: "Bash" } } });
+  test("a file that is not JSON says so once, and holds no rules until it is fixed", () => {
+    const s = setup({ project: "{ not json" });
     expect(s.summary()).toEqual([]);
     s.summary();
-    expect(s.warnings).toHaveLength(2);
+    expect(s.warnings).toHaveLength(1);
     expect(s.warnings[0]).toStartWith(".claude/settings.json: is not valid JSON (");
     expect(s.warnings[0]).toEndWith("; none of its permission rules hold until it is fixed");
-    expect(s.warnings[1]).toStartWith(".claude/settings.local.json: ");
-    expect(s.warnings[1]).toContain("permissions.deny");
+  });
+
+  test("a bad list or a bad rule loses only itself: the file's deny rules still hold", () => {
+    const s = setup({ project: { permissions: { allow: "Bash(ls)", ask: null, deny: [3, "Read([z-a].txt)", "Bash(rm *)"] } } });
+    expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)"]);
+    expect(s.warnings).toEqual([
+      '.claude/settings.json: permissions.deny[0] 3 must be a rule as text, "Tool" or "Tool(…)"; it is skipped',
+      expect.stringMatching(/^\.claude\/settings\.json: permissions\.deny\[1\] "Read\(\[z-a\]\.txt\)" is not a path pattern zot can read \(.+\); it is skipped$/),
+      '.claude/settings.json: permissions.ask must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed',
+      '.claude/settings.json: permissions.allow must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed',
+    ]);
   });
 });
 
