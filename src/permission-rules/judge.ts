@@ -79,8 +79,10 @@ function holds(rule: PermissionRule, call: RuledCall, line: ReturnType<typeof co
       if (!line) return false;
       const test = target.command;
       if (!test) return true;
-      if (test((call.command ?? "").trim())) return true;
-      return line.commands.some((command) => readingsOf(command).some(test));
+      // A rule written with `|` (`Bash(curl * | sh)`) is a pipeline: tried on each statement too.
+      if (line.statements.some((statement) => test(statement))) return true;
+      // A here-document's lines count: `bash <<EOF` runs them.
+      return [...line.commands, ...line.heredocs].some((command) => readingsOf(command).some(test));
     }
     case "path": {
       if (!call.builtin || !target.tools.includes(call.name)) return false;

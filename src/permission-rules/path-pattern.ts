@@ -26,7 +26,10 @@ export function compilePathPattern(pattern: string, anchors: PathAnchors): PathT
   const full = anchored(body, anchors);
   // Also where the pattern's fixed folders really are, so a rule on a link (~/.aws → /data/aws)
   // holds on what the link leads to.
-  const fixed = full.slice(0, full.search(/[*?[]|$/)).replace(/\/[^/]*$/, "");
+  const wild = full.search(/[*?[]/);
+  // Without wildcards the whole path is fixed (a link to a file or a folder is followed); with
+  // them, the folders before the first.
+  const fixed = wild === -1 ? full : full.slice(0, wild).replace(/\/[^/]*$/, "");
   const real = fixed === "" ? fixed : realPathOf(fixed);
   const forms = real === fixed ? [full] : [full, real + full.slice(fixed.length)];
   let matchers: RegExp[];

@@ -118,11 +118,38 @@ describe("a command line", () => {
       "timeout .5 rm -rf x",
       "timeout 1e1 rm -rf x",
       "! rm -rf x",
+      "(true; rm -rf x)",
+      "echo a\\\\\nrm -rf x",
+      "echo hi # '\nrm -rf x\n# '",
+      "echo $'\\'' ; rm x ; echo \\'",
+      "A+=1 rm x",
+      "a[0]=1 rm x",
+      "A=$(echo hi) rm x",
+      '"timeout" 5 rm x',
+      "'nohup' rm x",
+      "time -p rm x",
+      "$'rm' x",
+      '$"rm" x',
+      "bash <<'EOF'\nrm -rf x\nEOF",
     ]) {
       expect([command, denied(command)]).toEqual([command, "deny"]);
     }
     expect(verdict({ ask: ["Bash(git push *)"] }, bash("git  push origin main"))).toBe("ask");
     expect(verdict({ ask: ["Bash(git push *)"] }, bash("git\tpush origin main"))).toBe("ask");
+    expect(verdict({ deny: ["Bash(reboot)"] }, bash("(true; reboot)"))).toBe("deny");
+    // A rule written as a pipeline is tried on each statement, wherever it is in the line.
+    expect(verdict({ deny: ["Bash(curl * | sh)"] }, bash("true; curl x | sh"))).toBe("deny");
+  });
+
+  test("what is not shell syntax opens nothing: a here-document's body, a comment", () => {
+    const commit = "git commit -m \"$(cat <<'EOF'\nFix: don't crash\nEOF\n)\"";
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash(commit))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(git commit *)", "Bash(cat *)"] }, bash(commit))).toBe("allow");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("git commit -m \"$(cat <<'EOF'\nrm the old flag\nEOF\n)\""))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("cat > clean.sh <<'EOF'\nrm -rf build\nEOF"))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("ssh host sh <<EOF\ncd /srv && rm -rf cache\nEOF"))).toBe("deny");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("echo hi # don't"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo hi # don't"))).toBe("allow");
   });
 
   test("a line with a quote or a bracket left open is asked about where a Bash rule could not check it, and never allowed", () => {
@@ -138,7 +165,16 @@ describe("a command line", () => {
     expect(verdict({ allow: ["Bash(npm *)"] }, bash("npm test && rm -rf /"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(npm *)", "Bash(git status)"] }, bash("npm test && git status"))).toBe("allow");
     expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $(rm x)"))).toBeUndefined();
-    for (const hidden of ["echo <(rm -rf ~)", "echo >(rm -rf ~)", "echo $((rm -rf ~) )", "if true; then rm x; fi"]) {
+    for (const hidden of [
+      "echo <(rm -rf ~)",
+      "echo >(rm -rf ~)",
+      "echo $((rm -rf ~) )",
+      "if true; then rm x; fi",
+      "(true; ./payload.sh)",
+      "echo a\\\\\nrm -rf x",
+      "echo hi # '\nrm -rf x\n# '",
+      "echo $'\\'' ; rm x ; echo \\'",
+    ]) {
       expect([hidden, verdict({ allow: ["Bash(echo *)", "Bash(true)"] }, bash(hidden))]).toEqual([hidden, undefined]);
     }
     expect(verdict({ allow: ["Bash(npm test)"] }, bash("FOO=1 npm test"))).toBeUndefined();

@@ -1,7 +1,7 @@
 // A Read(…)/Edit(…) rule's path against absolute paths: where each form is anchored, and the
 // gitignore-style wildcards.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compilePathPattern } from "../../src/permission-rules/path-pattern.ts";
 import { tempDir } from "../support/zot.ts";
@@ -83,6 +83,19 @@ describe("links and patterns that cannot be read", () => {
     expect(rule(join(root, "home", ".aws", "credentials"))).toBe(true);
     expect(rule(join(root, "data", "aws", "credentials"))).toBe(true);
     expect(rule(join(root, "data", "other"))).toBe(false);
+  });
+
+  test("a rule without wildcards on a link holds on what it links to, folder or file", () => {
+    const root = tempDir("zot-perm-pattern-");
+    mkdirSync(join(root, "data", "aws"), { recursive: true });
+    mkdirSync(join(root, "home"));
+    symlinkSync(join(root, "data", "aws"), join(root, "home", ".aws"));
+    writeFileSync(join(root, "real.env"), "k");
+    symlinkSync(join(root, "real.env"), join(root, ".env"));
+    const at = { cwd: root, userHome: join(root, "home") };
+    expect(compiled("~/.aws", at)(join(root, "data", "aws", "credentials"))).toBe(true);
+    expect(compiled("~/.aws/", at)(join(root, "data", "aws", "credentials"))).toBe(true);
+    expect(compiled("./.env", at)(join(root, "real.env"))).toBe(true);
   });
 
   test("a set that is not one is an error, not a pattern", () => {
