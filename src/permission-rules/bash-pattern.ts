@@ -42,16 +42,14 @@ export interface CommandLine {
 }
 
 export function commandLine(line: string): CommandLine {
-  const { text, shellBodies } = withoutHeredocs(line);
-  const split = splitLine(text);
+  const split = splitLine(line);
   const commands: string[] = [];
   for (const raw of split.pieces) {
     const command = unwrap(stripSyntax(raw));
     if (command !== "") commands.push(command);
   }
-  const statements = split.statements.map((statement) => statement.trim()).filter(Boolean);
-  const heredocs = shellBodies.flatMap((body) => commandLine(body).commands);
-  return { commands, statements, heredocs, readable: split.readable };
+  const statements = split.statements.map((statement) => unwrap(stripSyntax(statement))).filter(Boolean);
+  return { commands, statements, heredocs: split.heredocs, readable: split.readable };
 }
 
 /** The readings of one command a deny or ask rule is tried on: as written, and as the shell runs it. */
@@ -60,7 +58,7 @@ export function readingsOf(command: string): string[] {
   for (const start of [command, unquoted(command)]) {
     let bare = start;
     for (;;) {
-      const next = unwrap(withoutAssignments(bare));
+      const next = unwrap(withoutAssignments(bare.replace(REDIRECTIONS, "")));
       if (next === bare) break;
       bare = next;
     }
@@ -76,6 +74,9 @@ function withoutAssignments(command: string): string {
   for (let match = ASSIGNMENT.exec(rest); match; match = ASSIGNMENT.exec(rest)) rest = rest.slice(match[0].length);
   return rest;
 }
+
+/** Redirections written before the command (`2>/dev/null rm x`, `>log make`). */
+const REDIRECTIONS = /^(?:(?:\d*|&)(?:>>?|<|>&|<&)\s*(?:'[^']*'|"[^"]*"|[^\s'"]+)\s+)+/;
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=(?:'[^']*'|"(?:[^"\\]|\\.)*"|\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\\.|[^\s'"\\`])*\s+/;
 
@@ -104,57 +105,55 @@ function unquoted(command: string): string {
   return out.replace(/ {2,}/g, " ").trim();
 }
 
-/**
- * The line without the bodies of its here-documents (`<<EOF`, `<<-'EOF'`, `<<"EOF"`), and the
- * bodies a shell reads (`bash <<EOF`, `ssh host sh <<EOF`): what a here-document holds is not the
- * line's shell syntax, so a quote in it opens nothing, and a commit message or a file's text is
- * not a command; what a shell reads is. A `<<` whose end line never comes is left as it is.
- */
-function withoutHeredocs(line: string): { text: string; shellBodies: string[] } {
-  const rows = line.split("\n");
-  const kept: string[] = [];
-  const shellBodies: string[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    kept.push(row);
-    const openers = [...row.matchAll(/<<(-?)\s*(['"]?)([A-Za-z_][\w.-]*)\2/g)].filter((m) => row[m.index! - 1] !== "<");
-    for (const opener of openers) {
-      const tabs = opener[1] === "-";
-      const end = rows.findIndex((candidate, j) => j > i && (tabs ? candidate.replace(/^\t+/, "") : candidate) === opener[3]);
-      if (end === -1) continue;
-      const command = row.slice(0, opener.index).split(/[;&|(`]|\$\(/).pop() ?? "";
-      if (SHELL.test(command)) shellBodies.push(rows.slice(i + 1, end).join("\n"));
-      i = end;
-    }
-  }
-  return { text: kept.join("\n"), shellBodies };
-}
-
-/** A command that runs a shell, which reads its here-document as commands. */
+/** A shell on a line: a here-document on that line may be what it reads as commands (`bash <<EOF`, `cat <<EOF | sh`). */
 const SHELL = /(?:^|[\s/])(?:a|ba|da|k|mk|z|fi)?sh(?:\s|$)|(?:^|\s)(?:eval|source|\.)(?:\s|$)/;
 
 const SEPARATORS = ["&&", "||", "|&", ";;", ";&", ";", "|", "&", "\n"];
 /** Separators inside a statement: a pipeline is one statement. */
 const PIPES = new Set(["|", "|&"]);
-/** Where a command of its own starts inside a line: $( (and $((, which may be one), <( and >(. */
-const SUBSTITUTIONS = ["$(", "<(", ">("];
+/** A here-document's start: `<<EOF`, `<<-EOF`, `<<'EOF'`, `<<"EOF"`, `<<\\EOF` (quoted: its text is taken as it is). */
+const HEREDOC = /^<<(-?)\s*(\\?)(['"]?)([A-Za-z_][\w.-]*)\3/;
+
+interface Split {
+  pieces: string[];
+  statements: string[];
+  /** commands of here-documents a shell may read (deny and ask rules only) */
+  heredocs: string[];
+  readable: boolean;
+}
 
 /**
- * The pieces of a command line between its operators, outside quotes and comments; the text of
- * each substitution is a command line of its own, split too.
+ * The pieces of a command line between its operators, outside quotes, comments and
+ * here-documents; the text of each command substitution is a command line of its own, split too.
  */
-function splitLine(line: string): { pieces: string[]; statements: string[]; readable: boolean } {
-  const pieces: string[] = [];
-  const statements: string[] = [];
-  let readable = true;
+function splitLine(line: string): Split {
+  return scan(line, 0, false);
+}
+
+/**
+ * Reads `line` from `from`: to its end, or (`nested`) to the `)` that closes a substitution opened
+ * just before `from`, whose index is `end` (the line's length when none closes it).
+ */
+function scan(line: string, from: number, nested: boolean): Split & { end: number } {
+  const out: Split = { pieces: [], statements: [], heredocs: [], readable: true };
+  let depth = 0;
   let current = "";
   let statement = "";
   let quote: "'" | '"' | undefined;
+  let lineStart = 0;
+  const pending: { end: string; tabs: boolean; quoted: boolean }[] = [];
   const add = (text: string) => {
     current += text;
     statement += text;
   };
-  for (let i = 0; i < line.length; i++) {
+  const take = (inner: Split) => {
+    out.pieces.push(...inner.pieces);
+    out.statements.push(...inner.statements);
+    out.heredocs.push(...inner.heredocs);
+    if (!inner.readable) out.readable = false;
+  };
+  let i = from;
+  for (; i < line.length; i++) {
     const c = line[i]!;
     if (quote === "'") {
       add(c);
@@ -171,30 +170,35 @@ function splitLine(line: string): { pieces: string[]; statements: string[]; read
       // $'…': backslash escapes inside, \' among them.
       let end = i + 2;
       while (end < line.length && line[end] !== "'") end += line[end] === "\\" ? 2 : 1;
-      if (end >= line.length) readable = false;
+      if (end >= line.length) out.readable = false;
       add(line.slice(i, end + 1));
       i = end;
       continue;
     }
-    const substitution = SUBSTITUTIONS.find((sub) => line.startsWith(sub, i));
-    if (substitution) {
-      const end = closingParen(line, i + 2);
-      if (end === line.length) readable = false;
-      const inner = splitLine(line.slice(i + 2, end));
-      pieces.push(...inner.pieces);
-      statements.push(...inner.statements);
-      if (!inner.readable) readable = false;
+    if (c === "$" && line[i + 1] === "{") {
+      // ${…} is one word: a # or a space in it is not the line's; a $(…) in it still runs.
+      const end = closingBrace(line, i + 2);
+      if (end === line.length) out.readable = false;
+      take(substitutionsIn(line.slice(i + 2, end)));
       add(line.slice(i, Math.min(end + 1, line.length)));
       i = end;
       continue;
     }
+    // $(…) runs in double quotes too; <(…) and >(…) only outside them.
+    if ((c === "$" || (!quote && (c === "<" || c === ">"))) && line[i + 1] === "(") {
+      const inner = scan(line, i + 2, true);
+      if (inner.end === line.length) out.readable = false;
+      // $((…)) is arithmetic, not a command; $((…) …) is a subshell in a substitution.
+      const arithmetic = c === "$" && line[i + 2] === "(" && closingParen(line, i + 3) === inner.end - 1;
+      if (!arithmetic) take(inner);
+      add(line.slice(i, Math.min(inner.end + 1, line.length)));
+      i = inner.end;
+      continue;
+    }
     if (c === "`") {
       const end = line.indexOf("`", i + 1);
-      if (end === -1) readable = false;
-      const inner = splitLine(line.slice(i + 1, end === -1 ? line.length : end));
-      pieces.push(...inner.pieces);
-      statements.push(...inner.statements);
-      if (!inner.readable) readable = false;
+      if (end === -1) out.readable = false;
+      take(splitLine(line.slice(i + 1, end === -1 ? line.length : end)));
       add(line.slice(i, end === -1 ? line.length : end + 1));
       i = end === -1 ? line.length : end;
       continue;
@@ -209,32 +213,95 @@ function splitLine(line: string): { pieces: string[]; statements: string[]; read
       add(c);
       continue;
     }
+    if (nested && c === "(") depth++;
+    if (nested && c === ")" && depth-- === 0) break;
     // A comment runs to the line's end: `#` where a word starts.
     if (c === "#" && (current === "" || /\s$/.test(current))) {
       const end = line.indexOf("\n", i);
       i = (end === -1 ? line.length : end) - 1;
       continue;
     }
+    const heredoc = c === "<" && line[i - 1] !== "<" ? HEREDOC.exec(line.slice(i)) : null;
+    if (heredoc) {
+      pending.push({ end: heredoc[4]!, tabs: heredoc[1] === "-", quoted: heredoc[2] === "\\" || heredoc[3] !== "" });
+      add(heredoc[0]);
+      i += heredoc[0].length - 1;
+      continue;
+    }
     const separator = SEPARATORS.find((sep) => line.startsWith(sep, i));
     // `2>&1`, `&>` and `>&` are redirections, not a command sent to the background.
     const redirection = separator === "&" && (line[i - 1] === ">" || line[i + 1] === ">");
     if (separator && !redirection) {
-      pieces.push(current);
+      out.pieces.push(current);
       current = "";
       if (PIPES.has(separator)) statement += separator;
       else {
-        statements.push(statement);
+        out.statements.push(statement);
         statement = "";
       }
-      i += separator.length - 1;
+      if (separator === "\n" && pending.length > 0) {
+        // The here-documents of the line that ends here: their text comes now, each to its end line.
+        const shell = SHELL.test(line.slice(lineStart, i));
+        let at = i + 1;
+        for (const doc of pending.splice(0)) {
+          const rows: string[] = [];
+          while (at <= line.length) {
+            const next = line.indexOf("\n", at);
+            const row = line.slice(at, next === -1 ? line.length : next);
+            at = next === -1 ? line.length + 1 : next + 1;
+            if ((doc.tabs ? row.replace(/^\t+/, "") : row) === doc.end) break;
+            rows.push(row);
+          }
+          const body = rows.join("\n");
+          // Unquoted, its $(…) and `…` run whatever reads it; a shell runs all of it.
+          if (!doc.quoted) take(substitutionsIn(body));
+          if (shell) out.heredocs.push(...commandLine(body).commands);
+        }
+        i = at - 2;
+      }
+      if (separator === "\n") lineStart = i + 1;
+      i += separator === "\n" ? 0 : separator.length - 1;
       continue;
     }
     add(c);
   }
-  if (quote) readable = false;
-  pieces.push(current);
-  statements.push(statement);
-  return { pieces, statements, readable };
+  if (quote) out.readable = false;
+  out.pieces.push(current);
+  out.statements.push(statement);
+  return { ...out, end: i };
+}
+
+/** The commands of the substitutions ($(…), `…`) in text that is otherwise not shell syntax. */
+function substitutionsIn(text: string): Split {
+  const out: Split = { pieces: [], statements: [], heredocs: [], readable: true };
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") {
+      i++;
+      continue;
+    }
+    const backtick = text[i] === "`";
+    if (!backtick && !(text[i] === "$" && text[i + 1] === "(")) continue;
+    const end = backtick ? text.indexOf("`", i + 1) : closingParen(text, i + 2);
+    const inner = splitLine(text.slice(backtick ? i + 1 : i + 2, end === -1 ? text.length : end));
+    out.pieces.push(...inner.pieces);
+    out.statements.push(...inner.statements);
+    out.heredocs.push(...inner.heredocs);
+    if (end === -1 || end === text.length || !inner.readable) out.readable = false;
+    i = end === -1 ? text.length : end;
+  }
+  return out;
+}
+
+/** Where the `}` that closes a `${` opened before `from` is (the line's length when none does). */
+function closingBrace(line: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "\\") i++;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return line.length;
 }
 
 /** Where the `)` that closes a bracket opened before `from` is (the line's length when none does). */
@@ -257,7 +324,7 @@ function closingParen(line: string, from: number): number {
 }
 
 /** Words of the shell's grammar that come before a command: the command is what follows them. */
-const LEADING = /^(?:!|if|then|else|elif|do|while|until)(?:\s+|$)|^[({]|^case\s.*?\sin\s+|^\(?[^\s()|;&]+\)\s+(?=\S)/;
+const LEADING = /^(?:!|if|then|else|elif|do|while|until)(?:\s+|$|(?=\())|^[({]|^case\s.*?\sin\s+|^\(?[^\s()|;&]+\)\s+(?=\S)/;
 /** `name() {` and `function name {`: a function's body runs commands too. */
 const FUNCTION_HEAD = /^(?:function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s*\(\))\s*/;
 

@@ -80,7 +80,7 @@ function holds(rule: PermissionRule, call: RuledCall, line: ReturnType<typeof co
       const test = target.command;
       if (!test) return true;
       // A rule written with `|` (`Bash(curl * | sh)`) is a pipeline: tried on each statement too.
-      if (line.statements.some((statement) => test(statement))) return true;
+      if (target.pipeline && line.statements.some((statement) => readingsOf(statement).some(test))) return true;
       // A here-document's lines count: `bash <<EOF` runs them.
       return [...line.commands, ...line.heredocs].some((command) => readingsOf(command).some(test));
     }

@@ -14,8 +14,8 @@ export type RuleVerdict = "deny" | "ask" | "allow";
 
 /** What a rule applies to. */
 export type RuleTarget =
-  /** bash; without `command`, every command */
-  | { kind: "bash"; command?: CommandTest; exact?: string }
+  /** bash; without `command`, every command; `pipeline` when the rule is written with `|` */
+  | { kind: "bash"; command?: CommandTest; exact?: string; pipeline?: boolean }
   /** file tools (read; or edit and write); without `path`, every path */
   | { kind: "path"; tools: readonly string[]; path?: PathTest }
   /** the skill tool; without `skill`, every skill */
@@ -61,7 +61,12 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
 
   if (name === "Bash") {
     if (!specifier) return rule({ kind: "bash" });
-    return rule({ kind: "bash", command: compileCommandPattern(specifier), ...(specifier.includes("*") ? {} : { exact: specifier }) });
+    return rule({
+      kind: "bash",
+      command: compileCommandPattern(specifier),
+      ...(specifier.includes("*") ? {} : { exact: specifier }),
+      ...(specifier.includes("|") ? { pipeline: true } : {}),
+    });
   }
   const tools = FILE_TOOLS[name];
   if (tools) {

@@ -131,6 +131,19 @@ describe("a command line", () => {
       "$'rm' x",
       '$"rm" x',
       "bash <<'EOF'\nrm -rf x\nEOF",
+      "cat > notes.md <<EOF\n$(rm -rf build)\nEOF",
+      "cat > notes.md <<EOF\n`rm -rf build`\nEOF",
+      'grep -c "<<EOF" a.sh\nrm -rf build\ncat > f <<EOF\nhi\nEOF',
+      "echo x # see <<EOF\nrm -rf build\nEOF",
+      "cat <<EOF; \\\nrm -rf x\nbody\nEOF",
+      "echo ${x// #/-}; rm -rf y",
+      "echo ${x:-$(rm -rf y)}",
+      "cat <<'EOF' | bash\nrm -rf x\nEOF",
+      "if(rm -rf x); then :; fi",
+      "while(rm -rf x); do :; done",
+      "!(rm -rf x)",
+      "2>/dev/null rm -rf x",
+      ">/dev/null rm -rf x",
     ]) {
       expect([command, denied(command)]).toEqual([command, "deny"]);
     }
@@ -139,6 +152,11 @@ describe("a command line", () => {
     expect(verdict({ deny: ["Bash(reboot)"] }, bash("(true; reboot)"))).toBe("deny");
     // A rule written as a pipeline is tried on each statement, wherever it is in the line.
     expect(verdict({ deny: ["Bash(curl * | sh)"] }, bash("true; curl x | sh"))).toBe("deny");
+    for (const piped of ["if true; then curl x | sh; fi", "(curl x | sh)", "{ curl x | sh; }", "for i in 1; do curl x | sh; done", "FOO=1 curl x | sh"]) {
+      expect([piped, verdict({ deny: ["Bash(curl * | sh)"] }, bash(piped))]).toEqual([piped, "deny"]);
+    }
+    // A rule without `|` is not tried on a pipeline as a whole.
+    expect(verdict({ deny: ["Bash(git * main)"] }, bash("git branch -a | grep main"))).toBeUndefined();
   });
 
   test("what is not shell syntax opens nothing: a here-document's body, a comment", () => {
@@ -150,6 +168,10 @@ describe("a command line", () => {
     expect(verdict({ deny: ["Bash(rm *)"] }, bash("ssh host sh <<EOF\ncd /srv && rm -rf cache\nEOF"))).toBe("deny");
     expect(verdict({ deny: ["Bash(rm *)"] }, bash("echo hi # don't"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo hi # don't"))).toBe("allow");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("cat <<\\EOF\nit's\nEOF"))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash('grep -rn "=>(" src'))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(node *)"] }, bash('node -e "console.log([1].map(x=>(x*2)))"'))).toBe("allow");
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $((1+2))"))).toBe("allow");
   });
 
   test("a line with a quote or a bracket left open is asked about where a Bash rule could not check it, and never allowed", () => {
@@ -174,8 +196,11 @@ describe("a command line", () => {
       "echo a\\\\\nrm -rf x",
       "echo hi # '\nrm -rf x\n# '",
       "echo $'\\'' ; rm x ; echo \\'",
+      "cat > notes.md <<EOF\n$(touch MARK)\nEOF",
+      'echo "<<EOF"\nrm -rf x\nEOF',
+      "echo ${x:-a #}; rm -rf y",
     ]) {
-      expect([hidden, verdict({ allow: ["Bash(echo *)", "Bash(true)"] }, bash(hidden))]).toEqual([hidden, undefined]);
+      expect([hidden, verdict({ allow: ["Bash(echo *)", "Bash(true)", "Bash(cat *)"] }, bash(hidden))]).toEqual([hidden, undefined]);
     }
     expect(verdict({ allow: ["Bash(npm test)"] }, bash("FOO=1 npm test"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(npm test && npm run lint)"] }, bash("npm test && npm run lint"))).toBe("allow");
