@@ -21,6 +21,8 @@ export interface PermissionRulesOptions {
   projectTrusted: boolean;
   /** the confirmation gate, when the run has one (ask and allow rules go through it) */
   gate?: GateAccess;
+  /** whether calls are confirmed from the start (`--no-yolo`): then a folder's allow rules that do not hold are worth a note */
+  confirming: boolean;
   /** a warning after the start */
   log(message: string): void;
 }
@@ -42,7 +44,15 @@ export async function attachPermissionRules(options: PermissionRulesOptions): Pr
     }),
   );
   const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
-  if (sources.some((source) => existsSync(source.file))) (await load()).current();
+  if (sources.some((source) => existsSync(source.file))) {
+    const read = await load();
+    read.current();
+    if (options.confirming) {
+      for (const { source, count } of read.untrustedAllows()) {
+        notes.push(`${source}: its ${count === 1 ? "allow rule does" : `${count} allow rules do`} not hold until you trust this folder (zot trust), so calls it allows are asked about`);
+      }
+    }
+  }
   warn = options.log;
   return notes;
 }

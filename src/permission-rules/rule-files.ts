@@ -3,8 +3,10 @@
 // .claude/settings.json and .claude/settings.local.json. Every file's rules count together.
 // Rule: a folder's files are read whether or not it is trusted, since deny and ask only hold zot
 // back; their allow rules, which let calls past the confirmation gate, count only in a trusted
-// folder. A file is read again when it changed, so an edited rule holds from the next tool call;
-// what cannot be read is a warning naming the file and the rule, once per version of the file.
+// folder. A file is read again when it changed, so a rule added to it holds from the next tool
+// call, but during a run the rules only tighten (see current): the model cannot edit away what
+// holds it back, with a tool or with a bash command. What cannot be read is a warning naming the
+// file and the rule, once per version of the file.
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
@@ -32,6 +34,10 @@ const VERDICTS: readonly RuleVerdict[] = ["deny", "ask", "allow"];
 export class PermissionRuleFiles {
   private readonly sources: SettingsSource[];
   private readonly files: SettingsFileCache<PermissionRule[]>;
+  /** the rules of the first read (see current) */
+  private first: PermissionRule[] | undefined;
+  /** per file, the allow rules its folder's trust kept out, as of its last read */
+  private readonly skipped = new Map<string, number>();
 
   constructor(private readonly options: RuleFilesOptions) {
     this.sources = settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: true });
@@ -42,9 +48,26 @@ export class PermissionRuleFiles {
     );
   }
 
-  /** Every file's rules as they are now, and the files. */
+  /**
+   * Every file's rules, and the files. During a run the rules only tighten: a deny or ask rule
+   * holds once it was read (taking it out of a file, or emptying the file with a bash command,
+   * holds from the next start), and an allow rule holds only while it is still in its file and was
+   * there at the first read (one added meanwhile holds from the next start).
+   */
   current(): RuleBook {
-    return { rules: this.sources.flatMap((source) => this.files.read(source)), files: this.sources.map((source) => source.file) };
+    const now = this.sources.flatMap((source) => this.files.read(source));
+    const first = (this.first ??= now);
+    const key = (rule: PermissionRule) => `${rule.verdict}\u0000${rule.source}\u0000${rule.text}`;
+    const firstKeys = new Set(first.map(key));
+    const nowKeys = new Set(now.map(key));
+    const held = first.filter((rule) => rule.verdict !== "allow" && !nowKeys.has(key(rule)));
+    const rules = [...now.filter((rule) => rule.verdict !== "allow" || firstKeys.has(key(rule))), ...held];
+    return { rules, files: this.sources.map((source) => source.file) };
+  }
+
+  /** How many allow rules the folder's files hold that its trust keeps from holding. */
+  untrustedAllows(): { source: string; count: number }[] {
+    return [...this.skipped].map(([source, count]) => ({ source, count })).filter((entry) => entry.count > 0);
   }
 
   private parse(text: string, source: SettingsSource): PermissionRule[] {
@@ -66,6 +89,7 @@ export class PermissionRuleFiles {
       return [];
     }
     const rules: PermissionRule[] = [];
+    this.skipped.set(source.label, 0);
     for (const verdict of VERDICTS) {
       const list = file.output.permissions?.[verdict];
       if (list === undefined) continue;
@@ -78,6 +102,7 @@ export class PermissionRuleFiles {
         const parsed = typeof text === "string" ? parseRule(text, verdict, source.label, this.options) : { error: 'must be a rule as text, "Tool" or "Tool(…)"' };
         if ("error" in parsed) warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; it is skipped`);
         else if (verdict !== "allow" || source.scope === "user" || this.options.projectTrusted) rules.push(parsed);
+        else this.skipped.set(source.label, (this.skipped.get(source.label) ?? 0) + 1);
       });
     }
     return rules;

@@ -291,7 +291,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     }
     // [permission rules] Claude Code's allow/ask/deny rules of the same settings files, in every mode.
     const projectTrusted = options.trust === true || loaded?.trust.trusted === true || (await import("../config/trust-store.ts")).folderAnswer(home, cwd)?.trusted === true;
-    notes.push(...(await attachPermissionRules({ agent, cwd, home, userHome: env.HOME || homedir(), projectTrusted, gate: confirmGate, log: options.log ?? (() => {}) })));
+    notes.push(...(await attachPermissionRules({ agent, cwd, home, userHome: env.HOME || homedir(), projectTrusted, gate: confirmGate, confirming: options.noYolo === true, log: options.log ?? (() => {}) })));
     // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
     mcp?.attach(agent);
     const commandSources: CommandSource[] = [...(extensions ? [extensions] : []), ...(mcp ? [mcp] : [])];
@@ -378,7 +378,7 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
   if (!options.confirmer && !options.noYolo) return undefined;
   if (!options.confirmer) {
     notes.push(
-      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call but a read inside the working directory will be refused; drop --no-yolo to let tools run, or choose them with --tools",
+      "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused but a read inside the working directory and what a permission rule allows (docs/permissions.md); drop --no-yolo to let tools run, or choose them with --tools",
     );
   }
   const toolOf = (name: string) => agent.tools.find((tool) => tool.name === name);

@@ -97,7 +97,7 @@ describe("--no-yolo without a terminal", () => {
     const cwd = tempDir("zot-noyolo-");
     const run = await zot(["-p", "--no-yolo", "write made.txt", ...anthropic(mock.url)], { cwd });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("--no-yolo: this run has no terminal to confirm tool calls in, so every tool call but a read inside the working directory will be refused");
+    expect(run.stderr).toContain("--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused but a read inside the working directory and what a permission rule allows");
     expect(run.stdout).toContain("I could not write it.");
     const [refusal] = lastToolResults(mock.requests[1]!.body);
     expect(refusal).toEqual({

@@ -106,6 +106,19 @@ describe("deny", () => {
     expect(readFileSync(join(p.cwd, "config", "app.json"), "utf8")).toBe('{"debug": false}');
     expect(existsSync(join(p.cwd, "src", "app.json"))).toBe(true);
   });
+  test("a bash command that empties the settings file does not lift its deny rules for the rest of the run", async () => {
+    const p = project({ permissions: { deny: ["Bash(rm *)"] } });
+    writeFileSync(join(p.cwd, "victim.txt"), "keep me");
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo '{}' > .claude/settings.json" } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: "rm victim.txt" } }] },
+      { text: "done" },
+    ]);
+    expect((await p.run([...anthropic(mock), "-p", "tidy"])).code).toBe(0);
+    expect(readFileSync(join(p.cwd, ".claude", "settings.json"), "utf8")).toBe("{}\n");
+    expect(readFileSync(join(p.cwd, "victim.txt"), "utf8")).toBe("keep me");
+    expect(results(mock, 2)).toEqual([[true, 'tool call denied by the permission rule "Bash(rm *)" (.claude/settings.json)']]);
+  });
 });
 
 describe("ask", () => {
@@ -156,10 +169,12 @@ describe("allow", () => {
     expect(results(mock, 1).map(([error]) => error)).toEqual([false, true]);
   });
 
-  test("an untrusted folder's allow rules do not count", async () => {
+  test("an untrusted folder's allow rules do not count, and --no-yolo says so at the start", async () => {
     const p = project(settings, { trusted: false });
     const mock = fixture.llm(turns());
-    expect((await p.run([...anthropic(mock), "--no-yolo", "-p", "go"])).code).toBe(0);
+    const run = await p.run([...anthropic(mock), "--no-yolo", "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("zot: .claude/settings.json: its allow rule does not hold until you trust this folder (zot trust), so calls it allows are asked about\n");
     expect(existsSync(join(p.cwd, "a.txt"))).toBe(false);
     expect(results(mock, 1).map(([error]) => error)).toEqual([true, true]);
   });

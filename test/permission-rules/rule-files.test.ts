@@ -91,3 +91,13 @@ test("a file edited mid-run holds from the next read", () => {
   s.put("project", { permissions: { deny: ["Bash(rm *)", "Bash(curl *)"] } });
   expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)", "deny Bash(curl *) (.claude/settings.json)"]);
 });
+
+test("during a run the rules only tighten: a deny taken out still holds, an allow added does not, an allow taken out stops", () => {
+  const s = setup({ project: { permissions: { deny: ["Bash(rm *)"], allow: ["Bash(ls)"] } } });
+  expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)"]);
+  // What a bash command could do to the file: empty it.
+  s.put("project", "{}");
+  expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)"]);
+  s.put("project", { permissions: { allow: ["Bash(ls)", "Bash"], ask: ["Edit"] } });
+  expect(s.summary()).toEqual(["ask Edit (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)", "deny Bash(rm *) (.claude/settings.json)"]);
+});

@@ -21,11 +21,13 @@ export const DIFF_ROWS = 24;
 const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
 const REASON_HINT = "enter: tell the model (empty: just no) · esc: back to the answers";
 
-function choices(tool: string): SelectItem<Choice>[] {
+/** `asked`: a hook or a permission rule asked about this call, and asks again whatever is answered here. */
+function choices(tool: string, asked: boolean): SelectItem<Choice>[] {
+  const still = asked ? " (what a hook or rule asks about is still asked)" : "";
   return [
     { label: "1. Yes", value: "yes" },
-    { label: `2. Yes, and don't ask again for ${tool} this session`, value: "yes_tool" },
-    { label: "3. Yes to everything this session (as /yolo)", value: "yes_all" },
+    { label: `2. Yes, and don't ask again for ${tool} this session${still}`, value: "yes_tool" },
+    { label: `3. Yes to everything this session (as /yolo)${still}`, value: "yes_all" },
     { label: "4. No, and tell the model what to do instead", value: "no" },
   ];
 }
@@ -49,7 +51,7 @@ export class ConfirmQuestion implements Component {
     /** how many questions wait behind this one (read when drawn) */
     private readonly queued: () => number,
   ) {
-    this.list = new SelectList(choices(request.tool), theme, { typeToFilter: false, maxVisible: 9 });
+    this.list = new SelectList(choices(request.tool, request.why !== undefined), theme, { typeToFilter: false, maxVisible: 9 });
     this.list.onSelect = (item) => this.choose(item.value);
     this.list.onCancel = () => this.onStop?.();
     this.reason = new Editor(theme, { prompt: "reason: ", placeholder: "what should the model do instead?", maxRows: 4 });
