@@ -32,9 +32,11 @@ export async function attachPermissionRules(options: PermissionRulesOptions): Pr
   const { agent, cwd, home, userHome, projectTrusted } = options;
   const notes: string[] = [];
   let warn: (message: string) => void = (message) => notes.push(message);
+  // Every folder's file: a folder's deny and ask rules hold untrusted (rule-files.ts).
+  const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
   let files: Promise<PermissionRuleFiles> | undefined;
   const load = () =>
-    (files ??= import("./rule-files.ts").then(({ PermissionRuleFiles }) => new PermissionRuleFiles({ cwd, home, userHome, projectTrusted, warn: (message) => warn(message) })));
+    (files ??= import("./rule-files.ts").then(({ PermissionRuleFiles }) => new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (message) => warn(message) })));
   agent.chain.add(
     permissionRulesParticipant({
       rules: async () => (await load()).current(),
@@ -43,7 +45,6 @@ export async function attachPermissionRules(options: PermissionRulesOptions): Pr
       gate: options.gate,
     }),
   );
-  const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
   if (sources.some((source) => existsSync(source.file))) {
     const read = await load();
     read.current();

@@ -21,12 +21,16 @@ export function compileCommandPattern(pattern: string): CommandTest {
   if (!written.includes("*")) return (command) => command === written;
   const optionalTail = written.endsWith(" *") && written.indexOf("*") === written.length - 1;
   const body = optionalTail ? written.slice(0, -2) : written;
-  const source = body
+  const matcher = new RegExp(`^${wildcardSource(body)}${optionalTail ? "(?:\\s[\\s\\S]*)?" : ""}$`);
+  return (command) => matcher.test(command);
+}
+
+/** Text whose `*` is any run of characters (spaces too), the rest itself, as a regular expression's source. */
+export function wildcardSource(text: string): string {
+  return text
     .split("*")
     .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
     .join("[\\s\\S]*");
-  const matcher = new RegExp(`^${source}${optionalTail ? "(?:\\s[\\s\\S]*)?" : ""}$`);
-  return (command) => matcher.test(command);
 }
 
 /** A command line's commands, and whether all of it could be read. */
@@ -146,12 +150,7 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
     current += text;
     statement += text;
   };
-  const take = (inner: Split) => {
-    out.pieces.push(...inner.pieces);
-    out.statements.push(...inner.statements);
-    out.heredocs.push(...inner.heredocs);
-    if (!inner.readable) out.readable = false;
-  };
+  const take = (inner: Split) => merge(out, inner);
   let i = from;
   for (; i < line.length; i++) {
     const c = line[i]!;
@@ -282,14 +281,19 @@ function substitutionsIn(text: string): Split {
     const backtick = text[i] === "`";
     if (!backtick && !(text[i] === "$" && text[i + 1] === "(")) continue;
     const end = backtick ? text.indexOf("`", i + 1) : closingParen(text, i + 2);
-    const inner = splitLine(text.slice(backtick ? i + 1 : i + 2, end === -1 ? text.length : end));
-    out.pieces.push(...inner.pieces);
-    out.statements.push(...inner.statements);
-    out.heredocs.push(...inner.heredocs);
-    if (end === -1 || end === text.length || !inner.readable) out.readable = false;
+    merge(out, splitLine(text.slice(backtick ? i + 1 : i + 2, end === -1 ? text.length : end)));
+    if (end === -1 || end === text.length) out.readable = false;
     i = end === -1 ? text.length : end;
   }
   return out;
+}
+
+/** Adds what a substitution's reading found to the line's. */
+function merge(into: Split, inner: Split): void {
+  into.pieces.push(...inner.pieces);
+  into.statements.push(...inner.statements);
+  into.heredocs.push(...inner.heredocs);
+  if (!inner.readable) into.readable = false;
 }
 
 /** Where the `}` that closes a `${` opened before `from` is (the line's length when none does). */

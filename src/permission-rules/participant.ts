@@ -9,8 +9,8 @@
 // (attach.ts puts it on an agent.)
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
 import type { InterceptStage } from "../protocol/events.ts";
+import { toClaudeCall } from "../settings-hooks/tool-mapping.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
-import { resolveToolPath } from "../tools/args.ts";
 import { judge, type RuleBook, type RuledCall } from "./judge.ts";
 
 export const PERMISSION_RULES_PARTICIPANT = "permission-rules";
@@ -60,16 +60,21 @@ export function permissionRulesParticipant(options: RulesParticipantOptions): Pa
   };
 }
 
-/** A call as the rules read it: bash's command, the file tools' absolute path, skill's name. */
+/**
+ * A call as the rules read it: bash's command, the file tools' absolute path, skill's name, read
+ * through the same mapping the settings hooks see calls in (every spelling of an argument zot's
+ * tools take).
+ */
 function ruledCall(name: string, args: Record<string, unknown>, builtin: boolean, cwd: string): RuledCall {
-  const text = (...keys: string[]) => keys.map((key) => args[key]).find((value): value is string => typeof value === "string");
-  const file = text("path", "file_path");
-  const skill = text("name", "skill", "skill_name");
+  const input = toClaudeCall(name, args, cwd, builtin).tool_input;
+  const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+  const path = text("file_path");
+  const skill = text("skill");
   return {
     name,
     builtin,
-    ...(name === "bash" ? { command: text("command", "cmd") ?? "" } : {}),
-    ...(file !== undefined && file !== "" ? { path: resolveToolPath(cwd, file) } : {}),
+    ...(name === "bash" ? { command: text("command") ?? "" } : {}),
+    ...(path ? { path } : {}),
     // The skill tool takes "/Deploy" for "deploy": a rule is tried on both.
     ...(name === "skill" && skill !== undefined ? { skill: [...new Set([skill, skill.trim().replace(/^\//, "").toLowerCase()])] } : {}),
   };

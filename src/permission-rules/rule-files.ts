@@ -10,15 +10,15 @@
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
-import { SettingsFileCache, settingsSources } from "../settings-hooks/settings-locations.ts";
+import { SettingsFileCache } from "../settings-hooks/settings-locations.ts";
 import type { SettingsSource } from "../settings-hooks/settings-file.ts";
 import type { PathAnchors } from "./path-pattern.ts";
 import type { RuleBook } from "./judge.ts";
 import { type PermissionRule, parseRule, type RuleVerdict } from "./rule.ts";
 
 export interface RuleFilesOptions extends PathAnchors {
-  /** $ZOT_HOME */
-  home: string;
+  /** the settings files, in settings order (settingsSources, with every folder's file) */
+  sources: SettingsSource[];
   /** the folder's workspace trust: its files' allow rules count only when trusted */
   projectTrusted: boolean;
   /** a file's warnings */
@@ -40,7 +40,7 @@ export class PermissionRuleFiles {
   private readonly skipped = new Map<string, number>();
 
   constructor(private readonly options: RuleFilesOptions) {
-    this.sources = settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: true });
+    this.sources = options.sources;
     this.files = new SettingsFileCache<PermissionRule[]>(
       [],
       (text, source) => this.parse(text, source),

@@ -7,7 +7,7 @@
 // Rule: a rule naming one of Claude Code's tools that zot does not have (WebFetch, Grep, Task, …)
 // matches nothing and says nothing; a rule zot cannot read is a warning naming it, never a rule
 // that matches everything.
-import { type CommandTest, compileCommandPattern } from "./bash-pattern.ts";
+import { type CommandTest, compileCommandPattern, wildcardSource } from "./bash-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathTest } from "./path-pattern.ts";
 
 export type RuleVerdict = "deny" | "ask" | "allow";
@@ -90,6 +90,6 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
 
 /** A name with `*` wildcards (`deploy*`, `myext:*`), matched whole. */
 function compileNamePattern(pattern: string): (name: string) => boolean {
-  const matcher = new RegExp(`^${pattern.split("*").map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  const matcher = new RegExp(`^${wildcardSource(pattern)}$`);
   return (name) => matcher.test(name);
 }

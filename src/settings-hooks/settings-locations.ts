@@ -3,9 +3,10 @@
 // .claude/settings.local.json; and what a reader of them (the settings hooks, the permission
 // rules) has read from each, read again only when the file changed.
 // Rule: nothing here parses a file, so finding the files costs a start no schema.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
+import { realPathOf } from "../tools/sandbox.ts";
 import type { SettingsSource } from "./settings-file.ts";
 
 export interface SourcesOptions {
@@ -33,7 +34,7 @@ export function settingsSources(options: SourcesOptions): SettingsSource[] {
   // One file reached two ways (zot started in ~, ZOT_HOME=~/.claude) counts once, as the user's.
   const seen = new Set<string>();
   return [...user, ...(options.projectTrusted ? project : [])].filter((source) => {
-    const key = realOrSame(source.file);
+    const key = realPathOf(source.file);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -70,18 +71,5 @@ export class SettingsFileCache<T> {
     }
     this.cache.set(source.file, { stamp, value });
     return value;
-  }
-}
-
-function realOrSame(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    // A file that does not exist yet: its directory may still be reached two ways.
-    try {
-      return path.join(realpathSync(path.dirname(file)), path.basename(file));
-    } catch {
-      return path.resolve(file);
-    }
   }
 }

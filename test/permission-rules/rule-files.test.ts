@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PermissionRuleFiles } from "../../src/permission-rules/rule-files.ts";
+import { settingsSources } from "../../src/settings-hooks/settings-locations.ts";
 import { tempDir } from "../support/zot.ts";
 
 function setup(files: Record<string, unknown>, projectTrusted = true) {
@@ -22,7 +23,8 @@ function setup(files: Record<string, unknown>, projectTrusted = true) {
   };
   for (const [which, content] of Object.entries(files)) put(which, content);
   const warnings: string[] = [];
-  const reader = new PermissionRuleFiles({ cwd, home, userHome, projectTrusted, warn: (m) => warnings.push(m) });
+  const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
+  const reader = new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (m) => warnings.push(m) });
   const summary = () => reader.current().rules.map((r) => `${r.verdict} ${r.text} (${r.source})`);
   return { put, summary, warnings };
 }
