@@ -8,7 +8,7 @@
 // where it leads); allow looks for a reason on every count (every command as written, the path and
 // where it leads), so a line or a link cannot carry a call past what was allowed.
 import { realPathOf } from "../tools/sandbox.ts";
-import { commandLine, readingsOf } from "./bash-pattern.ts";
+import { commandLine, readingsOf } from "./command-line.ts";
 import type { PermissionRule, RuleVerdict } from "./rule.ts";
 
 /** A tool call as the rules read it. */

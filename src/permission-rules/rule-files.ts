@@ -10,7 +10,7 @@
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
-import { SettingsFileCache } from "../settings-hooks/settings-locations.ts";
+import { SettingsFileCache } from "../settings-hooks/settings-file-cache.ts";
 import type { SettingsSource } from "../settings-hooks/settings-file.ts";
 import type { PathAnchors } from "./path-pattern.ts";
 import type { RuleBook } from "./judge.ts";

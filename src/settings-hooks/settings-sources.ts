@@ -2,7 +2,7 @@
 // Rule: the files are read again whenever one changed (size or time), so an edited hook takes
 // effect at the next event without a restart; a file's warnings are told once per version of it.
 import { type CommandHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
-import { SettingsFileCache } from "./settings-locations.ts";
+import { SettingsFileCache } from "./settings-file-cache.ts";
 
 /** The hooks the files hold, read again when one of them changed. */
 export class SettingsHooksSources {

@@ -1,6 +1,7 @@
 // A Bash(…) rule's command against command lines, as Claude Code's documentation describes it.
 import { describe, expect, test } from "bun:test";
-import { commandLine, compileCommandPattern, readingsOf } from "../../src/permission-rules/bash-pattern.ts";
+import { compileCommandPattern } from "../../src/permission-rules/bash-pattern.ts";
+import { commandLine, readingsOf } from "../../src/permission-rules/command-line.ts";
 
 const commandParts = (line: string) => commandLine(line).commands;
 
