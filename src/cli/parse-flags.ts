@@ -23,13 +23,16 @@ interface FlagSpec {
 
 /**
  * Flags listed in `repeatable` may be given more than once; their value is an array. `command` is
- * how the user invokes the command (`zot`, `zot rpc`), for the pointer to its --help.
+ * how the user invokes the command (`zot`, `zot rpc`), for the pointer to its --help. A flag in
+ * `lists` (repeatable too) also takes the arguments that follow its value while `lists` says they
+ * are more of it (`--allowedTools Read "Bash(git log *)" "the prompt"`).
  */
 export function parseFlags(
   def: ArgsDef,
   argv: string[],
   repeatable: ReadonlySet<string> = new Set(),
   command = "zot",
+  lists: ReadonlyMap<string, (arg: string) => boolean> = new Map(),
 ): ParsedFlags {
   const long = new Map<string, FlagSpec>();
   const short = new Map<string, FlagSpec>();
@@ -79,6 +82,8 @@ export function parseFlags(
         set(spec, true);
       } else if (eq !== -1) set(spec, arg.slice(eq + 1));
       else set(spec, nextValue(spec, i++));
+      const more = lists.get(name);
+      while (more && i + 1 < argv.length && !argv[i + 1]!.startsWith("-") && more(argv[i + 1]!)) set(spec, argv[++i]!);
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") {

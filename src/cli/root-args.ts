@@ -2,6 +2,7 @@
 // one definition that both --help and the parser read; and the help pages built from them.
 import type { ArgsDef } from "citty";
 import type { HelpPage } from "./help.ts";
+import { continuesRuleList, PERMISSION_MODES } from "./permission-flags.ts";
 import { SUBCOMMANDS } from "./subcommands.ts";
 
 export const ROOT_ARGS = {
@@ -34,6 +35,25 @@ export const ROOT_ARGS = {
     type: "boolean",
     description: "Ask before each tool call but reads inside the working directory (without a terminal, -p, --json and rpc refuse those calls)",
   },
+  "allowed-tools": {
+    type: "string",
+    description: 'Claude Code\'s: these run without a question, the rest are asked (-p, --json, rpc: refused): "Bash(git diff *)" Read (permission rules; repeatable)',
+    valueHint: "rules",
+  },
+  allowedTools: { type: "string", description: "Same as --allowed-tools", valueHint: "rules" },
+  "disallowed-tools": {
+    type: "string",
+    description: 'Claude Code\'s: these never run; a tool named alone is not offered to the model: Bash "Read(./.env)" (repeatable)',
+    valueHint: "rules",
+  },
+  disallowedTools: { type: "string", description: "Same as --disallowed-tools", valueHint: "rules" },
+  "permission-mode": {
+    type: "enum",
+    options: [...PERMISSION_MODES],
+    description: "Claude Code's: default (ask before tool calls), acceptEdits (but edits in the working directory), dontAsk (refuse what no rule allows), bypassPermissions (ask nothing: zot's default)",
+    valueHint: "mode",
+  },
+  "dangerously-skip-permissions": { type: "boolean", description: "Claude Code's: ask before no tool call (zot's default; deny rules still hold)" },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
   "auto-compact": {
     type: "string",
@@ -73,7 +93,12 @@ export const ROOT_ARGS = {
   help: { type: "boolean", alias: "h", description: "Show this help" },
 } as const satisfies ArgsDef;
 
-export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext", "mcp-config"]);
+export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext", "mcp-config", "allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"]);
+
+/** Flags that take the arguments after their value too while those are more of the list, as Claude Code's do. */
+export const LISTS: ReadonlyMap<string, (arg: string) => boolean> = new Map(
+  ["allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"].map((name) => [name, continuesRuleList]),
+);
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
 const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;

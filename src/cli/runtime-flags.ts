@@ -6,6 +6,7 @@ import { errorText } from "../protocol/error-text.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
+import { permissionFlags } from "./permission-flags.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -20,6 +21,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     throw new UsageError("--no-tools and --tools cannot be used together");
   }
   const tools = flags["no-tools"] ? "none" : (str(flags, "tools")?.split(",").map((t) => t.trim()).filter(Boolean) ?? "all");
+  const permissions = permissionFlags(flags);
   return {
     provider: str(flags, "provider"),
     model: str(flags, "model"),
@@ -42,7 +44,10 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
     trust: flags.trust === true,
     jail: flags.jail === true,
-    noYolo: flags["no-yolo"] === true,
+    noYolo: permissions.confirming ?? false,
+    ...(permissions.rules.length > 0 ? { permissionRules: permissions.rules } : {}),
+    ...(permissions.confirmingFlag ? { confirmingFlag: permissions.confirmingFlag } : {}),
+    ...(permissions.askNobody ? { askNobody: true } : {}),
   };
 }
 

@@ -21,6 +21,8 @@ export interface AgentState {
   provider: Provider;
   model: ModelInfo;
   tools: Tool[];
+  /** tools kept from the model (a permission rule that denies every call of them): withholdTools */
+  withheld?: (tool: Tool) => boolean;
   /** the system prompt: the run's, then the sections others added (setSystemSection) */
   system: string;
   readonly cwd: string;
@@ -89,9 +91,13 @@ export function toolSpecs(state: AgentState): ToolSpec[] {
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The tools the model is offered: a deferred extension tool is not, until a tool result activates it. */
+/**
+ * The tools the model is offered: a deferred extension tool is not, until a tool result activates
+ * it, and a withheld one is not at all.
+ */
 export function offeredTools(state: AgentState): Tool[] {
-  return state.tools.filter((t) => t.offered?.() ?? true);
+  const withheld = state.withheld;
+  return state.tools.filter((t) => (t.offered?.() ?? true) && !withheld?.(t));
 }
 
 /** A call's usage priced with the current model and added to the total; a `usage` event says both. */

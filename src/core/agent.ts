@@ -210,6 +210,15 @@ export class Agent {
     this.state.tools = [...this.state.tools.filter((tool) => !old.has(tool)), ...next];
   }
 
+  /**
+   * Keeps the tools `withheld` says from the model from the next model call on (a permission rule
+   * that denies every call of a tool); they stay in `tools`, and a call of one by name still reaches
+   * the chain, which refuses it.
+   */
+  withholdTools(withheld: (tool: Tool) => boolean): void {
+    this.state.withheld = withheld;
+  }
+
   /** Jails or frees the tools from the next tool call on, in a running turn too. */
   setJail(jailed: boolean): void {
     this.state.jailed = jailed;

@@ -1,17 +1,24 @@
 // Claude Code's permission rules on one agent, in every mode: the one entry point the runtime uses
-// (marked "[permission rules]" there).
-// Rule: a start with no settings file loads nothing of the rules (their files are read at the first
-// tool call, when one has appeared); with one, they are read at the start, so a rule zot cannot read
-// is told before the first prompt. Later warnings (a file edited meanwhile) go to `log`.
+// (marked "[permission rules]" there). The rules are the settings files' and the run's own
+// (`--allowedTools`, `--disallowedTools`: cli/permission-flags.ts), read before the system prompt
+// is written (readPermissionRules), so a tool a deny rule refuses whole is neither named in it nor
+// offered to the model, as Claude Code withholds it; then put on the agent (attach).
+// Rule: a start with no settings file and no rule flag loads nothing of the rules (their files are
+// read at the first tool call, when one has appeared); with one, they are read at the start, so a
+// rule zot cannot read is told before the first prompt (a flag's stops the run: readFlagRules).
+// Later warnings (a file edited meanwhile) go to `log`.
 import { existsSync } from "node:fs";
 import type { Agent } from "../core/agent.ts";
+import type { Tool } from "../protocol/tool.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
 import { settingsSources } from "../settings-hooks/settings-locations.ts";
+import type { RuleBook } from "./judge.ts";
 import { permissionRulesParticipant } from "./participant.ts";
+import type { PathAnchors } from "./path-pattern.ts";
+import type { PermissionRule, WrittenRule } from "./rule.ts";
 import type { PermissionRuleFiles } from "./rule-files.ts";
 
 export interface PermissionRulesOptions {
-  agent: Agent;
   cwd: string;
   /** $ZOT_HOME */
   home: string;
@@ -19,41 +26,98 @@ export interface PermissionRulesOptions {
   userHome: string;
   /** the folder's workspace trust: its allow rules count only when trusted */
   projectTrusted: boolean;
-  /** the confirmation gate, when the run has one (ask and allow rules go through it) */
-  gate?: GateAccess;
   /** whether calls are confirmed from the start (`--no-yolo`): then a folder's allow rules that do not hold are worth a note */
   confirming: boolean;
+  /** the run's own rules, read (readFlagRules); they come first and hold whatever the folder's trust */
+  flagRules?: readonly PermissionRule[];
   /** a warning after the start */
   log(message: string): void;
 }
 
-/** Puts the rules on the agent; resolves with the warnings of the start. */
-export async function attachPermissionRules(options: PermissionRulesOptions): Promise<string[]> {
-  const { agent, cwd, home, userHome, projectTrusted } = options;
+/** The rules of a run, read; attach puts them on its agent. */
+export interface PermissionRules {
+  /** what the start has to say (a rule zot cannot read, allow rules waiting for trust) */
+  notes: string[];
+  /** whether a deny rule refuses every call of this tool, which is then not offered to the model */
+  withholds(tool: Tool): boolean;
+  /** the rules on the agent's chain, first of the approvers, and the tools they refuse whole kept from its model */
+  attach(agent: Agent, gate?: GateAccess): void;
+}
+
+/** The run's own rules read, or why one cannot be, naming its flag (the runtime stops the run with it, before anything starts). */
+export async function readFlagRules(written: readonly WrittenRule[], anchors: PathAnchors): Promise<PermissionRule[] | { error: string }> {
+  if (written.length === 0) return [];
+  const { parseRule } = await import("./rule.ts");
+  const rules: PermissionRule[] = [];
+  for (const { text, verdict, source } of written) {
+    const rule = parseRule(text, verdict, source, anchors);
+    if ("error" in rule) return { error: `${source} "${text}" ${rule.error}` };
+    rules.push(rule);
+  }
+  return rules;
+}
+
+export async function readPermissionRules(options: PermissionRulesOptions): Promise<PermissionRules> {
+  const { cwd, home, userHome, projectTrusted } = options;
+  const flagRules = options.flagRules ?? [];
   const notes: string[] = [];
   let warn: (message: string) => void = (message) => notes.push(message);
   // Every folder's file: a folder's deny and ask rules hold untrusted (rule-files.ts).
   const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
+  const paths = sources.map((source) => source.file);
   let files: Promise<PermissionRuleFiles> | undefined;
+  let read: PermissionRuleFiles | undefined;
   const load = () =>
-    (files ??= import("./rule-files.ts").then(({ PermissionRuleFiles }) => new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (message) => warn(message) })));
-  agent.chain.add(
-    permissionRulesParticipant({
-      rules: async () => (await load()).current(),
-      isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
-      cwd: () => agent.cwd,
-      gate: options.gate,
-    }),
-  );
+    (files ??= import("./rule-files.ts").then(({ PermissionRuleFiles }) => {
+      read = new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (message) => warn(message) });
+      return read;
+    }));
+  const book = (fromFiles: RuleBook | undefined): RuleBook => ({ rules: [...flagRules, ...(fromFiles?.rules ?? [])], files: paths });
+
   if (sources.some((source) => existsSync(source.file))) {
-    const read = await load();
-    read.current();
+    const loaded = await load();
+    loaded.current();
     if (options.confirming) {
-      for (const { source, count } of read.untrustedAllows()) {
+      for (const { source, count } of loaded.untrustedAllows()) {
         notes.push(`${source}: its ${count === 1 ? "allow rule does" : `${count} allow rules do`} not hold until you trust this folder (zot trust), so calls it allows are asked about`);
       }
     }
   }
-  warn = options.log;
-  return notes;
+  // The rules as of the last read: a file that appears during the run counts from the first tool call after.
+  const withholds = (tool: Tool) => book(read?.current()).rules.some((rule) => refusesWhole(rule, tool));
+  return {
+    notes,
+    withholds,
+    attach(agent, gate) {
+      agent.chain.add(
+        permissionRulesParticipant({
+          rules: async () => book((await load()).current()),
+          isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
+          cwd: () => agent.cwd,
+          gate,
+        }),
+      );
+      agent.withholdTools(withholds);
+      warn = options.log;
+    },
+  };
+}
+
+/** Whether `rule` denies every call of `tool` (Claude Code's `Bash`, `Read`, `mcp__server`, an extension's tool named alone). */
+function refusesWhole(rule: PermissionRule, tool: Tool): boolean {
+  if (rule.verdict !== "deny") return false;
+  const { target } = rule;
+  const builtin = tool.extension === undefined;
+  switch (target.kind) {
+    case "tool":
+      return target.matches(tool.name);
+    case "bash":
+      return builtin && tool.name === "bash" && target.command === undefined;
+    case "path":
+      return builtin && target.tools.includes(tool.name) && target.path === undefined;
+    case "skill":
+      return builtin && tool.name === "skill" && target.skill === undefined;
+    case "none":
+      return false;
+  }
 }

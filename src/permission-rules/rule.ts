@@ -25,6 +25,14 @@ export type RuleTarget =
   /** a Claude Code tool zot does not have */
   | { kind: "none" };
 
+/** A rule as written, before it is read: a settings file's, or a flag's (`--allowedTools`). */
+export interface WrittenRule {
+  verdict: RuleVerdict;
+  text: string;
+  /** where it is written, as the user knows it (".claude/settings.json", "--disallowedTools") */
+  source: string;
+}
+
 export interface PermissionRule {
   verdict: RuleVerdict;
   /** as written in the file */

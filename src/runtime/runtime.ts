@@ -19,7 +19,8 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
-import { attachPermissionRules } from "../permission-rules/attach.ts";
+import { readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
+import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
@@ -80,6 +81,12 @@ export interface RuntimeOptions {
   jail?: boolean;
   /** `--no-yolo`: confirm every tool call with `confirmer` (reads inside cwd excepted); without one, they are refused */
   noYolo?: boolean;
+  /** the flag that turned confirmations on, when it is not --no-yolo (`--allowedTools`), for what the model reads of a refusal */
+  confirmingFlag?: string;
+  /** `--permission-mode dontAsk`: confirmations on and nobody asked, the TUI's user neither: what no rule allows is refused */
+  askNobody?: boolean;
+  /** `--allowedTools`, `--disallowedTools`, `--permission-mode acceptEdits`: permission rules of this run, beside the settings files' */
+  permissionRules?: WrittenRule[];
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
   confirmer?: Confirmer;
   /**
@@ -195,6 +202,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (unknown.length > 0) {
     throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash, skill`);
   }
+  // [permission rules] the run's own (--allowedTools, --disallowedTools): one zot cannot read stops the run before anything starts.
+  const flagRules = await readFlagRules(options.permissionRules ?? [], { cwd, userHome: env.HOME || homedir() });
+  if ("error" in flagRules) throw new UsageError(flagRules.error);
   let skillsSection = "";
   let offeredSkills: Skill[] = [];
   let foundSkills: Skill[] = [];
@@ -247,6 +257,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     current?.close();
   };
   try {
+    // [permission rules] Claude Code's allow/ask/deny rules of the settings files and the flags, in every mode;
+    // read before the system prompt, which does not name a tool they refuse whole.
+    const projectTrusted = options.trust === true || loaded?.trust.trusted === true || (await import("../config/trust-store.ts")).folderAnswer(home, cwd)?.trusted === true;
+    const permissionRules = await readPermissionRules({ cwd, home, userHome: env.HOME || homedir(), projectTrusted, flagRules, confirming: options.noYolo === true, log: options.log ?? (() => {}) });
+    notes.push(...permissionRules.notes);
     const extensionTools = extensions?.tools() ?? [];
     const system = await buildSystemPrompt({
       cwd,
@@ -256,7 +271,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       now: new Date(),
       platform: process.platform,
       // [issue 15] a deferred tool is not named until it is offered
-      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].map((t) => t.name),
+      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !permissionRules.withholds(t)).map((t) => t.name),
       userHome: env.HOME,
     });
 
@@ -289,9 +304,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
       await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
     }
-    // [permission rules] Claude Code's allow/ask/deny rules of the same settings files, in every mode.
-    const projectTrusted = options.trust === true || loaded?.trust.trusted === true || (await import("../config/trust-store.ts")).folderAnswer(home, cwd)?.trusted === true;
-    notes.push(...(await attachPermissionRules({ agent, cwd, home, userHome: env.HOME || homedir(), projectTrusted, gate: confirmGate, confirming: options.noYolo === true, log: options.log ?? (() => {}) })));
+    permissionRules.attach(agent, confirmGate); // [permission rules]
     // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
     mcp?.attach(agent);
     const commandSources: CommandSource[] = [...(extensions ? [extensions] : []), ...(mcp ? [mcp] : [])];
@@ -376,22 +389,27 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
  */
 function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]): ConfirmGate | undefined {
   if (!options.confirmer && !options.noYolo) return undefined;
-  if (!options.confirmer) {
+  // --allowedTools and --permission-mode ask for exactly this; --no-yolo alone is worth the warning.
+  if (!options.confirmer && options.confirmingFlag === undefined) {
     notes.push(
       "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused but a read inside the working directory and what a permission rule allows (docs/permissions.md); drop --no-yolo to let tools run, or choose them with --tools",
     );
   }
   const toolOf = (name: string) => agent.tools.find((tool) => tool.name === name);
+  const flag = options.confirmingFlag ?? "--no-yolo";
   const gate = new ConfirmGate({
-    confirmer: options.confirmer,
+    // dontAsk: nobody answers, the TUI's user neither.
+    confirmer: options.askNobody ? undefined : options.confirmer,
     confirming: options.noYolo ?? false,
     // A read inside the working directory is not worth a question (as Claude Code and Codex);
     // an edit or a write is asked about with its diff.
     unasked: (call) => toolOf(call.name)?.readsOnlyInside?.(call.args, agent.cwd) ?? false,
     preview: async (call) => toolOf(call.name)?.preview?.(call.args, agent.cwd),
-    unattended:
-      "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; " +
-      "go on without tools, or tell the user what you would run",
+    unattended: options.askNobody
+      ? "tool call refused: this run (--permission-mode dontAsk) runs only what a permission rule allows; go on without it, or tell the user what you would run"
+      : flag === "--no-yolo"
+        ? "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; go on without tools, or tell the user what you would run"
+        : `tool call refused: this run (${flag}) asks before a call no permission rule allows, and has no terminal to ask in; go on without it, or tell the user what you would run`,
   });
   agent.chain.add(gate);
   return gate;

@@ -1,0 +1,191 @@
+// Claude Code's permission flags (--allowedTools, --disallowedTools, --permission-mode,
+// --dangerously-skip-permissions) through the compiled binary, with the mock LLM speaking the real
+// Anthropic wire format: which tools the model is offered, what its calls come to, what it reads,
+// and what happened on disk, in -p, --json, rpc and the TUI.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { ready } from "../support/zot-pty.ts";
+
+const fixture = rpcFixture();
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+const offered = (m: MockLlm, request = 0): string[] => m.requests[request].body.tools.map((t: { name: string }) => t.name);
+const systemText = (m: MockLlm, request = 0): string => m.requests[request].body.system.map((b: { text: string }) => b.text).join("\n");
+
+/** [is_error, text] of the tool results the model was sent in a request's last message. */
+function results(m: MockLlm, request: number): [boolean, string][] {
+  return m.requests[request].body.messages
+    .at(-1)
+    .content.filter((b: any) => b.type === "tool_result")
+    .map((b: any) => [b.is_error === true, typeof b.content === "string" ? b.content : b.content.map((c: any) => c.text).join("\n")]);
+}
+
+function folder() {
+  const cwd = tempDir("zot-permflag-");
+  const home = tempDir("zot-permflag-home-");
+  const userHome = tempDir("zot-permflag-user-");
+  return { cwd, home, userHome, run: (args: string[]) => zot(args, { cwd, home, env: { HOME: userHome } }) };
+}
+
+describe("--allowedTools", () => {
+  test("what it names runs unasked; with no terminal every other call is refused, saying why; the list ends at the prompt", async () => {
+    const f = folder();
+    const mock = fixture.llm([
+      {
+        tool_calls: [
+          { id: "t1", name: "bash", args: { command: "git init -q && git status --short > status.txt" } },
+          { id: "t2", name: "bash", args: { command: "echo yes > listed.txt" } },
+          { id: "t3", name: "bash", args: { command: "touch unlisted.txt" } },
+          { id: "t4", name: "write", args: { path: "new.txt", content: "x" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    // As Claude Code's docs write it: several rules after the flag, then the prompt.
+    const run = await f.run([...anthropic(mock), "-p", "--allowedTools", "Bash(git init *)", "Bash(echo *)", "make the files"]);
+    expect(run.code).toBe(0);
+    expect(mock.requests[0].body.messages[0].content.at(-1).text).toBe("make the files");
+    // An allowed line of several commands runs only when each is allowed: git status is not.
+    expect(existsSync(join(f.cwd, "status.txt"))).toBe(false);
+    expect(readFileSync(join(f.cwd, "listed.txt"), "utf8")).toBe("yes\n");
+    expect(existsSync(join(f.cwd, "unlisted.txt"))).toBe(false);
+    expect(existsSync(join(f.cwd, "new.txt"))).toBe(false);
+    const refused = "tool call refused: this run (--allowedTools) asks before a call no permission rule allows, and has no terminal to ask in; go on without it, or tell the user what you would run";
+    const sent = results(mock, 1);
+    expect(sent.map(([error]) => error)).toEqual([true, false, true, true]);
+    expect([sent[0]![1], sent[2]![1], sent[3]![1]]).toEqual([refused, refused, refused]);
+    // No warning about --no-yolo: the user asked for exactly this.
+    expect(run.stderr).toBe("");
+  });
+
+  test("in the TUI an unlisted call is asked about; a listed one runs unasked", async () => {
+    const f = folder();
+    const { session, mock } = runs.start(startMockLlm(), { cwd: f.cwd, home: f.home, env: { HOME: f.userHome }, rows: 40, args: ["--allowedTools", "Bash(echo *)"] });
+    mock.push({ tool_calls: [{ name: "bash", args: { command: "echo a > listed.txt" } }, { name: "bash", args: { command: "touch asked.txt" } }] }, { text: "both handled" });
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("Allow bash?");
+    expect(readFileSync(join(f.cwd, "listed.txt"), "utf8")).toBe("a\n");
+    expect(session.screen.text()).toContain("touch asked.txt");
+    session.type("1");
+    await session.waitForText("both handled");
+    expect(existsSync(join(f.cwd, "asked.txt"))).toBe(true);
+  });
+});
+
+const runs = ptyRuns();
+
+describe("--disallowedTools", () => {
+  test("a tool named alone is not offered nor named in the system prompt, and a call of it by name is denied naming the flag", async () => {
+    const f = folder();
+    const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "touch ran.txt" } }] }, { text: "done" }]);
+    const run = await f.run([...anthropic(mock), "--json", "go", "--disallowedTools", "Bash"]);
+    expect(run.code).toBe(0);
+    expect(offered(mock)).toEqual(["edit", "read", "skill", "write"]);
+    expect(systemText(mock)).not.toContain("`bash`");
+    expect(existsSync(join(f.cwd, "ran.txt"))).toBe(false);
+    expect(results(mock, 1)).toEqual([[true, 'tool call denied by the permission rule "Bash" (--disallowedTools)']]);
+    expect(ndjson(run.stdout).filter((e) => e.type === "intercept").map((e) => e.participant)).toEqual(["permission-rules"]);
+  });
+
+  test("a rule with a pattern keeps the tool and denies only what it matches; settings files' deny rules count beside it", async () => {
+    const f = folder();
+    mkdirSync(join(f.userHome, ".claude"), { recursive: true });
+    writeFileSync(join(f.userHome, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Write"] } }));
+    writeFileSync(join(f.cwd, "keep.txt"), "keep");
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "rm keep.txt" } }, { id: "t2", name: "bash", args: { command: "echo ok > ok.txt" } }] },
+      { text: "done" },
+    ]);
+    const run = await f.run([...anthropic(mock), "-p", "go", "--disallowed-tools", "Bash(rm *)"]);
+    expect(run.code).toBe(0);
+    // Write (and edit, which Claude Code's Write and Edit rules cover together) is withheld by the user's settings.
+    expect(offered(mock)).toEqual(["bash", "read", "skill"]);
+    expect(readFileSync(join(f.cwd, "keep.txt"), "utf8")).toBe("keep");
+    expect(readFileSync(join(f.cwd, "ok.txt"), "utf8")).toBe("ok\n");
+    expect(results(mock, 1)[0]).toEqual([true, 'tool call denied by the permission rule "Bash(rm *)" (--disallowedTools)']);
+  });
+
+  test("over rpc too", async () => {
+    const rpc = fixture.start([{ tool_calls: [{ id: "t1", name: "read", args: { path: "x" } }] }, { text: "done" }], ["--disallowedTools", "Read"]);
+    await rpc.prompt("read it");
+    expect(offered(fixture.mock)).not.toContain("read");
+    expect(results(fixture.mock, 1)).toEqual([[true, 'tool call denied by the permission rule "Read" (--disallowedTools)']]);
+  });
+});
+
+describe("--permission-mode", () => {
+  test("acceptEdits: a change inside the working directory runs unasked; one outside it and a command are refused", async () => {
+    const f = folder();
+    const outside = join(tempDir("zot-permflag-out-"), "out.txt");
+    const mock = fixture.llm([
+      {
+        tool_calls: [
+          { id: "t1", name: "write", args: { path: "in.txt", content: "in" } },
+          { id: "t2", name: "write", args: { path: outside, content: "out" } },
+          { id: "t3", name: "bash", args: { command: "touch cmd.txt" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    expect((await f.run([...anthropic(mock), "-p", "go", "--permission-mode", "acceptEdits"])).code).toBe(0);
+    expect(readFileSync(join(f.cwd, "in.txt"), "utf8")).toBe("in");
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(f.cwd, "cmd.txt"))).toBe(false);
+    expect(results(mock, 1).map(([error]) => error)).toEqual([false, true, true]);
+  });
+
+  test("dontAsk: the TUI asks nothing and refuses what no rule allows; an allowed call runs", async () => {
+    const f = folder();
+    const { session, mock } = runs.start(startMockLlm(), {
+      cwd: f.cwd,
+      home: f.home,
+      env: { HOME: f.userHome },
+      rows: 40,
+      args: ["--permission-mode", "dontAsk", "--allowedTools", "Bash(echo *)"],
+    });
+    mock.push({ tool_calls: [{ name: "bash", args: { command: "touch refused.txt" } }, { name: "bash", args: { command: "echo b > allowed.txt" } }] }, { text: "all handled" });
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("all handled");
+    expect(session.screen.text()).not.toContain("Allow bash?");
+    expect(existsSync(join(f.cwd, "refused.txt"))).toBe(false);
+    expect(readFileSync(join(f.cwd, "allowed.txt"), "utf8")).toBe("b\n");
+    expect(results(mock, 1)[0]![1]).toContain("--permission-mode dontAsk");
+  });
+
+  test.each([[["--permission-mode", "bypassPermissions"]], [["--dangerously-skip-permissions"]]])(
+    "%p runs everything, as zot does by default; deny rules still hold",
+    async (flags) => {
+      const f = folder();
+      const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "touch ran.txt" } }, { id: "t2", name: "bash", args: { command: "rm -f x" } }] }, { text: "done" }]);
+      expect((await f.run([...anthropic(mock), "-p", "go", ...flags, "--disallowedTools", "Bash(rm *)"])).code).toBe(0);
+      expect(existsSync(join(f.cwd, "ran.txt"))).toBe(true);
+      expect(results(mock, 1)[1]).toEqual([true, 'tool call denied by the permission rule "Bash(rm *)" (--disallowedTools)']);
+    },
+  );
+});
+
+test("a rule zot cannot read, a mode it does not have and flags that contradict each other stop the run (exit 2) before anything starts", async () => {
+  const f = folder();
+  const cases: [string[], string][] = [
+    [["--disallowedTools", "Bash(rm -rf"], 'zot: --disallowedTools "Bash(rm -rf" has an opening ( without its closing )\n'],
+    [["--allowedTools", "WebFetch(domain:example.com)"], ""],
+    [["--permission-mode", "plan"], "zot: --permission-mode plan: zot has no plan mode; --tools read gives the model only the read tool, and --no-yolo asks before every other call\n"],
+    [["--no-yolo", "--permission-mode", "bypassPermissions"], "zot: --no-yolo and --permission-mode bypassPermissions cannot be used together: one asks before tool calls, the other never does\n"],
+  ];
+  for (const [flags, stderr] of cases) {
+    const run = await f.run(["-p", "go", "--provider", "anthropic", "--api-key", "k", "--base-url", "http://127.0.0.1:9", ...flags]);
+    if (stderr === "") {
+      // Claude Code's tools zot does not have: their rules match nothing, and the run goes on (here to a closed port).
+      expect(run.code).toBe(1);
+      continue;
+    }
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(stderr);
+  }
+});
