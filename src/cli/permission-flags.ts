@@ -96,3 +96,12 @@ export function permissionFlags(flags: Flags): PermissionFlags {
   const confirmingFlag = confirming && !noYolo ? (mode !== undefined ? `--permission-mode ${mode}` : "--allowedTools") : undefined;
   return { rules, ...(confirming === undefined ? {} : { confirming }), ...(confirmingFlag ? { confirmingFlag } : {}), askNobody: mode === "dontAsk" };
 }
+
+/** How Claude Code would name the run's permission mode (stream-json's init line): zot asks nothing unless told to. */
+export function claudePermissionMode(flags: Flags): string {
+  const mode = flags["permission-mode"];
+  if (typeof mode === "string") return mode;
+  if (flags["dangerously-skip-permissions"] === true) return "bypassPermissions";
+  const asked = flags["no-yolo"] === true || permissionFlags(flags).confirming === true;
+  return asked ? "default" : "bypassPermissions";
+}

@@ -10,6 +10,12 @@ export const ROOT_ARGS = {
   print: { type: "boolean", alias: "p", description: "Print the final answer and exit" },
   json: { type: "boolean", description: "Stream every agent event as one JSON object per line" },
   rpc: { type: "boolean", description: "Serve the RPC protocol on stdin/stdout (same as zot rpc; zot rpc --help)" },
+  "output-format": {
+    type: "enum",
+    options: ["text", "json", "stream-json"],
+    description: "With -p, Claude Code's: text (the answer), json (its result object), stream-json (its messages, one per line)",
+    valueHint: "format",
+  },
   provider: {
     type: "enum",
     options: ["anthropic", "openai", "ollama", "scripted"],
@@ -55,6 +61,7 @@ export const ROOT_ARGS = {
   },
   "dangerously-skip-permissions": { type: "boolean", description: "Claude Code's: ask before no tool call (zot's default; deny rules still hold)" },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
+  "max-turns": { type: "string", description: "Same as --max-steps (Claude Code's name)", valueHint: "n" },
   "auto-compact": {
     type: "string",
     description: "Compact the transcript when the context reaches this percent of the model's window, or off (default 85)",
@@ -101,7 +108,7 @@ export const LISTS: ReadonlyMap<string, (arg: string) => boolean> = new Map(
 );
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
-const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;
+const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "output-format": _outputFormat, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;
 
 /** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema; it records a session only when asked. */
 export const RPC_ARGS = {

@@ -3,9 +3,9 @@
 // every failure maps to one exit code (0 ok, 1 failed, 2 usage, 130 interrupted: SIGINT, SIGTERM or
 // SIGHUP; see signals.ts).
 import { UsageError } from "../config/usage-error.ts";
-import type { Conversation } from "../conversation/conversation.ts";
+import type { Conversation, ConversationPrompt } from "../conversation/conversation.ts";
 import { VERSION } from "../version.ts";
-import { parseFlags } from "./parse-flags.ts";
+import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
 import { LISTS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
@@ -43,6 +43,10 @@ export async function runRoot(argv: string[]): Promise<number> {
 
   // The TUI when neither -p nor --json asks otherwise and stdin is a terminal (node:tty is loaded
   // only to ask: a one-shot run does without its streams).
+  const outputFormat = str(flags, "output-format");
+  if (outputFormat !== undefined && !flags.print) {
+    throw new UsageError(`--output-format goes with -p, as in Claude Code (zot -p --output-format ${outputFormat} "…"); --json streams zot's own events`);
+  }
   if (!flags.print && !flags.json && (await import("node:tty")).isatty(0)) {
     return (await import("./interactive.ts")).runInteractiveCommand(runtimeOptions, sessionChoice, positionals.join(" ").trim());
   }
@@ -96,7 +100,12 @@ export async function runRoot(argv: string[]): Promise<number> {
     running = true;
     try {
       const input = { text: prompt, ...(context ? { context } : {}) };
-      const runMode = flags.json ? (await import("../modes/json.ts")).runJsonMode : (await import("../modes/print.ts")).runPrintMode;
+      const runMode =
+        outputFormat === "json" || outputFormat === "stream-json"
+          ? await claudeOutputMode(conversation, outputFormat, flags)
+          : flags.json
+            ? (await import("../modes/json.ts")).runJsonMode
+            : (await import("../modes/print.ts")).runPrintMode;
       const runningMode = runMode(conversation, input, controller.signal);
       // One prompt: the start is over once the model answers. The request is built and sent at the
       // start-up policy; the stream that follows runs at the normal one (measured: the same CPU on a
@@ -133,6 +142,26 @@ export async function runRoot(argv: string[]): Promise<number> {
     releaseSignals();
   }
 }
+
+/** `-p --output-format json|stream-json`: Claude Code's shapes, its tools named as Claude Code names them. */
+async function claudeOutputMode(conversation: Conversation, format: "json" | "stream-json", flags: ParsedFlags["values"]) {
+  const [{ runClaudeOutputMode }, { toClaudeCall }, { claudePermissionMode }] = await Promise.all([
+    import("../modes/claude-output.ts"),
+    import("../settings-hooks/tool-mapping.ts"),
+    import("./permission-flags.ts"),
+  ]);
+  const builtin = (name: string) => conversation.toolExtension(name) === undefined;
+  const options = {
+    format,
+    claudeCall: (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name)),
+    toolName: (name: string) => (builtin(name) ? (CLAUDE_TOOL_NAMES[name] ?? name) : name),
+    permissionMode: claudePermissionMode(flags),
+  };
+  return (c: Conversation, input: ConversationPrompt, signal: AbortSignal) => runClaudeOutputMode(c, input, signal, options);
+}
+
+/** zot's built-in tools by Claude Code's names, for stream-json's init line. */
+const CLAUDE_TOOL_NAMES: Record<string, string> = { bash: "Bash", read: "Read", edit: "Edit", write: "Write", skill: "Skill" };
 
 async function printRootHelp(): Promise<number> {
   const { renderHelp, helpStyle } = await import("./help.ts");

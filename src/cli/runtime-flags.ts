@@ -32,7 +32,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
     cwd: str(flags, "cwd"),
     tools,
-    maxSteps: parseMaxSteps(str(flags, "max-steps")),
+    maxSteps: maxSteps(flags),
     autoCompact: parseAutoCompact(str(flags, "auto-compact")),
     script: str(flags, "script"),
     extensions: {
@@ -89,10 +89,15 @@ export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "p
 /** `--session new`: a new session (an id is a timestamp, so it never reads "new"; a file named so is ./new). */
 const NEW_SESSION = "new";
 
-function parseMaxSteps(value: string | undefined): number {
+/** --max-steps, or Claude Code's --max-turns: 0 (no limit) when neither is given. */
+function maxSteps(flags: Flags): number {
+  const steps = str(flags, "max-steps");
+  const turns = str(flags, "max-turns");
+  if (steps !== undefined && turns !== undefined) throw new UsageError("--max-steps and --max-turns are the same limit; give one");
+  const [flag, value] = turns !== undefined ? ["--max-turns", turns] : ["--max-steps", steps];
   if (value === undefined) return 0;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-steps must be a positive whole number (got "${value}")`);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number (got "${value}")`);
   return n;
 }
 

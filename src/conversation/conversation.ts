@@ -186,6 +186,11 @@ export class Conversation {
     return userTurns(this.runtime.agent.messages);
   }
 
+  /** The tools the model is offered now, by name, with the extension that provides each that an extension does. */
+  offeredTools(): { name: string; extension?: string }[] {
+    return this.runtime.agent.offeredTools.map((tool) => ({ name: tool.name, ...(tool.extension ? { extension: tool.extension } : {}) }));
+  }
+
   /** The extension that provides a tool, if one does. */
   toolExtension(name: string): string | undefined {
     return this.runtime.agent.tools.find((tool) => tool.name === name)?.extension;

@@ -13,7 +13,7 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import type { FileViews, ProtectedPath, Tool, ToolOrigin } from "../protocol/tool.ts";
 import { emptyUsage, type Usage } from "../protocol/usage.ts";
-import { type AgentOutlets, type AgentState, contextUse, estimateContext, failureOf, recordUsage, setTranscript } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, contextUse, estimateContext, failureOf, offeredTools, recordUsage, setTranscript } from "./agent-state.ts";
 import { Backpressure, type Pressure } from "./backpressure.ts";
 import { compactNow } from "./compaction-run.ts";
 import { InterceptChain } from "./intercept.ts";
@@ -130,6 +130,11 @@ export class Agent {
   /** the tools the model is offered (built-ins, skills, extensions') */
   get tools(): readonly Tool[] {
     return this.state.tools;
+  }
+
+  /** the tools the model is offered now: not a deferred one until it is activated, never a withheld one */
+  get offeredTools(): readonly Tool[] {
+    return offeredTools(this.state);
   }
 
   get reasoning(): ReasoningLevel | undefined {

@@ -8,6 +8,7 @@ import { noFTL } from "bun:jsc";
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import type { AgentEvent, AgentEventType } from "../protocol/events.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
+import { submitOnce } from "./submit-once.ts";
 
 const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear_notes"]);
 
@@ -22,14 +23,9 @@ export async function runJsonMode(conversation: Conversation, input: Conversatio
   const off = conversation.onEvent(writeEvent);
   // A reader that falls behind (`zot --json | slow`) holds the model and the tools back.
   const release = conversation.holdBack(() => writer.pressure());
-  const onAbort = () => conversation.abort("interrupted");
-  signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const running = conversation.submit(input);
-    if (signal.aborted) onAbort();
-    return await running;
+    return await submitOnce(conversation, input, signal);
   } finally {
-    signal.removeEventListener("abort", onAbort);
     off();
     release();
     await writer.close();

@@ -5,6 +5,7 @@
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import { PrintedAnswer } from "../protocol/printed-answer.ts";
 import { retryText } from "../protocol/retry-text.ts";
+import { submitOnce } from "./submit-once.ts";
 
 export async function runPrintMode(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
   const printed = new PrintedAnswer();
@@ -17,19 +18,14 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
     },
     { deltas: false },
   );
-  const onAbort = () => conversation.abort("interrupted");
-  signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const running = conversation.submit(input);
-    if (signal.aborted) onAbort();
-    const outcome = await running;
+    const outcome = await submitOnce(conversation, input, signal);
     if (outcome.status === "ok") {
       const out = printed.text();
       if (out) await Bun.write(Bun.stdout, out.endsWith("\n") ? out : `${out}\n`);
     }
     return outcome;
   } finally {
-    signal.removeEventListener("abort", onAbort);
     off();
   }
 }

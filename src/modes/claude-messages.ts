@@ -1,0 +1,172 @@
+// One run in Claude Code's headless shapes (`claude -p --output-format json|stream-json`), read
+// from zot's events: the `system` init line, an `assistant` message per model call (its text and
+// tool_use blocks, with its usage), a `user` message per tool result, and the closing `result`
+// (subtype, is_error, the answer, turns, durations, cost, usage). Scripts and orchestrators written
+// for Claude Code read these as they are.
+// Rule: the tool calls are shown as Claude Code names them (`Bash` with `command`, `Read` with
+// `file_path`, …: the caller passes the mapping the settings hooks use), every other field as zot
+// has it; the result's text is what `zot -p` prints. No valibot here: these are plain objects.
+import type { UnitOutcome } from "../conversation/conversation.ts";
+import type { AgentEvent } from "../protocol/events.ts";
+import { PrintedAnswer } from "../protocol/printed-answer.ts";
+import type { WireToolResultContent } from "../protocol/messages.ts";
+
+/** A tool call as Claude Code names it. */
+export type ClaudeCallOf = (name: string, args: Record<string, unknown>) => { tool_name: string; tool_input: Record<string, unknown> };
+
+export interface ClaudeRunOptions {
+  /** the session the run records into (what `--session` resumes), or null */
+  sessionId: string | null;
+  model: string;
+  claudeCall: ClaudeCallOf;
+  /** the run's cost so far (a resumed session's included): the result counts only this run's */
+  costBefore: number;
+  /** now, in ms (for durations; tests pass their own) */
+  now?: () => number;
+}
+
+interface TokenTally {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+type Line = Record<string, unknown>;
+
+export class ClaudeRun {
+  private readonly printed = new PrintedAnswer();
+  private readonly now: () => number;
+  private readonly started: number;
+  private readonly tokens: TokenTally = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  private cost: number;
+  private turns = 0;
+  private apiMs = 0;
+  private callStarted: number | undefined;
+  /** the usage of the model call under way */
+  private callUsage: TokenTally | undefined;
+  private stopReason: string | null = null;
+
+  constructor(private readonly options: ClaudeRunOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.started = this.now();
+    this.cost = options.costBefore;
+  }
+
+  /** Claude Code's first line: the session, the working directory, the model and the tools. */
+  init(context: { cwd: string; tools: string[]; mcpServers: { name: string; status: string }[]; permissionMode: string }): Line {
+    return {
+      type: "system",
+      subtype: "init",
+      cwd: context.cwd,
+      session_id: this.options.sessionId,
+      tools: context.tools,
+      mcp_servers: context.mcpServers,
+      model: this.options.model,
+      permissionMode: context.permissionMode,
+    };
+  }
+
+  /** Takes one event, in order; returns the line it completes (a model call's assistant message, a tool result), if any. */
+  add(event: AgentEvent): Line | undefined {
+    this.printed.add(event);
+    switch (event.type) {
+      case "assistant_start":
+        this.callStarted = this.now();
+        this.callUsage = undefined;
+        return undefined;
+      case "usage": {
+        // A model call's usage comes just before its message (a compaction's has none after it).
+        const usage = {
+          input_tokens: event.input,
+          output_tokens: event.output,
+          cache_creation_input_tokens: event.cache_write,
+          cache_read_input_tokens: event.cache_read,
+        };
+        for (const key of Object.keys(usage) as (keyof TokenTally)[]) this.tokens[key] += usage[key];
+        this.cost = event.cumulative.cost_usd;
+        this.callUsage = usage;
+        return undefined;
+      }
+      case "assistant_message":
+        this.turns++;
+        if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
+        this.callStarted = undefined;
+        return this.assistant(event);
+      case "tool_result":
+        return {
+          type: "user",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: event.id, content: resultContent(event.content), is_error: event.is_error }] },
+          parent_tool_use_id: null,
+          session_id: this.options.sessionId,
+        };
+      case "turn_end":
+        this.stopReason = event.stop;
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The closing line, after the unit's last event. */
+  result(outcome: UnitOutcome): Line {
+    const failed = outcome.status !== "ok";
+    const subtype = outcome.status === "ok" ? "success" : outcome.status === "error" && outcome.code === "max_steps" ? "error_max_turns" : "error_during_execution";
+    return {
+      type: "result",
+      subtype,
+      is_error: failed,
+      duration_ms: Math.round(this.now() - this.started),
+      duration_api_ms: Math.round(this.apiMs),
+      num_turns: this.turns,
+      result: failed ? failure(outcome) : this.printed.text(),
+      stop_reason: this.stopReason,
+      session_id: this.options.sessionId,
+      total_cost_usd: Math.max(0, this.cost - this.options.costBefore),
+      usage: { ...this.tokens },
+    };
+  }
+
+  private assistant(event: Extract<AgentEvent, { type: "assistant_message" }>): Line {
+    const content = event.content.flatMap((block): Line[] => {
+      if (block.type === "text") return [{ type: "text", text: block.text }];
+      if (block.type === "tool_call") {
+        const call = this.options.claudeCall(block.name, block.args);
+        return [{ type: "tool_use", id: block.id, name: call.tool_name, input: call.tool_input }];
+      }
+      return [];
+    });
+    return {
+      type: "assistant",
+      message: {
+        id: `msg_${this.turns}`,
+        type: "message",
+        role: "assistant",
+        model: this.options.model,
+        content,
+        ...(this.callUsage ? { usage: this.callUsage } : {}),
+      },
+      parent_tool_use_id: null,
+      session_id: this.options.sessionId,
+    };
+  }
+}
+
+/** A tool result's content as Claude Code sends it: its text, or its blocks when there is an image. */
+function resultContent(content: readonly WireToolResultContent[]): string | Line[] {
+  if (content.every((block) => block.type === "text")) return content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  return content.map((block) => (block.type === "text" ? { type: "text", text: block.text } : { type: "image", mime_type: block.mime_type, bytes: block.bytes }));
+}
+
+function failure(outcome: Exclude<UnitOutcome, { status: "ok" }>): string {
+  switch (outcome.status) {
+    case "error":
+    case "command_error":
+      return outcome.message;
+    case "blocked":
+      return outcome.reason;
+    case "aborted":
+    case "dropped":
+      return "interrupted";
+  }
+}

@@ -1,0 +1,68 @@
+// `zot -p --output-format json|stream-json`: one input, answered in Claude Code's headless formats
+// (claude-messages.ts), for scripts and orchestrators written for `claude -p`: `json` prints the
+// closing `result` object alone, `stream-json` prints the `system` init line, each assistant and
+// tool-result message as it completes, and the `result` last, one JSON object per line.
+// Rule: stdout holds only those lines; extension notes and a provider's retry go to stderr, as
+// with -p; a reader that falls behind holds the model and the tools back, as with --json.
+import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
+import { retryText } from "../protocol/retry-text.ts";
+import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
+import { NdjsonWriter } from "./ndjson-writer.ts";
+import { submitOnce } from "./submit-once.ts";
+
+export type ClaudeOutputFormat = "json" | "stream-json";
+
+export interface ClaudeOutputOptions {
+  format: ClaudeOutputFormat;
+  /** how Claude Code names a call of one of this run's tools */
+  claudeCall: ClaudeCallOf;
+  /** Claude Code's name for how this run confirms tool calls (the init line's permissionMode) */
+  permissionMode: string;
+  /** a tool's name as Claude Code's init line lists it */
+  toolName(name: string): string;
+}
+
+export async function runClaudeOutputMode(
+  conversation: Conversation,
+  input: ConversationPrompt,
+  signal: AbortSignal,
+  options: ClaudeOutputOptions,
+): Promise<UnitOutcome> {
+  const writer = new NdjsonWriter();
+  const streaming = options.format === "stream-json";
+  const run = new ClaudeRun({
+    sessionId: conversation.session?.id ?? null,
+    model: conversation.model.id,
+    claudeCall: options.claudeCall,
+    costBefore: conversation.usage.cost_usd,
+  });
+  if (streaming) {
+    writer.write(
+      run.init({
+        cwd: conversation.cwd,
+        tools: conversation.offeredTools().map((tool) => options.toolName(tool.name)),
+        mcpServers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: server.state })),
+        permissionMode: options.permissionMode,
+      }),
+    );
+  }
+  const off = conversation.onEvent(
+    (event) => {
+      const line = run.add(event);
+      if (line && streaming) writer.write(line);
+      if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
+      else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+    },
+    { deltas: false },
+  );
+  const release = streaming ? conversation.holdBack(() => writer.pressure()) : () => {};
+  try {
+    const outcome = await submitOnce(conversation, input, signal);
+    writer.write(run.result(outcome));
+    return outcome;
+  } finally {
+    off();
+    release();
+    await writer.close();
+  }
+}

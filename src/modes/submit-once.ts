@@ -1,0 +1,15 @@
+// The one input of `-p`, `--json` and `--output-format`: submitted to the conversation, and
+// aborted when the run's signal says so (Ctrl+C, SIGTERM), before or after it started.
+import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
+
+export async function submitOnce(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
+  const onAbort = () => conversation.abort("interrupted");
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const running = conversation.submit(input);
+    if (signal.aborted) onAbort();
+    return await running;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
