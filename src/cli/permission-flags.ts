@@ -24,7 +24,8 @@ export interface PermissionFlags {
   askNobody: boolean;
 }
 
-export const PERMISSION_MODES = ["default", "acceptEdits", "dontAsk", "bypassPermissions", "plan", "auto"] as const;
+/** Claude Code's permission modes zot has. */
+export const PERMISSION_MODES = ["default", "acceptEdits", "dontAsk", "bypassPermissions"] as const;
 
 /** Claude Code's tools and zot's, as a rule starts: what may follow a list flag as more of its rules. */
 const RULE_START = /^(?:Bash|Read|Edit|Write|MultiEdit|NotebookEdit|NotebookRead|Skill|Glob|Grep|LS|WebFetch|WebSearch|Task|Agent|TodoWrite|TodoRead|bash|read|edit|write|skill|mcp__[\w.-]+)(?:\(.*\))?$/s;
@@ -66,6 +67,8 @@ type Flags = Record<string, string | boolean | string[] | undefined>;
 export function permissionFlags(flags: Flags): PermissionFlags {
   const list = (...names: string[]) => names.flatMap((name) => (flags[name] as string[] | undefined) ?? []).flatMap(splitRuleList);
   const allowed = list("allowedTools", "allowed-tools");
+  // Given at all (an empty "$LIST" too), --allowedTools means: what it does not name is asked about.
+  const allowing = flags.allowedTools !== undefined || flags["allowed-tools"] !== undefined;
   const disallowed = list("disallowedTools", "disallowed-tools");
   const mode = typeof flags["permission-mode"] === "string" ? flags["permission-mode"] : undefined;
   const skip = flags["dangerously-skip-permissions"] === true;
@@ -76,6 +79,9 @@ export function permissionFlags(flags: Flags): PermissionFlags {
   }
   if (mode === "auto") {
     throw new UsageError("--permission-mode auto: zot has no classifier to decide calls; use default (ask before each call), acceptEdits, dontAsk or bypassPermissions");
+  }
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")} (got "${mode}")`);
   }
   if (skip && mode !== undefined && mode !== "bypassPermissions") {
     throw new UsageError(`--dangerously-skip-permissions and --permission-mode ${mode} cannot be used together; pick one`);
@@ -92,7 +98,7 @@ export function permissionFlags(flags: Flags): PermissionFlags {
     // Claude Code's acceptEdits: changes to files in the working directory go through unasked.
     ...(mode === "acceptEdits" ? [{ verdict: "allow" as const, text: "Edit(./**)", source: "--permission-mode acceptEdits" }] : []),
   ];
-  const confirming = bypass ? false : mode !== undefined || allowed.length > 0 || noYolo ? true : undefined;
+  const confirming = bypass ? false : mode !== undefined || allowing || noYolo ? true : undefined;
   const confirmingFlag = confirming && !noYolo ? (mode !== undefined ? `--permission-mode ${mode}` : "--allowedTools") : undefined;
   return { rules, ...(confirming === undefined ? {} : { confirming }), ...(confirmingFlag ? { confirmingFlag } : {}), askNobody: mode === "dontAsk" };
 }

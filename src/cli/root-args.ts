@@ -2,7 +2,7 @@
 // one definition that both --help and the parser read; and the help pages built from them.
 import type { ArgsDef } from "citty";
 import type { HelpPage } from "./help.ts";
-import { continuesRuleList, PERMISSION_MODES } from "./permission-flags.ts";
+import { continuesRuleList } from "./permission-flags.ts";
 import { SUBCOMMANDS } from "./subcommands.ts";
 
 export const ROOT_ARGS = {
@@ -54,8 +54,7 @@ export const ROOT_ARGS = {
   },
   disallowedTools: { type: "string", description: "Same as --disallowed-tools", valueHint: "rules" },
   "permission-mode": {
-    type: "enum",
-    options: [...PERMISSION_MODES],
+    type: "string",
     description: "Claude Code's: default (ask before tool calls), acceptEdits (but edits in the working directory), dontAsk (refuse what no rule allows), bypassPermissions (ask nothing: zot's default)",
     valueHint: "mode",
   },

@@ -60,7 +60,11 @@ export async function runRoot(argv: string[]): Promise<number> {
   // goes with it as context. Without one, what was piped is the prompt.
   const prompt = argPrompt || piped.text;
   const context = argPrompt ? piped.text : "";
-  if (!prompt) throw new UsageError('no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)');
+  if (!prompt) {
+    const listed = ["allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools"].find((name) => flags[name] !== undefined);
+    const hint = listed ? `; the words after --${listed} that name tools are its rules, so put the prompt before it or after --` : "";
+    throw new UsageError(`no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)${hint}`);
+  }
   const session =
     sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
 

@@ -38,6 +38,11 @@ export class ToolGuards {
     return this.runtime.confirmGate?.confirming ?? false;
   }
 
+  /** Whether a call asked about is put to someone (false with --permission-mode dontAsk: it is refused). */
+  get asksSomeone(): boolean {
+    return this.runtime.confirmGate?.canAsk ?? false;
+  }
+
   /** Turns confirmations off (approving the call waiting for an answer) or on; returns whether they are on now. */
   toggleConfirmations(): boolean {
     return this.runtime.confirmGate?.toggle() ?? false;

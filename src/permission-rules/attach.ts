@@ -40,8 +40,11 @@ export interface PermissionRules {
   notes: string[];
   /** whether a deny rule refuses every call of this tool, which is then not offered to the model */
   withholds(tool: Tool): boolean;
-  /** the rules on the agent's chain, first of the approvers, and the tools they refuse whole kept from its model */
-  attach(agent: Agent, gate?: GateAccess): void;
+  /**
+   * The rules on the agent's chain, first of the approvers, and the tools they refuse whole kept
+   * from its model; resolves with notes on the run's own rules that name no tool it has.
+   */
+  attach(agent: Agent, gate?: GateAccess): string[];
 }
 
 /** The run's own rules read, or why one cannot be, naming its flag (the runtime stops the run with it, before anything starts). */
@@ -60,7 +63,7 @@ export async function readFlagRules(written: readonly WrittenRule[], anchors: Pa
 export async function readPermissionRules(options: PermissionRulesOptions): Promise<PermissionRules> {
   const { cwd, home, userHome, projectTrusted } = options;
   const flagRules = options.flagRules ?? [];
-  const notes: string[] = [];
+  const notes: string[] = flagRules.flatMap(notHad);
   let warn: (message: string) => void = (message) => notes.push(message);
   // Every folder's file: a folder's deny and ask rules hold untrusted (rule-files.ts).
   const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
@@ -99,8 +102,24 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
       );
       agent.withholdTools(withholds);
       warn = options.log;
+      // A name no tool has (a typo, an extension that is not loaded) is said; an MCP server's tools may come later.
+      return flagRules.flatMap(({ target, text, source }) =>
+        target.kind === "tool" && !text.startsWith("mcp__") && !agent.tools.some((tool) => target.matches(tool.name))
+          ? [`${source} "${text}" names no tool this run has (zot's are bash, read, edit, write, skill; Claude Code's names work too), so it matches nothing`]
+          : [],
+      );
     },
   };
+}
+
+/** A note on a rule of the run's own that names a Claude Code tool zot does not have: it matches nothing. */
+function notHad(rule: PermissionRule): string[] {
+  if (rule.target.kind !== "none" || rule.verdict !== "allow") return [];
+  const name = rule.text.replace(/\(.*$/s, "");
+  const searching = ["Grep", "Glob", "LS"].includes(name)
+    ? '; zot lists and searches files with bash: allow "Bash(ls *)", "Bash(grep *)" or "Bash(rg *)" for that'
+    : "";
+  return [`${rule.source} "${rule.text}": zot has no ${name} tool, so it allows nothing${searching}`];
 }
 
 /** Whether `rule` denies every call of `tool` (Claude Code's `Bash`, `Read`, `mcp__server`, an extension's tool named alone). */

@@ -267,7 +267,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       cwd,
       home,
       systemPrompt: options.systemPrompt,
-      append: [...(options.appendSystemPrompt ?? []), skillsSection],
+      // A skill tool a deny rule withholds takes its section with it.
+      append: [...(options.appendSystemPrompt ?? []), tools.some((t) => t.name === "skill" && permissionRules.withholds(t)) ? "" : skillsSection],
       now: new Date(),
       platform: process.platform,
       // [issue 15] a deferred tool is not named until it is offered
@@ -304,7 +305,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
       await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
     }
-    permissionRules.attach(agent, confirmGate); // [permission rules]
+    notes.push(...permissionRules.attach(agent, confirmGate)); // [permission rules]
     // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.
     mcp?.attach(agent);
     const commandSources: CommandSource[] = [...(extensions ? [extensions] : []), ...(mcp ? [mcp] : [])];

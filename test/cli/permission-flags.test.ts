@@ -67,6 +67,14 @@ describe("what the flags ask of the run", () => {
     ]);
   });
 
+  test("--allowedTools given empty (a script's empty \"$LIST\") still turns confirmations on: nothing is allowed unasked", () => {
+    for (const value of ["", ",", " "]) {
+      const o = options([`--allowedTools=${value}`, "-p", "x"]);
+      expect(o.noYolo).toBe(true);
+      expect(o.permissionRules).toBeUndefined();
+    }
+  });
+
   test("--disallowedTools: deny rules, and confirmations stay as they were", () => {
     const o = options(["--disallowedTools", "Bash", "--disallowed-tools", "Read(./.env)", "-p", "x"]);
     expect(o.noYolo).toBe(false);
@@ -92,7 +100,7 @@ describe("what the flags ask of the run", () => {
     expect(usageError(["--permission-mode", "plan", "-p", "x"])).toContain("zot has no plan mode; --tools read");
     expect(usageError(["--permission-mode", "auto", "-p", "x"])).toContain("use default (ask before each call), acceptEdits, dontAsk or bypassPermissions");
     expect(usageError(["--permission-mode", "askMe", "-p", "x"])).toBe(
-      '--permission-mode must be one of default, acceptEdits, dontAsk, bypassPermissions, plan, auto (got "askMe")',
+      '--permission-mode must be one of default, acceptEdits, dontAsk, bypassPermissions (got "askMe")',
     );
     expect(usageError(["--no-yolo", "--dangerously-skip-permissions", "-p", "x"])).toBe(
       "--no-yolo and --dangerously-skip-permissions cannot be used together: one asks before tool calls, the other never does",

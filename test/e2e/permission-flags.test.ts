@@ -92,6 +92,31 @@ describe("--disallowedTools", () => {
     expect(ndjson(run.stdout).filter((e) => e.type === "intercept").map((e) => e.participant)).toEqual(["permission-rules"]);
   });
 
+  test("a denied Skill takes the list of skills out of the system prompt with the tool", async () => {
+    const f = folder();
+    const mock = fixture.llm([{ text: "done" }, { text: "done" }]);
+    expect((await f.run([...anthropic(mock), "-p", "go"])).code).toBe(0);
+    expect(systemText(mock, 0)).toContain("call the `skill` tool");
+    expect((await f.run([...anthropic(mock), "-p", "go", "--disallowedTools", "Skill"])).code).toBe(0);
+    expect(offered(mock, 1)).not.toContain("skill");
+    expect(systemText(mock, 1)).not.toContain("skill");
+  });
+
+  test("a rule that can match nothing is said at the start: a Claude Code tool zot lacks, a name no tool has", async () => {
+    const f = folder();
+    const mock = fixture.llm([{ text: "done" }]);
+    const run = await f.run([...anthropic(mock), "-p", "go", "--allowedTools", "Read,Grep,WebFetch", "--disallowedTools", "Bsh"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      [
+        'zot: --allowedTools "Grep": zot has no Grep tool, so it allows nothing; zot lists and searches files with bash: allow "Bash(ls *)", "Bash(grep *)" or "Bash(rg *)" for that',
+        'zot: --allowedTools "WebFetch": zot has no WebFetch tool, so it allows nothing',
+        'zot: --disallowedTools "Bsh" names no tool this run has (zot\'s are bash, read, edit, write, skill; Claude Code\'s names work too), so it matches nothing',
+        "",
+      ].join("\n"),
+    );
+  });
+
   test("a rule with a pattern keeps the tool and denies only what it matches; settings files' deny rules count beside it", async () => {
     const f = folder();
     mkdirSync(join(f.userHome, ".claude"), { recursive: true });
@@ -156,6 +181,13 @@ describe("--permission-mode", () => {
     expect(existsSync(join(f.cwd, "refused.txt"))).toBe(false);
     expect(readFileSync(join(f.cwd, "allowed.txt"), "utf8")).toBe("b\n");
     expect(results(mock, 1)[0]![1]).toContain("--permission-mode dontAsk");
+    expect(session.screen.text()).toContain("dontAsk");
+    // /yolo lets everything run; again, it says what dontAsk does: it refuses, it never asks.
+    session.type("/yolo\r");
+    await session.waitForText("yolo: tool calls run without asking");
+    session.type("/yolo\r");
+    await session.waitForText("nobody is asked");
+    expect(session.screen.text().replace(/\s+/g, " ")).toContain("confirmations on: a tool call no permission rule allows is refused, nobody is asked (--permission-mode dontAsk)");
   });
 
   test.each([[["--permission-mode", "bypassPermissions"]], [["--dangerously-skip-permissions"]]])(

@@ -396,7 +396,7 @@ export class InteractiveApp implements AppContext {
 function guardTags(conversation: Conversation): string[] {
   const tags: string[] = [];
   if (conversation.guards.jailed) tags.push("jailed");
-  if (conversation.guards.confirming) tags.push("confirmations on");
+  if (conversation.guards.confirming) tags.push(conversation.guards.asksSomeone ? "confirmations on" : "dontAsk");
   return tags;
 }
 

@@ -17,6 +17,10 @@ export const YOLO_COMMAND: SlashCommand = {
       app.showNote("yolo: tool calls run without asking; /yolo again to confirm each one", "warn");
       return;
     }
+    if (!guards.asksSomeone) {
+      app.showNote("confirmations on: a tool call no permission rule allows is refused, nobody is asked (--permission-mode dontAsk)", "success");
+      return;
+    }
     const remembered = guards.rememberedTools();
     const still = remembered.length > 0 ? ` (except ${remembered.join(", ")}, allowed for this session)` : "";
     app.showNote(`confirmations on: each tool call asks first${still}`, "success");
