@@ -24,15 +24,16 @@ interface FlagSpec {
 /**
  * Flags listed in `repeatable` may be given more than once; their value is an array. `command` is
  * how the user invokes the command (`zot`, `zot rpc`), for the pointer to its --help. A flag in
- * `lists` (repeatable too) also takes the arguments that follow its value while `lists` says they
- * are more of it (`--allowedTools Read "Bash(git log *)" "the prompt"`).
+ * `followers` takes the arguments after it that `followers` says are its own, as Claude Code's
+ * flags do: a flag with a value (repeatable) more values while they qualify (`--allowedTools Read
+ * "Bash(git log *)" "the prompt"`), a boolean flag one optional value (`--resume <id>`).
  */
 export function parseFlags(
   def: ArgsDef,
   argv: string[],
   repeatable: ReadonlySet<string> = new Set(),
   command = "zot",
-  lists: ReadonlyMap<string, (arg: string) => boolean> = new Map(),
+  followers: ReadonlyMap<string, (arg: string) => boolean> = new Map(),
 ): ParsedFlags {
   const long = new Map<string, FlagSpec>();
   const short = new Map<string, FlagSpec>();
@@ -64,6 +65,12 @@ export function parseFlags(
     }
     return next;
   };
+  /** Whether the argument after argv[i] is the flag's own (followers). */
+  const follows = (spec: FlagSpec, i: number): boolean => {
+    const next = argv[i + 1];
+    const own = followers.get(spec.name);
+    return own !== undefined && next !== undefined && !next.startsWith("-") && own(next);
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
@@ -79,11 +86,11 @@ export function parseFlags(
       if (!spec) throw unknown(eq === -1 ? arg : arg.slice(0, eq));
       if (!spec.takesValue) {
         if (eq !== -1) throw new UsageError(`--${name} does not take a value`);
-        set(spec, true);
-      } else if (eq !== -1) set(spec, arg.slice(eq + 1));
-      else set(spec, nextValue(spec, i++));
-      const more = lists.get(name);
-      while (more && i + 1 < argv.length && !argv[i + 1]!.startsWith("-") && more(argv[i + 1]!)) set(spec, argv[++i]!);
+        set(spec, follows(spec, i) ? argv[++i]! : true);
+      } else {
+        set(spec, eq !== -1 ? arg.slice(eq + 1) : nextValue(spec, i++));
+        while (follows(spec, i)) set(spec, argv[++i]!);
+      }
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") {
@@ -92,7 +99,8 @@ export function parseFlags(
         const spec = short.get(arg[at]!);
         if (!spec) throw unknown(`-${arg[at]}`);
         if (!spec.takesValue) {
-          set(spec, true);
+          // The last of a cluster may take its optional value (-r <id>).
+          set(spec, at === arg.length - 1 && follows(spec, i) ? argv[++i]! : true);
           continue;
         }
         if (at + 1 < arg.length) set(spec, arg.slice(at + 1));

@@ -85,7 +85,7 @@ export const ROOT_ARGS = {
   "no-skill": { type: "boolean", description: "Load no skills: no skill tool, none listed in the system prompt" },
   "no-skills": { type: "boolean", description: "Same as --no-skill" },
   continue: { type: "boolean", alias: "c", description: "Resume the newest session of this directory" },
-  resume: { type: "boolean", alias: "r", description: "Pick a session of this directory to resume from a numbered list" },
+  resume: { type: "boolean", alias: "r", description: "Pick a session of this directory to resume from a numbered list; -r <id> resumes that one (as --session)" },
   session: {
     type: "string",
     description: "Resume this session: an id (zot sessions list) or a file; `new` starts a new one",
@@ -101,10 +101,14 @@ export const ROOT_ARGS = {
 
 export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", "ext", "mcp-config", "allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"]);
 
-/** Flags that take the arguments after their value too while those are more of the list, as Claude Code's do. */
-export const LISTS: ReadonlyMap<string, (arg: string) => boolean> = new Map(
-  ["allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"].map((name) => [name, continuesRuleList]),
-);
+/**
+ * The arguments after a flag that are its own, as Claude Code reads them: more rules after a rule
+ * list's value, and a session after -r (`zot -r 20261123-032914-9f3c2a1b "go on"`).
+ */
+export const FOLLOWERS: ReadonlyMap<string, (arg: string) => boolean> = new Map([
+  ...["allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"].map((name) => [name, continuesRuleList] as const),
+  ["resume", (arg: string) => /^\d{8}-\d{6}-[0-9a-f]+$/.test(arg) || /\.(jsonl|zotsession)$/.test(arg)] as const,
+]);
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
 const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "output-format": _outputFormat, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;

@@ -7,7 +7,7 @@ import type { Conversation, ConversationPrompt } from "../conversation/conversat
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
-import { LISTS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
+import { FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT, runCli } from "./router.ts";
@@ -18,7 +18,7 @@ import { startupOver } from "./startup-over.ts";
 export async function runRoot(argv: string[]): Promise<number> {
   // `zot --rpc …` is `zot rpc …`; its flags (--schema) are parsed there.
   if (argv.includes("--rpc")) return (await import("./rpc.ts")).runRpc(argv.filter((arg) => arg !== "--rpc"));
-  const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", LISTS);
+  const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);
   if (flags.help) return await printRootHelp();
   // `zot help`, and a mistyped command (`zot session list`): never a prompt for the model.
   const first = readFirstWord(positionals, terminated);

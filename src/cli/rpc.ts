@@ -10,14 +10,14 @@ import { UsageError } from "../config/usage-error.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
-import { LISTS, REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
+import { FOLLOWERS, REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 
 export async function runRpc(argv: string[]): Promise<number> {
-  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc", LISTS);
+  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc", FOLLOWERS);
   if (flags.help) {
     const { renderHelp, helpStyle } = await import("./help.ts");
     await Bun.write(Bun.stdout, renderHelp(rpcHelp(VERSION), helpStyle()));
@@ -80,5 +80,5 @@ function rpcSessionChoice(flags: ParsedFlags["values"]): SessionChoice | undefin
       "zot rpc cannot ask which session to resume (--resume picks from a list in a terminal); pass --continue or --session <id> (zot sessions list shows them), or send resume_session",
     );
   }
-  return flags.continue || str(flags, "session") !== undefined ? choice : undefined;
+  return flags.continue || str(flags, "session") !== undefined || typeof flags.resume === "string" ? choice : undefined;
 }

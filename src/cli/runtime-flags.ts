@@ -64,7 +64,7 @@ function mcpConfigs(flags: Flags): FlagMcpConfig[] {
 
 /**
  * The session a -p/--json run records into: a new one unless -c (the newest), --session (that
- * one; `--session new`: a new one), -r (the user picks: "pick") or --no-session (none) says
+ * one; `--session new`: a new one), -r (the user picks: "pick"; -r <id>: that one) or --no-session (none) says
  * otherwise. Conflicting flags are a UsageError before anything starts.
  */
 export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "pick" } | undefined {
@@ -82,6 +82,8 @@ export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "p
     return ref.trim() === NEW_SESSION ? { kind: "new" } : { kind: "open", ref };
   }
   if (flags.continue) return { kind: "continue" };
+  // -r <id>, as Claude Code's: that session (FOLLOWERS decides what is an id); -r alone: the picker.
+  if (typeof flags.resume === "string") return { kind: "open", ref: flags.resume };
   if (flags.resume) return { kind: "pick" };
   return { kind: "new" };
 }

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { parseArgs } from "node:util";
 import type { ArgsDef } from "citty";
 import { parseFlags } from "../../src/cli/parse-flags.ts";
-import { ROOT_ARGS, REPEATABLE } from "../../src/cli/root-args.ts";
+import { FOLLOWERS, ROOT_ARGS, REPEATABLE } from "../../src/cli/root-args.ts";
+import { sessionChoiceFromFlags } from "../../src/cli/runtime-flags.ts";
 import { UsageError } from "../../src/config/usage-error.ts";
 
 function nodeParse(def: ArgsDef, argv: string[], repeatable: ReadonlySet<string>) {
@@ -101,5 +102,17 @@ describe("parseFlags' own sentences", () => {
     expect(parseFlags(ROOT_ARGS, ["--", "sessions"], REPEATABLE).terminated).toBe(true);
     expect(parseFlags(ROOT_ARGS, ["sessions", "--", "x"], REPEATABLE).terminated).toBe(false);
     expect(parseFlags(ROOT_ARGS, ["--"], REPEATABLE).terminated).toBe(false);
+  });
+});
+
+describe("the arguments a flag takes after it (FOLLOWERS), as Claude Code's flags do", () => {
+  const parse = (argv: string[]) => parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);
+  test("-r takes a session id or file after it, as Claude Code's --resume <id>; alone (or before a prompt) it is the picker", () => {
+    expect(parse(["-p", "-r", "20261123-032914-9f3c2a1b", "go on"])).toMatchObject({ values: { resume: "20261123-032914-9f3c2a1b" }, positionals: ["go on"] });
+    expect(parse(["--resume", "./old.jsonl", "-p", "x"]).values.resume).toBe("./old.jsonl");
+    expect(parse(["-pr", "20261123-032914-9f3c2a1b", "x"]).values).toMatchObject({ print: true, resume: "20261123-032914-9f3c2a1b" });
+    expect(parse(["-r", "go on"])).toMatchObject({ values: { resume: true }, positionals: ["go on"] });
+    expect(sessionChoiceFromFlags(parse(["-r", "20261123-032914-9f3c2a1b", "x"]).values)).toEqual({ kind: "open", ref: "20261123-032914-9f3c2a1b" });
+    expect(sessionChoiceFromFlags(parse(["-r", "x"]).values)).toEqual({ kind: "pick" });
   });
 });

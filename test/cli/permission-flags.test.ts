@@ -3,11 +3,11 @@
 import { describe, expect, test } from "bun:test";
 import { parseFlags } from "../../src/cli/parse-flags.ts";
 import { continuesRuleList, permissionFlags, splitRuleList } from "../../src/cli/permission-flags.ts";
-import { LISTS, REPEATABLE, ROOT_ARGS } from "../../src/cli/root-args.ts";
+import { FOLLOWERS, REPEATABLE, ROOT_ARGS } from "../../src/cli/root-args.ts";
 import { runtimeOptionsFromFlags } from "../../src/cli/runtime-flags.ts";
 import { UsageError } from "../../src/config/usage-error.ts";
 
-const parse = (argv: string[]) => parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", LISTS);
+const parse = (argv: string[]) => parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);
 const options = (argv: string[]) => runtimeOptionsFromFlags(parse(argv).values);
 const usageError = (argv: string[]) => {
   try {

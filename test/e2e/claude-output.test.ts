@@ -2,10 +2,11 @@
 // binary against the mock LLM speaking the real Anthropic wire format, read the way scripts written
 // for `claude -p` read it (`jq -r .result`, `.session_id` to go on, a line per message).
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { cleanEnv, ndjson, ROOT, tempDir, ZOT, zot } from "../support/zot.ts";
 
 const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
 const turns = () => [
@@ -41,8 +42,8 @@ describe("--output-format json", () => {
       expect(result.total_cost_usd).toBeGreaterThan(0);
       expect(result.duration_ms).toBeGreaterThanOrEqual(result.duration_api_ms);
       expect(existsSync(join(f.cwd, "made.txt"))).toBe(true);
-      // The session it names is the one a script goes on with.
-      const again = await f.run([...anthropic(mock), "-p", "still there?", "--output-format", "json", "--session", result.session_id]);
+      // The session it names is the one a script goes on with, by Claude Code's --resume <id> (as --session).
+      const again = await f.run([...anthropic(mock), "-p", "--resume", result.session_id, "still there?", "--output-format", "json"]);
       expect(JSON.parse(again.stdout)).toMatchObject({ result: "Still here.", session_id: result.session_id, num_turns: 1 });
       expect(mock.requests[2].body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
     } finally {
@@ -100,4 +101,49 @@ test("--output-format without -p, and --max-steps with --max-turns, are usage er
   const both = await f.run(["-p", "hi", "--max-steps", "2", "--max-turns", "2"]);
   expect(both.code).toBe(2);
   expect(both.stderr).toBe("zot: --max-steps and --max-turns are the same limit; give one\n");
+});
+
+test("a client written for Claude Code (@instantlyeasy/claude-code-sdk-ts) runs zot in claude's place: its messages, tool calls and result", async () => {
+  // The client looks for `claude` on PATH and runs `claude --output-format stream-json --verbose
+  // --allowedTools … --print` with the prompt on stdin.
+  const bin = tempDir("zot-cc-bin-");
+  symlinkSync(ZOT, join(bin, "claude"));
+  const cwd = tempDir("zot-cc-client-");
+  const mock = startMockLlm([
+    { tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo made > made.txt" } }, { id: "toolu_2", name: "bash", args: { command: "touch refused.txt" } }] },
+    { text: "Made it." },
+  ]);
+  try {
+    const client = pathToFileURL(join(ROOT, "node_modules", "@instantlyeasy", "claude-code-sdk-ts", "dist", "index.js")).href;
+    const script = `
+      const { query } = await import(${JSON.stringify(client)});
+      const seen = [];
+      for await (const m of query("make a file", { allowedTools: ["Bash(echo *)"], cwd: process.cwd() })) seen.push(m);
+      console.log(JSON.stringify(seen));`;
+    const userHome = tempDir("zot-cc-user-");
+    const proc = Bun.spawn(["node", "--input-type=module", "-e", script], {
+      cwd,
+      env: cleanEnv(tempDir("zot-cc-home-"), { PATH: `${bin}:${process.env.PATH}`, HOME: userHome, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: mock.url }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const seen = JSON.parse(stdout);
+    expect(seen.map((m: { type: string }) => m.type)).toEqual(["assistant", "assistant", "result"]);
+    expect(seen[0].content.map((b: { name: string; input: unknown }) => [b.name, b.input])).toEqual([
+      ["Bash", { command: "echo made > made.txt" }],
+      ["Bash", { command: "touch refused.txt" }],
+    ]);
+    expect(seen[1].content).toEqual([{ type: "text", text: "Made it." }]);
+    expect(seen[2]).toMatchObject({ subtype: "success", usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) } });
+    expect(seen[2].session_id).toBe(seen[0].session_id);
+    // Its --allowedTools held: the listed command ran, the other was refused.
+    expect(readFileSync(join(cwd, "made.txt"), "utf8")).toBe("made\n");
+    expect(existsSync(join(cwd, "refused.txt"))).toBe(false);
+    // The prompt came on stdin.
+    expect(mock.requests[0].body.messages[0].content.at(-1).text).toBe("make a file");
+  } finally {
+    await mock.stop();
+  }
 });
