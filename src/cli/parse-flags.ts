@@ -85,8 +85,9 @@ export function parseFlags(
       const spec = long.get(name);
       if (!spec) throw unknown(eq === -1 ? arg : arg.slice(0, eq));
       if (!spec.takesValue) {
-        if (eq !== -1) throw new UsageError(`--${name} does not take a value`);
-        set(spec, follows(spec, i) ? argv[++i]! : true);
+        // A boolean flag that may take a value (followers) takes one after = as well (--resume=<id>).
+        if (eq !== -1 && !followers.has(name)) throw new UsageError(`--${name} does not take a value`);
+        set(spec, eq !== -1 ? arg.slice(eq + 1) : follows(spec, i) ? argv[++i]! : true);
       } else {
         set(spec, eq !== -1 ? arg.slice(eq + 1) : nextValue(spec, i++));
         while (follows(spec, i)) set(spec, argv[++i]!);

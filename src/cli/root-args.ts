@@ -1,5 +1,6 @@
 // The root command's flags, and `zot rpc`'s (the same agent flags without the one-prompt ones):
 // one definition that both --help and the parser read; and the help pages built from them.
+import { existsSync } from "node:fs";
 import type { ArgsDef } from "citty";
 import type { HelpPage } from "./help.ts";
 import { continuesRuleList } from "./permission-flags.ts";
@@ -107,7 +108,7 @@ export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", 
  */
 export const FOLLOWERS: ReadonlyMap<string, (arg: string) => boolean> = new Map([
   ...["allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"].map((name) => [name, continuesRuleList] as const),
-  ["resume", (arg: string) => /^\d{8}-\d{6}-[0-9a-f]+$/.test(arg) || /\.(jsonl|zotsession)$/.test(arg)] as const,
+  ["resume", isSessionRef] as const,
 ]);
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
@@ -128,6 +129,17 @@ export const RPC_ARGS = {
     description: "Print JSON Schemas of every command, response and event, and exit",
   },
 } as const satisfies ArgsDef;
+
+/**
+ * What -r takes as its session: a zot session's id, a Claude Code session's (refused with a
+ * sentence: sessionChoiceFromFlags), or a session file that exists; a prompt never.
+ */
+function isSessionRef(arg: string): boolean {
+  return ZOT_SESSION_ID.test(arg) || CLAUDE_SESSION_ID.test(arg) || (/^\S+\.(jsonl|zotsession)$/.test(arg) && existsSync(arg));
+}
+
+export const ZOT_SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]+$/;
+export const CLAUDE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ENVIRONMENT =
   "Keys and endpoints come from --api-key and --base-url, else ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL, OLLAMA_HOST, OLLAMA_API_KEY, else $ZOT_HOME/auth.json (README: Environment variables).";

@@ -38,15 +38,28 @@ export async function runRoot(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
 
-  const runtimeOptions = runtimeOptionsFromFlags(flags);
-  const sessionChoice = sessionChoiceFromFlags(flags);
-
-  // The TUI when neither -p nor --json asks otherwise and stdin is a terminal (node:tty is loaded
-  // only to ask: a one-shot run does without its streams).
   const outputFormat = str(flags, "output-format");
   if (outputFormat !== undefined && !flags.print) {
     throw new UsageError(`--output-format goes with -p, as in Claude Code (zot -p --output-format ${outputFormat} "…"); --json streams zot's own events`);
   }
+  if (outputFormat !== "json" && outputFormat !== "stream-json") return await runPrompt(flags, positionals);
+  // A script reading Claude Code's output finds a result line on stdout whatever went wrong.
+  return await runPrompt(flags, positionals).catch(async (error: unknown) => {
+    const { failedBeforeRun } = await import("../modes/claude-messages.ts");
+    const { errorText } = await import("../protocol/error-text.ts");
+    await Bun.write(Bun.stdout, `${JSON.stringify(failedBeforeRun(errorText(error)))}\n`);
+    throw error;
+  });
+}
+
+/** The TUI, or one prompt (-p, --json, --output-format), from the flags. */
+async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): Promise<number> {
+  const runtimeOptions = runtimeOptionsFromFlags(flags);
+  const sessionChoice = sessionChoiceFromFlags(flags);
+  const outputFormat = str(flags, "output-format");
+
+  // The TUI when neither -p nor --json asks otherwise and stdin is a terminal (node:tty is loaded
+  // only to ask: a one-shot run does without its streams).
   if (!flags.print && !flags.json && (await import("node:tty")).isatty(0)) {
     return (await import("./interactive.ts")).runInteractiveCommand(runtimeOptions, sessionChoice, positionals.join(" ").trim());
   }
@@ -158,14 +171,14 @@ async function claudeOutputMode(conversation: Conversation, format: "json" | "st
   const options = {
     format,
     claudeCall: (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name)),
-    toolName: (name: string) => (builtin(name) ? (CLAUDE_TOOL_NAMES[name] ?? name) : name),
+    toolNames: (name: string) => (builtin(name) ? (CLAUDE_TOOL_NAMES[name] ?? [name]) : [name]),
     permissionMode: claudePermissionMode(flags),
   };
   return (c: Conversation, input: ConversationPrompt, signal: AbortSignal) => runClaudeOutputMode(c, input, signal, options);
 }
 
-/** zot's built-in tools by Claude Code's names, for stream-json's init line. */
-const CLAUDE_TOOL_NAMES: Record<string, string> = { bash: "Bash", read: "Read", edit: "Edit", write: "Write", skill: "Skill" };
+/** zot's built-in tools by Claude Code's names, for stream-json's init line (edit is Edit or MultiEdit, by its call). */
+const CLAUDE_TOOL_NAMES: Record<string, string[]> = { bash: ["Bash"], read: ["Read"], edit: ["Edit", "MultiEdit"], write: ["Write"], skill: ["Skill"] };
 
 async function printRootHelp(): Promise<number> {
   const { renderHelp, helpStyle } = await import("./help.ts");

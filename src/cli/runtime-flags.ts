@@ -7,6 +7,7 @@ import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
+import { CLAUDE_SESSION_ID } from "./root-args.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -83,7 +84,12 @@ export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "p
   }
   if (flags.continue) return { kind: "continue" };
   // -r <id>, as Claude Code's: that session (FOLLOWERS decides what is an id); -r alone: the picker.
-  if (typeof flags.resume === "string") return { kind: "open", ref: flags.resume };
+  if (typeof flags.resume === "string") {
+    if (CLAUDE_SESSION_ID.test(flags.resume)) {
+      throw new UsageError(`-r ${flags.resume} is a Claude Code session's id; zot resumes its own sessions (zot sessions list shows them, as 20261123-032914-9f3c2a1b)`);
+    }
+    return { kind: "open", ref: flags.resume };
+  }
   if (flags.resume) return { kind: "pick" };
   return { kind: "new" };
 }

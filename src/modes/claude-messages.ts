@@ -1,7 +1,8 @@
 // One run in Claude Code's headless shapes (`claude -p --output-format json|stream-json`), read
 // from zot's events: the `system` init line, an `assistant` message per model call (its text and
 // tool_use blocks, with its usage), a `user` message per tool result, and the closing `result`
-// (subtype, is_error, the answer, turns, durations, cost, usage). Scripts and orchestrators written
+// (subtype, is_error, the answer or the errors, turns, durations, cost, usage by model, the calls
+// refused), each line with its own `uuid`. Scripts and orchestrators written
 // for Claude Code read these as they are.
 // Rule: the tool calls are shown as Claude Code names them (`Bash` with `command`, `Read` with
 // `file_path`, …: the caller passes the mapping the settings hooks use), every other field as zot
@@ -46,6 +47,9 @@ export class ClaudeRun {
   /** the usage of the model call under way */
   private callUsage: TokenTally | undefined;
   private stopReason: string | null = null;
+  /** the calls of the run as Claude Code names them, by id, for the result's permission_denials */
+  private readonly calls = new Map<string, { tool_name: string; tool_input: Record<string, unknown> }>();
+  private readonly denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[] = [];
 
   constructor(private readonly options: ClaudeRunOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -58,6 +62,7 @@ export class ClaudeRun {
     return {
       type: "system",
       subtype: "init",
+      uuid: crypto.randomUUID(),
       cwd: context.cwd,
       session_id: this.options.sessionId,
       tools: context.tools,
@@ -93,13 +98,18 @@ export class ClaudeRun {
         if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
         this.callStarted = undefined;
         return this.assistant(event);
-      case "tool_result":
+      case "tool_result": {
+        // A call the chain refused (a rule, a hook, the confirmation gate) is a permission denial.
+        const call = this.calls.get(event.id);
+        if (event.status === "blocked" && call) this.denials.push({ tool_name: call.tool_name, tool_use_id: event.id, tool_input: call.tool_input });
         return {
           type: "user",
+          uuid: crypto.randomUUID(),
           message: { role: "user", content: [{ type: "tool_result", tool_use_id: event.id, content: resultContent(event.content), is_error: event.is_error }] },
           parent_tool_use_id: null,
           session_id: this.options.sessionId,
         };
+      }
       case "turn_end":
         this.stopReason = event.stop;
         return undefined;
@@ -108,22 +118,37 @@ export class ClaudeRun {
     }
   }
 
-  /** The closing line, after the unit's last event. */
+  /**
+   * The closing line, after the unit's last event: on success the answer in `result`; on a failure
+   * no `result` (as Claude Code: `jq -r .result` never prints an error as if it were the answer)
+   * and the failure in `errors`.
+   */
   result(outcome: UnitOutcome): Line {
-    const failed = outcome.status !== "ok";
+    const cost = Math.max(0, this.cost - this.options.costBefore);
     const subtype = outcome.status === "ok" ? "success" : outcome.status === "error" && outcome.code === "max_steps" ? "error_max_turns" : "error_during_execution";
     return {
       type: "result",
       subtype,
-      is_error: failed,
+      uuid: crypto.randomUUID(),
+      is_error: outcome.status !== "ok",
       duration_ms: Math.round(this.now() - this.started),
       duration_api_ms: Math.round(this.apiMs),
       num_turns: this.turns,
-      result: failed ? failure(outcome) : this.printed.text(),
+      ...(outcome.status === "ok" ? { result: this.printed.text() } : { errors: [failure(outcome)] }),
       stop_reason: this.stopReason,
       session_id: this.options.sessionId,
-      total_cost_usd: Math.max(0, this.cost - this.options.costBefore),
+      total_cost_usd: cost,
       usage: { ...this.tokens },
+      modelUsage: {
+        [this.options.model]: {
+          inputTokens: this.tokens.input_tokens,
+          outputTokens: this.tokens.output_tokens,
+          cacheReadInputTokens: this.tokens.cache_read_input_tokens,
+          cacheCreationInputTokens: this.tokens.cache_creation_input_tokens,
+          costUSD: cost,
+        },
+      },
+      permission_denials: [...this.denials],
     };
   }
 
@@ -132,12 +157,14 @@ export class ClaudeRun {
       if (block.type === "text") return [{ type: "text", text: block.text }];
       if (block.type === "tool_call") {
         const call = this.options.claudeCall(block.name, block.args);
+        this.calls.set(block.id, call);
         return [{ type: "tool_use", id: block.id, name: call.tool_name, input: call.tool_input }];
       }
       return [];
     });
     return {
       type: "assistant",
+      uuid: crypto.randomUUID(),
       message: {
         id: `msg_${this.turns}`,
         type: "message",
@@ -152,10 +179,18 @@ export class ClaudeRun {
   }
 }
 
-/** A tool result's content as Claude Code sends it: its text, or its blocks when there is an image. */
+/**
+ * A tool result's content as Claude Code sends it: its text, or its blocks when there is an image;
+ * an image is named in a text block (zot's events carry its size, not its bytes).
+ */
 function resultContent(content: readonly WireToolResultContent[]): string | Line[] {
   if (content.every((block) => block.type === "text")) return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-  return content.map((block) => (block.type === "text" ? { type: "text", text: block.text } : { type: "image", mime_type: block.mime_type, bytes: block.bytes }));
+  return content.map((block) => ({ type: "text", text: block.type === "text" ? block.text : `[an image: ${block.mime_type}, ${block.bytes} bytes]` }));
+}
+
+/** The result line of a run that failed before it started (a session that is not there, a missing key): stdout still has one. */
+export function failedBeforeRun(message: string): Line {
+  return { type: "result", subtype: "error_during_execution", uuid: crypto.randomUUID(), is_error: true, num_turns: 0, errors: [message], session_id: null, total_cost_usd: 0, permission_denials: [] };
 }
 
 function failure(outcome: Exclude<UnitOutcome, { status: "ok" }>): string {

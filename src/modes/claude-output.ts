@@ -18,8 +18,8 @@ export interface ClaudeOutputOptions {
   claudeCall: ClaudeCallOf;
   /** Claude Code's name for how this run confirms tool calls (the init line's permissionMode) */
   permissionMode: string;
-  /** a tool's name as Claude Code's init line lists it */
-  toolName(name: string): string;
+  /** a tool's names as Claude Code's init line lists them */
+  toolNames(name: string): string[];
 }
 
 export async function runClaudeOutputMode(
@@ -40,7 +40,7 @@ export async function runClaudeOutputMode(
     writer.write(
       run.init({
         cwd: conversation.cwd,
-        tools: conversation.offeredTools().map((tool) => options.toolName(tool.name)),
+        tools: conversation.offeredTools().flatMap((tool) => options.toolNames(tool.name)),
         mcpServers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: server.state })),
         permissionMode: options.permissionMode,
       }),

@@ -1,6 +1,9 @@
 // zot's flag parser against node:util's parseArgs (strict), whose grammar it keeps: every argv here
 // parses to the same values and positionals, or fails in both; and the failures read as zot's.
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ArgsDef } from "citty";
 import { parseFlags } from "../../src/cli/parse-flags.ts";
@@ -109,9 +112,17 @@ describe("the arguments a flag takes after it (FOLLOWERS), as Claude Code's flag
   const parse = (argv: string[]) => parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);
   test("-r takes a session id or file after it, as Claude Code's --resume <id>; alone (or before a prompt) it is the picker", () => {
     expect(parse(["-p", "-r", "20261123-032914-9f3c2a1b", "go on"])).toMatchObject({ values: { resume: "20261123-032914-9f3c2a1b" }, positionals: ["go on"] });
-    expect(parse(["--resume", "./old.jsonl", "-p", "x"]).values.resume).toBe("./old.jsonl");
+    expect(parse(["--resume", "package.json", "-p", "x"]).values.resume).toBe(true);
+    const file = join(mkdtempSync(join(tmpdir(), "zot-flags-")), "old.jsonl");
+    writeFileSync(file, "");
+    expect(parse(["--resume", file, "-p", "x"]).values.resume).toBe(file);
     expect(parse(["-pr", "20261123-032914-9f3c2a1b", "x"]).values).toMatchObject({ print: true, resume: "20261123-032914-9f3c2a1b" });
     expect(parse(["-r", "go on"])).toMatchObject({ values: { resume: true }, positionals: ["go on"] });
+    // A prompt that names a file is a prompt; a session file is taken only when it is there.
+    expect(parse(["-r", "summarise data.jsonl"])).toMatchObject({ values: { resume: true }, positionals: ["summarise data.jsonl"] });
+    expect(parse(["-r", "nowhere.jsonl", "x"])).toMatchObject({ values: { resume: true }, positionals: ["nowhere.jsonl", "x"] });
+    expect(parse(["--resume=20261123-032914-9f3c2a1b", "x"]).values.resume).toBe("20261123-032914-9f3c2a1b");
+    expect(() => parse(["--continue=x"])).toThrow("--continue does not take a value");
     expect(sessionChoiceFromFlags(parse(["-r", "20261123-032914-9f3c2a1b", "x"]).values)).toEqual({ kind: "open", ref: "20261123-032914-9f3c2a1b" });
     expect(sessionChoiceFromFlags(parse(["-r", "x"]).values)).toEqual({ kind: "pick" });
   });

@@ -38,6 +38,11 @@ describe("--output-format json", () => {
         stop_reason: "end_turn",
         usage: { input_tokens: 320, output_tokens: 42, cache_read_input_tokens: 50, cache_creation_input_tokens: 5 },
       });
+      expect(result.modelUsage).toEqual({
+        "claude-sonnet-4-5": { inputTokens: 320, outputTokens: 42, cacheReadInputTokens: 50, cacheCreationInputTokens: 5, costUSD: result.total_cost_usd },
+      });
+      expect(result.permission_denials).toEqual([]);
+      expect(result.uuid).toMatch(/^[0-9a-f-]{36}$/);
       expect(typeof result.total_cost_usd).toBe("number");
       expect(result.total_cost_usd).toBeGreaterThan(0);
       expect(result.duration_ms).toBeGreaterThanOrEqual(result.duration_api_ms);
@@ -57,8 +62,10 @@ describe("--output-format json", () => {
     try {
       const run = await f.run([...anthropic(mock), "-p", "make a file", "--output-format", "json", "--max-turns", "1", "--no-session"]);
       expect(run.code).toBe(1);
-      expect(JSON.parse(run.stdout)).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1, session_id: null });
-      expect(JSON.parse(run.stdout).result).toBe("max steps (1) exceeded");
+      const result = JSON.parse(run.stdout);
+      expect(result).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1, session_id: null, errors: ["max steps (1) exceeded"] });
+      // No `result` on a failure: `jq -r .result` never prints an error as if it were the answer.
+      expect("result" in result).toBe(false);
     } finally {
       await mock.stop();
     }
@@ -75,7 +82,9 @@ test("--output-format stream-json: init, each message as it completes with Claud
     expect(lines.map((l) => l.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
     const [init, call, result, answer, end] = lines;
     expect(init).toMatchObject({ subtype: "init", cwd: f.cwd, model: "claude-sonnet-4-5", permissionMode: "bypassPermissions" });
-    expect(init.tools.sort()).toEqual(["Bash", "Edit", "Read", "Skill", "Write"]);
+    expect(init.tools.sort()).toEqual(["Bash", "Edit", "MultiEdit", "Read", "Skill", "Write"]);
+    // Every line has its own uuid.
+    expect(new Set(lines.map((l) => l.uuid)).size).toBe(lines.length);
     expect(call.message).toMatchObject({
       role: "assistant",
       content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "echo made > made.txt && echo ok" } }],
@@ -91,6 +100,34 @@ test("--output-format stream-json: init, each message as it completes with Claud
   } finally {
     await mock.stop();
   }
+});
+
+test("a call the run refused is in permission_denials, with the input as Claude Code names it", async () => {
+  const f = folder();
+  const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "read", args: { path: ".env" } }, { id: "toolu_2", name: "bash", args: { command: "echo fine" } }] }, { text: "ok" }]);
+  try {
+    const run = await f.run([...anthropic(mock), "-p", "look", "--output-format", "json", "--no-session", "--disallowedTools", "Read(./.env)"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).permission_denials).toEqual([{ tool_name: "Read", tool_use_id: "toolu_1", tool_input: { file_path: join(f.cwd, ".env") } }]);
+  } finally {
+    await mock.stop();
+  }
+});
+
+test("a run that fails before it starts still prints a result line (is_error, errors) with its exit code", async () => {
+  const f = folder();
+  const gone = await f.run(["-p", "-r", "20990101-000000-deadbeef", "go on", "--output-format", "json", "--provider", "anthropic", "--api-key", "k"]);
+  expect(gone.code).toBe(2);
+  const result = JSON.parse(gone.stdout);
+  expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true, num_turns: 0 });
+  expect(result.errors[0]).toContain("20990101-000000-deadbeef");
+  expect(gone.stderr).toContain("20990101-000000-deadbeef");
+  // A Claude Code session's id is not zot's: a usage error that says so, with the line.
+  const claudes = await f.run(["-p", "--resume=3f2a9c1e-1234-4abc-9def-0123456789ab", "go on", "--output-format", "stream-json"]);
+  expect(claudes.code).toBe(2);
+  expect(JSON.parse(claudes.stdout).errors).toEqual([
+    "-r 3f2a9c1e-1234-4abc-9def-0123456789ab is a Claude Code session's id; zot resumes its own sessions (zot sessions list shows them, as 20261123-032914-9f3c2a1b)",
+  ]);
 });
 
 test("--output-format without -p, and --max-steps with --max-turns, are usage errors (exit 2)", async () => {
