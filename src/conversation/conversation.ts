@@ -358,6 +358,12 @@ export class Conversation {
     return mcp && { servers: mcp.list(), deferring: mcp.deferring };
   }
 
+  /** Starts MCP servers again now: the one named, or every one that is not up (McpManager.reconnect). */
+  reconnectMcp(name?: string): Promise<McpServerInfo[] | { error: string }> {
+    const mcp = this.runtime.mcp;
+    return mcp ? mcp.reconnect(name) : Promise.resolve({ error: "no MCP servers in this run" });
+  }
+
   /**
    * Stops every extension, reads the manifests again and starts them. `exclusive` (rpc): refused
    * while busy and run as queued work, so no turn starts while they come and go; otherwise at once,

@@ -33,6 +33,8 @@ export interface McpStartOptions {
   onWaiting?: (names: string[]) => void;
   /** default 2000 */
   waitingNoticeMs?: number;
+  /** the waits before each try to start a dropped server again (default RECONNECT_WAITS_MS; tests shorten them) */
+  reconnectWaitsMs?: readonly number[];
 }
 
 /** One server as `/mcp` and `zot mcp list` show it. */
@@ -79,6 +81,7 @@ export class McpManager {
           clientVersion: options.clientVersion,
           timeouts: { startMs: this.settings.startMs, toolMs: this.settings.toolMs },
           maxOutputTokens: this.settings.maxOutputTokens,
+          ...(options.reconnectWaitsMs ? { reconnectWaitsMs: options.reconnectWaitsMs } : {}),
           onChange: () => this.rebuild(),
           note: (message) => options.log(message),
         }),
@@ -181,6 +184,23 @@ export class McpManager {
     const command = this.commandIndex.get(name.toLowerCase());
     if (!command) return { command: name, extension: "mcp", action: "error", text: `no MCP server offers /${name}` };
     return runPromptCommand(command, args, signal);
+  }
+
+  /**
+   * Starts servers again now (the TUI's /mcp reconnect): the one named, even while it is up (a
+   * server that answers but is wedged), or, with no name, every one that is not up. Resolves once
+   * each is up or has failed, with the servers it started again.
+   */
+  async reconnect(name?: string): Promise<McpServerInfo[] | { error: string }> {
+    if (this.stopped) return { error: "the MCP servers are stopped" };
+    const chosen = name === undefined ? this.servers.filter((server) => server.state !== "connected") : this.servers.filter((server) => server.name === name);
+    if (name !== undefined && chosen.length === 0) {
+      return { error: `no MCP server "${name}" in this run${this.servers.length > 0 ? ` (${this.servers.map((server) => server.name).join(", ")})` : ""}` };
+    }
+    await Promise.all(chosen.map((server) => server.reconnect()));
+    this.rebuild();
+    const names = new Set(chosen.map((server) => server.name));
+    return this.list().filter((server) => names.has(server.name));
   }
 
   /** Stops every server at once; their tools stay on the agent and answer that the server stopped. */

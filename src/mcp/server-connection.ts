@@ -1,8 +1,12 @@
-// One configured MCP server for the length of a run: started once, its tools and prompts listed
-// (and listed again when it says they changed), its calls made with a deadline and the turn's
-// abort, stopped at the end. Rule: isolated like an extension: a server that cannot start, does
-// not answer in time, crashes or sends garbage is reported (its state, one note, its log) and its
-// calls fail as tool errors the model can read; nothing it does reaches another server or zot.
+// One configured MCP server for the length of a run: started, its tools and prompts listed (and
+// listed again when it says they changed), its calls made with a deadline and the turn's abort,
+// started again when its connection drops, stopped at the end. Rule: isolated like an extension:
+// a server that cannot start, does not answer in time, crashes or sends garbage is reported (its
+// state, one note, its log) and its calls fail as tool errors the model can read; nothing it does
+// reaches another server or zot. A server that was up and dropped (a crash, an exit, a closed
+// stream; stdio and remote alike) is started again after 1, 2, 4, 8 and 16 s until it is back,
+// its calls meanwhile waiting for it; after the fifth failed try it stays down until reconnect()
+// (the TUI's /mcp reconnect). The call that was running when it dropped is not made again.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -37,6 +41,8 @@ export interface ServerContext {
   timeouts: ServerTimeouts;
   /** MAX_MCP_OUTPUT_TOKENS */
   maxOutputTokens: number;
+  /** the waits before each try to start it again after a drop (default RECONNECT_WAITS_MS) */
+  reconnectWaitsMs?: readonly number[];
   /** its tools, prompts or state changed */
   onChange: () => void;
   /** a sentence for the user (it stopped mid-run, it sends garbage) */
@@ -45,6 +51,10 @@ export interface ServerContext {
 
 /** Pages of a list followed at most; a server that pages forever is cut off there. */
 const MAX_PAGES = 50;
+/** The waits before each try to start a dropped server again (Claude Code's remote servers': 1 to 16 s, five tries). */
+export const RECONNECT_WAITS_MS: readonly number[] = [1000, 2000, 4000, 8000, 16000];
+/** Up this long, a server that drops gets all its tries again. */
+const STEADY_MS = 60_000;
 
 export class McpServerConnection {
   state: ServerState = "starting";
@@ -57,9 +67,15 @@ export class McpServerConnection {
   pid: number | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
-  private readonly starting = new AbortController();
+  /** aborts the start under way (its deadline, stop(), reconnect()) */
+  private starting = new AbortController();
   private started: Promise<void> | undefined;
   private garbageReported = false;
+  /** tries to start it again since it was last up for STEADY_MS */
+  private tries = 0;
+  private connectedAt = 0;
+  /** why the connection last dropped, for the call that was running then */
+  private dropped: string | undefined;
 
   constructor(
     readonly name: string,
@@ -81,10 +97,42 @@ export class McpServerConnection {
     return this.started;
   }
 
+  /**
+   * Starts it again now (the TUI's /mcp reconnect): a connected server too (one that answers but
+   * is wedged), with all its tries again. Resolves once it is up or has failed; never rejects.
+   */
+  async reconnect(): Promise<void> {
+    if (this.state === "stopped") return;
+    // Failed first, so the closing below is not taken for a drop.
+    this.state = "failed";
+    this.starting.abort(new Error("zot started it again"));
+    await this.started;
+    await this.closeQuietly();
+    this.tries = 0;
+    this.dropped = "zot started it again";
+    this.restart(0);
+    this.context.onChange();
+    await this.started;
+  }
+
+  /** A start after `waitMs` (aborted by stop() or reconnect() meanwhile); its calls wait for it. */
+  private restart(waitMs: number): void {
+    this.state = "starting";
+    this.garbageReported = false;
+    const starting = (this.starting = new AbortController());
+    this.started = (async () => {
+      if (waitMs > 0) await untilAborted(Bun.sleep(waitMs), starting.signal).catch(() => {});
+      if (starting.signal.aborted || this.state !== "starting") return;
+      await this.connect();
+    })();
+  }
+
   private async connect(): Promise<void> {
     const { timeouts } = this.context;
+    // This start's own controller: a later start (reconnect) has its own.
+    const starting = this.starting;
     const deadline = setTimeout(
-      () => this.starting.abort(new Error(`did not start within ${seconds(timeouts.startMs)} (MCP_TIMEOUT sets the limit, in ms)`)),
+      () => starting.abort(new Error(`did not start within ${seconds(timeouts.startMs)} (MCP_TIMEOUT sets the limit, in ms)`)),
       timeouts.startMs,
     );
     try {
@@ -94,7 +142,7 @@ export class McpServerConnection {
         cwd: this.context.cwd,
         env: this.context.env,
         logFile: this.context.logFile,
-        signal: this.starting.signal,
+        signal: starting.signal,
         clientVersion: this.context.clientVersion,
         onDiagnostic: (diagnostic) => this.diagnosed(diagnostic),
         log: (line) => this.log(line),
@@ -103,16 +151,19 @@ export class McpServerConnection {
       this.transport = connected.transport;
       this.kind = connected.kind;
       this.pid = connected.pid;
-      connected.client.onclose = () => this.closed();
+      connected.client.onclose = () => this.closed(connected.client);
       connected.client.onerror = (error) => this.log(`transport error: ${errorText(error)}`);
-      await this.list(this.starting.signal);
-      if (this.starting.signal.aborted) throw this.starting.signal.reason;
+      await this.list(starting.signal);
+      if (starting.signal.aborted) throw starting.signal.reason;
       this.watchLists(connected.client);
-      if (this.state === "starting") this.state = "connected";
+      if (this.state === "starting") {
+        this.state = "connected";
+        this.connectedAt = Date.now();
+      }
       this.log(`connected over ${this.kind}: ${this.tools.length} tools, ${this.prompts.length} prompts`);
     } catch (error) {
       // A crash while listing was already said by closed(), in better words than the SDK's.
-      if (this.state === "starting") this.fail(errorText(this.starting.signal.aborted ? (this.starting.signal.reason ?? error) : error));
+      if (this.state === "starting") this.fail(errorText(starting.signal.aborted ? (starting.signal.reason ?? error) : error));
       await this.closeQuietly();
     } finally {
       clearTimeout(deadline);
@@ -165,7 +216,7 @@ export class McpServerConnection {
     } catch (error) {
       if (signal.aborted) return { ...failure(`call of ${tool} was cancelled`), details: { mcp_server: this.name, mcp_tool: tool, status: "cancelled" } };
       // The connection's own end (a crash) is reported by closed(); the call says what happened to it.
-      if ((this.state as ServerState) === "failed") return failure(`${this.error} during the call of ${tool}`);
+      if (this.client !== client && this.dropped) return failure(`${this.dropped} during the call of ${tool}`);
       const code = (error as { code?: unknown })?.code;
       if (code === -32001) {
         return { ...failure(`did not answer ${tool} within ${seconds(timeoutMs)} (MCP_TOOL_TIMEOUT sets the limit, in ms)`), details: { mcp_server: this.name, mcp_tool: tool, status: "timed_out" } };
@@ -212,17 +263,46 @@ export class McpServerConnection {
     await transport?.close().catch(() => {});
   }
 
-  /** The connection ended on the server's side (a crash, an exit, a dropped stream). */
-  private closed(): void {
-    if (this.state === "stopped" || this.state === "failed") return;
+  /** The connection ended on the server's side (a crash, an exit, a dropped stream); one zot closed itself is not this one's. */
+  private closed(client: Client): void {
+    if (this.state === "stopped" || this.state === "failed" || client !== this.client) return;
     const exit = (this.transport as { exit?: { reason: string } } | undefined)?.exit;
     const why = exit ? exit.reason : "closed the connection";
     const wasConnected = this.state === "connected";
+    this.dropped = why;
     this.fail(why);
-    if (wasConnected) {
-      this.context.note(`MCP server "${this.name}" stopped (${why}); its tools answer with an error for the rest of this run (its log: ${this.logFile})`);
+    // A start that fails says so itself (start, or the try below).
+    if (!wasConnected) return;
+    if (Date.now() - this.connectedAt >= STEADY_MS) this.tries = 0;
+    void this.closeQuietly();
+    this.tryAgain(`stopped (${why}; its log: ${this.logFile})`);
+  }
+
+  /** Starts it again after the next wait, or says it stays down when the tries are used up; `what` happened, its log named. */
+  private tryAgain(what: string): void {
+    const waits = this.context.reconnectWaitsMs ?? RECONNECT_WAITS_MS;
+    if (this.tries >= waits.length) {
+      this.context.note(
+        `MCP server "${this.name}" ${what}; after ${waits.length} tries zot leaves it down and its tools answer with an error (/mcp reconnect ${this.name} tries again)`,
+      );
       this.context.onChange();
+      return;
     }
+    const wait = waits[this.tries++]!;
+    this.context.note(`MCP server "${this.name}" ${what}; zot starts it again in ${seconds(wait)} (try ${this.tries} of ${waits.length})`);
+    this.restart(wait);
+    this.context.onChange();
+    const started = this.started;
+    void started?.then(() => {
+      if (this.started !== started) return; // a reconnect() took over
+      if (this.state === "connected") {
+        this.context.note(`MCP server "${this.name}" is back: ${this.tools.length} tools, ${this.prompts.length} prompts`);
+        this.context.onChange();
+      } else if (this.state === "failed") {
+        const error = this.error ?? "failed";
+        this.tryAgain(`did not start again: ${error.includes(this.logFile) ? error : `${error} (its log: ${this.logFile})`}`);
+      }
+    });
   }
 
   private fail(why: string): void {

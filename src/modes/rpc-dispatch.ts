@@ -13,6 +13,7 @@ import { setReasoning } from "./rpc-reasoning.ts";
 import { type Answer, answerOnStart, type Handler, LATER, responseTo, type RpcSession } from "./rpc-session.ts";
 import { exportSession, forkSession, importSession, listSessions, resumeSession, sessionTree } from "./rpc-sessions.ts";
 import { getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
+import { getMcpServers, mcpReconnect } from "./rpc-mcp.ts";
 
 export const hello: Handler<"hello"> = (_command, session) => {
   const { model } = session.conversation;
@@ -52,6 +53,8 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
   get_commands: getCommands,
   run_command: runCommand,
   reload_extensions: reloadExtensions,
+  get_mcp_servers: getMcpServers,
+  mcp_reconnect: mcpReconnect,
   list_sessions: listSessions,
   session_tree: sessionTree,
   fork_session: forkSession,

@@ -67,6 +67,14 @@ export const RunCommandCommand = v.object({
   args: v.optional(v.string(), ""),
 });
 export const ReloadExtensionsCommand = v.object({ id, type: v.literal("reload_extensions") });
+// Additive (not in the original protocol): the MCP servers, and starting them again.
+export const GetMcpServersCommand = v.object({ id, type: v.literal("get_mcp_servers") });
+export const McpReconnectCommand = v.object({
+  id,
+  type: v.literal("mcp_reconnect"),
+  /** the server to start again (even while it is up); default: every one that is not up */
+  server: v.optional(v.pipe(v.string(), v.minLength(1, "give a server's name (get_mcp_servers lists them), or leave server out"))),
+});
 // Additive (not in the original protocol): sessions. `id` is the frame's correlation id, so a
 // session is named by `session`: an id (or any unique start of one) or a path to a session file.
 const sessionRef = v.pipe(v.string(), v.minLength(1, "give a session id (list_sessions lists them) or a path"));
@@ -109,6 +117,8 @@ export const RpcCommand = v.variant("type", [
   GetCommandsCommand,
   RunCommandCommand,
   ReloadExtensionsCommand,
+  GetMcpServersCommand,
+  McpReconnectCommand,
   ListSessionsCommand,
   SessionTreeCommand,
   ForkSessionCommand,
@@ -202,6 +212,29 @@ export const ReloadData = v.object({
   loaded: v.number(),
   ready: v.number(),
   warnings: v.array(v.string()),
+});
+
+/** One MCP server of the run, as get_mcp_servers and mcp_reconnect give it. */
+export const McpServerEntry = v.object({
+  name: v.string(),
+  /** where it is configured (".mcp.json", "~/.claude.json", "--mcp-config") */
+  source: v.string(),
+  state: v.picklist(["starting", "connected", "failed", "stopped"]),
+  /** why it failed, or why it is being started again */
+  error: v.optional(v.string()),
+  transport: v.picklist(["stdio", "http", "sse"]),
+  pid: v.optional(v.number()),
+  /** its tools, as the model calls them (mcp__<server>__<tool>) */
+  tools: v.array(v.string()),
+  /** its prompts, as slash commands */
+  prompts: v.array(v.string()),
+  /** its log file */
+  log: v.string(),
+});
+export const McpServersData = v.object({
+  servers: v.array(McpServerEntry),
+  /** the tools are deferred behind tool_search */
+  deferring: v.boolean(),
 });
 
 /** One session of the working directory, as list_sessions and session_tree give it. */
@@ -298,6 +331,8 @@ export const RPC_RESPONSE_DATA = {
   get_commands: CommandsData,
   run_command: RunCommandData,
   reload_extensions: ReloadData,
+  get_mcp_servers: McpServersData,
+  mcp_reconnect: McpServersData,
   list_sessions: SessionsData,
   session_tree: SessionTreeData,
   fork_session: ForkSessionData,

@@ -9,6 +9,7 @@ import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEveryth
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { killPids, runningWith, sleepMarker, survivors } from "../support/process-census.ts";
 import { trustDir } from "../support/trust.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
 import { ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
@@ -83,7 +84,7 @@ describe("zot -p with a project's MCP servers", () => {
     }
   });
 
-  test("a server that crashes mid-call: that call is a tool error naming the exit, the turn goes on, the user is told", async () => {
+  test("a server that crashes mid-call: that call is a tool error naming the exit, the turn goes on, the server is started again for the next call", async () => {
     const where = project({ bad: misbehaving() });
     mock = startMockLlm([{ tool_calls: [{ name: "mcp__bad__crash", args: {} }] }, { tool_calls: [{ name: "mcp__bad__ok", args: { text: "again" } }] }, { text: "coped" }]);
     const run = await zot(["--json", "try it", ...anthropic(mock.url)], where);
@@ -91,9 +92,10 @@ describe("zot -p with a project's MCP servers", () => {
     const results = ndjson(run.stdout).filter((e) => e.type === "tool_result");
     expect(results.map((e) => [e.name, e.is_error, e.content[0].text])).toEqual([
       ["mcp__bad__crash", true, 'MCP server "bad" exited with code 3 during the call of crash'],
-      ["mcp__bad__ok", true, 'MCP server "bad" is not running: exited with code 3'],
+      ["mcp__bad__ok", false, "ok: again"],
     ]);
-    expect(run.stderr).toContain('zot: MCP server "bad" stopped (exited with code 3); its tools answer with an error for the rest of this run');
+    expect(run.stderr).toMatch(/zot: MCP server "bad" stopped \(exited with code 3; its log: .*mcp-bad\.log\); zot starts it again in 1 s \(try 1 of 5\)\n/);
+    expect(run.stderr).toContain('zot: MCP server "bad" is back: 7 tools, 1 prompts\n');
     expect(ndjson(run.stdout).at(-1)).toMatchObject({ type: "done" });
   });
 
@@ -227,5 +229,29 @@ describe("deferred MCP tools (ENABLE_TOOL_SEARCH)", () => {
     expect(toolNames(mock.requests[1]!.body)).toContain("mcp__fs__read_text_file");
     // The point of it: the deferred request is much smaller than the one carrying every schema.
     expect(JSON.stringify(first.tools).length * 2).toBeLessThan(JSON.stringify(directBody.tools).length);
+  });
+});
+
+describe("the MCP servers over rpc", () => {
+  const rpcs = rpcFixture();
+
+  test("get_mcp_servers lists them as /mcp does; mcp_reconnect starts one again, a new process, and names what it cannot", async () => {
+    const config = JSON.stringify({ mcpServers: { bad: misbehaving() } });
+    const rpc = rpcs.start([], [`--mcp-config=${config}`, "--strict-mcp-config"], { cwd: tempDir("zot-mcp-rpc-"), env: { HOME: tempDir("zot-mcp-rpc-user-") } });
+    let listed: any;
+    for (let i = 0; i < 50; i++) {
+      listed = (await rpc.call({ type: "get_mcp_servers" })).data;
+      if (listed.servers[0]?.state === "connected") break;
+      await Bun.sleep(100);
+    }
+    expect(listed).toMatchObject({ deferring: false, servers: [{ name: "bad", source: "--mcp-config JSON #1", state: "connected", transport: "stdio", prompts: ["mcp__bad__greet"] }] });
+    expect(listed.servers[0].tools).toContain("mcp__bad__ok");
+    const before = listed.servers[0].pid;
+    const again = await rpc.call({ type: "mcp_reconnect", server: "bad" });
+    expect(again).toMatchObject({ success: true, data: { servers: [{ name: "bad", state: "connected" }] } });
+    expect(again.data.servers[0].pid).not.toBe(before);
+    // With no name: only the servers that are down (none).
+    expect((await rpc.call({ type: "mcp_reconnect" })).data.servers).toEqual([]);
+    expect(await rpc.call({ type: "mcp_reconnect", server: "nope" })).toMatchObject({ success: false, error: 'mcp_reconnect: no MCP server "nope" in this run (bad)' });
   });
 });

@@ -1,6 +1,7 @@
 // MCP in the TUI through a real pseudo-terminal: /mcp shows each server's state, tools and prompt
-// commands (a server still starting shows as starting, and the app did not wait for it), and a
-// server's prompt runs as a slash command typed in the editor.
+// commands (a server still starting shows as starting, and the app did not wait for it), a
+// server's prompt runs as a slash command typed in the editor, and /mcp reconnect starts a server
+// that stayed down again.
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,5 +39,28 @@ describe("MCP in the TUI", () => {
     session.type("/mcp__good__greet Ada\r");
     await session.waitForText("Hello there, Ada.");
     expect(lastUserText(mock.requests.at(-1)!.body)).toBe("Say hello to Ada.");
+  });
+
+  test("/mcp reconnect <name> starts a server again: one that will not start says why, one that is up comes back as a new process", async () => {
+    const home = tempDir("zot-home-");
+    const marker = join(tempDir("zot-once-"), "started");
+    writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { flaky: misbehaving("--start-once", marker), good: misbehaving() } }));
+    const mock = startMockLlm();
+    const { session } = runs.start(mock, { home, rows: 40, cols: 220, env: { HOME: tempDir("zot-user-"), CLAUDE_CONFIG_DIR: "" } });
+    await ready(session);
+    // flaky crashes, and every start after fails (its marker is there).
+    mock.push({ tool_calls: [{ name: "mcp__flaky__crash", args: {} }] }, { text: "it crashed" });
+    session.type("crash it\r");
+    await session.waitForText("it crashed");
+    await session.waitForText('MCP server "flaky" stopped (exited with code 3');
+    session.type("/mcp reconnect flaky\r");
+    await session.waitForText('MCP server "flaky" did not start: exited with code 4');
+    session.type("/mcp reconnect good\r");
+    await session.waitForText('MCP server "good" is up: 7 tools, 1 prompts');
+    mock.push({ tool_calls: [{ name: "mcp__good__ok", args: { text: "again" } }] }, { text: "{{last_tool_result}}" });
+    session.type("call it\r");
+    await session.waitForText("ok: again");
+    session.type("/mcp reconnect nope\r");
+    await session.waitForText('no MCP server "nope" in this run (flaky, good)');
   });
 });

@@ -3,7 +3,7 @@
 // mid-call, a hang at start and in a call). Rule checked: every failure is reported and isolated,
 // and nothing a server started outlives stop().
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InterceptChain } from "../../src/core/intercept.ts";
 import type { ConfiguredServer } from "../../src/mcp/config-files.ts";
@@ -28,12 +28,21 @@ function servers(entries: Record<string, unknown>, env: Record<string, string | 
 }
 
 /** A manager over `entries`, attached to an agent-like object; `notes` collects what it tells the user. */
-async function start(entries: Record<string, unknown>, options: { env?: Record<string, string>; wait?: "all" | number } = {}) {
+async function start(entries: Record<string, unknown>, options: { env?: Record<string, string>; wait?: "all" | number; reconnectWaitsMs?: number[] } = {}) {
   const cwd = tempDir("zot-mcp-cwd-");
   const home = tempDir("zot-mcp-home-");
   const env = { ...process.env, ...options.env };
   const notes: string[] = [];
-  const manager = new McpManager({ cwd, home, env, servers: servers(entries, env), wait: options.wait ?? "all", clientVersion: "test", log: (m) => notes.push(m) });
+  const manager = new McpManager({
+    cwd,
+    home,
+    env,
+    servers: servers(entries, env),
+    wait: options.wait ?? "all",
+    clientVersion: "test",
+    log: (m) => notes.push(m),
+    ...(options.reconnectWaitsMs ? { reconnectWaitsMs: options.reconnectWaitsMs } : {}),
+  });
   managers.push(manager);
   const warnings = await manager.start();
   const agent = {
@@ -137,16 +146,59 @@ describe("a misbehaving server", () => {
     expect(notes.filter((n) => n.includes("wrote output that is not MCP"))).toHaveLength(1);
   });
 
-  test("a crash mid-call fails that call at once with the exit, says so once, and the server's other tools answer that it is down", async () => {
-    const { call, notes, manager } = await start({ bad: misbehaving(), good: misbehaving() });
+  test("a crash mid-call fails that call at once with the exit; the server is started again and its next call waits for it", async () => {
+    const { call, notes, manager } = await start({ bad: misbehaving(), good: misbehaving() }, { reconnectWaitsMs: [50, 50] });
+    const pid = manager.list()[0]!.pid;
     const crashed = await call("mcp__bad__crash");
     expect(crashed.is_error).toBe(true);
     expect(text(crashed)).toBe('MCP server "bad" exited with code 3 during the call of crash');
-    expect(notes).toEqual([expect.stringContaining('MCP server "bad" stopped (exited with code 3)')]);
-    expect(text(await call("mcp__bad__ok"))).toBe('MCP server "bad" is not running: exited with code 3');
+    // The next call waits for the new start, and is answered by a new process.
+    expect(text(await call("mcp__bad__ok", { text: "again" }))).toBe("ok: again");
+    expect(manager.list()[0]).toMatchObject({ state: "connected" });
+    expect(manager.list()[0]!.pid).not.toBe(pid);
+    expect(running(pid)).toBe(false);
+    expect(notes).toEqual([
+      expect.stringMatching(/^MCP server "bad" stopped \(exited with code 3; its log: .*mcp-bad\.log\); zot starts it again in 0\.05 s \(try 1 of 2\)$/),
+      'MCP server "bad" is back: 7 tools, 1 prompts',
+    ]);
     // The other server is untouched.
     expect(text(await call("mcp__good__ok", { text: "x" }))).toBe("ok: x");
-    expect(manager.list().map((s) => s.state)).toEqual(["failed", "connected"]);
+  });
+
+  test("a server that will not start again is left down after its tries, its tools say so; reconnect() brings it back", async () => {
+    const marker = join(tempDir("zot-mcp-once-"), "started");
+    const { call, notes, manager, home } = await start({ bad: misbehaving("--start-once", marker) }, { reconnectWaitsMs: [20, 20, 20] });
+    await call("mcp__bad__crash");
+    // Three tries, each failing at start (the marker is there), then it stays down.
+    for (let i = 0; i < 100 && !notes.some((n) => n.includes("after 3 tries")); i++) await Bun.sleep(20);
+    const log = join(home, "logs", "mcp-bad.log");
+    const failed = `did not start again: exited with code 4 before it finished starting (its log: ${log})`;
+    expect(notes).toEqual([
+      `MCP server "bad" stopped (exited with code 3; its log: ${log}); zot starts it again in 0.02 s (try 1 of 3)`,
+      `MCP server "bad" ${failed}; zot starts it again in 0.02 s (try 2 of 3)`,
+      `MCP server "bad" ${failed}; zot starts it again in 0.02 s (try 3 of 3)`,
+      `MCP server "bad" ${failed}; after 3 tries zot leaves it down and its tools answer with an error (/mcp reconnect bad tries again)`,
+    ]);
+    expect(text(await call("mcp__bad__ok"))).toBe(`MCP server "bad" is not running: exited with code 4 before it finished starting (its log: ${log})`);
+    expect(manager.list()[0]!.state).toBe("failed");
+    // Asked by name once the cause is gone, it comes back, with all its tries again.
+    rmSync(marker);
+    const back = await manager.reconnect("bad");
+    expect(back).toMatchObject([{ name: "bad", state: "connected" }]);
+    expect(text(await call("mcp__bad__ok", { text: "back" }))).toBe("ok: back");
+    expect(await manager.reconnect("nope")).toEqual({ error: 'no MCP server "nope" in this run (bad)' });
+    // With no name: the ones that are down (none now).
+    expect(await manager.reconnect()).toEqual([]);
+  });
+
+  test("reconnect(name) starts a server again while it is up (a wedged one), a new process in place of the old", async () => {
+    const { call, manager } = await start({ bad: misbehaving() });
+    const before = manager.list()[0]!.pid;
+    const [after] = (await manager.reconnect("bad")) as { pid?: number; state: string }[];
+    expect(after).toMatchObject({ state: "connected" });
+    expect(after!.pid).not.toBe(before);
+    expect(running(before)).toBe(false);
+    expect(text(await call("mcp__bad__ok", { text: "fresh" }))).toBe("ok: fresh");
   });
 
   test("an answer too long to read fails its call at once; a long one that fits is cut for the model", async () => {

@@ -1,14 +1,35 @@
 // /mcp: the MCP servers of this run, each with its state (connected, starting, failed and why),
-// where it is configured, and the tools and prompt commands it offers. Rule: exactly the conversation's
-// servers as they are now, so a server that joined late or crashed shows as it is.
+// where it is configured, and the tools and prompt commands it offers; `/mcp reconnect [name]`
+// starts one again (even while it is up: a wedged server), or every one that is down. Rule:
+// exactly the conversation's servers as they are now, so a server that joined late, crashed or is
+// being started again shows as it is.
 import type { SlashCommand } from "../app-context.ts";
 
 const STATE = { starting: "starting…", connected: "connected", failed: "failed", stopped: "stopped" } as const;
 
 export const MCP_COMMAND: SlashCommand = {
   name: "mcp",
-  description: "List the MCP servers, their state and their tools",
-  run(app) {
+  description: "List the MCP servers, their state and their tools; /mcp reconnect [name] starts one (or every one down) again",
+  argsHint: "[reconnect [name]]",
+  async run(app, args) {
+    const [verb, name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
+    if (verb !== undefined) {
+      if (verb !== "reconnect" || rest.length > 0) {
+        app.showNote(`/mcp takes nothing, or reconnect and a server's name (got "${args.trim()}")`, "error");
+        return;
+      }
+      app.showNote(name ? `starting MCP server "${name}" again…` : "starting the MCP servers that are down again…");
+      const done = await app.conversation.reconnectMcp(name);
+      if ("error" in done) app.showNote(done.error, "error");
+      else if (done.length === 0) app.showNote("every MCP server is up; /mcp reconnect <name> starts one again anyway");
+      else {
+        for (const server of done) {
+          if (server.state === "connected") app.showNote(`MCP server "${server.name}" is up: ${server.tools.length} tools, ${server.prompts.length} prompts`, "success");
+          else app.showNote(`MCP server "${server.name}" did not start: ${server.error ?? server.state} (its log: ${server.log})`, "error");
+        }
+      }
+      return;
+    }
     const mcp = app.conversation.mcpServers();
     const servers = mcp?.servers ?? [];
     if (!mcp || servers.length === 0) {
