@@ -254,4 +254,28 @@ describe("the MCP servers over rpc", () => {
     expect((await rpc.call({ type: "mcp_reconnect" })).data.servers).toEqual([]);
     expect(await rpc.call({ type: "mcp_reconnect", server: "nope" })).toMatchObject({ success: false, error: 'mcp_reconnect: no MCP server "nope" in this run (bad)' });
   });
+
+  test("a published server killed from outside (kill -9) is started again on its own, and the model's next call reaches the new one", async () => {
+    const config = JSON.stringify({ mcpServers: { everything: everythingStdio() } });
+    const rpc = rpcs.start(
+      [{ tool_calls: [{ name: "mcp__everything__echo", args: { message: "still here" } }] }, { text: "{{last_tool_result}}" }],
+      [`--mcp-config=${config}`, "--strict-mcp-config"],
+      { cwd: tempDir("zot-mcp-rpc-"), env: { HOME: tempDir("zot-mcp-rpc-user-") } },
+    );
+    const server = async () => (await rpc.call({ type: "get_mcp_servers" })).data.servers[0];
+    let first = await server();
+    for (let i = 0; i < 100 && first.state !== "connected"; i++) first = (await Bun.sleep(100), await server());
+    expect(first.state).toBe("connected");
+    process.kill(first.pid, "SIGKILL");
+    let now = await server();
+    for (let i = 0; i < 100 && !(now.state === "connected" && now.pid !== first.pid); i++) now = (await Bun.sleep(100), await server());
+    expect(now).toMatchObject({ state: "connected" });
+    expect(now.pid).not.toBe(first.pid);
+    const events = await rpc.prompt("echo it");
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ name: "mcp__everything__echo", is_error: false });
+    expect(result.content[0].text).toContain("still here");
+    expect(rpc.stderr).toContain('zot: MCP server "everything" stopped (');
+    expect(rpc.stderr).toContain('zot: MCP server "everything" is back:');
+  });
 });
