@@ -32,5 +32,5 @@ export function isHookEvent(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
 }
 
-/** Claude Code's hook handler types other than "command": zot skips them with a warning. */
-export const OTHER_HANDLER_TYPES = ["http", "prompt", "agent", "mcp_tool"] as const;
+/** Claude Code's hook handler types other than "command" and "http": zot skips them with a warning. */
+export const OTHER_HANDLER_TYPES = ["prompt", "agent", "mcp_tool"] as const;

@@ -1,14 +1,15 @@
 // What one settings hook answered, read as Claude Code reads it: exit 0 is success (stdout may be
 // a JSON answer; for UserPromptSubmit and SessionStart plain stdout is context for the model),
-// exit 2 is a blocking error whose stderr is the reason, any other exit a non-blocking error.
+// exit 2 is a blocking error whose stderr is the reason, any other exit a non-blocking error. An
+// http hook's 2xx body reads as exit 0's stdout; its failures are non-blocking errors.
 // Rule: every answer becomes one HookAnswer; what the answer means for the event is decided where
 // the answers are combined (combine.ts), never here.
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
-import type { CommandRun } from "./command-run.ts";
+import type { HookRun } from "./http-run.ts";
 import type { HookEventName } from "./events.ts";
-import type { CommandHook } from "./settings-file.ts";
+import type { SettingsHook } from "./settings-file.ts";
 
 const HookSpecificOutput = v.looseObject({
   hookEventName: v.optional(v.string()),
@@ -33,7 +34,7 @@ export type HookJsonOutput = v.InferOutput<typeof HookJsonOutput>;
 
 /** One hook's answer, whatever way it gave it. */
 export interface HookAnswer {
-  hook: CommandHook;
+  hook: SettingsHook;
   /** the hook failed (not exit 0 or 2, a timeout, bad JSON): logged, and it counts for nothing */
   failure?: string;
   /** exit 2, `decision: "block"` or `permissionDecision: "deny"`: the reason */
@@ -52,9 +53,10 @@ export interface HookAnswer {
 /** Events whose plain (non-JSON) stdout on exit 0 is context for the model. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
 
-export function readAnswer(hook: CommandHook, run: CommandRun): HookAnswer {
+export function readAnswer(hook: SettingsHook, run: HookRun): HookAnswer {
   const who = describeHook(hook);
   if (run.status === "failed_to_start") return { hook, failure: `${who} did not start: ${run.message}` };
+  if (run.status === "failed") return { hook, failure: `${who} failed: ${run.message}` };
   if (run.status === "timed_out") return { hook, failure: `${who} did not finish within ${hook.timeoutMs / 1000} s and was stopped${tail(run.stderr)}` };
   if (run.status === "aborted") return { hook };
   if (run.code === 2) {
@@ -78,7 +80,7 @@ export function readAnswer(hook: CommandHook, run: CommandRun): HookAnswer {
   return fromJson(hook, parsed.output);
 }
 
-function fromJson(hook: CommandHook, json: HookJsonOutput): HookAnswer {
+function fromJson(hook: SettingsHook, json: HookJsonOutput): HookAnswer {
   const answer: HookAnswer = { hook };
   const specific = json.hookSpecificOutput;
   if (json.continue === false) answer.stop = json.stopReason?.trim() || `${describeHook(hook)} stopped the agent`;
@@ -105,10 +107,11 @@ function fromJson(hook: CommandHook, json: HookJsonOutput): HookAnswer {
   return answer;
 }
 
-/** `PreToolUse hook "python3 guard.py" (.claude/settings.json)` */
-export function describeHook(hook: CommandHook): string {
-  const command = hook.command.length > 60 ? `${hook.command.slice(0, 59)}…` : hook.command;
-  return `${hook.event} hook "${command}" (${hook.source.label})`;
+/** `PreToolUse hook "python3 guard.py" (.claude/settings.json)`, `PostToolUse hook POST https://… (…)` */
+export function describeHook(hook: SettingsHook): string {
+  const what = hook.handler.type === "command" ? hook.handler.command : hook.handler.url;
+  const shown = what.length > 60 ? `${what.slice(0, 59)}…` : what;
+  return hook.handler.type === "command" ? `${hook.event} hook "${shown}" (${hook.source.label})` : `${hook.event} hook POST ${shown} (${hook.source.label})`;
 }
 
 /** `: <the first lines of stderr>`, or nothing */

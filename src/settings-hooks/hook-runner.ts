@@ -2,11 +2,12 @@
 // (as Claude Code does), and hands back their answers in settings order.
 // Rule: parallel to run, ordered to read: answers come back in the order of the files and of the
 // hooks in them, whatever finished first, so combining them is deterministic. An identical command
-// matched twice for one event runs once. A failed hook is said to the user and counts for nothing.
+// (or URL) matched twice for one event runs once. A failed hook is said to the user and counts for nothing.
 import type { HookEventName } from "./events.ts";
 import { describeHook, type HookAnswer, readAnswer } from "./hook-output.ts";
 import { runCommand } from "./command-run.ts";
-import type { CommandHook } from "./settings-file.ts";
+import { runHttp } from "./http-run.ts";
+import type { SettingsHook } from "./settings-file.ts";
 import type { SettingsHooksSources } from "./settings-sources.ts";
 
 /** What every hook input carries about the run, read when the event happens. */
@@ -30,13 +31,14 @@ export class HookRunner {
   ) {}
 
   /** The hooks of `event` that match any of `values` (events without a matcher: all of them). */
-  matching(event: HookEventName, values?: readonly string[]): CommandHook[] {
+  matching(event: HookEventName, values?: readonly string[]): SettingsHook[] {
     const seen = new Set<string>();
     return this.sources.current().filter((hook) => {
       if (hook.event !== event) return false;
       if (values && !hook.matcher.matches(values)) return false;
-      if (seen.has(hook.command)) return false;
-      seen.add(hook.command);
+      const key = hook.handler.type === "command" ? hook.handler.command : `POST ${hook.handler.url}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
       return true;
     });
   }
@@ -45,7 +47,7 @@ export class HookRunner {
    * Runs `hooks` (from matching) with the event's own fields; resolves once every one has
    * answered, timed out or been stopped by `signal`.
    */
-  async run(hooks: readonly CommandHook[], fields: Record<string, unknown>, signal: AbortSignal): Promise<HookAnswer[]> {
+  async run(hooks: readonly SettingsHook[], fields: Record<string, unknown>, signal: AbortSignal): Promise<HookAnswer[]> {
     if (hooks.length === 0) return [];
     const { context } = this;
     const input = {
@@ -57,9 +59,14 @@ export class HookRunner {
       ...fields,
     };
     const answers = await Promise.all(
-      hooks.map(async (hook) =>
-        readAnswer(hook, await runCommand({ command: hook.command, input, cwd: context.cwd, timeoutMs: hook.timeoutMs, signal, env: context.env })),
-      ),
+      hooks.map(async (hook) => {
+        const { handler, timeoutMs } = hook;
+        const run =
+          handler.type === "command"
+            ? await runCommand({ command: handler.command, input, cwd: context.cwd, timeoutMs, signal, env: context.env })
+            : await runHttp({ ...handler, input, timeoutMs, signal, env: context.env });
+        return readAnswer(hook, run);
+      }),
     );
     for (const answer of answers) {
       if (answer.failure) context.log(`${answer.failure} (a non-blocking error: zot goes on as if it had not run)`);
@@ -69,7 +76,7 @@ export class HookRunner {
   }
 
   /** The longest timeout among `hooks`, in ms (0 for none). */
-  static longest(hooks: readonly CommandHook[]): number {
+  static longest(hooks: readonly SettingsHook[]): number {
     return hooks.reduce((max, hook) => Math.max(max, hook.timeoutMs), 0);
   }
 }

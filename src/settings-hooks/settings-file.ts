@@ -1,7 +1,7 @@
 // The `hooks` of one settings file in Claude Code's format (~/.claude/settings.json,
 // .claude/settings.json, .claude/settings.local.json, $ZOT_HOME/settings.json), read unchanged:
 // `{"hooks": {"<Event>": [{"matcher": "…", "hooks": [{"type": "command", "command": "…",
-// "timeout": 30}]}]}}`.
+// "timeout": 30}]}]}}`; and `{"type": "http", "url": "…", "headers": {…}, "allowedEnvVars": […]}`.
 // Rule: a bad part loses only itself: every problem is a warning naming the file and the field
 // (`.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout …`), and the rest of the file runs.
 import * as v from "valibot";
@@ -10,8 +10,9 @@ import { issueSentence } from "../protocol/schema-issue.ts";
 import { type HookEventName, HOOK_EVENTS, isHookEvent, MATCHED_ON, OTHER_HANDLER_TYPES } from "./events.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 
-/** A hook's own timeout when it names none, as Claude Code's: 60 s. */
+/** A hook's own timeout when it names none, as Claude Code's: 60 s (30 s for an http hook). */
 export const DEFAULT_TIMEOUT_S = 60;
+export const DEFAULT_HTTP_TIMEOUT_S = 30;
 
 /** Where a settings file is, and whose it is. */
 export interface SettingsSource {
@@ -23,11 +24,22 @@ export interface SettingsSource {
   scope: "user" | "project";
 }
 
-/** One `type: "command"` hook, ready to run. */
-export interface CommandHook {
+/** What a hook runs: a shell command, or a POST of the event to a URL. */
+export type HookHandler =
+  | { type: "command"; command: string }
+  | {
+      type: "http";
+      url: string;
+      /** sent as they are written, `$VAR` and `${VAR}` filled from the environment for the names in allowedEnvVars */
+      headers: Record<string, string>;
+      allowedEnvVars: string[];
+    };
+
+/** One hook, ready to run. */
+export interface SettingsHook {
   event: HookEventName;
   matcher: Matcher;
-  command: string;
+  handler: HookHandler;
   timeoutMs: number;
   source: SettingsSource;
   /** where it sits in its file: `hooks.PreToolUse[0].hooks[1]` */
@@ -36,7 +48,7 @@ export interface CommandHook {
 
 export interface ParsedSettings {
   /** in file order: events as written, groups and hooks in their lists' order */
-  hooks: CommandHook[];
+  hooks: SettingsHook[];
   warnings: string[];
   /** `"disableAllHooks": true` */
   disableAll: boolean;
@@ -55,6 +67,16 @@ const MatcherGroup = v.looseObject({
 const CommandHandler = v.looseObject({
   type: v.literal("command"),
   command: v.pipe(v.string(), v.trim(), v.minLength(1, "must be the command to run")),
+});
+
+const HttpHandler = v.looseObject({
+  type: v.literal("http"),
+  url: v.pipe(
+    v.string("must be the URL to POST the event to"),
+    v.check((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), "must be an http:// or https:// URL"),
+  ),
+  headers: v.optional(v.record(v.string(), v.string("must be text"), 'must be an object of header names and values, {"Authorization": "Bearer $TOKEN"}'), {}),
+  allowedEnvVars: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable's name, without $")), "must be a list of variables' names"), []),
 });
 
 const Timeout = v.pipe(v.number("must be a number of seconds"), v.gtValue(0, "must be more than 0 seconds"));
@@ -76,7 +98,7 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
     warn(`${what}; none of its hooks run until it is fixed`);
     return { hooks: [], warnings, disableAll: false };
   }
-  const hooks: CommandHook[] = [];
+  const hooks: SettingsHook[] = [];
   const unknownEvents: string[] = [];
   for (const [event, groups] of Object.entries(file.output.hooks)) {
     if (!isHookEvent(event)) {
@@ -96,7 +118,7 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
   return { hooks, warnings, disableAll: file.output.disableAllHooks };
 }
 
-function readGroup(event: HookEventName, raw: unknown, at: string, source: SettingsSource, warn: (message: string) => void): CommandHook[] {
+function readGroup(event: HookEventName, raw: unknown, at: string, source: SettingsSource, warn: (message: string) => void): SettingsHook[] {
   const group = isJsonObject(raw) ? v.safeParse(MatcherGroup, raw) : undefined;
   if (!group?.success) {
     const what = group ? issueSentence(group.issues, `${at}.`) : `${at} must be an object {"matcher": …, "hooks": […]}`;
@@ -111,7 +133,7 @@ function readGroup(event: HookEventName, raw: unknown, at: string, source: Setti
   if (matcher.text.trim() !== "" && matcher.text.trim() !== "*" && MATCHED_ON[event] === undefined) {
     warn(`${at}.matcher: ${event} hooks have no matcher, so it is ignored and they run every time`);
   }
-  const out: CommandHook[] = [];
+  const out: SettingsHook[] = [];
   group.output.hooks.forEach((handler, h) => {
     const hook = readHandler(handler, `${at}.hooks[${h}]`, warn);
     if (hook) out.push({ event, matcher, source, ...hook });
@@ -119,25 +141,42 @@ function readGroup(event: HookEventName, raw: unknown, at: string, source: Setti
   return out;
 }
 
-function readHandler(raw: unknown, at: string, warn: (message: string) => void): { command: string; timeoutMs: number; at: string } | undefined {
+function readHandler(raw: unknown, at: string, warn: (message: string) => void): { handler: HookHandler; timeoutMs: number; at: string } | undefined {
   if (!isJsonObject(raw)) {
     warn(`${at} must be an object {"type": "command", "command": …}; it is skipped`);
     return undefined;
   }
   if (typeof raw.type === "string" && (OTHER_HANDLER_TYPES as readonly string[]).includes(raw.type)) {
-    warn(`${at}.type is "${raw.type}"; zot runs only "command" hooks, so this one is skipped`);
+    warn(`${at}.type is "${raw.type}"; zot runs "command" and "http" hooks, so this one is skipped`);
     return undefined;
   }
-  const handler = v.safeParse(CommandHandler, raw);
-  if (!handler.success) {
-    warn(`${issueSentence(handler.issues, `${at}.`)} (zot runs {"type": "command", "command": "…"} hooks); it is skipped`);
-    return undefined;
-  }
-  let seconds = DEFAULT_TIMEOUT_S;
+  const handler = raw.type === "http" ? readHttp(raw, at, warn) : readCommand(raw, at, warn);
+  if (!handler) return undefined;
+  const defaultS = handler.type === "http" ? DEFAULT_HTTP_TIMEOUT_S : DEFAULT_TIMEOUT_S;
+  let seconds = defaultS;
   if (raw.timeout !== undefined) {
     const timeout = v.safeParse(Timeout, raw.timeout);
     if (timeout.success) seconds = timeout.output;
-    else warn(`${at}.timeout ${issueSentence(timeout.issues)}; the default ${DEFAULT_TIMEOUT_S} s applies`);
+    else warn(`${at}.timeout ${issueSentence(timeout.issues)}; the default ${defaultS} s applies`);
   }
-  return { command: handler.output.command, timeoutMs: seconds * 1000, at };
+  return { handler, timeoutMs: seconds * 1000, at };
+}
+
+function readCommand(raw: Record<string, unknown>, at: string, warn: (message: string) => void): HookHandler | undefined {
+  const handler = v.safeParse(CommandHandler, raw);
+  if (!handler.success) {
+    warn(`${issueSentence(handler.issues, `${at}.`)} (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped`);
+    return undefined;
+  }
+  return { type: "command", command: handler.output.command };
+}
+
+function readHttp(raw: Record<string, unknown>, at: string, warn: (message: string) => void): HookHandler | undefined {
+  const handler = v.safeParse(HttpHandler, raw);
+  if (!handler.success) {
+    warn(`${issueSentence(handler.issues, `${at}.`)}; it is skipped`);
+    return undefined;
+  }
+  const { url, headers, allowedEnvVars } = handler.output;
+  return { type: "http", url, headers, allowedEnvVars };
 }

@@ -1,12 +1,12 @@
 // The hooks of the settings files (settings-locations.ts) as they are right now.
 // Rule: the files are read again whenever one changed (size or time), so an edited hook takes
 // effect at the next event without a restart; a file's warnings are told once per version of it.
-import { type CommandHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
+import { type SettingsHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
 import { SettingsFileCache } from "./settings-file-cache.ts";
 
 /** The hooks the files hold, read again when one of them changed. */
 export class SettingsHooksSources {
-  private readonly files: SettingsFileCache<{ hooks: CommandHook[]; disableAll: boolean }>;
+  private readonly files: SettingsFileCache<{ hooks: SettingsHook[]; disableAll: boolean }>;
 
   constructor(
     readonly sources: readonly SettingsSource[],
@@ -26,8 +26,8 @@ export class SettingsHooksSources {
   }
 
   /** Every command hook of every file, in settings order; none when a file says disableAllHooks. */
-  current(): CommandHook[] {
-    const all: CommandHook[] = [];
+  current(): SettingsHook[] {
+    const all: SettingsHook[] = [];
     let disabled = false;
     for (const source of this.sources) {
       const read = this.files.read(source);

@@ -310,7 +310,7 @@ describe("where hooks come from", () => {
         PreToolUse: [
           { matcher: "Bash", hooks: [{ type: "command", command: "exit 2", timeout: "soon" }] },
           { matcher: "(", hooks: [{ type: "command", command: "true" }] },
-          { matcher: "Bash", hooks: [{ type: "http", url: "http://127.0.0.1:9/hook" }, { type: "command" }] },
+          { matcher: "Bash", hooks: [{ type: "prompt", prompt: "is this safe?" }, { type: "command" }] },
         ],
         SubagentStop: [],
       },
@@ -323,8 +323,8 @@ describe("where hooks come from", () => {
     expect(warnings).toEqual([
       "zot: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout must be a number of seconds; the default 60 s applies",
       expect.stringMatching(/^zot: \.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher "\(" is not a valid regular expression \(.+\); this group's hooks do not run$/),
-      'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[0].type is "http"; zot runs only "command" hooks, so this one is skipped',
-      'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} hooks); it is skipped',
+      'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[0].type is "prompt"; zot runs "command" and "http" hooks, so this one is skipped',
+      'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped',
       "zot: .claude/settings.json: hooks.SubagentStop: zot has no such hook event, so its hooks do not run (zot runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact, Notification)",
       expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its hooks run until it is fixed$/),
       // The same file holds the folder's permission rules (src/permission-rules), which say so too.
@@ -333,6 +333,72 @@ describe("where hooks come from", () => {
     // The one hook that was read still ran: exit 2 blocked the call.
     expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
     expect(run.stdout).toContain("exited 2 (blocking) without a reason on stderr");
+  });
+});
+
+describe("http hooks", () => {
+  test("the event is POSTed as JSON; a 2xx answer reads as a command's stdout (a deny, context); headers fill only allowedEnvVars; a failure is non-blocking", async () => {
+    const seen: { path: string; auth: string | null; team: string | null; body: any }[] = [];
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const body = await req.json();
+        const path = new URL(req.url).pathname;
+        seen.push({ path, auth: req.headers.get("authorization"), team: req.headers.get("x-team"), body });
+        if (path === "/prompt") return new Response("the deploy window is closed on Fridays");
+        if (path === "/broken") return new Response("boom", { status: 500 });
+        if (path === "/guard" && String(body.tool_input?.command).startsWith("rm ")) {
+          return Response.json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the policy server forbids rm" } });
+        }
+        return new Response("");
+      },
+    });
+    try {
+      const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
+      const p = project({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: "http", url: url("/prompt") }] }],
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/guard"), headers: { Authorization: "Bearer $HOOK_TOKEN", "X-Team": "${HOOK_SECRET}" }, allowedEnvVars: ["HOOK_TOKEN"] }] }],
+          PostToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/broken"), timeout: 5 }] }],
+        },
+      });
+      writeFileSync(join(p.cwd, "keep.txt"), "keep");
+      const mock = fixture.llm([
+        { tool_calls: [{ name: "bash", args: { command: "rm keep.txt" } }, { name: "bash", args: { command: "echo ran > ran.txt" } }] },
+        { text: "done" },
+      ]);
+      const run = await zot([...anthropic(mock), "-p", "clean up"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome, HOOK_TOKEN: "t0k3n", HOOK_SECRET: "not-for-hooks" } });
+      expect(run.code).toBe(0);
+      // The deny held, and the model read its reason; the other call ran.
+      expect(readFileSync(join(p.cwd, "keep.txt"), "utf8")).toBe("keep");
+      expect(readFileSync(join(p.cwd, "ran.txt"), "utf8")).toBe("ran\n");
+      const results = mock.requests[1].body.messages.at(-1).content.filter((b: any) => b.type === "tool_result");
+      expect(JSON.stringify(results[0].content)).toContain("the policy server forbids rm");
+      // The plain-text answer to UserPromptSubmit reached the model as context.
+      expect(JSON.stringify(mock.requests[0].body.messages)).toContain("the deploy window is closed on Fridays");
+      // The event as Claude Code sends it; only the allowed variable filled in.
+      const guard = seen.filter((s) => s.path === "/guard");
+      expect(guard.map((s) => s.body.tool_input.command)).toEqual(["rm keep.txt", "echo ran > ran.txt"]);
+      expect(guard[0]).toMatchObject({ auth: "Bearer t0k3n", team: "", body: { hook_event_name: "PreToolUse", tool_name: "Bash", cwd: p.cwd } });
+      // A 500 is a non-blocking error, said on stderr.
+      expect(run.stderr).toContain(`zot: PostToolUse hook POST ${url("/broken")} (.claude/settings.json) failed: ${url("/broken")} answered 500: boom (a non-blocking error: zot goes on as if it had not run)`);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("an http hook in a folder that is not trusted does not run", async () => {
+    let posted = 0;
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (posted++, new Response("")) });
+    try {
+      const p = project({ hooks: { PreToolUse: [{ hooks: [{ type: "http", url: `http://127.0.0.1:${server.port}/h` }] }] } }, {}, { trusted: false });
+      const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "true" } }] }, { text: "done" }]);
+      expect((await p.run([...anthropic(mock), "-p", "go"])).code).toBe(0);
+      expect(posted).toBe(0);
+    } finally {
+      server.stop(true);
+    }
   });
 });
 

@@ -3,9 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { applyRewrites, combine } from "../../src/settings-hooks/combine.ts";
 import type { HookAnswer } from "../../src/settings-hooks/hook-output.ts";
-import type { CommandHook } from "../../src/settings-hooks/settings-file.ts";
+import type { SettingsHook } from "../../src/settings-hooks/settings-file.ts";
 
-const hook = { command: "h" } as CommandHook;
+const hook = { handler: { type: "command", command: "h" } } as SettingsHook;
 const answer = (parts: Omit<HookAnswer, "hook">): HookAnswer => ({ hook, ...parts });
 
 describe("combine", () => {

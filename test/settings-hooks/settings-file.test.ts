@@ -31,10 +31,38 @@ describe("parseSettingsHooks", () => {
       },
     });
     expect(parsed.warnings).toEqual([]);
-    expect(parsed.hooks.map((h) => [h.event, h.matcher.text, h.command, h.timeoutMs, h.at])).toEqual([
+    expect(parsed.hooks.map((h) => [h.event, h.matcher.text, h.handler.type === "command" && h.handler.command, h.timeoutMs, h.at])).toEqual([
       ["PreToolUse", "Bash", "a", 5000, "hooks.PreToolUse[0].hooks[0]"],
       ["PreToolUse", "Bash", "b", 60_000, "hooks.PreToolUse[0].hooks[1]"],
       ["Stop", "", "c", 60_000, "hooks.Stop[0].hooks[0]"],
+    ]);
+  });
+
+  test("http hooks: the URL, headers and allowedEnvVars as written, 30 s by default; a bad one is a warning naming the field", () => {
+    const parsed = parse({
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              { type: "http", url: "http://127.0.0.1:8080/hook", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"] },
+              { type: "http", url: "https://audit.example/h", timeout: 5 },
+              { type: "http", url: "ftp://x/y" },
+              { type: "http" },
+              { type: "http", url: "http://x/", allowedEnvVars: ["$TOKEN"] },
+            ],
+          },
+        ],
+      },
+    });
+    expect(parsed.hooks.map((h) => [h.handler, h.timeoutMs])).toEqual([
+      [{ type: "http", url: "http://127.0.0.1:8080/hook", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"] }, 30_000],
+      [{ type: "http", url: "https://audit.example/h", headers: {}, allowedEnvVars: [] }, 5000],
+    ]);
+    expect(parsed.warnings).toEqual([
+      ".claude/settings.json: hooks.PostToolUse[0].hooks[2].url: must be an http:// or https:// URL; it is skipped",
+      ".claude/settings.json: hooks.PostToolUse[0].hooks[3].url: this field is required; it is skipped",
+      ".claude/settings.json: hooks.PostToolUse[0].hooks[4].allowedEnvVars[0]: must be a variable's name, without $; it is skipped",
     ]);
   });
 
@@ -56,13 +84,13 @@ describe("parseSettingsHooks", () => {
         PermissionRequest: [],
       },
     });
-    expect(parsed.hooks.map((h) => h.command)).toEqual(["ok", "u"]);
+    expect(parsed.hooks.map((h) => h.handler.type === "command" && h.handler.command)).toEqual(["ok", "u"]);
     expect(parsed.warnings).toEqual([
       '.claude/settings.json: hooks.PreToolUse[0] must be an object {"matcher": …, "hooks": […]}; this group\'s hooks do not run',
       expect.stringMatching(/^\.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher: .*; this group's hooks do not run$/),
       ".claude/settings.json: hooks.PreToolUse[2].hooks[0].timeout must be more than 0 seconds; the default 60 s applies",
-      '.claude/settings.json: hooks.PreToolUse[2].hooks[1].type is "prompt"; zot runs only "command" hooks, so this one is skipped',
-      '.claude/settings.json: hooks.PreToolUse[2].hooks[2].command: must be the command to run (zot runs {"type": "command", "command": "…"} hooks); it is skipped',
+      '.claude/settings.json: hooks.PreToolUse[2].hooks[1].type is "prompt"; zot runs "command" and "http" hooks, so this one is skipped',
+      '.claude/settings.json: hooks.PreToolUse[2].hooks[2].command: must be the command to run (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped',
       '.claude/settings.json: hooks.PreToolUse[2].hooks[3] must be an object {"type": "command", "command": …}; it is skipped',
       '.claude/settings.json: hooks.Stop must be a list of {"matcher": …, "hooks": […]} groups; its hooks do not run',
       ".claude/settings.json: hooks.UserPromptSubmit[0].matcher: UserPromptSubmit hooks have no matcher, so it is ignored and they run every time",

@@ -1,0 +1,66 @@
+// Runs one `type: "http"` settings hook as Claude Code does: the event's JSON POSTed to its URL,
+// its headers with `$VAR` and `${VAR}` filled only for the variables it lists in allowedEnvVars
+// (any other is sent empty, so a header cannot leak what the hook did not ask for), its timeout
+// and the turn's abort ending the request. The answer reads as a command hook's exit 0 would: a 2xx
+// body is its stdout (empty, JSON, or plain text); a non-2xx status, a connection that fails and a
+// redirect are non-blocking errors.
+import { type CommandRun, STDOUT_MAX_BYTES } from "./command-run.ts";
+
+/** How a hook ran: as a command does, or an http hook's request that failed (a non-2xx status, no connection). */
+export type HookRun = CommandRun | { status: "failed"; message: string; durationMs: number };
+
+export interface HttpRunOptions {
+  url: string;
+  headers: Record<string, string>;
+  allowedEnvVars: readonly string[];
+  /** the event's input, the request's body */
+  input: unknown;
+  timeoutMs: number;
+  signal: AbortSignal;
+  env?: Record<string, string | undefined>;
+}
+
+export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  if (options.signal.aborted) return { status: "aborted", stdout: "", stderr: "", durationMs: 0 };
+  const env = options.env ?? process.env;
+  const allowed = new Set(options.allowedEnvVars);
+  const fill = (value: string) =>
+    value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_all, braced: string | undefined, bare: string | undefined) => {
+      const name = (braced ?? bare)!;
+      return allowed.has(name) ? (env[name] ?? "") : "";
+    });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = fill(value);
+  const timeout = AbortSignal.timeout(Math.max(1, options.timeoutMs));
+  let response: Response;
+  try {
+    response = await fetch(options.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(options.input),
+      redirect: "manual",
+      signal: AbortSignal.any([options.signal, timeout]),
+    });
+  } catch (error) {
+    if (options.signal.aborted) return { status: "aborted", stdout: "", stderr: "", durationMs: took() };
+    if (timeout.aborted) return { status: "timed_out", stdout: "", stderr: "", durationMs: took() };
+    return { status: "failed", message: `could not reach ${options.url}: ${(error as Error).message}`, durationMs: took() };
+  }
+  const body = await boundedText(response).catch(() => "");
+  if (response.status >= 300 && response.status < 400) {
+    return { status: "failed", message: `${options.url} answered ${response.status} (a redirect, which zot does not follow for a hook)`, durationMs: took() };
+  }
+  if (!response.ok) {
+    const said = body.trim().split("\n")[0]?.slice(0, 200);
+    return { status: "failed", message: `${options.url} answered ${response.status}${said ? `: ${said}` : ""}`, durationMs: took() };
+  }
+  return { status: "exited", code: 0, stdout: body, stderr: "", durationMs: took() };
+}
+
+/** A response's text up to STDOUT_MAX_BYTES, as a command hook's stdout is kept. */
+async function boundedText(response: Response): Promise<string> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return new TextDecoder().decode(bytes.byteLength > STDOUT_MAX_BYTES ? bytes.subarray(0, STDOUT_MAX_BYTES) : bytes);
+}
