@@ -343,7 +343,7 @@ describe("http hooks", () => {
       hostname: "127.0.0.1",
       port: 0,
       async fetch(req) {
-        const body = await req.json();
+        const body = (await req.json()) as any;
         const path = new URL(req.url).pathname;
         seen.push({ path, auth: req.headers.get("authorization"), team: req.headers.get("x-team"), body });
         if (path === "/prompt") return new Response("the deploy window is closed on Fridays");
