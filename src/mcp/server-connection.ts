@@ -4,9 +4,10 @@
 // a server that cannot start, does not answer in time, crashes or sends garbage is reported (its
 // state, one note, its log) and its calls fail as tool errors the model can read; nothing it does
 // reaches another server or zot. A server that was up and dropped (a crash, an exit, a closed
-// stream; stdio and remote alike) is started again after 1, 2, 4, 8 and 16 s until it is back,
-// its calls meanwhile waiting for it; after the fifth failed try it stays down until reconnect()
-// (the TUI's /mcp reconnect). The call that was running when it dropped is not made again.
+// stream; a remote one a call could not reach) is started again after 1, 2, 4, 8 and 16 s until it
+// is back, its calls meanwhile waiting for it; after the fifth failed try it stays down until
+// reconnect() (the TUI's /mcp reconnect). The call that was running when it dropped is not made
+// again. One start at a time: a later one makes the one under way give way and close what it opened.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -20,7 +21,7 @@ import { type ChildDiagnostic, seconds } from "../extensions/child.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { untilAborted } from "../protocol/until-aborted.ts";
 import type { ToolResult } from "../protocol/tool.ts";
-import { connectClient } from "./connect-client.ts";
+import { type Connected, connectClient } from "./connect-client.ts";
 import { mapToolResult } from "./result-mapping.ts";
 import type { ServerTransport } from "./server-entry.ts";
 
@@ -76,6 +77,8 @@ export class McpServerConnection {
   private connectedAt = 0;
   /** why the connection last dropped, for the call that was running then */
   private dropped: string | undefined;
+  /** the reconnect() under way */
+  private reconnecting: Promise<void> | undefined;
 
   constructor(
     readonly name: string,
@@ -99,17 +102,25 @@ export class McpServerConnection {
 
   /**
    * Starts it again now (the TUI's /mcp reconnect): a connected server too (one that answers but
-   * is wedged), with all its tries again. Resolves once it is up or has failed; never rejects.
+   * is wedged), with all its tries again. Resolves once it is up or has failed; never rejects. One
+   * at a time: asked again meanwhile, it waits for the one under way.
    */
-  async reconnect(): Promise<void> {
+  reconnect(): Promise<void> {
+    this.reconnecting ??= this.startAgain().finally(() => (this.reconnecting = undefined));
+    return this.reconnecting;
+  }
+
+  private async startAgain(): Promise<void> {
     if (this.state === "stopped") return;
-    // Failed first, so the closing below is not taken for a drop.
+    // Said to a call that is running now; and failed first, so the closing below is not taken for a drop.
+    this.dropped = "zot started it again";
     this.state = "failed";
     this.starting.abort(new Error("zot started it again"));
     await this.started;
     await this.closeQuietly();
+    // stop() meanwhile: nothing starts after it.
+    if ((this.state as ServerState) === "stopped") return;
     this.tries = 0;
-    this.dropped = "zot started it again";
     this.restart(0);
     this.context.onChange();
     await this.started;
@@ -119,9 +130,17 @@ export class McpServerConnection {
   private restart(waitMs: number): void {
     this.state = "starting";
     this.garbageReported = false;
+    // The start before this one, if any is under way, gives way to it.
+    this.starting.abort(new Error("zot started it again"));
     const starting = (this.starting = new AbortController());
     this.started = (async () => {
-      if (waitMs > 0) await untilAborted(Bun.sleep(waitMs), starting.signal).catch(() => {});
+      // A wait that stop() or reconnect() cuts short leaves no timer behind (a -p run exits at once).
+      if (waitMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs);
+          starting.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
       if (starting.signal.aborted || this.state !== "starting") return;
       await this.connect();
     })();
@@ -129,14 +148,16 @@ export class McpServerConnection {
 
   private async connect(): Promise<void> {
     const { timeouts } = this.context;
-    // This start's own controller: a later start (reconnect) has its own.
+    // This start's own controller: a later start (reconnect) has its own, and then this one gives way.
     const starting = this.starting;
+    const superseded = () => starting !== this.starting;
     const deadline = setTimeout(
       () => starting.abort(new Error(`did not start within ${seconds(timeouts.startMs)} (MCP_TIMEOUT sets the limit, in ms)`)),
       timeouts.startMs,
     );
+    let mine: Connected | undefined;
     try {
-      const connected = await connectClient({
+      const connected = (mine = await connectClient({
         name: this.name,
         transport: this.spec,
         cwd: this.context.cwd,
@@ -146,7 +167,8 @@ export class McpServerConnection {
         clientVersion: this.context.clientVersion,
         onDiagnostic: (diagnostic) => this.diagnosed(diagnostic),
         log: (line) => this.log(line),
-      });
+      }));
+      if (superseded()) throw new Error("zot started it again");
       this.client = connected.client;
       this.transport = connected.transport;
       this.kind = connected.kind;
@@ -159,9 +181,20 @@ export class McpServerConnection {
       if (this.state === "starting") {
         this.state = "connected";
         this.connectedAt = Date.now();
+        this.dropped = undefined;
       }
       this.log(`connected over ${this.kind}: ${this.tools.length} tools, ${this.prompts.length} prompts`);
     } catch (error) {
+      if (superseded()) {
+        // A later start took over: this one closes only what it opened, and touches nothing else.
+        if (mine && this.client === mine.client) {
+          this.client = undefined;
+          this.transport = undefined;
+        }
+        await mine?.client.close().catch(() => {});
+        await mine?.transport.close().catch(() => {});
+        return;
+      }
       // A crash while listing was already said by closed(), in better words than the SDK's.
       if (this.state === "starting") this.fail(errorText(starting.signal.aborted ? (starting.signal.reason ?? error) : error));
       await this.closeQuietly();
@@ -201,7 +234,8 @@ export class McpServerConnection {
       is_error: true,
       details: { mcp_server: this.name, mcp_tool: tool },
     });
-    if (this.state === "starting") await untilAborted(this.start(), signal);
+    // Across a restart's tries: each failed try schedules the next before this wait resumes.
+    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
     const timeoutMs = this.context.timeouts.toolMs;
@@ -217,6 +251,12 @@ export class McpServerConnection {
       if (signal.aborted) return { ...failure(`call of ${tool} was cancelled`), details: { mcp_server: this.name, mcp_tool: tool, status: "cancelled" } };
       // The connection's own end (a crash) is reported by closed(); the call says what happened to it.
       if (this.client !== client && this.dropped) return failure(`${this.dropped} during the call of ${tool}`);
+      // A remote server's transport reports no close of its own when the server goes away: a call that
+      // cannot reach it is the drop.
+      if (this.kind !== "stdio" && this.client === client && connectionLost(error)) {
+        this.drop(client, `could not be reached (${errorText(error)})`);
+        return failure(`${this.dropped} during the call of ${tool}`);
+      }
       const code = (error as { code?: unknown })?.code;
       if (code === -32001) {
         return { ...failure(`did not answer ${tool} within ${seconds(timeoutMs)} (MCP_TOOL_TIMEOUT sets the limit, in ms)`), details: { mcp_server: this.name, mcp_tool: tool, status: "timed_out" } };
@@ -227,7 +267,7 @@ export class McpServerConnection {
 
   /** The messages of one of its prompts, rendered as the text of a user prompt. */
   async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<{ text: string } | { error: string }> {
-    if (this.state === "starting") await untilAborted(this.start(), signal);
+    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" is not running: ${this.error ?? this.state}` };
     try {
@@ -265,9 +305,13 @@ export class McpServerConnection {
 
   /** The connection ended on the server's side (a crash, an exit, a dropped stream); one zot closed itself is not this one's. */
   private closed(client: Client): void {
-    if (this.state === "stopped" || this.state === "failed" || client !== this.client) return;
     const exit = (this.transport as { exit?: { reason: string } } | undefined)?.exit;
-    const why = exit ? exit.reason : "closed the connection";
+    this.drop(client, exit ? exit.reason : "closed the connection");
+  }
+
+  /** The connection of `client` is gone, `why`: started again when it was up (tryAgain). */
+  private drop(client: Client, why: string): void {
+    if (this.state === "stopped" || this.state === "failed" || client !== this.client) return;
     const wasConnected = this.state === "connected";
     this.dropped = why;
     this.fail(why);
@@ -321,6 +365,14 @@ export class McpServerConnection {
   log(line: string): void {
     appendLog(this.context.logFile, `${this.name}: ${line}`);
   }
+}
+
+/** Whether a remote server's call failed because the server could not be reached (it went away, or forgot the session). */
+function connectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (code === 404) return true; // streamable HTTP: the session is gone (the server restarted)
+  if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ConnectionRefused|ConnectionClosed|FailedToOpenSocket|EPIPE)$/.test(code)) return true;
+  return /ECONNREFUSED|ECONNRESET|Unable to connect|socket connection was closed|fetch failed|SSE stream disconnected/i.test(errorText(error));
 }
 
 /** Every page of a paginated list. */

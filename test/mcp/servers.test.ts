@@ -11,6 +11,7 @@ import { McpManager } from "../../src/mcp/manager.ts";
 import { parseServerEntry, type ServerTransport } from "../../src/mcp/server-entry.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
 import { everythingStdio, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
+import { runningWith } from "../support/process-census.ts";
 import { testModel } from "../support/test-model.ts";
 import { tempDir } from "../support/zot.ts";
 
@@ -131,6 +132,27 @@ describe("the everything server over HTTP", () => {
     }
   });
 
+  test("a remote server that goes away is a drop: the call says it could not be reached, and once one listens again the next call reaches it", async () => {
+    let http = await startEverythingHttp("streamableHttp");
+    try {
+      const { manager, call, notes } = await start({ h: { type: "http", url: http.url } }, { env: { ENABLE_TOOL_SEARCH: "false" }, reconnectWaitsMs: [200, 400, 800, 1600, 3200] });
+      expect(text(await call("mcp__h__echo", { message: "one" }))).toBe("Echo: one");
+      http.stop();
+      await Bun.sleep(100);
+      const lost = await call("mcp__h__echo", { message: "two" });
+      expect(lost.is_error).toBe(true);
+      expect(text(lost)).toMatch(/^MCP server "h" could not be reached \(.+\) during the call of echo$/);
+      expect(notes[0]).toMatch(/^MCP server "h" stopped \(could not be reached \(.+\); its log: .*\); zot starts it again in 0\.2 s \(try 1 of 5\)$/);
+      // Back on the same port: the call waits across the tries until one reaches it.
+      http = await startEverythingHttp("streamableHttp", http.port);
+      expect(text(await call("mcp__h__echo", { message: "three" }))).toBe("Echo: three");
+      expect(manager.list()[0]!.state).toBe("connected");
+      expect(notes.at(-1)).toMatch(/^MCP server "h" is back: \d+ tools, \d+ prompts$/);
+    } finally {
+      http.stop();
+    }
+  });
+
   test("an endpoint nobody listens on is a failed server with a sentence, not a crash", async () => {
     const { warnings } = await start({ gone: { type: "http", url: "http://127.0.0.1:9/mcp" } });
     expect(warnings).toEqual([expect.stringMatching(/^MCP server "gone" \(\.mcp\.json\) did not start: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/)]);
@@ -189,6 +211,22 @@ describe("a misbehaving server", () => {
     expect(await manager.reconnect("nope")).toEqual({ error: 'no MCP server "nope" in this run (bad)' });
     // With no name: the ones that are down (none now).
     expect(await manager.reconnect()).toEqual([]);
+  });
+
+  test("two reconnects at once start one new process; stop() while one runs leaves nothing running", async () => {
+    const tag = `zot-reconnect-${process.pid}-${Date.now()}`;
+    const { manager } = await start({ bad: misbehaving("--tag", tag) });
+    const before = manager.list()[0]!.pid;
+    const [first, second] = (await Promise.all([manager.reconnect("bad"), manager.reconnect("bad")])) as { pid?: number; state: string }[][];
+    expect(first![0]!.pid).toBe(second![0]!.pid!);
+    expect(first![0]!.pid).not.toBe(before);
+    expect(runningWith(tag)).toEqual([first![0]!.pid!]);
+    // A stop while a reconnect is under way: nothing starts after it, nothing is left.
+    const again = manager.reconnect("bad");
+    await manager.stop();
+    await again;
+    expect(manager.list()[0]!.state).toBe("stopped");
+    expect(runningWith(tag)).toEqual([]);
   });
 
   test("reconnect(name) starts a server again while it is up (a wedged one), a new process in place of the old", async () => {

@@ -22,9 +22,8 @@ function freePort(): number {
   return port;
 }
 
-/** The everything server over HTTP ("streamableHttp" at /mcp, or "sse" at /sse), once it listens. */
-export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<{ url: string; stop: () => void }> {
-  const port = freePort();
+/** The everything server over HTTP ("streamableHttp" at /mcp, or "sse" at /sse), once it listens (on `port`, or a free one). */
+export async function startEverythingHttp(mode: "streamableHttp" | "sse", port = freePort()): Promise<{ url: string; port: number; stop: () => void }> {
   const proc = Bun.spawn(["node", EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
@@ -40,5 +39,5 @@ export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promi
       await Bun.sleep(50);
     }
   }
-  return { url: `${base}${mode === "sse" ? "/sse" : "/mcp"}`, stop: () => proc.kill("SIGKILL") };
+  return { url: `${base}${mode === "sse" ? "/sse" : "/mcp"}`, port, stop: () => proc.kill("SIGKILL") };
 }
