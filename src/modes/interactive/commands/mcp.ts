@@ -9,7 +9,7 @@ const STATE = { starting: "starting…", connected: "connected", failed: "failed
 
 export const MCP_COMMAND: SlashCommand = {
   name: "mcp",
-  description: "List the MCP servers, their state and their tools; /mcp reconnect [name] starts one (or every one down) again",
+  description: "List the MCP servers and their tools, or start one again",
   argsHint: "[reconnect [name]]",
   async run(app, args) {
     const [verb, name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
