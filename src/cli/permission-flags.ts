@@ -8,6 +8,7 @@
 // a mode zot has no counterpart of is a usage error that says what to use instead.
 // This file loads on every start: it holds text and regular expressions only.
 import { UsageError } from "../config/usage-error.ts";
+import { CLAUDE_TOOLS_ZOT_HAS, CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 
 type WrittenRule = NonNullable<RuntimeOptions["permissionRules"]>[number];
@@ -28,7 +29,7 @@ export interface PermissionFlags {
 export const PERMISSION_MODES = ["default", "acceptEdits", "dontAsk", "bypassPermissions"] as const;
 
 /** Claude Code's tools and zot's, as a rule starts: what may follow a list flag as more of its rules. */
-const RULE_START = /^(?:Bash|Read|Edit|Write|MultiEdit|NotebookEdit|NotebookRead|Skill|Glob|Grep|LS|WebFetch|WebSearch|Task|Agent|TodoWrite|TodoRead|bash|read|edit|write|skill|mcp__[\w.-]+)(?:\(.*\))?$/s;
+const RULE_START = new RegExp(`^(?:${[...CLAUDE_TOOLS_ZOT_HAS, ...CLAUDE_TOOLS_ZOT_LACKS, "bash", "read", "edit", "write", "skill"].join("|")}|mcp__[\\w.-]+)(?:\\(.*\\))?$`, "s");
 
 /**
  * Whether an argument after `--allowedTools X` is more of the list, as Claude Code reads

@@ -2,6 +2,7 @@
 // one definition that both --help and the parser read; and the help pages built from them.
 import { existsSync } from "node:fs";
 import type { ArgsDef } from "citty";
+import { SESSION_ID_OR_START } from "../session/paths.ts";
 import type { HelpPage } from "./help.ts";
 import { continuesRuleList } from "./permission-flags.ts";
 import { SUBCOMMANDS } from "./subcommands.ts";
@@ -118,7 +119,7 @@ const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "output-format":
 export const RPC_ARGS = {
   ...AGENT_ARGS,
   continue: { ...ROOT_ARGS.continue, description: "Record into the newest session of this directory, resumed (a new one if there is none)" },
-  resume: { ...ROOT_ARGS.resume, description: "Not over rpc (it asks in a terminal): use --continue, --session <id>, or resume_session" },
+  resume: { ...ROOT_ARGS.resume, description: "-r <id>: record into that session, resumed (as --session); -r alone asks in a terminal, so not over rpc" },
   session: {
     ...ROOT_ARGS.session,
     description: "Record into this session, resumed: an id (zot sessions list) or a file; `new` starts a new one",
@@ -130,15 +131,25 @@ export const RPC_ARGS = {
   },
 } as const satisfies ArgsDef;
 
+/** Claude Code's `claude -p` flags zot does not take, and what to use instead (a better word than "unknown flag"). */
+export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
+  "input-format": "zot takes one prompt with -p (on the command line or stdin); zot rpc is its long-lived NDJSON mode",
+  "include-partial-messages": "--output-format stream-json sends whole messages; --json streams zot's events, every delta included",
+  "session-id": "zot names its sessions itself; -r <id> or --session <id> resumes one",
+  "add-dir": "zot's tools reach any path unless --jail confines them to the working directory",
+  "fallback-model": "zot retries a failed call on the same model; pick another with --model",
+  "permission-prompt-tool": "zot asks in its TUI; over rpc, an approve_tool hook can answer",
+};
+
 /**
- * What -r takes as its session: a zot session's id, a Claude Code session's (refused with a
- * sentence: sessionChoiceFromFlags), or a session file that exists; a prompt never.
+ * What -r takes as its session: a zot session's id (or its start, down to the second), a Claude
+ * Code session's (refused with a sentence: sessionChoiceFromFlags), or a session file that exists;
+ * a prompt never.
  */
 function isSessionRef(arg: string): boolean {
-  return ZOT_SESSION_ID.test(arg) || CLAUDE_SESSION_ID.test(arg) || (/^\S+\.(jsonl|zotsession)$/.test(arg) && existsSync(arg));
+  return SESSION_ID_OR_START.test(arg) || CLAUDE_SESSION_ID.test(arg) || (/^\S+\.(jsonl|zotsession)$/.test(arg) && existsSync(arg));
 }
 
-export const ZOT_SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]+$/;
 export const CLAUDE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ENVIRONMENT =

@@ -7,7 +7,7 @@ import type { Conversation, ConversationPrompt } from "../conversation/conversat
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
-import { FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
+import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT, runCli } from "./router.ts";
@@ -18,6 +18,30 @@ import { startupOver } from "./startup-over.ts";
 export async function runRoot(argv: string[]): Promise<number> {
   // `zot --rpc …` is `zot rpc …`; its flags (--schema) are parsed there.
   if (argv.includes("--rpc")) return (await import("./rpc.ts")).runRpc(argv.filter((arg) => arg !== "--rpc"));
+  if (!asksForClaudeOutput(argv)) return await runRootCommand(argv);
+  // A script reading Claude Code's output finds a result line on stdout whatever went wrong, a flag
+  // zot cannot read included.
+  return await runRootCommand(argv).catch(async (error: unknown) => {
+    const { failedBeforeRun } = await import("../modes/claude-messages.ts");
+    const { errorText } = await import("../protocol/error-text.ts");
+    await Bun.write(Bun.stdout, `${JSON.stringify(failedBeforeRun(errorText(error)))}\n`);
+    throw error;
+  });
+}
+
+/** `--output-format json` or `stream-json` among the flags (before any `--`), read before they are parsed. */
+function asksForClaudeOutput(argv: string[]): boolean {
+  const flags = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+  return flags.some((arg, i) => /^--output-format=(json|stream-json)$/.test(arg) || (arg === "--output-format" && /^(json|stream-json)$/.test(flags[i + 1] ?? "")));
+}
+
+async function runRootCommand(argv: string[]): Promise<number> {
+  for (const arg of argv) {
+    if (arg === "--") break;
+    const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];
+    const instead = name === undefined ? undefined : CLAUDE_FLAGS_ZOT_LACKS[name];
+    if (instead) throw new UsageError(`--${name} is Claude Code's, and zot does not take it: ${instead}`);
+  }
   const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);
   if (flags.help) return await printRootHelp();
   // `zot help`, and a mistyped command (`zot session list`): never a prompt for the model.
@@ -42,14 +66,7 @@ export async function runRoot(argv: string[]): Promise<number> {
   if (outputFormat !== undefined && !flags.print) {
     throw new UsageError(`--output-format goes with -p, as in Claude Code (zot -p --output-format ${outputFormat} "…"); --json streams zot's own events`);
   }
-  if (outputFormat !== "json" && outputFormat !== "stream-json") return await runPrompt(flags, positionals);
-  // A script reading Claude Code's output finds a result line on stdout whatever went wrong.
-  return await runPrompt(flags, positionals).catch(async (error: unknown) => {
-    const { failedBeforeRun } = await import("../modes/claude-messages.ts");
-    const { errorText } = await import("../protocol/error-text.ts");
-    await Bun.write(Bun.stdout, `${JSON.stringify(failedBeforeRun(errorText(error)))}\n`);
-    throw error;
-  });
+  return await runPrompt(flags, positionals);
 }
 
 /** The TUI, or one prompt (-p, --json, --output-format), from the flags. */
@@ -119,7 +136,7 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
       const input = { text: prompt, ...(context ? { context } : {}) };
       const runMode =
         outputFormat === "json" || outputFormat === "stream-json"
-          ? await claudeOutputMode(conversation, outputFormat, flags)
+          ? await (await import("./claude-output-mode.ts")).claudeOutputMode(conversation, outputFormat, flags)
           : flags.json
             ? (await import("../modes/json.ts")).runJsonMode
             : (await import("../modes/print.ts")).runPrintMode;
@@ -159,26 +176,6 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
     releaseSignals();
   }
 }
-
-/** `-p --output-format json|stream-json`: Claude Code's shapes, its tools named as Claude Code names them. */
-async function claudeOutputMode(conversation: Conversation, format: "json" | "stream-json", flags: ParsedFlags["values"]) {
-  const [{ runClaudeOutputMode }, { toClaudeCall }, { claudePermissionMode }] = await Promise.all([
-    import("../modes/claude-output.ts"),
-    import("../settings-hooks/tool-mapping.ts"),
-    import("./permission-flags.ts"),
-  ]);
-  const builtin = (name: string) => conversation.toolExtension(name) === undefined;
-  const options = {
-    format,
-    claudeCall: (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name)),
-    toolNames: (name: string) => (builtin(name) ? (CLAUDE_TOOL_NAMES[name] ?? [name]) : [name]),
-    permissionMode: claudePermissionMode(flags),
-  };
-  return (c: Conversation, input: ConversationPrompt, signal: AbortSignal) => runClaudeOutputMode(c, input, signal, options);
-}
-
-/** zot's built-in tools by Claude Code's names, for stream-json's init line (edit is Edit or MultiEdit, by its call). */
-const CLAUDE_TOOL_NAMES: Record<string, string[]> = { bash: ["Bash"], read: ["Read"], edit: ["Edit", "MultiEdit"], write: ["Write"], skill: ["Skill"] };
 
 async function printRootHelp(): Promise<number> {
   const { renderHelp, helpStyle } = await import("./help.ts");

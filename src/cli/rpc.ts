@@ -72,7 +72,7 @@ export async function runRpc(argv: string[]): Promise<number> {
   }
 }
 
-/** rpc records a session only when --continue or --session asks; --resume would ask in a terminal rpc has not. */
+/** rpc records a session only when --continue, --session or -r <id> asks; -r alone would ask in a terminal rpc has not. */
 function rpcSessionChoice(flags: ParsedFlags["values"]): SessionChoice | undefined {
   const choice = sessionChoiceFromFlags(flags);
   if (choice?.kind === "pick") {

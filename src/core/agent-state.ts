@@ -21,8 +21,8 @@ export interface AgentState {
   provider: Provider;
   model: ModelInfo;
   tools: Tool[];
-  /** tools kept from the model (a permission rule that denies every call of them): withholdTools */
-  withheld?: (tool: Tool) => boolean;
+  /** which tools to keep from the model, asked once per listing (a permission rule that denies every call of them): withholdTools */
+  withheld?: () => ((tool: Tool) => boolean) | undefined;
   /** the system prompt: the run's, then the sections others added (setSystemSection) */
   system: string;
   readonly cwd: string;
@@ -96,7 +96,7 @@ export function toolSpecs(state: AgentState): ToolSpec[] {
  * it, and a withheld one is not at all.
  */
 export function offeredTools(state: AgentState): Tool[] {
-  const withheld = state.withheld;
+  const withheld = state.withheld?.();
   return state.tools.filter((t) => (t.offered?.() ?? true) && !withheld?.(t));
 }
 

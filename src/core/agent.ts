@@ -217,10 +217,11 @@ export class Agent {
 
   /**
    * Keeps the tools `withheld` says from the model from the next model call on (a permission rule
-   * that denies every call of a tool); they stay in `tools`, and a call of one by name still reaches
-   * the chain, which refuses it.
+   * that denies every call of a tool); asked once per listing of the tools, it answers with the
+   * test for each tool, or undefined for none. They stay in `tools`, and a call of one by name
+   * still reaches the chain, which refuses it.
    */
-  withholdTools(withheld: (tool: Tool) => boolean): void {
+  withholdTools(withheld: () => ((tool: Tool) => boolean) | undefined): void {
     this.state.withheld = withheld;
   }
 

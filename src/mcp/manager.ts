@@ -125,7 +125,8 @@ export class McpManager {
 
   /** A server that was still starting when the run began is up (it joins) or gave up (said once). */
   private joined(server: McpServerConnection): void {
-    if (this.stopped) return;
+    // A reconnect() that took over says how its own start ended.
+    if (this.stopped || server.beingReconnected) return;
     if (server.state === "failed") {
       this.options.log(`MCP server "${server.name}" did not start: ${server.error} (its log: ${server.logFile})`);
       return;

@@ -80,6 +80,11 @@ export class McpServerConnection {
   /** the reconnect() under way */
   private reconnecting: Promise<void> | undefined;
 
+  /** whether a reconnect() is under way (its first start's end is not this server's failure) */
+  get beingReconnected(): boolean {
+    return this.reconnecting !== undefined;
+  }
+
   constructor(
     readonly name: string,
     readonly spec: ServerTransport,
@@ -113,7 +118,8 @@ export class McpServerConnection {
   private async startAgain(): Promise<void> {
     if (this.state === "stopped") return;
     // Said to a call that is running now; and failed first, so the closing below is not taken for a drop.
-    this.dropped = "zot started it again";
+    this.dropped = "was started again (/mcp reconnect)";
+    this.error = "being started again";
     this.state = "failed";
     this.starting.abort(new Error("zot started it again"));
     await this.started;
@@ -338,7 +344,7 @@ export class McpServerConnection {
     this.context.onChange();
     const started = this.started;
     void started?.then(() => {
-      if (this.started !== started) return; // a reconnect() took over
+      if (this.started !== started || this.reconnecting) return; // a reconnect() took over
       if (this.state === "connected") {
         this.context.note(`MCP server "${this.name}" is back: ${this.tools.length} tools, ${this.prompts.length} prompts`);
         this.context.onChange();

@@ -1,22 +1,22 @@
-// One run in Claude Code's headless shapes (`claude -p --output-format json|stream-json`), read
-// from zot's events: the `system` init line, an `assistant` message per model call (its text and
-// tool_use blocks, with its usage), a `user` message per tool result, and the closing `result`
-// (subtype, is_error, the answer or the errors, turns, durations, cost, usage by model, the calls
-// refused), each line with its own `uuid`. Scripts and orchestrators written
-// for Claude Code read these as they are.
+// One run in Claude Code's headless shapes (protocol/claude-output.ts), read from zot's events:
+// the `system` init line, an `assistant` message per model call (its text and tool_use blocks,
+// with its usage), a `user` message per tool result, and the closing `result` (subtype, is_error,
+// the answer or the errors, turns, durations, cost, usage by model, the calls refused), each line
+// with its own `uuid`.
 // Rule: the tool calls are shown as Claude Code names them (`Bash` with `command`, `Read` with
 // `file_path`, …: the caller passes the mapping the settings hooks use), every other field as zot
-// has it; the result's text is what `zot -p` prints. No valibot here: these are plain objects.
+// has it; the result's text is what `zot -p` prints.
 import type { UnitOutcome } from "../conversation/conversation.ts";
+import type { ClaudeAssistantLine, ClaudeInitLine, ClaudeResultLine, ClaudeUsage, ClaudeUserLine } from "../protocol/claude-output.ts";
 import type { AgentEvent } from "../protocol/events.ts";
-import { PrintedAnswer } from "../protocol/printed-answer.ts";
 import type { WireToolResultContent } from "../protocol/messages.ts";
+import { PrintedAnswer } from "../protocol/printed-answer.ts";
 
 /** A tool call as Claude Code names it. */
 export type ClaudeCallOf = (name: string, args: Record<string, unknown>) => { tool_name: string; tool_input: Record<string, unknown> };
 
 export interface ClaudeRunOptions {
-  /** the session the run records into (what `--session` resumes), or null */
+  /** the session the run records into (what `-r <id>` resumes), or null */
   sessionId: string | null;
   model: string;
   claudeCall: ClaudeCallOf;
@@ -26,30 +26,23 @@ export interface ClaudeRunOptions {
   now?: () => number;
 }
 
-interface TokenTally {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
-
-type Line = Record<string, unknown>;
+const NO_USAGE: ClaudeUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
 export class ClaudeRun {
   private readonly printed = new PrintedAnswer();
   private readonly now: () => number;
   private readonly started: number;
-  private readonly tokens: TokenTally = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  private readonly tokens: ClaudeUsage = { ...NO_USAGE };
   private cost: number;
   private turns = 0;
   private apiMs = 0;
   private callStarted: number | undefined;
   /** the usage of the model call under way */
-  private callUsage: TokenTally | undefined;
+  private callUsage: ClaudeUsage | undefined;
   private stopReason: string | null = null;
   /** the calls of the run as Claude Code names them, by id, for the result's permission_denials */
   private readonly calls = new Map<string, { tool_name: string; tool_input: Record<string, unknown> }>();
-  private readonly denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[] = [];
+  private readonly denials: ClaudeResultLine["permission_denials"] = [];
 
   constructor(private readonly options: ClaudeRunOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -58,22 +51,12 @@ export class ClaudeRun {
   }
 
   /** Claude Code's first line: the session, the working directory, the model and the tools. */
-  init(context: { cwd: string; tools: string[]; mcpServers: { name: string; status: string }[]; permissionMode: string }): Line {
-    return {
-      type: "system",
-      subtype: "init",
-      uuid: crypto.randomUUID(),
-      cwd: context.cwd,
-      session_id: this.options.sessionId,
-      tools: context.tools,
-      mcp_servers: context.mcpServers,
-      model: this.options.model,
-      permissionMode: context.permissionMode,
-    };
+  init(context: Pick<ClaudeInitLine, "cwd" | "tools" | "mcp_servers" | "permissionMode">): ClaudeInitLine {
+    return { type: "system", subtype: "init", uuid: crypto.randomUUID(), session_id: this.options.sessionId, model: this.options.model, ...context };
   }
 
   /** Takes one event, in order; returns the line it completes (a model call's assistant message, a tool result), if any. */
-  add(event: AgentEvent): Line | undefined {
+  add(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
     this.printed.add(event);
     switch (event.type) {
       case "assistant_start":
@@ -82,13 +65,13 @@ export class ClaudeRun {
         return undefined;
       case "usage": {
         // A model call's usage comes just before its message (a compaction's has none after it).
-        const usage = {
+        const usage: ClaudeUsage = {
           input_tokens: event.input,
           output_tokens: event.output,
           cache_creation_input_tokens: event.cache_write,
           cache_read_input_tokens: event.cache_read,
         };
-        for (const key of Object.keys(usage) as (keyof TokenTally)[]) this.tokens[key] += usage[key];
+        for (const key of Object.keys(usage) as (keyof ClaudeUsage)[]) this.tokens[key] += usage[key];
         this.cost = event.cumulative.cost_usd;
         this.callUsage = usage;
         return undefined;
@@ -123,7 +106,7 @@ export class ClaudeRun {
    * no `result` (as Claude Code: `jq -r .result` never prints an error as if it were the answer)
    * and the failure in `errors`.
    */
-  result(outcome: UnitOutcome): Line {
+  result(outcome: UnitOutcome): ClaudeResultLine {
     const cost = Math.max(0, this.cost - this.options.costBefore);
     const subtype = outcome.status === "ok" ? "success" : outcome.status === "error" && outcome.code === "max_steps" ? "error_max_turns" : "error_during_execution";
     return {
@@ -152,8 +135,8 @@ export class ClaudeRun {
     };
   }
 
-  private assistant(event: Extract<AgentEvent, { type: "assistant_message" }>): Line {
-    const content = event.content.flatMap((block): Line[] => {
+  private assistant(event: Extract<AgentEvent, { type: "assistant_message" }>): ClaudeAssistantLine {
+    const content = event.content.flatMap((block): ClaudeAssistantLine["message"]["content"] => {
       if (block.type === "text") return [{ type: "text", text: block.text }];
       if (block.type === "tool_call") {
         const call = this.options.claudeCall(block.name, block.args);
@@ -183,14 +166,29 @@ export class ClaudeRun {
  * A tool result's content as Claude Code sends it: its text, or its blocks when there is an image;
  * an image is named in a text block (zot's events carry its size, not its bytes).
  */
-function resultContent(content: readonly WireToolResultContent[]): string | Line[] {
+function resultContent(content: readonly WireToolResultContent[]): ClaudeUserLine["message"]["content"][number]["content"] {
   if (content.every((block) => block.type === "text")) return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-  return content.map((block) => ({ type: "text", text: block.type === "text" ? block.text : `[an image: ${block.mime_type}, ${block.bytes} bytes]` }));
+  return content.map((block) => ({ type: "text" as const, text: block.type === "text" ? block.text : `[an image: ${block.mime_type}, ${block.bytes} bytes]` }));
 }
 
-/** The result line of a run that failed before it started (a session that is not there, a missing key): stdout still has one. */
-export function failedBeforeRun(message: string): Line {
-  return { type: "result", subtype: "error_during_execution", uuid: crypto.randomUUID(), is_error: true, num_turns: 0, errors: [message], session_id: null, total_cost_usd: 0, permission_denials: [] };
+/** The result line of a run that failed before it started (a session that is not there, a missing key, a bad flag): stdout still has one. */
+export function failedBeforeRun(message: string): ClaudeResultLine {
+  return {
+    type: "result",
+    subtype: "error_during_execution",
+    uuid: crypto.randomUUID(),
+    is_error: true,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    num_turns: 0,
+    errors: [message],
+    stop_reason: null,
+    session_id: null,
+    total_cost_usd: 0,
+    usage: { ...NO_USAGE },
+    modelUsage: {},
+    permission_denials: [],
+  };
 }
 
 function failure(outcome: Exclude<UnitOutcome, { status: "ok" }>): string {

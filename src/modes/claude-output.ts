@@ -12,6 +12,9 @@ import { submitOnce } from "./submit-once.ts";
 
 export type ClaudeOutputFormat = "json" | "stream-json";
 
+/** zot's states of an MCP server by Claude Code's names. */
+const CLAUDE_MCP_STATUS = { starting: "pending", connected: "connected", failed: "failed", stopped: "disabled" } as const;
+
 export interface ClaudeOutputOptions {
   format: ClaudeOutputFormat;
   /** how Claude Code names a call of one of this run's tools */
@@ -41,7 +44,7 @@ export async function runClaudeOutputMode(
       run.init({
         cwd: conversation.cwd,
         tools: conversation.offeredTools().flatMap((tool) => options.toolNames(tool.name)),
-        mcpServers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: server.state })),
+        mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
         permissionMode: options.permissionMode,
       }),
     );

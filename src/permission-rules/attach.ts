@@ -38,8 +38,8 @@ export interface PermissionRulesOptions {
 export interface PermissionRules {
   /** what the start has to say (a rule zot cannot read, allow rules waiting for trust) */
   notes: string[];
-  /** whether a deny rule refuses every call of this tool, which is then not offered to the model */
-  withholds(tool: Tool): boolean;
+  /** which tools a deny rule refuses every call of (not offered to the model): the test as the rules are now, or undefined for none */
+  withheld(): ((tool: Tool) => boolean) | undefined;
   /**
    * The rules on the agent's chain, first of the approvers, and the tools they refuse whole kept
    * from its model; resolves with notes on the run's own rules that name no tool it has.
@@ -60,6 +60,10 @@ export async function readFlagRules(written: readonly WrittenRule[], anchors: Pa
   return rules;
 }
 
+/**
+ * The rules of the settings files (read now when one exists, else at the first tool call after one
+ * appears) and the run's own, ready to be put on the agent.
+ */
 export async function readPermissionRules(options: PermissionRulesOptions): Promise<PermissionRules> {
   const { cwd, home, userHome, projectTrusted } = options;
   const flagRules = options.flagRules ?? [];
@@ -86,11 +90,15 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
       }
     }
   }
-  // The rules as of the last read: a file that appears during the run counts from the first tool call after.
-  const withholds = (tool: Tool) => book(read?.current()).rules.some((rule) => refusesWhole(rule, tool));
+  // The rules as of the last read (the files are looked at once per listing of the tools): a file
+  // that appears during the run counts from the first tool call after.
+  const withheld = () => {
+    const denials = book(read?.current()).rules.filter((rule) => rule.verdict === "deny");
+    return denials.length === 0 ? undefined : (tool: Tool) => denials.some((rule) => refusesWhole(rule, tool));
+  };
   return {
     notes,
-    withholds,
+    withheld,
     attach(agent, gate) {
       agent.chain.add(
         permissionRulesParticipant({
@@ -100,7 +108,7 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
           gate,
         }),
       );
-      agent.withholdTools(withholds);
+      agent.withholdTools(withheld);
       warn = options.log;
       // A name no tool has (a typo, an extension that is not loaded) is said; an MCP server's tools may come later.
       return flagRules.flatMap(({ target, text, source }) =>

@@ -7,6 +7,7 @@
 // Rule: a rule naming one of Claude Code's tools that zot does not have (WebFetch, Grep, Task, …)
 // matches nothing and says nothing; a rule zot cannot read is a warning naming it, never a rule
 // that matches everything.
+import { CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 import { type CommandTest, compileCommandPattern, wildcardSource } from "./bash-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathTest } from "./path-pattern.ts";
 
@@ -52,7 +53,7 @@ const FILE_TOOLS: Record<string, readonly string[]> = {
 /** zot's built-in names, for rules written with them. */
 const ZOT_NAMES: Record<string, string> = { bash: "Bash", read: "Read", edit: "Edit", write: "Write", skill: "Skill" };
 /** Claude Code's tools that zot has no counterpart of. */
-const NOT_IN_ZOT = new Set(["Glob", "Grep", "LS", "WebFetch", "WebSearch", "Task", "Agent", "TodoWrite", "TodoRead", "NotebookRead", "BashOutput", "KillShell", "KillBash", "ExitPlanMode", "SlashCommand", "ListMcpResourcesTool", "ReadMcpResourceTool"]);
+const NOT_IN_ZOT: ReadonlySet<string> = new Set(CLAUDE_TOOLS_ZOT_LACKS);
 
 /** A rule's text as a rule, or why zot cannot read it. */
 export function parseRule(text: string, verdict: RuleVerdict, source: string, anchors: PathAnchors): PermissionRule | { error: string } {

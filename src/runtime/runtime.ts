@@ -263,16 +263,17 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const permissionRules = await readPermissionRules({ cwd, home, userHome: env.HOME || homedir(), projectTrusted, flagRules, confirming: options.noYolo === true, log: options.log ?? (() => {}) });
     notes.push(...permissionRules.notes);
     const extensionTools = extensions?.tools() ?? [];
+    const withheld = permissionRules.withheld() ?? (() => false);
     const system = await buildSystemPrompt({
       cwd,
       home,
       systemPrompt: options.systemPrompt,
       // A skill tool a deny rule withholds takes its section with it.
-      append: [...(options.appendSystemPrompt ?? []), tools.some((t) => t.name === "skill" && permissionRules.withholds(t)) ? "" : skillsSection],
+      append: [...(options.appendSystemPrompt ?? []), tools.some((t) => t.name === "skill" && withheld(t)) ? "" : skillsSection],
       now: new Date(),
       platform: process.platform,
       // [issue 15] a deferred tool is not named until it is offered
-      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !permissionRules.withholds(t)).map((t) => t.name),
+      toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !withheld(t)).map((t) => t.name),
       userHome: env.HOME,
     });
 

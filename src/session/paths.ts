@@ -27,6 +27,9 @@ export function sessionPath(home: string, cwd: string, id: string): string {
   return path.join(sessionDir(home, cwd), `${id}${SESSION_FILE_EXT}`);
 }
 
+/** A session's id as newSessionId makes it, or its start down to the second (`20261123-032914`), as `-r` takes one. */
+export const SESSION_ID_OR_START = /^\d{8}-\d{6}(-[0-9a-f]{1,8})?$/;
+
 /** `20261123-032914-9f3c2a1b`: creation time (UTC), then 8 random hex digits. */
 export function newSessionId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
-import type { HookRun } from "./http-run.ts";
+import type { CommandRun } from "./command-run.ts";
 import type { HookEventName } from "./events.ts";
 import type { SettingsHook } from "./settings-file.ts";
 
@@ -31,6 +31,9 @@ export const HookJsonOutput = v.looseObject({
   hookSpecificOutput: v.optional(HookSpecificOutput),
 });
 export type HookJsonOutput = v.InferOutput<typeof HookJsonOutput>;
+
+/** How a hook ran: as a command does (an http hook's 2xx reads as exit 0), or an http hook's request that failed (a non-2xx status, no connection). */
+export type HookRun = CommandRun | { status: "failed"; message: string; durationMs: number };
 
 /** One hook's answer, whatever way it gave it. */
 export interface HookAnswer {

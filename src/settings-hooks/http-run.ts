@@ -4,10 +4,8 @@
 // and the turn's abort ending the request. The answer reads as a command hook's exit 0 would: a 2xx
 // body is its stdout (empty, JSON, or plain text); a non-2xx status, a connection that fails and a
 // redirect are non-blocking errors.
-import { type CommandRun, STDOUT_MAX_BYTES } from "./command-run.ts";
-
-/** How a hook ran: as a command does, or an http hook's request that failed (a non-2xx status, no connection). */
-export type HookRun = CommandRun | { status: "failed"; message: string; durationMs: number };
+import { STDOUT_MAX_BYTES } from "./command-run.ts";
+import type { HookRun } from "./hook-output.ts";
 
 export interface HttpRunOptions {
   url: string;
@@ -48,7 +46,15 @@ export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
     if (timeout.aborted) return { status: "timed_out", stdout: "", stderr: "", durationMs: took() };
     return { status: "failed", message: `could not reach ${options.url}: ${(error as Error).message}`, durationMs: took() };
   }
-  const body = await boundedText(response).catch(() => "");
+  // The timeout and the abort hold for the body too: an answer that stalls is not a success.
+  let body: string;
+  try {
+    body = await boundedText(response);
+  } catch (error) {
+    if (options.signal.aborted) return { status: "aborted", stdout: "", stderr: "", durationMs: took() };
+    if (timeout.aborted) return { status: "timed_out", stdout: "", stderr: "", durationMs: took() };
+    return { status: "failed", message: `${options.url} answered ${response.status}, and its body could not be read: ${(error as Error).message}`, durationMs: took() };
+  }
   if (response.status >= 300 && response.status < 400) {
     return { status: "failed", message: `${options.url} answered ${response.status} (a redirect, which zot does not follow for a hook)`, durationMs: took() };
   }
@@ -59,8 +65,22 @@ export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
   return { status: "exited", code: 0, stdout: body, stderr: "", durationMs: took() };
 }
 
-/** A response's text up to STDOUT_MAX_BYTES, as a command hook's stdout is kept. */
+/** A response's text up to STDOUT_MAX_BYTES, as a command hook's stdout is kept: read so far, the rest not read at all. */
 async function boundedText(response: Response): Promise<string> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return new TextDecoder().decode(bytes.byteLength > STDOUT_MAX_BYTES ? bytes.subarray(0, STDOUT_MAX_BYTES) : bytes);
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const part = value.byteLength > STDOUT_MAX_BYTES - kept ? value.subarray(0, STDOUT_MAX_BYTES - kept) : value;
+    chunks.push(part);
+    kept += part.byteLength;
+    if (kept >= STDOUT_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }

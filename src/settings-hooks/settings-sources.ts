@@ -25,7 +25,7 @@ export class SettingsHooksSources {
     );
   }
 
-  /** Every command hook of every file, in settings order; none when a file says disableAllHooks. */
+  /** Every hook of every file, in settings order; none when a file says disableAllHooks. */
   current(): SettingsHook[] {
     const all: SettingsHook[] = [];
     let disabled = false;

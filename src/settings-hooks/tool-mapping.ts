@@ -47,6 +47,13 @@ const SIMPLE: Record<string, { claude: string; fields: FieldMap[]; claudeOnly?: 
   skill: { claude: "Skill", fields: [{ zot: "name", claude: "skill", aliases: ["skill", "skill_name"] }], claudeOnly: ["args"] },
 };
 
+/** The names Claude Code gives one of zot's tools (edit is Edit or MultiEdit, by its call); another tool keeps its own. */
+export function claudeToolNames(name: string, builtin: boolean): string[] {
+  if (!builtin) return [name];
+  if (name === "edit") return ["Edit", "MultiEdit"];
+  return [SIMPLE[name]?.claude ?? name];
+}
+
 /** zot's call as a Claude Code hook sees it; `builtin` says whether `name` is zot's own tool. */
 export function toClaudeCall(name: string, args: ToolArgs, cwd: string, builtin: boolean): ClaudeCall {
   if (!builtin) return { tool_name: name, tool_input: { ...args } };

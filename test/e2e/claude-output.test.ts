@@ -5,6 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import * as v from "valibot";
+import { ClaudeOutputLine } from "../../src/protocol/claude-output.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, ndjson, ROOT, tempDir, ZOT, zot } from "../support/zot.ts";
 
@@ -29,6 +31,7 @@ describe("--output-format json", () => {
       expect(run.code).toBe(0);
       expect(run.stdout.trim().split("\n")).toHaveLength(1);
       const result = JSON.parse(run.stdout);
+      expect(v.parse(ClaudeOutputLine, result)).toEqual(result);
       expect(result).toMatchObject({
         type: "result",
         subtype: "success",
@@ -80,6 +83,8 @@ test("--output-format stream-json: init, each message as it completes with Claud
     expect(run.code).toBe(0);
     const lines = ndjson(run.stdout);
     expect(lines.map((l) => l.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
+    // Each line is one of the shapes protocol/claude-output.ts defines, nothing more or less.
+    for (const line of lines) expect(v.parse(v.strictObject(ClaudeOutputLine.options.find((o) => o.entries.type.literal === line.type)!.entries), line)).toEqual(line);
     const [init, call, result, answer, end] = lines;
     expect(init).toMatchObject({ subtype: "init", cwd: f.cwd, model: "claude-sonnet-4-5", permissionMode: "bypassPermissions" });
     expect(init.tools.sort()).toEqual(["Bash", "Edit", "MultiEdit", "Read", "Skill", "Write"]);
@@ -122,6 +127,14 @@ test("a run that fails before it starts still prints a result line (is_error, er
   expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true, num_turns: 0 });
   expect(result.errors[0]).toContain("20990101-000000-deadbeef");
   expect(gone.stderr).toContain("20990101-000000-deadbeef");
+  expect(v.parse(ClaudeOutputLine, result)).toEqual(result);
+  // A flag zot cannot read: the line too.
+  const unknown = await f.run(["-p", "go", "--output-format=json", "--input-format", "stream-json"]);
+  expect(unknown.code).toBe(2);
+  expect(JSON.parse(unknown.stdout)).toMatchObject({
+    is_error: true,
+    errors: ["--input-format is Claude Code's, and zot does not take it: zot takes one prompt with -p (on the command line or stdin); zot rpc is its long-lived NDJSON mode"],
+  });
   // A Claude Code session's id is not zot's: a usage error that says so, with the line.
   const claudes = await f.run(["-p", "--resume=3f2a9c1e-1234-4abc-9def-0123456789ab", "go on", "--output-format", "stream-json"]);
   expect(claudes.code).toBe(2);

@@ -213,6 +213,18 @@ describe("a misbehaving server", () => {
     expect(await manager.reconnect()).toEqual([]);
   });
 
+  test("a reconnect during the wait before a try takes over quietly: no false note, no try counted", async () => {
+    const marker = join(tempDir("zot-mcp-once-"), "started");
+    const { call, notes, manager } = await start({ bad: misbehaving("--start-once", marker) }, { reconnectWaitsMs: [1000, 1000] });
+    await call("mcp__bad__crash");
+    expect(notes).toHaveLength(1);
+    rmSync(marker);
+    expect(await manager.reconnect("bad")).toMatchObject([{ state: "connected" }]);
+    await Bun.sleep(50);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain("(try 1 of 2)");
+  });
+
   test("two reconnects at once start one new process; stop() while one runs leaves nothing running", async () => {
     const tag = `zot-reconnect-${process.pid}-${Date.now()}`;
     const { manager } = await start({ bad: misbehaving("--tag", tag) });

@@ -1,0 +1,104 @@
+// Claude Code's headless output (`claude -p --output-format json|stream-json`) as zot writes it for
+// `-p --output-format`: the `system` init line, an `assistant` message per model call, a `user`
+// message per tool result, and the closing `result`. Scripts and SDKs written for Claude Code
+// decode these lines, so they are a wire format: defined here once, and every line zot writes is
+// one of these (test/e2e/claude-output.test.ts parses them back).
+// Rule: Claude Code's field names and spellings (`permissionMode`, `modelUsage`, `costUSD` beside
+// `total_cost_usd`), never zot's; a field zot cannot fill truthfully is left out, not invented.
+import * as v from "valibot";
+
+export const ClaudeUsage = v.object({
+  input_tokens: v.number(),
+  output_tokens: v.number(),
+  cache_creation_input_tokens: v.number(),
+  cache_read_input_tokens: v.number(),
+});
+export type ClaudeUsage = v.InferOutput<typeof ClaudeUsage>;
+
+/** A zot session's id (what `-r <id>` and `--session` resume), or null with `--no-session`. */
+const SessionId = v.nullable(v.string());
+const ToolInput = v.record(v.string(), v.unknown());
+const TextBlock = v.object({ type: v.literal("text"), text: v.string() });
+
+/** Claude Code's states of an MCP server. */
+export const ClaudeMcpStatus = v.picklist(["connected", "failed", "pending", "disabled"]);
+
+export const ClaudeInitLine = v.object({
+  type: v.literal("system"),
+  subtype: v.literal("init"),
+  uuid: v.string(),
+  cwd: v.string(),
+  session_id: SessionId,
+  /** the tools the model is offered, by Claude Code's names (Bash, Read, Edit, MultiEdit, Write, Skill, mcp__…) */
+  tools: v.array(v.string()),
+  mcp_servers: v.array(v.object({ name: v.string(), status: ClaudeMcpStatus })),
+  model: v.string(),
+  /** default (calls are confirmed), acceptEdits, dontAsk, or bypassPermissions (zot's own default) */
+  permissionMode: v.string(),
+});
+
+export const ClaudeAssistantLine = v.object({
+  type: v.literal("assistant"),
+  uuid: v.string(),
+  message: v.object({
+    id: v.string(),
+    type: v.literal("message"),
+    role: v.literal("assistant"),
+    model: v.string(),
+    content: v.array(v.variant("type", [TextBlock, v.object({ type: v.literal("tool_use"), id: v.string(), name: v.string(), input: ToolInput })])),
+    usage: v.optional(ClaudeUsage),
+  }),
+  parent_tool_use_id: v.null(),
+  session_id: SessionId,
+});
+
+export const ClaudeUserLine = v.object({
+  type: v.literal("user"),
+  uuid: v.string(),
+  message: v.object({
+    role: v.literal("user"),
+    content: v.array(
+      v.object({
+        type: v.literal("tool_result"),
+        tool_use_id: v.string(),
+        /** the result's text, or its blocks when it had an image (named in a text block) */
+        content: v.union([v.string(), v.array(TextBlock)]),
+        is_error: v.boolean(),
+      }),
+    ),
+  }),
+  parent_tool_use_id: v.null(),
+  session_id: SessionId,
+});
+
+export const ClaudeResultLine = v.object({
+  type: v.literal("result"),
+  subtype: v.picklist(["success", "error_max_turns", "error_during_execution"]),
+  uuid: v.string(),
+  is_error: v.boolean(),
+  duration_ms: v.number(),
+  duration_api_ms: v.number(),
+  num_turns: v.number(),
+  /** the answer, as `zot -p` prints it; absent on a failure */
+  result: v.optional(v.string()),
+  /** what failed; only on a failure */
+  errors: v.optional(v.array(v.string())),
+  stop_reason: v.nullable(v.string()),
+  session_id: SessionId,
+  total_cost_usd: v.number(),
+  usage: ClaudeUsage,
+  modelUsage: v.record(
+    v.string(),
+    v.object({ inputTokens: v.number(), outputTokens: v.number(), cacheReadInputTokens: v.number(), cacheCreationInputTokens: v.number(), costUSD: v.number() }),
+  ),
+  /** the calls a rule, a hook or the confirmation gate refused */
+  permission_denials: v.array(v.object({ tool_name: v.string(), tool_use_id: v.string(), tool_input: ToolInput })),
+});
+
+export const ClaudeOutputLine = v.variant("type", [ClaudeInitLine, ClaudeAssistantLine, ClaudeUserLine, ClaudeResultLine]);
+
+export type ClaudeInitLine = v.InferOutput<typeof ClaudeInitLine>;
+export type ClaudeAssistantLine = v.InferOutput<typeof ClaudeAssistantLine>;
+export type ClaudeUserLine = v.InferOutput<typeof ClaudeUserLine>;
+export type ClaudeResultLine = v.InferOutput<typeof ClaudeResultLine>;
+export type ClaudeOutputLine = v.InferOutput<typeof ClaudeOutputLine>;

@@ -1,0 +1,27 @@
+// The names of Claude Code's tools as its permission rules and its `--allowedTools` lists write
+// them: those zot has a counterpart of (permission-rules/rule.ts says which), and those it has not
+// (a rule naming one matches nothing). One list, so the flags and the rules never disagree.
+
+/** Claude Code's tools that zot's rules map onto its own (Bash → bash, Edit → edit and write, …). */
+export const CLAUDE_TOOLS_ZOT_HAS = ["Bash", "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Skill"] as const;
+
+/** Claude Code's tools that zot has no counterpart of. */
+export const CLAUDE_TOOLS_ZOT_LACKS = [
+  "Glob",
+  "Grep",
+  "LS",
+  "WebFetch",
+  "WebSearch",
+  "Task",
+  "Agent",
+  "TodoWrite",
+  "TodoRead",
+  "NotebookRead",
+  "BashOutput",
+  "KillShell",
+  "KillBash",
+  "ExitPlanMode",
+  "SlashCommand",
+  "ListMcpResourcesTool",
+  "ReadMcpResourceTool",
+] as const;
