@@ -3,6 +3,7 @@
 // Rule: one holder for each: the jail is the agent's own flag, the confirmations the runtime's one
 // gate, so a status line, a dialog and a command always agree; a change holds from the next tool
 // call on, in a running turn too.
+import type { Confirmer } from "../core/confirm-gate.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { type Confinement, jailConfinement, jailRoot } from "../tools/sandbox.ts";
 
@@ -41,6 +42,14 @@ export class ToolGuards {
   /** Whether a call asked about is put to someone (false with --permission-mode dontAsk: it is refused). */
   get asksSomeone(): boolean {
     return this.runtime.confirmGate?.canAsk ?? false;
+  }
+
+  /**
+   * Who answers the calls asked about from now on (an rpc client that says it does); false when the
+   * run has no confirmation gate to answer for, or its gate asks nobody (dontAsk).
+   */
+  setConfirmer(confirmer: Confirmer): boolean {
+    return this.runtime.confirmGate?.setConfirmer(confirmer) ?? false;
   }
 
   /** Turns confirmations off (approving the call waiting for an answer) or on; returns whether they are on now. */

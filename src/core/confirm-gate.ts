@@ -53,6 +53,8 @@ export interface ConfirmGateOptions {
   confirming?: boolean;
   /** the refusal when there is no confirmer */
   unattended?: string;
+  /** nobody is ever asked (`--permission-mode dontAsk`): setConfirmer changes nothing */
+  asksNobody?: boolean;
   /** calls that need no question (reads inside the working directory); they pass as "policy" */
   unasked?: (call: GatedCall) => boolean;
   /** what a call would change, shown with its question; a preview that fails shows nothing */
@@ -86,8 +88,9 @@ export class ConfirmGate implements Participant {
   readonly #tools = new Set<string>();
   /** approve the calls waiting for an answer (when /yolo turns confirmations off) */
   readonly #waiting = new Set<() => void>();
-  readonly #confirmer?: Confirmer;
+  #confirmer?: Confirmer;
   readonly #unattended: string;
+  readonly #asksNobody: boolean;
   readonly #unasked?: (call: GatedCall) => boolean;
   readonly #preview?: (call: GatedCall) => Promise<string | undefined>;
   readonly #askListeners = new Set<(request: ConfirmRequest) => void>();
@@ -97,7 +100,8 @@ export class ConfirmGate implements Participant {
   readonly #hookVerdicts = new Map<string, { verdict: "ask" | "allow"; reason?: string }>();
 
   constructor(options: ConfirmGateOptions = {}) {
-    this.#confirmer = options.confirmer;
+    this.#asksNobody = options.asksNobody ?? false;
+    this.#confirmer = this.#asksNobody ? undefined : options.confirmer;
     this.#confirming = options.confirming ?? true;
     this.#unasked = options.unasked;
     this.#preview = options.preview;
@@ -126,6 +130,16 @@ export class ConfirmGate implements Participant {
   /** Whether there is someone to ask (a confirmer); without one, calls asked about are refused. */
   get canAsk(): boolean {
     return this.#confirmer !== undefined;
+  }
+
+  /**
+   * Who answers from now on (an rpc client that said it does); the calls asked about before were
+   * refused. False, and nothing changes, for a gate that asks nobody (`--permission-mode dontAsk`).
+   */
+  setConfirmer(confirmer: Confirmer): boolean {
+    if (this.#asksNobody) return false;
+    this.#confirmer = confirmer;
+    return true;
   }
 
   /**

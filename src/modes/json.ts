@@ -10,7 +10,7 @@ import type { AgentEvent, AgentEventType } from "../protocol/events.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
 import { submitOnce } from "./submit-once.ts";
 
-const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear_notes"]);
+const RPC_ONLY: ReadonlySet<AgentEventType> = new Set(["ext_display", "ext_clear_notes", "confirm_request", "confirm_cancelled"]);
 
 export async function runJsonMode(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
   const writer = new NdjsonWriter();

@@ -15,9 +15,13 @@ import { exportSession, forkSession, importSession, listSessions, resumeSession,
 import { getCommands, reloadExtensions, runCommand } from "./rpc-slash-commands.ts";
 import { getMcpServers, mcpReconnect } from "./rpc-mcp.ts";
 
-export const hello: Handler<"hello"> = (_command, session) => {
-  const { model } = session.conversation;
-  return { data: { protocol_version: RPC_PROTOCOL_VERSION, version: VERSION, provider: model.provider, model: model.id } };
+export const hello: Handler<"hello"> = (command, session) => {
+  const { model, guards } = session.conversation;
+  // "confirm": true: the client answers confirm_request events, as the TUI's dialog would.
+  const confirm = command.confirm === true && guards.setConfirmer(session.confirmations.confirmer);
+  return {
+    data: { protocol_version: RPC_PROTOCOL_VERSION, version: VERSION, provider: model.provider, model: model.id, ...(command.confirm !== undefined ? { confirm } : {}) },
+  };
 };
 
 const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
@@ -53,6 +57,7 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
   get_commands: getCommands,
   run_command: runCommand,
   reload_extensions: reloadExtensions,
+  confirm: (command, session) => session.confirmations.answer(command),
   get_mcp_servers: getMcpServers,
   mcp_reconnect: mcpReconnect,
   list_sessions: listSessions,

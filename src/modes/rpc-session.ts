@@ -2,10 +2,13 @@
 // signal of the server's end. Rule: a handler answers each command exactly once: now (data or an
 // error sentence), or LATER when the work it queued starts (a prompt's or compaction's `started`).
 import type { Conversation } from "../conversation/conversation.ts";
+import type { RpcConfirmations } from "./rpc-confirm.ts";
 import type { RpcCommand, RpcCommandOf, RpcCommandType, RpcDataOf, RpcResponse } from "../protocol/rpc-frames.ts";
 
 export interface RpcSession {
   conversation: Conversation;
+  /** the client as the one who confirms tool calls, once it says in hello that it answers */
+  confirmations: RpcConfirmations;
   /** aborted when the server shuts down (a signal, stdout closed, stdin closed and the work done): work outside the queue stops too */
   closing: AbortSignal;
   /** writes one response line */

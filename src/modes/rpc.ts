@@ -15,6 +15,7 @@ import { RPC_MAX_LINE_BYTES, type RpcFailure, type RpcResponse } from "../protoc
 import { tokenMatches } from "./rpc-auth.ts";
 import { dispatch } from "./rpc-dispatch.ts";
 import { failure, type RpcRequest, readRequest, tooLong } from "./rpc-request.ts";
+import { RpcConfirmations } from "./rpc-confirm.ts";
 import type { RpcSession } from "./rpc-session.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
 
@@ -50,6 +51,8 @@ class RpcServer {
   private readonly writer = new NdjsonWriter(undefined, () => this.stop("closed", "stdout closed"));
   private readonly closing = new AbortController();
   private readonly session: RpcSession;
+  /** the client's answers to confirm_request, once it said in hello that it gives them */
+  private readonly confirmations = new RpcConfirmations((event) => this.writer.write(event));
   /** commands whose answer is still being worked out (an extension command, a model switch) */
   private readonly pending = new Set<Promise<void>>();
   private authorized: boolean;
@@ -66,6 +69,7 @@ class RpcServer {
     this.authorized = !options.token;
     this.session = {
       conversation,
+      confirmations: this.confirmations,
       closing: this.closing.signal,
       send: (response) => this.send(response),
     };
@@ -86,6 +90,8 @@ class RpcServer {
     else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });
     try {
       await this.read(input);
+      // Nobody can answer a confirm_request any more: those waiting, and later ones, are refused.
+      this.confirmations.close();
       // stdin ended (rather than a stop): what was sent before the end is still done.
       if (this.end === undefined) await this.finishAccepted();
       this.stop("closed");

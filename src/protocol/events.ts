@@ -175,6 +175,29 @@ export const PanelCloseEvent = v.object({
   reason: v.picklist(["extension", "user", "replaced"]),
 });
 
+/**
+ * Additive, rpc only: a tool call waits for the client's answer (`confirm`), sent once the client
+ * said in hello that it answers (`"confirm": true`): with --no-yolo, and for a call a permission
+ * rule or a settings hook asks about.
+ */
+export const ConfirmRequestEvent = v.object({
+  type: v.literal("confirm_request"),
+  /** what `confirm` names */
+  request_id: v.string(),
+  /** the tool call's id (as in tool_call and tool_result) */
+  call_id: v.string(),
+  tool: v.string(),
+  args: ToolCallBlock.entries.args,
+  /** one line saying what the call is about (its command, path, …) */
+  preview: v.string(),
+  /** what the call would change, as a unified diff (edit, write) */
+  diff: v.optional(v.string()),
+  /** why it is asked although confirmations are off (a rule's or a hook's ask) */
+  why: v.optional(v.string()),
+});
+/** Additive, rpc only: a confirm_request no longer waits (its turn ended, or the client closed stdin); an answer to it is refused. */
+export const ConfirmCancelledEvent = v.object({ type: v.literal("confirm_cancelled"), request_id: v.string(), reason: v.string() });
+
 export const AgentEvent = v.variant("type", [
   TurnStartEvent,
   UserMessageEvent,
@@ -204,6 +227,8 @@ export const AgentEvent = v.variant("type", [
   PanelOpenEvent,
   PanelRenderEvent,
   PanelCloseEvent,
+  ConfirmRequestEvent,
+  ConfirmCancelledEvent,
 ]);
 export type AgentEvent = v.InferOutput<typeof AgentEvent>;
 export type AgentEventType = AgentEvent["type"];

@@ -29,7 +29,13 @@ export type ImageInput = v.InferOutput<typeof ImageInput>;
 
 // ── commands (client → zot) ─────────────────────────────────────────────────────────────────
 
-export const HelloCommand = v.object({ id, type: v.literal("hello"), token: v.optional(v.string()) });
+export const HelloCommand = v.object({
+  id,
+  type: v.literal("hello"),
+  token: v.optional(v.string()),
+  /** additive: the client answers confirm_request events with confirm (as the TUI's dialog would) */
+  confirm: v.optional(v.boolean()),
+});
 export const PromptCommand = v.object({
   id,
   type: v.literal("prompt"),
@@ -67,6 +73,16 @@ export const RunCommandCommand = v.object({
   args: v.optional(v.string(), ""),
 });
 export const ReloadExtensionsCommand = v.object({ id, type: v.literal("reload_extensions") });
+// Additive (not in the original protocol): the client's answer to a confirm_request.
+export const ConfirmCommand = v.object({
+  id,
+  type: v.literal("confirm"),
+  request_id: v.pipe(v.string(), v.minLength(1, "give the request_id of the confirm_request")),
+  /** yes: this call; yes_tool: this call and every later call of its tool; yes_all: every call (confirmations off); no: not this call */
+  answer: v.picklist(["yes", "yes_tool", "yes_all", "no"], "must be yes, yes_tool, yes_all or no"),
+  /** with no: what the model is told instead ("the user declined: <reason>") */
+  reason: v.optional(v.string()),
+});
 // Additive (not in the original protocol): the MCP servers, and starting them again.
 export const GetMcpServersCommand = v.object({ id, type: v.literal("get_mcp_servers") });
 export const McpReconnectCommand = v.object({
@@ -117,6 +133,7 @@ export const RpcCommand = v.variant("type", [
   GetCommandsCommand,
   RunCommandCommand,
   ReloadExtensionsCommand,
+  ConfirmCommand,
   GetMcpServersCommand,
   McpReconnectCommand,
   ListSessionsCommand,
@@ -138,6 +155,8 @@ export const HelloData = v.object({
   version: v.string(),
   provider: ProviderName,
   model: v.string(),
+  /** additive: confirm_request events come to this client (it asked with "confirm": true) */
+  confirm: v.optional(v.boolean()),
 });
 /** prompt, compact and a run_command that starts a turn: sent when the work starts (a queued one waits). */
 export const StartedData = v.object({ started: v.literal(true) });
@@ -331,6 +350,7 @@ export const RPC_RESPONSE_DATA = {
   get_commands: CommandsData,
   run_command: RunCommandData,
   reload_extensions: ReloadData,
+  confirm: undefined,
   get_mcp_servers: McpServersData,
   mcp_reconnect: McpServersData,
   list_sessions: SessionsData,

@@ -89,6 +89,8 @@ export interface RuntimeOptions {
   permissionRules?: WrittenRule[];
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
   confirmer?: Confirmer;
+  /** the front end may name who confirms after the start (rpc: a client that says in hello it answers): the run gets a confirmGate */
+  confirmerLater?: boolean;
   /**
    * How long to wait for extensions still starting: "all" (-p, --json; the default), or at most
    * this many ms (the TUI, rpc start at once; late extensions join with a note).
@@ -390,9 +392,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
  * up front). Reads inside the working directory are never asked about.
  */
 function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]): ConfirmGate | undefined {
-  if (!options.confirmer && !options.noYolo) return undefined;
+  if (!options.confirmer && !options.noYolo && !options.confirmerLater) return undefined;
   // --allowedTools and --permission-mode ask for exactly this; --no-yolo alone is worth the warning.
-  if (!options.confirmer && options.confirmingFlag === undefined) {
+  if (!options.confirmer && options.confirmerLater && options.noYolo && options.confirmingFlag === undefined && !options.askNobody) {
+    notes.push(
+      '--no-yolo: tool calls are refused (reads inside the working directory and what a permission rule allows excepted) unless the client answers confirm_request events: send {"type":"hello","confirm":true} (docs/rpc.md)',
+    );
+  } else if (!options.confirmer && !options.confirmerLater && options.noYolo && options.confirmingFlag === undefined) {
     notes.push(
       "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused but a read inside the working directory and what a permission rule allows (docs/permissions.md); drop --no-yolo to let tools run, or choose them with --tools",
     );
@@ -400,8 +406,9 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
   const toolOf = (name: string) => agent.tools.find((tool) => tool.name === name);
   const flag = options.confirmingFlag ?? "--no-yolo";
   const gate = new ConfirmGate({
-    // dontAsk: nobody answers, the TUI's user neither.
-    confirmer: options.askNobody ? undefined : options.confirmer,
+    // dontAsk: nobody answers, the TUI's user and an rpc client neither.
+    confirmer: options.confirmer,
+    asksNobody: options.askNobody ?? false,
     confirming: options.noYolo ?? false,
     // A read inside the working directory is not worth a question (as Claude Code and Codex);
     // an edit or a write is asked about with its diff.

@@ -152,7 +152,7 @@ describe("--schema", () => {
       expect(doc.events.compact_done.required).toContain("summary");
       expect(doc.responses.success.properties.success).toEqual({ const: true });
       expect(doc.responses.failure.required).toEqual(["type", "command", "success", "error"]);
-      expect(Object.keys(doc.responses.data).sort()).toEqual(RPC_COMMAND_TYPES.filter((t) => t !== "abort" && t !== "clear").sort());
+      expect(Object.keys(doc.responses.data).sort()).toEqual(RPC_COMMAND_TYPES.filter((t) => t !== "abort" && t !== "clear" && t !== "confirm").sort());
       expect(doc.responses.data.get_state.required).toContain("context");
       // The newer original's additions.
       expect(doc.commands.set_reasoning.properties.reasoning.enum).toEqual(["off", "minimum", "low", "medium", "high", "xhigh", "max"]);
