@@ -38,7 +38,18 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** set as ZOTCORE_RPC_TOKEN for the process and sent in hello; default $ZOTCORE_RPC_TOKEN of `env` */
   token?: string;
+  /**
+   * Answers the tool calls zot asks about (--no-yolo, a permission rule's or a hook's ask), as the
+   * TUI's user would: hello says so, and each confirm_request is given to it (docs/rpc.md,
+   * Confirming tool calls). A handler that throws answers no. Without it, such calls are refused.
+   */
+  confirm?: (request: ConfirmRequestEvent) => ConfirmReply | Promise<ConfirmReply>;
 }
+
+/** A tool call zot asks the client about. */
+export type ConfirmRequestEvent = Extract<AgentEvent, { type: "confirm_request" }>;
+/** The answer to one: yes, yes for the tool this session, yes to everything, or no with what the model reads. */
+export type ConfirmReply = Pick<RpcCommandOf<"confirm">, "answer" | "reason">;
 
 export interface PromptOptions {
   images?: ImageInput[];
@@ -111,6 +122,8 @@ export class ZotRpcClient {
   private running: RunningTurn | undefined;
   private readonly subscribers = new Set<Subscriber>();
   private stderrTail = "";
+  /** SpawnOptions.confirm */
+  private confirmer: SpawnOptions["confirm"];
   private closing = false;
   private death: ZotExitError | undefined;
 
@@ -120,8 +133,9 @@ export class ZotRpcClient {
     const token = options.token ?? env.ZOTCORE_RPC_TOKEN;
     if (token !== undefined) env.ZOTCORE_RPC_TOKEN = token;
     const client = new ZotRpcClient(options.zot ?? process.env.ZOT_BIN ?? "zot", options.args ?? [], options.cwd, env);
+    client.confirmer = options.confirm;
     try {
-      client.info = await client.hello(token);
+      client.info = await client.request("hello", { ...(token === undefined ? {} : { token }), ...(options.confirm ? { confirm: true } : {}) });
     } catch (error) {
       client.child.kill();
       await client.exited;
@@ -367,6 +381,7 @@ export class ZotRpcClient {
   }
 
   private deliver(event: AgentEvent): void {
+    if (event.type === "confirm_request" && this.confirmer) void this.answerConfirm(event, this.confirmer);
     for (const subscriber of this.subscribers) subscriber.event(event);
     const running = this.running;
     if (!running) return;
@@ -376,6 +391,18 @@ export class ZotRpcClient {
       this.running = undefined;
       running.pending.resolve({ data: running.data, turn: turnResult(running.events) });
     }
+  }
+
+  /** Asks the handler and sends its answer; one that throws is a no naming what it threw. */
+  private async answerConfirm(request: ConfirmRequestEvent, confirm: NonNullable<SpawnOptions["confirm"]>): Promise<void> {
+    let reply: ConfirmReply;
+    try {
+      reply = await confirm(request);
+    } catch (error) {
+      reply = { answer: "no", reason: `the client's confirm handler failed: ${errorText(error)}` };
+    }
+    // A request that stopped waiting meanwhile (its turn ended) is refused by zot: nothing to do.
+    await this.request("confirm", { request_id: request.request_id, ...reply }).catch(() => {});
   }
 
   private die(code: number | null, signal: string | null, reason?: string): void {

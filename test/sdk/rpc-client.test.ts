@@ -326,4 +326,31 @@ describe("ZotRpcClient sessions", () => {
     expect((await c.getState()).session?.id).toBe(original);
     await expect(c.resumeSession("no-such-session")).rejects.toBeInstanceOf(RpcError);
   });
+
+  test("confirm: the handler answers the calls zot asks about; a no reaches the model with its reason", async () => {
+    mock = startMockLlm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "touch yes.txt" } }, { id: "t2", name: "bash", args: { command: "touch no.txt" } }] },
+      { text: "done" },
+    ]);
+    const home = tempDir("zot-rpc-home-");
+    const cwd = tempDir("zot-rpc-cwd-");
+    const asked: string[] = [];
+    client = await ZotRpcClient.spawn({
+      zot: ZOT,
+      cwd,
+      env: cleanEnv(home),
+      args: ["--provider", "anthropic", "--api-key", "sk-rpc", "--base-url", mock.url, "--no-yolo"],
+      confirm: (request) => {
+        asked.push(request.preview);
+        return request.preview === "touch yes.txt" ? { answer: "yes" } : { answer: "no", reason: "only the first" };
+      },
+    });
+    expect(client.info.confirm).toBe(true);
+    const turn = await client.prompt("make them");
+    expect(asked).toEqual(["touch yes.txt", "touch no.txt"]);
+    const results = turn.events.filter((e) => e.type === "tool_result");
+    expect(results.map((e) => e.type === "tool_result" && [e.id, e.is_error])).toEqual([["t1", false], ["t2", true]]);
+    expect(JSON.stringify(mock.requests[1].body.messages.at(-1))).toContain("the user declined: only the first");
+    expect(readFileSync(join(cwd, "yes.txt"), "utf8")).toBe("");
+  });
 });
