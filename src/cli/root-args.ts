@@ -41,11 +41,11 @@ export const ROOT_ARGS = {
   jail: { type: "boolean", description: "Confine the built-in tools to the working directory (/unjail lifts it)" },
   "no-yolo": {
     type: "boolean",
-    description: "Ask before each tool call but reads inside the working directory (without a terminal, -p, --json and rpc refuse those calls)",
+    description: "Ask before each tool call but reads inside the working directory (-p and --json refuse those calls; over rpc, a client that answers confirm_request is asked)",
   },
   "allowed-tools": {
     type: "string",
-    description: 'Claude Code\'s: these run without a question, the rest are asked (-p, --json, rpc: refused): "Bash(git diff *)" Read (permission rules; repeatable)',
+    description: 'Claude Code\'s: these run without a question, the rest are asked (-p, --json: refused): "Bash(git diff *)" Read (permission rules; repeatable)',
     valueHint: "rules",
   },
   allowedTools: { type: "string", description: "Same as --allowed-tools", valueHint: "rules" },

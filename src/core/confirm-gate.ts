@@ -70,6 +70,10 @@ const PREVIEW_KEYS = ["command", "path", "file_path", "url", "query", "name"];
 const NO_TIMEOUT_MS = 2 ** 31 - 1;
 
 export const DECLINED = "the user declined";
+/** Why a question's dialog closed without an answer (its signal's reason): its turn ended. */
+export const TURN_ENDED = "its turn ended";
+/** ...or confirmations were turned off meanwhile (/yolo, a yes to everything): the call runs. */
+export const APPROVED_BY_YOLO = "confirmations were turned off meanwhile (/yolo, or a yes to everything), so the call runs";
 
 /**
  * How an approved call got through: asked and said yes, a remembered "yes for this tool", a call
@@ -204,7 +208,8 @@ export class ConfirmGate implements Participant {
     }
     if (!this.#confirmer) return { action: "deny", reason: this.#unattended };
 
-    const answer = await this.#ask(this.#confirmer, call, signal, hook?.reason);
+    // A rule's or hook's ask holds whatever /yolo (or a yes to everything) says meanwhile.
+    const answer = await this.#ask(this.#confirmer, call, signal, hook?.reason, hook?.verdict !== "ask");
     switch (answer.answer) {
       case "yes":
         return this.#passed(call.id, "user");
@@ -237,16 +242,23 @@ export class ConfirmGate implements Participant {
     }
   }
 
-  /** The person's answer, or yes when /yolo turns confirmations off meanwhile. */
-  async #ask(confirmer: Confirmer, call: StagePayloads["approve_tool"], signal: AbortSignal, why?: string): Promise<ConfirmAnswer> {
+  /**
+   * The person's answer, or yes when /yolo turns confirmations off meanwhile (only for a call
+   * asked because they were on: `releasable`). The dialog's signal aborts with why it closed.
+   */
+  async #ask(confirmer: Confirmer, call: StagePayloads["approve_tool"], signal: AbortSignal, why: string | undefined, releasable: boolean): Promise<ConfirmAnswer> {
     const dialog = new AbortController();
-    const onAbort = () => dialog.abort(signal.reason);
+    const onAbort = () => dialog.abort(new Error(TURN_ENDED));
     signal.addEventListener("abort", onAbort, { once: true });
     let approve = () => {};
     const approved = new Promise<ConfirmAnswer>((resolve) => {
-      approve = () => resolve({ answer: "yes" });
+      approve = () => {
+        // The yes first: a dialog that answers "no" when closed must not win the race.
+        resolve({ answer: "yes" });
+        dialog.abort(new Error(APPROVED_BY_YOLO));
+      };
     });
-    this.#waiting.add(approve);
+    if (releasable) this.#waiting.add(approve);
     try {
       const diff = await this.#diff(call);
       const request: ConfirmRequest = { id: call.id, tool: call.name, preview: previewArgs(call.args), args: call.args, ...(diff ? { diff } : {}), ...(why ? { why } : {}) };

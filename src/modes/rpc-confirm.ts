@@ -3,8 +3,9 @@
 // TUI's user is sent to it as a `confirm_request` event, and its `confirm` command answers it, so
 // --no-yolo, a permission rule's ask and a settings hook's ask work over rpc as in the TUI.
 // Rule: a request is answered once; one whose turn ended, or that is left when the client closes
-// stdin (it cannot answer any more), is refused ("no"), said with `confirm_cancelled`, and a late
-// answer to it is an error naming it.
+// stdin or zot stops (nobody can answer any more), is refused ("no"); one that confirmations going
+// off approved runs; each is said with `confirm_cancelled` and its reason, and a late answer to it
+// is an error naming it.
 import type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../conversation/conversation.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
@@ -13,14 +14,15 @@ import type { Answer } from "./rpc-session.ts";
 export class RpcConfirmations {
   private readonly waiting = new Map<string, (answer: ConfirmAnswer) => void>();
   private next = 1;
-  /** the client can no longer answer (its stdin closed) */
+  /** the client can no longer answer (its stdin closed, zot is stopping), and why */
   private closed = false;
+  private closedWhy = "";
 
   constructor(private readonly emit: (event: AgentEvent) => void) {}
 
   /** The gate's confirmer: asks the client, and waits for its answer, the turn's end, or the client's. */
   readonly confirmer: Confirmer = (request: ConfirmRequest, signal: AbortSignal) => {
-    if (this.closed) return Promise.resolve({ answer: "no", reason: "the client closed stdin and cannot answer" });
+    if (this.closed) return Promise.resolve({ answer: "no", reason: `${this.closedWhy}, so nobody can answer` });
     const requestId = `confirm-${this.next++}`;
     return new Promise<ConfirmAnswer>((resolve) => {
       const settle = (answer: ConfirmAnswer) => {
@@ -28,8 +30,10 @@ export class RpcConfirmations {
         signal.removeEventListener("abort", onAbort);
         resolve(answer);
       };
+      // The gate closed the question: its turn ended (refused), or confirmations went off (it runs).
       const onAbort = () => {
-        this.emit({ type: "confirm_cancelled", request_id: requestId, reason: "its turn ended" });
+        const reason = signal.reason instanceof Error ? signal.reason.message : "its turn ended";
+        this.emit({ type: "confirm_cancelled", request_id: requestId, reason });
         settle({ answer: "no", reason: "the turn ended before the client answered" });
       };
       this.waiting.set(requestId, settle);
@@ -56,12 +60,13 @@ export class RpcConfirmations {
     return { data: undefined };
   }
 
-  /** The client closed stdin: what waits is refused, and so is every later ask. */
-  close(): void {
+  /** The client can answer no more (`why`: it closed stdin, zot is stopping): what waits is refused, and so is every later ask. */
+  close(why: string): void {
     this.closed = true;
+    this.closedWhy = why;
     for (const [requestId, settle] of [...this.waiting]) {
-      this.emit({ type: "confirm_cancelled", request_id: requestId, reason: "the client closed stdin" });
-      settle({ answer: "no", reason: "the client closed stdin and cannot answer" });
+      this.emit({ type: "confirm_cancelled", request_id: requestId, reason: why });
+      settle({ answer: "no", reason: `${why}, so nobody can answer` });
     }
   }
 }

@@ -17,8 +17,10 @@ import { getMcpServers, mcpReconnect } from "./rpc-mcp.ts";
 
 export const hello: Handler<"hello"> = (command, session) => {
   const { model, guards } = session.conversation;
-  // "confirm": true: the client answers confirm_request events, as the TUI's dialog would.
-  const confirm = command.confirm === true && guards.setConfirmer(session.confirmations.confirmer);
+  // "confirm": true: the client answers confirm_request events, as the TUI's dialog would (for the
+  // rest of the process: false does not take it back); `confirm` says whether it is asked now.
+  if (command.confirm === true) guards.setConfirmer(session.confirmations.confirmer);
+  const confirm = guards.asksSomeone;
   return {
     data: { protocol_version: RPC_PROTOCOL_VERSION, version: VERSION, provider: model.provider, model: model.id, ...(command.confirm !== undefined ? { confirm } : {}) },
   };

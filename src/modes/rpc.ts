@@ -91,7 +91,7 @@ class RpcServer {
     try {
       await this.read(input);
       // Nobody can answer a confirm_request any more: those waiting, and later ones, are refused.
-      this.confirmations.close();
+      this.confirmations.close(this.end === undefined ? "the client closed stdin" : "zot is stopping");
       // stdin ended (rather than a stop): what was sent before the end is still done.
       if (this.end === undefined) await this.finishAccepted();
       this.stop("closed");

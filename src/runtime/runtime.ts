@@ -398,7 +398,7 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
     notes.push(
       '--no-yolo: tool calls are refused (reads inside the working directory and what a permission rule allows excepted) unless the client answers confirm_request events: send {"type":"hello","confirm":true} (docs/rpc.md)',
     );
-  } else if (!options.confirmer && !options.confirmerLater && options.noYolo && options.confirmingFlag === undefined) {
+  } else if (!options.confirmer && (!options.confirmerLater || options.askNobody) && options.noYolo && options.confirmingFlag === undefined) {
     notes.push(
       "--no-yolo: this run has no terminal to confirm tool calls in, so every tool call will be refused but a read inside the working directory and what a permission rule allows (docs/permissions.md); drop --no-yolo to let tools run, or choose them with --tools",
     );
@@ -417,7 +417,7 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
     unattended: options.askNobody
       ? "tool call refused: this run (--permission-mode dontAsk) runs only what a permission rule allows; go on without it, or tell the user what you would run"
       : flag === "--no-yolo"
-        ? "tool call refused: the user asked to confirm every tool call (--no-yolo) and this run has no terminal to ask in; go on without tools, or tell the user what you would run"
+        ? `tool call refused: the user asked to confirm every tool call (--no-yolo) and ${options.confirmerLater ? "no one here answers confirmations (the rpc client did not say it does)" : "this run has no terminal to ask in"}; go on without tools, or tell the user what you would run`
         : `tool call refused: this run (${flag}) asks before a call no permission rule allows, and has no terminal to ask in; go on without it, or tell the user what you would run`,
   });
   agent.chain.add(gate);

@@ -3,7 +3,7 @@
 // dialog is open, no one to ask, and composition with other participants of the chain.
 import { afterEach, describe, expect, test } from "bun:test";
 import { Agent } from "../../src/core/agent.ts";
-import { type ConfirmAnswer, ConfirmGate, type ConfirmRequest, previewArgs } from "../../src/core/confirm-gate.ts";
+import { APPROVED_BY_YOLO, type ConfirmAnswer, ConfirmGate, type ConfirmRequest, previewArgs } from "../../src/core/confirm-gate.ts";
 import type { Participant } from "../../src/core/intercept.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
@@ -194,6 +194,51 @@ describe("session and run time", () => {
     expect(ran).toEqual(['bash {"command":"ls"}']);
     expect(dialogSignal?.aborted).toBe(true);
     expect(gate.confirming).toBe(false);
+  });
+
+  test("/yolo does not approve a call a rule or hook asked about: it waits for its own answer", async () => {
+    let gate: ConfirmGate;
+    const reasons: unknown[] = [];
+    const confirmer = (_request: ConfirmRequest, s: AbortSignal) => {
+      s.addEventListener("abort", () => reasons.push((s.reason as Error).message));
+      // /yolo meanwhile; then the person says no.
+      setTimeout(() => gate.setConfirming(false), 20);
+      return new Promise<ConfirmAnswer>((resolve) => setTimeout(() => resolve({ answer: "no", reason: "not this" }), 80));
+    };
+    gate = new ConfirmGate({ confirmer, confirming: true });
+    const { agent, ran } = setup([call("bash", { command: "deploy" }), { text: "done" }], gate);
+    const rule: Participant = {
+      name: "rule",
+      priority: 0,
+      stages: ["approve_tool"],
+      timeoutMs: 5000,
+      onFailure: "deny",
+      decide: (async (_stage: string, payload: { id: string }) => {
+        gate.hookVerdict(payload.id, "ask", "the rule asks");
+        return { action: "continue" };
+      }) as Participant["decide"],
+    };
+    agent.chain.add(rule);
+    await agent.prompt({ text: "go" }, signal());
+    expect(ran).toEqual([]);
+    expect(gate.confirming).toBe(false);
+    // The dialog was not closed as approved: it stayed open until the person answered.
+    expect(reasons).not.toContain(APPROVED_BY_YOLO);
+  });
+
+  test("/yolo approving a waiting call closes its dialog saying so", async () => {
+    let reason: unknown;
+    let gate: ConfirmGate;
+    const confirmer = (_request: ConfirmRequest, s: AbortSignal) => {
+      s.addEventListener("abort", () => (reason = (s.reason as Error).message), { once: true });
+      setTimeout(() => gate.setConfirming(false), 20);
+      return new Promise<ConfirmAnswer>(() => {});
+    };
+    gate = new ConfirmGate({ confirmer });
+    const { agent, ran } = setup([call("bash", { command: "ls" }), { text: "done" }], gate);
+    await agent.prompt({ text: "go" }, signal());
+    expect(ran).toHaveLength(1);
+    expect(reason).toBe(APPROVED_BY_YOLO);
   });
 
   test("cancelling the turn while a dialog is open: the dialog's signal aborts and the tool never runs", async () => {

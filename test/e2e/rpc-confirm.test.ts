@@ -17,6 +17,8 @@ describe("confirm over rpc", () => {
     const cwd = tempDir("zot-rpc-confirm-");
     const rpc = fixture.start([{ tool_calls: [bash("t1", "touch yes.txt"), bash("t2", "touch no.txt")] }, { text: "done" }], ["--no-yolo"], { cwd });
     expect((await rpc.call({ type: "hello", confirm: true })).data).toMatchObject({ confirm: true });
+    // Said once, it holds: a later hello says the client is still asked.
+    expect((await rpc.call({ type: "hello", confirm: false })).data).toMatchObject({ confirm: true });
     const from = rpc.lines.length;
     await rpc.call({ type: "prompt", message: "make the files" });
     const first = (await rpc.waitFor((l) => l.type === "confirm_request", from)).line;
