@@ -1,8 +1,8 @@
 // The Markdown commands as slash commands every front end dispatches: one of the conversation's
 // command sources (beside the extensions and MCP prompts), answered with the expanded prompt.
-// Rule: a command's `!` lines run only in a trusted folder (the user's own commands in
-// $ZOT_HOME and ~/.claude run anywhere); a project's commands are listed either way, since a
-// prompt template runs nothing by itself.
+// Rule: a command's `!` lines run, and its `allowed-tools` allow, only in a trusted folder (the
+// user's own commands in $ZOT_HOME and ~/.claude anywhere); a project's commands are listed either
+// way, since a prompt template runs nothing by itself.
 import type { CommandResult } from "../protocol/slash-command.ts";
 import { runCommand } from "../settings-hooks/command-run.ts";
 import { expandCommand } from "./expand-command.ts";
@@ -46,7 +46,10 @@ export class MarkdownCommandSource {
     if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.
     const model = command.model && command.model !== "inherit" ? { model: command.model } : {};
-    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text, ...model };
+    // `allowed-tools` lets calls past the confirmation question while the prompt runs: a folder's
+    // commands only in a trusted folder, as its settings files' allow rules.
+    const allowed = mayRun && command.allowedTools ? { allowedTools: command.allowedTools } : {};
+    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text, ...model, ...allowed };
   }
 
   private async shell(line: string, signal: AbortSignal): Promise<string> {

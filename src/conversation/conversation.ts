@@ -254,10 +254,16 @@ export class Conversation {
 
   /** The agent's prompt, on the model it asks for when it can have it (prompt-model.ts). */
   private async promptNow(input: ConversationPrompt, signal: AbortSignal): Promise<PromptOutcome> {
-    const { model: wanted, ...prompt } = input;
+    const { model: wanted, allow, ...prompt } = input;
     const note = (extension: string, message: string) => this.stream.fire({ type: "ext_notify", extension, level: "warn", message });
     const model = wanted ? await resolvePromptModel(this.runtime, this.models, wanted, `${prompt.context ?? ""}${prompt.text}`, note) : undefined;
-    return this.runtime.agent.prompt(model ? { ...prompt, model } : prompt, signal);
+    // A command's allowed tools hold for its prompt only.
+    const release = allow ? await this.runtime.allowWhilePrompting(allow.rules, allow.source, (message) => note("commands", message)) : undefined;
+    try {
+      return await this.runtime.agent.prompt(model ? { ...prompt, model } : prompt, signal);
+    } finally {
+      release?.();
+    }
   }
 
   /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */

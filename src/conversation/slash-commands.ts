@@ -63,7 +63,11 @@ export class SlashCommands {
  * A prompt as the conversation takes it: the agent's input, with the model it asks to run on by
  * name (prompt-model.ts resolves it) rather than resolved.
  */
-export type ConversationPrompt = Omit<PromptInput, "model"> & { model?: PromptModelRequest };
+export type ConversationPrompt = Omit<PromptInput, "model"> & {
+  model?: PromptModelRequest;
+  /** permission rules that allow calls while this prompt runs (a Markdown command's `allowed-tools`), and whose they are */
+  allow?: { rules: string[]; source: string };
+};
 
 /**
  * The prompt a command's answer becomes (`prompt`, `tool_prompt`: the tool first, its origin the
@@ -73,7 +77,8 @@ export type ConversationPrompt = Omit<PromptInput, "model"> & { model?: PromptMo
 export function commandPrompt(result: CommandResult, input: Omit<PromptInput, "text" | "model"> = {}): ConversationPrompt | undefined {
   if (result.action === "prompt") {
     const model = result.model ? { model: { id: result.model, command: `/${result.command}`, owner: result.extension } } : {};
-    return { ...input, text: result.text, ...model };
+    const allow = result.allowedTools?.length ? { allow: { rules: result.allowedTools, source: `/${result.command} (allowed-tools)` } } : {};
+    return { ...input, text: result.text, ...model, ...allow };
   }
   if (result.action === "tool_prompt") return { ...input, text: result.text, tool: { ...result.tool, origin: result.extension } };
   return undefined;

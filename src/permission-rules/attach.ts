@@ -45,6 +45,8 @@ export interface PermissionRules {
    * from its model; resolves with notes on the run's own rules that name no tool it has.
    */
   attach(agent: Agent, gate?: GateAccess): string[];
+  /** Rules that hold until the returned function is called (a Markdown command's `allowed-tools`, for its prompt). */
+  holdWhile(rules: readonly PermissionRule[]): () => void;
 }
 
 /** The run's own rules read, or why one cannot be, naming its flag (the runtime stops the run with it, before anything starts). */
@@ -79,7 +81,9 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
       read = new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (message) => warn(message) });
       return read;
     }));
-  const book = (fromFiles: RuleBook | undefined): RuleBook => ({ rules: [...flagRules, ...(fromFiles?.rules ?? [])], files: paths });
+  /** rules held for a while (holdWhile) */
+  const held = new Set<readonly PermissionRule[]>();
+  const book = (fromFiles: RuleBook | undefined): RuleBook => ({ rules: [...flagRules, ...[...held].flat(), ...(fromFiles?.rules ?? [])], files: paths });
 
   if (sources.some((source) => existsSync(source.file))) {
     const loaded = await load();
@@ -99,6 +103,10 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
   return {
     notes,
     withheld,
+    holdWhile(rules) {
+      held.add(rules);
+      return () => held.delete(rules);
+    },
     attach(agent, gate) {
       agent.chain.add(
         permissionRulesParticipant({

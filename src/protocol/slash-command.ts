@@ -20,8 +20,12 @@ export interface CommandSource {
 
 /** What a command's reply means, once normalised (an `error` field wins over any action). */
 export type CommandResult =
-  /** `model`: the model this one prompt runs on (a Markdown command's `model:`), then the run's again */
-  | { command: string; extension: string; action: "prompt"; text: string; model?: string }
+  /**
+   * `model`: the model this one prompt runs on (a Markdown command's `model:`), then the run's again;
+   * `allowedTools`: permission rules that allow calls while this prompt runs (a Markdown command's
+   * `allowed-tools:`)
+   */
+  | { command: string; extension: string; action: "prompt"; text: string; model?: string; allowedTools?: string[] }
   /** run `tool` (chain, gates) into the transcript, then `text` as the turn; events carry the prompt as text */
   | { command: string; extension: string; action: "tool_prompt"; text: string; tool: { name: string; args: Record<string, unknown> } }
   | { command: string; extension: string; action: "insert" | "display"; text: string }

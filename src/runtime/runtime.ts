@@ -144,6 +144,12 @@ export interface Runtime {
    * command: no interceptor sees it and the jail does not apply.
    */
   shell(command: string, signal: AbortSignal): Promise<{ text: string; aborted: boolean }>;
+  /**
+   * Allow rules (`Bash(git add:*)`, written as in the settings files) that hold until the returned
+   * function is called: a Markdown command's `allowed-tools`, for its prompt. A rule zot cannot read
+   * is told to `warn` and skipped; `source` names them where a call they allow is reported.
+   */
+  allowWhilePrompting(rules: readonly string[], source: string, warn: (message: string) => void): Promise<() => void>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -376,6 +382,15 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       clientFor,
       switchSession,
       shell,
+      async allowWhilePrompting(rules, source, warn) {
+        const read = [];
+        for (const text of rules) {
+          const rule = await readFlagRules([{ verdict: "allow", text, source }], { cwd: agent.cwd, userHome: env.HOME || homedir() });
+          if ("error" in rule) warn(`${rule.error}; it is skipped`);
+          else read.push(...rule);
+        }
+        return permissionRules.holdWhile(read);
+      },
       dispose,
     };
   } catch (error) {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { rpcFixture } from "../support/rpc-process.ts";
+import { trustDir } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 import { ready } from "../support/zot-pty.ts";
 
@@ -220,4 +221,37 @@ test("a rule zot cannot read, a mode it does not have and flags that contradict 
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(stderr);
   }
+});
+
+describe("a Markdown command's allowed-tools", () => {
+  function commandFolder(trusted: boolean) {
+    const f = folder();
+    if (trusted) trustDir(f.home, f.cwd);
+    mkdirSync(join(f.cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "commands", "note.md"), "---\ndescription: write a note\nallowed-tools: Bash(echo *), Bash(nope\n---\nWrite a note about $ARGUMENTS\n");
+    return f;
+  }
+  const turns = () => [{ tool_calls: [{ id: "t1", name: "bash", args: { command: "echo hi > note.txt" } }, { id: "t2", name: "bash", args: { command: "touch other.txt" } }] }, { text: "done" }];
+
+  test("lets its prompt's calls past the question (--no-yolo), for that prompt only; a rule it cannot read is said and skipped", async () => {
+    const f = commandFolder(true);
+    const mock = fixture.llm(turns());
+    const run = await f.run([...anthropic(mock), "--no-yolo", "-p", "/note the weather"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(f.cwd, "note.txt"), "utf8")).toBe("hi\n");
+    expect(existsSync(join(f.cwd, "other.txt"))).toBe(false);
+    expect(run.stderr).toContain('/note (allowed-tools) "Bash(nope" has an opening ( without its closing ); it is skipped');
+    // A plain prompt afterwards: the command's rules are gone.
+    const again = fixture.llm([{ tool_calls: [{ id: "t3", name: "bash", args: { command: "echo again > again.txt" } }] }, { text: "done" }]);
+    expect((await f.run([...anthropic(again), "--no-yolo", "-p", "write again"])).code).toBe(0);
+    expect(existsSync(join(f.cwd, "again.txt"))).toBe(false);
+  });
+
+  test("a folder's command allows nothing until the folder is trusted", async () => {
+    const f = commandFolder(false);
+    const mock = fixture.llm(turns());
+    expect((await f.run([...anthropic(mock), "--no-yolo", "-p", "/note the weather"])).code).toBe(0);
+    expect(mock.requests[0].body.messages[0].content.at(-1).text).toContain("Write a note about the weather");
+    expect(existsSync(join(f.cwd, "note.txt"))).toBe(false);
+  });
 });
