@@ -109,7 +109,8 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
   const hint = attributes["argument-hint"];
   if (Array.isArray(hint)) attributes["argument-hint"] = `[${hint.join(", ")}]`;
   const tools = attributes["allowed-tools"];
-  const allowedTools = Array.isArray(tools) ? tools : typeof tools === "string" ? splitTools(tools) : undefined;
+  // A list's items may hold several (`- Read, Grep`), as the one-line form does.
+  const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitTools(String(item))) : typeof tools === "string" ? splitTools(tools) : undefined;
   const description = text1("description") ?? firstLine(body) ?? `/${name}`;
   return {
     name,

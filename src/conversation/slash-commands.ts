@@ -74,7 +74,9 @@ export type ConversationPrompt = Omit<PromptInput, "model"> & {
  * command's extension); undefined for the answers that start no turn. `input`: what came with the
  * command (-p's piped stdin, say).
  */
-export function commandPrompt(result: CommandResult, input: Omit<PromptInput, "text" | "model"> = {}): ConversationPrompt | undefined {
+export function commandPrompt(result: CommandResult, given: Omit<PromptInput, "text" | "model"> = {}): ConversationPrompt | undefined {
+  // Only the command grants allowed tools: none that came with the input survive.
+  const { allow: _allow, ...input } = given as ConversationPrompt;
   if (result.action === "prompt") {
     const model = result.model ? { model: { id: result.model, command: `/${result.command}`, owner: result.extension } } : {};
     const allow = result.allowedTools?.length ? { allow: { rules: result.allowedTools, source: `/${result.command} (allowed-tools)` } } : {};

@@ -45,7 +45,7 @@ export interface PermissionRules {
    * from its model; resolves with notes on the run's own rules that name no tool it has.
    */
   attach(agent: Agent, gate?: GateAccess): string[];
-  /** Rules that hold until the returned function is called (a Markdown command's `allowed-tools`, for its prompt). */
+  /** Rules that hold until the returned function is called, for the model's own calls (a Markdown command's `allowed-tools`, for its prompt). */
   holdWhile(rules: readonly PermissionRule[]): () => void;
 }
 
@@ -81,9 +81,12 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
       read = new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (message) => warn(message) });
       return read;
     }));
-  /** rules held for a while (holdWhile) */
+  /** rules held for a while (holdWhile): for the model's own calls, not an extension's call_tool meanwhile */
   const held = new Set<readonly PermissionRule[]>();
-  const book = (fromFiles: RuleBook | undefined): RuleBook => ({ rules: [...flagRules, ...[...held].flat(), ...(fromFiles?.rules ?? [])], files: paths });
+  const book = (fromFiles: RuleBook | undefined, ownCall = true): RuleBook => ({
+    rules: [...flagRules, ...(ownCall ? [...held].flat() : []), ...(fromFiles?.rules ?? [])],
+    files: paths,
+  });
 
   if (sources.some((source) => existsSync(source.file))) {
     const loaded = await load();
@@ -110,7 +113,7 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
     attach(agent, gate) {
       agent.chain.add(
         permissionRulesParticipant({
-          rules: async () => book((await load()).current()),
+          rules: async (ownCall) => book((await load()).current(), ownCall),
           isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
           cwd: () => agent.cwd,
           gate,
@@ -128,8 +131,8 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
   };
 }
 
-/** A note on a rule of the run's own that names a Claude Code tool zot does not have: it matches nothing. */
-function notHad(rule: PermissionRule): string[] {
+/** A note on a rule of the run's own (a flag's, a command's) that names a Claude Code tool zot does not have: it matches nothing. */
+export function notHad(rule: PermissionRule): string[] {
   if (rule.target.kind !== "none" || rule.verdict !== "allow") return [];
   const name = rule.text.replace(/\(.*$/s, "");
   const searching = ["Grep", "Glob", "LS"].includes(name)

@@ -19,7 +19,7 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
-import { readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
+import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
@@ -387,7 +387,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         for (const text of rules) {
           const rule = await readFlagRules([{ verdict: "allow", text, source }], { cwd: agent.cwd, userHome: env.HOME || homedir() });
           if ("error" in rule) warn(`${rule.error}; it is skipped`);
-          else read.push(...rule);
+          else {
+            for (const note of rule.flatMap(notHad)) warn(note);
+            read.push(...rule);
+          }
         }
         return permissionRules.holdWhile(read);
       },

@@ -228,7 +228,7 @@ describe("a Markdown command's allowed-tools", () => {
     const f = folder();
     if (trusted) trustDir(f.home, f.cwd);
     mkdirSync(join(f.cwd, ".claude", "commands"), { recursive: true });
-    writeFileSync(join(f.cwd, ".claude", "commands", "note.md"), "---\ndescription: write a note\nallowed-tools: Bash(echo *), Bash(nope\n---\nWrite a note about $ARGUMENTS\n");
+    writeFileSync(join(f.cwd, ".claude", "commands", "note.md"), "---\ndescription: write a note\nallowed-tools: Grep, Bash(echo *), Bash(nope\n---\nWrite a note about $ARGUMENTS\n");
     return f;
   }
   const turns = () => [{ tool_calls: [{ id: "t1", name: "bash", args: { command: "echo hi > note.txt" } }, { id: "t2", name: "bash", args: { command: "touch other.txt" } }] }, { text: "done" }];
@@ -241,10 +241,39 @@ describe("a Markdown command's allowed-tools", () => {
     expect(readFileSync(join(f.cwd, "note.txt"), "utf8")).toBe("hi\n");
     expect(existsSync(join(f.cwd, "other.txt"))).toBe(false);
     expect(run.stderr).toContain('/note (allowed-tools) "Bash(nope" has an opening ( without its closing ); it is skipped');
-    // A plain prompt afterwards: the command's rules are gone.
-    const again = fixture.llm([{ tool_calls: [{ id: "t3", name: "bash", args: { command: "echo again > again.txt" } }] }, { text: "done" }]);
-    expect((await f.run([...anthropic(again), "--no-yolo", "-p", "write again"])).code).toBe(0);
+    expect(run.stderr).toContain('/note (allowed-tools) "Grep": zot has no Grep tool, so it allows nothing');
+  });
+
+  test("over rpc, the next prompt in the same process is asked about again: the rules went with the command's prompt", async () => {
+    const f = commandFolder(true);
+    const rpc = fixture.start(
+      [...turns(), { tool_calls: [{ id: "t3", name: "bash", args: { command: "echo again > again.txt" } }] }, { text: "done" }],
+      ["--no-yolo"],
+      { cwd: f.cwd, home: f.home, env: { HOME: f.userHome } },
+    );
+    const from = rpc.lines.length;
+    await rpc.call({ type: "run_command", name: "note", args: "the weather" });
+    await rpc.eventsUntilDone(from);
+    expect(readFileSync(join(f.cwd, "note.txt"), "utf8")).toBe("hi\n");
+    const after = await rpc.prompt("write again");
+    expect(after.find((e) => e.type === "tool_result")).toMatchObject({ id: "t3", is_error: true });
     expect(existsSync(join(f.cwd, "again.txt"))).toBe(false);
+  });
+
+  test("in the TUI too: the command's calls run unasked, the others are asked", async () => {
+    const f = commandFolder(true);
+    const { session, mock } = runs.start(startMockLlm(), { cwd: f.cwd, home: f.home, env: { HOME: f.userHome }, rows: 40, args: ["--no-yolo"] });
+    mock.push(...turns());
+    await ready(session);
+    session.type("/note the weather\r");
+    await session.waitForText("Allow bash?");
+    expect(session.screen.text()).toContain("touch other.txt");
+    expect(readFileSync(join(f.cwd, "note.txt"), "utf8")).toBe("hi\n");
+    session.type("4");
+    await session.waitForText("what should the model do instead?");
+    session.type("\r");
+    await session.waitForText("done");
+    expect(existsSync(join(f.cwd, "other.txt"))).toBe(false);
   });
 
   test("a folder's command allows nothing until the folder is trusted", async () => {

@@ -48,7 +48,7 @@ interface EarlyInput extends QueuedInput {
   /** as typed: a slash command in it still has to be recognised */
   raw: boolean;
   /** what a command's answer adds: its tool_prompt's call, the model the prompt runs on */
-  command?: Pick<ConversationPrompt, "tool" | "model">;
+  command?: Pick<ConversationPrompt, "tool" | "model" | "allow">;
 }
 
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
@@ -159,7 +159,7 @@ export class InteractiveApp implements AppContext {
    * it, named in the queue and in a grey line above it; the user's own prompts go with the content
    * of the files they @mention, read when the prompt starts.
    */
-  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model">): void {
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">): void {
     const conversation = this.conv;
     if (!conversation) {
       this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}) });

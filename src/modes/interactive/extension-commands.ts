@@ -15,8 +15,8 @@ export async function runExtensionCommand(app: AppContext, invocation: { name: s
   switch (result.action) {
     case "prompt":
     case "tool_prompt": {
-      const { text, tool, model } = commandPrompt(result)!;
-      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}) });
+      const { text, tool, model, allow } = commandPrompt(result)!;
+      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}), ...(allow ? { allow } : {}) });
       break;
     }
     case "insert":
