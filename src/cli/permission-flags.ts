@@ -9,6 +9,7 @@
 // This file loads on every start: it holds text and regular expressions only.
 import { UsageError } from "../config/usage-error.ts";
 import { CLAUDE_TOOLS_ZOT_HAS, CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
+import { splitRuleList } from "../protocol/rule-list.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 
 type WrittenRule = NonNullable<RuntimeOptions["permissionRules"]>[number];
@@ -39,27 +40,6 @@ const RULE_START = new RegExp(`^(?:${[...CLAUDE_TOOLS_ZOT_HAS, ...CLAUDE_TOOLS_Z
 export function continuesRuleList(arg: string): boolean {
   const rules = splitRuleList(arg);
   return rules.length > 0 && rules.every((rule) => RULE_START.test(rule));
-}
-
-/**
- * One value of a list flag as its rules: separated by commas or white space outside brackets
- * (`"Bash(git log *),Read"`, `"Bash(git:*) Read"`); a comma or a space inside brackets is the
- * rule's own.
- */
-export function splitRuleList(value: string): string[] {
-  const rules: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const char of value) {
-    if (char === "(") depth++;
-    else if (char === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === "," || /\s/.test(char))) {
-      if (current) rules.push(current);
-      current = "";
-    } else current += char;
-  }
-  if (current) rules.push(current);
-  return rules;
 }
 
 type Flags = Record<string, string | boolean | string[] | undefined>;

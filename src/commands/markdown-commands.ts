@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
+import { splitRuleList } from "../protocol/rule-list.ts";
 
 export type CommandScope = "project" | "user";
 
@@ -110,7 +111,7 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
   if (Array.isArray(hint)) attributes["argument-hint"] = `[${hint.join(", ")}]`;
   const tools = attributes["allowed-tools"];
   // A list's items may hold several (`- Read, Grep`), as the one-line form does.
-  const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitTools(String(item))) : typeof tools === "string" ? splitTools(tools) : undefined;
+  const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitRuleList(String(item))) : typeof tools === "string" ? splitRuleList(tools) : undefined;
   const description = text1("description") ?? firstLine(body) ?? `/${name}`;
   return {
     name,
@@ -122,23 +123,6 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
     file,
     scope,
   };
-}
-
-/** `Bash(git add:*), Read` → ["Bash(git add:*)", "Read"]: commas inside parentheses stay. */
-function splitTools(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of text) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if ((ch === "," || ch === " ") && depth === 0) {
-      if (current.trim()) out.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim()) out.push(current.trim());
-  return out;
 }
 
 function firstLine(body: string): string | undefined {

@@ -6,6 +6,8 @@
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import { DeferredTools, type DeferringAgent } from "../core/deferred-tools.ts";
+import type * as v from "valibot";
+import type { McpServerEntry } from "../protocol/rpc-frames.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
 import type { ModelInfo } from "../protocol/models.ts";
 import type { Tool } from "../protocol/tool.ts";
@@ -16,7 +18,7 @@ import { mcpTool } from "./mcp-tool.ts";
 import { fileSafeName, mcpToolName } from "./names.ts";
 import { type PromptCommand, promptCommands, runPromptCommand } from "./prompt-commands.ts";
 import type { ServerTransport } from "./server-entry.ts";
-import { McpServerConnection, type ServerState } from "./server-connection.ts";
+import { McpServerConnection } from "./server-connection.ts";
 
 export interface McpStartOptions {
   cwd: string;
@@ -37,18 +39,8 @@ export interface McpStartOptions {
   reconnectWaitsMs?: readonly number[];
 }
 
-/** One server as `/mcp` and `zot mcp list` show it. */
-export interface McpServerInfo {
-  name: string;
-  source: string;
-  state: ServerState;
-  error?: string;
-  transport: ServerTransport["type"];
-  pid?: number;
-  tools: string[];
-  prompts: string[];
-  log: string;
-}
+/** One server as `/mcp`, `zot mcp list` and rpc's get_mcp_servers show it (protocol/rpc-frames.ts). */
+export type McpServerInfo = v.InferOutput<typeof McpServerEntry>;
 
 /** The agent as the manager needs it: its tools and chain (for deferral) and its model (for the window). */
 export interface McpAgent extends DeferringAgent {

@@ -18,14 +18,17 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { appendLog } from "../extensions/child-log.ts";
 import { type ChildDiagnostic, seconds } from "../extensions/child.ts";
+import type * as v from "valibot";
 import { errorText } from "../protocol/error-text.ts";
+import type { McpServerEntry } from "../protocol/rpc-frames.ts";
 import { untilAborted } from "../protocol/until-aborted.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { type Connected, connectClient } from "./connect-client.ts";
 import { mapToolResult } from "./result-mapping.ts";
 import type { ServerTransport } from "./server-entry.ts";
 
-export type ServerState = "starting" | "connected" | "failed" | "stopped";
+/** starting (also while it is started again), connected, failed, stopped: as rpc's get_mcp_servers says it. */
+export type ServerState = v.InferOutput<typeof McpServerEntry>["state"];
 
 export interface ServerTimeouts {
   /** MCP_TIMEOUT: from the start to the listed tools */

@@ -14,15 +14,14 @@ import type { Answer } from "./rpc-session.ts";
 export class RpcConfirmations {
   private readonly waiting = new Map<string, (answer: ConfirmAnswer) => void>();
   private next = 1;
-  /** the client can no longer answer (its stdin closed, zot is stopping), and why */
-  private closed = false;
-  private closedWhy = "";
+  /** why the client can no longer answer (its stdin closed, zot is stopping); undefined while it can */
+  private closed: string | undefined;
 
   constructor(private readonly emit: (event: AgentEvent) => void) {}
 
   /** The gate's confirmer: asks the client, and waits for its answer, the turn's end, or the client's. */
   readonly confirmer: Confirmer = (request: ConfirmRequest, signal: AbortSignal) => {
-    if (this.closed) return Promise.resolve({ answer: "no", reason: `${this.closedWhy}, so nobody can answer` });
+    if (this.closed !== undefined) return Promise.resolve({ answer: "no", reason: `${this.closed}, so nobody can answer` });
     const requestId = `confirm-${this.next++}`;
     return new Promise<ConfirmAnswer>((resolve) => {
       const settle = (answer: ConfirmAnswer) => {
@@ -62,8 +61,7 @@ export class RpcConfirmations {
 
   /** The client can answer no more (`why`: it closed stdin, zot is stopping): what waits is refused, and so is every later ask. */
   close(why: string): void {
-    this.closed = true;
-    this.closedWhy = why;
+    this.closed = why;
     for (const [requestId, settle] of [...this.waiting]) {
       this.emit({ type: "confirm_cancelled", request_id: requestId, reason: why });
       settle({ answer: "no", reason: `${why}, so nobody can answer` });

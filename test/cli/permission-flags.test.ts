@@ -2,7 +2,8 @@
 // far a list reaches into the arguments after it, and what each mode asks of the run.
 import { describe, expect, test } from "bun:test";
 import { parseFlags } from "../../src/cli/parse-flags.ts";
-import { continuesRuleList, permissionFlags, splitRuleList } from "../../src/cli/permission-flags.ts";
+import { continuesRuleList, permissionFlags } from "../../src/cli/permission-flags.ts";
+import { splitRuleList } from "../../src/protocol/rule-list.ts";
 import { FOLLOWERS, REPEATABLE, ROOT_ARGS } from "../../src/cli/root-args.ts";
 import { runtimeOptionsFromFlags } from "../../src/cli/runtime-flags.ts";
 import { UsageError } from "../../src/config/usage-error.ts";
