@@ -108,6 +108,7 @@ function target(server: ConfiguredServer): string {
   const t = server.transport;
   if (!t) return "(not usable)";
   if (t.type === "stdio") return [t.command, ...t.args].map((word) => shellQuote(word)).join(" ");
+  if (t.type === "sdk") return `"${t.name}" inside the program running zot (SDK)`;
   return `${t.url} (${t.type.toUpperCase()})`;
 }
 

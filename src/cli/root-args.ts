@@ -18,6 +18,17 @@ export const ROOT_ARGS = {
     description: "With -p, Claude Code's: text (the answer), json (its result object), stream-json (its messages, one per line)",
     valueHint: "format",
   },
+  "input-format": {
+    type: "enum",
+    options: ["text", "stream-json"],
+    description: "Claude Code's: stream-json reads user messages and control requests on stdin, one per line, with --output-format stream-json (as the Claude Agent SDK runs claude)",
+    valueHint: "format",
+  },
+  "permission-prompt-tool": {
+    type: "string",
+    description: "Claude Code's, with --input-format stream-json: stdio asks the program driving zot (the Agent SDK's canUseTool) before each tool call",
+    valueHint: "stdio",
+  },
   provider: {
     type: "enum",
     options: ["anthropic", "openai", "ollama", "scripted"],
@@ -113,7 +124,18 @@ export const FOLLOWERS: ReadonlyMap<string, (arg: string) => boolean> = new Map(
 ]);
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
-const { prompt: _prompt, print: _print, json: _json, rpc: _rpc, "output-format": _outputFormat, "list-models": _listModels, verbose: _verbose, ...AGENT_ARGS } = ROOT_ARGS;
+const {
+  prompt: _prompt,
+  print: _print,
+  json: _json,
+  rpc: _rpc,
+  "output-format": _outputFormat,
+  "input-format": _inputFormat,
+  "permission-prompt-tool": _permissionPromptTool,
+  "list-models": _listModels,
+  verbose: _verbose,
+  ...AGENT_ARGS
+} = ROOT_ARGS;
 
 /** `zot rpc` (and `zot --rpc`): the agent flags, plus --schema; it records a session only when asked. */
 export const RPC_ARGS = {
@@ -133,12 +155,10 @@ export const RPC_ARGS = {
 
 /** Claude Code's `claude -p` flags zot does not take, and what to use instead (a better word than "unknown flag"). */
 export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
-  "input-format": "zot takes one prompt with -p (on the command line or stdin); zot rpc is its long-lived NDJSON mode",
   "include-partial-messages": "--output-format stream-json sends whole messages; --json streams zot's events, every delta included",
   "session-id": "zot names its sessions itself; -r <id> or --session <id> resumes one",
   "add-dir": "zot's tools reach any path unless --jail confines them to the working directory",
   "fallback-model": "zot retries a failed call on the same model; pick another with --model",
-  "permission-prompt-tool": "zot asks in its TUI; over rpc, an approve_tool hook can answer",
 };
 
 /**

@@ -62,6 +62,15 @@ async function runRootCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
 
+  // What the Claude Agent SDK runs: prompts and control requests on stdin, Claude Code's messages out.
+  if (str(flags, "input-format") === "stream-json") {
+    const { checkClaudeStreamFlags, runClaudeStreamCommand } = await import("./claude-stream-mode.ts");
+    checkClaudeStreamFlags(flags, positionals);
+    return await runClaudeStreamCommand(flags);
+  }
+  if (str(flags, "permission-prompt-tool") !== undefined) {
+    throw new UsageError("--permission-prompt-tool goes with --input-format stream-json (the program driving zot answers); in the TUI zot asks you, and over rpc a client that sends hello with confirm: true answers");
+  }
   const outputFormat = str(flags, "output-format");
   if (outputFormat !== undefined && !flags.print) {
     throw new UsageError(`--output-format goes with -p, as in Claude Code (zot -p --output-format ${outputFormat} "…"); --json streams zot's own events`);

@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { childEnv } from "../config/child-env.ts";
 import type { ChildDiagnostic } from "../extensions/child.ts";
 import { errorText } from "../protocol/error-text.ts";
+import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { OwnedStdioTransport } from "./stdio-transport.ts";
 
@@ -26,13 +27,15 @@ export interface ConnectOptions {
   onDiagnostic?: (diagnostic: ChildDiagnostic) => void;
   /** a line for the server's log */
   log: (line: string) => void;
+  /** the servers the program running zot hosts (`"type": "sdk"`), when it hosts any */
+  host?: HostServers;
 }
 
 export interface Connected {
   client: Client;
   transport: Transport;
   /** what is spoken, after a fallback */
-  kind: "stdio" | "http" | "sse";
+  kind: ServerTransport["type"];
   pid?: number;
 }
 
@@ -51,6 +54,17 @@ export async function connectClient(options: ConnectOptions): Promise<Connected>
     });
     const client = await initialize(transport, options, () => transport.exit?.reason);
     return { client, transport, kind: "stdio", pid: transport.pid };
+  }
+  if (spec.type === "sdk") {
+    const transport = options.host?.(spec.name);
+    if (!transport) {
+      throw new Error(
+        options.host
+          ? `the program running zot hosts no MCP server named "${spec.name}"`
+          : `an "sdk" server lives inside the program that runs zot through the Claude Agent SDK (--input-format stream-json); zot reaches it only there`,
+      );
+    }
+    return { client: await initialize(transport, options), transport, kind: "sdk" };
   }
   const url = new URL(spec.url);
   const requestInit: RequestInit = { headers: spec.headers };
@@ -90,6 +104,7 @@ function connectFailure(error: unknown, options: ConnectOptions, exited: string 
   if (exited) return `${exited} before it finished starting (its log: ${options.logFile})`;
   if (options.signal.aborted) return errorText(options.signal.reason ?? "stopped while starting");
   const message = errorText(error);
+  if (spec.type === "sdk") return message;
   if (spec.type === "stdio") return message.startsWith("MCP server") ? message.replace(/^MCP server "[^"]*": /, "") : message;
   const status = httpStatus(error);
   if (status === 401 || status === 403 || /unauthori[sz]ed|No auth provider/i.test(message)) {

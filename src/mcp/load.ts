@@ -7,6 +7,7 @@ import path from "node:path";
 import type { WorkspaceTrust } from "../config/workspace-trust.ts";
 import { type ConfiguredServer, PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
+import type { HostServers } from "./host-transport.ts";
 import type { McpManager } from "./manager.ts";
 
 export interface McpLoadOptions {
@@ -18,8 +19,8 @@ export interface McpLoadOptions {
   wait: "all" | number;
   clientVersion: string;
   log: (message: string) => void;
-  /** `--mcp-config`, read, and `--strict-mcp-config` */
-  flags?: { configs: readonly FlagMcpConfig[]; strict: boolean };
+  /** `--mcp-config`, read, and `--strict-mcp-config`; the servers the program running zot hosts */
+  flags?: { configs: readonly FlagMcpConfig[]; strict: boolean; host?: HostServers };
 }
 
 export interface McpLoaded {
@@ -51,6 +52,7 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
     servers,
     wait: options.wait,
     clientVersion: options.clientVersion,
+    ...(options.flags?.host ? { host: options.flags.host } : {}),
     log: options.log,
     onWaiting: (names) =>
       options.log(

@@ -3,6 +3,7 @@
 // as slash commands, and all of them stopped at the end. Rule: no server holds up the first prompt
 // beyond the bound (one still starting joins when it is up, with a note), one server's failure
 // never touches another, and the agent's tools change only between model requests, in place.
+import type { HostServers } from "./host-transport.ts";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import { DeferredTools, type DeferringAgent } from "../core/deferred-tools.ts";
@@ -37,6 +38,8 @@ export interface McpStartOptions {
   waitingNoticeMs?: number;
   /** the waits before each try to start a dropped server again (default RECONNECT_WAITS_MS; tests shorten them) */
   reconnectWaitsMs?: readonly number[];
+  /** the servers the program running zot hosts (`"type": "sdk"`) */
+  host?: HostServers;
 }
 
 /** One server as `/mcp`, `zot mcp list` and rpc's get_mcp_servers show it (protocol/rpc-frames.ts). */
@@ -71,6 +74,7 @@ export class McpManager {
           env: options.env,
           logFile: path.join(logsDir, `mcp-${fileSafeName(server.name)}.log`),
           clientVersion: options.clientVersion,
+          ...(options.host ? { host: options.host } : {}),
           timeouts: { startMs: this.settings.startMs, toolMs: this.settings.toolMs },
           maxOutputTokens: this.settings.maxOutputTokens,
           ...(options.reconnectWaitsMs ? { reconnectWaitsMs: options.reconnectWaitsMs } : {}),

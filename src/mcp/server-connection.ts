@@ -25,6 +25,7 @@ import { untilAborted } from "../protocol/until-aborted.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { type Connected, connectClient } from "./connect-client.ts";
 import { mapToolResult } from "./result-mapping.ts";
+import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
 
 /** starting (also while it is started again), connected, failed, stopped: as rpc's get_mcp_servers says it. */
@@ -42,6 +43,8 @@ export interface ServerContext {
   env: Record<string, string | undefined>;
   logFile: string;
   clientVersion: string;
+  /** the servers the program running zot hosts (`"type": "sdk"`) */
+  host?: HostServers;
   timeouts: ServerTimeouts;
   /** MAX_MCP_OUTPUT_TOKENS */
   maxOutputTokens: number;
@@ -174,6 +177,7 @@ export class McpServerConnection {
         logFile: this.context.logFile,
         signal: starting.signal,
         clientVersion: this.context.clientVersion,
+        host: this.context.host,
         onDiagnostic: (diagnostic) => this.diagnosed(diagnostic),
         log: (line) => this.log(line),
       }));

@@ -1,6 +1,7 @@
 // One MCP server as Claude Code's configuration files write it (`.mcp.json`, `~/.claude.json`, and
 // zot's own `$ZOT_HOME/mcp.json`, which uses the same shape): a stdio server
-// `{"command", "args", "env"}`, or a remote one `{"type": "http" | "sse", "url", "headers"}`.
+// `{"command", "args", "env"}`, or a remote one `{"type": "http" | "sse", "url", "headers"}`, or
+// one inside the program running zot `{"type": "sdk", "name"}` (the Claude Agent SDK's).
 // Rule: an entry is read as Claude Code reads it (no `type` and a `command` is stdio; `${VAR}` is
 // expanded), what other clients write is accepted where that is unambiguous (a bare `url` is
 // http; `streamable-http`), and anything else is a sentence naming the server and the field.
@@ -27,7 +28,9 @@ const RemoteEntry = v.looseObject({
 /** How zot talks to a server. `http` is streamable HTTP, falling back to HTTP+SSE for an older server. */
 export type ServerTransport =
   | { type: "stdio"; command: string; args: string[]; env: Record<string, string> }
-  | { type: "http" | "sse"; url: string; headers: Record<string, string> };
+  | { type: "http" | "sse"; url: string; headers: Record<string, string> }
+  /** a server inside the program running zot (the Claude Agent SDK's createSdkMcpServer), reached through it */
+  | { type: "sdk"; name: string };
 
 export type ServerEntryResult = { transport: ServerTransport; warnings: string[] } | { error: string };
 
@@ -47,6 +50,10 @@ export function parseServerEntry(raw: unknown, where: string, env: Record<string
   if (type !== undefined && typeof type !== "string") return { error: `${where}: "type" must be "stdio", "http" or "sse"` };
   if (typeof type === "string" && HTTP_ALIASES.has(type)) entry.type = "http";
   if (type === undefined && entry.command === undefined && typeof entry.url === "string") entry.type = "http";
+  if (type === "sdk") {
+    const name = typeof entry.name === "string" && entry.name !== "" ? entry.name : undefined;
+    return name ? { transport: { type: "sdk", name }, warnings: [] } : { error: `${where}: an "sdk" server needs the "name" its program hosts it by` };
+  }
   if (type === "ws" || type === "websocket") return { error: `${where}: WebSocket servers ("type": "${type}") are not supported; use the server's http or sse endpoint` };
   if (entry.type !== undefined && !["stdio", "http", "sse"].includes(entry.type as string)) {
     return { error: `${where}: unknown "type" ${JSON.stringify(entry.type)}; zot knows "stdio", "http" and "sse"` };

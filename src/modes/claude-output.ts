@@ -13,7 +13,7 @@ import { submitOnce } from "./submit-once.ts";
 export type ClaudeOutputFormat = "json" | "stream-json";
 
 /** zot's states of an MCP server by Claude Code's names. */
-const CLAUDE_MCP_STATUS = { starting: "pending", connected: "connected", failed: "failed", stopped: "disabled" } as const;
+export const CLAUDE_MCP_STATUS = { starting: "pending", connected: "connected", failed: "failed", stopped: "disabled" } as const;
 
 export interface ClaudeOutputOptions {
   format: ClaudeOutputFormat;

@@ -241,7 +241,8 @@ export const McpServerEntry = v.object({
   state: v.picklist(["starting", "connected", "failed", "stopped"]),
   /** why it failed, or why it is being started again */
   error: v.optional(v.string()),
-  transport: v.picklist(["stdio", "http", "sse"]),
+  /** sdk: a server inside the program running zot (the Claude Agent SDK's) */
+  transport: v.picklist(["stdio", "http", "sse", "sdk"]),
   pid: v.optional(v.number()),
   /** its tools, as the model calls them (mcp__<server>__<tool>) */
   tools: v.array(v.string()),

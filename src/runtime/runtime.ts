@@ -25,6 +25,8 @@ import { selectBuiltinTools } from "../tools/builtin.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
+import type { HostServers } from "../mcp/host-transport.ts";
+import type { SettingsHook } from "../settings-hooks/settings-file.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
@@ -52,7 +54,9 @@ export interface RuntimeOptions {
   /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */
   extensions?: { explicit: string[]; noDiscovery: boolean };
   /** `--mcp-config` (read) and `--strict-mcp-config`: MCP servers for this run, ahead of the files' (or instead) */
-  mcp?: { configs: FlagMcpConfig[]; strict: boolean };
+  mcp?: { configs: FlagMcpConfig[]; strict: boolean; host?: HostServers };
+  /** the hooks the program running zot registered (the Claude Agent SDK's), beside the settings files' */
+  hostedHooks?: SettingsHook[];
   /**
    * `--trust`: run the working directory's executable configuration (its .zot/extensions and
    * .zot/hooks.json) for this run, trusted or not; nothing is remembered
@@ -307,11 +311,24 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       extensions.attach(agent, confirmGate);
       extensions.emitSessionStart();
     }
-    // [settings hooks] Claude Code's hooks from the settings files (none with --no-ext); SessionStart.
-    if (loaded && !options.extensions?.noDiscovery) {
+    // [settings hooks] Claude Code's hooks from the settings files (none with --no-ext) and the program's running zot; SessionStart.
+    const files = loaded !== undefined && !options.extensions?.noDiscovery;
+    if (files || (options.hostedHooks?.length ?? 0) > 0) {
       const { attachSettingsHooks } = await import("../settings-hooks/attach.ts");
       const log = options.log ?? (() => {});
-      settingsHooks = attachSettingsHooks({ agent, cwd, home, userHome: env.HOME || homedir(), env, projectTrusted: loaded.trust.trusted, gate: confirmGate, log, session: () => current });
+      settingsHooks = attachSettingsHooks({
+        agent,
+        cwd,
+        home,
+        userHome: env.HOME || homedir(),
+        env,
+        projectTrusted: loaded?.trust.trusted ?? false,
+        gate: confirmGate,
+        log,
+        session: () => current,
+        files,
+        hosted: options.hostedHooks,
+      });
       await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
     }
     notes.push(...permissionRules.attach(agent, confirmGate)); // [permission rules]

@@ -11,6 +11,7 @@ import { HookRunner } from "./hook-runner.ts";
 import { settingsPromptHooks } from "./prompt-points.ts";
 import { type SessionEndReason, SessionPoints, type SessionStartSource } from "./session-points.ts";
 import { settingsSources } from "./settings-locations.ts";
+import type { SettingsHook } from "./settings-file.ts";
 import { SettingsHooksSources } from "./settings-sources.ts";
 import { SETTINGS_HOOKS_PARTICIPANT, toolHooksParticipant } from "./tool-participant.ts";
 
@@ -31,6 +32,10 @@ export interface SettingsHooksOptions {
   log(message: string): void;
   /** the session being recorded, read at each event (it changes with /clear and resumes) */
   session(): { id: string; file: string } | undefined;
+  /** read the settings files' hooks (false: only `hosted` run, as with --no-ext) */
+  files?: boolean;
+  /** the hooks the program running zot registered (host-hooks.ts) */
+  hosted?: readonly SettingsHook[];
 }
 
 export interface SettingsHooks {
@@ -46,8 +51,9 @@ export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHook
   const { agent, gate } = options;
   const runId = `run-${crypto.randomUUID()}`;
   const sources = new SettingsHooksSources(
-    settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted }),
+    options.files === false ? [] : settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted }),
     (message) => options.log(message),
+    options.hosted,
   );
   const runner = new HookRunner(sources, {
     cwd: options.cwd,

@@ -112,9 +112,11 @@ function fromJson(hook: SettingsHook, json: HookJsonOutput): HookAnswer {
 
 /** `PreToolUse hook "python3 guard.py" (.claude/settings.json)`, `PostToolUse hook POST https://… (…)` */
 export function describeHook(hook: SettingsHook): string {
-  const what = hook.handler.type === "command" ? hook.handler.command : hook.handler.url;
+  const { handler } = hook;
+  if (handler.type === "callback") return `${hook.event} hook ${handler.id} (${hook.source.label})`;
+  const what = handler.type === "command" ? handler.command : handler.url;
   const shown = what.length > 60 ? `${what.slice(0, 59)}…` : what;
-  return hook.handler.type === "command" ? `${hook.event} hook "${shown}" (${hook.source.label})` : `${hook.event} hook POST ${shown} (${hook.source.label})`;
+  return handler.type === "command" ? `${hook.event} hook "${shown}" (${hook.source.label})` : `${hook.event} hook POST ${shown} (${hook.source.label})`;
 }
 
 /** `: <the first lines of stderr>`, or nothing */

@@ -6,6 +6,7 @@
 import type { HookEventName } from "./events.ts";
 import { describeHook, type HookAnswer, readAnswer } from "./hook-output.ts";
 import { runCommand } from "./command-run.ts";
+import { runCallback } from "./callback-run.ts";
 import { runHttp } from "./http-run.ts";
 import type { SettingsHook } from "./settings-file.ts";
 import type { SettingsHooksSources } from "./settings-sources.ts";
@@ -36,7 +37,8 @@ export class HookRunner {
     return this.sources.current().filter((hook) => {
       if (hook.event !== event) return false;
       if (values && !hook.matcher.matches(values)) return false;
-      const key = hook.handler.type === "command" ? hook.handler.command : `POST ${hook.handler.url}`;
+      const { handler } = hook;
+      const key = handler.type === "command" ? handler.command : handler.type === "http" ? `POST ${handler.url}` : `callback ${handler.id}`;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -64,7 +66,9 @@ export class HookRunner {
         const run =
           handler.type === "command"
             ? await runCommand({ command: handler.command, input, cwd: context.cwd, timeoutMs, signal, env: context.env })
-            : await runHttp({ ...handler, input, timeoutMs, signal, env: context.env });
+            : handler.type === "http"
+              ? await runHttp({ ...handler, input, timeoutMs, signal, env: context.env })
+              : await runCallback(handler.call, input, timeoutMs, signal);
         return readAnswer(hook, run);
       }),
     );

@@ -33,7 +33,9 @@ export type HookHandler =
       /** sent as they are written, `$VAR` and `${VAR}` filled from the environment for the names in allowedEnvVars */
       headers: Record<string, string>;
       allowedEnvVars: string[];
-    };
+    }
+  /** a callback of the program running zot (the Claude Agent SDK's hooks): it gets the event's input and answers as a command hook prints */
+  | { type: "callback"; id: string; call: (input: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>> };
 
 /** One hook, ready to run. */
 export interface SettingsHook {

@@ -12,6 +12,8 @@ export class SettingsHooksSources {
     readonly sources: readonly SettingsSource[],
     /** a file's warnings, once per version of the file */
     warn: (message: string) => void,
+    /** the hooks the program running zot registered (host-hooks.ts), after the files' */
+    private readonly hosted: readonly SettingsHook[] = [],
   ) {
     this.files = new SettingsFileCache(
       { hooks: [], disableAll: false },
@@ -25,7 +27,7 @@ export class SettingsHooksSources {
     );
   }
 
-  /** Every hook of every file, in settings order; none when a file says disableAllHooks. */
+  /** Every hook of every file, in settings order (none when a file says disableAllHooks), then the program's. */
   current(): SettingsHook[] {
     const all: SettingsHook[] = [];
     let disabled = false;
@@ -34,7 +36,7 @@ export class SettingsHooksSources {
       if (read.disableAll) disabled = true;
       all.push(...read.hooks);
     }
-    return disabled ? [] : all;
+    return disabled ? [...this.hosted] : [...all, ...this.hosted];
   }
 }
 

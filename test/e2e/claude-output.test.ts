@@ -129,11 +129,11 @@ test("a run that fails before it starts still prints a result line (is_error, er
   expect(gone.stderr).toContain("20990101-000000-deadbeef");
   expect(v.parse(ClaudeOutputLine, result)).toEqual(result);
   // A flag zot cannot read: the line too.
-  const unknown = await f.run(["-p", "go", "--output-format=json", "--input-format", "stream-json"]);
+  const unknown = await f.run(["-p", "go", "--output-format=json", "--fallback-model", "opus"]);
   expect(unknown.code).toBe(2);
   expect(JSON.parse(unknown.stdout)).toMatchObject({
     is_error: true,
-    errors: ["--input-format is Claude Code's, and zot does not take it: zot takes one prompt with -p (on the command line or stdin); zot rpc is its long-lived NDJSON mode"],
+    errors: ["--fallback-model is Claude Code's, and zot does not take it: zot retries a failed call on the same model; pick another with --model"],
   });
   // A Claude Code session's id is not zot's: a usage error that says so, with the line.
   const claudes = await f.run(["-p", "--resume=3f2a9c1e-1234-4abc-9def-0123456789ab", "go on", "--output-format", "stream-json"]);

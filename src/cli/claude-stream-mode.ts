@@ -1,0 +1,202 @@
+// `zot --input-format stream-json --output-format stream-json` (what the Claude Agent SDK runs as
+// `claude`): reads the program's `initialize` before the run starts, since it carries what the
+// flags do not (a system prompt, hooks, the program's own MCP servers), opens the conversation
+// with it, answers it, and serves the rest (modes/claude-stream.ts).
+// Rule: a problem with the flags or the start is a usage error as for -p; the `initialize` that
+// came is answered with it first, so the SDK's query() rejects with zot's sentence.
+import type { Confirmer, Conversation, RuntimeOptions } from "../conversation/conversation.ts";
+import type { ClaudeControlChannel } from "../modes/claude-control-channel.ts";
+import type { SessionChoice } from "../session/open.ts";
+import type { SettingsHook } from "../settings-hooks/settings-file.ts";
+import { UsageError } from "../config/usage-error.ts";
+import { HookCallbackResult, InitializeRequest, McpMessageResult } from "../protocol/claude-control.ts";
+import { errorText } from "../protocol/error-text.ts";
+import type { ParsedFlags } from "./parse-flags.ts";
+import { EXIT } from "./router.ts";
+import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
+import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
+import { startupOver } from "./startup-over.ts";
+import * as v from "valibot";
+
+type Flags = ParsedFlags["values"];
+
+/** The flag checks of the mode, before stdin is read. */
+export function checkClaudeStreamFlags(flags: Flags, positionals: string[]): void {
+  if (str(flags, "output-format") !== "stream-json") {
+    throw new UsageError("--input-format stream-json needs --output-format stream-json, as in Claude Code: the answers are its messages, one per line");
+  }
+  if (flags.json) throw new UsageError("--input-format stream-json and --json cannot be used together; the output is --output-format stream-json");
+  if (positionals.length > 0) {
+    throw new UsageError(`--input-format stream-json takes its prompts on stdin as user messages, not "${positionals.join(" ")}" on the command line`);
+  }
+  const promptTool = str(flags, "permission-prompt-tool");
+  if (promptTool !== undefined && promptTool !== "stdio") {
+    throw new UsageError(`--permission-prompt-tool ${promptTool}: zot asks the program driving it (stdio, the Claude Agent SDK's canUseTool); an MCP tool cannot answer zot's confirmations`);
+  }
+  if (flags.resume === true) throw new UsageError("--input-format stream-json cannot ask which session to resume; pass --resume <id>, --continue or --session <id>");
+}
+
+export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
+  const { ClaudeStream } = await import("../modes/claude-stream.ts");
+  const { pumpClaudeInput, readClaudeInput } = await import("../modes/claude-input.ts");
+  const { ClaudeControlChannel } = await import("../modes/claude-control-channel.ts");
+  const { NdjsonWriter } = await import("../modes/ndjson-writer.ts");
+  const { claudeToolNames, toClaudeCall } = await import("../settings-hooks/tool-mapping.ts");
+  const { permissionFlags } = await import("./permission-flags.ts");
+
+  const log = (message: string) => console.error(`zot: ${message}`);
+  const interrupt = new AbortController();
+  let serving = false;
+  const releaseSignals = handleTerminationSignals({
+    onFirst: () => {
+      if (!serving) process.exit(EXIT.interrupted);
+      interrupt.abort();
+    },
+    exitCode: () => EXIT.interrupted,
+  });
+  const writer = new NdjsonWriter(undefined, () => interrupt.abort());
+  const channel = new ClaudeControlChannel((line) => writer.write(line), log);
+  try {
+    for (const note of ownChildProcesses()) log(note);
+    const lines = readClaudeInput(Bun.stdin.stream());
+    // The program's initialize comes first (the SDK writes it before any prompt); a program that
+    // sends a prompt first gets the run the flags describe.
+    const head = await lines.next();
+    if (head.done) return EXIT.ok;
+    const first = head.value;
+    const initialize = first.ok && first.line.type === "control_request" && first.line.request.subtype === "initialize" ? first.line : undefined;
+    const answerInitialize = (response: { subtype: "success"; response: Record<string, unknown> } | { subtype: "error"; error: string }) => {
+      if (initialize) writer.write({ type: "control_response", response: { ...response, request_id: initialize.request_id } });
+    };
+
+    // From here on the program's answers to zot's requests are read as they come: a hosted MCP
+    // server answers while the run starts.
+    const input = pumpClaudeInput(lines, channel);
+    let conversation: Conversation;
+    try {
+      const setup = await readInitialize(initialize?.request, channel);
+      const runtimeOptions = runtimeOptionsFromFlags(flags);
+      const promptTool = str(flags, "permission-prompt-tool") === "stdio";
+      // The program is asked once the conversation (which names the calls) is open.
+      let ask: Confirmer | undefined;
+      const { openConversation } = await import("../conversation/conversation.ts");
+      conversation = await openConversation(
+        {
+          ...runtimeOptions,
+          session: sessionChoiceFromFlags(flags) as SessionChoice | undefined,
+          log,
+          ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+          appendSystemPrompt: [...(runtimeOptions.appendSystemPrompt ?? []), ...setup.appendSystemPrompt],
+          mcp: setup.hostedServers(runtimeOptions.mcp ?? { configs: [], strict: false }),
+          ...(setup.hooks.length > 0 ? { hostedHooks: setup.hooks } : {}),
+          // --permission-prompt-tool stdio: the program's canUseTool is asked before each call (but
+          // reads inside the working directory), as Claude Code's default mode asks it.
+          ...(promptTool
+            ? {
+                confirmer: (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ answer: "no" as const })),
+                noYolo: permissionFlags(flags).confirming ?? true,
+              }
+            : {}),
+        },
+        { busy: "queue", log },
+      );
+      const builtin = (name: string) => conversation.toolExtension(name) === undefined;
+      const claudeCall = (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name));
+      if (promptTool) {
+        const { canUseToolConfirmer } = await import("../modes/claude-can-use-tool.ts");
+        ask = canUseToolConfirmer(channel, claudeCall, { interrupt: (reason) => conversation.abort(reason), log });
+      }
+      for (const note of [...setup.notes, ...conversation.startupNotes]) log(note);
+      startupOver();
+      const initializeAnswer = () => ({
+        commands: conversation.commands.list().map((command) => ({ name: command.name, description: command.description, argumentHint: "" })),
+        agents: [],
+        output_style: "default",
+        available_output_styles: ["default"],
+        models: conversation.models.own().map((model) => ({ value: model.id, displayName: model.id, description: `${model.provider}/${model.id}` })),
+        account: {},
+        ...(setup.hooks.length > 0 ? { hooks_applied: true } : {}),
+      });
+      answerInitialize({ subtype: "success", response: initializeAnswer() });
+      serving = true;
+      try {
+        const stream = new ClaudeStream(conversation, {
+          writer,
+          channel,
+          claudeCall,
+          toolNames: (name) => claudeToolNames(name, builtin(name)),
+          permissionMode: () => {
+            const mode = str(flags, "permission-mode");
+            return conversation.guards.confirming ? (mode ?? "default") : "bypassPermissions";
+          },
+          initializeAnswer,
+          interrupt: interrupt.signal,
+          log,
+        });
+        const end = await stream.serve(input, initialize ? undefined : first);
+        return end === "closed" ? EXIT.ok : EXIT.interrupted;
+      } finally {
+        await conversation.dispose();
+      }
+    } catch (error) {
+      if (!serving) answerInitialize({ subtype: "error", error: errorText(error) });
+      throw error;
+    }
+  } finally {
+    channel.close("zot is stopping");
+    await writer.close();
+    releaseSignals();
+  }
+}
+
+/**
+ * What an `initialize` carries for the run: the system prompt, the program's MCP servers (reached
+ * with `mcp_message` requests) and its hooks (run with `hook_callback` requests).
+ */
+async function readInitialize(request: Record<string, unknown> | undefined, channel: ClaudeControlChannel): Promise<RunSetup> {
+  const none: RunSetup = { appendSystemPrompt: [] as string[], notes: [] as string[], hooks: [] as SettingsHook[], hostedServers: (mcp: McpFlags) => mcp };
+  if (!request) return none;
+  const read = v.safeParse(InitializeRequest, request);
+  if (!read.success) throw new UsageError(`the program's initialize request is not as Claude Code's protocol says: ${read.issues[0].message}`);
+  const init = read.output;
+  const parts = typeof init.systemPrompt === "string" ? [init.systemPrompt] : (init.systemPrompt ?? []);
+  const systemPrompt = parts.join("\n\n");
+  const [{ hostHooks }, { HostTransport }] = await Promise.all([import("../settings-hooks/host-hooks.ts"), import("../mcp/host-transport.ts")]);
+  const { hooks, warnings } = hostHooks(init.hooks ?? {}, (id, input, signal) =>
+    channel.request({ subtype: "hook_callback", callback_id: id, input, ...(typeof input.tool_use_id === "string" ? { tool_use_id: input.tool_use_id } : {}) }, HookCallbackResult, signal),
+  );
+  const hosted = init.sdkMcpServers ?? [];
+  return {
+    // The SDK sends [""] when its systemPrompt option is not given: zot's own prompt stays.
+    ...(systemPrompt.trim() !== "" ? { systemPrompt } : {}),
+    appendSystemPrompt: init.appendSystemPrompt ? [init.appendSystemPrompt] : [],
+    notes: warnings,
+    hooks,
+    hostedServers: (mcp: McpFlags): McpFlags =>
+      hosted.length === 0
+        ? mcp
+        : {
+            ...mcp,
+            configs: [...mcp.configs, { label: "the program's MCP servers", file: undefined, servers: Object.fromEntries(hosted.map((name) => [name, { type: "sdk", name }])) }],
+            host: (name) =>
+              hosted.includes(name)
+                ? new HostTransport(name, (message) =>
+                    channel.request({ subtype: "mcp_message", server_name: name, message }, McpMessageResult).then((answer) => answer.mcp_response),
+                  )
+                : undefined,
+          },
+  };
+}
+
+type McpFlags = NonNullable<RuntimeOptions["mcp"]>;
+
+interface RunSetup {
+  /** the program's system prompt, replacing zot's */
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  /** what zot cannot use of it, said at the start */
+  notes: string[];
+  hooks: SettingsHook[];
+  /** the flags' MCP servers with the program's own added */
+  hostedServers(mcp: McpFlags): McpFlags;
+}

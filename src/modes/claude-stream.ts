@@ -1,0 +1,239 @@
+// `--input-format stream-json --output-format stream-json`: zot in Claude Code's place under a
+// program that drives it the way the Claude Agent SDK drives `claude` (protocol/claude-control.ts).
+// Each user message on stdin is a prompt, answered with Claude Code's messages and its `result`
+// line (claude-messages.ts); control requests are answered with control responses; zot's own
+// requests (can_use_tool, hook_callback, mcp_message) go out through the control channel.
+// Rule: stdout holds only protocol lines. Prompts run one after another in the order they came;
+// `interrupt` ends the running one, and the ones sent after it still run. stdin closing ends the
+// mode once every prompt sent is answered. A line zot cannot read is said on stderr and skipped.
+import * as v from "valibot";
+import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
+import { type ClaudeControlRequest, type ClaudeUserInput, McpReconnectRequest, SetModelRequest, SetPermissionModeRequest } from "../protocol/claude-control.ts";
+import { errorText } from "../protocol/error-text.ts";
+import { retryText } from "../protocol/retry-text.ts";
+import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
+import type { ClaudeControlChannel } from "./claude-control-channel.ts";
+import type { ClaudeInputRead } from "./claude-input.ts";
+import { CLAUDE_MCP_STATUS } from "./claude-output.ts";
+import type { NdjsonWriter } from "./ndjson-writer.ts";
+
+export interface ClaudeStreamOptions {
+  writer: NdjsonWriter;
+  channel: ClaudeControlChannel;
+  /** how Claude Code names a call of one of this run's tools */
+  claudeCall: ClaudeCallOf;
+  /** a tool's names as Claude Code's init line lists them */
+  toolNames(name: string): string[];
+  /** Claude Code's name for how this run confirms tool calls */
+  permissionMode(): string;
+  /** the answer to `initialize` (the first one was answered before the conversation opened) */
+  initializeAnswer(): Record<string, unknown>;
+  /** aborted on SIGINT/SIGTERM: the running prompt ends, the rest are dropped */
+  interrupt: AbortSignal;
+  log(message: string): void;
+}
+
+export class ClaudeStream {
+  private readonly writer: NdjsonWriter;
+  /** the prompts sent so far, each answered after the one before */
+  private answering: Promise<void> = Promise.resolve();
+  private initSent = false;
+  private stopped = false;
+
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly options: ClaudeStreamOptions,
+  ) {
+    this.writer = options.writer;
+  }
+
+  /** Serves the lines until stdin ends (then the prompts sent are answered) or a signal stops it. */
+  async serve(lines: AsyncIterator<ClaudeInputRead>, first?: ClaudeInputRead): Promise<"closed" | "interrupted"> {
+    const { interrupt } = this.options;
+    const onInterrupt = () => {
+      this.stopped = true;
+      this.conversation.dropQueued();
+      this.conversation.abort("interrupted");
+    };
+    interrupt.addEventListener("abort", onInterrupt, { once: true });
+    const stop = new Promise<IteratorResult<ClaudeInputRead>>((resolve) => interrupt.addEventListener("abort", () => resolve({ done: true, value: undefined }), { once: true }));
+    const releaseHold = this.conversation.holdBack(() => this.writer.pressure());
+    try {
+      if (first) this.take(first);
+      while (!interrupt.aborted) {
+        const pressure = this.writer.pressure();
+        if (pressure) await pressure;
+        const next = await Promise.race([lines.next(), stop]);
+        if (next.done) break;
+        this.take(next.value);
+      }
+      this.options.channel.close(interrupt.aborted ? "zot is stopping" : "the program closed stdin");
+      await this.answering;
+      return interrupt.aborted ? "interrupted" : "closed";
+    } finally {
+      releaseHold();
+      interrupt.removeEventListener("abort", onInterrupt);
+    }
+  }
+
+  private take(read: ClaudeInputRead): void {
+    if (!read.ok) return this.options.log(`stream-json: ${read.problem}`);
+    const { line } = read;
+    switch (line.type) {
+      case "user":
+        return this.prompt(line);
+      case "control_request":
+        void this.control(line);
+        return;
+      case "control_response":
+        return this.options.channel.settle(line);
+      case "control_cancel_request":
+      case "keep_alive":
+        // zot answers every request of the program's at once: there is nothing to cancel.
+        return;
+    }
+  }
+
+  /** A user message: answered once the ones before it are. */
+  private prompt(message: ClaudeUserInput): void {
+    const input = promptOf(message);
+    if ("problem" in input) {
+      this.options.log(`stream-json: ${input.problem}`);
+      this.answering = this.answering.then(() => this.refuse(input.problem));
+      return;
+    }
+    this.answering = this.answering.then(() => this.answer(input));
+  }
+
+  private async answer(input: ConversationPrompt): Promise<void> {
+    if (this.stopped) return;
+    const { conversation, options } = this;
+    const run = new ClaudeRun({
+      sessionId: conversation.session?.id ?? null,
+      model: conversation.model.id,
+      claudeCall: options.claudeCall,
+      costBefore: conversation.usage.cost_usd,
+    });
+    this.sendInit(run);
+    const off = conversation.onEvent(
+      (event) => {
+        const line = run.add(event);
+        if (line) this.writer.write(line);
+        if (event.type === "retry") options.log(retryText(event));
+        else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+      },
+      { deltas: false },
+    );
+    let outcome: UnitOutcome;
+    try {
+      outcome = await conversation.submit(input);
+    } catch (error) {
+      outcome = { status: "command_error", message: errorText(error) };
+    } finally {
+      off();
+    }
+    this.writer.write(run.result(outcome));
+  }
+
+  /** A message zot cannot take still gets its result line, so the program is not left waiting. */
+  private async refuse(problem: string): Promise<void> {
+    const run = new ClaudeRun({ sessionId: this.conversation.session?.id ?? null, model: this.conversation.model.id, claudeCall: this.options.claudeCall, costBefore: 0 });
+    this.sendInit(run);
+    this.writer.write(run.result({ status: "command_error", message: problem }));
+  }
+
+  /** Claude Code's `system` init line, before the first prompt's messages. */
+  private sendInit(run: ClaudeRun): void {
+    if (this.initSent) return;
+    this.initSent = true;
+    const { conversation, options } = this;
+    this.writer.write(
+      run.init({
+        cwd: conversation.cwd,
+        tools: conversation.offeredTools().flatMap((tool) => options.toolNames(tool.name)),
+        mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
+        permissionMode: options.permissionMode(),
+      }),
+    );
+  }
+
+  /** A request of the program's, answered with a control_response. */
+  private async control(frame: ClaudeControlRequest): Promise<void> {
+    const respond = (response: Record<string, unknown>) =>
+      this.writer.write({ type: "control_response", response: { subtype: "success", request_id: frame.request_id, response } });
+    try {
+      respond(await this.serveRequest(frame.request));
+    } catch (error) {
+      this.writer.write({ type: "control_response", response: { subtype: "error", request_id: frame.request_id, error: errorText(error) } });
+    }
+  }
+
+  private async serveRequest(request: ClaudeControlRequest["request"]): Promise<Record<string, unknown>> {
+    const { conversation } = this;
+    switch (request.subtype) {
+      case "initialize":
+        // The first one configured the run before it started; a later one cannot change it.
+        return this.options.initializeAnswer();
+      case "interrupt":
+        conversation.abort("interrupted");
+        return {};
+      case "set_model": {
+        const { model } = v.parse(SetModelRequest, request);
+        if (model === undefined || model === null || model === "default") throw new Error("zot keeps the model it has when none is named; name one (zot --list-models)");
+        await conversation.setModel(model);
+        return {};
+      }
+      case "set_permission_mode":
+        return this.setPermissionMode(v.parse(SetPermissionModeRequest, request).mode);
+      case "mcp_status":
+        return {
+          mcpServers: (conversation.mcpServers()?.servers ?? []).map((server) => ({
+            name: server.name,
+            status: CLAUDE_MCP_STATUS[server.state],
+            ...(server.error ? { error: server.error } : {}),
+          })),
+        };
+      case "mcp_reconnect": {
+        const answer = await conversation.reconnectMcp(v.parse(McpReconnectRequest, request).serverName);
+        if ("error" in answer) throw new Error(answer.error);
+        return {};
+      }
+      default:
+        throw new Error(`zot does not serve "${request.subtype}"; it serves ${SERVED.join(", ")}`);
+    }
+  }
+
+  /** default asks before each call (the program's canUseTool answers); bypassPermissions asks nothing. */
+  private setPermissionMode(mode: string): Record<string, unknown> {
+    const { guards } = this.conversation;
+    if (mode !== "default" && mode !== "bypassPermissions") {
+      throw new Error(`zot switches between default and bypassPermissions while it runs; start it with --permission-mode ${mode} for that mode`);
+    }
+    if (!guards.confirmable) {
+      throw new Error("this run cannot confirm tool calls: start zot with --permission-prompt-tool stdio (the SDK's canUseTool) or --permission-mode default");
+    }
+    if (guards.confirming !== (mode === "default")) guards.toggleConfirmations();
+    return {};
+  }
+}
+
+const SERVED = ["initialize", "interrupt", "set_model", "set_permission_mode", "mcp_status", "mcp_reconnect"];
+
+/** A user message as zot's prompt: its text blocks joined, its base64 images attached. */
+function promptOf(message: ClaudeUserInput): ConversationPrompt | { problem: string } {
+  const { content } = message.message;
+  if (typeof content === "string") return { text: content };
+  const texts: string[] = [];
+  const images: { mime_type: string; data: string }[] = [];
+  for (const block of content) {
+    if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
+    else if (block.type === "image" && isBase64Image(block)) images.push({ mime_type: block.source.media_type, data: block.source.data });
+    else return { problem: `a user message's "${block.type}" block is not something zot takes as a prompt (text, and base64 images, are)` };
+  }
+  return { text: texts.join("\n\n"), ...(images.length > 0 ? { images } : {}) };
+}
+
+function isBase64Image(block: { type: string }): block is { type: "image"; source: { type: "base64"; media_type: string; data: string } } {
+  const source = (block as { source?: { type?: unknown; media_type?: unknown; data?: unknown } }).source;
+  return source?.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string";
+}

@@ -1,0 +1,48 @@
+// The hooks the program running zot registers (the Claude Agent SDK's `hooks` option, sent in its
+// `initialize`): `{"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"], "timeout": 30}]}`,
+// as settings hooks whose handler asks the program (a `hook_callback` request) instead of running
+// a command. They run beside the settings files' hooks, after them, and are combined as they are.
+// Rule: a part zot cannot use (an event it has no place for, a bad matcher) is a warning naming
+// it, and the rest still run.
+import { HOOK_EVENTS, isHookEvent } from "./events.ts";
+import { compileMatcher } from "./matcher.ts";
+import { DEFAULT_TIMEOUT_S, type SettingsHook, type SettingsSource } from "./settings-file.ts";
+
+/** Asks the program to run its callback `id` with the event's input; resolves with its answer. */
+export type HostHookCall = (id: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
+export interface RegisteredHooks {
+  [event: string]: readonly { matcher?: string | null; hookCallbackIds: readonly string[]; timeout?: number }[];
+}
+
+const SOURCE: SettingsSource = { file: "", label: "the program's hooks", scope: "user" };
+
+export function hostHooks(registered: RegisteredHooks, call: HostHookCall): { hooks: SettingsHook[]; warnings: string[] } {
+  const hooks: SettingsHook[] = [];
+  const warnings: string[] = [];
+  for (const [event, groups] of Object.entries(registered)) {
+    if (!isHookEvent(event)) {
+      warnings.push(`the program's ${event} hooks never run: zot sends ${HOOK_EVENTS.join(", ")}`);
+      continue;
+    }
+    groups.forEach((group, g) => {
+      const matcher = compileMatcher(group.matcher ?? undefined);
+      if ("error" in matcher) {
+        warnings.push(`the program's ${event} hooks #${g + 1}: ${matcher.error}; they are skipped`);
+        return;
+      }
+      const seconds = typeof group.timeout === "number" && group.timeout > 0 ? group.timeout : DEFAULT_TIMEOUT_S;
+      for (const id of group.hookCallbackIds) {
+        hooks.push({
+          event,
+          matcher,
+          handler: { type: "callback", id, call: (input, signal) => call(id, input, signal) },
+          timeoutMs: seconds * 1000,
+          source: SOURCE,
+          at: `hooks.${event}[${g}]`,
+        });
+      }
+    });
+  }
+  return { hooks, warnings };
+}
