@@ -125,6 +125,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           channel,
           claudeCall,
           toolNames: (name) => claudeToolNames(name, builtin(name)),
+          partial: flags["include-partial-messages"] === true,
           permissionMode: () => {
             const mode = str(flags, "permission-mode");
             return conversation.guards.confirming ? (mode ?? "default") : "bypassPermissions";

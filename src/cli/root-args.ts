@@ -24,6 +24,10 @@ export const ROOT_ARGS = {
     description: "Claude Code's: stream-json reads user messages and control requests on stdin, one per line, with --output-format stream-json (as the Claude Agent SDK runs claude)",
     valueHint: "format",
   },
+  "include-partial-messages": {
+    type: "boolean",
+    description: "Claude Code's, with --output-format stream-json: the answer as it streams, as stream_event lines",
+  },
   "permission-prompt-tool": {
     type: "string",
     description: "Claude Code's, with --input-format stream-json: stdio asks the program driving zot (the Agent SDK's canUseTool) before each tool call",
@@ -132,6 +136,7 @@ const {
   "output-format": _outputFormat,
   "input-format": _inputFormat,
   "permission-prompt-tool": _permissionPromptTool,
+  "include-partial-messages": _includePartialMessages,
   "list-models": _listModels,
   verbose: _verbose,
   ...AGENT_ARGS
@@ -155,7 +160,6 @@ export const RPC_ARGS = {
 
 /** Claude Code's `claude -p` flags zot does not take, and what to use instead (a better word than "unknown flag"). */
 export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
-  "include-partial-messages": "--output-format stream-json sends whole messages; --json streams zot's events, every delta included",
   "session-id": "zot names its sessions itself; -r <id> or --session <id> resumes one",
   "add-dir": "zot's tools reach any path unless --jail confines them to the working directory",
   "fallback-model": "zot retries a failed call on the same model; pick another with --model",

@@ -72,6 +72,9 @@ async function runRootCommand(argv: string[]): Promise<number> {
     throw new UsageError("--permission-prompt-tool goes with --input-format stream-json (the program driving zot answers); in the TUI zot asks you, and over rpc a client that sends hello with confirm: true answers");
   }
   const outputFormat = str(flags, "output-format");
+  if (flags["include-partial-messages"] && outputFormat !== "stream-json") {
+    throw new UsageError("--include-partial-messages goes with --output-format stream-json, as in Claude Code; --json streams zot's own events, every delta included");
+  }
   if (outputFormat !== undefined && !flags.print) {
     throw new UsageError(`--output-format goes with -p, as in Claude Code (zot -p --output-format ${outputFormat} "…"); --json streams zot's own events`);
   }

@@ -7,6 +7,7 @@
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import { retryText } from "../protocol/retry-text.ts";
 import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
+import { ClaudePartialMessages } from "./claude-partial.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
 import { submitOnce } from "./submit-once.ts";
 
@@ -23,6 +24,8 @@ export interface ClaudeOutputOptions {
   permissionMode: string;
   /** a tool's names as Claude Code's init line lists them */
   toolNames(name: string): string[];
+  /** `--include-partial-messages` (stream-json only): the answer as it streams, as stream_event lines */
+  partial?: boolean;
 }
 
 export async function runClaudeOutputMode(
@@ -49,14 +52,20 @@ export async function runClaudeOutputMode(
       }),
     );
   }
+  const partial =
+    streaming && options.partial
+      ? new ClaudePartialMessages({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeName: (name) => options.toolNames(name)[0] ?? name })
+      : undefined;
   const off = conversation.onEvent(
     (event) => {
+      if (partial) for (const line of partial.add(event)) writer.write(line);
       const line = run.add(event);
       if (line && streaming) writer.write(line);
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
       else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     },
-    { deltas: false },
+    // The deltas only when they are shown.
+    { deltas: partial !== undefined },
   );
   const release = streaming ? conversation.holdBack(() => writer.pressure()) : () => {};
   try {

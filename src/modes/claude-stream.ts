@@ -15,6 +15,7 @@ import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
 import type { ClaudeControlChannel } from "./claude-control-channel.ts";
 import type { ClaudeInputRead } from "./claude-input.ts";
 import { CLAUDE_MCP_STATUS } from "./claude-output.ts";
+import { ClaudePartialMessages } from "./claude-partial.ts";
 import type { NdjsonWriter } from "./ndjson-writer.ts";
 
 export interface ClaudeStreamOptions {
@@ -24,6 +25,8 @@ export interface ClaudeStreamOptions {
   claudeCall: ClaudeCallOf;
   /** a tool's names as Claude Code's init line lists them */
   toolNames(name: string): string[];
+  /** `--include-partial-messages`: the answer as it streams, as stream_event lines */
+  partial: boolean;
   /** Claude Code's name for how this run confirms tool calls */
   permissionMode(): string;
   /** the answer to `initialize` (the first one was answered before the conversation opened) */
@@ -115,14 +118,19 @@ export class ClaudeStream {
       costBefore: conversation.usage.cost_usd,
     });
     this.sendInit(run);
+    const partial = options.partial
+      ? new ClaudePartialMessages({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeName: (name) => options.toolNames(name)[0] ?? name })
+      : undefined;
     const off = conversation.onEvent(
       (event) => {
+        if (partial) for (const line of partial.add(event)) this.writer.write(line);
         const line = run.add(event);
         if (line) this.writer.write(line);
         if (event.type === "retry") options.log(retryText(event));
         else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
       },
-      { deltas: false },
+      // The deltas only when they are shown.
+      { deltas: partial !== undefined },
     );
     let outcome: UnitOutcome;
     try {

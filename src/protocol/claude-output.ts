@@ -95,10 +95,57 @@ export const ClaudeResultLine = v.object({
   permission_denials: v.array(v.object({ tool_name: v.string(), tool_use_id: v.string(), tool_input: ToolInput })),
 });
 
-export const ClaudeOutputLine = v.variant("type", [ClaudeInitLine, ClaudeAssistantLine, ClaudeUserLine, ClaudeResultLine]);
+/** `--include-partial-messages`: an event of the Anthropic Messages stream as the model answers. */
+const StreamedEvent = v.variant("type", [
+  v.object({
+    type: v.literal("message_start"),
+    message: v.object({
+      id: v.string(),
+      type: v.literal("message"),
+      role: v.literal("assistant"),
+      model: v.string(),
+      content: v.array(v.never()),
+      stop_reason: v.null(),
+      stop_sequence: v.null(),
+      usage: v.object({ input_tokens: v.number(), output_tokens: v.number() }),
+    }),
+  }),
+  v.object({
+    type: v.literal("content_block_start"),
+    index: v.number(),
+    content_block: v.variant("type", [
+      TextBlock,
+      v.object({ type: v.literal("thinking"), thinking: v.string() }),
+      v.object({ type: v.literal("tool_use"), id: v.string(), name: v.string(), input: ToolInput }),
+    ]),
+  }),
+  v.object({
+    type: v.literal("content_block_delta"),
+    index: v.number(),
+    delta: v.variant("type", [v.object({ type: v.literal("text_delta"), text: v.string() }), v.object({ type: v.literal("thinking_delta"), thinking: v.string() })]),
+  }),
+  v.object({ type: v.literal("content_block_stop"), index: v.number() }),
+  v.object({
+    type: v.literal("message_delta"),
+    delta: v.object({ stop_reason: v.picklist(["end_turn", "tool_use"]), stop_sequence: v.null() }),
+    usage: v.object({ output_tokens: v.number() }),
+  }),
+  v.object({ type: v.literal("message_stop") }),
+]);
+
+export const ClaudeStreamEventLine = v.object({
+  type: v.literal("stream_event"),
+  uuid: v.string(),
+  session_id: SessionId,
+  parent_tool_use_id: v.null(),
+  event: StreamedEvent,
+});
+
+export const ClaudeOutputLine = v.variant("type", [ClaudeInitLine, ClaudeAssistantLine, ClaudeUserLine, ClaudeResultLine, ClaudeStreamEventLine]);
 
 export type ClaudeInitLine = v.InferOutput<typeof ClaudeInitLine>;
 export type ClaudeAssistantLine = v.InferOutput<typeof ClaudeAssistantLine>;
 export type ClaudeUserLine = v.InferOutput<typeof ClaudeUserLine>;
 export type ClaudeResultLine = v.InferOutput<typeof ClaudeResultLine>;
+export type ClaudeStreamEventLine = v.InferOutput<typeof ClaudeStreamEventLine>;
 export type ClaudeOutputLine = v.InferOutput<typeof ClaudeOutputLine>;

@@ -251,4 +251,41 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       await mock.stop();
     }
   });
+
+  test("includePartialMessages: the answer streams as stream_event lines (text deltas, a tool call's block) before each whole message", async () => {
+    const mock = startMockLlm([
+      { text: "Let me look.", tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo hi" } }] },
+      { text: "All done, it said hi." },
+    ]);
+    try {
+      const run = await runSdk(
+        `const seen = [];
+         for await (const m of query({ prompt: "look", options: { ...options, includePartialMessages: true } })) seen.push(m);
+         out(seen.map((m) => m.type === "stream_event" ? { type: m.type, event: m.event } : { type: m.type }));`,
+        mock,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      const seen = run.out as { type: string; event?: any }[];
+      const events = seen.filter((m) => m.type === "stream_event").map((m) => m.event);
+      expect(events.filter((e) => e.type === "message_start")).toHaveLength(2);
+      const text = (call: number) => {
+        const starts = events.map((e, i) => (e.type === "message_start" ? i : -1)).filter((i) => i >= 0);
+        return events
+          .slice(starts[call], starts[call + 1])
+          .filter((e) => e.type === "content_block_delta" && e.delta.type === "text_delta")
+          .map((e) => e.delta.text)
+          .join("");
+      };
+      expect(text(0)).toBe("Let me look.");
+      expect(text(1)).toBe("All done, it said hi.");
+      expect(events.find((e) => e.type === "content_block_start" && e.content_block.type === "tool_use").content_block).toEqual({ type: "tool_use", id: "toolu_1", name: "Bash", input: {} });
+      expect(events.filter((e) => e.type === "message_delta").map((e) => e.delta.stop_reason)).toEqual(["tool_use", "end_turn"]);
+      // Each model call: its stream events, then the whole message.
+      const kinds = seen.map((m) => (m.type === "stream_event" ? m.event.type : m.type));
+      expect(kinds.indexOf("assistant")).toBeGreaterThan(kinds.indexOf("message_stop"));
+      expect(kinds.at(-1)).toBe("result");
+    } finally {
+      await mock.stop();
+    }
+  });
 });

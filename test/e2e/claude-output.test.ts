@@ -107,6 +107,37 @@ test("--output-format stream-json: init, each message as it completes with Claud
   }
 });
 
+test("--include-partial-messages: stream_event lines as the model answers, then each whole message; it needs stream-json", async () => {
+  const f = folder();
+  const mock = startMockLlm(turns());
+  try {
+    const run = await f.run([...anthropic(mock), "-p", "make a file", "--output-format", "stream-json", "--verbose", "--include-partial-messages"]);
+    expect(run.code).toBe(0);
+    const lines = ndjson(run.stdout);
+    // Every line is one of the shapes protocol/claude-output.ts defines, nothing more.
+    for (const line of lines) expect(v.parse(ClaudeOutputLine, line)).toEqual(line);
+    const kinds = lines.map((l) => (l.type === "stream_event" ? l.event.type : l.type));
+    expect(kinds).toEqual([
+      "system",
+      "message_start", "content_block_start", "content_block_stop", "message_delta", "message_stop", "assistant",
+      "user",
+      "message_start", "content_block_start", ...kinds.filter((k) => k === "content_block_delta").map(() => "content_block_delta"), "content_block_stop", "message_delta", "message_stop", "assistant",
+      "result",
+    ]);
+    const deltas = lines.filter((l) => l.type === "stream_event" && l.event.type === "content_block_delta").map((l) => l.event.delta.text);
+    expect(deltas.join("")).toBe("Made the file.");
+    expect(lines[2].event.content_block).toEqual({ type: "tool_use", id: "toolu_1", name: "Bash", input: {} });
+    expect(lines[4].event).toEqual({ type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 30 } });
+  } finally {
+    await mock.stop();
+  }
+  const alone = await f.run(["-p", "hi", "--output-format", "json", "--include-partial-messages"]);
+  expect(alone.code).toBe(2);
+  expect(JSON.parse(alone.stdout).errors).toEqual([
+    "--include-partial-messages goes with --output-format stream-json, as in Claude Code; --json streams zot's own events, every delta included",
+  ]);
+});
+
 test("a call the run refused is in permission_denials, with the input as Claude Code names it", async () => {
   const f = folder();
   const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "read", args: { path: ".env" } }, { id: "toolu_2", name: "bash", args: { command: "echo fine" } }] }, { text: "ok" }]);
