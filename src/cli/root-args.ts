@@ -50,9 +50,16 @@ export const ROOT_ARGS = {
   "system-prompt": { type: "string", description: "Replace the system prompt", valueHint: "text" },
   "append-system-prompt": { type: "string", description: "Append to the system prompt (repeatable)", valueHint: "text" },
   reasoning: { type: "enum", options: ["low", "medium", "high"], description: "Reasoning effort for models that think", valueHint: "level" },
+  effort: { type: "enum", options: ["low", "medium", "high", "xhigh", "max"], description: "Claude Code's: --reasoning (xhigh and max are high)", valueHint: "level" },
+  thinking: { type: "string", description: "Claude Code's (adaptive, enabled, disabled): accepted; --reasoning sets how much a model thinks", valueHint: "mode" },
+  "max-thinking-tokens": { type: "string", description: "Claude Code's: accepted; --reasoning sets how much a model thinks", valueHint: "n" },
   cwd: { type: "string", description: "Working directory for tools and context files", valueHint: "dir" },
   "no-tools": { type: "boolean", description: "Give the model no built-in tools" },
-  tools: { type: "string", description: "Only these built-in tools, comma-separated (read,write,edit,bash,skill)", valueHint: "list" },
+  tools: {
+    type: "string",
+    description: "Only these built-in tools, comma-separated (read,write,edit,bash,skill; Claude Code's names too: Bash,Read,Edit,Write,Skill; default: all; empty: none)",
+    valueHint: "list",
+  },
   jail: { type: "boolean", description: "Confine the built-in tools to the working directory (/unjail lifts it)" },
   "no-yolo": {
     type: "boolean",
@@ -76,6 +83,12 @@ export const ROOT_ARGS = {
     valueHint: "mode",
   },
   "dangerously-skip-permissions": { type: "boolean", description: "Claude Code's: ask before no tool call (zot's default; deny rules still hold)" },
+  "allow-dangerously-skip-permissions": { type: "boolean", description: "Claude Code's: lets bypassPermissions be chosen; zot needs no such leave (accepted)" },
+  "setting-sources": {
+    type: "string",
+    description: "Claude Code's (user,project,local): accepted; zot reads the settings files of all three (hooks, permission rules), the folder's once trusted",
+    valueHint: "list",
+  },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },
   "max-turns": { type: "string", description: "Same as --max-steps (Claude Code's name)", valueHint: "n" },
   "auto-compact": {
@@ -109,6 +122,7 @@ export const ROOT_ARGS = {
     valueHint: "id|path|new",
   },
   "no-session": { type: "boolean", description: "Neither read nor write a session" },
+  "no-session-persistence": { type: "boolean", description: "Same as --no-session (Claude Code's name)" },
   "list-models": { type: "boolean", description: "List known models and exit" },
   verbose: { type: "boolean", description: "Say on stderr which session and model the run uses" },
   debug: { type: "boolean", description: "Show stack traces on errors" },

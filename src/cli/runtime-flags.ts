@@ -21,7 +21,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
   if (flags["no-tools"] && str(flags, "tools") !== undefined) {
     throw new UsageError("--no-tools and --tools cannot be used together");
   }
-  const tools = flags["no-tools"] ? "none" : (str(flags, "tools")?.split(",").map((t) => t.trim()).filter(Boolean) ?? "all");
+  const tools = flags["no-tools"] ? "none" : toolList(str(flags, "tools"));
   const permissions = permissionFlags(flags);
   return {
     provider: str(flags, "provider"),
@@ -30,7 +30,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     baseUrl: str(flags, "base-url"),
     systemPrompt: str(flags, "system-prompt"),
     appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
-    reasoning: str(flags, "reasoning") as "low" | "medium" | "high" | undefined,
+    reasoning: reasoning(flags),
     cwd: str(flags, "cwd"),
     tools,
     maxSteps: maxSteps(flags),
@@ -50,6 +50,25 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     ...(permissions.confirmingFlag ? { confirmingFlag: permissions.confirmingFlag } : {}),
     ...(permissions.askNobody ? { askNobody: true } : {}),
   };
+}
+
+/** Claude Code's names of the built-in tools (`--tools Bash,Read` as the Agent SDK passes them). */
+const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = { Bash: "bash", Read: "read", Edit: "edit", MultiEdit: "edit", Write: "write", Skill: "skill" };
+
+/** `--tools`: zot's names or Claude Code's; `default` is all of them, an empty list none (as Claude Code's). */
+function toolList(value: string | undefined): string[] | "all" | "none" {
+  if (value === undefined || value.trim() === "default") return "all";
+  const names = [...new Set(value.split(",").map((t) => t.trim()).filter(Boolean).map((t) => CLAUDE_TOOL_NAMES[t] ?? t))];
+  return names.length === 0 ? "none" : names;
+}
+
+/** --reasoning, or Claude Code's --effort (xhigh and max are zot's high). */
+function reasoning(flags: Flags): "low" | "medium" | "high" | undefined {
+  const level = str(flags, "reasoning");
+  const effort = str(flags, "effort");
+  if (level !== undefined && effort !== undefined) throw new UsageError("--reasoning and --effort are the same setting; give one");
+  if (effort === "xhigh" || effort === "max") return "high";
+  return (level ?? effort) as "low" | "medium" | "high" | undefined;
 }
 
 /** `--mcp-config`, each read now: one that cannot be read is the run's usage error, before anything starts. */
@@ -73,7 +92,7 @@ export function sessionChoiceFromFlags(flags: Flags): SessionChoice | { kind: "p
   const given = [flags.continue && "--continue", flags.resume && "--resume", ref !== undefined && "--session"].filter(
     (f): f is string => typeof f === "string",
   );
-  if (flags["no-session"]) {
+  if (flags["no-session"] || flags["no-session-persistence"]) {
     if (given.length > 0) throw new UsageError(`--no-session and ${given.join(", ")} cannot be used together: one keeps no session, the other resumes one`);
     return undefined;
   }
