@@ -177,6 +177,15 @@ export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
   "session-id": "zot names its sessions itself; -r <id> or --session <id> resumes one",
   "add-dir": "zot's tools reach any path unless --jail confines them to the working directory",
   "fallback-model": "zot retries a failed call on the same model; pick another with --model",
+  "json-schema": "zot's answer is the model's text; ask for JSON in the prompt, or check it with a Stop hook",
+  "max-budget-usd": "zot does not stop at a cost; the result's total_cost_usd says what a run cost, and --max-turns bounds it",
+  "fork-session": "zot forks a session in the TUI (/fork) or over rpc (fork); -r <id> goes on with it",
+  "resume-session-at": "zot forks a session at a message in the TUI (/fork) or over rpc (fork)",
+  agent: "zot has no subagents; --system-prompt and --append-system-prompt set what the model is told",
+  agents: "zot has no subagents; --system-prompt and --append-system-prompt set what the model is told",
+  betas: "zot sends no beta headers",
+  "plugin-dir": "zot's extensions (zot ext install) and skills take the place of Claude Code's plugins",
+  settings: "zot reads Claude Code's settings files where they live (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json)",
 };
 
 /**

@@ -288,4 +288,25 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       await mock.stop();
     }
   });
+
+  test("the SDK's common options reach zot as flags it takes: tools, effort, maxTurns, bypassPermissions with its leave, settingSources, persistSession", async () => {
+    const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo one" } }] }, { text: "never asked" }]);
+    try {
+      const run = await runSdk(
+        `const seen = [];
+         const q = query({ prompt: "go", options: { ...options, tools: ["Bash"], effort: "max", maxTurns: 1, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true, settingSources: ["project"], persistSession: false, thinking: { type: "adaptive" } } });
+         for await (const m of q) seen.push(m);
+         out({ init: seen[0], result: seen.at(-1) });`,
+        mock,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.out.init).toMatchObject({ tools: ["Bash"], permissionMode: "bypassPermissions", session_id: null });
+      expect(run.out.result).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 });
+      expect(mock.requests).toHaveLength(1);
+      expect(mock.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["bash"]);
+      expect(mock.requests[0].body.thinking).toMatchObject({ type: "enabled" });
+    } finally {
+      await mock.stop();
+    }
+  });
 });
