@@ -6,6 +6,7 @@
 // with -p; a reader that falls behind holds the model and the tools back, as with --json.
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import { retryText } from "../protocol/retry-text.ts";
+import type { ClaudeInitLine, ClaudeOutputLine } from "../protocol/claude-output.ts";
 import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
 import { ClaudePartialMessages } from "./claude-partial.ts";
 import { NdjsonWriter } from "./ndjson-writer.ts";
@@ -36,37 +37,8 @@ export async function runClaudeOutputMode(
 ): Promise<UnitOutcome> {
   const writer = new NdjsonWriter();
   const streaming = options.format === "stream-json";
-  const run = new ClaudeRun({
-    sessionId: conversation.session?.id ?? null,
-    model: conversation.model.id,
-    claudeCall: options.claudeCall,
-    costBefore: conversation.usage.cost_usd,
-  });
-  if (streaming) {
-    writer.write(
-      run.init({
-        cwd: conversation.cwd,
-        tools: conversation.offeredTools().flatMap((tool) => options.toolNames(tool.name)),
-        mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
-        permissionMode: options.permissionMode,
-      }),
-    );
-  }
-  const partial =
-    streaming && options.partial
-      ? new ClaudePartialMessages({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeName: (name) => options.toolNames(name)[0] ?? name })
-      : undefined;
-  const off = conversation.onEvent(
-    (event) => {
-      if (partial) for (const line of partial.add(event)) writer.write(line);
-      const line = run.add(event);
-      if (line && streaming) writer.write(line);
-      if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
-      else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
-    },
-    // The deltas only when they are shown.
-    { deltas: partial !== undefined },
-  );
+  const { run, off } = followClaudeRun(conversation, { ...options, partial: streaming && options.partial === true, ...(streaming ? { write: (line) => writer.write(line) } : {}) });
+  if (streaming) writer.write(claudeInit(conversation, run, options.toolNames, options.permissionMode));
   const release = streaming ? conversation.holdBack(() => writer.pressure()) : () => {};
   try {
     const outcome = await submitOnce(conversation, input, signal);
@@ -77,4 +49,42 @@ export async function runClaudeOutputMode(
     release();
     await writer.close();
   }
+}
+
+/**
+ * One prompt's run in Claude Code's lines: its ClaudeRun, fed every event from now on, and each
+ * line it completes handed to `write` (stream-json), the partial messages first when asked for;
+ * a retry and an extension's note go to stderr. `off` stops following.
+ */
+export function followClaudeRun(
+  conversation: Conversation,
+  options: Pick<ClaudeOutputOptions, "claudeCall" | "toolNames"> & { partial: boolean; write?: (line: ClaudeOutputLine) => void },
+): { run: ClaudeRun; off(): void } {
+  const sessionId = conversation.session?.id ?? null;
+  const run = new ClaudeRun({ sessionId, model: conversation.model.id, claudeCall: options.claudeCall, costBefore: conversation.usage.cost_usd });
+  const { write } = options;
+  const partial =
+    write && options.partial ? new ClaudePartialMessages({ sessionId, model: conversation.model.id, claudeName: (name) => options.toolNames(name)[0] ?? name }) : undefined;
+  const off = conversation.onEvent(
+    (event) => {
+      if (partial && write) for (const line of partial.add(event)) write(line);
+      const line = run.add(event);
+      if (line && write) write(line);
+      if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
+      else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+    },
+    // The deltas only when they are shown.
+    { deltas: partial !== undefined },
+  );
+  return { run, off };
+}
+
+/** Claude Code's `system` init line for this conversation: its working directory, tools, MCP servers and permission mode. */
+export function claudeInit(conversation: Conversation, run: ClaudeRun, toolNames: (name: string) => string[], permissionMode: string): ClaudeInitLine {
+  return run.init({
+    cwd: conversation.cwd,
+    tools: conversation.offeredTools().flatMap((tool) => toolNames(tool.name)),
+    mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
+    permissionMode,
+  });
 }

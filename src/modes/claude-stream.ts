@@ -10,12 +10,10 @@ import * as v from "valibot";
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import { type ClaudeControlRequest, type ClaudeUserInput, McpReconnectRequest, SetModelRequest, SetPermissionModeRequest } from "../protocol/claude-control.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { retryText } from "../protocol/retry-text.ts";
 import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
 import type { ClaudeControlChannel } from "./claude-control-channel.ts";
 import type { ClaudeInputRead } from "./claude-input.ts";
-import { CLAUDE_MCP_STATUS } from "./claude-output.ts";
-import { ClaudePartialMessages } from "./claude-partial.ts";
+import { CLAUDE_MCP_STATUS, claudeInit, followClaudeRun } from "./claude-output.ts";
 import type { NdjsonWriter } from "./ndjson-writer.ts";
 
 export interface ClaudeStreamOptions {
@@ -111,27 +109,8 @@ export class ClaudeStream {
   private async answer(input: ConversationPrompt): Promise<void> {
     if (this.stopped) return;
     const { conversation, options } = this;
-    const run = new ClaudeRun({
-      sessionId: conversation.session?.id ?? null,
-      model: conversation.model.id,
-      claudeCall: options.claudeCall,
-      costBefore: conversation.usage.cost_usd,
-    });
+    const { run, off } = followClaudeRun(conversation, { ...options, write: (line) => this.writer.write(line) });
     this.sendInit(run);
-    const partial = options.partial
-      ? new ClaudePartialMessages({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeName: (name) => options.toolNames(name)[0] ?? name })
-      : undefined;
-    const off = conversation.onEvent(
-      (event) => {
-        if (partial) for (const line of partial.add(event)) this.writer.write(line);
-        const line = run.add(event);
-        if (line) this.writer.write(line);
-        if (event.type === "retry") options.log(retryText(event));
-        else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
-      },
-      // The deltas only when they are shown.
-      { deltas: partial !== undefined },
-    );
     let outcome: UnitOutcome;
     try {
       outcome = await conversation.submit(input);
@@ -145,7 +124,8 @@ export class ClaudeStream {
 
   /** A message zot cannot take still gets its result line, so the program is not left waiting. */
   private async refuse(problem: string): Promise<void> {
-    const run = new ClaudeRun({ sessionId: this.conversation.session?.id ?? null, model: this.conversation.model.id, claudeCall: this.options.claudeCall, costBefore: 0 });
+    const { conversation } = this;
+    const run = new ClaudeRun({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeCall: this.options.claudeCall, costBefore: conversation.usage.cost_usd });
     this.sendInit(run);
     this.writer.write(run.result({ status: "command_error", message: problem }));
   }
@@ -154,15 +134,7 @@ export class ClaudeStream {
   private sendInit(run: ClaudeRun): void {
     if (this.initSent) return;
     this.initSent = true;
-    const { conversation, options } = this;
-    this.writer.write(
-      run.init({
-        cwd: conversation.cwd,
-        tools: conversation.offeredTools().flatMap((tool) => options.toolNames(tool.name)),
-        mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
-        permissionMode: options.permissionMode(),
-      }),
-    );
+    this.writer.write(claudeInit(this.conversation, run, this.options.toolNames, this.options.permissionMode()));
   }
 
   /** A request of the program's, answered with a control_response. */
