@@ -55,10 +55,12 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
     exitCode: () => EXIT.interrupted,
   });
   const writer = new NdjsonWriter(undefined, () => interrupt.abort());
+  // Stops reading stdin when zot is done, whether or not the program closed it.
+  const stopInput = new AbortController();
   const channel = new ClaudeControlChannel((line) => writer.write(line), log);
   try {
     for (const note of ownChildProcesses()) log(note);
-    const lines = readClaudeInput(Bun.stdin.stream());
+    const lines = readClaudeInput(Bun.stdin.stream(), stopInput.signal);
     // The program's initialize comes first (the SDK writes it before any prompt); a program that
     // sends a prompt first gets the run the flags describe.
     const head = await lines.next();
@@ -79,12 +81,16 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
       const promptTool = str(flags, "permission-prompt-tool") === "stdio";
       // The program is asked once the conversation (which names the calls) is open.
       let ask: Confirmer | undefined;
+      let stream: InstanceType<typeof ClaudeStream> | undefined;
       const { openConversation } = await import("../conversation/conversation.ts");
       conversation = await openConversation(
         {
           ...runtimeOptions,
           session: sessionChoiceFromFlags(flags) as SessionChoice | undefined,
           log,
+          // The SDK's model "default" is the run's own.
+          ...(runtimeOptions.model === "default" ? { model: undefined } : {}),
+          noDemo: "a program driving zot (--input-format stream-json)",
           ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
           appendSystemPrompt: [...(runtimeOptions.appendSystemPrompt ?? []), ...setup.appendSystemPrompt],
           mcp: setup.hostedServers(runtimeOptions.mcp ?? { configs: [], strict: false }),
@@ -98,13 +104,13 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
               }
             : {}),
         },
-        { busy: "queue", log },
+        { busy: "queue", log, wording: { turn: "call interrupt() or wait for the prompt's result", operation: "ask again once that has answered" } },
       );
       const builtin = (name: string) => conversation.toolExtension(name) === undefined;
       const claudeCall = (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name));
       if (promptTool) {
         const { canUseToolConfirmer } = await import("../modes/claude-can-use-tool.ts");
-        ask = canUseToolConfirmer(channel, claudeCall, { interrupt: (reason) => conversation.abort(reason), log });
+        ask = canUseToolConfirmer(channel, claudeCall, { interrupt: (reason) => (stream ? stream.interrupt(reason) : conversation.abort(reason)), log });
       }
       for (const note of [...setup.notes, ...conversation.startupNotes]) log(note);
       startupOver();
@@ -116,11 +122,12 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
         models: conversation.models.own().map((model) => ({ value: model.id, displayName: model.id, description: `${model.provider}/${model.id}` })),
         account: {},
         ...(setup.hooks.length > 0 ? { hooks_applied: true } : {}),
+        ...(setup.mcpServersApplied ? { mcp_servers_applied: true } : {}),
       });
       answerInitialize({ subtype: "success", response: initializeAnswer() });
       serving = true;
       try {
-        const stream = new ClaudeStream(conversation, {
+        stream = new ClaudeStream(conversation, {
           writer,
           channel,
           claudeCall,
@@ -131,6 +138,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
             return conversation.guards.confirming ? (mode ?? "default") : "bypassPermissions";
           },
           initializeAnswer,
+          startModel: conversation.model.id,
           interrupt: interrupt.signal,
           log,
         });
@@ -145,6 +153,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
     }
   } finally {
     channel.close("zot is stopping");
+    stopInput.abort();
     await writer.close();
     releaseSignals();
   }
@@ -155,7 +164,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
  * with `mcp_message` requests) and its hooks (run with `hook_callback` requests).
  */
 async function readInitialize(request: Record<string, unknown> | undefined, channel: ClaudeControlChannel): Promise<RunSetup> {
-  const none: RunSetup = { appendSystemPrompt: [] as string[], notes: [] as string[], hooks: [] as SettingsHook[], hostedServers: (mcp: McpFlags) => mcp };
+  const none: RunSetup = { appendSystemPrompt: [], notes: [], hooks: [], mcpServersApplied: false, hostedServers: (mcp: McpFlags) => mcp };
   if (!request) return none;
   const read = v.safeParse(InitializeRequest, request);
   if (!read.success) throw new UsageError(`the program's initialize request is not as Claude Code's protocol says: ${read.issues[0].message}`);
@@ -163,22 +172,35 @@ async function readInitialize(request: Record<string, unknown> | undefined, chan
   const parts = typeof init.systemPrompt === "string" ? [init.systemPrompt] : (init.systemPrompt ?? []);
   const systemPrompt = parts.join("\n\n");
   const [{ hostHooks }, { HostTransport }] = await Promise.all([import("../settings-hooks/host-hooks.ts"), import("../mcp/host-transport.ts")]);
-  const { hooks, warnings } = hostHooks(init.hooks ?? {}, (id, input, signal) =>
-    channel.request({ subtype: "hook_callback", callback_id: id, input, ...(typeof input.tool_use_id === "string" ? { tool_use_id: input.tool_use_id } : {}) }, HookCallbackResult, signal),
+  const { hooks, warnings } = hostHooks(
+    init.hooks ?? {},
+    (id, input, signal) =>
+      channel.request({ subtype: "hook_callback", callback_id: id, input, ...(typeof input.tool_use_id === "string" ? { tool_use_id: input.tool_use_id } : {}) }, HookCallbackResult, signal),
+    () => channel.gone,
   );
+  if (init.agents && Object.keys(init.agents).length > 0) {
+    warnings.push(`the program's subagents (${Object.keys(init.agents).join(", ")}) are not run: zot has no subagents`);
+  }
   const hosted = init.sdkMcpServers ?? [];
+  const listed = init.mcpServers && Object.keys(init.mcpServers).length > 0 ? init.mcpServers : undefined;
+  const fromInitialize = listed ? [{ label: "the program's MCP servers (initialize)", file: undefined, servers: listed }] : [];
   return {
     // The SDK sends [""] when its systemPrompt option is not given: zot's own prompt stays.
     ...(systemPrompt.trim() !== "" ? { systemPrompt } : {}),
     appendSystemPrompt: init.appendSystemPrompt ? [init.appendSystemPrompt] : [],
     notes: warnings,
     hooks,
+    mcpServersApplied: listed !== undefined,
     hostedServers: (mcp: McpFlags): McpFlags =>
       hosted.length === 0
-        ? mcp
+        ? { ...mcp, configs: [...mcp.configs, ...fromInitialize] }
         : {
             ...mcp,
-            configs: [...mcp.configs, { label: "the program's MCP servers", file: undefined, servers: Object.fromEntries(hosted.map((name) => [name, { type: "sdk", name }])) }],
+            configs: [
+              ...mcp.configs,
+              ...fromInitialize,
+              { label: "the program's MCP servers", file: undefined, servers: Object.fromEntries(hosted.map((name) => [name, { type: "sdk", name }])) },
+            ],
             host: (name) =>
               hosted.includes(name)
                 ? new HostTransport(name, (message) =>
@@ -198,6 +220,8 @@ interface RunSetup {
   /** what zot cannot use of it, said at the start */
   notes: string[];
   hooks: SettingsHook[];
+  /** the initialize named MCP servers (they join the flags') */
+  mcpServersApplied: boolean;
   /** the flags' MCP servers with the program's own added */
   hostedServers(mcp: McpFlags): McpFlags;
 }

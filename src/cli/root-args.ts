@@ -28,6 +28,7 @@ export const ROOT_ARGS = {
     type: "boolean",
     description: "Claude Code's, with --output-format stream-json: the answer as it streams, as stream_event lines",
   },
+  "await-initialize": { type: "boolean", description: "Claude Code's, with --input-format stream-json: accepted (zot reads the program's initialize before it starts)" },
   "permission-prompt-tool": {
     type: "string",
     description: "Claude Code's, with --input-format stream-json: stdio asks the program driving zot (the Agent SDK's canUseTool) before each tool call",
@@ -151,6 +152,7 @@ const {
   "input-format": _inputFormat,
   "permission-prompt-tool": _permissionPromptTool,
   "include-partial-messages": _includePartialMessages,
+  "await-initialize": _awaitInitialize,
   "list-models": _listModels,
   verbose: _verbose,
   ...AGENT_ARGS

@@ -35,15 +35,24 @@ export class HostTransport implements Transport {
     const id = "id" in message && "method" in message ? message.id : undefined;
     const replying = this.ask(message).then(
       (reply) => {
-        if (id !== undefined && !this.closed && reply) this.onmessage?.(reply as JSONRPCMessage);
+        if (id !== undefined && !this.closed && reply) this.deliver(reply as JSONRPCMessage);
       },
       (error: unknown) => {
         if (id === undefined || this.closed) return;
-        this.onmessage?.({ jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: `the program hosting "${this.name}" did not answer: ${errorText(error)}` } });
+        this.deliver({ jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message: `the program hosting "${this.name}" did not answer: ${errorText(error)}` } });
       },
     );
     // A notification's delivery is not waited for; a request's reply arrives through onmessage.
     void replying;
+  }
+
+  /** Hands a reply to the client; what its handler throws is the transport's error, not an unhandled rejection. */
+  private deliver(message: JSONRPCMessage): void {
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(errorText(error)));
+    }
   }
 
   async close(): Promise<void> {

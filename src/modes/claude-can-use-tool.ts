@@ -39,7 +39,8 @@ export function canUseToolConfirmer(
       return { answer: "no", reason };
     }
     if (answer.behavior === "deny") {
-      if (answer.interrupt) hooks.interrupt(answer.message || "the program's canUseTool interrupted the turn");
+      // After the refusal is recorded (a permission denial), not before: the turn then ends.
+      if (answer.interrupt) setTimeout(() => hooks.interrupt(answer.message || "the program's canUseTool interrupted the turn"), 0);
       return { answer: "no", ...(answer.message ? { reason: answer.message } : {}) };
     }
     if (answer.updatedInput !== undefined && !sameJson(answer.updatedInput, call.tool_input)) {

@@ -63,6 +63,11 @@ export class ClaudeControlChannel {
     });
   }
 
+  /** Why the program can answer no more (it closed stdin, zot is stopping), or undefined while it can. */
+  get gone(): string | undefined {
+    return this.closed;
+  }
+
   /** A control_response from the program. */
   settle(frame: ClaudeControlResponse): void {
     const { response } = frame;

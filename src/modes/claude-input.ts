@@ -11,13 +11,19 @@ import { LineSplitter } from "../protocol/line-splitter.ts";
 import type { ClaudeControlChannel } from "./claude-control-channel.ts";
 
 /** A line of stdin, read: JSON the protocol knows, or what is wrong with it. */
-export type ClaudeInputRead = { ok: true; line: ClaudeInputLine } | { ok: false; problem: string };
+export type ClaudeInputRead =
+  | { ok: true; line: ClaudeInputLine }
+  /** `prompt`: the line was a user message, which still gets its (error) result */
+  | { ok: false; problem: string; prompt?: boolean };
 
 /** A line longer than this is skipped (a prompt with images fits many times over). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-/** The lines of `input`, one at a time, read as the protocol's. */
-export async function* readClaudeInput(input: ReadableStream<Uint8Array>): AsyncGenerator<ClaudeInputRead> {
+/**
+ * The lines of `input`, one at a time, read as the protocol's, until it ends or `stop` aborts (a
+ * pending read is cancelled then, so nothing keeps zot waiting on a stdin the program holds open).
+ */
+export async function* readClaudeInput(input: ReadableStream<Uint8Array>, stop?: AbortSignal): AsyncGenerator<ClaudeInputRead> {
   const lines: ClaudeInputRead[] = [];
   let number = 0;
   const splitter = new LineSplitter(
@@ -26,12 +32,15 @@ export async function* readClaudeInput(input: ReadableStream<Uint8Array>): Async
       number++;
       if (text.trim() !== "") lines.push(readLine(text, number));
     },
-    (bytes) => {
+    (bytes, head) => {
       number++;
-      lines.push({ ok: false, problem: `line ${number} is ${bytes} bytes, over the ${MAX_LINE_BYTES} zot reads; skipped` });
+      const prompt = /^\s*\{\s*"type"\s*:\s*"user"/.test(head);
+      lines.push({ ok: false, problem: `line ${number} is ${bytes} bytes, over the ${MAX_LINE_BYTES} zot reads; skipped`, prompt });
     },
   );
   const reader = input.getReader();
+  const cancel = () => reader.cancel().catch(() => {});
+  stop?.addEventListener("abort", cancel, { once: true });
   try {
     for (;;) {
       const chunk = await reader.read();
@@ -42,7 +51,8 @@ export async function* readClaudeInput(input: ReadableStream<Uint8Array>): Async
     splitter.end();
     while (lines.length > 0) yield lines.shift() as ClaudeInputRead;
   } finally {
-    reader.cancel().catch(() => {});
+    stop?.removeEventListener("abort", cancel);
+    cancel();
   }
 }
 
@@ -60,6 +70,7 @@ function readLine(text: string, number: number): ClaudeInputRead {
   const where = issue.path?.map((step) => String(step.key)).join(".");
   return {
     ok: false,
+    prompt: type === '"user"',
     problem:
       type === undefined || !["user", "control_request", "control_response", "control_cancel_request", "keep_alive"].includes(JSON.parse(type))
         ? `line ${number} has type ${type ?? "(none)"}; zot reads user, control_request, control_response, control_cancel_request and keep_alive lines; skipped`

@@ -43,6 +43,8 @@ export class ClaudeRun {
   /** the calls of the run as Claude Code names them, by id, for the result's permission_denials */
   private readonly calls = new Map<string, { tool_name: string; tool_input: Record<string, unknown> }>();
   private readonly denials: ClaudeResultLine["permission_denials"] = [];
+  /** the tool calls shown whose result has not been */
+  private readonly unanswered = new Set<string>();
 
   constructor(private readonly options: ClaudeRunOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -51,12 +53,28 @@ export class ClaudeRun {
   }
 
   /** Claude Code's first line: the session, the working directory, the model and the tools. */
-  init(context: Pick<ClaudeInitLine, "cwd" | "tools" | "mcp_servers" | "permissionMode">): ClaudeInitLine {
-    return { type: "system", subtype: "init", uuid: crypto.randomUUID(), session_id: this.options.sessionId, model: this.options.model, ...context };
+  init(context: Pick<ClaudeInitLine, "cwd" | "tools" | "mcp_servers" | "permissionMode" | "slash_commands" | "skills">): ClaudeInitLine {
+    return { type: "system", subtype: "init", uuid: crypto.randomUUID(), session_id: this.options.sessionId, model: this.options.model, ...context, output_style: "default", plugins: [] };
   }
 
-  /** Takes one event, in order; returns the line it completes (a model call's assistant message, a tool result), if any. */
-  add(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
+  /**
+   * Takes one event, in order; returns the lines it completes: a model call's assistant message, a
+   * tool result, and at the turn's end a result for each call that never got one (an interrupt
+   * stopped it), so every tool_use has its tool_result as in Claude Code.
+   */
+  add(event: AgentEvent): (ClaudeAssistantLine | ClaudeUserLine)[] {
+    // A turn that stops for its tool calls goes on with their results; any other stop is the end.
+    if (event.type === "turn_end" && event.stop !== "tool_use") {
+      this.stopReason = event.stop;
+      const unanswered = [...this.unanswered].map((id) => this.toolResult(id, "the turn ended before this call ran", true));
+      this.unanswered.clear();
+      return unanswered;
+    }
+    const line = this.line(event);
+    return line ? [line] : [];
+  }
+
+  private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
     this.printed.add(event);
     switch (event.type) {
       case "assistant_start":
@@ -81,21 +99,16 @@ export class ClaudeRun {
         if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
         this.callStarted = undefined;
         return this.assistant(event);
+      case "turn_end":
+        this.stopReason = event.stop;
+        return undefined;
       case "tool_result": {
         // A call the chain refused (a rule, a hook, the confirmation gate) is a permission denial.
         const call = this.calls.get(event.id);
         if (event.status === "blocked" && call) this.denials.push({ tool_name: call.tool_name, tool_use_id: event.id, tool_input: call.tool_input });
-        return {
-          type: "user",
-          uuid: crypto.randomUUID(),
-          message: { role: "user", content: [{ type: "tool_result", tool_use_id: event.id, content: resultContent(event.content), is_error: event.is_error }] },
-          parent_tool_use_id: null,
-          session_id: this.options.sessionId,
-        };
+        this.unanswered.delete(event.id);
+        return this.toolResult(event.id, resultContent(event.content), event.is_error);
       }
-      case "turn_end":
-        this.stopReason = event.stop;
-        return undefined;
       default:
         return undefined;
     }
@@ -106,7 +119,7 @@ export class ClaudeRun {
    * no `result` (as Claude Code: `jq -r .result` never prints an error as if it were the answer)
    * and the failure in `errors`.
    */
-  result(outcome: UnitOutcome): ClaudeResultLine {
+  result(outcome: UnitOutcome, interruptedBecause?: string): ClaudeResultLine {
     const cost = Math.max(0, this.cost - this.options.costBefore);
     const subtype = outcome.status === "ok" ? "success" : outcome.status === "error" && outcome.code === "max_steps" ? "error_max_turns" : "error_during_execution";
     return {
@@ -117,7 +130,7 @@ export class ClaudeRun {
       duration_ms: Math.round(this.now() - this.started),
       duration_api_ms: Math.round(this.apiMs),
       num_turns: this.turns,
-      ...(outcome.status === "ok" ? { result: this.printed.text() } : { errors: [failure(outcome)] }),
+      ...(outcome.status === "ok" ? { result: this.printed.text() } : { errors: [outcome.status === "aborted" && interruptedBecause ? interruptedBecause : failure(outcome)] }),
       stop_reason: this.stopReason,
       session_id: this.options.sessionId,
       total_cost_usd: cost,
@@ -135,12 +148,23 @@ export class ClaudeRun {
     };
   }
 
+  private toolResult(id: string, content: ClaudeUserLine["message"]["content"][number]["content"], isError: boolean): ClaudeUserLine {
+    return {
+      type: "user",
+      uuid: crypto.randomUUID(),
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+      parent_tool_use_id: null,
+      session_id: this.options.sessionId,
+    };
+  }
+
   private assistant(event: Extract<AgentEvent, { type: "assistant_message" }>): ClaudeAssistantLine {
     const content = event.content.flatMap((block): ClaudeAssistantLine["message"]["content"] => {
       if (block.type === "text") return [{ type: "text", text: block.text }];
       if (block.type === "tool_call") {
         const call = this.options.claudeCall(block.name, block.args);
         this.calls.set(block.id, call);
+        this.unanswered.add(block.id);
         return [{ type: "tool_use", id: block.id, name: call.tool_name, input: call.tool_input }];
       }
       return [];

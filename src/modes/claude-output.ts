@@ -68,8 +68,8 @@ export function followClaudeRun(
   const off = conversation.onEvent(
     (event) => {
       if (partial && write) for (const line of partial.add(event)) write(line);
-      const line = run.add(event);
-      if (line && write) write(line);
+      const lines = run.add(event);
+      if (write) for (const line of lines) write(line);
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
       else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     },
@@ -86,5 +86,7 @@ export function claudeInit(conversation: Conversation, run: ClaudeRun, toolNames
     tools: conversation.offeredTools().flatMap((tool) => toolNames(tool.name)),
     mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
     permissionMode,
+    slash_commands: conversation.commands.list().map((command) => command.name),
+    skills: conversation.skills.map((skill) => skill.name),
   });
 }

@@ -27,6 +27,8 @@ export interface ClaudeStreamOptions {
   partial: boolean;
   /** Claude Code's name for how this run confirms tool calls */
   permissionMode(): string;
+  /** the model the run started on (set_model's "default") */
+  startModel: string;
   /** the answer to `initialize` (the first one was answered before the conversation opened) */
   initializeAnswer(): Record<string, unknown>;
   /** aborted on SIGINT/SIGTERM: the running prompt ends, the rest are dropped */
@@ -40,6 +42,8 @@ export class ClaudeStream {
   private answering: Promise<void> = Promise.resolve();
   private initSent = false;
   private stopped = false;
+  /** why the running prompt was interrupted by the program's answer (canUseTool's interrupt), for its result */
+  private interruptedBecause: string | undefined;
 
   constructor(
     private readonly conversation: Conversation,
@@ -78,7 +82,12 @@ export class ClaudeStream {
   }
 
   private take(read: ClaudeInputRead): void {
-    if (!read.ok) return this.options.log(`stream-json: ${read.problem}`);
+    if (!read.ok) {
+      this.options.log(`stream-json: ${read.problem}`);
+      // A prompt zot could not read still gets its result: the program may be waiting for one.
+      if (read.prompt) this.queue(() => this.refuse(`zot could not read this user message: ${read.problem}`));
+      return;
+    }
     const { line } = read;
     switch (line.type) {
       case "user":
@@ -100,10 +109,15 @@ export class ClaudeStream {
     const input = promptOf(message);
     if ("problem" in input) {
       this.options.log(`stream-json: ${input.problem}`);
-      this.answering = this.answering.then(() => this.refuse(input.problem));
+      this.queue(() => this.refuse(input.problem));
       return;
     }
-    this.answering = this.answering.then(() => this.answer(input));
+    this.queue(() => this.answer(input));
+  }
+
+  /** Runs `work` after what was queued before it; what one piece throws is said and stops none after it. */
+  private queue(work: () => Promise<void>): void {
+    this.answering = this.answering.then(work).catch((error: unknown) => this.options.log(`stream-json: a prompt failed: ${errorText(error)}`));
   }
 
   private async answer(input: ConversationPrompt): Promise<void> {
@@ -112,6 +126,7 @@ export class ClaudeStream {
     const { run, off } = followClaudeRun(conversation, { ...options, write: (line) => this.writer.write(line) });
     this.sendInit(run);
     let outcome: UnitOutcome;
+    this.interruptedBecause = undefined;
     try {
       outcome = await conversation.submit(input);
     } catch (error) {
@@ -119,7 +134,13 @@ export class ClaudeStream {
     } finally {
       off();
     }
-    this.writer.write(run.result(outcome));
+    this.writer.write(run.result(outcome, this.interruptedBecause));
+  }
+
+  /** Ends the running prompt because the program said so (a canUseTool deny with interrupt); its result says why. */
+  interrupt(reason: string): void {
+    this.interruptedBecause = reason;
+    this.conversation.abort(reason);
   }
 
   /** A message zot cannot take still gets its result line, so the program is not left waiting. */
@@ -151,16 +172,24 @@ export class ClaudeStream {
   private async serveRequest(request: ClaudeControlRequest["request"]): Promise<Record<string, unknown>> {
     const { conversation } = this;
     switch (request.subtype) {
-      case "initialize":
-        // The first one configured the run before it started; a later one cannot change it.
+      case "initialize": {
+        // The first line configured the run before it started; a later one cannot change it.
+        const configures = ["hooks", "sdkMcpServers", "mcpServers", "systemPrompt", "appendSystemPrompt", "agents"].filter((key) => {
+          const value = request[key];
+          return value !== undefined && value !== null && !(Array.isArray(value) && value.every((part) => part === "")) && !(typeof value === "object" && Object.keys(value).length === 0);
+        });
+        if (configures.length > 0) {
+          throw new Error(`zot takes initialize's ${configures.join(", ")} only as the first line, before any prompt; this run started without them`);
+        }
         return this.options.initializeAnswer();
+      }
       case "interrupt":
         conversation.abort("interrupted");
         return {};
       case "set_model": {
         const { model } = v.parse(SetModelRequest, request);
-        if (model === undefined || model === null || model === "default") throw new Error("zot keeps the model it has when none is named; name one (zot --list-models)");
-        await conversation.setModel(model);
+        // None, or "default": the model the run started on.
+        await conversation.setModel(model === undefined || model === null || model === "default" ? this.options.startModel : model);
         return {};
       }
       case "set_permission_mode":
@@ -202,7 +231,7 @@ const SERVED = ["initialize", "interrupt", "set_model", "set_permission_mode", "
 /** A user message as zot's prompt: its text blocks joined, its base64 images attached. */
 function promptOf(message: ClaudeUserInput): ConversationPrompt | { problem: string } {
   const { content } = message.message;
-  if (typeof content === "string") return { text: content };
+  if (typeof content === "string") return content.trim() === "" ? { problem: "a user message with no text is no prompt" } : { text: content };
   const texts: string[] = [];
   const images: { mime_type: string; data: string }[] = [];
   for (const block of content) {
@@ -210,7 +239,9 @@ function promptOf(message: ClaudeUserInput): ConversationPrompt | { problem: str
     else if (block.type === "image" && isBase64Image(block)) images.push({ mime_type: block.source.media_type, data: block.source.data });
     else return { problem: `a user message's "${block.type}" block is not something zot takes as a prompt (text, and base64 images, are)` };
   }
-  return { text: texts.join("\n\n"), ...(images.length > 0 ? { images } : {}) };
+  const text = texts.join("\n\n");
+  if (text.trim() === "" && images.length === 0) return { problem: "a user message with no text is no prompt" };
+  return { text, ...(images.length > 0 ? { images } : {}) };
 }
 
 function isBase64Image(block: { type: string }): block is { type: "image"; source: { type: "base64"; media_type: string; data: string } } {

@@ -73,6 +73,10 @@ export const InitializeRequest = v.looseObject({
   hooks: v.optional(v.nullable(v.record(v.string(), v.array(HookMatcher)))),
   /** servers that live in the program (`createSdkMcpServer`), reached with `mcp_message` */
   sdkMcpServers: v.optional(v.array(v.string())),
+  /** other servers, shaped as .mcp.json's `mcpServers` (the SDK's `mcpServersDelivery: "initialize"`) */
+  mcpServers: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  /** subagents: zot has none, and says so */
+  agents: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
   /** replaces the system prompt; the SDK sends [""] when its option is not given */
   systemPrompt: v.optional(v.union([v.string(), v.array(v.string())])),
   appendSystemPrompt: v.optional(v.string()),

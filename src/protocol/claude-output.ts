@@ -35,6 +35,14 @@ export const ClaudeInitLine = v.object({
   model: v.string(),
   /** default (calls are confirmed), acceptEdits, dontAsk, or bypassPermissions (zot's own default) */
   permissionMode: v.string(),
+  /** the slash commands a prompt may start with (the extensions', the MCP prompts, the Markdown commands), without their slash */
+  slash_commands: v.array(v.string()),
+  /** the skills the model is offered */
+  skills: v.array(v.string()),
+  /** zot has no output styles: always "default" */
+  output_style: v.literal("default"),
+  /** zot has no plugins: always empty */
+  plugins: v.array(v.never()),
 });
 
 export const ClaudeAssistantLine = v.object({

@@ -21,6 +21,8 @@ export interface ProviderWish {
   apiKey?: string;
   baseUrl?: string;
   script?: string;
+  /** the demo is no answer here (a program driving zot would take it for the model's): why, for the error */
+  noDemo?: string;
 }
 
 /** A provider name from the user, checked: a UsageError names the valid ones. */
@@ -61,6 +63,11 @@ export function pickProvider(
   }
   if (options.baseUrl !== undefined) {
     throw new UsageError("--base-url needs a provider and no API key says which; pass --provider anthropic, openai or ollama");
+  }
+  if (options.noDemo) {
+    throw new UsageError(
+      `no API key found, and ${options.noDemo} does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, pass --api-key or --provider ollama, or --provider scripted --script <file> to play turns`,
+    );
   }
   notes.push(
     "no API key found, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.",

@@ -55,6 +55,8 @@ export interface RuntimeOptions {
   extensions?: { explicit: string[]; noDiscovery: boolean };
   /** `--mcp-config` (read) and `--strict-mcp-config`: MCP servers for this run, ahead of the files' (or instead) */
   mcp?: { configs: FlagMcpConfig[]; strict: boolean; host?: HostServers };
+  /** no built-in demo when no key is found: a UsageError instead, naming the run (a program driving zot) */
+  noDemo?: string;
   /** the hooks the program running zot registered (the Claude Agent SDK's), beside the settings files' */
   hostedHooks?: SettingsHook[];
   /**

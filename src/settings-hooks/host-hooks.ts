@@ -17,7 +17,12 @@ export interface RegisteredHooks {
 
 const SOURCE: SettingsSource = { file: "", label: "the program's hooks", scope: "user" };
 
-export function hostHooks(registered: RegisteredHooks, call: HostHookCall): { hooks: SettingsHook[]; warnings: string[] } {
+/**
+ * `gone`: why the program can no longer answer (it closed stdin), or undefined while it can. Its
+ * guards then hold: a PreToolUse hook refuses the call and a UserPromptSubmit hook the prompt, as
+ * a command hook that exits 2 would; its other hooks do nothing.
+ */
+export function hostHooks(registered: RegisteredHooks, call: HostHookCall, gone: () => string | undefined = () => undefined): { hooks: SettingsHook[]; warnings: string[] } {
   const hooks: SettingsHook[] = [];
   const warnings: string[] = [];
   for (const [event, groups] of Object.entries(registered)) {
@@ -36,7 +41,21 @@ export function hostHooks(registered: RegisteredHooks, call: HostHookCall): { ho
         hooks.push({
           event,
           matcher,
-          handler: { type: "callback", id, call: (input, signal) => call(id, input, signal) },
+          handler: {
+            type: "callback",
+            id,
+            call: async (input, signal) => {
+              const before = gone();
+              if (before) return whenGone(event, before);
+              try {
+                return await call(id, input, signal);
+              } catch (error) {
+                const why = gone();
+                if (why) return whenGone(event, why);
+                throw error;
+              }
+            },
+          },
           timeoutMs: seconds * 1000,
           source: SOURCE,
           at: `hooks.${event}[${g}]`,
@@ -45,4 +64,12 @@ export function hostHooks(registered: RegisteredHooks, call: HostHookCall): { ho
     });
   }
   return { hooks, warnings };
+}
+
+/** A hook's answer when the program that registered it can no longer answer. */
+function whenGone(event: string, why: string): Record<string, unknown> {
+  const reason = `the program whose ${event} hook guards this cannot answer (${why})`;
+  if (event === "PreToolUse") return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } };
+  if (event === "UserPromptSubmit") return { decision: "block", reason };
+  return {};
 }

@@ -309,4 +309,34 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       await mock.stop();
     }
   });
+
+  test("canUseTool's deny with interrupt ends the turn: the refusal is a permission denial, every tool_use gets its result, the result says the program's reason", async () => {
+    const mock = startMockLlm([
+      {
+        tool_calls: [
+          { id: "toolu_1", name: "bash", args: { command: "touch first.txt" } },
+          { id: "toolu_2", name: "bash", args: { command: "touch second.txt" } },
+        ],
+      },
+      { text: "never" },
+    ]);
+    try {
+      const run = await runSdk(
+        `const canUseTool = async () => ({ behavior: "deny", message: "stop everything", interrupt: true });
+         const seen = [];
+         for await (const m of query({ prompt: "go", options: { ...options, canUseTool } })) seen.push(m);
+         out(seen);`,
+        mock,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      const seen = run.out as any[];
+      const results = seen.filter((m) => m.type === "user").map((m) => m.message.content[0].tool_use_id);
+      expect(results).toEqual(["toolu_1", "toolu_2"]);
+      expect(seen.at(-1)).toMatchObject({ type: "result", is_error: true, errors: ["stop everything"], permission_denials: [{ tool_name: "Bash", tool_use_id: "toolu_1" }] });
+      expect(existsSync(join(run.cwd, "first.txt")) || existsSync(join(run.cwd, "second.txt"))).toBe(false);
+      expect(mock.requests).toHaveLength(1);
+    } finally {
+      await mock.stop();
+    }
+  });
 });

@@ -6,7 +6,9 @@ import * as v from "valibot";
 import { ClaudeControlRequest, ClaudeControlResponse } from "../../src/protocol/claude-control.ts";
 import { ClaudeOutputLine } from "../../src/protocol/claude-output.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { cleanEnv, ndjson, ROOT, tempDir, ZOT, zot } from "../support/zot.ts";
+
+const MISBEHAVING = `${ROOT}/test/fixtures/mcp/misbehaving-server.mjs`;
 
 const STREAM = ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
 const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
@@ -54,9 +56,11 @@ test("bad lines are said on stderr and skipped, an unknown request gets an error
     expect(responses["r-3"]).toMatchObject({ subtype: "error", error: expect.stringContaining("no-such-model") });
     expect(responses["r-4"]).toEqual({ subtype: "success", request_id: "r-4", response: { mcpServers: [] } });
     const results = lines.filter((l) => l.type === "result");
-    expect(results.map((r) => r.is_error)).toEqual([true, false]);
-    expect(results[0].errors).toEqual(['a user message\'s "document" block is not something zot takes as a prompt (text, and base64 images, are)']);
-    expect(results[1].result).toBe("Still here.");
+    // Each user message gets its result, in order: one zot could not read, one it cannot take, one answered.
+    expect(results.map((r) => r.is_error)).toEqual([true, true, false]);
+    expect(results[0].errors[0]).toStartWith("zot could not read this user message: line 4 (user) is not as Claude Code's protocol says at message.role");
+    expect(results[1].errors).toEqual(['a user message\'s "document" block is not something zot takes as a prompt (text, and base64 images, are)']);
+    expect(results[2].result).toBe("Still here.");
     expect(mock.requests).toHaveLength(1);
     expect(run.stderr).toContain("zot: stream-json: line 2 is not JSON");
     expect(run.stderr).toContain('zot: stream-json: line 3 has type "bogus"; zot reads user, control_request, control_response, control_cancel_request and keep_alive lines; skipped');
@@ -112,5 +116,77 @@ test("the mode's flags: stream-json out, no prompt on the command line, stdio th
   for (const [args, message] of cases) {
     const run = await zot(args, { home, stdin: "" });
     expect({ args, code: run.code, stderr: run.stderr.trim().split("\n")[0] }).toEqual({ args, code: 2, stderr: message });
+  }
+});
+
+test("once stdin closed, the program's PreToolUse hook can no longer answer: the call it guards is refused, not let through", async () => {
+  const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "touch unguarded.txt" } }] }, { text: "Refused." }]);
+  const cwd = tempDir("zot-cs-gone-");
+  try {
+    const hooks = { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["h0"] }], PostToolUse: [{ hookCallbackIds: ["h1"] }] };
+    const run = await zot([...anthropic(mock), ...STREAM], { cwd, stdin: input(request("i", { subtype: "initialize", hooks }), user("go")) });
+    expect(run.code).toBe(0);
+    expect(await Bun.file(`${cwd}/unguarded.txt`).exists()).toBe(false);
+    expect(protocolLines(run.stdout).at(-1)).toMatchObject({ type: "result", result: "Refused.", permission_denials: [{ tool_name: "Bash", tool_use_id: "toolu_1" }] });
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("the program whose PreToolUse hook guards this cannot answer (the program closed stdin)");
+    // Its other hooks do nothing then, without a word.
+    expect(run.stderr).toBe("");
+  } finally {
+    await mock.stop();
+  }
+});
+
+test("an initialize after the run started cannot configure it: one with hooks is refused, a bare one is answered", async () => {
+  const mock = startMockLlm([{ text: "One." }]);
+  try {
+    const run = await zot([...anthropic(mock), ...STREAM], {
+      stdin: input(user("one"), request("late", { subtype: "initialize", hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["h0"] }] } }), request("bare", { subtype: "initialize" })),
+    });
+    expect(run.code).toBe(0);
+    const responses = Object.fromEntries(protocolLines(run.stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+    expect(responses.late).toEqual({ subtype: "error", request_id: "late", error: "zot takes initialize's hooks only as the first line, before any prompt; this run started without them" });
+    expect(responses.bare.subtype).toBe("success");
+  } finally {
+    await mock.stop();
+  }
+});
+
+test("no API key: a program gets an error, not the demo's answer; a failed start exits though the program keeps stdin open", async () => {
+  const proc = Bun.spawn([ZOT, ...STREAM], {
+    cwd: tempDir("zot-cs-nokey-"),
+    env: cleanEnv(tempDir("zot-cs-nokey-home-"), { HOME: tempDir("zot-cs-nokey-user-") }),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  proc.stdin.write(`${request("i", { subtype: "initialize" })}\n${user("hello")}\n`);
+  proc.stdin.flush();
+  // stdin stays open: zot must still exit.
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  proc.stdin.end();
+  expect(code).toBe(2);
+  const lines = protocolLines(stdout);
+  const message =
+    "no API key found, and a program driving zot (--input-format stream-json) does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, pass --api-key or --provider ollama, or --provider scripted --script <file> to play turns";
+  expect(lines[0]).toEqual({ type: "control_response", response: { subtype: "error", request_id: "i", error: message } });
+  expect(lines[1]).toMatchObject({ type: "result", is_error: true, errors: [message] });
+  expect(stderr).toContain(message);
+});
+
+test("the program's subagents are said to be not run; its MCP servers sent in initialize start as --mcp-config's", async () => {
+  const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "mcp__odd__ok", args: { text: "hi" } }] }, { text: "Done." }]);
+  try {
+    const servers = { odd: { command: "node", args: [MISBEHAVING] } };
+    const run = await zot([...anthropic(mock), ...STREAM, "--await-initialize"], {
+      stdin: input(request("i", { subtype: "initialize", mcpServers: servers, agents: { reviewer: { description: "reviews", prompt: "review" } } }), user("go")),
+    });
+    expect(run.code).toBe(0);
+    const lines = protocolLines(run.stdout);
+    expect(lines[0].response).toMatchObject({ subtype: "success", response: { mcp_servers_applied: true } });
+    expect(lines.find((l) => l.type === "system").mcp_servers).toEqual([{ name: "odd", status: "connected" }]);
+    expect(lines.find((l) => l.type === "user").message.content[0]).toMatchObject({ tool_use_id: "toolu_1", content: "ok: hi", is_error: false });
+    expect(run.stderr).toContain("zot: the program's subagents (reviewer) are not run: zot has no subagents");
+  } finally {
+    await mock.stop();
   }
 });
