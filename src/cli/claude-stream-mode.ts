@@ -6,6 +6,8 @@
 // came is answered with it first, so the SDK's query() rejects with zot's sentence.
 import type { Confirmer, Conversation, RuntimeOptions } from "../conversation/conversation.ts";
 import type { ClaudeControlChannel } from "../modes/claude-control-channel.ts";
+import type { ClaudeInputRead } from "../modes/claude-input.ts";
+import type { ClaudeControlRequest } from "../protocol/claude-control.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { SettingsHook } from "../settings-hooks/settings-file.ts";
 import { UsageError } from "../config/usage-error.ts";
@@ -32,6 +34,9 @@ export function checkClaudeStreamFlags(flags: Flags, positionals: string[]): voi
   const promptTool = str(flags, "permission-prompt-tool");
   if (promptTool !== undefined && promptTool !== "stdio") {
     throw new UsageError(`--permission-prompt-tool ${promptTool}: zot asks the program driving it (stdio, the Claude Agent SDK's canUseTool); an MCP tool cannot answer zot's confirmations`);
+  }
+  if (str(flags, "provider") === "scripted" && str(flags, "script") === undefined) {
+    throw new UsageError("--provider scripted plays turns from --script <file>; without one it is the built-in demo, which a program driving zot (--input-format stream-json) does not get");
   }
   if (flags.resume === true) throw new UsageError("--input-format stream-json cannot ask which session to resume; pass --resume <id>, --continue or --session <id>");
 }
@@ -61,12 +66,24 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
   try {
     for (const note of ownChildProcesses()) log(note);
     const lines = readClaudeInput(Bun.stdin.stream(), stopInput.signal);
-    // The program's initialize comes first (the SDK writes it before any prompt); a program that
-    // sends a prompt first gets the run the flags describe.
-    const head = await lines.next();
-    if (head.done) return EXIT.ok;
-    const first = head.value;
-    const initialize = first.ok && first.line.type === "control_request" && first.line.request.subtype === "initialize" ? first.line : undefined;
+    // The program's initialize comes before its first prompt (the SDK writes it first); what comes
+    // before it (a keep_alive, a line zot cannot read) waits for the run, and a program that sends
+    // a prompt or another request first gets the run the flags describe.
+    const early: ClaudeInputRead[] = [];
+    let initialize: ClaudeControlRequest | undefined;
+    for (;;) {
+      const next = await lines.next();
+      if (next.done) break;
+      const read = next.value;
+      if (read.ok && read.line.type === "control_request" && read.line.request.subtype === "initialize") {
+        initialize = read.line;
+        break;
+      }
+      early.push(read);
+      const settles = !read.ok ? !read.prompt : read.line.type === "keep_alive" || read.line.type === "control_cancel_request" || read.line.type === "control_response";
+      if (!settles) break;
+    }
+    if (!initialize && early.length === 0) return EXIT.ok;
     const answerInitialize = (response: { subtype: "success"; response: Record<string, unknown> } | { subtype: "error"; error: string }) => {
       if (initialize) writer.write({ type: "control_response", response: { ...response, request_id: initialize.request_id } });
     };
@@ -95,14 +112,12 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           appendSystemPrompt: [...(runtimeOptions.appendSystemPrompt ?? []), ...setup.appendSystemPrompt],
           mcp: setup.hostedServers(runtimeOptions.mcp ?? { configs: [], strict: false }),
           ...(setup.hooks.length > 0 ? { hostedHooks: setup.hooks } : {}),
-          // --permission-prompt-tool stdio: the program's canUseTool is asked before each call (but
-          // reads inside the working directory), as Claude Code's default mode asks it.
-          ...(promptTool
-            ? {
-                confirmer: (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ answer: "no" as const })),
-                noYolo: permissionFlags(flags).confirming ?? true,
-              }
-            : {}),
+          // Claude Code's default permission mode unless the flags choose another: a call no rule
+          // allows (reads inside the working directory aside) is put to the program's canUseTool
+          // (--permission-prompt-tool stdio), or refused when it gave none, as Claude Code does.
+          noYolo: permissionFlags(flags).confirming ?? true,
+          ...(permissionFlags(flags).confirming === undefined ? { confirmingFlag: PROGRAM_DEFAULT_MODE } : {}),
+          ...(promptTool ? { confirmer: (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ answer: "no" as const })) } : {}),
         },
         { busy: "queue", log, wording: { turn: "call interrupt() or wait for the prompt's result", operation: "ask again once that has answered" } },
       );
@@ -110,7 +125,11 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
       const claudeCall = (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name));
       if (promptTool) {
         const { canUseToolConfirmer } = await import("../modes/claude-can-use-tool.ts");
-        ask = canUseToolConfirmer(channel, claudeCall, { interrupt: (reason) => (stream ? stream.interrupt(reason) : conversation.abort(reason)), log });
+        ask = canUseToolConfirmer(channel, claudeCall, {
+          interruptAfter: (callId, reason) => stream?.interruptAfter(callId, reason),
+          waiting: (asked) => stream?.setState(asked ? "requires_action" : "running"),
+          log,
+        });
       }
       for (const note of [...setup.notes, ...conversation.startupNotes]) log(note);
       startupOver();
@@ -142,7 +161,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           interrupt: interrupt.signal,
           log,
         });
-        const end = await stream.serve(input, initialize ? undefined : first);
+        const end = await stream.serve(input, early);
         return end === "closed" ? EXIT.ok : EXIT.interrupted;
       } finally {
         await conversation.dispose();
@@ -212,6 +231,9 @@ async function readInitialize(request: Record<string, unknown> | undefined, chan
 }
 
 type McpFlags = NonNullable<RuntimeOptions["mcp"]>;
+
+/** How the model is told why a call was refused when the program chose no permission mode. */
+const PROGRAM_DEFAULT_MODE = "Claude Code's default permission mode, which the program driving zot runs in; it gave no canUseTool to ask";
 
 interface RunSetup {
   /** the program's system prompt, replacing zot's */

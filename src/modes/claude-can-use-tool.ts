@@ -15,11 +15,18 @@ import type { ClaudeControlChannel } from "./claude-control-channel.ts";
 export function canUseToolConfirmer(
   channel: ClaudeControlChannel,
   claudeCall: ClaudeCallOf,
-  hooks: { interrupt(reason: string): void; log(message: string): void },
+  hooks: {
+    /** ends the turn once the refused call's result is recorded */
+    interruptAfter(callId: string, reason: string): void;
+    /** the program is asked (true) or has answered (false) */
+    waiting(asked: boolean): void;
+    log(message: string): void;
+  },
 ): Confirmer {
   return async (request, signal): Promise<ConfirmAnswer> => {
     const call = claudeCall(request.tool, request.args);
     let answer: PermissionAnswer;
+    hooks.waiting(true);
     try {
       answer = await channel.request(
         {
@@ -37,10 +44,11 @@ export function canUseToolConfirmer(
       const reason = errorText(error);
       if (!signal.aborted) hooks.log(`stream-json: can_use_tool for ${call.tool_name}: ${reason}; the call is refused`);
       return { answer: "no", reason };
+    } finally {
+      hooks.waiting(false);
     }
     if (answer.behavior === "deny") {
-      // After the refusal is recorded (a permission denial), not before: the turn then ends.
-      if (answer.interrupt) setTimeout(() => hooks.interrupt(answer.message || "the program's canUseTool interrupted the turn"), 0);
+      if (answer.interrupt) hooks.interruptAfter(request.id, answer.message || "the program's canUseTool interrupted the turn");
       return { answer: "no", ...(answer.message ? { reason: answer.message } : {}) };
     }
     if (answer.updatedInput !== undefined && !sameJson(answer.updatedInput, call.tool_input)) {

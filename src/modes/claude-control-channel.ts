@@ -83,7 +83,8 @@ export class ClaudeControlChannel {
 
   /** The program can answer no more (`why`: it closed stdin, zot is stopping). */
   close(why: string): void {
-    this.closed = why;
+    // The first reason stays: it is why.
+    this.closed ??= why;
     for (const [requestId, waiting] of [...this.waiting]) {
       this.waiting.delete(requestId);
       waiting.reject(new Error(`${why}, so it cannot answer ${waiting.subtype}`));

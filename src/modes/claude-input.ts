@@ -16,6 +16,9 @@ export type ClaudeInputRead =
   /** `prompt`: the line was a user message, which still gets its (error) result */
   | { ok: false; problem: string; prompt?: boolean };
 
+/** A line that starts as a user message does (`{"type":"user"`), whatever follows. */
+const STARTS_AS_USER = /^\s*\{\s*"type"\s*:\s*"user"/;
+
 /** A line longer than this is skipped (a prompt with images fits many times over). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -34,7 +37,7 @@ export async function* readClaudeInput(input: ReadableStream<Uint8Array>, stop?:
     },
     (bytes, head) => {
       number++;
-      const prompt = /^\s*\{\s*"type"\s*:\s*"user"/.test(head);
+      const prompt = STARTS_AS_USER.test(head);
       lines.push({ ok: false, problem: `line ${number} is ${bytes} bytes, over the ${MAX_LINE_BYTES} zot reads; skipped`, prompt });
     },
   );
@@ -61,7 +64,8 @@ function readLine(text: string, number: number): ClaudeInputRead {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: `line ${number} is not JSON (${errorText(error)}); skipped` };
+    // A user message cut short still gets its result.
+    return { ok: false, problem: `line ${number} is not JSON (${errorText(error)}); skipped`, prompt: STARTS_AS_USER.test(text) };
   }
   const read = v.safeParse(ClaudeInputLine, data);
   if (read.success) return { ok: true, line: read.output };
@@ -110,6 +114,8 @@ export function pumpClaudeInput(lines: AsyncIterator<ClaudeInputRead>, channel: 
       waiting.push({ ok: false, problem: `stdin could not be read: ${errorText(error)}` });
     } finally {
       ended = true;
+      // Nobody can answer zot's requests any more, those of a run still starting included.
+      channel.close("the program closed stdin");
       poke();
     }
   })();

@@ -44,7 +44,7 @@ export class ClaudeRun {
   private readonly calls = new Map<string, { tool_name: string; tool_input: Record<string, unknown> }>();
   private readonly denials: ClaudeResultLine["permission_denials"] = [];
   /** the tool calls shown whose result has not been */
-  private readonly unanswered = new Set<string>();
+  private readonly shownCalls = new Set<string>();
 
   constructor(private readonly options: ClaudeRunOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -57,21 +57,20 @@ export class ClaudeRun {
     return { type: "system", subtype: "init", uuid: crypto.randomUUID(), session_id: this.options.sessionId, model: this.options.model, ...context, output_style: "default", plugins: [] };
   }
 
-  /**
-   * Takes one event, in order; returns the lines it completes: a model call's assistant message, a
-   * tool result, and at the turn's end a result for each call that never got one (an interrupt
-   * stopped it), so every tool_use has its tool_result as in Claude Code.
-   */
+  /** Takes one event, in order; returns the lines it completes: a model call's assistant message, a tool result. */
   add(event: AgentEvent): (ClaudeAssistantLine | ClaudeUserLine)[] {
-    // A turn that stops for its tool calls goes on with their results; any other stop is the end.
-    if (event.type === "turn_end" && event.stop !== "tool_use") {
-      this.stopReason = event.stop;
-      const unanswered = [...this.unanswered].map((id) => this.toolResult(id, "the turn ended before this call ran", true));
-      this.unanswered.clear();
-      return unanswered;
-    }
     const line = this.line(event);
     return line ? [line] : [];
+  }
+
+  /**
+   * After the unit's last event, before the result: a tool result for each call shown that never
+   * got one (the prompt was interrupted before it ran), so every tool_use has its tool_result.
+   */
+  unanswered(): ClaudeUserLine[] {
+    const lines = [...this.shownCalls].map((id) => this.toolResult(id, "not run: the prompt was interrupted first", true));
+    this.shownCalls.clear();
+    return lines;
   }
 
   private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
@@ -106,7 +105,7 @@ export class ClaudeRun {
         // A call the chain refused (a rule, a hook, the confirmation gate) is a permission denial.
         const call = this.calls.get(event.id);
         if (event.status === "blocked" && call) this.denials.push({ tool_name: call.tool_name, tool_use_id: event.id, tool_input: call.tool_input });
-        this.unanswered.delete(event.id);
+        this.shownCalls.delete(event.id);
         return this.toolResult(event.id, resultContent(event.content), event.is_error);
       }
       default:
@@ -164,7 +163,7 @@ export class ClaudeRun {
       if (block.type === "tool_call") {
         const call = this.options.claudeCall(block.name, block.args);
         this.calls.set(block.id, call);
-        this.unanswered.add(block.id);
+        this.shownCalls.add(block.id);
         return [{ type: "tool_use", id: block.id, name: call.tool_name, input: call.tool_input }];
       }
       return [];

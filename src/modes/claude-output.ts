@@ -42,6 +42,7 @@ export async function runClaudeOutputMode(
   const release = streaming ? conversation.holdBack(() => writer.pressure()) : () => {};
   try {
     const outcome = await submitOnce(conversation, input, signal);
+    if (streaming) for (const line of run.unanswered()) writer.write(line);
     writer.write(run.result(outcome));
     return outcome;
   } finally {

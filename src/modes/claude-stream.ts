@@ -44,6 +44,11 @@ export class ClaudeStream {
   private stopped = false;
   /** why the running prompt was interrupted by the program's answer (canUseTool's interrupt), for its result */
   private interruptedBecause: string | undefined;
+  /** the refused call whose result ends the running prompt, and why */
+  private pendingInterrupt: { callId: string; reason: string } | undefined;
+  /** prompts sent and not yet answered */
+  private queued = 0;
+  private state: "idle" | "running" | "requires_action" = "idle";
 
   constructor(
     private readonly conversation: Conversation,
@@ -53,7 +58,7 @@ export class ClaudeStream {
   }
 
   /** Serves the lines until stdin ends (then the prompts sent are answered) or a signal stops it. */
-  async serve(lines: AsyncIterator<ClaudeInputRead>, first?: ClaudeInputRead): Promise<"closed" | "interrupted"> {
+  async serve(lines: AsyncIterator<ClaudeInputRead>, early: readonly ClaudeInputRead[] = []): Promise<"closed" | "interrupted"> {
     const { interrupt } = this.options;
     const onInterrupt = () => {
       this.stopped = true;
@@ -64,7 +69,7 @@ export class ClaudeStream {
     const stop = new Promise<IteratorResult<ClaudeInputRead>>((resolve) => interrupt.addEventListener("abort", () => resolve({ done: true, value: undefined }), { once: true }));
     const releaseHold = this.conversation.holdBack(() => this.writer.pressure());
     try {
-      if (first) this.take(first);
+      for (const read of early) this.take(read);
       while (!interrupt.aborted) {
         const pressure = this.writer.pressure();
         if (pressure) await pressure;
@@ -115,16 +120,50 @@ export class ClaudeStream {
     this.queue(() => this.answer(input));
   }
 
-  /** Runs `work` after what was queued before it; what one piece throws is said and stops none after it. */
+  /**
+   * Runs `work` after what was queued before it; what one piece throws is said and stops none after
+   * it. The session's state goes to running as the first starts, and back to idle once none is left.
+   */
   private queue(work: () => Promise<void>): void {
-    this.answering = this.answering.then(work).catch((error: unknown) => this.options.log(`stream-json: a prompt failed: ${errorText(error)}`));
+    this.queued++;
+    this.answering = this.answering
+      .then(() => {
+        this.sendInit();
+        this.setState("running");
+        return work();
+      })
+      .catch((error: unknown) => this.options.log(`stream-json: a prompt failed: ${errorText(error)}`))
+      .finally(() => {
+        if (--this.queued === 0) this.setState("idle");
+      });
+  }
+
+  /**
+   * Claude Code's `session_state_changed`: running while prompts are answered, requires_action
+   * while one waits for the program's answer (can_use_tool), idle once every prompt sent is. The
+   * SDK keeps its stdin open across its prompts, for its callbacks, while the state is not idle.
+   */
+  setState(state: "idle" | "running" | "requires_action"): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.writer.write({ type: "system", subtype: "session_state_changed", state, uuid: crypto.randomUUID(), session_id: this.conversation.session?.id ?? null });
   }
 
   private async answer(input: ConversationPrompt): Promise<void> {
     if (this.stopped) return;
     const { conversation, options } = this;
     const { run, off } = followClaudeRun(conversation, { ...options, write: (line) => this.writer.write(line) });
-    this.sendInit(run);
+    // A canUseTool deny with interrupt ends this prompt once its refusal is recorded, never a later one.
+    const offInterrupt = conversation.onEvent(
+      (event) => {
+        const pending = this.pendingInterrupt;
+        if (event.type !== "tool_result" || pending?.callId !== event.id) return;
+        this.pendingInterrupt = undefined;
+        this.interruptedBecause = pending.reason;
+        conversation.abort(pending.reason);
+      },
+      { deltas: false },
+    );
     let outcome: UnitOutcome;
     this.interruptedBecause = undefined;
     try {
@@ -133,29 +172,37 @@ export class ClaudeStream {
       outcome = { status: "command_error", message: errorText(error) };
     } finally {
       off();
+      offInterrupt();
+      this.pendingInterrupt = undefined;
     }
+    for (const line of run.unanswered()) this.writer.write(line);
     this.writer.write(run.result(outcome, this.interruptedBecause));
   }
 
-  /** Ends the running prompt because the program said so (a canUseTool deny with interrupt); its result says why. */
-  interrupt(reason: string): void {
-    this.interruptedBecause = reason;
-    this.conversation.abort(reason);
+  /**
+   * Ends the running prompt because the program said so (a canUseTool deny with interrupt), once
+   * the refused call's result is recorded (a permission denial); its result says why.
+   */
+  interruptAfter(callId: string, reason: string): void {
+    this.pendingInterrupt = { callId, reason };
   }
 
   /** A message zot cannot take still gets its result line, so the program is not left waiting. */
   private async refuse(problem: string): Promise<void> {
-    const { conversation } = this;
-    const run = new ClaudeRun({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeCall: this.options.claudeCall, costBefore: conversation.usage.cost_usd });
-    this.sendInit(run);
-    this.writer.write(run.result({ status: "command_error", message: problem }));
+    this.writer.write(this.newRun().result({ status: "command_error", message: problem }));
   }
 
   /** Claude Code's `system` init line, before the first prompt's messages. */
-  private sendInit(run: ClaudeRun): void {
+  private sendInit(): void {
     if (this.initSent) return;
     this.initSent = true;
-    this.writer.write(claudeInit(this.conversation, run, this.options.toolNames, this.options.permissionMode()));
+    this.writer.write(claudeInit(this.conversation, this.newRun(), this.options.toolNames, this.options.permissionMode()));
+  }
+
+  /** A run of the conversation as it is now, for a line that needs no events (the init line, a refused message's result). */
+  private newRun(): ClaudeRun {
+    const { conversation } = this;
+    return new ClaudeRun({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeCall: this.options.claudeCall, costBefore: conversation.usage.cost_usd });
   }
 
   /** A request of the program's, answered with a control_response. */

@@ -149,11 +149,27 @@ export const ClaudeStreamEventLine = v.object({
   event: StreamedEvent,
 });
 
-export const ClaudeOutputLine = v.variant("type", [ClaudeInitLine, ClaudeAssistantLine, ClaudeUserLine, ClaudeResultLine, ClaudeStreamEventLine]);
+/** `--input-format stream-json`: whether zot is answering prompts, waiting for the program's answer, or idle. */
+export const ClaudeSessionStateLine = v.object({
+  type: v.literal("system"),
+  subtype: v.literal("session_state_changed"),
+  state: v.picklist(["idle", "running", "requires_action"]),
+  uuid: v.string(),
+  session_id: SessionId,
+});
+
+export const ClaudeOutputLine = v.variant("type", [
+  v.variant("subtype", [ClaudeInitLine, ClaudeSessionStateLine]),
+  ClaudeAssistantLine,
+  ClaudeUserLine,
+  ClaudeResultLine,
+  ClaudeStreamEventLine,
+]);
 
 export type ClaudeInitLine = v.InferOutput<typeof ClaudeInitLine>;
 export type ClaudeAssistantLine = v.InferOutput<typeof ClaudeAssistantLine>;
 export type ClaudeUserLine = v.InferOutput<typeof ClaudeUserLine>;
 export type ClaudeResultLine = v.InferOutput<typeof ClaudeResultLine>;
 export type ClaudeStreamEventLine = v.InferOutput<typeof ClaudeStreamEventLine>;
+export type ClaudeSessionStateLine = v.InferOutput<typeof ClaudeSessionStateLine>;
 export type ClaudeOutputLine = v.InferOutput<typeof ClaudeOutputLine>;

@@ -4,7 +4,7 @@
 // initialize and the prompts on stdin and reads Claude Code's messages back. It runs under node,
 // as the SDK's users run it, against the mock LLM speaking the Anthropic wire format.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -61,18 +61,29 @@ describe("the Claude Agent SDK drives zot as claude", () => {
     try {
       const run = await runSdk(
         `const seen = [];
-         for await (const m of query({ prompt: "make a file", options })) seen.push(m);
+         for await (const m of query({ prompt: "make a file", options: { ...options, allowedTools: ["Bash"] } })) seen.push(m);
          out(seen);`,
         mock,
       );
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
       const seen = run.out as any[];
-      expect(seen.map((m) => `${m.type}${m.subtype ? `/${m.subtype}` : ""}`)).toEqual(["system/init", "assistant", "user", "assistant", "result/success"]);
-      expect(seen[0]).toMatchObject({ cwd: run.cwd, model: "claude-sonnet-4-5", permissionMode: "bypassPermissions" });
+      // The session's state around the prompt: the SDK keeps its stdin open while it is not idle.
+      expect(seen.map((m) => `${m.type}${m.subtype ? `/${m.subtype}` : ""}${m.state ? `/${m.state}` : ""}`)).toEqual([
+        "system/init",
+        "system/session_state_changed/running",
+        "assistant",
+        "user",
+        "assistant",
+        "result/success",
+        "system/session_state_changed/idle",
+      ]);
+      seen.splice(1, 1);
+      expect(seen[0]).toMatchObject({ cwd: run.cwd, model: "claude-sonnet-4-5", permissionMode: "default" });
       expect(seen[0].tools).toEqual(expect.arrayContaining(["Bash", "Read", "Edit", "Write"]));
       expect(seen[1].message.content).toEqual([{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "echo made > made.txt && echo ok" } }]);
       expect(seen[2].message.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1", content: expect.stringContaining("ok"), is_error: false });
       expect(seen[4]).toMatchObject({ result: "Made the file.", is_error: false, num_turns: 2, usage: { input_tokens: 250, output_tokens: 25 } });
+      expect(seen[seen.length - 1]).toMatchObject({ subtype: "session_state_changed", state: "idle", session_id: seen[0].session_id });
       expect(seen[4].session_id).toBe(seen[0].session_id);
       expect(readFileSync(join(run.cwd, "made.txt"), "utf8")).toBe("made\n");
       expect(mock.requests[0].body.messages[0].content.at(-1).text).toBe("make a file");
@@ -136,7 +147,7 @@ describe("the Claude Agent SDK drives zot as claude", () => {
          };
          const seen = [];
          for await (const m of query({ prompt: "go", options: { ...options, canUseTool } })) seen.push(m);
-         out({ asked, result: seen.at(-1), init: seen[0] });`,
+         out({ asked, result: seen.findLast((m) => m.type === "result"), init: seen[0] });`,
         mock,
       );
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
@@ -168,8 +179,8 @@ describe("the Claude Agent SDK drives zot as claude", () => {
            })],
          });
          const seen = [];
-         for await (const m of query({ prompt: "add 2 and 40", options: { ...options, mcpServers: { calc } } })) seen.push(m);
-         out({ calls, init: seen[0], result: seen.at(-1), toolResult: seen.find((m) => m.type === "user") });`,
+         for await (const m of query({ prompt: "add 2 and 40", options: { ...options, mcpServers: { calc }, allowedTools: ["mcp__calc__add"] } })) seen.push(m);
+         out({ calls, init: seen[0], result: seen.findLast((m) => m.type === "result"), toolResult: seen.find((m) => m.type === "user") });`,
         mock,
       );
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
@@ -210,8 +221,9 @@ describe("the Claude Agent SDK drives zot as claude", () => {
            PostToolUse: [{ hooks: [async (input) => { seen.push(["post", input.tool_name, input.tool_input.command]); return {}; }] }],
          };
          const messages = [];
-         for await (const m of query({ prompt: "tidy up", options: { ...options, hooks } })) messages.push(m);
-         out({ seen, result: messages.at(-1) });`,
+         // bypassPermissions: only the hook stands between the model and the calls.
+         for await (const m of query({ prompt: "tidy up", options: { ...options, hooks, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true } })) messages.push(m);
+         out({ seen, result: messages.findLast((m) => m.type === "result") });`,
         mock,
         cwd,
       );
@@ -232,20 +244,30 @@ describe("the Claude Agent SDK drives zot as claude", () => {
   });
 
   test("interrupt() ends the running turn (a command that would run for a minute) with an error result, and the process exits", async () => {
-    const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "sleep 60" } }] }, { text: "never" }]);
+    const mock = startMockLlm([
+      {
+        tool_calls: [
+          { id: "toolu_1", name: "bash", args: { command: "sleep 60" } },
+          { id: "toolu_2", name: "bash", args: { command: "sleep 61" } },
+        ],
+      },
+      { text: "never" },
+    ]);
     try {
       const run = await runSdk(
-        `const q = query({ prompt: "wait", options });
+        `const q = query({ prompt: "wait", options: { ...options, allowedTools: ["Bash(sleep *)"] } });
          const seen = [];
          for await (const m of q) {
            seen.push(m);
            if (m.type === "assistant") setTimeout(() => q.interrupt(), 300);
          }
-         out(seen.at(-1));`,
+         out({ result: seen.findLast((m) => m.type === "result"), answered: seen.filter((m) => m.type === "user").map((m) => m.message.content[0].tool_use_id) });`,
         mock,
       );
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(run.out).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true });
+      expect(run.out.result).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true });
+      // The call the interrupt kept from running has its result too.
+      expect(run.out.answered).toEqual(["toolu_1", "toolu_2"]);
       expect(mock.requests).toHaveLength(1);
     } finally {
       await mock.stop();
@@ -260,7 +282,7 @@ describe("the Claude Agent SDK drives zot as claude", () => {
     try {
       const run = await runSdk(
         `const seen = [];
-         for await (const m of query({ prompt: "look", options: { ...options, includePartialMessages: true } })) seen.push(m);
+         for await (const m of query({ prompt: "look", options: { ...options, includePartialMessages: true, allowedTools: ["Bash"] } })) seen.push(m);
          out(seen.map((m) => m.type === "stream_event" ? { type: m.type, event: m.event } : { type: m.type }));`,
         mock,
       );
@@ -283,7 +305,7 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       // Each model call: its stream events, then the whole message.
       const kinds = seen.map((m) => (m.type === "stream_event" ? m.event.type : m.type));
       expect(kinds.indexOf("assistant")).toBeGreaterThan(kinds.indexOf("message_stop"));
-      expect(kinds.at(-1)).toBe("result");
+      expect(kinds.filter((k) => k !== "system").at(-1)).toBe("result");
     } finally {
       await mock.stop();
     }
@@ -296,7 +318,7 @@ describe("the Claude Agent SDK drives zot as claude", () => {
         `const seen = [];
          const q = query({ prompt: "go", options: { ...options, tools: ["Bash"], effort: "max", maxTurns: 1, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true, settingSources: ["project"], persistSession: false, thinking: { type: "adaptive" } } });
          for await (const m of q) seen.push(m);
-         out({ init: seen[0], result: seen.at(-1) });`,
+         out({ init: seen[0], result: seen.findLast((m) => m.type === "result") });`,
         mock,
       );
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
@@ -332,9 +354,77 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       const seen = run.out as any[];
       const results = seen.filter((m) => m.type === "user").map((m) => m.message.content[0].tool_use_id);
       expect(results).toEqual(["toolu_1", "toolu_2"]);
-      expect(seen.at(-1)).toMatchObject({ type: "result", is_error: true, errors: ["stop everything"], permission_denials: [{ tool_name: "Bash", tool_use_id: "toolu_1" }] });
+      expect(seen.findLast((m) => m.type === "result")).toMatchObject({ type: "result", is_error: true, errors: ["stop everything"], permission_denials: [{ tool_name: "Bash", tool_use_id: "toolu_1" }] });
       expect(existsSync(join(run.cwd, "first.txt")) || existsSync(join(run.cwd, "second.txt"))).toBe(false);
       expect(mock.requests).toHaveLength(1);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  test("with no permission mode and no canUseTool, zot is in Claude Code's default mode: a call no rule allows is refused, a read inside the folder runs", async () => {
+    const mock = startMockLlm([
+      {
+        tool_calls: [
+          { id: "toolu_1", name: "read", args: { path: "notes.txt" } },
+          { id: "toolu_2", name: "bash", args: { command: "touch refused.txt" } },
+        ],
+      },
+      { text: "Read it; could not touch." },
+    ]);
+    const cwd = tempDir("zot-asdk-default-");
+    writeFileSync(join(cwd, "notes.txt"), "the notes\n");
+    try {
+      const run = await runSdk(
+        `const seen = [];
+         for await (const m of query({ prompt: "go", options })) seen.push(m);
+         out({ init: seen[0], results: seen.filter((m) => m.type === "user").map((m) => m.message.content[0]), result: seen.findLast((m) => m.type === "result") });`,
+        mock,
+        cwd,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.out.init.permissionMode).toBe("default");
+      expect(run.out.results[0]).toMatchObject({ tool_use_id: "toolu_1", is_error: false, content: expect.stringContaining("the notes") });
+      expect(run.out.results[1]).toMatchObject({ tool_use_id: "toolu_2", is_error: true });
+      expect(run.out.result.permission_denials).toEqual([{ tool_name: "Bash", tool_use_id: "toolu_2", tool_input: { command: "touch refused.txt" } }]);
+      expect(existsSync(join(cwd, "refused.txt"))).toBe(false);
+      expect(texts(mock.requests[1]).join("\n")).toContain("Claude Code's default permission mode");
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  test("streaming input with callbacks: the SDK keeps stdin open across the prompts (session_state_changed), so the second prompt's hook answers too", async () => {
+    const mock = startMockLlm([
+      { tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo one" } }] },
+      { text: "One." },
+      { tool_calls: [{ id: "toolu_2", name: "bash", args: { command: "echo two" } }] },
+      { text: "Two." },
+    ]);
+    try {
+      const run = await runSdk(
+        `const hooked = [];
+         const hooks = {
+           UserPromptSubmit: [{ hooks: [async (input) => { hooked.push(["prompt", input.prompt]); return {}; }] }],
+           PreToolUse: [{ hooks: [async (input) => { hooked.push(["pre", input.tool_input.command]); return {}; }] }],
+         };
+         async function* prompts() {
+           yield { type: "user", message: { role: "user", content: "first" }, parent_tool_use_id: null, session_id: "" };
+           yield { type: "user", message: { role: "user", content: "second" }, parent_tool_use_id: null, session_id: "" };
+         }
+         const seen = [];
+         for await (const m of query({ prompt: prompts(), options: { ...options, hooks, allowedTools: ["Bash"] } })) seen.push(m);
+         out({ hooked, results: seen.filter((m) => m.type === "result").map((m) => m.result ?? m.errors), states: seen.filter((m) => m.subtype === "session_state_changed").map((m) => m.state) });`,
+        mock,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.out.results).toEqual(["One.", "Two."]);
+      expect(run.out.hooked).toEqual([
+        ["prompt", "first"],
+        ["pre", "echo one"],
+        ["prompt", "second"],
+        ["pre", "echo two"],
+      ]);
     } finally {
       await mock.stop();
     }

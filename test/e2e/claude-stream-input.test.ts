@@ -2,6 +2,8 @@
 // drives it: what a bad line, an unknown request or a closed stdin does, through the compiled
 // binary against the mock LLM. (test/e2e/claude-agent-sdk.test.ts drives it with Anthropic's SDK.)
 import { expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as v from "valibot";
 import { ClaudeControlRequest, ClaudeControlResponse } from "../../src/protocol/claude-control.ts";
 import { ClaudeOutputLine } from "../../src/protocol/claude-output.ts";
@@ -16,14 +18,22 @@ const user = (content: unknown) => JSON.stringify({ type: "user", message: { rol
 const request = (id: string, body: Record<string, unknown>) => JSON.stringify({ type: "control_request", request_id: id, request: body });
 const input = (...lines: string[]) => `${lines.join("\n")}\n`;
 
-/** Every stdout line is one of the protocol's: a message of Claude Code's, or a control frame. */
+/**
+ * Every stdout line is one of the protocol's: a message of Claude Code's, or a control frame. The
+ * session's states are checked (running as prompts are answered, idle at the end) and left out.
+ */
 function protocolLines(stdout: string) {
   const lines = ndjson(stdout);
   for (const line of lines) {
     const schema = line.type === "control_request" ? ClaudeControlRequest : line.type === "control_response" ? ClaudeControlResponse : ClaudeOutputLine;
-    expect(v.safeParse(schema, line).success).toBe(true);
+    expect(v.parse(schema as v.GenericSchema, line)).toEqual(line);
   }
-  return lines;
+  const states = lines.filter((l) => l.subtype === "session_state_changed").map((l) => l.state);
+  if (states.length > 0) {
+    expect(states[0]).toBe("running");
+    expect(states.at(-1)).toBe("idle");
+  }
+  return lines.filter((l) => l.subtype !== "session_state_changed");
 }
 
 test("bad lines are said on stderr and skipped, an unknown request gets an error response, a block zot cannot take gets an error result; the rest is answered", async () => {
@@ -111,6 +121,7 @@ test("the mode's flags: stream-json out, no prompt on the command line, stdio th
     [["--input-format", "stream-json"], "zot: --input-format stream-json needs --output-format stream-json, as in Claude Code: the answers are its messages, one per line"],
     [[...STREAM, "hello"], 'zot: --input-format stream-json takes its prompts on stdin as user messages, not "hello" on the command line'],
     [[...STREAM, "--permission-prompt-tool", "mcp__auth__approve"], "zot: --permission-prompt-tool mcp__auth__approve: zot asks the program driving it (stdio, the Claude Agent SDK's canUseTool); an MCP tool cannot answer zot's confirmations"],
+    [[...STREAM, "--provider", "scripted"], "zot: --provider scripted plays turns from --script <file>; without one it is the built-in demo, which a program driving zot (--input-format stream-json) does not get"],
     [["-p", "hi", "--permission-prompt-tool", "stdio"], "zot: --permission-prompt-tool goes with --input-format stream-json (the program driving zot answers); in the TUI zot asks you, and over rpc a client that sends hello with confirm: true answers"],
   ];
   for (const [args, message] of cases) {
@@ -124,7 +135,8 @@ test("once stdin closed, the program's PreToolUse hook can no longer answer: the
   const cwd = tempDir("zot-cs-gone-");
   try {
     const hooks = { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["h0"] }], PostToolUse: [{ hookCallbackIds: ["h1"] }] };
-    const run = await zot([...anthropic(mock), ...STREAM], { cwd, stdin: input(request("i", { subtype: "initialize", hooks }), user("go")) });
+    // bypassPermissions: only the hook stands between the model and the call.
+    const run = await zot([...anthropic(mock), ...STREAM, "--permission-mode", "bypassPermissions"], { cwd, stdin: input(request("i", { subtype: "initialize", hooks }), user("go")) });
     expect(run.code).toBe(0);
     expect(await Bun.file(`${cwd}/unguarded.txt`).exists()).toBe(false);
     expect(protocolLines(run.stdout).at(-1)).toMatchObject({ type: "result", result: "Refused.", permission_denials: [{ tool_name: "Bash", tool_use_id: "toolu_1" }] });
@@ -177,7 +189,7 @@ test("the program's subagents are said to be not run; its MCP servers sent in in
   const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "mcp__odd__ok", args: { text: "hi" } }] }, { text: "Done." }]);
   try {
     const servers = { odd: { command: "node", args: [MISBEHAVING] } };
-    const run = await zot([...anthropic(mock), ...STREAM, "--await-initialize"], {
+    const run = await zot([...anthropic(mock), ...STREAM, "--await-initialize", "--allowedTools", "mcp__odd"], {
       stdin: input(request("i", { subtype: "initialize", mcpServers: servers, agents: { reviewer: { description: "reviews", prompt: "review" } } }), user("go")),
     });
     expect(run.code).toBe(0);
@@ -190,3 +202,110 @@ test("the program's subagents are said to be not run; its MCP servers sent in in
     await mock.stop();
   }
 });
+
+/** zot in the mode as a live subprocess: lines are sent as they are needed, and read as they come. */
+function drive(args: string[], cwd = tempDir("zot-cs-drive-")) {
+  const proc = Bun.spawn([ZOT, ...STREAM, ...args], {
+    cwd,
+    env: cleanEnv(tempDir("zot-cs-drive-home-"), { HOME: tempDir("zot-cs-drive-user-") }),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  const all: any[] = [];
+  return {
+    cwd,
+    all,
+    send(...lines: string[]) {
+      proc.stdin.write(input(...lines));
+      proc.stdin.flush();
+    },
+    /** the next line that `wanted` accepts (the lines before it are kept in `all`) */
+    async until(wanted: (line: any) => boolean): Promise<any> {
+      for (;;) {
+        const newline = buffered.indexOf("\n");
+        if (newline >= 0) {
+          const line = JSON.parse(buffered.slice(0, newline));
+          buffered = buffered.slice(newline + 1);
+          all.push(line);
+          if (wanted(line)) return line;
+          continue;
+        }
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`zot's stdout ended; it wrote ${JSON.stringify(all)}`);
+        buffered += decoder.decode(chunk.value, { stream: true });
+      }
+    },
+    async end() {
+      proc.stdin.end();
+      return { code: await proc.exited, stderr: await new Response(proc.stderr).text() };
+    },
+  };
+}
+
+test("canUseTool's deny with interrupt ends that prompt, its other call unasked, never the prompt after it (no network to give a timer its chance)", async () => {
+  const script = join(tempDir("zot-cs-script-"), "turns.json");
+  writeFileSync(
+    script,
+    JSON.stringify([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "touch a.txt" } }, { id: "t2", name: "bash", args: { command: "touch b.txt" } }] },
+      // The first prompt, interrupted, makes no second model call: the next turn is the second prompt's.
+      { text: "Second answer." },
+    ]),
+  );
+  const zot = drive(["--provider", "scripted", "--script", script, "--permission-prompt-tool", "stdio"]);
+  zot.send(request("i", { subtype: "initialize" }), user("first"), user("second"));
+  const asked = await zot.until((l) => l.type === "control_request");
+  expect(asked.request).toMatchObject({ subtype: "can_use_tool", tool_name: "Bash", tool_use_id: "t1" });
+  zot.send(JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: asked.request_id, response: { behavior: "deny", message: "stop", interrupt: true } } }));
+  const first = await zot.until((l) => l.type === "result");
+  const second = await zot.until((l) => l.type === "result");
+  const { code, stderr } = await zot.end();
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  expect(first).toMatchObject({ is_error: true, errors: ["stop"], permission_denials: [{ tool_name: "Bash", tool_use_id: "t1" }] });
+  expect(second).toMatchObject({ is_error: false, result: "Second answer." });
+  // Both calls of the first prompt have their result; the second was never put to the program.
+  expect(zot.all.filter((l) => l.type === "user").map((l) => l.message.content[0].tool_use_id)).toEqual(["t1", "t2"]);
+  expect(zot.all.filter((l) => l.type === "control_request")).toHaveLength(1);
+  expect(existsSync(join(zot.cwd, "a.txt")) || existsSync(join(zot.cwd, "b.txt"))).toBe(false);
+});
+
+test("an initialize after a keep_alive or a line zot cannot read still configures the run; a truncated user line gets its result", async () => {
+  const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "touch guarded.txt" } }] }, { text: "Refused." }]);
+  const cwd = tempDir("zot-cs-late-init-");
+  try {
+    const hooks = { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["h0"] }] };
+    const run = await zot([...anthropic(mock), ...STREAM, "--permission-mode", "bypassPermissions"], {
+      cwd,
+      stdin: input(JSON.stringify({ type: "keep_alive" }), "\uFEFFnot json", request("i", { subtype: "initialize", hooks }), '{"type":"user","message":{"role":"user","content":"cut sh', user("go")),
+    });
+    expect(run.code).toBe(0);
+    const lines = protocolLines(run.stdout);
+    expect(lines.find((l) => l.type === "control_response").response).toMatchObject({ subtype: "success", request_id: "i", response: { hooks_applied: true } });
+    const results = lines.filter((l) => l.type === "result");
+    expect(results[0]).toMatchObject({ is_error: true, errors: [expect.stringContaining("zot could not read this user message")] });
+    // The hook registered, and the program (its stdin closed) cannot answer: the call it guards is refused.
+    expect(results[1]).toMatchObject({ result: "Refused.", permission_denials: [{ tool_use_id: "toolu_1" }] });
+    expect(existsSync(join(cwd, "guarded.txt"))).toBe(false);
+  } finally {
+    await mock.stop();
+  }
+});
+
+test("stdin closed while the run starts, with a server the program hosts: zot does not wait out the server's start for an answer that cannot come", async () => {
+  const mock = startMockLlm([{ text: "Without it." }]);
+  try {
+    const run = await zot([...anthropic(mock), ...STREAM], { stdin: input(request("i", { subtype: "initialize", sdkMcpServers: ["calc"] }), user("go")) });
+    expect(run.code).toBe(0);
+    const lines = protocolLines(run.stdout);
+    expect(lines.find((l) => l.type === "system").mcp_servers).toEqual([{ name: "calc", status: "failed" }]);
+    expect(lines.at(-1)).toMatchObject({ type: "result", result: "Without it." });
+    expect(run.stderr).toContain('MCP server "calc"');
+    expect(run.stderr).toContain("the program closed stdin");
+  } finally {
+    await mock.stop();
+  }
+}, 20_000);
