@@ -6,7 +6,6 @@
 import type { HookEventName } from "./events.ts";
 import { describeHook, type HookAnswer, readAnswer } from "./hook-output.ts";
 import { runCommand } from "./command-run.ts";
-import { runCallback } from "./callback-run.ts";
 import { runHttp } from "./http-run.ts";
 import type { SettingsHook } from "./settings-file.ts";
 import type { SettingsHooksSources } from "./settings-sources.ts";
@@ -68,7 +67,7 @@ export class HookRunner {
             ? await runCommand({ command: handler.command, input, cwd: context.cwd, timeoutMs, signal, env: context.env })
             : handler.type === "http"
               ? await runHttp({ ...handler, input, timeoutMs, signal, env: context.env })
-              : await runCallback(handler.call, input, timeoutMs, signal);
+              : await handler.run(input, timeoutMs, signal);
         return readAnswer(hook, run);
       }),
     );

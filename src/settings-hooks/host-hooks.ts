@@ -5,6 +5,7 @@
 // Rule: a part zot cannot use (an event it has no place for, a bad matcher) is a warning naming
 // it, and the rest still run.
 import { HOOK_EVENTS, isHookEvent } from "./events.ts";
+import { runCallback } from "./callback-run.ts";
 import { compileMatcher } from "./matcher.ts";
 import { DEFAULT_TIMEOUT_S, type SettingsHook, type SettingsSource } from "./settings-file.ts";
 
@@ -44,17 +45,23 @@ export function hostHooks(registered: RegisteredHooks, call: HostHookCall, gone:
           handler: {
             type: "callback",
             id,
-            call: async (input, signal) => {
-              const before = gone();
-              if (before) return whenGone(event, before);
-              try {
-                return await call(id, input, signal);
-              } catch (error) {
-                const why = gone();
-                if (why) return whenGone(event, why);
-                throw error;
-              }
-            },
+            run: (input, timeoutMs, signal) =>
+              runCallback(
+                async (given, stop) => {
+                  const before = gone();
+                  if (before) return whenGone(event, before);
+                  try {
+                    return await call(id, given, stop);
+                  } catch (error) {
+                    const why = gone();
+                    if (why) return whenGone(event, why);
+                    throw error;
+                  }
+                },
+                input,
+                timeoutMs,
+                signal,
+              ),
           },
           timeoutMs: seconds * 1000,
           source: SOURCE,

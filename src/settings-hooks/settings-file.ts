@@ -4,6 +4,7 @@
 // "timeout": 30}]}]}}`; and `{"type": "http", "url": "…", "headers": {…}, "allowedEnvVars": […]}`.
 // Rule: a bad part loses only itself: every problem is a warning naming the file and the field
 // (`.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout …`), and the rest of the file runs.
+import type { HookRun } from "./hook-output.ts";
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
@@ -34,8 +35,11 @@ export type HookHandler =
       headers: Record<string, string>;
       allowedEnvVars: string[];
     }
-  /** a callback of the program running zot (the Claude Agent SDK's hooks): it gets the event's input and answers as a command hook prints */
-  | { type: "callback"; id: string; call: (input: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>> };
+  /**
+   * a callback of the program running zot (the Claude Agent SDK's hooks, host-hooks.ts): `run`
+   * asks it with the event's input and reads its answer as a command hook's run
+   */
+  | { type: "callback"; id: string; run: (input: Record<string, unknown>, timeoutMs: number, signal: AbortSignal) => Promise<HookRun> };
 
 /** One hook, ready to run. */
 export interface SettingsHook {

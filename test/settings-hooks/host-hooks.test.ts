@@ -24,6 +24,6 @@ test("each callback id is a hook of its event and matcher, with its timeout; an 
   expect(warnings[1]).toStartWith("the program's SubagentStart hooks never run: zot sends PreToolUse, PostToolUse");
   const handler = hooks[1].handler;
   if (handler.type !== "callback") throw new Error("not a callback");
-  expect(await handler.call({ tool_name: "Bash" }, new AbortController().signal)).toEqual({ decision: "block", reason: "hook_1" });
+  expect(await handler.run({ tool_name: "Bash" }, 1000, new AbortController().signal)).toMatchObject({ status: "exited", code: 0, stdout: JSON.stringify({ decision: "block", reason: "hook_1" }) });
   expect(asked).toEqual([["hook_1", { tool_name: "Bash" }]]);
 });
