@@ -96,6 +96,8 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
       const setup = await readInitialize(initialize?.request, channel);
       const runtimeOptions = runtimeOptionsFromFlags(flags);
       const promptTool = str(flags, "permission-prompt-tool") === "stdio";
+      // undefined: the flags choose no permission mode
+      const { confirming } = permissionFlags(flags);
       // The program is asked once the conversation (which names the calls) is open.
       let ask: Confirmer | undefined;
       let stream: InstanceType<typeof ClaudeStream> | undefined;
@@ -103,6 +105,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
       conversation = await openConversation(
         {
           ...runtimeOptions,
+          // (never the picker: checkClaudeStreamFlags refused -r alone)
           session: sessionChoiceFromFlags(flags) as SessionChoice | undefined,
           log,
           // The SDK's model "default" is the run's own.
@@ -115,8 +118,8 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           // Claude Code's default permission mode unless the flags choose another: a call no rule
           // allows (reads inside the working directory aside) is put to the program's canUseTool
           // (--permission-prompt-tool stdio), or refused when it gave none, as Claude Code does.
-          noYolo: permissionFlags(flags).confirming ?? true,
-          ...(permissionFlags(flags).confirming === undefined ? { confirmingFlag: PROGRAM_DEFAULT_MODE } : {}),
+          noYolo: confirming ?? true,
+          ...(confirming === undefined ? { confirmingFlag: PROGRAM_DEFAULT_MODE } : {}),
           ...(promptTool ? { confirmer: (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ answer: "no" as const })) } : {}),
         },
         { busy: "queue", log, wording: { turn: "call interrupt() or wait for the prompt's result", operation: "ask again once that has answered" } },
