@@ -130,7 +130,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
         const { canUseToolConfirmer } = await import("../modes/claude-can-use-tool.ts");
         ask = canUseToolConfirmer(channel, claudeCall, {
           interruptAfter: (callId, reason) => stream?.interruptAfter(callId, reason),
-          waiting: (asked) => stream?.setState(asked ? "requires_action" : "running"),
+          waiting: (asked) => stream?.asking(asked),
           log,
         });
       }

@@ -187,7 +187,8 @@ export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
   agents: "zot has no subagents; --system-prompt and --append-system-prompt set what the model is told",
   betas: "zot sends no beta headers",
   "plugin-dir": "zot's extensions (zot ext install) and skills take the place of Claude Code's plugins",
-  settings: "zot reads Claude Code's settings files where they live (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json)",
+  settings:
+    "zot reads Claude Code's settings files where they live (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json); settings passed on the command line (the Agent SDK's settings and sandbox options) are not taken, and --jail confines zot's tools to the working directory",
 };
 
 /**

@@ -26,7 +26,9 @@ export function canUseToolConfirmer(
   return async (request, signal): Promise<ConfirmAnswer> => {
     const call = claudeCall(request.tool, request.args);
     let answer: PermissionAnswer;
-    hooks.waiting(true);
+    // Nobody to wait for once the program has gone: the request is refused at once.
+    const asks = channel.gone === undefined;
+    if (asks) hooks.waiting(true);
     try {
       answer = await channel.request(
         {
@@ -45,7 +47,7 @@ export function canUseToolConfirmer(
       if (!signal.aborted) hooks.log(`stream-json: can_use_tool for ${call.tool_name}: ${reason}; the call is refused`);
       return { answer: "no", reason };
     } finally {
-      hooks.waiting(false);
+      if (asks) hooks.waiting(false);
     }
     if (answer.behavior === "deny") {
       if (answer.interrupt) hooks.interruptAfter(request.id, answer.message || "the program's canUseTool interrupted the turn");

@@ -83,8 +83,12 @@ function readLine(text: string, number: number): ClaudeInputRead {
 }
 
 
-/** Lines read ahead of the server at most; past it the pump waits (the program's writes block). */
-const MAX_WAITING = 64;
+/**
+ * Lines read ahead of the server at most; past it the pump waits (the program's writes block). Many,
+ * so that a program that sends all its prompts at once still has its answers to zot's requests
+ * read while the run starts (a hosted MCP server's handshake comes behind them).
+ */
+const MAX_WAITING = 4096;
 
 /**
  * Reads `lines` from now on: a control_response settles its request at once (the run may be

@@ -102,9 +102,12 @@ export class ClaudeRun {
         this.stopReason = event.stop;
         return undefined;
       case "tool_result": {
-        // A call the chain refused (a rule, a hook, the confirmation gate) is a permission denial.
+        // Only the model's calls are Claude Code's messages: an extension's (call_tool, a command's
+        // tool_prompt) has no tool_use its result could answer.
         const call = this.calls.get(event.id);
-        if (event.status === "blocked" && call) this.denials.push({ tool_name: call.tool_name, tool_use_id: event.id, tool_input: call.tool_input });
+        if (!call) return undefined;
+        // A call the chain refused (a rule, a hook, the confirmation gate) is a permission denial.
+        if (event.status === "blocked") this.denials.push({ tool_name: call.tool_name, tool_use_id: event.id, tool_input: call.tool_input });
         this.shownCalls.delete(event.id);
         return this.toolResult(event.id, resultContent(event.content), event.is_error);
       }

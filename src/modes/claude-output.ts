@@ -59,9 +59,14 @@ export async function runClaudeOutputMode(
  */
 export function followClaudeRun(
   conversation: Conversation,
-  options: Pick<ClaudeOutputOptions, "claudeCall" | "toolNames"> & { partial: boolean; write?: (line: ClaudeOutputLine) => void },
+  options: Pick<ClaudeOutputOptions, "claudeCall" | "toolNames"> & {
+    partial: boolean;
+    write?: (line: ClaudeOutputLine) => void;
+    /** the id the lines carry when the run records no session (default: null) */
+    unrecorded?: string;
+  },
 ): { run: ClaudeRun; off(): void } {
-  const sessionId = conversation.session?.id ?? null;
+  const sessionId = conversation.session?.id ?? options.unrecorded ?? null;
   const run = new ClaudeRun({ sessionId, model: conversation.model.id, claudeCall: options.claudeCall, costBefore: conversation.usage.cost_usd });
   const { write } = options;
   const partial =

@@ -49,6 +49,11 @@ export class ClaudeStream {
   /** prompts sent and not yet answered */
   private queued = 0;
   private state: "idle" | "running" | "requires_action" = "idle";
+  /**
+   * The id the lines carry when the run records no session (--no-session-persistence): Claude
+   * Code's lines always carry one, and programs read it as a string.
+   */
+  private readonly unrecorded = crypto.randomUUID();
 
   constructor(
     private readonly conversation: Conversation,
@@ -139,6 +144,14 @@ export class ClaudeStream {
   }
 
   /**
+   * The program is asked something (can_use_tool), or has answered: requires_action, then running
+   * again, or idle when the question came from outside any prompt (an extension's call).
+   */
+  asking(asked: boolean): void {
+    this.setState(asked ? "requires_action" : this.queued > 0 ? "running" : "idle");
+  }
+
+  /**
    * Claude Code's `session_state_changed`: running while prompts are answered, requires_action
    * while one waits for the program's answer (can_use_tool), idle once every prompt sent is. The
    * SDK keeps its stdin open across its prompts, for its callbacks, while the state is not idle.
@@ -146,13 +159,13 @@ export class ClaudeStream {
   setState(state: "idle" | "running" | "requires_action"): void {
     if (state === this.state) return;
     this.state = state;
-    this.writer.write({ type: "system", subtype: "session_state_changed", state, uuid: crypto.randomUUID(), session_id: this.conversation.session?.id ?? null });
+    this.writer.write({ type: "system", subtype: "session_state_changed", state, uuid: crypto.randomUUID(), session_id: this.sessionId() });
   }
 
   private async answer(input: ConversationPrompt): Promise<void> {
     if (this.stopped) return;
     const { conversation, options } = this;
-    const { run, off } = followClaudeRun(conversation, { ...options, write: (line) => this.writer.write(line) });
+    const { run, off } = followClaudeRun(conversation, { ...options, write: (line) => this.writer.write(line), unrecorded: this.unrecorded });
     // A canUseTool deny with interrupt ends this prompt once its refusal is recorded, never a later one.
     const offInterrupt = conversation.onEvent(
       (event) => {
@@ -199,10 +212,14 @@ export class ClaudeStream {
     this.writer.write(claudeInit(this.conversation, this.newRun(), this.options.toolNames, this.options.permissionMode()));
   }
 
+  private sessionId(): string {
+    return this.conversation.session?.id ?? this.unrecorded;
+  }
+
   /** A run of the conversation as it is now, for a line that needs no events (the init line, a refused message's result). */
   private newRun(): ClaudeRun {
     const { conversation } = this;
-    return new ClaudeRun({ sessionId: conversation.session?.id ?? null, model: conversation.model.id, claudeCall: this.options.claudeCall, costBefore: conversation.usage.cost_usd });
+    return new ClaudeRun({ sessionId: this.sessionId(), model: conversation.model.id, claudeCall: this.options.claudeCall, costBefore: conversation.usage.cost_usd });
   }
 
   /** A request of the program's, answered with a control_response. */
@@ -226,7 +243,7 @@ export class ClaudeStream {
           return value !== undefined && value !== null && !(Array.isArray(value) && value.every((part) => part === "")) && !(typeof value === "object" && Object.keys(value).length === 0);
         });
         if (configures.length > 0) {
-          throw new Error(`zot takes initialize's ${configures.join(", ")} only as the first line, before any prompt; this run started without them`);
+          throw new Error(`zot takes initialize's ${configures.join(", ")} only before the first prompt or request; this run started without them`);
         }
         return this.options.initializeAnswer();
       }

@@ -322,7 +322,10 @@ describe("the Claude Agent SDK drives zot as claude", () => {
         mock,
       );
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(run.out.init).toMatchObject({ tools: ["Bash"], permissionMode: "bypassPermissions", session_id: null });
+      // No session recorded: the lines still carry an id (a UUID, not a zot session's), as Claude Code's do.
+      expect(run.out.init).toMatchObject({ tools: ["Bash"], permissionMode: "bypassPermissions" });
+      expect(run.out.init.session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(run.out.result.session_id).toBe(run.out.init.session_id);
       expect(run.out.result).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 });
       expect(mock.requests).toHaveLength(1);
       expect(mock.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["bash"]);
@@ -425,6 +428,44 @@ describe("the Claude Agent SDK drives zot as claude", () => {
         ["prompt", "second"],
         ["pre", "echo two"],
       ]);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  test("a call an extension makes after the last prompt is put to canUseTool, and the session goes back to idle, so the SDK's query ends", async () => {
+    const mock = startMockLlm([{ text: "Answered." }]);
+    const dir = tempDir("zot-asdk-late-ext-");
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "late", version: "1.0.0", exec: "ext.ts" }));
+    writeFileSync(
+      join(dir, "ext.ts"),
+      `import { extension } from "@zot/sdk";
+       const ext = extension({ name: "late", version: "1.0.0" });
+       ext.on("turn_end", () => setTimeout(() => ext.callTool("bash", { command: "touch late.txt" }).catch(() => {}), 300));
+       await ext.run();`,
+    );
+    try {
+      const run = await runSdk(
+        `const asked = [];
+         const canUseTool = async (name, input) => { asked.push([name, input.command]); return { behavior: "deny", message: "not now" }; };
+         let seenResult;
+         const resultSeen = new Promise((resolve) => (seenResult = resolve));
+         async function* prompts() {
+           yield { type: "user", message: { role: "user", content: "hello" }, parent_tool_use_id: null, session_id: "" };
+           await resultSeen;
+           await new Promise((resolve) => setTimeout(resolve, 1500));
+         }
+         const states = [];
+         for await (const m of query({ prompt: prompts(), options: { ...options, canUseTool, extraArgs: { ext: ${JSON.stringify(dir)} } } })) {
+           if (m.type === "result") seenResult();
+           if (m.subtype === "session_state_changed") states.push(m.state);
+         }
+         out({ asked, states });`,
+        mock,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.out.asked).toEqual([["Bash", "touch late.txt"]]);
+      expect(run.out.states).toEqual(["running", "idle", "requires_action", "idle"]);
     } finally {
       await mock.stop();
     }

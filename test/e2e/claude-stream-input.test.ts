@@ -156,7 +156,7 @@ test("an initialize after the run started cannot configure it: one with hooks is
     });
     expect(run.code).toBe(0);
     const responses = Object.fromEntries(protocolLines(run.stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
-    expect(responses.late).toEqual({ subtype: "error", request_id: "late", error: "zot takes initialize's hooks only as the first line, before any prompt; this run started without them" });
+    expect(responses.late).toEqual({ subtype: "error", request_id: "late", error: "zot takes initialize's hooks only before the first prompt or request; this run started without them" });
     expect(responses.bare.subtype).toBe("success");
   } finally {
     await mock.stop();
