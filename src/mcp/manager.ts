@@ -3,7 +3,6 @@
 // as slash commands, and all of them stopped at the end. Rule: no server holds up the first prompt
 // beyond the bound (one still starting joins when it is up, with a note), one server's failure
 // never touches another, and the agent's tools change only between model requests, in place.
-import type { HostServers } from "./host-transport.ts";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import { DeferredTools, type DeferringAgent } from "../core/deferred-tools.ts";
@@ -20,6 +19,7 @@ import { fileSafeName, mcpToolName } from "./names.ts";
 import { type PromptCommand, promptCommands, runPromptCommand } from "./prompt-commands.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { McpServerConnection } from "./server-connection.ts";
+import type { HostServers } from "./host-transport.ts";
 
 export interface McpStartOptions {
   cwd: string;
