@@ -16,7 +16,7 @@ import { errorText } from "../protocol/error-text.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
-import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
+import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 import * as v from "valibot";
 
@@ -50,16 +50,9 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
   const { permissionFlags } = await import("./permission-flags.ts");
 
   const log = (message: string) => console.error(`zot: ${message}`);
-  const interrupt = new AbortController();
-  let serving = false;
-  const releaseSignals = handleTerminationSignals({
-    onFirst: () => {
-      if (!serving) process.exit(EXIT.interrupted);
-      interrupt.abort();
-    },
-    exitCode: () => EXIT.interrupted,
-  });
-  const writer = new NdjsonWriter(undefined, () => interrupt.abort());
+  // Before the run serves (extensions still loading) a signal exits at once.
+  const signals = signalsUntilServing(EXIT.interrupted);
+  const writer = new NdjsonWriter(undefined, () => signals.stop());
   // Stops reading stdin when zot is done, whether or not the program closed it.
   const stopInput = new AbortController();
   const channel = new ClaudeControlChannel((line) => writer.write(line), log);
@@ -91,6 +84,8 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
     // From here on the program's answers to zot's requests are read as they come: a hosted MCP
     // server answers while the run starts.
     const input = pumpClaudeInput(lines, channel);
+    // The initialize is answered once: with the run, or with why it could not start.
+    let answered = false;
     let conversation: Conversation;
     try {
       const setup = await readInitialize(initialize?.request, channel);
@@ -147,7 +142,8 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
         ...(setup.mcpServersApplied ? { mcp_servers_applied: true } : {}),
       });
       answerInitialize({ subtype: "success", response: initializeAnswer() });
-      serving = true;
+      answered = true;
+      signals.serving();
       try {
         stream = new ClaudeStream(conversation, {
           writer,
@@ -161,7 +157,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           },
           initializeAnswer,
           startModel: conversation.model.id,
-          interrupt: interrupt.signal,
+          interrupt: signals.signal,
           log,
         });
         const end = await stream.serve(input, early);
@@ -170,14 +166,14 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
         await conversation.dispose();
       }
     } catch (error) {
-      if (!serving) answerInitialize({ subtype: "error", error: errorText(error) });
+      if (!answered) answerInitialize({ subtype: "error", error: errorText(error) });
       throw error;
     }
   } finally {
     channel.close("zot is stopping");
     stopInput.abort();
     await writer.close();
-    releaseSignals();
+    signals.release();
   }
 }
 

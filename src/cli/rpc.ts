@@ -13,7 +13,7 @@ import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { FOLLOWERS, REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
-import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
+import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 
 export async function runRpc(argv: string[]): Promise<number> {
@@ -40,17 +40,8 @@ export async function runRpc(argv: string[]): Promise<number> {
   const runtimeOptions = runtimeOptionsFromFlags(flags);
   const session = rpcSessionChoice(flags);
 
-  const interrupt = new AbortController();
-  let serving = false;
-  const releaseSignals = handleTerminationSignals({
-    // Before the server runs (extensions still loading) nothing is worth waiting for; the exit
-    // hook kills every process zot started. A second signal exits at once too.
-    onFirst: () => {
-      if (!serving) process.exit(EXIT.interrupted);
-      interrupt.abort();
-    },
-    exitCode: () => EXIT.interrupted,
-  });
+  // Before the server runs (extensions still loading) a signal exits at once.
+  const signals = signalsUntilServing(EXIT.interrupted);
   try {
     const log = (message: string) => console.error(`zot: ${message}`);
     for (const note of ownChildProcesses()) log(note);
@@ -65,11 +56,11 @@ export async function runRpc(argv: string[]): Promise<number> {
     startupOver();
     for (const note of conversation.startupNotes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
-    serving = true;
-    const end = await runRpcMode(conversation, { token: process.env[RPC_TOKEN_ENV], interrupt: interrupt.signal, log });
+    signals.serving();
+    const end = await runRpcMode(conversation, { token: process.env[RPC_TOKEN_ENV], interrupt: signals.signal, log });
     return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
   } finally {
-    releaseSignals();
+    signals.release();
   }
 }
 

@@ -2,6 +2,7 @@
 // Rule: one reading of the flags, checked before anything starts; a bad value is a UsageError.
 import { UsageError } from "../config/usage-error.ts";
 import { type FlagMcpConfig, readFlagMcpConfigs } from "../mcp/flag-configs.ts";
+import { CLAUDE_NAME_OF_BUILTIN } from "../protocol/claude-tool-names.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
@@ -52,13 +53,16 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
   };
 }
 
-/** Claude Code's names of the built-in tools (`--tools Bash,Read` as the Agent SDK passes them). */
-const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = { Bash: "bash", Read: "read", Edit: "edit", MultiEdit: "edit", Write: "write", Skill: "skill" };
+/** The built-in tools by Claude Code's names (`--tools Bash,Read` as the Agent SDK passes them). */
+const BUILTIN_OF_CLAUDE_NAME: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.entries(CLAUDE_NAME_OF_BUILTIN).map(([zot, claude]) => [claude, zot])),
+  MultiEdit: "edit",
+};
 
 /** `--tools`: zot's names or Claude Code's; `default` is all of them, an empty list none (as Claude Code's). */
 function toolList(value: string | undefined): string[] | "all" | "none" {
   if (value === undefined || value.trim() === "default") return "all";
-  const names = [...new Set(value.split(",").map((t) => t.trim()).filter(Boolean).map((t) => CLAUDE_TOOL_NAMES[t] ?? t))];
+  const names = [...new Set(value.split(",").map((t) => t.trim()).filter(Boolean).map((t) => BUILTIN_OF_CLAUDE_NAME[t] ?? t))];
   return names.length === 0 ? "none" : names;
 }
 

@@ -40,6 +40,33 @@ export function handleTerminationSignals(options: TerminationOptions): () => voi
   };
 }
 
+/**
+ * A long-lived mode's signals (rpc, the streaming input): before it serves, the first signal exits
+ * at once with `exitCode` (nothing is worth waiting for; the exit hook kills every process zot
+ * started); once `serving()` is called, it aborts `signal` for an orderly end. A second signal
+ * always exits at once.
+ */
+export function signalsUntilServing(exitCode: number): { signal: AbortSignal; serving(): void; stop(): void; release(): void } {
+  const interrupt = new AbortController();
+  let serving = false;
+  const release = handleTerminationSignals({
+    onFirst: () => {
+      if (!serving) process.exit(exitCode);
+      interrupt.abort();
+    },
+    exitCode: () => exitCode,
+  });
+  return {
+    signal: interrupt.signal,
+    serving: () => {
+      serving = true;
+    },
+    /** the same orderly end, for another reason (the reader closed stdout) */
+    stop: () => interrupt.abort(),
+    release,
+  };
+}
+
 /** The conventional exit code of a process ended by `signal`: 128 + its number. */
 export function signalExitCode(signal: TerminationSignal): number {
   return 128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal];

@@ -6,6 +6,7 @@
 // a sentence saying so, since zot shows and asks about a call as it will run; a deny with
 // `interrupt: true` also ends the turn; a program that cannot answer (stdin closed, a malformed
 // answer) is a no with the reason.
+import type * as v from "valibot";
 import type { ConfirmAnswer, Confirmer } from "../conversation/conversation.ts";
 import { PermissionResult } from "../protocol/claude-control.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -25,7 +26,7 @@ export function canUseToolConfirmer(
 ): Confirmer {
   return async (request, signal): Promise<ConfirmAnswer> => {
     const call = claudeCall(request.tool, request.args);
-    let answer: PermissionAnswer;
+    let answer: v.InferOutput<typeof PermissionResult>;
     // Nobody to wait for once the program has gone: the request is refused at once.
     const asks = channel.gone === undefined;
     if (asks) hooks.waiting(true);
@@ -53,24 +54,11 @@ export function canUseToolConfirmer(
       if (answer.interrupt) hooks.interruptAfter(request.id, answer.message || "the program's canUseTool interrupted the turn");
       return { answer: "no", ...(answer.message ? { reason: answer.message } : {}) };
     }
-    if (answer.updatedInput !== undefined && !sameJson(answer.updatedInput, call.tool_input)) {
+    if (answer.updatedInput !== undefined && !Bun.deepEquals(answer.updatedInput, call.tool_input)) {
       const reason = "the program allowed this call with changed input (updatedInput), and zot runs a call only as it was asked about; change calls with a PreToolUse hook instead";
       hooks.log(`stream-json: can_use_tool for ${call.tool_name}: ${reason}; the call is refused`);
       return { answer: "no", reason };
     }
     return { answer: "yes" };
   };
-}
-
-type PermissionAnswer = import("valibot").InferOutput<typeof PermissionResult>;
-
-/** Equal as JSON, whatever the keys' order. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  if (aKeys.length !== bKeys.length) return false;
-  return aKeys.every((key) => sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }

@@ -16,6 +16,9 @@ export type ClaudeInputRead =
   /** `prompt`: the line was a user message, which still gets its (error) result */
   | { ok: false; problem: string; prompt?: boolean };
 
+/** The lines the protocol has, by their type. */
+const INPUT_TYPES: readonly string[] = ClaudeInputLine.options.map((option) => option.entries.type.literal);
+
 /** A line that starts as a user message does (`{"type":"user"`), whatever follows. */
 const STARTS_AS_USER = /^\s*\{\s*"type"\s*:\s*"user"/;
 
@@ -76,8 +79,8 @@ function readLine(text: string, number: number): ClaudeInputRead {
     ok: false,
     prompt: type === '"user"',
     problem:
-      type === undefined || !["user", "control_request", "control_response", "control_cancel_request", "keep_alive"].includes(JSON.parse(type))
-        ? `line ${number} has type ${type ?? "(none)"}; zot reads user, control_request, control_response, control_cancel_request and keep_alive lines; skipped`
+      type === undefined || !INPUT_TYPES.includes(JSON.parse(type))
+        ? `line ${number} has type ${type ?? "(none)"}; zot reads ${INPUT_TYPES.slice(0, -1).join(", ")} and ${INPUT_TYPES.at(-1)} lines; skipped`
         : `line ${number} (${JSON.parse(type)}) is not as Claude Code's protocol says${where ? ` at ${where}` : ""}: ${issue.message}; skipped`,
   };
 }

@@ -8,21 +8,17 @@
 // mode once every prompt sent is answered. A line zot cannot read is said on stderr and skipped.
 import * as v from "valibot";
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
-import { type ClaudeControlRequest, type ClaudeUserInput, McpReconnectRequest, SetModelRequest, SetPermissionModeRequest } from "../protocol/claude-control.ts";
+import { type ClaudeControlRequest, type ClaudeUserInput, InitializeRequest, McpReconnectRequest, SetModelRequest, SetPermissionModeRequest } from "../protocol/claude-control.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
+import { ClaudeRun } from "./claude-messages.ts";
 import type { ClaudeControlChannel } from "./claude-control-channel.ts";
 import type { ClaudeInputRead } from "./claude-input.ts";
-import { CLAUDE_MCP_STATUS, claudeInit, followClaudeRun } from "./claude-output.ts";
+import { CLAUDE_MCP_STATUS, type ClaudeNaming, claudeInit, followClaudeRun } from "./claude-follow.ts";
 import type { NdjsonWriter } from "./ndjson-writer.ts";
 
-export interface ClaudeStreamOptions {
+export interface ClaudeStreamOptions extends ClaudeNaming {
   writer: NdjsonWriter;
   channel: ClaudeControlChannel;
-  /** how Claude Code names a call of one of this run's tools */
-  claudeCall: ClaudeCallOf;
-  /** a tool's names as Claude Code's init line lists them */
-  toolNames(name: string): string[];
   /** `--include-partial-messages`: the answer as it streams, as stream_event lines */
   partial: boolean;
   /** Claude Code's name for how this run confirms tool calls */
@@ -238,7 +234,7 @@ export class ClaudeStream {
     switch (request.subtype) {
       case "initialize": {
         // The first line configured the run before it started; a later one cannot change it.
-        const configures = ["hooks", "sdkMcpServers", "mcpServers", "systemPrompt", "appendSystemPrompt", "agents"].filter((key) => {
+        const configures = CONFIGURING_FIELDS.filter((key) => {
           const value = request[key];
           return value !== undefined && value !== null && !(Array.isArray(value) && value.every((part) => part === "")) && !(typeof value === "object" && Object.keys(value).length === 0);
         });
@@ -289,6 +285,9 @@ export class ClaudeStream {
     return {};
   }
 }
+
+/** What an initialize configures a run with: the fields zot reads of it. */
+const CONFIGURING_FIELDS = Object.keys(InitializeRequest.entries).filter((key) => key !== "subtype");
 
 const SERVED = ["initialize", "interrupt", "set_model", "set_permission_mode", "mcp_status", "mcp_reconnect"];
 

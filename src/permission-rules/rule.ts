@@ -7,7 +7,7 @@
 // Rule: a rule naming one of Claude Code's tools that zot does not have (WebFetch, Grep, Task, …)
 // matches nothing and says nothing; a rule zot cannot read is a warning naming it, never a rule
 // that matches everything.
-import { CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
+import { CLAUDE_NAME_OF_BUILTIN, CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 import { type CommandTest, compileCommandPattern, wildcardSource } from "./bash-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathTest } from "./path-pattern.ts";
 
@@ -50,8 +50,6 @@ const FILE_TOOLS: Record<string, readonly string[]> = {
   MultiEdit: ["edit", "write"],
   NotebookEdit: ["edit", "write"],
 };
-/** zot's built-in names, for rules written with them. */
-const ZOT_NAMES: Record<string, string> = { bash: "Bash", read: "Read", edit: "Edit", write: "Write", skill: "Skill" };
 /** Claude Code's tools that zot has no counterpart of. */
 const NOT_IN_ZOT: ReadonlySet<string> = new Set(CLAUDE_TOOLS_ZOT_LACKS);
 
@@ -65,7 +63,8 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
   const inner = open === -1 ? "" : trimmed.slice(open + 1, -1).trim();
   if (open !== -1 && inner === "") return { error: `has nothing in its brackets; write ${written} alone for every use of the tool` };
   const specifier = inner === "*" ? undefined : inner || undefined;
-  const name = ZOT_NAMES[written] ?? written;
+  // A rule written with zot's own name of a built-in reads as Claude Code's.
+  const name = CLAUDE_NAME_OF_BUILTIN[written] ?? written;
   const rule = (target: RuleTarget): PermissionRule => ({ verdict, text: trimmed, source, target });
 
   if (name === "Bash") {

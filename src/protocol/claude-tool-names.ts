@@ -2,6 +2,9 @@
 // them: those zot has a counterpart of (permission-rules/rule.ts says which), and those it has not
 // (a rule naming one matches nothing). One list, so the flags and the rules never disagree.
 
+/** zot's built-in tools and the name Claude Code gives each (a call of edit with several edits is its MultiEdit). */
+export const CLAUDE_NAME_OF_BUILTIN: Readonly<Record<string, string>> = { bash: "Bash", read: "Read", edit: "Edit", write: "Write", skill: "Skill" };
+
 /** Claude Code's tools that zot's rules map onto its own (Bash → bash, Edit → edit and write, …). */
 export const CLAUDE_TOOLS_ZOT_HAS = ["Bash", "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Skill"] as const;
 
