@@ -139,7 +139,8 @@ async function list(context: Context): Promise<number> {
   const reports = await check(shown, context);
   for (const server of shown) {
     const report = reports.get(server);
-    const status = notStarted(server) ?? (report?.ok ? `✓ connected (${plural(report.tools.length, "tool")}, ${plural(report.prompts.length, "prompt")})` : `✗ failed: ${report?.error ?? "not checked"}`);
+    const resources = report && report.resources.length > 0 ? `, ${plural(report.resources.length, "resource")}` : "";
+    const status = notStarted(server) ?? (report?.ok ? `✓ connected (${plural(report.tools.length, "tool")}, ${plural(report.prompts.length, "prompt")}${resources})` : `✗ failed: ${report?.error ?? "not checked"}`);
     console.log(`${server.name}: ${target(server)} - ${status} [${server.source.label}]`);
   }
   return EXIT.ok;
@@ -167,6 +168,7 @@ async function get(name: string, context: Context): Promise<number> {
     const { mcpToolName, mcpPromptCommand } = await import("../mcp/names.ts");
     lines.push(`  Tools: ${report.tools.map((tool) => mcpToolName(name, tool)).join(", ") || "none"}`);
     if (report.prompts.length > 0) lines.push(`  Prompts: ${report.prompts.map((prompt) => `/${mcpPromptCommand(name, prompt)}`).join(", ")}`);
+    if (report.resources.length > 0) lines.push(`  Resources: ${report.resources.map((uri) => `@${name}:${uri}`).join(", ")}`);
   }
   for (const other of entries.filter((entry) => entry !== server)) lines.push(`  (also in ${other.source.label}, which this one shadows)`);
   lines.push("", server.source.owner === "claude" ? `Defined in Claude Code's file; remove it there (claude mcp remove ${name} -s ${server.source.scope}).` : `To remove it: zot mcp remove ${name} -s ${server.source.scope}`);

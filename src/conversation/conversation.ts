@@ -59,7 +59,7 @@ export interface ConversationOptions {
 
 /** A prompt unit's options: also the input as it goes to the model, worked out when it starts (the TUI reads @files then). */
 export interface PromptOptions extends UnitOptions {
-  prepare?(input: ConversationPrompt): ConversationPrompt;
+  prepare?(input: ConversationPrompt, signal: AbortSignal): ConversationPrompt | Promise<ConversationPrompt>;
 }
 
 /** The conversation's state, as rpc's get_state and the SDK's state() give it. */
@@ -236,7 +236,7 @@ export class Conversation {
   submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const slash = this.commands.match(input.text);
-      if (!slash) return this.promptNow(options.prepare?.(input) ?? input, signal);
+      if (!slash) return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
       const result = await this.commands.run(slash.name, slash.args, signal);
       this.stream.fire(commandResultEvent(result));
       if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
@@ -247,8 +247,8 @@ export class Conversation {
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
   prompt(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
-    return this.work.unit("a prompt", input.text, options, (signal) => {
-      return this.promptNow(options.prepare?.(input) ?? input, signal);
+    return this.work.unit("a prompt", input.text, options, async (signal) => {
+      return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
     });
   }
 
@@ -359,6 +359,19 @@ export class Conversation {
   }
 
   /** The MCP servers of this run as they are now, and whether their tools wait behind tool_search; undefined when none is configured. */
+  /**
+   * `server`'s resource `uri` as text to attach to a prompt (`@server:uri`), or why it cannot be;
+   * undefined when no MCP server of that name has resources.
+   */
+  mcpResourceText(server: string, uri: string, signal: AbortSignal, maxBytes: number): Promise<{ text: string } | { why: string }> | undefined {
+    return this.runtime.mcp?.resourceText(server, uri, signal, maxBytes);
+  }
+
+  /** The MCP resources a prompt can mention now (`server:uri`, with the resource's name): the TUI's @ picker lists them. */
+  mcpResourceMentions(): { mention: string; name: string }[] {
+    return this.runtime.mcp?.resourceMentions() ?? [];
+  }
+
   mcpServers(): { servers: McpServerInfo[]; deferring: boolean } | undefined {
     const mcp = this.runtime.mcp;
     return mcp && { servers: mcp.list(), deferring: mcp.deferring };

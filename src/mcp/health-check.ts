@@ -18,6 +18,8 @@ export interface HealthReport {
   transport: ServerTransport["type"];
   tools: string[];
   prompts: string[];
+  /** the URIs of its resources */
+  resources: string[];
 }
 
 export async function checkServers(
@@ -44,6 +46,7 @@ export async function checkServers(
       transport: connection.kind,
       tools: connection.tools.map((tool) => tool.name),
       prompts: connection.prompts.map((prompt) => prompt.name),
+      resources: connection.resources.map((resource) => resource.uri),
     };
     await connection.stop();
     return [server, report] as const;

@@ -17,6 +17,8 @@ import { type McpSettings, readMcpSettings, shouldDefer } from "./mcp-settings.t
 import { mcpTool } from "./mcp-tool.ts";
 import { fileSafeName, mcpToolName } from "./names.ts";
 import { type PromptCommand, promptCommands, runPromptCommand } from "./prompt-commands.ts";
+import { resourceTools } from "./resource-tools.ts";
+import { resourceAsText } from "./result-mapping.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { McpServerConnection } from "./server-connection.ts";
 import type { HostServers } from "./host-transport.ts";
@@ -60,6 +62,8 @@ export class McpManager {
   /** the MCP tools this manager put directly in agent.tools */
   private placed: Tool[] = [];
   private commandIndex = new Map<string, PromptCommand>();
+  /** ListMcpResourcesTool and ReadMcpResourceTool, offered while a server has resources */
+  private readonly resourceTools: Tool[] = resourceTools(() => this.servers);
   /** whether the tools are deferred behind tool_search right now */
   deferring = false;
   private stopped = false;
@@ -136,7 +140,7 @@ export class McpManager {
     this.rebuild();
   }
 
-  /** Every MCP tool of the running servers (a crashed server's stay, answering with its error). */
+  /** Every MCP tool of the running servers (a crashed server's stay, answering with its error), and the resource tools while a server has resources. */
   tools(): Tool[] {
     const seen = new Set<string>();
     const tools: Tool[] = [];
@@ -152,7 +156,24 @@ export class McpManager {
         tools.push(tool);
       }
     }
+    if (this.servers.some((server) => server.offersResources)) tools.push(...this.resourceTools);
     return tools;
+  }
+
+  /**
+   * One of `server`'s resources as text to attach to a prompt (`@server:uri`), or why it cannot be;
+   * undefined when no server of that name has resources (the mention is then something else).
+   */
+  resourceText(server: string, uri: string, signal: AbortSignal, maxBytes: number): Promise<{ text: string } | { why: string }> | undefined {
+    const connection = this.servers.find((candidate) => candidate.name === server && candidate.offersResources);
+    return connection?.readResourceContents(uri, signal).then((read) => ("error" in read ? { why: read.error } : resourceAsText(read.contents, maxBytes)));
+  }
+
+  /** The resources of the servers that are up, as a prompt mentions them (`server:uri`; one with a space in its URI cannot be). */
+  resourceMentions(): { mention: string; name: string }[] {
+    return this.servers
+      .filter((server) => server.state === "connected")
+      .flatMap((server) => server.resources.filter((resource) => !/\s/.test(resource.uri)).map((resource) => ({ mention: `${server.name}:${resource.uri}`, name: resource.name })));
   }
 
   list(): McpServerInfo[] {
@@ -165,6 +186,7 @@ export class McpManager {
       ...(server.pid !== undefined && server.state === "connected" ? { pid: server.pid } : {}),
       tools: server.tools.map((def) => mcpToolName(server.name, def.name)),
       prompts: promptCommands(server).map((command) => command.name),
+      ...(server.resources.length > 0 ? { resources: server.resources.length } : {}),
       log: server.logFile,
     }));
   }

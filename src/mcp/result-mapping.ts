@@ -2,7 +2,8 @@
 // embedded resources become their text, links and binary payloads become one line saying what
 // they are, structured content reaches the model as JSON when the result has no content blocks
 // (servers put the same data in both, and the model should not read it twice), and `isError` is
-// the result's error flag.
+// the result's error flag. A resource (`resources/read`) maps as an embedded resource does, and as
+// the text a prompt's `@server:uri` attaches.
 // Rule: whatever the server returns, the model gets a well-formed result of bounded size (text
 // over MAX_MCP_OUTPUT_TOKENS, as Claude Code names it, is cut with a note saying so); the full
 // structured content stays in the result's details for the UI.
@@ -41,6 +42,27 @@ export function mapToolResult(result: McpCallResult, options: MappingOptions): T
     is_error: result.isError === true,
     details: { mcp_server: options.server, mcp_tool: options.tool, ...(structured !== undefined ? { structured_content: structured } : {}) },
   };
+}
+
+/** A resource's contents (`resources/read`) as the model reads them: each part as an embedded resource of a tool result is. */
+export function mapResourceContents(contents: readonly unknown[], options: MappingOptions): ToolResult {
+  const mapped = mapToolResult({ content: contents.map((resource) => ({ type: "resource", resource })) }, options);
+  if (contents.length === 0) mapped.content = [{ type: "text", text: "(the resource has no content)" }];
+  return mapped;
+}
+
+/** A resource's contents as one text to attach to a prompt: its text parts, or why it has none to give (a binary part, too big). */
+export function resourceAsText(contents: readonly unknown[], maxBytes: number): { text: string } | { why: string } {
+  const texts: string[] = [];
+  for (const part of contents) {
+    const text = (part as { text?: unknown } | null)?.text;
+    if (typeof text !== "string") return { why: "it is not text; the model can still read it with ReadMcpResourceTool" };
+    texts.push(text);
+  }
+  const text = texts.join("\n");
+  const bytes = Buffer.byteLength(text);
+  if (bytes > maxBytes) return { why: `it is ${Math.round(bytes / 1024)} KB, over the ${maxBytes / 1024} KB attached at most; the model can still read it with ReadMcpResourceTool` };
+  return { text };
 }
 
 function mapBlock(block: unknown): ToolResultContent[] {

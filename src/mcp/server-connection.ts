@@ -13,6 +13,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type Prompt,
   PromptListChangedNotificationSchema,
+  type Resource,
+  ResourceListChangedNotificationSchema,
   type Tool as McpToolDef,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -24,7 +26,7 @@ import type { McpServerEntry } from "../protocol/rpc-frames.ts";
 import { untilAborted } from "../protocol/until-aborted.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { type Connected, connectClient } from "./connect-client.ts";
-import { mapToolResult } from "./result-mapping.ts";
+import { mapResourceContents, mapToolResult } from "./result-mapping.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
 
@@ -69,6 +71,10 @@ export class McpServerConnection {
   error: string | undefined;
   tools: McpToolDef[] = [];
   prompts: Prompt[] = [];
+  /** what it offers to read (resources/list); empty for a server without the capability */
+  resources: Resource[] = [];
+  /** whether it says it has resources (the resource tools are offered while one does) */
+  offersResources = false;
   /** what is spoken (a `type: "http"` server may turn out to speak sse) */
   kind: ServerTransport["type"];
   pid: number | undefined;
@@ -196,7 +202,7 @@ export class McpServerConnection {
         this.connectedAt = Date.now();
         this.dropped = undefined;
       }
-      this.log(`connected over ${this.kind}: ${this.tools.length} tools, ${this.prompts.length} prompts`);
+      this.log(`connected over ${this.kind}: ${this.tools.length} tools, ${this.prompts.length} prompts${this.offersResources ? `, ${this.resources.length} resources` : ""}`);
     } catch (error) {
       if (superseded()) {
         // A later start took over: this one closes only what it opened, and touches nothing else.
@@ -224,13 +230,26 @@ export class McpServerConnection {
     const capabilities = client.getServerCapabilities() ?? {};
     if (capabilities.tools) this.tools = usableTools(await pages((cursor) => client.listTools(cursor ? { cursor } : undefined, { signal }), "tools"), (line) => this.log(line));
     if (capabilities.prompts) this.prompts = await pages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { signal }), "prompts");
+    this.offersResources = capabilities.resources !== undefined;
+    if (this.offersResources) this.resources = await this.listResources(client, signal);
+  }
+
+  /** Its resources; a server whose resources/list fails still has its tools (the failure is logged). */
+  private async listResources(client: Client, signal: AbortSignal): Promise<Resource[]> {
+    try {
+      return await pages((cursor) => client.listResources(cursor ? { cursor } : undefined, { signal }), "resources");
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.log(`listing resources failed: ${errorText(error)}`);
+      return [];
+    }
   }
 
   private watchLists(client: Client): void {
     const relist = async () => {
       try {
         await this.list(AbortSignal.timeout(this.context.timeouts.startMs));
-        this.log(`lists changed: ${this.tools.length} tools, ${this.prompts.length} prompts`);
+        this.log(`lists changed: ${this.tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources`);
         this.context.onChange();
       } catch (error) {
         this.log(`listing again after a change failed: ${errorText(error)}`);
@@ -238,6 +257,7 @@ export class McpServerConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
     client.setNotificationHandler(PromptListChangedNotificationSchema, relist);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, relist);
   }
 
   /** Calls one of its tools; never throws: every failure is an is_error result naming the server. */
@@ -293,6 +313,30 @@ export class McpServerConnection {
       return { text: parts.join("\n\n") };
     } catch (error) {
       return { error: `MCP server "${this.name}" could not give prompt ${prompt}: ${errorText(error).replace(/^MCP error -?\d+: /, "")}` };
+    }
+  }
+
+  /** One of its resources as the model reads it (result-mapping.ts); never throws: a failure is an is_error result naming the server. */
+  async readResource(uri: string, signal: AbortSignal): Promise<ToolResult> {
+    const read = await this.readResourceContents(uri, signal);
+    if ("error" in read) return { content: [{ type: "text", text: read.error }], is_error: true, details: { mcp_server: this.name, uri } };
+    const mapped = mapResourceContents(read.contents, { server: this.name, tool: uri, maxOutputTokens: this.context.maxOutputTokens });
+    return { ...mapped, details: { mcp_server: this.name, uri } };
+  }
+
+  /** The contents of one of its resources (`resources/read`), or why there are none, as a sentence naming the server. */
+  async readResourceContents(uri: string, signal: AbortSignal): Promise<{ contents: unknown[] } | { error: string }> {
+    const failure = (why: string) => ({ error: `MCP server "${this.name}" ${why}` });
+    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
+    const client = this.client;
+    if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
+    if (!this.offersResources) return failure("has no resources");
+    try {
+      const result = await client.readResource({ uri }, { signal, timeout: this.context.timeouts.toolMs });
+      return { contents: result.contents };
+    } catch (error) {
+      if (signal.aborted) return failure(`read of ${uri} was cancelled`);
+      return failure(`could not read ${uri}: ${errorText(error).replace(/^MCP error -?\d+: /, "")}`);
     }
   }
 
@@ -389,7 +433,7 @@ function connectionLost(error: unknown): boolean {
 }
 
 /** Every page of a paginated list. */
-async function pages<K extends "tools" | "prompts", T>(
+async function pages<K extends "tools" | "prompts" | "resources", T>(
   fetchPage: (cursor: string | undefined) => Promise<{ [key in K]: T[] } & { nextCursor?: string }>,
   key: K,
 ): Promise<T[]> {

@@ -5,8 +5,11 @@
 /** zot's built-in tools and the name Claude Code gives each (a call of edit with several edits is its MultiEdit). */
 export const CLAUDE_NAME_OF_BUILTIN: Readonly<Record<string, string>> = { bash: "Bash", read: "Read", edit: "Edit", write: "Write", skill: "Skill" };
 
-/** Claude Code's tools that zot's rules map onto its own (Bash → bash, Edit → edit and write, …). */
-export const CLAUDE_TOOLS_ZOT_HAS = ["Bash", "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Skill"] as const;
+/**
+ * Claude Code's tools that zot's rules map onto its own (Bash → bash, Edit → edit and write, …),
+ * and those zot has by Claude Code's own names (the MCP resource tools, src/mcp/resource-tools.ts).
+ */
+export const CLAUDE_TOOLS_ZOT_HAS = ["Bash", "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Skill", "ListMcpResourcesTool", "ReadMcpResourceTool"] as const;
 
 /** Claude Code's tools that zot has no counterpart of. */
 export const CLAUDE_TOOLS_ZOT_LACKS = [
@@ -25,6 +28,4 @@ export const CLAUDE_TOOLS_ZOT_LACKS = [
   "KillBash",
   "ExitPlanMode",
   "SlashCommand",
-  "ListMcpResourcesTool",
-  "ReadMcpResourceTool",
 ] as const;

@@ -248,6 +248,8 @@ export const McpServerEntry = v.object({
   tools: v.array(v.string()),
   /** its prompts, as slash commands */
   prompts: v.array(v.string()),
+  /** how many resources it offers to read (ListMcpResourcesTool, `@server:uri`); absent: it has none */
+  resources: v.optional(v.number()),
   /** its log file */
   log: v.string(),
 });

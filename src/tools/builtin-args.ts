@@ -97,3 +97,16 @@ export const searchArgs = once(() =>
     max_results: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(SEARCH_MAX_RESULTS), v.description(`How many tools to activate at most (default ${SEARCH_DEFAULT_RESULTS}).`))),
   }),
 );
+
+export const listResourcesArgs = once(() =>
+  v.object({
+    server: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Only this MCP server's resources (default: every server's)."))),
+  }),
+);
+
+export const readResourceArgs = once(() =>
+  v.object({
+    server: v.pipe(v.string(), v.minLength(1), v.description("The MCP server that has the resource, as ListMcpResourcesTool names it.")),
+    uri: v.pipe(v.string(), v.minLength(1), v.description("The resource's URI, as ListMcpResourcesTool lists it.")),
+  }),
+);

@@ -39,7 +39,7 @@ describe("zot mcp", () => {
     expect(list.stderr).toContain("Checking MCP server health");
     const lines = list.stdout.trim().split("\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^everything: node .*index\.js stdio - ✓ connected \(1[0-9] tools, 4 prompts\) \[.*mcp\.json \(local\)\]$/);
+    expect(lines[0]).toMatch(/^everything: node .*index\.js stdio - ✓ connected \(1[0-9] tools, 4 prompts, [1-9] resources\) \[.*mcp\.json \(local\)\]$/);
     expect(lines[1]).toMatch(/^shared: node .*misbehaving-server\.mjs - ✓ connected \(7 tools, 1 prompt\) \[\.mcp\.json\]$/);
     expect(lines[2]).toMatch(/^nowhere: http:\/\/127\.0\.0\.1:9\/mcp \(HTTP\) - ✗ failed: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/);
     expect(lines[3]).toMatch(/^claudes: node .*misbehaving-server\.mjs - ✓ connected .*\.claude\.json \(user\)\]$/);
@@ -51,6 +51,9 @@ describe("zot mcp", () => {
     expect(get.stdout).toContain("Tools: mcp__shared__ok, mcp__shared__crash");
     expect(get.stdout).toContain("Prompts: /mcp__shared__greet");
     expect(get.stdout).toContain("To remove it: zot mcp remove shared -s project");
+    expect(get.stdout).not.toContain("Resources:");
+    const everything = await zot(["mcp", "get", "everything"], w);
+    expect(everything.stdout).toContain("Resources: @everything:demo://resource/static/document/");
 
     const theirs = await zot(["mcp", "remove", "claudes"], w);
     expect(theirs.code).toBe(2);

@@ -3,7 +3,7 @@
 // HTTP, and a misbehaving server (a crash mid-call, a hang at start, a tree left behind), in -p and
 // --json. Every run has its own HOME, so the machine's ~/.claude.json never takes part.
 import { afterEach, describe, expect, test } from "bun:test";
-import { realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -149,6 +149,59 @@ describe("zot -p with a project's MCP servers", () => {
     const noExt = await zot(["--no-ext", "-p", "/mcp__bad__greet Ada calm", ...anthropic(mock.url)], where);
     expect(noExt.code).toBe(0);
     expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).toContain("Say hello to Ada in a calm mood.");
+  });
+});
+
+describe("MCP resources, as Claude Code offers them", () => {
+  const FEATURES = "demo://resource/static/document/features.md";
+
+  test("ListMcpResourcesTool lists the everything server's resources and ReadMcpResourceTool reads one; a server without resources brings neither tool", async () => {
+    const where = project({ everything: everythingStdio() });
+    mock = startMockLlm([
+      { tool_calls: [{ name: "ListMcpResourcesTool", args: {} }] },
+      { tool_calls: [{ name: "ReadMcpResourceTool", args: { server: "everything", uri: FEATURES } }, { name: "ReadMcpResourceTool", args: { server: "nope", uri: "x://y" } }] },
+      { text: "read" },
+    ]);
+    const run = await zot(["-p", "what resources are there?", ...anthropic(mock.url)], where);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("read\n");
+    expect(toolNames(mock.requests[0]!.body)).toEqual(expect.arrayContaining(["ListMcpResourcesTool", "ReadMcpResourceTool", "mcp__everything__echo"]));
+    const [listed] = lastToolResults(mock.requests[1]!.body);
+    expect(listed!.is_error).toBe(false);
+    const resources = JSON.parse(listed!.text) as { server: string; uri: string; name: string; mimeType?: string }[];
+    expect(resources.length).toBeGreaterThan(1);
+    expect(resources).toContainEqual(expect.objectContaining({ server: "everything", uri: FEATURES, name: "features.md", mimeType: "text/markdown" }));
+    const [read, unknown] = lastToolResults(mock.requests[2]!.body);
+    expect(read!.is_error).toBe(false);
+    expect(read!.text).toStartWith(`[resource ${FEATURES}]\n# Everything Server - Features`);
+    expect(unknown).toEqual({ text: 'no MCP server "nope" offers resources; these do: everything', is_error: true });
+
+    const files = tempDir("zot-mcp-files-");
+    mock.push({ text: "no resources here" });
+    const fsOnly = await zot(["-p", "hi", ...anthropic(mock.url)], project({ fs: filesystemStdio(files) }));
+    expect(fsOnly.code).toBe(0);
+    const offered = toolNames(mock.requests.at(-1)!.body);
+    expect(offered).toContain("mcp__fs__read_text_file");
+    expect(offered).not.toContain("ListMcpResourcesTool");
+    expect(offered).not.toContain("ReadMcpResourceTool");
+  });
+
+  test("Claude Code's permission rules name them as Claude Code does (a deny keeps ReadMcpResourceTool from the model); --no-yolo asks nobody about them, since they only read", async () => {
+    const where = project({ everything: everythingStdio() });
+    mkdirSync(join(where.cwd, ".claude"));
+    writeFileSync(join(where.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["ReadMcpResourceTool"] } }));
+    mock = startMockLlm([{ text: "denied" }]);
+    const denied = await zot(["-p", "read a resource", ...anthropic(mock.url)], where);
+    expect(denied.code).toBe(0);
+    expect(toolNames(mock.requests[0]!.body)).toContain("ListMcpResourcesTool");
+    expect(toolNames(mock.requests[0]!.body)).not.toContain("ReadMcpResourceTool");
+
+    // Nobody can answer a question in -p: a call --no-yolo asked about would be refused; this one runs.
+    writeFileSync(join(where.cwd, ".claude", "settings.json"), "{}");
+    mock.push({ tool_calls: [{ name: "ReadMcpResourceTool", args: { server: "everything", uri: FEATURES } }] }, { text: "{{last_tool_result}}" });
+    const unasked = await zot(["-p", "--no-yolo", "read it", ...anthropic(mock.url)], where);
+    expect(unasked.code).toBe(0);
+    expect(unasked.stdout).toStartWith(`[resource ${FEATURES}]`);
   });
 });
 

@@ -5,13 +5,27 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { misbehaving } from "../support/mcp-servers.ts";
+import { everythingStdio, misbehaving } from "../support/mcp-servers.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
+import type { PtySession } from "../support/pty.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
 import { tempDir } from "../support/zot.ts";
 
 const runs = ptyRuns();
+
+/** Types /mcp until it shows `server` connected (it may join after the app's short start-up wait). */
+async function untilConnected(session: PtySession, server: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    session.type("/mcp\r");
+    try {
+      await session.waitForText(`${server} — connected`, 1000);
+      return;
+    } catch (error) {
+      if (attempt >= 20) throw error;
+    }
+  }
+}
 
 describe("MCP in the TUI", () => {
   test("/mcp lists the servers as they are; /mcp__good__greet sends the server's prompt", async () => {
@@ -22,15 +36,7 @@ describe("MCP in the TUI", () => {
     await ready(session);
     // The good server is up within the app's short start-up wait (or joins a moment later); the
     // stuck one never answers, and the app never waited for it.
-    for (let attempt = 0; ; attempt++) {
-      session.type("/mcp\r");
-      try {
-        await session.waitForText("good — connected", 1000);
-        break;
-      } catch (error) {
-        if (attempt >= 10) throw error;
-      }
-    }
+    await untilConnected(session, "good");
     const screen = session.screen.text();
     expect(screen).toContain("MCP servers");
     expect(screen).toContain("stuck — starting…");
@@ -39,6 +45,31 @@ describe("MCP in the TUI", () => {
     session.type("/mcp__good__greet Ada\r");
     await session.waitForText("Hello there, Ada.");
     expect(lastUserText(mock.requests.at(-1)!.body)).toBe("Say hello to Ada.");
+  });
+
+  test("@server:uri attaches an MCP resource to the prompt, as Claude Code does, and the @ picker lists them; /mcp counts the server's resources", async () => {
+    const home = tempDir("zot-home-");
+    writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
+    const mock = startMockLlm([{ text: "It lists the tools." }, { text: "unused" }]);
+    const { session } = runs.start(mock, { home, rows: 40, cols: 160, env: { HOME: tempDir("zot-user-"), CLAUDE_CONFIG_DIR: "" } });
+    await ready(session);
+    await untilConnected(session, "everything");
+    expect(session.screen.text()).toMatch(/resources: [1-9] \(`?@everything:<uri>/);
+    // The @ picker lists the resources once the fragment names the server; Enter puts the mention in.
+    session.type("summarise @everything:");
+    await session.waitForText("MCP resources");
+    session.type("features\r");
+    await session.waitFor((screen) => screen.lines().includes("> summarise @everything:demo://resource/static/document/features.md"), "the mention in the prompt");
+    session.type("and @everything:demo://nothing/here please");
+    session.type("\r");
+    await session.waitForText("It lists the tools.");
+    const sent = lastUserText(mock.requests.at(-1)!.body);
+    expect(sent).toStartWith("summarise @everything:demo://resource/static/document/features.md and @everything:demo://nothing/here please\n\n");
+    expect(sent).toContain('<resource server="everything" uri="demo://resource/static/document/features.md">\n# Everything Server - Features\n');
+    expect(sent).not.toContain("demo://nothing/here\">");
+    const screen = session.screen.text();
+    expect(screen).toContain("⎿ attached everything:demo://resource/static/document/features.md (");
+    expect(screen).toContain('@everything:demo://nothing/here was not attached: MCP server "everything" could not read demo://nothing/here');
   });
 
   test("/mcp reconnect <name> starts a server again: one that will not start says why, one that is up comes back as a new process", async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ATTACH_MAX_BYTES, attachMentions, splitAttachments } from "../../src/modes/interactive/file-mentions.ts";
+import { ATTACH_MAX_BYTES, attachMentions, type ResourceReader, splitAttachments } from "../../src/modes/interactive/file-mentions.ts";
 import { parseShellContext, shellCommandOf, shellContextText } from "../../src/modes/interactive/shell-context.ts";
 import { OUTPUT_ROWS, UserMessage } from "../../src/modes/interactive/user-message.ts";
 import { createTheme } from "../../src/tui/theme.ts";
@@ -15,13 +15,13 @@ const theme = createTheme({ color: false });
 const draw = (message: UserMessage, width: number) => message.render(width).map((row) => Bun.stripANSI(row));
 
 describe("@mentions", () => {
-  test("each mentioned text file once, in order, quoted or not, punctuation after it forgiven, absolute paths too", () => {
+  test("each mentioned text file once, in order, quoted or not, punctuation after it forgiven, absolute paths too", async () => {
     const cwd = tempDir("zot-mention-");
     writeFileSync(join(cwd, "a.ts"), "one\ntwo\n");
     writeFileSync(join(cwd, "with space.md"), "spaced");
     mkdirSync(join(cwd, "dir"));
     const prompt = `compare @a.ts, @'with space.md' and @${join(cwd, "a.ts")} (again: @a.ts) with @dir`;
-    const { text, attached, skipped } = attachMentions(prompt, cwd);
+    const { text, attached, skipped } = await attachMentions(prompt, cwd);
     expect(attached).toEqual([
       { path: "a.ts", lines: 2 },
       { path: "with space.md", lines: 1 },
@@ -31,12 +31,12 @@ describe("@mentions", () => {
     expect(splitAttachments(text)).toEqual({ prompt, attached });
   });
 
-  test("nothing to attach leaves the prompt as typed; a file too big or not text is named with why", () => {
+  test("nothing to attach leaves the prompt as typed; a file too big or not text is named with why", async () => {
     const cwd = tempDir("zot-mention-");
     writeFileSync(join(cwd, "big.log"), "x".repeat(ATTACH_MAX_BYTES + 1));
     writeFileSync(join(cwd, "img.png"), new Uint8Array([137, 80, 78, 71, 0, 0]));
-    expect(attachMentions("mail me@example.com or @nobody", cwd)).toEqual({ text: "mail me@example.com or @nobody", attached: [], skipped: [] });
-    const { text, skipped } = attachMentions("see @big.log and @img.png", cwd);
+    expect(await attachMentions("mail me@example.com or @nobody", cwd)).toEqual({ text: "mail me@example.com or @nobody", attached: [], skipped: [] });
+    const { text, skipped } = await attachMentions("see @big.log and @img.png", cwd);
     expect(text).toBe("see @big.log and @img.png");
     expect(skipped).toEqual([
       "@big.log was not attached: it is 256 KB, over the 256 KB attached at most; the model can still read it",
@@ -48,11 +48,63 @@ describe("@mentions", () => {
     });
   });
 
-  test("the transcript shows the prompt as typed and a line per attached file", () => {
+  test("the transcript shows the prompt as typed and a line per attached file", async () => {
     const cwd = tempDir("zot-mention-");
     writeFileSync(join(cwd, "a.ts"), "one\n");
-    const { text } = attachMentions("fix @a.ts", cwd);
+    const { text } = await attachMentions("fix @a.ts", cwd);
     expect(draw(new UserMessage(text, theme, 1), 60)).toEqual(["", "› fix @a.ts [1 image]", "  ⎿ attached a.ts (1 line)"]);
+  });
+});
+
+describe("@server:uri mentions of MCP resources", () => {
+  /** A reader as the TUI's: the server "docs" has resources; any other name is no resource server. */
+  const reads: string[] = [];
+  const reader: ResourceReader = (server, uri) => {
+    if (server !== "docs") return undefined;
+    reads.push(uri);
+    if (uri === "file://api/auth") return Promise.resolve({ text: "Tokens expire after an hour.\nRefresh them." });
+    return Promise.resolve({ why: `MCP server "docs" could not read ${uri}: Resource not found` });
+  };
+
+  test("a resource is read and attached after the typed prompt, once, punctuation after it forgiven; the transcript shows a line for it", async () => {
+    const cwd = tempDir("zot-mention-");
+    writeFileSync(join(cwd, "a.ts"), "one\n");
+    reads.length = 0;
+    const prompt = "explain @docs:file://api/auth, compare with @a.ts and @docs:file://api/auth again";
+    const sent = await attachMentions(prompt, cwd, reader);
+    expect(reads).toEqual(["file://api/auth"]);
+    expect(sent.attached).toEqual([
+      { path: "docs:file://api/auth", lines: 2 },
+      { path: "a.ts", lines: 1 },
+    ]);
+    expect(sent.text).toBe(
+      `${prompt}\n\n[files the user attached with @, as they are now]\n<resource server="docs" uri="file://api/auth">\nTokens expire after an hour.\nRefresh them.\n</resource>\n<file path="a.ts">\none\n</file>`,
+    );
+    expect(splitAttachments(sent.text)).toEqual({ prompt, attached: sent.attached });
+    expect(draw(new UserMessage(sent.text, theme), 60)).toEqual([
+      "",
+      "› explain @docs:file://api/auth, compare with @a.ts and",
+      "  @docs:file://api/auth again",
+      "  ⎿ attached docs:file://api/auth (2 lines)",
+      "  ⎿ attached a.ts (1 line)",
+    ]);
+  });
+
+  test("a resource that cannot be read is named with why; a name that is no resource server is left to the files", async () => {
+    const cwd = tempDir("zot-mention-");
+    writeFileSync(join(cwd, "notes:x"), "a file whose name has a colon\n");
+    const missing = await attachMentions("see @docs:file://nope", cwd, reader);
+    expect(missing.text).toBe("see @docs:file://nope");
+    expect(missing.skipped).toEqual(['@docs:file://nope was not attached: MCP server "docs" could not read file://nope: Resource not found']);
+    const other = await attachMentions("see @other:file://x and @notes:x", cwd, reader);
+    expect(other.attached).toEqual([{ path: "notes:x", lines: 1 }]);
+    expect(other.skipped).toEqual([]);
+  });
+
+  test('a URI with a quote reads back whole', async () => {
+    const quoted: ResourceReader = () => Promise.resolve({ text: "q" });
+    const sent = await attachMentions('@docs:x://a"b&c', tempDir("zot-mention-"), quoted);
+    expect(splitAttachments(sent.text).attached).toEqual([{ path: 'docs:x://a"b&c', lines: 1 }]);
   });
 });
 

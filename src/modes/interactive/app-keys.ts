@@ -78,7 +78,8 @@ export class AppKeys {
     }
     const at = atFragment(editor.text, editor.cursor);
     if (at && this.app.ready) {
-      this.files ??= new FilePicker(this.app.theme, this.app.conversation.cwd);
+      const conversation = this.app.conversation;
+      this.files ??= new FilePicker(this.app.theme, conversation.cwd, () => conversation.mcpResourceMentions());
       this.files.update(at.query);
       return this.show("files");
     }
@@ -145,7 +146,7 @@ export class AppKeys {
     this.editing = true;
     try {
       for (const _ of graphemes(`@${fragment.query}`)) editor.handleKey({ name: "backspace", ctrl: false, alt: false, shift: false });
-      editor.insertText(entry.folder ? `@${entry.path}` : `${attach ? "@" : ""}${path} `);
+      editor.insertText(entry.folder ? `@${entry.path}` : entry.resource ? `@${entry.path} ` : `${attach ? "@" : ""}${path} `);
     } finally {
       this.editing = false;
     }

@@ -26,7 +26,7 @@ import { AppFrame } from "./app-frame.ts";
 import { AppKeys } from "./app-keys.ts";
 import { ChatView } from "./chat-view.ts";
 import { runExtensionCommand } from "./extension-commands.ts";
-import { attachMentions, splitAttachments } from "./file-mentions.ts";
+import { ATTACH_MAX_BYTES, attachMentions, splitAttachments } from "./file-mentions.ts";
 import { noteStyle } from "./note-line.ts";
 import { type QueuedInput, QueuedPrompts } from "./queued-prompts.ts";
 import { runShellCommand } from "./shell-command.ts";
@@ -63,6 +63,8 @@ export class InteractiveApp implements AppContext {
   private conv: Conversation | undefined;
   private extensions: AppExtensions | undefined;
   private early: EarlyInput[] = [];
+  /** what the prompt about to start @mentioned but could not attach, said under it */
+  private mentionNotes: string[] = [];
   private readonly activity: AppActivity;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly spinner: Spinner;
@@ -173,7 +175,7 @@ export class InteractiveApp implements AppContext {
           this.chat.notes.clear();
           if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
         },
-        prepare: from ? undefined : (input) => ({ ...input, ...this.withMentions(input.text) }),
+        prepare: from ? undefined : async (input, signal) => ({ ...input, ...(await this.withMentions(input.text, signal)) }),
       },
     );
     this.render();
@@ -305,14 +307,12 @@ export class InteractiveApp implements AppContext {
     }
   }
 
-  /** The prompt with the files it @mentions; what could not go is said under the prompt. */
-  private withMentions(text: string): { text: string } {
-    const sent = attachMentions(text, this.conversation.cwd);
-    // After the user_message this prompt is about to add (in the same synchronous step).
-    if (sent.skipped.length > 0) queueMicrotask(() => {
-      for (const why of sent.skipped) this.chat.addNote(why, "muted");
-      this.render();
-    });
+  /** The prompt with the files and MCP resources it @mentions; what could not go is said under the prompt. */
+  private async withMentions(text: string, signal: AbortSignal): Promise<{ text: string }> {
+    const conversation = this.conversation;
+    const sent = await attachMentions(text, conversation.cwd, (server, uri) => conversation.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES));
+    // Said under the user_message this prompt is about to add (onEvent).
+    this.mentionNotes = sent.skipped;
     return { text: sent.text };
   }
 
@@ -354,6 +354,10 @@ export class InteractiveApp implements AppContext {
 
   private onEvent(event: AgentEvent): void {
     if (!this.extensions?.handle(event)) this.chat.handleEvent(event);
+    if (event.type === "user_message" && this.mentionNotes.length > 0) {
+      for (const why of this.mentionNotes) this.chat.addNote(why, "muted");
+      this.mentionNotes = [];
+    }
     this.activity.event(event);
     this.render();
   }

@@ -1,10 +1,13 @@
 // `@path` in a prompt: the file's content goes to the model with the prompt, as Claude Code does,
-// so the model need not spend a read on a file the user already pointed at. This file is the one
-// format of that prompt (the text as typed, then each file in a <file> block after a mark line),
-// written when the prompt is sent and read back to draw it as typed plus one line per file.
-// Rule: only regular text files up to ATTACH_MAX_BYTES are attached; anything else (a folder, a
-// binary, a huge file, a path that does not exist, an e-mail address) stays plain text, and what
-// was meant as a file but not attached is said in a note, never silently dropped.
+// so the model need not spend a read on a file the user already pointed at; `@server:uri` does
+// the same with an MCP server's resource (Claude Code's `@github:issue://123`). This file is the
+// one format of that prompt (the text as typed, then each file in a <file> block and each resource
+// in a <resource> block after a mark line), written when the prompt is sent and read back to draw
+// it as typed plus one line per attachment.
+// Rule: only regular text files up to ATTACH_MAX_BYTES, and resources whose content is text of that
+// size, are attached; anything else (a folder, a binary, a huge file, a path that does not exist,
+// an e-mail address) stays plain text, and what was meant as a file or a resource but not attached
+// is said in a note, never silently dropped.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
@@ -15,10 +18,16 @@ export const ATTACH_MAX_BYTES = 256 * 1024;
 const MARK = "[files the user attached with @, as they are now]";
 
 export interface Attachment {
-  /** as the user wrote it */
+  /** as the user wrote it (a resource: `server:uri`) */
   path: string;
   lines: number;
 }
+
+/**
+ * Reads `uri` from the MCP server `server` when it is one that has resources: its text, or why it
+ * has none to attach; undefined when `server` is no such server (the mention is then a file's).
+ */
+export type ResourceReader = (server: string, uri: string) => Promise<{ text: string } | { why: string }> | undefined;
 
 export interface AttachedPrompt {
   /** what the model is sent */
@@ -33,14 +42,32 @@ const MENTION = /(?<=^|\s)@(?:'([^']+)'|"([^"]+)"|(\S+))/g;
 /** Punctuation that ends a sentence rather than a path ("look at @a.ts, then …"). */
 const TRAILING = /[,.;:!?)\]}]+$/;
 
-/** The prompt with the content of every file it mentions attached (each file once, in order). */
-export function attachMentions(prompt: string, cwd: string): AttachedPrompt {
+/** `server:uri` as a resource mention writes it (a server's name, a colon, a URI with its scheme). */
+const RESOURCE = /^([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:\S*)$/;
+
+/** The prompt with the content of every file and resource it mentions attached (each once, in order). */
+export async function attachMentions(prompt: string, cwd: string, readResource?: ResourceReader): Promise<AttachedPrompt> {
   const attached: Attachment[] = [];
   const blocks: string[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(MENTION)) {
     const written = match[1] ?? match[2] ?? match[3]!;
+    const named = readResource && resourceMention(written);
+    const key = named && `${named.server}:${named.uri}`;
+    if (key && seen.has(key)) continue;
+    const reading = named && readResource(named.server, named.uri);
+    if (key && reading) {
+      seen.add(key);
+      const read = await reading;
+      if ("why" in read) {
+        skipped.push(`@${key} was not attached: ${read.why}`);
+        continue;
+      }
+      attached.push({ path: key, lines: countLines(read.text) });
+      blocks.push(`<resource server="${named.server}" uri="${escapeAttribute(named.uri)}">\n${withNewline(read.text)}</resource>`);
+      continue;
+    }
     const found = locate(written, cwd);
     if (!found || seen.has(found.abs)) continue;
     seen.add(found.abs);
@@ -50,7 +77,7 @@ export function attachMentions(prompt: string, cwd: string): AttachedPrompt {
       continue;
     }
     attached.push({ path: found.path, lines: countLines(file.text) });
-    blocks.push(`<file path="${found.path}">\n${file.text}${file.text.endsWith("\n") || file.text === "" ? "" : "\n"}</file>`);
+    blocks.push(`<file path="${found.path}">\n${withNewline(file.text)}</file>`);
   }
   const text = blocks.length === 0 ? prompt : `${prompt}\n\n${MARK}\n${blocks.join("\n")}`;
   return { text, attached, skipped };
@@ -58,12 +85,35 @@ export function attachMentions(prompt: string, cwd: string): AttachedPrompt {
 
 /** A sent prompt split back into what was typed and the files attached to it. */
 export function splitAttachments(text: string): { prompt: string; attached: Attachment[] } {
-  const at = text.indexOf(`\n\n${MARK}\n<file path="`);
-  if (at === -1) return { prompt: text, attached: [] };
+  const at = [`\n\n${MARK}\n<file path="`, `\n\n${MARK}\n<resource server="`].map((start) => text.indexOf(start)).filter((index) => index !== -1);
+  if (at.length === 0) return { prompt: text, attached: [] };
+  const from = Math.min(...at);
   const attached: Attachment[] = [];
-  const block = /<file path="([^"]*)">\n([\s\S]*?)<\/file>(?:\n|$)/g;
-  for (const match of text.slice(at).matchAll(block)) attached.push({ path: match[1]!, lines: countLines(match[2]!) });
-  return { prompt: text.slice(0, at), attached };
+  const block = /<file path="([^"]*)">\n([\s\S]*?)<\/file>(?:\n|$)|<resource server="([^"]*)" uri="([^"]*)">\n([\s\S]*?)<\/resource>(?:\n|$)/g;
+  for (const match of text.slice(from).matchAll(block)) {
+    if (match[1] !== undefined) attached.push({ path: match[1], lines: countLines(match[2]!) });
+    else attached.push({ path: `${match[3]}:${unescapeAttribute(match[4]!)}`, lines: countLines(match[5]!) });
+  }
+  return { prompt: text.slice(0, from), attached };
+}
+
+/** The server and URI a mention names when it is written as a resource's, sentence punctuation after it forgiven. */
+function resourceMention(written: string): { server: string; uri: string } | undefined {
+  const match = RESOURCE.exec(written.replace(TRAILING, ""));
+  return match ? { server: match[1]!, uri: match[2]! } : undefined;
+}
+
+function withNewline(text: string): string {
+  return text.endsWith("\n") || text === "" ? text : `${text}\n`;
+}
+
+/** A URI in a block's attribute: its quotes escaped, so the block reads back whole. */
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+}
+
+function unescapeAttribute(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }
 
 /** The file a mention names, with sentence punctuation after it forgiven; undefined for no file. */

@@ -4,6 +4,9 @@
 // editor in place of the fragment (Enter: the file's content goes with the prompt) or its path
 // alone (Tab). Rule: like the slash popup, it is fed by the editor's text and
 // takes no typed characters itself; folders are read when opened, never walked recursively.
+// The MCP servers' resources are listed after the working directory's entries, and alone once the
+// fragment starts with a server's name and a colon (`@everything:`); picking one puts
+// `@server:uri` in the editor, whose content goes with the prompt (file-mentions.ts).
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Component } from "../../tui/component.ts";
@@ -18,10 +21,21 @@ export interface AtFragment {
 }
 
 export interface FileEntry {
-  /** relative to the working directory; a folder ends with "/" */
+  /** relative to the working directory; a folder ends with "/"; a resource: `server:uri` */
   path: string;
   folder: boolean;
+  /** an MCP server's resource, not a file */
+  resource?: boolean;
 }
+
+/** An MCP resource as a prompt mentions it (`server:uri`) and its name. */
+export interface ResourceMention {
+  mention: string;
+  name: string;
+}
+
+/** The picker's list while it shows resources alone. */
+const RESOURCES_ONLY = "\0resources";
 
 const HINT = "↑/↓ choose · enter: attach the file's content · tab: its path only · → open folder · esc close";
 /** Never listed: nobody picks from these, and they can be huge. */
@@ -41,17 +55,32 @@ export class FilePicker implements Component {
   constructor(
     private readonly theme: Theme,
     private readonly cwd: string,
+    /** the MCP resources a prompt can mention now */
+    private readonly resources: () => ResourceMention[] = () => [],
   ) {
     this.list = new SelectList<FileEntry>([], theme, { maxVisible: 8, typeToFilter: false, emptyText: "no file matches" });
   }
 
-  /** Shows the folder named by the query (up to its last "/"), filtered by the rest. */
+  /** Shows the folder named by the query (up to its last "/"), filtered by the rest; or the resources, filtered by the whole query. */
   update(query: string): void {
+    const resources = this.resources();
+    const colon = query.indexOf(":");
+    const server = colon > 0 ? query.slice(0, colon + 1) : undefined;
+    if (server && resources.some((resource) => resource.mention.startsWith(server))) {
+      if (this.folder !== RESOURCES_ONLY) {
+        this.folder = RESOURCES_ONLY;
+        this.list.setItems(resourceItems(resources));
+      }
+      this.list.setFilter(query);
+      return;
+    }
     const cut = query.lastIndexOf("/") + 1;
     const folder = query.slice(0, cut);
-    if (folder !== this.folder) {
-      this.folder = folder;
-      this.list.setItems(listFolder(this.cwd, folder));
+    // The top folder lists the resources too, so it is listed again when their number changes (a server joined).
+    const key = folder === "" ? `\0${resources.length}` : folder;
+    if (key !== this.folder) {
+      this.folder = key;
+      this.list.setItems([...listFolder(this.cwd, folder), ...(folder === "" ? resourceItems(resources) : [])]);
       this.list.setFilter("");
     }
     this.list.setFilter(query.slice(cut));
@@ -82,6 +111,10 @@ function listFolder(cwd: string, folder: string): SelectItem<FileEntry>[] {
       return { label: `${entry.name}${isFolder ? "/" : ""}`, value: { path, folder: isFolder } };
     });
   return items.sort((a, b) => Number(b.value.folder) - Number(a.value.folder) || a.label.localeCompare(b.label));
+}
+
+function resourceItems(resources: ResourceMention[]): SelectItem<FileEntry>[] {
+  return resources.map((resource) => ({ label: resource.mention, value: { path: resource.mention, folder: false, resource: true }, description: resource.name, group: "MCP resources" }));
 }
 
 function isFolderLink(path: string): boolean {

@@ -40,8 +40,9 @@ export const MCP_COMMAND: SlashCommand = {
       const head = `- **${server.name}** — ${STATE[server.state]}${server.error ? `: ${server.error}` : ""} *(${server.transport}, ${server.source})*`;
       const tools = server.tools.length > 0 ? `\n  tools: ${server.tools.map((name) => `\`${name}\``).join(", ")}` : "";
       const prompts = server.prompts.length > 0 ? `\n  commands: ${server.prompts.map((name) => `\`/${name}\``).join(", ")}` : "";
+      const resources = server.resources ? `\n  resources: ${server.resources} (\`@${server.name}:<uri>\` in a prompt; the model lists them with \`ListMcpResourcesTool\`)` : "";
       const log = server.state === "failed" ? `\n  log: ${server.log}` : "";
-      return `${head}${tools}${prompts}${log}`;
+      return `${head}${tools}${prompts}${resources}${log}`;
     });
     const deferred = mcp.deferring ? "\n\nThe tools are deferred: the model finds them with `tool_search` (ENABLE_TOOL_SEARCH=false sends them all)." : "";
     app.showMarkdown(`**MCP servers**\n\n${blocks.join("\n")}${deferred}`);
