@@ -47,12 +47,17 @@ export interface McpStartOptions {
 /** One server as `/mcp`, `zot mcp list` and rpc's get_mcp_servers show it (protocol/rpc-frames.ts). */
 export type McpServerInfo = v.InferOutput<typeof McpServerEntry>;
 
-/** The agent as the manager needs it: its tools and chain (for deferral) and its model (for the window). */
+/** The agent as the manager needs it: its tools and chain (for deferral), its model (for the window), its system prompt (for the servers' instructions). */
 export interface McpAgent extends DeferringAgent {
   readonly model: ModelInfo;
+  setSystemSection(owner: string, text: string): void;
 }
 
 const OWNER = "mcp";
+/** The owner of the system prompt's section with the servers' instructions. */
+const INSTRUCTIONS_OWNER = "MCP servers' instructions";
+/** The most of one server's instructions the model is sent (as its tools' descriptions are cut). */
+const MAX_INSTRUCTIONS = 2048;
 
 export class McpManager {
   readonly servers: McpServerConnection[];
@@ -66,6 +71,8 @@ export class McpManager {
   private readonly resourceTools: Tool[] = resourceTools(() => this.servers);
   /** whether the tools are deferred behind tool_search right now */
   deferring = false;
+  /** the system prompt's section with the servers' instructions, as last set */
+  private instructions = "";
   private stopped = false;
 
   constructor(private readonly options: McpStartOptions) {
@@ -237,6 +244,9 @@ export class McpManager {
     this.commandIndex = commands;
     const agent = this.agent;
     if (!agent) return;
+    const instructions = instructionsSection(this.servers);
+    if (instructions !== this.instructions) agent.setSystemSection(INSTRUCTIONS_OWNER, instructions);
+    this.instructions = instructions;
     const tools = this.tools();
     const chars = tools.reduce((sum, tool) => sum + JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length, 0);
     this.deferring = tools.length > 0 && shouldDefer(this.settings.toolSearch, chars, agent.model.context_window);
@@ -246,6 +256,17 @@ export class McpManager {
     agent.swapTools(this.placed, direct);
     this.placed = direct;
   }
+}
+
+/** The servers' instructions as a section of the system prompt, as Claude Code sends them; "" when none gave any. */
+function instructionsSection(servers: readonly McpServerConnection[]): string {
+  const given = servers.filter((server) => server.state === "connected" && server.instructions);
+  if (given.length === 0) return "";
+  const parts = given.map((server) => {
+    const text = server.instructions!;
+    return `## ${server.name}\n\n${text.length > MAX_INSTRUCTIONS ? `${text.slice(0, MAX_INSTRUCTIONS)}… [instructions cut]` : text}`;
+  });
+  return `\n\n# Instructions from the MCP servers\n\nThese MCP servers say how to use their tools and resources:\n\n${parts.join("\n\n")}`;
 }
 
 function count(n: number, noun: string): string {

@@ -75,6 +75,8 @@ export class McpServerConnection {
   resources: Resource[] = [];
   /** whether it says it has resources (the resource tools are offered while one does) */
   offersResources = false;
+  /** what it tells the model about using it (`instructions` of its initialize answer) */
+  instructions: string | undefined;
   /** what is spoken (a `type: "http"` server may turn out to speak sse) */
   kind: ServerTransport["type"];
   pid: number | undefined;
@@ -192,6 +194,7 @@ export class McpServerConnection {
       this.transport = connected.transport;
       this.kind = connected.kind;
       this.pid = connected.pid;
+      this.instructions = connected.client.getInstructions()?.trim() || undefined;
       connected.client.onclose = () => this.closed(connected.client);
       connected.client.onerror = (error) => this.log(`transport error: ${errorText(error)}`);
       await this.list(starting.signal);

@@ -152,6 +152,23 @@ describe("zot -p with a project's MCP servers", () => {
   });
 });
 
+describe("MCP servers' instructions", () => {
+  test("a server's instructions reach the system prompt under its name, as Claude Code sends them; a server that gives none adds nothing", async () => {
+    const system = (body: any): string => body.system.map((block: { text: string }) => block.text).join("");
+    const files = tempDir("zot-mcp-files-");
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock.url)], project({ everything: everythingStdio(), fs: filesystemStdio(files) }));
+    expect(run.code).toBe(0);
+    const withInstructions = system(mock.requests[0]!.body);
+    expect(withInstructions).toContain("# Instructions from the MCP servers");
+    expect(withInstructions).toContain("## everything\n\n# Everything Server – Server Instructions");
+    expect(withInstructions).not.toContain("## fs\n");
+    const none = await zot(["-p", "hi", ...anthropic(mock.url)], project({ fs: filesystemStdio(files) }));
+    expect(none.code).toBe(0);
+    expect(system(mock.requests[1]!.body)).not.toContain("Instructions from the MCP servers");
+  });
+});
+
 describe("MCP resources, as Claude Code offers them", () => {
   const FEATURES = "demo://resource/static/document/features.md";
 

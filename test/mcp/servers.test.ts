@@ -54,6 +54,10 @@ async function start(entries: Record<string, unknown>, options: { env?: Record<s
       const old = new Set(previous);
       agent.tools = [...agent.tools.filter((tool) => !old.has(tool)), ...next];
     },
+    sections: new Map<string, string>(),
+    setSystemSection(owner: string, text: string) {
+      agent.sections.set(owner, text);
+    },
   };
   manager.attach(agent);
   const call = async (name: string, args: Record<string, unknown> = {}, signal = new AbortController().signal) => {
