@@ -1,7 +1,7 @@
 // What a reader of the settings files (the settings hooks, the permission rules) has read from each,
 // read again only when the file changed. Rule: each version of a file is parsed once, so what its
 // parser warns about is told once.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, type Stats, statSync } from "node:fs";
 import type { SettingsSource } from "./settings-file.ts";
 
 /**
@@ -20,7 +20,7 @@ export class SettingsFileCache<T> {
 
   read(source: SettingsSource): T {
     const info = statSync(source.file, { throwIfNoEntry: false });
-    const stamp = info ? `${info.size}:${info.mtimeMs}:${info.ino}` : "absent";
+    const stamp = fileStamp(info);
     const cached = this.cache.get(source.file);
     if (cached && cached.stamp === stamp) return cached.value;
     let value = this.absent;
@@ -35,4 +35,9 @@ export class SettingsFileCache<T> {
     this.cache.set(source.file, { stamp, value });
     return value;
   }
+}
+
+/** A file's version: size, modification time and inode ("absent" when there is none). */
+export function fileStamp(info: Stats | undefined): string {
+  return info ? `${info.size}:${info.mtimeMs}:${info.ino}` : "absent";
 }

@@ -1,17 +1,25 @@
-// The hooks of the settings files (settings-locations.ts) as they are right now.
-// Rule: the files are read again whenever one changed (size or time), so an edited hook takes
-// effect at the next event without a restart; a file's warnings are told once per version of it.
+// The hooks of the settings files (settings-locations.ts), as they were when the run started.
+// Rule: the hooks are read once, at the start, and hold for the whole run, as Claude Code keeps a
+// snapshot of them: a hook is a command zot runs, so nothing in the run (the model's bash command
+// writing a settings file) can add one or take a guard away. A file edited meanwhile is said once
+// per version of it, with when its hooks take effect; a file's warnings are told at the start.
+import { statSync } from "node:fs";
 import { type SettingsHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
-import { SettingsFileCache } from "./settings-file-cache.ts";
+import { fileStamp, SettingsFileCache } from "./settings-file-cache.ts";
 
-/** The hooks the files hold, read again when one of them changed. */
+/** The hooks the files held when the run started. */
 export class SettingsHooksSources {
   private readonly files: SettingsFileCache<{ hooks: SettingsHook[]; disableAll: boolean }>;
+  /** the hooks of the first read, which hold for the run */
+  private snapshot: SettingsHook[] | undefined;
+  /** each file's version (size, time, inode) as of the snapshot, and the versions said to have changed since */
+  private readonly stamps = new Map<string, string>();
+  private readonly told = new Set<string>();
 
   constructor(
     readonly sources: readonly SettingsSource[],
-    /** a file's warnings, once per version of the file */
-    warn: (message: string) => void,
+    /** a file's warnings, and the notice that a file changed since the start */
+    private readonly warn: (message: string) => void,
     /** the hooks the program running zot registered (host-hooks.ts), after the files' */
     private readonly hosted: readonly SettingsHook[] = [],
   ) {
@@ -27,16 +35,34 @@ export class SettingsHooksSources {
     );
   }
 
-  /** Every hook of every file, in settings order (none when a file says disableAllHooks), then the program's. */
+  /** Every hook of every file as of the start, in settings order (none when a file said disableAllHooks), then the program's. */
   current(): SettingsHook[] {
+    if (this.snapshot) {
+      this.noticeChanges();
+      return this.snapshot;
+    }
     const all: SettingsHook[] = [];
     let disabled = false;
     for (const source of this.sources) {
+      this.stamps.set(source.file, stampOf(source.file));
       const read = this.files.read(source);
       if (read.disableAll) disabled = true;
       all.push(...read.hooks);
     }
-    return disabled ? [...this.hosted] : [...all, ...this.hosted];
+    this.snapshot = disabled ? [...this.hosted] : [...all, ...this.hosted];
+    return this.snapshot;
+  }
+
+  private noticeChanges(): void {
+    for (const source of this.sources) {
+      const stamp = stampOf(source.file);
+      if (stamp === this.stamps.get(source.file) || this.told.has(`${source.file}\u0000${stamp}`)) continue;
+      this.told.add(`${source.file}\u0000${stamp}`);
+      this.warn(`${source.label} changed since zot started; its hooks as they were then still hold, and what changed takes effect when zot starts again (as in Claude Code)`);
+    }
   }
 }
 
+function stampOf(file: string): string {
+  return fileStamp(statSync(file, { throwIfNoEntry: false }));
+}

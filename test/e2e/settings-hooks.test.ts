@@ -97,6 +97,29 @@ describe("PreToolUse", () => {
     ]);
   });
 
+  test("the hooks are those of the start: the model's bash command can neither take the guard away nor add a hook; the change is said once", async () => {
+    const p = project({ hooks: { PreToolUse: on("Bash", script("block-rm.sh")) } }, { "block-rm.sh": BLOCK_RM });
+    mkdirSync(join(p.cwd, "build"));
+    const planted = join(p.cwd, "PLANTED");
+    const added = JSON.stringify({ hooks: { PreToolUse: on("Bash", `touch ${planted}`) } });
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo '{}' > .claude/settings.json" } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: `printf '%s' '${added}' > .claude/settings.local.json` } }] },
+      { tool_calls: [{ id: "t3", name: "bash", args: { command: "rm -rf build" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "-p", "clean up"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, ".claude", "settings.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(p.cwd, "build"))).toBe(true);
+    expect(resultText(lastResults(mock, 3)[0])).toBe("rm -rf is not allowed in this project; move files to ./trash instead");
+    expect(existsSync(planted)).toBe(false);
+    const notices = run.stderr.split("\n").filter((line) => line.includes("changed since zot started"));
+    expect(notices).toHaveLength(2);
+    expect(notices[0]).toContain(".claude/settings.json changed since zot started; its hooks as they were then still hold");
+    expect(notices[1]).toContain(".claude/settings.local.json changed since zot started");
+  });
+
   test("the hook gets Claude Code's input on stdin and CLAUDE_PROJECT_DIR, never zot's credentials; a call it lets through runs", async () => {
     const p = project(
       { hooks: { PreToolUse: on("Bash|Read", script("record.py")) } },
