@@ -1,14 +1,9 @@
 // The system prompt: identity, project context files, appended instructions, environment.
-// Rule: the parts always come in that order, outer context before inner (global, then the
-// repository root down to the cwd), so a nearer AGENTS.md has the last word. Memory files of zot
-// and of Claude Code are read alike: AGENTS.md, CLAUDE.md and CLAUDE.local.md all count (one never
-// hides another), and their `@path` imports are brought in after the file that names them. The
-// files are read synchronously: a dozen small files (most of them missing) cost a start less that
-// way than a dozen trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+// Rule: the parts always come in that order, outer context before inner (global, then the folders
+// down to the cwd: memory-files.ts), so a nearer AGENTS.md or CLAUDE.md has the last word; one memory
+// file never hides another.
 import { zotPaths } from "./home.ts";
+import { findContextFiles, readTextFile } from "./memory-files.ts";
 import { localDate } from "./local-date.ts";
 
 export interface SystemPromptOptions {
@@ -24,26 +19,18 @@ export interface SystemPromptOptions {
   toolNames: string[];
   /** the user's home directory (~/.claude/CLAUDE.md, `@~/…` imports); default os.homedir() */
   userHome?: string;
+  /** whether the folder is trusted: only then are its memory files' imports from outside it read */
+  projectTrusted?: boolean;
+  /** what the user should hear (an import left out) */
+  onNote?: (message: string) => void;
 }
-
-export interface ContextFile {
-  path: string;
-  content: string;
-  /** the context file whose `@path` brought this one in */
-  importedBy?: string;
-}
-
-/** Read in this order in each directory, every one found (a file reached twice, a symlink, once). */
-const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"];
-/** `@path` imports nest at most this deep (Claude Code's limit). */
-const MAX_IMPORT_DEPTH = 5;
-/** An imported file larger than this is left out (a stray `@node_modules/…` must not fill the prompt). */
-const MAX_IMPORT_BYTES = 256 * 1024;
 
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
   const sections: string[] = [identity(options)];
 
-  const contextFiles = await findContextFiles(options.cwd, options.home, options.userHome);
+  const memory = findContextFiles(options.cwd, options.home, { ...(options.userHome ? { userHome: options.userHome } : {}), projectTrusted: options.projectTrusted === true });
+  for (const note of memory.notes) options.onNote?.(note);
+  const contextFiles = memory.files;
   if (contextFiles.length > 0) {
     const parts = contextFiles.map(
       (file) => `## ${file.path}${file.importedBy ? ` (imported by ${file.importedBy})` : ""}\n\n${file.content.trim()}`,
@@ -63,80 +50,6 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
 
   sections.push(environment(options));
   return `${sections.join("\n\n")}\n`;
-}
-
-/**
- * $ZOT_HOME/AGENTS.md and ~/.claude/CLAUDE.md, then AGENTS.md, CLAUDE.md and CLAUDE.local.md of
- * every directory from the repository root (the nearest ancestor holding `.git`) down to the cwd
- * (just the cwd outside a repository), each followed by the files its `@path` lines import. Empty
- * files are skipped; a file reached twice (a symlinked CLAUDE.md, home inside the repo) is listed once.
- */
-export async function findContextFiles(cwd: string, home: string, userHome: string = os.homedir()): Promise<ContextFile[]> {
-  const start = path.resolve(cwd);
-  const root = repositoryRoot(start);
-  const dirs: string[] = [];
-  if (root) {
-    for (let dir = start; ; dir = path.dirname(dir)) {
-      dirs.unshift(dir);
-      if (dir === root) break;
-    }
-  } else {
-    dirs.push(start);
-  }
-
-  const candidates = [
-    path.join(path.resolve(home), "AGENTS.md"),
-    path.join(userHome, ".claude", "CLAUDE.md"),
-    ...dirs.flatMap((dir) => CONTEXT_FILE_NAMES.map((name) => path.join(dir, name))),
-  ];
-  const found: ContextFile[] = [];
-  const seen = new Set<string>();
-  const add = (file: string, importedBy: string | undefined, depth: number): void => {
-    const content = readTextFile(file, importedBy ? MAX_IMPORT_BYTES : undefined);
-    if (content === undefined || !content.trim()) return;
-    const real = realOrSame(file);
-    if (seen.has(real)) return;
-    seen.add(real);
-    found.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
-    if (depth >= MAX_IMPORT_DEPTH) return;
-    for (const target of importsOf(content, path.dirname(file), userHome)) add(target, file, depth + 1);
-  };
-  for (const file of candidates) add(file, undefined, 0);
-  return found;
-}
-
-/**
- * The files a memory file imports: `@path` words (`@docs/style.md`, `@~/notes.md`, `@/abs/x.md`)
- * outside code spans and fenced blocks, relative to the importing file. A word that names no file
- * (an e-mail address, a package scope) is simply not an import.
- */
-export function importsOf(content: string, dir: string, userHome: string): string[] {
-  const targets: string[] = [];
-  let fenced = false;
-  for (const line of content.split(/\r?\n/)) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced) continue;
-    const prose = line.replace(/`[^`]*`/g, "");
-    for (const match of prose.matchAll(/(?:^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+[\w\-/])/g)) {
-      const raw = match[1];
-      const target = raw.startsWith("~/") ? path.join(userHome, raw.slice(2)) : path.resolve(dir, raw);
-      if (!targets.includes(target)) targets.push(target);
-    }
-  }
-  return targets;
-}
-
-function repositoryRoot(start: string): string | undefined {
-  for (let dir = start; ; ) {
-    // `.git` is a directory in a clone and a file in worktrees and submodules.
-    if (exists(path.join(dir, ".git"))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 function identity(options: SystemPromptOptions): string {
@@ -214,28 +127,4 @@ function platformName(platform: string): string {
   const names: Record<string, string> = { darwin: "macOS", linux: "Linux", win32: "Windows" };
   const name = names[platform];
   return name ? `${name} (${platform})` : platform;
-}
-
-function readTextFile(file: string, maxBytes?: number): string | undefined {
-  try {
-    const stat = statSync(file, { throwIfNoEntry: false });
-    if (!stat?.isFile()) return undefined;
-    if (maxBytes !== undefined && stat.size > maxBytes) return undefined;
-    return readFileSync(file, "utf8");
-  } catch {
-    // Missing or unreadable: context files are optional, and a prompt without one still works.
-    return undefined;
-  }
-}
-
-function exists(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false }) !== undefined;
-}
-
-function realOrSame(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }

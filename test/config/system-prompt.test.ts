@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildSystemPrompt, defaultIdentity, findContextFiles } from "../../src/config/system-prompt.ts";
+import { findContextFiles } from "../../src/config/memory-files.ts";
+import { buildSystemPrompt, defaultIdentity } from "../../src/config/system-prompt.ts";
 
 let tmp: string;
 let home: string;
@@ -37,14 +38,17 @@ const base = () => ({
   userHome,
 });
 
+/** The memory files found from `cwd`, in a trusted folder unless told otherwise. */
+const find = (cwd: string, zotHome: string, trusted = true) => findContextFiles(cwd, zotHome, { userHome, projectTrusted: trusted }).files;
+
 describe("findContextFiles", () => {
-  test("global first, then repository root down to the cwd; nothing above the root", async () => {
+  test("global first, then repository root down to the cwd; no AGENTS.md above the root", async () => {
     write(path.join(tmp, "outside", "AGENTS.md"), "above the repo: must not appear");
     write(path.join(home, "AGENTS.md"), "global");
     write(path.join(repo, "AGENTS.md"), "root");
     write(path.join(repo, "pkg", "CLAUDE.md"), "pkg");
     write(path.join(repo, "pkg", "app", "AGENTS.md"), "app");
-    const files = await findContextFiles(path.join(repo, "pkg", "app"), home, userHome);
+    const files = find(path.join(repo, "pkg", "app"), home);
     expect(files.map((f) => f.path)).toEqual([
       path.join(home, "AGENTS.md"),
       path.join(repo, "AGENTS.md"),
@@ -60,7 +64,7 @@ describe("findContextFiles", () => {
     write(path.join(repo, "CLAUDE.local.md"), "local");
     write(path.join(repo, "pkg", "CLAUDE.md"), "pkg");
     fs.symlinkSync(path.join(repo, "pkg", "CLAUDE.md"), path.join(repo, "pkg", "AGENTS.md"));
-    const files = await findContextFiles(path.join(repo, "pkg"), home, userHome);
+    const files = find(path.join(repo, "pkg"), home);
     expect(files.map((f) => f.content)).toEqual(["agents", "claude", "local", "pkg"]);
   });
 
@@ -68,7 +72,7 @@ describe("findContextFiles", () => {
     write(path.join(home, "AGENTS.md"), "zot global");
     write(path.join(userHome, ".claude", "CLAUDE.md"), "claude global");
     write(path.join(repo, "CLAUDE.md"), "project");
-    const files = await findContextFiles(repo, home, userHome);
+    const files = find(repo, home);
     expect(files.map((f) => f.content)).toEqual(["zot global", "claude global", "project"]);
   });
 
@@ -82,7 +86,7 @@ describe("findContextFiles", () => {
     write(path.join(repo, "docs", "fenced.md"), "must not appear");
     write(path.join(repo, "not", "in-code.md"), "must not appear");
     write(path.join(userHome, "prefs.md"), "prefs");
-    const files = await findContextFiles(repo, home, userHome);
+    const files = find(repo, home);
     expect(files.map((f) => [f.content.split(",")[0], f.importedBy && path.basename(f.importedBy)])).toEqual([
       ["See @docs/style.md and @~/prefs.md.\nMail me at me@example.com; `@not/in-code.md`\n```\n@docs/fenced.md\n```\n@docs/missing.md", undefined],
       ["style", "CLAUDE.md"],
@@ -94,7 +98,7 @@ describe("findContextFiles", () => {
   test("imports nest at most five deep", async () => {
     write(path.join(repo, "CLAUDE.md"), "@l1.md");
     for (let i = 1; i <= 7; i++) write(path.join(repo, `l${i}.md`), `level ${i} @l${i + 1}.md`);
-    const files = await findContextFiles(repo, home, userHome);
+    const files = find(repo, home);
     expect(files.map((f) => path.basename(f.path))).toEqual(["CLAUDE.md", "l1.md", "l2.md", "l3.md", "l4.md", "l5.md"]);
   });
 
@@ -103,22 +107,69 @@ describe("findContextFiles", () => {
     write(path.join(wt, ".git"), "gitdir: /elsewhere");
     write(path.join(wt, "AGENTS.md"), "worktree root");
     write(path.join(wt, "sub", "AGENTS.md"), "sub");
-    const files = await findContextFiles(path.join(wt, "sub"), home, userHome);
+    const files = find(path.join(wt, "sub"), home);
     expect(files.map((f) => f.content)).toEqual(["worktree root", "sub"]);
   });
 
-  test("outside a repository only the cwd is searched", async () => {
+  test("outside a repository only the cwd's AGENTS.md is read", async () => {
     const plain = path.join(tmp, "plain", "inner");
     write(path.join(tmp, "plain", "AGENTS.md"), "parent");
     write(path.join(plain, "CLAUDE.md"), "inner");
-    const files = await findContextFiles(plain, home, userHome);
+    const files = find(plain, home);
     expect(files.map((f) => f.content)).toEqual(["inner"]);
+  });
+
+  test("CLAUDE.md files above the repository root count too (Claude Code reads up to /), .claude/CLAUDE.md beside CLAUDE.md, and the rules of .claude/rules", async () => {
+    write(path.join(tmp, "outside", "CLAUDE.md"), "above the repo");
+    write(path.join(tmp, "outside", "AGENTS.md"), "must not appear");
+    write(path.join(repo, "CLAUDE.md"), "root");
+    write(path.join(repo, ".claude", "CLAUDE.md"), "root's .claude");
+    write(path.join(repo, "CLAUDE.local.md"), "root local");
+    write(path.join(repo, ".claude", "rules", "style.md"), "Use tabs.");
+    write(path.join(repo, ".claude", "rules", "api", "handlers.md"), '---\npaths:\n  - "src/api/**/*.ts"\n  - lib/**\n---\nValidate every input.');
+    write(path.join(repo, ".claude", "rules", "notes.txt"), "must not appear");
+    write(path.join(userHome, ".claude", "rules", "mine.md"), "---\ndescription: mine\n---\nBe brief.");
+    const files = find(path.join(repo, "pkg"), home);
+    expect(files.map((f) => [path.relative(tmp, f.path), f.content])).toEqual([
+      ["user/.claude/rules/mine.md", "Be brief."],
+      ["outside/CLAUDE.md", "above the repo"],
+      ["outside/repo/CLAUDE.md", "root"],
+      ["outside/repo/.claude/CLAUDE.md", "root's .claude"],
+      ["outside/repo/CLAUDE.local.md", "root local"],
+      ["outside/repo/.claude/rules/api/handlers.md", "(These rules apply when working with files matching src/api/**/*.ts, lib/**.)\n\nValidate every input."],
+      ["outside/repo/.claude/rules/style.md", "Use tabs."],
+    ]);
+  });
+
+  test("in a folder not trusted, a project file's imports from outside the project are left out and said; the project's own and the user's files' imports are read", async () => {
+    write(path.join(userHome, ".ssh", "id_rsa"), "SECRET KEY");
+    write(path.join(userHome, "prefs.md"), "prefs");
+    write(path.join(userHome, ".claude", "CLAUDE.md"), "mine, importing @~/prefs.md");
+    write(path.join(repo, "CLAUDE.md"), "See @docs/style.md, @~/.ssh/id_rsa and @../../user/prefs.md");
+    write(path.join(repo, "docs", "style.md"), "style, importing @/etc/hostname-of-nowhere and @~/.ssh/id_rsa");
+    const untrusted = findContextFiles(repo, home, { userHome, projectTrusted: false });
+    expect(untrusted.files.map((f) => f.content.split(",")[0])).toEqual(["mine", "prefs", "See @docs/style.md", "style"]);
+    expect(JSON.stringify(untrusted.files)).not.toContain("SECRET KEY");
+    expect(untrusted.notes).toEqual([
+      `${path.join(repo, "CLAUDE.md")} imports @${path.join(userHome, ".ssh", "id_rsa")}, @${path.join(userHome, "prefs.md")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
+      `${path.join(repo, "docs", "style.md")} imports @${path.join(userHome, ".ssh", "id_rsa")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
+    ]);
+    const trusted = findContextFiles(repo, home, { userHome, projectTrusted: true });
+    expect(JSON.stringify(trusted.files)).toContain("SECRET KEY");
+    expect(trusted.notes).toEqual([]);
+    // A memory file that is a link to a file outside the folder is read only once it is trusted.
+    fs.rmSync(path.join(repo, "CLAUDE.md"));
+    fs.symlinkSync(path.join(userHome, ".ssh", "id_rsa"), path.join(repo, "CLAUDE.local.md"));
+    const linked = findContextFiles(repo, home, { userHome, projectTrusted: false });
+    expect(JSON.stringify(linked.files)).not.toContain("SECRET KEY");
+    expect(linked.notes).toEqual([`${path.join(repo, "CLAUDE.local.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`]);
+    expect(JSON.stringify(findContextFiles(repo, home, { userHome, projectTrusted: true }).files)).toContain("SECRET KEY");
   });
 
   test("empty files are skipped and the home is not listed twice", async () => {
     write(path.join(repo, "AGENTS.md"), "   \n");
     write(path.join(repo, "pkg", "AGENTS.md"), "pkg");
-    const files = await findContextFiles(path.join(repo, "pkg"), path.join(repo, "pkg"), userHome);
+    const files = find(path.join(repo, "pkg"), path.join(repo, "pkg"));
     expect(files.map((f) => f.content)).toEqual(["pkg"]);
   });
 });

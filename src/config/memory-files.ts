@@ -1,0 +1,201 @@
+// The memory files the system prompt carries, as zot and Claude Code find them: $ZOT_HOME/AGENTS.md,
+// the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
+// CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md of every folder from the top of the file system
+// down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
+// from the repository root down to the cwd (as Codex reads them), and the project's
+// .claude/rules/**/*.md; each followed by the files its `@path` lines import.
+// Rule: a folder's memory is data, read whether or not the folder is trusted, but what it imports
+// from outside the project (the repository root, else the cwd) is read only once the folder is
+// trusted: a cloned repository's CLAUDE.md must not send `@~/.ssh/id_rsa` to the model (Claude Code
+// asks before following such an import). What is left out is said. The files are read
+// synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
+// trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface ContextFile {
+  path: string;
+  content: string;
+  /** the context file whose `@path` brought this one in */
+  importedBy?: string;
+}
+
+export interface MemoryOptions {
+  /** the user's home directory (~/.claude, `@~/…` imports); default os.homedir() */
+  userHome?: string;
+  /** whether the folder is trusted: only then are its files' imports from outside the project read */
+  projectTrusted?: boolean;
+}
+
+export interface FoundMemory {
+  files: ContextFile[];
+  /** sentences for the user: imports left out, and why */
+  notes: string[];
+}
+
+/** Claude Code's memory files, in the order read in each folder. */
+const CLAUDE_FILES = ["CLAUDE.md", path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md"];
+/** `@path` imports nest at most this deep (Claude Code's limit). */
+const MAX_IMPORT_DEPTH = 5;
+/** An imported file larger than this is left out (a stray `@node_modules/…` must not fill the prompt). */
+const MAX_IMPORT_BYTES = 256 * 1024;
+/** Rule files of one .claude/rules folder read at most (a stray tree must not fill the prompt). */
+const MAX_RULE_FILES = 100;
+
+/** Every memory file, outermost first, each followed by its imports; a file reached twice (a symlink, home inside the repo) once. */
+export function findContextFiles(cwd: string, home: string, options: MemoryOptions = {}): FoundMemory {
+  const userHome = options.userHome ?? os.homedir();
+  const start = path.resolve(cwd);
+  const root = repositoryRoot(start);
+  const project = root ?? start;
+  const ancestors: string[] = [];
+  for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir)) ancestors.unshift(dir);
+  const insideProject = (file: string) => file === project || file.startsWith(`${project}${path.sep}`);
+
+  const candidates = [
+    path.join(path.resolve(home), "AGENTS.md"),
+    path.join(userHome, ".claude", "CLAUDE.md"),
+    ...ruleFiles(path.join(userHome, ".claude", "rules")),
+    ...ancestors.flatMap((dir) => [
+      ...(insideProject(dir) ? [path.join(dir, "AGENTS.md")] : []),
+      ...CLAUDE_FILES.map((name) => path.join(dir, name)),
+      ...(dir === project ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
+    ]),
+  ];
+  const files: ContextFile[] = [];
+  const withheld = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const add = (file: string, importedBy: string | undefined, depth: number, fromProject: boolean): void => {
+    const raw = readTextFile(file, importedBy ? MAX_IMPORT_BYTES : undefined);
+    if (raw === undefined || !raw.trim()) return;
+    const real = realOrSame(file);
+    if (seen.has(real)) return;
+    seen.add(real);
+    const content = isRuleFile(file) ? ruleText(raw) : raw;
+    files.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
+    if (depth >= MAX_IMPORT_DEPTH) return;
+    const targets = importsOf(content, path.dirname(file), userHome);
+    const outside = fromProject && !options.projectTrusted ? targets.filter((target) => !insideProject(realOrSame(target)) && readTextFile(target) !== undefined) : [];
+    if (outside.length > 0) withheld.set(file, outside);
+    for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, fromProject);
+  };
+  const links: string[] = [];
+  for (const file of candidates) {
+    const fromProject = insideProject(file);
+    // A cloned repository's CLAUDE.md may be a link to a file of the user's.
+    if (fromProject && !options.projectTrusted && readTextFile(file) !== undefined && !insideProject(realOrSame(file))) {
+      links.push(`${file} is a link to ${realOrSame(file)}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
+      continue;
+    }
+    add(file, undefined, 0, fromProject);
+  }
+  const notes = [...links, ...[...withheld].map(
+    ([file, targets]) =>
+      `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
+  )];
+  return { files, notes };
+}
+
+/**
+ * The files a memory file imports: `@path` words (`@docs/style.md`, `@~/notes.md`, `@/abs/x.md`)
+ * outside code spans and fenced blocks, relative to the importing file. A word that names no file
+ * (an e-mail address, a package scope) is simply not an import.
+ */
+export function importsOf(content: string, dir: string, userHome: string): string[] {
+  const targets: string[] = [];
+  let fenced = false;
+  for (const line of content.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    const prose = line.replace(/`[^`]*`/g, "");
+    for (const match of prose.matchAll(/(?:^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+[\w\-/])/g)) {
+      const raw = match[1];
+      const target = raw.startsWith("~/") ? path.join(userHome, raw.slice(2)) : path.resolve(dir, raw);
+      if (!targets.includes(target)) targets.push(target);
+    }
+  }
+  return targets;
+}
+
+/** The `.md` files of a .claude/rules folder and its subfolders, by path. */
+function ruleFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir, { recursive: true, encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .slice(0, MAX_RULE_FILES)
+    .map((name) => path.join(dir, name));
+}
+
+function isRuleFile(file: string): boolean {
+  return file.includes(`${path.sep}.claude${path.sep}rules${path.sep}`);
+}
+
+/**
+ * A rule file's text: its frontmatter taken off; a rule scoped to some files (`paths:`, which
+ * Claude Code applies only while it works on them) says so in its first line, so the model applies it there.
+ */
+function ruleText(raw: string): string {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(raw);
+  if (!match) return raw;
+  const body = raw.slice(match[0].length);
+  const paths = rulePaths(match[1]!);
+  return paths.length > 0 ? `(These rules apply when working with files matching ${paths.join(", ")}.)\n\n${body}` : body;
+}
+
+/** The `paths:` of a rule's frontmatter: a list (`- "src/**"`) or one line (`src/**, lib/**`). */
+function rulePaths(frontmatter: string): string[] {
+  const lines = frontmatter.split(/\r?\n/);
+  const at = lines.findIndex((line) => /^paths\s*:/.test(line));
+  if (at === -1) return [];
+  const unquote = (value: string) => value.trim().replace(/^["']|["']$/g, "");
+  const inline = lines[at]!.replace(/^paths\s*:/, "").trim();
+  if (inline) return inline.replace(/^\[|\]$/g, "").split(",").map(unquote).filter(Boolean);
+  const items: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    const item = /^\s+-\s*(.+)$/.exec(line);
+    if (!item) break;
+    items.push(unquote(item[1]!));
+  }
+  return items.filter(Boolean);
+}
+
+function repositoryRoot(start: string): string | undefined {
+  for (let dir = start; ; ) {
+    // `.git` is a directory in a clone and a file in worktrees and submodules.
+    if (statSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** A file's text, or undefined when it is missing, not a file, unreadable or over `maxBytes`. */
+export function readTextFile(file: string, maxBytes?: number): string | undefined {
+  try {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return undefined;
+    if (maxBytes !== undefined && stat.size > maxBytes) return undefined;
+    return readFileSync(file, "utf8");
+  } catch {
+    // Missing or unreadable: context files are optional, and a prompt without one still works.
+    return undefined;
+  }
+}
+
+function realOrSame(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
