@@ -2,23 +2,29 @@
 // command sources (beside the extensions and MCP prompts), answered with the expanded prompt.
 // Rule: a command's `!` lines run, and its `allowed-tools` allow, only in a trusted folder (the
 // user's own commands in $ZOT_HOME and ~/.claude anywhere); a project's commands are listed either
-// way, since a prompt template runs nothing by itself.
+// way, since a prompt template runs nothing by itself. A `!` line runs as the model's bash calls
+// run (the runner, from the runtime): the permission rules and --disallowedTools refuse it, the
+// confirmation asks about it, hooks see it, the jail confines it; the command's `allowed-tools`
+// let it past the question, as Claude Code requires of a command's `!` lines.
 import type { CommandResult } from "../protocol/slash-command.ts";
-import { runCommand } from "../settings-hooks/command-run.ts";
 import { expandCommand } from "./expand-command.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 
-/** What `!` commands get: this long, then they are cut off and named as timed out. */
-const SHELL_TIMEOUT_MS = 30_000;
-/** The owner shown beside these commands (the popup's divider, command_result.extension). */
+/** The owner shown beside these commands (the popup's divider, command_result.extension, a `!` line's tool events). */
 export const COMMANDS_OWNER = "commands";
+
+/**
+ * Runs a command's `!` line as the bash tool runs the model's calls, `allowedTools` (the command's
+ * `allowed-tools`, named by `source`) allowing while it runs: its output, or why it was not run.
+ */
+export type BangRunner = (line: string, allow: { rules: readonly string[]; source: string } | undefined, signal: AbortSignal) => Promise<{ output: string } | { notRun: string }>;
 
 export class MarkdownCommandSource {
   private readonly byName: Map<string, MarkdownCommand>;
 
   constructor(
     commands: readonly MarkdownCommand[],
-    private readonly context: { cwd: string; projectTrusted: boolean; env?: Record<string, string | undefined> },
+    private readonly context: { cwd: string; projectTrusted: boolean; runBang: BangRunner },
   ) {
     this.byName = new Map(commands.map((command) => [command.name.toLowerCase(), command]));
   }
@@ -39,9 +45,10 @@ export class MarkdownCommandSource {
     const command = this.byName.get(name.toLowerCase());
     if (!command) return { command: name, extension: COMMANDS_OWNER, action: "error", text: `no command /${name}` };
     const mayRun = command.scope === "user" || this.context.projectTrusted;
+    const allow = mayRun && command.allowedTools ? { rules: command.allowedTools, source: `/${command.name} (allowed-tools)` } : undefined;
     const text = await expandCommand(command.body, args, {
       cwd: this.context.cwd,
-      ...(mayRun ? { runShell: (line: string) => this.shell(line, signal) } : {}),
+      ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : {}),
     });
     if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.
@@ -50,13 +57,5 @@ export class MarkdownCommandSource {
     // commands only in a trusted folder, as its settings files' allow rules.
     const allowed = mayRun && command.allowedTools ? { allowedTools: command.allowedTools } : {};
     return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text, ...model, ...allowed };
-  }
-
-  private async shell(line: string, signal: AbortSignal): Promise<string> {
-    const run = await runCommand({ command: line, input: {}, cwd: this.context.cwd, timeoutMs: SHELL_TIMEOUT_MS, signal, env: this.context.env });
-    if (run.status === "failed_to_start") throw new Error(run.message);
-    if (run.status === "timed_out") return `${run.stdout}\n(timed out after ${SHELL_TIMEOUT_MS / 1000} s)`;
-    if (run.status === "aborted") throw new Error("cancelled");
-    return run.code === 0 ? run.stdout : `${run.stdout}${run.stderr}\n(exit ${run.code})`;
   }
 }

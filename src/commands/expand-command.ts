@@ -1,16 +1,17 @@
 // A Markdown command's prompt, ready for the model: `$ARGUMENTS` and `$1`… filled in, `` !`cmd` ``
 // replaced by the command's output, and `@file` contents attached after the prompt, as Claude
 // Code expands its custom commands. Rule: a `!` command runs only where the caller allows it (a
-// trusted folder); elsewhere the prompt says it was not run, so nothing runs unasked and nothing
-// is silently dropped.
+// trusted folder), and only as far as the caller's runner lets it (the rules, the confirmation);
+// elsewhere, or when refused, the prompt says it was not run and why, so nothing runs unasked and
+// nothing is silently dropped.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { commandWords } from "../protocol/slash-command.ts";
 
 export interface ExpandOptions {
   cwd: string;
-  /** runs one `!` command in cwd and returns its output; undefined = `!` commands are not allowed here */
-  runShell?: (command: string) => Promise<string>;
+  /** runs one `!` command in cwd: its output, or why it was not run; undefined = `!` commands are not allowed here */
+  runShell?: (command: string) => Promise<{ output: string } | { notRun: string }>;
 }
 
 /** An attached file larger than this is named, not included. */
@@ -30,7 +31,8 @@ export async function expandCommand(body: string, args: string, options: ExpandO
   text = await replaceAsync(text, /!`([^`\n]+)`/g, async (_, command: string) => {
     if (!options.runShell) return `(the command \`${command}\` was not run: this folder is not trusted; zot trust runs such commands)`;
     try {
-      return (await options.runShell(command)).trimEnd();
+      const run = await options.runShell(command);
+      return "output" in run ? run.output.trimEnd() : `(the command \`${command}\` was not run: ${run.notRun})`;
     } catch (error) {
       return `(the command \`${command}\` failed: ${(error as Error).message})`;
     }

@@ -45,8 +45,12 @@ export interface PermissionRules {
    * from its model; resolves with notes on the run's own rules that name no tool it has.
    */
   attach(agent: Agent, gate?: GateAccess): string[];
-  /** Rules that hold until the returned function is called, for the model's own calls (a Markdown command's `allowed-tools`, for its prompt). */
-  holdWhile(rules: readonly PermissionRule[]): () => void;
+  /**
+   * Rules that hold until the returned function is called, for the model's own calls (a Markdown
+   * command's `allowed-tools`, for its prompt), or for the calls `origin` asks for (the command's
+   * `!` lines, origin "commands").
+   */
+  holdWhile(rules: readonly PermissionRule[], origin?: string): () => void;
 }
 
 /** The run's own rules read, or why one cannot be, naming its flag (the runtime stops the run with it, before anything starts). */
@@ -81,10 +85,10 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
       read = new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (message) => warn(message) });
       return read;
     }));
-  /** rules held for a while (holdWhile): for the model's own calls, not an extension's call_tool meanwhile */
-  const held = new Set<readonly PermissionRule[]>();
-  const book = (fromFiles: RuleBook | undefined, ownCall = true): RuleBook => ({
-    rules: [...flagRules, ...(ownCall ? [...held].flat() : []), ...(fromFiles?.rules ?? [])],
+  /** rules held for a while (holdWhile), with whose calls they are for: the model's own (undefined), or one origin's; not an extension's call_tool meanwhile */
+  const held = new Map<readonly PermissionRule[], string | undefined>();
+  const book = (fromFiles: RuleBook | undefined, origin?: string): RuleBook => ({
+    rules: [...flagRules, ...[...held].filter(([, heldFor]) => heldFor === origin).flatMap(([rules]) => rules), ...(fromFiles?.rules ?? [])],
     files: paths,
   });
 
@@ -106,14 +110,14 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
   return {
     notes,
     withheld,
-    holdWhile(rules) {
-      held.add(rules);
+    holdWhile(rules, origin) {
+      held.set(rules, origin);
       return () => held.delete(rules);
     },
     attach(agent, gate) {
       agent.chain.add(
         permissionRulesParticipant({
-          rules: async (ownCall) => book((await load()).current(), ownCall),
+          rules: async (origin) => book((await load()).current(), origin),
           isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
           cwd: () => agent.cwd,
           gate,

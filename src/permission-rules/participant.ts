@@ -16,8 +16,8 @@ import { judge, type RuleBook, type RuledCall } from "./judge.ts";
 export const PERMISSION_RULES_PARTICIPANT = "permission-rules";
 
 export interface RulesParticipantOptions {
-  /** the rules as they are now for a call of the model's (`ownCall`) or one an extension asked for, and the files they are in */
-  rules(ownCall: boolean): Promise<RuleBook>;
+  /** the rules as they are now for a call of the model's (`origin` undefined) or one an extension asked for, and the files they are in */
+  rules(origin: string | undefined): Promise<RuleBook>;
   /** whether `name` is one of zot's built-in tools */
   isBuiltin(name: string): boolean;
   /** the working directory, for a call's relative path */
@@ -38,7 +38,7 @@ export function permissionRulesParticipant(options: RulesParticipantOptions): Pa
       // approver that denied it kept the gate from reading it) must not decide this one.
       if (stage === "tool_call") options.gate?.forget(call.id);
       if (stage !== "approve_tool") return { action: "continue" };
-      const judged = judge(await options.rules(call.origin === undefined), ruledCall(call.name, call.args, options.isBuiltin(call.name), options.cwd()));
+      const judged = judge(await options.rules(call.origin), ruledCall(call.name, call.args, options.isBuiltin(call.name), options.cwd()));
       if (!judged) return { action: "continue" };
       switch (judged.verdict) {
         case "deny":

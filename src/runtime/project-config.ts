@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
+import type { BangRunner } from "../commands/command-source.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { McpLoaded } from "../mcp/load.ts";
 import { PROJECT_MCP_FILE } from "../mcp/config-files.ts";
@@ -81,6 +82,8 @@ export async function markdownCommandSource(context: {
   home: string;
   env: Record<string, string | undefined>;
   trust: boolean;
+  /** runs a command's `!` line as the model's bash calls run */
+  runBang: BangRunner;
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
   const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
@@ -90,6 +93,6 @@ export async function markdownCommandSource(context: {
   ]);
   const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
-  const source = found.commands.length > 0 ? new MarkdownCommandSource(found.commands, { cwd, projectTrusted, env }) : undefined;
+  const source = found.commands.length > 0 ? new MarkdownCommandSource(found.commands, { cwd, projectTrusted, runBang: context.runBang }) : undefined;
   return { ...(source ? { source } : {}), warnings: found.warnings };
 }

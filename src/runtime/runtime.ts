@@ -155,7 +155,7 @@ export interface Runtime {
    * function is called: a Markdown command's `allowed-tools`, for its prompt. A rule zot cannot read
    * is told to `warn` and skipped; `source` names them where a call they allow is reported.
    */
-  allowWhilePrompting(rules: readonly string[], source: string, warn: (message: string) => void): Promise<() => void>;
+  allowWhilePrompting(rules: readonly string[], source: string, warn: (message: string) => void, origin?: string): Promise<() => void>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -340,8 +340,23 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     mcp?.attach(agent);
     const commandSources: CommandSource[] = [...(extensions ? [extensions] : []), ...(mcp ? [mcp] : [])];
     // [custom commands] Markdown commands are slash commands after the extensions' and the MCP prompts.
+    const allowWhilePrompting = async (rules: readonly string[], source: string, warn: (message: string) => void, origin?: string) => {
+      const read = [];
+      for (const text of rules) {
+        const rule = await readFlagRules([{ verdict: "allow", text, source }], { cwd: agent.cwd, userHome: env.HOME || homedir() });
+        if ("error" in rule) warn(`${rule.error}; it is skipped`);
+        else {
+          for (const note of rule.flatMap(notHad)) warn(note);
+          read.push(...rule);
+        }
+      }
+      return permissionRules.holdWhile(read, origin);
+    };
     if (!options.extensions?.noDiscovery) {
-      const markdown = await markdownCommandSource({ cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true });
+      const { commandBangRunner } = await import("./command-bang.ts");
+      // A rule of allowed-tools that cannot be read is said once, when the command's prompt starts (conversation.ts).
+      const runBang = commandBangRunner(agent, allowWhilePrompting, () => {});
+      const markdown = await markdownCommandSource({ cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true, runBang });
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);
     }
@@ -403,18 +418,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       clientFor,
       switchSession,
       shell,
-      async allowWhilePrompting(rules, source, warn) {
-        const read = [];
-        for (const text of rules) {
-          const rule = await readFlagRules([{ verdict: "allow", text, source }], { cwd: agent.cwd, userHome: env.HOME || homedir() });
-          if ("error" in rule) warn(`${rule.error}; it is skipped`);
-          else {
-            for (const note of rule.flatMap(notHad)) warn(note);
-            read.push(...rule);
-          }
-        }
-        return permissionRules.holdWhile(read);
-      },
+      allowWhilePrompting,
       dispose,
     };
   } catch (error) {

@@ -63,15 +63,16 @@ describe("expandCommand", () => {
     expect(await expandCommand("Write a haiku.", "about rain", { cwd })).toBe("Write a haiku.\n\nabout rain");
   });
 
-  test("!`cmd` runs in order where allowed, and is named as not run where not", async () => {
+  test("!`cmd` runs in order where allowed, is named as not run where not, and says why a runner refused it", async () => {
     const ran: string[] = [];
     const runShell = async (command: string) => {
       ran.push(command);
-      return `out of ${command}\n`;
+      return command.startsWith("rm") ? { notRun: "denied by the rule Bash(rm:*) (.claude/settings.json)" } : { output: `out of ${command}\n` };
     };
     expect(await expandCommand("Status: !`git status`\nLog: !`git log -1`", "", { cwd, runShell })).toBe("Status: out of git status\nLog: out of git log -1");
     expect(ran).toEqual(["git status", "git log -1"]);
     expect(await expandCommand("Status: !`git status`", "", { cwd })).toContain("was not run: this folder is not trusted");
+    expect(await expandCommand("Clean: !`rm -f x`", "", { cwd, runShell })).toBe("Clean: (the command `rm -f x` was not run: denied by the rule Bash(rm:*) (.claude/settings.json))");
   });
 
   test("@file attaches the file's content after the prompt; code, missing files and big files are not attached", async () => {

@@ -161,6 +161,52 @@ describe("custom commands", () => {
     expect(sent).toContain("was not run: this folder is not trusted");
   }, 60_000);
 
+  test("a command's !`cmd` runs as the model's bash calls run: a deny rule, --disallowedTools Bash and the jail refuse it; with confirmations on it needs the command's allowed-tools; a PreToolUse hook sees it", async () => {
+    const mock = fixture.llm(Array.from({ length: 6 }, (_, i) => ({ text: `answer ${i}` })));
+    const cwd = tempDir("zot-cc-bang-");
+    const home = tempDir("zot-cc-home-");
+    const userHome = tempDir("zot-cc-user-");
+    trustDir(home, cwd);
+    const outside = join(tempDir("zot-cc-outside-"), "ESCAPED");
+    write(join(cwd, "victim.txt"), "keep me\n");
+    write(join(cwd, ".claude", "commands", "clean.md"), "Cleaned: !`rm -f victim.txt; echo RM-RAN`\n");
+    write(join(cwd, ".claude", "commands", "escape.md"), `Escaped: !\`touch ${outside}; echo TOUCHED\`\n`);
+    write(join(cwd, ".claude", "commands", "status.md"), "---\nallowed-tools: Bash(echo:*)\n---\nStatus: !`echo STATUS-OK`\n");
+    write(join(cwd, ".claude", "commands", "plain.md"), "Plain: !`echo PLAIN-OK`\n");
+    write(
+      join(cwd, ".claude", "settings.json"),
+      JSON.stringify({
+        permissions: { deny: ["Bash(rm:*)"] },
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `cat >> "$CLAUDE_PROJECT_DIR"/hook-saw.jsonl; echo >> "$CLAUDE_PROJECT_DIR"/hook-saw.jsonl` }] }] },
+      }),
+    );
+    const where = { cwd, home, env: { HOME: userHome } };
+    const sent = (i: number) => requestText(mock.requests[i].body.messages);
+
+    expect((await zot(["-p", "/clean", ...anthropic(mock)], where)).code).toBe(0);
+    expect(readFileSync(join(cwd, "victim.txt"), "utf8")).toBe("keep me\n");
+    expect(sent(0)).toContain("Cleaned: (the command `rm -f victim.txt; echo RM-RAN` was not run: ");
+    expect(sent(0)).not.toContain("RM-RAN\\n");
+
+    expect((await zot(["-p", "/plain", "--disallowedTools", "Bash", ...anthropic(mock)], where)).code).toBe(0);
+    expect(sent(1)).toContain("Plain: (the command `echo PLAIN-OK` was not run: ");
+
+    expect((await zot(["-p", "/escape", "--jail", ...anthropic(mock)], where)).code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+
+    // Confirmations on and nobody to ask (-p): only what the command's allowed-tools allow runs.
+    expect((await zot(["-p", "/plain", "--permission-mode", "default", ...anthropic(mock)], where)).code).toBe(0);
+    expect(sent(3)).toContain("Plain: (the command `echo PLAIN-OK` was not run: ");
+    expect((await zot(["-p", "/status", "--permission-mode", "default", ...anthropic(mock)], where)).code).toBe(0);
+    expect(sent(4)).toContain("Status: STATUS-OK");
+    // zot's own default (no confirmations) runs a plain one, and the hook saw each line that got as far as the hooks.
+    expect((await zot(["-p", "/plain", ...anthropic(mock)], where)).code).toBe(0);
+    expect(sent(5)).toContain("Plain: PLAIN-OK");
+    const seen = readFileSync(join(cwd, "hook-saw.jsonl"), "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line).tool_input.command);
+    expect(seen).toContain("echo STATUS-OK");
+    expect(seen).toContain("echo PLAIN-OK");
+  }, 60_000);
+
   test("a command's model: runs its prompt on that model, and only that prompt: the session records no switch and resumes on the run's model (-p, rpc); a model the run cannot have is a note", async () => {
     const mock = fixture.llm([{ text: "quick" }]);
     const cwd = tempDir("zot-cc-model-");

@@ -1,12 +1,13 @@
-// Rules held for a while (a Markdown command's allowed-tools, for its prompt): they count for the
-// model's own calls while held, never for a call an extension asked for meanwhile, and not after.
+// Rules held for a while (a Markdown command's allowed-tools, for its prompt and for its `!` lines):
+// they count for the calls they are held for (the model's own, or one origin's) while held, never
+// for another's meanwhile, and not after.
 import { expect, test } from "bun:test";
 import type { Agent } from "../../src/core/agent.ts";
 import type { Participant } from "../../src/core/intercept.ts";
 import { readFlagRules, readPermissionRules } from "../../src/permission-rules/attach.ts";
 import { tempDir } from "../support/zot.ts";
 
-test("held allow rules let the model's own calls past the gate, not an extension's call_tool, and only while held", async () => {
+test("held allow rules let the calls they are held for past the gate (the model's own, or one origin's), not another's, and only while held", async () => {
   const cwd = tempDir("zot-held-");
   const userHome = tempDir("zot-held-user-");
   const rules = await readPermissionRules({ cwd, home: tempDir("zot-held-home-"), userHome, projectTrusted: true, confirming: true, log: () => {} });
@@ -26,4 +27,13 @@ test("held allow rules let the model's own calls past the gate, not an extension
   release();
   await approve("after");
   expect(verdicts).toEqual(["own:allow"]);
+
+  // Held for one origin (a command's `!` lines, "commands"): its calls only, not the model's.
+  const forLines = rules.holdWhile(read, "commands");
+  await approve("line", "commands");
+  await approve("own-meanwhile");
+  await approve("other", "timer-extension");
+  forLines();
+  await approve("line-after", "commands");
+  expect(verdicts).toEqual(["own:allow", "line:allow"]);
 });
