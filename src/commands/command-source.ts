@@ -48,7 +48,7 @@ export class MarkdownCommandSource {
     const allow = mayRun && command.allowedTools ? { rules: command.allowedTools, source: `/${command.name} (allowed-tools)` } : undefined;
     const text = await expandCommand(command.body, args, {
       cwd: this.context.cwd,
-      ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : {}),
+      ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
     });
     if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.

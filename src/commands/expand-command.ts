@@ -4,7 +4,7 @@
 // trusted folder), and only as far as the caller's runner lets it (the rules, the confirmation);
 // elsewhere, or when refused, the prompt says it was not run and why, so nothing runs unasked and
 // nothing is silently dropped.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { commandWords } from "../protocol/slash-command.ts";
 
@@ -12,6 +12,8 @@ export interface ExpandOptions {
   cwd: string;
   /** runs one `!` command in cwd: its output, or why it was not run; undefined = `!` commands are not allowed here */
   runShell?: (command: string) => Promise<{ output: string } | { notRun: string }>;
+  /** `@file` attaches only files inside cwd (a folder's command in a folder not trusted: it must not send the user's files elsewhere to the model) */
+  insideOnly?: boolean;
 }
 
 /** An attached file larger than this is named, not included. */
@@ -39,12 +41,12 @@ export async function expandCommand(body: string, args: string, options: ExpandO
   });
   // Arguments the template has no place for still reach the model.
   if (!usedArguments && args.trim()) text = `${text.trimEnd()}\n\n${args.trim()}`;
-  const attached = attachments(text, options.cwd);
+  const attached = attachments(text, options.cwd, options.insideOnly === true);
   return attached.length > 0 ? `${text.trimEnd()}\n\n${attached.join("\n\n")}` : text;
 }
 
-/** The files named with `@path` (outside code), each as a block with its content. */
-function attachments(text: string, cwd: string): string[] {
+/** The files named with `@path` (outside code), each as a block with its content; `insideOnly`: those inside cwd. */
+function attachments(text: string, cwd: string, insideOnly: boolean): string[] {
   const blocks: string[] = [];
   const seen = new Set<string>();
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`]*`/g, "");
@@ -60,6 +62,10 @@ function attachments(text: string, cwd: string): string[] {
     } catch {
       continue;
     }
+    if (insideOnly && !isInside(realpathSync(file), realpathSync(cwd))) {
+      blocks.push(`(${match[1]} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
+      continue;
+    }
     if (size > MAX_ATTACH_BYTES) {
       blocks.push(`(${match[1]} is ${size.toLocaleString("en-US")} bytes, too large to attach; read it with the read tool)`);
       continue;
@@ -68,6 +74,10 @@ function attachments(text: string, cwd: string): string[] {
     blocks.push(`Contents of ${match[1]}:\n\`\`\`\n${content.replace(/\n$/, "")}\n\`\`\``);
   }
   return blocks;
+}
+
+function isInside(file: string, dir: string): boolean {
+  return file.startsWith(`${dir}${path.sep}`);
 }
 
 /** Like String.replace with an async replacer, one match at a time (commands run in order). */

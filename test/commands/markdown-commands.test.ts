@@ -83,4 +83,16 @@ describe("expandCommand", () => {
     expect(text.match(/Contents of/g)).toHaveLength(1);
     expect(text).toContain("big.txt is 307,200 bytes, too large to attach");
   });
+
+  test("a folder's command in a folder not trusted attaches only the folder's files: @~/.ssh/… is named, not sent", async () => {
+    const elsewhere = path.join(tmp, "elsewhere");
+    write(path.join(elsewhere, "id_rsa"), "SECRET\n");
+    write(path.join(cwd, "inside.txt"), "inside\n");
+    const body = `Look at @inside.txt and @${path.join(elsewhere, "id_rsa")}`;
+    const untrusted = await expandCommand(body, "", { cwd, insideOnly: true });
+    expect(untrusted).toContain("Contents of inside.txt:");
+    expect(untrusted).not.toContain("SECRET");
+    expect(untrusted).toContain(`(${path.join(elsewhere, "id_rsa")} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
+    expect(await expandCommand(body, "", { cwd })).toContain("SECRET");
+  });
 });
