@@ -54,6 +54,15 @@ export function claudeToolNames(name: string, builtin: boolean): string[] {
   return [SIMPLE[name]?.claude ?? name];
 }
 
+/**
+ * The names a hook's matcher is tried against for `call`: its Claude Code name and zot's; a call of
+ * edit with several edits (MultiEdit) is an Edit too, since Claude Code has had no MultiEdit since
+ * 2.0.32 and the hooks written for it guard edits with `Edit|Write`.
+ */
+export function matcherNames(call: ClaudeCall, zotName: string): string[] {
+  return call.tool_name === "MultiEdit" ? ["MultiEdit", "Edit", zotName] : [call.tool_name, zotName];
+}
+
 /** zot's call as a Claude Code hook sees it; `builtin` says whether `name` is zot's own tool. */
 export function toClaudeCall(name: string, args: ToolArgs, cwd: string, builtin: boolean): ClaudeCall {
   if (!builtin) return { tool_name: name, tool_input: { ...args } };

@@ -10,7 +10,7 @@ import type { ToolResult } from "../protocol/tool.ts";
 import { applyRewrites, combine, joinReasons } from "./combine.ts";
 import { describeHook } from "./hook-output.ts";
 import { HookRunner } from "./hook-runner.ts";
-import { fromClaudeInput, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
+import { fromClaudeInput, matcherNames, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
 
 export const SETTINGS_HOOKS_PARTICIPANT = "settings-hooks";
 /** The chain's own deadline is the longest hook's plus this: the hooks' timeouts decide first. */
@@ -60,7 +60,7 @@ async function beforeTool(options: ToolHooksOptions, pending: Map<string, string
   const { runner, gate } = options;
   const builtin = options.isBuiltin(p.name);
   const call = toClaudeCall(p.name, p.args, runner.context.cwd, builtin);
-  const hooks = runner.matching("PreToolUse", [call.tool_name, p.name]);
+  const hooks = runner.matching("PreToolUse", matcherNames(call, p.name));
   if (hooks.length === 0) return { action: "continue" };
   const answers = await runner.run(hooks, { ...call, tool_use_id: p.id }, signal);
   const combined = combine(answers);
@@ -96,7 +96,7 @@ async function afterTool(options: ToolHooksOptions, pending: Map<string, string[
   pending.delete(p.id);
   const event = p.result.is_error ? "PostToolUseFailure" : "PostToolUse";
   const call = toClaudeCall(p.name, p.args, runner.context.cwd, options.isBuiltin(p.name));
-  const hooks = runner.matching(event, [call.tool_name, p.name]);
+  const hooks = runner.matching(event, matcherNames(call, p.name));
   if (hooks.length > 0) {
     const fields =
       event === "PostToolUse"

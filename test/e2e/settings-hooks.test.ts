@@ -171,6 +171,24 @@ if i.get("file_path", "").endswith("draft.txt"):
     expect(modify.after).toBe(`write {"path":"${join(p.cwd, "final.txt")}","content":"hello\\n"}`);
   });
 
+  test("a guard matching Edit|Write, as hooks are written since Claude Code dropped MultiEdit, also guards an edit with several replacements", async () => {
+    const guard = python("guard.jsonl", `if "/protected/" in d["tool_input"].get("file_path", ""):
+    print("protected files are read-only", file=sys.stderr)
+    sys.exit(2)`);
+    const p = project({ hooks: { PreToolUse: on("Edit|Write", `python3 ${script("guard.py")}`) } }, { "guard.py": guard });
+    write(join(p.cwd, "protected", "config.txt"), "alpha\nbeta\n");
+    const edits = [
+      { old_text: "alpha", new_text: "ALPHA" },
+      { old_text: "beta", new_text: "BETA" },
+    ];
+    const mock = fixture.llm([{ tool_calls: [{ name: "edit", args: { path: "protected/config.txt", edits } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "shout"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, "protected", "config.txt"), "utf8")).toBe("alpha\nbeta\n");
+    expect(resultText(lastResults(mock, 1)[0])).toBe("protected files are read-only");
+    expect(p.records("guard.jsonl")[0]).toMatchObject({ tool_name: "MultiEdit", tool_input: { file_path: join(p.cwd, "protected", "config.txt") } });
+  });
+
   test("two hooks rewriting different fields both count, in settings order (Claude Code's #15897); Edit maps to old_text/new_text", async () => {
     const p = project(
       {
