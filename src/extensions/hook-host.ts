@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { asGoReads } from "../protocol/go-json.ts";
 import {
   HelloResult,
   HOOK_PROTOCOL_VERSION,
@@ -115,7 +116,7 @@ export class HookHost {
     const params = { name: this.name, version: HOOK_PROTOCOL_VERSION, modes: this.spec.modes };
     try {
       const result = await this.request("hook.hello", params, this.spec.timeouts.hello);
-      const hello = v.safeParse(HelloResult, result);
+      const hello = v.safeParse(HelloResult, asGoReads(HelloResult, result));
       if (!hello.success) throw new HookCallError(`${this.label} answered hook.hello with a result that is not an object`, "invalid");
     } catch (err) {
       if (this.stopping) return;

@@ -21,6 +21,7 @@ import {
   type HookMethod,
   HookToolResult,
 } from "../protocol/hook-rpc.ts";
+import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { HookSpec, HookTimeouts } from "./hook-spec.ts";
 import {
@@ -126,7 +127,8 @@ async function ask<T>(
   signal: AbortSignal,
 ): Promise<T> {
   const result = await target.call(method, params, timeoutMs, signal);
-  const parsed = v.safeParse(schema, result);
+  // PicoClaw (Go) reads a reply's field names without regard to case, and null as absent.
+  const parsed = v.safeParse(schema, asGoReads(schema, result));
   if (parsed.success) return parsed.output;
   throw new Error(`hook "${target.name}" answered ${method} with an invalid result (${issueSentence(parsed.issues)})`);
 }
@@ -177,7 +179,7 @@ async function afterLlm(target: HookTarget, p: StagePayloads["after_llm"], signa
   if (!applies(target, "after_llm", reply?.action) || !reply?.response) return { action: "continue" };
   // PicoClaw's shape: the whole params object, the response nested in it; a bare response works too.
   const inner = isJsonObject(reply.response.response) ? reply.response.response : reply.response;
-  const response = v.safeParse(HookLlmResponse, inner);
+  const response = v.safeParse(HookLlmResponse, asGoReads(HookLlmResponse, inner));
   if (!response.success) {
     target.log(`after_llm: the modified response is not a response (${response.issues[0].message}); ignored`);
     return { action: "continue" };
@@ -245,7 +247,7 @@ async function afterTool(target: HookTarget, p: StagePayloads["after_tool"], sig
   if (!applies(target, "after_tool", reply?.action) || !reply?.result) return { action: "continue" };
   // PicoClaw's shape: the whole params object, the result nested in it; a bare ToolResult works too.
   const inner = isJsonObject(reply.result.result) ? reply.result.result : reply.result;
-  const result = v.safeParse(HookToolResult, inner);
+  const result = v.safeParse(HookToolResult, asGoReads(HookToolResult, inner));
   if (!result.success) {
     target.log(`after_tool: the modified result is not a tool result (${result.issues[0].message}); ignored`);
     return { action: "continue" };

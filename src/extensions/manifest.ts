@@ -6,6 +6,7 @@ import { accessSync, constants, readFileSync, statSync, writeFileSync } from "no
 import path from "node:path";
 import * as v from "valibot";
 import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
+import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
 
@@ -94,10 +95,11 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
   }
   const parsed = parseJson(text);
   if (!parsed.ok) return fail(`${absFile}: not valid JSON (${parsed.error})`);
-  const raw = parsed.value;
-  if (!isJsonObject(raw)) {
-    return fail(`${absFile}: must be a JSON object with "name" and "exec" (got ${describe(raw)})`);
+  if (!isJsonObject(parsed.value)) {
+    return fail(`${absFile}: must be a JSON object with "name" and "exec" (got ${describe(parsed.value)})`);
   }
+  // As the original zot (a Go program) read manifests: a null field is absent, a field's name has no case.
+  const raw = asGoReads(Manifest, parsed.value) as Record<string, unknown>;
   const result = v.safeParse(Manifest, raw);
   // Only a skill-only bundle (skills and nothing to run) may leave out exec.
   const execMissing = raw.exec === undefined && !(Array.isArray(raw.skills) && raw.skills.length > 0);

@@ -21,6 +21,7 @@ import {
   type HostFrameOf,
   PROTOCOL_VERSION,
 } from "../protocol/ext-frames.ts";
+import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { type CallToolRequest, CallToolRequests, stopReason } from "./call-tool-requests.ts";
@@ -358,7 +359,8 @@ export class ZotExtensionHost {
 
   private onFrame(value: unknown): void {
     if (this.current === "registering") this.restartIdle();
-    const parsed = v.safeParse(ExtToHostFrame, value);
+    // As the original zot (a Go program) read frames: null is absent, a field's name has no case.
+    const parsed = v.safeParse(ExtToHostFrame, asGoReads(ExtToHostFrame, value));
     if (!parsed.success) return this.badFrame(value, parsed.issues);
     const frame = parsed.output;
     if (this.current === "starting") {

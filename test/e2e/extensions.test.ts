@@ -2,7 +2,7 @@
 // loop, interception a user can see, crashes, --ext / --no-ext, and bash, node and TypeScript
 // extensions (the TypeScript one run by the zot binary itself).
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programExtension, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -197,6 +197,30 @@ describe("notes, tools and interception", () => {
     expect(run.stdout).toBe("The password is [redacted].\n");
     expect(existsSync(join(cwd, "made-it"))).toBe(false);
     expect(lastUserText(mock.requests[1].body)).toContain("no shell today");
+  });
+});
+
+describe("frames as the original zot (Go) read them", () => {
+  test("a guard's block with reason null blocks rm -rf (null is absent, as the original read it); null fields elsewhere are absent too", async () => {
+    const { cwd, home } = trustedProject("zot-e2e-ext-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    scriptedExtension(join(cwd, ".zot", "extensions"), "pyguard", {
+      after_hello: [
+        { type: "subscribe", events: null, intercept: ["tool_call"] },
+        { type: "register_tool", name: "nil_schema", description: null, schema: null },
+      ],
+      intercept: { tool_call: { eval: "{'block': 'rm ' in str(f), 'reason': None, 'modified_args': None}" } },
+      tools: { nil_schema: { content: [{ type: "text", text: "from a nil schema", data: null }], is_error: null } },
+    });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { tool_calls: [{ name: "nil_schema", args: {} }] }, { text: "done" }]);
+    const run = await zot(["-p", "go", ...anthropic(mock)], { cwd, home });
+    expect(run.code).toBe(0);
+    expect(existsSync(victim)).toBe(true);
+    expect(lastUserText(mock.requests[1].body)).toContain("blocked by pyguard");
+    expect(mock.requests[0].body.tools.find((tool: any) => tool.name === "nil_schema")?.input_schema).toEqual({ type: "object", properties: {} });
+    expect(lastUserText(mock.requests[2].body)).toContain("from a nil schema");
+    expect(run.stderr).not.toContain("invalid");
   });
 });
 

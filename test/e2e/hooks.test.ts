@@ -5,7 +5,7 @@
 // Rule: assert what reaches the model (the mock records every request), what the user sees
 // (stdout, stderr, --json events) and what the hook received (its own record file).
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hookExtension, hookProcess, PICOCLAW_OBSERVER, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -259,6 +259,26 @@ describe("broken hooks: zot goes on and says why", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("hook aborted turn during before_llm: budget exhausted");
     expect(mock.requests).toHaveLength(0);
+  });
+});
+
+describe("replies as PicoClaw (Go) reads them", () => {
+  test("a deny written by a Go struct without json tags ({\"Action\": \"deny_tool\"}) denies; {\"Approved\": true} approves, and null reads as absent", async () => {
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    hookExtension(join(cwd, ".zot", "extensions"), "gostyle", {
+      methods: {
+        "hook.before_tool": { eval: `{"Action": "deny_tool", "Reason": "no rm here", "Call": None} if "rm " in json.dumps(p) else {"Action": "continue"}` },
+        "hook.approve_tool": { Approved: true, Reason: null },
+      },
+    }, { intercept: ["before_tool", "approve_tool"] });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { tool_calls: [{ name: "bash", args: { command: "echo fine" } }] }, { text: "done" }]);
+    const run = await zot([...anthropic(mock), "-p", "go"], { cwd, home });
+    expect(run.code).toBe(0);
+    expect(resultText(mock.requests[1]!.body.messages.at(-1).content[0])).toContain("no rm here");
+    expect(existsSync(victim)).toBe(true);
+    expect(resultText(mock.requests[2]!.body.messages.at(-1).content[0])).toContain("fine");
   });
 });
 

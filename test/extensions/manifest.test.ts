@@ -68,6 +68,12 @@ describe("loadManifest", () => {
     expect(loaded.manifest).toEqual({ name: "a", exec: "./a", enabled: true, priority: 0, protocol: "zot" });
   });
 
+  test("as the original zot (Go) read them: a null field is absent, and a field's name has no case", () => {
+    const loaded = loadManifest(extDir('{"Name": "a", "exec": "./a", "version": null, "description": null, "Priority": 3}'));
+    if (!loaded.ok) throw new Error(loaded.error);
+    expect(loaded.manifest).toEqual({ name: "a", exec: "./a", enabled: true, priority: 3, protocol: "zot" });
+  });
+
   test("errors name the file and the field", () => {
     const file = (n = count) => join(root, `ext-${n}`, "extension.json");
     expect(errorOf('{"name": "a"}')).toBe(`${file()}: "exec" is required (a string)`);
