@@ -1,14 +1,15 @@
 // How one extension's process is launched: its command line, environment and data directory.
 // Rule: the extension gets zot's environment without zot's credentials (config/child-env.ts) plus
 // its own three ZOT_* variables, runs in its own directory, and never inherits zot's BUN_BE_BUN
-// (only files zot runs itself get one).
+// (only files zot runs itself get one, and those take it out of their own environment at once, so
+// what they start is zot).
 import { mkdirSync } from "node:fs";
 import { childEnv } from "../config/child-env.ts";
 import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { appendLog } from "./child-log.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
-import { ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
+import { bunPreload, ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
 
 export interface LaunchOptions {
   manifest: Manifest;
@@ -42,6 +43,7 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     ZOT_EXTENSION_DIR: options.dir,
     ZOT_DATA_DIR: dataDir,
   };
+  let command = resolved.command;
   if (resolved.env?.BUN_BE_BUN === "1") {
     // A script zot runs itself may import @zot/sdk: the SDK of this very binary.
     try {
@@ -49,6 +51,14 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     } catch (err) {
       appendLog(extensionLogFile(home, manifest.name), `${errorText(err)}; @zot/sdk imports will fail`);
     }
+    // ...and what it starts in turn (`zot -p`, `zot rpc`) must be zot, not Bun with BUN_BE_BUN inherited.
+    if (command[1] === "run") {
+      try {
+        command = [command[0]!, "run", "--preload", bunPreload(home, options.zotVersion), ...command.slice(2)];
+      } catch (err) {
+        return { error: errorText(err) };
+      }
+    }
   }
-  return { command: resolved.command, env, dataDir };
+  return { command, env, dataDir };
 }

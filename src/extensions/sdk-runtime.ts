@@ -2,6 +2,9 @@
 // nothing installed: the SDK source is compiled into the zot binary as text, written out as a
 // package under `$ZOT_HOME/runtime/<version>/node_modules/@zot/sdk/`, and the extension host puts
 // that `node_modules` directory on the child's NODE_PATH (Bun resolves bare imports through it).
+// Beside it, the preload every script zot runs itself starts with (bunPreload): it takes
+// BUN_BE_BUN out of the script's environment, so what the script starts (`zot -p`, `zot rpc`) is
+// zot again, not Bun running its argument as JavaScript.
 // Rule: the files on disk are exactly the SDK of the running binary. They are written only when
 // missing or different (so a dev build with a changed SDK and the same version still wins), and
 // each through a temporary file and a rename, so an extension starting at the same moment (a
@@ -34,6 +37,24 @@ export function ensureSdkRuntime(home: string, version: string): string {
     throw new Error(`cannot write the extension SDK to ${packageDir} (${errorText(err)}); check that ZOT_HOME (${home}) is writable`);
   }
   return nodeModules;
+}
+
+/** What the preload does: the script's own processes run this binary as zot. */
+const PRELOAD_SOURCE = "// Written by zot, which rewrites it: what this script starts is zot again, not Bun.\ndelete process.env.BUN_BE_BUN;\n";
+
+/**
+ * Ensures `<home>/runtime/<version>/forget-bun-be-bun.js` (the preload of every script zot runs
+ * itself, `zot run --preload <it> file`) and returns its path. Throws a sentence naming it when it
+ * cannot be written.
+ */
+export function bunPreload(home: string, version: string): string {
+  const file = path.join(home, "runtime", safeSegment(version), "forget-bun-be-bun.js");
+  try {
+    writeIfDifferent(file, PRELOAD_SOURCE);
+  } catch (err) {
+    throw new Error(`cannot write ${file} (${errorText(err)}); check that ZOT_HOME (${home}) is writable`);
+  }
+  return file;
 }
 
 /** `current` NODE_PATH with `nodeModules` in front (the SDK of this zot wins over any other copy). */

@@ -8,6 +8,7 @@ import { programExtension, scriptedExtension } from "../fixtures/extensions/make
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { trustDir, trustedProject } from "../support/trust.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { VERSION } from "../../src/version.ts";
 
 let mock: MockLlm | undefined;
 afterEach(async () => {
@@ -311,9 +312,11 @@ describe("extensions in other languages", () => {
         'send({ type: "hello", name: "typed" });',
         'send({ type: "register_command", name: "ts" });',
         'send({ type: "ready" });',
+        // What the script starts with this very binary is zot again (BUN_BE_BUN is not passed on).
+        'const started = require("node:child_process").execFileSync(process.execPath, ["--version"]).toString().trim();',
         "for await (const line of console) {",
         "  const f = JSON.parse(line) as { type: string; id: number };",
-        '  if (f.type === "command_invoked") send({ type: "command_response", id: f.id, action: "display", display: `ts ok ${typeof Bun}` });',
+        '  if (f.type === "command_invoked") send({ type: "command_response", id: f.id, action: "display", display: `ts ok ${typeof Bun}, ${started}, ${process.env.BUN_BE_BUN}` });',
         "}",
       ].join("\n"),
     });
@@ -323,7 +326,7 @@ describe("extensions in other languages", () => {
       expect(run.stderr).toBe("");
       outputs.push(run.stdout);
     }
-    expect(outputs).toEqual(["bash ok\n", "node ok true\n", "ts ok object\n"]);
+    expect(outputs).toEqual(["bash ok\n", "node ok true\n", `ts ok object, zot ${VERSION}, undefined\n`]);
     const log = readFileSync(join(home, "logs", "ext-shell.log"), "utf8");
     expect(log).toContain("not JSON: this is not json");
     expect(log).toContain('unknown frame type "frobnicate"; skipped');
