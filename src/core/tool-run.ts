@@ -31,7 +31,7 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
     if (signal.aborted) {
       const result = textResult("aborted before running", true);
       settle(resultBlock(call.id, result));
-      out.toolStep({ kind: "outcome", id: call.id, name: call.name, args: call.args, status: "cancelled", executed: false, result });
+      reportOutcome(out, call, { result, status: "cancelled", executed: false, args: call.args }, origin?.extension);
       continue;
     }
     const ran = await runTool(state, out, call, signal, origin, true);
@@ -40,7 +40,10 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
         // The calls not run yet (this one included) are answered, and the step's tool message kept.
         const reason = ran.ended.outcome.status === "error" ? ran.ended.outcome.message : "turn ended";
         for (const rest of calls.slice(results.length)) {
-          results.push(resultBlock(rest.id, textResult(`turn aborted: ${reason}`, true)));
+          const result = textResult(`turn aborted: ${reason}`, true);
+          results.push(resultBlock(rest.id, result));
+          // Every call the model made gets its tool_result event, so no front end shows one pending forever.
+          reportOutcome(out, rest, { result, status: "cancelled", executed: false, args: rest.args }, origin?.extension);
         }
         out.append({ role: "tool", content: results, time: nowIso() });
       }

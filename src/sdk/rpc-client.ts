@@ -211,7 +211,7 @@ export class ZotRpcClient {
     return this.turnOf("compact", await this.exchange("compact", instructions === undefined ? {} : { instructions }, options.onEvent));
   }
 
-  /** Stops the running prompt or compact (its turn still ends with turn_end aborted, then done). */
+  /** Stops the running prompt or compact (its turn still ends: turn_end aborted, or its tools' results cancelled; then done). */
   async abort(): Promise<void> {
     await this.request("abort", {});
   }

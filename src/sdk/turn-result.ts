@@ -45,6 +45,10 @@ export function turnResult(events: AgentEvent[]): TurnResult {
       case "turn_end":
         if (event.stop === "aborted") aborted = true;
         break;
+      // An abort while the model's tools run ends with their results cancelled, then done (no model call to end).
+      case "tool_result":
+        if (event.status === "cancelled" && event.origin_extension === undefined) aborted = true;
+        break;
       case "compact_start":
         compacting = true;
         break;

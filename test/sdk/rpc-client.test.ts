@@ -29,7 +29,8 @@ async function connect(turns: ScriptTurn[], options: SpawnOptions & { home?: str
     cwd: options.cwd ?? tempDir("zot-rpc-cwd-"),
     env: cleanEnv(home),
     token: options.token,
-    args: ["--provider", "anthropic", "--api-key", "sk-rpc", "--base-url", mock.url, "--no-tools", ...(options.args ?? [])],
+    // No tools, unless the test names some.
+    args: ["--provider", "anthropic", "--api-key", "sk-rpc", "--base-url", mock.url, ...(options.args?.includes("--tools") ? [] : ["--no-tools"]), ...(options.args ?? [])],
   });
   return client;
 }
@@ -114,6 +115,26 @@ describe("ZotRpcClient", () => {
     expect(result.outcome).toBe("aborted");
     expect(result.events.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
     // The process goes on.
+    expect((await c.prompt("again")).text).toBe("after the abort");
+  });
+
+  test("abort while the model's tools run: each call's tool_result, cancelled, then done; the outcome says aborted", async () => {
+    const c = await connect(
+      [{ tool_calls: [{ name: "bash", args: { command: "sleep 20" } }, { name: "bash", args: { command: "echo never" } }] }, { text: "after the abort" }],
+      { args: ["--tools", "bash"] },
+    );
+    const running = c.prompt("run them");
+    await firstEvent(c, "tool_call");
+    await Bun.sleep(200);
+    await c.abort();
+    const result = await running;
+    expect(result.outcome).toBe("aborted");
+    const results = result.events.filter((e) => e.type === "tool_result");
+    expect(results.map((e) => [e.type === "tool_result" && e.status, e.type === "tool_result" && e.is_error])).toEqual([
+      ["cancelled", true],
+      ["cancelled", true],
+    ]);
+    expect(result.events.at(-1)).toEqual({ type: "done" });
     expect((await c.prompt("again")).text).toBe("after the abort");
   });
 
