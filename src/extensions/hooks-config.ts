@@ -103,7 +103,7 @@ export function loadHooksConfig(options: HooksConfigOptions): HooksConfig {
   for (const entry of entries) {
     if (!entry.enabled || entry.shadowedBy || entry.untrusted) continue;
     if (entry.spec) specs.push(entry.spec);
-    else if (entry.error) warnings.push(entry.error);
+    if (entry.error) warnings.push(entry.error);
   }
   return { specs, warnings };
 }
@@ -171,7 +171,24 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
       const where = { name, source, file };
       const raw = hooks.processes?.[name];
       const enabled = isJsonObject(raw) && raw.enabled === true;
-      const problem = (what: string): HookEntry => ({ ...where, enabled, error: `${file}: ${prefix}processes.${name}: ${what}; not loaded` });
+      const problem = (what: string): HookEntry => {
+        const error = `${file}: ${prefix}processes.${name}: ${what}; not loaded`;
+        // An approval hook that cannot be loaded refuses every tool call (as one that cannot start
+        // does), never lets them run unapproved; PicoClaw does not start at all with such a file.
+        if (!enabled || !approves(raw)) return { ...where, enabled, error };
+        const refusing: HookSpec = {
+          ...where,
+          dir: options.cwd,
+          launch: { error: `${what}, so the tool calls it approves are refused until ${file} is fixed (or the entry disabled)` },
+          modes: ["approve"],
+          observe: [],
+          events: hookEventMethod({}),
+          priority: 0,
+          timeouts: hookTimeouts(defaults),
+          allowBuiltinRespond: false,
+        };
+        return { ...where, enabled, error: `${error}: the tool calls it approves are refused until it is fixed`, spec: refusing };
+      };
       if (!NAME.test(name) || /^\.+$/.test(name)) return problem('the name must be letters, digits, ".", "-" and "_"');
       const entry = v.safeParse(ProcessEntry, raw);
       if (!entry.success) return problem(fieldProblem(entry.issues, ""));
@@ -190,6 +207,11 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
       };
       return { ...where, enabled, spec };
     });
+}
+
+/** Whether an entry, as far as it can be read, asks to approve tool calls (`"intercept"` names approve_tool). */
+function approves(raw: unknown): boolean {
+  return isJsonObject(raw) && Array.isArray(raw.intercept) && raw.intercept.includes("approve_tool");
 }
 
 /** `hooks.defaults`: the interceptor and approval deadlines of every process in the file. */

@@ -159,6 +159,24 @@ describe("PicoClaw's hooks.json", () => {
     expect(notes).toEqual(["tool_exec_start", "tool_exec_skipped"]);
   });
 
+  test("an approval hook whose entry cannot be loaded (a mistyped field) refuses the tool calls it would approve, never lets them run unapproved; a broken observer is only a warning", async () => {
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    writeHooksJson(join(cwd, ".zot", "hooks.json"), {
+      approver: { ...hookProcess(join(cwd, "hooks"), "approver", {}), priority: "high", intercept: ["approve_tool"] },
+      watcher: { ...hookProcess(join(cwd, "hooks"), "watcher", {}), priority: "low", observe: ["tool_exec_start"] },
+    });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot([...anthropic(mock), "-p", "clean"], { cwd, home });
+    expect(run.code).toBe(0);
+    expect(existsSync(victim)).toBe(true);
+    expect(run.stdout).toContain('tool approval hook "approver" failed');
+    expect(run.stderr).toContain("processes.approver: ");
+    expect(run.stderr).toContain("the tool calls it approves are refused until it is fixed");
+    expect(run.stderr).toContain("processes.watcher: ");
+  });
+
   test("observers of both generations: HEAD's config gets hook.runtime_event with dotted kinds, the document's gets hook.event", async () => {
     const home = tempDir("zot-home-");
     const cwd = tempDir("zot-e2e-hooks-");
