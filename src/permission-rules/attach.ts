@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import type { Agent } from "../core/agent.ts";
 import type { Tool } from "../protocol/tool.ts";
+import type { ProtectedPath } from "../protocol/tool.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
 import { settingsSources } from "../settings-hooks/settings-locations.ts";
 import type { RuleBook } from "./judge.ts";
@@ -30,6 +31,8 @@ export interface PermissionRulesOptions {
   confirming: boolean;
   /** the run's own rules, read (readFlagRules); they come first and hold whatever the folder's trust */
   flagRules?: readonly PermissionRule[];
+  /** what the tools must not write (config/workspace-trust.ts protectedPaths): its executable configuration is what no allow rule lets a change to through */
+  guarded?: readonly ProtectedPath[];
   /** a warning after the start */
   log(message: string): void;
 }
@@ -87,9 +90,11 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
     }));
   /** rules held for a while (holdWhile), with whose calls they are for: the model's own (undefined), or one origin's; not an extension's call_tool meanwhile */
   const held = new Map<readonly PermissionRule[], string | undefined>();
+  const guarded = (options.guarded ?? []).filter((entry) => entry.whileJailed);
   const book = (fromFiles: RuleBook | undefined, origin?: string): RuleBook => ({
     rules: [...flagRules, ...[...held].filter(([, heldFor]) => heldFor === origin).flatMap(([rules]) => rules), ...(fromFiles?.rules ?? [])],
     files: paths,
+    guarded,
   });
 
   if (sources.some((source) => existsSync(source.file))) {

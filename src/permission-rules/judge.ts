@@ -3,10 +3,14 @@
 // confirmation gate asks with --no-yolo). A rule's specificity changes nothing: `Bash(git *)` in
 // deny wins over `Bash(git status)` in allow. Two things ask whatever the allow rules say: a
 // command line a Bash deny or ask rule cannot read to its end, and a change to a file that holds
-// the rules (the model does not edit away what holds it back).
+// the rules (the model does not edit away what holds it back); and an allow rule does not let
+// through a change to executable configuration (.mcp.json, hooks, extensions: what a later run
+// starts), which asks instead: acceptEdits's `Edit(./**)` must not let the model plant a server.
 // Rule: deny and ask look for any reason to hold (any command of a line, in any reading; the path or
 // where it leads); allow looks for a reason on every count (every command as written, the path and
 // where it leads), so a line or a link cannot carry a call past what was allowed.
+import type { ProtectedPath } from "../protocol/tool.ts";
+import { protectedBy } from "../tools/protected-paths.ts";
 import { realPathOf } from "../tools/sandbox.ts";
 import { commandLine, readingsOf } from "./command-line.ts";
 import type { PermissionRule, RuleVerdict } from "./rule.ts";
@@ -35,6 +39,8 @@ export interface RuleBook {
   rules: readonly PermissionRule[];
   /** the files the rules are in (absolute), which a change asks about while they hold rules */
   files: readonly string[];
+  /** the executable configuration a later run starts (protectedPaths' whileJailed entries): no allow rule lets a change to it through */
+  guarded?: readonly ProtectedPath[];
 }
 
 export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
@@ -65,7 +71,16 @@ export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
     return undefined;
   }
   const rule = allows.find((r) => holds(r, call, undefined, "every"));
-  return rule ? { verdict: "allow", because: named([rule]) } : undefined;
+  if (!rule) return undefined;
+  const guarded = changedConfig(book.guarded ?? [], call);
+  if (guarded) return { verdict: "ask", because: `a change to ${call.path}, ${guarded.what}, which a later run would start (${named([rule])} does not cover that),` };
+  return { verdict: "allow", because: named([rule]) };
+}
+
+/** The executable configuration a write or edit of zot's would change, if any. */
+function changedConfig(guarded: readonly ProtectedPath[], call: RuledCall): ProtectedPath | undefined {
+  if (guarded.length === 0 || !call.builtin || (call.name !== "edit" && call.name !== "write") || call.path === undefined) return undefined;
+  return protectedBy(guarded, realPathOf(call.path), true);
 }
 
 function holds(rule: PermissionRule, call: RuledCall, line: ReturnType<typeof commandLine> | undefined, reading: "any" | "every" = "any"): boolean {

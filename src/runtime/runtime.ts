@@ -274,7 +274,16 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     // [permission rules] Claude Code's allow/ask/deny rules of the settings files and the flags, in every mode;
     // read before the system prompt, which does not name a tool they refuse whole.
     const projectTrusted = options.trust === true || loaded?.trust.trusted === true || (await import("../config/trust-store.ts")).folderAnswer(home, cwd)?.trusted === true;
-    const permissionRules = await readPermissionRules({ cwd, home, userHome: env.HOME || homedir(), projectTrusted, flagRules, confirming: options.noYolo === true, log: options.log ?? (() => {}) });
+    const permissionRules = await readPermissionRules({
+      cwd,
+      home,
+      userHome: env.HOME || homedir(),
+      projectTrusted,
+      flagRules,
+      confirming: options.noYolo === true,
+      guarded: protectedPaths({ cwd, home, userHome: env.HOME || homedir() }),
+      log: options.log ?? (() => {}),
+    });
     notes.push(...permissionRules.notes);
     const extensionTools = extensions?.tools() ?? [];
     const withheld = permissionRules.withheld() ?? (() => false);

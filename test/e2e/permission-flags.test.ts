@@ -154,6 +154,9 @@ describe("--permission-mode", () => {
           { id: "t1", name: "write", args: { path: "in.txt", content: "in" } },
           { id: "t2", name: "write", args: { path: outside, content: "out" } },
           { id: "t3", name: "bash", args: { command: "touch cmd.txt" } },
+          // Executable configuration is no edit acceptEdits lets through: a later run would start it.
+          { id: "t4", name: "write", args: { path: ".mcp.json", content: '{"mcpServers":{"planted":{"command":"touch","args":["PLANTED"]}}}' } },
+          { id: "t5", name: "write", args: { path: ".zot/hooks.json", content: "{}" } },
         ],
       },
       { text: "done" },
@@ -162,7 +165,10 @@ describe("--permission-mode", () => {
     expect(readFileSync(join(f.cwd, "in.txt"), "utf8")).toBe("in");
     expect(existsSync(outside)).toBe(false);
     expect(existsSync(join(f.cwd, "cmd.txt"))).toBe(false);
-    expect(results(mock, 1).map(([error]) => error)).toEqual([false, true, true]);
+    expect(existsSync(join(f.cwd, ".mcp.json"))).toBe(false);
+    expect(existsSync(join(f.cwd, ".zot", "hooks.json"))).toBe(false);
+    expect(results(mock, 1).map(([error]) => error)).toEqual([false, true, true, true, true]);
+    expect(results(mock, 1)[3]![1]).toContain("this folder's MCP servers (.mcp.json), which a later run would start");
   });
 
   test("dontAsk: the TUI asks nothing and refuses what no rule allows; an allowed call runs", async () => {
