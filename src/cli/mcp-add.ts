@@ -1,8 +1,9 @@
 // `zot mcp add` and `zot mcp add-json`, with Claude Code's argument shapes:
 //   zot mcp add [--transport stdio|http|sse] [--scope local|project|user] [-e KEY=val]… [-H "Name: v"]… <name> <command-or-url> [args…]
 //   zot mcp add-json [--scope …] <name> '<json>'
-// Options go before the name (or between the name and the command); everything after the command
-// is the server's own argv, flags included, so `zot mcp add fs npx -y pkg /dir` needs no `--`.
+// Options go before the name (or between the name and the command); everything after a command
+// is the server's own argv, flags included, so `zot mcp add fs npx -y pkg /dir` needs no `--`; a
+// URL has no argv, so options may follow it too, as Claude Code's examples put `--header` there.
 // Rule: an entry is checked as a run would read it before anything is written; every mistake is a
 // UsageError that says what to type instead.
 import { folderAnswer } from "../config/trust-store.ts";
@@ -40,14 +41,8 @@ export function parseAddArgs(argv: readonly string[]): AddArgs {
     if (value === undefined) throw new UsageError(`${flag} needs a value (${ADD_USAGE})`);
     return value;
   };
-  // Options until the command: after it, every word is the server's.
-  for (; i < argv.length && positionals.length < 2; i++) {
-    const word = argv[i]!;
-    if (word === "--") {
-      positionals.push(...argv.slice(i + 1));
-      i = argv.length;
-      break;
-    }
+  /** Reads the option at argv[i] (moving i past its value); false when argv[i] is no option. */
+  const option = (word: string): boolean => {
     const [flag, inline] = word.startsWith("--") && word.includes("=") ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)] : [word, undefined];
     if (flag === "-t" || flag === "--transport") transport = oneOf(valueOf(flag, inline), TRANSPORTS, "--transport");
     else if (flag === "-s" || flag === "--scope") scope = oneOf(valueOf(flag, inline), MCP_SCOPES, "--scope");
@@ -64,7 +59,23 @@ export function parseAddArgs(argv: readonly string[]): AddArgs {
       if (!key) throw new UsageError(`-H takes "Name: value" (got ${JSON.stringify(line)})`);
       headers[key] = line.slice(colon + 1).trim();
     } else if (word.startsWith("-") && word !== "-") throw new UsageError(`unknown option ${word} for zot mcp add; usage: ${ADD_USAGE}`);
-    else positionals.push(word);
+    else return false;
+    return true;
+  };
+  // Options until the command: after it, every word is the server's.
+  for (; i < argv.length && positionals.length < 2; i++) {
+    const word = argv[i]!;
+    if (word === "--") {
+      positionals.push(...argv.slice(i + 1));
+      i = argv.length;
+      break;
+    }
+    if (!option(word)) positionals.push(word);
+  }
+  // A URL has no argv: what follows it are options, as Claude Code's own examples write them
+  // (`claude mcp add --transport http secure-server https://… --header "Authorization: …"`).
+  if (positionals.length === 2 && /^https?:\/\//i.test(positionals[1]!)) {
+    for (; i < argv.length; i++) if (!option(argv[i]!)) break;
   }
   positionals.push(...argv.slice(i));
   const [name, target, ...args] = positionals;

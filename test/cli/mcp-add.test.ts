@@ -20,6 +20,14 @@ describe("zot mcp add", () => {
       entry: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}", "X-Team": "core" } },
     });
     expect(parseAddArgs(["-t", "sse", "--scope=project", "old", "https://example.com/sse"]).entry).toEqual({ type: "sse", url: "https://example.com/sse" });
+    // Claude Code's own example puts --header after the URL; a URL has no argv, so options may follow it.
+    expect(parseAddArgs(["--transport", "http", "secure-server", "https://api.example.com/mcp", "--header", "Authorization: Bearer your-token"])).toEqual({
+      name: "secure-server",
+      scope: "local",
+      entry: { type: "http", url: "https://api.example.com/mcp", headers: { Authorization: "Bearer your-token" } },
+    });
+    expect(parseAddArgs(["api", "https://example.com/sse", "-t", "sse", "-s", "user"])).toMatchObject({ scope: "user", entry: { type: "sse", url: "https://example.com/sse" } });
+    expect(() => parseAddArgs(["-t", "http", "api", "https://example.com/mcp", "extra"])).toThrow(/takes a URL and nothing after it \(got extra\)/);
   });
 
   test("mistakes say what to type instead", () => {
