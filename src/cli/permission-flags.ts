@@ -24,6 +24,8 @@ export interface PermissionFlags {
   confirmingFlag?: string;
   /** `--permission-mode dontAsk`: nobody is asked; what no rule allows is refused, in the TUI too */
   askNobody: boolean;
+  /** `--permission-mode` as given (Claude Code's name, which its hooks read as permission_mode) */
+  mode?: string;
 }
 
 /** Claude Code's permission modes zot has. */
@@ -81,7 +83,13 @@ export function permissionFlags(flags: Flags): PermissionFlags {
   ];
   const confirming = bypass ? false : mode !== undefined || allowing || noYolo ? true : undefined;
   const confirmingFlag = confirming && !noYolo ? (mode !== undefined ? `--permission-mode ${mode}` : "--allowedTools") : undefined;
-  return { rules, ...(confirming === undefined ? {} : { confirming }), ...(confirmingFlag ? { confirmingFlag } : {}), askNobody: mode === "dontAsk" };
+  return {
+    rules,
+    ...(confirming === undefined ? {} : { confirming }),
+    ...(confirmingFlag ? { confirmingFlag } : {}),
+    askNobody: mode === "dontAsk",
+    ...(mode !== undefined ? { mode } : {}),
+  };
 }
 
 /** How Claude Code would name the run's permission mode (stream-json's init line): zot asks nothing unless told to. */

@@ -50,6 +50,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     ...(permissions.rules.length > 0 ? { permissionRules: permissions.rules } : {}),
     ...(permissions.confirmingFlag ? { confirmingFlag: permissions.confirmingFlag } : {}),
     ...(permissions.askNobody ? { askNobody: true } : {}),
+    ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
   };
 }
 

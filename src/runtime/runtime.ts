@@ -91,6 +91,8 @@ export interface RuntimeOptions {
   confirmingFlag?: string;
   /** `--permission-mode dontAsk`: confirmations on and nobody asked, the TUI's user neither: what no rule allows is refused */
   askNobody?: boolean;
+  /** `--permission-mode` as given, which settings hooks read as permission_mode while calls are confirmed */
+  permissionMode?: string;
   /** `--allowedTools`, `--disallowedTools`, `--permission-mode acceptEdits`: permission rules of this run, beside the settings files' */
   permissionRules?: WrittenRule[];
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
@@ -337,6 +339,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         env,
         projectTrusted: loaded?.trust.trusted ?? false,
         gate: confirmGate,
+        ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
         log,
         session: () => current,
         files,

@@ -28,6 +28,8 @@ export interface SettingsHooksOptions {
   projectTrusted: boolean;
   /** the confirmation gate, when the run has one (a hook's ask and allow go through it) */
   gate?: ConfirmGate;
+  /** `--permission-mode` as given: the hooks' permission_mode while calls are confirmed (else "default") */
+  permissionMode?: string;
   /** what the user should hear (a failed hook, a systemMessage, a file's warnings) */
   log(message: string): void;
   /** the session being recorded, read at each event (it changes with /clear and resumes) */
@@ -60,7 +62,7 @@ export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHook
     env: options.env,
     sessionId: () => options.session()?.id ?? runId,
     transcriptPath: () => options.session()?.file ?? "",
-    permissionMode: () => (gate?.confirming ? "default" : "bypassPermissions"),
+    permissionMode: () => (gate?.confirming ? (options.permissionMode ?? "default") : "bypassPermissions"),
     log: (message) => options.log(message),
   });
   // Read now, so a broken file is reported at the start rather than at its first event.

@@ -18,7 +18,7 @@ export interface HookRunContext {
   sessionId(): string;
   /** the session file ("" when the run records none) */
   transcriptPath(): string;
-  /** "default" while tool calls are confirmed, else "bypassPermissions" (zot's yolo) */
+  /** while tool calls are confirmed, --permission-mode's name (acceptEdits, dontAsk) or "default"; else "bypassPermissions" (zot's yolo) */
   permissionMode(): string;
   /** what the user should hear: a hook that failed, a hook's systemMessage */
   log(message: string): void;

@@ -148,6 +148,13 @@ describe("PreToolUse", () => {
     const results = lastResults(mock, 1).map(resultText);
     expect(results[0]).toContain("hi");
     expect(results[1]).toContain("notes");
+
+    // Under --permission-mode, the hooks read its name, as Claude Code's do.
+    for (const mode of ["acceptEdits", "dontAsk"]) {
+      fixture.llm([{ tool_calls: [{ id: "t3", name: "read", args: { path: "notes.txt" } }] }, { text: "done" }]);
+      expect((await p.run([...anthropic(fixture.mock), "-p", "go", "--permission-mode", mode, "--allowedTools", "Read"])).code).toBe(0);
+      expect(p.records("pre.jsonl").at(-1)).toMatchObject({ tool_name: "Read", permission_mode: mode });
+    }
   });
 
   test("updatedInput in Claude Code's shape (file_path) rewrites zot's write (path); the audit trail records it", async () => {
