@@ -108,7 +108,7 @@ export class McpManager {
     this.rebuild();
     return [
       ...this.settings.warnings,
-      ...this.servers.filter((server) => server.state === "failed").map((server) => `MCP server "${server.name}" (${server.source}) did not start: ${server.error} (its log: ${server.logFile})`),
+      ...this.servers.filter((server) => server.state === "failed").map((server) => `MCP server "${server.name}" (${server.source}) did not start: ${server.errorWithLog()}`),
     ];
   }
 
@@ -135,7 +135,7 @@ export class McpManager {
     // A reconnect() that took over says how its own start ended.
     if (this.stopped || server.beingReconnected) return;
     if (server.state === "failed") {
-      this.options.log(`MCP server "${server.name}" did not start: ${server.error} (its log: ${server.logFile})`);
+      this.options.log(`MCP server "${server.name}" did not start: ${server.errorWithLog()}`);
       return;
     }
     if (server.state === "connected") this.options.log(`MCP server "${server.name}" is up and joined: ${count(server.tools.length, "tool")}, ${count(server.prompts.length, "prompt")}`);

@@ -113,6 +113,12 @@ export class McpServerConnection {
     return this.context.logFile;
   }
 
+  /** Why it failed, naming its log once (some errors name it already). */
+  errorWithLog(): string {
+    const error = this.error ?? this.state;
+    return error.includes(this.logFile) ? error : `${error} (its log: ${this.logFile})`;
+  }
+
   /** Connects and lists; never rejects (a failure is the state `failed` with its error). Idempotent. */
   start(): Promise<void> {
     this.started ??= this.connect();
@@ -404,7 +410,7 @@ export class McpServerConnection {
         this.context.onChange();
       } else if (this.state === "failed") {
         const error = this.error ?? "failed";
-        this.tryAgain(`did not start again: ${error.includes(this.logFile) ? error : `${error} (its log: ${this.logFile})`}`);
+        this.tryAgain(`did not start again: ${this.errorWithLog()}`);
       }
     });
   }

@@ -157,6 +157,12 @@ describe("the everything server over HTTP", () => {
     }
   });
 
+  test("a server that exits while starting: the warning names its log once", async () => {
+    const { warnings } = await start({ quits: { command: "sh", args: ["-c", "exit 3"] } });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^MCP server "quits" \(\.mcp\.json\) did not start: exited with code 3 before it finished starting \(its log: [^)]*mcp-quits\.log\)$/);
+  });
+
   test("an endpoint nobody listens on is a failed server with a sentence, not a crash", async () => {
     const { warnings } = await start({ gone: { type: "http", url: "http://127.0.0.1:9/mcp" } });
     expect(warnings).toEqual([expect.stringMatching(/^MCP server "gone" \(\.mcp\.json\) did not start: cannot reach http:\/\/127\.0\.0\.1:9\/mcp/)]);
