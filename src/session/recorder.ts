@@ -11,6 +11,7 @@ import { errorText } from "../protocol/error-text.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import { type Message, nowIso, type ToolResultBlock } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
+import { addUsage, emptyUsage, type Usage } from "../protocol/usage.ts";
 
 /** Where records go: the session file (created on the first record), or memory in tests. */
 export interface SessionOutput {
@@ -23,6 +24,8 @@ export interface RecorderStart {
   messages: readonly Message[];
   model: string;
   provider: string;
+  /** the session's own usage so far (a resumed session's last cumulative); none: a new session, from zero */
+  cumulative?: Usage;
 }
 
 export class SessionRecorder {
@@ -42,6 +45,11 @@ export class SessionRecorder {
   /** the first record, while it waits for the event loop's next turn (see write) */
   private held: SessionEntry | undefined;
   private wroteAny = false;
+  /**
+   * The session's own running usage: its start plus each call recorded since. The agent's cumulative
+   * is the process's (a /clear keeps it), which would charge a new session the one before.
+   */
+  private cumulative: Usage;
 
   constructor(
     private readonly output: SessionOutput,
@@ -51,6 +59,7 @@ export class SessionRecorder {
     this.recorded = start.messages.slice();
     this.model = start.model;
     this.provider = start.provider;
+    this.cumulative = start.cumulative ?? emptyUsage();
   }
 
   /** Starts recording `agent`; a transcript that differs from the records (a repaired resume) is written at once. */
@@ -89,8 +98,9 @@ export class SessionRecorder {
     switch (event.type) {
       case "usage": {
         this.syncModel();
-        const { type: _type, cumulative, ...usage } = event;
-        this.write({ type: "usage", time: nowIso(), usage, cumulative });
+        const { type: _type, cumulative: _process, ...usage } = event;
+        this.cumulative = addUsage(this.cumulative, usage);
+        this.write({ type: "usage", time: nowIso(), usage, cumulative: this.cumulative });
         return;
       }
       case "intercept": {

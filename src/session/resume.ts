@@ -79,7 +79,7 @@ export function resumeSession(file: string, cwd: string): OpenedSession {
       notes,
       resumed: { messages: repaired.messages, model: state.model, provider: state.provider, cumulative: state.cumulative },
       record(agent, log) {
-        recorder = new SessionRecorder(output, { messages: state.messages, model: state.model, provider: state.provider }, log);
+        recorder = new SessionRecorder(output, { messages: state.messages, model: state.model, provider: state.provider, cumulative: state.cumulative }, log);
         recorder.attach(agent);
         return recorder;
       },

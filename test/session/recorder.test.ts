@@ -73,6 +73,27 @@ describe("the session recorder", () => {
     session.close();
   });
 
+  test("a session started after a /clear counts its own usage, not the process's: the one before is not charged twice", async () => {
+    const { agent, session, home, cwd } = setup([
+      { text: "first", usage: { input: 1000, output: 10 } },
+      { text: "second", usage: { input: 300, output: 3 } },
+    ]);
+    await agent.prompt({ text: "one" }, signal());
+    session.close();
+    const before = { ...agent.cumulative };
+    agent.clear();
+    const next = newSession(home, cwd, []);
+    next.record(agent, () => {});
+    await agent.prompt({ text: "two" }, signal());
+    next.close();
+    expect(agent.cumulative.input).toBe(1300);
+    expect(replayed(session.file).cumulative).toEqual(before);
+    const own = replayed(next.file).cumulative;
+    expect(own.input).toBe(300);
+    expect(own.output).toBe(3);
+    expect(own.cost_usd).toBeCloseTo(agent.cumulative.cost_usd - before.cost_usd, 10);
+  });
+
   test("a new session's file is made once the request is on its way, and holds the prompt while the model answers", async () => {
     const home = tempDir("zot-rec-home-");
     const cwd = tempDir("zot-rec-cwd-");
