@@ -3,7 +3,7 @@
 // catalog entries, models.json included, and the current model even when no catalog lists it);
 // another provider's models are offered only as a way to restart on them, and only with a key.
 import { resolveApiKey } from "../config/credentials.ts";
-import type { ModelInfo, ProviderName } from "../protocol/models.ts";
+import { type ModelInfo, PROVIDER_NAMES, type ProviderName } from "../protocol/models.ts";
 import { loadCatalog, resolveModel } from "../providers/catalog.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
@@ -37,6 +37,18 @@ export class ModelChoices {
     const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
     const resolved = resolveModel(known, current.provider, wanted);
     return "error" in resolved ? { error: resolved.error } : { model: resolved.model };
+  }
+
+  /** Another provider's model `id` names (as --model would read it there), for saying how to start zot on it. */
+  elsewhere(id: string): ModelInfo | undefined {
+    const current = this.current;
+    const catalog = this.catalog();
+    for (const provider of PROVIDER_NAMES) {
+      if (provider === current.provider || provider === "scripted" || provider === "ollama") continue;
+      const resolved = resolveModel(catalog, provider, id.trim());
+      if ("model" in resolved) return resolved.model;
+    }
+    return undefined;
   }
 
   private catalog(): ModelInfo[] {

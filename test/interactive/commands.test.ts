@@ -147,7 +147,7 @@ describe("/model", () => {
   test("a part of a name that fits several models opens the picker filtered to them", async () => {
     const rt = await start();
     const app = fakeApp(rt);
-    const running = command("model").run(app, "haiku");
+    const running = command("model").run(app, "haiku-");
     const rows = app.screen();
     expect(rows.some((r) => r.includes("claude-haiku-4-5"))).toBe(true);
     expect(rows.some((r) => r.includes("claude-opus"))).toBe(false);
@@ -199,6 +199,25 @@ describe("/model", () => {
       app.press(ESC);
       await running;
     });
+  });
+
+  test("/model <name> reads the name as --model does: an alias switches at once to what --model would pick", async () => {
+    const rt = await start();
+    const app = fakeApp(rt);
+    const wanted = "opus";
+    await command("model").run(app, wanted);
+    expect(app.overlay).toBeUndefined();
+    expect(rt.agent.model.id).toContain(wanted);
+    expect(app.notes.at(-1)?.level).toBe("success");
+  });
+
+  test("another provider's model, with no key for it here, says how to start zot on it", async () => {
+    const rt = await start();
+    const app = fakeApp(rt);
+    await command("model").run(app, "gpt-5");
+    expect(app.notes.at(-1)?.text).toContain("gpt-5 is a openai model and this zot talks to anthropic");
+    expect(app.notes.at(-1)?.text).toContain("zot --provider openai --model gpt-5");
+    expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
   });
 
   test("an unknown model is an error note and the model stays", async () => {

@@ -1,5 +1,6 @@
 // /model: a picker of the models the user has credentials for (fuzzy filter; the current one
-// marked), `/model <id>` to switch at once, `/model <part of a name>` to open the picker filtered.
+// marked), `/model <id>` (or a name --model takes, `sonnet`) to switch at once, `/model <part of a
+// name>` to open the picker filtered.
 // Rule: a switch happens only between models the conversation can reach in this process (one provider
 // per run); a model of another provider is listed when its key is there, and picking it says how
 // to start zot on it instead of failing later. A running turn is cancelled only when the model
@@ -87,9 +88,15 @@ export const MODEL_COMMAND: SlashCommand = {
     if (!wanted) return pickModel(app, choices);
     const exact = exactModel(app, choices, wanted);
     if (exact) return switchModel(app, exact);
+    // As --model reads it: an alias (sonnet, opus, haiku) or a dated snapshot of this provider's.
+    const named = app.conversation.models.find(wanted);
+    if ("model" in named) return switchModel(app, named.model);
     const matches = fuzzyFilter(choices, wanted, (m) => m.id);
     if (matches.length === 1) return switchModel(app, matches[0]!.item);
     if (matches.length > 1) return pickModel(app, choices, wanted);
+    // Another provider's, with no key for it here: say how to start zot on it.
+    const elsewhere = app.conversation.models.elsewhere(wanted);
+    if (elsewhere) return switchModel(app, elsewhere);
     app.showNote(`unknown model "${wanted}"; /model lists the models you can switch to`, "error");
   },
 };
