@@ -19,6 +19,8 @@ import {
   ExtToHostFrame,
   HOST_CAPABILITIES,
   type HostFrameOf,
+  type NotifyLevel,
+  notifyLevel,
   PROTOCOL_VERSION,
 } from "../protocol/ext-frames.ts";
 import { asGoReads } from "../protocol/go-json.ts";
@@ -104,7 +106,7 @@ export interface HelloInfo {
 }
 
 export type HostState = "new" | "starting" | "registering" | "ready" | "failed" | "exited" | "stopped";
-export type NoteLevel = ExtFrameOf<"notify">["level"];
+export type NoteLevel = NotifyLevel;
 
 type Reply = ExtFrameOf<"command_response"> | ExtFrameOf<"tool_result"> | ExtFrameOf<"event_intercept_response">;
 const REPLY_TYPES: ReadonlySet<string> = new Set(["command_response", "tool_result", "event_intercept_response"]);
@@ -385,7 +387,7 @@ export class ZotExtensionHost {
       case "subscribe":
         return this.subscribe(frame);
       case "notify":
-        for (const handler of this.noteHandlers) handler(frame.level, frame.message);
+        for (const handler of this.noteHandlers) handler(notifyLevel(frame.level), frame.message);
         return;
       case "clear_notes":
         for (const handler of this.clearHandlers) handler();

@@ -167,11 +167,20 @@ export const CommandResponseFrame = v.object({
   error: v.optional(v.string()),
 });
 export const NotifyLevel = v.picklist(["info", "success", "warn", "error"]);
+export type NotifyLevel = v.InferOutput<typeof NotifyLevel>;
+/** Any level an extension names: the original's SDK took any string (notifyLevel reads it). */
 export const NotifyFrame = v.object({
   type: v.literal("notify"),
-  level: v.optional(NotifyLevel, "info"),
+  level: v.optional(v.string(), "info"),
   message: v.string(),
 });
+
+/** A note's level as zot shows it: its own four, `warning` as warn, anything else (`debug`, "") as info. */
+export function notifyLevel(level: string): NotifyLevel {
+  const lower = level.toLowerCase();
+  if (lower === "warning") return "warn";
+  return (NotifyLevel.options as readonly string[]).includes(lower) ? (lower as NotifyLevel) : "info";
+}
 export const ClearNotesFrame = v.object({ type: v.literal("clear_notes") });
 /** Opens a panel at any time (from a tool handler, a timer), not only as a command's answer. */
 export const OpenPanelFrame = v.object({ type: v.literal("open_panel"), panel: PanelSpec });

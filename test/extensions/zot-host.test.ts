@@ -232,7 +232,13 @@ describe("frames from the extension", () => {
     const root = tempDir("zot-ext-");
     const home = join(root, "home");
     const dir = scriptedExtension(root, "noisy", {
-      after_hello: [{ type: "notify", level: "warn", message: "early" }],
+      // Any level the original's SDK took: warning is warn, the unknown ones (debug, "") info.
+      after_hello: [
+        { type: "notify", level: "warn", message: "early" },
+        { type: "notify", level: "warning", message: "spelled out" },
+        { type: "notify", level: "debug", message: "detail" },
+        { type: "notify", level: "", message: "plain" },
+      ],
       commands: { ping: { eval: "{'action': 'noop'}" } },
       on_event: { session_start: [{ type: "notify", message: "started" }, { type: "clear_notes" }] },
       on_ack: [{ type: "subscribe", events: ["session_start"] }],
@@ -243,8 +249,8 @@ describe("frames from the extension", () => {
     host.onClearNotes(() => notes.push("cleared"));
     await host.start();
     host.sendEvent({ type: "event", event: "session_start", ...NOTE });
-    await eventually(() => notes.length === 3, "three notes");
-    expect(notes).toEqual(["warn:early", "info:started", "cleared"]);
+    await eventually(() => notes.length === 6, "six notes");
+    expect(notes).toEqual(["warn:early", "warn:spelled out", "info:detail", "info:plain", "info:started", "cleared"]);
   });
 
   test("a reply with an unknown id is logged and dropped", async () => {

@@ -13,7 +13,7 @@ import {
   EXT_INTERCEPTS,
   ExtToHostFrame,
   HostToExtFrame,
-  NotifyFrame,
+  NotifyLevel,
   PROTOCOL_VERSION,
 } from "../../src/protocol/ext-frames.ts";
 
@@ -51,7 +51,7 @@ test("every event has an example, every intercept a row, every action, level and
   expect(EXT_EVENTS.filter((event) => !skill.includes(`"event":"${event}"`))).toEqual([]);
   expect(EXT_INTERCEPTS.filter((name) => !skill.includes(`| \`${name}\` |`))).toEqual([]);
   expect(CommandAction.options.filter((action) => !skill.includes(`- \`${action}\`:`))).toEqual([]);
-  const levels = (NotifyFrame.entries.level.wrapped as v.PicklistSchema<string[], undefined>).options;
+  const levels = NotifyLevel.options;
   expect(levels.filter((level) => !skill.includes(`\`${level}\``))).toEqual([]);
   expect(StopReason.options.filter((stop) => !skill.includes(`\`${stop}\``))).toEqual([]);
   expect(skill).toContain(`"protocol_version":${PROTOCOL_VERSION}`);
