@@ -111,7 +111,7 @@ export const ROOT_ARGS = {
     type: "boolean",
     description: "Run this folder's .zot/extensions and .zot/hooks.json for this run even if it is not trusted (zot trust remembers it)",
   },
-  "with-skills": { type: "boolean", description: "Also load skills from ./.zot/skills, $ZOT_HOME/skills, .claude/skills, .agents/skills" },
+  "with-skills": { type: "boolean", description: "Also load the project's skills (./.zot/skills, .claude/skills, .agents/skills) in a folder you have not trusted" },
   "with-skill": { type: "boolean", description: "Same as --with-skills" },
   "no-skill": { type: "boolean", description: "Load no skills: no skill tool, none listed in the system prompt" },
   "no-skills": { type: "boolean", description: "Same as --no-skill" },

@@ -16,7 +16,9 @@ export const SKILLS_COMMAND: SlashCommand = {
     }
     const rows = skills.map((s) => `- **${s.name}** *(${SOURCE[s.source]}${s.source === "builtin" ? "" : `: ${s.path}`})* — ${s.description}`);
     const onlyBuiltin = skills.every((s) => s.source === "builtin");
-    const hint = onlyBuiltin ? "\n\nSkills in the project (.zot/skills, .claude/skills, .agents/skills) and in your home load with `zot --with-skills`." : "";
+    const hint = onlyBuiltin
+      ? "\n\nYour own skills ($ZOT_HOME/skills, ~/.claude/skills, ~/.agents/skills) load in every folder; the project's (.zot/skills, .claude/skills, .agents/skills) once you trust the folder (`zot trust`), or with `zot --with-skills`."
+      : "";
     app.showMarkdown(`**Skills**\n\n${rows.join("\n")}${hint}`);
   },
 };
