@@ -26,11 +26,12 @@ export class MarkdownCommandSource {
     commands: readonly MarkdownCommand[],
     private readonly context: { cwd: string; projectTrusted: boolean; runBang: BangRunner },
   ) {
-    this.byName = new Map(commands.map((command) => [command.name.toLowerCase(), command]));
+    // A subfolder's command answers to its namespaced name too (`/frontend:lint` beside `/lint`).
+    this.byName = new Map(commands.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => [name.toLowerCase(), command] as const)));
   }
 
   commands(): { name: string; description: string; extension: string }[] {
-    return [...this.byName.values()].map((command) => ({
+    return [...new Set(this.byName.values())].map((command) => ({
       name: command.name,
       description: command.argumentHint ? `${command.description} ${command.argumentHint}` : command.description,
       extension: COMMANDS_OWNER,

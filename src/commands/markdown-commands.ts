@@ -1,9 +1,11 @@
 // Custom slash commands written as Markdown files, the way Claude Code users keep them: a file
 // `review.md` in `.claude/commands/` (or `.zot/commands/`, `$ZOT_HOME/commands/`,
-// `~/.claude/commands/`) is the command `/review`; a subfolder is a namespace (`frontend/lint.md` is
-// `/frontend:lint`). Rule: a project's commands come before the user's, zot's folder before
-// Claude Code's, and the first of a name wins; a file that cannot be a command is a warning
-// naming it, never a failure of the others.
+// `~/.claude/commands/`) is the command `/review`; a subfolder organises, as in Claude Code:
+// `frontend/lint.md` is `/lint`, described as (project:frontend), and `/frontend:lint` runs it too.
+// Rule: a project's commands come before the user's, zot's folder before Claude Code's, and the
+// first of a name wins; a subfolder's command keeps its short name only while no file outside a
+// subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
+// cannot be a command is a warning naming it, never a failure of the others.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
@@ -12,8 +14,10 @@ import { splitRuleList } from "../protocol/rule-list.ts";
 export type CommandScope = "project" | "user";
 
 export interface MarkdownCommand {
-  /** what the user types after `/`: `review`, `frontend:lint` */
+  /** what the user types after `/`: `review`, `lint` (frontend/lint.md), or `frontend:lint` when another has `lint` */
   name: string;
+  /** a subfolder's command's namespaced name (`frontend:lint`), which runs it too */
+  alias?: string;
   description: string;
   /** frontmatter `argument-hint`: shown after the name in the popup (`[file] [focus]`) */
   argumentHint?: string;
@@ -77,7 +81,20 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
       commands.push(loaded);
     }
   }
-  return { commands, warnings };
+  return { commands: withShortNames(commands, taken), warnings };
+}
+
+/** A subfolder's commands by their file's name (`/lint`), as Claude Code names them, where no other command has it. */
+function withShortNames(commands: MarkdownCommand[], taken: ReadonlySet<string>): MarkdownCommand[] {
+  const shortTaken = new Set<string>();
+  return commands.map((command) => {
+    const colon = command.name.lastIndexOf(":");
+    if (colon === -1) return command;
+    const short = command.name.slice(colon + 1);
+    if (taken.has(short.toLowerCase()) || shortTaken.has(short.toLowerCase())) return command;
+    shortTaken.add(short.toLowerCase());
+    return { ...command, name: short, alias: command.name };
+  });
 }
 
 /** `frontend/lint.md` under dir → `frontend:lint`; undefined when a part is not a plain name. */
@@ -113,9 +130,10 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
   // A list's items may hold several (`- Read, Grep`), as the one-line form does.
   const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitRuleList(String(item))) : typeof tools === "string" ? splitRuleList(tools) : undefined;
   const description = text1("description") ?? firstLine(body) ?? `/${name}`;
+  const folder = name.includes(":") ? `:${name.slice(0, name.lastIndexOf(":"))}` : "";
   return {
     name,
-    description: `${description} (${scope})`,
+    description: `${description} (${scope}${folder})`,
     ...(text1("argument-hint") ? { argumentHint: text1("argument-hint") } : {}),
     ...(text1("model") ? { model: text1("model") } : {}),
     ...(allowedTools && allowedTools.length > 0 ? { allowedTools } : {}),

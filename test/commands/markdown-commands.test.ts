@@ -26,22 +26,36 @@ const write = (file: string, text: string) => {
 };
 
 describe("loadMarkdownCommands", () => {
-  test("project before user, zot's folder before Claude Code's; subfolders are namespaces; frontmatter read", () => {
+  test("project before user, zot's folder before Claude Code's; a subfolder's command is named by its file, as Claude Code names it; frontmatter read", () => {
     write(path.join(cwd, ".claude", "commands", "review.md"), "---\ndescription: Review the diff\nargument-hint: [focus]\nmodel: claude-opus-4-5\nallowed-tools: Bash(git diff:*), Read\n---\nReview $ARGUMENTS");
     write(path.join(cwd, ".zot", "commands", "frontend", "lint.md"), "# Lint the frontend\nRun the linter.");
     write(path.join(home, "commands", "review.md"), "user's review, shadowed");
     write(path.join(userHome, ".claude", "commands", "standup.md"), "Write my standup");
     write(path.join(userHome, ".claude", "commands", "bad name.md"), "x");
     const { commands, warnings } = loadMarkdownCommands({ cwd, home, userHome });
-    expect(commands.map((c) => [c.name, c.scope, c.description])).toEqual([
-      ["frontend:lint", "project", "Lint the frontend (project)"],
-      ["review", "project", "Review the diff (project)"],
-      ["standup", "user", "Write my standup (user)"],
+    expect(commands.map((c) => [c.name, c.alias, c.scope, c.description])).toEqual([
+      ["lint", "frontend:lint", "project", "Lint the frontend (project:frontend)"],
+      ["review", undefined, "project", "Review the diff (project)"],
+      ["standup", undefined, "user", "Write my standup (user)"],
     ]);
     const review = commands.find((c) => c.name === "review")!;
     expect(review).toMatchObject({ argumentHint: "[focus]", model: "claude-opus-4-5", allowedTools: ["Bash(git diff:*)", "Read"], body: "Review $ARGUMENTS" });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("bad name.md: not a command name");
+  });
+
+  test("a subfolder's command keeps its namespaced name alone when a file outside a subfolder, or an earlier subfolder's, has the short one", () => {
+    write(path.join(cwd, ".claude", "commands", "git", "commit.md"), "Commit");
+    write(path.join(cwd, ".claude", "commands", "hg", "commit.md"), "Commit with hg");
+    write(path.join(cwd, ".claude", "commands", "z", "review.md"), "Nested review");
+    write(path.join(userHome, ".claude", "commands", "review.md"), "Top-level review");
+    const { commands } = loadMarkdownCommands({ cwd, home, userHome });
+    expect(commands.map((c) => [c.name, c.alias])).toEqual([
+      ["commit", "git:commit"],
+      ["hg:commit", undefined],
+      ["z:review", undefined],
+      ["review", undefined],
+    ]);
   });
 
   test("a broken frontmatter is a warning naming the file; the other commands load", () => {

@@ -143,8 +143,8 @@ describe("memory files", () => {
 });
 
 describe("custom commands", () => {
-  test("a namespaced command's !`cmd` runs in a trusted folder and is named as not run in an untrusted one", async () => {
-    const mock = fixture.llm([{ text: "one" }, { text: "two" }]);
+  test("a namespaced command's !`cmd` runs in a trusted folder and is named as not run in an untrusted one; it answers to its file's name too, as Claude Code names it", async () => {
+    const mock = fixture.llm([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const body = "---\ndescription: What changed\n---\nThe state: !`echo from-the-shell`\n";
     const trusted = claudeProject();
     write(join(trusted.cwd, ".claude", "commands", "git", "state.md"), body);
@@ -159,6 +159,10 @@ describe("custom commands", () => {
     const sent = requestText(mock.requests[1].body.messages);
     expect(sent).not.toContain("from-the-shell\\n");
     expect(sent).toContain("was not run: this folder is not trusted");
+
+    const short = await zot(["-p", "/state", ...anthropic(mock)], { cwd: trusted.cwd, home: trusted.home });
+    expect(short.code).toBe(0);
+    expect(requestText(mock.requests[2].body.messages)).toContain("The state: from-the-shell");
   }, 60_000);
 
   test("a command's !`cmd` runs as the model's bash calls run: a deny rule, --disallowedTools Bash and the jail refuse it; with confirmations on it needs the command's allowed-tools; a PreToolUse hook sees it", async () => {
