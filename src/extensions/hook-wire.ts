@@ -137,7 +137,8 @@ function fromHookMessages(messages: readonly HookMessage[], sent: Sent[]): { sys
       return;
     }
     const next = origin(message, index) ?? freshMessage(message);
-    if (!next) return;
+    // A rewrite zot cannot read is no rewrite: dropping the message could empty the conversation.
+    if (!next) throw new Error(`messages[${index}] has the role ${JSON.stringify(message.role)}, which zot does not know (system, user, assistant, tool); the request is sent as it was`);
     const last = out.at(-1);
     // Tool results travel one per message; zot keeps a step's results in one tool message.
     if (next.role === "tool" && last?.role === "tool") last.content = [...last.content, ...next.content];

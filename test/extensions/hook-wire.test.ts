@@ -135,6 +135,12 @@ describe("requests", () => {
     expect(next.messages[3]).toMatchObject({ role: "user", content: [{ type: "text", text: "and more" }] });
   });
 
+  test("a message of a role zot does not know fails the rewrite (the request goes as it was), never drops the message", () => {
+    const sent = toHookMessages(request);
+    const messages = [...sent.map((s) => s.message), { role: "developer", content: "psst" }];
+    expect(() => applyHookRequest(request, sent, { messages })).toThrow(`messages[${sent.length}] has the role "developer", which zot does not know`);
+  });
+
   test("an edited tool result and a fresh assistant tool call become zot blocks", () => {
     const sent = toHookMessages(request);
     const messages = sent.map((s) => s.message).filter((m) => m.role !== "system");
