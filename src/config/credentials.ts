@@ -136,7 +136,12 @@ function readAuthFile(file: string): AuthFile | undefined {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    // The first file zot reads from its home: a home under a file is said as that.
+    if (code === "ENOTDIR") {
+      throw new ConfigError(`zot's home ${path.dirname(file)} is not a directory (a part of that path is a file); point ZOT_HOME at a directory, or move the file away.`);
+    }
     throw new ConfigError(`cannot read ${file} (${(error as Error).message}); check its permissions.`);
   }
   // An empty file is what an interrupted editor save leaves; it holds no keys, and is not an error.

@@ -66,6 +66,14 @@ describe("resolveApiKey precedence", () => {
     expect(resolveApiKey("anthropic", { env: {}, home })).toBeUndefined();
   });
 
+  test("a home under a file (ZOT_HOME=/some/file/zot) is said as that, not as a permissions problem", () => {
+    const file = path.join(home, "a-file");
+    fs.writeFileSync(file, "");
+    expect(() => resolveApiKey("anthropic", { env: {}, home: path.join(file, "zot") })).toThrow(
+      `zot's home ${path.join(file, "zot")} is not a directory (a part of that path is a file); point ZOT_HOME at a directory, or move the file away.`,
+    );
+  });
+
   test("ollama and scripted need no key", () => {
     expect(requiresApiKey("ollama")).toBe(false);
     expect(requiresApiKey("scripted")).toBe(false);
