@@ -20,8 +20,17 @@ export type RpcId = v.InferOutput<typeof RpcId>;
 
 const id = v.optional(RpcId);
 
+/**
+ * The image types the model APIs take (Anthropic's and OpenAI's four; image/jpg is image/jpeg). Any
+ * other would be refused by the provider on every later request while it stays in the transcript.
+ */
+export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"] as const;
+
 export const ImageInput = v.object({
-  mime_type: v.pipe(v.string(), v.regex(/^image\/[A-Za-z0-9.+-]+$/, "mime_type must be an image type such as image/png")),
+  mime_type: v.pipe(
+    v.string(),
+    v.check((mime) => (PROMPT_IMAGE_TYPES as readonly string[]).includes(mime.toLowerCase()), "mime_type must be image/png, image/jpeg, image/gif or image/webp, the types the model APIs take"),
+  ),
   /** standard base64 of the image bytes */
   data: v.pipe(v.string(), v.base64("data must be standard base64")),
 });

@@ -52,7 +52,7 @@ describe("envelope", () => {
     r.send({ id: "n1", message: "hi" });
     r.send({ id: "u1", type: "frobnicate" });
     r.send({ id: "t1", type: "prompt", message: 5 });
-    r.send({ id: "i1", type: "prompt", images: [{ mime_type: "text/plain", data: "aGk=" }] });
+    r.send({ id: "i1", type: "prompt", images: [{ mime_type: "image/svg+xml", data: "aGk=" }] });
     r.send({ id: "i2", type: "prompt", images: [{ mime_type: "image/png", data: "not base64!" }] });
     r.send({ id: { nested: true }, type: "ping" });
     await r.waitFor((l) => l.command === "ping", from, "the last answer");
@@ -71,7 +71,8 @@ describe("envelope", () => {
     expect(answers[3].error).toContain("reload_extensions");
     expect(answers[4]).toMatchObject({ id: "t1", command: "prompt" });
     expect(answers[4].error).toStartWith('prompt: field "message": ');
-    expect(answers[5].error).toStartWith('prompt: field "images[0].mime_type": mime_type must be an image type');
+    // An image the providers refuse would poison every later request while it stayed in the transcript.
+    expect(answers[5].error).toStartWith('prompt: field "images[0].mime_type": mime_type must be image/png, image/jpeg, image/gif or image/webp');
     expect(answers[6].error).toBe('prompt: field "images[0].data": data must be standard base64');
     expect(answers[7]).toMatchObject({ command: "ping" });
     expect(answers[7].error).toStartWith('ping: field "id": ');
