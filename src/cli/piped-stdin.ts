@@ -5,6 +5,7 @@
 // never closes it) cannot hang a run that already has its prompt: zot waits a few seconds for the
 // first byte, then goes on with a note.
 import { fstatSync, readFileSync } from "node:fs";
+import { UsageError } from "../config/usage-error.ts";
 
 /** How long a run that has its prompt waits for a silent stdin's first byte. */
 export const FIRST_BYTE_WAIT_MS = 3_000;
@@ -56,8 +57,14 @@ export async function readPipedStdin(havePrompt: boolean, waitMs = FIRST_BYTE_WA
   return text === "" ? emptyPipe(havePrompt) : { text };
 }
 
-/** The text of what was read, trailing whitespace dropped; "" when it is only whitespace. */
+/** The text of what was read, trailing whitespace dropped; "" when it is only whitespace. Binary data is a usage error. */
 function trimmedText(bytes: Uint8Array): string {
+  // A NUL byte is no text (`cat image.png | zot -p …`): sent on, it would be a request of garbage many times its size.
+  if (bytes.subarray(0, 8192).includes(0)) {
+    throw new UsageError(
+      `stdin holds binary data (${bytes.length.toLocaleString("en-US")} bytes), not text; zot sends piped text to the model: name the file in the prompt for the model to read, or pipe text`,
+    );
+  }
   const text = new TextDecoder().decode(bytes).replace(/\s+$/, "");
   return text.trim() === "" ? "" : text;
 }

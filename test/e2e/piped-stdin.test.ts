@@ -36,6 +36,14 @@ describe("piped stdin and a prompt", () => {
     expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nreview this change`);
   });
 
+  test("binary data on stdin (cat image.png | zot -p …) is a usage error naming it, and the model is never called", async () => {
+    mock = startMockLlm([{ text: "never" }]);
+    const run = await zot(["-p", "describe this", ...anthropic(mock)], { stdin: "\x89PNG\r\n\x1a\n\0\0\0\rIHDR" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/stdin holds binary data \(\d+ bytes\), not text/);
+    expect(mock.requests).toHaveLength(0);
+  });
+
   test("a /command is recognised in the typed prompt, and its prompt answer takes the piped text along", async () => {
     mock = startMockLlm([{ text: "reviewed" }]);
     const cwd = tempDir("zot-pipe-cmd-");
