@@ -146,11 +146,22 @@ export function resolveExec(
     if (SCRIPT_EXTENSIONS.has(path.extname(exec)) && statSync(beside, { throwIfNoEntry: false })?.isFile()) {
       return runScript(beside);
     }
-    const found = Bun.which(exec, options.env.PATH === undefined ? {} : { PATH: options.env.PATH });
+    const which = (name: string) => Bun.which(name, options.env.PATH === undefined ? {} : { PATH: options.env.PATH });
+    // `tsx index.ts` or `npx -y tsx index.ts` (the original's extensions): with no tsx here, the zot binary runs the file.
+    const tsxScript = exec === "tsx" ? args[0] : exec === "npx" ? tsxViaNpx(args) : undefined;
+    if (tsxScript !== undefined && !which("tsx")) {
+      const script = path.resolve(absDir, tsxScript);
+      if (SCRIPT_EXTENSIONS.has(path.extname(script)) && statSync(script, { throwIfNoEntry: false })?.isFile()) {
+        const rest = args.slice(args.indexOf(tsxScript) + 1);
+        return asBun([options.zotBinary, "run", "--no-install", script, ...rest]);
+      }
+    }
+    const found = which(exec);
     if (found) return { command: [found, ...args] };
     if (exec === "bun") return asBun([options.zotBinary, ...args]);
+    const script = args.find((arg) => SCRIPT_EXTENSIONS.has(path.extname(arg)));
     return {
-      error: `"exec" is "${exec}", which is not on PATH; install it, or make "exec" a path relative to ${absDir} (like "./${exec}")`,
+      error: `"exec" is "${exec}", which is not on PATH; install it, or make "exec" a path relative to ${absDir} (like "./${exec}")${script ? `, or let zot run the script itself: "exec": "${script}"` : ""}`,
     };
   }
 
@@ -163,6 +174,13 @@ export function resolveExec(
     return { error: `"exec" is "${exec}", but ${file} is not executable; run chmod +x ${file}` };
   }
   return { command: [file, ...args] };
+}
+
+/** The script of `npx [-y|--yes] tsx <script> …`, or undefined for any other npx command line. */
+function tsxViaNpx(args: readonly string[]): string | undefined {
+  let i = 0;
+  while (args[i] === "-y" || args[i] === "--yes") i++;
+  return args[i] === "tsx" ? args[i + 1] : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type ChildExitInfo, LineChild } from "../../src/extensions/child.ts";
 import { loadManifest, loadManifestFile, type Manifest, resolveExec, setManifestEnabled } from "../../src/extensions/manifest.ts";
 
@@ -168,6 +168,24 @@ describe("resolveExec", () => {
     expect(resolveExec(manifest("bun", ["main.ts"]), dir, { zotBinary, env: { PATH: "/nonexistent" } })).toEqual({
       command: [zotBinary, "main.ts"],
       env: { BUN_BE_BUN: "1" },
+    });
+  });
+
+  test("tsx and npx -y tsx (the original's extensions) run on the zot binary when no tsx is installed; a missing runtime names the script form", () => {
+    const dir = extDir();
+    const file = join(dir, "index.ts");
+    writeFileSync(file, "");
+    const noTsx = { PATH: dirname(Bun.which("sh")!) };
+    expect(resolveExec(manifest("tsx", ["index.ts", "--flag"]), dir, { zotBinary, env: noTsx })).toEqual({
+      command: [zotBinary, "run", "--no-install", file, "--flag"],
+      env: { BUN_BE_BUN: "1" },
+    });
+    expect(resolveExec(manifest("npx", ["-y", "tsx", "index.ts"]), dir, { zotBinary, env: noTsx })).toEqual({
+      command: [zotBinary, "run", "--no-install", file],
+      env: { BUN_BE_BUN: "1" },
+    });
+    expect(resolveExec(manifest("deno", ["run", "index.ts"]), dir, { zotBinary, env: { PATH: "/nonexistent" } })).toEqual({
+      error: `"exec" is "deno", which is not on PATH; install it, or make "exec" a path relative to ${dir} (like "./deno"), or let zot run the script itself: "exec": "index.ts"`,
     });
   });
 
