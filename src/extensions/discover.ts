@@ -131,9 +131,18 @@ function subdirectories(root: string): { dirs: string[] } | { error: string } {
       // Code-unit order, not the locale's: the same on every machine.
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .map((name) => path.join(root, name))
-      // statSync follows symlinks, so a linked extension directory counts.
-      .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true),
+      // statSync follows symlinks, so a linked extension directory counts; an empty one is no extension
+      // (nothing to warn about on every run, as the original zot skipped it).
+      .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true && !isEmptyDir(dir)),
   };
+}
+
+function isEmptyDir(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 function realDir(dir: string): string {

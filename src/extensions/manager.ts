@@ -202,7 +202,7 @@ export class ExtensionManager implements CommandSource {
       // A disabled extension stays off unless named with --ext for this run.
       if (!manifest.enabled && entry.source !== "flag") continue;
       if (manifest.skills?.length) withSkills.push({ manifest, dir: entry.dir });
-      // A skill-only bundle: nothing to start.
+      // A bundle of skills or a theme: nothing to start.
       if (manifest.exec === undefined) continue;
       // The protocols' code (their frames' schemas, the SDK runtime TypeScript extensions import)
       // loads when something speaks them: a run with none saves ~2 ms and ~6 MB (scripts/bench floor).

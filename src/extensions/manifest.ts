@@ -101,8 +101,9 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
   // As the original zot (a Go program) read manifests: a null field is absent, a field's name has no case.
   const raw = asGoReads(Manifest, parsed.value) as Record<string, unknown>;
   const result = v.safeParse(Manifest, raw);
-  // Only a skill-only bundle (skills and nothing to run) may leave out exec.
-  const execMissing = raw.exec === undefined && !(Array.isArray(raw.skills) && raw.skills.length > 0);
+  // Only a bundle with nothing to run may leave out exec: skills, or a colour theme the original
+  // zot shows (theme.json; zot has no themes, so it is listed and never started).
+  const execMissing = raw.exec === undefined && !(Array.isArray(raw.skills) && raw.skills.length > 0) && !hasTheme(dir);
   if (result.success && !execMissing) return { ok: true, manifest: result.output, dir, file: absFile };
   const problems: string[] = [];
   for (const issue of result.success ? [] : result.issues) {
@@ -131,7 +132,7 @@ export function resolveExec(
   options: { zotBinary: string; env: Record<string, string | undefined> },
 ): ResolvedExec {
   const { exec } = manifest;
-  if (exec === undefined) return { error: 'it has no "exec": a skill-only bundle, which is never started' };
+  if (exec === undefined) return { error: 'it has no "exec": a bundle of skills or a theme, which is never started' };
   const args = manifest.args ?? [];
   const asBun = (command: string[]): ResolvedExec => ({ command, env: { BUN_BE_BUN: "1" } });
   // --no-install: a missing import must fail, never be fetched from a registry at run time
@@ -174,6 +175,11 @@ export function resolveExec(
     return { error: `"exec" is "${exec}", but ${file} is not executable; run chmod +x ${file}` };
   }
   return { command: [file, ...args] };
+}
+
+/** Whether an extension directory holds the original zot's colour theme (theme.json or themes/theme.json). */
+function hasTheme(dir: string): boolean {
+  return ["theme.json", path.join("themes", "theme.json")].some((file) => statSync(path.join(dir, file), { throwIfNoEntry: false })?.isFile() === true);
 }
 
 /** The script of `npx [-y|--yes] tsx <script> …`, or undefined for any other npx command line. */

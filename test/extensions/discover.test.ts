@@ -95,7 +95,10 @@ describe("discoverExtensions", () => {
 
   test("broken entries are reported with a reason, and do not hold a name", async () => {
     const { base, cwd, home, project, global } = layout();
+    // A folder with files but no manifest is reported; an empty one is no extension (skipped without a word).
     const empty = extension(join(project, "empty"), null);
+    writeFileSync(join(empty, "main.py"), "print('hi')\n");
+    mkdirSync(join(project, "nothing-yet"));
     const bad = extension(join(project, "bad"), '{"name": "bad"}');
     const notJson = extension(join(project, "garbled"), "{ nope");
     const good = extension(join(global, "bad"), { name: "bad", exec: "./b" });

@@ -68,6 +68,16 @@ describe("loadManifest", () => {
     expect(loaded.manifest).toEqual({ name: "a", exec: "./a", enabled: true, priority: 0, protocol: "zot" });
   });
 
+  test("a theme-only extension of the original (theme.json, no exec) loads as a bundle never started", () => {
+    const dir = extDir('{"name": "mytheme", "version": "1.0.0"}');
+    const refused = loadManifest(dir);
+    expect(refused.ok).toBe(false);
+    writeFileSync(join(dir, "theme.json"), "{}");
+    const loaded = loadManifest(dir);
+    if (!loaded.ok) throw new Error(loaded.error);
+    expect(loaded.manifest.exec).toBeUndefined();
+  });
+
   test("as the original zot (Go) read them: a null field is absent, and a field's name has no case", () => {
     const loaded = loadManifest(extDir('{"Name": "a", "exec": "./a", "version": null, "description": null, "Priority": 3}'));
     if (!loaded.ok) throw new Error(loaded.error);
