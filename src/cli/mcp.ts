@@ -82,8 +82,11 @@ export async function runMcp(argv: string[]): Promise<number> {
     case "rm":
       if (wantsHelp) return help("zot mcp remove <name> [-s local|project|user]");
       return remove(rest, context);
-    default:
+    default: {
+      const theirs = CLAUDE_ONLY[verb];
+      if (theirs) throw new UsageError(`zot mcp ${verb} is Claude Code's and zot does not have it: ${theirs}`);
       throw new UsageError(`unknown mcp subcommand "${verb}"; valid: list, get, add, add-json, remove (zot mcp --help)`);
+    }
   }
 }
 
@@ -127,6 +130,13 @@ async function check(servers: ConfiguredServer[], context: Context): Promise<Map
   const { checkServers } = await import("../mcp/health-check.ts");
   return await checkServers(runnable, context);
 }
+
+/** `claude mcp` subcommands zot has no counterpart of, and what to do instead. */
+const CLAUDE_ONLY: Readonly<Record<string, string>> = {
+  "add-from-claude-desktop": "add each server with zot mcp add-json <name> '<its entry from claude_desktop_config.json>'",
+  "reset-project-choices": "zot asks about a folder's .mcp.json through workspace trust; zot untrust takes the answer back",
+  serve: "zot is an MCP client only; it does not serve its tools over MCP",
+};
 
 async function list(context: Context): Promise<number> {
   const config = await readConfig(context);

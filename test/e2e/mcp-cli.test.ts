@@ -73,6 +73,9 @@ describe("zot mcp", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("zot: https://example.com/mcp is a URL; to add a remote server say so: zot mcp add --transport http docs https://example.com/mcp");
     expect((await zot(["mcp", "frobnicate"], w)).stderr).toContain('unknown mcp subcommand "frobnicate"');
+    const desktop = await zot(["mcp", "add-from-claude-desktop"], w);
+    expect(desktop.code).toBe(2);
+    expect(desktop.stderr).toContain("zot mcp add-from-claude-desktop is Claude Code's and zot does not have it: add each server with zot mcp add-json");
     expect((await zot(["mcp", "get", "nope"], w)).stderr).toContain('no MCP server named "nope"');
     const help = await zot(["help", "mcp"], w);
     expect(help.stdout).toContain("zot mcp add [--transport stdio|http|sse] [--scope local|project|user]");
