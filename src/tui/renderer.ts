@@ -1,7 +1,10 @@
 // Paints a component tree into the normal terminal screen, below the shell prompt, by diffing each
 // frame's rows against the last. Rules, each a complaint about peers we do not repeat:
 // - rows that have scrolled into the scrollback are never written again: a change above the
-//   visible viewport (a spinner in an old tool box) is dropped, never a reason to repaint;
+//   visible viewport (a spinner in an old tool box) is dropped, never a reason to repaint. So a
+//   frame must not add or remove rows up there either: that shifts every row under them, and the
+//   rows later frames push into the scrollback repeat or skip rows already there. What still
+//   grows has to stay on screen; the application sees to it (it holds back what would go under);
 // - scrollback is never cleared, except by clearScreen() (the user's Ctrl+L);
 // - a resize repaints the visible viewport only: in place when the frame was and stays wholly on
 //   screen and the terminal did not narrow (nothing reflowed), else from the top of the screen;

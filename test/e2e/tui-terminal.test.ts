@@ -1,6 +1,7 @@
 // What the interactive app does to the terminal itself, through a real pseudo-terminal: the render
 // budget while a long answer streams (no full redraw, the scrollback never cleared, each row written
-// into it once) and the terminal given back when zot is killed mid-turn.
+// into it once, also with a command's tall output arriving meanwhile) and the terminal given back
+// when zot is killed mid-turn.
 import { describe, expect, test } from "bun:test";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
@@ -31,6 +32,26 @@ describe("the terminal", () => {
     const items = session.screen.allLines().filter((line) => line.includes("of the streamed answer"));
     expect(items).toHaveLength(300);
     items.forEach((line, i) => expect(line).toContain(`item ${String(i + 1).padStart(3, "0")} `));
+  }, 40_000);
+
+  test("/help taller than the screen, run while an answer streams: the whole answer, then the help, each row once in the scrollback", async () => {
+    const text = Array.from({ length: 60 }, (_, i) => `- answer row ${String(i + 1).padStart(2, "0")} of a slow answer`).join("\n");
+    const { session } = runs.start(startMockLlm([{ text, chunk_size: 12, chunk_delay_ms: 25 }]), { cols: 100, rows: 30 });
+    await ready(session);
+    session.type("stream then help\r");
+    await session.waitForText("answer row 10");
+    session.type("/help\r");
+    // Taller than the screen, the help waits under the streaming answer until the answer is complete.
+    await session.waitForText("more rows follow once the output above is complete");
+    expect(session.screen.text()).not.toContain("Keys");
+    await session.waitFor((screen) => screen.text().includes("Ctrl+O expands tool output") && !/working · /.test(screen.text()), "the answer done and the help shown", 30_000);
+    const rows = session.screen.allLines();
+    const answer = rows.filter((row) => row.includes("of a slow answer"));
+    expect(answer).toHaveLength(60);
+    answer.forEach((row, i) => expect(row).toContain(`answer row ${String(i + 1).padStart(2, "0")} `));
+    expect(rows.filter((row) => row.trim() === "Commands")).toHaveLength(1);
+    expect(rows.filter((row) => row.includes("/help — Show the commands and keys"))).toHaveLength(1);
+    expect(rows.findIndex((row) => row.trim() === "Commands")).toBeGreaterThan(rows.findIndex((row) => row.includes("answer row 60")));
   }, 40_000);
 
   test("SIGTERM mid-turn: the terminal is given back (cooked mode, cursor shown, bracketed paste off) and the request dropped", async () => {

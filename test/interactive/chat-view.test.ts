@@ -143,4 +143,46 @@ describe("the chat view", () => {
     chat.handleEvent({ type: "text_delta", delta: " more" });
     expect(answer.render(40)).not.toBe(before);
   });
+
+  test("what is added under a block still changing waits while it would push that block's end off the screen, then comes where it belongs", () => {
+    const help = Array.from({ length: 30 }, (_, i) => `- help row ${i}`).join("\n");
+    for (const live of ["answer", "tool", "thinking"] as const) {
+      const chat = view([{ type: "user_message", content: [{ type: "text", text: "q" }], time }, { type: "turn_start", step: 1 }]);
+      if (live === "answer") for (const event of deltas("first part")) chat.handleEvent(event);
+      if (live === "tool") chat.handleEvent({ type: "tool_call", id: "t1", name: "bash", args: { command: "sleep 9" } });
+      if (live === "thinking") chat.handleEvent({ type: "thinking_delta", delta: "hmm" });
+      chat.addNote("yolo: a short note");
+      chat.addMarkdown(help);
+      chat.addNote("after the help");
+      // 20 rows of screen: the short note fits under the live block, the help (and what follows it) waits.
+      const waiting = Bun.stripANSI(chat.renderWithin(60, 20).join("\n"));
+      expect(waiting).toContain("yolo: a short note");
+      expect(waiting).not.toContain("help row");
+      expect(waiting).not.toContain("after the help");
+      expect(waiting).toMatch(/… \d+ more rows follow once the output above is complete/);
+      // With room for it all, nothing waits; the plain render() has all the room there is.
+      expect(Bun.stripANSI(chat.renderWithin(60, 100).join("\n"))).toContain("after the help");
+      expect(text(chat)).toContain("help row 29");
+      if (live === "answer") {
+        chat.handleEvent({ type: "text_delta", delta: " and the rest" });
+        chat.handleEvent({ type: "assistant_message", content: [{ type: "text", text: "first part and the rest" }], time });
+      }
+      if (live === "tool") chat.handleEvent({ type: "tool_result", id: "t1", name: "bash", is_error: false, content: [{ type: "text", text: "slept" }] });
+      if (live === "thinking") chat.handleEvent({ type: "text_delta", delta: "the answer" });
+      const done = Bun.stripANSI(chat.renderWithin(60, 20).join("\n"));
+      expect(done).not.toContain("more rows follow");
+      const order = ["yolo: a short note", "help row 0", "help row 29", "after the help"].map((needle) => done.indexOf(needle));
+      expect(order.every((at, i) => at > (order[i - 1] ?? 0))).toBe(true);
+    }
+  });
+
+  test("a loaded transcript has nothing live: a tool call whose result never came holds nothing back", () => {
+    const chat = new ChatView(theme);
+    chat.load([
+      { role: "user", content: [{ type: "text", text: "q" }] },
+      { role: "assistant", content: [{ type: "tool_call", id: "t1", name: "bash", args: { command: "ls" } }] },
+    ] as Message[]);
+    chat.addMarkdown(Array.from({ length: 30 }, (_, i) => `- row ${i}`).join("\n"));
+    expect(Bun.stripANSI(chat.renderWithin(60, 10).join("\n"))).toContain("row 29");
+  });
 });

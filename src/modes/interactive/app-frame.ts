@@ -1,22 +1,32 @@
-// The app's whole screen: the chat above, the band (queue, status, editor, popups) below. It keeps
-// the frame from shrinking out of sight: the renderer never rewrites rows that scrolled into the
-// scrollback, so a frame that suddenly got much shorter (/clear, Ctrl+O collapsing long output, a
-// tall picker closing) would end above the visible screen and the editor would vanish. Rule: a
-// shrink of more than half the screen is made up with blank rows on top, so the frame's end stays
-// at the bottom of the screen; those rows never go away again (removing them would move every row
-// and rewrite the whole screen on the next frame). A small shrink (a popup closing) leaves blank
-// rows under the frame, which the next output fills.
+// The app's whole screen: the chat above, the band (queue, status, editor, popups) below. The band
+// is drawn first, so that the chat knows how many rows the screen leaves it (what still changes in
+// it stays on screen: live-tail.ts). The frame is kept from shrinking out of sight: the renderer
+// never rewrites rows that scrolled into the scrollback, so a frame that suddenly got much shorter
+// (/clear, Ctrl+O collapsing long output, a tall picker closing) would end above the visible screen
+// and the editor would vanish. Rule: a shrink of more than half the screen is made up with blank
+// rows on top, so the frame's end stays at the bottom of the screen; those rows never go away again
+// (removing them would move every row and rewrite the whole screen on the next frame). A small
+// shrink (a popup closing) leaves blank rows under the frame, which the next output fills.
 import { type Component, Stack } from "../../tui/component.ts";
 
+/** The part above the band, drawn into the rows the screen leaves it. */
+export interface FrameChat {
+  renderWithin(width: number, room: number): string[];
+}
+
 export class AppFrame implements Component {
-  readonly body = new Stack();
+  /** What is under the chat, top to bottom. */
+  readonly band = new Stack();
   private pad = 0;
   /** The most rows any frame had (the renderer's high-water mark). */
   private peak = 0;
   private size = "";
   private blank: string[] = [];
 
-  constructor(private readonly screenRows: () => number) {}
+  constructor(
+    private readonly chat: FrameChat,
+    private readonly screenRows: () => number,
+  ) {}
 
   /** After the screen was cleared (Ctrl+L): the next frame starts from the top. */
   reset(): void {
@@ -25,8 +35,9 @@ export class AppFrame implements Component {
   }
 
   render(width: number): string[] {
-    const rows = this.body.render(width);
     const height = this.screenRows();
+    const band = this.band.render(width);
+    const rows = this.chat.renderWithin(width, height - band.length).concat(band);
     const size = `${width}x${height}`;
     if (size !== this.size) {
       // A resize repaints the screen from this frame: its length is the new high-water mark.

@@ -89,8 +89,8 @@ export class InteractiveApp implements AppContext {
     this.statusLine = new Text("");
     const statusBar = new StatusBar(theme, this.spinner, () => this.statusSnapshot());
     this.keys = new AppKeys(this);
-    this.frame = new AppFrame(() => tui.terminal.rows);
-    this.frame.body.add(this.chat).add(this.overlaySlot).add(new Spacer()).add(this.queue).add(statusBar).add(this.editor).add(this.statusLine).add(this.keys.popupSlot);
+    this.frame = new AppFrame(this.chat, () => tui.terminal.rows);
+    this.frame.band.add(this.overlaySlot).add(new Spacer()).add(this.queue).add(statusBar).add(this.editor).add(this.statusLine).add(this.keys.popupSlot);
     tui.root.add(this.frame);
     tui.setFocus(this.editor);
     tui.onKey((key) => this.keys.handle(key));

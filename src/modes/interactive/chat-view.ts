@@ -12,6 +12,7 @@ import type { Theme } from "../../tui/theme.ts";
 import type { NoteLevel } from "./app-context.ts";
 import { AssistantMessage } from "./assistant-message.ts";
 import { ExtensionNotes } from "./extension-notes.ts";
+import { renderLiveTail } from "./live-tail.ts";
 import { NoteLine } from "./note-line.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolBox } from "./tool-box.ts";
@@ -35,6 +36,8 @@ export class ChatView implements Component {
   readonly transcript = new Stack();
   readonly notes: ExtensionNotes;
   private readonly boxes = new Map<string, ToolBox>();
+  /** The tool boxes of this turn still waiting for their result. */
+  private readonly running = new Set<ToolBox>();
   private answer: AssistantMessage | undefined;
   /** The answer blocks of the model call being shown (text, tool boxes, more text). */
   private stepAnswers: AssistantMessage[] = [];
@@ -53,9 +56,16 @@ export class ChatView implements Component {
   }
 
   render(width: number): string[] {
-    const rows = this.transcript.render(width);
+    return this.renderWithin(width, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The rows, when the screen has `room` rows for them: what would push the end of a block that is
+   * still changing off the screen waits until it is done (live-tail.ts).
+   */
+  renderWithin(width: number, room: number): string[] {
     const notes = this.notes.render(width);
-    if (notes.length === 0) return rows;
+    const rows = renderLiveTail(width, { blocks: this.transcript.children, isLive: this.isLive, room, below: notes.length }, this.theme);
     for (const row of notes) rows.push(row);
     return rows;
   }
@@ -77,27 +87,35 @@ export class ChatView implements Component {
         break;
       case "tool_use_start":
         this.endText();
-        this.toolBox(event.id, event.name);
+        this.running.add(this.toolBox(event.id, event.name));
         break;
       case "tool_use_args":
         this.boxes.get(event.id)?.appendArgs(event.delta);
         break;
-      case "tool_call":
+      case "tool_call": {
         this.endText();
-        this.toolBox(event.id, event.name).setArgs(event.name, event.args);
+        const box = this.toolBox(event.id, event.name);
+        box.setArgs(event.name, event.args);
+        if (!box.done) this.running.add(box);
         break;
+      }
       case "tool_progress":
         this.boxes.get(event.id)?.appendProgress(event.text);
         break;
-      case "tool_result":
-        this.toolBox(event.id, event.name ?? "tool").setResult(event.content, event.is_error, event.extension);
+      case "tool_result": {
+        const box = this.toolBox(event.id, event.name ?? "tool");
+        box.setResult(event.content, event.is_error, event.extension);
+        this.running.delete(box);
         break;
+      }
       case "assistant_message":
         this.showFinalText(textOf(event.content));
         break;
       case "turn_end":
         if (event.stop === "aborted") this.addNote(event.error ? `cancelled: ${event.error}` : "cancelled", "warn");
         this.endStep();
+        // A box whose result never came changes no more.
+        this.running.clear();
         break;
       case "error":
         this.addNote(event.message, "error");
@@ -146,6 +164,7 @@ export class ChatView implements Component {
   clear(): void {
     this.transcript.clear();
     this.boxes.clear();
+    this.running.clear();
     this.answer = undefined;
     this.stepAnswers = [];
     this.thinking = undefined;
@@ -208,6 +227,10 @@ export class ChatView implements Component {
     }
     this.answer = undefined;
   }
+
+  /** Whether a block of the transcript may still change: the answer streaming, the thinking, a running tool. */
+  private readonly isLive = (block: Component): boolean =>
+    block === this.answer || (block === this.thinking && this.thinking.streaming) || (block instanceof ToolBox && this.running.has(block));
 
   private add(block: Component): void {
     this.transcript.add(block);

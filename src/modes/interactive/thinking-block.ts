@@ -9,7 +9,7 @@ const COLLAPSED_ROWS = 3;
 
 export class ThinkingBlock extends CachedBlock {
   private text = "";
-  private streaming = true;
+  private isStreaming = true;
   private expanded = false;
 
   constructor(private readonly theme: Theme) {
@@ -21,10 +21,15 @@ export class ThinkingBlock extends CachedBlock {
     this.changed();
   }
 
+  /** Still streaming: finish() not yet called. */
+  get streaming(): boolean {
+    return this.isStreaming;
+  }
+
   /** The thinking is complete (the answer or a tool call followed). */
   finish(): void {
-    if (!this.streaming) return;
-    this.streaming = false;
+    if (!this.isStreaming) return;
+    this.isStreaming = false;
     this.changed();
   }
 
@@ -41,7 +46,7 @@ export class ThinkingBlock extends CachedBlock {
     const body = (shown: string[]) => shown.map((row) => `   ${dim(italic(row))}`);
     if (this.expanded || rows.length <= COLLAPSED_ROWS) return [...head, ...body(rows)];
     const hidden = rows.length - COLLAPSED_ROWS;
-    if (this.streaming) return [...head, `   ${dim(`… ${hidden} rows above`)}`, ...body(rows.slice(-COLLAPSED_ROWS))];
+    if (this.isStreaming) return [...head, `   ${dim(`… ${hidden} rows above`)}`, ...body(rows.slice(-COLLAPSED_ROWS))];
     return [...head, ...body(rows.slice(0, COLLAPSED_ROWS)), `   ${dim(`… ${hidden} more rows · ctrl+o to expand`)}`];
   }
 }
