@@ -2,8 +2,11 @@
 // terminal supports (Kitty when it answers the query, xterm modifyOtherKeys otherwise), size and
 // resize, and input split into keys and pastes. Rule: whatever way the process ends (stop(),
 // process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT, the last three handled here or by
-// the program) the terminal is given back as it was found: raw mode off, cursor shown, bracketed paste and keyboard modes off. No timer runs
-// except while an escape sequence or the startup query waits for its end.
+// the program) the terminal is given back as it was found: raw mode off, cursor shown, bracketed
+// paste and keyboard modes off. stop() gives it back only once the terminal has answered the
+// startup query (or the query's wait is over): an answer that came after raw mode was off would be
+// left in the shell's input line (`^[[?1;2c`, then `1;2c: command not found`). No timer runs except
+// while an escape sequence or the startup query waits for its end.
 import { writeSync } from "node:fs";
 import {
   BRACKETED_PASTE_OFF,
@@ -85,6 +88,10 @@ export class Terminal {
   /** the terminal went away under us (writes fail); nothing more is written */
   private gone = false;
   private negotiating = false;
+  /** stop() waits for the query's answer: it changes no mode any more */
+  private stopping = false;
+  /** what stop() waits on: the end of the negotiation */
+  private readonly negotiated: (() => void)[] = [];
   private inputTimer: ReturnType<typeof setTimeout> | undefined;
   private queryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -143,8 +150,16 @@ export class Terminal {
     this.restoreHooks.push(hook);
   }
 
-  /** Gives the terminal back and stops reading input. Safe to call twice. */
-  stop(): void {
+  /**
+   * Gives the terminal back and stops reading input, once the startup query is answered (at most
+   * QUERY_TIMEOUT_MS after start; keys typed meanwhile are dropped). Safe to call twice.
+   */
+  async stop(): Promise<void> {
+    if (this.active && this.negotiating) {
+      this.stopping = true;
+      this.handlers = undefined;
+      await new Promise<void>((resolve) => this.negotiated.push(resolve));
+    }
     this.restore();
     this.removeExitHandlers();
     this.input.off("data", this.onData);
@@ -211,16 +226,18 @@ export class Terminal {
   private settleKeyboard(reply: TerminalReply | undefined): void {
     if (!this.negotiating || !this.active) return;
     if (reply?.kind === "kitty-flags") {
+      if (this.stopping) return;
       this.keyboard = "kitty";
       this.write(kittyPush(KITTY_FLAGS));
       return; // the device-attributes reply that follows ends the negotiation
     }
     this.negotiating = false;
     clearTimeout(this.queryTimer);
-    if (this.keyboard !== "kitty") {
+    if (this.keyboard !== "kitty" && !this.stopping) {
       this.keyboard = "modifyOtherKeys";
       this.write(MODIFY_OTHER_KEYS_ON);
     }
+    for (const resolve of this.negotiated.splice(0)) resolve();
   }
 
   private readonly onExit = () => this.restore();

@@ -39,12 +39,12 @@ export class Tui {
     this.renderer.renderNow();
   }
 
-  /** Paints what is pending, parks the cursor below the frame and gives the terminal back. */
-  stop(): void {
+  /** Paints what is pending, parks the cursor below the frame and gives the terminal back (Terminal.stop). */
+  async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.renderer.renderNow();
-    this.terminal.stop();
+    await this.terminal.stop();
   }
 
   get focus(): Component | undefined {

@@ -75,6 +75,23 @@ describe("the terminal", () => {
     expect(mock.requests[0].aborted).toBe(true);
   });
 
+  for (const [what, args] of [
+    ["an unknown tool", ["--tools", "nope"]],
+    ["a session that does not exist", ["--session", "doesnotexist"]],
+  ] as const) {
+    test(`a start that fails on ${what}: the terminal's answer to zot's query is read, none is left in the shell's input`, async () => {
+      // Whatever waits in the terminal's input once zot is gone, read as the shell would, shown as bytes.
+      const pending = "stty -icanon -echo min 0 time 3; printf 'left:['; dd bs=64 count=1 2>/dev/null | od -An -c | tr -s ' \\n' ' '; echo ']'";
+      const { session } = runs.start(startMockLlm(), { args: [...args], after: pending });
+      await session.exited();
+      expect(session.output).toContain("\x1b[c"); // the app had asked the terminal
+      const text = session.screen.text();
+      expect(text).toContain("zot exited 2");
+      expect(text).toContain("left:[]");
+      expect(text).not.toContain("1;2c");
+    });
+  }
+
   test("a runtime that cannot start (no key): the drawn frame is taken away, the error is on a clean screen, exit 2", async () => {
     const session = runs.track(
       new PtySession(["sh", "-c", `'${ZOT}' --provider anthropic; echo "zot exited $?"`], { cols: 80, rows: 12, env: cleanEnv(tempDir("zot-home-")), cwd: tempDir() }),

@@ -67,6 +67,35 @@ describe("Terminal", () => {
     t.terminal.stop();
   });
 
+  test("stop reads the answer to the startup query before it gives the terminal back, so the shell never gets it", async () => {
+    const t = fakeTerminal();
+    const seen: string[] = [];
+    t.terminal.start({ input: (event) => seen.push(event.type), resize() {} });
+    const stopped = t.terminal.stop();
+    await Bun.sleep(20);
+    // Still raw and reading: the answer, when it comes, is zot's to read.
+    expect(t.input.raw).toBe(true);
+    expect(t.input.listenerCount("data")).toBe(1);
+    t.send("x\x1b[?1u");
+    t.send("\x1b[?62c");
+    await stopped;
+    expect(t.input.raw).toBe(false);
+    expect(t.input.listenerCount("data")).toBe(0);
+    // Nothing more was switched on for the few milliseconds left, and keys typed meanwhile went nowhere.
+    expect(t.written.join("")).not.toContain("\x1b[>1u");
+    expect(t.written.join("")).not.toContain("\x1b[>4;2m");
+    expect(seen).toEqual([]);
+  });
+
+  test("a terminal that never answers holds stop up for the query's wait only", async () => {
+    const t = fakeTerminal();
+    t.terminal.start({ input() {}, resize() {} });
+    const started = performance.now();
+    await t.terminal.stop();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(t.input.raw).toBe(false);
+  });
+
   test("resize events reach the handler", () => {
     const t = fakeTerminal();
     let resized = 0;
@@ -125,15 +154,16 @@ describe("Tui", () => {
     tui.stop();
   });
 
-  test("stop paints what is pending, parks the cursor below the frame and restores the terminal", () => {
+  test("stop paints what is pending, parks the cursor below the frame and restores the terminal", async () => {
     const t = fakeTerminal();
     const tui = new Tui(t.terminal);
     const text = { value: "first", render: () => [text.value] };
     tui.root.add(text);
     tui.start();
+    t.send("\x1b[?62c");
     text.value = "last";
     tui.requestRender();
-    tui.stop();
+    await tui.stop();
     const out = t.written.join("");
     expect(out).toContain("last");
     expect(out.indexOf("last")).toBeLessThan(out.lastIndexOf("\r\n"));

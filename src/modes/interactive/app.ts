@@ -113,7 +113,7 @@ export class InteractiveApp implements AppContext {
       conversation = typeof source === "function" ? await source((message) => this.showNote(message, "warn")) : source;
     } catch (error) {
       this.tui.root.clear();
-      this.tui.stop();
+      await this.tui.stop();
       throw error;
     } finally {
       this.activity.starting(false);
@@ -391,7 +391,7 @@ export class InteractiveApp implements AppContext {
       await within(conversation.idle(), CANCEL_WAIT_MS);
     }
     for (const off of this.unsubscribe) off();
-    this.tui.stop();
+    await this.tui.stop();
     await conversation?.dispose();
   }
 }
