@@ -1,5 +1,6 @@
 // The interactive app through a real pseudo-terminal (dist/zot against the mock LLM, the screen read
-// back by xterm headless): answers streaming in, tool boxes, the queue, Esc, resize, wide characters.
+// back by xterm headless): answers streaming in, tool boxes, the queue, Esc and Ctrl+C, resize,
+// wide characters.
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -112,6 +113,48 @@ describe("zot in a terminal", () => {
     await session.waitForText("after the cancel");
     expect(lastUserText(mock.requests[1].body)).toBe("and now");
     expect(mock.requests[1].aborted).toBeFalsy();
+  }, 30_000);
+
+  test("Ctrl+C while the model streams cancels the turn as Esc does (the draft stays); once idle it takes two more to quit", async () => {
+    const long = Array.from({ length: 200 }, (_, i) => `slow line ${i}`).join("\n");
+    const { session, mock } = zot([{ text: long, chunk_size: 4, chunk_delay_ms: 30 }, { text: "after the cancel" }]);
+    await ready(session);
+    session.type("go slowly\r");
+    await session.waitForText("slow line 1");
+    session.type("a draft");
+    await session.waitFor((screen) => screen.lines().includes("> a draft"), "the draft");
+    session.type("\x03");
+    await session.waitFor((screen) => screen.lines().some((row) => row.trim() === "cancelled"), "the cancelled note");
+    await session.waitFor(() => mock.requests[0].aborted === true, "the mock to see the client go away");
+    expect(session.screen.text()).toContain("turn cancelled");
+    expect(session.screen.lines()).toContain("> a draft");
+    // Pressed twice to stop the model (the Codex habit): the second one, now idle, clears the draft and only warns.
+    session.type("\x03");
+    await session.waitForText("input cleared · ctrl+c again to exit");
+    expect(session.proc.exitCode).toBeNull();
+    session.type("and now\r");
+    await session.waitForText("after the cancel");
+    expect(lastUserText(mock.requests[1].body)).toBe("and now");
+    session.type("\x03");
+    await session.waitForText("ctrl+c again to exit");
+    session.type("\x03");
+    expect(await session.exited()).toBe(0);
+  }, 30_000);
+
+  test("Ctrl+C while a bash tool runs stops the command and ends the turn", async () => {
+    const { session, mock } = zot([{ tool_calls: [{ name: "bash", args: { command: "sleep 30; echo never" } }] }, { text: "not asked" }]);
+    await ready(session);
+    session.type("run it\r");
+    await session.waitForText("sleep 30");
+    await Bun.sleep(300);
+    const started = Date.now();
+    session.type("\x03");
+    await session.waitFor((screen) => screen.text().includes("[aborted]") && !/working · /.test(screen.text()), "the command stopped and the turn over");
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(session.screen.text()).toContain("turn cancelled");
+    expect(session.screen.text()).toContain("(no output)");
+    expect(mock.requests).toHaveLength(1);
+    expect(session.proc.exitCode).toBeNull();
   }, 30_000);
 
   test("a resize keeps the content: the answer is still on screen, rows fit the new width, the scrollback is not cleared", async () => {

@@ -1,9 +1,12 @@
 // The keys the app itself answers before the editor sees them, and the two popups the editor's
 // text opens (`/command`, `@path`). Keys: Esc closes a popup, else cancels the running turn (and
 // drops the queue and the extensions' notes), else dismisses the extensions' notes, else clears
-// the editor (as the original: a draft survives the Esc that dismisses notes); Ctrl+C clears the
-// editor and the queue, a second one within 2 s exits; Ctrl+D on an empty editor exits; Ctrl+O
-// expands or collapses every tool result; Ctrl+L clears the screen. With a popup open, ↑/↓
+// the editor (as the original: a draft survives the Esc that dismisses notes); Ctrl+C cancels the
+// running turn as Esc does (the habit Claude Code and Codex taught: it stops the model or the
+// command, never zot), and when nothing runs clears the editor and the queue, a second one within
+// 2 s exits (the one that cancelled a turn does not count, so pressing it twice to stop the model
+// does not quit); Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
+// Ctrl+L clears the screen. With a popup open, ↑/↓
 // PgUp/PgDn move in it, Tab completes, Enter picks (a file: Enter keeps the `@`, so its content goes
 // with the prompt; Tab puts its path alone).
 // Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
@@ -155,11 +158,8 @@ export class AppKeys {
 
   private escape(): void {
     const notes = this.app.chat.notes;
-    if (this.app.busy) {
-      notes.clear();
-      void this.app.cancelTurn();
-      this.app.setStatus("turn cancelled; the queue was dropped");
-    } else if (notes.size > 0) {
+    if (this.app.busy) this.cancelTurn();
+    else if (notes.size > 0) {
       notes.clear();
       this.app.render();
     } else if (!this.app.editor.isEmpty) this.app.editor.clear();
@@ -169,6 +169,11 @@ export class AppKeys {
     const overlay = this.app.topOverlay;
     if (overlay) {
       overlay.handleKey?.(ESCAPE);
+      return true;
+    }
+    if (this.app.busy) {
+      this.lastCtrlC = 0;
+      this.cancelTurn();
       return true;
     }
     const now = Date.now();
@@ -181,8 +186,14 @@ export class AppKeys {
     this.app.editor.clear();
     this.app.dropQueued();
     this.closePopup();
-    const hint = had ? "input cleared · ctrl+c again to exit" : this.app.busy ? "ctrl+c again to exit · esc cancels the turn" : "ctrl+c again to exit";
-    this.app.setStatus(hint);
+    this.app.setStatus(had ? "input cleared · ctrl+c again to exit" : "ctrl+c again to exit");
     return true;
+  }
+
+  /** Esc or Ctrl+C while a turn runs: the turn cancelled, the queue and the extensions' notes dropped, the draft kept. */
+  private cancelTurn(): void {
+    this.app.chat.notes.clear();
+    void this.app.cancelTurn();
+    this.app.setStatus("turn cancelled; the queue was dropped");
   }
 }

@@ -5,7 +5,7 @@ import type { AppContext, SlashCommand } from "../app-context.ts";
 
 const KEYS = [
   "Enter sends (queued while a turn runs) · Alt+Enter or Shift+Enter adds a line",
-  "Esc cancels the turn (or dismisses notes, or clears the editor) · Ctrl+C twice or Ctrl+D on an empty editor quits",
+  "Esc or Ctrl+C cancels the turn · idle, Esc dismisses notes or clears the editor · Ctrl+C twice or Ctrl+D on an empty editor quits",
   "`@path` sends a file's content with the prompt (`@` picks one) · `!command` runs a shell command as context",
   "↑/↓ walk your earlier prompts · Ctrl+O expands tool output",
 ];
