@@ -35,14 +35,18 @@ export const forkSession: Handler<"fork_session"> = async (command, session) => 
     // The fork speaks the command line's flag; here the field is `at`.
     const message = errorText(error);
     if (message.startsWith("--at ")) throw new Error(message.replace(/^--at /, '"at" '));
-    throw error;
+    throw inRpcWords(error);
   }
 };
 
 export const exportSession: Handler<"export_session"> = async (command, session) => {
   const source = await sourceFile(session, command.session);
-  const { file, problems } = await session.conversation.sessions.export(source, command.path, { force: command.force === true });
-  return { data: { file, problems } };
+  try {
+    const { file, problems } = await session.conversation.sessions.export(source, command.path, { force: command.force === true });
+    return { data: { file, problems } };
+  } catch (error) {
+    throw inRpcWords(error);
+  }
 };
 
 export const importSession: Handler<"import_session"> = async (command, session) => ({ data: await session.conversation.sessions.import(command.path) });
@@ -56,8 +60,21 @@ export const resumeSession: Handler<"resume_session"> = async (command, session)
   if (current && resolve(current.file) === resolve(file)) {
     return { data: resumeData(session, [`session ${current.id} is this process's session already`]) };
   }
-  return { data: resumeData(session, await conversation.sessions.resume(file)) };
+  try {
+    return { data: resumeData(session, await conversation.sessions.resume(file)) };
+  } catch (error) {
+    throw inRpcWords(error);
+  }
 };
+
+/** A session error as an rpc client acts on it: the commands and fields it sends, not the command line's. */
+function inRpcWords(error: unknown): unknown {
+  const message = errorText(error);
+  const rpc = message
+    .replace("pass --force to overwrite it", 'send "force": true to overwrite it')
+    .replace(/zot sessions import (\S+)/g, (_, file: string) => `import_session {"path": ${JSON.stringify(file.replace(/[),]+$/, ""))}}`);
+  return rpc === message ? error : Object.assign(new Error(rpc), { code: (error as { code?: unknown }).code });
+}
 
 function entryOf(summary: SessionSummary, session: RpcSession): RpcDataOf<"list_sessions">["sessions"][number] {
   const { cwd: _cwd, ...entry } = summary;

@@ -27,10 +27,7 @@ const id = v.optional(RpcId);
 export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"] as const;
 
 export const ImageInput = v.object({
-  mime_type: v.pipe(
-    v.string(),
-    v.check((mime) => (PROMPT_IMAGE_TYPES as readonly string[]).includes(mime.toLowerCase()), "mime_type must be image/png, image/jpeg, image/gif or image/webp, the types the model APIs take"),
-  ),
+  mime_type: v.picklist(PROMPT_IMAGE_TYPES, "mime_type must be image/png, image/jpeg, image/gif or image/webp, the types the model APIs take"),
   /** standard base64 of the image bytes */
   data: v.pipe(v.string(), v.base64("data must be standard base64")),
 });

@@ -267,11 +267,14 @@ describe("session commands", () => {
     expect(text).toContain("look at <zot:cwd>/src");
     expect(text).not.toContain(p.cwd);
     const again = await r.call({ type: "export_session", path: "copy.zotsession" });
-    expect(again.error).toStartWith(`export_session: ${done.file} already exists`);
+    // In the words of the protocol, not the command line's.
+    expect(again.error).toBe(`export_session: ${done.file} already exists; send "force": true to overwrite it, or name another file`);
     expect((await r.call({ type: "export_session", path: "copy", force: true })).success).toBe(true);
     const noPath = await r.call({ type: "export_session" });
     expect(noPath.error).toBe('export_session: field "path": this field is required');
 
+    const unimported = await r.call({ type: "resume_session", session: done.file });
+    expect(unimported.error).toContain(`import it first: import_session {"path": ${JSON.stringify(done.file)}}`);
     const imported = (await r.call({ type: "import_session", path: "copy.zotsession" })).data;
     expect(imported).toEqual({ id: expect.any(String), file: expect.any(String), problems: [] });
     expect(imported.id).not.toBe(mine.id);
