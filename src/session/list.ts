@@ -1,6 +1,7 @@
 // The sessions of a working directory, newest first, each summed up for a listing (time, model,
 // message count, cost, first prompt). Rule: a listing reads each file once and parses only the
-// lines it needs (the header, the first user message, the last usage and model change); a file
+// lines it needs (the header, the first user message, the last usage and model change), each
+// checked as a resume checks it, so a damaged record is passed over as a resume skips it; a file
 // that is not a session is reported, never a reason to fail the whole list.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { oneLine } from "../protocol/text-of.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { lockOwner } from "./lock.ts";
 import { SESSION_FILE_EXT, sessionDir } from "./paths.ts";
-import { parseSessionBytes, SessionFileError } from "./reader.ts";
+import { parseSessionBytes, parseSessionLine, SessionFileError } from "./reader.ts";
 
 export interface SessionFileInfo {
   file: string;
@@ -80,8 +81,8 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
   const lines = new TextDecoder().decode(bytes).split("\n");
   let messages = 0;
   let firstPrompt: string | undefined;
-  let lastUsage: string | undefined;
-  let lastModel: string | undefined;
+  const usageLines: string[] = [];
+  const modelLines: string[] = [];
   // A run of tool_result records is one message (as replay makes it), however many results it has.
   let inResults = false;
   for (let i = 1; i < lines.length; i++) {
@@ -98,12 +99,12 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
     if (type === "message") {
       messages++;
       if (firstPrompt === undefined && line.includes('"role":"user"')) firstPrompt = promptOf(line);
-    } else if (type === "usage") lastUsage = line;
-    else if (type === "model_change") lastModel = line;
+    } else if (type === "usage") usageLines.push(line);
+    else if (type === "model_change") modelLines.push(line);
     else if (type === "compaction" || type === "rewind") messages = countAfter(line, messages);
   }
-  const usage = lastUsage ? (parseEntry(lastUsage) as Extract<SessionEntry, { type: "usage" }> | undefined) : undefined;
-  const model = lastModel ? (parseEntry(lastModel) as Extract<SessionEntry, { type: "model_change" }> | undefined) : undefined;
+  const usage = lastEntry(usageLines, "usage");
+  const model = lastEntry(modelLines, "model_change");
   const owner = lockOwner(info.file);
   return {
     id: head.id,
@@ -126,11 +127,17 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
 const TYPE_PREFIX = /^\{"type":"([a-z_]+)"/;
 
 function parseEntry(line: string): SessionEntry | undefined {
-  try {
-    return JSON.parse(line) as SessionEntry;
-  } catch {
-    return undefined;
+  const parsed = parseSessionLine(line);
+  return parsed.ok ? parsed.entry : undefined;
+}
+
+/** The last whole record of `type` among `lines`, passing over damaged ones as a resume does. */
+function lastEntry<T extends SessionEntry["type"]>(lines: readonly string[], type: T): Extract<SessionEntry, { type: T }> | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const entry = parseEntry(lines[i]!);
+    if (entry?.type === type) return entry as Extract<SessionEntry, { type: T }>;
   }
+  return undefined;
 }
 
 function promptOf(line: string): string | undefined {

@@ -60,7 +60,7 @@ export function parseSessionBytes(bytes: Uint8Array, file: string): SessionConte
   let missingNewline = false;
   if (end < bytes.length) {
     const tail = decoder.decode(bytes.subarray(end));
-    if (parseLine(tail).ok) {
+    if (parseSessionLine(tail).ok) {
       lines.push(tail);
       validBytes = bytes.length;
       missingNewline = true;
@@ -80,7 +80,7 @@ export function parseSessionBytes(bytes: Uint8Array, file: string): SessionConte
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === "") continue;
-    const parsed = parseLine(line);
+    const parsed = parseSessionLine(line);
     if (parsed.ok) entries.push(parsed.entry);
     else if (parsed.unknownType) problems.push(`line ${i + 1}: a "${parsed.unknownType}" record from a newer zot; skipped`);
     else problems.push(`line ${i + 1}: ${parsed.error}; skipped`);
@@ -109,7 +109,8 @@ function parseHeader(line: string, file: string): SessionHeader {
 
 type LineResult = { ok: true; entry: SessionEntry } | { ok: false; error: string; unknownType?: string };
 
-function parseLine(line: string): LineResult {
+/** One record line read as a resume reads it (the listing reads the lines it needs with this too). */
+export function parseSessionLine(line: string): LineResult {
   let value: unknown;
   try {
     value = JSON.parse(line);

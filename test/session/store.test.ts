@@ -152,6 +152,40 @@ describe("finding and listing sessions", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("20261123-120000-broken00.jsonl is not a zot session");
   });
+
+  test("a damaged record among the lines a listing reads (content a string, a usage or model change of the wrong shape) is passed over as a resume skips it; the session is listed", () => {
+    const home = tempDir("zot-list-home-");
+    const cwd = "/work/project";
+    const file = writeSession(home, cwd, "20261123-100000-aaaaaaaa");
+    const time = "2026-11-23T10:16:00.000Z";
+    const usage = { input: 1, output: 1, cache_read: 0, cache_write: 0, cost_usd: 0.25, reasoning: null };
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines.splice(
+      1,
+      0,
+      JSON.stringify({ type: "message", message: { role: "user", content: "not-an-array" } }),
+      JSON.stringify({ type: "message", message: { role: "user", content: [{ type: "text", text: "the first whole prompt" }], time } }),
+    );
+    lines.splice(
+      -1,
+      0,
+      JSON.stringify({ type: "usage", time, usage, cumulative: usage }),
+      JSON.stringify({ type: "usage", time, usage, cumulative: { ...usage, cost_usd: "lots" } }),
+      JSON.stringify({ type: "model_change", time, model: "claude-haiku-4-5", provider: "anthropic" }),
+      JSON.stringify({ type: "model_change", time, model: 7, provider: "anthropic" }),
+    );
+    writeFileSync(file, lines.join("\n"));
+    const { sessions, problems } = listSessions(home, cwd);
+    expect(problems).toEqual([]);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({
+      id: "20261123-100000-aaaaaaaa",
+      model: "claude-haiku-4-5",
+      provider: "anthropic",
+      cost_usd: 0.25,
+      first_prompt: "the first whole prompt",
+    });
+  });
 });
 
 describe("the forest of forks", () => {
