@@ -7,6 +7,7 @@
 import { RPC_TOKEN_ENV } from "../config/credentials.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import { UsageError } from "../config/usage-error.ts";
+import { watchOutputClosed } from "../process/output-closed.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
@@ -15,6 +16,10 @@ import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-
 import { EXIT } from "./router.ts";
 import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
+
+const STDOUT_FD = 1;
+/** How often rpc looks whether its client closed stdout (one poll(2) call that never waits). */
+const STDOUT_WATCH_MS = 200;
 
 export async function runRpc(argv: string[]): Promise<number> {
   const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc", FOLLOWERS);
@@ -57,8 +62,19 @@ export async function runRpc(argv: string[]): Promise<number> {
     for (const note of conversation.startupNotes) log(note);
     const { runRpcMode } = await import("../modes/rpc.ts");
     signals.serving();
-    const end = await runRpcMode(conversation, { token: process.env[RPC_TOKEN_ENV], interrupt: signals.signal, log });
-    return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
+    // A client gone while zot writes nothing (a long tool, a confirmation) is seen within this, not at the next write.
+    const stdoutWatch = watchOutputClosed(STDOUT_FD, STDOUT_WATCH_MS);
+    try {
+      const end = await runRpcMode(conversation, {
+        token: process.env[RPC_TOKEN_ENV],
+        interrupt: signals.signal,
+        outputClosed: stdoutWatch.signal,
+        log,
+      });
+      return end === "closed" ? EXIT.ok : end === "interrupted" ? EXIT.interrupted : EXIT.failed;
+    } finally {
+      stdoutWatch.stop();
+    }
   } finally {
     signals.release();
   }

@@ -24,6 +24,11 @@ export interface RpcModeOptions {
   token?: string;
   /** aborted on SIGINT/SIGTERM */
   interrupt: AbortSignal;
+  /**
+   * aborted once the reader of stdout is seen gone while nothing is written (a tool runs, a
+   * confirmation waits); a failed write tells too
+   */
+  outputClosed?: AbortSignal;
   /** where diagnostics go (stderr) */
   log: (message: string) => void;
   /** the commands (default: this process's stdin) */
@@ -88,6 +93,9 @@ class RpcServer {
     const onInterrupt = () => this.stop("interrupted");
     if (this.options.interrupt.aborted) onInterrupt();
     else this.options.interrupt.addEventListener("abort", onInterrupt, { once: true });
+    const onOutputClosed = () => this.stop("closed", "stdout closed");
+    if (this.options.outputClosed?.aborted) onOutputClosed();
+    else this.options.outputClosed?.addEventListener("abort", onOutputClosed, { once: true });
     try {
       await this.read(input);
       // Nobody can answer a confirm_request any more: those waiting, and later ones, are refused.
@@ -100,6 +108,7 @@ class RpcServer {
       offEvents();
       releaseHold();
       this.options.interrupt.removeEventListener("abort", onInterrupt);
+      this.options.outputClosed?.removeEventListener("abort", onOutputClosed);
       await this.writer.close();
     }
     return this.end ?? "closed";

@@ -3,7 +3,7 @@
 // how the process ends with an extension that must get shutdown: stdin closed (the accepted prompts
 // still finish, as `echo … | zot rpc` needs), an abort before it, SIGTERM/SIGINT and stdout closed (at once).
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { anthropicMock, type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
@@ -225,6 +225,41 @@ describe("the end of the process", () => {
       // Had the turn gone on, SLOW would have streamed for minutes and the test timed out.
       expect(readFileSync(record, "utf8")).toContain('"type": "shutdown"');
     });
+  }
+
+  for (const waiting of ["a long tool runs", "a confirmation waits"] as const) {
+    test(`the client closes stdout while ${waiting} and nothing is written, stdin still open: zot sees it without a write, aborts the turn, exit 0`, async () => {
+      const cwd = tempDir("zot-rpc-cwd-");
+      const confirm = waiting === "a confirmation waits";
+      const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "sleep 60; touch ran.txt" } }] }, { text: "never asked" }]);
+      const proc = Bun.spawn([ZOT, "rpc", ...anthropicMock(mock.url), "--no-ext", ...(confirm ? ["--no-yolo"] : [])], {
+        cwd,
+        env: cleanEnv(tempDir("zot-rpc-home-")),
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      if (confirm) proc.stdin.write('{"type":"hello","confirm":true}\n');
+      proc.stdin.write('{"type":"prompt","message":"go"}\n');
+      proc.stdin.flush();
+      const reader = proc.stdout.getReader();
+      let seen = "";
+      const until = confirm ? '"type":"confirm_request"' : '"type":"tool_call"';
+      while (!seen.includes(until)) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`zot closed stdout before ${until}: ${seen}`);
+        seen += new TextDecoder().decode(chunk.value);
+      }
+      await reader.cancel();
+      // Without a look at stdout zot would wait for the 60 s command, or for good on the answer.
+      const guard = Bun.sleep(10_000).then(() => "still running");
+      const outcome = await Promise.race([proc.exited, guard]);
+      if (outcome === "still running") proc.kill("SIGKILL");
+      expect(outcome).toBe(0);
+      expect(await new Response(proc.stderr).text()).not.toContain("EPIPE");
+      expect(existsSync(join(cwd, "ran.txt"))).toBe(false);
+      expect(mock.requests).toHaveLength(1);
+    }, 20_000);
   }
 
   test("stdin closed while idle: exit 0 at once, nothing on stderr", async () => {
