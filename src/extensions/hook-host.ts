@@ -41,6 +41,9 @@ export class HookCallError extends Error {
   }
 }
 
+/** Observer notices kept for a hook that is still starting. */
+const MAX_EARLY_NOTICES = 1000;
+
 /** Aborts the calls in flight when a reply line was too long to read. */
 class ReplyTooLong {}
 
@@ -58,6 +61,10 @@ export class HookHost {
   private startPromise: Promise<void> | undefined;
   /** one controller per call in flight, so an unreadable reply can fail them at once */
   private readonly inflight = new Set<AbortController>();
+  /** observer notices of events that happened while the hook was starting, sent once it is ready */
+  private early: HookNotice[] = [];
+  private readonly startOver: Promise<void>;
+  private endStart!: () => void;
 
   constructor(options: HookHostOptions) {
     this.spec = options.spec;
@@ -65,6 +72,7 @@ export class HookHost {
     this.label = `hook "${this.name}"`;
     this.logFile = extensionLogFile(options.home, this.name);
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.startOver = new Promise((resolve) => (this.endStart = resolve));
   }
 
   get state(): HostState {
@@ -79,6 +87,18 @@ export class HookHost {
   }
   get live(): boolean {
     return this.current === "ready" && this.child?.alive === true;
+  }
+  /** not started yet, or waiting for its hello answer */
+  get starting(): boolean {
+    return this.current === "new" || this.current === "starting";
+  }
+
+  /**
+   * Resolves as soon as the start is over: the hook answered hello, or it failed (before the
+   * failed process is stopped), or zot stopped it. A call that waits for the hook waits for this.
+   */
+  started(): Promise<void> {
+    return this.startOver;
   }
 
   /** Spawns and says hello. Never rejects; see state and error. */
@@ -127,12 +147,18 @@ export class HookHost {
     if (this.current === "starting") this.current = "ready";
     const { events } = this.spec;
     if (this.spec.modes.includes("observe")) this.log(`observer events go as ${events.method} (${events.why})`);
+    const early = this.early;
+    this.early = [];
+    for (const notice of early) this.notify(notice);
+    this.endStart();
   }
 
   private fail(message: string): void {
     this.current = "failed";
     this.failure = message;
+    this.early = [];
     this.log(message);
+    this.endStart();
   }
 
   /**
@@ -183,6 +209,13 @@ export class HookHost {
    * waits, and is dropped when the hook stopped reading.
    */
   notify(notice: HookNotice): void {
+    // A hook still starting (the TUI and rpc go on without waiting for it) gets what it missed once
+    // it is up, as it would have from the start; past the cap the oldest are dropped.
+    if (this.starting) {
+      this.early.push(notice);
+      if (this.early.length > MAX_EARLY_NOTICES) this.early.shift();
+      return;
+    }
     if (!this.live) return;
     const frame: JsonRpcNotification =
       this.spec.events.method === "hook.runtime_event"
@@ -234,6 +267,8 @@ export class HookHost {
   /** PicoClaw's shutdown: stdin closed (hooks exit on EOF), the grace, then SIGTERM and SIGKILL. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.early = [];
+    this.endStart();
     await this.child?.stop({ graceMs: this.spec.timeouts.grace, termMs: 1000 });
     await this.startPromise;
   }

@@ -4,6 +4,8 @@
 // after_tool) that errors, times out or is dead is skipped; an approver (approve_tool) that does
 // denies. An action a stage does not take is logged in the hook's log and ignored. `respond` for a
 // zot built-in tool counts only when the hook's config allows it, because it skips approval.
+// A hook still starting (the TUI and rpc do not wait for it) is waited for by every call, so what it
+// guards never runs past it; a tool call that waited for a hook that then failed to start is refused.
 import { issueSentence } from "../protocol/schema-issue.ts";
 import * as v from "valibot";
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
@@ -56,6 +58,14 @@ export interface HookTarget {
   showUser(text: string): void;
   /** zot's own tool names, for which respond needs allow_builtin_respond */
   readonly builtinTools: ReadonlySet<string>;
+  /** not up yet: a call waits for started() first */
+  readonly starting: boolean;
+  /** resolves once the start is over (hello answered, or the start failed) */
+  started(): Promise<void>;
+  /** answered hello and still running */
+  readonly live: boolean;
+  /** why the hook is not running, as a sentence naming it */
+  readonly error: string | undefined;
 }
 
 const STAGE_OF: Record<HookIntercept, InterceptStage> = {
@@ -73,14 +83,21 @@ export function hookParticipant(target: HookTarget): Participant {
   if (spec.modes.includes("tool")) stages.push("tool_call", "after_tool");
   if (spec.modes.includes("approve")) stages.push("approve_tool");
   const timeoutMs: Partial<Record<InterceptStage, number>> = {};
+  // While the hook starts, a call may wait out its hello deadline first; the hello's own deadline
+  // then decides, never the chain's (which would let a waiting tool call through as skipped).
+  const whileStarting: Partial<Record<InterceptStage, number>> = {};
   for (const [hookStage, stage] of Object.entries(STAGE_OF)) {
     timeoutMs[stage] = spec.timeouts[hookStage as keyof HookTimeouts] + CHAIN_MARGIN_MS;
+    whileStarting[stage] = timeoutMs[stage] + spec.timeouts.hello;
   }
   return {
     name: target.name,
     priority: spec.priority,
     stages,
-    timeoutMs,
+    // A getter: the chain reads it at each call.
+    get timeoutMs() {
+      return target.starting ? whileStarting : timeoutMs;
+    },
     onFailure: "skip",
     async decide<S extends InterceptStage>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>> {
       return (await decideStage(target, stage, payload, signal)) as Decision<S>;
@@ -90,6 +107,14 @@ export function hookParticipant(target: HookTarget): Participant {
 
 async function decideStage(target: HookTarget, stage: InterceptStage, payload: StagePayloads[InterceptStage], signal: AbortSignal): Promise<Decision> {
   try {
+    if (target.starting) {
+      await untilStarted(target, signal);
+      if (!target.live && (stage === "tool_call" || stage === "approve_tool")) {
+        const why = target.error ?? `${target.name} is not running`;
+        target.log(`${why}; a ${stage === "tool_call" ? "before_tool" : "approve_tool"} call that waited for the hook to start is refused`);
+        return { action: "deny", reason: `${why}; this tool call waited for the hook to start and is refused` };
+      }
+    }
     switch (stage) {
       case "before_llm":
         return await beforeLlm(target, payload as StagePayloads["before_llm"], signal);
@@ -115,6 +140,19 @@ async function decideStage(target: HookTarget, stage: InterceptStage, payload: S
     // The chain logs it too (skip), where the user's diagnostics go.
     throw err;
   }
+}
+
+/** Waits for the hook's start to be over, or for the signal. */
+function untilStarted(target: HookTarget, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    void target.started().then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
 }
 
 /** Calls the method and validates its result; a result of the wrong shape fails the call. */

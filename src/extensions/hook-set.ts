@@ -3,6 +3,7 @@
 // that observe them (each in the generation it speaks), and stops them.
 // Rule: a hook that fails to start is reported once and left out of the chain; a hook that dies
 // later stays in it, so its calls fail at once by the rules (interceptors skipped, approvals deny).
+// A hook still starting is in the chain already, and its calls wait for it (hook-intercept.ts).
 import type { Participant } from "../core/intercept.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import { HookEvents } from "./hook-events.ts";
@@ -32,10 +33,14 @@ export class HookSet {
     this.events = new HookEvents(undefined, options.cwd);
   }
 
-  /** Starts every hook in parallel; resolves with a sentence for each one that did not come up. */
-  async start(): Promise<string[]> {
-    await Promise.all(this.hosts.map((host) => host.start()));
-    return this.hosts.flatMap((host) => (host.state === "failed" && host.error ? [host.error] : []));
+  /** Starts every hook in parallel; each promise resolves once that hook is up, or failed and stopped. */
+  start(): Promise<void>[] {
+    return this.hosts.map((host) => host.start());
+  }
+
+  /** A sentence for each hook whose start failed. */
+  failures(hosts: readonly HookHost[] = this.hosts): string[] {
+    return hosts.flatMap((host) => (host.state === "failed" && host.error ? [host.error] : []));
   }
 
   /**
@@ -56,6 +61,16 @@ export class HookSet {
           chatId: this.events.session,
           showUser: (text) => this.options.showUser(host.name, text),
           builtinTools: this.options.builtinTools,
+          get starting() {
+            return host.starting;
+          },
+          started: () => host.started(),
+          get live() {
+            return host.live;
+          },
+          get error() {
+            return host.error;
+          },
         }),
       );
   }

@@ -15,6 +15,7 @@ import { ExtensionEvents } from "./ext-events.ts";
 import { PanelBoard } from "./panels.ts";
 import { discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
+import type { HookHost } from "./hook-host.ts";
 import type { HookSet } from "./hook-set.ts";
 import type { Manifest } from "./manifest.ts";
 import type { HookSource, HookSpec } from "./hook-spec.ts";
@@ -242,16 +243,19 @@ export class ExtensionManager implements CommandSource {
     const shipped = extensionSkills(withSkills);
     this.shippedSkills = shipped.skills;
     warnings.push(...shipped.warnings);
-    this.hooks = await this.hookSet(options, hookSpecs, warnings);
+    const hooks = await this.hookSet(options, hookSpecs, warnings);
+    this.hooks = hooks;
     const starting = hosts.map(({ host }) => host.start());
-    const hooksStarting = this.hooks?.start() ?? [];
-    const late = await this.waitForStarts(options, hosts, starting);
-    const hookFailures = await hooksStarting;
+    const hooksStarting = hooks?.start() ?? [];
+    const late = await this.waitForStarts(options, hosts, [...starting, ...hooksStarting]);
     for (const { host } of hosts) if (!late.has(host) && host.state === "failed" && host.error) warnings.push(host.error);
-    warnings.push(...hookFailures);
+    // A hook still starting is in the chain already: its calls wait for it (hook-intercept.ts).
+    const lateHooks = hooks?.hosts.filter((host) => host.starting) ?? [];
+    if (hooks) warnings.push(...hooks.failures(hooks.hosts.filter((host) => !lateHooks.includes(host))));
     this.rebuild();
     if (this.agent) this.addParticipants(this.agent);
     for (const host of late) void host.start().then(() => this.joined(host, generation));
+    for (const host of lateHooks) void host.started().then(() => this.hookJoined(host, generation));
     const report = {
       started: hosts.length + (this.hooks?.hosts.length ?? 0),
       ready: hosts.filter(({ host }) => host.live).length + (this.hooks?.hosts.filter((host) => host.live).length ?? 0),
@@ -297,6 +301,20 @@ export class ExtensionManager implements CommandSource {
     this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
     host.sendEvent(this.events.frame("session_start"));
     if (host.wantsAgentStart()) this.services.extensionsChanged();
+  }
+
+  /**
+   * A hook that was still starting when the run began is up, or failed: a failed one leaves the
+   * chain as load leaves it out (an approver stays, denying), with a note either way.
+   */
+  private hookJoined(host: HookHost, generation: number): void {
+    if (generation !== this.generation) return;
+    if (!host.live) {
+      if (host.state === "failed") this.note({ extension: host.name, level: "warn", message: host.error ?? "did not start" });
+      if (this.agent) this.addParticipants(this.agent);
+      return;
+    }
+    this.note({ extension: host.name, level: "info", message: "started late and joined" });
   }
 
   /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at load; a reload does not change the skill tool). */

@@ -1,10 +1,12 @@
 // Slash commands and extensions over `zot rpc`, through the compiled binary: get_commands,
 // run_command (an extension's answers, built-ins, the TUI's own commands), a /command in a prompt,
-// reload_extensions, and notifications as ext_notify events.
+// reload_extensions, notifications as ext_notify events, and a process hook slow to start (rpc does
+// not wait for it; what it guards waits).
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { hookExtension, recorded } from "../fixtures/hooks/make.ts";
 import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { ROOT, tempDir } from "../support/zot.ts";
 
@@ -180,4 +182,61 @@ describe("extensions over rpc", () => {
     expect(answer.error).toContain("--no-ext");
     expect(await r.close()).toBe(0);
   });
+});
+
+describe("a process hook slow to answer hook.hello", () => {
+  /** A before_tool hook (denying bash) whose hello waits for the test to create `gate`, then answers as `hello` says. */
+  function slowHook(gate: string, record: string, hello: Record<string, unknown>): string {
+    return hookExtension(
+      tempDir("zot-rpc-hook-"),
+      "slowgate",
+      { record, hello: { wait_for: gate, then: hello }, methods: { "hook.before_tool": { action: "deny_tool", reason: "no bash here" } } },
+      { timeouts: { hello: 60_000 }, observe: ["tool_exec_start"] },
+    );
+  }
+
+  const touch = { tool_calls: [{ id: "t1", name: "bash", args: { command: "touch ran.txt" } }] };
+
+  test("rpc answers at once; a tool call the hook guards waits for it, then its deny holds; what it observes while starting reaches it after", async () => {
+    const gate = join(tempDir("zot-rpc-gate-"), "go");
+    const record = join(tempDir("zot-rpc-rec-"), "hook.ndjson");
+    const r = start([touch, { text: "denied" }], [slowHook(gate, record, { ok: true })]);
+    // Before the fix, the server was not serving until the hook answered hello: never, here.
+    expect((await r.call({ type: "ping" })).data).toEqual({ pong: true });
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "go" });
+    await r.waitFor((l) => l.type === "tool_call", from, "the tool_call");
+    await Bun.sleep(300);
+    expect(r.lines.slice(from).some((l) => l.type === "tool_result")).toBe(false);
+    writeFileSync(gate, "");
+    const events = await r.eventsUntilDone(from);
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ id: "t1", is_error: true });
+    expect(result.content[0].text).toContain("no bash here");
+    expect(existsSync(join(r.cwd, "ran.txt"))).toBe(false);
+    const methods = recorded(record).map((m) => m.method);
+    expect(methods).toEqual(["hook.hello", "hook.event", "hook.before_tool"]);
+    expect(recorded(record)[1].params.Kind).toBe("tool_exec_start");
+    expect(r.lines.some((l) => l.type === "ext_notify" && l.extension === "slowgate" && l.message === "started late and joined")).toBe(true);
+    expect(await r.close()).toBe(0);
+  }, 30_000);
+
+  test("a tool call that waited for a hook which then fails to start is refused, not run unguarded", async () => {
+    const gate = join(tempDir("zot-rpc-gate-"), "go");
+    const record = join(tempDir("zot-rpc-rec-"), "hook.ndjson");
+    const r = start([touch, { text: "refused" }], [slowHook(gate, record, { exit: 3 })]);
+    expect((await r.call({ type: "ping" })).data).toEqual({ pong: true });
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "go" });
+    await r.waitFor((l) => l.type === "tool_call", from, "the tool_call");
+    writeFileSync(gate, "");
+    const events = await r.eventsUntilDone(from);
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ id: "t1", is_error: true });
+    expect(result.content[0].text).toContain('hook "slowgate" exited with code 3 before answering hook.hello');
+    expect(result.content[0].text).toContain("this tool call waited for the hook to start and is refused");
+    expect(existsSync(join(r.cwd, "ran.txt"))).toBe(false);
+    expect(r.lines.some((l) => l.type === "ext_notify" && l.extension === "slowgate" && l.level === "warn")).toBe(true);
+    expect(await r.close()).toBe(0);
+  }, 30_000);
 });
