@@ -1,6 +1,7 @@
 // Refusing what must wait for an idle conversation: a prompt or compaction under the "refuse" policy
 // (the SDK), and, under any policy, what would change the transcript, the model or the extensions
-// under a running or queued turn's feet (clear, a model or reasoning switch, a session switch).
+// under a running or queued turn's feet (clear, a model or reasoning switch, a session switch);
+// behind another such change (a model switch still running) these wait their turn instead.
 // Rule: the sentence starts with "agent is busy", as the original's does (clients match on it),
 // says what runs, and ends with what the front end's user can do about it.
 import type { WorkQueue } from "./work-queue.ts";
@@ -34,5 +35,18 @@ export function busyMessage(queue: WorkQueue, what: string, wording: BusyWording
     return `agent is busy: cannot ${what} while ${current.label} is in progress${more}; ${wording.operation}`;
   }
   const state = current ? `a prompt or compaction is running${more}` : `${queued} queued`;
+  return `agent is busy: cannot ${what} while ${state}; ${wording.turn}`;
+}
+
+/**
+ * The refusal of `what` while a prompt or compaction runs or waits, or undefined when none does:
+ * an operation that runs or waits (a model switch) is no reason to refuse, what comes after it
+ * waits its turn behind it.
+ */
+export function turnBusyMessage(queue: WorkQueue, what: string, wording: BusyWording): string | undefined {
+  const running = queue.current?.kind === "turn";
+  const queued = queue.queued.filter((work) => work.kind === "turn").length;
+  if (!running && queued === 0) return undefined;
+  const state = running ? `a prompt or compaction is running${queued ? ` and ${queued} more queued` : ""}` : `${queued} queued`;
   return `agent is busy: cannot ${what} while ${state}; ${wording.turn}`;
 }

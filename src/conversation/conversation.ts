@@ -214,13 +214,16 @@ export class Conversation {
 
   state(): ConversationState {
     const agent = this.runtime.agent;
+    // Prompts and compactions only: a model switch or a clear in the queue is no turn (rpc.md's busy).
+    const queue = this.work.queue;
+    const queuedTurns = queue.queued.filter((work) => work.kind === "turn").length;
     return {
       provider: agent.model.provider,
       model: agent.model.id,
       cwd: agent.cwd,
       message_count: agent.messages.length,
-      busy: this.work.queue.busy,
-      queued: this.work.queue.queued.length,
+      busy: queue.current?.kind === "turn" || queuedTurns > 0,
+      queued: queuedTurns,
       usage: agent.cumulative,
       context: agent.contextUse(),
       session: this.runtime.session ?? null,
@@ -320,10 +323,13 @@ export class Conversation {
     this.work.refuseWhileBusy(what);
   }
 
-  /** Empties the transcript; usage and cost so far stay (a recorded session records the rewind). */
-  clear(): void {
-    this.work.refuseWhileBusy("clear");
-    this.runtime.agent.clear();
+  /**
+   * Empties the transcript; usage and cost so far stay (a recorded session records the rewind).
+   * Refused while a prompt or compaction runs or waits; behind a model or session switch it waits
+   * its turn. Idle, it is done before this returns.
+   */
+  clear(): Promise<void> {
+    return this.work.inOrder("clear", "a clear", () => this.runtime.agent.clear());
   }
 
   /**
@@ -333,7 +339,7 @@ export class Conversation {
    */
   setModel(wanted: string | ModelInfo): Promise<ModelInfo> {
     try {
-      this.work.refuseWhileBusy("switch the model");
+      this.work.refuseWhileTurns("switch the model");
     } catch (error) {
       return Promise.reject(error);
     }
@@ -342,10 +348,9 @@ export class Conversation {
     return this.work.exclusive("switch the model", "a model switch", () => this.runtime.setModel(found.model)).then(() => found.model);
   }
 
-  /** The reasoning effort of the prompts that follow (undefined: none asked for). */
-  setReasoning(level: ReasoningLevel | undefined): void {
-    this.work.refuseWhileBusy("change the reasoning level");
-    this.runtime.agent.setReasoning(level);
+  /** The reasoning effort of the prompts that follow (undefined: none asked for); busy and in order like clear. */
+  setReasoning(level: ReasoningLevel | undefined): Promise<void> {
+    return this.work.inOrder("change the reasoning level", "a reasoning change", () => this.runtime.agent.setReasoning(level));
   }
 
   /** Extensions were looked for in this run (not --no-ext without --ext). */

@@ -3,7 +3,8 @@
 // the functions of src/session/ that `zot sessions` uses too. Rule: what only reads or adds files
 // (list, tree, export, import, a fork while no session is recorded) may run while a turn streams;
 // what changes the conversation's transcript is refused while a turn runs or waits, and runs as
-// queued work so no turn starts meanwhile.
+// queued work so no turn starts meanwhile, in the order it was asked behind a model switch or another
+// session switch.
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { resolve } from "node:path";
@@ -25,8 +26,15 @@ export interface SessionInfo {
   resumed: boolean;
 }
 
-/** Runs `work` as queued work once nothing runs or waits; refused (ZotBusyError) otherwise. */
+/** Runs `work` as queued work after the operations before it; refused (ZotBusyError) while a turn runs or waits. */
 export type Exclusive = <T>(what: string, label: string, work: () => Promise<T>) => Promise<T>;
+
+/** A session file, or a function that finds it when the operation runs. */
+export type SessionFile = string | (() => Promise<string>);
+
+function fileOf(source: SessionFile): Promise<string> {
+  return typeof source === "string" ? Promise.resolve(source) : source();
+}
 
 export class SessionOperations {
   constructor(
@@ -86,22 +94,32 @@ export class SessionOperations {
   /**
    * Forks the session in `source` after user turn `at` (default: the last). While a session is
    * recorded the fork becomes the conversation's, as a branch checked out (refused while busy);
-   * otherwise it is only written.
+   * otherwise it is only written. `source` may be a function that finds it (see resume).
    */
-  async fork(source: string, at?: number): Promise<{ fork: ForkResult; switched: boolean; notes: string[] }> {
+  async fork(source: SessionFile, at?: number): Promise<{ fork: ForkResult; switched: boolean; notes: string[] }> {
     const { home } = this.runtime;
-    const { forkSession } = await import("../session/fork.ts");
-    if (!this.runtime.session) return { fork: forkSession(source, { home, atTurn: at }), switched: false, notes: [] };
+    const forkNow = async (file: string) => (await import("../session/fork.ts")).forkSession(file, { home, atTurn: at });
+    if (!this.runtime.session) return { fork: await forkNow(await fileOf(source)), switched: false, notes: [] };
     return this.exclusive("fork this process's session (the fork becomes it)", "a session fork", async () => {
-      const fork = forkSession(source, { home, atTurn: at });
+      const fork = await forkNow(await fileOf(source));
       const notes = await this.runtime.switchSession({ kind: "open", ref: fork.file });
       return { fork, switched: true, notes };
     });
   }
 
-  /** Makes the session in `file` the conversation's (transcript, model, usage); resolves with notes for the user. */
-  resume(file: string): Promise<string[]> {
-    return this.exclusive("resume a session", "a session switch", () => this.runtime.switchSession({ kind: "open", ref: file }));
+  /**
+   * Makes the session in `file` the conversation's (transcript, model, usage); resolves with notes
+   * for the user. `file` may be a function that finds it: it runs in the queue once what was asked
+   * before is done, so a client's command sent right after this one waits for it (and one right
+   * before, a model switch, is waited for); when it finds nothing to switch to (undefined), nothing is.
+   */
+  resume(file: string): Promise<string[]>;
+  resume(file: () => Promise<string | undefined>): Promise<string[] | undefined>;
+  resume(file: string | (() => Promise<string | undefined>)): Promise<string[] | undefined> {
+    return this.exclusive("resume a session", "a session switch", async () => {
+      const found = typeof file === "string" ? file : await file();
+      return found === undefined ? undefined : this.runtime.switchSession({ kind: "open", ref: found });
+    });
   }
 
   /** Goes on in a new session; the current one stays as it is (the TUI's /clear). */

@@ -1,13 +1,14 @@
 // How a conversation takes work: units of work (a prompt, a compaction) queued behind what runs or
 // refused while busy (the front end's choice), operations that change what a turn stands on (a model
-// or session switch, a reload) refused while anything runs or waits and then run in the queue, and
-// the front end's own queued tasks (the TUI's `!command`).
+// or session switch, a reload, clear) refused while a prompt or compaction runs or waits and else run
+// in the queue, in the order they came (so a client's set_model, set_reasoning, clear sent back to
+// back are done one after the other), and the front end's own queued tasks (the TUI's `!command`).
 // Rule: every unit ends with `done` on the stream, exactly once, whatever happens inside it: the
 // agent's own done for a prompt or compaction, this one's for a command that never reached the agent,
 // after an `error` for anything thrown; a unit dropped from the queue is told, and has no events.
 import type { PromptOutcome } from "../core/outcomes.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { type BusyWording, busyMessage, ZotBusyError } from "./busy.ts";
+import { type BusyWording, busyMessage, turnBusyMessage, ZotBusyError } from "./busy.ts";
 import type { EventStream } from "./event-stream.ts";
 import { WorkQueue } from "./work-queue.ts";
 
@@ -46,6 +47,12 @@ export class WorkPolicy {
     if (refusal) throw new ZotBusyError(refusal);
   }
 
+  /** Throws ZotBusyError, saying what runs and what to do, while a prompt or compaction runs or waits. */
+  refuseWhileTurns(what: string): void {
+    const refusal = turnBusyMessage(this.queue, what, this.wording);
+    if (refusal) throw new ZotBusyError(refusal);
+  }
+
   /** Queues (or, under "refuse", refuses while busy) a unit of work that ends with done. */
   unit(label: string, text: string | undefined, options: UnitOptions, work: (signal: AbortSignal) => Promise<UnitOutcome>): Promise<UnitOutcome> {
     if (this.policy === "refuse") this.refuseWhileBusy("start another prompt or compaction");
@@ -68,10 +75,14 @@ export class WorkPolicy {
     });
   }
 
-  /** Runs `work` as a queued operation, refused (rejecting with ZotBusyError) while anything runs or waits. */
-  exclusive<T>(what: string, label: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` as a queued operation: at once (its first step before this returns) when nothing
+   * runs or waits, after the operations before it otherwise; refused (rejecting with ZotBusyError)
+   * while a prompt or compaction runs or waits.
+   */
+  exclusive<T>(what: string, label: string, work: () => T | Promise<T>): Promise<T> {
     try {
-      this.refuseWhileBusy(what);
+      this.refuseWhileTurns(what);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -81,17 +92,34 @@ export class WorkPolicy {
       const accepted = this.queue.enqueue({
         kind: "operation",
         label,
-        run: () =>
-          work().then(
-            (value) => void (settle = () => resolve(value)),
-            (error: unknown) => void (settle = () => reject(error)),
-          ),
+        run: async () => {
+          try {
+            const value = await work();
+            settle = () => resolve(value);
+          } catch (error) {
+            settle = () => reject(error);
+          }
+        },
         // Settled once the queue is idle again, so what the caller does next is accepted.
         after: () => settle(),
         drop: stopped,
       });
       if (!accepted) stopped();
     });
+  }
+
+  /**
+   * A change that takes no time (clear, the reasoning level), in the order it came: done at once
+   * when nothing runs or waits (the queue never sees it, so a prompt right after is not held up),
+   * after the operations before it otherwise; refused while a prompt or compaction runs or waits.
+   */
+  inOrder<T>(what: string, label: string, work: () => T): Promise<T> {
+    if (this.queue.busy || this.queue.queued.length > 0) return this.exclusive(what, label, work);
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Queues a front end's own task behind what runs; resolves with its result (undefined when it was dropped), or rejects with what it threw. */

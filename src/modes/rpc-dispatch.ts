@@ -1,8 +1,9 @@
 // `zot rpc`'s commands: one handler per command type, and the dispatch that answers each command
-// exactly once. Rule: only turns (prompt, compact), extension reloads, model and session switches
-// wait in the conversation's queue; every other command is answered at once, even while a turn
-// streams (those that change the transcript, the model or the reasoning level refuse with "agent is
-// busy" instead).
+// exactly once. Rule: only turns (prompt, compact) and what changes the transcript, the model, the
+// reasoning level or the extensions (clear, set_model, set_reasoning, reload_extensions, a session
+// switch) wait in the conversation's queue, the latter only behind one another (a client's
+// back-to-back set_model, set_reasoning, clear are done in order) and refused with "agent is busy"
+// while a turn runs or waits; every other command is answered at once, even while a turn streams.
 import { ZotBusyError } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { toWireMessage } from "../protocol/messages.ts";
@@ -48,8 +49,8 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
   },
   get_state: (_command, session) => ({ data: session.conversation.state() }),
   get_messages: (_command, session) => ({ data: { messages: session.conversation.messages.map(toWireMessage) } }),
-  clear(_command, session) {
-    session.conversation.clear();
+  async clear(_command, session) {
+    await session.conversation.clear();
     return { data: undefined };
   },
   set_model: setModel,

@@ -26,9 +26,9 @@ export const sessionTree: Handler<"session_tree"> = async (_command, session) =>
  * session the fork becomes it, as a branch checked out; otherwise the fork is only written.
  */
 export const forkSession: Handler<"fork_session"> = async (command, session) => {
-  const source = await sourceFile(session, command.session);
   try {
-    const { fork, switched, notes } = await session.conversation.sessions.fork(source, command.at);
+    // Found when the fork runs: behind a switch sent before it, the source is what that switched to.
+    const { fork, switched, notes } = await session.conversation.sessions.fork(() => sourceFile(session, command.session), command.at);
     const data: RpcDataOf<"fork_session"> = { id: fork.id, file: fork.file, parent: fork.parent, at: fork.turn, turns: fork.turns, messages: fork.messages, switched, notes };
     return { data };
   } catch (error) {
@@ -54,17 +54,21 @@ export const importSession: Handler<"import_session"> = async (command, session)
 /** Makes a session this process's: its transcript, model and usage; from then on it is recorded. */
 export const resumeSession: Handler<"resume_session"> = async (command, session) => {
   const { conversation } = session;
-  conversation.refuseWhileBusy("resume a session");
-  const file = await sourceFile(session, command.session);
-  const current = conversation.session;
-  if (current && resolve(current.file) === resolve(file)) {
-    return { data: resumeData(session, [`session ${current.id} is this process's session already`]) };
-  }
+  let already: string | undefined;
+  // The session is found when the switch runs, in order behind what was sent before it.
+  let notes: string[] | undefined;
   try {
-    return { data: resumeData(session, await conversation.sessions.resume(file)) };
+    notes = await conversation.sessions.resume(async () => {
+      const file = await sourceFile(session, command.session);
+      const current = conversation.session;
+      if (!current || resolve(current.file) !== resolve(file)) return file;
+      already = current.id;
+      return undefined;
+    });
   } catch (error) {
     throw inRpcWords(error);
   }
+  return { data: resumeData(session, notes ?? [`session ${already} is this process's session already`]) };
 };
 
 /** A session error as an rpc client acts on it: the commands and fields it sends, not the command line's. */

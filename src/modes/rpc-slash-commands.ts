@@ -40,7 +40,7 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
   const display = (text: string): Answer<"run_command"> => ({ data: { command: name, action: "display", text } });
   switch (name) {
     case "clear":
-      conversation.clear();
+      await conversation.clear();
       return display("transcript cleared");
     case "compact":
       void conversation.compact(args, { onStart: answerOnStart(session, command, { data: { command: name, action: "started" } }) });

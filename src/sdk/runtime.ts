@@ -120,7 +120,9 @@ export class Zot {
 
   /** Empties the transcript; usage and cost so far stay. Not while busy. */
   clear(): void {
-    this.conversation.clear();
+    // The SDK refuses rather than queues: nothing may run or wait, and then the clear is done at once.
+    this.conversation.refuseWhileBusy("clear");
+    void this.conversation.clear();
   }
 
   /** Switches to another model of the same provider; resolves with its id. Not while busy. */

@@ -68,25 +68,35 @@ describe("the queue policy", () => {
     const { conversation } = await start([SLOW, { text: "b" }]);
     const first = conversation.prompt({ text: "one" });
     void conversation.prompt({ text: "two" });
-    expect(() => conversation.clear()).toThrow(
+    await expect(conversation.clear()).rejects.toThrow(
       new ZotBusyError("agent is busy: cannot clear while a prompt or compaction is running and 1 more queued; send abort or wait for done"),
     );
-    expect(() => conversation.setReasoning("high")).toThrow(ZotBusyError);
+    await expect(conversation.setReasoning("high")).rejects.toThrow(ZotBusyError);
     await expect(conversation.setModel("scripted")).rejects.toThrow(ZotBusyError);
     await first;
     await conversation.idle();
-    conversation.clear();
+    // Idle, a clear is done before it returns.
+    void conversation.clear();
     expect(conversation.messages).toHaveLength(0);
   });
 
-  test("a model switch is queued work: a prompt sent right after it waits for it; a clear meanwhile names it", async () => {
+  test("a model switch is queued work: what is sent right after it (another switch, the reasoning level, clear, a prompt) waits for it and is done in order; no turn runs meanwhile, so the state is not busy", async () => {
     const { conversation } = await start([{ text: "a" }]);
-    const switching = conversation.setModel("scripted");
+    const done: string[] = [];
+    const switching = conversation.setModel("scripted").then(() => done.push("model"));
     expect(conversation.running).toEqual({ kind: "operation", label: "a model switch" });
-    expect(() => conversation.clear()).toThrow("agent is busy: cannot clear while a model switch is in progress; send it again once that has answered");
+    expect(conversation.state()).toMatchObject({ busy: false, queued: 0 });
+    const again = conversation.setModel("scripted").then(() => done.push("model again"));
+    const reasoning = conversation.setReasoning("high").then(() => done.push("reasoning"));
+    const cleared = conversation.clear().then(() => done.push("clear"));
     const prompt = conversation.prompt({ text: "go" });
-    expect((await switching).id).toBe("scripted");
+    expect(conversation.state()).toMatchObject({ busy: true, queued: 1 });
+    // A prompt waits behind them now: what changes its footing is refused from here on.
+    await expect(conversation.clear()).rejects.toThrow("agent is busy: cannot clear while 1 queued; send abort or wait for done");
+    await Promise.all([switching, again, reasoning, cleared]);
+    expect(done).toEqual(["model", "model again", "reasoning", "clear"]);
     expect(await prompt).toEqual({ status: "ok" });
+    expect(conversation.state()).toMatchObject({ busy: false, queued: 0, message_count: 2 });
   });
 });
 

@@ -1,6 +1,7 @@
 // `zot rpc`'s set_model (and /model) take effect in the order the commands came: a prompt sent
 // right after set_model, without waiting for its response, runs on the new model, even when the
-// switch needs a new provider client (another wire API) that takes a while to load.
+// switch needs a new provider client (another wire API) that takes a while to load; and what a
+// client pipelines behind a switch (set_reasoning, clear, another switch) waits for it, not refused.
 import { expect, test } from "bun:test";
 import { rpcFixture } from "../support/rpc-process.ts";
 
@@ -25,14 +26,24 @@ for (const [how, frame] of [
   });
 }
 
-test("a clear sent while the model switch is in progress is refused with what to do (no done will come)", async () => {
-  const r = fixture.start([], ["--no-ext"], { provider: openai });
+test("set_model, set_reasoning, clear and a prompt sent back to back are done in order: none refused as busy, the prompt thinks on the new model", async () => {
+  const r = fixture.start([{ text: "hi" }], ["--no-ext"], { provider: openai });
   const from = r.lines.length;
-  r.write(`${JSON.stringify({ type: "set_model", model: "gpt-4.1", id: "m" })}\n${JSON.stringify({ type: "clear", id: "c" })}\n`);
-  const { line } = await r.waitFor((l) => l.id === "c", from, "the clear's response");
-  expect(line.success).toBe(false);
-  expect(line.error).toContain("a model switch is in progress");
-  expect(line.error).not.toContain("done");
-  expect((await r.waitFor((l) => l.id === "m", from, "the switch's response")).line.success).toBe(true);
-  expect(await r.call({ type: "clear" })).toMatchObject({ success: true });
+  const frames = [
+    { type: "set_model", model: "gpt-4.1", id: "m" },
+    { type: "set_reasoning", reasoning: "high", id: "r" },
+    { type: "clear", id: "c" },
+    { type: "get_state", id: "s" },
+    { type: "set_model", model: "gpt-5", id: "m2" },
+    { type: "prompt", message: "x", id: "p" },
+  ];
+  // One write: every line reaches zot together, before the switch can have finished.
+  r.write(frames.map((frame) => `${JSON.stringify(frame)}\n`).join(""));
+  await r.eventsUntilDone(from);
+  const responses = r.lines.slice(from).filter((l) => l.type === "response");
+  expect(responses.filter((l) => !l.success)).toEqual([]);
+  // get_state is answered at once, while the switch runs: no prompt or compaction runs or waits.
+  expect(responses.map((l) => l.id)).toEqual(["s", "m", "r", "c", "m2", "p"]);
+  expect(responses[0].data).toMatchObject({ busy: false, queued: 0 });
+  expect(fixture.mock.requests.map((q) => [q.path, q.body.model, q.body.reasoning?.effort])).toEqual([["/v1/responses", "gpt-5", "high"]]);
 });

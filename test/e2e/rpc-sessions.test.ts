@@ -324,6 +324,28 @@ describe("session commands", () => {
     expect(existsSync(lockPathOf(file!))).toBe(false);
   });
 
+  test("set_model, resume_session and a prompt sent back to back are done in order: the prompt continues the resumed session", async () => {
+    const p = place([{ text: "Blue." }, { text: "Still blue." }]);
+    await p.print("favourite colour?");
+    const [file] = p.files();
+    const id = file!.split("/").at(-1)!.replace(".jsonl", "");
+    const r = p.rpc();
+    const from = r.lines.length;
+    const frames = [
+      { type: "set_model", model: "claude-haiku-4-5", id: "m" },
+      { type: "resume_session", session: id, id: "s" },
+      { type: "prompt", message: "and now?", id: "p" },
+    ];
+    // One write: the resume and the prompt reach zot before the switch can have answered.
+    r.write(frames.map((frame) => `${JSON.stringify(frame)}\n`).join(""));
+    await r.eventsUntilDone(from);
+    const responses = r.lines.slice(from).filter((l) => l.type === "response");
+    expect(responses.map((l) => [l.id, l.success])).toEqual([["m", true], ["s", true], ["p", true]]);
+    expect(sentToModel(p.mock)).toEqual(["favourite colour?", "Blue.", "and now?"]);
+    expect(readFileSync(file!, "utf8")).toContain("and now?");
+    expect(await r.close()).toBe(0);
+  });
+
   test("without --session, resume_session starts recording into the resumed session", async () => {
     const p = place([{ text: "Hi." }, { text: "Again." }]);
     await p.print("first");

@@ -12,7 +12,7 @@ export const CLEAR_COMMAND: SlashCommand = {
     const { conversation } = app;
     const before = conversation.session;
     if (before) await conversation.sessions.startNew();
-    else conversation.clear();
+    else await conversation.clear();
     app.reloadTranscript();
     const kept = before && existsSync(before.file) ? `; the earlier conversation stays in session ${before.id} (/sessions resumes it)` : "";
     app.showNote(`transcript cleared${kept}`, "success");
