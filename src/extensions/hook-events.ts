@@ -44,6 +44,11 @@ export class HookEvents {
   private finalContentLen = 0;
   private stepContentLen = 0;
   private stepToolCalls = 0;
+  /**
+   * The model's tool calls of the step in progress, told after its llm_response as PicoClaw tells
+   * them (zot's stream names each call before the model call's turn_end); undefined between steps.
+   */
+  private pendingStarts: { name: string; args: unknown }[] | undefined;
   /** the reason a participant refused the tool whose tool_result comes next */
   private skipReason: string | undefined;
   private toolMark = 0;
@@ -98,6 +103,7 @@ export class HookEvents {
         this.step = event.step;
         this.stepContentLen = 0;
         this.stepToolCalls = 0;
+        this.pendingStarts = [];
         return [this.event("llm_request", "turn.llm.request", {})];
       case "assistant_message":
         this.finalContent = textOf(event.content);
@@ -105,18 +111,25 @@ export class HookEvents {
         this.finalContentLen = this.stepContentLen;
         return [];
       case "tool_call":
+        // An extension's call (call_tool) starts now; the model's wait for their step's llm_response.
+        if (event.origin_extension !== undefined || !this.pendingStarts) return [this.toolStart(event.name, event.args)];
         this.stepToolCalls++;
-        return [this.event("tool_exec_start", "turn.tool.start", { Tool: event.name, Arguments: event.args })];
-      case "turn_end":
+        this.pendingStarts.push({ name: event.name, args: event.args });
+        return [];
+      case "turn_end": {
         this.toolMark = now;
         if (event.stop === "aborted") this.status = "aborted";
+        const starts = this.pendingStarts ?? [];
+        this.pendingStarts = undefined;
         return [
           this.event("llm_response", "turn.llm.response", {
             ContentLen: this.stepContentLen,
             ToolCalls: this.stepToolCalls,
             HasReasoning: false,
           }),
+          ...starts.map((call) => this.toolStart(call.name, call.args)),
         ];
+      }
       case "intercept":
         if (event.action === "hard_abort") this.status = "aborted";
         if ((event.stage === "tool_call" || event.stage === "approve_tool") && (event.action === "deny" || event.action === "block")) {
@@ -197,6 +210,10 @@ export class HookEvents {
   }
 
   /** One notice: hook.event's params, and HEAD's spelling of them (with HEAD's payload where it differs). */
+  private toolStart(name: string, args: unknown): HookNotice {
+    return this.event("tool_exec_start", "turn.tool.start", { Tool: name, Arguments: args });
+  }
+
   private event(kind: HookEventKind, tracePath: string, payload: Record<string, unknown>, headPayload?: Record<string, unknown>): HookNotice {
     const event: HookEventParams = { Kind: kind, Time: new Date().toISOString(), Meta: this.meta(tracePath), Payload: payload };
     const id = `evt-${++this.eventCount}`;

@@ -214,8 +214,9 @@ describe("observer events in both generations", () => {
     expect(notices.map((n) => [n.event.Kind, n.runtime.kind, n.runtime.id])).toEqual([
       ["turn_start", "agent.turn.start", "evt-1"],
       ["llm_request", "agent.llm.request", "evt-2"],
-      ["tool_exec_start", "agent.tool.exec_start", "evt-3"],
-      ["llm_response", "agent.llm.response", "evt-4"],
+      // the model call's response, then its tool calls, as PicoClaw tells them
+      ["llm_response", "agent.llm.response", "evt-3"],
+      ["tool_exec_start", "agent.tool.exec_start", "evt-4"],
       ["tool_exec_end", "agent.tool.exec_end", "evt-5"],
       ["tool_exec_end", "agent.tool.exec_end", "evt-6"],
       ["tool_exec_skipped", "agent.tool.exec_skipped", "evt-7"],
@@ -228,9 +229,9 @@ describe("observer events in both generations", () => {
 
   test("HEAD's envelope: lowercase keys, scope and correlation without empty fields, attrs, the severity rule", () => {
     const notices = prompt(new HookEvents("s-1", "/work/project"));
-    const start = notices[2];
+    const start = notices[3];
     expect(JSON.parse(JSON.stringify(start.runtime))).toEqual({
-      id: "evt-3",
+      id: "evt-4",
       kind: "agent.tool.exec_start",
       time: start.event.Time,
       source: { component: "agent", name: "zot" },

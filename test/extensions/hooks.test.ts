@@ -472,9 +472,10 @@ describe("observer events", () => {
     expect(kinds(all)).toEqual([
       "turn_start",
       "llm_request",
-      "tool_exec_start",
-      "tool_exec_start",
+      // as PicoClaw tells them: the model call's response, then its tool calls
       "llm_response",
+      "tool_exec_start",
+      "tool_exec_start",
       "tool_exec_end",
       "tool_exec_skipped",
       "llm_request",
@@ -530,9 +531,9 @@ describe("observer events", () => {
     expect(observed(l, "head-all")).toEqual([
       "agent.turn.start",
       "agent.llm.request",
-      "agent.tool.exec_start",
-      "agent.tool.exec_start",
       "agent.llm.response",
+      "agent.tool.exec_start",
+      "agent.tool.exec_start",
       "agent.tool.exec_end",
       "agent.tool.exec_skipped",
       "agent.llm.request",
