@@ -7,6 +7,7 @@ import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-t
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { BangRunner } from "../commands/command-source.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
+import type { Skill } from "../skills/discover.ts";
 import type { McpLoaded } from "../mcp/load.ts";
 import { PROJECT_MCP_FILE } from "../mcp/config-files.ts";
 import { VERSION } from "../version.ts";
@@ -84,15 +85,20 @@ export async function markdownCommandSource(context: {
   trust: boolean;
   /** runs a command's `!` line as the model's bash calls run */
   runBang: BangRunner;
+  /** the skills the model is offered, which are slash commands too where no command has the name */
+  skills: readonly Skill[];
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
-  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { folderAnswer }] = await Promise.all([
+  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }] = await Promise.all([
     import("../commands/markdown-commands.ts"),
     import("../commands/command-source.ts"),
+    import("../commands/skill-commands.ts"),
     import("../config/trust-store.ts"),
   ]);
   const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
+  const taken = new Set(found.commands.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase())));
+  const commands = [...found.commands, ...skillCommands(context.skills, taken)];
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
-  const source = found.commands.length > 0 ? new MarkdownCommandSource(found.commands, { cwd, projectTrusted, runBang: context.runBang }) : undefined;
+  const source = commands.length > 0 ? new MarkdownCommandSource(commands, { cwd, projectTrusted, runBang: context.runBang }) : undefined;
   return { ...(source ? { source } : {}), warnings: found.warnings };
 }

@@ -368,7 +368,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       const { commandBangRunner } = await import("./command-bang.ts");
       // A rule of allowed-tools that cannot be read is said once, when the command's prompt starts (conversation.ts).
       const runBang = commandBangRunner(agent, allowWhilePrompting, () => {});
-      const markdown = await markdownCommandSource({ cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true, runBang });
+      const markdown = await markdownCommandSource({ cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true, runBang, skills: offeredSkills });
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);
     }

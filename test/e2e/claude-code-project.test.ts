@@ -211,6 +211,23 @@ describe("custom commands", () => {
     expect(seen).toContain("echo PLAIN-OK");
   }, 60_000);
 
+  test("a skill is a slash command too, as in Claude Code: /deploy staging sends its instructions with the words; a command of the same name comes first", async () => {
+    const mock = fixture.llm([{ text: "deploying" }, { text: "reviewing" }]);
+    const cwd = tempDir("zot-cc-skill-");
+    const userHome = tempDir("zot-cc-user-");
+    write(join(userHome, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS with DEPLOY-STEPS.\n");
+    write(join(userHome, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review skill\n---\nSKILL-REVIEW-BODY\n");
+    write(join(cwd, ".claude", "commands", "review.md"), "COMMAND-REVIEW-BODY\n");
+    const where = { cwd, home: tempDir("zot-cc-home-"), env: { HOME: userHome } };
+    const deploy = await zot(["-p", "/deploy staging", ...anthropic(mock)], where);
+    expect(deploy.code).toBe(0);
+    expect(requestText(mock.requests[0].body.messages)).toContain("Deploy to staging with DEPLOY-STEPS.");
+    const review = await zot(["-p", "/review", ...anthropic(mock)], where);
+    expect(review.code).toBe(0);
+    expect(requestText(mock.requests[1].body.messages)).toContain("COMMAND-REVIEW-BODY");
+    expect(requestText(mock.requests[1].body.messages)).not.toContain("SKILL-REVIEW-BODY");
+  });
+
   test("a command's model: runs its prompt on that model, and only that prompt: the session records no switch and resumes on the run's model (-p, rpc); a model the run cannot have is a note", async () => {
     const mock = fixture.llm([{ text: "quick" }]);
     const cwd = tempDir("zot-cc-model-");
