@@ -97,6 +97,33 @@ describe("the --no-yolo dialog", () => {
     await session.waitFor((screen) => !screen.text().includes("confirmations on"), "the confirmations tag gone");
   }, 30_000);
 
+  test("while a question waits, its tool box says so (not running…); No asks for the reason once; the chat says you declined, in your words", async () => {
+    const { session, mock } = zot({ args: ["--no-yolo"], rows: 40 });
+    mock.push({ text: "I'll run a command.", ...bash("echo hi > ran.txt") }, { text: "all done" }, bash("echo yes-run"), { text: "ran it" });
+    await ready(session);
+    session.type("do risky stuff\r");
+    await session.waitForText("Allow bash?");
+    await session.waitForText("waiting for your answer…");
+    expect(session.screen.text()).not.toContain("running…");
+    session.type("4");
+    await session.waitForText("what should the model do instead?");
+    expect(session.screen.text().split("what should the model do instead?")).toHaveLength(2);
+    session.type("keep the old text\r");
+    await session.waitForText("all done");
+    expect(session.screen.text()).toContain("you declined: keep the old text");
+    expect(session.screen.text()).not.toContain("confirm denied approve_tool");
+    expect(toolResults(mock.requests[1]!.body)).toContain("the user declined: keep the old text");
+
+    // A yes: the box goes from waiting to running to its output.
+    session.type("again\r");
+    await session.waitForText("echo yes-run");
+    await session.waitForText("waiting for your answer…");
+    session.type("1");
+    await session.waitForText("ran it");
+    expect(session.screen.text()).not.toContain("waiting for your answer…");
+    expect(session.screen.text()).toContain("yes-run");
+  });
+
   test("Ctrl+C on a question cancels the turn as Esc does; zot keeps running", async () => {
     const { session, mock, cwd } = zot({ args: ["--no-yolo"] });
     mock.push(

@@ -101,6 +101,24 @@ describe("the chat view", () => {
     expect(rows).toContain("compacted: 40 messages → 5");
   });
 
+  test("the person's own no to a --no-yolo question is said in their words; a call waiting for that answer does not say it runs", () => {
+    const chat = view([
+      { type: "tool_call", id: "c1", name: "bash", args: { command: "rm -rf build" } },
+      { type: "tool_call", id: "c2", name: "bash", args: { command: "ls" } },
+    ]);
+    chat.setAwaitingAnswer("c1", true);
+    expect(text(chat)).toContain("waiting for your answer…");
+    expect(text(chat).split("running…")).toHaveLength(2);
+    chat.setAwaitingAnswer("c1", false);
+    expect(text(chat)).not.toContain("waiting for your answer");
+    chat.handleEvent({ type: "intercept", participant: "confirm", stage: "approve_tool", action: "deny", reason: "the user declined: use make clean" });
+    chat.handleEvent({ type: "intercept", participant: "confirm", stage: "approve_tool", action: "deny", reason: "the user declined" });
+    const rows = chat.render(80).map((row) => Bun.stripANSI(row).trim());
+    expect(rows).toContain("you declined: use make clean");
+    expect(rows).toContain("you declined");
+    expect(rows.join("\n")).not.toContain("confirm denied");
+  });
+
   test("a transcript loads whole: prompts, answers, tool boxes with their results; /jump finds each prompt's row", () => {
     const messages: Message[] = [
       { role: "user", content: [{ type: "text", text: "first" }], time },

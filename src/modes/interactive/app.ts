@@ -244,6 +244,12 @@ export class InteractiveApp implements AppContext {
 
   // ── the app's own ──────────────────────────────────────────────────────────────────────────
 
+  /** The confirmation dialog's: the call's tool box says it waits for the answer, not that it runs. */
+  markAwaitingAnswer(callId: string, waiting: boolean): void {
+    this.chat.setAwaitingAnswer(callId, waiting);
+    this.render();
+  }
+
   get ready(): boolean {
     return this.conv !== undefined;
   }

@@ -4,6 +4,7 @@
 // never the transcript's internals, so an interceptor's rewrite (replace_text, modified arguments)
 // is what the user sees, as in every other mode.
 import { noFTL } from "bun:jsc";
+import { CONFIRM_GATE_NAME, DECLINED } from "../../conversation/conversation.ts";
 import { isSummaryMessage } from "../../protocol/messages.ts";
 import type { AgentEvent, EventOf } from "../../protocol/events.ts";
 import { type Message, textOf } from "../../protocol/messages.ts";
@@ -151,6 +152,11 @@ export class ChatView implements Component {
     this.add(new AssistantMessage(markdown, this.theme));
   }
 
+  /** The --no-yolo question about this call waits for the person's answer (true), or no longer does. */
+  setAwaitingAnswer(callId: string, waiting: boolean): void {
+    this.boxes.get(callId)?.setAwaitingAnswer(waiting);
+  }
+
   /** Ctrl+O: every tool result and thinking block expanded, or collapsed again. */
   toggleExpanded(): boolean {
     this.expanded = !this.expanded;
@@ -278,8 +284,13 @@ export class ChatView implements Component {
   }
 }
 
-/** `guard denied tool_call: rm -rf is not allowed` */
+/** `guard denied tool_call: rm -rf is not allowed`; the person's own "no" as `you declined: <reason>`. */
 function interceptLine(event: EventOf<"intercept">): string {
+  // The confirmation question's "no" was the person's: said in their words, not the chain's.
+  if (event.participant === CONFIRM_GATE_NAME && event.action === "deny") {
+    const reason = event.reason?.startsWith(DECLINED) ? event.reason.slice(DECLINED.length).replace(/^:\s*/, "") : event.reason;
+    return reason ? `you declined: ${reason}` : "you declined";
+  }
   const what = `${event.participant} ${INTERCEPT_VERBS[event.action]} ${event.stage}`;
   return event.reason ? `${what}: ${event.reason}` : what;
 }

@@ -4,6 +4,8 @@
 // question whose call no longer waits (the turn was cancelled, /yolo approved it) leaves the screen
 // or the queue at once; "yes for this tool" also answers the queued questions about that tool; and
 // Esc (or Ctrl+C) cancels the turn, as Esc does whenever a turn runs, so every question of it goes.
+// While a call's question is on screen or queued, its tool box says it waits for the answer (it has
+// not started running).
 import type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../../conversation/conversation.ts";
 import type { AppContext } from "./app-context.ts";
 import { ConfirmQuestion } from "./confirm-question.ts";
@@ -16,8 +18,14 @@ interface Question {
 
 export const USER_CANCELLED = "user cancelled";
 
-/** What the dialog needs of the app: an overlay to show questions in, and the turn to cancel. */
-export type ConfirmHost = Pick<AppContext, "openOverlay" | "theme" | "cancelTurn" | "setStatus">;
+/**
+ * What the dialog needs of the app: an overlay to show questions in, the turn to cancel, and (the
+ * app has a chat; a test's fake need not) the tool box to mark as waiting for the answer.
+ */
+export type ConfirmHost = Pick<AppContext, "openOverlay" | "theme" | "cancelTurn" | "setStatus"> & {
+  /** the call with this id waits for the person's answer (true) or no longer does (false) */
+  markAwaitingAnswer?(callId: string, waiting: boolean): void;
+};
 
 /** The Confirmer the confirmation gate asks, showing its questions through `app`'s overlay. */
 export function createDialogConfirmer(app: ConfirmHost): Confirmer {
@@ -28,6 +36,7 @@ export function createDialogConfirmer(app: ConfirmHost): Confirmer {
     const at = queue.indexOf(question);
     if (at === -1) return;
     queue.splice(at, 1);
+    app.markAwaitingAnswer?.(question.request.id, false);
     if (shown?.question === question) {
       shown.close();
       shown = undefined;
@@ -71,6 +80,7 @@ export function createDialogConfirmer(app: ConfirmHost): Confirmer {
       // The gate has stopped waiting (turn cancelled, /yolo): the answer no longer matters.
       signal.addEventListener("abort", () => settle(question, { answer: "no", reason: USER_CANCELLED }), { once: true });
       queue.push(question);
+      app.markAwaitingAnswer?.(request.id, true);
       showNext();
     });
 }

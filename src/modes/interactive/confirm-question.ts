@@ -54,7 +54,8 @@ export class ConfirmQuestion implements Component {
     this.list = new SelectList(choices(request.tool, request.why !== undefined), theme, { typeToFilter: false, maxVisible: 9 });
     this.list.onSelect = (item) => this.choose(item.value);
     this.list.onCancel = () => this.onStop?.();
-    this.reason = new Editor(theme, { prompt: "reason: ", placeholder: "what should the model do instead?", maxRows: 4 });
+    // The line above asks the question; the field only says it may stay empty.
+    this.reason = new Editor(theme, { prompt: "reason: ", placeholder: "(optional)", maxRows: 4 });
     this.reason.focused = false;
     this.reason.onSubmit = (text) => this.onAnswer?.({ answer: "no", reason: text });
     this.hint = new Text("", { style: theme.muted });

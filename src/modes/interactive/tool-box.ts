@@ -26,6 +26,8 @@ export class ToolBox extends CachedBlock {
   private progress = "";
   private result: { text: string; isError: boolean; markdown: boolean } | undefined;
   private expanded = false;
+  /** a --no-yolo question about this call waits for the person's answer: it has not started */
+  private awaitingAnswer = false;
   private readonly frame: Box;
 
   constructor(
@@ -72,6 +74,13 @@ export class ToolBox extends CachedBlock {
     this.restyle();
   }
 
+  /** The call waits for the person's answer to its confirmation question (true), or no longer does. */
+  setAwaitingAnswer(waiting: boolean): void {
+    if (waiting === this.awaitingAnswer) return;
+    this.awaitingAnswer = waiting;
+    this.changed();
+  }
+
   setExpanded(expanded: boolean): void {
     if (expanded === this.expanded) return;
     this.expanded = expanded;
@@ -95,6 +104,8 @@ export class ToolBox extends CachedBlock {
     const rows = this.argRows(width);
     if (this.result) rows.push(...this.collapse(this.resultRows(width)));
     else if (this.progress !== "") rows.push(...this.tail(wrapText(this.progress.replace(/\n+$/, ""), width).map((row) => this.theme.muted(row))));
+    // "running…" would be a lie while the question below asks whether it may run.
+    else if (this.awaitingAnswer) rows.push(this.theme.warning("waiting for your answer…"));
     else rows.push(this.theme.muted("running…"));
     return rows;
   }
