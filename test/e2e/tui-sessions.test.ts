@@ -95,3 +95,61 @@ describe("/session export", () => {
     expect(existsSync(join(cwd, "shared.zotsession"))).toBe(true);
   });
 });
+
+describe("leaving zot", () => {
+  /** The ids of the sessions recorded under `home`. */
+  const recorded = (home: string) => [...new Bun.Glob("sessions/**/*.jsonl").scanSync(home)].map((file) => file.split("/").at(-1)!.replace(/\.jsonl$/, ""));
+
+  test("Ctrl+C twice: the scrollback keeps the transcript, not the status bar, editor or hints; one line says how to resume, and that resumes it", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const { session, mock } = zot({ home, cwd, after: "echo shell-after-zot" });
+    mock.push({ text: "the recorded answer" }, { text: "answered again" });
+    await ready(session);
+    session.type("remember this\r");
+    await session.waitForText("the recorded answer");
+    session.type("\x03");
+    await session.waitForText("ctrl+c again to exit");
+    session.type("\x03");
+    await session.exited();
+    const [id] = recorded(home);
+    expect(id).toBeDefined();
+    const rows = session.screen.allLines();
+    const text = rows.join("\n");
+    expect(text).toContain("the recorded answer");
+    expect(rows).toContain(`resume this session with: zot -r ${id}`);
+    for (const chrome of ["ask anything", "ctrl+c again to exit", "(anthropic)", cwd]) expect(text).not.toContain(chrome);
+    // The hint comes after the transcript, the shell after the hint.
+    const at = (needle: string) => rows.findIndex((row) => row.includes(needle));
+    expect(at("the recorded answer")).toBeLessThan(at("resume this session with"));
+    expect(at("resume this session with")).toBeLessThan(at("zot exited 0"));
+
+    const again = zot({ home, cwd, args: ["-r", id!] });
+    await ready(again.session);
+    await again.session.waitForText("resumed session");
+    expect(again.session.screen.text()).toContain("the recorded answer");
+  });
+
+  test("no line about resuming with --no-session, or when nothing was said (no session file); /exit and Ctrl+D leave no chrome either", async () => {
+    for (const [args, leave] of [
+      [["--no-session"], "/exit\r"],
+      [[], "\x04"],
+    ] as const) {
+      const home = tempDir("zot-home-");
+      const { session, mock } = zot({ home, args: [...args], after: "echo shell-after-zot" });
+      if (args.length > 0) mock.push({ text: "an unrecorded answer" });
+      await ready(session);
+      if (args.length > 0) {
+        session.type("say something\r");
+        await session.waitForText("an unrecorded answer");
+      }
+      session.type(leave);
+      await session.exited();
+      const text = session.screen.allLines().join("\n");
+      expect(text).toContain("shell-after-zot");
+      expect(text).not.toContain("resume this session");
+      expect(text).not.toContain("ask anything");
+      expect(recorded(home)).toEqual([]);
+    }
+  });
+});

@@ -6,7 +6,9 @@
 // and the editor would vanish. Rule: a shrink of more than half the screen is made up with blank
 // rows on top, so the frame's end stays at the bottom of the screen; those rows never go away again
 // (removing them would move every row and rewrite the whole screen on the next frame). A small
-// shrink (a popup closing) leaves blank rows under the frame, which the next output fills.
+// shrink (a popup closing) leaves blank rows under the frame, which the next output fills. On exit
+// the band goes (closeBand): the last frame is the chat alone, so the scrollback keeps the
+// conversation and not the status bar, the editor and its hints.
 import { type Component, Stack } from "../../tui/component.ts";
 
 /** The part above the band, drawn into the rows the screen leaves it. */
@@ -22,6 +24,7 @@ export class AppFrame implements Component {
   private peak = 0;
   private size = "";
   private blank: string[] = [];
+  private bandClosed = false;
 
   constructor(
     private readonly chat: FrameChat,
@@ -34,8 +37,17 @@ export class AppFrame implements Component {
     this.peak = 0;
   }
 
+  /**
+   * The app is ending: from now on the frame is the chat alone. The blank rows on top stay (taking
+   * them away would move every row), and no more are added for the band's rows going.
+   */
+  closeBand(): void {
+    this.bandClosed = true;
+  }
+
   render(width: number): string[] {
     const height = this.screenRows();
+    if (this.bandClosed) return this.blank.slice(0, this.pad).concat(this.chat.renderWithin(width, height));
     const band = this.band.render(width);
     const rows = this.chat.renderWithin(width, height - band.length).concat(band);
     const size = `${width}x${height}`;

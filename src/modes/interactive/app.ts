@@ -5,7 +5,9 @@
 // conversation as context, shell-command.ts). It is the AppContext the commands see. Rule: the first
 // frame is painted before the conversation exists (the user can type while providers and extensions
 // load; what is sent meanwhile waits and goes in order once it is ready), and nothing is written to
-// the terminal except through the renderer: startup notes and diagnostics are chat notes.
+// the terminal except through the renderer: startup notes and diagnostics are chat notes. On exit
+// the last frame is the transcript alone (no status bar, editor or hints left in the scrollback),
+// and once the terminal is given back one line says how to resume the session, if one was recorded.
 import { noFTL } from "bun:jsc";
 import { homedir } from "node:os";
 import type { Conversation, ConversationPrompt } from "../../conversation/conversation.ts";
@@ -397,9 +399,22 @@ export class InteractiveApp implements AppContext {
       await within(conversation.idle(), CANCEL_WAIT_MS);
     }
     for (const off of this.unsubscribe) off();
+    this.frame.closeBand();
     await this.tui.stop();
     await conversation?.dispose();
+    const resume = conversation && resumeHint(conversation);
+    if (resume) this.tui.terminal.write(`${resume}\n`);
   }
+}
+
+/**
+ * How to come back to this conversation, as Codex says `codex resume <id>`: only for a session
+ * that left a file (not --no-session, not a new one nothing was said in).
+ */
+function resumeHint(conversation: Conversation): string | undefined {
+  const session = conversation.session;
+  if (!session || !conversation.sessions.recorded) return undefined;
+  return `resume this session with: zot -r ${session.id}`;
 }
 
 /** The status bar's tags: the jail (/jail, --jail) and the confirmations (/yolo, --no-yolo). */
