@@ -364,6 +364,16 @@ export class Conversation {
     return this.runtime.extensions?.list() ?? [];
   }
 
+  /** The extensions still starting: the TUI and rpc went on without them, and each joins (its commands too) when up. */
+  startingExtensions(): string[] {
+    return this.runtime.extensions?.starting() ?? [];
+  }
+
+  /** Resolves once no extension is still starting: each joined or gave up. */
+  extensionsStarted(): Promise<void> {
+    return this.runtime.extensions?.lateStartsSettled() ?? Promise.resolve();
+  }
+
   /** The MCP servers of this run as they are now, and whether their tools wait behind tool_search; undefined when none is configured. */
   /**
    * `server`'s resource `uri` as text to attach to a prompt (`@server:uri`), or why it cannot be;

@@ -123,6 +123,11 @@ const MAX_DIAGNOSTICS = 100;
 /** Notes that arrive before anyone listens are kept, up to this many (the oldest go first). */
 const MAX_PENDING_NOTES = 200;
 
+/** An extension in this state has not said hello and registered yet, nor given up. */
+function isStarting(state: HostState): boolean {
+  return state === "new" || state === "starting" || state === "registering";
+}
+
 interface Loaded {
   host: ZotExtensionHost;
   source: ExtensionSource;
@@ -169,6 +174,8 @@ export class ExtensionManager implements CommandSource {
   private offSteps: (() => void) | undefined;
   /** bumped by every load: a late start of an earlier generation is not announced */
   private generation = 0;
+  /** settles once every extension the last load went on without has joined or given up */
+  private lateStarts: Promise<void> = Promise.resolve();
   /** other owners of slash commands (MCP servers' prompts), asked after the extensions */
 
   /** Discovers and starts every extension in parallel; resolves when all are up or given up on. */
@@ -254,7 +261,7 @@ export class ExtensionManager implements CommandSource {
     if (hooks) warnings.push(...hooks.failures(hooks.hosts.filter((host) => !lateHooks.includes(host))));
     this.rebuild();
     if (this.agent) this.addParticipants(this.agent);
-    for (const host of late) void host.start().then(() => this.joined(host, generation));
+    this.lateStarts = Promise.all([...late].map((host) => host.start().then(() => this.joined(host, generation)))).then(() => {});
     for (const host of lateHooks) void host.started().then(() => this.hookJoined(host, generation));
     const report = {
       started: hosts.length + (this.hooks?.hosts.length ?? 0),
@@ -271,7 +278,7 @@ export class ExtensionManager implements CommandSource {
    */
   private async waitForStarts(options: LoadOptions, hosts: Loaded[], starting: Promise<void>[]): Promise<Set<ZotExtensionHost>> {
     const all = Promise.all(starting);
-    const pending = () => new Set(hosts.filter(({ host }) => host.state === "new" || host.state === "starting" || host.state === "registering").map(({ host }) => host));
+    const pending = () => new Set(hosts.filter(({ host }) => isStarting(host.state)).map(({ host }) => host));
     const wait = options.wait ?? "all";
     if (wait === "all") {
       const notice = setTimeout(() => {
@@ -315,6 +322,19 @@ export class ExtensionManager implements CommandSource {
       return;
     }
     this.note({ extension: host.name, level: "info", message: "started late and joined" });
+  }
+
+  /** The extensions still starting, which the run went on without (the TUI, rpc); each joins when up. */
+  starting(): string[] {
+    return this.loaded.filter(({ host }) => isStarting(host.state)).map(({ host }) => host.name);
+  }
+
+  /**
+   * Resolves once no extension the last load went on without is still starting: each joined (its
+   * commands and tools registered) or gave up.
+   */
+  lateStartsSettled(): Promise<void> {
+    return this.lateStarts;
   }
 
   /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at load; a reload does not change the skill tool). */

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
@@ -241,4 +242,27 @@ describe("slash commands", () => {
     expect(sent(body)).toContain("remember the code word marmalade");
     expect(lastUserText(body)).toBe("what was the code word?");
   });
+});
+
+describe("a command typed while an extension is still starting", () => {
+  test("waits for it, named, and runs once it has joined; one no one provides is unknown only once the extensions are up", async () => {
+    // Says hello after 3 s (a cold `go run .`): the TUI goes on without it after 1 s.
+    const ext = scriptedExtension(tempDir("zot-ext-"), "coldstart", {
+      hello_delay: 3,
+      on_ack: [{ type: "register_command", name: "warm" }],
+      commands: { warm: { eval: "{'action': 'display', 'display': 'warmed up'}" } },
+    });
+    const { session, mock } = zot({ args: ["--no-ext", "--ext", ext] });
+    await ready(session);
+    session.type("/warm\r");
+    await session.waitForText("/warm waits for extension coldstart, still starting; it runs once that is up");
+    expect(session.screen.text()).toContain("↳ waiting for extension coldstart to start: /warm");
+    session.type("/nope\r");
+    await session.waitForText("↳ waiting for extension coldstart to start: /nope");
+    expect(session.screen.text()).not.toContain("unknown command");
+    await session.waitForText("[coldstart] warmed up", 15_000);
+    await session.waitForText("unknown command /nope: no extension provides it now that they have started");
+    expect(session.screen.text()).not.toContain("waiting for extension");
+    expect(mock.requests).toHaveLength(0);
+  }, 20_000);
 });

@@ -2,7 +2,8 @@
 // Tui, a front end of the conversation: the conversation's events drawn as they come, what the user
 // types handed to it (a prompt waits its turn in the conversation's queue, a built-in or an
 // extension's slash command runs at once, a `!command` runs as queued work and its output joins the
-// conversation as context, shell-command.ts). It is the AppContext the commands see. Rule: the first
+// conversation as context, shell-command.ts; a command no one provides while extensions are still
+// starting waits for them, as theirs may be). It is the AppContext the commands see. Rule: the first
 // frame is painted before the conversation exists (the user can type while providers and extensions
 // load; what is sent meanwhile waits and goes in order once it is ready), and nothing is written to
 // the terminal except through the renderer: startup notes and diagnostics are chat notes. On exit
@@ -14,7 +15,7 @@ import type { Conversation, ConversationPrompt } from "../../conversation/conver
 import { errorText } from "../../protocol/error-text.ts";
 import type { AgentEvent } from "../../protocol/events.ts";
 import { textOf } from "../../protocol/messages.ts";
-import { parseSlash } from "../../protocol/slash-command.ts";
+import { parseSlash, type SlashInvocation } from "../../protocol/slash-command.ts";
 import { type Component, Stack } from "../../tui/component.ts";
 import { Editor } from "../../tui/editor.ts";
 import { Spinner } from "../../tui/spinner.ts";
@@ -65,6 +66,8 @@ export class InteractiveApp implements AppContext {
   private conv: Conversation | undefined;
   private extensions: AppExtensions | undefined;
   private early: EarlyInput[] = [];
+  /** slash commands typed while extensions were still starting, which no one provided yet: they run once those are up */
+  private awaitingExtensions: QueuedInput[] = [];
   /** what the prompt about to start @mentioned but could not attach, said under it */
   private mentionNotes: string[] = [];
   private readonly activity: AppActivity;
@@ -84,7 +87,7 @@ export class InteractiveApp implements AppContext {
   ) {
     this.commands = options.commands;
     this.chat = new ChatView(theme, { toolExtension: (name) => this.conv?.toolExtension(name) });
-    this.queue = new QueuedPrompts(theme, () => [...this.early, ...(this.conv?.queued.map(({ text = "", from }) => ({ text, from })) ?? [])]);
+    this.queue = new QueuedPrompts(theme, () => [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued.map(({ text = "", from }) => ({ text, from })) ?? [])]);
     this.spinner = new Spinner(() => tui.requestRender(), { style: theme.accent });
     this.activity = new AppActivity(this.spinner);
     this.editor = new Editor(theme, { prompt: "> ", placeholder: "ask anything · / for commands · @ for files · ! for shell" });
@@ -190,6 +193,7 @@ export class InteractiveApp implements AppContext {
 
   async cancelTurn(): Promise<void> {
     this.early = [];
+    this.awaitingExtensions = [];
     const conversation = this.conv;
     this.render();
     if (!conversation) return;
@@ -278,15 +282,7 @@ export class InteractiveApp implements AppContext {
       return;
     }
     const slash = parseSlash(text);
-    if (slash) {
-      const builtin = this.commands.find((command) => command.name === slash.name);
-      if (builtin) return void this.runCommand(`/${builtin.name}`, builtin.cancelsTurn ?? false, () => builtin.run(this, slash.args));
-      if (conversation.commands.has(slash.name)) return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, slash));
-      // A typo of a command is not worth a model call; the text goes back into the editor.
-      this.editor.setText(text);
-      this.setStatus(`unknown command /${slash.name}; /help lists the commands`, "error");
-      return;
-    }
+    if (slash) return this.runSlash(conversation, text, slash, true);
     const command = shellCommandOf(text);
     if (command !== undefined) {
       void runShellCommand(this, command).catch((error) => this.showNote(errorText(error), "error"));
@@ -299,8 +295,42 @@ export class InteractiveApp implements AppContext {
   /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
   dropQueued(): void {
     this.early = [];
+    this.awaitingExtensions = [];
     this.conv?.dropQueued();
     this.render();
+  }
+
+  /**
+   * A built-in command, an extension's, or one no one provides: while extensions are still starting
+   * it may be theirs, so it waits for them (shown in the queue) and then runs or is unknown.
+   * `typed`: an unknown command goes back into the editor; one that waited does not take the editor
+   * over from what was typed since.
+   */
+  private runSlash(conversation: Conversation, text: string, slash: SlashInvocation, typed: boolean): void {
+    const builtin = this.commands.find((command) => command.name === slash.name);
+    if (builtin) return void this.runCommand(`/${builtin.name}`, builtin.cancelsTurn ?? false, () => builtin.run(this, slash.args));
+    if (conversation.commands.has(slash.name)) return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, slash));
+    const starting = conversation.startingExtensions();
+    if (starting.length > 0) return this.waitForExtensions(conversation, text, slash, starting);
+    if (!typed) return this.showNote(`unknown command /${slash.name}: no extension provides it now that they have started; /help lists the commands`, "error");
+    // A typo of a command is not worth a model call; the text goes back into the editor.
+    this.editor.setText(text);
+    this.setStatus(`unknown command /${slash.name}; /help lists the commands`, "error");
+  }
+
+  /** Holds /name until the extensions still starting are up (or gave up), then dispatches it again; Esc and Ctrl+C drop it. */
+  private waitForExtensions(conversation: Conversation, text: string, slash: SlashInvocation, starting: string[]): void {
+    const who = starting.length === 1 ? `extension ${starting[0]}` : `extensions ${starting.join(", ")}`;
+    const waiting: QueuedInput = { text, waitingFor: who };
+    this.awaitingExtensions.push(waiting);
+    this.setStatus(`/${slash.name} waits for ${who}, still starting; it runs once ${starting.length === 1 ? "that is" : "they are"} up`);
+    void conversation.extensionsStarted().then(() => {
+      const at = this.awaitingExtensions.indexOf(waiting);
+      if (at === -1 || this.conv !== conversation) return;
+      this.awaitingExtensions.splice(at, 1);
+      this.runSlash(conversation, text, slash, false);
+      this.render();
+    });
   }
 
   private async runCommand(label: string, cancelsTurn: boolean, run: () => Promise<void> | void): Promise<void> {

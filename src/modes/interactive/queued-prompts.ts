@@ -1,5 +1,5 @@
-// Input waiting its turn, shown above the status bar: what was typed before zot was ready, then the
-// conversation's queue (prompts typed, or submitted by an extension, which the entry names, while a
+// Input waiting its turn, shown above the status bar: what was typed before zot was ready, the slash
+// commands waiting for extensions still starting, then the conversation's queue (prompts typed, or submitted by an extension, which the entry names, while a
 // turn runs; `!commands` waiting). Rule: shown in the order it will run; Esc (cancel) and Ctrl+C drop
 // it all.
 import type { Component } from "../../tui/component.ts";
@@ -10,6 +10,8 @@ export interface QueuedInput {
   text: string;
   /** the extension that submitted it (`submit`), named in the queue */
   from?: string;
+  /** a slash command waiting for these (`extension gostuff`) to start, as it may be theirs */
+  waitingFor?: string;
 }
 
 export class QueuedPrompts implements Component {
@@ -28,7 +30,8 @@ export class QueuedPrompts implements Component {
       const first = item.text.split("\n")[0];
       const more = item.text.includes("\n") ? " …" : "";
       const from = item.from ? ` from ${item.from}` : "";
-      return this.theme.muted(truncateToWidth(`  ↳ queued${from}: ${first}${more}`, width));
+      const what = item.waitingFor ? `waiting for ${item.waitingFor} to start` : `queued${from}`;
+      return this.theme.muted(truncateToWidth(`  ↳ ${what}: ${first}${more}`, width));
     });
   }
 }
