@@ -12,6 +12,7 @@ import type { Pressure } from "../core/backpressure.ts";
 import type { CompactOutcome, ContextUse, PromptInput, PromptOutcome } from "../core/outcomes.ts";
 import type { SideEvent, SideExchange } from "../core/side-question.ts";
 import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
+import type { McpServerOff } from "../mcp/config-files.ts";
 import type { McpServerInfo } from "../mcp/manager.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/messages.ts";
@@ -41,6 +42,7 @@ export { CONFIRM_GATE_NAME, DECLINED } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
 export type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
 export type { McpServerInfo } from "../mcp/manager.ts";
+export type { McpServerOff } from "../mcp/config-files.ts";
 export type { Skill } from "../skills/discover.ts";
 export type { RuntimeOptions } from "../runtime/runtime.ts";
 export type { SessionChoice } from "../session/open.ts";
@@ -391,6 +393,11 @@ export class Conversation {
   mcpServers(): { servers: McpServerInfo[]; deferring: boolean } | undefined {
     const mcp = this.runtime.mcp;
     return mcp && { servers: mcp.list(), deferring: mcp.deferring };
+  }
+
+  /** The MCP servers configured but not started in this run (turned off in Claude Code, an untrusted folder's, broken), and why. */
+  mcpServersOff(): McpServerOff[] {
+    return this.runtime.mcpOff;
   }
 
   /** Starts MCP servers again now: the one named, or every one that is not up (McpManager.reconnect). */

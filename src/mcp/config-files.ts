@@ -156,6 +156,27 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
   return { servers, warnings };
 }
 
+/** A configured server this run does not start, and why, as /mcp lists it beside the servers it started. */
+export interface McpServerOff {
+  name: string;
+  /** where it is configured (`.mcp.json`, `~/.claude.json (local)`) */
+  source: string;
+  /** `turned off for this folder in Claude Code (disabledMcpjsonServers)` */
+  why: string;
+}
+
+/**
+ * Why a configured server is off (not started, as `zot mcp list` says too); undefined when it is
+ * started, or when it lost its name to another entry, which is the one to show.
+ */
+export function offReason(server: ConfiguredServer): string | undefined {
+  if (server.shadowedBy) return undefined;
+  if (server.untrusted) return "this folder is not trusted (zot trust)";
+  if (server.disabled) return "turned off for this folder in Claude Code (disabledMcpjsonServers)";
+  if (server.error) return `its entry cannot be used: ${server.error}`;
+  return undefined;
+}
+
 /** The servers to start: neither shadowed, untrusted, disabled nor broken. */
 export function runnableServers(config: McpConfig): (ConfiguredServer & { transport: ServerTransport })[] {
   return config.servers.filter(

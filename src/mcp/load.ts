@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { WorkspaceTrust } from "../config/workspace-trust.ts";
-import { type ConfiguredServer, PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
+import { type ConfiguredServer, type McpServerOff, offReason, PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { McpManager } from "./manager.ts";
@@ -28,6 +28,11 @@ export interface McpLoaded {
   manager?: McpManager;
   /** sentences for the user: broken files and entries, servers that did not start */
   warnings: string[];
+  /**
+   * the configured servers not started (turned off in Claude Code, an untrusted folder's, broken),
+   * for /mcp; one that lost its name to another entry is not among them (the winner is listed)
+   */
+  off: McpServerOff[];
 }
 
 export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded> {
@@ -36,6 +41,10 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
   const projectTrusted = hasProjectFile ? (await options.trust()).trusted : false;
   const config = readMcpConfig({ cwd: options.cwd, home: options.home, env: options.env, projectTrusted, flagConfigs: options.flags?.configs, strict });
   const warnings = [...config.warnings];
+  const off = config.servers.flatMap((server) => {
+    const why = offReason(server);
+    return why ? [{ name: server.name, source: server.source.label, why }] : [];
+  });
   for (const server of config.servers) {
     // Only the entries that would run are worth a note; `zot mcp list` shows the rest.
     if (server.shadowedBy || server.untrusted || server.disabled) continue;
@@ -43,7 +52,7 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
     warnings.push(...server.warnings);
   }
   const servers = runnableServers(config);
-  if (servers.length === 0) return { warnings };
+  if (servers.length === 0) return { warnings, off };
   const { McpManager } = await import("./manager.ts");
   const manager = new McpManager({
     cwd: options.cwd,
@@ -60,7 +69,7 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
       ),
   });
   warnings.push(...(await manager.start()));
-  return { manager, warnings };
+  return { manager, warnings, off };
 }
 
 /** A broken entry still holds its name: what it keeps from starting, said with its error. */

@@ -27,6 +27,7 @@ import type { CommandSource } from "../protocol/slash-command.ts";
 import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
 import type { HostServers } from "../mcp/host-transport.ts";
 import type { SettingsHook } from "../settings-hooks/settings-file.ts";
+import type { McpServerOff } from "../mcp/config-files.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
@@ -117,6 +118,8 @@ export interface Runtime {
   extensions?: ExtensionManager;
   /** the MCP servers this run started (their tools already given to the agent); undefined when none is configured */
   mcp?: McpManager;
+  /** the MCP servers configured but not started (turned off in Claude Code, an untrusted folder's, broken), and why */
+  mcpOff: McpServerOff[];
   /** where slash commands come from, first first: the extensions, the MCP servers' prompts, the Markdown commands */
   commandSources: CommandSource[];
   /** the workspace trust decision for the working directory; undefined when nothing was looked for (--no-ext) */
@@ -418,6 +421,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       notes,
       extensions,
       mcp,
+      mcpOff: mcpLoaded.off,
       commandSources,
       trust: decided,
       skills: offeredSkills,

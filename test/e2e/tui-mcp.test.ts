@@ -1,7 +1,8 @@
 // MCP in the TUI through a real pseudo-terminal: /mcp shows each server's state, tools and prompt
 // commands (a server still starting shows as starting, and the app did not wait for it), a
-// server's prompt runs as a slash command typed in the editor, and /mcp reconnect starts a server
-// that stayed down again.
+// server's prompt runs as a slash command typed in the editor, /mcp reconnect starts a server
+// that stayed down again, and a server configured but not started (turned off in Claude Code) is
+// listed as off, with why.
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { startMockLlm } from "../support/mock-llm.ts";
 import type { PtySession } from "../support/pty.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
+import { trustedProject } from "../support/trust.ts";
 import { tempDir } from "../support/zot.ts";
 
 const runs = ptyRuns();
@@ -45,6 +47,22 @@ describe("MCP in the TUI", () => {
     session.type("/mcp__good__greet Ada\r");
     await session.waitForText("Hello there, Ada.");
     expect(lastUserText(mock.requests.at(-1)!.body)).toBe("Say hello to Ada.");
+  });
+
+  test("a .mcp.json server turned off for the folder in Claude Code (disabledMcpjsonServers) is listed as off, with why, as zot mcp list has it", async () => {
+    for (const servers of [{ good: misbehaving(), refused: misbehaving() }, { refused: misbehaving() }]) {
+      const { cwd, home } = trustedProject();
+      const userHome = tempDir("zot-user-");
+      writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
+      writeFileSync(join(userHome, ".claude.json"), JSON.stringify({ projects: { [cwd]: { disabledMcpjsonServers: ["refused"] } } }));
+      const { session } = runs.start(runs.mock ?? startMockLlm(), { cwd, home, rows: 40, cols: 160, env: { HOME: userHome, CLAUDE_CONFIG_DIR: "" } });
+      await ready(session);
+      if ("good" in servers) await untilConnected(session, "good");
+      else session.type("/mcp\r");
+      await session.waitForText("refused — off: turned off for this folder in Claude Code (disabledMcpjsonServers) (.mcp.json)");
+      expect(session.screen.text()).not.toContain("no MCP servers in this run");
+      session.close();
+    }
   });
 
   test("@server:uri attaches an MCP resource to the prompt, as Claude Code does, and the @ picker lists them; /mcp counts the server's resources", async () => {

@@ -1,8 +1,10 @@
 // /mcp: the MCP servers of this run, each with its state (connected, starting, failed and why),
 // where it is configured, and the tools and prompt commands it offers; `/mcp reconnect [name]`
-// starts one again (even while it is up: a wedged server), or every one that is down. Rule:
-// exactly the conversation's servers as they are now, so a server that joined late, crashed or is
-// being started again shows as it is.
+// starts one again (even while it is up: a wedged server), or every one that is down; after them,
+// the configured servers this run did not start (turned off for the folder in Claude Code, an
+// untrusted folder's, broken), as off and why, as `zot mcp list` has them. Rule: exactly the
+// conversation's servers as they are now, so a server that joined late, crashed or is being
+// started again shows as it is.
 import type { SlashCommand } from "../app-context.ts";
 
 const STATE = { starting: "starting…", connected: "connected", failed: "failed", stopped: "stopped" } as const;
@@ -32,7 +34,8 @@ export const MCP_COMMAND: SlashCommand = {
     }
     const mcp = app.conversation.mcpServers();
     const servers = mcp?.servers ?? [];
-    if (!mcp || servers.length === 0) {
+    const off = app.conversation.mcpServersOff();
+    if (servers.length === 0 && off.length === 0) {
       app.showNote("no MCP servers in this run; zot mcp add adds one (or .mcp.json, ~/.claude.json, $ZOT_HOME/mcp.json), and zot mcp list shows what is configured");
       return;
     }
@@ -44,7 +47,8 @@ export const MCP_COMMAND: SlashCommand = {
       const log = server.state === "failed" ? `\n  log: ${server.log}` : "";
       return `${head}${tools}${prompts}${resources}${log}`;
     });
-    const deferred = mcp.deferring ? "\n\nThe tools are deferred: the model finds them with `tool_search` (ENABLE_TOOL_SEARCH=false sends them all)." : "";
+    for (const server of off) blocks.push(`- **${server.name}** — off: ${server.why} *(${server.source})*`);
+    const deferred = mcp?.deferring ? "\n\nThe tools are deferred: the model finds them with `tool_search` (ENABLE_TOOL_SEARCH=false sends them all)." : "";
     app.showMarkdown(`**MCP servers**\n\n${blocks.join("\n")}${deferred}`);
   },
 };
