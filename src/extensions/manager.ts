@@ -261,7 +261,9 @@ export class ExtensionManager implements CommandSource {
     if (hooks) warnings.push(...hooks.failures(hooks.hosts.filter((host) => !lateHooks.includes(host))));
     this.rebuild();
     if (this.agent) this.addParticipants(this.agent);
-    this.lateStarts = Promise.all([...late].map((host) => host.start().then(() => this.joined(host, generation)))).then(() => {});
+    const joins = [...late].map((host) => host.start().then(() => this.joined(host, generation)));
+    // Settled whatever each join did: a waiter (a command typed meanwhile) goes on either way.
+    this.lateStarts = Promise.allSettled(joins).then(() => {});
     for (const host of lateHooks) void host.started().then(() => this.hookJoined(host, generation));
     const report = {
       started: hosts.length + (this.hooks?.hosts.length ?? 0),
