@@ -8,6 +8,7 @@ import { shellQuote } from "../config/workspace-trust.ts";
 import type { ConfiguredServer, McpConfig, McpScope } from "../mcp/config-files.ts";
 import type { HealthReport } from "../mcp/health-check.ts";
 import { EXIT } from "./router.ts";
+import { counted } from "../protocol/counted.ts";
 
 const SCOPE_WORDS: Record<McpScope | "flag", string> = {
   local: "local (private to you, in this folder)",
@@ -149,8 +150,8 @@ async function list(context: Context): Promise<number> {
   const reports = await check(shown, context);
   for (const server of shown) {
     const report = reports.get(server);
-    const resources = report && report.resources.length > 0 ? `, ${plural(report.resources.length, "resource")}` : "";
-    const status = notStarted(server) ?? (report?.ok ? `✓ connected (${plural(report.tools.length, "tool")}, ${plural(report.prompts.length, "prompt")}${resources})` : `✗ failed: ${report?.error ?? "not checked"}`);
+    const resources = report && report.resources.length > 0 ? `, ${counted(report.resources.length, "resource")}` : "";
+    const status = notStarted(server) ?? (report?.ok ? `✓ connected (${counted(report.tools.length, "tool")}, ${counted(report.prompts.length, "prompt")}${resources})` : `✗ failed: ${report?.error ?? "not checked"}`);
     console.log(`${server.name}: ${target(server)} - ${status} [${server.source.label}]`);
   }
   return EXIT.ok;
@@ -205,6 +206,3 @@ async function remove(argv: string[], context: Context): Promise<number> {
   return EXIT.ok;
 }
 
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}

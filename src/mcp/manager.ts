@@ -22,6 +22,7 @@ import { resourceAsText } from "./result-mapping.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { McpServerConnection } from "./server-connection.ts";
 import type { HostServers } from "./host-transport.ts";
+import { counted } from "../protocol/counted.ts";
 
 export interface McpStartOptions {
   cwd: string;
@@ -138,7 +139,7 @@ export class McpManager {
       this.options.log(`MCP server "${server.name}" did not start: ${server.errorWithLog()}`);
       return;
     }
-    if (server.state === "connected") this.options.log(`MCP server "${server.name}" is up and joined: ${count(server.tools.length, "tool")}, ${count(server.prompts.length, "prompt")}`);
+    if (server.state === "connected") this.options.log(`MCP server "${server.name}" is up and joined: ${counted(server.tools.length, "tool")}, ${counted(server.prompts.length, "prompt")}`);
   }
 
   /** Gives the servers' tools to the agent (and keeps them current as servers join or change). */
@@ -269,6 +270,3 @@ function instructionsSection(servers: readonly McpServerConnection[]): string {
   return `\n\n# Instructions from the MCP servers\n\nThese MCP servers say how to use their tools and resources:\n\n${parts.join("\n\n")}`;
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}

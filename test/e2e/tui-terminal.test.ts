@@ -42,7 +42,7 @@ describe("the terminal", () => {
     await session.waitForText("answer row 10");
     session.type("/help\r");
     // Taller than the screen, the help waits under the streaming answer until the answer is complete.
-    await session.waitForText("more rows follow once the output above is complete");
+    await session.waitForText("more rows to come once the output above is complete");
     expect(session.screen.text()).not.toContain("Keys");
     await session.waitFor((screen) => screen.text().includes("Ctrl+O expands tool output") && !/working · /.test(screen.text()), "the answer done and the help shown", 30_000);
     const rows = session.screen.allLines();

@@ -177,7 +177,7 @@ describe("the chat view", () => {
       expect(waiting).toContain("yolo: a short note");
       expect(waiting).not.toContain("help row");
       expect(waiting).not.toContain("after the help");
-      expect(waiting).toMatch(/… \d+ more rows follow once the output above is complete/);
+      expect(waiting).toMatch(/… \d+ more rows? to come once the output above is complete/);
       // With room for it all, nothing waits; the plain render() has all the room there is.
       expect(Bun.stripANSI(chat.renderWithin(60, 100).join("\n"))).toContain("after the help");
       expect(text(chat)).toContain("help row 29");
@@ -188,7 +188,7 @@ describe("the chat view", () => {
       if (live === "tool") chat.handleEvent({ type: "tool_result", id: "t1", name: "bash", is_error: false, content: [{ type: "text", text: "slept" }] });
       if (live === "thinking") chat.handleEvent({ type: "text_delta", delta: "the answer" });
       const done = Bun.stripANSI(chat.renderWithin(60, 20).join("\n"));
-      expect(done).not.toContain("more rows follow");
+      expect(done).not.toContain("more rows to come");
       const order = ["yolo: a short note", "help row 0", "help row 29", "after the help"].map((needle) => done.indexOf(needle));
       expect(order.every((at, i) => at > (order[i - 1] ?? 0))).toBe(true);
     }

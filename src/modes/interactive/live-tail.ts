@@ -9,6 +9,7 @@
 // comes where it would have come, only later.
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
+import { counted } from "../../protocol/counted.ts";
 
 export interface LiveTail {
   /** The blocks top to bottom. */
@@ -34,7 +35,7 @@ export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): str
     if (first !== -1 && i > first) {
       if (under + lines.length > free) {
         const waiting = lines.length + blocks.slice(i + 1).reduce((sum, block) => sum + block.render(width).length, 0);
-        if (under + 2 <= free) rows.push("", ` ${theme.muted(`… ${waiting} more rows follow once the output above is complete`)}`);
+        if (under + 2 <= free) rows.push("", ` ${theme.muted(`… ${counted(waiting, "more row")} to come once the output above is complete`)}`);
         return rows;
       }
       under += lines.length;

@@ -4,6 +4,7 @@
 import type { Theme } from "../../tui/theme.ts";
 import { wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
+import { counted } from "../../protocol/counted.ts";
 
 const COLLAPSED_ROWS = 3;
 
@@ -46,7 +47,7 @@ export class ThinkingBlock extends CachedBlock {
     const body = (shown: string[]) => shown.map((row) => `   ${dim(italic(row))}`);
     if (this.expanded || rows.length <= COLLAPSED_ROWS) return [...head, ...body(rows)];
     const hidden = rows.length - COLLAPSED_ROWS;
-    if (this.isStreaming) return [...head, `   ${dim(`… ${hidden} rows above`)}`, ...body(rows.slice(-COLLAPSED_ROWS))];
-    return [...head, ...body(rows.slice(0, COLLAPSED_ROWS)), `   ${dim(`… ${hidden} more rows · ctrl+o to expand`)}`];
+    if (this.isStreaming) return [...head, `   ${dim(`… ${counted(hidden, "row")} above`)}`, ...body(rows.slice(-COLLAPSED_ROWS))];
+    return [...head, ...body(rows.slice(0, COLLAPSED_ROWS)), `   ${dim(`… ${counted(hidden, "more row")} · ctrl+o to expand`)}`];
   }
 }

@@ -12,6 +12,7 @@ import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
 import { argsSummary, partialArgsSummary } from "./tool-args.ts";
+import { counted } from "../../protocol/counted.ts";
 
 /** Results with more rows than this are collapsed… */
 export const COLLAPSE_OVER = 12;
@@ -134,13 +135,13 @@ export class ToolBox extends CachedBlock {
   private collapse(rows: string[]): string[] {
     if (this.expanded || rows.length <= COLLAPSE_OVER) return rows;
     const hidden = rows.length - COLLAPSED_ROWS;
-    return [...rows.slice(0, COLLAPSED_ROWS), this.theme.muted(`… ${hidden} more rows · ctrl+o to expand`)];
+    return [...rows.slice(0, COLLAPSED_ROWS), this.theme.muted(`… ${counted(hidden, "more row")} · ctrl+o to expand`)];
   }
 
   /** The last rows of live output (the newest is what matters while it runs). */
   private tail(rows: string[]): string[] {
     if (this.expanded || rows.length <= COLLAPSE_OVER) return rows;
-    return [this.theme.muted(`… ${rows.length - COLLAPSED_ROWS} rows above`), ...rows.slice(-COLLAPSED_ROWS)];
+    return [this.theme.muted(`… ${counted(rows.length - COLLAPSED_ROWS, "row")} above`), ...rows.slice(-COLLAPSED_ROWS)];
   }
 }
 
