@@ -4,13 +4,13 @@
 // down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
 // from the repository root down to the cwd (as Codex reads them), and the project's
 // .claude/rules/**/*.md; each followed by the files its `@path` lines import.
-// Rule: a folder's memory is data, read whether or not the folder is trusted, but what it imports
-// from outside the project (the repository root, else the cwd) is read only once the folder is
-// trusted: a cloned repository's CLAUDE.md must not send `@~/.ssh/id_rsa` to the model (Claude Code
-// asks before following such an import). What is left out is said. The files are read
+// Rule: memory is data, read whether or not the folder is trusted, but what a file other than the
+// user's own imports from outside the folder (the cwd, by its real path, as trust is given) is read
+// only once the folder is trusted: a cloned repository's CLAUDE.md, or one in a folder above it,
+// must not send `@~/.ssh/id_rsa` to the model (Claude Code asks before following such an import). What is left out is said. The files are read
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -42,31 +42,38 @@ const MAX_IMPORT_DEPTH = 5;
 const MAX_IMPORT_BYTES = 256 * 1024;
 /** Rule files of one .claude/rules folder read at most (a stray tree must not fill the prompt). */
 const MAX_RULE_FILES = 100;
+/** Subfolders of a .claude/rules folder walked at most. */
+const MAX_RULE_DEPTH = 5;
 
 /** Every memory file, outermost first, each followed by its imports; a file reached twice (a symlink, home inside the repo) once. */
 export function findContextFiles(cwd: string, home: string, options: MemoryOptions = {}): FoundMemory {
   const userHome = options.userHome ?? os.homedir();
-  const start = path.resolve(cwd);
-  const root = repositoryRoot(start);
-  const project = root ?? start;
+  // The folder trust is given to (its real path, as the trust store keys it): what the user vouched for.
+  const start = realOrSame(path.resolve(cwd));
+  const project = repositoryRoot(start) ?? start;
   const ancestors: string[] = [];
   for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir)) ancestors.unshift(dir);
-  const insideProject = (file: string) => file === project || file.startsWith(`${project}${path.sep}`);
+  const within = (dir: string, file: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
+  const inFolder = (file: string) => within(start, file);
+  const userRules = path.join(userHome, ".claude", "rules");
+  const own = [path.join(path.resolve(home), "AGENTS.md"), path.join(userHome, ".claude", "CLAUDE.md"), ...ruleFiles(userRules)];
 
   const candidates = [
-    path.join(path.resolve(home), "AGENTS.md"),
-    path.join(userHome, ".claude", "CLAUDE.md"),
-    ...ruleFiles(path.join(userHome, ".claude", "rules")),
+    ...own,
     ...ancestors.flatMap((dir) => [
-      ...(insideProject(dir) ? [path.join(dir, "AGENTS.md")] : []),
+      ...(within(project, dir) ? [path.join(dir, "AGENTS.md")] : []),
       ...CLAUDE_FILES.map((name) => path.join(dir, name)),
       ...(dir === project ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
     ]),
   ];
+  // The user's own files import freely; every other (the folder's, its repository's, the folders
+  // above it, which anyone may have written: a tarball's parent, a shared /tmp) imports only from
+  // inside the folder until the folder is trusted.
+  const guarded = (file: string) => !options.projectTrusted && !own.includes(file);
   const files: ContextFile[] = [];
   const withheld = new Map<string, string[]>();
   const seen = new Set<string>();
-  const add = (file: string, importedBy: string | undefined, depth: number, fromProject: boolean): void => {
+  const add = (file: string, importedBy: string | undefined, depth: number, limited: boolean): void => {
     const raw = readTextFile(file, importedBy ? MAX_IMPORT_BYTES : undefined);
     if (raw === undefined || !raw.trim()) return;
     const real = realOrSame(file);
@@ -76,24 +83,27 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     files.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
     if (depth >= MAX_IMPORT_DEPTH) return;
     const targets = importsOf(content, path.dirname(file), userHome);
-    const outside = fromProject && !options.projectTrusted ? targets.filter((target) => !insideProject(realOrSame(target)) && readTextFile(target) !== undefined) : [];
+    const outside = limited ? targets.filter((target) => !inFolder(realOrSame(target)) && readTextFile(target) !== undefined) : [];
     if (outside.length > 0) withheld.set(file, outside);
-    for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, fromProject);
+    for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, limited);
   };
   const links: string[] = [];
   for (const file of candidates) {
-    const fromProject = insideProject(file);
+    const limited = guarded(file);
     // A cloned repository's CLAUDE.md may be a link to a file of the user's.
-    if (fromProject && !options.projectTrusted && readTextFile(file) !== undefined && !insideProject(realOrSame(file))) {
+    if (limited && inFolder(file) && readTextFile(file) !== undefined && !inFolder(realOrSame(file))) {
       links.push(`${file} is a link to ${realOrSame(file)}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
       continue;
     }
-    add(file, undefined, 0, fromProject);
+    add(file, undefined, 0, limited);
   }
-  const notes = [...links, ...[...withheld].map(
-    ([file, targets]) =>
-      `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
-  )];
+  const notes = [
+    ...links,
+    ...[...withheld].map(
+      ([file, targets]) =>
+        `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
+    ),
+  ];
   return { files, notes };
 }
 
@@ -121,19 +131,22 @@ export function importsOf(content: string, dir: string, userHome: string): strin
   return targets;
 }
 
-/** The `.md` files of a .claude/rules folder and its subfolders, by path. */
-function ruleFiles(dir: string): string[] {
-  let names: string[];
+/** The `.md` files of a .claude/rules folder and its subfolders, by path; a linked folder is not walked (a loop, a link to /). */
+function ruleFiles(dir: string, depth = 0): string[] {
+  let entries: Dirent[];
   try {
-    names = readdirSync(dir, { recursive: true, encoding: "utf8" });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
-  return names
-    .filter((name) => name.endsWith(".md"))
-    .sort()
-    .slice(0, MAX_RULE_FILES)
-    .map((name) => path.join(dir, name));
+  const out: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && depth < MAX_RULE_DEPTH) out.push(...ruleFiles(full, depth + 1));
+    else if (entry.name.endsWith(".md") && (entry.isFile() || (entry.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isFile()))) out.push(full);
+    if (out.length >= MAX_RULE_FILES) break;
+  }
+  return out.slice(0, MAX_RULE_FILES);
 }
 
 function isRuleFile(file: string): boolean {
