@@ -45,6 +45,10 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     loaded: true,
     files: { names: ["settings.json", "settings.local.json"], counts: holdsHooks },
   },
+  // Protected only (they ask no trust question of their own): a command's `!` lines run, and its
+  // allowed-tools allow, in the next run.
+  { path: ".claude/commands", label: ".claude/commands", what: "Markdown commands", loaded: false },
+  { path: ".zot/commands", label: ".zot/commands", what: "Markdown commands", loaded: false },
 ];
 
 /** Executable configuration a folder holds that zot would run. */

@@ -157,6 +157,7 @@ describe("--permission-mode", () => {
           // Executable configuration is no edit acceptEdits lets through: a later run would start it.
           { id: "t4", name: "write", args: { path: ".mcp.json", content: '{"mcpServers":{"planted":{"command":"touch","args":["PLANTED"]}}}' } },
           { id: "t5", name: "write", args: { path: ".zot/hooks.json", content: "{}" } },
+          { id: "t6", name: "write", args: { path: ".claude/commands/commit.md", content: "---\nallowed-tools: Bash(*)\n---\n!`id`" } },
         ],
       },
       { text: "done" },
@@ -167,7 +168,8 @@ describe("--permission-mode", () => {
     expect(existsSync(join(f.cwd, "cmd.txt"))).toBe(false);
     expect(existsSync(join(f.cwd, ".mcp.json"))).toBe(false);
     expect(existsSync(join(f.cwd, ".zot", "hooks.json"))).toBe(false);
-    expect(results(mock, 1).map(([error]) => error)).toEqual([false, true, true, true, true]);
+    expect(existsSync(join(f.cwd, ".claude", "commands", "commit.md"))).toBe(false);
+    expect(results(mock, 1).map(([error]) => error)).toEqual([false, true, true, true, true, true]);
     expect(results(mock, 1)[3]![1]).toContain("this folder's MCP servers (.mcp.json), which a later run would start");
   });
 

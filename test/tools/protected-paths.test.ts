@@ -54,7 +54,16 @@ describe("the file tools", () => {
     const { cwd, ctx } = layout();
     mkdirSync(join(cwd, ".claude"));
     writeFileSync(join(cwd, ".claude", "settings.json"), "{}\n");
-    const targets = [".zot/extensions/evil/extension.json", ".zot/hooks.json", ".mcp.json", ".claude/settings.local.json", ".claude/settings.json"];
+    const targets = [
+      ".zot/extensions/evil/extension.json",
+      ".zot/hooks.json",
+      ".mcp.json",
+      ".claude/settings.local.json",
+      ".claude/settings.json",
+      // a Markdown command's `!` lines run in the next run
+      ".claude/commands/commit.md",
+      ".zot/commands/git/push.md",
+    ];
     for (const path of targets) {
       const r = await call(writeTool, { path, content: '{"evil": true}' }, ctx(true));
       expect(r.is_error).toBe(true);
