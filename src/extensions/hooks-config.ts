@@ -147,7 +147,13 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (err) {
-    warnings.push(`${file}: not valid JSON (${errorText(err).replace(/^JSON Parse error: /, "")}); its hooks are not loaded`);
+    const why = `not valid JSON (${errorText(err).replace(/^JSON Parse error: /, "")})`;
+    // A file that cannot be read may hold an approval hook: it refuses, never lets calls run unapproved.
+    if (text.includes('"approve_tool"')) {
+      warnings.push(`${file}: ${why}; its hooks are not loaded, and as it names approve_tool, tool calls are refused until it is fixed`);
+      return [refusingApprover({ name: path.basename(file), source, file }, why, file, options.cwd, {})];
+    }
+    warnings.push(`${file}: ${why}; its hooks are not loaded`);
     return [];
   }
   // PicoClaw's whole config.json has `hooks` at the top; a file of its own may hold just that object.
@@ -155,8 +161,15 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
   const prefix = section === raw ? "" : "hooks.";
   const parsed = v.safeParse(HooksSection, section);
   if (!parsed.success) {
-    warnings.push(`${file}: ${fieldProblem(parsed.issues, prefix)}; its hooks are not loaded`);
-    return [];
+    const why = fieldProblem(parsed.issues, prefix);
+    // Its enabled approval hooks, as far as they can be read, refuse instead of vanishing.
+    const processes = isJsonObject(section) && isJsonObject(section.processes) ? section.processes : {};
+    const approvers = Object.keys(processes)
+      .sort()
+      .filter((name) => isJsonObject(processes[name]) && (processes[name] as Record<string, unknown>).enabled === true && approves(processes[name]))
+      .map((name) => refusingApprover({ name, source, file }, why, file, options.cwd, {}));
+    warnings.push(`${file}: ${why}; its hooks are not loaded${approvers.length > 0 ? `, and the tool calls its approval hooks (${approvers.map((a) => a.name).join(", ")}) would approve are refused until it is fixed` : ""}`);
+    return approvers;
   }
   const hooks = parsed.output;
   if (!hooks.enabled) return [];
@@ -176,18 +189,7 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
         // An approval hook that cannot be loaded refuses every tool call (as one that cannot start
         // does), never lets them run unapproved; PicoClaw does not start at all with such a file.
         if (!enabled || !approves(raw)) return { ...where, enabled, error };
-        const refusing: HookSpec = {
-          ...where,
-          dir: options.cwd,
-          launch: { error: `${what}, so the tool calls it approves are refused until ${file} is fixed (or the entry disabled)` },
-          modes: ["approve"],
-          observe: [],
-          events: hookEventMethod({}),
-          priority: 0,
-          timeouts: hookTimeouts(defaults),
-          allowBuiltinRespond: false,
-        };
-        return { ...where, enabled, error: `${error}: the tool calls it approves are refused until it is fixed`, spec: refusing };
+        return { ...refusingApprover(where, what, file, options.cwd, defaults), error: `${error}: the tool calls it approves are refused until it is fixed` };
       };
       if (!NAME.test(name) || /^\.+$/.test(name)) return problem('the name must be letters, digits, ".", "-" and "_"');
       const entry = v.safeParse(ProcessEntry, raw);
@@ -207,6 +209,25 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
       };
       return { ...where, enabled, spec };
     });
+}
+
+/**
+ * An approval hook that cannot be loaded (`what` says why): an enabled entry whose only part is an
+ * approver that never starts, so it refuses every call it would approve, as one that cannot start does.
+ */
+function refusingApprover(where: { name: string; source: HookSource; file: string }, what: string, file: string, cwd: string, defaults: Partial<HookTimeouts>): HookEntry {
+  const spec: HookSpec = {
+    ...where,
+    dir: cwd,
+    launch: { error: `${what}, so the tool calls it approves are refused until ${file} is fixed (or the entry disabled)` },
+    modes: ["approve"],
+    observe: [],
+    events: hookEventMethod({}),
+    priority: 0,
+    timeouts: hookTimeouts(defaults),
+    allowBuiltinRespond: false,
+  };
+  return { ...where, enabled: true, spec };
 }
 
 /** Whether an entry, as far as it can be read, asks to approve tool calls (`"intercept"` names approve_tool). */

@@ -175,6 +175,21 @@ describe("PicoClaw's hooks.json", () => {
     expect(run.stderr).toContain("processes.approver: ");
     expect(run.stderr).toContain("the tool calls it approves are refused until it is fixed");
     expect(run.stderr).toContain("processes.watcher: ");
+
+    // The whole file unreadable (a bad field of hooks.defaults, or not JSON at all): its approvers refuse too.
+    const victim2 = join(cwd, "victim2");
+    mkdirSync(victim2);
+    writeHooksJson(join(cwd, ".zot", "hooks.json"), { approver: { ...hookProcess(join(cwd, "hooks"), "approver", {}), intercept: ["approve_tool"] } }, { defaults: { approval_timeout_ms: "60000" } });
+    mock.push({ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim2}` } }] }, { text: "{{last_tool_result}}" });
+    const badDefaults = await zot([...anthropic(mock), "-p", "clean"], { cwd, home });
+    expect(existsSync(victim2)).toBe(true);
+    expect(badDefaults.stdout).toContain('tool approval hook "approver" failed');
+    writeFileSync(join(cwd, ".zot", "hooks.json"), '{"hooks": {"processes": {"approver": {"enabled": true, "intercept": ["approve_tool"], }}}');
+    mock.push({ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim2}` } }] }, { text: "{{last_tool_result}}" });
+    const notJson = await zot([...anthropic(mock), "-p", "clean"], { cwd, home });
+    expect(existsSync(victim2)).toBe(true);
+    expect(notJson.stderr).toContain("not valid JSON");
+    expect(notJson.stderr).toContain("tool calls are refused until it is fixed");
   });
 
   test("observers of both generations: HEAD's config gets hook.runtime_event with dotted kinds, the document's gets hook.event", async () => {
