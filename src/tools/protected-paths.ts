@@ -10,14 +10,22 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
 
+/**
+ * Whether names are compared without case, as the file systems macOS and Windows use by default
+ * read them: there a new `.MCP.json` is the `.mcp.json` the next run reads. (A false match only refuses or asks.)
+ */
+const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
+
 /** The protected path `real` (already resolved) falls under, if any. */
-export function protectedBy(paths: readonly ProtectedPath[], real: string, jailed: boolean): ProtectedPath | undefined {
+export function protectedBy(paths: readonly ProtectedPath[], real: string, jailed: boolean, foldsCase = FOLDS_CASE): ProtectedPath | undefined {
+  const fold = (path: string) => (foldsCase ? path.toLowerCase() : path);
+  const file = fold(real);
   for (const entry of paths) {
     if (entry.whileJailed && !jailed) continue;
-    const target = realPathOf(entry.path);
+    const target = fold(realPathOf(entry.path));
     if (entry.names) {
-      if (dirname(real) === target && entry.names.test(basename(real))) return entry;
-    } else if (real === target || real.startsWith(target + sep)) {
+      if (dirname(file) === target && (entry.names.test(basename(real)) || (foldsCase && entry.names.test(basename(file))))) return entry;
+    } else if (file === target || file.startsWith(target + sep)) {
       return entry;
     }
   }

@@ -11,6 +11,7 @@ import { protectedPaths } from "../../src/config/workspace-trust.ts";
 import type { TextBlock } from "../../src/protocol/messages.ts";
 import type { Tool, ToolContext } from "../../src/protocol/tool.ts";
 import { bashTool } from "../../src/tools/bash.ts";
+import { protectedBy } from "../../src/tools/protected-paths.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { jailConfinement } from "../../src/tools/sandbox.ts";
 import { writeTool } from "../../src/tools/write.ts";
@@ -191,5 +192,16 @@ describe("the static check (no bubblewrap)", () => {
       if (saved === undefined) delete process.env.ZOT_JAIL_CONFINEMENT;
       else process.env.ZOT_JAIL_CONFINEMENT = saved;
     }
+  });
+});
+
+describe("on a file system that folds case (macOS, Windows)", () => {
+  test("a path spelled in another case is the protected one; where case counts, it is not", () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "zot-fold-")));
+    const paths = protectedPaths({ cwd, home: join(cwd, ".zot-home"), userHome: cwd });
+    expect(protectedBy(paths, join(cwd, ".MCP.json"), true, true)?.what).toContain(".mcp.json");
+    expect(protectedBy(paths, join(cwd, ".Claude", "Settings.JSON"), true, true)?.what).toContain("Claude Code hooks");
+    expect(protectedBy(paths, join(cwd, ".MCP.json"), true, false)).toBeUndefined();
+    rmSync(cwd, { recursive: true, force: true });
   });
 });
