@@ -1,8 +1,9 @@
 // The tools that let the model see and read what the MCP servers offer as resources, named as
 // Claude Code names them (ListMcpResourcesTool, ReadMcpResourceTool), so permission rules, hooks and
 // --allowedTools lists written for Claude Code match them unchanged. Rule: offered only while a
-// server says it has resources; both only read, so a confirmation never asks about them; a read
-// of an unknown server or a failing one is an is_error result naming the servers there are.
+// server says it has resources; listing never needs a question, a read is confirmed as the
+// server's own tools are (a URI may name any file the server can read); a read of an unknown
+// server or a failing one is an is_error result naming the servers there are.
 import type { Tool } from "../protocol/tool.ts";
 import { textResult } from "../protocol/tool.ts";
 import { defineArgs } from "../tools/args.ts";
@@ -53,7 +54,7 @@ export function resourceTools(servers: () => readonly McpServerConnection[]): To
       name: READ_RESOURCE_TOOL,
       description: "Reads one resource of an MCP server by its URI (ListMcpResourcesTool lists them).",
       parameters: readArgs.jsonSchema,
-      readsOnlyInside: () => true,
+      // Asked about as the server's own tools are: a URI may name any file a server can read (file:///…/.ssh/id_rsa).
       async execute(raw, ctx) {
         const parsed = readArgs.parse(raw);
         if (!parsed.ok) return parsed.error;

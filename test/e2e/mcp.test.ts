@@ -203,7 +203,7 @@ describe("MCP resources, as Claude Code offers them", () => {
     expect(offered).not.toContain("ReadMcpResourceTool");
   });
 
-  test("Claude Code's permission rules name them as Claude Code does (a deny keeps ReadMcpResourceTool from the model); --no-yolo asks nobody about them, since they only read", async () => {
+  test("Claude Code's permission rules name them as Claude Code does (a deny keeps ReadMcpResourceTool from the model); --no-yolo asks about a read as about the server's tools, never about the list", async () => {
     const where = project({ everything: everythingStdio() });
     mkdirSync(join(where.cwd, ".claude"));
     writeFileSync(join(where.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["ReadMcpResourceTool"] } }));
@@ -213,12 +213,19 @@ describe("MCP resources, as Claude Code offers them", () => {
     expect(toolNames(mock.requests[0]!.body)).toContain("ListMcpResourcesTool");
     expect(toolNames(mock.requests[0]!.body)).not.toContain("ReadMcpResourceTool");
 
-    // Nobody can answer a question in -p: a call --no-yolo asked about would be refused; this one runs.
+    // Nobody can answer a question in -p: the read --no-yolo asks about is refused, the list runs; an allow rule lets the read through.
     writeFileSync(join(where.cwd, ".claude", "settings.json"), "{}");
+    mock.push({ tool_calls: [{ name: "ListMcpResourcesTool", args: {} }, { name: "ReadMcpResourceTool", args: { server: "everything", uri: FEATURES } }] }, { text: "done" });
+    const asked = await zot(["-p", "--no-yolo", "read it", ...anthropic(mock.url)], where);
+    expect(asked.code).toBe(0);
+    const [listed, refused] = lastToolResults(mock.requests.at(-1)!.body);
+    expect(listed!.is_error).toBe(false);
+    expect(refused!.is_error).toBe(true);
+    expect(refused!.text).toContain("has no terminal to ask in");
     mock.push({ tool_calls: [{ name: "ReadMcpResourceTool", args: { server: "everything", uri: FEATURES } }] }, { text: "{{last_tool_result}}" });
-    const unasked = await zot(["-p", "--no-yolo", "read it", ...anthropic(mock.url)], where);
-    expect(unasked.code).toBe(0);
-    expect(unasked.stdout).toStartWith(`[resource ${FEATURES}]`);
+    const allowed = await zot(["-p", "--no-yolo", "--allowedTools", "ReadMcpResourceTool", "read it", ...anthropic(mock.url)], where);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toStartWith(`[resource ${FEATURES}]`);
   });
 });
 
