@@ -362,8 +362,10 @@ export class ZotExtensionHost {
   private onFrame(value: unknown): void {
     if (this.current === "registering") this.restartIdle();
     // As the original zot (a Go program) read frames: null is absent, a field's name has no case.
-    const parsed = v.safeParse(ExtToHostFrame, asGoReads(ExtToHostFrame, value));
-    if (!parsed.success) return this.badFrame(value, parsed.issues);
+    const shaped = asGoReads(ExtToHostFrame, value);
+    const parsed = v.safeParse(ExtToHostFrame, shaped);
+    // Shaped, an invalid reply spelled "ID" still fails its own call at once.
+    if (!parsed.success) return this.badFrame(shaped, parsed.issues);
     const frame = parsed.output;
     if (this.current === "starting") {
       if (frame.type === "hello") return this.onHello(frame);

@@ -40,14 +40,13 @@ export function asGoReads(schema: v.GenericSchema, value: unknown): unknown {
   const names = Object.keys(entries);
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    // An exact name wins; another spelling takes the field only when the exact one is not there too.
-    const name = key in entries ? key : names.find((candidate) => candidate.toLowerCase() === key.toLowerCase() && !(candidate in value));
+    const name = key in entries ? key : names.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
     if (name === undefined) {
       out[key] = field;
       continue;
     }
+    // As Go's decoder: null leaves the field as it was, and of two spellings the later one wins.
     if (field === null && MAY_BE_ABSENT.has(entries[name]!.type)) continue;
-    if (name in out) continue;
     out[name] = asGoReads(entries[name]!, field);
   }
   return out;

@@ -30,9 +30,11 @@ test("what the schema leaves open keeps its nulls and its keys as sent (argument
   expect(asGoReads(ExtToHostFrame, { type: "register_tool", name: "t", schema })).toEqual({ type: "register_tool", name: "t", schema });
 });
 
-test("a PicoClaw reply's field names match without regard to case, the exact spelling first", () => {
+test("a PicoClaw reply's field names match without regard to case; of two spellings the later wins, and null changes nothing, as in Go", () => {
   expect(v.parse(BeforeToolResult, asGoReads(BeforeToolResult, { Action: "deny_tool", Reason: "no" }))).toEqual({ action: "deny_tool", reason: "no" });
-  expect(asGoReads(BeforeToolResult, { Action: "continue", action: "deny_tool" })).toEqual({ Action: "continue", action: "deny_tool" });
+  expect(asGoReads(BeforeToolResult, { Action: "continue", action: "deny_tool" })).toEqual({ action: "deny_tool" });
+  expect(asGoReads(BeforeToolResult, { action: null, Action: "deny_tool" })).toEqual({ action: "deny_tool" });
+  expect(asGoReads(BeforeToolResult, { Action: "deny_tool", action: null })).toEqual({ action: "deny_tool" });
   expect(asGoReads(BeforeToolResult, { ACTION: "modify", Call: { Tool: "bash", Arguments: { Command: "ls" } } })).toEqual({ action: "modify", call: { tool: "bash", arguments: { Command: "ls" } } });
   expect(asGoReads(BeforeToolResult, null)).toBe(null);
 });
