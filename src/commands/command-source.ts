@@ -8,6 +8,7 @@
 // let it past the question, as Claude Code requires of a command's `!` lines.
 import type { CommandResult } from "../protocol/slash-command.ts";
 import { expandCommand } from "./expand-command.ts";
+import { skillPrompt } from "./skill-commands.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 
 /** The owner shown beside these commands (the popup's divider, command_result.extension, a `!` line's tool events). */
@@ -47,10 +48,12 @@ export class MarkdownCommandSource {
     if (!command) return { command: name, extension: COMMANDS_OWNER, action: "error", text: `no command /${name}` };
     const mayRun = command.scope === "user" || this.context.projectTrusted;
     const allow = mayRun && command.allowedTools ? { rules: command.allowedTools, source: `/${command.name} (allowed-tools)` } : undefined;
-    const text = await expandCommand(command.body, args, {
-      cwd: this.context.cwd,
-      ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
-    });
+    const text = command.plain
+      ? skillPrompt(command.body, args)
+      : await expandCommand(command.body, args, {
+          cwd: this.context.cwd,
+          ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
+        });
     if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.
     const model = command.model && command.model !== "inherit" ? { model: command.model } : {};

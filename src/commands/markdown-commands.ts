@@ -18,6 +18,8 @@ export interface MarkdownCommand {
   name: string;
   /** a subfolder's command's namespaced name (`frontend:lint`), which runs it too */
   alias?: string;
+  /** a skill's body: sent with the words for `$ARGUMENTS`, nothing else expanded (skill-commands.ts) */
+  plain?: true;
   description: string;
   /** frontmatter `argument-hint`: shown after the name in the popup (`[file] [focus]`) */
   argumentHint?: string;

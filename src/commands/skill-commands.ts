@@ -1,7 +1,9 @@
 // The skills as slash commands, as Claude Code offers them: `/deploy staging` sends the skill's
 // instructions with the words after it, so a user need not ask the model to load it. Rule: a
 // Markdown command of the same name comes first (the skill is then only the model's); the prompt is
-// the skill's body expanded as a command's is ($ARGUMENTS, `!` lines where a command's would run).
+// the skill's body with the words for `$ARGUMENTS` (or after it), and nothing else of a command's
+// expansion: a skill's body is instructions with examples (`awk '{print $1}'`, a fenced `!`date``),
+// which must reach the model as written.
 import type { Skill } from "../skills/discover.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 
@@ -14,7 +16,14 @@ export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<strin
       description: `${skill.description} (skill)`,
       body: skill.body,
       file: skill.path,
-      // A project's skill runs its `!` lines only in a trusted folder, as a project's command does.
       scope: skill.source === "project" ? "project" : "user",
+      plain: true,
     }));
+}
+
+/** A skill's prompt: its body with `args` for `$ARGUMENTS`, or after it when the body has no place for them. */
+export function skillPrompt(body: string, args: string): string {
+  const words = args.trim();
+  if (body.includes("$ARGUMENTS")) return body.replaceAll("$ARGUMENTS", words);
+  return words ? `${body.trimEnd()}\n\n${words}` : body;
 }

@@ -215,13 +215,15 @@ describe("custom commands", () => {
     const mock = fixture.llm([{ text: "deploying" }, { text: "reviewing" }]);
     const cwd = tempDir("zot-cc-skill-");
     const userHome = tempDir("zot-cc-user-");
-    write(join(userHome, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS with DEPLOY-STEPS.\n");
+    // Its examples reach the model as written: no $1, no ! line run, only $ARGUMENTS filled.
+    write(join(userHome, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS with DEPLOY-STEPS.\n\n```\nawk '{print $1}' hosts; !`date`\n```\n");
     write(join(userHome, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review skill\n---\nSKILL-REVIEW-BODY\n");
     write(join(cwd, ".claude", "commands", "review.md"), "COMMAND-REVIEW-BODY\n");
     const where = { cwd, home: tempDir("zot-cc-home-"), env: { HOME: userHome } };
     const deploy = await zot(["-p", "/deploy staging", ...anthropic(mock)], where);
     expect(deploy.code).toBe(0);
     expect(requestText(mock.requests[0].body.messages)).toContain("Deploy to staging with DEPLOY-STEPS.");
+    expect(requestText(mock.requests[0].body.messages)).toContain("awk '{print $1}' hosts; !`date`");
     const review = await zot(["-p", "/review", ...anthropic(mock)], where);
     expect(review.code).toBe(0);
     expect(requestText(mock.requests[1].body.messages)).toContain("COMMAND-REVIEW-BODY");
