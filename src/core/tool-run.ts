@@ -36,18 +36,18 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
     }
     const ran = await runTool(state, out, call, signal, origin, true);
     if ("ended" in ran) {
-      if (!ran.ended.hard) {
-        // The calls not run yet (this one included) are answered, and the step's tool message kept.
-        const reason = ran.ended.outcome.status === "error" ? ran.ended.outcome.message : "turn ended";
-        for (const rest of calls.slice(results.length)) {
-          const result = textResult(`turn aborted: ${reason}`, true);
-          results.push(resultBlock(rest.id, result));
-          // Every call the model made gets its tool_result event, so no front end shows one pending forever.
-          reportOutcome(out, rest, { result, status: "cancelled", executed: false, args: rest.args }, origin?.extension);
-        }
-        out.append({ role: "tool", content: results, time: nowIso() });
+      // Every call the model made gets its tool_result event, so no front end shows one pending
+      // forever: this one as it went (it ran, when an after_tool participant ended the turn), the
+      // ones not run yet cancelled. The step's tool message is kept, unless a hard abort rewinds it.
+      const reason = ran.ended.outcome.status === "error" ? ran.ended.outcome.message : "turn ended";
+      for (const rest of calls.slice(results.length)) {
+        const done: ToolRun =
+          rest === call && ran.executed ? ran.executed : { result: textResult(`turn aborted: ${reason}`, true), status: "cancelled", executed: false, args: rest.args };
+        results.push(resultBlock(rest.id, done.result));
+        reportOutcome(out, rest, done, origin?.extension);
       }
-      return ran;
+      if (!ran.ended.hard) out.append({ role: "tool", content: results, time: nowIso() });
+      return { ended: ran.ended };
     }
     settle(resultBlock(call.id, ran.result));
     reportOutcome(out, call, ran, origin?.extension);
@@ -125,7 +125,7 @@ async function runTool(
   signal: AbortSignal,
   origin: ToolOrigin | undefined,
   seen: boolean,
-): Promise<ToolRun | { ended: TurnEnding }> {
+): Promise<ToolRun | { ended: TurnEnding; executed?: ToolRun }> {
   const asked = origin ? { origin: origin.extension } : {};
   const gate = await state.chain.run("tool_call", { id: call.id, name: call.name, args: call.args, ...asked }, signal);
   if (gate.action === "respond") return { result: gate.result, status: gate.result.is_error ? "failed" : "completed", executed: false, args: call.args };
@@ -186,9 +186,10 @@ async function runTool(
   streaming = false;
   const durationMs = performance.now() - started;
   const after = await state.chain.run("after_tool", { id: call.id, name, args, result, durationMs, ...asked }, signal);
-  if (after.action === "abort_turn" || after.action === "hard_abort") return { ended: intercepted(after.action, after.reason) };
+  const ran: ToolRun = { result, extension, status: executedStatus(result, signal), executed: true, args };
+  if (after.action === "abort_turn" || after.action === "hard_abort") return { ended: intercepted(after.action, after.reason), executed: ran };
   const final = after.payload.result;
-  return { result: final, extension, status: executedStatus(final, signal), executed: true, args };
+  return { ...ran, result: final, status: executedStatus(final, signal) };
 }
 
 /** How a tool that ran ended: a tool may say it timed out in its result's details. */

@@ -338,6 +338,28 @@ describe("Agent loop", () => {
     expect(events.slice(-2)).toEqual([{ type: "error", message: "enough", code: "intercepted" }, { type: "done" }]);
   });
 
+  test("a turn ended at after_tool: the call that ran keeps its result, the next is cancelled; a hard abort still says how each call ended", async () => {
+    const { agent, events } = setup([
+      { calls: [{ id: "a", name: "echo", args: { x: 1 } }, { id: "b", name: "echo", args: {} }] },
+    ]);
+    agent.chain.add(gate("stop", ["after_tool"], () => ({ action: "abort_turn", reason: "enough" })));
+    expect(await run(agent)).toEqual({ status: "error", code: "intercepted", message: "enough" });
+    const results = events.filter((e) => e.type === "tool_result") as any[];
+    expect(results.map((e) => [e.id, e.status ?? "ok", e.is_error])).toEqual([
+      ["a", "ok", false],
+      ["b", "cancelled", true],
+    ]);
+    expect(agent.messages.at(-1)!.content.map((b: any) => b.call_id)).toEqual(["a", "b"]);
+
+    const hard = setup([{ calls: [{ id: "c", name: "echo", args: {} }, { id: "d", name: "echo", args: {} }] }]);
+    hard.agent.chain.add(gate("kill", ["tool_call"], () => ({ action: "hard_abort", reason: "stop everything" })));
+    await run(hard.agent);
+    expect((hard.events.filter((e) => e.type === "tool_result") as any[]).map((e) => [e.id, e.status])).toEqual([
+      ["c", "cancelled"],
+      ["d", "cancelled"],
+    ]);
+  });
+
   test("abort_turn at assistant_message after the model asked for tools leaves every call with a result", async () => {
     const { agent, requests } = setup([{ text: "let me look", calls: [{ id: "a", name: "echo", args: {} }] }, { text: "next" }]);
     agent.chain.add(gate("stop", ["assistant_message"], () => ({ action: "abort_turn", reason: "enough" })));
