@@ -37,13 +37,14 @@ export async function runTools(state: AgentState, out: AgentOutlets, calls: Tool
     const ran = await runTool(state, out, call, signal, origin, true);
     if ("ended" in ran) {
       // Every call the model made gets its tool_result event, so no front end shows one pending
-      // forever: this one as it went (it ran, when an after_tool participant ended the turn), the
-      // ones not run yet cancelled. The step's tool message is kept, unless a hard abort rewinds it.
+      // forever: the ones not run yet cancelled, this one as executed when it ran (an after_tool
+      // participant ended the turn). Its output is not kept: the participant may have ended the
+      // turn over what it said. The step's tool message is kept, unless a hard abort rewinds it.
       const reason = ran.ended.outcome.status === "error" ? ran.ended.outcome.message : "turn ended";
       for (const rest of calls.slice(results.length)) {
-        const done: ToolRun =
-          rest === call && ran.executed ? ran.executed : { result: textResult(`turn aborted: ${reason}`, true), status: "cancelled", executed: false, args: rest.args };
-        results.push(resultBlock(rest.id, done.result));
+        const result = textResult(`turn aborted: ${reason}`, true);
+        const done: ToolRun = rest === call && ran.executed ? { ...ran.executed, result } : { result, status: "cancelled", executed: false, args: rest.args };
+        results.push(resultBlock(rest.id, result));
         reportOutcome(out, rest, done, origin?.extension);
       }
       if (!ran.ended.hard) out.append({ role: "tool", content: results, time: nowIso() });

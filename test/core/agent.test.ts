@@ -338,16 +338,16 @@ describe("Agent loop", () => {
     expect(events.slice(-2)).toEqual([{ type: "error", message: "enough", code: "intercepted" }, { type: "done" }]);
   });
 
-  test("a turn ended at after_tool: the call that ran keeps its result, the next is cancelled; a hard abort still says how each call ended", async () => {
+  test("a turn ended at after_tool: the call that ran is reported as run (its output withheld), the next as cancelled; a hard abort still says how each call ended", async () => {
     const { agent, events } = setup([
       { calls: [{ id: "a", name: "echo", args: { x: 1 } }, { id: "b", name: "echo", args: {} }] },
     ]);
     agent.chain.add(gate("stop", ["after_tool"], () => ({ action: "abort_turn", reason: "enough" })));
     expect(await run(agent)).toEqual({ status: "error", code: "intercepted", message: "enough" });
     const results = events.filter((e) => e.type === "tool_result") as any[];
-    expect(results.map((e) => [e.id, e.status ?? "ok", e.is_error])).toEqual([
-      ["a", "ok", false],
-      ["b", "cancelled", true],
+    expect(results.map((e) => [e.id, e.status ?? "ok", e.content[0].text])).toEqual([
+      ["a", "ok", "turn aborted: enough"],
+      ["b", "cancelled", "turn aborted: enough"],
     ]);
     expect(agent.messages.at(-1)!.content.map((b: any) => b.call_id)).toEqual(["a", "b"]);
 
