@@ -11,6 +11,9 @@ import { appendLog } from "./child-log.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
 import { bunPreload, ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
 
+/** A TypeScript or JavaScript file, as the bun runtime would run it (`zot index.ts`). */
+const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?)$/;
+
 export interface LaunchOptions {
   manifest: Manifest;
   dir: string;
@@ -51,10 +54,13 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     } catch (err) {
       appendLog(extensionLogFile(home, manifest.name), `${errorText(err)}; @zot/sdk imports will fail`);
     }
-    // ...and what it starts in turn (`zot -p`, `zot rpc`) must be zot, not Bun with BUN_BE_BUN inherited.
-    if (command[1] === "run") {
+    // ...and what it starts in turn (`zot -p`, `zot rpc`) must be zot, not Bun with BUN_BE_BUN
+    // inherited: `zot run file` and `zot file` (`"exec": "bun"` with no bun installed) alike take the preload.
+    const [binary, first, ...rest] = command;
+    if (binary !== undefined && first !== undefined) {
       try {
-        command = [command[0]!, "run", "--preload", bunPreload(home, options.zotVersion), ...command.slice(2)];
+        const preload = ["--preload", bunPreload(home, options.zotVersion)];
+        command = first === "run" ? [binary, "run", ...preload, ...rest] : SCRIPT_FILE.test(first) ? [binary, ...preload, first, ...rest] : command;
       } catch (err) {
         return { error: errorText(err) };
       }

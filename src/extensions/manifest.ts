@@ -35,6 +35,9 @@ const FIELD_RULES: Record<string, string> = {
   event_method: '"hook.event" or "hook.runtime_event"',
 };
 
+/** Extension names zot keeps for itself. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(["commands"]);
+
 export const Manifest = v.looseObject({
   name: v.pipe(
     v.string(),
@@ -104,6 +107,11 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
   // Only a bundle with nothing to run may leave out exec: skills, or a colour theme the original
   // zot shows (theme.json; zot has no themes, so it is listed and never started).
   const execMissing = raw.exec === undefined && !(Array.isArray(raw.skills) && raw.skills.length > 0) && !hasTheme(dir);
+  // zot's own Markdown commands' tool calls carry the origin "commands" (and allow what their
+  // allowed-tools allow): no extension may call tools under that name.
+  if (result.success && RESERVED_NAMES.has(result.output.name.toLowerCase())) {
+    return fail(`${absFile}: "name" must not be "${result.output.name}", which is zot's own (its Markdown commands); choose another`);
+  }
   if (result.success && !execMissing) return { ok: true, manifest: result.output, dir, file: absFile };
   const problems: string[] = [];
   for (const issue of result.success ? [] : result.issues) {

@@ -68,6 +68,10 @@ describe("loadManifest", () => {
     expect(loaded.manifest).toEqual({ name: "a", exec: "./a", enabled: true, priority: 0, protocol: "zot" });
   });
 
+  test("the name commands is zot's own (its Markdown commands' calls carry it)", () => {
+    expect(errorOf('{"name": "Commands", "exec": "./a"}')).toContain('"name" must not be "Commands", which is zot\'s own');
+  });
+
   test("a theme-only extension of the original (theme.json, no exec) loads as a bundle never started", () => {
     const dir = extDir('{"name": "mytheme", "version": "1.0.0"}');
     const refused = loadManifest(dir);
