@@ -376,7 +376,6 @@ export class Conversation {
     return this.runtime.extensions?.lateStartsSettled() ?? Promise.resolve();
   }
 
-  /** The MCP servers of this run as they are now, and whether their tools wait behind tool_search; undefined when none is configured. */
   /**
    * `server`'s resource `uri` as text to attach to a prompt (`@server:uri`), or why it cannot be;
    * undefined when no MCP server of that name has resources.
@@ -390,6 +389,7 @@ export class Conversation {
     return this.runtime.mcp?.resourceMentions() ?? [];
   }
 
+  /** The MCP servers of this run as they are now, and whether their tools wait behind tool_search; undefined when none is configured. */
   mcpServers(): { servers: McpServerInfo[]; deferring: boolean } | undefined {
     const mcp = this.runtime.mcp;
     return mcp && { servers: mcp.list(), deferring: mcp.deferring };

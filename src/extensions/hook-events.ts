@@ -209,11 +209,12 @@ export class HookEvents {
     });
   }
 
-  /** One notice: hook.event's params, and HEAD's spelling of them (with HEAD's payload where it differs). */
+  /** A call's tool_exec_start. */
   private toolStart(name: string, args: unknown): HookNotice {
     return this.event("tool_exec_start", "turn.tool.start", { Tool: name, Arguments: args });
   }
 
+  /** One notice: hook.event's params, and HEAD's spelling of them (with HEAD's payload where it differs). */
   private event(kind: HookEventKind, tracePath: string, payload: Record<string, unknown>, headPayload?: Record<string, unknown>): HookNotice {
     const event: HookEventParams = { Kind: kind, Time: new Date().toISOString(), Meta: this.meta(tracePath), Payload: payload };
     const id = `evt-${++this.eventCount}`;

@@ -9,8 +9,7 @@
 // Later warnings (a file edited meanwhile) go to `log`.
 import { existsSync } from "node:fs";
 import type { Agent } from "../core/agent.ts";
-import type { Tool } from "../protocol/tool.ts";
-import type { ProtectedPath } from "../protocol/tool.ts";
+import type { ProtectedPath, Tool } from "../protocol/tool.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
 import { settingsSources } from "../settings-hooks/settings-locations.ts";
 import type { RuleBook } from "./judge.ts";
