@@ -101,6 +101,17 @@ describe("the chat view", () => {
     expect(rows).toContain("compacted: 40 messages → 5");
   });
 
+  test("a compaction that fails says so, beside the provider's words; the next error is only its own", () => {
+    const chat = view([
+      { type: "compact_start", reason: "manual" },
+      { type: "error", message: "anthropic: HTTP 529: overloaded", code: "server_error" },
+      { type: "error", message: "later trouble", code: "server_error" },
+    ]);
+    const rows = chat.render(80).map((row) => Bun.stripANSI(row).trim());
+    expect(rows).toContain("compaction failed: anthropic: HTTP 529: overloaded");
+    expect(rows).toContain("later trouble");
+  });
+
   test("the person's own no to a --no-yolo question is said in their words; a call waiting for that answer does not say it runs", () => {
     const chat = view([
       { type: "tool_call", id: "c1", name: "bash", args: { command: "rm -rf build" } },

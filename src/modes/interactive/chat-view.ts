@@ -39,6 +39,8 @@ export class ChatView implements Component {
   private readonly boxes = new Map<string, ToolBox>();
   /** The tool boxes of this turn still waiting for their result. */
   private readonly running = new Set<ToolBox>();
+  /** a compaction started and has not ended: an error now is its failure */
+  private compacting = false;
   private answer: AssistantMessage | undefined;
   /** The answer blocks of the model call being shown (text, tool boxes, more text). */
   private stepAnswers: AssistantMessage[] = [];
@@ -119,7 +121,9 @@ export class ChatView implements Component {
         this.running.clear();
         break;
       case "error":
-        this.addNote(event.message, "error");
+        // A compaction that started and ends in an error says what failed, not only the provider's words.
+        this.addNote(this.compacting ? `compaction failed: ${event.message}` : event.message, "error");
+        this.compacting = false;
         break;
       case "intercept":
         // A blocked message is not shown in any mode; here it had already streamed.
@@ -127,9 +131,11 @@ export class ChatView implements Component {
         this.add(new NoteLine(interceptLine(event), "muted", this.theme));
         break;
       case "compact_start":
+        this.compacting = true;
         this.addNote(event.reason === "manual" ? "compacting the transcript…" : `compacting the transcript (${event.reason})…`, "muted");
         break;
       case "compact_done":
+        this.compacting = false;
         this.addNote(`compacted: ${event.messages_before} messages → ${event.messages_after}`, "success");
         break;
       default:
