@@ -115,6 +115,17 @@ describe("zot in a terminal", () => {
     expect(mock.requests[1].aborted).toBeFalsy();
   }, 30_000);
 
+  test("a draft Esc clears when idle is not lost: ↑ brings it back", async () => {
+    const { session } = zot([{ text: "unused" }]);
+    await ready(session);
+    session.type("a long draft I did not mean to lose");
+    await session.waitFor((screen) => screen.lines().includes("> a long draft I did not mean to lose"), "the draft");
+    session.type("\x1b");
+    await session.waitFor((screen) => !screen.text().includes("a long draft"), "the draft cleared");
+    session.type("\x1b[A");
+    await session.waitFor((screen) => screen.lines().includes("> a long draft I did not mean to lose"), "the draft back");
+  }, 30_000);
+
   test("Ctrl+C while the model streams cancels the turn as Esc does (the draft stays); once idle it takes two more to quit", async () => {
     const long = Array.from({ length: 200 }, (_, i) => `slow line ${i}`).join("\n");
     const { session, mock } = zot([{ text: long, chunk_size: 4, chunk_delay_ms: 30 }, { text: "after the cancel" }]);

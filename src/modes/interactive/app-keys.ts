@@ -162,7 +162,14 @@ export class AppKeys {
     else if (notes.size > 0) {
       notes.clear();
       this.app.render();
-    } else if (!this.app.editor.isEmpty) this.app.editor.clear();
+    } else if (!this.app.editor.isEmpty) this.clearDraft();
+  }
+
+  /** Clears the editor; the draft goes into the history first, so ↑ brings back what Esc or Ctrl+C took. */
+  private clearDraft(): void {
+    const editor = this.app.editor;
+    if (editor.text.trim()) editor.history.add(editor.text);
+    editor.clear();
   }
 
   private ctrlC(): boolean {
@@ -183,7 +190,7 @@ export class AppKeys {
     }
     this.lastCtrlC = now;
     const had = !this.app.editor.isEmpty || this.app.queue.size > 0;
-    this.app.editor.clear();
+    this.clearDraft();
     this.app.dropQueued();
     this.closePopup();
     this.app.setStatus(had ? "input cleared · ctrl+c again to exit" : "ctrl+c again to exit");
