@@ -32,6 +32,7 @@ import { userTurns } from "../protocol/messages.ts";
 import { type SessionInfo, SessionOperations } from "./session-operations.ts";
 import { ToolGuards } from "./tool-guards.ts";
 import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from "./work-policy.ts";
+import { appendPromptLog, readPromptLog } from "../session/prompt-log.ts";
 
 // What a front end needs to name, from below it: it imports them from here.
 export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
@@ -152,6 +153,16 @@ export class Conversation {
 
   get model(): ModelInfo {
     return this.runtime.agent.model;
+  }
+
+  /** The prompts typed in this folder in earlier runs, oldest first (the TUI's ↑ walks them). */
+  promptHistory(): string[] {
+    return readPromptLog(this.runtime.home, this.cwd);
+  }
+
+  /** Keeps a prompt the user typed for later runs' history; a run that records no session keeps none. */
+  rememberPrompt(text: string): void {
+    if (this.runtime.session && text.trim()) appendPromptLog(this.runtime.home, this.cwd, text);
   }
 
   get cwd(): string {

@@ -115,6 +115,30 @@ describe("zot in a terminal", () => {
     expect(mock.requests[1].aborted).toBeFalsy();
   }, 30_000);
 
+  test("↑ in a new run walks back through what was typed in this folder before; a --no-session run keeps nothing", async () => {
+    const first = zot([{ text: "one answer" }]);
+    await ready(first.session);
+    first.session.type("what did we decide about the cache?\r");
+    await first.session.waitForText("one answer");
+    first.session.type("\x04");
+    await first.session.exited();
+    const again = zot([{ text: "unused" }], { cwd: first.cwd, home: first.home });
+    await ready(again.session);
+    again.session.type("\x1b[A");
+    await again.session.waitFor((screen) => screen.lines().includes("> what did we decide about the cache?"), "the earlier run's prompt");
+
+    const quiet = zot([{ text: "quiet answer" }], { cwd: first.cwd, home: first.home, args: ["--no-session"] });
+    await ready(quiet.session);
+    quiet.session.type("a private question\r");
+    await quiet.session.waitForText("quiet answer");
+    quiet.session.type("\x04");
+    await quiet.session.exited();
+    const later = zot([{ text: "unused" }], { cwd: first.cwd, home: first.home });
+    await ready(later.session);
+    later.session.type("\x1b[A");
+    await later.session.waitFor((screen) => screen.lines().includes("> what did we decide about the cache?"), "the recorded prompt, not the private one");
+  }, 30_000);
+
   test("a draft Esc clears when idle is not lost: ↑ brings it back", async () => {
     const { session } = zot([{ text: "unused" }]);
     await ready(session);

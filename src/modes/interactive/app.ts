@@ -99,7 +99,11 @@ export class InteractiveApp implements AppContext {
     tui.root.add(this.frame);
     tui.setFocus(this.editor);
     tui.onKey((key) => this.keys.handle(key));
-    this.editor.onSubmit = (text) => this.handleInput(text);
+    this.editor.onSubmit = (text) => {
+      // Kept for ↑ in later runs in this folder (what was typed before the conversation was ready is not).
+      this.conv?.rememberPrompt(text);
+      this.handleInput(text);
+    };
     this.editor.onChange = () => this.keys.updatePopup();
     this.ended = new Promise((resolve) => (this.endRun = resolve));
   }
@@ -375,11 +379,14 @@ export class InteractiveApp implements AppContext {
     );
     const messages = conversation.messages;
     if (messages.length > 0) this.chat.load(messages);
-    for (const index of conversation.userTurns()) {
+    // ↑ walks what was typed here in earlier runs, then this session's own prompts (each once).
+    const own = conversation.userTurns().map((index) => {
       const text = textOf(messages[index]!.content);
       const shell = parseShellContext(text);
-      this.editor.history.add(shell ? `!${shell.command}` : splitAttachments(text).prompt);
-    }
+      return shell ? `!${shell.command}` : splitAttachments(text).prompt;
+    });
+    for (const text of conversation.promptHistory()) if (!own.includes(text)) this.editor.history.add(text);
+    for (const text of own) this.editor.history.add(text);
     for (const note of conversation.startupNotes) this.chat.addNote(note, "warn");
     if (conversation.session?.resumed) this.chat.addNote(`resumed session ${conversation.session.id}`, "muted");
     // A popup opened while starting now knows the extensions' commands and the working directory.
