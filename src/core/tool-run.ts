@@ -197,8 +197,9 @@ async function runTool(
 function executedStatus(result: ToolResult, signal: AbortSignal): ToolStatus {
   if (signal.aborted) return "cancelled";
   if (!result.is_error) return "completed";
-  const details = result.details as { status?: unknown } | undefined;
-  return details?.status === "timed_out" ? "timed_out" : "failed";
+  // The status field (an extension's tool), or the bash tool's own timed_out flag.
+  const details = result.details as { status?: unknown; timed_out?: unknown } | undefined;
+  return details?.status === "timed_out" || details?.timed_out === true ? "timed_out" : "failed";
 }
 
 export function resultBlock(callId: string, result: ToolResult): ToolResultBlock {

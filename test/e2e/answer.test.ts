@@ -85,6 +85,14 @@ describe("an answer", () => {
     expect(messages[2].content).toEqual([{ type: "text", text: second }]);
   });
 
+  test("--json: a bash command past its timeout ends as status timed_out, as the README says", async () => {
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "sleep 20", timeout: 0.3 } }] }, { text: "gave up" }]);
+    const run = await zot(["--json", "wait for it", ...anthropic(mock)], { cwd: tempDir("zot-cwd-") });
+    expect(run.code).toBe(0);
+    const result = ndjson(run.stdout).find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ name: "bash", is_error: true, status: "timed_out" });
+  });
+
   test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {
     mock = startMockLlm([{ text: "chat says hi" }]);
     const run = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "sk-o", "--base-url", `${mock.url}/v1`]);
