@@ -144,9 +144,16 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
     // setsid(): the shell leads a new process group, which is what lets us kill all of it.
     detached: true,
     // zot's own credentials stay out of reach: one `env` would put them in the transcript.
-    env: childEnv(process.env),
+    env: { ...childEnv(process.env), ...NON_INTERACTIVE },
   });
 }
+
+/**
+ * What keeps a command from waiting for a person who is not there (stdin is closed): git opens no
+ * editor (`git commit` without -m ends with git's own "empty commit message"), pages nothing and
+ * asks for no credentials; other programs page nothing either.
+ */
+const NON_INTERACTIVE: Readonly<Record<string, string>> = { GIT_EDITOR: "true", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
 
 async function pump(
   reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },

@@ -253,3 +253,13 @@ test("argument errors name the field", async () => {
   const t = await run({ command: "true", timeout: -1 });
   expect(t.text).toStartWith('bash: "timeout" must be a number > 0');
 });
+
+test("nothing waits for a person who is not there: git commit without -m ends at once, with git's own words", async () => {
+  const repo = mkdtempSync(join(dir, "repo-"));
+  const r = await run({
+    command: `cd ${repo} && git init -q && git config user.email a@b && git config user.name a && echo x > f && git add f && git -c core.editor=vi commit; echo "editor=$GIT_EDITOR pager=$PAGER"`,
+    timeout: 20,
+  });
+  expect(r.details.timed_out).toBe(false);
+  expect(r.text).toContain("editor=true pager=cat");
+});
