@@ -148,6 +148,25 @@ describe("a jailed bash command", () => {
   });
 });
 
+describe("the folder's git repository, jailed", () => {
+  test("its config and hooks are what git runs outside zot: a jailed command cannot set core.fsmonitor, a tool cannot write a hook; a repository the command creates is its own", async () => {
+    const root = join(base, `p${++n}`);
+    const cwd = join(root, "project");
+    mkdirSync(cwd, { recursive: true });
+    Bun.spawnSync(["git", "init", "-q"], { cwd });
+    const paths = protectedPaths({ cwd, home: join(root, "home"), userHome: join(root, "user") });
+    const ctx: ToolContext = { cwd, jailed: true, protectedPaths: paths, signal: new AbortController().signal, onProgress() {} };
+    const before = readFileSync(join(cwd, ".git", "config"), "utf8");
+    await call(bashTool, { command: "g=.gi; git config core.fsmonitor 'touch PWNED'; echo '#!/bin/sh' > ${g}t/hooks/pre-commit; mkdir fresh && cd fresh && git init -q && echo made" }, ctx);
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe(before);
+    expect(existsSync(join(cwd, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(existsSync(join(cwd, "fresh", ".git", "config"))).toBe(true);
+    const hook = await call(writeTool, { path: ".git/hooks/post-checkout", content: "#!/bin/sh\ntouch PWNED\n" }, ctx);
+    expect(hook.is_error).toBe(true);
+    expect(hook.text).toContain("this folder's git hooks (.git/hooks)");
+  });
+});
+
 describe("a protected path that is a symlink", () => {
   test("where it leads is protected, and a command that replaces the link has its replacement removed", async () => {
     for (const command of ["mkdir exts/evil", "z=.zo; rm ${z}t/extensions && mkdir -p ${z}t/extensions/evil"]) {
