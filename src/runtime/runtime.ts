@@ -5,6 +5,7 @@
 // only when there is an extension to look for.
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
+import { dirname } from "node:path";
 import { resolve } from "node:path";
 import { missingKeyMessage, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
 import { resolveBaseUrl } from "../config/provider-env.ts";
@@ -322,6 +323,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       jailed: options.jail ?? false,
       protectedPaths: protectedPaths({ cwd, home }),
     });
+    // The jail is the working directory: at the top of the file system it holds nothing in.
+    if (options.jail && dirname(cwd) === cwd) notes.push(`--jail confines the tools to the working directory, and that is ${cwd}: nothing is kept out; start zot in the project's folder`);
     const confirmGate = addConfirmGate(agent, options, notes);
     session?.record(agent, options.log ?? (() => {}));
     if (extensions) {
