@@ -17,8 +17,11 @@ import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro"
 
 /** Most bytes of numbered lines one call returns (the hint lines come on top). */
 export const READ_MAX_BYTES = 51_200;
-/** Images larger than this would ruin the transcript they are stored in. */
-export const READ_MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/**
+ * The largest image sent: Anthropic's API refuses an image over 5 MB of base64 (3.75 MB of bytes),
+ * and one it refused would stay in the transcript and fail every later request of the session.
+ */
+export const READ_MAX_IMAGE_BYTES = (5 * 1024 * 1024 * 3) / 4;
 const BINARY_PROBE_BYTES = 8192;
 const CHUNK_BYTES = 1 << 20;
 

@@ -155,6 +155,16 @@ test("images are detected by magic bytes, whatever the extension", async () => {
   }
 });
 
+test("an image over what the model APIs take (5 MB of base64) is refused with how to make a smaller one, never sent", async () => {
+  const big = new Uint8Array(4 * 1024 * 1024);
+  big.set(PNG);
+  file("huge.png", big);
+  const r = await read({ path: "huge.png" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("read: huge.png is a 4.0 MB image, over the 3.8 MB limit");
+  expect(r.content[0].type).toBe("text");
+});
+
 test("a text file named .png is read as text", async () => {
   file("fake.png", "not really an image\n");
   const r = await read({ path: "fake.png" });
