@@ -22,6 +22,8 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(`zot: ${error.message}`);
       return EXIT.usage;
     }
+    // The reader of stdout went away (`zot … | head`): what it did not want is no error to report.
+    if ((error as { code?: unknown })?.code === "EPIPE") return EXIT.ok;
     console.error(`zot: ${errorText(error)}`);
     if (debug && error instanceof Error && error.stack) console.error(error.stack);
     return EXIT.failed;

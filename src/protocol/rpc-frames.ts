@@ -29,7 +29,7 @@ export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "imag
 export const ImageInput = v.object({
   mime_type: v.picklist(PROMPT_IMAGE_TYPES, "mime_type must be image/png, image/jpeg, image/gif or image/webp, the types the model APIs take"),
   /** standard base64 of the image bytes */
-  data: v.pipe(v.string(), v.base64("data must be standard base64")),
+  data: v.pipe(v.string(), v.base64("data must be standard base64"), v.maxLength(5 * 1024 * 1024, "data must be at most 5 MB of base64 (3.75 MB of image), what the model APIs take")),
 });
 export type ImageInput = v.InferOutput<typeof ImageInput>;
 
