@@ -144,6 +144,15 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
     if (flags.verbose) log(runDescription(conversation));
 
     running = true;
+    // A stream of events (--json, --output-format stream-json) whose reader went away (`| head -n1`)
+    // stops at once, as rpc does, instead of running tools and model calls nobody reads.
+    const streaming = flags.json === true || outputFormat === "stream-json";
+    const stdoutWatch = streaming ? (await import("../process/output-closed.ts")).watchOutputClosed(1, 200) : undefined;
+    let readerGone = false as boolean;
+    stdoutWatch?.signal.addEventListener("abort", () => {
+      readerGone = true;
+      controller.abort(new Error("stdout's reader went away"));
+    });
     try {
       const input = { text: prompt, ...(context ? { context } : {}) };
       const runMode =
@@ -164,6 +173,7 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
         startupOver();
       });
       const outcome = await runningMode.finally(offStartup);
+      if (readerGone) return EXIT.ok;
       switch (outcome.status) {
         case "ok":
           return EXIT.ok;

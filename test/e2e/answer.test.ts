@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm;
 afterEach(() => mock?.stop());
@@ -91,6 +91,19 @@ describe("an answer", () => {
     expect(run.code).toBe(0);
     const result = ndjson(run.stdout).find((e) => e.type === "tool_result");
     expect(result).toMatchObject({ name: "bash", is_error: true, status: "timed_out" });
+  });
+
+  test("--json whose reader goes away (| head -n1) stops at once, exit 0: the tool is cut short and no further model call is made", async () => {
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "sleep 30" } }] }, { text: "never read" }]);
+    const proc = Bun.spawn([ZOT, "--json", "go", ...anthropic(mock)], { cwd: tempDir("zot-cwd-"), env: cleanEnv(tempDir("zot-home-")), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const reader = proc.stdout.getReader();
+    await reader.read();
+    await Bun.sleep(300);
+    await reader.cancel();
+    const code = await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "still running")]);
+    if (code === "still running") proc.kill();
+    expect(code).toBe(0);
+    expect(mock.requests).toHaveLength(1);
   });
 
   test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {
