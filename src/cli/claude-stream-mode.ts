@@ -19,6 +19,7 @@ import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-
 import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 import * as v from "valibot";
+import { FLAGS_REMEDY } from "../providers/provider-choice.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -105,7 +106,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           log,
           // The SDK's model "default" is the run's own.
           ...(runtimeOptions.model === "default" ? { model: undefined } : {}),
-          noDemo: "a program driving zot (--input-format stream-json)",
+          noDemo: { run: "a program driving zot (--input-format stream-json)", remedy: FLAGS_REMEDY },
           ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
           appendSystemPrompt: [...(runtimeOptions.appendSystemPrompt ?? []), ...setup.appendSystemPrompt],
           mcp: setup.hostedServers(runtimeOptions.mcp ?? { configs: [], strict: false }),

@@ -21,9 +21,18 @@ export interface ProviderWish {
   apiKey?: string;
   baseUrl?: string;
   script?: string;
-  /** the demo is no answer here (a program driving zot would take it for the model's): why, for the error */
-  noDemo?: string;
+  /** the demo is no answer here (a program driving zot would take it for the model's): which run this is, and how it gets a model */
+  noDemo?: NoDemo;
 }
+
+/** A run that must not fall back to the demo: what it is, and what it is told to do instead (in its own words: flags, or options). */
+export interface NoDemo {
+  run: string;
+  remedy: string;
+}
+
+/** The remedy in the command line's words. */
+export const FLAGS_REMEDY = "pass --api-key or --provider ollama, or --provider scripted --script <file> to play turns";
 
 /** A provider name from the user, checked: a UsageError names the valid ones. */
 export function knownProvider(name: string): ProviderName {
@@ -65,9 +74,7 @@ export function pickProvider(
     throw new UsageError("--base-url needs a provider and no API key says which; pass --provider anthropic, openai or ollama");
   }
   if (options.noDemo) {
-    throw new UsageError(
-      `no API key found, and ${options.noDemo} does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, pass --api-key or --provider ollama, or --provider scripted --script <file> to play turns`,
-    );
+    throw new UsageError(`no API key found, and ${options.noDemo.run} does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, ${options.noDemo.remedy}`);
   }
   notes.push(
     "no API key found, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.",

@@ -34,6 +34,7 @@ import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
+import type { NoDemo } from "../providers/provider-choice.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -57,8 +58,8 @@ export interface RuntimeOptions {
   extensions?: { explicit: string[]; noDiscovery: boolean };
   /** `--mcp-config` (read) and `--strict-mcp-config`: MCP servers for this run, ahead of the files' (or instead) */
   mcp?: { configs: FlagMcpConfig[]; strict: boolean; host?: HostServers };
-  /** no built-in demo when no key is found: a UsageError instead, naming the run (a program driving zot) */
-  noDemo?: string;
+  /** no built-in demo when no key is found: a UsageError instead, naming the run (a program driving zot) and what it does instead */
+  noDemo?: NoDemo;
   /** the hooks the program running zot registered (the Claude Agent SDK's), beside the settings files' */
   hostedHooks?: SettingsHook[];
   /**

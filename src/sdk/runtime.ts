@@ -57,6 +57,8 @@ export async function createZot(options: ZotOptions = {}): Promise<Zot> {
   const { extensions, skills = "builtin", ...rest } = options;
   const conversation = await openConversation(
     {
+      // A program takes the demo's canned answer for the model's: without a key it is told so.
+      noDemo: { run: "createZot", remedy: 'give it an apiKey, or provider: "ollama", or provider: "scripted" with a script to play turns' },
       ...rest,
       extensions: extensionOptions(extensions),
       withSkills: skills === "all",
@@ -86,11 +88,15 @@ export class Zot {
 
   /**
    * Starts a prompt now and returns its events: every event from user_message to `done`, then
-   * the stream ends. Throws ZotBusyError (synchronously) while another prompt or compaction runs.
+   * the stream ends. Throws ZotBusyError (synchronously) while another prompt or compaction runs,
+   * and a TypeError for a prompt with neither text nor images.
    * Events are kept until read; each run has one reader. As in `zot -p`, text that starts with
    * an extension's command (`/weather berlin`) runs the command (a command_result event).
    */
   prompt(text: string, options: { images?: ImageInput[] } = {}): ZotRun {
+    // As rpc and -p: a request with no message would be refused by the API, and would leave the
+    // conversation starting with the model's answer for every later request.
+    if (!text.trim() && !options.images?.length) throw new TypeError('prompt: give a text, images, or both');
     return this.start(() => this.conversation.submit({ text, images: options.images }));
   }
 

@@ -82,6 +82,18 @@ describe("createZot", () => {
     expect(mock!.requests.length).toBe(2);
   });
 
+  test("a prompt with neither text nor images is refused at once, as rpc and -p refuse it; nothing reaches the model", async () => {
+    await start([{ text: "unused" }]);
+    expect(() => zot!.prompt("")).toThrow("prompt: give a text, images, or both");
+    expect(() => zot!.prompt("   ")).toThrow(TypeError);
+    expect(mock!.requests).toHaveLength(0);
+  });
+
+  test("with no key it says so in the SDK's words instead of playing the built-in demo", async () => {
+    const made = createZot({ home: tempDir("zot-sdk-home-"), cwd: tempDir("zot-sdk-cwd-"), env: { PATH: process.env.PATH }, tools: "none" });
+    await expect(made).rejects.toThrow('no API key found, and createZot does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, give it an apiKey, or provider: "ollama"');
+  });
+
   test("abort() mid-stream ends the turn with turn_end aborted, then done", async () => {
     await start([SLOW]);
     const run = zot!.prompt("go on and on");
