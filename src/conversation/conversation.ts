@@ -33,6 +33,7 @@ import { type SessionInfo, SessionOperations } from "./session-operations.ts";
 import { ToolGuards } from "./tool-guards.ts";
 import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from "./work-policy.ts";
 import { appendPromptLog, readPromptLog } from "../session/prompt-log.ts";
+import { parseSlash } from "../protocol/slash-command.ts";
 
 // What a front end needs to name, from below it: it imports them from here.
 export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
@@ -252,7 +253,8 @@ export class Conversation {
    */
   submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
     return this.work.unit("a prompt", input.text, options, async (signal) => {
-      const slash = this.commands.match(input.text);
+      const named = parseSlash(input.text);
+      const slash = named && (await this.awaitCommand(named.name)) ? named : undefined;
       if (!slash) return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
       const result = await this.commands.run(slash.name, slash.args, signal);
       this.stream.fire(commandResultEvent(result));
@@ -380,6 +382,17 @@ export class Conversation {
   /** The extensions still starting: the TUI and rpc went on without them, and each joins (its commands too) when up. */
   startingExtensions(): string[] {
     return this.runtime.extensions?.starting() ?? [];
+  }
+
+  /**
+   * Whether some source provides /name, waiting for the extensions still starting when none does
+   * yet (a command typed or sent right after zot started, before a slow extension joined).
+   */
+  async awaitCommand(name: string): Promise<boolean> {
+    if (this.commands.has(name)) return true;
+    if (this.startingExtensions().length === 0) return false;
+    await this.extensionsStarted();
+    return this.commands.has(name);
   }
 
   /** Resolves once no extension is still starting: each joined or gave up. */

@@ -54,7 +54,8 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     case "reload-ext":
       return reload<"run_command">(session, (report) => display(reloadText(report)));
   }
-  if (conversation.commands.has(name)) {
+  // An extension still starting may be the one that provides it: its command waits for it.
+  if (await conversation.awaitCommand(name)) {
     const result = await conversation.commands.run(name, args, session.closing);
     if (result.action === "error") return { error: commandErrorMessage(result) };
     const text = "text" in result ? { text: result.text } : {};

@@ -68,6 +68,27 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("a command of an extension still starting (a slow hello) waits for it, over run_command and in a prompt, instead of being unknown", async () => {
+    const slow = scriptedExtension(tempDir("zot-rpc-ext-"), "slow", {
+      hello_delay: 2,
+      after_hello: [{ type: "register_command", name: "slowcmd", description: "answers late" }],
+      commands: { slowcmd: { eval: "{'action': 'display', 'display': 'slow says ' + f['args']}" } },
+    });
+    const r = start([], [slow]);
+    // rpc answers at once meanwhile
+    expect((await r.call({ type: "ping" })).success).toBe(true);
+    const ran = await r.call({ type: "run_command", name: "slowcmd", args: "hi" });
+    expect(ran.data).toEqual({ command: "slowcmd", extension: "slow", action: "display", text: "slow says hi" });
+    const from = r.lines.length;
+    await r.call({ type: "prompt", message: "/slowcmd again" });
+    await r.waitFor((line) => line.type === "done", from, "the command's done");
+    expect(r.lines.slice(from).find((line) => line.type === "command_result")).toMatchObject({ command: "slowcmd", action: "display", text: "slow says again" });
+    expect(fixture.mock.requests).toHaveLength(0);
+    const unknown = await r.call({ type: "run_command", name: "nobody" });
+    expect(unknown.error).toContain('unknown command "/nobody"');
+    expect(await r.close()).toBe(0);
+  });
+
   test("an extension's prompt answer: the response names the prompt, then the turn's events follow and end with done", async () => {
     const r = start([{ text: "Hello, Ada!" }], [HELLO_PY]);
     const from = r.lines.length;
