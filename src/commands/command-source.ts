@@ -35,7 +35,7 @@ export class MarkdownCommandSource {
     return [...new Set(this.byName.values())].map((command) => ({
       name: command.name,
       description: command.argumentHint ? `${command.description} ${command.argumentHint}` : command.description,
-      extension: COMMANDS_OWNER,
+      extension: ownerOf(command),
     }));
   }
 
@@ -54,12 +54,17 @@ export class MarkdownCommandSource {
           cwd: this.context.cwd,
           ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
         });
-    if (!text.trim()) return { command: command.name, extension: COMMANDS_OWNER, action: "noop" };
+    if (!text.trim()) return { command: command.name, extension: ownerOf(command), action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.
     const model = command.model && command.model !== "inherit" ? { model: command.model } : {};
     // `allowed-tools` lets calls past the confirmation question while the prompt runs: a folder's
     // commands only in a trusted folder, as its settings files' allow rules.
     const allowed = mayRun && command.allowedTools ? { allowedTools: command.allowedTools } : {};
-    return { command: command.name, extension: COMMANDS_OWNER, action: "prompt", text, ...model, ...allowed };
+    return { command: command.name, extension: ownerOf(command), action: "prompt", text, ...model, ...allowed };
   }
+}
+
+/** Who a command is shown as coming from: "skills" for a skill, "commands" for a Markdown command. */
+function ownerOf(command: MarkdownCommand): string {
+  return command.plain ? "skills" : COMMANDS_OWNER;
 }

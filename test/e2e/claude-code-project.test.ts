@@ -212,7 +212,7 @@ describe("custom commands", () => {
   }, 60_000);
 
   test("a skill is a slash command too, as in Claude Code: /deploy staging sends its instructions with the words; a command of the same name comes first", async () => {
-    const mock = fixture.llm([{ text: "deploying" }, { text: "reviewing" }]);
+    const mock = fixture.llm([{ text: "deploying" }, { text: "again" }, { text: "reviewing" }]);
     const cwd = tempDir("zot-cc-skill-");
     const userHome = tempDir("zot-cc-user-");
     // Its examples reach the model as written: no $1, no ! line run, only $ARGUMENTS filled.
@@ -224,10 +224,12 @@ describe("custom commands", () => {
     expect(deploy.code).toBe(0);
     expect(requestText(mock.requests[0].body.messages)).toContain("Deploy to staging with DEPLOY-STEPS.");
     expect(requestText(mock.requests[0].body.messages)).toContain("awk '{print $1}' hosts; !`date`");
+    const listed = await zot(["--json", "/deploy prod", ...anthropic(mock)], where);
+    expect(ndjson(listed.stdout).find((e) => e.type === "command_result")).toMatchObject({ command: "deploy", extension: "skills", action: "prompt" });
     const review = await zot(["-p", "/review", ...anthropic(mock)], where);
     expect(review.code).toBe(0);
-    expect(requestText(mock.requests[1].body.messages)).toContain("COMMAND-REVIEW-BODY");
-    expect(requestText(mock.requests[1].body.messages)).not.toContain("SKILL-REVIEW-BODY");
+    expect(requestText(mock.requests[2].body.messages)).toContain("COMMAND-REVIEW-BODY");
+    expect(requestText(mock.requests[2].body.messages)).not.toContain("SKILL-REVIEW-BODY");
   });
 
   test("a command's model: runs its prompt on that model, and only that prompt: the session records no switch and resumes on the run's model (-p, rpc); a model the run cannot have is a note", async () => {
