@@ -95,11 +95,13 @@ export const bashTool: Tool = {
 
     const notes: string[] = [];
     if (output.truncated) {
+      // Jailed, the file is outside what a command can see: the read tool (which may read zot's own output files) is the way.
+      const how = jail ? "read it with the read tool's offset/limit" : "search it with grep, or read it with offset/limit";
       const where = !output.fullOutputPath
         ? "the full output could not be saved"
         : output.savedBytes !== undefined
-          ? `its first ${output.savedBytes} bytes are in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`
-          : `the full output is in ${output.fullOutputPath} (search it with grep, or read it with offset/limit)`;
+          ? `its first ${output.savedBytes} bytes are in ${output.fullOutputPath} (${how})`
+          : `the full output is in ${output.fullOutputPath} (${how})`;
       notes.push(`[output was ${output.totalLines} lines (${output.totalBytes} bytes), so its middle was cut; ${where}]`);
     }
     if (!drained && ending === "exited") {

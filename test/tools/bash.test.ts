@@ -263,3 +263,10 @@ test("nothing waits for a person who is not there: git commit without -m ends at
   expect(r.details.timed_out).toBe(false);
   expect(r.text).toContain("editor=true pager=cat");
 });
+
+test("jailed, the hint for a long output's saved file names the read tool: the jailed shell cannot see the file", async () => {
+  const jailed = await run({ command: "seq 1 200000" }, context({ jailed: true }));
+  expect(jailed.text).toMatch(/the full output is in \S+ \(read it with the read tool's offset\/limit\)/);
+  const free = await run({ command: "seq 1 200000" });
+  expect(free.text).toContain("(search it with grep, or read it with offset/limit)");
+});
