@@ -106,6 +106,14 @@ describe("an answer", () => {
     expect(mock.requests).toHaveLength(1);
   });
 
+  test("-p: an answer the output limit cut is printed, and said on stderr so a script can tell", async () => {
+    mock = startMockLlm([{ text: "the first half of", stop: "length" }]);
+    const run = await zot(["-p", "tell me everything", ...anthropic(mock)], { cwd: tempDir("zot-cwd-") });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("the first half of\n");
+    expect(run.stderr).toMatch(/zot: the answer was cut off at \S+'s output limit \(\d+ tokens\)/);
+  });
+
   test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {
     mock = startMockLlm([{ text: "chat says hi" }]);
     const run = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "sk-o", "--base-url", `${mock.url}/v1`]);
