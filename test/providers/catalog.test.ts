@@ -55,6 +55,8 @@ describe("BUILTIN_MODELS", () => {
     expect(find(all, "openai", "o4-mini")?.api).toBe("openai-responses");
     expect(find(all, "openai", "gpt-4.1")).toMatchObject({ api: "openai-chat", context_window: 1_047_576, reasoning: false });
     expect(find(all, "openai", "gpt-4o-mini")?.api).toBe("openai-chat");
+    // Codex CLI's own models: the Responses API and their full output, not the 8,192 of an unknown model.
+    for (const id of ["gpt-5-codex", "gpt-5.1-codex-max", "gpt-5.2-codex"]) expect(find(all, "openai", id)).toMatchObject({ api: "openai-responses", max_output: 128_000, reasoning: true });
     expect(find(all, "scripted", "scripted")).toMatchObject({ api: "scripted", price_input: 0, context_window: 200_000 });
     expect(all.some((m) => m.provider === "ollama")).toBe(false);
   });
