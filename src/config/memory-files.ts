@@ -1,5 +1,5 @@
-// The memory files the system prompt carries, as zot and Claude Code find them: $ZOT_HOME/AGENTS.md,
-// the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
+// The memory files the system prompt carries, as zot, Claude Code and Codex find them:
+// $ZOT_HOME/AGENTS.md, Codex's ~/.codex/AGENTS.md, the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
 // CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md of every folder from the top of the file system
 // down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
 // from the repository root down to the cwd (as Codex reads them), and the project's
@@ -38,8 +38,8 @@ export interface FoundMemory {
 const CLAUDE_FILES = ["CLAUDE.md", path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md"];
 /** `@path` imports nest at most this deep (Claude Code's limit). */
 const MAX_IMPORT_DEPTH = 5;
-/** An imported file larger than this is left out (a stray `@node_modules/…` must not fill the prompt). */
-const MAX_IMPORT_BYTES = 256 * 1024;
+/** A memory file or import larger than this is left out, with a note (a stray `@node_modules/…`, a generated AGENTS.md, must not fill the prompt). */
+const MAX_MEMORY_BYTES = 256 * 1024;
 /** Rule files of one .claude/rules folder read at most (a stray tree must not fill the prompt). */
 const MAX_RULE_FILES = 100;
 /** Subfolders of a .claude/rules folder walked at most. */
@@ -56,12 +56,17 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const within = (dir: string, file: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
   const inFolder = (file: string) => within(start, file);
   const userRules = path.join(userHome, ".claude", "rules");
-  const own = [path.join(path.resolve(home), "AGENTS.md"), path.join(userHome, ".claude", "CLAUDE.md"), ...ruleFiles(userRules)];
+  const own = [
+    path.join(path.resolve(home), "AGENTS.md"),
+    agentsFile(path.join(userHome, ".codex")),
+    path.join(userHome, ".claude", "CLAUDE.md"),
+    ...ruleFiles(userRules),
+  ];
 
   const candidates = [
     ...own,
     ...ancestors.flatMap((dir) => [
-      ...(within(project, dir) ? [path.join(dir, "AGENTS.md")] : []),
+      ...(within(project, dir) ? [agentsFile(dir)] : []),
       ...CLAUDE_FILES.map((name) => path.join(dir, name)),
       ...(dir === project ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
     ]),
@@ -74,7 +79,12 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const withheld = new Map<string, string[]>();
   const seen = new Set<string>();
   const add = (file: string, importedBy: string | undefined, depth: number, limited: boolean): void => {
-    const raw = readTextFile(file, importedBy ? MAX_IMPORT_BYTES : undefined);
+    const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+    if (size > MAX_MEMORY_BYTES) {
+      tooBig.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of the system prompt`);
+      return;
+    }
+    const raw = readTextFile(file);
     if (raw === undefined || !raw.trim()) return;
     const real = realOrSame(file);
     if (seen.has(real)) return;
@@ -88,6 +98,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, limited);
   };
   const links: string[] = [];
+  const tooBig: string[] = [];
   for (const file of candidates) {
     const limited = guarded(file);
     // A cloned repository's CLAUDE.md may be a link to a file of the user's.
@@ -98,6 +109,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     add(file, undefined, 0, limited);
   }
   const notes = [
+    ...tooBig,
     ...links,
     ...[...withheld].map(
       ([file, targets]) =>
@@ -129,6 +141,12 @@ export function importsOf(content: string, dir: string, userHome: string): strin
     }
   }
   return targets;
+}
+
+/** A folder's AGENTS.md, or its AGENTS.override.md in its place, as Codex reads them. */
+function agentsFile(dir: string): string {
+  const override = path.join(dir, "AGENTS.override.md");
+  return statSync(override, { throwIfNoEntry: false })?.isFile() ? override : path.join(dir, "AGENTS.md");
 }
 
 /** The `.md` files of a .claude/rules folder and its subfolders, by path; a linked folder is not walked (a loop, a link to /). */

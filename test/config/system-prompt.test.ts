@@ -196,6 +196,16 @@ describe("findContextFiles", () => {
     expect(found.files.map((f) => f.content)).toEqual(["the repo's own, importing @docs/x.md", "inside", "Rule A."]);
   });
 
+  test("as Codex reads them: ~/.codex/AGENTS.md, AGENTS.override.md in place of AGENTS.md; a memory file over 256 KB is left out with a note", async () => {
+    write(path.join(userHome, ".codex", "AGENTS.md"), "codex global");
+    write(path.join(repo, "AGENTS.md"), "root, overridden");
+    write(path.join(repo, "AGENTS.override.md"), "root override");
+    write(path.join(repo, "pkg", "AGENTS.md"), "x".repeat(300 * 1024));
+    const found = findContextFiles(path.join(repo, "pkg"), home, { userHome, projectTrusted: true });
+    expect(found.files.map((f) => f.content)).toEqual(["codex global", "root override"]);
+    expect(found.notes).toEqual([`${path.join(repo, "pkg", "AGENTS.md")} is 300 KB, over the 256 KB a memory file may be; it is left out of the system prompt`]);
+  });
+
   test("empty files are skipped and the home is not listed twice", async () => {
     write(path.join(repo, "AGENTS.md"), "   \n");
     write(path.join(repo, "pkg", "AGENTS.md"), "pkg");
