@@ -55,7 +55,7 @@ export interface ResolvedKey {
   key: string;
   /** "auth_token": sent as `Authorization: Bearer` to a gateway (ANTHROPIC_AUTH_TOKEN), not as an API key */
   kind: "api_key" | "auth_token";
-  source: "flag" | "env" | "auth.json";
+  source: "flag" | "env" | "auth.json" | "models.json";
   /** where it came from, for --verbose: `--api-key`, the variable's name, or the file */
   from: string;
   /** set when the key came from an auth.json that other users can read */

@@ -131,9 +131,19 @@ const UserModel = v.looseObject({
   priceCacheWrite: v.optional(Price),
   baseUrl: v.optional(v.string()),
   api: v.optional(WireApi),
+  /** the key for this model's server: an environment variable's name (pi's form) or the key itself */
+  apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  /** pi's prices, per million tokens */
+  cost: v.optional(v.looseObject({ input: v.optional(Price), output: v.optional(Price), cacheRead: v.optional(Price), cacheWrite: v.optional(Price) })),
 });
 type UserModel = v.InferOutput<typeof UserModel>;
-const UserProvider = v.looseObject({ models: v.array(v.unknown()) });
+/** A provider's entry: its models, and (pi's form) a baseUrl, apiKey and api its models share unless they name their own. */
+const UserProvider = v.looseObject({
+  models: v.array(v.unknown()),
+  baseUrl: v.optional(v.string()),
+  apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  api: v.optional(WireApi),
+});
 const ModelsFile = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
 
 /** Names other tools (pi, the original zot) use for the providers zot speaks. */
@@ -146,6 +156,11 @@ const PROVIDER_ALIASES: Record<string, ProviderName> = {
 
 export interface Catalog {
   models: ModelInfo[];
+  /**
+   * models.json's own keys, by `provider/id`: an environment variable's name or the key itself
+   * (keyFor reads it). Kept apart from ModelInfo, which rpc and the SDK hand out.
+   */
+  keys: Map<string, string>;
   /** the user's models.json (whether or not it exists) */
   file: string;
   /** sentences about models.json problems, each naming the file (the printer adds `zot: `) */
@@ -155,10 +170,11 @@ export interface Catalog {
 /** Built-in models merged with `<home>/models.json`. */
 export function loadCatalog(home: string): Catalog {
   const models = BUILTIN_MODELS.map((m) => ({ ...m }));
+  const keys = new Map<string, string>();
   const warnings: string[] = [];
   // Spelled out rather than taken from config/home.ts: providers sit below config and import only protocol.
   const file = path.join(home, "models.json");
-  const done = () => ({ models, file, warnings });
+  const done = () => ({ models, keys, file, warnings });
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -206,10 +222,32 @@ export function loadCatalog(home: string): Catalog {
         warnings.push(`${file}: field "${path}": ${message}; this model was skipped.`);
         return;
       }
-      applyUserModel(models, provider, parsed.output);
+      const shared = entry.output;
+      const user: UserModel = {
+        ...parsed.output,
+        ...(parsed.output.baseUrl === undefined && shared.baseUrl !== undefined ? { baseUrl: shared.baseUrl } : {}),
+        ...(parsed.output.api === undefined && shared.api !== undefined ? { api: shared.api } : {}),
+      };
+      applyUserModel(models, provider, user);
+      const apiKey = parsed.output.apiKey ?? shared.apiKey;
+      if (apiKey !== undefined) keys.set(`${provider}/${user.id}`, apiKey);
     });
   }
   return done();
+}
+
+/**
+ * The key models.json gives `model`, if any: the environment variable it names when that is set
+ * (pi's form, `"apiKey": "TOGETHER_API_KEY"`), else the text itself.
+ */
+export function keyFor(catalog: Pick<Catalog, "keys">, model: Pick<ModelInfo, "provider" | "id">, env: Record<string, string | undefined>): { key: string; from: string } | undefined {
+  const written = catalog.keys.get(`${model.provider}/${model.id}`);
+  if (written === undefined) return undefined;
+  const named = /^\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(written)?.[1];
+  const value = named !== undefined ? env[named]?.trim() : undefined;
+  if (value) return { key: value, from: `${named} (models.json)` };
+  if (written.startsWith("$")) return undefined;
+  return { key: written, from: "models.json" };
 }
 
 function normaliseProvider(name: string): ProviderName | undefined {
@@ -242,10 +280,10 @@ function applyUserModel(models: ModelInfo[], provider: ProviderName, user: UserM
     context_window: user.contextWindow ?? base.context_window,
     max_output: user.maxTokens ?? base.max_output,
     reasoning: user.reasoning ?? base.reasoning,
-    price_input: user.priceInput ?? base.price_input,
-    price_output: user.priceOutput ?? base.price_output,
-    price_cache_read: user.priceCacheRead ?? base.price_cache_read,
-    price_cache_write: user.priceCacheWrite ?? base.price_cache_write,
+    price_input: user.priceInput ?? user.cost?.input ?? base.price_input,
+    price_output: user.priceOutput ?? user.cost?.output ?? base.price_output,
+    price_cache_read: user.priceCacheRead ?? user.cost?.cacheRead ?? base.price_cache_read,
+    price_cache_write: user.priceCacheWrite ?? user.cost?.cacheWrite ?? base.price_cache_write,
     source: "user",
   };
   const baseUrl = user.baseUrl?.trim() || base.base_url;

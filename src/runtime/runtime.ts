@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { resolve } from "node:path";
-import { missingKeyMessage, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
+import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
 import { resolveBaseUrl } from "../config/provider-env.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
@@ -18,7 +18,7 @@ import { type Confirmer, ConfirmGate } from "../core/confirm-gate.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
-import { loadCatalog, resolveModel } from "../providers/catalog.ts";
+import { keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
@@ -209,12 +209,17 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (resolved.note) notes.push(resolved.note);
 
   // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.
-  const credential = resolveApiKey(providerName, { flag: options.apiKey, env, home });
+  // A models.json entry with its own apiKey gets that one instead (a server of its own, not the provider's).
+  const credentialOf = (m: ModelInfo): ResolvedKey | undefined => {
+    const own = options.apiKey === undefined ? keyFor(catalog, m, env) : undefined;
+    return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home });
+  };
+  const credential = credentialOf(model);
   if (!credential && requiresApiKey(providerName)) throw new UsageError(missingKeyMessage(providerName, home));
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
-  const endpoint = { credential, providerName, script: options.script };
+  const endpoint = { providerName, script: options.script };
 
   // `skill` is a built-in tool too, but it exists only when there are skills to load.
   const wanted = options.tools ?? "all";
@@ -246,7 +251,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const loadingMcp = loadMcp(options, { cwd, home, env }, trust);
   let provider: Provider;
   try {
-    provider = await createProvider(model, { ...endpoint, baseUrl: baseUrlOf(model) });
+    provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model) });
   } catch (error) {
     await (await loadingExtensions.catch(() => undefined))?.manager.stop();
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
@@ -381,8 +386,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     }
     const clientFor = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
-      return next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model)
-        ? await createProvider(next, { ...endpoint, baseUrl: baseUrlOf(next) })
+      const key = credentialOf(next);
+      return next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== credentialOf(agent.model)?.key
+        ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next) })
         : undefined;
     };
     const setModel = async (next: ModelInfo) => agent.switchModel(next, await clientFor(next));

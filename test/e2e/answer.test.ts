@@ -1,7 +1,7 @@
 // A user asks a question and gets an answer: -p and --json against the mock LLM, in every
 // provider's real wire format, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -112,6 +112,25 @@ describe("an answer", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("the first half of\n");
     expect(run.stderr).toMatch(/zot: the answer was cut off at \S+'s output limit \(\d+ tokens\)/);
+  });
+
+  test("a models.json server of its own gets its own key (pi's provider-level baseUrl, apiKey and cost), never the provider's", async () => {
+    mock = startMockLlm([{ text: "from my server" }, { text: "from openai" }]);
+    const home = tempDir("zot-home-");
+    writeFileSync(
+      join(home, "models.json"),
+      JSON.stringify({ providers: { openai: { baseUrl: `${mock.url}/v1`, apiKey: "MY_SERVER_KEY", models: [{ id: "my-model", cost: { input: 1, output: 2 } }] } } }),
+    );
+    const env = { OPENAI_API_KEY: "sk-openai-secret", MY_SERVER_KEY: "sk-my-server" };
+    const own = await zot(["-p", "hi", "--provider", "openai", "--model", "my-model"], { home, env });
+    expect(own.stdout).toBe("from my server\n");
+    expect(mock.requests[0]!.headers.authorization).toBe("Bearer sk-my-server");
+    // A model with no key of its own still gets the provider's.
+    const plain = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--base-url", `${mock.url}/v1`], { home, env });
+    expect(plain.stdout).toBe("from openai\n");
+    expect(mock.requests[1]!.headers.authorization).toBe("Bearer sk-openai-secret");
+    const listed = await zot(["--list-models"], { home, env });
+    expect(listed.stdout).toMatch(/openai\s+my-model\s+.*1\.00\s+2\.00\s+user/);
   });
 
   test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {
