@@ -49,6 +49,28 @@ function toolResultText(body: any): string {
   return JSON.stringify(blocks.map((b: any) => b.content));
 }
 
+// The shell client's Ctrl+C is the shell's own; these two handle it themselves.
+describe.each(["python", "node"] as const)("%s client, interrupted", (client) => {
+  test("Ctrl+C mid-answer (the client alone interrupted): zot is asked to abort, the answer so far is printed, exit 130", async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `streamed word ${i}`).join(" ");
+    const mock = fixture.llm([{ text: long, chunk_size: 8, chunk_delay_ms: 20 }]);
+    const proc = Bun.spawn([...CLIENTS[client], "talk slowly", ...anthropicMock(mock.url), "--no-ext"], {
+      cwd: tempDir("zot-client-cwd-"),
+      env: cleanEnv(tempDir("zot-client-home-"), { ZOT_BIN: ZOT, PYTHONDONTWRITEBYTECODE: "1" }),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    for (let i = 0; i < 100 && mock.requests.length === 0; i++) await Bun.sleep(50);
+    await Bun.sleep(700);
+    proc.kill("SIGINT");
+    const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(130);
+    expect(stdout).toStartWith("streamed word 0 streamed word 1");
+    expect(stdout).not.toContain("streamed word 399");
+  });
+});
+
 describe.each(Object.keys(CLIENTS) as Client[])("%s client", (client) => {
   test("a tool call's round trip: the call and its result on stderr, the final answer on stdout, exit 0", async () => {
     const mock = fixture.llm([

@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -57,7 +58,7 @@ class ZotRpc:
             start_new_session=True,
         )
         self._ids = itertools.count(1)
-        self._write_lock = threading.Lock()
+        self._write_lock = threading.RLock()  # a Ctrl+C handler may write while the main thread is writing
         self._waiting = {}  # id -> Queue of its response
         self._waiting_lock = threading.Lock()
         self._closed = False
@@ -198,29 +199,40 @@ def text_of(content):
 def run_prompt(client, message):
     """Runs one prompt; reports tool calls on stderr; returns (answer text, failure or None)."""
     answer, failure = "", None
-    events = client.prompt(message)
-    while True:
-        try:
-            event = next(events)
-        except StopIteration:
-            return answer, failure
-        except KeyboardInterrupt:
-            client.abort()  # the events go on to turn_end aborted and done
-            failure = "interrupted"
-            continue
-        kind = event["type"]
-        if kind == "tool_call":
-            args = json.dumps(event["args"], separators=(",", ":"))
-            print(f"[tool] {event['name']} {args}", file=sys.stderr)
-        elif kind == "tool_result":
-            status = "error" if event["is_error"] else "result"
-            print(f"[{status}] {text_of(event['content'])}", file=sys.stderr)
-        elif kind == "assistant_message":
-            answer = text_of(event["content"])
-        elif kind == "error":
-            failure = event["message"]
-        elif kind == "turn_end" and event["stop"] in ("error", "aborted") and failure is None:
-            failure = event.get("error") or event["stop"]
+
+    # Ctrl+C asks zot to abort and keeps reading: the events go on to turn_end aborted and done,
+    # with the answer so far. (A KeyboardInterrupt raised inside the event generator would end it,
+    # and what had streamed would be lost.)
+    def on_interrupt(signum, frame):
+        nonlocal failure
+        failure = "interrupted"
+        client.send("abort")
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        for event in client.prompt(message):
+            answer, failure = _take(event, answer, failure)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return answer, failure
+
+
+def _take(event, answer, failure):
+    """One event's part in the answer and the failure."""
+    kind = event["type"]
+    if kind == "tool_call":
+        args = json.dumps(event["args"], separators=(",", ":"))
+        print(f"[tool] {event['name']} {args}", file=sys.stderr)
+    elif kind == "tool_result":
+        status = "error" if event["is_error"] else "result"
+        print(f"[{status}] {text_of(event['content'])}", file=sys.stderr)
+    elif kind == "assistant_message":
+        answer = text_of(event["content"])
+    elif kind == "error":
+        failure = event["message"]
+    elif kind == "turn_end" and event["stop"] in ("error", "aborted") and failure is None:
+        failure = event.get("error") or event["stop"]
+    return answer, failure
 
 
 def main(argv):
