@@ -35,6 +35,7 @@ import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
+import { CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -226,7 +227,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const wantsSkill = wanted === "all" || (Array.isArray(wanted) && wanted.includes("skill"));
   const { tools, unknown } = selectBuiltinTools(Array.isArray(wanted) ? wanted.filter((t) => t !== "skill") : wanted);
   if (unknown.length > 0) {
-    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}; built-in tools are read, write, edit, bash, skill`);
+    // A program written for Claude Code names its tools (`tools: ["Grep"]`): say so in those words too.
+    const claudes = unknown.filter((t) => (CLAUDE_TOOLS_ZOT_LACKS as readonly string[]).includes(t));
+    const lacking = claudes.length > 0 ? ` (${claudes.join(", ")} ${claudes.length === 1 ? "is a tool" : "are tools"} of Claude Code's that zot does not have; it searches and lists with Bash)` : "";
+    throw new UsageError(
+      `unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}${lacking}; built-in tools are read, write, edit, bash, skill (by Claude Code's names: Read, Write, Edit or MultiEdit, Bash, Skill)`,
+    );
   }
   // [permission rules] the run's own (--allowedTools, --disallowedTools): one zot cannot read stops the run before anything starts.
   const flagRules = await readFlagRules(options.permissionRules ?? [], { cwd, userHome: env.HOME || homedir() });

@@ -91,6 +91,7 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
       [["--max-steps", "0"], "--max-steps"],
       [["--max-steps", "abc"], "--max-steps"],
       [["--tools", "read,grep"], '"grep"'],
+      [["--tools", "Read,Grep"], 'unknown tool "Grep" (Grep is a tool of Claude Code\'s that zot does not have; it searches and lists with Bash); built-in tools are read, write, edit, bash, skill (by Claude Code\'s names: Read, Write, Edit or MultiEdit, Bash, Skill)'],
       [["--cwd", "/definitely/not/here"], "not a directory"],
       [["--model"], "--model needs a value"],
     ];
