@@ -105,14 +105,21 @@ export type ToolReturn = string | ContentBlock | ContentBlock[] | ToolResult;
 
 // ── commands ────────────────────────────────────────────────────────────────────────────────
 
-/** What a slash command does once it has run. Build one with {@link display}, {@link prompt}, {@link toolPrompt}, {@link insert}, {@link noop} or {@link error}. */
+/**
+ * What a slash command does once it has run. Build one with {@link display}, {@link prompt},
+ * {@link toolPrompt}, {@link insert}, {@link openPanel}, {@link noop} or {@link error}.
+ */
 export type CommandResponse =
   | { action: "display"; text: string }
   | { action: "insert"; text: string }
   | { action: "prompt"; prompt: string }
   | { action: "tool_prompt"; tool_name: string; tool_args: Record<string, unknown>; prompt: string }
+  | { action: "open_panel"; open_panel: PanelSpec }
   | { action: "noop" }
   | { action: "error"; error: string };
+
+/** Every action a {@link CommandResponse} may name. */
+const COMMAND_ACTIONS: readonly string[] = ["display", "insert", "prompt", "tool_prompt", "open_panel", "noop", "error"];
 
 /** A command handler may return a {@link CommandResponse}, a string (shown like `display`), or nothing (`noop`). */
 export type CommandReturn = CommandResponse | string | undefined | void;
@@ -158,6 +165,15 @@ export function insert(text: string): CommandResponse {
   return { action: "insert", text };
 }
 
+/**
+ * Open `panel`: the TUI draws it (one panel shows at a time; opening another replaces it); `zot -p`
+ * prints its first render; `--json` and rpc send `panel_open`. Throws on a panel without an id, or
+ * fields of the wrong type.
+ */
+export function openPanel(panel: PanelSpec): CommandResponse {
+  return { action: "open_panel", open_panel: panelSpec("openPanel", panel) };
+}
+
 /** Do nothing visible (the command did its work itself, e.g. through {@link Extension.notify}). */
 export function noop(): CommandResponse {
   return { action: "noop" };
@@ -166,6 +182,24 @@ export function noop(): CommandResponse {
 /** Fail the command: zot shows `message` as a red status line. */
 export function error(message: string): CommandResponse {
   return { action: "error", error: message };
+}
+
+// ── panels ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What a panel shows: a title (the extension's name when there is none), whole lines (they may
+ * carry colours, SGR, and links, OSC 8), and a muted footer. A field left out of a render keeps
+ * its last value.
+ */
+export interface PanelContent {
+  title?: string;
+  lines?: string[];
+  footer?: string;
+}
+
+/** A panel to open: its id (yours to choose; keys and closes name it) and its first content. */
+export interface PanelSpec extends PanelContent {
+  id: string;
 }
 
 // ── tools ───────────────────────────────────────────────────────────────────────────────────
@@ -479,10 +513,11 @@ type OutFrame =
   | {
       type: "command_response";
       id: FrameId;
-      action: "prompt" | "insert" | "display" | "noop" | "tool_prompt";
+      action: "prompt" | "insert" | "display" | "noop" | "tool_prompt" | "open_panel";
       prompt?: string;
       insert?: string;
       display?: string;
+      open_panel?: PanelSpec;
       tool_name?: string;
       tool_args?: Record<string, unknown>;
       error?: string;
@@ -835,15 +870,15 @@ export class Extension {
       this.#send({ type: "command_response", id, action: "noop", error: `no handler for /${name}` });
       return;
     }
-    let response: CommandResponse;
+    let frame: OutFrame;
     try {
-      const returned = await registration.handler(args, { id, name, host: this.#host });
-      response = typeof returned === "string" ? display(returned) : (returned ?? noop());
+      const returned: unknown = await registration.handler(args, { id, name, host: this.#host });
+      frame = commandFrame(id, commandResponse(name, returned));
     } catch (err) {
       this.log(`/${name} failed:`, err);
-      response = error(messageOf(err));
+      frame = commandFrame(id, error(messageOf(err)));
     }
-    this.#send(commandFrame(id, response), { type: "command_response", id, action: "noop", error: `/${name} answered something that is not JSON` });
+    this.#send(frame, { type: "command_response", id, action: "noop", error: `/${name} answered something that is not JSON` });
   }
 
   async #callTool(id: FrameId, name: string, args: Record<string, unknown>): Promise<void> {
@@ -1132,12 +1167,53 @@ function commandFrame(id: FrameId, response: CommandResponse): OutFrame {
       return { type: "command_response", id, action: "prompt", prompt: response.prompt };
     case "tool_prompt":
       return { type: "command_response", id, action: "tool_prompt", prompt: response.prompt, tool_name: response.tool_name, tool_args: response.tool_args };
+    case "open_panel":
+      return { type: "command_response", id, action: "open_panel", open_panel: panelSpec("openPanel", response.open_panel) };
     case "error":
       // noop + error is the form every zot host understands (the original rejects action "error").
       return { type: "command_response", id, action: "noop", error: response.error || "command failed" };
-    default:
+    case "noop":
       return { type: "command_response", id, action: "noop" };
   }
+}
+
+// What a command handler returned, as a response. Takes `unknown` because JavaScript callers can
+// return anything; what is no response fails the command, naming it, rather than doing nothing.
+function commandResponse(name: string, value: unknown): CommandResponse {
+  if (value === undefined || value === null) return noop();
+  if (typeof value === "string") return display(value);
+  if (isRecord(value) && typeof value.action === "string" && COMMAND_ACTIONS.includes(value.action)) return value as CommandResponse;
+  const what = isRecord(value) && typeof value.action === "string" ? `the unknown action ${JSON.stringify(value.action)}` : describe(value);
+  throw new TypeError(
+    `/${name} answered ${what}; a command returns display(…), prompt(…), insert(…), openPanel(…), toolPrompt(…), noop(), error(…), a string or nothing`,
+  );
+}
+
+// Checks a panel as JavaScript callers may build it, so that a wrong field fails here, naming it,
+// rather than as a frame zot refuses; only the protocol's fields go out.
+function panelSpec(call: string, panel: PanelSpec): PanelSpec {
+  if (!isRecord(panel)) throw new TypeError(`${call}: the panel must be an object with an id`);
+  const spec: PanelSpec = { id: panelId(call, panel.id) };
+  for (const field of ["title", "footer"] as const) {
+    const value = panel[field];
+    if (value === undefined) continue;
+    if (typeof value !== "string") throw new TypeError(`${call}: the panel's ${field} must be a string, not ${describe(value)}`);
+    spec[field] = value;
+  }
+  if (panel.lines !== undefined) {
+    if (!Array.isArray(panel.lines)) throw new TypeError(`${call}: the panel's lines must be an array of strings, not ${describe(panel.lines)}`);
+    const wrong = panel.lines.findIndex((line) => typeof line !== "string");
+    if (wrong >= 0) throw new TypeError(`${call}: the panel's lines must be strings; line ${wrong} is ${describe(panel.lines[wrong])}`);
+    spec.lines = [...panel.lines];
+  }
+  return spec;
+}
+
+function panelId(call: string, id: unknown): string {
+  if (typeof id !== "string" || id === "") {
+    throw new TypeError(`${call}: a panel needs an id, a non-empty string${id === undefined ? "" : ` (not ${describe(id)})`}`);
+  }
+  return id;
 }
 
 // Takes `unknown` because JavaScript callers (and interceptor decisions) can return anything;
@@ -1296,7 +1372,7 @@ function article(type: string): string {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
 }

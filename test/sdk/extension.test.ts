@@ -459,3 +459,45 @@ describe("host services", () => {
     expect(await child.reply("4")).toEqual({ type: "event_intercept_response", id: "4", system_prompt: "keep +one(m1)" });
   });
 });
+
+describe("panels", () => {
+  async function panels(): Promise<WireChild> {
+    const child = start("panels.ts");
+    while ((await child.next()).type !== "ready");
+    child.send(helloAck());
+    return child;
+  }
+  const todo = (cursor: number, footer: string) => ({
+    title: "Todo",
+    lines: ["buy milk", "write tests"].map((item, i) => `${i === cursor ? "›" : " "} ${item}`),
+    footer,
+  });
+
+  test("a command answers openPanel: command_response with action open_panel and the panel", async () => {
+    const child = await panels();
+    child.send({ type: "command_invoked", id: "1", name: "todo" });
+    expect(await child.reply("1")).toEqual({
+      type: "command_response",
+      id: "1",
+      action: "open_panel",
+      open_panel: { id: "todo", ...todo(0, "q close") },
+    });
+    // Written by hand, as JavaScript may: it goes out as the same frame.
+    child.send({ type: "command_invoked", id: "2", name: "handmade" });
+    expect(await child.reply("2")).toEqual({ type: "command_response", id: "2", action: "open_panel", open_panel: { id: "hand", lines: ["a"] } });
+  });
+
+  test("a panel without an id, a line that is no string, an unknown action or an array fails the command, saying what it was", async () => {
+    const child = await panels();
+    const asked: [string, string][] = [
+      ["nameless", "openPanel: a panel needs an id, a non-empty string (not string \"\")"],
+      ["badlines", "openPanel: the panel's lines must be strings; line 1 is number 2"],
+      ["shout", '/shout answered the unknown action "shout"; a command returns display(…), prompt(…), insert(…), openPanel(…), toolPrompt(…), noop(), error(…), a string or nothing'],
+      ["blocks", "/blocks answered an array; a command returns display(…), prompt(…), insert(…), openPanel(…), toolPrompt(…), noop(), error(…), a string or nothing"],
+    ];
+    asked.forEach(([name], i) => child.send({ type: "command_invoked", id: `c${i}`, name }));
+    for (const [i, [, message]] of asked.entries()) {
+      expect(await child.reply(`c${i}`)).toEqual({ type: "command_response", id: `c${i}`, action: "noop", error: message });
+    }
+  });
+});
