@@ -166,9 +166,9 @@ export function insert(text: string): CommandResponse {
 }
 
 /**
- * Open `panel`: the TUI draws it (one panel shows at a time; opening another replaces it); `zot -p`
- * prints its first render; `--json` and rpc send `panel_open`. Throws on a panel without an id, or
- * fields of the wrong type.
+ * Open `panel` (see {@link Extension.openPanel}): the TUI draws it and sends its keys to
+ * {@link Extension.onPanelKey}; `zot -p` prints its first render; `--json` and rpc send `panel_open`.
+ * Throws on a panel without an id, or fields of the wrong type.
  */
 export function openPanel(panel: PanelSpec): CommandResponse {
   return { action: "open_panel", open_panel: panelSpec("openPanel", panel) };
@@ -201,6 +201,39 @@ export interface PanelContent {
 export interface PanelSpec extends PanelContent {
   id: string;
 }
+
+/** The keys a panel receives (Esc and Ctrl+C close it instead); `rune` is a typed character. */
+export const PANEL_KEYS = ["up", "down", "left", "right", "enter", "tab", "backspace", "delete", "home", "end", "pageup", "pagedown", "rune"] as const;
+
+/** A key a panel receives. */
+export type PanelKeyName = (typeof PANEL_KEYS)[number];
+
+/** A key pressed while this extension's panel has the keyboard. */
+export interface PanelKey {
+  panel_id: string;
+  key: PanelKeyName;
+  /** the typed character, for `rune` only (a space and non-ASCII included) */
+  text?: string;
+}
+
+/** The panel was closed by the user (Esc, Ctrl+C) or replaced by another panel; not sent when the extension closed it itself. */
+export interface PanelClosed {
+  panel_id: string;
+}
+
+/**
+ * The room the panel has, when it first draws and whenever the terminal's size changes: `width`
+ * in columns, `height` how many lines show in full. zot does not scroll a panel (PgUp/PgDn are the
+ * panel's keys): window long content to `height` yourself.
+ */
+export interface PanelSize {
+  panel_id: string;
+  width: number;
+  height: number;
+}
+
+/** Handles one panel frame from zot. Panel handlers run one at a time in arrival order. */
+export type PanelHandler<P> = (panel: P) => void | Promise<void>;
 
 // ── tools ───────────────────────────────────────────────────────────────────────────────────
 
@@ -537,6 +570,9 @@ type OutFrame =
     }
   | { type: "notify"; level: NotifyLevel; message: string }
   | { type: "clear_notes" }
+  | { type: "open_panel"; panel: PanelSpec }
+  | ({ type: "panel_render"; panel_id: string } & PanelContent)
+  | { type: "panel_close"; panel_id: string }
   | { type: "shutdown_ack" };
 
 type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "before_agent_start";
@@ -588,6 +624,29 @@ type Registration =
       handler: ToolHandler<Record<string, unknown>>;
     };
 
+// Runs jobs one at a time in the order they came, beside the read loop. When none is running a job
+// starts at once, so a synchronous handler has finished before the next frame (say, a command
+// reading what an event handler wrote) is dispatched.
+class InOrder {
+  #backlog: (() => Promise<void>)[] = [];
+  #running: Promise<void> | undefined;
+
+  add(job: () => Promise<void>): void {
+    this.#backlog.push(job);
+    this.#running ??= this.#pump();
+  }
+
+  /** Settles once every job added so far has run. */
+  get idle(): Promise<void> {
+    return this.#running ?? Promise.resolve();
+  }
+
+  async #pump(): Promise<void> {
+    for (let job = this.#backlog.shift(); job; job = this.#backlog.shift()) await job();
+    this.#running = undefined;
+  }
+}
+
 /** One extension: register commands, tools, event handlers and interceptors, then {@link Extension.run}. */
 export class Extension {
   /** the name sent in `hello` */
@@ -611,8 +670,13 @@ export class Extension {
   #state: "new" | "running" | "done" = "new";
   #pending: OutFrame[] = [];
   #inflight = new Set<Promise<void>>();
-  #eventBacklog: (() => Promise<void>)[] = [];
-  #eventsRunning: Promise<void> | undefined;
+  #eventJobs = new InOrder();
+  #panelKey: PanelHandler<PanelKey>[] = [];
+  #panelClose: PanelHandler<PanelClosed>[] = [];
+  #panelResize: PanelHandler<PanelSize>[] = [];
+  // Apart from the events, so that a slow event handler (a sound, a network call) never holds up
+  // the user's keys.
+  #panelJobs = new InOrder();
   // Bound before run() redirects console.log to stderr, so only the SDK can write to stdout.
   #wire: (line: string) => void = runtime.console.log.bind(runtime.console);
 
@@ -742,6 +806,54 @@ export class Extension {
     this.#send({ type: "clear_notes" });
   }
 
+  /**
+   * Open a panel at any time (from a tool handler, a key handler, a timer); a command opens one by
+   * answering {@link openPanel} instead. One panel shows at a time: opening another, yours or
+   * another extension's, replaces it. In the TUI it has the keyboard ({@link onPanelKey}) until
+   * the user closes it ({@link onPanelClose}) or you do ({@link closePanel}); `zot -p` prints its
+   * first render; `--json` and rpc send `panel_open`. Throws on a panel without an id, or fields of
+   * the wrong type.
+   */
+  openPanel(panel: PanelSpec): void {
+    this.#send({ type: "open_panel", panel: panelSpec("openPanel", panel) });
+  }
+
+  /**
+   * Redraw your open panel `id` with whole lines; a field left out (or an empty title) keeps its
+   * last value. zot ignores a render for a panel that is not open (its log says so).
+   */
+  renderPanel(id: string, content: PanelContent): void {
+    const { id: _id, ...checked } = panelSpec("renderPanel", { ...content, id });
+    this.#send({ type: "panel_render", panel_id: id, ...checked });
+  }
+
+  /** Close your open panel `id`. zot does not answer: {@link onPanelClose} is for closes you did not make. */
+  closePanel(id: string): void {
+    this.#send({ type: "panel_close", panel_id: panelId("closePanel", id) });
+  }
+
+  /**
+   * Handle a key pressed in one of your panels (`panel_id` says which): redraw it with
+   * {@link renderPanel}, close it. Several handlers run in registration order;
+   * keys are handled one at a time, in the order they were pressed.
+   */
+  onPanelKey(handler: PanelHandler<PanelKey>): this {
+    this.#panelKey.push(handler);
+    return this;
+  }
+
+  /** Learn that the user closed your panel (Esc, Ctrl+C) or another panel replaced it: stop rendering it. */
+  onPanelClose(handler: PanelHandler<PanelClosed>): this {
+    this.#panelClose.push(handler);
+    return this;
+  }
+
+  /** Learn the room your panel has (when it first draws, and when the terminal is resized): window long content to `height`. */
+  onPanelResize(handler: PanelHandler<PanelSize>): this {
+    this.#panelResize.push(handler);
+    return this;
+  }
+
   /** Write a line to stderr, which zot keeps in `$ZOT_HOME/logs/ext-<name>.log` (`zot ext logs <name>`). */
   log(...parts: unknown[]): void {
     runtime.console.error(`[${this.name}]`, ...parts);
@@ -841,6 +953,16 @@ export class Extension {
         return;
       case "tool_result":
         return this.#callAnswered(frame);
+      case "panel_key":
+        return this.#panelFrame("panel_key", this.#panelKey, {
+          panel_id: str(frame.panel_id),
+          key: str(frame.key) as PanelKeyName,
+          ...(typeof frame.text === "string" ? { text: frame.text } : {}),
+        });
+      case "panel_close":
+        return this.#panelFrame("panel_close", this.#panelClose, { panel_id: str(frame.panel_id) });
+      case "panel_resize":
+        return this.#panelFrame("panel_resize", this.#panelResize, { panel_id: str(frame.panel_id), width: num(frame.width), height: num(frame.height) });
       default:
         // Frames of a newer host (or of features this SDK lacks) are not an error.
         return;
@@ -1067,7 +1189,8 @@ export class Extension {
     const handlers = this.#events.get(name as EventName);
     if (!handlers) return;
     const payload = eventPayload(name as EventName, frame);
-    this.#eventBacklog.push(async () => {
+    // Events run one at a time in arrival order, so an audit log stays in order.
+    this.#eventJobs.add(async () => {
       for (const handler of handlers) {
         try {
           await handler(payload);
@@ -1076,15 +1199,21 @@ export class Extension {
         }
       }
     });
-    // Events run one at a time in arrival order (an audit log stays in order), beside the read
-    // loop. When none is running the handler starts at once, so a synchronous one has finished
-    // before the next frame (say, a command reading what it wrote) is dispatched.
-    this.#eventsRunning ??= this.#pumpEvents();
   }
 
-  async #pumpEvents(): Promise<void> {
-    for (let job = this.#eventBacklog.shift(); job; job = this.#eventBacklog.shift()) await job();
-    this.#eventsRunning = undefined;
+  // Keys, closes and resizes run one at a time in arrival order: a key's redraw is done before the
+  // next key is handled, and a close comes after the keys pressed before it.
+  #panelFrame<P>(type: string, handlers: PanelHandler<P>[], panel: P): void {
+    if (handlers.length === 0) return;
+    this.#panelJobs.add(async () => {
+      for (const handler of handlers) {
+        try {
+          await handler(panel);
+        } catch (err) {
+          this.log(`a ${type} handler threw:`, err);
+        }
+      }
+    });
   }
 
   // ── outbound frames ──
@@ -1139,7 +1268,7 @@ export class Extension {
     const deadline = new Promise<void>((resolve) => {
       timer = runtime.setTimeout(resolve, DRAIN_MS);
     });
-    await Promise.race([Promise.allSettled([...this.#inflight, this.#eventsRunning]), deadline]);
+    await Promise.race([Promise.allSettled([...this.#inflight, this.#eventJobs.idle, this.#panelJobs.idle]), deadline]);
     runtime.clearTimeout(timer);
   }
 }

@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PANEL_KEYS } from "../../src/protocol/ext-frames.ts";
+import * as sdk from "../../src/sdk/extension.ts";
 import { type Frame, helloAck, WireChild } from "../support/wire-child.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -467,10 +469,15 @@ describe("panels", () => {
     child.send(helloAck());
     return child;
   }
+  const render = (panel_id: string, fields: Frame): Frame => ({ type: "panel_render", panel_id, ...fields });
   const todo = (cursor: number, footer: string) => ({
     title: "Todo",
     lines: ["buy milk", "write tests"].map((item, i) => `${i === cursor ? "›" : " "} ${item}`),
     footer,
+  });
+
+  test("the SDK's panel keys are the protocol's", () => {
+    expect([...sdk.PANEL_KEYS]).toEqual([...PANEL_KEYS]);
   });
 
   test("a command answers openPanel: command_response with action open_panel and the panel", async () => {
@@ -499,5 +506,61 @@ describe("panels", () => {
     for (const [i, [, message]] of asked.entries()) {
       expect(await child.reply(`c${i}`)).toEqual({ type: "command_response", id: `c${i}`, action: "noop", error: message });
     }
+  });
+
+  test("at any time: a tool opens, redraws and closes a panel, in order, before its result", async () => {
+    const child = await panels();
+    child.send({ type: "tool_call", id: "t", name: "flash", args: {} });
+    expect(await child.next()).toEqual({ type: "open_panel", panel: { id: "flash", title: "Flash", lines: ["one"] } });
+    expect(await child.next()).toEqual(render("flash", { lines: ["two"] }));
+    expect(await child.next()).toEqual({ type: "panel_close", panel_id: "flash" });
+    expect(await child.next()).toEqual({ type: "tool_result", id: "t", content: [{ type: "text", text: "flashed" }] });
+  });
+
+  test("keys reach onPanelKey one at a time, in the order pressed; a handler that throws is logged and the next key still handled", async () => {
+    const child = await panels();
+    child.send({ type: "panel_key", panel_id: "todo", key: "down" });
+    child.send({ type: "panel_key", panel_id: "todo", key: "up" });
+    child.send({ type: "panel_key", panel_id: "todo", key: "rune", text: "!" });
+    child.send({ type: "panel_key", panel_id: "todo", key: "rune", text: "é" });
+    expect(await child.next()).toEqual(render("todo", todo(1, "down")));
+    // "up" sleeps before it redraws; "é" still comes after it.
+    expect(await child.next()).toEqual(render("todo", todo(0, "up")));
+    expect(await child.next()).toEqual(render("todo", todo(0, "rune é")));
+    await child.stderrContaining("a panel_key handler threw");
+    await child.stderrContaining("key handler bug");
+  });
+
+  test("a key handler closes its panel with closePanel", async () => {
+    const child = await panels();
+    child.send({ type: "panel_key", panel_id: "todo", key: "rune", text: "q" });
+    expect(await child.next()).toEqual({ type: "panel_close", panel_id: "todo" });
+  });
+
+  test("panel_resize and panel_close reach their handlers", async () => {
+    const child = await panels();
+    child.send({ type: "panel_resize", panel_id: "todo", width: 100, height: 20 });
+    expect(await child.next()).toEqual(render("todo", { footer: "100x20" }));
+    child.send({ type: "panel_close", panel_id: "todo" });
+    expect(await child.next()).toEqual({ type: "notify", level: "info", message: "closed todo" });
+  });
+
+  test("a slow event handler does not hold up the keys", async () => {
+    const child = await panels();
+    child.send({ type: "event", event: "turn_end", stop: "end" });
+    child.send({ type: "panel_key", panel_id: "todo", key: "down" });
+    expect(await child.next()).toEqual(render("todo", todo(1, "down")));
+    expect(await child.next()).toEqual({ type: "notify", level: "info", message: "turn_end handled" });
+  });
+
+  test("an extension without panel handlers skips panel frames and carries on", async () => {
+    const child = start("bare.ts");
+    while ((await child.next()).type !== "ready");
+    child.send(helloAck());
+    child.send({ type: "panel_key", panel_id: "p", key: "enter" });
+    child.send({ type: "panel_resize", panel_id: "p", width: 80, height: 10 });
+    child.send({ type: "panel_close", panel_id: "p" });
+    child.send({ type: "command_invoked", id: "1", name: "hi", args: "again" });
+    expect(await child.next()).toEqual({ type: "command_response", id: "1", action: "display", display: "hi again" });
   });
 });
