@@ -573,6 +573,8 @@ type OutFrame =
   | { type: "open_panel"; panel: PanelSpec }
   | ({ type: "panel_render"; panel_id: string } & PanelContent)
   | { type: "panel_close"; panel_id: string }
+  | { type: "submit"; text: string }
+  | { type: "submit_slash"; text: string }
   | { type: "shutdown_ack" };
 
 type InterceptName = "tool_call" | "turn_start" | "assistant_message" | "before_agent_start";
@@ -834,7 +836,7 @@ export class Extension {
 
   /**
    * Handle a key pressed in one of your panels (`panel_id` says which): redraw it with
-   * {@link renderPanel}, close it. Several handlers run in registration order;
+   * {@link renderPanel}, close it, submit something. Several handlers run in registration order;
    * keys are handled one at a time, in the order they were pressed.
    */
   onPanelKey(handler: PanelHandler<PanelKey>): this {
@@ -852,6 +854,28 @@ export class Extension {
   onPanelResize(handler: PanelHandler<PanelSize>): this {
     this.#panelResize.push(handler);
     return this;
+  }
+
+  /**
+   * Send `text` as a prompt as if the user typed it: it starts a turn when zot is idle and waits in
+   * the queue otherwise. The TUI only: `-p`, `--json` and rpc ignore it (this extension's log says
+   * so). Throws on an empty text.
+   */
+  submit(text: string): void {
+    if (typeof text !== "string" || !text.trim()) throw new TypeError("submit: the text is empty");
+    this.#send({ type: "submit", text });
+  }
+
+  /**
+   * Run a slash command as if the user typed it (`"/compact"`, `"/review src"`), a built-in or any
+   * extension's; the model is not called. The TUI only, like {@link submit}. Throws on a text that
+   * does not start with `/`.
+   */
+  submitSlash(text: string): void {
+    if (typeof text !== "string" || !text.trim().startsWith("/")) {
+      throw new TypeError(`submitSlash: ${JSON.stringify(text)} is not a slash command; it starts with "/" (e.g. "/compact")`);
+    }
+    this.#send({ type: "submit_slash", text });
   }
 
   /** Write a line to stderr, which zot keeps in `$ZOT_HOME/logs/ext-<name>.log` (`zot ext logs <name>`). */

@@ -462,7 +462,7 @@ describe("host services", () => {
   });
 });
 
-describe("panels", () => {
+describe("panels and input", () => {
   async function panels(): Promise<WireChild> {
     const child = start("panels.ts");
     while ((await child.next()).type !== "ready");
@@ -487,7 +487,7 @@ describe("panels", () => {
       type: "command_response",
       id: "1",
       action: "open_panel",
-      open_panel: { id: "todo", ...todo(0, "q close") },
+      open_panel: { id: "todo", ...todo(0, "s submit · h help · q close") },
     });
     // Written by hand, as JavaScript may: it goes out as the same frame.
     child.send({ type: "command_invoked", id: "2", name: "handmade" });
@@ -551,6 +551,18 @@ describe("panels", () => {
     child.send({ type: "panel_key", panel_id: "todo", key: "down" });
     expect(await child.next()).toEqual(render("todo", todo(1, "down")));
     expect(await child.next()).toEqual({ type: "notify", level: "info", message: "turn_end handled" });
+  });
+
+  test("submit and submitSlash send the text as typed; submitSlash refuses a text without a slash, submit an empty one", async () => {
+    const child = await panels();
+    child.send({ type: "panel_key", panel_id: "todo", key: "rune", text: "s" });
+    expect(await child.next()).toEqual({ type: "submit", text: "work on: buy milk" });
+    child.send({ type: "panel_key", panel_id: "todo", key: "rune", text: "h" });
+    expect(await child.next()).toEqual({ type: "submit_slash", text: "/help" });
+    child.send({ type: "command_invoked", id: "1", name: "badslash" });
+    expect(await child.reply("1")).toMatchObject({ error: 'submitSlash: "compact" is not a slash command; it starts with "/" (e.g. "/compact")' });
+    child.send({ type: "command_invoked", id: "2", name: "emptysubmit" });
+    expect(await child.reply("2")).toMatchObject({ error: "submit: the text is empty" });
   });
 
   test("an extension without panel handlers skips panel frames and carries on", async () => {
