@@ -58,7 +58,7 @@ async function decideStage(
     case "tool_call": {
       const p = payload as StagePayloads["tool_call"];
       const reply = await target.intercept(
-        { event: "tool_call", tool_id: p.id, tool_name: p.name, tool_args: p.args },
+        { event: "tool_call", tool_id: p.id, tool_name: p.name, tool_args: p.args, ...(p.origin ? { origin_extension: p.origin } : {}) },
         signal,
       );
       return toolCallDecision(target, p.name, reply);

@@ -145,6 +145,23 @@ describe("call_tool through the gates", () => {
     expect(s.events.find((e) => e.type === "intercept" && e.participant === "confirm")).toMatchObject({ stage: "approve_tool", action: "deny", origin_extension: "rules" });
   });
 
+  test("an interceptor is told which extension asked for a call (origin_extension), and nothing for the model's own", async () => {
+    let watched = "";
+    const s = await rules([call("call_any", { name: "cm" }), { text: "ok" }], {
+      more: (global) => {
+        watched = join(global, "watcher.ndjson");
+        scriptedExtension(global, "watcher", { record: watched, after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: {} } });
+      },
+    });
+    await s.agent.prompt({ text: "go" }, signal());
+    expect(lastResult(s.provider)).toBe("cm");
+    const asked = readFileSync(watched, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((f) => f.type === "event_intercept");
+    expect(asked.map((f) => [f.tool_name, f.origin_extension])).toEqual([
+      ["call_any", undefined],
+      ["cm", "rules"],
+    ]);
+  });
+
   test("with nobody to ask (--no-yolo, headless) it is refused; a reply over 256 KiB is cut and says truncated", async () => {
     const gate = new ConfirmGate({ unattended: "refused: nobody to confirm", unasked: (c) => c.name === "call_any" || c.name === "big" });
     const s = await rules([call("call_any", { name: "bash" }), call("call_any", { name: "big" }, "t2"), { text: "ok" }], {
