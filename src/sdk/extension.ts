@@ -470,6 +470,8 @@ export interface ToolCallInterception {
   tool_id: string;
   tool_name: string;
   tool_args: Record<string, unknown>;
+  /** the extension whose call_tool (or command's tool_prompt) asked for the call; absent for the model's own calls */
+  origin_extension?: string;
 }
 
 /**
@@ -1131,6 +1133,7 @@ export class Extension {
         tool_id: str(frame.tool_id),
         tool_name: str(frame.tool_name),
         tool_args: isRecord(frame.tool_args) ? frame.tool_args : {},
+        ...(typeof frame.origin_extension === "string" ? { origin_extension: frame.origin_extension } : {}),
       };
       let rewritten: Record<string, unknown> | undefined;
       for (const interceptor of this.#toolCall) {

@@ -240,6 +240,14 @@ describe("interception", () => {
     expect(await child.reply(5)).toEqual(answer(5));
   });
 
+  test("tool_call: the interceptor learns which extension asked for the call (origin_extension)", async () => {
+    const child = await connected();
+    child.send(intercept(1, { event: "tool_call", tool_id: "rogue/1", tool_name: "read", tool_args: { path: "x" }, origin_extension: "rogue" }));
+    child.send(intercept(2, { event: "tool_call", tool_id: "t2", tool_name: "read", tool_args: { path: "x" } }));
+    expect(await child.reply(1)).toEqual(answer(1, { block: true, reason: "calls asked for by rogue are refused" }));
+    expect(await child.reply(2)).toEqual(answer(2));
+  });
+
   test("an interceptor that throws answers allow and logs the error", async () => {
     const child = await connected();
     child.send(intercept("x", { event: "tool_call", tool_id: "t", tool_name: "explode", tool_args: {} }));
