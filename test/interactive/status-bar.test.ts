@@ -9,10 +9,10 @@ import { createTheme } from "../../src/tui/theme.ts";
 
 const usage = { input: 12_400, output: 2_700, cache_read: 900, cache_write: 35_000, cost_usd: 0.0421, reasoning: null };
 
-function bar(snapshot: Partial<StatusSnapshot>, color = false): string[] {
+function bar(snapshot: Partial<StatusSnapshot>, color = false, width = 120): string[] {
   const spinner = new Spinner(() => {}, { animate: false });
   const full: StatusSnapshot = { cwd: "/home/ann/project", home: "/home/ann", tags: [], ...snapshot };
-  return new StatusBar(createTheme({ color }), spinner, () => full, () => 65_000).render(120);
+  return new StatusBar(createTheme({ color }), spinner, () => full, () => 65_000).render(width);
 }
 
 describe("the status bar", () => {
@@ -38,6 +38,16 @@ describe("the status bar", () => {
     expect(bar({ provider: "p", model: "m", context: { tokens: 0, window: 200_000, fraction: 0 } })[0]).toBe("  (p) m 0.0%/200k");
     expect(bar({ provider: "p", model: "m", context: { tokens: 0, window: 0, fraction: 0 } })[0]).toBe("  (p) m");
     expect(bar({ provider: "p", model: "m", context: { tokens: 2_700, window: 0, fraction: 0 } })[0]).toBe("  (p) m 2.7k ctx");
+  });
+
+  test("a narrow terminal drops the provider, then the cache counts, then ↑↓, so cost and context stay in view", () => {
+    const snapshot = { provider: "anthropic", model: "claude-sonnet-4-5", usage, context: { tokens: 50_000, window: 200_000, fraction: 0.25 } };
+    expect(bar(snapshot, false, 60)[0]).toBe("  claude-sonnet-4-5 ↑12k ↓2.7k R900 W35k $0.042 25.0%/200k");
+    expect(bar(snapshot, false, 50)[0]).toBe("  claude-sonnet-4-5 ↑12k ↓2.7k $0.042 25.0%/200k");
+    expect(bar(snapshot, false, 40)[0]).toBe("  claude-sonnet-4-5 $0.042 25.0%/200k");
+    // Busy at 40 columns: the spinner on its own line, the stats kept whole on the next.
+    const busy = bar({ ...snapshot, busy: { label: "working", since: 0 } }, false, 40);
+    expect(busy.slice(0, 2)).toEqual(["  ⠋ working · 1m 05s", "  claude-sonnet-4-5 $0.042 25.0%/200k"]);
   });
 
   test("numbers as people read them", () => {

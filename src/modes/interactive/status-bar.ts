@@ -34,8 +34,7 @@ export class StatusBar implements Component {
     const state = this.snapshot();
     const { muted } = this.theme;
     const busy = state.busy ? `${this.spinner.glyph()} ${state.busy.label} · ${formatElapsed(this.now() - state.busy.since)}` : "";
-    const model = state.model ? muted(`(${state.provider}) ${state.model}`) : "";
-    const stats = [model, this.usageText(state.usage), this.contextText(state.context)].filter(Boolean).join(" ");
+    const stats = this.statsWithin(state, width - 2);
     const first = [busy, stats].filter(Boolean).join("  ");
     const lines = visibleWidth(first) + 2 <= width || !busy ? [first] : [busy, stats];
     const place = [...state.tags, tildePath(state.cwd, state.home)].join(" · ");
@@ -43,13 +42,33 @@ export class StatusBar implements Component {
     return lines.map((line) => truncateToWidth(`  ${line}`, width));
   }
 
-  private usageText(usage: Usage | undefined): string {
+  /**
+   * Model, tokens, cost and context in the columns there are. A narrow terminal loses the least
+   * useful parts first (the provider, then the cache counts, then the input/output counts), so cost
+   * and context use stay readable at 40 columns; only then is the line cut.
+   */
+  private statsWithin(state: StatusSnapshot, columns: number): string {
+    const { muted } = this.theme;
+    const context = this.contextText(state.context);
+    const variants = [
+      { provider: true, cache: true, io: true },
+      { provider: false, cache: true, io: true },
+      { provider: false, cache: false, io: true },
+      { provider: false, cache: false, io: false },
+    ].map(({ provider, cache, io }) => {
+      const model = state.model ? muted(provider ? `(${state.provider}) ${state.model}` : state.model) : "";
+      return [model, this.usageText(state.usage, { cache, io }), context].filter(Boolean).join(" ");
+    });
+    return variants.find((line) => visibleWidth(line) <= columns) ?? variants.at(-1) ?? "";
+  }
+
+  private usageText(usage: Usage | undefined, show = { cache: true, io: true }): string {
     if (!usage) return "";
     const parts = [
-      usage.input > 0 && `↑${formatTokens(usage.input)}`,
-      usage.output > 0 && `↓${formatTokens(usage.output)}`,
-      usage.cache_read > 0 && `R${formatTokens(usage.cache_read)}`,
-      usage.cache_write > 0 && `W${formatTokens(usage.cache_write)}`,
+      show.io && usage.input > 0 && `↑${formatTokens(usage.input)}`,
+      show.io && usage.output > 0 && `↓${formatTokens(usage.output)}`,
+      show.cache && usage.cache_read > 0 && `R${formatTokens(usage.cache_read)}`,
+      show.cache && usage.cache_write > 0 && `W${formatTokens(usage.cache_write)}`,
       usage.cost_usd > 0 && `$${usage.cost_usd.toFixed(3)}`,
     ].filter((part): part is string => typeof part === "string");
     return parts.join(" ");
