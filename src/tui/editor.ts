@@ -5,7 +5,9 @@
 //   Backspace, Delete (Ctrl+D while there is text), Ctrl+U/K (to line start/end), Ctrl+W (to the
 //   previous space), Alt+Backspace and Ctrl+Backspace (previous word), Alt+D (next word), Ctrl+Y
 //   (yank the last kill), Ctrl+_ (undo);
-//   ↑/↓ move between rows, and on the first/last row walk the prompt history.
+//   ↑/↓ move between rows, and on the first/last row walk the prompt history; a recalled entry left
+//   as it was, with the cursor at its start or end, is walked past at once (as in Codex), so a long
+//   prompt in the history does not take a press per row.
 // Pastes: large ones collapse to a `[pasted text #N +L lines]` chip (one unit for the cursor and
 // Backspace) that submit expands; a drop of file paths is shell-quoted.
 // Rule: a key the editor has no use for returns false (Esc, Tab, Ctrl+C, Ctrl+D on an empty editor,
@@ -78,6 +80,8 @@ export class Editor implements Component {
   readonly history: PromptHistory;
   private readonly buffer = new EditBuffer(PASTE_CHIP);
   private readonly pastes = new PasteStore();
+  /** The history entry ↑/↓ last put in the editor. */
+  private recalled: string | undefined;
   private readonly undoStack: { text: string; cursor: number }[] = [];
   private lastEdit: "type" | "other" = "other";
   private lastTyped = "";
@@ -273,11 +277,14 @@ export class Editor implements Component {
     const rows = layoutRows(this.buffer.text, this.rowWidth());
     const at = this.cursorRow(rows);
     const target = at + direction;
-    if (target < 0 || target >= rows.length) {
-      const entry = direction < 0 ? this.history.previous(this.buffer.text) : this.history.next();
+    const { text, cursor } = this.buffer;
+    const untouchedEntry = this.history.browsing && text === this.recalled && (cursor === 0 || cursor === text.length);
+    if (untouchedEntry || target < 0 || target >= rows.length) {
+      const entry = direction < 0 ? this.history.previous(text) : this.history.next();
       if (entry === undefined) return false;
       this.pastes.clear();
       this.buffer.setText(entry);
+      this.recalled = entry;
       this.notifyChange();
       return true;
     }

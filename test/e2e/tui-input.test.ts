@@ -187,6 +187,34 @@ describe("the @ file picker", () => {
   });
 });
 
+describe("a big paste", () => {
+  test("goes to the model whole, takes a dozen rows of the transcript until Ctrl+O, and one ↑ in the history", async () => {
+    const body = Array.from({ length: 200 }, (_, i) => `pasted line ${i}`).join("\n");
+    const { session, mock } = zot([{ text: "first answer" }, { text: "got the paste" }]);
+    await ready(session);
+    session.type("a first prompt\r");
+    await session.waitForText("first answer");
+    session.type("summarise: ");
+    session.paste(body);
+    await session.waitForText("[pasted text #1 +200 lines]");
+    session.type("\r");
+    await session.waitForText("got the paste");
+    expect(lastUserText(mock.requests[1]!.body)).toBe(`summarise: ${body}`);
+    const all = session.screen.allLines();
+    expect(all).toContain("› summarise: pasted line 0");
+    expect(all.some((row) => row.includes("pasted line 150"))).toBe(false);
+    expect(all.some((row) => /… 189 more rows · ctrl\+o to expand/.test(row))).toBe(true);
+    // ↑ brings the paste back, a second ↑ the prompt before it (not the paste's next row up).
+    session.type("\x1b[A");
+    await session.waitFor((screen) => screen.text().includes("pasted line 199"), "the paste recalled");
+    session.type("\x1b[A");
+    await session.waitFor((screen) => screen.lines().includes("> a first prompt"), "the prompt before it");
+    session.type("\x15\x03");
+    session.type("\x0f");
+    await session.waitFor((screen) => screen.allLines().some((row) => row.includes("pasted line 150")), "the paste expanded by Ctrl+O");
+  });
+});
+
 describe("leaving", () => {
   test("Ctrl+C clears the editor, a second Ctrl+C within 2 s exits 0 and gives the terminal back", async () => {
     const { session } = zot([]);

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ATTACH_MAX_BYTES, attachMentions, type ResourceReader, splitAttachments } from "../../src/modes/interactive/file-mentions.ts";
 import { parseShellContext, shellCommandOf, shellContextText } from "../../src/modes/interactive/shell-context.ts";
-import { OUTPUT_ROWS, UserMessage } from "../../src/modes/interactive/user-message.ts";
+import { OUTPUT_ROWS, PROMPT_ROWS, UserMessage } from "../../src/modes/interactive/user-message.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { tempDir } from "../support/zot.ts";
 
@@ -65,6 +65,21 @@ describe("@server:uri mentions of MCP resources", () => {
     if (uri === "file://api/auth") return Promise.resolve({ text: "Tokens expire after an hour.\nRefresh them." });
     return Promise.resolve({ why: `MCP server "docs" could not read ${uri}: Resource not found` });
   };
+
+  test("a long prompt (a big paste) shows its first rows and how many more until Ctrl+O; one that fits is whole", () => {
+    const text = Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n");
+    const message = new UserMessage(text, theme);
+    const rows = draw(message, 60);
+    expect(rows).toHaveLength(1 + PROMPT_ROWS);
+    expect(rows[1]).toBe("› line 0");
+    expect(rows.at(-2)).toBe(`  line ${PROMPT_ROWS - 2}`);
+    expect(rows.at(-1)).toBe(`  … ${200 - (PROMPT_ROWS - 1)} more rows · ctrl+o to expand`);
+    message.setExpanded(true);
+    expect(draw(message, 60)).toHaveLength(201);
+    const fits = Array.from({ length: PROMPT_ROWS }, (_, i) => `line ${i}`).join("\n");
+    expect(draw(new UserMessage(fits, theme), 60)).toHaveLength(1 + PROMPT_ROWS);
+    expect(draw(new UserMessage(fits, theme), 60).at(-1)).toBe(`  line ${PROMPT_ROWS - 1}`);
+  });
 
   test("a resource is read and attached after the typed prompt, once, punctuation after it forgiven; the transcript shows a line for it", async () => {
     const cwd = tempDir("zot-mention-");

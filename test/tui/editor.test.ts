@@ -182,6 +182,25 @@ describe("Editor keys", () => {
     expect(editor.text).toBe("abc\ndefgh"); // the draft comes back
   });
 
+  test("a recalled entry left as it was is walked past at once, however many rows it has; once the cursor moves into it, ↑ moves rows", () => {
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n");
+    const history = new PromptHistory(["oldest", long, "newest"]);
+    const editor = new Editor(theme, { history });
+    type(editor, KEYS.up, KEYS.up);
+    expect(editor.text).toBe(long);
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("oldest"); // one press, not forty
+    type(editor, KEYS.down);
+    expect(editor.text).toBe(long);
+    type(editor, KEYS.down);
+    expect(editor.text).toBe("newest");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe(long);
+    type(editor, KEYS.left, KEYS.up);
+    expect(shown(editor)).toBe(`${long.slice(0, long.lastIndexOf("\n") - 1)}|${long.slice(long.lastIndexOf("\n") - 1)}`);
+    expect(editor.text).toBe(long); // moved a row, still the same entry
+  });
+
   test("submitted prompts join the history", () => {
     const editor = new Editor(theme);
     typeText(editor, "first");

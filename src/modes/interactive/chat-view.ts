@@ -147,7 +147,9 @@ export class ChatView implements Component {
 
   addUserMessage(text: string, images = 0): void {
     this.endStep();
-    this.add(new UserMessage(text, this.theme, images));
+    const message = new UserMessage(text, this.theme, images);
+    message.setExpanded(this.expanded);
+    this.add(message);
   }
 
   addNote(text: string, level: NoteLevel | "muted" = "info"): void {
@@ -163,11 +165,11 @@ export class ChatView implements Component {
     this.boxes.get(callId)?.setAwaitingAnswer(waiting);
   }
 
-  /** Ctrl+O: every tool result and thinking block expanded, or collapsed again. */
+  /** Ctrl+O: every tool result, thinking block and long prompt expanded, or collapsed again. */
   toggleExpanded(): boolean {
     this.expanded = !this.expanded;
     for (const child of this.transcript.children) {
-      if (child instanceof ToolBox || child instanceof ThinkingBlock) child.setExpanded(this.expanded);
+      if (child instanceof ToolBox || child instanceof ThinkingBlock || child instanceof UserMessage) child.setExpanded(this.expanded);
     }
     return this.expanded;
   }

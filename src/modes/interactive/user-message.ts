@@ -1,8 +1,10 @@
 // A prompt the user sent, as the transcript shows it: a marker, then the text wrapped beside it,
 // and a line for each file its @mentions attached (file-mentions.ts); a `!command` the user ran
 // shows as the command and, under it, its output (at most OUTPUT_ROWS rows, the rest counted: the
-// model has it all).
+// model has it all). A long prompt (a big paste) shows its first PROMPT_ROWS rows and how many more
+// until Ctrl+O expands it, so one paste does not fill the scrollback.
 // Rule: the text is shown as typed (no markdown), so what was sent is what is seen.
+import { counted } from "../../protocol/counted.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
@@ -11,6 +13,9 @@ import { parseShellContext } from "./shell-context.ts";
 
 /** Rows of a `!command`'s output shown in the transcript. */
 export const OUTPUT_ROWS = 10;
+
+/** Rows of a prompt shown before the rest is counted (Ctrl+O shows it whole). */
+export const PROMPT_ROWS = 12;
 
 export class UserMessage extends CachedBlock {
   constructor(
@@ -22,12 +27,25 @@ export class UserMessage extends CachedBlock {
     super();
   }
 
+  private expanded = false;
+
+  setExpanded(expanded: boolean): void {
+    if (expanded === this.expanded) return;
+    this.expanded = expanded;
+    this.changed();
+  }
+
   protected draw(width: number): string[] {
     const marker = this.theme.bold(this.theme.accent("›"));
     const shell = parseShellContext(this.text);
     const { prompt, attached } = shell ? { prompt: `!${shell.command}`, attached: [] } : splitAttachments(this.text);
     const images = this.images > 0 ? `${prompt ? " " : ""}[${this.images} image${this.images === 1 ? "" : "s"}]` : "";
-    const rows = wrapText(prompt + images, Math.max(1, width - 2)).map((row, i) => `${i === 0 ? marker : " "} ${row}`);
+    let rows = wrapText(prompt + images, Math.max(1, width - 2)).map((row, i) => `${i === 0 ? marker : " "} ${row}`);
+    // One row fewer than the limit, so a prompt that fits whole is never cut to save one row.
+    if (!this.expanded && rows.length > PROMPT_ROWS) {
+      const hidden = rows.length - (PROMPT_ROWS - 1);
+      rows = [...rows.slice(0, PROMPT_ROWS - 1), this.theme.muted(truncateToWidth(`  … ${counted(hidden, "more row")} · ctrl+o to expand`, width))];
+    }
     if (shell) rows.push(...this.outputRows(shell.output, width));
     for (const file of attached) {
       rows.push(this.theme.muted(truncateToWidth(`  ⎿ attached ${file.path} (${file.lines} line${file.lines === 1 ? "" : "s"})`, width)));
