@@ -8,9 +8,10 @@ export function retryText(event: EventOf<"retry">): string {
   return `${event.message}; retrying in ${waitText(event.wait_ms)} (retry ${event.attempt} of ${event.max_attempts})`;
 }
 
-/** The short form for a status line: `retrying in 30 s (HTTP 429)`. */
-export function retryLabel(event: EventOf<"retry">): string {
-  return `retrying in ${waitText(event.wait_ms)}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}`;
+/** The short form for a status line: `retrying in 30 s (HTTP 429)`; `leftMs` counts it down (whole seconds, rounded up). */
+export function retryLabel(event: EventOf<"retry">, leftMs?: number): string {
+  const wait = leftMs === undefined ? waitText(event.wait_ms) : `${Math.max(0, Math.ceil(leftMs / 1000))} s`;
+  return `retrying in ${wait}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}`;
 }
 
 function waitText(ms: number): string {

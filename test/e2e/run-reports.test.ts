@@ -70,13 +70,14 @@ describe("a provider's retry is said while zot waits", () => {
     expect(await rpc.close()).toBe(0);
   });
 
-  test("the TUI: the status bar says it is retrying, then the answer comes", async () => {
+  test("the TUI: the status bar says it is retrying, counting down, then the answer comes", async () => {
     const mock = fixture.llm([{ error: { message: "slow down", status: 429, retry_after: 3 } }, { text: "made it" }]);
     const { session } = startZot(mock);
     try {
       await ready(session);
       session.type("hi\r");
       await session.waitForText("retrying in 3 s (HTTP 429)");
+      await session.waitForText("retrying in 1 s (HTTP 429)");
       await session.waitForText("made it");
       expect(session.screen.text()).not.toContain("retrying in");
     } finally {

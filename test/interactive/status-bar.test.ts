@@ -1,7 +1,9 @@
 // The status bar drawn from snapshots, and the frame that keeps the editor on screen.
 import { describe, expect, test } from "bun:test";
+import { AppActivity } from "../../src/modes/interactive/app-activity.ts";
 import { AppFrame } from "../../src/modes/interactive/app-frame.ts";
 import { formatElapsed, formatTokens, StatusBar, type StatusSnapshot, tildePath } from "../../src/modes/interactive/status-bar.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
 import { Renderer } from "../../src/tui/renderer.ts";
 import { Spinner } from "../../src/tui/spinner.ts";
 import { Text } from "../../src/tui/text.ts";
@@ -82,5 +84,22 @@ describe("the app frame", () => {
     // After the screen was cleared (Ctrl+L) the padding goes.
     frame.reset();
     expect(rendered()).toEqual(["> editor"]);
+  });
+});
+
+describe("what the status bar says runs", () => {
+  test("a retry waited out is counted down in whole seconds, and goes at the next event", () => {
+    let now = 1_000;
+    const activity = new AppActivity(new Spinner(() => {}, { animate: false }), () => now);
+    activity.follow({ kind: "turn", label: "prompt" });
+    expect(activity.shown?.label).toBe("working");
+    activity.event({ type: "retry", attempt: 1, max_attempts: 2, wait_ms: 3_000, status: 429, message: "anthropic: HTTP 429" });
+    expect(activity.shown?.label).toBe("retrying in 3 s (HTTP 429)");
+    now += 1_200;
+    expect(activity.shown?.label).toBe("retrying in 2 s (HTTP 429)");
+    now += 1_500;
+    expect(activity.shown?.label).toBe("retrying in 1 s (HTTP 429)");
+    activity.event({ type: "assistant_start" } as AgentEvent);
+    expect(activity.shown?.label).toBe("working");
   });
 });

@@ -1,30 +1,36 @@
 // What the status bar says runs, with the spinner and the time since it started: zot starting up,
 // or what the conversation runs: a turn ("working", "compacting" while it compacts, a provider's
-// retry while one is waited out), or an operation by its own label ("running git status").
+// retry while one is waited out, counted down), or an operation by its own label ("running git status").
 // Rule: it follows the conversation (its queue changes and its events); the app never sets it for
 // work of its own, so the bar can never say something runs that does not.
 import { noFTL } from "bun:jsc";
 import { COMPACTION_UNIT } from "../../conversation/conversation.ts";
-import type { AgentEvent } from "../../protocol/events.ts";
+import type { AgentEvent, EventOf } from "../../protocol/events.ts";
 import { retryLabel } from "../../protocol/retry-text.ts";
 import type { Spinner } from "../../tui/spinner.ts";
 
 interface Activity {
   label: string;
-  /** a provider's retry being waited out ("retrying in 30 s (HTTP 429)"), shown instead of the label until the next event */
-  retry?: string;
+  /** a provider's retry being waited out, counted down ("retrying in 30 s (HTTP 429)") instead of the label until the next event */
+  retry?: { event: EventOf<"retry">; at: number };
   since: number;
 }
 
 export class AppActivity {
   private current: Activity | undefined;
 
-  constructor(private readonly spinner: Spinner) {}
+  constructor(
+    private readonly spinner: Spinner,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** What the status bar shows, or undefined when nothing runs. */
   get shown(): { label: string; since: number } | undefined {
     const current = this.current;
-    return current && { label: current.retry ?? current.label, since: current.since };
+    if (!current) return undefined;
+    const retry = current.retry;
+    const label = retry ? retryLabel(retry.event, retry.event.wait_ms - (this.now() - retry.at)) : current.label;
+    return { label, since: current.since };
   }
 
   /** zot is starting up (before the conversation exists), or no longer. */
@@ -43,7 +49,7 @@ export class AppActivity {
     const current = this.current;
     if (!current) return;
     if (event.type === "compact_start" || event.type === "compact_done") current.label = event.type === "compact_start" ? "compacting" : "working";
-    current.retry = event.type === "retry" ? retryLabel(event) : undefined;
+    current.retry = event.type === "retry" ? { event, at: this.now() } : undefined;
   }
 
   private set(label: string | undefined): void {
@@ -52,7 +58,7 @@ export class AppActivity {
       this.current = undefined;
       return;
     }
-    this.current = { label, since: performance.now() };
+    this.current = { label, since: this.now() };
     this.spinner.start();
   }
 }
