@@ -121,6 +121,11 @@ export type CallToolHandler = (request: CallToolRequest) => Promise<ToolResult>;
 const FORCED_STOP_KINDS: ReadonlySet<string> = new Set(["no_exit_after_stop", "no_exit_after_sigterm"]);
 
 /** A reply frame that named a pending call's id but did not validate: the call fails at once. */
+/** `block` as a guard might spell yes: true, "true" (any case), 1. */
+function asksToBlock(value: unknown): boolean {
+  return value === true || value === 1 || (typeof value === "string" && value.trim().toLowerCase() === "true");
+}
+
 class InvalidReply {
   constructor(
     readonly type: string,
@@ -552,11 +557,17 @@ export class ZotExtensionHost {
     if (type === undefined) return this.problem("frame_without_type", `a frame without a "type"; skipped: ${valuePreview(value)}`);
     if (!FRAME_TYPES.has(type)) return this.problem("unknown_frame", `unknown frame type "${type}"; skipped`);
     const problem = issueText(issues);
-    this.problem("invalid_frame", `invalid ${type} frame (${problem}); skipped`);
     const id = record?.id;
-    if (REPLY_TYPES.has(type) && (typeof id === "string" || typeof id === "number")) {
-      this.child?.settle(id, new InvalidReply(type, problem));
+    const answerable = REPLY_TYPES.has(type) && (typeof id === "string" || typeof id === "number");
+    // A guard that says block but gets another field wrong still blocks: a broken reply never lets
+    // the call it was asked about through (a wrong `reason` must not run `rm -rf`).
+    if (answerable && type === "event_intercept_response" && asksToBlock(record?.block)) {
+      this.problem("invalid_frame", `invalid ${type} frame (${problem}); its block is kept, the rest dropped`);
+      const reason = typeof record?.reason === "string" ? record.reason : `the extension blocked it in a malformed reply (${problem})`;
+      return void this.child?.settle(id, { type, id, block: true, reason });
     }
+    this.problem("invalid_frame", `invalid ${type} frame (${problem}); skipped`);
+    if (answerable) this.child?.settle(id, new InvalidReply(type, problem));
   }
 
   private changed(): void {

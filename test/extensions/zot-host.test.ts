@@ -425,6 +425,25 @@ describe("events and interception", () => {
   });
 });
 
+describe("a guard's malformed reply", () => {
+  test("a block with another field of the wrong type still blocks (its reason kept if it is text); a malformed reply with no block fails", async () => {
+    const ext = await started(
+      {
+        after_hello: [{ type: "subscribe", intercept: ["tool_call", "turn_start", "assistant_message"] }],
+        intercept: { tool_call: { block: true, reason: 42 }, turn_start: { block: "TRUE", reason: "stop", respond: { content: "x" } }, assistant_message: { replace_text: 5 } },
+      },
+      { interceptMs: 60_000 },
+    );
+    const toolCall = await ext.host.intercept({ event: "tool_call", tool_id: "1", tool_name: "bash", tool_args: { command: "rm -rf /" } }, signal());
+    expect(toolCall).toMatchObject({ type: "event_intercept_response", block: true });
+    expect((toolCall as { reason: string }).reason).toStartWith("the extension blocked it in a malformed reply (reason:");
+    expect(await ext.host.intercept({ event: "turn_start", step: 1 }, signal())).toMatchObject({ block: true, reason: "stop" });
+    await expect(ext.host.intercept({ event: "assistant_message", text: "hi" }, signal())).rejects.toThrow("it sent an invalid event_intercept_response");
+    expect(ext.log()).toContain("invalid event_intercept_response frame (reason:");
+    expect(ext.log()).toContain("its block is kept, the rest dropped");
+  });
+});
+
 describe("stop and other runtimes", () => {
   test("stop sends shutdown and the process is gone", async () => {
     const root = tempDir("zot-ext-");
