@@ -225,7 +225,8 @@ export class HookHost {
   }
 
   private onMessage(value: unknown): void {
-    const parsed = v.safeParse(JsonRpcReply, value);
+    // The envelope too is read as Go reads it: an untagged Go struct sends "ID" and "Result".
+    const parsed = v.safeParse(JsonRpcReply, asGoReads(JsonRpcReply, value));
     if (!parsed.success) return this.log(`not a JSON-RPC message; skipped: ${valuePreview(value)}`);
     const reply = parsed.output;
     const id = replyId(reply.id);

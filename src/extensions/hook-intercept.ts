@@ -166,10 +166,26 @@ async function ask<T>(
 ): Promise<T> {
   const result = await target.call(method, params, timeoutMs, signal);
   // PicoClaw (Go) reads a reply's field names without regard to case, and null as absent.
-  const parsed = v.safeParse(schema, asGoReads(schema, result));
+  const shaped = asGoReads(schema, result);
+  const parsed = v.safeParse(schema, shaped);
   if (parsed.success) return parsed.output;
-  throw new Error(`hook "${target.name}" answered ${method} with an invalid result (${issueSentence(parsed.issues)})`);
+  const problem = issueSentence(parsed.issues);
+  // A reply that plainly denies or aborts does so even with another field malformed: a broken
+  // reply must never let through the call it was asked to stop.
+  const action = isJsonObject(shaped) ? shaped.action : undefined;
+  if (typeof action === "string" && STOPPING_ACTIONS.has(action)) {
+    const reason = isJsonObject(shaped) && typeof shaped.reason === "string" ? shaped.reason : undefined;
+    const kept = v.safeParse(schema, reason === undefined ? { action } : { action, reason });
+    if (kept.success) {
+      target.log(`hook "${target.name}" answered ${method} with an invalid result (${problem}); its ${action} is kept, the rest dropped`);
+      return kept.output;
+    }
+  }
+  throw new Error(`hook "${target.name}" answered ${method} with an invalid result (${problem})`);
 }
+
+/** The actions that stop something; kept from a reply that is otherwise malformed. */
+const STOPPING_ACTIONS = new Set(["deny_tool", "abort_turn", "hard_abort"]);
 
 function place(target: HookTarget, tracePath: string) {
   return { meta: target.meta(tracePath), channel: "cli", chat_id: target.chatId };

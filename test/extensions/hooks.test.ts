@@ -253,6 +253,19 @@ describe("actions", () => {
     ]);
   });
 
+  test("a deny in an envelope spelled as a Go struct (ID, Result) denies; so does a deny whose reason is not text", async () => {
+    const l = layout();
+    hook(l, "gostruct", { methods: { "hook.before_tool": { eval: "{'go_envelope': True, 'then': {'Action': 'deny_tool', 'Reason': 'no a'}} if p['arguments']['text'] == 'a' else {}" } } });
+    hook(l, "oddreason", { methods: { "hook.before_tool": { eval: "{'action': 'deny_tool', 'reason': 7} if p['arguments']['text'] == 'b' else {}" } } });
+    const turns: Turn[] = [{ calls: [{ id: "a", name: "echo_text", args: { text: "a" } }, { id: "b", name: "echo_text", args: { text: "b" } }] }, { text: "done" }];
+    const { agent, runs, provider } = await run(l, turns);
+    await agent.prompt({ text: "go" }, signal());
+    expect(runs).toEqual([]);
+    const texts = provider.requests[1].messages.at(-1)?.content.map((b) => (b.type === "tool_result" ? (b.content[0] as any).text : ""));
+    expect(texts).toEqual(["Tool execution denied by hook: no a", "Tool execution denied by hook"]);
+    expect(l.log("oddreason")).toContain("its deny_tool is kept, the rest dropped");
+  });
+
   test("an unknown action (a misspelt deny) is ignored and logged: the tool runs", async () => {
     const l = layout();
     hook(l, "typo", { methods: { "hook.before_tool": { action: "deny", reason: "meant to deny" } } });
