@@ -158,6 +158,38 @@ export function hookModes(fields: HookFields): { modes: HookMode[]; observe: Hoo
   return { modes, observe };
 }
 
+/**
+ * Whether a hook's configuration asks for approve_tool in any spelling (in a list or alone, any
+ * case): an approval hook that cannot be loaded must refuse, never vanish.
+ */
+export function mentionsApproveTool(intercept: unknown): boolean {
+  const items = Array.isArray(intercept) ? intercept : [intercept];
+  return items.some((item) => typeof item === "string" && /approve_tool/i.test(item));
+}
+
+/**
+ * An approval hook that cannot be loaded (`what` says why): an approver that never starts, so it
+ * refuses every call it would approve, as one that cannot start does.
+ */
+export function refusingApproverSpec(
+  where: { name: string; source: HookSource; file: string },
+  what: string,
+  cwd: string,
+  defaults: Partial<HookTimeouts> = {},
+): HookSpec {
+  return {
+    ...where,
+    dir: cwd,
+    launch: { error: `${what}, so the tool calls it approves are refused until ${where.file} is fixed (or the entry disabled)` },
+    modes: ["approve"],
+    observe: [],
+    events: hookEventMethod({}),
+    priority: 0,
+    timeouts: hookTimeouts(defaults),
+    allowBuiltinRespond: false,
+  };
+}
+
 /** The defaults, then the file's defaults, then the hook's own overrides. */
 export function hookTimeouts(...layers: (Partial<HookTimeouts> | undefined)[]): HookTimeouts {
   const out = { ...DEFAULT_HOOK_TIMEOUTS };

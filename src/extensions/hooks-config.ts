@@ -10,6 +10,7 @@ import path from "node:path";
 import * as v from "valibot";
 import { childEnv } from "../config/child-env.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import {
@@ -22,7 +23,9 @@ import {
   type HookTimeouts,
   hookTimeouts,
   InterceptList,
+  mentionsApproveTool,
   ObserveList,
+  refusingApproverSpec,
   TimeoutOverrides,
 } from "./hook-spec.ts";
 import { hooksConfigFiles } from "./hooks-files.ts";
@@ -41,6 +44,9 @@ const HooksSection = v.looseObject({
   builtins: v.optional(v.record(v.string(), v.unknown())),
   processes: v.optional(v.record(v.string(), v.unknown())),
 });
+
+/** PicoClaw's config.json: `hooks` at the top (a file of its own may hold just that object). */
+const PicoClawConfig = v.looseObject({ hooks: v.optional(v.unknown()) });
 
 const ProcessEntry = v.looseObject({
   /** PicoClaw's zero value: an entry must say `"enabled": true` */
@@ -151,14 +157,17 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
     // A file that cannot be read may hold an approval hook: it refuses, never lets calls run unapproved.
     if (text.includes('"approve_tool"')) {
       warnings.push(`${file}: ${why}; its hooks are not loaded, and as it names approve_tool, tool calls are refused until it is fixed`);
-      return [refusingApprover({ name: path.basename(file), source, file }, why, file, options.cwd, {})];
+      return [refusingApprover({ name: path.basename(file), source, file }, why, options.cwd, {})];
     }
     warnings.push(`${file}: ${why}; its hooks are not loaded`);
     return [];
   }
   // PicoClaw's whole config.json has `hooks` at the top; a file of its own may hold just that object.
-  const section = isJsonObject(raw) && isJsonObject(raw.hooks) ? raw.hooks : raw;
-  const prefix = section === raw ? "" : "hooks.";
+  // Read as PicoClaw (Go) reads it: a field's name has no case ("Processes", "Enabled"), null is absent.
+  const top = asGoReads(PicoClawConfig, raw);
+  const nested = isJsonObject(top) && isJsonObject(top.hooks);
+  const section = asGoReads(HooksSection, nested ? top.hooks : raw);
+  const prefix = nested ? "hooks." : "";
   const parsed = v.safeParse(HooksSection, section);
   if (!parsed.success) {
     const why = fieldProblem(parsed.issues, prefix);
@@ -166,8 +175,11 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
     const processes = isJsonObject(section) && isJsonObject(section.processes) ? section.processes : {};
     const approvers = Object.keys(processes)
       .sort()
-      .filter((name) => isJsonObject(processes[name]) && (processes[name] as Record<string, unknown>).enabled === true && approves(processes[name]))
-      .map((name) => refusingApprover({ name, source, file }, why, file, options.cwd, {}));
+      .filter((name) => {
+        const entry = asGoReads(ProcessEntry, processes[name]);
+        return meantToRun(entry) && approves(entry);
+      })
+      .map((name) => refusingApprover({ name, source, file }, why, options.cwd, {}));
     warnings.push(`${file}: ${why}; its hooks are not loaded${approvers.length > 0 ? `, and the tool calls its approval hooks (${approvers.map((a) => a.name).join(", ")}) would approve are refused until it is fixed` : ""}`);
     return approvers;
   }
@@ -182,14 +194,15 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
     .sort()
     .map((name) => {
       const where = { name, source, file };
-      const raw = hooks.processes?.[name];
+      const raw = asGoReads(ProcessEntry, hooks.processes?.[name]);
       const enabled = isJsonObject(raw) && raw.enabled === true;
       const problem = (what: string): HookEntry => {
         const error = `${file}: ${prefix}processes.${name}: ${what}; not loaded`;
         // An approval hook that cannot be loaded refuses every tool call (as one that cannot start
         // does), never lets them run unapproved; PicoClaw does not start at all with such a file.
-        if (!enabled || !approves(raw)) return { ...where, enabled, error };
-        return { ...refusingApprover(where, what, file, options.cwd, defaults), error: `${error}: the tool calls it approves are refused until it is fixed` };
+        // `"enabled": "true"` is meant to run: listed as enabled, so its error is a warning.
+        if (!meantToRun(raw) || !approves(raw)) return { ...where, enabled: meantToRun(raw), error };
+        return { ...refusingApprover(where, what, options.cwd, defaults), error: `${error}: the tool calls it approves are refused until it is fixed` };
       };
       if (!NAME.test(name) || /^\.+$/.test(name)) return problem('the name must be letters, digits, ".", "-" and "_"');
       const entry = v.safeParse(ProcessEntry, raw);
@@ -211,28 +224,22 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
     });
 }
 
-/**
- * An approval hook that cannot be loaded (`what` says why): an enabled entry whose only part is an
- * approver that never starts, so it refuses every call it would approve, as one that cannot start does.
- */
-function refusingApprover(where: { name: string; source: HookSource; file: string }, what: string, file: string, cwd: string, defaults: Partial<HookTimeouts>): HookEntry {
-  const spec: HookSpec = {
-    ...where,
-    dir: cwd,
-    launch: { error: `${what}, so the tool calls it approves are refused until ${file} is fixed (or the entry disabled)` },
-    modes: ["approve"],
-    observe: [],
-    events: hookEventMethod({}),
-    priority: 0,
-    timeouts: hookTimeouts(defaults),
-    allowBuiltinRespond: false,
-  };
-  return { ...where, enabled: true, spec };
+/** An approval hook that cannot be loaded, as an entry: enabled, refusing every call it would approve. */
+function refusingApprover(where: { name: string; source: HookSource; file: string }, what: string, cwd: string, defaults: Partial<HookTimeouts>): HookEntry {
+  return { ...where, enabled: true, spec: refusingApproverSpec(where, what, cwd, defaults) };
 }
 
-/** Whether an entry, as far as it can be read, asks to approve tool calls (`"intercept"` names approve_tool). */
+/** An entry meant to approve: it names approve_tool in any shape (read as Go reads it). */
 function approves(raw: unknown): boolean {
-  return isJsonObject(raw) && Array.isArray(raw.intercept) && raw.intercept.includes("approve_tool");
+  return isJsonObject(raw) && mentionsApproveTool(raw.intercept);
+}
+
+/**
+ * An entry meant to run: `enabled` is anything but false or absent. `"true"`, `1` or `"yes"` are
+ * mistakes to report, and an approval hook with such a mistake refuses rather than vanishes.
+ */
+function meantToRun(raw: unknown): boolean {
+  return isJsonObject(raw) && raw.enabled !== undefined && raw.enabled !== null && raw.enabled !== false;
 }
 
 /** `hooks.defaults`: the interceptor and approval deadlines of every process in the file. */

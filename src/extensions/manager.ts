@@ -4,6 +4,7 @@
 // discovery order), every conflict is logged, and one extension failing (at load, mid-call, at
 // exit) never stops zot or another extension.
 import { existsSync } from "node:fs";
+import { basename } from "node:path";
 import { extensionLogFile } from "../config/home.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
@@ -197,7 +198,11 @@ export class ExtensionManager implements CommandSource {
       if (entry.untrusted) continue;
       const manifest = entry.manifest;
       if (!manifest) {
-        warnings.push(entry.error ?? `${entry.manifestFile}: cannot be loaded`);
+        const error = entry.error ?? `${entry.manifestFile}: cannot be loaded`;
+        // A broken manifest of an approval hook refuses the calls it would approve, never lets them run unapproved.
+        const approver = await brokenApprover(entry.manifestFile, entry.dir, entry.source, error, options.cwd);
+        warnings.push(approver ? `${error}; as it names approve_tool, tool calls are refused until it is fixed` : error);
+        if (approver) hookSpecs.push(approver);
         continue;
       }
       if (entry.shadowedBy) {
@@ -653,4 +658,17 @@ export class ExtensionManager implements CommandSource {
     this.pendingNotes = this.pendingNotes.filter((note) => note.extension !== extension);
     this.sink?.clearNotes?.(extension);
   }
+}
+
+/** The refusing approver standing for a manifest that cannot be loaded but names approve_tool, or undefined. */
+async function brokenApprover(file: string, dir: string, source: HookSpec["source"], error: string, cwd: string): Promise<HookSpec | undefined> {
+  let text: string;
+  try {
+    text = await Bun.file(file).text();
+  } catch {
+    return undefined;
+  }
+  if (!/approve_tool/i.test(text)) return undefined;
+  const { refusingApproverSpec } = await import("./hook-spec.ts");
+  return refusingApproverSpec({ name: basename(dir), source, file }, error, cwd);
 }

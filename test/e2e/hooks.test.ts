@@ -192,6 +192,47 @@ describe("PicoClaw's hooks.json", () => {
     expect(notJson.stderr).toContain("tool calls are refused until it is fixed");
   });
 
+  test.each([
+    ["enabled as a string", (entry: Record<string, unknown>) => ({ ...entry, enabled: "true", intercept: ["approve_tool"] }), "processes.approver: "],
+    ["intercept as a string", (entry: Record<string, unknown>) => ({ ...entry, intercept: "approve_tool" }), "processes.approver: "],
+  ])("an approval hook with %s refuses the calls it would approve", async (_what, shape, warning) => {
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    writeHooksJson(join(cwd, ".zot", "hooks.json"), { approver: shape(hookProcess(join(cwd, "hooks"), "approver", {})) });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot([...anthropic(mock), "-p", "clean"], { cwd, home });
+    expect(existsSync(victim)).toBe(true);
+    expect(run.stdout).toContain('tool approval hook "approver" failed');
+    expect(run.stderr).toContain(warning);
+    expect(run.stderr).toContain("refused until it is fixed");
+  });
+
+  test("hooks.json is read as PicoClaw (Go) reads it: keys in any case, so an approver spelled Processes/Enabled/Command/Intercept runs and decides", async () => {
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    const entry = hookProcess(join(cwd, "hooks"), "approver", { methods: { "hook.approve_tool": { approved: false, reason: "go-cased gate says no" } } });
+    mkdirSync(join(cwd, ".zot"), { recursive: true });
+    writeFileSync(join(cwd, ".zot", "hooks.json"), JSON.stringify({ Hooks: { Enabled: true, Processes: { approver: { Enabled: true, Command: entry.command, Intercept: ["approve_tool"] } } } }));
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot([...anthropic(mock), "-p", "clean"], { cwd, home });
+    expect(existsSync(victim)).toBe(true);
+    expect(run.stdout).toContain("Tool execution denied by approval hook: go-cased gate says no");
+  });
+
+  test("an approval hook whose extension.json cannot be loaded (a mistyped priority) refuses the calls it would approve", async () => {
+    const { cwd, home } = trustedProject("zot-e2e-hooks-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    const dir = hookExtension(join(cwd, "exts"), "gate", {}, { intercept: ["approve_tool"], priority: "high" });
+    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "{{last_tool_result}}" }]);
+    const run = await zot(["--ext", dir, ...anthropic(mock), "-p", "clean"], { cwd, home });
+    expect(existsSync(victim)).toBe(true);
+    expect(run.stdout).toContain('tool approval hook "gate" failed');
+    expect(run.stderr).toContain("as it names approve_tool, tool calls are refused until it is fixed");
+  });
+
   test("observers of both generations: HEAD's config gets hook.runtime_event with dotted kinds, the document's gets hook.event", async () => {
     const home = tempDir("zot-home-");
     const cwd = tempDir("zot-e2e-hooks-");
