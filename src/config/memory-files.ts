@@ -7,7 +7,9 @@
 // Rule: memory is data, read whether or not the folder is trusted, but what a file other than the
 // user's own imports from outside the folder (the cwd, by its real path, as trust is given) is read
 // only once the folder is trusted: a cloned repository's CLAUDE.md, or one in a folder above it,
-// must not send `@~/.ssh/id_rsa` to the model (Claude Code asks before following such an import). What is left out is said. The files are read
+// must not send `@~/.ssh/id_rsa` to the model (Claude Code asks before following such an import);
+// nor may such a file be a link out of its repository (or, above it, out of its own folder). What is
+// left out is said. The files are read
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
@@ -63,13 +65,19 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     ...ruleFiles(userRules),
   ];
 
-  const candidates = [
-    ...own,
-    ...ancestors.flatMap((dir) => [
-      ...(within(project, dir) ? [agentsFile(dir)] : []),
-      ...CLAUDE_FILES.map((name) => path.join(dir, name)),
-      ...(dir === project ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
-    ]),
+  // Each file with the folder its real path must stay in while the folder is untrusted: the
+  // repository for the repository's files, the folder it sits in for a file above the repository
+  // (a CLAUDE.md linked to its AGENTS.md is fine; one linked to /proc/self/environ is not).
+  const candidates: { file: string; bound?: string }[] = [
+    ...own.map((file) => ({ file })),
+    ...ancestors.flatMap((dir) => {
+      const bound = within(project, dir) ? project : dir;
+      return [
+        ...(within(project, dir) ? [agentsFile(dir)] : []),
+        ...CLAUDE_FILES.map((name) => path.join(dir, name)),
+        ...(dir === project ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
+      ].map((file) => ({ file, bound }));
+    }),
   ];
   // The user's own files import freely; every other (the folder's, its repository's, the folders
   // above it, which anyone may have written: a tarball's parent, a shared /tmp) imports only from
@@ -99,11 +107,12 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   };
   const links: string[] = [];
   const tooBig: string[] = [];
-  for (const file of candidates) {
+  for (const { file, bound } of candidates) {
     const limited = guarded(file);
-    // A cloned repository's CLAUDE.md may be a link to a file of the user's.
-    if (limited && inFolder(file) && readTextFile(file) !== undefined && !inFolder(realOrSame(file))) {
-      links.push(`${file} is a link to ${realOrSame(file)}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
+    // A cloned repository's CLAUDE.md may be a link to a file of the user's, or to /proc/self/environ.
+    const keep = bound !== undefined && inFolder(file) ? start : bound;
+    if (limited && keep !== undefined && readTextFile(file) !== undefined && !within(keep, realOrSame(file))) {
+      links.push(`${file} is a link to ${realOrSame(file)}, outside ${keep === start ? "this folder" : keep}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
       continue;
     }
     add(file, undefined, 0, limited);

@@ -184,6 +184,30 @@ describe("findContextFiles", () => {
     expect(JSON.stringify(findContextFiles(inHome, home, { userHome, projectTrusted: true }).files)).toContain("SECRET KEY");
   });
 
+  test("started below the repository root, untrusted: the root's memory files and rules that link out of the repository (or above it, out of their own folder) are withheld; a link inside is read", async () => {
+    write(path.join(userHome, "secret.txt"), "SECRET FILE");
+    fs.mkdirSync(path.join(repo, "pkg"), { recursive: true });
+    fs.symlinkSync("/proc/self/environ", path.join(repo, "AGENTS.md"));
+    write(path.join(repo, ".claude", "rules", "keep.md"), "kept rule");
+    fs.symlinkSync(path.join(userHome, "secret.txt"), path.join(repo, ".claude", "rules", "r.md"));
+    fs.symlinkSync(path.join(userHome, "secret.txt"), path.join(tmp, "outside", "CLAUDE.local.md"));
+    write(path.join(tmp, "outside", "AGENTS.md"), "above, linked to by its CLAUDE.md");
+    fs.symlinkSync(path.join(tmp, "outside", "AGENTS.md"), path.join(tmp, "outside", "CLAUDE.md"));
+    write(path.join(repo, "docs", "shared.md"), "the repo's shared memory");
+    fs.symlinkSync(path.join(repo, "docs", "shared.md"), path.join(repo, "CLAUDE.md"));
+    const untrusted = findContextFiles(path.join(repo, "pkg"), home, { userHome, projectTrusted: false });
+    const text = JSON.stringify(untrusted.files);
+    expect(text).not.toContain("SECRET FILE");
+    expect(text).not.toContain("PATH=");
+    expect(untrusted.files.map((f) => f.content)).toEqual(["above, linked to by its CLAUDE.md", "the repo's shared memory", "kept rule"]);
+    expect(untrusted.notes).toEqual([
+      `${path.join(tmp, "outside", "CLAUDE.local.md")} is a link to ${path.join(userHome, "secret.txt")}, outside ${path.join(tmp, "outside")}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`,
+      `${path.join(repo, "AGENTS.md")} is a link to /proc/${process.pid}/environ, outside ${repo}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`,
+      `${path.join(repo, ".claude", "rules", "r.md")} is a link to ${path.join(userHome, "secret.txt")}, outside ${repo}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`,
+    ]);
+    expect(JSON.stringify(findContextFiles(path.join(repo, "pkg"), home, { userHome, projectTrusted: true }).files)).toContain("SECRET FILE");
+  });
+
   test("a folder reached through a link is read as itself; a looping .claude/rules link is not followed", async () => {
     write(path.join(repo, "CLAUDE.md"), "the repo's own, importing @docs/x.md");
     write(path.join(repo, "docs", "x.md"), "inside");
