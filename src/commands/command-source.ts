@@ -60,7 +60,8 @@ export class MarkdownCommandSource {
     // `allowed-tools` lets calls past the confirmation question while the prompt runs: a folder's
     // commands only in a trusted folder, as its settings files' allow rules.
     const allowed = mayRun && command.allowedTools ? { allowedTools: command.allowedTools } : {};
-    return { command: command.name, extension: ownerOf(command), action: "prompt", text, ...model, ...allowed };
+    const attached = command.plain ? {} : { attached: true as const };
+    return { command: command.name, extension: ownerOf(command), action: "prompt", text, ...model, ...allowed, ...attached };
   }
 }
 

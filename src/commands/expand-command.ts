@@ -3,8 +3,10 @@
 // Code expands its custom commands. Rule: a `!` command runs only where the caller allows it (a
 // trusted folder), and only as far as the caller's runner lets it (the rules, the confirmation);
 // elsewhere, or when refused, the prompt says it was not run and why, so nothing runs unasked and
-// nothing is silently dropped.
+// nothing is silently dropped. What the user typed is put in once, as text: it is never read for
+// `$1` or `!` again, and its @files are the user's to attach (the template's are limited).
 import { readFileSync, realpathSync, statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { commandWords } from "../protocol/slash-command.ts";
 
@@ -22,15 +24,15 @@ const MAX_ATTACH_BYTES = 256 * 1024;
 export async function expandCommand(body: string, args: string, options: ExpandOptions): Promise<string> {
   const positional = commandWords(args);
   let usedArguments = false;
-  let text = body.replace(/\$ARGUMENTS\b/g, () => {
-    usedArguments = true;
-    return args;
-  });
-  text = text.replace(/\$([1-9])\b/g, (_, n: string) => {
-    usedArguments = true;
-    return positional[Number(n) - 1] ?? "";
-  });
-  text = await replaceAsync(text, /!`([^`\n]+)`/g, async (_, command: string) => {
+  // One pass over the template: what the user typed is put in once and never read again, so a
+  // `$1` or a `` !`cmd` `` in the arguments stays text (only the template's own run).
+  const text = await replaceAsync(body, /\$ARGUMENTS\b|\$([1-9])\b|!`([^`\n]+)`/g, async (_whole, n, template) => {
+    if (template === undefined) {
+      usedArguments = true;
+      return n === undefined ? args : (positional[Number(n) - 1] ?? "");
+    }
+    // A `!` line may use the arguments (`!`git log -n $1``), as Claude Code's do.
+    const command = template.replace(/\$ARGUMENTS\b/g, () => args).replace(/\$([1-9])\b/g, (_, i: string) => positional[Number(i) - 1] ?? "");
     if (!options.runShell) return `(the command \`${command}\` was not run: this folder is not trusted; zot trust runs such commands)`;
     try {
       const run = await options.runShell(command);
@@ -40,18 +42,23 @@ export async function expandCommand(body: string, args: string, options: ExpandO
     }
   });
   // Arguments the template has no place for still reach the model.
-  if (!usedArguments && args.trim()) text = `${text.trimEnd()}\n\n${args.trim()}`;
-  const attached = attachments(text, options.cwd, options.insideOnly === true);
-  return attached.length > 0 ? `${text.trimEnd()}\n\n${attached.join("\n\n")}` : text;
+  const prompt = !usedArguments && args.trim() ? `${text.trimEnd()}\n\n${args.trim()}` : text;
+  // The template's @files (only those inside the folder when it is not trusted), then the ones the user typed.
+  const seen = new Set<string>();
+  const attached = [...attachments(body, options.cwd, options.insideOnly === true, seen), ...attachments(args, options.cwd, false, seen)];
+  return attached.length > 0 ? `${prompt.trimEnd()}\n\n${attached.join("\n\n")}` : prompt;
 }
 
+/** `@path`, `@~/path`, `@'path with spaces'` or `@"…"`, outside code, at the start or after whitespace. */
+const MENTION = /(?<=^|\s)@(?:'([^']+)'|"([^"]+)"|((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+[\w\-/]))/g;
+
 /** The files named with `@path` (outside code), each as a block with its content; `insideOnly`: those inside cwd. */
-function attachments(text: string, cwd: string, insideOnly: boolean): string[] {
+function attachments(text: string, cwd: string, insideOnly: boolean, seen: Set<string>): string[] {
   const blocks: string[] = [];
-  const seen = new Set<string>();
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`]*`/g, "");
-  for (const match of prose.matchAll(/(?:^|\s)@((?:\.{1,2}\/|\/)?[\w.\-/]+[\w\-/])/g)) {
-    const file = path.resolve(cwd, match[1]);
+  for (const match of prose.matchAll(MENTION)) {
+    const written = match[1] ?? match[2] ?? match[3]!;
+    const file = written === "~" || written.startsWith("~/") ? path.join(os.homedir(), written.slice(2)) : path.resolve(cwd, written);
     if (seen.has(file)) continue;
     seen.add(file);
     let size: number;
@@ -63,15 +70,15 @@ function attachments(text: string, cwd: string, insideOnly: boolean): string[] {
       continue;
     }
     if (insideOnly && !isInside(realpathSync(file), realpathSync(cwd))) {
-      blocks.push(`(${match[1]} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
+      blocks.push(`(${written} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
       continue;
     }
     if (size > MAX_ATTACH_BYTES) {
-      blocks.push(`(${match[1]} is ${size.toLocaleString("en-US")} bytes, too large to attach; read it with the read tool)`);
+      blocks.push(`(${written} is ${size.toLocaleString("en-US")} bytes, too large to attach; read it with the read tool)`);
       continue;
     }
     const content = readFileSync(file, "utf8");
-    blocks.push(`Contents of ${match[1]}:\n\`\`\`\n${content.replace(/\n$/, "")}\n\`\`\``);
+    blocks.push(`Contents of ${written}:\n\`\`\`\n${content.replace(/\n$/, "")}\n\`\`\``);
   }
   return blocks;
 }
@@ -81,12 +88,12 @@ function isInside(file: string, dir: string): boolean {
 }
 
 /** Like String.replace with an async replacer, one match at a time (commands run in order). */
-async function replaceAsync(text: string, pattern: RegExp, replace: (...match: string[]) => Promise<string>): Promise<string> {
+async function replaceAsync(text: string, pattern: RegExp, replace: (...match: (string | undefined)[]) => Promise<string>): Promise<string> {
   let out = "";
   let last = 0;
   for (const match of text.matchAll(pattern)) {
     out += text.slice(last, match.index);
-    out += await replace(...(match as unknown as string[]));
+    out += await replace(...match);
     last = (match.index ?? 0) + match[0].length;
   }
   return out + text.slice(last);

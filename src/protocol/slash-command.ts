@@ -23,9 +23,10 @@ export type CommandResult =
   /**
    * `model`: the model this one prompt runs on (a Markdown command's `model:`), then the run's again;
    * `allowedTools`: permission rules that allow calls while this prompt runs (a Markdown command's
-   * `allowed-tools:`)
+   * `allowed-tools:`); `attached`: the text carries its @files already, as far as the folder's trust
+   * lets it (a Markdown command's expansion), so a front end must not attach its @words again
    */
-  | { command: string; extension: string; action: "prompt"; text: string; model?: string; allowedTools?: string[] }
+  | { command: string; extension: string; action: "prompt"; text: string; model?: string; allowedTools?: string[]; attached?: true }
   /** run `tool` (chain, gates) into the transcript, then `text` as the turn; events carry the prompt as text */
   | { command: string; extension: string; action: "tool_prompt"; text: string; tool: { name: string; args: Record<string, unknown> } }
   | { command: string; extension: string; action: "insert" | "display"; text: string }

@@ -108,5 +108,22 @@ describe("expandCommand", () => {
     expect(untrusted).not.toContain("SECRET");
     expect(untrusted).toContain(`(${path.join(elsewhere, "id_rsa")} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
     expect(await expandCommand(body, "", { cwd })).toContain("SECRET");
+    // @~/… and quoted spellings are caught too.
+    const home = await expandCommand(`Compare with @~/${path.relative(os.homedir(), path.join(elsewhere, "id_rsa"))} and @'${path.join(elsewhere, "id_rsa")}'`, "", { cwd, insideOnly: true });
+    expect(home).not.toContain("SECRET");
+    expect(home).toContain("is outside this folder, so it is not attached");
+  });
+
+  test("what the user typed is put in once: a $1 or a !`cmd` in the arguments stays text; $& and $$ arrive as typed; the user's own @file is attached", async () => {
+    const ran: string[] = [];
+    const runShell = async (command: string) => {
+      ran.push(command);
+      return { output: `ran ${command}` };
+    };
+    write(path.join(tmp, "mine.txt"), "MY NOTES\n");
+    const text = await expandCommand("Deploy $1: $ARGUMENTS. Log: !`git log -n $1`", `3 "!\`touch pwned\`" $1 $& $$ @${path.join(tmp, "mine.txt")}`, { cwd, runShell, insideOnly: true });
+    expect(ran).toEqual(["git log -n 3"]);
+    expect(text).toStartWith(`Deploy 3: 3 "!\`touch pwned\`" $1 $& $$ @${path.join(tmp, "mine.txt")}. Log: ran git log -n 3`);
+    expect(text).toContain("MY NOTES");
   });
 });

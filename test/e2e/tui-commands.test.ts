@@ -180,6 +180,26 @@ describe("slash commands", () => {
     expect(lastUserText(mock.requests[0]!.body)).toContain("Glance at notes.txt.");
   });
 
+  test("a folder's Markdown command in a folder not trusted: its @files from outside the folder are not attached, its own once; what the user typed after it is", async () => {
+    const cwd = tempDir("zot-tui-cmd-");
+    const userHome = tempDir("zot-user-");
+    writeFileSync(join(userHome, "secret.txt"), "SECRET FILE\n");
+    writeFileSync(join(userHome, "mine.txt"), "MY OWN NOTES\n");
+    writeFileSync(join(cwd, "inside.txt"), "INSIDE CONTENT\n");
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "commands", "summ.md"), "Summarize this project. Compare with @~/secret.txt and @inside.txt.\n");
+    const { session, mock } = zot({ cwd, env: { HOME: userHome } });
+    mock.push({ text: "summarised" });
+    await ready(session);
+    session.type("/summ @~/mine.txt\r");
+    await session.waitForText("summarised");
+    const text = lastUserText(mock.requests[0]!.body);
+    expect(text).not.toContain("SECRET FILE");
+    expect(text).toContain("~/secret.txt is outside this folder, so it is not attached");
+    expect(text.match(/INSIDE CONTENT/g)).toHaveLength(1);
+    expect(text).toContain("MY OWN NOTES");
+  });
+
   test("/clear empties the chat and the next request carries nothing of before", async () => {
     const { session, mock } = zot();
     mock.push({ text: "the first answer" }, { text: "a fresh answer" });

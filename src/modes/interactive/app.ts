@@ -52,6 +52,8 @@ interface EarlyInput extends QueuedInput {
   raw: boolean;
   /** what a command's answer adds: its tool_prompt's call, the model the prompt runs on */
   command?: Pick<ConversationPrompt, "tool" | "model" | "allow">;
+  /** a Markdown command's expansion, which attached its @files itself */
+  expanded?: true;
 }
 
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
@@ -168,12 +170,14 @@ export class InteractiveApp implements AppContext {
   /**
    * Sends text as a prompt: it waits its turn behind what runs. `from`: the extension that submitted
    * it, named in the queue and in a grey line above it; the user's own prompts go with the content
-   * of the files they @mention, read when the prompt starts.
+   * of the files they @mention, read when the prompt starts. `expanded`: a Markdown command's
+   * prompt, whose @files its expansion attached already, as far as the folder's trust lets it (so
+   * they are not attached again, nor past that limit).
    */
-  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">): void {
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">, expanded = false): void {
     const conversation = this.conv;
     if (!conversation) {
-      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}) });
+      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}), ...(expanded ? { expanded: true as const } : {}) });
       return this.render();
     }
     void conversation.prompt(
@@ -184,7 +188,7 @@ export class InteractiveApp implements AppContext {
           this.chat.notes.clear();
           if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
         },
-        prepare: from ? undefined : async (input, signal) => ({ ...input, ...(await this.withMentions(input.text, signal)) }),
+        prepare: from || expanded ? undefined : async (input, signal) => ({ ...input, ...(await this.withMentions(input.text, signal)) }),
       },
     );
     this.render();
@@ -364,7 +368,7 @@ export class InteractiveApp implements AppContext {
     const next = this.early.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.submitPrompt(next.text, next.from, next.command);
+    else this.submitPrompt(next.text, next.from, next.command, next.expanded === true);
     this.render();
   }
 

@@ -16,7 +16,8 @@ export async function runExtensionCommand(app: AppContext, invocation: { name: s
     case "prompt":
     case "tool_prompt": {
       const { text, tool, model, allow } = commandPrompt(result)!;
-      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}), ...(allow ? { allow } : {}) });
+      // A Markdown command attached its @files when it was expanded (only the folder's, untrusted).
+      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}), ...(allow ? { allow } : {}) }, result.action === "prompt" && result.attached === true);
       break;
     }
     case "insert":
