@@ -24,6 +24,7 @@ export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<strin
 /** A skill's prompt: its body with `args` for `$ARGUMENTS`, or after it when the body has no place for them. */
 export function skillPrompt(body: string, args: string): string {
   const words = args.trim();
-  if (body.includes("$ARGUMENTS")) return body.replaceAll("$ARGUMENTS", words);
+  // A function, so `$&` or `$$` in what the user typed arrive as typed.
+  if (body.includes("$ARGUMENTS")) return body.replaceAll("$ARGUMENTS", () => words);
   return words ? `${body.trimEnd()}\n\n${words}` : body;
 }

@@ -4,6 +4,7 @@
 // of the folder starts; with --no-ext nothing of the folder would, so nothing is asked.
 import { homedir } from "node:os";
 import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
+import { BUILTIN_COMMANDS } from "../extensions/builtin-names.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { BangRunner } from "../commands/command-source.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
@@ -96,9 +97,19 @@ export async function markdownCommandSource(context: {
     import("../config/trust-store.ts"),
   ]);
   const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
-  const taken = new Set(found.commands.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase())));
-  const commands = [...found.commands, ...skillCommands(context.skills, taken)];
+  // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
+  // Claude Code's do: a command file of that name answers only to its folder's name, or is left out
+  // with a warning; a skill of that name stays the model's.
+  const warnings = [...found.warnings];
+  const markdown = found.commands.flatMap((command) => {
+    if (!BUILTIN_COMMANDS.has(command.name.toLowerCase())) return [command];
+    if (command.alias) return [{ ...command, name: command.alias, alias: undefined }];
+    warnings.push(`${command.file}: /${command.name} is a built-in command of zot, which comes first; rename the file to use it`);
+    return [];
+  });
+  const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
+  const commands = [...markdown, ...skillCommands(context.skills, taken)];
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
   const source = commands.length > 0 ? new MarkdownCommandSource(commands, { cwd, projectTrusted, runBang: context.runBang }) : undefined;
-  return { ...(source ? { source } : {}), warnings: found.warnings };
+  return { ...(source ? { source } : {}), warnings };
 }

@@ -230,6 +230,30 @@ describe("custom commands", () => {
     expect(review.code).toBe(0);
     expect(requestText(mock.requests[2].body.messages)).toContain("COMMAND-REVIEW-BODY");
     expect(requestText(mock.requests[2].body.messages)).not.toContain("SKILL-REVIEW-BODY");
+    // What the user typed arrives as typed, `$&` and `$$` included.
+    mock.push({ text: "priced" });
+    expect((await zot(["-p", "/deploy the box costing $$5, named $&", ...anthropic(mock)], where)).code).toBe(0);
+    expect(requestText(mock.requests[3].body.messages)).toContain("Deploy to the box costing $$5, named $& with DEPLOY-STEPS.");
+  });
+
+  test("zot's built-in commands come first: a skill named compact stays the model's, a command file named help is left out with a warning, a subfolder's answers to its folder's name", async () => {
+    const mock = fixture.llm([{ text: "helped" }]);
+    const cwd = tempDir("zot-cc-builtin-");
+    const userHome = tempDir("zot-cc-user-");
+    write(join(userHome, ".claude", "skills", "compact", "SKILL.md"), "---\nname: compact\ndescription: Squash things\n---\nSKILL-COMPACT-BODY\n");
+    write(join(cwd, ".claude", "commands", "help.md"), "COMMAND-HELP-BODY\n");
+    write(join(cwd, ".claude", "commands", "team", "clear.md"), "TEAM-CLEAR-BODY $ARGUMENTS\n");
+    const where = { cwd, home: tempDir("zot-cc-home-"), env: { HOME: userHome } };
+    const rpc = await zot(["rpc", ...anthropic(mock)], { ...where, stdin: `${JSON.stringify({ id: "1", type: "get_commands" })}\n` });
+    const commands = ndjson(rpc.stdout).find((line) => line.id === "1")?.data?.commands as { name: string; source?: string }[];
+    expect(commands.filter((command) => command.name === "compact")).toEqual([expect.objectContaining({ source: "builtin" })]);
+    // /help is the TUI's own (rpc has none): the file is left out in every mode.
+    expect(commands.filter((command) => command.name === "help")).toEqual([]);
+    expect(commands.map((command) => command.name)).toContain("team:clear");
+    expect(rpc.stderr).toContain("help.md: /help is a built-in command of zot, which comes first; rename the file to use it");
+    const team = await zot(["-p", "/team:clear the cache", ...anthropic(mock)], where);
+    expect(team.code).toBe(0);
+    expect(requestText(mock.requests[0].body.messages)).toContain("TEAM-CLEAR-BODY the cache");
   });
 
   test("a command's model: runs its prompt on that model, and only that prompt: the session records no switch and resumes on the run's model (-p, rpc); a model the run cannot have is a note", async () => {
