@@ -89,7 +89,12 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
     const line = lines[i]!;
     // A last line without its newline counts only if it is whole (not cut off mid-write).
     if (i === lines.length - 1 && line !== "" && !parseEntry(line)) continue;
-    const type = TYPE_PREFIX.exec(line)?.[1];
+    if (line === "") continue;
+    // The other records are told apart by their leading type; the messages are read whole, so the
+    // count is what a resume loads (a damaged one it skips is not counted), and a record written
+    // with `type` elsewhere (by hand) is read whole too.
+    let type = TYPE_PREFIX.exec(line)?.[1];
+    if (type === undefined || type === "message" || type === "tool_result") type = parseEntry(line)?.type;
     if (type === "tool_result") {
       if (!inResults) messages++;
       inResults = true;
@@ -123,7 +128,7 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
   };
 }
 
-/** Records are written with `type` first; a line written otherwise (by hand) is parsed instead. */
+/** Records are written with `type` first; a line written otherwise (by hand) is read whole instead. */
 const TYPE_PREFIX = /^\{"type":"([a-z_]+)"/;
 
 function parseEntry(line: string): SessionEntry | undefined {

@@ -166,6 +166,16 @@ describe("finding and listing sessions", () => {
       JSON.stringify({ type: "message", message: { role: "user", content: "not-an-array" } }),
       JSON.stringify({ type: "message", message: { role: "user", content: [{ type: "text", text: "the first whole prompt" }], time } }),
     );
+    writeFileSync(file, lines.join("\n"));
+    const before = listSessions(home, cwd).sessions[0]!.messages;
+    lines.splice(
+      -1,
+      0,
+      JSON.stringify({ type: "message", message: { role: "assistant", content: "damaged too" } }),
+      // Written by hand, `type` last: read whole, and counted.
+      JSON.stringify({ message: { role: "user", content: [{ type: "text", text: "by hand" }], time }, type: "message" }),
+      JSON.stringify({ message: { role: "assistant", content: [{ type: "text", text: "by hand too" }], time }, type: "message" }),
+    );
     lines.splice(
       -1,
       0,
@@ -184,6 +194,8 @@ describe("finding and listing sessions", () => {
       provider: "anthropic",
       cost_usd: 0.25,
       first_prompt: "the first whole prompt",
+      // The damaged message is not counted, as a resume does not load it; the two by hand are.
+      messages: before + 2,
     });
   });
 });
