@@ -78,12 +78,14 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   openaiResponses("gpt-5.1", "GPT-5.1", 272_000, 128_000, [1.25, 10, 0.125, 0]),
   openaiResponses("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
   openaiResponses("gpt-5-nano", "GPT-5 nano", 400_000, 128_000, [0.05, 0.4, 0.005, 0]),
-  // The Codex models (Codex CLI's own), priced as the models they are tuned from.
-  openaiResponses("gpt-5-codex", "GPT-5-Codex", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.1-codex", "GPT-5.1-Codex", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.1-codex-max", "GPT-5.1-Codex-Max", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.1-codex-mini", "GPT-5.1-Codex-Mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
-  openaiResponses("gpt-5.2-codex", "GPT-5.2-Codex", 400_000, 128_000, [1.75, 14, 0.175, 0]),
+  // The Codex models (Codex CLI's own), priced as the models they are tuned from. Their window is
+  // the input they accept, 272K (Codex CLI's figure; the 400K OpenAI quotes adds the 128K output),
+  // so auto-compaction's 85% comes before the API refuses the request.
+  openaiResponses("gpt-5-codex", "GPT-5-Codex", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.1-codex", "GPT-5.1-Codex", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.1-codex-max", "GPT-5.1-Codex-Max", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.1-codex-mini", "GPT-5.1-Codex-Mini", 272_000, 128_000, [0.25, 2, 0.025, 0]),
+  openaiResponses("gpt-5.2-codex", "GPT-5.2-Codex", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("o3", "o3", 200_000, 100_000, [2, 8, 0.5, 0]),
   openaiResponses("o4-mini", "o4-mini", 200_000, 100_000, [1.1, 4.4, 0.275, 0]),
   openaiResponses("o3-mini", "o3-mini", 200_000, 100_000, [1.1, 4.4, 0.55, 0]),

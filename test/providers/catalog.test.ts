@@ -58,6 +58,9 @@ describe("BUILTIN_MODELS", () => {
     expect(find(all, "openai", "gpt-4o-mini")?.api).toBe("openai-chat");
     // Codex CLI's own models: the Responses API and their full output, not the 8,192 of an unknown model.
     for (const id of ["gpt-5-codex", "gpt-5.1-codex-max", "gpt-5.2-codex"]) expect(find(all, "openai", id)).toMatchObject({ api: "openai-responses", max_output: 128_000, reasoning: true });
+    // Their window is the input they accept (272K), not input and output together (400K):
+    // auto-compaction at 85% of it must come before the API refuses the request.
+    for (const m of all.filter((m) => m.id.includes("codex"))) expect(m.context_window).toBe(272_000);
     expect(find(all, "scripted", "scripted")).toMatchObject({ api: "scripted", price_input: 0, context_window: 200_000 });
     expect(all.some((m) => m.provider === "ollama")).toBe(false);
   });
