@@ -326,6 +326,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       // [issue 15] a deferred tool is not named until it is offered
       toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !withheld(t)).map((t) => t.name),
       userHome: env.HOME,
+      codexHome: env.CODEX_HOME,
       projectTrusted,
       onNote: (note) => notes.push(note),
     });
