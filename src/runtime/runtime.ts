@@ -202,6 +202,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   notes.push(...(session?.notes ?? []));
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   const providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
+  // Named or resumed, the scripted provider with no script is the demo, which such a run never plays.
+  if (providerName === "scripted" && options.script === undefined && options.noDemo) {
+    throw new UsageError(`the scripted provider without a script is the built-in demo, which ${options.noDemo.run} does not get; ${options.noDemo.remedy}`);
+  }
   if (options.script !== undefined && providerName !== "scripted") {
     throw new UsageError(`--script plays the scripted provider; it cannot be used with --provider ${providerName} (drop one of them)`);
   }

@@ -31,7 +31,7 @@ export type ZotState = RpcDataOf<"get_state">;
 export type WireMessage = RpcDataOf<"get_messages">["messages"][number];
 export type ModelEntry = RpcDataOf<"get_models">["models"][number];
 
-export interface ZotOptions extends Omit<RuntimeOptions, "extensions" | "withSkills" | "noSkill"> {
+export interface ZotOptions extends Omit<RuntimeOptions, "extensions" | "withSkills" | "noSkill" | "noDemo"> {
   /**
    * Off unless asked for: `true` discovers them as `zot` does (project, then $ZOT_HOME);
    * `{ paths }` loads those (and discovers too with `discover: true`).
@@ -57,9 +57,10 @@ export async function createZot(options: ZotOptions = {}): Promise<Zot> {
   const { extensions, skills = "builtin", ...rest } = options;
   const conversation = await openConversation(
     {
-      // A program takes the demo's canned answer for the model's: without a key it is told so.
-      noDemo: { run: "createZot", remedy: 'give it an apiKey, or provider: "ollama", or provider: "scripted" with a script to play turns' },
       ...rest,
+      // A program takes the demo's canned answer for the model's: without a key, or with the
+      // scripted provider and no script, it is told so. After `rest`: no option turns it off.
+      noDemo: { run: "createZot", remedy: 'give it an apiKey, or provider: "ollama", or provider: "scripted" with a script to play turns' },
       extensions: extensionOptions(extensions),
       withSkills: skills === "all",
       noSkill: skills === "none",
