@@ -35,7 +35,7 @@ import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
-import { CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
+import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -242,8 +242,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const { tools, unknown } = selectBuiltinTools(Array.isArray(wanted) ? wanted.filter((t) => t !== "skill") : wanted);
   if (unknown.length > 0) {
     // A program written for Claude Code names its tools (`tools: ["Grep"]`): say so in those words too.
-    const claudes = unknown.filter((t) => (CLAUDE_TOOLS_ZOT_LACKS as readonly string[]).includes(t));
-    const lacking = claudes.length > 0 ? ` (${claudes.join(", ")} ${claudes.length === 1 ? "is a tool" : "are tools"} of Claude Code's that zot does not have; it searches and lists with Bash)` : "";
+    const claudes = unknown.filter((t): t is keyof typeof INSTEAD_OF_CLAUDE_TOOL => Object.hasOwn(INSTEAD_OF_CLAUDE_TOOL, t));
+    const instead = claudes.map((t) => (claudes.length === 1 ? INSTEAD_OF_CLAUDE_TOOL[t] : `${t}: ${INSTEAD_OF_CLAUDE_TOOL[t]}`)).join("; ");
+    const lacking = claudes.length > 0 ? ` (${claudes.join(", ")} ${claudes.length === 1 ? "is a tool" : "are tools"} of Claude Code's that zot does not have: ${instead})` : "";
     throw new UsageError(
       `unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}${lacking}; built-in tools are read, write, edit, bash, skill (by Claude Code's names: Read, Write, Edit or MultiEdit, Bash, Skill)`,
     );
