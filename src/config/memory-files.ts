@@ -1,5 +1,5 @@
 // The memory files the system prompt carries, as zot, Claude Code and Codex find them:
-// $ZOT_HOME/AGENTS.md, Codex's ~/.codex/AGENTS.md, the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
+// $ZOT_HOME/AGENTS.md, Codex's $CODEX_HOME/AGENTS.md (default ~/.codex, as Codex reads it), the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
 // CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md of every folder from the top of the file system
 // down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
 // from the repository root down to the cwd (as Codex reads them), and the project's
@@ -28,6 +28,8 @@ export interface MemoryOptions {
   userHome?: string;
   /** whether the folder is trusted: only then are its files' imports from outside the project read */
   projectTrusted?: boolean;
+  /** `$CODEX_HOME`, where Codex keeps the user's AGENTS.md; default `<userHome>/.codex` (Codex's default) */
+  codexHome?: string;
 }
 
 export interface FoundMemory {
@@ -60,7 +62,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const userRules = path.join(userHome, ".claude", "rules");
   const own = [
     path.join(path.resolve(home), "AGENTS.md"),
-    agentsFile(path.join(userHome, ".codex")),
+    agentsFile(options.codexHome?.trim() ? path.resolve(options.codexHome.trim()) : path.join(userHome, ".codex")),
     path.join(userHome, ".claude", "CLAUDE.md"),
     ...ruleFiles(userRules),
   ];

@@ -21,6 +21,8 @@ export interface SystemPromptOptions {
   userHome?: string;
   /** whether the folder is trusted: only then are its memory files' imports from outside it read */
   projectTrusted?: boolean;
+  /** `$CODEX_HOME` (Codex's AGENTS.md is there); default ~/.codex */
+  codexHome?: string;
   /** what the user should hear (an import left out) */
   onNote?: (message: string) => void;
 }
@@ -28,7 +30,11 @@ export interface SystemPromptOptions {
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
   const sections: string[] = [identity(options)];
 
-  const memory = findContextFiles(options.cwd, options.home, { ...(options.userHome ? { userHome: options.userHome } : {}), projectTrusted: options.projectTrusted === true });
+  const memory = findContextFiles(options.cwd, options.home, {
+    ...(options.userHome ? { userHome: options.userHome } : {}),
+    ...(options.codexHome ? { codexHome: options.codexHome } : {}),
+    projectTrusted: options.projectTrusted === true,
+  });
   for (const note of memory.notes) options.onNote?.(note);
   const contextFiles = memory.files;
   if (contextFiles.length > 0) {

@@ -156,6 +156,11 @@ export class Conversation {
     return this.runtime.agent.model;
   }
 
+  /** The model answering now: the one a command's `model:` chose while its prompt runs on it, else `model`. */
+  get answeringModel(): ModelInfo {
+    return this.runtime.agent.answeringModel;
+  }
+
   /** The prompts typed in this folder in earlier runs, oldest first (the TUI's ↑ walks them). */
   promptHistory(): string[] {
     return readPromptLog(this.runtime.home, this.cwd);

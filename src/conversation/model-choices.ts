@@ -2,9 +2,10 @@
 // Rule: one provider per process: a switch goes to another model of this run's provider (its
 // catalog entries, models.json included, and the current model even when no catalog lists it);
 // another provider's models are offered only as a way to restart on them, and only with a key.
+// Each list is read again through the runtime (Runtime.readModels), whose keys come from that read.
 import { resolveApiKey } from "../config/credentials.ts";
 import { type ModelInfo, PROVIDER_NAMES, type ProviderName } from "../protocol/models.ts";
-import { loadCatalog, resolveModel } from "../providers/catalog.ts";
+import { resolveModel } from "../providers/catalog.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 export class ModelChoices {
@@ -51,8 +52,9 @@ export class ModelChoices {
     return undefined;
   }
 
+  // models.json as it is now, through the runtime: the keys a switch then gives are this read's.
   private catalog(): ModelInfo[] {
-    return loadCatalog(this.runtime.home).models;
+    return this.runtime.readModels();
   }
 }
 

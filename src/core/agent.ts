@@ -114,6 +114,11 @@ export class Agent {
     return (this.state.lentFrom ?? this.state).model;
   }
 
+  /** The model answering now: a model lent to the running prompt (a command's `model:`), else the agent's own. */
+  get answeringModel(): ModelInfo {
+    return this.state.model;
+  }
+
   get cwd(): string {
     return this.state.cwd;
   }

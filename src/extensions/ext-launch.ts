@@ -39,7 +39,7 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     return { error: `cannot create its data directory ${dataDir} (${errorText(err)})` };
   }
   const env: Record<string, string | undefined> = {
-    ...childEnv(options.env),
+    ...childEnv(options.env, home),
     BUN_BE_BUN: undefined,
     ...resolved.env,
     ZOT_EXTENSION_NAME: manifest.name,

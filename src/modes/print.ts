@@ -3,19 +3,20 @@
 // command's displayed text, or a panel's first render as text; everything else (extension notes,
 // errors, a provider's retry while the user waits) goes to stderr.
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
+import type { ModelInfo } from "../protocol/models.ts";
 import { PrintedAnswer } from "../protocol/printed-answer.ts";
 import { retryText } from "../protocol/retry-text.ts";
 import { submitOnce } from "./submit-once.ts";
 
 export async function runPrintMode(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
   const printed = new PrintedAnswer();
-  /** the last model call stopped at the output limit: the answer printed is cut */
-  let cut = false;
+  /** the last model call stopped at the output limit: the answer printed is cut, by this model (a command's `model:` may have chosen it) */
+  let cut: ModelInfo | undefined;
   // The answer is printed whole, from assistant_message: the deltas are not this listener's.
   const off = conversation.onEvent(
     (event) => {
       printed.add(event);
-      if (event.type === "turn_end") cut = event.stop === "length";
+      if (event.type === "turn_end") cut = event.stop === "length" ? conversation.answeringModel : undefined;
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
       else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     },
@@ -27,10 +28,16 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
       const out = printed.text();
       if (out) await Bun.write(Bun.stdout, out.endsWith("\n") ? out : `${out}\n`);
       // Said on stderr, so a script can tell a whole answer from one the limit cut.
-      if (cut) console.error(`zot: the answer was cut off at ${conversation.model.id}'s output limit (${conversation.model.max_output} tokens); ask for less, or continue with zot -c`);
+      if (cut) console.error(`zot: ${cutNote(cut, conversation.session !== undefined)}`);
     }
     return outcome;
   } finally {
     off();
   }
+}
+
+/** What the user reads when the output limit cut the answer; `zot -c` only when there is a session to continue. */
+export function cutNote(model: ModelInfo, recorded: boolean): string {
+  const limit = `the answer was cut off at ${model.id}'s output limit (${model.max_output} tokens)`;
+  return recorded ? `${limit}; ask for less, or continue with zot -c` : `${limit}; ask for less (this run kept no session, so zot -c cannot continue it)`;
 }

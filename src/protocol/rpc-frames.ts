@@ -4,6 +4,7 @@
 // client and `zot rpc --schema` all read these schemas, and nothing else defines a frame.
 import * as v from "valibot";
 import { CommandAction, FrameId } from "./ext-frames.ts";
+import { ImageInput } from "./image-input.ts";
 import { WireMessage } from "./messages.ts";
 import { ProviderName, ReasoningLevel } from "./models.ts";
 import { Usage } from "./usage.ts";
@@ -20,18 +21,8 @@ export type RpcId = v.InferOutput<typeof RpcId>;
 
 const id = v.optional(RpcId);
 
-/**
- * The image types the model APIs take (Anthropic's and OpenAI's four; image/jpg is image/jpeg). Any
- * other would be refused by the provider on every later request while it stays in the transcript.
- */
-export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"] as const;
-
-export const ImageInput = v.object({
-  mime_type: v.picklist(PROMPT_IMAGE_TYPES, "mime_type must be image/png, image/jpeg, image/gif or image/webp, the types the model APIs take"),
-  /** standard base64 of the image bytes */
-  data: v.pipe(v.string(), v.base64("data must be standard base64"), v.maxLength(5 * 1024 * 1024, "data must be at most 5 MB of base64 (3.75 MB of image), what the model APIs take")),
-});
-export type ImageInput = v.InferOutput<typeof ImageInput>;
+// Shared with the SDK's prompt({images}): one check for both ways in.
+export { ImageInput, PROMPT_IMAGE_TYPES } from "./image-input.ts";
 
 // ── commands (client → zot) ─────────────────────────────────────────────────────────────────
 

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { formatPrice, formatTokens } from "../protocol/model-figures.ts";
 import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../protocol/models.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
+import { keyVariable, onlyVariable } from "../config/model-key-variables.ts";
 import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
@@ -77,12 +78,14 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   openaiResponses("gpt-5.1", "GPT-5.1", 272_000, 128_000, [1.25, 10, 0.125, 0]),
   openaiResponses("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
   openaiResponses("gpt-5-nano", "GPT-5 nano", 400_000, 128_000, [0.05, 0.4, 0.005, 0]),
-  // The Codex models (Codex CLI's own), priced as the models they are tuned from.
-  openaiResponses("gpt-5-codex", "GPT-5-Codex", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.1-codex", "GPT-5.1-Codex", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.1-codex-max", "GPT-5.1-Codex-Max", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.1-codex-mini", "GPT-5.1-Codex-Mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
-  openaiResponses("gpt-5.2-codex", "GPT-5.2-Codex", 400_000, 128_000, [1.75, 14, 0.175, 0]),
+  // The Codex models (Codex CLI's own), priced as the models they are tuned from. Their window is
+  // the input they accept, 272K (Codex CLI's figure; the 400K OpenAI quotes adds the 128K output),
+  // so auto-compaction's 85% comes before the API refuses the request.
+  openaiResponses("gpt-5-codex", "GPT-5-Codex", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.1-codex", "GPT-5.1-Codex", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.1-codex-max", "GPT-5.1-Codex-Max", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5.1-codex-mini", "GPT-5.1-Codex-Mini", 272_000, 128_000, [0.25, 2, 0.025, 0]),
+  openaiResponses("gpt-5.2-codex", "GPT-5.2-Codex", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("o3", "o3", 200_000, 100_000, [2, 8, 0.5, 0]),
   openaiResponses("o4-mini", "o4-mini", 200_000, 100_000, [1.1, 4.4, 0.275, 0]),
   openaiResponses("o3-mini", "o3-mini", 200_000, 100_000, [1.1, 4.4, 0.55, 0]),
@@ -158,19 +161,26 @@ export interface Catalog {
   models: ModelInfo[];
   /**
    * models.json's own keys, by `provider/id`: an environment variable's name or the key itself
-   * (keyFor reads it). Kept apart from ModelInfo, which rpc and the SDK hand out.
+   * (keyFor reads it), and the field that wrote it. Kept apart from ModelInfo, which rpc and the
+   * SDK hand out; read with the models of the same read, never another's.
    */
-  keys: Map<string, string>;
+  keys: Map<string, WrittenKey>;
   /** the user's models.json (whether or not it exists) */
   file: string;
   /** sentences about models.json problems, each naming the file (the printer adds `zot: `) */
   warnings: string[];
 }
 
+/** An `apiKey` of models.json as written, and where: `providers.openai.models[2].apiKey`. */
+export interface WrittenKey {
+  written: string;
+  field: string;
+}
+
 /** Built-in models merged with `<home>/models.json`. */
 export function loadCatalog(home: string): Catalog {
   const models = BUILTIN_MODELS.map((m) => ({ ...m }));
-  const keys = new Map<string, string>();
+  const keys = new Map<string, WrittenKey>();
   const warnings: string[] = [];
   // Spelled out rather than taken from config/home.ts: providers sit below config and import only protocol.
   const file = path.join(home, "models.json");
@@ -211,7 +221,8 @@ export function loadCatalog(home: string): Catalog {
     }
     const entry = v.safeParse(UserProvider, rawProvider);
     if (!entry.success) {
-      warnings.push(`${file}: field "providers.${rawName}.models" must be an array of models; it was skipped.`);
+      const { path, message } = firstIssue(entry.issues, `providers.${rawName}.`);
+      warnings.push(`${file}: field "${path}": ${message}; provider "${rawName}" was skipped.`);
       continue;
     }
     entry.output.models.forEach((raw, index) => {
@@ -229,25 +240,38 @@ export function loadCatalog(home: string): Catalog {
         ...(parsed.output.api === undefined && shared.api !== undefined ? { api: shared.api } : {}),
       };
       applyUserModel(models, provider, user);
-      const apiKey = parsed.output.apiKey ?? shared.apiKey;
-      if (apiKey !== undefined) keys.set(`${provider}/${user.id}`, apiKey);
+      const field = parsed.output.apiKey !== undefined ? `${at}.apiKey` : `providers.${rawName}.apiKey`;
+      const written = parsed.output.apiKey ?? shared.apiKey;
+      if (written !== undefined) keys.set(`${provider}/${user.id}`, { written, field });
     });
   }
   return done();
 }
 
+/** The key models.json gives a model, or why the one it names cannot be had. */
+export type ModelKey = { key: string; from: string } | { error: string };
+
 /**
- * The key models.json gives `model`, if any: the environment variable it names when that is set
- * (pi's form, `"apiKey": "TOGETHER_API_KEY"`), else the text itself.
+ * The key models.json gives `model` (a dated snapshot: its family's), if any: the environment
+ * variable it names when that is set (pi's form, `"apiKey": "TOGETHER_API_KEY"`), else the text
+ * itself; `"$VAR"` with VAR unset is an error, never the provider's key instead (the model's server
+ * is not the provider's).
  */
-export function keyFor(catalog: Pick<Catalog, "keys">, model: Pick<ModelInfo, "provider" | "id">, env: Record<string, string | undefined>): { key: string; from: string } | undefined {
-  const written = catalog.keys.get(`${model.provider}/${model.id}`);
-  if (written === undefined) return undefined;
-  const named = /^\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(written)?.[1];
+export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model: Pick<ModelInfo, "provider" | "id">, env: Record<string, string | undefined>): ModelKey | undefined {
+  const family = familyMember(catalog.models, model.provider, model.id);
+  const entry = catalog.keys.get(`${model.provider}/${model.id}`) ?? (family && catalog.keys.get(`${family.provider}/${family.id}`));
+  if (entry === undefined) return undefined;
+  const named = keyVariable(entry.written);
   const value = named !== undefined ? env[named]?.trim() : undefined;
   if (value) return { key: value, from: `${named} (models.json)` };
-  if (written.startsWith("$")) return undefined;
-  return { key: written, from: "models.json" };
+  if (named !== undefined && onlyVariable(entry.written)) {
+    return {
+      error:
+        `${catalog.file}: field "${entry.field}" gives model "${model.id}" the key in ${named}, which is not set; ` +
+        `set ${named}, or change that apiKey (zot never sends this model another key)`,
+    };
+  }
+  return { key: entry.written, from: "models.json" };
 }
 
 function normaliseProvider(name: string): ProviderName | undefined {

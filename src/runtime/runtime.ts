@@ -35,7 +35,7 @@ import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
-import { CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
+import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -136,8 +136,15 @@ export interface Runtime {
   /** Claude Code's settings hooks on this agent (SessionStart/SessionEnd/Notification for front ends to call); none with --no-ext */
   settingsHooks?: SettingsHooks;
   /**
+   * The catalog read again (models.json as it is now): the models a switch can go to. The keys
+   * setModel and clientFor give models.json's models come from this same read from then on, so a
+   * model added after the start gets its own key, never the provider's.
+   */
+  readModels(): ModelInfo[];
+  /**
    * Switches the agent to another model of the same provider (the caller checks the catalog), with
-   * a new provider client when the model speaks another wire API or lives at another base URL.
+   * a new provider client when the model speaks another wire API, lives at another base URL or
+   * takes another key. Rejects, naming the variable, when models.json names a key that is not set.
    */
   setModel(model: ModelInfo): Promise<void>;
   /**
@@ -188,12 +195,17 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const notes: string[] = [];
   const cwd = resolveCwd(options.cwd);
 
-  const catalog = loadCatalog(home);
+  // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
+  let catalog = loadCatalog(home);
   notes.push(...catalog.warnings);
 
   notes.push(...(session?.notes ?? []));
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   const providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
+  // Named or resumed, the scripted provider with no script is the demo, which such a run never plays.
+  if (providerName === "scripted" && options.script === undefined && options.noDemo) {
+    throw new UsageError(`the scripted provider without a script is the built-in demo, which ${options.noDemo.run} does not get; ${options.noDemo.remedy}`);
+  }
   if (options.script !== undefined && providerName !== "scripted") {
     throw new UsageError(`--script plays the scripted provider; it cannot be used with --provider ${providerName} (drop one of them)`);
   }
@@ -210,9 +222,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (resolved.note) notes.push(resolved.note);
 
   // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.
-  // A models.json entry with its own apiKey gets that one instead (a server of its own, not the provider's).
+  // A models.json entry with its own apiKey gets that one instead (a server of its own, not the
+  // provider's), and one whose named variable is unset gets none: an error, never the provider's.
   const credentialOf = (m: ModelInfo): ResolvedKey | undefined => {
     const own = options.apiKey === undefined ? keyFor(catalog, m, env) : undefined;
+    if (own && "error" in own) throw new UsageError(own.error);
     return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home });
   };
   const credential = credentialOf(model);
@@ -228,8 +242,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const { tools, unknown } = selectBuiltinTools(Array.isArray(wanted) ? wanted.filter((t) => t !== "skill") : wanted);
   if (unknown.length > 0) {
     // A program written for Claude Code names its tools (`tools: ["Grep"]`): say so in those words too.
-    const claudes = unknown.filter((t) => (CLAUDE_TOOLS_ZOT_LACKS as readonly string[]).includes(t));
-    const lacking = claudes.length > 0 ? ` (${claudes.join(", ")} ${claudes.length === 1 ? "is a tool" : "are tools"} of Claude Code's that zot does not have; it searches and lists with Bash)` : "";
+    const claudes = unknown.filter((t): t is keyof typeof INSTEAD_OF_CLAUDE_TOOL => Object.hasOwn(INSTEAD_OF_CLAUDE_TOOL, t));
+    const instead = claudes.map((t) => (claudes.length === 1 ? INSTEAD_OF_CLAUDE_TOOL[t] : `${t}: ${INSTEAD_OF_CLAUDE_TOOL[t]}`)).join("; ");
+    const lacking = claudes.length > 0 ? ` (${claudes.join(", ")} ${claudes.length === 1 ? "is a tool" : "are tools"} of Claude Code's that zot does not have: ${instead})` : "";
     throw new UsageError(
       `unknown tool ${unknown.map((t) => `"${t}"`).join(", ")}${lacking}; built-in tools are read, write, edit, bash, skill (by Claude Code's names: Read, Write, Edit or MultiEdit, Bash, Skill)`,
     );
@@ -316,6 +331,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       // [issue 15] a deferred tool is not named until it is offered
       toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !withheld(t)).map((t) => t.name),
       userHome: env.HOME,
+      codexHome: env.CODEX_HOME,
       projectTrusted,
       onNote: (note) => notes.push(note),
     });
@@ -390,14 +406,28 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);
     }
-    const clientFor = async (next: ModelInfo) => {
+    // The key the agent's own client was made with: a switch compares with it, not with what the
+    // current model would get from a models.json read since.
+    let agentKey = credential?.key;
+    const clientAndKey = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
       const key = credentialOf(next);
-      return next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== credentialOf(agent.model)?.key
-        ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next) })
-        : undefined;
+      const client =
+        next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== agentKey
+          ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next) })
+          : undefined;
+      return { client, key: key?.key };
     };
-    const setModel = async (next: ModelInfo) => agent.switchModel(next, await clientFor(next));
+    const clientFor = async (next: ModelInfo) => (await clientAndKey(next)).client;
+    const setModel = async (next: ModelInfo) => {
+      const { client, key } = await clientAndKey(next);
+      agent.switchModel(next, client);
+      agentKey = key;
+    };
+    const readModels = () => {
+      catalog = loadCatalog(home);
+      return catalog.models;
+    };
     const switchSession = async (choice: SessionChoice): Promise<string[]> => {
       const { openSession } = await import("../session/open.ts");
       const next = await openSession(choice, { home, cwd });
@@ -412,7 +442,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         const ended = next.resumed;
         const found =
           ended.provider === providerName
-            ? resolveModel(catalog.models, providerName, ended.model, { acceptUnknown: { modelsFile: catalog.file } })
+            ? resolveModel(readModels(), providerName, ended.model, { acceptUnknown: { modelsFile: catalog.file } })
             : undefined;
         if (found && "model" in found) {
           await setModel(found.model).catch((error) => notes.push(`could not switch to ${ended.model}: ${errorText(error)}`));
@@ -446,6 +476,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       get session() {
         return current && infoOf(current);
       },
+      readModels,
       setModel,
       clientFor,
       switchSession,

@@ -19,6 +19,7 @@ import {
 } from "../conversation/conversation.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import { toWireMessage } from "../protocol/messages.ts";
+import { imagesIssue } from "../protocol/image-input.ts";
 import type { ImageInput, RpcDataOf } from "../protocol/rpc-frames.ts";
 import { EventQueue } from "./event-queue.ts";
 import { type TurnResult, turnResult } from "./turn-result.ts";
@@ -31,7 +32,7 @@ export type ZotState = RpcDataOf<"get_state">;
 export type WireMessage = RpcDataOf<"get_messages">["messages"][number];
 export type ModelEntry = RpcDataOf<"get_models">["models"][number];
 
-export interface ZotOptions extends Omit<RuntimeOptions, "extensions" | "withSkills" | "noSkill"> {
+export interface ZotOptions extends Omit<RuntimeOptions, "extensions" | "withSkills" | "noSkill" | "noDemo"> {
   /**
    * Off unless asked for: `true` discovers them as `zot` does (project, then $ZOT_HOME);
    * `{ paths }` loads those (and discovers too with `discover: true`).
@@ -57,9 +58,10 @@ export async function createZot(options: ZotOptions = {}): Promise<Zot> {
   const { extensions, skills = "builtin", ...rest } = options;
   const conversation = await openConversation(
     {
-      // A program takes the demo's canned answer for the model's: without a key it is told so.
-      noDemo: { run: "createZot", remedy: 'give it an apiKey, or provider: "ollama", or provider: "scripted" with a script to play turns' },
       ...rest,
+      // A program takes the demo's canned answer for the model's: without a key, or with the
+      // scripted provider and no script, it is told so. After `rest`: no option turns it off.
+      noDemo: { run: "createZot", remedy: 'give it an apiKey, or provider: "ollama", or provider: "scripted" with a script to play turns' },
       extensions: extensionOptions(extensions),
       withSkills: skills === "all",
       noSkill: skills === "none",
@@ -89,7 +91,8 @@ export class Zot {
   /**
    * Starts a prompt now and returns its events: every event from user_message to `done`, then
    * the stream ends. Throws ZotBusyError (synchronously) while another prompt or compaction runs,
-   * and a TypeError for a prompt with neither text nor images.
+   * and a TypeError for a prompt with neither text nor images, or an image rpc would refuse (a type
+   * the model APIs do not take, over 5 MB of base64, not base64).
    * Events are kept until read; each run has one reader. As in `zot -p`, text that starts with
    * an extension's command (`/weather berlin`) runs the command (a command_result event).
    */
@@ -97,6 +100,9 @@ export class Zot {
     // As rpc and -p: a request with no message would be refused by the API, and would leave the
     // conversation starting with the model's answer for every later request.
     if (!text.trim() && !options.images?.length) throw new TypeError('prompt: give a text, images, or both');
+    // As rpc checks them: an image the provider refuses would fail every later request while it stays.
+    const issue = options.images === undefined ? undefined : imagesIssue(options.images);
+    if (issue) throw new TypeError(`prompt: ${issue}`);
     return this.start(() => this.conversation.submit({ text, images: options.images }));
   }
 

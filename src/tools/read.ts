@@ -129,7 +129,8 @@ async function readImage(
   size: number,
 ): Promise<{ result: ToolResult; seen?: string }> {
   if (size > READ_MAX_IMAGE_BYTES) {
-    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    // Two decimals at most: the limit is exactly 3.75 MB, as the README says, never rounded to 3.8.
+    const mb = (n: number) => `${Number((n / 1024 / 1024).toFixed(2))} MB`;
     return {
       result: textResult(
         `read: ${path} is a ${mb(size)} image, over the ${mb(READ_MAX_IMAGE_BYTES)} limit; ` +

@@ -230,6 +230,16 @@ describe("findContextFiles", () => {
     expect(found.notes).toEqual([`${path.join(repo, "pkg", "AGENTS.md")} is 300 KB, over the 256 KB a memory file may be; it is left out of the system prompt`]);
   });
 
+  test("$CODEX_HOME, when Codex users set it, is where Codex's AGENTS.md is read (not ~/.codex), and it is the user's own: its imports are read in an untrusted folder", async () => {
+    const codexHome = path.join(tmp, "codex-home");
+    write(path.join(userHome, ".codex", "AGENTS.md"), "the default one, not read");
+    write(path.join(userHome, "prefs.md"), "prefs");
+    write(path.join(codexHome, "AGENTS.md"), "codex home's, importing @~/prefs.md");
+    const found = findContextFiles(repo, home, { userHome, codexHome, projectTrusted: false });
+    expect(found.files.map((f) => f.content)).toEqual(["codex home's, importing @~/prefs.md", "prefs"]);
+    expect(found.notes).toEqual([]);
+  });
+
   test("empty files are skipped and the home is not listed twice", async () => {
     write(path.join(repo, "AGENTS.md"), "   \n");
     write(path.join(repo, "pkg", "AGENTS.md"), "pkg");

@@ -1,7 +1,7 @@
 // A user asks a question and gets an answer: -p and --json against the mock LLM, in every
 // provider's real wire format, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -112,6 +112,21 @@ describe("an answer", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("the first half of\n");
     expect(run.stderr).toMatch(/zot: the answer was cut off at \S+'s output limit \(\d+ tokens\)/);
+  });
+
+  test("-p: the cut note names the model a command's model: chose, and offers zot -c only when there is a session to continue it", async () => {
+    mock = startMockLlm([{ text: "half", stop: "length" }, { text: "half again", stop: "length" }]);
+    const cwd = tempDir("zot-cwd-");
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "commands", "quick.md"), "---\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
+    const lent = await zot(["-p", "/quick notes", ...anthropic(mock), "--model", "sonnet"], { cwd });
+    expect(lent.code).toBe(0);
+    expect(mock.requests[0]!.body.model).toBe("claude-haiku-4-5");
+    expect(lent.stderr).toContain("zot: the answer was cut off at claude-haiku-4-5's output limit (64000 tokens); ask for less, or continue with zot -c");
+    const unrecorded = await zot(["-p", "tell me everything", ...anthropic(mock), "--no-session"], { cwd });
+    expect(unrecorded.code).toBe(0);
+    expect(unrecorded.stderr).toContain("zot: the answer was cut off at claude-sonnet-4-5's output limit (64000 tokens); ask for less (this run kept no session, so zot -c cannot continue it)");
+    expect(unrecorded.stderr).not.toContain("continue with zot -c");
   });
 
   test("a models.json server of its own gets its own key (pi's provider-level baseUrl, apiKey and cost), never the provider's", async () => {

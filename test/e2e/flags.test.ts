@@ -91,7 +91,9 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
       [["--max-steps", "0"], "--max-steps"],
       [["--max-steps", "abc"], "--max-steps"],
       [["--tools", "read,grep"], '"grep"'],
-      [["--tools", "Read,Grep"], 'unknown tool "Grep" (Grep is a tool of Claude Code\'s that zot does not have; it searches and lists with Bash); built-in tools are read, write, edit, bash, skill (by Claude Code\'s names: Read, Write, Edit or MultiEdit, Bash, Skill)'],
+      [["--tools", "Read,Grep"], 'unknown tool "Grep" (Grep is a tool of Claude Code\'s that zot does not have: zot searches with bash (rg, grep)); built-in tools are read, write, edit, bash, skill (by Claude Code\'s names: Read, Write, Edit or MultiEdit, Bash, Skill)'],
+      // Each tool its own hint: WebFetch is fetched with bash, a Task is no search at all.
+      [["--tools", "WebFetch,Task,TodoWrite"], "(WebFetch, Task, TodoWrite are tools of Claude Code's that zot does not have: WebFetch: zot fetches a page with bash (curl); Task: zot runs no sub-agents; TodoWrite: zot keeps no to-do list)"],
       [["--cwd", "/definitely/not/here"], "not a directory"],
       [["--model"], "--model needs a value"],
     ];

@@ -10,6 +10,7 @@ import {
   BUILTIN_MODELS,
   defaultModelId,
   formatModelTable,
+  keyFor,
   loadCatalog,
   resolveModel,
 } from "../../src/providers/catalog.ts";
@@ -57,6 +58,9 @@ describe("BUILTIN_MODELS", () => {
     expect(find(all, "openai", "gpt-4o-mini")?.api).toBe("openai-chat");
     // Codex CLI's own models: the Responses API and their full output, not the 8,192 of an unknown model.
     for (const id of ["gpt-5-codex", "gpt-5.1-codex-max", "gpt-5.2-codex"]) expect(find(all, "openai", id)).toMatchObject({ api: "openai-responses", max_output: 128_000, reasoning: true });
+    // Their window is the input they accept (272K), not input and output together (400K):
+    // auto-compaction at 85% of it must come before the API refuses the request.
+    for (const m of all.filter((m) => m.id.includes("codex"))) expect(m.context_window).toBe(272_000);
     expect(find(all, "scripted", "scripted")).toMatchObject({ api: "scripted", price_input: 0, context_window: 200_000 });
     expect(all.some((m) => m.provider === "ollama")).toBe(false);
   });
@@ -152,6 +156,14 @@ describe("loadCatalog", () => {
     const { warnings } = loadCatalog(home);
     expect(warnings.some((w) => w.includes('provider "kimi"'))).toBe(true);
     expect(warnings.some((w) => w.includes("providers.openai.models"))).toBe(true);
+  });
+
+  test("a bad provider-level apiKey or baseUrl is named as that field, not as the models array", () => {
+    writeModels({ providers: { openai: { apiKey: 42, models: [{ id: "a" }] }, anthropic: { baseUrl: ["x"], models: [] } } });
+    const { warnings } = loadCatalog(home);
+    expect(warnings.some((w) => w.includes('field "providers.openai.apiKey"') && w.includes('provider "openai" was skipped'))).toBe(true);
+    expect(warnings.some((w) => w.includes('field "providers.anthropic.baseUrl"'))).toBe(true);
+    expect(warnings.some((w) => w.includes("must be an array"))).toBe(false);
   });
 
   test("the built-in list is never mutated by a merge", () => {
@@ -261,4 +273,42 @@ test("formatModelTable aligns columns", () => {
   // the source column starts at the same offset in every row
   const sourceCol = lines[0].indexOf("source");
   for (const line of lines.slice(1)) expect(line.slice(sourceCol)).toMatch(/^(catalog|user|synthetic)/);
+});
+
+describe("keyFor", () => {
+  const own = { provider: "openai" as const, id: "tog" };
+
+  test('a "$VAR" key whose variable is unset is an error naming the variable and the field, never no key (which would be the provider\'s)', () => {
+    writeModels({ providers: { openai: { models: [{ id: "tog", baseUrl: "http://tog.example/v1", apiKey: "$TOGETHER_KEY" }] } } });
+    const catalog = loadCatalog(home);
+    const unset = keyFor(catalog, own, {});
+    expect(unset && "error" in unset && unset.error).toContain("TOGETHER_KEY");
+    expect(unset && "error" in unset && unset.error).toContain('"providers.openai.models[0].apiKey"');
+    expect(unset && "error" in unset && unset.error).toContain(path.join(home, "models.json"));
+    expect(keyFor(catalog, own, { TOGETHER_KEY: "tk-real" })).toEqual({ key: "tk-real", from: "TOGETHER_KEY (models.json)" });
+  });
+
+  test("a provider-level ${VAR} unset is an error naming the provider's field; a model with no key named gets none from models.json", () => {
+    writeModels({ providers: { openai: { apiKey: "${SHARED}", models: [{ id: "tog" }] } } });
+    const catalog = loadCatalog(home);
+    const unset = keyFor(catalog, own, {});
+    expect(unset && "error" in unset && unset.error).toContain('"providers.openai.apiKey"');
+    expect(keyFor(catalog, { provider: "openai", id: "gpt-5" }, {})).toBeUndefined();
+  });
+
+  test("pi's bare name is the variable when set, else the text itself; a literal key is itself", () => {
+    writeModels({ providers: { openai: { models: [{ id: "tog", apiKey: "TOGETHER_API_KEY" }, { id: "lit", apiKey: "tk-literal" }] } } });
+    const catalog = loadCatalog(home);
+    expect(keyFor(catalog, own, { TOGETHER_API_KEY: "tk" })).toEqual({ key: "tk", from: "TOGETHER_API_KEY (models.json)" });
+    expect(keyFor(catalog, own, {})).toEqual({ key: "TOGETHER_API_KEY", from: "models.json" });
+    expect(keyFor(catalog, { provider: "openai", id: "lit" }, {})).toEqual({ key: "tk-literal", from: "models.json" });
+  });
+
+  test("a dated snapshot of a models.json model gets that model's key, as it gets its baseUrl", () => {
+    writeModels({ providers: { openai: { models: [{ id: "tog", baseUrl: "http://tog.example/v1", apiKey: "tk-own" }] } } });
+    const catalog = loadCatalog(home);
+    const snapshot = resolveModel(catalog.models, "openai", "tog-2025-01-01");
+    expect("model" in snapshot && snapshot.model.base_url).toBe("http://tog.example/v1");
+    expect(keyFor(catalog, { provider: "openai", id: "tog-2025-01-01" }, {})).toEqual({ key: "tk-own", from: "models.json" });
+  });
 });

@@ -94,6 +94,23 @@ describe("createZot", () => {
     await expect(made).rejects.toThrow('no API key found, and createZot does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, give it an apiKey, or provider: "ollama"');
   });
 
+  test("an image rpc would refuse (its type, over 5 MB of base64, not base64) is refused at once, as rpc refuses it; nothing reaches the model", async () => {
+    await start([{ text: "unused" }]);
+    expect(() => zot!.prompt("look", { images: [{ mime_type: "image/bmp" as "image/png", data: "AAAA" }] })).toThrow('prompt: field "images[0].mime_type": mime_type must be image/png');
+    expect(() => zot!.prompt("look", { images: [{ mime_type: "image/png", data: "A".repeat(5 * 1024 * 1024 + 4) }] })).toThrow("at most 5 MB of base64");
+    expect(() => zot!.prompt("look", { images: [{ mime_type: "image/png", data: "not base64!" }] })).toThrow(TypeError);
+    expect(mock!.requests).toHaveLength(0);
+    expect(zot!.state().busy).toBe(false);
+  });
+
+  test('provider: "scripted" without a script is refused, never the demo (which runs ls -la in the cwd); noDemo: undefined does not turn that off', async () => {
+    const options = { home: tempDir("zot-sdk-home-"), cwd: tempDir("zot-sdk-cwd-"), env: { PATH: process.env.PATH }, tools: "none" as const };
+    const refusal = 'the scripted provider without a script is the built-in demo, which createZot does not get; give it an apiKey, or provider: "ollama", or provider: "scripted" with a script';
+    await expect(createZot({ ...options, provider: "scripted" })).rejects.toThrow(refusal);
+    // A JavaScript caller can pass what the type leaves out.
+    await expect(createZot({ ...options, noDemo: undefined } as Parameters<typeof createZot>[0])).rejects.toThrow("createZot does not get the built-in demo");
+  });
+
   test("abort() mid-stream ends the turn with turn_end aborted, then done", async () => {
     await start([SLOW]);
     const run = zot!.prompt("go on and on");

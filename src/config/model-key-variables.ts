@@ -1,0 +1,44 @@
+// The environment variables models.json names as keys (`"apiKey": "$TOGETHER_KEY"`, pi's bare
+// `"TOGETHER_API_KEY"`): credentials as much as OPENAI_API_KEY is, so no child inherits them
+// (config/child-env.ts). Rule: read from the file as it is now, so a key named after zot started is
+// kept from children too; a file that cannot be read names none (the catalog reports why).
+import fs from "node:fs";
+import * as v from "valibot";
+import { zotPaths } from "./home.ts";
+
+/** `TOGETHER_KEY` for `$TOGETHER_KEY`, `${TOGETHER_KEY}` or `TOGETHER_KEY`; undefined for text that cannot name a variable. */
+export function keyVariable(written: string): string | undefined {
+  return /^\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(written.trim())?.[1];
+}
+
+/** Whether the text asks for a variable and nothing else (`$VAR`, `${VAR}`): unset, it is no key at all. */
+export function onlyVariable(written: string): boolean {
+  return written.trim().startsWith("$") && keyVariable(written) !== undefined;
+}
+
+const Keyed = v.looseObject({ apiKey: v.optional(v.unknown()), models: v.optional(v.unknown()) });
+const ModelsFileKeys = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
+
+/** Every variable an `apiKey` of `<home>/models.json` names, at provider and model level. */
+export function modelKeyVariables(home: string): string[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(zotPaths(home).modelsFile, "utf8"));
+  } catch {
+    return [];
+  }
+  const file = v.safeParse(ModelsFileKeys, data);
+  if (!file.success) return [];
+  const written: unknown[] = [];
+  // Entry by entry: one broken provider or model hides no other's key.
+  for (const raw of Object.values(file.output.providers)) {
+    const provider = v.safeParse(Keyed, raw);
+    if (!provider.success) continue;
+    written.push(provider.output.apiKey);
+    for (const model of Array.isArray(provider.output.models) ? provider.output.models : []) {
+      const keyed = v.safeParse(Keyed, model);
+      if (keyed.success) written.push(keyed.output.apiKey);
+    }
+  }
+  return [...new Set(written.flatMap((text) => (typeof text === "string" && keyVariable(text) ? [keyVariable(text) as string] : [])))];
+}

@@ -1,0 +1,42 @@
+// An image a prompt carries (rpc's `prompt`, the SDK's prompt({images})): the types the model
+// APIs take and the size they accept. Rule: one check for every way in, and it is cheap for what
+// it refuses: the size is checked before the base64 pattern, and a string over it is never scanned.
+import * as v from "valibot";
+import { firstIssue } from "./schema-issue.ts";
+
+/**
+ * The image types the model APIs take (Anthropic's and OpenAI's four; image/jpg is image/jpeg). Any
+ * other would be refused by the provider on every later request while it stays in the transcript.
+ */
+export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"] as const;
+
+/** Base64 characters an image may have: 5 MB, what Anthropic's API takes (3.75 MB of image). */
+export const PROMPT_IMAGE_MAX_BASE64 = 5 * 1024 * 1024;
+
+// The pipe stops at its first failed check (valibot runs the later ones by default), so an
+// over-long string is never scanned by the base64 pattern; v.config keeps the JSON Schema as it is.
+const ImageData = v.config(
+  v.pipe(
+    v.string(),
+    v.maxLength(PROMPT_IMAGE_MAX_BASE64, "data must be at most 5 MB of base64 (3.75 MB of image), what the model APIs take"),
+    v.base64("data must be standard base64"),
+  ),
+  { abortPipeEarly: true },
+);
+
+export const ImageInput = v.object({
+  mime_type: v.picklist(PROMPT_IMAGE_TYPES, "mime_type must be image/png, image/jpeg, image/gif or image/webp, the types the model APIs take"),
+  /** standard base64 of the image bytes */
+  data: ImageData,
+});
+export type ImageInput = v.InferOutput<typeof ImageInput>;
+
+const ImageInputs = v.array(ImageInput);
+
+/** What is wrong with a prompt's images, as `field "images[0].data": …`; undefined when nothing is. */
+export function imagesIssue(images: unknown): string | undefined {
+  const checked = v.safeParse(ImageInputs, images);
+  if (checked.success) return undefined;
+  const { path, message } = firstIssue(checked.issues, "images");
+  return `field "${path}": ${message}`;
+}

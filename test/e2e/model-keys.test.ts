@@ -1,0 +1,61 @@
+// A models.json model that names its key gets that key or none: never the provider's. Through
+// dist/zot against the mock LLM, which records each request's Authorization header: an unset
+// "$VAR" at the start, a model added to models.json after the start and switched to over rpc, and
+// the named variable kept from the bash tool's commands.
+import { afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
+import { tempDir, zot } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+afterEach(() => mock?.stop());
+const fixture = rpcFixture();
+
+const models = (home: string, data: unknown) => writeFileSync(join(home, "models.json"), JSON.stringify(data));
+
+test('an unset "$VAR" key stops the run with a sentence naming the variable and the entry; the provider\'s key goes nowhere', async () => {
+  mock = startMockLlm([{ text: "should not be asked" }]);
+  const home = tempDir("zot-keys-home-");
+  models(home, { providers: { openai: { baseUrl: `${mock.url}/v1`, apiKey: "$TOGETHER_KEY", models: [{ id: "tog" }] } } });
+  const run = await zot(["-p", "hi", "--provider", "openai", "--model", "tog"], { home, env: { OPENAI_API_KEY: "sk-openai-SECRET" } });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("TOGETHER_KEY, which is not set");
+  expect(run.stderr).toContain('"providers.openai.apiKey"');
+  expect(run.stderr).toContain('model "tog"');
+  expect(mock.requests).toHaveLength(0);
+});
+
+test("a model added to models.json after the start gets its own key on set_model, never the provider's; one naming an unset variable is refused", async () => {
+  const r = fixture.start([{ text: "from tog" }], ["--provider", "openai", "--model", "gpt-4.1"], {
+    provider: () => [],
+    env: { OPENAI_API_KEY: "sk-openai-SECRET", TOGETHER_KEY: "tk-own" },
+  });
+  const base = `${fixture.mock.url}/v1`;
+  expect((await r.call({ type: "get_state" })).success).toBe(true);
+  models(r.home, { providers: { openai: { models: [{ id: "newtog", baseUrl: base, apiKey: "$TOGETHER_KEY" }, { id: "unset", baseUrl: base, apiKey: "$NOT_SET_KEY" }] } } });
+  expect(await r.call({ type: "set_model", model: "newtog" })).toMatchObject({ success: true });
+  await r.prompt("hi");
+  expect(fixture.mock.requests.map((q) => q.headers.authorization)).toEqual(["Bearer tk-own"]);
+  const refused = await r.call({ type: "set_model", model: "unset" });
+  expect(refused.success).toBe(false);
+  expect(refused.error).toContain("NOT_SET_KEY, which is not set");
+  expect(refused.error).toContain("providers.openai.models[1].apiKey");
+  expect((await r.call({ type: "get_state" })).data.model).toBe("newtog");
+});
+
+test("the variable a models.json key names is not inherited by the bash tool's commands", async () => {
+  mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "env" } }] }, { text: "done" }]);
+  const home = tempDir("zot-keys-home-");
+  models(home, { providers: { openai: { models: [{ id: "tog", baseUrl: `${mock.url}/v1`, apiKey: "$TOGETHER_KEY" }] } } });
+  const run = await zot(["-p", "show the environment", "--provider", "openai", "--model", "tog"], {
+    home,
+    env: { TOGETHER_KEY: "tk-REAL-secret", MY_OWN_VARIABLE: "kept" },
+  });
+  expect(run.code).toBe(0);
+  expect(mock.requests[0]!.headers.authorization).toBe("Bearer tk-REAL-secret");
+  const toModel = JSON.stringify(mock.requests[1]!.body.messages.at(-1));
+  expect(toModel).toContain("MY_OWN_VARIABLE=kept");
+  expect(toModel).not.toContain("tk-REAL-secret");
+});
