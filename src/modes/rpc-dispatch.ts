@@ -6,6 +6,7 @@
 // while a turn runs or waits; every other command is answered at once, even while a turn streams.
 import { ZotBusyError } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { imagesIssue } from "../protocol/image-input.ts";
 import { toWireMessage } from "../protocol/messages.ts";
 import { RPC_PROTOCOL_VERSION, type RpcCommand, type RpcCommandType } from "../protocol/rpc-frames.ts";
 import { VERSION } from "../version.ts";
@@ -34,6 +35,9 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
     if (command.message.trim() === "" && images.length === 0) {
       return { error: 'prompt: give a "message", "images", or both' };
     }
+    // The frame's schema checked the type, size and encoding; the bytes must be that image too.
+    const issue = imagesIssue(images);
+    if (issue) return { error: `prompt: ${issue}` };
     // A registered extension command (`/weather berlin`) runs as it does in --json (a display answer
     // is also an ext_display event).
     void session.conversation.submit({ text: command.message, images }, { onStart: answerOnStart(session, command, { data: { started: true } }) });

@@ -54,10 +54,12 @@ describe("envelope", () => {
     r.send({ id: "t1", type: "prompt", message: 5 });
     r.send({ id: "i1", type: "prompt", images: [{ mime_type: "image/svg+xml", data: "aGk=" }] });
     r.send({ id: "i2", type: "prompt", images: [{ mime_type: "image/png", data: "not base64!" }] });
+    r.send({ id: "i3", type: "prompt", images: [{ mime_type: "image/png", data: "" }] });
+    r.send({ id: "i4", type: "prompt", images: [{ mime_type: "image/png", data: Buffer.from("hello world").toString("base64") }] });
     r.send({ id: { nested: true }, type: "ping" });
     await r.waitFor((l) => l.command === "ping", from, "the last answer");
     const answers = r.lines.slice(from);
-    expect(answers).toHaveLength(8);
+    expect(answers).toHaveLength(10);
     expect(answers.every((a) => a.type === "response" && a.success === false)).toBe(true);
     expect(answers[0].command).toBe("parse");
     expect(answers[0].error).toStartWith("not JSON: ");
@@ -74,9 +76,11 @@ describe("envelope", () => {
     // An image the providers refuse would poison every later request while it stayed in the transcript.
     expect(answers[5].error).toStartWith('prompt: field "images[0].mime_type": mime_type must be image/png, image/jpeg, image/gif or image/webp');
     expect(answers[6].error).toBe('prompt: field "images[0].data": data must be standard base64');
-    expect(answers[7]).toMatchObject({ command: "ping" });
-    expect(answers[7].error).toStartWith('ping: field "id": ');
-    expect("id" in answers[7]).toBe(false);
+    expect(answers[7].error).toBe('prompt: field "images[0].data": data is empty: an image must have its bytes');
+    expect(answers[8].error).toStartWith('prompt: field "images[0].data": the bytes are not image/png');
+    expect(answers[9]).toMatchObject({ command: "ping" });
+    expect(answers[9].error).toStartWith('ping: field "id": ');
+    expect("id" in answers[9]).toBe(false);
     // The process goes on.
     expect((await r.call({ type: "ping" })).success).toBe(true);
     expect(await r.close()).toBe(0);
