@@ -295,7 +295,7 @@ export function undoneNote(undone: Restored): string {
     `[jailed: this command changed executable configuration${concerned}, which would run outside the jail later: ` +
     "the next time zot starts, or, for a git repository's configuration and hooks, at the user's next git command. " +
     `A jailed command may not change it, so zot ${what.join(" and ")}. Ask the user to make such a change (a git ` +
-    "command that writes the repository's configuration, the user runs outside the jail), or to lift the jail with /unjail]"
+    "command that writes a repository's configuration is the user's to run, outside the jail), or to lift the jail with /unjail]"
   );
 }
 

@@ -168,6 +168,21 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
   });
 });
 
+describe.skipIf(confinement !== "bwrap")("under bubblewrap, a git command that writes the repository's configuration", () => {
+  test("fails (or saves nothing) with a note that says why and that the user runs it outside the jail", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    git(cwd, "branch", "other");
+    const config = readFileSync(join(cwd, ".git", "config"), "utf8");
+    for (const command of ["git remote add origin ../elsewhere", "git branch -u other"]) {
+      const r = await jailed(cwd, command, "bwrap");
+      expect({ command, text: r.text }).toMatchObject({ command, text: expect.stringContaining("Device or resource busy") });
+      expect(r.text).toContain("the git repository's configuration and hooks (.git/config, .git/hooks");
+      expect(r.text).toContain("ask the user to run that one outside the jail (in zot's TUI, as !git …)");
+    }
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe(config);
+  });
+});
+
 describe("the file tools, jailed", () => {
   test("refuse what decides git's configuration: a submodule's config, .git/commondir, a linked worktree's .git file", async () => {
     const root = fresh();
