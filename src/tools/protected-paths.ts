@@ -1,10 +1,12 @@
 // What the built-in tools may not write (ToolContext.protectedPaths): the file that grants
-// workspace trust, always; and while jailed, the executable configuration a later run would start
-// outside the jail (a folder's .zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json,
-// and $ZOT_HOME). Rule: judged by where a path really leads, as the jail judges (sandbox.ts); the
-// file tools refuse such a path before writing; a jailed bash command sees the existing ones
-// read-only (bubblewrap), and whatever it created or swapped in at such a path is removed when it
-// ends, so the next run never finds code the jail wrote.
+// workspace trust, always; and while jailed, the executable configuration that would run outside the
+// jail later (a folder's .zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json,
+// $ZOT_HOME, and what git reads configuration and hooks from: config/git-repository-paths.ts).
+// Rule: judged by where a path really leads, as the jail judges (sandbox.ts); the file tools refuse
+// such a path before writing; a jailed bash command sees the existing ones read-only (bubblewrap;
+// a directory that must stay itself, .git, is a mount point there, which cannot be moved), and
+// whatever it created or swapped in at such a path is removed when it ends, so the next run (or
+// git command) never finds code the jail wrote.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
