@@ -43,8 +43,13 @@ export function gitRepositoryPaths(dir: string): ProtectedPath[] {
 function worktreePaths(dir: string, tree: string, out: ProtectedPath[], depth: number): void {
   const dotGit = path.join(tree, ".git");
   const info = lstatSafe(dotGit);
-  if (!info) return;
   const label = shown(dir, dotGit);
+  if (!info) {
+    // a submodule not checked out yet: the .git `git submodule update` would make goes with the
+    // git directory under .git/modules it names, which is removed as new (no link left dangling)
+    if (depth > 0) out.push({ path: dotGit, what: `a new submodule's git link (${label})`, whileJailed: true });
+    return;
+  }
   if (info.isDirectory()) {
     out.push({ path: dotGit, identityOnly: true, what: `this folder's git directory (${label})`, whileJailed: true });
     gitDirPaths(dir, dotGit, out, depth);
