@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
+import { gitRepositoryPaths } from "./git-repository-paths.ts";
 import { zotPaths } from "./home.ts";
 import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
 
@@ -192,11 +193,8 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
     paths.push({ path: path.join(dir, kind.path), ...(kind.names && { names: kind.names }), what: `this folder's ${kind.what} (${kind.label})`, whileJailed: true });
   }
   // The folder's git repository: what git runs for the user's next `git status` or commit outside
-  // zot (core.fsmonitor, aliases, hooks). A repository the jailed model creates itself is its own.
-  if (statSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isDirectory()) {
-    paths.push({ path: path.join(dir, ".git", "config"), what: "this folder's git configuration (.git/config), whose commands git runs", whileJailed: true });
-    paths.push({ path: path.join(dir, ".git", "hooks"), what: "this folder's git hooks (.git/hooks)", whileJailed: true });
-  }
+  // zot (core.fsmonitor, aliases, hooks), wherever git would read it from (git-repository-paths.ts).
+  paths.push(...gitRepositoryPaths(dir));
   paths.push({ path: home, what: "zot's own configuration ($ZOT_HOME)", whileJailed: true });
   const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
   const userHome = options.userHome ?? os.homedir();

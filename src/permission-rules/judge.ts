@@ -5,7 +5,8 @@
 // command line a Bash deny or ask rule cannot read to its end, and a change to a file that holds
 // the rules (the model does not edit away what holds it back); and an allow rule does not let
 // through a change to executable configuration (.mcp.json, hooks, extensions: what a later run
-// starts), which asks instead: acceptEdits's `Edit(./**)` must not let the model plant a server.
+// starts, and anything in a git directory, whose config and hooks git runs), which asks instead:
+// acceptEdits's `Edit(./**)` must not let the model plant a server or a core.fsmonitor.
 // Rule: deny and ask look for any reason to hold (any command of a line, in any reading; the path or
 // where it leads); allow looks for a reason on every count (every command as written, the path and
 // where it leads), so a line or a link cannot carry a call past what was allowed.
@@ -73,14 +74,29 @@ export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
   const rule = allows.find((r) => holds(r, call, undefined, "every"));
   if (!rule) return undefined;
   const guarded = changedConfig(book.guarded ?? [], call);
-  if (guarded) return { verdict: "ask", because: `a change to ${call.path}, ${guarded.what}, which a later run would start (${named([rule])} does not cover that),` };
+  if (guarded) return { verdict: "ask", because: `a change to ${call.path}, ${guarded.what}, ${guarded.runs} (${named([rule])} does not cover that),` };
   return { verdict: "allow", because: named([rule]) };
 }
 
-/** The executable configuration a write or edit of zot's would change, if any. */
-function changedConfig(guarded: readonly ProtectedPath[], call: RuledCall): ProtectedPath | undefined {
-  if (guarded.length === 0 || !call.builtin || (call.name !== "edit" && call.name !== "write") || call.path === undefined) return undefined;
-  return protectedBy(guarded, realPathOf(call.path), true);
+/** The executable configuration a write or edit of zot's would change, if any, and when it would run. */
+function changedConfig(guarded: readonly ProtectedPath[], call: RuledCall): { what: string; runs: string } | undefined {
+  if (!call.builtin || (call.name !== "edit" && call.name !== "write") || call.path === undefined) return undefined;
+  const real = realPathOf(call.path);
+  const git = insideGitDirectory(call.path) || insideGitDirectory(real);
+  const entry = guarded.length > 0 ? protectedBy(guarded, real, true) : undefined;
+  if (!entry && !git) return undefined;
+  return { what: entry?.what ?? GIT_DIRECTORY, runs: git ? "which git runs at the next git command" : "which a later run would start" };
+}
+
+/**
+ * Anything in a git directory (`.git/…`, a submodule's `.git/modules/x/…`, a nested repository's
+ * `sub/.git/…`) or a `.git` file itself: its config and hooks are what git runs at the user's next
+ * git command, and which of its files git reads as configuration is git's to say, so all of it asks.
+ */
+const GIT_DIRECTORY = "part of a git repository's own directory (.git), where its configuration and hooks are";
+
+function insideGitDirectory(path: string): boolean {
+  return path.split(/[\\/]/).some((part) => part.toLowerCase() === ".git");
 }
 
 function holds(rule: PermissionRule, call: RuledCall, line: ReturnType<typeof commandLine> | undefined, reading: "any" | "every" = "any"): boolean {

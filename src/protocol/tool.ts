@@ -64,8 +64,13 @@ export interface ToolContext {
 export interface ProtectedPath {
   /** absolute; a directory protects everything under it */
   path: string;
-  /** when set, `path` is a directory and only its entries with a matching name are protected */
+  /** when set, `path` is a directory and only its entries with a matching name (and what is under them) are protected */
   names?: RegExp;
+  /**
+   * when set, `path` is a directory that must stay itself (not be moved away or replaced) while
+   * what is in it stays writable: a repository's .git, whose config and hooks have entries of their own
+   */
+  identityOnly?: boolean;
   /** what it is, for the refusal ("the project's hooks (.zot/hooks.json)") */
   what: string;
   /** protected only while jailed; otherwise always */

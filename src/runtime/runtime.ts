@@ -23,6 +23,7 @@ import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
+import { jailRoot } from "../tools/sandbox.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
@@ -351,8 +352,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       jailed: options.jail ?? false,
       protectedPaths: protectedPaths({ cwd, home }),
     });
-    // The jail is the working directory: at the top of the file system it holds nothing in.
-    if (options.jail && dirname(cwd) === cwd) notes.push(`--jail confines the tools to the working directory, and that is ${cwd}: nothing is kept out; start zot in the project's folder`);
+    // The jail is the working directory as the file system knows it (a link to / is /): at the top of the file system it holds nothing in.
+    const root = jailRoot(cwd);
+    if (options.jail && dirname(root) === root) notes.push(`--jail confines the tools to the working directory, and that is ${root}: nothing is kept out; start zot in the project's folder`);
     const confirmGate = addConfirmGate(agent, options, notes);
     session?.record(agent, options.log ?? (() => {}));
     if (extensions) {

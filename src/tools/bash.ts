@@ -32,6 +32,9 @@ const DRAIN_GRACE_MS = 250;
 
 const args = defineArgs("bash", bashArgs, builtinParameters("bashArgs"));
 
+/** What git says when it cannot save its configuration (read-only in the jail). */
+const GIT_CONFIG_REFUSED = /could not (write|lock) config file/;
+
 export const bashTool: Tool = {
   name: "bash",
   description:
@@ -116,7 +119,9 @@ export const bashTool: Tool = {
     const exitCode = ending === "exited" ? proc.exitCode : null;
     const failed = ending !== "exited" || exitCode !== 0 || changedProtected;
     // Under bubblewrap a path outside simply is not there; say why, so the model does not hunt for it.
-    const jailNote = failed && jail?.confinement === "bwrap" && "root" in jail ? `\n${bwrapNote(jail.root)}` : "";
+    // A git command that could not save the read-only .git/config may still exit 0 (git branch -u).
+    const gitConfigRefused = GIT_CONFIG_REFUSED.test(output.text);
+    const jailNote = (failed || gitConfigRefused) && jail?.confinement === "bwrap" && "root" in jail ? `\n${bwrapNote(jail.root)}` : "";
     return textResult(text + jailNote, failed, {
       ...(jail ? { jailed: jail.confinement } : {}),
       exit_code: exitCode,

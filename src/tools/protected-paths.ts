@@ -1,11 +1,13 @@
 // What the built-in tools may not write (ToolContext.protectedPaths): the file that grants
-// workspace trust, always; and while jailed, the executable configuration a later run would start
-// outside the jail (a folder's .zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json,
-// and $ZOT_HOME). Rule: judged by where a path really leads, as the jail judges (sandbox.ts); the
-// file tools refuse such a path before writing; a jailed bash command sees the existing ones
-// read-only (bubblewrap), and whatever it created or swapped in at such a path is removed when it
-// ends, so the next run never finds code the jail wrote.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// workspace trust, always; and while jailed, the executable configuration that would run outside the
+// jail later (a folder's .zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json,
+// $ZOT_HOME, and what git reads configuration and hooks from: config/git-repository-paths.ts).
+// Rule: judged by where a path really leads, as the jail judges (sandbox.ts); the file tools refuse
+// such a path before writing; a jailed bash command sees the existing ones read-only (bubblewrap;
+// a directory that must stay itself, .git, is a mount point there, which cannot be moved), and
+// whatever it created or swapped in at such a path is removed when it ends, so the next run (or
+// git command) never finds code the jail wrote.
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
@@ -23,8 +25,13 @@ export function protectedBy(paths: readonly ProtectedPath[], real: string, jaile
   for (const entry of paths) {
     if (entry.whileJailed && !jailed) continue;
     const target = fold(realPathOf(entry.path));
-    if (entry.names) {
-      if (dirname(file) === target && (entry.names.test(basename(real)) || (foldsCase && entry.names.test(basename(file))))) return entry;
+    if (entry.identityOnly) {
+      if (file === target) return entry;
+    } else if (entry.names) {
+      // an entry of the folder with a matching name, or anything under one
+      if (!file.startsWith(target + sep)) continue;
+      const name = real.slice(target.length + 1).split(sep)[0]!;
+      if (entry.names.test(name) || (foldsCase && entry.names.test(fold(name)))) return entry;
     } else if (file === target || file.startsWith(target + sep)) {
       return entry;
     }
@@ -43,7 +50,7 @@ export function refuseProtected(ctx: ToolContext, tool: string, path: string, ab
   const entry = protectedBy(paths, real, ctx.jailed ?? false);
   if (!entry) return undefined;
   const why = entry.whileJailed
-    ? "zot is jailed, and code written there would run outside the jail the next time zot starts; ask the user to make this change, or to lift the jail with /unjail"
+    ? "zot is jailed, and code written there would run outside the jail later (the next time zot starts, or at the user's next git command); ask the user to make this change, or to lift the jail with /unjail"
     : "no tool may write it; only the user grants trust (zot trust)";
   return textResult(`${tool}: ${path} is ${entry.what}, which ${tool} may not change: ${why}.`, true, {
     protected: true,
@@ -56,23 +63,37 @@ export function refuseProtected(ctx: ToolContext, tool: string, path: string, ab
  * The protected paths inside `root` that a jailed command could reach: each entry's path as it is
  * spelled (where zot will look for it) and, when a symlink leads elsewhere, where it leads.
  */
-function pathsInside(paths: readonly ProtectedPath[], root: string): { path: string; names?: RegExp }[] {
-  const out: { path: string; names?: RegExp }[] = [];
+function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
+  const out: Inside[] = [];
   for (const entry of paths) {
     for (const path of new Set([entry.path, realPathOf(entry.path)])) {
-      if (isWithin(root, path) && path !== root) out.push({ path, ...(entry.names && { names: entry.names }) });
+      if (isWithin(root, path) && path !== root) out.push({ path, what: entry.what, ...(entry.names && { names: entry.names }), ...(entry.identityOnly && { identityOnly: true }) });
     }
   }
   return out;
 }
 
+/** A protected path inside the jail, as the snapshot and the binds use it. */
+interface Inside {
+  path: string;
+  what: string;
+  names?: RegExp;
+  identityOnly?: boolean;
+}
+
 /** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
 export function protectedBinds(paths: readonly ProtectedPath[], root: string): string[] {
   const args: string[] = [];
-  for (const entry of pathsInside(paths, root)) {
+  const inside = pathsInside(paths, root);
+  // A directory that must stay itself is bound onto itself, writable: a mount point cannot be
+  // renamed or removed. Bound first (outer before inner), so the read-only binds inside it stay on top.
+  const kept = inside.filter((entry) => entry.identityOnly && lstatSafe(entry.path)?.isDirectory() === true && !lstatSafe(entry.path)?.isSymbolicLink());
+  for (const entry of kept.sort((a, b) => a.path.length - b.path.length)) args.push("--bind", entry.path, entry.path);
+  for (const entry of inside) {
+    if (entry.identityOnly) continue;
     const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
     // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
-    for (const target of targets) if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
+    for (const target of targets) if (lstatSafe(target)?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
   }
   return args;
 }
@@ -81,8 +102,20 @@ export function protectedBinds(paths: readonly ProtectedPath[], root: string): s
 type Identity = string;
 
 function identity(path: string): Identity | undefined {
-  const info = lstatSync(path, { throwIfNoEntry: false });
+  const info = lstatSafe(path);
   return info ? `${info.dev}:${info.ino}:${info.mode & 0o170000}` : undefined;
+}
+
+/**
+ * lstat, undefined for a path that is not there, including one under a part that is now a file:
+ * Bun's lstatSync throws ENOTDIR then even with throwIfNoEntry: false.
+ */
+function lstatSafe(path: string) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Files up to this size are kept whole before a command, to be put back if it changes them. */
@@ -96,7 +129,7 @@ interface Before {
 }
 
 function capture(path: string): Before {
-  const info = lstatSync(path, { throwIfNoEntry: false });
+  const info = lstatSafe(path);
   if (!info) return {};
   const before: Before = { identity: identity(path) };
   if (info.isFile() && info.size <= KEEP_BYTES) {
@@ -107,10 +140,12 @@ function capture(path: string): Before {
   return before;
 }
 
-/** What `restore` did, relative to the jail: paths removed and files put back. */
+/** What `restore` did, relative to the jail: paths removed and files (or a moved .git) put back, and what they are. */
 export interface Restored {
   removed: string[];
   restored: string[];
+  /** what the protected paths concerned are ("the git configuration .git/config, whose commands git runs") */
+  what: string[];
 }
 
 /**
@@ -125,7 +160,7 @@ export interface Restored {
 export class ProtectedSnapshot {
   private constructor(
     private readonly root: string,
-    private readonly entries: { path: string; names?: RegExp }[],
+    private readonly entries: Inside[],
     private readonly steps: Map<string, Identity | undefined>,
     private readonly before: Map<string, Before>,
   ) {}
@@ -144,28 +179,44 @@ export class ProtectedSnapshot {
   }
 
   restore(): Restored {
-    const done: Restored = { removed: [], restored: [] };
-    const remove = (path: string) => {
-      try {
-        rmSync(path, { recursive: true, force: true });
-        done.removed.push(relative(this.root, path));
-      } catch {}
-    };
+    const done: Restored = { removed: [], restored: [], what: [] };
+    // The directories that must stay themselves (.git): with one gone, a lone file put back under it is no repository.
+    const kept = new Set(this.entries.filter((entry) => entry.identityOnly).map((entry) => entry.path));
     for (const entry of this.entries) {
+      const count = done.removed.length + done.restored.length;
+      const remove = (path: string) => {
+        try {
+          rmSync(path, { recursive: true, force: true });
+          done.removed.push(relative(this.root, path));
+        } catch {}
+      };
       // A directory on the way that is new or swapped in: everything under it is the command's.
       let fresh = false;
       let gone = false;
+      let blocked = false;
       for (const step of steps(this.root, entry.path).slice(0, -1)) {
-        const now = identity(step);
-        if (now === undefined) {
-          gone = true;
+        const info = lstatSafe(step);
+        if (info === undefined) {
+          gone = !kept.has(step);
+          blocked = !gone;
           break;
         }
-        if (fresh || now !== this.steps.get(step)) {
+        if (fresh || identity(step) !== this.steps.get(step)) {
           // a symlink goes itself, not what it leads to
-          if (lstatSync(step).isSymbolicLink()) {
+          if (info.isSymbolicLink()) {
             remove(step);
             gone = true;
+            break;
+          }
+          if (!info.isDirectory()) {
+            // A file where a directory was (`rm -rf .zot && touch .zot`): nothing can be under it.
+            // In place of one that was there, it goes, and the files that were there come back.
+            if (!fresh && this.steps.get(step) !== undefined) {
+              remove(step);
+              gone = true;
+            } else {
+              blocked = true;
+            }
             break;
           }
           fresh = true;
@@ -174,11 +225,11 @@ export class ProtectedSnapshot {
       if (gone && !fresh) {
         // the way there was removed or moved: put back the files that were there
         for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
-        continue;
+      } else if (!gone && !blocked) {
+        const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path)])] : [entry.path];
+        for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove, entry.identityOnly === true);
       }
-      if (gone) continue;
-      const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path)])] : [entry.path];
-      for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove);
+      if (done.removed.length + done.restored.length > count && !done.what.includes(entry.what)) done.what.push(entry.what);
     }
     return done;
   }
@@ -188,7 +239,7 @@ export class ProtectedSnapshot {
   }
 
   /** One protected path after the command, against how it was. */
-  private settle(path: string, was: Before, done: Restored, remove: (path: string) => void): void {
+  private settle(path: string, was: Before, done: Restored, remove: (path: string) => void, keepsItself: boolean): void {
     const now = identity(path);
     if (was.identity === undefined) {
       if (now !== undefined) remove(path);
@@ -199,8 +250,29 @@ export class ProtectedSnapshot {
       if (!same) this.putBack(path, was.file, done);
       return;
     }
+    if (now === was.identity) return;
     // a directory swapped in: the new one goes; the original is wherever the command moved it
-    if (now !== undefined && now !== was.identity) remove(path);
+    if (now !== undefined) remove(path);
+    if (keepsItself) this.moveBack(path, was.identity, done);
+  }
+
+  /**
+   * A directory that must stay itself (.git) and was moved: found by its identity beside where it
+   * was or at the top of the jail (`mv .git .git-real`), it is moved back.
+   */
+  private moveBack(path: string, was: Identity, done: Restored): void {
+    if (lstatSafe(path)) return;
+    for (const dir of new Set([dirname(path), this.root])) {
+      for (const name of readdirSafe(dir)) {
+        const candidate = join(dir, name);
+        if (identity(candidate) !== was) continue;
+        try {
+          renameSync(candidate, path);
+          done.restored.push(`${relative(this.root, path)} (moved back from ${relative(this.root, candidate)})`);
+        } catch {}
+        return;
+      }
+    }
   }
 
   private putBack(path: string, file: { bytes: Buffer; mode: number }, done: Restored): void {
@@ -220,10 +292,12 @@ export function undoneNote(undone: Restored): string {
     undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
     undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
   ].filter(Boolean);
+  const concerned = undone.what.length > 0 ? ` (${undone.what.join("; ")})` : "";
   return (
-    "[jailed: this command changed executable configuration (extensions, hooks, settings) that would run outside the " +
-    `jail the next time zot starts, which a jailed command may not; zot ${what.join(" and ")}. Ask the user to make ` +
-    "such a change, or to lift the jail with /unjail]"
+    `[jailed: this command changed executable configuration${concerned}, which would run outside the jail later: ` +
+    "the next time zot starts, or, for a git repository's configuration and hooks, at the user's next git command. " +
+    `A jailed command may not change it, so zot ${what.join(" and ")}. Ask the user to make such a change (a git ` +
+    "command that writes a repository's configuration is the user's to run, outside the jail), or to lift the jail with /unjail]"
   );
 }
 
@@ -239,6 +313,14 @@ function sameBytes(path: string, bytes: Buffer): boolean {
 function steps(root: string, path: string): string[] {
   const parts = relative(root, path).split(sep).filter(Boolean);
   return parts.map((_, i) => join(root, ...parts.slice(0, i + 1)));
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function matching(dir: string, names: RegExp): string[] {

@@ -6,9 +6,9 @@
 // against a model wandering off, not a security boundary: a path the command builds at run time
 // (variables, `$(…)`, printf escapes, base64, a script or program that opens files itself) is
 // invisible to it.
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { protectedBinds, protectedBy } from "./protected-paths.ts";
 import { bwrapArgs, type Confinement, isWithin, jailConfinement, jailRoot, judgePath, realPathOf } from "./sandbox.ts";
@@ -67,7 +67,10 @@ export function checkProtected(command: string, root: string, paths: readonly Pr
       if (run.startsWith("-") || run.startsWith("~")) continue;
       const real = realPathOf(resolve(root, run));
       if (real === root || !isWithin(root, real)) continue;
-      const hit = protectedBy(paths, real, true) ?? inside.find(({ real: target }) => isWithin(real, target))?.entry;
+      // A folder holding one (`mv .zot x`), unless it is a working tree of its own (a submodule's
+      // folder, whose .git it holds): moving that moves the repository, and what the command puts
+      // in its place is undone afterwards (ProtectedSnapshot).
+      const hit = protectedBy(paths, real, true) ?? (isWorkingTree(real) ? undefined : inside.find(({ real: target }) => isWithin(real, target))?.entry);
       if (hit) {
         return (
           `bash: the command names ${run}, ${hit.what}, which a jailed command may not change: code there would run ` +
@@ -78,6 +81,18 @@ export function checkProtected(command: string, root: string, paths: readonly Pr
     }
   }
   return undefined;
+}
+
+function isWorkingTree(dir: string): boolean {
+  return lstatSafe(join(dir, ".git")) !== undefined;
+}
+
+function lstatSafe(path: string) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A shell word with where it sits. */

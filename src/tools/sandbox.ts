@@ -231,6 +231,10 @@ export function bwrapNote(root: string): string {
     `[jailed: this command ran under bubblewrap; only ${root} (writable), the system directories ` +
     "(read-only), the PATH directories (read-only) and an empty /tmp and home exist, and inside it the extensions, " +
     "hooks and settings a later run would start (.zot/extensions, .zot/hooks.json, .mcp.json, .claude/settings*.json) " +
-    "are read-only. A missing or read-only path there is the jail; ask the user to /unjail if the task needs it]"
+    "are read-only, and so are the git repository's configuration and hooks (.git/config, .git/hooks, a submodule's " +
+    "under .git/modules): a git command that writes them (git config, git remote add, git branch -u, git push -u, " +
+    "git submodule init or update, git init) fails with \"Device or resource busy\" or saves nothing; ask the user to " +
+    "run that one outside the jail (in zot's TUI, as !git …). A missing or read-only path there is the jail; ask the " +
+    "user to /unjail if the task needs it]"
   );
 }

@@ -26,10 +26,15 @@ function lastToolResults(body: any): { is_error: boolean; text: string }[] {
 
 describe("--jail", () => {
   test("a jail at the top of the file system, which keeps nothing out, is said", async () => {
-    const mock = fixture.llm([{ text: "ok" }]);
+    const mock = fixture.llm([{ text: "ok" }, { text: "ok" }]);
     const run = await zot(["-p", "hi", "--jail", "--cwd", "/", "--no-session", ...anthropic(mock.url)]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("--jail confines the tools to the working directory, and that is /: nothing is kept out");
+    // a link to / is / (the jail goes by the real path)
+    const link = join(tempDir("zot-jail-root-link-"), "top");
+    symlinkSync("/", link);
+    const linked = await zot(["-p", "hi", "--jail", "--cwd", link, "--no-session", ...anthropic(mock.url)]);
+    expect(linked.stderr).toContain("--jail confines the tools to the working directory, and that is /: nothing is kept out");
   });
 
   test("a read of /etc/passwd is refused with a sentence the model can act on; without --jail it is read", async () => {

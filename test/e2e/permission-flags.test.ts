@@ -173,6 +173,37 @@ describe("--permission-mode", () => {
     expect(results(mock, 1)[3]![1]).toContain("this folder's MCP servers (.mcp.json), which a later run would start");
   });
 
+  test("acceptEdits: a change inside a git directory (a submodule's .git/modules/<name>/config, a nested repository's config) is refused, not let through", async () => {
+    const f = folder();
+    const git = (cwd: string, ...args: string[]) =>
+      expect(Bun.spawnSync(["git", "-c", "protocol.file.allow=always", "-c", "user.name=a", "-c", "user.email=a@b", ...args], { cwd, env: { ...process.env, HOME: f.userHome } }).exitCode).toBe(0);
+    const sub = tempDir("zot-permflag-sub-");
+    git(sub, "init", "-q");
+    git(sub, "commit", "-q", "--allow-empty", "-m", "s");
+    git(f.cwd, "init", "-q");
+    git(f.cwd, "submodule", "add", "-q", sub, "sub");
+    mkdirSync(join(f.cwd, "nested"));
+    git(join(f.cwd, "nested"), "init", "-q");
+    const fsmonitor = [{ old_text: "[core]", new_text: "[core]\n\tfsmonitor = touch PLANTED" }];
+    const mock = fixture.llm([
+      {
+        tool_calls: [
+          { id: "t1", name: "edit", args: { path: ".git/modules/sub/config", edits: fsmonitor } },
+          { id: "t2", name: "edit", args: { path: "nested/.git/config", edits: fsmonitor } },
+          { id: "t3", name: "write", args: { path: ".git/commondir", content: "../elsewhere\n" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    expect((await f.run([...anthropic(mock), "-p", "go", "--permission-mode", "acceptEdits"])).code).toBe(0);
+    expect(results(mock, 1).map(([error]) => error)).toEqual([true, true, true]);
+    expect(results(mock, 1)[0]![1]).toContain(".git/modules/sub/config");
+    expect(results(mock, 1)[1]![1]).toContain("part of a git repository's own directory (.git), where its configuration and hooks are, which git runs at the next git command");
+    expect(readFileSync(join(f.cwd, ".git", "modules", "sub", "config"), "utf8")).not.toContain("fsmonitor");
+    expect(readFileSync(join(f.cwd, "nested", ".git", "config"), "utf8")).not.toContain("fsmonitor");
+    expect(existsSync(join(f.cwd, ".git", "commondir"))).toBe(false);
+  });
+
   test("dontAsk: the TUI asks nothing and refuses what no rule allows; an allowed call runs", async () => {
     const f = folder();
     const { session, mock } = runs.start(startMockLlm(), {

@@ -244,3 +244,15 @@ describe("the files that hold the rules", () => {
     expect(judge({ rules: rules({ allow: ["Read"] }), files }, file("read", "/work/project/.claude/settings.json"))?.verdict).toBe("allow");
   });
 });
+
+describe("executable configuration an allow rule does not cover", () => {
+  test("a change inside a git directory (a submodule's, a nested repository's) or to a .git file asks, whatever allows edits", () => {
+    const book = { rules: rules({ allow: ["Edit"] }), files: [] };
+    for (const path of ["/work/project/.git/modules/sub/config", "/work/project/nested/.git/hooks/pre-commit", "/work/project/sub/.git", "/work/project/.git/commondir"]) {
+      expect({ path, verdict: judge(book, file("edit", path))?.verdict }).toEqual({ path, verdict: "ask" });
+    }
+    expect(judge(book, file("write", "/work/project/.git/modules/sub/config"))?.because).toContain("which git runs at the next git command");
+    expect(judge(book, file("edit", "/work/project/src/git.ts"))?.verdict).toBe("allow");
+    expect(judge(book, file("edit", "/work/project/.gitignore"))?.verdict).toBe("allow");
+  });
+});

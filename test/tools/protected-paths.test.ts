@@ -163,7 +163,7 @@ describe("the folder's git repository, jailed", () => {
     expect(existsSync(join(cwd, "fresh", ".git", "config"))).toBe(true);
     const hook = await call(writeTool, { path: ".git/hooks/post-checkout", content: "#!/bin/sh\ntouch PWNED\n" }, ctx);
     expect(hook.is_error).toBe(true);
-    expect(hook.text).toContain("this folder's git hooks (.git/hooks)");
+    expect(hook.text).toContain("the repository's git hooks (.git/hooks)");
   });
 });
 

@@ -1,0 +1,173 @@
+// What git reads configuration and hooks from, for the repository git finds from a folder: the
+// places where a command written there runs at the user's next `git status` or commit outside zot
+// (core.fsmonitor, aliases, filters, hooks). workspace-trust.ts adds them to what the jailed tools
+// may not write.
+// Rule: everything that decides which configuration git reads is kept, not only the config file:
+// the `.git` entry itself (a directory stays that directory, a `.git` file stays as it is), the
+// gitdir's `config`, `config.worktree`, `commondir` and `hooks/`, the common directory it names, each
+// submodule's git directory under `modules/` (and a new one there is undone), each linked worktree's
+// `config.worktree`, `commondir` and `gitdir`, and the `.git` of each submodule `.gitmodules` names.
+// Objects, refs, the index, HEAD and logs stay writable, so `git add`, `commit`, `checkout` and
+// `stash` work in the jail.
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { ProtectedPath } from "../protocol/tool.ts";
+
+/** How deep submodules in submodules (and `modules/` folders of names with a `/`) are followed. */
+const MAX_DEPTH = 6;
+
+/**
+ * The protected paths of the repository git would find from `dir` (resolved): its `.git` and what
+ * it leads to. When `dir` has no `.git` of its own but lies inside a repository, a `.git` created
+ * at `dir` would take the user's git in that folder over from the enclosing one, so that path is
+ * protected too (a new one is removed).
+ */
+export function gitRepositoryPaths(dir: string): ProtectedPath[] {
+  const out: ProtectedPath[] = [];
+  if (lstatSafe(path.join(dir, ".git"))) {
+    worktreePaths(dir, dir, out, 0);
+    return out;
+  }
+  const outer = enclosingRepository(dir);
+  if (outer) {
+    out.push({
+      path: path.join(dir, ".git"),
+      what: `a new git repository (.git) that would take git in this folder over from the repository at ${outer}`,
+      whileJailed: true,
+    });
+  }
+  return out;
+}
+
+/** The working tree at `tree`: its `.git` entry, the git directory behind it, and its submodules' `.git`. */
+function worktreePaths(dir: string, tree: string, out: ProtectedPath[], depth: number): void {
+  const dotGit = path.join(tree, ".git");
+  const info = lstatSafe(dotGit);
+  const label = shown(dir, dotGit);
+  if (!info) {
+    // a submodule not checked out yet: the .git `git submodule update` would make goes with the
+    // git directory under .git/modules it names, which is removed as new (no link left dangling)
+    if (depth > 0) out.push({ path: dotGit, what: `a new submodule's git link (${label})`, whileJailed: true });
+    return;
+  }
+  if (info.isDirectory()) {
+    out.push({ path: dotGit, identityOnly: true, what: `this folder's git directory (${label})`, whileJailed: true });
+    gitDirPaths(dir, dotGit, out, depth);
+  } else {
+    // a file (a linked worktree's or an absorbed submodule's `gitdir: …`), or a link: kept as it is
+    out.push({ path: dotGit, what: `this folder's git link (${label}), naming the repository git uses`, whileJailed: true });
+    const gitDir = info.isFile() ? gitDirOfFile(dotGit) : undefined;
+    if (gitDir) gitDirPaths(dir, gitDir, out, depth);
+  }
+  if (depth >= MAX_DEPTH) return;
+  for (const sub of submodulePaths(tree)) worktreePaths(dir, path.join(tree, sub), out, depth + 1);
+}
+
+/** A git directory: what in it says which configuration and hooks git uses, and its common directory's. */
+function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: number): void {
+  const add = (file: string, what: (label: string) => string) => out.push({ path: file, what: what(shown(dir, file)), whileJailed: true });
+  const configuration = (label: string) => `the repository's git configuration (${label})`;
+  const hooks = (label: string) => `the repository's git hooks (${label})`;
+  add(path.join(gitDir, "config"), configuration);
+  add(path.join(gitDir, "config.worktree"), configuration);
+  add(path.join(gitDir, "commondir"), (label) => `the repository's link to its git configuration (${label})`);
+  add(path.join(gitDir, "hooks"), hooks);
+  const common = commonDirOf(gitDir);
+  if (common !== gitDir) {
+    add(path.join(common, "config"), configuration);
+    add(path.join(common, "hooks"), hooks);
+  }
+  if (depth >= MAX_DEPTH) return;
+  modulesPaths(dir, path.join(common, "modules"), out, depth + 1);
+  for (const name of readdirSafe(path.join(common, "worktrees"))) {
+    const worktree = path.join(common, "worktrees", name);
+    if (!lstatSafe(worktree)?.isDirectory()) continue;
+    add(path.join(worktree, "config.worktree"), configuration);
+    for (const file of ["commondir", "gitdir"]) add(path.join(worktree, file), (label) => `a linked worktree's link to its git configuration (${label})`);
+  }
+}
+
+/**
+ * A `modules/` folder: each submodule's git directory there is protected as a git directory, and
+ * a new entry is removed (a git directory the command made, whose configuration git would run).
+ * A submodule named `libs/x` sits at `modules/libs/x`: a folder without HEAD is followed down.
+ */
+function modulesPaths(dir: string, modules: string, out: ProtectedPath[], depth: number): void {
+  const existing = readdirSafe(modules);
+  out.push({ path: modules, names: namesOtherThan(existing), what: `a new submodule's git directory (under ${shown(dir, modules)})`, whileJailed: true });
+  if (depth >= MAX_DEPTH) return;
+  for (const name of existing) {
+    const entry = path.join(modules, name);
+    if (!lstatSafe(entry)?.isDirectory()) continue;
+    if (lstatSafe(path.join(entry, "HEAD"))) gitDirPaths(dir, entry, out, depth + 1);
+    else modulesPaths(dir, entry, out, depth + 1);
+  }
+}
+
+/** A name pattern that matches every name but `names`: what is new in a folder. */
+function namesOtherThan(names: readonly string[]): RegExp {
+  if (names.length === 0) return /^/;
+  return new RegExp(`^(?!(?:${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$)`);
+}
+
+/** The git directory a `.git` file names (`gitdir: <path>`, relative to the file's folder). */
+function gitDirOfFile(file: string): string | undefined {
+  const line = readSafe(file)?.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
+  return line ? path.resolve(path.dirname(file), line) : undefined;
+}
+
+/** The common directory (`commondir`, relative to the git directory), or the git directory itself. */
+function commonDirOf(gitDir: string): string {
+  const named = readSafe(path.join(gitDir, "commondir"))?.trim();
+  return named ? path.resolve(gitDir, named) : gitDir;
+}
+
+/** The submodule paths `.gitmodules` names, inside the tree. */
+function submodulePaths(tree: string): string[] {
+  const text = readSafe(path.join(tree, ".gitmodules"));
+  if (!text) return [];
+  const paths: string[] = [];
+  for (const [, value] of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
+    const sub = value!.replace(/^"(.*)"$/, "$1");
+    const abs = path.resolve(tree, sub);
+    if (abs !== tree && abs.startsWith(tree + path.sep)) paths.push(sub);
+  }
+  return paths;
+}
+
+/** The nearest folder above `dir` that holds a `.git`, as git's own search finds it. */
+function enclosingRepository(dir: string): string | undefined {
+  for (let up = path.dirname(dir); ; up = path.dirname(up)) {
+    if (lstatSafe(path.join(up, ".git"))) return up;
+    if (path.dirname(up) === up) return undefined;
+  }
+}
+
+function shown(dir: string, file: string): string {
+  const rel = path.relative(dir, file);
+  return rel.startsWith("..") ? file : rel;
+}
+
+function lstatSafe(file: string) {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // ENOTDIR: a part of the way is a file
+  }
+}
+
+function readSafe(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}

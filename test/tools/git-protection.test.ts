@@ -1,0 +1,239 @@
+// Jailed, nothing a command does may make the user's next git command outside zot run code: each
+// way a reviewer planted a core.fsmonitor (a .git/commondir to a planted config, a linked worktree's
+// .git file repointed, .git moved away and replaced, a submodule's config, a new repository in a
+// folder below a repository's root) is tried with real git and real bash, under bubblewrap and under
+// the static check, and then `git status` runs outside, as the user's would.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { protectedPaths } from "../../src/config/workspace-trust.ts";
+import type { TextBlock } from "../../src/protocol/messages.ts";
+import type { ToolContext } from "../../src/protocol/tool.ts";
+import { bashTool } from "../../src/tools/bash.ts";
+import { jailConfinement } from "../../src/tools/sandbox.ts";
+import { writeTool } from "../../src/tools/write.ts";
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "zot-git-jail-")));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** git as the user runs it, outside zot, with nothing of the machine's own configuration. */
+const GIT_ENV = { ...process.env, HOME: base, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
+function git(cwd: string, ...args: string[]): string {
+  const run = Bun.spawnSync(["git", "-c", "protocol.file.allow=always", ...args], { cwd, env: GIT_ENV });
+  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
+  return run.stdout.toString();
+}
+
+let n = 0;
+function fresh(): string {
+  const root = join(base, `t${++n}`);
+  mkdirSync(root, { recursive: true });
+  return root;
+}
+
+/** A repository with one commit at `dir`. */
+function repo(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q");
+  writeFileSync(join(dir, "a.txt"), "a\n");
+  git(dir, "add", "a.txt");
+  git(dir, "commit", "-qm", "init");
+  return dir;
+}
+
+const confinement = await jailConfinement();
+/** The confinements to try here: bubblewrap where it works, and the static check always. */
+const CONFINEMENTS = [...(confinement === "bwrap" ? ["bwrap" as const] : []), "static" as const];
+
+/** Runs `command` as the jailed bash tool in `cwd`, with the protected paths of a run started there. */
+async function jailed(cwd: string, command: string, how: "bwrap" | "static", marker?: string) {
+  const saved = process.env.ZOT_JAIL_CONFINEMENT;
+  if (how === "static") process.env.ZOT_JAIL_CONFINEMENT = "static";
+  // the marker outside the jail reaches the command as $MARKER (the static check refuses a path outside in the text)
+  process.env.MARKER = marker ?? "";
+  try {
+    const ctx: ToolContext = { cwd, jailed: true, protectedPaths: protectedPaths({ cwd, home: join(base, "home"), userHome: join(base, "user") }), signal: new AbortController().signal, onProgress() {} };
+    const result = await bashTool.execute({ command }, ctx);
+    return { ...result, text: (result.content[0] as TextBlock).text };
+  } finally {
+    if (saved === undefined) delete process.env.ZOT_JAIL_CONFINEMENT;
+    else process.env.ZOT_JAIL_CONFINEMENT = saved;
+  }
+}
+
+/** Whether the user's next `git status` in `cwd` runs the planted fsmonitor (which touches `marker`). */
+function plantedRuns(cwd: string, marker: string): boolean {
+  Bun.spawnSync(["git", "status"], { cwd, env: GIT_ENV, stdout: "ignore", stderr: "ignore" });
+  return existsSync(marker);
+}
+
+// Spelled through variables (g=.gi → ${g}t), so the static check's reading of the text lets them
+// run: what it cannot see must still be undone.
+describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does not survive the command", (how) => {
+  test("a .git/commondir that points git at a planted config is removed", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const marker = join(root, "PWNED");
+    const r = await jailed(
+      cwd,
+      `g=.gi; mkdir -p .evil && cp -r \${g}t/objects \${g}t/refs \${g}t/HEAD .evil/ && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tfsmonitor = touch %s; false\\n' "$MARKER" > .evil/config && printf '%s%s/.evil\\n' . . > \${g}t/commondir; echo tried`,
+      how,
+      marker,
+    );
+    expect(r.text).toContain("tried");
+    expect(existsSync(join(cwd, ".git", "commondir"))).toBe(false);
+    expect(r.text).toContain("removed .git/commondir");
+    expect(r.text).toContain("the repository's link to its git configuration (.git/commondir)");
+    expect(plantedRuns(cwd, marker)).toBe(false);
+  });
+
+  test(".git moved away and a .git file put in its place: the repository is moved back", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const marker = join(root, "PWNED");
+    const r = await jailed(
+      cwd,
+      `g=.gi; mv \${g}t .git-real && cp -r .git-real evil && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch %s; false\\n' "$MARKER" > evil/config && echo 'gitdir: evil' > \${g}t; echo tried`,
+      how,
+      marker,
+    );
+    expect(r.text).toContain("tried");
+    expect(statSync(join(cwd, ".git")).isDirectory()).toBe(true);
+    expect(git(cwd, "log", "--format=%s")).toBe("init\n");
+    expect(plantedRuns(cwd, marker)).toBe(false);
+    if (how === "static") expect(r.text).toContain(".git (moved back from .git-real)");
+    else expect(r.text).toContain("Device or resource busy");
+  });
+
+  test("in a linked worktree, the .git file keeps naming its repository", async () => {
+    const root = fresh();
+    const main = repo(join(root, "main"));
+    git(main, "worktree", "add", "-q", join(root, "wt"));
+    const cwd = join(root, "wt");
+    const link = readFileSync(join(cwd, ".git"), "utf8");
+    const marker = join(root, "PWNED");
+    const r = await jailed(
+      cwd,
+      `g=.gi; git init -q --bare .evil && git -C .evil config core.bare false && git -C .evil config core.worktree "$PWD" && git -C .evil config core.fsmonitor "touch $MARKER; false" && echo 'gitdir: .evil' > \${g}t; echo tried`,
+      how,
+      marker,
+    );
+    expect(r.text).toContain("tried");
+    expect(readFileSync(join(cwd, ".git"), "utf8")).toBe(link);
+    expect(plantedRuns(cwd, marker)).toBe(false);
+  });
+
+  test("a submodule's config (.git/modules/<name>/config) stays as it was, and a new submodule git directory is removed", async () => {
+    const root = fresh();
+    repo(join(root, "sub"));
+    const cwd = repo(join(root, "main"));
+    git(cwd, "submodule", "add", "-q", "../sub", "sub");
+    git(cwd, "commit", "-qm", "sub");
+    const config = readFileSync(join(cwd, ".git", "modules", "sub", "config"), "utf8");
+    const marker = join(root, "PWNED");
+    const r = await jailed(cwd, `git -C sub config core.fsmonitor "touch $MARKER; false"; g=.gi; cp -r \${g}t/modules/sub \${g}t/modules/other; echo tried`, how, marker);
+    expect(r.text).toContain("tried");
+    expect(readFileSync(join(cwd, ".git", "modules", "sub", "config"), "utf8")).toBe(config);
+    expect(existsSync(join(cwd, ".git", "modules", "other"))).toBe(false);
+    expect(r.text).toContain("a new submodule's git directory (under .git/modules)");
+    expect(plantedRuns(cwd, marker)).toBe(false);
+  });
+
+  test("jailed in a folder below a repository's root, a new repository there (git init .) is removed", async () => {
+    const root = fresh();
+    const top = repo(join(root, "top"));
+    const cwd = join(top, "pkg");
+    mkdirSync(cwd);
+    const marker = join(root, "PWNED");
+    const r = await jailed(cwd, `git init -q . && git config core.fsmonitor "touch $MARKER; false" && echo planted`, how, marker);
+    expect(r.text).toContain("planted");
+    expect(existsSync(join(cwd, ".git"))).toBe(false);
+    expect(r.is_error).toBe(true);
+    expect(r.text).toContain("removed .git");
+    expect(r.text).toContain(`a new git repository (.git) that would take git in this folder over from the repository at ${top}`);
+    expect(plantedRuns(cwd, marker)).toBe(false);
+  });
+
+  test("ordinary git work goes on: add, commit, a branch, checkout, stash", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    const r = await jailed(
+      cwd,
+      "export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b; echo b > b.txt && git add b.txt && git commit -qm two && git checkout -qb topic && echo c > a.txt && git stash -q && git stash pop -q && git commit -qam three && git checkout -q - && echo ok",
+      how,
+    );
+    expect(r.text).toContain("ok");
+    expect(r.is_error).toBe(false);
+    expect(git(cwd, "log", "--format=%s", "topic")).toBe("three\ntwo\ninit\n");
+  });
+});
+
+describe.skipIf(confinement !== "bwrap")("under bubblewrap, a git command that writes the repository's configuration", () => {
+  test("fails (or saves nothing) with a note that says why and that the user runs it outside the jail", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    git(cwd, "branch", "other");
+    const config = readFileSync(join(cwd, ".git", "config"), "utf8");
+    for (const command of ["git remote add origin ../elsewhere", "git branch -u other"]) {
+      const r = await jailed(cwd, command, "bwrap");
+      expect({ command, text: r.text }).toMatchObject({ command, text: expect.stringContaining("Device or resource busy") });
+      expect(r.text).toContain("the git repository's configuration and hooks (.git/config, .git/hooks");
+      expect(r.text).toContain("ask the user to run that one outside the jail (in zot's TUI, as !git …)");
+    }
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe(config);
+  });
+});
+
+describe("the file tools, jailed", () => {
+  test("refuse what decides git's configuration: a submodule's config, .git/commondir, a linked worktree's .git file", async () => {
+    const root = fresh();
+    repo(join(root, "sub"));
+    const cwd = repo(join(root, "main"));
+    git(cwd, "submodule", "add", "-q", "../sub", "sub");
+    const ctx: ToolContext = { cwd, jailed: true, protectedPaths: protectedPaths({ cwd, home: join(root, "home"), userHome: join(root, "user") }), signal: new AbortController().signal, onProgress() {} };
+    for (const path of [".git/modules/sub/config", ".git/commondir", ".git/modules/sub/hooks/pre-commit", ".git/modules/new/config", "sub/.git"]) {
+      const r = await writeTool.execute({ path, content: "[core]\n\tfsmonitor = touch PWNED\n" }, ctx);
+      expect({ path, refused: r.is_error }).toEqual({ path, refused: true });
+    }
+    expect(existsSync(join(cwd, ".git", "commondir"))).toBe(false);
+  });
+});
+
+describe("a protected folder that became a file", () => {
+  test("`touch .zot` keeps the command's output, and a .zot folder replaced by a file comes back", async () => {
+    for (const how of CONFINEMENTS) {
+      const cwd = join(fresh(), "project");
+      mkdirSync(cwd, { recursive: true });
+      const r = await jailed(cwd, "z=.zo; touch ${z}t && echo touched", how);
+      expect({ how, text: r.text }).toMatchObject({ how, text: expect.stringContaining("touched") });
+      expect(r.text).not.toContain("ENOTDIR");
+      expect(r.is_error).toBe(false);
+    }
+    // the static check cannot stop it (bubblewrap does: the hooks file is a mount point there)
+    const cwd = join(fresh(), "project");
+    mkdirSync(join(cwd, ".zot"), { recursive: true });
+    writeFileSync(join(cwd, ".zot", "hooks.json"), '{"hooks": {}}\n');
+    const r = await jailed(cwd, "z=.zo; rm -rf ${z}t && touch ${z}t && echo replaced", "static");
+    expect(r.text).toContain("replaced");
+    expect(r.text).toContain("put back .zot/hooks.json");
+    expect(readFileSync(join(cwd, ".zot", "hooks.json"), "utf8")).toBe('{"hooks": {}}\n');
+  });
+});
+
+describe.each(CONFINEMENTS)("jailed under %s, a submodule not checked out yet", (how) => {
+  test("git submodule update is undone whole: its git directory and its .git link go, so git status outside still works", async () => {
+    const root = fresh();
+    repo(join(root, "sub"));
+    const made = repo(join(root, "made"));
+    git(made, "submodule", "add", "-q", "../sub", "sub");
+    git(made, "commit", "-qm", "sub");
+    const cwd = join(root, "clone");
+    git(root, "clone", "-q", made, cwd);
+    const r = await jailed(cwd, "git -c protocol.file.allow=always submodule update --init -q; echo tried", how);
+    expect(r.text).toContain("tried");
+    // (under bubblewrap the clone fails anyway: ../sub is outside the jail)
+    if (how === "static") expect(r.text).toMatch(/removed (\.git\/modules\/sub, sub\/\.git|sub\/\.git, \.git\/modules\/sub)/);
+    expect(existsSync(join(cwd, ".git", "modules", "sub"))).toBe(false);
+    expect(existsSync(join(cwd, "sub", ".git"))).toBe(false);
+    expect(Bun.spawnSync(["git", "status", "--porcelain"], { cwd, env: GIT_ENV }).exitCode).toBe(0);
+  });
+});
