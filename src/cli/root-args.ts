@@ -109,7 +109,7 @@ export const ROOT_ARGS = {
   "strict-mcp-config": { type: "boolean", description: "Start only the --mcp-config servers, none from the MCP files" },
   trust: {
     type: "boolean",
-    description: "Run this folder's .zot/extensions and .zot/hooks.json for this run even if it is not trusted (zot trust remembers it)",
+    description: "Run this folder's executable configuration for this run even if it is not trusted: .zot/extensions, .zot/hooks.json, .mcp.json servers, .claude/settings hooks, commands' ! lines (zot trust remembers it)",
   },
   "with-skills": { type: "boolean", description: "Also load the project's skills (./.zot/skills, .claude/skills, .agents/skills) in a folder you have not trusted" },
   "with-skill": { type: "boolean", description: "Same as --with-skills" },

@@ -24,6 +24,7 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
 import { EventStream } from "./event-stream.ts";
+import { ATTACH_MAX_BYTES, attachMentions } from "./file-mentions.ts";
 import { commandPrompt, commandResultEvent, type ConversationPrompt, SlashCommands } from "./slash-commands.ts";
 import { resolvePromptModel } from "./prompt-model.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
@@ -65,6 +66,12 @@ export interface ConversationOptions {
 /** A prompt unit's options: also the input as it goes to the model, worked out when it starts (the TUI reads @files then). */
 export interface PromptOptions extends UnitOptions {
   prepare?(input: ConversationPrompt, signal: AbortSignal): ConversationPrompt | Promise<ConversationPrompt>;
+  /**
+   * A prompt (not a command) goes with the content of the files and MCP resources it @mentions, as
+   * the TUI sends them (-p, --json and rpc, as Claude Code's -p does); what could not go is an
+   * ext_notify warning from "zot" before the prompt.
+   */
+  mentions?: boolean;
 }
 
 /** The conversation's state, as rpc's get_state and the SDK's state() give it. */
@@ -260,13 +267,23 @@ export class Conversation {
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const named = parseSlash(input.text);
       const slash = named && (await this.awaitCommand(named.name)) ? named : undefined;
-      if (!slash) return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
+      if (!slash) {
+        const prepared = (await options.prepare?.(input, signal)) ?? input;
+        return this.promptNow(options.mentions ? await this.withMentions(prepared, signal) : prepared, signal);
+      }
       const result = await this.commands.run(slash.name, slash.args, signal);
       this.stream.fire(commandResultEvent(result));
       if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
       const prompt = commandPrompt(result, input);
       return prompt ? this.promptNow(prompt, signal) : { status: "ok" };
     });
+  }
+
+  /** The prompt with the files and MCP resources it @mentions attached; each that could not be is said. */
+  private async withMentions(input: ConversationPrompt, signal: AbortSignal): Promise<ConversationPrompt> {
+    const sent = await attachMentions(input.text, this.cwd, (server, uri) => this.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES));
+    for (const why of sent.skipped) this.stream.fire({ type: "ext_notify", extension: "zot", level: "warn", message: why });
+    return { ...input, text: sent.text };
   }
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */

@@ -40,7 +40,8 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
     if (issue) return { error: `prompt: ${issue}` };
     // A registered extension command (`/weather berlin`) runs as it does in --json (a display answer
     // is also an ext_display event).
-    void session.conversation.submit({ text: command.message, images }, { onStart: answerOnStart(session, command, { data: { started: true } }) });
+    // Its @files and @server:uri resources go with it, as in the TUI.
+    void session.conversation.submit({ text: command.message, images }, { mentions: true, onStart: answerOnStart(session, command, { data: { started: true } }) });
     return LATER;
   },
   abort(_command, session) {

@@ -6,7 +6,8 @@ export async function submitOnce(conversation: Conversation, input: Conversation
   const onAbort = () => conversation.abort("interrupted");
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const running = conversation.submit(input);
+    // A prompt's @files and @server:uri resources go with it, as in the TUI (and Claude Code's -p).
+    const running = conversation.submit(input, { mentions: true });
     if (signal.aborted) onAbort();
     return await running;
   } finally {

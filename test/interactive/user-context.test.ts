@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ATTACH_MAX_BYTES, attachMentions, type ResourceReader, splitAttachments } from "../../src/modes/interactive/file-mentions.ts";
+import { ATTACH_MAX_BYTES, attachMentions, type ResourceReader, splitAttachments } from "../../src/conversation/file-mentions.ts";
 import { parseShellContext, shellCommandOf, shellContextText } from "../../src/modes/interactive/shell-context.ts";
 import { OUTPUT_ROWS, PROMPT_ROWS, UserMessage } from "../../src/modes/interactive/user-message.ts";
 import { createTheme } from "../../src/tui/theme.ts";

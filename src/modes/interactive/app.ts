@@ -29,7 +29,7 @@ import { AppFrame } from "./app-frame.ts";
 import { AppKeys } from "./app-keys.ts";
 import { ChatView } from "./chat-view.ts";
 import { runExtensionCommand } from "./extension-commands.ts";
-import { ATTACH_MAX_BYTES, attachMentions, splitAttachments } from "./file-mentions.ts";
+import { ATTACH_MAX_BYTES, attachMentions, splitAttachments } from "../../conversation/file-mentions.ts";
 import { noteStyle } from "./note-line.ts";
 import { type QueuedInput, QueuedPrompts } from "./queued-prompts.ts";
 import { runShellCommand } from "./shell-command.ts";

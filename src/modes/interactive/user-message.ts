@@ -8,7 +8,7 @@ import { counted } from "../../protocol/counted.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
-import { splitAttachments } from "./file-mentions.ts";
+import { splitAttachments } from "../../conversation/file-mentions.ts";
 import { parseShellContext } from "./shell-context.ts";
 
 /** Rows of a `!command`'s output shown in the transcript. */

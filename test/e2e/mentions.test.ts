@@ -1,0 +1,67 @@
+// @path and @server:uri outside the TUI: -p, --json and rpc's prompt send the files and MCP
+// resources a prompt mentions with it, as the TUI does (and Claude Code's -p); what could not go
+// is said; a /command's words are the command's, not attached here.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { everythingStdio } from "../support/mcp-servers.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { lastUserText } from "../support/zot-pty.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
+
+let mock: MockLlm | undefined;
+afterEach(() => {
+  mock?.stop();
+  mock = undefined;
+});
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+
+describe("@mentions outside the TUI", () => {
+  test("-p: a mentioned file goes with the prompt; a binary one is said on stderr and left to the model", async () => {
+    const cwd = tempDir("zot-mention-");
+    writeFileSync(join(cwd, "notes.md"), "# notes\nship on friday\n");
+    writeFileSync(join(cwd, "blob.bin"), new Uint8Array([0, 1, 2, 0]));
+    mock = startMockLlm([{ text: "read them" }]);
+    const run = await zot([...anthropic(mock), "-p", "compare @notes.md with @blob.bin and mail ann@example.com"], { cwd });
+    expect(run.code).toBe(0);
+    const sent = lastUserText(mock.requests[0]!.body);
+    expect(sent).toStartWith("compare @notes.md with @blob.bin and mail ann@example.com\n\n");
+    expect(sent).toContain('<file path="notes.md">\n# notes\nship on friday\n</file>');
+    expect(sent.match(/<file path=/g)).toHaveLength(1);
+    expect(run.stderr).toContain("[zot] warn: @blob.bin was not attached: it is not text; the model can still read it");
+  });
+
+  test("--json and rpc: the same, and an MCP server's resource by @server:uri", async () => {
+    const cwd = tempDir("zot-mention-");
+    const home = tempDir("zot-home-");
+    writeFileSync(join(cwd, "notes.md"), "NOTES BODY\n");
+    writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    const env = { HOME: tempDir("zot-user-"), CLAUDE_CONFIG_DIR: "" };
+    const json = await zot([...anthropic(mock), "--json", "summarise @everything:demo://resource/static/document/features.md and @notes.md"], { cwd, home, env });
+    expect(json.code).toBe(0);
+    const sent = lastUserText(mock.requests[0]!.body);
+    expect(sent).toContain('<resource server="everything" uri="demo://resource/static/document/features.md">\n# Everything Server - Features\n');
+    expect(sent).toContain('<file path="notes.md">\nNOTES BODY\n</file>');
+    // The user_message event carries what the model was sent.
+    expect(ndjson(json.stdout).find((event) => event.type === "user_message")?.content[0].text).toBe(sent);
+
+    const rpc = await zot(["rpc", ...anthropic(mock)], { cwd, home, env, stdin: `${JSON.stringify({ id: "1", type: "prompt", message: "again @notes.md" })}\n` });
+    expect(rpc.code).toBe(0);
+    expect(lastUserText(mock.requests[1]!.body)).toBe('again @notes.md\n\n[files the user attached with @, as they are now]\n<file path="notes.md">\nNOTES BODY\n</file>');
+  });
+
+  test("a /command's words go to the command; the prompt it answers with is not attached again", async () => {
+    const cwd = tempDir("zot-mention-");
+    writeFileSync(join(cwd, "notes.md"), "NOTES BODY\n");
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "commands", "look.md"), "Look at $ARGUMENTS.\n");
+    mock = startMockLlm([{ text: "looked" }]);
+    const run = await zot([...anthropic(mock), "-p", "/look @notes.md"], { cwd });
+    expect(run.code).toBe(0);
+    const sent = lastUserText(mock.requests[0]!.body);
+    expect(sent.match(/NOTES BODY/g)).toHaveLength(1);
+    expect(sent).not.toContain("<file path=");
+  });
+});
