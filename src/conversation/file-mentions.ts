@@ -11,11 +11,11 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
+import { ATTACHED_MARK } from "../protocol/attached-prompt.ts";
 
 /** The largest file attached; a bigger one is left to the model's read tool. */
 export const ATTACH_MAX_BYTES = 256 * 1024;
-/** The line between the typed prompt and the attached files. */
-const MARK = "[files the user attached with @, as they are now]";
+const MARK = ATTACHED_MARK;
 
 export interface Attachment {
   /** as the user wrote it (a resource: `server:uri`) */

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { errorText } from "../protocol/error-text.ts";
+import { typedPart } from "../protocol/attached-prompt.ts";
 import { textOf } from "../protocol/messages.ts";
 import { oneLine } from "../protocol/text-of.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
@@ -148,7 +149,7 @@ function lastEntry<T extends SessionEntry["type"]>(lines: readonly string[], typ
 function promptOf(line: string): string | undefined {
   const entry = parseEntry(line);
   if (entry?.type !== "message" || entry.message.role !== "user") return undefined;
-  return oneLine(textOf(entry.message.content)) || undefined;
+  return oneLine(typedPart(textOf(entry.message.content))) || undefined;
 }
 
 function countAfter(line: string, count: number): number {

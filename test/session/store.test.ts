@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { findSession } from "../../src/session/find.ts";
+import { ATTACHED_MARK } from "../../src/protocol/attached-prompt.ts";
 import { listSessions, type SessionSummary } from "../../src/session/list.ts";
 import { acquireLock, lockPathOf, SessionLockedError } from "../../src/session/lock.ts";
 import { sessionDir, sessionPath } from "../../src/session/paths.ts";
@@ -164,7 +165,8 @@ describe("finding and listing sessions", () => {
       1,
       0,
       JSON.stringify({ type: "message", message: { role: "user", content: "not-an-array" } }),
-      JSON.stringify({ type: "message", message: { role: "user", content: [{ type: "text", text: "the first whole prompt" }], time } }),
+      // What its @mention attached is not part of the prompt as typed.
+      JSON.stringify({ type: "message", message: { role: "user", content: [{ type: "text", text: `the first whole prompt\n\n${ATTACHED_MARK}\n<file path="a.md">\nA\n</file>` }], time } }),
     );
     writeFileSync(file, lines.join("\n"));
     const before = listSessions(home, cwd).sessions[0]!.messages;
