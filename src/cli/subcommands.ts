@@ -72,6 +72,12 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
   const meant = nearestCommand(first.toLowerCase());
   if (!meant) return { kind: "prompt" };
   const verbs = SUBCOMMANDS.find((c) => c.name === meant)?.verbs ?? [];
+  // `zot help sesions`: help asked about one word that is no command; `zot help me fix it` stays a prompt.
+  if (meant === "help" && rest.length === 1 && !verbs.includes(rest[0].toLowerCase())) {
+    const near = nearestCommand(rest[0].toLowerCase());
+    const closest = near && near !== "help" ? `; did you mean \`zot help ${near}\`?` : "";
+    throw new UsageError(`no command "${rest[0]}"${closest} (the commands: ${verbs.join(", ")}; to send "${positionals.join(" ")}" to the model as a prompt, write zot -- ${positionals.join(" ")})`);
+  }
   // `zot session handling is broken`: the words after it are no verbs of the command, so a prompt.
   if (rest.length > 0 && !verbs.includes(rest[0].toLowerCase())) return { kind: "prompt" };
   if (first === "help") return { kind: "help", ...(rest[0] ? { command: rest[0].toLowerCase() } : {}) };

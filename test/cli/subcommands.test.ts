@@ -34,6 +34,9 @@ describe("readFirstWord", () => {
     expect(readFirstWord(["help"], false)).toEqual({ kind: "help" });
     expect(readFirstWord(["help", "sessions"], false)).toEqual({ kind: "help", command: "sessions" });
     expect(readFirstWord(["help", "me", "fix", "this"], false)).toEqual({ kind: "prompt" });
+    // One word after help is a command asked about: a slip is named, anything else listed against.
+    expect(() => readFirstWord(["help", "sesions"], false)).toThrow('no command "sesions"; did you mean `zot help sessions`? (the commands: sessions, ext, rpc, mcp, trust, untrust;');
+    expect(() => readFirstWord(["help", "bogus"], false)).toThrow('no command "bogus" (the commands: sessions, ext, rpc, mcp, trust, untrust; to send "help bogus" to the model as a prompt, write zot -- help bogus)');
   });
 
   test("the verbs the root command knows are each command's own, and help takes every command", async () => {

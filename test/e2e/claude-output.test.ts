@@ -166,6 +166,10 @@ test("a run that fails before it starts still prints a result line (is_error, er
     is_error: true,
     errors: ["--fallback-model is Claude Code's, and zot does not take it: zot retries a failed call on the same model; pick another with --model"],
   });
+  // --fork-session names the fork commands zot has.
+  const fork = await f.run(["-p", "go", "--fork-session"]);
+  expect(fork.code).toBe(2);
+  expect(fork.stderr).toContain("zot sessions fork <id> [--at N], /session fork in the TUI, or fork_session over rpc");
   // A Claude Code session's id is not zot's: a usage error that says so, with the line.
   const claudes = await f.run(["-p", "--resume=3f2a9c1e-1234-4abc-9def-0123456789ab", "go on", "--output-format", "stream-json"]);
   expect(claudes.code).toBe(2);
