@@ -154,7 +154,7 @@ function takenNames(commands: { name: string }[], tools: { name: string }[]): st
   return [
     ...commands
       .filter((c) => isBuiltinCommand(c.name))
-      .map((c) => `command /${c.name} is zot's built-in /${c.name.toLowerCase()}, which always wins: the extension's never runs; rename it (e.g. /my-${c.name})`),
+      .map((c) => `command /${c.name} is zot's built-in /${c.name.toLowerCase()}, which always wins: the extension's never runs; rename it (e.g. /my-${c.name.toLowerCase()})`),
     ...tools
       .filter((t) => BUILTIN_TOOL_NAMES.has(t.name))
       .map((t) => `tool "${t.name}" is zot's built-in ${t.name} tool, which always wins: the model never sees the extension's; rename it`),

@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { extensionLogFile } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
+import { findInstalled } from "./ext-find.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 
@@ -34,7 +35,7 @@ export const LOGS: ExtCommand = {
     const stats = statOrUndefined(file);
     if (!values.follow) {
       if (!stats) {
-        console.error(`zot: no log for "${name}" yet; zot writes one to ${file} when it starts the extension`);
+        console.error(`zot: ${(await isKnown(name, ctx)) ? `no log for "${name}" yet; zot writes one to ${file} when it starts the extension` : `no log for "${name}": no installed extension or hook has that name (zot ext list shows them; one run with --ext DIR logs under its manifest's name)`}`);
         return EXIT.failed;
       }
       await Bun.write(Bun.stdout, Bun.file(file));
@@ -101,4 +102,15 @@ async function follow(file: string): Promise<number> {
     process.once("SIGINT", stop(EXIT.interrupted));
     process.once("SIGTERM", stop(EXIT.interrupted));
   });
+}
+
+/** Whether an installed extension, or a hook of hooks.json, has this name (a typo has none). */
+async function isKnown(name: string, ctx: ExtContext): Promise<boolean> {
+  try {
+    await findInstalled(name, ctx);
+    return true;
+  } catch (error) {
+    // A hook entry, or a name two extensions share, is known all the same.
+    return !/^no extension named/.test(error instanceof Error ? error.message : "");
+  }
 }

@@ -71,12 +71,13 @@ export async function runMcp(argv: string[]): Promise<number> {
       return await get(rest[0]!, context);
     case "add": {
       const { ADD_USAGE, parseAddArgs, writeEntry } = await import("./mcp-add.ts");
-      if (wantsHelp || rest.length === 0) return help(ADD_USAGE);
+      if (wantsHelp) return help(ADD_USAGE);
+      // Bare, it is missing what it needs (exit 2), as `zot ext` is.
       return writeEntry(parseAddArgs(rest), context);
     }
     case "add-json": {
       const { ADD_JSON_USAGE, parseAddJsonArgs, writeEntry } = await import("./mcp-add.ts");
-      if (wantsHelp || rest.length === 0) return help(ADD_JSON_USAGE);
+      if (wantsHelp) return help(ADD_JSON_USAGE);
       return writeEntry(parseAddJsonArgs(rest), context);
     }
     case "remove":

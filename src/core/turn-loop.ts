@@ -65,7 +65,7 @@ class PromptLoop {
     }
     for (let step = 1; ; step++) {
       if (state.maxSteps > 0 && step > state.maxSteps) {
-        const failure: TurnFailure = { code: "max_steps", message: `max steps (${state.maxSteps}) exceeded` };
+        const failure: TurnFailure = { code: "max_steps", message: `max steps (${state.maxSteps}) exceeded: the model was still calling tools; send "go on" to let it continue, or allow more steps (--max-steps)` };
         return this.finish({ outcome: { status: "error", ...failure }, stop: "error", hard: false });
       }
       out.emit({ type: "turn_start", step });

@@ -10,6 +10,7 @@ import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../p
 import { firstIssue } from "../protocol/schema-issue.ts";
 import { keyVariable, onlyVariable } from "../config/model-key-variables.ts";
 import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
+import { article } from "../protocol/article.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -356,7 +357,7 @@ export function resolveModel(
 
   const valid = catalog.filter((m) => m.provider === provider).map((m) => m.id);
   const elsewhere = catalog.find((m) => m.id === wanted);
-  const hint = elsewhere ? ` (it is a ${elsewhere.provider} model: pass --provider ${elsewhere.provider})` : "";
+  const hint = elsewhere ? ` (it is ${article(elsewhere.provider)} ${elsewhere.provider} model: pass --provider ${elsewhere.provider})` : "";
   return { error: `unknown model "${wanted}" for ${provider}${hint}; valid: ${valid.join(", ")}` };
 }
 

@@ -59,6 +59,8 @@ export function failureText(speaker: ProviderSpeaker, failure: Failure): string 
     case "stream_error":
       return `${provider}: the model stopped with an error: ${failure.detail}`;
     case "unreachable":
+      // A local ollama that is not running is the usual cause: say so.
+      if (provider === "ollama") return `${provider}: cannot reach ${baseUrl} (${failure.detail}); is ollama running (ollama serve)? OLLAMA_HOST or --base-url may point elsewhere`;
       return `${provider}: cannot reach ${baseUrl} (${failure.detail}); check the network and the base URL`;
     case "dropped":
       return `${provider}: the connection dropped mid-stream (${failure.detail}); try again`;

@@ -37,6 +37,7 @@ import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
+import { article } from "../protocol/article.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -412,7 +413,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     // current model would get from a models.json read since.
     let agentKey = credential?.key;
     const clientAndKey = async (next: ModelInfo) => {
-      if (next.provider !== providerName) throw new Error(`model "${next.id}" is a ${next.provider} model; this run speaks ${providerName}`);
+      if (next.provider !== providerName) throw new Error(`model "${next.id}" is ${article(next.provider)} ${next.provider} model; this run speaks ${providerName}`);
       const key = credentialOf(next);
       const client =
         next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== agentKey

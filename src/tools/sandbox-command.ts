@@ -50,8 +50,13 @@ export async function jailBash(
     return { prefix: [Bun.which("bwrap")!, ...bwrapArgs(root, env, protectedBinds(protectedPaths, root))], confinement, root };
   }
   const refusal = checkCommand(command, root, root) ?? checkProtected(command, root, protectedPaths);
-  return refusal ? { refusal, confinement } : { prefix: [], confinement, root };
+  // Said as it is: bubblewrap may well work here, and the user turned it off.
+  const why = env.ZOT_JAIL_CONFINEMENT === "static" ? refusal?.replace(NO_BWRAP, "ZOT_JAIL_CONFINEMENT=static turns bubblewrap off") : refusal;
+  return why ? { refusal: why, confinement } : { prefix: [], confinement, root };
 }
+
+/** Why the static check runs, as the refusals say it unless ZOT_JAIL_CONFINEMENT=static chose it. */
+const NO_BWRAP = "Bubblewrap (bwrap) does not confine commands here";
 
 /**
  * Why a jailed command is refused for naming a protected path (protected-paths.ts) or a directory
@@ -74,7 +79,7 @@ export function checkProtected(command: string, root: string, paths: readonly Pr
       if (hit) {
         return (
           `bash: the command names ${run}, ${hit.what}, which a jailed command may not change: code there would run ` +
-          "outside the jail the next time zot starts. Bubblewrap (bwrap) does not confine commands here, so zot checks " +
+          `outside the jail the next time zot starts. ${NO_BWRAP}, so zot checks ` +
           "the command text instead; leave it as it is, ask the user to make this change, or to lift the jail with /unjail."
         );
       }
@@ -112,7 +117,7 @@ export function checkCommand(command: string, root: string, cwd = root): string 
   const outside = findOutside(command, root, cwd);
   if (!outside) return undefined;
   return (
-    `bash: ${outside}; zot is jailed to ${root}. Bubblewrap (bwrap) does not confine commands here, so zot checks ` +
+    `bash: ${outside}; zot is jailed to ${root}. ${NO_BWRAP}, so zot checks ` +
     "the command text instead, and a jailed command may only name paths inside the working directory: " +
     "use relative paths inside it, or ask the user to lift the jail with /unjail."
   );

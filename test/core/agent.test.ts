@@ -147,9 +147,9 @@ describe("Agent loop", () => {
     const loopTurn = () => ({ calls: [{ id: crypto.randomUUID(), name: "echo", args: {} }] });
     const { agent, events, requests } = setup([loopTurn(), loopTurn(), loopTurn()], [echoTool()], 2);
     const outcome = await run(agent);
-    expect(outcome).toEqual({ status: "error", code: "max_steps", message: "max steps (2) exceeded" });
+    expect(outcome).toEqual({ status: "error", code: "max_steps", message: 'max steps (2) exceeded: the model was still calling tools; send "go on" to let it continue, or allow more steps (--max-steps)' });
     expect(requests).toHaveLength(2);
-    expect(events.slice(-2)).toEqual([{ type: "error", message: "max steps (2) exceeded", code: "max_steps" }, { type: "done" }]);
+    expect(events.slice(-2)).toEqual([{ type: "error", message: 'max steps (2) exceeded: the model was still calling tools; send "go on" to let it continue, or allow more steps (--max-steps)', code: "max_steps" }, { type: "done" }]);
   });
 
   test("a provider error ends the turn with stop error, then error, then done, both with its code; partial text is kept", async () => {

@@ -66,7 +66,7 @@ describe("--output-format json", () => {
       const run = await f.run([...anthropic(mock), "-p", "make a file", "--output-format", "json", "--max-turns", "1", "--no-session"]);
       expect(run.code).toBe(1);
       const result = JSON.parse(run.stdout);
-      expect(result).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1, session_id: null, errors: ["max steps (1) exceeded"] });
+      expect(result).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1, session_id: null, errors: ['max steps (1) exceeded: the model was still calling tools; send "go on" to let it continue, or allow more steps (--max-steps)'] });
       // No `result` on a failure: `jq -r .result` never prints an error as if it were the answer.
       expect("result" in result).toBe(false);
     } finally {

@@ -312,11 +312,16 @@ describe("zot ext enable / disable", () => {
 });
 
 describe("zot ext logs", () => {
-  test("prints the log; a missing log says where it would be", async () => {
+  test("prints the log; a missing log says where it would be, or that no extension has that name", async () => {
     const home = tempDir("zot-home-");
+    const typo = await zot(["ext", "logs", "quiet"], { home });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('no log for "quiet": no installed extension or hook has that name (zot ext list shows them');
+    mkdirSync(join(home, "extensions", "quiet"), { recursive: true });
+    writeFileSync(join(home, "extensions", "quiet", "extension.json"), JSON.stringify({ name: "quiet", exec: "python3", args: ["quiet.py"] }));
     const missing = await zot(["ext", "logs", "quiet"], { home });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain("no log");
+    expect(missing.stderr).toContain('no log for "quiet" yet');
     expect(missing.stderr).toContain(join(home, "logs", "ext-quiet.log"));
 
     mkdirSync(join(home, "logs"));
@@ -540,7 +545,7 @@ for line in sys.stdin:
     const run = await zot(["ext", "check", dir], { home });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("2 names zot already has:");
-    expect(run.stdout).toContain("command /Help is zot's built-in /help, which always wins: the extension's never runs; rename it (e.g. /my-Help)");
+    expect(run.stdout).toContain("command /Help is zot's built-in /help, which always wins: the extension's never runs; rename it (e.g. /my-help)");
     expect(run.stdout).toContain('tool "read" is zot\'s built-in read tool, which always wins: the model never sees the extension\'s; rename it');
     expect(run.stdout).toContain("no protocol errors, but it cannot be used as it is");
     expect(run.stdout).not.toContain("ok: no protocol errors");

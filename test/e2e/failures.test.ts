@@ -91,10 +91,10 @@ describe("provider failures", () => {
     ]);
     const run = await zot(["-p", "loop", "--max-steps", "1", ...anthropic(mock)]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("max steps (1) exceeded");
+    expect(run.stderr).toContain('max steps (1) exceeded: the model was still calling tools; send "go on" to let it continue, or allow more steps (--max-steps)');
     expect(mock.requests).toHaveLength(1);
     const json = await zot(["--json", "loop", "--max-steps", "1", ...anthropic(mock)]);
-    expect(ndjson(json.stdout).slice(-2)).toEqual([{ type: "error", message: "max steps (1) exceeded", code: "max_steps" }, { type: "done" }]);
+    expect(ndjson(json.stdout).slice(-2)).toEqual([{ type: "error", message: 'max steps (1) exceeded: the model was still calling tools; send "go on" to let it continue, or allow more steps (--max-steps)', code: "max_steps" }, { type: "done" }]);
   });
 });
 

@@ -73,6 +73,10 @@ describe("zot mcp", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("zot: https://example.com/mcp is a URL; to add a remote server say so: zot mcp add --transport http docs https://example.com/mcp");
     expect((await zot(["mcp", "frobnicate"], w)).stderr).toContain('unknown mcp subcommand "frobnicate"');
+    // Bare, add is missing what it needs: exit 2 and the usage, as zot ext does.
+    const bare = await zot(["mcp", "add"], w);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("zot mcp add needs a name and a command or URL; usage: zot mcp add [--transport");
     const desktop = await zot(["mcp", "add-from-claude-desktop"], w);
     expect(desktop.code).toBe(2);
     expect(desktop.stderr).toContain("zot mcp add-from-claude-desktop is Claude Code's and zot does not have it: add each server with zot mcp add-json");

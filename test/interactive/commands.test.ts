@@ -215,7 +215,7 @@ describe("/model", () => {
     const rt = await start();
     const app = fakeApp(rt);
     await command("model").run(app, "gpt-5");
-    expect(app.notes.at(-1)?.text).toContain("gpt-5 is a openai model and this zot talks to anthropic");
+    expect(app.notes.at(-1)?.text).toContain("gpt-5 is an openai model and this zot talks to anthropic");
     expect(app.notes.at(-1)?.text).toContain("zot --provider openai --model gpt-5");
     expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
   });

@@ -13,8 +13,9 @@ describe("failureText", () => {
     expect(text({ shape: "http", status: 503, detail: "busy" })).toBe("ollama: HTTP 503: busy");
     expect(text({ shape: "stream_error", detail: "Overloaded" })).toBe("ollama: the model stopped with an error: Overloaded");
     expect(text({ shape: "unreachable", detail: "Unable to connect" })).toBe(
-      "ollama: cannot reach http://localhost:11434/v1 (Unable to connect); check the network and the base URL",
+      "ollama: cannot reach http://localhost:11434/v1 (Unable to connect); is ollama running (ollama serve)? OLLAMA_HOST or --base-url may point elsewhere",
     );
+    expect(text({ shape: "unreachable", detail: "Unable to connect" }, { ...speaker, provider: "openai" })).toEndWith("(Unable to connect); check the network and the base URL");
     expect(text({ shape: "dropped", detail: "socket closed" })).toBe("ollama: the connection dropped mid-stream (socket closed); try again");
     expect(text({ shape: "malformed", detail: "JSON Parse error" })).toBe("ollama: the server sent a malformed stream (JSON Parse error)");
     expect(text({ shape: "truncated", detail: "" })).toBe("ollama: the stream ended before the model finished; try again");

@@ -247,7 +247,7 @@ describe.each(WIRES)("$api", (wire) => {
     const e = providerError(error);
     expect([e.code, e.retryable]).toEqual(["network", true]);
     expect(e.message).toStartWith(`${wire.name}: cannot reach ${wire.baseUrl(url)} (`);
-    expect(e.message).toEndWith("); check the network and the base URL");
+    expect(e.message).toEndWith(wire.name === "ollama" ? "); is ollama running (ollama serve)? OLLAMA_HOST or --base-url may point elsewhere" : "); check the network and the base URL");
     expect(retries).toHaveLength(2);
     expect(events.map((ev) => ev.type)).toEqual(["retry", "retry"]);
   });

@@ -149,7 +149,7 @@ describe("createZot", () => {
       reasoning: true,
     });
 
-    await expect(zot!.setModel("gpt-4.1")).rejects.toThrow(/unknown model "gpt-4.1" for anthropic \(it is a openai model/);
+    await expect(zot!.setModel("gpt-4.1")).rejects.toThrow(/unknown model "gpt-4.1" for anthropic \(it is an openai model/);
     await expect(zot!.setModel("")).rejects.toThrow(/needs a model id/);
     expect(await zot!.setModel("claude-haiku-4-5")).toBe("claude-haiku-4-5");
     expect(zot!.state().model).toBe("claude-haiku-4-5");

@@ -189,7 +189,8 @@ describe("static check of bash commands", () => {
       const r = await call(bashTool, { command: `cat ${outside}/secret.txt; touch ${outside}/touched` });
       expect(r.is_error).toBe(true);
       expect(r.text).toContain(`the command names ${outside}/secret.txt`);
-      expect(r.text).toContain("Bubblewrap (bwrap) does not confine commands here");
+      // The static check was chosen by the variable, and the refusal says so rather than blaming bubblewrap.
+      expect(r.text).toContain("ZOT_JAIL_CONFINEMENT=static turns bubblewrap off, so zot checks the command text");
       expect(r.text).toContain("/unjail");
       expect(r.details).toMatchObject({ jailed: "static" });
       expect(existsSync(join(outside, "touched"))).toBe(false);

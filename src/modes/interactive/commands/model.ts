@@ -5,6 +5,7 @@
 // per run); a model of another provider is listed when its key is there, and picking it says how
 // to start zot on it instead of failing later. A running turn is cancelled only when the model
 // actually changes, not when the picker opens.
+import { article } from "../../../protocol/article.ts";
 import { errorText } from "../../../protocol/error-text.ts";
 import { formatPrice, formatTokens } from "../../../protocol/model-figures.ts";
 import type { ModelInfo } from "../../../protocol/models.ts";
@@ -43,7 +44,7 @@ export async function switchModel(app: AppContext, model: ModelInfo): Promise<vo
   }
   if (model.provider !== current.provider) {
     app.showNote(
-      `${model.id} is a ${model.provider} model and this zot talks to ${current.provider}; one process speaks one provider, so quit and run zot --provider ${model.provider} --model ${model.id} (-c continues this conversation)`,
+      `${model.id} is ${article(model.provider)} ${model.provider} model and this zot talks to ${current.provider}; one process speaks one provider, so quit and run zot --provider ${model.provider} --model ${model.id} (-c continues this conversation)`,
       "warn",
     );
     return;
