@@ -80,10 +80,11 @@ export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" 
       { dir: path.join(path.resolve(userHome), ".agents", "skills"), source: "user" },
     );
   }
-  // Run from the home directory, <cwd>/.claude and ~/.claude are one folder: search it once,
-  // as the project's.
+  // Run from the home directory, <cwd>/.claude and ~/.claude are one folder: search it once, in the
+  // project's place, as the user's own (which loads whether or not the folder is trusted).
+  const users = new Set(dirs.filter(({ source }) => source === "user").map(({ dir }) => dir));
   const seen = new Set<string>();
-  return dirs.filter(({ dir }) => !seen.has(dir) && seen.add(dir));
+  return dirs.filter(({ dir }) => !seen.has(dir) && seen.add(dir)).map((entry) => (users.has(entry.dir) ? { ...entry, source: "user" } : entry));
 }
 
 export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
@@ -126,6 +127,19 @@ export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
   }
 
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // The project's skill folders an untrusted folder keeps shut: said, so a /deploy that goes to the
+  // model as text is not a mystery. Only folders that exist are named (a stat each, no reads).
+  if (options.byDefault && !options.byDefault.projectTrusted && !options.withUserSkills) {
+    const all = skillSearchDirs(options);
+    // A home that is the working folder: its skills are the user's, and loaded.
+    const users = new Set(all.filter(({ source }) => source === "user").map(({ dir }) => realpathOr(dir)));
+    const shut = all
+      .filter(({ source, dir }) => source !== "user" && !users.has(realpathOr(dir)) && statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      .map(({ dir }) => dir);
+    if (shut.length > 0) {
+      warnings.push(`this folder's skills (${shut.join(", ")}) are not loaded until you trust it (zot trust), or for one run with --with-skills`);
+    }
+  }
   return { skills, warnings };
 }
 

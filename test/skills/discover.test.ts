@@ -74,7 +74,12 @@ test("by default the user's folders load, and the project's only in a trusted fo
   writeSkill(join(userHome, ".claude", "skills"), "standup", skillText("standup", "My standup."));
   const untrusted = loadSkills({ cwd, home, userHome, withUserSkills: false, byDefault: { projectTrusted: false } });
   expect(untrusted.skills.map((s) => s.name)).toEqual(["standup", "write-zot-extension"]);
+  // What stays shut is said, so /deploy going to the model as text is no mystery.
+  expect(untrusted.warnings).toEqual([`this folder's skills (${join(cwd, ".claude", "skills")}) are not loaded until you trust it (zot trust), or for one run with --with-skills`]);
+  // Run from home, the folder's skills are the user's own: nothing is said.
+  expect(loadSkills({ cwd: userHome, home, userHome, withUserSkills: false, byDefault: { projectTrusted: false } }).warnings).toEqual([]);
   const trusted = loadSkills({ cwd, home, userHome, withUserSkills: false, byDefault: { projectTrusted: true } });
+  expect(trusted.warnings).toEqual([]);
   expect(trusted.skills.map((s) => [s.name, s.source])).toEqual([
     ["deploy", "project"],
     ["standup", "user"],
@@ -190,6 +195,10 @@ test("run from the home directory, <cwd>/.claude and ~/.claude are searched once
   const dirs = skillSearchDirs({ cwd: userHome, home, userHome }).map((d) => d.dir);
   expect(new Set(dirs).size).toBe(dirs.length);
   expect(dirs.length).toBe(4);
+  // As the user's own: they load in a home the user never trusted as a project.
+  writeSkill(join(userHome, ".claude", "skills"), "standup", skillText("standup", "My standup."));
+  const fromHome = loadSkills({ cwd: userHome, home, userHome, withUserSkills: false, byDefault: { projectTrusted: false } });
+  expect(fromHome.skills.map((s) => [s.name, s.source])).toContainEqual(["standup", "user"]);
 });
 
 test("the compiled binary carries the built-in skill (no SKILL.md on disk needed)", async () => {
