@@ -266,7 +266,8 @@ export class Conversation {
   submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const named = parseSlash(input.text);
-      const slash = named && (await this.awaitCommand(named.name)) ? named : undefined;
+      const slash = named && (await this.awaitCommand(named.name, signal)) ? named : undefined;
+      if (signal.aborted) return { status: "aborted" };
       if (!slash) {
         const prepared = (await options.prepare?.(input, signal)) ?? input;
         return this.promptNow(options.mentions ? await this.withMentions(prepared, signal) : prepared, signal);
@@ -410,10 +411,16 @@ export class Conversation {
    * Whether some source provides /name, waiting for the extensions still starting when none does
    * yet (a command typed or sent right after zot started, before a slow extension joined).
    */
-  async awaitCommand(name: string): Promise<boolean> {
+  async awaitCommand(name: string, signal?: AbortSignal): Promise<boolean> {
     if (this.commands.has(name)) return true;
     if (this.startingExtensions().length === 0) return false;
-    await this.extensionsStarted();
+    // An abort ends the wait at once (the unit then ends aborted), not when the extension gives up.
+    if (signal) {
+      if (signal.aborted) return false;
+      const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      await Promise.race([this.extensionsStarted(), aborted]);
+      if (signal.aborted) return false;
+    } else await this.extensionsStarted();
     return this.commands.has(name);
   }
 

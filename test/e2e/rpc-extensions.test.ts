@@ -89,6 +89,20 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("a prompt that starts /word waits for an extension still starting, and an abort ends that wait at once", async () => {
+    const slow = scriptedExtension(tempDir("zot-rpc-ext-"), "slow", { hello_delay: 8, after_hello: [{ type: "register_command", name: "fix", description: "late" }] });
+    const r = start([{ text: "after the abort" }], [slow]);
+    const from = r.lines.length;
+    expect((await r.call({ type: "prompt", message: "/fix the tests" })).success).toBe(true);
+    expect((await r.call({ type: "abort" })).success).toBe(true);
+    await r.waitFor((line) => line.type === "done", from, "the waiting prompt's done");
+    // Done while the extension is still starting (its hello is 8 s off): the abort ended the wait.
+    const commands = await r.call({ type: "get_commands" });
+    expect(commands.data.commands.map((c: { name: string }) => c.name)).not.toContain("fix");
+    expect(fixture.mock.requests).toHaveLength(0);
+    expect(await r.close()).toBe(0);
+  });
+
   test("an extension's prompt answer: the response names the prompt, then the turn's events follow and end with done", async () => {
     const r = start([{ text: "Hello, Ada!" }], [HELLO_PY]);
     const from = r.lines.length;
