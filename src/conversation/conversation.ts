@@ -18,7 +18,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { RpcDataOf } from "../protocol/rpc-frames.ts";
-import { commandErrorMessage } from "../protocol/slash-command.ts";
+import { type CommandResult, commandErrorMessage } from "../protocol/slash-command.ts";
 import type { Usage } from "../protocol/usage.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
 import type { Skill } from "../skills/discover.ts";
@@ -412,6 +412,8 @@ export class Conversation {
    * yet (a command typed or sent right after zot started, before a slow extension joined).
    */
   async awaitCommand(name: string, signal?: AbortSignal): Promise<boolean> {
+    // A command sent right behind a reload runs on the new processes, not the stopping ones.
+    if (this.reloading) await this.reloading;
     if (this.commands.has(name)) return true;
     if (this.startingExtensions().length === 0) return false;
     // An abort ends the wait at once (the unit then ends aborted), not when the extension gives up.
@@ -467,8 +469,37 @@ export class Conversation {
   reloadExtensions(options: { exclusive?: boolean } = {}): Promise<ReloadReport> {
     const extensions = this.runtime.extensions;
     if (!extensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));
-    if (!options.exclusive) return extensions.reload();
-    return this.work.exclusive("reload the extensions", "an extension reload", () => extensions.reload());
+    const reloading = options.exclusive ? this.work.exclusive("reload the extensions", "an extension reload", () => extensions.reload()) : extensions.reload();
+    // A command sent meanwhile waits for it (awaitCommand), and runs on the new processes.
+    const settled = reloading.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reloading = settled;
+    void settled.then(() => {
+      if (this.reloading === settled) this.reloading = undefined;
+    });
+    return reloading;
+  }
+
+  /** The reload of the extensions under way, settled (either way) once it is over. */
+  private reloading: Promise<void> | undefined;
+
+  /**
+   * An extension's command run now (rpc's run_command: a display answers at once, even while a turn
+   * runs) whose place in the queue is held from now, so a prompt sent after it runs after the turn
+   * its `prompt` answer starts. `onTurn` is told the answer just before that turn (undefined: none).
+   */
+  commandTurn(running: Promise<CommandResult | undefined>, onTurn: (result: CommandResult) => void): Promise<UnitOutcome | undefined> {
+    const decision = running.then((result) => {
+      const prompt = result && commandPrompt(result);
+      if (!prompt) return undefined;
+      return (signal: AbortSignal) => {
+        onTurn(result);
+        return this.promptNow(prompt, signal);
+      };
+    });
+    return this.work.heldUnit("a prompt", {}, decision);
   }
 
   /**

@@ -10,7 +10,7 @@ import type { PromptOutcome } from "../core/outcomes.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { type BusyWording, busyMessage, turnBusyMessage, ZotBusyError } from "./busy.ts";
 import type { EventStream } from "./event-stream.ts";
-import { WorkQueue } from "./work-queue.ts";
+import { type Work, WorkQueue } from "./work-queue.ts";
 
 /** What happens to input while a unit of work runs: it waits its turn, or it is refused at once. */
 export type BusyPolicy = "queue" | "refuse";
@@ -72,6 +72,37 @@ export class WorkPolicy {
         drop: () => resolve({ status: "dropped" }),
       });
       if (!accepted) resolve({ status: "dropped" });
+    });
+  }
+
+  /**
+   * A place in the queue held from now for a turn that may not come (an extension's command over
+   * rpc's run_command, which answers while it runs). `decision` settles to the turn, or to none:
+   * then the place is given up at once (nothing waits behind it any more); a turn runs in its place
+   * as a unit does (onStart, its events, done). Resolves with the turn's outcome, or undefined.
+   */
+  heldUnit(label: string, options: UnitOptions, decision: Promise<((signal: AbortSignal) => Promise<UnitOutcome>) | undefined>): Promise<UnitOutcome | undefined> {
+    if (this.policy === "refuse") this.refuseWhileBusy("start another prompt or compaction");
+    const turn = decision.catch(() => undefined);
+    return new Promise((resolve) => {
+      let outcome: UnitOutcome | undefined;
+      const work: Work = {
+        kind: "turn",
+        label,
+        ...(options.from ? { from: options.from } : {}),
+        run: async (signal) => {
+          const run = await turn;
+          if (!run || signal.aborted) return;
+          options.onStart?.();
+          outcome = await this.endingWithDone(() => run(signal));
+        },
+        after: () => resolve(outcome),
+        drop: () => resolve({ status: "dropped" }),
+      };
+      if (!this.queue.enqueue(work)) return resolve({ status: "dropped" });
+      void turn.then((run) => {
+        if (!run && this.queue.withdraw(work)) resolve(undefined);
+      });
     });
   }
 

@@ -65,6 +65,15 @@ export class WorkQueue {
     this.running?.controller.abort(new Error(reason));
   }
 
+  /** Takes one waiting item out of the queue, unrun and untold (false: it runs, ran, or was never queued). */
+  withdraw(work: Work): boolean {
+    const at = this.waiting.indexOf(work);
+    if (at === -1) return false;
+    this.waiting.splice(at, 1);
+    this.changed();
+    return true;
+  }
+
   /** Drops every queued item (the running one goes on until it ends or is aborted). */
   clear(): void {
     const dropped = this.waiting;

@@ -6,10 +6,10 @@
 // answer is also an `ext_display` event, as the newer original sends it.
 import { commandPrompt, type ReloadReport, ZotBusyError } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
-import type { RpcCommandOf } from "../protocol/rpc-frames.ts";
-import { commandErrorMessage } from "../protocol/slash-command.ts";
+import type { RpcCommandOf, RpcDataOf } from "../protocol/rpc-frames.ts";
+import { type CommandResult, commandErrorMessage } from "../protocol/slash-command.ts";
 import { switchModel } from "./rpc-models.ts";
-import { type Answer, answerOnStart, type Handler, LATER, type RpcSession } from "./rpc-session.ts";
+import { type Answer, answerOnStart, type Handler, LATER, responseTo, type RpcSession } from "./rpc-session.ts";
 
 /** The built-in commands that mean something without a TUI. */
 const RPC_BUILTINS = [
@@ -54,23 +54,28 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     case "reload-ext":
       return reload<"run_command">(session, (report) => display(reloadText(report)));
   }
-  // An extension still starting may be the one that provides it: its command waits for it.
-  if (await conversation.awaitCommand(name)) {
-    const result = await conversation.commands.run(name, args, session.closing);
+  // An extension still starting may be the one that provides it: its command waits for it. Its
+  // place in the queue is held from now (before any wait), so a prompt sent after it runs after
+  // its turn. Like a prompt's started, a prompt answer is the response when that turn starts (it
+  // may wait behind others), so every event from it to the next done is this turn's.
+  const known = conversation.awaitCommand(name);
+  const running = known.then((has) => (has ? conversation.commands.run(name, args, session.closing) : undefined));
+  void conversation.commandTurn(running, (result) => session.send(responseTo(command, { data: dataOf(result) })));
+  const result = await running;
+  if (result) {
     if (result.action === "error") return { error: commandErrorMessage(result) };
-    const text = "text" in result ? { text: result.text } : {};
-    const data = { command: result.command, extension: result.extension, action: result.action, ...text };
-    const prompt = commandPrompt(result);
-    if (!prompt) return { data };
-    // Like a prompt's started: the answer comes when the turn starts (it may wait behind others),
-    // so every event from it to the next done is this turn's.
-    void conversation.prompt(prompt, { onStart: answerOnStart(session, command, { data }) });
-    return LATER;
+    return commandPrompt(result) ? LATER : { data: dataOf(result) };
   }
   const usable = `over rpc: ${RPC_BUILTINS.map((c) => `/${c.name}`).join(", ")} and the extension commands get_commands lists`;
   if (conversation.commands.isBuiltin(name)) return { error: `/${name} is a command of the interactive TUI and does nothing ${usable}` };
   return { error: `unknown command "/${name}"; ${usable}` };
 };
+
+/** run_command's answer data: the command, who answered, how, and its text. */
+function dataOf(result: CommandResult): RpcDataOf<"run_command"> {
+  const text = "text" in result ? { text: result.text } : {};
+  return { command: result.command, extension: result.extension, action: result.action, ...text };
+}
 
 /** Reloads the extensions as queued work, so no turn starts while they come and go. */
 async function reload<T extends "reload_extensions" | "run_command">(

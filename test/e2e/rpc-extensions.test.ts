@@ -9,6 +9,7 @@ import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { hookExtension, recorded } from "../fixtures/hooks/make.ts";
 import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { ROOT, tempDir } from "../support/zot.ts";
+import { lastUserText } from "../support/zot-pty.ts";
 
 const fixture = rpcFixture();
 
@@ -86,6 +87,42 @@ describe("run_command", () => {
     expect(fixture.mock.requests).toHaveLength(0);
     const unknown = await r.call({ type: "run_command", name: "nobody" });
     expect(unknown.error).toContain('unknown command "/nobody"');
+    expect(await r.close()).toBe(0);
+  });
+
+  test("run_command's prompt answer keeps its place: a prompt sent after it runs after its turn, even when the extension answers late; one right behind a reload runs on the new process", async () => {
+    const lag = scriptedExtension(tempDir("zot-rpc-ext-"), "lag", {
+      after_hello: [{ type: "register_command", name: "lagcmd", description: "answers after a while" }],
+      commands: { lagcmd: { sleep: 1, eval: "{'action': 'prompt', 'prompt': 'LAG ' + f['args']}" } },
+    });
+    const r = start([{ text: "one" }, { text: "two" }, { text: "three" }], [lag]);
+    const from = r.lines.length;
+    r.send({ id: "a", type: "run_command", name: "lagcmd", args: "first" });
+    r.send({ id: "b", type: "prompt", message: "second" });
+    const first = await r.waitFor((line) => line.type === "done", from, "the first done");
+    await r.waitFor((line) => line.type === "done", first.index + 1, "the second done");
+    expect(fixture.mock.requests.map((request) => lastUserText(request.body))).toEqual(["LAG first", "second"]);
+    // Right behind a reload: it waits for the new process instead of failing on the stopping one.
+    r.send({ id: "r", type: "reload_extensions" });
+    const again = await r.call({ type: "run_command", name: "lagcmd", args: "third" });
+    expect(again.success).toBe(true);
+    expect(again.data).toMatchObject({ command: "lagcmd", extension: "lag", action: "prompt" });
+    expect(await r.close()).toBe(0);
+  });
+
+  test("run_command's display answer, while a turn runs, answers at once and leaves nothing queued", async () => {
+    const quick = scriptedExtension(tempDir("zot-rpc-ext-"), "quick", {
+      after_hello: [{ type: "register_command", name: "show", description: "displays" }],
+      commands: { show: { action: "display", display: "shown" } },
+    });
+    const r = start([{ text: "word ".repeat(100), chunk_size: 5, chunk_delay_ms: 20 }], [quick]);
+    const from = r.lines.length;
+    expect((await r.call({ type: "prompt", message: "talk" })).success).toBe(true);
+    const shown = await r.call({ type: "run_command", name: "show" });
+    expect(shown.data).toMatchObject({ action: "display", text: "shown" });
+    const state = await r.call({ type: "get_state" });
+    expect(state.data).toMatchObject({ busy: true, queued: 0 });
+    await r.waitFor((line) => line.type === "done", from, "the turn's done");
     expect(await r.close()).toBe(0);
   });
 
