@@ -1,7 +1,7 @@
 // What `zot -p` prints for one unit of work, read from its events: the text an extension command
 // displayed (or inserted: -p has no editor), each panel's first render as text (a panel opened
 // empty is shown as its first render with lines), then the last assistant message that had text
-// (after any replace_text). Rule: one reading, for -p and for the SDKs' TurnResult.text; no
+// (after any replace_text), a blank line between two of them. Rule: one reading, for -p and for the SDKs' TurnResult.text; no
 // valibot here, so the RPC client bundled for Node uses it too.
 import type { AgentEvent } from "./events.ts";
 import { textOf } from "./text-of.ts";
@@ -15,7 +15,7 @@ interface PanelShown {
 }
 
 export class PrintedAnswer {
-  private shown = "";
+  private readonly shown: string[] = [];
   private answer = "";
   private readonly panels: PanelShown[] = [];
 
@@ -28,7 +28,7 @@ export class PrintedAnswer {
         return;
       }
       case "command_result":
-        if (event.action === "display" || event.action === "insert") this.shown += event.text ?? "";
+        if ((event.action === "display" || event.action === "insert") && event.text) this.shown.push(event.text);
         return;
       case "panel_open":
         this.panels.push(event);
@@ -41,9 +41,13 @@ export class PrintedAnswer {
     }
   }
 
-  /** The text, as -p prints it (without the newline -p adds when it lacks one). */
+  /**
+   * The text, as -p prints it (without the newline -p adds when it lacks one): the pieces in order,
+   * a blank line between two, so a displayed text, a panel and the answer never run together.
+   */
   text(): string {
-    return `${this.shown}${this.panels.map(panelText).join("")}${this.answer}`;
+    const pieces = [...this.shown, ...this.panels.map(panelText), this.answer].filter((piece) => piece !== "");
+    return pieces.map((piece, i) => (i < pieces.length - 1 ? `${piece.endsWith("\n") ? piece : `${piece}\n`}\n` : piece)).join("");
   }
 }
 

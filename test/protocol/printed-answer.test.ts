@@ -16,13 +16,23 @@ const events: AgentEvent[] = [
 ];
 
 describe("the printed answer", () => {
-  test("displayed text, a panel empty at first as its first render with lines, then the last answer with text", () => {
+  test("displayed text, a panel empty at first as its first render with lines, then the last answer with text, a blank line between two", () => {
     const printed = new PrintedAnswer();
     for (const event of events) printed.add(event);
-    expect(printed.text()).toBe("shown first\nTodo\n[ ] milk\n\nx toggle\nThe answer.");
+    expect(printed.text()).toBe("shown first\n\nTodo\n[ ] milk\n\nx toggle\n\nThe answer.");
+  });
+
+  test("pieces without a newline of their own never run together; one piece alone is as it came", () => {
+    const printed = new PrintedAnswer();
+    printed.add({ type: "command_result", command: "crash", extension: "x", action: "display", text: "bye" });
+    printed.add({ type: "panel_open", extension: "x", panel_id: "p", title: "dying", lines: ["x"], footer: "" });
+    expect(printed.text()).toBe("bye\n\ndying\nx\n");
+    const alone = new PrintedAnswer();
+    alone.add({ type: "assistant_message", content: [{ type: "text", text: "Just this." }], time: "t" });
+    expect(alone.text()).toBe("Just this.");
   });
 
   test("TurnResult.text is the same text", () => {
-    expect(turnResult(events).text).toBe("shown first\nTodo\n[ ] milk\n\nx toggle\nThe answer.");
+    expect(turnResult(events).text).toBe("shown first\n\nTodo\n[ ] milk\n\nx toggle\n\nThe answer.");
   });
 });
