@@ -112,6 +112,22 @@ describe("the chat view", () => {
     expect(rows).toContain("later trouble");
   });
 
+  test("an automatic compaction's failure comes worded and is not prefixed again; an aborted compaction leaves no mark on the next error", () => {
+    const chat = view([
+      { type: "compact_start", reason: "auto" },
+      { type: "error", message: "automatic compaction failed: boom; going on with the whole transcript", code: "compaction" },
+      { type: "compact_start", reason: "manual" },
+      { type: "turn_end", stop: "aborted" },
+      { type: "done" },
+      { type: "error", message: "an unrelated failure", code: "server_error" },
+    ]);
+    const rows = chat.render(80).map((row) => Bun.stripANSI(row).trim());
+    expect(rows).toContain("automatic compaction failed: boom; going on with the whole transcript");
+    expect(rows).not.toContain("compaction failed: automatic compaction failed: boom; going on with the whole transcript");
+    expect(rows).toContain("an unrelated failure");
+    expect(rows).not.toContain("compaction failed: an unrelated failure");
+  });
+
   test("the person's own no to a --no-yolo question is said in their words; a call waiting for that answer does not say it runs", () => {
     const chat = view([
       { type: "tool_call", id: "c1", name: "bash", args: { command: "rm -rf build" } },

@@ -40,6 +40,7 @@ export class ChatView implements Component {
   /** The tool boxes of this turn still waiting for their result. */
   private readonly running = new Set<ToolBox>();
   /** a compaction started and has not ended: an error now is its failure */
+  /** a manual compaction under way (automatic and overflow failures come worded already) */
   private compacting = false;
   private answer: AssistantMessage | undefined;
   /** The answer blocks of the model call being shown (text, tool boxes, more text). */
@@ -116,6 +117,8 @@ export class ChatView implements Component {
         break;
       case "turn_end":
         if (event.stop === "aborted") this.addNote(event.error ? `cancelled: ${event.error}` : "cancelled", "warn");
+        // A compaction aborted mid-way ends with neither compact_done nor error.
+        this.compacting = false;
         this.endStep();
         // A box whose result never came changes no more.
         this.running.clear();
@@ -131,15 +134,18 @@ export class ChatView implements Component {
         this.add(new NoteLine(interceptLine(event), "muted", this.theme));
         break;
       case "compact_start":
-        this.compacting = true;
+        this.compacting = event.reason === "manual";
         this.addNote(event.reason === "manual" ? "compacting the transcript…" : `compacting the transcript (${event.reason})…`, "muted");
         break;
       case "compact_done":
         this.compacting = false;
         this.addNote(`compacted: ${event.messages_before} messages → ${event.messages_after}`, "success");
         break;
+      case "done":
+        this.compacting = false;
+        break;
       default:
-        // usage, done, tool_use_end, assistant_start: the status bar's or nobody's business;
+        // usage, tool_use_end, assistant_start: the status bar's or nobody's business;
         // ext_notify and command_result reach the notes through the app.
         break;
     }
