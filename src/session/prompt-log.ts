@@ -3,7 +3,7 @@
 // only: one JSON line per prompt in $ZOT_HOME/prompts.jsonl, the folder's last ones read at the
 // start; a file that cannot be read or written costs the history, never the run. A run that
 // records no session (--no-session) leaves none here either (the caller's rule).
-import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** Past this size the file is cut to its newer half when written. */
@@ -34,17 +34,38 @@ export function readPromptLog(home: string, cwd: string, limit = 200): string[] 
   return prompts.slice(-limit);
 }
 
-/** Adds a prompt typed in `cwd`. */
+/**
+ * Adds a prompt typed in `cwd`. A line a crash left torn is closed first, so it costs only itself;
+ * the file is the user's alone (0600, whoever made it); cut, it is replaced whole (a new file
+ * renamed over it), so a zot starting meanwhile reads the old one or the new, never half.
+ */
 export function appendPromptLog(home: string, cwd: string, text: string): void {
   const file = logFile(home);
   try {
     mkdirSync(home, { recursive: true });
-    appendFileSync(file, `${JSON.stringify({ cwd, text })}\n`, { mode: 0o600 });
+    const before = statSync(file, { throwIfNoEntry: false });
+    const torn = before !== undefined && before.size > 0 && !endsWithNewline(file, before.size);
+    appendFileSync(file, `${torn ? "\n" : ""}${JSON.stringify({ cwd, text })}\n`, { mode: 0o600 });
+    if (before && (before.mode & 0o077) !== 0) chmodSync(file, 0o600);
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BYTES) {
       const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
-      writeFileSync(file, `${lines.slice(Math.floor(lines.length / 2)).join("\n")}\n`, { mode: 0o600 });
+      const next = `${file}.${process.pid}.tmp`;
+      writeFileSync(next, `${lines.slice(Math.floor(lines.length / 2)).join("\n")}\n`, { mode: 0o600 });
+      renameSync(next, file);
     }
   } catch {
     // the history is a convenience: a home that cannot be written loses it, nothing else
+  }
+}
+
+/** Whether the file's last byte is a newline. */
+function endsWithNewline(file: string, size: number): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
