@@ -60,7 +60,8 @@ class ZotRpc:
         self._ids = itertools.count(1)
         self._write_lock = threading.RLock()  # a Ctrl+C handler may write while the main thread is writing
         self._waiting = {}  # id -> Queue of its response
-        self._waiting_lock = threading.Lock()
+        # Re-entrant too: a Ctrl+C handler runs on the main thread, maybe while it holds this lock.
+        self._waiting_lock = threading.RLock()
         self._closed = False
         self.events = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -171,6 +172,10 @@ class ZotRpc:
     def messages(self):
         return self.request("get_messages")["messages"]
 
+    def kill(self):
+        """Ends zot at once (a second Ctrl+C when it does not stop); the reader then sees its end."""
+        self._proc.kill()
+
     def close(self, timeout=None):
         """Closes zot's stdin and waits: zot finishes the prompts it was sent, stops its extensions
         and exits 0 (abort() first to stop a running one). After `timeout` seconds it is killed."""
@@ -199,22 +204,33 @@ def text_of(content):
 def run_prompt(client, message):
     """Runs one prompt; reports tool calls on stderr; returns (answer text, failure or None)."""
     answer, failure = "", None
+    presses = 0
 
     # Ctrl+C asks zot to abort and keeps reading: the events go on to turn_end aborted and done,
     # with the answer so far. (A KeyboardInterrupt raised inside the event generator would end it,
-    # and what had streamed would be lost.)
+    # and what had streamed would be lost.) A second Ctrl+C ends a zot that does not stop.
     def on_interrupt(signum, frame):
-        nonlocal failure
-        failure = "interrupted"
-        client.send("abort")
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            client.send("abort")
+        else:
+            client.kill()
 
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    # Only the main thread may set a signal handler; elsewhere Ctrl+C is left as it is.
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_interrupt) if on_main else None
     try:
         for event in client.prompt(message):
             answer, failure = _take(event, answer, failure)
+    except ZotExited:
+        if presses < 2:
+            raise
     finally:
-        signal.signal(signal.SIGINT, previous)
-    return answer, failure
+        if on_main:
+            signal.signal(signal.SIGINT, previous)
+    # Interrupted is what the user did, whatever the events said after it.
+    return answer, "interrupted" if presses > 0 else failure
 
 
 def _take(event, answer, failure):
