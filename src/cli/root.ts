@@ -154,7 +154,8 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
       controller.abort(new Error("stdout's reader went away"));
     });
     try {
-      const input = { text: prompt, ...(context ? { context } : {}) };
+      // Piped text is data (a web page, an issue, a log): its @words attach nothing.
+      const input = { text: prompt, ...(context ? { context } : {}), ...(argPrompt ? {} : { mentions: false as const }) };
       const runMode =
         outputFormat === "json" || outputFormat === "stream-json"
           ? await (await import("./claude-output-mode.ts")).claudeOutputMode(conversation, outputFormat, flags)

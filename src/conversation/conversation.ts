@@ -68,10 +68,12 @@ export interface PromptOptions extends UnitOptions {
   prepare?(input: ConversationPrompt, signal: AbortSignal): ConversationPrompt | Promise<ConversationPrompt>;
   /**
    * A prompt (not a command) goes with the content of the files and MCP resources it @mentions, as
-   * the TUI sends them (-p, --json and rpc, as Claude Code's -p does); what could not go is an
-   * ext_notify warning from "zot" before the prompt.
+   * the TUI sends them (-p, --json and rpc, as Claude Code's -p does), each file held to what the
+   * read tool may read; what could not go is an ext_notify warning from "zot" before the prompt.
+   * "typed": a person wrote it (-p's argument); "sent": a program did (rpc), so nothing the rules or
+   * the confirmations would ask about is attached.
    */
-  mentions?: boolean;
+  mentions?: "typed" | "sent";
 }
 
 /** The conversation's state, as rpc's get_state and the SDK's state() give it. */
@@ -270,7 +272,8 @@ export class Conversation {
       if (signal.aborted) return { status: "aborted" };
       if (!slash) {
         const prepared = (await options.prepare?.(input, signal)) ?? input;
-        return this.promptNow(options.mentions ? await this.withMentions(prepared, signal) : prepared, signal);
+        const mentions = input.mentions === false ? undefined : options.mentions;
+        return this.promptNow(mentions ? await this.withMentions(prepared, signal, mentions === "typed") : prepared, signal);
       }
       const result = await this.commands.run(slash.name, slash.args, signal);
       this.stream.fire(commandResultEvent(result));
@@ -280,9 +283,17 @@ export class Conversation {
     });
   }
 
-  /** The prompt with the files and MCP resources it @mentions attached; each that could not be is said. */
-  private async withMentions(input: ConversationPrompt, signal: AbortSignal): Promise<ConversationPrompt> {
-    const sent = await attachMentions(input.text, this.cwd, (server, uri) => this.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES));
+  /**
+   * The prompt with the files and MCP resources it @mentions attached, each file held to what the
+   * read tool may read (`typed`: a person wrote it; runtime.attachable); each that could not be is said.
+   */
+  private async withMentions(input: ConversationPrompt, signal: AbortSignal, typed: boolean): Promise<ConversationPrompt> {
+    const sent = await attachMentions(
+      input.text,
+      this.cwd,
+      (server, uri) => this.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES),
+      (path) => this.runtime.attachable(path, typed),
+    );
     for (const why of sent.skipped) this.stream.fire({ type: "ext_notify", extension: "zot", level: "warn", message: why });
     return { ...input, text: sent.text };
   }
@@ -296,7 +307,7 @@ export class Conversation {
 
   /** The agent's prompt, on the model it asks for when it can have it (prompt-model.ts). */
   private async promptNow(input: ConversationPrompt, signal: AbortSignal): Promise<PromptOutcome> {
-    const { model: wanted, allow, ...prompt } = input;
+    const { model: wanted, allow, mentions: _typed, ...prompt } = input;
     const note = (extension: string, message: string) => this.stream.fire({ type: "ext_notify", extension, level: "warn", message });
     const model = wanted ? await resolvePromptModel(this.runtime, this.models, wanted, `${prompt.context ?? ""}${prompt.text}`, note) : undefined;
     // A command's allowed tools hold for its prompt only.
@@ -437,6 +448,11 @@ export class Conversation {
    */
   mcpResourceText(server: string, uri: string, signal: AbortSignal, maxBytes: number): Promise<{ text: string } | { why: string }> | undefined {
     return this.runtime.mcp?.resourceText(server, uri, signal, maxBytes);
+  }
+
+  /** Why a file a person @mentioned may not be attached (the jail, a Read rule), or undefined when it may. */
+  mayAttach(path: string): Promise<string | undefined> {
+    return this.runtime.attachable(path, true);
   }
 
   /** The MCP resources a prompt can mention now (`server:uri`, with the resource's name): the TUI's @ picker lists them. */

@@ -8,7 +8,7 @@
 // size, are attached; anything else (a folder, a binary, a huge file, a path that does not exist,
 // an e-mail address) stays plain text, and what was meant as a file or a resource but not attached
 // is said in a note, never silently dropped.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { ATTACHED_MARK } from "../protocol/attached-prompt.ts";
@@ -45,8 +45,14 @@ const TRAILING = /[,.;:!?)\]}]+$/;
 /** `server:uri` as a resource mention writes it (a server's name, a colon, a URI with its scheme). */
 const RESOURCE = /^([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:\S*)$/;
 
-/** The prompt with the content of every file and resource it mentions attached (each once, in order). */
-export async function attachMentions(prompt: string, cwd: string, readResource?: ResourceReader): Promise<AttachedPrompt> {
+/** Why a file may not be attached (the jail, a Read rule), or undefined when it may. */
+export type AttachGate = (abs: string) => Promise<string | undefined>;
+
+/**
+ * The prompt with the content of every file and resource it mentions attached (each once, by its
+ * real path, in order); `gate` holds the files to what the run's read tool may read.
+ */
+export async function attachMentions(prompt: string, cwd: string, readResource?: ResourceReader, gate?: AttachGate): Promise<AttachedPrompt> {
   const attached: Attachment[] = [];
   const blocks: string[] = [];
   const skipped: string[] = [];
@@ -69,8 +75,16 @@ export async function attachMentions(prompt: string, cwd: string, readResource?:
       continue;
     }
     const found = locate(written, cwd);
-    if (!found || seen.has(found.abs)) continue;
-    seen.add(found.abs);
+    if (!found) continue;
+    // A link and the file it leads to are one file.
+    const real = realOrSame(found.abs);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const refused = gate ? await gate(found.abs) : undefined;
+    if (refused) {
+      skipped.push(`@${found.path} was not attached: ${refused}`);
+      continue;
+    }
     const file = readAttachable(found.abs, found.size);
     if ("why" in file) {
       skipped.push(`@${found.path} was not attached: ${file.why}; the model can still read it`);
@@ -125,6 +139,14 @@ function locate(written: string, cwd: string): { path: string; abs: string; size
     if (info?.isFile()) return { path, abs, size: info.size };
   }
   return undefined;
+}
+
+function realOrSame(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
 }
 
 function readAttachable(abs: string, size: number): { text: string } | { why: string } {

@@ -67,6 +67,8 @@ export type ConversationPrompt = Omit<PromptInput, "model"> & {
   model?: PromptModelRequest;
   /** permission rules that allow calls while this prompt runs (a Markdown command's `allowed-tools`), and whose they are */
   allow?: { rules: string[]; source: string };
+  /** false: the text is data, not what a person typed (`-p`'s piped stdin), so its @words attach nothing */
+  mentions?: false;
 };
 
 /**

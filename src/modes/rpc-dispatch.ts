@@ -41,7 +41,7 @@ const HANDLERS: { [T in RpcCommandType]: Handler<T> } = {
     // A registered extension command (`/weather berlin`) runs as it does in --json (a display answer
     // is also an ext_display event).
     // Its @files and @server:uri resources go with it, as in the TUI.
-    void session.conversation.submit({ text: command.message, images }, { mentions: true, onStart: answerOnStart(session, command, { data: { started: true } }) });
+    void session.conversation.submit({ text: command.message, images }, { mentions: "sent", onStart: answerOnStart(session, command, { data: { started: true } }) });
     return LATER;
   },
   abort(_command, session) {

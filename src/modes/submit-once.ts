@@ -7,7 +7,7 @@ export async function submitOnce(conversation: Conversation, input: Conversation
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     // A prompt's @files and @server:uri resources go with it, as in the TUI (and Claude Code's -p).
-    const running = conversation.submit(input, { mentions: true });
+    const running = conversation.submit(input, { mentions: "typed" });
     if (signal.aborted) onAbort();
     return await running;
   } finally {

@@ -12,8 +12,8 @@ import type { Agent } from "../core/agent.ts";
 import type { ProtectedPath, Tool } from "../protocol/tool.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
 import { settingsSources } from "../settings-hooks/settings-locations.ts";
-import type { RuleBook } from "./judge.ts";
-import { permissionRulesParticipant } from "./participant.ts";
+import { type Judgement, judge, type RuleBook } from "./judge.ts";
+import { permissionRulesParticipant, ruledCall } from "./participant.ts";
 import type { PathAnchors } from "./path-pattern.ts";
 import type { PermissionRule, WrittenRule } from "./rule.ts";
 import type { PermissionRuleFiles } from "./rule-files.ts";
@@ -53,6 +53,8 @@ export interface PermissionRules {
    * `!` lines, origin "commands").
    */
   holdWhile(rules: readonly PermissionRule[], origin?: string): () => void;
+  /** What the rules say of the read tool reading `path` now (a prompt's @file is held to it), or undefined when none decides. */
+  judgeRead(path: string, cwd: string): Promise<Judgement | undefined>;
 }
 
 /** The run's own rules read, or why one cannot be, naming its flag (the runtime stops the run with it, before anything starts). */
@@ -114,6 +116,9 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
   return {
     notes,
     withheld,
+    async judgeRead(path, cwd) {
+      return judge(book((await load()).current()), ruledCall("read", { path }, true, cwd));
+    },
     holdWhile(rules, origin) {
       held.set(rules, origin);
       return () => held.delete(rules);

@@ -65,7 +65,7 @@ export function permissionRulesParticipant(options: RulesParticipantOptions): Pa
  * through the same mapping the settings hooks see calls in (every spelling of an argument zot's
  * tools take).
  */
-function ruledCall(name: string, args: Record<string, unknown>, builtin: boolean, cwd: string): RuledCall {
+export function ruledCall(name: string, args: Record<string, unknown>, builtin: boolean, cwd: string): RuledCall {
   const input = toClaudeCall(name, args, cwd, builtin).tool_input;
   const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
   const path = text("file_path");

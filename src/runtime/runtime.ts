@@ -23,7 +23,7 @@ import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
-import { jailRoot } from "../tools/sandbox.ts";
+import { jailRoot, judgePath } from "../tools/sandbox.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
@@ -173,6 +173,13 @@ export interface Runtime {
    * is told to `warn` and skipped; `source` names them where a call they allow is reported.
    */
   allowWhilePrompting(rules: readonly string[], source: string, warn: (message: string) => void, origin?: string): Promise<() => void>;
+  /**
+   * Why a prompt's @file may not be attached, or undefined when it may: held to what the read tool
+   * may read in this run (the jail, the Read rules). `typed`: a person wrote the prompt (the TUI,
+   * -p's argument), so what would be asked about is theirs to send; text a program sent (rpc)
+   * attaches nothing that would be asked about.
+   */
+  attachable(path: string, typed: boolean): Promise<string | undefined>;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -485,6 +492,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       switchSession,
       shell,
       allowWhilePrompting,
+      async attachable(path, typed) {
+        if (agent.jailed) {
+          const verdict = judgePath(jailRoot(agent.cwd), path);
+          if (!verdict.inside) return `it is outside the working directory${verdict.real !== path ? ` (it leads to ${verdict.real})` : ""}, and zot is jailed to it`;
+        }
+        const judged = await permissionRules.judgeRead(path, agent.cwd);
+        if (judged?.verdict === "deny") return `reading it is denied by ${judged.because}`;
+        if (typed) return undefined;
+        if (judged?.verdict === "ask") return `${judged.because} asks before it is read, and a prompt sent by a program asks no one`;
+        const inside = judgePath(agent.cwd, path).inside;
+        if (!inside && confirmGate?.confirming) return "it is outside the working directory, which confirmations (--no-yolo) ask about, and a prompt sent by a program asks no one";
+        return undefined;
+      },
       dispose,
     };
   } catch (error) {

@@ -2,7 +2,7 @@
 // resources a prompt mentions with it, as the TUI does (and Claude Code's -p); what could not go
 // is said; a /command's words are the command's, not attached here.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingStdio } from "../support/mcp-servers.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -50,6 +50,42 @@ describe("@mentions outside the TUI", () => {
     const rpc = await zot(["rpc", ...anthropic(mock)], { cwd, home, env, stdin: `${JSON.stringify({ id: "1", type: "prompt", message: "again @notes.md" })}\n` });
     expect(rpc.code).toBe(0);
     expect(lastUserText(mock.requests[1]!.body)).toBe('again @notes.md\n\n[files the user attached with @, as they are now]\n<file path="notes.md">\nNOTES BODY\n</file>');
+  });
+
+  test("held to what the read tool may read: the jail and a Read deny rule keep files out; a link and its file go once; piped text attaches nothing", async () => {
+    const root = tempDir("zot-mention-");
+    const cwd = join(root, "proj");
+    mkdirSync(join(cwd, ".claude"), { recursive: true });
+    writeFileSync(join(root, "secret.txt"), "TOPSECRET-OUTSIDE\n");
+    writeFileSync(join(cwd, ".env"), "DOTENV=hunter2\n");
+    writeFileSync(join(cwd, "notes.md"), "NOTES BODY\n");
+    symlinkSync(join(cwd, "notes.md"), join(cwd, "notes-link.md"));
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(./.env)"] } }));
+    mock = startMockLlm([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    const ask = "see @notes.md @notes-link.md @.env and @../secret.txt";
+
+    // rpc, jailed: a program's text.
+    const rpc = await zot(["rpc", ...anthropic(mock), "--jail"], { cwd, stdin: `${JSON.stringify({ id: "1", type: "prompt", message: ask })}\n` });
+    expect(rpc.code).toBe(0);
+    const sent = lastUserText(mock.requests[0]!.body);
+    expect(sent.match(/NOTES BODY/g)).toHaveLength(1);
+    expect(sent).not.toContain("hunter2");
+    expect(sent).not.toContain("TOPSECRET");
+    const notes = ndjson(rpc.stdout).filter((line) => line.type === "ext_notify").map((line) => line.message);
+    expect(notes).toContain('@.env was not attached: reading it is denied by the permission rule "Read(./.env)" (.claude/settings.json)');
+    expect(notes.some((note: string) => note.startsWith("@../secret.txt was not attached: it is outside the working directory") && note.endsWith("and zot is jailed to it"))).toBe(true);
+
+    // -p's piped text is data: its @words attach nothing.
+    const piped = await zot([...anthropic(mock), "-p"], { cwd, stdin: "check @notes.md and @../secret.txt" });
+    expect(piped.code).toBe(0);
+    expect(lastUserText(mock.requests[1]!.body)).toBe("check @notes.md and @../secret.txt");
+
+    // -p's own argument, typed by a person, unjailed: the Read deny rule still holds.
+    const typed = await zot([...anthropic(mock), "-p", ask], { cwd });
+    expect(typed.code).toBe(0);
+    const third = lastUserText(mock.requests[2]!.body);
+    expect(third).toContain("TOPSECRET-OUTSIDE");
+    expect(third).not.toContain("hunter2");
   });
 
   test("a /command's words go to the command; the prompt it answers with is not attached again", async () => {

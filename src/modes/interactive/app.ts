@@ -356,7 +356,12 @@ export class InteractiveApp implements AppContext {
   /** The prompt with the files and MCP resources it @mentions; what could not go is said under the prompt. */
   private async withMentions(text: string, signal: AbortSignal): Promise<{ text: string }> {
     const conversation = this.conversation;
-    const sent = await attachMentions(text, conversation.cwd, (server, uri) => conversation.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES));
+    const sent = await attachMentions(
+      text,
+      conversation.cwd,
+      (server, uri) => conversation.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES),
+      (path) => conversation.mayAttach(path),
+    );
     // Said under the user_message this prompt is about to add (onEvent).
     this.mentionNotes = sent.skipped;
     return { text: sent.text };
