@@ -504,18 +504,27 @@ export class Conversation {
   /**
    * An extension's command run now (rpc's run_command: a display answers at once, even while a turn
    * runs) whose place in the queue is held from now, so a prompt sent after it runs after the turn
-   * its `prompt` answer starts. `onTurn` is told the answer just before that turn (undefined: none).
+   * its `prompt` answer starts. `onTurn` is told the answer just before that turn; `onDropped`, when
+   * its turn never came (aborted, or the queue cleared, while it waited for the extension).
    */
-  commandTurn(running: Promise<CommandResult | undefined>, onTurn: (result: CommandResult) => void): Promise<UnitOutcome | undefined> {
+  async commandTurn(
+    running: Promise<CommandResult | undefined>,
+    on: { onTurn(result: CommandResult): void; onDropped(result: CommandResult): void },
+  ): Promise<UnitOutcome | undefined> {
+    let turned = false;
     const decision = running.then((result) => {
       const prompt = result && commandPrompt(result);
       if (!prompt) return undefined;
       return (signal: AbortSignal) => {
-        onTurn(result);
+        turned = true;
+        on.onTurn(result);
         return this.promptNow(prompt, signal);
       };
     });
-    return this.work.heldUnit("a prompt", {}, decision);
+    const outcome = await this.work.heldUnit("a prompt", {}, decision);
+    const result = await running.catch(() => undefined);
+    if (!turned && result && commandPrompt(result)) on.onDropped(result);
+    return outcome;
   }
 
   /**

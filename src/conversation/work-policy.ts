@@ -91,7 +91,9 @@ export class WorkPolicy {
         label,
         ...(options.from ? { from: options.from } : {}),
         run: async (signal) => {
-          const run = await turn;
+          // An abort while it waits ends the wait at once: what comes after it is not held up.
+          const aborted = new Promise<undefined>((resolve) => signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+          const run = signal.aborted ? undefined : await Promise.race([turn, aborted]);
           if (!run || signal.aborted) return;
           options.onStart?.();
           outcome = await this.endingWithDone(() => run(signal));

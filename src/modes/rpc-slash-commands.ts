@@ -60,7 +60,11 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
   // may wait behind others), so every event from it to the next done is this turn's.
   const known = conversation.awaitCommand(name);
   const running = known.then((has) => (has ? conversation.commands.run(name, args, session.closing) : undefined));
-  void conversation.commandTurn(running, (result) => session.send(responseTo(command, { data: dataOf(result) })));
+  void conversation.commandTurn(running, {
+    onTurn: (result) => session.send(responseTo(command, { data: dataOf(result) })),
+    // Aborted (or the queue cleared) while the extension was still answering: said, never left unanswered.
+    onDropped: (result) => session.send(responseTo(command, { error: `/${result.command} (extension ${result.extension}): its prompt was not run: it was cancelled before its turn came` })),
+  });
   const result = await running;
   if (result) {
     if (result.action === "error") return { error: commandErrorMessage(result) };

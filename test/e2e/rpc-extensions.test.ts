@@ -110,6 +110,27 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("an abort while run_command's place waits for the extension frees the queue at once, and the command is still answered", async () => {
+    const lag = scriptedExtension(tempDir("zot-rpc-ext-"), "lag", {
+      after_hello: [{ type: "register_command", name: "lagcmd", description: "answers after a while" }],
+      commands: { lagcmd: { sleep: 2, eval: "{'action': 'prompt', 'prompt': 'LAG ' + f['args']}" } },
+    });
+    const r = start([{ text: "after the abort" }], [lag]);
+    const from = r.lines.length;
+    r.send({ id: "a", type: "run_command", name: "lagcmd", args: "first" });
+    expect((await r.call({ type: "abort" })).success).toBe(true);
+    // The next prompt runs while the extension is still answering (it answers in 2 s)...
+    expect((await r.call({ type: "prompt", message: "next" })).success).toBe(true);
+    const done = await r.waitFor((line) => line.type === "done", from, "the next prompt's done");
+    expect(r.lines.slice(from, done.index).some((line) => line.id === "a")).toBe(false);
+    // ...and the command, once it answers, is told it was not run, never left unanswered.
+    const answered = await r.waitFor((line) => line.id === "a", from, "run_command's response");
+    expect(answered.line).toMatchObject({ success: false });
+    expect(answered.line.error).toBe("/lagcmd (extension lag): its prompt was not run: it was cancelled before its turn came");
+    expect(fixture.mock.requests.map((request) => lastUserText(request.body))).toEqual(["next"]);
+    expect(await r.close()).toBe(0);
+  });
+
   test("run_command's display answer, while a turn runs, answers at once and leaves nothing queued", async () => {
     const quick = scriptedExtension(tempDir("zot-rpc-ext-"), "quick", {
       after_hello: [{ type: "register_command", name: "show", description: "displays" }],
