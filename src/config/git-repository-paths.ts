@@ -50,6 +50,10 @@ function worktreePaths(dir: string, tree: string, out: ProtectedPath[], depth: n
     if (depth > 0) out.push({ path: dotGit, what: `a new submodule's git link (${label})`, whileJailed: true });
     return;
   }
+  // A submodule's folder stays where it is (`git mv sub sub2` would leave the repository half moved,
+  // the submodule's configuration naming the old place): bound onto itself under bubblewrap, so the
+  // move fails before git changes anything; moved back under the static check.
+  if (depth > 0) out.push({ path: tree, identityOnly: true, what: `a submodule's folder (${shown(dir, tree)}), which its git configuration names`, whileJailed: true });
   if (info.isDirectory()) {
     out.push({ path: dotGit, identityOnly: true, what: `this folder's git directory (${label})`, whileJailed: true });
     gitDirPaths(dir, dotGit, out, depth);
@@ -82,8 +86,10 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
   for (const name of readdirSafe(path.join(common, "worktrees"))) {
     const worktree = path.join(common, "worktrees", name);
     if (!lstatSafe(worktree)?.isDirectory()) continue;
-    add(path.join(worktree, "config.worktree"), configuration);
-    for (const file of ["commondir", "gitdir"]) add(path.join(worktree, file), (label) => `a linked worktree's link to its git configuration (${label})`);
+    // `git worktree remove` (and prune) deletes the folder whole: that may happen; a change in place may not.
+    const removable = (file: string, what: string) => out.push({ path: path.join(worktree, file), what: `${what} (${shown(dir, path.join(worktree, file))})`, whileJailed: true, removable: true });
+    for (const file of ["config.worktree", "config"]) removable(file, "a linked worktree's git configuration");
+    for (const file of ["commondir", "gitdir"]) removable(file, "a linked worktree's link to its git configuration");
   }
 }
 

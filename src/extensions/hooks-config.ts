@@ -235,11 +235,14 @@ function approves(raw: unknown): boolean {
 }
 
 /**
- * An entry meant to run: `enabled` is anything but false or absent. `"true"`, `1` or `"yes"` are
- * mistakes to report, and an approval hook with such a mistake refuses rather than vanishes.
+ * An entry meant to run: `enabled` is anything but false or absent (or false spelled as `"false"`,
+ * `0`, `"off"`). `"true"`, `1` or `"yes"` are mistakes to report, and an approval hook with such a
+ * mistake refuses rather than vanishes.
  */
 function meantToRun(raw: unknown): boolean {
-  return isJsonObject(raw) && raw.enabled !== undefined && raw.enabled !== null && raw.enabled !== false;
+  if (!isJsonObject(raw) || raw.enabled === undefined || raw.enabled === null || raw.enabled === false) return false;
+  // `"false"`, `0`, `"off"`: meant as off, however spelled.
+  return !(raw.enabled === 0 || (typeof raw.enabled === "string" && /^\s*(false|0|no|off)\s*$/i.test(raw.enabled)));
 }
 
 /** `hooks.defaults`: the interceptor and approval deadlines of every process in the file. */

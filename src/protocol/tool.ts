@@ -71,6 +71,12 @@ export interface ProtectedPath {
    * what is in it stays writable: a repository's .git, whose config and hooks have entries of their own
    */
   identityOnly?: boolean;
+  /**
+   * when set, the file may go with the folder that holds it (a linked worktree's admin folder that
+   * `git worktree remove` deletes), but is never changed in place: not bound read-only under
+   * bubblewrap, and put back after a command only while that folder is still there
+   */
+  removable?: boolean;
   /** what it is, for the refusal ("the project's hooks (.zot/hooks.json)") */
   what: string;
   /** protected only while jailed; otherwise always */

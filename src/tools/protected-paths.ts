@@ -67,7 +67,9 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
   const out: Inside[] = [];
   for (const entry of paths) {
     for (const path of new Set([entry.path, realPathOf(entry.path)])) {
-      if (isWithin(root, path) && path !== root) out.push({ path, what: entry.what, ...(entry.names && { names: entry.names }), ...(entry.identityOnly && { identityOnly: true }) });
+      if (isWithin(root, path) && path !== root) {
+        out.push({ path, what: entry.what, ...(entry.names && { names: entry.names }), ...(entry.identityOnly && { identityOnly: true }), ...(entry.removable && { removable: true }) });
+      }
     }
   }
   return out;
@@ -79,6 +81,7 @@ interface Inside {
   what: string;
   names?: RegExp;
   identityOnly?: boolean;
+  removable?: boolean;
 }
 
 /** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
@@ -90,7 +93,8 @@ export function protectedBinds(paths: readonly ProtectedPath[], root: string): s
   const kept = inside.filter((entry) => entry.identityOnly && lstatSafe(entry.path)?.isDirectory() === true && !lstatSafe(entry.path)?.isSymbolicLink());
   for (const entry of kept.sort((a, b) => a.path.length - b.path.length)) args.push("--bind", entry.path, entry.path);
   for (const entry of inside) {
-    if (entry.identityOnly) continue;
+    // what may go with its folder is not bound (a bound file cannot be removed); restore undoes a change
+    if (entry.identityOnly || entry.removable) continue;
     const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
     // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
     for (const target of targets) if (lstatSafe(target)?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
@@ -223,14 +227,18 @@ export class ProtectedSnapshot {
         }
       }
       if (gone && !fresh) {
-        // the way there was removed or moved: put back the files that were there
-        for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
+        // the way there was removed or moved: put back the files that were there (not what may go
+        // with its folder: a worktree `git worktree remove` deleted stays deleted)
+        if (!entry.removable) for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
       } else if (!gone && !blocked) {
         const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path)])] : [entry.path];
         for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove, entry.identityOnly === true);
       }
       if (done.removed.length + done.restored.length > count && !done.what.includes(entry.what)) done.what.push(entry.what);
     }
+    // A path listed twice (as spelled and as it leads) is said once.
+    done.removed = [...new Set(done.removed)];
+    done.restored = [...new Set(done.restored)];
     return done;
   }
 

@@ -67,6 +67,8 @@ export function checkProtected(command: string, root: string, paths: readonly Pr
   if (paths.length === 0) return undefined;
   const inside = paths.map((entry) => ({ entry, real: realPathOf(entry.path) })).filter(({ real }) => real !== root && isWithin(root, real));
   if (inside.length === 0) return undefined;
+  // A command that moves or renames things (mv, git mv): a submodule's folder named in it is moved.
+  const moves = /(?:^|[\s;&|(])(?:git\s+(?:-C\s+\S+\s+)?mv|mv|rename)\s/.test(command);
   for (const word of shellWords(command)) {
     for (const [run] of word.text.matchAll(PATH_RUN)) {
       if (run.startsWith("-") || run.startsWith("~")) continue;
@@ -75,7 +77,10 @@ export function checkProtected(command: string, root: string, paths: readonly Pr
       // A folder holding one (`mv .zot x`), unless it is a working tree of its own (a submodule's
       // folder, whose .git it holds): moving that moves the repository, and what the command puts
       // in its place is undone afterwards (ProtectedSnapshot).
-      const hit = protectedBy(paths, real, true) ?? (isWorkingTree(real) ? undefined : inside.find(({ real: target }) => isWithin(real, target))?.entry);
+      // A submodule's own folder is named by `git -C sub …` and `cd sub` too: refused only when moved.
+      const named = protectedBy(paths, real, true);
+      const workingTree = isWorkingTree(real) && !moves;
+      const hit = (named?.identityOnly && workingTree ? undefined : named) ?? (workingTree ? undefined : inside.find(({ real: target }) => isWithin(real, target))?.entry);
       if (hit) {
         return (
           `bash: the command names ${run}, ${hit.what}, which a jailed command may not change: code there would run ` +
