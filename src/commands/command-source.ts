@@ -25,7 +25,7 @@ export class MarkdownCommandSource {
 
   constructor(
     commands: readonly MarkdownCommand[],
-    private readonly context: { cwd: string; projectTrusted: boolean; runBang: BangRunner },
+    private readonly context: { cwd: string; projectTrusted: boolean; runBang: BangRunner; attachable?: (path: string) => Promise<string | undefined> },
   ) {
     // A subfolder's command answers to its namespaced name too (`/frontend:lint` beside `/lint`).
     this.byName = new Map(commands.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => [name.toLowerCase(), command] as const)));
@@ -53,6 +53,7 @@ export class MarkdownCommandSource {
       : await expandCommand(command.body, args, {
           cwd: this.context.cwd,
           ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
+          ...(this.context.attachable ? { gate: this.context.attachable } : {}),
         });
     if (!text.trim()) return { command: command.name, extension: ownerOf(command), action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.

@@ -16,6 +16,8 @@ export interface ExpandOptions {
   runShell?: (command: string) => Promise<{ output: string } | { notRun: string }>;
   /** `@file` attaches only files inside cwd (a folder's command in a folder not trusted: it must not send the user's files elsewhere to the model) */
   insideOnly?: boolean;
+  /** why a file may not be attached (the run's read tool may not read it: the jail, a Read rule), or undefined when it may */
+  gate?: (path: string) => Promise<string | undefined>;
 }
 
 /** An attached file larger than this is named, not included. */
@@ -45,32 +47,46 @@ export async function expandCommand(body: string, args: string, options: ExpandO
   const prompt = !usedArguments && args.trim() ? `${text.trimEnd()}\n\n${args.trim()}` : text;
   // The template's @files (only those inside the folder when it is not trusted), then the ones the user typed.
   const seen = new Set<string>();
-  const attached = [...attachments(body, options.cwd, options.insideOnly === true, seen), ...attachments(args, options.cwd, false, seen)];
+  const attached = [
+    ...(await attachments(body, options.cwd, options.insideOnly === true, seen, options.gate)),
+    ...(await attachments(args, options.cwd, false, seen, options.gate)),
+  ];
   return attached.length > 0 ? `${prompt.trimEnd()}\n\n${attached.join("\n\n")}` : prompt;
 }
 
 /** `@path`, `@~/path`, `@'path with spaces'` or `@"…"`, outside code, at the start or after whitespace. */
 const MENTION = /(?<=^|\s)@(?:'([^']+)'|"([^"]+)"|((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+[\w\-/]))/g;
 
-/** The files named with `@path` (outside code), each as a block with its content; `insideOnly`: those inside cwd. */
-function attachments(text: string, cwd: string, insideOnly: boolean, seen: Set<string>): string[] {
+/**
+ * The files named with `@path` (outside code), each as a block with its content, judged by where
+ * they really lead; `insideOnly`: those inside cwd; `gate`: what the run's read tool may read.
+ */
+async function attachments(text: string, cwd: string, insideOnly: boolean, seen: Set<string>, gate?: (path: string) => Promise<string | undefined>): Promise<string[]> {
   const blocks: string[] = [];
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`]*`/g, "");
   for (const match of prose.matchAll(MENTION)) {
     const written = match[1] ?? match[2] ?? match[3]!;
-    const file = written === "~" || written.startsWith("~/") ? path.join(os.homedir(), written.slice(2)) : path.resolve(cwd, written);
-    if (seen.has(file)) continue;
-    seen.add(file);
+    const named = written === "~" || written.startsWith("~/") ? path.join(os.homedir(), written.slice(2)) : path.resolve(cwd, written);
+    // Where it really leads (`a/link/../x` is read through the link): what is judged and read.
+    let file: string;
     let size: number;
     try {
+      file = realpathSync(named);
       const stats = statSync(file);
       if (!stats.isFile()) continue;
       size = stats.size;
     } catch {
       continue;
     }
-    if (insideOnly && !isInside(realpathSync(file), realpathSync(cwd))) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (insideOnly && !isInside(file, realpathSync(cwd))) {
       blocks.push(`(${written} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
+      continue;
+    }
+    const refused = gate ? await gate(file) : undefined;
+    if (refused) {
+      blocks.push(`(${written} is not attached: ${refused})`);
       continue;
     }
     if (size > MAX_ATTACH_BYTES) {

@@ -24,7 +24,6 @@ import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/run
 import type { Skill } from "../skills/discover.ts";
 import { type BusyWording, RPC_BUSY_WORDING } from "./busy.ts";
 import { EventStream } from "./event-stream.ts";
-import { ATTACH_MAX_BYTES, attachMentions } from "./file-mentions.ts";
 import { commandPrompt, commandResultEvent, type ConversationPrompt, SlashCommands } from "./slash-commands.ts";
 import { resolvePromptModel } from "./prompt-model.ts";
 import { connectExtensionOutlets, type PanelControls, panelControls } from "./extension-outlets.ts";
@@ -288,6 +287,9 @@ export class Conversation {
    * read tool may read (`typed`: a person wrote it; runtime.attachable); each that could not be is said.
    */
   private async withMentions(input: ConversationPrompt, signal: AbortSignal, typed: boolean): Promise<ConversationPrompt> {
+    // Loaded only for a prompt that has an @: a one-shot without one does without it (scripts/bench floor).
+    if (!input.text.includes("@")) return input;
+    const { ATTACH_MAX_BYTES, attachMentions } = await import("./file-mentions.ts");
     const sent = await attachMentions(
       input.text,
       this.cwd,

@@ -76,16 +76,17 @@ export async function attachMentions(prompt: string, cwd: string, readResource?:
     }
     const found = locate(written, cwd);
     if (!found) continue;
-    // A link and the file it leads to are one file.
+    // Where it really leads (`a/link/../x` goes through the link): what is judged and read; a link
+    // and the file it leads to are one file.
     const real = realOrSame(found.abs);
     if (seen.has(real)) continue;
     seen.add(real);
-    const refused = gate ? await gate(found.abs) : undefined;
+    const refused = gate ? await gate(real) : undefined;
     if (refused) {
       skipped.push(`@${found.path} was not attached: ${refused}`);
       continue;
     }
-    const file = readAttachable(found.abs, found.size);
+    const file = readAttachable(real, found.size);
     if ("why" in file) {
       skipped.push(`@${found.path} was not attached: ${file.why}; the model can still read it`);
       continue;
@@ -134,7 +135,8 @@ function unescapeAttribute(value: string): string {
 function locate(written: string, cwd: string): { path: string; abs: string; size: number } | undefined {
   for (const path of [written, written.replace(TRAILING, "")]) {
     if (path === "") continue;
-    const abs = path === "~" || path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : isAbsolute(path) ? path : resolve(cwd, path);
+    // `..` taken off the text first, as the read tool takes it (`a/link/../x` is `a/x`): what is judged is what is read.
+    const abs = path === "~" || path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : isAbsolute(path) ? resolve(path) : resolve(cwd, path);
     const info = statSync(abs, { throwIfNoEntry: false });
     if (info?.isFile()) return { path, abs, size: info.size };
   }

@@ -86,6 +86,8 @@ export async function markdownCommandSource(context: {
   trust: boolean;
   /** runs a command's `!` line as the model's bash calls run */
   runBang: BangRunner;
+  /** why a command's @file may not be attached (what the run's read tool may not read), or undefined */
+  attachable?: (path: string) => Promise<string | undefined>;
   /** the skills the model is offered, which are slash commands too where no command has the name */
   skills: readonly Skill[];
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
@@ -110,6 +112,6 @@ export async function markdownCommandSource(context: {
   const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
   const commands = [...markdown, ...skillCommands(context.skills, taken)];
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
-  const source = commands.length > 0 ? new MarkdownCommandSource(commands, { cwd, projectTrusted, runBang: context.runBang }) : undefined;
+  const source = commands.length > 0 ? new MarkdownCommandSource(commands, { cwd, projectTrusted, runBang: context.runBang, ...(context.attachable ? { attachable: context.attachable } : {}) }) : undefined;
   return { ...(source ? { source } : {}), warnings };
 }

@@ -408,11 +408,36 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       }
       return permissionRules.holdWhile(read, origin);
     };
+    // What a prompt's @file is held to: what the read tool may read in this run (Runtime.attachable).
+    const attachable = async (path: string, typed: boolean): Promise<string | undefined> => {
+      if (agent.jailed) {
+        const verdict = judgePath(jailRoot(agent.cwd), path);
+        if (!verdict.inside) return `it is outside the working directory${verdict.real !== path ? ` (it leads to ${verdict.real})` : ""}, and zot is jailed to it`;
+      }
+      const judged = await permissionRules.judgeRead(path, agent.cwd);
+      if (judged?.verdict === "deny") return `reading it is denied by ${judged.because}`;
+      if (typed || judged?.verdict === "allow") return undefined;
+      if (judged?.verdict === "ask") return `${judged.because} asks before it is read, and a prompt sent by a program asks no one`;
+      if (confirmGate?.confirming && !judgePath(jailRoot(agent.cwd), path).inside) {
+        return "it is outside the working directory, which confirmations (--no-yolo) ask about, and a prompt sent by a program asks no one";
+      }
+      return undefined;
+    };
     if (!options.extensions?.noDiscovery) {
       const { commandBangRunner } = await import("./command-bang.ts");
       // A rule of allowed-tools that cannot be read is said once, when the command's prompt starts (conversation.ts).
       const runBang = commandBangRunner(agent, allowWhilePrompting, () => {});
-      const markdown = await markdownCommandSource({ cwd, home, env, trust: options.trust === true || loaded?.trust.trusted === true, runBang, skills: offeredSkills });
+      // A command's @files (its template's and the words after it) are held as a program's prompt is:
+      // the command does not know whether a person or a program typed it.
+      const markdown = await markdownCommandSource({
+        cwd,
+        home,
+        env,
+        trust: options.trust === true || loaded?.trust.trusted === true,
+        runBang,
+        skills: offeredSkills,
+        attachable: (path) => attachable(path, false),
+      });
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);
     }
@@ -492,19 +517,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       switchSession,
       shell,
       allowWhilePrompting,
-      async attachable(path, typed) {
-        if (agent.jailed) {
-          const verdict = judgePath(jailRoot(agent.cwd), path);
-          if (!verdict.inside) return `it is outside the working directory${verdict.real !== path ? ` (it leads to ${verdict.real})` : ""}, and zot is jailed to it`;
-        }
-        const judged = await permissionRules.judgeRead(path, agent.cwd);
-        if (judged?.verdict === "deny") return `reading it is denied by ${judged.because}`;
-        if (typed) return undefined;
-        if (judged?.verdict === "ask") return `${judged.because} asks before it is read, and a prompt sent by a program asks no one`;
-        const inside = judgePath(agent.cwd, path).inside;
-        if (!inside && confirmGate?.confirming) return "it is outside the working directory, which confirmations (--no-yolo) ask about, and a prompt sent by a program asks no one";
-        return undefined;
-      },
+      attachable,
       dispose,
     };
   } catch (error) {

@@ -61,7 +61,7 @@ describe("@mentions outside the TUI", () => {
     writeFileSync(join(cwd, "notes.md"), "NOTES BODY\n");
     symlinkSync(join(cwd, "notes.md"), join(cwd, "notes-link.md"));
     writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(./.env)"] } }));
-    mock = startMockLlm([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    mock = startMockLlm([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }]);
     const ask = "see @notes.md @notes-link.md @.env and @../secret.txt";
 
     // rpc, jailed: a program's text.
@@ -78,12 +78,31 @@ describe("@mentions outside the TUI", () => {
     // -p's piped text is data: its @words attach nothing.
     const piped = await zot([...anthropic(mock), "-p"], { cwd, stdin: "check @notes.md and @../secret.txt" });
     expect(piped.code).toBe(0);
-    expect(lastUserText(mock.requests[1]!.body)).toBe("check @notes.md and @../secret.txt");
+    expect(lastUserText(mock.requests.at(-1)!.body)).toBe("check @notes.md and @../secret.txt");
+
+    // A Markdown command's @files, its template's and the words after it, are held the same way.
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "commands", "rv.md"), "Review @.env and $ARGUMENTS\n");
+    const command = await zot(["rpc", ...anthropic(mock), "--jail", "--trust"], { cwd, stdin: `${JSON.stringify({ id: "1", type: "prompt", message: "/rv @../secret.txt @notes.md" })}\n` });
+    expect(command.code).toBe(0);
+    const reviewed = lastUserText(mock.requests.at(-1)!.body);
+    expect(reviewed).toContain("NOTES BODY");
+    expect(reviewed).not.toContain("hunter2");
+    expect(reviewed).not.toContain("TOPSECRET");
+    expect(reviewed).toContain('(.env is not attached: reading it is denied by the permission rule "Read(./.env)" (.claude/settings.json))');
+    expect(reviewed).toContain("(../secret.txt is not attached: it is outside the working directory");
+    // An absolute path through a link and back up (`sub/up/../..`) is judged where it really leads.
+    mkdirSync(join(root, "elsewhere", "deeper"), { recursive: true });
+    symlinkSync(join(root, "elsewhere", "deeper"), join(cwd, "up"));
+    writeFileSync(join(root, "elsewhere", "loot.txt"), "LOOT-OUTSIDE\n");
+    const dotdot = await zot(["rpc", ...anthropic(mock), "--jail"], { cwd, stdin: `${JSON.stringify({ id: "1", type: "prompt", message: `see @${cwd}/up/../loot.txt` })}\n` });
+    expect(dotdot.code).toBe(0);
+    expect(lastUserText(mock.requests.at(-1)!.body)).not.toContain("LOOT-OUTSIDE");
 
     // -p's own argument, typed by a person, unjailed: the Read deny rule still holds.
     const typed = await zot([...anthropic(mock), "-p", ask], { cwd });
     expect(typed.code).toBe(0);
-    const third = lastUserText(mock.requests[2]!.body);
+    const third = lastUserText(mock.requests.at(-1)!.body);
     expect(third).toContain("TOPSECRET-OUTSIDE");
     expect(third).not.toContain("hunter2");
   });
