@@ -86,10 +86,17 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
   for (const name of readdirSafe(path.join(common, "worktrees"))) {
     const worktree = path.join(common, "worktrees", name);
     if (!lstatSafe(worktree)?.isDirectory()) continue;
-    // `git worktree remove` (and prune) deletes the folder whole: that may happen; a change in place may not.
-    const removable = (file: string, what: string) => out.push({ path: path.join(worktree, file), what: `${what} (${shown(dir, path.join(worktree, file))})`, whileJailed: true, removable: true });
-    for (const file of ["config.worktree", "config"]) removable(file, "a linked worktree's git configuration");
-    for (const file of ["commondir", "gitdir"]) removable(file, "a linked worktree's link to its git configuration");
+    // `git worktree remove` (and prune) deletes the folder whole: that may happen. A change in place
+    // may not, and neither may a folder put in its place (with no commondir it would be a repository
+    // of its own, hooks and all): a swapped-in one goes whole.
+    const removable = (at: string, what: string) => out.push({ path: at, what: `${what} (${shown(dir, at)})`, whileJailed: true, removable: true });
+    removable(worktree, "a linked worktree's git directory");
+    for (const file of ["config.worktree", "config"]) removable(path.join(worktree, file), "a linked worktree's git configuration");
+    for (const file of ["commondir", "gitdir"]) removable(path.join(worktree, file), "a linked worktree's link to its git configuration");
+    removable(path.join(worktree, "hooks"), "a linked worktree's git hooks");
+    // The worktree's own `.git` file (inside the folder when the worktree is), which names this folder.
+    const link = readSafe(path.join(worktree, "gitdir"))?.trim();
+    if (link) removable(path.resolve(worktree, link), "a linked worktree's git link");
   }
 }
 

@@ -168,6 +168,8 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
   const nested = isJsonObject(top) && isJsonObject(top.hooks);
   const section = asGoReads(HooksSection, nested ? top.hooks : raw);
   const prefix = nested ? "hooks." : "";
+  // The whole section turned off, however spelled: nothing in it runs, nothing refuses.
+  if (isJsonObject(section) && section.enabled !== undefined && spelledOff(section.enabled)) return [];
   const parsed = v.safeParse(HooksSection, section);
   if (!parsed.success) {
     const why = fieldProblem(parsed.issues, prefix);
@@ -240,9 +242,13 @@ function approves(raw: unknown): boolean {
  * mistake refuses rather than vanishes.
  */
 function meantToRun(raw: unknown): boolean {
-  if (!isJsonObject(raw) || raw.enabled === undefined || raw.enabled === null || raw.enabled === false) return false;
-  // `"false"`, `0`, `"off"`: meant as off, however spelled.
-  return !(raw.enabled === 0 || (typeof raw.enabled === "string" && /^\s*(false|0|no|off)\s*$/i.test(raw.enabled)));
+  if (!isJsonObject(raw) || raw.enabled === undefined || raw.enabled === null) return false;
+  return !spelledOff(raw.enabled);
+}
+
+/** `false`, and false however spelled: `"false"`, `0`, `"off"`, `"no"`. */
+function spelledOff(value: unknown): boolean {
+  return value === false || value === 0 || (typeof value === "string" && /^\s*(false|0|no|off)\s*$/i.test(value));
 }
 
 /** `hooks.defaults`: the interceptor and approval deadlines of every process in the file. */

@@ -208,14 +208,23 @@ describe("PicoClaw's hooks.json", () => {
     expect(run.stderr).toContain("refused until it is fixed");
   });
 
-  test('an approval hook turned off as "enabled": "false" is off, not a refusal of every call', async () => {
+  test('an approval hook turned off as "enabled": "false", the entry or the whole section, is off, not a refusal of every call', async () => {
     const { cwd, home } = trustedProject("zot-e2e-hooks-");
-    writeHooksJson(join(cwd, ".zot", "hooks.json"), { approver: { ...hookProcess(join(cwd, "hooks"), "approver", {}), enabled: "false", intercept: ["approve_tool"] } });
-    mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo RAN" } }] }, { text: "{{last_tool_result}}" }]);
-    const run = await zot([...anthropic(mock), "-p", "go"], { cwd, home });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("RAN");
-    expect(run.stdout).not.toContain("approval hook");
+    const approver = { ...hookProcess(join(cwd, "hooks"), "approver", {}), intercept: ["approve_tool"] };
+    mock = startMockLlm([
+      { tool_calls: [{ name: "bash", args: { command: "echo RAN" } }] },
+      { text: "{{last_tool_result}}" },
+      { tool_calls: [{ name: "bash", args: { command: "echo AGAIN" } }] },
+      { text: "{{last_tool_result}}" },
+    ]);
+    writeHooksJson(join(cwd, ".zot", "hooks.json"), { approver: { ...approver, enabled: "false" } });
+    const entryOff = await zot([...anthropic(mock), "-p", "go"], { cwd, home });
+    expect(entryOff.stdout).toContain("RAN");
+    expect(entryOff.stdout).not.toContain("approval hook");
+    writeHooksJson(join(cwd, ".zot", "hooks.json"), { approver }, { enabled: "false" });
+    const sectionOff = await zot([...anthropic(mock), "-p", "go"], { cwd, home });
+    expect(sectionOff.stdout).toContain("AGAIN");
+    expect(sectionOff.stdout).not.toContain("approval hook");
   });
 
   test("hooks.json is read as PicoClaw (Go) reads it: keys in any case, so an approver spelled Processes/Enabled/Command/Intercept runs and decides", async () => {

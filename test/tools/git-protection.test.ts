@@ -168,6 +168,32 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(readFileSync(join(cwd, ".git", "worktrees", "wt2", "commondir"), "utf8")).toBe(commondir);
   });
 
+  test("a linked worktree's git directory swapped for one with hooks of its own goes whole; its .git file repointed is put back", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    git(cwd, "worktree", "add", "-q", "wt");
+    const link = readFileSync(join(cwd, "wt", ".git"), "utf8");
+    const marker = join(root, "PWNED");
+    const r = await jailed(
+      cwd,
+      [
+        "g=.gi; cd ${g}t/worktrees && cp -a wt wt.new && rm -rf wt && cp -a wt.new wt && rm -rf wt.new && cd wt",
+        "ln -s ../../objects objects; ln -s ../../refs refs; mkdir -p hooks",
+        'printf "#!/bin/sh\ntouch %s\n" "$MARKER" > hooks/pre-commit && chmod +x hooks/pre-commit',
+        "cd ../../.. && echo 'gitdir: elsewhere' > wt/${g}t; echo planted",
+      ].join("; "),
+      how,
+      marker,
+    );
+    expect(r.text).toContain("planted");
+    expect(existsSync(join(cwd, ".git", "worktrees", "wt", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(cwd, "wt", ".git"), "utf8")).toBe(link);
+    // The user's own commit in the worktree, outside zot, runs no planted hook.
+    writeFileSync(join(cwd, "wt", "a.txt"), "changed\n");
+    Bun.spawnSync(["git", "commit", "-qam", "mine"], { cwd: join(cwd, "wt"), env: GIT_ENV, stdout: "ignore", stderr: "ignore" });
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test("a submodule's folder is not moved out from under its configuration (git mv sub), and the repository is left whole", async () => {
     const root = fresh();
     repo(join(root, "sub"));
