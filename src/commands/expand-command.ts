@@ -84,7 +84,8 @@ async function attachments(text: string, cwd: string, insideOnly: boolean, seen:
       blocks.push(`(${written} is outside this folder, so it is not attached until the folder is trusted: zot trust)`);
       continue;
     }
-    const refused = gate ? await gate(file) : undefined;
+    // Judged as the read tool judges: the path as written (a rule on a link's own name) and where it leads.
+    const refused = gate ? ((await gate(named)) ?? (file !== named ? await gate(file) : undefined)) : undefined;
     if (refused) {
       blocks.push(`(${written} is not attached: ${refused})`);
       continue;

@@ -89,14 +89,21 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     // `git worktree remove` (and prune) deletes the folder whole: that may happen. A change in place
     // may not, and neither may a folder put in its place (with no commondir it would be a repository
     // of its own, hooks and all): a swapped-in one goes whole.
-    const removable = (at: string, what: string) => out.push({ path: at, what: `${what} (${shown(dir, at)})`, whileJailed: true, removable: true });
+    const removable = (at: string, what: string, extra: Partial<ProtectedPath> = {}) =>
+      out.push({ path: at, what: `${what} (${shown(dir, at)})`, whileJailed: true, removable: true, ...extra });
     removable(worktree, "a linked worktree's git directory");
     for (const file of ["config.worktree", "config"]) removable(path.join(worktree, file), "a linked worktree's git configuration");
-    for (const file of ["commondir", "gitdir"]) removable(path.join(worktree, file), "a linked worktree's link to its git configuration");
+    // (its `gitdir` only says where the worktree is, for `git worktree prune`: `git worktree move` rewrites it)
+    removable(path.join(worktree, "commondir"), "a linked worktree's link to its git configuration");
     removable(path.join(worktree, "hooks"), "a linked worktree's git hooks");
-    // The worktree's own `.git` file (inside the folder when the worktree is), which names this folder.
+    // The submodules of a linked worktree have their git directories here: as the repository's own.
+    const modules: ProtectedPath[] = [];
+    modulesPaths(dir, path.join(worktree, "modules"), modules, depth + 1);
+    for (const entry of modules) out.push({ ...entry, removable: true });
+    // The worktree's own `.git` file (inside the folder when the worktree is), which names this
+    // folder: one naming a linked worktree of this repository is git's own (`worktree add`).
     const link = readSafe(path.join(worktree, "gitdir"))?.trim();
-    if (link) removable(path.resolve(worktree, link), "a linked worktree's git link");
+    if (link) removable(path.resolve(worktree, link), "a linked worktree's git link", { gitLinkInto: path.join(common, "worktrees") });
   }
 }
 

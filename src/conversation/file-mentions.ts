@@ -81,7 +81,8 @@ export async function attachMentions(prompt: string, cwd: string, readResource?:
     const real = realOrSame(found.abs);
     if (seen.has(real)) continue;
     seen.add(real);
-    const refused = gate ? await gate(real) : undefined;
+    // Judged as the read tool judges: the path as written (a rule on a link's own name) and where it leads.
+    const refused = gate ? ((await gate(found.abs)) ?? (real !== found.abs ? await gate(real) : undefined)) : undefined;
     if (refused) {
       skipped.push(`@${found.path} was not attached: ${refused}`);
       continue;

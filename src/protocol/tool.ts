@@ -77,6 +77,12 @@ export interface ProtectedPath {
    * bubblewrap, and put back after a command only while that folder is still there
    */
   removable?: boolean;
+  /**
+   * when set, `path` is a `.git` file that may be anything `gitdir: <a folder in this directory>`
+   * (a linked worktree of the same repository, whose configuration is protected there); any other
+   * content is undone
+   */
+  gitLinkInto?: string;
   /** what it is, for the refusal ("the project's hooks (.zot/hooks.json)") */
   what: string;
   /** protected only while jailed; otherwise always */

@@ -112,7 +112,7 @@ export const bashTool: Tool = {
         "[a background process kept the output open and was detached from it; redirect background output to a file]",
       );
     }
-    const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length > 0;
+    const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length + undone.failed.length > 0;
     if (undone && changedProtected) notes.push(undoneNote(undone));
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
     const text = `${body}${notes.map((n) => `${n}\n`).join("")}${status} ${formatDuration(durationMs)}`;

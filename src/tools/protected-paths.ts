@@ -8,7 +8,7 @@
 // whatever it created or swapped in at such a path is removed when it ends, so the next run (or
 // git command) never finds code the jail wrote.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
 
@@ -68,7 +68,14 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
   for (const entry of paths) {
     for (const path of new Set([entry.path, realPathOf(entry.path)])) {
       if (isWithin(root, path) && path !== root) {
-        out.push({ path, what: entry.what, ...(entry.names && { names: entry.names }), ...(entry.identityOnly && { identityOnly: true }), ...(entry.removable && { removable: true }) });
+        out.push({
+          path,
+          what: entry.what,
+          ...(entry.names && { names: entry.names }),
+          ...(entry.identityOnly && { identityOnly: true }),
+          ...(entry.removable && { removable: true }),
+          ...(entry.gitLinkInto && { gitLinkInto: entry.gitLinkInto }),
+        });
       }
     }
   }
@@ -82,6 +89,7 @@ interface Inside {
   names?: RegExp;
   identityOnly?: boolean;
   removable?: boolean;
+  gitLinkInto?: string;
 }
 
 /** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
@@ -148,6 +156,8 @@ function capture(path: string): Before {
 export interface Restored {
   removed: string[];
   restored: string[];
+  /** what could not be undone (a folder the command made read-only, say): the user must see to it */
+  failed: string[];
   /** what the protected paths concerned are ("the git configuration .git/config, whose commands git runs") */
   what: string[];
 }
@@ -183,16 +193,16 @@ export class ProtectedSnapshot {
   }
 
   restore(): Restored {
-    const done: Restored = { removed: [], restored: [], what: [] };
+    const done: Restored = { removed: [], restored: [], failed: [], what: [] };
     // The directories that must stay themselves (.git): with one gone, a lone file put back under it is no repository.
     const kept = new Set(this.entries.filter((entry) => entry.identityOnly).map((entry) => entry.path));
     for (const entry of this.entries) {
-      const count = done.removed.length + done.restored.length;
+      const count = done.removed.length + done.restored.length + done.failed.length;
       const remove = (path: string) => {
-        try {
-          rmSync(path, { recursive: true, force: true });
-          done.removed.push(relative(this.root, path));
-        } catch {}
+        // git's own link to one of its linked worktrees (`git worktree add`) is not the command's plant
+        if (entry.gitLinkInto && linksInto(path, entry.gitLinkInto)) return;
+        if (forceRemove(path)) done.removed.push(relative(this.root, path));
+        else done.failed.push(relative(this.root, path));
       };
       // A directory on the way that is new or swapped in: everything under it is the command's.
       let fresh = false;
@@ -234,11 +244,12 @@ export class ProtectedSnapshot {
         const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path)])] : [entry.path];
         for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove, entry.identityOnly === true);
       }
-      if (done.removed.length + done.restored.length > count && !done.what.includes(entry.what)) done.what.push(entry.what);
+      if (done.removed.length + done.restored.length + done.failed.length > count && !done.what.includes(entry.what)) done.what.push(entry.what);
     }
     // A path listed twice (as spelled and as it leads) is said once.
     done.removed = [...new Set(done.removed)];
     done.restored = [...new Set(done.restored)];
+    done.failed = [...new Set(done.failed)];
     return done;
   }
 
@@ -285,12 +296,15 @@ export class ProtectedSnapshot {
 
   private putBack(path: string, file: { bytes: Buffer; mode: number }, done: Restored): void {
     try {
-      rmSync(path, { recursive: true, force: true });
+      if (!forceRemove(path)) throw new Error("cannot remove");
       mkdirSync(dirname(path), { recursive: true });
+      makeWritable(dirname(path));
       writeFileSync(path, file.bytes, { mode: file.mode });
       chmodSync(path, file.mode);
       done.restored.push(relative(this.root, path));
-    } catch {}
+    } catch {
+      done.failed.push(relative(this.root, path));
+    }
   }
 }
 
@@ -299,6 +313,9 @@ export function undoneNote(undone: Restored): string {
   const what = [
     undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
     undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
+    undone.failed.length > 0
+      ? `COULD NOT UNDO ${undone.failed.join(", ")} (tell the user: they must remove or restore it before running git or zot in this folder)`
+      : "",
   ].filter(Boolean);
   const concerned = undone.what.length > 0 ? ` (${undone.what.join("; ")})` : "";
   return (
@@ -307,6 +324,55 @@ export function undoneNote(undone: Restored): string {
     `A jailed command may not change it, so zot ${what.join(" and ")}. Ask the user to make such a change (a git ` +
     "command that writes a repository's configuration is the user's to run, outside the jail), or to lift the jail with /unjail]"
   );
+}
+
+/**
+ * Removes `path` (a folder whole), making it and its parent writable first when the command took
+ * that away (`chmod 555`): whether it is gone.
+ */
+function forceRemove(path: string): boolean {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    makeWritable(dirname(path));
+    makeWritableTree(path);
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {}
+  }
+  return lstatSafe(path) === undefined;
+}
+
+function makeWritable(dir: string): void {
+  try {
+    const info = lstatSync(dir);
+    if (info.isDirectory() && (info.mode & 0o700) !== 0o700) chmodSync(dir, (info.mode & 0o7777) | 0o700);
+  } catch {}
+}
+
+function makeWritableTree(path: string): void {
+  const info = lstatSafe(path);
+  if (!info?.isDirectory()) return;
+  makeWritable(path);
+  for (const name of readdirSafe(path)) makeWritableTree(join(path, name));
+}
+
+/**
+ * Whether `file` is a `.git` file naming a linked worktree of the repository whose `worktrees/`
+ * folder is `dir`: a folder there whose `commondir` leads back to that repository (so git reads
+ * that repository's configuration and hooks, which are protected), as `git worktree add` writes it.
+ */
+function linksInto(file: string, dir: string): boolean {
+  try {
+    const named = readFileSync(file, "utf8").match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
+    if (!named) return false;
+    const target = realPathOf(resolve(dirname(file), named));
+    if (!isWithin(realPathOf(dir), target) || target === realPathOf(dir)) return false;
+    const common = readFileSync(join(target, "commondir"), "utf8").trim();
+    return realPathOf(resolve(target, common)) === realPathOf(dirname(dir));
+  } catch {
+    return false;
+  }
 }
 
 function sameBytes(path: string, bytes: Buffer): boolean {

@@ -107,6 +107,21 @@ describe("@mentions outside the TUI", () => {
     expect(third).not.toContain("hunter2");
   });
 
+  test("a deny rule on a link's own name holds, as the read tool's does", async () => {
+    const cwd = tempDir("zot-mention-");
+    mkdirSync(join(cwd, "config"));
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, "config", "app-secrets.txt"), "APP-SECRET\n");
+    symlinkSync(join(cwd, "config", "app-secrets.txt"), join(cwd, ".env"));
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(**/.env)"] } }));
+    writeFileSync(join(cwd, ".claude", "commands", "explain.md"), "Explain $ARGUMENTS\n");
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    expect((await zot([...anthropic(mock), "-p", "read @.env"], { cwd })).code).toBe(0);
+    expect(lastUserText(mock.requests[0]!.body)).not.toContain("APP-SECRET");
+    expect((await zot([...anthropic(mock), "-p", "/explain @.env"], { cwd })).code).toBe(0);
+    expect(lastUserText(mock.requests[1]!.body)).not.toContain("APP-SECRET");
+  });
+
   test("a /command's words go to the command; the prompt it answers with is not attached again", async () => {
     const cwd = tempDir("zot-mention-");
     writeFileSync(join(cwd, "notes.md"), "NOTES BODY\n");

@@ -194,6 +194,35 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(existsSync(marker)).toBe(false);
   });
 
+  test("worktree move, and remove then add again in one command, leave working worktrees", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    git(cwd, "worktree", "add", "-q", "wt");
+    git(cwd, "worktree", "add", "-q", "again");
+    const r = await jailed(cwd, "git worktree move wt moved && git worktree remove --force again && git worktree add -q again && echo done", how);
+    expect(r.text).toContain("done");
+    const list = git(cwd, "worktree", "list", "--porcelain");
+    expect(list).not.toContain("prunable");
+    expect(git(join(cwd, "moved"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "moved"));
+    expect(git(join(cwd, "again"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "again"));
+  });
+
+  test("a linked worktree's submodule keeps its git configuration (.git/worktrees/<name>/modules/<sub>/config)", async () => {
+    const root = fresh();
+    repo(join(root, "sub"));
+    const cwd = repo(join(root, "main"));
+    git(cwd, "submodule", "add", "-q", "../sub", "sub");
+    git(cwd, "commit", "-qm", "sub");
+    git(cwd, "worktree", "add", "-q", "wt");
+    git(join(cwd, "wt"), "submodule", "update", "-q", "--init");
+    const config = join(cwd, ".git", "worktrees", "wt", "modules", "sub", "config");
+    const before = readFileSync(config, "utf8");
+    const marker = join(root, "PWNED");
+    const r = await jailed(cwd, `g=gi; $g't' -C wt/sub config core.fsmonitor "touch $MARKER; false"; echo tried`, how, marker);
+    expect(r.text).toContain("tried");
+    expect(readFileSync(config, "utf8")).toBe(before);
+    expect(plantedRuns(join(cwd, "wt"), marker)).toBe(false);
+  });
+
   test("a submodule's folder is not moved out from under its configuration (git mv sub), and the repository is left whole", async () => {
     const root = fresh();
     repo(join(root, "sub"));
