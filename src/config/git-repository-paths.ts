@@ -95,11 +95,13 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     for (const file of ["config.worktree", "config"]) removable(path.join(worktree, file), "a linked worktree's git configuration");
     // (its `gitdir` only says where the worktree is, for `git worktree prune`: `git worktree move` rewrites it)
     removable(path.join(worktree, "commondir"), "a linked worktree's link to its git configuration");
-    removable(path.join(worktree, "hooks"), "a linked worktree's git hooks");
+    // Not bound, so a hooks folder is kept entry by entry: a new hook is removed, a changed one put back.
+    const EVERY = /^/;
+    removable(path.join(worktree, "hooks"), "a linked worktree's git hooks", { names: EVERY });
     // The submodules of a linked worktree have their git directories here: as the repository's own.
     const modules: ProtectedPath[] = [];
     modulesPaths(dir, path.join(worktree, "modules"), modules, depth + 1);
-    for (const entry of modules) out.push({ ...entry, removable: true });
+    for (const entry of modules) out.push({ ...entry, removable: true, ...(path.basename(entry.path) === "hooks" && !entry.names ? { names: EVERY } : {}) });
     // The worktree's own `.git` file (inside the folder when the worktree is), which names this
     // folder: one naming a linked worktree of this repository is git's own (`worktree add`).
     const link = readSafe(path.join(worktree, "gitdir"))?.trim();

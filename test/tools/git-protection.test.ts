@@ -217,9 +217,11 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     const config = join(cwd, ".git", "worktrees", "wt", "modules", "sub", "config");
     const before = readFileSync(config, "utf8");
     const marker = join(root, "PWNED");
-    const r = await jailed(cwd, `g=gi; $g't' -C wt/sub config core.fsmonitor "touch $MARKER; false"; echo tried`, how, marker);
+    const hooks = "g=.gi; h=${g}t/worktrees/wt/modules/sub/hooks";
+    const r = await jailed(cwd, `g=gi; $g't' -C wt/sub config core.fsmonitor "touch $MARKER; false"; ${hooks}; printf '#!/bin/sh\ntouch %s\n' "$MARKER" > $h/pre-commit; chmod +x $h/pre-commit; echo tried`, how, marker);
     expect(r.text).toContain("tried");
     expect(readFileSync(config, "utf8")).toBe(before);
+    expect(existsSync(join(cwd, ".git", "worktrees", "wt", "modules", "sub", "hooks", "pre-commit"))).toBe(false);
     expect(plantedRuns(join(cwd, "wt"), marker)).toBe(false);
   });
 
