@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { eventually, scriptedExtension, todoPanelExtension } from "../fixtures/extensions/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
+import { expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
@@ -136,18 +137,7 @@ describe("input from an extension", () => {
 
   test("submit_slash runs a built-in command and an extension's command as if typed; the model is not called", async () => {
     const { session, mock } = zotWithTodo([]);
-    await ready(session);
-    session.type("/todo\r");
-    await session.waitForText("── Todo (3 open)");
-    session.type("h");
-    await session.waitForText("Extension commands");
-    expect(session.screen.allLines().some((row) => row.includes("/help run by extension todo"))).toBe(true);
-    session.type(ESC);
-    await session.waitFor((screen) => !panelOpen(screen.text()), "the panel closed");
-    session.type("/todo-later\r");
-    await session.waitForText("/todo run by extension todo");
-    await session.waitForText("── Todo (3 open)");
-    expect(mock.requests).toHaveLength(0);
+    await expectSubmitSlashRuns(session, mock);
   });
 });
 
