@@ -197,8 +197,8 @@ export function bwrapArgs(root: string, env: Record<string, string | undefined> 
     if (info?.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
     else if (info?.isDirectory()) args.push("--ro-bind", dir, dir);
   }
-  for (const file of MASKED_FILES) if (statSync(file, { throwIfNoEntry: false })) args.push("--ro-bind", "/dev/null", file);
-  for (const dir of MASKED_DIRS) if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) args.push("--tmpfs", dir);
+  for (const file of MASKED_FILES) if (statSafe(file)) args.push("--ro-bind", "/dev/null", file);
+  for (const dir of MASKED_DIRS) if (statSafe(dir)?.isDirectory()) args.push("--tmpfs", dir);
   // /etc/resolv.conf often points into /run (systemd-resolved): keep name resolution working.
   const resolv = realPathOf("/etc/resolv.conf");
   if (resolv !== "/etc/resolv.conf" && !resolv.startsWith("/etc/")) args.push("--ro-bind-try", resolv, resolv);
@@ -220,9 +220,21 @@ function pathDirs(path: string): string[] {
   for (const entry of path.split(delimiter)) {
     if (!isAbsolute(entry)) continue;
     const real = jailRoot(entry);
-    if (statSync(real, { throwIfNoEntry: false })?.isDirectory() && !dirs.includes(real)) dirs.push(real);
+    if (statSafe(real)?.isDirectory() && !dirs.includes(real)) dirs.push(real);
   }
   return dirs;
+}
+
+/**
+ * stat, undefined for what is not there or cannot be looked at: a PATH entry in another user's home
+ * (`/root/.cargo/bin` for a zot run as someone else) is skipped, not a failure of every command.
+ */
+function statSafe(path: string) {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Appended to a failed jailed command's result, so the model knows why a path may be missing. */
