@@ -2,7 +2,7 @@
 // undone all the same: run as a user who is not root (as root, when the suite runs as root, through
 // setpriv as nobody), since root writes through any mode and would never see the failure.
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir, ZOT } from "../support/zot.ts";
 
@@ -40,7 +40,11 @@ test.skipIf(!canSwitch)("a linked worktree's commondir removed, hooks and config
   ].join(" && ");
   writeFileSync(join(base, "s.json"), JSON.stringify([{ tool_calls: [{ name: "bash", args: { command: plant } }] }, { text: "end" }]));
   chmodSync(join(base, "s.json"), 0o644);
-  const zot = run(repo, ZOT, "--json", "--jail", "--no-session", "--provider", "scripted", "--script", join(base, "s.json"), "go");
+  // A copy the other user can run, wherever this checkout lives (a home it may not enter).
+  const binary = join(base, "zot");
+  copyFileSync(ZOT, binary);
+  chmodSync(binary, 0o755);
+  const zot = run(repo, binary, "--json", "--jail", "--no-session", "--provider", "scripted", "--script", join(base, "s.json"), "go");
   expect(zot.exitCode).toBe(0);
   const result = zot.stdout
     .toString()
