@@ -9,9 +9,9 @@
 // `config.worktree`, `commondir` and `gitdir`, and the `.git` of each submodule `.gitmodules` names.
 // Objects, refs, the index, HEAD and logs stay writable, so `git add`, `commit`, `checkout` and
 // `stash` work in the jail.
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
+import { lstatSafe, readSafe, readdirSafe } from "./quiet-fs.ts";
 
 /** How deep submodules in submodules (and `modules/` folders of names with a `/`) are followed. */
 const MAX_DEPTH = 6;
@@ -168,28 +168,4 @@ function enclosingRepository(dir: string): string | undefined {
 function shown(dir: string, file: string): string {
   const rel = path.relative(dir, file);
   return rel.startsWith("..") ? file : rel;
-}
-
-function lstatSafe(file: string) {
-  try {
-    return lstatSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // ENOTDIR: a part of the way is a file
-  }
-}
-
-function readSafe(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
 }

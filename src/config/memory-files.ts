@@ -12,9 +12,10 @@
 // left out is said. The files are read
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { realOrSame } from "./quiet-fs.ts";
 
 export interface ContextFile {
   path: string;
@@ -231,13 +232,5 @@ export function readTextFile(file: string, maxBytes?: number): string | undefine
   } catch {
     // Missing or unreadable: context files are optional, and a prompt without one still works.
     return undefined;
-  }
-}
-
-function realOrSame(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
   }
 }

@@ -8,13 +8,14 @@
 // loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
 // write, so a kind added here is protected from the day it is added. Global configuration
 // ($ZOT_HOME, ~/.claude) is the user's own and `--ext` the user's explicit choice: neither needs trust.
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { gitRepositoryPaths } from "./git-repository-paths.ts";
 import { zotPaths } from "./home.ts";
 import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
+import { readdirSafe, realOrSame } from "./quiet-fs.ts";
 
 /** One kind of executable configuration a folder can hold. */
 export interface ProjectConfigKind {
@@ -219,21 +220,5 @@ function holdsHooks(file: string): boolean {
     return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
   } catch {
     return false;
-  }
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
-
-function realOrSame(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return path.resolve(file);
   }
 }

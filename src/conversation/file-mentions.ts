@@ -8,10 +8,11 @@
 // size, are attached; anything else (a folder, a binary, a huge file, a path that does not exist,
 // an e-mail address) stays plain text, and what was meant as a file or a resource but not attached
 // is said in a note, never silently dropped.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { ATTACHED_MARK } from "../protocol/attached-prompt.ts";
+import { realOrSame } from "../config/quiet-fs.ts";
 
 /** The largest file attached; a bigger one is left to the model's read tool. */
 export const ATTACH_MAX_BYTES = 256 * 1024;
@@ -142,14 +143,6 @@ function locate(written: string, cwd: string): { path: string; abs: string; size
     if (info?.isFile()) return { path, abs, size: info.size };
   }
   return undefined;
-}
-
-function realOrSame(abs: string): string {
-  try {
-    return realpathSync(abs);
-  } catch {
-    return abs;
-  }
 }
 
 function readAttachable(abs: string, size: number): { text: string } | { why: string } {

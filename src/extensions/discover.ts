@@ -4,10 +4,11 @@
 // entries marked untrusted (workspace trust: they are listed, never run). The order is fixed (precedence, then directory
 // name); nothing is skipped silently: a directory without a usable manifest comes back broken,
 // and a name already taken comes back marked with who shadows it. Spawning is someone else's job.
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import type { LoadedManifest, Manifest } from "./manifest.ts";
+import { realOrSame } from "../config/quiet-fs.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -64,7 +65,7 @@ export async function discoverExtensions(options: DiscoverOptions): Promise<Disc
   // the project) is one extension, not a conflict with itself.
   const seenDirs = new Set<string>();
   const add = (source: ExtensionSource, loaded: LoadedManifest) => {
-    const key = realDir(loaded.dir);
+    const key = realOrSame(loaded.dir);
     if (seenDirs.has(key)) return;
     // An untrusted project's copy of a global directory (ZOT_HOME inside the project) is the global one.
     const untrusted = source === "project" && !options.projectTrusted;
@@ -142,13 +143,5 @@ function isEmptyDir(dir: string): boolean {
     return readdirSync(dir).length === 0;
   } catch {
     return false;
-  }
-}
-
-function realDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
   }
 }

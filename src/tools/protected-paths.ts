@@ -11,6 +11,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
+import { lstatSafe, readdirSafe } from "../config/quiet-fs.ts";
 
 /**
  * Whether names are compared without case, as the file systems macOS and Windows use by default
@@ -116,18 +117,6 @@ type Identity = string;
 function identity(path: string): Identity | undefined {
   const info = lstatSafe(path);
   return info ? `${info.dev}:${info.ino}:${info.mode & 0o170000}` : undefined;
-}
-
-/**
- * lstat, undefined for a path that is not there, including one under a part that is now a file:
- * Bun's lstatSync throws ENOTDIR then even with throwIfNoEntry: false.
- */
-function lstatSafe(path: string) {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 /** Files up to this size are kept whole before a command, to be put back if it changes them. */
@@ -387,14 +376,6 @@ function sameBytes(path: string, bytes: Buffer): boolean {
 function steps(root: string, path: string): string[] {
   const parts = relative(root, path).split(sep).filter(Boolean);
   return parts.map((_, i) => join(root, ...parts.slice(0, i + 1)));
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 function matching(dir: string, names: RegExp): string[] {

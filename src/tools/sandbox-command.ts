@@ -6,12 +6,13 @@
 // against a model wandering off, not a security boundary: a path the command builds at run time
 // (variables, `$(…)`, printf escapes, base64, a script or program that opens files itself) is
 // invisible to it.
-import { lstatSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { protectedBinds, protectedBy } from "./protected-paths.ts";
 import { bwrapArgs, type Confinement, isWithin, jailConfinement, jailRoot, judgePath, realPathOf } from "./sandbox.ts";
+import { lstatSafe } from "../config/quiet-fs.ts";
 
 /** Devices any command may use. */
 const ALLOWED_DEVICES = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
@@ -95,14 +96,6 @@ export function checkProtected(command: string, root: string, paths: readonly Pr
 
 function isWorkingTree(dir: string): boolean {
   return lstatSafe(join(dir, ".git")) !== undefined;
-}
-
-function lstatSafe(path: string) {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 /** A shell word with where it sits. */

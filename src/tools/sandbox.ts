@@ -3,11 +3,12 @@
 // not exist yet, its nearest existing parent), never by how it is spelled; the file tools refuse a
 // path outside with an error the model can act on. bash runs under bubblewrap when it works here
 // (a real confinement) and otherwise gets a static check of its command text (sandbox-command.ts).
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { BASH_OUTPUT_FILE } from "./bash-output-files.ts";
+import { statSafe } from "../config/quiet-fs.ts";
 
 /** How jailed bash commands are confined. */
 export type Confinement = "bwrap" | "static";
@@ -223,18 +224,6 @@ function pathDirs(path: string): string[] {
     if (statSafe(real)?.isDirectory() && !dirs.includes(real)) dirs.push(real);
   }
   return dirs;
-}
-
-/**
- * stat, undefined for what is not there or cannot be looked at: a PATH entry in another user's home
- * (`/root/.cargo/bin` for a zot run as someone else) is skipped, not a failure of every command.
- */
-function statSafe(path: string) {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 /** Appended to a failed jailed command's result, so the model knows why a path may be missing. */

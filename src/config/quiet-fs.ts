@@ -1,0 +1,52 @@
+// File-system lookups that answer "not there" rather than throw: a path that is missing, cannot be
+// looked at (EACCES), or lies under a part that became a file (ENOTDIR, which Bun's lstatSync and
+// statSync throw even with throwIfNoEntry: false) is absent to the caller, who decides what absence
+// means. Rule: only for lookups where absence is an answer; a read whose failure must be reported
+// keeps its own try.
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
+import { resolve } from "node:path";
+
+/** lstat, or undefined. */
+export function lstatSafe(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** stat (through links), or undefined. */
+export function statSafe(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's text, or undefined. */
+export function readSafe(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder's entry names, sorted, or none. */
+export function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Where the path really leads, or the path itself (resolved) when it cannot be followed. */
+export function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
