@@ -19,6 +19,7 @@ import type { Message } from "../protocol/messages.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { RpcDataOf } from "../protocol/rpc-frames.ts";
 import { type CommandResult, commandErrorMessage } from "../protocol/slash-command.ts";
+import { untilAborted } from "../protocol/until-aborted.ts";
 import type { Usage } from "../protocol/usage.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
 import type { Skill } from "../skills/discover.ts";
@@ -430,13 +431,8 @@ export class Conversation {
     if (this.commands.has(name)) return true;
     if (this.startingExtensions().length === 0) return false;
     // An abort ends the wait at once (the unit then ends aborted), not when the extension gives up.
-    if (signal) {
-      if (signal.aborted) return false;
-      const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-      await Promise.race([this.extensionsStarted(), aborted]);
-      if (signal.aborted) return false;
-    } else await this.extensionsStarted();
-    return this.commands.has(name);
+    await (signal ? untilAborted(this.extensionsStarted(), signal) : this.extensionsStarted());
+    return !signal?.aborted && this.commands.has(name);
   }
 
   /** Resolves once no extension is still starting: each joined or gave up. */

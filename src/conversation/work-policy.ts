@@ -8,6 +8,7 @@
 // after an `error` for anything thrown; a unit dropped from the queue is told, and has no events.
 import type { PromptOutcome } from "../core/outcomes.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { untilAborted } from "../protocol/until-aborted.ts";
 import { type BusyWording, busyMessage, turnBusyMessage, ZotBusyError } from "./busy.ts";
 import type { EventStream } from "./event-stream.ts";
 import { type Work, WorkQueue } from "./work-queue.ts";
@@ -92,9 +93,9 @@ export class WorkPolicy {
         ...(options.from ? { from: options.from } : {}),
         run: async (signal) => {
           // An abort while it waits ends the wait at once: what comes after it is not held up.
-          const aborted = new Promise<undefined>((resolve) => signal.addEventListener("abort", () => resolve(undefined), { once: true }));
-          const run = signal.aborted ? undefined : await Promise.race([turn, aborted]);
-          if (!run || signal.aborted) return;
+          await untilAborted(turn, signal);
+          const run = signal.aborted ? undefined : await turn;
+          if (!run) return;
           options.onStart?.();
           outcome = await this.endingWithDone(() => run(signal));
         },

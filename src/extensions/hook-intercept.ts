@@ -24,6 +24,7 @@ import {
   HookToolResult,
 } from "../protocol/hook-rpc.ts";
 import { asGoReads } from "../protocol/go-json.ts";
+import { untilAborted } from "../protocol/until-aborted.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { HookSpec, HookTimeouts } from "./hook-spec.ts";
 import {
@@ -108,7 +109,9 @@ export function hookParticipant(target: HookTarget): Participant {
 async function decideStage(target: HookTarget, stage: InterceptStage, payload: StagePayloads[InterceptStage], signal: AbortSignal): Promise<Decision> {
   try {
     if (target.starting) {
-      await untilStarted(target, signal);
+      // Waits for the hook's start to be over, or for the signal (which fails the call).
+      await untilAborted(target.started(), signal);
+      if (signal.aborted) throw signal.reason;
       if (!target.live && (stage === "tool_call" || stage === "approve_tool")) {
         const why = target.error ?? `${target.name} is not running`;
         target.log(`${why}; a ${stage === "tool_call" ? "before_tool" : "approve_tool"} call that waited for the hook to start is refused`);
@@ -140,19 +143,6 @@ async function decideStage(target: HookTarget, stage: InterceptStage, payload: S
     // The chain logs it too (skip), where the user's diagnostics go.
     throw err;
   }
-}
-
-/** Waits for the hook's start to be over, or for the signal. */
-function untilStarted(target: HookTarget, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    void target.started().then(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    });
-  });
 }
 
 /** Calls the method and validates its result; a result of the wrong shape fails the call. */
