@@ -11,7 +11,7 @@
 // `stash` work in the jail.
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
-import { lstatSafe, readSafe, readdirSafe } from "./quiet-fs.ts";
+import { lstatSafe, readSafe, readdirSafe, realOrSame } from "./quiet-fs.ts";
 
 /** How deep submodules in submodules (and `modules/` folders of names with a `/`) are followed. */
 const MAX_DEPTH = 6;
@@ -136,6 +136,21 @@ function namesOtherThan(names: readonly string[]): RegExp {
 function gitDirOfFile(file: string): string | undefined {
   const line = readSafe(file)?.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
   return line ? path.resolve(path.dirname(file), line) : undefined;
+}
+
+/**
+ * Whether `file` is a `.git` file naming a linked worktree of the repository whose `worktrees/`
+ * folder is `worktrees`: a folder there whose `commondir` leads back to that repository (so git
+ * reads that repository's configuration and hooks, which are protected), as `git worktree add`
+ * writes it.
+ */
+export function namesLinkedWorktree(file: string, worktrees: string): boolean {
+  const gitDir = gitDirOfFile(file);
+  if (!gitDir) return false;
+  const target = realOrSame(gitDir);
+  const folder = realOrSame(worktrees);
+  if (target === folder || !target.startsWith(folder + path.sep)) return false;
+  return lstatSafe(path.join(target, "commondir")) !== undefined && realOrSame(commonDirOf(target)) === realOrSame(path.dirname(worktrees));
 }
 
 /** The common directory (`commondir`, relative to the git directory), or the git directory itself. */

@@ -8,8 +8,9 @@
 // whatever it created or swapped in at such a path is removed when it ends, so the next run (or
 // git command) never finds code the jail wrote.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
+import { namesLinkedWorktree } from "../config/git-repository-paths.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
 import { lstatSafe, readdirSafe } from "../config/quiet-fs.ts";
 
@@ -189,7 +190,7 @@ export class ProtectedSnapshot {
       const count = done.removed.length + done.restored.length + done.failed.length;
       const remove = (path: string) => {
         // git's own link to one of its linked worktrees (`git worktree add`) is not the command's plant
-        if (entry.gitLinkInto && linksInto(path, entry.gitLinkInto)) return;
+        if (entry.gitLinkInto && namesLinkedWorktree(path, entry.gitLinkInto)) return;
         if (forceRemove(path)) done.removed.push(relative(this.root, path));
         else done.failed.push(relative(this.root, path));
       };
@@ -344,24 +345,6 @@ function makeWritableTree(path: string): void {
   if (!info?.isDirectory()) return;
   makeWritable(path);
   for (const name of readdirSafe(path)) makeWritableTree(join(path, name));
-}
-
-/**
- * Whether `file` is a `.git` file naming a linked worktree of the repository whose `worktrees/`
- * folder is `dir`: a folder there whose `commondir` leads back to that repository (so git reads
- * that repository's configuration and hooks, which are protected), as `git worktree add` writes it.
- */
-function linksInto(file: string, dir: string): boolean {
-  try {
-    const named = readFileSync(file, "utf8").match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
-    if (!named) return false;
-    const target = realPathOf(resolve(dirname(file), named));
-    if (!isWithin(realPathOf(dir), target) || target === realPathOf(dir)) return false;
-    const common = readFileSync(join(target, "commondir"), "utf8").trim();
-    return realPathOf(resolve(target, common)) === realPathOf(dirname(dir));
-  } catch {
-    return false;
-  }
 }
 
 function sameBytes(path: string, bytes: Buffer): boolean {
