@@ -8,11 +8,11 @@
 // size, are attached; anything else (a folder, a binary, a huge file, a path that does not exist,
 // an e-mail address) stays plain text, and what was meant as a file or a resource but not attached
 // is said in a note, never silently dropped.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { ATTACHED_MARK } from "../protocol/attached-prompt.ts";
-import { realOrSame } from "../config/quiet-fs.ts";
+import { realOrSame, statSafe } from "../config/quiet-fs.ts";
 
 /** The largest file attached; a bigger one is left to the model's read tool. */
 export const ATTACH_MAX_BYTES = 256 * 1024;
@@ -139,7 +139,7 @@ function locate(written: string, cwd: string): { path: string; abs: string; size
     if (path === "") continue;
     // `..` taken off the text first, as the read tool takes it (`a/link/../x` is `a/x`): what is judged is what is read.
     const abs = path === "~" || path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : isAbsolute(path) ? resolve(path) : resolve(cwd, path);
-    const info = statSync(abs, { throwIfNoEntry: false });
+    const info = statSafe(abs);
     if (info?.isFile()) return { path, abs, size: info.size };
   }
   return undefined;
