@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { eventually, scriptedExtension, todoPanelExtension } from "../fixtures/extensions/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
+import { expectEscClosesPanel, expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
@@ -78,13 +78,7 @@ describe("an extension's panel", () => {
     await eventually(() => frames().filter((f) => f.type === "panel_resize").length === 2, "panel_resize after the terminal's resize");
     expect(frames().filter((f) => f.type === "panel_resize")[1]).toEqual({ type: "panel_resize", panel_id: "todo", width: 80, height: 14 });
 
-    session.type(ESC);
-    await session.waitFor((screen) => !panelOpen(screen.text()), "the panel closed");
-    await eventually(() => frames().some((f) => f.type === "panel_close"), "panel_close to reach the extension");
-    expect(frames().filter((f) => f.type === "panel_close")).toEqual([{ type: "panel_close", panel_id: "todo" }]);
-    session.type("hello\r");
-    await session.waitForText("hello back");
-    expect(lastUserText(mock.requests[0]!.body)).toBe("hello");
+    await expectEscClosesPanel(session, mock, frames);
   }, 30_000);
 
   test("an extension opens a panel from a tool call while the turn goes on, and closes it itself", async () => {

@@ -9,14 +9,13 @@ import { join } from "node:path";
 import { eventually, sdkTodoPanelExtension } from "../fixtures/extensions/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
+import { expectEscClosesPanel, expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
 
 const runs = ptyRuns();
 
 const DOWN = "\x1b[B";
-const ESC = "\x1b";
 
 function zotWithSdkTodo(turns: Parameters<typeof startMockLlm>[0], options: { cols?: number; rows?: number } = {}) {
   const parent = tempDir("zot-sdk-panel-");
@@ -65,13 +64,7 @@ describe("a panel of an extension on @zot/sdk", () => {
       { type: "panel_resize", panel_id: "todo", width: 80, height: 14 },
     ]);
 
-    session.type(ESC);
-    await session.waitFor((screen) => !panelOpen(screen.text()), "the panel closed");
-    await eventually(() => frames().some((f) => f.type === "panel_close"), "onPanelClose to hear of it");
-    expect(frames().filter((f) => f.type === "panel_close")).toEqual([{ type: "panel_close", panel_id: "todo" }]);
-    session.type("hello\r");
-    await session.waitForText("hello back");
-    expect(lastUserText(mock.requests[0]!.body)).toBe("hello");
+    await expectEscClosesPanel(session, mock, frames);
   }, 30_000);
 
   test("a tool opens one with ext.openPanel while the turn goes on; its keys arrive; closePanel takes it down, unannounced", async () => {

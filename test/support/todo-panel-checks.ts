@@ -3,7 +3,8 @@
 import { expect } from "bun:test";
 import type { MockLlm } from "./mock-llm.ts";
 import type { PtySession } from "./pty.ts";
-import { ready } from "./zot-pty.ts";
+import { eventually } from "../fixtures/extensions/make.ts";
+import { lastUserText, ready } from "./zot-pty.ts";
 
 const ESC = "\x1b";
 const panelOpen = (text: string) => /── Todo/.test(text);
@@ -22,4 +23,15 @@ export async function expectSubmitSlashRuns(session: PtySession, mock: MockLlm):
   await session.waitForText("/todo run by extension todo");
   await session.waitForText("── Todo (3 open)");
   expect(mock.requests).toHaveLength(0);
+}
+
+/** Esc closes the open todo panel: the extension hears panel_close, and the editor has the keys again (a prompt goes to the model). */
+export async function expectEscClosesPanel(session: PtySession, mock: MockLlm, frames: () => Record<string, unknown>[]): Promise<void> {
+  session.type(ESC);
+  await session.waitFor((screen) => !panelOpen(screen.text()), "the panel closed");
+  await eventually(() => frames().some((f) => f.type === "panel_close"), "panel_close to reach the extension");
+  expect(frames().filter((f) => f.type === "panel_close")).toEqual([{ type: "panel_close", panel_id: "todo" }]);
+  session.type("hello\r");
+  await session.waitForText("hello back");
+  expect(lastUserText(mock.requests[0]!.body)).toBe("hello");
 }
