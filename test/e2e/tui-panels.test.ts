@@ -3,9 +3,9 @@
 // the original's Go SDK: hello, wait for hello_ack, string ids). The screen is read back by xterm
 // headless; what the extension received is read from the file it records its frames in.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, scriptedExtension, todoPanelExtension } from "../fixtures/extensions/make.ts";
+import { recorded } from "../fixtures/hooks/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { expectEscClosesPanel, expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
@@ -24,8 +24,7 @@ function zotWithTodo(turns: Parameters<typeof startMockLlm>[0], options: Paramet
   const todo = todoPanelExtension(parent, record);
   const extensions = [todo, ...(options.more ?? [])].flatMap((dir) => ["--ext", dir]);
   const run = runs.start(startMockLlm(turns), { ...options, args: ["--no-ext", ...extensions, ...(options.args ?? [])] });
-  const frames = (): Record<string, unknown>[] =>
-    existsSync(record) ? readFileSync(record, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)) : [];
+  const frames = (): Record<string, unknown>[] => recorded(record);
   return { ...run, frames, parent };
 }
 

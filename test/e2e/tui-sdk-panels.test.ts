@@ -4,9 +4,9 @@
 // redraws, onPanelResize, onPanelClose, a panel opened and closed by the extension itself, and
 // submit and submitSlash. What its handlers got is read from the file it records them in.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, sdkTodoPanelExtension } from "../fixtures/extensions/make.ts";
+import { recorded } from "../fixtures/hooks/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { expectEscClosesPanel, expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
@@ -21,8 +21,7 @@ function zotWithSdkTodo(turns: Parameters<typeof startMockLlm>[0], options: { co
   const parent = tempDir("zot-sdk-panel-");
   const record = join(parent, "frames.jsonl");
   const run = runs.start(startMockLlm(turns), { ...options, args: ["--no-ext", "--ext", sdkTodoPanelExtension(parent, record)] });
-  const frames = (): Record<string, unknown>[] =>
-    existsSync(record) ? readFileSync(record, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)) : [];
+  const frames = (): Record<string, unknown>[] => recorded(record);
   return { ...run, frames };
 }
 
