@@ -18,21 +18,31 @@ import { startupOver } from "./startup-over.ts";
 export async function runRoot(argv: string[]): Promise<number> {
   // `zot --rpc …` is `zot rpc …`; its flags (--schema) are parsed there.
   if (argv.includes("--rpc")) return (await import("./rpc.ts")).runRpc(argv.filter((arg) => arg !== "--rpc"));
-  if (!asksForClaudeOutput(argv)) return await runRootCommand(argv);
+  const output = asksForMachineOutput(argv);
+  if (!output) return await runRootCommand(argv);
   // A script reading Claude Code's output finds a result line on stdout whatever went wrong, a flag
-  // zot cannot read included.
+  // zot cannot read included; one reading zot's events finds `error` (not_started) and `done`.
   return await runRootCommand(argv).catch(async (error: unknown) => {
-    const { failedBeforeRun } = await import("../modes/claude-messages.ts");
     const { errorText } = await import("../protocol/error-text.ts");
-    await Bun.write(Bun.stdout, `${JSON.stringify(failedBeforeRun(errorText(error)))}\n`);
+    const lines =
+      output === "claude"
+        ? [(await import("../modes/claude-messages.ts")).failedBeforeRun(errorText(error))]
+        : [{ type: "error", message: errorText(error), code: "not_started" }, { type: "done" }];
+    await Bun.write(Bun.stdout, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     throw error;
   });
 }
 
-/** `--output-format json` or `stream-json` among the flags (before any `--`), read before they are parsed. */
-function asksForClaudeOutput(argv: string[]): boolean {
+/**
+ * Which machine-read stream the flags (before any `--`) ask for, read before they are parsed:
+ * Claude Code's (`--output-format json|stream-json`) or zot's events (`--json`).
+ */
+function asksForMachineOutput(argv: string[]): "claude" | "events" | undefined {
   const flags = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
-  return flags.some((arg, i) => /^--output-format=(json|stream-json)$/.test(arg) || (arg === "--output-format" && /^(json|stream-json)$/.test(flags[i + 1] ?? "")));
+  if (flags.some((arg, i) => /^--output-format=(json|stream-json)$/.test(arg) || (arg === "--output-format" && /^(json|stream-json)$/.test(flags[i + 1] ?? "")))) {
+    return "claude";
+  }
+  return flags.includes("--json") ? "events" : undefined;
 }
 
 async function runRootCommand(argv: string[]): Promise<number> {

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   "blocked",
   "intercepted",
   "compaction",
+  "not_started",
   "internal",
 ] as const;
 
@@ -35,6 +36,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<(typeof ERROR_CODES)[number], 
   blocked: "an extension or hook blocked the turn before the model was called",
   intercepted: "an extension or hook ended the turn (abort_turn, hard_abort)",
   compaction: "a compaction could not be made: nothing to summarise, or the model's summary was empty",
+  not_started: "the run could not start (a flag zot cannot read, no API key, a session that is not there); no model was called",
   internal: "anything else; the sentence says what",
 };
 

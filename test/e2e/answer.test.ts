@@ -24,6 +24,28 @@ describe("an answer", () => {
     expect(body.messages.at(-1).content.at(-1).text).toBe("what is the answer?");
   });
 
+  test("--json that cannot start still writes a line a script can read: error (not_started), then done", async () => {
+    // No API key anywhere: the exit code and the stderr sentence of any start-up failure, and the
+    // same sentence as the stream's error.
+    const keyless = await zot(["--json", "hi", "--provider", "anthropic"]);
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain("no API key for anthropic");
+    const events = ndjson(keyless.stdout);
+    expect(events.map((e) => e.type)).toEqual(["error", "done"]);
+    expect(events[0].code).toBe("not_started");
+    expect(keyless.stderr).toContain(events[0].message);
+    // A flag zot cannot read, and a session that is not there.
+    const flag = await zot(["--json", "hi", "--fallback-model", "opus"]);
+    expect(ndjson(flag.stdout)[0]).toMatchObject({ type: "error", code: "not_started", message: expect.stringContaining("--fallback-model") });
+    const gone = await zot(["--json", "go on", "--session", "20990101-000000-deadbeef", "--provider", "scripted"]);
+    expect(gone.code).not.toBe(0);
+    expect(ndjson(gone.stdout)[0]).toMatchObject({ type: "error", code: "not_started", message: expect.stringContaining("20990101-000000-deadbeef") });
+    // After `--` the word is the prompt's, not a flag: -p prints no event lines.
+    const printed = await zot(["-p", "--provider", "anthropic", "--", "--json"]);
+    expect(printed.code).toBe(2);
+    expect(printed.stdout).toBe("");
+  });
+
   test("--json streams the event union, one object per line, ending with done", async () => {
     mock = startMockLlm([{ text: "Hello from the mock, streamed in pieces.", usage: { input: 120, output: 30, cache_read: 50, cache_write: 10 } }]);
     const run = await zot(["--json", "hi", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
