@@ -49,6 +49,14 @@ export class SessionLockedError extends UsageError {
   }
 }
 
+/** The lock could not be made at all (a folder zot may not write to, a read-only file system). */
+export class SessionLockUnwritableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionLockUnwritableError";
+  }
+}
+
 export interface SessionLock {
   readonly file: string;
   /** the dead process whose stale lock was taken over (it ended without closing the session) */
@@ -71,7 +79,7 @@ export function acquireLock(file: string, sessionId: string): SessionLock {
   try {
     mkdirSync(dirname(lockFile), { recursive: true });
   } catch (error) {
-    throw new Error(`could not create the session lock ${lockFile}: ${errorText(error)}`);
+    throw new SessionLockUnwritableError(`could not create the session lock ${lockFile}: ${errorText(error)}`);
   }
   const temp = writeTemp(lockFile, thisProcess());
   try {
@@ -134,7 +142,7 @@ function writeTemp(lockFile: string, owner: LockOwner): string {
     }
   } catch (error) {
     rmSync(temp, { force: true });
-    throw new Error(`could not create the session lock ${lockFile}: ${errorText(error)}`);
+    throw new SessionLockUnwritableError(`could not create the session lock ${lockFile}: ${errorText(error)}`);
   }
   return temp;
 }
@@ -148,7 +156,7 @@ function place(temp: string, lockFile: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return false;
     if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP") return placeWithoutLinks(temp, lockFile);
-    throw new Error(`could not create the session lock ${lockFile}: ${errorText(error)}`);
+    throw new SessionLockUnwritableError(`could not create the session lock ${lockFile}: ${errorText(error)}`);
   }
 }
 
@@ -159,7 +167,7 @@ function placeWithoutLinks(temp: string, lockFile: string): boolean {
     fd = openSync(lockFile, "wx", 0o644);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw new Error(`could not create the session lock ${lockFile}: ${errorText(error)}`);
+    throw new SessionLockUnwritableError(`could not create the session lock ${lockFile}: ${errorText(error)}`);
   }
   try {
     writeSync(fd, readFileSync(temp));

@@ -45,6 +45,8 @@ export class SessionRecorder {
   /** the first record, while it waits for the event loop's next turn (see write) */
   private held: SessionEntry | undefined;
   private wroteAny = false;
+  /** some of the conversation is in the file: a resumed one's start, or a record written since */
+  private savedAny: boolean;
   /**
    * The session's own running usage: its start plus each call recorded since. The agent's cumulative
    * is the process's (a /clear keeps it), which would charge a new session the one before.
@@ -60,6 +62,7 @@ export class SessionRecorder {
     this.model = start.model;
     this.provider = start.provider;
     this.cumulative = start.cumulative ?? emptyUsage();
+    this.savedAny = start.messages.length > 0;
   }
 
   /** Starts recording `agent`; a transcript that differs from the records (a repaired resume) is written at once. */
@@ -230,6 +233,7 @@ export class SessionRecorder {
     if (this.failed) return;
     try {
       this.output.write(entry);
+      this.savedAny = true;
     } catch (error) {
       this.fail(error);
     }
@@ -238,6 +242,6 @@ export class SessionRecorder {
   private fail(error: unknown): void {
     if (this.failed) return;
     this.failed = true;
-    this.log(`session: ${errorText(error)}; the rest of this conversation is not saved`);
+    this.log(`session: ${errorText(error)}; ${this.savedAny ? "the rest of this conversation" : "this conversation"} is not saved`);
   }
 }

@@ -5,7 +5,9 @@
 import { existsSync } from "node:fs";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { sessionFiles } from "./list.ts";
-import { acquireLock, staleLockNote } from "./lock.ts";
+import { realOrSame } from "../config/quiet-fs.ts";
+import { errorText } from "../protocol/error-text.ts";
+import { acquireLock, type SessionLock, SessionLockUnwritableError, staleLockNote } from "./lock.ts";
 import { newSession, type OpenedSession } from "./open.ts";
 import { idOfPath, PLACEHOLDER_PREFIX, sessionDir } from "./paths.ts";
 import { readSessionFile, SessionFileError } from "./reader.ts";
@@ -31,9 +33,20 @@ export function continueSession(home: string, cwd: string): OpenedSession {
   return newSession(home, cwd, [...notes, `no earlier session in ${cwd}; starting a new one`]);
 }
 
-export function resumeSession(file: string, cwd: string): OpenedSession {
-  // The id for the lock message comes from the file name until the header is read.
-  const lock = acquireLock(file, idOfPath(file));
+export function resumeSession(named: string, cwd: string): OpenedSession {
+  // Locked where the file really is: a link to it, or a home reached through one, is the same session.
+  const file = realOrSame(named);
+  // The id for the lock message comes from the file name until the header is read. A lock that
+  // cannot be made (a folder zot may not write to) does not keep the user from the conversation:
+  // it goes on unsaved, and says so. A live owner's lock still refuses.
+  let lock: SessionLock | undefined;
+  let unwritable: string | undefined;
+  try {
+    lock = acquireLock(file, idOfPath(file));
+  } catch (error) {
+    if (!(error instanceof SessionLockUnwritableError)) throw error;
+    unwritable = error.message;
+  }
   try {
     const content = readSessionFile(file);
     const { header } = content;
@@ -41,7 +54,7 @@ export function resumeSession(file: string, cwd: string): OpenedSession {
       throw new SessionFileError(`${file} is an exported session; import it first: zot sessions import ${file}`);
     }
     const notes = content.problems.map((p) => `session ${header.id}: ${p}`);
-    if (lock.tookOverFrom) notes.push(staleLockNote(header.id, lock.tookOverFrom));
+    if (lock?.tookOverFrom) notes.push(staleLockNote(header.id, lock.tookOverFrom));
     if (header.cwd !== cwd) {
       // The tools would act on another directory than the one the transcript talks about.
       if (existsSync(header.cwd)) {
@@ -64,13 +77,25 @@ export function resumeSession(file: string, cwd: string): OpenedSession {
       );
     }
     if (repaired.lostStart) notes.push(`session ${header.id}: the conversation's first message was lost; a note stands in its place`);
-    const writer = SessionWriter.reopen(file, content.validBytes, content.missingNewline);
+    let writer: SessionWriter | undefined;
+    if (unwritable === undefined) {
+      try {
+        writer = SessionWriter.reopen(file, content.validBytes, content.missingNewline);
+      } catch (error) {
+        unwritable = `cannot write to ${file} (${errorText(error)})`;
+      }
+    }
+    if (unwritable !== undefined) {
+      notes.push(
+        `session ${header.id}: ${unwritable}; this run goes on from it without saving anything (make the file and its folder writable to save it)`,
+      );
+    }
     let recorder: SessionRecorder | undefined;
     const output: SessionOutput = {
-      write: (entry: SessionEntry) => void writer.write(entry),
+      write: (entry: SessionEntry) => void writer?.write(entry),
       close() {
-        writer.close();
-        lock.release();
+        writer?.close();
+        lock?.release();
       },
     };
     return {
@@ -89,7 +114,7 @@ export function resumeSession(file: string, cwd: string): OpenedSession {
       },
     };
   } catch (error) {
-    lock.release();
+    lock?.release();
     throw error;
   }
 }
