@@ -6,8 +6,14 @@
 import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-/** Past this size the file is cut to its newer half when written. */
+/** Past this size the file is cut, by bytes, to the newer lines that fill half of it, when written. */
 const MAX_BYTES = 1024 * 1024;
+/**
+ * A prompt longer than this (a pasted log, a file) is not kept across runs: ↑ in this run still has
+ * it, and the file's room stays for many folders' prompts instead of one paste that would cut
+ * them all away.
+ */
+const MAX_PROMPT_BYTES = 64 * 1024;
 
 function logFile(home: string): string {
   return path.join(home, "prompts.jsonl");
@@ -41,21 +47,39 @@ export function readPromptLog(home: string, cwd: string, limit = 200): string[] 
  */
 export function appendPromptLog(home: string, cwd: string, text: string): void {
   const file = logFile(home);
+  const line = `${JSON.stringify({ cwd, text })}\n`;
+  if (Buffer.byteLength(line) > MAX_PROMPT_BYTES) return;
   try {
     mkdirSync(home, { recursive: true });
     const before = statSync(file, { throwIfNoEntry: false });
     const torn = before !== undefined && before.size > 0 && !endsWithNewline(file, before.size);
-    appendFileSync(file, `${torn ? "\n" : ""}${JSON.stringify({ cwd, text })}\n`, { mode: 0o600 });
+    appendFileSync(file, `${torn ? "\n" : ""}${line}`, { mode: 0o600 });
     if (before && (before.mode & 0o077) !== 0) chmodSync(file, 0o600);
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BYTES) {
-      const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
       const next = `${file}.${process.pid}.tmp`;
-      writeFileSync(next, `${lines.slice(Math.floor(lines.length / 2)).join("\n")}\n`, { mode: 0o600 });
+      writeFileSync(next, newestLines(readFileSync(file, "utf8"), MAX_BYTES / 2), { mode: 0o600 });
       renameSync(next, file);
     }
   } catch {
     // the history is a convenience: a home that cannot be written loses it, nothing else
   }
+}
+
+/**
+ * The newest whole lines of `text` that fit in `room` bytes, each ending in a newline; a line too
+ * long to be kept at all (an older zot's paste) is dropped first, not the history before it.
+ */
+function newestLines(text: string, room: number): string {
+  const lines = text.split("\n").filter((line) => line !== "" && Buffer.byteLength(line) < MAX_PROMPT_BYTES);
+  let used = 0;
+  let first = lines.length;
+  while (first > 0) {
+    const size = Buffer.byteLength(lines[first - 1]!) + 1;
+    if (used + size > room) break;
+    used += size;
+    first--;
+  }
+  return lines.slice(first).map((l) => `${l}\n`).join("");
 }
 
 /** Whether the file's last byte is a newline. */

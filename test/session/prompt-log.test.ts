@@ -30,7 +30,7 @@ test("a file someone else could read is made the user's alone", () => {
   expect(statSync(join(home, "prompts.jsonl")).mode & 0o777).toBe(0o600);
 });
 
-test("past its size the file is cut to its newer half, replaced whole (no temporary file left)", () => {
+test("past its size the file is cut to its newer half by bytes, replaced whole (no temporary file left)", () => {
   const home = tempDir("zot-home-");
   const big = "x".repeat(4000);
   for (let i = 0; i < 300; i++) appendPromptLog(home, "/a", `${i} ${big}`);
@@ -39,4 +39,19 @@ test("past its size the file is cut to its newer half, replaced whole (no tempor
   expect(kept.at(-1)).toStartWith("299 ");
   expect(kept.length).toBeLessThan(300);
   expect(readdirSync(home)).toEqual(["prompts.jsonl"]);
+});
+
+test("one long prompt is not kept across runs, and cannot cut the other folders' history away", () => {
+  const home = tempDir("zot-home-");
+  for (let i = 0; i < 100; i++) appendPromptLog(home, "/other", `old prompt ${i}`);
+  // A paste near the cap, written by a zot that kept it (one that cut by lines would halve the
+  // history on every prompt while the paste kept the file past its size).
+  appendFileSync(join(home, "prompts.jsonl"), `${JSON.stringify({ cwd: "/a", text: "P".repeat(1_100_000) })}\n`);
+  for (const text of ["one", "two", "three"]) appendPromptLog(home, "/a", text);
+  expect(readPromptLog(home, "/other")).toHaveLength(100);
+  expect(readPromptLog(home, "/a")).toEqual(["one", "two", "three"]);
+  expect(statSync(join(home, "prompts.jsonl")).size).toBeLessThan(64 * 1024);
+  // A new paste of that size is not written at all.
+  appendPromptLog(home, "/a", "Q".repeat(100_000));
+  expect(readPromptLog(home, "/a")).toEqual(["one", "two", "three"]);
 });
