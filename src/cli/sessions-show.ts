@@ -2,12 +2,13 @@
 // on, usage and cost, then its records in order, one line each (messages summed up, model
 // changes, compactions, rewinds), with every interception decision and its before/after.
 // Rule: shows what is in the file, damage included (reported first), and never writes to it.
-import { base64ByteLength, type ContentBlock, type Message, type ToolResultContent } from "../protocol/messages.ts";
+import { base64ByteLength, type ContentBlock, type Message, type ToolResultContent, userTurns } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { findSession } from "../session/find.ts";
 import { oneLine } from "../protocol/text-of.ts";
 import { lockOwner } from "../session/lock.ts";
 import { readSessionFile } from "../session/reader.ts";
+import { UNEXPLAINED_REWIND } from "../session/recorder.ts";
 import { replay } from "../session/replay.ts";
 import { EXIT } from "./router.ts";
 import { formatCost, localTime } from "../modes/session-rows.ts";
@@ -27,6 +28,9 @@ export const SHOW: SessionsCommand = {
     const owner = lockOwner(file);
     const audits = entries.filter((e) => e.type === "intercept").length;
     const c = state.cumulative;
+    // The user turns a resume loads, numbered as `zot sessions fork --at` numbers them: the
+    // prompts a compaction summed up are in the file (and shown) but in no turn any more.
+    const turnOf = new Map(userTurns(state.messages).map((at, i) => [state.origins[at]!, i + 1]));
     const out: string[] = [
       `session   ${header.id}${owner ? `  (in use by pid ${owner.pid})` : ""}`,
       `file      ${file}`,
@@ -39,17 +43,19 @@ export const SHOW: SessionsCommand = {
       ...content.problems.map((p) => `damage    ${p}`),
       ...problems.map((p) => `damage    record ${p.entry + 2}: ${p.message}`),
       "",
-      ...entries.flatMap((entry) => describeEntry(entry, ctx.width ?? 120)),
+      ...entries.flatMap((entry, index) => describeEntry(entry, ctx.width ?? 120, turnOf.get(index))),
     ];
     console.log(out.join("\n"));
     return EXIT.ok;
   },
 };
 
-function describeEntry(entry: SessionEntry, width: number): string[] {
+function describeEntry(entry: SessionEntry, width: number, turn: number | undefined): string[] {
   switch (entry.type) {
-    case "message":
-      return [clipLine(`${clock(entry.message.time)} ${entry.message.role.padEnd(9)} ${messageText(entry.message)}`, width)];
+    case "message": {
+      const who = turn === undefined ? entry.message.role : `${entry.message.role} #${turn}`;
+      return [clipLine(`${clock(entry.message.time)} ${who.padEnd(9)} ${messageText(entry.message)}`, width)];
+    }
     case "tool_result":
       return [clipLine(`${clock(entry.time)} ${"tool".padEnd(9)} ${blockText(entry.result)}`, width)];
     case "usage":
@@ -61,7 +67,7 @@ function describeEntry(entry: SessionEntry, width: number): string[] {
         `${clock(entry.time)} ── compacted (${entry.reason}): ${entry.messages_before} messages became a summary and the last ${entry.kept}`,
       ];
     case "rewind":
-      return [`${clock(entry.time)} ── transcript cut back to ${entry.to} messages: ${entry.reason}`];
+      return [`${clock(entry.time)} ── transcript cut back to ${entry.to} messages${entry.reason === UNEXPLAINED_REWIND ? "" : `: ${entry.reason}`}`];
     case "intercept": {
       const lines = [`${clock(entry.time)} !! ${entry.participant} ${entry.action} at ${entry.stage}${entry.reason ? `: ${entry.reason}` : ""}`];
       if (entry.before !== undefined) lines.push(...indented("before", entry.before));

@@ -34,7 +34,11 @@ export function forkSession(source: string, options: { home: string; atTurn?: nu
   if (turns.length === 0) throw new UsageError(`session ${header.id} has no user turn to fork after`);
   const turn = options.atTurn ?? turns.length;
   if (!Number.isInteger(turn) || turn < 1 || turn > turns.length) {
-    throw new UsageError(`--at must be a user turn from 1 to ${turns.length} (session ${header.id} has ${turns.length})`);
+    const compacted = entries.some((e) => e.type === "compaction");
+    throw new UsageError(
+      `--at must be a user turn from 1 to ${turns.length} (session ${header.id} has ${turns.length}` +
+        `${compacted ? "; the prompts before its compaction live on only in the summary, as zot sessions show lists them without a number" : ""})`,
+    );
   }
   // The fork ends where user turn `turn + 1` begins.
   const cut = turn < turns.length ? turns[turn]! : state.messages.length;

@@ -13,6 +13,9 @@ import { type Message, nowIso, type ToolResultBlock } from "../protocol/messages
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { addUsage, emptyUsage, type Usage } from "../protocol/usage.ts";
 
+/** A rewind's reason when nothing said why (a /clear, a repaired resume); `sessions show` leaves it out. */
+export const UNEXPLAINED_REWIND = "the transcript was cut back";
+
 /** Where records go: the session file (created on the first record), or memory in tests. */
 export interface SessionOutput {
   write(entry: SessionEntry): void;
@@ -63,6 +66,11 @@ export class SessionRecorder {
     this.provider = start.provider;
     this.cumulative = start.cumulative ?? emptyUsage();
     this.savedAny = start.messages.length > 0;
+  }
+
+  /** Says why the next rewind happens (a repaired resume's), for the record and `sessions show`. */
+  explainNextRewind(reason: string): void {
+    this.rewindReason = reason;
   }
 
   /** Starts recording `agent`; a transcript that differs from the records (a repaired resume) is written at once. */
@@ -167,7 +175,7 @@ export class SessionRecorder {
     while (same < shorter && this.recorded[same] === current[same]) same++;
     if (same < this.recorded.length) {
       // Replay makes the results written ahead a message before it cuts back, so the cut takes them too.
-      this.write({ type: "rewind", time: nowIso(), to: same, reason: this.rewindReason ?? "the transcript was cut back" });
+      this.write({ type: "rewind", time: nowIso(), to: same, reason: this.rewindReason ?? UNEXPLAINED_REWIND });
       this.recorded.length = same;
       this.pending = [];
     }

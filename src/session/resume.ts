@@ -105,6 +105,7 @@ export function resumeSession(named: string, cwd: string): OpenedSession {
       resumed: { messages: repaired.messages, model: state.model, provider: state.provider, cumulative: state.cumulative },
       record(agent, log) {
         recorder = new SessionRecorder(output, { messages: state.messages, model: state.model, provider: state.provider, cumulative: state.cumulative }, log);
+        if (repaired.messages !== state.messages) recorder.explainNextRewind("damaged records repaired on resume");
         recorder.attach(agent);
         return recorder;
       },

@@ -2,7 +2,7 @@
 // is recorded; -c, --session and -r resume it with its transcript, model and cost; a damaged or
 // interrupted session still resumes; a session in use by another zot is never written twice.
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
@@ -283,9 +283,36 @@ describe("zot sessions", () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toContain("model     anthropic/claude-sonnet-4-5");
     expect(show.stdout).toContain("1 interception decision");
-    expect(show.stdout).toMatch(/user {6}clean the build/);
+    expect(show.stdout).toMatch(/user #1 {3}clean the build/);
     expect(show.stdout).toMatch(/!! guard modify at tool_call: no deleting today\n {12}before {2}bash \{"command":"rm -rf build"\}\n {12}after {3}bash \{"command":"echo safe"\}/);
     expect(show.stdout).toMatch(/assistant cleaned/);
+  });
+
+  test("after a compaction, show numbers the turns as fork --at does; the summed-up prompts have no number", async () => {
+    const { cwd, run } = place();
+    const script = join(cwd, "s.json");
+    const scripted = (...turns: object[]) => {
+      writeFileSync(script, JSON.stringify(turns));
+      return ["--provider", "scripted", "--script", script];
+    };
+    await run(["-p", "q1", ...scripted({ text: "a1" })]);
+    await run(["-p", "-c", "q2", ...scripted({ text: "a2" })]);
+    const compact = await run(["rpc", "-c", ...scripted({ text: "THE SUMMARY" })], '{"id":1,"type":"compact"}\n');
+    expect(compact.stdout).toContain('"type":"compact_done"');
+    await run(["-p", "-c", "q3", ...scripted({ text: "a3" })]);
+    const id = (await run(["sessions", "list", "--json"])).stdout;
+    const sessionId = JSON.parse(id)[0].id;
+    const show = await run(["sessions", "show", sessionId]);
+    // q1 was summed up; q2 was kept, and is turn 1 of what a resume loads.
+    expect(show.stdout).toMatch(/user {6}q1\n/);
+    expect(show.stdout).toMatch(/user #1 {3}q2\n/);
+    expect(show.stdout).toMatch(/user #2 {3}q3\n/);
+    const fork = await run(["sessions", "fork", sessionId, "--at", "1"]);
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain("after turn 1 of 2");
+    const beyond = await run(["sessions", "fork", sessionId, "--at", "3"]);
+    expect(beyond.code).toBe(2);
+    expect(beyond.stderr).toContain("the prompts before its compaction live on only in the summary");
   });
 
   test("fork --at and tree: the fork holds the first turns and resumes from there; the parent is untouched", async () => {
