@@ -44,7 +44,15 @@ export async function callCompactingOnOverflow(
   if (handBack(state, "the conversation overflowed its window")) return callCompactingOnOverflow(state, out, { ...request, model: state.model }, signal);
   const compacted = await compactNow(state, out, signal, "overflow");
   if (compacted.status === "aborted") return { call: { stop: "aborted", partial: [] }, sent: request };
-  if (compacted.status === "error") return { call, sent: request };
+  if (compacted.status === "error") {
+    // The turn ends with the overflow, and says what was tried: a user who sees only "prompt is too
+    // long" would try the same again.
+    const failure = call.failure && {
+      ...call.failure,
+      message: `${call.failure.message}; compacting the conversation to fit failed too (${compacted.message}); compact it (/compact), fork an earlier turn (zot sessions fork), or start a new session`,
+    };
+    return { call: { ...call, ...(failure ? { failure } : {}) }, sent: request };
+  }
   const retry = { ...request, messages: state.messages.slice() };
   return { call: await callModel(state, out, retry, signal), sent: retry };
 }

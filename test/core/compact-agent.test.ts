@@ -381,18 +381,22 @@ describe("context overflow", () => {
     expect(agent.messages.at(-1)!.content).toEqual([{ type: "text", text: "go on" }]);
   });
 
-  test("a failed overflow compaction ends the turn with the original error", async () => {
+  test("a failed overflow compaction ends the turn with the original error, saying the compaction failed too", async () => {
     const { agent, events, mock } = setup([
       { error: { status: 400, message: OVERFLOW } },
       { error: { status: 400, message: "bad request" } },
     ]);
     const before = agent.messages.length;
     const outcome = await agent.prompt({ text: "go on" }, signal());
-    expect(outcome).toEqual({ status: "error", code: "context_overflow", message: `anthropic: HTTP 400: ${OVERFLOW}` });
+    // What -p prints: the overflow, what was tried, and what to do.
+    const message =
+      `anthropic: HTTP 400: ${OVERFLOW}; compacting the conversation to fit failed too (anthropic: HTTP 400: bad request); ` +
+      "compact it (/compact), fork an earlier turn (zot sessions fork), or start a new session";
+    expect(outcome).toEqual({ status: "error", code: "context_overflow", message });
     expect(mock.requests).toHaveLength(2);
     expect(events.filter((e) => e.type === "error")).toEqual([
       { type: "error", message: "compaction after a context overflow failed: anthropic: HTTP 400: bad request", code: "bad_request" },
-      { type: "error", message: `anthropic: HTTP 400: ${OVERFLOW}`, code: "context_overflow" },
+      { type: "error", message, code: "context_overflow" },
     ]);
     expect(agent.messages).toHaveLength(before + 1);
   });
