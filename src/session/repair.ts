@@ -9,7 +9,7 @@
 // in its place, so the model loses nothing the file still has); no empty message.
 import { type ContentBlock, type Message, nowIso, type ToolResultBlock } from "../protocol/messages.ts";
 
-export const MISSING_RESULT_TEXT = "the tool call was interrupted (zot stopped); no result was recorded";
+export const MISSING_RESULT_TEXT = "no result was recorded for this tool call (zot stopped, or could not save it): it may have run in part, in full, or not at all; check before running it again";
 export const LOST_START_TEXT = "(zot: the start of this conversation was lost from a damaged session file)";
 
 export interface TranscriptRepair {

@@ -69,7 +69,7 @@ export function resumeSession(named: string, cwd: string): OpenedSession {
     notes.push(...problems.map((p) => `session ${header.id}: ${p.message}`));
     const repaired = repairTranscript(state.messages);
     if (repaired.interrupted > 0) {
-      notes.push(`session ${header.id}: ${repaired.interrupted} tool call(s) had no result (zot stopped while they ran); recorded them as interrupted`);
+      notes.push(`session ${header.id}: ${repaired.interrupted} tool call(s) have no recorded result (zot stopped, or could not save it; the call may have finished); the model is told so`);
     }
     if (repaired.orphaned > 0) {
       notes.push(

@@ -164,7 +164,7 @@ describe("damage and interruption", () => {
     await proc.exited;
     const result = await zot(["-p", "-c", "what happened?", ...anthropic(mock)], { home, cwd });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("1 tool call(s) had no result (zot stopped while they ran); recorded them as interrupted");
+    expect(result.stderr).toContain("1 tool call(s) have no recorded result (zot stopped, or could not save it; the call may have finished); the model is told so");
     const toolResult = mock.requests[1]!.body.messages[2].content[0];
     expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1", is_error: true });
   });
@@ -187,7 +187,7 @@ describe("damage and interruption", () => {
     expect(readFileSync(join(cwd, "done.txt"), "utf8")).toBe("written\n");
     const result = await zot(["-p", "-c", "what happened?", ...anthropic(mock)], { home, cwd });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("1 tool call(s) had no result (zot stopped while they ran); recorded them as interrupted");
+    expect(result.stderr).toContain("1 tool call(s) have no recorded result (zot stopped, or could not save it; the call may have finished); the model is told so");
     const [write, bash] = mock.requests[1]!.body.messages[2].content;
     expect(write).toEqual({ type: "tool_result", tool_use_id: "toolu_w", content: "wrote 8 bytes to done.txt (created a new file)" });
     expect(bash).toMatchObject({ type: "tool_result", tool_use_id: "toolu_s", is_error: true });
