@@ -11,7 +11,9 @@ import type { ArgsDef } from "citty";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { folderAnswer, folderKey } from "../config/trust-store.ts";
 import { UsageError } from "../config/usage-error.ts";
+import { shellQuote } from "../config/workspace-trust.ts";
 import { BUILTIN_TOOL_NAMES, isBuiltinCommand } from "../extensions/builtin-names.ts";
 import { loadManifest, loadManifestFile, type Manifest } from "../extensions/manifest.ts";
 import { ZotExtensionHost } from "../extensions/zot-host.ts";
@@ -47,21 +49,37 @@ export const CHECK: ExtCommand = {
   },
 };
 
-/** A path (directory or manifest file) first; failing that, the name of an installed extension. */
+/**
+ * A bare name is an installed extension's, when one has it; anything else (and a name nothing is
+ * installed under) is a path, a directory or a manifest file. An installed name wins over a
+ * directory of the same name in the folder, so a repository cannot put its own code in the place
+ * of the extension the user named. A project's extension named in a folder that is not trusted is
+ * refused: trusting the folder, or naming its directory, is the user's deliberate choice to run it.
+ */
 async function locate(target: string, ctx: ExtContext): Promise<{ manifest: Manifest; dir: string }> {
   const resolved = path.resolve(ctx.cwd, target);
-  const stats = statSync(resolved, { throwIfNoEntry: false });
-  if (!stats) {
-    const looksLikeName = !target.includes("/") && !target.includes("\\") && !target.startsWith(".");
-    if (!looksLikeName) throw new Error(`${resolved} does not exist; give the extension's directory`);
-    const found = await findInstalled(target, ctx).catch((error: unknown) => {
-      // Two installed copies of the name: findInstalled's message says how to pick one.
-      if (error instanceof UsageError) throw error;
-      return undefined;
-    });
-    if (!found) throw new Error(`no directory ${resolved} and no installed extension named "${target}"; give the extension's directory`);
+  const looksLikeName = !target.includes("/") && !target.includes("\\") && !target.startsWith(".");
+  const found = looksLikeName
+    ? await findInstalled(target, ctx).catch((error: unknown) => {
+        // Two installed copies of the name: findInstalled's message says how to pick one.
+        if (error instanceof UsageError) throw error;
+        return undefined;
+      })
+    : undefined;
+  if (found) {
+    if (found.source === "project" && folderAnswer(ctx.home, ctx.cwd)?.trusted !== true) {
+      throw new UsageError(
+        `"${target}" is this folder's extension (${found.dir}), and the folder is not trusted, so zot ext check does not start it; ` +
+          `trust it (zot trust ${shellQuote(folderKey(ctx.cwd))}), or name the directory to run it once: zot ext check ${shellQuote(path.relative(ctx.cwd, found.dir) || found.dir)}`,
+      );
+    }
     if (!found.manifest) throw new Error(found.error ?? `${found.manifestFile} cannot be read`);
     return { manifest: found.manifest, dir: found.dir };
+  }
+  const stats = statSync(resolved, { throwIfNoEntry: false });
+  if (!stats) {
+    if (!looksLikeName) throw new Error(`${resolved} does not exist; give the extension's directory`);
+    throw new Error(`no directory ${resolved} and no installed extension named "${target}"; give the extension's directory`);
   }
   const loaded = stats.isDirectory() ? loadManifest(resolved) : loadManifestFile(resolved);
   if (!loaded.ok) throw new Error(loaded.error);

@@ -56,7 +56,12 @@ export interface Installed {
 
 /** `https://…`, `http://…`, `ssh://…`, `git://…`, `file://…`, `user@host:path`, or anything ending in `.git`. */
 export function isGitUrl(source: string): boolean {
-  return /^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source) || /\.git\/?$/.test(source);
+  return isRemoteUrl(source) || /\.git\/?$/.test(source);
+}
+
+/** A URL with a scheme or git's `user@host:path`: never a local path, even if one is spelled so. */
+function isRemoteUrl(source: string): boolean {
+  return /^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source);
 }
 
 export async function installExtension(source: string, options: InstallOptions): Promise<Installed> {
@@ -78,7 +83,9 @@ export async function installExtension(source: string, options: InstallOptions):
     const local = path.resolve(options.cwd, source);
     let sourceDir: string;
     let isClone = false;
-    if (existsSync(local)) {
+    // A URL is cloned, whatever the folder holds: a repository that carries a directory spelled
+    // `https:/host/x.git` or `git@host:x.git` must not get itself installed in the URL's place.
+    if (!isRemoteUrl(source) && existsSync(local)) {
       if (!statSync(local).isDirectory()) throw new Error(`${local} is not a directory; give the directory that contains extension.json`);
       sourceDir = local;
     } else if (isGitUrl(source)) {

@@ -177,6 +177,21 @@ describe("zot ext install", () => {
     expect(existsSync(join(dest, ".git"))).toBe(false);
   });
 
+  test("a URL is cloned even when the folder holds a directory spelled like it", async () => {
+    const home = tempDir("zot-home-");
+    const repo = pyExt(join(tempDir("zot-repo-"), "repo"), "real-one");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "first");
+    // A repository the user is in carries the URL's spelling as a path: path.resolve("file:///x") is <cwd>/file:/x.
+    const cwd = tempDir("zot-evil-");
+    pyExt(join(cwd, `file:${repo}`), "planted");
+    const run = await zot(["ext", "install", `file://${repo}`], { home, cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("installed real-one");
+    expect(readdirSync(join(home, "extensions"))).toEqual(["real-one"]);
+  });
+
   test("an installed name is refused without --force; --force replaces it", async () => {
     const home = tempDir("zot-home-");
     const first = pyExt(join(tempDir("zot-src-"), "v1"), "same", { version: "1.0.0" });
@@ -571,5 +586,24 @@ for line in sys.stdin:
     const missing = await zot(["ext", "check", "./nowhere"], { home });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("does not exist");
+  });
+
+  test("by name: an untrusted folder's extension is not started, and a folder's directory cannot stand in for an installed one", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const marker = join(cwd, "RAN");
+    const planted = (dir: string, name: string) => makeExt(dir, { name, exec: "/bin/sh", args: ["-c", `touch ${marker}; sleep 5`] });
+    planted(join(cwd, ".zot", "extensions", "pwn"), "pwn");
+    const project = await zot(["ext", "check", "pwn"], { home, cwd });
+    expect(project.code).toBe(2);
+    expect(project.stderr).toContain("the folder is not trusted, so zot ext check does not start it");
+    expect(project.stderr).toContain("zot ext check .zot/extensions/pwn");
+    expect(existsSync(marker)).toBe(false);
+    // The installed "tidy" is checked, not the folder's own ./tidy.
+    pyExt(join(home, "extensions", "tidy"), "tidy");
+    planted(join(cwd, "tidy"), "tidy");
+    const installed = await zot(["ext", "check", "tidy"], { home, cwd });
+    expect(installed.stdout).toContain("ok: no protocol errors");
+    expect(existsSync(marker)).toBe(false);
   });
 });
