@@ -7,6 +7,8 @@
 // subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
 // cannot be a command is a warning naming it, never a failure of the others.
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { realOrSame } from "../config/quiet-fs.ts";
+import { isWithin } from "../tools/sandbox.ts";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
@@ -44,6 +46,12 @@ export interface CommandDirsOptions {
   home: string;
   /** the user's home (~/.claude/commands) */
   userHome: string;
+  /**
+   * whether the folder is trusted: until it is, a project command (file or folder) that is a link
+   * out of the folder is not read, as memory files' links are not (a cloned repository's
+   * `.claude/commands/x.md` linked to /proc/self/environ or ~/.ssh/id_rsa would be a prompt)
+   */
+  projectTrusted?: boolean;
 }
 
 /** A command file larger than this is skipped: a prompt, not a dump. */
@@ -66,8 +74,10 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
   const commands: MarkdownCommand[] = [];
   const warnings: string[] = [];
   const taken = new Set<string>();
+  const folder = realOrSame(options.cwd);
   for (const { dir, scope } of commandDirs(options)) {
-    for (const file of markdownFiles(dir)) {
+    const keepWithin = scope === "project" && options.projectTrusted !== true ? folder : undefined;
+    for (const file of markdownFiles(dir, new Set(), keepWithin, warnings)) {
       const name = commandName(dir, file);
       if (!name) {
         warnings.push(`${file}: not a command name (use letters, digits, - and _ in file and folder names); skipped`);
@@ -152,8 +162,11 @@ function firstLine(body: string): string | undefined {
   return plain.length > 80 ? `${plain.slice(0, 79)}…` : plain;
 }
 
-/** Every `.md` file under dir, sorted, subfolders included (symlinked folders followed once). */
-function markdownFiles(dir: string, seen = new Set<string>()): string[] {
+/**
+ * Every `.md` file under dir, sorted, subfolders included (symlinked folders followed once). With
+ * `keepWithin`, a file or folder whose real path leads out of that folder is left out, with a warning.
+ */
+function markdownFiles(dir: string, seen: Set<string>, keepWithin: string | undefined, warnings: string[]): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -169,12 +182,19 @@ function markdownFiles(dir: string, seen = new Set<string>()): string[] {
     } catch {
       continue;
     }
+    const wanted = stats.isDirectory() || (stats.isFile() && entry.toLowerCase().endsWith(".md"));
+    if (wanted && keepWithin !== undefined && !isWithin(keepWithin, realOrSame(full))) {
+      warnings.push(
+        `${full} is a link to ${realOrSame(full)}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`,
+      );
+      continue;
+    }
     if (stats.isDirectory()) {
       const key = `${stats.dev}:${stats.ino}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(...markdownFiles(full, seen));
-    } else if (stats.isFile() && entry.toLowerCase().endsWith(".md")) out.push(full);
+      out.push(...markdownFiles(full, seen, keepWithin, warnings));
+    } else if (wanted) out.push(full);
   }
   return out;
 }

@@ -98,7 +98,8 @@ export async function markdownCommandSource(context: {
     import("../commands/skill-commands.ts"),
     import("../config/trust-store.ts"),
   ]);
-  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir() });
+  const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
+  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir(), projectTrusted });
   // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
   // Claude Code's do: a command file of that name answers only to its folder's name, or is left out
   // with a warning; a skill of that name stays the model's.
@@ -111,7 +112,6 @@ export async function markdownCommandSource(context: {
   });
   const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
   const commands = [...markdown, ...skillCommands(context.skills, taken)];
-  const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
   const source = commands.length > 0 ? new MarkdownCommandSource(commands, { cwd, projectTrusted, runBang: context.runBang, ...(context.attachable ? { attachable: context.attachable } : {}) }) : undefined;
   return { ...(source ? { source } : {}), warnings };
 }

@@ -67,6 +67,31 @@ describe("loadMarkdownCommands", () => {
   });
 });
 
+describe("project commands that are links out of the folder", () => {
+  test("are not read until the folder is trusted: a file or a folder; a link within the folder, and the user's own, are", () => {
+    write(path.join(tmp, "secret.txt"), "home secret SSHKEY");
+    write(path.join(tmp, "elsewhere", "leak.md"), "leaked by folder");
+    write(path.join(cwd, "docs", "shared.md"), "Shared within the repo");
+    const commandsDir = path.join(cwd, ".claude", "commands");
+    fs.mkdirSync(commandsDir, { recursive: true });
+    fs.symlinkSync(path.join(tmp, "secret.txt"), path.join(commandsDir, "notes.md"));
+    fs.symlinkSync("/proc/self/environ", path.join(commandsDir, "deploy.md"));
+    fs.symlinkSync(path.join(tmp, "elsewhere"), path.join(commandsDir, "away"));
+    fs.symlinkSync(path.join(cwd, "docs", "shared.md"), path.join(commandsDir, "shared.md"));
+    fs.mkdirSync(path.join(userHome, ".claude", "commands"), { recursive: true });
+    fs.symlinkSync(path.join(tmp, "secret.txt"), path.join(userHome, ".claude", "commands", "mine.md"));
+
+    const untrusted = loadMarkdownCommands({ cwd, home, userHome });
+    expect(untrusted.commands.map((c) => c.name).sort()).toEqual(["mine", "shared"]);
+    expect(untrusted.commands.map((c) => c.body).join("\n")).not.toContain("leaked by folder");
+    for (const name of ["notes.md", "deploy.md", "away"]) {
+      expect(untrusted.warnings.some((w) => w.startsWith(path.join(commandsDir, name)) && w.includes("not read until the folder is trusted"))).toBe(true);
+    }
+    const trusted = loadMarkdownCommands({ cwd, home, userHome, projectTrusted: true });
+    expect(trusted.commands.map((c) => c.name).sort()).toEqual(["deploy", "leak", "mine", "notes", "shared"]);
+  });
+});
+
 describe("expandCommand", () => {
   test("$ARGUMENTS and $1, $2 (quotes keep words together)", async () => {
     expect(await expandCommand("Fix issue #$1 in $2. All: $ARGUMENTS", '42 "src/a b.ts"', { cwd })).toBe('Fix issue #42 in src/a b.ts. All: 42 "src/a b.ts"');
