@@ -20,6 +20,7 @@ import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 import * as v from "valibot";
 import { FLAGS_REMEDY } from "../providers/provider-choice.ts";
+import { noteOnStderr } from "./stderr-note.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -50,7 +51,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
   const { claudeToolNames, toClaudeCall } = await import("../settings-hooks/tool-mapping.ts");
   const { permissionFlags } = await import("./permission-flags.ts");
 
-  const log = (message: string) => console.error(`zot: ${message}`);
+  const log = noteOnStderr;
   // Before the run serves (extensions still loading) a signal exits at once.
   const signals = signalsUntilServing(EXIT.interrupted);
   const writer = new NdjsonWriter(undefined, () => signals.stop());

@@ -13,6 +13,7 @@ import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-
 import { EXIT, runCli } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
+import { noteOnStderr } from "./stderr-note.ts";
 
 
 export async function runRoot(argv: string[]): Promise<number> {
@@ -137,7 +138,7 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
   try {
     for (const note of ownChildProcesses()) console.error(`zot: ${note}`);
     const { openConversation } = await import("../conversation/conversation.ts");
-    const log = (message: string) => console.error(`zot: ${message}`);
+    const log = noteOnStderr;
     const conversation = await openConversation(
       {
         ...runtimeOptions,

@@ -9,6 +9,7 @@ import type { Component } from "./component.ts";
 import { type FuzzyMatch, fuzzyFilter } from "./fuzzy.ts";
 import { type Key, keyId } from "./keys.ts";
 import type { Theme } from "./theme.ts";
+import { styledRow } from "./styled-row.ts";
 import { truncateToWidth, visibleWidth } from "./width.ts";
 
 export interface SelectItem<T = string> {
@@ -172,7 +173,9 @@ export class SelectList<T = string> implements Component {
   }
 
   private itemRow(entry: Entry<T>, selected: boolean, width: number): string {
-    const { label, description } = entry.item;
+    // Labels and descriptions come from files and extensions (a command's description): no escapes reach the terminal.
+    const label = styledRow(entry.item.label);
+    const description = entry.item.description === undefined ? undefined : styledRow(entry.item.description);
     const marked = new Set(entry.match.positions);
     let text = "";
     for (let i = 0; i < label.length; i++) text += marked.has(i) ? this.theme.bold(this.theme.accent(label[i])) : label[i];

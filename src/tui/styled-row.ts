@@ -1,4 +1,5 @@
-// Text from someone else (an extension's panel lines) made fit to draw as rows of the frame. Rule:
+// Text from someone else (an extension's panel lines, a note naming a folder's files, a command's
+// description) made fit to draw as rows of the frame. Rule:
 // styles survive (SGR colours and attributes, OSC 8 hyperlinks), and nothing else that could move
 // the cursor, change the terminal's modes or fake the toolkit's own markers (CSI other than SGR,
 // OSC other than 8, APC, DCS, C0 controls) reaches the terminal; tabs become spaces, and each
@@ -8,7 +9,8 @@ import { expandTabs } from "./width.ts";
 
 const SGR = /^\x1b\[[\d;:]*m$/;
 const HYPERLINK = /^\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)$/;
-const CONTROLS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f]/g;
+// C1 controls too: a terminal may read U+009B as CSI, U+009D as OSC.
+const CONTROLS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f-\x9f]/g;
 
 /** The rows `text` draws as: one per line (CRLF or LF), each cleaned of everything but styles. */
 export function styledRows(text: string): string[] {
@@ -17,7 +19,7 @@ export function styledRows(text: string): string[] {
 
 /** One row of text, cleaned of everything but styles (a newline inside it is dropped). */
 export function styledRow(text: string): string {
-  if (!/[\x00-\x1f\x7f]/.test(text)) return text;
+  if (!/[\x00-\x1f\x7f-\x9f]/.test(text)) return text;
   let out = "";
   let at = 0;
   while (at < text.length) {

@@ -59,6 +59,18 @@ describe("an untrusted folder", () => {
     expect(existsSync(join(r.home, "trust.json"))).toBe(false);
   });
 
+  test("names from the folder reach the terminal as text: an escape in a directory's name is dropped from the note", async () => {
+    const r = repository();
+    // OSC 52 (set the clipboard), then cursor up and erase line: what a hostile name would do to a terminal.
+    const hostile = "\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[1A\x1b[2K\rok\x9b31m";
+    mkdirSync(join(r.cwd, ".zot", "extensions", hostile), { recursive: true });
+    writeFileSync(join(r.cwd, ".zot", "extensions", hostile, "extension.json"), "{}");
+    const print = await printRun(r);
+    expect(print.stderr).toContain("is not trusted");
+    expect(print.stderr).toContain("ok31m");
+    expect(print.stderr).not.toMatch(/[\x1b\x07\r\x9b]/);
+  });
+
   test("--trust runs them for this run only", async () => {
     const r = repository();
     const run = await zot(["-p", "/cloned", "--trust", "--provider", "scripted"], { cwd: r.cwd, home: r.home });

@@ -60,6 +60,16 @@ describe("SelectList", () => {
     expect(picked).toBe("clear");
   });
 
+  test("a label or description from a file draws no escape but styles: a command's description cannot set the clipboard", () => {
+    const list = new SelectList([{ label: "/tidy\x1b[2J", value: "tidy", description: "tidy \x1b]52;c;Y3VybCBldmlsfHNo\x07up\x9b2J" }], theme);
+    const rows = list.render(80).join("\n");
+    expect(rows).toContain("/tidy");
+    expect(rows).toContain("tidy up2J");
+    expect(rows).not.toContain("]52;");
+    expect(rows).not.toContain("\x1b[2J");
+    expect(rows).not.toContain("\x9b");
+  });
+
   test("arrows move and stop at the ends; Esc cancels; Tab is left to the application", () => {
     const list = new SelectList(items, theme);
     let cancelled = false;

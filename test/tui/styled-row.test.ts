@@ -1,5 +1,6 @@
 // Untrusted text made fit for rows: styles kept, everything else that could reach the terminal dropped.
 import { describe, expect, test } from "bun:test";
+import { printable } from "../../src/cli/stderr-note.ts";
 import { styledRow, styledRows } from "../../src/tui/styled-row.ts";
 
 describe("styledRow", () => {
@@ -14,9 +15,18 @@ describe("styledRow", () => {
     expect(styledRow("a\x1b[2Jb\x1b[3;4Hc\x1b[?25ld\x1b]0;title\x07e\x1b_zot:cursor\x1b\\f\x1bPq\x1b\\g")).toBe("abcdefg");
     expect(styledRow("a\rb\bc\x07d\x00e\x7ff\x1b")).toBe("abcdef");
     expect(styledRow("\tx")).toBe("    x");
+    // C1 controls, which a terminal may read as CSI and OSC.
+    expect(styledRow("a\x9b2Jb\x9d52;c;x\x9cc")).toBe("a2Jb52;c;xc");
   });
 
   test("styledRows: one row per line, CRLF or LF", () => {
     expect(styledRows("one\r\ntwo\nthree")).toEqual(["one", "two", "three"]);
+  });
+});
+
+describe("printable (stderr notes)", () => {
+  test("every escape and control is dropped, styles too; newlines and tabs stay", () => {
+    expect(printable("a\x1b]52;c;ZWNobw==\x07b\x1b[1A\x1b[2K\rc\x1b[31md\x9b2Je\x1bPq\x1b\\f")).toBe("abcd2Jef");
+    expect(printable("one\n\ttwo – 日本")).toBe("one\n\ttwo – 日本");
   });
 });

@@ -1,6 +1,7 @@
 // A line of the transcript that is not a message: a command's output, a runtime note, an error in
 // red, an interceptor's decision in muted grey. Rule: the level decides the colour and nothing else.
 import type { Style, Theme } from "../../tui/theme.ts";
+import { styledRows } from "../../tui/styled-row.ts";
 import { wrapText } from "../../tui/width.ts";
 import type { NoteLevel } from "./app-context.ts";
 import { CachedBlock } from "./cached-block.ts";
@@ -34,6 +35,7 @@ export class NoteLine extends CachedBlock {
 
   protected draw(width: number): string[] {
     const style = noteStyle(this.theme, this.level);
-    return ["", ...wrapText(this.text, Math.max(1, width - 2)).map((row) => ` ${style(row)}`)];
+    // A note may carry names from the folder or an extension: drawn with their styles at most, never their escapes.
+    return ["", ...wrapText(styledRows(this.text).join("\n"), Math.max(1, width - 2)).map((row) => ` ${style(row)}`)];
   }
 }

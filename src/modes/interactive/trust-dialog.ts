@@ -6,6 +6,7 @@
 import type { TrustAnswer, TrustAsker, TrustQuestion } from "../../conversation/conversation.ts";
 import type { Component } from "../../tui/component.ts";
 import { Dialog } from "../../tui/dialog.ts";
+import { styledRow } from "../../tui/styled-row.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import type { AppContext } from "./app-context.ts";
 
@@ -37,10 +38,11 @@ function questionBody(app: Pick<AppContext, "theme">, question: TrustQuestion): 
   return {
     render(width) {
       const wrap = (text: string) => wrapText(text, Math.max(1, width));
-      const rows = [...wrap(`${question.dir} has configuration that starts programs when zot starts here:`)];
+      const rows = [...wrap(`${styledRow(question.dir)} has configuration that starts programs when zot starts here:`)];
       for (const item of question.found) {
         const line = item.items ? `  ${item.label}: ${item.items.join(", ")} (${item.what})` : `  ${item.label} (${item.what})`;
-        rows.push(truncateToWidth(theme.bold(line), width));
+        // The names are the folder's (its extensions' directories): shown, never obeyed as escapes.
+        rows.push(truncateToWidth(theme.bold(styledRow(line)), width));
       }
       rows.push(
         "",
