@@ -2,11 +2,13 @@
 // line of key hints. Answers are picked with ↑/↓ and Enter, or by their number (1–9); Esc cancels.
 // Rule: the dialog takes every key while it has focus (a dialog that let keys fall through to the
 // editor behind it would type into a prompt the user cannot see), except Ctrl+C, which the
-// application's own key handlers see first anyway.
+// application's own key handlers see first anyway. Text typed into it means the user was typing a
+// prompt when it opened: Enter then picks nothing until ↑/↓ or a number chooses (stray-typing.ts).
 import { Box } from "./box.ts";
 import { type Component, Stack } from "./component.ts";
 import type { Key } from "./keys.ts";
 import { type SelectItem, SelectList } from "./select-list.ts";
+import { STRAY_HINT, StrayTyping } from "./stray-typing.ts";
 import { Spacer, Text } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
@@ -24,6 +26,7 @@ export class Dialog<T = string> implements Component {
   onCancel?: () => void;
   readonly list: SelectList<T>;
   private readonly frame: Box;
+  private readonly stray: StrayTyping;
 
   constructor(theme: Theme, options: DialogOptions<T>) {
     this.list = new SelectList(options.choices, theme, { typeToFilter: false, maxVisible: 9 });
@@ -31,7 +34,10 @@ export class Dialog<T = string> implements Component {
     this.list.onCancel = () => this.onCancel?.();
     const content = new Stack();
     if (options.body !== undefined) content.add(typeof options.body === "string" ? new Text(options.body) : options.body).add(new Spacer());
-    content.add(this.list).add(new Text(options.hint ?? "↑/↓ choose · enter confirm · esc cancel", { style: theme.muted }));
+    const hintText = options.hint ?? "↑/↓ choose · enter confirm · esc cancel";
+    const hint = new Text(hintText, { style: theme.muted });
+    this.stray = new StrayTyping((strayed) => hint.setText(strayed ? `${STRAY_HINT} · ${hintText}` : hintText));
+    content.add(this.list).add(hint);
     this.frame = new Box(content, { title: theme.bold(options.title), border: theme.accent });
   }
 
@@ -46,7 +52,7 @@ export class Dialog<T = string> implements Component {
       this.onChoose?.(choice.value);
       return true;
     }
-    this.list.handleKey(key);
+    if (!this.stray.swallows(key)) this.list.handleKey(key);
     return true;
   }
 }

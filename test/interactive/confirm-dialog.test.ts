@@ -13,7 +13,7 @@ import type { Component } from "../../src/tui/component.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";
-import { DOWN, ENTER, ESC, fakeApp, type FakeApp } from "./fake-app.ts";
+import { DOWN, ENTER, ESC, fakeApp, type FakeApp, UP } from "./fake-app.ts";
 
 let mock: MockLlm | undefined;
 let runtime: Runtime | undefined;
@@ -79,6 +79,23 @@ describe("the confirmation dialog", () => {
     await done;
     expect(app.overlay).toBeUndefined();
     expect(results(rt)).toEqual([{ text: expect.stringContaining("confirmed-run"), error: false }]);
+  });
+
+  test("a prompt typed as the question opens does not answer it: Enter waits until ↑/↓ or a number chooses", async () => {
+    const { app, rt, turn } = await setup([{ tool_calls: [bash("echo typed-ahead > marker")] }, { text: "ok" }]);
+    const done = rt.agent.prompt({ text: "go" }, turn.signal);
+    await waitForOverlay(app, "typed-ahead");
+    app.typeText("fix the tests");
+    app.press(ENTER);
+    expect(app.overlay).toBeDefined();
+    expect(app.screen().join("\n")).toContain("this is a question, not the prompt");
+    expect(await Bun.file(`${rt.agent.cwd}/marker`).exists()).toBe(false);
+    // Looking at the answers again: Enter counts.
+    app.press(DOWN);
+    app.press(UP);
+    app.press(ENTER);
+    await done;
+    expect(results(rt)).toEqual([{ text: expect.stringContaining("exit 0"), error: false }]);
   });
 
   test("4 then Enter refuses: the tool does not run and the model is told the user declined", async () => {

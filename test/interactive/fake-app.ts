@@ -120,3 +120,4 @@ export function fakeApp(runtime: Runtime, options: { onCancel?: () => Promise<vo
 export const ENTER = "\r";
 export const ESC = "\x1b";
 export const DOWN = "\x1b[B";
+export const UP = "\x1b[A";

@@ -191,6 +191,22 @@ describe("Box and Dialog", () => {
     // Every key is the dialog's while it has focus.
     expect(press(dialog, "x", "\t")).toEqual([true, true]);
   });
+
+  test("text typed into a dialog makes Enter wait for a choice by ↑/↓ or number; the hint says so", () => {
+    const choices = ["trust", "distrust"].map((label) => ({ label, value: label }));
+    const answers: string[] = [];
+    const dialog = new Dialog(theme, { title: "Trust this folder?", choices });
+    dialog.onChoose = (value) => answers.push(value);
+    press(dialog, "f", "i", "x", "\r");
+    expect(answers).toEqual([]);
+    expect(plain(dialog.render(120)).join("\n")).toContain("this is a question, not the prompt");
+    press(dialog, "\x1b[B", "\r");
+    expect(answers).toEqual(["distrust"]);
+    expect(plain(dialog.render(120)).join("\n")).not.toContain("this is a question, not the prompt");
+    // A number answers at once, stray text or not.
+    press(dialog, "q", "1");
+    expect(answers).toEqual(["distrust", "trust"]);
+  });
 });
 
 describe("Text, Spacer, Stack", () => {

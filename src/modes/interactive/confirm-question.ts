@@ -13,6 +13,7 @@ import { Spacer, Text } from "../../tui/text.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import type { ConfirmAnswer, ConfirmRequest } from "../../conversation/conversation.ts";
+import { STRAY_HINT, StrayTyping } from "../../tui/stray-typing.ts";
 
 type Choice = ConfirmAnswer["answer"];
 
@@ -44,6 +45,7 @@ export class ConfirmQuestion implements Component {
   private readonly frame: Box;
   private asking: "choice" | "reason" = "choice";
   private hasFocus = false;
+  private readonly stray = new StrayTyping((strayed) => this.hint.setText(strayed ? `${STRAY_HINT} · ${CHOOSE_HINT}` : CHOOSE_HINT));
 
   constructor(
     private readonly theme: Theme,
@@ -95,7 +97,7 @@ export class ConfirmQuestion implements Component {
     const number = key.text !== undefined && /^[1-4]$/.test(key.text) ? Number(key.text) : 0;
     const choice = number > 0 ? this.list.matches[number - 1] : undefined;
     if (choice) this.choose(choice.value);
-    else this.list.handleKey(key);
+    else if (!this.stray.swallows(key)) this.list.handleKey(key);
     return true;
   }
 
