@@ -108,13 +108,21 @@ async function readConfig(context: Context): Promise<McpConfig> {
   return config;
 }
 
-/** `node /x/index.js /dir`, `https://… (HTTP)` */
+/**
+ * `node /x/index.js /dir`, `https://… (HTTP)`, as the entry writes them: a `${VAR}` stays as
+ * written (as `mcp get` shows it), so a listing in a CI log or on a shared screen never prints a
+ * key a folder's .mcp.json spelled into a URL or an argument.
+ */
 function target(server: ConfiguredServer): string {
   const t = server.transport;
   if (!t) return "(not usable)";
-  if (t.type === "stdio") return [t.command, ...t.args].map((word) => shellQuote(word)).join(" ");
+  const raw = (server.raw ?? {}) as Record<string, unknown>;
+  if (t.type === "stdio") {
+    const written = typeof raw.command === "string" ? [raw.command, ...(Array.isArray(raw.args) ? raw.args.map(String) : [])] : [t.command, ...t.args];
+    return written.map((word) => shellQuote(word)).join(" ");
+  }
   if (t.type === "sdk") return `"${t.name}" inside the program running zot (SDK)`;
-  return `${t.url} (${t.type.toUpperCase()})`;
+  return `${typeof raw.url === "string" ? raw.url : t.url} (${t.type.toUpperCase()})`;
 }
 
 /** Why a server is not started, or undefined when it is. */

@@ -65,10 +65,15 @@ describe("zot mcp", () => {
 
   test("an untrusted folder's servers are listed, never started; mistakes are usage errors", async () => {
     const w = where();
-    writeFileSync(join(w.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { theirs: misbehaving(), broken: { args: [] } } }));
-    const list = await zot(["mcp", "list"], w);
+    // A key spelled into a URL or an argument stays `${…}` in the listing: nothing prints it.
+    const spelled = { keyed: { type: "http", url: "http://127.0.0.1:9/mcp?k=${SECRET_TOKEN}" }, echoing: { command: "echo", args: ["${SECRET_TOKEN}"] } };
+    writeFileSync(join(w.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { theirs: misbehaving(), broken: { args: [] }, ...spelled } }));
+    const list = await zot(["mcp", "list"], { ...w, env: { ...w.env, SECRET_TOKEN: "sk-very-secret" } });
     expect(list.stdout).toContain("theirs: node");
     expect(list.stdout).toContain("- not started: this folder is not trusted (zot trust)");
+    expect(list.stdout).toContain("keyed: http://127.0.0.1:9/mcp?k=${SECRET_TOKEN} (HTTP)");
+    expect(list.stdout).toContain("echoing: echo '${SECRET_TOKEN}'");
+    expect(list.stdout + list.stderr).not.toContain("sk-very-secret");
     const bad = await zot(["mcp", "add", "docs", "https://example.com/mcp"], w);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("zot: https://example.com/mcp is a URL; to add a remote server say so: zot mcp add --transport http docs https://example.com/mcp");
