@@ -162,6 +162,9 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
  */
 const NON_INTERACTIVE: Readonly<Record<string, string>> = { GIT_EDITOR: "true", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
 
+/** How long the output pump reads before it lets the event loop run (timers, keys, signals). */
+const YIELD_AFTER_MS = 10;
+
 async function pump(
   reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },
   capture: OutputCapture,
@@ -178,6 +181,10 @@ async function pump(
       return undefined; // the listener's problem; the output is still captured
     }
   };
+  // A command that writes without pause (`yes`) keeps the pipe full, and each read resolves at
+  // once: without a pause now and then the loop would hold the event loop, and the TUI behind it
+  // could neither draw nor hear Esc or Ctrl+C.
+  let ranSince = performance.now();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -186,6 +193,10 @@ async function pump(
       capture.add(value, text);
       const wait = text ? progress(text) : undefined;
       if (wait) await wait;
+      if (performance.now() - ranSince > YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        ranSince = performance.now();
+      }
     }
   } catch {
     // cancelled after the drain grace: what was read is kept

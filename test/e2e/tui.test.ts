@@ -2,10 +2,11 @@
 // back by xterm headless): answers streaming in, tool boxes, the queue, Esc and Ctrl+C, resize,
 // wide characters.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
+import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
 const runs = ptyRuns();
@@ -113,6 +114,37 @@ describe("zot in a terminal", () => {
     await session.waitForText("after the cancel");
     expect(lastUserText(mock.requests[1].body)).toBe("and now");
     expect(mock.requests[1].aborted).toBeFalsy();
+  }, 30_000);
+
+  test("a command that never stops writing (yes) keeps the app live: its box shows the newest rows, memory stays flat, Esc stops it", async () => {
+    const { session, pid } = zot([{ tool_calls: [{ id: "toolu_yes", name: "bash", args: { command: "yes" } }] }, { text: "never asked" }]);
+    await ready(session);
+    session.type("flood\r");
+    // The box keeps drawing while the output pours in (a frozen app drew it once, or never).
+    await session.waitFor((screen) => /… [\d,]+ rows? above|… [\d,]+ more rows?/.test(screen.text()), "the live tail of yes");
+    const first = session.bytes;
+    await session.waitFor(() => session.bytes > first + 2000, "the app to keep drawing");
+    // Kept output is bounded: a box that kept all of it grew by hundreds of MB a second.
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid()}/status`, "utf8"))?.[1]) / 1024;
+    expect(rssMb()).toBeLessThan(400);
+    session.type("\x1b");
+    await session.waitForText("turn cancelled");
+    const children = () => readFileSync(`/proc/${pid()}/task/${pid()}/children`, "utf8").trim();
+    await session.waitFor(() => children() === "", "yes to be gone");
+  }, 30_000);
+
+  test("a tool's output reaches the terminal as text: a file's OSC 52 (clipboard), title and clear-scrollback escapes are dropped, its colours kept", async () => {
+    const cwd = tempDir("zot-cwd-");
+    writeFileSync(join(cwd, "esc.txt"), "line1\n\x1b]52;c;ZXZpbA==\x07\x1b]0;PWNED\x07\x1b[3Jhidden \x1b[31mred\x1b[0m\n");
+    const { session } = zot([{ tool_calls: [{ id: "toolu_read", name: "read", args: { path: "esc.txt" } }] }, { text: "read it" }], { cwd });
+    await ready(session);
+    session.type("show me\r");
+    await session.waitForText("read it");
+    expect(session.screen.text()).toContain("hidden red");
+    expect(session.output).not.toContain("]52;");
+    expect(session.output).not.toContain("PWNED");
+    expect(session.output).not.toContain("\x1b[3J");
+    expect(session.output).toContain("\x1b[31mred");
   }, 30_000);
 
   test("↑ in a new run walks back through what was typed in this folder before; a --no-session run keeps nothing", async () => {

@@ -7,6 +7,7 @@ import type { ToolResultContent, WireToolResultContent } from "../../protocol/me
 import { base64ByteLength } from "../../protocol/messages.ts";
 import { Box } from "../../tui/box.ts";
 import { highlightCode } from "../../tui/highlight.ts";
+import { styledRow } from "../../tui/styled-row.ts";
 import { renderMarkdown } from "../../tui/markdown.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
@@ -20,11 +21,21 @@ export const COLLAPSE_OVER = 12;
 export const COLLAPSED_ROWS = 10;
 /** The arguments' summary takes at most this many rows. */
 const ARG_ROWS = 3;
+/**
+ * Live output kept for the box: its newest characters (a command that floods, `yes`, would
+ * otherwise grow the box without limit and make every frame slower than the last); the result,
+ * when it comes, is the tool's own, bounded by the tool.
+ */
+const PROGRESS_KEPT = 64 * 1024;
+/** The collapsed live view wraps no more than this much of the newest output per row shown. */
+const TAIL_CHARS_PER_ROW = 1024;
 
 export class ToolBox extends CachedBlock {
   private argsText = "";
   private args: Record<string, unknown> | undefined;
   private progress = "";
+  /** lines of live output no longer kept (dropped from the front of `progress`) */
+  private progressDropped = 0;
   private result: { text: string; isError: boolean; markdown: boolean } | undefined;
   private expanded = false;
   /** a --no-yolo question about this call waits for the person's answer: it has not started */
@@ -64,13 +75,19 @@ export class ToolBox extends CachedBlock {
   appendProgress(text: string): void {
     if (this.result) return;
     this.progress += text;
+    if (this.progress.length > 2 * PROGRESS_KEPT) {
+      const cut = this.progress.length - PROGRESS_KEPT;
+      this.progressDropped += newlines(this.progress, 0, cut);
+      this.progress = this.progress.slice(cut);
+    }
     this.changed();
   }
 
   setResult(content: readonly (ToolResultContent | WireToolResultContent)[], isError: boolean, extension?: string): void {
     // An extension's text marked format "markdown" is drawn as Markdown; the model got it as it is.
     const markdown = content.some((block) => block.type === "text" && block.format === "markdown");
-    this.result = { text: resultText(content), isError, markdown };
+    // What a tool returns is data from files and commands: it reaches the terminal as text.
+    this.result = { text: markdown ? resultText(content) : terminalText(resultText(content)), isError, markdown };
     if (extension) this.extension = extension;
     this.restyle();
   }
@@ -104,7 +121,7 @@ export class ToolBox extends CachedBlock {
   private body(width: number): string[] {
     const rows = this.argRows(width);
     if (this.result) rows.push(...this.collapse(this.resultRows(width)));
-    else if (this.progress !== "") rows.push(...this.tail(wrapText(this.progress.replace(/\n+$/, ""), width).map((row) => this.theme.muted(row))));
+    else if (this.progress !== "") rows.push(...this.progressRows(width));
     // "running…" would be a lie while the question below asks whether it may run.
     else if (this.awaitingAnswer) rows.push(this.theme.warning("waiting for your answer…"));
     else rows.push(this.theme.muted("running…"));
@@ -114,7 +131,7 @@ export class ToolBox extends CachedBlock {
   private argRows(width: number): string[] {
     const summary = this.args ? argsSummary(this.name, this.args) : partialArgsSummary(this.name, this.argsText);
     if (summary === "") return [];
-    const rows = wrapText(summary, width);
+    const rows = wrapText(terminalText(summary), width);
     if (rows.length <= ARG_ROWS) return rows;
     return [...rows.slice(0, ARG_ROWS - 1), truncateToWidth(`${rows[ARG_ROWS - 1]}…`, width)];
   }
@@ -138,11 +155,44 @@ export class ToolBox extends CachedBlock {
     return [...rows.slice(0, COLLAPSED_ROWS), this.theme.muted(`… ${counted(hidden, "more row")} · ctrl+o to expand`)];
   }
 
-  /** The last rows of live output (the newest is what matters while it runs). */
-  private tail(rows: string[]): string[] {
-    if (this.expanded || rows.length <= COLLAPSE_OVER) return rows;
-    return [this.theme.muted(`… ${counted(rows.length - COLLAPSED_ROWS, "row")} above`), ...rows.slice(-COLLAPSED_ROWS)];
+  /**
+   * The last rows of live output (the newest is what matters while it runs): collapsed, only the
+   * newest lines are wrapped, so a frame costs the same however much the command has written.
+   */
+  private progressRows(width: number): string[] {
+    const text = this.progress.replace(/\n+$/, "");
+    const from = this.expanded ? 0 : Math.max(0, text.length - (COLLAPSE_OVER + 1) * TAIL_CHARS_PER_ROW);
+    const start = from === 0 ? 0 : text.indexOf("\n", from) + 1 || from;
+    const rows = wrapText(terminalText(text.slice(start)), width).map((row) => this.theme.muted(row));
+    const above = this.progressDropped + newlines(text, 0, start);
+    if (above === 0 && (this.expanded || rows.length <= COLLAPSE_OVER)) return rows;
+    const shown = this.expanded ? rows : rows.slice(-COLLAPSED_ROWS);
+    const hidden = above + rows.length - shown.length;
+    return [this.theme.muted(`… ${counted(hidden, "row")} above`), ...shown];
   }
+}
+
+/** Lines in `text` between `from` and `to`. */
+function newlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n", from); at !== -1 && at < to; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
+/**
+ * A tool's output as the terminal should show it: colours kept, every other escape (OSC 52 on the
+ * clipboard, a cleared scrollback, a moved cursor) and control character dropped, and a line a
+ * progress bar rewrote with `\r` shown as it ended up.
+ */
+function terminalText(text: string): string {
+  if (!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      const ended = line.endsWith("\r") ? line.slice(0, -1) : line;
+      return styledRow(ended.slice(ended.lastIndexOf("\r") + 1));
+    })
+    .join("\n");
 }
 
 /** The text of a result; an image is a placeholder with its type and size. */
