@@ -125,6 +125,10 @@ class PromptLoop {
       // after_llm may have rewritten the response's tool calls, and with them its stop.
       const modelStop = call.stop === "error" || call.stop === "aborted" ? call.stop : (response?.stop ?? call.stop);
       const stop: StopReason = modelStop === "tool_use" && toolCalls.length === 0 ? "end_turn" : (modelStop as StopReason);
+      // Calls in an answer that ended otherwise (cut at the output limit mid-arguments, or an
+      // end_turn beside a tool_use) are not run, and are answered so: a call without a result
+      // makes every later request one the provider refuses.
+      if (stop !== "tool_use" && stop !== "aborted" && stop !== "error" && toolCalls.length > 0) answerNotRun(out, toolCalls, stop);
       this.endTurn(stop, call.failure);
 
       if (stop === "aborted") return this.finish(ABORTED);
@@ -187,6 +191,18 @@ class PromptLoop {
 function gateEnding(gate: ChainOutcome<"before_llm" | "after_llm">): TurnEnding | undefined {
   if (gate.action === "continue" || gate.action === "respond") return undefined;
   return intercepted(gate.action === "hard_abort" ? "hard_abort" : "abort_turn", gate.reason);
+}
+
+/** Calls of an answer that did not end asking for them: each is answered (and shown) as not run, and why. */
+function answerNotRun(out: AgentOutlets, calls: readonly ToolCallBlock[], stop: StopReason): void {
+  const reason =
+    stop === "length"
+      ? "not run: the answer was cut at the output limit while this call was being written, so its arguments may be incomplete; make the call again, smaller (a large write as several edits or files)"
+      : `not run: the answer ended (stop: ${stop}) without waiting for this call's result; make the call again to run it`;
+  for (const call of calls) {
+    out.emit({ type: "tool_result", id: call.id, name: call.name, is_error: true, content: [{ type: "text", text: reason }], status: "cancelled" });
+  }
+  out.append({ role: "tool", content: calls.map((c) => resultBlock(c.id, textResult(reason, true))), time: nowIso() });
 }
 
 /** The turn ends before the message's tool calls run: each gets an error result, or the next request would be malformed. */

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { anthropicMock, type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
+import { requestViolations } from "../support/provider-rules.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 const fixture = rpcFixture();
@@ -17,6 +18,37 @@ const SLOW = { text: "word ".repeat(2000), chunk_size: 5, chunk_delay_ms: 50 };
 const MEDIUM = { text: "word ".repeat(40), chunk_size: 5, chunk_delay_ms: 20 };
 
 const start = (turns: Turns, extra: string[] = [], cwd?: string): RpcProcess => fixture.start(turns, extra, cwd ? { cwd } : {});
+
+describe("an answer that ends with a call it does not wait for", () => {
+  const providers: Record<string, (url: string) => string[]> = {
+    anthropic: anthropicMock,
+    "openai chat": (url) => ["--provider", "openai", "--api-key", "k", "--base-url", `${url}/v1`, "--model", "gpt-4.1"],
+    "openai responses": (url) => ["--provider", "openai", "--api-key", "k", "--base-url", `${url}/v1`, "--model", "gpt-5"],
+  };
+  for (const [name, provider] of Object.entries(providers)) {
+    test(`${name}: a call cut at the output limit is answered as not run, and the next prompt's request is one the API accepts`, async () => {
+      const cwd = tempDir("zot-cwd-");
+      const cut = { text: "Let me write the file.", tool_calls: [{ id: "call_cut", name: "write", args: { path: "big.txt", content: "half of it" } }], stop: "length" as const };
+      const r = fixture.start([cut, { text: "Splitting it." }], ["--no-ext"], { provider, cwd });
+      const from = r.lines.length;
+      await r.call({ type: "prompt", message: "write it" });
+      const events = await r.eventsUntilDone(from);
+      const result = events.find((e) => e.type === "tool_result");
+      expect(result).toMatchObject({ id: "call_cut", is_error: true, status: "cancelled" });
+      expect(result.content[0].text).toContain("cut at the output limit");
+      expect(events.at(-2)).toEqual({ type: "turn_end", stop: "length" });
+      expect(existsSync(join(cwd, "big.txt"))).toBe(false);
+
+      const next = r.lines.length;
+      await r.call({ type: "prompt", message: "go on" });
+      expect((await r.eventsUntilDone(next)).at(-2)).toEqual({ type: "turn_end", stop: "end_turn" });
+      const request = fixture.mock.requests[1]!;
+      expect(requestViolations(request)).toEqual([]);
+      expect(JSON.stringify(request.body)).toContain("not run: the answer was cut at the output limit");
+      expect(await r.close()).toBe(0);
+    });
+  }
+});
 
 describe("while a turn streams", () => {
   test("abort: turn_end aborted, then done; the transcript keeps the partial text and the next prompt runs", async () => {
