@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   "intercepted",
   "compaction",
   "not_started",
+  "refused",
   "internal",
 ] as const;
 
@@ -37,6 +38,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<(typeof ERROR_CODES)[number], 
   intercepted: "an extension or hook ended the turn (abort_turn, hard_abort)",
   compaction: "a compaction could not be made: nothing to summarise, or the model's summary was empty",
   not_started: "the run could not start (a flag zot cannot read, no API key, a session that is not there); no model was called",
+  refused: "the model declined to answer, or the provider's content filter stopped the answer",
   internal: "anything else; the sentence says what",
 };
 

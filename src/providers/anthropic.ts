@@ -21,6 +21,7 @@ import type { ReasoningLevel } from "../protocol/models.ts";
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
+import type { StoppedAnswer } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
@@ -253,15 +254,26 @@ class AnthropicAssembler implements WireAssembler {
     return this.ended;
   }
 
+  get stoppedBy(): StoppedAnswer | undefined {
+    if (this.stopReason === "refusal") {
+      return { code: "refused", detail: "the model declined to answer (stop_reason: refusal); rephrase the request, or start a new session if an earlier message is the cause" };
+    }
+    if (this.stopReason === "model_context_window_exceeded") {
+      return { code: "context_overflow", detail: "the conversation filled the model's context window while it answered (stop_reason: model_context_window_exceeded); compact it (/compact) or start a new session" };
+    }
+    return undefined;
+  }
+
   push(data: JsonObject, out: ProviderEvent[]): void {
     const event = data as unknown as RawMessageStreamEvent;
     switch (event.type) {
       case "message_start": {
-        const u = event.message.usage;
-        this.usage.input = u.input_tokens ?? 0;
-        this.usage.output = u.output_tokens ?? 0;
-        this.usage.cache_read = u.cache_read_input_tokens ?? 0;
-        this.usage.cache_write = u.cache_creation_input_tokens ?? 0;
+        // A compatible server may send no usage, or counts as strings: unknown counts are 0.
+        const u: { [key: string]: unknown } = { ...event.message?.usage };
+        this.usage.input = tokenCount(u.input_tokens, 0);
+        this.usage.output = tokenCount(u.output_tokens, 0);
+        this.usage.cache_read = tokenCount(u.cache_read_input_tokens, 0);
+        this.usage.cache_write = tokenCount(u.cache_creation_input_tokens, 0);
         out.push({ type: "usage", usage: { ...this.usage } });
         break;
       }
@@ -305,12 +317,12 @@ class AnthropicAssembler implements WireAssembler {
       case "message_delta": {
         // Assigned, not added: message_delta carries running totals. Input and cache counts only
         // replace the message_start ones when present, since some gateways send zeros here.
-        const u = event.usage;
-        this.usage.output = u.output_tokens ?? this.usage.output;
-        if (u.input_tokens) this.usage.input = u.input_tokens;
-        if (u.cache_read_input_tokens) this.usage.cache_read = u.cache_read_input_tokens;
-        if (u.cache_creation_input_tokens) this.usage.cache_write = u.cache_creation_input_tokens;
-        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        const u: { [key: string]: unknown } = { ...event.usage };
+        this.usage.output = tokenCount(u.output_tokens, this.usage.output);
+        this.usage.input = tokenCount(u.input_tokens, 0) || this.usage.input;
+        this.usage.cache_read = tokenCount(u.cache_read_input_tokens, 0) || this.usage.cache_read;
+        this.usage.cache_write = tokenCount(u.cache_creation_input_tokens, 0) || this.usage.cache_write;
+        this.stopReason = event.delta?.stop_reason ?? this.stopReason;
         out.push({ type: "usage", usage: { ...this.usage } });
         break;
       }
@@ -338,6 +350,12 @@ class AnthropicAssembler implements WireAssembler {
     }
     out.push({ type: "done", content, stop: mapStop(this.stopReason, this.calls.any) });
   }
+}
+
+/** A token count as a server sent it: a number, or a numeric string; anything else is `fallback`. */
+function tokenCount(value: unknown, fallback: number): number {
+  const count = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+  return Number.isFinite(count) && count >= 0 ? count : fallback;
 }
 
 function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {

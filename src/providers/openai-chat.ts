@@ -19,6 +19,7 @@ import type { TokenUsage } from "../protocol/usage.ts";
 import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
+import type { StoppedAnswer } from "./provider-failure.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
@@ -192,6 +193,11 @@ class ChatAssembler implements WireAssembler {
     return this.finishReason !== null;
   }
 
+  get stoppedBy(): StoppedAnswer | undefined {
+    if (this.finishReason !== "content_filter") return undefined;
+    return { code: "refused", detail: "the provider's content filter stopped the answer (finish_reason: content_filter)" };
+  }
+
   push(data: JsonObject, out: ProviderEvent[]): void {
     const chunk = data as unknown as ChatCompletionChunk;
     if (chunk.usage) {
@@ -216,6 +222,12 @@ class ChatAssembler implements WireAssembler {
     if (delta.content) {
       this.text.append(delta.content);
       out.push({ type: "text_delta", delta: delta.content });
+    }
+    // A refusal is the model's answer, in a field of its own: shown and kept as its text.
+    const refusal = (delta as { refusal?: unknown }).refusal;
+    if (typeof refusal === "string" && refusal) {
+      this.text.append(refusal);
+      out.push({ type: "text_delta", delta: refusal });
     }
     const calls = delta.tool_calls;
     if (calls) {

@@ -16,7 +16,7 @@ import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../prot
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
-import { streamErrorFailure } from "./provider-failure.ts";
+import { type StoppedAnswer, streamErrorFailure } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
@@ -190,6 +190,11 @@ class ResponsesAssembler implements WireAssembler {
     return this.ended;
   }
 
+  get stoppedBy(): StoppedAnswer | undefined {
+    if (this.final?.status !== "incomplete" || this.final.incomplete_details?.reason !== "content_filter") return undefined;
+    return { code: "refused", detail: "the provider's content filter stopped the answer (incomplete: content_filter)" };
+  }
+
   push(data: JsonObject, out: ProviderEvent[]): void {
     const event = data as unknown as ResponseStreamEvent;
     switch (event.type) {
@@ -204,7 +209,9 @@ class ResponsesAssembler implements WireAssembler {
         }
         break;
       }
-      case "response.output_text.delta": {
+      case "response.output_text.delta":
+      // A refusal is the model's answer, in a part of its own: shown and kept as its text.
+      case "response.refusal.delta": {
         const slot = this.slot(event.output_index, event.item_id);
         slot.kind = "message";
         slot.text.append(event.delta);

@@ -37,7 +37,9 @@ export type FailureShape =
   /** the stream ended before the model said it was finished */
   | "truncated"
   /** the request failed on this side before it was sent */
-  | "local";
+  | "local"
+  /** the answer finished, but as no answer: a refusal, a content filter, a full context window */
+  | "stopped";
 
 /** A failure before it is worded. */
 export interface Failure {
@@ -70,6 +72,8 @@ export function failureText(speaker: ProviderSpeaker, failure: Failure): string 
       return `${provider}: the stream ended before the model finished; try again`;
     case "local":
       return `${provider}: the request to ${baseUrl} failed (${failure.detail})`;
+    case "stopped":
+      return `${provider}: ${failure.detail}`;
   }
 }
 

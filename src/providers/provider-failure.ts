@@ -78,6 +78,18 @@ export function malformedStream(speaker: ProviderSpeaker, detail: string): Provi
   return providerError(speaker, { code: "bad_response", shape: "malformed", detail: clip(detail) });
 }
 
+/** Why a finished answer is no answer: a refusal, a content filter, a full context window. */
+export interface StoppedAnswer {
+  code: ErrorCode;
+  /** what happened, with the API's own stop reason, for a person */
+  detail: string;
+}
+
+/** An answer that finished but is no answer (see WireAssembler.stoppedBy). */
+export function stoppedAnswer(speaker: ProviderSpeaker, stopped: StoppedAnswer): ProviderError {
+  return providerError(speaker, { code: stopped.code, shape: "stopped", detail: stopped.detail });
+}
+
 /** The stream ended without the event that says the model finished. */
 export function truncatedStream(speaker: ProviderSpeaker): ProviderError {
   return providerError(speaker, { code: "bad_response", shape: "truncated", detail: "" });

@@ -23,6 +23,8 @@ import {
   callFailure,
   malformedStream,
   type SdkErrors,
+  type StoppedAnswer,
+  stoppedAnswer,
   streamErrorFailure,
   truncatedStream,
 } from "./provider-failure.ts";
@@ -39,6 +41,12 @@ export interface WireAssembler {
   readonly finished: boolean;
   /** the last events, once the stream is over: calls still open, the usage, done */
   finish(out: ProviderEvent[]): void;
+  /**
+   * set when the answer finished as the API promises but is no answer: the model declined, a
+   * content filter stopped it, the context window filled; the call fails with this, and what
+   * streamed before is kept as the partial answer
+   */
+  readonly stoppedBy?: StoppedAnswer;
 }
 
 /** An SDK client ready to send one call. */
@@ -102,6 +110,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
     reader.cancel().catch(() => {});
   }
   if (!assembler.finished) throw truncatedStream(call);
+  if (assembler.stoppedBy) throw stoppedAnswer(call, assembler.stoppedBy);
   assembler.finish(out);
   yield out;
 }

@@ -9,7 +9,8 @@ import type { ModelRequest, ProviderEvent } from "../../src/protocol/provider.ts
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { ofType } from "../support/provider-stream.ts";
+import { ofType, streamAll } from "../support/provider-stream.ts";
+import type { ProviderError } from "../../src/protocol/provider.ts";
 
 const TIME = "2025-01-01T00:00:00.000Z";
 const PNG = "iVBORw0KGgoAAAANSUhEUg==";
@@ -245,3 +246,52 @@ test("a thinking budget is sent only when reasoning is asked of a reasoning mode
   expect(plain.max_tokens).toBe(1234);
 });
 
+
+/** A raw Anthropic stream the mock does not speak: a compatible server's omissions, an API stop reason. */
+function rawAnthropic(events: Record<string, unknown>[]) {
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } }),
+  });
+  raw.push(server);
+  return createAnthropicProvider({ apiKey: "sk-test", baseUrl: `http://127.0.0.1:${server.port}` });
+}
+const raw: ReturnType<typeof Bun.serve>[] = [];
+afterEach(() => {
+  for (const server of raw.splice(0)) server.stop(true);
+});
+
+const textBlock = (text: string) => [
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+  { type: "content_block_stop", index: 0 },
+];
+
+test("a compatible server's stream without usage, or with counts as strings, still gives the answer", async () => {
+  const bare = await streamAll(rawAnthropic([{ type: "message_start", message: { id: "m", role: "assistant", content: [] } }, ...textBlock("Hello."), { type: "message_delta", delta: { stop_reason: "end_turn" } }, { type: "message_stop" }]), request());
+  expect(bare.error).toBeUndefined();
+  expect(bare.done?.content).toEqual([{ type: "text", text: "Hello." }]);
+  const strings = await streamAll(
+    rawAnthropic([
+      { type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: "100", output_tokens: "1" } } },
+      ...textBlock("Hi."),
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: "20" } },
+      { type: "message_stop" },
+    ]),
+    request(),
+  );
+  expect(ofType(strings.events, "usage").at(-1)?.usage).toMatchObject({ input: 100, output: 20 });
+});
+
+test("a refusal fails the call as refused, and a full context window as context_overflow, keeping what streamed", async () => {
+  const stream = (stop: string) =>
+    streamAll(rawAnthropic([{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 0 } } }, ...textBlock("Part"), { type: "message_delta", delta: { stop_reason: stop }, usage: { output_tokens: 3 } }, { type: "message_stop" }]), request());
+  const refused = await stream("refusal");
+  expect((refused.error as ProviderError).code).toBe("refused");
+  expect((refused.error as ProviderError).message).toStartWith("anthropic: the model declined to answer (stop_reason: refusal)");
+  expect(ofType(refused.events, "text_delta").map((d) => d.delta).join("")).toBe("Part");
+  const full = await stream("model_context_window_exceeded");
+  expect((full.error as ProviderError).code).toBe("context_overflow");
+  expect((full.error as ProviderError).message).toContain("filled the model's context window");
+});

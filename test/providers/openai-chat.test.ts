@@ -264,3 +264,16 @@ test("invalid tool arguments become an empty object", async () => {
   expect(done?.stop).toBe("length");
   expect(done?.content).toEqual([{ type: "tool_call", id: "c9", name: "bash", args: {} }]);
 });
+
+test("a refusal is the answer's text; a content filter's stop fails the call as refused, keeping what streamed", async () => {
+  const refused = await run(rawServer([rawChunk({ role: "assistant", refusal: "I can't help with that." }), rawChunk({}, "stop"), "[DONE]"]));
+  expect(refused.error).toBeUndefined();
+  expect(ofType(refused.events, "text_delta").map((d) => d.delta).join("")).toBe("I can't help with that.");
+  expect(refused.done?.content).toEqual([{ type: "text", text: "I can't help with that." }]);
+
+  const filtered = await run(rawServer([rawChunk({ role: "assistant", content: "Here is the st" }), rawChunk({}, "content_filter"), "[DONE]"]));
+  expect(filtered.done).toBeUndefined();
+  expect((filtered.error as ProviderError).code).toBe("refused");
+  expect((filtered.error as ProviderError).message).toBe("openai: the provider's content filter stopped the answer (finish_reason: content_filter)");
+  expect(ofType(filtered.events, "text_delta").map((d) => d.delta).join("")).toBe("Here is the st");
+});
