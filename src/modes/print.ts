@@ -4,6 +4,7 @@
 // errors, a provider's retry while the user waits) goes to stderr.
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import type { ModelInfo } from "../protocol/models.ts";
+import { EMPTY_ANSWER, saidSomething } from "../protocol/empty-answer.ts";
 import { PrintedAnswer } from "../protocol/printed-answer.ts";
 import { retryText } from "../protocol/retry-text.ts";
 import { submitOnce } from "./submit-once.ts";
@@ -12,11 +13,20 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
   const printed = new PrintedAnswer();
   /** the last model call stopped at the output limit: the answer printed is cut, by this model (a command's `model:` may have chosen it) */
   let cut: ModelInfo | undefined;
+  /** the last model call said nothing: no text and no tool call (a refusal without words, a server's empty answer) */
+  let said = false;
+  let silent = false;
   // The answer is printed whole, from assistant_message: the deltas are not this listener's.
   const off = conversation.onEvent(
     (event) => {
       printed.add(event);
-      if (event.type === "turn_end") cut = event.stop === "length" ? conversation.answeringModel : undefined;
+      if (event.type === "turn_start") said = false;
+      if (event.type === "assistant_message") said ||= saidSomething(event.content);
+      if (event.type === "intercept" && event.stage === "assistant_message") said = true;
+      if (event.type === "turn_end") {
+        cut = event.stop === "length" ? conversation.answeringModel : undefined;
+        silent = event.stop === "end_turn" && !said;
+      }
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
       else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     },
@@ -27,8 +37,9 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
     if (outcome.status === "ok") {
       const out = printed.text();
       if (out) await Bun.write(Bun.stdout, out.endsWith("\n") ? out : `${out}\n`);
-      // Said on stderr, so a script can tell a whole answer from one the limit cut.
+      // Said on stderr, so a script can tell a whole answer from one the limit cut, or from none.
       if (cut) console.error(`zot: ${cutNote(cut, conversation.session !== undefined)}`);
+      if (silent) console.error(`zot: ${EMPTY_ANSWER}`);
     }
     return outcome;
   } finally {

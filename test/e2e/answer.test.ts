@@ -136,6 +136,16 @@ describe("an answer", () => {
     expect(run.stderr).toMatch(/zot: the answer was cut off at \S+'s output limit \(\d+ tokens\)/);
   });
 
+  test("-p: an answer that says nothing is said on stderr, not left as a silent success", async () => {
+    mock = startMockLlm([{ text: "" }, { text: "Something." }]);
+    const run = await zot(["-p", "anything?", ...anthropic(mock)], { cwd: tempDir("zot-cwd-") });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("zot: the model returned an empty answer (no text, no tool call)");
+    const spoke = await zot(["-p", "anything?", ...anthropic(mock)], { cwd: tempDir("zot-cwd-") });
+    expect(spoke.stderr).not.toContain("empty answer");
+  });
+
   test("-p: the cut note names the model a command's model: chose, and offers zot -c only when there is a session to continue it", async () => {
     mock = startMockLlm([{ text: "half", stop: "length" }, { text: "half again", stop: "length" }]);
     const cwd = tempDir("zot-cwd-");

@@ -27,6 +27,18 @@ describe("the chat view", () => {
     expect(text(chat)).not.toContain("**");
   });
 
+  test("an answer the output limit cut, and one that said nothing, each get a note; a whole answer and a blocked one do not", () => {
+    const cut = view([{ type: "turn_start", step: 1 }, ...deltas("half an ans"), { type: "assistant_message", content: [{ type: "text", text: "half an ans" }], time }, { type: "turn_end", stop: "length" }]);
+    expect(text(cut, 200)).toContain("the answer was cut off at the model's output limit");
+    const silent = view([{ type: "turn_start", step: 1 }, { type: "turn_end", stop: "end_turn" }]);
+    expect(text(silent, 200)).toContain("the model returned an empty answer");
+    const whole = view([{ type: "turn_start", step: 1 }, ...deltas("all of it"), { type: "assistant_message", content: [{ type: "text", text: "all of it" }], time }, { type: "turn_end", stop: "end_turn" }]);
+    expect(text(whole, 200)).not.toContain("empty answer");
+    expect(text(whole, 200)).not.toContain("cut off");
+    const blocked = view([{ type: "turn_start", step: 1 }, { type: "intercept", participant: "guard", stage: "assistant_message", action: "block", reason: "no" }, { type: "turn_end", stop: "end_turn" }]);
+    expect(text(blocked, 200)).not.toContain("empty answer");
+  });
+
   test("the complete message replaces the streamed text when an interceptor rewrote it; a blocked one disappears", () => {
     const chat = view([{ type: "turn_start", step: 1 }, ...deltas("the secret is 42")]);
     chat.handleEvent({ type: "intercept", participant: "redact", stage: "assistant_message", action: "modify", reason: "secrets" });

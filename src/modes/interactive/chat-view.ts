@@ -18,6 +18,7 @@ import { NoteLine } from "./note-line.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolBox } from "./tool-box.ts";
 import { UserMessage } from "./user-message.ts";
+import { EMPTY_ANSWER, saidSomething } from "../../protocol/empty-answer.ts";
 
 export interface ChatViewOptions {
   /** The extension that provides a tool, if one does (shown on its box before the result says so). */
@@ -47,6 +48,8 @@ export class ChatView implements Component {
   private stepAnswers: AssistantMessage[] = [];
   private thinking: ThinkingBlock | undefined;
   private expanded = false;
+  /** the model call being shown said something: text, a tool call, or a message an interceptor took */
+  private stepSaid = false;
 
   constructor(
     private readonly theme: Theme,
@@ -81,6 +84,7 @@ export class ChatView implements Component {
         break;
       case "turn_start":
         this.endStep();
+        this.stepSaid = false;
         break;
       case "thinking_delta":
         this.thinkingBlock().append(event.delta);
@@ -113,10 +117,14 @@ export class ChatView implements Component {
         break;
       }
       case "assistant_message":
+        this.stepSaid ||= saidSomething(event.content);
         this.showFinalText(textOf(event.content));
         break;
       case "turn_end":
         if (event.stop === "aborted") this.addNote(event.error ? `cancelled: ${event.error}` : "cancelled", "warn");
+        // As -p says on stderr: an answer the output limit cut, or one that said nothing, is no whole answer.
+        if (event.stop === "length") this.addNote('the answer was cut off at the model\'s output limit; ask for less, or say "go on" to continue it', "warn");
+        if (event.stop === "end_turn" && !this.stepSaid) this.addNote(EMPTY_ANSWER, "warn");
         // A compaction aborted mid-way ends with neither compact_done nor error.
         this.compacting = false;
         this.endStep();
@@ -129,6 +137,7 @@ export class ChatView implements Component {
         this.compacting = false;
         break;
       case "intercept":
+        if (event.stage === "assistant_message") this.stepSaid = true;
         // A blocked message is not shown in any mode; here it had already streamed.
         if (event.stage === "assistant_message" && event.action === "block") this.showFinalText("");
         this.add(new NoteLine(interceptLine(event), "muted", this.theme));
