@@ -5,7 +5,7 @@ import type { EventOf } from "./events.ts";
 
 /** `anthropic: HTTP 429: rate limited; retrying in 30 s (retry 1 of 2)` */
 export function retryText(event: EventOf<"retry">): string {
-  return `${event.message}; retrying in ${waitText(event.wait_ms)} (retry ${event.attempt} of ${event.max_attempts})`;
+  return `${event.message.replace(/\.$/, "")}; retrying in ${waitText(event.wait_ms)} (retry ${event.attempt} of ${event.max_attempts})`;
 }
 
 /** The short form for a status line: `retrying in 30 s (HTTP 429)`; `leftMs` counts it down (whole seconds, rounded up). */
@@ -15,5 +15,7 @@ export function retryLabel(event: EventOf<"retry">, leftMs?: number): string {
 }
 
 function waitText(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+  if (ms < 1000) return `${ms} ms`;
+  // 1.5 s is said as such, not as "2 s"; whole seconds from 10 s on.
+  return ms < 10_000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms / 1000)} s`;
 }

@@ -1,6 +1,6 @@
 // What went wrong in a model call, from whatever the SDKs, the connection or the stream produced:
 // one classification (the error code, whether a retry may help) for every provider and wire API.
-// Rule: only a failure to open may be retryable (429, 5xx from RETRY_STATUSES, a server that
+// Rule: only a failure to open may be retryable (retryableStatus: 408, 409, 429, 5xx; a server that
 // could not be reached); anything that breaks mid-stream is final; an abort is passed through as
 // the signal's abort, never dressed up as a provider failure.
 import type { ErrorCode } from "../protocol/error-code.ts";
@@ -8,7 +8,7 @@ import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { ProviderError } from "../protocol/provider.ts";
 import { type Failure, failureText, type ProviderSpeaker } from "./provider-error-text.ts";
-import { parseRetryAfter, RETRY_STATUSES } from "./retry.ts";
+import { parseRetryAfter, retryableStatus } from "./retry.ts";
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -126,7 +126,13 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
     ...(label ? { label } : {}),
     detail,
   };
-  const retryable = phase === "open" && status !== undefined && RETRY_STATUSES.has(status);
+  // The server's own word (Anthropic's x-should-retry) wins; a quota that ran out never comes back by waiting.
+  const should = error.headers?.get("x-should-retry");
+  const retryable =
+    phase === "open" &&
+    status !== undefined &&
+    code !== "insufficient_quota" &&
+    (should === "true" || (should !== "false" && retryableStatus(status)));
   return providerError(speaker, failure, { retryable, retryAfter: retryAfterSeconds(error.headers) });
 }
 
@@ -159,6 +165,11 @@ function errorFields(payload: unknown): { label?: string; type?: string; code?: 
 function apiDetail(error: SdkApiError, message: string | undefined): string {
   let detail = message ?? error.message;
   if (error.status !== undefined && detail.startsWith(`${error.status} `)) detail = detail.slice(`${error.status} `.length);
+  // A proxy's or a CDN's HTML page: its title says it, the markup does not.
+  if (/^\s*<(!doctype|html|head|body|title)/i.test(detail)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(detail)?.[1]?.trim();
+    return title ? `an HTML page: ${title}` : "an HTML page, not the API's error";
+  }
   return detail === "status code (no body)" ? "the server sent no details" : detail;
 }
 

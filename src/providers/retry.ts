@@ -1,12 +1,19 @@
 // Retries opening a model stream. Rule: only before the first byte of a response (never
-// mid-stream), at most twice, on 429/500/502/503/504/529 and dropped connections; retry-after wins
+// mid-stream), at most twice, on 408, 409, 429 and any 5xx (529 and a CDN's 52x included) and
+// dropped connections, as the official SDKs do, and as the server's x-should-retry says; retry-after wins
 // over the backoff when the server sends one; every retry is announced (a `retry` event) before
 // the wait, so a 30 s retry-after is never 30 s of silence.
 import { ProviderError, type ProviderEvent } from "../protocol/provider.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 
-/** 529 is Anthropic's "overloaded". */
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+/**
+ * Whether a failed open with this status may be tried again: 408 (request timeout), 409 (a lock),
+ * 429 (rate limit) and every 5xx (529 is Anthropic's "overloaded", 52x a CDN's), as the official
+ * SDKs retry them.
+ */
+export function retryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
 const BACKOFF_MS = [250, 750];
 /** A retry-after longer than this is not waited for: the error goes to the user. */
 const MAX_RETRY_AFTER_S = 30;
@@ -35,7 +42,14 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
       if (options.signal.aborted || !(error instanceof ProviderError) || !error.retryable || attempt >= retries) {
         throw error;
       }
-      if (error.retryAfter !== undefined && error.retryAfter > MAX_RETRY_AFTER_S) throw error;
+      if (error.retryAfter !== undefined && error.retryAfter > MAX_RETRY_AFTER_S) {
+        // Said, so the user knows when trying again can help.
+        throw new ProviderError(
+          `${withoutFullStop(error.message)}; the server asks to wait ${Math.ceil(error.retryAfter)} s before trying again (zot waits up to ${MAX_RETRY_AFTER_S} s by itself)`,
+          error.code,
+          { ...(error.status !== undefined ? { status: error.status } : {}), retryAfter: error.retryAfter },
+        );
+      }
       const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (BACKOFF_MS[attempt] ?? 1000);
       options.onRetry?.(attempt + 1, error, waitMs);
       yield [
@@ -51,6 +65,10 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
       await sleep(waitMs, options.signal);
     }
   }
+}
+
+function withoutFullStop(text: string): string {
+  return text.replace(/\.$/, "");
 }
 
 /** Parses a retry-after header: seconds, or an HTTP date. */

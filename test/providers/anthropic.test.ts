@@ -295,3 +295,32 @@ test("a refusal fails the call as refused, and a full context window as context_
   expect((full.error as ProviderError).code).toBe("context_overflow");
   expect((full.error as ProviderError).message).toContain("filled the model's context window");
 });
+
+/** A server that answers each request with the next of `responses` (made fresh each time). */
+function answering(...responses: (() => Response)[]) {
+  let served = 0;
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (responses[served++] ?? responses.at(-1)!)() });
+  raw.push(server);
+  return { provider: createAnthropicProvider({ apiKey: "sk-test", baseUrl: `http://127.0.0.1:${server.port}` }), served: () => served };
+}
+const sse = (events: Record<string, unknown>[]) => () =>
+  new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+const failing = (status: number, body: string, headers: Record<string, string> = {}) => () => new Response(body, { status, headers: { "retry-after": "0", ...headers } });
+const apiError = (type: string, message: string) => JSON.stringify({ type: "error", error: { type, message } });
+
+test("what the SDKs retry is retried (408, a CDN's 524 with its HTML page named by its title); x-should-retry: false is not", async () => {
+  const ok = sse([{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }, ...textBlock("At last."), { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }, { type: "message_stop" }]);
+  const html = "<!DOCTYPE html><html><head><title>example.com | 524: A timeout occurred</title></head><body>…</body></html>";
+  const flaky = answering(failing(408, apiError("timeout_error", "Request timed out")), failing(524, html, { "content-type": "text/html" }), ok);
+  const run = await streamAll(flaky.provider, request());
+  expect(run.error).toBeUndefined();
+  expect(run.done?.content).toEqual([{ type: "text", text: "At last." }]);
+  expect(ofType(run.events, "retry").map((r) => [r.status, r.message])).toEqual([
+    [408, "anthropic: HTTP 408: Request timed out"],
+    [524, "anthropic: HTTP 524: an HTML page: example.com | 524: A timeout occurred"],
+  ]);
+  const final = answering(failing(500, apiError("api_error", "do not retry this"), { "x-should-retry": "false" }), ok);
+  const refused = await streamAll(final.provider, request());
+  expect((refused.error as ProviderError).message).toBe("anthropic: HTTP 500: do not retry this");
+  expect(final.served()).toBe(1);
+});

@@ -277,3 +277,19 @@ test("a refusal is the answer's text; a content filter's stop fails the call as 
   expect((filtered.error as ProviderError).message).toBe("openai: the provider's content filter stopped the answer (finish_reason: content_filter)");
   expect(ofType(filtered.events, "text_delta").map((d) => d.delta).join("")).toBe("Here is the st");
 });
+
+test("a 429 that says the quota ran out is not retried: waiting does not bring it back", async () => {
+  let served = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => {
+      served++;
+      return Response.json({ error: { message: "You exceeded your current quota.", type: "insufficient_quota", code: "insufficient_quota" } }, { status: 429, headers: { "retry-after": "0" } });
+    },
+  });
+  servers.push(server);
+  const failed = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}/v1` }));
+  expect(served).toBe(1);
+  expect((failed.error as ProviderError).message).toBe("openai: HTTP 429: You exceeded your current quota.");
+});

@@ -154,7 +154,12 @@ describe.each(WIRES)("$api", (wire) => {
     const m = serve({ error: { message: "Rate limit reached", status: 429, retry_after: 60 } }, { text: "never" });
     const e = providerError((await run(wire, m.url)).error);
     expect(m.requests).toHaveLength(1);
-    expect([e.code, e.retryable, e.retryAfter, e.message]).toEqual(["rate_limit", true, 60, `${wire.name}: HTTP 429: Rate limit reached`]);
+    // Said with the wait the server asked for, so the user knows when trying again can help.
+    expect([e.code, e.retryAfter, e.message]).toEqual([
+      "rate_limit",
+      60,
+      `${wire.name}: HTTP 429: Rate limit reached; the server asks to wait 60 s before trying again (zot waits up to 30 s by itself)`,
+    ]);
   });
 
   test("a 401 is auth, not retried, and the sentence names where the key came from", async () => {
