@@ -23,6 +23,7 @@ import type { TokenUsage } from "../protocol/usage.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
+import { silenceLimitMs } from "./silence-limit.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
@@ -62,6 +63,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         baseURL: baseUrl,
         // The stream driver owns retrying, so a 429 is never retried twice over.
         maxRetries: 0,
+        // The wait for a response: the same silence limit the stream's gaps have.
+        timeout: silenceLimitMs(),
         // Nothing below the modes writes to the terminal; failures reach the user as ProviderErrors.
         logLevel: "off",
       }),

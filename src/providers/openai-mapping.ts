@@ -7,6 +7,7 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import type { ImageBlock, ToolResultBlock } from "../protocol/messages.ts";
 import { textOf } from "../protocol/messages.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
+import { silenceLimitMs } from "./silence-limit.ts";
 import type { SdkCall } from "./stream-driver.ts";
 
 /**
@@ -18,6 +19,7 @@ export function openaiClient(apiKey: string, baseUrl: string): OpenAI {
     apiKey,
     baseURL: baseUrl,
     maxRetries: 0, // the stream driver owns the retry policy
+    timeout: silenceLimitMs(), // the wait for a response: the same silence limit the stream's gaps have
     logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
   });
 }

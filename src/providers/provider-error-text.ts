@@ -39,7 +39,11 @@ export type FailureShape =
   /** the request failed on this side before it was sent */
   | "local"
   /** the answer finished, but as no answer: a refusal, a content filter, a full context window */
-  | "stopped";
+  | "stopped"
+  /** the server took the request and sent no response for the silence limit */
+  | "silent"
+  /** the stream sent nothing for the silence limit mid-answer */
+  | "stalled";
 
 /** A failure before it is worded. */
 export interface Failure {
@@ -74,6 +78,10 @@ export function failureText(speaker: ProviderSpeaker, failure: Failure): string 
       return `${provider}: the request to ${baseUrl} failed (${failure.detail})`;
     case "stopped":
       return `${provider}: ${failure.detail}`;
+    case "silent":
+      return `${provider}: ${baseUrl} took the request but sent no answer within ${failure.detail}; the server may be stuck or overloaded (API_TIMEOUT_MS, in ms, sets how long zot waits)`;
+    case "stalled":
+      return `${provider}: the server sent nothing for ${failure.detail} in the middle of the answer, so zot gave up on it (API_TIMEOUT_MS, in ms, sets how long zot waits); what arrived is kept`;
   }
 }
 

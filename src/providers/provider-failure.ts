@@ -9,6 +9,7 @@ import { isJsonObject } from "../protocol/json-object.ts";
 import { ProviderError } from "../protocol/provider.ts";
 import { type Failure, failureText, type ProviderSpeaker } from "./provider-error-text.ts";
 import { parseRetryAfter, retryableStatus } from "./retry.ts";
+import { silenceLimitMs } from "./silence-limit.ts";
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -45,6 +46,10 @@ const CONTEXT_OVERFLOW =
 export function callFailure(speaker: ProviderSpeaker, sdk: SdkErrors, error: unknown, phase: CallPhase, signal: AbortSignal): unknown {
   if (signal.aborted || error instanceof sdk.APIUserAbortError) return abortReason(signal);
   if (error instanceof ProviderError) return error;
+  if (error instanceof sdk.APIConnectionError && error.name === "APIConnectionTimeoutError" && phase === "open") {
+    // The server took the request and said nothing for the SDK's timeout (silenceLimitMs): it was reached.
+    return providerError(speaker, { code: "network", shape: "silent", detail: seconds(silenceLimitMs()) }, { retryable: true });
+  }
   if (error instanceof sdk.APIConnectionError) {
     // Mid-stream, the SDK reports a dropped connection as a connection error too.
     const detail = clip(connectionDetail(error));
@@ -88,6 +93,15 @@ export interface StoppedAnswer {
 /** An answer that finished but is no answer (see WireAssembler.stoppedBy). */
 export function stoppedAnswer(speaker: ProviderSpeaker, stopped: StoppedAnswer): ProviderError {
   return providerError(speaker, { code: stopped.code, shape: "stopped", detail: stopped.detail });
+}
+
+/** The stream went silent mid-answer for `limitMs` (see silenceLimitMs). */
+export function stalledStream(speaker: ProviderSpeaker, limitMs: number): ProviderError {
+  return providerError(speaker, { code: "network", shape: "stalled", detail: seconds(limitMs) });
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** The stream ended without the event that says the model finished. */

@@ -24,12 +24,15 @@ import {
   malformedStream,
   type SdkErrors,
   type StoppedAnswer,
+  stalledStream,
   stoppedAnswer,
   streamErrorFailure,
   truncatedStream,
 } from "./provider-failure.ts";
 import { openWithRetry, type RetryOptions } from "./retry.ts";
 import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
+import { silenceLimitMs } from "./silence-limit.ts";
 
 /** Folds one wire API's stream events into ProviderEvents and the final message. */
 export interface WireAssembler {
@@ -86,11 +89,26 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   const decoder = new SseDecoder();
   let out: ProviderEvent[] = [];
   let ended = false;
+  // One timer for the whole stream, moved on lazily: a read only notes the time it heard from the server.
+  const limit = silenceLimitMs();
+  let heard = performance.now();
+  let stalled = false;
+  let watch = setTimeout(function check() {
+    const quiet = performance.now() - heard;
+    if (quiet < limit) {
+      watch = setTimeout(check, timerDelay(limit - quiet));
+      return;
+    }
+    stalled = true;
+    reader.cancel().catch(() => {});
+  }, timerDelay(limit));
   try {
     while (!ended) {
       const chunk = await reader.read().catch((error: unknown) => {
-        throw callFailure(call, sdk.errors, error, "stream", signal);
+        throw stalled ? stalledStream(call, limit) : callFailure(call, sdk.errors, error, "stream", signal);
       });
+      if (stalled) throw stalledStream(call, limit);
+      heard = performance.now();
       ended = chunk.done;
       const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), out);
       if (read.ended) ended = true;
@@ -106,6 +124,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
       if (signal.aborted) throw abortReason(signal);
     }
   } finally {
+    clearTimeout(watch);
     // Stops the download (a no-op once the body was read to its end).
     reader.cancel().catch(() => {});
   }

@@ -324,3 +324,36 @@ test("what the SDKs retry is retried (408, a CDN's 524 with its HTML page named 
   expect((refused.error as ProviderError).message).toBe("anthropic: HTTP 500: do not retry this");
   expect(final.served()).toBe(1);
 });
+
+test("a server that goes silent is given up after API_TIMEOUT_MS: mid-stream with what arrived kept, and before any answer (retried)", async () => {
+  const before = process.env.API_TIMEOUT_MS;
+  process.env.API_TIMEOUT_MS = "300";
+  try {
+    const head = [{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }, ...textBlock("Part")];
+    const stalling = answering(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(head.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("")));
+              // …and nothing more, the connection left open
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    );
+    const stalled = await streamAll(stalling.provider, request());
+    expect((stalled.error as ProviderError).code).toBe("network");
+    expect((stalled.error as ProviderError).message).toContain("the server sent nothing for 0.3 s in the middle of the answer");
+    expect(ofType(stalled.events, "text_delta").map((d) => d.delta).join("")).toBe("Part");
+
+    const mute = answering(() => new Promise<Response>(() => {}) as unknown as Response);
+    const silent = await streamAll(mute.provider, request());
+    expect((silent.error as ProviderError).message).toMatch(/^anthropic: http:\/\/127\.0\.0\.1:\d+ took the request but sent no answer within 0\.3 s/);
+    expect(ofType(silent.events, "retry")).toHaveLength(2);
+    expect(mute.served()).toBe(3);
+  } finally {
+    if (before === undefined) delete process.env.API_TIMEOUT_MS;
+    else process.env.API_TIMEOUT_MS = before;
+  }
+}, 20_000);
