@@ -61,8 +61,9 @@ describe("provider failures", () => {
     const run = await zot(["--json", "hi", ...anthropic(mock)]);
     expect(run.code).toBe(1);
     const events = ndjson(run.stdout);
-    expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "error", error: "anthropic: HTTP 429: slow down", code: "rate_limit" });
-    expect(events.slice(-2)).toEqual([{ type: "error", message: "anthropic: HTTP 429: slow down", code: "rate_limit" }, { type: "done" }]);
+    const sentence = "anthropic: HTTP 429: slow down; the server asks to wait 60 s before trying again (zot waits up to 30 s by itself)";
+    expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "error", error: sentence, code: "rate_limit" });
+    expect(events.slice(-2)).toEqual([{ type: "error", message: sentence, code: "rate_limit" }, { type: "done" }]);
   });
 
   test("a malformed stream is an error, not a crash; --json still ends with error and done", async () => {
