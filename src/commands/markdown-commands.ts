@@ -7,8 +7,6 @@
 // subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
 // cannot be a command is a warning naming it, never a failure of the others.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { realOrSame } from "../config/quiet-fs.ts";
-import { isWithin } from "../tools/sandbox.ts";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
@@ -47,11 +45,11 @@ export interface CommandDirsOptions {
   /** the user's home (~/.claude/commands) */
   userHome: string;
   /**
-   * whether the folder is trusted: until it is, a project command (file or folder) that is a link
-   * out of the folder is not read, as memory files' links are not (a cloned repository's
-   * `.claude/commands/x.md` linked to /proc/self/environ or ~/.ssh/id_rsa would be a prompt)
+   * Why a project command's file or folder is not to be read, or undefined: the runtime withholds
+   * links out of a folder not trusted, as it does memory files' (a cloned repository's
+   * `.claude/commands/x.md` linked to /proc/self/environ or ~/.ssh/id_rsa would be a prompt).
    */
-  projectTrusted?: boolean;
+  withheld?: (path: string) => string | undefined;
 }
 
 /** A command file larger than this is skipped: a prompt, not a dump. */
@@ -74,10 +72,9 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
   const commands: MarkdownCommand[] = [];
   const warnings: string[] = [];
   const taken = new Set<string>();
-  const folder = realOrSame(options.cwd);
   for (const { dir, scope } of commandDirs(options)) {
-    const keepWithin = scope === "project" && options.projectTrusted !== true ? folder : undefined;
-    for (const file of markdownFiles(dir, new Set(), keepWithin, warnings)) {
+    const withheld = scope === "project" ? options.withheld : undefined;
+    for (const file of markdownFiles(dir, new Set(), withheld, warnings)) {
       const name = commandName(dir, file);
       if (!name) {
         warnings.push(`${file}: not a command name (use letters, digits, - and _ in file and folder names); skipped`);
@@ -163,10 +160,10 @@ function firstLine(body: string): string | undefined {
 }
 
 /**
- * Every `.md` file under dir, sorted, subfolders included (symlinked folders followed once). With
- * `keepWithin`, a file or folder whose real path leads out of that folder is left out, with a warning.
+ * Every `.md` file under dir, sorted, subfolders included (symlinked folders followed once). A file
+ * or folder `withheld` gives a reason for is left out, with the reason as a warning.
  */
-function markdownFiles(dir: string, seen: Set<string>, keepWithin: string | undefined, warnings: string[]): string[] {
+function markdownFiles(dir: string, seen: Set<string>, withheld: ((path: string) => string | undefined) | undefined, warnings: string[]): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -183,17 +180,16 @@ function markdownFiles(dir: string, seen: Set<string>, keepWithin: string | unde
       continue;
     }
     const wanted = stats.isDirectory() || (stats.isFile() && entry.toLowerCase().endsWith(".md"));
-    if (wanted && keepWithin !== undefined && !isWithin(keepWithin, realOrSame(full))) {
-      warnings.push(
-        `${full} is a link to ${realOrSame(full)}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`,
-      );
+    const reason = wanted ? withheld?.(full) : undefined;
+    if (reason !== undefined) {
+      warnings.push(reason);
       continue;
     }
     if (stats.isDirectory()) {
       const key = `${stats.dev}:${stats.ino}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(...markdownFiles(full, seen, keepWithin, warnings));
+      out.push(...markdownFiles(full, seen, withheld, warnings));
     } else if (wanted) out.push(full);
   }
   return out;

@@ -92,14 +92,24 @@ export async function markdownCommandSource(context: {
   skills: readonly Skill[];
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
-  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }] = await Promise.all([
+  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }] = await Promise.all([
     import("../commands/markdown-commands.ts"),
     import("../commands/command-source.ts"),
     import("../commands/skill-commands.ts"),
     import("../config/trust-store.ts"),
+    import("../config/quiet-fs.ts"),
+    import("../tools/sandbox.ts"),
   ]);
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
-  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir(), projectTrusted });
+  // Until the folder is trusted, a command file or folder that is a link out of it is not read.
+  const folder = realOrSame(cwd);
+  const withheld = projectTrusted
+    ? undefined
+    : (path: string) => {
+        const real = realOrSame(path);
+        return isWithin(folder, real) ? undefined : `${path} is a link to ${real}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`;
+      };
+  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir(), ...(withheld ? { withheld } : {}) });
   // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
   // Claude Code's do: a command file of that name answers only to its folder's name, or is left out
   // with a warning; a skill of that name stays the model's.

@@ -81,13 +81,15 @@ describe("project commands that are links out of the folder", () => {
     fs.mkdirSync(path.join(userHome, ".claude", "commands"), { recursive: true });
     fs.symlinkSync(path.join(tmp, "secret.txt"), path.join(userHome, ".claude", "commands", "mine.md"));
 
-    const untrusted = loadMarkdownCommands({ cwd, home, userHome });
+    // What the runtime withholds in a folder not trusted (runtime/project-config.ts): links out of it.
+    const withheld = (file: string) => (fs.realpathSync(file).startsWith(`${cwd}/`) ? undefined : `${file} leads out of the folder; not read until the folder is trusted`);
+    const untrusted = loadMarkdownCommands({ cwd, home, userHome, withheld });
     expect(untrusted.commands.map((c) => c.name).sort()).toEqual(["mine", "shared"]);
     expect(untrusted.commands.map((c) => c.body).join("\n")).not.toContain("leaked by folder");
     for (const name of ["notes.md", "deploy.md", "away"]) {
       expect(untrusted.warnings.some((w) => w.startsWith(path.join(commandsDir, name)) && w.includes("not read until the folder is trusted"))).toBe(true);
     }
-    const trusted = loadMarkdownCommands({ cwd, home, userHome, projectTrusted: true });
+    const trusted = loadMarkdownCommands({ cwd, home, userHome });
     expect(trusted.commands.map((c) => c.name).sort()).toEqual(["deploy", "leak", "mine", "notes", "shared"]);
   });
 });

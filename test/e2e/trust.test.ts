@@ -71,6 +71,22 @@ describe("an untrusted folder", () => {
     expect(print.stderr).not.toMatch(/[\x1b\x07\r\x9b]/);
   });
 
+  test("a command file that links out of the folder is not read until the folder is trusted", async () => {
+    const r = repository();
+    const secret = join(tempDir("zot-trust-secret-"), "id_rsa");
+    writeFileSync(secret, "PRIVATE KEY MATERIAL");
+    mkdirSync(join(r.cwd, ".claude", "commands"), { recursive: true });
+    symlinkSync(secret, join(r.cwd, ".claude", "commands", "deploy.md"));
+    mock = startMockLlm([{ text: "sent" }, { text: "sent again" }]);
+    const flags = ["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url];
+    const untrusted = await zot(["-p", "/deploy", ...flags], { cwd: r.cwd, home: r.home });
+    expect(untrusted.stderr).toContain(`${join(r.cwd, ".claude", "commands", "deploy.md")} is a link to ${secret}, outside this folder, so it is not read until the folder is trusted`);
+    expect(JSON.stringify(mock.requests[0]!.body)).not.toContain("PRIVATE KEY MATERIAL");
+    const trusted = await zot(["-p", "/deploy", "--trust", ...flags], { cwd: r.cwd, home: r.home });
+    expect(trusted.code).toBe(0);
+    expect(JSON.stringify(mock.requests[1]!.body)).toContain("PRIVATE KEY MATERIAL");
+  });
+
   test("--trust runs them for this run only", async () => {
     const r = repository();
     const run = await zot(["-p", "/cloned", "--trust", "--provider", "scripted"], { cwd: r.cwd, home: r.home });
