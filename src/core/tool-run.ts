@@ -128,6 +128,15 @@ async function runTool(
   seen: boolean,
 ): Promise<ToolRun | { ended: TurnEnding; executed?: ToolRun }> {
   const asked = origin ? { origin: origin.extension } : {};
+  if (call.unparsed_args !== undefined) {
+    const sent = call.unparsed_args.length > 300 ? `${call.unparsed_args.slice(0, 300)}…` : call.unparsed_args;
+    return {
+      result: textResult(`not run: the arguments of this ${call.name} call were not one JSON object (${JSON.stringify(sent)}); make the call again with its arguments as a JSON object`, true),
+      status: "failed",
+      executed: false,
+      args: call.args,
+    };
+  }
   const gate = await state.chain.run("tool_call", { id: call.id, name: call.name, args: call.args, ...asked }, signal);
   if (gate.action === "respond") return { result: gate.result, status: gate.result.is_error ? "failed" : "completed", executed: false, args: call.args };
   if (gate.action === "deny" || gate.action === "block") {

@@ -21,6 +21,8 @@ export const ToolCallBlock = v.object({
   args: v.record(v.string(), v.unknown()),
   /** the extension that made this call (a command's tool_prompt), not the model */
   origin_extension: v.optional(v.string()),
+  /** the arguments as the model sent them, when they were not one JSON object (`args` is then {}): the call is not run, and the model is told why */
+  unparsed_args: v.optional(v.string()),
 });
 export const ToolResultContent = v.variant("type", [TextBlock, ImageBlock]);
 export const ToolResultBlock = v.object({

@@ -234,7 +234,9 @@ class ChatAssembler implements WireAssembler {
       for (let position = 0; position < calls.length; position++) {
         const call = calls[position]!;
         // Servers that leave out `index` send whole calls, one per array entry.
-        this.calls.add(call.index ?? position, { id: call.id, name: call.function?.name, args: call.function?.arguments }, out);
+        // Some compatible servers send the arguments as an object, not as JSON text.
+        const args: unknown = call.function?.arguments;
+        this.calls.add(call.index ?? position, { id: call.id, name: call.function?.name, args: typeof args === "string" || args == null ? args : JSON.stringify(args) }, out);
       }
     }
     if (choice.finish_reason) {

@@ -2,7 +2,9 @@
 // blocks, Chat Completions' tool_call deltas, Responses' function_call items.
 // Rule: a call is announced (tool_use_start, then its arguments so far) once it has both an id and
 // a name, each later fragment is one tool_use_args, an empty fragment is never an event, and
-// tool_use_end comes once, after the last fragment; a call that never got a name is dropped.
+// tool_use_end comes once, after the last fragment; a call that never got a name is dropped; an id
+// a server gives two calls of one answer is made unique for the second (each call has its own box
+// and result); arguments that are not one JSON object are kept as sent, for the model to be told.
 import { noFTL } from "bun:jsc";
 import { GrowingText } from "../protocol/growing-text.ts";
 import { parseJsonObject } from "../protocol/json-object.ts";
@@ -28,6 +30,8 @@ interface Call {
 export class ToolCallAssembly {
   private readonly calls: Call[] = [];
   private readonly byKey = new Map<number, Call>();
+  /** the ids announced in this answer */
+  private readonly ids = new Set<string>();
 
   /**
    * Adds a piece to the call at `key`. The first id and name count (some servers repeat them in
@@ -47,7 +51,7 @@ export class ToolCallAssembly {
       call.args.append(piece.args);
       if (call.announced) out.push({ type: "tool_use_args", id: call.id!, delta: piece.args });
     }
-    if (!call.announced && call.id && call.name) announce(call, out);
+    if (!call.announced && call.id && call.name) this.announce(call, out);
   }
 
   /**
@@ -64,12 +68,35 @@ export class ToolCallAssembly {
   /** The call at `key` is complete; one that has a name but never got an id gets one now. */
   end(key: number, out: ProviderEvent[]): void {
     const call = this.byKey.get(key);
-    if (call) endCall(call, out);
+    if (call) this.endCall(call, out);
   }
 
   /** Ends every call still open, in the order they began. */
   endAll(out: ProviderEvent[]): void {
-    for (const call of this.calls) endCall(call, out);
+    for (const call of this.calls) this.endCall(call, out);
+  }
+
+  private announce(call: Call, out: ProviderEvent[]): void {
+    if (this.ids.has(call.id!)) {
+      let n = 2;
+      while (this.ids.has(`${call.id}_${n}`)) n++;
+      call.id = `${call.id}_${n}`;
+    }
+    this.ids.add(call.id!);
+    call.announced = true;
+    out.push({ type: "tool_use_start", id: call.id!, name: call.name! });
+    if (!call.args.isEmpty) out.push({ type: "tool_use_args", id: call.id!, delta: call.args.text });
+  }
+
+  private endCall(call: Call, out: ProviderEvent[]): void {
+    if (call.ended) return;
+    if (!call.announced) {
+      if (!call.name) return; // nothing callable arrived
+      call.id ??= `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+      this.announce(call, out);
+    }
+    call.ended = true;
+    out.push({ type: "tool_use_end", id: call.id! });
   }
 
   /** Whether any call was announced. */
@@ -89,26 +116,13 @@ export class ToolCallAssembly {
   }
 }
 
-function announce(call: Call, out: ProviderEvent[]): void {
-  call.announced = true;
-  out.push({ type: "tool_use_start", id: call.id!, name: call.name! });
-  if (!call.args.isEmpty) out.push({ type: "tool_use_args", id: call.id!, delta: call.args.text });
-}
-
-function endCall(call: Call, out: ProviderEvent[]): void {
-  if (call.ended) return;
-  if (!call.announced) {
-    if (!call.name) return; // nothing callable arrived
-    call.id ??= `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
-    announce(call, out);
-  }
-  call.ended = true;
-  out.push({ type: "tool_use_end", id: call.id! });
-}
-
 function toBlock(call: Call): ToolCallBlock | undefined {
   if (!call.announced) return undefined;
-  return { type: "tool_call", id: call.id!, name: call.name!, args: parseJsonObject(call.args.text) };
+  const text = call.args.text;
+  const args = parseJsonObject(text);
+  // {} from text that was something (broken JSON, an array): kept, so the model hears what it sent.
+  const unparsed = Object.keys(args).length === 0 && text.trim() !== "" && !/^\s*\{\s*\}\s*$/.test(text);
+  return { type: "tool_call", id: call.id!, name: call.name!, args, ...(unparsed ? { unparsed_args: text } : {}) };
 }
 
 // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).

@@ -10,7 +10,7 @@ import { testModel } from "../support/test-model.ts";
 
 const model: ModelInfo = testModel({ price_input: 3, price_output: 15, price_cache_read: 0.3, price_cache_write: 3.75 });
 
-type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[]; error?: string; hang?: boolean };
+type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown>; unparsed_args?: string }[]; error?: string; hang?: boolean };
 
 /** A provider that plays turns and records every request; a unit-test stand-in, not the e2e mock. */
 function provider(turns: Turn[]) {
@@ -241,6 +241,16 @@ describe("Agent loop", () => {
     release();
     expect(await pending).toEqual({ status: "ok" });
     expect(events.filter((e) => e.type === "tool_progress").map((e) => (e as { text: string }).text)).toEqual(["one", "two", "three"]);
+  });
+
+  test("a call whose arguments were not one JSON object is not run: the model is told, quoting what it sent", async () => {
+    const seen: unknown[] = [];
+    const { agent, requests } = setup([{ calls: [{ id: "c1", name: "echo", args: {}, unparsed_args: '{"text": "cut' }] }, { text: "again" }], [echoTool(seen)]);
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(seen).toEqual([]);
+    const result = agent.messages.find((m) => m.role === "tool")!.content[0] as { content: { text: string }[] };
+    expect(result.content[0]!.text).toBe('not run: the arguments of this echo call were not one JSON object ("{\\"text\\": \\"cut"); make the call again with its arguments as a JSON object');
+    expect(requests).toHaveLength(2);
   });
 
   test("turn_start block ends the turn with the reason", async () => {

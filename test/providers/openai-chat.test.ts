@@ -254,7 +254,7 @@ test("compatible servers: `reasoning` deltas, tool calls without index or id, fi
   expect(ofType(events, "usage")).toEqual([]);
 });
 
-test("invalid tool arguments become an empty object", async () => {
+test("invalid tool arguments become an empty object, kept as sent; arguments sent as an object are taken as they are", async () => {
   const provider = rawServer([
     rawChunk({ tool_calls: [{ index: 0, id: "c9", type: "function", function: { name: "bash", arguments: '{"command": "ls' } }] }),
     rawChunk({}, "length"),
@@ -262,7 +262,9 @@ test("invalid tool arguments become an empty object", async () => {
   ]);
   const { done } = await run(provider);
   expect(done?.stop).toBe("length");
-  expect(done?.content).toEqual([{ type: "tool_call", id: "c9", name: "bash", args: {} }]);
+  expect(done?.content).toEqual([{ type: "tool_call", id: "c9", name: "bash", args: {}, unparsed_args: '{"command": "ls' }]);
+  const objects = await run(rawServer([rawChunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "bash", arguments: { command: "ls" } } }] }), rawChunk({}, "tool_calls"), "[DONE]"]));
+  expect(objects.done?.content).toEqual([{ type: "tool_call", id: "c1", name: "bash", args: { command: "ls" } }]);
 });
 
 test("a refusal is the answer's text; a content filter's stop fails the call as refused, keeping what streamed", async () => {

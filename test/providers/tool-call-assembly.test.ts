@@ -62,9 +62,32 @@ describe("ToolCallAssembly", () => {
     expect(calls.block(5)).toBeUndefined();
   });
 
-  test("broken JSON arguments become an empty object", () => {
+  test("an id a server gives two calls of one answer is made unique for the second: each call has its own box and result", () => {
     const calls = new ToolCallAssembly();
-    calls.add(0, { id: "a", name: "bash", args: '{"command": "ls' }, []);
-    expect(calls.blocks()).toEqual([{ type: "tool_call", id: "a", name: "bash", args: {} }]);
+    const out: ProviderEvent[] = [];
+    calls.add(0, { id: "same", name: "bash", args: '{"command":"echo D1"}' }, out);
+    calls.add(1, { id: "same", name: "bash", args: '{"command":"echo D2"}' }, out);
+    calls.endAll(out);
+    expect(calls.blocks().map((b) => [b.id, b.args])).toEqual([
+      ["same", { command: "echo D1" }],
+      ["same_2", { command: "echo D2" }],
+    ]);
+    expect(out.filter((e) => e.type === "tool_use_start").map((e) => (e as { id: string }).id)).toEqual(["same", "same_2"]);
+  });
+
+  test("arguments that are not one JSON object are kept as sent, beside empty args; {} and nothing are plain", () => {
+    const calls = new ToolCallAssembly();
+    const out: ProviderEvent[] = [];
+    calls.add(0, { id: "a", name: "bash", args: '{"command": "echo hi' }, out);
+    calls.add(1, { id: "b", name: "bash", args: "[1,2]" }, out);
+    calls.add(2, { id: "c", name: "bash", args: "{}" }, out);
+    calls.add(3, { id: "d", name: "bash" }, out);
+    calls.endAll(out);
+    expect(calls.blocks()).toEqual([
+      { type: "tool_call", id: "a", name: "bash", args: {}, unparsed_args: '{"command": "echo hi' },
+      { type: "tool_call", id: "b", name: "bash", args: {}, unparsed_args: "[1,2]" },
+      { type: "tool_call", id: "c", name: "bash", args: {} },
+      { type: "tool_call", id: "d", name: "bash", args: {} },
+    ]);
   });
 });
