@@ -14,6 +14,7 @@ import { compactNow } from "./compaction-run.ts";
 import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
 import { handBack } from "./lent-model.ts";
+import { estimateContextTokens } from "./compact.ts";
 
 /** What one model call assembled. */
 export interface ModelCall {
@@ -80,10 +81,12 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
     }
   }
   const { usage } = reading;
-  if (usage) {
-    state.contextTokens = usage.input + usage.cache_read + usage.cache_write + usage.output;
-    recordUsage(state, out, usage);
-  }
+  const reported = usage ? usage.input + usage.cache_read + usage.cache_write + usage.output : 0;
+  // A server that reports no usage (or zeros, as some compatible ones do) leaves the meter, and the
+  // automatic compaction that reads it, to the estimate of what was sent.
+  if (reported > 0) state.contextTokens = reported;
+  else if (result.response) state.contextTokens = estimateContextTokens(request.system, request.messages, request.tools);
+  if (usage) recordUsage(state, out, usage);
   return { ...result, partial: reading.partial() };
 }
 

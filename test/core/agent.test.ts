@@ -253,6 +253,20 @@ describe("Agent loop", () => {
     expect(requests).toHaveLength(2);
   });
 
+  test("a server that reports no usage leaves the context meter to the estimate of what was sent, not at 0", async () => {
+    const silent: Provider = {
+      name: "fake",
+      async *stream(): AsyncIterable<ProviderBatch> {
+        yield [{ type: "text_delta", delta: "ok" }];
+        yield [{ type: "done", content: [{ type: "text", text: "ok" }], stop: "end_turn" }];
+      },
+    };
+    const agent = new Agent({ provider: silent, model, tools: [], system: "sys", cwd: "/tmp", maxSteps: 0 });
+    await agent.prompt({ text: "x".repeat(40_000) }, new AbortController().signal);
+    // About 10,000 tokens of prompt (four characters a token).
+    expect(agent.contextUse().tokens).toBeGreaterThan(9_000);
+  });
+
   test("turn_start block ends the turn with the reason", async () => {
     const { agent, events, requests } = setup([{ text: "never" }]);
     agent.chain.add(gate("quota", ["turn_start"], () => ({ action: "block", reason: "out of quota" })));
