@@ -131,8 +131,10 @@ export function codeOf(status: number | undefined, type: string | undefined, cod
 
 function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPhase): ProviderError {
   const { label, message, code, type } = errorFields(error.error);
-  const detail = clip(apiDetail(error, message));
   const status = error.status;
+  // A 404 is a wrong base URL or a model the server does not have: say where zot asked.
+  const where = status === 404 ? ` (asked at ${speaker.baseUrl}; check the base URL and the model's name)` : "";
+  const detail = `${clip(apiDetail(error, message))}${where}`;
   const failure: Failure = {
     code: codeOf(status, type, code, detail),
     shape: status === undefined ? "stream_error" : "http",

@@ -83,6 +83,13 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
     { signal, onRetry: call.onRetry },
   );
   if (!response.body) throw malformedStream(call, "the response has no body");
+  // A proxy that ignores stream: true, a captive portal, a base URL that is a web site: said as such,
+  // not as a stream that "ended before the model finished".
+  const type = response.headers.get("content-type") ?? "";
+  if (/^(application\/json|text\/html)/i.test(type)) {
+    response.body.cancel().catch(() => {});
+    throw malformedStream(call, `the server answered with ${type.split(";")[0]}, not an event stream; check the base URL (${call.baseUrl}), and that any proxy on the way passes streams through`);
+  }
 
   const { assembler } = call;
   const reader = response.body.getReader();

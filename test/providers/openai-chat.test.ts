@@ -206,7 +206,7 @@ test("ollama: named ollama, no key needed, /v1 added to a bare base URL, errors 
   expect(m.requests[0]?.headers.authorization).toBe("Bearer ollama");
   const failed = await run(provider);
   expect(failed.error).toBeInstanceOf(ProviderError);
-  expect((failed.error as ProviderError).message).toBe("ollama: HTTP 404: model 'nope' not found");
+  expect((failed.error as ProviderError).message).toBe(`ollama: HTTP 404: model 'nope' not found (asked at ${m.url}/v1; check the base URL and the model's name)`);
   expect((failed.error as ProviderError).code).toBe("bad_request");
 });
 
@@ -294,4 +294,20 @@ test("a 429 that says the quota ran out is not retried: waiting does not bring i
   const failed = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}/v1` }));
   expect(served).toBe(1);
   expect((failed.error as ProviderError).message).toBe("openai: HTTP 429: You exceeded your current quota.");
+});
+
+test("a 200 that is not an event stream (a whole JSON answer, an HTML page) is said as such, naming the base URL", async () => {
+  for (const [body, type] of [
+    ['{"id":"x","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"hi"}}]}', "application/json"],
+    ["<html><body>Sign in to the network</body></html>", "text/html; charset=utf-8"],
+  ] as const) {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(body, { headers: { "content-type": type } }) });
+    servers.push(server);
+    const base = `http://127.0.0.1:${server.port}/v1`;
+    const failed = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: base }));
+    expect((failed.error as ProviderError).code).toBe("bad_response");
+    expect((failed.error as ProviderError).message).toBe(
+      `openai: the server sent a malformed stream (the server answered with ${type.split(";")[0]}, not an event stream; check the base URL (${base}), and that any proxy on the way passes streams through)`,
+    );
+  }
 });
