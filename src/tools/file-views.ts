@@ -23,6 +23,14 @@ export function rememberView(ctx: ToolContext, abs: string, view: { sha256: stri
 }
 
 /**
+ * Whether the model's calls keep a record of what they saw (the model's own calls do; an
+ * extension's call_tool does not) and `abs` has none: the model never read or wrote it here.
+ */
+export function neverSeen(ctx: ToolContext, abs: string): boolean {
+  return ctx.views !== undefined && !ctx.views.has(keyOf(abs));
+}
+
+/**
  * Why `current` (what `abs` holds now) is not what the model last saw, as the refusal's middle
  * sentence; undefined when it is, or when the model never saw the file through zot.
  */

@@ -1,6 +1,8 @@
 // The `write` tool: create or replace a whole file. Rule: nothing is written over what the model
-// has not seen: a file that changed since the model last read it is refused, and a file another
-// program creates in the meantime is not overwritten. A new file appears whole (written aside,
+// has not seen: an existing file it never read in this conversation is refused (as Claude Code's
+// Write refuses it), so is a file that changed since the model last read it, and a file another
+// program creates in the meantime is not overwritten. A replaced file keeps its line endings (CRLF)
+// and its byte-order mark, as edit keeps them. A new file appears whole (written aside,
 // then linked into place); an existing one is rewritten in place, keeping its inode, hard links,
 // mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
@@ -9,7 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
-import { changedSinceSeen, rememberView } from "./file-views.ts";
+import { changedSinceSeen, neverSeen, rememberView } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
@@ -53,13 +55,18 @@ export const writeTool: Tool = {
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
     }
-    const bytes = Buffer.from(content, "utf8");
+    let bytes: Buffer = Buffer.from(content, "utf8");
     let appended = 0;
     try {
       if (existing) {
         const written = rewriteInPlace(abs, (current) => {
+          if (current.length > 0 && neverSeen(ctx, abs)) {
+            return { refuse: `write: ${path} exists and you have not read it in this conversation; read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.` };
+          }
           const changed = changedSinceSeen(ctx, abs, current);
-          return changed ? { refuse: `write: ${path}: ${changed}. Read it again before replacing it; nothing was written.` } : bytes;
+          if (changed) return { refuse: `write: ${path}: ${changed}. Read it again before replacing it; nothing was written.` };
+          bytes = inStyleOf(current, content);
+          return bytes;
         });
         if (!written.ok) return textResult(written.refuse.startsWith("write: ") ? written.refuse : `write: ${path}: ${written.refuse}`, true);
         appended = written.appended;
@@ -92,6 +99,20 @@ export const writeTool: Tool = {
     });
   },
 };
+
+/**
+ * `content` as the file it replaces writes text: CRLF line ends where the file used them (more CRLF
+ * than lone LF), and its UTF-8 byte-order mark.
+ */
+function inStyleOf(current: Buffer, content: string): Buffer {
+  const text = current.toString("utf8");
+  const crlf = text.split("\r\n").length - 1;
+  const lf = text.split("\n").length - 1 - crlf;
+  let out = content;
+  if (crlf > lf && !content.includes("\r\n")) out = content.replaceAll("\n", "\r\n");
+  if (text.startsWith("\uFEFF") && !out.startsWith("\uFEFF")) out = `\uFEFF${out}`;
+  return Buffer.from(out, "utf8");
+}
 
 /**
  * Creates `path` holding `bytes`, never over a file that exists: written to a temp file beside it

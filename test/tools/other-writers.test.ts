@@ -207,6 +207,33 @@ describe("a file that changed since the model last read it", () => {
     expect(get("stale.ts")).toBe("DONE\n");
   });
 
+  test("write over a file the model never read in this conversation is refused; an empty one, a new one, and one it read are written", async () => {
+    const views: FileViews = new Map();
+    const ctx = context(views);
+    writeFileSync(path("precious.txt"), "the user's notes\n");
+    const refused = await run(writeTool, { path: "precious.txt", content: "gone\n" }, ctx);
+    expect(refused.is_error).toBe(true);
+    expect(refused.text).toBe(
+      "write: precious.txt exists and you have not read it in this conversation; read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.",
+    );
+    expect(get("precious.txt")).toBe("the user's notes\n");
+    writeFileSync(path("empty.txt"), "");
+    expect((await run(writeTool, { path: "empty.txt", content: "filled\n" }, ctx)).is_error).toBe(false);
+    expect((await run(writeTool, { path: "brand-new.txt", content: "new\n" }, ctx)).is_error).toBe(false);
+    await run(readTool, { path: "precious.txt" }, ctx);
+    expect((await run(writeTool, { path: "precious.txt", content: "replaced\n" }, ctx)).is_error).toBe(false);
+    expect(get("precious.txt")).toBe("replaced\n");
+  });
+
+  test("write over a file keeps its CRLF line ends and its byte-order mark, as edit does", async () => {
+    writeFileSync(path("windows.txt"), "\uFEFFone\r\ntwo\r\n");
+    expect((await run(writeTool, { path: "windows.txt", content: "uno\ndos\ntres\n" })).is_error).toBe(false);
+    expect(readFileSync(path("windows.txt")).toString("latin1")).toBe("\xEF\xBB\xBFuno\r\ndos\r\ntres\r\n");
+    writeFileSync(path("unix.txt"), "one\ntwo\n");
+    await run(writeTool, { path: "unix.txt", content: "uno\ndos\n" });
+    expect(get("unix.txt")).toBe("uno\ndos\n");
+  });
+
   test("a file only touched (same content, new time) is not stale; one never read through zot is not judged", async () => {
     const views: FileViews = new Map();
     const ctx = context(views);
