@@ -104,7 +104,8 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
     if (type === "message" || type === "compaction" || type === "rewind") inResults = false;
     if (type === "message") {
       messages++;
-      if (firstPrompt === undefined && line.includes('"role":"user"')) firstPrompt = promptOf(line);
+      // zot writes `"role":"user"`; a record written by hand (or by another JSON writer) may space it.
+      if (firstPrompt === undefined && (line.includes('"role":"user"') || /"role"\s*:\s*"user"/.test(line))) firstPrompt = promptOf(line);
     } else if (type === "usage") usageLines.push(line);
     else if (type === "model_change") modelLines.push(line);
     else if (type === "compaction" || type === "rewind") messages = countAfter(line, messages);

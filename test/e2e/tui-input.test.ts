@@ -86,6 +86,9 @@ describe("slash commands", () => {
     session.type("/nosuch please\r");
     await session.waitForText("unknown command /nosuch; /help lists the commands");
     expect(session.screen.lines()).toContain("> /nosuch please");
+    // Another agent's name for a command points at zot's.
+    session.type("\x15/resume\r");
+    await session.waitForText("unknown command /resume; zot's is /sessions (a picker of this folder's sessions)");
     expect(mock.requests).toHaveLength(0);
   });
 

@@ -227,3 +227,23 @@ describe("the forest of forks", () => {
     ]);
   });
 });
+
+describe("a session written by another JSON writer", () => {
+  test("its first prompt is found with spaces after the colons (Python's json.dumps, a hand repair)", () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const file = sessionPath(home, cwd, "20261123-100000-bbbbbbbb");
+    mkdirSync(dirname(file), { recursive: true });
+    const spaced = (value: unknown) => JSON.stringify(value).replaceAll('":', '": ').replaceAll(',"', ', "');
+    const time = "2026-11-23T10:00:00.000Z";
+    writeFileSync(
+      file,
+      [
+        spaced({ ...header, id: "20261123-100000-bbbbbbbb", cwd, parent: undefined, fork_point: undefined }),
+        spaced({ type: "message", message: { role: "user", content: [{ type: "text", text: "the spaced prompt" }], time } }),
+        "",
+      ].join("\n"),
+    );
+    expect(listSessions(home, cwd).sessions[0]).toMatchObject({ first_prompt: "the spaced prompt", messages: 1 });
+  });
+});

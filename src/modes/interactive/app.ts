@@ -59,6 +59,16 @@ interface EarlyInput extends QueuedInput {
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
 const CANCEL_WAIT_MS = 2000;
 
+/** Commands of Claude Code, pi and Codex that zot names otherwise: what to type instead. */
+const OTHER_AGENTS_COMMANDS: Readonly<Record<string, string>> = {
+  resume: "/sessions (a picker of this folder's sessions)",
+  continue: "/sessions, or zot -c from the shell",
+  fork: "/session fork [turn]",
+  branch: "/session fork [turn]",
+  new: "/clear (a new session)",
+  reset: "/clear (a new session)",
+};
+
 export class InteractiveApp implements AppContext {
   readonly editor: Editor;
   readonly chat: ChatView;
@@ -323,7 +333,8 @@ export class InteractiveApp implements AppContext {
     if (!typed) return this.showNote(`unknown command /${slash.name}: no extension provides it now that they have started; /help lists the commands`, "error");
     // A typo of a command is not worth a model call; the text goes back into the editor.
     this.editor.setText(text);
-    this.setStatus(`unknown command /${slash.name}; /help lists the commands`, "error");
+    const instead = OTHER_AGENTS_COMMANDS[slash.name];
+    this.setStatus(`unknown command /${slash.name}; ${instead ? `zot's is ${instead}` : "/help lists the commands"}`, "error");
   }
 
   /** Holds /name until the extensions still starting are up (or gave up), then dispatches it again; Esc and Ctrl+C drop it. */
