@@ -145,11 +145,13 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
         warnings: "error" in parsed ? [] : parsed.warnings,
         ...("error" in parsed ? { error: parsed.error } : { transport: parsed.transport }),
       };
-      const winner = winners.get(name);
-      if (winner) server.shadowedBy = winner;
-      else winners.set(name, source);
       if (source.scope === "project" && !options.projectTrusted) server.untrusted = true;
       if (source.scope === "project" && refused.has(name)) server.disabled = true;
+      // An entry that will not start (an untrusted folder's, one turned off) takes no name from the
+      // user's own: a cloned repository cannot switch off a server of the user's by naming its own so.
+      const winner = winners.get(name);
+      if (winner) server.shadowedBy = winner;
+      else if (!server.untrusted && !server.disabled) winners.set(name, source);
       servers.push(server);
     }
   }

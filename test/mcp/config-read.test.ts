@@ -88,6 +88,16 @@ describe("the sources", () => {
     expect(shadowed.sort()).toEqual(["a:local/claude", "a:project/project", "b:project/project", "c:user/zot", "d:user/claude"]);
   });
 
+  test("an untrusted folder's entry, or one turned off, takes no name from the user's own: the user's server still runs", () => {
+    const where = layout({ project: { mcpServers: { audit: server("repo-audit"), b: server("repo-b") } }, zot: { mcpServers: { audit: server("users-audit"), b: server("users-b") } } });
+    writeFileSync(join(where.userHome, ".claude.json"), JSON.stringify({ projects: { [where.cwd]: { disabledMcpjsonServers: ["b"] } } }));
+    const untrusted = readMcpConfig({ ...where, projectTrusted: false });
+    expect(runnableServers(untrusted).map((s) => (s.transport.type === "stdio" ? s.transport.command : ""))).toEqual(["users-audit", "users-b"]);
+    const trusted = readMcpConfig({ ...where, projectTrusted: true });
+    // Trusted, the folder's audit wins as a project entry does; its b, turned off, still takes nothing.
+    expect(runnableServers(trusted).map((s) => (s.transport.type === "stdio" ? s.transport.command : ""))).toEqual(["repo-audit", "users-b"]);
+  });
+
   test("an untrusted folder's .mcp.json is listed and not run; Claude Code's disabledMcpjsonServers is honoured", () => {
     const where = layout({ project: { mcpServers: { a: server("a"), b: server("b") } } });
     writeFileSync(join(where.userHome, ".claude.json"), JSON.stringify({ projects: { [where.cwd]: { disabledMcpjsonServers: ["b"] } } }));
