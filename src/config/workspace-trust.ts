@@ -16,6 +16,7 @@ import { gitRepositoryPaths } from "./git-repository-paths.ts";
 import { zotPaths } from "./home.ts";
 import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
 import { readdirSafe, realOrSame } from "./quiet-fs.ts";
+import { shellQuote } from "../protocol/shell-quote.ts";
 
 /** One kind of executable configuration a folder can hold. */
 export interface ProjectConfigKind {
@@ -205,10 +206,7 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   return paths;
 }
 
-/** A path as a shell word: as it is when that is safe, else single-quoted. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
-}
+export { shellQuote };
 
 /**
  * Whether a Claude Code settings file has hooks to run: a `hooks` object with at least one event.

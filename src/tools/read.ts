@@ -4,13 +4,14 @@
 // (the original capped the bytes first, so nothing past 50 KB could ever be read). Only regular
 // files are read: a FIFO, a device or a socket can block forever and is refused with a sentence.
 import { constants } from "node:fs";
-import { type FileHandle, open, readdir, stat } from "node:fs/promises";
+import { type FileHandle, open, readdir, readlink, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { rememberView } from "./file-views.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
+import { shellQuote } from "../protocol/shell-quote.ts";
 import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
 import { READ_MAX_LINES, readArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
@@ -55,7 +56,7 @@ export const readTool: Tool = {
       return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${fileErrorText(info)}`, true);
     }
     if (info.isDirectory()) {
-      return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${path}\`)`, true);
+      return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${shellQuote(path)}\`)`, true);
     }
     if (!info.isFile()) return notRegular(path);
 
@@ -78,6 +79,15 @@ export const readTool: Tool = {
         const image = await readImage(handle, path, abs, mime, info.size);
         if (image.seen) rememberView(ctx, abs, { sha256: image.seen, stat: info });
         return image.result;
+      }
+      const utf16 = head[0] === 0xff && head[1] === 0xfe ? "UTF-16LE" : head[0] === 0xfe && head[1] === 0xff ? "UTF-16BE" : undefined;
+      if (utf16) {
+        return textResult(
+          `read: ${path} is ${utf16} text (its byte-order mark says so), which read shows as UTF-8 only; ` +
+            `read it through bash: \`iconv -f ${utf16} -t UTF-8 ${shellQuote(path)}\``,
+          true,
+          { path: abs, bytes: info.size },
+        );
       }
       if (head.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
         return textResult(
@@ -179,7 +189,10 @@ async function scanLines(
   hash: Bun.CryptoHasher,
 ): Promise<LineWindow | "aborted"> {
   const wanted = Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES);
+  // The file's byte-order mark is no text; a U+FEFF at the start of a later line (files joined with
+  // cat) is, and is shown, as edit matches it.
   const decoder = new TextDecoder("utf-8");
+  const inner = new TextDecoder("utf-8", { ignoreBOM: true });
   const window: LineWindow = { lines: [], startLine: offset, endLine: offset - 1, totalLines: 0, truncated: false };
   let outBytes = 0;
   let collecting = true;
@@ -191,7 +204,7 @@ async function scanLines(
 
   const finishLine = () => {
     if (!collecting || lineNo < offset) return;
-    let text = decoder.decode(Buffer.concat(parts, kept));
+    let text = (lineNo === 1 ? decoder : inner).decode(Buffer.concat(parts, kept));
     if (kept === full && text.endsWith("\r")) text = text.slice(0, -1);
     const prefix = `${String(lineNo).padStart(6)}\t`;
     const size = Buffer.byteLength(prefix) + Buffer.byteLength(text) + 1;
@@ -291,7 +304,7 @@ function renderWindow(window: LineWindow, path: string, abs: string, offset: num
     const { line, bytes, shown } = window.longLine;
     text +=
       `[line ${line} is ${bytes} bytes long; only its first ${shown} bytes are shown. ` +
-      `See the rest with bash, e.g. \`sed -n ${line}p ${path} | cut -b ${shown + 1}-${shown + 50_000}\`]\n`;
+      `See the rest with bash, e.g. \`sed -n ${line}p ${shellQuote(path)} | cut -b ${shown + 1}-${shown + 50_000}\`]\n`;
   }
   if (window.endLine < window.totalLines) {
     const why = window.cappedBy === "bytes" ? " (output is capped at 50 KB per call)" : "";
@@ -303,6 +316,8 @@ function renderWindow(window: LineWindow, path: string, abs: string, offset: num
 }
 
 async function missingFileMessage(path: string, abs: string): Promise<string> {
+  const link = await readlink(abs).catch(() => undefined);
+  if (link !== undefined) return `read: ${path} is a symbolic link to ${link}, which does not exist`;
   const dir = dirname(abs);
   const entries = await readdir(dir).catch(() => null);
   if (!entries) return `read: ${path} does not exist (nor does its directory ${dir})`;

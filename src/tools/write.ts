@@ -18,6 +18,7 @@ import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
+import { statSafe } from "../config/quiet-fs.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 
 const args = defineArgs("write", writeArgs, builtinParameters("writeArgs"));
@@ -48,6 +49,7 @@ export const writeTool: Tool = {
     const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
     if (!parsed.ok) return parsed.error;
     const { path, content } = parsed.value;
+    if (/[\\/]$/.test(path)) return textResult(`write: ${path} ends in a slash, so it names a directory; give the path of a file`, true);
     const abs = resolveToolPath(ctx.cwd, path);
     const refused = refuseOutsideJail(ctx, "write", path, abs) ?? refuseProtected(ctx, "write", path, abs);
     if (refused) return refused;
@@ -76,6 +78,8 @@ export const writeTool: Tool = {
           const target = await readlink(abs).catch(() => "?");
           return textResult(`write: ${path} is a symbolic link to ${target}, which does not exist; write that path instead`, true);
         }
+        const blocker = fileAmongParents(dirname(abs));
+        if (blocker) return textResult(`write: cannot create ${path}: ${blocker} is a file, not a directory`, true);
         await mkdir(dirname(abs), { recursive: true });
         const created = createFile(abs, bytes);
         if (created === "exists") {
@@ -99,6 +103,15 @@ export const writeTool: Tool = {
     });
   },
 };
+
+/** The nearest existing ancestor of `dir` when it is not a directory (a file where a folder must be). */
+function fileAmongParents(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = statSafe(at);
+    if (found) return found.isDirectory() ? undefined : at;
+    if (dirname(at) === at) return undefined;
+  }
+}
 
 /**
  * `content` as the file it replaces writes text: CRLF line ends where the file used them (more CRLF

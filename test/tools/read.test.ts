@@ -230,3 +230,19 @@ test("a FIFO, a device or a link to one is refused at once with a sentence, neve
     expect(r.text).toContain("use bash with a timeout");
   }
 });
+
+test("the file's byte-order mark is no text; one at the start of a later line (files joined) is shown, as edit matches it", async () => {
+  file("joined.txt", "\uFEFFfirst\n\uFEFFsecond part\nbody\n");
+  const r = await read({ path: "joined.txt" });
+  expect(r.text).toBe("     1\tfirst\n     2\t\uFEFFsecond part\n     3\tbody\n");
+});
+
+test("UTF-16 text is named as such, with the command that reads it; a dangling link says where it points", async () => {
+  file("u16 le.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hi\r\n", "utf16le")]));
+  const u16 = await read({ path: "u16 le.txt" });
+  expect(u16.is_error).toBe(true);
+  expect(u16.text).toBe("read: u16 le.txt is UTF-16LE text (its byte-order mark says so), which read shows as UTF-8 only; read it through bash: `iconv -f UTF-16LE -t UTF-8 'u16 le.txt'`");
+  symlinkSync(join(dir, "nowhere"), join(dir, "dangling"));
+  const dangling = await read({ path: "dangling" });
+  expect(dangling.text).toBe(`read: dangling is a symbolic link to ${join(dir, "nowhere")}, which does not exist`);
+});

@@ -99,7 +99,7 @@ test("errors: a directory as path, a file in the way of a parent, missing argume
   writeFileSync(join(dir, "plain"), "x");
   const blocked = await write({ path: "plain/child.txt", content: "x" });
   expect(blocked.is_error).toBe(true);
-  expect(blocked.text).toStartWith("write: could not write plain/child.txt");
+  expect(blocked.text).toBe(`write: cannot create plain/child.txt: ${join(dir, "plain")} is a file, not a directory`);
 
   const missing = await write({ path: "x.txt" });
   expect(missing.is_error).toBe(true);
@@ -114,4 +114,15 @@ test("preview: the diff a write would make, leaving the file as it was; a new fi
   expect(await writeTool.preview!({ path: "new/made.txt", content: "hi\n" }, dir)).toBe("--- /dev/null\n+++ b/new/made.txt\n@@ -0,0 +1,1 @@\n+hi");
   expect(existsSync(join(dir, "new"))).toBe(false);
   expect(await writeTool.preview!({ path: "preview.txt", content: "one\ntwo\nthree\n" }, dir)).toBe("(no textual change)");
+});
+
+test("a path ending in a slash, and one under a file, are refused with what is wrong; nothing is made", async () => {
+  const slash = await write({ path: "newdir/", content: "x" });
+  expect(slash.is_error).toBe(true);
+  expect(slash.text).toBe("write: newdir/ ends in a slash, so it names a directory; give the path of a file");
+  expect(existsSync(join(dir, "newdir"))).toBe(false);
+  writeFileSync(join(dir, "plain.txt"), "a file\n");
+  const under = await write({ path: "plain.txt/sub/inner.txt", content: "x" });
+  expect(under.is_error).toBe(true);
+  expect(under.text).toBe(`write: cannot create plain.txt/sub/inner.txt: ${join(dir, "plain.txt")} is a file, not a directory`);
 });
