@@ -12,6 +12,7 @@ import { fileErrorText } from "./file-error-text.ts";
 import { rememberView } from "./file-views.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
+import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
 import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
 import { READ_MAX_LINES, readArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
@@ -150,6 +151,20 @@ async function readImage(
     };
   }
   const bytes = await handle.readFile();
+  const kind = mime.slice("image/".length).toUpperCase();
+  const dimensions = imageSize(bytes, mime);
+  if (!dimensions) {
+    return { result: textResult(`read: ${path} starts like a ${kind} image, but its header does not say its size (damaged or cut short?); check it with bash (\`file ${shellQuote(path)}\`)`, true) };
+  }
+  if (Math.max(dimensions.width, dimensions.height) > MAX_IMAGE_SIDE) {
+    return {
+      result: textResult(
+        `read: ${path} is ${dimensions.width}×${dimensions.height} pixels, over the ${MAX_IMAGE_SIDE} px a side the model takes; ` +
+          `make a smaller copy with bash (e.g. ImageMagick \`convert ${shellQuote(path)} -resize 2000x2000 small.png\`) and read that`,
+        true,
+      ),
+    };
+  }
   return {
     result: {
       content: [{ type: "image", mime_type: mime, data: bytes.toString("base64") }],

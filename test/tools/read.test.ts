@@ -132,10 +132,16 @@ test("NUL bytes in the first 8 KB mean binary", async () => {
   expect(r.text).toContain("blob.bin looks binary");
 });
 
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0]);
+// Headers that say each image's size, as real files' do (the read tool checks it).
+const be32 = (n: number) => [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+const png = (width: number, height: number) =>
+  new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(width), ...be32(height), 8, 6, 0, 0, 0, 1, 2, 3, 4]);
+const PNG = png(640, 480);
+// SOI, an APP0 segment, then a baseline frame (SOF0) of 48×32.
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 0x11, 8, 0, 32, 0, 48, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
 const GIF = new Uint8Array([...Buffer.from("GIF89a"), 1, 0, 1, 0, 0, 0, 0]);
-const WEBP = new Uint8Array([...Buffer.from("RIFF"), 30, 0, 0, 0, ...Buffer.from("WEBPVP8 "), 0, 0]);
+// A lossy WebP: "VP8 ", its chunk size, a frame tag, the start code, then 16×16.
+const WEBP = new Uint8Array([...Buffer.from("RIFF"), 30, 0, 0, 0, ...Buffer.from("WEBPVP8 "), 10, 0, 0, 0, 0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, 16, 0, 16, 0]);
 
 test("images are detected by magic bytes, whatever the extension", async () => {
   for (const [name, bytes, mime] of [
@@ -164,6 +170,19 @@ test("an image over what the model APIs take (5 MB of base64) is refused with ho
   // The limit in the words the README uses (3.75 MB), not rounded.
   expect(r.text).toContain("read: huge.png is a 4 MB image, over the 3.75 MB limit");
   expect(r.content[0].type).toBe("text");
+});
+
+test("an image is sent only when its header says a size the model takes: too wide, and damaged, are refused saying so", async () => {
+  file("wide.png", png(12000, 2));
+  const wide = await read({ path: "wide.png" });
+  expect(wide.is_error).toBe(true);
+  expect(wide.text).toStartWith("read: wide.png is 12000×2 pixels, over the 8000 px a side the model takes; make a smaller copy");
+  file("corrupt.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.from("garbage garbage garbage")]));
+  const corrupt = await read({ path: "corrupt.png" });
+  expect(corrupt.is_error).toBe(true);
+  expect(corrupt.text).toBe("read: corrupt.png starts like a PNG image, but its header does not say its size (damaged or cut short?); check it with bash (`file corrupt.png`)");
+  file("cut.jpg", JPEG.subarray(0, 12));
+  expect((await read({ path: "cut.jpg" })).is_error).toBe(true);
 });
 
 test("a text file named .png is read as text", async () => {
