@@ -1,6 +1,7 @@
 // Every flag of the command line, as a user types it, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
-import { realpathSync } from "node:fs";
+import { chmodSync, copyFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
 
@@ -196,4 +197,19 @@ describe("flags that shape the request", () => {
     expect(run.stderr).toContain("bad.jsonl");
     expect(run.stderr).toContain("2");
   });
+});
+
+// A user the password database does not know (a container's arbitrary uid), with HOME unset: as root
+// this suite can be that user through setpriv; as another user it cannot, and the test is skipped.
+const canBeNobodyKnown = process.getuid?.() === 0 && Bun.which("setpriv") !== null;
+test.skipIf(!canBeNobodyKnown)("with HOME unset and no password entry, zot says so and how to fix it (exit 2), not a runtime error", () => {
+  const base = tempDir("zot-nohome-");
+  chmodSync(base, 0o755);
+  const binary = join(base, "zot");
+  copyFileSync(ZOT, binary);
+  chmodSync(binary, 0o755);
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const run = Bun.spawnSync(["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", binary, "-p", "hi", "--provider", "scripted"], { cwd: base, env, stdout: "pipe", stderr: "pipe" });
+  expect(run.exitCode).toBe(2);
+  expect(run.stderr.toString()).toBe("zot: cannot tell your home directory: HOME is not set and user 54321 has no entry in the password database; set HOME (HOME=/some/dir zot …)\n");
 });
