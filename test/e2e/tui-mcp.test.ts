@@ -61,6 +61,10 @@ describe("MCP in the TUI", () => {
       else session.type("/mcp\r");
       await session.waitForText("refused — off: turned off for this folder in Claude Code (disabledMcpjsonServers) (.mcp.json)");
       expect(session.screen.text()).not.toContain("no MCP servers in this run");
+      // Reconnecting it starts nothing, and says so instead of "starting … again".
+      session.type("/mcp reconnect refused\r");
+      await session.waitForText('MCP server "refused" (.mcp.json) is not started in this run: turned off for this folder in Claude Code');
+      expect(session.screen.text()).not.toContain('starting MCP server "refused" again');
       session.close();
     }
   });

@@ -20,6 +20,12 @@ export const MCP_COMMAND: SlashCommand = {
         app.showNote(`/mcp takes nothing, or reconnect and a server's name (got "${args.trim()}")`, "error");
         return;
       }
+      // A server this run does not start (an untrusted folder's, one turned off) is not "started again".
+      const off = name === undefined ? undefined : app.conversation.mcpServersOff().find((server) => server.name === name);
+      if (off) {
+        app.showNote(`MCP server "${name}" (${off.source}) is not started in this run: ${off.why}`, "warn");
+        return;
+      }
       app.showNote(name ? `starting MCP server "${name}" again…` : "starting the MCP servers that are down again…");
       const done = await app.conversation.reconnectMcp(name);
       if ("error" in done) app.showNote(done.error, "error");
