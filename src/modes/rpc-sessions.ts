@@ -76,7 +76,9 @@ function inRpcWords(error: unknown): unknown {
   const message = errorText(error);
   const rpc = message
     .replace("pass --force to overwrite it", 'send "force": true to overwrite it')
-    .replace(/zot sessions import (\S+)/g, (_, file: string) => `import_session {"path": ${JSON.stringify(file.replace(/[),]+$/, ""))}}`);
+    .replace(/zot sessions import (\S+)/g, (_, file: string) => `import_session {"path": ${JSON.stringify(file.replace(/[),]+$/, ""))}}`)
+    // A process's directory is fixed once it runs: the client starts one there instead.
+    .replace(/run zot there, or pass --cwd (.+)$/, (_, dir: string) => `start zot rpc in ${dir} (its working directory, or --cwd ${dir}) to resume it`);
   return rpc === message ? error : Object.assign(new Error(rpc), { code: (error as { code?: unknown }).code });
 }
 

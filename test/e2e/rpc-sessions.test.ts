@@ -153,6 +153,17 @@ describe("persistence flags", () => {
     expect(refused.error).toStartWith(`resume_session: session ${id} is in use by another zot (pid ${owner.pid}`);
     expect((await state(other)).session).toBeNull();
   });
+
+  test("another directory's session is refused in rpc's words: start zot rpc there, not a flag no command takes", async () => {
+    const p = place([{ text: "Elsewhere." }]);
+    await p.print("from the first folder");
+    const [file] = p.files();
+    const id = file!.split("/").at(-1)!.replace(".jsonl", "");
+    const elsewhere = fixture.start([], ["--no-ext"], { home: p.home, cwd: tempDir("zot-rpcsess-other-") });
+    const refused = await elsewhere.call({ type: "resume_session", session: id });
+    expect(refused.success).toBe(false);
+    expect(refused.error).toBe(`resume_session: session ${id} belongs to ${p.cwd}; start zot rpc in ${p.cwd} (its working directory, or --cwd ${p.cwd}) to resume it`);
+  });
 });
 
 describe("session commands", () => {
