@@ -44,6 +44,15 @@ function git(cwd: string, ...args: string[]) {
   if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
 }
 
+/** An extension named `name` in a git repository of one commit, to install by file:// URL. */
+function committedExt(name: string): string {
+  const repo = pyExt(join(tempDir("zot-repo-"), "repo"), name);
+  git(repo, "init", "-q");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "first");
+  return repo;
+}
+
 describe("zot ext usage", () => {
   test("no subcommand and --help print the usage and exit 0", async () => {
     for (const args of [["ext"], ["ext", "--help"]]) {
@@ -164,10 +173,7 @@ describe("zot ext install", () => {
 
   test("from a git repository (file:// URL), shallow, without .git", async () => {
     const home = tempDir("zot-home-");
-    const repo = pyExt(join(tempDir("zot-repo-"), "repo"), "from-git");
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "first");
+    const repo = committedExt("from-git");
     const run = await zot(["ext", "install", `file://${repo}`], { home });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -179,10 +185,7 @@ describe("zot ext install", () => {
 
   test("a URL is cloned even when the folder holds a directory spelled like it", async () => {
     const home = tempDir("zot-home-");
-    const repo = pyExt(join(tempDir("zot-repo-"), "repo"), "real-one");
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "first");
+    const repo = committedExt("real-one");
     // A repository the user is in carries the URL's spelling as a path: path.resolve("file:///x") is <cwd>/file:/x.
     const cwd = tempDir("zot-evil-");
     pyExt(join(cwd, `file:${repo}`), "planted");
