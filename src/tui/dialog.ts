@@ -46,13 +46,14 @@ export class Dialog<T = string> implements Component {
   }
 
   handleKey(key: Key): boolean {
+    if (this.stray.swallows(key)) return true;
     const number = key.text !== undefined && /^[1-9]$/.test(key.text) ? Number(key.text) : 0;
     const choice = number > 0 ? this.list.matches[number - 1] : undefined;
     if (choice) {
       this.onChoose?.(choice.value);
       return true;
     }
-    if (!this.stray.swallows(key)) this.list.handleKey(key);
+    this.list.handleKey(key);
     return true;
   }
 }

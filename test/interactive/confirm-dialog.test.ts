@@ -85,7 +85,8 @@ describe("the confirmation dialog", () => {
     const { app, rt, turn } = await setup([{ tool_calls: [bash("echo typed-ahead > marker")] }, { text: "ok" }]);
     const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "typed-ahead");
-    app.typeText("fix the tests");
+    // A number in it ("then fix step 3": Yes to everything) answers nothing either.
+    app.typeText("then fix step 3");
     app.press(ENTER);
     expect(app.overlay).toBeDefined();
     expect(app.screen().join("\n")).toContain("this is a question, not the prompt");

@@ -203,9 +203,13 @@ describe("Box and Dialog", () => {
     press(dialog, "\x1b[B", "\r");
     expect(answers).toEqual(["distrust"]);
     expect(plain(dialog.render(120)).join("\n")).not.toContain("this is a question, not the prompt");
-    // A number answers at once, stray text or not.
-    press(dialog, "q", "1");
+    // A number answers at once, unless stray text came first ("fix step 1"): then only after ↑/↓.
+    press(dialog, "1");
     expect(answers).toEqual(["distrust", "trust"]);
+    press(dialog, "s", "t", "e", "p", " ", "2");
+    expect(answers).toEqual(["distrust", "trust"]);
+    press(dialog, "\x1b[A", "2");
+    expect(answers).toEqual(["distrust", "trust", "distrust"]);
   });
 });
 

@@ -94,10 +94,11 @@ export class ConfirmQuestion implements Component {
       this.reason.handleKey(key);
       return true;
     }
+    if (this.stray.swallows(key)) return true;
     const number = key.text !== undefined && /^[1-4]$/.test(key.text) ? Number(key.text) : 0;
     const choice = number > 0 ? this.list.matches[number - 1] : undefined;
     if (choice) this.choose(choice.value);
-    else if (!this.stray.swallows(key)) this.list.handleKey(key);
+    else this.list.handleKey(key);
     return true;
   }
 
