@@ -35,6 +35,7 @@ import { ToolGuards } from "./tool-guards.ts";
 import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from "./work-policy.ts";
 import { appendPromptLog, readPromptLog } from "../session/prompt-log.ts";
 import { parseSlash } from "../protocol/slash-command.ts";
+import type { FileView } from "../protocol/tool.ts";
 
 // What a front end needs to name, from below it: it imports them from here.
 export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core/outcomes.ts";
@@ -298,6 +299,7 @@ export class Conversation {
       (path) => this.runtime.attachable(path, typed),
     );
     for (const why of sent.skipped) this.stream.fire({ type: "ext_notify", extension: "zot", level: "warn", message: why });
+    this.sawAttached(sent.seen);
     return { ...input, text: sent.text };
   }
 
@@ -446,6 +448,11 @@ export class Conversation {
    */
   mcpResourceText(server: string, uri: string, signal: AbortSignal, maxBytes: number): Promise<{ text: string } | { why: string }> | undefined {
     return this.runtime.mcp?.resourceText(server, uri, signal, maxBytes);
+  }
+
+  /** The files a prompt attached are files the model has seen, as if it had read them (write and edit judge by it). */
+  sawAttached(views: ReadonlyMap<string, FileView>): void {
+    for (const [file, view] of views) this.runtime.agent.views.set(file, view);
   }
 
   /** Why a file a person @mentioned may not be attached (the jail, a Read rule), or undefined when it may. */

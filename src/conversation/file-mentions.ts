@@ -13,6 +13,8 @@ import { isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { ATTACHED_MARK } from "../protocol/attached-prompt.ts";
 import { realOrSame, statSafe } from "../config/quiet-fs.ts";
+import { sha256Hex } from "../protocol/random-hex.ts";
+import type { FileView } from "../protocol/tool.ts";
 
 /** The largest file attached; a bigger one is left to the model's read tool. */
 export const ATTACH_MAX_BYTES = 256 * 1024;
@@ -36,6 +38,8 @@ export interface AttachedPrompt {
   attached: Attachment[];
   /** mentions of files that were not attached, each with why */
   skipped: string[];
+  /** what the model is shown of each attached file, by real path: it has seen them (file-views) */
+  seen: Map<string, FileView>;
 }
 
 /** `@path`, `@'path with spaces'` or `@"…"`, at the start or after whitespace. */
@@ -58,6 +62,7 @@ export async function attachMentions(prompt: string, cwd: string, readResource?:
   const blocks: string[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
+  const views = new Map<string, FileView>();
   for (const match of prompt.matchAll(MENTION)) {
     const written = match[1] ?? match[2] ?? match[3]!;
     const named = readResource && resourceMention(written);
@@ -95,9 +100,10 @@ export async function attachMentions(prompt: string, cwd: string, readResource?:
     }
     attached.push({ path: found.path, lines: countLines(file.text) });
     blocks.push(`<file path="${found.path}">\n${withNewline(file.text)}</file>`);
+    views.set(real, file.view);
   }
   const text = blocks.length === 0 ? prompt : `${prompt}\n\n${MARK}\n${blocks.join("\n")}`;
-  return { text, attached, skipped };
+  return { text, attached, skipped, seen: views };
 }
 
 /** A sent prompt split back into what was typed and the files attached to it. */
@@ -145,7 +151,7 @@ function locate(written: string, cwd: string): { path: string; abs: string; size
   return undefined;
 }
 
-function readAttachable(abs: string, size: number): { text: string } | { why: string } {
+function readAttachable(abs: string, size: number): { text: string; view: FileView } | { why: string } {
   if (size > ATTACH_MAX_BYTES) return { why: `it is ${Math.round(size / 1024)} KB, over the ${ATTACH_MAX_BYTES / 1024} KB attached at most` };
   let bytes: Buffer;
   try {
@@ -155,7 +161,8 @@ function readAttachable(abs: string, size: number): { text: string } | { why: st
   }
   if (bytes.subarray(0, 8192).includes(0)) return { why: "it is not text" };
   try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return { text, view: { size: bytes.length, mtimeMs: statSafe(abs)?.mtimeMs ?? 0, sha256: sha256Hex(bytes) } };
   } catch {
     return { why: "it is not UTF-8 text" };
   }

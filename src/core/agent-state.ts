@@ -64,12 +64,13 @@ export interface AgentOutlets {
 }
 
 /**
- * Puts another transcript in place: what the model read belongs to the conversation it read it in,
- * and the context is estimated from the new transcript until the next call reports the real count.
+ * Puts another transcript in place: what the model read belongs to the conversation it read it in
+ * (a compaction's summary is the same conversation, and keeps it), and the context is estimated
+ * from the new transcript until the next call reports the real count.
  */
-export function setTranscript(state: AgentState, messages: Message[]): void {
+export function setTranscript(state: AgentState, messages: Message[], options: { sameConversation?: boolean } = {}): void {
   state.messages = messages;
-  state.views.clear();
+  if (!options.sameConversation) state.views.clear();
   state.contextTokens = estimateContext(state);
 }
 

@@ -56,7 +56,7 @@ export async function compactNow(
 
   const message = summaryMessage(outcome.summary);
   // An estimate until the next call reports the real count, so the threshold does not fire again at once.
-  setTranscript(state, [message, ...kept]);
+  setTranscript(state, [message, ...kept], { sameConversation: true });
   out.emit({
     type: "compact_done",
     summary: outcome.summary,

@@ -1,8 +1,10 @@
 // Keeps the agent's record of what the model last saw of each file (ToolContext.views): read
-// notes what it showed, write and edit what they wrote. Rule: edit and write never act on a file
-// that changed since the model last saw it; they say so and tell the model to read it again, as
-// Claude Code's edit does. A file the model has not seen through zot (read nothing yet, a resumed
-// session) has no record and is not judged.
+// notes what it showed, write and edit what they wrote, a prompt's @file what it attached; a
+// compaction keeps the record, a new conversation (/clear, a resumed or forked session) starts
+// without one. Rule: edit and write never act on a file that changed since the model last saw it;
+// they say so and tell the model to read it again, as Claude Code's edit does. write refuses to
+// replace a file the model has no record of (neverSeen); edit, which must match the file's text,
+// acts on one.
 import { realpathSync } from "node:fs";
 import type { Stats } from "node:fs";
 import type { FileView, ToolContext } from "../protocol/tool.ts";

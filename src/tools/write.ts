@@ -62,7 +62,8 @@ export const writeTool: Tool = {
     try {
       if (existing) {
         const written = rewriteInPlace(abs, (current) => {
-          if (current.length > 0 && neverSeen(ctx, abs)) {
+          // An extension's call (a command's tool_prompt) is the extension's word, not the model's guess.
+          if (current.length > 0 && !ctx.origin && readable(current) && neverSeen(ctx, abs)) {
             return { refuse: `write: ${path} exists and you have not read it in this conversation; read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.` };
           }
           const changed = changedSinceSeen(ctx, abs, current);
@@ -103,6 +104,12 @@ export const writeTool: Tool = {
     });
   },
 };
+
+/** Whether read could have shown the file (not binary, not UTF-16): only then is "read it first" advice the model can follow. */
+function readable(current: Buffer): boolean {
+  const utf16 = (current[0] === 0xff && current[1] === 0xfe) || (current[0] === 0xfe && current[1] === 0xff);
+  return !utf16 && !current.subarray(0, 8192).includes(0);
+}
 
 /** The nearest existing ancestor of `dir` when it is not a directory (a file where a folder must be). */
 function fileAmongParents(dir: string): string | undefined {

@@ -102,6 +102,13 @@ const anthropicText = (message: any): string =>
   typeof message.content === "string" ? message.content : message.content.map((b: any) => b.text ?? "").join("");
 
 describe("manual compaction", () => {
+  test("the files the model saw stay seen: a compaction is the same conversation (write and edit judge by it)", async () => {
+    const { agent } = setup([{ text: SUMMARY }]);
+    agent.views.set("/tmp/seen.txt", { size: 3, mtimeMs: 1, sha256: "abc" });
+    expect((await agent.compact(signal())).status).toBe("ok");
+    expect([...agent.views.keys()]).toEqual(["/tmp/seen.txt"]);
+  });
+
   test("summarises the older part with the model; events, request, usage and transcript", async () => {
     const { agent, events, compactions, mock } = setup([{ text: SUMMARY, usage: { input: 500, output: 50 } }]);
     const before = agent.messages.slice();

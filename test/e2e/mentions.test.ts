@@ -2,7 +2,7 @@
 // resources a prompt mentions with it, as the TUI does (and Claude Code's -p); what could not go
 // is said; a /command's words are the command's, not attached here.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingStdio } from "../support/mcp-servers.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -134,4 +134,20 @@ describe("@mentions outside the TUI", () => {
     expect(sent.match(/NOTES BODY/g)).toHaveLength(1);
     expect(sent).not.toContain("<file path=");
   });
+});
+
+test("a file the prompt attached is one the model has seen: its write of it is not refused as unread", async () => {
+  const cwd = tempDir("zot-cwd-");
+  writeFileSync(join(cwd, "notes.txt"), "draft\n");
+  writeFileSync(join(cwd, "other.txt"), "untouched\n");
+  mock = startMockLlm([
+    { tool_calls: [{ id: "w1", name: "write", args: { path: "notes.txt", content: "final\n" } }, { id: "w2", name: "write", args: { path: "other.txt", content: "gone\n" } }] },
+    { text: "done" },
+  ]);
+  const run = await zot(["--json", "rewrite @notes.txt", ...anthropic(mock)], { cwd });
+  const results = ndjson(run.stdout).filter((e) => e.type === "tool_result");
+  expect(results.map((r) => r.is_error)).toEqual([false, true]);
+  expect(results[1].content[0].text).toContain("other.txt exists and you have not read it in this conversation");
+  expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("final\n");
+  expect(readFileSync(join(cwd, "other.txt"), "utf8")).toBe("untouched\n");
 });

@@ -35,7 +35,7 @@ describe("@mentions", () => {
     const cwd = tempDir("zot-mention-");
     writeFileSync(join(cwd, "big.log"), "x".repeat(ATTACH_MAX_BYTES + 1));
     writeFileSync(join(cwd, "img.png"), new Uint8Array([137, 80, 78, 71, 0, 0]));
-    expect(await attachMentions("mail me@example.com or @nobody", cwd)).toEqual({ text: "mail me@example.com or @nobody", attached: [], skipped: [] });
+    expect(await attachMentions("mail me@example.com or @nobody", cwd)).toEqual({ text: "mail me@example.com or @nobody", attached: [], skipped: [], seen: new Map() });
     const { text, skipped } = await attachMentions("see @big.log and @img.png", cwd);
     expect(text).toBe("see @big.log and @img.png");
     expect(skipped).toEqual([

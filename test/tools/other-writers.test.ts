@@ -223,6 +223,13 @@ describe("a file that changed since the model last read it", () => {
     await run(readTool, { path: "precious.txt" }, ctx);
     expect((await run(writeTool, { path: "precious.txt", content: "replaced\n" }, ctx)).is_error).toBe(false);
     expect(get("precious.txt")).toBe("replaced\n");
+    // What read cannot show (binary, UTF-16) is not "read it first": the model could not.
+    writeFileSync(path("blob.bin"), new Uint8Array([0, 1, 2, 3]));
+    expect((await run(writeTool, { path: "blob.bin", content: "text now\n" }, ctx)).is_error).toBe(false);
+    // An extension's call (a command's tool_prompt) is not judged by what the model saw.
+    writeFileSync(path("ext-owned.txt"), "the extension's\n");
+    const asked = { ...context(views), origin: { extension: "notes", chain: ["write"] } };
+    expect((await run(writeTool, { path: "ext-owned.txt", content: "rewritten\n" }, asked)).is_error).toBe(false);
   });
 
   test("write over a file keeps its CRLF line ends and its byte-order mark, as edit does", async () => {

@@ -375,6 +375,7 @@ export class InteractiveApp implements AppContext {
     );
     // Said under the user_message this prompt is about to add (onEvent).
     this.mentionNotes = sent.skipped;
+    conversation.sawAttached(sent.seen);
     return { text: sent.text };
   }
 
