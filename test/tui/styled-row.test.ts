@@ -1,6 +1,6 @@
 // Untrusted text made fit for rows: styles kept, everything else that could reach the terminal dropped.
 import { describe, expect, test } from "bun:test";
-import { printable } from "../../src/cli/stderr-note.ts";
+import { printable } from "../../src/protocol/printable.ts";
 import { styledRow, styledRows } from "../../src/tui/styled-row.ts";
 
 describe("styledRow", () => {

@@ -14,6 +14,7 @@ import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import type { ConfirmAnswer, ConfirmRequest } from "../../conversation/conversation.ts";
 import { STRAY_HINT, StrayTyping } from "../../tui/stray-typing.ts";
+import { printable } from "../../protocol/printable.ts";
 
 type Choice = ConfirmAnswer["answer"];
 
@@ -133,7 +134,8 @@ class RequestBody implements Component {
 
   render(width: number): string[] {
     const { theme, request } = this;
-    const preview = request.preview ? wrapText(request.preview, Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
+    // The model's arguments as plain text: an escape in them could hide a part of the command asked about.
+    const preview = request.preview ? wrapText(printable(request.preview), Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
     const rows = [truncateToWidth(`${theme.bold(request.tool)}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
     // Asked because a settings hook or a permission rule wants it, not because of --no-yolo.
     if (request.why) rows.push(...wrapText(request.why, Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
@@ -146,7 +148,7 @@ class RequestBody implements Component {
 
 /** The diff coloured, without its ---/+++ header (the path is on the line above), cut to DIFF_ROWS. */
 function diffRows(diff: string, width: number, theme: Theme): string[] {
-  const lines = diff.split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ "));
+  const lines = printable(diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ "));
   const shown = highlightCode(lines.slice(0, DIFF_ROWS).join("\n"), "diff", theme).map((row) => truncateToWidth(row, width));
   if (lines.length > DIFF_ROWS) shown.push(theme.muted(`… ${lines.length - DIFF_ROWS} more lines of the diff`));
   return shown;

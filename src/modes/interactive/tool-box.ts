@@ -14,6 +14,7 @@ import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
 import { argsSummary, partialArgsSummary } from "./tool-args.ts";
 import { counted } from "../../protocol/counted.ts";
+import { printable } from "../../protocol/printable.ts";
 
 /** Results with more rows than this are collapsed… */
 export const COLLAPSE_OVER = 12;
@@ -131,7 +132,8 @@ export class ToolBox extends CachedBlock {
   private argRows(width: number): string[] {
     const summary = this.args ? argsSummary(this.name, this.args) : partialArgsSummary(this.name, this.argsText);
     if (summary === "") return [];
-    const rows = wrapText(terminalText(summary), width);
+    // The model's arguments as plain text (no style could hide a part of a command).
+    const rows = wrapText(printable(summary), width);
     if (rows.length <= ARG_ROWS) return rows;
     return [...rows.slice(0, ARG_ROWS - 1), truncateToWidth(`${rows[ARG_ROWS - 1]}…`, width)];
   }
