@@ -14,6 +14,7 @@ import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 import { discoverExtensions } from "../extensions/discover.ts";
 import { type HookEntry, listHooksConfig } from "../extensions/hooks-config.ts";
+import { printable } from "../protocol/printable.ts";
 
 const ARGS = {
   json: { type: "boolean", description: "Print a JSON array instead of a table" },
@@ -70,7 +71,8 @@ export const LIST: ExtCommand = {
       );
       return EXIT.ok;
     }
-    console.log(formatTable(rows));
+    // Names and descriptions come from manifests a folder may hold: shown as text, never as escapes.
+    console.log(printable(formatTable(rows)));
     return EXIT.ok;
   },
 };

@@ -9,6 +9,7 @@ import type { ConfiguredServer, McpConfig, McpScope } from "../mcp/config-files.
 import type { HealthReport } from "../mcp/health-check.ts";
 import { EXIT } from "./router.ts";
 import { counted } from "../protocol/counted.ts";
+import { printable } from "../protocol/printable.ts";
 
 const SCOPE_WORDS: Record<McpScope | "flag", string> = {
   local: "local (private to you, in this folder)",
@@ -161,7 +162,8 @@ async function list(context: Context): Promise<number> {
     const report = reports.get(server);
     const resources = report && report.resources.length > 0 ? `, ${counted(report.resources.length, "resource")}` : "";
     const status = notStarted(server) ?? (report?.ok ? `✓ connected (${counted(report.tools.length, "tool")}, ${counted(report.prompts.length, "prompt")}${resources})` : `✗ failed: ${report?.error ?? "not checked"}`);
-    console.log(`${server.name}: ${target(server)} - ${status} [${server.source.label}]`);
+    // Names, commands and URLs come from the folder's files: shown as text, never as escapes.
+    console.log(printable(`${server.name}: ${target(server)} - ${status} [${server.source.label}]`));
   }
   return EXIT.ok;
 }
@@ -192,7 +194,7 @@ async function get(name: string, context: Context): Promise<number> {
   }
   for (const other of entries.filter((entry) => entry !== server)) lines.push(`  (also in ${other.source.label}, which this one shadows)`);
   lines.push("", server.source.owner === "claude" ? `Defined in Claude Code's file; remove it there (claude mcp remove ${name} -s ${server.source.scope}).` : `To remove it: zot mcp remove ${name} -s ${server.source.scope}`);
-  console.log(lines.join("\n"));
+  console.log(printable(lines.join("\n")));
   return EXIT.ok;
 }
 

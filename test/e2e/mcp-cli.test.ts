@@ -66,7 +66,12 @@ describe("zot mcp", () => {
   test("an untrusted folder's servers are listed, never started; mistakes are usage errors", async () => {
     const w = where();
     // A key spelled into a URL or an argument stays `${…}` in the listing: nothing prints it.
-    const spelled = { keyed: { type: "http", url: "http://127.0.0.1:9/mcp?k=${SECRET_TOKEN}" }, echoing: { command: "echo", args: ["${SECRET_TOKEN}"] } };
+    const spelled = {
+      keyed: { type: "http", url: "http://127.0.0.1:9/mcp?k=${SECRET_TOKEN}" },
+      echoing: { command: "echo", args: ["${SECRET_TOKEN}"] },
+      // A name that would set the clipboard and clear the screen, were it written as it is.
+      "\u001b]52;c;ZXZpbA==\u0007\u001b[2Jnamed": { command: "true" },
+    };
     writeFileSync(join(w.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { theirs: misbehaving(), broken: { args: [] }, ...spelled } }));
     const list = await zot(["mcp", "list"], { ...w, env: { ...w.env, SECRET_TOKEN: "sk-very-secret" } });
     expect(list.stdout).toContain("theirs: node");
@@ -74,6 +79,8 @@ describe("zot mcp", () => {
     expect(list.stdout).toContain("keyed: http://127.0.0.1:9/mcp?k=${SECRET_TOKEN} (HTTP)");
     expect(list.stdout).toContain("echoing: echo '${SECRET_TOKEN}'");
     expect(list.stdout + list.stderr).not.toContain("sk-very-secret");
+    expect(list.stdout).toContain("named: true");
+    expect(list.stdout).not.toContain("\u001b");
     const bad = await zot(["mcp", "add", "docs", "https://example.com/mcp"], w);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("zot: https://example.com/mcp is a URL; to add a remote server say so: zot mcp add --transport http docs https://example.com/mcp");
