@@ -116,4 +116,19 @@ describe("MCP in the TUI", () => {
     session.type("/mcp reconnect nope\r");
     await session.waitForText('no MCP server "nope" in this run (flaky, good)');
   });
+
+  test("/mcp reconnect <name> starts the user's own server, though an untrusted folder's .mcp.json has one of that name", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-untrusted-");
+    writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { good: misbehaving() } }));
+    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { good: { command: "false" } } }));
+    const { session } = runs.start(startMockLlm(), { home, cwd, rows: 40, cols: 220, env: { HOME: tempDir("zot-user-"), CLAUDE_CONFIG_DIR: "" } });
+    // The folder's question: not now (Esc), so its .mcp.json stays off.
+    await session.waitForText("Trust this folder?");
+    session.type("\x1b");
+    await ready(session);
+    await untilConnected(session, "good");
+    session.type("/mcp reconnect good\r");
+    await session.waitForText('MCP server "good" is up: 7 tools, 1 prompts');
+  });
 });

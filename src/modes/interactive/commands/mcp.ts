@@ -21,7 +21,9 @@ export const MCP_COMMAND: SlashCommand = {
         return;
       }
       // A server this run does not start (an untrusted folder's, one turned off) is not "started again".
-      const off = name === undefined ? undefined : app.conversation.mcpServersOff().find((server) => server.name === name);
+      // (Only when no server of that name runs: an untrusted folder's entry does not hide the user's own.)
+      const runs = app.conversation.mcpServers()?.servers.some((server) => server.name === name) ?? false;
+      const off = name === undefined || runs ? undefined : app.conversation.mcpServersOff().find((server) => server.name === name);
       if (off) {
         app.showNote(`MCP server "${name}" (${off.source}) is not started in this run: ${off.why}`, "warn");
         return;
