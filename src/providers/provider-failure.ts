@@ -46,7 +46,8 @@ const CONTEXT_OVERFLOW =
 export function callFailure(speaker: ProviderSpeaker, sdk: SdkErrors, error: unknown, phase: CallPhase, signal: AbortSignal): unknown {
   if (signal.aborted || error instanceof sdk.APIUserAbortError) return abortReason(signal);
   if (error instanceof ProviderError) return error;
-  if (error instanceof sdk.APIConnectionError && error.name === "APIConnectionTimeoutError" && phase === "open") {
+  // Both SDKs' timeout (APIConnectionTimeoutError) says "Request timed out"; its class name does not survive every build.
+  if (error instanceof sdk.APIConnectionError && phase === "open" && /timed out/i.test(error.message)) {
     // The server took the request and said nothing for the SDK's timeout (silenceLimitMs): it was reached.
     return providerError(speaker, { code: "network", shape: "silent", detail: seconds(silenceLimitMs()) }, { retryable: true });
   }

@@ -311,3 +311,27 @@ test("a 200 that is not an event stream (a whole JSON answer, an HTML page) is s
     );
   }
 });
+
+test("a server that takes the request and never answers is said as such (not 'cannot reach'), within API_TIMEOUT_MS", async () => {
+  const before = process.env.API_TIMEOUT_MS;
+  process.env.API_TIMEOUT_MS = "300";
+  try {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>(() => {}) });
+    servers.push(server);
+    const base = `http://127.0.0.1:${server.port}/v1`;
+    const failed = await run(createOpenAIChatProvider({ name: "ollama", apiKey: "", baseUrl: base }));
+    expect((failed.error as ProviderError).message).toBe(
+      `ollama: ${base} took the request but sent no answer within 0.3 s; the server may be stuck or overloaded (API_TIMEOUT_MS, in ms, sets how long zot waits)`,
+    );
+  } finally {
+    if (before === undefined) delete process.env.API_TIMEOUT_MS;
+    else process.env.API_TIMEOUT_MS = before;
+  }
+}, 20_000);
+
+test("API_TIMEOUT_MS past what a timer can wait is the longest it can, not an instant failure", async () => {
+  const { silenceLimitMs } = await import("../../src/providers/silence-limit.ts");
+  expect(silenceLimitMs({ API_TIMEOUT_MS: "99999999999" })).toBe(2 ** 31 - 1);
+  expect(silenceLimitMs({})).toBe(600_000);
+  expect(silenceLimitMs({ API_TIMEOUT_MS: "nonsense" })).toBe(600_000);
+});
