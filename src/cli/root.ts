@@ -6,6 +6,7 @@ import { UsageError } from "../config/usage-error.ts";
 import type { Conversation, ConversationPrompt } from "../conversation/conversation.ts";
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
+import { needHome } from "./need-home.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
 import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
@@ -47,6 +48,8 @@ function asksForMachineOutput(argv: string[]): "claude" | "events" | undefined {
 }
 
 async function runRootCommand(argv: string[]): Promise<number> {
+  // Inside the machine-output wrapper: a --json run without a home still ends with error and done.
+  needHome();
   for (const arg of argv) {
     if (arg === "--") break;
     const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];

@@ -4,26 +4,14 @@
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { homedir } from "node:os";
+import { needHome } from "./need-home.ts";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
-
-/**
- * zot keeps its state under the user's home and reads ~/.claude: with HOME unset (or empty) and no
- * entry for the user in the password database, there is none, which is said before anything starts.
- */
-function needHome(): void {
-  if (process.env.HOME) return;
-  try {
-    if (homedir()) return;
-  } catch {}
-  throw new UsageError(`cannot tell your home directory: HOME is not set and user ${process.getuid?.() ?? "?"} has no entry in the password database; set HOME (HOME=/some/dir zot …)`);
-}
 
 export async function runCli(argv: string[]): Promise<number> {
   const debug = argv.includes("--debug");
   try {
-    needHome();
+    if (["ext", "rpc", "sessions", "trust", "untrust", "mcp"].includes(argv[0] ?? "")) needHome();
     if (argv[0] === "ext") return await (await import("./ext.ts")).runExt(argv.slice(1));
     if (argv[0] === "rpc") return await (await import("./rpc.ts")).runRpc(argv.slice(1));
     if (argv[0] === "sessions") return await (await import("./sessions.ts")).runSessions(argv.slice(1));

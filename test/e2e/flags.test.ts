@@ -211,5 +211,9 @@ test.skipIf(!canBeNobodyKnown)("with HOME unset and no password entry, zot says 
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
   const run = Bun.spawnSync(["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", binary, "-p", "hi", "--provider", "scripted"], { cwd: base, env, stdout: "pipe", stderr: "pipe" });
   expect(run.exitCode).toBe(2);
-  expect(run.stderr.toString()).toBe("zot: cannot tell your home directory: HOME is not set and user 54321 has no entry in the password database; set HOME (HOME=/some/dir zot …)\n");
+  const sentence = "cannot tell your home directory: HOME is not set and user 54321 has no entry in the password database; set HOME (HOME=/some/dir zot …)";
+  expect(run.stderr.toString()).toBe(`zot: ${sentence}\n`);
+  // A script reading --json still gets its error and done.
+  const json = Bun.spawnSync(["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", binary, "--json", "hi", "--provider", "scripted"], { cwd: base, env, stdout: "pipe", stderr: "pipe" });
+  expect(json.stdout.toString()).toBe(`${JSON.stringify({ type: "error", message: sentence, code: "not_started" })}\n{"type":"done"}\n`);
 });
