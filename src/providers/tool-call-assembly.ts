@@ -121,7 +121,8 @@ function toBlock(call: Call): ToolCallBlock | undefined {
   const text = call.args.text;
   const args = parseJsonObject(text);
   // {} from text that was something (broken JSON, an array): kept, so the model hears what it sent.
-  const unparsed = Object.keys(args).length === 0 && text.trim() !== "" && !/^\s*\{\s*\}\s*$/.test(text);
+  // ({} and null, which some servers send for a tool without parameters, are no arguments.)
+  const unparsed = Object.keys(args).length === 0 && !/^\s*(\{\s*\}|null)?\s*$/.test(text);
   return { type: "tool_call", id: call.id!, name: call.name!, args, ...(unparsed ? { unparsed_args: text } : {}) };
 }
 

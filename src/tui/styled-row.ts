@@ -14,11 +14,15 @@ const CONTROLS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f-\x9f]/g;
 
 /** The rows `text` draws as: one per line (CRLF or LF), each cleaned of everything but styles. */
 export function styledRows(text: string): string[] {
-  return text.split(/\r?\n/).map(styledRow);
+  return text.split(/\r?\n/).map((row) => styledRow(row));
 }
 
-/** One row of text, cleaned of everything but styles (a newline inside it is dropped). */
-export function styledRow(text: string): string {
+/**
+ * One row of text, cleaned of everything but styles (a newline inside it is dropped). `links:
+ * false` drops OSC 8 hyperlinks too, for text whose links nobody vouches for (a command's output:
+ * a link's text could name one site and lead to another).
+ */
+export function styledRow(text: string, options: { links?: boolean } = {}): string {
   if (!/[\x00-\x1f\x7f-\x9f]/.test(text)) return text;
   let out = "";
   let at = 0;
@@ -30,7 +34,7 @@ export function styledRow(text: string): string {
     ESCAPE_PATTERN.lastIndex = next;
     const match = ESCAPE_PATTERN.exec(text);
     const sequence = match ? match[0] : "\x1b";
-    if (SGR.test(sequence) || HYPERLINK.test(sequence)) out += sequence;
+    if (SGR.test(sequence) || (options.links !== false && HYPERLINK.test(sequence))) out += sequence;
     at = next + sequence.length;
   }
   return expandTabs(out);

@@ -39,6 +39,17 @@ describe("the chat view", () => {
     expect(text(blocked, 200)).not.toContain("empty answer");
   });
 
+  test("a running command's box shows its newest rows and counts the lines above it, however much it wrote", () => {
+    const chat = view([{ type: "turn_start", step: 1 }, { type: "tool_use_start", id: "b", name: "bash" }, { type: "tool_call", id: "b", name: "bash", args: { command: "flood" } }]);
+    const line = (i: number) => `${String(i).padStart(4, "0")}-${"x".repeat(95)}\n`;
+    for (let i = 1; i <= 2000; i += 50) chat.handleEvent({ type: "tool_progress", id: "b", text: Array.from({ length: 50 }, (_, k) => line(i + k)).join("") });
+    const rows = text(chat, 64).split("\n");
+    // 100-character lines take two rows each at this width: ten rows are the last five lines.
+    expect(rows.some((row) => row.includes("… 1,995 lines above") || row.includes("… 1995 lines above"))).toBe(true);
+    expect(rows.some((row) => row.includes("1996-xxx"))).toBe(true);
+    expect(rows.some((row) => row.includes("1995-xxx"))).toBe(false);
+  });
+
   test("the complete message replaces the streamed text when an interceptor rewrote it; a blocked one disappears", () => {
     const chat = view([{ type: "turn_start", step: 1 }, ...deltas("the secret is 42")]);
     chat.handleEvent({ type: "intercept", participant: "redact", stage: "assistant_message", action: "modify", reason: "secrets" });

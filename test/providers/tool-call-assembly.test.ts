@@ -82,12 +82,14 @@ describe("ToolCallAssembly", () => {
     calls.add(1, { id: "b", name: "bash", args: "[1,2]" }, out);
     calls.add(2, { id: "c", name: "bash", args: "{}" }, out);
     calls.add(3, { id: "d", name: "bash" }, out);
+    calls.add(4, { id: "e", name: "bash", args: "null" }, out);
     calls.endAll(out);
     expect(calls.blocks()).toEqual([
       { type: "tool_call", id: "a", name: "bash", args: {}, unparsed_args: '{"command": "echo hi' },
       { type: "tool_call", id: "b", name: "bash", args: {}, unparsed_args: "[1,2]" },
       { type: "tool_call", id: "c", name: "bash", args: {} },
       { type: "tool_call", id: "d", name: "bash", args: {} },
+      { type: "tool_call", id: "e", name: "bash", args: {} },
     ]);
   });
 });

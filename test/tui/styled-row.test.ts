@@ -19,6 +19,10 @@ describe("styledRow", () => {
     expect(styledRow("a\x9b2Jb\x9d52;c;x\x9cc")).toBe("a2Jb52;c;xc");
   });
 
+  test("links: false drops hyperlinks and keeps their text and the colours", () => {
+    expect(styledRow("see \x1b]8;;https://evil.example\x1b\\docs.python.org\x1b]8;;\x1b\\ \x1b[32mok\x1b[0m", { links: false })).toBe("see docs.python.org \x1b[32mok\x1b[0m");
+  });
+
   test("styledRows: one row per line, CRLF or LF", () => {
     expect(styledRows("one\r\ntwo\nthree")).toEqual(["one", "two", "three"]);
   });

@@ -165,12 +165,22 @@ export class ToolBox extends CachedBlock {
     const text = this.progress.replace(/\n+$/, "");
     const from = this.expanded ? 0 : Math.max(0, text.length - (COLLAPSE_OVER + 1) * TAIL_CHARS_PER_ROW);
     const start = from === 0 ? 0 : text.indexOf("\n", from) + 1 || from;
-    const rows = wrapText(terminalText(text.slice(start)), width).map((row) => this.theme.muted(row));
+    // Lines, each wrapped: what is left out above is counted in lines, however many rows each takes.
+    const lines = terminalText(text.slice(start)).split("\n").map((line) => wrapText(line, width));
+    const rowCount = lines.reduce((sum, rows) => sum + rows.length, 0);
     const above = this.progressDropped + newlines(text, 0, start);
-    if (above === 0 && (this.expanded || rows.length <= COLLAPSE_OVER)) return rows;
-    const shown = this.expanded ? rows : rows.slice(-COLLAPSED_ROWS);
-    const hidden = above + rows.length - shown.length;
-    return [this.theme.muted(`… ${counted(hidden, "row")} above`), ...shown];
+    const all = () => lines.flat().map((row) => this.theme.muted(row));
+    if (above === 0 && (this.expanded || rowCount <= COLLAPSE_OVER)) return all();
+    if (this.expanded) return [this.theme.muted(`… ${counted(above, "line")} above`), ...all()];
+    // The newest lines that fill the rows shown (the oldest of them cut at its top when it is long).
+    let taken = 0;
+    let kept = 0;
+    while (kept < lines.length && taken < COLLAPSED_ROWS) {
+      kept++;
+      taken += lines[lines.length - kept]!.length;
+    }
+    const shown = lines.slice(-kept).flat().slice(-COLLAPSED_ROWS).map((row) => this.theme.muted(row));
+    return [this.theme.muted(`… ${counted(above + lines.length - kept, "line")} above`), ...shown];
   }
 }
 
@@ -183,7 +193,7 @@ function newlines(text: string, from: number, to: number): number {
 
 /**
  * A tool's output as the terminal should show it: colours kept, every other escape (OSC 52 on the
- * clipboard, a cleared scrollback, a moved cursor) and control character dropped, and a line a
+ * clipboard, a cleared scrollback, a moved cursor, a hyperlink) and control character dropped, and a line a
  * progress bar rewrote with `\r` shown as it ended up.
  */
 function terminalText(text: string): string {
@@ -192,7 +202,7 @@ function terminalText(text: string): string {
     .split("\n")
     .map((line) => {
       const ended = line.endsWith("\r") ? line.slice(0, -1) : line;
-      return styledRow(ended.slice(ended.lastIndexOf("\r") + 1));
+      return styledRow(ended.slice(ended.lastIndexOf("\r") + 1), { links: false });
     })
     .join("\n");
 }
