@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, floor, local-date, mcp, call-tool, deferred-tools (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, tui-flood, floor, local-date, mcp, call-tool, deferred-tools (none named = all).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ import { sessionAppendBench, sessionResumeBench } from "./bench/sessions.ts";
 import { editRaceBench } from "./bench/edit-race.ts";
 import { interactiveBench } from "./bench/interactive.ts";
 import { tuiBench } from "./bench/tui.ts";
+import { tuiFloodBench } from "./bench/tui-flood.ts";
 import { claudeJsonBench } from "./bench/claude-json.ts";
 import { floorBench } from "./bench/floor.ts";
 import { localDateBench } from "./bench/local-date.ts";
@@ -388,6 +389,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   orphans: orphansBench,
   "tui-bytes": tuiBench,
   "tui-app": interactiveBench,
+  "tui-flood": () => tuiFloodBench(ZOT, env, cwd),
   floor: () => floorBench(ZOT, env),
   "local-date": () => localDateBench(),
   mcp: mcpBench,
