@@ -12,6 +12,8 @@ export interface Component {
   handlePaste?(text: string): void;
   /** Set by Tui.setFocus on components that have it (an editor shows its cursor only when focused). */
   focused?: boolean;
+  /** Called by Tui.setFocus when text came in just before this was focused: a question opened while the user typed. */
+  typedAhead?(): void;
 }
 
 /**

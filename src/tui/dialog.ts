@@ -50,10 +50,15 @@ export class Dialog<T = string> implements Component {
     const number = key.text !== undefined && /^[1-9]$/.test(key.text) ? Number(key.text) : 0;
     const choice = number > 0 ? this.list.matches[number - 1] : undefined;
     if (choice) {
-      this.onChoose?.(choice.value);
+      this.stray.answer(() => this.onChoose?.(choice.value));
       return true;
     }
     this.list.handleKey(key);
     return true;
+  }
+
+  /** Text reached the app just before this opened (Tui.setFocus): the user was typing a prompt. */
+  typedAhead(): void {
+    this.stray.typedAhead();
   }
 }

@@ -10,6 +10,9 @@ import { Terminal } from "./terminal.ts";
 
 export type KeyHandler = (key: Key) => boolean;
 
+/** Text typed (and not sent with Enter) this shortly before a question opened was meant for the prompt, not the question. */
+const TYPED_AHEAD_MS = 1000;
+
 export class Tui {
   /** What is on screen, top to bottom; add components here. */
   readonly root = new Stack();
@@ -18,6 +21,8 @@ export class Tui {
   private focused: Component | undefined;
   private readonly keyHandlers: KeyHandler[] = [];
   private running = false;
+  /** when text (a printable key, a paste) last came in */
+  private typedAt = Number.NEGATIVE_INFINITY;
 
   constructor(terminal: Terminal = new Terminal(), options: RendererOptions = {}) {
     this.terminal = terminal;
@@ -30,6 +35,9 @@ export class Tui {
     this.running = true;
     this.terminal.start({
       input: (event) => {
+        // Text typed and not yet sent: a plain Enter sends it (a question opening next is no surprise then).
+        if (event.type === "paste" || (event.key.text !== undefined && !event.key.ctrl && !event.key.alt)) this.typedAt = performance.now();
+        else if (keyId(event.key) === "enter") this.typedAt = Number.NEGATIVE_INFINITY;
         if (event.type === "key") this.dispatchKey(event.key);
         else this.focused?.handlePaste?.(event.text);
         this.requestRender();
@@ -59,6 +67,8 @@ export class Tui {
     if (this.focused && "focused" in this.focused) this.focused.focused = false;
     this.focused = component;
     if (component && "focused" in component) component.focused = true;
+    // A question that opens while the user is typing is told so (stray-typing.ts).
+    if (component?.typedAhead && performance.now() - this.typedAt < TYPED_AHEAD_MS) component.typedAhead();
     this.requestRender();
   }
 

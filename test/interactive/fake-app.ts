@@ -8,6 +8,7 @@ import type { Runtime } from "../../src/runtime/runtime.ts";
 import type { Component } from "../../src/tui/component.ts";
 import { decodeKey } from "../../src/tui/keys.ts";
 import { createTheme } from "../../src/tui/theme.ts";
+import { DIGIT_SETTLE_MS } from "../../src/tui/stray-typing.ts";
 
 export interface FakeApp extends AppContext {
   busy: boolean;
@@ -29,6 +30,8 @@ export interface FakeApp extends AppContext {
   press(...sequences: string[]): void;
   /** types text into the overlay, one key per character */
   typeText(text: string): void;
+  /** presses an answer's number and waits while it settles (a number answers once no key follows it: tui/stray-typing.ts) */
+  answer(digit: string): Promise<void>;
   /** the overlay's rows at `width`, styles stripped */
   screen(width?: number): string[];
   noteText(): string;
@@ -106,6 +109,10 @@ export function fakeApp(runtime: Runtime, options: { onCancel?: () => Promise<vo
     },
     typeText(text) {
       app.press(...Array.from(text));
+    },
+    async answer(digit) {
+      app.press(digit);
+      await Bun.sleep(DIGIT_SETTLE_MS + 20);
     },
     screen(width = 100) {
       return (app.overlay?.render(width) ?? []).map((row) => Bun.stripANSI(row));

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Box } from "../../src/tui/box.ts";
 import { Stack } from "../../src/tui/component.ts";
 import { Dialog } from "../../src/tui/dialog.ts";
+import { DIGIT_SETTLE_MS } from "../../src/tui/stray-typing.ts";
 import { fuzzyFilter, fuzzyMatch } from "../../src/tui/fuzzy.ts";
 import { decodeKey } from "../../src/tui/keys.ts";
 import { SelectList } from "../../src/tui/select-list.ts";
@@ -176,7 +177,7 @@ describe("Box and Dialog", () => {
     for (const row of rows.slice(1, -1)) expect(row.endsWith("│")).toBe(true);
   });
 
-  test("a dialog answers by Enter, by number, and cancels with Esc", () => {
+  test("a dialog answers by Enter, by number, and cancels with Esc", async () => {
     const choices = ["yes", "always for this tool", "always", "no"].map((label, i) => ({ label: `${i + 1}. ${label}`, value: label }));
     const answers: string[] = [];
     const dialog = new Dialog(theme, { title: "Run bash?", body: "ls -la", choices });
@@ -186,13 +187,17 @@ describe("Box and Dialog", () => {
     expect(rows[0]).toContain("Run bash?");
     expect(rows.some((row) => row.includes("ls -la"))).toBe(true);
     expect(rows.some((row) => row.includes("› 1. yes"))).toBe(true);
-    press(dialog, "\x1b[B", "\r", "4", "\x1b[27u");
+    press(dialog, "\x1b[B", "\r", "4");
+    // A number answers once no key has followed it for a moment.
+    expect(answers).toEqual(["always for this tool"]);
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    press(dialog, "\x1b[27u");
     expect(answers).toEqual(["always for this tool", "no", "cancelled"]);
     // Every key is the dialog's while it has focus.
     expect(press(dialog, "x", "\t")).toEqual([true, true]);
   });
 
-  test("text typed into a dialog makes Enter wait for a choice by ↑/↓ or number; the hint says so", () => {
+  test("text typed into a dialog makes Enter wait for a choice by ↑/↓ or number; the hint says so", async () => {
     const choices = ["trust", "distrust"].map((label) => ({ label, value: label }));
     const answers: string[] = [];
     const dialog = new Dialog(theme, { title: "Trust this folder?", choices });
@@ -203,13 +208,37 @@ describe("Box and Dialog", () => {
     press(dialog, "\x1b[B", "\r");
     expect(answers).toEqual(["distrust"]);
     expect(plain(dialog.render(120)).join("\n")).not.toContain("this is a question, not the prompt");
-    // A number answers at once, unless stray text came first ("fix step 1"): then only after ↑/↓.
+    // A number answers, unless stray text came first ("fix step 1"): then only after ↑/↓.
     press(dialog, "1");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
     expect(answers).toEqual(["distrust", "trust"]);
     press(dialog, "s", "t", "e", "p", " ", "2");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
     expect(answers).toEqual(["distrust", "trust"]);
     press(dialog, "\x1b[A", "2");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
     expect(answers).toEqual(["distrust", "trust", "distrust"]);
+  });
+
+  test("a number that starts a burst of typing ('1st fix' arriving at once) is no answer; nor is anything when text came in just before the question opened", async () => {
+    const choices = ["trust", "distrust"].map((label) => ({ label, value: label }));
+    const answers: string[] = [];
+    const burst = new Dialog(theme, { title: "Trust this folder?", choices });
+    burst.onChoose = (value) => answers.push(value);
+    press(burst, "1", "s", "t", " ", "f", "i", "x", "\r");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    expect(answers).toEqual([]);
+    const ahead = new Dialog(theme, { title: "Trust this folder?", choices });
+    ahead.onChoose = (value) => answers.push(value);
+    ahead.typedAhead();
+    press(ahead, "3", "\r");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    press(ahead, "1");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    expect(answers).toEqual([]);
+    expect(plain(ahead.render(120)).join("\n")).toContain("this is a question, not the prompt");
+    press(ahead, "\x1b[B", "\r");
+    expect(answers).toEqual(["distrust"]);
   });
 });
 

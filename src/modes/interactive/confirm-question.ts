@@ -98,9 +98,14 @@ export class ConfirmQuestion implements Component {
     if (this.stray.swallows(key)) return true;
     const number = key.text !== undefined && /^[1-4]$/.test(key.text) ? Number(key.text) : 0;
     const choice = number > 0 ? this.list.matches[number - 1] : undefined;
-    if (choice) this.choose(choice.value);
+    if (choice) this.stray.answer(() => this.choose(choice.value));
     else this.list.handleKey(key);
     return true;
+  }
+
+  /** Text reached the app just before this opened (Tui.setFocus): the user was typing a prompt. */
+  typedAhead(): void {
+    this.stray.typedAhead();
   }
 
   handlePaste(text: string): void {
