@@ -48,8 +48,6 @@ function asksForMachineOutput(argv: string[]): "claude" | "events" | undefined {
 }
 
 async function runRootCommand(argv: string[]): Promise<number> {
-  // Inside the machine-output wrapper: a --json run without a home still ends with error and done.
-  needHome();
   for (const arg of argv) {
     if (arg === "--") break;
     const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];
@@ -75,6 +73,9 @@ async function runRootCommand(argv: string[]): Promise<number> {
     if (table) await Bun.write(Bun.stdout, table);
     return EXIT.ok;
   }
+  // Help, the version and the model list need no home; a run does (inside the machine-output
+  // wrapper: a --json run without a home still ends with error and done).
+  needHome();
 
   // What the Claude Agent SDK runs: prompts and control requests on stdin, Claude Code's messages out.
   if (str(flags, "input-format") === "stream-json") {

@@ -11,7 +11,9 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 export async function runCli(argv: string[]): Promise<number> {
   const debug = argv.includes("--debug");
   try {
-    if (["ext", "rpc", "sessions", "trust", "untrust", "mcp"].includes(argv[0] ?? "")) needHome();
+    // A command's help needs no home; the command does.
+    const help = argv.includes("--help") || argv.includes("-h");
+    if (!help && ["ext", "rpc", "sessions", "trust", "untrust", "mcp"].includes(argv[0] ?? "")) needHome();
     if (argv[0] === "ext") return await (await import("./ext.ts")).runExt(argv.slice(1));
     if (argv[0] === "rpc") return await (await import("./rpc.ts")).runRpc(argv.slice(1));
     if (argv[0] === "sessions") return await (await import("./sessions.ts")).runSessions(argv.slice(1));

@@ -195,14 +195,18 @@ function gateEnding(gate: ChainOutcome<"before_llm" | "after_llm">): TurnEnding 
 
 /** Calls of an answer that did not end asking for them: each is answered (and shown) as not run, and why. */
 function answerNotRun(out: AgentOutlets, calls: readonly ToolCallBlock[], stop: StopReason): void {
-  const reason =
-    stop === "length"
-      ? "not run: the answer was cut at the output limit while this call was being written, so its arguments may be incomplete; make the call again, smaller (a large write as several edits or files)"
-      : `not run: the answer ended (stop: ${stop}) without waiting for this call's result; make the call again to run it`;
+  // Cut at the output limit, only the last call can have been cut in its arguments; the ones
+  // before it are whole, and simply did not run.
+  const reasonFor = (call: ToolCallBlock): string =>
+    stop !== "length"
+      ? `not run: the answer ended (stop: ${stop}) without waiting for this call's result; make the call again to run it`
+      : call === calls.at(-1)
+        ? "not run: the answer was cut at the output limit while this call was being written, so its arguments may be incomplete; make the call again, smaller (a large write as several edits or files)"
+        : "not run: the answer was cut at the output limit after this call, and a cut answer runs none of its calls; make the call again";
   for (const call of calls) {
-    out.emit({ type: "tool_result", id: call.id, name: call.name, is_error: true, content: [{ type: "text", text: reason }], status: "cancelled" });
+    out.emit({ type: "tool_result", id: call.id, name: call.name, is_error: true, content: [{ type: "text", text: reasonFor(call) }], status: "cancelled" });
   }
-  out.append({ role: "tool", content: calls.map((c) => resultBlock(c.id, textResult(reason, true))), time: nowIso() });
+  out.append({ role: "tool", content: calls.map((c) => resultBlock(c.id, textResult(reasonFor(c), true))), time: nowIso() });
 }
 
 /** The turn ends before the message's tool calls run: each gets an error result, or the next request would be malformed. */

@@ -194,8 +194,10 @@ class ChatAssembler implements WireAssembler {
   }
 
   get stoppedBy(): StoppedAnswer | undefined {
-    if (this.finishReason !== "content_filter") return undefined;
-    return { code: "refused", detail: "the provider's content filter stopped the answer (finish_reason: content_filter)" };
+    if (this.finishReason === "content_filter") return { code: "refused", detail: "the provider's content filter stopped the answer (finish_reason: content_filter)" };
+    // Not in the SDK's types: OpenRouter ends an answer its upstream failed with "error".
+    if ((this.finishReason as string) === "error") return { code: "server_error", detail: "the server ended the answer with an error (finish_reason: error); try again" };
+    return undefined;
   }
 
   push(data: JsonObject, out: ProviderEvent[]): void {

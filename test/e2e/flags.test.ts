@@ -213,6 +213,10 @@ test.skipIf(!canBeNobodyKnown)("with HOME unset and no password entry, zot says 
   expect(run.exitCode).toBe(2);
   const sentence = "cannot tell your home directory: HOME is not set and user 54321 has no entry in the password database; set HOME (HOME=/some/dir zot …)";
   expect(run.stderr.toString()).toBe(`zot: ${sentence}\n`);
+  // Help needs no home.
+  const help = Bun.spawnSync(["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", binary, "--help"], { cwd: base, env, stdout: "pipe", stderr: "pipe" });
+  expect(help.exitCode).toBe(0);
+  expect(help.stdout.toString()).toContain("zot -p");
   // A script reading --json still gets its error and done.
   const json = Bun.spawnSync(["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", binary, "--json", "hi", "--provider", "scripted"], { cwd: base, env, stdout: "pipe", stderr: "pipe" });
   expect(json.stdout.toString()).toBe(`${JSON.stringify({ type: "error", message: sentence, code: "not_started" })}\n{"type":"done"}\n`);

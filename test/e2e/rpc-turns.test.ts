@@ -28,14 +28,24 @@ describe("an answer that ends with a call it does not wait for", () => {
   for (const [name, provider] of Object.entries(providers)) {
     test(`${name}: a call cut at the output limit is answered as not run, and the next prompt's request is one the API accepts`, async () => {
       const cwd = tempDir("zot-cwd-");
-      const cut = { text: "Let me write the file.", tool_calls: [{ id: "call_cut", name: "write", args: { path: "big.txt", content: "half of it" } }], stop: "length" as const };
+      const cut = {
+        text: "Let me write the file.",
+        tool_calls: [
+          { id: "call_whole", name: "bash", args: { command: "echo whole" } },
+          { id: "call_cut", name: "write", args: { path: "big.txt", content: "half of it" } },
+        ],
+        stop: "length" as const,
+      };
       const r = fixture.start([cut, { text: "Splitting it." }], ["--no-ext"], { provider, cwd });
       const from = r.lines.length;
       await r.call({ type: "prompt", message: "write it" });
       const events = await r.eventsUntilDone(from);
-      const result = events.find((e) => e.type === "tool_result");
+      const [whole, result] = events.filter((e) => e.type === "tool_result");
       expect(result).toMatchObject({ id: "call_cut", is_error: true, status: "cancelled" });
-      expect(result.content[0].text).toContain("cut at the output limit");
+      expect(result.content[0].text).toContain("cut at the output limit while this call was being written");
+      // The call before it was whole: it did not run, but nothing says its arguments were cut.
+      expect(whole).toMatchObject({ id: "call_whole", is_error: true, status: "cancelled" });
+      expect(whole.content[0].text).toBe("not run: the answer was cut at the output limit after this call, and a cut answer runs none of its calls; make the call again");
       expect(events.at(-2)).toEqual({ type: "turn_end", stop: "length" });
       expect(existsSync(join(cwd, "big.txt"))).toBe(false);
 

@@ -335,3 +335,11 @@ test("API_TIMEOUT_MS past what a timer can wait is the longest it can, not an in
   expect(silenceLimitMs({})).toBe(600_000);
   expect(silenceLimitMs({ API_TIMEOUT_MS: "nonsense" })).toBe(600_000);
 });
+
+test("OpenRouter's finish_reason error fails the call (server_error), keeping what streamed, not a complete answer", async () => {
+  const failed = await run(rawServer([rawChunk({ role: "assistant", content: "Half an ans" }), rawChunk({}, "error"), "[DONE]"]));
+  expect(failed.done).toBeUndefined();
+  expect((failed.error as ProviderError).code).toBe("server_error");
+  expect((failed.error as ProviderError).message).toBe("openai: the server ended the answer with an error (finish_reason: error); try again");
+  expect(ofType(failed.events, "text_delta").map((d) => d.delta).join("")).toBe("Half an ans");
+});
