@@ -8,6 +8,7 @@ import { listSessions, type SessionSummary } from "../session/list.ts";
 import { sessionForest } from "../session/tree.ts";
 import { EXIT } from "./router.ts";
 import type { SessionsCommand, SessionsContext } from "./sessions.ts";
+import { printable } from "../protocol/printable.ts";
 
 function load(ctx: SessionsContext): SessionSummary[] {
   const { sessions, problems } = listSessions(ctx.home, ctx.cwd);
@@ -33,7 +34,8 @@ export const LIST: SessionsCommand = {
     }
     if (sessions.length === 0) return noneYet(ctx);
     const ids = sessions.map((s) => (s.locked_by ? `${s.id} (in use, pid ${s.locked_by})` : s.id));
-    console.log(formatRows(sessions, ids, ctx.width).join("\n"));
+    // Prompts are what was typed or pasted: shown as text, never as escapes.
+    console.log(printable(formatRows(sessions, ids, ctx.width).join("\n")));
     return EXIT.ok;
   },
 };
@@ -46,7 +48,7 @@ export const TREE: SessionsCommand = {
     if (positionals.length > 0) throw new UsageError(`zot sessions tree takes no arguments (got "${positionals[0]}")`);
     const sessions = load(ctx);
     if (sessions.length === 0) return noneYet(ctx);
-    console.log(forestRows(sessionForest(sessions), sessions[0]!.id, ctx.width).join("\n"));
+    console.log(printable(forestRows(sessionForest(sessions), sessions[0]!.id, ctx.width).join("\n")));
     return EXIT.ok;
   },
 };

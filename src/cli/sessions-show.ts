@@ -13,6 +13,7 @@ import { replay } from "../session/replay.ts";
 import { EXIT } from "./router.ts";
 import { formatCost, localTime } from "../modes/session-rows.ts";
 import { onePositional, type SessionsCommand } from "./sessions.ts";
+import { printable } from "../protocol/printable.ts";
 
 export const SHOW: SessionsCommand = {
   usage: "show <id>",
@@ -45,7 +46,8 @@ export const SHOW: SessionsCommand = {
       "",
       ...entries.flatMap((entry, index) => describeEntry(entry, ctx.width ?? 120, turnOf.get(index))),
     ];
-    console.log(out.join("\n"));
+    // Prompts, answers and tool output as text: an escape in them is not written to the terminal.
+    console.log(printable(out.join("\n")));
     return EXIT.ok;
   },
 };

@@ -288,6 +288,21 @@ describe("zot sessions", () => {
     expect(show.stdout).toMatch(/assistant cleaned/);
   });
 
+  test("list and show write a prompt's and an answer's escapes as text, never to the terminal", async () => {
+    const { cwd, run } = place();
+    const script = join(cwd, "s.json");
+    writeFileSync(script, JSON.stringify([{ text: "answer \u001b]0;TITLE\u0007with a title" }]));
+    await run(["-p", "prompt \u001b]52;c;ZXZpbA==\u0007 to clip", "--provider", "scripted", "--script", script]);
+    const list = await run(["sessions", "list"]);
+    expect(list.stdout).toContain('"prompt  to clip"');
+    expect(list.stdout).not.toContain("\u001b");
+    const id = JSON.parse((await run(["sessions", "list", "--json"])).stdout)[0].id;
+    const show = await run(["sessions", "show", id]);
+    expect(show.stdout).toContain("with a title");
+    expect(show.stdout).not.toContain("\u001b");
+    expect(show.stdout).not.toContain("\u0007");
+  });
+
   test("after a compaction, show numbers the turns as fork --at does; the summed-up prompts have no number", async () => {
     const { cwd, run } = place();
     const script = join(cwd, "s.json");
