@@ -4,6 +4,7 @@ import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { Message } from "../../src/protocol/messages.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { ChatView } from "../../src/modes/interactive/chat-view.ts";
+import { shellContextText } from "../../src/modes/interactive/shell-context.ts";
 
 const theme = createTheme({ color: false });
 const time = "2026-11-23T10:00:00.000Z";
@@ -39,6 +40,16 @@ describe("the chat view", () => {
     expect(text(blocked, 200)).not.toContain("empty answer");
   });
 
+  test("a prompt and a !command's output are drawn as text: their escapes (OSC 52, a title) never reach the terminal", () => {
+    const chat = new ChatView(theme);
+    chat.addUserMessage("look \x1b]52;c;ZXZpbA==\x07here");
+    chat.addUserMessage(shellContextText({ command: "printf x", output: "\x1b]0;TITLE\x07out\n[exit 0]\n" }));
+    const drawn = chat.render(80).join("\n");
+    expect(drawn).not.toContain("]52;");
+    expect(drawn).not.toContain("]0;TITLE");
+    expect(Bun.stripANSI(drawn)).toContain("look here");
+  });
+
   test("a running command's box shows its newest rows and counts the lines above it, however much it wrote", () => {
     const chat = view([{ type: "turn_start", step: 1 }, { type: "tool_use_start", id: "b", name: "bash" }, { type: "tool_call", id: "b", name: "bash", args: { command: "flood" } }]);
     const line = (i: number) => `${String(i).padStart(4, "0")}-${"x".repeat(95)}\n`;
@@ -48,6 +59,12 @@ describe("the chat view", () => {
     expect(rows.some((row) => row.includes("… 1,995 lines above") || row.includes("… 1995 lines above"))).toBe(true);
     expect(rows.some((row) => row.includes("1996-xxx"))).toBe(true);
     expect(rows.some((row) => row.includes("1995-xxx"))).toBe(false);
+    // One long line, no newline: its top rows are counted as rows, not as "0 lines".
+    const long = view([{ type: "turn_start", step: 1 }, { type: "tool_use_start", id: "c", name: "bash" }, { type: "tool_call", id: "c", name: "bash", args: { command: "long" } }]);
+    long.handleEvent({ type: "tool_progress", id: "c", text: "y".repeat(60 * 15) });
+    const longRows = text(long, 64).split("\n");
+    expect(longRows.some((row) => row.includes("… 5 rows above"))).toBe(true);
+    expect(longRows.filter((row) => row.includes("yyyy"))).toHaveLength(10);
   });
 
   test("the complete message replaces the streamed text when an interceptor rewrote it; a blocked one disappears", () => {

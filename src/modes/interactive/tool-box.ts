@@ -180,7 +180,10 @@ export class ToolBox extends CachedBlock {
       taken += lines[lines.length - kept]!.length;
     }
     const shown = lines.slice(-kept).flat().slice(-COLLAPSED_ROWS).map((row) => this.theme.muted(row));
-    return [this.theme.muted(`… ${counted(above + lines.length - kept, "line")} above`), ...shown];
+    const hiddenLines = above + lines.length - kept;
+    // Only the top of one long line is left out: said in rows.
+    const hidden = hiddenLines > 0 ? counted(hiddenLines, "line") : counted(taken - COLLAPSED_ROWS, "row");
+    return [this.theme.muted(`… ${hidden} above`), ...shown];
   }
 }
 

@@ -10,6 +10,7 @@ import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
 import { splitAttachments } from "../../conversation/file-mentions.ts";
 import { parseShellContext } from "./shell-context.ts";
+import { printable } from "../../protocol/printable.ts";
 
 /** Rows of a `!command`'s output shown in the transcript. */
 export const OUTPUT_ROWS = 10;
@@ -40,7 +41,8 @@ export class UserMessage extends CachedBlock {
     const shell = parseShellContext(this.text);
     const { prompt, attached } = shell ? { prompt: `!${shell.command}`, attached: [] } : splitAttachments(this.text);
     const images = this.images > 0 ? `${prompt ? " " : ""}[${this.images} image${this.images === 1 ? "" : "s"}]` : "";
-    let rows = wrapText(prompt + images, Math.max(1, width - 2)).map((row, i) => `${i === 0 ? marker : " "} ${row}`);
+    // What was typed, pasted or resumed from a session, as text: its escapes are not the terminal's to obey.
+    let rows = wrapText(printable(prompt) + images, Math.max(1, width - 2)).map((row, i) => `${i === 0 ? marker : " "} ${row}`);
     // One row fewer than the limit, so a prompt that fits whole is never cut to save one row.
     if (!this.expanded && rows.length > PROMPT_ROWS) {
       const hidden = rows.length - (PROMPT_ROWS - 1);
@@ -55,7 +57,8 @@ export class UserMessage extends CachedBlock {
 
   /** The output's first rows, how many more there are, and its last line (the exit status). */
   private outputRows(output: string, width: number): string[] {
-    const lines = output.replace(/\n$/, "").split("\n");
+    // A command's output, as the tool box shows one: no escape of it reaches the terminal.
+    const lines = printable(output).replace(/\n$/, "").split("\n");
     const status = lines.length > 1 ? lines.pop()! : undefined;
     const shown = lines.slice(0, OUTPUT_ROWS);
     if (lines.length > OUTPUT_ROWS) shown.push(`… ${lines.length - OUTPUT_ROWS} more lines (the model has them all)`);
