@@ -20,7 +20,7 @@ import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 import * as v from "valibot";
 import { FLAGS_REMEDY } from "../providers/provider-choice.ts";
-import { noteOnStderr } from "./stderr-note.ts";
+import { printable } from "../protocol/printable.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -51,7 +51,8 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
   const { claudeToolNames, toClaudeCall } = await import("../settings-hooks/tool-mapping.ts");
   const { permissionFlags } = await import("./permission-flags.ts");
 
-  const log = noteOnStderr;
+  // A note may carry names from a folder or an extension: written as plain text, never as escapes.
+  const log = (message: string) => console.error(`zot: ${printable(message)}`);
   // Before the run serves (extensions still loading) a signal exits at once.
   const signals = signalsUntilServing(EXIT.interrupted);
   const writer = new NdjsonWriter(undefined, () => signals.stop());

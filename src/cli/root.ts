@@ -6,7 +6,6 @@ import { UsageError } from "../config/usage-error.ts";
 import type { Conversation, ConversationPrompt } from "../conversation/conversation.ts";
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
-import { needHome } from "./need-home.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
 import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
@@ -14,7 +13,7 @@ import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-
 import { EXIT, runCli } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
-import { noteOnStderr } from "./stderr-note.ts";
+import { printable } from "../protocol/printable.ts";
 
 
 export async function runRoot(argv: string[]): Promise<number> {
@@ -75,7 +74,7 @@ async function runRootCommand(argv: string[]): Promise<number> {
   }
   // Help, the version and the model list need no home; a run does (inside the machine-output
   // wrapper: a --json run without a home still ends with error and done).
-  needHome();
+  if (!process.env.HOME) (await import("./need-home.ts")).needHome();
 
   // What the Claude Agent SDK runs: prompts and control requests on stdin, Claude Code's messages out.
   if (str(flags, "input-format") === "stream-json") {
@@ -142,7 +141,8 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
   try {
     for (const note of ownChildProcesses()) console.error(`zot: ${note}`);
     const { openConversation } = await import("../conversation/conversation.ts");
-    const log = noteOnStderr;
+    // A note may carry names from a folder or an extension: written as plain text, never as escapes.
+    const log = (message: string) => console.error(`zot: ${printable(message)}`);
     const conversation = await openConversation(
       {
         ...runtimeOptions,

@@ -4,7 +4,6 @@
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
-import { needHome } from "./need-home.ts";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -13,7 +12,7 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     // A command's help needs no home; the command does.
     const help = argv.includes("--help") || argv.includes("-h");
-    if (!help && ["ext", "rpc", "sessions", "trust", "untrust", "mcp"].includes(argv[0] ?? "")) needHome();
+    if (!help && !process.env.HOME && ["ext", "rpc", "sessions", "trust", "untrust", "mcp"].includes(argv[0] ?? "")) (await import("./need-home.ts")).needHome();
     if (argv[0] === "ext") return await (await import("./ext.ts")).runExt(argv.slice(1));
     if (argv[0] === "rpc") return await (await import("./rpc.ts")).runRpc(argv.slice(1));
     if (argv[0] === "sessions") return await (await import("./sessions.ts")).runSessions(argv.slice(1));

@@ -16,7 +16,7 @@ import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-
 import { EXIT } from "./router.ts";
 import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
-import { noteOnStderr } from "./stderr-note.ts";
+import { printable } from "../protocol/printable.ts";
 
 const STDOUT_FD = 1;
 /** How often rpc looks whether its client closed stdout (one poll(2) call that never waits). */
@@ -49,7 +49,8 @@ export async function runRpc(argv: string[]): Promise<number> {
   // Before the server runs (extensions still loading) a signal exits at once.
   const signals = signalsUntilServing(EXIT.interrupted);
   try {
-    const log = noteOnStderr;
+    // A note may carry names from a folder or an extension: written as plain text, never as escapes.
+    const log = (message: string) => console.error(`zot: ${printable(message)}`);
     for (const note of ownChildProcesses()) log(note);
     const { openConversation } = await import("../conversation/conversation.ts");
     // rpc answers at once; an extension still starting after a second joins when it is up.

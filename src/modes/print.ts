@@ -4,8 +4,7 @@
 // errors, a provider's retry while the user waits) goes to stderr.
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
 import type { ModelInfo } from "../protocol/models.ts";
-import { EMPTY_ANSWER, saidSomething } from "../protocol/empty-answer.ts";
-import { PrintedAnswer } from "../protocol/printed-answer.ts";
+import { EMPTY_ANSWER, PrintedAnswer, saidSomething } from "../protocol/printed-answer.ts";
 import { retryText } from "../protocol/retry-text.ts";
 import { submitOnce } from "./submit-once.ts";
 

@@ -56,3 +56,15 @@ export function panelText(view: { title: string; lines: string[]; footer: string
   const footer = view.footer.trim() ? `\n${view.footer}\n` : "";
   return `${view.title}\n${view.lines.map((line) => `${line}\n`).join("")}${footer}`;
 }
+
+/**
+ * An answer that said nothing: no text and no tool call (a refusal without words, a compatible
+ * server's empty reply). -p says so on stderr and the TUI in a note, so a user can tell "nothing to
+ * say" from "nothing arrived"; an answer an interceptor blocked is not empty.
+ */
+export const EMPTY_ANSWER = "the model returned an empty answer (no text, no tool call); ask again, or rephrase";
+
+/** Whether an assistant message's content holds text or a tool call. */
+export function saidSomething(content: Extract<AgentEvent, { type: "assistant_message" }>["content"]): boolean {
+  return content.some((block) => (block.type === "text" && block.text.trim() !== "") || block.type === "tool_call");
+}

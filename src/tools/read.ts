@@ -12,7 +12,6 @@ import { fileErrorText } from "./file-error-text.ts";
 import { rememberView } from "./file-views.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
-import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
 import { judgePath, jailRoot, refuseOutsideJail } from "./sandbox.ts";
 import { READ_MAX_LINES, readArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
@@ -152,6 +151,8 @@ async function readImage(
   }
   const bytes = await handle.readFile();
   const kind = mime.slice("image/".length).toUpperCase();
+  // Loaded by the first image: a run that reads none does without it.
+  const { imageSize, MAX_IMAGE_SIDE } = await import("./image-size.ts");
   const dimensions = imageSize(bytes, mime);
   if (!dimensions) {
     return { result: textResult(`read: ${path} starts like a ${kind} image, but its header does not say its size (damaged or cut short?); check it with bash (\`file ${shellQuote(path)}\`)`, true) };

@@ -18,7 +18,7 @@ import { NoteLine } from "./note-line.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolBox } from "./tool-box.ts";
 import { UserMessage } from "./user-message.ts";
-import { EMPTY_ANSWER, saidSomething } from "../../protocol/empty-answer.ts";
+import { EMPTY_ANSWER, saidSomething } from "../../protocol/printed-answer.ts";
 
 export interface ChatViewOptions {
   /** The extension that provides a tool, if one does (shown on its box before the result says so). */
