@@ -131,6 +131,16 @@ describe("zot ext list", () => {
     expect(rows[1].error).toContain("not valid JSON");
   });
 
+  test("a folder's names and descriptions are listed as text: their escapes never reach the terminal", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    pyExt(join(cwd, ".zot", "extensions", "\u001b]52;c;ZXZpbA==\u0007planted"), "planted", { description: "tidy \u001b[2Jup" });
+    const run = await zot(["ext", "list"], { home, cwd });
+    expect(run.stdout).toContain("planted");
+    expect(run.stdout).toContain("tidy up");
+    expect(run.stdout).not.toContain("\u001b");
+  });
+
   test("no extensions: a hint how to install or create one", async () => {
     const run = await zot(["ext", "list"]);
     expect(run.code).toBe(0);
