@@ -96,12 +96,14 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   const decoder = new SseDecoder();
   let out: ProviderEvent[] = [];
   let ended = false;
-  // One timer for the whole stream, moved on lazily: a read only notes the time it heard from the server.
+  // One timer for the whole stream, moved on lazily: a read only notes when it began to wait for
+  // the server. Only that wait counts: a reader of zot's own output that holds the stream back
+  // (backpressure at the yield) is not the server going silent.
   const limit = silenceLimitMs();
-  let heard = performance.now();
+  let waitingSince: number | undefined;
   let stalled = false;
   let watch = setTimeout(function check() {
-    const quiet = performance.now() - heard;
+    const quiet = waitingSince === undefined ? 0 : performance.now() - waitingSince;
     if (quiet < limit) {
       watch = setTimeout(check, timerDelay(limit - quiet));
       return;
@@ -111,11 +113,12 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   }, timerDelay(limit));
   try {
     while (!ended) {
+      waitingSince = performance.now();
       const chunk = await reader.read().catch((error: unknown) => {
         throw stalled ? stalledStream(call, limit) : callFailure(call, sdk.errors, error, "stream", signal);
       });
+      waitingSince = undefined;
       if (stalled) throw stalledStream(call, limit);
-      heard = performance.now();
       ended = chunk.done;
       const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), out);
       if (read.ended) ended = true;

@@ -357,3 +357,35 @@ test("a server that goes silent is given up after API_TIMEOUT_MS: mid-stream wit
     else process.env.API_TIMEOUT_MS = before;
   }
 }, 20_000);
+
+test("a reader of zot's events that holds the stream back longer than API_TIMEOUT_MS is not the server going silent", async () => {
+  const before = process.env.API_TIMEOUT_MS;
+  process.env.API_TIMEOUT_MS = "300";
+  try {
+    const events = [{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }, ...textBlock("Held back."), { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }, { type: "message_stop" }];
+    const sse = events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+    const held = answering(
+      () =>
+        new Response(
+          new ReadableStream({
+            async start(controller) {
+              controller.enqueue(new TextEncoder().encode(sse.slice(0, 2).join("")));
+              await Bun.sleep(50);
+              controller.enqueue(new TextEncoder().encode(sse.slice(2).join("")));
+              controller.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    );
+    const seen: ProviderEvent[] = [];
+    for await (const batch of held.provider.stream(request(), new AbortController().signal)) {
+      seen.push(...batch);
+      await Bun.sleep(500);
+    }
+    expect(done(seen).content).toEqual([{ type: "text", text: "Held back." }]);
+  } finally {
+    if (before === undefined) delete process.env.API_TIMEOUT_MS;
+    else process.env.API_TIMEOUT_MS = before;
+  }
+}, 20_000);
