@@ -2,8 +2,9 @@
 // line of key hints. Answers are picked with ↑/↓ and Enter, or by their number (1–9); Esc cancels.
 // Rule: the dialog takes every key while it has focus (a dialog that let keys fall through to the
 // editor behind it would type into a prompt the user cannot see), except Ctrl+C, which the
-// application's own key handlers see first anyway. Text typed into it means the user was typing a
-// prompt when it opened: Enter then picks nothing until ↑/↓ or a number chooses (stray-typing.ts).
+// application's own key handlers see first anyway. Text typed into it, or just before it opened,
+// means the user was typing a prompt: Enter and numbers then pick nothing until ↑/↓ are pressed,
+// and a number answers only once no other key follows it (stray-typing.ts).
 import { Box } from "./box.ts";
 import { type Component, Stack } from "./component.ts";
 import type { Key } from "./keys.ts";
