@@ -15,6 +15,8 @@ import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
 import { handBack } from "./lent-model.ts";
 import { estimateContextTokens } from "./compact.ts";
+import { untilAborted } from "../protocol/until-aborted.ts";
+import { RETRY_BACKOFF_MS as BACKOFF_MS } from "../protocol/retry-backoff.ts";
 
 /** What one model call assembled. */
 export interface ModelCall {
@@ -24,6 +26,24 @@ export interface ModelCall {
   failure?: TurnFailure;
   /** the provider refused the request as too long for the window, before anything streamed */
   overflow?: boolean;
+  /** the stream's first word was an overload, a rate limit or a server error, before any of the answer: worth another try */
+  retryable?: boolean;
+}
+
+/**
+ * Calls the model, and calls it again (twice at most, announced as `retry` events) when the
+ * stream's first word was an overload, a rate limit or a server error: nothing of the answer had
+ * arrived, so nothing is replayed (Anthropic sends `overloaded_error` as the first event of a 200).
+ */
+async function callRetryingEarlyFailures(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
+  for (let attempt = 1; ; attempt++) {
+    const call = await callModel(state, out, request, signal);
+    if (!call.retryable || attempt > BACKOFF_MS.length) return call;
+    const waitMs = BACKOFF_MS[attempt - 1]!;
+    out.emit({ type: "retry", attempt, max_attempts: BACKOFF_MS.length, wait_ms: waitMs, message: call.failure?.message ?? "the model stopped with an error" });
+    await untilAborted(Bun.sleep(waitMs), signal);
+    if (signal.aborted) return { stop: "aborted", partial: call.partial };
+  }
 }
 
 /**
@@ -38,7 +58,7 @@ export async function callCompactingOnOverflow(
   request: ModelRequest,
   signal: AbortSignal,
 ): Promise<{ call: ModelCall; sent: ModelRequest }> {
-  const call = await callModel(state, out, request, signal);
+  const call = await callRetryingEarlyFailures(state, out, request, signal);
   if (!call.overflow) return { call, sent: request };
   // A lent model that overflows hands the prompt back: the same request goes to the agent's own
   // (and is compacted for it, if it overflows that too).
@@ -55,7 +75,7 @@ export async function callCompactingOnOverflow(
     return { call: { ...call, ...(failure ? { failure } : {}) }, sent: request };
   }
   const retry = { ...request, messages: state.messages.slice() };
-  return { call: await callModel(state, out, retry, signal), sent: retry };
+  return { call: await callRetryingEarlyFailures(state, out, retry, signal), sent: retry };
 }
 
 /** One model call: streams events out, returns what it assembled. */
@@ -77,7 +97,14 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
     if (signal.aborted) result = { stop: "aborted" };
     else {
       const overflow = error instanceof ProviderError && error.code === "context_overflow" && !reading.started;
-      result = { stop: "error", failure: failureOf(state, error), ...(overflow ? { overflow } : {}) };
+      // Said inside the stream (no HTTP status; what failed to open was retried already) before any of the answer.
+      const retryable =
+        error instanceof ProviderError &&
+        !reading.streamed &&
+        error.status === undefined &&
+        !error.retryable &&
+        (error.code === "overloaded" || error.code === "rate_limit" || error.code === "server_error");
+      result = { stop: "error", failure: failureOf(state, error), ...(overflow ? { overflow } : {}), ...(retryable ? { retryable } : {}) };
     }
   }
   const { usage } = reading;
@@ -97,6 +124,8 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
  */
 class CallReading {
   started = false;
+  /** some of the answer arrived (text, thinking, a tool call), not only usage */
+  streamed = false;
   usage: TokenUsage | undefined;
   done: Extract<ProviderEvent, { type: "done" }> | undefined;
   /** the blocks before the text now streaming (text cut by tool calls) */
@@ -122,6 +151,7 @@ class CallReading {
       }
       switch (ev.type) {
         case "text_delta":
+          this.streamed = true;
           this.text.append(ev.delta);
           out.emit(ev);
           break;
@@ -132,6 +162,7 @@ class CallReading {
           this.done = ev;
           break;
         default:
+          this.streamed = true;
           if (ev.type === "tool_use_start") this.endText();
           out.emit(ev);
       }

@@ -5,6 +5,7 @@
 // the wait, so a 30 s retry-after is never 30 s of silence.
 import { ProviderError, type ProviderEvent } from "../protocol/provider.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
+import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
 
 /**
  * Whether a failed open with this status may be tried again: 408 (request timeout), 409 (a lock),
@@ -14,7 +15,7 @@ import { timerDelay } from "../protocol/timer-delay.ts";
 export function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
-const BACKOFF_MS = [250, 750];
+const BACKOFF_MS = RETRY_BACKOFF_MS;
 /** A retry-after longer than this is not waited for: the error goes to the user. */
 const MAX_RETRY_AFTER_S = 30;
 

@@ -56,6 +56,21 @@ describe("provider failures", () => {
     expect(mock.requests.slice(1).map((r) => r.headers.authorization ?? r.headers["x-api-key"])).toEqual(["Bearer sk-env", "Bearer sk-old"]);
   });
 
+  test("an overload as the stream's first word (after the 200) is retried, as one before the 200 is; once the answer has begun it is not", async () => {
+    mock = startMockLlm([{ error: "Overloaded" }, { text: "after the retry" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("after the retry\n");
+    expect(run.stderr).toContain("zot: anthropic: the model stopped with an error: Overloaded; retrying in 250 ms (retry 1 of 2)");
+    expect(mock.requests).toHaveLength(2);
+    await mock.stop();
+    mock = startMockLlm([{ text: "half of the answer", error: "Overloaded" }, { text: "never played" }]);
+    const begun = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(begun.code).toBe(1);
+    expect(begun.stderr).not.toContain("retrying");
+    expect(mock.requests).toHaveLength(1);
+  });
+
   test("--json: error and turn_end carry the failure's code beside its sentence", async () => {
     mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 60 } }, { text: "never" }]);
     const run = await zot(["--json", "hi", ...anthropic(mock)]);
