@@ -15,8 +15,8 @@ import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
 import { handBack } from "./lent-model.ts";
 import { estimateContextTokens } from "./compact.ts";
-import { untilAborted } from "../protocol/until-aborted.ts";
-import { RETRY_BACKOFF_MS as BACKOFF_MS } from "../protocol/retry-backoff.ts";
+import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
+import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
 
 /** What one model call assembled. */
 export interface ModelCall {
@@ -38,11 +38,10 @@ export interface ModelCall {
 async function callRetryingEarlyFailures(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
   for (let attempt = 1; ; attempt++) {
     const call = await callModel(state, out, request, signal);
-    if (!call.retryable || attempt > BACKOFF_MS.length) return call;
-    const waitMs = BACKOFF_MS[attempt - 1]!;
-    out.emit({ type: "retry", attempt, max_attempts: BACKOFF_MS.length, wait_ms: waitMs, message: call.failure?.message ?? "the model stopped with an error" });
-    await untilAborted(Bun.sleep(waitMs), signal);
-    if (signal.aborted) return { stop: "aborted", partial: call.partial };
+    if (!call.retryable || attempt > RETRY_BACKOFF_MS.length) return call;
+    const waitMs = RETRY_BACKOFF_MS[attempt - 1]!;
+    out.emit({ type: "retry", attempt, max_attempts: RETRY_BACKOFF_MS.length, wait_ms: waitMs, message: call.failure?.message ?? "the model stopped with an error" });
+    if (!(await sleepUnlessAborted(waitMs, signal))) return { stop: "aborted", partial: call.partial };
   }
 }
 

@@ -1,7 +1,8 @@
 // What `zot -p` prints for one unit of work, read from its events: the text an extension command
 // displayed (or inserted: -p has no editor), each panel's first render as text (a panel opened
 // empty is shown as its first render with lines), then the last assistant message that had text
-// (after any replace_text), a blank line between two of them. Rule: one reading, for -p and for the SDKs' TurnResult.text; no
+// (after any replace_text), a blank line between two of them; and an answer that said nothing, which -p
+// and the TUI name (EMPTY_ANSWER). Rule: one reading, for -p and for the SDKs' TurnResult.text; no
 // valibot here, so the RPC client bundled for Node uses it too.
 import type { AgentEvent } from "./events.ts";
 import { textOf } from "./text-of.ts";

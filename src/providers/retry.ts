@@ -4,8 +4,8 @@
 // over the backoff when the server sends one; every retry is announced (a `retry` event) before
 // the wait, so a 30 s retry-after is never 30 s of silence.
 import { ProviderError, type ProviderEvent } from "../protocol/provider.ts";
-import { timerDelay } from "../protocol/timer-delay.ts";
 import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
+import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 
 /**
  * Whether a failed open with this status may be tried again: 408 (request timeout), 409 (a lock),
@@ -15,7 +15,6 @@ import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
 export function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
-const BACKOFF_MS = RETRY_BACKOFF_MS;
 /** A retry-after longer than this is not waited for: the error goes to the user. */
 const MAX_RETRY_AFTER_S = 30;
 
@@ -35,7 +34,7 @@ export type RetryNotice = Extract<ProviderEvent, { type: "retry" }>;
  * event before the wait, and the opened stream is the return value.
  */
 export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): AsyncGenerator<[RetryNotice], T, undefined> {
-  const retries = options.retries ?? BACKOFF_MS.length;
+  const retries = options.retries ?? RETRY_BACKOFF_MS.length;
   for (let attempt = 0; ; attempt++) {
     try {
       return await open();
@@ -51,7 +50,7 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
           { ...(error.status !== undefined ? { status: error.status } : {}), retryAfter: error.retryAfter },
         );
       }
-      const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (BACKOFF_MS[attempt] ?? 1000);
+      const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (RETRY_BACKOFF_MS[attempt] ?? 1000);
       options.onRetry?.(attempt + 1, error, waitMs);
       yield [
         {
@@ -63,7 +62,7 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
           message: error.message,
         },
       ];
-      await sleep(waitMs, options.signal);
+      if (!(await sleepUnlessAborted(waitMs, options.signal))) throw options.signal.reason;
     }
   }
 }
@@ -82,17 +81,3 @@ export function parseRetryAfter(value: string | null | undefined): number | unde
   return Math.max(0, (date - Date.now()) / 1000);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, timerDelay(ms));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}

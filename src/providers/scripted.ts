@@ -12,6 +12,7 @@ import { type ModelRequest, type Provider, type ProviderBatch, type ProviderEven
 import { firstIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
 import { codeOf } from "./provider-failure.ts";
+import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 
 const DEFAULT_CHUNK_SIZE = 12;
 /** Tool arguments arrive in about this many pieces, as they do from a real model. */
@@ -137,19 +138,8 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw abortError();
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (!(await sleepUnlessAborted(ms, signal))) throw abortError();
 }
 
 /** A script file that cannot be played: the message names the file, the line or turn, and the field. */

@@ -1217,30 +1217,25 @@ export class Extension {
     if (!handlers) return;
     const payload = eventPayload(name as EventName, frame);
     // Events run one at a time in arrival order, so an audit log stays in order.
-    this.#eventJobs.add(async () => {
-      for (const handler of handlers) {
-        try {
-          await handler(payload);
-        } catch (err) {
-          this.log(`a ${name} handler threw:`, err);
-        }
-      }
-    });
+    this.#eventJobs.add(() => this.#runEach(handlers, payload, name));
   }
 
   // Keys, closes and resizes run one at a time in arrival order: a key's redraw is done before the
   // next key is handled, and a close comes after the keys pressed before it.
   #panelFrame<P>(type: string, handlers: PanelHandler<P>[], panel: P): void {
     if (handlers.length === 0) return;
-    this.#panelJobs.add(async () => {
-      for (const handler of handlers) {
-        try {
-          await handler(panel);
-        } catch (err) {
-          this.log(`a ${type} handler threw:`, err);
-        }
+    this.#panelJobs.add(() => this.#runEach(handlers, panel, type));
+  }
+
+  /** Each handler in turn, awaited; one that throws is logged (as `a <what> handler threw`) and the next still runs. */
+  async #runEach<P>(handlers: readonly ((payload: P) => unknown)[], payload: P, what: string): Promise<void> {
+    for (const handler of handlers) {
+      try {
+        await handler(payload);
+      } catch (err) {
+        this.log(`a ${what} handler threw:`, err);
       }
-    });
+    }
   }
 
   // ── outbound frames ──

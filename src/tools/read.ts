@@ -80,16 +80,16 @@ export const readTool: Tool = {
         if (image.seen) rememberView(ctx, abs, { sha256: image.seen, stat: info });
         return image.result;
       }
-      const utf16 = head[0] === 0xff && head[1] === 0xfe ? "UTF-16LE" : head[0] === 0xfe && head[1] === 0xff ? "UTF-16BE" : undefined;
-      if (utf16) {
+      const unshown = notShownAsText(head);
+      if (unshown === "UTF-16LE" || unshown === "UTF-16BE") {
         return textResult(
-          `read: ${path} is ${utf16} text (its byte-order mark says so), which read shows as UTF-8 only; ` +
-            `read it through bash: \`iconv -f ${utf16} -t UTF-8 ${shellQuote(path)}\``,
+          `read: ${path} is ${unshown} text (its byte-order mark says so), which read shows as UTF-8 only; ` +
+            `read it through bash: \`iconv -f ${unshown} -t UTF-8 ${shellQuote(path)}\``,
           true,
           { path: abs, bytes: info.size },
         );
       }
-      if (head.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
+      if (unshown === "binary") {
         return textResult(
           `read: ${path} looks binary (it has NUL bytes); refusing to read it as text. ` +
             "Inspect it with bash instead (e.g. `file`, `xxd | head`, `strings`).",
@@ -128,6 +128,17 @@ export function imageMimeType(bytes: Uint8Array): string | undefined {
   if (starts([0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) return "image/gif";
   if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
   return undefined;
+}
+
+/**
+ * Why read shows a file's bytes (its start) as no text, or undefined when it shows them: UTF-16 by
+ * its byte-order mark, or binary by a NUL early on. write judges by it too: a file read cannot show
+ * is no file the model could have read first.
+ */
+export function notShownAsText(head: Uint8Array): "UTF-16LE" | "UTF-16BE" | "binary" | undefined {
+  if (head[0] === 0xff && head[1] === 0xfe) return "UTF-16LE";
+  if (head[0] === 0xfe && head[1] === 0xff) return "UTF-16BE";
+  return head.subarray(0, BINARY_PROBE_BYTES).includes(0) ? "binary" : undefined;
 }
 
 /** The image as a result, and the hash of what was shown (none when refused). */

@@ -15,6 +15,7 @@ import { changedSinceSeen, neverSeen, rememberView } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
+import { notShownAsText } from "./read.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
@@ -63,7 +64,7 @@ export const writeTool: Tool = {
       if (existing) {
         const written = rewriteInPlace(abs, (current) => {
           // An extension's call (a command's tool_prompt) is the extension's word, not the model's guess.
-          if (current.length > 0 && !ctx.origin && readable(current) && neverSeen(ctx, abs)) {
+          if (current.length > 0 && !ctx.origin && notShownAsText(current) === undefined && neverSeen(ctx, abs)) {
             return { refuse: `write: ${path} exists and you have not read it in this conversation; read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.` };
           }
           const changed = changedSinceSeen(ctx, abs, current);
@@ -104,12 +105,6 @@ export const writeTool: Tool = {
     });
   },
 };
-
-/** Whether read could have shown the file (not binary, not UTF-16): only then is "read it first" advice the model can follow. */
-function readable(current: Buffer): boolean {
-  const utf16 = (current[0] === 0xff && current[1] === 0xfe) || (current[0] === 0xfe && current[1] === 0xff);
-  return !utf16 && !current.subarray(0, 8192).includes(0);
-}
 
 /** The nearest existing ancestor of `dir` when it is not a directory (a file where a folder must be). */
 function fileAmongParents(dir: string): string | undefined {

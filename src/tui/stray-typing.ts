@@ -60,12 +60,6 @@ export class StrayTyping {
     }, DIGIT_SETTLE_MS);
   }
 
-  /** The question went away (answered, cancelled): a number still settling answers nothing. */
-  dispose(): void {
-    if (this.pending !== undefined) clearTimeout(this.pending);
-    this.pending = undefined;
-  }
-
   private set(strayed: boolean): void {
     if (this.strayed === strayed) return;
     this.strayed = strayed;

@@ -8,7 +8,7 @@ import { eventually, scriptedExtension, todoPanelExtension } from "../fixtures/e
 import { recorded } from "../fixtures/hooks/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { expectEscClosesPanel, expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
+import { expectEscClosesPanel, expectSubmitSlashRuns, expectToolOpensPanelItCloses, openTodoPanel, panelOpen } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
@@ -28,17 +28,11 @@ function zotWithTodo(turns: Parameters<typeof startMockLlm>[0], options: Paramet
   return { ...run, frames, parent };
 }
 
-const panelOpen = (text: string) => /── Todo/.test(text);
-
 describe("an extension's panel", () => {
   test("/todo opens it; keys reach the extension and its renders redraw it; a resize tells it its room; Esc closes it, tells it, and the editor works again", async () => {
     const { session, mock, frames } = zotWithTodo([{ text: "hello back" }], { cols: 100, rows: 30 });
-    await ready(session);
-    session.type("/todo\r");
-    await session.waitForText("── Todo (3 open) · todo ");
+    await openTodoPanel(session);
     const text = () => session.screen.text();
-    expect(text()).toContain("› [ ] buy milk");
-    expect(text()).toContain("  [ ] write tests");
     expect(text()).toContain("↑/↓ move · x toggle · enter pick · q close");
     expect(text()).toContain("esc close");
     // The editor and the status bar stay under the panel.
@@ -82,20 +76,7 @@ describe("an extension's panel", () => {
 
   test("an extension opens a panel from a tool call while the turn goes on, and closes it itself", async () => {
     const { session, frames } = zotWithTodo([{ tool_calls: [{ name: "todo_show", args: {} }] }, { text: "the list is up" }]);
-    await ready(session);
-    session.type("show my todos\r");
-    await session.waitForText("── Todo from a tool · todo");
-    await session.waitForText("the list is up");
-    expect(session.screen.text()).toContain("› [ ] buy milk");
-    session.type(DOWN);
-    await session.waitForText("› [ ] write tests");
-    expect(frames().filter((f) => f.type === "panel_key")).toEqual([{ type: "panel_key", panel_id: "todo-tool", key: "down" }]);
-    session.type("q");
-    await session.waitFor((screen) => !panelOpen(screen.text()), "the extension's panel_close to take it down");
-    // Closed by its own extension: nobody tells it so.
-    expect(frames().some((f) => f.type === "panel_close")).toBe(false);
-    session.type("abc");
-    await session.waitFor((screen) => screen.lines().includes("> abc"), "the editor to have the keys again");
+    await expectToolOpensPanelItCloses(session, frames);
   }, 30_000);
 
   test("a panel goes when its extension exits; the editor has the keys again", async () => {

@@ -9,7 +9,7 @@ import { eventually, sdkTodoPanelExtension } from "../fixtures/extensions/make.t
 import { recorded } from "../fixtures/hooks/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { expectEscClosesPanel, expectSubmitSlashRuns } from "../support/todo-panel-checks.ts";
+import { expectEscClosesPanel, expectSubmitSlashRuns, expectToolOpensPanelItCloses, openTodoPanel, panelOpen } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
 
@@ -25,17 +25,11 @@ function zotWithSdkTodo(turns: Parameters<typeof startMockLlm>[0], options: { co
   return { ...run, frames };
 }
 
-const panelOpen = (text: string) => /── Todo/.test(text);
-
 describe("a panel of an extension on @zot/sdk", () => {
   test("/todo opens it; keys reach onPanelKey and its redraws show; onPanelResize learns the room; Esc closes it and onPanelClose hears it", async () => {
     const { session, mock, frames } = zotWithSdkTodo([{ text: "hello back" }], { cols: 100, rows: 30 });
-    await ready(session);
-    session.type("/todo\r");
-    await session.waitForText("── Todo (3 open) · todo ");
+    await openTodoPanel(session);
     const text = () => session.screen.text();
-    expect(text()).toContain("› [ ] buy milk");
-    expect(text()).toContain("  [ ] write tests");
     // The footer onPanelResize drew: the terminal's width, and the lines that show in full.
     await session.waitForText("100×20 · ↑/↓ move · x toggle · enter pick · q close");
 
@@ -68,18 +62,7 @@ describe("a panel of an extension on @zot/sdk", () => {
 
   test("a tool opens one with ext.openPanel while the turn goes on; its keys arrive; closePanel takes it down, unannounced", async () => {
     const { session, frames } = zotWithSdkTodo([{ tool_calls: [{ name: "todo_show", args: {} }] }, { text: "the list is up" }]);
-    await ready(session);
-    session.type("show my todos\r");
-    await session.waitForText("── Todo from a tool · todo");
-    await session.waitForText("the list is up");
-    session.type(DOWN);
-    await session.waitForText("› [ ] write tests");
-    expect(frames().filter((f) => f.type === "panel_key")).toEqual([{ type: "panel_key", panel_id: "todo-tool", key: "down" }]);
-    session.type("q");
-    await session.waitFor((screen) => !panelOpen(screen.text()), "closePanel to take it down");
-    expect(frames().some((f) => f.type === "panel_close")).toBe(false);
-    session.type("abc");
-    await session.waitFor((screen) => screen.lines().includes("> abc"), "the editor to have the keys again");
+    await expectToolOpensPanelItCloses(session, frames);
   }, 30_000);
 });
 

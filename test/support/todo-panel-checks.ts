@@ -7,7 +7,18 @@ import { eventually } from "../fixtures/extensions/make.ts";
 import { lastUserText, ready } from "./zot-pty.ts";
 
 const ESC = "\x1b";
-const panelOpen = (text: string) => /── Todo/.test(text);
+
+/** Whether the todo panel is on the screen. */
+export const panelOpen = (text: string) => /── Todo/.test(text);
+
+/** /todo opens the panel, titled with its id, the first item selected and the second under it. */
+export async function openTodoPanel(session: PtySession): Promise<void> {
+  await ready(session);
+  session.type("/todo\r");
+  await session.waitForText("── Todo (3 open) · todo ");
+  expect(session.screen.text()).toContain("› [ ] buy milk");
+  expect(session.screen.text()).toContain("  [ ] write tests");
+}
 
 /** The panel's `h` submits `/help` and its `/todo-later` command `/todo`, as if typed: each runs, and the model is never called. */
 export async function expectSubmitSlashRuns(session: PtySession, mock: MockLlm): Promise<void> {
@@ -34,4 +45,24 @@ export async function expectEscClosesPanel(session: PtySession, mock: MockLlm, f
   session.type("hello\r");
   await session.waitForText("hello back");
   expect(lastUserText(mock.requests[0]!.body)).toBe("hello");
+}
+
+/**
+ * The model's todo_show opens the panel while the turn goes on; its keys reach the extension; its
+ * `q` has the extension close the panel itself (nobody tells it so), and the editor has the keys again.
+ */
+export async function expectToolOpensPanelItCloses(session: PtySession, frames: () => Record<string, unknown>[]): Promise<void> {
+  await ready(session);
+  session.type("show my todos\r");
+  await session.waitForText("── Todo from a tool · todo");
+  await session.waitForText("the list is up");
+  expect(session.screen.text()).toContain("› [ ] buy milk");
+  session.type("\x1b[B");
+  await session.waitForText("› [ ] write tests");
+  expect(frames().filter((f) => f.type === "panel_key")).toEqual([{ type: "panel_key", panel_id: "todo-tool", key: "down" }]);
+  session.type("q");
+  await session.waitFor((screen) => !panelOpen(screen.text()), "the extension to take its panel down");
+  expect(frames().some((f) => f.type === "panel_close")).toBe(false);
+  session.type("abc");
+  await session.waitFor((screen) => screen.lines().includes("> abc"), "the editor to have the keys again");
 }
