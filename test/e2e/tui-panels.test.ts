@@ -8,13 +8,12 @@ import { eventually, scriptedExtension, todoPanelExtension } from "../fixtures/e
 import { recorded } from "../fixtures/hooks/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { expectEscClosesPanel, expectSubmitSlashRuns, expectToolOpensPanelItCloses, openTodoPanel, panelOpen } from "../support/todo-panel-checks.ts";
+import { expectEscClosesPanel, expectKeysDriveList, expectSubmitSlashRuns, expectToolOpensPanelItCloses, openTodoPanel, panelOpen } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready, startZot } from "../support/zot-pty.ts";
 
 const runs = ptyRuns();
 
-const DOWN = "\x1b[B";
 const ESC = "\x1b";
 
 /** zot with the todo extension (and any more extensions); `frames()` is what the extension received. */
@@ -40,13 +39,7 @@ describe("an extension's panel", () => {
     expect(rows.findIndex((row) => row.includes("esc close"))).toBeLessThan(rows.findIndex((row) => row.includes("(anthropic)")));
     expect(rows.some((row) => row.startsWith("> "))).toBe(true);
 
-    session.type(DOWN);
-    await session.waitForText("› [ ] write tests");
-    session.type("x");
-    await session.waitForText("› [x] write tests");
-    expect(text()).toContain("── Todo (2 open)");
-    session.type("\r");
-    await session.waitForText("picked: write tests · ↑/↓ move");
+    await expectKeysDriveList(session);
     session.type(" ");
     await session.waitForText("› [ ] write tests");
     session.type("é");

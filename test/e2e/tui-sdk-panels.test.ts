@@ -9,13 +9,12 @@ import { eventually, sdkTodoPanelExtension } from "../fixtures/extensions/make.t
 import { recorded } from "../fixtures/hooks/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
-import { expectEscClosesPanel, expectSubmitSlashRuns, expectToolOpensPanelItCloses, openTodoPanel, panelOpen } from "../support/todo-panel-checks.ts";
+import { expectEscClosesPanel, expectKeysDriveList, expectSubmitSlashRuns, expectToolOpensPanelItCloses, openTodoPanel, panelOpen } from "../support/todo-panel-checks.ts";
 import { tempDir } from "../support/zot.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
 
 const runs = ptyRuns();
 
-const DOWN = "\x1b[B";
 
 function zotWithSdkTodo(turns: Parameters<typeof startMockLlm>[0], options: { cols?: number; rows?: number } = {}) {
   const parent = tempDir("zot-sdk-panel-");
@@ -33,13 +32,7 @@ describe("a panel of an extension on @zot/sdk", () => {
     // The footer onPanelResize drew: the terminal's width, and the lines that show in full.
     await session.waitForText("100×20 · ↑/↓ move · x toggle · enter pick · q close");
 
-    session.type(DOWN);
-    await session.waitForText("› [ ] write tests");
-    session.type("x");
-    await session.waitForText("› [x] write tests");
-    expect(text()).toContain("── Todo (2 open)");
-    session.type("\r");
-    await session.waitForText("picked: write tests · ↑/↓ move");
+    await expectKeysDriveList(session);
     session.type("é");
     await eventually(() => frames().some((f) => f.type === "panel_key" && f.text === "é"), "the non-ASCII key to reach the handler");
     // The keys went to the panel, not the editor.

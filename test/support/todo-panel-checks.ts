@@ -20,6 +20,17 @@ export async function openTodoPanel(session: PtySession): Promise<void> {
   expect(session.screen.text()).toContain("  [ ] write tests");
 }
 
+/** In the open panel: ↓ moves the selection, `x` ticks the item off (the title counts one open fewer), Enter picks it. */
+export async function expectKeysDriveList(session: PtySession): Promise<void> {
+  session.type("\x1b[B");
+  await session.waitForText("› [ ] write tests");
+  session.type("x");
+  await session.waitForText("› [x] write tests");
+  expect(session.screen.text()).toContain("── Todo (2 open)");
+  session.type("\r");
+  await session.waitForText("picked: write tests · ↑/↓ move");
+}
+
 /** The panel's `h` submits `/help` and its `/todo-later` command `/todo`, as if typed: each runs, and the model is never called. */
 export async function expectSubmitSlashRuns(session: PtySession, mock: MockLlm): Promise<void> {
   await ready(session);
