@@ -28,7 +28,6 @@ describe("a panel of an extension on @zot/sdk", () => {
   test("/todo opens it; keys reach onPanelKey and its redraws show; onPanelResize learns the room; Esc closes it and onPanelClose hears it", async () => {
     const { session, mock, frames } = zotWithSdkTodo([{ text: "hello back" }], { cols: 100, rows: 30 });
     await openTodoPanel(session);
-    const text = () => session.screen.text();
     // The footer onPanelResize drew: the terminal's width, and the lines that show in full.
     await session.waitForText("100×20 · ↑/↓ move · x toggle · enter pick · q close");
 
