@@ -17,9 +17,21 @@ export type Env = Record<string, string | undefined>;
 
 /**
  * `$ZOT_HOME`; else macOS `~/Library/Application Support/zot`; Windows `%LOCALAPPDATA%\zot`;
- * else `$XDG_STATE_HOME/zot`; else `~/.local/state/zot`.
+ * else `$XDG_STATE_HOME/zot`; else `~/.local/state/zot`. Always absolute (a relative `ZOT_HOME` or
+ * `HOME` is taken from `cwd`): extensions run in their own directories and are handed these paths.
  */
-export function zotHome(env: Env = process.env, platform: string = process.platform, homedir: string = os.homedir()): string {
+export function zotHome(
+  env: Env = process.env,
+  platform: string = process.platform,
+  homedir: string = os.homedir(),
+  cwd: string = process.cwd(),
+): string {
+  const where = platform === "win32" ? path.win32 : path.posix;
+  const home = relativeZotHome(env, platform, homedir);
+  return where.isAbsolute(home) ? home : where.resolve(cwd, home);
+}
+
+function relativeZotHome(env: Env, platform: string, homedir: string): string {
   const explicit = env.ZOT_HOME?.trim();
   if (explicit) return explicit;
   // Windows paths are joined with backslashes even when this runs elsewhere (tests), and the

@@ -40,6 +40,8 @@ export function prepareLaunch(options: LaunchOptions): Launch {
   }
   const env: Record<string, string | undefined> = {
     ...childEnv(options.env, home),
+    // A relative ZOT_HOME means zot's working directory; the extension runs in its own.
+    ...(options.env.ZOT_HOME?.trim() ? { ZOT_HOME: home } : {}),
     BUN_BE_BUN: undefined,
     ...resolved.env,
     ZOT_EXTENSION_NAME: manifest.name,

@@ -32,8 +32,15 @@ describe("zotHome", () => {
     expect(zotHome({ XDG_STATE_HOME: "rel" }, "linux", "/home/u")).toBe("/home/u/.local/state/zot");
   });
 
-  test("no home directory at all falls back to .zot", () => {
-    expect(zotHome({}, "linux", "")).toBe(".zot");
+  test("no home directory at all falls back to .zot in the working directory", () => {
+    expect(zotHome({}, "linux", "", "/work/p")).toBe("/work/p/.zot");
+  });
+
+  test("a relative ZOT_HOME or HOME is made absolute (extensions run elsewhere and are handed these paths)", () => {
+    expect(zotHome({ ZOT_HOME: "zh" }, "linux", "/home/u", "/work/p")).toBe("/work/p/zh");
+    expect(zotHome({ ZOT_HOME: "../zh/" }, "linux", "/home/u", "/work/p")).toBe("/work/zh");
+    expect(zotHome({}, "linux", "home", "/work/p")).toBe("/work/p/home/.local/state/zot");
+    expect(zotHome({ ZOT_HOME: "zh" }, "win32", "C:\\Users\\u", "C:\\work")).toBe("C:\\work\\zh");
   });
 });
 

@@ -333,6 +333,25 @@ describe("extensions in other languages", () => {
   });
 });
 
+describe("a relative ZOT_HOME", () => {
+  test("a TypeScript extension on @zot/sdk starts, and its data directory is absolute and exists where it runs", async () => {
+    const cwd = tempDir("zot-e2e-relhome-");
+    const ext = programExtension(tempDir("zot-e2e-relext-"), "where", {
+      name: "main.ts",
+      text: [
+        'import { existsSync } from "node:fs";',
+        'import { display, extension } from "@zot/sdk";',
+        'const ext = extension({ name: "where" });',
+        'ext.command("where", "where things are", () => { const d = process.env.ZOT_DATA_DIR ?? ""; return display(`${d} ${d.startsWith("/")} ${existsSync(d)} ${process.env.ZOT_HOME}`); });',
+        "await ext.run();",
+      ].join("\n"),
+    });
+    const run = await zot(["-p", "/where", "--provider", "scripted", "--ext", ext], { cwd, env: { ZOT_HOME: "zh" } });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(`${join(cwd, "zh", "data", "where")} true true ${join(cwd, "zh")}\n`);
+  });
+});
+
 function writeScript(dir: string, text: string): string {
   const file = join(dir, `script-${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(file, `${JSON.stringify({ text })}\n`);
