@@ -2,6 +2,9 @@
 // into an `event_intercept` frame and the `event_intercept_response` into a Decision. Rule: the
 // chain owns ordering, timeouts and failure (5 s, allow); this file only translates, and anything
 // it cannot use (modified_args that are not an object) is logged in the extension's log and ignored.
+// A guard (`"fail_closed": true` in its manifest) is asked about every tool call from the start:
+// a call waits while the guard is still starting, and is refused when the guard cannot answer
+// (timed out, an invalid answer, exited, never started), as an approve_tool hook is.
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
 import type { InterceptStage } from "../protocol/events.ts";
 import type { ExtFrameOf, ExtInterceptName, HostFrameOf } from "../protocol/ext-frames.ts";
@@ -23,6 +26,14 @@ export interface InterceptTarget {
   readonly priority: number;
   /** the host's own deadline for an answer */
   readonly interceptTimeoutMs: number;
+  /** the manifest's fail_closed: a tool call it cannot judge is refused */
+  readonly failClosed: boolean;
+  /** whether it runs and can answer */
+  readonly live: boolean;
+  /** why it cannot answer, when it is not live */
+  readonly unavailable: string;
+  /** settles once the start is over (at once when it is); never rejects */
+  start(): Promise<void>;
   /** the intercepts the extension subscribed to (empty once it is gone) */
   intercepts(): readonly ExtInterceptName[];
   /** sends event_intercept and waits for the answer; rejects when the extension cannot answer */
@@ -37,11 +48,21 @@ export function extensionParticipant(target: InterceptTarget): Participant {
     // A getter: subscriptions may grow at any time, and the chain reads this on every run.
     get stages(): readonly InterceptStage[] {
       // before_agent_start is answered outside the chain, in load order (agent-start.ts).
-      return target.intercepts().filter((name): name is Exclude<ExtInterceptName, "before_agent_start"> => name !== "before_agent_start");
+      const stages: InterceptStage[] = target
+        .intercepts()
+        .filter((name): name is Exclude<ExtInterceptName, "before_agent_start"> => name !== "before_agent_start");
+      if (target.failClosed && !stages.includes("tool_call")) stages.push("tool_call");
+      return stages;
     },
     timeoutMs: target.interceptTimeoutMs + CHAIN_MARGIN_MS,
-    onFailure: "allow",
+    onFailure: target.failClosed ? "deny" : "allow",
     async decide<S extends InterceptStage>(stage: S, payload: StagePayloads[S], signal: AbortSignal): Promise<Decision<S>> {
+      if (stage === "tool_call" && target.failClosed) {
+        await target.start();
+        if (!target.live) throw new Error(`${target.unavailable}; it guards tool calls (fail_closed), so none runs until it does`);
+        // A guard that did not subscribe to tool_call has no opinion on them.
+        if (!target.intercepts().includes("tool_call")) return { action: "continue" };
+      }
       const decision = await decideStage(target, stage, payload, signal);
       return decision as Decision<S>;
     },

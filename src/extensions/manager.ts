@@ -530,7 +530,8 @@ export class ExtensionManager implements CommandSource {
   private addParticipants(agent: Agent): void {
     this.removeParticipants();
     for (const { host } of this.loaded) {
-      if (host.state === "failed") continue;
+      // A guard that failed to start still refuses tool calls (its fail_closed).
+      if (host.state === "failed" && !host.failClosed) continue;
       const participant = extensionParticipant(host);
       agent.chain.add(participant);
       this.participants.push(participant);

@@ -32,6 +32,7 @@ const FIELD_RULES: Record<string, string> = {
   intercept: `an array of ${HOOK_INTERCEPTS.join(", ")}`,
   timeouts: `an object of positive milliseconds per stage (${Object.keys(TimeoutOverrides.entries).join(", ")})`,
   allow_builtin_respond: "true or false",
+  fail_closed: "true or false",
   event_method: '"hook.event" or "hook.runtime_event"',
 };
 
@@ -57,6 +58,11 @@ export const Manifest = v.looseObject({
   enabled: v.nullish(v.boolean(), true),
   /** interception order: lower runs first */
   priority: v.nullish(v.pipe(v.number(), v.finite()), 0),
+  /**
+   * A guard: when it cannot answer a tool_call intercept (still starting, timed out, an invalid
+   * answer, exited, failed to start) the call is refused instead of allowed (ext-intercept.ts)
+   */
+  fail_closed: v.optional(v.boolean()),
   /** "jsonrpc" = PicoClaw-style process hooks */
   protocol: v.nullish(v.picklist(["zot", "jsonrpc"]), "zot"),
   // The fields below are read only for "jsonrpc" hooks (docs/hooks.md).

@@ -202,6 +202,14 @@ export class ZotExtensionHost {
   get interceptTimeoutMs(): number {
     return this.t.interceptMs;
   }
+  /** the manifest's fail_closed: a tool call this guard cannot judge is refused, not allowed */
+  get failClosed(): boolean {
+    return this.manifest.fail_closed === true;
+  }
+  /** why it cannot answer now (not started, exited, failed), as a sentence */
+  get unavailable(): string {
+    return this.notRunning();
+  }
   get live(): boolean {
     return (this.current === "registering" || this.current === "ready") && this.child?.alive === true;
   }
@@ -697,7 +705,7 @@ export class ZotExtensionHost {
       );
     } catch (err) {
       const why = this.explain(err, this.t.interceptMs);
-      this.log(`intercept ${fields.event}: ${why}; allowing`);
+      this.log(`intercept ${fields.event}: ${why}; ${this.failClosed && fields.event === "tool_call" ? "refusing the call (fail_closed)" : "allowing"}`);
       throw new Error(why);
     }
   }

@@ -1,0 +1,94 @@
+// Guards that fail closed (`"fail_closed": true` in extension.json), through the compiled binary:
+// a tool call a guard cannot judge (it hangs, crashes, never started) is refused, not run, and one
+// made while the guard is still starting waits for it. The control: without the field, a guard
+// that hangs lets the call through after 5 s, as the original zot did.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
+import { tempDir, zot } from "../support/zot.ts";
+
+const fixture = rpcFixture();
+const mocks: MockLlm[] = [];
+afterEach(async () => {
+  for (const mock of mocks.splice(0)) await mock.stop();
+});
+
+/** A project with a directory the model will try to delete, and a mock that asks to. */
+function victimRun(): { cwd: string; victim: string; mock: MockLlm } {
+  const cwd = tempDir("zot-e2e-failclosed-");
+  const victim = join(cwd, "victim");
+  mkdirSync(victim);
+  const mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "done" }]);
+  mocks.push(mock);
+  return { cwd, victim, mock };
+}
+
+/** A guard that subscribes to tool_call and answers it as `reply` says (scripted.py). */
+function guard(config: Record<string, unknown>, manifest: Record<string, unknown>): string {
+  return scriptedExtension(tempDir("zot-e2e-guard-"), "guard", { after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], ...config }, manifest);
+}
+
+const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
+
+/** The tool result the model got back for its call, as text. */
+function toolResultText(mock: MockLlm): string {
+  return JSON.stringify(mock.requests[1]?.body.messages.at(-1).content);
+}
+
+describe("a guard with fail_closed", () => {
+  test("that never answers: the call is refused after 5 s; without fail_closed the same guard lets rm -rf run", async () => {
+    const closed = victimRun();
+    const open = victimRun();
+    const never = { intercept: { tool_call: { never: true } } };
+    const [closedRun, openRun] = await Promise.all([
+      zot(["-p", "go", "--ext", guard(never, { fail_closed: true }), ...anthropic(closed.mock)], { cwd: closed.cwd }),
+      zot(["-p", "go", "--ext", guard(never, {}), ...anthropic(open.mock)], { cwd: open.cwd }),
+    ]);
+    expect(closedRun.code).toBe(0);
+    expect(existsSync(closed.victim)).toBe(true);
+    expect(toolResultText(closed.mock)).toContain("guard failed at tool_call: timed out after 5 s");
+    expect(closedRun.stderr).toContain("guard failed at tool_call: timed out after 5 s; denying");
+    expect(existsSync(open.victim)).toBe(false);
+    expect(openRun.stderr).toContain("allowed");
+  }, 30_000);
+
+  test("that exits when asked: the call is refused at once, naming the exit", async () => {
+    const run = victimRun();
+    const result = await zot(["-p", "go", "--ext", guard({ intercept: { tool_call: { exit: 9 } } }, { fail_closed: true }), ...anthropic(run.mock)], {
+      cwd: run.cwd,
+    });
+    expect(existsSync(run.victim)).toBe(true);
+    expect(toolResultText(run.mock)).toContain("exited (code 9)");
+    expect(result.stderr).toContain("denying");
+  });
+
+  test("that never started (no hello in time): every tool call is refused, saying why", async () => {
+    const run = victimRun();
+    const result = await zot(["-p", "go", "--ext", guard({ hello: false }, { fail_closed: true, timeouts: { hello: 300 } }), ...anthropic(run.mock)], {
+      cwd: run.cwd,
+    });
+    expect(result.stderr).toContain("sent no hello frame");
+    expect(existsSync(run.victim)).toBe(true);
+    expect(toolResultText(run.mock)).toContain("it guards tool calls (fail_closed), so none runs until it does");
+  });
+
+  test("still starting in zot rpc: the first prompt's tool call waits for it and is blocked", async () => {
+    const cwd = tempDir("zot-e2e-failclosed-rpc-");
+    const victim = join(cwd, "victim");
+    mkdirSync(victim);
+    const ext = guard(
+      { hello_delay: 2, intercept: { tool_call: { eval: "{'block': 'rm -rf' in f['tool_args'].get('command', ''), 'reason': 'no rm -rf'}" } } },
+      { fail_closed: true },
+    );
+    const rpc = fixture.start([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "done" }], ["--ext", ext], { cwd });
+    const events = await rpc.prompt("go");
+    expect(existsSync(victim)).toBe(true);
+    const result = events.find((event) => event.type === "tool_result");
+    expect(result?.is_error).toBe(true);
+    expect(JSON.stringify(result)).toContain("no rm -rf");
+    await rpc.close();
+  }, 30_000);
+});
