@@ -84,6 +84,8 @@ export class RunLog {
   private closed = false;
   /** over budget: nothing gets in until a second's worth has come back, so notes stay few */
   private dropping = false;
+  /** the last thing written did not end its line (a child's partial line) */
+  private midLine = false;
 
   /** Opens the log (see openLog); throws when it cannot be written. */
   constructor(readonly file: string, options: { limits?: Partial<LogLimits>; now?: () => number } = {}) {
@@ -96,7 +98,7 @@ export class RunLog {
 
   /** Bytes the child wrote (its stderr), budgeted. */
   output(chunk: Uint8Array): void {
-    this.budgeted(chunk, chunk.byteLength);
+    this.budgeted(chunk, chunk.byteLength, false);
   }
 
   /** A line zot writes because of what the child did, budgeted; after close, appended as it is. */
@@ -130,7 +132,7 @@ export class RunLog {
     this.fd = undefined;
   }
 
-  private budgeted(bytes: Uint8Array, size: number): void {
+  private budgeted(bytes: Uint8Array, size: number, fromZot = true): void {
     if (this.fd === undefined || size === 0) return;
     if (this.capped || this.written + size > this.limits.bytesPerRun) {
       if (!this.capped) {
@@ -154,7 +156,7 @@ export class RunLog {
     this.flushDropped();
     this.tokens -= size;
     this.written += size;
-    this.write(bytes);
+    this.write(bytes, fromZot);
   }
 
   private refill(): void {
@@ -184,10 +186,13 @@ export class RunLog {
     return `${kib(this.limits.bytesPerSecond)} a second after the first ${kib(this.limits.burstBytes)}, ${kib(this.limits.bytesPerRun)} a run`;
   }
 
-  private write(bytes: Uint8Array): void {
-    if (this.fd === undefined) return;
+  /** zot's own lines start on a line of their own, also after a child's line cut short. */
+  private write(bytes: Uint8Array, fromZot = true): void {
+    if (this.fd === undefined || bytes.byteLength === 0) return;
     try {
+      if (fromZot && this.midLine) writeSync(this.fd, "\n");
       for (let off = 0; off < bytes.byteLength; ) off += writeSync(this.fd, bytes, off);
+      this.midLine = bytes[bytes.byteLength - 1] !== 0x0a;
     } catch {
       // a full disk: the log stops, the child does not
       closeSync(this.fd);

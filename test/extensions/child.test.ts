@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOG_BURST_BYTES, LOG_BYTES_PER_SECOND } from "../../src/extensions/child-log.ts";
+import { LOG_BURST_BYTES, LOG_BYTES_PER_SECOND, RunLog } from "../../src/extensions/child-log.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "../../src/extensions/child.ts";
 import { LineSplitter } from "../../src/protocol/line-splitter.ts";
 import { running } from "../support/process-state.ts";
@@ -463,3 +463,20 @@ describe("no child outlives its parent", () => {
     });
   }
 });
+
+describe("the run log's own lines", () => {
+  test("start on a line of their own, also after a child's line cut short (a dropped rest, a crash)", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "zot-runlog-")), "ext-cut.log");
+    const log = new RunLog(file, { limits: { burstBytes: 10, bytesPerSecond: 1 } });
+    log.output(Buffer.from("EEEEEE"));
+    log.output(Buffer.from("EEEEEEEEEEEE"));
+    log.always("exited with code 1");
+    log.close();
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines[0]).toBe("EEEEEE");
+    expect(lines[1]).toStartWith("[zot] dropped 12 bytes (1 write) here");
+    expect(lines[2]).toBe("[zot] exited with code 1");
+    expect(lines[3]).toStartWith("[zot] this run dropped 12 bytes of log in all");
+  });
+});
+
