@@ -1,7 +1,7 @@
 // An extension's reply to one of its slash commands (command_response), normalised into the
 // CommandResult every front end reads.
 // Rule: a non-empty `error` wins over any action; an answer that says nothing is a noop, never an
-// error of the user's.
+// error of the user's; `display` text with no action is shown (what its author meant).
 import type { ExtFrameOf } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { CommandResult } from "../protocol/slash-command.ts";
@@ -34,6 +34,7 @@ export function commandResult(
     }
     case undefined:
     case "":
+      return reply.display ? { ...base, action: "display", text: reply.display } : { ...base, action: "noop" };
     case "noop":
       return { ...base, action: "noop" };
     default:

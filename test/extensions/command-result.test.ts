@@ -25,3 +25,10 @@ test("tool_prompt without a tool_name or a prompt, or with args that are not an 
   // An error text wins over the action, as for every action.
   expect(reply({ tool_name: "read", prompt: "x", error: "no" })).toEqual({ ...base, action: "error", text: "no" });
 });
+
+test("no action: display text is shown (what its author meant); nothing at all is a noop", () => {
+  expect(commandResult(base, { type: "command_response", id: "1", display: "collide ran" })).toEqual({ ...base, action: "display", text: "collide ran" });
+  expect(commandResult(base, { type: "command_response", id: "1", action: "", display: "shown" })).toEqual({ ...base, action: "display", text: "shown" });
+  expect(commandResult(base, { type: "command_response", id: "1" })).toEqual({ ...base, action: "noop" });
+  expect(commandResult(base, { type: "command_response", id: "1", action: "noop", display: "not shown" })).toEqual({ ...base, action: "noop" });
+});
