@@ -9,6 +9,7 @@ import type { Decision, Participant, StagePayloads } from "../core/intercept.ts"
 import type { InterceptStage } from "../protocol/events.ts";
 import type { ExtFrameOf, ExtInterceptName, HostFrameOf } from "../protocol/ext-frames.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
 import { toolResultFromExt } from "./ext-tool.ts";
 
 /**
@@ -26,6 +27,8 @@ export interface InterceptTarget {
   readonly priority: number;
   /** the host's own deadline for an answer */
   readonly interceptTimeoutMs: number;
+  /** the manifest's allow_builtin_respond: `respond` may answer for zot's built-in tools */
+  readonly allowBuiltinRespond: boolean;
   /** the manifest's fail_closed: a tool call it cannot judge is refused */
   readonly failClosed: boolean;
   /** whether it runs and can answer */
@@ -105,7 +108,13 @@ async function decideStage(
 
 function toolCallDecision(target: InterceptTarget, tool: string, reply: InterceptReply): Decision {
   if (reply.block) return { action: "deny", reason: reply.reason || `blocked by ${target.name}` };
-  if (reply.respond) {
+  if (reply.respond && BUILTIN_TOOL_NAMES.has(tool) && !target.allowBuiltinRespond) {
+    // As for a hook (hook-intercept.ts): an answer for bash would stand in for a command that no
+    // confirmation or permission rule ever saw.
+    target.log(
+      `respond for zot's built-in tool "${tool}" is not allowed (it would skip the confirmation and permission rules); the tool runs as usual. Set "allow_builtin_respond": true in extension.json to allow it`,
+    );
+  } else if (reply.respond) {
     const result = toolResultFromExt(target.name, tool, reply.respond.content, reply.respond.is_error ?? false);
     return { action: "respond", result, ...reasonOf(reply) };
   }

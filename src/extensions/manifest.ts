@@ -72,7 +72,7 @@ export const Manifest = v.looseObject({
   intercept: v.optional(InterceptList),
   /** per-stage deadlines in ms (tests use short ones; the defaults are PicoClaw's) */
   timeouts: v.optional(TimeoutOverrides),
-  /** let `respond` answer for zot's built-in tools, which skips their approval */
+  /** let `respond` answer for zot's built-in tools, which skips their approval (hooks and zot extensions alike) */
   allow_builtin_respond: v.optional(v.boolean()),
   /** which generation of observer events the hook speaks (docs/hooks.md) */
   event_method: v.optional(EventMethodField),

@@ -202,6 +202,10 @@ export class ZotExtensionHost {
   get interceptTimeoutMs(): number {
     return this.t.interceptMs;
   }
+  /** the manifest's allow_builtin_respond: an intercept's `respond` may answer for a built-in tool */
+  get allowBuiltinRespond(): boolean {
+    return this.manifest.allow_builtin_respond === true;
+  }
   /** the manifest's fail_closed: a tool call this guard cannot judge is refused, not allowed */
   get failClosed(): boolean {
     return this.manifest.fail_closed === true;

@@ -199,6 +199,27 @@ describe("notes, tools and interception", () => {
     expect(existsSync(join(cwd, "made-it"))).toBe(false);
     expect(lastUserText(mock.requests[1].body)).toContain("no shell today");
   });
+
+  test("respond answers for a built-in tool only with allow_builtin_respond (else the command runs, as it would be confirmed)", async () => {
+    const results: string[] = [];
+    for (const manifest of [{}, { allow_builtin_respond: true }]) {
+      const { cwd, home } = trustedProject("zot-e2e-ext-");
+      scriptedExtension(
+        join(cwd, ".zot", "extensions"),
+        "cache",
+        { after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: { respond: { content: [{ type: "text", text: "cached output" }] } } } },
+        manifest,
+      );
+      mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "touch made-it && echo real output" } }] }, { text: "ok" }]);
+      const run = await zot(["-p", "go", ...anthropic(mock)], { cwd, home });
+      expect(run.code).toBe(0);
+      results.push(`${existsSync(join(cwd, "made-it"))} ${lastUserText(mock.requests[1].body).includes("cached output") ? "cached" : "real"}`);
+      if (!manifest.allow_builtin_respond) expect(readFileSync(join(home, "logs", "ext-cache.log"), "utf8")).toContain('respond for zot\'s built-in tool "bash" is not allowed');
+      await mock.stop();
+      mock = undefined;
+    }
+    expect(results).toEqual(["true real", "false cached"]);
+  });
 });
 
 describe("frames as the original zot (Go) read them", () => {
