@@ -17,7 +17,9 @@ import { shellQuote } from "../config/workspace-trust.ts";
 import { BUILTIN_TOOL_NAMES, isBuiltinCommand } from "../extensions/builtin-names.ts";
 import { loadManifest, loadManifestFile, type Manifest } from "../extensions/manifest.ts";
 import { ZotExtensionHost } from "../extensions/zot-host.ts";
-import { EXT_EVENTS } from "../protocol/ext-frames.ts";
+import { errorText } from "../protocol/error-text.ts";
+import { EXT_EVENTS, type ExtInterceptName } from "../protocol/ext-frames.ts";
+import type { InterceptFields } from "../extensions/ext-intercept.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { VERSION } from "../version.ts";
 import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
@@ -156,6 +158,7 @@ async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtCo
     events: EXT_EVENTS.filter((event) => host.subscribed(event)),
     intercepts: host.intercepts(),
   };
+  if (host.live) problems.push(...(await probeIntercepts(host)));
   const stopping = performance.now();
   await host.stop();
   const stopMs = performance.now() - stopping;
@@ -165,6 +168,38 @@ async function checkIn(home: string, manifest: Manifest, dir: string, ctx: ExtCo
   const stderr = stderrLines(host.logFile).slice(-STDERR_LINES);
   const taken = takenNames(report.commands, report.tools);
   return { name: manifest.name, version: manifest.version, ...report, startMs, stopMs, problems, taken, warnings, stderr };
+}
+
+/**
+ * Each interception the extension subscribed to, asked once with a harmless payload (reading this
+ * README, the first step, a short answer): an interceptor that does not answer in time, or answers
+ * with an invalid frame, is a problem, since zot would then go on without it (or refuse every tool
+ * call, for a guard with fail_closed). before_agent_start is left out: it rewrites the system prompt.
+ */
+async function probeIntercepts(host: ZotExtensionHost): Promise<string[]> {
+  const payloads: Partial<Record<ExtInterceptName, InterceptFields>> = {
+    tool_call: { event: "tool_call", tool_id: "zot-ext-check", tool_name: "read", tool_args: { path: "README.md" } },
+    turn_start: { event: "turn_start", step: 1 },
+    assistant_message: { event: "assistant_message", text: "zot ext check asks this interceptor once." },
+  };
+  const problems: string[] = [];
+  for (const stage of host.intercepts()) {
+    const fields = payloads[stage];
+    if (!fields || !host.live) continue;
+    try {
+      await host.intercept(fields, new AbortController().signal);
+    } catch (error) {
+      const then = stage === "tool_call" && host.failClosed ? "refuse every tool call (fail_closed)" : `go on without it (${stage} is allowed)`;
+      problems.push(`it did not answer a ${stage} intercept (${describeProbe(fields)}): ${errorText(error)}; zot would ${then}`);
+    }
+  }
+  return problems;
+}
+
+function describeProbe(fields: InterceptFields): string {
+  if (fields.event === "tool_call") return `a harmless read of ${String(fields.tool_args?.path)}`;
+  if (fields.event === "turn_start") return "step 1";
+  return "a short answer";
 }
 
 /** What a real zot would shadow (and say so when it loads the extension): zot's own command and tool names. */

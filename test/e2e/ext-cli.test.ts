@@ -533,6 +533,36 @@ time.sleep(30)
     expect(out).toMatch(/intercepts:\s+tool_call/);
   }, 20_000);
 
+  test("each subscribed interception is asked once: one that answers passes, one that never answers is a problem", async () => {
+    const main = (answer: boolean) => `#!/usr/bin/env python3
+import json, sys
+def send(f): sys.stdout.write(json.dumps(f) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": "gate"})
+send({"type": "subscribe", "intercept": ["tool_call", "turn_start"]})
+send({"type": "ready"})
+for line in sys.stdin:
+    f = json.loads(line)
+    if f.get("type") == "shutdown":
+        sys.exit(0)
+    if f.get("type") == "event_intercept" and (${answer ? "True" : "False"} or f.get("event") == "turn_start"):
+        send({"type": "event_intercept_response", "id": f["id"], "block": f.get("tool_name") == "bash"})
+`;
+    const [answers, silent] = await Promise.all(
+      [true, false].map((answer) =>
+        zot(["ext", "check", makeExt(join(tempDir("zot-src-"), "gate"), { name: "gate", exec: "./main.py", fail_closed: true }, { "main.py": main(answer) })], {
+          home: tempDir("zot-home-"),
+        }),
+      ),
+    );
+    expect(answers.stdout).toContain("ok: no protocol errors");
+    expect(answers.code).toBe(0);
+    expect(silent.code).toBe(1);
+    expect(silent.stdout).toContain(
+      "it did not answer a tool_call intercept (a harmless read of README.md): timed out after 5 s; zot would refuse every tool call (fail_closed)",
+    );
+    expect(silent.stdout).not.toContain("turn_start intercept");
+  }, 20_000);
+
   test("an extension that never sends ready passes with a warning (exit 0)", async () => {
     const home = tempDir("zot-home-");
     const dir = makeExt(join(tempDir("zot-src-"), "lazy"), { name: "lazy", exec: "./main.py" }, {
