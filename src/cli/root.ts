@@ -146,6 +146,11 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
     const conversation = await openConversation(
       {
         ...runtimeOptions,
+        // A script reading Claude Code's output takes the demo's answer for the model's (and
+        // `claude -p` fails without a key): no demo there; plain -p and --json keep it.
+        ...(outputFormat === "json" || outputFormat === "stream-json"
+          ? { noDemo: { run: `a script reading --output-format ${outputFormat}`, remedy: (await import("../providers/provider-choice.ts")).FLAGS_REMEDY } }
+          : {}),
         session,
         log,
         onExtensionsWaiting: (names) =>

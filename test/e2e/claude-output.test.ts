@@ -150,6 +150,21 @@ test("a call the run refused is in permission_denials, with the input as Claude 
   }
 });
 
+test("no API key: a script reading --output-format gets an error result (exit 2), as from claude -p, not the demo's answer; plain -p keeps the demo", async () => {
+  const f = folder();
+  const message =
+    "no API key found, and a script reading --output-format json does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, pass --api-key or --provider ollama, or --provider scripted --script <file> to play turns";
+  const json = await f.run(["-p", "fix the failing tests", "--output-format", "json"]);
+  expect(json.code).toBe(2);
+  expect(JSON.parse(json.stdout)).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true, errors: [message] });
+  const stream = await f.run(["-p", "fix the failing tests", "--output-format", "stream-json"]);
+  expect(stream.code).toBe(2);
+  expect(JSON.parse(stream.stdout.trim().split("\n").at(-1) ?? "")).toMatchObject({ is_error: true, errors: [message.replace("json", "stream-json")] });
+  const plain = await f.run(["-p", "what is here?"]);
+  expect(plain.code).toBe(0);
+  expect(plain.stderr).toContain("no API key found, so this is the built-in demo");
+});
+
 test("a run that fails before it starts still prints a result line (is_error, errors) with its exit code", async () => {
   const f = folder();
   const gone = await f.run(["-p", "-r", "20990101-000000-deadbeef", "go on", "--output-format", "json", "--provider", "anthropic", "--api-key", "k"]);
