@@ -36,8 +36,11 @@ export class Tui {
     this.terminal.start({
       input: (event) => {
         // Text typed and not yet sent: a plain Enter sends it (a question opening next is no surprise then).
-        if (event.type === "paste" || (event.key.text !== undefined && !event.key.ctrl && !event.key.alt)) this.typedAt = performance.now();
-        else if (keyId(event.key) === "enter") this.typedAt = Number.NEGATIVE_INFINITY;
+        // Text a focused question took (its answer's number, or stray typing it already refused) was
+        // never meant for the prompt: counting it would make the next question refuse its numbers.
+        const typed = event.type === "paste" || (event.key.text !== undefined && !event.key.ctrl && !event.key.alt);
+        if (typed && !this.focused?.typedAhead) this.typedAt = performance.now();
+        else if (event.type === "key" && keyId(event.key) === "enter") this.typedAt = Number.NEGATIVE_INFINITY;
         if (event.type === "key") this.dispatchKey(event.key);
         else this.focused?.handlePaste?.(event.text);
         this.requestRender();

@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
 import type { Component } from "../../src/tui/component.ts";
+import { Dialog } from "../../src/tui/dialog.ts";
 import { Editor } from "../../src/tui/editor.ts";
 import { type Key, keyId } from "../../src/tui/keys.ts";
 import { Terminal } from "../../src/tui/terminal.ts";
+import { DIGIT_SETTLE_MS } from "../../src/tui/stray-typing.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { Tui } from "../../src/tui/tui.ts";
 
@@ -140,6 +142,50 @@ describe("Tui", () => {
     expect(seen.at(-1)).toBe("other:x");
     expect(editor.text).toBe("hi");
     tui.stop();
+  });
+
+  test("a question that opens while the prompt is being typed is told so; a number that answered one question is no typing for the next", async () => {
+    const t = fakeTerminal();
+    const tui = new Tui(t.terminal);
+    const theme = createTheme({ color: false });
+    const editor = new Editor(theme);
+    const answers: string[] = [];
+    const question = (title: string, next?: () => void) => {
+      const dialog = new Dialog(theme, { title, choices: ["yes", "no"].map((label) => ({ label, value: `${title}:${label}` })) });
+      dialog.onChoose = (value) => {
+        answers.push(value);
+        tui.root.remove(dialog);
+        tui.setFocus(next ? (next(), tui.focus) : editor);
+      };
+      return dialog;
+    };
+    const open = (dialog: Dialog) => {
+      tui.root.add(dialog);
+      tui.setFocus(dialog);
+    };
+    const onScreen = () => tui.root.render(80).map((row) => Bun.stripANSI(row)).join("\n");
+    tui.root.add(editor);
+    tui.setFocus(editor);
+    tui.start();
+    // Two questions in a row (two tool calls to confirm), each answered by its number at once.
+    const second = question("Allow write?");
+    open(question("Allow bash?", () => open(second)));
+    t.send("1");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    expect(answers).toEqual(["Allow bash?:yes"]);
+    expect(onScreen()).not.toContain("this is a question, not the prompt");
+    t.send("2");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    expect(answers).toEqual(["Allow bash?:yes", "Allow write?:no"]);
+    expect(tui.focus).toBe(editor);
+    // Typing a prompt (not sent) just before a question opens still makes it refuse numbers.
+    t.send("fix step ");
+    open(question("Trust this folder?"));
+    t.send("1");
+    await Bun.sleep(DIGIT_SETTLE_MS + 20);
+    expect(answers).toHaveLength(2);
+    expect(onScreen()).toContain("this is a question, not the prompt");
+    await tui.stop();
   });
 
   test("Ctrl+L nobody used clears screen and scrollback", async () => {
