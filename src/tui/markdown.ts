@@ -6,11 +6,13 @@
 // json, diff, c, yaml, sql… came out plain), never wraps code lines or headings to the width
 // (a 99-column code line stayed 99 wide at 40 columns), and knows nothing of our theme.
 // So fences (closed or not, top level or inside list items) are cut out before Bun sees the text,
-// replaced by a placeholder paragraph, and drawn here in their place with highlight.ts.
+// replaced by a placeholder paragraph, and drawn here in their place with highlight.ts; and a
+// link whose text is its address is rewritten so Bun shows it once (markdown-links.ts).
 // Rule: every row fits the width, and a message renders the same whether its last fence has
 // arrived or not (streaming).
 import { CachedText } from "./cached-text.ts";
 import { highlightCode } from "./highlight.ts";
+import { linksShownOnce } from "./markdown-links.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
 import { visibleWidth, wrapText } from "./width.ts";
@@ -52,7 +54,7 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
 /** Renders markdown to rows no wider than `width`. */
 export function renderMarkdown(source: string, width: number, theme: Theme): string[] {
   const { text, fences } = extractFences(source);
-  let rendered = Bun.markdown.ansi(text, { columns: Math.max(1, width), colors: true, light: theme.light });
+  let rendered = Bun.markdown.ansi(linksShownOnce(text), { columns: Math.max(1, width), colors: true, light: theme.light });
   if (!theme.color) rendered = withoutColor(rendered);
   const rows = rendered.split("\n");
   while (rows.length > 0 && Bun.stripANSI(rows[rows.length - 1]).trim() === "") rows.pop();

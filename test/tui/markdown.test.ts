@@ -23,6 +23,40 @@ describe("renderMarkdown", () => {
     expect(body).toContain("\x1b[3mitalic");
   });
 
+  test("a link whose text is its address (bare URL, <autolink>, [url](url), bare e-mail, www.) shows the address once; [text](url) keeps its (url)", () => {
+    const source = [
+      "A: see https://example.com for details.",
+      "B: <https://example.org/x>",
+      "C: [https://example.net](https://example.net)",
+      "D: email me@example.com and www.example.com",
+      "E: [link](https://example.com) and [me@x.org](mailto:me@x.org)",
+    ].join("\n\n");
+    const rows = renderMarkdown(source, 100, color);
+    expect(strip(rows).filter((row) => row !== "")).toEqual([
+      "A: see https://example.com for details.",
+      "B: https://example.org/x",
+      "C: https://example.net",
+      "D: email me@example.com and www.example.com",
+      "E: link (https://example.com) and me@x.org",
+    ]);
+    // Still drawn as a link: the style Bun gives [link](…) .
+    const linkStyle = rows.find((row) => row.includes("link"))!.match(/(\x1b\[[0-9;]*m)+(?=link)/)![0];
+    expect(rows.find((row) => row.startsWith("A:"))).toContain(`${linkStyle}https://example.com`);
+    // A URL column in a table is as wide as the URL, not twice that.
+    const table = strip(renderMarkdown("| url | n |\n|---|---|\n| https://example.com/a/b | 1 |", 80, color));
+    expect(table.find((row) => row.includes("https://"))).toMatch(/^│ https:\/\/example\.com\/a\/b │ 1 +│$/);
+  });
+
+  test("addresses inside code spans, images, link destinations, reference definitions and HTML stay as written", () => {
+    const text = (source: string) => strip(renderMarkdown(source, 100, plain)).join("\n");
+    expect(text("`<https://x.com>` and ``a ` [https://y.com](https://y.com)``")).toBe("<https://x.com> and a ` [https://y.com](https://y.com)");
+    expect(text("[see https://x.com](https://y.com) and [t](https://en.wikipedia.org/wiki/Foo_(bar))")).toBe(
+      "see https://x.com (https://y.com) and t (https://en.wikipedia.org/wiki/Foo_(bar))",
+    );
+    expect(text('[https://x.com](<https://x.com> "title") and **https://b.com**, (https://c.com/a).')).toBe("https://x.com and https://b.com, (https://c.com/a).");
+    expect(text('Hi <a href="https://x.com">x</a>\n\n[ref]: https://r.com')).toBe('Hi <a href="https://x.com">x</a>');
+  });
+
   test("a table keeps its columns aligned with CJK and emoji in the cells", () => {
     const rows = strip(renderMarkdown("| name | value |\n|---|---|\n| 日本語 | 🚀 |\n| ascii | x |", 40, color));
     const table = rows.filter((row) => row.startsWith("│"));
