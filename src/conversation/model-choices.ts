@@ -4,6 +4,7 @@
 // another provider's models are offered only as a way to restart on them, and only with a key.
 // Each list is read again through the runtime (Runtime.readModels), whose keys come from that read.
 import { resolveApiKey } from "../config/credentials.ts";
+import { zotPaths } from "../config/home.ts";
 import { type ModelInfo, PROVIDER_NAMES, type ProviderName } from "../protocol/models.ts";
 import { resolveModel } from "../providers/catalog.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -38,6 +39,19 @@ export class ModelChoices {
     const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
     const resolved = resolveModel(known, current.provider, wanted);
     return "error" in resolved ? { error: resolved.error } : { model: resolved.model };
+  }
+
+  /**
+   * `id` as --model reads it on this run's provider: what find() finds, else any other id (`o3-pro`,
+   * a proxy's `vendor/model`) taken as asked with default limits, and the note --model gives for it.
+   */
+  readAsModelFlag(id: string): { model: ModelInfo; note?: string } | { error: string } {
+    const wanted = id.trim();
+    if (!wanted) return { error: "no model named" };
+    const current = this.current;
+    const catalog = this.catalog();
+    const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
+    return resolveModel(known, current.provider, wanted, { acceptUnknown: { modelsFile: zotPaths(this.runtime.home).modelsFile } });
   }
 
   /** Another provider's model `id` names (as --model would read it there), for saying how to start zot on it. */

@@ -220,13 +220,36 @@ describe("/model", () => {
     expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
   });
 
-  test("an unknown model is an error note and the model stays", async () => {
-    const rt = await start();
+  test("an id no catalog lists (a proxy's vendor/model) is read as --model reads it: sent as asked, with default limits and --model's note", async () => {
+    const rt = await start([{ text: "ok" }, { text: "ok" }]);
     const app = fakeApp(rt);
+    for (const wanted of ["nonexistent-xyz", "vendor/some-model"]) {
+      app.notes.length = 0;
+      await command("model").run(app, wanted);
+      expect(app.overlay).toBeUndefined();
+      expect(rt.agent.model).toMatchObject({ id: wanted, provider: "anthropic", context_window: 128_000, max_output: 8_192 });
+      expect(app.notes).toEqual([
+        { text: `model: ${wanted}`, level: "success" },
+        {
+          text: `model "${wanted}" is not in zot's catalog, so anthropic gets it as asked with default limits (128K context, 8192 output tokens) and no price (cost shows $0); describe it in ${join(rt.home, "models.json")} to set them`,
+          level: "warn",
+        },
+      ]);
+      await prompt(rt, "hi");
+      expect(mock!.requests.at(-1)!.body.model).toBe(wanted);
+    }
+  });
+
+  test("an unknown id on the scripted provider (which plays only its own) is an error note and the model stays", async () => {
+    const rt = await start([], { provider: "scripted" });
+    const app = fakeApp(rt);
+    const before = rt.agent.model.id;
     await command("model").run(app, "zzzzqqq");
-    expect(app.notes).toEqual([{ text: 'unknown model "zzzzqqq"; /model lists the models you can switch to', level: "error" }]);
-    expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
-    expect(app.overlay).toBeUndefined();
+    expect(app.notes).toHaveLength(1);
+    expect(app.notes[0]).toMatchObject({ level: "error" });
+    expect(app.notes[0]!.text).toContain('unknown model "zzzzqqq"');
+    expect(app.notes[0]!.text).toEndWith("; /model lists the models you can switch to");
+    expect(rt.agent.model.id).toBe(before);
   });
 });
 

@@ -1,6 +1,7 @@
 // /model: a picker of the models the user has credentials for (fuzzy filter; the current one
 // marked), `/model <id>` (or a name --model takes, `sonnet`) to switch at once, `/model <part of a
-// name>` to open the picker filtered.
+// name>` to open the picker filtered; an id that names nothing known is read as --model reads it
+// (sent as asked, with default limits and the same note).
 // Rule: a switch happens only between models the conversation can reach in this process (one provider
 // per run); a model of another provider is listed when its key is there, and picking it says how
 // to start zot on it instead of failing later. A running turn is cancelled only when the model
@@ -35,8 +36,8 @@ function items(models: ModelInfo[]): SelectItem<ModelInfo>[] {
   return models.map((m) => ({ label: m.id, value: m, description: describe(m, current), group: m.provider }));
 }
 
-/** Switches to `model`, or says why not; cancels a running turn first. */
-export async function switchModel(app: AppContext, model: ModelInfo): Promise<void> {
+/** Switches to `model`, or says why not; cancels a running turn first. `note` is said once the switch is made. */
+export async function switchModel(app: AppContext, model: ModelInfo, note?: string): Promise<void> {
   const current = app.conversation.model;
   if (model.provider === current.provider && model.id === current.id) {
     app.showNote(`already using ${model.id}`);
@@ -57,6 +58,7 @@ export async function switchModel(app: AppContext, model: ModelInfo): Promise<vo
     return;
   }
   app.showNote(`model: ${model.id}${model.name !== model.id ? ` (${model.name})` : ""}`, "success");
+  if (note) app.showNote(note, "warn");
 }
 
 /** The model `wanted` names exactly: an id, or `provider/id`. */
@@ -98,6 +100,9 @@ export const MODEL_COMMAND: SlashCommand = {
     // Another provider's, with no key for it here: say how to start zot on it.
     const elsewhere = app.conversation.models.elsewhere(wanted);
     if (elsewhere) return switchModel(app, elsewhere);
-    app.showNote(`unknown model "${wanted}"; /model lists the models you can switch to`, "error");
+    // Any other id, as --model takes it: sent as asked, with default limits and the note saying so.
+    const asked = app.conversation.models.readAsModelFlag(wanted);
+    if ("error" in asked) return app.showNote(`${asked.error}; /model lists the models you can switch to`, "error");
+    return switchModel(app, asked.model, asked.note);
   },
 };
