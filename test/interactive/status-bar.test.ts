@@ -52,6 +52,16 @@ describe("the status bar", () => {
     expect(busy.slice(0, 2)).toEqual(["  ⠋ working · 1m 05s", "  claude-sonnet-4-5 $0.042 25.0%/200k"]);
   });
 
+  test("a long model id (a dated snapshot, a proxy's vendor/model) is shortened, then left out, before cost and context use are cut", () => {
+    const snapshot = { provider: "anthropic", model: "claude-sonnet-4-5-20250929", usage: { ...usage, cost_usd: 0.081 }, context: { tokens: 1_800, window: 200_000, fraction: 0.009 } };
+    expect(bar(snapshot, false, 45)[0]).toBe("  claude-sonnet-4-5-20250929 $0.081 0.9%/200k");
+    expect(bar(snapshot, false, 35)[0]).toBe("  claude-sonnet-4… $0.081 0.9%/200k");
+    expect(bar(snapshot, false, 25)[0]).toBe("  claud… $0.081 0.9%/200k");
+    expect(bar(snapshot, false, 21)[0]).toBe("  $0.081 0.9%/200k");
+    // With nothing to keep in view, the id alone is shortened to the width.
+    expect(bar({ provider: "p", model: "vendor/a-very-long-model-name" }, false, 20)[0]).toBe("  vendor/a-very-lon…");
+  });
+
   test("numbers as people read them", () => {
     expect([999, 2_700, 35_400, 1_100_000, 12_000_000].map(formatTokens)).toEqual(["999", "2.7k", "35k", "1.1M", "12M"]);
     expect([4_200, 65_000].map(formatElapsed)).toEqual(["4s", "1m 05s"]);

@@ -22,6 +22,9 @@ export interface StatusSnapshot {
   tags: string[];
 }
 
+/** A model id cut shorter than this ("cla…") says nothing; it is left out instead. */
+const MIN_MODEL_COLUMNS = 4;
+
 export class StatusBar implements Component {
   constructor(
     private readonly theme: Theme,
@@ -44,8 +47,9 @@ export class StatusBar implements Component {
 
   /**
    * Model, tokens, cost and context in the columns there are. A narrow terminal loses the least
-   * useful parts first (the provider, then the cache counts, then the input/output counts), so cost
-   * and context use stay readable at 40 columns; only then is the line cut.
+   * useful parts first (the provider, then the cache counts, then the input/output counts, then the
+   * end of the model id, then the model id), so cost and context use stay readable at 40 columns
+   * however long the id (a dated snapshot, a proxy's vendor/model); only then is the line cut.
    */
   private statsWithin(state: StatusSnapshot, columns: number): string {
     const { muted } = this.theme;
@@ -59,7 +63,12 @@ export class StatusBar implements Component {
       const model = state.model ? muted(provider ? `(${state.provider}) ${state.model}` : state.model) : "";
       return [model, this.usageText(state.usage, { cache, io }), context].filter(Boolean).join(" ");
     });
-    return variants.find((line) => visibleWidth(line) <= columns) ?? variants.at(-1) ?? "";
+    const fits = variants.find((line) => visibleWidth(line) <= columns);
+    if (fits !== undefined) return fits;
+    const figures = [this.usageText(state.usage, { cache: false, io: false }), context].filter(Boolean).join(" ");
+    const room = columns - visibleWidth(figures) - (figures ? 1 : 0);
+    if (!state.model || room < MIN_MODEL_COLUMNS) return figures || (state.model ? muted(state.model) : "");
+    return [muted(truncateToWidth(state.model, room)), figures].filter(Boolean).join(" ");
   }
 
   private usageText(usage: Usage | undefined, show = { cache: true, io: true }): string {
