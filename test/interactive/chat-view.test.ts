@@ -168,6 +168,34 @@ describe("the chat view", () => {
     expect(rows).not.toContain("compaction failed: an unrelated failure");
   });
 
+  test("calls run one at a time: those behind the first say they wait, each runs once the calls above it are answered", () => {
+    const chat = view([
+      { type: "tool_call", id: "c1", name: "bash", args: { command: "echo one" } },
+      { type: "tool_call", id: "c2", name: "write", args: { path: "new.txt", content: "line1\n" } },
+      { type: "tool_call", id: "c3", name: "bash", args: { command: "echo three" } },
+      { type: "turn_end", stop: "tool_use" },
+    ]);
+    const states = () => [...text(chat, 80).matchAll(/(running…|waiting for [^│]*…)/g)].map((match) => match[1]);
+    expect(states()).toEqual(["running…", "waiting for the call above…", "waiting for the 2 calls above…"]);
+    chat.handleEvent({ type: "tool_result", id: "c1", name: "bash", is_error: false, content: [{ type: "text", text: "one" }] });
+    expect(states()).toEqual(["running…", "waiting for the call above…"]);
+    chat.handleEvent({ type: "tool_result", id: "c2", name: "write", is_error: false, content: [{ type: "text", text: "wrote" }] });
+    expect(states()).toEqual(["running…"]);
+    // A prompt that ended with a call never answered leaves nothing waiting.
+    const ended = view([
+      { type: "tool_call", id: "d1", name: "bash", args: { command: "a" } },
+      { type: "tool_call", id: "d2", name: "bash", args: { command: "b" } },
+      { type: "done" },
+    ]);
+    expect(text(ended, 80)).not.toContain("waiting for");
+    // A call an extension asks for while another runs (call_tool) runs at once.
+    const nested = view([
+      { type: "tool_call", id: "e1", name: "deep_tool", args: {} },
+      { type: "tool_call", id: "e2", name: "read", args: { path: "a.txt" }, origin_extension: "deep" },
+    ]);
+    expect(text(nested, 80)).not.toContain("waiting for");
+  });
+
   test("the person's own no to a --no-yolo question is said in their words; a call waiting for that answer does not say it runs", () => {
     const chat = view([
       { type: "tool_call", id: "c1", name: "bash", args: { command: "rm -rf build" } },
@@ -175,7 +203,9 @@ describe("the chat view", () => {
     ]);
     chat.setAwaitingAnswer("c1", true);
     expect(text(chat)).toContain("waiting for your answer…");
-    expect(text(chat).split("running…")).toHaveLength(2);
+    // The second call has not run either: it waits behind the first (and will be asked about in its turn).
+    expect(text(chat)).toContain("waiting for the call above…");
+    expect(text(chat)).not.toContain("running…");
     chat.setAwaitingAnswer("c1", false);
     expect(text(chat)).not.toContain("waiting for your answer");
     chat.handleEvent({ type: "intercept", participant: "confirm", stage: "approve_tool", action: "deny", reason: "the user declined: use make clean" });

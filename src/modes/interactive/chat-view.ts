@@ -40,6 +40,8 @@ export class ChatView implements Component {
   private readonly boxes = new Map<string, ToolBox>();
   /** The tool boxes of this turn still waiting for their result. */
   private readonly running = new Set<ToolBox>();
+  /** The model's calls announced to run and not yet answered, in the order they run (one at a time). */
+  private readonly unfinished: ToolBox[] = [];
   /** a compaction started and has not ended: an error now is its failure */
   /** a manual compaction under way (automatic and overflow failures come worded already) */
   private compacting = false;
@@ -105,6 +107,11 @@ export class ChatView implements Component {
         const box = this.toolBox(event.id, event.name);
         box.setArgs(event.name, event.args);
         if (!box.done) this.running.add(box);
+        // The model's calls run in order; an extension's (call_tool, a command's tool) runs when asked.
+        if (!box.done && event.origin_extension === undefined && !this.unfinished.includes(box)) {
+          this.unfinished.push(box);
+          this.showCallsAhead();
+        }
         break;
       }
       case "tool_progress":
@@ -114,6 +121,7 @@ export class ChatView implements Component {
         const box = this.toolBox(event.id, event.name ?? "tool");
         box.setResult(event.content, event.is_error, event.extension);
         this.running.delete(box);
+        this.finishCall(box);
         break;
       }
       case "assistant_message":
@@ -152,6 +160,8 @@ export class ChatView implements Component {
         break;
       case "done":
         this.compacting = false;
+        // Every call got its result by now; one that did not runs no more.
+        for (const box of [...this.unfinished]) this.finishCall(box);
         break;
       default:
         // usage, tool_use_end, assistant_start: the status bar's or nobody's business;
@@ -194,6 +204,7 @@ export class ChatView implements Component {
     this.transcript.clear();
     this.boxes.clear();
     this.running.clear();
+    this.unfinished.length = 0;
     this.answer = undefined;
     this.stepAnswers = [];
     this.thinking = undefined;
@@ -260,6 +271,20 @@ export class ChatView implements Component {
   /** Whether a block of the transcript may still change: the answer streaming, the thinking, a running tool. */
   private readonly isLive = (block: Component): boolean =>
     block === this.answer || (block === this.thinking && this.thinking.streaming) || (block instanceof ToolBox && this.running.has(block));
+
+  /** A call is answered (or runs no more): the calls behind it move up. */
+  private finishCall(box: ToolBox): void {
+    const at = this.unfinished.indexOf(box);
+    if (at === -1) return;
+    this.unfinished.splice(at, 1);
+    box.setCallsAhead(0);
+    this.showCallsAhead();
+  }
+
+  /** Calls run one at a time: only the first unfinished one runs (or is asked about); the rest wait. */
+  private showCallsAhead(): void {
+    this.unfinished.forEach((box, ahead) => box.setCallsAhead(ahead));
+  }
 
   private add(block: Component): void {
     this.transcript.add(block);

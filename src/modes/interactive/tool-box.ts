@@ -41,6 +41,8 @@ export class ToolBox extends CachedBlock {
   private expanded = false;
   /** a --no-yolo question about this call waits for the person's answer: it has not started */
   private awaitingAnswer = false;
+  /** calls of the same answer still to finish before this one: it has not started either */
+  private callsAhead = 0;
   private readonly frame: Box;
 
   constructor(
@@ -100,6 +102,13 @@ export class ToolBox extends CachedBlock {
     this.changed();
   }
 
+  /** How many calls run before this one and have not finished (calls run one at a time, in order). */
+  setCallsAhead(count: number): void {
+    if (count === this.callsAhead) return;
+    this.callsAhead = count;
+    this.changed();
+  }
+
   setExpanded(expanded: boolean): void {
     if (expanded === this.expanded) return;
     this.expanded = expanded;
@@ -123,8 +132,10 @@ export class ToolBox extends CachedBlock {
     const rows = this.argRows(width);
     if (this.result) rows.push(...this.collapse(this.resultRows(width)));
     else if (this.progress !== "") rows.push(...this.progressRows(width));
-    // "running…" would be a lie while the question below asks whether it may run.
+    // "running…" would be a lie while the question below asks whether it may run, or while an
+    // earlier call (or its question) holds the line.
     else if (this.awaitingAnswer) rows.push(this.theme.warning("waiting for your answer…"));
+    else if (this.callsAhead > 0) rows.push(this.theme.muted(this.callsAhead === 1 ? "waiting for the call above…" : `waiting for the ${this.callsAhead} calls above…`));
     else rows.push(this.theme.muted("running…"));
     return rows;
   }
