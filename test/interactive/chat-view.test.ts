@@ -168,6 +168,17 @@ describe("the chat view", () => {
     expect(rows).not.toContain("compaction failed: an unrelated failure");
   });
 
+  test("a write's box counts its lines and an edit's its edits, singular for one", () => {
+    const chat = view([
+      { type: "tool_call", id: "w1", name: "write", args: { path: "notes.md", content: "one line\n" } },
+      { type: "tool_call", id: "w2", name: "write", args: { path: "two.md", content: "a\nb" } },
+      { type: "tool_call", id: "e1", name: "edit", args: { path: "x.ts", edits: [{ old_text: "a", new_text: "b" }] } },
+    ]);
+    expect(text(chat, 80)).toContain("notes.md (1 line)");
+    expect(text(chat, 80)).toContain("two.md (2 lines)");
+    expect(text(chat, 80)).toContain("x.ts (1 edit)");
+  });
+
   test("calls run one at a time: those behind the first say they wait, each runs once the calls above it are answered", () => {
     const chat = view([
       { type: "tool_call", id: "c1", name: "bash", args: { command: "echo one" } },

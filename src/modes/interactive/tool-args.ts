@@ -2,6 +2,7 @@
 // read/write/edit, the command for bash, the skill's name, compact JSON for any other tool), also
 // while the arguments are still streaming in as partial JSON. Rule: a summary, never the whole
 // arguments (a write's content or an edit's texts are the result's business, not the header's).
+import { counted } from "../../protocol/counted.ts";
 import { isJsonObject } from "../../protocol/json-object.ts";
 
 /** The argument each built-in tool is known by. */
@@ -18,9 +19,9 @@ export function argsSummary(tool: string, args: Record<string, unknown>): string
     case "read":
       return value + readRange(args);
     case "write":
-      return typeof args.content === "string" ? `${value} (${lineCount(args.content)} lines)` : value;
+      return typeof args.content === "string" ? `${value} (${counted(lineCount(args.content), "line")})` : value;
     case "edit":
-      return Array.isArray(args.edits) ? `${value} (${args.edits.length} ${args.edits.length === 1 ? "edit" : "edits"})` : value;
+      return Array.isArray(args.edits) ? `${value} (${counted(args.edits.length, "edit")})` : value;
     default:
       return value;
   }
