@@ -6,7 +6,7 @@
 // run (the runner, from the runtime): the permission rules and --disallowedTools refuse it, the
 // confirmation asks about it, hooks see it, the jail confines it; the command's `allowed-tools`
 // let it past the question, as Claude Code requires of a command's `!` lines.
-import type { CommandResult } from "../protocol/slash-command.ts";
+import { type CommandResult, SKILLS_OWNER } from "../protocol/slash-command.ts";
 import { expandCommand } from "./expand-command.ts";
 import { skillPrompt } from "./skill-commands.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
@@ -68,5 +68,5 @@ export class MarkdownCommandSource {
 
 /** Who a command is shown as coming from: "skills" for a skill, "commands" for a Markdown command. */
 function ownerOf(command: MarkdownCommand): string {
-  return command.plain ? "skills" : COMMANDS_OWNER;
+  return command.plain ? SKILLS_OWNER : COMMANDS_OWNER;
 }

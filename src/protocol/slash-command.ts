@@ -10,6 +10,12 @@ export interface SlashInvocation {
   args: string;
 }
 
+/**
+ * Who a skill's command (`/write-zot-extension`) is listed as coming from: the skills, not an
+ * extension; its description already ends in "(skill)", so front ends list it as a skill, once.
+ */
+export const SKILLS_OWNER = "skills";
+
 /** Somewhere slash commands come from (the extensions, the MCP servers' prompts, the Markdown commands). */
 export interface CommandSource {
   commands(): { name: string; description: string; extension: string }[];

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { BUILTIN_COMMANDS } from "../../src/extensions/manager.ts";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
+import { SlashPopup } from "../../src/modes/interactive/slash-popup.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime/runtime.ts";
+import { createTheme } from "../../src/tui/theme.ts";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";
@@ -94,6 +96,31 @@ describe("/help", () => {
     expect(text).toContain("`/session export [file] | import <file> | fork [turn] | tree`");
     const extensions = text.slice(text.indexOf("**Extension commands**"));
     expect(extensions).toContain("`/forecast` — Tomorrow's weather *(weather)*");
+  });
+
+  test("a skill is listed under Skills, once tagged as one, not among the extensions' commands", async () => {
+    // Discovery on (skills are slash commands beside the Markdown commands), in folders of the test's own.
+    const app = fakeApp(await start([], { tools: "all", extensions: { explicit: [], noDiscovery: false }, env: { HOME: tempDir("zot-cmd-user-") } }));
+    await command("help").run(app, "");
+    const text = app.markdown.join("\n");
+    expect(text).not.toContain("Extension commands");
+    const skills = text.slice(text.indexOf("**Skills**"), text.indexOf("**Keys**"));
+    expect(skills).toMatch(/^- `\/write-zot-extension` — .* \(skill\)$/m);
+    expect(text).not.toContain("(skills)");
+  });
+
+  test("the / popup lists a skill under its own divider with one tag, after the extensions' commands", () => {
+    const popup = new SlashPopup(createTheme({ color: false }), [], () => [
+      { name: "write-zot-extension", description: "Help write an extension (skill)", extension: "skills" },
+      { name: "forecast", description: "Tomorrow's weather", extension: "weather" },
+    ]);
+    popup.update("");
+    const rows = popup.render(100).map((row) => Bun.stripANSI(row).trimEnd());
+    const forecast = rows.findIndex((row) => row.includes("/forecast"));
+    const skill = rows.findIndex((row) => row.includes("/write-zot-extension"));
+    expect(rows[forecast]).toContain("Tomorrow's weather (weather)");
+    expect(rows[skill]).toEndWith("Help write an extension (skill)");
+    expect(rows.slice(forecast + 1, skill).join("\n")).toContain("skills");
   });
 
   test("without extensions there is no extension section", async () => {

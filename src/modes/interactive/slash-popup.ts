@@ -1,7 +1,8 @@
 // The list under the editor while the user types a `/command`: the built-in commands, then the
-// extensions' commands under a divider, narrowed by what follows the slash. Rule: the popup is fed
-// by the editor's text (it never takes typed characters itself); ↑/↓ move in it, Tab completes
-// the highlighted name into the editor, Enter runs it, Esc closes it.
+// extensions' commands under a divider, then the skills under theirs, narrowed by what follows
+// the slash. Rule: the popup is fed by the editor's text (it never takes typed characters itself);
+// ↑/↓ move in it, Tab completes the highlighted name into the editor, Enter runs it, Esc closes it.
+import { SKILLS_OWNER } from "../../protocol/slash-command.ts";
 import type { Component } from "../../tui/component.ts";
 import { type SelectItem, SelectList } from "../../tui/select-list.ts";
 import type { Theme } from "../../tui/theme.ts";
@@ -54,15 +55,21 @@ export class SlashPopup implements Component {
       description: command.argsHint ? `${command.argsHint}  ${command.description}` : command.description,
     }));
     const taken = new Set(this.builtins.map((command) => command.name));
-    const extension = this.extensionCommands()
+    const others = this.extensionCommands()
       .filter((command) => !taken.has(command.name))
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const extension = others
+      .filter((command) => command.extension !== SKILLS_OWNER)
       .map((command) => ({
         label: `/${command.name}`,
         value: command.name,
         description: command.description ? `${command.description} (${command.extension})` : `(${command.extension})`,
         group: "extensions",
       }));
-    return [...builtin, ...extension];
+    // A skill is no extension, and its description says "(skill)" already: its own group, no owner.
+    const skills = others
+      .filter((command) => command.extension === SKILLS_OWNER)
+      .map((command) => ({ label: `/${command.name}`, value: command.name, description: command.description, group: "skills" }));
+    return [...builtin, ...extension, ...skills];
   }
 }

@@ -1,6 +1,8 @@
 // /help: every slash command with what it does (the built-ins, then the extensions' commands under
-// the name of the extension that adds them) and the keys of the editor. Rule: the list is built
-// when asked, from the commands themselves, so a command added or an extension reloaded shows up.
+// the name of the extension that adds them, then the skills) and the keys of the editor. Rule: the
+// list is built when asked, from the commands themselves, so a command added or an extension
+// reloaded shows up.
+import { SKILLS_OWNER } from "../../../protocol/slash-command.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";
 
 const KEYS = [
@@ -18,10 +20,14 @@ function line(name: string, description: string, argsHint?: string, owner?: stri
 
 export function helpText(app: AppContext, builtins: readonly SlashCommand[]): string {
   const parts = ["**Commands**", builtins.map((c) => line(c.name, c.description, c.argsHint)).join("\n")];
-  const extensionCommands = app.conversation.commands.list();
+  const commands = app.conversation.commands.list();
+  const extensionCommands = commands.filter((c) => c.extension !== SKILLS_OWNER);
   if (extensionCommands.length > 0) {
     parts.push("**Extension commands**", extensionCommands.map((c) => line(c.name, c.description, undefined, c.extension)).join("\n"));
   }
+  // A skill's description says "(skill)" already: no owner after it.
+  const skills = commands.filter((c) => c.extension === SKILLS_OWNER);
+  if (skills.length > 0) parts.push("**Skills**", skills.map((c) => line(c.name, c.description)).join("\n"));
   parts.push("**Keys**", KEYS.map((k) => `- ${k}`).join("\n"));
   return parts.join("\n\n");
 }
