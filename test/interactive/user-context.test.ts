@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ATTACH_MAX_BYTES, attachMentions, type ResourceReader, splitAttachments } from "../../src/conversation/file-mentions.ts";
+import { ChatView } from "../../src/modes/interactive/chat-view.ts";
 import { parseShellContext, shellCommandOf, shellContextText } from "../../src/modes/interactive/shell-context.ts";
 import { OUTPUT_ROWS, PROMPT_ROWS, UserMessage } from "../../src/modes/interactive/user-message.ts";
 import { createTheme } from "../../src/tui/theme.ts";
@@ -139,6 +140,20 @@ describe("!command", () => {
     expect(rows.slice(0, 3)).toEqual(["", "› !make test", "  ⎿ row 0"]);
     expect(rows).toContain(`    row ${OUTPUT_ROWS - 1}`);
     expect(rows).not.toContain(`    row ${OUTPUT_ROWS}`);
-    expect(rows.slice(-2)).toEqual(["    … 5 more lines (the model has them all)", "    [exit 1] 5ms"]);
+    expect(rows.slice(-2)).toEqual(["    … 5 more lines (the model has them all) · ctrl+o to expand", "    [exit 1] 5ms"]);
+  });
+
+  test("Ctrl+O shows a long output whole, as it does a tool's result, and collapses it again", () => {
+    const output = [...Array.from({ length: OUTPUT_ROWS + 5 }, (_, i) => `row ${i}`), "[exit 0] 5ms"].join("\n");
+    const chat = new ChatView(theme);
+    chat.addUserMessage(shellContextText({ command: "seq 15", output }));
+    const rows = () => Bun.stripANSI(chat.render(80).join("\n")).split("\n");
+    expect(rows()).not.toContain(`    row ${OUTPUT_ROWS + 4}`);
+    chat.toggleExpanded();
+    expect(rows()).toContain(`    row ${OUTPUT_ROWS + 4}`);
+    expect(rows().join("\n")).not.toContain("more lines");
+    expect(rows().at(-1)).toBe("    [exit 0] 5ms");
+    chat.toggleExpanded();
+    expect(rows()).not.toContain(`    row ${OUTPUT_ROWS + 4}`);
   });
 });

@@ -1,8 +1,9 @@
 // A prompt the user sent, as the transcript shows it: a marker, then the text wrapped beside it,
 // and a line for each file its @mentions attached (file-mentions.ts); a `!command` the user ran
-// shows as the command and, under it, its output (at most OUTPUT_ROWS rows, the rest counted: the
-// model has it all). A long prompt (a big paste) shows its first PROMPT_ROWS rows and how many more
-// until Ctrl+O expands it, so one paste does not fill the scrollback.
+// shows as the command and, under it, its output. A long prompt (a big paste) shows its first
+// PROMPT_ROWS rows, and a long output its first OUTPUT_ROWS lines (the model has them all), and
+// how many more until Ctrl+O expands them, as tool results do, so one paste or one command's
+// output does not fill the scrollback.
 // Rule: the text is shown as typed (no markdown), so what was sent is what is seen.
 import { counted } from "../../protocol/counted.ts";
 import type { Theme } from "../../tui/theme.ts";
@@ -60,8 +61,9 @@ export class UserMessage extends CachedBlock {
     // A command's output, as the tool box shows one: no escape of it reaches the terminal.
     const lines = printable(output).replace(/\n$/, "").split("\n");
     const status = lines.length > 1 ? lines.pop()! : undefined;
-    const shown = lines.slice(0, OUTPUT_ROWS);
-    if (lines.length > OUTPUT_ROWS) shown.push(`… ${lines.length - OUTPUT_ROWS} more lines (the model has them all)`);
+    const cut = !this.expanded && lines.length > OUTPUT_ROWS;
+    const shown = cut ? lines.slice(0, OUTPUT_ROWS) : lines;
+    if (cut) shown.push(`… ${counted(lines.length - OUTPUT_ROWS, "more line")} (the model has them all) · ctrl+o to expand`);
     if (status !== undefined) shown.push(status);
     return shown.map((line, i) => this.theme.muted(truncateToWidth(`${i === 0 ? "  ⎿ " : "    "}${line}`, width)));
   }
