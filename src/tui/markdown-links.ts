@@ -14,8 +14,9 @@ const DESTINATION = "(?:[^()\\s]|\\([^()\\s]*\\))*";
 
 /**
  * One pass over the text, first alternative that matches wins: what must stay as it is (escapes,
- * code spans, lone backtick runs, explicit links, reference definitions) is matched before the
- * autolinks, so an address inside one of them is never taken for a bare URL.
+ * code spans, lone backtick runs, explicit links, reference definitions, and after the `<url>`
+ * autolinks the HTML tags) is matched before the bare addresses, so an address inside one of them
+ * is never taken for a bare URL.
  */
 const TOKEN = new RegExp(
   [
@@ -37,7 +38,7 @@ export function linksShownOnce(source: string): string {
     const groups = args.at(-1) as Record<string, string | undefined>;
     if (groups.link !== undefined) {
       if (groups.bang) return match;
-      const text = unescape(groups.text ?? "");
+      const text = withoutEscapes(groups.text ?? "");
       const target = groups.bracketed ?? groups.target ?? "";
       return text !== "" && isAddressOf(text, target) ? asLink(text) : match;
     }
@@ -60,7 +61,7 @@ function asLink(text: string): string {
   return `[${text.replace(new RegExp(`[${PUNCTUATION}]`, "g"), "\\$&")}]()`;
 }
 
-function unescape(text: string): string {
+function withoutEscapes(text: string): string {
   return text.replace(new RegExp(`\\\\([${PUNCTUATION}])`, "g"), "$1");
 }
 
