@@ -18,12 +18,20 @@ export const getModels: Handler<"get_models"> = (_command, session) => ({
 export const setModel: Handler<"set_model"> = (command, session) => switchModel(session, command.model);
 
 /**
- * Switches the model, or says why not (busy, not a model of this provider). The switch is queued
+ * Switches the model, or says why not (busy, another provider's model). The switch is queued
  * work, so a prompt sent right after this command runs on the new model, never on the old one.
  */
 export async function switchModel(session: RpcSession, wanted: string): Promise<Answer<"set_model">> {
   const { conversation } = session;
   try {
+    // An id no catalog lists is read as --model reads it: sent as asked, with default limits and a
+    // note. Another provider's model stays an error: this process speaks one provider.
+    const { models } = conversation;
+    const asFlag = "error" in models.find(wanted) && !models.elsewhere(wanted) ? models.readAsModelFlag(wanted) : undefined;
+    if (asFlag && "model" in asFlag && asFlag.model.provider === conversation.model.provider) {
+      const model = await conversation.setModel(asFlag.model);
+      return { data: { model: model.id, ...(asFlag.note ? { note: asFlag.note } : {}) } };
+    }
     const model = await conversation.setModel(wanted);
     return { data: { model: model.id } };
   } catch (error) {

@@ -188,7 +188,11 @@ export const StateData = v.object({
   session: v.nullable(CurrentSession),
 });
 export const MessagesData = v.object({ messages: v.array(WireMessage) });
-export const SetModelData = v.object({ model: v.string() });
+export const SetModelData = v.object({
+  model: v.string(),
+  /** said when the id is in no catalog: it is sent as asked, with default limits (as --model says) */
+  note: v.optional(v.string()),
+});
 export const ModelEntry = v.object({
   id: v.string(),
   provider: ProviderName,

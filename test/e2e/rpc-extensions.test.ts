@@ -205,9 +205,11 @@ describe("run_command", () => {
       text: "model: claude-haiku-4-5",
     });
     expect((await r.call({ type: "get_state" })).data.model).toBe("claude-haiku-4-5");
-    const badModel = await r.call({ type: "run_command", name: "model", args: "nope" });
+    // Another provider's model is no switch within this process.
+    const badModel = await r.call({ type: "run_command", name: "model", args: "gpt-5" });
     expect(badModel.success).toBe(false);
-    expect(badModel.error).toContain('unknown model "nope"');
+    expect(badModel.error).toContain('unknown model "gpt-5"');
+    await r.call({ type: "run_command", name: "model", args: "claude-haiku-4-5" });
 
     const from = r.lines.length;
     await r.call({ type: "prompt", message: "hi" });

@@ -121,6 +121,12 @@ describe("commands", () => {
     expect(other.error).toContain('unknown model "gpt-5" for anthropic');
     expect(other.error).toContain("get_models");
     expect((await r.call({ type: "set_model", model: "   " })).success).toBe(false);
+    // An id no catalog lists is read as --model reads it: sent as asked, with default limits and a note.
+    const proxied = await r.call({ type: "set_model", model: "vendor/some-model" });
+    expect(proxied.success).toBe(true);
+    expect(proxied.data.model).toBe("vendor/some-model");
+    expect(proxied.data.note).toContain("not in zot's catalog");
+    expect((await r.call({ type: "get_state" })).data.model).toBe("vendor/some-model");
 
     expect(await r.call({ type: "clear", id: "c" })).toEqual({ type: "response", id: "c", command: "clear", success: true });
     expect(await r.call({ type: "abort", id: "a" })).toEqual({ type: "response", id: "a", command: "abort", success: true });
