@@ -5,6 +5,7 @@
 // and a dead extension fails its pending calls at once and loses its commands and tools. Every
 // protocol mistake the host meets also goes to onDiagnostic, so a caller (`zot ext check`) learns
 // them from the host itself and never from reading the log back.
+import { frameHead } from "../protocol/frame-head.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
 import * as v from "valibot";
 import { extensionDataDir, extensionLogFile } from "../config/home.ts";
@@ -317,9 +318,9 @@ export class ZotExtensionHost {
   private failDroppedReply(dropped: { bytes: number; limit: number; head: string }): void {
     const child = this.child;
     if (!child) return;
-    const type = /"type"\s*:\s*"([A-Za-z_]+)"/.exec(dropped.head)?.[1] ?? "reply";
-    const idMatch = /"id"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/.exec(dropped.head);
-    const id = idMatch ? (idMatch[1] ?? idMatch[2]) : undefined;
+    const head = frameHead(dropped.head);
+    const type = head.type ?? "reply";
+    const id = head.id === undefined ? undefined : String(head.id);
     const problem = `its line was ${dropped.bytes.toLocaleString("en-US")} bytes, over the limit of ${sizeText(dropped.limit)} a frame, and was dropped`;
     const targets = id !== undefined && child.pendingIds().includes(id) ? [id] : id === undefined ? child.pendingIds() : [];
     for (const key of targets) child.settle(key, new InvalidReply(type, problem));

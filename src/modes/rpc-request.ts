@@ -13,6 +13,7 @@ import {
   type RpcId,
   type RpcCommandType,
 } from "../protocol/rpc-frames.ts";
+import { frameHead } from "../protocol/frame-head.ts";
 import { describeIssue, issuePath } from "../protocol/schema-issue.ts";
 
 export type RpcRequest = { ok: true; command: RpcCommand } | { ok: false; failure: RpcFailure };
@@ -24,11 +25,15 @@ export function failure(id: RpcId | undefined, command: string, error: string): 
   return { type: "response", ...(id !== undefined ? { id } : {}), command, success: false, error };
 }
 
-/** The failure for a line over RPC_MAX_LINE_BYTES (it was skipped, never buffered). */
-export function tooLong(bytes: number): RpcFailure {
+/**
+ * The failure for a line over RPC_MAX_LINE_BYTES (it was skipped, never buffered); it names the
+ * command and echoes the id its first bytes held, so the client's call fails instead of waiting.
+ */
+export function tooLong(bytes: number, head = ""): RpcFailure {
+  const { id, type } = frameHead(head);
   return failure(
-    undefined,
-    "parse",
+    id,
+    type ?? "parse",
     `line of ${bytes} bytes is over the limit of ${RPC_MAX_LINE_BYTES} bytes (16 MiB); it was skipped. Send smaller images or fewer at once`,
   );
 }

@@ -126,7 +126,7 @@ class RpcServer {
       (line) => {
         if (line.trim() !== "") lines.push(readRequest(line));
       },
-      (bytes) => lines.push({ ok: false, failure: tooLong(bytes) }),
+      (bytes, head) => lines.push({ ok: false, failure: tooLong(bytes, head) }),
     );
     const reader = input.getReader();
     const stopped = this.ended.then(() => undefined);

@@ -343,7 +343,8 @@ export class ZotRpcClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { onEvent, resolve, reject });
-      this.child.stdin.write(`${JSON.stringify({ ...fields, id, type })}\n`);
+      // id and type first: a line zot cannot take (over 16 MiB) is answered from its first bytes.
+      this.child.stdin.write(`${JSON.stringify({ id, type, ...fields })}\n`);
     });
   }
 

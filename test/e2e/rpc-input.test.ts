@@ -91,9 +91,17 @@ describe("bad input never stops the server", () => {
     const good = await r.call({ type: "ping", id: "after" });
     expect(good.success).toBe(true);
     expect(r.lines).toHaveLength(2);
-    expect(r.lines[0]).toMatchObject({ type: "response", command: "parse", success: false });
+    // Its first bytes say it was a prompt (they hold no id, so none is echoed).
+    expect(r.lines[0]).toMatchObject({ type: "response", command: "prompt", success: false });
+    expect(r.lines[0].id).toBeUndefined();
     expect(r.lines[0].error).toContain(`${size} bytes`);
     expect(r.lines[0].error).toContain(`${RPC_MAX_LINE_BYTES} bytes`);
+    // With its id (and type) in its first bytes, the answer names the command and echoes the id.
+    const named = Buffer.alloc(size, "a");
+    named.write('{"id":"big-1","type":"prompt","message":"', 0);
+    r.write(named);
+    r.write("\n");
+    expect(await r.waitFor((line) => line.id === "big-1", 2)).toMatchObject({ line: { type: "response", command: "prompt", success: false } });
     expect(await r.close()).toBe(0);
   });
 });

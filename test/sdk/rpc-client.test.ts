@@ -169,6 +169,15 @@ describe("ZotRpcClient", () => {
     expect((await c.getState()).model).toBe("claude-haiku-4-5");
   });
 
+  test("a prompt too big for one line (over 16 MiB) rejects with zot's reason instead of waiting forever; the next works", async () => {
+    const c = await connect([{ text: "small one" }]);
+    const huge = await c.prompt("x".repeat(17 * 1024 * 1024)).catch((error) => error);
+    expect(huge).toBeInstanceOf(RpcError);
+    expect(huge.command).toBe("prompt");
+    expect(huge.message).toContain("over the limit");
+    expect((await c.prompt("small")).text).toBe("small one");
+  }, 20_000);
+
   test("messages, clear and set_model change what the next prompt sends", async () => {
     const c = await connect([{ text: "first" }, { text: "second" }]);
     await c.prompt("one");
