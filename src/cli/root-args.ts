@@ -1,8 +1,7 @@
 // The root command's flags, and `zot rpc`'s (the same agent flags without the one-prompt ones):
 // one definition that both --help and the parser read; and the help pages built from them.
-import { existsSync } from "node:fs";
 import type { ArgsDef } from "citty";
-import { SESSION_ID_OR_START } from "../session/paths.ts";
+import { SESSION_ID_SHAPE } from "../session/paths.ts";
 import type { HelpPage } from "./help.ts";
 import { continuesRuleList } from "./permission-flags.ts";
 import { SUBCOMMANDS } from "./subcommands.ts";
@@ -139,7 +138,7 @@ export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", 
  */
 export const FOLLOWERS: ReadonlyMap<string, (arg: string) => boolean> = new Map([
   ...["allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"].map((name) => [name, continuesRuleList] as const),
-  ["resume", isSessionRef] as const,
+  ["resume", looksLikeSessionRef] as const,
 ]);
 
 // -p, --json, a prompt and --verbose (about that run) make one run; --rpc and --list-models are other commands.
@@ -192,12 +191,17 @@ export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
 };
 
 /**
- * What -r takes as its session: a zot session's id (or its start, down to the second), a Claude
- * Code session's (refused with a sentence: sessionChoiceFromFlags), or a session file that exists;
- * a prompt never.
+ * What -r takes as its session: one word shaped as a session's id (SESSION_ID_SHAPE: a zot id,
+ * its start, or a mistyped one), a Claude Code session's id (refused with a sentence:
+ * sessionChoiceFromFlags), or a path to a session file (a `.jsonl` or `.zotsession` name, a path
+ * starting `./`, `../` or `~/`, an absolute one of two parts or more). One that names no session is
+ * an error naming it (session/find.ts), never the prompt; a prompt has spaces, and a slash command
+ * one slash.
  */
-function isSessionRef(arg: string): boolean {
-  return SESSION_ID_OR_START.test(arg) || CLAUDE_SESSION_ID.test(arg) || (/^\S+\.(jsonl|zotsession)$/.test(arg) && existsSync(arg));
+function looksLikeSessionRef(arg: string): boolean {
+  if (/\s/.test(arg)) return false;
+  const path = /\.(jsonl|zotsession)$/.test(arg) || /^(\.{1,2}|~)\/./.test(arg) || /^\/[^/]+\/./.test(arg);
+  return SESSION_ID_SHAPE.test(arg) || CLAUDE_SESSION_ID.test(arg) || path;
 }
 
 export const CLAUDE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

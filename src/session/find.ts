@@ -24,7 +24,7 @@ export function findSession(home: string, cwd: string, ref: string): FoundSessio
   if (wanted === "") throw new SessionFileError("no session named: pass an id (zot sessions list shows them) or a path");
   if (looksLikePath(wanted)) {
     const file = path.resolve(wanted);
-    if (!existsSync(file)) throw new SessionFileError(`no session file ${file}`);
+    if (!existsSync(file)) throw new SessionFileError(`no session file ${file}; \`zot sessions list\` shows this directory's sessions`);
     return { file, elsewhere: false };
   }
   const here = sessionDir(home, cwd);

@@ -27,8 +27,11 @@ export function sessionPath(home: string, cwd: string, id: string): string {
   return path.join(sessionDir(home, cwd), `${id}${SESSION_FILE_EXT}`);
 }
 
-/** A session's id as newSessionId makes it, or its start down to the second (`20261123-032914`), as `-r` takes one. */
-export const SESSION_ID_OR_START = /^\d{8}-\d{6}(-[0-9a-f]{1,8})?$/;
+/**
+ * One word shaped as a session's id (`20261123-032914-9f3c2a1b`), its start (`20261123-1015`), or
+ * a near miss of one (`20261127-9999`): what `-r` takes as the session to resume, never as a prompt.
+ */
+export const SESSION_ID_SHAPE = /^\d{8}(-[\w-]*)?$/;
 
 /** `20261123-032914-9f3c2a1b`: creation time (UTC), then 8 random hex digits. */
 export function newSessionId(now: Date = new Date()): string {

@@ -118,9 +118,19 @@ describe("the arguments a flag takes after it (FOLLOWERS), as Claude Code's flag
     expect(parse(["--resume", file, "-p", "x"]).values.resume).toBe(file);
     expect(parse(["-pr", "20261123-032914-9f3c2a1b", "x"]).values).toMatchObject({ print: true, resume: "20261123-032914-9f3c2a1b" });
     expect(parse(["-r", "go on"])).toMatchObject({ values: { resume: true }, positionals: ["go on"] });
-    // A prompt that names a file is a prompt; a session file is taken only when it is there.
+    // A prompt that names a file is a prompt; a slash command is one.
     expect(parse(["-r", "summarise data.jsonl"])).toMatchObject({ values: { resume: true }, positionals: ["summarise data.jsonl"] });
-    expect(parse(["-r", "nowhere.jsonl", "x"])).toMatchObject({ values: { resume: true }, positionals: ["nowhere.jsonl", "x"] });
+    expect(parse(["-r", "/compact"])).toMatchObject({ values: { resume: true }, positionals: ["/compact"] });
+    expect(parse(["-r", "hello"])).toMatchObject({ values: { resume: true }, positionals: ["hello"] });
+    expect(sessionChoiceFromFlags(parse(["-r", "go on"]).values)).toEqual({ kind: "pick" });
+  });
+  test("-r takes what is shaped as a session's id or file whether or not it is there: one that is not is an error naming it, never the prompt", () => {
+    // A mistyped id, an id's start, a session file or path that is not there: the session to
+    // resume (session/find.ts says it is not there, and how to list them).
+    for (const ref of ["20261127-9999", "20261127", "20261123-1015", "nowhere.jsonl", "./no-such.jsonl", "../old/x.zotsession", "./sessions/abc", "/tmp/zot/x", "~/s.jsonl"]) {
+      expect(parse(["-r", ref, "go on"])).toMatchObject({ values: { resume: ref }, positionals: ["go on"] });
+      expect(sessionChoiceFromFlags(parse(["-p", "-r", ref, "x"]).values)).toEqual({ kind: "open", ref });
+    }
     expect(parse(["--resume=20261123-032914-9f3c2a1b", "x"]).values.resume).toBe("20261123-032914-9f3c2a1b");
     expect(() => parse(["--continue=x"])).toThrow("--continue does not take a value");
     expect(sessionChoiceFromFlags(parse(["-r", "20261123-032914-9f3c2a1b", "x"]).values)).toEqual({ kind: "open", ref: "20261123-032914-9f3c2a1b" });

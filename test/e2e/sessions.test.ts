@@ -118,6 +118,9 @@ describe("bad input gets a clear error and changes nothing", () => {
     [["--session", ""], "--session needs an id"],
     [["--session", "no-such-id"], 'no session "no-such-id"'],
     [["--session", "/nowhere/at/all.jsonl"], "no session file /nowhere/at/all.jsonl"],
+    // -r <something shaped as an id or a session file>: that session, or this error; never the prompt.
+    [["-r", "20261127-9999"], 'no session "20261127-9999" in'],
+    [["-r", "./no-such.jsonl"], "/no-such.jsonl; `zot sessions list` shows this directory's sessions"],
   ])("%p", async (flags, message) => {
     const { home, cwd, run } = place();
     const result = await run(["-p", "hi", "--provider", "scripted", ...flags]);

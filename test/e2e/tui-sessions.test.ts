@@ -130,6 +130,22 @@ describe("leaving zot", () => {
     expect(again.session.screen.text()).toContain("the recorded answer");
   });
 
+  test("-r with an id or a session file that is not there ends zot with an error naming it, before the picker; it never becomes the prompt", async () => {
+    for (const ref of ["20261127-9999", "./no-such.jsonl"]) {
+      const home = tempDir("zot-home-");
+      const { session, mock } = zot({ home, args: ["-r", ref], after: "echo shell-after-zot" });
+      mock.push({ text: "the typo reached the model" });
+      await session.waitForText("shell-after-zot");
+      const text = session.screen.allLines().join("\n");
+      expect(text).toContain("zot exited 2");
+      expect(text).toContain(ref.startsWith(".") ? "no session file" : `no session "${ref}"`);
+      expect(text).toContain("zot sessions list");
+      expect(text).not.toContain("resume which session?");
+      expect(mock.requests).toHaveLength(0);
+      expect(recorded(home)).toEqual([]);
+    }
+  });
+
   test("no line about resuming with --no-session, or when nothing was said (no session file); /exit and Ctrl+D leave no chrome either", async () => {
     for (const [args, leave] of [
       [["--no-session"], "/exit\r"],
