@@ -16,7 +16,7 @@ import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
@@ -42,7 +42,7 @@ const IMAGE_CAPTION_MAX_BYTES = 500;
 
 export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const name = options.name;
-  const baseUrl = chatBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]);
+  const baseUrl = openaiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]);
   const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl);
   return {
     name,
@@ -61,20 +61,6 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
       );
     },
   };
-}
-
-/**
- * A base URL with no path (`http://localhost:11434`, `http://127.0.0.1:8080`) gets `/v1`, where
- * every OpenAI-compatible server serves; a URL with a path (`…/api/v1`, `…/v1beta/openai`) is
- * taken as given.
- */
-export function chatBaseUrl(baseUrl: string): string {
-  const trimmed = baseUrl.replace(/\/+$/, "");
-  try {
-    return new URL(trimmed).pathname === "/" ? `${trimmed}/v1` : trimmed;
-  } catch {
-    return trimmed; // the SDK reports an unusable URL in its own words
-  }
 }
 
 export function chatRequestBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {

@@ -24,6 +24,22 @@ export function openaiClient(apiKey: string, baseUrl: string): OpenAI {
   });
 }
 
+/**
+ * The base URL both APIs are asked at: one with no path (`http://localhost:11434`, a proxy's
+ * `https://llm.example.com`) gets `/v1`, where OpenAI and every OpenAI-compatible server serve
+ * both `/chat/completions` and `/responses`; one with a path (`…/api/v1`, `…/v1beta/openai`) is
+ * taken as given. One rule for both, so OPENAI_BASE_URL reaches the same server whichever API
+ * the model speaks.
+ */
+export function openaiBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  try {
+    return new URL(trimmed).pathname === "/" ? `${trimmed}/v1` : trimmed;
+  } catch {
+    return trimmed; // the SDK reports an unusable URL in its own words
+  }
+}
+
 /** One call through the client: the SDK sends it, the stream driver reads the raw response. */
 export function openaiCall(open: (signal: AbortSignal) => Promise<Response>): Promise<SdkCall> {
   return Promise.resolve({ errors: { APIError, APIConnectionError, APIUserAbortError }, open });

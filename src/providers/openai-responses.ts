@@ -14,7 +14,7 @@ import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
-import { imageDataUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
 import { type StoppedAnswer, streamErrorFailure } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
@@ -36,7 +36,7 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const SUMMARY_SEPARATOR = "\n\n";
 
 export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): Provider {
-  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const baseUrl = openaiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   const client = openaiClient(options.apiKey, baseUrl);
   const speaker: ProviderSpeaker = { provider: NAME, baseUrl, ...(options.key ? { key: options.key } : {}) };
   return {

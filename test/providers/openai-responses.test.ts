@@ -8,6 +8,7 @@ import OpenAI from "openai";
 import type { ModelInfo } from "../../src/protocol/models.ts";
 import type { ModelRequest, Provider } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
+import { openaiBaseUrl } from "../../src/providers/openai-mapping.ts";
 import { createOpenAIResponsesProvider } from "../../src/providers/openai-responses.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { message, ofType, streamAll } from "../support/provider-stream.ts";
@@ -48,6 +49,17 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
 function run(provider: Provider, req: ModelRequest = request(), signal?: AbortSignal) {
   return streamAll(provider, req, signal);
 }
+
+test("a base URL with no path gets /v1, as Chat Completions' does (one OPENAI_BASE_URL serves both APIs); one with a path is taken as given", async () => {
+  const m = start({ text: "bare host" }, { text: "with a path" });
+  const bare = await run(createOpenAIResponsesProvider({ apiKey: "sk-test", baseUrl: `${m.url}/` }));
+  expect(bare.error).toBeUndefined();
+  expect(m.requests[0]?.path).toBe("/v1/responses");
+  await run(createOpenAIResponsesProvider({ apiKey: "sk-test", baseUrl: `${m.url}/v1` }));
+  expect(m.requests[1]?.path).toBe("/v1/responses");
+  expect(openaiBaseUrl("https://gateway.example.com/api/openai/")).toBe("https://gateway.example.com/api/openai");
+  expect(openaiBaseUrl("http://127.0.0.1:4000")).toBe("http://127.0.0.1:4000/v1");
+});
 
 test("the mock's event stream satisfies the SDK's strict responses.stream() accumulator", async () => {
   const m = start({
