@@ -122,6 +122,14 @@ const NEW_MODEL_MAX_OUTPUT = 8_192;
 // models.json, in the pi-compatible camelCase format. Loose objects: unknown fields (`input`,
 // fields of newer versions) are ignored rather than rejected.
 const TokenCount = v.pipe(v.number(), v.integer(), v.minValue(1));
+/** pi's names for the wire APIs zot speaks (its models.json says `"api": "openai-completions"`). */
+const PI_API_NAMES = { "openai-completions": "openai-chat" } as const satisfies Record<string, WireApi>;
+const API_NAMES = [...WireApi.options, ...(Object.keys(PI_API_NAMES) as (keyof typeof PI_API_NAMES)[])] as const;
+/** A model's `api`: zot's name for it, or pi's, read as zot's. */
+const UserApi = v.pipe(
+  v.picklist(API_NAMES, (issue) => `${issue.received} is no API zot speaks: ${WireApi.options.join(", ")} (or pi's openai-completions, which is openai-chat)`),
+  v.transform((name): WireApi => (Object.hasOwn(PI_API_NAMES, name) ? PI_API_NAMES[name as keyof typeof PI_API_NAMES] : (name as WireApi))),
+);
 const Price = v.pipe(v.number(), v.minValue(0));
 const UserModel = v.looseObject({
   id: v.pipe(v.string(), v.trim(), v.minLength(1, "the id must not be empty")),
@@ -134,7 +142,7 @@ const UserModel = v.looseObject({
   priceCacheRead: v.optional(Price),
   priceCacheWrite: v.optional(Price),
   baseUrl: v.optional(v.string()),
-  api: v.optional(WireApi),
+  api: v.optional(UserApi),
   /** the key for this model's server: an environment variable's name (pi's form) or the key itself */
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   /** pi's prices, per million tokens */
@@ -146,7 +154,7 @@ const UserProvider = v.looseObject({
   models: v.array(v.unknown()),
   baseUrl: v.optional(v.string()),
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
-  api: v.optional(WireApi),
+  api: v.optional(UserApi),
 });
 const ModelsFile = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
 
@@ -216,7 +224,7 @@ export function loadCatalog(home: string): Catalog {
     const provider = normaliseProvider(rawName);
     if (!provider) {
       warnings.push(
-        `${file}: provider "${rawName}" is not one zot speaks (${PROVIDER_NAMES.join(", ")}); its models were skipped.`,
+        `${file}: provider "${rawName}" is not one zot speaks (${PROVIDER_NAMES.join(", ")}); its models were skipped (an OpenAI-compatible server's models go under "openai" or "ollama", with its baseUrl and apiKey).`,
       );
       continue;
     }

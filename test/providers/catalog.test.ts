@@ -118,6 +118,24 @@ describe("loadCatalog", () => {
     expect(find(loadCatalog(home).models, "openai", "gpt-5")?.price_input).toBe(0);
   });
 
+  test("pi's api names are read as zot's (openai-completions is openai-chat), for a provider and a model; an unknown one is named", () => {
+    writeModels({
+      providers: {
+        ollama: { baseUrl: "http://localhost:1234/v1", api: "openai-completions", models: [{ id: "m1" }, { id: "m2", api: "openai-responses" }] },
+        openai: { models: [{ id: "routed", api: "openai-completions" }] },
+      },
+    });
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings).toEqual([]);
+    expect(find(models, "ollama", "m1")).toMatchObject({ api: "openai-chat", base_url: "http://localhost:1234/v1" });
+    expect(find(models, "ollama", "m2")?.api).toBe("openai-responses");
+    expect(find(models, "openai", "routed")?.api).toBe("openai-chat");
+    writeModels({ providers: { ollama: { api: "google-generative-ai", models: [{ id: "g" }] } } });
+    expect(loadCatalog(home).warnings).toEqual([
+      `${path.join(home, "models.json")}: field "providers.ollama.api": "google-generative-ai" is no API zot speaks: anthropic-messages, openai-chat, openai-responses, scripted (or pi's openai-completions, which is openai-chat); provider "ollama" was skipped.`,
+    ]);
+  });
+
   test("a bad entry is a warning naming the file and the field; other entries still load", () => {
     writeModels({
       providers: {
@@ -154,7 +172,7 @@ describe("loadCatalog", () => {
     expect(loadCatalog(home).warnings[0]).toContain('"providers"');
     writeModels({ providers: { kimi: { models: [{ id: "k" }] }, openai: { models: "x" } } });
     const { warnings } = loadCatalog(home);
-    expect(warnings.some((w) => w.includes('provider "kimi"'))).toBe(true);
+    expect(warnings.some((w) => w.includes('provider "kimi"') && w.includes('go under "openai" or "ollama", with its baseUrl and apiKey'))).toBe(true);
     expect(warnings.some((w) => w.includes("providers.openai.models"))).toBe(true);
   });
 
