@@ -209,8 +209,17 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   notes.push(...catalog.warnings);
 
   notes.push(...(session?.notes ?? []));
+  // A run that cannot have its model or provider stops before any note is shown; models.json's
+  // problems may be why (a provider skipped, a model left out), so they go with the error.
+  const withModelsFileProblems = (error: unknown): unknown =>
+    error instanceof UsageError && catalog.warnings.length > 0 ? new UsageError(`${error.message}; models.json may be why: ${catalog.warnings.join(" ")}`) : error;
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
-  const providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
+  let providerName: ReturnType<typeof pickProvider>;
+  try {
+    providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
+  } catch (error) {
+    throw withModelsFileProblems(error);
+  }
   // Named or resumed, the scripted provider with no script is the demo, which such a run never plays.
   if (providerName === "scripted" && options.script === undefined && options.noDemo) {
     throw new UsageError(`the scripted provider without a script is the built-in demo, which ${options.noDemo.run} does not get; ${options.noDemo.remedy}`);
@@ -225,7 +234,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     if (resumedModel) {
       throw new UsageError(`session ${session?.id} ended on ${resumedModel.provider}/${resumedModel.model}, which this zot cannot use (${resolved.error}); pass --model to pick another`);
     }
-    throw new UsageError(resolved.error);
+    throw withModelsFileProblems(new UsageError(resolved.error));
   }
   const model = resolved.model;
   if (resolved.note) notes.push(resolved.note);
@@ -239,7 +248,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home });
   };
   const credential = credentialOf(model);
-  if (!credential && requiresApiKey(providerName)) throw new UsageError(missingKeyMessage(providerName, home));
+  if (!credential && requiresApiKey(providerName)) throw withModelsFileProblems(new UsageError(missingKeyMessage(providerName, home)));
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");

@@ -60,6 +60,19 @@ describe("any model id", () => {
     expect(none.stderr).toContain('cannot tell which provider serves "my-gateway-model"');
     expect(none.stderr).toContain("--provider");
   });
+
+  test("a run that stops because it cannot tell the provider says what is wrong with models.json too, which may be why", async () => {
+    const home = tempDir("zot-home-");
+    const file = `${home}/models.json`;
+    await Bun.write(file, JSON.stringify({ providers: { together: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "TOGETHER_API_KEY", models: [{ id: "meta-llama/Llama-3-70b" }] } } }));
+    const run = await zot(["-p", "hi", "--model", "meta-llama/Llama-3-70b"], { home, env: { TOGETHER_API_KEY: "tk" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot tell which provider serves "meta-llama/Llama-3-70b"');
+    expect(run.stderr).toContain(`models.json may be why: ${file}: provider "together" is not one zot speaks`);
+    // --json says it in its error event, as every run that cannot start does.
+    const json = await zot(["--json", "hi", "--model", "meta-llama/Llama-3-70b"], { home });
+    expect(JSON.parse(json.stdout.split("\n")[0]!)).toMatchObject({ type: "error", code: "not_started", message: expect.stringContaining(`${file}: provider "together"`) });
+  });
 });
 
 describe("environment variables", () => {
