@@ -214,7 +214,8 @@ export function rootHelp(version: string): HelpPage {
     title: `zot ${version}: a coding agent for the terminal`,
     usage: [
       ["zot [options] [prompt]", "the interactive TUI in a terminal, with the prompt sent first"],
-      ["zot -p [options] <prompt>", "one prompt; print the final answer (--json: every event, as NDJSON)"],
+      ["zot -p [options] <prompt>", "one prompt; print the final answer"],
+      ["zot --json <prompt>", "as -p (the same options), but every agent event as NDJSON on stdout; in place of -p, not with it"],
       ["cmd | zot -p <prompt>", "the piped text goes to the model before the prompt (also without -p)"],
       ["zot <command> ...", "a command below"],
     ],

@@ -36,6 +36,9 @@ describe("zot --help", () => {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toContain("ANTHROPIC_AUTH_TOKEN");
+    // --json is a way to run of its own (it is refused with -p), so it has its own usage line.
+    expect(run.stdout).toMatch(/^ {2}zot --json <prompt> +as -p \(the same options\), but every agent event as/m);
+    expect(run.stdout).toMatch(/^ {2}zot -p \[options\] <prompt> +one prompt; print the final answer$/m);
   });
 
   test("$COLUMNS narrows a page printed into a pipe", async () => {
