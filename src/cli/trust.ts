@@ -46,10 +46,15 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
     return list(home, values.json === true);
   }
   if (values.json) throw new UsageError("--json goes with --list (zot trust --list --json)");
-  const given = positionals[0] ?? ".";
-  const dir = path.resolve(given);
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${given}: ${dir} is not a folder; give the folder to ${command}`);
+  const dir = path.resolve(positionals[0] ?? ".");
   const key = folderKey(dir);
+  // A folder that is gone (deleted, moved) is still forgotten: its path stays in the store, and a
+  // folder made there later would be trusted without a question.
+  const remembered = command === "untrust" && Object.hasOwn(readTrustStore(home).folders, key);
+  if (!remembered && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    const listed = command === "untrust" ? " and not in your answers (zot trust --list shows them)" : "";
+    throw new UsageError(`${dir} is not a folder${listed}; give the folder to ${command}`);
+  }
   if (command === "untrust") {
     const had = forgetFolder(home, key);
     console.log(

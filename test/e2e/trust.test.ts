@@ -3,7 +3,7 @@
 // for one run with --trust; -p, --json and rpc skip them otherwise and say how to trust; global
 // configuration and --ext need no trust; and code a jailed model writes there does not run later.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
@@ -145,6 +145,18 @@ describe("zot trust, zot trust --list, zot untrust", () => {
     expect(JSON.parse((await zot(["trust", "--list", "--json"], { home: r.home })).stdout)).toEqual([]);
   });
 
+  test("a trusted folder that is gone (deleted, moved) is untrusted by its path, so a folder made there later is asked about", async () => {
+    const r = repository();
+    const gone = join(tempDir("zot-trust-gone-"), "repo");
+    mkdirSync(gone);
+    expect((await zot(["trust", gone], { home: r.home })).code).toBe(0);
+    rmSync(gone, { recursive: true });
+    const forgot = await zot(["untrust", gone], { home: r.home });
+    expect([forgot.code, forgot.stderr]).toEqual([0, ""]);
+    expect(forgot.stdout).toStartWith(`forgot ${gone}:`);
+    expect(JSON.parse((await zot(["trust", "--list", "--json"], { home: r.home })).stdout)).toEqual([]);
+  });
+
   test("zot ext list marks an untrusted folder's extensions and hooks, and says how to trust it", async () => {
     const r = repository();
     const list = await zot(["ext", "list", "--json"], { cwd: r.cwd, home: r.home });
@@ -163,7 +175,11 @@ describe("zot trust, zot trust --list, zot untrust", () => {
     const r = repository();
     const missing = await zot(["trust", join(r.cwd, "nowhere")], { home: r.home });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`is not a folder; give the folder to trust`);
+    // The path once, as resolved.
+    expect(missing.stderr).toBe(`zot: ${join(r.cwd, "nowhere")} is not a folder; give the folder to trust\n`);
+    const unknown = await zot(["untrust", "nowhere"], { cwd: r.cwd, home: r.home });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(`zot: ${join(r.cwd, "nowhere")} is not a folder and not in your answers (zot trust --list shows them); give the folder to untrust\n`);
     expect((await zot(["trust", r.cwd, r.cwd], { home: r.home })).code).toBe(2);
 
     const broken = `{"folders": {"${r.cwd}": {"trusted": true}}}`;
