@@ -25,7 +25,7 @@ export const ERROR_CODES = [
 
 /** What each code means; `zot rpc --schema` carries these words, docs/rpc.md lists them. */
 export const ERROR_CODE_MEANINGS: Readonly<Record<(typeof ERROR_CODES)[number], string>> = {
-  auth: "the provider rejected the API key or token (401, 403), and the sentence names where the key came from",
+  auth: "a 401 or 403: the provider rejected the API key or token, and the sentence names where the key came from; or, when the answer was a web page and not the API's error, something on the way (a proxy, a firewall) refused the request, and the sentence names the URL",
   rate_limit: "the provider's rate limit (429), after zot's retries",
   overloaded: "the provider is overloaded (529, 503), after zot's retries",
   server_error: "the provider failed on its side (another 5xx, or an error inside its stream)",

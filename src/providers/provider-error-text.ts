@@ -26,6 +26,8 @@ export interface ProviderSpeaker {
 export type FailureShape =
   /** the server answered with an error status */
   | "http"
+  /** a 401 or 403 that is not the API's own error (a web page): something on the way refused */
+  | "refused_on_the_way"
   /** the server sent an error inside an otherwise good stream */
   | "stream_error"
   /** the request never reached the server */
@@ -58,6 +60,9 @@ export interface Failure {
 
 export function failureText(speaker: ProviderSpeaker, failure: Failure): string {
   const { provider, baseUrl } = speaker;
+  if (failure.shape === "refused_on_the_way") {
+    return `${provider}: HTTP ${failure.status} from ${baseUrl} (${failure.detail}), which is not ${provider}'s own error: something between zot and ${provider} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${provider}'s API; check the base URL and the network's proxy, not the key`;
+  }
   if (failure.code === "auth") return authText(speaker, failure);
   switch (failure.shape) {
     case "http":

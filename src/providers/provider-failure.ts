@@ -136,9 +136,12 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
   // A 404 is a wrong base URL or a model the server does not have: say where zot asked.
   const where = status === 404 ? ` (asked at ${speaker.baseUrl}; check the base URL and the model's name)` : "";
   const detail = `${clip(apiDetail(error, message))}${where}`;
+  // A 401 or 403 that is a web page, not the API's error, came from something on the way (a
+  // proxy, a firewall, a CDN) or from a base URL that is not the API: the key was never judged.
+  const onTheWay = (status === 401 || status === 403) && htmlPage(bodyText(error, message)) !== undefined;
   const failure: Failure = {
     code: codeOf(status, type, code, detail),
-    shape: status === undefined ? "stream_error" : "http",
+    shape: status === undefined ? "stream_error" : onTheWay ? "refused_on_the_way" : "http",
     ...(status !== undefined ? { status } : {}),
     ...(label ? { label } : {}),
     detail,
@@ -178,16 +181,23 @@ function errorFields(payload: unknown): { label?: string; type?: string; code?: 
   return { label: code ?? type, type, code, message: text(inner.message) };
 }
 
-/** The server's own words: the body's message, else the SDK's message without its status prefix. */
+/** The body's message, else the SDK's message without its status prefix. */
+function bodyText(error: SdkApiError, message: string | undefined): string {
+  const text = message ?? error.message;
+  return error.status !== undefined && text.startsWith(`${error.status} `) ? text.slice(`${error.status} `.length) : text;
+}
+
+/** The server's own words; a web page (a proxy's, a CDN's) said as such. */
 function apiDetail(error: SdkApiError, message: string | undefined): string {
-  let detail = message ?? error.message;
-  if (error.status !== undefined && detail.startsWith(`${error.status} `)) detail = detail.slice(`${error.status} `.length);
-  // A proxy's or a CDN's HTML page: its title says it, the markup does not.
-  if (/^\s*<(!doctype|html|head|body|title)/i.test(detail)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(detail)?.[1]?.trim();
-    return title ? `an HTML page: ${title}` : "an HTML page, not the API's error";
-  }
-  return detail === "status code (no body)" ? "the server sent no details" : detail;
+  const detail = bodyText(error, message);
+  return htmlPage(detail) ?? (detail === "status code (no body)" ? "the server sent no details" : detail);
+}
+
+/** An HTML page, by its title (the markup says nothing); undefined for anything else. */
+function htmlPage(text: string): string | undefined {
+  if (!/^\s*<(!doctype|html|head|body|title)/i.test(text)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+  return title ? `an HTML page: ${title}` : "an HTML page, not the API's error";
 }
 
 /** The connection error's own words and its cause's (Bun's fetch says what the socket did). */

@@ -179,6 +179,19 @@ describe.each(WIRES)("$api", (wire) => {
     expect(m.requests).toHaveLength(4);
   });
 
+  test("a 401 or 403 that is a web page (a proxy, a firewall) names the URL and what refused, not the key", async () => {
+    const page = "<!DOCTYPE html><html><head><title>Access denied</title></head><body>blocked by policy</body></html>";
+    for (const status of [403, 401]) {
+      const url = raw.refuse(status, page, "text/html");
+      const e = providerError((await run(wire, url, { key: { from: "ANTHROPIC_API_KEY" } })).error);
+      expect([e.code, e.status, e.retryable]).toEqual(["auth", status, false]);
+      expect(e.message).toBe(
+        `${wire.name}: HTTP ${status} from ${wire.baseUrl(url)} (an HTML page: Access denied), which is not ${wire.name}'s own error: something between zot and ${wire.name} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${wire.name}'s API; check the base URL and the network's proxy, not the key`,
+      );
+      expect(e.message).not.toContain("rejected the API key");
+    }
+  });
+
   test("a 404 (an unknown model) is bad_request and not retried", async () => {
     const m = serve({ error: { message: "model 'nope' not found", status: 404 } }, { text: "never" });
     const e = providerError((await run(wire, m.url)).error);

@@ -142,6 +142,13 @@ export class RawServers {
     return `http://127.0.0.1:${server.port}`;
   }
 
+  /** A server answering every request with `status` and `body` (a proxy's error page); its URL. */
+  refuse(status: number, body: string, contentType: string): string {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(body, { status, headers: { "content-type": contentType } }) });
+    this.servers.push(server);
+    return `http://127.0.0.1:${server.port}`;
+  }
+
   async stopAll(): Promise<void> {
     for (const server of this.servers.splice(0)) await server.stop(true);
   }
