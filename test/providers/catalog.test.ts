@@ -214,6 +214,17 @@ describe("resolveModel", () => {
     expect(error).toContain("--provider openai");
   });
 
+  test("the README states the windows an undescribed model gets: 128K, and an ollama model 32K", () => {
+    const readme = fs.readFileSync(path.join(import.meta.dir, "..", "..", "README.md"), "utf8");
+    const ollama = readme.slice(readme.indexOf("- **ollama**"), readme.indexOf("- **scripted**"));
+    expect(resolveModel(catalog, "ollama", "llama3.2")).toMatchObject({ model: { context_window: 32_768, max_output: 8_192 } });
+    expect(ollama).toContain("32K context window (32,768 tokens) and 8,192 output tokens");
+    expect(ollama).toContain('"contextWindow":131072');
+    const unknown = resolveModel(catalog, "openai", "o3-pro", { acceptUnknown: { modelsFile: "models.json" } });
+    expect(unknown).toMatchObject({ model: { context_window: 128_000, max_output: 8_192 } });
+    expect(readme).toContain("is sent as asked with a 128K context, 8,192 output tokens");
+  });
+
   test("ollama: any id gets a synthetic entry; no id is an error", () => {
     expect(resolveModel(catalog, "ollama", "llama3.2")).toEqual({
       model: {
