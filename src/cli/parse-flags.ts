@@ -6,6 +6,7 @@
 // what is valid; nothing is silently ignored.
 import type { ArgsDef } from "citty";
 import { UsageError } from "../config/usage-error.ts";
+import { shellQuote } from "../protocol/shell-quote.ts";
 import { editDistance } from "./edit-distance.ts";
 
 export interface ParsedFlags {
@@ -48,10 +49,29 @@ export function parseFlags(
   const values: ParsedFlags["values"] = {};
   const positionals: string[] = [];
   let terminated = false;
-  const unknown = (flag: string) => {
+  /** `typed` is the argument the flag was typed in, when that is more than the flag (`-vq`). */
+  const unknown = (flag: string, typed = flag) => {
     const near = closest(flag.replace(/^-+/, ""), [...long.keys()]);
-    return new UsageError(`unknown flag "${flag}"${near ? `; did you mean --${near}?` : ""} (${command} --help lists every flag)`);
+    const within = typed === flag ? "" : ` in "${typed}"`;
+    return new UsageError(`unknown flag "${flag}"${within}${near ? `; did you mean --${near}?` : ""} (${command} --help lists every flag)`);
   };
+  /** Whether an argument is only switches (`-p`, `--json`): no value of the user's (a key) to repeat back. */
+  const isSwitch = (arg: string) =>
+    arg.startsWith("--") ? long.get(arg.slice(2))?.takesValue === false : /^-\w+$/.test(arg) && [...arg.slice(1)].every((c) => short.get(c)?.takesValue === false);
+  /**
+   * argv[i] starts with "-" but is no flag (`-v is broken`, `-5`): words meant as the prompt, which
+   * go after `--`. The example repeats the rest of the command line when it is only switches.
+   */
+  const notAFlag = (i: number) => {
+    const arg = argv[i]!;
+    const rest = argv.filter((_, j) => j !== i);
+    const flags = rest.every(isSwitch) ? rest.join(" ") : "[flags]";
+    const example = [command, flags, "--", shellQuote(arg)].filter(Boolean).join(" ");
+    const what = command === "zot" ? "a prompt" : "a word";
+    return new UsageError(`"${arg}" is not a flag; ${what} that starts with "-" goes after --, which ends the flags: ${example}`);
+  };
+  /** A flag's shape: one or two dashes, a letter, no space; `-v is broken` and `-5` are words. */
+  const flagShaped = (flag: string) => /^--?[A-Za-z][^\s]*$/.test(flag);
   const set = (spec: FlagSpec, value: string | boolean) => {
     if (!spec.multiple) values[spec.name] = value;
     else ((values[spec.name] ??= []) as string[]).push(value as string);
@@ -83,7 +103,10 @@ export function parseFlags(
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq === -1 ? undefined : eq);
       const spec = long.get(name);
-      if (!spec) throw unknown(eq === -1 ? arg : arg.slice(0, eq));
+      if (!spec) {
+        const flag = eq === -1 ? arg : arg.slice(0, eq);
+        throw flagShaped(flag) ? unknown(flag) : notAFlag(i);
+      }
       if (!spec.takesValue) {
         // A boolean flag that may take a value (followers) takes one after = as well (--resume=<id>).
         if (eq !== -1 && !followers.has(name)) throw new UsageError(`--${name} does not take a value`);
@@ -95,10 +118,12 @@ export function parseFlags(
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") {
+      // Words that start with "-" are no cluster of shorts (-v of `-v is broken` would set --version).
+      if (!flagShaped(arg)) throw notAFlag(i);
       // -p, -m value, -mvalue, and -pc for several boolean shorts.
       for (let at = 1; at < arg.length; at++) {
         const spec = short.get(arg[at]!);
-        if (!spec) throw unknown(`-${arg[at]}`);
+        if (!spec) throw unknown(`-${arg[at]}`, arg);
         if (!spec.takesValue) {
           // The last of a cluster may take its optional value (-r <id>).
           set(spec, at === arg.length - 1 && follows(spec, i) ? argv[++i]! : true);

@@ -223,7 +223,7 @@ export function rootHelp(version: string): HelpPage {
     args: ROOT_ARGS,
     notes: [
       ENVIRONMENT,
-      "A prompt that is only a command's name goes after --: zot -- help, or quote it with more words.",
+      "A prompt that is only a command's name goes after --: zot -- help, or quote it with more words. So does one that starts with -: zot -p -- \"-v is broken\".",
     ],
   };
 }

@@ -89,6 +89,19 @@ describe("parseFlags' own sentences", () => {
     expect(message(["--modle=x"])).toStartWith('unknown flag "--modle";');
     expect(message(["-q"])).toStartWith('unknown flag "-q"');
   });
+  test("words that start with \"-\" (a prompt) are no flag: the error shows them as typed and how to pass them after --", () => {
+    expect(message(["-p", "-v is broken"])).toBe(`"-v is broken" is not a flag; a prompt that starts with "-" goes after --, which ends the flags: zot -p -- '-v is broken'`);
+    expect(message(["--verbose flag is missing", "-p"])).toBe(
+      `"--verbose flag is missing" is not a flag; a prompt that starts with "-" goes after --, which ends the flags: zot -p -- '--verbose flag is missing'`,
+    );
+    // A value on the line (a key, say) is not repeated back.
+    expect(message(["-p", "-5 degrees", "--api-key", "sk-secret"])).toEndWith(`zot [flags] -- '-5 degrees'`);
+    expect(message(["-5"])).toStartWith(`"-5" is not a flag;`);
+    // An unknown letter in a cluster is named with what was typed.
+    expect(message(["-pq"])).toBe('unknown flag "-q" in "-pq" (zot --help lists every flag)');
+    // After --, they are the prompt.
+    expect(parseFlags(ROOT_ARGS, ["-p", "--", "-v is broken"], REPEATABLE)).toMatchObject({ values: { print: true }, positionals: ["-v is broken"], terminated: true });
+  });
   test("a missing value, a flag where a value belongs, a value for a switch", () => {
     expect(message(["--model"])).toBe("--model needs a value");
     expect(message(["-m"])).toBe("--model needs a value");

@@ -62,6 +62,19 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
     expect(run.stderr).toContain("--model");
   });
 
+  test("a prompt that starts with \"-\" is said as typed, with how to pass it (after --), which works", async () => {
+    const refused = await zot(["-p", "-v is broken"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`zot: "-v is broken" is not a flag; a prompt that starts with "-" goes after --, which ends the flags: zot -p -- '-v is broken'\n`);
+    const long = await zot(["-p", "--verbose flag is missing"]);
+    expect(long.stderr).toContain(`"--verbose flag is missing" is not a flag`);
+    mock = startMockLlm([{ text: "fixed" }]);
+    const run = await zot(["-p", ...anthropic(mock), "--", "-v is broken"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("fixed\n");
+    expect(JSON.stringify(mock.requests[0]!.body.messages)).toContain('"-v is broken"');
+  });
+
   test("an unknown provider lists the valid ones", async () => {
     const run = await zot(["-p", "hi", "--provider", "gemini"]);
     expect(run.code).toBe(2);
