@@ -61,7 +61,7 @@ export interface Failure {
 export function failureText(speaker: ProviderSpeaker, failure: Failure): string {
   const { provider, baseUrl } = speaker;
   if (failure.shape === "refused_on_the_way") {
-    return `${provider}: HTTP ${failure.status} from ${baseUrl} (${failure.detail}), which is not ${provider}'s own error: something between zot and ${provider} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${provider}'s API; check the base URL and the network's proxy, not the key`;
+    return `${provider}: HTTP ${failure.status} from ${baseUrl}: ${failure.detail}; something between zot and ${provider} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${provider}'s API; check the base URL and the network's proxy, not the key`;
   }
   if (failure.code === "auth") return authText(speaker, failure);
   switch (failure.shape) {

@@ -186,7 +186,7 @@ describe.each(WIRES)("$api", (wire) => {
       const e = providerError((await run(wire, url, { key: { from: "ANTHROPIC_API_KEY" } })).error);
       expect([e.code, e.status, e.retryable]).toEqual(["auth", status, false]);
       expect(e.message).toBe(
-        `${wire.name}: HTTP ${status} from ${wire.baseUrl(url)} (an HTML page: Access denied), which is not ${wire.name}'s own error: something between zot and ${wire.name} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${wire.name}'s API; check the base URL and the network's proxy, not the key`,
+        `${wire.name}: HTTP ${status} from ${wire.baseUrl(url)}: an HTML page: Access denied; something between zot and ${wire.name} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${wire.name}'s API; check the base URL and the network's proxy, not the key`,
       );
       expect(e.message).not.toContain("rejected the API key");
     }
