@@ -226,7 +226,7 @@ async function printRootHelp(): Promise<number> {
   return EXIT.ok;
 }
 
-/** --verbose: `session 20261123-101500-ab12 (new, /…/x.jsonl); anthropic/claude-sonnet-4-5`. */
+/** --verbose: `session 20261123-101500-ab12 (new, /…/x.jsonl); anthropic/claude-sonnet-5-5`. */
 function runDescription(conversation: Conversation): string {
   const { session, model } = conversation;
   const where = session ? `session ${session.id} (${session.resumed ? "resumed" : "new"}, ${session.file})` : "no session (--no-session)";

@@ -23,6 +23,7 @@ import type { TokenUsage } from "../protocol/usage.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
+import { BLOCK_BINDING_BETA, claudeThinking } from "./claude-thinking.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
@@ -39,7 +40,7 @@ export interface AnthropicProviderOptions {
   onRetry?: RetryOptions["onRetry"];
 }
 
-/** Thinking budgets per reasoning level, as the original zot sent them. */
+/** Thinking budgets per reasoning level, as the original zot sent them (models that take a budget: claude-thinking.ts). */
 export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 16384 };
 /** Room left for the answer when max_tokens would not exceed the thinking budget. */
 const ANSWER_HEADROOM = 4096;
@@ -74,6 +75,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     name: "anthropic",
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = toAnthropicRequest(request);
+      const headers = anthropicHeaders(request);
       return driveStream(
         {
           provider: "anthropic",
@@ -86,8 +88,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
             return {
               errors: sdk,
               // client.post rather than messages.create: create() console.warn()s about deprecated
-              // models (the default claude-sonnet-4-5 among them) on every call, straight onto the TUI.
-              open: (signal) => client.post("/v1/messages", { body, stream: true, signal }).asResponse(),
+              // models (claude-sonnet-4-5 among them) on every call, straight onto the TUI.
+              open: (signal) => client.post("/v1/messages", { body, stream: true, signal, headers }).asResponse(),
             };
           },
         },
@@ -102,8 +104,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
 export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsStreaming {
   const { model } = request;
+  const thinking = claudeThinking(model.id);
   let maxTokens = request.maxTokens ?? model.max_output;
-  const budget = request.reasoning && model.reasoning ? THINKING_BUDGETS[request.reasoning] : undefined;
+  const level = request.reasoning && model.reasoning ? request.reasoning : undefined;
+  const budget = level && thinking.style === "budget" ? THINKING_BUDGETS[level] : undefined;
   // The API rejects a budget that does not leave room for the answer.
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + ANSWER_HEADROOM;
 
@@ -128,8 +132,20 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
     );
   }
   if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
+  if (thinking.style === "adaptive" && (level || thinking.unasked)) {
+    // Fields the SDK's types (1.12) do not know yet; the request is sent as it is written here.
+    const adaptive: Record<string, unknown> = { type: "adaptive", display: "summarized" };
+    if (thinking.bindsBlocks) adaptive.block_binding = { prefix_mismatch_behavior: "drop_block" };
+    (body as unknown as Record<string, unknown>).thinking = adaptive;
+    if (level) (body as unknown as Record<string, unknown>).output_config = { effort: level };
+  }
   markLastUserBlock(body.messages);
   return body;
+}
+
+/** The request's beta headers: the block-binding control for the models that bind thinking blocks. */
+export function anthropicHeaders(request: ModelRequest): Record<string, string> {
+  return claudeThinking(request.model.id).bindsBlocks ? { "anthropic-beta": BLOCK_BINDING_BETA } : {};
 }
 
 /**

@@ -50,33 +50,46 @@ const openaiChat = (id: string, name: string, context: number, maxOutput: number
   model("openai", id, name, "openai-chat", context, maxOutput, false, prices);
 
 const SONNET: Prices = [3, 15, 0.3, 3.75];
+const SONNET_5: Prices = [2, 10, 0.2, 2.5];
 const OPUS_4_5: Prices = [5, 25, 0.5, 6.25];
-const OPUS_4: Prices = [15, 75, 1.5, 18.75];
+const FABLE: Prices = [10, 50, 0.25, 12.5];
+const GPT_6_SOL: Prices = [2, 10, 0.1, 0];
 
-/** Per provider: the default first, then newest first. Prices are USD per million tokens. */
+/**
+ * Per provider: the default first, then newest first, then the older ones still served. Prices are
+ * USD per million tokens, as Anthropic's and OpenAI's pages list them in November 2026; retired
+ * models are not listed (`--model` still sends any id as asked). Claude Sonnet 4.5 retires on
+ * 2026-11-30, OpenAI's gpt-5, gpt-5-mini, gpt-5-nano and o3 on 2026-12-11.
+ */
 export const BUILTIN_MODELS: readonly ModelInfo[] = [
-  anthropic("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, true, SONNET),
+  anthropic("claude-sonnet-5-5", "Claude Sonnet 5.5", 1_000_000, 128_000, true, [2, 10, 0.1, 2.5]),
+  anthropic("claude-fable-5-2", "Claude Fable 5.2", 1_000_000, 128_000, true, [8, 40, 0.2, 10]),
+  anthropic("claude-opus-5-5", "Claude Opus 5.5", 1_000_000, 128_000, true, [4, 20, 0.2, 5]),
+  // Haiku 5.5 costs 5× more for a prompt over 100K tokens; zot prices every call at the base rate.
+  anthropic("claude-haiku-5-5", "Claude Haiku 5.5", 1_000_000, 128_000, true, [0.1, 0.5, 0.01, 0.125]),
+  anthropic("claude-fable-5-1", "Claude Fable 5.1", 1_000_000, 128_000, true, FABLE),
+  anthropic("claude-opus-5", "Claude Opus 5", 1_000_000, 128_000, true, OPUS_4_5),
+  anthropic("claude-sonnet-5", "Claude Sonnet 5", 1_000_000, 128_000, true, SONNET_5),
+  anthropic("claude-opus-4-8", "Claude Opus 4.8", 1_000_000, 128_000, true, OPUS_4_5),
   anthropic("claude-opus-4-7", "Claude Opus 4.7", 1_000_000, 128_000, true, OPUS_4_5),
   anthropic("claude-opus-4-6", "Claude Opus 4.6", 1_000_000, 128_000, true, OPUS_4_5),
-  anthropic("claude-sonnet-4-6", "Claude Sonnet 4.6", 1_000_000, 64_000, true, SONNET),
+  anthropic("claude-sonnet-4-6", "Claude Sonnet 4.6", 1_000_000, 128_000, true, SONNET),
   anthropic("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, true, OPUS_4_5),
+  anthropic("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, true, SONNET),
   anthropic("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, true, [1, 5, 0.1, 1.25]),
-  anthropic("claude-opus-4-1", "Claude Opus 4.1", 200_000, 32_000, true, OPUS_4),
-  anthropic("claude-opus-4-0", "Claude Opus 4", 200_000, 32_000, true, OPUS_4),
-  anthropic("claude-sonnet-4-0", "Claude Sonnet 4", 200_000, 64_000, true, SONNET),
-  anthropic("claude-3-7-sonnet-20250219", "Claude Sonnet 3.7", 200_000, 64_000, true, SONNET),
-  anthropic("claude-3-5-sonnet-20241022", "Claude Sonnet 3.5 v2", 200_000, 8_192, false, SONNET),
-  anthropic("claude-3-5-haiku-latest", "Claude Haiku 3.5", 200_000, 8_192, false, [0.8, 4, 0.08, 1]),
-  anthropic("claude-3-opus-20240229", "Claude Opus 3", 200_000, 4_096, false, OPUS_4),
 
-  openaiResponses("gpt-5", "GPT-5", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5.5", "GPT-5.5", 400_000, 128_000, [2.5, 15, 0.25, 0]),
+  // OpenAI's newest: their window here is the input they accept (1,050,000 less the 128K output).
+  openaiResponses("gpt-6.1-sol", "GPT-6.1 Sol", 922_000, 128_000, GPT_6_SOL),
+  openaiResponses("gpt-6.1-terra", "GPT-6.1 Terra", 922_000, 128_000, [1, 5, 0.05, 0]),
+  openaiResponses("gpt-6-sol", "GPT-6 Sol", 922_000, 128_000, [2, 10, 0.2, 0]),
+  openaiResponses("gpt-5.5", "GPT-5.5", 922_000, 128_000, [2.5, 15, 0.25, 0]),
   openaiResponses("gpt-5.5-mini", "GPT-5.5 mini", 400_000, 128_000, [0.75, 4.5, 0.075, 0]),
   openaiResponses("gpt-5.4", "GPT-5.4", 272_000, 128_000, [2.5, 15, 0.25, 0]),
   openaiResponses("gpt-5.4-mini", "GPT-5.4 mini", 272_000, 128_000, [0.75, 4.5, 0.075, 0]),
   openaiResponses("gpt-5.3", "GPT-5.3", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("gpt-5.2", "GPT-5.2", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("gpt-5.1", "GPT-5.1", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5", "GPT-5", 400_000, 128_000, [1.25, 10, 0.125, 0]),
   openaiResponses("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
   openaiResponses("gpt-5-nano", "GPT-5 nano", 400_000, 128_000, [0.05, 0.4, 0.005, 0]),
   // The Codex models (Codex CLI's own), priced as the models they are tuned from. Their window is
@@ -88,12 +101,8 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   openaiResponses("gpt-5.1-codex-mini", "GPT-5.1-Codex-Mini", 272_000, 128_000, [0.25, 2, 0.025, 0]),
   openaiResponses("gpt-5.2-codex", "GPT-5.2-Codex", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("o3", "o3", 200_000, 100_000, [2, 8, 0.5, 0]),
-  openaiResponses("o4-mini", "o4-mini", 200_000, 100_000, [1.1, 4.4, 0.275, 0]),
-  openaiResponses("o3-mini", "o3-mini", 200_000, 100_000, [1.1, 4.4, 0.55, 0]),
-  openaiResponses("o1", "o1", 200_000, 100_000, [15, 60, 7.5, 0]),
   openaiChat("gpt-4.1", "GPT-4.1", 1_047_576, 32_768, [2, 8, 0.5, 0]),
   openaiChat("gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, [0.4, 1.6, 0.1, 0]),
-  openaiChat("gpt-4.1-nano", "GPT-4.1 nano", 1_047_576, 32_768, [0.1, 0.4, 0.03, 0]),
   openaiChat("gpt-4o", "GPT-4o", 128_000, 16_384, [2.5, 10, 1.25, 0]),
   openaiChat("gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, [0.15, 0.6, 0.08, 0]),
 
@@ -102,8 +111,8 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
 ];
 
 const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5",
+  anthropic: "claude-sonnet-5-5",
+  openai: "gpt-6.1-sol",
   scripted: "scripted",
 };
 

@@ -7,10 +7,14 @@ import type { ModelInfo, ProviderName, WireApi } from "../protocol/models.ts";
 
 /** The aliases Claude Code users type, to the newest model of that family in the catalog. */
 export const MODEL_ALIASES: Readonly<Record<string, { provider: ProviderName; id: string }>> = {
-  sonnet: { provider: "anthropic", id: "claude-sonnet-4-6" },
-  opus: { provider: "anthropic", id: "claude-opus-4-7" },
-  haiku: { provider: "anthropic", id: "claude-haiku-4-5" },
+  sonnet: { provider: "anthropic", id: "claude-sonnet-5-5" },
+  opus: { provider: "anthropic", id: "claude-opus-5-5" },
+  haiku: { provider: "anthropic", id: "claude-haiku-5-5" },
+  fable: { provider: "anthropic", id: "claude-fable-5-2" },
 };
+
+/** OpenAI's reasoning families (GPT-5 and later, the o-series): they speak the Responses API. */
+const OPENAI_REASONING = /^(?:gpt-(?:[5-9]|\d{2,})|o[134])/;
 
 /** Limits an unknown model of a provider is given (a models.json entry sets the real ones). */
 export const UNKNOWN_MODEL_CONTEXT = 128_000;
@@ -56,7 +60,7 @@ export function unknownModel(provider: ProviderName, id: string): ModelInfo {
     api: apiOfUnknown(provider, id),
     context_window: UNKNOWN_MODEL_CONTEXT,
     max_output: UNKNOWN_MODEL_MAX_OUTPUT,
-    reasoning: provider === "openai" && /^(?:gpt-5|o[134])/.test(id),
+    reasoning: provider === "openai" && OPENAI_REASONING.test(id),
     price_input: 0,
     price_output: 0,
     price_cache_read: 0,
@@ -68,7 +72,7 @@ export function unknownModel(provider: ProviderName, id: string): ModelInfo {
 function apiOfUnknown(provider: ProviderName, id: string): WireApi {
   if (provider === "anthropic") return "anthropic-messages";
   if (provider === "scripted") return "scripted";
-  if (provider === "openai" && /^(?:gpt-5|o[134]|codex-)/.test(id)) return "openai-responses";
+  if (provider === "openai" && (OPENAI_REASONING.test(id) || id.startsWith("codex-"))) return "openai-responses";
   return "openai-chat";
 }
 

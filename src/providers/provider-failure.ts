@@ -133,8 +133,9 @@ export function codeOf(status: number | undefined, type: string | undefined, cod
 function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPhase): ProviderError {
   const { label, message, code, type } = errorFields(error.error);
   const status = error.status;
-  // A 404 is a wrong base URL or a model the server does not have: say where zot asked.
-  const where = status === 404 ? ` (asked at ${speaker.baseUrl}; check the base URL and the model's name)` : "";
+  // A 404 is a wrong base URL or a model the server does not have (a retired one among them): say
+  // where zot asked, and how to pick another model.
+  const where = status === 404 ? ` (asked at ${speaker.baseUrl}; check the base URL and the model's name: zot --list-models shows the models zot knows, /model or --model picks one)` : "";
   const detail = `${clip(apiDetail(error, message))}${where}`;
   // A 401 or 403 that is a web page, not the API's error, came from something on the way (a
   // proxy, a firewall, a CDN) or from a base URL that is not the API: the key was never judged.

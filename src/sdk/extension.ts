@@ -36,7 +36,7 @@ export interface HostInfo {
   zot_version: string;
   /** the provider at startup, e.g. "anthropic" */
   provider: string;
-  /** the model at startup, e.g. "claude-sonnet-4-5" */
+  /** the model at startup, e.g. "claude-sonnet-5-5" */
   model: string;
   /** the project directory the agent works in (the extension's own cwd is its install directory) */
   cwd: string;

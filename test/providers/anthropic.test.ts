@@ -247,6 +247,35 @@ test("a thinking budget is sent only when reasoning is asked of a reasoning mode
 });
 
 
+test("adaptive models (Opus 4.7 on, the 5.x models, Fable) are never sent a budget: a level is output_config.effort", async () => {
+  const server = serve(...["a", "b", "c", "d", "e", "f"].map((text) => ({ text })));
+  const on = (id: string, fields: Partial<ModelRequest> = {}) => run(server, request({ model: model({ id }), ...fields }));
+  await on("claude-opus-4-7", { reasoning: "high" });
+  await on("claude-opus-4-7");
+  await on("claude-sonnet-5", { reasoning: "low" });
+  await on("claude-sonnet-5-5-20261001");
+  await on("claude-fable-5-2", { reasoning: "medium" });
+  await on("claude-sonnet-4-6", { reasoning: "medium" });
+  const [opusAsked, opusPlain, sonnet5, sonnet55, fable, sonnet46] = server.requests;
+  const summarized = { type: "adaptive", display: "summarized" };
+  const dropChanged = { ...summarized, block_binding: { prefix_mismatch_behavior: "drop_block" } };
+  expect(opusAsked.body).toMatchObject({ thinking: summarized, output_config: { effort: "high" }, max_tokens: 8000 });
+  // Opus 4.7 thinks only when asked.
+  expect(opusPlain.body.thinking).toBeUndefined();
+  expect(opusPlain.body.output_config).toBeUndefined();
+  expect(sonnet5.body).toMatchObject({ thinking: summarized, output_config: { effort: "low" } });
+  // The 5.5 models think unasked, and bind their thinking to the conversation: a block whose prefix
+  // changed (a compaction, a new tool) is dropped, with the beta that allows it.
+  expect(sonnet55.body.thinking).toEqual(dropChanged);
+  expect(sonnet55.body.output_config).toBeUndefined();
+  expect(sonnet55.headers["anthropic-beta"]).toBe("thinking-binding-controls-2026-08-01");
+  expect(fable.body).toMatchObject({ thinking: dropChanged, output_config: { effort: "medium" } });
+  expect(sonnet5.headers["anthropic-beta"]).toBeUndefined();
+  // Sonnet 4.6 still takes a budget.
+  expect(sonnet46.body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+  expect(sonnet46.body.output_config).toBeUndefined();
+});
+
 /** A raw Anthropic stream the mock does not speak: a compatible server's omissions, an API stop reason. */
 function rawAnthropic(events: Record<string, unknown>[]) {
   const server = Bun.serve({

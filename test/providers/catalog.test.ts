@@ -39,21 +39,29 @@ describe("BUILTIN_MODELS", () => {
 
   test("numbers and wire APIs from the reference table", () => {
     const all = [...BUILTIN_MODELS];
-    expect(find(all, "anthropic", "claude-sonnet-4-5")).toMatchObject({
+    expect(find(all, "anthropic", "claude-sonnet-5-5")).toMatchObject({
       api: "anthropic-messages",
-      context_window: 200_000,
-      max_output: 64_000,
+      context_window: 1_000_000,
+      max_output: 128_000,
       reasoning: true,
-      price_input: 3,
-      price_output: 15,
-      price_cache_read: 0.3,
-      price_cache_write: 3.75,
+      price_input: 2,
+      price_output: 10,
+      price_cache_read: 0.1,
+      price_cache_write: 2.5,
     });
+    expect(find(all, "anthropic", "claude-sonnet-4-5")).toMatchObject({ context_window: 200_000, max_output: 64_000, price_input: 3, price_cache_write: 3.75 });
+    expect(find(all, "anthropic", "claude-opus-5-5")).toMatchObject({ context_window: 1_000_000, max_output: 128_000, price_input: 4, price_output: 20 });
     expect(find(all, "anthropic", "claude-opus-4-7")).toMatchObject({ context_window: 1_000_000, max_output: 128_000, price_input: 5 });
+    expect(find(all, "anthropic", "claude-sonnet-4-6")).toMatchObject({ max_output: 128_000 });
+    // Retired models are not listed (Opus 4.1, Opus 4 and Sonnet 4, the 3.x models).
+    for (const id of ["claude-opus-4-1", "claude-opus-4-0", "claude-sonnet-4-0", "claude-3-7-sonnet-20250219", "claude-3-5-haiku-latest"]) expect(find(all, "anthropic", id)).toBeUndefined();
+    expect(find(all, "openai", "gpt-6.1-sol")).toMatchObject({ api: "openai-responses", context_window: 922_000, max_output: 128_000, price_input: 2, price_output: 10 });
     expect(find(all, "openai", "gpt-5")).toMatchObject({ api: "openai-responses", context_window: 400_000, price_input: 1.25 });
+    expect(find(all, "openai", "gpt-5.5")).toMatchObject({ context_window: 922_000 });
+    // Shut down by OpenAI on 2026-10-23.
+    for (const id of ["o1", "o3-mini", "o4-mini", "gpt-4.1-nano"]) expect(find(all, "openai", id)).toBeUndefined();
     expect(find(all, "openai", "gpt-5.2")?.api).toBe("openai-responses");
     expect(find(all, "openai", "o3")?.api).toBe("openai-responses");
-    expect(find(all, "openai", "o4-mini")?.api).toBe("openai-responses");
     expect(find(all, "openai", "gpt-4.1")).toMatchObject({ api: "openai-chat", context_window: 1_047_576, reasoning: false });
     expect(find(all, "openai", "gpt-4o-mini")?.api).toBe("openai-chat");
     // Codex CLI's own models: the Responses API and their full output, not the 8,192 of an unknown model.
@@ -66,8 +74,8 @@ describe("BUILTIN_MODELS", () => {
   });
 
   test("defaults", () => {
-    expect(defaultModelId("anthropic")).toBe("claude-sonnet-4-5");
-    expect(defaultModelId("openai")).toBe("gpt-5");
+    expect(defaultModelId("anthropic")).toBe("claude-sonnet-5-5");
+    expect(defaultModelId("openai")).toBe("gpt-6.1-sol");
     expect(defaultModelId("scripted")).toBe("scripted");
     expect(defaultModelId("ollama")).toBeUndefined();
   });
@@ -98,7 +106,7 @@ describe("loadCatalog", () => {
     expect(sonnet).toMatchObject({ price_output: 15, max_output: 64_000, api: "anthropic-messages", name: "Claude Sonnet 4.5" });
     // overriding does not duplicate or move the entry
     expect(models.filter((m) => m.id === "claude-sonnet-4-5").length).toBe(1);
-    expect(models[0].id).toBe("claude-sonnet-4-5");
+    expect(models.findIndex((m) => m.id === "claude-sonnet-4-5")).toBe(BUILTIN_MODELS.findIndex((m) => m.id === "claude-sonnet-4-5"));
 
     expect(models.at(-2)).toMatchObject({
       provider: "openai",
@@ -185,9 +193,9 @@ describe("loadCatalog", () => {
   });
 
   test("the built-in list is never mutated by a merge", () => {
-    writeModels({ providers: { anthropic: { models: [{ id: "claude-sonnet-4-5", priceInput: 99 }] } } });
+    writeModels({ providers: { anthropic: { models: [{ id: "claude-sonnet-5-5", priceInput: 99 }] } } });
     loadCatalog(home);
-    expect(BUILTIN_MODELS[0].price_input).toBe(3);
+    expect(BUILTIN_MODELS[0]).toMatchObject({ id: "claude-sonnet-5-5", price_input: 2 });
   });
 });
 
@@ -195,8 +203,8 @@ describe("resolveModel", () => {
   const catalog = [...BUILTIN_MODELS];
 
   test("no id → the provider default", () => {
-    expect(resolveModel(catalog, "anthropic")).toEqual({ model: find(catalog, "anthropic", "claude-sonnet-4-5")! });
-    expect("model" in resolveModel(catalog, "openai") && resolveModel(catalog, "openai")).toMatchObject({ model: { id: "gpt-5" } });
+    expect(resolveModel(catalog, "anthropic")).toEqual({ model: find(catalog, "anthropic", "claude-sonnet-5-5")! });
+    expect("model" in resolveModel(catalog, "openai") && resolveModel(catalog, "openai")).toMatchObject({ model: { id: "gpt-6.1-sol" } });
     expect(resolveModel(catalog, "scripted")).toMatchObject({ model: { id: "scripted", api: "scripted" } });
   });
 
@@ -204,7 +212,7 @@ describe("resolveModel", () => {
     const result = resolveModel(catalog, "anthropic", "claude-nope");
     expect("error" in result).toBe(true);
     const error = (result as { error: string }).error;
-    expect(error).toStartWith('unknown model "claude-nope" for anthropic; valid: claude-sonnet-4-5, ');
+    expect(error).toStartWith('unknown model "claude-nope" for anthropic; valid: claude-sonnet-5-5, ');
     expect(error).toContain("claude-haiku-4-5");
     expect(error).not.toContain("gpt-5");
   });
@@ -251,17 +259,19 @@ describe("ids the catalog does not list", () => {
   const open = { acceptUnknown: { modelsFile: "/h/models.json" } };
 
   test("aliases resolve to the newest model of the family", () => {
-    expect(resolveModel(catalog, "anthropic", "sonnet")).toMatchObject({ model: { id: "claude-sonnet-4-6" } });
-    expect(resolveModel(catalog, "anthropic", "opus")).toMatchObject({ model: { id: "claude-opus-4-7" } });
-    expect(resolveModel(catalog, "anthropic", "haiku")).toMatchObject({ model: { id: "claude-haiku-4-5" } });
+    // As Claude Code's aliases point in November 2026; `fable` names the newest Fable.
+    expect(resolveModel(catalog, "anthropic", "sonnet")).toMatchObject({ model: { id: "claude-sonnet-5-5" } });
+    expect(resolveModel(catalog, "anthropic", "opus")).toMatchObject({ model: { id: "claude-opus-5-5" } });
+    expect(resolveModel(catalog, "anthropic", "haiku")).toMatchObject({ model: { id: "claude-haiku-5-5" } });
+    expect(resolveModel(catalog, "anthropic", "fable")).toMatchObject({ model: { id: "claude-fable-5-2" } });
   });
 
   test("a dated snapshot keeps its id and takes its family's limits and prices, with no note", () => {
     const sonnet = resolveModel(catalog, "anthropic", "claude-sonnet-4-5-20250929");
     expect(sonnet).toMatchObject({ model: { id: "claude-sonnet-4-5-20250929", context_window: 200_000, price_input: 3 } });
     expect("note" in sonnet).toBe(false);
-    expect(resolveModel(catalog, "anthropic", "claude-sonnet-4-20250514")).toMatchObject({ model: { context_window: 200_000, price_output: 15 } });
-    expect(resolveModel(catalog, "anthropic", "claude-3-7-sonnet-latest")).toMatchObject({ model: { id: "claude-3-7-sonnet-latest", max_output: 64_000 } });
+    expect(resolveModel(catalog, "anthropic", "claude-opus-4-5-20251101")).toMatchObject({ model: { context_window: 200_000, price_output: 25 } });
+    expect(resolveModel(catalog, "anthropic", "claude-haiku-4-5-latest")).toMatchObject({ model: { id: "claude-haiku-4-5-latest", max_output: 64_000 } });
     expect(resolveModel(catalog, "openai", "gpt-4.1-2025-04-14")).toMatchObject({ model: { api: "openai-chat", price_input: 2 } });
   });
 

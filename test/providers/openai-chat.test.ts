@@ -206,7 +206,7 @@ test("ollama: named ollama, no key needed, /v1 added to a bare base URL, errors 
   expect(m.requests[0]?.headers.authorization).toBe("Bearer ollama");
   const failed = await run(provider);
   expect(failed.error).toBeInstanceOf(ProviderError);
-  expect((failed.error as ProviderError).message).toBe(`ollama: HTTP 404: model 'nope' not found (asked at ${m.url}/v1; check the base URL and the model's name)`);
+  expect((failed.error as ProviderError).message).toBe(`ollama: HTTP 404: model 'nope' not found (asked at ${m.url}/v1; check the base URL and the model's name: zot --list-models shows the models zot knows, /model or --model picks one)`);
   expect((failed.error as ProviderError).code).toBe("bad_request");
 });
 

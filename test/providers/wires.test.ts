@@ -198,7 +198,7 @@ describe.each(WIRES)("$api", (wire) => {
     expect(m.requests).toHaveLength(1);
     expect(e.code).toBe("bad_request");
     // Where zot asked, since a wrong base URL answers 404 too.
-    expect(e.message).toMatch(new RegExp(`^${wire.name}: HTTP 404: model 'nope' not found \\(asked at http://127\\.0\\.0\\.1:\\d+(/v1)?; check the base URL and the model's name\\)$`));
+    expect(e.message).toMatch(new RegExp(`^${wire.name}: HTTP 404: model 'nope' not found \\(asked at http://127\\.0\\.0\\.1:\\d+(/v1)?; check the base URL and the model's name: zot --list-models shows the models zot knows, /model or --model picks one\\)$`));
   });
 
   test("a refusal as too long for the context window is context_overflow, however it is worded, and not retried", async () => {

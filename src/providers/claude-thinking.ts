@@ -1,0 +1,37 @@
+// How a Claude model is asked to think, by its id. Rule: the older models (to Opus 4.6 and Sonnet
+// 4.6) take a thinking budget (`thinking.type: "enabled"`); Opus 4.7 and later, Sonnet, Haiku 5 and
+// later and every Fable think adaptively and refuse a budget with a 400, so a reasoning level is
+// their `output_config.effort`. The 5.x models think unasked, and write their notes between tool
+// calls as thinking: zot asks for it "summarized", so it is shown and not left empty ("omitted").
+// The models that bind a thinking block to the conversation before it (Fable 5.1, Opus, Sonnet and
+// Haiku 5.5, and later) are told to drop a block whose prefix changed (a compaction, a new tool, a
+// new day's system prompt) instead of refusing the request.
+import { familyOf } from "./model-ids.ts";
+
+export interface ClaudeThinking {
+  /** "budget": thinking.type "enabled" with budget_tokens; "adaptive": thinking.type "adaptive" and output_config.effort */
+  style: "budget" | "adaptive";
+  /** the model thinks without being asked (the 5.x models and later) */
+  unasked: boolean;
+  /** a thinking block is bound to the conversation before it (needs block_binding to survive a changed prefix) */
+  bindsBlocks: boolean;
+}
+
+/** The beta that lets a request drop thinking blocks whose prefix changed (`thinking.block_binding`). */
+export const BLOCK_BINDING_BETA = "thinking-binding-controls-2026-08-01";
+
+const CLAUDE_VERSION = /^claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?(?:$|-)/;
+
+export function claudeThinking(id: string): ClaudeThinking {
+  const found = CLAUDE_VERSION.exec(familyOf(id.toLowerCase()));
+  if (!found) return { style: "budget", unasked: false, bindsBlocks: false };
+  const [, family, major, minor] = found;
+  const version = Number(major) + Number(minor ?? 0) / 10;
+  const fable = family === "fable" || family === "mythos";
+  const adaptive = fable || version >= 5 || (family === "opus" && version >= 4.7);
+  return {
+    style: adaptive ? "adaptive" : "budget",
+    unasked: fable || version >= 5,
+    bindsBlocks: version >= 6 || (fable ? version >= 5.1 : version >= 5.5),
+  };
+}
