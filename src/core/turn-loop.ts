@@ -8,7 +8,7 @@ import type { StopReason } from "../protocol/events.ts";
 import { type ContentBlock, type Message, nowIso, textOf, type ToolCallBlock, toWireContent } from "../protocol/messages.ts";
 import type { ModelRequest } from "../protocol/provider.ts";
 import { textResult } from "../protocol/tool.ts";
-import { type AgentOutlets, type AgentState, toolSpecs } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, estimateContext, toolSpecs } from "./agent-state.ts";
 import { autoCompactDue, compactNow } from "./compaction-run.ts";
 import type { ChainOutcome } from "./intercept.ts";
 import { callCompactingOnOverflow } from "./model-call.ts";
@@ -147,7 +147,11 @@ class PromptLoop {
 
   /** The one way a prompt ends. */
   finish(ending: TurnEnding): PromptOutcome {
-    if (ending.hard) this.state.messages.splice(this.promptStart);
+    if (ending.hard) {
+      this.state.messages.splice(this.promptStart);
+      // The last call's count was of the messages just taken back.
+      this.state.contextTokens = estimateContext(this.state);
+    }
     if (this.turnOpen) this.endTurn(ending.stop, ending.failure);
     return ending.outcome;
   }
