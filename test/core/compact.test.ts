@@ -50,6 +50,18 @@ describe("chooseCut", () => {
     );
   });
 
+  test("when only an earlier summary comes before the last prompt, the turn's steps are summarised with it (never the summary alone, which frees nothing)", () => {
+    const earlier = summaryMessage("what happened before");
+    const turn = [said("user", 10), call("c1"), result("c1", "ok"), call("c2"), result("c2", "ok"), said("assistant", 10)];
+    // Cut at the turn's last step: the summary, the prompt and the first calls go.
+    expect(chooseCut([earlier, ...turn], 100_000)).toBe(6);
+    expect(chooseCut([earlier, ...turn.slice(0, 5)], 100_000)).toBe(4);
+    // A summary and one prompt alone: nothing to compact.
+    expect(() => chooseCut([earlier, said("user", 10)], 100_000)).toThrow(CompactError);
+    // Turns of their own before the last prompt are still what goes.
+    expect(chooseCut([earlier, said("user", 10), said("assistant", 10), ...turn], 100_000)).toBe(3);
+  });
+
   test("keeps the newest messages within the budget, and at least the newest one", () => {
     const messages = [said("user", 500), said("assistant", 100), said("assistant", 100), said("assistant", 100)];
     // 300 tokens keep the last three; a budget below the newest message still keeps it.
