@@ -269,6 +269,11 @@ export class Conversation {
   submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const named = parseSlash(input.text);
+      // `/compact [focus]` sent as a prompt (-p -c, rpc, a Claude Agent SDK program) compacts, as
+      // in the TUI and Claude Code, instead of reaching the model with the whole context.
+      if (named?.name.toLowerCase() === "compact" && !input.context && !input.images?.length) {
+        return unitOfCompaction(await this.runtime.agent.compact(signal, named.args ? { instructions: named.args } : {}));
+      }
       const slash = named && (await this.awaitCommand(named.name, signal)) ? named : undefined;
       if (signal.aborted) return { status: "aborted" };
       if (!slash) {

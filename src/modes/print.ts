@@ -1,5 +1,5 @@
-// `zot -p`: runs one input (a prompt, or an extension's `/command`) and prints the final answer on
-// stdout. Rule: stdout holds only the answer (what the user was shown, after any replace_text), the
+// `zot -p`: runs one input (a prompt, an extension's `/command`, or `/compact`) and prints the final
+// answer (or the compaction's summary) on stdout. Rule: stdout holds only the answer (what the user was shown, after any replace_text), the
 // command's displayed text, or a panel's first render as text; everything else (extension notes,
 // errors, a provider's retry while the user waits) goes to stderr.
 import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversation/conversation.ts";
@@ -15,6 +15,8 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
   /** the last model call said nothing: no text and no tool call (a refusal without words, a server's empty answer) */
   let said = false;
   let silent = false;
+  /** `/compact` ran: its summary is what this run printed */
+  let summary: string | undefined;
   // The answer is printed whole, from assistant_message: the deltas are not this listener's.
   const off = conversation.onEvent(
     (event) => {
@@ -26,6 +28,7 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
         cut = event.stop === "length" ? conversation.answeringModel : undefined;
         silent = event.stop === "end_turn" && !said;
       }
+      if (event.type === "compact_done") summary = event.summary;
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
       else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     },
@@ -34,7 +37,7 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
   try {
     const outcome = await submitOnce(conversation, input, signal);
     if (outcome.status === "ok") {
-      const out = printed.text();
+      const out = printed.text() || (summary ?? "");
       if (out) await Bun.write(Bun.stdout, out.endsWith("\n") ? out : `${out}\n`);
       // Said on stderr, so a script can tell a whole answer from one the limit cut, or from none.
       if (cut) console.error(`zot: ${cutNote(cut, conversation.session !== undefined)}`);

@@ -333,6 +333,24 @@ describe("zot sessions", () => {
     expect(beyond.stderr).toContain("the prompts before its compaction live on only in the summary");
   });
 
+  test("/compact as the prompt of -p -c (and --json) compacts the session, guided by its words, and prints the summary", async () => {
+    const { run } = place();
+    mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "THE SUMMARY" }, { text: "a3" }, { text: "SECOND SUMMARY" }]);
+    await run(["-p", "q1", ...anthropic(mock)]);
+    await run(["-p", "-c", "q2", ...anthropic(mock)]);
+    const compact = await run(["-p", "-c", "/compact keep the names", ...anthropic(mock)]);
+    expect(compact.code).toBe(0);
+    expect(compact.stdout).toContain("THE SUMMARY");
+    // The summariser was asked (with the focus), not the model with "/compact" as a prompt.
+    expect(JSON.stringify(mock.requests[2].body)).toContain("keep the names");
+    expect(JSON.stringify(mock.requests[2].body)).not.toContain('"text":"/compact');
+    await run(["-p", "-c", "q3", ...anthropic(mock)]);
+    expect(texts(mock.requests[3].body)[0]).toContain("THE SUMMARY");
+    const json = ndjson((await run(["--json", "-c", "/compact", ...anthropic(mock)])).stdout);
+    expect(json.map((e) => e.type)).toEqual(expect.arrayContaining(["compact_start", "compact_done", "done"]));
+    expect(json.some((e) => e.type === "user_message")).toBe(false);
+  });
+
   test("fork --at and tree: the fork holds the first turns and resumes from there; the parent is untouched", async () => {
     const { home, cwd, run } = place();
     mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "a3" }, { text: "forked answer" }]);
