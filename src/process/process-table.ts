@@ -65,12 +65,13 @@ export function isRunning(entry: ProcessEntry): boolean {
 
 /**
  * Whether `pid` still names the process that started at `start` (clock ticks after boot): it
- * exists (another user's counts) and, when `start` is known, started then; a pid the kernel gave
- * to a later process does not.
+ * exists (another user's counts), is not a zombie (killed, its parent not yet told: it holds
+ * nothing any more) and, when `start` is known, started then; a pid the kernel gave to a later
+ * process does not.
  */
 export function stillRuns(pid: number, start?: number): boolean {
   const now = readProcess(pid);
-  if (now) return start === undefined || now.start === start;
+  if (now) return isRunning(now) && (start === undefined || now.start === start);
   try {
     process.kill(pid, 0);
     return true;
