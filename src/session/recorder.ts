@@ -168,11 +168,13 @@ export class SessionRecorder {
   private sync(): void {
     const agent = this.agent;
     if (!agent || this.closed) return;
-    this.syncModel();
     const current = agent.messages;
     let same = 0;
     const shorter = Math.min(this.recorded.length, current.length);
     while (same < shorter && this.recorded[same] === current[same]) same++;
+    // The model a run opened the session on is recorded once the run adds to it: a look at a
+    // session (get_messages with another --provider) leaves the model it ended on as it was.
+    if (same < this.recorded.length || same < current.length) this.syncModel();
     if (same < this.recorded.length) {
       // Replay makes the results written ahead a message before it cuts back, so the cut takes them too.
       this.write({ type: "rewind", time: nowIso(), to: same, reason: this.rewindReason ?? UNEXPLAINED_REWIND });

@@ -333,6 +333,20 @@ describe("zot sessions", () => {
     expect(beyond.stderr).toContain("the prompts before its compaction live on only in the summary");
   });
 
+  test("a look at a session with another provider (rpc get_messages, nothing prompted) records no model switch", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "a1" }, { text: "a2" }]);
+    await run(["-p", "q1", "--provider", "openai", "--model", "gpt-4o", "--api-key", "k", "--base-url", `${mock.url}/v1`]);
+    const [file] = sessionFiles(home, cwd);
+    const before = readFileSync(file!, "utf8");
+    const look = await run(["rpc", "-c", ...anthropic(mock)], '{"id":1,"type":"get_messages"}\n');
+    expect(look.stdout).toContain('"command":"get_messages","success":true');
+    expect(readFileSync(file!, "utf8")).toBe(before);
+    // Prompting on it is a switch, and recorded.
+    await run(["-p", "-c", "q2", ...anthropic(mock)]);
+    expect(readFileSync(file!, "utf8")).toContain('"type":"model_change"');
+  });
+
   test("/compact as the prompt of -p -c (and --json) compacts the session, guided by its words, and prints the summary", async () => {
     const { run } = place();
     mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "THE SUMMARY" }, { text: "a3" }, { text: "SECOND SUMMARY" }]);
