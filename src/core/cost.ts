@@ -1,6 +1,6 @@
 // Prices tokens with the model's catalog prices (USD per million tokens).
 import type { ModelInfo } from "../protocol/models.ts";
-import type { TokenUsage, Usage } from "../protocol/usage.ts";
+import { dollars, type TokenUsage, type Usage } from "../protocol/usage.ts";
 
 export function priceUsage(model: ModelInfo, { reasoning, ...tokens }: TokenUsage): Usage {
   const cost =
@@ -10,5 +10,5 @@ export function priceUsage(model: ModelInfo, { reasoning, ...tokens }: TokenUsag
       tokens.cache_write * model.price_cache_write) /
     1_000_000;
   // reasoning after cost_usd, as in the cumulative total (one key order on the wire)
-  return { ...tokens, cost_usd: cost, reasoning: reasoning ?? null };
+  return { ...tokens, cost_usd: dollars(cost), reasoning: reasoning ?? null };
 }

@@ -24,6 +24,14 @@ export function emptyUsage(): Usage {
   return { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0, reasoning: null };
 }
 
+/**
+ * Dollars to the billionth, the precision every price per million tokens has: sums print as
+ * 0.007125, not 0.007124999999999999.
+ */
+export function dollars(amount: number): number {
+  return Math.round(amount * 1e9) / 1e9;
+}
+
 /** The sum; the reasoning total stays null until some call reported reasoning tokens. */
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
@@ -31,7 +39,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     output: a.output + b.output,
     cache_read: a.cache_read + b.cache_read,
     cache_write: a.cache_write + b.cache_write,
-    cost_usd: a.cost_usd + b.cost_usd,
+    cost_usd: dollars(a.cost_usd + b.cost_usd),
     reasoning: a.reasoning === null && b.reasoning === null ? null : (a.reasoning ?? 0) + (b.reasoning ?? 0),
   };
 }

@@ -2,7 +2,9 @@
 // records written before the field existed read as null (never a guessed 0).
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
+import { priceUsage } from "../../src/core/cost.ts";
 import { addUsage, emptyUsage, Usage } from "../../src/protocol/usage.ts";
+import { testModel } from "../support/test-model.ts";
 
 const call = (reasoning: number | null) => ({ input: 10, output: 5, cache_read: 0, cache_write: 0, cost_usd: 0.5, reasoning });
 
@@ -14,6 +16,18 @@ describe("addUsage", () => {
   test("reported counts add up; a call that reported none adds nothing", () => {
     const total = [call(7), call(null), call(0), call(3)].reduce(addUsage, emptyUsage());
     expect(total).toEqual({ input: 40, output: 20, cache_read: 0, cache_write: 0, cost_usd: 2, reasoning: 10 });
+  });
+});
+
+describe("costs", () => {
+  test("are dollars to the billionth: a call's price and a running total carry no float noise", () => {
+    const sonnet = { ...testModel(), price_input: 3, price_output: 15, price_cache_read: 0.3, price_cache_write: 3.75 };
+    // 1,375 × $3 + 200 × $15 + 2,500 × $0.30 per million: 0.004125 + 0.003 + 0.00075
+    const one = priceUsage(sonnet, { input: 1375, output: 200, cache_read: 2500, cache_write: 0 });
+    expect(one.cost_usd).toBe(0.007875);
+    const total = [0.1, 0.2, 0.000000001].map((cost_usd) => ({ ...call(null), cost_usd })).reduce(addUsage, emptyUsage());
+    expect(total.cost_usd).toBe(0.300000001);
+    expect(String(addUsage({ ...call(null), cost_usd: 0.1 }, { ...call(null), cost_usd: 0.2 }).cost_usd)).toBe("0.3");
   });
 });
 
