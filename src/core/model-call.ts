@@ -67,9 +67,15 @@ export async function callCompactingOnOverflow(
   if (compacted.status === "error") {
     // The turn ends with the overflow, and says what was tried: a user who sees only "prompt is too
     // long" would try the same again.
+    // A turn that is all there is (nothing older to summarise) cannot be compacted smaller: what
+    // helps is sending less, or a larger window.
+    const alone = compacted.message.startsWith("nothing to compact");
+    const advice = alone
+      ? `this turn alone does not fit ${state.model.id}'s window (${state.model.context_window.toLocaleString("en-US")} tokens): send less at once (fewer or smaller files and images, a narrower command's output), or pick a model with a larger window (/model, --model)`
+      : "compact it (/compact), fork an earlier turn (zot sessions fork), or start a new session";
     const failure = call.failure && {
       ...call.failure,
-      message: `${call.failure.message}; compacting the conversation to fit failed too (${compacted.message}); compact it (/compact), fork an earlier turn (zot sessions fork), or start a new session`,
+      message: `${call.failure.message}; compacting the conversation to fit failed too (${compacted.message}); ${advice}`,
     };
     return { call: { ...call, ...(failure ? { failure } : {}) }, sent: request };
   }

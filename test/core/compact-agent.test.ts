@@ -407,6 +407,18 @@ describe("context overflow", () => {
     ]);
     expect(agent.messages).toHaveLength(before + 1);
   });
+
+  test("an overflow on a turn that is all there is: the advice is to send less or pick a larger window (compacting cannot help)", async () => {
+    const { agent, mock } = setup([{ error: { status: 400, message: OVERFLOW } }], { messages: [] });
+    const outcome = await agent.prompt({ text: "a very long prompt" }, signal());
+    expect(outcome).toMatchObject({ status: "error", code: "context_overflow" });
+    const message = (outcome as { message: string }).message;
+    expect(message).toContain("compacting the conversation to fit failed too (nothing to compact");
+    expect(message).toContain(`this turn alone does not fit ${agent.model.id}'s window`);
+    expect(message).toContain("send less at once");
+    expect(message).not.toContain("/compact");
+    expect(mock.requests).toHaveLength(1);
+  });
 });
 
 describe("hard_abort after a compaction mid-prompt", () => {
