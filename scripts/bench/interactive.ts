@@ -18,7 +18,7 @@ import { PtySession } from "../../test/support/pty.ts";
 const ZOT = join(import.meta.dir, "..", "..", "dist", "zot");
 const COLS = 100;
 const ROWS = 40;
-const MODEL = "claude-sonnet-4-5";
+const MODEL = "claude-sonnet-5-5";
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
