@@ -153,11 +153,11 @@ describe("an answer", () => {
     writeFileSync(join(cwd, ".claude", "commands", "quick.md"), "---\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
     const lent = await zot(["-p", "/quick notes", ...anthropic(mock), "--model", "sonnet"], { cwd });
     expect(lent.code).toBe(0);
-    expect(mock.requests[0]!.body.model).toBe("claude-haiku-4-5");
-    expect(lent.stderr).toContain("zot: the answer was cut off at claude-haiku-4-5's output limit (64000 tokens); ask for less, or continue with zot -c");
+    expect(mock.requests[0]!.body.model).toBe("claude-haiku-5-5");
+    expect(lent.stderr).toContain("zot: the answer was cut off at claude-haiku-5-5's output limit (128000 tokens); ask for less, or continue with zot -c");
     const unrecorded = await zot(["-p", "tell me everything", ...anthropic(mock), "--no-session"], { cwd });
     expect(unrecorded.code).toBe(0);
-    expect(unrecorded.stderr).toContain("zot: the answer was cut off at claude-sonnet-4-5's output limit (64000 tokens); ask for less (this run kept no session, so zot -c cannot continue it)");
+    expect(unrecorded.stderr).toContain("zot: the answer was cut off at claude-sonnet-5-5's output limit (128000 tokens); ask for less (this run kept no session, so zot -c cannot continue it)");
     expect(unrecorded.stderr).not.toContain("continue with zot -c");
   });
 
@@ -189,13 +189,13 @@ describe("an answer", () => {
     expect(mock.requests[0].headers.authorization).toBe("Bearer sk-o");
   });
 
-  test("openai: the Responses API for reasoning models (gpt-5)", async () => {
+  test("openai: the Responses API for reasoning models (the default, gpt-6.1-sol)", async () => {
     mock = startMockLlm([{ thinking: "let me think", text: "responses says hi" }]);
     const run = await zot(["-p", "hi", "--provider", "openai", "--api-key", "sk-o", "--base-url", `${mock.url}/v1`, "--reasoning", "high"]);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("responses says hi\n");
     expect(mock.requests[0].path).toBe("/v1/responses");
-    expect(mock.requests[0].body.model).toBe("gpt-5");
+    expect(mock.requests[0].body.model).toBe("gpt-6.1-sol");
     expect(mock.requests[0].body.reasoning.effort).toBe("high");
   });
 

@@ -78,7 +78,7 @@ describe("the Claude Agent SDK drives zot as claude", () => {
         "system/session_state_changed/idle",
       ]);
       seen.splice(1, 1);
-      expect(seen[0]).toMatchObject({ cwd: run.cwd, model: "claude-sonnet-4-5", permissionMode: "default" });
+      expect(seen[0]).toMatchObject({ cwd: run.cwd, model: "claude-sonnet-5-5", permissionMode: "default" });
       expect(seen[0].tools).toEqual(expect.arrayContaining(["Bash", "Read", "Edit", "Write"]));
       expect(seen[1].message.content).toEqual([{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "echo made > made.txt && echo ok" } }]);
       expect(seen[2].message.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1", content: expect.stringContaining("ok"), is_error: false });
@@ -329,7 +329,11 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       expect(run.out.result).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 });
       expect(mock.requests).toHaveLength(1);
       expect(mock.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["bash"]);
-      expect(mock.requests[0].body.thinking).toMatchObject({ type: "enabled" });
+      // effort reached the request: the default model (claude-sonnet-5-5) takes it as output_config.effort
+      // (max is zot's highest level, high), its thinking adaptive, never a budget.
+      expect(mock.requests[0].body.output_config).toEqual({ effort: "high" });
+      expect(mock.requests[0].body.thinking).toMatchObject({ type: "adaptive" });
+      expect(mock.requests[0].body.thinking.budget_tokens).toBeUndefined();
     } finally {
       await mock.stop();
     }

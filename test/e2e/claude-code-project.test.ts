@@ -263,11 +263,12 @@ describe("custom commands", () => {
     write(join(cwd, ".claude", "commands", "quick.md"), "---\ndescription: A cheap look\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
     write(join(cwd, ".claude", "commands", "odd.md"), "---\nmodel: gpt-4.1\n---\nLook at $ARGUMENTS.\n");
     const where = { cwd, home };
-    const ran = await zot(["-p", "/quick notes.txt", ...anthropic(mock), "--model", "sonnet"], where);
+    // The run's model is opus, not the default (sonnet): -c resuming on it shows it came from the session.
+    const ran = await zot(["-p", "/quick notes.txt", ...anthropic(mock), "--model", "opus"], where);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toBe("quick\n");
-    expect(mock.requests[0].body.model).toBe("claude-haiku-4-5");
-    // The session was on sonnet throughout: no model_change record, and -c goes on on sonnet.
+    expect(mock.requests[0].body.model).toBe("claude-haiku-5-5");
+    // The session was on opus throughout: no model_change record, and -c goes on on opus.
     const dir = sessionDir(home, cwd);
     const files = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
     expect(files.length).toBe(1);
@@ -275,20 +276,20 @@ describe("custom commands", () => {
     mock.push({ text: "resumed" });
     const resumed = await zot(["-p", "-c", "go on", ...anthropic(mock)], where);
     expect(resumed.code).toBe(0);
-    expect(mock.requests.at(-1)!.body.model).toBe("claude-sonnet-4-6");
+    expect(mock.requests.at(-1)!.body.model).toBe("claude-opus-5-5");
 
     mock.push({ text: "quick again" }, { text: "main" }, { text: "fallback" });
-    const rpc = fixture.spawn([...anthropic(mock), "--model", "sonnet"], where);
+    const rpc = fixture.spawn([...anthropic(mock), "--model", "opus"], where);
     await rpc.call({ type: "run_command", name: "quick", args: "todo.txt" });
     await rpc.waitFor((l) => l.type === "done", 0, "done");
     await rpc.prompt("and now?");
-    expect(mock.requests.slice(2, 4).map((r) => r.body.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-6"]);
-    expect((await rpc.call({ type: "get_state" })).data.model).toBe("claude-sonnet-4-6");
+    expect(mock.requests.slice(2, 4).map((r) => r.body.model)).toEqual(["claude-haiku-5-5", "claude-opus-5-5"]);
+    expect((await rpc.call({ type: "get_state" })).data.model).toBe("claude-opus-5-5");
 
-    const odd = await zot(["-p", "/odd x", ...anthropic(mock), "--model", "sonnet"], where);
+    const odd = await zot(["-p", "/odd x", ...anthropic(mock), "--model", "opus"], where);
     expect(odd.code).toBe(0);
     expect(odd.stderr).toContain(`[commands] warn: /odd asks for model "gpt-4.1": it is one of openai's models and this run speaks anthropic`);
-    expect(odd.stderr).toContain("; it runs on claude-sonnet-4-6");
-    expect(mock.requests.at(-1)!.body.model).toBe("claude-sonnet-4-6");
+    expect(odd.stderr).toContain("; it runs on claude-opus-5-5");
+    expect(mock.requests.at(-1)!.body.model).toBe("claude-opus-5-5");
   }, 60_000);
 });

@@ -42,7 +42,7 @@ describe("--output-format json", () => {
         usage: { input_tokens: 320, output_tokens: 42, cache_read_input_tokens: 50, cache_creation_input_tokens: 5 },
       });
       expect(result.modelUsage).toEqual({
-        "claude-sonnet-4-5": { inputTokens: 320, outputTokens: 42, cacheReadInputTokens: 50, cacheCreationInputTokens: 5, costUSD: result.total_cost_usd },
+        "claude-sonnet-5-5": { inputTokens: 320, outputTokens: 42, cacheReadInputTokens: 50, cacheCreationInputTokens: 5, costUSD: result.total_cost_usd },
       });
       expect(result.permission_denials).toEqual([]);
       expect(result.uuid).toMatch(/^[0-9a-f-]{36}$/);
@@ -86,7 +86,7 @@ test("--output-format stream-json: init, each message as it completes with Claud
     // Each line is one of the shapes protocol/claude-output.ts defines, nothing more or less.
     for (const line of lines) expect(v.parse(ClaudeOutputLine, line)).toEqual(line);
     const [init, call, result, answer, end] = lines;
-    expect(init).toMatchObject({ subtype: "init", cwd: f.cwd, model: "claude-sonnet-4-5", permissionMode: "bypassPermissions" });
+    expect(init).toMatchObject({ subtype: "init", cwd: f.cwd, model: "claude-sonnet-5-5", permissionMode: "bypassPermissions" });
     expect(init.tools.sort()).toEqual(["Bash", "Edit", "MultiEdit", "Read", "Skill", "Write"]);
     // Every line has its own uuid.
     expect(new Set(lines.map((l) => l.uuid)).size).toBe(lines.length);

@@ -172,12 +172,22 @@ describe("flags that shape the request", () => {
     expect(mock.requests[1].body.tools.map((t: any) => t.name)).toEqual(["bash", "read"]);
   });
 
-  test("--reasoning turns on thinking for a reasoning model", async () => {
-    mock = startMockLlm([{ thinking: "hmm", text: "a" }, { text: "b" }]);
-    await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "medium"]);
+  test("--reasoning turns on thinking for a reasoning model: a budget for one that takes it, output_config.effort for an adaptive one (the default)", async () => {
+    mock = startMockLlm([{ thinking: "hmm", text: "a" }, { text: "b" }, { thinking: "hmm", text: "c" }, { text: "d" }]);
+    await zot(["-p", "hi", ...anthropic(mock), "--model", "claude-sonnet-4-6", "--reasoning", "medium"]);
     expect(mock.requests[0].body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
-    await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(mock.requests[0].body.output_config).toBeUndefined();
+    await zot(["-p", "hi", ...anthropic(mock), "--model", "claude-sonnet-4-6"]);
     expect(mock.requests[1].body.thinking).toBeUndefined();
+    // The default, claude-sonnet-5-5, refuses a budget: the level is its effort. It thinks unasked
+    // (summarized, dropping a thinking block whose prefix changed), so only the effort says a level was asked.
+    const adaptive = { type: "adaptive", display: "summarized", block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "medium"]);
+    expect(mock.requests[2].body).toMatchObject({ model: "claude-sonnet-5-5", thinking: adaptive, output_config: { effort: "medium" } });
+    expect(mock.requests[2].body.thinking).toEqual(adaptive);
+    await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(mock.requests[3].body.thinking).toEqual(adaptive);
+    expect(mock.requests[3].body.output_config).toBeUndefined();
   });
 
   test("--cwd is where tools run", async () => {

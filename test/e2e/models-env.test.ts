@@ -21,12 +21,18 @@ describe("any model id", () => {
     expect(run.stdout).toContain('"cost_usd":3');
   });
 
-  test("an alias (sonnet) resolves to its model and picks the provider", async () => {
-    mock = startMockLlm([{ text: "ok" }]);
-    const run = await zot(["-p", "hi", "--model", "sonnet", "--base-url", mock.url], { env: { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "o" } });
+  test("an alias (sonnet, haiku) resolves to its model and picks the provider", async () => {
+    mock = startMockLlm([{ text: "ok" }, { text: "ok" }]);
+    const env = { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "o" };
+    const run = await zot(["-p", "hi", "--model", "sonnet", "--base-url", mock.url], { env });
     expect(run.code).toBe(0);
     expect(mock.requests[0].path).toBe("/v1/messages");
-    expect(mock.requests[0].body.model).toBe("claude-sonnet-4-6");
+    expect(mock.requests[0].body.model).toBe("claude-sonnet-5-5");
+    // sonnet is now the default model too: haiku shows the alias, not the default, chose the model.
+    const haiku = await zot(["-p", "hi", "--model", "haiku", "--base-url", mock.url], { env });
+    expect(haiku.code).toBe(0);
+    expect(mock.requests[1].path).toBe("/v1/messages");
+    expect(mock.requests[1].body.model).toBe("claude-haiku-5-5");
   });
 
   test("an OpenAI snapshot, o3-pro, and a proxy id: the shape picks the provider and wire API; unknown ones get a note", async () => {

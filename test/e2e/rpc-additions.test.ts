@@ -15,8 +15,8 @@ function start(turns: Turns, provider: (url: string) => string[] = anthropicMock
 }
 
 describe("set_reasoning", () => {
-  test("anthropic: each level reaches the next request as a thinking budget; off sends none; xhigh and max clamp to high", async () => {
-    const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }]);
+  test("anthropic, a model that takes a budget (claude-sonnet-4-6): each level reaches the next request as a thinking budget; off sends none; xhigh and max clamp to high", async () => {
+    const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }], (url) => [...anthropicMock(url), "--model", "claude-sonnet-4-6"]);
     expect(await r.call({ type: "set_reasoning", reasoning: "medium", id: "r1" })).toEqual({
       type: "response",
       id: "r1",
@@ -38,6 +38,26 @@ describe("set_reasoning", () => {
       { type: "enabled", budget_tokens: 2048 },
       undefined,
     ]);
+    expect(fixture.mock.requests.map((q) => q.body.output_config)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(await r.close()).toBe(0);
+  });
+
+  test("anthropic, the default model (claude-sonnet-5-5, adaptive): each level reaches the next request as output_config.effort, never a budget; off sends no effort (it still thinks, unasked); xhigh and max clamp to high", async () => {
+    const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }]);
+    expect((await r.call({ type: "set_reasoning", reasoning: "medium" })).data).toEqual({ reasoning: "medium", applied: "medium" });
+    await r.prompt("one");
+    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "high" });
+    await r.prompt("two");
+    expect((await r.call({ type: "set_reasoning", reasoning: "minimum" })).data).toEqual({ reasoning: "minimum", applied: "low" });
+    await r.prompt("three");
+    expect((await r.call({ type: "set_reasoning", reasoning: "off" })).data).toEqual({ reasoning: "off", applied: "off" });
+    await r.prompt("four");
+    expect(fixture.mock.requests.map((q) => q.body.model)).toEqual(Array(4).fill("claude-sonnet-5-5"));
+    expect(fixture.mock.requests.map((q) => q.body.output_config)).toEqual([{ effort: "medium" }, { effort: "high" }, { effort: "low" }, undefined]);
+    // A 5.5 model thinks unasked: every request, "off" too, asks for its thinking summarized, with no budget.
+    const adaptive = { type: "adaptive", display: "summarized", block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    expect(fixture.mock.requests.map((q) => q.body.thinking)).toEqual([adaptive, adaptive, adaptive, adaptive]);
+    expect(fixture.mock.requests.map((q) => q.headers["anthropic-beta"])).toEqual(Array(4).fill("thinking-binding-controls-2026-08-01"));
     expect(await r.close()).toBe(0);
   });
 
@@ -69,9 +89,11 @@ describe("set_reasoning", () => {
     expect(await r.call({ type: "abort" })).toMatchObject({ success: true });
     await r.waitFor((l) => l.id === "p2", from, "the queued prompt starting");
     await r.eventsUntilDone(r.lines.findIndex((l) => l.id === "p2"));
-    // Nothing was queued: the refused level never reached a request.
+    // Nothing was queued: the refused level never reached a request (the default model, claude-sonnet-5-5,
+    // thinks unasked; a level would be its output_config.effort).
     await r.prompt("after");
-    expect(fixture.mock.requests.map((q) => q.body.thinking)).toEqual([undefined, undefined, undefined]);
+    expect(fixture.mock.requests.map((q) => q.body.output_config)).toEqual([undefined, undefined, undefined]);
+    expect(fixture.mock.requests.map((q) => q.body.thinking?.budget_tokens)).toEqual([undefined, undefined, undefined]);
 
     const bad = await r.call({ type: "set_reasoning", reasoning: "extreme" });
     expect(bad.success).toBe(false);

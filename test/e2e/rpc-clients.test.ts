@@ -208,14 +208,18 @@ console.log(await client.close());
     const [answer, code] = r.stdout.trim().split("\n");
     expect(JSON.parse(answer!)).toEqual({ reasoning: "max", applied: "high" });
     expect(code).toBe("0");
-    expect(mock.requests[0].body.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
+    // The default model (claude-sonnet-5-5) thinks adaptively: the level is its effort, never a budget.
+    expect(mock.requests[0].body.model).toBe("claude-sonnet-5-5");
+    expect(mock.requests[0].body.output_config).toEqual({ effort: "high" });
+    expect(mock.requests[0].body.thinking).toMatchObject({ type: "adaptive" });
+    expect(mock.requests[0].body.thinking.budget_tokens).toBeUndefined();
   });
 });
 
 function expectAbortedRun(r: Run): void {
   expect(r.code).toBe(0);
   const [hello, events, state, closed] = r.stdout.trim().split("\n");
-  expect(JSON.parse(hello!)).toMatchObject({ protocol_version: 1, provider: "anthropic", model: "claude-sonnet-4-5" });
+  expect(JSON.parse(hello!)).toMatchObject({ protocol_version: 1, provider: "anthropic", model: "claude-sonnet-5-5" });
   const seen = JSON.parse(events!) as any[];
   expect(seen[0]).toMatchObject({ type: "user_message", content: [{ type: "text", text: "count slowly" }] });
   expect(seen.at(-2)).toEqual({ type: "turn_end", stop: "aborted" });

@@ -198,7 +198,7 @@ describe("run_command", () => {
     const r = start([{ text: "One." }], []);
     const shown = await r.call({ type: "run_command", name: "/model" });
     expect(shown.data).toMatchObject({ command: "model", action: "display" });
-    expect(shown.data.text).toContain("claude-sonnet-4-5");
+    expect(shown.data.text).toContain("claude-sonnet-5-5");
     expect((await r.call({ type: "run_command", name: "model", args: "claude-haiku-4-5" })).data).toEqual({
       command: "model",
       action: "display",

@@ -127,7 +127,7 @@ describe("start-up", () => {
 
   test("zot --rpc is zot rpc with the rest of the flags", async () => {
     const rpc = fixture.start([{ text: "Via the alias." }], ["--no-ext"], { command: "--rpc" });
-    expect((await rpc.call({ type: "hello" })).data.model).toBe("claude-sonnet-4-5");
+    expect((await rpc.call({ type: "hello" })).data.model).toBe("claude-sonnet-5-5");
     const events = await rpc.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message").content).toEqual([{ type: "text", text: "Via the alias." }]);
     expect(await rpc.close()).toBe(0);

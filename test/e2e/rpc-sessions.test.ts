@@ -188,7 +188,7 @@ describe("session commands", () => {
       ["the new question", false],
       ["the old question", false],
     ]);
-    expect(sessions[0]).toMatchObject({ id: mine.id, file: mine.file, messages: 2, model: "claude-sonnet-4-5", provider: "anthropic", locked_by: r.pid });
+    expect(sessions[0]).toMatchObject({ id: mine.id, file: mine.file, messages: 2, model: "claude-sonnet-5-5", provider: "anthropic", locked_by: r.pid });
     expect(sessions[1]).toMatchObject({ model: "claude-haiku-4-5", messages: 2 });
     expect(sessions[2].cost_usd).toBeGreaterThan(0);
     expect(Object.keys(sessions[2]).sort()).toEqual(

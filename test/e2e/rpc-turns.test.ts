@@ -107,7 +107,7 @@ describe("while a turn streams", () => {
     await r.waitFor((l) => l.id === "p2", from, "the queued prompt's started response");
     const doneLines = () => r.lines.filter((l) => l.type === "done").length;
     await eventually(() => doneLines() === 2, "both turns to end");
-    expect((await r.call({ type: "get_state" })).data).toMatchObject({ model: "claude-sonnet-4-5", message_count: 4 });
+    expect((await r.call({ type: "get_state" })).data).toMatchObject({ model: "claude-sonnet-5-5", message_count: 4 });
     expect(await r.close()).toBe(0);
   });
 

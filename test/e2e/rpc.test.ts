@@ -91,17 +91,17 @@ describe("commands", () => {
   test("hello, ping, get_state, get_models, set_model, clear, abort when idle", async () => {
     const r = start();
     const hello = await r.call({ type: "hello" });
-    expect(hello.data).toEqual({ protocol_version: 1, version: expect.any(String), provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(hello.data).toEqual({ protocol_version: 1, version: expect.any(String), provider: "anthropic", model: "claude-sonnet-5-5" });
     const state = await r.call({ type: "get_state" });
     expect(state.data).toEqual({
       provider: "anthropic",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       cwd: r.cwd,
       message_count: 0,
       busy: false,
       queued: 0,
       usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0, reasoning: null },
-      context: { tokens: 0, window: 200_000, fraction: 0 },
+      context: { tokens: 0, window: 1_000_000, fraction: 0 },
       session: null,
     });
     const models = (await r.call({ type: "get_models" })).data.models;
@@ -180,7 +180,7 @@ describe("prompt", () => {
     const state = (await r.call({ type: "get_state" })).data;
     expect(state).toMatchObject({ message_count: 2, busy: false, queued: 0, usage: { input: 100, output: 7 } });
     expect(state.usage.cost_usd).toBeGreaterThan(0);
-    expect(state.context).toEqual({ tokens: 107, window: 200_000, fraction: 107 / 200_000 });
+    expect(state.context).toEqual({ tokens: 107, window: 1_000_000, fraction: 107 / 1_000_000 });
     expect(await r.close()).toBe(0);
   });
 

@@ -36,7 +36,7 @@ describe("the session a run recorded", () => {
     const run = await zot(["-p", "hi", "--verbose", ...anthropic(mock)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("ok\n");
-    expect(run.stderr).toMatch(/^zot: session \S+ \(new, \S+\.jsonl\); anthropic\/claude-sonnet-4-5$/m);
+    expect(run.stderr).toMatch(/^zot: session \S+ \(new, \S+\.jsonl\); anthropic\/claude-sonnet-5-5$/m);
     const quiet = await zot(["-p", "hi", "--no-session", "--verbose", "--provider", "scripted"]);
     expect(quiet.stderr).toContain("no session (--no-session)");
   });

@@ -154,7 +154,7 @@ describe("slash commands", () => {
     await session.waitForText("Switch the model");
     session.type("\r");
     await session.waitForText("Switch model");
-    expect(session.screen.text()).toMatch(/› claude-sonnet-4-5 .*current/);
+    expect(session.screen.text()).toMatch(/› claude-sonnet-5-5 .*current/);
     session.type("haiku-4");
     await session.waitFor((screen) => /› claude-haiku-4-5/.test(screen.text()), "claude-haiku-4-5 highlighted");
     session.type("\r");
@@ -176,7 +176,7 @@ describe("slash commands", () => {
     await session.waitForText("glanced by haiku");
     session.type("and now\r");
     await session.waitForText("back on sonnet");
-    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5"]);
+    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-haiku-5-5", "claude-sonnet-5-5"]);
     expect(lastUserText(mock.requests[0]!.body)).toContain("Glance at notes.txt.");
   });
 

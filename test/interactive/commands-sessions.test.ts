@@ -217,7 +217,7 @@ describe("/session", () => {
     expect(rt.session!.id).not.toBe(parent.id);
     expect(userTexts(rt)).toEqual(["one", "two"]);
     expect(app.reloads).toBe(1);
-    expect(app.notes.at(-1)?.text).toBe(`forked session ${parent.id} after turn 2 of 3; now in ${rt.session!.id}: 2 turns, 4 messages, model claude-sonnet-4-5`);
+    expect(app.notes.at(-1)?.text).toBe(`forked session ${parent.id} after turn 2 of 3; now in ${rt.session!.id}: 2 turns, 4 messages, model claude-sonnet-5-5`);
     await prompt(rt, "two and a half");
     expect(readFileSync(parent.file, "utf8")).toBe(parentBytes);
     expect(readFileSync(rt.session!.file, "utf8")).toContain("two and a half");

@@ -150,7 +150,7 @@ describe("/model", () => {
     const running = command("model").run(app, "");
     const rows = app.screen().join("\n");
     expect(rows).toContain("Switch model");
-    expect(rows).toMatch(/› claude-sonnet-4-5 .*current/);
+    expect(rows).toMatch(/› claude-sonnet-5-5 .*current/);
     expect(rows).toContain("── anthropic");
     app.typeText("opus47");
     expect(app.screen().join("\n")).toContain("› opus47");
@@ -167,7 +167,7 @@ describe("/model", () => {
     app.press(DOWN, ESC);
     await running;
     expect(app.overlay).toBeUndefined();
-    expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
+    expect(rt.agent.model.id).toBe("claude-sonnet-5-5");
     expect(app.notes).toEqual([]);
   });
 
@@ -210,7 +210,7 @@ describe("/model", () => {
       app.press(ESC);
       await running;
       await command("model").run(app, "openai/gpt-5");
-      expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
+      expect(rt.agent.model.id).toBe("claude-sonnet-5-5");
       expect(app.notes.at(-1)?.level).toBe("warn");
       expect(app.notes.at(-1)?.text).toContain("zot --provider openai --model gpt-5");
     });
@@ -244,7 +244,7 @@ describe("/model", () => {
     await command("model").run(app, "gpt-5");
     expect(app.notes.at(-1)?.text).toContain("gpt-5 is an openai model and this zot talks to anthropic");
     expect(app.notes.at(-1)?.text).toContain("zot --provider openai --model gpt-5");
-    expect(rt.agent.model.id).toBe("claude-sonnet-4-5");
+    expect(rt.agent.model.id).toBe("claude-sonnet-5-5");
   });
 
   test("an id no catalog lists (a proxy's vendor/model) is read as --model reads it: sent as asked, with default limits and --model's note", async () => {

@@ -59,7 +59,7 @@ describe("the rpc client under node", () => {
       text: "Node hears the mock.",
       outcome: "ok",
       last: "done",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       refused: "set_model",
       code: 0,
     });

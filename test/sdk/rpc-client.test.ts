@@ -50,7 +50,7 @@ describe("ZotRpcClient", () => {
   test("spawn says hello: the protocol version, zot's version, provider and model", async () => {
     const c = await connect([]);
     const { version } = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "package.json"), "utf8"));
-    expect(c.info).toEqual({ protocol_version: 1, version, provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(c.info).toEqual({ protocol_version: 1, version, provider: "anthropic", model: "claude-sonnet-5-5" });
     await c.ping();
   });
 
@@ -84,7 +84,7 @@ describe("ZotRpcClient", () => {
     const running = c.prompt("talk slowly");
     await firstEvent(c, "text_delta");
     const [state, models] = await Promise.all([c.getState(), c.getModels(), c.ping()]);
-    expect(state).toMatchObject({ provider: "anthropic", model: "claude-sonnet-4-5", busy: true, queued: 0 });
+    expect(state).toMatchObject({ provider: "anthropic", model: "claude-sonnet-5-5", busy: true, queued: 0 });
     expect(models.some((m) => m.id === "claude-haiku-4-5" && m.provider === "anthropic")).toBe(true);
     const result = await running;
     expect(result.text).toBe(SLOW.text!);
