@@ -57,6 +57,23 @@ describe("renderMarkdown", () => {
     expect(text('Hi <a href="https://x.com">x</a>\n\n[ref]: https://r.com')).toBe('Hi <a href="https://x.com">x</a>');
   });
 
+  test("addresses inside code blocks (fenced with a blank line, ~~~, indented) and HTML blocks stay as written", () => {
+    const text = (source: string) => strip(renderMarkdown(source, 100, plain)).join("\n");
+    for (const source of [
+      "```sh\ncurl https://example.com/a\n\necho https://b.example\n```",
+      "~~~\nhttps://f.example\n\nx\n~~~",
+      "text\n\n    indented https://example.com/c",
+      "<div>\nhttps://e.example\n</div>",
+    ]) {
+      expect(text(source)).not.toContain("\\");
+      expect(text(source)).not.toContain("[https");
+    }
+    expect(text("```sh\ncurl https://example.com/a\n\necho\n```")).toContain("curl https://example.com/a");
+    // Prose after the block still shows its address once.
+    expect(text("~~~\nhttps://f.example\n~~~\n\nsee https://g.example")).toEndWith("see https://g.example");
+    expect(text("~~~\nhttps://f.example\n~~~\n\nsee https://g.example")).not.toContain("(https://g.example)");
+  });
+
   test("a table keeps its columns aligned with CJK and emoji in the cells", () => {
     const rows = strip(renderMarkdown("| name | value |\n|---|---|\n| 日本語 | 🚀 |\n| ascii | x |", 40, color));
     const table = rows.filter((row) => row.startsWith("│"));
