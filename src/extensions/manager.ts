@@ -199,9 +199,9 @@ export class ExtensionManager implements CommandSource {
       const manifest = entry.manifest;
       if (!manifest) {
         const error = entry.error ?? `${entry.manifestFile}: cannot be loaded`;
-        // A broken manifest of an approval hook refuses the calls it would approve, never lets them run unapproved.
+        // A broken manifest of an approval hook or a guard refuses the calls it would judge, never lets them run unjudged.
         const approver = await brokenApprover(entry.manifestFile, entry.dir, entry.source, error, options.cwd);
-        warnings.push(approver ? `${error}; as it names approve_tool, tool calls are refused until it is fixed` : error);
+        warnings.push(approver ? `${error}; as it names approve_tool or fail_closed, tool calls are refused until it is fixed` : error);
         if (approver) hookSpecs.push(approver);
         continue;
       }
@@ -257,6 +257,9 @@ export class ExtensionManager implements CommandSource {
     warnings.push(...shipped.warnings);
     const hooks = await this.hookSet(options, hookSpecs, warnings);
     this.hooks = hooks;
+    // In the chain before they start (a /reload-ext mid-turn): a guard still starting makes a
+    // tool call wait for it, and a hook too (hook-intercept.ts); the rest join as they subscribe.
+    if (this.agent) this.addParticipants(this.agent);
     const starting = hosts.map(({ host }) => host.start());
     const hooksStarting = hooks?.start() ?? [];
     const late = await this.waitForStarts(options, hosts, [...starting, ...hooksStarting]);
@@ -483,7 +486,8 @@ export class ExtensionManager implements CommandSource {
       const old = this.loaded;
       const stopped = old.filter(({ host }) => host.live).length + (this.hooks?.hosts.filter((host) => host.live).length ?? 0);
       await Promise.all([...old.map(({ host }) => host.stop()), this.hooks?.stop()]);
-      this.removeParticipants();
+      // The old participants stay in the chain until the new ones take their place (loadNow): a
+      // stopped guard refuses tool calls meanwhile, where no guard at all would let them through.
       this.loaded = [];
       this.hooks = undefined;
       this.reported.clear();
@@ -661,7 +665,10 @@ export class ExtensionManager implements CommandSource {
   }
 }
 
-/** The refusing approver standing for a manifest that cannot be loaded but names approve_tool, or undefined. */
+/**
+ * The refusing approver standing for a manifest that cannot be loaded but names approve_tool, or
+ * fail_closed set to anything but false (a guard that cannot start must not let calls through).
+ */
 async function brokenApprover(file: string, dir: string, source: HookSpec["source"], error: string, cwd: string): Promise<HookSpec | undefined> {
   let text: string;
   try {
@@ -669,7 +676,7 @@ async function brokenApprover(file: string, dir: string, source: HookSpec["sourc
   } catch {
     return undefined;
   }
-  if (!/approve_tool/i.test(text)) return undefined;
+  if (!/approve_tool|"fail_closed"\s*:(?!\s*false\b)/i.test(text)) return undefined;
   const { refusingApproverSpec } = await import("./hook-spec.ts");
   return refusingApproverSpec({ name: basename(dir), source, file }, error, cwd);
 }

@@ -28,7 +28,8 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
         cut = event.stop === "length" ? conversation.answeringModel : undefined;
         silent = event.stop === "end_turn" && !said;
       }
-      if (event.type === "compact_done") summary = event.summary;
+      // Only the /compact this run was asked for: an automatic one is no answer.
+      if (event.type === "compact_done" && event.reason === "manual") summary = event.summary;
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
       else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
     },

@@ -6,7 +6,6 @@
 // The models that bind a thinking block to the conversation before it (Fable 5.1, Opus, Sonnet and
 // Haiku 5.5, and later) are told to drop a block whose prefix changed (a compaction, a new tool, a
 // new day's system prompt) instead of refusing the request.
-import { familyOf } from "./model-ids.ts";
 
 export interface ClaudeThinking {
   /** "budget": thinking.type "enabled" with budget_tokens; "adaptive": thinking.type "adaptive" and output_config.effort */
@@ -20,10 +19,11 @@ export interface ClaudeThinking {
 /** The beta that lets a request drop thinking blocks whose prefix changed (`thinking.block_binding`). */
 export const BLOCK_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
-const CLAUDE_VERSION = /^claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?(?:$|-)/;
+/** The family and version anywhere in the id: a proxy's `anthropic/claude-opus-4-7`, Bedrock's `us.anthropic.claude-opus-4-7-v1:0`, Vertex's `claude-opus-4-7@…`. */
+const CLAUDE_VERSION = /(?:^|[^a-z0-9])claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?(?![0-9])/;
 
 export function claudeThinking(id: string): ClaudeThinking {
-  const found = CLAUDE_VERSION.exec(familyOf(id.toLowerCase()));
+  const found = CLAUDE_VERSION.exec(id.toLowerCase());
   if (!found) return { style: "budget", unasked: false, bindsBlocks: false };
   const [, family, major, minor] = found;
   const version = Number(major) + Number(minor ?? 0) / 10;

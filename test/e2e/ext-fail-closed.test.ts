@@ -75,6 +75,19 @@ describe("a guard with fail_closed", () => {
     expect(toolResultText(run.mock)).toContain("it guards tool calls (fail_closed), so none runs until it does");
   });
 
+  test("whose extension.json cannot be read (fail_closed written as a string): every tool call is refused, with the warning", async () => {
+    const run = victimRun();
+    const dir = guard({}, { fail_closed: "true" });
+    const result = await zot(["-p", "go", "--ext", dir, ...anthropic(run.mock)], { cwd: run.cwd });
+    expect(result.stderr).toContain("as it names approve_tool or fail_closed, tool calls are refused until it is fixed");
+    expect(existsSync(run.victim)).toBe(true);
+    // Written false, it is no guard: a broken manifest is only a warning then.
+    const open = victimRun();
+    const off = await zot(["-p", "go", "--ext", guard({}, { fail_closed: false, exec: 42 }), ...anthropic(open.mock)], { cwd: open.cwd });
+    expect(off.stderr).not.toContain("tool calls are refused");
+    expect(existsSync(open.victim)).toBe(false);
+  });
+
   test("still starting in zot rpc: the first prompt's tool call waits for it and is blocked", async () => {
     const cwd = tempDir("zot-e2e-failclosed-rpc-");
     const victim = join(cwd, "victim");

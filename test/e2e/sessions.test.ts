@@ -333,6 +333,23 @@ describe("zot sessions", () => {
     expect(beyond.stderr).toContain("the prompts before its compaction live on only in the summary");
   });
 
+  test("-p prints a summary only for the /compact it was asked: an automatic compaction before a silent answer prints nothing", async () => {
+    const { run } = place();
+    mock = startMockLlm([
+      { text: "a1" },
+      { tool_calls: [{ name: "bash", args: { command: "echo hi" } }], usage: { input: 190_000, output: 10 } },
+      { text: "THE SUMMARY" },
+      { text: "" },
+    ]);
+    await run(["-p", "q1", ...anthropic(mock)]);
+    // The call reports 19% of the window: before the next step, an automatic compaction.
+    const silent = await run(["-p", "-c", "q2", "--auto-compact", "10", ...anthropic(mock)]);
+    expect(mock.requests).toHaveLength(4);
+    expect(JSON.stringify(mock.requests[3].body)).toContain("THE SUMMARY");
+    expect(silent.stdout).toBe("");
+    expect(silent.stderr).toContain("zot: ");
+  });
+
   test("a look at a session with another provider (rpc get_messages, nothing prompted) records no model switch", async () => {
     const { home, cwd, run } = place();
     mock = startMockLlm([{ text: "a1" }, { text: "a2" }]);

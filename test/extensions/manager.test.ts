@@ -363,6 +363,30 @@ describe("with an agent", () => {
     expect(agent.chain.list().map((p) => [p.name, [...p.stages]])).toEqual([["dev", ["tool_call"]]]);
   });
 
+  test("reload while a turn runs: a guard (fail_closed) guards every tool call of the gap, stopped or still starting", async () => {
+    const l = layout();
+    const pidfile = l.file("pid");
+    const guard = { pidfile, after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: { block: true, reason: "guarded" } } };
+    const dir = scriptedExtension(l.root, "guard", guard, { fail_closed: true }, "guard-ext");
+    const seen: unknown[] = [];
+    const provider = fakeProvider([{ calls: [{ id: "a", name: "run", args: { command: "rm -rf /tmp/x" } }] }, { text: "ok" }]);
+    const agent = new Agent({ provider, model, tools: [recorder(seen)], system: "sys", cwd: l.cwd });
+    const m = manager();
+    await m.load(l.options({ explicit: [dir], noDiscovery: true }));
+    m.attach(agent);
+    const firstPid = Number(readFileSync(pidfile, "utf8"));
+    // The new process takes a second to say hello.
+    rewriteConfig(dir, { ...guard, hello_delay: 1 });
+    const reloading = m.reload();
+    await eventually(() => !alive(firstPid), "the old guard to stop");
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    await agent.prompt({ text: "go" }, signal());
+    expect(seen).toEqual([]);
+    expect(toolResults(events)[0]).toMatchObject({ is_error: true });
+    await reloading;
+  });
+
   test("stop ends every extension process", async () => {
     const l = layout();
     scriptedExtension(l.global, "one", { pidfile: l.file("one") });

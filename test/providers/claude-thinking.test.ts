@@ -26,6 +26,11 @@ test("budget for the older models, adaptive from Opus 4.7 and every 5.x model an
         "claude-mythos-5-2",
         "claude-sonnet-6",
         "claude-future-9",
+        "anthropic/claude-sonnet-5-5",
+        "us.anthropic.claude-opus-4-7-v1:0",
+        "claude-opus-4-7@20260416",
+        "claude-opus-4-20250514",
+        "claude-sonnet-4-5-20250929",
       ].map((id) => [id, style(id)]),
     ),
   ).toEqual({
@@ -44,5 +49,11 @@ test("budget for the older models, adaptive from Opus 4.7 and every 5.x model an
     "claude-mythos-5-2": "adaptive unasked binds",
     "claude-sonnet-6": "adaptive unasked binds",
     "claude-future-9": "budget",
+    // As proxies, Bedrock and Vertex name them.
+    "anthropic/claude-sonnet-5-5": "adaptive unasked binds",
+    "us.anthropic.claude-opus-4-7-v1:0": "adaptive",
+    "claude-opus-4-7@20260416": "adaptive",
+    "claude-opus-4-20250514": "budget",
+    "claude-sonnet-4-5-20250929": "budget",
   });
 });
