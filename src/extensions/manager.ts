@@ -225,6 +225,11 @@ export class ExtensionManager implements CommandSource {
         const launch = prepareLaunch({ ...options, manifest, dir: entry.dir, env: options.env ?? process.env });
         const where = { source: entry.source, file: entry.manifestFile, dir: entry.dir };
         const spec = manifestHookSpec(manifest, where, launch);
+        if (manifest.fail_closed) {
+          warnings.push(
+            `${entry.manifestFile}: "fail_closed" is for zot-protocol guards and means nothing to a hook; a hook that must refuse what it cannot judge answers approve_tool, which refuses when the hook fails (docs/hooks.md)`,
+          );
+        }
         if ("error" in spec) warnings.push(spec.error);
         else hookSpecs.push(spec);
         continue;

@@ -78,7 +78,8 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   anthropic("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, true, SONNET),
   anthropic("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, true, [1, 5, 0.1, 1.25]),
 
-  // OpenAI's newest: their window here is the input they accept (1,050,000 less the 128K output).
+  // OpenAI's windows here are the input a model accepts (its context less its 128K output: 922K of
+  // 1,050,000, 272K of 400K), so auto-compaction's 85% comes before the API refuses the request.
   openaiResponses("gpt-6.1-sol", "GPT-6.1 Sol", 922_000, 128_000, GPT_6_SOL),
   openaiResponses("gpt-6.1-terra", "GPT-6.1 Terra", 922_000, 128_000, [1, 5, 0.05, 0]),
   openaiResponses("gpt-6-sol", "GPT-6 Sol", 922_000, 128_000, [2, 10, 0.2, 0]),
@@ -89,9 +90,9 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   openaiResponses("gpt-5.3", "GPT-5.3", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("gpt-5.2", "GPT-5.2", 272_000, 128_000, [1.75, 14, 0.175, 0]),
   openaiResponses("gpt-5.1", "GPT-5.1", 272_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5", "GPT-5", 400_000, 128_000, [1.25, 10, 0.125, 0]),
-  openaiResponses("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, [0.25, 2, 0.025, 0]),
-  openaiResponses("gpt-5-nano", "GPT-5 nano", 400_000, 128_000, [0.05, 0.4, 0.005, 0]),
+  openaiResponses("gpt-5", "GPT-5", 272_000, 128_000, [1.25, 10, 0.125, 0]),
+  openaiResponses("gpt-5-mini", "GPT-5 mini", 272_000, 128_000, [0.25, 2, 0.025, 0]),
+  openaiResponses("gpt-5-nano", "GPT-5 nano", 272_000, 128_000, [0.05, 0.4, 0.005, 0]),
   // The Codex models (Codex CLI's own), priced as the models they are tuned from. Their window is
   // the input they accept, 272K (Codex CLI's figure; the 400K OpenAI quotes adds the 128K output),
   // so auto-compaction's 85% comes before the API refuses the request.

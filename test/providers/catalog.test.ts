@@ -56,7 +56,7 @@ describe("BUILTIN_MODELS", () => {
     // Retired models are not listed (Opus 4.1, Opus 4 and Sonnet 4, the 3.x models).
     for (const id of ["claude-opus-4-1", "claude-opus-4-0", "claude-sonnet-4-0", "claude-3-7-sonnet-20250219", "claude-3-5-haiku-latest"]) expect(find(all, "anthropic", id)).toBeUndefined();
     expect(find(all, "openai", "gpt-6.1-sol")).toMatchObject({ api: "openai-responses", context_window: 922_000, max_output: 128_000, price_input: 2, price_output: 10 });
-    expect(find(all, "openai", "gpt-5")).toMatchObject({ api: "openai-responses", context_window: 400_000, price_input: 1.25 });
+    expect(find(all, "openai", "gpt-5")).toMatchObject({ api: "openai-responses", context_window: 272_000, price_input: 1.25 });
     expect(find(all, "openai", "gpt-5.5")).toMatchObject({ context_window: 922_000 });
     // Shut down by OpenAI on 2026-10-23.
     for (const id of ["o1", "o3-mini", "o4-mini", "gpt-4.1-nano"]) expect(find(all, "openai", id)).toBeUndefined();
