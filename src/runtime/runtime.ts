@@ -238,6 +238,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   const model = resolved.model;
   if (resolved.note) notes.push(resolved.note);
+  // --reasoning on a model zot does not know to reason would be dropped without a word.
+  if (options.reasoning && !model.reasoning && providerName !== "scripted") {
+    notes.push(
+      `--reasoning ${options.reasoning} is not sent: ${model.id} is not one zot knows to reason; if it does, say so in models.json ("reasoning": true)`,
+    );
+  }
 
   // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.
   // A models.json entry with its own apiKey gets that one instead (a server of its own, not the

@@ -1,6 +1,6 @@
 // Every flag of the command line, as a user types it, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, realpathSync } from "node:fs";
+import { chmodSync, copyFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -170,6 +170,19 @@ describe("flags that shape the request", () => {
     expect(mock.requests[0].body.tools ?? []).toEqual([]);
     await zot(["-p", "hi", ...anthropic(mock), "--tools", "read,bash"]);
     expect(mock.requests[1].body.tools.map((t: any) => t.name)).toEqual(["bash", "read"]);
+  });
+
+  test("--reasoning on a model zot does not know to reason is said on stderr, not dropped silently; models.json's reasoning turns it on", async () => {
+    mock = startMockLlm([{ text: "a" }, { text: "b" }]);
+    const home = tempDir("zot-home-");
+    const ollama = ["--provider", "ollama", "--model", "deepseek-r1", "--base-url", `${mock.url}/v1`, "--reasoning", "high"];
+    const plain = await zot(["-p", "think", ...ollama], { home });
+    expect(plain.stderr).toContain("--reasoning high is not sent: deepseek-r1 is not one zot knows to reason");
+    expect(mock.requests[0].body.reasoning_effort).toBeUndefined();
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { ollama: { models: [{ id: "deepseek-r1", reasoning: true }] } } }));
+    const told = await zot(["-p", "think", ...ollama], { home });
+    expect(told.stderr).not.toContain("is not sent");
+    expect(mock.requests[1].body.reasoning_effort).toBe("high");
   });
 
   test("--reasoning turns on thinking for a reasoning model: a budget for one that takes it, output_config.effort for an adaptive one (the default)", async () => {
