@@ -76,8 +76,13 @@ export class ClaudeRun {
   private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
     this.printed.add(event);
     switch (event.type) {
-      case "assistant_start":
+      // API time as Claude Code counts it: from the request (the step's start) to the whole
+      // answer, the wait for the first byte included; a call that failed counts until turn_end.
+      case "turn_start":
         this.callStarted = this.now();
+        return undefined;
+      case "assistant_start":
+        this.callStarted ??= this.now();
         this.callUsage = undefined;
         return undefined;
       case "usage": {
@@ -100,6 +105,8 @@ export class ClaudeRun {
         return this.assistant(event);
       case "turn_end":
         this.stopReason = event.stop;
+        if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
+        this.callStarted = undefined;
         return undefined;
       case "tool_result": {
         // Only the model's calls are Claude Code's messages: an extension's (call_tool, a command's

@@ -150,6 +150,20 @@ test("a call the run refused is in permission_denials, with the input as Claude 
   }
 });
 
+test("duration_api_ms counts the wait for the first byte, as Claude Code's does", async () => {
+  const f = folder();
+  const mock = startMockLlm([{ text: "slowish", delay_ms: 600 }]);
+  try {
+    const run = await f.run([...anthropic(mock), "-p", "x", "--output-format", "json"]);
+    const result = JSON.parse(run.stdout);
+    // The mock waits 600 ms before it answers: no call can take less.
+    expect(result.duration_api_ms).toBeGreaterThanOrEqual(600);
+    expect(result.duration_ms).toBeGreaterThanOrEqual(result.duration_api_ms);
+  } finally {
+    await mock.stop();
+  }
+});
+
 test("no API key: a script reading --output-format gets an error result (exit 2), as from claude -p, not the demo's answer; plain -p keeps the demo", async () => {
   const f = folder();
   const message =
