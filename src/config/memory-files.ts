@@ -2,8 +2,9 @@
 // $ZOT_HOME/AGENTS.md, Codex's $CODEX_HOME/AGENTS.md (default ~/.codex, as Codex reads it), the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
 // CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md of every folder from the top of the file system
 // down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
-// from the repository root down to the cwd (as Codex reads them), and the project's
-// .claude/rules/**/*.md; each followed by the files its `@path` lines import.
+// from the repository root down to the cwd (as Codex reads them), and the .claude/rules/**/*.md of
+// every folder from the repository root down to the cwd (a monorepo package's own rules with the
+// root's); each followed by the files its `@path` lines import.
 // Rule: memory is data, read whether or not the folder is trusted, but what a file other than the
 // user's own imports from outside the folder (the cwd, by its real path, as trust is given) is read
 // only once the folder is trusted: a cloned repository's CLAUDE.md, or one in a folder above it,
@@ -78,7 +79,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
       return [
         ...(within(project, dir) ? [agentsFile(dir)] : []),
         ...CLAUDE_FILES.map((name) => path.join(dir, name)),
-        ...(dir === project ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
+        ...(within(project, dir) ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
       ].map((file) => ({ file, bound }));
     }),
   ];

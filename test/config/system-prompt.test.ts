@@ -129,6 +129,8 @@ describe("findContextFiles", () => {
     write(path.join(repo, ".claude", "rules", "api", "handlers.md"), '---\npaths:\n  - "src/api/**/*.ts"\n  - lib/**\n---\nValidate every input.');
     write(path.join(repo, ".claude", "rules", "notes.txt"), "must not appear");
     write(path.join(userHome, ".claude", "rules", "mine.md"), "---\ndescription: mine\n---\nBe brief.");
+    // A monorepo package's own rules come after the root's, as its other memory files do.
+    write(path.join(repo, "pkg", ".claude", "rules", "pkg.md"), "Package rule.");
     const files = find(path.join(repo, "pkg"), home);
     expect(files.map((f) => [path.relative(tmp, f.path), f.content])).toEqual([
       ["user/.claude/rules/mine.md", "Be brief."],
@@ -138,6 +140,7 @@ describe("findContextFiles", () => {
       ["outside/repo/CLAUDE.local.md", "root local"],
       ["outside/repo/.claude/rules/api/handlers.md", "(These rules apply when working with files matching src/api/**/*.ts, lib/**.)\n\nValidate every input."],
       ["outside/repo/.claude/rules/style.md", "Use tabs."],
+      ["outside/repo/pkg/.claude/rules/pkg.md", "Package rule."],
     ]);
   });
 
