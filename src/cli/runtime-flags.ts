@@ -5,6 +5,7 @@ import { type FlagMcpConfig, readFlagMcpConfigs } from "../mcp/flag-configs.ts";
 import { CLAUDE_NAME_OF_BUILTIN } from "../protocol/claude-tool-names.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
+import type { ReasoningLevel } from "../protocol/models.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
@@ -67,13 +68,12 @@ function toolList(value: string | undefined): string[] | "all" | "none" {
   return names.length === 0 ? "none" : names;
 }
 
-/** --reasoning, or Claude Code's --effort (xhigh and max are zot's high). */
-function reasoning(flags: Flags): "low" | "medium" | "high" | undefined {
+/** --reasoning, or Claude Code's --effort (the same levels). */
+function reasoning(flags: Flags): ReasoningLevel | undefined {
   const level = str(flags, "reasoning");
   const effort = str(flags, "effort");
   if (level !== undefined && effort !== undefined) throw new UsageError("--reasoning and --effort are the same setting; give one");
-  if (effort === "xhigh" || effort === "max") return "high";
-  return (level ?? effort) as "low" | "medium" | "high" | undefined;
+  return (level ?? effort) as ReasoningLevel | undefined;
 }
 
 /** `--mcp-config`, each read now: one that cannot be read is the run's usage error, before anything starts. */

@@ -28,5 +28,10 @@ export const ModelInfo = v.object({
 });
 export type ModelInfo = v.InferOutput<typeof ModelInfo>;
 
-export const ReasoningLevel = v.picklist(["low", "medium", "high"]);
+/**
+ * How hard a model is asked to think. xhigh and max reach the models that take them (Claude's
+ * adaptive thinking: Opus 4.7 and later, the 5.x models); others get their nearest (openai-effort.ts,
+ * a larger thinking budget).
+ */
+export const ReasoningLevel = v.picklist(["low", "medium", "high", "xhigh", "max"]);
 export type ReasoningLevel = v.InferOutput<typeof ReasoningLevel>;

@@ -53,8 +53,8 @@ export const SetModelCommand = v.object({ id, type: v.literal("set_model"), mode
 export const GetModelsCommand = v.object({ id, type: v.literal("get_models") });
 export const PingCommand = v.object({ id, type: v.literal("ping") });
 /**
- * The reasoning levels the original's clients send. zot's providers know low, medium and high:
- * `off` sends none, `minimum` is low, `xhigh` and `max` are high (docs/rpc.md, set_reasoning).
+ * The reasoning levels the original's clients send: `off` sends none, `minimum` is low, the others
+ * are zot's own levels (docs/rpc.md, set_reasoning).
  */
 export const RpcReasoning = v.picklist(["off", "minimum", "low", "medium", "high", "xhigh", "max"]);
 export type RpcReasoning = v.InferOutput<typeof RpcReasoning>;

@@ -41,7 +41,7 @@ export interface AnthropicProviderOptions {
 }
 
 /** Thinking budgets per reasoning level, as the original zot sent them (models that take a budget: claude-thinking.ts). */
-export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 16384 };
+export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 49152 };
 /** Room left for the answer when max_tokens would not exceed the thinking budget. */
 const ANSWER_HEADROOM = 4096;
 const CACHE = { type: "ephemeral" } as const;
@@ -107,7 +107,7 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   const thinking = claudeThinking(model.id);
   let maxTokens = request.maxTokens ?? model.max_output;
   const level = request.reasoning && model.reasoning ? request.reasoning : undefined;
-  const budget = level && thinking.style === "budget" ? THINKING_BUDGETS[level] : undefined;
+  const budget = level && thinking.style === "budget" ? budgetFor(level, model.max_output) : undefined;
   // The API rejects a budget that does not leave room for the answer.
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + ANSWER_HEADROOM;
 
@@ -141,6 +141,13 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   }
   markLastUserBlock(body.messages);
   return body;
+}
+
+/** The thinking budget of a level; xhigh and max as large as the output limit leaves room for, and never below high's. */
+function budgetFor(level: ReasoningLevel, maxOutput: number): number {
+  const wanted = THINKING_BUDGETS[level];
+  if (level !== "xhigh" && level !== "max") return wanted;
+  return Math.max(THINKING_BUDGETS.high, Math.min(wanted, maxOutput - ANSWER_HEADROOM));
 }
 
 /** The request's beta headers: the block-binding control for the models that bind thinking blocks. */

@@ -17,6 +17,7 @@ import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../prot
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
@@ -81,7 +82,7 @@ export function chatRequestBody(request: ModelRequest): ChatCompletionCreatePara
     }));
     body.tool_choice = "auto";
   }
-  if (request.reasoning && model.reasoning) body.reasoning_effort = request.reasoning;
+  if (request.reasoning && model.reasoning) body.reasoning_effort = openaiEffort(request.reasoning);
   return body;
 }
 

@@ -15,6 +15,7 @@ import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
 import { type StoppedAnswer, streamErrorFailure } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
@@ -69,7 +70,7 @@ export function responsesRequestBody(request: ModelRequest): ResponseCreateParam
   // Reasoning models think whether asked to or not; without the encrypted items in the reply
   // there is nothing to hand back next turn. Other models reject the include.
   if (model.reasoning) body.include = ["reasoning.encrypted_content"];
-  if (request.reasoning && model.reasoning) body.reasoning = { effort: request.reasoning, summary: "auto" };
+  if (request.reasoning && model.reasoning) body.reasoning = { effort: openaiEffort(request.reasoning), summary: "auto" };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: "function",

@@ -330,8 +330,8 @@ describe("the Claude Agent SDK drives zot as claude", () => {
       expect(mock.requests).toHaveLength(1);
       expect(mock.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["bash"]);
       // effort reached the request: the default model (claude-sonnet-5-5) takes it as output_config.effort
-      // (max is zot's highest level, high), its thinking adaptive, never a budget.
-      expect(mock.requests[0].body.output_config).toEqual({ effort: "high" });
+      // (max as it is), its thinking adaptive, never a budget.
+      expect(mock.requests[0].body.output_config).toEqual({ effort: "max" });
       expect(mock.requests[0].body.thinking).toMatchObject({ type: "adaptive" });
       expect(mock.requests[0].body.thinking.budget_tokens).toBeUndefined();
     } finally {

@@ -101,7 +101,7 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
 
   test("bad values for --reasoning, --max-steps, --tools, --cwd", async () => {
     const cases: [string[], string][] = [
-      [["--reasoning", "max"], "low, medium, high"],
+      [["--reasoning", "extreme"], "low, medium, high, xhigh, max"],
       [["--max-steps", "0"], "--max-steps"],
       [["--max-steps", "abc"], "--max-steps"],
       [["--tools", "read,grep"], '"grep"'],

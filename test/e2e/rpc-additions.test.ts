@@ -15,7 +15,7 @@ function start(turns: Turns, provider: (url: string) => string[] = anthropicMock
 }
 
 describe("set_reasoning", () => {
-  test("anthropic, a model that takes a budget (claude-sonnet-4-6): each level reaches the next request as a thinking budget; off sends none; xhigh and max clamp to high", async () => {
+  test("anthropic, a model that takes a budget (claude-sonnet-4-6): each level reaches the next request as a thinking budget (max the largest that leaves room for the answer); off sends none", async () => {
     const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }], (url) => [...anthropicMock(url), "--model", "claude-sonnet-4-6"]);
     expect(await r.call({ type: "set_reasoning", reasoning: "medium", id: "r1" })).toEqual({
       type: "response",
@@ -25,7 +25,7 @@ describe("set_reasoning", () => {
       data: { reasoning: "medium", applied: "medium" },
     });
     await r.prompt("one");
-    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "high" });
+    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "max" });
     await r.prompt("two");
     expect((await r.call({ type: "set_reasoning", reasoning: "minimum" })).data).toEqual({ reasoning: "minimum", applied: "low" });
     await r.prompt("three");
@@ -34,7 +34,7 @@ describe("set_reasoning", () => {
     const thinking = fixture.mock.requests.map((q) => q.body.thinking);
     expect(thinking).toEqual([
       { type: "enabled", budget_tokens: 8192 },
-      { type: "enabled", budget_tokens: 16384 },
+      { type: "enabled", budget_tokens: 49152 },
       { type: "enabled", budget_tokens: 2048 },
       undefined,
     ]);
@@ -42,18 +42,18 @@ describe("set_reasoning", () => {
     expect(await r.close()).toBe(0);
   });
 
-  test("anthropic, the default model (claude-sonnet-5-5, adaptive): each level reaches the next request as output_config.effort, never a budget; off sends no effort (it still thinks, unasked); xhigh and max clamp to high", async () => {
+  test("anthropic, the default model (claude-sonnet-5-5, adaptive): each level reaches the next request as output_config.effort, never a budget; off sends no effort (it still thinks, unasked); xhigh and max are sent as they are", async () => {
     const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }]);
     expect((await r.call({ type: "set_reasoning", reasoning: "medium" })).data).toEqual({ reasoning: "medium", applied: "medium" });
     await r.prompt("one");
-    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "high" });
+    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "max" });
     await r.prompt("two");
     expect((await r.call({ type: "set_reasoning", reasoning: "minimum" })).data).toEqual({ reasoning: "minimum", applied: "low" });
     await r.prompt("three");
     expect((await r.call({ type: "set_reasoning", reasoning: "off" })).data).toEqual({ reasoning: "off", applied: "off" });
     await r.prompt("four");
     expect(fixture.mock.requests.map((q) => q.body.model)).toEqual(Array(4).fill("claude-sonnet-5-5"));
-    expect(fixture.mock.requests.map((q) => q.body.output_config)).toEqual([{ effort: "medium" }, { effort: "high" }, { effort: "low" }, undefined]);
+    expect(fixture.mock.requests.map((q) => q.body.output_config)).toEqual([{ effort: "medium" }, { effort: "max" }, { effort: "low" }, undefined]);
     // A 5.5 model thinks unasked: every request, "off" too, asks for its thinking summarized, with no budget.
     const adaptive = { type: "adaptive", display: "summarized", block_binding: { prefix_mismatch_behavior: "drop_block" } };
     expect(fixture.mock.requests.map((q) => q.body.thinking)).toEqual([adaptive, adaptive, adaptive, adaptive]);
@@ -61,10 +61,10 @@ describe("set_reasoning", () => {
     expect(await r.close()).toBe(0);
   });
 
-  test("openai responses: the next request's reasoning effort; off sends none", async () => {
+  test("openai responses: the next request's reasoning effort (xhigh sent as high, which every reasoning model takes); off sends none", async () => {
     const r = start([{ text: "1" }, { text: "2" }, { text: "3" }], (url) => openaiMock(url), ["--no-ext", "--reasoning", "low"]);
     await r.prompt("as started");
-    expect((await r.call({ type: "set_reasoning", reasoning: "xhigh" })).data).toEqual({ reasoning: "xhigh", applied: "high" });
+    expect((await r.call({ type: "set_reasoning", reasoning: "xhigh" })).data).toEqual({ reasoning: "xhigh", applied: "xhigh" });
     await r.prompt("harder");
     await r.call({ type: "set_reasoning", reasoning: "off" });
     await r.prompt("none");

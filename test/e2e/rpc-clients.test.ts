@@ -201,16 +201,16 @@ console.log(await client.close());
       ...flags,
     ],
   };
-  test.each(Object.keys(scripts) as (keyof typeof scripts)[])("%s: set_reasoning max is applied as high to the next request", async (client) => {
+  test.each(Object.keys(scripts) as (keyof typeof scripts)[])("%s: set_reasoning max reaches the next request as the default model's effort max", async (client) => {
     const mock = fixture.llm([{ text: "thought" }]);
     const r = await run(scripts[client]([...anthropicMock(mock.url), "--no-ext"]));
     expect(r.stderr).toBe("");
     const [answer, code] = r.stdout.trim().split("\n");
-    expect(JSON.parse(answer!)).toEqual({ reasoning: "max", applied: "high" });
+    expect(JSON.parse(answer!)).toEqual({ reasoning: "max", applied: "max" });
     expect(code).toBe("0");
     // The default model (claude-sonnet-5-5) thinks adaptively: the level is its effort, never a budget.
     expect(mock.requests[0].body.model).toBe("claude-sonnet-5-5");
-    expect(mock.requests[0].body.output_config).toEqual({ effort: "high" });
+    expect(mock.requests[0].body.output_config).toEqual({ effort: "max" });
     expect(mock.requests[0].body.thinking).toMatchObject({ type: "adaptive" });
     expect(mock.requests[0].body.thinking.budget_tokens).toBeUndefined();
   });

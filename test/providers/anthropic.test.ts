@@ -276,6 +276,20 @@ test("adaptive models (Opus 4.7 on, the 5.x models, Fable) are never sent a budg
   expect(sonnet46.body.output_config).toBeUndefined();
 });
 
+test("xhigh and max: as they are for an adaptive model; for a budget model the largest budget its output limit leaves room for, never below high's", async () => {
+  const server = serve(...["a", "b", "c", "d"].map((text) => ({ text })));
+  await run(server, request({ model: model({ id: "claude-opus-5-5", max_output: 128_000 }), reasoning: "max" }));
+  await run(server, request({ model: model({ id: "claude-sonnet-4-6", max_output: 128_000 }), reasoning: "max" }));
+  await run(server, request({ model: model({ id: "claude-haiku-4-5", max_output: 40_000 }), reasoning: "max" }));
+  await run(server, request({ model: model({ id: "claude-haiku-4-5", max_output: 8_000 }), reasoning: "xhigh" }));
+  const [adaptive, roomy, tight, tiny] = server.requests.map((r) => r.body);
+  expect(adaptive.output_config).toEqual({ effort: "max" });
+  expect(roomy.thinking).toEqual({ type: "enabled", budget_tokens: 49152 });
+  expect(tight.thinking).toEqual({ type: "enabled", budget_tokens: 40_000 - 4096 });
+  expect(tight.max_tokens).toBe(40_000);
+  expect(tiny.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
+});
+
 /** A raw Anthropic stream the mock does not speak: a compatible server's omissions, an API stop reason. */
 function rawAnthropic(events: Record<string, unknown>[]) {
   const server = Bun.serve({

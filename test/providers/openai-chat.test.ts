@@ -136,7 +136,7 @@ test("no tools: neither tools nor tool_choice is sent", async () => {
 test("reasoning parameters only when asked for on a reasoning model", async () => {
   const m = start({ text: "a" }, { text: "b" }, { text: "c" });
   const provider = openai(m);
-  await run(provider, request({ model: REASONER, reasoning: "high" }));
+  await run(provider, request({ model: REASONER, reasoning: "max" }));
   await run(provider, request({ model: REASONER }));
   await run(provider, request({ model: GPT, reasoning: "high", maxTokens: 999 }));
   const [asked, notAsked, notReasoner] = m.requests.map((r) => r.body);

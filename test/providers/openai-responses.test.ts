@@ -146,6 +146,14 @@ test("request mapping: instructions, stateless, tools, function calls and their 
   ]);
 });
 
+test("xhigh and max are sent as high, which every OpenAI reasoning model takes", async () => {
+  const m = start({ text: "a" }, { text: "b" });
+  const provider = openai(m);
+  await run(provider, request({ model: REASONER, reasoning: "max" }));
+  await run(provider, request({ model: REASONER, reasoning: "xhigh" }));
+  expect(m.requests.map((r) => r.body.reasoning)).toEqual([{ effort: "high", summary: "auto" }, { effort: "high", summary: "auto" }]);
+});
+
 test("reasoning parameters only when asked for on a reasoning model", async () => {
   const m = start({ text: "a" }, { text: "b" }, { text: "c" });
   const provider = openai(m);
