@@ -100,11 +100,13 @@ export function chooseCut(messages: readonly Message[], window: number, keepToke
   while (start > 0 && keptTokens + tokens[start - 1]! <= budget) keptTokens += tokens[--start]!;
   if (start === 0) {
     const lastPrompt = messages.findLastIndex((m, i) => i > 0 && m.role === "user" && canStartKept(m));
-    // Only an earlier summary before the last prompt: summarising it again frees nothing (the
+    if (lastPrompt > 0 && !messages.slice(0, lastPrompt).every((m) => m.summary)) return lastPrompt;
+    // Only an earlier summary before the last prompt, or a turn whose prompt a compaction already
+    // summarised (it runs on after the summary): summarising the summary alone frees nothing (the
     // provider counts a full window where this estimate sees little: dense tokens). The turn's own
     // steps go too, then, up to its last step.
-    if (lastPrompt > 0 && !messages.slice(0, lastPrompt).every((m) => m.summary)) return lastPrompt;
-    for (let i = messages.length - 1; i > lastPrompt; i--) if (lastPrompt > 0 && canStartKept(messages[i]!)) return i;
+    const from = lastPrompt > 0 ? lastPrompt : messages[0]!.summary ? 1 : messages.length;
+    for (let i = messages.length - 1; i > from; i--) if (canStartKept(messages[i]!)) return i;
     throw new CompactError("nothing to compact: the transcript is a single turn, short enough to keep verbatim");
   }
 

@@ -38,7 +38,8 @@ export async function compactNow(
     }
   })();
   // Nothing to compact is no failure of a turn that never asked for it: the call goes ahead as is.
-  if ("nothing" in plan && reason === "auto") return { status: "error", message: plan.nothing, code: "compaction" };
+  // After an overflow the turn's own error says it (no compaction started, so none is announced).
+  if ("nothing" in plan && reason !== "manual") return { status: "error", message: plan.nothing, code: "compaction" };
   // [settings hooks] PreCompact: a hook may refuse the compaction.
   const refused = "nothing" in plan ? undefined : await state.promptHooks?.compacting?.(reason, instructions, signal);
   if (refused !== undefined) {

@@ -201,8 +201,8 @@ export class ExtensionManager implements CommandSource {
         const error = entry.error ?? `${entry.manifestFile}: cannot be loaded`;
         // A broken manifest of an approval hook or a guard refuses the calls it would judge, never lets them run unjudged.
         const approver = await brokenApprover(entry.manifestFile, entry.dir, entry.source, error, options.cwd);
-        warnings.push(approver ? `${error}; as it names approve_tool or fail_closed, tool calls are refused until it is fixed` : error);
-        if (approver) hookSpecs.push(approver);
+        warnings.push(approver ? `${error}; as it names ${approver.names}, tool calls are refused until it is fixed` : error);
+        if (approver) hookSpecs.push(approver.spec);
         continue;
       }
       if (entry.shadowedBy) {
@@ -674,14 +674,21 @@ export class ExtensionManager implements CommandSource {
  * The refusing approver standing for a manifest that cannot be loaded but names approve_tool, or
  * fail_closed set to anything but false (a guard that cannot start must not let calls through).
  */
-async function brokenApprover(file: string, dir: string, source: HookSpec["source"], error: string, cwd: string): Promise<HookSpec | undefined> {
+async function brokenApprover(
+  file: string,
+  dir: string,
+  source: HookSpec["source"],
+  error: string,
+  cwd: string,
+): Promise<{ spec: HookSpec; names: "approve_tool" | "fail_closed" } | undefined> {
   let text: string;
   try {
     text = await Bun.file(file).text();
   } catch {
     return undefined;
   }
-  if (!/approve_tool|"fail_closed"\s*:(?!\s*false\b)/i.test(text)) return undefined;
+  const names = /approve_tool/i.test(text) ? "approve_tool" : /"fail_closed"\s*:(?!\s*false\b)/i.test(text) ? "fail_closed" : undefined;
+  if (!names) return undefined;
   const { refusingApproverSpec } = await import("./hook-spec.ts");
-  return refusingApproverSpec({ name: basename(dir), source, file }, error, cwd);
+  return { spec: refusingApproverSpec({ name: basename(dir), source, file }, error, cwd), names };
 }

@@ -409,8 +409,11 @@ describe("context overflow", () => {
   });
 
   test("an overflow on a turn that is all there is: the advice is to send less or pick a larger window (compacting cannot help)", async () => {
-    const { agent, mock } = setup([{ error: { status: 400, message: OVERFLOW } }], { messages: [] });
+    const { agent, mock, events } = setup([{ error: { status: 400, message: OVERFLOW } }], { messages: [] });
     const outcome = await agent.prompt({ text: "a very long prompt" }, signal());
+    // No compaction started (nothing to compact), and the turn's one error says it all.
+    expect(events.filter((e) => e.type === "compact_start")).toEqual([]);
+    expect(events.filter((e) => e.type === "error")).toHaveLength(1);
     expect(outcome).toMatchObject({ status: "error", code: "context_overflow" });
     const message = (outcome as { message: string }).message;
     expect(message).toContain("compacting the conversation to fit failed too (nothing to compact");

@@ -56,6 +56,9 @@ describe("chooseCut", () => {
     // Cut at the turn's last step: the summary, the prompt and the first calls go.
     expect(chooseCut([earlier, ...turn], 100_000)).toBe(6);
     expect(chooseCut([earlier, ...turn.slice(0, 5)], 100_000)).toBe(4);
+    // A turn whose prompt an earlier compaction already summarised runs on after the summary: its steps go with it.
+    expect(chooseCut([earlier, call("c1"), result("c1", "ok"), call("c2"), result("c2", "ok"), said("assistant", 10)], 100_000)).toBe(5);
+    expect(() => chooseCut([earlier, call("c1"), result("c1", "ok")], 100_000)).toThrow(CompactError);
     // A summary and one prompt alone: nothing to compact.
     expect(() => chooseCut([earlier, said("user", 10)], 100_000)).toThrow(CompactError);
     // Turns of their own before the last prompt are still what goes.

@@ -79,7 +79,7 @@ describe("a guard with fail_closed", () => {
     const run = victimRun();
     const dir = guard({}, { fail_closed: "true" });
     const result = await zot(["-p", "go", "--ext", dir, ...anthropic(run.mock)], { cwd: run.cwd });
-    expect(result.stderr).toContain("as it names approve_tool or fail_closed, tool calls are refused until it is fixed");
+    expect(result.stderr).toContain("as it names fail_closed, tool calls are refused until it is fixed");
     expect(existsSync(run.victim)).toBe(true);
     // Written false, it is no guard: a broken manifest is only a warning then.
     const open = victimRun();
