@@ -137,9 +137,11 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
   // where zot asked, and how to pick another model.
   const where = status === 404 ? ` (asked at ${speaker.baseUrl}; check the base URL and the model's name: zot --list-models shows the models zot knows, /model or --model picks one)` : "";
   const detail = `${clip(apiDetail(error, message))}${where}`;
-  // A 401 or 403 that is a web page, not the API's error, came from something on the way (a
-  // proxy, a firewall, a CDN) or from a base URL that is not the API: the key was never judged.
-  const onTheWay = (status === 401 || status === 403) && htmlPage(bodyText(error, message)) !== undefined;
+  // A 401 or 403 that is a web page, plain text or nothing, not the API's (JSON) error, came from
+  // something on the way (a proxy, a firewall, a CDN) or from a base URL that is not the API: the
+  // key was never judged. A JSON body, even one not in the API's shape, is a server's own word.
+  const onTheWay =
+    (status === 401 || status === 403) && (htmlPage(bodyText(error, message)) !== undefined || !isJsonObject(error.error));
   const failure: Failure = {
     code: codeOf(status, type, code, detail),
     shape: status === undefined ? "stream_error" : onTheWay ? "refused_on_the_way" : "http",

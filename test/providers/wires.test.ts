@@ -190,6 +190,13 @@ describe.each(WIRES)("$api", (wire) => {
       );
       expect(e.message).not.toContain("rejected the API key");
     }
+    // Plain text or no body at all is no API's answer either.
+    for (const [body, said] of [["Forbidden by policy", "Forbidden by policy"], ["", "the server sent no details"]]) {
+      const url = raw.refuse(403, body!, "text/plain");
+      const e = providerError((await run(wire, url, { key: { from: "ANTHROPIC_API_KEY" } })).error);
+      expect(e.message).toContain(`HTTP 403 from ${wire.baseUrl(url)}: ${said}; something between zot and ${wire.name}`);
+      expect(e.message).not.toContain("rejected the API key");
+    }
   });
 
   test("a 404 (an unknown model) is bad_request and not retried", async () => {
