@@ -14,6 +14,8 @@ export interface ClaudeThinking {
   unasked: boolean;
   /** a thinking block is bound to the conversation before it (needs block_binding to survive a changed prefix) */
   bindsBlocks: boolean;
+  /** the id names a Claude model that thinks (every `claude-<family>-<version>` one: Claude 4 and later) */
+  reasons: boolean;
 }
 
 /** The beta that lets a request drop thinking blocks whose prefix changed (`thinking.block_binding`). */
@@ -24,7 +26,7 @@ const CLAUDE_VERSION = /(?:^|[^a-z0-9])claude-(opus|sonnet|haiku|fable|mythos)-(
 
 export function claudeThinking(id: string): ClaudeThinking {
   const found = CLAUDE_VERSION.exec(id.toLowerCase());
-  if (!found) return { style: "budget", unasked: false, bindsBlocks: false };
+  if (!found) return { style: "budget", unasked: false, bindsBlocks: false, reasons: false };
   const [, family, major, minor] = found;
   const version = Number(major) + Number(minor ?? 0) / 10;
   const fable = family === "fable" || family === "mythos";
@@ -33,5 +35,6 @@ export function claudeThinking(id: string): ClaudeThinking {
     style: adaptive ? "adaptive" : "budget",
     unasked: fable || version >= 5,
     bindsBlocks: version >= 6 || (fable ? version >= 5.1 : version >= 5.5),
+    reasons: true,
   };
 }

@@ -4,6 +4,7 @@
 // does not know gets. Rule: an id is never rejected for being new; what zot cannot know about it
 // (limits, prices) falls back to conservative defaults and is said once.
 import type { ModelInfo, ProviderName, WireApi } from "../protocol/models.ts";
+import { claudeThinking } from "./claude-thinking.ts";
 
 /** The aliases Claude Code users type, to the newest model of that family in the catalog. */
 export const MODEL_ALIASES: Readonly<Record<string, { provider: ProviderName; id: string }>> = {
@@ -60,7 +61,8 @@ export function unknownModel(provider: ProviderName, id: string): ModelInfo {
     api: apiOfUnknown(provider, id),
     context_window: UNKNOWN_MODEL_CONTEXT,
     max_output: UNKNOWN_MODEL_MAX_OUTPUT,
-    reasoning: provider === "openai" && OPENAI_REASONING.test(id),
+    // A Claude id whose family and version zot can read thinks as its family does (claude-thinking.ts).
+    reasoning: provider === "openai" ? OPENAI_REASONING.test(id) : provider === "anthropic" && claudeThinking(id).reasons,
     price_input: 0,
     price_output: 0,
     price_cache_read: 0,

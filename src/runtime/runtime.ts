@@ -238,11 +238,14 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   const model = resolved.model;
   if (resolved.note) notes.push(resolved.note);
-  // --reasoning on a model zot does not know to reason would be dropped without a word.
+  // --reasoning on a model zot does not know to reason would be dropped without a word, and
+  // OpenAI's models take xhigh and max as high (providers/openai-effort.ts).
   if (options.reasoning && !model.reasoning && providerName !== "scripted") {
     notes.push(
       `--reasoning ${options.reasoning} is not sent: ${model.id} is not one zot knows to reason; if it does, say so in models.json ("reasoning": true)`,
     );
+  } else if ((options.reasoning === "xhigh" || options.reasoning === "max") && model.reasoning && model.api.startsWith("openai")) {
+    notes.push(`--reasoning ${options.reasoning} is sent to ${model.id} as high, the highest effort every OpenAI reasoning model takes`);
   }
 
   // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.

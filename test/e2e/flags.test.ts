@@ -185,6 +185,16 @@ describe("flags that shape the request", () => {
     expect(mock.requests[1].body.reasoning_effort).toBe("high");
   });
 
+  test("--reasoning max on an OpenAI model is sent as high, and stderr says so; a Claude model takes it as it is", async () => {
+    mock = startMockLlm([{ text: "a" }, { text: "b" }]);
+    const openai = await zot(["-p", "think", "--provider", "openai", "--api-key", "k", "--base-url", `${mock.url}/v1`, "--reasoning", "max"]);
+    expect(openai.stderr).toContain("--reasoning max is sent to gpt-6.1-sol as high");
+    expect(mock.requests[0].body.reasoning).toEqual({ effort: "high", summary: "auto" });
+    const claude = await zot(["-p", "think", ...anthropic(mock), "--reasoning", "max"]);
+    expect(claude.stderr).not.toContain("--reasoning");
+    expect(mock.requests[1].body.output_config).toEqual({ effort: "max" });
+  });
+
   test("--reasoning turns on thinking for a reasoning model: a budget for one that takes it, output_config.effort for an adaptive one (the default)", async () => {
     mock = startMockLlm([{ thinking: "hmm", text: "a" }, { text: "b" }, { thinking: "hmm", text: "c" }, { text: "d" }]);
     await zot(["-p", "hi", ...anthropic(mock), "--model", "claude-sonnet-4-6", "--reasoning", "medium"]);

@@ -282,7 +282,10 @@ describe("ids the catalog does not list", () => {
     expect(pro.note).toContain("/h/models.json");
     const routed = resolveModel(catalog, "openai", "anthropic/claude-sonnet-4.5", open) as { model: ModelInfo };
     expect(routed.model).toMatchObject({ api: "openai-chat", context_window: 128_000 });
-    expect(resolveModel(catalog, "anthropic", "claude-future-9", open)).toMatchObject({ model: { api: "anthropic-messages" } });
+    expect(resolveModel(catalog, "anthropic", "claude-future-9", open)).toMatchObject({ model: { api: "anthropic-messages", reasoning: false } });
+    // A Claude id whose family zot reads (a proxy's, Bedrock's) thinks as its family does.
+    expect(resolveModel(catalog, "anthropic", "anthropic/claude-sonnet-5-5", open)).toMatchObject({ model: { reasoning: true, source: "synthetic" } });
+    expect(resolveModel(catalog, "anthropic", "us.anthropic.claude-opus-4-7-v1:0", open)).toMatchObject({ model: { reasoning: true } });
     // the scripted provider plays a file; it has no other models
     expect("error" in resolveModel(catalog, "scripted", "gpt-5", open)).toBe(true);
   });
