@@ -48,6 +48,8 @@ export class ModelChoices {
   readAsModelFlag(id: string): { model: ModelInfo; note?: string } | { error: string } {
     const wanted = id.trim();
     if (!wanted) return { error: "no model named" };
+    // A typed slip (`/model claude opus`, `/model "x"`), never a model's id.
+    if (/[\s"'`]/.test(wanted)) return { error: `unknown model "${wanted}" (a model's id has no spaces or quotes)` };
     const current = this.current;
     const catalog = this.catalog();
     const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];

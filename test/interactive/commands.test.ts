@@ -267,6 +267,17 @@ describe("/model", () => {
     }
   });
 
+  test("a typed slip with spaces or quotes that matches nothing is an error note, never an id sent as asked", async () => {
+    const rt = await start([]);
+    const app = fakeApp(rt);
+    for (const wanted of ['"x"', "zzz qqq"]) {
+      app.notes.length = 0;
+      await command("model").run(app, wanted);
+      expect(app.notes).toEqual([{ text: `unknown model "${wanted}" (a model's id has no spaces or quotes); /model lists the models you can switch to`, level: "error" }]);
+      expect(rt.agent.model.id).toBe("claude-sonnet-5-5");
+    }
+  });
+
   test("an unknown id on the scripted provider (which plays only its own) is an error note and the model stays", async () => {
     const rt = await start([], { provider: "scripted" });
     const app = fakeApp(rt);
