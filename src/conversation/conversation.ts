@@ -274,6 +274,14 @@ export class Conversation {
       if (named?.name.toLowerCase() === "compact" && !input.context && !input.images?.length) {
         return unitOfCompaction(await this.runtime.agent.compact(signal, named.args ? { instructions: named.args } : {}));
       }
+      // The TUI's other commands (/clear, /model, /help …) mean nothing here; sent as a prompt they
+      // would cost a model call with the whole context and do nothing they say.
+      if (named && this.commands.isBuiltin(named.name)) {
+        return {
+          status: "command_error",
+          message: `/${named.name} is a command of zot's interactive TUI and does nothing here, so it was not sent to the model; a script does the same with flags (zot --help) or rpc's commands (get_commands)`,
+        };
+      }
       const slash = named && (await this.awaitCommand(named.name, signal)) ? named : undefined;
       if (signal.aborted) return { status: "aborted" };
       if (!slash) {
