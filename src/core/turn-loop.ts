@@ -8,7 +8,7 @@ import type { StopReason } from "../protocol/events.ts";
 import { type ContentBlock, type Message, nowIso, textOf, type ToolCallBlock, toWireContent } from "../protocol/messages.ts";
 import type { ModelRequest } from "../protocol/provider.ts";
 import { textResult } from "../protocol/tool.ts";
-import { type AgentOutlets, type AgentState, estimateContext, toolSpecs } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, estimateContext, setTranscript, toolSpecs } from "./agent-state.ts";
 import { autoCompactDue, compactNow } from "./compaction-run.ts";
 import type { ChainOutcome } from "./intercept.ts";
 import { callCompactingOnOverflow } from "./model-call.ts";
@@ -46,6 +46,8 @@ class PromptLoop {
    * promptStart is found again from this message after each one, for hard_abort.
    */
   private readonly first: Message | undefined;
+  /** the transcript before this prompt: what a hard_abort gives back once a compaction summarised part of the prompt */
+  private readonly earlier: Message[];
 
   constructor(
     private readonly state: AgentState,
@@ -55,6 +57,7 @@ class PromptLoop {
     private readonly tool: PromptTool | undefined,
   ) {
     this.first = state.messages[promptStart];
+    this.earlier = state.messages.slice(0, promptStart);
   }
 
   async run(): Promise<PromptOutcome> {
@@ -148,7 +151,11 @@ class PromptLoop {
   /** The one way a prompt ends. */
   finish(ending: TurnEnding): PromptOutcome {
     if (ending.hard) {
-      this.state.messages.splice(this.promptStart);
+      // A compaction inside this prompt summarised its first messages: the summary holds what is
+      // taken back, so the transcript from before the prompt comes back whole (the next prompt
+      // compacts it again, without this one).
+      if (this.first && !this.state.messages.includes(this.first)) setTranscript(this.state, [...this.earlier], { sameConversation: true });
+      else this.state.messages.splice(this.promptStart);
       // The last call's count was of the messages just taken back.
       this.state.contextTokens = estimateContext(this.state);
     }

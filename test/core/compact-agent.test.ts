@@ -450,15 +450,20 @@ describe("hard_abort after a compaction mid-prompt", () => {
     expect(agent.messages.map((m) => anthropicText(m))).toEqual([`${SUMMARY_HEADING}${SUMMARY}`, "now add tests", "Tests added."]);
   });
 
-  test("when the prompt's first messages were summarised, what remains of it is taken out", async () => {
+  test("when the prompt's first messages were summarised, the transcript from before the prompt comes back: the summary, written from the prompt, is no longer sent", async () => {
     // The tool's result is bigger than the keep budget, so the cut falls inside this prompt.
-    const { agent } = setup(
-      [{ tool_calls: [{ id: "toolu_9", name: "echo", args: {} }], usage: { input: 3_700 } }, { text: SUMMARY }],
+    const { agent, mock } = setup(
+      [{ tool_calls: [{ id: "toolu_9", name: "echo", args: {} }], usage: { input: 3_700 } }, { text: SUMMARY }, { text: "fresh" }],
       { tools: [echoTool("y".repeat(8_000))] },
     );
+    const before = agent.messages.slice();
     hardAbortOnStep2(agent);
-    await agent.prompt({ text: "run it" }, signal());
-    expect(agent.messages).toHaveLength(1);
-    expect(agent.messages[0]!.content).toEqual([{ type: "text", text: `${SUMMARY_HEADING}${SUMMARY}` }]);
+    await agent.prompt({ text: "my password is hunter2, run it" }, signal());
+    expect(agent.messages).toEqual(before);
+    expect(agent.contextUse().tokens).toBeLessThan(3_700);
+    agent.chain.remove("kill");
+    await agent.prompt({ text: "next" }, signal());
+    expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).not.toContain(SUMMARY);
+    expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).not.toContain("hunter2");
   });
 });

@@ -162,6 +162,33 @@ describe("the session recorder", () => {
     session.close();
   });
 
+  test("a hard_abort after a compaction that summarised part of the prompt: the file replays to the transcript from before the prompt", async () => {
+    const home = tempDir("zot-rec-home-");
+    const cwd = tempDir("zot-rec-cwd-");
+    const turns: ScriptTurn[] = [
+      { text: "first answer" },
+      // Step 1 of the second prompt: a big result and a nearly full window, so step 2 compacts first.
+      { tool_calls: [{ id: "c2", name: "echo", args: { x: "y".repeat(20_000) } }], usage: { input: 3_900 } },
+      { text: "## Goal\nthe summary, written from the secret prompt" },
+    ];
+    const agent = new Agent({ provider: createScriptedProvider(turns), model, tools: [echo], system: "sys", cwd, autoCompact: 0.85 });
+    const session = newSession(home, cwd, []);
+    session.record(agent, () => {});
+    await agent.prompt({ text: "one" }, signal());
+    const before = agent.messages.slice();
+    // Taken back after step 2's compaction, before its model call.
+    agent.chain.add({ ...guard("kill", (_stage, p) => (p.step === 2 ? { action: "hard_abort", reason: "stop" } : { action: "continue" })), stages: ["before_llm"] });
+    const compactions: unknown[] = [];
+    agent.onCompacted((c) => compactions.push(c));
+    await agent.prompt({ text: "my password is hunter2" }, signal());
+    expect(compactions).toHaveLength(1);
+    expect(agent.messages).toEqual(before);
+    const state = replayed(session.file);
+    expect(state.messages).toEqual(before);
+    expect(JSON.stringify(state.messages)).not.toContain("hunter2");
+    session.close();
+  });
+
   test("a compaction is one record (summary + how many kept), and the file replays to the compacted transcript", async () => {
     const big = "word ".repeat(1500);
     const { agent, session } = setup([{ text: big }, { text: "short answer" }, { text: "## Goal\nsummary of the big part" }, { text: "after compaction" }]);
