@@ -14,6 +14,14 @@ function start(turns: Turns, provider: (url: string) => string[] = anthropicMock
   return fixture.start(turns, extra, { provider });
 }
 
+/** After a prompt at medium: max, minimum and off, each answered with what it applies and followed by a prompt. */
+async function laterLevels(r: RpcProcess): Promise<void> {
+  for (const [reasoning, applied, prompt] of [["max", "max", "two"], ["minimum", "low", "three"], ["off", "off", "four"]]) {
+    expect((await r.call({ type: "set_reasoning", reasoning })).data).toEqual({ reasoning, applied });
+    await r.prompt(prompt!);
+  }
+}
+
 describe("set_reasoning", () => {
   test("anthropic, a model that takes a budget (claude-sonnet-4-6): each level reaches the next request as a thinking budget (max the largest that leaves room for the answer); off sends none", async () => {
     const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }], (url) => [...anthropicMock(url), "--model", "claude-sonnet-4-6"]);
@@ -25,12 +33,7 @@ describe("set_reasoning", () => {
       data: { reasoning: "medium", applied: "medium" },
     });
     await r.prompt("one");
-    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "max" });
-    await r.prompt("two");
-    expect((await r.call({ type: "set_reasoning", reasoning: "minimum" })).data).toEqual({ reasoning: "minimum", applied: "low" });
-    await r.prompt("three");
-    expect((await r.call({ type: "set_reasoning", reasoning: "off" })).data).toEqual({ reasoning: "off", applied: "off" });
-    await r.prompt("four");
+    await laterLevels(r);
     const thinking = fixture.mock.requests.map((q) => q.body.thinking);
     expect(thinking).toEqual([
       { type: "enabled", budget_tokens: 8192 },
@@ -46,12 +49,7 @@ describe("set_reasoning", () => {
     const r = start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }]);
     expect((await r.call({ type: "set_reasoning", reasoning: "medium" })).data).toEqual({ reasoning: "medium", applied: "medium" });
     await r.prompt("one");
-    expect((await r.call({ type: "set_reasoning", reasoning: "max" })).data).toEqual({ reasoning: "max", applied: "max" });
-    await r.prompt("two");
-    expect((await r.call({ type: "set_reasoning", reasoning: "minimum" })).data).toEqual({ reasoning: "minimum", applied: "low" });
-    await r.prompt("three");
-    expect((await r.call({ type: "set_reasoning", reasoning: "off" })).data).toEqual({ reasoning: "off", applied: "off" });
-    await r.prompt("four");
+    await laterLevels(r);
     expect(fixture.mock.requests.map((q) => q.body.model)).toEqual(Array(4).fill("claude-sonnet-5-5"));
     expect(fixture.mock.requests.map((q) => q.body.output_config)).toEqual([{ effort: "medium" }, { effort: "max" }, { effort: "low" }, undefined]);
     // A 5.5 model thinks unasked: every request, "off" too, asks for its thinking summarized, with no budget.
