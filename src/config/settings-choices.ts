@@ -6,12 +6,7 @@
 // session's model) over `model`. ZOT_HOME is not taken from a file that lives in it.
 import { readFileSync } from "node:fs";
 import { isJsonObject } from "../protocol/json-object.ts";
-
-/** A settings file as settings-hooks/settings-locations.ts finds it: where it is, and what to call it. */
-export interface SettingsFile {
-  file: string;
-  label: string;
-}
+import type { SettingsSource } from "../settings-hooks/settings-file.ts";
 
 export interface SettingsChoices {
   /** the model id or alias, as --model takes it (Claude Code's `opusplan`, `sonnet[1m]` read as theirs) */
@@ -22,7 +17,7 @@ export interface SettingsChoices {
   warnings: string[];
 }
 
-export function readSettingsChoices(sources: readonly SettingsFile[]): SettingsChoices {
+export function readSettingsChoices(sources: readonly SettingsSource[]): SettingsChoices {
   const choices: SettingsChoices = { env: {}, warnings: [] };
   for (const source of sources) {
     let text: string;
