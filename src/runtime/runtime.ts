@@ -234,8 +234,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const settings = await claudeSettingsChoices(options, home, cwd, env);
   notes.push(...settings.warnings);
   withSettingsEnv(env, settings);
-  // A resumed conversation goes on on its own model (sessionModel), never the settings' default.
-  if (options.model === undefined && !session?.resumed && settings.model !== undefined && settingsModelUsable(settings.model, options, env, home)) {
+  if (options.model === undefined && settings.model !== undefined && settingsModelUsable(settings.model, options, env, home)) {
     options = { ...options, model: settings.model };
   }
 

@@ -43,18 +43,6 @@ describe("~/.claude/settings.json", () => {
     expect(toolResult(llm)).toContain("var=yes");
   });
 
-  test("a resumed conversation goes on on its own model, not the file's", async () => {
-    const llm = mock([{ text: "a1" }, { text: "a2" }]);
-    const userHome = tempDir("zot-cs-user-");
-    const cwd = tempDir("zot-cs-cwd-");
-    const home = tempDir("zot-cs-home-");
-    settings(userHome, { env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_API_KEY: "k" } });
-    await zot(["-p", "q1", "--model", "haiku"], { cwd, home, env: { HOME: userHome } });
-    settings(userHome, { model: "opus", env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_API_KEY: "k" } });
-    await zot(["-p", "-c", "q2"], { cwd, home, env: { HOME: userHome } });
-    expect(llm.requests.map((r) => r.body.model)).toEqual(["claude-haiku-5-5", "claude-haiku-5-5"]);
-  });
-
   test("the shell's variables and --model win over the file", async () => {
     const llm = mock([echoVar, { text: "done" }]);
     const userHome = tempDir("zot-cs-user-");
