@@ -21,7 +21,6 @@ import { errorText } from "../protocol/error-text.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import { keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
-import { providerOfId } from "../providers/model-ids.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
@@ -208,22 +207,6 @@ async function claudeSettingsChoices(options: RuntimeOptions, home: string, cwd:
   return readSettingsChoices(settingsSources({ cwd, home, userHome: env.HOME || homedir(), projectTrusted }));
 }
 
-/**
- * Whether the settings' model can be where this run starts: a default, not a demand. It must not
- * contradict --provider, and its provider must have a key here (a Claude Code subscriber's "opus"
- * with only an OpenAI key, or none, leaves zot's own choice: that provider, or the demo).
- */
-function settingsModelUsable(model: string, options: RuntimeOptions, env: Record<string, string | undefined>, home: string): boolean {
-  const provider = providerOfId(model);
-  if (!provider) return options.provider !== undefined;
-  if (options.provider !== undefined && options.provider !== provider) return false;
-  try {
-    return !requiresApiKey(provider) || resolveApiKey(provider, { flag: options.apiKey, env, home }) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession): Promise<Runtime> {
   // A caller's env is copied, since Claude Code's settings may add to it (process.env is the run's own).
   const env = options.env ? { ...options.env } : process.env;
@@ -234,9 +217,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const settings = await claudeSettingsChoices(options, home, cwd, env);
   notes.push(...settings.warnings);
   withSettingsEnv(env, settings);
-  if (options.model === undefined && settings.model !== undefined && settingsModelUsable(settings.model, options, env, home)) {
-    options = { ...options, model: settings.model };
-  }
+  if (options.model === undefined && settings.model !== undefined) options = { ...options, model: settings.model };
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);

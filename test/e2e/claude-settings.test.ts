@@ -66,20 +66,6 @@ describe("~/.claude/settings.json", () => {
   });
 });
 
-describe("~/.claude/settings.json's model is a default, not a demand", () => {
-  test("with no key for its provider (a Claude Code subscriber's opus): zot's own choice stands, the demo or the provider with a key", async () => {
-    const userHome = tempDir("zot-cs-user-");
-    settings(userHome, { model: "opus" });
-    const demo = await zot(["-p", "what is here?"], { env: { HOME: userHome } });
-    expect(demo.code).toBe(0);
-    expect(demo.stderr).toContain("this is the built-in demo");
-    const llm = mock([{ text: "from openai" }]);
-    const openai = await zot(["-p", "go"], { env: { HOME: userHome, OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1` } });
-    expect(openai.stdout).toBe("from openai\n");
-    expect(llm.requests[0]?.body.model).toBe("gpt-6.1-sol");
-  });
-});
-
 describe("a folder's .claude/settings.json", () => {
   test("counts only once the folder is trusted: an untrusted repository cannot point the key at its own server", async () => {
     const mine = mock([{ text: "from mine" }]);
