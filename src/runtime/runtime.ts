@@ -9,8 +9,6 @@ import { dirname } from "node:path";
 import { resolve } from "node:path";
 import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
 import { resolveBaseUrl } from "../config/provider-env.ts";
-import { readSettingsChoices, type SettingsChoices, withSettingsEnv } from "../config/settings-choices.ts";
-import { settingsSources } from "../settings-hooks/settings-locations.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
 import { protectedPaths, type TrustAsker, type WorkspaceTrust } from "../config/workspace-trust.ts";
@@ -200,24 +198,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
 }
 
-/** The settings files' model and env: the user's own, and a folder's once it is trusted (settings-choices.ts). */
-async function claudeSettingsChoices(options: RuntimeOptions, home: string, cwd: string, env: Record<string, string | undefined>): Promise<SettingsChoices> {
-  const { folderAnswer } = await import("../config/trust-store.ts");
-  const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
-  return readSettingsChoices(settingsSources({ cwd, home, userHome: env.HOME || homedir(), projectTrusted }));
-}
-
 async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession): Promise<Runtime> {
-  // A caller's env is copied, since Claude Code's settings may add to it (process.env is the run's own).
-  const env = options.env ? { ...options.env } : process.env;
+  const env = options.env ?? process.env;
   const home = options.home ?? zotHome(env);
   const notes: string[] = [];
   const cwd = resolveCwd(options.cwd);
-  // Claude Code's settings: the env of the run, and the model a new conversation starts on.
-  const settings = await claudeSettingsChoices(options, home, cwd, env);
-  notes.push(...settings.warnings);
-  withSettingsEnv(env, settings);
-  if (options.model === undefined && settings.model !== undefined) options = { ...options, model: settings.model };
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);
