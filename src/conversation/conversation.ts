@@ -274,13 +274,18 @@ export class Conversation {
       if (named?.name.toLowerCase() === "compact" && !input.context && !input.images?.length) {
         return unitOfCompaction(await this.runtime.agent.compact(signal, named.args ? { instructions: named.args } : {}));
       }
-      // The TUI's other commands (/clear, /model, /help …) mean nothing here; sent as a prompt they
+      // `/clear` as a prompt (a Claude Agent SDK program sends it) empties the transcript, as rpc's clear does.
+      if (named?.name.toLowerCase() === "clear" && !named.args && !input.context && !input.images?.length) {
+        await this.runtime.agent.clear();
+        return { status: "ok" };
+      }
+      // The TUI's other commands (/model, /help …) mean nothing here; sent as a prompt they
       // would cost a model call with the whole context and do nothing they say.
       if (named && this.commands.isBuiltin(named.name)) {
-        return {
-          status: "command_error",
-          message: `/${named.name} is a command of zot's interactive TUI and does nothing here, so it was not sent to the model; a script does the same with flags (zot --help) or rpc's commands (get_commands)`,
-        };
+        const message = `/${named.name} is a command of zot's interactive TUI and does nothing here, so it was not sent to the model; a script does the same with flags (zot --help) or rpc's run_command (get_commands lists them)`;
+        // Said as a command's failure is (--json, rpc), as well as in the outcome (-p's stderr).
+        this.stream.fire({ type: "command_result", command: named.name, extension: "zot", action: "error", text: message });
+        return { status: "command_error", message };
       }
       const slash = named && (await this.awaitCommand(named.name, signal)) ? named : undefined;
       if (signal.aborted) return { status: "aborted" };

@@ -88,9 +88,9 @@ describe("slash commands from -p", () => {
     expect(lastUserText(mock.requests[1].body)).toContain("/nosuchcommand now");
   });
 
-  test("one of the TUI's own commands (/model, /clear) is not sent to the model: stderr says what does it in a script, exit 1", async () => {
+  test("one of the TUI's own commands (/model, /jump) is not sent to the model: stderr says what does it in a script, exit 1", async () => {
     mock = startMockLlm([{ text: "never" }]);
-    for (const prompt of ["/model opus", "/clear"]) {
+    for (const prompt of ["/model opus", "/jump 2"]) {
       const run = await zot(["-p", prompt, ...anthropic(mock)]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`/${prompt.slice(1).split(" ")[0]} is a command of zot's interactive TUI and does nothing here, so it was not sent to the model`);

@@ -184,6 +184,19 @@ describe("prompt", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("a prompt that is /clear empties the transcript, as a Claude Agent SDK program's does; /help is refused, never sent to the model", async () => {
+    const r = start([{ text: "first" }]);
+    await r.prompt("hi");
+    expect((await r.call({ type: "get_state" })).data.message_count).toBe(2);
+    await r.prompt("/clear");
+    expect((await r.call({ type: "get_state" })).data.message_count).toBe(0);
+    const help = await r.prompt("/help");
+    expect(help.find((e) => e.type === "command_result")).toMatchObject({ command: "help", extension: "zot", action: "error" });
+    expect(help.find((e) => e.type === "command_result")?.text).toContain("/help is a command of zot's interactive TUI");
+    expect(fixture.mock.requests).toHaveLength(1);
+    expect(await r.close()).toBe(0);
+  });
+
   test("images: sent to the model as image blocks, shown as a byte count in events and get_messages", async () => {
     const r = start([{ text: "A tiny image." }]);
     const from = r.lines.length;
