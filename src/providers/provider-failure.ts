@@ -141,7 +141,7 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
   // something on the way (a proxy, a firewall, a CDN) or from a base URL that is not the API: the
   // key was never judged. A JSON body, even one not in the API's shape, is a server's own word.
   const onTheWay =
-    (status === 401 || status === 403) && (htmlPage(bodyText(error, message)) !== undefined || !isJsonObject(error.error));
+    (status === 401 || status === 403) && (htmlPage(bodyText(error, message)) !== undefined || error.error === undefined || error.error === null);
   const failure: Failure = {
     code: codeOf(status, type, code, detail),
     shape: status === undefined ? "stream_error" : onTheWay ? "refused_on_the_way" : "http",

@@ -190,6 +190,9 @@ describe.each(WIRES)("$api", (wire) => {
       );
       expect(e.message).not.toContain("rejected the API key");
     }
+    // A compatible server's own JSON, even in no API's shape (vLLM's {"error": "Unauthorized"}), is its word on the key.
+    const vllm = providerError((await run(wire, raw.refuse(401, '{"error":"Unauthorized"}', "application/json"), { key: { from: "ANTHROPIC_API_KEY" } })).error);
+    expect(vllm.message).toContain(`${wire.name} rejected the API key from ANTHROPIC_API_KEY`);
     // Plain text or no body at all is no API's answer either.
     for (const [body, said] of [["Forbidden by policy", "Forbidden by policy"], ["", "the server sent no details"]]) {
       const url = raw.refuse(403, body!, "text/plain");
