@@ -5,8 +5,8 @@
 // empty destination as its text alone, still styled as a link, so before Bun lays the text out
 // each such link is rewritten as `[url]()`. Rule: only a link whose text is its address (allowing
 // for the `mailto:` and `http://` the parser adds) loses its `(url)`; `[text](url)` keeps it, and
-// nothing inside a code block (fenced or indented), an HTML block, a code span, a link's
-// destination, a reference definition or an HTML tag changes.
+// nothing inside a code block (fenced ones are cut out before: markdown.ts), an HTML block, a code
+// span, a link's destination, a reference definition or an HTML tag changes.
 
 /** ASCII punctuation a backslash may escape (CommonMark). */
 const PUNCTUATION = "!\"#$%&'()*+,\\-./:;<=>?@[\\\\\\]^_`{|}~";
@@ -33,47 +33,31 @@ const TOKEN = new RegExp(
   "gm",
 );
 
-/** A fence that opens a code block: up to three spaces, then three or more backticks or tildes. */
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** A line of an indented code block (or of a list item's deeper content: left as it is either way). */
 const INDENTED = /^(?: {4}|\t)/;
 /** The first line of an HTML block: a tag, a comment or a declaration at the line's start. */
 const HTML_BLOCK = /^ {0,3}<(?:[a-zA-Z][a-zA-Z0-9-]*(?:[\s/>]|$)|\/[a-zA-Z]|!--|![A-Z]|\?)/;
 
-/** The source with every link whose text is its address written as `[address]()`, outside code and HTML blocks. */
+/**
+ * The source with every link whose text is its address written as `[address]()`, outside indented
+ * code and HTML blocks. Fenced code never reaches here: renderMarkdown cuts it out first
+ * (markdown.ts extractFences).
+ */
 export function linksShownOnce(source: string): string {
-  const lines = source.split("\n");
   const out: string[] = [];
   let prose: string[] = [];
   const flush = () => {
     if (prose.length > 0) out.push(rewriteProse(prose.join("\n")));
     prose = [];
   };
-  let fence: { char: string; length: number } | undefined;
   let html = false;
-  for (const line of lines) {
-    const opener = FENCE.exec(line)?.[1];
-    if (fence) {
-      out.push(line);
-      if (opener && opener[0] === fence.char && opener.length >= fence.length && line.trim() === opener) fence = undefined;
-      continue;
-    }
-    if (html) {
-      out.push(line);
-      if (line.trim() === "") html = false;
-      continue;
-    }
-    if (opener && !(opener[0] === "`" && line.slice(line.indexOf(opener) + opener.length).includes("`"))) {
-      flush();
-      fence = { char: opener[0]!, length: opener.length };
-      out.push(line);
-    } else if (HTML_BLOCK.test(line)) {
-      flush();
-      html = line.trim() !== "";
-      out.push(line);
-    } else if (INDENTED.test(line)) {
+  for (const line of source.split("\n")) {
+    const opensHtml: boolean = !html && HTML_BLOCK.test(line);
+    if (html || opensHtml || INDENTED.test(line)) {
       flush();
       out.push(line);
+      // An HTML block runs to the next blank line.
+      html = (html || opensHtml) && line.trim() !== "";
     } else {
       prose.push(line);
     }
