@@ -136,12 +136,14 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
   // A 404 is a wrong base URL or a model the server does not have (a retired one among them): say
   // where zot asked, and how to pick another model.
   const where = status === 404 ? ` (asked at ${speaker.baseUrl}; check the base URL and the model's name: zot --list-models shows the models zot knows, /model or --model picks one)` : "";
-  const detail = `${clip(apiDetail(error, message))}${where}`;
+  // The server's own words; a web page (a proxy's, a CDN's) said as such.
+  const said = bodyText(error, message);
+  const page = htmlPage(said);
+  const detail = `${clip(page ?? (said === "status code (no body)" ? "the server sent no details" : said))}${where}`;
   // A 401 or 403 that is a web page, plain text or nothing, not the API's (JSON) error, came from
   // something on the way (a proxy, a firewall, a CDN) or from a base URL that is not the API: the
   // key was never judged. A JSON body, even one not in the API's shape, is a server's own word.
-  const onTheWay =
-    (status === 401 || status === 403) && (htmlPage(bodyText(error, message)) !== undefined || error.error === undefined || error.error === null);
+  const onTheWay = (status === 401 || status === 403) && (page !== undefined || error.error === undefined || error.error === null);
   const failure: Failure = {
     code: codeOf(status, type, code, detail),
     shape: status === undefined ? "stream_error" : onTheWay ? "refused_on_the_way" : "http",
@@ -188,12 +190,6 @@ function errorFields(payload: unknown): { label?: string; type?: string; code?: 
 function bodyText(error: SdkApiError, message: string | undefined): string {
   const text = message ?? error.message;
   return error.status !== undefined && text.startsWith(`${error.status} `) ? text.slice(`${error.status} `.length) : text;
-}
-
-/** The server's own words; a web page (a proxy's, a CDN's) said as such. */
-function apiDetail(error: SdkApiError, message: string | undefined): string {
-  const detail = bodyText(error, message);
-  return htmlPage(detail) ?? (detail === "status code (no body)" ? "the server sent no details" : detail);
 }
 
 /** An HTML page, by its title (the markup says nothing); undefined for anything else. */
