@@ -24,16 +24,13 @@ export const setModel: Handler<"set_model"> = (command, session) => switchModel(
 export async function switchModel(session: RpcSession, wanted: string): Promise<Answer<"set_model">> {
   const { conversation } = session;
   try {
-    // An id no catalog lists is read as --model reads it: sent as asked, with default limits and a
-    // note. Another provider's model stays an error: this process speaks one provider.
+    // Read as --model reads it: a known id, alias or snapshot, or any other id sent as asked, with
+    // default limits and a note. Another provider's model stays an error (setModel says why): this
+    // process speaks one provider.
     const { models } = conversation;
-    const asFlag = "error" in models.find(wanted) && !models.elsewhere(wanted) ? models.readAsModelFlag(wanted) : undefined;
-    if (asFlag && "model" in asFlag && asFlag.model.provider === conversation.model.provider) {
-      const model = await conversation.setModel(asFlag.model);
-      return { data: { model: model.id, ...(asFlag.note ? { note: asFlag.note } : {}) } };
-    }
-    const model = await conversation.setModel(wanted);
-    return { data: { model: model.id } };
+    const asked = models.elsewhere(wanted) ? undefined : models.readAsModelFlag(wanted);
+    const model = await conversation.setModel(asked && "model" in asked ? asked.model : wanted);
+    return { data: { model: model.id, ...(asked && "note" in asked && asked.note ? { note: asked.note } : {}) } };
   } catch (error) {
     if (!(error instanceof UnknownModelError)) throw error;
     const provider = conversation.model.provider;
