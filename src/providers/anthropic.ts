@@ -134,10 +134,9 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
   if (thinking.style === "adaptive" && (level || thinking.unasked)) {
     // Fields the SDK's types (1.12) do not know yet; the request is sent as it is written here.
-    const adaptive: Record<string, unknown> = { type: "adaptive", display: "summarized" };
-    if (thinking.bindsBlocks) adaptive.block_binding = { prefix_mismatch_behavior: "drop_block" };
-    (body as unknown as Record<string, unknown>).thinking = adaptive;
-    if (level) (body as unknown as Record<string, unknown>).output_config = { effort: level };
+    const fields = body as unknown as Record<string, unknown>;
+    fields.thinking = { type: "adaptive", display: "summarized", ...(thinking.bindsBlocks ? { block_binding: { prefix_mismatch_behavior: "drop_block" } } : {}) };
+    if (level) fields.output_config = { effort: level };
   }
   markLastUserBlock(body.messages);
   return body;
