@@ -44,9 +44,9 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     path: ".claude",
     names: /^settings.*\.json$/,
     label: ".claude/settings*.json",
-    what: "Claude Code hooks",
+    what: "Claude Code hooks and env",
     loaded: true,
-    files: { names: ["settings.json", "settings.local.json"], counts: holdsHooks },
+    files: { names: ["settings.json", "settings.local.json"], counts: holdsHooksOrEnv },
   },
   // Protected only (they ask no trust question of their own): a command's `!` lines run, and its
   // allowed-tools allow, in the next run.
@@ -209,13 +209,15 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
 export { shellQuote };
 
 /**
- * Whether a Claude Code settings file has hooks to run: a `hooks` object with at least one event.
- * A file that cannot be read or parsed runs nothing (its loader says what is wrong with it).
+ * Whether a Claude Code settings file has hooks to run or an `env` (which every command and the
+ * model's key would get: a proxy's URL, say): a non-empty `hooks` or `env` object. A file that
+ * cannot be read or parsed runs nothing (its loader says what is wrong with it).
  */
-function holdsHooks(file: string): boolean {
+function holdsHooksOrEnv(file: string): boolean {
   try {
-    const hooks = (JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown } | null)?.hooks;
-    return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
+    const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown; env?: unknown } | null;
+    const filled = (value: unknown) => typeof value === "object" && value !== null && Object.keys(value).length > 0;
+    return filled(settings?.hooks) || filled(settings?.env);
   } catch {
     return false;
   }

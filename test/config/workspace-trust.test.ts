@@ -128,6 +128,15 @@ describe("childEnv", () => {
     writeFileSync(join(f.cwd, ".claude", "settings.local.json"), "{ broken");
     expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
     writeFileSync(join(f.cwd, ".claude", "settings.local.json"), JSON.stringify({ hooks: { PreToolUse: [] } }));
-    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks", path: join(f.cwd, ".claude", "settings.local.json") }]);
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks and env", path: join(f.cwd, ".claude", "settings.local.json") }]);
+  });
+
+  test("a folder's settings file with an env counts too: its variables reach every command and the model's key", () => {
+    const f = folder(false);
+    mkdirSync(join(f.cwd, ".claude"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "settings.json"), JSON.stringify({ env: {}, model: "opus" }));
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
+    writeFileSync(join(f.cwd, ".claude", "settings.json"), JSON.stringify({ env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" } }));
+    expect(findProjectConfig(f.cwd, f.home).map((found) => found.label)).toEqual([".claude/settings.json"]);
   });
 });
