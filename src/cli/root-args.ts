@@ -86,7 +86,8 @@ export const ROOT_ARGS = {
   "allow-dangerously-skip-permissions": { type: "boolean", description: "Claude Code's: lets bypassPermissions be chosen; zot needs no such leave (accepted)" },
   "setting-sources": {
     type: "string",
-    description: "Claude Code's (user,project,local): accepted; zot reads the settings files of all three (hooks, permission rules), the folder's once trusted",
+    description:
+      'Claude Code\'s: which of its settings files to read (hooks, permission rules, model, env): user, project, local, comma-separated, or "" for none (default: all, a folder\'s once trusted; $ZOT_HOME/settings.json always)',
     valueHint: "list",
   },
   "max-steps": { type: "string", description: "Stop after N model calls in one prompt (default: unlimited)", valueHint: "n" },

@@ -9,6 +9,7 @@ import type { ReasoningLevel } from "../protocol/models.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
+import { parseSettingSources } from "../config/setting-sources.ts";
 import { CLAUDE_SESSION_ID } from "./root-args.ts";
 
 type Flags = ParsedFlags["values"];
@@ -46,6 +47,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     withSkills: flags["with-skills"] === true || flags["with-skill"] === true,
     noSkill: flags["no-skill"] === true || flags["no-skills"] === true,
     trust: flags.trust === true,
+    ...(str(flags, "setting-sources") !== undefined ? { settingSources: parseSettingSources(str(flags, "setting-sources") ?? "") } : {}),
     jail: flags.jail === true,
     noYolo: permissions.confirming ?? false,
     ...(permissions.rules.length > 0 ? { permissionRules: permissions.rules } : {}),

@@ -15,7 +15,7 @@ export const PASS_ENV_VAR = "ZOT_PASS_ENV";
  * `env` without zot's credentials, except those ZOT_PASS_ENV (in `env`) names. `home` is the
  * $ZOT_HOME whose models.json names more of them (default: the one `env` points at).
  */
-export function childEnv(env: Record<string, string | undefined>, home: string = zotHome(env)): Record<string, string | undefined> {
+export function childEnv(env: Readonly<Record<string, string | undefined>>, home: string = zotHome(env)): Record<string, string | undefined> {
   const passed = new Set(
     (env[PASS_ENV_VAR] ?? "")
       .split(/[,\s]+/)

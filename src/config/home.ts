@@ -13,7 +13,7 @@ export class ConfigError extends UsageError {
   }
 }
 
-export type Env = Record<string, string | undefined>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * `$ZOT_HOME`; else macOS `~/Library/Application Support/zot`; Windows `%LOCALAPPDATA%\zot`;

@@ -24,7 +24,7 @@ export class ModelChoices {
   }
 
   /** Other providers' models the user has a key for (ollama needs none), never the scripted demo's. */
-  others(env: Record<string, string | undefined> = process.env): ModelInfo[] {
+  others(env: Readonly<Record<string, string | undefined>> = this.runtime.env): ModelInfo[] {
     const current = this.current;
     const home = this.runtime.home;
     return this.catalog().filter((m) => m.provider !== current.provider && m.provider !== "scripted" && hasKey(m.provider, home, env));

@@ -46,6 +46,8 @@ export interface AgentState {
   readonly views: FileViews;
   /** handed to every tool call (ToolContext.protectedPaths) */
   readonly protectedPaths: readonly ProtectedPath[];
+  /** handed to every tool call (ToolContext.env); undefined = zot's own */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly chain: InterceptChain;
   /** points of a prompt's life outside the chain (UserPromptSubmit, Stop, PreCompact): core/prompt-hooks.ts */
   promptHooks?: PromptHooks;

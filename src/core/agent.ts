@@ -46,6 +46,8 @@ export interface AgentOptions {
   jailed?: boolean;
   /** what the built-in tools must not write (the trust store; while jailed, executable configuration) */
   protectedPaths?: readonly ProtectedPath[];
+  /** the environment of the processes the tools start (ToolContext.env); default: zot's own */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export class Agent {
@@ -90,6 +92,7 @@ export class Agent {
       contextTokens: 0,
       views: new Map(),
       protectedPaths: options.protectedPaths ?? [],
+      env: options.env,
       // The agent owns its chain so every decision that changed something is one of its events.
       chain: new InterceptChain({ emit, log: options.log }),
     };

@@ -180,6 +180,7 @@ async function runTool(
       jailed: state.jailed,
       ...(seen ? { views: state.views } : {}),
       protectedPaths: state.protectedPaths,
+      ...(state.env ? { env: state.env } : {}),
       ...(origin ? { origin } : {}),
       signal,
       onProgress: (text) => {

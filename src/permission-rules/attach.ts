@@ -7,6 +7,7 @@
 // read at the first tool call, when one has appeared); with one, they are read at the start, so a
 // rule zot cannot read is told before the first prompt (a flag's stops the run: readFlagRules).
 // Later warnings (a file edited meanwhile) go to `log`.
+import type { SettingSourceName } from "../config/setting-sources.ts";
 import { existsSync } from "node:fs";
 import type { Agent } from "../core/agent.ts";
 import type { ProtectedPath, Tool } from "../protocol/tool.ts";
@@ -26,6 +27,8 @@ export interface PermissionRulesOptions {
   userHome: string;
   /** the folder's workspace trust: its allow rules count only when trusted */
   projectTrusted: boolean;
+  /** --setting-sources: which of Claude Code's settings files are read; undefined = all */
+  settingSources?: readonly SettingSourceName[];
   /** whether calls are confirmed from the start (`--no-yolo`): then a folder's allow rules that do not hold are worth a note */
   confirming: boolean;
   /** the run's own rules, read (readFlagRules); they come first and hold whatever the folder's trust */
@@ -80,7 +83,7 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
   const notes: string[] = flagRules.flatMap(notHad);
   let warn: (message: string) => void = (message) => notes.push(message);
   // Every folder's file: a folder's deny and ask rules hold untrusted (rule-files.ts).
-  const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
+  const sources = settingsSources({ cwd, home, userHome, projectTrusted: true, only: options.settingSources });
   const paths = sources.map((source) => source.file);
   let files: Promise<PermissionRuleFiles> | undefined;
   let read: PermissionRuleFiles | undefined;

@@ -56,6 +56,11 @@ export interface ToolContext {
    * run would start outside the jail (src/config/workspace-trust.ts lists them)
    */
   protectedPaths?: readonly ProtectedPath[];
+  /**
+   * the environment of the processes a tool starts: zot's, with what Claude Code's settings `env`
+   * adds for this run (config/settings-choices.ts); undefined = zot's own (process.env)
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** set when an extension asked for this call (call_tool, tool_prompt), not the model */
   origin?: ToolOrigin;
 }

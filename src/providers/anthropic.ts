@@ -38,6 +38,8 @@ export interface AnthropicProviderOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
+  silenceMs?: number;
 }
 
 /** Thinking budgets per reasoning level, as the original zot sent them (models that take a budget: claude-thinking.ts). */
@@ -65,7 +67,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         // The stream driver owns retrying, so a 429 is never retried twice over.
         maxRetries: 0,
         // The wait for a response: the same silence limit the stream's gaps have.
-        timeout: silenceLimitMs(),
+        timeout: options.silenceMs ?? silenceLimitMs(),
         // Nothing below the modes writes to the terminal; failures reach the user as ProviderErrors.
         logLevel: "off",
       }),
@@ -81,6 +83,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           provider: "anthropic",
           baseUrl,
           ...(options.key ? { key: options.key } : {}),
+          ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           assembler: new AnthropicAssembler(),
           connect: async (): Promise<SdkCall> => {

@@ -33,6 +33,8 @@ export interface OpenAIChatOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
+  silenceMs?: number;
 }
 
 const DEFAULT_BASE_URL = { openai: "https://api.openai.com/v1", ollama: "http://localhost:11434/v1" } as const;
@@ -44,7 +46,7 @@ const IMAGE_CAPTION_MAX_BYTES = 500;
 export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const name = options.name;
   const baseUrl = openaiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]);
-  const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl);
+  const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl, options.silenceMs);
   return {
     name,
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
@@ -54,6 +56,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
           provider: name,
           baseUrl,
           ...(options.key ? { key: options.key } : {}),
+          ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           assembler: new ChatAssembler(),
           connect: () => openaiCall((signal) => client.chat.completions.create(body, { signal }).asResponse()),

@@ -14,12 +14,12 @@ import type { SdkCall } from "./stream-driver.ts";
  * An SDK client for one base URL and key. Always explicit: the runtime has already read
  * OPENAI_BASE_URL / OLLAMA_HOST and the key; the SDK must not read them again.
  */
-export function openaiClient(apiKey: string, baseUrl: string): OpenAI {
+export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenceLimitMs()): OpenAI {
   return new OpenAI({
     apiKey,
     baseURL: baseUrl,
     maxRetries: 0, // the stream driver owns the retry policy
-    timeout: silenceLimitMs(), // the wait for a response: the same silence limit the stream's gaps have
+    timeout: silenceMs, // the wait for a response: the same silence limit the stream's gaps have
     logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
   });
 }

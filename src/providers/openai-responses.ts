@@ -29,6 +29,8 @@ export interface OpenAIResponsesOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
+  silenceMs?: number;
 }
 
 const NAME = "openai";
@@ -38,8 +40,13 @@ const SUMMARY_SEPARATOR = "\n\n";
 
 export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): Provider {
   const baseUrl = openaiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
-  const client = openaiClient(options.apiKey, baseUrl);
-  const speaker: ProviderSpeaker = { provider: NAME, baseUrl, ...(options.key ? { key: options.key } : {}) };
+  const client = openaiClient(options.apiKey, baseUrl, options.silenceMs);
+  const speaker: ProviderSpeaker = {
+    provider: NAME,
+    baseUrl,
+    ...(options.key ? { key: options.key } : {}),
+    ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
+  };
   return {
     name: NAME,
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {

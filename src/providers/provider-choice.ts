@@ -87,25 +87,26 @@ type Credential = ReturnType<typeof resolveApiKey>;
 /** The client of `model`'s wire API, with the run's credential and base URL. */
 export async function createProvider(
   model: ModelInfo,
-  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName },
+  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName; silenceMs?: number },
 ): Promise<Provider> {
   const apiKey = options.credential?.key ?? "";
+  const silence = options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {};
   // Where the key came from, so a 401 names the thing to fix (--api-key, the variable, auth.json).
   const key = { from: options.credential?.from, kind: options.credential?.kind, variable: apiKeyEnvVar(options.providerName) };
   switch (model.api) {
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./anthropic.ts");
       const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key });
+      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...silence });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./openai-chat.ts");
       const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key });
+      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...silence });
     }
     case "openai-responses": {
       const { createOpenAIResponsesProvider } = await import("./openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key });
+      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...silence });
     }
     case "scripted": {
       const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./scripted.ts");

@@ -20,6 +20,8 @@ export interface ProviderSpeaker {
   provider: string;
   baseUrl: string;
   key?: KeyOrigin;
+  /** how long a call may stay silent (silence-limit.ts), when the run's environment sets it; default: zot's */
+  silenceMs?: number;
 }
 
 /** The shape of a failure, which picks its sentence. */

@@ -49,7 +49,7 @@ export function callFailure(speaker: ProviderSpeaker, sdk: SdkErrors, error: unk
   // Both SDKs' timeout (APIConnectionTimeoutError) says "Request timed out"; its class name does not survive every build.
   if (error instanceof sdk.APIConnectionError && phase === "open" && /timed out/i.test(error.message)) {
     // The server took the request and said nothing for the SDK's timeout (silenceLimitMs): it was reached.
-    return providerError(speaker, { code: "network", shape: "silent", detail: seconds(silenceLimitMs()) }, { retryable: true });
+    return providerError(speaker, { code: "network", shape: "silent", detail: seconds(speaker.silenceMs ?? silenceLimitMs()) }, { retryable: true });
   }
   if (error instanceof sdk.APIConnectionError) {
     // Mid-stream, the SDK reports a dropped connection as a connection error too.

@@ -99,7 +99,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   // One timer for the whole stream, moved on lazily: a read only notes when it began to wait for
   // the server. Only that wait counts: a reader of zot's own output that holds the stream back
   // (backpressure at the yield) is not the server going silent.
-  const limit = silenceLimitMs();
+  const limit = call.silenceMs ?? silenceLimitMs();
   let waitingSince: number | undefined;
   let stalled = false;
   let watch = setTimeout(function check() {

@@ -9,6 +9,11 @@ import { dirname } from "node:path";
 import { resolve } from "node:path";
 import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
 import { resolveBaseUrl } from "../config/provider-env.ts";
+import type { SettingSourceName } from "../config/setting-sources.ts";
+import { readSettingsChoices, type SettingsChoices, withSettingsEnv } from "../config/settings-choices.ts";
+import { claudeCodeModel } from "../config/settings-model.ts";
+import { settingsSources } from "../settings-hooks/settings-locations.ts";
+import { silenceLimitMs } from "../providers/silence-limit.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
 import { protectedPaths, type TrustAsker, type WorkspaceTrust } from "../config/workspace-trust.ts";
@@ -55,8 +60,11 @@ export interface RuntimeOptions {
   autoCompact?: number;
   /** turns file for the scripted provider */
   script?: string;
-  env?: Record<string, string | undefined>;
+  /** the environment zot runs in (default: process.env, which is never written to); Claude Code's settings `env` is added to a copy */
+  env?: Readonly<Record<string, string | undefined>>;
   home?: string;
+  /** `--setting-sources`: which of Claude Code's settings files are read (user, project, local); default all */
+  settingSources?: SettingSourceName[];
   /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */
   extensions?: { explicit: string[]; noDiscovery: boolean };
   /** `--mcp-config` (read) and `--strict-mcp-config`: MCP servers for this run, ahead of the files' (or instead) */
@@ -117,6 +125,8 @@ export interface RuntimeOptions {
 export interface Runtime {
   agent: Agent;
   home: string;
+  /** the run's environment: zot's, with Claude Code's settings `env` where zot's has none; what every process it starts gets (less zot's credentials) */
+  env: Readonly<Record<string, string | undefined>>;
   /** one-line notes for the user (a fallback taken, a config file ignored, an extension that failed) */
   notes: string[];
   /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
@@ -199,10 +209,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession): Promise<Runtime> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? zotHome(env);
+  const started = options.env ?? process.env;
+  const home = options.home ?? zotHome(started);
   const notes: string[] = [];
   const cwd = resolveCwd(options.cwd);
+  const userHome = started.HOME || homedir();
+  // Claude Code's settings: the run's own environment (a copy: process.env is never written), and
+  // the model a new conversation may start on. A folder's files count once it is trusted.
+  const { folderAnswer } = await import("../config/trust-store.ts");
+  const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
+  const settings = readSettingsChoices(settingsSources({ cwd, home, userHome, projectTrusted, only: options.settingSources }));
+  notes.push(...settings.warnings);
+  const env = withSettingsEnv(started, settings);
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);
@@ -227,7 +245,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (options.script !== undefined && providerName !== "scripted") {
     throw new UsageError(`--script plays the scripted provider; it cannot be used with --provider ${providerName} (drop one of them)`);
   }
-  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? options.model, {
+  const startModel = resumedModel ? undefined : startingModel(options, providerName, settings, started, env);
+  if (startModel?.note) notes.push(startModel.note);
+  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? startModel?.model ?? options.model, {
     acceptUnknown: { modelsFile: catalog.file },
   });
   if ("error" in resolved) {
@@ -261,7 +281,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
-  const endpoint = { providerName, script: options.script };
+  // API_TIMEOUT_MS, the settings' env's too (silence-limit.ts).
+  const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env) };
 
   // `skill` is a built-in tool too, but it exists only when there are skills to load.
   const wanted = options.tools ?? "all";
@@ -277,7 +298,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     );
   }
   // [permission rules] the run's own (--allowedTools, --disallowedTools): one zot cannot read stops the run before anything starts.
-  const flagRules = await readFlagRules(options.permissionRules ?? [], { cwd, userHome: env.HOME || homedir() });
+  const flagRules = await readFlagRules(options.permissionRules ?? [], { cwd, userHome });
   if ("error" in flagRules) throw new UsageError(flagRules.error);
   let skillsSection = "";
   let offeredSkills: Skill[] = [];
@@ -285,9 +306,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (!options.noSkill) {
     const { loadSkills } = await import("../skills/discover.ts");
     // Skill folders load by default: the user's own always, the project's in a trusted folder.
-    const { folderAnswer } = await import("../config/trust-store.ts");
-    const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
-    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false, byDefault: { projectTrusted }, userHome: env.HOME || homedir() });
+    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false, byDefault: { projectTrusted }, userHome });
     notes.push(...loadedSkills.warnings);
     foundSkills = loadedSkills.skills;
   }
@@ -333,15 +352,17 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   try {
     // [permission rules] Claude Code's allow/ask/deny rules of the settings files and the flags, in every mode;
     // read before the system prompt, which does not name a tool they refuse whole.
-    const projectTrusted = options.trust === true || loaded?.trust.trusted === true || (await import("../config/trust-store.ts")).folderAnswer(home, cwd)?.trusted === true;
+    // Trusted at the start, or in the dialog of this start (the TUI's).
+    const trustedNow = projectTrusted || loaded?.trust.trusted === true;
     const permissionRules = await readPermissionRules({
       cwd,
       home,
-      userHome: env.HOME || homedir(),
-      projectTrusted,
+      userHome,
+      projectTrusted: trustedNow,
+      settingSources: options.settingSources,
       flagRules,
       confirming: options.noYolo === true,
-      guarded: protectedPaths({ cwd, home, userHome: env.HOME || homedir() }),
+      guarded: protectedPaths({ cwd, home, userHome }),
       log: options.log ?? (() => {}),
     });
     notes.push(...permissionRules.notes);
@@ -359,7 +380,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !withheld(t)).map((t) => t.name),
       userHome: env.HOME,
       codexHome: env.CODEX_HOME,
-      projectTrusted,
+      projectTrusted: trustedNow,
       onNote: (note) => notes.push(note),
     });
 
@@ -377,6 +398,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       cumulative: session?.resumed?.cumulative,
       jailed: options.jail ?? false,
       protectedPaths: protectedPaths({ cwd, home }),
+      env,
     });
     // The jail is the working directory as the file system knows it (a link to / is /): at the top of the file system it holds nothing in.
     const root = jailRoot(cwd);
@@ -397,9 +419,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         agent,
         cwd,
         home,
-        userHome: env.HOME || homedir(),
+        userHome,
         env,
         projectTrusted: loaded?.trust.trusted ?? false,
+        settingSources: options.settingSources,
         gate: confirmGate,
         ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
         log,
@@ -417,7 +440,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const allowWhilePrompting = async (rules: readonly string[], source: string, warn: (message: string) => void, origin?: string) => {
       const read = [];
       for (const text of rules) {
-        const rule = await readFlagRules([{ verdict: "allow", text, source }], { cwd: agent.cwd, userHome: env.HOME || homedir() });
+        const rule = await readFlagRules([{ verdict: "allow", text, source }], { cwd: agent.cwd, userHome });
         if ("error" in rule) warn(`${rule.error}; it is skipped`);
         else {
           for (const note of rule.flatMap(notHad)) warn(note);
@@ -510,13 +533,14 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     };
     const shell = async (command: string, signal: AbortSignal) => {
       const { bashTool } = await import("../tools/bash.ts");
-      const result = await bashTool.execute({ command }, { cwd: agent.cwd, signal, onProgress: () => {} });
+      const result = await bashTool.execute({ command }, { cwd: agent.cwd, signal, onProgress: () => {}, env });
       return { text: result.content.map((block) => (block.type === "text" ? block.text : "")).join(""), aborted: signal.aborted };
     };
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
     return {
       agent,
       home,
+      env,
       notes,
       extensions,
       mcp,
@@ -605,4 +629,34 @@ function resolveCwd(cwd: string | undefined): string {
   } catch {}
   if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory`);
   return dir;
+}
+
+/**
+ * The model a new conversation starts on when the flags name none, as Claude Code's setup says
+ * (config/settings-model.ts): ANTHROPIC_MODEL, then the settings files' `model`, for the Anthropic
+ * provider only (a Claude Code setup speaks the Claude API, a proxy's included), never for a
+ * script. An alias in --model goes where ANTHROPIC_DEFAULT_*_MODEL points it. A model from a
+ * settings file comes with a note naming the file: it may cost more than zot's default.
+ */
+function startingModel(
+  options: RuntimeOptions,
+  providerName: string,
+  settings: SettingsChoices,
+  started: Readonly<Record<string, string | undefined>>,
+  env: Readonly<Record<string, string | undefined>>,
+): { model: string; note?: string } | undefined {
+  if (providerName !== "anthropic") return undefined;
+  if (options.model !== undefined) {
+    const model = claudeCodeModel(options.model, env);
+    return model === undefined ? undefined : { model };
+  }
+  const variable = env.ANTHROPIC_MODEL?.trim() ? "ANTHROPIC_MODEL" : undefined;
+  const from = variable
+    ? started.ANTHROPIC_MODEL?.trim()
+      ? undefined // the shell's own: the user set it for this
+      : `${settings.env.ANTHROPIC_MODEL?.from}'s env.ANTHROPIC_MODEL`
+    : settings.model?.from;
+  const model = claudeCodeModel(variable ? (env.ANTHROPIC_MODEL ?? "") : (settings.model?.value ?? ""), env);
+  if (model === undefined) return undefined;
+  return { model, ...(from ? { note: `the model is ${model}, as ${from} says (--model picks another)` } : {}) };
 }

@@ -5,6 +5,7 @@
 // Rule: a folder's .claude/settings*.json count only when the folder is trusted; the user's own
 // files (~/.claude/settings.json, $ZOT_HOME/settings.json) always do. Each entry point outside
 // this folder is one line, marked "[settings hooks]".
+import type { SettingSourceName } from "../config/setting-sources.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
 import { HookRunner } from "./hook-runner.ts";
@@ -23,9 +24,11 @@ export interface SettingsHooksOptions {
   home: string;
   /** ~ */
   userHome: string;
-  env?: Record<string, string | undefined>;
+  env?: Readonly<Record<string, string | undefined>>;
   /** the workspace trust decision of `cwd` */
   projectTrusted: boolean;
+  /** --setting-sources: which of Claude Code's settings files are read; undefined = all */
+  settingSources?: readonly SettingSourceName[];
   /** the confirmation gate, when the run has one (a hook's ask and allow go through it) */
   gate?: ConfirmGate;
   /** `--permission-mode` as given: the hooks' permission_mode while calls are confirmed (else "default") */
@@ -53,7 +56,7 @@ export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHook
   const { agent, gate } = options;
   const runId = `run-${crypto.randomUUID()}`;
   const sources = new SettingsHooksSources(
-    options.files === false ? [] : settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted }),
+    options.files === false ? [] : settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted, only: options.settingSources }),
     (message) => options.log(message),
     options.hosted,
   );

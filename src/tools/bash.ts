@@ -57,7 +57,8 @@ export const bashTool: Tool = {
     if (!statSync(ctx.cwd, { throwIfNoEntry: false })?.isDirectory()) {
       return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
     }
-    const jail = ctx.jailed ? await jailBash(ctx.cwd, command, process.env, ctx.protectedPaths) : undefined;
+    const env = ctx.env ?? process.env;
+    const jail = ctx.jailed ? await jailBash(ctx.cwd, command, env, ctx.protectedPaths) : undefined;
     if (jail && "refusal" in jail) return textResult(jail.refusal, true, { exit_code: null, jailed: "static" });
     // What a later run would start outside the jail: whatever the command does to it is undone after.
     const snapshot = jail && ctx.protectedPaths?.length ? ProtectedSnapshot.take(ctx.protectedPaths, ctx.cwd) : undefined;
@@ -66,7 +67,7 @@ export const bashTool: Tool = {
     let proc: ReturnType<typeof spawnShell>;
     try {
       beforeSpawn();
-      proc = spawnShell(shell, command, ctx.cwd, jail?.prefix);
+      proc = spawnShell(shell, command, ctx.cwd, env, jail?.prefix);
     } catch (err) {
       return textResult(`bash: could not start ${shell} in ${ctx.cwd}: ${(err as Error).message}`, true);
     }
@@ -137,7 +138,7 @@ export const bashTool: Tool = {
 };
 
 /** `prefix`: the jail's wrapper (bwrap and its arguments) when the command is confined. */
-function spawnShell(shell: string, command: string, cwd: string, prefix: string[] = []) {
+function spawnShell(shell: string, command: string, cwd: string, env: Readonly<Record<string, string | undefined>>, prefix: string[] = []) {
   // `exec 2>&1` first: the shell and everything it starts write both streams to one pipe, so the
   // order the model sees is the order things happened. It shares the command's first line so line
   // numbers in the shell's errors stay right; a syntax error that stops even the exec still arrives
@@ -151,7 +152,7 @@ function spawnShell(shell: string, command: string, cwd: string, prefix: string[
     // setsid(): the shell leads a new process group, which is what lets us kill all of it.
     detached: true,
     // zot's own credentials stay out of reach: one `env` would put them in the transcript.
-    env: { ...childEnv(process.env), ...NON_INTERACTIVE },
+    env: { ...childEnv(env), ...NON_INTERACTIVE },
   });
 }
 

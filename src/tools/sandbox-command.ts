@@ -41,7 +41,7 @@ export type JailedBash =
 export async function jailBash(
   cwd: string,
   command: string,
-  env: Record<string, string | undefined> = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
   protectedPaths: readonly ProtectedPath[] = [],
 ): Promise<JailedBash> {
   const root = jailRoot(cwd);

@@ -97,7 +97,7 @@ let bwrapUserNamespace: string[] | undefined;
  * namespaces here (it needs unprivileged user namespaces, or root), else the static check.
  * ZOT_JAIL_CONFINEMENT=static forces the static check (for a system where bubblewrap misbehaves).
  */
-export async function jailConfinement(env: Record<string, string | undefined> = process.env): Promise<Confinement> {
+export async function jailConfinement(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Confinement> {
   if (env.ZOT_JAIL_CONFINEMENT === "static") return "static";
   probed ??= probeBwrap();
   return (await probed) !== undefined ? "bwrap" : "static";
@@ -191,7 +191,7 @@ const MASKED_DIRS = ["/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d"];
  * protected paths, read-only); no capabilities, even for root. Everything else (the real home,
  * other projects, /var, /run, /mnt …) does not exist. The network is left as it is.
  */
-export function bwrapArgs(root: string, env: Record<string, string | undefined> = process.env, overRoot: string[] = []): string[] {
+export function bwrapArgs(root: string, env: Readonly<Record<string, string | undefined>> = process.env, overRoot: string[] = []): string[] {
   const args = [...(bwrapUserNamespace ?? []), ...BASE_BWRAP_ARGS, ...kernelProcArgs()];
   for (const dir of SYSTEM_DIRS) {
     const info = lstatSync(dir, { throwIfNoEntry: false });

@@ -1,7 +1,7 @@
 // The in-process SDK (createZot) with the real Anthropic SDK against the mock LLM: a prompt's
 // events, one run at a time, abort mid-stream, state and messages, models, compaction, extensions.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createZot, type Zot, ZotBusyError, type ZotOptions } from "../../src/sdk/runtime.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
@@ -202,6 +202,28 @@ describe("createZot", () => {
     expect(result.error).toContain("nothing to compact");
     expect(result.events.at(-1)).toEqual({ type: "done" });
     expect(zot!.state().busy).toBe(false);
+  });
+});
+
+describe("createZot and Claude Code's settings", () => {
+  test("a trusted folder's settings env reaches that runtime's commands only: never the host's process.env, nor a later runtime in an untrusted folder", async () => {
+    const trusted = tempDir("zot-sdk-trusted-");
+    mkdirSync(join(trusted, ".claude"), { recursive: true });
+    writeFileSync(join(trusted, ".claude", "settings.json"), JSON.stringify({ env: { SDK_TEST_FROM_SETTINGS: "from-A" } }));
+    const echo = { tool_calls: [{ name: "bash", args: { command: 'echo "seen=${SDK_TEST_FROM_SETTINGS:-nothing}"' } }] };
+    const seen = async (cwd: string, trust: boolean): Promise<string> => {
+      await start([echo, { text: "ok" }], { cwd, trust, tools: ["bash"] });
+      await zot!.prompt("go").result;
+      const text = JSON.stringify(mock!.requests[1]?.body.messages.at(-1).content);
+      await zot!.close();
+      await mock!.stop();
+      zot = undefined;
+      mock = undefined;
+      return /seen=[\w-]+/.exec(text)?.[0] ?? text;
+    };
+    expect(await seen(trusted, true)).toBe("seen=from-A");
+    expect(process.env.SDK_TEST_FROM_SETTINGS).toBeUndefined();
+    expect(await seen(tempDir("zot-sdk-untrusted-"), false)).toBe("seen=nothing");
   });
 });
 

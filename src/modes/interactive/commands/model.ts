@@ -16,7 +16,7 @@ import type { AppContext, SlashCommand } from "../app-context.ts";
 import { pick } from "./pick.ts";
 
 /** The models to offer: the current provider's (current model first), then other providers' with a key. */
-export function modelChoices(app: AppContext, env: Record<string, string | undefined> = process.env): ModelInfo[] {
+export function modelChoices(app: AppContext, env?: Readonly<Record<string, string | undefined>>): ModelInfo[] {
   const { models } = app.conversation;
   const current = models.current;
   const own = models.own().filter((m) => m.id !== current.id);
