@@ -2,8 +2,9 @@
 // `review.md` in `.claude/commands/` (or `.zot/commands/`, `$ZOT_HOME/commands/`,
 // `~/.claude/commands/`) is the command `/review`; a subfolder organises, as in Claude Code:
 // `frontend/lint.md` is `/lint`, described as (project:frontend), and `/frontend:lint` runs it too.
-// Rule: a project's commands come before the user's, zot's folder before Claude Code's, and the
-// first of a name wins; a subfolder's command keeps its short name only while no file outside a
+// Rule: a project's commands come before the user's (the user's first while the folder is not
+// trusted: a cloned repository's `commit.md` must not take the place of the user's own /commit and
+// speak as the user), zot's folder before Claude Code's, and the first of a name wins; a subfolder's command keeps its short name only while no file outside a
 // subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
 // cannot be a command is a warning naming it, never a failure of the others.
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -50,6 +51,8 @@ export interface CommandDirsOptions {
    * `.claude/commands/x.md` linked to /proc/self/environ or ~/.ssh/id_rsa would be a prompt).
    */
   withheld?: (path: string) => string | undefined;
+  /** false: the folder is not trusted, so the user's commands come before its own (default true) */
+  projectTrusted?: boolean;
 }
 
 /** A command file larger than this is skipped: a prompt, not a dump. */
@@ -59,18 +62,23 @@ const NAME_PART = /^[A-Za-z0-9_-]+$/;
 
 /** Where commands are looked for, in precedence order. */
 export function commandDirs(options: CommandDirsOptions): { dir: string; scope: CommandScope }[] {
-  return [
-    { dir: path.join(options.cwd, ".zot", "commands"), scope: "project" },
-    { dir: path.join(options.cwd, ".claude", "commands"), scope: "project" },
-    { dir: path.join(options.home, "commands"), scope: "user" },
-    { dir: path.join(options.userHome, ".claude", "commands"), scope: "user" },
+  const project = [
+    { dir: path.join(options.cwd, ".zot", "commands"), scope: "project" as const },
+    { dir: path.join(options.cwd, ".claude", "commands"), scope: "project" as const },
   ];
+  const user = [
+    { dir: path.join(options.home, "commands"), scope: "user" as const },
+    { dir: path.join(options.userHome, ".claude", "commands"), scope: "user" as const },
+  ];
+  return options.projectTrusted === false ? [...user, ...project] : [...project, ...user];
 }
 
 /** Every command in the folders, first of a name winning; broken files are warnings. */
 export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommands {
   const commands: MarkdownCommand[] = [];
   const warnings: string[] = [];
+  /** each name taken, and the file that took it */
+  const takenBy = new Map<string, MarkdownCommand>();
   const taken = new Set<string>();
   for (const { dir, scope } of commandDirs(options)) {
     const withheld = scope === "project" ? options.withheld : undefined;
@@ -80,13 +88,20 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
         warnings.push(`${file}: not a command name (use letters, digits, - and _ in file and folder names); skipped`);
         continue;
       }
-      if (taken.has(name.toLowerCase())) continue;
+      if (taken.has(name.toLowerCase())) {
+        const first = takenBy.get(name.toLowerCase());
+        if (scope === "project" && first?.scope === "user") {
+          warnings.push(`${file}: /${name} is not this folder's while the folder is not trusted: your own ${first.file} has the name and comes first (zot trust, or --trust for one run)`);
+        }
+        continue;
+      }
       const loaded = readCommand(file, name, scope);
       if ("error" in loaded) {
         warnings.push(loaded.error);
         continue;
       }
       taken.add(name.toLowerCase());
+      takenBy.set(name.toLowerCase(), loaded);
       commands.push(loaded);
     }
   }

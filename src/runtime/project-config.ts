@@ -109,7 +109,7 @@ export async function markdownCommandSource(context: {
         const real = realOrSame(path);
         return isWithin(folder, real) ? undefined : `${path} is a link to ${real}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`;
       };
-  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir(), ...(withheld ? { withheld } : {}) });
+  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir(), projectTrusted, ...(withheld ? { withheld } : {}) });
   // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
   // Claude Code's do: a command file of that name answers only to its folder's name, or is left out
   // with a warning; a skill of that name stays the model's.
