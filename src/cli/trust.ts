@@ -1,7 +1,8 @@
 // `zot trust [DIR]`, `zot trust --list [--json]`, `zot untrust [DIR]`: workspace trust from the
 // command line. A trusted folder's executable configuration (.zot/extensions, .zot/hooks.json)
 // runs in every mode; an untrusted one's runs nowhere (config/workspace-trust.ts).
-// Rule: only these commands and the TUI's question change the store; a folder is named by its real
+// Rule: only these commands and the TUI's question change the store, and `zot trust` only when no
+// running zot started it (process/zot-ancestor.ts: not from a model's tool call); a folder is named by its real
 // path; a store that cannot be read is reported and never overwritten.
 import type { ArgsDef } from "citty";
 import { statSync } from "node:fs";
@@ -63,6 +64,13 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
         : `${key} was neither trusted nor refused; nothing changed`,
     );
     return EXIT.ok;
+  }
+  const ancestor = (await import("../process/zot-ancestor.ts")).zotAncestor();
+  if (ancestor !== undefined) {
+    // A folder's CLAUDE.md could tell the model to run this; trust is the user's to give.
+    throw new UsageError(
+      `zot trust was started by a command of the zot running as process ${ancestor} (a tool call, a hook, an extension or a !command), so it does not trust ${key}: trust is yours to give, from your own terminal or in the TUI's question`,
+    );
   }
   rememberFolder(home, key, true);
   const found = findProjectConfig(key, home);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { ndjson, tempDir, zot } from "../support/zot.ts";
+import { ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
 
 let mock: MockLlm | undefined;
 afterEach(async () => {
@@ -143,6 +143,19 @@ describe("zot trust, zot trust --list, zot untrust", () => {
     expect(forgot.stdout).toBe(`forgot ${r.cwd}: its extensions and hooks do not run until you trust it again (the TUI asks next time)\n`);
     expect((await printRun(r)).stderr).toContain("is not trusted");
     expect(JSON.parse((await zot(["trust", "--list", "--json"], { home: r.home })).stdout)).toEqual([]);
+  });
+
+  test("a command zot started (the model's bash call, as a folder's CLAUDE.md might ask) cannot trust the folder; the user's own terminal can", async () => {
+    const r = repository();
+    const turns = join(tempDir("zot-trust-turns-"), "turns.jsonl");
+    writeFileSync(turns, `${JSON.stringify({ tool_calls: [{ name: "bash", args: { command: `"${ZOT}" trust .` } }] })}\n${JSON.stringify({ text: "{{last_tool_output}}" })}\n`);
+    const run = await zot(["-p", "set up", "--provider", "scripted", "--script", turns], { cwd: r.cwd, home: r.home });
+    expect(run.stdout).toContain("so it does not trust");
+    expect(run.stdout).toContain("trust is yours to give, from your own terminal or in the TUI's question");
+    expect(existsSync(join(r.home, "trust.json"))).toBe(false);
+    expect((await printRun(r)).stderr).toContain("is not trusted");
+    expect(r.ran()).toEqual({ extension: false, hook: false });
+    expect((await zot(["trust"], { cwd: r.cwd, home: r.home })).code).toBe(0);
   });
 
   test("a trusted folder that is gone (deleted, moved) is untrusted by its path, so a folder made there later is asked about", async () => {
