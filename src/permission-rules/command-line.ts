@@ -4,11 +4,16 @@
 // reads, each without the wrappers that only run it (`timeout 30`, `nice -n 5`, `nohup`, `time`,
 // `stdbuf`). Comments and other here-documents are not commands.
 // Rule: a deny or ask rule holds when any command matches in any reading of it (as written;
-// without its assignments; with its quotes and backslashes taken out and its spaces folded, as the
-// shell would run it), or any statement (a rule written with `|`); an allow rule holds only when
-// every command is allowed as written. A line this cannot read (a quote or a bracket left open) is
-// never allowed by a rule. This reads the command's text, not what a shell will run:
-// `bash -c "rm …"`, `env rm` or a script file is one command to it, as to Claude Code.
+// without its assignments; with its quotes and backslashes taken out, `$'\x72'` decoded and its
+// spaces folded, as the shell would run it; without a path before its name, `/bin/rm` as `rm`;
+// without the builtins that run the rest, `command`, `exec`, `builtin`, `coproc`, `eval`, `env`),
+// or any statement (a rule written with `|`); the text a shell is handed to run (`eval …`,
+// `bash -c '…'`, `sh <<<'…'`) is read as a command line of its own, for deny and ask rules. An
+// allow rule holds only when every command is allowed as written. A line this cannot read (a quote
+// or a bracket left open) is never allowed by a rule, and neither is one whose command's name is
+// known only when it runs (`$x`, `r$@m`, `"${a:-rm}"`): deny and ask rules ask about it. This reads
+// the command's text, not what a program will do: `xargs rm`, `find -exec rm`, `sudo rm` or a
+// script file is one command to it, as to Claude Code.
 
 /** A command line's commands, and whether all of it could be read. */
 export interface CommandLine {
@@ -20,9 +25,14 @@ export interface CommandLine {
   heredocs: string[];
   /** false when a quote or a bracket was left open: nothing of it can be allowed */
   readable: boolean;
+  /** the commands whose name is known only when they run (`$x -rf d`): no Bash rule can tell what they are */
+  dynamic: string[];
 }
 
-export function commandLine(line: string): CommandLine {
+/** How deep the text handed to a shell (`eval`, `bash -c`) is read for the commands in it. */
+const MAX_INNER_DEPTH = 4;
+
+export function commandLine(line: string, depth = 0): CommandLine {
   const split = splitLine(line);
   const commands: string[] = [];
   for (const raw of split.pieces) {
@@ -30,7 +40,119 @@ export function commandLine(line: string): CommandLine {
     if (command !== "") commands.push(command);
   }
   const statements = split.statements.map((statement) => unwrap(stripSyntax(statement))).filter(Boolean);
-  return { commands, statements, heredocs: split.heredocs, readable: split.readable };
+  const out: CommandLine = { commands, statements, heredocs: [...split.heredocs], readable: split.readable, dynamic: [] };
+  for (const command of [...commands, ...split.heredocs]) {
+    const bare = bareReading(command);
+    const name = bare.split(" ")[0] ?? "";
+    // An assignment alone (`x=$(date)`) runs no command of that name.
+    if (/[$`]/.test(name) && !/^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(name)) out.dynamic.push(command);
+    // What the command hands a shell to run is a command line too (deny and ask rules read it).
+    const inner = depth < MAX_INNER_DEPTH ? shellText(bare, command) : undefined;
+    if (inner === undefined) continue;
+    const read = commandLine(inner, depth + 1);
+    out.heredocs.push(...read.commands, ...read.heredocs);
+    out.dynamic.push(...read.dynamic);
+    if (!read.readable) out.readable = false;
+  }
+  return out;
+}
+
+/** The command as the shell runs it: no assignments, redirections before it, wrappers or quotes. */
+function bareReading(command: string): string {
+  const readings = readingsOf(command);
+  return readings[readings.length - 1] ?? command;
+}
+
+/**
+ * The text a command hands a shell to run as a command line, if any: `eval`'s words; the string
+ * after a shell's `-c` (`bash -c '…'`, `sh -ec '…'`); a shell's here-string (`sh <<<'…'`).
+ * `command` as written gives the words, `bare` (its bare reading) an `eval` behind a wrapper.
+ */
+function shellText(bare: string, command: string): string | undefined {
+  const words = shellWords(command);
+  let at = 0;
+  while (at < words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[at]!)) at++;
+  // eval joins its words into one command line, as the bare reading's own words (`eval eval …`).
+  if (words[at] === "eval") return words.slice(at + 1).join(" ") || undefined;
+  if (/^eval(?:\s|$)/.test(bare)) return bare.slice(4).trim() || undefined;
+  const name = words[at]?.replace(/^.*\//, "") ?? "";
+  if (!/^(?:a|ba|da|k|mk|z|fi)?sh$/.test(name)) return undefined;
+  for (let i = at + 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.startsWith("<<<")) return word.length > 3 ? word.slice(3) : words[i + 1];
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) return words[i + 1];
+  }
+  return undefined;
+}
+
+/** The words of a command as the shell splits them, quotes and backslashes taken out. */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  const add = (text: string) => (word = (word ?? "") + text);
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "\\" && i + 1 < command.length) {
+      add(command[++i]!);
+    } else if (c === "$" && command[i + 1] === "'") {
+      const decoded = ansiC(command, i + 2);
+      add(decoded.text);
+      i = decoded.end;
+    } else if (c === "'" || c === '"') {
+      const end = c === "'" ? command.indexOf("'", i + 1) : closingQuote(command, i + 1);
+      const inner = command.slice(i + 1, end === -1 ? command.length : end);
+      add(c === "'" ? inner : inner.replace(/\\([\\"$`])/g, "$1"));
+      i = end === -1 ? command.length : end;
+    } else if (c === "$" && command[i + 1] === '"') {
+      // $"…" is a quote too.
+    } else {
+      add(c);
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** Where the `"` that closes a double quote opened before `from` is (-1 when none does). */
+function closingQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+/** ANSI-C quoting's escapes, as bash reads `$'…'`. */
+const ANSI_C: Readonly<Record<string, string>> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
+
+/** The text of a `$'…'` whose body starts at `from`, its escapes decoded, and the index of its closing `'`. */
+function ansiC(text: string, from: number): { text: string; end: number } {
+  let out = "";
+  let i = from;
+  for (; i < text.length && text[i] !== "'"; i++) {
+    if (text[i] !== "\\" || i + 1 >= text.length) {
+      out += text[i];
+      continue;
+    }
+    const c = text[++i]!;
+    const hex = c === "x" ? /^[0-9a-fA-F]{1,2}/ : c === "u" ? /^[0-9a-fA-F]{1,4}/ : c === "U" ? /^[0-9a-fA-F]{1,8}/ : undefined;
+    const digits = hex ? hex.exec(text.slice(i + 1))?.[0] : /^[0-7]/.test(c) ? /^[0-7]{1,3}/.exec(text.slice(i))?.[0] : undefined;
+    if (hex && digits) {
+      out += String.fromCodePoint(Math.min(Number.parseInt(digits, 16), 0x10ffff));
+      i += digits.length;
+    } else if (digits) {
+      out += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
+      i += digits.length - 1;
+    } else if (c === "c" && i + 1 < text.length) {
+      out += String.fromCharCode(text.charCodeAt(++i) & 0x1f);
+    } else {
+      out += ANSI_C[c] ?? (c === "\\" || c === "'" || c === '"' || c === "?" ? c : `\\${c}`);
+    }
+  }
+  return { text: out, end: i };
 }
 
 /** The readings of one command a deny or ask rule is tried on: as written, and as the shell runs it. */
@@ -39,13 +161,16 @@ export function readingsOf(command: string): string[] {
   for (const start of [command, unquoted(command)]) {
     let bare = start;
     for (;;) {
-      const next = unwrap(withoutAssignments(bare.replace(REDIRECTIONS, "")));
+      const next = unwrapBuiltins(unwrap(withoutAssignments(bare.replace(REDIRECTIONS, ""))));
       if (next === bare) break;
       bare = next;
     }
     readings.add(bare);
     readings.add(unquoted(bare));
   }
+  // `/bin/rm -rf x` runs rm: the name without its path is a reading too.
+  for (const reading of [...readings]) if (/^[^\s/]*\//.test(reading)) readings.add(reading.replace(/^\S*\//, ""));
+  // The last reading is the barest (bareReading): no assignments, wrappers, quotes or path.
   return [...readings];
 }
 
@@ -77,8 +202,13 @@ function unquoted(command: string): string {
       else out += c;
     } else if (c === "'" || c === '"') {
       quote = c;
-    } else if (c === "$" && (command[i + 1] === "'" || command[i + 1] === '"')) {
-      // $'…' and $"…" are quotes too.
+    } else if (c === "$" && command[i + 1] === "'") {
+      // $'…' is a quote whose escapes the shell decodes: $'\x72\x6d' is rm.
+      const decoded = ansiC(command, i + 2);
+      out += decoded.text;
+      i = decoded.end;
+    } else if (c === "$" && command[i + 1] === '"') {
+      // $"…" is a quote too.
     } else {
       out += /\s/.test(c) ? " " : c;
     }
@@ -338,6 +468,31 @@ const TAKES_VALUE: Record<string, RegExp> = {
   nice: /^(-n|--adjustment)$/,
   stdbuf: /^(-i|-o|-e|--input|--output|--error)$/,
 };
+
+/**
+ * For deny and ask rules only: the command the shell's builtins that run the rest run
+ * (`command rm`, `exec -a x rm`, `builtin cd`, `coproc rm`, `coproc NAME { rm; }`, `eval rm`,
+ * `env -i -u X rm`); an allow rule is never read through them, since `eval` and `env -S` join
+ * words into commands of their own.
+ */
+function unwrapBuiltins(command: string): string {
+  const match = /^(command|exec|builtin|coproc|eval|env)(?:\s+|$)/.exec(command);
+  if (!match) return command;
+  let rest = command.slice(match[0].length);
+  const wrapper = match[1]!;
+  if (wrapper === "coproc") return rest.replace(/^[A-Za-z_]\w*\s+(?=[({])/, "").replace(/^[({]\s*/, "").trim();
+  if (wrapper === "eval" || wrapper === "builtin") return rest.trim();
+  const takesValue = wrapper === "exec" ? /^-a$/ : wrapper === "env" ? /^(?:-u|-C|--unset|--chdir)$/ : undefined;
+  const option = /^(-[^\s]*)(?:\s+|$)/;
+  for (let opt = option.exec(rest); opt; opt = option.exec(rest)) {
+    rest = rest.slice(opt[0].length);
+    if (opt[1] === "--") break;
+    // env -S splits its string into the command: the string is the command.
+    if (wrapper === "env" && /^(?:-S|--split-string)$/.test(opt[1]!)) return unquoted(rest);
+    if (takesValue?.test(opt[1]!)) rest = rest.replace(/^\S+\s*/, "");
+  }
+  return rest.trim();
+}
 
 function unwrapOnce(command: string): string {
   const match = /^(timeout|nice|nohup|time|stdbuf)(?:\s+|$)/.exec(command);

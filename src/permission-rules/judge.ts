@@ -53,9 +53,10 @@ export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
     const rule = rules.find((r) => r.verdict === verdict && holds(r, call, line));
     if (rule) return { verdict, because: named([rule]) };
   }
-  if (line && !line.readable) {
+  if (line && (!line.readable || line.dynamic.length > 0)) {
     const unread = rules.filter((r) => r.verdict !== "allow" && r.target.kind === "bash" && r.target.command);
-    if (unread.length > 0) return { verdict: "ask", because: `${named(unread)}, which cannot be checked on a command with a quote or a bracket left open,` };
+    const why = !line.readable ? "a command with a quote or a bracket left open" : `a command whose name is known only when it runs (${line.dynamic[0]})`;
+    if (unread.length > 0) return { verdict: "ask", because: `${named(unread)}, which cannot be checked on ${why},` };
   }
   if (rules.length > 0 && changesRuleFile(book.files, call)) {
     return { verdict: "ask", because: `a change to ${call.path}, a file that holds permission rules,` };
@@ -67,6 +68,8 @@ export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
     const whole = (call.command ?? "").trim();
     const all = allows.find((r) => r.target.kind === "bash" && (r.target.command === undefined || r.target.exact === whole));
     if (all) return { verdict: "allow", because: named([all]) };
+    // A command whose name is known only when it runs is allowed only by a rule that allows every command.
+    if (line.dynamic.length > 0) return undefined;
     const by = line.commands.map((command) => allows.find((r) => r.target.kind === "bash" && r.target.command?.(command)));
     if (line.commands.length > 0 && by.every((rule) => rule !== undefined)) return { verdict: "allow", because: named([...new Set(by as PermissionRule[])]) };
     return undefined;

@@ -159,6 +159,62 @@ describe("a command line", () => {
     expect(verdict({ deny: ["Bash(git * main)"] }, bash("git branch -a | grep main"))).toBeUndefined();
   });
 
+  test("what runs a command through a builtin, a path or a shell's string is read for deny and ask rules, never for allow", () => {
+    const denied = (command: string) => verdict({ deny: ["Bash(rm *)"] }, bash(command));
+    for (const command of [
+      "eval rm -rf x",
+      "eval 'ls; rm -rf x'",
+      "coproc rm -rf x",
+      "coproc NAME { rm -rf x; }",
+      "command rm -rf x",
+      "command -p rm -rf x",
+      "exec rm -rf x",
+      "exec -a name rm -rf x",
+      "builtin rm x",
+      "env rm -rf x",
+      "env -i -u HOME FOO=1 rm -rf x",
+      "env -S 'rm -rf x'",
+      "/bin/rm -rf x",
+      "FOO=1 /usr/bin/rm x",
+      "$'\\x72\\x6d' -rf x",
+      "$'\\162\\155' -rf x",
+      "$'r\\u006d' -rf x",
+      "bash -c 'ls; rm -rf x'",
+      'sh -ec "rm -rf x"',
+      "/bin/bash -c 'eval rm x'",
+      "sh <<<'rm -rf x'",
+      'bash <<< "ls && rm -rf x"',
+    ]) {
+      expect([command, denied(command)]).toEqual([command, "deny"]);
+    }
+    // Allow rules are never read through them: `eval` and `env -S` join words into commands of their own.
+    for (const command of ["eval ls\\; rm -rf x", "command ls", "env -S 'ls; rm -rf x'", "bash -c 'ls'"]) {
+      expect([command, verdict({ allow: ["Bash(ls *)"] }, bash(command))]).toEqual([command, undefined]);
+    }
+    // A string that is not handed to a shell opens nothing.
+    for (const command of ["cat <<< 'rm -rf x'", "echo $'rm\\n'", "grep -c 'bash -c rm' notes", "git commit -m \"eval rm\""]) {
+      expect([command, denied(command)]).toEqual([command, undefined]);
+    }
+  });
+
+  test("a command whose name is known only when it runs is asked about where a Bash rule could not check it, and never allowed", () => {
+    for (const command of ["rm${IFS}-rf x", '"${a:-rm}" -rf x', "rm$(true) -rf x", "x=rm; $x -rf d", "r$@m -rf x", "`echo rm` x", "bash -c '$x -rf d'"]) {
+      expect([command, verdict({ deny: ["Bash(rm *)"] }, bash(command))]).toEqual([command, "ask"]);
+    }
+    expect(judge({ rules: rules({ deny: ["Bash(rm *)"] }), files: [] }, bash("x=rm; $x -rf d"))).toEqual({
+      verdict: "ask",
+      because: 'the permission rule "Bash(rm *)" (.claude/settings.json), which cannot be checked on a command whose name is known only when it runs ($x -rf d),',
+    });
+    expect(verdict({ allow: ["Bash"] }, bash("$x -rf d"))).toBe("allow");
+    expect(verdict({ allow: ["Bash(ls *)", "Bash($x *)"] }, bash("$x -rf d"))).toBeUndefined();
+    // A variable anywhere else is no reason to ask; nor is an assignment of one.
+    for (const command of ["echo $HOME", "x=$(date); echo $x", "for f in *.txt; do cat \"$f\"; done", "export X=$HOME"]) {
+      expect([command, verdict({ deny: ["Bash(rm *)"] }, bash(command))]).toEqual([command, undefined]);
+    }
+    // Without a Bash rule that names a command there is nothing to check.
+    expect(verdict({ deny: ["Read(./.env)"] }, bash("$EDITOR notes.md"))).toBeUndefined();
+  });
+
   test("what is not shell syntax opens nothing: a here-document's body, a comment", () => {
     const commit = "git commit -m \"$(cat <<'EOF'\nFix: don't crash\nEOF\n)\"";
     expect(verdict({ deny: ["Bash(rm *)"] }, bash(commit))).toBeUndefined();
