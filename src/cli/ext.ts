@@ -97,10 +97,13 @@ export async function runExt(argv: string[]): Promise<number> {
     await Bun.write(Bun.stdout, renderHelp(page, helpStyle()));
     return EXIT.ok;
   }
+  const home = zotHome(process.env);
+  // The environment a run would give the extensions: Claude Code's settings env included (runtime/run-env.ts).
+  const { runEnv } = await import("../runtime/run-env.ts");
   const ctx: ExtContext = {
-    home: zotHome(process.env),
+    home,
     cwd: process.cwd(),
-    env: process.env,
+    env: runEnv({ cwd: process.cwd(), home, started: process.env }).env,
     interactive: isatty(0) && isatty(2),
   };
   return await command.run(rest, ctx);

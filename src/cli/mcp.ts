@@ -58,7 +58,10 @@ export async function runMcp(argv: string[]): Promise<number> {
     console.log(mcpUsage());
     return EXIT.ok;
   }
-  const context = { cwd: process.cwd(), home: zotHome(process.env), env: process.env };
+  const home = zotHome(process.env);
+  // The environment a run would give the servers: Claude Code's settings env included (runtime/run-env.ts).
+  const { runEnv } = await import("../runtime/run-env.ts");
+  const context = { cwd: process.cwd(), home, env: runEnv({ cwd: process.cwd(), home, started: process.env }).env };
   const wantsHelp = rest[0] === "--help" || rest[0] === "-h";
   switch (verb) {
     case "list":

@@ -7,6 +7,7 @@
 // speak as the user), zot's folder before Claude Code's, and the first of a name wins; a subfolder's command keeps its short name only while no file outside a
 // subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
 // cannot be a command is a warning naming it, never a failure of the others.
+import { type SettingSourceName, sourceRead } from "../config/setting-sources.ts";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
@@ -53,6 +54,8 @@ export interface CommandDirsOptions {
   withheld?: (path: string) => string | undefined;
   /** false: the folder is not trusted, so the user's commands come before its own (default true) */
   projectTrusted?: boolean;
+  /** --setting-sources: whether Claude Code's command folders are read (config/setting-sources.ts); undefined = all */
+  claudeSources?: readonly SettingSourceName[];
 }
 
 /** A command file larger than this is skipped: a prompt, not a dump. */
@@ -62,13 +65,14 @@ const NAME_PART = /^[A-Za-z0-9_-]+$/;
 
 /** Where commands are looked for, in precedence order. */
 export function commandDirs(options: CommandDirsOptions): { dir: string; scope: CommandScope }[] {
+  const read = (source: SettingSourceName) => sourceRead(options.claudeSources, source);
   const project = [
     { dir: path.join(options.cwd, ".zot", "commands"), scope: "project" as const },
-    { dir: path.join(options.cwd, ".claude", "commands"), scope: "project" as const },
+    ...(read("project") ? [{ dir: path.join(options.cwd, ".claude", "commands"), scope: "project" as const }] : []),
   ];
   const user = [
     { dir: path.join(options.home, "commands"), scope: "user" as const },
-    { dir: path.join(options.userHome, ".claude", "commands"), scope: "user" as const },
+    ...(read("user") ? [{ dir: path.join(options.userHome, ".claude", "commands"), scope: "user" as const }] : []),
   ];
   return options.projectTrusted === false ? [...user, ...project] : [...project, ...user];
 }

@@ -67,6 +67,8 @@ export interface KeyLookup {
   flag?: string;
   env: Env;
   home: string;
+  /** providers whose base URL a settings file set: their key comes from the files' env (or --api-key), never auth.json */
+  paired?: readonly string[];
 }
 
 /**
@@ -85,7 +87,7 @@ export function resolveApiKey(provider: ProviderName, lookup: KeyLookup): Resolv
     const value = variable ? lookup.env[variable]?.trim() : undefined;
     if (variable && value) return { key: value, kind, source: "env", from: variable };
   }
-  if (!requiresApiKey(provider)) return undefined;
+  if (!requiresApiKey(provider) || lookup.paired?.includes(provider)) return undefined;
   const file = zotPaths(lookup.home).authFile;
   const auth = readAuthFile(file);
   const entry = auth?.[provider];

@@ -13,6 +13,7 @@
 // left out is said. The files are read
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
+import { type SettingSourceName, sourceRead } from "./setting-sources.ts";
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +33,8 @@ export interface MemoryOptions {
   projectTrusted?: boolean;
   /** `$CODEX_HOME`, where Codex keeps the user's AGENTS.md; default `<userHome>/.codex` (Codex's default) */
   codexHome?: string;
+  /** --setting-sources: which of Claude Code's memory files are read (config/setting-sources.ts); undefined = all */
+  claudeSources?: readonly SettingSourceName[];
 }
 
 export interface FoundMemory {
@@ -62,12 +65,13 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const within = (dir: string, file: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
   const inFolder = (file: string) => within(start, file);
   const userRules = path.join(userHome, ".claude", "rules");
+  const read = (source: SettingSourceName) => sourceRead(options.claudeSources, source);
   const own = [
     path.join(path.resolve(home), "AGENTS.md"),
     agentsFile(options.codexHome?.trim() ? path.resolve(options.codexHome.trim()) : path.join(userHome, ".codex")),
-    path.join(userHome, ".claude", "CLAUDE.md"),
-    ...ruleFiles(userRules),
+    ...(read("user") ? [path.join(userHome, ".claude", "CLAUDE.md"), ...ruleFiles(userRules)] : []),
   ];
+  const claudeFiles = CLAUDE_FILES.filter((name) => read(name === "CLAUDE.local.md" ? "local" : "project"));
 
   // Each file with the folder its real path must stay in while the folder is untrusted: the
   // repository for the repository's files, the folder it sits in for a file above the repository
@@ -78,8 +82,8 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
       const bound = within(project, dir) ? project : dir;
       return [
         ...(within(project, dir) ? [agentsFile(dir)] : []),
-        ...CLAUDE_FILES.map((name) => path.join(dir, name)),
-        ...(within(project, dir) ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
+        ...claudeFiles.map((name) => path.join(dir, name)),
+        ...(within(project, dir) && read("project") ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
       ].map((file) => ({ file, bound }));
     }),
   ];

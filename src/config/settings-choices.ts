@@ -2,12 +2,14 @@
 // its processes get (a proxy's ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN, API_TIMEOUT_MS, a
 // variable the user's commands read) and the `model` a new conversation starts on.
 // Rule: the files come in settings order (settings-hooks/settings-locations.ts: the user's, then a
-// trusted folder's) and a later file wins; the environment zot was started in wins over every file.
-// The variables are the run's own (runtime.ts hands them to each process it starts): nothing here
-// or after writes them into process.env, which an embedding program (createZot) shares with its
-// next runtime. zot's own variables (ZOT_*) are not taken from a file: ZOT_HOME says where some of
-// the files are, and the others are zot's settings (the jail's confinement, the credentials passed
-// on), set where zot starts.
+// trusted folder's) and a later file wins; a file's variable wins over the one zot was started
+// with, as in Claude Code (a settings env is the setup the user chose for these runs). The
+// variables are the run's own (runtime.ts hands them to each process it starts): nothing writes
+// them into process.env, which an embedding program (createZot) shares with its next runtime.
+// zot's own variables (ZOT_*) and HOME are not taken from a file: ZOT_HOME and HOME say where some
+// of the files are, and the others are zot's settings (the jail's confinement, the credentials
+// passed on), set where zot starts. A file that names a provider's base URL and a key pairs the
+// two: another key zot was started with never goes to the server the file named (withSettingsEnv).
 import { readFileSync } from "node:fs";
 import { isJsonObject } from "../protocol/json-object.ts";
 
@@ -29,11 +31,19 @@ export interface SettingsFileRef {
 export function readSettingsChoices(sources: readonly SettingsFileRef[]): SettingsChoices {
   const choices: SettingsChoices = { env: {}, warnings: [] };
   for (const source of sources) {
+    let text: string;
+    try {
+      text = readFileSync(source.file, "utf8");
+    } catch {
+      // A missing file is no choice; one that is not a file is named by the settings hooks.
+      continue;
+    }
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(source.file, "utf8"));
+      // A byte-order mark (PowerShell writes one) is not part of the JSON.
+      value = JSON.parse(text.replace(/^\uFEFF/, ""));
     } catch {
-      // A missing file is no choice; a broken one is named by the settings hooks and the permission rules.
+      // The settings hooks name the file, and that its env and model do not count (settings-file.ts).
       continue;
     }
     if (!isJsonObject(value)) continue;
@@ -47,17 +57,53 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
       continue;
     }
     for (const [name, raw] of Object.entries(value.env)) {
-      if (name.startsWith("ZOT_")) choices.warnings.push(`${source.label}: env.${name} is not used: zot's own variables are set where zot starts, not in Claude Code's settings`);
-      else if (typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean") choices.env[name] = { value: String(raw), from: source.label };
-      else choices.warnings.push(`${source.label}: env.${name} must be text; it is not set`);
+      const text = typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean" ? String(raw) : undefined;
+      if (name.startsWith("ZOT_") || name === "HOME") {
+        choices.warnings.push(`${source.label}: env.${name} is not used: zot's own variables and HOME are set where zot starts, not in Claude Code's settings`);
+      } else if (!VARIABLE_NAME.test(name)) {
+        choices.warnings.push(`${source.label}: env ${JSON.stringify(name)} is not a variable's name (letters, digits and _, not first a digit); it is not set`);
+      } else if (text === undefined) {
+        choices.warnings.push(`${source.label}: env.${name} must be text; it is not set`);
+      } else if (text.includes("\0")) {
+        choices.warnings.push(`${source.label}: env.${name} holds a NUL character, which no process can be given; it is not set`);
+      } else {
+        choices.env[name] = { value: text, from: source.label };
+      }
     }
   }
   return choices;
 }
 
-/** `env` with the settings' variables where it has none, as a new object: `env` is left as it is. */
-export function withSettingsEnv(env: Readonly<Record<string, string | undefined>>, choices: SettingsChoices): Record<string, string | undefined> {
+/** What a variable's name may be, as a process is given it. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A provider's variables: where it is spoken to, and its credentials. */
+export interface ProviderVariables {
+  baseUrl?: string;
+  credentials: readonly string[];
+}
+
+/**
+ * The run's environment: `env` with the settings' variables over it, as a new object (`env` is
+ * left as it is). Where a file sets a provider's base URL and one of its credentials, that
+ * provider's credentials come from the files alone: a key `env` has that no file sets is left out
+ * (the shell's ANTHROPIC_API_KEY would otherwise go first, to the file's proxy). Where a file sets
+ * the base URL alone, the shell's key goes there, as in Claude Code. `paired` lists the providers
+ * whose base URL a file set: the runtime never sends them auth.json's key.
+ */
+export function withSettingsEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  choices: SettingsChoices,
+  providers: Readonly<Record<string, ProviderVariables>>,
+): { env: Record<string, string | undefined>; paired: string[] } {
   const out = { ...env };
-  for (const [name, { value }] of Object.entries(choices.env)) if (out[name] === undefined) out[name] = value;
-  return out;
+  for (const [name, { value }] of Object.entries(choices.env)) out[name] = value;
+  const paired: string[] = [];
+  for (const [provider, variables] of Object.entries(providers)) {
+    if (variables.baseUrl === undefined || choices.env[variables.baseUrl] === undefined) continue;
+    paired.push(provider);
+    if (!variables.credentials.some((credential) => choices.env[credential] !== undefined)) continue;
+    for (const credential of variables.credentials) if (choices.env[credential] === undefined) delete out[credential];
+  }
+  return { env: out, paired };
 }

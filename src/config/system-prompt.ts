@@ -3,6 +3,7 @@
 // down to the cwd: memory-files.ts), so a nearer AGENTS.md or CLAUDE.md has the last word; one memory
 // file never hides another.
 import { zotPaths } from "./home.ts";
+import type { SettingSourceName } from "./setting-sources.ts";
 import { findContextFiles, readTextFile } from "./memory-files.ts";
 import { localDate } from "./local-date.ts";
 
@@ -23,6 +24,8 @@ export interface SystemPromptOptions {
   projectTrusted?: boolean;
   /** `$CODEX_HOME` (Codex's AGENTS.md is there); default ~/.codex */
   codexHome?: string;
+  /** --setting-sources: which of Claude Code's memory files are read; undefined = all */
+  claudeSources?: readonly SettingSourceName[];
   /** what the user should hear (an import left out) */
   onNote?: (message: string) => void;
 }
@@ -34,6 +37,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
     ...(options.userHome ? { userHome: options.userHome } : {}),
     ...(options.codexHome ? { codexHome: options.codexHome } : {}),
     projectTrusted: options.projectTrusted === true,
+    ...(options.claudeSources ? { claudeSources: options.claudeSources } : {}),
   });
   for (const note of memory.notes) options.onNote?.(note);
   const contextFiles = memory.files;

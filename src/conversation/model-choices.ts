@@ -6,7 +6,9 @@
 import { resolveApiKey } from "../config/credentials.ts";
 import { zotPaths } from "../config/home.ts";
 import { type ModelInfo, PROVIDER_NAMES, type ProviderName } from "../protocol/models.ts";
+import { claudeCodeModel } from "../config/settings-model.ts";
 import { resolveModel } from "../providers/catalog.ts";
+import { MODEL_ALIASES } from "../providers/model-ids.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 export class ModelChoices {
@@ -32,13 +34,22 @@ export class ModelChoices {
 
   /** The model of this provider `id` names (an id, an alias, a dated snapshot; any name for ollama), or why none. */
   find(id: string): { model: ModelInfo } | { error: string } {
-    const wanted = id.trim();
-    if (!wanted) return { error: "no model named" };
+    const written = id.trim();
+    if (!written) return { error: "no model named" };
     const current = this.current;
+    const wanted = this.claudeName(written);
     const catalog = this.catalog();
     const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
-    const resolved = resolveModel(known, current.provider, wanted);
+    // An alias the setup points at a model of its own (ANTHROPIC_DEFAULT_HAIKU_MODEL=glm-4.5-air) is that model, known or not.
+    const pointed = wanted.toLowerCase() !== written.toLowerCase() && !MODEL_ALIASES[wanted.toLowerCase()];
+    const resolved = resolveModel(known, current.provider, wanted, pointed ? { acceptUnknown: { modelsFile: zotPaths(this.runtime.home).modelsFile } } : {});
     return "error" in resolved ? { error: resolved.error } : { model: resolved.model };
+  }
+
+  /** On the Anthropic provider, Claude Code's names as its setup reads them (`best`, `opusplan`, an alias ANTHROPIC_DEFAULT_*_MODEL points); else as written. */
+  private claudeName(written: string): string {
+    if (this.current.provider !== "anthropic") return written;
+    return claudeCodeModel(written, this.runtime.env) ?? written;
   }
 
   /**
@@ -53,7 +64,7 @@ export class ModelChoices {
     const current = this.current;
     const catalog = this.catalog();
     const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
-    return resolveModel(known, current.provider, wanted, { acceptUnknown: { modelsFile: zotPaths(this.runtime.home).modelsFile } });
+    return resolveModel(known, current.provider, this.claudeName(wanted), { acceptUnknown: { modelsFile: zotPaths(this.runtime.home).modelsFile } });
   }
 
   /** Another provider's model `id` names (as --model would read it there), for saying how to start zot on it. */

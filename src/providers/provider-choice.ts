@@ -23,6 +23,8 @@ export interface ProviderWish {
   script?: string;
   /** the demo is no answer here (a program driving zot would take it for the model's): which run this is, and how it gets a model */
   noDemo?: NoDemo;
+  /** providers whose base URL a settings file set, whose key only the files give (config/settings-choices.ts) */
+  paired?: readonly string[];
 }
 
 /** A run that must not fall back to the demo: what it is, and what it is told to do instead (in its own words: flags, or options). */
@@ -62,7 +64,8 @@ export function pickProvider(
     if (named) return named;
   }
   for (const name of KEYED_PROVIDERS) {
-    if (resolveApiKey(name, { flag: options.apiKey, env, home })) return name;
+    // A provider a settings file points at a server of its own is the one meant, key or not (the runtime says what is missing).
+    if (resolveApiKey(name, { flag: options.apiKey, env, home, paired: options.paired }) || options.paired?.includes(name)) return name;
   }
   // Asked for a real model with nothing to say which provider serves it: the demo would ignore the ask.
   if (options.model) {

@@ -9,6 +9,7 @@ import type { ExtensionManager } from "../extensions/manager.ts";
 import type { BangRunner } from "../commands/command-source.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { Skill } from "../skills/discover.ts";
+import type { SettingSourceName } from "../config/setting-sources.ts";
 import type { McpLoaded } from "../mcp/load.ts";
 import { PROJECT_MCP_FILE } from "../mcp/config-files.ts";
 import { VERSION } from "../version.ts";
@@ -27,6 +28,8 @@ export function trustOnce(options: RuntimeOptions, context: { cwd: string; home:
   const once = () => {
     // --strict-mcp-config: the folder's .mcp.json would not run even if it were trusted.
     const skip = options.mcp?.strict ? [PROJECT_MCP_FILE] : [];
+    // --setting-sources without project and local: the folder's .claude/settings*.json are not read.
+    if (options.settingSources && !options.settingSources.some((source) => source === "project" || source === "local")) skip.push(".claude");
     deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust, skip }).then((trust) => (decided = trust));
     return deciding;
   };
@@ -90,6 +93,8 @@ export async function markdownCommandSource(context: {
   attachable?: (path: string) => Promise<string | undefined>;
   /** the skills the model is offered, which are slash commands too where no command has the name */
   skills: readonly Skill[];
+  /** --setting-sources: whether Claude Code's command folders are read; undefined = all */
+  claudeSources?: readonly SettingSourceName[];
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
   const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }] = await Promise.all([
@@ -109,7 +114,14 @@ export async function markdownCommandSource(context: {
         const real = realOrSame(path);
         return isWithin(folder, real) ? undefined : `${path} is a link to ${real}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`;
       };
-  const found = loadMarkdownCommands({ cwd, home, userHome: env.HOME || homedir(), projectTrusted, ...(withheld ? { withheld } : {}) });
+  const found = loadMarkdownCommands({
+    cwd,
+    home,
+    userHome: env.HOME || homedir(),
+    projectTrusted,
+    ...(withheld ? { withheld } : {}),
+    ...(context.claudeSources ? { claudeSources: context.claudeSources } : {}),
+  });
   // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
   // Claude Code's do: a command file of that name answers only to its folder's name, or is left out
   // with a warning; a skill of that name stays the model's.

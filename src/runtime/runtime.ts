@@ -8,11 +8,10 @@ import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { resolve } from "node:path";
 import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
-import { resolveBaseUrl } from "../config/provider-env.ts";
+import { PROVIDER_ENV, resolveBaseUrl } from "../config/provider-env.ts";
 import type { SettingSourceName } from "../config/setting-sources.ts";
-import { readSettingsChoices, type SettingsChoices, withSettingsEnv } from "../config/settings-choices.ts";
-import { claudeCodeModel } from "../config/settings-model.ts";
-import { settingsSources } from "../settings-hooks/settings-locations.ts";
+import type { SettingsChoices } from "../config/settings-choices.ts";
+import { claudeCodeModel, otherCloud, pointedAlias } from "../config/settings-model.ts";
 import { silenceLimitMs } from "../providers/silence-limit.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
@@ -40,6 +39,7 @@ import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
+import { runEnv } from "./run-env.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
@@ -218,9 +218,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // the model a new conversation may start on. A folder's files count once it is trusted.
   const { folderAnswer } = await import("../config/trust-store.ts");
   const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
-  const settings = readSettingsChoices(settingsSources({ cwd, home, userHome, projectTrusted, only: options.settingSources }));
+  const { env, settings, paired } = runEnv({ cwd, home, started, trust: options.trust, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
   notes.push(...settings.warnings);
-  const env = withSettingsEnv(started, settings);
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);
@@ -234,7 +233,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   let providerName: ReturnType<typeof pickProvider>;
   try {
-    providerName = pickProvider({ ...options, ...resumedModel }, catalog.models, env, home, notes);
+    providerName = pickProvider({ ...options, ...resumedModel, paired }, catalog.models, env, home, notes);
   } catch (error) {
     throw withModelsFileProblems(error);
   }
@@ -247,7 +246,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   const startModel = resumedModel ? undefined : startingModel(options, providerName, settings, started, env);
   if (startModel?.note) notes.push(startModel.note);
-  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? startModel?.model ?? options.model, {
+  const resolved = resolveModel(catalog.models, providerName, resumedModel?.model ?? (startModel ? startModel.model : options.model), {
     acceptUnknown: { modelsFile: catalog.file },
   });
   if ("error" in resolved) {
@@ -274,10 +273,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const credentialOf = (m: ModelInfo): ResolvedKey | undefined => {
     const own = options.apiKey === undefined ? keyFor(catalog, m, env) : undefined;
     if (own && "error" in own) throw new UsageError(own.error);
-    return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home });
+    return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home, paired });
   };
   const credential = credentialOf(model);
-  if (!credential && requiresApiKey(providerName)) throw withModelsFileProblems(new UsageError(missingKeyMessage(providerName, home)));
+  if (!credential && requiresApiKey(providerName)) {
+    const url = PROVIDER_ENV[providerName].baseUrl;
+    if (paired.includes(providerName) && url) {
+      const names = [PROVIDER_ENV[providerName].key, PROVIDER_ENV[providerName].token].filter(Boolean).join(" or ");
+      throw new UsageError(
+        `${settings.env[url]?.from} sets ${url} and no key for it: set ${names} in its env too, or in your shell, or pass --api-key (zot does not send auth.json's key to a server a settings file names)`,
+      );
+    }
+    throw withModelsFileProblems(new UsageError(missingKeyMessage(providerName, home)));
+  }
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
@@ -306,7 +314,14 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (!options.noSkill) {
     const { loadSkills } = await import("../skills/discover.ts");
     // Skill folders load by default: the user's own always, the project's in a trusted folder.
-    const loadedSkills = loadSkills({ cwd, home, withUserSkills: options.withSkills ?? false, byDefault: { projectTrusted }, userHome });
+    const loadedSkills = loadSkills({
+      cwd,
+      home,
+      withUserSkills: options.withSkills ?? false,
+      byDefault: { projectTrusted },
+      userHome,
+      ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+    });
     notes.push(...loadedSkills.warnings);
     foundSkills = loadedSkills.skills;
   }
@@ -330,6 +345,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const mcp = mcpLoaded.manager;
   const decided = trust.decided();
   if (decided?.note) notes.push(decided.note);
+  if (!projectTrusted && loaded?.trust.trusted === true) {
+    // Trusted in this start's question: the model, the key and the processes were chosen before it.
+    const now = runEnv({ cwd, home, started, trust: true, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
+    const changes = Object.keys(now.settings.env).some((name) => now.env[name] !== env[name]) || now.settings.model?.value !== settings.model?.value;
+    if (changes) notes.push("this folder's .claude/settings*.json env and model take effect from the next start (this one chose its model and environment before you trusted the folder)");
+  }
   notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
   // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
   if (!options.noSkill) {
@@ -381,6 +402,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       userHome: env.HOME,
       codexHome: env.CODEX_HOME,
       projectTrusted: trustedNow,
+      ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
       onNote: (note) => notes.push(note),
     });
 
@@ -478,6 +500,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         runBang,
         skills: offeredSkills,
         attachable: (path) => attachable(path, false),
+        ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
       });
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);
@@ -632,11 +655,10 @@ function resolveCwd(cwd: string | undefined): string {
 }
 
 /**
- * The model a new conversation starts on when the flags name none, as Claude Code's setup says
- * (config/settings-model.ts): ANTHROPIC_MODEL, then the settings files' `model`, for the Anthropic
- * provider only (a Claude Code setup speaks the Claude API, a proxy's included), never for a
- * script. An alias in --model goes where ANTHROPIC_DEFAULT_*_MODEL points it. A model from a
- * settings file comes with a note naming the file: it may cost more than zot's default.
+ * The model a new conversation starts on, as Claude Code's setup says (config/settings-model.ts),
+ * for the Anthropic provider only (a Claude Code setup speaks the Claude API, a proxy's included),
+ * never for a script: `model` undefined is the provider's default. Each choice zot did not take
+ * from the flags comes with a note naming where it came from: it may cost more than zot's default.
  */
 function startingModel(
   options: RuntimeOptions,
@@ -644,19 +666,32 @@ function startingModel(
   settings: SettingsChoices,
   started: Readonly<Record<string, string | undefined>>,
   env: Readonly<Record<string, string | undefined>>,
-): { model: string; note?: string } | undefined {
+): { model: string | undefined; note?: string } | undefined {
   if (providerName !== "anthropic") return undefined;
+  const redirect = (written: string, model: string | undefined) => {
+    const alias = written.trim().toLowerCase().replace(/\[1m\]$/, "");
+    const named = alias === "opusplan" ? "sonnet" : alias === "best" ? "opus" : alias;
+    const pointed = named === "opus" || named === "sonnet" || named === "haiku" ? pointedAlias(named, env) : undefined;
+    return pointed && pointed.model === model ? `, where ${pointed.variable} points ${named}` : "";
+  };
   if (options.model !== undefined) {
     const model = claudeCodeModel(options.model, env);
-    return model === undefined ? undefined : { model };
+    const where = redirect(options.model, model);
+    return { model, ...(where ? { note: `the model is ${model}${where} (--model with an id picks another)` } : {}) };
   }
-  const variable = env.ANTHROPIC_MODEL?.trim() ? "ANTHROPIC_MODEL" : undefined;
-  const from = variable
-    ? started.ANTHROPIC_MODEL?.trim()
-      ? undefined // the shell's own: the user set it for this
-      : `${settings.env.ANTHROPIC_MODEL?.from}'s env.ANTHROPIC_MODEL`
-    : settings.model?.from;
-  const model = claudeCodeModel(variable ? (env.ANTHROPIC_MODEL ?? "") : (settings.model?.value ?? ""), env);
-  if (model === undefined) return undefined;
-  return { model, ...(from ? { note: `the model is ${model}, as ${from} says (--model picks another)` } : {}) };
+  const fromEnv = env.ANTHROPIC_MODEL?.trim();
+  const envFrom = started.ANTHROPIC_MODEL?.trim() === fromEnv ? "ANTHROPIC_MODEL" : `${settings.env.ANTHROPIC_MODEL?.from}'s env.ANTHROPIC_MODEL`;
+  const written = fromEnv ? { value: fromEnv, from: envFrom } : settings.model;
+  const cloud = otherCloud(env);
+  if (written && cloud) {
+    return { model: undefined, note: `${written.from} names ${written.value}, a model for ${cloud}, which zot does not speak; zot uses its own default on the Claude API (--model picks another)` };
+  }
+  if (written) {
+    const model = claudeCodeModel(written.value, env);
+    if (model === undefined) return undefined;
+    return { model, note: `the model is ${model}, as ${written.from} says${redirect(written.value, model)} (--model picks another)` };
+  }
+  // Claude Code's default is sonnet, wherever the setup points it.
+  const sonnet = pointedAlias("sonnet", env);
+  return sonnet ? { model: sonnet.model, note: `the model is ${sonnet.model}, where ${sonnet.variable} points sonnet, Claude Code's default (--model picks another)` } : undefined;
 }

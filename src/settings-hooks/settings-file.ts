@@ -95,7 +95,7 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
   try {
     json = JSON.parse(text);
   } catch (error) {
-    warn(`is not valid JSON (${(error as Error).message}); none of its hooks run until it is fixed`);
+    warn(`is not valid JSON (${(error as Error).message}); none of its hooks run, nor its env and model count, until it is fixed`);
     return { hooks: [], warnings, disableAll: false };
   }
   const file = isJsonObject(json) ? v.safeParse(SettingsFile, json) : undefined;

@@ -4,6 +4,7 @@
 // user's folders, then the built-ins. So a project can pin its own version of a skill, and anyone
 // can replace a built-in by writing a skill of the same name (with a warning, so it is never a
 // surprise). A broken SKILL.md costs only itself: it becomes a warning naming the file.
+import { type SettingSourceName, sourceRead } from "../config/setting-sources.ts";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +40,8 @@ export interface LoadSkillsOptions {
   byDefault?: { projectTrusted: boolean };
   /** the user's home directory for ~/.claude and ~/.agents; defaults to os.homedir() */
   userHome?: string;
+  /** --setting-sources: whether Claude Code's skill folders are read (config/setting-sources.ts); undefined = all */
+  claudeSources?: readonly SettingSourceName[];
 }
 
 export interface LoadedSkills {
@@ -64,21 +67,20 @@ export interface SkillDir {
  * each scope; `.claude` and `.agents` follow so skills written for Claude Code and other agents
  * work as they are.
  */
-export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" | "userHome">): SkillDir[] {
+export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" | "userHome" | "claudeSources">): SkillDir[] {
   const cwd = path.resolve(options.cwd);
   const userHome = options.userHome ?? os.homedir();
+  const read = (source: SettingSourceName) => sourceRead(options.claudeSources, source);
   const dirs: SkillDir[] = [
     { dir: path.join(cwd, ".zot", "skills"), source: "project" },
-    { dir: path.join(cwd, ".claude", "skills"), source: "project" },
+    ...(read("project") ? [{ dir: path.join(cwd, ".claude", "skills"), source: "project" as const }] : []),
     { dir: path.join(cwd, ".agents", "skills"), source: "project" },
     { dir: path.join(path.resolve(options.home), "skills"), source: "user" },
   ];
   // No home directory at all (some containers): there is no ~ to search.
   if (userHome) {
-    dirs.push(
-      { dir: path.join(path.resolve(userHome), ".claude", "skills"), source: "user" },
-      { dir: path.join(path.resolve(userHome), ".agents", "skills"), source: "user" },
-    );
+    if (read("user")) dirs.push({ dir: path.join(path.resolve(userHome), ".claude", "skills"), source: "user" });
+    dirs.push({ dir: path.join(path.resolve(userHome), ".agents", "skills"), source: "user" });
   }
   // Run from the home directory, <cwd>/.claude and ~/.claude are one folder: search it once, in the
   // project's place, as the user's own (which loads whether or not the folder is trusted).

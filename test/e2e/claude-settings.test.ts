@@ -2,7 +2,8 @@
 // `env` (a proxy's ANTHROPIC_BASE_URL and token, API_TIMEOUT_MS, a variable the commands read) and
 // `model` (with ANTHROPIC_MODEL and ANTHROPIC_DEFAULT_*_MODEL, as a proxy setup for GLM or Kimi
 // writes them), from ~/.claude/settings.json always and a folder's .claude/settings.json once it is
-// trusted; the shell, the flags and a resumed session win over them; --setting-sources picks the files.
+// trusted; the files win over the shell, as in Claude Code, and the flags and a resumed session win
+// over them; a proxy from a file never gets the shell's key; --setting-sources picks the files.
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,7 +48,7 @@ describe("~/.claude/settings.json", () => {
     expect(run.stderr).toContain("the model is glm-4.6, as ~/.claude/settings.json's env.ANTHROPIC_MODEL says");
   });
 
-  test("model picks the conversation's model, with a note naming the file; the shell's variables and --model win over the file", async () => {
+  test("model picks the conversation's model, with a note naming the file; the file's variables win over the shell's, as in Claude Code, and --model over the file", async () => {
     const llm = mock([{ text: "a" }, echoVar, { text: "b" }]);
     const userHome = tempDir("zot-cs-user-");
     settings(userHome, { model: "opus", env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_API_KEY: "k", FROM_SETTINGS: "file" } });
@@ -56,14 +57,80 @@ describe("~/.claude/settings.json", () => {
     expect(first.stderr).toContain("the model is opus, as ~/.claude/settings.json says (--model picks another)");
     const second = await zot(["-p", "go", "--model", "haiku"], { env: { HOME: userHome, FROM_SETTINGS: "shell" } });
     expect(llm.requests[1]?.body.model).toBe("claude-haiku-5-5");
-    expect(JSON.stringify(llm.requests[2]?.body.messages.at(-1).content)).toContain("var=shell");
+    expect(JSON.stringify(llm.requests[2]?.body.messages.at(-1).content)).toContain("var=file");
     expect(second.stderr).not.toContain("the model is");
   });
 
-  test("Claude Code's model names: sonnet[1m] is sonnet, opusplan is opus, default is no choice; an alias goes where ANTHROPIC_DEFAULT_*_MODEL points; a bad field is a note", async () => {
-    const llm = mock([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }, { text: "e" }]);
+  test("a proxy a file names gets the file's token, never the key the shell exports; a file's proxy with no key of its own takes the shell's, never auth.json's", async () => {
+    const llm = mock([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    const userHome = tempDir("zot-cs-user-");
+    const home = tempDir("zot-cs-home-");
+    writeFileSync(join(home, "auth.json"), JSON.stringify({ anthropic: { api_key: "sk-ant-AUTHFILE" } }), { mode: 0o600 });
+    settings(userHome, { env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_AUTH_TOKEN: "proxy-token" } });
+    const withShellKey = await zot(["-p", "go"], { home, env: { HOME: userHome, ANTHROPIC_API_KEY: "sk-ant-REAL-SHELL-KEY" } });
+    expect(withShellKey.stdout).toBe("a\n");
+    expect(llm.requests[0]?.headers.authorization).toBe("Bearer proxy-token");
+    expect(JSON.stringify(llm.requests[0]?.headers)).not.toContain("REAL-SHELL-KEY");
+    settings(userHome, { env: { ANTHROPIC_BASE_URL: llm.url } });
+    await zot(["-p", "go"], { home, env: { HOME: userHome, ANTHROPIC_AUTH_TOKEN: "shell-token" } });
+    expect(llm.requests[1]?.headers.authorization).toBe("Bearer shell-token");
+    const none = await zot(["-p", "go"], { home, env: { HOME: userHome } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("~/.claude/settings.json sets ANTHROPIC_BASE_URL and no key for it");
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  test("a setup for Bedrock or Vertex names models zot does not serve: its model is left, with a note", async () => {
+    const llm = mock([{ text: "a" }]);
+    const userHome = tempDir("zot-cs-user-");
+    settings(userHome, { model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", env: { CLAUDE_CODE_USE_BEDROCK: "1" } });
+    const run = await zot(["-p", "go", "--api-key", "k", "--base-url", llm.url], { env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    expect(llm.requests[0]?.body.model).toBe("claude-sonnet-5-5");
+    expect(run.stderr).toContain("a model for CLAUDE_CODE_USE_BEDROCK, which zot does not speak");
+  });
+
+  test("the shell's ANTHROPIC_MODEL is the model, with a note; with no model named, sonnet goes where ANTHROPIC_DEFAULT_SONNET_MODEL points it", async () => {
+    const llm = mock([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    const userHome = tempDir("zot-cs-user-");
+    const base = ["-p", "go", "--api-key", "k", "--base-url", llm.url];
+    const shell = await zot(base, { env: { HOME: userHome, ANTHROPIC_MODEL: "haiku" } });
+    expect(llm.requests[0]?.body.model).toBe("claude-haiku-5-5");
+    expect(shell.stderr).toContain("the model is haiku, as ANTHROPIC_MODEL says (--model picks another)");
+    settings(userHome, { env: { ANTHROPIC_DEFAULT_SONNET_MODEL: "glm-4.6", ANTHROPIC_DEFAULT_HAIKU_MODEL: "glm-4.5-air" } });
+    const pointed = await zot(base, { env: { HOME: userHome } });
+    expect(llm.requests[1]?.body.model).toBe("glm-4.6");
+    expect(pointed.stderr).toContain("the model is glm-4.6, where ANTHROPIC_DEFAULT_SONNET_MODEL points sonnet, Claude Code's default");
+    await zot([...base, "--model", "default"], { env: { HOME: userHome, ANTHROPIC_DEFAULT_SONNET_MODEL: "" } });
+    expect(llm.requests[2]?.body.model).toBe("claude-sonnet-5-5");
+  });
+
+  test("a switch by alias goes where the setup points it too: rpc set_model haiku", async () => {
+    const llm = mock([{ text: "a" }]);
+    const userHome = tempDir("zot-cs-user-");
+    settings(userHome, { env: { ANTHROPIC_DEFAULT_HAIKU_MODEL: "glm-4.5-air" } });
+    const frames = [{ id: "1", type: "set_model", model: "haiku" }, { id: "2", type: "prompt", message: "go" }];
+    const run = await zot(["rpc", "--api-key", "k", "--base-url", llm.url], { env: { HOME: userHome }, stdin: `${frames.map((f) => JSON.stringify(f)).join("\n")}\n` });
+    expect(run.stdout).toContain('"glm-4.5-air"');
+    expect(llm.requests[0]?.body.model).toBe("glm-4.5-air");
+  });
+
+  test("bad entries are notes, never a broken run: a byte-order mark is read past, a NUL or a name no process takes is left out", async () => {
+    const llm = mock([echoVar, { text: "done" }]);
+    const userHome = tempDir("zot-cs-user-");
+    mkdirSync(join(userHome, ".claude"), { recursive: true });
+    writeFileSync(join(userHome, ".claude", "settings.json"), `\uFEFF${JSON.stringify({ env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_API_KEY: "k", FROM_SETTINGS: "bom", "X=Y": "v", NULLED: "a\u0000b" } })}`);
+    const run = await zot(["-p", "go"], { env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    expect(toolResult(llm)).toContain("var=bom");
+    expect(run.stderr).toContain('env "X=Y" is not a variable\'s name');
+    expect(run.stderr).toContain("env.NULLED holds a NUL character");
+  });
+
+  test("Claude Code's model names: sonnet[1m] is sonnet, opusplan sonnet (zot has no plan mode), best opus, default no choice; an alias goes where ANTHROPIC_DEFAULT_*_MODEL points; a bad field is a note", async () => {
+    const llm = mock([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }, { text: "e" }, { text: "f" }]);
     const models: string[] = [];
-    const cases: [unknown, Record<string, string>][] = [["sonnet[1m]", {}], ["opusplan", {}], ["default", {}], [42, {}], ["opus", { ANTHROPIC_DEFAULT_OPUS_MODEL: "kimi-k2" }]];
+    const cases: [unknown, Record<string, string>][] = [["sonnet[1m]", {}], ["opusplan", {}], ["default", {}], [42, {}], ["opus", { ANTHROPIC_DEFAULT_OPUS_MODEL: "kimi-k2" }], ["best", {}]];
     for (const [model, more] of cases) {
       const userHome = tempDir("zot-cs-user-");
       settings(userHome, { model, env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_API_KEY: "k", ...more } });
@@ -72,7 +139,7 @@ describe("~/.claude/settings.json", () => {
       models.push(llm.requests.at(-1)?.body.model);
       if (model === 42) expect(run.stderr).toContain('~/.claude/settings.json: "model" must be a model\'s id or alias');
     }
-    expect(models).toEqual(["claude-sonnet-5-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-sonnet-5-5", "kimi-k2"]);
+    expect(models).toEqual(["claude-sonnet-5-5", "claude-sonnet-5-5", "claude-sonnet-5-5", "claude-sonnet-5-5", "kimi-k2", "claude-opus-5-5"]);
   });
 
   test("the settings' model stays out of runs on another provider and of scripts; zot's own variables are not taken from the file", async () => {
@@ -159,6 +226,33 @@ describe("--setting-sources", () => {
     expect(existsSync(marker)).toBe(true);
     await zot(["--setting-sources", "user,local", ...base], { cwd, home, env: { HOME: userHome } });
     expect(llm.requests[2]?.body.model).toBe("claude-haiku-5-5");
+  });
+
+  test("it chooses Claude Code's memory files, skills and commands too, as Claude Code's sources do; zot's own AGENTS.md stays", async () => {
+    const llm = mock([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    const userHome = tempDir("zot-cs-user-");
+    const cwd = tempDir("zot-cs-repo-");
+    const home = tempDir("zot-cs-home-");
+    trustDir(home, cwd);
+    const put = (file: string, text: string) => {
+      mkdirSync(join(file, ".."), { recursive: true });
+      writeFileSync(file, text);
+    };
+    put(join(userHome, ".claude", "CLAUDE.md"), "USER-MEMORY");
+    put(join(userHome, ".claude", "skills", "shipit", "SKILL.md"), "---\nname: shipit\ndescription: Ship it\n---\nUSER-SKILL\n");
+    put(join(cwd, "CLAUDE.md"), "PROJECT-MEMORY");
+    put(join(cwd, "CLAUDE.local.md"), "LOCAL-MEMORY");
+    put(join(cwd, "AGENTS.md"), "AGENTS-MEMORY");
+    put(join(cwd, ".claude", "commands", "hello.md"), "PROJECT-COMMAND");
+    const run = (sources: string) => zot([`--setting-sources=${sources}`, "--api-key", "k", "--base-url", llm.url, "-p", "/hello"], { cwd, home, env: { HOME: userHome } });
+    const seen = (i: number) => JSON.stringify(llm.requests[i]?.body);
+    await run("");
+    expect(["USER-MEMORY", "PROJECT-MEMORY", "LOCAL-MEMORY", "shipit", "PROJECT-COMMAND"].filter((mark) => seen(0).includes(mark))).toEqual([]);
+    expect(seen(0)).toContain("AGENTS-MEMORY");
+    await run("user");
+    expect(["USER-MEMORY", "PROJECT-MEMORY", "LOCAL-MEMORY", "shipit", "PROJECT-COMMAND"].filter((mark) => seen(1).includes(mark))).toEqual(["USER-MEMORY", "shipit"]);
+    await run("project,local");
+    expect(["USER-MEMORY", "PROJECT-MEMORY", "LOCAL-MEMORY", "shipit", "PROJECT-COMMAND"].filter((mark) => seen(2).includes(mark))).toEqual(["PROJECT-MEMORY", "LOCAL-MEMORY", "PROJECT-COMMAND"]);
   });
 
   test("a source it does not know is a usage error naming the three", async () => {

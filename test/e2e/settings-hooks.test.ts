@@ -374,7 +374,7 @@ describe("where hooks come from", () => {
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[0].type is "prompt"; zot runs "command" and "http" hooks, so this one is skipped',
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped',
       "zot: .claude/settings.json: hooks.SubagentStop: zot has no such hook event, so its hooks do not run (zot runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact, Notification)",
-      expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its hooks run until it is fixed$/),
+      expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its hooks run, nor its env and model count, until it is fixed$/),
       // The same file holds the folder's permission rules (src/permission-rules), which say so too.
       expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its permission rules hold until it is fixed$/),
     ]);

@@ -225,6 +225,16 @@ describe("createZot and Claude Code's settings", () => {
     expect(process.env.SDK_TEST_FROM_SETTINGS).toBeUndefined();
     expect(await seen(tempDir("zot-sdk-untrusted-"), false)).toBe("seen=nothing");
   });
+
+  test("createZot({ home }) keeps the keys that home's models.json names from the commands, whatever ZOT_HOME the environment has", async () => {
+    const home = tempDir("zot-sdk-home-");
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { gateway: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "$SDK_GATEWAY_KEY", models: [{ id: "g-1" }] } } }));
+    const env = { ...process.env, ZOT_HOME: tempDir("zot-sdk-other-home-"), SDK_GATEWAY_KEY: "secret-gateway-key" };
+    await start([{ tool_calls: [{ name: "bash", args: { command: 'echo "key=${SDK_GATEWAY_KEY:-stripped}"' } }] }, { text: "ok" }], { home, env, tools: ["bash"] });
+    await zot!.prompt("go").result;
+    const text = JSON.stringify(mock!.requests[1]?.body.messages.at(-1).content);
+    expect(text).toContain("key=stripped");
+  });
 });
 
 describe("createZot and extensions", () => {
