@@ -60,10 +60,10 @@ export interface RuntimeOptions {
   autoCompact?: number;
   /** turns file for the scripted provider */
   script?: string;
-  /** the environment zot runs in (default: process.env, which is never written to); Claude Code's settings `env` is added to a copy */
+  /** the environment zot runs in (default: process.env, which is never written to); Claude Code's settings `env` goes over a copy */
   env?: Readonly<Record<string, string | undefined>>;
   home?: string;
-  /** `--setting-sources`: which of Claude Code's settings files are read (user, project, local); default all */
+  /** `--setting-sources`: which of Claude Code's files are read (user, project, local: settings, CLAUDE.md, skills, commands); default all */
   settingSources?: SettingSourceName[];
   /** `--ext` paths (loaded even with noDiscovery) and `--no-ext`; default: discover, none explicit */
   extensions?: { explicit: string[]; noDiscovery: boolean };
@@ -125,7 +125,7 @@ export interface RuntimeOptions {
 export interface Runtime {
   agent: Agent;
   home: string;
-  /** the run's environment: zot's, with Claude Code's settings `env` where zot's has none; what every process it starts gets (less zot's credentials) */
+  /** the run's environment: zot's, with Claude Code's settings `env` over it (runtime/run-env.ts); what every process it starts gets (less zot's credentials) */
   env: Readonly<Record<string, string | undefined>>;
   /** one-line notes for the user (a fallback taken, a config file ignored, an extension that failed) */
   notes: string[];
