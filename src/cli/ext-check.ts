@@ -7,8 +7,9 @@
 // ZOT_HOME (logs, data, SDK runtime), so it neither writes into the user's nor mixes with another
 // zot running the same extension. A command or tool named as one of zot's own (/help, read) is
 // reported too: a real zot would shadow it and never use it. Exit 0 clean, 1 otherwise.
+import { statSafe } from "../config/quiet-fs.ts";
 import type { ArgsDef } from "citty";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { folderAnswer, folderKey } from "../config/trust-store.ts";
@@ -78,7 +79,7 @@ async function locate(target: string, ctx: ExtContext): Promise<{ manifest: Mani
     if (!found.manifest) throw new Error(found.error ?? `${found.manifestFile} cannot be read`);
     return { manifest: found.manifest, dir: found.dir };
   }
-  const stats = statSync(resolved, { throwIfNoEntry: false });
+  const stats = statSafe(resolved);
   if (!stats) {
     if (!looksLikeName) throw new Error(`${resolved} does not exist; give the extension's directory`);
     throw new Error(`no directory ${resolved} and no installed extension named "${target}"; give the extension's directory`);

@@ -4,8 +4,8 @@
 // Rule: only these commands and the TUI's question change the store, and `zot trust` only when no
 // running zot started it (process/zot-ancestor.ts: not from a model's tool call); a folder is named by its real
 // path; a store that cannot be read is reported and never overwritten.
+import { statSafe } from "../config/quiet-fs.ts";
 import type { ArgsDef } from "citty";
-import { statSync } from "node:fs";
 import path from "node:path";
 import { zotHome } from "../config/home.ts";
 import { folderKey, forgetFolder, readTrustStore, rememberFolder, trustStoreFile } from "../config/trust-store.ts";
@@ -52,7 +52,7 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
   // A folder that is gone (deleted, moved) is still forgotten: its path stays in the store, and a
   // folder made there later would be trusted without a question.
   const remembered = command === "untrust" && Object.hasOwn(readTrustStore(home).folders, key);
-  if (!remembered && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+  if (!remembered && !statSafe(dir)?.isDirectory()) {
     const listed = command === "untrust" ? " and not in your answers (zot trust --list shows them)" : "";
     throw new UsageError(`${dir} is not a folder${listed}; give the folder to ${command}`);
   }

@@ -14,10 +14,10 @@
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
 import { type SettingSourceName, sourceRead } from "./setting-sources.ts";
-import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { realOrSame } from "./quiet-fs.ts";
+import { realOrSame, statSafe } from "./quiet-fs.ts";
 
 export interface ContextFile {
   path: string;
@@ -95,7 +95,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const withheld = new Map<string, string[]>();
   const seen = new Set<string>();
   const add = (file: string, importedBy: string | undefined, depth: number, limited: boolean): void => {
-    const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+    const size = statSafe(file)?.size ?? 0;
     if (size > MAX_MEMORY_BYTES) {
       tooBig.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of the system prompt`);
       return;
@@ -163,7 +163,7 @@ export function importsOf(content: string, dir: string, userHome: string): strin
 /** A folder's AGENTS.md, or its AGENTS.override.md in its place, as Codex reads them. */
 function agentsFile(dir: string): string {
   const override = path.join(dir, "AGENTS.override.md");
-  return statSync(override, { throwIfNoEntry: false })?.isFile() ? override : path.join(dir, "AGENTS.md");
+  return statSafe(override)?.isFile() ? override : path.join(dir, "AGENTS.md");
 }
 
 /** The `.md` files of a .claude/rules folder and its subfolders, by path; a linked folder is not walked (a loop, a link to /). */
@@ -178,7 +178,7 @@ function ruleFiles(dir: string, depth = 0): string[] {
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory() && depth < MAX_RULE_DEPTH) out.push(...ruleFiles(full, depth + 1));
-    else if (entry.name.endsWith(".md") && (entry.isFile() || (entry.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isFile()))) out.push(full);
+    else if (entry.name.endsWith(".md") && (entry.isFile() || (entry.isSymbolicLink() && statSafe(full)?.isFile()))) out.push(full);
     if (out.length >= MAX_RULE_FILES) break;
   }
   return out.slice(0, MAX_RULE_FILES);
@@ -220,7 +220,7 @@ function rulePaths(frontmatter: string): string[] {
 function repositoryRoot(start: string): string | undefined {
   for (let dir = start; ; ) {
     // `.git` is a directory in a clone and a file in worktrees and submodules.
-    if (statSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
+    if (statSafe(path.join(dir, ".git")) !== undefined) return dir;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
@@ -230,7 +230,7 @@ function repositoryRoot(start: string): string | undefined {
 /** A file's text, or undefined when it is missing, not a file, unreadable or over `maxBytes`. */
 export function readTextFile(file: string, maxBytes?: number): string | undefined {
   try {
-    const stat = statSync(file, { throwIfNoEntry: false });
+    const stat = statSafe(file);
     if (!stat?.isFile()) return undefined;
     if (maxBytes !== undefined && stat.size > maxBytes) return undefined;
     return readFileSync(file, "utf8");

@@ -8,14 +8,14 @@
 // loader on WorkspaceTrust.trusted). The same list says what the jailed tools may not
 // write, so a kind added here is protected from the day it is added. Global configuration
 // ($ZOT_HOME, ~/.claude) is the user's own and `--ext` the user's explicit choice: neither needs trust.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { gitRepositoryPaths } from "./git-repository-paths.ts";
 import { zotPaths } from "./home.ts";
 import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
-import { readdirSafe, realOrSame } from "./quiet-fs.ts";
+import { readdirSafe, realOrSame, statSafe } from "./quiet-fs.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
 
 /** One kind of executable configuration a folder can hold. */
@@ -95,17 +95,19 @@ export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
   for (const kind of PROJECT_EXECUTABLE_CONFIG) {
     if (!kind.loaded) continue;
     const file = path.join(dir, kind.path);
-    const info = statSync(file, { throwIfNoEntry: false });
+    const info = statSafe(file);
     if (!info || isGlobal(file)) continue;
-    if (kind.files && info.isDirectory()) {
+    if (kind.files) {
+      // A file where the folder should be (.claude as a file) holds none of these files.
+      if (!info.isDirectory()) continue;
       for (const name of kind.files.names) {
         const each = path.join(file, name);
-        if (statSync(each, { throwIfNoEntry: false })?.isFile() && kind.files.counts(each)) {
+        if (statSafe(each)?.isFile() && kind.files.counts(each)) {
           found.push({ kind: kind.path, label: `${kind.path}/${name}`, what: kind.what, path: each });
         }
       }
     } else if (info.isDirectory()) {
-      const items = readdirSafe(file).filter((name) => !name.startsWith(".") && statSync(path.join(file, name), { throwIfNoEntry: false })?.isDirectory());
+      const items = readdirSafe(file).filter((name) => !name.startsWith(".") && statSafe(path.join(file, name))?.isDirectory());
       if (items.length > 0) found.push({ kind: kind.path, label: kind.label, what: kind.what, path: file, items });
     } else {
       found.push({ kind: kind.path, label: kind.label, what: kind.what, path: file });

@@ -5,7 +5,8 @@
 // the child did (a line that is not JSON, a bad frame), passes a budget of LOG_BYTES_PER_SECOND
 // after a burst of LOG_BURST_BYTES, and LOG_BYTES_PER_RUN in all. What the budget drops is counted
 // and said in the log; zot's lines about the child's life (its start, its exit) always get in.
-import { appendFileSync, chmodSync, closeSync, fstatSync, fchmodSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { appendFileSync, chmodSync, closeSync, fstatSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Sustained bytes a second one run of a child may put in its log, once its burst is spent. */
@@ -34,7 +35,7 @@ export function zotLines(line: string): string {
 /** The log's directory, created 0700, or made 0700 when it is open to others. */
 function privateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const info = statSync(dir, { throwIfNoEntry: false });
+  const info = statSafe(dir);
   if (info && (info.mode & 0o077) !== 0 && info.uid === process.getuid?.()) chmodSync(dir, 0o700);
 }
 

@@ -7,7 +7,8 @@
 // over the bound are dropped), a dead child fails its pending calls at once, and every live child is
 // killed when zot exits. The child leads its own process group, and stopping it ends its whole
 // tree (a wrapper script's program, its `&` children, setsid'd and double-forked daemons).
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { accessSync, constants, readFileSync } from "node:fs";
 import { childEnv } from "../config/child-env.ts";
 import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -138,7 +139,7 @@ export class LineChild {
     const program = options.command[0];
     if (!program) throw new Error(`${label}: there is no command to run`);
     // posix_spawn reports a missing working directory as a missing program; say what is wrong.
-    if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    if (!statSafe(options.cwd)?.isDirectory()) {
       throw new Error(`${label}: cannot run ${program}: its working directory ${options.cwd} does not exist`);
     }
     let runLog: RunLog;
@@ -563,7 +564,7 @@ function spawnFailure(program: string, env: Record<string, string | undefined>, 
   const bare = !program.includes("/") && !program.includes("\\");
   if (code === "ENOENT") {
     if (bare && !Bun.which(program, env.PATH === undefined ? {} : { PATH: env.PATH })) return "not found on PATH";
-    if (statSync(program, { throwIfNoEntry: false })?.isFile()) {
+    if (statSafe(program)?.isFile()) {
       // The file is there: the kernel could not find the interpreter its #! line names.
       const interpreter = shebang(program);
       return interpreter ? `its interpreter ${interpreter} (the #! line) was not found` : "no such file";
@@ -571,7 +572,7 @@ function spawnFailure(program: string, env: Record<string, string | undefined>, 
     return "no such file";
   }
   if (code === "EACCES") {
-    if (statSync(program, { throwIfNoEntry: false })?.isDirectory()) return "it is a directory";
+    if (statSafe(program)?.isDirectory()) return "it is a directory";
     return isExecutable(program) ? "permission denied" : `not executable (chmod +x ${program})`;
   }
   if (code === "ENOEXEC") return "not a program this system can run (a script needs a #! line)";

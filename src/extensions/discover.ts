@@ -4,11 +4,11 @@
 // entries marked untrusted (workspace trust: they are listed, never run). The order is fixed (precedence, then directory
 // name); nothing is skipped silently: a directory without a usable manifest comes back broken,
 // and a name already taken comes back marked with who shadows it. Spawning is someone else's job.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import type { LoadedManifest, Manifest } from "./manifest.ts";
-import { realOrSame } from "../config/quiet-fs.ts";
+import { realOrSame, statSafe } from "../config/quiet-fs.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -100,7 +100,7 @@ export async function discoverExtensions(options: DiscoverOptions): Promise<Disc
 function loadExplicit(given: string, cwd: string, manifests: Pick<typeof import("./manifest.ts"), "loadManifest" | "loadManifestFile" | "MANIFEST_FILE">): LoadedManifest {
   const { loadManifest, loadManifestFile, MANIFEST_FILE } = manifests;
   const target = path.resolve(cwd, given);
-  const stats = statSync(target, { throwIfNoEntry: false });
+  const stats = statSafe(target);
   if (!stats) {
     return { ok: false, dir: target, file: path.join(target, MANIFEST_FILE), error: `--ext ${given}: ${target} does not exist` };
   }
@@ -134,7 +134,7 @@ function subdirectories(root: string): { dirs: string[] } | { error: string } {
       .map((name) => path.join(root, name))
       // statSync follows symlinks, so a linked extension directory counts; an empty one is no extension
       // (nothing to warn about on every run, as the original zot skipped it).
-      .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true && !isEmptyDir(dir)),
+      .filter((dir) => statSafe(dir)?.isDirectory() === true && !isEmptyDir(dir)),
   };
 }
 

@@ -4,6 +4,7 @@
 // takes a name from the user's or another extension's skills; a path that leaves the extension's
 // directory (`..`, an absolute path, a symlink out) is refused; one broken skill or path costs only
 // itself and becomes a warning naming the file.
+import { statSafe } from "../config/quiet-fs.ts";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkillFile } from "../skills/frontmatter.ts";
@@ -59,7 +60,7 @@ function skillsOf(manifest: Manifest, dir: string, warnings: string[]): Skill[] 
       warnings.push(`${where} leaves the extension's directory ${dir}; skills must be inside it`);
       continue;
     }
-    const stats = statSync(real, { throwIfNoEntry: false });
+    const stats = statSafe(real);
     if (!stats) warnings.push(`${where}: ${target} does not exist`);
     else if (stats.isDirectory()) files.push(...findSkillFiles(real, root, 0));
     else if (path.basename(real) === "SKILL.md") files.push(real);
@@ -88,7 +89,7 @@ function findSkillFiles(dir: string, root: string, depth: number): string[] {
     const full = path.join(dir, name);
     const real = realOr(full);
     if (!inside(root, real)) continue;
-    const stats = statSync(real, { throwIfNoEntry: false });
+    const stats = statSafe(real);
     if (stats?.isDirectory()) out.push(...findSkillFiles(real, root, depth + 1));
     else if (stats?.isFile() && name === "SKILL.md") out.push(real);
   }

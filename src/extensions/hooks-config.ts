@@ -5,7 +5,8 @@
 // shell; `env` is added to zot's environment, which holds none of zot's credentials (config/child-env.ts); a relative `dir` is relative to where zot runs), the
 // project's entry wins a name, and every problem is a sentence naming the file and the field; one
 // bad entry never stops the others.
-import { readFileSync, statSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { childEnv } from "../config/child-env.ts";
@@ -274,7 +275,7 @@ function processLaunch(name: string, entry: ProcessEntry, dir: string, env: Reco
     return { command: [found, ...args], env: merged };
   }
   const file = path.resolve(dir, program);
-  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { error: `"command" starts with "${program}", but ${file} does not exist` };
+  if (!statSafe(file)?.isFile()) return { error: `"command" starts with "${program}", but ${file} does not exist` };
   return { command: [file, ...args], env: merged };
 }
 

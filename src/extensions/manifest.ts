@@ -2,7 +2,8 @@
 // `exec` into a command line, and flipping `enabled` in place.
 // Rule: every error names the file and the field; and zot never reformats a user's manifest: an
 // edit changes the bytes of one value and nothing else.
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
@@ -158,7 +159,7 @@ export function resolveExec(
     if (exec === "zot") return asBun([options.zotBinary, ...args]);
     // A bare `main.ts` can only mean the file beside the manifest; PATH holds no scripts like that.
     const beside = path.join(absDir, exec);
-    if (SCRIPT_EXTENSIONS.has(path.extname(exec)) && statSync(beside, { throwIfNoEntry: false })?.isFile()) {
+    if (SCRIPT_EXTENSIONS.has(path.extname(exec)) && statSafe(beside)?.isFile()) {
       return runScript(beside);
     }
     const which = (name: string) => Bun.which(name, options.env.PATH === undefined ? {} : { PATH: options.env.PATH });
@@ -166,7 +167,7 @@ export function resolveExec(
     const tsxScript = exec === "tsx" ? args[0] : exec === "npx" ? tsxViaNpx(args) : undefined;
     if (tsxScript !== undefined && !which("tsx")) {
       const script = path.resolve(absDir, tsxScript);
-      if (SCRIPT_EXTENSIONS.has(path.extname(script)) && statSync(script, { throwIfNoEntry: false })?.isFile()) {
+      if (SCRIPT_EXTENSIONS.has(path.extname(script)) && statSafe(script)?.isFile()) {
         const rest = args.slice(args.indexOf(tsxScript) + 1);
         return asBun([options.zotBinary, "run", "--no-install", script, ...rest]);
       }
@@ -181,7 +182,7 @@ export function resolveExec(
   }
 
   const file = path.isAbsolute(exec) ? exec : path.resolve(absDir, exec);
-  const stats = statSync(file, { throwIfNoEntry: false });
+  const stats = statSafe(file);
   if (!stats) return { error: `"exec" is "${exec}", but ${file} does not exist` };
   if (stats.isDirectory()) return { error: `"exec" is "${exec}", but ${file} is a directory, not a program` };
   if (SCRIPT_EXTENSIONS.has(path.extname(file))) return runScript(file);
@@ -193,7 +194,7 @@ export function resolveExec(
 
 /** Whether an extension directory holds the original zot's colour theme (theme.json or themes/theme.json). */
 function hasTheme(dir: string): boolean {
-  return ["theme.json", path.join("themes", "theme.json")].some((file) => statSync(path.join(dir, file), { throwIfNoEntry: false })?.isFile() === true);
+  return ["theme.json", path.join("themes", "theme.json")].some((file) => statSafe(path.join(dir, file))?.isFile() === true);
 }
 
 /** The script of `npx [-y|--yes] tsx <script> …`, or undefined for any other npx command line. */

@@ -6,6 +6,7 @@
 // read, and a server defined there is named with the command that removes it); a file is written
 // whole and atomically with its other keys kept; a file that cannot be read as JSON is never
 // overwritten; `$ZOT_HOME/mcp.json` is private (0600), since headers and env may hold tokens.
+import { statSafe } from "../config/quiet-fs.ts";
 import { writeFileAtomic } from "../config/write-file-atomic.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -105,7 +106,7 @@ function updateFile(file: string, mode: number, change: (data: Record<string, un
   const data = read.data ?? {};
   change(data);
   // An existing .mcp.json keeps the permissions its owner gave it.
-  const existing = fs.statSync(file, { throwIfNoEntry: false });
+  const existing = statSafe(file);
   if (existing && mode !== 0o600) mode = existing.mode & 0o777;
   fs.mkdirSync(path.dirname(file), { recursive: true, ...(mode === 0o600 ? { mode: 0o700 } : {}) });
   writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, mode);

@@ -3,7 +3,8 @@
 // only: one JSON line per prompt in $ZOT_HOME/prompts.jsonl, the folder's last ones read at the
 // start; a file that cannot be read or written costs the history, never the run. A run that
 // records no session (--no-session) leaves none here either (the caller's rule).
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** Past this size the file is cut, by bytes, to the newer lines that fill half of it, when written. */
@@ -51,11 +52,11 @@ export function appendPromptLog(home: string, cwd: string, text: string): void {
   if (Buffer.byteLength(line) > MAX_PROMPT_BYTES) return;
   try {
     mkdirSync(home, { recursive: true });
-    const before = statSync(file, { throwIfNoEntry: false });
+    const before = statSafe(file);
     const torn = before !== undefined && before.size > 0 && !endsWithNewline(file, before.size);
     appendFileSync(file, `${torn ? "\n" : ""}${line}`, { mode: 0o600 });
     if (before && (before.mode & 0o077) !== 0) chmodSync(file, 0o600);
-    if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BYTES) {
+    if ((statSafe(file)?.size ?? 0) > MAX_BYTES) {
       const next = `${file}.${process.pid}.tmp`;
       writeFileSync(next, newestLines(readFileSync(file, "utf8"), MAX_BYTES / 2), { mode: 0o600 });
       renameSync(next, file);

@@ -3,7 +3,7 @@
 // Rule: a hook is a child like any other: its own process group owned by zot (killed as a tree on
 // its timeout, on an abort and when zot exits), zot's credentials kept out of its environment, and
 // its output bounded (past the limit it is drained and dropped, so the hook never blocks on a pipe).
-import { statSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
 import { childEnv } from "../config/child-env.ts";
 import { childEnding } from "../process/child-ending.ts";
 import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
@@ -39,7 +39,7 @@ export async function runCommand(options: CommandRunOptions): Promise<CommandRun
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   if (options.signal.aborted) return { status: "aborted", stdout: "", stderr: "", durationMs: 0 };
-  if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+  if (!statSafe(options.cwd)?.isDirectory()) {
     return { status: "failed_to_start", message: `the project folder ${options.cwd} does not exist`, durationMs: took() };
   }
   const shell = Bun.which("bash") ?? "sh";

@@ -1,7 +1,8 @@
 // What a reader of the settings files (the settings hooks, the permission rules) has read from each,
 // read again only when the file changed. Rule: each version of a file is parsed once, so what its
 // parser warns about is told once.
-import { readFileSync, type Stats, statSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { readFileSync, type Stats } from "node:fs";
 import type { SettingsSource } from "./settings-file.ts";
 
 /**
@@ -19,7 +20,7 @@ export class SettingsFileCache<T> {
   ) {}
 
   read(source: SettingsSource): T {
-    const info = statSync(source.file, { throwIfNoEntry: false });
+    const info = statSafe(source.file);
     const stamp = fileStamp(info);
     const cached = this.cache.get(source.file);
     if (cached && cached.stamp === stamp) return cached.value;

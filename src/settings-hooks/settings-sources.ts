@@ -3,7 +3,7 @@
 // snapshot of them: a hook is a command zot runs, so nothing in the run (the model's bash command
 // writing a settings file) can add one or take a guard away. A file edited meanwhile is said once
 // per version of it, with when its hooks take effect; a file's warnings are told at the start.
-import { statSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
 import { type SettingsHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
 import { fileStamp, SettingsFileCache } from "./settings-file-cache.ts";
 
@@ -64,5 +64,5 @@ export class SettingsHooksSources {
 }
 
 function stampOf(file: string): string {
-  return fileStamp(statSync(file, { throwIfNoEntry: false }));
+  return fileStamp(statSafe(file));
 }

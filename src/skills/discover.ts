@@ -4,6 +4,7 @@
 // user's folders, then the built-ins. So a project can pin its own version of a skill, and anyone
 // can replace a built-in by writing a skill of the same name (with a warning, so it is never a
 // surprise). A broken SKILL.md costs only itself: it becomes a warning naming the file.
+import { statSafe } from "../config/quiet-fs.ts";
 import { type SettingSourceName, sourceRead } from "../config/setting-sources.ts";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
@@ -136,7 +137,7 @@ export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
     // A home that is the working folder: its skills are the user's, and loaded.
     const users = new Set(all.filter(({ source }) => source === "user").map(({ dir }) => realpathOr(dir)));
     const shut = all
-      .filter(({ source, dir }) => source !== "user" && !users.has(realpathOr(dir)) && statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      .filter(({ source, dir }) => source !== "user" && !users.has(realpathOr(dir)) && statSafe(dir)?.isDirectory())
       .map(({ dir }) => dir);
     if (shut.length > 0) {
       warnings.push(`this folder's skills (${shut.join(", ")}) are not loaded until you trust it (zot trust), or for one run with --with-skills`);

@@ -4,7 +4,8 @@
 // than BASH_OUTPUT_MAX_AGE_MS are removed, then the oldest others until all of them together,
 // with room for the new one, fit in BASH_OUTPUT_BUDGET_BYTES. Only this user's files of that exact
 // name are ever touched, and none written to in the last minute (another zot may be writing it).
-import { lstatSync, openSync, readdirSync, rmSync } from "node:fs";
+import { lstatSafe } from "../config/quiet-fs.ts";
+import { openSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomHex } from "../protocol/random-hex.ts";
@@ -54,7 +55,7 @@ export function sweepOutputFiles(limits: SweepLimits): string[] {
   for (const name of names) {
     if (!BASH_OUTPUT_FILE.test(name)) continue;
     const path = join(limits.dir, name);
-    const info = lstatSync(path, { throwIfNoEntry: false });
+    const info = lstatSafe(path);
     if (!info?.isFile() || (uid !== undefined && info.uid !== uid)) continue;
     files.push({ path, size: info.size, mtime: info.mtimeMs });
   }

@@ -3,7 +3,8 @@
 // command runs in its own process group and dies as a tree; on timeout or abort every process it
 // started (setsid'd ones too) gets SIGTERM, then SIGKILL, and the tool returns. What it leaves
 // running in the background is killed when zot exits.
-import { closeSync, statSync, writeSync } from "node:fs";
+import { statSafe } from "../config/quiet-fs.ts";
+import { closeSync, writeSync } from "node:fs";
 import { beforeSpawn, OwnedGroup } from "../process/owned-processes.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { type Tool, textResult } from "../protocol/tool.ts";
@@ -54,7 +55,7 @@ export const bashTool: Tool = {
     if (ctx.signal.aborted) return textResult("[aborted] before the command started", true, { exit_code: null });
 
     // posix_spawn reports a missing cwd as a missing shell; say what is really wrong.
-    if (!statSync(ctx.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    if (!statSafe(ctx.cwd)?.isDirectory()) {
       return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
     }
     const env = ctx.env ?? process.env;

@@ -6,13 +6,12 @@
 // against a model wandering off, not a security boundary: a path the command builds at run time
 // (variables, `$(…)`, printf escapes, base64, a script or program that opens files itself) is
 // invisible to it.
-import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { protectedBinds, protectedBy } from "./protected-paths.ts";
 import { bwrapArgs, type Confinement, isWithin, jailConfinement, jailRoot, judgePath, realPathOf } from "./sandbox.ts";
-import { lstatSafe } from "../config/quiet-fs.ts";
+import { lstatSafe, statSafe } from "../config/quiet-fs.ts";
 
 /** Devices any command may use. */
 const ALLOWED_DEVICES = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
@@ -200,7 +199,7 @@ function named(path: string, abs: string, real: string): string {
 
 function isProgram(path: string): boolean {
   if (!PROGRAM_DIRS.some((dir) => path.startsWith(dir))) return false;
-  const info = statSync(path, { throwIfNoEntry: false });
+  const info = statSafe(path);
   return info !== undefined && info.isFile() && (info.mode & 0o111) !== 0;
 }
 

@@ -3,12 +3,12 @@
 // not exist yet, its nearest existing parent), never by how it is spelled; the file tools refuse a
 // path outside with an error the model can act on. bash runs under bubblewrap when it works here
 // (a real confinement) and otherwise gets a static check of its command text (sandbox-command.ts).
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { BASH_OUTPUT_FILE } from "./bash-output-files.ts";
-import { statSafe } from "../config/quiet-fs.ts";
+import { statSafe, lstatSafe } from "../config/quiet-fs.ts";
 
 /** How jailed bash commands are confined. */
 export type Confinement = "bwrap" | "static";
@@ -84,7 +84,7 @@ export function refuseOutsideJail(ctx: ToolContext, tool: string, path: string, 
  */
 function isBashOutputFile(real: string): boolean {
   if (!BASH_OUTPUT_FILE.test(basename(real)) || dirname(real) !== jailRoot(tmpdir())) return false;
-  const info = lstatSync(real, { throwIfNoEntry: false });
+  const info = lstatSafe(real);
   return info !== undefined && info.isFile() && info.uid === process.getuid?.();
 }
 
@@ -169,7 +169,7 @@ export function kernelProcArgs(proc = "/proc"): string[] {
   for (const name of names.sort()) {
     if (PROCESS_ENTRY.test(name)) continue;
     const path = join(proc, name);
-    const info = lstatSync(path, { throwIfNoEntry: false });
+    const info = lstatSafe(path);
     if (!info || info.isSymbolicLink()) continue;
     if (info.isDirectory() || (info.mode & 0o222) !== 0) args.push("--ro-bind-try", path, join("/proc", name));
   }
@@ -194,7 +194,7 @@ const MASKED_DIRS = ["/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d"];
 export function bwrapArgs(root: string, env: Readonly<Record<string, string | undefined>> = process.env, overRoot: string[] = []): string[] {
   const args = [...(bwrapUserNamespace ?? []), ...BASE_BWRAP_ARGS, ...kernelProcArgs()];
   for (const dir of SYSTEM_DIRS) {
-    const info = lstatSync(dir, { throwIfNoEntry: false });
+    const info = lstatSafe(dir);
     if (info?.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
     else if (info?.isDirectory()) args.push("--ro-bind", dir, dir);
   }
