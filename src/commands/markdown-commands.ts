@@ -7,7 +7,7 @@
 // speak as the user), zot's folder before Claude Code's, and the first of a name wins; a subfolder's command keeps its short name only while no file outside a
 // subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
 // cannot be a command is a warning naming it, never a failure of the others.
-import { type SettingSourceName, sourceRead } from "../config/setting-sources.ts";
+import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";

@@ -13,7 +13,7 @@
 // left out is said. The files are read
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
-import { type SettingSourceName, sourceRead } from "./setting-sources.ts";
+import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

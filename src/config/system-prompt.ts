@@ -3,7 +3,7 @@
 // down to the cwd: memory-files.ts), so a nearer AGENTS.md or CLAUDE.md has the last word; one memory
 // file never hides another.
 import { zotPaths } from "./home.ts";
-import type { SettingSourceName } from "./setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { findContextFiles, readTextFile } from "./memory-files.ts";
 import { localDate } from "./local-date.ts";
 

@@ -7,7 +7,7 @@
 // read at the first tool call, when one has appeared); with one, they are read at the start, so a
 // rule zot cannot read is told before the first prompt (a flag's stops the run: readFlagRules).
 // Later warnings (a file edited meanwhile) go to `log`.
-import type { SettingSourceName } from "../config/setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { existsSync } from "node:fs";
 import type { Agent } from "../core/agent.ts";
 import type { ProtectedPath, Tool } from "../protocol/tool.ts";

@@ -47,7 +47,10 @@ export interface RuleBook {
 export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
   const { rules } = book;
   const line = call.builtin && call.name === "bash" ? commandLine(call.command ?? "") : undefined;
-  const named = (found: readonly PermissionRule[]) => `the permission rule${found.length > 1 ? "s" : ""} ${found.map((r) => `"${r.text}" (${r.source})`).join(", ")}`;
+  const named = (found: readonly PermissionRule[]) =>
+    found.length === 1 && found[0]!.because !== undefined
+      ? found[0]!.because
+      : `the permission rule${found.length > 1 ? "s" : ""} ${found.map((r) => `"${r.text}" (${r.source})`).join(", ")}`;
 
   for (const verdict of ["deny", "ask"] as const) {
     const rule = rules.find((r) => r.verdict === verdict && holds(r, call, line));

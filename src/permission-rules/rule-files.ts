@@ -6,7 +6,9 @@
 // folder. A file is read again when it changed, so a rule added to it holds from the next tool
 // call, but during a run the rules only tighten (see current): the model cannot edit away what
 // holds it back, with a tool or with a bash command. What cannot be read is a warning naming the
-// file and the rule, once per version of the file.
+// file and the rule, once per version of the file; a file (or a deny or ask list) that cannot be
+// read while it holds deny or ask rules asks about every tool call until it is fixed: a trailing
+// comma must not turn a `deny` off.
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
@@ -72,30 +74,38 @@ export class PermissionRuleFiles {
 
   private parse(text: string, source: SettingsSource): PermissionRule[] {
     const warn = (message: string) => this.options.warn(`${source.label}: ${message}`);
+    // A file that says "deny" or "ask" somewhere may hold such rules: unread, they ask about everything.
+    const mayHold = /"(?:deny|ask)"/.test(text);
+    const unread = (problem: string): PermissionRule[] => {
+      if (!mayHold) {
+        warn(`${problem}; none of its permission rules hold until it is fixed`);
+        return [];
+      }
+      warn(`${problem}; its deny and ask rules cannot be read, so every tool call is asked about until it is fixed`);
+      return [askEverything(source.label, `${source.label}, whose deny and ask rules cannot be read (${problem}),`)];
+    };
     let json: unknown;
     try {
       json = JSON.parse(text.replace(/^\uFEFF/, ""));
     } catch (error) {
-      warn(`is not valid JSON (${(error as Error).message}); none of its permission rules hold until it is fixed`);
-      return [];
+      return unread(`is not valid JSON (${(error as Error).message})`);
     }
-    if (!isJsonObject(json)) {
-      warn("must be a JSON object; none of its permission rules hold until it is fixed");
-      return [];
-    }
+    if (!isJsonObject(json)) return unread("must be a JSON object");
     const file = v.safeParse(PermissionsField, json);
-    if (!file.success) {
-      warn(`${issueSentence(file.issues)}; none of its permission rules hold until it is fixed`);
-      return [];
-    }
+    if (!file.success) return unread(issueSentence(file.issues));
     const rules: PermissionRule[] = [];
     this.skipped.set(source.label, 0);
     for (const verdict of VERDICTS) {
       const list = file.output.permissions?.[verdict];
-      if (list === undefined) continue;
+      if (list === undefined || list === null) continue;
       // A bad list loses only itself; a bad rule only itself.
       if (!Array.isArray(list)) {
-        warn(`permissions.${verdict} must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed`);
+        if (verdict === "allow") {
+          warn(`permissions.${verdict} must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed`);
+          continue;
+        }
+        warn(`permissions.${verdict} must be a list of rules, ["Bash(rm *)", …]; until it is, every tool call is asked about`);
+        rules.push(askEverything(source.label, `${source.label}'s permissions.${verdict}, which is not a list of rules,`));
         continue;
       }
       list.forEach((text: unknown, i) => {
@@ -107,4 +117,9 @@ export class PermissionRuleFiles {
     }
     return rules;
   }
+}
+
+/** An ask rule on every tool: what stands for deny and ask rules that cannot be read. */
+function askEverything(source: string, because: string): PermissionRule {
+  return { verdict: "ask", text: "*", source, target: { kind: "tool", matches: () => true }, because };
 }

@@ -41,6 +41,8 @@ export interface PermissionRule {
   /** the file it is in, as the user knows it (".claude/settings.json") */
   source: string;
   target: RuleTarget;
+  /** what decided, when it is not the rule as written (a file whose rules cannot be read, rule-files.ts) */
+  because?: string;
 }
 
 const FILE_TOOLS: Record<string, readonly string[]> = {

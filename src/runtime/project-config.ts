@@ -9,7 +9,7 @@ import type { ExtensionManager } from "../extensions/manager.ts";
 import type { BangRunner } from "../commands/command-source.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { Skill } from "../skills/discover.ts";
-import type { SettingSourceName } from "../config/setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import type { McpLoaded } from "../mcp/load.ts";
 import { PROJECT_MCP_FILE } from "../mcp/config-files.ts";
 import { VERSION } from "../version.ts";

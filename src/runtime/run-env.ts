@@ -4,7 +4,7 @@
 // what they say is what a run does; a folder's settings count once the folder is trusted.
 import { homedir } from "node:os";
 import { PROVIDER_ENV } from "../config/provider-env.ts";
-import type { SettingSourceName } from "../config/setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { readSettingsChoices, type SettingsChoices, withSettingsEnv } from "../config/settings-choices.ts";
 import { folderAnswer } from "../config/trust-store.ts";
 import { settingsSources } from "../settings-hooks/settings-locations.ts";

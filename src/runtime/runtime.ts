@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { resolve } from "node:path";
 import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
 import { PROVIDER_ENV, resolveBaseUrl } from "../config/provider-env.ts";
-import type { SettingSourceName } from "../config/setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import type { SettingsChoices } from "../config/settings-choices.ts";
 import { claudeCodeModel, otherCloud, pointedAlias } from "../config/settings-model.ts";
 import { silenceLimitMs } from "../providers/silence-limit.ts";

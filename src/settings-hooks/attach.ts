@@ -5,7 +5,7 @@
 // Rule: a folder's .claude/settings*.json count only when the folder is trusted; the user's own
 // files (~/.claude/settings.json, $ZOT_HOME/settings.json) always do. Each entry point outside
 // this folder is one line, marked "[settings hooks]".
-import type { SettingSourceName } from "../config/setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
 import { HookRunner } from "./hook-runner.ts";

@@ -6,7 +6,7 @@
 // Rule: nothing here reads or parses a file, so finding the files costs a start no schema.
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
-import type { SettingSourceName } from "../config/setting-sources.ts";
+import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { realPathOf } from "../tools/sandbox.ts";
 import type { SettingsSource } from "./settings-file.ts";
 

@@ -4,8 +4,7 @@
 // user's folders, then the built-ins. So a project can pin its own version of a skill, and anyone
 // can replace a built-in by writing a skill of the same name (with a warning, so it is never a
 // surprise). A broken SKILL.md costs only itself: it becomes a warning naming the file.
-import { statSafe } from "../config/quiet-fs.ts";
-import { type SettingSourceName, sourceRead } from "../config/setting-sources.ts";
+import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -137,7 +136,7 @@ export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
     // A home that is the working folder: its skills are the user's, and loaded.
     const users = new Set(all.filter(({ source }) => source === "user").map(({ dir }) => realpathOr(dir)));
     const shut = all
-      .filter(({ source, dir }) => source !== "user" && !users.has(realpathOr(dir)) && statSafe(dir)?.isDirectory())
+      .filter(({ source, dir }) => source !== "user" && !users.has(realpathOr(dir)) && isDirectory(dir))
       .map(({ dir }) => dir);
     if (shut.length > 0) {
       warnings.push(`this folder's skills (${shut.join(", ")}) are not loaded until you trust it (zot trust), or for one run with --with-skills`);
@@ -194,6 +193,15 @@ function readSkillDir(dir: string, source: SkillDir["source"], warnings: string[
     skills.push({ name, description, body, path: file, source });
   }
   return skills;
+}
+
+/** Whether `dir` is a folder; a file in its place, a part that is a file, a folder it may not read or a loop: no. */
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 function realpathOr(file: string): string {

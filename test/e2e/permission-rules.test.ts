@@ -106,6 +106,17 @@ describe("deny", () => {
     expect(readFileSync(join(p.cwd, "config", "app.json"), "utf8")).toBe('{"debug": false}');
     expect(existsSync(join(p.cwd, "src", "app.json"))).toBe(true);
   });
+  test("a trailing comma in a file of deny rules does not lift them: every tool call is asked about (refused in -p) until it is fixed", async () => {
+    const p = project('{"permissions": {"deny": ["Bash(rm *)"],}}');
+    writeFileSync(join(p.cwd, "precious.txt"), "keep me");
+    const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "rm -f precious.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "clean up"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, "precious.txt"), "utf8")).toBe("keep me");
+    expect(results(mock, 1)[0]?.[1]).toContain(".claude/settings.json, whose deny and ask rules cannot be read (is not valid JSON");
+    expect(run.stderr).toContain("its deny and ask rules cannot be read, so every tool call is asked about until it is fixed");
+  });
+
   test("a bash command that empties the settings file does not lift its deny rules for the rest of the run", async () => {
     const p = project({ permissions: { deny: ["Bash(rm *)"] } });
     writeFileSync(join(p.cwd, "victim.txt"), "keep me");

@@ -201,8 +201,9 @@ describe("/model", () => {
   });
 
   test("another provider's model is offered when its key is there, and picking it says how to start zot on it", async () => {
-    await withEnv({ OPENAI_API_KEY: "sk-openai" }, async () => {
-      const rt = await start();
+    // The run's own environment says which keys are there (Runtime.env), as the process it starts with.
+    await withEnv({ OPENAI_API_KEY: undefined }, async () => {
+      const rt = await start([], { env: { OPENAI_API_KEY: "sk-openai" } });
       const app = fakeApp(rt);
       const running = command("model").run(app, "");
       app.typeText("gpt-5.5");

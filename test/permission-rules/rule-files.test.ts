@@ -75,13 +75,25 @@ describe("what cannot be read", () => {
     expect(s.warnings[0]).toEndWith("; none of its permission rules hold until it is fixed");
   });
 
+  test("a file that holds deny or ask rules and cannot be read (a trailing comma), or whose deny list is not a list, asks about every tool call until it is fixed", () => {
+    const broken = setup({ user: '{"permissions": {"deny": ["Bash"],}}' });
+    expect(broken.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
+    expect(broken.warnings[0]).toEndWith("; its deny and ask rules cannot be read, so every tool call is asked about until it is fixed");
+    const notAList = setup({ project: { permissions: { deny: "Bash", allow: ["Bash(ls)"] } } });
+    expect(notAList.summary()).toEqual(["ask * (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)"]);
+    expect(notAList.warnings).toEqual(['.claude/settings.json: permissions.deny must be a list of rules, ["Bash(rm *)", …]; until it is, every tool call is asked about']);
+    // Fixed mid-run, the rules it holds now hold too; what stood for them holds until the next start, as any deny or ask read does.
+    broken.put("user", { permissions: { deny: ["Bash"] } });
+    expect(broken.summary()).toEqual(["deny Bash (~/.claude/settings.json)", "ask * (~/.claude/settings.json)"]);
+  });
+
   test("a bad list or a bad rule loses only itself: the file's deny rules still hold", () => {
     const s = setup({ project: { permissions: { allow: "Bash(ls)", ask: null, deny: [3, "Read([z-a].txt)", "Bash(rm *)"] } } });
+    // ask: null is no list at all.
     expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)"]);
     expect(s.warnings).toEqual([
       '.claude/settings.json: permissions.deny[0] 3 must be a rule as text, "Tool" or "Tool(…)"; it is skipped',
       expect.stringMatching(/^\.claude\/settings\.json: permissions\.deny\[1\] "Read\(\[z-a\]\.txt\)" is not a path pattern zot can read \(.+\); it is skipped$/),
-      '.claude/settings.json: permissions.ask must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed',
       '.claude/settings.json: permissions.allow must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed',
     ]);
   });
