@@ -10,6 +10,8 @@ import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
 import { parseSettingSources } from "../config/setting-sources.ts";
+import { statSafe } from "../config/quiet-fs.ts";
+import { resolve } from "node:path";
 import { CLAUDE_SESSION_ID } from "./root-args.ts";
 
 type Flags = ParsedFlags["values"];
@@ -40,7 +42,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     autoCompact: parseAutoCompact(str(flags, "auto-compact")),
     script: str(flags, "script"),
     extensions: {
-      explicit: (flags.ext as string[] | undefined) ?? [],
+      explicit: explicitExtensions(flags),
       noDiscovery: flags["no-ext"] === true || flags["no-extensions"] === true,
     },
     mcp: { configs: mcpConfigs(flags), strict: flags["strict-mcp-config"] === true },
@@ -62,6 +64,23 @@ const BUILTIN_OF_CLAUDE_NAME: Readonly<Record<string, string>> = {
   ...Object.fromEntries(Object.entries(CLAUDE_NAME_OF_BUILTIN).map(([zot, claude]) => [claude, zot])),
   MultiEdit: "edit",
 };
+
+/**
+ * `--ext` paths, each there: one that is not (a typo) stops the run before anything starts, as a
+ * bad --mcp-config does; a guard named wrong must not leave the tools unguarded. What is in the
+ * folder (its manifest) is the extension loader's to judge.
+ */
+function explicitExtensions(flags: Flags): string[] {
+  const given = (flags.ext as string[] | undefined) ?? [];
+  const cwd = str(flags, "cwd") ?? process.cwd();
+  for (const path of given) {
+    const target = resolve(cwd, path);
+    if (statSafe(target) === undefined) {
+      throw new UsageError(`--ext ${path}: ${target} does not exist; give the extension's directory (with extension.json in it) or its extension.json`);
+    }
+  }
+  return given;
+}
 
 /** `--tools`: zot's names or Claude Code's; `default` is all of them, an empty list none (as Claude Code's). */
 function toolList(value: string | undefined): string[] | "all" | "none" {

@@ -1,6 +1,6 @@
 // Every flag of the command line, as a user types it, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -60,6 +60,18 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown flag "--modle"');
     expect(run.stderr).toContain("--model");
+  });
+
+  test("--ext naming a folder that is not there (a guard's name mistyped) stops the run before any tool runs", async () => {
+    const cwd = tempDir("zot-flags-ext-");
+    const turns = join(cwd, "turns.json");
+    writeFileSync(turns, JSON.stringify([{ tool_calls: [{ name: "bash", args: { command: "touch ran" } }] }, { text: "done" }]));
+    for (const mode of [["-p", "go"], ["--json", "go"]]) {
+      const run = await zot(["-e", "./gaurd", ...mode, "--provider", "scripted", "--script", turns], { cwd });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`--ext ./gaurd: ${join(cwd, "gaurd")} does not exist`);
+    }
+    expect(existsSync(join(cwd, "ran"))).toBe(false);
   });
 
   test("a prompt that starts with \"-\" is said as typed, with how to pass it (after --), which works", async () => {
