@@ -30,14 +30,17 @@ export async function runClaudeOutputMode(
   const { run, off } = followClaudeRun(conversation, { ...options, partial: streaming && options.partial === true, ...(streaming ? { write: (line) => writer.write(line) } : {}) });
   if (streaming) writer.write(claudeInit(conversation, run, options.toolNames, options.permissionMode));
   const release = streaming ? conversation.holdBack(() => writer.pressure()) : () => {};
+  let outcome: UnitOutcome;
   try {
-    const outcome = await submitOnce(conversation, input, signal);
+    outcome = await submitOnce(conversation, input, signal);
     if (streaming) for (const line of run.unanswered()) writer.write(line);
     writer.write(run.result(outcome));
-    return outcome;
   } finally {
     off();
     release();
     await writer.close();
   }
+  // A full disk is no reader done with the output: the run failed (ndjson-writer.ts).
+  if (writer.failure) throw writer.failure;
+  return outcome;
 }

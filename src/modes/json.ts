@@ -23,11 +23,15 @@ export async function runJsonMode(conversation: Conversation, input: Conversatio
   const off = conversation.onEvent(writeEvent);
   // A reader that falls behind (`zot --json | slow`) holds the model and the tools back.
   const release = conversation.holdBack(() => writer.pressure());
+  let outcome: UnitOutcome;
   try {
-    return await submitOnce(conversation, input, signal);
+    outcome = await submitOnce(conversation, input, signal);
   } finally {
     off();
     release();
     await writer.close();
   }
+  // A full disk is no reader done with the stream: the run failed (ndjson-writer.ts).
+  if (writer.failure) throw writer.failure;
+  return outcome;
 }

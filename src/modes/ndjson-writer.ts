@@ -5,7 +5,10 @@
 // flushes the sink at exit), so a forced exit loses no more than it did line by line.
 // What the reader has not taken yet is counted, and pressure() tells producers to wait while it
 // is over the high-water mark, so a client that reads slowly costs bounded memory, not gigabytes.
-// A reader that went away (EPIPE) is reported once; later lines are dropped, never thrown.
+// A reader that went away (EPIPE) is reported once; later lines are dropped, never thrown. Any
+// other failure (a full disk, a closed descriptor) is the output lost, not a reader done with it:
+// `failure` keeps it, and the modes end the run with it (exit 1), so a script does not take an
+// empty result file for success.
 import { noFTL } from "bun:jsc";
 import type { FileSink } from "bun";
 
@@ -27,6 +30,8 @@ export class NdjsonWriter {
   private acceptedBytes = 0;
   private waiters: (() => void)[] = [];
   private drainedPromise: Promise<void> | undefined;
+  /** why writing stopped, when it is not a reader that went away (ENOSPC, EBADF, EIO) */
+  private lost: unknown;
 
   /** `onGone` hears, once, that the output cannot be written any more (the reader closed it). */
   constructor(
@@ -64,8 +69,8 @@ export class NdjsonWriter {
     try {
       // A promise comes back when the buffer had to go out at once; it settles once the reader took
       // it, and a closed reader rejects it.
-      const written = this.sink.write(chunk);
-      if (typeof written !== "number") written.then(() => this.accepted(upTo), this.fail);
+      const written: unknown = this.sink.write(chunk);
+      if (written instanceof Promise) written.then(() => this.accepted(upTo), this.fail);
     } catch (error) {
       this.fail(error);
     }
@@ -89,9 +94,11 @@ export class NdjsonWriter {
     if (this.gone) return;
     const upTo = this.queuedBytes;
     try {
-      const flushed = this.sink.flush();
-      if (typeof flushed === "number") this.accepted(upTo);
-      else flushed.then(() => this.accepted(upTo), this.fail);
+      const flushed: unknown = this.sink.flush();
+      // A number when it went out at once; a promise when it waits for the reader; nothing at all
+      // from a sink whose reader already closed its end (the next write says so).
+      if (flushed instanceof Promise) flushed.then(() => this.accepted(upTo), this.fail);
+      else this.accepted(upTo);
     } catch (error) {
       this.fail(error);
     }
@@ -128,14 +135,29 @@ export class NdjsonWriter {
     }
   }
 
+  /** The write failure that lost output (not a reader that went away), or undefined. */
+  get failure(): Error | undefined {
+    if (this.lost === undefined) return undefined;
+    const code = (this.lost as { code?: unknown }).code;
+    const message = this.lost instanceof Error ? this.lost.message : String(this.lost);
+    return new Error(`the output could not be written (${typeof code === "string" && !message.includes(code) ? `${code}: ` : ""}${message}); what was not written is lost, and the session file keeps the conversation`);
+  }
+
   private readonly fail = (error: unknown): void => {
     if (this.gone) return;
     this.gone = true;
+    if (!readerWentAway(error)) this.lost = error;
     this.pending = "";
     process.off("exit", this.handOver);
     this.release();
     this.onGone?.(error);
   };
+}
+
+/** Whether a write failed because the reader closed its end (the pipe's reader, the socket's peer). */
+export function readerWentAway(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === "EPIPE" || code === "ECONNRESET";
 }
 
 // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).

@@ -17,7 +17,7 @@ import { dispatch } from "./rpc-dispatch.ts";
 import { failure, type RpcRequest, readRequest, tooLong } from "./rpc-request.ts";
 import { RpcConfirmations } from "./rpc-confirm.ts";
 import type { RpcSession } from "./rpc-session.ts";
-import { NdjsonWriter } from "./ndjson-writer.ts";
+import { NdjsonWriter, readerWentAway } from "./ndjson-writer.ts";
 
 export interface RpcModeOptions {
   /** ZOTCORE_RPC_TOKEN: when set, the first command must be hello with it */
@@ -37,9 +37,10 @@ export interface RpcModeOptions {
 
 /**
  * Why the server stopped: stdin ended and the accepted work is done, or stdout closed ("closed"); a
- * signal; or the first command did not bring the token.
+ * signal; the first command did not bring the token; or stdout could not be written (a full disk:
+ * "output_lost", which is no client done with zot).
  */
-export type RpcEnd = "closed" | "interrupted" | "unauthorized";
+export type RpcEnd = "closed" | "interrupted" | "unauthorized" | "output_lost";
 
 export async function runRpcMode(conversation: Conversation, options: RpcModeOptions): Promise<RpcEnd> {
   const restoreConsole = consoleToStderr();
@@ -53,7 +54,11 @@ export async function runRpcMode(conversation: Conversation, options: RpcModeOpt
 
 class RpcServer {
   /** A client that closed our stdout is gone: nobody reads the rest, so stop at once. */
-  private readonly writer = new NdjsonWriter(undefined, () => this.stop("closed", "stdout closed"));
+  private readonly writer = new NdjsonWriter(undefined, (error) => {
+    if (readerWentAway(error)) return this.stop("closed", "stdout closed");
+    this.options.log(`rpc: ${this.writer.failure?.message ?? "stdout could not be written"}; exiting`);
+    this.stop("output_lost", "stdout could not be written");
+  });
   private readonly closing = new AbortController();
   private readonly session: RpcSession;
   /** the client's answers to confirm_request, once it said in hello that it gives them */
@@ -111,6 +116,8 @@ class RpcServer {
       this.options.outputClosed?.removeEventListener("abort", onOutputClosed);
       await this.writer.close();
     }
+    // The last lines may fail only as they are flushed (a full disk): the output was lost all the same.
+    if (this.writer.failure && this.end !== "interrupted") return "output_lost";
     return this.end ?? "closed";
   }
 

@@ -191,3 +191,30 @@ describe("interrupts", () => {
     expect(events.slice(-2)).toEqual([{ type: "turn_end", stop: "aborted" }, { type: "done" }]);
   });
 });
+
+describe("output that cannot be written", () => {
+  // /dev/full fails every write with ENOSPC, as a full disk does: the answer is lost, which is no
+  // reader done with the stream (that one, a closed pipe, still ends the run quietly).
+  test("--json, --output-format json and rpc writing to a full disk exit 1 and say so; a reader that went away is still exit 0", async () => {
+    const home = tempDir("zot-full-home-");
+    const script = join(tempDir("zot-full-script-"), "turns.json");
+    writeFileSync(script, JSON.stringify([{ text: "the answer" }]));
+    const shell = async (line: string) => {
+      const proc = Bun.spawn(["bash", "-c", line], { env: cleanEnv(home, { ZOT, SCRIPT: script }), stdout: "pipe", stderr: "pipe", cwd: tempDir("zot-full-cwd-") });
+      const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      await proc.exited;
+      return { stdout, stderr };
+    };
+    for (const mode of ['--json go', '-p go --output-format json', '-p go --output-format stream-json --verbose']) {
+      const run = await shell(`"$ZOT" ${mode} --provider scripted --script "$SCRIPT" > /dev/full; echo "rc=$?"`);
+      expect([mode, run.stdout]).toEqual([mode, "rc=1\n"]);
+      expect(run.stderr).toContain("ENOSPC");
+    }
+    const rpc = await shell(`echo '{"id":1,"type":"prompt","message":"go"}' | "$ZOT" rpc --provider scripted --script "$SCRIPT" > /dev/full; echo "rc=$?"`);
+    expect(rpc.stdout).toBe("rc=1\n");
+    expect(rpc.stderr).toContain("the output could not be written (ENOSPC");
+    const gone = await shell(`echo '{"id":1,"type":"prompt","message":"go"}' | "$ZOT" rpc --provider scripted --script "$SCRIPT" | head -c 5 > /dev/null; echo "rc=\${PIPESTATUS[1]}"`);
+    expect(gone.stdout).toBe("rc=0\n");
+    expect(gone.stderr).not.toContain("could not be written");
+  });
+});
