@@ -26,7 +26,9 @@ export async function runPrompt(
   if (submitted && "block" in submitted) return failed(out, { status: "blocked", reason: submitted.block });
   const start = state.messages.length;
   const content: ContentBlock[] = [];
-  const text = promptWithContext(input.text, input.context);
+  // A lone UTF-16 surrogate (a client's broken `\ud800`) is no text: the APIs refuse the request, and
+  // the session would send it again at every resume. It becomes U+FFFD, as bad UTF-8 in argv does.
+  const text = promptWithContext(input.text, input.context).toWellFormed();
   if (text) content.push({ type: "text", text });
   for (const image of input.images ?? []) content.push({ type: "image", ...image } satisfies ImageBlock);
   for (const context of submitted?.context ?? []) content.push({ type: "text", text: context });

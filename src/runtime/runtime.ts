@@ -650,7 +650,11 @@ function resolveCwd(cwd: string | undefined): string {
   try {
     isDir = statSync(dir).isDirectory();
   } catch {}
-  if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory`);
+  if (!isDir && cwd === undefined && dir.includes("\uFFFD")) {
+    // The path came back with a byte that is not UTF-8 replaced: the folder cannot be named to the system again.
+    throw new UsageError(`the working directory's name is not valid UTF-8 (${dir}), so zot cannot name it to the system; rename the folder, or start zot elsewhere with --cwd`);
+  }
+  if (!isDir) throw new UsageError(`${cwd === undefined ? "the working directory" : "--cwd"} ${dir} is not a directory`);
   return dir;
 }
 

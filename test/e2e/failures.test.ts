@@ -218,3 +218,16 @@ describe("output that cannot be written", () => {
     expect(gone.stderr).not.toContain("could not be written");
   });
 });
+
+test("a working directory whose name is not valid UTF-8 is named as that, not blamed on a --cwd nobody gave", async () => {
+  const parent = tempDir("zot-utf8-");
+  const proc = Bun.spawn(["bash", "-c", `mkdir "$PARENT/bad"$'\\xff'"name" && cd "$PARENT/bad"$'\\xff'"name" && "$ZOT" -p hi --provider scripted; echo "rc=$?"`], {
+    env: cleanEnv(tempDir("zot-utf8-home-"), { ZOT, PARENT: parent }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  expect(stdout).toBe("rc=2\n");
+  expect(stderr).toContain("the working directory's name is not valid UTF-8");
+  expect(stderr).not.toContain("--cwd /");
+});

@@ -207,3 +207,17 @@ describe("--schema", () => {
     expect(await r.close()).toBe(0);
   });
 });
+
+describe("text that is not text", () => {
+  test("a prompt with a lone UTF-16 surrogate (\\ud800 in the JSON) reaches the model and the session as U+FFFD, never as half a character the API refuses", async () => {
+    const r = start({}, [{ text: "ok" }]);
+    const from = r.lines.length;
+    r.send('{"id":"p","type":"prompt","message":"lone \\ud800 surrogate"}');
+    await r.eventsUntilDone(from);
+    const sent = JSON.stringify(fixture.mock.requests[0]?.body.messages);
+    expect(sent).toContain("lone \uFFFD surrogate");
+    expect(sent).not.toMatch(/\\ud800/i);
+    const messages = await r.call({ type: "get_messages" });
+    expect(JSON.stringify(messages)).toContain("lone \uFFFD surrogate");
+  });
+});
