@@ -53,7 +53,9 @@ export function sessionFiles(dir: string): SessionFileInfo[] {
     if (!name.endsWith(SESSION_FILE_EXT)) continue;
     const file = path.join(dir, name);
     try {
-      files.push({ file, mtimeMs: statSync(file).mtimeMs });
+      // A named pipe or a device named like a session would hang or never end a read: not a session.
+      const stats = statSync(file);
+      if (stats.isFile()) files.push({ file, mtimeMs: stats.mtimeMs });
     } catch {}
   }
   return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? 1 : a.file > b.file ? -1 : 0));

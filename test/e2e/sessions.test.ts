@@ -2,7 +2,7 @@
 // is recorded; -c, --session and -r resume it with its transcript, model and cost; a damaged or
 // interrupted session still resumes; a session in use by another zot is never written twice.
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
@@ -106,6 +106,28 @@ describe("resuming", () => {
     expect(texts(mock.requests[1]!.body)).toEqual(["what number?"]);
     expect(sessionFiles(home, cwd)).toHaveLength(1);
     expect(readFileSync(sessionFiles(home, cwd)[0]!, "utf8")).not.toContain("what number?");
+  });
+});
+
+describe("what is named like a session and is not one", () => {
+  test("a named pipe or a link to /dev/zero among the sessions is passed over by the list and -c, and named by -r", async () => {
+    const { home, cwd, run } = place();
+    const script = join(tempDir("zot-sess-script-"), "turns.json");
+    writeFileSync(script, JSON.stringify([{ text: "first" }, { text: "again" }]));
+    expect((await run(["-p", "one", "--provider", "scripted", "--script", script])).code).toBe(0);
+    const dir = sessionDir(home, cwd);
+    Bun.spawnSync(["mkfifo", join(dir, "20991231-235959-deadbeef.jsonl")]);
+    symlinkSync("/dev/zero", join(dir, "20991231-235958-deadbeef.jsonl"));
+    const list = await run(["sessions", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('"one"');
+    expect(list.stdout).not.toContain("deadbeef");
+    const resumed = await run(["-c", "-p", "two", "--provider", "scripted", "--script", script]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).not.toContain("deadbeef");
+    const named = await run(["-r", "20991231-235959-deadbeef", "-p", "x", "--provider", "scripted"]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain("20991231-235959-deadbeef.jsonl is not a session file: it is a named pipe, not a regular file");
   });
 });
 
