@@ -17,7 +17,7 @@ import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { realOrSame, statSafe } from "./quiet-fs.ts";
+import { lstatSafe, realOrSame, statSafe } from "./quiet-fs.ts";
 
 export interface ContextFile {
   path: string;
@@ -101,7 +101,13 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
       return;
     }
     const raw = readTextFile(file);
-    if (raw === undefined || !raw.trim()) return;
+    if (raw === undefined) {
+      // There but not readable: the user's instructions would be missing without a word.
+      const why = whyUnreadable(file);
+      if (why) tooBig.push(`${file} cannot be read (${why}); it is left out of the system prompt`);
+      return;
+    }
+    if (!raw.trim()) return;
     const real = realOrSame(file);
     if (seen.has(real)) return;
     seen.add(real);
@@ -228,6 +234,24 @@ function repositoryRoot(start: string): string | undefined {
 }
 
 /** A file's text, or undefined when it is missing, not a file, unreadable or over `maxBytes`. */
+/**
+ * Why a file that is there cannot be read: a link that loops, a permission; undefined when it is
+ * not there (a link to nothing, too), is no file (a folder), or reads.
+ */
+export function whyUnreadable(file: string): string | undefined {
+  if (!lstatSafe(file)) return undefined;
+  try {
+    readFileSync(file);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "it is a link that loops";
+    if (code === "EACCES" || code === "EPERM") return "permission denied";
+    if (code === "EIO") return "an input/output error";
+    return undefined;
+  }
+}
+
 export function readTextFile(file: string, maxBytes?: number): string | undefined {
   try {
     const stat = statSafe(file);

@@ -4,7 +4,7 @@
 // file never hides another.
 import { zotPaths } from "./home.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
-import { findContextFiles, readTextFile } from "./memory-files.ts";
+import { findContextFiles, readTextFile, whyUnreadable } from "./memory-files.ts";
 import { localDate } from "./local-date.ts";
 
 export interface SystemPromptOptions {
@@ -64,8 +64,11 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
 
 function identity(options: SystemPromptOptions): string {
   if (options.systemPrompt !== undefined && options.systemPrompt.trim()) return options.systemPrompt.trim();
-  const custom = readTextFile(zotPaths(options.home).systemPromptFile);
+  const file = zotPaths(options.home).systemPromptFile;
+  const custom = readTextFile(file);
   if (custom?.trim()) return custom.trim();
+  const why = custom === undefined ? whyUnreadable(file) : undefined;
+  if (why) options.onNote?.(`${file} cannot be read (${why}); zot's own identity is used instead`);
   return defaultIdentity(options.toolNames);
 }
 

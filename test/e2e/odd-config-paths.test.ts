@@ -23,12 +23,12 @@ test("a file where ~/.claude, ~/.codex, the folder's .claude or .zot should be i
   }
 });
 
-test("links that loop where a memory file, a settings file or .mcp.json should be: the run answers, and .mcp.json's is named", async () => {
+test("links that loop where a memory file, SYSTEM.md, a settings file or .mcp.json should be: the run answers, and each file it would have read is named", async () => {
   const userHome = tempDir("zot-odd-user-");
   const cwd = tempDir("zot-odd-cwd-");
   const home = tempDir("zot-odd-home-");
   mkdirSync(join(userHome, ".claude"));
-  for (const file of [join(userHome, ".claude", "settings.json"), join(userHome, ".claude", "CLAUDE.md"), join(cwd, "CLAUDE.md"), join(cwd, ".mcp.json"), join(home, "AGENTS.md"), join(home, "settings.json")]) {
+  for (const file of [join(userHome, ".claude", "settings.json"), join(userHome, ".claude", "CLAUDE.md"), join(cwd, "CLAUDE.md"), join(cwd, ".mcp.json"), join(home, "AGENTS.md"), join(home, "settings.json"), join(home, "SYSTEM.md")]) {
     symlinkSync(file, file);
   }
   const run = await zot(["-p", "go", "--provider", "scripted", "--script", script()], { cwd, home, env: { HOME: userHome } });
@@ -36,4 +36,7 @@ test("links that loop where a memory file, a settings file or .mcp.json should b
   expect(run.stdout).toBe("answered\n");
   expect(run.stderr).not.toContain("ELOOP: ");
   expect(run.stderr).toContain(`cannot read ${join(cwd, ".mcp.json")} (ELOOP)`);
+  // A memory file or SYSTEM.md that is there and cannot be read is said, not dropped without a word.
+  expect(run.stderr).toContain(`${join(cwd, "CLAUDE.md")} cannot be read (it is a link that loops); it is left out of the system prompt`);
+  expect(run.stderr).toContain(`${join(home, "SYSTEM.md")} cannot be read (it is a link that loops); zot's own identity is used instead`);
 });
