@@ -16,7 +16,7 @@ import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { notShownAsText } from "./read.ts";
-import { refuseOutsideJail } from "./sandbox.ts";
+import { isWithin, refuseOutsideJail } from "./sandbox.ts";
 import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
 import { statSafe } from "../config/quiet-fs.ts";
@@ -82,6 +82,11 @@ export const writeTool: Tool = {
         }
         const blocker = fileAmongParents(dirname(abs));
         if (blocker) return textResult(`write: cannot create ${path}: ${blocker} is a file, not a directory`, true);
+        // A working directory deleted during the run stays deleted: creating its folders would bring
+        // back what the user removed (bash refuses to start in it, too).
+        if (isWithin(ctx.cwd, abs) && !statSafe(ctx.cwd)?.isDirectory()) {
+          return textResult(`write: the working directory ${ctx.cwd} does not exist any more; nothing was written (it is not created again)`, true);
+        }
         await mkdir(dirname(abs), { recursive: true });
         const created = createFile(abs, bytes);
         if (created === "exists") {

@@ -126,3 +126,13 @@ test("a path ending in a slash, and one under a file, are refused with what is w
   expect(under.is_error).toBe(true);
   expect(under.text).toBe(`write: cannot create plain.txt/sub/inner.txt: ${join(dir, "plain.txt")} is a file, not a directory`);
 });
+
+test("a working directory deleted during the run is not brought back: write refuses, as bash does, and creates nothing", async () => {
+  const gone = join(dir, "doomed");
+  mkdirSync(gone);
+  rmSync(gone, { recursive: true });
+  const result = await writeTool.execute({ path: "new.txt", content: "hi" }, { ...ctx, cwd: gone });
+  expect(result.is_error).toBe(true);
+  expect((result.content[0] as TextBlock).text).toBe(`write: the working directory ${gone} does not exist any more; nothing was written (it is not created again)`);
+  expect(existsSync(gone)).toBe(false);
+});
