@@ -28,11 +28,15 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
   }
   const tools = flags["no-tools"] ? "none" : toolList(str(flags, "tools"));
   const permissions = permissionFlags(flags);
+  for (const name of ["model", "cwd"]) {
+    // An empty value (a variable that was not set: --model "$MODEL") is no choice made silently.
+    if (str(flags, name)?.trim() === "") throw new UsageError(`--${name} needs a value (got an empty one)`);
+  }
   return {
     provider: str(flags, "provider"),
     model: str(flags, "model"),
     apiKey: str(flags, "api-key"),
-    baseUrl: str(flags, "base-url"),
+    baseUrl: baseUrl(flags),
     systemPrompt: str(flags, "system-prompt"),
     appendSystemPrompt: (flags["append-system-prompt"] as string[] | undefined) ?? [],
     reasoning: reasoning(flags),
@@ -80,6 +84,20 @@ function explicitExtensions(flags: Flags): string[] {
     }
   }
   return given;
+}
+
+/** `--base-url`: an http(s) URL, checked now: a typo is a usage error, not a failed request after the start. */
+function baseUrl(flags: Flags): string | undefined {
+  const value = str(flags, "base-url");
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {}
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new UsageError(`--base-url takes the server's URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "${value}"`);
+  }
+  return value;
 }
 
 /** `--tools`: zot's names or Claude Code's; `default` is all of them, an empty list none (as Claude Code's). */

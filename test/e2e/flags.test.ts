@@ -62,6 +62,20 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
     expect(run.stderr).toContain("--model");
   });
 
+  test("a --base-url that is no http(s) URL, and an empty --model, --cwd or --provider, stop before the start", async () => {
+    for (const [flags, message] of [
+      [["--base-url", "notaurl"], '--base-url takes the server\'s URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "notaurl"'],
+      [["--base-url", "ftp://host"], "--base-url takes the server's URL"],
+      [["--model", ""], "--model needs a value (got an empty one)"],
+      [["--cwd", " "], "--cwd needs a value (got an empty one)"],
+      [["--provider", ""], '--provider must be one of anthropic, openai, ollama, scripted (got "")'],
+    ] as const) {
+      const run = await zot(["-p", "hi", "--api-key", "k", ...flags]);
+      expect([flags, run.code]).toEqual([flags, 2]);
+      expect(run.stderr).toContain(`zot: ${message}`);
+    }
+  });
+
   test("--ext naming a folder that is not there (a guard's name mistyped) stops the run before any tool runs", async () => {
     const cwd = tempDir("zot-flags-ext-");
     const turns = join(cwd, "turns.json");
