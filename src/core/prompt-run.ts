@@ -8,7 +8,7 @@ import { type ContentBlock, type ImageBlock, type Message, nowIso, toWireContent
 import { promptWithContext } from "../protocol/prompt-context.ts";
 import type { AgentOutlets, AgentState } from "./agent-state.ts";
 import type { PromptInput, PromptOutcome, TurnFailure } from "./outcomes.ts";
-import { runTurns } from "./turn-loop.ts";
+import { promptAnchor, runTurns } from "./turn-loop.ts";
 
 /** Work awaited at the start of every prompt, before its first model call; it must not throw. */
 export type Preparer = (signal: AbortSignal) => Promise<void>;
@@ -39,7 +39,9 @@ export async function runPrompt(
     const broke = await hookAnswer(() => prepare(signal));
     if (broke) return failed(out, broke.failure);
   }
-  let outcome = await runTurns(state, out, signal, start, input.tool);
+  // Every loop of this prompt finds its start from its first message (a compaction may move it).
+  const anchor = promptAnchor(state, start);
+  let outcome = await runTurns(state, out, signal, anchor, input.tool);
   // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
   for (;;) {
     const more = outcome.status === "ok" ? await hookAnswer(() => state.promptHooks?.stopping?.(signal)) : undefined;
@@ -49,7 +51,7 @@ export async function runPrompt(
       break;
     }
     userMessage(out, [{ type: "text", text: more }]);
-    outcome = await runTurns(state, out, signal, start);
+    outcome = await runTurns(state, out, signal, anchor);
   }
   return failed(out, outcome);
 }

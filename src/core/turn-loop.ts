@@ -18,17 +18,27 @@ import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
 import { handBack } from "./lent-model.ts";
 
 /**
- * Runs the prompt whose first message is at `promptStart` until it ends, a command's tool_prompt
- * call first when there is one; never throws.
+ * Where a prompt starts, kept as its first message and the transcript before it rather than an
+ * index: a compaction inside the prompt moves its messages (or summarises its first ones away), and
+ * every loop of the prompt (a Stop hook sends the agent back to work) finds its start from these.
  */
-export async function runTurns(
-  state: AgentState,
-  out: AgentOutlets,
-  signal: AbortSignal,
-  promptStart: number,
-  tool?: PromptTool,
-): Promise<PromptOutcome> {
-  const loop = new PromptLoop(state, out, signal, promptStart, tool);
+export interface PromptAnchor {
+  first: Message | undefined;
+  /** the transcript before the prompt: what a hard_abort gives back once a compaction summarised part of it */
+  earlier: readonly Message[];
+}
+
+/** The anchor of the prompt whose first message is at `start` now. */
+export function promptAnchor(state: AgentState, start: number): PromptAnchor {
+  return { first: state.messages[start], earlier: state.messages.slice(0, start) };
+}
+
+/**
+ * Runs the prompt `anchor` starts until it ends, a command's tool_prompt call first when there is
+ * one; never throws.
+ */
+export async function runTurns(state: AgentState, out: AgentOutlets, signal: AbortSignal, anchor: PromptAnchor, tool?: PromptTool): Promise<PromptOutcome> {
+  const loop = new PromptLoop(state, out, signal, anchor, tool);
   try {
     return await loop.run();
   } catch (error) {
@@ -47,17 +57,19 @@ class PromptLoop {
    */
   private readonly first: Message | undefined;
   /** the transcript before this prompt: what a hard_abort gives back once a compaction summarised part of the prompt */
-  private readonly earlier: Message[];
+  private readonly earlier: readonly Message[];
+  private promptStart: number;
 
   constructor(
     private readonly state: AgentState,
     private readonly out: AgentOutlets,
     private readonly signal: AbortSignal,
-    private promptStart: number,
+    anchor: PromptAnchor,
     private readonly tool: PromptTool | undefined,
   ) {
-    this.first = state.messages[promptStart];
-    this.earlier = state.messages.slice(0, promptStart);
+    this.first = anchor.first;
+    this.earlier = anchor.earlier;
+    this.promptStart = this.promptStartOf();
   }
 
   async run(): Promise<PromptOutcome> {

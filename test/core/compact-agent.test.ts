@@ -450,6 +450,27 @@ describe("hard_abort after a compaction mid-prompt", () => {
     expect(agent.messages.map((m) => anthropicText(m))).toEqual([`${SUMMARY_HEADING}${SUMMARY}`, "now add tests", "Tests added."]);
   });
 
+  test("a Stop hook's second loop after a compaction inside the prompt: a hard_abort there takes back this prompt's messages, found by its first message, not by where it once started", async () => {
+    const { agent } = setup([
+      { tool_calls: [{ id: "toolu_9", name: "echo", args: {} }], usage: { input: 3_700 } },
+      { text: SUMMARY },
+      { text: "first answer" },
+    ]);
+    let again = false;
+    agent.setPromptHooks({ stopping: async () => (again ? undefined : ((again = true), "keep going")) });
+    agent.chain.add({
+      name: "kill",
+      priority: 0,
+      stages: ["before_llm"],
+      timeoutMs: 1000,
+      onFailure: "allow",
+      decide: async () => (again ? { action: "hard_abort", reason: "stop" } : { action: "continue" }),
+    });
+    const outcome = await agent.prompt({ text: "run it" }, signal());
+    expect(outcome).toMatchObject({ status: "error", message: "stop" });
+    expect(agent.messages.map((m) => anthropicText(m))).toEqual([`${SUMMARY_HEADING}${SUMMARY}`, "now add tests", "Tests added."]);
+  });
+
   test("when the prompt's first messages were summarised, the transcript from before the prompt comes back: the summary, written from the prompt, is no longer sent", async () => {
     // The tool's result is bigger than the keep budget, so the cut falls inside this prompt.
     const { agent, mock } = setup(
