@@ -42,74 +42,186 @@ export function commandLine(line: string, depth = 0): CommandLine {
   const statements = split.statements.map((statement) => unwrap(stripSyntax(statement))).filter(Boolean);
   const out: CommandLine = { commands, statements, heredocs: [...split.heredocs], readable: split.readable, dynamic: [] };
   for (const command of [...commands, ...split.heredocs]) {
-    const bare = bareReading(command);
-    const name = bare.split(" ")[0] ?? "";
-    // An assignment alone (`x=$(date)`) runs no command of that name.
-    if (/[$`]/.test(name) && !/^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(name)) out.dynamic.push(command);
+    const words = runWords(command);
+    if (words.unknown) out.dynamic.push(command);
+    // The command as the shell runs it, past the wrappers (`env -iu X rm x`): deny and ask rules read it too.
+    if (words.run !== undefined && words.run !== command) out.heredocs.push(words.run);
     // What the command hands a shell to run is a command line too (deny and ask rules read it).
-    const inner = depth < MAX_INNER_DEPTH ? shellText(bare, command) : undefined;
-    if (inner === undefined) continue;
-    const read = commandLine(inner, depth + 1);
+    if (words.text === undefined) continue;
+    // Deeper than this, nothing can be told of it: deny and ask rules ask, as for a line left open.
+    if (depth >= MAX_INNER_DEPTH) {
+      out.readable = false;
+      continue;
+    }
+    const read = commandLine(words.text, depth + 1);
     out.heredocs.push(...read.commands, ...read.heredocs);
     out.dynamic.push(...read.dynamic);
     if (!read.readable) out.readable = false;
   }
+  // A pipe into a shell runs what the commands before it print: no rule can tell what that is.
+  for (const statement of split.statements) if (PIPED_INTO_SHELL.test(statement.trim())) out.dynamic.push(statement.trim());
   return out;
 }
 
-/** The command as the shell runs it: no assignments, redirections before it, wrappers or quotes. */
-function bareReading(command: string): string {
-  const readings = readingsOf(command);
-  return readings[readings.length - 1] ?? command;
+/** `… | sh`, `… | bash -s --`: a statement that pipes into a shell that reads its commands from the pipe. */
+const PIPED_INTO_SHELL = /\|&?\s*(?:sudo\s+)?(?:\S*\/)?(?:a|ba|da|k|mk|z|fi)?sh(?:\s+-[a-zA-Z]+)*(?:\s+--(?:\s.*)?)?$/;
+
+/** Shells whose `-c` string and here-string are command lines. */
+const SHELL_NAME = /^(?:a|ba|da|k|mk|z|fi|c|tc|ya|rba|lk|po)?sh$/;
+/** Wrappers that run the rest of their words, each with its options that take a value. */
+const WORD_WRAPPERS: Readonly<Record<string, RegExp | undefined>> = {
+  command: undefined,
+  builtin: undefined,
+  exec: /^-[a-z]*a$/,
+  coproc: undefined,
+  nohup: undefined,
+  nice: /^(?:-n|--adjustment)$/,
+  timeout: /^(?:-s|--signal|-k|--kill-after)$/,
+  stdbuf: /^(?:-i|-o|-e|--input|--output|--error)$/,
+  time: undefined,
+  env: /^(?:-[a-zA-Z0-9]*[uC]|--unset|--chdir)$/,
+};
+
+/**
+ * The command a command runs, as the shell reads its words: past assignments, redirections and
+ * the wrappers that run the rest (`env -i X=1`, `exec -a n`, `command`, `timeout 5`); whether its
+ * name is known only when it runs (`$x`, `r$@m`, `${x/r/r}m`, `{rm,x}`, `r?`), and the text it
+ * hands a shell to run as a command line (`eval …`, `bash -c '…'`, `sh <<<'…'`, `env -S '…'`,
+ * `trap '…'`), for deny and ask rules.
+ */
+function runWords(command: string): { unknown: boolean; text?: string; run?: string } {
+  // `bash<<<'rm x'`: a here-string glued to the word before it is a word of its own.
+  const words = shellWords(command.replace(/<<</g, " <<<"));
+  let at = 0;
+  for (;;) {
+    const word = words[at];
+    if (!word) return { unknown: false };
+    // An assignment's or a redirection's raw text starts unquoted (`FOO="a b"`, `2>"$log"`).
+    if (/^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word.raw)) {
+      at++;
+      continue;
+    }
+    if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)/.test(word.raw)) {
+      // A redirection, and its target when it stands apart (`2> log`).
+      at += /^(?:\d*|&)(?:>>?|<|>&|<&|&>)$/.test(word.raw) ? 2 : 1;
+      continue;
+    }
+    const name = word.text.replace(/^.*\//, "");
+    if (name === "env") {
+      const split = words.slice(at + 1).find((w) => /^(?:-S|--split-string)/.test(w.text));
+      if (split) {
+        const inline = split.text.replace(/^(?:-S|--split-string=?)/, "");
+        return { unknown: false, text: inline || words[words.indexOf(split) + 1]?.text };
+      }
+    }
+    if (Object.hasOwn(WORD_WRAPPERS, name) && !word.quoted) {
+      if (name === "command" && words.slice(at + 1).some((w) => /^-[a-zA-Z]*[vV]/.test(w.text))) return { unknown: false };
+      const takesValue = WORD_WRAPPERS[name];
+      at++;
+      while (words[at] && /^-/.test(words[at]!.text)) {
+        const option = words[at]!.text;
+        at += takesValue?.test(option) ? 2 : 1;
+        if (option === "--") break;
+      }
+      // timeout's duration, and coproc's name before a compound command.
+      if (name === "timeout" && words[at]) at++;
+      if (name === "coproc" && words[at + 1] && /^[({]/.test(words[at + 1]!.text)) at++;
+      continue;
+    }
+    if (name === "eval" || name === "trap") {
+      const rest = words.slice(at + 1).filter((w, i) => !(i === 0 && w.text === "--"));
+      // trap's handler is its first word; the signals follow.
+      const text = name === "trap" ? rest[0]?.text : rest.map((w) => w.text).join(" ");
+      return { unknown: false, ...(text ? { text } : {}) };
+    }
+    const unknown = runtimeName(word);
+    const run = words
+      .slice(at)
+      .map((w) => w.text)
+      .join(" ");
+    // A shell's -c string or here-string, and what `source /dev/stdin <<<…` reads.
+    if ((SHELL_NAME.test(name) || name === "source" || name === ".") && !unknown) {
+      for (let i = at + 1; i < words.length; i++) {
+        const arg = words[i]!.text;
+        if (arg.startsWith("<<<")) return { unknown, run, text: arg.length > 3 ? arg.slice(3) : words[i + 1]?.text };
+        if (SHELL_NAME.test(name) && /^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) {
+          const next = words[i + 1]?.text === "--" ? words[i + 2] : words[i + 1];
+          return { unknown, run, ...(next ? { text: next.text } : {}) };
+        }
+      }
+    }
+    return { unknown, run };
+  }
 }
 
 /**
- * The text a command hands a shell to run as a command line, if any: `eval`'s words; the string
- * after a shell's `-c` (`bash -c '…'`, `sh -ec '…'`); a shell's here-string (`sh <<<'…'`).
- * `command` as written gives the words, `bare` (its bare reading) an `eval` behind a wrapper.
+ * Whether a command's name is known only when it runs: an expansion, a substitution, a brace
+ * expansion or a glob in it (`$x`, `r$@m`, `rm$(true)`, `{rm,-rf,x}`, `/bin/r?`); `[` and `[[` are
+ * the test commands.
  */
-function shellText(bare: string, command: string): string | undefined {
-  const words = shellWords(command);
-  let at = 0;
-  while (at < words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[at]!)) at++;
-  // eval joins its words into one command line, as the bare reading's own words (`eval eval …`).
-  if (words[at] === "eval") return words.slice(at + 1).join(" ") || undefined;
-  if (/^eval(?:\s|$)/.test(bare)) return bare.slice(4).trim() || undefined;
-  const name = words[at]?.replace(/^.*\//, "") ?? "";
-  if (!/^(?:a|ba|da|k|mk|z|fi)?sh$/.test(name)) return undefined;
-  for (let i = at + 1; i < words.length; i++) {
-    const word = words[i]!;
-    if (word.startsWith("<<<")) return word.length > 3 ? word.slice(3) : words[i + 1];
-    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) return words[i + 1];
-  }
-  return undefined;
+function runtimeName(word: ShellWord): boolean {
+  const raw = word.raw;
+  if (raw === "[" || raw === "[[" || raw === "((") return false;
+  if (/\$(?!['"])|`/.test(raw)) return true;
+  const unquotedPart = word.unquotedRaw;
+  return /\{[^}]*,|[*?]|\[.+\]/.test(unquotedPart);
 }
 
-/** The words of a command as the shell splits them, quotes and backslashes taken out. */
-function shellWords(command: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  const add = (text: string) => (word = (word ?? "") + text);
+/** A word of a command: as the shell passes it on, as written, and what of it stood outside quotes. */
+interface ShellWord {
+  /** quotes and backslashes taken out, `$'…'` decoded; expansions left as written */
+  text: string;
+  /** as written */
+  raw: string;
+  /** some of it was quoted (or escaped): a glob, a brace or an `=` in it is text */
+  quoted: boolean;
+  /** the characters that stood outside quotes and escapes */
+  unquotedRaw: string;
+}
+
+/** The words of a command as the shell splits them; `$(…)`, `${…}` and backticks stay in their word, spaces and all. */
+function shellWords(command: string): ShellWord[] {
+  const words: ShellWord[] = [];
+  let word: ShellWord | undefined;
+  const add = (text: string, raw: string, quoted: boolean) => {
+    word ??= { text: "", raw: "", quoted: false, unquotedRaw: "" };
+    word.text += text;
+    word.raw += raw;
+    if (quoted) word.quoted = true;
+    else word.unquotedRaw += raw;
+  };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
     if (/\s/.test(c)) {
       if (word !== undefined) words.push(word);
       word = undefined;
     } else if (c === "\\" && i + 1 < command.length) {
-      add(command[++i]!);
+      add(command[i + 1]!, command.slice(i, i + 2), true);
+      i++;
     } else if (c === "$" && command[i + 1] === "'") {
       const decoded = ansiC(command, i + 2);
-      add(decoded.text);
+      add(decoded.text, command.slice(i, decoded.end + 1), true);
       i = decoded.end;
+    } else if (c === "$" && (command[i + 1] === "(" || command[i + 1] === "{")) {
+      // An expansion is one word with whatever it holds.
+      const close = command[i + 1] === "(" ? closingParen(command, i + 2) : closingBrace(command, i + 2);
+      const raw = command.slice(i, Math.min(close + 1, command.length));
+      add(raw, raw, false);
+      i = close;
+    } else if (c === "`") {
+      const close = command.indexOf("`", i + 1);
+      const raw = command.slice(i, close === -1 ? command.length : close + 1);
+      add(raw, raw, false);
+      i = close === -1 ? command.length : close;
     } else if (c === "'" || c === '"') {
       const end = c === "'" ? command.indexOf("'", i + 1) : closingQuote(command, i + 1);
       const inner = command.slice(i + 1, end === -1 ? command.length : end);
-      add(c === "'" ? inner : inner.replace(/\\([\\"$`])/g, "$1"));
+      add(c === "'" ? inner : inner.replace(/\\([\\"$`])/g, "$1"), command.slice(i, end === -1 ? command.length : end + 1), true);
       i = end === -1 ? command.length : end;
     } else if (c === "$" && command[i + 1] === '"') {
       // $"…" is a quote too.
     } else {
-      add(c);
+      add(c, c, false);
     }
   }
   if (word !== undefined) words.push(word);
@@ -169,7 +281,8 @@ export function readingsOf(command: string): string[] {
     readings.add(unquoted(bare));
   }
   // `/bin/rm -rf x` runs rm: the name without its path is a reading too.
-  for (const reading of [...readings]) if (/^[^\s/]*\//.test(reading)) readings.add(reading.replace(/^\S*\//, ""));
+  // Only a plain path: a `/` inside an expansion (`${x/r/r}m`) is no directory.
+  for (const reading of [...readings]) if (/^[^\s/$`{]*\//.test(reading)) readings.add(reading.replace(/^[^\s$`{]*\//, ""));
   // The last reading is the barest (bareReading): no assignments, wrappers, quotes or path.
   return [...readings];
 }
@@ -296,7 +409,9 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
       if (inner.end === line.length) out.readable = false;
       // $((…)) is arithmetic, not a command; $((…) …) is a subshell in a substitution.
       const arithmetic = c === "$" && line[i + 2] === "(" && closingParen(line, i + 3) === inner.end - 1;
+      // Arithmetic runs no command, but a substitution inside it does: $(( $(rm x) )).
       if (!arithmetic) take(inner);
+      else take(substitutionsIn(line.slice(i + 3, inner.end - 1)));
       add(line.slice(i, Math.min(inner.end + 1, line.length)));
       i = inner.end;
       continue;
@@ -435,7 +550,7 @@ function closingParen(line: string, from: number): number {
 }
 
 /** Words of the shell's grammar that come before a command: the command is what follows them. */
-const LEADING = /^(?:!|if|then|else|elif|do|while|until)(?:\s+|$|(?=\())|^[({]|^case\s.*?\sin\s+|^\(?[^\s()|;&]+\)\s+(?=\S)/;
+const LEADING = /^(?:!|if|then|else|elif|do|while|until)(?:\s+|$|(?=\())|^\(|^\{(?=\s)|^case\s.*?\sin\s+|^\(?[^\s()|;&]+\)\s+(?=\S)/;
 /** `name() {` and `function name {`: a function's body runs commands too. */
 const FUNCTION_HEAD = /^(?:function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s*\(\))\s*/;
 
@@ -443,6 +558,8 @@ const FUNCTION_HEAD = /^(?:function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s
 function stripSyntax(piece: string): string {
   let part = piece.trim();
   for (;;) {
+    // `(( … ))` is arithmetic: no command (a `$(…)` in it was read as a substitution).
+    if (part.startsWith("((")) return "";
     const next = part
       .replace(FUNCTION_HEAD, "")
       .replace(LEADING, "")

@@ -46,7 +46,12 @@ export class PermissionRuleFiles {
     this.files = new SettingsFileCache<PermissionRule[]>(
       [],
       (text, source) => this.parse(text, source),
-      (problem, source) => options.warn(`${source.label}: ${problem}; its permission rules do not hold`),
+      (problem, source, unreadable) => {
+        if (!unreadable) return options.warn(`${source.label}: ${problem}; its permission rules do not hold`);
+        // Rules that are there and cannot be read may be deny rules: they ask about everything instead.
+        options.warn(`${source.label}: ${problem}; its deny and ask rules cannot be read, so every tool call is asked about until it can be`);
+        return [askEverything(source.label, `${source.label}, which cannot be read (${problem.replace(/^cannot be read \((.*)\)$/, "$1")}),`)];
+      },
     );
   }
 
@@ -62,7 +67,8 @@ export class PermissionRuleFiles {
     const key = (rule: PermissionRule) => `${rule.verdict}\u0000${rule.source}\u0000${rule.text}`;
     const firstKeys = new Set(first.map(key));
     const nowKeys = new Set(now.map(key));
-    const held = first.filter((rule) => rule.verdict !== "allow" && !nowKeys.has(key(rule)));
+    // What stood for rules that could not be read is no rule of the user's: once the file reads, its own rules hold instead.
+    const held = first.filter((rule) => rule.verdict !== "allow" && rule.because === undefined && !nowKeys.has(key(rule)));
     const rules = [...now.filter((rule) => rule.verdict !== "allow" || firstKeys.has(key(rule))), ...held];
     return { rules, files: this.sources.map((source) => source.file) };
   }

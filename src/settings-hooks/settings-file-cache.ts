@@ -1,8 +1,7 @@
 // What a reader of the settings files (the settings hooks, the permission rules) has read from each,
 // read again only when the file changed. Rule: each version of a file is parsed once, so what its
 // parser warns about is told once.
-import { statSafe } from "../config/quiet-fs.ts";
-import { readFileSync, type Stats } from "node:fs";
+import { readFileSync, type Stats, statSync } from "node:fs";
 import type { SettingsSource } from "./settings-file.ts";
 
 /**
@@ -13,24 +12,38 @@ import type { SettingsSource } from "./settings-file.ts";
 export class SettingsFileCache<T> {
   private readonly cache = new Map<string, { stamp: string; value: T }>();
 
+  /**
+   * `problem` is told why a file that is there cannot be used, and gives what stands for it (the
+   * permission rules ask about everything for a file they cannot read; the hooks run none).
+   */
   constructor(
     private readonly absent: T,
     private readonly parse: (text: string, source: SettingsSource) => T,
-    private readonly problem: (problem: string, source: SettingsSource) => void,
+    private readonly problem: (problem: string, source: SettingsSource, unreadable: boolean) => T | void,
   ) {}
 
   read(source: SettingsSource): T {
-    const info = statSafe(source.file);
-    const stamp = fileStamp(info);
+    let info: Stats | undefined;
+    let failed: NodeJS.ErrnoException | undefined;
+    try {
+      info = statSync(source.file, { throwIfNoEntry: false });
+    } catch (error) {
+      // A part of the path that is a file (ENOTDIR) means no such file; a loop or a folder zot may
+      // not read means one that is there and cannot be read.
+      if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") failed = error as NodeJS.ErrnoException;
+    }
+    const stamp = failed ? `failed:${failed.code}` : fileStamp(info);
     const cached = this.cache.get(source.file);
     if (cached && cached.stamp === stamp) return cached.value;
     let value = this.absent;
-    if (info) {
+    if (failed) {
+      value = this.problem(`cannot be read (${failed.code ?? failed.message})`, source, true) ?? this.absent;
+    } else if (info) {
       try {
         if (info.isFile()) value = this.parse(readFileSync(source.file, "utf8"), source);
-        else this.problem("is not a file", source);
+        else value = this.problem("is not a file", source, false) ?? this.absent;
       } catch (error) {
-        this.problem(`cannot be read (${(error as Error).message})`, source);
+        value = this.problem(`cannot be read (${(error as Error).message})`, source, true) ?? this.absent;
       }
     }
     this.cache.set(source.file, { stamp, value });

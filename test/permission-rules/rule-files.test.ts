@@ -1,7 +1,7 @@
 // The permission rules of the settings files: which files, what an untrusted folder's files count
 // for, what a broken file or rule says, and a file edited mid-run.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PermissionRuleFiles } from "../../src/permission-rules/rule-files.ts";
 import { settingsSources } from "../../src/settings-hooks/settings-locations.ts";
@@ -26,7 +26,7 @@ function setup(files: Record<string, unknown>, projectTrusted = true) {
   const sources = settingsSources({ cwd, home, userHome, projectTrusted: true });
   const reader = new PermissionRuleFiles({ sources, cwd, userHome, projectTrusted, warn: (m) => warnings.push(m) });
   const summary = () => reader.current().rules.map((r) => `${r.verdict} ${r.text} (${r.source})`);
-  return { put, summary, warnings };
+  return { put, summary, warnings, userHome };
 }
 
 describe("the files", () => {
@@ -82,9 +82,18 @@ describe("what cannot be read", () => {
     const notAList = setup({ project: { permissions: { deny: "Bash", allow: ["Bash(ls)"] } } });
     expect(notAList.summary()).toEqual(["ask * (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)"]);
     expect(notAList.warnings).toEqual(['.claude/settings.json: permissions.deny must be a list of rules, ["Bash(rm *)", …]; until it is, every tool call is asked about']);
-    // Fixed mid-run, the rules it holds now hold too; what stood for them holds until the next start, as any deny or ask read does.
+    // Fixed mid-run, the rules it holds hold instead of what stood for them.
     broken.put("user", { permissions: { deny: ["Bash"] } });
-    expect(broken.summary()).toEqual(["deny Bash (~/.claude/settings.json)", "ask * (~/.claude/settings.json)"]);
+    expect(broken.summary()).toEqual(["deny Bash (~/.claude/settings.json)"]);
+  });
+
+  test("a settings file that is there and cannot be read (a link that loops) asks about every tool call, and says so", () => {
+    const s = setup({});
+    const loop = join(s.userHome, ".claude", "settings.json");
+    mkdirSync(dirname(loop), { recursive: true });
+    symlinkSync(loop, loop);
+    expect(s.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
+    expect(s.warnings).toEqual(["~/.claude/settings.json: cannot be read (ELOOP); its deny and ask rules cannot be read, so every tool call is asked about until it can be"]);
   });
 
   test("a bad list or a bad rule loses only itself: the file's deny rules still hold", () => {
