@@ -87,6 +87,8 @@ async function stdinKind(): Promise<"stream" | "file" | "terminal" | "closed"> {
     return "closed";
   }
   if (stat.isFIFO() || stat.isSocket()) return "stream";
+  // `zot -p … < some-folder`: a folder is nothing to read; say so rather than the system's EISDIR.
+  if (stat.isDirectory()) throw new UsageError("stdin is a directory, not text; pipe a file's text (zot -p \"…\" < file), or name the folder in the prompt");
   if (!stat.isCharacterDevice() || isLinuxMemoryDevice(stat.rdev)) return "file";
   // Only a character device can be a terminal; node:tty is loaded for it alone (its streams cost
   // about 2.5 ms and 6 MB of a one-shot run that reads a pipe, a file or /dev/null).

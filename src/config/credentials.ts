@@ -144,6 +144,7 @@ function readAuthFile(file: string): AuthFile | undefined {
     if (code === "ENOTDIR") {
       throw new ConfigError(`zot's home ${path.dirname(file)} is not a directory (a part of that path is a file); point ZOT_HOME at a directory, or move the file away.`);
     }
+    if (code === "EISDIR") throw new ConfigError(`${file} is a directory, not zot's key file; remove it, or set your key again (zot keeps keys there as JSON).`);
     throw new ConfigError(`cannot read ${file} (${(error as Error).message}); check its permissions.`);
   }
   // An empty file is what an interrupted editor save leaves; it holds no keys, and is not an error.
@@ -155,6 +156,10 @@ function readAuthFile(file: string): AuthFile | undefined {
     throw new ConfigError(
       `${file} is not valid JSON (${(error as Error).message}); fix it or delete it and set your key again.`,
     );
+  }
+  // A list passes for a record of nothing: it holds no keys, and a user who wrote one meant some.
+  if (Array.isArray(data) || typeof data !== "object" || data === null) {
+    throw new ConfigError(`${file} must be a JSON object of keys per provider, {"anthropic": {"api_key": "…"}}; fix it or delete it and set your key again.`);
   }
   const parsed = v.safeParse(AuthFile, data);
   if (!parsed.success) {

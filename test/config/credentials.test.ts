@@ -97,6 +97,15 @@ describe("resolveApiKey precedence", () => {
 });
 
 describe("malformed auth.json", () => {
+  test("a list, or a directory where the file should be, is said as that, not read as no keys or blamed on permissions", () => {
+    writeAuth("[]");
+    expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(`${authFile} must be a JSON object of keys per provider`);
+    fs.rmSync(authFile);
+    fs.mkdirSync(authFile);
+    expect(() => resolveApiKey("anthropic", { env: {}, home })).toThrow(`${authFile} is a directory, not zot's key file`);
+    fs.rmSync(authFile, { recursive: true });
+  });
+
   test("invalid JSON → ConfigError naming the file", () => {
     writeAuth("{ not json");
     let error: unknown;

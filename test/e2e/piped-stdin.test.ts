@@ -36,6 +36,19 @@ describe("piped stdin and a prompt", () => {
     expect(sentText(mock)).toBe(`<stdin>\n${DIFF.trimEnd()}\n</stdin>\n\nreview this change`);
   });
 
+  test("a directory on stdin (zot -p … < folder) is a usage error saying so, not the system's EISDIR", async () => {
+    mock = startMockLlm([{ text: "never" }]);
+    const proc = Bun.spawn(["bash", "-c", `"$ZOT" -p review --provider anthropic --api-key k --base-url "$URL" < "$DIR"; echo "rc=$?"`], {
+      env: cleanEnv(tempDir("zot-home-"), { ZOT, URL: mock.url, DIR: tempDir("zot-stdin-dir-") }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    expect(stdout).toBe("rc=2\n");
+    expect(stderr).toContain("stdin is a directory, not text");
+    expect(mock.requests).toHaveLength(0);
+  });
+
   test("binary data on stdin (cat image.png | zot -p …) is a usage error naming it, and the model is never called", async () => {
     mock = startMockLlm([{ text: "never" }]);
     const run = await zot(["-p", "describe this", ...anthropic(mock)], { stdin: "\x89PNG\r\n\x1a\n\0\0\0\rIHDR" });
