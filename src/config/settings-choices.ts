@@ -12,6 +12,7 @@
 // two: another key zot was started with never goes to the server the file named (withSettingsEnv).
 import { readFileSync } from "node:fs";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { statSafe } from "./quiet-fs.ts";
 
 export interface SettingsChoices {
   /** the last file's `model`, as Claude Code writes it (settings-model.ts reads it), and that file's label */
@@ -33,6 +34,8 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
   for (const source of sources) {
     let text: string;
     try {
+      // Most of these files are not there: asked first, as a lookup that throws nothing.
+      if (!statSafe(source.file)?.isFile()) continue;
       text = readFileSync(source.file, "utf8");
     } catch {
       // A missing file is no choice; one that is not a file is named by the settings hooks.

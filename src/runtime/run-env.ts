@@ -29,13 +29,15 @@ export function runEnv(options: {
   started: Readonly<Record<string, string | undefined>>;
   /** --trust: the folder's files count this run */
   trust?: boolean;
+  /** the folder's trust as the caller already read it (else read here) */
+  projectTrusted?: boolean;
   /** --setting-sources */
   settingSources?: readonly SettingSourceName[];
   /** --base-url: the user named the server, so the keys are as they are */
   baseUrlGiven?: boolean;
 }): RunEnv {
   const { cwd, home, started } = options;
-  const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
+  const projectTrusted = options.projectTrusted ?? (options.trust === true || folderAnswer(home, cwd)?.trusted === true);
   const settings = readSettingsChoices(settingsSources({ cwd, home, userHome: started.HOME || homedir(), projectTrusted, only: options.settingSources }));
   const merged = withSettingsEnv(started, settings, options.baseUrlGiven ? {} : PROVIDER_VARIABLES);
   // Said outright: every process the run starts (and the credentials kept from them, which

@@ -218,7 +218,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // the model a new conversation may start on. A folder's files count once it is trusted.
   const { folderAnswer } = await import("../config/trust-store.ts");
   const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
-  const { env, settings, paired } = runEnv({ cwd, home, started, trust: options.trust, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
+  const { env, settings, paired } = runEnv({ cwd, home, started, projectTrusted, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
   notes.push(...settings.warnings);
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.

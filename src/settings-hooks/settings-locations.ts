@@ -8,6 +8,7 @@ import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { realPathOf } from "../tools/sandbox.ts";
+import { statSafe } from "../config/quiet-fs.ts";
 import type { SettingsSource } from "./settings-file.ts";
 
 export interface SourcesOptions {
@@ -41,7 +42,8 @@ export function settingsSources(options: SourcesOptions): SettingsSource[] {
   // One file reached two ways (zot started in ~, ZOT_HOME=~/.claude) counts once, as the user's.
   const seen = new Set<string>();
   return [...user, ...(options.projectTrusted ? project : [])].filter((source) => {
-    const key = realPathOf(source.file);
+    // A file that is not there is reached one way only; resolving its path would ask the file system for each missing part.
+    const key = statSafe(source.file) ? realPathOf(source.file) : source.file;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
