@@ -4,6 +4,7 @@
 // prompts already sent are done, SIGINT/SIGTERM/SIGHUP with 130 at once (a second one without
 // waiting for the extensions), a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
 // --continue or --session asks (the embedding program usually owns persistence).
+import { fstatSync } from "node:fs";
 import { RPC_TOKEN_ENV } from "../config/credentials.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import { UsageError } from "../config/usage-error.ts";
@@ -45,6 +46,8 @@ export async function runRpc(argv: string[]): Promise<number> {
   }
   const runtimeOptions = runtimeOptionsFromFlags(flags);
   const session = rpcSessionChoice(flags);
+  // `zot rpc < folder`: a folder is no stream of commands; said now, not as the system's EISDIR later.
+  if (fstatSafe(0)?.isDirectory()) throw new UsageError("zot rpc reads its commands from stdin, and stdin is a directory; pipe the commands in, or connect a client");
 
   // Before the server runs (extensions still loading) a signal exits at once.
   const signals = signalsUntilServing(EXIT.interrupted);
@@ -83,6 +86,15 @@ export async function runRpc(argv: string[]): Promise<number> {
 }
 
 /** rpc records a session only when --continue, --session or -r <id> asks; -r alone would ask in a terminal rpc has not. */
+/** fstat of a descriptor, or undefined when it is closed. */
+function fstatSafe(fd: number): ReturnType<typeof fstatSync> | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+}
+
 function rpcSessionChoice(flags: ParsedFlags["values"]): SessionChoice | undefined {
   const choice = sessionChoiceFromFlags(flags);
   if (choice?.kind === "pick") {

@@ -221,3 +221,15 @@ describe("text that is not text", () => {
     expect(JSON.stringify(messages)).toContain("lone \uFFFD surrogate");
   });
 });
+
+test("zot rpc with a directory on stdin says so (exit 2), not the system's EISDIR", async () => {
+  const { cleanEnv, tempDir, ZOT } = await import("../support/zot.ts");
+  const proc = Bun.spawn(["bash", "-c", `"$ZOT" rpc --provider scripted < "$DIR"; echo "rc=$?"`], {
+    env: cleanEnv(tempDir("zot-rpc-dir-home-"), { ZOT, DIR: tempDir("zot-rpc-dir-") }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  expect(stdout).toBe("rc=2\n");
+  expect(stderr).toContain("zot rpc reads its commands from stdin, and stdin is a directory");
+});
