@@ -148,6 +148,8 @@ export class ZotExtensionHost {
   private exit: ChildExitInfo | undefined;
   private helloInfo: HelloInfo | undefined;
   private stopping = false;
+  /** lines that were not JSON before hello: why a start that timed out did */
+  private notJsonBeforeHello = 0;
   private startPromise: Promise<void> | undefined;
   private endStart: (() => void) | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
@@ -306,6 +308,7 @@ export class ZotExtensionHost {
   /** The child logged it already; pass it on unless it only echoes a failure already reported. */
   private fromChild(diagnostic: ChildDiagnostic): void {
     if (this.current === "failed" && FORCED_STOP_KINDS.has(diagnostic.kind)) return;
+    if (diagnostic.kind === "not_json" && this.current === "starting") this.notJsonBeforeHello++;
     if (diagnostic.dropped) this.failDroppedReply(diagnostic.dropped);
     this.report({ kind: diagnostic.kind, message: diagnostic.message });
   }
@@ -351,7 +354,9 @@ export class ZotExtensionHost {
     child.onExit((info) => this.onExit(info));
     this.after(this.t.helloMs, () => {
       if (this.current !== "starting") return;
-      this.fail("hello_timeout", `${this.label} sent no hello frame within ${seconds(this.t.helloMs)}; it was stopped`, true);
+      // Lines that were not JSON say why at once: a program writing text or a banner to stdout, not the protocol.
+      const junk = this.notJsonBeforeHello > 0 ? ` (it wrote ${this.notJsonBeforeHello} line${this.notJsonBeforeHello === 1 ? "" : "s"} that ${this.notJsonBeforeHello === 1 ? "is" : "are"} not JSON: stdout is for protocol frames, anything else goes to stderr)` : "";
+      this.fail("hello_timeout", `${this.label} sent no hello frame within ${seconds(this.t.helloMs)}${junk}; it was stopped`, true);
       void child.stop({ graceMs: 0, termMs: 500 });
     });
     await started;

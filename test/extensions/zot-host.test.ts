@@ -147,6 +147,15 @@ describe("handshake", () => {
     expect(ext.diagnostics).toEqual([{ kind: "hello_timeout", message: 'extension "probe" sent no hello frame within 0.3 s; it was stopped' }]);
   });
 
+  test("no hello, and lines that are not JSON before it: the message says so, and where such text belongs", async () => {
+    const ext = await started({ hello: false, before_hello: ["Starting my extension v1.2...", "\u0001\u0002 binary junk"] }, { helloMs: 300 });
+    expect(ext.host.state).toBe("failed");
+    expect(ext.host.error).toContain(
+      'extension "probe" sent no hello frame within 0.3 s (it wrote 2 lines that are not JSON: stdout is for protocol frames, anything else goes to stderr); it was stopped',
+    );
+    await ext.host.stop();
+  });
+
   test("frames before hello are ignored; hello may still come", async () => {
     const ext = await started({ before_hello: [{ type: "register_command", name: "early" }, "not json at all"] });
     expect(ext.host.state).toBe("ready");
