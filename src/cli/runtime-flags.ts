@@ -11,7 +11,8 @@ import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
 import { parseSettingSources } from "../config/setting-sources.ts";
 import { statSafe } from "../config/quiet-fs.ts";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import { CLAUDE_SESSION_ID } from "./root-args.ts";
 
 type Flags = ParsedFlags["values"];
@@ -79,9 +80,25 @@ function explicitExtensions(flags: Flags): string[] {
   const cwd = str(flags, "cwd") ?? process.cwd();
   for (const path of given) {
     const target = resolve(cwd, path);
-    if (statSafe(target) === undefined) {
+    const stats = statSafe(target);
+    if (stats === undefined) {
       throw new UsageError(`--ext ${path}: ${target} does not exist; give the extension's directory (with extension.json in it) or its extension.json`);
     }
+    // Its manifest must be there and be JSON; what is in it is the loader's to judge (a warning, a guard that refuses).
+    const manifest = stats.isDirectory() ? join(target, "extension.json") : target;
+    if (!stats.isDirectory() && !target.endsWith(".json")) {
+      throw new UsageError(`--ext ${path}: ${target} is a file, not an extension; give the extension's directory (with extension.json in it) or its extension.json`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(manifest, "utf8").replace(/^\uFEFF/, ""));
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      throw new UsageError(
+        missing ? `--ext ${path}: ${target} has no extension.json, so it is no extension (zot ext new makes one)` : `--ext ${path}: ${manifest} cannot be read as JSON (${errorText(error)})`,
+      );
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`--ext ${path}: ${manifest} must be a JSON object (the extension's manifest)`);
   }
   return given;
 }

@@ -14,10 +14,10 @@
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
 import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { lstatSafe, realOrSame, statSafe } from "./quiet-fs.ts";
+import { realOrSame, statSafe } from "./quiet-fs.ts";
 
 export interface ContextFile {
   path: string;
@@ -239,7 +239,14 @@ function repositoryRoot(start: string): string | undefined {
  * not there (a link to nothing, too), is no file (a folder), or reads.
  */
 export function whyUnreadable(file: string): string | undefined {
-  if (!lstatSafe(file)) return undefined;
+  try {
+    // Most candidates are not there: asked without an exception.
+    if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
+  } catch (error) {
+    // A folder on the way zot may not enter (~/.claude left to root by a `sudo claude`) hides what is in it.
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "EACCES" || code === "EPERM" ? "permission denied on a folder of its path" : undefined;
+  }
   try {
     readFileSync(file);
     return undefined;

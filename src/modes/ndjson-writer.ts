@@ -140,7 +140,7 @@ export class NdjsonWriter {
     if (this.lost === undefined) return undefined;
     const code = (this.lost as { code?: unknown }).code;
     const message = this.lost instanceof Error ? this.lost.message : String(this.lost);
-    return new Error(`the output could not be written (${typeof code === "string" && !message.includes(code) ? `${code}: ` : ""}${message}); what was not written is lost, and the session file keeps the conversation`);
+    return new Error(`the output could not be written (${typeof code === "string" && !message.includes(code) ? `${code}: ` : ""}${message}); what was not written is lost (a session, when one is recorded, keeps the conversation)`);
   }
 
   private readonly fail = (error: unknown): void => {

@@ -141,13 +141,23 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
       .join(" ");
     // A shell's -c string or here-string, and what `source /dev/stdin <<<…` reads.
     if ((SHELL_NAME.test(name) || name === "source" || name === ".") && !unknown) {
+      // The shell's options come before its script (`bash build.sh -clean` passes -clean to the script).
+      let options = SHELL_NAME.test(name);
       for (let i = at + 1; i < words.length; i++) {
         const arg = words[i]!.text;
         if (arg.startsWith("<<<")) return { unknown, run, text: arg.length > 3 ? arg.slice(3) : words[i + 1]?.text };
-        if (SHELL_NAME.test(name) && /^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) {
+        if (!options) continue;
+        if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)/.test(words[i]!.raw)) {
+          // A redirection among the options, and its target when it stands apart.
+          if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)$/.test(words[i]!.raw)) i++;
+          continue;
+        }
+        if (/^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) {
           const next = words[i + 1]?.text === "--" ? words[i + 2] : words[i + 1];
           return { unknown, run, ...(next ? { text: next.text } : {}) };
         }
+        if (/^(?:-o|\+o|-O|\+O|--rcfile|--init-file)$/.test(arg)) i++;
+        else if (arg === "--" || !/^[-+]/.test(arg)) options = false;
       }
     }
     return { unknown, run };

@@ -114,9 +114,15 @@ export class PermissionRuleFiles {
         rules.push(askEverything(source.label, `${source.label}'s permissions.${verdict}, which is not a list of rules,`));
         continue;
       }
+      let unreadRule = false;
       list.forEach((text: unknown, i) => {
         const parsed = typeof text === "string" ? parseRule(text, verdict, source.label, this.options) : { error: 'must be a rule as text, "Tool" or "Tool(…)"' };
-        if ("error" in parsed) warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; it is skipped`);
+        if ("error" in parsed && verdict !== "allow") {
+          // A deny or ask rule zot cannot read may be the one that holds this call back: every call is asked about instead.
+          warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; until it is fixed, every tool call is asked about`);
+          if (!unreadRule) rules.push(askEverything(source.label, `${source.label}'s ${verdict} rule ${JSON.stringify(text)}, which zot cannot read,`));
+          unreadRule = true;
+        } else if ("error" in parsed) warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; it is skipped`);
         else if (verdict !== "allow" || source.scope === "user" || this.options.projectTrusted) rules.push(parsed);
         else this.skipped.set(source.label, (this.skipped.get(source.label) ?? 0) + 1);
       });

@@ -93,7 +93,8 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
   const warn = (message: string) => warnings.push(`${source.label}: ${message}`);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A byte-order mark (PowerShell writes one) is not part of the JSON.
+    json = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     warn(`is not valid JSON (${(error as Error).message}); none of its hooks run, nor its env and model count, until it is fixed`);
     return { hooks: [], warnings, disableAll: false };

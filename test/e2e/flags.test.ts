@@ -1,6 +1,6 @@
 // Every flag of the command line, as a user types it, through the compiled binary.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -84,6 +84,21 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
       const run = await zot(["-e", "./gaurd", ...mode, "--provider", "scripted", "--script", turns], { cwd });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`--ext ./gaurd: ${join(cwd, "gaurd")} does not exist`);
+    }
+    expect(existsSync(join(cwd, "ran"))).toBe(false);
+    // There, but no extension: an empty folder, a plain file, a manifest that is not JSON.
+    mkdirSync(join(cwd, "empty"));
+    writeFileSync(join(cwd, "notes.txt"), "x");
+    mkdirSync(join(cwd, "broken"));
+    writeFileSync(join(cwd, "broken", "extension.json"), "{ broken");
+    for (const [ext, message] of [
+      ["./empty", `${join(cwd, "empty")} has no extension.json, so it is no extension`],
+      ["./notes.txt", `${join(cwd, "notes.txt")} is a file, not an extension`],
+      ["./broken", `${join(cwd, "broken", "extension.json")} cannot be read as JSON`],
+    ]) {
+      const run = await zot(["-e", ext!, "-p", "go", "--provider", "scripted", "--script", turns], { cwd });
+      expect([ext, run.code]).toEqual([ext, 2]);
+      expect(run.stderr).toContain(message!);
     }
     expect(existsSync(join(cwd, "ran"))).toBe(false);
   });

@@ -191,13 +191,19 @@ describe("allow", () => {
   });
 });
 
-test("a rule zot cannot read is named on stderr at the start, and the file's other rules still hold", async () => {
-  const p = project({ permissions: { deny: ["Bash(rm -rf", "Bash(curl *)"] } });
-  const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "curl example.com" } }] }, { text: "done" }]);
+test("a deny rule zot cannot read is named on stderr at the start; the file's other rules still hold, and every other call is asked about (refused in -p) until it is fixed", async () => {
+  const p = project({ permissions: { deny: ["Bash(rm -rf *", "Bash(curl *)"] } });
+  writeFileSync(join(p.cwd, "precious.txt"), "keep me");
+  const mock = fixture.llm([
+    { tool_calls: [{ id: "t1", name: "bash", args: { command: "curl example.com" } }, { id: "t2", name: "bash", args: { command: "rm -rf precious.txt" } }] },
+    { text: "done" },
+  ]);
   const run = await p.run([...anthropic(mock), "-p", "fetch it"]);
   expect(run.code).toBe(0);
-  expect(run.stderr).toContain('zot: .claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); it is skipped\n');
-  expect(results(mock, 1)).toEqual([[true, 'tool call denied by the permission rule "Bash(curl *)" (.claude/settings.json)']]);
+  expect(run.stderr).toContain('zot: .claude/settings.json: permissions.deny[0] "Bash(rm -rf *" has an opening ( without its closing ); until it is fixed, every tool call is asked about\n');
+  expect(results(mock, 1)[0]).toEqual([true, 'tool call denied by the permission rule "Bash(curl *)" (.claude/settings.json)']);
+  expect(results(mock, 1)[1]?.[1]).toContain(`.claude/settings.json's deny rule "Bash(rm -rf *", which zot cannot read,`);
+  expect(readFileSync(join(p.cwd, "precious.txt"), "utf8")).toBe("keep me");
 });
 
 describe("in the TUI", () => {

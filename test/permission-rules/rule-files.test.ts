@@ -60,10 +60,13 @@ describe("the files", () => {
 });
 
 describe("what cannot be read", () => {
-  test("a rule zot cannot read is skipped with a warning naming the file, the list and the rule; the rest hold", () => {
-    const s = setup({ project: { permissions: { deny: ["Bash(rm -rf", "Read(./.env)"] } } });
-    expect(s.summary()).toEqual(["deny Read(./.env) (.claude/settings.json)"]);
-    expect(s.warnings).toEqual(['.claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); it is skipped']);
+  test("a rule zot cannot read is a warning naming the file, the list and the rule; the rest hold; a deny or ask rule's place is taken by asking about every call", () => {
+    const s = setup({ project: { permissions: { deny: ["Bash(rm -rf", "Read(./.env)"], allow: ["Read(", "Bash(ls)"] } } });
+    expect(s.summary()).toEqual(["ask * (.claude/settings.json)", "deny Read(./.env) (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)"]);
+    expect(s.warnings).toEqual([
+      '.claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); until it is fixed, every tool call is asked about',
+      '.claude/settings.json: permissions.allow[0] "Read(" has an opening ( without its closing ); it is skipped',
+    ]);
   });
 
   test("a file that is not JSON says so once, and holds no rules until it is fixed", () => {
@@ -96,16 +99,16 @@ describe("what cannot be read", () => {
     expect(s.warnings).toEqual(["~/.claude/settings.json: cannot be read (ELOOP); its deny and ask rules cannot be read, so every tool call is asked about until it can be"]);
   });
 
-  test("a bad list or a bad rule loses only itself: the file's deny rules still hold", () => {
+  test("a bad list or a bad rule loses only itself: the file's deny rules still hold, and what the bad deny rules stood for is asked about", () => {
     const s = setup({ project: { permissions: { allow: "Bash(ls)", ask: null, deny: [3, "Read([z-a].txt)", "Bash(rm *)"] } } });
     // ask: null is no list at all.
-    expect(s.summary()).toEqual(["deny Bash(rm *) (.claude/settings.json)"]);
+    expect(s.summary()).toEqual(["ask * (.claude/settings.json)", "deny Bash(rm *) (.claude/settings.json)"]);
     expect(s.warnings).toEqual([
-      '.claude/settings.json: permissions.deny[0] 3 must be a rule as text, "Tool" or "Tool(…)"; it is skipped',
-      expect.stringMatching(/^\.claude\/settings\.json: permissions\.deny\[1\] "Read\(\[z-a\]\.txt\)" is not a path pattern zot can read \(.+\); it is skipped$/),
+      '.claude/settings.json: permissions.deny[0] 3 must be a rule as text, "Tool" or "Tool(…)"; until it is fixed, every tool call is asked about',
+      expect.stringMatching(/^\.claude\/settings\.json: permissions\.deny\[1\] "Read\(\[z-a\]\.txt\)" is not a path pattern zot can read \(.+\); until it is fixed, every tool call is asked about$/),
       '.claude/settings.json: permissions.allow must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed',
     ]);
-  });
+  });;
 });
 
 test("a file edited mid-run holds from the next read", () => {

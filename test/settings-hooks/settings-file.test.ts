@@ -66,6 +66,12 @@ describe("parseSettingsHooks", () => {
     ]);
   });
 
+  test("a file that starts with a byte-order mark (as PowerShell writes it) is read as its JSON", () => {
+    const parsed = parseSettingsHooks(`\uFEFF${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "./notify.sh" }] }] } })}`, SOURCE);
+    expect(parsed.warnings).toEqual([]);
+    expect(parsed.hooks.map((hook) => hook.event)).toEqual(["Stop"]);
+  });
+
   test("a file without hooks, or with disableAllHooks, runs nothing and says nothing", () => {
     expect(parse({ model: "opus" })).toEqual({ hooks: [], warnings: [], disableAll: false });
     expect(parse({ disableAllHooks: true, hooks: {} }).disableAll).toBe(true);
