@@ -165,7 +165,16 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
   }
   // PicoClaw's whole config.json has `hooks` at the top; a file of its own may hold just that object.
   // Read as PicoClaw (Go) reads it: a field's name has no case ("Processes", "Enabled"), null is absent.
+  // Neither an object nor a `hooks` that is one: nothing here is hooks, and that is said, not passed over.
+  if (!isJsonObject(raw)) {
+    warnings.push(`${file}: must be a JSON object, {"hooks": {"processes": {…}}}; its hooks are not loaded`);
+    return [];
+  }
   const top = asGoReads(PicoClawConfig, raw);
+  if (isJsonObject(top) && top.hooks !== undefined && !isJsonObject(top.hooks)) {
+    warnings.push(`${file}: "hooks" must be an object, {"processes": {…}}; its hooks are not loaded`);
+    return [];
+  }
   const nested = isJsonObject(top) && isJsonObject(top.hooks);
   const section = asGoReads(HooksSection, nested ? top.hooks : raw);
   const prefix = nested ? "hooks." : "";
