@@ -85,7 +85,6 @@ export async function runRpc(argv: string[]): Promise<number> {
   }
 }
 
-/** rpc records a session only when --continue, --session or -r <id> asks; -r alone would ask in a terminal rpc has not. */
 /** fstat of a descriptor, or undefined when it is closed. */
 function fstatSafe(fd: number): ReturnType<typeof fstatSync> | undefined {
   try {
@@ -95,6 +94,7 @@ function fstatSafe(fd: number): ReturnType<typeof fstatSync> | undefined {
   }
 }
 
+/** rpc records a session only when --continue, --session or -r <id> asks; -r alone would ask in a terminal rpc has not. */
 function rpcSessionChoice(flags: ParsedFlags["values"]): SessionChoice | undefined {
   const choice = sessionChoiceFromFlags(flags);
   if (choice?.kind === "pick") {
