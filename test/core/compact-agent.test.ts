@@ -425,16 +425,17 @@ describe("context overflow", () => {
 });
 
 describe("hard_abort after a compaction mid-prompt", () => {
-  const hardAbortOnStep2 = (agent: Agent) =>
+  /** A before_llm participant that hard-aborts the model call `when` says. */
+  const hardAbortWhen = (agent: Agent, when: (payload: object) => boolean) =>
     agent.chain.add({
       name: "kill",
       priority: 0,
       stages: ["before_llm"],
       timeoutMs: 1000,
       onFailure: "allow",
-      decide: async (_stage, payload) =>
-        "step" in payload && payload.step === 2 ? { action: "hard_abort", reason: "stop" } : { action: "continue" },
+      decide: async (_stage, payload) => (when(payload) ? { action: "hard_abort", reason: "stop" } : { action: "continue" }),
     });
+  const hardAbortOnStep2 = (agent: Agent) => hardAbortWhen(agent, (payload) => "step" in payload && payload.step === 2);
 
   test("the prompt's messages, moved by the compaction, are taken out", async () => {
     // Step 1 calls the tool and reports a nearly full window; step 2 compacts first, then is hard-aborted.
@@ -458,14 +459,7 @@ describe("hard_abort after a compaction mid-prompt", () => {
     ]);
     let again = false;
     agent.setPromptHooks({ stopping: async () => (again ? undefined : ((again = true), "keep going")) });
-    agent.chain.add({
-      name: "kill",
-      priority: 0,
-      stages: ["before_llm"],
-      timeoutMs: 1000,
-      onFailure: "allow",
-      decide: async () => (again ? { action: "hard_abort", reason: "stop" } : { action: "continue" }),
-    });
+    hardAbortWhen(agent, () => again);
     const outcome = await agent.prompt({ text: "run it" }, signal());
     expect(outcome).toMatchObject({ status: "error", message: "stop" });
     expect(agent.messages.map((m) => anthropicText(m))).toEqual([`${SUMMARY_HEADING}${SUMMARY}`, "now add tests", "Tests added."]);
