@@ -125,7 +125,10 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
     const field = String(issue.path?.[0]?.key ?? "");
     const rule = FIELD_RULES[field] ?? "valid";
     const value = raw[field];
-    const problem = value === undefined ? `"${field}" is required (${rule})` : `"${field}" must be ${rule} (got ${describe(value)})`;
+    // A field inside an object (timeouts.hello) is named with its own value: "got an object" says nothing.
+    const inner = issue.path && issue.path.length > 1 ? issue.path.map((step) => String(step.key)).join(".") : undefined;
+    const got = inner ? `${inner} is ${describe(issue.input)}` : `got ${describe(value)}`;
+    const problem = value === undefined ? `"${field}" is required (${rule})` : `"${field}" must be ${rule} (${got})`;
     if (!problems.includes(problem)) problems.push(problem);
   }
   if (execMissing) problems.push(`"exec" is required (${FIELD_RULES.exec})`);

@@ -61,6 +61,7 @@ describe("loading", () => {
     scriptedExtension(l.global, "alpha", { countfile: l.file("global-alpha-count") });
     scriptedExtension(l.global, "off", { countfile: l.file("off-count") }, { enabled: false });
     scriptedExtension(l.global, "broken", {}, { exec: 42 });
+    scriptedExtension(l.global, "slowstart", {}, { timeouts: { hello: -1 } });
 
     const m = manager();
     const report = await m.load(l.options());
@@ -69,6 +70,8 @@ describe("loading", () => {
     const warnings = report.warnings.join("\n");
     expect(warnings).toContain(join(l.global, "broken", "extension.json"));
     expect(warnings).toContain('"exec" must be a string (got 42)');
+    // A field inside an object is named with its value.
+    expect(warnings).toContain('(timeouts.hello is -1)');
     expect(warnings).toContain('extension "alpha": its command /help is shadowed by zot\'s built-in command; it is not used');
     expect(warnings).toContain('extension "alpha": its tool "bash" is shadowed by zot\'s built-in tool; it is not used');
     expect(warnings).toContain('extension "beta": its command /hello is shadowed by extension "alpha", which comes first; it is not used');
