@@ -17,6 +17,8 @@ import { statSafe } from "./quiet-fs.ts";
 export interface SettingsChoices {
   /** the last file's `model`, as Claude Code writes it (settings-model.ts reads it), and that file's label */
   model?: { value: string; from: string };
+  /** the last file's `permissions.defaultMode`, as written, and that file's label */
+  defaultMode?: { value: string; from: string };
   /** the variables to add to the run's environment, with the file that set each */
   env: Record<string, { value: string; from: string }>;
   /** one sentence per field that could not be used */
@@ -53,6 +55,11 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
     if (value.model !== undefined) {
       if (typeof value.model === "string" && value.model.trim() !== "") choices.model = { value: value.model.trim(), from: source.label };
       else choices.warnings.push(`${source.label}: "model" must be a model's id or alias, as --model takes it; it is not used`);
+    }
+    const permissions = value.permissions;
+    if (isJsonObject(permissions) && permissions.defaultMode !== undefined) {
+      if (typeof permissions.defaultMode === "string") choices.defaultMode = { value: permissions.defaultMode, from: source.label };
+      else choices.warnings.push(`${source.label}: permissions.defaultMode must be a mode's name (default, acceptEdits, dontAsk, bypassPermissions); it is not used`);
     }
     if (value.env === undefined) continue;
     if (!isJsonObject(value.env)) {

@@ -107,6 +107,11 @@ export interface RuntimeOptions {
   askNobody?: boolean;
   /** `--permission-mode` as given, which settings hooks read as permission_mode while calls are confirmed */
   permissionMode?: string;
+  /**
+   * The command line named how tool calls are permitted (--permission-mode, --dangerously-skip-permissions,
+   * --no-yolo, --allowedTools): the settings files' `permissions.defaultMode` does not apply
+   */
+  permissionsFromFlags?: boolean;
   /** `--allowedTools`, `--disallowedTools`, `--permission-mode acceptEdits`: permission rules of this run, beside the settings files' */
   permissionRules?: WrittenRule[];
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
@@ -220,6 +225,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
   const { env, settings, paired } = runEnv({ cwd, home, started, projectTrusted, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
   notes.push(...settings.warnings);
+  // Claude Code's permissions.defaultMode, where no flag chose: how tool calls are permitted in this run.
+  if (settings.defaultMode && !options.permissionsFromFlags) options = { ...options, ...settingsPermissionMode(settings.defaultMode, options.permissionRules ?? [], notes) };
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);
@@ -698,4 +705,37 @@ function startingModel(
   // Claude Code's default is sonnet, wherever the setup points it.
   const sonnet = pointedAlias("sonnet", env);
   return sonnet ? { model: sonnet.model, note: `the model is ${sonnet.model}, where ${sonnet.variable} points sonnet, Claude Code's default (--model picks another)` } : undefined;
+}
+
+/**
+ * Claude Code's `permissions.defaultMode` of a settings file, as --permission-mode reads the same
+ * word: default asks before tool calls (refused where nobody can answer), acceptEdits lets edits in
+ * the working directory through, dontAsk refuses what no rule allows, bypassPermissions asks
+ * nothing (zot's own default); plan, which zot does not have, asks as default does. Each but
+ * bypassPermissions is a note naming the file, since it changes what runs unasked.
+ */
+function settingsPermissionMode(mode: { value: string; from: string }, rules: readonly WrittenRule[], notes: string[]): Partial<RuntimeOptions> {
+  const how = `the permissions.defaultMode "${mode.value}" of ${mode.from}`;
+  const skip = "--dangerously-skip-permissions runs without asking";
+  switch (mode.value) {
+    case "bypassPermissions":
+      return { permissionMode: "bypassPermissions" };
+    case "default":
+    case "plan":
+      notes.push(
+        mode.value === "plan"
+          ? `${how}: zot has no plan mode, so tool calls are asked about as in default (${skip}; --tools read gives the model only the read tool)`
+          : `tool calls are asked about, as ${how} says (${skip})`,
+      );
+      return { noYolo: true, confirmingFlag: how, permissionMode: "default" };
+    case "acceptEdits":
+      notes.push(`tool calls but edits in the working directory are asked about, as ${how} says (${skip})`);
+      return { noYolo: true, confirmingFlag: how, permissionMode: "acceptEdits", permissionRules: [...rules, { verdict: "allow", text: "Edit(./**)", source: how }] };
+    case "dontAsk":
+      notes.push(`tool calls no permission rule allows are refused, as ${how} says (${skip})`);
+      return { noYolo: true, confirmingFlag: how, askNobody: true, permissionMode: "dontAsk" };
+    default:
+      notes.push(`${how} is not a mode zot knows (default, acceptEdits, dontAsk, bypassPermissions); tool calls run as without it`);
+      return {};
+  }
 }

@@ -181,6 +181,38 @@ describe("~/.claude/settings.json", () => {
   });
 });
 
+describe("permissions.defaultMode", () => {
+  test("default and plan ask before tool calls (refused in -p), acceptEdits lets edits in the folder through, dontAsk runs only what a rule allows; a flag wins", async () => {
+    const run = async (mode: string, call: { name: string; args: Record<string, unknown> }, extra: string[] = [], permissions: Record<string, unknown> = {}) => {
+      const llm = mock([{ tool_calls: [call] }, { text: "done" }]);
+      const userHome = tempDir("zot-cs-user-");
+      const cwd = tempDir("zot-cs-cwd-");
+      settings(userHome, { permissions: { defaultMode: mode, ...permissions } });
+      const result = await zot(["-p", "go", "--api-key", "k", "--base-url", llm.url, ...extra], { cwd, env: { HOME: userHome } });
+      const content = llm.requests[1]?.body.messages.at(-1).content;
+      const sent = content.map((block: any) => (typeof block.content === "string" ? block.content : JSON.stringify(block.content))).join("\n");
+      return { ...result, cwd, sent };
+    };
+    const touch = { name: "bash", args: { command: "touch ran" } };
+    for (const mode of ["default", "plan"]) {
+      const asked = await run(mode, touch);
+      expect([mode, existsSync(join(asked.cwd, "ran"))]).toEqual([mode, false]);
+      expect(asked.sent).toContain(`tool call refused: this run (the permissions.defaultMode \"${mode}\" of ~/.claude/settings.json)`);
+    }
+    expect((await run("plan", touch)).stderr).toContain("zot has no plan mode, so tool calls are asked about as in default");
+    expect((await run("default", touch)).stderr).toContain('tool calls are asked about, as the permissions.defaultMode "default" of ~/.claude/settings.json says');
+    const skipped = await run("default", touch, ["--dangerously-skip-permissions"]);
+    expect(existsSync(join(skipped.cwd, "ran"))).toBe(true);
+    expect(skipped.stderr).not.toContain("defaultMode");
+    const edit = await run("acceptEdits", { name: "write", args: { path: "notes.txt", content: "hi" } });
+    expect(existsSync(join(edit.cwd, "notes.txt"))).toBe(true);
+    expect(existsSync(join((await run("acceptEdits", touch)).cwd, "ran"))).toBe(false);
+    expect(existsSync(join((await run("dontAsk", touch)).cwd, "ran"))).toBe(false);
+    expect(existsSync(join((await run("dontAsk", touch, [], { allow: ["Bash(touch *)"] })).cwd, "ran"))).toBe(true);
+    expect(existsSync(join((await run("bypassPermissions", touch)).cwd, "ran"))).toBe(true);
+  });
+});
+
 describe("a folder's .claude/settings.json", () => {
   test("counts only once the folder is trusted: an untrusted repository cannot point the key at its own server", async () => {
     const mine = mock([{ text: "from mine" }]);
