@@ -61,7 +61,9 @@ export async function runMcp(argv: string[]): Promise<number> {
   const home = zotHome(process.env);
   // The environment a run would give the servers: Claude Code's settings env included (runtime/run-env.ts).
   const { runEnv } = await import("../runtime/run-env.ts");
-  const context = { cwd: process.cwd(), home, env: runEnv({ cwd: process.cwd(), home, started: process.env }).env };
+  const run = runEnv({ cwd: process.cwd(), home, started: process.env });
+  // The .mcp.json servers Claude Code's settings files turn off are off here too.
+  const context = { cwd: process.cwd(), home, env: run.env, disabled: run.settings.disabledMcpServers };
   const wantsHelp = rest[0] === "--help" || rest[0] === "-h";
   switch (verb) {
     case "list":
@@ -96,7 +98,7 @@ export async function runMcp(argv: string[]): Promise<number> {
   }
 }
 
-type Context = { cwd: string; home: string; env: Record<string, string | undefined> };
+type Context = { cwd: string; home: string; env: Record<string, string | undefined>; disabled?: readonly string[] };
 
 function help(usage: string): number {
   console.log(`usage: ${usage}\n\n${mcpUsage()}`);

@@ -17,6 +17,8 @@ import { statSafe } from "./quiet-fs.ts";
 export interface SettingsChoices {
   /** the last file's `model`, as Claude Code writes it (settings-model.ts reads it), and that file's label */
   model?: { value: string; from: string };
+  /** `disabledMcpjsonServers` of every file: the folder's .mcp.json servers the user turned off */
+  disabledMcpServers: string[];
   /** the last file's `permissions.defaultMode`, as written, and that file's label */
   defaultMode?: { value: string; from: string };
   /** the variables to add to the run's environment, with the file that set each */
@@ -32,7 +34,7 @@ export interface SettingsFileRef {
 }
 
 export function readSettingsChoices(sources: readonly SettingsFileRef[]): SettingsChoices {
-  const choices: SettingsChoices = { env: {}, warnings: [] };
+  const choices: SettingsChoices = { env: {}, warnings: [], disabledMcpServers: [] };
   for (const source of sources) {
     let text: string;
     try {
@@ -55,6 +57,9 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
     if (value.model !== undefined) {
       if (typeof value.model === "string" && value.model.trim() !== "") choices.model = { value: value.model.trim(), from: source.label };
       else choices.warnings.push(`${source.label}: "model" must be a model's id or alias, as --model takes it; it is not used`);
+    }
+    if (Array.isArray(value.disabledMcpjsonServers)) {
+      for (const name of value.disabledMcpjsonServers) if (typeof name === "string") choices.disabledMcpServers.push(name);
     }
     const permissions = value.permissions;
     if (isJsonObject(permissions) && permissions.defaultMode !== undefined) {

@@ -74,6 +74,10 @@ export interface McpConfigOptions {
   flagConfigs?: readonly FlagMcpConfig[];
   /** `--strict-mcp-config`: the command line's servers only; no file is read */
   strict?: boolean;
+  /** the .mcp.json servers Claude Code's settings files turn off (their `disabledMcpjsonServers`) */
+  disabled?: readonly string[];
+  /** false: --setting-sources leaves out `project`, and the folder's .mcp.json is not read */
+  projectFile?: boolean;
 }
 
 /** Claude Code's own file: `$CLAUDE_CONFIG_DIR/.claude.json` when that is set, else `~/.claude.json`. */
@@ -123,8 +127,9 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
   const refused = new Set<string>();
   if (!options.strict) {
     const claudeProject = projectEntry(fileOf(claudeFile), options.cwd);
-    for (const name of stringList(claudeProject?.disabledMcpjsonServers)) refused.add(name);
+    for (const name of [...stringList(claudeProject?.disabledMcpjsonServers), ...(options.disabled ?? [])]) refused.add(name);
     for (const source of mcpSources(options)) {
+      if (source.scope === "project" && options.projectFile === false) continue;
       const data = fileOf(source.file);
       sections.push({ source, section: source.scope === "local" ? projectEntry(data, options.cwd)?.mcpServers : data?.mcpServers });
     }

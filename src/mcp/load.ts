@@ -21,6 +21,10 @@ export interface McpLoadOptions {
   log: (message: string) => void;
   /** `--mcp-config`, read, and `--strict-mcp-config`; the servers the program running zot hosts */
   flags?: { configs: readonly FlagMcpConfig[]; strict: boolean; host?: HostServers };
+  /** the .mcp.json servers Claude Code's settings files turn off */
+  disabled?: readonly string[];
+  /** false: --setting-sources leaves out `project`, and the folder's .mcp.json is not read */
+  projectFile?: boolean;
 }
 
 export interface McpLoaded {
@@ -37,9 +41,18 @@ export interface McpLoaded {
 
 export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded> {
   const strict = options.flags?.strict === true;
-  const hasProjectFile = !strict && existsSync(path.join(options.cwd, PROJECT_MCP_FILE));
+  const hasProjectFile = !strict && options.projectFile !== false && existsSync(path.join(options.cwd, PROJECT_MCP_FILE));
   const projectTrusted = hasProjectFile ? (await options.trust()).trusted : false;
-  const config = readMcpConfig({ cwd: options.cwd, home: options.home, env: options.env, projectTrusted, flagConfigs: options.flags?.configs, strict });
+  const config = readMcpConfig({
+    cwd: options.cwd,
+    home: options.home,
+    env: options.env,
+    projectTrusted,
+    flagConfigs: options.flags?.configs,
+    strict,
+    ...(options.disabled ? { disabled: options.disabled } : {}),
+    ...(options.projectFile === false ? { projectFile: false } : {}),
+  });
   const warnings = [...config.warnings];
   const off = config.servers.flatMap((server) => {
     const why = offReason(server);

@@ -26,8 +26,8 @@ export function trustOnce(options: RuntimeOptions, context: { cwd: string; home:
   let deciding: Promise<WorkspaceTrust> | undefined;
   let decided: WorkspaceTrust | undefined;
   const once = () => {
-    // --strict-mcp-config: the folder's .mcp.json would not run even if it were trusted.
-    const skip = options.mcp?.strict ? [PROJECT_MCP_FILE] : [];
+    // --strict-mcp-config, or --setting-sources without project: the folder's .mcp.json would not run even if it were trusted.
+    const skip = options.mcp?.strict || (options.settingSources && !options.settingSources.includes("project")) ? [PROJECT_MCP_FILE] : [];
     // --setting-sources without project and local: the folder's .claude/settings*.json are not read.
     if (options.settingSources && !options.settingSources.some((source) => source === "project" || source === "local")) skip.push(".claude");
     deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust, skip }).then((trust) => (decided = trust));
@@ -37,10 +37,16 @@ export function trustOnce(options: RuntimeOptions, context: { cwd: string; home:
 }
 
 /** Reads the MCP configuration and starts its servers (src/mcp/load.ts); loads no SDK when there are none. */
-export async function loadMcp(options: RuntimeOptions, context: { cwd: string; home: string; env: Record<string, string | undefined> }, trust: TrustOnce): Promise<McpLoaded> {
+export async function loadMcp(
+  options: RuntimeOptions,
+  context: { cwd: string; home: string; env: Record<string, string | undefined>; disabled?: readonly string[] },
+  trust: TrustOnce,
+): Promise<McpLoaded> {
   const { loadMcpServers } = await import("../mcp/load.ts");
   return loadMcpServers({
     ...context,
+    // --setting-sources without project: the folder's .mcp.json is one of its files, as in Claude Code.
+    ...(options.settingSources && !options.settingSources.includes("project") ? { projectFile: false } : {}),
     trust,
     wait: options.extensionWait ?? "all",
     clientVersion: VERSION,

@@ -337,7 +337,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const trust = trustOnce(options, { cwd, home });
   const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id }, trust);
   // ── MCP servers (src/mcp): started beside the extensions, under the same trust decision ──
-  const loadingMcp = loadMcp(options, { cwd, home, env }, trust);
+  const loadingMcp = loadMcp(options, { cwd, home, env, disabled: settings.disabledMcpServers }, trust);
   let provider: Provider;
   try {
     provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model) });

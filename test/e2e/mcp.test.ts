@@ -266,6 +266,20 @@ describe("--mcp-config and --strict-mcp-config, as Claude Code takes them", () =
     expect(names.some((name) => name.startsWith("mcp__everything__"))).toBe(false);
   });
 
+  test("Claude Code's settings turn a .mcp.json server off (disabledMcpjsonServers), and --setting-sources without project leaves .mcp.json out", async () => {
+    const files = tempDir("zot-mcp-files-");
+    const where = project({ fs: filesystemStdio(files), everything: everythingStdio() });
+    mkdirSync(join(where.env.HOME, ".claude"), { recursive: true });
+    writeFileSync(join(where.env.HOME, ".claude", "settings.json"), JSON.stringify({ disabledMcpjsonServers: ["everything"] }));
+    mock = startMockLlm([{ text: "ok" }, { text: "ok" }]);
+    expect((await zot(["-p", "hi", ...anthropic(mock.url)], where)).code).toBe(0);
+    const first = toolNames(mock.requests[0]!.body).filter((name) => name.startsWith("mcp__"));
+    expect(first).toContain("mcp__fs__list_directory");
+    expect(first.some((name) => name.startsWith("mcp__everything__"))).toBe(false);
+    expect((await zot(["-p", "hi", "--setting-sources", "user", ...anthropic(mock.url)], where)).code).toBe(0);
+    expect(toolNames(mock.requests[1]!.body).filter((name) => name.startsWith("mcp__"))).toEqual([]);
+  });
+
   test("a --mcp-config that cannot be read stops the run before anything starts, naming it", async () => {
     mock = startMockLlm([{ text: "never" }]);
     const where = project({});
