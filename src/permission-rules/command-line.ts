@@ -27,6 +27,8 @@ export interface CommandLine {
   readable: boolean;
   /** the commands whose name is known only when they run (`$x -rf d`): no Bash rule can tell what they are */
   dynamic: string[];
+  /** the statements that pipe into a shell (`curl … | sh`): what runs is what the pipe carries */
+  piped: string[];
 }
 
 /** How deep the text handed to a shell (`eval`, `bash -c`) is read for the commands in it. */
@@ -40,7 +42,7 @@ export function commandLine(line: string, depth = 0): CommandLine {
     if (command !== "") commands.push(command);
   }
   const statements = split.statements.map((statement) => unwrap(stripSyntax(statement))).filter(Boolean);
-  const out: CommandLine = { commands, statements, heredocs: [...split.heredocs], readable: split.readable, dynamic: [] };
+  const out: CommandLine = { commands, statements, heredocs: [...split.heredocs], readable: split.readable, dynamic: [], piped: [] };
   for (const command of [...commands, ...split.heredocs]) {
     const words = runWords(command);
     if (words.unknown) out.dynamic.push(command);
@@ -56,10 +58,11 @@ export function commandLine(line: string, depth = 0): CommandLine {
     const read = commandLine(words.text, depth + 1);
     out.heredocs.push(...read.commands, ...read.heredocs);
     out.dynamic.push(...read.dynamic);
+    out.piped.push(...read.piped);
     if (!read.readable) out.readable = false;
   }
   // A pipe into a shell runs what the commands before it print: no rule can tell what that is.
-  for (const statement of split.statements) if (PIPED_INTO_SHELL.test(statement.trim())) out.dynamic.push(statement.trim());
+  for (const statement of split.statements) if (PIPED_INTO_SHELL.test(statement.trim())) out.piped.push(statement.trim());
   return out;
 }
 

@@ -56,10 +56,16 @@ export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
     const rule = rules.find((r) => r.verdict === verdict && holds(r, call, line));
     if (rule) return { verdict, because: named([rule]) };
   }
-  if (line && (!line.readable || line.dynamic.length > 0)) {
+  if (line && (!line.readable || line.dynamic.length > 0 || line.piped.length > 0)) {
     const unread = rules.filter((r) => r.verdict !== "allow" && r.target.kind === "bash" && r.target.command);
-    const why = !line.readable ? "a command with a quote or a bracket left open" : `a command whose name is known only when it runs (${line.dynamic[0]})`;
-    if (unread.length > 0) return { verdict: "ask", because: `${named(unread)}, which cannot be checked on ${why},` };
+    const why = !line.readable
+      ? "a command with a quote or a bracket left open"
+      : line.dynamic.length > 0
+        ? `a command whose name is known only when it runs (${line.dynamic[0]})`
+        : `a pipe into a shell, which runs what the pipe carries (${line.piped[0]})`;
+    // One subject for the sentence the caller ends ("… asks"), however many rules.
+    const subject = unread.length === 1 ? named(unread) : `each of ${named(unread)}`;
+    if (unread.length > 0) return { verdict: "ask", because: `${subject}, which cannot be checked on ${why},` };
   }
   if (rules.length > 0 && changesRuleFile(book.files, call)) {
     return { verdict: "ask", because: `a change to ${call.path}, a file that holds permission rules,` };
@@ -71,8 +77,8 @@ export function judge(book: RuleBook, call: RuledCall): Judgement | undefined {
     const whole = (call.command ?? "").trim();
     const all = allows.find((r) => r.target.kind === "bash" && (r.target.command === undefined || r.target.exact === whole));
     if (all) return { verdict: "allow", because: named([all]) };
-    // A command whose name is known only when it runs is allowed only by a rule that allows every command.
-    if (line.dynamic.length > 0) return undefined;
+    // A command whose name is known only when it runs, or a pipe into a shell, is allowed only by a rule that allows every command.
+    if (line.dynamic.length > 0 || line.piped.length > 0) return undefined;
     const by = line.commands.map((command) => allows.find((r) => r.target.kind === "bash" && r.target.command?.(command)));
     if (line.commands.length > 0 && by.every((rule) => rule !== undefined)) return { verdict: "allow", because: named([...new Set(by as PermissionRule[])]) };
     return undefined;

@@ -49,7 +49,7 @@ export class PermissionRuleFiles {
       (problem, source, unreadable) => {
         if (!unreadable) return options.warn(`${source.label}: ${problem}; its permission rules do not hold`);
         // Rules that are there and cannot be read may be deny rules: they ask about everything instead.
-        options.warn(`${source.label}: ${problem}; its deny and ask rules cannot be read, so every tool call is asked about until it can be`);
+        options.warn(`${source.label}: ${problem}; its deny and ask rules cannot be read, so every tool call is asked about until it can be read and zot starts again`);
         return [askEverything(source.label, `${source.label}, which cannot be read (${problem.replace(/^cannot be read \((.*)\)$/, "$1")}),`)];
       },
     );
@@ -67,8 +67,9 @@ export class PermissionRuleFiles {
     const key = (rule: PermissionRule) => `${rule.verdict}\u0000${rule.source}\u0000${rule.text}`;
     const firstKeys = new Set(first.map(key));
     const nowKeys = new Set(now.map(key));
-    // What stood for rules that could not be read is no rule of the user's: once the file reads, its own rules hold instead.
-    const held = first.filter((rule) => rule.verdict !== "allow" && rule.because === undefined && !nowKeys.has(key(rule)));
+    // What stood for rules that could not be read holds for the run as they would have: a file the
+    // model empties (a tool call the user let through) lifts nothing until the next start.
+    const held = first.filter((rule) => rule.verdict !== "allow" && !nowKeys.has(key(rule)));
     const rules = [...now.filter((rule) => rule.verdict !== "allow" || firstKeys.has(key(rule))), ...held];
     return { rules, files: this.sources.map((source) => source.file) };
   }
@@ -87,7 +88,7 @@ export class PermissionRuleFiles {
         warn(`${problem}; none of its permission rules hold until it is fixed`);
         return [];
       }
-      warn(`${problem}; its deny and ask rules cannot be read, so every tool call is asked about until it is fixed`);
+      warn(`${problem}; its deny and ask rules cannot be read, so every tool call is asked about until it is fixed and zot starts again`);
       return [askEverything(source.label, `${source.label}, whose deny and ask rules cannot be read (${problem}),`)];
     };
     let json: unknown;
@@ -110,7 +111,7 @@ export class PermissionRuleFiles {
           warn(`permissions.${verdict} must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed`);
           continue;
         }
-        warn(`permissions.${verdict} must be a list of rules, ["Bash(rm *)", …]; until it is, every tool call is asked about`);
+        warn(`permissions.${verdict} must be a list of rules, ["Bash(rm *)", …]; until it is and zot starts again, every tool call is asked about`);
         rules.push(askEverything(source.label, `${source.label}'s permissions.${verdict}, which is not a list of rules,`));
         continue;
       }
@@ -119,7 +120,7 @@ export class PermissionRuleFiles {
         const parsed = typeof text === "string" ? parseRule(text, verdict, source.label, this.options) : { error: 'must be a rule as text, "Tool" or "Tool(…)"' };
         if ("error" in parsed && verdict !== "allow") {
           // A deny or ask rule zot cannot read may be the one that holds this call back: every call is asked about instead.
-          warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; until it is fixed, every tool call is asked about`);
+          warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; until it is fixed and zot starts again, every tool call is asked about`);
           if (!unreadRule) rules.push(askEverything(source.label, `${source.label}'s ${verdict} rule ${JSON.stringify(text)}, which zot cannot read,`));
           unreadRule = true;
         } else if ("error" in parsed) warn(`permissions.${verdict}[${i}] ${JSON.stringify(text)} ${parsed.error}; it is skipped`);

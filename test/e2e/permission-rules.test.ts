@@ -114,7 +114,7 @@ describe("deny", () => {
     expect(run.code).toBe(0);
     expect(readFileSync(join(p.cwd, "precious.txt"), "utf8")).toBe("keep me");
     expect(results(mock, 1)[0]?.[1]).toContain(".claude/settings.json, whose deny and ask rules cannot be read (is not valid JSON");
-    expect(run.stderr).toContain("its deny and ask rules cannot be read, so every tool call is asked about until it is fixed");
+    expect(run.stderr).toContain("its deny and ask rules cannot be read, so every tool call is asked about until it is fixed and zot starts again");
   });
 
   test("a bash command that empties the settings file does not lift its deny rules for the rest of the run", async () => {
@@ -200,7 +200,7 @@ test("a deny rule zot cannot read is named on stderr at the start; the file's ot
   ]);
   const run = await p.run([...anthropic(mock), "-p", "fetch it"]);
   expect(run.code).toBe(0);
-  expect(run.stderr).toContain('zot: .claude/settings.json: permissions.deny[0] "Bash(rm -rf *" has an opening ( without its closing ); until it is fixed, every tool call is asked about\n');
+  expect(run.stderr).toContain('zot: .claude/settings.json: permissions.deny[0] "Bash(rm -rf *" has an opening ( without its closing ); until it is fixed and zot starts again, every tool call is asked about\n');
   expect(results(mock, 1)[0]).toEqual([true, 'tool call denied by the permission rule "Bash(curl *)" (.claude/settings.json)']);
   expect(results(mock, 1)[1]?.[1]).toContain(`.claude/settings.json's deny rule "Bash(rm -rf *", which zot cannot read,`);
   expect(readFileSync(join(p.cwd, "precious.txt"), "utf8")).toBe("keep me");

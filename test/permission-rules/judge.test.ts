@@ -237,6 +237,12 @@ describe("a command line", () => {
     ]) {
       expect([command, verdict({ deny: ["Bash(rm *)"] }, bash(command))]).toEqual([command, "ask"]);
     }
+    // A pipe into a shell is said as that; with two rules, the sentence still has one subject.
+    expect(judge({ rules: rules({ deny: ["Bash(rm *)", "Bash(curl *)"] }), files: [] }, bash("echo rm x | bash"))).toEqual({
+      verdict: "ask",
+      because:
+        'each of the permission rules "Bash(rm *)" (.claude/settings.json), "Bash(curl *)" (.claude/settings.json), which cannot be checked on a pipe into a shell, which runs what the pipe carries (echo rm x | bash),',
+    });
     expect(judge({ rules: rules({ deny: ["Bash(rm *)"] }), files: [] }, bash("x=rm; $x -rf d"))).toEqual({
       verdict: "ask",
       because: 'the permission rule "Bash(rm *)" (.claude/settings.json), which cannot be checked on a command whose name is known only when it runs ($x -rf d),',

@@ -64,7 +64,7 @@ describe("what cannot be read", () => {
     const s = setup({ project: { permissions: { deny: ["Bash(rm -rf", "Read(./.env)"], allow: ["Read(", "Bash(ls)"] } } });
     expect(s.summary()).toEqual(["ask * (.claude/settings.json)", "deny Read(./.env) (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)"]);
     expect(s.warnings).toEqual([
-      '.claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); until it is fixed, every tool call is asked about',
+      '.claude/settings.json: permissions.deny[0] "Bash(rm -rf" has an opening ( without its closing ); until it is fixed and zot starts again, every tool call is asked about',
       '.claude/settings.json: permissions.allow[0] "Read(" has an opening ( without its closing ); it is skipped',
     ]);
   });
@@ -81,13 +81,15 @@ describe("what cannot be read", () => {
   test("a file that holds deny or ask rules and cannot be read (a trailing comma), or whose deny list is not a list, asks about every tool call until it is fixed", () => {
     const broken = setup({ user: '{"permissions": {"deny": ["Bash"],}}' });
     expect(broken.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
-    expect(broken.warnings[0]).toEndWith("; its deny and ask rules cannot be read, so every tool call is asked about until it is fixed");
+    expect(broken.warnings[0]).toEndWith("; its deny and ask rules cannot be read, so every tool call is asked about until it is fixed and zot starts again");
     const notAList = setup({ project: { permissions: { deny: "Bash", allow: ["Bash(ls)"] } } });
     expect(notAList.summary()).toEqual(["ask * (.claude/settings.json)", "allow Bash(ls) (.claude/settings.json)"]);
-    expect(notAList.warnings).toEqual(['.claude/settings.json: permissions.deny must be a list of rules, ["Bash(rm *)", …]; until it is, every tool call is asked about']);
-    // Fixed mid-run, the rules it holds hold instead of what stood for them.
+    expect(notAList.warnings).toEqual(['.claude/settings.json: permissions.deny must be a list of rules, ["Bash(rm *)", …]; until it is and zot starts again, every tool call is asked about']);
+    // Fixed (or emptied by the model) mid-run, its rules hold, and what stood for them holds until the next start, as any deny or ask read does.
     broken.put("user", { permissions: { deny: ["Bash"] } });
-    expect(broken.summary()).toEqual(["deny Bash (~/.claude/settings.json)"]);
+    expect(broken.summary()).toEqual(["deny Bash (~/.claude/settings.json)", "ask * (~/.claude/settings.json)"]);
+    broken.put("user", {});
+    expect(broken.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
   });
 
   test("a settings file that is there and cannot be read (a link that loops) asks about every tool call, and says so", () => {
@@ -96,7 +98,7 @@ describe("what cannot be read", () => {
     mkdirSync(dirname(loop), { recursive: true });
     symlinkSync(loop, loop);
     expect(s.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
-    expect(s.warnings).toEqual(["~/.claude/settings.json: cannot be read (ELOOP); its deny and ask rules cannot be read, so every tool call is asked about until it can be"]);
+    expect(s.warnings).toEqual(["~/.claude/settings.json: cannot be read (ELOOP); its deny and ask rules cannot be read, so every tool call is asked about until it can be read and zot starts again"]);
   });
 
   test("a bad list or a bad rule loses only itself: the file's deny rules still hold, and what the bad deny rules stood for is asked about", () => {
@@ -104,8 +106,8 @@ describe("what cannot be read", () => {
     // ask: null is no list at all.
     expect(s.summary()).toEqual(["ask * (.claude/settings.json)", "deny Bash(rm *) (.claude/settings.json)"]);
     expect(s.warnings).toEqual([
-      '.claude/settings.json: permissions.deny[0] 3 must be a rule as text, "Tool" or "Tool(…)"; until it is fixed, every tool call is asked about',
-      expect.stringMatching(/^\.claude\/settings\.json: permissions\.deny\[1\] "Read\(\[z-a\]\.txt\)" is not a path pattern zot can read \(.+\); until it is fixed, every tool call is asked about$/),
+      '.claude/settings.json: permissions.deny[0] 3 must be a rule as text, "Tool" or "Tool(…)"; until it is fixed and zot starts again, every tool call is asked about',
+      expect.stringMatching(/^\.claude\/settings\.json: permissions\.deny\[1\] "Read\(\[z-a\]\.txt\)" is not a path pattern zot can read \(.+\); until it is fixed and zot starts again, every tool call is asked about$/),
       '.claude/settings.json: permissions.allow must be a list of rules, ["Bash(npm test)", …]; its rules do not hold until it is fixed',
     ]);
   });;
