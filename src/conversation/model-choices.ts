@@ -12,17 +12,49 @@ import { MODEL_ALIASES } from "../providers/model-ids.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 export class ModelChoices {
-  constructor(private readonly runtime: Runtime) {}
+  /** the model the run started on: one no catalog lists (a proxy's) can be picked again after a switch */
+  private readonly started: ModelInfo;
+
+  constructor(private readonly runtime: Runtime) {
+    this.started = runtime.agent.model;
+  }
 
   get current(): ModelInfo {
     return this.runtime.agent.model;
   }
 
-  /** This provider's models in catalog order; the current one first when the catalog does not list it (an ollama model). */
+  /**
+   * This provider's models: the current one and the one the run started on when the catalog does
+   * not list them (an ollama model, a proxy's), the models a Claude Code setup names
+   * (ANTHROPIC_MODEL, ANTHROPIC_DEFAULT_*_MODEL: a proxy's glm-4.6), then the catalog's.
+   */
   own(): ModelInfo[] {
     const current = this.current;
     const models = this.catalog().filter((m) => m.provider === current.provider);
-    return models.some((m) => m.id === current.id) ? models : [current, ...models];
+    const listed = new Set(models.map((m) => m.id));
+    const extra: ModelInfo[] = [];
+    const add = (model: ModelInfo) => {
+      if (!listed.has(model.id) && model.provider === current.provider) {
+        listed.add(model.id);
+        extra.push(model);
+      }
+    };
+    add(current);
+    add(this.started);
+    for (const id of this.setupModels()) {
+      const found = this.readAsModelFlag(id);
+      if ("model" in found) add(found.model);
+    }
+    return [...extra, ...models];
+  }
+
+  /** The ids a Claude Code setup names for the Anthropic provider (config/settings-model.ts). */
+  private setupModels(): string[] {
+    if (this.current.provider !== "anthropic") return [];
+    const env = this.runtime.env;
+    return ["ANTHROPIC_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL"]
+      .map((name) => env[name]?.trim() ?? "")
+      .filter((id) => id !== "" && !/[\s"'`]/.test(id));
   }
 
   /** Other providers' models the user has a key for (ollama needs none), never the scripted demo's. */

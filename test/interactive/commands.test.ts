@@ -200,6 +200,21 @@ describe("/model", () => {
     expect(order).toEqual(["cancel", "set:claude-opus-4-6"]);
   });
 
+  test("a proxy's models a Claude Code setup names are offered, and the one the run started on stays offered after a switch", async () => {
+    const rt = await start([], { env: { ANTHROPIC_MODEL: "glm-4.6", ANTHROPIC_DEFAULT_HAIKU_MODEL: "glm-4.5-air" } });
+    expect(rt.agent.model.id).toBe("glm-4.6");
+    const app = fakeApp(rt);
+    await command("model").run(app, "haiku");
+    expect(rt.agent.model.id).toBe("glm-4.5-air");
+    const running = command("model").run(app, "");
+    app.typeText("glm");
+    const screen = app.screen(200).join("\n");
+    expect(screen).toContain("glm-4.6");
+    expect(screen).toContain("glm-4.5-air");
+    app.press(ESC);
+    await running;
+  });
+
   test("another provider's model is offered when its key is there, and picking it says how to start zot on it", async () => {
     // The run's own environment says which keys are there (Runtime.env), as the process it starts with.
     await withEnv({ OPENAI_API_KEY: undefined }, async () => {
