@@ -95,7 +95,7 @@ describe("zot in a terminal", () => {
     expect(rows.indexOf("› second question")).toBeGreaterThan(rows.findIndex((row) => row.includes("line 12 of the answer")));
   }, 30_000);
 
-  test("Esc cancels the running turn (the request is aborted) and drops the queue; the next prompt runs", async () => {
+  test("Esc cancels the running turn (the request is aborted); the queued prompt comes back into the editor, and Enter sends it", async () => {
     const long = Array.from({ length: 200 }, (_, i) => `slow line ${i}`).join("\n");
     const { session, mock } = zot([{ text: long, chunk_size: 4, chunk_delay_ms: 30 }, { text: "after the cancel" }]);
     await ready(session);
@@ -106,13 +106,14 @@ describe("zot in a terminal", () => {
     session.type("\x1b");
     await session.waitFor((screen) => screen.lines().some((row) => row.trim() === "cancelled"), "the cancelled note");
     expect(session.screen.text()).not.toContain("queued:");
+    await session.waitFor((screen) => screen.lines().some((row) => row.startsWith("> never sent")), "the queued prompt back in the editor");
     await session.waitFor(() => mock.requests[0].aborted === true, "the mock to see the client go away");
     expect(session.screen.text()).not.toContain("slow line 199");
     await Bun.sleep(300);
     expect(mock.requests).toHaveLength(1);
-    session.type("and now\r");
+    session.type(" and now\r");
     await session.waitForText("after the cancel");
-    expect(lastUserText(mock.requests[1].body)).toBe("and now");
+    expect(lastUserText(mock.requests[1].body)).toBe("never sent and now");
     expect(mock.requests[1].aborted).toBeFalsy();
   }, 30_000);
 

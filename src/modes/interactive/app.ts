@@ -311,6 +311,11 @@ export class InteractiveApp implements AppContext {
   }
 
   /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
+  /** The texts the user queued (typed while a turn ran, or before zot was ready), in order; not what extensions submitted. */
+  queuedByUser(): string[] {
+    return [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued ?? [])].flatMap((entry) => ("from" in entry && entry.from ? [] : [entry.text ?? ""]));
+  }
+
   dropQueued(): void {
     this.early = [];
     this.awaitingExtensions = [];
