@@ -18,6 +18,8 @@ export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<strin
       file: skill.path,
       scope: skill.source === "project" ? "project" : "user",
       plain: true,
+      // Claude Code's skill `allowed-tools`: what `/<skill>`'s prompt may run unasked, as a command's.
+      ...(skill.allowedTools ? { allowedTools: skill.allowedTools } : {}),
     }));
 }
 

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { type BuiltinSkill, builtinSkill } from "./builtin-skills.ts" with { type: "macro" };
 import { parseSkillFile } from "./frontmatter.ts";
+import { splitRuleList } from "../protocol/rule-list.ts";
 
 /** `extension`: shipped by an extension (its manifest's `skills`), named `<extension>:<skill>` */
 export type SkillSource = "builtin" | "project" | "user" | "extension";
@@ -23,6 +24,8 @@ export interface Skill {
   /** the SKILL.md file, or `builtin:<folder>` for a skill embedded in the binary */
   path: string;
   source: SkillSource;
+  /** frontmatter `allowed-tools`, as written (`Bash(git *)`, `Read`): what `/<skill>` lets through unasked, as a command's */
+  allowedTools?: string[];
 }
 
 export interface LoadSkillsOptions {
@@ -189,8 +192,11 @@ function readSkillDir(dir: string, source: SkillDir["source"], warnings: string[
       warnings.push(`skill skipped: ${parsed.error}`);
       continue;
     }
-    const { name, description, body } = parsed.value;
-    skills.push({ name, description, body, path: file, source });
+    const { name, description, body, attributes } = parsed.value;
+    const tools = attributes["allowed-tools"];
+    // A list's items may hold several (`- Read, Grep`), as the one-line form does.
+    const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitRuleList(String(item))) : typeof tools === "string" ? splitRuleList(tools) : undefined;
+    skills.push({ name, description, body, path: file, source, ...(allowedTools?.length ? { allowedTools } : {}) });
   }
   return skills;
 }

@@ -283,6 +283,18 @@ describe("a Markdown command's allowed-tools", () => {
     expect(run.stderr).toContain('/note (allowed-tools) "Grep": zot has no Grep tool, so it allows nothing');
   });
 
+  test("a skill's allowed-tools lets the calls of its /<skill> prompt past the question, as Claude Code's skills do", async () => {
+    const f = folder();
+    trustDir(f.home, f.cwd);
+    mkdirSync(join(f.cwd, ".claude", "skills", "jot"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "skills", "jot", "SKILL.md"), "---\nname: jot\ndescription: Jot a note\nallowed-tools: Bash(echo *)\n---\nJot a note about $ARGUMENTS\n");
+    const mock = fixture.llm(turns());
+    const run = await f.run([...anthropic(mock), "--no-yolo", "-p", "/jot the weather"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(f.cwd, "note.txt"), "utf8")).toBe("hi\n");
+    expect(existsSync(join(f.cwd, "other.txt"))).toBe(false);
+  });
+
   test("over rpc, the next prompt in the same process is asked about again: the rules went with the command's prompt", async () => {
     const f = commandFolder(true);
     const rpc = fixture.start(
