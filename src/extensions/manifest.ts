@@ -126,8 +126,9 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
     const rule = FIELD_RULES[field] ?? "valid";
     const value = raw[field];
     // A field inside an object (timeouts.hello) is named with its own value: "got an object" says nothing.
-    const inner = issue.path && issue.path.length > 1 ? issue.path.map((step) => String(step.key)).join(".") : undefined;
-    const got = inner ? `${inner} is ${describe(issue.input)}` : `got ${describe(value)}`;
+    const inner =
+      issue.path && issue.path.length > 1 && typeof value === "object" && value !== null && !Array.isArray(value) ? issue.path.map((step) => String(step.key)).join(".") : undefined;
+    const got = inner ? `${inner} is ${issue.input === undefined ? "missing" : describe(issue.input)}` : `got ${describe(value)}`;
     const problem = value === undefined ? `"${field}" is required (${rule})` : `"${field}" must be ${rule} (${got})`;
     if (!problems.includes(problem)) problems.push(problem);
   }
@@ -285,6 +286,7 @@ function isExecutable(file: string): boolean {
 
 function describe(value: unknown): string {
   if (value === null) return "null";
+  if (value === undefined) return "nothing";
   if (Array.isArray(value)) return value.length <= 5 && JSON.stringify(value).length <= 60 ? JSON.stringify(value) : "an array";
   if (typeof value === "object") return "an object";
   const json = JSON.stringify(value);
