@@ -20,12 +20,28 @@ export const COMMANDS_OWNER = "commands";
  */
 export type BangRunner = (line: string, allow: { rules: readonly string[]; source: string } | undefined, signal: AbortSignal) => Promise<{ output: string } | { notRun: string }>;
 
+/**
+ * Claude Code's UserPromptExpansion hooks, asked before a typed command becomes a prompt (before
+ * its `!` lines run): a refusal, context for the prompt, or undefined to go on.
+ */
+export type ExpansionHook = (
+  command: { name: string; args: string; source: string; prompt: string },
+  signal: AbortSignal,
+) => Promise<{ block: string } | { context: string[] } | undefined>;
+
 export class MarkdownCommandSource {
   private readonly byName: Map<string, MarkdownCommand>;
 
   constructor(
     commands: readonly MarkdownCommand[],
-    private readonly context: { cwd: string; projectTrusted: boolean; runBang: BangRunner; attachable?: (path: string) => Promise<string | undefined> },
+    private readonly context: {
+      cwd: string;
+      projectTrusted: boolean;
+      runBang: BangRunner;
+      attachable?: (path: string) => Promise<string | undefined>;
+      /** the settings files' UserPromptExpansion hooks, when the run has settings hooks */
+      expanding?: ExpansionHook;
+    },
   ) {
     // A subfolder's command answers to its namespaced name too (`/frontend:lint` beside `/lint`).
     this.byName = new Map(commands.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => [name.toLowerCase(), command] as const)));
@@ -47,14 +63,20 @@ export class MarkdownCommandSource {
     const command = this.byName.get(name.toLowerCase());
     if (!command) return { command: name, extension: COMMANDS_OWNER, action: "error", text: `no command /${name}` };
     const mayRun = command.scope === "user" || this.context.projectTrusted;
+    // Before anything of it runs (its `!` lines): the hooks may refuse it.
+    const typed = `/${command.name}${args.trim() ? ` ${args.trim()}` : ""}`;
+    const hooked = await this.context.expanding?.({ name: command.name, args, source: command.scope, prompt: typed }, signal);
+    if (hooked && "block" in hooked) return { command: command.name, extension: ownerOf(command), action: "error", text: hooked.block };
     const allow = mayRun && command.allowedTools ? { rules: command.allowedTools, source: `/${command.name} (allowed-tools)` } : undefined;
-    const text = command.plain
+    const expanded = command.plain
       ? skillPrompt(command.body, args)
       : await expandCommand(command.body, args, {
           cwd: this.context.cwd,
           ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
           ...(this.context.attachable ? { gate: this.context.attachable } : {}),
         });
+    const context = hooked && "context" in hooked ? hooked.context : [];
+    const text = context.length > 0 ? `${expanded.trimEnd()}\n\n${context.join("\n\n")}` : expanded;
     if (!text.trim()) return { command: command.name, extension: ownerOf(command), action: "noop" };
     // `inherit` (Claude Code's word for the conversation's own model) asks for nothing.
     const model = command.model && command.model !== "inherit" ? { model: command.model } : {};

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
 import { BUILTIN_COMMANDS } from "../extensions/builtin-names.ts";
 import type { ExtensionManager } from "../extensions/manager.ts";
-import type { BangRunner } from "../commands/command-source.ts";
+import type { BangRunner, ExpansionHook } from "../commands/command-source.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { Skill } from "../skills/discover.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
@@ -101,6 +101,8 @@ export async function markdownCommandSource(context: {
   skills: readonly Skill[];
   /** --setting-sources: whether Claude Code's command folders are read; undefined = all */
   claudeSources?: readonly SettingSourceName[];
+  /** the settings files' UserPromptExpansion hooks */
+  expanding?: ExpansionHook;
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
   const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }] = await Promise.all([
@@ -140,6 +142,12 @@ export async function markdownCommandSource(context: {
   });
   const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
   const commands = [...markdown, ...skillCommands(context.skills, taken)];
-  const source = commands.length > 0 ? new MarkdownCommandSource(commands, { cwd, projectTrusted, runBang: context.runBang, ...(context.attachable ? { attachable: context.attachable } : {}) }) : undefined;
+  const source = commands.length > 0 ? new MarkdownCommandSource(commands, {
+          cwd,
+          projectTrusted,
+          runBang: context.runBang,
+          ...(context.attachable ? { attachable: context.attachable } : {}),
+          ...(context.expanding ? { expanding: context.expanding } : {}),
+        }) : undefined;
   return { ...(source ? { source } : {}), warnings };
 }

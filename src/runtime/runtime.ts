@@ -36,7 +36,7 @@ import type { SettingsHook } from "../settings-hooks/settings-file.ts";
 import type { McpServerOff } from "../mcp/config-files.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
-import type { SettingsHooks } from "../settings-hooks/attach.ts";
+import type { CommandExpansion, SettingsHooks } from "../settings-hooks/attach.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import { runEnv } from "./run-env.ts";
@@ -508,6 +508,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         skills: offeredSkills,
         attachable: (path) => attachable(path, false),
         ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+        ...(settingsHooks ? { expanding: (command: CommandExpansion, signal: AbortSignal) => settingsHooks!.expanding(command, signal) } : {}),
       });
       notes.push(...markdown.warnings);
       if (markdown.source) commandSources.push(markdown.source);

@@ -5,6 +5,7 @@
 // Rule: a folder's .claude/settings*.json count only when the folder is trusted; the user's own
 // files (~/.claude/settings.json, $ZOT_HOME/settings.json) always do. Each entry point outside
 // this folder is one line, marked "[settings hooks]".
+import { combine, joinReasons } from "./combine.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
@@ -48,8 +49,25 @@ export interface SettingsHooks {
   sessionEnd(reason: SessionEndReason): Promise<void>;
   /** tells Notification hooks (zot sends "permission_prompt" itself; a front end may add "idle_prompt") */
   notify(message: string, type: string): void;
+  /**
+   * UserPromptExpansion: a command the user typed (`/deploy staging`) is about to become a prompt;
+   * its hooks may refuse it (before its `!` lines run) or add context. Undefined: go on as it is.
+   */
+  expanding(command: CommandExpansion, signal: AbortSignal): Promise<{ block: string } | { context: string[] } | undefined>;
   /** takes the hooks off the agent */
   detach(): void;
+}
+
+/** A typed slash command as UserPromptExpansion hooks are told of it. */
+export interface CommandExpansion {
+  /** the command's name, as matchers test it (`deploy`) */
+  name: string;
+  /** the words after it */
+  args: string;
+  /** where it comes from: "project" or "user" (a Markdown command or a skill) */
+  source: string;
+  /** the text as typed (`/deploy staging`) */
+  prompt: string;
 }
 
 export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHooks {
@@ -88,6 +106,15 @@ export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHook
     sessionStart: (source) => points.sessionStart(source),
     sessionEnd: (reason) => points.sessionEnd(reason),
     notify: (message, type) => points.notify(message, type),
+    async expanding(command, signal) {
+      const hooks = runner.matching("UserPromptExpansion", [command.name]);
+      if (hooks.length === 0) return undefined;
+      const input = { expansion_type: "slash_command", command_name: command.name, command_args: command.args, command_source: command.source, prompt: command.prompt };
+      const combined = combine(await runner.run(hooks, input, signal));
+      const refusal = combined.stop ?? (combined.blocks.length > 0 ? joinReasons(combined.blocks) : undefined);
+      if (refusal !== undefined) return { block: `/${command.name} blocked by a UserPromptExpansion hook: ${refusal}` };
+      return combined.contexts.length > 0 ? { context: combined.contexts.map((context) => `[UserPromptExpansion hook] ${context}`) } : undefined;
+    },
     detach() {
       agent.chain.remove(SETTINGS_HOOKS_PARTICIPANT);
       agent.setPromptHooks(undefined);

@@ -54,7 +54,7 @@ export interface HookAnswer {
 }
 
 /** Events whose plain (non-JSON) stdout on exit 0 is context for the model. */
-const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
+const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "UserPromptExpansion", "SessionStart"]);
 
 export function readAnswer(hook: SettingsHook, run: HookRun): HookAnswer {
   const who = describeHook(hook);

@@ -284,6 +284,41 @@ describe("UserPromptSubmit", () => {
   });
 });
 
+describe("UserPromptExpansion", () => {
+  test("a hook matching a command's name refuses it before its ! lines run; its stdout is context; other commands run as they are", async () => {
+    const record = `#!/bin/bash\ncat >> "$CLAUDE_PROJECT_DIR"/.claude/hooks/expansions.jsonl; echo >> "$CLAUDE_PROJECT_DIR"/.claude/hooks/expansions.jsonl\n`;
+    const guard = `#!/bin/bash\nif [ ! -f "$CLAUDE_PROJECT_DIR/approved" ]; then echo "deploys need an approval file" >&2; exit 2; fi\n`;
+    const p = project(
+      {
+        hooks: {
+          UserPromptExpansion: [
+            { matcher: "deploy", hooks: [{ type: "command", command: script("guard.sh") }] },
+            { hooks: [{ type: "command", command: script("record.sh") }] },
+            { matcher: "review", hooks: [{ type: "command", command: "echo 'use the team checklist'" }] },
+          ],
+        },
+      },
+      { "guard.sh": guard, "record.sh": record },
+    );
+    write(join(p.cwd, ".claude", "commands", "deploy.md"), "Deploy $ARGUMENTS now.\n!`touch deployed`\n");
+    write(join(p.cwd, ".claude", "commands", "review.md"), "Review $ARGUMENTS.\n");
+    const mock = fixture.llm([{ text: "reviewed" }]);
+    const blocked = await p.run([...anthropic(mock), "-p", "/deploy staging"]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain("/deploy blocked by a UserPromptExpansion hook: deploys need an approval file");
+    expect(existsSync(join(p.cwd, "deployed"))).toBe(false);
+    expect(mock.requests).toHaveLength(0);
+    const review = await p.run([...anthropic(mock), "-p", "/review the diff"]);
+    expect(review.code).toBe(0);
+    expect(lastUserText(mock, 0)).toContain("Review the diff.");
+    expect(lastUserText(mock, 0)).toContain("[UserPromptExpansion hook] use the team checklist");
+    expect(p.records("expansions.jsonl").map((input) => [input.hook_event_name, input.expansion_type, input.command_name, input.command_args, input.prompt])).toEqual([
+      ["UserPromptExpansion", "slash_command", "deploy", "staging", "/deploy staging"],
+      ["UserPromptExpansion", "slash_command", "review", "the diff", "/review the diff"],
+    ]);
+  });
+});
+
 describe("Stop", () => {
   test("a block sends the agent back once with the reason as a user message; the second Stop sees stop_hook_active", async () => {
     const stop = python(
@@ -373,7 +408,7 @@ describe("where hooks come from", () => {
       expect.stringMatching(/^zot: \.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher "\(" is not a valid regular expression \(.+\); this group's hooks do not run$/),
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[0].type is "prompt"; zot runs "command" and "http" hooks, so this one is skipped',
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped',
-      "zot: .claude/settings.json: hooks.SubagentStop: zot has no such hook event, so its hooks do not run (zot runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact, Notification)",
+      "zot: .claude/settings.json: hooks.SubagentStop: zot has no such hook event, so its hooks do not run (zot runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, UserPromptExpansion, Stop, SessionStart, SessionEnd, PreCompact, Notification)",
       expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its hooks run, nor its env and model count, until it is fixed$/),
       // The same file holds the folder's permission rules (src/permission-rules), which say so too.
       expect.stringMatching(/^zot: \.claude\/settings\.local\.json: is not valid JSON \(.*\); none of its permission rules hold until it is fixed$/),
