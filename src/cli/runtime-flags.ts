@@ -62,7 +62,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     ...(permissions.askNobody ? { askNobody: true } : {}),
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
     // A flag that says how calls are permitted wins over the settings files' permissions.defaultMode.
-    ...(permissions.confirming !== undefined ? { permissionsFromFlags: true } : {}),
+    ...(permissions.confirming === undefined ? { readDefaultMode: true } : {}),
   };
 }
 

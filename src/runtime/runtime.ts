@@ -108,10 +108,11 @@ export interface RuntimeOptions {
   /** `--permission-mode` as given, which settings hooks read as permission_mode while calls are confirmed */
   permissionMode?: string;
   /**
-   * The command line named how tool calls are permitted (--permission-mode, --dangerously-skip-permissions,
-   * --no-yolo, --allowedTools): the settings files' `permissions.defaultMode` does not apply
+   * Take how tool calls are permitted from the settings files' `permissions.defaultMode`: the
+   * command line, when no flag of its says (--permission-mode, --dangerously-skip-permissions,
+   * --no-yolo, --allowedTools); an embedding program sets its own options instead
    */
-  permissionsFromFlags?: boolean;
+  readDefaultMode?: boolean;
   /** `--allowedTools`, `--disallowedTools`, `--permission-mode acceptEdits`: permission rules of this run, beside the settings files' */
   permissionRules?: WrittenRule[];
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
@@ -226,7 +227,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const { env, settings, paired } = runEnv({ cwd, home, started, projectTrusted, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
   notes.push(...settings.warnings);
   // Claude Code's permissions.defaultMode, where no flag chose: how tool calls are permitted in this run.
-  if (settings.defaultMode && !options.permissionsFromFlags) options = { ...options, ...settingsPermissionMode(settings.defaultMode, options.permissionRules ?? [], notes) };
+  if (settings.defaultMode && options.readDefaultMode) options = { ...options, ...settingsPermissionMode(settings.defaultMode, options.permissionRules ?? [], notes) };
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);

@@ -226,6 +226,15 @@ describe("createZot and Claude Code's settings", () => {
     expect(await seen(tempDir("zot-sdk-untrusted-"), false)).toBe("seen=nothing");
   });
 
+  test("a settings file's permissions.defaultMode is the command line's to read: an embedding program's options stand", async () => {
+    const cwd = tempDir("zot-sdk-mode-");
+    mkdirSync(join(cwd, ".claude"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "dontAsk" } }));
+    await start([{ tool_calls: [{ name: "bash", args: { command: "touch ran" } }] }, { text: "ok" }], { cwd, trust: true, tools: ["bash"] });
+    await zot!.prompt("go").result;
+    expect(existsSync(join(cwd, "ran"))).toBe(true);
+  });
+
   test("createZot({ home }) keeps the keys that home's models.json names from the commands, whatever ZOT_HOME the environment has", async () => {
     const home = tempDir("zot-sdk-home-");
     writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { gateway: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "$SDK_GATEWAY_KEY", models: [{ id: "g-1" }] } } }));
