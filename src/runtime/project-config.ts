@@ -142,12 +142,13 @@ export async function markdownCommandSource(context: {
   });
   const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
   const commands = [...markdown, ...skillCommands(context.skills, taken)];
-  const source = commands.length > 0 ? new MarkdownCommandSource(commands, {
-          cwd,
-          projectTrusted,
-          runBang: context.runBang,
-          ...(context.attachable ? { attachable: context.attachable } : {}),
-          ...(context.expanding ? { expanding: context.expanding } : {}),
-        }) : undefined;
+  const options = {
+    cwd,
+    projectTrusted,
+    runBang: context.runBang,
+    ...(context.attachable ? { attachable: context.attachable } : {}),
+    ...(context.expanding ? { expanding: context.expanding } : {}),
+  };
+  const source = commands.length > 0 ? new MarkdownCommandSource(commands, options) : undefined;
   return { ...(source ? { source } : {}), warnings };
 }
