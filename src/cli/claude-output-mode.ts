@@ -15,7 +15,8 @@ export async function claudeOutputMode(conversation: Conversation, format: "json
     format,
     claudeCall: (name: string, args: Record<string, unknown>) => toClaudeCall(name, args, conversation.cwd, builtin(name)),
     toolNames: (name: string) => claudeToolNames(name, builtin(name)),
-    permissionMode: claudePermissionMode(flags),
+    // A settings file's defaultMode chose it where no flag did.
+    permissionMode: conversation.permissionMode ?? claudePermissionMode(flags),
     partial: flags["include-partial-messages"] === true,
   };
   return (c: Conversation, input: ConversationPrompt, signal: AbortSignal) => runClaudeOutputMode(c, input, signal, options);

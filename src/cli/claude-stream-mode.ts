@@ -155,7 +155,7 @@ export async function runClaudeStreamCommand(flags: Flags): Promise<number> {
           toolNames: (name) => claudeToolNames(name, builtin(name)),
           partial: flags["include-partial-messages"] === true,
           permissionMode: () => {
-            const mode = str(flags, "permission-mode");
+            const mode = str(flags, "permission-mode") ?? conversation.permissionMode;
             return conversation.guards.confirming ? (mode ?? "default") : "bypassPermissions";
           },
           initializeAnswer,

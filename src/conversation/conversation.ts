@@ -185,6 +185,11 @@ export class Conversation {
     return this.runtime.agent.cwd;
   }
 
+  /** the permission mode by Claude Code's name, as a flag or a settings file's defaultMode chose it (undefined: neither) */
+  get permissionMode(): string | undefined {
+    return this.runtime.permissionMode;
+  }
+
   get messages(): readonly Message[] {
     return this.runtime.agent.messages;
   }

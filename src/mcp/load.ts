@@ -21,8 +21,8 @@ export interface McpLoadOptions {
   log: (message: string) => void;
   /** `--mcp-config`, read, and `--strict-mcp-config`; the servers the program running zot hosts */
   flags?: { configs: readonly FlagMcpConfig[]; strict: boolean; host?: HostServers };
-  /** the .mcp.json servers Claude Code's settings files turn off */
-  disabled?: readonly string[];
+  /** the .mcp.json servers Claude Code's settings files turn off, given the folder's trust as decided */
+  disabledFor?: (trusted: boolean) => readonly string[];
   /** false: --setting-sources leaves out `project`, and the folder's .mcp.json is not read */
   projectFile?: boolean;
 }
@@ -50,7 +50,7 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
     projectTrusted,
     flagConfigs: options.flags?.configs,
     strict,
-    ...(options.disabled ? { disabled: options.disabled } : {}),
+    ...(options.disabledFor ? { disabled: options.disabledFor(projectTrusted) } : {}),
     ...(options.projectFile === false ? { projectFile: false } : {}),
   });
   const warnings = [...config.warnings];

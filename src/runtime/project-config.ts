@@ -39,7 +39,7 @@ export function trustOnce(options: RuntimeOptions, context: { cwd: string; home:
 /** Reads the MCP configuration and starts its servers (src/mcp/load.ts); loads no SDK when there are none. */
 export async function loadMcp(
   options: RuntimeOptions,
-  context: { cwd: string; home: string; env: Record<string, string | undefined>; disabled?: readonly string[] },
+  context: { cwd: string; home: string; env: Record<string, string | undefined>; disabledFor?: (trusted: boolean) => readonly string[] },
   trust: TrustOnce,
 ): Promise<McpLoaded> {
   const { loadMcpServers } = await import("../mcp/load.ts");

@@ -151,6 +151,8 @@ export interface Runtime {
   skills: readonly Skill[];
   /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
   confirmGate?: ConfirmGate;
+  /** the permission mode by Claude Code's name, as a flag or a settings file's defaultMode chose it (undefined: neither) */
+  permissionMode?: string;
   /** Claude Code's settings hooks on this agent (SessionStart/SessionEnd/Notification for front ends to call); none with --no-ext */
   settingsHooks?: SettingsHooks;
   /**
@@ -338,7 +340,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const trust = trustOnce(options, { cwd, home });
   const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id }, trust);
   // ── MCP servers (src/mcp): started beside the extensions, under the same trust decision ──
-  const loadingMcp = loadMcp(options, { cwd, home, env, disabled: settings.disabledMcpServers }, trust);
+  // A folder trusted in this start's question: its settings' disabledMcpjsonServers count at once, for the servers they name.
+  const disabledFor = (trustedNow: boolean) =>
+    trustedNow && !projectTrusted
+      ? runEnv({ cwd, home, started, trust: true, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined }).settings.disabledMcpServers
+      : settings.disabledMcpServers;
+  const loadingMcp = loadMcp(options, { cwd, home, env, disabledFor }, trust);
   let provider: Provider;
   try {
     provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model) });
@@ -581,6 +588,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       trust: decided,
       skills: offeredSkills,
       confirmGate,
+      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
       settingsHooks,
       get session() {
         return current && infoOf(current);
@@ -721,7 +729,8 @@ function settingsPermissionMode(mode: { value: string; from: string }, rules: re
   const skip = "--dangerously-skip-permissions runs without asking";
   switch (mode.value) {
     case "bypassPermissions":
-      return { permissionMode: "bypassPermissions" };
+      // Asks nothing, also where the program running zot would otherwise be asked (the Agent SDK's default mode).
+      return { permissionMode: "bypassPermissions", noYolo: false };
     case "default":
     case "plan":
       notes.push(

@@ -210,6 +210,14 @@ describe("permissions.defaultMode", () => {
     expect(existsSync(join((await run("dontAsk", touch)).cwd, "ran"))).toBe(false);
     expect(existsSync(join((await run("dontAsk", touch, [], { allow: ["Bash(touch *)"] })).cwd, "ran"))).toBe(true);
     expect(existsSync(join((await run("bypassPermissions", touch)).cwd, "ran"))).toBe(true);
+    // Claude Code's output names the mode the file chose, as the run keeps it.
+    const stream = await run("acceptEdits", { name: "write", args: { path: "n.txt", content: "x" } }, ["--output-format", "stream-json", "--verbose"]);
+    const init = stream.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((line) => line.type === "system" && line.subtype === "init");
+    expect(init?.permissionMode).toBe("acceptEdits");
   });
 });
 
