@@ -11,6 +11,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { CLAUDE_TOOLS_ZOT_HAS, CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
+import { isPermissionMode, PERMISSION_MODES, permissionModeMeaning } from "../protocol/permission-mode.ts";
 
 type WrittenRule = NonNullable<RuntimeOptions["permissionRules"]>[number];
 
@@ -28,8 +29,6 @@ export interface PermissionFlags {
   mode?: string;
 }
 
-/** Claude Code's permission modes zot has. */
-export const PERMISSION_MODES = ["default", "acceptEdits", "dontAsk", "bypassPermissions"] as const;
 
 /** Claude Code's tools and zot's, as a rule starts: what may follow a list flag as more of its rules. */
 const RULE_START = new RegExp(`^(?:${[...CLAUDE_TOOLS_ZOT_HAS, ...CLAUDE_TOOLS_ZOT_LACKS, "bash", "read", "edit", "write", "skill"].join("|")}|mcp__[\\w.-]+)(?:\\(.*\\))?$`, "s");
@@ -63,7 +62,7 @@ export function permissionFlags(flags: Flags): PermissionFlags {
   if (mode === "auto") {
     throw new UsageError("--permission-mode auto: zot has no classifier to decide calls; use default (ask before each call), acceptEdits, dontAsk or bypassPermissions");
   }
-  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+  if (mode !== undefined && !isPermissionMode(mode)) {
     throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")} (got "${mode}")`);
   }
   if (skip && mode !== undefined && mode !== "bypassPermissions") {
@@ -75,19 +74,20 @@ export function permissionFlags(flags: Flags): PermissionFlags {
     throw new UsageError(`--no-yolo and ${flag} cannot be used together: one asks before tool calls, the other never does`);
   }
 
+  const meaning = mode !== undefined && isPermissionMode(mode) ? permissionModeMeaning(mode, `--permission-mode ${mode}`) : undefined;
   const rules: WrittenRule[] = [
     ...disallowed.map((text) => ({ verdict: "deny" as const, text, source: "--disallowedTools" })),
     ...allowed.map((text) => ({ verdict: "allow" as const, text, source: "--allowedTools" })),
     // Claude Code's acceptEdits: changes to files in the working directory go through unasked.
-    ...(mode === "acceptEdits" ? [{ verdict: "allow" as const, text: "Edit(./**)", source: "--permission-mode acceptEdits" }] : []),
+    ...(meaning?.rules ?? []),
   ];
-  const confirming = bypass ? false : mode !== undefined || allowing || noYolo ? true : undefined;
+  const confirming = bypass ? false : meaning?.confirming || allowing || noYolo ? true : undefined;
   const confirmingFlag = confirming && !noYolo ? (mode !== undefined ? `--permission-mode ${mode}` : "--allowedTools") : undefined;
   return {
     rules,
     ...(confirming === undefined ? {} : { confirming }),
     ...(confirmingFlag ? { confirmingFlag } : {}),
-    askNobody: mode === "dontAsk",
+    askNobody: meaning?.askNobody ?? false,
     ...(mode !== undefined ? { mode } : {}),
   };
 }

@@ -12,17 +12,37 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Claude Code's spelling of a model → the id or alias --model takes; undefined for `default` or nothing. */
 export function claudeCodeModel(value: string, env: Env): string | undefined {
+  return readClaudeModel(value, env).model;
+}
+
+/**
+ * Claude Code's spelling of a model read: the id or alias --model takes (undefined for `default`
+ * or nothing), and the alias and variable that pointed it elsewhere, when one did.
+ */
+export function readClaudeModel(value: string, env: Env): { model: string | undefined; pointedBy?: { alias: string; variable: string } } {
   const model = value.trim().replace(/\[1m\]$/i, "");
   const lower = model.toLowerCase();
-  if (lower === "" || lower === "default") return undefined;
+  if (lower === "" || lower === "default") return { model: undefined };
   const alias = lower === "opusplan" ? "sonnet" : lower === "best" ? "opus" : lower;
-  if (alias !== "opus" && alias !== "sonnet" && alias !== "haiku") return model;
-  return pointedAlias(alias, env)?.model ?? alias;
+  if (alias !== "opus" && alias !== "sonnet" && alias !== "haiku") return { model };
+  const pointed = pointedAlias(alias, env);
+  return pointed ? { model: pointed.model, pointedBy: { alias, variable: pointed.variable } } : { model: alias };
+}
+
+/** The model ids a setup names by variable (ANTHROPIC_MODEL, ANTHROPIC_DEFAULT_*_MODEL), as written: what /model offers beside the catalog. */
+export function setupModelIds(env: Env): string[] {
+  return ["ANTHROPIC_MODEL", ...(["opus", "sonnet", "haiku"] as const).map((alias) => aliasVariable(alias))]
+    .map((name) => env[name]?.trim() ?? "")
+    .filter((id) => id !== "");
+}
+
+function aliasVariable(alias: "opus" | "sonnet" | "haiku"): string {
+  return `ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`;
 }
 
 /** Where ANTHROPIC_DEFAULT_<ALIAS>_MODEL points an alias, and that variable's name. */
 export function pointedAlias(alias: "opus" | "sonnet" | "haiku", env: Env): { model: string; variable: string } | undefined {
-  const variable = `ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`;
+  const variable = aliasVariable(alias);
   const model = env[variable]?.trim();
   return model ? { model, variable } : undefined;
 }

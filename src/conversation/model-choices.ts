@@ -6,7 +6,7 @@
 import { resolveApiKey } from "../config/credentials.ts";
 import { zotPaths } from "../config/home.ts";
 import { type ModelInfo, PROVIDER_NAMES, type ProviderName } from "../protocol/models.ts";
-import { claudeCodeModel } from "../config/settings-model.ts";
+import { claudeCodeModel, setupModelIds } from "../config/settings-model.ts";
 import { resolveModel } from "../providers/catalog.ts";
 import { MODEL_ALIASES } from "../providers/model-ids.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -48,13 +48,10 @@ export class ModelChoices {
     return [...extra, ...models];
   }
 
-  /** The ids a Claude Code setup names for the Anthropic provider (config/settings-model.ts). */
+  /** The ids a Claude Code setup names for the Anthropic provider (config/settings-model.ts), less a slip no id has. */
   private setupModels(): string[] {
     if (this.current.provider !== "anthropic") return [];
-    const env = this.runtime.env;
-    return ["ANTHROPIC_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL"]
-      .map((name) => env[name]?.trim() ?? "")
-      .filter((id) => id !== "" && !/[\s"'`]/.test(id));
+    return setupModelIds(this.runtime.env).filter((id) => !/[\s"'`]/.test(id));
   }
 
   /** Other providers' models the user has a key for (ollama needs none), never the scripted demo's. */

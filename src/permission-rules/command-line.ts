@@ -71,7 +71,7 @@ const PIPED_INTO_SHELL = /\|&?\s*(?:sudo\s+)?(?:\S*\/)?(?:a|ba|da|k|mk|z|fi)?sh(
 
 /** Shells whose `-c` string and here-string are command lines. */
 const SHELL_NAME = /^(?:a|ba|da|k|mk|z|fi|c|tc|ya|rba|lk|po)?sh$/;
-/** Wrappers that run the rest of their words, each with its options that take a value. */
+/** Wrappers that run the rest of their words, each with its options that take a value (one table for the word reading and the string readings). */
 const WORD_WRAPPERS: Readonly<Record<string, RegExp | undefined>> = {
   command: undefined,
   builtin: undefined,
@@ -593,11 +593,6 @@ function unwrap(command: string): string {
   }
 }
 
-const TAKES_VALUE: Record<string, RegExp> = {
-  timeout: /^(-s|--signal|-k|--kill-after)$/,
-  nice: /^(-n|--adjustment)$/,
-  stdbuf: /^(-i|-o|-e|--input|--output|--error)$/,
-};
 
 /**
  * For deny and ask rules only: the command the shell's builtins that run the rest run
@@ -612,7 +607,7 @@ function unwrapBuiltins(command: string): string {
   const wrapper = match[1]!;
   if (wrapper === "coproc") return rest.replace(/^[A-Za-z_]\w*\s+(?=[({])/, "").replace(/^[({]\s*/, "").trim();
   if (wrapper === "eval" || wrapper === "builtin") return rest.trim();
-  const takesValue = wrapper === "exec" ? /^-a$/ : wrapper === "env" ? /^(?:-u|-C|--unset|--chdir)$/ : undefined;
+  const takesValue = WORD_WRAPPERS[wrapper];
   const option = /^(-[^\s]*)(?:\s+|$)/;
   for (let opt = option.exec(rest); opt; opt = option.exec(rest)) {
     rest = rest.slice(opt[0].length);
@@ -632,7 +627,7 @@ function unwrapOnce(command: string): string {
   const option = /^(-\S+)(?:\s+|$)/;
   for (let opt = option.exec(rest); opt; opt = option.exec(rest)) {
     rest = rest.slice(opt[0].length);
-    if (TAKES_VALUE[wrapper]?.test(opt[1]!)) rest = rest.replace(/^\S+\s*/, "");
+    if (WORD_WRAPPERS[wrapper]?.test(opt[1]!)) rest = rest.replace(/^\S+\s*/, "");
   }
   // timeout's duration (30, 1.5s, .5, 1e1…) comes before the command it runs.
   if (wrapper === "timeout") rest = rest.replace(/^\S+\s*/, "");

@@ -10,8 +10,6 @@ import { resolve } from "node:path";
 import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } from "../config/credentials.ts";
 import { PROVIDER_ENV, resolveBaseUrl } from "../config/provider-env.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
-import type { SettingsChoices } from "../config/settings-choices.ts";
-import { claudeCodeModel, otherCloud, pointedAlias } from "../config/settings-model.ts";
 import { silenceLimitMs } from "../providers/silence-limit.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
@@ -40,6 +38,7 @@ import type { CommandExpansion, SettingsHooks } from "../settings-hooks/attach.t
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import { runEnv } from "./run-env.ts";
+import { settingsPermissionMode, startingModel } from "./claude-setup.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
@@ -226,7 +225,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // the model a new conversation may start on. A folder's files count once it is trusted.
   const { folderAnswer } = await import("../config/trust-store.ts");
   const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
-  const { env, settings, paired } = runEnv({ cwd, home, started, projectTrusted, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
+  const envOptions = { cwd, home, started, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined };
+  const { env, settings, paired } = runEnv({ ...envOptions, projectTrusted });
+  // The folder's settings as they read once it is trusted (in this start's question): read once, when asked.
+  let trustedSettings: ReturnType<typeof runEnv> | undefined;
+  const onceTrusted = () => (trustedSettings ??= runEnv({ ...envOptions, projectTrusted: true }));
   notes.push(...settings.warnings);
   // Claude Code's permissions.defaultMode, where no flag chose: how tool calls are permitted in this run.
   if (settings.defaultMode && options.readDefaultMode) options = { ...options, ...settingsPermissionMode(settings.defaultMode, options.permissionRules ?? [], notes) };
@@ -341,10 +344,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const loadingExtensions = loadExtensions(options, { cwd, home, env, provider: providerName, model: model.id }, trust);
   // ── MCP servers (src/mcp): started beside the extensions, under the same trust decision ──
   // A folder trusted in this start's question: its settings' disabledMcpjsonServers count at once, for the servers they name.
-  const disabledFor = (trustedNow: boolean) =>
-    trustedNow && !projectTrusted
-      ? runEnv({ cwd, home, started, trust: true, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined }).settings.disabledMcpServers
-      : settings.disabledMcpServers;
+  const disabledFor = (trustedNow: boolean) => (trustedNow && !projectTrusted ? onceTrusted().settings.disabledMcpServers : settings.disabledMcpServers);
   const loadingMcp = loadMcp(options, { cwd, home, env, disabledFor }, trust);
   let provider: Provider;
   try {
@@ -362,7 +362,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (decided?.note) notes.push(decided.note);
   if (!projectTrusted && loaded?.trust.trusted === true) {
     // Trusted in this start's question: the model, the key and the processes were chosen before it.
-    const now = runEnv({ cwd, home, started, trust: true, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined });
+    const now = onceTrusted();
     const changes = Object.keys(now.settings.env).some((name) => now.env[name] !== env[name]) || now.settings.model?.value !== settings.model?.value;
     if (changes) notes.push("this folder's .claude/settings*.json env and model take effect from the next start (this one chose its model and environment before you trusted the folder)");
   }
@@ -673,80 +673,4 @@ function resolveCwd(cwd: string | undefined): string {
   }
   if (!isDir) throw new UsageError(`${cwd === undefined ? "the working directory" : "--cwd"} ${dir} is not a directory`);
   return dir;
-}
-
-/**
- * The model a new conversation starts on, as Claude Code's setup says (config/settings-model.ts),
- * for the Anthropic provider only (a Claude Code setup speaks the Claude API, a proxy's included),
- * never for a script: `model` undefined is the provider's default. Each choice zot did not take
- * from the flags comes with a note naming where it came from: it may cost more than zot's default.
- */
-function startingModel(
-  options: RuntimeOptions,
-  providerName: string,
-  settings: SettingsChoices,
-  started: Readonly<Record<string, string | undefined>>,
-  env: Readonly<Record<string, string | undefined>>,
-): { model: string | undefined; note?: string } | undefined {
-  if (providerName !== "anthropic") return undefined;
-  const redirect = (written: string, model: string | undefined) => {
-    const alias = written.trim().toLowerCase().replace(/\[1m\]$/, "");
-    const named = alias === "opusplan" ? "sonnet" : alias === "best" ? "opus" : alias;
-    const pointed = named === "opus" || named === "sonnet" || named === "haiku" ? pointedAlias(named, env) : undefined;
-    return pointed && pointed.model === model ? `, where ${pointed.variable} points ${named}` : "";
-  };
-  if (options.model !== undefined) {
-    const model = claudeCodeModel(options.model, env);
-    const where = redirect(options.model, model);
-    return { model, ...(where ? { note: `the model is ${model}${where} (--model with an id picks another)` } : {}) };
-  }
-  const fromEnv = env.ANTHROPIC_MODEL?.trim();
-  const envFrom = started.ANTHROPIC_MODEL?.trim() === fromEnv ? "ANTHROPIC_MODEL" : `${settings.env.ANTHROPIC_MODEL?.from}'s env.ANTHROPIC_MODEL`;
-  const written = fromEnv ? { value: fromEnv, from: envFrom } : settings.model;
-  const cloud = otherCloud(env);
-  if (written && cloud) {
-    return { model: undefined, note: `${written.from} names ${written.value}, a model for ${cloud}, which zot does not speak; zot uses its own default on the Claude API (--model picks another)` };
-  }
-  if (written) {
-    const model = claudeCodeModel(written.value, env);
-    if (model === undefined) return undefined;
-    return { model, note: `the model is ${model}, as ${written.from} says${redirect(written.value, model)} (--model picks another)` };
-  }
-  // Claude Code's default is sonnet, wherever the setup points it.
-  const sonnet = pointedAlias("sonnet", env);
-  return sonnet ? { model: sonnet.model, note: `the model is ${sonnet.model}, where ${sonnet.variable} points sonnet, Claude Code's default (--model picks another)` } : undefined;
-}
-
-/**
- * Claude Code's `permissions.defaultMode` of a settings file, as --permission-mode reads the same
- * word: default asks before tool calls (refused where nobody can answer), acceptEdits lets edits in
- * the working directory through, dontAsk refuses what no rule allows, bypassPermissions asks
- * nothing (zot's own default); plan, which zot does not have, asks as default does. Each but
- * bypassPermissions is a note naming the file, since it changes what runs unasked.
- */
-function settingsPermissionMode(mode: { value: string; from: string }, rules: readonly WrittenRule[], notes: string[]): Partial<RuntimeOptions> {
-  const how = `the permissions.defaultMode "${mode.value}" of ${mode.from}`;
-  const skip = "--dangerously-skip-permissions runs without asking";
-  switch (mode.value) {
-    case "bypassPermissions":
-      // Asks nothing, also where the program running zot would otherwise be asked (the Agent SDK's default mode).
-      return { permissionMode: "bypassPermissions", noYolo: false };
-    case "default":
-    case "plan":
-      notes.push(
-        mode.value === "plan"
-          ? `${how}: zot has no plan mode, so tool calls are asked about as in default (${skip}; --tools read gives the model only the read tool)`
-          : `tool calls are asked about, as ${how} says (${skip})`,
-      );
-      return { noYolo: true, confirmingFlag: how, permissionMode: "default" };
-    case "acceptEdits":
-      notes.push(`tool calls but edits in the working directory are asked about, as ${how} says (${skip})`);
-      return { noYolo: true, confirmingFlag: how, permissionMode: "acceptEdits", permissionRules: [...rules, { verdict: "allow", text: "Edit(./**)", source: how }] };
-    case "dontAsk":
-      notes.push(`tool calls no permission rule allows are refused, as ${how} says (${skip})`);
-      return { noYolo: true, confirmingFlag: how, askNobody: true, permissionMode: "dontAsk" };
-    default:
-      notes.push(`${how} is not a mode zot knows (default, acceptEdits, dontAsk, bypassPermissions); tool calls run as without it`);
-      return {};
-  }
 }
