@@ -10,6 +10,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type ChildDiagnostic, type ChildExitInfo, LineChild, valuePreview } from "../extensions/child.ts";
+import { frameHead } from "../protocol/frame-head.ts";
 
 export interface StdioServerLaunch {
   /** the server's name, for its log and messages */
@@ -97,8 +98,7 @@ export class OwnedStdioTransport implements Transport {
     // Only an id before the payload is the frame's own (one inside a result could be anything).
     const cut = dropped.head.search(/"(?:result|error)"\s*:/);
     const envelope = cut >= 0 ? dropped.head.slice(0, cut) : dropped.head;
-    const named = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(envelope)?.[1];
-    const id = named !== undefined ? (JSON.parse(named) as string | number) : this.outstanding.size === 1 ? [...this.outstanding][0] : undefined;
+    const id = frameHead(envelope).id ?? (this.outstanding.size === 1 ? [...this.outstanding][0] : undefined);
     if (id === undefined || !this.outstanding.has(id)) return;
     this.outstanding.delete(id);
     this.onmessage?.({
