@@ -1,8 +1,10 @@
 // Writes one JSON object per line to stdout. Rule: lines written in one burst leave in one write
-// (flushed on the next macrotask), so throughput stays high and a lone event still leaves at once;
-// the burst is gathered as one string and handed to the sink whole (or every HAND_OVER_BYTES), not
-// a sink call per line, and a process that exits mid-burst hands it over on its way out (Bun
-// flushes the sink at exit), so a forced exit loses no more than it did line by line.
+// (flushed on the next macrotask), so throughput stays high and a lone event still leaves at once.
+// The burst's lines are kept in a list and joined once when handed to the sink (at the burst's end,
+// or every HAND_OVER_BYTES): not a sink call per line, nor a string grown line by line, whose every
+// `+=` made rope cells for the collector and a deep rope to flatten (scripts/bench floor). A process
+// that exits mid-burst hands it over on its way out (Bun flushes the sink at exit), so a forced exit
+// loses no more than it did line by line.
 // What the reader has not taken yet is counted, and pressure() tells producers to wait while it
 // is over the high-water mark, so a client that reads slowly costs bounded memory, not gigabytes.
 // A reader that went away (EPIPE) is reported once; later lines are dropped, never thrown. Any
@@ -23,8 +25,10 @@ export class NdjsonWriter {
   private readonly sink: FileSink;
   private scheduled = false;
   private gone = false;
-  /** lines of this burst not yet handed to the sink */
-  private pending = "";
+  /** lines of this burst not yet handed to the sink, without their line ends */
+  private pending: string[] = [];
+  /** their length, line ends included */
+  private pendingLength = 0;
   /** bytes (UTF-16 units, near enough) written, handed to the sink or not, and how many of those the reader has taken */
   private queuedBytes = 0;
   private acceptedBytes = 0;
@@ -49,11 +53,12 @@ export class NdjsonWriter {
 
   write(value: unknown): void {
     if (this.gone) return;
-    const line = `${JSON.stringify(value)}\n`;
+    const line = JSON.stringify(value) ?? "null";
     // Counted at once: a producer is held back by what it made, handed over or not.
-    this.queuedBytes += line.length;
-    this.pending += line;
-    if (this.pending.length >= HAND_OVER_BYTES) this.handOver();
+    this.queuedBytes += line.length + 1;
+    this.pendingLength += line.length + 1;
+    this.pending.push(line);
+    if (this.pendingLength >= HAND_OVER_BYTES) this.handOver();
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flushNow);
@@ -62,9 +67,10 @@ export class NdjsonWriter {
 
   /** Gives the gathered lines to the sink. */
   private readonly handOver = (): void => {
-    const chunk = this.pending;
-    if (chunk === "") return;
-    this.pending = "";
+    if (this.pending.length === 0) return;
+    const chunk = `${this.pending.join("\n")}\n`;
+    this.pending = [];
+    this.pendingLength = 0;
     const upTo = this.queuedBytes;
     try {
       // A promise comes back when the buffer had to go out at once; it settles once the reader took
@@ -147,7 +153,8 @@ export class NdjsonWriter {
     if (this.gone) return;
     this.gone = true;
     if (!readerWentAway(error)) this.lost = error;
-    this.pending = "";
+    this.pending = [];
+    this.pendingLength = 0;
     process.off("exit", this.handOver);
     this.release();
     this.onGone?.(error);
