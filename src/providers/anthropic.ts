@@ -18,7 +18,7 @@ import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
-import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
@@ -38,6 +38,8 @@ export interface AnthropicProviderOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** told each time a response opened, before its body is read */
+  onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
   silenceMs?: number;
 }
@@ -85,6 +87,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           ...(options.key ? { key: options.key } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
+          onOpen: options.onOpen,
           assembler: new AnthropicAssembler(),
           connect: async (): Promise<SdkCall> => {
             const { sdk, client } = await connect();
@@ -294,6 +297,30 @@ class AnthropicAssembler implements WireAssembler {
 
   push(data: JsonObject, out: ProviderEvent[]): void {
     const event = data as unknown as RawMessageStreamEvent;
+    // The event of nearly every line, apart from the rest: the code that runs per delta stays small,
+    // so the JIT has it optimized within the first few thousand deltas of a long answer.
+    if (event.type !== "content_block_delta") {
+      this.pushOther(event, out);
+      return;
+    }
+    const block = this.blocks.get(event.index);
+    const delta = event.delta;
+    if (!block) return;
+    if (delta.type === "text_delta" && block.type === "text") {
+      block.text.append(delta.text);
+      out.push({ type: "text_delta", delta: delta.text });
+    } else if (delta.type === "thinking_delta" && block.type === "thinking") {
+      block.text.append(delta.thinking);
+      out.push({ type: "thinking_delta", delta: delta.thinking });
+    } else if (delta.type === "signature_delta" && block.type === "thinking") {
+      block.signature += delta.signature;
+    } else if (delta.type === "input_json_delta" && block.type === "tool_use") {
+      this.calls.add(event.index, { args: delta.partial_json }, out);
+    }
+  }
+
+  /** Every event but a content_block_delta. */
+  private pushOther(event: RawMessageStreamEvent, out: ProviderEvent[]): void {
     switch (event.type) {
       case "message_start": {
         // A compatible server may send no usage, or counts as strings: unknown counts are 0.
@@ -320,23 +347,6 @@ class AnthropicAssembler implements WireAssembler {
           this.calls.add(event.index, { id: block.id, name: block.name }, out);
         }
         // Server tool blocks (web search and the like) are never requested, so never arrive.
-        break;
-      }
-      case "content_block_delta": {
-        const block = this.blocks.get(event.index);
-        const delta = event.delta;
-        if (!block) break;
-        if (delta.type === "text_delta" && block.type === "text") {
-          block.text.append(delta.text);
-          out.push({ type: "text_delta", delta: delta.text });
-        } else if (delta.type === "thinking_delta" && block.type === "thinking") {
-          block.text.append(delta.thinking);
-          out.push({ type: "thinking_delta", delta: delta.thinking });
-        } else if (delta.type === "signature_delta" && block.type === "thinking") {
-          block.signature += delta.signature;
-        } else if (delta.type === "input_json_delta" && block.type === "tool_use") {
-          this.calls.add(event.index, { args: delta.partial_json }, out);
-        }
         break;
       }
       case "content_block_stop":
