@@ -3,8 +3,9 @@
 // starts (schema construction, config parsing) stays in the interpreter instead of paying for
 // compilers it never earns back: on a one-shot run that is ~3 MB of peak RSS (scripts/bench floor).
 // Rule: every command that runs a conversation calls this once its start is over: the TUI and rpc
-// when the conversation is open, -p and --json when the model starts to answer (from source, in
-// bun test, where nothing raised the thresholds, it raises them to the same).
+// when the conversation is open, -p and --json when the model's answer opens, before its body is
+// read (RuntimeOptions.onAnswerOpen); from source, in bun test, where nothing raised the
+// thresholds, it raises them to the same.
 // The policy it sets is twice the normal thresholds, not the normal ones: code the start ran a few
 // hundred times (Array.prototype.filter, ~40 calls) would otherwise cross the normal threshold on
 // its next call and be compiled, the one Baseline compile of a short answer, which costs ~0.7 MB

@@ -47,6 +47,14 @@ export type ProviderEvent =
  */
 export type ProviderBatch = readonly ProviderEvent[];
 
+/**
+ * Told that a model's answer opened: the server answered and its body is about to be read (the
+ * scripted provider: its turn begins). The one-prompt modes end their start there
+ * (cli/startup-over.ts), so the JIT tiers up the per-event code from the first read of a long
+ * answer on, not from its second.
+ */
+export type OpenedAnswer = () => void;
+
 export interface Provider {
   readonly name: string;
   /** The call's events, batched; the concatenation of the batches is the call's event sequence. */

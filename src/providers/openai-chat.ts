@@ -14,7 +14,7 @@ import type {
 import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
@@ -33,6 +33,8 @@ export interface OpenAIChatOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** told each time a response opened, before its body is read */
+  onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
   silenceMs?: number;
 }
@@ -58,6 +60,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
           ...(options.key ? { key: options.key } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
+          onOpen: options.onOpen,
           assembler: new ChatAssembler(),
           connect: () => openaiCall((signal) => client.chat.completions.create(body, { signal }).asResponse()),
         },

@@ -13,7 +13,7 @@ import type {
 import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import type { ModelRequest, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
@@ -29,6 +29,8 @@ export interface OpenAIResponsesOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** told each time a response opened, before its body is read */
+  onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
   silenceMs?: number;
 }
@@ -55,6 +57,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
         {
           ...speaker,
           onRetry: options.onRetry,
+          onOpen: options.onOpen,
           assembler: new ResponsesAssembler(speaker),
           connect: () => openaiCall((signal) => client.responses.create(body, { signal }).asResponse()),
         },

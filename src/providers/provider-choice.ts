@@ -7,7 +7,7 @@ import { apiKeyEnvVar, resolveApiKey } from "../config/credentials.ts";
 import { zotHome } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { PROVIDER_NAMES, type ModelInfo, type ProviderName } from "../protocol/models.ts";
-import type { Provider } from "../protocol/provider.ts";
+import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
 import { formatModelTable, loadCatalog } from "./catalog.ts";
 import { familyOf, providerOfId } from "./model-ids.ts";
 
@@ -90,31 +90,32 @@ type Credential = ReturnType<typeof resolveApiKey>;
 /** The client of `model`'s wire API, with the run's credential and base URL. */
 export async function createProvider(
   model: ModelInfo,
-  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName; silenceMs?: number },
+  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName; silenceMs?: number; onOpen?: OpenedAnswer },
 ): Promise<Provider> {
   const apiKey = options.credential?.key ?? "";
   const silence = options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {};
+  const onOpen = options.onOpen ? { onOpen: options.onOpen } : {};
   // Where the key came from, so a 401 names the thing to fix (--api-key, the variable, auth.json).
   const key = { from: options.credential?.from, kind: options.credential?.kind, variable: apiKeyEnvVar(options.providerName) };
   switch (model.api) {
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./anthropic.ts");
       const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...silence });
+      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...silence, ...onOpen });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./openai-chat.ts");
       const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...silence });
+      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen });
     }
     case "openai-responses": {
       const { createOpenAIResponsesProvider } = await import("./openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...silence });
+      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen });
     }
     case "scripted": {
       const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./scripted.ts");
       try {
-        return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT);
+        return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT, options.onOpen);
       } catch (error) {
         // A broken script file is bad input from the user, like a bad flag.
         if (error instanceof ScriptFileError) throw new UsageError(error.message);

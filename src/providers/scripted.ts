@@ -8,7 +8,7 @@ import fs from "node:fs";
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
-import { type ModelRequest, type Provider, type ProviderBatch, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
+import { type ModelRequest, type OpenedAnswer, type Provider, type ProviderBatch, type ProviderEvent, ProviderError } from "../protocol/provider.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
 import { codeOf } from "./provider-failure.ts";
@@ -27,7 +27,8 @@ export interface ScriptedProvider extends Provider {
   readonly played: number;
 }
 
-export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedProvider {
+/** `onOpen` is told as each turn begins to answer, as a real provider tells it when a response opens. */
+export function createScriptedProvider(turns: readonly ScriptTurn[], onOpen?: OpenedAnswer): ScriptedProvider {
   let played = 0;
   // Ids are unique across the whole run, not per turn: the transcript pairs results with calls by id.
   let nextCallId = 1;
@@ -41,6 +42,7 @@ export function createScriptedProvider(turns: readonly ScriptTurn[]): ScriptedPr
 
     if (turn.delay_ms) await sleep(turn.delay_ms, signal);
     if (turn.error !== undefined && !turn.text) throw scriptError(turn.error);
+    onOpen?.();
 
     const chunkSize = Math.max(1, Math.floor(turn.chunk_size ?? DEFAULT_CHUNK_SIZE));
     const gap = turn.chunk_delay_ms ?? 0;

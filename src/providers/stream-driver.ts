@@ -16,7 +16,7 @@
 // client, which has no bun:jsc).
 import { noFTL } from "bun:jsc";
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
-import type { ProviderBatch, ProviderEvent } from "../protocol/provider.ts";
+import type { OpenedAnswer, ProviderBatch, ProviderEvent } from "../protocol/provider.ts";
 import type { ProviderSpeaker } from "./provider-error-text.ts";
 import {
   abortReason,
@@ -64,6 +64,8 @@ export interface StreamCall extends ProviderSpeaker {
   connect(): Promise<SdkCall>;
   assembler: WireAssembler;
   onRetry?: RetryOptions["onRetry"];
+  /** told each time a response opened, before its body is read */
+  onOpen?: OpenedAnswer;
 }
 
 /** The Chat Completions end marker, which is not JSON. */
@@ -91,6 +93,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
     throw malformedStream(call, `the server answered with ${type.split(";")[0]}, not an event stream; check the base URL (${call.baseUrl}), and that any proxy on the way passes streams through`);
   }
 
+  call.onOpen?.();
   const { assembler } = call;
   const reader = response.body.getReader();
   const decoder = new SseDecoder();

@@ -19,7 +19,7 @@ import { Agent } from "../core/agent.ts";
 import { type Confirmer, ConfirmGate } from "../core/confirm-gate.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
-import type { Provider } from "../protocol/provider.ts";
+import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
 import { keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
@@ -88,6 +88,8 @@ export interface RuntimeOptions {
   withSkills?: boolean;
   /** `--no-skill`: no skills at all (no skill tool, nothing in the system prompt) */
   noSkill?: boolean;
+  /** told each time a model's answer opens, before its body is read (the one-prompt modes end their start there) */
+  onAnswerOpen?: OpenedAnswer;
   /** where diagnostics of a running agent go (an interceptor's answer that was ignored, a timeout) */
   log?: (message: string) => void;
   /**
@@ -303,7 +305,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
   // API_TIMEOUT_MS, the settings' env's too (silence-limit.ts).
-  const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env) };
+  const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env), onOpen: options.onAnswerOpen };
 
   // `skill` is a built-in tool too, but it exists only when there are skills to load.
   const wanted = options.tools ?? "all";

@@ -34,6 +34,22 @@ async function start(turns: object[], options: ConversationOptions = { busy: "qu
 
 const types = (events: AgentEvent[]) => events.map((e) => e.type).filter((t) => t !== "text_delta");
 
+describe("the runtime's onAnswerOpen", () => {
+  test("is told as each model call's answer opens, before the call's first event", async () => {
+    const heard: string[] = [];
+    const { conversation, events } = await start([{ text: "One." }, { text: "Two." }], { busy: "queue" }, { onAnswerOpen: () => heard.push(`open@${events.length}`) });
+    conversation.onEvent((event) => {
+      if (event.type === "assistant_start") heard.push(`assistant_start@${events.length - 1}`);
+    });
+    expect(await conversation.prompt({ text: "one" })).toEqual({ status: "ok" });
+    expect(await conversation.prompt({ text: "two" })).toEqual({ status: "ok" });
+    const starts = events.flatMap((e, i) => (e.type === "assistant_start" ? [i] : []));
+    expect(starts).toHaveLength(2);
+    // Each open comes before its assistant_start (nothing of the answer was emitted yet).
+    expect(heard).toEqual([`open@${starts[0]}`, `assistant_start@${starts[0]}`, `open@${starts[1]}`, `assistant_start@${starts[1]}`]);
+  });
+});
+
 describe("the queue policy", () => {
   test("a prompt sent while one runs waits its turn; each ends with one done; onStart comes before its first event", async () => {
     const { conversation, events } = await start([SLOW, { text: "Second." }]);

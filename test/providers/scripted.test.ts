@@ -44,6 +44,18 @@ describe("streaming", () => {
     expect(events.at(-1)).toEqual({ type: "done", content: [{ type: "text", text }], stop: "end_turn" });
   });
 
+  test("onOpen is told as each turn begins to answer, not for a turn that fails before it", async () => {
+    const heard: string[] = [];
+    const provider = createScriptedProvider([{ text: "one" }, { error: "boom" }, { text: "two" }], () => heard.push("open"));
+    for (const _ of [1, 2, 3]) {
+      await collect(provider.stream(request(), never()), []).then(
+        (events) => heard.push(...events.map((e) => e.type)),
+        () => heard.push("failed"),
+      );
+    }
+    expect(heard).toEqual(["open", "text_delta", "usage", "done", "failed", "open", "text_delta", "usage", "done"]);
+  });
+
   test("chunk_size, thinking before text, and the script's own usage", async () => {
     const turn: ScriptTurn = { thinking: "hmm…", text: "abcdef", chunk_size: 4, usage: { input: 10, output: 3 } };
     const events = await collect(createScriptedProvider([turn]).stream(request(), never()));

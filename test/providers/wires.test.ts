@@ -128,6 +128,28 @@ describe.each(WIRES)("$api", (wire) => {
     expect(m.requests).toHaveLength(2);
   });
 
+  test("onOpen is told once per answer that opened, after the retries, before its first event is read", async () => {
+    const m = serve({ error: { message: "Rate limit reached", status: 429, retry_after: 0 } }, { text: "after the wait" }, { text: "again" });
+    const heard: string[] = [];
+    const provider = wire.provider(m.url, { onOpen: () => heard.push("open") });
+    for await (const batch of provider.stream(request(wire), new AbortController().signal)) heard.push(...batch.map((e) => e.type));
+    // The refused open's retry event, then the answer that opened, then what it streamed.
+    expect(heard.slice(0, 2)).toEqual(["retry", "open"]);
+    expect(heard.filter((e) => e === "open")).toHaveLength(1);
+    expect(heard).toContain("text_delta");
+    // A second call opens a second answer.
+    await streamAll(provider, request(wire));
+    expect(heard.filter((e) => e === "open")).toHaveLength(2);
+  });
+
+  test("a refused call opens no answer: onOpen is not told", async () => {
+    const m = serve({ error: { message: "model 'nope' not found", status: 404 } });
+    let opened = 0;
+    const { error } = await streamAll(wire.provider(m.url, { onOpen: () => opened++ }), request(wire));
+    expect(providerError(error).code).toBe("bad_request");
+    expect(opened).toBe(0);
+  });
+
   test("500 three times: three requests, two announced retries, then server_error", async () => {
     const boom = { error: { message: "internal boom", status: 500 } };
     const m = serve(boom, boom, boom, { text: "never played" });

@@ -4,7 +4,7 @@
 // must share is tested once over all three (test/providers/wires.test.ts), never per wire.
 import type { ErrorCode } from "../../src/protocol/error-code.ts";
 import type { ModelInfo } from "../../src/protocol/models.ts";
-import type { Provider } from "../../src/protocol/provider.ts";
+import type { OpenedAnswer, Provider } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import type { TokenUsage } from "../../src/protocol/usage.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
@@ -22,6 +22,7 @@ export interface ProviderOptions {
   apiKey?: string;
   key?: KeyOrigin;
   onRetry?: RetryOptions["onRetry"];
+  onOpen?: OpenedAnswer;
 }
 
 export interface Wire {
@@ -57,7 +58,7 @@ export const WIRES: Wire[] = [
     path: "/v1/messages",
     model: testModel({ id: "claude-test", provider: "anthropic", api: "anthropic-messages", max_output: 8000, reasoning: true }),
     baseUrl: (url) => url,
-    provider: (url, o = {}) => createAnthropicProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: url, key: o.key, onRetry: o.onRetry }),
+    provider: (url, o = {}) => createAnthropicProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: url, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen }),
     authLabel: "authentication_error",
     streamErrorCode: "overloaded",
     // Anthropic does not split thinking tokens out of output_tokens.
@@ -78,7 +79,7 @@ export const WIRES: Wire[] = [
     model: testModel({ id: "gpt-test", provider: "openai", api: "openai-chat", max_output: 4096 }),
     baseUrl: (url) => `${url}/v1`,
     provider: (url, o = {}) =>
-      createOpenAIChatProvider({ name: "openai", apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry }),
+      createOpenAIChatProvider({ name: "openai", apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen }),
     authLabel: "invalid_api_key",
     streamErrorCode: "server_error",
     // Cache writes are not reported; reasoning tokens are, within the output.
@@ -93,7 +94,7 @@ export const WIRES: Wire[] = [
     model: testModel({ id: "gpt-test", provider: "openai", api: "openai-responses", max_output: 4096 }),
     baseUrl: (url) => `${url}/v1`,
     provider: (url, o = {}) =>
-      createOpenAIResponsesProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry }),
+      createOpenAIResponsesProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen }),
     authLabel: "invalid_api_key",
     streamErrorCode: "server_error",
     usage: (u) => ({ input: u.input, output: u.output, cache_read: u.cache_read, cache_write: 0, reasoning: u.reasoning }),
