@@ -15,7 +15,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { GrowingText } from "../protocol/growing-text.ts";
-import type { JsonObject } from "../protocol/json-object.ts";
+import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type ImageBlock, type Message, textOf, type ToolResultBlock } from "../protocol/messages.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
@@ -25,6 +25,7 @@ import type { StoppedAnswer } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
 import { BLOCK_BINDING_BETA, claudeThinking } from "./claude-thinking.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
+import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
@@ -317,6 +318,14 @@ class AnthropicAssembler implements WireAssembler {
     } else if (delta.type === "input_json_delta" && block.type === "tool_use") {
       this.calls.add(event.index, { args: delta.partial_json }, out);
     }
+  }
+
+  /** A delta's text, thinking or tool-call arguments: what a long answer repeats. */
+  textSlot(data: JsonObject): TextSlot | undefined {
+    const delta = data.delta;
+    if (data.type !== "content_block_delta" || !isJsonObject(delta)) return undefined;
+    const key = delta.type === "text_delta" ? "text" : delta.type === "thinking_delta" ? "thinking" : delta.type === "input_json_delta" ? "partial_json" : undefined;
+    return key && typeof delta[key] === "string" ? { holder: delta, key } : undefined;
   }
 
   /** Every event but a content_block_delta. */

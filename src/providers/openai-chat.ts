@@ -12,7 +12,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { GrowingText } from "../protocol/growing-text.ts";
-import type { JsonObject } from "../protocol/json-object.ts";
+import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
@@ -21,6 +21,7 @@ import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
+import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 
@@ -238,6 +239,18 @@ class ChatAssembler implements WireAssembler {
       this.finishReason = choice.finish_reason;
       this.calls.endAll(out);
     }
+  }
+
+  /** A chunk's text, reasoning or one tool call's arguments: what a long answer repeats. */
+  textSlot(data: JsonObject): TextSlot | undefined {
+    const choice: unknown = Array.isArray(data.choices) && data.choices.length === 1 ? data.choices[0] : undefined;
+    if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return undefined;
+    const delta = choice.delta;
+    for (const key of ["content", "reasoning_content", "reasoning"]) if (typeof delta[key] === "string") return { holder: delta, key };
+    const calls = delta.tool_calls;
+    const call: unknown = Array.isArray(calls) && calls.length === 1 ? calls[0] : undefined;
+    const fn = isJsonObject(call) ? call.function : undefined;
+    return isJsonObject(fn) && typeof fn.arguments === "string" ? { holder: fn, key: "arguments" } : undefined;
   }
 
   /** The usage and the done event; called once the stream has ended with a finish_reason. */

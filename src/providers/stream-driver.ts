@@ -1,6 +1,7 @@
 // The one loop every wire API's call runs through: open the request through its SDK (retried
 // before the first byte), read the server-sent events off the response, hand each event's data to
-// the wire's assembler, and end with its final message, or with the one ProviderError (or abort)
+// the wire's assembler (a text event that repeats the last one's shape read without JSON.parse:
+// repeated-shape.ts), and end with its final message, or with the one ProviderError (or abort)
 // that says why not.
 // Rule: events already read are delivered before the failure that follows them, as one batch per
 // read of the body; once the signal aborts not one more batch is delivered; reading stops at the
@@ -30,14 +31,24 @@ import {
   truncatedStream,
 } from "./provider-failure.ts";
 import { openWithRetry, type RetryOptions } from "./retry.ts";
+import { RepeatedShape, type TextSlot } from "./repeated-shape.ts";
 import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 
 /** Folds one wire API's stream events into ProviderEvents and the final message. */
 export interface WireAssembler {
-  /** one event's parsed data (its `type` says which event it is); what it produces goes onto `out` */
+  /**
+   * one event's parsed data (its `type` says which event it is); what it produces goes onto `out`.
+   * `data` may be handed again for a later event (repeated-shape.ts): nothing in it but its strings
+   * is kept past the call
+   */
   push(data: JsonObject, out: ProviderEvent[]): void;
+  /**
+   * where a text event keeps its text, when `data` is one: the event a long answer repeats with
+   * only that string changing, read from then on without JSON.parse (repeated-shape.ts)
+   */
+  textSlot?(data: JsonObject): TextSlot | undefined;
   /** the wire's last event arrived: nothing after it is read */
   readonly ended: boolean;
   /** the model finished as the API promises it (a stop reason arrived); else the stream was cut */
@@ -97,6 +108,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
   const { assembler } = call;
   const reader = response.body.getReader();
   const decoder = new SseDecoder();
+  const shape = new RepeatedShape();
   let out: ProviderEvent[] = [];
   let ended = false;
   // One timer for the whole stream, moved on lazily: a read only notes when it began to wait for
@@ -123,7 +135,7 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
       waitingSince = undefined;
       if (stalled) throw stalledStream(call, limit);
       ended = chunk.done;
-      const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), out);
+      const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), shape, out);
       if (read.ended) ended = true;
       const failure = read.failure;
       if (out.length > 0) {
@@ -151,11 +163,11 @@ export async function* driveStream(call: StreamCall, signal: AbortSignal): Async
  * Hands one read's events to the wire's assembler, in order, up to the wire's end or a failure.
  * Apart from the generator, so the code that runs per event is this one small function.
  */
-function assembleEvents(call: StreamCall, events: SseEvent[], out: ProviderEvent[]): { ended: boolean; failure?: unknown } {
+function assembleEvents(call: StreamCall, events: SseEvent[], shape: RepeatedShape, out: ProviderEvent[]): { ended: boolean; failure?: unknown } {
   const { assembler } = call;
   for (const event of events) {
     if (event.data === DONE_MARKER) return { ended: true };
-    const data = parseEvent(call, event);
+    const data = (event.event !== "error" && shape.read(event.data)) || parseEvent(call, event, shape);
     if (data instanceof Error) return { ended: false, failure: data };
     try {
       assembler.push(data, out);
@@ -168,8 +180,11 @@ function assembleEvents(call: StreamCall, events: SseEvent[], out: ProviderEvent
   return { ended: false };
 }
 
-/** An event's data as JSON, or the failure it is: a malformed event, or an error the server sent. */
-function parseEvent(call: StreamCall, event: SseEvent): JsonObject | Error {
+/**
+ * An event's data as JSON, or the failure it is: a malformed event, or an error the server sent.
+ * A text event's shape is learned, for `shape` to read the next ones.
+ */
+function parseEvent(call: StreamCall, event: SseEvent, shape: RepeatedShape): JsonObject | Error {
   let data: unknown;
   try {
     data = JSON.parse(event.data);
@@ -180,6 +195,10 @@ function parseEvent(call: StreamCall, event: SseEvent): JsonObject | Error {
   // Anthropic: `event: error`; Responses: `"type": "error"`; Chat Completions: an `error` object in a chunk.
   if (event.event === "error" || data.type === "error" || (isJsonObject(data.error) && data.type === undefined)) {
     return streamErrorFailure(call, data);
+  }
+  if (shape.learning) {
+    const slot = call.assembler.textSlot?.(data);
+    if (slot) shape.learn(event.data, data, slot);
   }
   return data;
 }

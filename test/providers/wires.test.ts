@@ -59,6 +59,20 @@ describe.each(WIRES)("$api", (wire) => {
     expect(m.requests[0]!.body.stream).toBe(true);
   });
 
+  test("a long answer of quotes, escapes, control characters and emoji: every delta as it was sent (repeated lines are read without JSON.parse)", async () => {
+    const text = 'He said "hi"\\n\\ and\n\ttabbed \u0001\u001f é 你好 😀 \u2028 </end> {"json":[1]} '.repeat(40);
+    const m = serve({ text, chunk_size: 3 }, { text: "Reading.", tool_calls: [{ id: "call_a", name: "write", args: { content: text } }] });
+    const first = await run(wire, m.url);
+    expect(first.error).toBeUndefined();
+    const deltas = ofType(first.events, "text_delta").map((d) => d.delta);
+    expect(deltas.length).toBeGreaterThan(500);
+    expect(deltas.join("")).toBe(text);
+    expect(first.done?.content).toEqual([{ type: "text", text }]);
+    // Tool-call arguments repeat their lines too.
+    const second = await run(wire, m.url);
+    expect(second.done?.content[1]).toMatchObject({ type: "tool_call", id: "call_a", name: "write", args: { content: text } });
+  });
+
   test("thinking streams as thinking deltas and opens the message", async () => {
     const thinking = "First I consider the question carefully.";
     const m = serve({ thinking, text: "Answer." });
