@@ -246,7 +246,8 @@ class ChatAssembler implements WireAssembler {
     const choice: unknown = Array.isArray(data.choices) && data.choices.length === 1 ? data.choices[0] : undefined;
     if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return undefined;
     const delta = choice.delta;
-    for (const key of ["content", "reasoning_content", "reasoning"]) if (typeof delta[key] === "string") return { holder: delta, key };
+    // The text that is there: some servers send an empty content beside the reasoning they stream.
+    for (const key of ["content", "reasoning_content", "reasoning"]) if (typeof delta[key] === "string" && delta[key] !== "") return { holder: delta, key };
     const calls = delta.tool_calls;
     const call: unknown = Array.isArray(calls) && calls.length === 1 ? calls[0] : undefined;
     const fn = isJsonObject(call) ? call.function : undefined;

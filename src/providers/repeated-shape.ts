@@ -13,7 +13,8 @@
 // JSON's grammar does the rest: one string token in place of another changes that value and no
 // other. Anything else (a line of another shape, a control character, a broken token) goes to
 // JSON.parse as before, and a stream whose shape changes at every line (a field that differs in
-// every chunk, as OpenAI's obfuscation padding does) stops being learned after a few tries.
+// every chunk, as OpenAI's obfuscation padding does) or whose text is escaped otherwise than
+// JSON.stringify escapes it (Python's ensure_ascii) stops being learned after a few tries.
 // The value handed out is the learned object itself, its slot set to the new text: a reader must
 // not keep it, or anything in it but strings, past its own turn (the wires' assemblers keep strings).
 import { noFTL } from "bun:jsc";
@@ -29,21 +30,24 @@ export interface TextSlot {
 const MARKER = "\u0000zot-repeated-shape\u0000";
 /** A string token's inside needs decoding (or is not one) when it holds any of these. */
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
-/** Learned shapes that were not met once by the next line before this stream stops learning. */
-const MAX_UNMET_SHAPES = 4;
+/**
+ * Tries to learn that did not pay, in a row, before this stream stops learning: a shape never met
+ * before the next was learned, or a line the proof refused (a server that escapes text another way
+ * than JSON.stringify, a field that differs in every chunk). A line read resets the count.
+ */
+const MAX_UNPAID_LEARNS = 4;
 
 export class RepeatedShape {
   private prefix = "";
   private suffix = "";
   private value: JsonObject | undefined;
   private slot: TextSlot | undefined;
-  /** whether the shape now held was met by a line since it was learned */
-  private met = false;
-  private unmet = 0;
+  /** tries to learn since a line was last read */
+  private unpaid = 0;
 
   /** Whether learning is still worth its cost on this stream. */
   get learning(): boolean {
-    return this.unmet < MAX_UNMET_SHAPES;
+    return this.unpaid < MAX_UNPAID_LEARNS;
   }
 
   /**
@@ -52,11 +56,12 @@ export class RepeatedShape {
    * is not written the way JSON.stringify writes it).
    */
   learn(line: string, value: JsonObject, slot: TextSlot): void {
-    if (this.value !== undefined && !this.met) this.unmet++;
     this.value = undefined;
     if (!this.learning) return;
+    this.unpaid++;
     const text = slot.holder[slot.key];
-    if (typeof text !== "string") return;
+    // Text that is the marker itself would prove nothing (the swap would change nothing).
+    if (typeof text !== "string" || text === MARKER) return;
     const token = JSON.stringify(text);
     const at = line.indexOf(token);
     if (at === -1 || line.indexOf(token, at + 1) !== -1) return;
@@ -76,7 +81,6 @@ export class RepeatedShape {
     this.suffix = suffix;
     this.value = value;
     this.slot = slot;
-    this.met = false;
   }
 
   /** `line` as JSON.parse would make it, when it has the learned shape; else undefined. */
@@ -99,7 +103,7 @@ export class RepeatedShape {
       if (typeof text !== "string") return undefined;
     }
     this.slot!.holder[this.slot!.key] = text;
-    this.met = true;
+    this.unpaid = 0;
     return value;
   }
 }

@@ -121,6 +121,29 @@ describe("learning proves the slot first", () => {
     expect(value).toEqual(JSON.parse(line));
   });
 
+  test("text that is the proof's own marker proves nothing: not learned (found by review: the swap changed nothing)", () => {
+    const marker = "\\u0000zot-repeated-shape\\u0000";
+    const escaped = "\\u0000zot-repeated-shap\\u0065\\u0000";
+    const line = `{"type":"content_block_delta","index":0,"x":"${marker}","delta":{"type":"text_delta","text":"${escaped}"}}`;
+    const shape = learned(line, anthropicSlot);
+    const next = `{"type":"content_block_delta","index":0,"x":"hello","delta":{"type":"text_delta","text":"${escaped}"}}`;
+    expect(shape.read(next)).toBeUndefined();
+  });
+
+  test("a server that escapes text otherwise than JSON.stringify (Python's ensure_ascii) stops being learned after a few tries", () => {
+    const shape = new RepeatedShape();
+    let tries = 0;
+    for (let i = 0; i < 20 && shape.learning; i++) {
+      const line = `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u4f60\\u597d ${i}"}}`;
+      expect(shape.read(line)).toBeUndefined();
+      const value = JSON.parse(line) as JsonObject;
+      shape.learn(line, value, anthropicSlot(value));
+      tries++;
+    }
+    expect(shape.learning).toBe(false);
+    expect(tries).toBeLessThan(10);
+  });
+
   test("a stream whose lines all differ (a random field in every chunk) stops being learned after a few", () => {
     const shape = new RepeatedShape();
     let learnedCount = 0;
