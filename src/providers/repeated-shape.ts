@@ -26,7 +26,7 @@ export interface TextSlot {
   key: string;
 }
 
-/** A string no text event holds (NUL cannot come raw out of a JSON string, and is escaped in it). */
+/** The proof's stand-in for the text: no model writes NULs around a name (and text that is it is not learned). */
 const MARKER = "\u0000zot-repeated-shape\u0000";
 /** A string token's inside needs decoding (or is not one) when it holds any of these. */
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
