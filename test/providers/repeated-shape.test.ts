@@ -130,33 +130,28 @@ describe("learning proves the slot first", () => {
     expect(shape.read(next)).toBeUndefined();
   });
 
-  test("a server that escapes text otherwise than JSON.stringify (Python's ensure_ascii) stops being learned after a few tries", () => {
+  /** Feeds lines that are never read (each differs from the last) until the shape stops learning; how many it tried. */
+  function triesBeforeGivingUp(lineAt: (i: number) => string, slotOf: (value: JsonObject) => TextSlot): number {
     const shape = new RepeatedShape();
     let tries = 0;
     for (let i = 0; i < 20 && shape.learning; i++) {
-      const line = `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u4f60\\u597d ${i}"}}`;
+      const line = lineAt(i);
       expect(shape.read(line)).toBeUndefined();
       const value = JSON.parse(line) as JsonObject;
-      shape.learn(line, value, anthropicSlot(value));
+      shape.learn(line, value, slotOf(value));
       tries++;
     }
     expect(shape.learning).toBe(false);
-    expect(tries).toBeLessThan(10);
+    return tries;
+  }
+
+  test("a server that escapes text otherwise than JSON.stringify (Python's ensure_ascii) stops being learned after a few tries", () => {
+    const line = (i: number) => `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u4f60\\u597d ${i}"}}`;
+    expect(triesBeforeGivingUp(line, anthropicSlot)).toBeLessThan(10);
   });
 
   test("a stream whose lines all differ (a random field in every chunk) stops being learned after a few", () => {
-    const shape = new RepeatedShape();
-    let learnedCount = 0;
-    for (let i = 0; i < 20; i++) {
-      const line = chatLine("t", { obfuscation: `pad${i}` });
-      if (shape.read(line) !== undefined) throw new Error("a line of another shape was read");
-      if (!shape.learning) break;
-      const value = JSON.parse(line) as JsonObject;
-      shape.learn(line, value, chatSlot(value));
-      learnedCount++;
-    }
-    expect(shape.learning).toBe(false);
-    expect(learnedCount).toBeLessThan(10);
+    expect(triesBeforeGivingUp((i) => chatLine("t", { obfuscation: `pad${i}` }), chatSlot)).toBeLessThan(10);
   });
 
   test("shapes that take turns, each met before the next, keep the stream learning", () => {
