@@ -167,8 +167,14 @@ function assembleEvents(call: StreamCall, events: SseEvent[], shape: RepeatedSha
   const { assembler } = call;
   for (const event of events) {
     if (event.data === DONE_MARKER) return { ended: true };
-    const data = (event.event !== "error" && shape.read(event.data)) || parseEvent(call, event, shape);
+    const repeated = event.event === "error" ? undefined : shape.read(event.data);
+    const data = repeated ?? parseEvent(call, event);
     if (data instanceof Error) return { ended: false, failure: data };
+    // A text event parsed in full: its shape, for the next ones.
+    if (!repeated && assembler.textSlot && shape.learning) {
+      const slot = assembler.textSlot(data);
+      if (slot) shape.learn(event.data, data, slot);
+    }
     try {
       assembler.push(data, out);
     } catch (error) {
@@ -180,11 +186,8 @@ function assembleEvents(call: StreamCall, events: SseEvent[], shape: RepeatedSha
   return { ended: false };
 }
 
-/**
- * An event's data as JSON, or the failure it is: a malformed event, or an error the server sent.
- * A text event's shape is learned, for `shape` to read the next ones.
- */
-function parseEvent(call: StreamCall, event: SseEvent, shape: RepeatedShape): JsonObject | Error {
+/** An event's data as JSON, or the failure it is: a malformed event, or an error the server sent. */
+function parseEvent(call: StreamCall, event: SseEvent): JsonObject | Error {
   let data: unknown;
   try {
     data = JSON.parse(event.data);
@@ -195,10 +198,6 @@ function parseEvent(call: StreamCall, event: SseEvent, shape: RepeatedShape): Js
   // Anthropic: `event: error`; Responses: `"type": "error"`; Chat Completions: an `error` object in a chunk.
   if (event.event === "error" || data.type === "error" || (isJsonObject(data.error) && data.type === undefined)) {
     return streamErrorFailure(call, data);
-  }
-  if (shape.learning) {
-    const slot = call.assembler.textSlot?.(data);
-    if (slot) shape.learn(event.data, data, slot);
   }
   return data;
 }
