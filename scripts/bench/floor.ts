@@ -1,7 +1,10 @@
 // `scripts/bench floor` (issue 17): zot against the floor of a compiled Bun program doing the same
 // job. The floor programs (scripts/bench/floor/*.ts) are compiled with zot's own flags and the
 // same Bun; runs are interleaved (zot, floor, zot, floor, …) and medians printed, with each
-// process's phases: start → the request reaches the mock → exit. Also zot's OpenAI Chat route
+// process's phases: start → the request reaches the mock → exit. The one-shot also runs two
+// references: the floor with the official Anthropic SDK, and with node:fs, node:path and node:os
+// too (oneshot-sdk*.ts), which split zot's ratio into what its dependencies cost and what its own
+// code costs. Also zot's OpenAI Chat route
 // against its Anthropic route on the same 50,000-delta answer (beside the floor's own ratio between
 // the two wires), and the TUI streaming that answer against --json. ZOT_BENCH_BEFORE=<an older
 // zot> interleaves that binary too and prints its ratios beside the current one's. Rule: numbers
@@ -297,7 +300,9 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
   if (!(await Bun.file(TIME).exists())) throw new Error(`floor needs GNU time at ${TIME} (apt-get install time)`);
   const dir = mkdtempSync(join(tmpdir(), "zot-bench-floor-"));
   const cwd = mkdtempSync(join(tmpdir(), "zot-bench-floor-cwd-"));
-  const [oneshot, stream, streamChat] = await Promise.all([compileFloor(dir, "oneshot"), compileFloor(dir, "stream"), compileFloor(dir, "stream-chat")]);
+  const [oneshot, oneshotSdk, oneshotSdkFiles, stream, streamChat] = await Promise.all(
+    ["oneshot", "oneshot-sdk", "oneshot-sdk-files", "stream", "stream-chat"].map((name) => compileFloor(dir, name)),
+  );
   const mock = timingMock();
   const anthropic = ["--provider", "anthropic", "--api-key", "k", "--base-url", mock.url];
   // Each zot measured: the current binary, and the one ZOT_BENCH_BEFORE names (the same figures, side by side).
@@ -325,6 +330,8 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
       [
         ...zots.map(({ tag, bin }) => ({ label: `zot -p${tag}`, cmd: [bin, "-p", "hello", ...anthropic], check: expectAnswer })),
         { label: "floor", cmd: [oneshot, mock.url], check: expectAnswer },
+        { label: "floor + SDK", cmd: [oneshotSdk, mock.url], check: expectAnswer },
+        { label: "floor + SDK + files", cmd: [oneshotSdkFiles, mock.url], check: expectAnswer },
       ],
       mock,
       shortTurn,
@@ -337,9 +344,17 @@ export async function floorBench(zot: string, env: Record<string, string>): Prom
     console.log("floor: one-shot answer from the local mock (Anthropic wire), medians of 20 interleaved runs");
     for (const { tag } of zots) console.log(line(`zot -p${tag}`, one.get(`zot -p${tag}`)!));
     console.log(line("floor (fetch + print)", floorOne));
+    // References, not targets: the floor with the official SDK zot must use (DESIGN.md), then with
+    // node:fs, node:path and node:os too; zot's ratio to the last is what its own code costs.
+    const withSdk = one.get("floor + SDK")!;
+    const withFiles = one.get("floor + SDK + files")!;
+    console.log(line("floor + Anthropic SDK", withSdk));
+    console.log(line("floor + SDK + node:fs/path/os", withFiles));
+    console.log(`  the references / the floor: + SDK wall ${ratio(withSdk.wall, floorOne.wall)}, peak RSS ${ratio(withSdk.rss, floorOne.rss)}; + files wall ${ratio(withFiles.wall, floorOne.wall)}, peak RSS ${ratio(withFiles.rss, floorOne.rss)}`);
     for (const { tag } of zots) {
       const z = one.get(`zot -p${tag}`)!;
       console.log(`  ratio${tag}: wall ${ratio(z.wall, floorOne.wall)}, start→request ${ratio(z.start, floorOne.start)}, peak RSS ${ratio(z.rss, floorOne.rss)}`);
+      console.log(`  ratio to floor + SDK + files${tag}: wall ${ratio(z.wall, withFiles.wall)}, start→request ${ratio(z.start, withFiles.start)}, peak RSS ${ratio(z.rss, withFiles.rss)}`);
     }
 
     // The stream: 50,000 text deltas, one JSON line each; and the TUI showing the same answer.

@@ -1,0 +1,29 @@
+// A reference beside the one-shot floor (scripts/bench floor): the floor's program with its request
+// made as zot makes it, through the official Anthropic SDK (DESIGN.md names it): BaseAnthropic and
+// client.post, the body read and split as the floor reads it. Rule: the floor plus the SDK and
+// nothing else, so zot's ratio to this is what zot's own code costs over the SDK it must use.
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+
+// The normal JIT policy from here on, as in the floor (zot's flags start it reluctant; zot too
+// loads its SDK before its start is over).
+Bun.unsafe.setJITPolicy(1);
+
+const [baseUrl] = process.argv.slice(2);
+const client = new BaseAnthropic({ apiKey: "k", baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
+const body = { model: "claude-sonnet-4-5", max_tokens: 1024, stream: true, messages: [{ role: "user", content: "hello" }] };
+const response = await client.post("/v1/messages", { body, stream: true }).asResponse();
+let text = "";
+let carry = "";
+const decoder = new TextDecoder();
+for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
+  carry = lines.pop() ?? "";
+  for (const line of lines) {
+    if (!line.startsWith("data: ")) continue;
+    const event = JSON.parse(line.slice(6));
+    if (event.type === "content_block_delta" && event.delta?.type === "text_delta") text += event.delta.text;
+  }
+}
+await Bun.write(Bun.stdout, `${text}\n`);
+
+export {};
