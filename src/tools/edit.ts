@@ -3,11 +3,11 @@
 // written and checked before a byte is written; any failure leaves the file untouched and says how
 // to fix the call. The file is changed in place (src/tools/rewrite-in-place.ts says why), and a
 // file that changed since the model last read it is refused (src/tools/file-views.ts).
-import { readFile, stat } from "node:fs/promises";
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
+import { asyncFs } from "./async-fs.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
@@ -44,6 +44,7 @@ export const editTool: Tool = {
     const parsed = args.parse(normaliseArgs(raw));
     if (!parsed.ok) return undefined;
     const abs = resolveToolPath(cwd, parsed.value.path);
+    const { readFile } = await asyncFs();
     const bytes = await readFile(abs).catch(() => undefined);
     if (!bytes) return undefined;
     const doc = documentOf(bytes, parsed.value.path);
@@ -60,6 +61,7 @@ export const editTool: Tool = {
     const refused = refuseOutsideJail(ctx, "edit", path, abs) ?? refuseProtected(ctx, "edit", path, abs);
     if (refused) return refused;
 
+    const { stat } = await asyncFs();
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {
       return textResult(

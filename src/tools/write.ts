@@ -6,10 +6,10 @@
 // then linked into place); an existing one is rewritten in place, keeping its inode, hard links,
 // mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
-import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
+import { asyncFs } from "./async-fs.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { changedSinceSeen, neverSeen, rememberView } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
@@ -38,6 +38,7 @@ export const writeTool: Tool = {
     const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
     if (!parsed.ok) return undefined;
     const abs = resolveToolPath(cwd, parsed.value.path);
+    const { readFile, stat } = await asyncFs();
     const existing = await stat(abs).catch(() => null);
     if (existing && (!existing.isFile() || existing.size > PREVIEW_MAX_BYTES)) return undefined;
     const before = existing ? await readFile(abs).catch(() => undefined) : Buffer.alloc(0);
@@ -54,6 +55,7 @@ export const writeTool: Tool = {
     const abs = resolveToolPath(ctx.cwd, path);
     const refused = refuseOutsideJail(ctx, "write", path, abs) ?? refuseProtected(ctx, "write", path, abs);
     if (refused) return refused;
+    const { lstat, mkdir, readlink, stat } = await asyncFs();
     const existing = await stat(abs).catch(() => null);
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
