@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
-import { asyncFs } from "./async-fs.ts";
+import { loadFsPromises } from "./async-fs.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
@@ -44,7 +44,7 @@ export const editTool: Tool = {
     const parsed = args.parse(normaliseArgs(raw));
     if (!parsed.ok) return undefined;
     const abs = resolveToolPath(cwd, parsed.value.path);
-    const { readFile } = await asyncFs();
+    const { readFile } = await loadFsPromises();
     const bytes = await readFile(abs).catch(() => undefined);
     if (!bytes) return undefined;
     const doc = documentOf(bytes, parsed.value.path);
@@ -61,7 +61,7 @@ export const editTool: Tool = {
     const refused = refuseOutsideJail(ctx, "edit", path, abs) ?? refuseProtected(ctx, "edit", path, abs);
     if (refused) return refused;
 
-    const { stat } = await asyncFs();
+    const { stat } = await loadFsPromises();
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {
       return textResult(

@@ -8,7 +8,7 @@ import type { FileHandle } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
-import { asyncFs } from "./async-fs.ts";
+import { loadFsPromises } from "./async-fs.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { rememberView } from "./file-views.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
@@ -52,7 +52,7 @@ export const readTool: Tool = {
     const jailed = refuseOutsideJail(ctx, "read", path, abs);
     if (jailed) return jailed;
 
-    const { open, stat } = await asyncFs();
+    const { open, stat } = await loadFsPromises();
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {
       return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${fileErrorText(info)}`, true);
@@ -345,7 +345,7 @@ function renderWindow(window: LineWindow, path: string, abs: string, offset: num
 }
 
 async function missingFileMessage(path: string, abs: string): Promise<string> {
-  const { readdir, readlink } = await asyncFs();
+  const { readdir, readlink } = await loadFsPromises();
   const link = await readlink(abs).catch(() => undefined);
   if (link !== undefined) return `read: ${path} is a symbolic link to ${link}, which does not exist`;
   const dir = dirname(abs);

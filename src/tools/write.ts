@@ -9,7 +9,7 @@ import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync 
 import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
-import { asyncFs } from "./async-fs.ts";
+import { loadFsPromises } from "./async-fs.ts";
 import { fileErrorText } from "./file-error-text.ts";
 import { changedSinceSeen, neverSeen, rememberView } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
@@ -38,7 +38,7 @@ export const writeTool: Tool = {
     const parsed = args.parse(renameKeys(raw, { file_path: "path", text: "content" }));
     if (!parsed.ok) return undefined;
     const abs = resolveToolPath(cwd, parsed.value.path);
-    const { readFile, stat } = await asyncFs();
+    const { readFile, stat } = await loadFsPromises();
     const existing = await stat(abs).catch(() => null);
     if (existing && (!existing.isFile() || existing.size > PREVIEW_MAX_BYTES)) return undefined;
     const before = existing ? await readFile(abs).catch(() => undefined) : Buffer.alloc(0);
@@ -55,7 +55,7 @@ export const writeTool: Tool = {
     const abs = resolveToolPath(ctx.cwd, path);
     const refused = refuseOutsideJail(ctx, "write", path, abs) ?? refuseProtected(ctx, "write", path, abs);
     if (refused) return refused;
-    const { lstat, mkdir, readlink, stat } = await asyncFs();
+    const { lstat, mkdir, readlink, stat } = await loadFsPromises();
     const existing = await stat(abs).catch(() => null);
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
