@@ -6,10 +6,9 @@
 // node:path and node:os loaded too; zot's ratio to the second is what zot adds over what it must
 // load (its own code and its other libraries). Also zot's OpenAI Chat route against its Anthropic
 // route on the same 50,000-delta answer (beside the floor's own ratio between the two wires), and
-// the TUI streaming that answer against --json. ZOT_BENCH_BEFORE=<an older
-// zot> interleaves that binary too and prints its ratios beside the current one's. Rule: numbers
-// are printed, never asserted; a run whose output is wrong throws, so a ratio is never computed
-// from a broken run.
+// the TUI streaming that answer against --json. ZOT_BENCH_BEFORE=<an older zot> interleaves that
+// binary too and prints its ratios beside the current one's. Rule: numbers are printed, never
+// asserted; a run whose output is wrong throws, so a ratio is never computed from a broken run.
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
