@@ -1,8 +1,9 @@
 // A reference beside the one-shot floor (scripts/bench floor): the floor's program with its request
 // made as zot makes it, through the official Anthropic SDK (DESIGN.md names it): BaseAnthropic and
-// client.post, the body read and split as the floor reads it. Rule: the floor plus the SDK and
-// nothing else, so zot's ratio to this is what zot adds over the floor and the SDK it must use.
+// client.post, the body read as the floor reads it (answer-text.ts). Rule: the floor plus the SDK
+// and nothing else, so zot's ratio to this is what zot adds over the floor and the SDK it must use.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { answerText } from "./answer-text.ts";
 
 const [baseUrl] = process.argv.slice(2);
 const client = new BaseAnthropic({ apiKey: "k", baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
@@ -11,18 +12,7 @@ const response = await client.post("/v1/messages", { body, stream: true }).asRes
 // As zot: the SDK is loaded, and the request built and sent, at the start's reluctant JIT policy
 // (zot's compile flags); the body is read at the normal one, the floor's, from the answer's opening.
 Bun.unsafe.setJITPolicy(1);
-let text = "";
-let carry = "";
-const decoder = new TextDecoder();
-for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-  const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
-  carry = lines.pop() ?? "";
-  for (const line of lines) {
-    if (!line.startsWith("data: ")) continue;
-    const event = JSON.parse(line.slice(6));
-    if (event.type === "content_block_delta" && event.delta?.type === "text_delta") text += event.delta.text;
-  }
-}
+const text = await answerText(response.body as unknown as AsyncIterable<Uint8Array>);
 await Bun.write(Bun.stdout, `${text}\n`);
 
 export {};

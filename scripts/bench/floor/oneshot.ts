@@ -4,6 +4,8 @@
 // zot's ratio to it is the cost of everything else.
 // Compiled with zot's flags, which start the JIT reluctant (--compile-jit-policy) until zot's start
 // is over; the floor has no start to get over, so it runs at the normal policy from its first line.
+import { answerText } from "./answer-text.ts";
+
 Bun.unsafe.setJITPolicy(1);
 const [baseUrl] = process.argv.slice(2);
 const response = await fetch(`${baseUrl}/v1/messages`, {
@@ -16,18 +18,7 @@ const response = await fetch(`${baseUrl}/v1/messages`, {
     messages: [{ role: "user", content: "hello" }],
   }),
 });
-let text = "";
-let carry = "";
-const decoder = new TextDecoder();
-for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-  const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
-  carry = lines.pop() ?? "";
-  for (const line of lines) {
-    if (!line.startsWith("data: ")) continue;
-    const event = JSON.parse(line.slice(6));
-    if (event.type === "content_block_delta" && event.delta?.type === "text_delta") text += event.delta.text;
-  }
-}
+const text = await answerText(response.body as AsyncIterable<Uint8Array>);
 await Bun.write(Bun.stdout, `${text}\n`);
 
 export {};
