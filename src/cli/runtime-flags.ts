@@ -4,6 +4,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { type FlagMcpConfig, readFlagMcpConfigs } from "../mcp/flag-configs.ts";
 import { CLAUDE_NAME_OF_BUILTIN } from "../protocol/claude-tool-names.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
 import type { SessionChoice } from "../session/open.ts";
@@ -100,7 +101,7 @@ function explicitExtensions(flags: Flags): string[] {
         missing ? `--ext ${path}: ${target} has no extension.json, so it is no extension (zot ext new makes one)` : `--ext ${path}: ${manifest} cannot be read as JSON (${errorText(error)})`,
       );
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`--ext ${path}: ${manifest} must be a JSON object (the extension's manifest)`);
+    if (!isJsonObject(parsed)) throw new UsageError(`--ext ${path}: ${manifest} must be a JSON object (the extension's manifest)`);
   }
   return given;
 }
