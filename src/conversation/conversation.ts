@@ -126,7 +126,7 @@ export class Conversation {
     this.sessions = new SessionOperations(runtime, (what, label, work) => this.work.exclusive(what, label, work));
     this.guards = new ToolGuards(runtime);
     this.commands = new SlashCommands(runtime.commandSources, (event) => this.stream.fire(event));
-    this.panels = panelControls(runtime.extensions);
+    this.panels = panelControls(() => runtime.extensions);
   }
 
   // ── the event stream ────────────────────────────────────────────────────────────────────────
@@ -157,8 +157,12 @@ export class Conversation {
 
   /** Where extensions' `submit` and `submit_slash` go (the TUI's input); without it they are logged and ignored. */
   onExtensionInput(sink: InputSink): void {
+    this.input = sink;
     this.runtime.extensions?.onInput(sink);
   }
+
+  /** the extensions' input, kept for extensions that start later (startExtensions) */
+  private input: InputSink | undefined;
 
   // ── what it is ──────────────────────────────────────────────────────────────────────────────
 
@@ -431,9 +435,9 @@ export class Conversation {
     return this.work.inOrder("change the reasoning level", "a reasoning change", () => this.runtime.agent.setReasoning(level));
   }
 
-  /** Extensions were looked for in this run (not --no-ext without --ext). */
+  /** Extensions were looked for in this run (not --no-ext without --ext), whether or not any were there. */
   get hasExtensions(): boolean {
-    return this.runtime.extensions !== undefined;
+    return this.runtime.extensions !== undefined || this.runtime.startExtensions !== undefined;
   }
 
   /** Every extension and hook of this run, with its state. */
@@ -511,9 +515,9 @@ export class Conversation {
    * a running turn untouched (the TUI).
    */
   reloadExtensions(options: { exclusive?: boolean } = {}): Promise<ReloadReport> {
-    const extensions = this.runtime.extensions;
-    if (!extensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));
-    const reloading = options.exclusive ? this.work.exclusive("reload the extensions", "an extension reload", () => extensions.reload()) : extensions.reload();
+    if (!this.hasExtensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));
+    const reload = () => this.runtime.extensions?.reload() ?? this.startExtensions();
+    const reloading = options.exclusive ? this.work.exclusive("reload the extensions", "an extension reload", reload) : reload();
     // A command sent meanwhile waits for it (awaitCommand), and runs on the new processes.
     const settled = reloading.then(
       () => undefined,
@@ -528,6 +532,15 @@ export class Conversation {
 
   /** The reload of the extensions under way, settled (either way) once it is over. */
   private reloading: Promise<void> | undefined;
+
+  /** A reload in a run that had no extension to start: they start now, heard as if there from the start. */
+  private async startExtensions(): Promise<ReloadReport> {
+    const report = await this.runtime.startExtensions!();
+    const extensions = this.runtime.extensions!;
+    if (this.connected) connectExtensionOutlets(extensions, (event) => this.stream.fire(event));
+    if (this.input) extensions.onInput(this.input);
+    return { ...report, stopped: 0 };
+  }
 
   /**
    * An extension's command run now (rpc's run_command: a display answers at once, even while a turn

@@ -43,10 +43,11 @@ export interface PanelControls {
   resize(width: number, height: number): void;
 }
 
-export function panelControls(extensions: ExtensionManager | undefined): PanelControls {
+/** `extensions`: the run's extensions as they are now (they may start after the conversation does). */
+export function panelControls(extensions: () => ExtensionManager | undefined): PanelControls {
   return {
-    key: (key, text) => extensions?.panels.key(key, text),
-    close: () => extensions?.panels.closeByUser(),
-    resize: (width, height) => extensions?.panels.resize(width, height),
+    key: (key, text) => extensions()?.panels.key(key, text),
+    close: () => extensions()?.panels.closeByUser(),
+    resize: (width, height) => extensions()?.panels.resize(width, height),
   };
 }

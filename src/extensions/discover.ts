@@ -49,16 +49,32 @@ export function extensionSearchDirs(options: { cwd: string; home: string }): { p
   };
 }
 
-export async function discoverExtensions(options: DiscoverOptions): Promise<DiscoveredExtension[]> {
+/** The search directories' subdirectories (none with --no-ext), or why one cannot be read. */
+function scanSearchDirs(options: Pick<DiscoverOptions, "cwd" | "home" | "noDiscovery">) {
+  if (options.noDiscovery) return [];
   const dirs = extensionSearchDirs(options);
-  const scans = options.noDiscovery
-    ? []
-    : ([
-        ["project", dirs.project],
-        ["global", dirs.global],
-      ] as const).map(([source, root]) => ({ source, root, scanned: subdirectories(root) }));
+  return ([
+    ["project", dirs.project],
+    ["global", dirs.global],
+  ] as const).map(([source, root]) => ({ source, root, scanned: subdirectories(root) }));
+}
+
+function foundNothing(explicit: readonly string[], scans: ReturnType<typeof scanSearchDirs>): boolean {
+  return explicit.length === 0 && scans.every(({ scanned }) => "dirs" in scanned && scanned.dirs.length === 0);
+}
+
+/**
+ * Whether discovery would come back empty: no `--ext` path, and no directory (nor an unreadable
+ * search directory) to report. Reads directory listings only, not a manifest.
+ */
+export function nothingToDiscover(options: Pick<DiscoverOptions, "cwd" | "home" | "explicit" | "noDiscovery">): boolean {
+  return foundNothing(options.explicit, scanSearchDirs(options));
+}
+
+export async function discoverExtensions(options: DiscoverOptions): Promise<DiscoveredExtension[]> {
+  const scans = scanSearchDirs(options);
   // Manifests (and the hook schemas they are checked with) load only when there is one to read.
-  if (options.explicit.length === 0 && scans.every(({ scanned }) => "dirs" in scanned && scanned.dirs.length === 0)) return [];
+  if (foundNothing(options.explicit, scans)) return [];
   const { loadManifest, loadManifestFile, MANIFEST_FILE } = await import("./manifest.ts");
   const found: DiscoveredExtension[] = [];
   // The same directory reached twice (`--ext` pointing into the project dir, or ZOT_HOME inside

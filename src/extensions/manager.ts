@@ -3,7 +3,6 @@
 // Rule: deterministic and isolated. Precedence decides every name conflict (built-ins first, then
 // discovery order), every conflict is logged, and one extension failing (at load, mid-call, at
 // exit) never stops zot or another extension.
-import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { extensionLogFile } from "../config/home.ts";
 import type { Agent } from "../core/agent.ts";
@@ -20,7 +19,7 @@ import type { HookHost } from "./hook-host.ts";
 import type { HookSet } from "./hook-set.ts";
 import type { Manifest } from "./manifest.ts";
 import type { HookSource, HookSpec } from "./hook-spec.ts";
-import { hooksConfigFiles } from "./hooks-files.ts";
+import { hooksConfigPresent } from "./hooks-files.ts";
 import { type ExtToolDef, extensionTool } from "./ext-tool.ts";
 import { HostServices } from "./host-services.ts";
 import { extensionSkills } from "./ext-skills.ts";
@@ -557,7 +556,7 @@ export class ExtensionManager implements CommandSource {
    */
   private async hookSet(options: LoadOptions, fromManifests: HookSpec[], warnings: string[]): Promise<HookSet | undefined> {
     const specs = [...fromManifests];
-    if (!options.noDiscovery && hooksConfigFiles(options).some(({ file }) => existsSync(file))) {
+    if (!options.noDiscovery && hooksConfigPresent(options)) {
       const { loadHooksConfig } = await import("./hooks-config.ts");
       const config = loadHooksConfig({ cwd: options.cwd, home: options.home, env: options.env ?? process.env, projectTrusted: options.projectTrusted });
       warnings.push(...config.warnings);

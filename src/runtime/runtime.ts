@@ -2,7 +2,7 @@
 // skills, extensions, session. Rule: the one place the conversation (and so every front end) gets an
 // agent from; nothing above wires these itself. Concrete providers load behind import() so a run
 // pays only for the SDK it uses (providers/provider-choice.ts), and the extension machinery loads
-// only when there is an extension to look for.
+// only when there is an extension or hook to start (project-config.ts).
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
@@ -26,7 +26,7 @@ import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import { jailRoot, judgePath } from "../tools/sandbox.ts";
-import type { ExtensionManager } from "../extensions/manager.ts";
+import type { ExtensionManager, LoadReport } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
 import type { HostServers } from "../mcp/host-transport.ts";
@@ -136,13 +136,25 @@ export interface Runtime {
   env: Readonly<Record<string, string | undefined>>;
   /** one-line notes for the user (a fallback taken, a config file ignored, an extension that failed) */
   notes: string[];
-  /** the extensions this run loaded (already attached to the agent); undefined when none were looked for */
-  extensions?: ExtensionManager;
+  /**
+   * the extensions this run loaded (already attached to the agent); undefined when none were looked
+   * for (--no-ext), or none were there to start (startExtensions looks again)
+   */
+  readonly extensions?: ExtensionManager;
+  /**
+   * With extensions looked for and none there at the start: looks again and starts what is there
+   * now, attached as if it had been there from the start (`/reload-ext`, rpc's reload); from then on
+   * `extensions` is set and reloads go to it. Undefined when extensions are off (--no-ext).
+   */
+  startExtensions?(): Promise<LoadReport>;
   /** the MCP servers this run started (their tools already given to the agent); undefined when none is configured */
   mcp?: McpManager;
   /** the MCP servers configured but not started (turned off in Claude Code, an untrusted folder's, broken), and why */
   mcpOff: McpServerOff[];
-  /** where slash commands come from, first first: the extensions, the MCP servers' prompts, the Markdown commands */
+  /**
+   * where slash commands come from, first first: the extensions, the MCP servers' prompts, the
+   * Markdown commands (extensions started later by startExtensions join at the front)
+   */
   commandSources: CommandSource[];
   /** the workspace trust decision for the working directory; undefined when nothing was looked for (--no-ext) */
   trust?: WorkspaceTrust;
@@ -352,12 +364,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   try {
     provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model) });
   } catch (error) {
-    await (await loadingExtensions.catch(() => undefined))?.manager.stop();
+    await (await loadingExtensions.catch(() => undefined))?.manager?.stop();
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
     throw error;
   }
   const loaded = await loadingExtensions;
-  const extensions = loaded?.manager;
+  // Set later when startExtensions finds some.
+  let extensions = loaded?.manager;
   const mcpLoaded = await loadingMcp;
   const mcp = mcpLoaded.manager;
   const decided = trust.decided();
@@ -382,8 +395,12 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // The session being recorded; switchSession replaces it.
   let current = session;
   let settingsHooks: SettingsHooks | undefined;
+  // Extensions started after the start (startExtensions), while they start.
+  let startingExtensions: Promise<LoadReport> | undefined;
   const dispose = async () => {
     await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
+    // Extensions starting now are stopped once up, not left running.
+    await startingExtensions?.catch(() => {});
     await Promise.all([extensions?.stop(), mcp?.stop()]);
     current?.close();
   };
@@ -578,12 +595,36 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       return { text: result.content.map((block) => (block.type === "text" ? block.text : "")).join(""), aborted: signal.aborted };
     };
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
+    // What the start does with extensions it finds (above), done when /reload-ext finds the first.
+    const startExtensions = async (): Promise<LoadReport> => {
+      if (!loaded) throw new Error("extensions are off in this run (--no-ext)");
+      const { manager, report } = await loaded.start();
+      manager.setSessionId(current?.id);
+      manager.attach(agent, confirmGate);
+      manager.emitSessionStart();
+      extensions = manager;
+      commandSources.unshift(manager);
+      return report;
+    };
     return {
       agent,
       home,
       env,
       notes,
-      extensions,
+      get extensions() {
+        return extensions;
+      },
+      ...(loaded && !extensions
+        ? {
+            startExtensions: () => {
+              // Once: a second reload while the first starts them waits for the same start.
+              startingExtensions ??= startExtensions().finally(() => {
+                if (!extensions) startingExtensions = undefined;
+              });
+              return startingExtensions;
+            },
+          }
+        : {}),
       mcp,
       mcpOff: mcpLoaded.off,
       commandSources,

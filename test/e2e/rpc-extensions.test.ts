@@ -3,7 +3,7 @@
 // reload_extensions, notifications as ext_notify events, and a process hook slow to start (rpc does
 // not wait for it; what it guards waits).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { hookExtension, recorded } from "../fixtures/hooks/make.ts";
@@ -269,6 +269,37 @@ describe("extensions over rpc", () => {
     expect((await r.call({ type: "run_command", name: "shown", args: "x" })).data.text).toBe("shown: x");
     expect(await r.close()).toBe(0);
   });
+
+  test("with none at the start, reload_extensions starts one installed since: its note, its command, its guard and session_start", async () => {
+    const victim = join(tempDir("zot-rpc-victim-"), "victim");
+    mkdirSync(victim);
+    const r = fixture.start([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "refused" }], []);
+    expect((await r.call({ type: "get_commands" })).data.commands.filter((c: any) => c.name === "shown")).toEqual([]);
+    const record = join(tempDir("zot-rpc-rec-"), "frames.ndjson");
+    scriptedExtension(join(r.home, "extensions"), "guard", {
+      record,
+      after_hello: [
+        { type: "register_command", name: "shown", description: "says what it was given" },
+        { type: "subscribe", events: ["session_start"], intercept: ["tool_call"] },
+      ],
+      on_ack: [{ type: "notify", level: "info", message: "guard is up" }],
+      commands: { shown: { eval: "{'action': 'display', 'display': 'shown: ' + f['args']}" } },
+      intercept: { tool_call: { eval: "{'block': 'rm -rf' in f['tool_args'].get('command', ''), 'reason': 'no rm -rf'}" } },
+    });
+    expect((await r.call({ type: "reload_extensions" })).data).toEqual({ stopped: 0, loaded: 1, ready: 1, warnings: [] });
+    // Heard as if it had been there from the start: its note, its command, its guard, its session_start.
+    const { line } = await r.waitFor((l) => l.type === "ext_notify", 0, "the note");
+    expect(line).toEqual({ type: "ext_notify", extension: "guard", level: "info", message: "guard is up" });
+    expect((await r.call({ type: "run_command", name: "shown", args: "x" })).data.text).toBe("shown: x");
+    const events = await r.prompt("clean up");
+    expect(existsSync(victim)).toBe(true);
+    expect(JSON.stringify(events.find((event) => event.type === "tool_result"))).toContain("no rm -rf");
+    const frames = readFileSync(record, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(frames.filter((f) => f.type === "event" && f.event === "session_start")).toHaveLength(1);
+    // A second reload restarts it, as any reload does.
+    expect((await r.call({ type: "reload_extensions" })).data).toEqual({ stopped: 1, loaded: 1, ready: 1, warnings: [] });
+    expect(await r.close()).toBe(0);
+  }, 30_000);
 
   test("reload_extensions with --no-ext and no --ext: an error that says why", async () => {
     const r = start([], []);

@@ -84,6 +84,24 @@ describe("an extension's panel", () => {
   });
 });
 
+describe("an extension installed while zot runs, with none at the start", () => {
+  test("/reload-ext starts it: its panel takes keys and learns its room, and its submit starts a turn", async () => {
+    const { session, home, mock } = runs.start(startMockLlm([{ text: "on it" }]), { cols: 100, rows: 30 });
+    await ready(session);
+    const record = join(tempDir("zot-ext-"), "frames.jsonl");
+    todoPanelExtension(join(home, "extensions"), record);
+    session.type("/reload-ext\r");
+    await session.waitForText("extensions reloaded: 0 stopped, 1 running: todo");
+    await openTodoPanel(session);
+    await expectKeysDriveList(session);
+    expect(recorded(record).filter((f) => f.type === "panel_resize")).toEqual([{ type: "panel_resize", panel_id: "todo", width: 100, height: 20 }]);
+    session.type("s");
+    await session.waitForText("on it");
+    expect(mock.requests.map((request) => lastUserText(request.body))).toEqual(["work on: write tests"]);
+    expect(session.screen.allLines().some((row) => row.includes("prompt from extension todo"))).toBe(true);
+  }, 30_000);
+});
+
 describe("input from an extension", () => {
   test("submit starts a turn (a grey line names the extension) or waits in the queue, named; the panel stays open meanwhile", async () => {
     const slow = Array.from({ length: 30 }, (_, i) => `milk step ${i}`).join("\n");
