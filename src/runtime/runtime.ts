@@ -35,6 +35,7 @@ import type { McpServerOff } from "../mcp/config-files.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { CommandExpansion, SettingsHooks } from "../settings-hooks/attach.ts";
+import { startSettingsHooks } from "../settings-hooks/start.ts";
 import type { Skill } from "../skills/discover.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import { runEnv } from "./run-env.ts";
@@ -469,9 +470,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     // [settings hooks] Claude Code's hooks from the settings files (none with --no-ext) and the program's running zot; SessionStart.
     const files = loaded !== undefined && !options.extensions?.noDiscovery;
     if (files || (options.hostedHooks?.length ?? 0) > 0) {
-      const { attachSettingsHooks } = await import("../settings-hooks/attach.ts");
       const log = options.log ?? (() => {});
-      settingsHooks = attachSettingsHooks({
+      settingsHooks = await startSettingsHooks({
         agent,
         cwd,
         home,
@@ -486,7 +486,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         files,
         hosted: options.hostedHooks,
       });
-      await settingsHooks.sessionStart(session?.resumed ? "resume" : "startup");
+      await settingsHooks?.sessionStart(session?.resumed ? "resume" : "startup");
     }
     notes.push(...permissionRules.attach(agent, confirmGate)); // [permission rules]
     // MCP: the servers' tools join the agent's (directly or behind tool_search); their prompts are slash commands.

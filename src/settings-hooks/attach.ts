@@ -1,7 +1,7 @@
 // Claude Code's settings hooks on one agent: PreToolUse/PostToolUse as a participant of its chain,
 // UserPromptSubmit/Stop/PreCompact as its prompt hooks, Notification when the confirmation gate
 // asks, SessionStart after a compaction; SessionStart/SessionEnd for the runtime to call where a
-// session starts and ends. The one entry point the runtime uses.
+// session starts and ends. Loaded by start.ts, the runtime's entry point, when there is a file to read.
 // Rule: a folder's .claude/settings*.json count only when the folder is trusted; the user's own
 // files (~/.claude/settings.json, $ZOT_HOME/settings.json) always do. Each entry point outside
 // this folder is one line, marked "[settings hooks]".
@@ -12,8 +12,7 @@ import type { ConfirmGate } from "../core/confirm-gate.ts";
 import { HookRunner } from "./hook-runner.ts";
 import { settingsPromptHooks } from "./prompt-points.ts";
 import { type SessionEndReason, SessionPoints, type SessionStartSource } from "./session-points.ts";
-import { settingsSources } from "./settings-locations.ts";
-import type { SettingsHook } from "./settings-file.ts";
+import type { SettingsHook, SettingsSource } from "./settings-file.ts";
 import { SettingsHooksSources } from "./settings-sources.ts";
 import { SETTINGS_HOOKS_PARTICIPANT, toolHooksParticipant } from "./tool-participant.ts";
 
@@ -70,14 +69,11 @@ export interface CommandExpansion {
   prompt: string;
 }
 
-export function attachSettingsHooks(options: SettingsHooksOptions): SettingsHooks {
+/** `files`: the settings files the run reads (settings-locations.ts), none when options.files is false. */
+export function attachSettingsHooks(options: SettingsHooksOptions, files: readonly SettingsSource[]): SettingsHooks {
   const { agent, gate } = options;
   const runId = `run-${crypto.randomUUID()}`;
-  const sources = new SettingsHooksSources(
-    options.files === false ? [] : settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted, only: options.settingSources }),
-    (message) => options.log(message),
-    options.hosted,
-  );
+  const sources = new SettingsHooksSources(files, (message) => options.log(message), options.hosted);
   const runner = new HookRunner(sources, {
     cwd: options.cwd,
     env: options.env,

@@ -3,18 +3,17 @@
 // snapshot of them: a hook is a command zot runs, so nothing in the run (the model's bash command
 // writing a settings file) can add one or take a guard away. A file edited meanwhile is said once
 // per version of it, with when its hooks take effect; a file's warnings are told at the start.
-import { statSafe } from "../config/quiet-fs.ts";
+import { SettingsChanges } from "./settings-changes.ts";
 import { type SettingsHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
-import { fileStamp, SettingsFileCache } from "./settings-file-cache.ts";
+import { SettingsFileCache } from "./settings-file-cache.ts";
 
 /** The hooks the files held when the run started. */
 export class SettingsHooksSources {
   private readonly files: SettingsFileCache<{ hooks: SettingsHook[]; disableAll: boolean }>;
   /** the hooks of the first read, which hold for the run */
   private snapshot: SettingsHook[] | undefined;
-  /** each file's version (size, time, inode) as of the snapshot, and the versions said to have changed since */
-  private readonly stamps = new Map<string, string>();
-  private readonly told = new Set<string>();
+  /** the files' versions as of the snapshot, to say one that changes */
+  private changes: SettingsChanges | undefined;
 
   constructor(
     readonly sources: readonly SettingsSource[],
@@ -38,13 +37,13 @@ export class SettingsHooksSources {
   /** Every hook of every file as of the start, in settings order (none when a file said disableAllHooks), then the program's. */
   current(): SettingsHook[] {
     if (this.snapshot) {
-      this.noticeChanges();
+      this.changes?.notice();
       return this.snapshot;
     }
     const all: SettingsHook[] = [];
     let disabled = false;
+    this.changes = new SettingsChanges(this.sources, this.warn);
     for (const source of this.sources) {
-      this.stamps.set(source.file, stampOf(source.file));
       const read = this.files.read(source);
       if (read.disableAll) disabled = true;
       all.push(...read.hooks);
@@ -52,17 +51,4 @@ export class SettingsHooksSources {
     this.snapshot = disabled ? [...this.hosted] : [...all, ...this.hosted];
     return this.snapshot;
   }
-
-  private noticeChanges(): void {
-    for (const source of this.sources) {
-      const stamp = stampOf(source.file);
-      if (stamp === this.stamps.get(source.file) || this.told.has(`${source.file}\u0000${stamp}`)) continue;
-      this.told.add(`${source.file}\u0000${stamp}`);
-      this.warn(`${source.label} changed since zot started; its hooks as they were then still hold, and what changed takes effect when zot starts again (as in Claude Code)`);
-    }
-  }
-}
-
-function stampOf(file: string): string {
-  return fileStamp(statSafe(file));
 }

@@ -120,6 +120,26 @@ describe("PreToolUse", () => {
     expect(notices[1]).toContain(".claude/settings.local.json changed since zot started");
   });
 
+  test("with no settings file at the start, one the model's bash command writes adds no hook; it is said once", async () => {
+    const cwd = tempDir("zot-shooks-none-");
+    const home = tempDir("zot-shooks-home-");
+    const userHome = tempDir("zot-shooks-user-");
+    const planted = join(cwd, "PLANTED");
+    const added = JSON.stringify({ hooks: { PreToolUse: on("Bash", `touch ${planted}`), UserPromptSubmit: on(undefined, `touch ${planted}`) } });
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: `mkdir -p ~/.claude && printf '%s' '${added}' > ~/.claude/settings.json` } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: "echo second" } }] },
+      { text: "done" },
+    ]);
+    const run = await zot([...anthropic(mock), "-p", "set it up"], { cwd, home, env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(userHome, ".claude", "settings.json"))).toBe(true);
+    expect(resultText(lastResults(mock, 2)[0])).toStartWith("second\n");
+    expect(existsSync(planted)).toBe(false);
+    const notices = run.stderr.split("\n").filter((line) => line.includes("changed since zot started"));
+    expect(notices).toEqual([expect.stringContaining("~/.claude/settings.json changed since zot started; its hooks as they were then still hold")]);
+  });
+
   test("the hook gets Claude Code's input on stdin and CLAUDE_PROJECT_DIR, never zot's credentials; a call it lets through runs", async () => {
     const p = project(
       { hooks: { PreToolUse: on("Bash|Read", script("record.py")) } },
