@@ -11,7 +11,7 @@
 import type { Pressure } from "../core/backpressure.ts";
 import type { CompactOutcome, ContextUse, PromptInput, PromptOutcome } from "../core/outcomes.ts";
 import type { SideEvent, SideExchange } from "../core/side-question.ts";
-import type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
+import type { ExtensionInfo, ExtensionManager, InputSink, ReloadReport } from "../extensions/manager.ts";
 import type { McpServerOff } from "../mcp/config-files.ts";
 import type { McpServerInfo } from "../mcp/manager.ts";
 import type { AgentEvent } from "../protocol/events.ts";
@@ -161,7 +161,7 @@ export class Conversation {
     this.runtime.extensions?.onInput(sink);
   }
 
-  /** the extensions' input, kept for extensions that start later (startExtensions) */
+  /** the extensions' input, kept for extensions a reload starts in a run that had none (connectLate) */
   private input: InputSink | undefined;
 
   // ── what it is ──────────────────────────────────────────────────────────────────────────────
@@ -516,7 +516,7 @@ export class Conversation {
    */
   reloadExtensions(options: { exclusive?: boolean } = {}): Promise<ReloadReport> {
     if (!this.hasExtensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));
-    const reload = () => this.runtime.extensions?.reload() ?? this.startExtensions();
+    const reload = () => this.runtime.extensions?.reload() ?? this.runtime.startExtensions!((extensions) => this.connectLate(extensions));
     const reloading = options.exclusive ? this.work.exclusive("reload the extensions", "an extension reload", reload) : reload();
     // A command sent meanwhile waits for it (awaitCommand), and runs on the new processes.
     const settled = reloading.then(
@@ -533,13 +533,10 @@ export class Conversation {
   /** The reload of the extensions under way, settled (either way) once it is over. */
   private reloading: Promise<void> | undefined;
 
-  /** A reload in a run that had no extension to start: they start now, heard as if there from the start. */
-  private async startExtensions(): Promise<ReloadReport> {
-    const report = await this.runtime.startExtensions!();
-    const extensions = this.runtime.extensions!;
+  /** Extensions a reload starts in a run that had none: their notes, panels and input go where those of the start's would. */
+  private connectLate(extensions: ExtensionManager): void {
     if (this.connected) connectExtensionOutlets(extensions, (event) => this.stream.fire(event));
     if (this.input) extensions.onInput(this.input);
-    return { ...report, stopped: 0 };
   }
 
   /**

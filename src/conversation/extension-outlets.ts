@@ -1,9 +1,10 @@
 // What the extensions show the user, as events of the conversation: their notes (ext_notify), the
 // notes they take back (ext_clear_notes) and the panel on show (panel_open, panel_render,
 // panel_close, each carrying the whole panel); and the user's side of a panel (keys, close, size)
-// back to the board. Rule: connected once, when the first front end listens: notes sent while the
-// extensions started (before anyone could hear them) are delivered then, and a panel opened meanwhile
-// is shown then; nothing is lost for want of a listener.
+// back to the board. Rule: connected once, when the first front end listens (or, for extensions a
+// reload starts in a run that had none, when they are attached): notes sent while the extensions
+// started (before anyone could hear them) are delivered then, and a panel opened meanwhile is shown
+// then; nothing is lost for want of a listener.
 import type { ExtensionManager } from "../extensions/manager.ts";
 import type { PanelKey, PanelSink, PanelView } from "../extensions/panels.ts";
 import type { AgentEvent } from "../protocol/events.ts";

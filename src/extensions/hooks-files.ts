@@ -1,5 +1,5 @@
-// Where hooks.json files are (the project's .zot/hooks.json, then $ZOT_HOME/hooks.json). Rule: paths
-// only, so a run can see there are none without loading the hook protocol's schemas.
+// Where hooks.json files are (the project's .zot/hooks.json, then $ZOT_HOME/hooks.json). Rule: paths,
+// and whether a file is there, only: a run sees there are none without loading the hook protocol's schemas.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";

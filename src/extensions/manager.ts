@@ -62,6 +62,11 @@ export interface LoadOptions {
   waitingNoticeMs?: number;
   /** a person can answer interactive tools (the TUI); without one they are refused (-p, --json, rpc) */
   interactive?: boolean;
+  /**
+   * warn of an untrusted folder's extensions, which do not start (a reload: at the start, the
+   * runtime's trust note says it)
+   */
+  sayUntrusted?: boolean;
 }
 
 export interface LoadReport {
@@ -192,9 +197,13 @@ export class ExtensionManager implements CommandSource {
     const hosts: Loaded[] = [];
     const hookSpecs: HookSpec[] = [];
     const withSkills: { manifest: Manifest; dir: string }[] = [];
+    const untrusted: string[] = [];
     for (const entry of await discoverExtensions(options)) {
-      // The runtime's one note says what of an untrusted folder did not run and how to trust it.
-      if (entry.untrusted) continue;
+      // At the start, the runtime's one note says what of an untrusted folder did not run and how to trust it.
+      if (entry.untrusted) {
+        untrusted.push(basename(entry.dir));
+        continue;
+      }
       const manifest = entry.manifest;
       if (!manifest) {
         const error = entry.error ?? `${entry.manifestFile}: cannot be loaded`;
@@ -254,6 +263,11 @@ export class ExtensionManager implements CommandSource {
       host.onSubmit((kind, text) => this.submit(host, kind, text));
       this.services.serve(host);
       hosts.push({ host, source: entry.source });
+    }
+    if (options.sayUntrusted && untrusted.length > 0) {
+      warnings.push(
+        `this folder (${options.cwd}) is not trusted, so its .zot/extensions (${untrusted.join(", ")}) did not start; trust it (zot trust) and start zot again, or pass --trust for one run`,
+      );
     }
     this.loaded = hosts;
     const shipped = extensionSkills(withSkills);
@@ -479,6 +493,15 @@ export class ExtensionManager implements CommandSource {
   }
 
   /**
+   * Extensions loaded into the attached agent (a reload, or a run's first ones started by
+   * /reload-ext) are up: `session_start` to them, then the system prompt prepared again with them.
+   */
+  announceLoaded(): void {
+    this.emitSessionStart();
+    this.services.extensionsChanged();
+  }
+
+  /**
    * Stops everything, reads the manifests again (with the same --ext and --no-ext), starts it all
    * and swaps the attached agent's extension tools and participants in place. The new processes
    * get session_start.
@@ -496,9 +519,8 @@ export class ExtensionManager implements CommandSource {
       this.hooks = undefined;
       this.reported.clear();
       this.rebuild();
-      const report = await this.loadNow(options);
-      this.emitSessionStart();
-      this.services.extensionsChanged();
+      const report = await this.loadNow({ ...options, sayUntrusted: true });
+      this.announceLoaded();
       return { ...report, stopped };
     });
   }

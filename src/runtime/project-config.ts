@@ -63,15 +63,18 @@ export interface LoadedExtensions {
   manager?: ExtensionManager;
   warnings: string[];
   trust: WorkspaceTrust;
-  /** Looks again (with the same --ext, --no-ext and trust) and starts what is there now: /reload-ext when there was nothing. */
-  start(): Promise<{ manager: ExtensionManager; report: LoadReport }>;
+  /**
+   * For a run that had none to start (manager undefined): a manager not yet loaded, and its load,
+   * which looks again (with the same --ext, --no-ext and trust) and starts what is there now.
+   */
+  later(): Promise<{ manager: ExtensionManager; load(): Promise<LoadReport> }>;
 }
 
 /**
  * Discovers and starts the extensions (`--ext` paths always; the search directories unless
  * `--no-ext`). When there is nothing to start (no `--ext`, no extension directory, no hooks.json),
  * no manager is made, which saves a start its loading and wiring (about 1 ms of a `-p` start, in
- * 200 interleaved runs); `start` makes one when a reload finds something.
+ * 200 interleaved runs); `later` makes one for the first /reload-ext.
  */
 export async function loadExtensions(
   options: RuntimeOptions,
@@ -95,14 +98,16 @@ export async function loadExtensions(
     zotVersion: VERSION,
     zotBinary: options.zotBinary ?? process.execPath,
   };
-  const start = async () => {
-    const { ExtensionManager } = await import("../extensions/manager.ts");
-    const manager = new ExtensionManager();
-    return { manager, report: await manager.load(loadOptions) };
+  const make = async () => new (await import("../extensions/manager.ts")).ExtensionManager();
+  // A later start is a reload: the start's trust note does not cover it.
+  const later = async () => {
+    const manager = await make();
+    return { manager, load: () => manager.load({ ...loadOptions, sayUntrusted: true }) };
   };
-  if (nothingToDiscover(loadOptions) && (noDiscovery || !hooksConfigPresent(loadOptions))) return { warnings: [], trust, start };
-  const { manager, report } = await start();
-  return { manager, warnings: report.warnings, trust, start };
+  if (nothingToDiscover(loadOptions) && !hooksConfigPresent(loadOptions)) return { warnings: [], trust, later };
+  const manager = await make();
+  const report = await manager.load(loadOptions);
+  return { manager, warnings: report.warnings, trust, later };
 }
 
 /**

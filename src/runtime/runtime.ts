@@ -26,7 +26,7 @@ import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
 import { jailRoot, judgePath } from "../tools/sandbox.ts";
-import type { ExtensionManager, LoadReport } from "../extensions/manager.ts";
+import type { ExtensionManager } from "../extensions/manager.ts";
 import type { CommandSource } from "../protocol/slash-command.ts";
 import type { FlagMcpConfig } from "../mcp/flag-configs.ts";
 import type { HostServers } from "../mcp/host-transport.ts";
@@ -37,6 +37,7 @@ import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { CommandExpansion, SettingsHooks } from "../settings-hooks/attach.ts";
 import { startSettingsHooks } from "../settings-hooks/start.ts";
 import type { Skill } from "../skills/discover.ts";
+import { type LateExtensions, lateExtensions } from "./late-extensions.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import { runEnv } from "./run-env.ts";
 import { settingsPermissionMode, startingModel } from "./claude-setup.ts";
@@ -143,11 +144,12 @@ export interface Runtime {
    */
   readonly extensions?: ExtensionManager;
   /**
-   * With extensions looked for and none there at the start: looks again and starts what is there
-   * now, attached as if it had been there from the start (`/reload-ext`, rpc's reload); from then on
-   * `extensions` is set and reloads go to it. Undefined when extensions are off (--no-ext).
+   * With extensions looked for and none there at the start: the first reload (`/reload-ext`, rpc's
+   * reload_extensions), which makes the manager and starts what is there now (late-extensions.ts);
+   * `extensions` is set once it is attached, and reloads go to it. Undefined when extensions are
+   * off (--no-ext) or started with the run.
    */
-  startExtensions?(): Promise<LoadReport>;
+  startExtensions?: LateExtensions["start"];
   /** the MCP servers this run started (their tools already given to the agent); undefined when none is configured */
   mcp?: McpManager;
   /** the MCP servers configured but not started (turned off in Claude Code, an untrusted folder's, broken), and why */
@@ -396,12 +398,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // The session being recorded; switchSession replaces it.
   let current = session;
   let settingsHooks: SettingsHooks | undefined;
-  // Extensions started after the start (startExtensions), while they start.
-  let startingExtensions: Promise<LoadReport> | undefined;
+  let late: LateExtensions | undefined;
   const dispose = async () => {
     await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
-    // Extensions starting now are stopped once up, not left running.
-    await startingExtensions?.catch(() => {});
+    // Extensions a reload is starting are stopped once they are the run's, not left running.
+    await late?.settled();
     await Promise.all([extensions?.stop(), mcp?.stop()]);
     current?.close();
   };
@@ -595,17 +596,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       return { text: result.content.map((block) => (block.type === "text" ? block.text : "")).join(""), aborted: signal.aborted };
     };
     const infoOf = (s: OpenedSession) => ({ id: s.id, file: s.file, resumed: s.resumed !== undefined });
-    // What the start does with extensions it finds (above), done when /reload-ext finds the first.
-    const startExtensions = async (): Promise<LoadReport> => {
-      if (!loaded) throw new Error("extensions are off in this run (--no-ext)");
-      const { manager, report } = await loaded.start();
-      manager.setSessionId(current?.id);
-      manager.attach(agent, confirmGate);
-      manager.emitSessionStart();
-      extensions = manager;
-      commandSources.unshift(manager);
-      return report;
-    };
+    // None to start at the start: the first reload makes the manager (late-extensions.ts).
+    late =
+      loaded && !extensions
+        ? lateExtensions(loaded.later, {
+            agent,
+            gate: confirmGate,
+            sessionId: () => current?.id,
+            publish: (manager) => {
+              extensions = manager;
+              commandSources.unshift(manager);
+            },
+          })
+        : undefined;
     return {
       agent,
       home,
@@ -614,17 +617,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       get extensions() {
         return extensions;
       },
-      ...(loaded && !extensions
-        ? {
-            startExtensions: () => {
-              // Once: a second reload while the first starts them waits for the same start.
-              startingExtensions ??= startExtensions().finally(() => {
-                if (!extensions) startingExtensions = undefined;
-              });
-              return startingExtensions;
-            },
-          }
-        : {}),
+      ...(late ? { startExtensions: late.start } : {}),
       mcp,
       mcpOff: mcpLoaded.off,
       commandSources,

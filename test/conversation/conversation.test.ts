@@ -2,7 +2,7 @@
 // policies, the done that ends every unit of work, the queue (order, cancel, operations behind
 // turns), the refusals while busy, extension commands as units, and the notes a late listener hears.
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, type ConversationOptions, openConversation, ZotBusyError } from "../../src/conversation/conversation.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
@@ -163,5 +163,64 @@ describe("compaction", () => {
     const outcome = await conversation.compact();
     expect(outcome).toMatchObject({ status: "error", code: "compaction" });
     expect(types(events)).toEqual(["compact_start", "error", "done"]);
+  });
+});
+
+describe("extensions a reload starts in a run that had none", () => {
+  test("a fail_closed guard installed and reloaded mid-turn holds the turn's next tool call while it starts, then refuses it", async () => {
+    const victim = join(tempDir("zot-conv-victim-"), "victim");
+    mkdirSync(victim);
+    const home = tempDir("zot-conv-home-");
+    const { conversation, events } = await start(
+      [{ tool_calls: [{ name: "bash", args: { command: "sleep 0.3" } }] }, { tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "done" }],
+      { busy: "queue" },
+      { home, tools: ["bash"], extensions: { explicit: [], noDiscovery: false }, extensionWait: 1000 },
+    );
+    let reloaded: Promise<unknown> | undefined;
+    conversation.onEvent((event) => {
+      if (event.type !== "tool_call" || reloaded) return;
+      // Installed while the first call runs; its hello comes well after the second call is made.
+      scriptedExtension(
+        join(home, "extensions"),
+        "guard",
+        {
+          hello_delay: 1.5,
+          after_hello: [{ type: "subscribe", intercept: ["tool_call"] }],
+          intercept: { tool_call: { eval: "{'block': 'rm -rf' in f['tool_args'].get('command', ''), 'reason': 'no rm -rf'}" } },
+        },
+        { fail_closed: true },
+      );
+      // As the TUI's /reload-ext: at once, the running turn untouched.
+      reloaded = conversation.reloadExtensions();
+    });
+    expect(await conversation.prompt({ text: "clean up" })).toEqual({ status: "ok" });
+    expect(existsSync(victim)).toBe(true);
+    const results = events.filter((e) => e.type === "tool_result");
+    expect(JSON.stringify(results[1])).toContain("no rm -rf");
+    expect(await reloaded).toEqual({ stopped: 0, started: 1, ready: 0, warnings: [] });
+    expect(conversation.extensions().map((e) => [e.name, e.state])).toEqual([["guard", "ready"]]);
+  }, 20_000);
+
+  test("a second reload sent behind the first restarts what the first started, as any reload does", async () => {
+    const home = tempDir("zot-conv-home-");
+    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, { home, extensions: { explicit: [], noDiscovery: false } });
+    const countfile = join(tempDir("zot-conv-count-"), "starts");
+    scriptedExtension(join(home, "extensions"), "counted", { countfile });
+    const [first, second] = await Promise.all([conversation.reloadExtensions(), conversation.reloadExtensions()]);
+    expect(first).toEqual({ stopped: 0, started: 1, ready: 1, warnings: [] });
+    expect(second).toEqual({ stopped: 1, started: 1, ready: 1, warnings: [] });
+    expect(readFileSync(countfile, "utf8")).toBe("2");
+  });
+
+  test("a folder's own extension installed since, in a folder that is not trusted: not started, and the reload says why", async () => {
+    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, { extensions: { explicit: [], noDiscovery: false } });
+    const countfile = join(tempDir("zot-conv-count-"), "starts");
+    scriptedExtension(join(conversation.cwd, ".zot", "extensions"), "local", { countfile });
+    const report = await conversation.reloadExtensions();
+    expect(report).toMatchObject({ stopped: 0, started: 0, ready: 0 });
+    expect(report.warnings).toEqual([expect.stringContaining(`this folder (${conversation.cwd}) is not trusted, so its .zot/extensions (local) did not start`)]);
+    expect(existsSync(countfile)).toBe(false);
+    // Said at every reload: nothing at the start said it.
+    expect((await conversation.reloadExtensions()).warnings).toHaveLength(1);
   });
 });

@@ -1,0 +1,53 @@
+// The extensions of a run that had none to start (project-config.ts made no manager): the first
+// /reload-ext (rpc's reload_extensions) makes one and starts what is there then. Rule: the manager
+// is attached to the agent before its extensions start, as a reload's are, so a guard still
+// starting holds a running turn's tool calls; a reload behind that first start restarts what it
+// started, as any reload does.
+import type { Agent } from "../core/agent.ts";
+import type { ConfirmGate } from "../core/confirm-gate.ts";
+import type { ExtensionManager, ReloadReport } from "../extensions/manager.ts";
+import type { LoadedExtensions } from "./project-config.ts";
+
+export interface LateExtensions {
+  /**
+   * Makes the manager and starts the extensions there are now (`ready` is told the manager once it
+   * is attached, before they start), or, behind a first start still under way, reloads them.
+   */
+  start(ready?: (extensions: ExtensionManager) => void): Promise<ReloadReport>;
+  /** Settles once no start is under way, so a run that ends meanwhile stops what it started. */
+  settled(): Promise<void>;
+}
+
+export function lateExtensions(
+  later: LoadedExtensions["later"],
+  wiring: {
+    agent: Agent;
+    gate?: ConfirmGate;
+    /** the session being recorded now (a /clear during the start changes it) */
+    sessionId(): string | undefined;
+    /** the manager is the run's from now on: Runtime.extensions, and the first of its command sources */
+    publish(extensions: ExtensionManager): void;
+  },
+): LateExtensions {
+  let manager: ExtensionManager | undefined;
+  let starting: Promise<ReloadReport> | undefined;
+  const first = async (ready?: (extensions: ExtensionManager) => void): Promise<ReloadReport> => {
+    const made = await later();
+    manager = made.manager;
+    manager.setSessionId(wiring.sessionId());
+    manager.attach(wiring.agent, wiring.gate);
+    wiring.publish(manager);
+    ready?.(manager);
+    const report = await made.load();
+    manager.announceLoaded();
+    return { ...report, stopped: 0 };
+  };
+  return {
+    start(ready) {
+      const behind = starting?.catch(() => undefined);
+      starting = behind ? behind.then(() => (manager ? manager.reload() : first(ready))) : first(ready);
+      return starting;
+    },
+    settled: () => starting?.then(() => {}, () => {}) ?? Promise.resolve(),
+  };
+}
