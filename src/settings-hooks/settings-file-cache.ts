@@ -23,15 +23,7 @@ export class SettingsFileCache<T> {
   ) {}
 
   read(source: SettingsSource): T {
-    let info: Stats | undefined;
-    let failed: NodeJS.ErrnoException | undefined;
-    try {
-      info = statSync(source.file, { throwIfNoEntry: false });
-    } catch (error) {
-      // A part of the path that is a file (ENOTDIR) means no such file; a loop or a folder zot may
-      // not read means one that is there and cannot be read.
-      if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") failed = error as NodeJS.ErrnoException;
-    }
+    const { info, failed } = settingsFileStat(source.file);
     const stamp = failed ? `failed:${failed.code}` : fileStamp(info);
     const cached = this.cache.get(source.file);
     if (cached && cached.stamp === stamp) return cached.value;
@@ -48,6 +40,20 @@ export class SettingsFileCache<T> {
     }
     this.cache.set(source.file, { stamp, value });
     return value;
+  }
+}
+
+/**
+ * A settings file's stat: `info` undefined when there is no such file, and `failed` when there is
+ * one that cannot be read. A part of the path that is a file (ENOTDIR) means no such file; a loop
+ * or a folder zot may not read means one that is there and cannot be read.
+ */
+export function settingsFileStat(file: string): { info?: Stats; failed?: NodeJS.ErrnoException } {
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info ? { info } : {};
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOTDIR" ? {} : { failed: error as NodeJS.ErrnoException };
   }
 }
 
