@@ -510,9 +510,9 @@ export class Conversation {
   }
 
   /**
-   * Stops every extension, reads the manifests again and starts them. `exclusive` (rpc): refused
-   * while busy and run as queued work, so no turn starts while they come and go; otherwise at once,
-   * a running turn untouched (the TUI).
+   * Stops every extension, reads the manifests again and starts them (in a run that had none to
+   * start, starts those there now). `exclusive` (rpc): refused while busy and run as queued work, so
+   * no turn starts while they come and go; otherwise at once, a running turn untouched (the TUI).
    */
   reloadExtensions(options: { exclusive?: boolean } = {}): Promise<ReloadReport> {
     if (!this.hasExtensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));

@@ -5,6 +5,9 @@
 // exit) never stops zot or another extension.
 import { basename } from "node:path";
 import { extensionLogFile } from "../config/home.ts";
+import { folderKey } from "../config/trust-store.ts";
+import { describeFound, findProjectConfig } from "../config/workspace-trust.ts";
+import { shellQuote } from "../protocol/shell-quote.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
 import type { Participant } from "../core/intercept.ts";
@@ -197,13 +200,9 @@ export class ExtensionManager implements CommandSource {
     const hosts: Loaded[] = [];
     const hookSpecs: HookSpec[] = [];
     const withSkills: { manifest: Manifest; dir: string }[] = [];
-    const untrusted: string[] = [];
     for (const entry of await discoverExtensions(options)) {
       // At the start, the runtime's one note says what of an untrusted folder did not run and how to trust it.
-      if (entry.untrusted) {
-        untrusted.push(basename(entry.dir));
-        continue;
-      }
+      if (entry.untrusted) continue;
       const manifest = entry.manifest;
       if (!manifest) {
         const error = entry.error ?? `${entry.manifestFile}: cannot be loaded`;
@@ -264,11 +263,7 @@ export class ExtensionManager implements CommandSource {
       this.services.serve(host);
       hosts.push({ host, source: entry.source });
     }
-    if (options.sayUntrusted && untrusted.length > 0) {
-      warnings.push(
-        `this folder (${options.cwd}) is not trusted, so its .zot/extensions (${untrusted.join(", ")}) did not start; trust it (zot trust) and start zot again, or pass --trust for one run`,
-      );
-    }
+    if (options.sayUntrusted && !options.projectTrusted && !options.noDiscovery) warnings.push(...untrustedNote(options));
     this.loaded = hosts;
     const shipped = extensionSkills(withSkills);
     this.shippedSkills = shipped.skills;
@@ -494,7 +489,7 @@ export class ExtensionManager implements CommandSource {
 
   /**
    * Extensions loaded into the attached agent (a reload, or a run's first ones started by
-   * /reload-ext) are up: `session_start` to them, then the system prompt prepared again with them.
+   * /reload-ext) are loaded: `session_start` to them, then the system prompt prepared again with them.
    */
   announceLoaded(): void {
     this.emitSessionStart();
@@ -712,4 +707,17 @@ async function brokenApprover(
   if (!names) return undefined;
   const { refusingApproverSpec } = await import("./hook-spec.ts");
   return { spec: refusingApproverSpec({ name: basename(dir), source, file }, error, cwd), names };
+}
+
+/**
+ * What of an untrusted folder a reload did not start (its .zot/extensions and .zot/hooks.json), as
+ * the start's trust note says it; none when it holds neither.
+ */
+function untrustedNote(options: { cwd: string; home: string }): string[] {
+  const kept = findProjectConfig(options.cwd, options.home).filter((found) => found.kind === ".zot/extensions" || found.kind === ".zot/hooks.json");
+  if (kept.length === 0) return [];
+  const dir = folderKey(options.cwd);
+  return [
+    `this folder (${dir}) is not trusted, so its ${describeFound(kept)} did not start; to start them, trust it (zot trust ${shellQuote(dir)}) and start zot again, or start zot again with --trust for one run`,
+  ];
 }

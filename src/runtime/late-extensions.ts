@@ -10,11 +10,11 @@ import type { LoadedExtensions } from "./project-config.ts";
 
 export interface LateExtensions {
   /**
-   * Makes the manager and starts the extensions there are now (`ready` is told the manager once it
-   * is attached, before they start), or, behind a first start still under way, reloads them.
+   * Makes the manager and starts the extensions there are now (`attached` is told the manager once
+   * it is attached, before they start), or, behind a first start still under way, reloads them.
    */
-  start(ready?: (extensions: ExtensionManager) => void): Promise<ReloadReport>;
-  /** Settles once no start is under way, so a run that ends meanwhile stops what it started. */
+  start(attached: (extensions: ExtensionManager) => void): Promise<ReloadReport>;
+  /** Settles once the starts under way now are over, so a run that ends meanwhile stops what they started. */
   settled(): Promise<void>;
 }
 
@@ -31,21 +31,22 @@ export function lateExtensions(
 ): LateExtensions {
   let manager: ExtensionManager | undefined;
   let starting: Promise<ReloadReport> | undefined;
-  const first = async (ready?: (extensions: ExtensionManager) => void): Promise<ReloadReport> => {
+  const first = async (attached: (extensions: ExtensionManager) => void): Promise<ReloadReport> => {
     const made = await later();
     manager = made.manager;
     manager.setSessionId(wiring.sessionId());
     manager.attach(wiring.agent, wiring.gate);
     wiring.publish(manager);
-    ready?.(manager);
+    attached(manager);
     const report = await made.load();
     manager.announceLoaded();
     return { ...report, stopped: 0 };
   };
   return {
-    start(ready) {
+    start(attached) {
       const behind = starting?.catch(() => undefined);
-      starting = behind ? behind.then(() => (manager ? manager.reload() : first(ready))) : first(ready);
+      // Behind a first start: a reload of what it started, or, when it failed before making a manager, the start again.
+      starting = behind ? behind.then(() => (manager ? manager.reload() : first(attached))) : first(attached);
       return starting;
     },
     settled: () => starting?.then(() => {}, () => {}) ?? Promise.resolve(),

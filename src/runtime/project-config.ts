@@ -64,8 +64,8 @@ export interface LoadedExtensions {
   warnings: string[];
   trust: WorkspaceTrust;
   /**
-   * For a run that had none to start (manager undefined): a manager not yet loaded, and its load,
-   * which looks again (with the same --ext, --no-ext and trust) and starts what is there now.
+   * A manager not yet loaded, and its load, which looks again (with the same --ext, --no-ext and
+   * trust) and starts what is there now: used when there was none to start (manager undefined).
    */
   later(): Promise<{ manager: ExtensionManager; load(): Promise<LoadReport> }>;
 }

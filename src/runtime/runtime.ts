@@ -372,7 +372,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     throw error;
   }
   const loaded = await loadingExtensions;
-  // Set later when startExtensions finds some.
+  // With none there at the start, set by the first reload (late-extensions.ts).
   let extensions = loaded?.manager;
   const mcpLoaded = await loadingMcp;
   const mcp = mcpLoaded.manager;

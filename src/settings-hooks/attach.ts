@@ -69,11 +69,11 @@ export interface CommandExpansion {
   prompt: string;
 }
 
-/** `read`: the settings files the run reads (settings-locations.ts), none when options.files is false. */
-export function attachSettingsHooks(options: SettingsHooksOptions, read: readonly SettingsSource[]): SettingsHooks {
+/** `settingsFiles`: the files the run reads (settings-locations.ts), none when options.files is false. */
+export function attachSettingsHooks(options: SettingsHooksOptions, settingsFiles: readonly SettingsSource[]): SettingsHooks {
   const { agent, gate } = options;
   const runId = `run-${crypto.randomUUID()}`;
-  const sources = new SettingsHooksSources(read, (message) => options.log(message), options.hosted);
+  const sources = new SettingsHooksSources(settingsFiles, (message) => options.log(message), options.hosted);
   const runner = new HookRunner(sources, {
     cwd: options.cwd,
     env: options.env,

@@ -1,13 +1,15 @@
 // The conversation (src/conversation/) over a real runtime with the scripted provider: the two busy
 // policies, the done that ends every unit of work, the queue (order, cancel, operations behind
-// turns), the refusals while busy, extension commands as units, and the notes a late listener hears.
+// turns), the refusals while busy, extension commands as units, the notes a late listener hears, and
+// extensions a reload starts in a run that had none.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, type ConversationOptions, openConversation, ZotBusyError } from "../../src/conversation/conversation.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { RuntimeOptions } from "../../src/runtime/runtime.ts";
-import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
+import { recorded } from "../fixtures/hooks/make.ts";
 import { tempDir } from "../support/zot.ts";
 
 let open: Conversation | undefined;
@@ -177,8 +179,11 @@ describe("extensions a reload starts in a run that had none", () => {
       { home, tools: ["bash"], extensions: { explicit: [], noDiscovery: false }, extensionWait: 1000 },
     );
     let reloaded: Promise<unknown> | undefined;
+    const guardWhenCalled: (string | undefined)[] = [];
     conversation.onEvent((event) => {
-      if (event.type !== "tool_call" || reloaded) return;
+      if (event.type !== "tool_call") return;
+      guardWhenCalled.push(conversation.extensions()[0]?.state);
+      if (reloaded) return;
       // Installed while the first call runs; its hello comes well after the second call is made.
       scriptedExtension(
         join(home, "extensions"),
@@ -194,6 +199,8 @@ describe("extensions a reload starts in a run that had none", () => {
       reloaded = conversation.reloadExtensions();
     });
     expect(await conversation.prompt({ text: "clean up" })).toEqual({ status: "ok" });
+    // The second call was made while the guard was still starting: it waited for it, whatever the timing.
+    expect(guardWhenCalled).toEqual([undefined, "starting"]);
     expect(existsSync(victim)).toBe(true);
     const results = events.filter((e) => e.type === "tool_result");
     expect(JSON.stringify(results[1])).toContain("no rm -rf");
@@ -201,26 +208,53 @@ describe("extensions a reload starts in a run that had none", () => {
     expect(conversation.extensions().map((e) => [e.name, e.state])).toEqual([["guard", "ready"]]);
   }, 20_000);
 
-  test("a second reload sent behind the first restarts what the first started, as any reload does", async () => {
+  test("a second reload sent behind the first restarts what the first started, as any reload does; each process hears session_start once, and its notes reach the listener", async () => {
     const home = tempDir("zot-conv-home-");
-    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, { home, extensions: { explicit: [], noDiscovery: false } });
+    const { conversation, events } = await start([{ text: "unused" }], { busy: "queue" }, { home, extensions: { explicit: [], noDiscovery: false } });
     const countfile = join(tempDir("zot-conv-count-"), "starts");
-    scriptedExtension(join(home, "extensions"), "counted", { countfile });
+    const record = join(tempDir("zot-conv-rec-"), "frames.ndjson");
+    scriptedExtension(join(home, "extensions"), "counted", {
+      countfile,
+      record,
+      after_hello: [{ type: "subscribe", events: ["session_start"] }],
+      on_ack: [{ type: "notify", level: "info", message: "counted is up" }],
+    });
     const [first, second] = await Promise.all([conversation.reloadExtensions(), conversation.reloadExtensions()]);
     expect(first).toEqual({ stopped: 0, started: 1, ready: 1, warnings: [] });
     expect(second).toEqual({ stopped: 1, started: 1, ready: 1, warnings: [] });
     expect(readFileSync(countfile, "utf8")).toBe("2");
+    const starts = () => recorded(record).filter((frame) => frame.type === "event" && frame.event === "session_start").length;
+    // The second process is told as its reload ends; its record follows.
+    await eventually(() => starts() === 2, "session_start to the second process");
+    await Bun.sleep(100);
+    expect(starts()).toBe(2);
+    expect(events.filter((event) => event.type === "ext_notify")).toEqual([
+      { type: "ext_notify", extension: "counted", level: "info", message: "counted is up" },
+      { type: "ext_notify", extension: "counted", level: "info", message: "counted is up" },
+    ]);
   });
 
-  test("a folder's own extension installed since, in a folder that is not trusted: not started, and the reload says why", async () => {
+  test("a folder's own extension and hooks.json installed since, in a folder that is not trusted: not started, and the reload says why and how to trust it", async () => {
     const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, { extensions: { explicit: [], noDiscovery: false } });
     const countfile = join(tempDir("zot-conv-count-"), "starts");
     scriptedExtension(join(conversation.cwd, ".zot", "extensions"), "local", { countfile });
+    writeFileSync(join(conversation.cwd, ".zot", "hooks.json"), JSON.stringify({ hooks: [] }));
     const report = await conversation.reloadExtensions();
     expect(report).toMatchObject({ stopped: 0, started: 0, ready: 0 });
-    expect(report.warnings).toEqual([expect.stringContaining(`this folder (${conversation.cwd}) is not trusted, so its .zot/extensions (local) did not start`)]);
+    expect(report.warnings).toEqual([
+      `this folder (${conversation.cwd}) is not trusted, so its .zot/extensions (local) and .zot/hooks.json did not start; to start them, trust it (zot trust ${conversation.cwd}) and start zot again, or start zot again with --trust for one run`,
+    ]);
     expect(existsSync(countfile)).toBe(false);
     // Said at every reload: nothing at the start said it.
     expect((await conversation.reloadExtensions()).warnings).toHaveLength(1);
+  });
+
+  test("at the start, an untrusted folder's extensions are told of once, by the trust note, not again by the load", async () => {
+    const cwd = tempDir("zot-conv-cwd-");
+    scriptedExtension(join(cwd, ".zot", "extensions"), "local", {});
+    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, { cwd, extensions: { explicit: [], noDiscovery: false } });
+    const said = conversation.startupNotes.filter((note) => note.includes(".zot/extensions"));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("is not trusted, so its .zot/extensions (local) did not run");
   });
 });
