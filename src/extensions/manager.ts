@@ -173,6 +173,10 @@ export class ExtensionManager implements CommandSource {
   /** collected while loading, for the load report; later conflicts go to the extension's log only */
   private warnings: string[] | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** the extensions loaded were told session_start (switchSession tells them of a switch only then) */
+  private announced = false;
+  /** stop() was called: the run is ending */
+  private stopped = false;
   /** the panel on show, between the extensions and the mode that shows it */
   readonly panels = new PanelBoard();
   private input: InputSink | undefined;
@@ -192,7 +196,9 @@ export class ExtensionManager implements CommandSource {
   }
 
   private async loadNow(options: LoadOptions): Promise<LoadReport> {
+    if (this.stopped) throw new Error("zot is ending: its extensions were stopped and do not start again");
     this.options = options;
+    this.announced = false;
     this.events.cwd = options.cwd;
     const generation = ++this.generation;
     const warnings: string[] = [];
@@ -466,11 +472,15 @@ export class ExtensionManager implements CommandSource {
     if (id) this.events.sessionId = id;
   }
 
-  /** Another conversation takes over (a resume, a fork switched to): session_end, then session_start with the new id. */
+  /**
+   * Another conversation takes over (a resume, a fork switched to): session_end, then session_start
+   * with the new id. While extensions load (not yet told session_start), only the id changes: the
+   * session_start they get once loaded carries it.
+   */
   switchSession(id: string | undefined): void {
-    this.events.emit("session_end", { reason: "session_switch" });
+    if (this.announced) this.events.emit("session_end", { reason: "session_switch" });
     this.events.sessionId = id ?? `run-${crypto.randomUUID()}`;
-    this.events.emit("session_start");
+    if (this.announced) this.events.emit("session_start");
     this.services.newConversation();
   }
 
@@ -484,6 +494,7 @@ export class ExtensionManager implements CommandSource {
 
   /** The `session_start` event, once the extensions are up and before the first prompt. */
   emitSessionStart(): void {
+    this.announced = true;
     this.events.emit("session_start");
   }
 
@@ -522,6 +533,8 @@ export class ExtensionManager implements CommandSource {
 
   /** shutdown to every extension at once; each gets the grace, then SIGTERM, then SIGKILL. */
   stop(): Promise<void> {
+    // A load or reload asked for from now on is refused: nothing would stop what it started.
+    this.stopped = true;
     return this.serial(async () => {
       // Queued before shutdown on each extension's ordered pipe, so it arrives first.
       if (this.loaded.some(({ host }) => host.live)) this.events.emit("session_end", { reason: "shutdown" });

@@ -14,8 +14,11 @@ export interface LateExtensions {
    * it is attached, before they start), or, behind a first start still under way, reloads them.
    */
   start(attached: (extensions: ExtensionManager) => void): Promise<ReloadReport>;
-  /** Settles once the starts under way now are over, so a run that ends meanwhile stops what they started. */
-  settled(): Promise<void>;
+  /**
+   * The run is ending: starts asked for from now on are refused, and this settles once those under
+   * way are over, so what they started is stopped with the rest.
+   */
+  close(): Promise<void>;
 }
 
 export function lateExtensions(
@@ -31,6 +34,7 @@ export function lateExtensions(
 ): LateExtensions {
   let manager: ExtensionManager | undefined;
   let starting: Promise<ReloadReport> | undefined;
+  let closed = false;
   const first = async (attached: (extensions: ExtensionManager) => void): Promise<ReloadReport> => {
     const made = await later();
     manager = made.manager;
@@ -44,11 +48,15 @@ export function lateExtensions(
   };
   return {
     start(attached) {
+      if (closed) return Promise.reject(new Error("zot is ending: no extension starts now"));
       const behind = starting?.catch(() => undefined);
       // Behind a first start: a reload of what it started, or, when it failed before making a manager, the start again.
       starting = behind ? behind.then(() => (manager ? manager.reload() : first(attached))) : first(attached);
       return starting;
     },
-    settled: () => starting?.then(() => {}, () => {}) ?? Promise.resolve(),
+    close() {
+      closed = true;
+      return starting?.then(() => {}, () => {}) ?? Promise.resolve();
+    },
   };
 }

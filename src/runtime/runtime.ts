@@ -400,9 +400,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   let settingsHooks: SettingsHooks | undefined;
   let late: LateExtensions | undefined;
   const dispose = async () => {
+    // No extension starts from now on; those a reload is starting are stopped once they are the run's.
+    const lateStarted = late?.close();
     await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
-    // Extensions a reload is starting are stopped once they are the run's, not left running.
-    await late?.settled();
+    await lateStarted;
     await Promise.all([extensions?.stop(), mcp?.stop()]);
     current?.close();
   };

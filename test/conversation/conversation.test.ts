@@ -249,6 +249,38 @@ describe("extensions a reload starts in a run that had none", () => {
     expect((await conversation.reloadExtensions()).warnings).toHaveLength(1);
   });
 
+  test("a session switched to while they load: they are told session_start once, with the new session's id, and no session_end", async () => {
+    const home = tempDir("zot-conv-home-");
+    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, { home, session: { kind: "new" }, extensions: { explicit: [], noDiscovery: false }, extensionWait: 10_000 });
+    const record = join(tempDir("zot-conv-rec-"), "frames.ndjson");
+    scriptedExtension(join(home, "extensions"), "quick", { record, after_hello: [{ type: "subscribe", events: ["session_start", "session_end"] }] });
+    // The load waits for this one, so the switch comes while the quick one is up and not yet told anything.
+    scriptedExtension(join(home, "extensions"), "slow", { hello_delay: 1 });
+    const reloading = conversation.reloadExtensions();
+    await eventually(() => recorded(record).some((frame) => frame.type === "hello_ack"), "the quick extension up");
+    await conversation.sessions.startNew();
+    await reloading;
+    const told = () => recorded(record).filter((frame) => frame.type === "event");
+    await eventually(() => told().length > 0, "session_start");
+    await Bun.sleep(100);
+    expect(told().map((frame) => [frame.event, frame.session_id])).toEqual([["session_start", conversation.session!.id]]);
+  });
+
+  test("once the run is ending, a reload starts nothing: refused, whether or not the run had extensions at the start", async () => {
+    const home = tempDir("zot-conv-home-");
+    const pidfile = join(tempDir("zot-conv-pid-"), "pid");
+    const late = await start([{ text: "unused" }], { busy: "queue" }, { home, extensions: { explicit: [], noDiscovery: false } });
+    scriptedExtension(join(home, "extensions"), "late", { pidfile });
+    await late.conversation.close();
+    await expect(late.conversation.reloadExtensions()).rejects.toThrow("zot is ending");
+    const explicit = scriptedExtension(tempDir("zot-conv-ext-"), "early", {});
+    const early = await start([{ text: "unused" }], { busy: "queue" }, { extensions: { explicit: [explicit], noDiscovery: true } });
+    await early.conversation.close();
+    await expect(early.conversation.reloadExtensions()).rejects.toThrow("zot is ending");
+    await Bun.sleep(300);
+    expect(existsSync(pidfile)).toBe(false);
+  });
+
   test("at the start, an untrusted folder's extensions are told of once, by the trust note, not again by the load", async () => {
     const cwd = tempDir("zot-conv-cwd-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "local", {});
