@@ -29,7 +29,6 @@ export interface PermissionFlags {
   mode?: string;
 }
 
-
 /** Claude Code's tools and zot's, as a rule starts: what may follow a list flag as more of its rules. */
 const RULE_START = new RegExp(`^(?:${[...CLAUDE_TOOLS_ZOT_HAS, ...CLAUDE_TOOLS_ZOT_LACKS, "bash", "read", "edit", "write", "skill"].join("|")}|mcp__[\\w.-]+)(?:\\(.*\\))?$`, "s");
 
