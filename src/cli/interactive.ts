@@ -34,8 +34,12 @@ export async function runInteractiveCommand(
       async (log, confirmer, askTrust) => {
         for (const note of leftovers) log(note);
         const { openConversation } = await import("../conversation/conversation.ts");
-        // Prompts typed while one runs wait their turn.
-        const conversation = await openConversation({ ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS }, { busy: "queue" });
+        // Prompts typed while one runs wait their turn. With no prompt given, the model's
+        // connection opens while the first is typed (a given one opens its own at once).
+        const conversation = await openConversation(
+          { ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS, warmConnection: !prompt },
+          { busy: "queue" },
+        );
         startupOver();
         return conversation;
       },

@@ -59,7 +59,8 @@ export async function runRpc(argv: string[]): Promise<number> {
     // rpc answers at once; an extension still starting after a second joins when it is up.
     const conversation = await openConversation(
       // A client may say in hello that it answers confirm_request events: the run keeps a gate for it.
-      { ...runtimeOptions, session, log, extensionWait: LATE_JOIN_AFTER_MS, confirmerLater: true },
+      // The model's connection opens while the client makes up its first prompt.
+      { ...runtimeOptions, session, log, extensionWait: LATE_JOIN_AFTER_MS, confirmerLater: true, warmConnection: true },
       // Prompts and compactions wait their turn; what a unit threw is said on stderr too.
       { busy: "queue", log: (message) => log(`rpc: ${message}`) },
     );

@@ -59,6 +59,11 @@ export interface Provider {
   readonly name: string;
   /** The call's events, batched; the concatenation of the batches is the call's event sequence. */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch>;
+  /**
+   * Starts opening the connection the next call will take, and returns at once (providers that
+   * call a server; providers/warm-connection.ts). `signal` ends the attempt.
+   */
+  warm?(signal: AbortSignal): void;
 }
 
 /**

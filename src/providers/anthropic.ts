@@ -28,6 +28,7 @@ import { silenceLimitMs } from "./silence-limit.ts";
 import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
+import { warmConnection } from "./warm-connection.ts";
 
 export interface AnthropicProviderOptions {
   /** an API key; or, for gateways that want `Authorization: Bearer`, an `authToken` (ANTHROPIC_AUTH_TOKEN) */
@@ -78,6 +79,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
   return {
     name: "anthropic",
+    warm: (signal) => warmConnection(baseUrl, signal),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = toAnthropicRequest(request);
       const headers = anthropicHeaders(request);

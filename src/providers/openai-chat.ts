@@ -24,6 +24,7 @@ import type { StoppedAnswer } from "./provider-failure.ts";
 import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
+import { warmConnection } from "./warm-connection.ts";
 
 export interface OpenAIChatOptions {
   /** names the provider in errors (`ollama: HTTP 404: …`) and picks the defaults */
@@ -52,6 +53,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl, options.silenceMs);
   return {
     name,
+    warm: (signal) => warmConnection(baseUrl, signal),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = chatRequestBody(request);
       return driveStream(

@@ -21,6 +21,7 @@ import { type StoppedAnswer, streamErrorFailure } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
+import { warmConnection } from "./warm-connection.ts";
 
 export interface OpenAIResponsesOptions {
   apiKey: string;
@@ -51,6 +52,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
   };
   return {
     name: NAME,
+    warm: (signal) => warmConnection(baseUrl, signal),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = responsesRequestBody(request);
       return driveStream(

@@ -129,6 +129,12 @@ export interface RuntimeOptions {
   extensionWait?: "all" | number;
   /** "all": told once, after 2 s, which extensions are still starting */
   onExtensionsWaiting?: (names: string[]) => void;
+  /**
+   * The run waits for someone to ask (the TUI, rpc): open the model's connection once the run is
+   * ready, and at each switch to a model with a client of its own (a models.json entry's
+   * baseUrl), so the first call finds it open (providers/warm-connection.ts)
+   */
+  warmConnection?: boolean;
 }
 
 export interface Runtime {
@@ -371,6 +377,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
     throw error;
   }
+  // Ends what warmConnection started, at dispose: a connection still opening never holds the exit.
+  const warming = new AbortController();
   const loaded = await loadingExtensions;
   // With none there at the start, set by the first reload (late-extensions.ts).
   let extensions = loaded?.manager;
@@ -401,6 +409,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   let late: LateExtensions | undefined;
   const dispose = async () => {
     // No extension starts from now on; those a reload is starting are stopped once they are the run's.
+    warming.abort();
     const lateStarted = late?.close();
     await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
     await lateStarted;
@@ -557,6 +566,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const clientFor = async (next: ModelInfo) => (await clientAndKey(next)).client;
     const setModel = async (next: ModelInfo) => {
       const { client, key } = await clientAndKey(next);
+      // Another server, maybe (a models.json entry's baseUrl): the next prompt finds it open too.
+      if (client && options.warmConnection) client.warm?.(warming.signal);
       agent.switchModel(next, client);
       agentKey = key;
     };
@@ -610,6 +621,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
             },
           })
         : undefined;
+    // The run is ready and waits for its first prompt: the model's connection opens meanwhile.
+    if (options.warmConnection) provider.warm?.(warming.signal);
     return {
       agent,
       home,

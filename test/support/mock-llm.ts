@@ -31,6 +31,8 @@ export interface MockLlm {
   /** base URL without a path, e.g. http://127.0.0.1:40123 */
   url: string;
   requests: RecordedRequest[];
+  /** the HEAD requests zot opens a connection with while it waits for a prompt (providers/warm-connection.ts): answered, never in `requests`, never a turn */
+  warmups: { path: string; at: number }[];
   /** turns not yet played */
   turns: ScriptTurn[];
   push(...turns: ScriptTurn[]): void;
@@ -40,12 +42,17 @@ export interface MockLlm {
 export function startMockLlm(turns: ScriptTurn[] = []): MockLlm {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
+  const warmups: MockLlm["warmups"] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (req.method === "HEAD") {
+        warmups.push({ path: url.pathname, at: requests.length });
+        return new Response(null, { status: 404 });
+      }
       const path = url.pathname.replace(/^\/v1\/v1\//, "/v1/");
       const text = await req.text();
       let body: unknown = text;
@@ -76,6 +83,7 @@ export function startMockLlm(turns: ScriptTurn[] = []): MockLlm {
   return {
     url: `http://127.0.0.1:${server.port}`,
     requests,
+    warmups,
     turns: queue,
     push: (...more) => queue.push(...more),
     stop: () => server.stop(true),

@@ -1,0 +1,92 @@
+// The connection to the model opened while zot waits for a prompt (providers/warm-connection.ts),
+// through the compiled binary: zot rpc and the TUI open it at their start, sending nothing on it
+// to a server on a port of its own, and the first prompt's request takes it instead of opening its
+// own; a server that never answers does not hold the exit. Connections are counted by a TCP front between zot and the mock LLM
+// (support/counted-connections.ts). The HEAD it sends where Bun cannot preconnect:
+// test/providers/warm-connection.test.ts.
+import { afterEach, describe, expect, test } from "bun:test";
+import { type CountedConnections, countConnections } from "../support/counted-connections.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { rpcFixture } from "../support/rpc-process.ts";
+import { ready } from "../support/zot-pty.ts";
+
+const fixture = rpcFixture();
+const runs = ptyRuns();
+const fronts: CountedConnections[] = [];
+afterEach(async () => {
+  for (const front of fronts.splice(0)) await front.stop();
+});
+
+async function frontOf(mock: MockLlm | "silent"): Promise<CountedConnections> {
+  const front = await countConnections(mock === "silent" ? { silent: true } : { port: Number(new URL(mock.url).port) });
+  fronts.push(front);
+  return front;
+}
+
+/** Waits (guarded) until `check` holds. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const guard = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > guard) throw new Error(`gave up waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+describe("zot rpc", () => {
+  test("Anthropic: the connection opens at the start, with no request on it, and the first prompt takes it", async () => {
+    const mock = fixture.llm([{ text: "hello" }, { text: "again" }]);
+    const front = await frontOf(mock);
+    const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", front.url]);
+    await until(() => front.accepted === 1, "the connection opened at the start");
+    expect(await r.call({ type: "ping" })).toMatchObject({ success: true });
+    expect(mock.warmups).toHaveLength(0);
+    expect(mock.requests).toHaveLength(0);
+    const events = await r.prompt("hi");
+    expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "hello" }]);
+    expect(mock.requests.map((q) => q.path)).toEqual(["/v1/messages"]);
+    // The request went over the connection the warm-up opened.
+    expect(front.accepted).toBe(1);
+    await r.prompt("more");
+    expect(front.accepted).toBe(1);
+    expect(mock.warmups).toHaveLength(0);
+    expect(await r.close()).toBe(0);
+  });
+
+  test("OpenAI Chat at a base URL with a path: the origin's connection opens, and the prompt takes it", async () => {
+    const mock = fixture.llm([{ text: "chat answer" }]);
+    const front = await frontOf(mock);
+    const r = fixture.spawn(["--no-ext", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "k", "--base-url", `${front.url}/v1`]);
+    await until(() => front.accepted === 1, "the connection opened at the start");
+    const events = await r.prompt("hi");
+    expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "chat answer" }]);
+    expect(mock.requests.map((q) => q.path)).toEqual(["/v1/chat/completions"]);
+    expect(front.accepted).toBe(1);
+    expect(await r.close()).toBe(0);
+  });
+
+  test("a server that accepts the connection and never answers does not hold the exit", async () => {
+    const silent = await frontOf("silent");
+    const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", silent.url]);
+    await until(() => silent.accepted === 1, "the connection opened at the start");
+    expect(await r.call({ type: "ping" })).toMatchObject({ success: true, data: { pong: true } });
+    expect(await r.close()).toBe(0);
+    await until(() => silent.closed === 1, "the connection closed with zot");
+  });
+});
+
+describe("the TUI", () => {
+  test("opens the connection while the first prompt is typed, and the prompt takes it", async () => {
+    const mock = startMockLlm([{ text: "typed answer" }]);
+    const front = await frontOf(mock);
+    const { session } = runs.start({ ...mock, url: front.url });
+    await ready(session);
+    await until(() => front.accepted === 1, "the connection opened at the start");
+    session.type("hello\r");
+    await session.waitForText("typed answer");
+    expect(mock.requests).toHaveLength(1);
+    expect(mock.warmups).toHaveLength(0);
+    expect(front.accepted).toBe(1);
+  });
+
+});
