@@ -1,6 +1,6 @@
 // Measures what the issues name as targets and prints the figures. Rule: numbers are printed,
 // never asserted; run on a quiet machine: `bun run build && bun scripts/bench.ts [name…]`.
-// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, tui-flood, floor, local-date, mcp, call-tool, deferred-tools (none named = all).
+// Names: version, print, json, ext-spawn, ext-intercept, ext-startup, hook-before-tool, session-resume, session-append, edit-race, rpc, rpc-slow-client, orphans, tui-bytes, tui-app, tui-flood, floor, first-answer, local-date, mcp, call-tool, deferred-tools (none named = all).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ import { tuiBench } from "./bench/tui.ts";
 import { tuiFloodBench } from "./bench/tui-flood.ts";
 import { claudeJsonBench } from "./bench/claude-json.ts";
 import { floorBench } from "./bench/floor.ts";
+import { firstAnswerBench } from "./bench/first-answer.ts";
 import { localDateBench } from "./bench/local-date.ts";
 import { mcpBench } from "./bench/mcp.ts";
 import { callToolBench, deferredToolsBench } from "./bench/host-services.ts";
@@ -391,6 +392,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "tui-app": interactiveBench,
   "tui-flood": () => tuiFloodBench(ZOT, env, cwd),
   floor: () => floorBench(ZOT, env),
+  "first-answer": firstAnswerBench,
   "local-date": () => localDateBench(),
   mcp: mcpBench,
   "claude-json": claudeJsonBench,
