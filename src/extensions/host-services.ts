@@ -97,9 +97,23 @@ export class HostServices {
     this.passes?.refresh();
   }
 
-  /** The extensions changed (a reload, one joining late that rewrites the prompt): the prompt is prepared again. */
+  /**
+   * The extensions changed (a reload, a run's first ones started by /reload-ext): the deferred
+   * tools the transcript calls are active, now that their extensions are there, and the prompt is
+   * prepared again.
+   */
   extensionsChanged(): void {
+    this.toolsJoined();
     this.passes?.refresh();
+  }
+
+  /**
+   * Tools joined (an extension started late, or all of them loaded after the agent was attached):
+   * the deferred ones the transcript calls are active, as at the attach, so the model is never
+   * asked to continue a call to a tool it cannot see.
+   */
+  toolsJoined(): void {
+    if (this.agent) this.deferred.activateCalled(this.agent.messages, (name) => this.deps.toolDef(name));
   }
 
   /** The deferred tools that are active now (zot ext doctor, tests). */

@@ -337,6 +337,7 @@ export class ExtensionManager implements CommandSource {
     this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
     host.sendEvent(this.events.frame("session_start"));
     if (host.wantsAgentStart()) this.services.extensionsChanged();
+    else this.services.toolsJoined();
   }
 
   /**

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Agent } from "../../src/core/agent.ts";
 import { ExtensionManager, type LoadOptions } from "../../src/extensions/manager.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
+import type { Message } from "../../src/protocol/messages.ts";
 import { ConfirmGate, type ConfirmRequest } from "../../src/core/confirm-gate.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { readTool } from "../../src/tools/read.ts";
@@ -242,6 +243,53 @@ describe("deferred tools", () => {
     agent.replaceTranscript(transcript);
     manager.switchSession("resumed");
     expect(manager.activeDeferredTools()).toEqual(["deep"]);
+  });
+
+  /** A transcript (a resumed session's) that called the bridge's deferred `deep`. */
+  const calledDeep: Message[] = [
+    { role: "user", content: [{ type: "text", text: "go" }] },
+    { role: "assistant", content: [{ type: "tool_call", id: "t0", name: "deep", args: {} }] },
+    { role: "tool", content: [{ type: "tool_result", id: "t0", name: "deep", content: [{ type: "text", text: "deep!" }] }] },
+    { role: "assistant", content: [{ type: "text", text: "done" }] },
+  ] as Message[];
+  const bridge = (global: string, config: Record<string, unknown> = {}) =>
+    scriptedExtension(global, "bridge", {
+      ...config,
+      after_hello: [{ type: "register_tool", name: "deep", description: "deep", exposure: "deferred" }],
+      tools: { deep: { content: [{ type: "text", text: "deep!" }] } },
+    });
+
+  test("a transcript that calls one, attached before its extension loads (the first /reload-ext of a run that had none): active once it has loaded", async () => {
+    const l = extensionLayout("zot-deferred-late-");
+    mkdirSync(l.global, { recursive: true });
+    const manager = new ExtensionManager();
+    managers.push(manager);
+    const provider = fakeProvider([{ text: "next" }]);
+    const agent = new Agent({ provider, model: testModel(), tools: [], system: "", cwd: l.root, messages: calledDeep });
+    // As late-extensions.ts does: attached first, so a guard among them holds calls while they start.
+    manager.attach(agent);
+    bridge(l.global);
+    await manager.load(l.options());
+    manager.announceLoaded();
+    expect(manager.activeDeferredTools()).toEqual(["deep"]);
+    await agent.prompt({ text: "more" }, signal());
+    expect(provider.requests[0].tools.map((t) => t.name)).toEqual(["deep"]);
+  });
+
+  test("a transcript that calls one whose extension joins late (still starting when the run began): active once it joins", async () => {
+    const l = extensionLayout("zot-deferred-join-");
+    bridge(l.global, { hello_delay: 0.4 });
+    const manager = new ExtensionManager();
+    managers.push(manager);
+    await manager.load(l.options({ wait: 50 }));
+    const provider = fakeProvider([{ text: "next" }]);
+    const agent = new Agent({ provider, model: testModel(), tools: [], system: "", cwd: l.root, messages: calledDeep });
+    manager.attach(agent);
+    expect(manager.activeDeferredTools()).toEqual([]);
+    await eventually(() => manager.activeDeferredTools().length > 0, "the late bridge's deep active", 3_000);
+    expect(manager.activeDeferredTools()).toEqual(["deep"]);
+    await agent.prompt({ text: "more" }, signal());
+    expect(provider.requests[0].tools.map((t) => t.name)).toEqual(["deep"]);
   });
 });
 
