@@ -61,7 +61,7 @@ export interface Provider {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch>;
   /**
    * Starts opening the connection the next call will take, and returns at once (providers that
-   * call a server; providers/warm-connection.ts). `signal` ends the attempt.
+   * call a server; providers/warm-connection.ts). `signal` ends a request the opening waits on.
    */
   warm?(signal: AbortSignal): void;
 }

@@ -13,6 +13,16 @@
 /** How long a HEAD may take before it is dropped (the call then opens its own connection). */
 const WARM_LIMIT_MS = 10_000;
 
+/** Whether two base URLs (undefined: the provider's default) are on one server: scheme, host and port. */
+export function sameOrigin(a: string | undefined, b: string | undefined): boolean {
+  if (a === b) return true;
+  try {
+    return a !== undefined && b !== undefined && new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts opening a connection to `baseUrl`'s origin and returns at once; `signal` ends a HEAD still waiting. */
 export function warmConnection(baseUrl: string, signal: AbortSignal): void {
   let origin: string;
@@ -27,7 +37,7 @@ export function warmConnection(baseUrl: string, signal: AbortSignal): void {
   } catch {
     const limit = AbortSignal.any([signal, AbortSignal.timeout(WARM_LIMIT_MS)]);
     fetch(`${origin}/`, { method: "HEAD", redirect: "manual", signal: limit }).then(
-      (response) => response.body?.cancel(),
+      (response) => response.body?.cancel().catch(() => {}),
       () => {},
     );
   }

@@ -44,6 +44,8 @@ import { settingsPermissionMode, startingModel } from "./claude-setup.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
+import { sameOrigin } from "../providers/warm-connection.ts";
+import { ConnectionWarmer } from "./connection-warmer.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -377,8 +379,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
     throw error;
   }
-  // Ends what warmConnection started, at dispose: a connection still opening never holds the exit.
+  // Ended by dispose: a warm-up still waiting or not yet begun never holds the exit (connection-warmer.ts).
   const warming = new AbortController();
+  let warmer: ConnectionWarmer | undefined;
   const loaded = await loadingExtensions;
   // With none there at the start, set by the first reload (late-extensions.ts).
   let extensions = loaded?.manager;
@@ -565,9 +568,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     };
     const clientFor = async (next: ModelInfo) => (await clientAndKey(next)).client;
     const setModel = async (next: ModelInfo) => {
+      const server = baseUrlOf(agent.model);
       const { client, key } = await clientAndKey(next);
-      // Another server, maybe (a models.json entry's baseUrl): the next prompt finds it open too.
-      if (client && options.warmConnection) client.warm?.(warming.signal);
+      // Another server (a models.json entry's baseUrl): the next prompt finds it open too.
+      if (client && !sameOrigin(baseUrlOf(next), server)) warmer?.soon(client);
       agent.switchModel(next, client);
       agentKey = key;
     };
@@ -622,7 +626,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
           })
         : undefined;
     // The run is ready and waits for its first prompt: the model's connection opens meanwhile.
-    if (options.warmConnection) provider.warm?.(warming.signal);
+    warmer = options.warmConnection ? new ConnectionWarmer(agent, warming.signal) : undefined;
+    warmer?.soon(provider);
     return {
       agent,
       home,

@@ -1,9 +1,11 @@
-// The connection to the model opened while zot waits for a prompt (providers/warm-connection.ts),
-// through the compiled binary: zot rpc and the TUI open it at their start, sending nothing on it
-// to a server on a port of its own, and the first prompt's request takes it instead of opening its
-// own; a server that never answers does not hold the exit. Connections are counted by a TCP front between zot and the mock LLM
-// (support/counted-connections.ts). The HEAD it sends where Bun cannot preconnect:
-// test/providers/warm-connection.test.ts.
+// The connection to the model opened while zot waits for a prompt (runtime/connection-warmer.ts,
+// providers/warm-connection.ts), through the compiled binary: zot rpc and the TUI open it once
+// they have waited a moment, sending nothing on it to a server on a port of its own, and the first
+// prompt's request takes it instead of opening its own; a server that never answers does not hold
+// the exit. Connections are counted by a TCP front between zot and the mock LLM
+// (support/counted-connections.ts). The HEAD sent where Bun cannot preconnect, a prompt sent at
+// once, dispose and model switches: test/providers/warm-connection.test.ts and
+// test/runtime/connection-warmer.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
 import { type CountedConnections, countConnections } from "../support/counted-connections.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -61,6 +63,7 @@ describe("zot rpc", () => {
     const events = await r.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "chat answer" }]);
     expect(mock.requests.map((q) => q.path)).toEqual(["/v1/chat/completions"]);
+    expect(mock.warmups).toHaveLength(0);
     expect(front.accepted).toBe(1);
     expect(await r.close()).toBe(0);
   });
@@ -88,5 +91,4 @@ describe("the TUI", () => {
     expect(mock.warmups).toHaveLength(0);
     expect(front.accepted).toBe(1);
   });
-
 });

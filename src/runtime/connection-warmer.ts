@@ -1,0 +1,47 @@
+// When a run that waits for someone to ask (the TUI, zot rpc) opens the model's connection
+// (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no model call, at the start
+// and after a switch to a model on another server.
+// Rule: a call that comes first opens its own connection, and nothing else is opened. A program
+// that sends its first prompt at once (a test against a mock server, which may serve one
+// connection at a time) thus sees that prompt's connection and no other, as before there was any
+// warming; a person, or a program that waits, finds the connection open.
+import type { Agent } from "../core/agent.ts";
+import type { Provider } from "../protocol/provider.ts";
+
+/** How long a run waits for a prompt before it opens the connection: far less than a person takes to type one. */
+const WARM_AFTER_MS = 100;
+
+export class ConnectionWarmer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `signal`: the run's end, which ends a warm-up still waiting and one not yet begun. */
+  constructor(
+    agent: Agent,
+    private readonly signal: AbortSignal,
+  ) {
+    const off = agent.onEvent(
+      (event) => {
+        if (event.type === "turn_start" || event.type === "compact_start") this.cancel();
+      },
+      { deltas: false },
+    );
+    signal.addEventListener("abort", () => (this.cancel(), off()), { once: true });
+  }
+
+  /** Opens `provider`'s connection once the run has waited for a call; replaces a warm-up not yet begun. */
+  soon(provider: Provider): void {
+    this.cancel();
+    if (this.signal.aborted || !provider.warm) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      provider.warm?.(this.signal);
+    }, WARM_AFTER_MS);
+    // Never what keeps zot running.
+    this.timer.unref?.();
+  }
+
+  private cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

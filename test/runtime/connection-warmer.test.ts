@@ -1,0 +1,126 @@
+// The runtime's warm-up (runtime/connection-warmer.ts, providers/warm-connection.ts) in-process,
+// with Bun's preconnect made to throw as it does for a server on its scheme's default port, so
+// each warm-up is a HEAD the mock records (MockLlm.warmups): a run that waits opens the connection
+// after a moment, one whose first prompt comes at once opens none, dispose ends a HEAD still
+// waiting, and a model switch warms only a server the run was not already talking to.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime/runtime.ts";
+import { countConnections } from "../support/counted-connections.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { tempDir } from "../support/zot.ts";
+
+const realFetch = globalThis.fetch;
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  globalThis.fetch = realFetch;
+  for (const stop of stops.splice(0).reverse()) await stop();
+});
+
+/** Bun's preconnect as it is for https://api.anthropic.com in Bun 1.4.5: the warm-up sends a HEAD. */
+function preconnectThrows(): void {
+  const preconnect = () => {
+    throw new TypeError("Invalid port");
+  };
+  globalThis.fetch = Object.assign((input: string | URL | Request, init?: RequestInit) => realFetch(input, init), { preconnect }) as typeof fetch;
+}
+
+function mock(turns: Parameters<typeof startMockLlm>[0] = []): MockLlm {
+  const started = startMockLlm(turns);
+  stops.push(() => started.stop());
+  return started;
+}
+
+async function runtime(options: RuntimeOptions): Promise<Runtime> {
+  const made = await createRuntime({
+    provider: "anthropic",
+    apiKey: "k",
+    home: tempDir("zot-warm-home-"),
+    cwd: tempDir("zot-warm-cwd-"),
+    tools: "none",
+    extensions: { explicit: [], noDiscovery: true },
+    env: {},
+    ...options,
+  });
+  stops.push(() => made.dispose());
+  return made;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const guard = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > guard) throw new Error(`gave up waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+const signal = () => new AbortController().signal;
+
+describe("the runtime's warm-up", () => {
+  test("a run that waits opens the connection; the first prompt's request takes it", async () => {
+    preconnectThrows();
+    const llm = mock([{ text: "hi" }]);
+    const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
+    await until(() => llm.warmups.length === 1, "the warm-up");
+    expect(llm.warmups[0]?.path).toBe("/");
+    await rt.agent.prompt({ text: "hello" }, signal());
+    expect(llm.requests.map((r) => r.path)).toEqual(["/v1/messages"]);
+    expect(llm.warmups).toHaveLength(1);
+  });
+
+  test("without warmConnection (-p, --json, the SDK's default) nothing is opened", async () => {
+    preconnectThrows();
+    const llm = mock();
+    await runtime({ baseUrl: llm.url });
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(0);
+  });
+
+  test("a first prompt sent at once opens its own connection and no other", async () => {
+    preconnectThrows();
+    const llm = mock([{ text: "at once" }]);
+    const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
+    await rt.agent.prompt({ text: "hello" }, signal());
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(0);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  test("dispose ends a HEAD the server never answers, and one not yet begun", async () => {
+    preconnectThrows();
+    const silent = await countConnections({ silent: true });
+    stops.push(() => silent.stop());
+    const rt = await runtime({ baseUrl: silent.url, warmConnection: true });
+    await until(() => silent.accepted === 1, "the warm-up's connection");
+    await rt.dispose();
+    await until(() => silent.closed === 1, "the warm-up's connection closed");
+    const early = await runtime({ baseUrl: silent.url, warmConnection: true });
+    await early.dispose();
+    await Bun.sleep(300);
+    expect(silent.accepted).toBe(1);
+  });
+
+  test("a switch to a model on another server opens that one; to one on the same server (a client of its own for another key), nothing", async () => {
+    preconnectThrows();
+    const first = mock();
+    const second = mock();
+    const home = tempDir("zot-warm-home-");
+    const model = (id: string, server: MockLlm, more: Record<string, string> = {}) => ({ id, baseUrl: server.url, contextWindow: 100000, maxTokens: 4096, ...more });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(
+      join(home, "models.json"),
+      JSON.stringify({ providers: { anthropic: { models: [model("m-one", first), model("m-same", first, { apiKey: "another-key" }), model("m-other", second)] } } }),
+    );
+    // The key of the variable for m-one and m-other, models.json's own for m-same.
+    const rt = await runtime({ home, model: "m-one", warmConnection: true, apiKey: undefined, env: { ANTHROPIC_API_KEY: "k" } });
+    await until(() => first.warmups.length === 1, "the start's warm-up");
+    const find = (id: string) => rt.readModels().find((m) => m.id === id)!;
+    await rt.setModel(find("m-same"));
+    await Bun.sleep(300);
+    expect(first.warmups).toHaveLength(1);
+    await rt.setModel(find("m-other"));
+    await until(() => second.warmups.length === 1, "the other server's warm-up");
+    expect(first.warmups).toHaveLength(1);
+  });
+});
