@@ -4,8 +4,9 @@
 // (before_agent_start).
 // Rule: the manager owns the extensions and their names; this owns what the services keep about
 // the conversation (what is activated, whether the prompt is prepared) and starts over with it
-// when the conversation does: a clear, a session switch (a model switch and a reload only prepare
-// the prompt again).
+// when the conversation does: a clear, a session switch. A model switch and a reload only prepare
+// the prompt again; tools that join (a reload, a late start, a registration) are activated where
+// the transcript already calls them, as at the attach.
 import type { Agent } from "../core/agent.ts";
 import { AgentStartPasses } from "./agent-start.ts";
 import { runCallTool } from "./call-tool.ts";
@@ -97,20 +98,15 @@ export class HostServices {
     this.passes?.refresh();
   }
 
-  /**
-   * The extensions changed (a reload, a run's first ones started by /reload-ext): the deferred
-   * tools the transcript calls are active, now that their extensions are there, and the prompt is
-   * prepared again.
-   */
+  /** The extensions changed (a reload, one joining late that rewrites the prompt): the prompt is prepared again. */
   extensionsChanged(): void {
-    this.toolsJoined();
     this.passes?.refresh();
   }
 
   /**
-   * Tools joined (an extension started late, or all of them loaded after the agent was attached):
-   * the deferred ones the transcript calls are active, as at the attach, so the model is never
-   * asked to continue a call to a tool it cannot see.
+   * Tools joined (a load, a late start, a registration at any time; the manager's rebuild): the
+   * deferred ones the transcript calls are active, as at the attach, so the model is never asked
+   * to continue a call to a tool it cannot see.
    */
   toolsJoined(): void {
     if (this.agent) this.deferred.activateCalled(this.agent.messages, (name) => this.deps.toolDef(name));

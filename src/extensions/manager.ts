@@ -337,7 +337,6 @@ export class ExtensionManager implements CommandSource {
     this.note({ extension: host.name, level: "info", message: `started late and joined${what.length > 0 ? `: ${what.join(", ")}` : ""}` });
     host.sendEvent(this.events.frame("session_start"));
     if (host.wantsAgentStart()) this.services.extensionsChanged();
-    else this.services.toolsJoined();
   }
 
   /**
@@ -626,7 +625,11 @@ export class ExtensionManager implements CommandSource {
     });
   }
 
-  /** Settles names again: built-ins first, then extensions in precedence order, first come wins. */
+  /**
+   * Settles names again: built-ins first, then extensions in precedence order, first come wins.
+   * Tools that joined (a load, a late start, a registration at any time) and that the transcript
+   * already calls while deferred are active from here on.
+   */
   private rebuild(): void {
     const commands = new Map<string, { name: string; host: ZotExtensionHost; description: string }>();
     const tools: Tool[] = [];
@@ -657,6 +660,7 @@ export class ExtensionManager implements CommandSource {
     this.toolList = tools;
     this.toolDefs = defs;
     if (this.agent) this.swapTools(this.agent, previous, tools);
+    this.services.toolsJoined();
   }
 
   private shadowed(host: ZotExtensionHost, what: string, winner: string): void {

@@ -276,6 +276,26 @@ describe("deferred tools", () => {
     expect(provider.requests[0].tools.map((t) => t.name)).toEqual(["deep"]);
   });
 
+  test("a transcript that calls one a running extension registers later (registrations come at any time): active once registered", async () => {
+    const l = extensionLayout("zot-deferred-registered-");
+    scriptedExtension(l.global, "bridge", {
+      after_hello: [{ type: "subscribe", events: ["session_start"] }],
+      on_event: { session_start: [{ type: "register_tool", name: "deep", description: "deep", exposure: "deferred" }] },
+      tools: { deep: { content: [{ type: "text", text: "deep!" }] } },
+    });
+    const manager = new ExtensionManager();
+    managers.push(manager);
+    await manager.load(l.options());
+    const provider = fakeProvider([{ text: "next" }]);
+    const agent = new Agent({ provider, model: testModel(), tools: [], system: "", cwd: l.root, messages: calledDeep });
+    manager.attach(agent);
+    expect(manager.activeDeferredTools()).toEqual([]);
+    manager.emitSessionStart();
+    await eventually(() => manager.activeDeferredTools().length > 0, "deep registered and active", 3_000);
+    await agent.prompt({ text: "more" }, signal());
+    expect(provider.requests[0].tools.map((t) => t.name)).toEqual(["deep"]);
+  });
+
   test("a transcript that calls one whose extension joins late (still starting when the run began): active once it joins", async () => {
     const l = extensionLayout("zot-deferred-join-");
     bridge(l.global, { hello_delay: 0.4 });
