@@ -276,6 +276,7 @@ export class Conversation {
    * command_result event; a `prompt` answer becomes this unit's turn), anything else a prompt.
    */
   submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
+    this.runtime.workArrived();
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const named = parseSlash(input.text);
       // `/compact [focus]` sent as a prompt (-p -c, rpc, a Claude Agent SDK program) compacts, as
@@ -332,6 +333,7 @@ export class Conversation {
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
   prompt(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
+    this.runtime.workArrived();
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
     });
@@ -354,6 +356,7 @@ export class Conversation {
   /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */
   compact(instructions?: string, options: UnitOptions = {}): Promise<UnitOutcome> {
     const wanted = instructions?.trim();
+    this.runtime.workArrived();
     return this.work.unit(COMPACTION_UNIT, undefined, options, async (signal) =>
       unitOfCompaction(await this.runtime.agent.compact(signal, wanted ? { instructions: wanted } : {})),
     );
@@ -570,6 +573,7 @@ export class Conversation {
    * context and no tools, while a turn may run; nothing joins the transcript.
    */
   ask(question: string, signal: AbortSignal, options: { history?: readonly SideExchange[] } = {}): AsyncIterable<SideEvent> {
+    this.runtime.workArrived();
     return this.runtime.agent.ask(question, signal, options);
   }
 

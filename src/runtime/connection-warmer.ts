@@ -1,10 +1,11 @@
 // When a run that waits for someone to ask (the TUI, zot rpc) opens the model's connection
-// (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no model call, at the start
-// and after a switch to a model on another server.
-// Rule: a call that comes first opens its own connection, and nothing else is opened. A program
-// that sends its first prompt at once (a test against a mock server, which may serve one
-// connection at a time) thus sees that prompt's connection and no other, as before there was any
-// warming; a person, or a program that waits, finds the connection open.
+// (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no work, at the start and
+// after a switch to a model on another server.
+// Rule: work that comes first (a prompt, a compaction, a side question: Runtime.workArrived, and
+// the agent's own turn_start or compact_start) drops the warm-up, and its call opens its own
+// connection and no other. A program that sends its first prompt at once (a test against a mock
+// server, which may serve one connection at a time) thus sees that prompt's connection alone, as
+// before there was any warming; a person, or a program that waits, finds the connection open.
 import type { Agent } from "../core/agent.ts";
 import type { Provider } from "../protocol/provider.ts";
 
@@ -40,7 +41,8 @@ export class ConnectionWarmer {
     this.timer.unref?.();
   }
 
-  private cancel(): void {
+  /** Drops the warm-up not yet begun (one begun goes on: the call may still take its connection). */
+  cancel(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
   }

@@ -222,6 +222,11 @@ export interface Runtime {
    * attaches nothing that would be asked about.
    */
   attachable(path: string, typed: boolean): Promise<string | undefined>;
+  /**
+   * Work came in (a prompt, a compaction, a side question): a warm-up not yet begun is dropped,
+   * so a call made before the connection would be open opens its own and no other (connection-warmer.ts)
+   */
+  workArrived(): void;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -655,6 +660,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       shell,
       allowWhilePrompting,
       attachable,
+      workArrived: () => warmer?.cancel(),
       dispose,
     };
   } catch (error) {

@@ -1,11 +1,13 @@
 // The runtime's warm-up (runtime/connection-warmer.ts, providers/warm-connection.ts) in-process,
 // with Bun's preconnect made to throw as it does for a server on its scheme's default port, so
 // each warm-up is a HEAD the mock records (MockLlm.warmups): a run that waits opens the connection
-// after a moment, one whose first prompt comes at once opens none, dispose ends a HEAD still
-// waiting, and a model switch warms only a server the run was not already talking to.
+// after a moment, one whose first prompt comes at once opens none (even when its model call comes
+// later), dispose ends a HEAD still waiting, and a model switch warms only a server the run was
+// not already talking to.
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openConversation } from "../../src/conversation/conversation.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime/runtime.ts";
 import { countConnections } from "../support/counted-connections.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -83,6 +85,21 @@ describe("the runtime's warm-up", () => {
     const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
     await rt.agent.prompt({ text: "hello" }, signal());
     await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(0);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  test("a prompt submitted at once whose model call comes later (a slow hook, @mentions, before_agent_start) still opens no other connection", async () => {
+    preconnectThrows();
+    const llm = mock([{ text: "slow" }]);
+    const conversation = await openConversation(
+      { provider: "anthropic", apiKey: "k", baseUrl: llm.url, home: tempDir("zot-warm-home-"), cwd: tempDir("zot-warm-cwd-"), tools: "none", extensions: { explicit: [], noDiscovery: true }, env: {}, warmConnection: true },
+      { busy: "queue" },
+    );
+    stops.push(() => conversation.dispose());
+    const outcome = await conversation.submit({ text: "hello" }, { prepare: async (input) => (await Bun.sleep(300), input) });
+    expect(outcome.status).toBe("ok");
+    await Bun.sleep(200);
     expect(llm.warmups).toHaveLength(0);
     expect(llm.requests).toHaveLength(1);
   });
