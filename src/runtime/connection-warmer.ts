@@ -29,7 +29,7 @@ export class ConnectionWarmer {
     signal.addEventListener("abort", () => (this.cancel(), off()), { once: true });
   }
 
-  /** Opens `provider`'s connection once the run has waited for a call; replaces a warm-up not yet begun. */
+  /** Opens `provider`'s connection once the run has waited WARM_AFTER_MS with no work; replaces a warm-up not yet begun. */
   soon(provider: Provider): void {
     this.cancel();
     if (this.signal.aborted || !provider.warm) return;

@@ -132,9 +132,9 @@ export interface RuntimeOptions {
   /** "all": told once, after 2 s, which extensions are still starting */
   onExtensionsWaiting?: (names: string[]) => void;
   /**
-   * The run waits for someone to ask (the TUI, rpc): open the model's connection once the run is
-   * ready, and at each switch to a model with a client of its own (a models.json entry's
-   * baseUrl), so the first call finds it open (providers/warm-connection.ts)
+   * The run waits for someone to ask (the TUI, rpc): open the model's connection once the run has
+   * waited a moment with no work, and again after a switch to a model on another server (a
+   * models.json entry's baseUrl), so the first call finds it open (runtime/connection-warmer.ts)
    */
   warmConnection?: boolean;
 }
