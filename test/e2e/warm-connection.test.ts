@@ -7,6 +7,7 @@
 // once, dispose and model switches: test/providers/warm-connection.test.ts and
 // test/runtime/connection-warmer.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
+import { eventually } from "../fixtures/extensions/make.ts";
 import { type CountedConnections, countConnections } from "../support/counted-connections.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
@@ -26,21 +27,13 @@ async function frontOf(mock: MockLlm | "silent"): Promise<CountedConnections> {
   return front;
 }
 
-/** Waits (guarded) until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const guard = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > guard) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
 
 describe("zot rpc", () => {
   test("Anthropic: the connection opens at the start, with no request on it, and the first prompt takes it", async () => {
     const mock = fixture.llm([{ text: "hello" }, { text: "again" }]);
     const front = await frontOf(mock);
     const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", front.url]);
-    await until(() => front.accepted === 1, "the connection opened at the start");
+    await eventually(() => front.accepted === 1, "the connection opened at the start");
     expect(await r.call({ type: "ping" })).toMatchObject({ success: true });
     expect(mock.warmups).toHaveLength(0);
     expect(mock.requests).toHaveLength(0);
@@ -59,7 +52,7 @@ describe("zot rpc", () => {
     const mock = fixture.llm([{ text: "chat answer" }]);
     const front = await frontOf(mock);
     const r = fixture.spawn(["--no-ext", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "k", "--base-url", `${front.url}/v1`]);
-    await until(() => front.accepted === 1, "the connection opened at the start");
+    await eventually(() => front.accepted === 1, "the connection opened at the start");
     const events = await r.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "chat answer" }]);
     expect(mock.requests.map((q) => q.path)).toEqual(["/v1/chat/completions"]);
@@ -71,10 +64,10 @@ describe("zot rpc", () => {
   test("a server that accepts the connection and never answers does not hold the exit", async () => {
     const silent = await frontOf("silent");
     const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", silent.url]);
-    await until(() => silent.accepted === 1, "the connection opened at the start");
+    await eventually(() => silent.accepted === 1, "the connection opened at the start");
     expect(await r.call({ type: "ping" })).toMatchObject({ success: true, data: { pong: true } });
     expect(await r.close()).toBe(0);
-    await until(() => silent.closed === 1, "the connection closed with zot");
+    await eventually(() => silent.closed === 1, "the connection closed with zot");
   });
 });
 
@@ -84,7 +77,7 @@ describe("the TUI", () => {
     const front = await frontOf(mock);
     const { session } = runs.start({ ...mock, url: front.url });
     await ready(session);
-    await until(() => front.accepted === 1, "the connection opened at the start");
+    await eventually(() => front.accepted === 1, "the connection opened at the start");
     session.type("hello\r");
     await session.waitForText("typed answer");
     expect(mock.requests).toHaveLength(1);

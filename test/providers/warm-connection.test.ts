@@ -4,6 +4,7 @@
 // HEAD at the origin opens it; either way the next request takes that connection; the signal ends a
 // HEAD that waits for an answer; a URL that is not http(s) opens nothing.
 import { afterEach, describe, expect, test } from "bun:test";
+import { eventually } from "../fixtures/extensions/make.ts";
 import { type CountedConnections, countConnections } from "../support/counted-connections.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { warmConnection } from "../../src/providers/warm-connection.ts";
@@ -23,13 +24,6 @@ async function mockBehindFront(): Promise<{ mock: MockLlm; front: CountedConnect
   return { mock, front };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const guard = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > guard) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
 
 /** The global fetch with another preconnect (Bun's own is read-only). */
 function preconnectBy(preconnect: (url: string) => void): void {
@@ -51,7 +45,7 @@ describe("warmConnection", () => {
   test("a server on a port of its own: a connection opens, nothing is sent on it, and the next request takes it", async () => {
     const { mock, front } = await mockBehindFront();
     warmConnection(`${front.url}/v1`, new AbortController().signal);
-    await until(() => front.accepted === 1, "the connection");
+    await eventually(() => front.accepted === 1, "the connection");
     await Bun.sleep(50);
     expect(mock.warmups).toHaveLength(0);
     expect(mock.requests).toHaveLength(0);
@@ -63,7 +57,7 @@ describe("warmConnection", () => {
     preconnectThrows();
     const { mock, front } = await mockBehindFront();
     warmConnection(`${front.url}/v1`, new AbortController().signal);
-    await until(() => mock.warmups.length === 1, "the HEAD");
+    await eventually(() => mock.warmups.length === 1, "the HEAD");
     expect(mock.warmups[0]?.path).toBe("/");
     await Bun.sleep(20);
     expect((await fetch(`${front.url}/v1/models`)).status).toBe(404);
@@ -77,11 +71,11 @@ describe("warmConnection", () => {
     started.push(silent);
     const controller = new AbortController();
     warmConnection(silent.url, controller.signal);
-    await until(() => silent.accepted === 1, "the connection");
+    await eventually(() => silent.accepted === 1, "the connection");
     await Bun.sleep(50);
     expect(silent.closed).toBe(0);
     controller.abort();
-    await until(() => silent.closed === 1, "the connection closed");
+    await eventually(() => silent.closed === 1, "the connection closed");
   });
 
   test("a base URL that is not http(s), or not a URL, opens nothing and throws nothing", async () => {

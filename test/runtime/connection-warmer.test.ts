@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openConversation } from "../../src/conversation/conversation.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime/runtime.ts";
+import { eventually } from "../fixtures/extensions/make.ts";
 import { countConnections } from "../support/counted-connections.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";
@@ -49,13 +50,6 @@ async function runtime(options: RuntimeOptions): Promise<Runtime> {
   return made;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const guard = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > guard) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
 
 const signal = () => new AbortController().signal;
 
@@ -64,7 +58,7 @@ describe("the runtime's warm-up", () => {
     preconnectThrows();
     const llm = mock([{ text: "hi" }]);
     const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
-    await until(() => llm.warmups.length === 1, "the warm-up");
+    await eventually(() => llm.warmups.length === 1, "the warm-up");
     expect(llm.warmups[0]?.path).toBe("/");
     await rt.agent.prompt({ text: "hello" }, signal());
     expect(llm.requests.map((r) => r.path)).toEqual(["/v1/messages"]);
@@ -109,9 +103,9 @@ describe("the runtime's warm-up", () => {
     const silent = await countConnections({ silent: true });
     stops.push(() => silent.stop());
     const rt = await runtime({ baseUrl: silent.url, warmConnection: true });
-    await until(() => silent.accepted === 1, "the warm-up's connection");
+    await eventually(() => silent.accepted === 1, "the warm-up's connection");
     await rt.dispose();
-    await until(() => silent.closed === 1, "the warm-up's connection closed");
+    await eventually(() => silent.closed === 1, "the warm-up's connection closed");
     const early = await runtime({ baseUrl: silent.url, warmConnection: true });
     await early.dispose();
     await Bun.sleep(300);
@@ -131,13 +125,13 @@ describe("the runtime's warm-up", () => {
     );
     // The key of the variable for m-one and m-other, models.json's own for m-same.
     const rt = await runtime({ home, model: "m-one", warmConnection: true, apiKey: undefined, env: { ANTHROPIC_API_KEY: "k" } });
-    await until(() => first.warmups.length === 1, "the start's warm-up");
+    await eventually(() => first.warmups.length === 1, "the start's warm-up");
     const find = (id: string) => rt.readModels().find((m) => m.id === id)!;
     await rt.setModel(find("m-same"));
     await Bun.sleep(300);
     expect(first.warmups).toHaveLength(1);
     await rt.setModel(find("m-other"));
-    await until(() => second.warmups.length === 1, "the other server's warm-up");
+    await eventually(() => second.warmups.length === 1, "the other server's warm-up");
     expect(first.warmups).toHaveLength(1);
   });
 });
