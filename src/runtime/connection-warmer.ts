@@ -1,12 +1,12 @@
 // When a run that waits for someone to ask (the TUI, zot rpc) opens the model's connection
 // (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no work, at the start and
 // after a switch to a model on another server.
-// Rule: work that comes first (a prompt, a compaction, a side question: Runtime.workArrived, and
-// the agent's own turn_start or compact_start) drops the warm-up, and its call opens its own
-// connection and no other. A program that sends its first prompt at once (a test against a mock
-// server, which may serve one connection at a time) thus sees that prompt's connection alone, as
-// before there was any warming; a person, or a program that waits, finds the connection open.
-import type { Agent } from "../core/agent.ts";
+// Rule: work that comes first (a prompt, a compaction, a side question: Runtime.workArrived, which
+// the conversation calls for each, and every model call goes through the conversation) drops the
+// warm-up, and its call opens its own connection and no other. A program that sends its first
+// prompt at once (a test against a mock server, which may serve one connection at a time) thus
+// sees that prompt's connection alone, as before there was any warming; a person, or a program
+// that waits, finds the connection open.
 import type { Provider } from "../protocol/provider.ts";
 
 /** How long a run waits for a prompt before it opens the connection: far less than a person takes to type one. */
@@ -14,28 +14,16 @@ const WARM_AFTER_MS = 100;
 
 export class ConnectionWarmer {
   private timer: ReturnType<typeof setTimeout> | undefined;
-
-  /** `signal`: the run's end, which ends a warm-up still waiting and one not yet begun. */
-  constructor(
-    agent: Agent,
-    private readonly signal: AbortSignal,
-  ) {
-    const off = agent.onEvent(
-      (event) => {
-        if (event.type === "turn_start" || event.type === "compact_start") this.cancel();
-      },
-      { deltas: false },
-    );
-    signal.addEventListener("abort", () => (this.cancel(), off()), { once: true });
-  }
+  /** aborted by stop(): ends a warm-up still waiting on its request */
+  private readonly ended = new AbortController();
 
   /** Opens `provider`'s connection once the run has waited WARM_AFTER_MS with no work; replaces a warm-up not yet begun. */
   soon(provider: Provider): void {
     this.cancel();
-    if (this.signal.aborted || !provider.warm) return;
+    if (this.ended.signal.aborted || !provider.warm) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      provider.warm?.(this.signal);
+      provider.warm?.(this.ended.signal);
     }, WARM_AFTER_MS);
     // Never what keeps zot running.
     this.timer.unref?.();
@@ -45,5 +33,11 @@ export class ConnectionWarmer {
   cancel(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** The run is ending: no warm-up begins, and one still waiting ends, so none holds the exit. */
+  stop(): void {
+    this.cancel();
+    this.ended.abort();
   }
 }

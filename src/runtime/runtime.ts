@@ -384,9 +384,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
     throw error;
   }
-  // Ended by dispose: a warm-up still waiting or not yet begun never holds the exit (connection-warmer.ts).
-  const warming = new AbortController();
-  let warmer: ConnectionWarmer | undefined;
+  // Opens the model's connection while the run waits for its first prompt; stopped by dispose.
+  const warmer = options.warmConnection ? new ConnectionWarmer() : undefined;
   const loaded = await loadingExtensions;
   // With none there at the start, set by the first reload (late-extensions.ts).
   let extensions = loaded?.manager;
@@ -416,8 +415,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   let settingsHooks: SettingsHooks | undefined;
   let late: LateExtensions | undefined;
   const dispose = async () => {
+    warmer?.stop();
     // No extension starts from now on; those a reload is starting are stopped once they are the run's.
-    warming.abort();
     const lateStarted = late?.close();
     await settingsHooks?.sessionEnd("other"); // [settings hooks] SessionEnd
     await lateStarted;
@@ -631,7 +630,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
           })
         : undefined;
     // The run is ready and waits for its first prompt: the model's connection opens meanwhile.
-    warmer = options.warmConnection ? new ConnectionWarmer(agent, warming.signal) : undefined;
     warmer?.soon(provider);
     return {
       agent,

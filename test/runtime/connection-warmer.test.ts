@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openConversation } from "../../src/conversation/conversation.ts";
+import { type Conversation, openConversation } from "../../src/conversation/conversation.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime/runtime.ts";
 import { eventually } from "../fixtures/extensions/make.ts";
 import { countConnections } from "../support/counted-connections.ts";
@@ -35,8 +35,9 @@ function mock(turns: Parameters<typeof startMockLlm>[0] = []): MockLlm {
   return started;
 }
 
-async function runtime(options: RuntimeOptions): Promise<Runtime> {
-  const made = await createRuntime({
+/** A run against the mock: no tools, no extensions, a key; `options` over that. */
+function runOptions(options: RuntimeOptions): RuntimeOptions {
+  return {
     provider: "anthropic",
     apiKey: "k",
     home: tempDir("zot-warm-home-"),
@@ -45,7 +46,18 @@ async function runtime(options: RuntimeOptions): Promise<Runtime> {
     extensions: { explicit: [], noDiscovery: true },
     env: {},
     ...options,
-  });
+  };
+}
+
+async function runtime(options: RuntimeOptions): Promise<Runtime> {
+  const made = await createRuntime(runOptions(options));
+  stops.push(() => made.dispose());
+  return made;
+}
+
+/** The conversation every front end and the SDK drive, which tells the runtime when work arrives. */
+async function conversation(options: RuntimeOptions): Promise<Conversation> {
+  const made = await openConversation(runOptions(options), { busy: "queue" });
   stops.push(() => made.dispose());
   return made;
 }
@@ -76,8 +88,8 @@ describe("the runtime's warm-up", () => {
   test("a first prompt sent at once opens its own connection and no other", async () => {
     preconnectThrows();
     const llm = mock([{ text: "at once" }]);
-    const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
-    await rt.agent.prompt({ text: "hello" }, signal());
+    const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
+    expect((await talk.submit({ text: "hello" })).status).toBe("ok");
     await Bun.sleep(300);
     expect(llm.warmups).toHaveLength(0);
     expect(llm.requests).toHaveLength(1);
@@ -86,12 +98,8 @@ describe("the runtime's warm-up", () => {
   test("a prompt submitted at once whose model call comes later (a slow hook, @mentions, before_agent_start) still opens no other connection", async () => {
     preconnectThrows();
     const llm = mock([{ text: "slow" }]);
-    const conversation = await openConversation(
-      { provider: "anthropic", apiKey: "k", baseUrl: llm.url, home: tempDir("zot-warm-home-"), cwd: tempDir("zot-warm-cwd-"), tools: "none", extensions: { explicit: [], noDiscovery: true }, env: {}, warmConnection: true },
-      { busy: "queue" },
-    );
-    stops.push(() => conversation.dispose());
-    const outcome = await conversation.submit({ text: "hello" }, { prepare: async (input) => (await Bun.sleep(300), input) });
+    const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
+    const outcome = await talk.submit({ text: "hello" }, { prepare: async (input) => (await Bun.sleep(300), input) });
     expect(outcome.status).toBe("ok");
     await Bun.sleep(200);
     expect(llm.warmups).toHaveLength(0);
