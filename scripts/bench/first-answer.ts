@@ -4,8 +4,8 @@
 // relay that holds each chunk half a round trip in each direction, and a new connection's first
 // bytes one round trip more (TCP's handshake). The certificate is a throwaway one (openssl) that
 // zot trusts through NODE_EXTRA_CA_CERTS. ZOT_BENCH_BEFORE=<an older zot> interleaves that binary.
-// The server is on a port of its own, so the warm-up is Bun's preconnect; the HEAD zot sends to a
-// server on 443 instead opens the same pooled connection (test/providers/warm-connection.test.ts).
+// The warm-up is one HEAD at the server's origin (the request it opens the connection with), which
+// the bench's server answers.
 // Rule: numbers are printed, never asserted.
 import { mkdtempSync, rmSync } from "node:fs";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";

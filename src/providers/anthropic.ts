@@ -28,6 +28,7 @@ import { silenceLimitMs } from "./silence-limit.ts";
 import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
+import { modelFetch } from "./model-connections.ts";
 import { warmConnection } from "./warm-connection.ts";
 
 export interface AnthropicProviderOptions {
@@ -74,6 +75,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         timeout: options.silenceMs ?? silenceLimitMs(),
         // Nothing below the modes writes to the terminal; failures reach the user as ProviderErrors.
         logLevel: "off",
+        // The pool every model call shares, whose idle connections close after a minute.
+        fetch: modelFetch,
       }),
     })));
 

@@ -7,6 +7,7 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import type { ImageBlock, ToolResultBlock } from "../protocol/messages.ts";
 import { textOf } from "../protocol/messages.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
+import { modelFetch } from "./model-connections.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { SdkCall } from "./stream-driver.ts";
 
@@ -21,6 +22,7 @@ export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenc
     maxRetries: 0, // the stream driver owns the retry policy
     timeout: silenceMs, // the wait for a response: the same silence limit the stream's gaps have
     logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
+    fetch: modelFetch, // the pool every model call shares, whose idle connections close after a minute
   });
 }
 

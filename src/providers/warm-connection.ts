@@ -3,12 +3,12 @@
 // and the first answer skips those round trips (1–3 of them, 50–300 ms to a distant API).
 // Rule: fire and forget. A failure is never reported (the call itself says what is wrong, in the
 // user's words), and nothing it starts holds zot's exit.
-// How: Bun's fetch.preconnect, which opens the socket in the keep-alive pool the SDKs' fetch takes
-// theirs from, and sends nothing. In Bun 1.4.5 it throws ("Invalid port") for a URL on its
-// scheme's default port (https://api.anthropic.com, the one that matters most); there a HEAD
-// request to the origin opens the same pooled connection instead (no key is sent; the answer, a
-// status with no body, is dropped). A server on a port of its own, a local mock's or ollama's,
-// thus never sees a request it did not ask for.
+// How: one HEAD request to the origin through the model connections' pool (model-connections.ts),
+// which leaves its connection there for the call. No key is sent; the answer, a status with no
+// body, is dropped. Bun's fetch.preconnect would open a connection without a request, but only in
+// the pool of the global fetch, not in a FetchSession's (and in Bun 1.4.5 it throws for a URL on
+// its scheme's default port, https://api.anthropic.com's).
+import { modelFetch } from "./model-connections.ts";
 
 /** How long a HEAD may take before it is dropped (the call then opens its own connection). */
 const WARM_LIMIT_MS = 10_000;
@@ -32,13 +32,9 @@ export function warmConnection(baseUrl: string, signal: AbortSignal): void {
     return; // the call reports an unusable URL in its own words
   }
   if (!origin.startsWith("http:") && !origin.startsWith("https:")) return;
-  try {
-    fetch.preconnect(origin);
-  } catch {
-    const limit = AbortSignal.any([signal, AbortSignal.timeout(WARM_LIMIT_MS)]);
-    fetch(`${origin}/`, { method: "HEAD", redirect: "manual", signal: limit }).then(
-      (response) => response.body?.cancel().catch(() => {}),
-      () => {},
-    );
-  }
+  const limit = AbortSignal.any([signal, AbortSignal.timeout(WARM_LIMIT_MS)]);
+  modelFetch(`${origin}/`, { method: "HEAD", redirect: "manual", signal: limit }).then(
+    (response) => response.body?.cancel().catch(() => {}),
+    () => {},
+  );
 }

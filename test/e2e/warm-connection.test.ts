@@ -1,10 +1,11 @@
 // The connection to the model opened while zot waits for a prompt (runtime/connection-warmer.ts,
 // providers/warm-connection.ts), through the compiled binary: zot rpc and the TUI open it once
-// they have waited a moment, sending nothing on it to a server on a port of its own, and the first
-// prompt's request takes it instead of opening its own; a server that never answers does not hold
-// the exit. Connections are counted by a TCP front between zot and the mock LLM
-// (support/counted-connections.ts). The HEAD sent where Bun cannot preconnect, a prompt sent at
-// once, dispose and model switches: test/providers/warm-connection.test.ts and
+// they have waited a moment, with one HEAD at the origin, and the first prompt's request takes it
+// instead of opening its own; a server that never answers does not hold the exit. And the pool it
+// lives in (providers/model-connections.ts): a connection idle past its limit is not reused, so a
+// network that forgot it cannot swallow the next prompt. Connections are counted by a TCP front
+// between zot and the mock LLM (support/counted-connections.ts). A prompt sent at once, dispose
+// and model switches: test/providers/warm-connection.test.ts and
 // test/runtime/connection-warmer.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
 import { eventually } from "../fixtures/extensions/make.ts";
@@ -21,22 +22,23 @@ afterEach(async () => {
   for (const front of fronts.splice(0)) await front.stop();
 });
 
-async function frontOf(mock: MockLlm | "silent"): Promise<CountedConnections> {
-  const front = await countConnections(mock === "silent" ? { silent: true } : { port: Number(new URL(mock.url).port) });
+async function frontOf(mock: MockLlm | "silent", forgetIdleAfterMs?: number): Promise<CountedConnections> {
+  const front = await countConnections(mock === "silent" ? { silent: true } : { port: Number(new URL(mock.url).port), ...(forgetIdleAfterMs ? { forgetIdleAfterMs } : {}) });
   fronts.push(front);
   return front;
 }
 
 
 describe("zot rpc", () => {
-  test("Anthropic: the connection opens at the start, with no request on it, and the first prompt takes it", async () => {
+  test("Anthropic: the connection opens at the start, with a HEAD at the origin, and the first prompt takes it", async () => {
     const mock = fixture.llm([{ text: "hello" }, { text: "again" }]);
     const front = await frontOf(mock);
     const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", front.url]);
-    await eventually(() => front.accepted === 1, "the connection opened at the start");
+    await eventually(() => mock.warmups.length === 1, "the connection opened at the start");
     expect(await r.call({ type: "ping" })).toMatchObject({ success: true });
-    expect(mock.warmups).toHaveLength(0);
+    expect(mock.warmups).toEqual([{ path: "/", at: 0 }]);
     expect(mock.requests).toHaveLength(0);
+    expect(front.accepted).toBe(1);
     const events = await r.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "hello" }]);
     expect(mock.requests.map((q) => q.path)).toEqual(["/v1/messages"]);
@@ -44,7 +46,7 @@ describe("zot rpc", () => {
     expect(front.accepted).toBe(1);
     await r.prompt("more");
     expect(front.accepted).toBe(1);
-    expect(mock.warmups).toHaveLength(0);
+    expect(mock.warmups).toHaveLength(1);
     expect(await r.close()).toBe(0);
   });
 
@@ -52,11 +54,12 @@ describe("zot rpc", () => {
     const mock = fixture.llm([{ text: "chat answer" }]);
     const front = await frontOf(mock);
     const r = fixture.spawn(["--no-ext", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "k", "--base-url", `${front.url}/v1`]);
-    await eventually(() => front.accepted === 1, "the connection opened at the start");
+    await eventually(() => mock.warmups.length === 1, "the connection opened at the start");
     const events = await r.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "chat answer" }]);
     expect(mock.requests.map((q) => q.path)).toEqual(["/v1/chat/completions"]);
-    expect(mock.warmups).toHaveLength(0);
+    // At the origin, not at the base URL's /v1.
+    expect(mock.warmups).toEqual([{ path: "/", at: 0 }]);
     expect(front.accepted).toBe(1);
     expect(await r.close()).toBe(0);
   });
@@ -71,17 +74,40 @@ describe("zot rpc", () => {
   });
 });
 
+describe("the pool's idle limit", () => {
+  test("a prompt after a pause past ZOT_CONNECTION_IDLE_SECONDS opens a new connection, so one a NAT forgot cannot swallow it", async () => {
+    const mock = fixture.llm([{ text: "before the pause" }, { text: "after the pause" }]);
+    // The network forgets a flow idle for 2 s; zot keeps an idle connection 1 s, which Bun's
+    // 4-second timer makes at most 12.
+    const front = await frontOf(mock, 2_000);
+    const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", front.url], {
+      env: { ZOT_CONNECTION_IDLE_SECONDS: "1", API_TIMEOUT_MS: "30000" },
+    });
+    await eventually(() => mock.warmups.length === 1, "the warm-up");
+    const first = await r.prompt("one");
+    expect(first.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "before the pause" }]);
+    expect(front.accepted).toBe(1);
+    await eventually(() => front.closed === 1, "zot closing the idle connection", 15_000);
+    // Past the NAT's 2 s: the old connection would now swallow a request. The prompt opens its own.
+    const second = await r.prompt("two");
+    expect(second.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "after the pause" }]);
+    expect(front.accepted).toBe(2);
+    expect(mock.requests).toHaveLength(2);
+    expect(await r.close()).toBe(0);
+  }, 40_000);
+});
+
 describe("the TUI", () => {
   test("opens the connection while the first prompt is typed, and the prompt takes it", async () => {
     const mock = startMockLlm([{ text: "typed answer" }]);
     const front = await frontOf(mock);
     const { session } = runs.start({ ...mock, url: front.url });
     await ready(session);
-    await eventually(() => front.accepted === 1, "the connection opened at the start");
+    await eventually(() => mock.warmups.length === 1, "the connection opened at the start");
     session.type("hello\r");
     await session.waitForText("typed answer");
     expect(mock.requests).toHaveLength(1);
-    expect(mock.warmups).toHaveLength(0);
+    expect(mock.warmups).toHaveLength(1);
     expect(front.accepted).toBe(1);
   });
 });

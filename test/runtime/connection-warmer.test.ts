@@ -1,6 +1,5 @@
 // The runtime's warm-up (runtime/connection-warmer.ts, providers/warm-connection.ts) in-process,
-// with Bun's preconnect made to throw as it does for a server on its scheme's default port, so
-// each warm-up is a HEAD the mock records (MockLlm.warmups): a run that waits opens the connection
+// where each warm-up is a HEAD the mock records (MockLlm.warmups): a run that waits opens the connection
 // after a moment, one whose first prompt comes at once opens none (even when its model call comes
 // later), dispose ends a HEAD still waiting, and a model switch warms only a server the run was
 // not already talking to.
@@ -14,20 +13,10 @@ import { countConnections } from "../support/counted-connections.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";
 
-const realFetch = globalThis.fetch;
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  globalThis.fetch = realFetch;
   for (const stop of stops.splice(0).reverse()) await stop();
 });
-
-/** Bun's preconnect as it is for https://api.anthropic.com in Bun 1.4.5: the warm-up sends a HEAD. */
-function preconnectThrows(): void {
-  const preconnect = () => {
-    throw new TypeError("Invalid port");
-  };
-  globalThis.fetch = Object.assign((input: string | URL | Request, init?: RequestInit) => realFetch(input, init), { preconnect }) as typeof fetch;
-}
 
 function mock(turns: Parameters<typeof startMockLlm>[0] = []): MockLlm {
   const started = startMockLlm(turns);
@@ -67,7 +56,6 @@ const signal = () => new AbortController().signal;
 
 describe("the runtime's warm-up", () => {
   test("a run that waits opens the connection; the first prompt's request takes it", async () => {
-    preconnectThrows();
     const llm = mock([{ text: "hi" }]);
     const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
     await eventually(() => llm.warmups.length === 1, "the warm-up");
@@ -78,7 +66,6 @@ describe("the runtime's warm-up", () => {
   });
 
   test("without warmConnection (-p, --json, the SDK's default) nothing is opened", async () => {
-    preconnectThrows();
     const llm = mock();
     await runtime({ baseUrl: llm.url });
     await Bun.sleep(300);
@@ -86,7 +73,6 @@ describe("the runtime's warm-up", () => {
   });
 
   test("a first prompt sent at once opens its own connection and no other", async () => {
-    preconnectThrows();
     const llm = mock([{ text: "at once" }]);
     const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
     expect((await talk.submit({ text: "hello" })).status).toBe("ok");
@@ -96,7 +82,6 @@ describe("the runtime's warm-up", () => {
   });
 
   test("a prompt submitted at once whose model call comes later (a slow hook, @mentions, before_agent_start) still opens no other connection", async () => {
-    preconnectThrows();
     const llm = mock([{ text: "slow" }]);
     const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
     const outcome = await talk.submit({ text: "hello" }, { prepare: async (input) => (await Bun.sleep(300), input) });
@@ -107,7 +92,6 @@ describe("the runtime's warm-up", () => {
   });
 
   test("dispose ends a HEAD the server never answers, and one not yet begun", async () => {
-    preconnectThrows();
     const silent = await countConnections({ silent: true });
     stops.push(() => silent.stop());
     const rt = await runtime({ baseUrl: silent.url, warmConnection: true });
@@ -121,7 +105,6 @@ describe("the runtime's warm-up", () => {
   });
 
   test("a switch to a model on another server opens that one; to one on the same server (a client of its own for another key), nothing", async () => {
-    preconnectThrows();
     const first = mock();
     const second = mock();
     const home = tempDir("zot-warm-home-");

@@ -1,0 +1,27 @@
+// The connections zot's model calls travel on: one keep-alive pool (a Bun.FetchSession) that every
+// provider's SDK client and the warm-up (warm-connection.ts) share, so a later call, a warm-up's
+// connection and a switch to another model on the same server all take one open connection.
+// Rule: a connection idle for longer than a minute is closed, never reused. Bun's own pool keeps an
+// idle connection for 5 minutes, longer than some networks keep an idle flow: Azure's outbound NAT
+// forgets one after 4 minutes without telling either end, so a prompt typed after such a pause
+// would be written onto a connection nobody reads, and wait for the silence limit (10 minutes,
+// silence-limit.ts) before its retry. After a minute's pause the call opens a new connection
+// instead, as most HTTP clients would (Go and reqwest keep one 90 s, Node's and Python's 4–5 s).
+// ZOT_CONNECTION_IDLE_SECONDS sets the minute (a network that forgets sooner); Bun's timer moves in
+// 4-second steps, so a connection can stay up to 8 seconds longer than that.
+
+const DEFAULT_IDLE_SECONDS = 60;
+
+let session: Bun.FetchSession | undefined;
+
+/** The seconds an idle connection is kept for the next call. */
+export function connectionIdleSeconds(env: Record<string, string | undefined> = process.env): number {
+  const set = Number(env.ZOT_CONNECTION_IDLE_SECONDS);
+  return Number.isFinite(set) && set > 0 ? set : DEFAULT_IDLE_SECONDS;
+}
+
+/** fetch() over the model connections' pool: what the SDK clients are given, and the warm-up uses. */
+export function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  session ??= new Bun.FetchSession({ keepAlive: { idleTimeout: connectionIdleSeconds() } });
+  return session.fetch(input, init);
+}
