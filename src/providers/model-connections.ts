@@ -1,14 +1,17 @@
 // The connections zot's model calls travel on: one keep-alive pool (a Bun.FetchSession) that every
 // provider's SDK client and the warm-up (warm-connection.ts) share, so a later call, a warm-up's
 // connection and a switch to another model on the same server all take one open connection.
-// Rule: a connection idle for longer than a minute is closed, never reused. Bun's own pool keeps an
-// idle connection for 5 minutes, longer than some networks keep an idle flow: Azure's outbound NAT
-// forgets one after 4 minutes without telling either end, so a prompt typed after such a pause
-// would be written onto a connection nobody reads, and wait for the silence limit (10 minutes,
-// silence-limit.ts) before its retry. After a minute's pause the call opens a new connection
-// instead, as most HTTP clients would (Go and reqwest keep one 90 s, Node's and Python's 4–5 s).
-// ZOT_CONNECTION_IDLE_SECONDS sets the minute (a network that forgets sooner); Bun's timer moves in
-// 4-second steps, so a connection can stay up to 8 seconds longer than that.
+// Rule: a connection left idle for a minute is closed, so it is not there for a call after a
+// longer pause. Bun's own pool keeps an idle connection for 5 minutes, longer than some networks
+// keep an idle flow: Azure's outbound NAT forgets one after 4 minutes without telling either end,
+// so a prompt typed after such a pause would be written onto a connection nobody reads, and wait
+// for the silence limit (10 minutes, silence-limit.ts) before its retry. After a minute's pause
+// the call opens a new connection instead, as most HTTP clients would (Go and reqwest keep one
+// 90 s, Node's and Python's 4–5 s). ZOT_CONNECTION_IDLE_SECONDS, in zot's own environment, sets
+// the minute for the whole process (a network that forgets sooner). Bun's timer moves in 4-second
+// steps: a connection closes up to 8 seconds after the limit, and no limit is shorter than 4.
+// A program embedding zot that replaced the global fetch (a mock, a tracer) does not see the model
+// calls: they go through this pool.
 
 const DEFAULT_IDLE_SECONDS = 60;
 

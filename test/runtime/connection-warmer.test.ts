@@ -57,12 +57,15 @@ const signal = () => new AbortController().signal;
 describe("the runtime's warm-up", () => {
   test("a run that waits opens the connection; the first prompt's request takes it", async () => {
     const llm = mock([{ text: "hi" }]);
-    const rt = await runtime({ baseUrl: llm.url, warmConnection: true });
+    const front = await countConnections({ port: Number(new URL(llm.url).port) });
+    stops.push(() => front.stop());
+    const rt = await runtime({ baseUrl: front.url, warmConnection: true });
     await eventually(() => llm.warmups.length === 1, "the warm-up");
     expect(llm.warmups[0]?.path).toBe("/");
     await rt.agent.prompt({ text: "hello" }, signal());
     expect(llm.requests.map((r) => r.path)).toEqual(["/v1/messages"]);
     expect(llm.warmups).toHaveLength(1);
+    expect(front.accepted).toBe(1);
   });
 
   test("without warmConnection (-p, --json, the SDK's default) nothing is opened", async () => {

@@ -1,9 +1,6 @@
 // A TCP front for a test server that counts the connections clients open through it, to tell a
 // request that took an open connection from one that opened its own (warm-connection.ts).
-// `silent: true` accepts connections and never answers (a server that hangs). `forgetIdleAfterMs`
-// is a NAT that forgets an idle flow without telling either end (Azure's outbound NAT after 4
-// minutes): a connection that carried nothing either way for that long carries nothing more, and
-// stays open, so a request written onto it is never answered.
+// `silent: true` accepts connections and never answers (a server that hangs).
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 
 export interface CountedConnections {
@@ -16,7 +13,7 @@ export interface CountedConnections {
   stop(): Promise<void>;
 }
 
-export async function countConnections(target: { port: number; forgetIdleAfterMs?: number } | { silent: true }): Promise<CountedConnections> {
+export async function countConnections(target: { port: number } | { silent: true }): Promise<CountedConnections> {
   let accepted = 0;
   let closed = 0;
   const sockets = new Set<Socket>();
@@ -31,22 +28,8 @@ export async function countConnections(target: { port: number; forgetIdleAfterMs
     upstream.on("error", () => socket.destroy());
     socket.on("close", () => upstream.destroy());
     upstream.on("close", () => socket.destroy());
-    const forgetAfter = target.forgetIdleAfterMs;
-    if (forgetAfter === undefined) {
-      socket.pipe(upstream);
-      upstream.pipe(socket);
-      return;
-    }
-    let last = Date.now();
-    let forgotten = false;
-    const carry = (to: Socket) => (chunk: Buffer) => {
-      if (!forgotten && Date.now() - last >= forgetAfter) forgotten = true;
-      if (forgotten) return;
-      last = Date.now();
-      to.write(chunk);
-    };
-    socket.on("data", carry(upstream));
-    upstream.on("data", carry(socket));
+    socket.pipe(upstream);
+    upstream.pipe(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
