@@ -109,6 +109,8 @@ export class Conversation {
   private readonly stream: EventStream;
   private readonly work: WorkPolicy;
   private connected = false;
+  /** when the last work ended (or the conversation opened): the model's connection is idle since, at most */
+  private idleSince = performance.now();
 
   constructor(
     private readonly runtime: Runtime,
@@ -127,6 +129,12 @@ export class Conversation {
     this.guards = new ToolGuards(runtime);
     this.commands = new SlashCommands(runtime.commandSources, (event) => this.stream.fire(event));
     this.panels = panelControls(() => runtime.extensions);
+    let wasBusy = false;
+    this.work.queue.onChange(() => {
+      const busy = this.work.queue.busy;
+      if (wasBusy && !busy) this.idleSince = performance.now();
+      wasBusy = busy;
+    });
   }
 
   // ── the event stream ────────────────────────────────────────────────────────────────────────
@@ -267,6 +275,16 @@ export class Conversation {
       context: agent.contextUse(),
       session: this.runtime.session ?? null,
     };
+  }
+
+  /**
+   * Someone began writing a prompt (the TUI's first character in an empty editor). With nothing
+   * running, the model's connection is opened again while they write, if it has been idle long
+   * enough for the pool to have closed it (Runtime.promptComing); a running turn's is in use.
+   */
+  promptComing(): void {
+    if (this.work.queue.busy) return;
+    this.runtime.promptComing(performance.now() - this.idleSince);
   }
 
   // ── input: units of work ───────────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 // When a run that waits for someone to ask (the TUI, zot rpc) opens the model's connection
-// (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no work, at the start and
-// after a switch to a model on another server.
+// (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no work, at the start,
+// after a switch to a model on another server, and when someone begins writing a prompt after
+// the pool may have closed the connection (Runtime.promptComing: the TUI's first character).
 // Rule: work that comes first (a prompt, a compaction, a side question: Runtime.workArrived, which
 // the conversation calls for each, and every model call goes through the conversation) drops the
 // warm-up, and its call opens its own connection and no other. A program that sends its first
@@ -16,6 +17,8 @@ export class ConnectionWarmer {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** aborted by stop(): ends a warm-up still waiting on its request */
   private readonly ended = new AbortController();
+  /** when the last warm-up began (performance.now()) */
+  private lastBegun = Number.NEGATIVE_INFINITY;
 
   /** Opens `provider`'s connection once the run has waited WARM_AFTER_MS with no work; replaces a warm-up not yet begun. */
   soon(provider: Provider): void {
@@ -23,10 +26,16 @@ export class ConnectionWarmer {
     if (this.ended.signal.aborted || !provider.warm) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.lastBegun = performance.now();
       provider.warm?.(this.ended.signal);
     }, WARM_AFTER_MS);
     // Never what keeps zot running.
     this.timer.unref?.();
+  }
+
+  /** Whether a warm-up began within the last `ms`: its connection may still be in the pool. */
+  warmedWithin(ms: number): boolean {
+    return performance.now() - this.lastBegun < ms;
   }
 
   /** Drops the warm-up not yet begun (one begun goes on: the call may still take its connection). */

@@ -44,6 +44,7 @@ import { settingsPermissionMode, startingModel } from "./claude-setup.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
+import { connectionIdleSeconds } from "../providers/model-connections.ts";
 import { sameOrigin } from "../providers/warm-connection.ts";
 import { ConnectionWarmer } from "./connection-warmer.ts";
 
@@ -227,6 +228,12 @@ export interface Runtime {
    * so a call made before the connection would be open opens its own and no other (connection-warmer.ts)
    */
   workArrived(): void;
+  /**
+   * Someone began writing a prompt after `idleMs` with no work: when that is as long as the pool
+   * keeps an idle connection (model-connections.ts) and no warm-up began since, the model's
+   * connection is opened again while they write (connection-warmer.ts)
+   */
+  promptComing(idleMs: number): void;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -386,6 +393,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   // Opens the model's connection while the run waits for its first prompt; stopped by dispose.
   const warmer = options.warmConnection ? new ConnectionWarmer() : undefined;
+  /** the client the agent's calls go to (a model switch may replace it): the one a coming prompt warms */
+  let talking = provider;
   const loaded = await loadingExtensions;
   // With none there at the start, set by the first reload (late-extensions.ts).
   let extensions = loaded?.manager;
@@ -577,6 +586,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       // Another server (a models.json entry's baseUrl): the next prompt finds it open too.
       if (client && !sameOrigin(baseUrlOf(next), server)) warmer?.soon(client);
       agent.switchModel(next, client);
+      if (client) talking = client;
       agentKey = key;
     };
     const readModels = () => {
@@ -659,6 +669,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       allowWhilePrompting,
       attachable,
       workArrived: () => warmer?.cancel(),
+      promptComing: (idleMs) => {
+        const poolKeeps = connectionIdleSeconds() * 1000;
+        if (warmer && idleMs >= poolKeeps && !warmer.warmedWithin(poolKeeps)) warmer.soon(talking);
+      },
       dispose,
     };
   } catch (error) {

@@ -108,4 +108,23 @@ describe("the TUI", () => {
     expect(mock.warmups).toHaveLength(1);
     expect(front.accepted).toBe(1);
   });
+
+  test("a prompt begun after the pool closed the connection opens it again while it is typed, and the prompt takes it", async () => {
+    const mock = startMockLlm([{ text: "before the pause" }, { text: "after the pause" }]);
+    const front = await frontOf(mock);
+    const { session } = runs.start({ ...mock, url: front.url }, { env: { ZOT_CONNECTION_IDLE_SECONDS: "1" } });
+    await ready(session);
+    await eventually(() => mock.warmups.length === 1, "the start's warm-up");
+    session.type("one\r");
+    await session.waitForText("before the pause");
+    await eventually(() => front.closed === 1, "zot closing the idle connection", 15_000);
+    expect(front.accepted).toBe(1);
+    // The first character: the connection opens again while the rest is typed.
+    session.type("t");
+    await eventually(() => mock.warmups.length === 2 && front.accepted === 2, "the warm-up for the prompt being typed");
+    session.type("wo\r");
+    await session.waitForText("after the pause");
+    expect(mock.requests).toHaveLength(2);
+    expect(front.accepted).toBe(2);
+  }, 40_000);
 });

@@ -129,3 +129,56 @@ describe("the runtime's warm-up", () => {
     expect(first.warmups).toHaveLength(1);
   });
 });
+
+describe("a prompt being written (Conversation.promptComing: the TUI's first character)", () => {
+  const idleSeconds = process.env.ZOT_CONNECTION_IDLE_SECONDS;
+  afterEach(() => {
+    if (idleSeconds === undefined) delete process.env.ZOT_CONNECTION_IDLE_SECONDS;
+    else process.env.ZOT_CONNECTION_IDLE_SECONDS = idleSeconds;
+  });
+
+  test("soon after the last work opens nothing; while a turn runs, nothing either, however long the pool keeps a connection", async () => {
+    const llm = mock([{ text: "first" }, { text: "slow", delay_ms: 600 }]);
+    const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
+    await eventually(() => llm.warmups.length === 1, "the start's warm-up");
+    // The start's warm-up longer ago than the limit, the last work not. (The limit is set once the
+    // pool exists, which reads it when it is made.)
+    await Bun.sleep(700);
+    expect((await talk.submit({ text: "one" })).status).toBe("ok");
+    process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.5";
+    talk.promptComing();
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(1);
+    // A limit far below the wait: only the running turn keeps it from warming.
+    process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.05";
+    const running = talk.submit({ text: "two" });
+    await eventually(() => llm.requests.length === 2, "the second prompt's call");
+    await Bun.sleep(100);
+    talk.promptComing();
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(1);
+    expect((await running).status).toBe("ok");
+  });
+
+  test("after an idle the pool closes a connection after, writing opens it again once, and the prompt takes it", async () => {
+    const llm = mock([{ text: "first" }, { text: "second" }]);
+    const front = await countConnections({ port: Number(new URL(llm.url).port) });
+    stops.push(() => front.stop());
+    const talk = await conversation({ baseUrl: front.url, warmConnection: true });
+    await eventually(() => llm.warmups.length === 1, "the start's warm-up");
+    expect((await talk.submit({ text: "one" })).status).toBe("ok");
+    process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.5";
+    await Bun.sleep(600);
+    talk.promptComing();
+    await eventually(() => llm.warmups.length === 2, "the warm-up for the prompt being written");
+    // The same prompt again (the editor emptied and filled): its warm-up began within the limit.
+    talk.promptComing();
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(2);
+    expect((await talk.submit({ text: "two" })).status).toBe("ok");
+    expect(llm.requests).toHaveLength(2);
+    // In-process the pool keeps its connections a minute (it was made before the limit was set):
+    // the warm-up and both prompts took the one connection.
+    expect(front.accepted).toBe(1);
+  });
+});
