@@ -35,9 +35,10 @@ export async function runInteractiveCommand(
         for (const note of leftovers) log(note);
         const { openConversation } = await import("../conversation/conversation.ts");
         // Prompts typed while one runs wait their turn. With no prompt given, the model's
-        // connection opens while the first is typed (a given one opens its own at once).
+        // connection opens while the first is typed (a given one opens its own at once); later
+        // prompts find it opened again as they are typed, after a pause that closed it.
         const conversation = await openConversation(
-          { ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS, warmConnection: !prompt },
+          { ...runtimeOptions, session, log, confirmer, askTrust, extensionWait: LATE_JOIN_AFTER_MS, warmConnection: prompt ? "later" : true },
           { busy: "queue" },
         );
         startupOver();

@@ -109,8 +109,6 @@ export class Conversation {
   private readonly stream: EventStream;
   private readonly work: WorkPolicy;
   private connected = false;
-  /** when the last work ended (or the conversation opened): the model's connection is idle since, at most */
-  private idleSince = performance.now();
 
   constructor(
     private readonly runtime: Runtime,
@@ -129,12 +127,6 @@ export class Conversation {
     this.guards = new ToolGuards(runtime);
     this.commands = new SlashCommands(runtime.commandSources, (event) => this.stream.fire(event));
     this.panels = panelControls(() => runtime.extensions);
-    let wasBusy = false;
-    this.work.queue.onChange(() => {
-      const busy = this.work.queue.busy;
-      if (wasBusy && !busy) this.idleSince = performance.now();
-      wasBusy = busy;
-    });
   }
 
   // ── the event stream ────────────────────────────────────────────────────────────────────────
@@ -278,13 +270,11 @@ export class Conversation {
   }
 
   /**
-   * Someone began writing a prompt (the TUI's first character in an empty editor). With nothing
-   * running, the model's connection is opened again while they write, if it has been idle long
-   * enough for the pool to have closed it (Runtime.promptComing); a running turn's is in use.
+   * Someone is writing a prompt (the TUI's editor changed, not empty): the model's connection is
+   * opened again while they write, if the pool may have closed it (Runtime.promptComing).
    */
   promptComing(): void {
-    if (this.work.queue.busy) return;
-    this.runtime.promptComing(performance.now() - this.idleSince);
+    this.runtime.promptComing();
   }
 
   // ── input: units of work ───────────────────────────────────────────────────────────────────

@@ -117,6 +117,11 @@ export class Agent {
     return (this.state.lentFrom ?? this.state).model;
   }
 
+  /** The client of the agent's own model (not a lent one's): the connection a warm-up opens. */
+  get provider(): Provider {
+    return (this.state.lentFrom ?? this.state).provider;
+  }
+
   /** The model answering now: a model lent to the running prompt (a command's `model:`), else the agent's own. */
   get answeringModel(): ModelInfo {
     return this.state.model;

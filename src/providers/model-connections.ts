@@ -11,11 +11,15 @@
 // the minute for the whole process (a network that forgets sooner). Bun's timer moves in 4-second
 // steps: a connection closes up to 8 seconds after the limit, and no limit is shorter than 4.
 // A program embedding zot that replaced the global fetch (a mock, a tracer) does not see the model
-// calls: they go through this pool.
+// calls: they go through this pool. The stream driver says when each model call opens and ends, so
+// a warm-up can tell whether the pool may have closed its connection (connection-warmer.ts).
 
 const DEFAULT_IDLE_SECONDS = 60;
 
 let session: Bun.FetchSession | undefined;
+/** model calls under way, and when the last one ended (performance.now()) */
+let callsOpen = 0;
+let lastCallEnded = performance.now();
 
 /** The seconds an idle connection is kept for the next call. */
 export function connectionIdleSeconds(env: Record<string, string | undefined> = process.env): number {
@@ -27,4 +31,19 @@ export function connectionIdleSeconds(env: Record<string, string | undefined> = 
 export function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   session ??= new Bun.FetchSession({ keepAlive: { idleTimeout: connectionIdleSeconds() } });
   return session.fetch(input, init);
+}
+
+/** A model call began: its connection is in use until modelCallEnded. */
+export function modelCallBegan(): void {
+  callsOpen++;
+}
+
+export function modelCallEnded(): void {
+  callsOpen = Math.max(0, callsOpen - 1);
+  lastCallEnded = performance.now();
+}
+
+/** How long no model call has been under way (0 while one is): the pool's connections idle that long at least. */
+export function modelCallsIdleMs(): number {
+  return callsOpen > 0 ? 0 : performance.now() - lastCallEnded;
 }

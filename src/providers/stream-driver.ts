@@ -30,6 +30,7 @@ import {
   streamErrorFailure,
   truncatedStream,
 } from "./provider-failure.ts";
+import { modelCallBegan, modelCallEnded } from "./model-connections.ts";
 import { openWithRetry, type RetryOptions } from "./retry.ts";
 import { RepeatedShape, type TextSlot } from "./repeated-shape.ts";
 import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
@@ -84,6 +85,17 @@ const DONE_MARKER = "[DONE]";
 
 export async function* driveStream(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderBatch> {
   signal.throwIfAborted();
+  // While it runs, the pool's connection is in use (model-connections.ts: what a warm-up asks).
+  modelCallBegan();
+  try {
+    yield* readCall(call, signal);
+  } finally {
+    modelCallEnded();
+  }
+}
+
+/** One call: opened (retried before the first byte), its events read and assembled. */
+async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<ProviderBatch> {
   const sdk = await call.connect();
   const response = yield* openWithRetry(
     async () => {

@@ -1,7 +1,7 @@
 // When a run that waits for someone to ask (the TUI, zot rpc) opens the model's connection
 // (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no work, at the start,
-// after a switch to a model on another server, and when someone begins writing a prompt after
-// the pool may have closed the connection (Runtime.promptComing: the TUI's first character).
+// after a switch to a model on another server, and when someone is writing a prompt after the pool
+// may have closed the connection (Runtime.promptComing: the TUI's editor, at each change).
 // Rule: work that comes first (a prompt, a compaction, a side question: Runtime.workArrived, which
 // the conversation calls for each, and every model call goes through the conversation) drops the
 // warm-up, and its call opens its own connection and no other. A program that sends its first
@@ -9,6 +9,7 @@
 // sees that prompt's connection alone, as before there was any warming; a person, or a program
 // that waits, finds the connection open.
 import type { Provider } from "../protocol/provider.ts";
+import { connectionIdleSeconds, modelCallsIdleMs } from "../providers/model-connections.ts";
 
 /** How long a run waits for a prompt before it opens the connection: far less than a person takes to type one. */
 const WARM_AFTER_MS = 100;
@@ -33,9 +34,17 @@ export class ConnectionWarmer {
     this.timer.unref?.();
   }
 
-  /** Whether a warm-up began within the last `ms`: its connection may still be in the pool. */
-  warmedWithin(ms: number): boolean {
-    return performance.now() - this.lastBegun < ms;
+  /**
+   * Someone is writing a prompt: opens `provider`'s connection again when the pool may have closed
+   * it, that is when no model call and no warm-up has used it for as long as the pool keeps an idle
+   * connection (model-connections.ts). A warm-up already waiting to begin is left to begin (each
+   * keystroke calls this).
+   */
+  promptComing(provider: Provider): void {
+    if (this.timer !== undefined) return;
+    const poolKeeps = connectionIdleSeconds() * 1000;
+    if (modelCallsIdleMs() < poolKeeps || performance.now() - this.lastBegun < poolKeeps) return;
+    this.soon(provider);
   }
 
   /** Drops the warm-up not yet begun (one begun goes on: the call may still take its connection). */

@@ -44,7 +44,6 @@ import { settingsPermissionMode, startingModel } from "./claude-setup.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
-import { connectionIdleSeconds } from "../providers/model-connections.ts";
 import { sameOrigin } from "../providers/warm-connection.ts";
 import { ConnectionWarmer } from "./connection-warmer.ts";
 
@@ -135,9 +134,12 @@ export interface RuntimeOptions {
   /**
    * The run waits for someone to ask (the TUI, rpc): open the model's connection once the run has
    * waited a moment with no work, and again after a switch to a model on another server (a
-   * models.json entry's baseUrl), so the first call finds it open (runtime/connection-warmer.ts)
+   * models.json entry's baseUrl), so the first call finds it open, and when a prompt is being
+   * written after the pool may have closed it (promptComing; runtime/connection-warmer.ts).
+   * "later": not at the start (the run was given its first prompt, which opens its own), the rest
+   * as true.
    */
-  warmConnection?: boolean;
+  warmConnection?: boolean | "later";
 }
 
 export interface Runtime {
@@ -229,11 +231,10 @@ export interface Runtime {
    */
   workArrived(): void;
   /**
-   * Someone began writing a prompt after `idleMs` with no work: when that is as long as the pool
-   * keeps an idle connection (model-connections.ts) and no warm-up began since, the model's
-   * connection is opened again while they write (connection-warmer.ts)
+   * Someone is writing a prompt: the model's connection is opened again while they write, if the
+   * pool may have closed it (ConnectionWarmer.promptComing)
    */
-  promptComing(idleMs: number): void;
+  promptComing(): void;
   /** stops every extension; call it once the run is over */
   dispose(): Promise<void>;
 }
@@ -393,8 +394,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   // Opens the model's connection while the run waits for its first prompt; stopped by dispose.
   const warmer = options.warmConnection ? new ConnectionWarmer() : undefined;
-  /** the client the agent's calls go to (a model switch may replace it): the one a coming prompt warms */
-  let talking = provider;
   const loaded = await loadingExtensions;
   // With none there at the start, set by the first reload (late-extensions.ts).
   let extensions = loaded?.manager;
@@ -586,7 +585,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       // Another server (a models.json entry's baseUrl): the next prompt finds it open too.
       if (client && !sameOrigin(baseUrlOf(next), server)) warmer?.soon(client);
       agent.switchModel(next, client);
-      if (client) talking = client;
       agentKey = key;
     };
     const readModels = () => {
@@ -640,7 +638,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
           })
         : undefined;
     // The run is ready and waits for its first prompt: the model's connection opens meanwhile.
-    warmer?.soon(provider);
+    if (options.warmConnection === true) warmer?.soon(provider);
     return {
       agent,
       home,
@@ -669,10 +667,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       allowWhilePrompting,
       attachable,
       workArrived: () => warmer?.cancel(),
-      promptComing: (idleMs) => {
-        const poolKeeps = connectionIdleSeconds() * 1000;
-        if (warmer && idleMs >= poolKeeps && !warmer.warmedWithin(poolKeeps)) warmer.soon(talking);
-      },
+      promptComing: () => warmer?.promptComing(agent.provider),
       dispose,
     };
   } catch (error) {

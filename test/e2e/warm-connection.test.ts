@@ -35,6 +35,7 @@ describe("zot rpc", () => {
     const front = await frontOf(mock);
     const r = fixture.spawn(["--no-ext", "--provider", "anthropic", "--api-key", "k", "--base-url", front.url]);
     await eventually(() => mock.warmups.length === 1, "the connection opened at the start");
+    await Bun.sleep(50);
     expect(await r.call({ type: "ping" })).toMatchObject({ success: true });
     expect(mock.warmups).toEqual([{ path: "/", at: 0 }]);
     expect(mock.requests).toHaveLength(0);
@@ -55,6 +56,8 @@ describe("zot rpc", () => {
     const front = await frontOf(mock);
     const r = fixture.spawn(["--no-ext", "--provider", "openai", "--model", "gpt-4.1", "--api-key", "k", "--base-url", `${front.url}/v1`]);
     await eventually(() => mock.warmups.length === 1, "the connection opened at the start");
+    // The HEAD's answer puts the connection back in the pool a moment after the mock has the HEAD.
+    await Bun.sleep(50);
     const events = await r.prompt("hi");
     expect(events.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "chat answer" }]);
     expect(mock.requests.map((q) => q.path)).toEqual(["/v1/chat/completions"]);
@@ -83,6 +86,7 @@ describe("the pool's idle limit", () => {
       env: { ZOT_CONNECTION_IDLE_SECONDS: "1" },
     });
     await eventually(() => mock.warmups.length === 1, "the warm-up");
+    await Bun.sleep(50);
     const first = await r.prompt("one");
     expect(first.find((e) => e.type === "assistant_message")?.content).toEqual([{ type: "text", text: "before the pause" }]);
     expect(front.accepted).toBe(1);
@@ -102,6 +106,7 @@ describe("the TUI", () => {
     const { session } = runs.start({ ...mock, url: front.url });
     await ready(session);
     await eventually(() => mock.warmups.length === 1, "the connection opened at the start");
+    await Bun.sleep(50);
     session.type("hello\r");
     await session.waitForText("typed answer");
     expect(mock.requests).toHaveLength(1);
@@ -109,22 +114,23 @@ describe("the TUI", () => {
     expect(front.accepted).toBe(1);
   });
 
-  test("a prompt begun after the pool closed the connection opens it again while it is typed, and the prompt takes it", async () => {
+  test("started with a prompt: a prompt typed after the pool closed the connection opens it again while it is typed, and takes it", async () => {
     const mock = startMockLlm([{ text: "before the pause" }, { text: "after the pause" }]);
     const front = await frontOf(mock);
-    const { session } = runs.start({ ...mock, url: front.url }, { env: { ZOT_CONNECTION_IDLE_SECONDS: "1" } });
-    await ready(session);
-    await eventually(() => mock.warmups.length === 1, "the start's warm-up");
-    session.type("one\r");
+    const { session } = runs.start({ ...mock, url: front.url }, { args: ["one"], env: { ZOT_CONNECTION_IDLE_SECONDS: "1" } });
     await session.waitForText("before the pause");
+    // The given prompt opened its own connection; nothing was warmed at the start.
+    expect(mock.warmups).toHaveLength(0);
     await eventually(() => front.closed === 1, "zot closing the idle connection", 15_000);
     expect(front.accepted).toBe(1);
     // The first character: the connection opens again while the rest is typed.
     session.type("t");
-    await eventually(() => mock.warmups.length === 2 && front.accepted === 2, "the warm-up for the prompt being typed");
+    await eventually(() => mock.warmups.length === 1 && front.accepted === 2, "the warm-up for the prompt being typed");
+    await Bun.sleep(50);
     session.type("wo\r");
     await session.waitForText("after the pause");
     expect(mock.requests).toHaveLength(2);
+    expect(mock.warmups).toHaveLength(1);
     expect(front.accepted).toBe(2);
   }, 40_000);
 });

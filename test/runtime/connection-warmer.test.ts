@@ -62,6 +62,8 @@ describe("the runtime's warm-up", () => {
     const rt = await runtime({ baseUrl: front.url, warmConnection: true });
     await eventually(() => llm.warmups.length === 1, "the warm-up");
     expect(llm.warmups[0]?.path).toBe("/");
+    // Its answer puts the connection back in the pool a moment after the mock has the HEAD.
+    await Bun.sleep(50);
     await rt.agent.prompt({ text: "hello" }, signal());
     expect(llm.requests.map((r) => r.path)).toEqual(["/v1/messages"]);
     expect(llm.warmups).toHaveLength(1);
@@ -130,55 +132,95 @@ describe("the runtime's warm-up", () => {
   });
 });
 
-describe("a prompt being written (Conversation.promptComing: the TUI's first character)", () => {
+describe("a prompt being written (promptComing: the TUI's editor, at each change)", () => {
   const idleSeconds = process.env.ZOT_CONNECTION_IDLE_SECONDS;
   afterEach(() => {
     if (idleSeconds === undefined) delete process.env.ZOT_CONNECTION_IDLE_SECONDS;
     else process.env.ZOT_CONNECTION_IDLE_SECONDS = idleSeconds;
   });
+  // The pool reads ZOT_CONNECTION_IDLE_SECONDS when it is made (by the first warm-up), and keeps its
+  // connections a minute here: a limit set later is what promptComing compares with, alone.
 
-  test("soon after the last work opens nothing; while a turn runs, nothing either, however long the pool keeps a connection", async () => {
-    const llm = mock([{ text: "first" }, { text: "slow", delay_ms: 600 }]);
+  test("soon after the last model call opens nothing", async () => {
+    const llm = mock([{ text: "first" }]);
     const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
     await eventually(() => llm.warmups.length === 1, "the start's warm-up");
-    // The start's warm-up longer ago than the limit, the last work not. (The limit is set once the
-    // pool exists, which reads it when it is made.)
+    // The start's warm-up longer ago than the limit, the last call not.
     await Bun.sleep(700);
     expect((await talk.submit({ text: "one" })).status).toBe("ok");
     process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.5";
     talk.promptComing();
     await Bun.sleep(300);
     expect(llm.warmups).toHaveLength(1);
-    // A limit far below the wait: only the running turn keeps it from warming.
+  });
+
+  test("while a model call streams (here a side question's, which runs beside the work queue), nothing, however short the limit", async () => {
+    const llm = mock([{ text: "a slow side answer", delay_ms: 800 }]);
+    const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
+    await eventually(() => llm.warmups.length === 1, "the start's warm-up");
+    await Bun.sleep(50);
+    const side = (async () => {
+      for await (const _ of talk.ask("why?", signal()));
+    })();
+    await eventually(() => llm.requests.length === 1, "the side question's call");
     process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.05";
-    const running = talk.submit({ text: "two" });
-    await eventually(() => llm.requests.length === 2, "the second prompt's call");
-    await Bun.sleep(100);
+    await Bun.sleep(200);
     talk.promptComing();
     await Bun.sleep(300);
     expect(llm.warmups).toHaveLength(1);
-    expect((await running).status).toBe("ok");
+    await side;
   });
 
-  test("after an idle the pool closes a connection after, writing opens it again once, and the prompt takes it", async () => {
+  test("after the limit, one warm-up however often it is asked, and the prompt takes its connection", async () => {
     const llm = mock([{ text: "first" }, { text: "second" }]);
     const front = await countConnections({ port: Number(new URL(llm.url).port) });
     stops.push(() => front.stop());
     const talk = await conversation({ baseUrl: front.url, warmConnection: true });
     await eventually(() => llm.warmups.length === 1, "the start's warm-up");
+    // Its answer puts the connection back in the pool a moment after the mock has the HEAD.
+    await Bun.sleep(50);
     expect((await talk.submit({ text: "one" })).status).toBe("ok");
     process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.5";
     await Bun.sleep(600);
     talk.promptComing();
+    talk.promptComing();
     await eventually(() => llm.warmups.length === 2, "the warm-up for the prompt being written");
-    // The same prompt again (the editor emptied and filled): its warm-up began within the limit.
+    // Each keystroke asks again: its warm-up began within the limit.
     talk.promptComing();
     await Bun.sleep(300);
     expect(llm.warmups).toHaveLength(2);
     expect((await talk.submit({ text: "two" })).status).toBe("ok");
     expect(llm.requests).toHaveLength(2);
-    // In-process the pool keeps its connections a minute (it was made before the limit was set):
-    // the warm-up and both prompts took the one connection.
     expect(front.accepted).toBe(1);
+  });
+
+  test("after a switch to a model on another server, that server's connection is the one opened", async () => {
+    const first = mock();
+    const second = mock();
+    const home = tempDir("zot-warm-home-");
+    const model = (id: string, server: MockLlm) => ({ id, baseUrl: server.url, contextWindow: 100000, maxTokens: 4096 });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [model("m-one", first), model("m-other", second)] } } }));
+    const rt = await runtime({ home, model: "m-one", warmConnection: true, apiKey: undefined, env: { ANTHROPIC_API_KEY: "k" } });
+    await eventually(() => first.warmups.length === 1, "the start's warm-up");
+    await rt.setModel(rt.readModels().find((m) => m.id === "m-other")!);
+    await eventually(() => second.warmups.length === 1, "the switch's warm-up");
+    process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.2";
+    await Bun.sleep(300);
+    rt.promptComing();
+    await eventually(() => second.warmups.length === 2, "the other server's warm-up for the prompt");
+    expect(first.warmups).toHaveLength(1);
+  });
+
+  test('warmConnection "later" (a TUI given its first prompt): nothing at the start, and the same when a prompt is written later', async () => {
+    const llm = mock([{ text: "given" }]);
+    const talk = await conversation({ baseUrl: llm.url, warmConnection: "later" });
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(0);
+    expect((await talk.submit({ text: "the given prompt" })).status).toBe("ok");
+    process.env.ZOT_CONNECTION_IDLE_SECONDS = "0.2";
+    await Bun.sleep(300);
+    talk.promptComing();
+    await eventually(() => llm.warmups.length === 1, "the warm-up for the prompt being written");
   });
 });

@@ -111,18 +111,15 @@ export class InteractiveApp implements AppContext {
     tui.root.add(this.frame);
     tui.setFocus(this.editor);
     tui.onKey((key) => this.keys.handle(key));
-    // A prompt begins when an empty editor gets its text: the model's connection may be opened again meanwhile.
-    let writing = false;
     this.editor.onSubmit = (text) => {
-      writing = false;
       // Kept for ↑ in later runs in this folder (what was typed before the conversation was ready is not).
       this.conv?.rememberPrompt(text);
       this.handleInput(text);
     };
     this.editor.onChange = (text) => {
       this.keys.updatePopup();
-      if (text !== "" && !writing) this.conv?.promptComing();
-      writing = text !== "";
+      // A prompt being written: the model's connection may be opened again meanwhile.
+      if (text !== "") this.conv?.promptComing();
     };
     this.ended = new Promise((resolve) => (this.endRun = resolve));
   }
