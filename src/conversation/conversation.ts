@@ -560,6 +560,8 @@ export class Conversation {
     running: Promise<CommandResult | undefined>,
     on: { onTurn(result: CommandResult): void; onDropped(result: CommandResult): void },
   ): Promise<UnitOutcome | undefined> {
+    // Work came: it may start a turn, whose call opens its own connection.
+    this.runtime.workArrived();
     let turned = false;
     const decision = running.then((result) => {
       const prompt = result && commandPrompt(result);

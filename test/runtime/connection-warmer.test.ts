@@ -96,6 +96,15 @@ describe("the runtime's warm-up", () => {
     expect(llm.requests).toHaveLength(1);
   });
 
+  test("an extension's command sent at once (rpc's run_command) is work too: no warm-up", async () => {
+    const llm = mock();
+    const talk = await conversation({ baseUrl: llm.url, warmConnection: true });
+    const outcome = talk.commandTurn(Promise.resolve(undefined), { onTurn: () => {}, onDropped: () => {} });
+    await Bun.sleep(300);
+    expect(llm.warmups).toHaveLength(0);
+    await outcome;
+  });
+
   test("dispose ends a HEAD the server never answers, and one not yet begun", async () => {
     const silent = await countConnections({ silent: true });
     stops.push(() => silent.stop());
