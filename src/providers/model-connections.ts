@@ -38,6 +38,7 @@ export function modelCallBegan(): void {
   callsOpen++;
 }
 
+/** A model call ended (answered, failed or aborted): its connection idles from now. */
 export function modelCallEnded(): void {
   callsOpen = Math.max(0, callsOpen - 1);
   lastCallEnded = performance.now();
