@@ -121,6 +121,7 @@ export class Conversation {
       this.stream,
       () => runtime.agent.unitsDone,
       (message) => options.log?.(message),
+      () => runtime.workArrived(),
     );
     this.models = new ModelChoices(runtime);
     this.sessions = new SessionOperations(runtime, (what, label, work) => this.work.exclusive(what, label, work));
@@ -284,7 +285,6 @@ export class Conversation {
    * command_result event; a `prompt` answer becomes this unit's turn), anything else a prompt.
    */
   submit(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
-    this.runtime.workArrived();
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       const named = parseSlash(input.text);
       // `/compact [focus]` sent as a prompt (-p -c, rpc, a Claude Agent SDK program) compacts, as
@@ -341,7 +341,6 @@ export class Conversation {
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
   prompt(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
-    this.runtime.workArrived();
     return this.work.unit("a prompt", input.text, options, async (signal) => {
       return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
     });
@@ -364,7 +363,6 @@ export class Conversation {
   /** A manual compaction (instructions guide the summary): compact_start … compact_done or error, then done. */
   compact(instructions?: string, options: UnitOptions = {}): Promise<UnitOutcome> {
     const wanted = instructions?.trim();
-    this.runtime.workArrived();
     return this.work.unit(COMPACTION_UNIT, undefined, options, async (signal) =>
       unitOfCompaction(await this.runtime.agent.compact(signal, wanted ? { instructions: wanted } : {})),
     );
@@ -560,8 +558,6 @@ export class Conversation {
     running: Promise<CommandResult | undefined>,
     on: { onTurn(result: CommandResult): void; onDropped(result: CommandResult): void },
   ): Promise<UnitOutcome | undefined> {
-    // Work came: it may start a turn, whose call opens its own connection.
-    this.runtime.workArrived();
     let turned = false;
     const decision = running.then((result) => {
       const prompt = result && commandPrompt(result);
@@ -583,6 +579,7 @@ export class Conversation {
    * context and no tools, while a turn may run; nothing joins the transcript.
    */
   ask(question: string, signal: AbortSignal, options: { history?: readonly SideExchange[] } = {}): AsyncIterable<SideEvent> {
+    // Work beside the queue: the work policy does not see it.
     this.runtime.workArrived();
     return this.runtime.agent.ask(question, signal, options);
   }

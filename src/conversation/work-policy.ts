@@ -38,6 +38,8 @@ export class WorkPolicy {
     private readonly agentUnitsDone: () => number,
     /** hears what an operation threw that nobody awaited (a unit's failure is its error event) */
     log: (message: string) => void,
+    /** told as a unit of work is taken, before it waits or runs: it will call the model (Runtime.workArrived) */
+    private readonly unitTaken: () => void,
   ) {
     this.queue = new WorkQueue(log);
   }
@@ -57,6 +59,7 @@ export class WorkPolicy {
   /** Queues (or, under "refuse", refuses while busy) a unit of work that ends with done. */
   unit(label: string, text: string | undefined, options: UnitOptions, work: (signal: AbortSignal) => Promise<UnitOutcome>): Promise<UnitOutcome> {
     if (this.policy === "refuse") this.refuseWhileBusy("start another prompt or compaction");
+    this.unitTaken();
     return new Promise((resolve) => {
       let outcome: UnitOutcome = { status: "dropped" };
       const accepted = this.queue.enqueue({
@@ -84,6 +87,7 @@ export class WorkPolicy {
    */
   heldUnit(label: string, options: UnitOptions, decision: Promise<((signal: AbortSignal) => Promise<UnitOutcome>) | undefined>): Promise<UnitOutcome | undefined> {
     if (this.policy === "refuse") this.refuseWhileBusy("start another prompt or compaction");
+    this.unitTaken();
     const turn = decision.catch(() => undefined);
     return new Promise((resolve) => {
       let outcome: UnitOutcome | undefined;

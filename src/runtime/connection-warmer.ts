@@ -2,9 +2,10 @@
 // (providers/warm-connection.ts): once it has waited WARM_AFTER_MS with no work, at the start,
 // after a switch to a model on another server, and when someone is writing a prompt after the pool
 // may have closed the connection (Runtime.promptComing: the TUI's editor, at each change).
-// Rule: work that comes first (a prompt, a compaction, a side question: Runtime.workArrived, which
-// the conversation calls for each, and every model call goes through the conversation) drops the
-// warm-up, and its call opens its own connection and no other. A program that sends its first
+// Rule: work that comes first (a prompt, a compaction, an extension command's turn, a side
+// question: Runtime.workArrived, which the conversation's work policy calls for every unit of work
+// and the conversation for a side question, and every model call goes through the conversation)
+// drops the warm-up, and its call opens its own connection and no other. A program that sends its first
 // prompt at once (a test against a mock server, which may serve one connection at a time) thus
 // sees that prompt's connection alone, as before there was any warming; a person, or a program
 // that waits, finds the connection open.
