@@ -65,7 +65,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
           onRetry: options.onRetry,
           onOpen: options.onOpen,
           assembler: new ChatAssembler(),
-          connect: () => openaiCall((signal) => client.chat.completions.create(body, { signal }).asResponse()),
+          connect: () => openaiCall(client, (openai, signal) => openai.chat.completions.create(body, { signal }).asResponse()),
         },
         signal,
       );

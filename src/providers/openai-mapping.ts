@@ -3,27 +3,36 @@
 // URLs, the message that carries tool-result images, and the token usage.
 // Rule: the two APIs say these things the same way, so they are written once, here; what differs
 // between them (message shapes, reasoning, tools) stays in each provider's file.
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import type OpenAI from "openai";
 import type { ImageBlock, ToolResultBlock } from "../protocol/messages.ts";
 import { textOf } from "../protocol/messages.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { modelFetch } from "./model-connections.ts";
+import { openaiSdk } from "./openai-sdk.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { SdkCall } from "./stream-driver.ts";
+
+/** An SDK client, made at the first call that needs it (the SDK loads then: openai-sdk.ts). */
+export type OpenAIClient = () => Promise<OpenAI>;
 
 /**
  * An SDK client for one base URL and key. Always explicit: the runtime has already read
  * OPENAI_BASE_URL / OLLAMA_HOST and the key; the SDK must not read them again.
  */
-export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenceLimitMs()): OpenAI {
-  return new OpenAI({
-    apiKey,
-    baseURL: baseUrl,
-    maxRetries: 0, // the stream driver owns the retry policy
-    timeout: silenceMs, // the wait for a response: the same silence limit the stream's gaps have
-    logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
-    fetch: modelFetch, // the pool every model call shares, whose idle connections close after a minute
-  });
+export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenceLimitMs()): OpenAIClient {
+  let client: Promise<OpenAI> | undefined;
+  return () =>
+    (client ??= openaiSdk().then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          apiKey,
+          baseURL: baseUrl,
+          maxRetries: 0, // the stream driver owns the retry policy
+          timeout: silenceMs, // the wait for a response: the same silence limit the stream's gaps have
+          logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
+          fetch: modelFetch, // the pool every model call shares, whose idle connections close after a minute
+        }),
+    ));
 }
 
 /**
@@ -43,8 +52,9 @@ export function openaiBaseUrl(baseUrl: string): string {
 }
 
 /** One call through the client: the SDK sends it, the stream driver reads the raw response. */
-export function openaiCall(open: (signal: AbortSignal) => Promise<Response>): Promise<SdkCall> {
-  return Promise.resolve({ errors: { APIError, APIConnectionError, APIUserAbortError }, open });
+export async function openaiCall(client: OpenAIClient, open: (client: OpenAI, signal: AbortSignal) => Promise<Response>): Promise<SdkCall> {
+  const [{ APIError, APIConnectionError, APIUserAbortError }, made] = await Promise.all([openaiSdk(), client()]);
+  return { errors: { APIError, APIConnectionError, APIUserAbortError }, open: (signal) => open(made, signal) };
 }
 
 /**

@@ -61,7 +61,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
           onRetry: options.onRetry,
           onOpen: options.onOpen,
           assembler: new ResponsesAssembler(speaker),
-          connect: () => openaiCall((signal) => client.responses.create(body, { signal }).asResponse()),
+          connect: () => openaiCall(client, (openai, signal) => openai.responses.create(body, { signal }).asResponse()),
         },
         signal,
       );
