@@ -12,7 +12,10 @@ import { openaiSdk } from "./openai-sdk.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { SdkCall } from "./stream-driver.ts";
 
-/** An SDK client, made at the first call that needs it (the SDK loads then: openai-sdk.ts). */
+/**
+ * An SDK client, made at the first call that needs it (the SDK loads then: openai-sdk.ts), so
+ * what the SDK refuses in its options is that call's error, as with the Anthropic client.
+ */
 export type OpenAIClient = () => Promise<OpenAI>;
 
 /**
