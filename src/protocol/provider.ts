@@ -60,8 +60,10 @@ export interface Provider {
   /** The call's events, batched; the concatenation of the batches is the call's event sequence. */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch>;
   /**
-   * Starts opening the connection the next call will take, and returns at once (providers that
-   * call a server; providers/warm-connection.ts). `signal` ends a request the opening waits on.
+   * Starts opening the connection the next call will take, and loading the SDK and making the
+   * client that call needs, and returns at once (providers that call a server;
+   * providers/warm-connection.ts). `signal` ends a request the opening waits on. What fails here is
+   * left for the call to report.
    */
   warm?(signal: AbortSignal): void;
 }

@@ -57,7 +57,7 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const baseUrl = options.baseUrl?.replace(/\/+$/, "") || DEFAULT_BASE_URL;
-  // The SDK is heavy: load it on the first call, so building a runtime (and `zot --version`) stays fast.
+  // The SDK is heavy: load it at the warm-up or the first call, so building a runtime (and `zot --version`) stays fast.
   // BaseAnthropic is the client without its resource objects (messages, models, beta, …): zot sends
   // one request through client.post, and building the ~20 resources cost 1 ms of every start.
   let client: Promise<{ sdk: typeof BaseAnthropic; client: BaseAnthropic }> | undefined;
@@ -82,7 +82,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
   return {
     name: "anthropic",
-    warm: (signal) => warmConnection(baseUrl, signal),
+    warm: (signal) => {
+      warmConnection(baseUrl, signal);
+      connect().catch(() => {}); // the SDK and client too, while no call waits; a failure is the call's to report
+    },
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = toAnthropicRequest(request);
       const headers = anthropicHeaders(request);

@@ -53,7 +53,10 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl, options.silenceMs);
   return {
     name,
-    warm: (signal) => warmConnection(baseUrl, signal),
+    warm: (signal) => {
+      warmConnection(baseUrl, signal);
+      client().catch(() => {}); // the SDK and client too, while no call waits; a failure is the call's to report
+    },
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = chatRequestBody(request);
       return driveStream(

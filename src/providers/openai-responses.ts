@@ -52,7 +52,10 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
   };
   return {
     name: NAME,
-    warm: (signal) => warmConnection(baseUrl, signal),
+    warm: (signal) => {
+      warmConnection(baseUrl, signal);
+      client().catch(() => {}); // the SDK and client too, while no call waits; a failure is the call's to report
+    },
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch> {
       const body = responsesRequestBody(request);
       return driveStream(

@@ -1,4 +1,4 @@
-// Loads the openai SDK, once, on the first model call of an OpenAI route (Chat or Responses).
+// Loads the openai SDK, once, at the warm-up or the first model call of an OpenAI route (Chat or Responses).
 // Why not a plain import: the SDK's module looks up `process.getBuiltinModule("node:util")` as it
 // loads, only to find `util.types.isProxy` for sizing the events its stream helpers buffer
 // (lib/EventStream.mjs). zot never uses those helpers: it reads each raw response itself. In a
