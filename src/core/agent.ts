@@ -117,7 +117,7 @@ export class Agent {
     return (this.state.lentFrom ?? this.state).model;
   }
 
-  /** The client of the agent's own model (not a lent one's): the connection a warm-up opens. */
+  /** The client of the agent's own model (not a lent one's): the one a warm-up warms. */
   get provider(): Provider {
     return (this.state.lentFrom ?? this.state).provider;
   }

@@ -132,10 +132,11 @@ export interface RuntimeOptions {
   /** "all": told once, after 2 s, which extensions are still starting */
   onExtensionsWaiting?: (names: string[]) => void;
   /**
-   * The run waits for someone to ask (the TUI, rpc): open the model's connection once the run has
-   * waited a moment with no work, and again after a switch to a model on another server (a
-   * models.json entry's baseUrl), so the first call finds it open, and when a prompt is being
-   * written after the pool may have closed it (promptComing; runtime/connection-warmer.ts).
+   * The run waits for someone to ask (the TUI, rpc): open the model's connection (and load its
+   * provider's SDK: Provider.warm) once the run has waited a moment with no work, and again after a
+   * switch to a model on another server (a models.json entry's baseUrl), so the first call finds
+   * it open, and when a prompt is being written after the pool may have closed it (promptComing;
+   * runtime/connection-warmer.ts).
    * "later": not at the start (the run was given its first prompt, which opens its own), the rest
    * as true.
    */
@@ -581,9 +582,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const clientFor = async (next: ModelInfo) => (await clientAndKey(next)).client;
     const setModel = async (next: ModelInfo) => {
       const server = baseUrlOf(agent.model);
+      const workSeen = warmer?.workSeen;
       const { client, key } = await clientAndKey(next);
-      // Another server (a models.json entry's baseUrl): the next prompt finds it open too.
-      if (client && !sameOrigin(baseUrlOf(next), server)) warmer?.soon(client);
+      // Another server (a models.json entry's baseUrl): the next prompt finds it open too, unless
+      // a prompt arrived while the client was made (its call opens its own connection).
+      if (client && !sameOrigin(baseUrlOf(next), server)) warmer?.soon(client, workSeen);
       agent.switchModel(next, client);
       agentKey = key;
     };
@@ -666,7 +669,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       shell,
       allowWhilePrompting,
       attachable,
-      workArrived: () => warmer?.cancel(),
+      workArrived: () => warmer?.workArrived(),
       promptComing: () => warmer?.promptComing(agent.provider),
       dispose,
     };

@@ -139,6 +139,22 @@ describe("the runtime's warm-up", () => {
     await eventually(() => second.warmups.length === 1, "the other server's warm-up");
     expect(first.warmups).toHaveLength(1);
   });
+
+  test("work that arrives while a switch to another server makes its client (rpc's set_model, then a prompt at once): that server gets no warm-up", async () => {
+    const first = mock();
+    const second = mock();
+    const home = tempDir("zot-warm-home-");
+    mkdirSync(home, { recursive: true });
+    const model = (id: string, server: MockLlm) => ({ id, baseUrl: server.url, contextWindow: 100000, maxTokens: 4096 });
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [model("m-one", first), model("m-other", second)] } } }));
+    const rt = await runtime({ home, model: "m-one", warmConnection: true, apiKey: undefined, env: { ANTHROPIC_API_KEY: "k" } });
+    await eventually(() => first.warmups.length === 1, "the start's warm-up");
+    const switching = rt.setModel(rt.readModels().find((m) => m.id === "m-other")!);
+    rt.workArrived(); // the prompt, while the switch still makes the other server's client
+    await switching;
+    await Bun.sleep(300);
+    expect(second.warmups).toHaveLength(0);
+  });
 });
 
 describe("a prompt being written (promptComing: the TUI's editor, at each change)", () => {
