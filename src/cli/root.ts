@@ -50,7 +50,7 @@ async function runRootCommand(argv: string[]): Promise<number> {
   for (const arg of argv) {
     if (arg === "--") break;
     const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];
-    const instead = name === undefined ? undefined : CLAUDE_FLAGS_ZOT_LACKS[name];
+    const instead = name !== undefined && Object.hasOwn(CLAUDE_FLAGS_ZOT_LACKS, name) ? CLAUDE_FLAGS_ZOT_LACKS[name] : undefined;
     if (instead) throw new UsageError(`--${name} is Claude Code's, and zot does not take it: ${instead}`);
   }
   const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);

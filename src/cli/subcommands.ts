@@ -96,7 +96,8 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
  */
 function nearestCommand(word: string): string | undefined {
   if (SUBCOMMANDS.some((c) => c.name === word)) return word;
-  if (SYNONYMS[word]) return SYNONYMS[word];
+  // Own keys only: `zot constructor` is a prompt, not Object's constructor taken for a command.
+  if (Object.hasOwn(SYNONYMS, word)) return SYNONYMS[word];
   if (word.length < 3) return undefined;
   for (const { name } of SUBCOMMANDS) {
     if (name.length <= 3 && word.length !== name.length) continue;

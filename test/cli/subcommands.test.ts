@@ -30,6 +30,12 @@ describe("readFirstWord", () => {
     expect(readFirstWord([], false)).toEqual({ kind: "prompt" });
   });
 
+  test("a word Object's prototype has is a prompt, not taken for a synonym of a command", () => {
+    for (const word of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      expect(readFirstWord([word], false)).toEqual({ kind: "prompt" });
+    }
+  });
+
   test("help, and help with a command", () => {
     expect(readFirstWord(["help"], false)).toEqual({ kind: "help" });
     expect(readFirstWord(["help", "sessions"], false)).toEqual({ kind: "help", command: "sessions" });

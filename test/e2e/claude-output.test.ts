@@ -195,6 +195,12 @@ test("a run that fails before it starts still prints a result line (is_error, er
     is_error: true,
     errors: ["--fallback-model is Claude Code's, and zot does not take it: zot retries a failed call on the same model; pick another with --model"],
   });
+  // A name Object's prototype has is no Claude Code flag: an unknown flag, as any other.
+  for (const name of ["constructor", "toString"]) {
+    const own = await f.run(["-p", "go", `--${name}`]);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain(`unknown flag "--${name}"`);
+  }
   // --fork-session names the fork commands zot has.
   const fork = await f.run(["-p", "go", "--fork-session"]);
   expect(fork.code).toBe(2);
