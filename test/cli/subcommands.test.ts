@@ -11,6 +11,7 @@ describe("readFirstWord", () => {
       [["session", "list"], "`zot sessions list`"],
       [["extension", "list"], "`zot ext list`"],
       [["sesions"], "`zot sessions`"],
+      [["sesion"], "`zot sessions`"],
       [["rcp"], "`zot rpc`"],
       [["hlep"], "`zot help`"],
       [["exr", "install", "./x"], "`zot ext install ./x`"],
