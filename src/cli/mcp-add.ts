@@ -51,12 +51,14 @@ export function parseAddArgs(argv: readonly string[]): AddArgs {
       const eq = pair.indexOf("=");
       const key = eq > 0 ? pair.slice(0, eq) : "";
       if (!ENV_NAME.test(key)) throw new UsageError(`-e takes KEY=value (got ${JSON.stringify(pair)})`);
+      if (key === "__proto__") throw new UsageError(PROTO_NAME("-e variable name"));
       env[key] = pair.slice(eq + 1);
     } else if (flag === "-H" || flag === "--header") {
       const line = valueOf(flag, inline);
       const colon = line.indexOf(":");
       const key = colon > 0 ? line.slice(0, colon).trim() : "";
       if (!key) throw new UsageError(`-H takes "Name: value" (got ${JSON.stringify(line)})`);
+      if (key === "__proto__") throw new UsageError(PROTO_NAME("-H header name"));
       headers[key] = line.slice(colon + 1).trim();
     } else if (word.startsWith("-") && word !== "-") throw new UsageError(`unknown option ${word} for zot mcp add; usage: ${ADD_USAGE}`);
     else return false;
@@ -131,8 +133,12 @@ export function writeEntry(parsed: AddArgs, context: EditContext): number {
   return EXIT.ok;
 }
 
+/** "__proto__" as a key in .mcp.json is read as the object's prototype, never as an entry: refused, not lost. */
+const PROTO_NAME = (what: string) => `${what} "__proto__" cannot be kept in .mcp.json (JSON readers take it for the object's prototype); pick another`;
+
 function checkName(name: string): void {
   if (!NAME.test(name)) throw new UsageError(`MCP server name "${name}" may only hold letters, digits, - and _`);
+  if (name === "__proto__") throw new UsageError(PROTO_NAME("MCP server name"));
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {

@@ -10,6 +10,7 @@ import type { HealthReport } from "../mcp/health-check.ts";
 import { EXIT } from "./router.ts";
 import { counted } from "../protocol/counted.ts";
 import { printable } from "../protocol/printable.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 const SCOPE_WORDS: Record<McpScope | "flag", string> = {
   local: "local (private to you, in this folder)",
@@ -91,7 +92,7 @@ export async function runMcp(argv: string[]): Promise<number> {
       if (wantsHelp) return help("zot mcp remove <name> [-s local|project|user]");
       return remove(rest, context);
     default: {
-      const theirs = CLAUDE_ONLY[verb];
+      const theirs = ownEntry(CLAUDE_ONLY, verb);
       if (theirs) throw new UsageError(`zot mcp ${verb} is Claude Code's and zot does not have it: ${theirs}`);
       throw new UsageError(`unknown mcp subcommand "${verb}"; valid: list, get, add, add-json, remove (zot mcp --help)`);
     }

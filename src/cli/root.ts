@@ -14,6 +14,7 @@ import { EXIT, runCli } from "./router.ts";
 import { handleTerminationSignals, ownChildProcesses } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 import { printable } from "../protocol/printable.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 
 export async function runRoot(argv: string[]): Promise<number> {
@@ -50,7 +51,7 @@ async function runRootCommand(argv: string[]): Promise<number> {
   for (const arg of argv) {
     if (arg === "--") break;
     const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];
-    const instead = name !== undefined && Object.hasOwn(CLAUDE_FLAGS_ZOT_LACKS, name) ? CLAUDE_FLAGS_ZOT_LACKS[name] : undefined;
+    const instead = name === undefined ? undefined : ownEntry(CLAUDE_FLAGS_ZOT_LACKS, name);
     if (instead) throw new UsageError(`--${name} is Claude Code's, and zot does not take it: ${instead}`);
   }
   const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);

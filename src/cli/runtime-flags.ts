@@ -15,6 +15,7 @@ import { statSafe } from "../config/quiet-fs.ts";
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { CLAUDE_SESSION_ID } from "./root-args.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -123,7 +124,7 @@ function baseUrl(flags: Flags): string | undefined {
 /** `--tools`: zot's names or Claude Code's; `default` is all of them, an empty list none (as Claude Code's). */
 function toolList(value: string | undefined): string[] | "all" | "none" {
   if (value === undefined || value.trim() === "default") return "all";
-  const names = [...new Set(value.split(",").map((t) => t.trim()).filter(Boolean).map((t) => BUILTIN_OF_CLAUDE_NAME[t] ?? t))];
+  const names = [...new Set(value.split(",").map((t) => t.trim()).filter(Boolean).map((t) => ownEntry(BUILTIN_OF_CLAUDE_NAME, t) ?? t))];
   return names.length === 0 ? "none" : names;
 }
 

@@ -7,6 +7,7 @@
 // equal to the commands' own tables.
 import { UsageError } from "../config/usage-error.ts";
 import { editDistance } from "./edit-distance.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 export interface Subcommand {
   name: string;
@@ -96,8 +97,8 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
  */
 function nearestCommand(word: string): string | undefined {
   if (SUBCOMMANDS.some((c) => c.name === word)) return word;
-  // Own keys only: `zot constructor` is a prompt, not Object's constructor taken for a command.
-  if (Object.hasOwn(SYNONYMS, word)) return SYNONYMS[word];
+  const synonym = ownEntry(SYNONYMS, word);
+  if (synonym) return synonym;
   if (word.length < 3) return undefined;
   for (const { name } of SUBCOMMANDS) {
     if (name.length <= 3 && word.length !== name.length) continue;

@@ -77,6 +77,9 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
         choices.warnings.push(`${source.label}: env.${name} is not used: zot's own variables and HOME are set where zot starts, not in Claude Code's settings`);
       } else if (!VARIABLE_NAME.test(name)) {
         choices.warnings.push(`${source.label}: env ${JSON.stringify(name)} is not a variable's name (letters, digits and _, not first a digit); it is not set`);
+      } else if (name === "__proto__") {
+        // Written as a key, it would set the object's prototype and no variable.
+        choices.warnings.push(`${source.label}: env.__proto__ cannot be set (JavaScript reads that name as an object's prototype); it is not set`);
       } else if (text === undefined) {
         choices.warnings.push(`${source.label}: env.${name} must be text; it is not set`);
       } else if (text.includes("\0")) {

@@ -10,6 +10,7 @@ import { claudeCodeModel, setupModelIds } from "../config/settings-model.ts";
 import { resolveModel } from "../providers/catalog.ts";
 import { MODEL_ALIASES } from "../providers/model-ids.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 export class ModelChoices {
   /** the model the run started on: one no catalog lists (a proxy's) can be picked again after a switch */
@@ -70,7 +71,7 @@ export class ModelChoices {
     const catalog = this.catalog();
     const known = catalog.some((m) => m.provider === current.provider && m.id === current.id) ? catalog : [current, ...catalog];
     // An alias the setup points at a model of its own (ANTHROPIC_DEFAULT_HAIKU_MODEL=glm-4.5-air) is that model, known or not.
-    const pointed = wanted.toLowerCase() !== written.toLowerCase() && !MODEL_ALIASES[wanted.toLowerCase()];
+    const pointed = wanted.toLowerCase() !== written.toLowerCase() && !ownEntry(MODEL_ALIASES, wanted.toLowerCase());
     const resolved = resolveModel(known, current.provider, wanted, pointed ? { acceptUnknown: { modelsFile: zotPaths(this.runtime.home).modelsFile } } : {});
     return "error" in resolved ? { error: resolved.error } : { model: resolved.model };
   }

@@ -3,6 +3,8 @@
 // Rule: a variable that is not set and has no default is never replaced by nothing: it is named,
 // so the server is reported instead of started with a broken argument or an empty API key.
 
+import { ownEntry } from "../protocol/own-key.ts";
+
 const REFERENCE = /\$\{([^}:]+)(?::-([^}]*))?\}/g;
 
 export interface Expanded {
@@ -15,7 +17,7 @@ export interface Expanded {
 export function expandVariables(text: string, env: Record<string, string | undefined>): Expanded {
   const missing: string[] = [];
   const value = text.replace(REFERENCE, (whole, name: string, fallback: string | undefined) => {
-    const set = env[name];
+    const set = ownEntry(env, name);
     if (set !== undefined) return set;
     if (fallback !== undefined) return fallback;
     missing.push(name);

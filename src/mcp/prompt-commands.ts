@@ -43,13 +43,14 @@ export async function runPromptCommand(command: PromptCommand, args: string, sig
 /** The prompt's arguments from the words typed after the command, by position. */
 export function fillArguments(prompt: Prompt, words: string[]): { values: Record<string, string> } | { missing: string[] } {
   const specs = prompt.arguments ?? [];
-  const values: Record<string, string> = {};
+  // A Map: an argument may be named "constructor" or "__proto__", which a plain object already "has".
+  const filled = new Map<string, string>();
   specs.forEach((spec, index) => {
     const value = index === specs.length - 1 ? words.slice(index).join(" ") : words[index];
-    if (value !== undefined && value !== "") values[spec.name] = value;
+    if (value !== undefined && value !== "") filled.set(spec.name, value);
   });
-  const missing = specs.filter((spec) => spec.required && values[spec.name] === undefined).map((spec) => spec.name);
-  return missing.length > 0 ? { missing } : { values };
+  const missing = specs.filter((spec) => spec.required && !filled.has(spec.name)).map((spec) => spec.name);
+  return missing.length > 0 ? { missing } : { values: Object.fromEntries(filled) };
 }
 
 /** ` <city> [state]` */

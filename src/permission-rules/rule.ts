@@ -10,6 +10,7 @@
 import { CLAUDE_NAME_OF_BUILTIN, CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 import { type CommandTest, compileCommandPattern, wildcardSource } from "./bash-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathTest } from "./path-pattern.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 export type RuleVerdict = "deny" | "ask" | "allow";
 
@@ -66,7 +67,7 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
   if (open !== -1 && inner === "") return { error: `has nothing in its brackets; write ${written} alone for every use of the tool` };
   const specifier = inner === "*" ? undefined : inner || undefined;
   // A rule written with zot's own name of a built-in reads as Claude Code's.
-  const name = CLAUDE_NAME_OF_BUILTIN[written] ?? written;
+  const name = ownEntry(CLAUDE_NAME_OF_BUILTIN, written) ?? written;
   const rule = (target: RuleTarget): PermissionRule => ({ verdict, text: trimmed, source, target });
 
   if (name === "Bash") {
@@ -78,7 +79,7 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
       ...(specifier.includes("|") ? { pipeline: true } : {}),
     });
   }
-  const tools = FILE_TOOLS[name];
+  const tools = ownEntry(FILE_TOOLS, name);
   if (tools) {
     if (!specifier) return rule({ kind: "path", tools });
     const path = compilePathPattern(specifier, anchors);

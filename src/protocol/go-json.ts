@@ -40,9 +40,10 @@ export function asGoReads(schema: v.GenericSchema, value: unknown): unknown {
   const names = Object.keys(entries);
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    const name = key in entries ? key : names.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+    const name = Object.hasOwn(entries, key) ? key : names.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
     if (name === undefined) {
-      out[key] = field;
+      // Defined, not assigned: a member named "__proto__" stays a member and never becomes the copy's prototype.
+      Object.defineProperty(out, key, { value: field, enumerable: true, writable: true, configurable: true });
       continue;
     }
     // As Go's decoder: null leaves the field as it was, and of two spellings the later one wins.
@@ -54,7 +55,7 @@ export function asGoReads(schema: v.GenericSchema, value: unknown): unknown {
 
 /** The value of `key` in `value`, its name matched without regard to case. */
 function fieldOf(value: Record<string, unknown>, key: string): unknown {
-  if (key in value) return value[key];
+  if (Object.hasOwn(value, key)) return value[key];
   const found = Object.keys(value).find((candidate) => candidate.toLowerCase() === key.toLowerCase());
   return found === undefined ? undefined : value[found];
 }

@@ -11,6 +11,7 @@ import { firstIssue } from "../protocol/schema-issue.ts";
 import { keyVariable, onlyVariable } from "../config/model-key-variables.ts";
 import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
 import { article } from "../protocol/article.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -281,7 +282,7 @@ export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model
   const entry = catalog.keys.get(`${model.provider}/${model.id}`) ?? (family && catalog.keys.get(`${family.provider}/${family.id}`));
   if (entry === undefined) return undefined;
   const named = keyVariable(entry.written);
-  const value = named !== undefined ? env[named]?.trim() : undefined;
+  const value = named !== undefined ? ownEntry(env, named)?.trim() : undefined;
   if (value) return { key: value, from: `${named} (models.json)` };
   if (named !== undefined && onlyVariable(entry.written)) {
     return {
@@ -296,7 +297,7 @@ export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model
 function normaliseProvider(name: string): ProviderName | undefined {
   const lower = name.trim().toLowerCase();
   if ((PROVIDER_NAMES as readonly string[]).includes(lower)) return lower as ProviderName;
-  return PROVIDER_ALIASES[lower];
+  return ownEntry(PROVIDER_ALIASES, lower);
 }
 
 /** Overrides an existing (provider, id) field by field, or appends a new model. */

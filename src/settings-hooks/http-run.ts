@@ -6,6 +6,7 @@
 // redirect are non-blocking errors.
 import { STDOUT_MAX_BYTES } from "./command-run.ts";
 import type { HookRun } from "./hook-output.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 export interface HttpRunOptions {
   url: string;
@@ -27,7 +28,7 @@ export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
   const fill = (value: string) =>
     value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_all, braced: string | undefined, bare: string | undefined) => {
       const name = (braced ?? bare)!;
-      return allowed.has(name) ? (env[name] ?? "") : "";
+      return allowed.has(name) ? (ownEntry(env, name) ?? "") : "";
     });
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = fill(value);

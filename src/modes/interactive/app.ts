@@ -36,6 +36,7 @@ import { runShellCommand } from "./shell-command.ts";
 import { parseShellContext, shellCommandOf } from "./shell-context.ts";
 import { type StatusSnapshot, StatusBar } from "./status-bar.ts";
 import { TranscriptPager } from "./transcript-pager.ts";
+import { ownEntry } from "../../protocol/own-key.ts";
 
 /** Opens the conversation; `log` takes its diagnostics (they become chat notes). */
 export type ConversationFactory = (log: (message: string) => void) => Promise<Conversation>;
@@ -342,7 +343,7 @@ export class InteractiveApp implements AppContext {
     if (!typed) return this.showNote(`unknown command /${slash.name}: no extension provides it now that they have started; /help lists the commands`, "error");
     // A typo of a command is not worth a model call; the text goes back into the editor.
     this.editor.setText(text);
-    const instead = OTHER_AGENTS_COMMANDS[slash.name];
+    const instead = ownEntry(OTHER_AGENTS_COMMANDS, slash.name);
     this.setStatus(`unknown command /${slash.name}; ${instead ? `zot's is ${instead}` : "/help lists the commands"}`, "error");
   }
 
