@@ -89,6 +89,9 @@ describe("slash commands", () => {
     // Another agent's name for a command points at zot's.
     session.type("\x15/resume\r");
     await session.waitForText("unknown command /resume; zot's is /sessions (a picker of this folder's sessions)");
+    // A name Object's prototype has is no other agent's command.
+    session.type("\x15/constructor\r");
+    await session.waitForText("unknown command /constructor; /help lists the commands");
     expect(mock.requests).toHaveLength(0);
   });
 
