@@ -4,7 +4,8 @@
 // it cannot use (modified_args that are not an object) is logged in the extension's log and ignored.
 // A guard (`"fail_closed": true` in its manifest) is asked about every tool call from the start:
 // a call waits while the guard is still starting, and is refused when the guard cannot answer
-// (timed out, an invalid answer, exited, never started), as an approve_tool hook is.
+// (timed out, an invalid answer, modified_args it cannot use, exited, never started), as an
+// approve_tool hook is.
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
 import type { InterceptStage } from "../protocol/events.ts";
 import type { ExtFrameOf, ExtInterceptName, HostFrameOf } from "../protocol/ext-frames.ts";
@@ -121,6 +122,8 @@ function toolCallDecision(target: InterceptTarget, tool: string, reply: Intercep
   const args = reply.modified_args;
   if (args === undefined || args === null) return { action: "continue" };
   if (!isJsonObject(args)) {
+    // A guard's rewrite it cannot use is no approval: the call it asked to change must not run as the model wrote it.
+    if (target.failClosed) throw new Error(`it sent modified_args for ${tool} that are not a JSON object (${describe(args)})`);
     target.log(`modified_args for ${tool} must be a JSON object (got ${describe(args)}); ignored`);
     return { action: "continue" };
   }

@@ -65,6 +65,21 @@ describe("a guard with fail_closed", () => {
     expect(result.stderr).toContain("denying");
   });
 
+  test("that rewrites the call with modified_args that are not an object (a JSON-encoded string): refused, not run as written", async () => {
+    const closed = victimRun();
+    const open = victimRun();
+    const encoded = { intercept: { tool_call: { eval: "{'modified_args': __import__('json').dumps(f['tool_args'])}" } } };
+    const [closedRun] = await Promise.all([
+      zot(["-p", "go", "--ext", guard(encoded, { fail_closed: true }), ...anthropic(closed.mock)], { cwd: closed.cwd }),
+      zot(["-p", "go", "--ext", guard(encoded, {}), ...anthropic(open.mock)], { cwd: open.cwd }),
+    ]);
+    expect(existsSync(closed.victim)).toBe(true);
+    expect(toolResultText(closed.mock)).toContain("modified_args for bash that are not a JSON object");
+    expect(closedRun.stderr).toContain("denying");
+    // The control: an extension that is no guard is ignored, as before, and the call runs.
+    expect(existsSync(open.victim)).toBe(false);
+  }, 30_000);
+
   test("that never started (no hello in time): every tool call is refused, saying why", async () => {
     const run = victimRun();
     const result = await zot(["-p", "go", "--ext", guard({ hello: false }, { fail_closed: true, timeouts: { hello: 300 } }), ...anthropic(run.mock)], {
