@@ -2,7 +2,9 @@
 // (exposure), whether it waits for a person (interactive), and the fields zot keeps for
 // programmatic callers (output_schema, namespace…) and for durable hosts (replay).
 // Rule: a value zot does not know never breaks the extension: an unknown exposure skips that one
-// tool, an unknown replay counts as "never"; each says so as a diagnostic naming the tool.
+// tool, an unknown replay counts as "never"; each says so as a diagnostic naming the tool. A schema
+// that is no JSON Schema of an object skips the tool too: sent on, the provider refuses every
+// request that offers it, so one bad tool would stop every turn of the session.
 import type { ExtFrameOf, ToolExposure, ToolReplay } from "../protocol/ext-frames.ts";
 import { TOOL_EXPOSURES, TOOL_REPLAYS } from "../protocol/ext-frames.ts";
 import type { ExtToolDef } from "./ext-tool.ts";
@@ -11,7 +13,7 @@ const EMPTY_SCHEMA = { type: "object", properties: {} };
 
 /** A protocol mistake in the frame, for the host's log and diagnostics. */
 export interface RegistrationProblem {
-  kind: "tool_exposure" | "tool_replay";
+  kind: "tool_exposure" | "tool_replay" | "tool_schema";
   message: string;
 }
 
@@ -19,6 +21,10 @@ export type ToolRegistration = { def: ExtToolDef; problems: RegistrationProblem[
 
 export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: string): ToolRegistration {
   const problems: RegistrationProblem[] = [];
+  const wrongSchema = frame.schema === undefined ? undefined : schemaProblem(frame.schema);
+  if (wrongSchema) {
+    return { skipped: { kind: "tool_schema", message: `tool "${frame.name}" has a schema that ${wrongSchema}, skipped (a tool's arguments are a JSON object: {"type": "object", "properties": {…}})` } };
+  }
   let exposure: ToolExposure = frame.deferred ? "deferred" : "direct";
   if (frame.exposure !== undefined) {
     if (!isOneOf(TOOL_EXPOSURES, frame.exposure)) {
@@ -39,7 +45,8 @@ export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: 
   const def: ExtToolDef = {
     name: frame.name,
     description: frame.description ?? "",
-    schema: frame.schema ?? EMPTY_SCHEMA,
+    // A schema that leaves out "type" (as many do) is an object's: the providers require it said.
+    schema: frame.schema === undefined ? EMPTY_SCHEMA : { type: "object", ...frame.schema },
     exposure,
     interactive: frame.interactive === true,
     replay,
@@ -49,6 +56,16 @@ export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: 
     ...(frame.output_schema !== undefined ? { outputSchema: frame.output_schema } : {}),
   };
   return { def, problems };
+}
+
+/** What makes `schema` no JSON Schema of an object, or undefined when it is one. */
+function schemaProblem(schema: Record<string, unknown>): string | undefined {
+  if (Array.isArray(schema)) return "is an array";
+  if (schema.type !== undefined && schema.type !== "object") return `is of type ${JSON.stringify(schema.type)}`;
+  const { properties, required } = schema;
+  if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) return 'has "properties" that is not an object';
+  if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) return 'has "required" that is not a list of names';
+  return undefined;
 }
 
 function isOneOf<T extends string>(values: readonly T[], value: string): value is T {

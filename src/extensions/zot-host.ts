@@ -91,7 +91,7 @@ export interface ZotHostOptions {
    * host's (cannot_start, hello_timeout, exit_before_hello, frame_before_hello, hello_name,
    * second_hello, frame_without_type, unknown_frame, invalid_frame, unknown_reply_id,
    * unknown_subscription, no_ready, ready_timeout, exited, exit_code, command_conflict,
-   * tool_exposure, tool_replay, duplicate_call_id, and from outside: invalid_system_prompt).
+   * tool_exposure, tool_replay, tool_schema, duplicate_call_id, and from outside: invalid_system_prompt).
    */
   onDiagnostic?: (diagnostic: HostDiagnostic) => void;
 }

@@ -1,0 +1,33 @@
+// register_tool frames read into tools: a schema that is no JSON Schema of an object skips that one
+// tool with a diagnostic naming it, since the providers refuse every request that offers it.
+import { describe, expect, test } from "bun:test";
+import { toolRegistration } from "../../src/extensions/tool-registration.ts";
+
+const frame = (schema: unknown) => ({ type: "register_tool" as const, name: "t", schema: schema as Record<string, unknown> });
+
+describe("toolRegistration's schema", () => {
+  test("an object's schema is kept, and one without a type is said to be an object's", () => {
+    const kept = toolRegistration(frame({ type: "object", properties: { a: { type: "string" } }, required: ["a"] }), "ext");
+    expect("def" in kept && kept.def.schema).toEqual({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+    const typeless = toolRegistration(frame({ properties: { a: { type: "string" } } }), "ext");
+    expect("def" in typeless && typeless.def.schema).toEqual({ type: "object", properties: { a: { type: "string" } } });
+    const none = toolRegistration({ type: "register_tool", name: "t" }, "ext");
+    expect("def" in none && none.def.schema).toEqual({ type: "object", properties: {} });
+  });
+
+  test("a schema of another type, an array, or with properties or required of the wrong shape skips the tool, saying why", () => {
+    const cases: [unknown, string][] = [
+      [{ type: "string" }, 'is of type "string"'],
+      [{ type: "banana", properties: {} }, 'is of type "banana"'],
+      [[1, 2], "is an array"],
+      [{ type: "object", properties: 5 }, 'has "properties" that is not an object'],
+      [{ type: "object", properties: [] }, 'has "properties" that is not an object'],
+      [{ type: "object", required: "x" }, 'has "required" that is not a list of names'],
+      [{ type: "object", required: [1] }, 'has "required" that is not a list of names'],
+    ];
+    for (const [schema, why] of cases) {
+      const read = toolRegistration(frame(schema), "ext");
+      expect(read).toEqual({ skipped: { kind: "tool_schema", message: expect.stringContaining(`tool "t" has a schema that ${why}, skipped`) } });
+    }
+  });
+});
