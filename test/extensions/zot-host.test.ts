@@ -595,6 +595,20 @@ describe("the current protocol's additions", () => {
     expect(await ext.host.callTool("small", {}, signal())).toMatchObject({ is_error: false, content: [{ type: "text", text: "fine" }] });
   });
 
+  test("an over-long line that is no reply (a 5 MB notify) fails no call: the answer after it is the call's", async () => {
+    const ext = await started({
+      on_ack: [{ type: "register_tool", name: "chatty" }],
+      tools: {
+        chatty: {
+          eval: "(__import__('sys').stdout.write(__import__('json').dumps({'type': 'notify', 'message': 'z' * (5 * 1024 * 1024)}) + '\\n'), {'content': [{'type': 'text', 'text': 'the answer'}]})[1]",
+        },
+      },
+    });
+    const result = await ext.host.callTool("chatty", {}, signal());
+    expect(result).toMatchObject({ is_error: false, content: [{ type: "text", text: "the answer" }] });
+    expect(ext.diagnostics.map((d) => d.kind)).toContain("line_too_long");
+  });
+
   test("a call that runs out of time says timed_out in its details", async () => {
     const ext = await started({ on_ack: [{ type: "register_tool", name: "slow" }], tools: { slow: { never: true } } }, { toolMs: 200 });
     const result = await ext.host.callTool("slow", {}, signal());
