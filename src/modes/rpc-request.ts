@@ -56,6 +56,10 @@ export function readRequest(line: string): RpcRequest {
   }
   const schema = SCHEMAS.get(type);
   if (!schema) return { ok: false, failure: failure(id, type, `unknown command "${type}" (${KNOWN})`) };
+  // 1e400 parses as Infinity, which JSON writes back as null: an id the client could not match.
+  if (typeof value.id === "number" && !Number.isFinite(value.id)) {
+    return { ok: false, failure: failure(undefined, type, `${type}: field "id": a number id must be finite (this one read as ${value.id})`) };
+  }
   const parsed = v.safeParse(schema, value);
   if (!parsed.success) return { ok: false, failure: failure(id, type, describeIssues(type as RpcCommandType, parsed.issues)) };
   return { ok: true, command: parsed.output as RpcCommand };

@@ -57,9 +57,11 @@ describe("envelope", () => {
     r.send({ id: "i3", type: "prompt", images: [{ mime_type: "image/png", data: "" }] });
     r.send({ id: "i4", type: "prompt", images: [{ mime_type: "image/png", data: Buffer.from("hello world").toString("base64") }] });
     r.send({ id: { nested: true }, type: "ping" });
-    await r.waitFor((l) => l.command === "ping", from, "the last answer");
+    // 1e400 reads as Infinity, which JSON would write back as null.
+    r.send('{"id":1e400,"type":"ping"}');
+    await r.waitFor((l) => l.command === "ping" && String(l.error).includes("finite"), from, "the last answer");
     const answers = r.lines.slice(from);
-    expect(answers).toHaveLength(10);
+    expect(answers).toHaveLength(11);
     expect(answers.every((a) => a.type === "response" && a.success === false)).toBe(true);
     expect(answers[0].command).toBe("parse");
     expect(answers[0].error).toStartWith("not JSON: ");
@@ -81,6 +83,7 @@ describe("envelope", () => {
     expect(answers[9]).toMatchObject({ command: "ping" });
     expect(answers[9].error).toStartWith('ping: field "id": ');
     expect("id" in answers[9]).toBe(false);
+    expect(answers[10]).toEqual({ type: "response", command: "ping", success: false, error: 'ping: field "id": a number id must be finite (this one read as Infinity)' });
     // The process goes on.
     expect((await r.call({ type: "ping" })).success).toBe(true);
     expect(await r.close()).toBe(0);
