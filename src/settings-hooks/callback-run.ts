@@ -3,6 +3,7 @@
 // Rule: as a command hook's: past its timeout, or stopped, it counts for nothing; an answer that
 // could not come is a non-blocking error naming why.
 import type { HookRun } from "./hook-output.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 
 export async function runCallback(
   call: (input: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>,
@@ -13,7 +14,7 @@ export async function runCallback(
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   if (signal.aborted) return { status: "aborted", stdout: "", stderr: "", durationMs: 0 };
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(Math.max(1, timerDelay(timeoutMs)));
   const both = AbortSignal.any([signal, timeout]);
   try {
     const answer = await call(input, both);

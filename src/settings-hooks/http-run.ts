@@ -7,6 +7,7 @@
 import { STDOUT_MAX_BYTES } from "./command-run.ts";
 import type { HookRun } from "./hook-output.ts";
 import { ownEntry } from "../protocol/own-key.ts";
+import { timerDelay } from "../protocol/timer-delay.ts";
 
 export interface HttpRunOptions {
   url: string;
@@ -32,7 +33,7 @@ export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
     });
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = fill(value);
-  const timeout = AbortSignal.timeout(Math.max(1, options.timeoutMs));
+  const timeout = AbortSignal.timeout(Math.max(1, timerDelay(options.timeoutMs)));
   let response: Response;
   try {
     response = await fetch(options.url, {

@@ -2,6 +2,7 @@
 // filled only from the variables the hook allows, a 2xx body read as a command's stdout, and the
 // ways it fails (a status, no server, a body that stalls past the timeout, an abort).
 import { afterAll, describe, expect, test } from "bun:test";
+import { runCallback } from "../../src/settings-hooks/callback-run.ts";
 import { runHttp } from "../../src/settings-hooks/http-run.ts";
 
 const seen: { headers: Record<string, string>; body: unknown }[] = [];
@@ -59,5 +60,20 @@ describe("runHttp", () => {
     const big = await run("/big");
     expect(big).toMatchObject({ status: "exited", code: 0 });
     expect((big as { stdout: string }).stdout.length).toBe(1024 * 1024);
+  });
+
+  test("a timeout too long for a timer (1e13 ms, 1e308) waits as long as one can, instead of failing every prompt with a RangeError", async () => {
+    for (const timeoutMs of [1e13, 1e308, Number.POSITIVE_INFINITY]) {
+      expect(await run("/ok", { timeoutMs })).toMatchObject({ status: "exited", code: 0 });
+    }
+  });
+});
+
+describe("runCallback", () => {
+  test("a timeout too long for a timer is clamped, as a command hook's is", async () => {
+    for (const timeoutMs of [1e13, 1e308]) {
+      const done = await runCallback(async () => ({ ok: true }), { hook_event_name: "UserPromptSubmit" }, timeoutMs, new AbortController().signal);
+      expect(done).toMatchObject({ status: "exited", code: 0, stdout: '{"ok":true}' });
+    }
   });
 });
