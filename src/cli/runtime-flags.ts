@@ -13,9 +13,9 @@ import { permissionFlags } from "./permission-flags.ts";
 import { parseSettingSources } from "../config/setting-sources.ts";
 import { statSafe } from "../config/quiet-fs.ts";
 import { join, resolve } from "node:path";
-import { readFileSync } from "node:fs";
 import { CLAUDE_SESSION_ID } from "./root-args.ts";
 import { ownEntry } from "../protocol/own-key.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -95,7 +95,7 @@ function explicitExtensions(flags: Flags): string[] {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(manifest, "utf8").replace(/^\uFEFF/, ""));
+      parsed = JSON.parse(readRegularFile(manifest, "utf8").replace(/^\uFEFF/, ""));
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
       throw new UsageError(

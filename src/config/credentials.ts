@@ -11,6 +11,7 @@ import * as v from "valibot";
 import type { ProviderName } from "../protocol/models.ts";
 import { ConfigError, type Env, zotPaths } from "./home.ts";
 import { PROVIDER_ENV } from "./provider-env.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 export { ConfigError } from "./home.ts";
 
@@ -136,7 +137,7 @@ export function saveApiKey(home: string, provider: ProviderName, key: string): v
 function readAuthFile(file: string): AuthFile | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;

@@ -14,10 +14,11 @@
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
 import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
-import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { realOrSame, statSafe } from "./quiet-fs.ts";
+import { kindOfNonFile } from "./regular-file.ts";
 
 export interface ContextFile {
   path: string;
@@ -235,8 +236,8 @@ function repositoryRoot(start: string): string | undefined {
 
 /** A file's text, or undefined when it is missing, not a file, unreadable or over `maxBytes`. */
 /**
- * Why a file that is there cannot be read: a link that loops, a permission; undefined when it is
- * not there (a link to nothing, too), is no file (a folder), or reads.
+ * Why a file that is there cannot be read: a link that loops, a permission, a named pipe or a
+ * device; undefined when it is not there (a link to nothing, too), is a folder, or reads.
  */
 export function whyUnreadable(file: string): string | undefined {
   try {
@@ -248,7 +249,11 @@ export function whyUnreadable(file: string): string | undefined {
     return code === "EACCES" || code === "EPERM" ? "permission denied on a folder of its path" : undefined;
   }
   try {
-    readFileSync(file);
+    // Asked, not read: a named pipe would wait for a writer forever, a device (/dev/zero) never end.
+    const stats = statSync(file);
+    if (stats.isDirectory()) return undefined;
+    if (!stats.isFile()) return `it is ${kindOfNonFile(stats)}, not a regular file`;
+    closeSync(openSync(file, "r"));
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

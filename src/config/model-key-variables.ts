@@ -2,9 +2,9 @@
 // `"TOGETHER_API_KEY"`): credentials as much as OPENAI_API_KEY is, so no child inherits them
 // (config/child-env.ts). Rule: read from the file as it is now, so a key named after zot started is
 // kept from children too; a file that cannot be read names none (the catalog reports why).
-import fs from "node:fs";
 import * as v from "valibot";
 import { zotPaths } from "./home.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 /** `TOGETHER_KEY` for `$TOGETHER_KEY`, `${TOGETHER_KEY}` or `TOGETHER_KEY`; undefined for text that cannot name a variable. */
 export function keyVariable(written: string): string | undefined {
@@ -23,7 +23,7 @@ const ModelsFileKeys = v.looseObject({ providers: v.record(v.string(), v.unknown
 export function modelKeyVariables(home: string): string[] {
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(zotPaths(home).modelsFile, "utf8"));
+    data = JSON.parse(readRegularFile(zotPaths(home).modelsFile, "utf8"));
   } catch {
     return [];
   }

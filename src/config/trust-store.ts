@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { ConfigError } from "./home.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 export const TRUST_FILE = "trust.json";
 
@@ -50,11 +51,11 @@ export function readTrustStore(home: string): TrustStore {
   const file = trustStoreFile(home);
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { file, folders: {} };
-    return { file, folders: {}, problem: `cannot read ${file} (${code ?? (error as Error).message}); no folder is trusted until it can be read` };
+    return { file, folders: {}, problem: `cannot read ${file} (${code === "EISDIR" ? "it is a directory" : (code ?? (error as Error).message)}); no folder is trusted until it can be read` };
   }
   if (!text.trim()) return { file, folders: {} };
   let data: unknown;

@@ -6,7 +6,6 @@
 // project's entry wins a name, and every problem is a sentence naming the file and the field; one
 // bad entry never stops the others.
 import { statSafe } from "../config/quiet-fs.ts";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { childEnv } from "../config/child-env.ts";
@@ -30,6 +29,7 @@ import {
   TimeoutOverrides,
 } from "./hook-spec.ts";
 import { hooksConfigFiles } from "./hooks-files.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 
 const Millis = v.optional(v.number());
@@ -144,10 +144,10 @@ export function listHooksConfig(options: HooksConfigOptions): { entries: HookEnt
 function readHooksFile(file: string, source: HookSource, options: HooksConfigOptions, warnings: string[]): HookEntry[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (code !== "ENOENT") warnings.push(`${file}: cannot be read (${String(code ?? errorText(err))}); its hooks are not loaded`);
+    if (code !== "ENOENT") warnings.push(`${file}: cannot be read (${code === "EISDIR" ? "it is a directory" : code === undefined ? errorText(err) : String(code)}); its hooks are not loaded`);
     return [];
   }
   let raw: unknown;

@@ -10,6 +10,7 @@ import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
 import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -96,7 +97,7 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
   const fail = (error: string): LoadedManifest => ({ ok: false, dir, file: absFile, error });
   let text: string;
   try {
-    text = readFileSync(absFile, "utf8");
+    text = readRegularFile(absFile, "utf8");
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === "ENOENT") return fail(`no ${path.basename(absFile)} in ${dir}`);

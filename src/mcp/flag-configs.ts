@@ -4,10 +4,10 @@
 // a file that cannot be read, is not JSON or holds no "mcpServers" object is an error naming it
 // (the files zot finds on its own only warn). Its servers are the user's own choice for this run,
 // so no workspace trust is asked about them.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 /** One `--mcp-config` value, read. */
 export interface FlagMcpConfig {
@@ -35,7 +35,7 @@ function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
   let text = value;
   if (file) {
     try {
-      text = readFileSync(file, "utf8");
+      text = readRegularFile(file, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(`${label}: cannot read ${file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);

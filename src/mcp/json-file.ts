@@ -1,19 +1,19 @@
 // Reading one MCP configuration file ($ZOT_HOME/mcp.json, .mcp.json, ~/.claude.json) as a JSON
 // object. Rule: a missing file is nothing; one that cannot be read, is not JSON or is not an object
 // is a sentence naming the file and saying its servers are not started.
-import { readFileSync } from "node:fs";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 /** A JSON object file: missing is nothing; unreadable, broken or not an object is a problem named. */
 export function readJsonFile(file: string): { data?: Record<string, unknown>; problem?: string } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return {};
-    return { problem: `cannot read ${file} (${code ?? errorText(error)}); its MCP servers are not started` };
+    return { problem: `cannot read ${file} (${code === "EISDIR" ? "it is a directory" : (code ?? errorText(error))}); its MCP servers are not started` };
   }
   if (!text.trim()) return {};
   let data: unknown;

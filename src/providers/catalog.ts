@@ -2,7 +2,6 @@
 // merged with the user's $ZOT_HOME/models.json, and how a `--model` id resolves against it.
 // Rule: a broken models.json never stops zot: each bad entry becomes a warning naming the file and
 // the field, and everything else (built-ins and the good entries) still loads.
-import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { formatPrice, formatTokens } from "../protocol/model-figures.ts";
@@ -12,6 +11,7 @@ import { keyVariable, onlyVariable } from "../config/model-key-variables.ts";
 import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
 import { article } from "../protocol/article.ts";
 import { ownEntry } from "../protocol/own-key.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -207,7 +207,7 @@ export function loadCatalog(home: string): Catalog {
   const done = () => ({ models, keys, file, warnings });
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
       warnings.push(`cannot read ${file} (${(error as Error).message}); using the built-in models only.`);

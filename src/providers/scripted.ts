@@ -4,7 +4,6 @@
 // Rule: one turn per model call, in order; it streams like a model (chunked text, tool arguments
 // in fragments, one batch per chunk, as one read of a response would bring) and honours its abort
 // signal between every chunk.
-import fs from "node:fs";
 import * as v from "valibot";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type ContentBlock, type Message, textOf } from "../protocol/messages.ts";
@@ -13,6 +12,7 @@ import { firstIssue } from "../protocol/schema-issue.ts";
 import { chunkText, errorMessage, ScriptToolCall, ScriptTurn, turnStop, turnUsage } from "../protocol/script.ts";
 import { codeOf } from "./provider-failure.ts";
 import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 const DEFAULT_CHUNK_SIZE = 12;
 /** Tool arguments arrive in about this many pieces, as they do from a real model. */
@@ -162,7 +162,7 @@ const TOOL_CALL_FIELDS = new Set(Object.keys(ScriptToolCall.entries));
 export function loadScript(file: string): ScriptTurn[] {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ScriptFileError(

@@ -2,8 +2,9 @@
 // refused for a damaged tail or a damaged line: a record cut off mid-write (zot killed, disk full)
 // is dropped and reported, an unreadable line is skipped and reported; only a file with no valid
 // header, or one written in a newer format, is refused, with a sentence saying so.
-import { readFileSync, type Stats, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import * as v from "valibot";
+import { kindOfNonFile } from "../config/regular-file.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { describeIssue } from "../protocol/schema-issue.ts";
@@ -41,7 +42,7 @@ export function readSessionFile(file: string): SessionContent {
   try {
     // A FIFO would wait for a writer forever, a device (/dev/zero) never end: a session is a file.
     const stats = statSync(file);
-    if (!stats.isFile()) throw new SessionFileError(`${file} is not a session file: it is ${kindOf(stats)}, not a regular file`);
+    if (!stats.isFile()) throw new SessionFileError(`${file} is not a session file: it is ${kindOfNonFile(stats)}, not a regular file`);
     bytes = readFileSync(file);
   } catch (error) {
     if (error instanceof SessionFileError) throw error;
@@ -53,13 +54,6 @@ export function readSessionFile(file: string): SessionContent {
 }
 
 /** What a path that is not a regular file is, in words. */
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a named pipe";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "not a file";
-}
 
 /** Parses the bytes of a session file named `file` (for the messages). */
 export function parseSessionBytes(bytes: Uint8Array, file: string): SessionContent {

@@ -1,0 +1,47 @@
+// Configuration and context files that are no regular file, through the compiled binary: a named
+// pipe where AGENTS.md or models.json should be, a link to /dev/zero as .mcp.json (a cloned
+// repository can ship either). zot passes over each, saying so, and answers; before, a pipe made it
+// wait forever and /dev/zero made it read until memory ran out.
+import { afterEach, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { tempDir, zot } from "../support/zot.ts";
+
+const mocks: MockLlm[] = [];
+afterEach(async () => {
+  for (const mock of mocks.splice(0)) await mock.stop();
+});
+
+test("a named pipe or a device as AGENTS.md, CLAUDE.md, .mcp.json, .zot/hooks.json, models.json or trust.json: passed over with a warning, and the run answers", async () => {
+  const mock = startMockLlm([{ text: "answered" }]);
+  mocks.push(mock);
+  const home = tempDir("zot-home-");
+  const cwd = tempDir("zot-cwd-");
+  mkdirSync(join(cwd, ".zot"));
+  execFileSync("mkfifo", [join(cwd, "AGENTS.md"), join(cwd, ".zot", "hooks.json"), join(home, "models.json"), join(home, "trust.json")]);
+  symlinkSync("/dev/zero", join(cwd, ".mcp.json"));
+  symlinkSync("/dev/zero", join(cwd, "CLAUDE.md"));
+  const run = await zot(["-p", "hi", "--provider", "anthropic", "--api-key", "k", "--base-url", mock.url], { home, cwd });
+  expect(run.stdout).toContain("answered");
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(`${join(cwd, "AGENTS.md")} cannot be read (it is a named pipe, not a regular file)`);
+  expect(run.stderr).toContain(`${join(cwd, "CLAUDE.md")} cannot be read (it is a device, not a regular file)`);
+  expect(run.stderr).toContain(`cannot read ${join(home, "models.json")} (it is a named pipe, not a regular file)`);
+  expect(run.stderr).toContain(`cannot read ${join(home, "trust.json")} (it is a named pipe, not a regular file)`);
+  expect(mock.requests).toHaveLength(1);
+}, 20_000);
+
+test("zot mcp list, zot trust --list and zot ext list with pipes in their files' places say so instead of waiting", async () => {
+  const home = tempDir("zot-home-");
+  const cwd = tempDir("zot-cwd-");
+  mkdirSync(join(home, "extensions", "e"), { recursive: true });
+  execFileSync("mkfifo", [join(home, "mcp.json"), join(home, "trust.json"), join(home, "extensions", "e", "extension.json")]);
+  const mcp = await zot(["mcp", "list"], { home, cwd });
+  expect(mcp.stderr + mcp.stdout).toContain(`cannot read ${join(home, "mcp.json")} (it is a named pipe, not a regular file)`);
+  const trust = await zot(["trust", "--list"], { home, cwd });
+  expect(trust.stderr).toContain(`cannot read ${join(home, "trust.json")} (it is a named pipe, not a regular file)`);
+  const ext = await zot(["ext", "list"], { home, cwd });
+  expect(ext.stdout + ext.stderr).toContain("it is a named pipe, not a regular file");
+}, 20_000);
