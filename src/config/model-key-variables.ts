@@ -23,7 +23,7 @@ const ModelsFileKeys = v.looseObject({ providers: v.record(v.string(), v.unknown
 export function modelKeyVariables(home: string): string[] {
   let data: unknown;
   try {
-    data = JSON.parse(readRegularFile(zotPaths(home).modelsFile, "utf8"));
+    data = JSON.parse(readRegularFile(zotPaths(home).modelsFile, "utf8").replace(/^\uFEFF/, ""));
   } catch {
     return [];
   }

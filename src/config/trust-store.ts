@@ -13,12 +13,13 @@ import { readRegularFile } from "./regular-file.ts";
 
 export const TRUST_FILE = "trust.json";
 
-const FolderAnswer = v.object({
+// Loose: fields a newer zot writes (at the top, or in an answer) survive this one's rewrite.
+const FolderAnswer = v.looseObject({
   trusted: v.boolean(),
   /** when the user answered, ISO 8601 */
   decided: v.string(),
 });
-const TrustFile = v.object({
+const TrustFile = v.looseObject({
   folders: v.record(v.string(), FolderAnswer),
 });
 export type FolderAnswer = v.InferOutput<typeof FolderAnswer>;
@@ -30,6 +31,8 @@ export interface TrustStore {
   folders: Record<string, FolderAnswer>;
   /** set when the file exists but cannot be used: a sentence naming it; nothing is trusted then */
   problem?: string;
+  /** the file's other top-level fields, written back as they were */
+  others?: Record<string, unknown>;
 }
 
 export function trustStoreFile(home: string): string {
@@ -60,7 +63,8 @@ export function readTrustStore(home: string): TrustStore {
   if (!text.trim()) return { file, folders: {} };
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (Windows editors write one) is not the JSON's.
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     return { file, folders: {}, problem: `${file} is not valid JSON (${(error as Error).message}); no folder is trusted until it is fixed or deleted` };
   }
@@ -73,7 +77,8 @@ export function readTrustStore(home: string): TrustStore {
       problem: `${file} is malformed at ${path ? `"${path}"` : "the top level"}: ${message} (expected {"folders": {"/path": {"trusted": true, "decided": "…"}}}); no folder is trusted until it is fixed or deleted`,
     };
   }
-  return { file, folders: parsed.output.folders };
+  const { folders, ...others } = parsed.output;
+  return { file, folders, ...(Object.keys(others).length > 0 ? { others } : {}) };
 }
 
 /** The remembered answer for `dir`, if there is one (a broken store remembers none). */
@@ -107,7 +112,7 @@ function updateStore(home: string, change: (folders: Record<string, FolderAnswer
   if (store.problem) throw new ConfigError(`${store.problem}; nothing was changed`);
   const folders = { ...store.folders };
   change(folders);
-  const sorted: TrustFile = { folders: Object.fromEntries(Object.entries(folders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  const sorted: TrustFile = { folders: Object.fromEntries(Object.entries(folders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), ...store.others };
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   writeFileAtomic(store.file, `${JSON.stringify(sorted, null, 2)}\n`, 0o600);
   return key;

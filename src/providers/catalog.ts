@@ -218,7 +218,8 @@ export function loadCatalog(home: string): Catalog {
 
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (Windows editors write one) is not the JSON's.
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     warnings.push(`${file} is not valid JSON (${(error as Error).message}); using the built-in models only.`);
     return done();

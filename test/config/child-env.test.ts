@@ -36,6 +36,12 @@ test("ZOT_PASS_ENV passes a models.json key on purpose; the home defaults to the
   expect(childEnv({ ...env, ZOT_PASS_ENV: "TOGETHER_KEY" })).toMatchObject({ TOGETHER_KEY: "t" });
 });
 
+test("a models.json with a byte order mark, which the catalog reads, has its keys kept from children too", () => {
+  fs.writeFileSync(path.join(home, "models.json"), `\uFEFF${JSON.stringify({ providers: { openai: { apiKey: "$BOM_KEY", models: [{ id: "a" }] } } })}`);
+  expect(modelKeyVariables(home)).toEqual(["BOM_KEY"]);
+  expect(childEnv({ BOM_KEY: "secret", PATH: "/bin" }, home)).toEqual({ PATH: "/bin" });
+});
+
 test("no models.json, or one that is not JSON, names none", () => {
   expect(modelKeyVariables(home)).toEqual([]);
   fs.writeFileSync(path.join(home, "models.json"), "{ not json");

@@ -89,6 +89,20 @@ describe("decideWorkspaceTrust", () => {
     expect(readFileSync(join(f.home, "trust.json"), "utf8")).toBe("{ nope");
   });
 
+  test("a rewrite keeps the fields of trust.json zot does not know (a newer zot's), and a byte order mark is no error", () => {
+    const f = folder();
+    const file = join(f.home, "trust.json");
+    writeFileSync(file, `\uFEFF${JSON.stringify({ version: 3, folders: { "/x": { trusted: true, decided: "2024-01-01T00:00:00Z", note: "keep me" } }, refused: ["a"] })}`);
+    expect(folderAnswer(f.home, "/x")).toMatchObject({ trusted: true });
+    rememberFolder(f.home, f.cwd, true, new Date("2026-01-01T00:00:00Z"));
+    const written = JSON.parse(readFileSync(file, "utf8"));
+    expect(written).toEqual({
+      folders: { "/x": { trusted: true, decided: "2024-01-01T00:00:00Z", note: "keep me" }, [f.cwd]: { trusted: true, decided: "2026-01-01T00:00:00.000Z" } },
+      version: 3,
+      refused: ["a"],
+    });
+  });
+
   test("ZOT_HOME inside the folder: its extensions are the user's own, not the folder's", () => {
     const f = folder(false);
     mkdirSync(join(f.cwd, ".zot", "extensions", "mine"), { recursive: true });

@@ -88,6 +88,13 @@ describe("loadCatalog", () => {
     expect(models.length).toBe(BUILTIN_MODELS.length);
   });
 
+  test("a byte order mark before the JSON (Windows editors write one) is read past, as in every other file", () => {
+    writeModels(`\uFEFF${JSON.stringify({ providers: { openai: { models: [{ id: "bom-model" }] } } })}`);
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings).toEqual([]);
+    expect(find(models, "openai", "bom-model")).toBeDefined();
+  });
+
   test("an existing model is overridden field by field; a new one is appended as user", () => {
     writeModels({
       providers: {
