@@ -111,5 +111,6 @@ export async function runSessions(argv: string[]): Promise<number> {
 export function onePositional(positionals: string[], what: string, usage: string, optional = false): string | undefined {
   if (positionals.length > 1) throw new UsageError(`zot sessions ${usage}: unexpected "${positionals[1]}"`);
   if (positionals.length === 0 && !optional) throw new UsageError(`zot sessions ${usage}: pass the ${what}`);
+  if (positionals[0]?.trim() === "") throw new UsageError(`zot sessions ${usage}: the ${what} is empty (an unset variable?)`);
   return positionals[0];
 }

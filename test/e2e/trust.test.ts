@@ -241,3 +241,26 @@ function script(dir: string, text: string): string {
   writeFileSync(file, JSON.stringify([{ text }]));
   return file;
 }
+
+describe("an empty argument (an unset variable) is no folder, file or source", () => {
+  test("zot trust \"\" and zot untrust \"\" refuse instead of acting on the current folder; ext install/check and sessions show/import refuse it too", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    for (const command of ["trust", "untrust"]) {
+      const run = await zot([command, ""], { home, cwd });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`zot ${command} got an empty folder (an unset variable?)`);
+    }
+    expect(existsSync(join(home, "trust.json"))).toBe(false);
+    for (const args of [["ext", "install", ""], ["ext", "check", " "]]) {
+      const run = await zot(args, { home, cwd });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`zot ext ${args[1]} takes one`);
+    }
+    for (const verb of ["show", "import"]) {
+      const run = await zot(["sessions", verb, ""], { home, cwd });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("is empty (an unset variable?)");
+    }
+  });
+});
