@@ -15,6 +15,7 @@ import { errorText } from "../protocol/error-text.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { type LogLimits, RunLog } from "./child-log.ts";
 import { LineSplitter } from "../protocol/line-splitter.ts";
+import { findProgram } from "../process/find-program.ts";
 
 /** The original's limit; a frame bigger than this is a bug in the extension, not data. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -563,7 +564,7 @@ function spawnFailure(program: string, env: Record<string, string | undefined>, 
   const code = (err as { code?: unknown })?.code;
   const bare = !program.includes("/") && !program.includes("\\");
   if (code === "ENOENT") {
-    if (bare && !Bun.which(program, env.PATH === undefined ? {} : { PATH: env.PATH })) return "not found on PATH";
+    if (bare && !findProgram(program, env.PATH)) return "not found on PATH";
     if (statSafe(program)?.isFile()) {
       // The file is there: the kernel could not find the interpreter its #! line names.
       const interpreter = shebang(program);

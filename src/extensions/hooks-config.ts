@@ -30,6 +30,7 @@ import {
 } from "./hook-spec.ts";
 import { hooksConfigFiles } from "./hooks-files.ts";
 import { readRegularFile } from "../config/regular-file.ts";
+import { findProgram } from "../process/find-program.ts";
 
 
 const Millis = v.optional(v.number());
@@ -279,7 +280,7 @@ function processLaunch(name: string, entry: ProcessEntry, dir: string, env: Reco
   const [program, ...args] = entry.command;
   const merged: Record<string, string | undefined> = { ...childEnv(env), BUN_BE_BUN: undefined, ZOT_EXTENSION_NAME: name, ...entry.env };
   if (!program.includes("/") && !program.includes("\\")) {
-    const found = Bun.which(program, merged.PATH === undefined ? {} : { PATH: merged.PATH });
+    const found = findProgram(program, merged.PATH);
     if (!found) return { error: `"command" starts with "${program}", which is not on PATH; install it, or give its path` };
     return { command: [found, ...args], env: merged };
   }

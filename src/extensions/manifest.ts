@@ -11,6 +11,7 @@ import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
 import { readRegularFile } from "../config/regular-file.ts";
+import { findProgram } from "../process/find-program.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -167,7 +168,7 @@ export function resolveExec(
     if (SCRIPT_EXTENSIONS.has(path.extname(exec)) && statSafe(beside)?.isFile()) {
       return runScript(beside);
     }
-    const which = (name: string) => Bun.which(name, options.env.PATH === undefined ? {} : { PATH: options.env.PATH });
+    const which = (name: string) => findProgram(name, options.env.PATH);
     // `tsx index.ts` or `npx -y tsx index.ts` (the original's extensions): with no tsx here, the zot binary runs the file.
     const tsxScript = exec === "tsx" ? args[0] : exec === "npx" ? tsxViaNpx(args) : undefined;
     if (tsxScript !== undefined && !which("tsx")) {

@@ -158,6 +158,9 @@ describe("resolveExec", () => {
     expect(resolveExec(manifest("zot-test-tool"), dir, { zotBinary, env: { PATH: "/nonexistent" } })).toEqual({
       error: `"exec" is "zot-test-tool", which is not on PATH; install it, or make "exec" a path relative to ${dir} (like "./zot-test-tool")`,
     });
+    // A name longer than a path may be is on no PATH (Bun.which throws for it).
+    const long = "x".repeat(10_000);
+    expect(resolveExec(manifest(long), dir, { zotBinary, env: { PATH: "/nonexistent" } })).toMatchObject({ error: expect.stringContaining("which is not on PATH") });
   });
 
   test("TypeScript and JavaScript files run on the zot binary with BUN_BE_BUN=1", () => {
