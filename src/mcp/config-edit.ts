@@ -15,6 +15,7 @@ import { folderKey } from "../config/trust-store.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type McpConfigSource, type McpScope, mcpSources, PROJECT_MCP_FILE, projectEntry, projectKeys, zotMcpFile } from "./config-files.ts";
 import { readJsonFile } from "./json-file.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 export interface EditContext {
   cwd: string;
@@ -103,6 +104,10 @@ function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, 
 function updateFile(file: string, mode: number, change: (data: Record<string, unknown>) => void): void {
   const read = readJsonFile(file);
   if (read.problem) throw new ConfigError(`${read.problem.replace(/; its MCP servers.*$/, "")}; nothing was changed`);
+  if (read.data && !isUtf8Text(file)) {
+    // Read, its bytes that are no UTF-8 became U+FFFD: written back, the user's bytes would be gone.
+    throw new ConfigError(`${file} is not valid UTF-8 (an editor saved it in another encoding?); rewriting it would replace those bytes; save it as UTF-8, nothing was changed`);
+  }
   const data = read.data ?? {};
   change(data);
   // An existing .mcp.json keeps the permissions its owner gave it.
@@ -110,4 +115,13 @@ function updateFile(file: string, mode: number, change: (data: Record<string, un
   if (existing && mode !== 0o600) mode = existing.mode & 0o777;
   fs.mkdirSync(path.dirname(file), { recursive: true, ...(mode === 0o600 ? { mode: 0o700 } : {}) });
   writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, mode);
+}
+
+function isUtf8Text(file: string): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(readRegularFile(file));
+    return true;
+  } catch {
+    return false;
+  }
 }

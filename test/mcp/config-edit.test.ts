@@ -64,4 +64,13 @@ describe("where each scope writes", () => {
     expect(() => addServer("user", "x", entry("x"), ctx)).toThrow(/is not valid JSON .*nothing was changed/);
     expect(readFileSync(join(ctx.home, "mcp.json"), "utf8")).toBe("{ broken");
   });
+
+  test("a file whose bytes are not UTF-8 (a Latin-1 é) is never rewritten: its bytes would become U+FFFD", () => {
+    const ctx = layout();
+    const file = join(ctx.cwd, ".mcp.json");
+    const latin1 = Buffer.from('{"mcpServers": {}, "note": "caf\xe9"}', "latin1");
+    writeFileSync(file, latin1);
+    expect(() => addServer("project", "x", entry("x"), ctx)).toThrow(`${file} is not valid UTF-8`);
+    expect(readFileSync(file).equals(latin1)).toBe(true);
+  });
 });
