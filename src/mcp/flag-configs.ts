@@ -25,20 +25,28 @@ export function readFlagMcpConfigs(values: readonly string[], cwd: string): Flag
 }
 
 /** What an errno says, in words. */
-const READ_FAILURES: Record<string, string> = { ENOENT: "no such file", EISDIR: "it is a directory", EACCES: "permission denied", ENOTDIR: "no such file" };
+const READ_FAILURES: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: "it is a directory",
+  EACCES: "permission denied",
+  ENOTDIR: "no such file",
+  ELOOP: "it is a link that loops",
+  ENAMETOOLONG: "the name is too long for a file's",
+};
 
 function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
   if (value.trim() === "") throw new Error("--mcp-config needs a file or JSON text, not an empty value");
   const inline = /^\s*[{[]/.test(value);
   const file = inline ? undefined : path.resolve(cwd, value);
-  const label = inline ? `--mcp-config JSON #${position}` : `--mcp-config ${value}`;
+  // A value as long as a file (JSON that does not start with { or [) is named by its start, not echoed whole.
+  const label = inline ? `--mcp-config JSON #${position}` : `--mcp-config ${value.length > 120 ? `${value.slice(0, 100)}… (${value.length.toLocaleString("en-US")} characters)` : value}`;
   let text = value;
   if (file) {
     try {
       text = readRegularFile(file, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`${label}: cannot read ${file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
+      throw new Error(`${label}: cannot read ${file.length > 120 ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
     }
   }
   let data: unknown;

@@ -29,6 +29,15 @@ describe("reading --mcp-config values", () => {
     expect(() => readFlagMcpConfigs(['[{"mcpServers": {}}]'], cwd)).toThrow('--mcp-config JSON #1: must hold {"mcpServers"');
     expect(() => readFlagMcpConfigs([" "], cwd)).toThrow("--mcp-config needs a file or JSON text, not an empty value");
     expect(() => readFlagMcpConfigs(["."], cwd)).toThrow(`--mcp-config .: cannot read ${cwd} (it is a directory)`);
+    // A value as long as a file's text, mistaken for a name: named by its start, once, and the reason in words.
+    const long = "x".repeat(100_000);
+    let message = "";
+    try {
+      readFlagMcpConfigs([long], cwd);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(`--mcp-config ${"x".repeat(100)}… (100,000 characters): cannot read it (the name is too long for a file's)`);
   });
 
   test("a file that starts with a byte order mark reads as its JSON", () => {
