@@ -146,7 +146,8 @@ function readAuthFile(file: string): AuthFile | undefined {
       throw new ConfigError(`zot's home ${path.dirname(file)} is not a directory (a part of that path is a file); point ZOT_HOME at a directory, or move the file away.`);
     }
     if (code === "EISDIR") throw new ConfigError(`${file} is a directory, not zot's key file; remove it, or set your key again (zot keeps keys there as JSON).`);
-    throw new ConfigError(`cannot read ${file} (${(error as Error).message}); check its permissions.`);
+    // No code: a named pipe or a device, said as such (regular-file.ts); permissions are not the matter then.
+    throw new ConfigError(`cannot read ${file} (${(error as Error).message})${code === undefined ? "; make it a file, or remove it" : "; check its permissions"}.`);
   }
   // An empty file is what an interrupted editor save leaves; it holds no keys, and is not an error.
   if (!text.trim()) return {};

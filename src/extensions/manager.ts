@@ -32,6 +32,7 @@ import { appendLog } from "./child-log.ts";
 import type { HostDiagnostic, HostState, HostTimeouts, NoteLevel, ZotExtensionHost } from "./zot-host.ts";
 
 import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 
 export { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES };
 
@@ -717,7 +718,8 @@ async function brokenApprover(
 ): Promise<{ spec: HookSpec; names: "approve_tool" | "fail_closed" } | undefined> {
   let text: string;
   try {
-    text = await Bun.file(file).text();
+    // Only a regular file: a named pipe would wait for a writer forever, a device never end.
+    text = readRegularFile(file, "utf8");
   } catch {
     return undefined;
   }

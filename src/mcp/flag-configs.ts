@@ -43,7 +43,8 @@ function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
   let text = value;
   if (file) {
     try {
-      text = readRegularFile(file, "utf8");
+      // A pipe is read: the user named it (`--mcp-config <(jq …)`).
+      text = readRegularFile(file, "utf8", { pipes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(`${label}: cannot read ${file.length > 120 ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);

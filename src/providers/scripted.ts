@@ -162,7 +162,8 @@ const TOOL_CALL_FIELDS = new Set(Object.keys(ScriptToolCall.entries));
 export function loadScript(file: string): ScriptTurn[] {
   let text: string;
   try {
-    text = readRegularFile(file, "utf8");
+    // A pipe is read: the user named it (`--script <(…)`).
+    text = readRegularFile(file, "utf8", { pipes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ScriptFileError(

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { tempDir, zot } from "../support/zot.ts";
+import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
 
 const mocks: MockLlm[] = [];
 afterEach(async () => {
@@ -45,3 +45,37 @@ test("zot mcp list, zot trust --list and zot ext list with pipes in their files'
   const ext = await zot(["ext", "list"], { home, cwd });
   expect(ext.stdout + ext.stderr).toContain("it is a named pipe, not a regular file");
 }, 20_000);
+
+test("a named pipe as an extension's extension.json: the run answers (the check for a guard no longer reads it)", async () => {
+  const home = tempDir("zot-home-");
+  mkdirSync(join(home, "extensions", "e"), { recursive: true });
+  execFileSync("mkfifo", [join(home, "extensions", "e", "extension.json")]);
+  const script = join(tempDir("zot-script-"), "turns.json");
+  await Bun.write(script, JSON.stringify([{ text: "answered" }]));
+  const run = await zot(["-p", "hi", "--provider", "scripted", "--script", script], { home });
+  expect(run.stdout).toContain("answered");
+  expect(run.stderr).toContain("it is a named pipe, not a regular file");
+}, 20_000);
+
+test("a link to /dev/null reads as an empty file, as before: trust.json and .mcp.json blanked that way are no error", async () => {
+  const home = tempDir("zot-home-");
+  const cwd = tempDir("zot-cwd-");
+  symlinkSync("/dev/null", join(home, "trust.json"));
+  symlinkSync("/dev/null", join(cwd, ".mcp.json"));
+  const list = await zot(["trust", "--list"], { home, cwd });
+  expect(list.code).toBe(0);
+  expect(list.stderr).toContain("no folder trusted or refused yet");
+  expect(list.stderr).not.toContain("cannot read");
+  const mcp = await zot(["mcp", "list"], { home, cwd });
+  expect(mcp.stderr).not.toContain("not a regular file");
+});
+
+test("a pipe the user names on the command line is read: --script <(…) and --mcp-config <(…)", async () => {
+  const home = tempDir("zot-home-");
+  const line = `${ZOT} -p hi --provider scripted --script <(echo '[{"text": "from a pipe"}]') --mcp-config <(echo '{"mcpServers": {}}')`;
+  const proc = Bun.spawn(["bash", "-c", line], { env: cleanEnv(home), cwd: tempDir("zot-cwd-"), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(stderr).toBe("");
+  expect(stdout).toContain("from a pipe");
+  expect(code).toBe(0);
+});
