@@ -6,7 +6,8 @@
 // read, and a server defined there is named with the command that removes it); a file is written
 // whole and atomically with its other keys kept; a file that cannot be read as JSON is never
 // overwritten; `$ZOT_HOME/mcp.json` is private (0600), since headers and env may hold tokens.
-import { statSafe } from "../config/quiet-fs.ts";
+import { lstatSafe, realOrSame, statSafe } from "../config/quiet-fs.ts";
+import { readRegularFile } from "../config/regular-file.ts";
 import { writeFileAtomic } from "../config/write-file-atomic.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,7 +16,6 @@ import { folderKey } from "../config/trust-store.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type McpConfigSource, type McpScope, mcpSources, PROJECT_MCP_FILE, projectEntry, projectKeys, zotMcpFile } from "./config-files.ts";
 import { readJsonFile } from "./json-file.ts";
-import { readRegularFile } from "../config/regular-file.ts";
 
 export interface EditContext {
   cwd: string;
@@ -34,7 +34,7 @@ export function scopeTarget(scope: McpScope, context: EditContext): { file: stri
 /** Adds `name` to the scope's file; throws ConfigError when it is there already or the file is broken. */
 export function addServer(scope: McpScope, name: string, entry: Record<string, unknown>, context: EditContext): { file: string; label: string } {
   const target = scopeTarget(scope, context);
-  updateFile(target.file, scope === "project" ? 0o644 : 0o600, (data) => {
+  updateFile(target.file, scope === "project" ? 0o644 : 0o600, scope === "project" ? context.cwd : undefined, (data) => {
     const section = sectionOf(data, scope, context.cwd, true) as Record<string, unknown>;
     if (Object.hasOwn(section, name)) {
       throw new ConfigError(`MCP server "${name}" already exists in ${target.label}; remove it first (zot mcp remove ${name} -s ${scope}) or pick another name`);
@@ -64,7 +64,7 @@ export function removeServer(name: string, scope: McpScope | undefined, context:
     throw new ConfigError(`MCP server "${name}" is in more than one scope (${ours.map((source) => source.scope).join(", ")}); say which with -s ${ours.map((source) => source.scope).join("|")}`);
   }
   const source = ours[0]!;
-  updateFile(source.file, source.scope === "project" ? 0o644 : 0o600, (data) => {
+  updateFile(source.file, source.scope === "project" ? 0o644 : 0o600, source.scope === "project" ? context.cwd : undefined, (data) => {
     const section = sectionOf(data, source.scope, context.cwd, false);
     if (section) delete section[name];
   });
@@ -101,7 +101,19 @@ function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, 
   return holder.mcpServers as Record<string, unknown>;
 }
 
-function updateFile(file: string, mode: number, change: (data: Record<string, unknown>) => void): void {
+/**
+ * Reads, changes and writes back one file. `within`: a folder the file must really be in; a
+ * project's .mcp.json that is a link out of the project (a cloned repository's, to
+ * ~/.claude.json) must not choose which of the user's files zot writes.
+ */
+function updateFile(file: string, mode: number, within: string | undefined, change: (data: Record<string, unknown>) => void): void {
+  if (within !== undefined && lstatSafe(file)?.isSymbolicLink()) {
+    const real = realOrSame(file);
+    const folder = realOrSame(within);
+    if (real !== folder && !real.startsWith(`${folder}${path.sep}`)) {
+      throw new ConfigError(`${file} is a link to ${real}, outside this folder; zot writes a project's .mcp.json only inside the project, nothing was changed (replace the link with a file to keep the project's servers there)`);
+    }
+  }
   const read = readJsonFile(file);
   if (read.problem) throw new ConfigError(`${read.problem.replace(/; its MCP servers.*$/, "")}; nothing was changed`);
   if (read.data && !isUtf8Text(file)) {

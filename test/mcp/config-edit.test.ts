@@ -1,7 +1,7 @@
 // `zot mcp add` and `remove` write where docs/mcp.md says each scope writes, keep the rest of the
 // file, never touch Claude Code's ~/.claude.json, and never overwrite a file they cannot read.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addServer, removeServer } from "../../src/mcp/config-edit.ts";
 import { readMcpConfig, runnableServers } from "../../src/mcp/config-files.ts";
@@ -63,6 +63,23 @@ describe("where each scope writes", () => {
     writeFileSync(join(ctx.home, "mcp.json"), "{ broken");
     expect(() => addServer("user", "x", entry("x"), ctx)).toThrow(/is not valid JSON .*nothing was changed/);
     expect(readFileSync(join(ctx.home, "mcp.json"), "utf8")).toBe("{ broken");
+  });
+
+  test("a project's .mcp.json that links out of the project (to ~/.claude.json) is not written through; one that links inside it is", () => {
+    const ctx = layout();
+    const claude = join(ctx.userHome, ".claude.json");
+    writeFileSync(claude, '{"numStartups": 1}');
+    const link = join(ctx.cwd, ".mcp.json");
+    symlinkSync(claude, link);
+    expect(() => addServer("project", "x", entry("x"), ctx)).toThrow(`${link} is a link to ${realpathSync(claude)}, outside this folder`);
+    expect(readFileSync(claude, "utf8")).toBe('{"numStartups": 1}');
+    const ctx2 = layout();
+    mkdirSync(join(ctx2.cwd, "config"));
+    writeFileSync(join(ctx2.cwd, "config", "mcp.json"), "{}");
+    symlinkSync(join(ctx2.cwd, "config", "mcp.json"), join(ctx2.cwd, ".mcp.json"));
+    addServer("project", "x", entry("x"), ctx2);
+    expect(lstatSync(join(ctx2.cwd, ".mcp.json")).isSymbolicLink()).toBe(true);
+    expect(json(join(ctx2.cwd, "config", "mcp.json")).mcpServers.x).toMatchObject({ command: "x" });
   });
 
   test("a file whose bytes are not UTF-8 (a Latin-1 é) is never rewritten: its bytes would become U+FFFD", () => {
