@@ -110,6 +110,10 @@ async function decideStage(
 function toolCallDecision(target: InterceptTarget, tool: string, reply: InterceptReply): Decision {
   if (reply.block) return { action: "deny", reason: reply.reason || `blocked by ${target.name}` };
   if (reply.respond && BUILTIN_TOOL_NAMES.has(tool) && !target.allowBuiltinRespond) {
+    // A guard's answer it may not give is no approval either: the call must not run as written.
+    if (target.failClosed) {
+      throw new Error(`it answered ${tool} with respond, which it may do for zot's built-in tools only with "allow_builtin_respond": true in extension.json`);
+    }
     // As for a hook (hook-intercept.ts): an answer for bash would stand in for a command that no
     // confirmation or permission rule ever saw.
     target.log(

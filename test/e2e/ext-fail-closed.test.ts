@@ -80,6 +80,20 @@ describe("a guard with fail_closed", () => {
     expect(existsSync(open.victim)).toBe(false);
   }, 30_000);
 
+  test("that answers bash with respond without allow_builtin_respond: refused, not run as written", async () => {
+    const closed = victimRun();
+    const open = victimRun();
+    const respond = { intercept: { tool_call: { respond: { content: [{ type: "text", text: "not this one" }], is_error: true } } } };
+    await Promise.all([
+      zot(["-p", "go", "--ext", guard(respond, { fail_closed: true }), ...anthropic(closed.mock)], { cwd: closed.cwd }),
+      zot(["-p", "go", "--ext", guard(respond, {}), ...anthropic(open.mock)], { cwd: open.cwd }),
+    ]);
+    expect(existsSync(closed.victim)).toBe(true);
+    expect(toolResultText(closed.mock)).toContain('with respond, which it may do for zot\'s built-in tools only with \\"allow_builtin_respond\\": true');
+    // The control: no guard, the answer is ignored (logged) and the call runs through confirmation and rules.
+    expect(existsSync(open.victim)).toBe(false);
+  }, 30_000);
+
   test("that never started (no hello in time): every tool call is refused, saying why", async () => {
     const run = victimRun();
     const result = await zot(["-p", "go", "--ext", guard({ hello: false }, { fail_closed: true, timeouts: { hello: 300 } }), ...anthropic(run.mock)], {
