@@ -317,7 +317,7 @@ export class ZotExtensionHost {
    * An over-long line was dropped. When it names a waiting call (its id is near the start, where
    * every SDK writes it), that call fails now instead of waiting out its deadline; when no id can
    * be read, every waiting call fails, since the line was most likely one of their answers, unless
-   * its head names a type that answers nothing (a long notify or log is no reply).
+   * its head names a frame type that answers nothing (a long notify is no reply).
    */
   private failDroppedReply(dropped: { bytes: number; limit: number; head: string }): void {
     const child = this.child;
@@ -326,7 +326,9 @@ export class ZotExtensionHost {
     const type = head.type ?? "reply";
     const id = head.id === undefined ? undefined : String(head.id);
     const problem = `its line was ${dropped.bytes.toLocaleString("en-US")} bytes, over the limit of ${sizeText(dropped.limit)} a frame, and was dropped`;
-    const mayAnswer = head.type === undefined || REPLY_TYPES.has(head.type);
+    // The head's first "type" may be a nested one (a content block's "text", when the frame's own
+    // is written last): only a frame type known to answer nothing spares the waiting calls.
+    const mayAnswer = head.type === undefined || !FRAME_TYPES.has(head.type) || REPLY_TYPES.has(head.type);
     const targets = !mayAnswer ? [] : id !== undefined && child.pendingIds().includes(id) ? [id] : id === undefined ? child.pendingIds() : [];
     for (const key of targets) child.settle(key, new InvalidReply(type, problem));
   }

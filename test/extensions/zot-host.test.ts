@@ -609,6 +609,24 @@ describe("the current protocol's additions", () => {
     expect(ext.diagnostics.map((d) => d.kind)).toContain("line_too_long");
   });
 
+  test("an over-long tool_result whose own type is written last (after its content's) still fails its call at once", async () => {
+    const ext = await started(
+      {
+        on_ack: [{ type: "register_tool", name: "late" }],
+        tools: {
+          late: {
+            eval: "(__import__('sys').stdout.write('{\"id\": \"' + f['id'] + '\", \"content\": [{\"type\": \"text\", \"text\": \"' + 'z' * (5 * 1024 * 1024) + '\"}], \"type\": \"tool_result\"}\\n'), {'content': []})[1]",
+          },
+        },
+      },
+      { toolMs: 20_000 },
+    );
+    const result = await ext.host.callTool("late", {}, signal());
+    // Failed when the line was dropped, naming it, not timed out at the deadline.
+    expect(result.is_error).toBe(true);
+    expect((result.content[0] as { text: string }).text).toContain("over the limit of 4 MiB a frame, and was dropped");
+  });
+
   test("a call that runs out of time says timed_out in its details", async () => {
     const ext = await started({ on_ack: [{ type: "register_tool", name: "slow" }], tools: { slow: { never: true } } }, { toolMs: 200 });
     const result = await ext.host.callTool("slow", {}, signal());
