@@ -39,7 +39,7 @@ export const CHECK: ExtCommand = {
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
     const { positionals } = parseFlags(ARGS, argv, undefined, "zot ext check");
-    if (positionals.length !== 1 || positionals[0]!.trim() === "") throw new UsageError("zot ext check takes one extension directory, e.g. zot ext check ./my-extension");
+    if (positionals.length !== 1 || positionals[0] === "") throw new UsageError("zot ext check takes one extension directory, e.g. zot ext check ./my-extension");
     const { manifest, dir } = await locate(positionals[0], ctx);
     if (manifest.protocol === "jsonrpc") {
       throw new Error(

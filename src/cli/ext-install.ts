@@ -28,7 +28,7 @@ export const INSTALL: ExtCommand = {
   args: ARGS,
   async run(argv: string[], ctx: ExtContext): Promise<number> {
     const { values, positionals } = parseFlags(ARGS, argv, undefined, "zot ext install");
-    if (positionals.length !== 1 || positionals[0]!.trim() === "") {
+    if (positionals.length !== 1 || positionals[0] === "") {
       throw new UsageError("zot ext install takes one source: a directory containing extension.json, or a git URL");
     }
     const installed = await installExtension(positionals[0], { ...ctx, force: values.force === true });

@@ -83,6 +83,8 @@ function explicitExtensions(flags: Flags): string[] {
   const given = (flags.ext as string[] | undefined) ?? [];
   const cwd = str(flags, "cwd") ?? process.cwd();
   for (const path of given) {
+    // `--ext "$EXT"` with EXT unset must not load the folder it runs in (with no trust asked).
+    if (path === "") throw new UsageError("--ext needs an extension's directory or its extension.json (got an empty one: an unset variable?)");
     const target = resolve(cwd, path);
     const stats = statSafe(target);
     if (stats === undefined) {

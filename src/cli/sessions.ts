@@ -99,7 +99,7 @@ export async function runSessions(argv: string[]): Promise<number> {
   const here = process.cwd();
   const ctx: SessionsContext = {
     home: zotHome(process.env),
-    cwd: resolve(typeof values.cwd === "string" ? values.cwd : here),
+    cwd: resolve(typeof values.cwd === "string" ? nonEmptyCwd(values.cwd) : here),
     here,
     userHome: (await import("node:os")).homedir(),
     width: process.stdout.isTTY ? process.stdout.columns : undefined,
@@ -111,6 +111,12 @@ export async function runSessions(argv: string[]): Promise<number> {
 export function onePositional(positionals: string[], what: string, usage: string, optional = false): string | undefined {
   if (positionals.length > 1) throw new UsageError(`zot sessions ${usage}: unexpected "${positionals[1]}"`);
   if (positionals.length === 0 && !optional) throw new UsageError(`zot sessions ${usage}: pass the ${what}`);
-  if (positionals[0]?.trim() === "") throw new UsageError(`zot sessions ${usage}: the ${what} is empty (an unset variable?)`);
+  if (positionals[0] === "") throw new UsageError(`zot sessions ${usage}: the ${what} is empty (an unset variable?)`);
   return positionals[0];
+}
+
+/** `--cwd ""` is no folder (an unset variable), as the root command's --cwd says. */
+function nonEmptyCwd(value: string): string {
+  if (value === "") throw new UsageError("--cwd needs a value (got an empty one)");
+  return value;
 }

@@ -48,7 +48,7 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
   }
   if (values.json) throw new UsageError("--json goes with --list (zot trust --list --json)");
   // `zot trust "$DIR"` with DIR unset must not mean the folder it runs in.
-  if (positionals[0]?.trim() === "") throw new UsageError(`zot ${command} got an empty folder (an unset variable?); give a folder, or none for the current one`);
+  if (positionals[0] === "") throw new UsageError(`zot ${command} got an empty folder (an unset variable?); give a folder, or none for the current one`);
   const dir = path.resolve(positionals[0] ?? ".");
   const key = folderKey(dir);
   // A folder that is gone (deleted, moved) is still forgotten: its path stays in the store, and a

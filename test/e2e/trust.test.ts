@@ -252,7 +252,7 @@ describe("an empty argument (an unset variable) is no folder, file or source", (
       expect(run.stderr).toContain(`zot ${command} got an empty folder (an unset variable?)`);
     }
     expect(existsSync(join(home, "trust.json"))).toBe(false);
-    for (const args of [["ext", "install", ""], ["ext", "check", " "]]) {
+    for (const args of [["ext", "install", ""], ["ext", "check", ""]]) {
       const run = await zot(args, { home, cwd });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`zot ext ${args[1]} takes one`);
@@ -262,5 +262,14 @@ describe("an empty argument (an unset variable) is no folder, file or source", (
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("is empty (an unset variable?)");
     }
+    const list = await zot(["sessions", "list", "--cwd", ""], { home, cwd });
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain("--cwd needs a value (got an empty one)");
+    // --ext "" would load the folder it runs in, with no trust asked: its extension must not run.
+    writeFileSync(join(cwd, "extension.json"), JSON.stringify({ name: "here", exec: "sh", args: ["-c", "touch ran"] }));
+    const ext = await zot(["-p", "hi", "--provider", "scripted", "--ext", ""], { home, cwd });
+    expect(ext.code).toBe(2);
+    expect(ext.stderr).toContain("--ext needs an extension's directory or its extension.json (got an empty one");
+    expect(existsSync(join(cwd, "ran"))).toBe(false);
   });
 });
