@@ -13,6 +13,7 @@ import { errorText } from "../protocol/error-text.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { OwnedStdioTransport } from "./stdio-transport.ts";
+import { findProgram } from "../process/find-program.ts";
 
 export interface ConnectOptions {
   name: string;
@@ -126,5 +127,6 @@ function httpStatus(error: unknown): number | undefined {
 function resolveProgram(command: string, options: ConnectOptions): string {
   if (command.includes("/")) return command.startsWith("/") ? command : `${options.cwd}/${command}`;
   const PATH = (options.transport.type === "stdio" ? options.transport.env.PATH : undefined) ?? options.env.PATH;
-  return Bun.which(command, { PATH: PATH ?? "", cwd: options.cwd }) ?? command;
+  // findProgram: a name longer than a path may be is on no PATH (Bun.which throws for it).
+  return findProgram(command, PATH ?? "") ?? command;
 }

@@ -1,7 +1,8 @@
 // Configuration and context files that are no regular file, through the compiled binary: a named
 // pipe where AGENTS.md or models.json should be, a link to /dev/zero as .mcp.json (a cloned
 // repository can ship either). zot passes over each, saying so, and answers; before, a pipe made it
-// wait forever and /dev/zero made it read until memory ran out.
+// wait forever and /dev/zero made it read until memory ran out. Also: names from a configuration
+// file that no file can have (a command longer than a path may be).
 import { afterEach, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
@@ -78,4 +79,15 @@ test("a pipe the user names on the command line is read: --script <(…) and --m
   expect(stderr).toBe("");
   expect(stdout).toContain("from a pipe");
   expect(code).toBe(0);
+});
+
+test("an MCP server whose command is longer than a path may be is one not found on PATH, not Bun's raw error", async () => {
+  const home = tempDir("zot-home-");
+  await Bun.write(join(home, "mcp.json"), JSON.stringify({ mcpServers: { a: { command: "x".repeat(10_000) } } }));
+  const script = join(tempDir("zot-script-"), "turns.json");
+  await Bun.write(script, JSON.stringify([{ text: "answered" }]));
+  const run = await zot(["-p", "hi", "--provider", "scripted", "--script", script], { home });
+  expect(run.stdout).toContain("answered");
+  expect(run.stderr).toContain("not found on PATH");
+  expect(run.stderr).not.toContain("bin path is too long");
 });
