@@ -60,7 +60,6 @@ export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: 
 
 /** What makes `schema` no JSON Schema of an object, or undefined when it is one. */
 function schemaProblem(schema: Record<string, unknown>): string | undefined {
-  if (Array.isArray(schema)) return "is an array";
   if (schema.type !== undefined && schema.type !== "object") return `is of type ${JSON.stringify(schema.type)}`;
   const { properties, required } = schema;
   if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) return 'has "properties" that is not an object';
