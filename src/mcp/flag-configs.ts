@@ -47,7 +47,7 @@ function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
       text = readRegularFile(file, "utf8", { pipes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`${label}: cannot read ${file.length > 120 ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
+      throw new Error(`${label}: cannot read ${value.length > 120 ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
     }
   }
   let data: unknown;

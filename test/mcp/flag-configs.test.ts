@@ -38,6 +38,9 @@ describe("reading --mcp-config values", () => {
       message = (error as Error).message;
     }
     expect(message).toBe(`--mcp-config ${"x".repeat(100)}… (100,000 characters): cannot read it (the name is too long for a file's)`);
+    // A short value in a deep folder is still named by its whole path.
+    const deep = join(cwd, "d".repeat(60), "e".repeat(60));
+    expect(() => readFlagMcpConfigs(["servers.json"], deep)).toThrow(`--mcp-config servers.json: cannot read ${join(deep, "servers.json")} (no such file)`);
   });
 
   test("a file that starts with a byte order mark reads as its JSON", () => {
