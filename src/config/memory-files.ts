@@ -18,7 +18,7 @@ import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readFileSync,
 import os from "node:os";
 import path from "node:path";
 import { realOrSame, statSafe } from "./quiet-fs.ts";
-import { kindOfNonFile } from "./regular-file.ts";
+import { isDevNull, kindOfNonFile } from "./regular-file.ts";
 
 export interface ContextFile {
   path: string;
@@ -251,7 +251,7 @@ export function whyUnreadable(file: string): string | undefined {
   try {
     // Asked, not read: a named pipe would wait for a writer forever, a device (/dev/zero) never end.
     const stats = statSync(file);
-    if (stats.isDirectory()) return undefined;
+    if (stats.isDirectory() || isDevNull(stats)) return undefined;
     if (!stats.isFile()) return `it is ${kindOfNonFile(stats)}, not a regular file`;
     closeSync(openSync(file, "r"));
     return undefined;

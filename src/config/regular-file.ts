@@ -52,7 +52,8 @@ function notRegular(stats: Stats): Error {
 
 let devNull: Stats | undefined;
 
-function isDevNull(stats: Stats): boolean {
+/** Whether `stats` are /dev/null's (a file blanked by a link to it reads as empty). */
+export function isDevNull(stats: Stats): boolean {
   if (!stats.isCharacterDevice()) return false;
   try {
     devNull ??= statSync("/dev/null");

@@ -58,11 +58,17 @@ test("a named pipe as an extension's extension.json: the run answers (the check 
   expect(run.stderr).toContain("it is a named pipe, not a regular file");
 }, 20_000);
 
-test("a link to /dev/null reads as an empty file, as before: trust.json and .mcp.json blanked that way are no error", async () => {
+test("a link to /dev/null reads as an empty file, as before: trust.json, .mcp.json and CLAUDE.md blanked that way are no error", async () => {
   const home = tempDir("zot-home-");
   const cwd = tempDir("zot-cwd-");
   symlinkSync("/dev/null", join(home, "trust.json"));
   symlinkSync("/dev/null", join(cwd, ".mcp.json"));
+  symlinkSync("/dev/null", join(cwd, "CLAUDE.md"));
+  const script = join(tempDir("zot-script-"), "turns.json");
+  await Bun.write(script, JSON.stringify([{ text: "answered" }]));
+  const run = await zot(["-p", "hi", "--provider", "scripted", "--script", script], { home, cwd });
+  expect(run.stdout).toContain("answered");
+  expect(run.stderr).not.toContain("CLAUDE.md");
   const list = await zot(["trust", "--list"], { home, cwd });
   expect(list.code).toBe(0);
   expect(list.stderr).toContain("no folder trusted or refused yet");
