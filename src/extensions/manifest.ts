@@ -3,7 +3,7 @@
 // Rule: every error names the file and the field; and zot never reformats a user's manifest: an
 // edit changes the bytes of one value and nothing else.
 import { statSafe } from "../config/quiet-fs.ts";
-import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
@@ -219,7 +219,7 @@ function tsxViaNpx(args: readonly string[]): string | undefined {
 export function setManifestEnabled(file: string, enabled: boolean): boolean {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (err) {
     throw new Error(`cannot read ${file} (${(err as { code?: string }).code ?? (err as Error).message})`);
   }

@@ -323,7 +323,8 @@ export class ZotExtensionHost {
     const child = this.child;
     if (!child) return;
     const head = frameHead(dropped.head);
-    const type = head.type ?? "reply";
+    // Named by its type when the head's is a frame's ("tool_result"), else as a reply.
+    const type = head.type !== undefined && FRAME_TYPES.has(head.type) ? head.type : "reply";
     const id = head.id === undefined ? undefined : String(head.id);
     const problem = `its line was ${dropped.bytes.toLocaleString("en-US")} bytes, over the limit of ${sizeText(dropped.limit)} a frame, and was dropped`;
     // The head's first "type" may be a nested one (a content block's "text", when the frame's own
