@@ -128,5 +128,5 @@ function resolveProgram(command: string, options: ConnectOptions): string {
   if (command.includes("/")) return command.startsWith("/") ? command : `${options.cwd}/${command}`;
   const PATH = (options.transport.type === "stdio" ? options.transport.env.PATH : undefined) ?? options.env.PATH;
   // findProgram: a name longer than a path may be is on no PATH (Bun.which throws for it).
-  return findProgram(command, PATH ?? "") ?? command;
+  return findProgram(command, PATH ?? "", options.cwd) ?? command;
 }
