@@ -5,7 +5,7 @@
 // what survived. Each test counts its processes through /proc after zot is gone.
 import type { FileSink } from "bun";
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programExtension, SCRIPTED } from "../fixtures/extensions/make.ts";
 import { killPids, runningWith, sleepMarker, survivors, waitForRunning } from "../support/process-census.ts";
@@ -210,6 +210,9 @@ describe("after kill -9", () => {
     const cwd = tempDir("zot-cwd-");
     const proc = start(["-p", "go", "--script", scriptFile(cwd, `sleep ${m}`)], { home, cwd });
     const [sleeper] = await waitForRunning(m, 1);
+    // zot records the group right after the spawn returns: the sleeper can be seen a moment before.
+    const record = join(home, "run", `${proc.pid}.json`);
+    for (let waited = 0; !existsSync(record) && waited < 5000; waited += 10) await Bun.sleep(10);
     proc.kill("SIGKILL");
     await proc.exited;
     const left = runningWith(m);
