@@ -16,6 +16,7 @@ import { sha256Hex } from "../protocol/random-hex.ts";
 import { appendedNote, type Rewritten, rewriteInPlace } from "./rewrite-in-place.ts";
 import { editArgs, editItem } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
+import { errorText } from "../protocol/error-text.ts";
 
 const args = defineArgs("edit", editArgs, builtinParameters("editArgs"));
 
@@ -98,7 +99,13 @@ export const editTool: Tool = {
     const { doc, plan } = planned!;
     const replacements = plan.length;
     const newText = doc.apply(plan);
-    const diff = capDiff(unifiedDiff(doc.text, newText, plan, diffPaths(ctx.cwd, abs)));
+    // The file is written: nothing from here on may make the call read as failed (a retry would find its old_text gone).
+    let diff: string;
+    try {
+      diff = capDiff(unifiedDiff(doc.text, newText, plan, diffPaths(ctx.cwd, abs)));
+    } catch (err) {
+      diff = `[the diff could not be shown (${errorText(err)}); read the file to see the result]`;
+    }
     const summary =
       `edited ${path}: ${edits.length} ${edits.length === 1 ? "edit" : "edits"}` +
       (replacements !== edits.length ? ` (${replacements} replacements)` : "");

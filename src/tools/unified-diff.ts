@@ -107,7 +107,8 @@ export function unifiedDiff(oldText: string, newText: string, reps: Replacement[
     const body: [string, string][] = [];
     for (let k = from; k < blocks[b].oldStart; k++) body.push([" ", oldLines[k]]);
     for (let k = b; k <= e; k++) {
-      body.push(...blocks[k].ops);
+      // A loop, not a spread: a replace_all over 600,000 lines is more arguments than a call may take.
+      for (const op of blocks[k].ops) body.push(op);
       const gapEnd = k < e ? blocks[k + 1].oldStart : to;
       for (let line = blocks[k].oldEnd; line < gapEnd; line++) body.push([" ", oldLines[line]]);
     }

@@ -21,6 +21,7 @@ import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
 import { statSafe } from "../config/quiet-fs.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
+import { kindOfNonFile } from "../config/regular-file.ts";
 
 const args = defineArgs("write", writeArgs, builtinParameters("writeArgs"));
 /** A file bigger than this is not diffed for a preview (the diff would not be read anyway). */
@@ -59,6 +60,10 @@ export const writeTool: Tool = {
     const existing = await stat(abs).catch(() => null);
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
+    }
+    // A device or a pipe: /dev/zero would be read without end to compare, a pipe cannot be rewritten in place.
+    if (existing && !existing.isFile()) {
+      return textResult(`write: ${path} is ${kindOfNonFile(existing)}, not a regular file; zot writes files only, nothing was written`, true);
     }
     let bytes: Buffer = Buffer.from(content, "utf8");
     let appended = 0;

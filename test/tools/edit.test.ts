@@ -230,3 +230,12 @@ test("preview: the diff the edit would make, without writing; an edit that would
   expect(await editTool.preview!({ path: "preview.ts", edits: [{ old_text: "missing", new_text: "x" }] }, dir)).toBeUndefined();
   expect(await editTool.preview!({ path: "nowhere.ts", edits: [{ old_text: "a", new_text: "b" }] }, dir)).toBeUndefined();
 });
+
+test("a replace_all over 700,000 lines is reported as done, with its diff cut short: the file is written, so the call never reads as failed", async () => {
+  put("big.csv", `id,status\n${Array.from({ length: 700_000 }, (_, i) => `${i},pending\n`).join("")}`);
+  const r = await edit({ path: "big.csv", edits: [{ old_text: "pending", new_text: "done", replace_all: true }] });
+  expect(r.is_error).toBe(false);
+  expect(r.text).toStartWith("edited big.csv: 1 edit (700000 replacements)");
+  expect(r.text).toContain("[diff truncated:");
+  expect(get("big.csv")).not.toContain("pending");
+}, 60_000);

@@ -136,3 +136,16 @@ test("a working directory deleted during the run is not brought back: write refu
   expect((result.content[0] as TextBlock).text).toBe(`write: the working directory ${gone} does not exist any more; nothing was written (it is not created again)`);
   expect(existsSync(gone)).toBe(false);
 });
+
+test("a device or a named pipe is no file to write: refused at once, saying what it is (/dev/zero was read without end)", async () => {
+  for (const [path, kind] of [["/dev/zero", "a device"], ["/dev/null", "a device"]] as const) {
+    const r = await write({ path, content: "hello" });
+    expect(r.is_error).toBe(true);
+    expect(r.text).toBe(`write: ${path} is ${kind}, not a regular file; zot writes files only, nothing was written`);
+  }
+  const fifo = join(dir, "fifo");
+  Bun.spawnSync(["mkfifo", fifo]);
+  const r = await write({ path: "fifo", content: "hello" });
+  expect(r.text).toBe("write: fifo is a named pipe, not a regular file; zot writes files only, nothing was written");
+  expect(lstatSync(fifo).isFIFO()).toBe(true);
+});
