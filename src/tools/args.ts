@@ -26,7 +26,12 @@ export function defineArgs<S extends v.GenericSchema>(toolName: string, schema: 
     jsonSchema,
     parse(raw) {
       const result = v.safeParse(schema(), coerceScalars(raw ?? {}, jsonSchema));
-      if (result.success) return { ok: true, value: result.output };
+      if (result.success) {
+        // No file's path holds a NUL byte; said here, not as the runtime's sentence about its argument.
+        const path = (result.output as { path?: unknown }).path;
+        if (typeof path === "string" && path.includes("\0")) return { ok: false, error: textResult(`${toolName}: "path" holds a NUL byte, which no file's path can`, true) };
+        return { ok: true, value: result.output };
+      }
       const sentences = result.issues.slice(0, 3).map((issue) => describeIssue(issue, jsonSchema));
       return { ok: false, error: textResult(`${toolName}: ${sentences.join("; ")}`, true) };
     },

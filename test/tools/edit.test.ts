@@ -239,3 +239,8 @@ test("a replace_all over 700,000 lines is reported as done, with its diff cut sh
   expect(r.text).toContain("[diff truncated:");
   expect(get("big.csv")).not.toContain("pending");
 }, 60_000);
+
+test("a path with a NUL byte is refused in words", async () => {
+  const r = await edit({ path: "a\0b", edits: [{ old_text: "x", new_text: "y" }] });
+  expect(r.text).toBe('edit: "path" holds a NUL byte, which no file\'s path can');
+});

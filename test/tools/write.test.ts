@@ -149,3 +149,9 @@ test("a device or a named pipe is no file to write: refused at once, saying what
   expect(r.text).toBe("write: fifo is a named pipe, not a regular file; zot writes files only, nothing was written");
   expect(lstatSync(fifo).isFIFO()).toBe(true);
 });
+
+test("a path with a NUL byte is refused in words, naming no temp file", async () => {
+  const r = await write({ path: "a\0b", content: "x" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toBe('write: "path" holds a NUL byte, which no file\'s path can');
+});
