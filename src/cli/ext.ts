@@ -7,6 +7,7 @@ import type { ArgsDef, BooleanArgDef } from "citty";
 import { zotHome } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { EXIT } from "./router.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 /** What every subcommand needs to know about where it runs; passed in, never read deep inside. */
 export interface ExtContext {
@@ -84,8 +85,8 @@ export async function runExt(argv: string[]): Promise<number> {
     console.log(extUsage());
     return EXIT.ok;
   }
-  const name = ALIASES[first] ?? first;
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const name = ownEntry(ALIASES, first) ?? first;
+  const entry = ownEntry(COMMANDS, name);
   if (!entry) {
     const what = first.startsWith("-") ? `unknown flag "${first}" before the subcommand` : `unknown ext subcommand "${first}"`;
     throw new UsageError(`${what}; valid subcommands: ${Object.keys(COMMANDS).join(", ")} (zot ext --help)`);

@@ -9,6 +9,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { DEBUG_ARG } from "./ext.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 /** What every subcommand needs to know about where it runs; passed in, never read deep inside. */
 export interface SessionsContext {
@@ -81,8 +82,8 @@ export async function runSessions(argv: string[]): Promise<number> {
     console.log(sessionsUsage());
     return EXIT.ok;
   }
-  const name = ALIASES[first] ?? first;
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const name = ownEntry(ALIASES, first) ?? first;
+  const entry = ownEntry(COMMANDS, name);
   if (!entry) {
     const what = first.startsWith("-") ? `unknown flag "${first}" before the subcommand` : `unknown sessions subcommand "${first}"`;
     throw new UsageError(`${what}; valid subcommands: ${Object.keys(COMMANDS).join(", ")} (zot sessions --help)`);

@@ -10,6 +10,7 @@ import path from "node:path";
 import * as v from "valibot";
 import { ConfigError } from "./home.ts";
 import { readRegularFile } from "./regular-file.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 export const TRUST_FILE = "trust.json";
 
@@ -85,7 +86,7 @@ export function readTrustStore(home: string): TrustStore {
 export function folderAnswer(home: string, dir: string): FolderAnswer | undefined {
   const store = readTrustStore(home);
   const key = folderKey(dir);
-  return Object.hasOwn(store.folders, key) ? store.folders[key] : undefined;
+  return ownEntry(store.folders, key);
 }
 
 /** Remembers the user's answer for `dir`. Throws ConfigError when the store is broken (it is left as it is). */

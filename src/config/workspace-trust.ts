@@ -17,6 +17,7 @@ import { zotPaths } from "./home.ts";
 import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
 import { readdirSafe, realOrSame, statSafe } from "./quiet-fs.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
+import { ownEntry } from "../protocol/own-key.ts";
 
 /** One kind of executable configuration a folder can hold. */
 export interface ProjectConfigKind {
@@ -154,7 +155,7 @@ export async function decideWorkspaceTrust(options: TrustOptions): Promise<Works
   if (store.problem) {
     return { dir, trusted: false, how: "store_unreadable", found, ...(runs.length > 0 && { note: `${store.problem}, so this folder's ${what} did not run (--trust runs them for one run)` }) };
   }
-  const answer = Object.hasOwn(store.folders, dir) ? store.folders[dir] : undefined;
+  const answer = ownEntry(store.folders, dir);
   if (answer) {
     const note = !answer.trusted && runs.length > 0 ? `this folder (${dir}) is not trusted (you said no on ${answer.decided.slice(0, 10)}), so its ${what} did not run; ${trustCommand} trusts it` : undefined;
     return { dir, trusted: answer.trusted, how: "remembered", found, ...(note && { note }) };
