@@ -39,7 +39,8 @@ function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
   const inline = /^\s*[{[]/.test(value);
   const file = inline ? undefined : path.resolve(cwd, value);
   // A value as long as a file (JSON that does not start with { or [) is named by its start, not echoed whole.
-  const label = inline ? `--mcp-config JSON #${position}` : `--mcp-config ${value.length > 120 ? `${value.slice(0, 100)}… (${value.length.toLocaleString("en-US")} characters)` : value}`;
+  const long = value.length > 120;
+  const label = inline ? `--mcp-config JSON #${position}` : `--mcp-config ${long ? `${value.slice(0, 100)}… (${value.length.toLocaleString("en-US")} characters)` : value}`;
   let text = value;
   if (file) {
     try {
@@ -47,7 +48,7 @@ function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
       text = readRegularFile(file, "utf8", { pipes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`${label}: cannot read ${value.length > 120 ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
+      throw new Error(`${label}: cannot read ${long ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
     }
   }
   let data: unknown;
