@@ -7,7 +7,6 @@
 // whole and atomically with its other keys kept; a file that cannot be read as JSON is never
 // overwritten; `$ZOT_HOME/mcp.json` is private (0600), since headers and env may hold tokens.
 import { lstatSafe, realOrSame, statSafe } from "../config/quiet-fs.ts";
-import { readRegularFile } from "../config/regular-file.ts";
 import { writeFileAtomic } from "../config/write-file-atomic.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -116,7 +115,7 @@ function updateFile(file: string, mode: number, within: string | undefined, chan
   }
   const read = readJsonFile(file);
   if (read.problem) throw new ConfigError(`${read.problem.replace(/; its MCP servers.*$/, "")}; nothing was changed`);
-  if (read.data && !isUtf8Text(file)) {
+  if (read.lossy) {
     // Read, its bytes that are no UTF-8 became U+FFFD: written back, the user's bytes would be gone.
     throw new ConfigError(`${file} is not valid UTF-8 (an editor saved it in another encoding?); rewriting it would replace those bytes; save it as UTF-8, nothing was changed`);
   }
@@ -127,13 +126,4 @@ function updateFile(file: string, mode: number, within: string | undefined, chan
   if (existing && mode !== 0o600) mode = existing.mode & 0o777;
   fs.mkdirSync(path.dirname(file), { recursive: true, ...(mode === 0o600 ? { mode: 0o700 } : {}) });
   writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, mode);
-}
-
-function isUtf8Text(file: string): boolean {
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(readRegularFile(file));
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -5,15 +5,26 @@ import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 
-/** A JSON object file: missing is nothing; unreadable, broken or not an object is a problem named. */
-export function readJsonFile(file: string): { data?: Record<string, unknown>; problem?: string } {
-  let text: string;
+/**
+ * A JSON object file: missing is nothing; unreadable, broken or not an object is a problem named.
+ * `lossy`: bytes that are no UTF-8 were read as U+FFFD (fine to read by, not to write back).
+ */
+export function readJsonFile(file: string): { data?: Record<string, unknown>; problem?: string; lossy?: true } {
+  let bytes: Buffer;
   try {
-    text = readRegularFile(file, "utf8");
+    bytes = readRegularFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return {};
     return { problem: `cannot read ${file} (${code === "EISDIR" ? "it is a directory" : (code ?? errorText(error))}); its MCP servers are not started` };
+  }
+  let text: string;
+  let lossy = false;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    text = bytes.toString("utf8");
+    lossy = true;
   }
   if (!text.trim()) return {};
   let data: unknown;
@@ -24,5 +35,5 @@ export function readJsonFile(file: string): { data?: Record<string, unknown>; pr
     return { problem: `${file} is not valid JSON (${errorText(error)}); its MCP servers are not started until it is fixed` };
   }
   if (!isJsonObject(data)) return { problem: `${file} must hold a JSON object ({"mcpServers": {…}}); its MCP servers are not started` };
-  return { data };
+  return lossy ? { data, lossy } : { data };
 }
