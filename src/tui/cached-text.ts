@@ -1,6 +1,7 @@
 // A component showing a text laid out to the width, with optional padding on both sides (Text
 // wraps it, Markdown renders it). Rule: the rows are laid out once per text and width, so a
 // transcript of thousands of them renders each frame by handing back arrays it already has.
+import { noFTL } from "bun:jsc";
 import type { Component } from "./component.ts";
 
 export abstract class CachedText implements Component {
@@ -43,3 +44,7 @@ export abstract class CachedText implements Component {
     return this.cache;
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(CachedText.prototype.append);
+noFTL(CachedText.prototype.setText);

@@ -1,6 +1,7 @@
 // A piece of the transcript that draws itself only when it changed or the width did. Rule: the
 // transcript of a long session is thousands of rows, and every frame asks every block for its rows;
 // a block that did not change answers with the array it already has.
+import { noFTL } from "bun:jsc";
 import type { Component } from "../../tui/component.ts";
 
 export abstract class CachedBlock implements Component {
@@ -22,3 +23,6 @@ export abstract class CachedBlock implements Component {
 
   protected abstract draw(width: number): string[];
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(CachedBlock.prototype["changed"]);

@@ -1,6 +1,7 @@
 // The model's reasoning, dim: while it streams, its last rows (so the user sees it move); once done,
 // its first rows and how many more there are; Ctrl+O shows it whole. Rule: collapsed, it never
 // takes more than a handful of rows, however long the model thought.
+import { noFTL } from "bun:jsc";
 import type { Theme } from "../../tui/theme.ts";
 import { wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
@@ -51,3 +52,6 @@ export class ThinkingBlock extends CachedBlock {
     return [...head, ...body(rows.slice(0, COLLAPSED_ROWS)), `   ${dim(`… ${counted(hidden, "more row")} · ctrl+o to expand`)}`];
   }
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(ThinkingBlock.prototype.append);

@@ -3,6 +3,7 @@
 // result: an edit's diff in colour, an error in red, anything over 12 rows collapsed to its first
 // 10 until Ctrl+O expands every box. Rule: the box is drawn from its state alone and cached, so a
 // transcript of hundreds of boxes costs nothing per frame once they are done.
+import { noFTL } from "bun:jsc";
 import type { ToolResultContent, WireToolResultContent } from "../../protocol/messages.ts";
 import { base64ByteLength } from "../../protocol/messages.ts";
 import { Box } from "../../tui/box.ts";
@@ -237,3 +238,6 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+// Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
+noFTL(ToolBox.prototype.appendArgs);
