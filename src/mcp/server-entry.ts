@@ -9,7 +9,11 @@ import * as v from "valibot";
 import { issueSentence } from "../protocol/schema-issue.ts";
 import { expandDeep } from "./env-expansion.ts";
 
-const StringMap = v.record(v.string(), v.string());
+/** `env` and `headers`: names to strings. Rule: an array is no map (valibot's record would take `[]`, and `["A"]` as `{"0": "A"}`). */
+const StringMap = v.pipe(
+  v.custom<Record<string, unknown>>((input) => input !== null && typeof input === "object" && !Array.isArray(input), 'must be an object like {"NAME": "value"}'),
+  v.record(v.string(), v.string()),
+);
 
 const StdioEntry = v.looseObject({
   type: v.optional(v.literal("stdio")),
@@ -20,7 +24,11 @@ const StdioEntry = v.looseObject({
 
 const RemoteEntry = v.looseObject({
   type: v.picklist(["http", "sse"]),
-  url: v.pipe(v.string(), v.url('url must be a full URL like "https://example.com/mcp"')),
+  url: v.pipe(
+    v.string(),
+    v.url('url must be a full URL like "https://example.com/mcp"'),
+    v.check((url) => /^https?:/i.test(url), 'url must start with http:// or https://, like "https://example.com/mcp"'),
+  ),
   headers: v.optional(StringMap, {}),
   headersHelper: v.optional(v.string()),
 });

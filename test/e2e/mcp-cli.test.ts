@@ -92,6 +92,15 @@ describe("zot mcp", () => {
     const desktop = await zot(["mcp", "add-from-claude-desktop"], w);
     expect(desktop.code).toBe(2);
     expect(desktop.stderr).toContain("zot mcp add-from-claude-desktop is Claude Code's and zot does not have it: add each server with zot mcp add-json");
+    // A URL that is not http(s), and env as an array, are refused, and nothing is written.
+    const ftp = await zot(["mcp", "add", "--transport", "sse", "files", "ftp://files.example/sse"], w);
+    expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toContain("url must start with http:// or https://");
+    const listEnv = await zot(["mcp", "add-json", "listed", '{"command": "true", "env": ["A=1"]}'], w);
+    expect(listEnv.code).toBe(2);
+    expect(listEnv.stderr).toContain('env: must be an object like {"NAME": "value"}');
+    expect((await zot(["mcp", "get", "files"], w)).stderr).toContain('no MCP server named "files"');
+    expect((await zot(["mcp", "get", "listed"], w)).stderr).toContain('no MCP server named "listed"');
     expect((await zot(["mcp", "get", "nope"], w)).stderr).toContain('no MCP server named "nope"');
     const help = await zot(["help", "mcp"], w);
     expect(help.stdout).toContain("zot mcp add [--transport stdio|http|sse] [--scope local|project|user]");

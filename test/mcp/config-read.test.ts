@@ -50,6 +50,18 @@ describe("a server entry", () => {
     expect(parseServerEntry({ command: "x", args: "a b" }, where, {})).toEqual({ error: expect.stringContaining("args") });
     expect(parseServerEntry([], where, {})).toEqual({ error: expect.stringContaining("must be an object") });
   });
+
+  test("a remote url is http or https; env and headers are objects, never arrays", () => {
+    for (const url of ["ftp://h.example/mcp", "file:///tmp/mcp", "mailto:a@b.example"]) {
+      expect(parseServerEntry({ type: "sse", url }, where, {})).toEqual({ error: expect.stringContaining("url must start with http:// or https://") });
+      expect(parseServerEntry({ type: "http", url }, where, {})).toEqual({ error: expect.stringContaining("url must start with http:// or https://") });
+    }
+    expect(parseServerEntry({ type: "http", url: "HTTP://h.example/mcp" }, where, {})).toMatchObject({ transport: { type: "http" } });
+    expect(parseServerEntry({ command: "x", env: [] }, where, {})).toEqual({ error: expect.stringContaining('env: must be an object like {"NAME": "value"}') });
+    expect(parseServerEntry({ command: "x", env: ["A=1"] }, where, {})).toEqual({ error: expect.stringContaining("env: must be an object") });
+    expect(parseServerEntry({ type: "http", url: "https://h.example", headers: [] }, where, {})).toEqual({ error: expect.stringContaining("headers: must be an object") });
+    expect(parseServerEntry({ command: "x", env: { A: "1" } }, where, {})).toMatchObject({ transport: { env: { A: "1" } } });
+  });
 });
 
 /** A folder, a ZOT_HOME and a user home with the files given (relative to each). */
