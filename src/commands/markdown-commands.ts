@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 export type CommandScope = "project" | "user";
 
@@ -137,7 +138,7 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
     if (statSync(file).size > MAX_COMMAND_BYTES) return { error: `${file}: larger than ${MAX_COMMAND_BYTES / 1024} KiB; skipped` };
     text = readFileSync(file, "utf8");
   } catch (error) {
-    return { error: `${file}: cannot be read (${(error as Error).message}); skipped` };
+    return { error: `${file}: cannot be read (${errnoWords(error)}); skipped` };
   }
   let attributes: Record<string, string | string[]> = {};
   let body = text.trim();

@@ -12,6 +12,7 @@ import type { ProviderName } from "../protocol/models.ts";
 import { ConfigError, type Env, zotPaths } from "./home.ts";
 import { PROVIDER_ENV } from "./provider-env.ts";
 import { readRegularFile } from "./regular-file.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 export { ConfigError } from "./home.ts";
 
@@ -147,7 +148,7 @@ function readAuthFile(file: string): AuthFile | undefined {
     }
     if (code === "EISDIR") throw new ConfigError(`${file} is a directory, not zot's key file; remove it, or set your key again (zot keeps keys there as JSON).`);
     // No code: a named pipe or a device, said as such (regular-file.ts); permissions are not the matter then.
-    throw new ConfigError(`cannot read ${file} (${(error as Error).message})${code === undefined ? "; make it a file, or remove it" : "; check its permissions"}.`);
+    throw new ConfigError(`cannot read ${file} (${errnoWords(error)})${code === undefined ? "; make it a file, or remove it" : "; check its permissions"}.`);
   }
   // An empty file is what an interrupted editor save leaves; it holds no keys, and is not an error.
   if (!text.trim()) return {};

@@ -11,6 +11,7 @@ import * as v from "valibot";
 import { ConfigError } from "./home.ts";
 import { readRegularFile } from "./regular-file.ts";
 import { ownEntry } from "../protocol/own-key.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 export const TRUST_FILE = "trust.json";
 
@@ -59,7 +60,7 @@ export function readTrustStore(home: string): TrustStore {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { file, folders: {} };
-    return { file, folders: {}, problem: `cannot read ${file} (${code === "EISDIR" ? "it is a directory" : (code ?? (error as Error).message)}); no folder is trusted until it can be read` };
+    return { file, folders: {}, problem: `cannot read ${file} (${errnoWords(error)}); no folder is trusted until it can be read` };
   }
   if (!text.trim()) return { file, folders: {} };
   let data: unknown;

@@ -15,6 +15,7 @@ import { ATTACHED_MARK } from "../protocol/attached-prompt.ts";
 import { realOrSame, statSafe } from "../config/quiet-fs.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
 import type { FileView } from "../protocol/tool.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 /** The largest file attached; a bigger one is left to the model's read tool. */
 export const ATTACH_MAX_BYTES = 256 * 1024;
@@ -157,7 +158,7 @@ function readAttachable(abs: string, size: number): { text: string; view: FileVi
   try {
     bytes = readFileSync(abs);
   } catch (error) {
-    return { why: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+    return { why: `it cannot be read (${errnoWords(error)})` };
   }
   if (bytes.subarray(0, 8192).includes(0)) return { why: "it is not text" };
   try {

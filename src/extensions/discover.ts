@@ -9,6 +9,7 @@ import path from "node:path";
 import { zotPaths } from "../config/home.ts";
 import type { LoadedManifest, Manifest } from "./manifest.ts";
 import { realOrSame, statSafe } from "../config/quiet-fs.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 export type ExtensionSource = "flag" | "project" | "global";
 
@@ -139,7 +140,7 @@ function subdirectories(root: string): { dirs: string[] } | { error: string } {
     const code = (err as { code?: unknown }).code;
     if (code === "ENOENT") return { dirs: [] };
     if (code === "ENOTDIR") return { error: `${root} is a file; extensions live in subdirectories of a directory there` };
-    return { error: `cannot read ${root} (${String(code ?? (err as Error).message)})` };
+    return { error: `cannot read ${root} (${errnoWords(err)})` };
   }
   return {
     dirs: names

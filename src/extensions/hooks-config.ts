@@ -31,6 +31,7 @@ import {
 import { hooksConfigFiles } from "./hooks-files.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { findProgram } from "../process/find-program.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 
 const Millis = v.optional(v.number());
@@ -148,7 +149,7 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
     text = readRegularFile(file, "utf8");
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (code !== "ENOENT") warnings.push(`${file}: cannot be read (${code === "EISDIR" ? "it is a directory" : code === undefined ? errorText(err) : String(code)}); its hooks are not loaded`);
+    if (code !== "ENOENT") warnings.push(`${file}: cannot be read (${errnoWords(err)}); its hooks are not loaded`);
     return [];
   }
   let raw: unknown;

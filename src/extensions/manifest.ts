@@ -12,6 +12,7 @@ import { isJsonObject } from "../protocol/json-object.ts";
 import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { findProgram } from "../process/find-program.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 export const MANIFEST_FILE = "extension.json";
 
@@ -103,7 +104,7 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
     const code = (err as { code?: unknown }).code;
     if (code === "ENOENT") return fail(`no ${path.basename(absFile)} in ${dir}`);
     if (code === "EISDIR") return fail(`${absFile} is a directory, not a manifest`);
-    return fail(`cannot read ${absFile} (${code ?? (err as Error).message})`);
+    return fail(`cannot read ${absFile} (${errnoWords(err)})`);
   }
   const parsed = parseJson(text);
   if (!parsed.ok) return fail(`${absFile}: not valid JSON (${parsed.error})`);
@@ -221,7 +222,7 @@ export function setManifestEnabled(file: string, enabled: boolean): boolean {
   try {
     text = readRegularFile(file, "utf8");
   } catch (err) {
-    throw new Error(`cannot read ${file} (${(err as { code?: string }).code ?? (err as Error).message})`);
+    throw new Error(`cannot read ${file} (${errnoWords(err)})`);
   }
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`${file}: not valid JSON (${parsed.error}); fix it, then try again`);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { readRegularFile } from "../config/regular-file.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 /** One `--mcp-config` value, read. */
 export interface FlagMcpConfig {
@@ -24,16 +25,6 @@ export function readFlagMcpConfigs(values: readonly string[], cwd: string): Flag
   return values.map((value, index) => readOne(value, index + 1, cwd));
 }
 
-/** What an errno says, in words. */
-const READ_FAILURES: Record<string, string> = {
-  ENOENT: "no such file",
-  EISDIR: "it is a directory",
-  EACCES: "permission denied",
-  ENOTDIR: "no such file",
-  ELOOP: "it is a link that loops",
-  ENAMETOOLONG: "the name is too long for a file's",
-};
-
 function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
   if (value.trim() === "") throw new Error("--mcp-config needs a file or JSON text, not an empty value");
   const inline = /^\s*[{[]/.test(value);
@@ -47,8 +38,7 @@ function readOne(value: string, position: number, cwd: string): FlagMcpConfig {
       // A pipe is read: the user named it (`--mcp-config <(jq …)`).
       text = readRegularFile(file, "utf8", { pipes: true });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`${label}: cannot read ${long ? "it" : file} (${(code && READ_FAILURES[code]) ?? code ?? errorText(error)})`);
+      throw new Error(`${label}: cannot read ${long ? "it" : file} (${errnoWords(error)})`);
     }
   }
   let data: unknown;

@@ -4,6 +4,7 @@
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { readRegularFile } from "../config/regular-file.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 /**
  * A JSON object file: missing is nothing; unreadable, broken or not an object is a problem named.
@@ -16,7 +17,7 @@ export function readJsonFile(file: string): { data?: Record<string, unknown>; pr
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return {};
-    return { problem: `cannot read ${file} (${code === "EISDIR" ? "it is a directory" : (code ?? errorText(error))}); its MCP servers are not started` };
+    return { problem: `cannot read ${file} (${errnoWords(error)}); its MCP servers are not started` };
   }
   let text: string;
   let lossy = false;

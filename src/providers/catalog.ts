@@ -12,6 +12,7 @@ import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./m
 import { article } from "../protocol/article.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 import { readRegularFile } from "../config/regular-file.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -210,7 +211,7 @@ export function loadCatalog(home: string): Catalog {
     text = readRegularFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      warnings.push(`cannot read ${file} (${(error as Error).message}); using the built-in models only.`);
+      warnings.push(`cannot read ${file} (${errnoWords(error)}); using the built-in models only.`);
     }
     return done();
   }

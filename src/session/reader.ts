@@ -6,7 +6,6 @@ import { readFileSync, statSync } from "node:fs";
 import * as v from "valibot";
 import { kindOfNonFile } from "../config/regular-file.ts";
 import { UsageError } from "../config/usage-error.ts";
-import { errorText } from "../protocol/error-text.ts";
 import { describeIssue } from "../protocol/schema-issue.ts";
 import { SESSION_FORMAT } from "../protocol/session-format.ts";
 import {
@@ -14,6 +13,7 @@ import {
   SessionEntry,
   SessionHeader,
 } from "../protocol/session-records.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 /** A session file that cannot be opened at all (missing, empty, not a session, too new). */
 export class SessionFileError extends UsageError {
@@ -48,7 +48,7 @@ export function readSessionFile(file: string): SessionContent {
     if (error instanceof SessionFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new SessionFileError(`no session file ${file}`);
-    throw new SessionFileError(`cannot read the session file ${file}: ${errorText(error)}`);
+    throw new SessionFileError(`cannot read the session file ${file}: ${errnoWords(error)}`);
   }
   return parseSessionBytes(bytes, file);
 }

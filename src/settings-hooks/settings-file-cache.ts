@@ -3,6 +3,7 @@
 // parser warns about is told once.
 import { readFileSync, type Stats, statSync } from "node:fs";
 import type { SettingsSource } from "./settings-file.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 
 /**
  * What one part of zot reads from settings files (their hooks, their permission rules), kept per
@@ -29,13 +30,13 @@ export class SettingsFileCache<T> {
     if (cached && cached.stamp === stamp) return cached.value;
     let value = this.absent;
     if (failed) {
-      value = this.problem(`cannot be read (${failed.code ?? failed.message})`, source, true) ?? this.absent;
+      value = this.problem(`cannot be read (${errnoWords(failed)})`, source, true) ?? this.absent;
     } else if (info) {
       try {
         if (info.isFile()) value = this.parse(readFileSync(source.file, "utf8"), source);
         else value = this.problem("is not a file", source, false) ?? this.absent;
       } catch (error) {
-        value = this.problem(`cannot be read (${(error as Error).message})`, source, true) ?? this.absent;
+        value = this.problem(`cannot be read (${errnoWords(error)})`, source, true) ?? this.absent;
       }
     }
     this.cache.set(source.file, { stamp, value });

@@ -8,7 +8,7 @@ import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
 import { loadFsPromises } from "./async-fs.ts";
-import { fileErrorText } from "./file-error-text.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 import { refuseProtected } from "./protected-paths.ts";
 import { refuseOutsideJail } from "./sandbox.ts";
 import { changedSinceSeen, rememberView } from "./file-views.ts";
@@ -68,7 +68,7 @@ export const editTool: Tool = {
       return textResult(
         info.code === "ENOENT"
           ? `edit: ${path} does not exist; edit only changes existing files (use write to create one)`
-          : `edit: cannot read ${path}: ${fileErrorText(info)}`,
+          : `edit: cannot read ${path}: ${errnoWords(info)}`,
         true,
       );
     }
@@ -90,7 +90,7 @@ export const editTool: Tool = {
         return Buffer.from(doc.restore(plan), "utf8");
       });
     } catch (err) {
-      return textResult(`edit: could not write ${path}: ${fileErrorText(err)}`, true);
+      return textResult(`edit: could not write ${path}: ${errnoWords(err)}`, true);
     }
     if (!written.ok) {
       return textResult(written.refuse.startsWith("edit: ") ? written.refuse : `edit: ${path}: ${written.refuse}; read it again`, true);

@@ -9,7 +9,7 @@ import { basename, dirname } from "node:path";
 import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { loadFsPromises } from "./async-fs.ts";
-import { fileErrorText } from "./file-error-text.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 import { rememberView } from "./file-views.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
@@ -55,7 +55,7 @@ export const readTool: Tool = {
     const { open, stat } = await loadFsPromises();
     const info = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
     if (info instanceof Error) {
-      return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${fileErrorText(info)}`, true);
+      return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${errnoWords(info)}`, true);
     }
     if (info.isDirectory()) {
       return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${shellQuote(path)}\`)`, true);
@@ -68,7 +68,7 @@ export const readTool: Tool = {
       // for a writer that never comes (no abort reaches a blocked open); the fstat below refuses it.
       handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
-      return textResult(`read: cannot read ${path}: ${fileErrorText(err)}`, true);
+      return textResult(`read: cannot read ${path}: ${errnoWords(err)}`, true);
     }
     try {
       if (!(await handle.stat()).isFile()) return notRegular(path);
@@ -107,7 +107,7 @@ export const readTool: Tool = {
       if (!result.is_error) rememberView(ctx, abs, { sha256: hash.digest("hex"), stat: info });
       return result;
     } catch (err) {
-      return textResult(`read: cannot read ${path}: ${fileErrorText(err)}`, true);
+      return textResult(`read: cannot read ${path}: ${errnoWords(err)}`, true);
     } finally {
       await handle.close().catch(() => {});
     }

@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { loadFsPromises } from "./async-fs.ts";
-import { fileErrorText } from "./file-error-text.ts";
+import { errnoWords } from "../protocol/errno-words.ts";
 import { changedSinceSeen, neverSeen, rememberView } from "./file-views.ts";
 import { appendedNote, rewriteInPlace } from "./rewrite-in-place.ts";
 import { capDiff, diffPaths, wholeTextDiff } from "./unified-diff.ts";
@@ -57,7 +57,16 @@ export const writeTool: Tool = {
     const refused = refuseOutsideJail(ctx, "write", path, abs) ?? refuseProtected(ctx, "write", path, abs);
     if (refused) return refused;
     const { lstat, mkdir, readlink, stat } = await loadFsPromises();
-    const existing = await stat(abs).catch(() => null);
+    let statError: unknown;
+    const existing = await stat(abs).catch((error: unknown) => {
+      statError = error;
+      return null;
+    });
+    // A link that loops (or a folder zot may not enter) is said as that, not as a file to create.
+    const statCode = (statError as NodeJS.ErrnoException | undefined)?.code;
+    if (statCode !== undefined && statCode !== "ENOENT" && statCode !== "ENOTDIR") {
+      return textResult(`write: cannot write ${path}: ${errnoWords(statError)}; nothing was written`, true);
+    }
     if (existing?.isDirectory()) {
       return textResult(`write: ${path} is a directory; give a file path inside it`, true);
     }
@@ -105,7 +114,7 @@ export const writeTool: Tool = {
         rememberView(ctx, abs, { sha256: sha256Hex(bytes), stat: { size: bytes.length, mtimeMs: created.mtimeMs } });
       }
     } catch (err) {
-      return textResult(`write: could not write ${path}: ${fileErrorText(err)}`, true);
+      return textResult(`write: could not write ${path}: ${errnoWords(err)}`, true);
     }
     const how = existing ? "overwrote the existing file" : "created a new file";
     const note = appended > 0 ? `\n${appendedNote(path, appended)}` : "";

@@ -35,7 +35,9 @@ test("links that loop where a memory file, SYSTEM.md, a settings file or .mcp.js
   expect(run.code).toBe(0);
   expect(run.stdout).toBe("answered\n");
   expect(run.stderr).not.toContain("ELOOP: ");
-  expect(run.stderr).toContain(`cannot read ${join(cwd, ".mcp.json")} (ELOOP)`);
+  expect(run.stderr).not.toContain("(ELOOP)");
+  expect(run.stderr).toContain(`cannot read ${join(cwd, ".mcp.json")} (it is a link that loops)`);
+  expect(run.stderr).toContain("~/.claude/settings.json: cannot be read (it is a link that loops); its hooks do not run");
   // A memory file or SYSTEM.md that is there and cannot be read is said, not dropped without a word.
   expect(run.stderr).toContain(`${join(cwd, "CLAUDE.md")} cannot be read (it is a link that loops); it is left out of the system prompt`);
   expect(run.stderr).toContain(`${join(home, "SYSTEM.md")} cannot be read (it is a link that loops); zot's own identity is used instead`);

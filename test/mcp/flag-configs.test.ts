@@ -37,7 +37,7 @@ describe("reading --mcp-config values", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe(`--mcp-config ${"x".repeat(100)}… (100,000 characters): cannot read it (the name is too long for a file's)`);
+    expect(message).toBe(`--mcp-config ${"x".repeat(100)}… (100,000 characters): cannot read it (the path is too long)`);
     // A short value in a deep folder is still named by its whole path.
     const deep = join(cwd, "d".repeat(60), "e".repeat(60));
     expect(() => readFlagMcpConfigs(["servers.json"], deep)).toThrow(`--mcp-config servers.json: cannot read ${join(deep, "servers.json")} (no such file)`);

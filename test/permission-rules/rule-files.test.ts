@@ -98,7 +98,7 @@ describe("what cannot be read", () => {
     mkdirSync(dirname(loop), { recursive: true });
     symlinkSync(loop, loop);
     expect(s.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
-    expect(s.warnings).toEqual(["~/.claude/settings.json: cannot be read (ELOOP); its deny and ask rules cannot be read, so every tool call is asked about until it can be read and zot starts again"]);
+    expect(s.warnings).toEqual(["~/.claude/settings.json: cannot be read (it is a link that loops); its deny and ask rules cannot be read, so every tool call is asked about until it can be read and zot starts again"]);
   });
 
   test("a bad list or a bad rule loses only itself: the file's deny rules still hold, and what the bad deny rules stood for is asked about", () => {

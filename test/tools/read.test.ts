@@ -264,4 +264,7 @@ test("UTF-16 text is named as such, with the command that reads it; a dangling l
   symlinkSync(join(dir, "nowhere"), join(dir, "dangling"));
   const dangling = await read({ path: "dangling" });
   expect(dangling.text).toBe(`read: dangling is a symbolic link to ${join(dir, "nowhere")}, which does not exist`);
+  symlinkSync(join(dir, "loop"), join(dir, "loop"));
+  const loop = await read({ path: "loop" });
+  expect([loop.is_error, loop.text]).toEqual([true, "read: cannot read loop: it is a link that loops"]);
 });

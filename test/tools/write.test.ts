@@ -75,6 +75,14 @@ test("a dangling symlink is refused with its target named", async () => {
   expect(r.text).toBe(`write: dangling.txt is a symbolic link to ${join(dir, "nowhere.txt")}, which does not exist; write that path instead`);
 });
 
+test("a link that loops is said as that, and nothing is written", async () => {
+  symlinkSync(join(dir, "loop.txt"), join(dir, "loop.txt"));
+  const r = await write({ path: "loop.txt", content: "x" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toBe("write: cannot write loop.txt: it is a link that loops; nothing was written");
+  expect(lstatSync(join(dir, "loop.txt")).isSymbolicLink()).toBe(true);
+});
+
 test("writing through a symlink updates the target and keeps the link", async () => {
   writeFileSync(join(dir, "real.txt"), "old");
   symlinkSync(join(dir, "real.txt"), join(dir, "link.txt"));
