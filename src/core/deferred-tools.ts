@@ -29,7 +29,7 @@ export class DeferredTools {
   /** owner → the tools it defers, in its order */
   private readonly owners = new Map<string, Tool[]>();
   /** names activated so far (kept when an owner offers the tool again, e.g. after a list change) */
-  private readonly activeNames = new Set<string>();
+  private readonly activated = new Set<string>();
   /** what this set put in agent.tools: the search tool while something is deferred, and the activated tools */
   private placed: Tool[] = [];
   private readonly searchTool: Tool;
@@ -69,11 +69,16 @@ export class DeferredTools {
 
   /** Deferred tools the model has not activated yet. */
   pending(): Tool[] {
-    return this.all().filter((tool) => !this.activeNames.has(tool.name));
+    return this.all().filter((tool) => !this.activated.has(tool.name));
   }
 
   pendingNames(): string[] {
     return this.pending().map((tool) => tool.name);
+  }
+
+  /** Deferred tools the model has activated (only those still offered). */
+  activeNames(): string[] {
+    return this.all().filter((tool) => this.activated.has(tool.name)).map((tool) => tool.name);
   }
 
   /** Makes the named deferred tools ordinary tools of the agent; names that are not deferred here are returned as unknown. */
@@ -83,8 +88,8 @@ export class DeferredTools {
     const unknown: string[] = [];
     for (const name of names) {
       if (!known.has(name)) unknown.push(name);
-      else if (!this.activeNames.has(name)) {
-        this.activeNames.add(name);
+      else if (!this.activated.has(name)) {
+        this.activated.add(name);
         activated.push(name);
       }
     }
@@ -120,7 +125,7 @@ export class DeferredTools {
 
   /** Puts the search tool (while anything is pending) and the activated tools in agent.tools, in place of what it put there before. */
   private sync(): void {
-    const active = this.all().filter((tool) => this.activeNames.has(tool.name));
+    const active = this.all().filter((tool) => this.activated.has(tool.name));
     const next = [...(this.pending().length > 0 ? [this.searchTool] : []), ...active];
     this.agent.swapTools(this.placed, next);
     this.placed = next;

@@ -15,6 +15,8 @@ export interface ToolCatalog {
   search(query: string, limit: number): { name: string; description: string }[];
   activate(names: readonly string[]): { activated: string[]; unknown: string[] };
   pendingNames(): string[];
+  /** deferred tools already activated: callable as they are */
+  activeNames(): string[];
 }
 
 /** How many characters of names the description lists before it says how many more there are. */
@@ -34,14 +36,7 @@ export function createToolSearchTool(catalog: ToolCatalog): Tool {
       const parsed = args.parse(raw);
       if (!parsed.ok) return parsed.error;
       const matches = catalog.search(parsed.value.query, parsed.value.max_results ?? SEARCH_DEFAULT_RESULTS);
-      if (matches.length === 0) {
-        const pending = catalog.pendingNames();
-        return textResult(
-          pending.length > 0
-            ? `no deferred tool matches ${JSON.stringify(parsed.value.query)}; try other words, or select:<name> with one of: ${pending.join(", ")}`
-            : "every tool is already active; call them directly",
-        );
-      }
+      if (matches.length === 0) return noMatch(parsed.value.query, catalog);
       const { activated } = catalog.activate(matches.map((match) => match.name));
       const lines = matches.map((match) => `- ${match.name}: ${firstLine(match.description)}`);
       return textResult(
@@ -51,6 +46,28 @@ export function createToolSearchTool(catalog: ToolCatalog): Tool {
       );
     },
   };
+}
+
+/** What a search that activated nothing says: a tool named with select: that is active already is no unknown tool. */
+function noMatch(query: string, catalog: ToolCatalog) {
+  const pending = catalog.pendingNames();
+  const trimmed = query.trim();
+  if (trimmed.startsWith("select:")) {
+    const named = trimmed.slice("select:".length).split(",").map((name) => name.trim()).filter(Boolean);
+    const active = new Set(catalog.activeNames());
+    const already = named.filter((name) => active.has(name));
+    const unknown = named.filter((name) => !active.has(name));
+    const choices = pending.length > 0 ? `; the tools it can activate: ${pending.join(", ")}` : "";
+    if (named.length === 0) return textResult(`select: needs the names of tools, like select:name_one,name_two${choices}`, true);
+    if (unknown.length === 0) return textResult(`${already.join(", ")} ${already.length === 1 ? "is" : "are"} already active; call ${already.length === 1 ? "it" : "them"} directly`);
+    const also = already.length > 0 ? ` (${already.join(", ")} ${already.length === 1 ? "is" : "are"} already active)` : "";
+    return textResult(`no deferred tool is named ${unknown.join(", ")}${also}${choices}`, true);
+  }
+  return textResult(
+    pending.length > 0
+      ? `no deferred tool matches ${JSON.stringify(query)}; try other words, or select:<name> with one of: ${pending.join(", ")}`
+      : "every tool is already active; call them directly",
+  );
 }
 
 function describe(pending: readonly string[]): string {

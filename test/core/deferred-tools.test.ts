@@ -79,6 +79,25 @@ describe("deferred tools", () => {
     expect(names(provider.requests[1])).toEqual(["mcp__fs__read_file", "read", "tool_search"]);
   });
 
+  test("select: of a tool already active says so (no error); an unknown name or none at all is an error naming what can be activated", async () => {
+    const { agent, provider } = setup([
+      { tool_calls: [{ name: "tool_search", args: { query: "select:mcp__fs__read_file" } }] },
+      { tool_calls: [{ name: "tool_search", args: { query: "select:mcp__fs__read_file" } }] },
+      { tool_calls: [{ name: "tool_search", args: { query: "select:mcp__fs__read_file,nope" } }] },
+      { tool_calls: [{ name: "tool_search", args: { query: "select: ,," } }] },
+      { text: "done" },
+    ]);
+    await agent.prompt({ text: "go" }, new AbortController().signal);
+    const result = (i: number) => {
+      const block = (provider.requests[i]!.messages.at(-1)!.content as { type: string; content?: { text: string }[]; is_error?: boolean }[]).find((b) => b.type === "tool_result")!;
+      return [block.is_error ?? false, block.content![0]!.text];
+    };
+    expect(result(1)[1]).toContain("Activated 1 tool");
+    expect(result(2)).toEqual([false, "mcp__fs__read_file is already active; call it directly"]);
+    expect(result(3)).toEqual([true, "no deferred tool is named nope (mcp__fs__read_file is already active); the tools it can activate: mcp__gh__create_issue, mcp__gh__list_pull_requests"]);
+    expect(result(4)).toEqual([true, "select: needs the names of tools, like select:name_one,name_two; the tools it can activate: mcp__gh__create_issue, mcp__gh__list_pull_requests"]);
+  });
+
   test("select: names tools exactly; once nothing is pending the search tool goes; dispose takes everything back", () => {
     const { agent, deferred } = setup([]);
     expect(deferred.search("select:mcp__fs__read_file, nope", 5).map((m) => m.name)).toEqual(["mcp__fs__read_file"]);

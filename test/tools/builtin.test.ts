@@ -46,7 +46,7 @@ test("each tool's JSON Schema, made when the code is built, is its valibot schem
   for (const tool of BUILTIN_TOOLS) expect(tool.parameters).toEqual(converted(schemaOf[tool.name]!));
   const skill = createSkillTool([]);
   expect(skill.parameters).toEqual(converted(args.skillArgs()));
-  const search = createToolSearchTool({ search: () => [], activate: () => ({ activated: [], unknown: [] }), pendingNames: () => [] });
+  const search = createToolSearchTool({ search: () => [], activate: () => ({ activated: [], unknown: [] }), pendingNames: () => [], activeNames: () => [] });
   expect(search.parameters).toEqual(converted(args.searchArgs()));
   // the limits the descriptions name
   expect(JSON.stringify(search.parameters)).toContain(`default ${args.SEARCH_DEFAULT_RESULTS}`);
