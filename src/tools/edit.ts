@@ -249,14 +249,33 @@ class Document {
 
 type EditItem = v.InferOutput<ReturnType<typeof editItem>>;
 
+/** The lines the matches are on, each once: "at lines 3, 9", "all on line 1", up to 10 lines named. */
+function whereFound(doc: Document, found: readonly number[]): string {
+  const lines: number[] = [];
+  let more = false;
+  for (const pos of found) {
+    const line = doc.lineOf(pos) + 1;
+    if (lines.at(-1) === line) continue;
+    if (lines.length === 10) {
+      more = true;
+      break;
+    }
+    lines.push(line);
+  }
+  if (lines.length === 1) return `all on line ${lines[0]}`;
+  return `at lines ${lines.join(", ")}${more ? ", …" : ""}`;
+}
+
 /** Matches every edit against the original; the replacements sorted by position, or the error sentence. */
 function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[] | string {
   const problems: string[] = [];
   const planned: Replacement[][] = [];
   edits.forEach((edit, index) => {
     const name = edits.length === 1 ? "old_text" : `edits[${index}].old_text`;
-    const oldText = edit.old_text.replaceAll("\r\n", "\n");
-    const newText = edit.new_text.replaceAll("\r\n", "\n");
+    // A byte-order mark copied from the file's start is not the text's: the document has it apart (and keeps it).
+    const bomCopied = edit.old_text.startsWith("\uFEFF");
+    const oldText = edit.old_text.replaceAll("\r\n", "\n").replace(/^\uFEFF/, "");
+    const newText = (bomCopied ? edit.new_text.replace(/^\uFEFF/, "") : edit.new_text).replaceAll("\r\n", "\n");
     planned.push([]);
     if (oldText === "") {
       problems.push(`${name} is empty; copy the exact text to replace from the file (to create a file, use write)`);
@@ -270,10 +289,8 @@ function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[
     if (found.length === 0) {
       problems.push(`${name} was not found in ${path}. ${notFoundHint(doc, oldText)}`);
     } else if (found.length > 1 && !edit.replace_all) {
-      const lines = found.slice(0, 10).map((pos) => doc.lineOf(pos) + 1);
-      const more = found.length > 10 ? ", …" : "";
       problems.push(
-        `${name} matches ${found.length} times in ${path} (at lines ${lines.join(", ")}${more}); ` +
+        `${name} matches ${found.length} times in ${path} (${whereFound(doc, found)}); ` +
           "include more surrounding lines so it matches exactly once, or set replace_all: true to change every occurrence",
       );
     } else {

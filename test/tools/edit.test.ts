@@ -92,6 +92,12 @@ test("several matches without replace_all: error lists the line numbers, file un
   expect(r.text).toContain("replace_all");
   expect(r.text).toContain("No changes were made to dup.txt.");
   expect(get("dup.txt")).toBe(content);
+  // Matches on one line name it once.
+  put("one-line.txt", "a a a\n");
+  const same = await edit({ path: "one-line.txt", edits: [{ old_text: "a", new_text: "b" }] });
+  expect(same.text).toContain("old_text matches 3 times in one-line.txt (all on line 1)");
+  put("lines.txt", "a a\nb\na\n");
+  expect((await edit({ path: "lines.txt", edits: [{ old_text: "a", new_text: "b" }] })).text).toContain("old_text matches 3 times in lines.txt (at lines 1, 3)");
 });
 
 test("not found: names the nearest similar line with its number", async () => {
@@ -173,6 +179,13 @@ test("a UTF-8 BOM is kept", async () => {
   const bytes = readFileSync(join(dir, "bom.txt"));
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   expect(bytes.subarray(3).toString()).toBe("key=other\n");
+});
+
+test("old_text (and new_text) copied with the file's byte-order mark match, and the file keeps one mark", async () => {
+  put("bom-copied.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("hi\nthere\n")]));
+  const r = await edit({ path: "bom-copied.txt", edits: [{ old_text: "\uFEFFhi", new_text: "\uFEFFhello" }] });
+  expect(r.is_error).toBe(false);
+  expect(readFileSync(join(dir, "bom-copied.txt")).toString("latin1")).toBe("\xef\xbb\xbfhello\nthere\n");
 });
 
 test("accepts camelCase keys and a single top-level edit", async () => {
