@@ -58,7 +58,7 @@ export const readTool: Tool = {
       return textResult(info.code === "ENOENT" ? await missingFileMessage(path, abs) : `read: cannot read ${path}: ${errnoWords(info)}`, true);
     }
     if (info.isDirectory()) {
-      return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${shellQuote(path)}\`)`, true);
+      return textResult(`read: ${path} is a directory; list it with bash (e.g. \`ls -la ${shellPath(path)}\`)`, true);
     }
     if (!info.isFile()) return notRegular(path);
 
@@ -86,7 +86,7 @@ export const readTool: Tool = {
       if (unshown === "UTF-16LE" || unshown === "UTF-16BE") {
         return textResult(
           `read: ${path} is ${unshown} text (its byte-order mark says so), which read shows as UTF-8 only; ` +
-            `read it through bash: \`iconv -f ${unshown} -t UTF-8 ${shellQuote(path)}\``,
+            `read it through bash: \`iconv -f ${unshown} -t UTF-8 ${shellPath(path)}\``,
           true,
           { path: abs, bytes: info.size },
         );
@@ -117,7 +117,7 @@ export const readTool: Tool = {
 function notRegular(path: string): ToolResult {
   return textResult(
     `read: ${path} is not a regular file (a device, socket or pipe), and reading one can wait forever; ` +
-      "use bash with a timeout to inspect it (e.g. `timeout 5 head -c 4096 " + path + "`)",
+      "use bash with a timeout to inspect it (e.g. `timeout 5 head -c 4096 " + shellPath(path) + "`)",
     true,
   );
 }
@@ -168,13 +168,13 @@ async function readImage(
   const { imageSize, MAX_IMAGE_SIDE } = await import("./image-size.ts");
   const dimensions = imageSize(bytes, mime);
   if (!dimensions) {
-    return { result: textResult(`read: ${path} starts like a ${kind} image, but its header does not say its size (damaged or cut short?); check it with bash (\`file ${shellQuote(path)}\`)`, true) };
+    return { result: textResult(`read: ${path} starts like a ${kind} image, but its header does not say its size (damaged or cut short?); check it with bash (\`file ${shellPath(path)}\`)`, true) };
   }
   if (Math.max(dimensions.width, dimensions.height) > MAX_IMAGE_SIDE) {
     return {
       result: textResult(
         `read: ${path} is ${dimensions.width}×${dimensions.height} pixels, over the ${MAX_IMAGE_SIDE} px a side the model takes; ` +
-          `make a smaller copy with bash (e.g. ImageMagick \`convert ${shellQuote(path)} -resize 2000x2000 small.png\`) and read that`,
+          `make a smaller copy with bash (e.g. ImageMagick \`convert ${shellPath(path)} -resize 2000x2000 small.png\`) and read that`,
         true,
       ),
     };
@@ -333,7 +333,7 @@ function renderWindow(window: LineWindow, path: string, abs: string, offset: num
     const { line, bytes, shown } = window.longLine;
     text +=
       `[line ${line} is ${bytes} bytes long; only its first ${shown} bytes are shown. ` +
-      `See the rest with bash, e.g. \`sed -n ${line}p ${shellQuote(path)} | cut -b ${shown + 1}-${shown + 50_000}\`]\n`;
+      `See the rest with bash, e.g. \`sed -n ${line}p ${shellPath(path)} | cut -b ${shown + 1}-${shown + 50_000}\`]\n`;
   }
   if (window.endLine < window.totalLines) {
     const why = window.cappedBy === "bytes" ? " (output is capped at 50 KB per call)" : "";
@@ -357,4 +357,10 @@ async function missingFileMessage(path: string, abs: string): Promise<string> {
   const similar = entries.filter((name) => want && stem(name) === want).slice(0, 5);
   const hint = similar.length ? `; similar names there: ${similar.join(", ")}` : "";
   return `read: ${path} does not exist${hint}`;
+}
+
+/** A path the model gave, for a bash command zot suggests: quoted, but a leading ~ left for the shell to expand. */
+function shellPath(path: string): string {
+  if (path === "~") return "~";
+  return path.startsWith("~/") ? `~/${shellQuote(path.slice(2))}` : shellQuote(path);
 }

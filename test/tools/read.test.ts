@@ -248,6 +248,10 @@ test("a FIFO, a device or a link to one is refused at once with a sentence, neve
     expect(r.text).toContain("is not a regular file");
     expect(r.text).toContain("use bash with a timeout");
   }
+  // The suggested command works as given: a name with a space quoted, ~ left for the shell.
+  Bun.spawnSync(["mkfifo", join(dir, "my pipe")]);
+  expect((await read({ path: "my pipe" })).text).toContain("`timeout 5 head -c 4096 'my pipe'`");
+  expect((await read({ path: "~" })).text).toContain("list it with bash (e.g. `ls -la ~`)");
 });
 
 test("the file's byte-order mark is no text; one at the start of a later line (files joined) is shown, as edit matches it", async () => {
