@@ -77,6 +77,14 @@ function exportTarget(id: string, dest: string | undefined, here: string): strin
 type Replace = (text: string) => string;
 
 /**
+ * Where a path may start: not inside a longer one (`/x/home/al`, `~/home/al`), except right after a
+ * URL's `scheme://` (`file:///home/al/…`, a stack trace's) or a one-letter option (`-I/home/al/include`).
+ */
+const PATH_START = String.raw`(?:(?<![\w.~/\\-])|(?<=[A-Za-z][\w+.-]*://)|(?<=(?:^|[\s"'(=])-[A-Za-z]))`;
+/** Where it may end: not inside a longer name (`/home/alice`, `/tmp/p.old`); a sentence's full stop ends it. */
+const PATH_END = String.raw`(?![\w-]|\.[\w-])`;
+
+/**
  * Replaces each path where it stands as a whole path or the start of one (not inside a longer
  * name: `/home/al` is not replaced in `/home/alice`). Empty paths and "/" are left alone.
  */
@@ -84,7 +92,7 @@ function replacer(pairs: [string, string][]): Replace {
   const used = pairs.filter(([from]) => from !== "" && from !== "/" && from !== path.sep);
   const patterns = used.map(([from, to]) => {
     const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    return [from, new RegExp(`(?<![\\w.~/\\\\-])${escaped}(?![\\w.-])`, "g"), to] as const;
+    return [from, new RegExp(`${PATH_START}${escaped}${PATH_END}`, "g"), to] as const;
   });
   return (text) => patterns.reduce((t, [from, re, to]) => (t.includes(from) ? t.replace(re, () => to) : t), text);
 }

@@ -103,7 +103,8 @@ describe("export and import", () => {
       ],
       time: T,
     };
-    const file = write(home, cwd, "20261123-100000-00000003", [{ type: "message", message }, { type: "message", message: msg("assistant", "in /tmp/p") }]);
+    const said = "It is in /tmp/p. Built with gcc -I/tmp/p/include (at file:///tmp/p/index.mjs:3:7); your home is /home/al.";
+    const file = write(home, cwd, "20261123-100000-00000003", [{ type: "message", message }, { type: "message", message: msg("assistant", "in /tmp/p") }, { type: "message", message: msg("assistant", said) }]);
     const out = tempDir("zot-port-out-");
     const { file: exported } = exportSession(file, { here: out, userHome });
     expect(exported).toBe(join(out, "20261123-100000-00000003.zotsession"));
@@ -113,6 +114,9 @@ describe("export and import", () => {
     );
     expect(text).toContain(`"data":"${bytes}"`);
     expect(text).toContain("in <zot:cwd>");
+    // A path ending a sentence, after file:// or after a one-letter option is a path too.
+    expect(text).toContain("It is in <zot:cwd>. Built with gcc -I<zot:cwd>/include (at file://<zot:cwd>/index.mjs:3:7); your home is <zot:home>.");
+    expect(text).not.toContain("/home/al.");
     expect(loaded(exported).header.cwd).toBe("<zot:cwd>");
 
     const imported = importSession(exported, { home, cwd: "/srv/new", userHome: "/home/bo" });
@@ -123,6 +127,7 @@ describe("export and import", () => {
       { type: "text", text: "edit /srv/new/src/a.ts, not /tmp/project or /x/tmp/p or /tmp/p.old; see /home/bo/.rc and /home/alice" },
       { type: "image", mime_type: "image/png", data: bytes },
     ]);
+    expect(back.messages[2]!.content).toEqual([{ type: "text", text: "It is in /srv/new. Built with gcc -I/srv/new/include (at file:///srv/new/index.mjs:3:7); your home is /home/bo." }]);
     expect(imported.file.startsWith(sessionDir(home, "/srv/new"))).toBe(true);
   });
 
