@@ -4,6 +4,7 @@
 // Rule: every command returns an exit code; only this file turns thrown errors into one.
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { printable } from "../protocol/printable.ts";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -22,12 +23,12 @@ export async function runCli(argv: string[]): Promise<number> {
     return await runRoot(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`zot: ${error.message}`);
+      console.error(`zot: ${printable(error.message)}`);
       return EXIT.usage;
     }
     // The reader of stdout went away (`zot … | head`): what it did not want is no error to report.
     if ((error as { code?: unknown })?.code === "EPIPE") return EXIT.ok;
-    console.error(`zot: ${errorText(error)}`);
+    console.error(`zot: ${printable(errorText(error))}`);
     if (debug && error instanceof Error && error.stack) console.error(error.stack);
     return EXIT.failed;
   }

@@ -2,6 +2,7 @@
 // directory's sessions, and a branch of a session up to a user turn. Rule: each prints one line
 // saying what it made and how to use it; the source session is only read.
 import { UsageError } from "../config/usage-error.ts";
+import { printable } from "../protocol/printable.ts";
 import { findSession } from "../session/find.ts";
 import { forkSession } from "../session/fork.ts";
 import { exportSession, importSession } from "../session/portable.ts";
@@ -9,7 +10,8 @@ import { EXIT } from "./router.ts";
 import { onePositional, type SessionsCommand } from "./sessions.ts";
 
 function reportProblems(problems: string[]): void {
-  for (const problem of problems) console.error(`zot: ${problem}`);
+  // A problem quotes the file, which someone else may have written: no escape of it reaches the terminal.
+  for (const problem of problems) console.error(`zot: ${printable(problem)}`);
 }
 
 export const EXPORT: SessionsCommand = {
@@ -51,7 +53,7 @@ export const FORK: SessionsCommand = {
     const { file } = findSession(ctx.home, ctx.cwd, ref);
     const fork = forkSession(file, { home: ctx.home, atTurn: at });
     console.log(
-      `forked ${fork.parent} after turn ${fork.turn} of ${fork.turns} as ${fork.id} (${fork.messages} messages); resume it with: ${resumeHint(fork.id)}`,
+      `forked ${printable(fork.parent)} after turn ${fork.turn} of ${fork.turns} as ${fork.id} (${fork.messages} messages); resume it with: ${resumeHint(fork.id)}`,
     );
     return EXIT.ok;
   },

@@ -8,7 +8,7 @@ import path from "node:path";
 import { UsageError } from "../config/usage-error.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { createSession } from "./create.ts";
-import { CWD_PLACEHOLDER, EXPORT_FILE_EXT, HOME_PLACEHOLDER } from "./paths.ts";
+import { CWD_PLACEHOLDER, EXPORT_FILE_EXT, HOME_PLACEHOLDER, SESSION_ID_SHAPE } from "./paths.ts";
 import { readSessionFile } from "./reader.ts";
 
 export interface ExportResult {
@@ -68,9 +68,11 @@ export function importSession(source: string, options: { home: string; cwd: stri
 }
 
 function exportTarget(id: string, dest: string | undefined, here: string): string {
-  if (dest === undefined) return path.join(here, `${id}${EXPORT_FILE_EXT}`);
+  // The id comes from the file, which someone else may have written: one that is no id (`../x`) names no file.
+  const name = `${SESSION_ID_SHAPE.test(id) ? id : "session"}${EXPORT_FILE_EXT}`;
+  if (dest === undefined) return path.join(here, name);
   const resolved = path.resolve(here, dest);
-  if (existsSync(resolved) && statSync(resolved).isDirectory()) return path.join(resolved, `${id}${EXPORT_FILE_EXT}`);
+  if (existsSync(resolved) && statSync(resolved).isDirectory()) return path.join(resolved, name);
   return resolved.endsWith(EXPORT_FILE_EXT) ? resolved : `${resolved}${EXPORT_FILE_EXT}`;
 }
 

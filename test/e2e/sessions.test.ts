@@ -2,7 +2,7 @@
 // is recorded; -c, --session and -r resume it with its transcript, model and cost; a damaged or
 // interrupted session still resumes; a session in use by another zot is never written twice.
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
@@ -326,6 +326,31 @@ describe("zot sessions", () => {
     expect(show.stdout).toContain("with a title");
     expect(show.stdout).not.toContain("\u001b");
     expect(show.stdout).not.toContain("\u0007");
+  });
+
+  test("a session file someone else wrote: what import, show, fork and export quote from it reaches the terminal without its escapes", async () => {
+    const { cwd, run } = place();
+    const evil = "\u001b]0;PWNED\u0007\u001b[2J\u001b]52;c;ZXZpbA==\u0007";
+    const header = { type: "session", format: 2, id: "20261127-000000-aaaaaaaa", cwd: "<zot:cwd>", created: "2026-11-27T00:00:00Z", model: "scripted", provider: "scripted", zot_version: "0.1.0" };
+    const hello = { type: "message", message: { role: "user", content: [{ type: "text", text: "hello" }], time: "2026-11-27T00:00:00Z" } };
+    const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    writeFileSync(join(cwd, "evil.zotsession"), lines(header, { type: "message", message: { role: evil, content: [], time: "t" } }, { type: evil }, hello));
+    writeFileSync(join(cwd, "evil-header.zotsession"), lines({ ...header, format: evil }));
+    writeFileSync(join(cwd, "evil-id.jsonl"), lines({ ...header, id: `20261127-${evil}`, cwd }, hello));
+    writeFileSync(join(cwd, "dotted-id.jsonl"), lines({ ...header, id: "../../escaped", cwd }, hello));
+    const runs = [
+      await run(["sessions", "import", "evil.zotsession"]),
+      await run(["sessions", "show", "./evil-header.zotsession"]),
+      await run(["-p", "hi", "--session", "./evil-header.zotsession", "--provider", "scripted"]),
+      await run(["sessions", "fork", "./evil-id.jsonl"]),
+    ];
+    expect(runs[0]!.stderr).toContain("skipped");
+    expect(runs[1]!.stderr).toContain("is not a zot session");
+    expect(runs[3]!.stdout).toStartWith("forked 20261127- after turn 1 of 1 as ");
+    for (const r of runs) expect(r.stdout + r.stderr).not.toMatch(/[\u001b\u0007]/);
+    // An id that is no id names no file: the default export is session.zotsession, here.
+    const exported = await run(["sessions", "export", "./dotted-id.jsonl"]);
+    expect(exported.stdout).toBe(`exported to ${join(realpathSync(cwd), "session.zotsession")}\n`);
   });
 
   test("after a compaction, show numbers the turns as fork --at does; the summed-up prompts have no number", async () => {
