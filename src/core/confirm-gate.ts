@@ -83,6 +83,7 @@ export type ApprovalSource = "user" | "remembered" | "policy" | "yolo";
 
 export class ConfirmGate implements Participant {
   readonly name = CONFIRM_GATE_NAME;
+  readonly builtin = true;
   readonly priority = Number.POSITIVE_INFINITY;
   readonly stages = ["approve_tool"] as const;
   readonly timeoutMs = NO_TIMEOUT_MS;

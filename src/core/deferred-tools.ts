@@ -42,6 +42,7 @@ export class DeferredTools {
     this.searchTool = makeSearchTool(this);
     this.participant = {
       name: "deferred-tools",
+      builtin: true,
       // Last: a participant earlier in the chain may rename the call to a deferred tool.
       priority: Number.MAX_SAFE_INTEGER,
       stages: ["tool_call"],

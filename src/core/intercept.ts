@@ -74,6 +74,11 @@ export type FailureRule = "allow" | "deny" | "skip";
 
 export interface Participant {
   name: string;
+  /**
+   * zot's own (the confirmation gate, permission rules, settings hooks, deferred tools): an
+   * extension's or a hook's participant that takes the same name sits beside it, never in its place.
+   */
+  builtin?: boolean;
   priority: number;
   stages: readonly InterceptStage[];
   /** per call; a number for every stage, or per stage */
@@ -131,15 +136,22 @@ export class InterceptChain {
     this.log = options.log ?? (() => {});
   }
 
-  /** Adds a participant; one with the same name is replaced. */
+  /**
+   * Adds a participant; one of the same name and the same kind (zot's own, or not) is replaced.
+   * Rule: a name from a user's configuration never takes zot's own participant out of the chain.
+   */
   add(participant: Participant): void {
-    this.participants = this.participants.filter((p) => p.name !== participant.name);
+    const builtin = participant.builtin === true;
+    this.participants = this.participants.filter((p) => p.name !== participant.name || (p.builtin === true) !== builtin);
     this.participants.push(participant);
-    this.participants.sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.participants.sort(
+      (a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || Number(b.builtin === true) - Number(a.builtin === true),
+    );
   }
 
+  /** Takes zot's own participant of that name out (an extension's or a hook's of the same name stays). */
   remove(name: string): void {
-    this.participants = this.participants.filter((p) => p.name !== name);
+    this.participants = this.participants.filter((p) => p.name !== name || p.builtin !== true);
   }
 
   /** Removes every participant for which `match` is true (used when extensions reload). */

@@ -28,6 +28,7 @@ export interface RulesParticipantOptions {
 export function permissionRulesParticipant(options: RulesParticipantOptions): Participant {
   return {
     name: PERMISSION_RULES_PARTICIPANT,
+    builtin: true,
     priority: Number.NEGATIVE_INFINITY,
     stages: ["tool_call", "approve_tool"],
     timeoutMs: 5000,

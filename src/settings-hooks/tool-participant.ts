@@ -42,6 +42,7 @@ export function toolHooksParticipant(options: ToolHooksOptions): Participant {
     HookRunner.longest(events.flatMap((event) => runner.matching(event))) + CHAIN_MARGIN_MS;
   return {
     name: SETTINGS_HOOKS_PARTICIPANT,
+    builtin: true,
     priority: 0,
     stages: ["tool_call", "after_tool"],
     get timeoutMs() {

@@ -152,4 +152,21 @@ describe("InterceptChain", () => {
     expect(chain.list()).toHaveLength(1);
     expect(await chain.run("tool_call", toolCall, signal())).toMatchObject({ reason: "new" });
   });
+
+  test("a participant from configuration named like one of zot's own sits beside it; removing by name takes only zot's own", async () => {
+    const asked: string[] = [];
+    const chain = new InterceptChain();
+    chain.add(participant("confirm", () => (asked.push("zot's"), { action: "deny", reason: "zot's gate" }), { builtin: true }));
+    chain.add(participant("confirm", () => (asked.push("a hook's"), { action: "continue" })));
+    expect(chain.list()).toHaveLength(2);
+    // zot's own first at the same place, and its deny still holds.
+    expect(await chain.run("approve_tool", toolCall, signal())).toMatchObject({ action: "deny", reason: "zot's gate" });
+    expect(asked).toEqual(["zot's"]);
+    // Added again in the other order (an extension reload): still two.
+    chain.add(participant("confirm", () => ({ action: "continue" })));
+    chain.add(participant("confirm", () => ({ action: "deny", reason: "zot's gate again" }), { builtin: true }));
+    expect(chain.list().map((p) => p.builtin === true)).toEqual([true, false]);
+    chain.remove("confirm");
+    expect(chain.list().map((p) => p.builtin === true)).toEqual([false]);
+  });
 });

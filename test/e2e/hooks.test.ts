@@ -355,6 +355,40 @@ describe("broken hooks: zot goes on and says why", () => {
   });
 });
 
+describe("a hook named like one of zot's own checks", () => {
+  test("sits beside it: --no-yolo still refuses with an observer named confirm; an approver named permission-rules is asked; a deny rule holds with a hook of its name", async () => {
+    const dir = tempDir("zot-e2e-hooks-names-");
+    const cwd = tempDir("zot-e2e-hooks-names-cwd-");
+    const home = tempDir("zot-e2e-hooks-names-home-");
+    const record = join(dir, "asked.jsonl");
+    const observer = hookExtension(dir, "confirm", { record }, { intercept: [], observe: ["tool_exec_start"] });
+    const approver = hookExtension(dir, "permission-rules", { record, methods: { "hook.approve_tool": { approved: false, reason: "the hook says no" } } }, { intercept: ["approve_tool"] });
+    const observerRules = hookExtension(dir, "pr-observer", { record }, { name: "permission-rules", intercept: [], observe: ["tool_exec_start"] });
+    const call = (n: number) => [{ tool_calls: [{ id: `c${n}`, name: "bash", args: { command: `echo RAN > ran${n}.txt` } }] }, { text: "done" }];
+    const resultOf = (run: { stdout: string }) => ndjson(run.stdout).find((e) => e.type === "tool_result");
+
+    mock = startMockLlm(call(1));
+    const noYolo = await zot(["--ext", observer, "--no-yolo", ...anthropic(mock), "--json", "go"], { cwd, home });
+    expect(resultOf(noYolo).is_error).toBe(true);
+    expect(resultOf(noYolo).content[0].text).toContain("--no-yolo");
+    expect(existsSync(join(cwd, "ran1.txt"))).toBe(false);
+    await mock.stop();
+
+    mock = startMockLlm(call(2));
+    const asked = await zot(["--ext", approver, ...anthropic(mock), "--json", "go"], { cwd, home });
+    expect(resultOf(asked).content[0].text).toContain("the hook says no");
+    expect(recorded(record).filter((m) => m.method === "hook.approve_tool")).toHaveLength(1);
+    expect(existsSync(join(cwd, "ran2.txt"))).toBe(false);
+    await mock.stop();
+
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(echo RAN*)"] } }));
+    mock = startMockLlm(call(3));
+    const ruled = await zot(["--ext", observerRules, ...anthropic(mock), "--json", "go"], { cwd, home });
+    expect(resultOf(ruled).content[0].text).toContain('denied by the permission rule "Bash(echo RAN*)"');
+    expect(existsSync(join(cwd, "ran3.txt"))).toBe(false);
+  });
+});
+
 describe("replies as PicoClaw (Go) reads them", () => {
   test("a deny written by a Go struct without json tags ({\"Action\": \"deny_tool\"}) denies; {\"Approved\": true} approves, and null reads as absent", async () => {
     const { cwd, home } = trustedProject("zot-e2e-hooks-");
