@@ -107,7 +107,8 @@ export function fromClaudeInput(name: string, args: ToolArgs, before: ClaudeCall
   return out;
 }
 
-const EDIT_ITEM_KEYS = { old_text: ["old_text", "old_string", "oldText", "old_str"], new_text: ["new_text", "new_string", "newText", "new_str"], replace_all: ["replace_all", "replaceAll"] };
+/** In the order the edit tool takes them (tools/edit.ts ITEM_ALIASES; a field spelt twice with different values it refuses). */
+const EDIT_ITEM_KEYS = { old_text: ["old_text", "oldText", "old_string", "old_str"], new_text: ["new_text", "newText", "new_string", "new_str"], replace_all: ["replace_all", "replaceAll"] };
 const EDIT_KEYS = ["old_string", "new_string", "replace_all", "edits"];
 
 /** An edit item's field by any of zot's spellings. */

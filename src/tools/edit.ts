@@ -42,6 +42,7 @@ export const editTool: Tool = {
   parameters: args.jsonSchema,
   async preview(raw, cwd) {
     // What the call would change, for a person asked to allow it; nothing is written.
+    if (conflictingArgs(raw)) return undefined;
     const parsed = args.parse(normaliseArgs(raw));
     if (!parsed.ok) return undefined;
     const abs = resolveToolPath(cwd, parsed.value.path);
@@ -55,6 +56,8 @@ export const editTool: Tool = {
     return capDiff(unifiedDiff(doc.text, doc.apply(plan), plan, diffPaths(cwd, abs)));
   },
   async execute(raw, ctx) {
+    const conflict = conflictingArgs(raw);
+    if (conflict) return textResult(conflict, true);
     const parsed = args.parse(normaliseArgs(raw));
     if (!parsed.ok) return parsed.error;
     const { path, edits } = parsed.value;
@@ -128,6 +131,40 @@ function documentOf(bytes: Buffer, path: string): Document | string {
   } catch {
     return `edit: ${path} is not valid UTF-8, and rewriting it would corrupt it; change it with bash (e.g. sed) instead`;
   }
+}
+
+/**
+ * A field given under two of its spellings with different values (`oldText` and `old_string`):
+ * which one is meant is a guess, and a PreToolUse hook may have judged the other, so the call is
+ * refused. The same value twice is no conflict.
+ */
+function spelledTwice(item: unknown, where: string): string | undefined {
+  if (!item || typeof item !== "object" || Array.isArray(item)) return undefined;
+  for (const field of ["old_text", "new_text", "replace_all"]) {
+    const keys = [field, ...Object.entries(ITEM_ALIASES).filter(([, to]) => to === field).map(([alias]) => alias)].filter((key) => Object.hasOwn(item, key));
+    const values = new Set(keys.map((key) => JSON.stringify((item as Record<string, unknown>)[key])));
+    if (values.size > 1) return `edit: ${where}${keys.join(" and ")} are the same field (${field}) with different values; give it once. Nothing was changed.`;
+  }
+  return undefined;
+}
+
+/** The first field the call gives twice with different values, said; undefined when there is none. */
+function conflictingArgs(raw: Record<string, unknown>): string | undefined {
+  let edits = raw.edits;
+  if (typeof edits === "string") {
+    try {
+      edits = JSON.parse(edits);
+    } catch {
+      return undefined;
+    }
+  }
+  if (edits === undefined) return spelledTwice(raw, "");
+  if (!Array.isArray(edits)) return undefined;
+  for (const [index, item] of edits.entries()) {
+    const said = spelledTwice(item, `in edits[${index}], `);
+    if (said) return said;
+  }
+  return undefined;
 }
 
 function normaliseArgs(raw: Record<string, unknown>): Record<string, unknown> {

@@ -216,6 +216,30 @@ if i.get("file_path", "").endswith("draft.txt"):
     expect(p.records("guard.jsonl")[0]).toMatchObject({ tool_name: "MultiEdit", tool_input: { file_path: join(p.cwd, "protected", "config.txt") } });
   });
 
+  test("an edit that gives a field under two spellings cannot show the guard one text and write the other", async () => {
+    const guard = python("guard.jsonl", `if "PWNED" in json.dumps(d["tool_input"]):
+    print("no PWNED here", file=sys.stderr)
+    sys.exit(2)`);
+    const p = project({ hooks: { PreToolUse: on("Edit|Write", `python3 ${script("guard.py")}`) } }, { "guard.py": guard });
+    write(join(p.cwd, "f.txt"), "hello\n");
+    // The guard is shown the spelling the tool takes (newText: PWNED) and refuses, in a list or at the top level.
+    const listed = { path: "f.txt", edits: [{ oldText: "hello", old_string: "nothing", newText: "PWNED", new_string: "harmless" }] };
+    const single = { path: "f.txt", oldText: "hello", old_string: "nothing", newText: "PWNED", new_string: "harmless" };
+    // Two values the guard lets through: the tool refuses to guess between them.
+    const differing = { path: "f.txt", edits: [{ oldText: "hello", old_string: "nothing", newText: "one", new_string: "two" }] };
+    const same = { path: "f.txt", edits: [{ oldText: "hello", old_string: "hello", newText: "hi", new_string: "hi" }] };
+    const calls = [listed, single, differing, same].map((args) => ({ tool_calls: [{ name: "edit", args }] }));
+    const mock = fixture.llm([...calls, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(resultText(lastResults(mock, 1)[0])).toBe("no PWNED here");
+    expect(resultText(lastResults(mock, 2)[0])).toBe("no PWNED here");
+    expect(resultText(lastResults(mock, 3)[0])).toBe("edit: in edits[0], oldText and old_string are the same field (old_text) with different values; give it once. Nothing was changed.");
+    // The same value under two spellings is one value: the guard saw it, and it is written.
+    expect(readFileSync(join(p.cwd, "f.txt"), "utf8")).toBe("hi\n");
+    expect(p.records("guard.jsonl").map((r) => r.tool_input.new_string)).toEqual(["PWNED", "PWNED", "one", "hi"]);
+  });
+
   test("two hooks rewriting different fields both count, in settings order (Claude Code's #15897); Edit maps to old_text/new_text", async () => {
     const p = project(
       {
