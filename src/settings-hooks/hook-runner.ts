@@ -30,6 +30,15 @@ export class HookRunner {
     readonly context: HookRunContext,
   ) {}
 
+  /**
+   * The longest timeout of any hook of these events, whatever it matches: a deadline for them all.
+   * Rule: taken before `matching` drops a command listed twice, which keeps its first group's
+   * timeout, while the call may match the group with the longer one.
+   */
+  longestOf(events: readonly HookEventName[]): number {
+    return this.sources.current().reduce((max, hook) => (events.includes(hook.event) ? Math.max(max, hook.timeoutMs) : max), 0);
+  }
+
   /** The hooks of `event` that match any of `values` (events without a matcher: all of them). */
   matching(event: HookEventName, values?: readonly string[]): SettingsHook[] {
     const seen = new Set<string>();
@@ -76,10 +85,5 @@ export class HookRunner {
       if (answer.systemMessage) context.log(`${describeHook(answer.hook)}: ${answer.systemMessage}`);
     }
     return answers;
-  }
-
-  /** The longest timeout among `hooks`, in ms (0 for none). */
-  static longest(hooks: readonly SettingsHook[]): number {
-    return hooks.reduce((max, hook) => Math.max(max, hook.timeoutMs), 0);
   }
 }

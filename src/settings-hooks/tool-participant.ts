@@ -38,8 +38,7 @@ export interface ToolHooksOptions {
 export function toolHooksParticipant(options: ToolHooksOptions): Participant {
   const { runner } = options;
   const pending = new Map<string, string[]>();
-  const longest = (...events: Parameters<HookRunner["matching"]>[0][]) =>
-    HookRunner.longest(events.flatMap((event) => runner.matching(event))) + CHAIN_MARGIN_MS;
+  const longest = (...events: Parameters<HookRunner["matching"]>[0][]) => runner.longestOf(events) + CHAIN_MARGIN_MS;
   return {
     name: SETTINGS_HOOKS_PARTICIPANT,
     builtin: true,
