@@ -102,7 +102,7 @@ export class ConfirmGate implements Participant {
   /** how recent calls got through, by call id, until approvalSource reads it */
   readonly #sources = new Map<string, ApprovalSource>();
   /** what a settings hook said about a call (src/settings-hooks), by call id, until the call gets here */
-  readonly #hookVerdicts = new Map<string, { verdict: "ask" | "allow"; reason?: string }>();
+  readonly #hookVerdicts = new Map<string, { verdict: "ask" | "allow"; reason?: string; args?: string }>();
 
   constructor(options: ConfirmGateOptions = {}) {
     this.#asksNobody = options.asksNobody ?? false;
@@ -151,14 +151,15 @@ export class ConfirmGate implements Participant {
    * A settings hook's word on the call with this id (its PreToolUse `permissionDecision`), or a
    * permission rule's: "ask" asks the person even while confirmations are off or the tool is
    * remembered, showing `reason`; "allow" lets it pass unasked unless something asked. Read once,
-   * when the call reaches the gate.
+   * when the call reaches the gate. `args`: the arguments an allow judged; arguments rewritten after
+   * it (a later participant's) are not what was allowed, and the call is confirmed as any other.
    */
-  hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void {
+  hookVerdict(id: string, verdict: "ask" | "allow", reason?: string, args?: ToolArgs): void {
     // An ask holds against every allow (a PreToolUse hook's and a permission rule's, in either order).
     const before = this.#hookVerdicts.get(id);
     if (before?.verdict === "ask" && verdict === "allow") return;
     const why = before?.verdict === "ask" ? [before.reason, reason].filter(Boolean).join("; ") : reason;
-    this.#hookVerdicts.set(id, { verdict, ...(why ? { reason: why } : {}) });
+    this.#hookVerdicts.set(id, { verdict, ...(why ? { reason: why } : {}), ...(verdict === "allow" && args ? { args: JSON.stringify(args) } : {}) });
     // Bounded: a call denied before it reaches the gate never reads its verdict.
     if (this.#hookVerdicts.size > 256) this.#hookVerdicts.delete(this.#hookVerdicts.keys().next().value as string);
   }
@@ -201,7 +202,7 @@ export class ConfirmGate implements Participant {
     const call = payload as StagePayloads["approve_tool"];
     const hook = this.#hookVerdicts.get(call.id);
     this.#hookVerdicts.delete(call.id);
-    if (hook?.verdict === "allow") return this.#passed(call.id, "policy");
+    if (hook?.verdict === "allow" && (hook.args === undefined || hook.args === JSON.stringify(call.args))) return this.#passed(call.id, "policy");
     if (hook?.verdict !== "ask") {
       if (!this.#confirming) return this.#passed(call.id, "yolo");
       if (this.#tools.has(call.name)) return this.#passed(call.id, "remembered");

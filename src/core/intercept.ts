@@ -149,9 +149,9 @@ export class InterceptChain {
     );
   }
 
-  /** Takes zot's own participant of that name out (an extension's or a hook's of the same name stays). */
+  /** Takes the participant of that name out; zot's own of the same name stays (it goes only with removeWhere, by identity). */
   remove(name: string): void {
-    this.participants = this.participants.filter((p) => p.name !== name || p.builtin !== true);
+    this.participants = this.participants.filter((p) => p.name !== name || p.builtin === true);
   }
 
   /** Removes every participant for which `match` is true (used when extensions reload). */

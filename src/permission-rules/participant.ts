@@ -54,7 +54,7 @@ export function permissionRulesParticipant(options: RulesParticipantOptions): Pa
           options.gate.hookVerdict(call.id, "ask", `${judged.because} asks`);
           return { action: "continue" };
         case "allow":
-          options.gate?.hookVerdict(call.id, "allow");
+          options.gate?.hookVerdict(call.id, "allow", undefined, call.args);
           return { action: "continue" };
       }
     },

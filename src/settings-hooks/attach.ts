@@ -14,7 +14,7 @@ import { settingsPromptHooks } from "./prompt-points.ts";
 import { type SessionEndReason, SessionPoints, type SessionStartSource } from "./session-points.ts";
 import type { SettingsHook, SettingsSource } from "./settings-file.ts";
 import { SettingsHooksSources } from "./settings-sources.ts";
-import { SETTINGS_HOOKS_PARTICIPANT, toolHooksParticipant } from "./tool-participant.ts";
+import { toolHooksParticipant } from "./tool-participant.ts";
 
 export interface SettingsHooksOptions {
   agent: Agent;
@@ -85,13 +85,12 @@ export function attachSettingsHooks(options: SettingsHooksOptions, settingsFiles
   // Read now, so a broken file is reported at the start rather than at its first event.
   sources.current();
 
-  agent.chain.add(
-    toolHooksParticipant({
-      runner,
-      isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
-      gate,
-    }),
-  );
+  const participant = toolHooksParticipant({
+    runner,
+    isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
+    gate,
+  });
+  agent.chain.add(participant);
   agent.setPromptHooks(settingsPromptHooks(runner));
   const points = new SessionPoints(runner, agent);
   const offAsk = gate?.onAsk((request) => points.notify(`zot needs your permission to use ${request.tool}`, "permission_prompt"));
@@ -112,7 +111,7 @@ export function attachSettingsHooks(options: SettingsHooksOptions, settingsFiles
       return combined.contexts.length > 0 ? { context: combined.contexts.map((context) => `[UserPromptExpansion hook] ${context}`) } : undefined;
     },
     detach() {
-      agent.chain.remove(SETTINGS_HOOKS_PARTICIPANT);
+      agent.chain.removeWhere((p) => p === participant);
       agent.setPromptHooks(undefined);
       offAsk?.();
       offCompacted();

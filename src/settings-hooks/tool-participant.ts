@@ -23,7 +23,7 @@ export interface GateAccess {
   /** whether a person can be asked (the TUI); without one a hook's `ask` refuses the call */
   readonly canAsk: boolean;
   /** a hook's or a permission rule's word on one call: ask about it whatever else holds, or let it pass unasked */
-  hookVerdict(id: string, verdict: "ask" | "allow", reason?: string): void;
+  hookVerdict(id: string, verdict: "ask" | "allow", reason?: string, args?: Record<string, unknown>): void;
   /** drops what was said about a call with this id (a new call may reuse an earlier call's id) */
   forget(id: string): void;
 }
@@ -79,13 +79,12 @@ async function beforeTool(options: ToolHooksOptions, pending: Map<string, string
       };
     }
     gate.hookVerdict(p.id, "ask", `a hook asks: ${why}`);
-  } else if (combined.allow) {
-    gate?.hookVerdict(p.id, "allow");
   }
   const rewritten = applyRewrites(call.tool_input, combined.rewrites);
-  if (!rewritten) return { action: "continue" };
-  const args = fromClaudeInput(p.name, p.args, call, rewritten, builtin);
-  if (Bun.deepEquals(args, p.args)) return { action: "continue" };
+  const args = rewritten ? fromClaudeInput(p.name, p.args, call, rewritten, builtin) : p.args;
+  // The allow is for these arguments (the hooks' own rewrite included); a later participant's rewrite is not allowed by it.
+  if (!combined.ask && combined.allow) gate?.hookVerdict(p.id, "allow", undefined, args);
+  if (!rewritten || Bun.deepEquals(args, p.args)) return { action: "continue" };
   const by = answers.filter((answer) => answer.updatedInput).map((answer) => describeHook(answer.hook));
   return { action: "modify", value: args, reason: `updatedInput from ${by.join(", ")}` };
 }

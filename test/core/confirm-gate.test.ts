@@ -380,6 +380,24 @@ describe("composition with the chain", () => {
     expect(ran).toHaveLength(2);
   });
 
+  test("an allow holds for the arguments it judged: a later participant's rewrite is confirmed as any call", async () => {
+    const { asked, confirmer } = scripted([{ answer: "no" }]);
+    const gate = new ConfirmGate({ confirmer, confirming: true });
+    const { agent, ran } = setup([call("bash", { command: "echo hi" }), call("bash", { command: "echo fine" }), { text: "ok" }], gate);
+    // A PreToolUse hook allows what it saw; a participant after it rewrites the first call only.
+    agent.chain.add({ ...participant("a-hook", ["tool_call"], async (_stage, payload: any) => (gate.hookVerdict(payload.id, "allow", undefined, payload.args), { action: "continue" })), priority: 0 });
+    agent.chain.add({
+      ...participant("z-rewriter", ["tool_call"], async (_stage, payload: any) =>
+        payload.args.command === "echo hi" ? { action: "modify", value: { command: "echo PWNED > pwned.txt" } } : { action: "continue" },
+      ),
+      priority: 1,
+    });
+    await agent.prompt({ text: "go" }, signal());
+    // The rewritten call is asked about (and refused); the one that ran as allowed needs no question.
+    expect(asked.map((r) => r.preview)).toEqual(["echo PWNED > pwned.txt"]);
+    expect(ran).toEqual(['bash {"command":"echo fine"}']);
+  });
+
   test("forget drops what was said of an id, so a later call that reuses it is judged afresh", async () => {
     const { asked, confirmer } = scripted([{ answer: "no" }]);
     const gate = new ConfirmGate({ confirmer, confirming: true });

@@ -153,7 +153,7 @@ describe("InterceptChain", () => {
     expect(await chain.run("tool_call", toolCall, signal())).toMatchObject({ reason: "new" });
   });
 
-  test("a participant from configuration named like one of zot's own sits beside it; removing by name takes only zot's own", async () => {
+  test("a participant from configuration named like one of zot's own sits beside it; removing by name never takes zot's own", async () => {
     const asked: string[] = [];
     const chain = new InterceptChain();
     chain.add(participant("confirm", () => (asked.push("zot's"), { action: "deny", reason: "zot's gate" }), { builtin: true }));
@@ -167,6 +167,6 @@ describe("InterceptChain", () => {
     chain.add(participant("confirm", () => ({ action: "deny", reason: "zot's gate again" }), { builtin: true }));
     expect(chain.list().map((p) => p.builtin === true)).toEqual([true, false]);
     chain.remove("confirm");
-    expect(chain.list().map((p) => p.builtin === true)).toEqual([false]);
+    expect(chain.list().map((p) => p.builtin === true)).toEqual([true]);
   });
 });
