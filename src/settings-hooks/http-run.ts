@@ -4,6 +4,7 @@
 // and the turn's abort ending the request. The answer reads as a command hook's exit 0 would: a 2xx
 // body is its stdout (empty, JSON, or plain text); a non-2xx status, a connection that fails and a
 // redirect are non-blocking errors.
+import { childEnv } from "../config/child-env.ts";
 import { STDOUT_MAX_BYTES } from "./command-run.ts";
 import type { HookRun } from "./hook-output.ts";
 import { ownEntry } from "../protocol/own-key.ts";
@@ -24,7 +25,8 @@ export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   if (options.signal.aborted) return { status: "aborted", stdout: "", stderr: "", durationMs: 0 };
-  const env = options.env ?? process.env;
+  // zot's own credentials are not a hook's to ask for, as they are not a command hook's (ZOT_PASS_ENV passes one).
+  const env = childEnv(options.env ?? process.env);
   const allowed = new Set(options.allowedEnvVars);
   const fill = (value: string) =>
     value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_all, braced: string | undefined, bare: string | undefined) => {

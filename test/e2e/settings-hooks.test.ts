@@ -465,14 +465,14 @@ describe("where hooks come from", () => {
 
 describe("http hooks", () => {
   test("the event is POSTed as JSON; a 2xx answer reads as a command's stdout (a deny, context); headers fill only allowedEnvVars; a failure is non-blocking", async () => {
-    const seen: { path: string; auth: string | null; team: string | null; body: any }[] = [];
+    const seen: { path: string; auth: string | null; team: string | null; key: string | null; body: any }[] = [];
     const server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
       async fetch(req) {
         const body = (await req.json()) as any;
         const path = new URL(req.url).pathname;
-        seen.push({ path, auth: req.headers.get("authorization"), team: req.headers.get("x-team"), body });
+        seen.push({ path, auth: req.headers.get("authorization"), team: req.headers.get("x-team"), key: req.headers.get("x-key"), body });
         if (path === "/prompt") return new Response("the deploy window is closed on Fridays");
         if (path === "/broken") return new Response("boom", { status: 500 });
         if (path === "/guard" && String(body.tool_input?.command).startsWith("rm ")) {
@@ -486,7 +486,7 @@ describe("http hooks", () => {
       const p = project({
         hooks: {
           UserPromptSubmit: [{ hooks: [{ type: "http", url: url("/prompt") }] }],
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/guard"), headers: { Authorization: "Bearer $HOOK_TOKEN", "X-Team": "${HOOK_SECRET}" }, allowedEnvVars: ["HOOK_TOKEN"] }] }],
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/guard"), headers: { Authorization: "Bearer $HOOK_TOKEN", "X-Team": "${HOOK_SECRET}", "X-Key": "$ANTHROPIC_API_KEY" }, allowedEnvVars: ["HOOK_TOKEN", "ANTHROPIC_API_KEY"] }] }],
           PostToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/broken"), timeout: 5 }] }],
         },
       });
@@ -495,7 +495,7 @@ describe("http hooks", () => {
         { tool_calls: [{ name: "bash", args: { command: "rm keep.txt" } }, { name: "bash", args: { command: "echo ran > ran.txt" } }] },
         { text: "done" },
       ]);
-      const run = await zot([...anthropic(mock), "-p", "clean up"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome, HOOK_TOKEN: "t0k3n", HOOK_SECRET: "not-for-hooks" } });
+      const run = await zot([...anthropic(mock), "-p", "clean up"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome, HOOK_TOKEN: "t0k3n", HOOK_SECRET: "not-for-hooks", ANTHROPIC_API_KEY: "sk-ant-not-for-hooks" } });
       expect(run.code).toBe(0);
       // The deny held, and the model read its reason; the other call ran.
       expect(readFileSync(join(p.cwd, "keep.txt"), "utf8")).toBe("keep");
@@ -507,7 +507,8 @@ describe("http hooks", () => {
       // The event as Claude Code sends it; only the allowed variable filled in.
       const guard = seen.filter((s) => s.path === "/guard");
       expect(guard.map((s) => s.body.tool_input.command)).toEqual(["rm keep.txt", "echo ran > ran.txt"]);
-      expect(guard[0]).toMatchObject({ auth: "Bearer t0k3n", team: "", body: { hook_event_name: "PreToolUse", tool_name: "Bash", cwd: p.cwd } });
+      // zot's own credentials are not the hook's to ask for (ZOT_PASS_ENV passes one on purpose).
+      expect(guard[0]).toMatchObject({ auth: "Bearer t0k3n", team: "", key: "", body: { hook_event_name: "PreToolUse", tool_name: "Bash", cwd: p.cwd } });
       // A 500 is a non-blocking error, said on stderr.
       expect(run.stderr).toContain(`zot: PostToolUse hook POST ${url("/broken")} (.claude/settings.json) failed: ${url("/broken")} answered 500: boom (a non-blocking error: zot goes on as if it had not run)`);
     } finally {
