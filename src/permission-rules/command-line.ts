@@ -350,6 +350,8 @@ const SEPARATORS = ["&&", "||", "|&", ";;", ";&", ";", "|", "&", "\n"];
 const PIPES = new Set(["|", "|&"]);
 /** A here-document's start: `<<EOF`, `<<-EOF`, `<<'EOF'`, `<<"EOF"`, `<<\\EOF` (quoted: its text is taken as it is). */
 const HEREDOC = /^<<(-?)\s*(\\?)(['"]?)([A-Za-z_][\w.-]*)\3/;
+/** What may follow a word: a blank, an operator, the line's end. */
+const WORD_END = /^(?:[\s;&|<>()]|)$/;
 
 interface Split {
   pieces: string[];
@@ -378,6 +380,8 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
   let statement = "";
   let quote: "'" | '"' | undefined;
   let lineStart = 0;
+  /** the last character read was an unescaped, unquoted blank (a space or a tab): a word starts after it */
+  let atBlank = false;
   const pending: { end: string; tabs: boolean; quoted: boolean }[] = [];
   const add = (text: string) => {
     current += text;
@@ -387,6 +391,8 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
   let i = from;
   for (; i < line.length; i++) {
     const c = line[i]!;
+    const wordStarts = current === "" || atBlank;
+    atBlank = false;
     if (quote === "'") {
       add(c);
       if (c === "'") quote = undefined;
@@ -420,6 +426,8 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
     if ((c === "$" || (!quote && (c === "<" || c === ">"))) && line[i + 1] === "(") {
       const inner = scan(line, i + 2, true);
       if (inner.end === line.length) out.readable = false;
+      // A case's patterns end in `)`, which this reading takes for the substitution's end.
+      if (/(?:^|[\s;&|(])case\s/.test(line.slice(i + 2, inner.end))) out.readable = false;
       // $((…)) is arithmetic, not a command; $((…) …) is a subshell in a substitution.
       const arithmetic = c === "$" && line[i + 2] === "(" && closingParen(line, i + 3) === inner.end - 1;
       // Arithmetic runs no command, but a substitution inside it does: $(( $(rm x) )).
@@ -449,22 +457,44 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
     }
     if (nested && c === "(") depth++;
     if (nested && c === ")" && depth-- === 0) break;
-    // A comment runs to the line's end: `#` where a word starts.
-    if (c === "#" && (current === "" || /\s$/.test(current))) {
+    // A comment runs to the line's end: `#` where a word starts (after a space, a tab or an
+    // operator; not after an escaped blank, a \v or a no-break space, which bash reads as a word's).
+    if (c === "#" && wordStarts) {
       const end = line.indexOf("\n", i);
       i = (end === -1 ? line.length : end) - 1;
       continue;
     }
+    // (( … )) at a command's start is arithmetic: a << in it is a shift, not a here-document.
+    if (!quote && c === "(" && line[i + 1] === "(" && current.trim() === "") {
+      const outer = closingParen(line, i + 1);
+      if (outer < line.length && closingParen(line, i + 2) === outer - 1) {
+        take(substitutionsIn(line.slice(i + 2, outer - 1)));
+        add(line.slice(i, outer + 1));
+        i = outer;
+        continue;
+      }
+    }
+    // $[ … ] is the old arithmetic: the same.
+    if (c === "$" && line[i + 1] === "[") {
+      const end = line.indexOf("]", i + 2);
+      if (end === -1) out.readable = false;
+      take(substitutionsIn(line.slice(i + 2, end === -1 ? line.length : end)));
+      add(line.slice(i, end === -1 ? line.length : end + 1));
+      i = end === -1 ? line.length : end;
+      continue;
+    }
     const heredoc = c === "<" && line[i - 1] !== "<" ? HEREDOC.exec(line.slice(i)) : null;
     if (heredoc) {
+      // The delimiter is a whole word (`<<E"O"F` is EOF to bash): one read in part cannot be told where it ends.
+      if (!WORD_END.test(line[i + heredoc[0].length] ?? "")) out.readable = false;
       pending.push({ end: heredoc[4]!, tabs: heredoc[1] === "-", quoted: heredoc[2] === "\\" || heredoc[3] !== "" });
       add(heredoc[0]);
       i += heredoc[0].length - 1;
       continue;
     }
     const separator = SEPARATORS.find((sep) => line.startsWith(sep, i));
-    // `2>&1`, `&>` and `>&` are redirections, not a command sent to the background.
-    const redirection = separator === "&" && (line[i - 1] === ">" || line[i + 1] === ">");
+    // `2>&1`, `&>`, `>&`, `<&` and `>|` are redirections, not a command sent to the background or a pipe.
+    const redirection = (separator === "&" && (line[i - 1] === ">" || line[i - 1] === "<" || line[i + 1] === ">")) || (separator === "|" && line[i - 1] === ">");
     if (separator && !redirection) {
       out.pieces.push(current);
       current = "";
@@ -479,13 +509,19 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
         let at = i + 1;
         for (const doc of pending.splice(0)) {
           const rows: string[] = [];
+          let ended = false;
           while (at <= line.length) {
             const next = line.indexOf("\n", at);
             const row = line.slice(at, next === -1 ? line.length : next);
             at = next === -1 ? line.length + 1 : next + 1;
-            if ((doc.tabs ? row.replace(/^\t+/, "") : row) === doc.end) break;
+            if ((doc.tabs ? row.replace(/^\t+/, "") : row) === doc.end) {
+              ended = true;
+              break;
+            }
             rows.push(row);
           }
+          // No end line: what zot took for the document may be commands to bash (its delimiter read otherwise).
+          if (!ended) out.readable = false;
           const body = rows.join("\n");
           // Unquoted, its $(…) and `…` run whatever reads it; a shell runs all of it.
           if (!doc.quoted) take(substitutionsIn(body));
@@ -497,6 +533,7 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
       i += separator === "\n" ? 0 : separator.length - 1;
       continue;
     }
+    atBlank = !quote && (c === " " || c === "\t");
     add(c);
   }
   if (quote) out.readable = false;
@@ -563,7 +600,7 @@ function closingParen(line: string, from: number): number {
 }
 
 /** Words of the shell's grammar that come before a command: the command is what follows them. */
-const LEADING = /^(?:!|if|then|else|elif|do|while|until)(?:\s+|$|(?=\())|^\(|^\{(?=\s)|^case\s.*?\sin\s+|^\(?[^\s()|;&]+\)\s+(?=\S)/;
+const LEADING = /^(?:!|if|then|else|elif|do|while|until)(?:\s+|$|(?=\())|^\(|^\{(?=\s)|^case\s+(?:[^\s"']+|"(?:[^"\\]|\\.)*"|'[^']*')+\s+in\s+|^\(?[^\s()|;&]+\)\s+(?=\S)/;
 /** `name() {` and `function name {`: a function's body runs commands too. */
 const FUNCTION_HEAD = /^(?:function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s*\(\))\s*/;
 
@@ -571,13 +608,11 @@ const FUNCTION_HEAD = /^(?:function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s
 function stripSyntax(piece: string): string {
   let part = piece.trim();
   for (;;) {
-    // `(( … ))` is arithmetic: no command (a `$(…)` in it was read as a substitution).
-    if (part.startsWith("((")) return "";
-    const next = part
-      .replace(FUNCTION_HEAD, "")
-      .replace(LEADING, "")
-      .replace(/\s*[)}]+$/, "")
-      .trim();
+    // `(( … ))` is arithmetic: no command (a `$(…)` in it was read as a substitution). `((rm x) )` is two subshells.
+    if (part.startsWith("((") && part.endsWith("))") && closingParen(part, 2) === part.length - 2) return "";
+    // The keywords and brackets before it first, so an arithmetic `while (( … ))` is still whole when it is looked at.
+    const lead = part.replace(FUNCTION_HEAD, "").replace(LEADING, "").trim();
+    const next = lead !== part ? lead : part.replace(/\s*[)}]+$/, "").trim();
     if (next === part) return part;
     part = next;
   }

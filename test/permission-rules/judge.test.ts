@@ -285,6 +285,42 @@ describe("a command line", () => {
     expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $((1+2))"))).toBe("allow");
   });
 
+  test("lines bash reads otherwise than a quick reading would: never allowed, and a deny rule denies or asks", () => {
+    for (const line of [
+      // `#` starts a comment only after an unescaped blank (space, tab, new line) or an operator.
+      "echo a\\ #; rm -f victim",
+      "echo a\\\t#; rm -f victim",
+      "echo a\v#; rm -f victim",
+      "echo a\f#; rm -f victim",
+      "echo a\u00a0#; rm -f victim",
+      // A here-document's delimiter is a whole word, quotes taken out.
+      'echo x <<E"O"F\nhello\nEOF\nrm -f victim',
+      "echo x <<E\\OF\nhello\nEOF\nrm -f victim",
+      "echo x <<'E'OF\nhello\nEOF\nrm -f victim",
+      "echo x <<E:F\nhello\nE:F\nrm -f victim",
+      "cat <<EOF\nno end line\nrm -f victim",
+      // (( is arithmetic only when )) closes it; << inside arithmetic is a shift.
+      "echo x; ((rm -f victim) )",
+      "echo hi; ((x<<y))\nrm -f victim",
+      "echo $[x<<y]\nrm -f victim",
+      // Redirections that look like operators.
+      ">|/dev/null rm -f victim",
+      "<&0 rm -f victim",
+      // A case inside $(…), and a case subject with " in " in its quotes.
+      "echo $(case x in x) rm -f victim;; esac)",
+      'case "a in b" in *) rm -f victim;; esac',
+    ]) {
+      expect([line, verdict({ allow: ["Bash(echo *)", "Bash(cat *)"] }, bash(line))]).toEqual([line, undefined]);
+      expect([line, verdict({ deny: ["Bash(rm *)"] }, bash(line))]).toEqual([line, expect.stringMatching(/^(deny|ask)$/)]);
+    }
+    // What is still read as it was: a comment after a blank, a heredoc with a plain or quoted delimiter.
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo hi # rm -f x"))).toBe("allow");
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo hi\t# rm -f x"))).toBe("allow");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("cat > a.txt <<'EOF'\nrm -rf x\nEOF"))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("cat > a.txt <<\"EOF\"\nrm -rf x\nEOF\necho done"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $((1<<3))"))).toBe("allow");
+  });
+
   test("a line with a quote or a bracket left open is asked about where a Bash rule could not check it, and never allowed", () => {
     expect(judge({ rules: rules({ deny: ["Bash(rm *)"] }), files: [] }, bash("echo 'unclosed; rm -rf x"))).toEqual({
       verdict: "ask",
