@@ -4,7 +4,7 @@
 // choice a file made comes with a note naming the file: it may cost more, or ask what ran before.
 import type { SettingsChoices } from "../config/settings-choices.ts";
 import { otherCloud, pointedAlias, readClaudeModel } from "../config/settings-model.ts";
-import { isPermissionMode, PERMISSION_MODES, permissionModeMeaning } from "../protocol/permission-mode.ts";
+import { PERMISSION_MODES, permissionModeMeaning } from "../protocol/permission-mode.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import type { RuntimeOptions } from "./runtime.ts";
 
@@ -52,23 +52,27 @@ export function startingModel(
 export function settingsPermissionMode(mode: { value: string; from: string }, rules: readonly WrittenRule[], notes: string[]): Partial<RuntimeOptions> {
   const how = `the permissions.defaultMode "${mode.value}" of ${mode.from}`;
   const skip = "--dangerously-skip-permissions runs without asking";
-  const word = mode.value === "plan" ? "default" : mode.value;
-  if (!isPermissionMode(word)) {
-    notes.push(`${how} is not a mode zot knows (${PERMISSION_MODES.join(", ")}); tool calls run as without it`);
-    return {};
+  // A word spelt in another case is that mode; a word that is no mode asks, as default does: a
+  // misspelt restriction must not run everything unasked.
+  const spelt = mode.value.toLowerCase() === "plan" ? "default" : PERMISSION_MODES.find((known) => known.toLowerCase() === mode.value.toLowerCase());
+  if (spelt === undefined) {
+    notes.push(`${how} is not a mode zot knows (${PERMISSION_MODES.join(", ")}); tool calls are asked about, as in default (${skip})`);
   }
+  const word = spelt ?? "default";
   const meaning = permissionModeMeaning(word, how);
   // Asks nothing, also where the program running zot would otherwise be asked (the Agent SDK's default mode).
   if (!meaning.confirming) return { permissionMode: word, noYolo: false };
-  notes.push(
-    mode.value === "plan"
-      ? `${how}: zot has no plan mode, so tool calls are asked about as in default (${skip}; --tools read gives the model only the read tool)`
-      : word === "acceptEdits"
-        ? `tool calls but edits in the working directory are asked about, as ${how} says (${skip})`
-        : word === "dontAsk"
-          ? `tool calls no permission rule allows are refused, as ${how} says (${skip})`
-          : `tool calls are asked about, as ${how} says (${skip})`,
-  );
+  if (spelt !== undefined) {
+    notes.push(
+      mode.value === "plan"
+        ? `${how}: zot has no plan mode, so tool calls are asked about as in default (${skip}; --tools read gives the model only the read tool)`
+        : word === "acceptEdits"
+          ? `tool calls but edits in the working directory are asked about, as ${how} says (${skip})`
+          : word === "dontAsk"
+            ? `tool calls no permission rule allows are refused, as ${how} says (${skip})`
+            : `tool calls are asked about, as ${how} says (${skip})`,
+    );
+  }
   return {
     noYolo: true,
     confirmingFlag: how,

@@ -210,6 +210,13 @@ describe("permissions.defaultMode", () => {
     expect(existsSync(join((await run("dontAsk", touch)).cwd, "ran"))).toBe(false);
     expect(existsSync(join((await run("dontAsk", touch, [], { allow: ["Bash(touch *)"] })).cwd, "ran"))).toBe(true);
     expect(existsSync(join((await run("bypassPermissions", touch)).cwd, "ran"))).toBe(true);
+    // A mode in another case is that mode; a word that is no mode asks, as default does (it ran everything unasked).
+    expect(existsSync(join((await run("DontAsk", touch)).cwd, "ran"))).toBe(false);
+    expect(existsSync(join((await run("acceptedits", { name: "write", args: { path: "notes.txt", content: "hi" } })).cwd, "notes.txt"))).toBe(true);
+    const typo = await run("dontask-please", touch);
+    expect(existsSync(join(typo.cwd, "ran"))).toBe(false);
+    expect(typo.stderr).toContain('the permissions.defaultMode "dontask-please" of ~/.claude/settings.json is not a mode zot knows');
+    expect(typo.stderr).toContain("tool calls are asked about, as in default");
     // Claude Code's output names the mode the file chose, as the run keeps it.
     const stream = await run("acceptEdits", { name: "write", args: { path: "n.txt", content: "x" } }, ["--output-format", "stream-json", "--verbose"]);
     const init = stream.stdout
