@@ -9,6 +9,7 @@
 // `config.worktree`, `commondir` and `gitdir`, and the `.git` of each submodule `.gitmodules` names.
 // Objects, refs, the index, HEAD and logs stay writable, so `git add`, `commit`, `checkout` and
 // `stash` work in the jail.
+import os from "node:os";
 import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { lstatSafe, readSafe, readdirSafe, realOrSame } from "./quiet-fs.ts";
@@ -54,14 +55,23 @@ function worktreePaths(dir: string, tree: string, out: ProtectedPath[], depth: n
   // the submodule's configuration naming the old place): bound onto itself under bubblewrap, so the
   // move fails before git changes anything; moved back under the static check.
   if (depth > 0) out.push({ path: tree, identityOnly: true, what: `a submodule's folder (${shown(dir, tree)}), which its git configuration names`, whileJailed: true });
+  let gitDir: string | undefined;
   if (info.isDirectory()) {
     out.push({ path: dotGit, identityOnly: true, what: `this folder's git directory (${label})`, whileJailed: true });
-    gitDirPaths(dir, dotGit, out, depth);
+    gitDir = dotGit;
   } else {
     // a file (a linked worktree's or an absorbed submodule's `gitdir: …`), or a link: kept as it is
     out.push({ path: dotGit, what: `this folder's git link (${label}), naming the repository git uses`, whileJailed: true });
-    const gitDir = info.isFile() ? gitDirOfFile(dotGit) : undefined;
-    if (gitDir) gitDirPaths(dir, gitDir, out, depth);
+    gitDir = info.isFile() ? gitDirOfFile(dotGit) : undefined;
+  }
+  if (gitDir) {
+    gitDirPaths(dir, gitDir, out, depth);
+    // core.hooksPath (.githooks, husky's .husky/_): the hooks git runs are there, not in the git directory.
+    for (const hooks of hooksPaths(gitDir, tree)) {
+      out.push({ path: hooks, what: `the repository's git hooks (core.hooksPath, ${shown(dir, hooks)})`, whileJailed: true });
+      // husky's hooks in .husky/_ run the scripts beside them in .husky
+      if (path.basename(hooks) === "_") out.push({ path: path.dirname(hooks), what: `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`, whileJailed: true });
+    }
   }
   if (depth >= MAX_DEPTH) return;
   for (const sub of submodulePaths(tree)) worktreePaths(dir, path.join(tree, sub), out, depth + 1);
@@ -133,6 +143,44 @@ function namesOtherThan(names: readonly string[]): RegExp {
 }
 
 /** The git directory a `.git` file names (`gitdir: <path>`, relative to the file's folder). */
+/**
+ * The folders core.hooksPath names for the repository at `gitDir` (its own configuration, the common
+ * directory's, the user's global files): absolute, a relative one taken from the working tree `tree`
+ * as git takes it.
+ */
+function hooksPaths(gitDir: string, tree: string): string[] {
+  const common = commonDirOf(gitDir);
+  const home = os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, ".config");
+  const files = [path.join(home, ".gitconfig"), path.join(xdg, "git", "config"), path.join(common, "config"), path.join(gitDir, "config"), path.join(gitDir, "config.worktree")];
+  const found = new Set<string>();
+  for (const file of new Set(files)) {
+    const value = coreHooksPath(readSafe(file));
+    if (value === undefined || value === "") continue;
+    const expanded = value === "~" || value.startsWith("~/") ? path.join(home, value.slice(1)) : value;
+    found.add(path.resolve(tree, expanded));
+  }
+  return [...found];
+}
+
+/** `[core] hooksPath = …` of a git configuration file's text (the last one written counts, as in git). */
+function coreHooksPath(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let inCore = false;
+  let value: string | undefined;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
+    if (section) inCore = section[1]!.toLowerCase() === "core" && !/"/.test(line);
+    const entry = inCore ? /^(?:\[[^\]]*\]\s*)?hookspath\s*=\s*(.*)$/i.exec(line) : null;
+    if (!entry) continue;
+    let v = entry[1]!.replace(/\s+[#;].*$/, "").trim();
+    if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1).replace(/\\(.)/g, "$1");
+    value = v;
+  }
+  return value;
+}
+
 function gitDirOfFile(file: string): string | undefined {
   const line = readSafe(file)?.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
   return line ? path.resolve(path.dirname(file), line) : undefined;

@@ -50,9 +50,19 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     files: { names: ["settings.json", "settings.local.json"], counts: holdsHooksOrEnv },
   },
   // Protected only (they ask no trust question of their own): a command's `!` lines run, and its
-  // allowed-tools allow, in the next run.
+  // allowed-tools allow, in the next run; a skill's allowed-tools allow as a command's do.
   { path: ".claude/commands", label: ".claude/commands", what: "Markdown commands", loaded: false },
   { path: ".zot/commands", label: ".zot/commands", what: "Markdown commands", loaded: false },
+  { path: ".claude/skills", label: ".claude/skills", what: "skills", loaded: false },
+  { path: ".zot/skills", label: ".zot/skills", what: "skills", loaded: false },
+  { path: ".agents/skills", label: ".agents/skills", what: "skills", loaded: false },
+];
+
+/** The user's own commands and skills outside $ZOT_HOME (read without trust): relative to the home folder. */
+const USER_COMMANDS_AND_SKILLS = [
+  { path: ".claude/commands", what: "your Claude Code commands (~/.claude/commands)" },
+  { path: ".claude/skills", what: "your Claude Code skills (~/.claude/skills)" },
+  { path: ".agents/skills", what: "your skills (~/.agents/skills)" },
 ];
 
 /** Executable configuration a folder holds that zot would run. */
@@ -204,6 +214,7 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
   const userHome = options.userHome ?? os.homedir();
   if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });
+  if (userHome) for (const entry of USER_COMMANDS_AND_SKILLS) paths.push({ path: path.join(userHome, entry.path), what: entry.what, whileJailed: true });
   // Its mcpServers (user and local scope) are started without trust (src/mcp/config-files.ts).
   if (userHome) paths.push({ path: path.join(userHome, ".claude.json"), what: "your Claude Code configuration (~/.claude.json), whose MCP servers zot starts", whileJailed: true });
   return paths;

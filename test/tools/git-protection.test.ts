@@ -283,6 +283,26 @@ describe("the file tools, jailed", () => {
   });
 });
 
+describe("the file tools, jailed, and core.hooksPath", () => {
+  test("refuse the hooks git runs from core.hooksPath (.githooks), and husky's scripts beside .husky/_", async () => {
+    for (const [hooksPath, targets] of [
+      [".githooks", [".githooks/pre-commit", ".githooks/post-checkout"]],
+      [".husky/_", [".husky/_/pre-commit", ".husky/pre-commit"]],
+    ] as const) {
+      const cwd = repo(join(fresh(), "r"));
+      git(cwd, "config", "core.hooksPath", hooksPath);
+      mkdirSync(join(cwd, hooksPath), { recursive: true });
+      const ctx: ToolContext = { cwd, jailed: true, protectedPaths: protectedPaths({ cwd, home: join(base, "home"), userHome: join(base, "user") }), signal: new AbortController().signal, onProgress() {} };
+      for (const path of targets) {
+        const r = await writeTool.execute({ path, content: "#!/bin/sh\ntouch PWNED\n" }, ctx);
+        expect({ path, refused: r.is_error }).toEqual({ path, refused: true });
+      }
+      // Elsewhere in the tree stays the model's to write.
+      expect((await writeTool.execute({ path: "src/a.txt", content: "a\n" }, ctx)).is_error).toBe(false);
+    }
+  });
+});
+
 describe("a protected folder that became a file", () => {
   test("`touch .zot` keeps the command's output, and a .zot folder replaced by a file comes back", async () => {
     for (const how of CONFINEMENTS) {

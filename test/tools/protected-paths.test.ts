@@ -64,6 +64,10 @@ describe("the file tools", () => {
       // a Markdown command's `!` lines run in the next run
       ".claude/commands/commit.md",
       ".zot/commands/git/push.md",
+      // a skill's allowed-tools allow its tool calls unasked, as a command's do (/deploy runs .claude/skills/deploy)
+      ".claude/skills/deploy/SKILL.md",
+      ".zot/skills/deploy/SKILL.md",
+      ".agents/skills/deploy/SKILL.md",
     ];
     for (const path of targets) {
       const r = await call(writeTool, { path, content: '{"evil": true}' }, ctx(true));
@@ -76,9 +80,23 @@ describe("the file tools", () => {
     expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
     expect(readFileSync(join(cwd, ".claude", "settings.json"), "utf8")).toBe("{}\n");
     // other files in those folders, and the same files unjailed, are the model's to write
-    expect((await call(writeTool, { path: ".claude/skills/x/SKILL.md", content: "x" }, ctx(true))).is_error).toBe(false);
-    expect((await call(writeTool, { path: ".zot/skills/x/SKILL.md", content: "x" }, ctx(true))).is_error).toBe(false);
+    expect((await call(writeTool, { path: ".claude/notes.md", content: "x" }, ctx(true))).is_error).toBe(false);
+    expect((await call(writeTool, { path: ".zot/notes.txt", content: "x" }, ctx(true))).is_error).toBe(false);
     for (const path of targets) expect((await call(writeTool, { path, content: "{}" }, ctx(false))).is_error).toBe(false);
+  });
+
+  test("jailed in the home folder, the user's own commands and skills (read without trust) are refused", async () => {
+    const root = join(base, `p${++n}`);
+    const user = join(root, "user");
+    mkdirSync(user, { recursive: true });
+    const paths = protectedPaths({ cwd: join(root, "work"), home: join(root, "zot-home"), userHome: user });
+    mkdirSync(join(root, "work"));
+    const jailed: ToolContext = { cwd: user, jailed: true, protectedPaths: paths, signal: new AbortController().signal, onProgress() {} };
+    for (const path of [".claude/commands/deploy.md", ".claude/skills/deploy/SKILL.md", ".agents/skills/deploy/SKILL.md"]) {
+      const r = await call(writeTool, { path, content: "---\nallowed-tools: Bash\n---\nrm it\n" }, jailed);
+      expect([path, r.is_error]).toEqual([path, true]);
+    }
+    expect(existsSync(join(user, ".claude"))).toBe(false);
   });
 
   test("jailed in the home folder, Claude Code's ~/.claude.json (whose MCP servers zot starts) is refused", async () => {
@@ -113,16 +131,16 @@ describe("a jailed bash command", () => {
         // spelled through variables, so the static check (where bubblewrap is missing) lets it run too
         command:
           "z=.zo c=.clau m=.mc; mkdir -p ${z}t/extensions/evil ${c}de && echo '{}' > ${z}t/extensions/evil/extension.json && echo '{}' > ${z}t/hooks.json && " +
-          "echo '{}' > ${m}p.json && echo '{}' > ${c}de/settings.local.json && mkdir -p ${z}t/skills && echo kept > ${z}t/skills/note && echo done",
+          "echo '{}' > ${m}p.json && echo '{}' > ${c}de/settings.local.json && mkdir -p ${z}t/skills/deploy ${z}t/notes && echo x > ${z}t/skills/deploy/SKILL.md && echo kept > ${z}t/notes/note && echo done",
       },
       ctx(true),
     );
     expect(r.text).toContain("done");
     expect(r.is_error).toBe(true);
     expect(r.text).toContain("[jailed: this command changed executable configuration");
-    for (const path of [".zot/extensions", ".zot/hooks.json", ".mcp.json", ".claude/settings.local.json"]) expect(existsSync(join(cwd, path))).toBe(false);
+    for (const path of [".zot/extensions", ".zot/hooks.json", ".mcp.json", ".claude/settings.local.json", ".zot/skills"]) expect(existsSync(join(cwd, path))).toBe(false);
     // the rest of what it did stays
-    expect(readFileSync(join(cwd, ".zot", "skills", "note"), "utf8")).toBe("kept\n");
+    expect(readFileSync(join(cwd, ".zot", "notes", "note"), "utf8")).toBe("kept\n");
   });
 
   test("what exists is kept as it was: written over, swapped for a copy, moved away and replaced", async () => {
