@@ -79,7 +79,10 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
       ...(specifier.includes("|") ? { pipeline: true } : {}),
     });
   }
-  const tools = ownEntry(FILE_TOOLS, name);
+  const fileTools = ownEntry(FILE_TOOLS, name);
+  // edit reads the file it changes and shows its lines (a hint for text not found, the diff): a deny
+  // or ask of Read holds on it too, as Claude Code's Edit needs a Read of the file first.
+  const tools = fileTools && name === "Read" && verdict !== "allow" ? [...fileTools, "edit"] : fileTools;
   if (tools) {
     if (!specifier) return rule({ kind: "path", tools });
     const path = compilePathPattern(specifier, anchors);

@@ -52,6 +52,10 @@ describe("tool names", () => {
   test("Read is read; Edit, Write and MultiEdit are edit and write", () => {
     expect(verdict({ deny: ["Read(./.env)"] }, file("read", "/work/project/.env"))).toBe("deny");
     expect(verdict({ deny: ["Read(./.env)"] }, file("write", "/work/project/.env"))).toBeUndefined();
+    // edit reads the file and shows its lines: a Read deny or ask holds on it; a Read allow allows no edit.
+    expect(verdict({ deny: ["Read(./.env)"] }, file("edit", "/work/project/.env"))).toBe("deny");
+    expect(verdict({ ask: ["Read(./secret/**)"] }, file("edit", "/work/project/secret/key"))).toBe("ask");
+    expect(verdict({ allow: ["Read(./.env)"] }, file("edit", "/work/project/.env"))).toBeUndefined();
     for (const rule of ["Edit(./.env)", "Write(./.env)", "MultiEdit(./.env)"]) {
       expect(verdict({ deny: [rule] }, file("edit", "/work/project/.env"))).toBe("deny");
       expect(verdict({ deny: [rule] }, file("write", "/work/project/.env"))).toBe("deny");
