@@ -7,8 +7,14 @@
 /** True when the rule's command pattern matches one command (a command of a command line). */
 export type CommandTest = (command: string) => boolean;
 
-export function compileCommandPattern(pattern: string): CommandTest {
-  const written = pattern.trim().replace(/:\*$/, " *");
+/**
+ * `fold`: runs of blanks count as one, and a blank before `:*` as none (`Bash(rm  -rf *)`, `Bash(rm :*)`),
+ * as the commands are read with their spaces folded; for deny and ask rules, where a stray space
+ * must not turn a rule off. An allow rule is read as written: a stray space only allows less.
+ */
+export function compileCommandPattern(pattern: string, fold = false): CommandTest {
+  const trimmed = fold ? pattern.trim().replace(/\s*:\*$/, ":*").replace(/\s+/g, " ") : pattern.trim();
+  const written = trimmed.replace(/:\*$/, " *");
   if (!written.includes("*")) return (command) => command === written;
   const optionalTail = written.endsWith(" *") && written.indexOf("*") === written.length - 1;
   const body = optionalTail ? written.slice(0, -2) : written;

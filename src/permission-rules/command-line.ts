@@ -83,7 +83,14 @@ const WORD_WRAPPERS: Readonly<Record<string, RegExp | undefined>> = {
   stdbuf: /^(?:-i|-o|-e|--input|--output|--error)$/,
   time: undefined,
   env: /^(?:-[a-zA-Z0-9]*[uC]|--unset|--chdir)$/,
+  setsid: undefined,
+  ionice: /^(?:-c|-n|-p|-P|-u|--class|--classdata|--pid|--pgid|--uid)$/,
+  chrt: /^(?:-T|-P|-D|--sched-runtime|--sched-period|--sched-deadline)$/,
+  taskset: undefined,
+  flock: /^(?:-w|-E|--timeout|--wait|--conflict-exit-code)$/,
 };
+/** Wrappers with one word of their own between their options and the command: chrt's priority, taskset's mask, flock's file. */
+const WRAPPER_ARGUMENT: ReadonlySet<string> = new Set(["timeout", "chrt", "taskset", "flock"]);
 
 /**
  * The command a command runs, as the shell reads its words: past assignments, redirections and
@@ -119,6 +126,14 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
     }
     if (Object.hasOwn(WORD_WRAPPERS, name) && !word.quoted) {
       if (name === "command" && words.slice(at + 1).some((w) => /^-[a-zA-Z]*[vV]/.test(w.text))) return { unknown: false };
+      // `flock FILE -c 'rm x'` hands its string to a shell.
+      if (name === "flock") {
+        const option = words.slice(at + 1).findIndex((w) => w.text === "-c" || w.text === "--command");
+        if (option !== -1) {
+          const text = words[at + 2 + option]?.text;
+          return { unknown: false, ...(text ? { text } : {}) };
+        }
+      }
       const takesValue = WORD_WRAPPERS[name];
       at++;
       while (words[at] && /^-/.test(words[at]!.text)) {
@@ -126,8 +141,8 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
         at += takesValue?.test(option) ? 2 : 1;
         if (option === "--") break;
       }
-      // timeout's duration, and coproc's name before a compound command.
-      if (name === "timeout" && words[at]) at++;
+      // timeout's duration (chrt's priority, taskset's mask, flock's file), and coproc's name before a compound command.
+      if (WRAPPER_ARGUMENT.has(name) && words[at]) at++;
       if (name === "coproc" && words[at + 1] && /^[({]/.test(words[at + 1]!.text)) at++;
       continue;
     }
@@ -149,6 +164,8 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
       for (let i = at + 1; i < words.length; i++) {
         const arg = words[i]!.text;
         if (arg.startsWith("<<<")) return { unknown, run, text: arg.length > 3 ? arg.slice(3) : words[i + 1]?.text };
+        // `source <(curl …)`, `bash <(…)`: what runs is what the substitution prints, known only then.
+        if (words[i]!.raw.startsWith("<(")) return { unknown: true, run };
         if (!options) continue;
         if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)/.test(words[i]!.raw)) {
           // A redirection among the options, and its target when it stands apart.

@@ -74,7 +74,7 @@ export function parseRule(text: string, verdict: RuleVerdict, source: string, an
     if (!specifier) return rule({ kind: "bash" });
     return rule({
       kind: "bash",
-      command: compileCommandPattern(specifier),
+      command: compileCommandPattern(specifier, verdict !== "allow"),
       ...(specifier.includes("*") ? {} : { exact: specifier }),
       ...(specifier.includes("|") ? { pipeline: true } : {}),
     });

@@ -325,6 +325,26 @@ describe("a command line", () => {
     expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $((1<<3))"))).toBe("allow");
   });
 
+  test("more commands that run the rest of their words: setsid, ionice, chrt, taskset, flock; a shell or source of <(…) is asked about", () => {
+    for (const line of ["setsid rm -f v", "ionice -c 3 rm -f v", "chrt -o 0 rm -f v", "taskset 0x1 rm -f v", "taskset -c 0 rm -f v", "flock /tmp/l rm -f v", "flock -w 5 /tmp/l rm -f v", "flock /tmp/l -c 'rm -f v'"]) {
+      expect([line, verdict({ deny: ["Bash(rm *)"] }, bash(line))]).toEqual([line, "deny"]);
+    }
+    for (const line of ["source <(echo rm -f v)", ". <(curl -s x)", "bash <(echo rm -f v)"]) {
+      expect([line, verdict({ deny: ["Bash(rm *)"] }, bash(line))]).toEqual([line, "ask"]);
+    }
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("flock /tmp/l make"))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("bash build.sh"))).toBeUndefined();
+  });
+
+  test("a deny or ask rule with a stray space still holds (Bash(rm :*), Bash(rm  *)); an allow rule is read as written", () => {
+    for (const rule of ["Bash(rm :*)", "Bash(rm  *)", "Bash(rm -f :*)", "Bash( rm   -f  * )"]) {
+      expect([rule, verdict({ deny: [rule] }, bash("rm -f victim"))]).toEqual([rule, "deny"]);
+      expect([rule, verdict({ ask: [rule] }, bash("rm -f victim"))]).toEqual([rule, "ask"]);
+    }
+    expect(verdict({ allow: ["Bash(npm  test)"] }, bash("npm test"))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(npm test)"] }, bash("npm test"))).toBe("allow");
+  });
+
   test("a line with a quote or a bracket left open is asked about where a Bash rule could not check it, and never allowed", () => {
     expect(judge({ rules: rules({ deny: ["Bash(rm *)"] }), files: [] }, bash("echo 'unclosed; rm -rf x"))).toEqual({
       verdict: "ask",
