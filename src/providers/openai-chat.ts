@@ -1,8 +1,10 @@
 // The OpenAI Chat Completions provider: api.openai.com, ollama, and any OpenAI-compatible server
 // (vLLM, llama.cpp, LM Studio, OpenRouter …), through the openai SDK.
 // Rule: the wire request is derived from the transcript alone and the transcript is never changed
-// for the wire: thinking stays home, and tool-result images (which a `tool` message cannot carry)
-// travel in a user message built here, not stored in the session.
+// for the wire: thinking stays home, but for the reasoning a Chat server streamed beside tool calls
+// (DeepSeek and Kimi thinking models refuse a tool call message without its reasoning_content), and
+// tool-result images (which a `tool` message cannot carry) travel in a user message built here, not
+// stored in the session.
 import { noFTL } from "bun:jsc";
 import type {
   ChatCompletionAssistantMessageParam,
@@ -137,10 +139,18 @@ function assistantMessage(blocks: readonly ContentBlock[]): ChatCompletionAssist
       : [],
   );
   if (!text && toolCalls.length === 0) return undefined;
+  // Reasoning a Chat server streamed (no Anthropic signature, no Responses item): sent back with the
+  // tool calls it led to, as DeepSeek's and Kimi's thinking models require; servers without
+  // reasoning never streamed any, so their requests are unchanged.
+  const reasoning =
+    toolCalls.length > 0
+      ? blocks.flatMap((b) => (b.type === "thinking" && b.signature === undefined && b.opaque === undefined && b.reasoning_id === undefined && b.text ? [b.text] : [])).join("\n")
+      : "";
   return {
     role: "assistant",
     content: text || null,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(reasoning ? { reasoning_content: reasoning } : {}),
   };
 }
 

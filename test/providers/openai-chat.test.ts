@@ -58,7 +58,7 @@ test("usage is asked for (include_usage) and comes once, from the final chunk, b
   expect(m.requests[0]?.body.stream_options).toEqual({ include_usage: true });
 });
 
-test("reasoning_content deltas become thinking, kept in the message but never sent back", async () => {
+test("reasoning_content deltas become thinking, kept in the message but not sent back with a text answer", async () => {
   const m = start(
     { thinking: "First I consider the question carefully.", text: "Answer." },
     { text: "second" },
@@ -79,6 +79,24 @@ test("reasoning_content deltas become thinking, kept in the message but never se
   const sent = m.requests[1]?.body.messages;
   expect(sent[2]).toEqual({ role: "assistant", content: "Answer." });
   expect(JSON.stringify(sent)).not.toContain("consider the question");
+});
+
+test("reasoning streamed beside tool calls goes back with them as reasoning_content (DeepSeek and Kimi refuse the call otherwise); other servers' thinking does not", async () => {
+  const m = start({ text: "done" });
+  const call = { type: "tool_call" as const, id: "call_1", name: "read", args: { path: "a.txt" } };
+  const result = message("tool", { type: "tool_result", call_id: "call_1", is_error: false, content: [{ type: "text", text: "A" }] });
+  const messages = [
+    message("user", { type: "text", text: "read it" }),
+    message("assistant", { type: "thinking", text: "I should read a.txt." }, call),
+    result,
+    // An Anthropic thinking block (signed) or a Responses reasoning item is theirs, not this server's.
+    message("assistant", { type: "thinking", text: "signed", signature: "sig" }, { ...call, id: "call_2" }),
+    message("tool", { type: "tool_result", call_id: "call_2", is_error: false, content: [{ type: "text", text: "B" }] }),
+  ];
+  await run(openai(m), request({ messages }));
+  const sent = m.requests[0]?.body.messages;
+  expect(sent[2]).toMatchObject({ role: "assistant", content: null, reasoning_content: "I should read a.txt." });
+  expect(sent[4]).not.toHaveProperty("reasoning_content");
 });
 
 test("request mapping: system first, tools, assistant tool calls, tool results, empty assistant left out", async () => {
