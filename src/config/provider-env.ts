@@ -52,7 +52,20 @@ export function resolveBaseUrl(
   return fallback ? { url: fallback, source: "default" } : undefined;
 }
 
-/** OLLAMA_HOST is `host:port` or a URL (what the ollama CLI takes): `0.0.0.0:11434` → `http://0.0.0.0:11434`. */
-function ollamaHostUrl(host: string): string {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
+/**
+ * OLLAMA_HOST as the ollama CLI reads it: `host:port`, `host` (port 11434), `:port` (127.0.0.1), or
+ * a URL (`http://h` is port 80, `https://h` 443); a path is kept. `0.0.0.0` → `http://0.0.0.0:11434`.
+ */
+export function ollamaHostUrl(value: string): string {
+  const given = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(value.trim());
+  const scheme = given ? given[1]!.toLowerCase() : "http";
+  const rest = given ? given[2]! : value.trim();
+  const slash = rest.indexOf("/");
+  const hostPort = slash === -1 ? rest : rest.slice(0, slash);
+  const path = slash === -1 ? "" : rest.slice(slash);
+  // [::1]:11434, [::1], host:port, host, :port
+  const split = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(hostPort);
+  const host = split?.[1] || "127.0.0.1";
+  const port = split?.[2] || (given ? "" : "11434");
+  return `${scheme}://${host}${port ? `:${port}` : ""}${path}`;
 }

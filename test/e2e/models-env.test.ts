@@ -104,11 +104,16 @@ describe("environment variables", () => {
   });
 
   test("OLLAMA_HOST (host:port, as the ollama CLI takes it) is where --provider ollama goes", async () => {
-    mock = startMockLlm([{ text: "local" }]);
+    mock = startMockLlm([{ text: "local" }, { text: "local again" }]);
     const run = await zot(["-p", "hi", "--provider", "ollama", "--model", "llama3.2"], { env: { OLLAMA_HOST: mock.url.replace("http://", "") } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("local\n");
     expect(mock.requests[0].path).toBe("/v1/chat/completions");
+    // `:port` is 127.0.0.1 at that port, as the ollama CLI reads it (it was "Invalid URL").
+    const port = new URL(mock.url).port;
+    const short = await zot(["-p", "hi", "--provider", "ollama", "--model", "llama3.2"], { env: { OLLAMA_HOST: `:${port}` } });
+    expect([short.code, short.stdout]).toEqual([0, "local again\n"]);
+    expect(mock.requests).toHaveLength(2);
   });
 
   test("a connection error names the URL tried", async () => {
