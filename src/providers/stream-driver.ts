@@ -37,6 +37,9 @@ import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 
+/** How long a stream may stay quiet after the model finished (its stop reason came) before it counts as ended. */
+const FINISHED_QUIET_MS = 3000;
+
 /** Folds one wire API's stream events into ProviderEvents and the final message. */
 export interface WireAssembler {
   /**
@@ -129,26 +132,38 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
   const limit = call.silenceMs ?? silenceLimitMs();
   let waitingSince: number | undefined;
   let stalled = false;
-  let watch = setTimeout(function check() {
+  const check = () => {
     const quiet = waitingSince === undefined ? 0 : performance.now() - waitingSince;
-    if (quiet < limit) {
-      watch = setTimeout(check, timerDelay(limit - quiet));
+    // Once the model finished (a stop reason came), only its usage may follow: a server that then
+    // keeps the connection open without its end marker has said all it will.
+    const allowed = assembler.finished ? Math.min(limit, FINISHED_QUIET_MS) : limit;
+    if (quiet < allowed) {
+      watch = setTimeout(check, timerDelay(allowed - quiet));
       return;
     }
     stalled = true;
     reader.cancel().catch(() => {});
-  }, timerDelay(limit));
+  };
+  let watch = setTimeout(check, timerDelay(limit));
+  let finishNoted = false;
   try {
     while (!ended) {
       waitingSince = performance.now();
       const chunk = await reader.read().catch((error: unknown) => {
+        if (stalled && assembler.finished) return { done: true as const, value: undefined };
         throw stalled ? stalledStream(call, limit) : callFailure(call, sdk.errors, error, "stream", signal);
       });
       waitingSince = undefined;
-      if (stalled) throw stalledStream(call, limit);
-      ended = chunk.done;
+      if (stalled && !assembler.finished) throw stalledStream(call, limit);
+      ended = chunk.done || stalled;
       const read = assembleEvents(call, chunk.done ? decoder.end() : decoder.push(chunk.value), shape, out);
       if (read.ended) ended = true;
+      if (assembler.finished && !finishNoted) {
+        // The watch waits the short quiet from here on.
+        finishNoted = true;
+        clearTimeout(watch);
+        watch = setTimeout(check, timerDelay(Math.min(limit, FINISHED_QUIET_MS)));
+      }
       const failure = read.failure;
       if (out.length > 0) {
         if (signal.aborted) throw abortReason(signal);

@@ -314,6 +314,42 @@ test("a 429 that says the quota ran out is not retried: waiting does not bring i
   expect((failed.error as ProviderError).message).toBe("openai: HTTP 429: You exceeded your current quota.");
 });
 
+test("a server that sent its finish_reason and usage, then keeps the connection open without [DONE]: the answer is whole after a short quiet, not a failure after API_TIMEOUT_MS", async () => {
+  const before = process.env.API_TIMEOUT_MS;
+  // Long enough that the answer being whole is the short quiet's doing (without it: a failure after 10 s).
+  process.env.API_TIMEOUT_MS = "10000";
+  try {
+    const lines = [
+      rawChunk({ role: "assistant", content: "All done." }),
+      rawChunk({}, "stop"),
+      JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } }),
+    ];
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      idleTimeout: 0,
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(lines.map((l) => `data: ${l}\n\n`).join("")));
+              // …and no [DONE]: the connection is left open
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    servers.push(server);
+    const { events, done, error } = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}/v1` }));
+    expect(error).toBeUndefined();
+    expect(done?.content).toEqual([{ type: "text", text: "All done." }]);
+    expect(ofType(events, "usage")[0]?.usage).toMatchObject({ input: 7, output: 3 });
+  } finally {
+    if (before === undefined) delete process.env.API_TIMEOUT_MS;
+    else process.env.API_TIMEOUT_MS = before;
+  }
+});
+
 test("a 200 that is not an event stream (a whole JSON answer, an HTML page) is said as such, naming the base URL", async () => {
   for (const [body, type] of [
     ['{"id":"x","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"hi"}}]}', "application/json"],
