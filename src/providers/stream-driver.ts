@@ -16,8 +16,9 @@
 // with FTL. Not marked: the SDK's in-process listener (its EventQueue is shared with the Node rpc
 // client, which has no bun:jsc).
 import { noFTL } from "bun:jsc";
+import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
-import type { OpenedAnswer, ProviderBatch, ProviderEvent } from "../protocol/provider.ts";
+import { type OpenedAnswer, type ProviderBatch, ProviderError, type ProviderEvent } from "../protocol/provider.ts";
 import type { ProviderSpeaker } from "./provider-error-text.ts";
 import {
   abortReason,
@@ -36,6 +37,42 @@ import { RepeatedShape, type TextSlot } from "./repeated-shape.ts";
 import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
+
+/** The first 64 KB of a body (the rest is not read), as text. */
+async function bodyStart(body: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < 65_536) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // what arrived is what there is
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks)).slice(0, 65_536);
+}
+
+/** Text as a JSON object, or undefined. */
+function jsonOf(text: string): JsonObject | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An event the assembler could not read, in words: the server's fault, named by the event's type. */
+function lackingField(call: StreamCall, data: JsonObject, error: unknown): ProviderError {
+  const type = typeof data.type === "string" ? `a ${data.type} event` : typeof data.object === "string" ? `a ${data.object}` : "an event";
+  return malformedStream(call, `${type} lacks a field the API promises (${errorText(error)})`);
+}
 
 /** How long a stream may stay quiet after the model finished (its stop reason came) before it counts as ended. */
 const FINISHED_QUIET_MS = 3000;
@@ -115,7 +152,12 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
   // not as a stream that "ended before the model finished".
   const type = response.headers.get("content-type") ?? "";
   if (/^(application\/json|text\/html)/i.test(type)) {
-    response.body.cancel().catch(() => {});
+    // A gateway may answer 200 with its JSON error (no credits, an unknown model): its own words say what to do.
+    const body = /^application\/json/i.test(type) ? jsonOf(await bodyStart(response.body)) : (response.body.cancel().catch(() => {}), undefined);
+    if (body && isJsonObject(body.error)) throw streamErrorFailure(call, body);
+    if (body && (Array.isArray(body.choices) || body.type === "message" || body.object === "response")) {
+      throw malformedStream(call, `the server sent the whole answer as one JSON object, not the event stream zot asked for; check the base URL (${call.baseUrl}), and that the server streams`);
+    }
     throw malformedStream(call, `the server answered with ${type.split(";")[0]}, not an event stream; check the base URL (${call.baseUrl}), and that any proxy on the way passes streams through`);
   }
 
@@ -205,8 +247,9 @@ function assembleEvents(call: StreamCall, events: SseEvent[], shape: RepeatedSha
     try {
       assembler.push(data, out);
     } catch (error) {
-      // A wire's own failure event (a Responses `response.failed`).
-      return { ended: false, failure: error };
+      // A wire's own failure event (a Responses `response.failed`); anything else is an event
+      // without a field its API promises (a content_block_start with no content_block).
+      return { ended: false, failure: error instanceof ProviderError ? error : lackingField(call, data, error) };
     }
     if (assembler.ended) return { ended: true };
   }

@@ -10,7 +10,7 @@ import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { ofType, streamAll } from "../support/provider-stream.ts";
-import type { ProviderError } from "../../src/protocol/provider.ts";
+import { ProviderError } from "../../src/protocol/provider.ts";
 
 const TIME = "2025-01-01T00:00:00.000Z";
 const PNG = "iVBORw0KGgoAAAANSUhEUg==";
@@ -350,6 +350,21 @@ const sse = (events: Record<string, unknown>[]) => () =>
   new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
 const failing = (status: number, body: string, headers: Record<string, string> = {}) => () => new Response(body, { status, headers: { "retry-after": "0", ...headers } });
 const apiError = (type: string, message: string) => JSON.stringify({ type: "error", error: { type, message } });
+
+test("an event without a field the API promises is a malformed stream named by the event's type, not the runtime's TypeError", async () => {
+  const start = { type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } };
+  for (const [event, type] of [
+    [{ type: "content_block_start", index: 0 }, "content_block_start"],
+    [{ type: "content_block_delta", index: 0 }, "content_block_delta"],
+  ] as const) {
+    const broken = answering(sse([start, ...(type === "content_block_delta" ? [{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }] : []), event]));
+    const run = await streamAll(broken.provider, request());
+    const error = run.error as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.code).toBe("bad_response");
+    expect(error.message).toStartWith(`anthropic: the server sent a malformed stream (a ${type} event lacks a field the API promises (`);
+  }
+});
 
 test("what the SDKs retry is retried (408, a CDN's 524 with its HTML page named by its title); x-should-retry: false is not", async () => {
   const ok = sse([{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }, ...textBlock("At last."), { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }, { type: "message_stop" }]);

@@ -350,20 +350,27 @@ test("a server that sent its finish_reason and usage, then keeps the connection 
   }
 });
 
-test("a 200 that is not an event stream (a whole JSON answer, an HTML page) is said as such, naming the base URL", async () => {
-  for (const [body, type] of [
-    ['{"id":"x","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"hi"}}]}', "application/json"],
-    ["<html><body>Sign in to the network</body></html>", "text/html; charset=utf-8"],
-  ] as const) {
+test("a 200 that is not an event stream is said as such, naming the base URL: a whole JSON answer, an HTML page, a gateway's JSON error in its own words", async () => {
+  const answer = async (body: string, type: string) => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(body, { headers: { "content-type": type } }) });
     servers.push(server);
     const base = `http://127.0.0.1:${server.port}/v1`;
     const failed = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: base }));
-    expect((failed.error as ProviderError).code).toBe("bad_response");
-    expect((failed.error as ProviderError).message).toBe(
-      `openai: the server sent a malformed stream (the server answered with ${type.split(";")[0]}, not an event stream; check the base URL (${base}), and that any proxy on the way passes streams through)`,
-    );
-  }
+    return { base, error: failed.error as ProviderError };
+  };
+  const whole = await answer('{"id":"x","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"hi"}}]}', "application/json");
+  expect(whole.error.code).toBe("bad_response");
+  expect(whole.error.message).toBe(
+    `openai: the server sent a malformed stream (the server sent the whole answer as one JSON object, not the event stream zot asked for; check the base URL (${whole.base}), and that the server streams)`,
+  );
+  const html = await answer("<html><body>Sign in to the network</body></html>", "text/html; charset=utf-8");
+  expect(html.error.message).toBe(
+    `openai: the server sent a malformed stream (the server answered with text/html, not an event stream; check the base URL (${html.base}), and that any proxy on the way passes streams through)`,
+  );
+  const credits = await answer('{"error":{"message":"Insufficient credits. Add more at the billing page.","code":402}}', "application/json");
+  expect(credits.error.message).toContain("Insufficient credits. Add more at the billing page.");
+  const other = await answer('{"status":"ok"}', "application/json; charset=utf-8");
+  expect(other.error.message).toContain("the server answered with application/json, not an event stream");
 });
 
 test("a server that takes the request and never answers is said as such (not 'cannot reach'), within API_TIMEOUT_MS", async () => {
