@@ -94,6 +94,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           provider: "anthropic",
           baseUrl,
           ...(options.key ? { key: options.key } : {}),
+          ...((options.authToken ?? options.apiKey) ? { secret: options.authToken ?? options.apiKey } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           onOpen: options.onOpen,

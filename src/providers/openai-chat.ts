@@ -66,6 +66,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
           provider: name,
           baseUrl,
           ...(options.key ? { key: options.key } : {}),
+          ...(options.apiKey ? { secret: options.apiKey } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           onOpen: options.onOpen,

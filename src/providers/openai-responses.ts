@@ -48,6 +48,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
     provider: NAME,
     baseUrl,
     ...(options.key ? { key: options.key } : {}),
+    ...(options.apiKey ? { secret: options.apiKey } : {}),
     ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
   };
   return {

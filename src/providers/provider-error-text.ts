@@ -22,6 +22,8 @@ export interface ProviderSpeaker {
   key?: KeyOrigin;
   /** how long a call may stay silent (silence-limit.ts), when the run's environment sets it; default: zot's */
   silenceMs?: number;
+  /** the key or token sent, only to take it out of what a failure says (a server that echoes it back) */
+  secret?: string;
 }
 
 /** The shape of a failure, which picks its sentence. */
@@ -61,6 +63,24 @@ export interface Failure {
 }
 
 export function failureText(speaker: ProviderSpeaker, failure: Failure): string {
+  return withoutSecrets(sentenceOf({ ...speaker, baseUrl: shownUrl(speaker.baseUrl) }, failure), speaker);
+}
+
+/** A URL as a message shows it: a password in it (`http://user:pass@proxy`) as ***. */
+export function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, "$1:***@");
+}
+
+/** The key sent, where a server's words quote it (`Invalid token: Bearer sk-…`), shortened to its ends; a URL's password as ***. */
+function withoutSecrets(text: string, speaker: ProviderSpeaker): string {
+  const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@/i.exec(speaker.baseUrl)?.[1];
+  let out = password ? text.replaceAll(password, "***") : text;
+  const secret = speaker.secret;
+  if (secret && secret.length >= 8) out = out.replaceAll(secret, `${secret.slice(0, 3)}…${secret.slice(-4)}`);
+  return out;
+}
+
+function sentenceOf(speaker: ProviderSpeaker, failure: Failure): string {
   const { provider, baseUrl } = speaker;
   if (failure.shape === "refused_on_the_way") {
     return `${provider}: HTTP ${failure.status} from ${baseUrl}: ${failure.detail}; something between zot and ${provider} (a proxy, a firewall, a CDN) refused the request, or the base URL is not ${provider}'s API; check the base URL and the network's proxy, not the key`;

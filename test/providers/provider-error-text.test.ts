@@ -22,6 +22,16 @@ describe("failureText", () => {
     expect(text({ shape: "local", detail: "bad URL" })).toBe("ollama: the request to http://localhost:11434/v1 failed (bad URL)");
   });
 
+  test("no secret in a sentence: a base URL's password is ***, and a key the server quotes back is shortened to its ends", () => {
+    const proxied: ProviderSpeaker = { provider: "openai", baseUrl: "http://proxyuser:pr0xyPASS@127.0.0.1:1/v1", secret: "sk-SECRETKEY1234" };
+    const unreachable = text({ shape: "unreachable", detail: "Unable to connect to http://proxyuser:pr0xyPASS@127.0.0.1:1/v1" }, proxied);
+    expect(unreachable).toBe("openai: cannot reach http://proxyuser:***@127.0.0.1:1/v1 (Unable to connect to http://proxyuser:***@127.0.0.1:1/v1); check the network and the base URL");
+    const echoed = text({ code: "auth", shape: "http", status: 401, detail: "Invalid token: Bearer sk-SECRETKEY1234" }, { ...proxied, key: { from: "OPENAI_API_KEY" } });
+    expect(echoed).not.toContain("sk-SECRETKEY1234");
+    expect(echoed).toContain("Invalid token: Bearer sk-…1234");
+    expect(echoed).not.toContain("pr0xyPASS");
+  });
+
   test("an auth failure names the key's origin, or says none was sent and where one goes", () => {
     const auth = { code: "auth", shape: "http", status: 401, label: "authentication_error", detail: "invalid x-api-key" } as const;
     const as = (key: ProviderSpeaker["key"]) => text(auth, { provider: "anthropic", baseUrl: "https://api.anthropic.com", key });
