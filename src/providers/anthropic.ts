@@ -55,6 +55,14 @@ const CACHE = { type: "ephemeral" } as const;
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
+/** The SDK joins its path to the base URL as a string: a query there is given apart, as the SDK's defaultQuery. */
+function baseAndQuery(baseUrl: string): { baseURL: string; defaultQuery?: Record<string, string> } {
+  const at = baseUrl.indexOf("?");
+  if (at === -1) return { baseURL: baseUrl };
+  const query = Object.fromEntries(new URLSearchParams(baseUrl.slice(at + 1)));
+  return { baseURL: baseUrl.slice(0, at).replace(/\/+$/, ""), defaultQuery: query };
+}
+
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const baseUrl = options.baseUrl?.replace(/\/+$/, "") || DEFAULT_BASE_URL;
   // The SDK is heavy: load it at the warm-up or the first call, so building a runtime (and `zot --version`) stays fast.
@@ -68,7 +76,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         // One credential, explicitly: null keeps the SDK from reading ANTHROPIC_* variables on its own.
         apiKey: options.authToken ? null : (options.apiKey ?? null),
         authToken: options.authToken ?? null,
-        baseURL: baseUrl,
+        // A query in the base URL (`https://gateway?tenant=acme`) goes with every request, not into its path.
+        ...baseAndQuery(baseUrl),
         // The stream driver owns retrying, so a 429 is never retried twice over.
         maxRetries: 0,
         // The wait for a response: the same silence limit the stream's gaps have.

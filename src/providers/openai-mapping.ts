@@ -48,7 +48,11 @@ export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenc
 export function openaiBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
   try {
-    return new URL(trimmed).pathname === "/" ? `${trimmed}/v1` : trimmed;
+    const url = new URL(trimmed);
+    if (url.pathname !== "/") return trimmed;
+    // On the path, not the string: a query (`http://gateway?tenant=acme`) stays a query.
+    url.pathname = "/v1";
+    return url.toString();
   } catch {
     return trimmed; // the SDK reports an unusable URL in its own words
   }

@@ -68,6 +68,13 @@ function done(events: ProviderEvent[]) {
   return last;
 }
 
+test("a query in the base URL goes with the request, not into its path (a gateway's ?tenant=…)", async () => {
+  const m = serve({ text: "ok" });
+  const provider = createAnthropicProvider({ apiKey: "sk-test", baseUrl: `${m.url}?tenant=acme` });
+  for await (const _ of provider.stream(request(), new AbortController().signal));
+  expect([m.requests[0]?.path, m.requests[0]?.query]).toEqual(["/v1/messages", "?tenant=acme"]);
+});
+
 test("thinking streams as thinking deltas and keeps its signature for replay", async () => {
   const server = serve({ thinking: "First I consider the question carefully.", text: "Answer." });
   const { events } = await run(server, request({ reasoning: "low" }));

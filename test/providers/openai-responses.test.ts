@@ -59,6 +59,8 @@ test("a base URL with no path gets /v1, as Chat Completions' does (one OPENAI_BA
   expect(m.requests[1]?.path).toBe("/v1/responses");
   expect(openaiBaseUrl("https://gateway.example.com/api/openai/")).toBe("https://gateway.example.com/api/openai");
   expect(openaiBaseUrl("http://127.0.0.1:4000")).toBe("http://127.0.0.1:4000/v1");
+  // /v1 goes on the path: a query stays the query (it was appended to: ?tenant=acme%2Fv1).
+  expect(openaiBaseUrl("http://gw.example:4000?tenant=acme")).toBe("http://gw.example:4000/v1?tenant=acme");
 });
 
 test("the mock's event stream satisfies the SDK's strict responses.stream() accumulator", async () => {

@@ -12,6 +12,8 @@ import { openaiResponsesResponse } from "./mock-llm/openai-responses.ts";
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** the URL's query, "" when none (a base URL's `?tenant=…`) */
+  query?: string;
   headers: Record<string, string>;
   body: any;
   /** set when the client went away before the response was complete (an abort mid-stream) */
@@ -62,6 +64,7 @@ export function startMockLlm(turns: ScriptTurn[] = []): MockLlm {
       const recorded: RecordedRequest = {
         method: req.method,
         path,
+        query: url.search,
         headers: Object.fromEntries(req.headers),
         body,
       };
