@@ -373,6 +373,15 @@ test("an event without a field the API promises is a malformed stream named by t
   }
 });
 
+test("a body its content-encoding says is gzip and is not: a malformed stream, not a dropped connection to try again", async () => {
+  const garbled = answering(() => new Response("event: message_start\ndata: {}\n\n", { headers: { "content-type": "text/event-stream", "content-encoding": "gzip" } }));
+  const run = await streamAll(garbled.provider, request());
+  const error = run.error as ProviderError;
+  expect(error.code).toBe("bad_response");
+  expect(error.message).toStartWith("anthropic: the server sent a malformed stream (its compressed body could not be decoded (");
+  expect(error.message).not.toContain("try again");
+});
+
 test("what the SDKs retry is retried (408, a CDN's 524 with its HTML page named by its title); x-should-retry: false is not", async () => {
   const ok = sse([{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }, ...textBlock("At last."), { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }, { type: "message_stop" }]);
   const html = "<!DOCTYPE html><html><head><title>example.com | 524: A timeout occurred</title></head><body>…</body></html>";
