@@ -4,6 +4,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
+import { statSafe } from "../config/quiet-fs.ts";
 import { EXPORT_FILE_EXT, idOfPath, SESSION_FILE_EXT, sessionDir } from "./paths.ts";
 import { SessionFileError } from "./reader.ts";
 import { sessionFiles } from "./list.ts";
@@ -30,9 +31,18 @@ export function findSession(home: string, cwd: string, ref: string): FoundSessio
   const here = sessionDir(home, cwd);
   const local = matchIn(here, wanted);
   if (local) return { file: local, elsewhere: false };
+  // Elsewhere, every directory is looked in: a prefix one session in each of two matches is as
+  // ambiguous as two in one (an exact id still wins).
+  const found: string[] = [];
   for (const dir of otherDirs(home, here)) {
     const file = matchIn(dir, wanted);
-    if (file) return { file, elsewhere: true };
+    if (file && idOfPath(file) === wanted) return { file, elsewhere: true };
+    if (file) found.push(file);
+  }
+  if (found.length === 1) return { file: found[0]!, elsewhere: true };
+  if (found.length > 1) {
+    const ids = found.slice(0, 5).map((file) => idOfPath(file));
+    throw new SessionFileError(`"${wanted}" matches ${found.length} sessions of other directories (${ids.join(", ")}${found.length > 5 ? ", …" : ""}); give more of the id`);
   }
   throw new SessionFileError(`no session "${wanted}" in ${cwd} or elsewhere; \`zot sessions list\` shows this directory's sessions`);
 }
@@ -55,7 +65,8 @@ function otherDirs(home: string, except: string): string[] {
   const root = zotPaths(home).sessionsDir;
   try {
     return readdirSync(root, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
+      // A folder moved away and linked back (to keep a project's history) is a folder too.
+      .filter((d) => d.isDirectory() || (d.isSymbolicLink() && statSafe(path.join(root, d.name))?.isDirectory() === true))
       .map((d) => path.join(root, d.name))
       .filter((dir) => dir !== except);
   } catch {

@@ -1,7 +1,7 @@
 // The store around the files: the lock (a live owner refused by pid, a dead one taken over),
 // finding a session by id, prefix or path, the listing's summaries, and the forest of forks.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { findSession } from "../../src/session/find.ts";
@@ -132,6 +132,21 @@ describe("finding and listing sessions", () => {
       '"20261123" matches 2 sessions (20261123-110000-bbbbbbbb, 20261123-100000-aaaaaaaa); give more of the id',
     );
     expect(() => findSession(home, cwd, "nope")).toThrow('no session "nope" in /work/project or elsewhere');
+  });
+
+  test("elsewhere, a start that one session in each of two directories has is ambiguous; a full id is not; a linked directory is searched", () => {
+    const home = tempDir("zot-find-home-");
+    const x = writeSession(home, "/dir-a", "20261125-100000-aaaaaaaa");
+    writeSession(home, "/dir-b", "20261125-110000-bbbbbbbb");
+    expect(() => findSession(home, "/dir-c", "20261125")).toThrow('"20261125" matches 2 sessions of other directories (');
+    expect(findSession(home, "/dir-c", "20261125-100000-aaaaaaaa")).toEqual({ file: x, elsewhere: true });
+    // A session folder moved away and linked back is found from another directory.
+    const moved = tempDir("zot-find-moved-");
+    const dir = sessionDir(home, "/dir-d");
+    const file = writeSession(home, "/dir-d", "20261126-100000-dddddddd");
+    renameSync(dir, join(moved, "d"));
+    symlinkSync(join(moved, "d"), dir);
+    expect(findSession(home, "/dir-c", "20261126-100000-dddddddd")).toEqual({ file, elsewhere: true });
   });
 
   test("a listing sums each session up (transcript length after compaction and rewind, last cost and model, first prompt) and reports files that are not sessions", () => {
