@@ -5,6 +5,7 @@
 // transcript (resume_session, a fork it switches to) is refused while a turn runs or waits, and
 // runs as queued work so no turn starts meanwhile.
 import { resolve } from "node:path";
+import { realOrSame } from "../config/quiet-fs.ts";
 import type { SessionNode, SessionSummary } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcDataOf, SessionTreeNode } from "../protocol/rpc-frames.ts";
@@ -61,7 +62,8 @@ export const resumeSession: Handler<"resume_session"> = async (command, session)
     notes = await conversation.sessions.resume(async () => {
       const file = await sourceFile(session, command.session);
       const current = conversation.session;
-      if (!current || resolve(current.file) !== resolve(file)) return file;
+      // The same file by whatever path (a $ZOT_HOME behind a link): compared where the paths lead.
+      if (!current || realOrSame(resolve(current.file)) !== realOrSame(resolve(file))) return file;
       already = current.id;
       return undefined;
     });

@@ -4,7 +4,7 @@
 // import_session, resume_session) answer with data or a clear error; what would change the
 // transcript is refused while a turn runs.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RPC_COMMAND_TYPES } from "../../src/protocol/rpc-frames.ts";
 import { lockPathOf } from "../../src/session/lock.ts";
@@ -295,6 +295,19 @@ describe("session commands", () => {
     const missing = await r.call({ type: "import_session", path: "nowhere.zotsession" });
     expect(missing.error).toBe(`import_session: no session file ${join(p.cwd, "nowhere.zotsession")}`);
     expect((await state(r)).session.id).toBe(mine.id);
+  });
+
+  test("resume_session of its own session, with $ZOT_HOME behind a link: the session already, not one in use by another zot", async () => {
+    const p = place([{ text: "Blue." }]);
+    await p.print("favourite colour?");
+    const link = join(tempDir("zot-rpcsess-link-"), "home");
+    symlinkSync(p.home, link);
+    const r = fixture.start([], ["--no-ext", "-c"], { home: link, cwd: p.cwd });
+    const { id } = (await state(r)).session;
+    const same = await r.call({ type: "resume_session", session: id });
+    expect(same.error).toBeUndefined();
+    expect(same.data.notes).toEqual([`session ${id} is this process's session already`]);
+    expect(await r.close()).toBe(0);
   });
 
   test("resume_session: the transcript, model and usage become that session's, and it is recorded from then on", async () => {
