@@ -1,7 +1,7 @@
 // Appends records to a session file. Rule: a record is one line written with one write at the end
 // of the file (O_APPEND), never a rewrite of what is there; a write that fails half-way is cut back
 // off, so the file holds each record whole or not at all.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { errorText } from "../protocol/error-text.ts";
 import type { SessionEntry, SessionHeader } from "../protocol/session-records.ts";
@@ -25,7 +25,14 @@ export class SessionWriter {
     mkdirSync(path.dirname(file), { recursive: true });
     const fd = openSync(file, "wx", 0o600);
     const writer = new SessionWriter(file, fd, 0);
-    writer.write(header);
+    try {
+      writer.write(header);
+    } catch (error) {
+      // A header that could not be written (a full disk) leaves no empty file for every later list to warn about.
+      writer.close();
+      rmSync(file, { force: true });
+      throw error;
+    }
     return writer;
   }
 

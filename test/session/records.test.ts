@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import * as v from "valibot";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { SESSION_FORMAT } from "../../src/protocol/session-format.ts";
 import { SessionRecord } from "../../src/protocol/session-records.ts";
 import { readSessionFile } from "../../src/session/reader.ts";
@@ -60,5 +60,11 @@ describe("session records", () => {
     const file = join(tempDir("zot-records-"), "new.jsonl");
     SessionWriter.create(file, { ...header, format: SESSION_FORMAT + 1 }).close();
     expect(() => readSessionFile(file)).toThrow(/written by a newer zot/);
+  });
+
+  test("a header that cannot be written (here: one JSON cannot hold) leaves no empty session file behind", () => {
+    const file = join(tempDir("zot-records-"), "unwritten.jsonl");
+    expect(() => SessionWriter.create(file, { ...header, model: 1n } as unknown as typeof header)).toThrow();
+    expect(existsSync(file)).toBe(false);
   });
 });
