@@ -10,6 +10,7 @@ import { DEBUG_ARG } from "./ext.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 import { ownEntry } from "../protocol/own-key.ts";
+import { realOrSame } from "../config/quiet-fs.ts";
 
 /** What every subcommand needs to know about where it runs; passed in, never read deep inside. */
 export interface SessionsContext {
@@ -100,7 +101,8 @@ export async function runSessions(argv: string[]): Promise<number> {
   const here = process.cwd();
   const ctx: SessionsContext = {
     home: zotHome(process.env),
-    cwd: resolve(typeof values.cwd === "string" ? nonEmptyCwd(values.cwd) : here),
+    // Where a --cwd leads, as `cd` there makes the working directory (sessions are keyed by it).
+    cwd: typeof values.cwd === "string" ? realOrSame(resolve(nonEmptyCwd(values.cwd))) : here,
     here,
     userHome: (await import("node:os")).homedir(),
     width: process.stdout.isTTY ? process.stdout.columns : undefined,

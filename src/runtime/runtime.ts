@@ -46,6 +46,7 @@ import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
 import { sameOrigin } from "../providers/warm-connection.ts";
 import { ConnectionWarmer } from "./connection-warmer.ts";
+import { realOrSame } from "../config/quiet-fs.ts";
 
 export interface RuntimeOptions {
   provider?: string;
@@ -743,5 +744,6 @@ function resolveCwd(cwd: string | undefined): string {
     throw new UsageError(`the working directory's name is not valid UTF-8 (${dir}), so zot cannot name it to the system; rename the folder, or start zot elsewhere with --cwd`);
   }
   if (!isDir) throw new UsageError(`${cwd === undefined ? "the working directory" : "--cwd"} ${dir} is not a directory`);
-  return dir;
+  // Where it leads, as the system's own working directory is (getcwd): `--cwd link` and `cd link` are one folder, one set of sessions.
+  return cwd === undefined ? dir : realOrSame(dir);
 }

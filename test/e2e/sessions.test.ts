@@ -88,6 +88,22 @@ describe("resuming", () => {
     expect(other.stderr).toContain(`session ${id} belongs to ${cwd}; run zot there, or pass --cwd ${cwd}`);
   });
 
+  test("--cwd through a link and a shell in the link are one folder: one set of sessions", async () => {
+    const home = tempDir("zot-sess-home-");
+    const real = tempDir("zot-sess-real-");
+    const link = join(tempDir("zot-sess-links-"), "link");
+    symlinkSync(real, link);
+    const script = join(real, "s.json");
+    writeFileSync(script, JSON.stringify([{ text: "first" }, { text: "second" }]));
+    const first = await zot(["-p", "hello", "--cwd", link, "--provider", "scripted", "--script", script], { home, cwd: tempDir("zot-sess-elsewhere-") });
+    expect(first.code).toBe(0);
+    const listed = await zot(["sessions", "list", "--json"], { home, cwd: link });
+    const [session] = JSON.parse(listed.stdout);
+    expect(session?.cwd).toBe(realpathSync(real));
+    const resumed = await zot(["-p", "again", "--session", session.id, "--provider", "scripted", "--script", script], { home, cwd: link });
+    expect([resumed.code, resumed.stderr]).toEqual([0, expect.not.stringContaining("belongs to")]);
+  });
+
   test("-c with no earlier session starts a new one and says so", async () => {
     const { home, cwd, run } = place();
     mock = startMockLlm([{ text: "fresh" }]);
