@@ -110,7 +110,11 @@ export function summarizeSession(info: SessionFileInfo): SessionSummary {
       if (firstPrompt === undefined && (line.includes('"role":"user"') || /"role"\s*:\s*"user"/.test(line))) firstPrompt = promptOf(line);
     } else if (type === "usage") usageLines.push(line);
     else if (type === "model_change") modelLines.push(line);
-    else if (type === "compaction" || type === "rewind") messages = countAfter(line, messages);
+    else if (type === "compaction" || type === "rewind") {
+      messages = countAfter(line, messages);
+      // Rewound to nothing (a /clear): the first prompt is the next one, as a resume loads it.
+      if (messages === 0) firstPrompt = undefined;
+    }
   }
   const usage = lastEntry(usageLines, "usage");
   const model = lastEntry(modelLines, "model_change");

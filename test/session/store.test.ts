@@ -169,6 +169,19 @@ describe("finding and listing sessions", () => {
     expect(problems[0]).toContain("20261123-120000-broken00.jsonl is not a zot session");
   });
 
+  test("after a rewind to nothing (a /clear in -p -c or rpc), the listing's first prompt is the one a resume starts from", () => {
+    const home = tempDir("zot-list-home-");
+    const cwd = "/work/project";
+    const file = writeSession(home, cwd, "20261123-100000-aaaaaaaa");
+    const time = "2026-11-23T10:30:00.000Z";
+    const more = [
+      { type: "rewind", time, to: 0, reason: "clear" },
+      { type: "message", message: { role: "user", content: [{ type: "text", text: "a new topic" }], time } },
+    ];
+    writeFileSync(file, readFileSync(file, "utf8") + more.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    expect(listSessions(home, cwd).sessions[0]).toMatchObject({ messages: 1, first_prompt: "a new topic" });
+  });
+
   test("a damaged record among the lines a listing reads (content a string, a usage or model change of the wrong shape) is passed over as a resume skips it; the session is listed", () => {
     const home = tempDir("zot-list-home-");
     const cwd = "/work/project";
