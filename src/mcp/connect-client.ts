@@ -89,13 +89,26 @@ export async function connectClient(options: ConnectOptions): Promise<Connected>
 
 async function initialize(transport: Transport, options: ConnectOptions, exitReason?: () => string | undefined): Promise<Client> {
   const client = new Client({ name: "zot", version: options.clientVersion }, { capabilities: {} });
+  const { signal } = options;
+  let onAbort: (() => void) | undefined;
   try {
-    await client.connect(transport, { signal: options.signal, timeout: 2 ** 31 - 1 });
+    // The SDK starts the transport before it looks at the signal, and an SSE transport's start waits
+    // for the server's endpoint event (or its headers) without end: the signal bounds all of it.
+    const connecting = client.connect(transport, { signal, timeout: 2 ** 31 - 1 });
+    connecting.catch(() => {});
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason ?? new Error("stopped while starting"));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    await Promise.race([connecting, aborted]);
     return client;
   } catch (error) {
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    // Closing aborts what the transport still waits on (its fetch, its event stream); never waited on for long.
+    await Promise.race([Promise.allSettled([client.close(), transport.close()]), Bun.sleep(1000)]);
     throw new Error(connectFailure(error, options, exitReason?.()));
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
 

@@ -111,6 +111,36 @@ describe("zot -p with a project's MCP servers", () => {
     expect(offered.some((name) => name.startsWith("mcp__stuck__"))).toBe(false);
   });
 
+  test("a remote server that never finishes its handshake (SSE with no endpoint event, headers that never come) is given up at MCP_TIMEOUT too", async () => {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      idleTimeout: 0,
+      async fetch(req) {
+        const path = new URL(req.url).pathname;
+        if (req.method === "POST") return new Response(null, { status: 405 });
+        // No headers at all: the request is held until the client goes away.
+        if (path === "/mute") return new Promise<Response>((resolve) => req.signal.addEventListener("abort", () => resolve(new Response(null))));
+        // SSE headers and a comment, and never the endpoint event (a buffering proxy).
+        return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(": keep-alive\n\n")) }), { headers: { "content-type": "text/event-stream" } });
+      },
+    });
+    try {
+      const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
+      const where = project({ silent: { type: "sse", url: url("/sse") }, fallback: { type: "http", url: url("/mcp") }, mute: { type: "sse", url: url("/mute") }, fine: misbehaving() });
+      mock = startMockLlm([{ text: "answered anyway" }]);
+      const run = await zot(["-p", "hi", ...anthropic(mock.url)], { ...where, env: { ...where.env, MCP_TIMEOUT: "1500" } });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("answered anyway\n");
+      for (const name of ["silent", "fallback", "mute"]) {
+        expect(run.stderr).toContain(`zot: MCP server "${name}" (.mcp.json) did not start: did not start within 1.5 s (MCP_TIMEOUT sets the limit, in ms)`);
+      }
+      expect(toolNames(mock.requests[0]!.body)).toContain("mcp__fine__ok");
+    } finally {
+      server.stop(true);
+    }
+  });
+
   test("an untrusted folder's .mcp.json does not run, and the note says how to trust it", async () => {
     const marker = sleepMarker();
     markers.push(marker);
