@@ -121,11 +121,19 @@ export function parseAddJsonArgs(argv: readonly string[]): AddArgs {
 
 /** Writes the entry after checking it as a run reads it (with every ${VAR} taken as set). */
 export function writeEntry(parsed: AddArgs, context: EditContext): number {
-  const anyValue = new Proxy({}, { get: () => "value" }) as Record<string, string>;
+  // Every name is set (its own entry, as expansion asks with ownEntry): the placeholder is written as typed.
+  const anyValue = new Proxy({} as Record<string, string>, {
+    get: () => "1",
+    has: () => true,
+    getOwnPropertyDescriptor: () => ({ value: "1", enumerable: true, configurable: true, writable: false }),
+  });
   const checked = parseServerEntry(parsed.entry, `MCP server "${parsed.name}"`, anyValue);
-  if ("error" in checked) throw new UsageError(checked.error);
+  // A url that is a variable (`${MCP_URL}`) is a URL only when it runs.
+  const urlOnlyAtRun = typeof parsed.entry.url === "string" && /^\$\{[^}]+\}/.test(parsed.entry.url.trim());
+  if ("error" in checked && !(urlOnlyAtRun && /\burl\b/.test(checked.error))) throw new UsageError(checked.error);
+  const type = "error" in checked ? String(parsed.entry.type ?? "http") : checked.transport.type;
   const target = addServer(parsed.scope, parsed.name, parsed.entry, context);
-  console.log(`added ${checked.transport.type} MCP server "${parsed.name}" to ${target.label}`);
+  console.log(`added ${type} MCP server "${parsed.name}" to ${target.label}`);
   if (parsed.scope === "project") {
     const trusted = folderAnswer(context.home, context.cwd)?.trusted === true;
     console.log(`${trusted ? "" : "it runs once this folder is trusted (zot trust); "}commit .mcp.json to share it`);

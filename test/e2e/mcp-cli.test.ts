@@ -63,6 +63,24 @@ describe("zot mcp", () => {
     expect((await zot(["mcp", "list"], w)).stdout.trim().split("\n").map((line) => line.split(":")[0])).toEqual(["claudes"]);
   });
 
+  test("a ${VAR} is written as typed, set or not (a token stays out of the file): in a header, an env value, a whole url", async () => {
+    const w = where();
+    const added = [
+      await zot(["mcp", "add", "--transport", "http", "-H", "Authorization: Bearer ${TOKEN}", "docs", "https://example.com/mcp"], w),
+      await zot(["mcp", "add-json", "gh", '{"command":"npx","args":["-y","server-github"],"env":{"GITHUB_TOKEN":"${TOKEN}"}}'], w),
+      await zot(["mcp", "add", "-e", "API_KEY=${TOKEN:-none}", "tool", "node", "server.js"], w),
+      await zot(["mcp", "add-json", "moved", '{"type":"http","url":"${MCP_URL}"}'], w),
+    ];
+    for (const run of added) expect([run.code, run.stderr]).toEqual([0, ""]);
+    const file = readFileSync(join(w.home, "mcp.json"), "utf8");
+    expect(file).toContain('"Authorization": "Bearer ${TOKEN}"');
+    expect(file).toContain('"GITHUB_TOKEN": "${TOKEN}"');
+    expect(file).toContain('"API_KEY": "${TOKEN:-none}"');
+    expect(file).toContain('"url": "${MCP_URL}"');
+    // What is wrong whatever the variables hold is still refused.
+    expect((await zot(["mcp", "add-json", "bad", '{"type":"http","url":"ftp://${HOST}/x"}'], w)).code).toBe(2);
+  });
+
   test("an untrusted folder's servers are listed, never started; mistakes are usage errors", async () => {
     const w = where();
     // A key spelled into a URL or an argument stays `${…}` in the listing: nothing prints it.
