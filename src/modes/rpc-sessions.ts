@@ -5,7 +5,7 @@
 // transcript (resume_session, a fork it switches to) is refused while a turn runs or waits, and
 // runs as queued work so no turn starts meanwhile.
 import { resolve } from "node:path";
-import { realOrSame } from "../config/quiet-fs.ts";
+import { realpathSync } from "node:fs";
 import type { SessionNode, SessionSummary } from "../conversation/conversation.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { RpcDataOf, SessionTreeNode } from "../protocol/rpc-frames.ts";
@@ -63,7 +63,7 @@ export const resumeSession: Handler<"resume_session"> = async (command, session)
       const file = await sourceFile(session, command.session);
       const current = conversation.session;
       // The same file by whatever path (a $ZOT_HOME behind a link): compared where the paths lead.
-      if (!current || realOrSame(resolve(current.file)) !== realOrSame(resolve(file))) return file;
+      if (!current || leadsTo(current.file) !== leadsTo(file)) return file;
       already = current.id;
       return undefined;
     });
@@ -72,6 +72,15 @@ export const resumeSession: Handler<"resume_session"> = async (command, session)
   }
   return { data: resumeData(session, notes ?? [`session ${already} is this process's session already`]) };
 };
+
+/** Where a path leads (itself when it leads nowhere). */
+function leadsTo(file: string): string {
+  try {
+    return realpathSync(resolve(file));
+  } catch {
+    return resolve(file);
+  }
+}
 
 /** A session error as an rpc client acts on it: the commands and fields it sends, not the command line's. */
 function inRpcWords(error: unknown): unknown {
