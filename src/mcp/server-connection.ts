@@ -237,8 +237,13 @@ export class McpServerConnection {
     const client = this.client;
     if (!client) return;
     const capabilities = client.getServerCapabilities() ?? {};
-    if (capabilities.tools) this.tools = usableTools(await pages((cursor) => client.listTools(cursor ? { cursor } : undefined, { signal }), "tools"), (line) => this.log(line));
-    if (capabilities.prompts) this.prompts = await pages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { signal }), "prompts");
+    const log = (line: string) => this.log(line);
+    // Read as sent, each item on its own: one tool the SDK's schemas refuse (an anyOf input schema, an
+    // output schema it cannot compile) must not take the server's other tools with it.
+    const listed = <K extends "tools" | "prompts">(method: `${K}/list`, key: K) =>
+      pages((cursor) => client.request({ method, params: cursor ? { cursor } : {} }, AS_SENT, { signal }).then((result) => page(result, key)), key);
+    if (capabilities.tools) this.tools = usableTools(named(await listed("tools/list", "tools"), "tool", log) as McpToolDef[], log);
+    if (capabilities.prompts) this.prompts = named(await listed("prompts/list", "prompts"), "prompt", log) as typeof this.prompts;
     this.offersResources = capabilities.resources !== undefined;
     if (this.offersResources) this.resources = await this.listResources(client, signal);
   }
@@ -282,7 +287,8 @@ export class McpServerConnection {
     if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
     const timeoutMs = this.context.timeouts.toolMs;
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      // As sent: result-mapping.ts reads each block on its own (an unknown block or a bad image is a line, the rest stays).
+      const result = await client.callTool({ name: tool, arguments: args }, AS_SENT as Parameters<Client["callTool"]>[1], {
         signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
@@ -455,6 +461,28 @@ async function pages<K extends "tools" | "prompts" | "resources", T>(
     if (!cursor) break;
   }
   return items;
+}
+
+/**
+ * A result schema that takes what the server sent as it is (zot reads it defensively itself), in the
+ * shape the SDK parses with: a Zod 3 schema's safeParse.
+ */
+const AS_SENT = { safeParse: (data: unknown) => ({ success: true as const, data }) } as unknown as Parameters<Client["request"]>[1];
+
+/** One page of a list as sent: its items (none when it has no array of them) and its cursor. */
+function page<K extends string>(result: unknown, key: K): { [key in K]: unknown[] } & { nextCursor?: string } {
+  const record = (result ?? {}) as Record<string, unknown>;
+  const items = Array.isArray(record[key]) ? (record[key] as unknown[]) : [];
+  return { [key]: items, ...(typeof record.nextCursor === "string" ? { nextCursor: record.nextCursor } : {}) } as { [key in K]: unknown[] } & { nextCursor?: string };
+}
+
+/** The items that are objects with a name; each other one is left out with a log line. */
+function named(items: unknown[], what: string, log: (line: string) => void): Record<string, unknown>[] {
+  return items.filter((item): item is Record<string, unknown> => {
+    const ok = item !== null && typeof item === "object" && !Array.isArray(item) && typeof (item as { name?: unknown }).name === "string" && (item as { name: string }).name !== "";
+    if (!ok) log(`a ${what} with no name is left out: ${JSON.stringify(item)?.slice(0, 200)}`);
+    return ok;
+  });
 }
 
 /** Tools zot can call: one that requires the SDK's experimental task API is left out, with a log line. */

@@ -141,6 +141,21 @@ describe("zot -p with a project's MCP servers", () => {
     }
   });
 
+  test("a tool the SDK's schemas would refuse does not take the server's other tools with it; a result's odd blocks are lines, its good ones stay", async () => {
+    const where = project({ odd: misbehaving("--odd-tools") });
+    mock = startMockLlm([{ tool_calls: [{ name: "mcp__odd__mixed", args: {} }] }, { text: "done" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock.url)], where);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("did not start");
+    const offered = toolNames(mock.requests[0]!.body);
+    for (const name of ["mcp__odd__ok", "mcp__odd__either", "mcp__odd__measured", "mcp__odd__mixed"]) expect(offered).toContain(name);
+    const result = JSON.stringify(mock.requests[1]!.body.messages.at(-1));
+    expect(result).toContain("42 results");
+    expect(result).toContain('content of type \\"foo\\"');
+    expect(result).toContain("whose data is not base64");
+    expect(result).not.toContain("invalid_union");
+  });
+
   test("an untrusted folder's .mcp.json does not run, and the note says how to trust it", async () => {
     const marker = sleepMarker();
     markers.push(marker);
