@@ -440,9 +440,11 @@ export class McpServerConnection {
 }
 
 /** Whether a remote server's call failed because the server could not be reached (it went away, or forgot the session). */
-function connectionLost(error: unknown): boolean {
+export function connectionLost(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   if (code === 404) return true; // streamable HTTP: the session is gone (the server restarted)
+  // …or a 400 saying so, as the reference servers answer a session id they do not know.
+  if (code === 400 && /session/i.test(errorText(error))) return true;
   if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ConnectionRefused|ConnectionClosed|FailedToOpenSocket|EPIPE)$/.test(code)) return true;
   return /ECONNREFUSED|ECONNRESET|Unable to connect|socket connection was closed|fetch failed|SSE stream disconnected/i.test(errorText(error));
 }
