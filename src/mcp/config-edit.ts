@@ -59,8 +59,15 @@ export function removeServer(name: string, scope: McpScope | undefined, context:
     }
     throw new ConfigError(`no MCP server named "${name}"${scope ? ` in the ${scope} scope` : ""}; zot mcp list shows the configured ones`);
   }
-  if (ours.length > 1) {
-    throw new ConfigError(`MCP server "${name}" is in more than one scope (${ours.map((source) => source.scope).join(", ")}); say which with -s ${ours.map((source) => source.scope).join("|")}`);
+  // With no scope named, a name Claude Code's file holds too is as ambiguous as one in two of zot's
+  // scopes: the entry that runs may be Claude Code's, and the one removed the team's .mcp.json.
+  const scopes = [...new Set(ours.map((source) => source.scope))];
+  if (ours.length > 1 && holders.length === ours.length) {
+    throw new ConfigError(`MCP server "${name}" is in more than one scope (${scopes.join(", ")}); say which with -s ${scopes.join("|")}`);
+  }
+  if (scope === undefined && holders.length > 1) {
+    const where = holders.map((source) => (source.owner === "claude" ? `${source.label}, Claude Code's, which zot does not change` : `${source.label}, the ${source.scope} scope`));
+    throw new ConfigError(`MCP server "${name}" is in more than one place (${where.join("; ")}); say which with -s ${scopes.join("|")}`);
   }
   const source = ours[0]!;
   updateFile(source.file, source.scope === "project" ? 0o644 : 0o600, source.scope === "project" ? context.cwd : undefined, (data) => {

@@ -55,6 +55,13 @@ describe("where each scope writes", () => {
     removeServer("twice", "user", ctx);
     expect(runnableServers(readMcpConfig({ ...ctx, projectTrusted: true })).map((s) => `${s.name}:${s.source.scope}`)).toEqual(["twice:local", "theirs:user"]);
     expect(() => removeServer("ghost", undefined, ctx)).toThrow(/no MCP server named "ghost"/);
+    // The project's shared entry and Claude Code's of the same name: with no -s, which one is meant is said, not guessed.
+    writeFileSync(claudeFile, JSON.stringify({ mcpServers: { theirs: entry("t"), db: entry("mine") } }));
+    addServer("project", "db", entry("team"), ctx);
+    expect(() => removeServer("db", undefined, ctx)).toThrow(/"db" is in more than one place \(.*\.mcp\.json, the project scope; .*\.claude\.json \(user\), Claude Code's, which zot does not change\); say which with -s project/);
+    expect(readFileSync(join(ctx.cwd, ".mcp.json"), "utf8")).toContain('"db"');
+    removeServer("db", "project", ctx);
+    expect(readFileSync(join(ctx.cwd, ".mcp.json"), "utf8")).not.toContain('"db"');
   });
 
   test("a file that is not JSON is never overwritten", () => {
