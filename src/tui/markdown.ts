@@ -16,6 +16,7 @@ import { linksShownOnce } from "./markdown-links.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
 import { visibleWidth, wrapText } from "./width.ts";
+import { printable } from "../protocol/printable.ts";
 
 interface Fence {
   lang: string;
@@ -46,7 +47,9 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
     }
     // The blank rows keep the placeholder from joining a paragraph the fence interrupted.
     out.push("", indent + placeholder(fences.length), "");
-    fences.push({ lang, code: code.join("\n") });
+    // The model's text: drawn here, not by Bun's renderer (which drops escapes from the rest), so no
+    // escape in it (a clipboard write, a cleared screen) reaches the terminal.
+    fences.push({ lang: printable(lang), code: printable(code.join("\n")) });
   }
   return { text: out.join("\n"), fences };
 }

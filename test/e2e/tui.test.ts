@@ -2,7 +2,7 @@
 // back by xterm headless): answers streaming in, tool boxes, the queue, Esc and Ctrl+C, resize,
 // wide characters.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
@@ -167,6 +167,30 @@ describe("zot in a terminal", () => {
     expect(session.output).not.toContain("PWNED");
     expect(session.output).not.toContain("\x1b[3J");
     expect(session.output).toContain("\x1b[31mred");
+  }, 30_000);
+
+  test("the model's escapes never reach the terminal: not in a fenced code block, not in its thinking, not in a tool name it made up", async () => {
+    const fence = "```\ncode \x1b]52;c;Q09ERQ==\x07\x1b]0;PWNED\x07\x1b[2J\x1b[3J here\n```\n\n```js\nconst s = \"\x1b]52;c;SlM=\x07\";\n```\nend of answer";
+    // …nor in the working directory's name the status bar shows (an archive's folder).
+    const cwd = join(tempDir("zot-cwd-"), "evil\x1b]0;DIRTITLE\x07dir");
+    mkdirSync(cwd);
+    const { session } = zot([
+      { thinking: "think \x1b]52;c;VEhJTks=\x07 hard", text: fence },
+      { tool_calls: [{ id: "toolu_odd", name: "x\x1b]52;c;TkFNRQ==\x07\x1b]0;NAMED\x07", args: {} }] },
+      { text: "after the odd tool" },
+    ], { cwd });
+    await ready(session);
+    session.type("quote it\r");
+    await session.waitForText("end of answer");
+    session.type("and a tool\r");
+    await session.waitForText("after the odd tool");
+    expect(session.screen.text()).toContain("code  here");
+    expect(session.output).not.toContain("]52;");
+    expect(session.output).not.toContain("PWNED");
+    expect(session.output).not.toContain("NAMED");
+    expect(session.output).not.toContain("DIRTITLE");
+    expect(session.screen.text()).toContain("evildir");
+    expect(session.output).not.toContain("\x1b[3J");
   }, 30_000);
 
   test("↑ in a new run walks back through what was typed in this folder before; a --no-session run keeps nothing", async () => {

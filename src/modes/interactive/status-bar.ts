@@ -9,6 +9,7 @@ import type { Component } from "../../tui/component.ts";
 import type { Spinner } from "../../tui/spinner.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, visibleWidth } from "../../tui/width.ts";
+import { printable } from "../../protocol/printable.ts";
 
 export interface StatusSnapshot {
   /** set while a turn, a compaction or the start-up runs */
@@ -40,7 +41,8 @@ export class StatusBar implements Component {
     const stats = this.statsWithin(state, width - 2);
     const first = [busy, stats].filter(Boolean).join("  ");
     const lines = visibleWidth(first) + 2 <= width || !busy ? [first] : [busy, stats];
-    const place = [...state.tags, tildePath(state.cwd, state.home)].join(" · ");
+    // A folder's name may hold anything (an archive's): no escape of it reaches the terminal.
+    const place = [...state.tags, printable(tildePath(state.cwd, state.home))].join(" · ");
     lines.push(muted(place));
     return lines.map((line) => truncateToWidth(`  ${line}`, width));
   }

@@ -6,6 +6,7 @@ import type { Theme } from "../../tui/theme.ts";
 import { wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
 import { counted } from "../../protocol/counted.ts";
+import { printable } from "../../protocol/printable.ts";
 
 const COLLAPSED_ROWS = 3;
 
@@ -43,7 +44,9 @@ export class ThinkingBlock extends CachedBlock {
 
   protected draw(width: number): string[] {
     const { dim, italic } = this.theme;
-    const rows = this.text.trim() === "" ? [] : wrapText(this.text.trim(), Math.max(1, width - 3));
+    // The model's text: no escape in it reaches the terminal.
+    const text = printable(this.text).trim();
+    const rows = text === "" ? [] : wrapText(text, Math.max(1, width - 3));
     const head = ["", ` ${dim(italic("✻ thinking"))}`];
     const body = (shown: string[]) => shown.map((row) => `   ${dim(italic(row))}`);
     if (this.expanded || rows.length <= COLLAPSED_ROWS) return [...head, ...body(rows)];

@@ -124,8 +124,9 @@ export class ToolBox extends CachedBlock {
   private restyle(): void {
     const { theme } = this;
     const border = !this.result ? theme.accent : this.result.isError ? theme.error : theme.muted;
-    const owner = this.extension ? theme.muted(` · ${this.extension}`) : "";
-    this.frame.options = { title: theme.bold(this.name) + owner, border };
+    const owner = this.extension ? theme.muted(` · ${printable(this.extension)}`) : "";
+    // The name is the model's (an unknown tool's may hold anything): no escape of it reaches the terminal.
+    this.frame.options = { title: theme.bold(printable(this.name)) + owner, border };
     this.changed();
   }
 
