@@ -370,6 +370,19 @@ describe("/yolo", () => {
 
     await yolo.run(app, "");
     expect(app.notes.at(-1)).toEqual({ text: "confirmations on: each tool call asks first", level: "success" });
+    // on and off set it (they never switch it the other way); another word changes nothing.
+    await yolo.run(app, "off");
+    expect(rt.confirmGate?.confirming).toBe(true);
+    expect(app.notes.at(-1)).toEqual({ text: "confirmations are on already: each tool call asks first", level: "info" });
+    await yolo.run(app, "maybe");
+    expect(rt.confirmGate?.confirming).toBe(true);
+    expect(app.notes.at(-1)?.level).toBe("error");
+    await yolo.run(app, "on");
+    expect(rt.confirmGate?.confirming).toBe(false);
+    await yolo.run(app, "on");
+    expect(rt.confirmGate?.confirming).toBe(false);
+    await yolo.run(app, "OFF");
+    expect(rt.confirmGate?.confirming).toBe(true);
     const third = rt.agent.prompt({ text: "once more" }, new AbortController().signal);
     await waitForOverlay(app, "echo asked-again");
     await app.answer("1");

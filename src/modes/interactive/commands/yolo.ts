@@ -6,11 +6,23 @@ import type { SlashCommand } from "../app-context.ts";
 
 export const YOLO_COMMAND: SlashCommand = {
   name: "yolo",
-  description: "Toggle confirmations: tool calls run unasked, or each one asks first (as --no-yolo)",
-  run(app) {
+  description: "Toggle confirmations: tool calls run unasked, or each one asks first (as --no-yolo); /yolo on or off sets it",
+  argsHint: "[on|off]",
+  run(app, args) {
     const { guards } = app.conversation;
+    // on: yolo (tool calls run unasked); off: each asks first. Anything else is no guess on a safety switch.
+    const word = args.trim().toLowerCase();
+    if (word !== "" && word !== "on" && word !== "off") {
+      app.showNote(`/yolo takes on (tool calls run unasked), off (each asks first) or nothing (switch); "${args.trim()}" is neither, so nothing changed`, "error");
+      return;
+    }
     if (!guards.confirmable) {
       app.showNote("this run has no confirmation dialog, so tool calls cannot be confirmed here", "error");
+      return;
+    }
+    // Already as asked: said, not switched the other way.
+    if ((word === "on" && !guards.confirming) || (word === "off" && guards.confirming)) {
+      app.showNote(guards.confirming ? "confirmations are on already: each tool call asks first" : "yolo is on already: tool calls run without asking", "info");
       return;
     }
     if (!guards.toggleConfirmations()) {
