@@ -7,7 +7,8 @@
 //   grows has to stay on screen; the application sees to it (it holds back what would go under);
 // - scrollback is never cleared, except by clearScreen() (the user's Ctrl+L);
 // - a resize repaints the visible viewport only: in place when the frame was and stays wholly on
-//   screen and the terminal did not narrow (nothing reflowed), else from the top of the screen;
+//   screen and the terminal did not narrow (nothing reflowed), else from the top of the screen
+//   (rows the frame gained since the last paint scroll into the scrollback on the way);
 // - only rows that changed are rewritten, with relative cursor moves, in one write wrapped in
 //   synchronized output (DEC 2026); a frame that changes nothing writes nothing;
 // - paints are coalesced to at most one per `minFrameMs` (60/s) and no timer runs when nothing
@@ -180,9 +181,14 @@ export class Renderer {
     return out;
   }
 
-  /** Rewrites the visible rows from the top of the screen. */
+  /**
+   * Rewrites the visible rows from the top of the screen. The rows the frame gained since the last
+   * paint were never on screen: written from the first row the screen still shows (the frame's
+   * last rows before, as its cursor kept them at the bottom), they scroll into the scrollback on
+   * their way, once each, instead of being skipped.
+   */
   private repaintViewport(lines: string[], width: number, height: number): string {
-    const top = Math.max(0, lines.length - height);
+    const top = Math.min(Math.max(0, this.highWater - height), Math.max(0, lines.length - height));
     this.highWater = lines.length;
     this.cursorRow = lines.length - 1;
     this.cursorCol = -1;

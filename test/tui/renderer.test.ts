@@ -31,6 +31,10 @@ function setup(columns: number, rows: number, prompt = "$ zot") {
     },
     /** What the frames since `from` wrote, joined. */
     since: (from: number) => writes.slice(from).join(""),
+    /** The next frame, painted by the next resize (a resize that lands on a paint where the frame grew). */
+    next(lines: string[]) {
+      frame = lines;
+    },
     async resize(cols: number, height: number) {
       target.columns = cols;
       target.rows = height;
@@ -194,6 +198,21 @@ describe("Renderer", () => {
     await t.show([...lines, "line 30"]);
     expect(t.screen.lines().at(-1)).toBe("line 30");
     expect(t.screen.lines().at(-2)).toBe("line 29");
+  });
+
+  test("a resize that lands where the frame grew: the rows it gained reach the scrollback, each once (taller and shorter)", async () => {
+    for (const [rows, grownTo] of [[12, 40], [6, 50], [8, 31]] as const) {
+      const t = setup(40, 8);
+      await t.show(numbered(30));
+      t.next(numbered(grownTo));
+      await t.resize(40, rows);
+      const all = t.screen.allLines().filter((line) => line.startsWith("line "));
+      expect([rows, all]).toEqual([rows, numbered(grownTo)]);
+      expect(t.screen.lines().at(-1)).toBe(`line ${grownTo - 1}`);
+      // The diff goes on from there.
+      await t.show(numbered(grownTo + 1));
+      expect(t.screen.lines().at(-1)).toBe(`line ${grownTo}`);
+    }
   });
 
   test("a short frame is repainted in place when the terminal grows: the shell's rows above it stay", async () => {
