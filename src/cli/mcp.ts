@@ -177,7 +177,8 @@ async function list(context: Context): Promise<number> {
 async function get(name: string, context: Context): Promise<number> {
   const config = await readConfig(context);
   const entries = config.servers.filter((server) => server.name === name);
-  const server = entries.find((entry) => !entry.shadowedBy);
+  // The entry that runs: an untrusted folder's or a turned-off one of the same name takes nothing from it.
+  const server = entries.find((entry) => !entry.shadowedBy && !entry.untrusted && !entry.disabled) ?? entries.find((entry) => !entry.shadowedBy);
   if (!server) throw new UsageError(`no MCP server named "${name}"; zot mcp list shows the configured ones`);
   const report = (await check([server], context)).get(server);
   const raw = (server.raw ?? {}) as Record<string, unknown>;
@@ -198,7 +199,10 @@ async function get(name: string, context: Context): Promise<number> {
     if (report.prompts.length > 0) lines.push(`  Prompts: ${report.prompts.map((prompt) => `/${mcpPromptCommand(name, prompt)}`).join(", ")}`);
     if (report.resources.length > 0) lines.push(`  Resources: ${report.resources.map((uri) => `@${name}:${uri}`).join(", ")}`);
   }
-  for (const other of entries.filter((entry) => entry !== server)) lines.push(`  (also in ${other.source.label}, which this one shadows)`);
+  for (const other of entries.filter((entry) => entry !== server)) {
+    const why = other.untrusted || other.disabled ? notStarted(other) : undefined;
+    lines.push(why ? `  (also in ${other.source.label}, ${why})` : `  (also in ${other.source.label}, which this one shadows)`);
+  }
   lines.push("", server.source.owner === "claude" ? `Defined in Claude Code's file; remove it there (claude mcp remove ${name} -s ${server.source.scope}).` : `To remove it: zot mcp remove ${name} -s ${server.source.scope}`);
   console.log(printable(lines.join("\n")));
   return EXIT.ok;

@@ -120,6 +120,13 @@ describe("zot mcp", () => {
     expect((await zot(["mcp", "get", "files"], w)).stderr).toContain('no MCP server named "files"');
     expect((await zot(["mcp", "get", "listed"], w)).stderr).toContain('no MCP server named "listed"');
     expect((await zot(["mcp", "get", "nope"], w)).stderr).toContain('no MCP server named "nope"');
+    // The untrusted folder's "theirs" takes nothing from the user's own of that name: get shows the one that runs.
+    expect((await zot(["mcp", "add", "-s", "user", "theirs", "true"], w)).code).toBe(0);
+    const own = await zot(["mcp", "get", "theirs"], w);
+    expect(own.stdout).toContain("Scope: user (yours, in every folder)");
+    expect(own.stdout).toContain("Command: true");
+    expect(own.stdout).toContain(".mcp.json, not started: this folder is not trusted");
+    expect(own.stdout).not.toContain("which this one shadows");
     const help = await zot(["help", "mcp"], w);
     expect(help.stdout).toContain("zot mcp add [--transport stdio|http|sse] [--scope local|project|user]");
   });
