@@ -16,7 +16,7 @@ import { linksShownOnce } from "./markdown-links.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
 import { visibleWidth, wrapText } from "./width.ts";
-import { printable } from "../protocol/printable.ts";
+import { styledRow } from "./styled-row.ts";
 
 interface Fence {
   lang: string;
@@ -49,9 +49,14 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
     out.push("", indent + placeholder(fences.length), "");
     // The model's text: drawn here, not by Bun's renderer (which drops escapes from the rest), so no
     // escape in it (a clipboard write, a cleared screen) reaches the terminal.
-    fences.push({ lang: printable(lang), code: printable(code.join("\n")) });
+    fences.push({ lang: plainText(lang), code: code.map(plainText).join("\n") });
   }
   return { text: out.join("\n"), fences };
+}
+
+/** One line of the model's text as plain text: no escape sequence, no control character, no style. */
+function plainText(line: string): string {
+  return Bun.stripANSI(styledRow(line, { links: false }));
 }
 
 /** Renders markdown to rows no wider than `width`. */

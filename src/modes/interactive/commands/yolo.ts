@@ -6,7 +6,7 @@ import type { SlashCommand } from "../app-context.ts";
 
 export const YOLO_COMMAND: SlashCommand = {
   name: "yolo",
-  description: "Toggle confirmations: tool calls run unasked, or each one asks first (as --no-yolo); /yolo on or off sets it",
+  description: "Tool calls run unasked (on) or each asks first (off); bare /yolo switches",
   argsHint: "[on|off]",
   run(app, args) {
     const { guards } = app.conversation;
