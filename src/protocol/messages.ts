@@ -41,6 +41,8 @@ export const ThinkingBlock = v.object({
   opaque: v.optional(v.string()),
   /** OpenAI Responses reasoning item id */
   reasoning_id: v.optional(v.string()),
+  /** Chat Completions: the field the server streamed it in (reasoning_content is sent back with tool calls) */
+  chat_field: v.optional(v.picklist(["reasoning_content", "reasoning"])),
 });
 
 export const ContentBlock = v.variant("type", [TextBlock, ImageBlock, ToolCallBlock, ToolResultBlock, ThinkingBlock]);

@@ -140,13 +140,11 @@ function assistantMessage(blocks: readonly ContentBlock[]): ChatCompletionAssist
       : [],
   );
   if (!text && toolCalls.length === 0) return undefined;
-  // Reasoning a Chat server streamed (no Anthropic signature, no Responses item): sent back with the
-  // tool calls it led to, as DeepSeek's and Kimi's thinking models require; servers without
-  // reasoning never streamed any, so their requests are unchanged.
+  // Reasoning a Chat server streamed as reasoning_content: sent back under that field with the tool
+  // calls it led to, as DeepSeek's and Kimi's thinking models require. A server that streamed it as
+  // `reasoning` (Groq, Cerebras, OpenRouter, ollama) refuses reasoning_content, and gets none.
   const reasoning =
-    toolCalls.length > 0
-      ? blocks.flatMap((b) => (b.type === "thinking" && b.signature === undefined && b.opaque === undefined && b.reasoning_id === undefined && b.text ? [b.text] : [])).join("\n")
-      : "";
+    toolCalls.length > 0 ? blocks.flatMap((b) => (b.type === "thinking" && b.chat_field === "reasoning_content" && b.text ? [b.text] : [])).join("\n") : "";
   return {
     role: "assistant",
     content: text || null,
@@ -193,6 +191,8 @@ function imagePart(image: ImageBlock): ChatCompletionContentPart {
 class ChatAssembler implements WireAssembler {
   private readonly text = new GrowingText();
   private readonly thinking = new GrowingText();
+  /** the field the server streamed its reasoning in (reasoning_content or reasoning) */
+  private reasoningField: "reasoning_content" | "reasoning" | undefined;
   private readonly calls = new ToolCallAssembly();
   private finishReason: ChatCompletionChunk.Choice["finish_reason"] = null;
   private usage: TokenUsage | undefined;
@@ -228,6 +228,7 @@ class ChatAssembler implements WireAssembler {
     const extra = delta as { reasoning_content?: unknown; reasoning?: unknown };
     const reasoning = typeof extra.reasoning_content === "string" ? extra.reasoning_content : extra.reasoning;
     if (typeof reasoning === "string" && reasoning) {
+      if (this.thinking.isEmpty) this.reasoningField = typeof extra.reasoning_content === "string" ? "reasoning_content" : "reasoning";
       this.thinking.append(reasoning);
       out.push({ type: "thinking_delta", delta: reasoning });
     }
@@ -275,7 +276,7 @@ class ChatAssembler implements WireAssembler {
     this.calls.endAll(out);
     if (this.usage) out.push({ type: "usage", usage: this.usage });
     const content: ContentBlock[] = [];
-    if (!this.thinking.isEmpty) content.push({ type: "thinking", text: this.thinking.text });
+    if (!this.thinking.isEmpty) content.push({ type: "thinking", text: this.thinking.text, ...(this.reasoningField ? { chat_field: this.reasoningField } : {}) });
     if (!this.text.isEmpty) content.push({ type: "text", text: this.text.text });
     content.push(...this.calls.blocks());
     out.push({ type: "done", content, stop: this.stopReason() });

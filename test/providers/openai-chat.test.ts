@@ -68,7 +68,7 @@ test("reasoning_content deltas become thinking, kept in the message but not sent
   const thinking = ofType(first.events, "thinking_delta");
   expect(thinking.length).toBeGreaterThan(1);
   expect(thinking.map((e) => e.delta).join("")).toBe("First I consider the question carefully.");
-  expect(first.done?.content[0]).toEqual({ type: "thinking", text: "First I consider the question carefully." });
+  expect(first.done?.content[0]).toEqual({ type: "thinking", text: "First I consider the question carefully.", chat_field: "reasoning_content" });
 
   const history = [
     message("user", { type: "text", text: "hi" }),
@@ -81,22 +81,33 @@ test("reasoning_content deltas become thinking, kept in the message but not sent
   expect(JSON.stringify(sent)).not.toContain("consider the question");
 });
 
-test("reasoning streamed beside tool calls goes back with them as reasoning_content (DeepSeek and Kimi refuse the call otherwise); other servers' thinking does not", async () => {
+test("reasoning streamed as reasoning_content goes back with the tool calls it led to (DeepSeek and Kimi refuse the call otherwise); as `reasoning` (Groq, Cerebras refuse the field), or another wire's, it does not", async () => {
   const m = start({ text: "done" });
-  const call = { type: "tool_call" as const, id: "call_1", name: "read", args: { path: "a.txt" } };
-  const result = message("tool", { type: "tool_result", call_id: "call_1", is_error: false, content: [{ type: "text", text: "A" }] });
+  const call = (id: string) => ({ type: "tool_call" as const, id, name: "read", args: { path: "a.txt" } });
+  const result = (id: string) => message("tool", { type: "tool_result", call_id: id, is_error: false, content: [{ type: "text", text: "A" }] });
   const messages = [
     message("user", { type: "text", text: "read it" }),
-    message("assistant", { type: "thinking", text: "I should read a.txt." }, call),
-    result,
-    // An Anthropic thinking block (signed) or a Responses reasoning item is theirs, not this server's.
-    message("assistant", { type: "thinking", text: "signed", signature: "sig" }, { ...call, id: "call_2" }),
-    message("tool", { type: "tool_result", call_id: "call_2", is_error: false, content: [{ type: "text", text: "B" }] }),
+    message("assistant", { type: "thinking", text: "I should read a.txt.", chat_field: "reasoning_content" }, call("c1")),
+    result("c1"),
+    message("assistant", { type: "thinking", text: "streamed as reasoning", chat_field: "reasoning" }, call("c2")),
+    result("c2"),
+    // An Anthropic thinking block (signed), or one recorded before the field was kept.
+    message("assistant", { type: "thinking", text: "signed", signature: "sig" }, call("c3")),
+    result("c3"),
+    message("assistant", { type: "thinking", text: "older" }, call("c4")),
+    result("c4"),
   ];
   await run(openai(m), request({ messages }));
   const sent = m.requests[0]?.body.messages;
   expect(sent[2]).toMatchObject({ role: "assistant", content: null, reasoning_content: "I should read a.txt." });
-  expect(sent[4]).not.toHaveProperty("reasoning_content");
+  for (const at of [4, 6, 8]) expect([at, sent[at]]).toEqual([at, expect.not.objectContaining({ reasoning_content: expect.anything() })]);
+});
+
+test("the field the reasoning came in is kept on the thinking block", async () => {
+  const viaReasoning = rawServer([rawChunk({ role: "assistant", reasoning: "hmm" }), rawChunk({ content: "ok" }, "stop"), "[DONE]"]);
+  expect((await run(viaReasoning)).done?.content[0]).toEqual({ type: "thinking", text: "hmm", chat_field: "reasoning" });
+  const viaContent = rawServer([rawChunk({ role: "assistant", reasoning_content: "hmm" }), rawChunk({ content: "ok" }, "stop"), "[DONE]"]);
+  expect((await run(viaContent)).done?.content[0]).toEqual({ type: "thinking", text: "hmm", chat_field: "reasoning_content" });
 });
 
 test("request mapping: system first, tools, assistant tool calls, tool results, empty assistant left out", async () => {
