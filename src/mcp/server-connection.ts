@@ -242,8 +242,8 @@ export class McpServerConnection {
     // output schema it cannot compile) must not take the server's other tools with it.
     const listed = <K extends "tools" | "prompts">(method: `${K}/list`, key: K) =>
       pages((cursor) => client.request({ method, params: cursor ? { cursor } : {} }, AS_SENT, { signal }).then((result) => page(result, key)), key);
-    if (capabilities.tools) this.tools = usableTools(named(await listed("tools/list", "tools"), "tool", log) as McpToolDef[], log);
-    if (capabilities.prompts) this.prompts = named(await listed("prompts/list", "prompts"), "prompt", log) as typeof this.prompts;
+    if (capabilities.tools) this.tools = usableTools(named(await listed("tools/list", "tools"), "tool", log).map((tool) => wellFormedTool(tool, log)) as McpToolDef[], log);
+    if (capabilities.prompts) this.prompts = named(await listed("prompts/list", "prompts"), "prompt", log).flatMap((prompt) => wellFormedPrompt(prompt, log)) as typeof this.prompts;
     this.offersResources = capabilities.resources !== undefined;
     if (this.offersResources) this.resources = await this.listResources(client, signal);
   }
@@ -485,6 +485,43 @@ function named(items: unknown[], what: string, log: (line: string) => void): Rec
     if (!ok) log(`a ${what} with no name is left out: ${JSON.stringify(item)?.slice(0, 200)}`);
     return ok;
   });
+}
+
+/** Its texts when they are texts (what is not is left out): a description of 5 names nothing. */
+function texts(item: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...item };
+  for (const field of ["description", "title"]) if (out[field] !== undefined && typeof out[field] !== "string") delete out[field];
+  return out;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A tool as zot offers it: an input schema a provider accepts (one whose `properties` or `required`
+ * is of the wrong shape is replaced by an empty object schema, with a log line; mcp-tool.ts wraps one
+ * that is no object schema).
+ */
+function wellFormedTool(tool: Record<string, unknown>, log: (line: string) => void): Record<string, unknown> {
+  const out = texts(tool);
+  const schema = out.inputSchema;
+  if (schema === undefined || !isObject(schema)) return { ...out, inputSchema: undefined };
+  const badProperties = schema.properties !== undefined && !isObject(schema.properties);
+  const badRequired = schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === "string"));
+  if (!badProperties && !badRequired) return out;
+  log(`tool ${String(tool.name)}: its input schema's ${badProperties ? "properties is not an object" : "required is not a list of names"}; offered with no parameters`);
+  return { ...out, inputSchema: { type: "object", properties: {} } };
+}
+
+/** A prompt as zot offers it: one whose arguments are not a list of named ones is left out, with a log line. */
+function wellFormedPrompt(prompt: Record<string, unknown>, log: (line: string) => void): Record<string, unknown>[] {
+  const args = prompt.arguments;
+  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => isObject(arg) && typeof arg.name === "string" && arg.name !== ""))) {
+    log(`prompt ${String(prompt.name)} is left out: its arguments are not a list of named ones`);
+    return [];
+  }
+  const out = texts(prompt);
+  if (Array.isArray(args)) out.arguments = args.map((arg) => texts(arg as Record<string, unknown>));
+  return [out];
 }
 
 /** Tools zot can call: one that requires the SDK's experimental task API is left out, with a log line. */

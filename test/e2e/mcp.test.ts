@@ -148,7 +148,10 @@ describe("zot -p with a project's MCP servers", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain("did not start");
     const offered = toolNames(mock.requests[0]!.body);
-    for (const name of ["mcp__odd__ok", "mcp__odd__either", "mcp__odd__measured", "mcp__odd__mixed"]) expect(offered).toContain(name);
+    for (const name of ["mcp__odd__ok", "mcp__odd__either", "mcp__odd__measured", "mcp__odd__mixed", "mcp__odd__numbered"]) expect(offered).toContain(name);
+    const numbered = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__numbered");
+    expect(numbered.input_schema).toEqual({ type: "object", properties: {} });
+    expect(typeof numbered.description).toBe("string");
     const result = JSON.stringify(mock.requests[1]!.body.messages.at(-1));
     expect(result).toContain("42 results");
     expect(result).toContain('content of type \\"foo\\"');
