@@ -8,12 +8,19 @@
 export type CommandTest = (command: string) => boolean;
 
 /**
- * `fold`: runs of blanks count as one, and a blank before `:*` as none (`Bash(rm  -rf *)`, `Bash(rm :*)`),
- * as the commands are read with their spaces folded; for deny and ask rules, where a stray space
- * must not turn a rule off. An allow rule is read as written: a stray space only allows less.
+ * `fold`: also with runs of blanks as one, and a blank before `:*` as none (`Bash(rm  -rf *)`,
+ * `Bash(rm :*)`), as the commands are read with their spaces folded; for deny and ask rules, where a
+ * stray space must not turn a rule off. Folded or as written: a rule never matches less than its
+ * text (`Bash(rm "a  b")` still matches `rm "a  b"`). An allow rule is read as written only.
  */
 export function compileCommandPattern(pattern: string, fold = false): CommandTest {
-  const trimmed = fold ? pattern.trim().replace(/\s*:\*$/, ":*").replace(/\s+/g, " ") : pattern.trim();
+  const asWritten = patternTest(pattern.trim());
+  if (!fold) return asWritten;
+  const folded = patternTest(pattern.trim().replace(/\s*:\*$/, ":*").replace(/\s+/g, " "));
+  return (command) => asWritten(command) || folded(command);
+}
+
+function patternTest(trimmed: string): CommandTest {
   const written = trimmed.replace(/:\*$/, " *");
   if (!written.includes("*")) return (command) => command === written;
   const optionalTail = written.endsWith(" *") && written.indexOf("*") === written.length - 1;

@@ -89,6 +89,9 @@ const WORD_WRAPPERS: Readonly<Record<string, RegExp | undefined>> = {
   taskset: undefined,
   flock: /^(?:-w|-E|--timeout|--wait|--conflict-exit-code)$/,
 };
+/** A word that is a redirection (`2>`, `>|`, `<>`, `<<<`, `&>` …), its target glued on or not; and one whose target stands apart. */
+const REDIRECTION_WORD = /^(?:\d*|&)(?:>\||<>|<<<|>>?|<|>&|<&|&>)/;
+const REDIRECTION_ALONE = /^(?:\d*|&)(?:>\||<>|<<<|>>?|<|>&|<&|&>)$/;
 /** Wrappers with one word of their own between their options and the command: chrt's priority, taskset's mask, flock's file. */
 const WRAPPER_ARGUMENT: ReadonlySet<string> = new Set(["timeout", "chrt", "taskset", "flock"]);
 
@@ -111,9 +114,9 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
       at++;
       continue;
     }
-    if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)/.test(word.raw)) {
+    if (REDIRECTION_WORD.test(word.raw)) {
       // A redirection, and its target when it stands apart (`2> log`).
-      at += /^(?:\d*|&)(?:>>?|<|>&|<&|&>)$/.test(word.raw) ? 2 : 1;
+      at += REDIRECTION_ALONE.test(word.raw) ? 2 : 1;
       continue;
     }
     const name = word.text.replace(/^.*\//, "");
@@ -161,15 +164,20 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
     if ((SHELL_NAME.test(name) || name === "source" || name === ".") && !unknown) {
       // The shell's options come before its script (`bash build.sh -clean` passes -clean to the script).
       let options = SHELL_NAME.test(name);
+      // The script's place: the first word after the options (source's first word).
+      let scriptSeen = false;
       for (let i = at + 1; i < words.length; i++) {
         const arg = words[i]!.text;
         if (arg.startsWith("<<<")) return { unknown, run, text: arg.length > 3 ? arg.slice(3) : words[i + 1]?.text };
         // `source <(curl …)`, `bash <(…)`: what runs is what the substitution prints, known only then.
-        if (words[i]!.raw.startsWith("<(")) return { unknown: true, run };
-        if (!options) continue;
-        if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)/.test(words[i]!.raw)) {
+        if (!scriptSeen && words[i]!.raw.startsWith("<(")) return { unknown: true, run };
+        if (!options) {
+          scriptSeen = true;
+          continue;
+        }
+        if (REDIRECTION_WORD.test(words[i]!.raw)) {
           // A redirection among the options, and its target when it stands apart.
-          if (/^(?:\d*|&)(?:>>?|<|>&|<&|&>)$/.test(words[i]!.raw)) i++;
+          if (REDIRECTION_ALONE.test(words[i]!.raw)) i++;
           continue;
         }
         if (/^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) {
@@ -177,7 +185,11 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
           return { unknown, run, ...(next ? { text: next.text } : {}) };
         }
         if (/^(?:-o|\+o|-O|\+O|--rcfile|--init-file)$/.test(arg)) i++;
-        else if (arg === "--" || !/^[-+]/.test(arg)) options = false;
+        else if (arg === "--" || !/^[-+]/.test(arg)) {
+          options = false;
+          // `--` ends the options; the word after it is the script.
+          scriptSeen = arg !== "--";
+        }
       }
     }
     return { unknown, run };
@@ -325,7 +337,7 @@ function withoutAssignments(command: string): string {
 }
 
 /** Redirections written before the command (`2>/dev/null rm x`, `>log make`). */
-const REDIRECTIONS = /^(?:(?:\d*|&)(?:>>?|<|>&|<&)\s*(?:'[^']*'|"[^"]*"|[^\s'"]+)\s+)+/;
+const REDIRECTIONS = /^(?:(?:\d*|&)(?:>\||<>|<<<|>>?|<|>&|<&|&>)\s*(?:'[^']*'|"[^"]*"|[^\s'"]+)\s+)+/;
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=(?:'[^']*'|"(?:[^"\\]|\\.)*"|\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\\.|[^\s'"\\`])*\s+/;
 
@@ -367,6 +379,8 @@ const SEPARATORS = ["&&", "||", "|&", ";;", ";&", ";", "|", "&", "\n"];
 const PIPES = new Set(["|", "|&"]);
 /** A here-document's start: `<<EOF`, `<<-EOF`, `<<'EOF'`, `<<"EOF"`, `<<\\EOF` (quoted: its text is taken as it is). */
 const HEREDOC = /^<<(-?)\s*(\\?)(['"]?)([A-Za-z_][\w.-]*)\3/;
+/** A piece that starts a case statement, after any keywords and brackets before it. */
+const CASE_START = /^(?:[\s({!]|(?:then|else|elif|do|if|while|until)\s)*case\s/;
 /** What may follow a word: a blank, an operator, the line's end. */
 const WORD_END = /^(?:[\s;&|<>()]|)$/;
 
@@ -443,8 +457,9 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
     if ((c === "$" || (!quote && (c === "<" || c === ">"))) && line[i + 1] === "(") {
       const inner = scan(line, i + 2, true);
       if (inner.end === line.length) out.readable = false;
-      // A case's patterns end in `)`, which this reading takes for the substitution's end.
-      if (/(?:^|[\s;&|(])case\s/.test(line.slice(i + 2, inner.end))) out.readable = false;
+      // A case's patterns end in `)`, which this reading takes for the substitution's end: a case
+      // where a command starts (not the word in a message or a here-document) makes it unreadable.
+      if (inner.pieces.some((piece) => CASE_START.test(piece))) out.readable = false;
       // $((…)) is arithmetic, not a command; $((…) …) is a subshell in a substitution.
       const arithmetic = c === "$" && line[i + 2] === "(" && closingParen(line, i + 3) === inner.end - 1;
       // Arithmetic runs no command, but a substitution inside it does: $(( $(rm x) )).
@@ -481,8 +496,9 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
       i = (end === -1 ? line.length : end) - 1;
       continue;
     }
-    // (( … )) at a command's start is arithmetic: a << in it is a shift, not a here-document.
-    if (!quote && c === "(" && line[i + 1] === "(" && current.trim() === "") {
+    // (( … )) is arithmetic wherever it stands (a command's start, after if, while, !, {, for): a
+    // << in it is a shift, not a here-document. `((rm x) )` is two subshells: its )) are apart.
+    if (!quote && c === "(" && line[i + 1] === "(") {
       const outer = closingParen(line, i + 1);
       if (outer < line.length && closingParen(line, i + 2) === outer - 1) {
         take(substitutionsIn(line.slice(i + 2, outer - 1)));

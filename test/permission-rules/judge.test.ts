@@ -306,10 +306,19 @@ describe("a command line", () => {
       // (( is arithmetic only when )) closes it; << inside arithmetic is a shift.
       "echo x; ((rm -f victim) )",
       "echo hi; ((x<<y))\nrm -f victim",
+      "echo hi; { (( a<<b )); }\nrm -f victim\nb",
+      "if (( a<<b )); then :; fi\nrm -f victim\nb",
+      "! (( a<<b ))\nrm -f victim\nb",
+      "for (( i=1<<b; i<2; i++ )); do :; done\nrm -f victim\nb",
+      "while (( a<<b )); do :; done\nrm -f victim\nb",
       "echo $[x<<y]\nrm -f victim",
       // Redirections that look like operators.
       ">|/dev/null rm -f victim",
       "<&0 rm -f victim",
+      ">| out.txt rm -f victim",
+      "2>| f rm -f victim",
+      "<> f rm -f victim",
+      "<<< x rm -f victim",
       // A case inside $(…), and a case subject with " in " in its quotes.
       "echo $(case x in x) rm -f victim;; esac)",
       'case "a in b" in *) rm -f victim;; esac',
@@ -323,6 +332,12 @@ describe("a command line", () => {
     expect(verdict({ deny: ["Bash(rm *)"] }, bash("cat > a.txt <<'EOF'\nrm -rf x\nEOF"))).toBeUndefined();
     expect(verdict({ deny: ["Bash(rm *)"] }, bash("cat > a.txt <<\"EOF\"\nrm -rf x\nEOF\necho done"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(echo *)"] }, bash("echo $((1<<3))"))).toBe("allow");
+    // The word case in a message or a here-document inside $(…) is no case statement.
+    const commit = "git commit -m \"$(cat <<'EOF'\nFix the edge case where the list is empty\nEOF\n)\"";
+    expect(verdict({ allow: ["Bash(git commit *)", "Bash(cat *)"] }, bash(commit))).toBe("allow");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash(commit))).toBeUndefined();
+    expect(verdict({ allow: ["Bash(git commit *)", "Bash(echo *)"] }, bash('git commit -m "$(echo in case of fire)"'))).toBe("allow");
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("echo $(if true; then case x in x) rm -f v;; esac; fi)"))).toMatch(/^(deny|ask)$/);
   });
 
   test("more commands that run the rest of their words: setsid, ionice, chrt, taskset, flock; a shell or source of <(…) is asked about", () => {
@@ -334,6 +349,10 @@ describe("a command line", () => {
     }
     expect(verdict({ deny: ["Bash(rm *)"] }, bash("flock /tmp/l make"))).toBeUndefined();
     expect(verdict({ deny: ["Bash(rm *)"] }, bash("bash build.sh"))).toBeUndefined();
+    // A <(…) after the script is the script's argument: the script's name is known.
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("bash build.sh <(ls)"))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("source env.sh <(ls)"))).toBeUndefined();
+    expect(verdict({ deny: ["Bash(rm *)"] }, bash("bash -x <(echo rm -f v)"))).toBe("ask");
   });
 
   test("a deny or ask rule with a stray space still holds (Bash(rm :*), Bash(rm  *)); an allow rule is read as written", () => {
@@ -341,6 +360,9 @@ describe("a command line", () => {
       expect([rule, verdict({ deny: [rule] }, bash("rm -f victim"))]).toEqual([rule, "deny"]);
       expect([rule, verdict({ ask: [rule] }, bash("rm -f victim"))]).toEqual([rule, "ask"]);
     }
+    // Folded or as written: blanks inside quotes still match as written.
+    expect(verdict({ deny: ['Bash(rm "a  b")'] }, bash('rm "a  b"'))).toBe("deny");
+    expect(verdict({ deny: ['Bash(grep "x\ty" *)'] }, bash('grep "x\ty" f'))).toBe("deny");
     expect(verdict({ allow: ["Bash(npm  test)"] }, bash("npm test"))).toBeUndefined();
     expect(verdict({ allow: ["Bash(npm test)"] }, bash("npm test"))).toBe("allow");
   });
