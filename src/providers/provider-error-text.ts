@@ -74,7 +74,8 @@ export function shownUrl(url: string): string {
 /** The key sent, where a server's words quote it (`Invalid token: Bearer sk-…`), shortened to its ends; a URL's password as ***. */
 function withoutSecrets(text: string, speaker: ProviderSpeaker): string {
   const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@/i.exec(speaker.baseUrl)?.[1];
-  let out = password ? text.replaceAll(password, "***") : text;
+  // Where it stands in a URL (`:pass@`): a short password must not turn every "p" into ***.
+  let out = password ? text.replaceAll(`:${password}@`, ":***@") : text;
   const secret = speaker.secret;
   if (secret && secret.length >= 8) out = out.replaceAll(secret, `${secret.slice(0, 3)}…${secret.slice(-4)}`);
   return out;

@@ -38,11 +38,18 @@ import { SseDecoder, type SseEvent } from "./sse-decoder.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 
-/** The first 64 KB of a body (the rest is not read), as text. */
-async function bodyStart(body: ReadableStream<Uint8Array>): Promise<string> {
+/** How long a JSON answer's body is waited for, to read the server's error in it. */
+const JSON_BODY_WAIT_MS = 5000;
+
+/** The first 64 KB of a body (the rest is not read), as text; what came within `waitMs` (or before an abort) when it does not end. */
+async function bodyStart(body: ReadableStream<Uint8Array>, waitMs: number, signal: AbortSignal): Promise<string> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  // A body that never ends must not hold the answer: cancelling the reader ends the read below.
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), timerDelay(waitMs));
+  const onAbort = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
     while (size < 65_536) {
       const { done, value } = await reader.read();
@@ -53,6 +60,8 @@ async function bodyStart(body: ReadableStream<Uint8Array>): Promise<string> {
   } catch {
     // what arrived is what there is
   } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
     reader.cancel().catch(() => {});
   }
   return new TextDecoder().decode(Buffer.concat(chunks)).slice(0, 65_536);
@@ -153,7 +162,10 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
   const type = response.headers.get("content-type") ?? "";
   if (/^(application\/json|text\/html)/i.test(type)) {
     // A gateway may answer 200 with its JSON error (no credits, an unknown model): its own words say what to do.
-    const body = /^application\/json/i.test(type) ? jsonOf(await bodyStart(response.body)) : (response.body.cancel().catch(() => {}), undefined);
+    const body = /^application\/json/i.test(type)
+      ? jsonOf(await bodyStart(response.body, Math.min(call.silenceMs ?? silenceLimitMs(), JSON_BODY_WAIT_MS), signal))
+      : (response.body.cancel().catch(() => {}), undefined);
+    if (signal.aborted) throw abortReason(signal);
     if (body && isJsonObject(body.error)) throw streamErrorFailure(call, body);
     if (body && (Array.isArray(body.choices) || body.type === "message" || body.object === "response")) {
       throw malformedStream(call, `the server sent the whole answer as one JSON object, not the event stream zot asked for; check the base URL (${call.baseUrl}), and that the server streams`);

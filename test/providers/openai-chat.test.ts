@@ -382,6 +382,23 @@ test("a 200 that is not an event stream is said as such, naming the base URL: a 
   expect(credits.error.message).toContain("Insufficient credits. Add more at the billing page.");
   const other = await answer('{"status":"ok"}', "application/json; charset=utf-8");
   expect(other.error.message).toContain("the server answered with application/json, not an event stream");
+  // A JSON body that never ends is not waited on past the silence limit (here 0.5 s): the same sentence.
+  const before = process.env.API_TIMEOUT_MS;
+  process.env.API_TIMEOUT_MS = "500";
+  try {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      idleTimeout: 0,
+      fetch: () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"partial": ')) }), { headers: { "content-type": "application/json" } }),
+    });
+    servers.push(server);
+    const endless = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}/v1` }));
+    expect((endless.error as ProviderError).message).toContain("the server answered with application/json, not an event stream");
+  } finally {
+    if (before === undefined) delete process.env.API_TIMEOUT_MS;
+    else process.env.API_TIMEOUT_MS = before;
+  }
 });
 
 test("a server that takes the request and never answers is said as such (not 'cannot reach'), within API_TIMEOUT_MS", async () => {

@@ -30,6 +30,9 @@ describe("failureText", () => {
     expect(echoed).not.toContain("sk-SECRETKEY1234");
     expect(echoed).toContain("Invalid token: Bearer sk-…1234");
     expect(echoed).not.toContain("pr0xyPASS");
+    // A one-letter password is taken out of the URL only, not out of every word.
+    const short = text({ shape: "unreachable", detail: "Unable to connect" }, { provider: "openai", baseUrl: "http://bob:p@proxy.local:8080/v1" });
+    expect(short).toBe("openai: cannot reach http://bob:***@proxy.local:8080/v1 (Unable to connect); check the network and the base URL");
   });
 
   test("an auth failure names the key's origin, or says none was sent and where one goes", () => {
