@@ -70,7 +70,7 @@ function worktreePaths(dir: string, tree: string, out: ProtectedPath[], depth: n
     for (const hooks of hooksPaths(gitDir, tree)) {
       out.push({ path: hooks, what: `the repository's git hooks (core.hooksPath, ${shown(dir, hooks)})`, whileJailed: true });
       // husky's hooks in .husky/_ run the scripts beside them in .husky
-      if (path.basename(hooks) === "_") out.push({ path: path.dirname(hooks), what: `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`, whileJailed: true });
+      if (path.basename(hooks) === "_" && path.basename(path.dirname(hooks)) === ".husky") out.push({ path: path.dirname(hooks), what: `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`, whileJailed: true });
     }
   }
   if (depth >= MAX_DEPTH) return;
@@ -174,9 +174,10 @@ function coreHooksPath(text: string | undefined): string | undefined {
     if (section) inCore = section[1]!.toLowerCase() === "core" && !/"/.test(line);
     const entry = inCore ? /^(?:\[[^\]]*\]\s*)?hookspath\s*=\s*(.*)$/i.exec(line) : null;
     if (!entry) continue;
-    let v = entry[1]!.replace(/\s+[#;].*$/, "").trim();
-    if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1).replace(/\\(.)/g, "$1");
-    value = v;
+    // A quoted value first (a # inside it is its own), then a comment after an unquoted one.
+    const written = entry[1]!.trim();
+    const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(written);
+    value = quoted ? quoted[1]!.replace(/\\(.)/g, "$1") : written.replace(/\s*[#;].*$/, "").trim();
   }
   return value;
 }
