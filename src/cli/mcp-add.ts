@@ -127,11 +127,13 @@ export function writeEntry(parsed: AddArgs, context: EditContext): number {
     has: () => true,
     getOwnPropertyDescriptor: () => ({ value: "1", enumerable: true, configurable: true, writable: false }),
   });
-  const checked = parseServerEntry(parsed.entry, `MCP server "${parsed.name}"`, anyValue);
-  // A url that is a variable (`${MCP_URL}`) is a URL only when it runs.
+  // A url that is a variable (`${MCP_URL}`) is a URL only when it runs: the rest of the entry is
+  // checked with a stand-in one.
   const urlOnlyAtRun = typeof parsed.entry.url === "string" && /^\$\{[^}]+\}/.test(parsed.entry.url.trim());
-  if ("error" in checked && !(urlOnlyAtRun && /\burl\b/.test(checked.error))) throw new UsageError(checked.error);
-  const type = "error" in checked ? String(parsed.entry.type ?? "http") : checked.transport.type;
+  const entry = urlOnlyAtRun ? { ...parsed.entry, url: "https://placeholder.invalid/mcp" } : parsed.entry;
+  const checked = parseServerEntry(entry, `MCP server "${parsed.name}"`, anyValue);
+  if ("error" in checked) throw new UsageError(checked.error);
+  const type = checked.transport.type;
   const target = addServer(parsed.scope, parsed.name, parsed.entry, context);
   console.log(`added ${type} MCP server "${parsed.name}" to ${target.label}`);
   if (parsed.scope === "project") {

@@ -79,6 +79,9 @@ describe("zot mcp", () => {
     expect(file).toContain('"url": "${MCP_URL}"');
     // What is wrong whatever the variables hold is still refused.
     expect((await zot(["mcp", "add-json", "bad", '{"type":"http","url":"ftp://${HOST}/x"}'], w)).code).toBe(2);
+    // A url that is a variable leaves the rest of the entry checked.
+    const headers = await zot(["mcp", "add-json", "worse", '{"type":"http","url":"${MCP_URL}","headers":["A: b"]}'], w);
+    expect([headers.code, headers.stderr]).toEqual([2, expect.stringContaining("headers: must be an object")]);
   });
 
   test("an untrusted folder's servers are listed, never started; mistakes are usage errors", async () => {
