@@ -33,7 +33,9 @@ function toggle(enabled: boolean): ExtCommand {
         console.log(`${name} is already ${verb}d (${found.manifestFile})`);
         return EXIT.ok;
       }
-      setManifestEnabled(found.manifestFile, enabled);
+      if (!setManifestEnabled(found.manifestFile, enabled)) {
+        throw new Error(`${found.manifestFile}: zot could not ${verb} ${name} there (its "enabled" field was not changed); edit the file by hand`);
+      }
       console.log(`${verb}d ${name} (${found.manifestFile})`);
       if (found.shadowedBy) console.error(`zot: note: ${name} here is shadowed by ${found.shadowedBy}, which is the copy zot loads`);
       return EXIT.ok;

@@ -230,20 +230,22 @@ export function setManifestEnabled(file: string, enabled: boolean): boolean {
   if ("error" in scan) throw new Error(`${file}: not valid JSON (${scan.error}); fix it, then try again`);
   if (scan.open < 0) throw new Error(`${file}: must be a JSON object; fix it, then try again`);
   const value = String(enabled);
-  // JSON.parse keeps the last of duplicate keys, so that is the one that counts.
-  const existing = scan.members.findLast((member) => member.key === "enabled");
-  let edited: string;
-  if (existing) {
-    edited = text.slice(0, existing.valueStart) + value + text.slice(existing.valueEnd);
+  // A field's name has no case (as the loader reads it, `"Enabled"` is `enabled`), and a duplicate
+  // may stand anywhere: every spelling of it gets the value, the last first so offsets hold.
+  const existing = scan.members.filter((member) => member.key.toLowerCase() === "enabled");
+  let edited = text;
+  if (existing.length > 0) {
+    for (const member of existing.reverse()) edited = edited.slice(0, member.valueStart) + value + edited.slice(member.valueEnd);
   } else if (enabled) {
     return false;
   } else {
     edited = insertFirstMember(text, scan, `"enabled"`, value);
   }
   if (edited === text) return false;
-  // A safety net: never write a manifest that no longer parses or says something else.
+  // A safety net: never write a manifest that no longer parses or says something else, read as the loader reads it.
   const check = parseJson(edited);
-  if (!check.ok || (check.value as Record<string, unknown>).enabled !== enabled) {
+  const reads = check.ok && isJsonObject(check.value) ? (asGoReads(Manifest, check.value) as Record<string, unknown>) : undefined;
+  if (!reads || (reads.enabled !== false) !== enabled) {
     throw new Error(`${file}: could not set "enabled" without changing the file's meaning; edit it by hand`);
   }
   writeFileSync(file, edited);

@@ -275,6 +275,15 @@ describe("setManifestEnabled keeps the layout", () => {
     expect(edit('{ "name": "w", "exec": "./w" }\n', false).after).toBe('{ "enabled": false, "name": "w", "exec": "./w" }\n');
   });
 
+  test("the field in another case (a Go program's \"Enabled\") is the one changed, every spelling of it", () => {
+    const go = '{"Name":"w","Exec":"./w","Enabled":true}';
+    expect(edit(go, false)).toEqual({ changed: true, after: '{"Name":"w","Exec":"./w","Enabled":false}' });
+    const off = '{"Name":"w","Exec":"./w","Enabled":false}';
+    expect(edit(off, true)).toEqual({ changed: true, after: '{"Name":"w","Exec":"./w","Enabled":true}' });
+    const twice = '{"enabled":true,"Name":"w","Exec":"./w","ENABLED":true}';
+    expect(edit(twice, false).after).toBe('{"enabled":false,"Name":"w","Exec":"./w","ENABLED":false}');
+  });
+
   test("a nested enabled is not the manifest's", () => {
     const text = '{\n  "config": { "enabled": true },\n  "name": "w",\n  "exec": "./w"\n}\n';
     expect(edit(text, false).after).toBe('{\n  "enabled": false,\n  "config": { "enabled": true },\n  "name": "w",\n  "exec": "./w"\n}\n');
