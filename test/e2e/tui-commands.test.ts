@@ -285,4 +285,19 @@ describe("a command typed while an extension is still starting", () => {
     expect(session.screen.text()).not.toContain("waiting for extension");
     expect(mock.requests).toHaveLength(0);
   }, 20_000);
+
+  test("one whose name starts a built-in's (/ex, /exit) is sent as typed, not as the built-in the popup shows", async () => {
+    const ext = scriptedExtension(tempDir("zot-ext-"), "coldstart", {
+      hello_delay: 3,
+      on_ack: [{ type: "register_command", name: "ex" }],
+      commands: { ex: { eval: "{'action': 'display', 'display': 'ex ran'}" } },
+    });
+    const { session } = zot({ args: ["--no-ext", "--ext", ext] });
+    await ready(session);
+    session.type("/ex");
+    await session.waitForText("› /exit");
+    session.type("\r");
+    await session.waitForText("/ex waits for extension coldstart, still starting; it runs once that is up");
+    await session.waitForText("[coldstart] ex ran", 15_000);
+  }, 20_000);
 });
