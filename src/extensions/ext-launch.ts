@@ -46,6 +46,8 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     ...resolved.env,
     ZOT_EXTENSION_NAME: manifest.name,
     ZOT_EXTENSION_DIR: options.dir,
+    // A guard: the SDK refuses a call its interceptor could not judge (sdk/extension.ts).
+    ZOT_EXTENSION_FAIL_CLOSED: manifest.fail_closed === true ? "1" : undefined,
     ZOT_DATA_DIR: dataDir,
   };
   let command = resolved.command;

@@ -1136,8 +1136,16 @@ export class Extension {
         ...(typeof frame.origin_extension === "string" ? { origin_extension: frame.origin_extension } : {}),
       };
       let rewritten: Record<string, unknown> | undefined;
+      // A guard (`"fail_closed": true`, which zot says in ZOT_EXTENSION_FAIL_CLOSED) refuses a call its
+      // own code could not judge, as zot refuses one the guard does not answer.
+      const guard = process.env.ZOT_EXTENSION_FAIL_CLOSED === "1";
+      const refuse = (why: string) => this.#send({ type: "event_intercept_response", id, block: true, reason: `${this.name} could not judge the call (${why}), and it is a guard` });
       for (const interceptor of this.#toolCall) {
         const decision = await this.#decide(interceptor, { ...call, tool_args: rewritten ?? call.tool_args }, "tool_call");
+        if (decision instanceof Error) {
+          if (guard) return refuse(`its interceptor failed: ${decision.message}`);
+          continue;
+        }
         if (!isRecord(decision)) continue;
         if (decision.block === true) {
           return this.#send({ type: "event_intercept_response", id, block: true, reason: str(decision.reason) || `refused by ${this.name}` });
@@ -1147,6 +1155,7 @@ export class Extension {
         }
         if ("args" in decision) {
           if (isRecord(decision.args)) rewritten = decision.args;
+          else if (guard) return refuse("its args were not a JSON object");
           else this.log("interceptToolCall: ignoring args that are not a JSON object");
         }
       }
@@ -1156,7 +1165,7 @@ export class Extension {
       const turn: TurnStartInterception = { step: num(frame.step) };
       for (const interceptor of this.#turnStart) {
         const decision = await this.#decide(interceptor, turn, "turn_start");
-        if (isRecord(decision) && decision.block === true) {
+        if (!(decision instanceof Error) && isRecord(decision) && decision.block === true) {
           return this.#send({ type: "event_intercept_response", id, block: true, reason: str(decision.reason) || `turn blocked by ${this.name}` });
         }
       }
@@ -1167,7 +1176,7 @@ export class Extension {
       let current = original;
       for (const interceptor of this.#assistant) {
         const decision = await this.#decide(interceptor, { text: current }, "assistant_message");
-        if (!isRecord(decision)) continue;
+        if (decision instanceof Error || !isRecord(decision)) continue;
         if (decision.block === true) {
           return this.#send({ type: "event_intercept_response", id, block: true, ...(decision.reason ? { reason: str(decision.reason) } : {}) });
         }
@@ -1200,13 +1209,15 @@ export class Extension {
     this.#send({ type: "event_intercept_response", id });
   }
 
-  async #decide<In, D>(interceptor: Interceptor<In, D>, input: In, stage: string): Promise<Record<string, unknown> | undefined> {
+  /** The interceptor's decision; what it threw, as an Error (allowed, but by a guard at tool_call). */
+  async #decide<In, D>(interceptor: Interceptor<In, D>, input: In, stage: string): Promise<Record<string, unknown> | undefined | Error> {
     try {
       const decision = await interceptor(input);
       return isRecord(decision) ? decision : undefined;
     } catch (err) {
-      this.log(`a ${stage} interceptor threw; allowing:`, err);
-      return undefined;
+      const guard = stage === "tool_call" && process.env.ZOT_EXTENSION_FAIL_CLOSED === "1";
+      this.log(`a ${stage} interceptor threw; ${guard ? "refusing the call (a guard)" : "allowing"}:`, err);
+      return err instanceof Error ? err : new Error(String(err));
     }
   }
 

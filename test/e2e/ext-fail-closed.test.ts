@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { scriptedExtension } from "../fixtures/extensions/make.ts";
+import { programExtension, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { rpcFixture } from "../support/rpc-process.ts";
 import { tempDir, zot } from "../support/zot.ts";
@@ -93,6 +93,26 @@ describe("a guard with fail_closed", () => {
     // The control: no guard, the answer is ignored (logged) and the call runs through confirmation and rules.
     expect(existsSync(open.victim)).toBe(false);
   }, 30_000);
+
+  test("written with @zot/sdk, whose interceptor throws: refused (the SDK says so for a guard); without fail_closed the same one lets the call run", async () => {
+    for (const failClosed of [true, false]) {
+      const { cwd, victim, mock } = victimRun();
+      const ext = programExtension(tempDir("zot-e2e-sdkguard-"), "sdkguard", {
+        name: "index.ts",
+        text: [
+          'import { extension } from "@zot/sdk";',
+          'const ext = extension({ name: "sdkguard" });',
+          "const rules: string[] | undefined = undefined;",
+          "ext.interceptToolCall((call) => (rules!.some((rule) => String(call.tool_args.command).includes(rule)) ? { block: true } : undefined));",
+          "await ext.run();",
+        ].join("\n"),
+      }, failClosed ? { fail_closed: true } : {});
+      const run = await zot([...anthropic(mock), "-p", "clean up", "--ext", ext], { cwd });
+      expect(run.code).toBe(0);
+      expect([failClosed, existsSync(victim)]).toEqual([failClosed, failClosed]);
+      if (failClosed) expect(toolResultText(mock)).toContain("sdkguard could not judge the call (its interceptor failed");
+    }
+  });
 
   test("that never started (no hello in time): every tool call is refused, saying why", async () => {
     const run = victimRun();
