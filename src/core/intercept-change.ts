@@ -23,8 +23,12 @@ export function describeModify(stage: keyof StagePayloads, before: unknown, afte
       return bounded(callText(before as StagePayloads["tool_call"]), callText(after as StagePayloads["tool_call"]));
     case "after_tool":
       return bounded(resultText((before as StagePayloads["after_tool"]).result), resultText((after as StagePayloads["after_tool"]).result));
-    case "assistant_message":
-      return bounded((before as StagePayloads["assistant_message"]).text, (after as StagePayloads["assistant_message"]).text);
+    case "assistant_message": {
+      // What an interceptor rewrote the answer to hide (a secret it masked) is not repeated here.
+      const was = (before as StagePayloads["assistant_message"]).text;
+      const now = (after as StagePayloads["assistant_message"]).text;
+      return was === now ? undefined : { before: `the model's text (${was.length} characters), not repeated`, after: clip(now) };
+    }
     case "after_llm":
       return bounded(
         responseText((before as StagePayloads["after_llm"]).response),

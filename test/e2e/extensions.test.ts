@@ -208,6 +208,12 @@ describe("notes, tools and interception", () => {
     expect(run.stdout).toBe("The password is [redacted].\n");
     expect(existsSync(join(cwd, "made-it"))).toBe(false);
     expect(lastUserText(mock.requests[1].body)).toContain("no shell today");
+    // --json: the intercept event names the change without repeating what was masked.
+    mock = startMockLlm([{ text: "The password is hunter2." }]);
+    const json = await zot(["--json", "go", ...anthropic(mock)], { cwd, home });
+    const intercept = ndjson(json.stdout).find((e) => e.type === "intercept" && e.stage === "assistant_message");
+    expect(intercept).toMatchObject({ action: "modify", before: "the model's text (24 characters), not repeated", after: "The password is [redacted]." });
+    expect(JSON.stringify(ndjson(json.stdout).filter((e) => e.type === "intercept" || e.type === "assistant_message"))).not.toContain("hunter2");
   });
 
   test("respond answers for a built-in tool only with allow_builtin_respond (else the command runs, as it would be confirmed)", async () => {
