@@ -46,6 +46,12 @@ export const CHECK: ExtCommand = {
         `"${manifest.name}" is a process hook (the "jsonrpc" protocol), and zot ext check knows only the zot extension protocol; try it with zot --ext ${dir} -p "…", then read zot ext logs ${manifest.name} (docs/hooks.md)`,
       );
     }
+    // A bundle with nothing to run (skills, a theme) is never started: there is no protocol to check.
+    if (manifest.exec === undefined) {
+      const skills = Array.isArray(manifest.skills) ? manifest.skills.length : 0;
+      console.log(`${manifest.name} (${dir}): ${skills > 0 ? `skills only (${skills} folder${skills === 1 ? "" : "s"})` : "nothing to run"}; it is never started, so there is no protocol to check`);
+      return EXIT.ok;
+    }
     const report = await checkExtension(manifest, dir, ctx);
     console.log(formatReport(report, dir));
     return report.problems.length === 0 && report.taken.length === 0 ? EXIT.ok : EXIT.failed;

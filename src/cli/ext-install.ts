@@ -132,8 +132,9 @@ export async function installExtension(source: string, options: InstallOptions):
     }
     // Validated again where it will run: exec paths resolve relative to the installed copy.
     const staged = validManifest(staging, source);
-    const exec = resolveExec(staged, staging, { zotBinary: process.execPath, env: options.env });
-    if ("error" in exec) {
+    // A bundle with nothing to run (skills, a theme) is installed as it is: the loader never starts it.
+    const exec = staged.exec === undefined ? undefined : resolveExec(staged, staging, { zotBinary: process.execPath, env: options.env });
+    if (exec && "error" in exec) {
       // The staging copy is gone once this fails; point at the files the user can fix.
       const fixable = exec.error.replaceAll(staging, isClone ? source : sourceDir);
       throw new Error(`"${name}" cannot be started: ${fixable}; nothing was installed`);

@@ -173,6 +173,18 @@ describe("zot ext install", () => {
     expect(readdirSync(join(home, "extensions"))).toEqual(["alpha"]);
   });
 
+  test("a bundle of skills with no exec installs, and zot ext check says there is nothing to start", async () => {
+    const home = tempDir("zot-home-");
+    const src = makeExt(join(tempDir("zot-src-"), "git-tools"), { name: "git-tools", version: "1.0.0", skills: ["skills"] }, {
+      "skills/writing-commits/SKILL.md": "---\nname: writing-commits\ndescription: How to write a commit message\n---\nWrite the why.\n",
+    });
+    const check = await zot(["ext", "check", src], { home });
+    expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("skills only (1 folder); it is never started")]);
+    const run = await zot(["ext", "install", src], { home });
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(existsSync(join(home, "extensions", "git-tools", "skills", "writing-commits", "SKILL.md"))).toBe(true);
+  });
+
   test("`install .` from inside the extension's directory", async () => {
     const home = tempDir("zot-home-");
     const src = pyExt(join(tempDir("zot-src-"), "here"), "dotted");
