@@ -26,7 +26,8 @@ export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: 
     return { skipped: { kind: "tool_schema", message: `tool "${frame.name}" has a schema that ${wrongSchema}, skipped (a tool's arguments are a JSON object: {"type": "object", "properties": {…}})` } };
   }
   let exposure: ToolExposure = frame.deferred ? "deferred" : "direct";
-  if (frame.exposure !== undefined) {
+  // "" is absent: a Go struct without omitempty sends every field, its zero value too.
+  if (frame.exposure !== undefined && frame.exposure !== "") {
     if (!isOneOf(TOOL_EXPOSURES, frame.exposure)) {
       return {
         skipped: {
@@ -38,7 +39,7 @@ export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: 
     exposure = frame.exposure;
   }
   let replay: ToolReplay = "never";
-  if (frame.replay !== undefined) {
+  if (frame.replay !== undefined && frame.replay !== "") {
     if (isOneOf(TOOL_REPLAYS, frame.replay)) replay = frame.replay;
     else problems.push({ kind: "tool_replay", message: `tool "${frame.name}" has unknown replay ${JSON.stringify(frame.replay)}; using "never" (known: ${TOOL_REPLAYS.join(", ")})` });
   }

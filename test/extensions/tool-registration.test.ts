@@ -30,3 +30,12 @@ describe("toolRegistration's schema", () => {
     }
   });
 });
+
+describe("toolRegistration's exposure and replay", () => {
+  test('"" is absent, as a Go struct without omitempty sends it: the tool is kept, direct, never replayed, with no problem', () => {
+    const read = toolRegistration({ type: "register_tool", name: "t", exposure: "", replay: "" }, "ext");
+    expect(read).toMatchObject({ def: { exposure: "direct", replay: "never" }, problems: [] });
+    // An unknown word is still said.
+    expect(toolRegistration({ type: "register_tool", name: "t", exposure: "sideways" }, "ext")).toMatchObject({ skipped: { kind: "tool_exposure" } });
+  });
+});
