@@ -61,7 +61,8 @@ describe("intercept events carry before and after", () => {
     const { chain, events } = chainWith(() => ({ action: "modify", value: long }));
     await chain.run("assistant_message", { text: "short", content: [] }, signal);
     const event = events[0] as Extract<AgentEvent, { type: "intercept" }>;
-    expect(event.before).toBe("short");
+    // The model's text is not repeated (what a rewrite masked stays out of the event); the transcript has it.
+    expect(event.before).toBe("the model's text (5 characters), not repeated");
     expect(event.after).toBe(`${"y".repeat(CHANGE_TEXT_MAX)}… (500 more characters)`);
   });
 
