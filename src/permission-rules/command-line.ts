@@ -104,8 +104,12 @@ const WRAPPER_ARGUMENT: ReadonlySet<string> = new Set(["timeout", "chrt", "tasks
  */
 function runWords(command: string): { unknown: boolean; text?: string; run?: string } {
   // `bash<<<'rm x'`: a here-string glued to the word before it is a word of its own.
-  const words = shellWords(command.replace(/<<</g, " <<<"));
+  const words = shellWords(command.replace(/(?<!(?:^|[\s;&|(])\d*)<<</g, " <<<"));
   let at = 0;
+  // What a redirection before the command gives its standard input: a here-string's text
+  // (`<<< 'rm x' bash`), or a process substitution's output (`bash < <(curl …)`).
+  let hereString: string | undefined;
+  let stdinFromSubstitution = false;
   for (;;) {
     const word = words[at];
     if (!word) return { unknown: false };
@@ -116,7 +120,11 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
     }
     if (REDIRECTION_WORD.test(word.raw)) {
       // A redirection, and its target when it stands apart (`2> log`).
-      at += REDIRECTION_ALONE.test(word.raw) ? 2 : 1;
+      const alone = REDIRECTION_ALONE.test(word.raw);
+      const target = alone ? words[at + 1] : undefined;
+      if (/^0?<<</.test(word.raw)) hereString = alone ? target?.text : word.text.replace(/^0?<<</, "");
+      if (/^0?<$/.test(word.raw) && target?.raw.startsWith("<(")) stdinFromSubstitution = true;
+      at += alone ? 2 : 1;
       continue;
     }
     const name = word.text.replace(/^.*\//, "");
@@ -164,7 +172,8 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
     if ((SHELL_NAME.test(name) || name === "source" || name === ".") && !unknown) {
       // The shell's options come before its script (`bash build.sh -clean` passes -clean to the script).
       let options = SHELL_NAME.test(name);
-      // The script's place: the first word after the options (source's first word).
+      // The script's place: the first word after the options (source's first word, past a `--`).
+      let script: string | undefined;
       let scriptSeen = false;
       for (let i = at + 1; i < words.length; i++) {
         const arg = words[i]!.text;
@@ -172,11 +181,15 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
         // `source <(curl …)`, `bash <(…)`: what runs is what the substitution prints, known only then.
         if (!scriptSeen && words[i]!.raw.startsWith("<(")) return { unknown: true, run };
         if (!options) {
+          if (!scriptSeen && arg === "--" && !SHELL_NAME.test(name)) continue;
+          if (!scriptSeen) script = arg;
           scriptSeen = true;
           continue;
         }
         if (REDIRECTION_WORD.test(words[i]!.raw)) {
           // A redirection among the options, and its target when it stands apart.
+          // `bash < <(curl …)`: the shell reads what the substitution prints, known only then.
+          if (/^0?<$/.test(words[i]!.raw) && words[i + 1]?.raw.startsWith("<(")) return { unknown: true, run };
           if (REDIRECTION_ALONE.test(words[i]!.raw)) i++;
           continue;
         }
@@ -189,7 +202,13 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
           options = false;
           // `--` ends the options; the word after it is the script.
           scriptSeen = arg !== "--";
+          if (scriptSeen) script = arg;
         }
+      }
+      // No script (or standard input named as one): the shell runs what its standard input carries.
+      if (script === undefined || script === "/dev/stdin" || script === "-") {
+        if (hereString !== undefined) return { unknown, run, text: hereString };
+        if (stdinFromSubstitution) return { unknown: true, run };
       }
     }
     return { unknown, run };
@@ -379,8 +398,10 @@ const SEPARATORS = ["&&", "||", "|&", ";;", ";&", ";", "|", "&", "\n"];
 const PIPES = new Set(["|", "|&"]);
 /** A here-document's start: `<<EOF`, `<<-EOF`, `<<'EOF'`, `<<"EOF"`, `<<\\EOF` (quoted: its text is taken as it is). */
 const HEREDOC = /^<<(-?)\s*(\\?)(['"]?)([A-Za-z_][\w.-]*)\3/;
+/** Quoting in arithmetic: bash reads `$'\''` and backticks otherwise than closingParen, so where `))` is cannot be told. */
+const QUOTING = /['"`\\]/;
 /** A piece that starts a case statement, after any keywords and brackets before it. */
-const CASE_START = /^(?:[\s({!]|(?:then|else|elif|do|if|while|until)\s)*case\s/;
+const CASE_START = /^(?:[\s({!]|(?:then|else|elif|do|if|while|until|coproc|time)(?=[\s({])|function\s+[^\s(){}]+(?:\s*\(\))?|[A-Za-z_][\w.:-]*\s*\(\))*\s*case\s/;
 /** What may follow a word: a blank, an operator, the line's end. */
 const WORD_END = /^(?:[\s;&|<>()]|)$/;
 
@@ -462,6 +483,8 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
       if (inner.pieces.some((piece) => CASE_START.test(piece))) out.readable = false;
       // $((…)) is arithmetic, not a command; $((…) …) is a subshell in a substitution.
       const arithmetic = c === "$" && line[i + 2] === "(" && closingParen(line, i + 3) === inner.end - 1;
+      // Where (( … )) ends depends on quotes this reading does not take as bash does ($'\'', a backtick): unreadable.
+      if (arithmetic && QUOTING.test(line.slice(i + 3, inner.end - 1))) out.readable = false;
       // Arithmetic runs no command, but a substitution inside it does: $(( $(rm x) )).
       if (!arithmetic) take(inner);
       else take(substitutionsIn(line.slice(i + 3, inner.end - 1)));
@@ -501,6 +524,7 @@ function scan(line: string, from: number, nested: boolean): Split & { end: numbe
     if (!quote && c === "(" && line[i + 1] === "(") {
       const outer = closingParen(line, i + 1);
       if (outer < line.length && closingParen(line, i + 2) === outer - 1) {
+        if (QUOTING.test(line.slice(i + 2, outer - 1))) out.readable = false;
         take(substitutionsIn(line.slice(i + 2, outer - 1)));
         add(line.slice(i, outer + 1));
         i = outer;

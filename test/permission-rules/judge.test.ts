@@ -311,6 +311,21 @@ describe("a command line", () => {
       "! (( a<<b ))\nrm -f victim\nb",
       "for (( i=1<<b; i<2; i++ )); do :; done\nrm -f victim\nb",
       "while (( a<<b )); do :; done\nrm -f victim\nb",
+      // Quoting inside (( … )) bash reads otherwise ($'\'', backticks): where it ends cannot be told.
+      "echo ok; (($'\\'' ) ; rm -f victim ; (echo \\'))",
+      "echo $(($'\\'' ) ; rm -f victim ; (echo \\'))",
+      "if (($'\\'' ) ; rm -f victim ; (echo \\')); then echo; fi",
+      // A here-string or a process substitution a shell reads as its commands.
+      "<<< 'rm -f victim' bash",
+      "0<<< 'rm -f victim' bash",
+      "<<< 'rm -f victim' timeout 5 bash",
+      "<<< 'rm -f victim' source /dev/stdin",
+      "bash < <(echo rm -f victim)",
+      "source -- <(echo rm -f victim)",
+      // A case in $(…) after a function's head or coproc.
+      "echo $(f() { case x in x) rm -f victim;; esac; }; f)",
+      "echo $(function f { case x in x) rm -f victim;; esac; }; f)",
+      "echo $(coproc case x in x) rm -f victim;; esac)",
       "echo $[x<<y]\nrm -f victim",
       // Redirections that look like operators.
       ">|/dev/null rm -f victim",
