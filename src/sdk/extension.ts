@@ -589,7 +589,7 @@ interface Runtime {
     info(...data: unknown[]): void;
     debug(...data: unknown[]): void;
   } & Partial<AsyncIterable<string>>;
-  process: { exit(code?: number): never };
+  process: { exit(code?: number): never; env: Record<string, string | undefined> };
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(timer: unknown): void;
   AbortController: new () => { readonly signal: CancelSignal; abort(reason?: unknown): void };
@@ -652,6 +652,16 @@ class InOrder {
 }
 
 /** One extension: register commands, tools, event handlers and interceptors, then {@link Extension.run}. */
+/** Whether zot started this extension as a guard (`"fail_closed": true`). */
+function isGuard(): boolean {
+  return runtime.process.env.ZOT_EXTENSION_FAIL_CLOSED === "1";
+}
+
+/** A guard's refusal of a tool call it could not judge. */
+function guardRefusal(id: FrameId, name: string, why: string): OutFrame {
+  return { type: "event_intercept_response", id, block: true, reason: `${name} could not judge the call (${why}), and it is a guard` };
+}
+
 export class Extension {
   /** the name sent in `hello` */
   readonly name: string;
@@ -970,7 +980,8 @@ export class Extension {
         return this.#request(
           frame,
           (id) => this.#intercept(id, frame),
-          (id) => ({ type: "event_intercept_response", id }),
+          // What went wrong past the interceptor: a guard refuses the tool call, anything else allows.
+          (id) => (frame.event === "tool_call" && isGuard() ? guardRefusal(id, this.name, "its answer could not be made") : { type: "event_intercept_response", id }),
         );
       case "event":
         return this.#event(frame);
@@ -1120,12 +1131,11 @@ export class Extension {
     for (const waiting of [...this.#calls.values()]) waiting.reject(new Error(`callTool: ${why} before answering`));
   }
 
-  // Every event_intercept gets exactly one response. An interceptor that throws counts as
-  // "allow" (the rest of the chain still decides) and is logged: zot itself allows when an
-  // extension does not answer within 5 s, so failing closed here would only catch the bugs that
-  // throw while a guard that hangs is let through anyway, and a bug in one rule would stop every
-  // tool call with a reason the model cannot act on. A guard that must fail closed catches its own
-  // errors and returns `{ block: true }`.
+  // Every event_intercept gets exactly one response. An interceptor that throws counts as "allow"
+  // (the rest of the chain still decides) and is logged, as zot allows a call an extension does not
+  // answer. A guard (`"fail_closed": true`, said in ZOT_EXTENSION_FAIL_CLOSED) is the exception at
+  // tool_call: zot refuses what it does not answer, and so does the SDK what its interceptor could
+  // not judge, or an answer it cannot send.
   async #intercept(id: FrameId, frame: Record<string, unknown>): Promise<void> {
     const event = frame.event;
     if (event === "tool_call") {
@@ -1138,12 +1148,14 @@ export class Extension {
       let rewritten: Record<string, unknown> | undefined;
       // A guard (`"fail_closed": true`, which zot says in ZOT_EXTENSION_FAIL_CLOSED) refuses a call its
       // own code could not judge, as zot refuses one the guard does not answer.
-      const guard = process.env.ZOT_EXTENSION_FAIL_CLOSED === "1";
-      const refuse = (why: string) => this.#send({ type: "event_intercept_response", id, block: true, reason: `${this.name} could not judge the call (${why}), and it is a guard` });
+      const guard = isGuard();
+      const refuse = (why: string) => this.#send(guardRefusal(id, this.name, why));
+      // The answer if this one cannot be sent (a BigInt or a cycle in it): refused for a guard, allowed with the call as it was otherwise.
+      const unsendable = guard ? guardRefusal(id, this.name, "its answer could not be sent") : { type: "event_intercept_response" as const, id };
       for (const interceptor of this.#toolCall) {
         const decision = await this.#decide(interceptor, { ...call, tool_args: rewritten ?? call.tool_args }, "tool_call");
         if (decision instanceof Error) {
-          if (guard) return refuse(`its interceptor failed: ${decision.message}`);
+          if (guard) return refuse(`its interceptor failed: ${messageOf(decision)}`);
           continue;
         }
         if (!isRecord(decision)) continue;
@@ -1151,7 +1163,7 @@ export class Extension {
           return this.#send({ type: "event_intercept_response", id, block: true, reason: str(decision.reason) || `refused by ${this.name}` });
         }
         if ("respond" in decision && decision.respond !== undefined) {
-          return this.#send({ type: "event_intercept_response", id, respond: toolResult(decision.respond) }, { type: "event_intercept_response", id });
+          return this.#send({ type: "event_intercept_response", id, respond: toolResult(decision.respond) }, unsendable);
         }
         if ("args" in decision) {
           if (isRecord(decision.args)) rewritten = decision.args;
@@ -1159,7 +1171,7 @@ export class Extension {
           else this.log("interceptToolCall: ignoring args that are not a JSON object");
         }
       }
-      return this.#send({ type: "event_intercept_response", id, ...(rewritten ? { modified_args: rewritten } : {}) }, { type: "event_intercept_response", id });
+      return this.#send({ type: "event_intercept_response", id, ...(rewritten ? { modified_args: rewritten } : {}) }, unsendable);
     }
     if (event === "turn_start") {
       const turn: TurnStartInterception = { step: num(frame.step) };
@@ -1215,9 +1227,9 @@ export class Extension {
       const decision = await interceptor(input);
       return isRecord(decision) ? decision : undefined;
     } catch (err) {
-      const guard = stage === "tool_call" && process.env.ZOT_EXTENSION_FAIL_CLOSED === "1";
+      const guard = stage === "tool_call" && isGuard();
       this.log(`a ${stage} interceptor threw; ${guard ? "refusing the call (a guard)" : "allowing"}:`, err);
-      return err instanceof Error ? err : new Error(String(err));
+      return err instanceof Error ? err : new Error(messageOf(err));
     }
   }
 
@@ -1551,7 +1563,12 @@ function num(value: unknown): number {
   return typeof value === "number" ? value : 0;
 }
 
+/** What was thrown, as text, even when reading it throws (a message getter that throws, no prototype). */
 function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
+  try {
+    if (err instanceof Error) return String(err.message || err.name);
+    return String(err);
+  } catch {
+    return "a value that cannot be printed";
+  }
 }

@@ -112,6 +112,21 @@ describe("a guard with fail_closed", () => {
       expect([failClosed, existsSync(victim)]).toEqual([failClosed, failClosed]);
       if (failClosed) expect(toolResultText(mock)).toContain("sdkguard could not judge the call (its interceptor failed");
     }
+    // What fails past the interceptor refuses too: a thrown value that cannot be printed, an answer that cannot be sent.
+    for (const [body, why] of [
+      ["() => { throw Object.create(null); }", "its interceptor failed: a value that cannot be printed"],
+      ['() => ({ args: { command: "echo rewritten", n: 10n } })', "its answer could not be sent"],
+    ] as const) {
+      const { cwd, victim, mock } = victimRun();
+      const ext = programExtension(tempDir("zot-e2e-sdkguard-"), "sdkguard", {
+        name: "index.ts",
+        text: ['import { extension } from "@zot/sdk";', 'const ext = extension({ name: "sdkguard" });', `ext.interceptToolCall(${body});`, "await ext.run();"].join("\n"),
+      }, { fail_closed: true });
+      const run = await zot([...anthropic(mock), "-p", "clean up", "--ext", ext], { cwd });
+      expect(run.code).toBe(0);
+      expect([body, existsSync(victim)]).toEqual([body, true]);
+      expect(toolResultText(mock)).toContain(`sdkguard could not judge the call (${why})`);
+    }
   });
 
   test("that never started (no hello in time): every tool call is refused, saying why", async () => {
