@@ -651,7 +651,6 @@ class InOrder {
   }
 }
 
-/** One extension: register commands, tools, event handlers and interceptors, then {@link Extension.run}. */
 /** Whether zot started this extension as a guard (`"fail_closed": true`). */
 function isGuard(): boolean {
   return runtime.process.env.ZOT_EXTENSION_FAIL_CLOSED === "1";
@@ -662,6 +661,7 @@ function guardRefusal(id: FrameId, name: string, why: string): OutFrame {
   return { type: "event_intercept_response", id, block: true, reason: `${name} could not judge the call (${why}), and it is a guard` };
 }
 
+/** One extension: register commands, tools, event handlers and interceptors, then {@link Extension.run}. */
 export class Extension {
   /** the name sent in `hello` */
   readonly name: string;
