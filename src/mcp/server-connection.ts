@@ -503,8 +503,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  */
 function wellFormedTool(tool: Record<string, unknown>, log: (line: string) => void): Record<string, unknown> {
   const out = texts(tool);
-  const schema = out.inputSchema;
-  if (schema === undefined || !isObject(schema)) return { ...out, inputSchema: undefined };
+  const given = out.inputSchema;
+  if (given === undefined || !isObject(given)) return { ...out, inputSchema: undefined };
+  // null is absent (a Go struct without omitempty, a Python None): not a wrong shape.
+  const schema = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
+  out.inputSchema = schema;
   const badProperties = schema.properties !== undefined && !isObject(schema.properties);
   const badRequired = schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === "string"));
   if (!badProperties && !badRequired) return out;
@@ -514,13 +517,13 @@ function wellFormedTool(tool: Record<string, unknown>, log: (line: string) => vo
 
 /** A prompt as zot offers it: one whose arguments are not a list of named ones is left out, with a log line. */
 function wellFormedPrompt(prompt: Record<string, unknown>, log: (line: string) => void): Record<string, unknown>[] {
-  const args = prompt.arguments;
+  const args = prompt.arguments === null ? undefined : prompt.arguments;
   if (args !== undefined && !(Array.isArray(args) && args.every((arg) => isObject(arg) && typeof arg.name === "string" && arg.name !== ""))) {
     log(`prompt ${String(prompt.name)} is left out: its arguments are not a list of named ones`);
     return [];
   }
   const out = texts(prompt);
-  if (Array.isArray(args)) out.arguments = args.map((arg) => texts(arg as Record<string, unknown>));
+  out.arguments = Array.isArray(args) ? args.map((arg) => texts(arg as Record<string, unknown>)) : [];
   return [out];
 }
 

@@ -152,6 +152,9 @@ describe("zot -p with a project's MCP servers", () => {
     const numbered = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__numbered");
     expect(numbered.input_schema).toEqual({ type: "object", properties: {} });
     expect(typeof numbered.description).toBe("string");
+    // null is absent, not a wrong shape: the schema stays.
+    const nulls = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__nulls");
+    expect(nulls.input_schema).toEqual({ type: "object", properties: { q: { type: "string" } } });
     const result = JSON.stringify(mock.requests[1]!.body.messages.at(-1));
     expect(result).toContain("42 results");
     expect(result).toContain('content of type \\"foo\\"');
