@@ -74,8 +74,16 @@ export function shownUrl(url: string): string {
 /** The key sent, where a server's words quote it (`Invalid token: Bearer sk-…`), shortened to its ends; a URL's password as ***. */
 function withoutSecrets(text: string, speaker: ProviderSpeaker): string {
   const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@/i.exec(speaker.baseUrl)?.[1];
-  // Where it stands in a URL (`:pass@`): a short password must not turn every "p" into ***.
+  // Where it stands in a URL (`:pass@`) always; elsewhere (a server quoting it), and as it reads
+  // unescaped, when it is long enough not to be part of every other word.
   let out = password ? text.replaceAll(`:${password}@`, ":***@") : text;
+  if (password) {
+    let decoded = password;
+    try {
+      decoded = decodeURIComponent(password);
+    } catch {}
+    for (const form of new Set([password, decoded])) if (form.length >= 8) out = out.replaceAll(form, "***");
+  }
   const secret = speaker.secret;
   if (secret && secret.length >= 8) out = out.replaceAll(secret, `${secret.slice(0, 3)}…${secret.slice(-4)}`);
   return out;

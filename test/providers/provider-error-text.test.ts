@@ -33,6 +33,9 @@ describe("failureText", () => {
     // A one-letter password is taken out of the URL only, not out of every word.
     const short = text({ shape: "unreachable", detail: "Unable to connect" }, { provider: "openai", baseUrl: "http://bob:p@proxy.local:8080/v1" });
     expect(short).toBe("openai: cannot reach http://bob:***@proxy.local:8080/v1 (Unable to connect); check the network and the base URL");
+    // A long one is taken out where a server quotes it too, as written and unescaped.
+    const quoted = text({ shape: "http", status: 407, detail: "invalid credentials bob/p@ssword123" }, { provider: "openai", baseUrl: "http://bob:p%40ssword123@proxy.local/v1" });
+    expect(quoted).not.toContain("p@ssword123");
   });
 
   test("an auth failure names the key's origin, or says none was sent and where one goes", () => {

@@ -134,7 +134,8 @@ export class AppKeys {
     // While extensions still start, the command typed may be one of theirs, not yet in the popup: Enter
     // sends it as typed (it waits for them), not the built-in it happens to start (/ex is not /exit).
     const typed = /^\/(\S+)$/.exec(editor.text.trim())?.[1];
-    if (typed !== undefined && typed.toLowerCase() !== name.toLowerCase() && this.app.ready && this.app.conversation.startingExtensions().length > 0) {
+    // Before the conversation exists, the extensions have not even begun: the same holds.
+    if (typed !== undefined && typed.toLowerCase() !== name.toLowerCase() && (!this.app.ready || this.app.conversation.startingExtensions().length > 0)) {
       this.show(undefined);
       editor.submit();
       return true;
