@@ -508,10 +508,12 @@ function wellFormedTool(tool: Record<string, unknown>, log: (line: string) => vo
   // null is absent (a Go struct without omitempty, a Python None): not a wrong shape.
   const schema = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
   out.inputSchema = schema;
-  const badProperties = schema.properties !== undefined && !isObject(schema.properties);
+  // Each property a schema (an object, or true/false): `{"x": 5}` is refused by strict providers on every turn.
+  const badProperties =
+    schema.properties !== undefined && (!isObject(schema.properties) || !Object.values(schema.properties).every((value) => isObject(value) || typeof value === "boolean"));
   const badRequired = schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === "string"));
   if (!badProperties && !badRequired) return out;
-  log(`tool ${String(tool.name)}: its input schema's ${badProperties ? "properties is not an object" : "required is not a list of names"}; offered with no parameters`);
+  log(`tool ${String(tool.name)}: its input schema's ${badProperties ? "properties is not an object of schemas" : "required is not a list of names"}; offered with no parameters`);
   return { ...out, inputSchema: { type: "object", properties: {} } };
 }
 

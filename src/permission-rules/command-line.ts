@@ -106,10 +106,8 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
   // `bash<<<'rm x'`: a here-string glued to the word before it is a word of its own.
   const words = shellWords(command.replace(/(?<!(?:^|[\s;&|(])\d*)<<</g, " <<<"));
   let at = 0;
-  // What a redirection before the command gives its standard input: a here-string's text
-  // (`<<< 'rm x' bash`), or a process substitution's output (`bash < <(curl …)`).
+  // What a here-string before the command gives its standard input (`<<< 'rm x' bash`).
   let hereString: string | undefined;
-  let stdinFromSubstitution = false;
   for (;;) {
     const word = words[at];
     if (!word) return { unknown: false };
@@ -123,7 +121,8 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
       const alone = REDIRECTION_ALONE.test(word.raw);
       const target = alone ? words[at + 1] : undefined;
       if (/^0?<<</.test(word.raw)) hereString = alone ? target?.text : word.text.replace(/^0?<<</, "");
-      if (/^0?<$/.test(word.raw) && target?.raw.startsWith("<(")) stdinFromSubstitution = true;
+      // `< <(curl …) bash`: the substitution's words are taken apart here, so which command follows cannot be told.
+      if (/^0?<$/.test(word.raw) && target?.raw.startsWith("<(")) return { unknown: true };
       at += alone ? 2 : 1;
       continue;
     }
@@ -206,10 +205,7 @@ function runWords(command: string): { unknown: boolean; text?: string; run?: str
         }
       }
       // No script (or standard input named as one): the shell runs what its standard input carries.
-      if (script === undefined || script === "/dev/stdin" || script === "-") {
-        if (hereString !== undefined) return { unknown, run, text: hereString };
-        if (stdinFromSubstitution) return { unknown: true, run };
-      }
+      if ((script === undefined || script === "/dev/stdin" || script === "-") && hereString !== undefined) return { unknown, run, text: hereString };
     }
     return { unknown, run };
   }

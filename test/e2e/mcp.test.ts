@@ -155,6 +155,8 @@ describe("zot -p with a project's MCP servers", () => {
     // null is absent, not a wrong shape: the schema stays.
     const nulls = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__nulls");
     expect(nulls.input_schema).toEqual({ type: "object", properties: { q: { type: "string" } } });
+    const numbers = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__numbers");
+    expect(numbers.input_schema).toEqual({ type: "object", properties: {} });
     const result = JSON.stringify(mock.requests[1]!.body.messages.at(-1));
     expect(result).toContain("42 results");
     expect(result).toContain('content of type \\"foo\\"');
