@@ -7,6 +7,7 @@ import type { ArgsDef } from "citty";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { childEnv } from "../config/child-env.ts";
 import { zotPaths } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
@@ -85,15 +86,19 @@ export async function installExtension(source: string, options: InstallOptions):
     let isClone = false;
     // A URL is cloned, whatever the folder holds: a repository that carries a directory spelled
     // `https:/host/x.git` or `git@host:x.git` must not get itself installed in the URL's place.
-    if (!isRemoteUrl(source) && existsSync(local)) {
+    // A bare repository on disk (`repo.git`: HEAD, objects, refs, no extension.json) is cloned, as its URL would be.
+    const bareRepository = (dir: string) =>
+      !existsSync(path.join(dir, "extension.json")) && existsSync(path.join(dir, "HEAD")) && existsSync(path.join(dir, "objects")) && existsSync(path.join(dir, "refs"));
+    if (!isRemoteUrl(source) && existsSync(local) && !(statSync(local).isDirectory() && bareRepository(local))) {
       if (!statSync(local).isDirectory()) throw new Error(`${local} is not a directory; give the directory that contains extension.json`);
       sourceDir = local;
-    } else if (isGitUrl(source)) {
+    } else if (isGitUrl(source) || (existsSync(local) && bareRepository(local))) {
       const cloneRoot = mkdtempSync(path.join(os.tmpdir(), "zot-ext-clone-"));
       scratch.push(cloneRoot);
       sourceDir = path.join(cloneRoot, "repo");
       isClone = true;
-      await gitClone(source, sourceDir, options.env);
+      // A repository on disk by its path: as a file:// URL, so the clone is as shallow as a remote one.
+      await gitClone(!isRemoteUrl(source) && existsSync(local) ? pathToFileURL(local).href : source, sourceDir, options.env);
     } else {
       throw new Error(`no directory at ${local}; give a directory that contains extension.json, or a git URL (https://…, git@…, file://…)`);
     }

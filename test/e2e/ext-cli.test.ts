@@ -205,6 +205,19 @@ describe("zot ext install", () => {
     expect(existsSync(join(dest, ".git"))).toBe(false);
   });
 
+  test("a bare repository on disk, given by its path, is cloned rather than read as a folder", async () => {
+    const home = tempDir("zot-home-");
+    const bare = join(tempDir("zot-bare-"), "tool.git");
+    git(tempDir("zot-clone-cwd-"), "clone", "-q", "--bare", committedExt("from-bare"), bare);
+    const run = await zot(["ext", "install", bare], { home });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const dest = join(home, "extensions", "from-bare");
+    expect(run.stdout).toContain(`installed from-bare 1.0.0 → ${dest}`);
+    expect(existsSync(join(dest, "main.py"))).toBe(true);
+    expect(existsSync(join(dest, "objects"))).toBe(false);
+  });
+
   test("a URL is cloned even when the folder holds a directory spelled like it", async () => {
     const home = tempDir("zot-home-");
     const repo = committedExt("real-one");
