@@ -35,6 +35,7 @@ import type { McpServerOff } from "../mcp/config-files.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { OpenedSession, SessionChoice } from "../session/open.ts";
 import type { CommandExpansion, SettingsHooks } from "../settings-hooks/attach.ts";
+import type { ConditionReader } from "../settings-hooks/hook-condition.ts";
 import { startSettingsHooks } from "../settings-hooks/start.ts";
 import type { Skill } from "../skills/discover.ts";
 import { type LateExtensions, lateExtensions } from "./late-extensions.ts";
@@ -499,6 +500,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const files = loaded !== undefined && !options.extensions?.noDiscovery;
     if (files || (options.hostedHooks?.length ?? 0) > 0) {
       const log = options.log ?? (() => {});
+      let conditions: Promise<ConditionReader> | undefined;
       settingsHooks = await startSettingsHooks({
         agent,
         cwd,
@@ -513,6 +515,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         session: () => current,
         files,
         hosted: options.hostedHooks,
+        // Hooks' `if` rules are read as permission rules are, from the working directory.
+        conditions: () => (conditions ??= import("../permission-rules/hook-condition.ts").then(({ hookConditionReader }) => hookConditionReader({ cwd: agent.cwd, userHome }, log))),
       });
       await settingsHooks?.sessionStart(session?.resumed ? "resume" : "startup");
     }

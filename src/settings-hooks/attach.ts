@@ -9,6 +9,7 @@ import { combine, joinReasons } from "./combine.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import type { Agent } from "../core/agent.ts";
 import type { ConfirmGate } from "../core/confirm-gate.ts";
+import type { ConditionReader } from "./hook-condition.ts";
 import { HookRunner } from "./hook-runner.ts";
 import { settingsPromptHooks } from "./prompt-points.ts";
 import { type SessionEndReason, SessionPoints, type SessionStartSource } from "./session-points.ts";
@@ -41,6 +42,8 @@ export interface SettingsHooksOptions {
   files?: boolean;
   /** the hooks the program running zot registered (host-hooks.ts) */
   hosted?: readonly SettingsHook[];
+  /** what reads hooks' `if` rules (permission-rules/hook-condition.ts), loaded when one is needed */
+  conditions?: () => Promise<ConditionReader>;
 }
 
 export interface SettingsHooks {
@@ -89,6 +92,7 @@ export function attachSettingsHooks(options: SettingsHooksOptions, settingsFiles
     runner,
     isBuiltin: (name) => agent.tools.some((tool) => tool.name === name && tool.extension === undefined),
     gate,
+    ...(options.conditions ? { conditions: options.conditions } : {}),
   });
   agent.chain.add(participant);
   agent.setPromptHooks(settingsPromptHooks(runner));

@@ -39,12 +39,22 @@ export class HookRunner {
     return this.sources.current().reduce((max, hook) => (events.includes(hook.event) ? Math.max(max, hook.timeoutMs) : max), 0);
   }
 
-  /** The hooks of `event` that match any of `values` (events without a matcher: all of them). */
-  matching(event: HookEventName, values?: readonly string[]): SettingsHook[] {
+  /** Whether some hook of `event` has an `if`. */
+  hasConditions(event: HookEventName): boolean {
+    return this.sources.current().some((hook) => hook.event === event && hook.condition !== undefined);
+  }
+
+  /**
+   * The hooks of `event` that match any of `values` (events without a matcher: all of them) and that
+   * `admits` lets through (a hook's `if`), tried before a command listed twice is dropped: the
+   * second listing's `if` may be the one the call matches.
+   */
+  matching(event: HookEventName, values?: readonly string[], admits?: (hook: SettingsHook) => boolean): SettingsHook[] {
     const seen = new Set<string>();
     return this.sources.current().filter((hook) => {
       if (hook.event !== event) return false;
       if (values && !hook.matcher.matches(values)) return false;
+      if (admits && !admits(hook)) return false;
       const { handler } = hook;
       const key = handler.type === "command" ? handler.command : handler.type === "http" ? `POST ${handler.url}` : `callback ${handler.id}`;
       if (seen.has(key)) return false;

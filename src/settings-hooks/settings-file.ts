@@ -50,6 +50,12 @@ export interface SettingsHook {
   source: SettingsSource;
   /** where it sits in its file: `hooks.PreToolUse[0].hooks[1]` */
   at: string;
+  /**
+   * its `if` (tool events only, Claude Code 2.1.85+): a permission rule a call must match for the
+   * hook to run (`"Bash(git push *)"`); null when `if` is there but is not text (then the hook runs,
+   * and its allow does not count, tool-participant.ts)
+   */
+  condition?: string | null;
 }
 
 export interface ParsedSettings {
@@ -143,9 +149,22 @@ function readGroup(event: HookEventName, raw: unknown, at: string, source: Setti
   const out: SettingsHook[] = [];
   group.output.hooks.forEach((handler, h) => {
     const hook = readHandler(handler, `${at}.hooks[${h}]`, warn);
-    if (hook) out.push({ event, matcher, source, ...hook });
+    if (!hook) return;
+    // Claude Code reads `if` on the events of a tool call, and passes over it on the others.
+    const condition = CONDITIONED.has(event) && isJsonObject(handler) ? readCondition(handler.if, hook.at, warn) : undefined;
+    out.push({ event, matcher, source, ...hook, ...(condition !== undefined ? { condition } : {}) });
   });
   return out;
+}
+
+/** The events whose hooks Claude Code runs only where their `if` rule matches the call. */
+const CONDITIONED: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure"]);
+
+function readCondition(raw: unknown, at: string, warn: (message: string) => void): string | null | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === "string" && raw.trim() !== "") return raw.trim();
+  warn(`${at}.if must be a permission rule as text ("Bash(git push *)"); the hook runs for every call its matcher matches, and an allow from it does not count`);
+  return null;
 }
 
 function readHandler(raw: unknown, at: string, warn: (message: string) => void): { handler: HookHandler; timeoutMs: number; at: string } | undefined {

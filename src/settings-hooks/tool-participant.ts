@@ -8,8 +8,11 @@ import type { Decision, Participant, StagePayloads } from "../core/intercept.ts"
 import type { InterceptStage } from "../protocol/events.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { applyRewrites, combine, joinReasons } from "./combine.ts";
-import { describeHook } from "./hook-output.ts";
+import { type ConditionedCall, type ConditionReader, type ConditionReading, readingOf } from "./hook-condition.ts";
+import { describeHook, type HookAnswer } from "./hook-output.ts";
 import { HookRunner } from "./hook-runner.ts";
+import type { HookEventName } from "./events.ts";
+import type { SettingsHook } from "./settings-file.ts";
 import { fromClaudeInput, matcherNames, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
 
 export const SETTINGS_HOOKS_PARTICIPANT = "settings-hooks";
@@ -33,6 +36,8 @@ export interface ToolHooksOptions {
   /** whether `name` is one of zot's built-in tools (only those are renamed for the hooks) */
   isBuiltin(name: string): boolean;
   gate?: GateAccess;
+  /** what reads a hook's `if` (loaded at the first call a hook with one could run for); without it, every `if` is unsure */
+  conditions?: () => Promise<ConditionReader>;
 }
 
 export function toolHooksParticipant(options: ToolHooksOptions): Participant {
@@ -60,9 +65,9 @@ async function beforeTool(options: ToolHooksOptions, pending: Map<string, string
   const { runner, gate } = options;
   const builtin = options.isBuiltin(p.name);
   const call = toClaudeCall(p.name, p.args, runner.context.cwd, builtin);
-  const hooks = runner.matching("PreToolUse", matcherNames(call, p.name));
+  const { hooks, unsure } = await conditioned(options, "PreToolUse", matcherNames(call, p.name), { name: p.name, args: p.args, builtin });
   if (hooks.length === 0) return { action: "continue" };
-  const answers = await runner.run(hooks, { ...call, tool_use_id: p.id }, signal);
+  const answers = withoutAllows(await runner.run(hooks, { ...call, tool_use_id: p.id }, signal), unsure);
   const combined = combine(answers);
   if (combined.stop !== undefined) return { action: "abort_turn", reason: `a PreToolUse hook stopped the agent: ${combined.stop}` };
   if (combined.blocks.length > 0) return { action: "deny", reason: joinReasons(combined.blocks) };
@@ -94,8 +99,9 @@ async function afterTool(options: ToolHooksOptions, pending: Map<string, string[
   const notes = pending.get(p.id) ?? [];
   pending.delete(p.id);
   const event = p.result.is_error ? "PostToolUseFailure" : "PostToolUse";
-  const call = toClaudeCall(p.name, p.args, runner.context.cwd, options.isBuiltin(p.name));
-  const hooks = runner.matching(event, matcherNames(call, p.name));
+  const builtin = options.isBuiltin(p.name);
+  const call = toClaudeCall(p.name, p.args, runner.context.cwd, builtin);
+  const { hooks } = await conditioned(options, event, matcherNames(call, p.name), { name: p.name, args: p.args, builtin });
   if (hooks.length > 0) {
     const fields =
       event === "PostToolUse"
@@ -109,6 +115,38 @@ async function afterTool(options: ToolHooksOptions, pending: Map<string, string[
   if (notes.length === 0) return { action: "continue" };
   const result: ToolResult = { ...p.result, content: [...p.result.content, { type: "text", text: notes.join("\n") }] };
   return { action: "modify", value: result, reason: "what settings hooks said about the call, for the model" };
+}
+
+/**
+ * The hooks of `event` whose matcher matches `names` and whose `if` (if any) the call does not fail;
+ * `unsure`: those that run only because their `if` could not tell.
+ */
+async function conditioned(
+  options: ToolHooksOptions,
+  event: HookEventName,
+  names: readonly string[],
+  call: ConditionedCall,
+): Promise<{ hooks: SettingsHook[]; unsure: ReadonlySet<SettingsHook> }> {
+  const { runner } = options;
+  if (!runner.hasConditions(event)) return { hooks: runner.matching(event, names), unsure: new Set() };
+  const reader = await options.conditions?.();
+  const readings = new Map<SettingsHook, ConditionReading>();
+  const hooks = runner.matching(event, names, (hook) => {
+    const reading = readingOf(hook, call, reader);
+    readings.set(hook, reading);
+    return reading !== "other";
+  });
+  return { hooks, unsure: new Set(hooks.filter((hook) => readings.get(hook) === "unsure")) };
+}
+
+/** The answers, with the allows of hooks that ran only because their `if` could not tell taken out. */
+function withoutAllows(answers: HookAnswer[], unsure: ReadonlySet<SettingsHook>): HookAnswer[] {
+  if (unsure.size === 0) return answers;
+  return answers.map((answer) => {
+    if (!unsure.has(answer.hook) || answer.permission !== "allow") return answer;
+    const { permission: _, permissionReason: __, ...rest } = answer;
+    return rest;
+  });
 }
 
 function textOf(result: ToolResult): string {

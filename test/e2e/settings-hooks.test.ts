@@ -286,6 +286,77 @@ if i.get("file_path", "").endswith("draft.txt"):
   });
 });
 
+describe("a hook's if (a permission rule the call must match)", () => {
+  const allowAll = python("allow.jsonl", `print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}))`);
+
+  test("a guard scoped to Bash(git push *) runs for git push, after && too, and not for other commands; a PostToolUse if scopes the same way", async () => {
+    const p = project(
+      {
+        hooks: {
+          PreToolUse: on("Bash", script("block-rm.sh"), { if: "Bash(git push *)" }),
+          PostToolUse: on("Bash", `python3 ${script("post.py")}`, { if: "Bash(echo *)" }),
+        },
+      },
+      { "block-rm.sh": `#!/bin/bash\ncat >> "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.log"; echo >> "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.log"\necho "git push is blocked here" >&2\nexit 2\n`, "post.py": python("post.jsonl", "") },
+    );
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "echo hello" } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: "true && git push origin main" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    const [first] = lastResults(mock, 1);
+    expect(first.is_error ?? false).toBe(false);
+    expect(resultText(first)).toContain("hello");
+    const [second] = lastResults(mock, 2);
+    expect(second.is_error).toBe(true);
+    expect(resultText(second)).toBe("git push is blocked here");
+    const guarded = readFileSync(join(p.cwd, ".claude", "hooks", "guard.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line).tool_input.command);
+    expect(guarded).toEqual(["true && git push origin main"]);
+    // The PostToolUse hook heard of the echo only (the push was refused before it ran).
+    expect(p.records("post.jsonl").map((d) => d.tool_input.command)).toEqual(["echo hello"]);
+  });
+
+  test("an approver scoped to Bash(npm test*) approves npm test and nothing else under dontAsk; where the rule cannot tell, it runs but its allow does not count", async () => {
+    const p = project({ hooks: { PreToolUse: on("Bash", `python3 ${script("allow.py")}`, { if: "Bash(npm test*)" }) } }, { "allow.py": allowAll });
+    const outside = tempDir("zot-shooks-outside-");
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: `touch ${outside}/pwned` } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: `$(echo npm) test; touch ${outside}/pwned2` } }] },
+      { tool_calls: [{ id: "t3", name: "bash", args: { command: "npm test --version >/dev/null 2>&1; touch approved" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "--permission-mode", "dontAsk", "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(outside, "pwned"))).toBe(false);
+    expect(existsSync(join(outside, "pwned2"))).toBe(false);
+    expect(resultText(lastResults(mock, 1)[0])).toContain("runs only what a permission rule allows");
+    expect(resultText(lastResults(mock, 2)[0])).toContain("runs only what a permission rule allows");
+    expect(existsSync(join(p.cwd, "approved"))).toBe(true);
+    // It was asked about the unreadable line (a guard would have had its say) and the npm test, not the plain touch.
+    expect(p.records("allow.jsonl").map((d) => d.tool_input.command)).toEqual([`$(echo npm) test; touch ${outside}/pwned2`, "npm test --version >/dev/null 2>&1; touch approved"]);
+  });
+
+  test("an if that is not a rule is said once, naming the file and the hook; the hook runs for every call, and its allow does not count", async () => {
+    const p = project({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `python3 ${script("allow.py")}`, if: "Bash(git push" }, { type: "command", command: "true", if: 5 }] }] } }, { "allow.py": allowAll });
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "bash", args: { command: "touch one" } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: "touch two" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "--permission-mode", "dontAsk", "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "one"))).toBe(false);
+    expect(p.records("allow.jsonl")).toHaveLength(2);
+    const said = run.stderr.split("\n").filter((line) => line.includes(".if"));
+    expect(said).toEqual([
+      expect.stringContaining('.claude/settings.json: hooks.PreToolUse[0].hooks[1].if must be a permission rule as text ("Bash(git push *)")'),
+      expect.stringContaining('.claude/settings.json: hooks.PreToolUse[0].hooks[0].if "Bash(git push" has an opening ( without its closing )'),
+    ]);
+  });
+});
+
 describe("PostToolUse", () => {
   test("additionalContext and a block's reason reach the model with the result; the hook gets tool_response", async () => {
     const post = python(
