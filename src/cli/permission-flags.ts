@@ -27,6 +27,8 @@ export interface PermissionFlags {
   askNobody: boolean;
   /** `--permission-mode` as given (Claude Code's name, which its hooks read as permission_mode) */
   mode?: string;
+  /** the flag that asked for calls to run unasked, as written */
+  bypassFlag?: string;
 }
 
 /** Claude Code's tools and zot's, as a rule starts: what may follow a list flag as more of its rules. */
@@ -88,6 +90,7 @@ export function permissionFlags(flags: Flags): PermissionFlags {
     ...(confirmingFlag ? { confirmingFlag } : {}),
     askNobody: meaning?.askNobody ?? false,
     ...(mode !== undefined ? { mode } : {}),
+    ...(bypass ? { bypassFlag: skip ? "--dangerously-skip-permissions" : "--permission-mode bypassPermissions" } : {}),
   };
 }
 

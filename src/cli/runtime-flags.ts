@@ -65,6 +65,7 @@ export function runtimeOptionsFromFlags(flags: Flags): Omit<RuntimeOptions, "log
     ...(permissions.mode ? { permissionMode: permissions.mode } : {}),
     // A flag that says how calls are permitted wins over the settings files' permissions.defaultMode.
     ...(permissions.confirming === undefined ? { readDefaultMode: true } : {}),
+    ...(permissions.bypassFlag ? { bypassFlag: permissions.bypassFlag } : {}),
   };
 }
 

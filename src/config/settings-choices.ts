@@ -21,6 +21,8 @@ export interface SettingsChoices {
   disabledMcpServers: string[];
   /** the last file's `permissions.defaultMode`, as written, and that file's label */
   defaultMode?: { value: string; from: string };
+  /** the first file whose `permissions.disableBypassPermissionsMode` is "disable": tool calls may not run unasked */
+  noBypass?: { from: string };
   /** the variables to add to the run's environment, with the file that set each */
   env: Record<string, { value: string; from: string }>;
   /** one sentence per field that could not be used */
@@ -65,6 +67,19 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
     if (isJsonObject(permissions) && permissions.defaultMode !== undefined) {
       if (typeof permissions.defaultMode === "string") choices.defaultMode = { value: permissions.defaultMode, from: source.label };
       else choices.warnings.push(`${source.label}: permissions.defaultMode must be a mode's name (default, acceptEdits, dontAsk, bypassPermissions); it is not used`);
+    }
+    if (isJsonObject(permissions) && permissions.disableBypassPermissionsMode !== undefined) {
+      if (permissions.disableBypassPermissionsMode === "disable") choices.noBypass ??= { from: source.label };
+      else choices.warnings.push(`${source.label}: permissions.disableBypassPermissionsMode must be "disable" (the only value Claude Code reads); it is not used`);
+    }
+    // Claude Code's keys that confine or widen what runs, which zot does not have: said, never passed over in silence.
+    if (isJsonObject(value.sandbox) && value.sandbox.enabled === true) {
+      choices.warnings.push(`${source.label}: sandbox.enabled: zot has no sandbox of Claude Code's kind, so bash runs unconfined; --jail confines the tools to the working directory`);
+    }
+    if (isJsonObject(permissions) && Array.isArray(permissions.additionalDirectories) && permissions.additionalDirectories.length > 0) {
+      choices.warnings.push(
+        `${source.label}: permissions.additionalDirectories is not read: acceptEdits and the working directory's reads cover the working directory only; a rule names another folder ("Edit(//srv/shared/**)", "Read(~/notes/**)")`,
+      );
     }
     if (value.env === undefined) continue;
     if (!isJsonObject(value.env)) {

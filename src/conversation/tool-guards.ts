@@ -52,6 +52,11 @@ export class ToolGuards {
     return this.runtime.confirmGate?.setConfirmer(confirmer) ?? false;
   }
 
+  /** Why confirmations may not be turned off here (a settings file's disableBypassPermissionsMode), or undefined. */
+  get lockedOn(): string | undefined {
+    return this.runtime.confirmGate?.lockedOn;
+  }
+
   /** Turns confirmations off (approving the call waiting for an answer) or on; returns whether they are on now. */
   toggleConfirmations(): boolean {
     return this.runtime.confirmGate?.toggle() ?? false;

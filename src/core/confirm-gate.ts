@@ -59,6 +59,11 @@ export interface ConfirmGateOptions {
   unasked?: (call: GatedCall) => boolean;
   /** what a call would change, shown with its question; a preview that fails shows nothing */
   preview?: (call: GatedCall) => Promise<string | undefined>;
+  /**
+   * why confirmations may not be turned off (a settings file's disableBypassPermissionsMode): /yolo
+   * and a yes to everything leave them on
+   */
+  lockedOn?: string;
 }
 
 export const CONFIRM_GATE_NAME = "confirm";
@@ -110,6 +115,7 @@ export class ConfirmGate implements Participant {
     this.#confirming = options.confirming ?? true;
     this.#unasked = options.unasked;
     this.#preview = options.preview;
+    this.lockedOn = options.lockedOn;
     this.#unattended =
       options.unattended ??
       "tool call refused: confirmations are on (--no-yolo) and there is no one to confirm it; ask the user what to do instead";
@@ -120,8 +126,12 @@ export class ConfirmGate implements Participant {
     return this.#confirming;
   }
 
-  /** Turns confirmations on or off; off also approves the calls waiting for an answer. */
+  /** why confirmations stay on whatever /yolo says (undefined: they may be turned off) */
+  readonly lockedOn: string | undefined;
+
+  /** Turns confirmations on or off; off also approves the calls waiting for an answer. Off does nothing while they are locked on. */
   setConfirming(on: boolean): void {
+    if (!on && this.lockedOn !== undefined) return;
     this.#confirming = on;
     if (!on) for (const approve of [...this.#waiting]) approve();
   }

@@ -3,6 +3,7 @@
 // how tool calls are permitted (`permissions.defaultMode`). Rule: a flag always wins, and each
 // choice a file made comes with a note naming the file: it may cost more, or ask what ran before.
 import type { SettingsChoices } from "../config/settings-choices.ts";
+import { UsageError } from "../config/usage-error.ts";
 import { otherCloud, pointedAlias, readClaudeModel } from "../config/settings-model.ts";
 import { PERMISSION_MODES, permissionModeMeaning } from "../protocol/permission-mode.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
@@ -80,4 +81,25 @@ export function settingsPermissionMode(mode: { value: string; from: string }, ru
     ...(meaning.askNobody ? { askNobody: true } : {}),
     ...(meaning.rules.length > 0 ? { permissionRules: [...rules, ...meaning.rules] } : {}),
   };
+}
+
+/**
+ * Claude Code's `permissions.disableBypassPermissionsMode: "disable"`: tool calls may not run
+ * unasked. A flag asking for that (--dangerously-skip-permissions, --permission-mode
+ * bypassPermissions) stops the run, naming the file; with no flag (zot asks nothing by default) or
+ * a defaultMode of bypassPermissions, calls are asked about as in default; and /yolo cannot turn
+ * confirmations off. An embedding program chooses its own options, as it does over defaultMode.
+ */
+export function withoutBypass(from: string, options: RuntimeOptions, notes: string[]): Partial<RuntimeOptions> {
+  const how = `the permissions.disableBypassPermissionsMode "disable" of ${from}`;
+  if (options.bypassFlag) {
+    throw new UsageError(`${options.bypassFlag} is turned off by ${how}: tool calls may not run unasked here; drop the flag, or choose --permission-mode acceptEdits or dontAsk`);
+  }
+  const locked = { confirmationsLockedOn: `${how} keeps them on` };
+  if (options.noYolo) return locked;
+  if (!options.readDefaultMode) return {};
+  const asked = settingsPermissionMode({ value: "default", from }, options.permissionRules ?? [], []);
+  const over = options.permissionMode === "bypassPermissions" ? ` (over its defaultMode "bypassPermissions")` : "";
+  notes.push(`tool calls are asked about, as ${how} says${over}; /yolo cannot turn that off`);
+  return { ...asked, confirmingFlag: how, ...locked };
 }

@@ -41,7 +41,7 @@ import type { Skill } from "../skills/discover.ts";
 import { type LateExtensions, lateExtensions } from "./late-extensions.ts";
 import { loadExtensions, loadMcp, markdownCommandSource, trustOnce } from "./project-config.ts";
 import { runEnv } from "./run-env.ts";
-import { settingsPermissionMode, startingModel } from "./claude-setup.ts";
+import { settingsPermissionMode, withoutBypass, startingModel } from "./claude-setup.ts";
 import type { NoDemo } from "../providers/provider-choice.ts";
 import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
@@ -110,6 +110,8 @@ export interface RuntimeOptions {
   noYolo?: boolean;
   /** the flag that turned confirmations on, when it is not --no-yolo (`--allowedTools`), for what the model reads of a refusal */
   confirmingFlag?: string;
+  /** why /yolo may not turn confirmations off (a settings file's disableBypassPermissionsMode) */
+  confirmationsLockedOn?: string;
   /** `--permission-mode dontAsk`: confirmations on and nobody asked, the TUI's user neither: what no rule allows is refused */
   askNobody?: boolean;
   /** `--permission-mode` as given, which settings hooks read as permission_mode while calls are confirmed */
@@ -120,6 +122,8 @@ export interface RuntimeOptions {
    * --no-yolo, --allowedTools); an embedding program sets its own options instead
    */
   readDefaultMode?: boolean;
+  /** the flag that asked for tool calls to run unasked (--dangerously-skip-permissions, --permission-mode bypassPermissions), which a settings file's disableBypassPermissionsMode refuses */
+  bypassFlag?: string;
   /** `--allowedTools`, `--disallowedTools`, `--permission-mode acceptEdits`: permission rules of this run, beside the settings files' */
   permissionRules?: WrittenRule[];
   /** who confirms tool calls (the TUI's dialog); given, the run gets a confirmGate that /yolo toggles */
@@ -274,6 +278,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   notes.push(...settings.warnings);
   // Claude Code's permissions.defaultMode, where no flag chose: how tool calls are permitted in this run.
   if (settings.defaultMode && options.readDefaultMode) options = { ...options, ...settingsPermissionMode(settings.defaultMode, options.permissionRules ?? [], notes) };
+  // Claude Code's permissions.disableBypassPermissionsMode: tool calls may not run unasked in this run.
+  if (settings.noBypass) options = { ...options, ...withoutBypass(settings.noBypass.from, options, notes) };
 
   // Replaced by each readModels(): the models a switch chooses from and their keys are one read's.
   let catalog = loadCatalog(home);
@@ -714,6 +720,7 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
     // an edit or a write is asked about with its diff.
     unasked: (call) => toolOf(call.name)?.readsOnlyInside?.(call.args, agent.cwd) ?? false,
     preview: async (call) => toolOf(call.name)?.preview?.(call.args, agent.cwd),
+    ...(options.confirmationsLockedOn ? { lockedOn: options.confirmationsLockedOn } : {}),
     unattended: options.askNobody
       ? "tool call refused: this run (--permission-mode dontAsk) runs only what a permission rule allows; go on without it, or tell the user what you would run"
       : flag === "--no-yolo"

@@ -135,6 +135,20 @@ describe("the four answers", () => {
     expect(gate.confirming).toBe(false);
   });
 
+  test("locked on (disableBypassPermissionsMode): yes for everything approves that call only, and /yolo's toggle leaves confirmations on", async () => {
+    const { asked, confirmer } = scripted([{ answer: "yes_all" }, { answer: "yes" }, { answer: "no" }]);
+    const gate = new ConfirmGate({ confirmer, lockedOn: "a settings file keeps them on" });
+    const { agent, ran } = setup([call("bash", { command: "ls" }), call("read", { path: "a" }), call("write", { path: "b" }), { text: "done" }], gate);
+    await agent.prompt({ text: "go" }, signal());
+    expect(asked.map((request) => request.tool)).toEqual(["bash", "read", "write"]);
+    expect(ran).toEqual(['bash {"command":"ls"}', 'read {"path":"a"}']);
+    expect(gate.confirming).toBe(true);
+    expect(gate.toggle()).toBe(true);
+    gate.setConfirming(false);
+    expect(gate.confirming).toBe(true);
+    expect(gate.lockedOn).toBe("a settings file keeps them on");
+  });
+
   test("no: the tool does not run; the model gets 'the user declined' and the reason; an intercept event says who", async () => {
     const { confirmer } = scripted([{ answer: "no", reason: "do not run sudo" }, { answer: "no" }]);
     const { agent, ran, events, mock: m } = setup(

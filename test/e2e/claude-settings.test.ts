@@ -228,6 +228,51 @@ describe("permissions.defaultMode", () => {
   });
 });
 
+describe("permissions.disableBypassPermissionsMode", () => {
+  test('"disable" asks about tool calls where zot would ask nothing (over a defaultMode of bypassPermissions too), and refuses the flags that skip asking', async () => {
+    const touch = { tool_calls: [{ name: "bash", args: { command: "touch ran" } }] };
+    const run = async (permissions: Record<string, unknown>, extra: string[] = [], more: Record<string, unknown> = {}) => {
+      const llm = mock([touch, { text: "done" }]);
+      const userHome = tempDir("zot-cs-user-");
+      const cwd = tempDir("zot-cs-cwd-");
+      settings(userHome, { permissions, ...more });
+      const result = await zot(["-p", "go", "--api-key", "k", "--base-url", llm.url, ...extra], { cwd, env: { HOME: userHome } });
+      return { ...result, cwd, ran: existsSync(join(cwd, "ran")), sent: JSON.stringify(llm.requests[1]?.body.messages.at(-1).content ?? "") };
+    };
+    const how = 'the permissions.disableBypassPermissionsMode \\"disable\\" of ~/.claude/settings.json';
+    const plain = await run({ disableBypassPermissionsMode: "disable" });
+    expect(plain.code).toBe(0);
+    expect(plain.ran).toBe(false);
+    expect(plain.sent).toContain(`tool call refused: this run (${how})`);
+    expect(plain.stderr).toContain('tool calls are asked about, as the permissions.disableBypassPermissionsMode "disable" of ~/.claude/settings.json says; /yolo cannot turn that off');
+    const overMode = await run({ disableBypassPermissionsMode: "disable", defaultMode: "bypassPermissions" });
+    expect(overMode.ran).toBe(false);
+    expect(overMode.stderr).toContain('(over its defaultMode "bypassPermissions")');
+    // A mode that asks keeps asking; what a rule allows runs.
+    const allowed = await run({ disableBypassPermissionsMode: "disable", allow: ["Bash(touch *)"] });
+    expect(allowed.ran).toBe(true);
+    for (const flag of [["--dangerously-skip-permissions"], ["--permission-mode", "bypassPermissions"]]) {
+      const refused = await run({ disableBypassPermissionsMode: "disable" }, flag);
+      expect([flag, refused.code, refused.ran]).toEqual([flag, 2, false]);
+      expect(refused.stderr).toContain(`${flag.join(" ")} is turned off by the permissions.disableBypassPermissionsMode "disable" of ~/.claude/settings.json`);
+    }
+    // Any other value is said and not used.
+    const odd = await run({ disableBypassPermissionsMode: true });
+    expect(odd.ran).toBe(true);
+    expect(odd.stderr).toContain('permissions.disableBypassPermissionsMode must be "disable"');
+  });
+
+  test("sandbox.enabled and additionalDirectories, which zot does not have, are said rather than passed over", async () => {
+    const llm = mock([{ text: "done" }]);
+    const userHome = tempDir("zot-cs-user-");
+    settings(userHome, { sandbox: { enabled: true }, permissions: { additionalDirectories: ["../shared-lib"] } });
+    const run = await zot(["-p", "go", "--api-key", "k", "--base-url", llm.url], { cwd: tempDir("zot-cs-cwd-"), env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("~/.claude/settings.json: sandbox.enabled: zot has no sandbox of Claude Code's kind, so bash runs unconfined");
+    expect(run.stderr).toContain("~/.claude/settings.json: permissions.additionalDirectories is not read");
+  });
+});
+
 describe("a folder's .claude/settings.json", () => {
   test("counts only once the folder is trusted: an untrusted repository cannot point the key at its own server", async () => {
     const mine = mock([{ text: "from mine" }]);

@@ -133,6 +133,23 @@ describe("/help", () => {
   });
 });
 
+describe("/yolo", () => {
+  test("confirmations locked on by a settings file's disableBypassPermissionsMode stay on, saying why; /yolo on says so too", async () => {
+    const rt = await start([], { noYolo: true, confirmer: async () => ({ answer: "yes" }), confirmationsLockedOn: "the permissions.disableBypassPermissionsMode \"disable\" of ~/.claude/settings.json keeps them on" });
+    const app = fakeApp(rt);
+    for (const args of ["", "on"]) {
+      await command("yolo").run(app, args);
+      expect(app.conversation.guards.confirming).toBe(true);
+      expect(app.notes.at(-1)).toEqual({
+        text: 'confirmations stay on: the permissions.disableBypassPermissionsMode "disable" of ~/.claude/settings.json keeps them on',
+        level: "error",
+      });
+    }
+    await command("yolo").run(app, "off");
+    expect(app.notes.at(-1)?.text).toBe("confirmations are on already: each tool call asks first");
+  });
+});
+
 describe("/model", () => {
   test("/model <id> switches, and the next request goes to that model", async () => {
     const rt = await start([{ text: "ok" }]);

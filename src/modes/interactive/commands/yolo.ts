@@ -25,6 +25,10 @@ export const YOLO_COMMAND: SlashCommand = {
       app.showNote(guards.confirming ? "confirmations are on already: each tool call asks first" : "yolo is on already: tool calls run without asking", "info");
       return;
     }
+    if (guards.confirming && guards.lockedOn !== undefined) {
+      app.showNote(`confirmations stay on: ${guards.lockedOn}`, "error");
+      return;
+    }
     if (!guards.toggleConfirmations()) {
       app.showNote("yolo: tool calls run without asking; /yolo again to confirm each one", "warn");
       return;
