@@ -8,7 +8,7 @@ import { statSafe } from "../config/quiet-fs.ts";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkillFile } from "../skills/frontmatter.ts";
-import { SKILL_MAX_BYTES, type Skill } from "../skills/discover.ts";
+import { invocationOf, SKILL_MAX_BYTES, type Skill } from "../skills/discover.ts";
 import type { Manifest } from "./manifest.ts";
 
 /** A SKILL.md deeper than this below a listed directory is not looked for. */
@@ -114,7 +114,7 @@ function readSkill(file: string, namespace: string, warnings: string[]): Skill |
     return undefined;
   }
   const { name, description, body } = parsed.value;
-  return { name: `${namespace}:${name}`, description, body, path: file, source: "extension" };
+  return { name: `${namespace}:${name}`, description, body, path: file, source: "extension", ...invocationOf(parsed.value) };
 }
 
 function inside(root: string, target: string): boolean {

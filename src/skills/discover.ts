@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type BuiltinSkill, builtinSkill } from "./builtin-skills.ts" with { type: "macro" };
-import { parseSkillFile } from "./frontmatter.ts";
+import { parseSkillFile, type SkillFile } from "./frontmatter.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
 
 /** `extension`: shipped by an extension (its manifest's `skills`), named `<extension>:<skill>` */
@@ -26,6 +26,28 @@ export interface Skill {
   source: SkillSource;
   /** frontmatter `allowed-tools`, as written (`Bash(git *)`, `Read`): what `/<skill>` lets through unasked, as a command's */
   allowedTools?: string[];
+  /**
+   * false with Claude Code's `disable-model-invocation: true`: only the user starts it (`/<skill>`);
+   * the system prompt does not name it and the skill tool refuses it
+   */
+  modelInvocable?: false;
+  /** false with Claude Code's `user-invocable: false`: no slash command; only the model loads it */
+  userInvocable?: false;
+}
+
+/** Whether the model is told of the skill and may load it with the skill tool. */
+export function modelInvocable(skill: Pick<Skill, "modelInvocable">): boolean {
+  return skill.modelInvocable !== false;
+}
+
+/** Whether the skill is a slash command the user may type. */
+export function userInvocable(skill: Pick<Skill, "userInvocable">): boolean {
+  return skill.userInvocable !== false;
+}
+
+/** The Skill fields for who may start a parsed SKILL.md, present only when it is not everyone. */
+export function invocationOf(file: Pick<SkillFile, "modelInvocable" | "userInvocable">): Pick<Skill, "modelInvocable" | "userInvocable"> {
+  return { ...(file.modelInvocable ? {} : { modelInvocable: false }), ...(file.userInvocable ? {} : { userInvocable: false }) };
 }
 
 export interface LoadSkillsOptions {
@@ -196,7 +218,7 @@ function readSkillDir(dir: string, source: SkillDir["source"], warnings: string[
     const tools = attributes["allowed-tools"];
     // A list's items may hold several (`- Read, Grep`), as the one-line form does.
     const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitRuleList(String(item))) : typeof tools === "string" ? splitRuleList(tools) : undefined;
-    skills.push({ name, description, body, path: file, source, ...(allowedTools?.length ? { allowedTools } : {}) });
+    skills.push({ name, description, body, path: file, source, ...(allowedTools?.length ? { allowedTools } : {}), ...invocationOf(parsed.value) });
   }
   return skills;
 }

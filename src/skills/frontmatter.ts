@@ -28,6 +28,26 @@ export const SkillName = v.pipe(v.string(), v.regex(SKILL_NAME_PATTERN, NAME_RUL
 
 const NO_DESCRIPTION = 'there is no "description:" line; add one saying when the skill should be used';
 
+/**
+ * A yes-or-no key, as Claude Code's YAML reads one: true or false in any case, quoted or not.
+ * Anything else is refused rather than guessed at, since guessing `disable-model-invocation: yes`
+ * wrong would hand a deploy skill to the model.
+ */
+function flag(key: string, choices: string) {
+  return v.optional(
+    v.pipe(
+      v.string(`"${key}" must be true or false, not a list`),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(["true", "false"], `write ${choices}`),
+      v.transform((value) => value === "true"),
+    ),
+  );
+}
+
+/** The keys whose bad value is quoted back in the sentence about it. */
+const QUOTED_KEYS = new Set(["name", "disable-model-invocation", "user-invocable"]);
+
 const SkillAttributes = v.looseObject(
   {
     name: v.optional(
@@ -43,6 +63,10 @@ const SkillAttributes = v.looseObject(
       v.trim(),
       v.minLength(1, '"description" is empty; say in one sentence when the skill should be used'),
     ),
+    // Claude Code's: true keeps the skill from the model (only the user's /name starts it).
+    "disable-model-invocation": flag("disable-model-invocation", "true (only the user starts the skill, by typing its /name) or false"),
+    // Claude Code's: false keeps the skill from the user's slash commands (only the model loads it).
+    "user-invocable": flag("user-invocable", "false (only the model loads the skill; it is no slash command) or true"),
   },
   // valibot reports a missing key with the object's message; description is the only required key.
   NO_DESCRIPTION,
@@ -53,6 +77,10 @@ export interface SkillFile {
   description: string;
   body: string;
   attributes: Record<string, FrontmatterValue>;
+  /** false with `disable-model-invocation: true`: the model is not told of it and may not load it */
+  modelInvocable: boolean;
+  /** false with `user-invocable: false`: no slash command starts it */
+  userInvocable: boolean;
 }
 
 /**
@@ -154,7 +182,8 @@ function unquote(text: string): string {
 
 /**
  * Reads a SKILL.md: frontmatter with a `description` (what the model decides by) and an optional
- * `name`, which defaults to the folder the file sits in.
+ * `name`, which defaults to the folder the file sits in; Claude Code's `disable-model-invocation`
+ * and `user-invocable` say who may start it.
  */
 export function parseSkillFile(text: string, file: string, folderName: string): Parsed<SkillFile> {
   const parsed = parseFrontmatter(text, file);
@@ -164,8 +193,9 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
   const checked = v.safeParse(SkillAttributes, attributes);
   if (!checked.success) {
     const issue = checked.issues[0];
-    const named = issue.path?.[0]?.key === "name" && typeof attributes.name === "string";
-    return { ok: false, error: `${file}: ${named ? `"name: ${attributes.name}" is invalid: ` : ""}${issue.message}` };
+    const key = issue.path?.[0]?.key;
+    const value = typeof key === "string" && QUOTED_KEYS.has(key) ? attributes[key] : undefined;
+    return { ok: false, error: `${file}: ${typeof value === "string" ? `"${key}: ${value}" is invalid: ` : ""}${issue.message}` };
   }
 
   const name = checked.output.name ?? folderName;
@@ -176,5 +206,6 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
     };
   }
   if (body === "") return { ok: false, error: `${file} has no instructions after the frontmatter` };
-  return { ok: true, value: { name, description: checked.output.description, body, attributes } };
+  const { description, "disable-model-invocation": modelOff = false, "user-invocable": userInvocable = true } = checked.output;
+  return { ok: true, value: { name, description, body, attributes, modelInvocable: !modelOff, userInvocable } };
 }

@@ -66,3 +66,17 @@ test("two extensions whose names give the same namespace: the first one's skill 
   expect(found.skills.map((s) => s.path)).toEqual([join(a, "s", "SKILL.md")]);
   expect(found.warnings).toEqual([`skill "tools:same" in ${join(b, "s", "SKILL.md")} is ignored: ${join(a, "s", "SKILL.md")} has the same name and comes first`]);
 });
+
+test("an extension's skill keeps its disable-model-invocation and user-invocable", () => {
+  const dir = tempDir("zot-ext-skills-");
+  mkdirSync(join(dir, "deploy"), { recursive: true });
+  writeFileSync(join(dir, "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy\ndisable-model-invocation: true\n---\nDeploy.\n");
+  mkdirSync(join(dir, "style"), { recursive: true });
+  writeFileSync(join(dir, "style", "SKILL.md"), "---\nname: style\ndescription: Style\nuser-invocable: false\n---\nStyle.\n");
+  const found = extensionSkills([{ manifest: manifest("ops", ["deploy", "style"]), dir }]);
+  expect(found.warnings).toEqual([]);
+  expect(found.skills.map((s) => [s.name, s.modelInvocable, s.userInvocable])).toEqual([
+    ["ops:deploy", false, undefined],
+    ["ops:style", undefined, false],
+  ]);
+});

@@ -163,6 +163,23 @@ test("a malformed SKILL.md becomes a warning naming the file; the other skills s
   expect(warnings[2]).toContain(noDescription);
 });
 
+test("disable-model-invocation and user-invocable are kept on the skill; a value zot cannot read skips the skill with a warning naming the file", () => {
+  const dir = join(cwd, ".claude", "skills");
+  writeSkill(dir, "deploy", "---\nname: deploy\ndescription: Deploy\ndisable-model-invocation: true\n---\nDeploy.\n");
+  writeSkill(dir, "style", "---\nname: style\ndescription: House style\nuser-invocable: \"false\"\n---\nStyle.\n");
+  writeSkill(dir, "plain", "---\nname: plain\ndescription: Plain\ndisable-model-invocation: false\n---\nPlain.\n");
+  const odd = writeSkill(dir, "odd", "---\nname: odd\ndescription: Odd\ndisable-model-invocation: yes\n---\nOdd.\n");
+  const { skills, warnings } = load();
+  const byName = Object.fromEntries(skills.map((s) => [s.name, s]));
+  expect(byName.deploy).toMatchObject({ modelInvocable: false });
+  expect(byName.deploy!.userInvocable).toBeUndefined();
+  expect(byName.style).toMatchObject({ userInvocable: false });
+  expect(byName.style!.modelInvocable).toBeUndefined();
+  expect("modelInvocable" in byName.plain! || "userInvocable" in byName.plain!).toBe(false);
+  expect(byName.odd).toBeUndefined();
+  expect(warnings).toEqual([`skill skipped: ${odd}: "disable-model-invocation: yes" is invalid: write true (only the user starts the skill, by typing its /name) or false`]);
+});
+
 test("folders without SKILL.md, stray files and missing search folders are not errors", () => {
   const dir = join(home, "skills");
   mkdirSync(join(dir, "scripts-only"), { recursive: true });

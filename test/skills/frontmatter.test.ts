@@ -113,3 +113,27 @@ test("a plain value continued on indented lines folds into one line", () => {
   expect(ok(parseSkillFile(text, FILE, "demo")).description).toBe("Use this when the user asks for a demo, or a tour.");
   expect(err(parseSkillFile('---\nname: demo\ndescription: "quoted\n  and continued"\n---\nbody', FILE, "demo"))).toContain("line 3");
 });
+
+test("disable-model-invocation and user-invocable read true or false in any case, quoted or not; absent, everyone may start the skill", () => {
+  const plain = ok(parseSkillFile("---\nname: demo\ndescription: d\n---\nbody", FILE, "demo"));
+  expect(plain.modelInvocable).toBe(true);
+  expect(plain.userInvocable).toBe(true);
+  for (const yes of ["true", "True", '"true"', "'TRUE'", "true  # only by hand"]) {
+    const value = ok(parseSkillFile(`---\nname: demo\ndescription: d\ndisable-model-invocation: ${yes}\nuser-invocable: ${yes}\n---\nbody`, FILE, "demo"));
+    expect(value.modelInvocable).toBe(false);
+    expect(value.userInvocable).toBe(true);
+  }
+  for (const no of ["false", "False", '"false"']) {
+    const value = ok(parseSkillFile(`---\nname: demo\ndescription: d\ndisable-model-invocation: ${no}\nuser-invocable: ${no}\n---\nbody`, FILE, "demo"));
+    expect(value.modelInvocable).toBe(true);
+    expect(value.userInvocable).toBe(false);
+  }
+});
+
+test("a disable-model-invocation or user-invocable zot cannot read is an error quoting it and saying what to write", () => {
+  const model = err(parseSkillFile("---\nname: demo\ndescription: d\ndisable-model-invocation: yes\n---\nbody", FILE, "demo"));
+  expect(model).toBe(`${FILE}: "disable-model-invocation: yes" is invalid: write true (only the user starts the skill, by typing its /name) or false`);
+  const user = err(parseSkillFile("---\nname: demo\ndescription: d\nuser-invocable: 0\n---\nbody", FILE, "demo"));
+  expect(user).toBe(`${FILE}: "user-invocable: 0" is invalid: write false (only the model loads the skill; it is no slash command) or true`);
+  expect(err(parseSkillFile("---\nname: demo\ndescription: d\nuser-invocable: [false]\n---\nbody", FILE, "demo"))).toContain('"user-invocable" must be true or false, not a list');
+});
