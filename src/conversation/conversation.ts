@@ -216,7 +216,7 @@ export class Conversation {
     return this.runtime.notes;
   }
 
-  /** the skills the model is offered */
+  /** the run's skills: the model's and the user's slash commands (a skill's modelInvocable / userInvocable say which it is not) */
   get skills(): readonly Skill[] {
     return this.runtime.skills;
   }

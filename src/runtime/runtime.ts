@@ -181,7 +181,10 @@ export interface Runtime {
   trust?: WorkspaceTrust;
   /** the session being recorded, when there is one */
   session?: { id: string; file: string; resumed: boolean };
-  /** the skills the model is offered (named in the system prompt, served by the skill tool) */
+  /**
+   * the run's skills: the model's (named in the system prompt, served by the skill tool) and the
+   * user's (slash commands); a skill's `modelInvocable` / `userInvocable` say which it is not
+   */
   skills: readonly Skill[];
   /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
   confirmGate?: ConfirmGate;
@@ -421,10 +424,15 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (!options.noSkill) {
     const skills = [...foundSkills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (wantsSkill && skills.length > 0) {
-      const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([import("../tools/skill.ts"), import("../skills/prompt.ts")]);
-      tools.push(createSkillTool(skills));
-      skillsSection = skillsPromptSection(skills);
       offeredSkills = skills;
+      // Skills only the user starts (disable-model-invocation: true) are slash commands, never the
+      // model's: not named in the prompt, refused by the tool; with none the model may load, no tool.
+      const { modelInvocable } = await import("../skills/discover.ts");
+      if (skills.some(modelInvocable)) {
+        const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([import("../tools/skill.ts"), import("../skills/prompt.ts")]);
+        tools.push(createSkillTool(skills));
+        skillsSection = skillsPromptSection(skills);
+      }
     }
   }
   // The session being recorded; switchSession replaces it.

@@ -1,12 +1,14 @@
 // The system prompt's skills section: which skills exist and when to load one.
 // Rule: only names, descriptions and locations go into the prompt; a skill's body reaches the
-// context only when the model asks for it with the `skill` tool, so skills cost little until used.
-import type { Skill } from "./discover.ts";
+// context only when the model asks for it with the `skill` tool, so skills cost little until used;
+// a skill only the user may start (`disable-model-invocation: true`) is not named at all.
+import { modelInvocable, type Skill } from "./discover.ts";
 
-/** Empty when there are no skills, so the caller can append it unconditionally. */
+/** Empty when no skill is the model's to load, so the caller can append it unconditionally. */
 export function skillsPromptSection(skills: readonly Skill[]): string {
-  if (skills.length === 0) return "";
-  const lines = skills.map((skill) => {
+  const offered = skills.filter(modelInvocable);
+  if (offered.length === 0) return "";
+  const lines = offered.map((skill) => {
     // The location lets the model read files a skill refers to (scripts, references) beside it.
     const where = skill.source === "builtin" ? "" : ` (${skill.path})`;
     return `- ${skill.name}${where}: ${oneLine(skill.description)}`;

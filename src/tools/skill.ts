@@ -1,10 +1,11 @@
 // The `skill` tool: returns a skill's full instructions when the model decides it needs them.
-// Rule: the tool serves exactly the skills it was created with (those named in the system
-// prompt); an unknown name is an error that lists the real ones, so the model can correct itself
-// in one step instead of guessing again.
+// Rule: the tool serves exactly the skills the system prompt names (those it was created with,
+// less the ones only the user may start); an unknown name is an error that lists the real ones, so
+// the model can correct itself in one step instead of guessing again, and a user-only skill's
+// name is refused with what to do instead, never its body.
 import type { Tool } from "../protocol/tool.ts";
 import { textResult } from "../protocol/tool.ts";
-import type { Skill } from "../skills/discover.ts";
+import { modelInvocable, type Skill, userInvocable } from "../skills/discover.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { skillArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
@@ -25,8 +26,16 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
       // Models sometimes write the name as a slash command or in another case; that is not a
       // different skill, so it should not cost a failed call.
       const skill = byName.get(wanted) ?? byName.get(wanted.trim().replace(/^\//, "").toLowerCase());
+      if (skill && !modelInvocable(skill)) {
+        // Claude Code's disable-model-invocation: true. Its name reached the model some other way
+        // (the user wrote it); only the user's /name starts it.
+        const how = userInvocable(skill)
+          ? `it can be started only by the user, who types /${skill.name}; if it is needed, ask the user to run /${skill.name}`
+          : "its SKILL.md turns it off for the model (disable-model-invocation: true) and for the user (user-invocable: false)";
+        return textResult(`skill: the skill ${JSON.stringify(skill.name)} is not for the model to load: ${how}`, true);
+      }
       if (!skill) {
-        const names = [...byName.keys()];
+        const names = skills.filter(modelInvocable).map((s) => s.name);
         const available = names.length > 0 ? `available skills: ${names.join(", ")}` : "no skills are available in this session";
         return textResult(`skill: there is no skill named ${JSON.stringify(wanted)}; ${available}`, true);
       }

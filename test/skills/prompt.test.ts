@@ -27,3 +27,17 @@ test("bodies stay out of the prompt until the tool loads them", () => {
 test("no skills, no section", () => {
   expect(skillsPromptSection([])).toBe("");
 });
+
+test("a skill only the user may start (disable-model-invocation: true) is not named; one only the model may load is", () => {
+  const section = skillsPromptSection([
+    ...skills,
+    { name: "deploy", description: "Deploy to production.", body: "DEPLOY BODY", path: "/p/.claude/skills/deploy/SKILL.md", source: "project", modelInvocable: false },
+    { name: "house-style", description: "The house style.", body: "STYLE BODY", path: "/p/.claude/skills/house-style/SKILL.md", source: "project", userInvocable: false },
+  ]);
+  expect(section).not.toContain("deploy");
+  expect(section).not.toContain("Deploy to production.");
+  expect(section).toContain("- house-style (/p/.claude/skills/house-style/SKILL.md): The house style.");
+  expect(section).toContain("- code-review");
+  // No skill left for the model: no section at all.
+  expect(skillsPromptSection([{ name: "deploy", description: "d", body: "b", path: "/p/x/SKILL.md", source: "project", modelInvocable: false }])).toBe("");
+});

@@ -72,3 +72,24 @@ test("serves the built-in skill end to end from loadSkills", async () => {
   expect(r.text).toContain("\n\n---\n\n# Writing a zot extension");
   expect(r.details?.path).toBe("builtin:write-zot-extension");
 });
+
+test("a skill only the user may start (disable-model-invocation: true) is refused by name, its body withheld, and not listed as available", async () => {
+  const deploy: Skill = { name: "deploy", description: "Deploy.", body: "DEPLOY BODY", path: "/p/.claude/skills/deploy/SKILL.md", source: "project", modelInvocable: false };
+  const tool = createSkillTool([...skills, deploy]);
+  for (const name of ["deploy", "/deploy", "Deploy"]) {
+    const r = await call(tool, { name });
+    expect(r.is_error).toBe(true);
+    expect(r.text).toBe('skill: the skill "deploy" is not for the model to load: it can be started only by the user, who types /deploy; if it is needed, ask the user to run /deploy');
+    expect(r.text).not.toContain("DEPLOY BODY");
+  }
+  const unknown = await call(tool, { name: "nope" });
+  expect(unknown.text).toBe('skill: there is no skill named "nope"; available skills: code-review, test-fix');
+  // Off for both: said as such, still no body.
+  const off = await call(createSkillTool([{ ...deploy, userInvocable: false }]), { name: "deploy" });
+  expect(off.is_error).toBe(true);
+  expect(off.text).toContain("disable-model-invocation: true");
+  expect(off.text).not.toContain("DEPLOY BODY");
+  // One only the model may load is served as any other.
+  const style = await call(createSkillTool([{ ...skills[0]!, userInvocable: false }]), { name: "code-review" });
+  expect(style.is_error).toBe(false);
+});
