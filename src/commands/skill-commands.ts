@@ -3,14 +3,15 @@
 // Markdown command of the same name comes first (the skill is then only the model's); the prompt is
 // the skill's body with the words for `$ARGUMENTS` (or after it), and nothing else of a command's
 // expansion: a skill's body is instructions with examples (`awk '{print $1}'`, a fenced `!`date``),
-// which must reach the model as written.
-import type { Skill } from "../skills/discover.ts";
+// which must reach the model as written. A skill with Claude Code's `user-invocable: false` is no
+// command at all (only the model loads it); one with `disable-model-invocation: true` is one as any.
+import { type Skill, userInvocable } from "../skills/discover.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 
-/** A command for each skill whose name no command in `taken` has. */
+/** A command for each skill the user may start whose name no command in `taken` has. */
 export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<string>): MarkdownCommand[] {
   return skills
-    .filter((skill) => !taken.has(skill.name.toLowerCase()))
+    .filter((skill) => userInvocable(skill) && !taken.has(skill.name.toLowerCase()))
     .map((skill) => ({
       name: skill.name,
       description: `${skill.description} (skill)`,

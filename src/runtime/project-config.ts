@@ -124,7 +124,7 @@ export async function markdownCommandSource(context: {
   runBang: BangRunner;
   /** why a command's @file may not be attached (what the run's read tool may not read), or undefined */
   attachable?: (path: string) => Promise<string | undefined>;
-  /** the skills the model is offered, which are slash commands too where no command has the name */
+  /** the run's skills: those the user may start (not `user-invocable: false`) are slash commands where no command has the name */
   skills: readonly Skill[];
   /** --setting-sources: whether Claude Code's command folders are read; undefined = all */
   claudeSources?: readonly SettingSourceName[];
