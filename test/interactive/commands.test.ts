@@ -1,7 +1,7 @@
 // The built-in slash commands against a fake AppContext and a real runtime (the Anthropic SDK
 // against the mock LLM): /help, /model, /clear, /compact, /jump, /reload-ext, /skills, /exit.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS } from "../../src/extensions/manager.ts";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
@@ -490,6 +490,20 @@ describe("/reload-ext, /skills, /exit", () => {
     await command("skills").run(bare, "");
     expect(bare.markdown).toEqual([]);
     expect(bare.notes[0]?.text).toContain("no skills");
+  });
+
+  test("/skills marks a skill only you start (disable-model-invocation) and one only the model loads (user-invocable: false)", async () => {
+    const cwd = tempDir("zot-cmd-cwd-");
+    mkdirSync(join(cwd, ".claude", "skills", "deploy"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "skills", "deploy", "SKILL.md"), "---\ndescription: Deploy\ndisable-model-invocation: true\n---\nDeploy.\n");
+    mkdirSync(join(cwd, ".claude", "skills", "style"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "skills", "style", "SKILL.md"), "---\ndescription: Style\nuser-invocable: false\n---\nStyle.\n");
+    const app = fakeApp(await start([], { tools: "all", cwd, withSkills: true, env: { HOME: tempDir("zot-cmd-user-") } }));
+    await command("skills").run(app, "");
+    const text = app.markdown.join("\n");
+    expect(text).toMatch(/\*\*deploy\*\* .* — Deploy \*\(only you start it: \/deploy; the model is not told of it\)\*/);
+    expect(text).toMatch(/\*\*style\*\* .* — Style \*\(only the model loads it: user-invocable: false\)\*/);
+    expect(text).toMatch(/\*\*write-zot-extension\*\* \*\(built in\)\* — [^*\n]*$/m);
   });
 
   test("/exit and /quit end the app with code 0", async () => {
