@@ -3,7 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { tempDir, zot } from "../support/zot.ts";
+import { ndjson, tempDir, zot } from "../support/zot.ts";
 
 let mock: MockLlm;
 afterEach(() => mock?.stop());
@@ -53,4 +53,69 @@ test("--no-skill removes the tool and the list; --tools decides whether skill is
 
   await zot(["-p", "hi", ...anthropic(mock), "--tools", "read,skill"]);
   expect(toolNames(mock.requests[2].body)).toEqual(["read", "skill"]);
+});
+
+test("Claude Code's disable-model-invocation: true keeps a skill from the model (not listed, refused by the tool) while /deploy runs it; user-invocable: false keeps one from the slash commands, not from the model", async () => {
+  const cwd = tempDir("zot-skills-who-");
+  mkdirSync(`${cwd}/.claude/skills/deploy`, { recursive: true });
+  mkdirSync(`${cwd}/.claude/skills/house-style`, { recursive: true });
+  await Bun.write(`${cwd}/.claude/skills/deploy/SKILL.md`, "---\nname: deploy\ndescription: Ship the service to production\ndisable-model-invocation: true\n---\nRun ./ship.sh $ARGUMENTS now. DEPLOY-BODY\n");
+  await Bun.write(`${cwd}/.claude/skills/house-style/SKILL.md`, "---\nname: house-style\ndescription: The house style for prose\nuser-invocable: \"false\"\n---\nSTYLE-BODY\n");
+  const where = { cwd, env: { HOME: tempDir("zot-skills-user-") } };
+  const flags = (m: MockLlm) => [...anthropic(m), "--with-skills"];
+  const lastResult = (body: any) => body.messages.at(-1).content[0];
+  mock = startMockLlm([
+    { tool_calls: [{ name: "skill", args: { name: "deploy" } }] },
+    { text: "refused" },
+    { tool_calls: [{ name: "skill", args: { name: "house-style" } }] },
+    { text: "styled" },
+    { text: "deployed" },
+    { text: "as text" },
+  ]);
+
+  // The model is not told of deploy, and the skill tool will not hand it over.
+  expect((await zot(["-p", "the tests pass; anything else?", ...flags(mock)], where)).code).toBe(0);
+  const system = systemText(mock.requests[0].body);
+  expect(system).toContain("- house-style (");
+  expect(system).toContain("The house style for prose");
+  expect(system).not.toContain("Ship the service to production");
+  expect(system).not.toContain("skills/deploy");
+  expect(JSON.stringify(mock.requests[0].body.tools)).not.toContain("deploy");
+  const refused = lastResult(mock.requests[1].body);
+  expect(refused.is_error).toBe(true);
+  expect(JSON.stringify(refused.content)).toContain("it can be started only by the user, who types /deploy");
+  expect(JSON.stringify(mock.requests[1].body)).not.toContain("DEPLOY-BODY");
+
+  // The model loads house-style as any skill.
+  expect((await zot(["-p", "write the notes", ...flags(mock)], where)).code).toBe(0);
+  const loaded = lastResult(mock.requests[3].body);
+  expect(loaded.is_error).toBeFalsy();
+  expect(JSON.stringify(loaded.content)).toContain("STYLE-BODY");
+
+  // The user's /deploy still runs it; /house-style is no command, so it reaches the model as typed.
+  expect((await zot(["-p", "/deploy staging", ...flags(mock)], where)).code).toBe(0);
+  expect(JSON.stringify(mock.requests[4].body.messages)).toContain("Run ./ship.sh staging now. DEPLOY-BODY");
+  expect((await zot(["-p", "/house-style now", ...flags(mock)], where)).code).toBe(0);
+  const typed = JSON.stringify(mock.requests[5].body.messages);
+  expect(typed).toContain("/house-style now");
+  expect(typed).not.toContain("STYLE-BODY");
+
+  // The commands a front end offers (the TUI's popup and /help list the same): deploy, not house-style.
+  const rpc = await zot(["rpc", ...flags(mock)], { ...where, stdin: `${JSON.stringify({ id: "1", type: "get_commands" })}\n` });
+  const names = (ndjson(rpc.stdout).find((line) => line.id === "1")?.data?.commands as { name: string }[]).map((command) => command.name);
+  expect(names).toContain("deploy");
+  expect(names).not.toContain("house-style");
+});
+
+test("with no skill left for the model (the built-in replaced by one only the user starts) there is no skill tool and no list; the user's /name still runs it", async () => {
+  const cwd = tempDir("zot-skills-user-only-");
+  mkdirSync(`${cwd}/.zot/skills/write-zot-extension`, { recursive: true });
+  await Bun.write(`${cwd}/.zot/skills/write-zot-extension/SKILL.md`, "---\nname: write-zot-extension\ndescription: Mine\ndisable-model-invocation: true\n---\nMY-OWN-BODY $ARGUMENTS\n");
+  mock = startMockLlm([{ text: "ok" }]);
+  const run = await zot(["-p", "/write-zot-extension now", ...anthropic(mock), "--with-skills"], { cwd, env: { HOME: tempDir("zot-skills-user-") } });
+  expect(run.code).toBe(0);
+  const body = mock.requests[0].body;
+  expect(toolNames(body)).not.toContain("skill");
+  expect(systemText(body)).not.toContain("# Skills");
+  expect(JSON.stringify(body.messages)).toContain("MY-OWN-BODY now");
 });
