@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { readClaudeConfig } from "./claude-config-view.ts";
+import { expansionEnv } from "./env-expansion.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
 import { readJsonFile } from "./json-file.ts";
 import { parseServerEntry, type ServerTransport } from "./server-entry.ts";
@@ -118,6 +119,7 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
     return files.get(file);
   };
   const servers: ConfiguredServer[] = [];
+  const variables = expansionEnv(options.env, options.cwd);
   const winners = new Map<string, McpConfigSource>();
   const sections: { source: McpConfigSource; section: unknown }[] = (options.flagConfigs ?? []).map((config) => ({
     source: { scope: "flag", owner: "flag", file: config.file ?? "", label: config.label },
@@ -142,7 +144,7 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
     }
     for (const [name, raw] of Object.entries(section)) {
       const where = `MCP server "${name}" in ${source.label}`;
-      const parsed = parseServerEntry(raw, where, options.env);
+      const parsed = parseServerEntry(raw, where, variables);
       const server: ConfiguredServer = {
         name,
         source,

@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { childEnv } from "../config/child-env.ts";
 import type { ChildDiagnostic } from "../extensions/child.ts";
 import { errorText } from "../protocol/error-text.ts";
+import { expansionEnv } from "./env-expansion.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { OwnedStdioTransport } from "./stdio-transport.ts";
@@ -48,8 +49,9 @@ export async function connectClient(options: ConnectOptions): Promise<Connected>
       name: options.name,
       command: [resolveProgram(spec.command, options), ...spec.args],
       cwd: options.cwd,
-      // The server's own env wins; zot's BUN_BE_BUN is never passed on (only what zot runs itself gets one).
-      env: { ...childEnv(options.env), BUN_BE_BUN: undefined, ...spec.env },
+      // CLAUDE_PROJECT_DIR is the folder, as Claude Code gives its servers; the server's own env
+      // wins; zot's BUN_BE_BUN is never passed on (only what zot runs itself gets one).
+      env: { ...childEnv(expansionEnv(options.env, options.cwd)), BUN_BE_BUN: undefined, ...spec.env },
       logFile: options.logFile,
       onDiagnostic: options.onDiagnostic,
     });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
+import { EVERYTHING, everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { killPids, runningWith, sleepMarker, survivors } from "../support/process-census.ts";
 import { trustDir } from "../support/trust.ts";
@@ -66,6 +66,31 @@ describe("zot -p with a project's MCP servers", () => {
     const run = await zot(["-p", "read it", ...anthropic(mock.url)], where);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("read by a server zot itself runs\n");
+  });
+
+  test("${CLAUDE_PROJECT_DIR} in .mcp.json is the project folder without being exported, and a stdio server has it in its environment; zot mcp get shows the entry as written", async () => {
+    const where = project({
+      fs: { command: "node", args: [FILESYSTEM, "${CLAUDE_PROJECT_DIR}/notes"] },
+      everything: { command: "node", args: [EVERYTHING, "stdio"], env: { DB_PATH: "${CLAUDE_PROJECT_DIR}/.data/app.db" } },
+    });
+    const folder = realpathSync(where.cwd);
+    mkdirSync(join(folder, "notes"));
+    writeFileSync(join(folder, "notes", "todo.txt"), "ship the release\n");
+    mock = startMockLlm([
+      { tool_calls: [{ name: "mcp__fs__read_text_file", args: { path: join(folder, "notes", "todo.txt") } }] },
+      { tool_calls: [{ name: "mcp__everything__get-env", args: {} }] },
+      { text: "done" },
+    ]);
+    const run = await zot(["-p", "where am I?", ...anthropic(mock.url)], where);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(lastToolResults(mock.requests[1]!.body)).toEqual([{ text: "ship the release\n", is_error: false }]);
+    const env = JSON.parse(lastToolResults(mock.requests[2]!.body)[0]!.text);
+    expect(env.CLAUDE_PROJECT_DIR).toBe(folder);
+    expect(env.DB_PATH).toBe(`${folder}/.data/app.db`);
+    const get = await zot(["mcp", "get", "fs"], where);
+    expect(get.stdout).toContain("Status: ✓ connected");
+    expect(get.stdout).toContain(`Args: ${FILESYSTEM} \${CLAUDE_PROJECT_DIR}/notes`);
   });
 
   test("a server added with zot mcp add --transport http is reached over streamable HTTP", async () => {

@@ -129,6 +129,26 @@ describe("the sources", () => {
     expect(config.servers.find((s) => s.name === "bad")?.error).toContain('needs "command"');
   });
 
+  test("${CLAUDE_PROJECT_DIR} is the folder in every scope's entries, over an exported value, as Claude Code expands it", () => {
+    const uses = { command: "${CLAUDE_PROJECT_DIR}/bin/srv", args: ["--db", "${CLAUDE_PROJECT_DIR}/.data/app.db"], env: { ROOT: "${CLAUDE_PROJECT_DIR:-/unused}" } };
+    const remote = { type: "http", url: "https://h.example/mcp?root=${CLAUDE_PROJECT_DIR}", headers: { "X-Root": "${CLAUDE_PROJECT_DIR}" } };
+    const where = layout({ project: { mcpServers: { project: uses, remote } }, zot: { mcpServers: { zotUser: uses } } });
+    writeFileSync(join(where.userHome, ".claude.json"), JSON.stringify({ mcpServers: { claudeUser: uses }, projects: { [where.cwd]: { mcpServers: { claudeLocal: uses } } } }));
+    const config = readMcpConfig({ ...where, env: { CLAUDE_PROJECT_DIR: "/some/other/project" }, projectTrusted: true });
+    expect(config.servers.filter((s) => s.error)).toEqual([]);
+    const byName = Object.fromEntries(runnableServers(config).map((s) => [s.name, s.transport]));
+    const stdio = { type: "stdio" as const, command: `${where.cwd}/bin/srv`, args: ["--db", `${where.cwd}/.data/app.db`], env: { ROOT: where.cwd } };
+    expect(byName).toEqual({
+      claudeLocal: stdio,
+      project: stdio,
+      remote: { type: "http", url: `https://h.example/mcp?root=${where.cwd}`, headers: { "X-Root": where.cwd } },
+      zotUser: stdio,
+      claudeUser: stdio,
+    });
+    // As written, for zot mcp get and list, which show entries as their files spell them.
+    expect(config.servers.find((s) => s.name === "project")?.raw).toEqual(uses);
+  });
+
   test("CLAUDE_CONFIG_DIR moves Claude Code's file; a folder reached through a symlink finds its local entries", () => {
     const where = layout({});
     const moved = join(where.userHome, "elsewhere");

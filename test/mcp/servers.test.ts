@@ -115,6 +115,13 @@ describe("the reference servers over stdio", () => {
     expect(env).toContain('"FROM_CONFIG": "configured"');
     expect(env).not.toContain("sk-must-not-leak");
   });
+  test("a stdio server gets CLAUDE_PROJECT_DIR, the folder it runs in, over an exported value; its own env still wins", async () => {
+    const exported = { CLAUDE_PROJECT_DIR: "/some/other/project", ENABLE_TOOL_SEARCH: "false" };
+    const folder = await start({ everything: everythingStdio() }, { env: exported });
+    expect(JSON.parse(text(await folder.call("mcp__everything__get-env"))).CLAUDE_PROJECT_DIR).toBe(folder.cwd);
+    const own = await start({ everything: { ...everythingStdio(), env: { CLAUDE_PROJECT_DIR: "/its/own" } } }, { env: exported });
+    expect(JSON.parse(text(await own.call("mcp__everything__get-env"))).CLAUDE_PROJECT_DIR).toBe("/its/own");
+  });
 });
 
 describe("the everything server over HTTP", () => {
