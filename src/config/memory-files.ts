@@ -4,7 +4,8 @@
 // down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
 // from the repository root down to the cwd (as Codex reads them), and the .claude/rules/**/*.md of
 // every folder from the repository root down to the cwd (a monorepo package's own rules with the
-// root's); each followed by the files its `@path` lines import.
+// root's); each followed by the files its `@path` lines import. A file that is not text (an image
+// an import names: config/text-content.ts) is left out, as Claude Code leaves it out.
 // Rule: memory is data, read whether or not the folder is trusted, but what a file other than the
 // user's own imports from outside the folder (the cwd, by its real path, as trust is given) is read
 // only once the folder is trusted: a cloned repository's CLAUDE.md, or one in a folder above it,
@@ -19,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { realOrSame, statSafe } from "./quiet-fs.ts";
 import { isDevNull, kindOfNonFile } from "./regular-file.ts";
+import { whyNotText } from "./text-content.ts";
 
 export interface ContextFile {
   path: string;
@@ -98,20 +100,27 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const add = (file: string, importedBy: string | undefined, depth: number, limited: boolean): void => {
     const size = statSafe(file)?.size ?? 0;
     if (size > MAX_MEMORY_BYTES) {
-      tooBig.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of the system prompt`);
+      leftOut.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of the system prompt`);
       return;
     }
-    const raw = readTextFile(file);
-    if (raw === undefined) {
+    const bytes = readFileBytes(file);
+    if (bytes === undefined) {
       // There but not readable: the user's instructions would be missing without a word.
       const why = whyUnreadable(file);
-      if (why) tooBig.push(`${file} cannot be read (${why}); it is left out of the system prompt`);
+      if (why) leftOut.push(`${file} cannot be read (${why}); it is left out of the system prompt`);
       return;
     }
-    if (!raw.trim()) return;
     const real = realOrSame(file);
     if (seen.has(real)) return;
     seen.add(real);
+    // An image or archive (`@docs/diagram.png`) would be tens of thousands of replacement characters in every request.
+    const notText = whyNotText(bytes);
+    if (notText) {
+      leftOut.push(`${file}${importedBy ? `, imported by ${importedBy},` : ""} is not text (${notText}); it is left out of the system prompt`);
+      return;
+    }
+    const raw = bytes.toString("utf8");
+    if (!raw.trim()) return;
     const content = isRuleFile(file) ? ruleText(raw) : raw;
     files.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
     if (depth >= MAX_IMPORT_DEPTH) return;
@@ -121,7 +130,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, limited);
   };
   const links: string[] = [];
-  const tooBig: string[] = [];
+  const leftOut: string[] = [];
   for (const { file, bound } of candidates) {
     const limited = guarded(file);
     // A cloned repository's CLAUDE.md may be a link to a file of the user's, or to /proc/self/environ.
@@ -133,7 +142,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     add(file, undefined, 0, limited);
   }
   const notes = [
-    ...tooBig,
+    ...leftOut,
     ...links,
     ...[...withheld].map(
       ([file, targets]) =>
@@ -234,7 +243,6 @@ function repositoryRoot(start: string): string | undefined {
   }
 }
 
-/** A file's text, or undefined when it is missing, not a file, unreadable or over `maxBytes`. */
 /**
  * Why a file that is there cannot be read: a link that loops, a permission, a named pipe or a
  * device; undefined when it is not there (a link to nothing, too), is a folder, or reads.
@@ -264,6 +272,16 @@ export function whyUnreadable(file: string): string | undefined {
   }
 }
 
+/** A regular file's bytes, or undefined when it is missing, not a file or unreadable. */
+function readFileBytes(file: string): Buffer | undefined {
+  try {
+    return statSafe(file)?.isFile() ? readFileSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file's text, or undefined when it is missing, not a file, unreadable or over `maxBytes`. */
 export function readTextFile(file: string, maxBytes?: number): string | undefined {
   try {
     const stat = statSafe(file);

@@ -233,6 +233,23 @@ describe("findContextFiles", () => {
     expect(found.notes).toEqual([`${path.join(repo, "pkg", "AGENTS.md")} is 300 KB, over the 256 KB a memory file may be; it is left out of the system prompt`]);
   });
 
+  test("an import that is not text (an image) is left out with a note naming it and its importer, as is a memory file that is not text; a Latin-1 one is still read", async () => {
+    write(path.join(repo, "CLAUDE.md"), "Build with make. Diagram: @docs/architecture.png and @docs/style.md\n");
+    const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "latin1"), Buffer.alloc(150 * 1024, 0xa7)]);
+    fs.mkdirSync(path.join(repo, "docs"), { recursive: true });
+    fs.writeFileSync(path.join(repo, "docs", "architecture.png"), png);
+    write(path.join(repo, "docs", "style.md"), "STYLE-RULE");
+    fs.writeFileSync(path.join(repo, "AGENTS.md"), Buffer.from([0xff, 0xfe, ...Buffer.from("UTF-16 RULE", "utf16le")]));
+    fs.writeFileSync(path.join(repo, "CLAUDE.local.md"), Buffer.from("R\xe9pondre en fran\xe7ais, toujours: LATIN-1-RULE", "latin1"));
+    const found = findContextFiles(repo, home, { userHome, projectTrusted: true });
+    expect(found.files.map((f) => path.relative(repo, f.path))).toEqual(["CLAUDE.md", path.join("docs", "style.md"), "CLAUDE.local.md"]);
+    expect(found.files.at(-1)?.content).toContain("LATIN-1-RULE");
+    expect(found.notes).toEqual([
+      `${path.join(repo, "AGENTS.md")} is not text (it holds NUL bytes); it is left out of the system prompt`,
+      `${path.join(repo, "docs", "architecture.png")}, imported by ${path.join(repo, "CLAUDE.md")}, is not text (it holds NUL bytes); it is left out of the system prompt`,
+    ]);
+  });
+
   test("$CODEX_HOME, when Codex users set it, is where Codex's AGENTS.md is read (not ~/.codex), and it is the user's own: its imports are read in an untrusted folder", async () => {
     const codexHome = path.join(tmp, "codex-home");
     write(path.join(userHome, ".codex", "AGENTS.md"), "the default one, not read");

@@ -142,6 +142,26 @@ describe("memory files", () => {
   });
 });
 
+describe("memory files that are not text", () => {
+  test("a CLAUDE.md that imports an image: the image is left out of the system prompt with a note naming it and CLAUDE.md; the text import still arrives", async () => {
+    const cwd = tempDir("zot-cc-binary-");
+    const home = tempDir("zot-cc-home-");
+    write(join(cwd, "CLAUDE.md"), "# Service\nBuild with make. Architecture diagram: @docs/architecture.png\nStyle: @docs/style.md\n");
+    write(join(cwd, "docs", "style.md"), "STYLE-RULE: tabs.\n");
+    const noise = Buffer.alloc(150 * 1024);
+    for (let i = 0, x = 7; i < noise.length; i++) noise[i] = x = (x * 1103515245 + 12345) & 0xff;
+    writeFileSync(join(cwd, "docs", "architecture.png"), Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "latin1"), noise]));
+    const mock = fixture.llm([{ text: "ok" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)], { cwd, home });
+    expect(run.code).toBe(0);
+    const system: string = mock.requests[0].body.system.map((block: { text: string }) => block.text).join("\n");
+    expect(run.stderr).toContain(`${join(cwd, "docs", "architecture.png")}, imported by ${join(cwd, "CLAUDE.md")}, is not text (it holds NUL bytes); it is left out of the system prompt\n`);
+    expect(system).toContain("STYLE-RULE: tabs.");
+    // Booleans, not the prompt: a failure here would print 150 KB of replacement characters.
+    expect({ image: system.includes("architecture.png (imported by"), replaced: system.includes("\uFFFD"), long: system.length > 50_000 }).toEqual({ image: false, replaced: false, long: false });
+  });
+});
+
 describe("custom commands", () => {
   test("a namespaced command's !`cmd` runs in a trusted folder and is named as not run in an untrusted one; it answers to its file's name too, as Claude Code names it", async () => {
     const mock = fixture.llm([{ text: "one" }, { text: "two" }, { text: "three" }]);
