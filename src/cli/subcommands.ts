@@ -70,7 +70,7 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
   // A quoted phrase ("session list is broken") is one argument with spaces: a prompt.
   if (positionals.some((word) => /\s/.test(word))) return { kind: "prompt" };
   const [first, ...rest] = positionals;
-  const meant = nearestCommand(first.toLowerCase());
+  const meant = nearestCommand(first.toLowerCase(), rest[0]?.toLowerCase());
   if (!meant) return { kind: "prompt" };
   const verbs = SUBCOMMANDS.find((c) => c.name === meant)?.verbs ?? [];
   // `zot help sesions`: help asked about one word that is no command; `zot help me fix it` stays a prompt.
@@ -93,15 +93,16 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
 /**
  * The command a word is close to: itself, a synonym, or one slip of the hand away (two for longer
  * names). A three-letter name only matches a slip of the same length (`rcp`, `ecx`), so that
- * words like `next` and `exit` stay prompts.
+ * words like `next` and `exit` stay prompts, unless one of its verbs follows (`mcps list`,
+ * `extt install`): a prompt does not go on like that.
  */
-function nearestCommand(word: string): string | undefined {
+function nearestCommand(word: string, next?: string): string | undefined {
   if (SUBCOMMANDS.some((c) => c.name === word)) return word;
   const synonym = ownEntry(SYNONYMS, word);
   if (synonym) return synonym;
   if (word.length < 3) return undefined;
-  for (const { name } of SUBCOMMANDS) {
-    if (name.length <= 3 && word.length !== name.length) continue;
+  for (const { name, verbs } of SUBCOMMANDS) {
+    if (name.length <= 3 && word.length !== name.length && !(next !== undefined && verbs.includes(next))) continue;
     // Lengths further apart than the distance allowed are never near: a prompt of one long word
     // (100 KB: 0.1 s and 45 MB) no longer fills a table of its length for every command.
     if (Math.abs(word.length - name.length) > 2) continue;

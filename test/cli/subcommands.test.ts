@@ -15,6 +15,10 @@ describe("readFirstWord", () => {
       [["rcp"], "`zot rpc`"],
       [["hlep"], "`zot help`"],
       [["exr", "install", "./x"], "`zot ext install ./x`"],
+      // A three-letter command's longer or shorter slip, before one of its verbs.
+      [["mcps", "list"], "`zot mcp list`"],
+      [["mcpp", "add", "x"], "`zot mcp add x`"],
+      [["extt", "list"], "`zot ext list`"],
     ];
     for (const [words, meant] of cases) expect(() => readFirstWord(words, false)).toThrow(`did you mean ${meant}?`);
   });
@@ -24,7 +28,7 @@ describe("readFirstWord", () => {
   });
 
   test("everything else is a prompt: ordinary words, more words, quoted phrases, anything after --", () => {
-    for (const words of [["next"], ["exit"], ["text"], ["hello"], ["hi"], ["session", "handling", "is", "broken"], ["session list is broken"]]) {
+    for (const words of [["next"], ["exit"], ["text"], ["mcps"], ["rpcc"], ["next", "step"], ["hello"], ["hi"], ["session", "handling", "is", "broken"], ["session list is broken"]]) {
       expect(readFirstWord(words, false)).toEqual({ kind: "prompt" });
     }
     expect(readFirstWord(["session", "list"], true)).toEqual({ kind: "prompt" });
