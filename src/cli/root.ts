@@ -118,6 +118,8 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
   const prompt = argPrompt || piped.text;
   const context = argPrompt ? piped.text : "";
   if (!prompt) {
+    // `zot -p -r <id>`: a session that is not there is the first thing wrong, and said first.
+    if (sessionChoice?.kind === "open") await sessionThere(sessionChoice.ref, runtimeOptions);
     const listed = ["allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools"].find((name) => flags[name] !== undefined);
     const hint = listed ? `; the words after --${listed} that name tools are its rules, so put the prompt before it or after --` : "";
     throw new UsageError(`no prompt; pass one as an argument (zot -p "…") or on stdin (echo "…" | zot -p)${hint}`);
@@ -227,4 +229,21 @@ function runDescription(conversation: Conversation): string {
   const { session, model } = conversation;
   const where = session ? `session ${session.id} (${session.resumed ? "resumed" : "new"}, ${session.file})` : "no session (--no-session)";
   return `${where}; ${model.provider}/${model.id}`;
+}
+
+/** Throws the resume's own error (a UsageError) when `ref` names no session of this directory or another. */
+async function sessionThere(ref: string, options: { home?: string; cwd?: string }): Promise<void> {
+  const [{ resolve }, { findSession }, { SessionFileError }, { zotHome }, { realOrSame }] = await Promise.all([
+    import("node:path"),
+    import("../session/find.ts"),
+    import("../session/reader.ts"),
+    import("../config/home.ts"),
+    import("../config/quiet-fs.ts"),
+  ]);
+  try {
+    findSession(options.home ?? zotHome(), realOrSame(resolve(options.cwd ?? process.cwd())), ref);
+  } catch (error) {
+    if (error instanceof SessionFileError) throw new UsageError(error.message);
+    throw error;
+  }
 }

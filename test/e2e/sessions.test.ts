@@ -166,6 +166,19 @@ describe("bad input gets a clear error and changes nothing", () => {
     expect(result.stderr).toContain(message);
     expect(sessionFiles(home, cwd)).toHaveLength(0);
   });
+
+  test("-p -r <a session that is not there> with no prompt says the session is not there, not that the prompt is missing", async () => {
+    const { run } = place();
+    for (const [ref, message] of [
+      ["20261127-9999", 'no session "20261127-9999" in'],
+      ["./no-such.jsonl", "/no-such.jsonl; `zot sessions list` shows this directory's sessions"],
+    ]) {
+      const result = await run(["-p", "--provider", "scripted", "-r", ref!]);
+      expect([ref, result.code]).toEqual([ref, 2]);
+      expect(result.stderr).toContain(message!);
+      expect(result.stderr).not.toContain("no prompt");
+    }
+  });
 });
 
 describe("damage and interruption", () => {
