@@ -34,6 +34,11 @@ export interface MemoryOptions {
   userHome?: string;
   /** whether the folder is trusted: only then are its files' imports from outside the project read */
   projectTrusted?: boolean;
+  /**
+   * folders above the working directory the user trusted (real paths): a memory file of one of
+   * them (its CLAUDE.md, not a subfolder's) imports from inside it, as it would started there
+   */
+  trustedAbove?: readonly string[];
   /** `$CODEX_HOME`, where Codex keeps the user's AGENTS.md; default `<userHome>/.codex` (Codex's default) */
   codexHome?: string;
   /** --setting-sources: which of Claude Code's memory files are read (config/setting-sources.ts); undefined = all */
@@ -79,7 +84,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   // Each file with the folder its real path must stay in while the folder is untrusted: the
   // repository for the repository's files, the folder it sits in for a file above the repository
   // (a CLAUDE.md linked to its AGENTS.md is fine; one linked to /proc/self/environ is not).
-  const candidates: { file: string; bound?: string }[] = [
+  const candidates: { file: string; bound?: string; folder?: string }[] = [
     ...own.map((file) => ({ file })),
     ...ancestors.flatMap((dir) => {
       const bound = within(project, dir) ? project : dir;
@@ -87,7 +92,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
         ...(within(project, dir) ? [agentsFile(dir)] : []),
         ...claudeFiles.map((name) => path.join(dir, name)),
         ...(within(project, dir) && read("project") ? ruleFiles(path.join(dir, ".claude", "rules")) : []),
-      ].map((file) => ({ file, bound }));
+      ].map((file) => ({ file, bound, folder: dir }));
     }),
   ];
   // The user's own files import freely; every other (the folder's, its repository's, the folders
@@ -97,7 +102,8 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const files: ContextFile[] = [];
   const withheld = new Map<string, string[]>();
   const seen = new Set<string>();
-  const add = (file: string, importedBy: string | undefined, depth: number, limited: boolean): void => {
+  /** `reach`: the folder a file's imports must stay in (the working directory while it is untrusted), undefined: anywhere. */
+  const add = (file: string, importedBy: string | undefined, depth: number, reach: string | undefined): void => {
     const size = statSafe(file)?.size ?? 0;
     if (size > MAX_MEMORY_BYTES) {
       leftOut.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of the system prompt`);
@@ -125,13 +131,15 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     files.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
     if (depth >= MAX_IMPORT_DEPTH) return;
     const targets = importsOf(content, path.dirname(file), userHome);
-    const outside = limited ? targets.filter((target) => !inFolder(realOrSame(target)) && readTextFile(target) !== undefined) : [];
+    // One already read (through a file allowed to import it) is not withheld.
+    const outside = reach !== undefined ? targets.filter((target) => !within(reach, realOrSame(target)) && !seen.has(realOrSame(target)) && readTextFile(target) !== undefined) : [];
     if (outside.length > 0) withheld.set(file, outside);
-    for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, limited);
+    for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, reach);
   };
   const links: string[] = [];
   const leftOut: string[] = [];
-  for (const { file, bound } of candidates) {
+  const trustedAbove = new Set(options.trustedAbove ?? []);
+  for (const { file, bound, folder } of candidates) {
     const limited = guarded(file);
     // A cloned repository's CLAUDE.md may be a link to a file of the user's, or to /proc/self/environ.
     const keep = bound !== undefined && inFolder(file) ? start : bound;
@@ -139,7 +147,9 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
       links.push(`${file} is a link to ${realOrSame(file)}, outside ${keep === start ? "this folder" : keep}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
       continue;
     }
-    add(file, undefined, 0, limited);
+    // A trusted folder's own memory file (the repository root's, zot started in a package of it) imports from inside that folder.
+    const reach = !limited ? undefined : folder !== undefined && trustedAbove.has(folder) ? folder : start;
+    add(file, undefined, 0, reach);
   }
   const notes = [
     ...leftOut,

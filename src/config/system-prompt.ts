@@ -26,6 +26,8 @@ export interface SystemPromptOptions {
   codexHome?: string;
   /** --setting-sources: which of Claude Code's memory files are read; undefined = all */
   claudeSources?: readonly SettingSourceName[];
+  /** folders above `cwd` the user trusted (memory-files.ts: their own memory files import from inside them) */
+  trustedAbove?: readonly string[];
   /** what the user should hear (an import left out) */
   onNote?: (message: string) => void;
 }
@@ -38,6 +40,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
     ...(options.codexHome ? { codexHome: options.codexHome } : {}),
     projectTrusted: options.projectTrusted === true,
     ...(options.claudeSources ? { claudeSources: options.claudeSources } : {}),
+    ...(options.trustedAbove ? { trustedAbove: options.trustedAbove } : {}),
   });
   for (const note of memory.notes) options.onNote?.(note);
   const contextFiles = memory.files;

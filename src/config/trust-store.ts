@@ -90,6 +90,12 @@ export function folderAnswer(home: string, dir: string): FolderAnswer | undefine
   return ownEntry(store.folders, key);
 }
 
+/** Of `dirs` (real paths, as the store keys them), those the user trusted; the store is read once. */
+export function trustedAmong(home: string, dirs: readonly string[]): string[] {
+  const { folders } = readTrustStore(home);
+  return dirs.filter((dir) => ownEntry(folders, dir)?.trusted === true);
+}
+
 /** Remembers the user's answer for `dir`. Throws ConfigError when the store is broken (it is left as it is). */
 export function rememberFolder(home: string, dir: string, trusted: boolean, now = new Date()): string {
   const key = folderKey(dir);

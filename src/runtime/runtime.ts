@@ -271,7 +271,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const userHome = started.HOME || homedir();
   // Claude Code's settings: the run's own environment (a copy: process.env is never written), and
   // the model a new conversation may start on. A folder's files count once it is trusted.
-  const { folderAnswer } = await import("../config/trust-store.ts");
+  const { folderAnswer, trustedAmong } = await import("../config/trust-store.ts");
   const projectTrusted = options.trust === true || folderAnswer(home, cwd)?.trusted === true;
   const envOptions = { cwd, home, started, settingSources: options.settingSources, baseUrlGiven: options.baseUrl !== undefined };
   const { env, settings, paired } = runEnv({ ...envOptions, projectTrusted });
@@ -481,6 +481,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       codexHome: env.CODEX_HOME,
       projectTrusted: trustedNow,
       ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+      // Started in a package of a trusted repository: the repository's CLAUDE.md still reads its imports from inside it.
+      ...(trustedNow ? {} : { trustedAbove: trustedAmong(home, foldersAbove(cwd)) }),
       onNote: (note) => notes.push(note),
     });
 
@@ -750,6 +752,13 @@ function sessionModel(
   if (options.model !== undefined || options.script !== undefined) return undefined;
   if (options.provider !== undefined && options.provider !== resumed.provider) return undefined;
   return { provider: resumed.provider, model: resumed.model };
+}
+
+/** The folders above `dir`, nearest first, up to and without the root. */
+function foldersAbove(dir: string): string[] {
+  const above: string[] = [];
+  for (let at = dirname(dir); dirname(at) !== at; at = dirname(at)) above.push(at);
+  return above;
 }
 
 function resolveCwd(cwd: string | undefined): string {
