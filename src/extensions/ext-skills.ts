@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkillFile } from "../skills/frontmatter.ts";
 import { invocationOf, SKILL_MAX_BYTES, type Skill } from "../skills/discover.ts";
+import { argumentNamesOf, refusedNamesWarning } from "../skills/argument-names.ts";
 import type { Manifest } from "./manifest.ts";
 
 /** A SKILL.md deeper than this below a listed directory is not looked for. */
@@ -113,8 +114,11 @@ function readSkill(file: string, namespace: string, warnings: string[]): Skill |
     warnings.push(`skill skipped: ${parsed.error}`);
     return undefined;
   }
-  const { name, description, body } = parsed.value;
-  return { name: `${namespace}:${name}`, description, body, path: file, source: "extension", ...invocationOf(parsed.value) };
+  const { name, description, body, attributes } = parsed.value;
+  const named = argumentNamesOf(attributes.arguments);
+  if (named.refused.length > 0) warnings.push(refusedNamesWarning(file, named.refused));
+  const argumentNames = named.names.length > 0 ? { argumentNames: named.names } : {};
+  return { name: `${namespace}:${name}`, description, body, path: file, source: "extension", ...argumentNames, ...invocationOf(parsed.value) };
 }
 
 function inside(root: string, target: string): boolean {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { type BuiltinSkill, builtinSkill } from "./builtin-skills.ts" with { type: "macro" };
 import { parseSkillFile, type SkillFile } from "./frontmatter.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
+import { argumentNamesOf, refusedNamesWarning } from "./argument-names.ts";
 
 /** `extension`: shipped by an extension (its manifest's `skills`), named `<extension>:<skill>` */
 export type SkillSource = "builtin" | "project" | "user" | "extension";
@@ -26,6 +27,8 @@ export interface Skill {
   source: SkillSource;
   /** frontmatter `allowed-tools`, as written (`Bash(git *)`, `Read`): what `/<skill>` lets through unasked, as a command's */
   allowedTools?: string[];
+  /** frontmatter `arguments:`: the names of its positional arguments in `/<skill>`'s body (`$issue`), in order */
+  argumentNames?: string[];
   /**
    * false with Claude Code's `disable-model-invocation: true`: only the user starts it (`/<skill>`);
    * the system prompt does not name it and the skill tool refuses it
@@ -218,7 +221,18 @@ function readSkillDir(dir: string, source: SkillDir["source"], warnings: string[
     const tools = attributes["allowed-tools"];
     // A list's items may hold several (`- Read, Grep`), as the one-line form does.
     const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitRuleList(String(item))) : typeof tools === "string" ? splitRuleList(tools) : undefined;
-    skills.push({ name, description, body, path: file, source, ...(allowedTools?.length ? { allowedTools } : {}), ...invocationOf(parsed.value) });
+    const named = argumentNamesOf(attributes.arguments);
+    if (named.refused.length > 0) warnings.push(refusedNamesWarning(file, named.refused));
+    skills.push({
+      name,
+      description,
+      body,
+      path: file,
+      source,
+      ...(allowedTools?.length ? { allowedTools } : {}),
+      ...(named.names.length > 0 ? { argumentNames: named.names } : {}),
+      ...invocationOf(parsed.value),
+    });
   }
   return skills;
 }

@@ -180,6 +180,17 @@ test("disable-model-invocation and user-invocable are kept on the skill; a value
   expect(warnings).toEqual([`skill skipped: ${odd}: "disable-model-invocation: yes" is invalid: write true (only the user starts the skill, by typing its /name) or false`]);
 });
 
+test("front matter arguments: is kept as the skill's argument names; a name that cannot follow $ is a warning naming the file, the skill still loads", () => {
+  const dir = join(cwd, ".claude", "skills");
+  writeSkill(dir, "fix", "---\nname: fix\ndescription: Fix\narguments: [issue, branch]\n---\nFix $issue.\n");
+  const odd = writeSkill(dir, "odd", "---\nname: odd\ndescription: Odd\narguments: issue-id\n---\nOdd.\n");
+  const { skills, warnings } = load();
+  const byName = Object.fromEntries(skills.map((s) => [s.name, s]));
+  expect(byName.fix!.argumentNames).toEqual(["issue", "branch"]);
+  expect(byName.odd!.argumentNames).toBeUndefined();
+  expect(warnings).toEqual([`${odd}: "arguments:" has "issue-id", which cannot be written after $ (use letters, digits and _, not starting with a digit); it is left out`]);
+});
+
 test("folders without SKILL.md, stray files and missing search folders are not errors", () => {
   const dir = join(home, "skills");
   mkdirSync(join(dir, "scripts-only"), { recursive: true });
