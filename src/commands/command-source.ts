@@ -1,9 +1,10 @@
 // The Markdown commands as slash commands every front end dispatches: one of the conversation's
 // command sources (beside the extensions and MCP prompts), answered with the expanded prompt.
-// Rule: a command's `!` lines run, and its `allowed-tools` allow, only in a trusted folder (the
-// user's own commands in $ZOT_HOME and ~/.claude anywhere); a project's commands are listed either
-// way, since a prompt template runs nothing by itself. A `!` line runs as the model's bash calls
-// run (the runner, from the runtime): the permission rules and --disallowedTools refuse it, the
+// Rule: a command's `!` commands (`` !`cmd` `` and ```` ```! ```` blocks, a skill's typed as
+// `/name` too) run, and its `allowed-tools` allow, only in a trusted folder (the user's own commands
+// and skills in $ZOT_HOME and ~/.claude anywhere); a project's commands are listed either way,
+// since a prompt template runs nothing by itself. A `!` command runs as the model's bash calls run
+// (the runner, from the runtime): the permission rules and --disallowedTools refuse it, the
 // confirmation asks about it, hooks see it, the jail confines it; the command's `allowed-tools`
 // let it past the question, as Claude Code requires of a command's `!` lines.
 import { type CommandResult, SKILLS_OWNER } from "../protocol/slash-command.ts";
@@ -41,6 +42,8 @@ export class MarkdownCommandSource {
       attachable?: (path: string) => Promise<string | undefined>;
       /** the settings files' UserPromptExpansion hooks, when the run has settings hooks */
       expanding?: ExpansionHook;
+      /** `${CLAUDE_SESSION_ID}`: the session being recorded, or the run's id when none is (as settings hooks are told) */
+      sessionId?: () => string;
     },
   ) {
     // A subfolder's command answers to its namespaced name too (`/frontend:lint` beside `/lint`).
@@ -68,11 +71,18 @@ export class MarkdownCommandSource {
     const hooked = await this.context.expanding?.({ name: command.name, args, source: command.scope, prompt: typed }, signal);
     if (hooked && "block" in hooked) return { command: command.name, extension: ownerOf(command), action: "error", text: hooked.block };
     const allow = mayRun && command.allowedTools ? { rules: command.allowedTools, source: `/${command.name} (allowed-tools)` } : undefined;
-    const expanded = command.plain
-      ? skillPrompt(command.body, args)
+    const runShell = mayRun ? (line: string) => this.context.runBang(line, allow, signal) : undefined;
+    const filling = {
+      ...(command.argumentNames ? { argumentNames: command.argumentNames } : {}),
+      ...(this.context.sessionId ? { sessionId: this.context.sessionId() } : {}),
+      ...(runShell ? { runShell } : {}),
+    };
+    const expanded = command.skill
+      ? await skillPrompt(command.body, args, { ...filling, ...(command.skill.dir ? { skillDir: command.skill.dir } : {}) })
       : await expandCommand(command.body, args, {
           cwd: this.context.cwd,
-          ...(mayRun ? { runShell: (line: string) => this.context.runBang(line, allow, signal) } : { insideOnly: true }),
+          ...filling,
+          ...(runShell ? {} : { insideOnly: true }),
           ...(this.context.attachable ? { gate: this.context.attachable } : {}),
         });
     const context = hooked && "context" in hooked ? hooked.context : [];
@@ -83,12 +93,12 @@ export class MarkdownCommandSource {
     // `allowed-tools` lets calls past the confirmation question while the prompt runs: a folder's
     // commands only in a trusted folder, as its settings files' allow rules.
     const allowed = mayRun && command.allowedTools ? { allowedTools: command.allowedTools } : {};
-    const attached = command.plain ? {} : { attached: true as const };
+    const attached = command.skill ? {} : { attached: true as const };
     return { command: command.name, extension: ownerOf(command), action: "prompt", text, ...model, ...allowed, ...attached };
   }
 }
 
 /** Who a command is shown as coming from: "skills" for a skill, "commands" for a Markdown command. */
 function ownerOf(command: MarkdownCommand): string {
-  return command.plain ? SKILLS_OWNER : COMMANDS_OWNER;
+  return command.skill ? SKILLS_OWNER : COMMANDS_OWNER;
 }

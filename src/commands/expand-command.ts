@@ -1,48 +1,46 @@
-// A Markdown command's prompt, ready for the model: `$ARGUMENTS` and `$1`… filled in, `` !`cmd` ``
-// replaced by the command's output, and `@file` contents attached after the prompt, as Claude
-// Code expands its custom commands. Rule: a `!` command runs only where the caller allows it (a
-// trusted folder), and only as far as the caller's runner lets it (the rules, the confirmation);
-// elsewhere, or when refused, the prompt says it was not run and why, so nothing runs unasked and
-// nothing is silently dropped. What the user typed is put in once, as text: it is never read for
-// `$1` or `!` again, and its @files are the user's to attach (the template's are limited).
+// A Markdown command's prompt, ready for the model: its template filled in (template-substitution.ts:
+// `$ARGUMENTS`, `$ARGUMENTS[0]`, `$1`…, its `arguments:` names, `${CLAUDE_SESSION_ID}`, and
+// `` !`cmd` `` and ```` ```! ```` blocks replaced by the commands' output), and `@file` contents
+// attached after the prompt, as Claude Code expands its custom commands. Rule: a `!` command runs
+// only where the caller allows it (a trusted folder), and only as far as the caller's runner lets
+// it (the rules, the confirmation); elsewhere, or when refused, the prompt says it was not run and
+// why, so nothing runs unasked and nothing is silently dropped. What the user typed is put in once,
+// as text: it is never read for `$1` or `!` again, and its @files are the user's to attach (the
+// template's are limited).
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { commandWords } from "../protocol/slash-command.ts";
+import { fillTemplate, type ShellRunner } from "./template-substitution.ts";
 
 export interface ExpandOptions {
   cwd: string;
   /** runs one `!` command in cwd: its output, or why it was not run; undefined = `!` commands are not allowed here */
-  runShell?: (command: string) => Promise<{ output: string } | { notRun: string }>;
+  runShell?: ShellRunner;
   /** `@file` attaches only files inside cwd (a folder's command in a folder not trusted: it must not send the user's files elsewhere to the model) */
   insideOnly?: boolean;
   /** why a file may not be attached (the run's read tool may not read it: the jail, a Read rule), or undefined when it may */
   gate?: (path: string) => Promise<string | undefined>;
+  /** front matter `arguments:`: `$name` is the argument in its place */
+  argumentNames?: readonly string[];
+  /** `${CLAUDE_SESSION_ID}` */
+  sessionId?: string;
 }
 
 /** An attached file larger than this is named, not included. */
 const MAX_ATTACH_BYTES = 256 * 1024;
 
 export async function expandCommand(body: string, args: string, options: ExpandOptions): Promise<string> {
-  const positional = commandWords(args);
-  let usedArguments = false;
-  // One pass over the template: what the user typed is put in once and never read again, so a
-  // `$1` or a `` !`cmd` `` in the arguments stays text (only the template's own run).
-  const text = await replaceAsync(body, /\$ARGUMENTS\b|\$([1-9])\b|!`([^`\n]+)`/g, async (_whole, n, template) => {
-    if (template === undefined) {
-      usedArguments = true;
-      return n === undefined ? args : (positional[Number(n) - 1] ?? "");
-    }
-    // A `!` line may use the arguments (`!`git log -n $1``), as Claude Code's do.
-    const command = template.replace(/\$ARGUMENTS\b/g, () => args).replace(/\$([1-9])\b/g, (_, i: string) => positional[Number(i) - 1] ?? "");
-    if (!options.runShell) return `(the command \`${command}\` was not run: this folder is not trusted; zot trust runs such commands)`;
-    try {
-      const run = await options.runShell(command);
-      return "output" in run ? run.output.trimEnd() : `(the command \`${command}\` was not run: ${run.notRun})`;
-    } catch (error) {
-      return `(the command \`${command}\` failed: ${(error as Error).message})`;
-    }
-  });
+  // `$1` is the first argument in a command file, as `.claude/commands` have always had it.
+  const { text, usedArguments } = await fillTemplate(
+    body,
+    {
+      args,
+      positionalBase: 1,
+      ...(options.argumentNames ? { argumentNames: options.argumentNames } : {}),
+      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    },
+    options.runShell,
+  );
   // Arguments the template has no place for still reach the model.
   const prompt = !usedArguments && args.trim() ? `${text.trimEnd()}\n\n${args.trim()}` : text;
   // The template's @files (only those inside the folder when it is not trusted), then the ones the user typed.
@@ -102,16 +100,4 @@ async function attachments(text: string, cwd: string, insideOnly: boolean, seen:
 
 function isInside(file: string, dir: string): boolean {
   return file.startsWith(`${dir}${path.sep}`);
-}
-
-/** Like String.replace with an async replacer, one match at a time (commands run in order). */
-async function replaceAsync(text: string, pattern: RegExp, replace: (...match: (string | undefined)[]) => Promise<string>): Promise<string> {
-  let out = "";
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    out += text.slice(last, match.index);
-    out += await replace(...match);
-    last = (match.index ?? 0) + match[0].length;
-  }
-  return out + text.slice(last);
 }

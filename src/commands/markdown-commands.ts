@@ -11,6 +11,7 @@ import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
+import { argumentNamesOf, refusedNamesWarning } from "../skills/argument-names.ts";
 import { splitRuleList } from "../protocol/rule-list.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
 
@@ -21,8 +22,11 @@ export interface MarkdownCommand {
   name: string;
   /** a subfolder's command's namespaced name (`frontend:lint`), which runs it too */
   alias?: string;
-  /** a skill's body: sent with the words for `$ARGUMENTS`, nothing else expanded (skill-commands.ts) */
-  plain?: true;
+  /**
+   * a skill (skill-commands.ts): `$0` is its first argument, `${CLAUDE_SKILL_DIR}` is `dir` (the
+   * folder of its SKILL.md; none for a built-in), and its @files are not attached
+   */
+  skill?: { dir?: string };
   description: string;
   /** frontmatter `argument-hint`: shown after the name in the popup (`[file] [focus]`) */
   argumentHint?: string;
@@ -30,6 +34,8 @@ export interface MarkdownCommand {
   model?: string;
   /** frontmatter `allowed-tools`, as written (`Bash(git diff:*)`, `Read`) */
   allowedTools?: string[];
+  /** frontmatter `arguments:`: the names of the positional arguments in the body (`$issue`), in order */
+  argumentNames?: string[];
   /** the Markdown after the frontmatter: the prompt, before $ARGUMENTS, @file and !`cmd` are expanded */
   body: string;
   file: string;
@@ -100,7 +106,7 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
         }
         continue;
       }
-      const loaded = readCommand(file, name, scope);
+      const loaded = readCommand(file, name, scope, warnings);
       if ("error" in loaded) {
         warnings.push(loaded.error);
         continue;
@@ -132,7 +138,7 @@ function commandName(dir: string, file: string): string | undefined {
   return parts.every((part) => NAME_PART.test(part)) ? parts.join(":") : undefined;
 }
 
-function readCommand(file: string, name: string, scope: CommandScope): MarkdownCommand | { error: string } {
+function readCommand(file: string, name: string, scope: CommandScope, warnings: string[]): MarkdownCommand | { error: string } {
   let text: string;
   try {
     if (statSync(file).size > MAX_COMMAND_BYTES) return { error: `${file}: larger than ${MAX_COMMAND_BYTES / 1024} KiB; skipped` };
@@ -158,6 +164,8 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
   const tools = attributes["allowed-tools"];
   // A list's items may hold several (`- Read, Grep`), as the one-line form does.
   const allowedTools = Array.isArray(tools) ? tools.flatMap((item) => splitRuleList(String(item))) : typeof tools === "string" ? splitRuleList(tools) : undefined;
+  const named = argumentNamesOf(attributes.arguments);
+  if (named.refused.length > 0) warnings.push(refusedNamesWarning(file, named.refused));
   const description = text1("description") ?? firstLine(body) ?? `/${name}`;
   const folder = name.includes(":") ? `:${name.slice(0, name.lastIndexOf(":"))}` : "";
   return {
@@ -166,6 +174,7 @@ function readCommand(file: string, name: string, scope: CommandScope): MarkdownC
     ...(text1("argument-hint") ? { argumentHint: text1("argument-hint") } : {}),
     ...(text1("model") ? { model: text1("model") } : {}),
     ...(allowedTools && allowedTools.length > 0 ? { allowedTools } : {}),
+    ...(named.names.length > 0 ? { argumentNames: named.names } : {}),
     body,
     file,
     scope,

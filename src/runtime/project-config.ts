@@ -130,6 +130,8 @@ export async function markdownCommandSource(context: {
   claudeSources?: readonly SettingSourceName[];
   /** the settings files' UserPromptExpansion hooks */
   expanding?: ExpansionHook;
+  /** `${CLAUDE_SESSION_ID}` in a command or a skill: the session's id, as settings hooks are told it */
+  sessionId?: () => string;
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
   const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }] = await Promise.all([
@@ -175,6 +177,7 @@ export async function markdownCommandSource(context: {
     runBang: context.runBang,
     ...(context.attachable ? { attachable: context.attachable } : {}),
     ...(context.expanding ? { expanding: context.expanding } : {}),
+    ...(context.sessionId ? { sessionId: context.sessionId } : {}),
   };
   const source = commands.length > 0 ? new MarkdownCommandSource(commands, options) : undefined;
   return { ...(source ? { source } : {}), warnings };

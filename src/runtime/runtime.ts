@@ -437,6 +437,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   // The session being recorded; switchSession replaces it.
   let current = session;
+  // What stands for the session where none is recorded (--no-session): settings hooks' session_id and a command's ${CLAUDE_SESSION_ID}.
+  const runId = `run-${crypto.randomUUID()}`;
   let settingsHooks: SettingsHooks | undefined;
   let late: LateExtensions | undefined;
   const dispose = async () => {
@@ -529,6 +531,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
         log,
         session: () => current,
+        runId,
         files,
         hosted: options.hostedHooks,
         // Hooks' `if` rules are read as permission rules are, from the working directory.
@@ -582,6 +585,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         runBang,
         skills: offeredSkills,
         attachable: (path) => attachable(path, false),
+        sessionId: () => current?.id ?? runId,
         ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
         ...(settingsHooks ? { expanding: (command: CommandExpansion, signal: AbortSignal) => settingsHooks!.expanding(command, signal) } : {}),
       });

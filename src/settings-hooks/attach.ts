@@ -38,6 +38,8 @@ export interface SettingsHooksOptions {
   log(message: string): void;
   /** the session being recorded, read at each event (it changes with /clear and resumes) */
   session(): { id: string; file: string } | undefined;
+  /** the session_id hooks are told while no session is recorded (--no-session); a new one when not given */
+  runId?: string;
   /** read the settings files' hooks (false: only `hosted` run, as with --no-ext) */
   files?: boolean;
   /** the hooks the program running zot registered (host-hooks.ts) */
@@ -75,7 +77,7 @@ export interface CommandExpansion {
 /** `settingsFiles`: the files the run reads (settings-locations.ts), none when options.files is false. */
 export function attachSettingsHooks(options: SettingsHooksOptions, settingsFiles: readonly SettingsSource[]): SettingsHooks {
   const { agent, gate } = options;
-  const runId = `run-${crypto.randomUUID()}`;
+  const runId = options.runId ?? `run-${crypto.randomUUID()}`;
   const sources = new SettingsHooksSources(settingsFiles, (message) => options.log(message), options.hosted);
   const runner = new HookRunner(sources, {
     cwd: options.cwd,

@@ -82,6 +82,15 @@ describe("loadMarkdownCommands", () => {
     expect(commands.map((c) => c.name)).toEqual(["fine"]);
     expect(warnings.join("\n")).toContain("broken.md");
   });
+
+  test("front matter arguments: names the positional arguments, as a list or one line; a name that cannot follow $ is a warning naming the file", () => {
+    write(path.join(cwd, ".claude", "commands", "fix.md"), "---\narguments: [issue, branch]\n---\nFix $issue on $branch");
+    write(path.join(cwd, ".claude", "commands", "pr.md"), "---\narguments:\n  - branch\n  - title\n---\nOpen $branch");
+    write(path.join(cwd, ".claude", "commands", "odd.md"), "---\narguments: issue issue-id 2nd\n---\nLook at $issue");
+    const { commands, warnings } = loadMarkdownCommands({ cwd, home, userHome });
+    expect(Object.fromEntries(commands.map((c) => [c.name, c.argumentNames]))).toEqual({ fix: ["issue", "branch"], odd: ["issue"], pr: ["branch", "title"] });
+    expect(warnings).toEqual([`${path.join(cwd, ".claude", "commands", "odd.md")}: "arguments:" has "issue-id", "2nd", which cannot be written after $ (use letters, digits and _, not starting with a digit); they are left out`]);
+  });
 });
 
 describe("project commands that are links out of the folder", () => {
@@ -117,8 +126,36 @@ describe("expandCommand", () => {
     expect(commandWords(`a "b c" 'd e' f`)).toEqual(["a", "b c", "d e", "f"]);
   });
 
+  test("$ARGUMENTS[N] counts from 0 over the words, quotes grouping them; out of range it is empty; $0 stays as written in a command", async () => {
+    const body = "Branch: $ARGUMENTS[0]\nTitle: $ARGUMENTS[1]\nReviewer: [$ARGUMENTS[2]]\nFirst: $1, $0";
+    expect(await expandCommand(body, 'feature-x "Add widgets"', { cwd })).toBe("Branch: feature-x\nTitle: Add widgets\nReviewer: []\nFirst: feature-x, $0");
+  });
+
+  test("front matter arguments: names and ${CLAUDE_SESSION_ID} are filled in", async () => {
+    const text = await expandCommand("Fix $issue on $branch; log to logs/${CLAUDE_SESSION_ID}.md ($other stays)", "42 hotfix-auth", { cwd, argumentNames: ["issue", "branch"], sessionId: "sess-1" });
+    expect(text).toBe("Fix 42 on hotfix-auth; log to logs/sess-1.md ($other stays)");
+  });
+
   test("arguments the template has no place for are appended", async () => {
     expect(await expandCommand("Write a haiku.", "about rain", { cwd })).toBe("Write a haiku.\n\nabout rain");
+  });
+
+  test("a template that uses the arguments only through $ARGUMENTS[N] or a name gets them nowhere else", async () => {
+    expect(await expandCommand("Branch: $ARGUMENTS[0]", "a b", { cwd })).toBe("Branch: a");
+    expect(await expandCommand("Issue: $issue", "7 more", { cwd, argumentNames: ["issue"] })).toBe("Issue: 7");
+    expect(await expandCommand("Session ${CLAUDE_SESSION_ID}", "about rain", { cwd, sessionId: "s" })).toBe("Session s\n\nabout rain");
+  });
+
+  test("a ```! block runs as one command where allowed and is named as not run where not", async () => {
+    const ran: string[] = [];
+    const runShell = async (command: string) => {
+      ran.push(command);
+      return { output: `ran: ${command}\n` };
+    };
+    const body = "History:\n```!\ngit log --oneline -1\n```\nEnd.";
+    expect(await expandCommand(body, "", { cwd, runShell })).toBe("History:\nran: git log --oneline -1\nEnd.");
+    expect(ran).toEqual(["git log --oneline -1"]);
+    expect(await expandCommand(body, "", { cwd, insideOnly: true })).toBe("History:\n(the command `git log --oneline -1` was not run: this folder is not trusted; zot trust runs such commands)\nEnd.");
   });
 
   test("!`cmd` runs in order where allowed, is named as not run where not, and says why a runner refused it", async () => {
@@ -169,5 +206,17 @@ describe("expandCommand", () => {
     expect(ran).toEqual(["git log -n 3"]);
     expect(text).toStartWith(`Deploy 3: 3 "!\`touch pwned\`" $1 $& $$ @${path.join(tmp, "mine.txt")}. Log: ran git log -n 3`);
     expect(text).toContain("MY NOTES");
+  });
+
+  test("what the user typed stays text for the new placeholders too: $ARGUMENTS[0], a name, ${CLAUDE_SESSION_ID} and a ```! in it are not read again", async () => {
+    const ran: string[] = [];
+    const runShell = async (command: string) => {
+      ran.push(command);
+      return { output: "OUT" };
+    };
+    const typed = "'$ARGUMENTS[0] !`touch pwned`' '$issue ${CLAUDE_SESSION_ID}' '```!\nid\n```'";
+    const text = await expandCommand("One: $ARGUMENTS[0]\nTwo: $issue\nThree: $ARGUMENTS[2]\n```!\necho hi\n```", typed, { cwd, runShell, argumentNames: ["x", "issue"], sessionId: "S" });
+    expect(text).toBe("One: $ARGUMENTS[0] !`touch pwned`\nTwo: $issue ${CLAUDE_SESSION_ID}\nThree: ```!\nid\n```\nOUT");
+    expect(ran).toEqual(["echo hi"]);
   });
 });

@@ -258,15 +258,13 @@ describe("custom commands", () => {
     const mock = fixture.llm([{ text: "deploying" }, { text: "again" }, { text: "reviewing" }]);
     const cwd = tempDir("zot-cc-skill-");
     const userHome = tempDir("zot-cc-user-");
-    // Its examples reach the model as written: no $1, no ! line run, only $ARGUMENTS filled.
-    write(join(userHome, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS with DEPLOY-STEPS.\n\n```\nawk '{print $1}' hosts; !`date`\n```\n");
+    write(join(userHome, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS with DEPLOY-STEPS.\n");
     write(join(userHome, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review skill\n---\nSKILL-REVIEW-BODY\n");
     write(join(cwd, ".claude", "commands", "review.md"), "COMMAND-REVIEW-BODY\n");
     const where = { cwd, home: tempDir("zot-cc-home-"), env: { HOME: userHome } };
     const deploy = await zot(["-p", "/deploy staging", ...anthropic(mock)], where);
     expect(deploy.code).toBe(0);
     expect(requestText(mock.requests[0].body.messages)).toContain("Deploy to staging with DEPLOY-STEPS.");
-    expect(requestText(mock.requests[0].body.messages)).toContain("awk '{print $1}' hosts; !`date`");
     const listed = await zot(["--json", "/deploy prod", ...anthropic(mock)], where);
     expect(ndjson(listed.stdout).find((e) => e.type === "command_result")).toMatchObject({ command: "deploy", extension: "skills", action: "prompt" });
     const review = await zot(["-p", "/review", ...anthropic(mock)], where);
@@ -278,6 +276,55 @@ describe("custom commands", () => {
     expect((await zot(["-p", "/deploy the box costing $$5, named $&", ...anthropic(mock)], where)).code).toBe(0);
     expect(requestText(mock.requests[3].body.messages)).toContain("Deploy to the box costing $$5, named $& with DEPLOY-STEPS.");
   });
+
+  test("Claude Code's substitutions: $ARGUMENTS[N] split as a shell splits, arguments: names, ${CLAUDE_SESSION_ID} (the session zot reports) and a ```! block in a command; $0/$1, names, ${CLAUDE_SKILL_DIR}, !`cmd` and ```! in a skill typed as /name; untrusted, nothing runs; what the user typed stays text", async () => {
+    const mock = fixture.llm(Array.from({ length: 3 }, (_, i) => ({ text: `answer ${i}` })));
+    const pr = "---\ndescription: Open a PR\narguments: branch title\n---\nBranch: $ARGUMENTS[0]\nTitle: $ARGUMENTS[1]\nReviewer: [$ARGUMENTS[2]]\nNamed: $branch / $title / $other\nLog to logs/${CLAUDE_SESSION_ID}.md\n```!\necho BLOCK-RAN\necho second-line\n```\n";
+    const fix =
+      "---\nname: fix-branch\ndescription: Fix an issue on its branch\narguments: [issue, branch]\n---\nFix issue $issue on branch $branch (first=$0 second=$1).\nRun ${CLAUDE_SKILL_DIR}/scripts/check.sh\nCurrent: !`echo SKILL-BANG-RAN`\n```!\necho SKILL-BLOCK-RAN\n```\n";
+    const project = (dir: string) => {
+      write(join(dir, ".claude", "commands", "pr.md"), pr);
+      write(join(dir, ".claude", "skills", "fix-branch", "SKILL.md"), fix);
+      return dir;
+    };
+    const userText = (i: number): string => {
+      const content = mock.requests[i].body.messages.at(-1).content;
+      return typeof content === "string" ? content : content.map((block: { text?: string }) => block.text ?? "").join("");
+    };
+    const home = tempDir("zot-cc-home-");
+    const cwd = trustDir(home, project(tempDir("zot-cc-subst-")));
+    const where = { cwd, home, env: { HOME: tempDir("zot-cc-user-") } };
+
+    const ran = await zot(["-p", '/pr feature-x "Add widgets"', "--output-format", "json", ...anthropic(mock)], where);
+    expect(ran.code).toBe(0);
+    const sessionId = JSON.parse(ran.stdout).session_id;
+    expect(sessionId).toMatch(/\S/);
+    expect(userText(0)).toBe(`Branch: feature-x\nTitle: Add widgets\nReviewer: []\nNamed: feature-x / Add widgets / $other\nLog to logs/${sessionId}.md\nBLOCK-RAN\nsecond-line`);
+
+    expect((await zot(["-p", "/fix-branch 42 hotfix-auth", ...anthropic(mock)], where)).code).toBe(0);
+    const skillDir = join(cwd, ".claude", "skills", "fix-branch");
+    expect(userText(1)).toBe(`Fix issue 42 on branch hotfix-auth (first=42 second=hotfix-auth).\nRun ${skillDir}/scripts/check.sh\nCurrent: SKILL-BANG-RAN\nSKILL-BLOCK-RAN`);
+
+    // What the user typed is put in as text: its placeholders are not filled, its ! is not run.
+    expect((await zot(["-p", "/pr '$ARGUMENTS[1] !`touch pwned`' '${CLAUDE_SESSION_ID} $0'", ...anthropic(mock)], where)).code).toBe(0);
+    expect(userText(2)).toStartWith("Branch: $ARGUMENTS[1] !`touch pwned`\nTitle: ${CLAUDE_SESSION_ID} $0\n");
+    expect(existsSync(join(cwd, "pwned"))).toBe(false);
+
+    // In a folder not trusted (its skills read with --with-skills) the ```! block and the skill's ! lines are named as not run.
+    const untrusted = { cwd: project(tempDir("zot-cc-subst-untrusted-")), home: tempDir("zot-cc-home-"), env: { HOME: tempDir("zot-cc-user-") } };
+    mock.push({ text: "untrusted one" }, { text: "untrusted two" });
+    expect((await zot(["-p", "/pr a b", ...anthropic(mock)], untrusted)).code).toBe(0);
+    expect(userText(3)).toEndWith("(the commands below were not run: this folder is not trusted; zot trust runs such commands)\n```\necho BLOCK-RAN\necho second-line\n```");
+    expect((await zot(["-p", "/fix-branch 7 main", "--with-skills", ...anthropic(mock)], untrusted)).code).toBe(0);
+    expect(userText(4)).toContain("Current: (the command `echo SKILL-BANG-RAN` was not run: this folder is not trusted; zot trust runs such commands)\n(the command `echo SKILL-BLOCK-RAN` was not run: ");
+
+    // The model's skill tool hands the skill over as written: nothing filled in, nothing run.
+    mock.push({ tool_calls: [{ name: "skill", args: { name: "fix-branch" } }] }, { text: "loaded" });
+    expect((await zot(["-p", "fix issue 9", ...anthropic(mock)], where)).code).toBe(0);
+    const loaded = JSON.stringify(mock.requests[6].body.messages.at(-1).content);
+    expect(loaded).toContain("Fix issue $issue on branch $branch (first=$0 second=$1).");
+    expect(loaded).toContain("Current: !`echo SKILL-BANG-RAN`");
+  }, 60_000);
 
   test("zot's built-in commands come first: a skill named compact stays the model's, a command file named help is left out with a warning, a subfolder's answers to its folder's name", async () => {
     const mock = fixture.llm([{ text: "helped" }]);
