@@ -50,7 +50,7 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     files: { names: ["settings.json", "settings.local.json"], counts: holdsHooksOrEnv },
   },
   // Protected only (they ask no trust question of their own): a command's `!` lines run, and its
-  // allowed-tools allow, in the next run; a skill's allowed-tools allow as a command's do.
+  // allowed-tools allow, in the next run; a skill's do the same when typed as /name.
   { path: ".claude/commands", label: ".claude/commands", what: "Markdown commands", loaded: false },
   { path: ".zot/commands", label: ".zot/commands", what: "Markdown commands", loaded: false },
   { path: ".claude/skills", label: ".claude/skills", what: "skills", loaded: false },
