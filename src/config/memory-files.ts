@@ -11,7 +11,8 @@
 // only once the folder is trusted: a cloned repository's CLAUDE.md, or one in a folder above it,
 // must not send `@~/.ssh/id_rsa` to the model (Claude Code asks before following such an import);
 // nor may such a file be a link out of its repository (or, above it, out of its own folder). What is
-// left out is said. The files are read
+// left out is said. MemoryReader is the one reading of memory files and their imports: the start's
+// here, a subfolder's when the model first works in it (nested-memory-files.ts). The files are read
 // synchronously: a dozen small files (most of them missing) cost a start less that way than a dozen
 // trips through the thread pool (about 1 ms of a one-shot run, scripts/bench floor).
 import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
@@ -70,8 +71,6 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const project = repositoryRoot(start) ?? start;
   const ancestors: string[] = [];
   for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir)) ancestors.unshift(dir);
-  const within = (dir: string, file: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
-  const inFolder = (file: string) => within(start, file);
   const userRules = path.join(userHome, ".claude", "rules");
   const read = (source: SettingSourceName) => sourceRead(options.claudeSources, source);
   const own = [
@@ -79,7 +78,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
     agentsFile(options.codexHome?.trim() ? path.resolve(options.codexHome.trim()) : path.join(userHome, ".codex")),
     ...(read("user") ? [path.join(userHome, ".claude", "CLAUDE.md"), ...ruleFiles(userRules)] : []),
   ];
-  const claudeFiles = CLAUDE_FILES.filter((name) => read(name === "CLAUDE.local.md" ? "local" : "project"));
+  const claudeFiles = claudeFileNames(options.claudeSources);
 
   // Each file with the folder its real path must stay in while the folder is untrusted: the
   // repository for the repository's files, the folder it sits in for a file above the repository
@@ -99,67 +98,109 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   // above it, which anyone may have written: a tarball's parent, a shared /tmp) imports only from
   // inside the folder until the folder is trusted.
   const guarded = (file: string) => !options.projectTrusted && !own.includes(file);
-  const files: ContextFile[] = [];
-  const withheld = new Map<string, string[]>();
-  const seen = new Set<string>();
-  /** `reach`: the folder a file's imports must stay in (the working directory while it is untrusted), undefined: anywhere. */
-  const add = (file: string, importedBy: string | undefined, depth: number, reach: string | undefined): void => {
+  const reader = new MemoryReader({ folder: start, userHome, into: "the system prompt" });
+  const trustedAbove = new Set(options.trustedAbove ?? []);
+  for (const { file, bound, folder } of candidates) {
+    // A cloned repository's CLAUDE.md may be a link to a file of the user's, or to /proc/self/environ.
+    // A trusted folder's own memory file (the repository root's, zot started in a package of it) imports from inside that folder.
+    reader.read(file, guarded(file), bound !== undefined && within(start, file) ? start : bound, folder !== undefined && trustedAbove.has(folder) ? folder : undefined);
+  }
+  return { files: reader.files, notes: reader.notes() };
+}
+
+/**
+ * Reads memory files and the files their `@path` lines import, each once by its real path, and
+ * keeps what was left out and why: the one reading of memory files, at the start (findContextFiles)
+ * and for a subfolder's files later (nested-memory-files.ts).
+ */
+export class MemoryReader {
+  readonly files: ContextFile[] = [];
+  private readonly seen: Set<string>;
+  private readonly leftOut: string[] = [];
+  private readonly links: string[] = [];
+  private readonly withheld = new Map<string, string[]>();
+
+  constructor(
+    private readonly options: {
+      /** the folder trust is given to (its real path): a guarded file imports only from inside it */
+      folder: string;
+      /** the user's home directory, for `@~/…` imports */
+      userHome: string;
+      /** what the files go into, for the notes ("the system prompt") */
+      into: string;
+      /** real paths the model already has: neither read nor followed again */
+      given?: Iterable<string>;
+    },
+  ) {
+    this.seen = new Set(options.given ?? []);
+  }
+
+  /**
+   * Reads `file` and its imports. `guarded`: its imports from outside the folder (or from outside
+   * `reach`, a trusted folder it is a memory file of) wait for trust, and so does the file itself
+   * when it is a link out of `keep` (the folder its real path must stay in).
+   */
+  read(file: string, guarded: boolean, keep?: string, reach?: string): void {
+    if (guarded && keep !== undefined && readTextFile(file) !== undefined && !within(keep, realOrSame(file))) {
+      this.links.push(`${file} is a link to ${realOrSame(file)}, outside ${keep === this.options.folder ? "this folder" : keep}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
+      return;
+    }
+    this.add(file, undefined, 0, guarded ? (reach ?? this.options.folder) : undefined);
+  }
+
+  /** Sentences for the user: the files left out (too big, unreadable, not text), the links not followed, the imports withheld. */
+  notes(): string[] {
+    return [
+      ...this.leftOut,
+      ...this.links,
+      ...[...this.withheld].map(
+        ([file, targets]) =>
+          `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
+      ),
+    ];
+  }
+
+  /** `reach`: the folder the file's imports must stay in while it is guarded; undefined: anywhere. */
+  private add(file: string, importedBy: string | undefined, depth: number, reach: string | undefined): void {
+    const { into } = this.options;
     const size = statSafe(file)?.size ?? 0;
     if (size > MAX_MEMORY_BYTES) {
-      leftOut.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of the system prompt`);
+      this.leftOut.push(`${file} is ${Math.round(size / 1024)} KB, over the ${MAX_MEMORY_BYTES / 1024} KB a memory file may be; it is left out of ${into}`);
       return;
     }
     const bytes = readFileBytes(file);
     if (bytes === undefined) {
       // There but not readable: the user's instructions would be missing without a word.
       const why = whyUnreadable(file);
-      if (why) leftOut.push(`${file} cannot be read (${why}); it is left out of the system prompt`);
+      if (why) this.leftOut.push(`${file} cannot be read (${why}); it is left out of ${into}`);
       return;
     }
     const real = realOrSame(file);
-    if (seen.has(real)) return;
-    seen.add(real);
+    if (this.seen.has(real)) return;
+    this.seen.add(real);
     // An image or archive (`@docs/diagram.png`) would be tens of thousands of replacement characters in every request.
     const notText = whyNotText(bytes);
     if (notText) {
-      leftOut.push(`${file}${importedBy ? `, imported by ${importedBy},` : ""} is not text (${notText}); it is left out of the system prompt`);
+      this.leftOut.push(`${file}${importedBy ? `, imported by ${importedBy},` : ""} is not text (${notText}); it is left out of ${into}`);
       return;
     }
     const raw = bytes.toString("utf8");
     if (!raw.trim()) return;
     const content = isRuleFile(file) ? ruleText(raw) : raw;
-    files.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
+    this.files.push({ path: file, content, ...(importedBy ? { importedBy } : {}) });
     if (depth >= MAX_IMPORT_DEPTH) return;
-    const targets = importsOf(content, path.dirname(file), userHome);
+    const targets = importsOf(content, path.dirname(file), this.options.userHome);
     // One already read (through a file allowed to import it) is not withheld.
-    const outside = reach !== undefined ? targets.filter((target) => !within(reach, realOrSame(target)) && !seen.has(realOrSame(target)) && readTextFile(target) !== undefined) : [];
-    if (outside.length > 0) withheld.set(file, outside);
-    for (const target of targets) if (!outside.includes(target)) add(target, file, depth + 1, reach);
-  };
-  const links: string[] = [];
-  const leftOut: string[] = [];
-  const trustedAbove = new Set(options.trustedAbove ?? []);
-  for (const { file, bound, folder } of candidates) {
-    const limited = guarded(file);
-    // A cloned repository's CLAUDE.md may be a link to a file of the user's, or to /proc/self/environ.
-    const keep = bound !== undefined && inFolder(file) ? start : bound;
-    if (limited && keep !== undefined && readTextFile(file) !== undefined && !within(keep, realOrSame(file))) {
-      links.push(`${file} is a link to ${realOrSame(file)}, outside ${keep === start ? "this folder" : keep}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
-      continue;
-    }
-    // A trusted folder's own memory file (the repository root's, zot started in a package of it) imports from inside that folder.
-    const reach = !limited ? undefined : folder !== undefined && trustedAbove.has(folder) ? folder : start;
-    add(file, undefined, 0, reach);
+    const outside =
+      reach !== undefined ? targets.filter((target) => !within(reach, realOrSame(target)) && !this.seen.has(realOrSame(target)) && readTextFile(target) !== undefined) : [];
+    if (outside.length > 0) this.withheld.set(file, outside);
+    for (const target of targets) if (!outside.includes(target)) this.add(target, file, depth + 1, reach);
   }
-  const notes = [
-    ...leftOut,
-    ...links,
-    ...[...withheld].map(
-      ([file, targets]) =>
-        `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
-    ),
-  ];
-  return { files, notes };
+}
+
+/** Whether `file` is `dir` or inside it. */
+function within(dir: string, file: string): boolean {
+  return file === dir || file.startsWith(`${dir}${path.sep}`);
 }
 
 /**
@@ -186,8 +227,13 @@ export function importsOf(content: string, dir: string, userHome: string): strin
   return targets;
 }
 
+/** The names of a folder's Claude Code memory files --setting-sources lets be read: CLAUDE.local.md is `local`'s, the others `project`'s. */
+export function claudeFileNames(only: readonly SettingSourceName[] | undefined): string[] {
+  return CLAUDE_FILES.filter((name) => sourceRead(only, name === "CLAUDE.local.md" ? "local" : "project"));
+}
+
 /** A folder's AGENTS.md, or its AGENTS.override.md in its place, as Codex reads them. */
-function agentsFile(dir: string): string {
+export function agentsFile(dir: string): string {
   const override = path.join(dir, "AGENTS.override.md");
   return statSafe(override)?.isFile() ? override : path.join(dir, "AGENTS.md");
 }
