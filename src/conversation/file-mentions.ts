@@ -16,6 +16,7 @@ import { realOrSame, statSafe } from "../config/quiet-fs.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
 import type { FileView } from "../protocol/tool.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
+import { escapeAttribute, unescapeAttribute } from "../protocol/attribute-text.ts";
 
 /** The largest file attached; a bigger one is left to the model's read tool. */
 export const ATTACH_MAX_BYTES = 256 * 1024;
@@ -129,15 +130,6 @@ function resourceMention(written: string): { server: string; uri: string } | und
 
 function withNewline(text: string): string {
   return text.endsWith("\n") || text === "" ? text : `${text}\n`;
-}
-
-/** A URI in a block's attribute: its quotes escaped, so the block reads back whole. */
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
-}
-
-function unescapeAttribute(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }
 
 /** The file a mention names, with sentence punctuation after it forgiven; undefined for no file. */
