@@ -30,6 +30,8 @@ export interface SystemPromptOptions {
   trustedAbove?: readonly string[];
   /** what the user should hear (an import left out) */
   onNote?: (message: string) => void;
+  /** the paths of the memory files the prompt holds (a subfolder's read later does not give them again) */
+  onMemoryFiles?: (paths: string[]) => void;
 }
 
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<string> {
@@ -43,6 +45,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
     ...(options.trustedAbove ? { trustedAbove: options.trustedAbove } : {}),
   });
   for (const note of memory.notes) options.onNote?.(note);
+  options.onMemoryFiles?.(memory.files.map((file) => file.path));
   const contextFiles = memory.files;
   if (contextFiles.length > 0) {
     const parts = contextFiles.map(

@@ -47,6 +47,7 @@ import { INSTEAD_OF_CLAUDE_TOOL } from "../protocol/claude-tool-names.ts";
 import { article } from "../protocol/article.ts";
 import { sameOrigin } from "../providers/warm-connection.ts";
 import { ConnectionWarmer } from "./connection-warmer.ts";
+import { type GivenMemory, NestedMemory } from "./nested-memory.ts";
 import { realOrSame } from "../config/quiet-fs.ts";
 
 export interface RuntimeOptions {
@@ -235,6 +236,11 @@ export interface Runtime {
    * attaches nothing that would be asked about.
    */
   attachable(path: string, typed: boolean): Promise<string | undefined>;
+  /**
+   * The memory files of the folders below the working directory that the model lacks for working on
+   * `files` (absolute paths: a prompt's @files), as text blocks to send with the prompt (nested-memory.ts).
+   */
+  memoryFor(files: readonly string[]): GivenMemory;
   /**
    * Work came in (a prompt, a compaction, a side question): a warm-up not yet begun is dropped,
    * so a call made before the connection would be open opens its own and no other (connection-warmer.ts)
@@ -469,6 +475,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     notes.push(...permissionRules.notes);
     const extensionTools = extensions?.tools() ?? [];
     const withheld = permissionRules.withheld() ?? (() => false);
+    let memoryAtStart: readonly string[] = [];
     const system = await buildSystemPrompt({
       cwd,
       home,
@@ -486,6 +493,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       // Started in a package of a trusted repository: the repository's CLAUDE.md still reads its imports from inside it.
       ...(trustedNow ? {} : { trustedAbove: trustedAmong(home, foldersAbove(cwd)) }),
       onNote: (note) => notes.push(note),
+      onMemoryFiles: (files) => (memoryAtStart = files),
     });
 
     const agent = new Agent({
@@ -508,6 +516,14 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     const root = jailRoot(cwd);
     if (options.jail && dirname(root) === root) notes.push(`--jail confines the tools to the working directory, and that is ${root}: nothing is kept out; start zot in the project's folder`);
     const confirmGate = addConfirmGate(agent, options, notes);
+    // A subfolder's CLAUDE.md, read by the same rules as the start's, when the model first works there.
+    const nestedMemory = new NestedMemory(agent, {
+      userHome: env.HOME || userHome,
+      projectTrusted: trustedNow,
+      ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+      atStart: memoryAtStart,
+      log: options.log ?? (() => {}),
+    });
     session?.record(agent, options.log ?? (() => {}));
     if (extensions) {
       extensions.setSessionId(session?.id);
@@ -694,6 +710,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       shell,
       allowWhilePrompting,
       attachable,
+      memoryFor: (files) => nestedMemory.blocksFor(files),
       workArrived: () => warmer?.workArrived(),
       promptComing: () => warmer?.promptComing(agent.provider),
       dispose,
