@@ -334,9 +334,10 @@ export class Conversation {
       (server, uri) => this.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES),
       (path) => this.runtime.attachable(path, typed),
     );
-    for (const why of sent.skipped) this.stream.fire({ type: "ext_notify", extension: "zot", level: "warn", message: why });
+    const memory = this.attachedMemory(sent.seen);
+    for (const why of [...sent.skipped, ...memory.notes]) this.stream.fire({ type: "ext_notify", extension: "zot", level: "warn", message: why });
     this.sawAttached(sent.seen);
-    return { ...input, text: sent.text };
+    return { ...input, text: sent.text, ...(memory.blocks.length > 0 ? { memory: [...(input.memory ?? []), ...memory.blocks] } : {}) };
   }
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
@@ -489,6 +490,16 @@ export class Conversation {
   /** The files a prompt attached are files the model has seen, as if it had read them (write and edit judge by it). */
   sawAttached(views: ReadonlyMap<string, FileView>): void {
     for (const [file, view] of views) this.runtime.agent.views.set(file, view);
+  }
+
+  /**
+   * The memory files of the subfolders the attached files are in that the model does not have yet
+   * (packages/api/CLAUDE.md for @packages/api/src/a.ts): blocks to send with the prompt, and what was left out.
+   */
+  attachedMemory(attached: ReadonlyMap<string, FileView>): { blocks: string[]; notes: string[] } {
+    if (attached.size === 0) return { blocks: [], notes: [] };
+    const { blocks, notes } = this.runtime.memoryFor([...attached.keys()]);
+    return { blocks, notes };
   }
 
   /** Why a file a person @mentioned may not be attached (the jail, a Read rule), or undefined when it may. */

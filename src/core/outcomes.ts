@@ -16,6 +16,8 @@ export interface PromptInput {
   /** text that came with the prompt (piped stdin): the model gets it first, marked as stdin */
   context?: string;
   images?: { mime_type: string; data: string }[];
+  /** the memory files of the folders the prompt's @files are in, each a text block of its own after the prompt's (runtime/nested-memory.ts) */
+  memory?: string[];
   /**
    * A command's tool_prompt: this call runs (through the chain and the gates) and goes into the
    * transcript with its result after the prompt and before the model's turn.

@@ -31,6 +31,7 @@ export async function runPrompt(
   const text = promptWithContext(input.text, input.context).toWellFormed();
   if (text) content.push({ type: "text", text });
   for (const image of input.images ?? []) content.push({ type: "image", ...image } satisfies ImageBlock);
+  for (const memory of input.memory ?? []) content.push({ type: "text", text: memory });
   for (const context of submitted?.context ?? []) content.push({ type: "text", text: context });
   userMessage(out, content);
 

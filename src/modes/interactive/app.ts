@@ -375,7 +375,7 @@ export class InteractiveApp implements AppContext {
   }
 
   /** The prompt with the files and MCP resources it @mentions; what could not go is said under the prompt. */
-  private async withMentions(text: string, signal: AbortSignal): Promise<{ text: string }> {
+  private async withMentions(text: string, signal: AbortSignal): Promise<{ text: string; memory?: string[] }> {
     const conversation = this.conversation;
     const sent = await attachMentions(
       text,
@@ -383,10 +383,12 @@ export class InteractiveApp implements AppContext {
       (server, uri) => conversation.mcpResourceText(server, uri, signal, ATTACH_MAX_BYTES),
       (path) => conversation.mayAttach(path),
     );
+    // The subfolders' CLAUDE.md the files bring go with the prompt, as Claude Code sends them.
+    const memory = conversation.attachedMemory(sent.seen);
     // Said under the user_message this prompt is about to add (onEvent).
-    this.mentionNotes = sent.skipped;
+    this.mentionNotes = [...sent.skipped, ...memory.notes];
     conversation.sawAttached(sent.seen);
-    return { text: sent.text };
+    return { text: sent.text, ...(memory.blocks.length > 0 ? { memory: memory.blocks } : {}) };
   }
 
   /** The next input typed before the conversation was ready, once nothing runs. */
