@@ -204,5 +204,9 @@ export function parseAutoCompact(value: string | undefined): number | undefined 
   if (value.trim() === "" || !Number.isFinite(percent) || percent < 0 || percent > 100) {
     throw new UsageError(`--auto-compact takes a percent of the context window from 1 to 100, or off (got "${value}")`);
   }
+  // The Agent SDK's autoCompact is a fraction (0.85); carried over, it would compact before nearly every call.
+  if (percent > 0 && percent < 1) {
+    throw new UsageError(`--auto-compact takes a percent of the context window from 1 to 100, not a fraction: for ${Math.round(percent * 100)}%, write --auto-compact ${Math.round(percent * 100)} (got "${value}")`);
+  }
   return percent / 100;
 }

@@ -100,6 +100,15 @@ describe("provider failures", () => {
     expect(mock.requests).toHaveLength(1);
   });
 
+  test("--auto-compact 0.85, the Agent SDK's fraction, is a usage error saying to write 85 (it compacted before nearly every call as 0.85%)", async () => {
+    for (const [value, percent] of [["0.85", "85"], ["0.5", "50"]]) {
+      const run = await zot(["-p", "hi", "--provider", "scripted", "--auto-compact", value!]);
+      expect([value, run.code]).toEqual([value, 2]);
+      expect(run.stderr).toContain(`--auto-compact takes a percent of the context window from 1 to 100, not a fraction: for ${percent}%, write --auto-compact ${percent}`);
+    }
+    expect((await zot(["-p", "hi", "--provider", "scripted", "--auto-compact", "1"])).code).toBe(0);
+  });
+
   test("--max-steps stops a looping model with exit 1", async () => {
     mock = startMockLlm([
       { tool_calls: [{ name: "bash", args: { command: "true" } }] },
