@@ -129,7 +129,8 @@ export class ClaudeRun {
    * and the failure in `errors`.
    */
   result(outcome: UnitOutcome, interruptedBecause?: string): ClaudeResultLine {
-    const cost = Math.max(0, this.cost - this.options.costBefore);
+    // The run's cost is the difference of two running totals: rounded, so a resumed session's run costs 0.0213, not 0.021299999999999986.
+    const cost = Math.round(Math.max(0, this.cost - this.options.costBefore) * 1e10) / 1e10;
     const subtype = outcome.status === "ok" ? "success" : outcome.status === "error" && outcome.code === "max_steps" ? "error_max_turns" : "error_during_execution";
     return {
       type: "result",

@@ -23,6 +23,22 @@ function folder() {
 }
 
 describe("--output-format json", () => {
+  test("a resumed session's run costs what its calls cost, without floating-point noise from the running totals", async () => {
+    const f = folder();
+    const mock = startMockLlm([{ text: "one", usage: { input: 181_000, output: 20 } }, { text: "two", usage: { input: 7000, output: 20 } }]);
+    try {
+      const model = ["-m", "claude-sonnet-4-5"];
+      const first = JSON.parse((await f.run([...anthropic(mock), ...model, "-p", "q1", "--output-format", "json"])).stdout);
+      const second = JSON.parse((await f.run([...anthropic(mock), ...model, "-p", "-c", "q2", "--output-format", "json"])).stdout);
+      // At $3 and $15 a million tokens, the second run's 7,000 in and 20 out cost 0.0213, after a first that cost 0.5433.
+      expect(first.total_cost_usd).toBeGreaterThan(0);
+      expect(String(second.total_cost_usd)).toBe("0.0213");
+      expect(second.modelUsage["claude-sonnet-4-5"].costUSD).toBe(second.total_cost_usd);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   test("one result object: the answer, turns, usage summed over the calls, the session it recorded, which --session resumes", async () => {
     const f = folder();
     const mock = startMockLlm([...turns(), { text: "Still here." }]);
