@@ -289,11 +289,19 @@ export class Conversation {
       const named = parseSlash(input.text);
       // `/compact [focus]` sent as a prompt (-p -c, rpc, a Claude Agent SDK program) compacts, as
       // in the TUI and Claude Code, instead of reaching the model with the whole context.
-      if (named?.name.toLowerCase() === "compact" && !input.context && !input.images?.length) {
-        return unitOfCompaction(await this.runtime.agent.compact(signal, named.args ? { instructions: named.args } : {}));
+      // Text piped with it (`echo "keep the API names" | zot -p -c /compact`) is what the summary should keep, as focus words are.
+      if (named?.name.toLowerCase() === "compact" && !input.images?.length) {
+        const instructions = [named.args, input.context?.trim()].filter(Boolean).join("\n\n");
+        return unitOfCompaction(await this.runtime.agent.compact(signal, instructions ? { instructions } : {}));
       }
       // `/clear` as a prompt (a Claude Agent SDK program sends it) empties the transcript, as rpc's clear does.
-      if (named?.name.toLowerCase() === "clear" && !named.args && !input.context && !input.images?.length) {
+      if (named?.name.toLowerCase() === "clear" && !named.args && !input.images?.length) {
+        if (input.context?.trim()) {
+          // What was piped would be lost without a word: said, and nothing is cleared.
+          const message = "/clear takes no piped text, which would be lost; nothing was cleared (run it with </dev/null, then send the text as a prompt of its own)";
+          this.stream.fire({ type: "command_result", command: "clear", extension: "zot", action: "error", text: message });
+          return { status: "command_error", message };
+        }
         await this.runtime.agent.clear();
         return { status: "ok" };
       }

@@ -458,6 +458,24 @@ describe("zot sessions", () => {
     expect(json.some((e) => e.type === "user_message")).toBe(false);
   });
 
+  test("text piped into -p -c /compact is what the summary should keep; piped into /clear it is refused, nothing cleared, rather than lost", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "THE SUMMARY" }, { text: "a3" }]);
+    await run(["-p", "q1", ...anthropic(mock)]);
+    await run(["-p", "-c", "q2", ...anthropic(mock)]);
+    const compact = await run(["-p", "-c", "/compact", ...anthropic(mock)], "keep the API names\n");
+    expect(compact.code).toBe(0);
+    expect(compact.stdout).toContain("THE SUMMARY");
+    expect(JSON.stringify(mock.requests[2].body)).toContain("keep the API names");
+    const [file] = sessionFiles(home, cwd);
+    const before = readFileSync(file!, "utf8");
+    const clear = await run(["-p", "-c", "/clear", ...anthropic(mock)], "stray text\n");
+    expect(clear.code).toBe(1);
+    expect(clear.stderr).toContain("/clear takes no piped text, which would be lost; nothing was cleared");
+    expect(readFileSync(file!, "utf8")).toBe(before);
+    expect(mock.requests).toHaveLength(3);
+  });
+
   test("fork --at and tree: the fork holds the first turns and resumes from there; the parent is untouched", async () => {
     const { home, cwd, run } = place();
     mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "a3" }, { text: "forked answer" }]);
