@@ -30,6 +30,8 @@ const NO_USAGE: ClaudeUsage = { input_tokens: 0, output_tokens: 0, cache_creatio
 
 export class ClaudeRun {
   private readonly printed = new PrintedAnswer();
+  /** `/compact` ran: its summary is the result, as -p prints it (an automatic compaction's is no answer) */
+  private summary: string | undefined;
   private readonly now: () => number;
   private readonly started: number;
   private readonly tokens: ClaudeUsage = { ...NO_USAGE };
@@ -75,6 +77,7 @@ export class ClaudeRun {
 
   private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
     this.printed.add(event);
+    if (event.type === "compact_done" && event.reason === "manual") this.summary = event.summary;
     switch (event.type) {
       // API time as Claude Code counts it: from the request (the step's start) to the whole
       // answer, the wait for the first byte included; a call that failed counts until turn_end.
@@ -140,7 +143,7 @@ export class ClaudeRun {
       duration_ms: Math.round(this.now() - this.started),
       duration_api_ms: Math.round(this.apiMs),
       num_turns: this.turns,
-      ...(outcome.status === "ok" ? { result: this.printed.text() } : { errors: [outcome.status === "aborted" && interruptedBecause ? interruptedBecause : failure(outcome)] }),
+      ...(outcome.status === "ok" ? { result: this.printed.text() || (this.summary ?? "") } : { errors: [outcome.status === "aborted" && interruptedBecause ? interruptedBecause : failure(outcome)] }),
       stop_reason: this.stopReason,
       session_id: this.options.sessionId,
       total_cost_usd: cost,

@@ -23,6 +23,22 @@ function folder() {
 }
 
 describe("--output-format json", () => {
+  test("-p -c /compact: the summary is the result, as text mode prints it (json and stream-json)", async () => {
+    const f = folder();
+    const mock = startMockLlm([{ text: "a1" }, { text: "a2" }, { text: "THE SUMMARY" }, { text: "a3" }, { text: "SECOND SUMMARY" }]);
+    try {
+      await f.run([...anthropic(mock), "-p", "q1"]);
+      await f.run([...anthropic(mock), "-p", "-c", "q2"]);
+      const json = JSON.parse((await f.run([...anthropic(mock), "-p", "-c", "/compact", "--output-format", "json"])).stdout);
+      expect(json).toMatchObject({ type: "result", subtype: "success", result: "THE SUMMARY" });
+      await f.run([...anthropic(mock), "-p", "-c", "q3"]);
+      const stream = ndjson((await f.run([...anthropic(mock), "-p", "-c", "/compact", "--output-format", "stream-json", "--verbose"])).stdout);
+      expect(stream.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "SECOND SUMMARY" });
+    } finally {
+      await mock.stop();
+    }
+  });
+
   test("a resumed session's run costs what its calls cost, without floating-point noise from the running totals", async () => {
     const f = folder();
     const mock = startMockLlm([{ text: "one", usage: { input: 181_000, output: 20 } }, { text: "two", usage: { input: 7000, output: 20 } }]);
