@@ -43,7 +43,7 @@ export async function compactNow(
   // [settings hooks] PreCompact: a hook may refuse the compaction.
   const refused = "nothing" in plan ? undefined : await state.promptHooks?.compacting?.(reason, instructions, signal);
   if (refused !== undefined) {
-    out.emit({ type: "error", message: compactionFailure(reason, refused), code: "compaction" });
+    if (reason !== "overflow") out.emit({ type: "error", message: compactionFailure(reason, refused), code: "compaction" });
     return { status: "error", message: refused, code: "compaction" };
   }
   out.emit({ type: "compact_start", reason });
@@ -52,7 +52,8 @@ export async function compactNow(
     "nothing" in plan
       ? { status: "error", message: plan.nothing, code: "compaction" }
       : await summarise(state, out, summaryRequest(plan.older, state.model, instructions), signal);
-  if (outcome.status === "error") out.emit({ type: "error", message: compactionFailure(reason, outcome.message), code: outcome.code });
+  // After an overflow the turn's one error says that compacting could not help (docs/rpc.md): not a second error here.
+  if (outcome.status === "error" && reason !== "overflow") out.emit({ type: "error", message: compactionFailure(reason, outcome.message), code: outcome.code });
   if (outcome.status !== "ok") return outcome;
 
   const message = summaryMessage(outcome.summary);
@@ -74,12 +75,16 @@ export async function compactNow(
 async function summarise(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<CompactOutcome> {
   let usage: TokenUsage | undefined;
   let content: ContentBlock[] | undefined;
+  let cutOff = false;
   let failure: TurnFailure | undefined;
   try {
     for await (const ev of providerEvents(state.provider.stream(request, signal), signal)) {
       if (ev.type === "retry") out.emit(ev);
       else if (ev.type === "usage") usage = ev.usage;
-      else if (ev.type === "done") content = ev.content;
+      else if (ev.type === "done") {
+        content = ev.content;
+        cutOff = ev.stop === "length";
+      }
     }
   } catch (error) {
     failure = failureOf(state, error);
@@ -90,6 +95,14 @@ async function summarise(state: AgentState, out: AgentOutlets, request: ModelReq
   if (!content) return { status: "error", ...noFinalMessage(state) };
   const summary = textOf(content).trim();
   if (!summary) return { status: "error", message: "the model returned an empty summary", code: "compaction" };
+  // A summary the output limit cut off ends mid-sentence, and its last part is what matters most: the transcript stays whole.
+  if (cutOff) {
+    return {
+      status: "error",
+      message: `the summary was cut off at the model's output limit (${request.maxTokens ?? "its"} tokens), so the transcript was kept whole; try /compact with words saying what to keep, or go on in a new session`,
+      code: "compaction",
+    };
+  }
   return { status: "ok", summary };
 }
 

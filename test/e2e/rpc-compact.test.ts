@@ -53,6 +53,19 @@ describe("compact command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("a summary the output limit cut off is refused: an error saying so, and the transcript is kept whole", async () => {
+    const r = start([{ text: "First answer." }, { text: "Second answer." }, { text: "## Goal\nFix the build.\n\n## Critical Context\nThe parser bug is in parse_e", stop: "length" }]);
+    await r.prompt(LONG);
+    await r.prompt("now the short question");
+    const { events } = await r.compact();
+    expect(types(events)).toEqual(["compact_start", "usage", "error", "done"]);
+    expect(events.find((e) => e.type === "error").message).toStartWith("the summary was cut off at the model's output limit");
+    const messages = (await r.call({ type: "get_messages" })).data.messages;
+    expect(messages).toHaveLength(4);
+    expect(JSON.stringify(messages)).not.toContain("parse_e");
+    expect(await r.close()).toBe(0);
+  });
+
   test("nothing to compact: an error event, then done; the transcript is untouched", async () => {
     const r = start([]);
     const { events } = await r.compact();
@@ -161,6 +174,18 @@ describe("context overflow", () => {
     expect(events.some((e) => e.type === "error")).toBe(false);
     expect(fixture.mock.requests).toHaveLength(4);
     expect(fixture.mock.requests[3].body.messages[0].content[0].text).toContain(SUMMARY);
+    expect(await r.close()).toBe(0);
+  });
+
+  test("when the compaction after an overflow fails too, the turn has one error event, which says so", async () => {
+    const tooLong = { error: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } };
+    const r = start([{ text: "First answer." }, tooLong, tooLong]);
+    await r.prompt(LONG);
+    const events = await r.prompt("short question");
+    const errors = events.filter((e) => e.type === "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toContain("compacting the conversation to fit failed too");
+    expect(events.at(-1)).toEqual({ type: "done" });
     expect(await r.close()).toBe(0);
   });
 
