@@ -171,6 +171,12 @@ export async function markdownCommandSource(context: {
   });
   const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
   const commands = [...markdown, ...skillCommands(context.skills, taken)];
+  // A skill only the user may start (disable-model-invocation: true) whose name a command has is nobody's: said.
+  for (const skill of context.skills) {
+    if (skill.modelInvocable === false && taken.has(skill.name.toLowerCase())) {
+      warnings.push(`${skill.path}: the skill ${skill.name} is only for the user to start (disable-model-invocation: true), but /${skill.name} is ${BUILTIN_COMMANDS.has(skill.name.toLowerCase()) ? "a built-in command of zot" : "a command"}, which comes first, so nothing starts it; rename one of them`);
+    }
+  }
   const options = {
     cwd,
     projectTrusted,

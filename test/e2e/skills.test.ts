@@ -119,3 +119,18 @@ test("with no skill left for the model (the built-in replaced by one only the us
   expect(systemText(body)).not.toContain("# Skills");
   expect(JSON.stringify(body.messages)).toContain("MY-OWN-BODY now");
 });
+
+test("a skill only the user starts whose name a command has is said: nothing would start it", async () => {
+  const cwd = tempDir("zot-skills-shadowed-");
+  for (const name of ["deploy", "help"]) {
+    mkdirSync(`${cwd}/.claude/skills/${name}`, { recursive: true });
+    await Bun.write(`${cwd}/.claude/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: Mine\ndisable-model-invocation: true\n---\nBODY\n`);
+  }
+  mkdirSync(`${cwd}/.claude/commands`, { recursive: true });
+  await Bun.write(`${cwd}/.claude/commands/deploy.md`, "Deploy the command's way.\n");
+  mock = startMockLlm([{ text: "ok" }]);
+  const run = await zot(["-p", "hi", ...anthropic(mock), "--with-skills"], { cwd, env: { HOME: tempDir("zot-skills-user-") } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("the skill deploy is only for the user to start (disable-model-invocation: true), but /deploy is a command, which comes first, so nothing starts it");
+  expect(run.stderr).toContain("but /help is a built-in command of zot, which comes first, so nothing starts it");
+});
