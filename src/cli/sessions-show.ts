@@ -37,7 +37,7 @@ export const SHOW: SessionsCommand = {
       `file      ${file}`,
       `cwd       ${header.cwd}`,
       `created   ${localTime(header.created)} with ${header.provider}/${header.model} (zot ${header.zot_version})`,
-      ...(header.parent ? [`forked    from ${header.parent} after turn ${header.fork_point ?? "?"}`] : []),
+      ...(header.parent ? [`forked    from ${header.parent} ${header.fork_point === 0 ? "whole (it had no numbered user turn)" : `after turn ${header.fork_point ?? "?"}`}`] : []),
       `model     ${state.provider}/${state.model}`,
       `usage     ${c.input} in, ${c.output} out, ${c.cache_read} cache read, ${c.cache_write} cache write: ${formatCost(c.cost_usd)}`,
       `messages  ${state.messages.length} in the transcript a resume loads; ${audits} interception decision${audits === 1 ? "" : "s"}`,

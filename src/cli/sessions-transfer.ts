@@ -4,7 +4,7 @@
 import { UsageError } from "../config/usage-error.ts";
 import { printable } from "../protocol/printable.ts";
 import { findSession } from "../session/find.ts";
-import { forkSession } from "../session/fork.ts";
+import { type ForkResult, forkSession } from "../session/fork.ts";
 import { exportSession, importSession } from "../session/portable.ts";
 import { EXIT } from "./router.ts";
 import { onePositional, type SessionsCommand } from "./sessions.ts";
@@ -53,11 +53,16 @@ export const FORK: SessionsCommand = {
     const { file } = findSession(ctx.home, ctx.cwd, ref);
     const fork = forkSession(file, { home: ctx.home, atTurn: at });
     console.log(
-      `forked ${printable(fork.parent)} after turn ${fork.turn} of ${fork.turns} as ${fork.id} (${fork.messages} messages); resume it with: ${resumeHint(fork.id)}`,
+      `forked ${printable(fork.parent)} ${forkPoint(fork)} as ${fork.id} (${fork.messages} messages); resume it with: ${resumeHint(fork.id)}`,
     );
     return EXIT.ok;
   },
 };
+
+/** Where the fork was cut: after a turn, or (a parent with no numbered turn) nowhere. */
+function forkPoint(fork: ForkResult): string {
+  return fork.turns === 0 ? "whole (it has no numbered user turn)" : `after turn ${fork.turn} of ${fork.turns}`;
+}
 
 /** How to go on with a session: the TUI first (what most people run), then a one-shot prompt. */
 function resumeHint(id: string): string {

@@ -306,7 +306,7 @@ export const ForkSessionData = v.object({
   id: v.string(),
   file: v.string(),
   parent: v.string(),
-  /** the user turn it ends after, of `turns` */
+  /** the user turn it ends after, of `turns` (0 of 0: the session has no numbered turn, and the fork holds all of it) */
   at: v.number(),
   turns: v.number(),
   messages: v.number(),

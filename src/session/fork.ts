@@ -1,7 +1,10 @@
 // Forks a session: a new session holding the conversation up to a chosen user turn, recording its
 // parent and the turn it was forked after. Rule: the parent is only read, never written; the fork
 // carries the parent's records up to the cut (usage, model switches, the audit trail), so it
-// resumes with the model and the cost its conversation had.
+// resumes with the model and the cost its conversation had. Turns are the user prompts a resume
+// loads, numbered as `zot sessions show` numbers them; what comes before turn 1 (a compaction's
+// summary, and the rest of a turn it cut into) is in every fork, and a session that has nothing
+// else (a one-shot task compacted between its tool steps) forks whole, after "turn 0".
 import { UsageError } from "../config/usage-error.ts";
 import { type Message, userTurns } from "../protocol/messages.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
@@ -14,7 +17,7 @@ export interface ForkResult {
   id: string;
   file: string;
   parent: string;
-  /** the user turn the fork ends after */
+  /** the user turn the fork ends after (0: the parent has no numbered turn, and the fork holds all of it) */
   turn: number;
   /** user turns of the parent */
   turns: number;
@@ -22,7 +25,7 @@ export interface ForkResult {
 }
 
 
-/** Forks the session in `source` after user turn `atTurn` (default: the last one). */
+/** Forks the session in `source` after user turn `atTurn` (default: the last one, or all of it when it has none). */
 export function forkSession(source: string, options: { home: string; atTurn?: number }): ForkResult {
   const content = readSessionFile(source);
   const { header, entries } = content;
@@ -31,10 +34,17 @@ export function forkSession(source: string, options: { home: string; atTurn?: nu
   }
   const state = replay(header, entries);
   const turns = userTurns(state.messages);
-  if (turns.length === 0) throw new UsageError(`session ${header.id} has no user turn to fork after`);
+  if (state.messages.length === 0) throw new UsageError(`session ${header.id} has no user turn to fork after`);
+  const compacted = entries.some((e) => e.type === "compaction");
+  if (turns.length === 0 && options.atTurn !== undefined) {
+    throw new UsageError(
+      `session ${header.id} has no numbered user turn` +
+        `${compacted ? " (a compaction summed up every prompt it had; zot sessions show lists them without a number)" : ""}: ` +
+        "leave out the turn number to fork all of it",
+    );
+  }
   const turn = options.atTurn ?? turns.length;
-  if (!Number.isInteger(turn) || turn < 1 || turn > turns.length) {
-    const compacted = entries.some((e) => e.type === "compaction");
+  if (turns.length > 0 && (!Number.isInteger(turn) || turn < 1 || turn > turns.length)) {
     throw new UsageError(
       `--at must be a user turn from 1 to ${turns.length} (session ${header.id} has ${turns.length}` +
         `${compacted ? "; the prompts before its compaction live on only in the summary, as zot sessions show lists them without a number" : ""})`,

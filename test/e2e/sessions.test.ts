@@ -409,6 +409,59 @@ describe("zot sessions", () => {
     expect(beyond.stderr).toContain("the prompts before its compaction live on only in the summary");
   });
 
+  test("a one-shot task compacted between its tool steps has no numbered turn: fork copies all of it, and both resume alike", async () => {
+    const { home, cwd, run } = place();
+    for (const name of ["a", "b"]) await Bun.write(join(cwd, `${name}.txt`), `${name} line of text, long enough to be worth keeping\n`.repeat(1500));
+    mock = startMockLlm([
+      { tool_calls: [{ name: "read", args: { path: "a.txt" } }], usage: { input: 60_000, output: 20 } },
+      // 18% of the window, over --auto-compact 10: before the next step, a compaction sums up the prompt and the first step.
+      { tool_calls: [{ name: "read", args: { path: "b.txt" } }], usage: { input: 180_000, output: 20 } },
+      { text: "## Goal\nsummarise a.txt and b.txt" },
+      { text: "final answer" },
+      { text: "parent goes on" },
+      { text: "fork goes on" },
+    ]);
+    const task = await run(["-p", "summarise a.txt and b.txt", "--auto-compact", "10", ...anthropic(mock)]);
+    expect(task.stdout).toBe("final answer\n");
+    expect(JSON.stringify(mock.requests[2]!.body)).toContain("summar");
+    const [parentFile] = sessionFiles(home, cwd);
+    const parentBefore = readFileSync(parentFile!, "utf8");
+    expect(parentBefore).toContain('"type":"compaction"');
+    const parentId = parentFile!.split("/").at(-1)!.replace(".jsonl", "");
+    expect((await run(["sessions", "show", parentId])).stdout).not.toContain("user #");
+
+    const fork = await run(["sessions", "fork", parentId]);
+    expect(fork.stderr).toBe("");
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toStartWith(`forked ${parentId} whole (it has no numbered user turn) as `);
+    const forkId = /as (\S+) \(4 messages\)/.exec(fork.stdout)?.[1];
+    expect(forkId).toBeDefined();
+    expect(readFileSync(parentFile!, "utf8")).toBe(parentBefore);
+    expect((await run(["sessions", "show", forkId!])).stdout).toContain(`forked    from ${parentId} whole (it had no numbered user turn)`);
+    const at = await run(["sessions", "fork", parentId, "--at", "1"]);
+    expect(at.code).toBe(2);
+    expect(at.stderr).toContain("has no numbered user turn (a compaction summed up every prompt it had; zot sessions show lists them without a number): leave out the turn number to fork all of it");
+
+    // rpc forks it too, and the fork's transcript is the parent's.
+    const messagesOf = async (id: string) => {
+      const out = await run(["rpc", "--session", id, ...anthropic(mock)], '{"id":1,"type":"get_messages"}\n');
+      return ndjson(out.stdout).find((l) => l.command === "get_messages")!.data.messages;
+    };
+    const rpcFork = await run(["rpc", "--no-session", ...anthropic(mock)], `{"id":1,"type":"fork_session","session":"${parentId}"}\n`);
+    expect(ndjson(rpcFork.stdout).find((l) => l.command === "fork_session")).toMatchObject({ success: true, data: { at: 0, turns: 0, messages: 4 } });
+    const parentMessages = await messagesOf(parentId);
+    expect(parentMessages.map((m: any) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(parentMessages[0].content[0].text).toContain("## Goal\nsummarise a.txt and b.txt");
+    expect(await messagesOf(forkId!)).toEqual(parentMessages);
+
+    // Resumed, both send the model the same conversation.
+    await run(["-p", "--session", parentId, "go on", ...anthropic(mock)]);
+    await run(["-p", "--session", forkId!, "go on", ...anthropic(mock)]);
+    const [parentCall, forkCall] = mock.requests.slice(-2);
+    expect(texts(parentCall!.body)[0]).toContain("summarise a.txt and b.txt");
+    expect(forkCall!.body.messages).toEqual(parentCall!.body.messages);
+  });
+
   test("-p prints a summary only for the /compact it was asked: an automatic compaction before a silent answer prints nothing", async () => {
     const { run } = place();
     mock = startMockLlm([

@@ -6,8 +6,13 @@ import { join } from "node:path";
 import type { SlashCommand } from "../../src/modes/interactive/app-context.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
 import { createRuntime, type Runtime } from "../../src/runtime/runtime.ts";
+import { summaryMessage } from "../../src/core/compact.ts";
+import { SESSION_FORMAT } from "../../src/protocol/session-format.ts";
+import type { SessionEntry } from "../../src/protocol/session-records.ts";
 import { listSessions } from "../../src/session/list.ts";
 import type { SessionChoice } from "../../src/session/open.ts";
+import { sessionPath } from "../../src/session/paths.ts";
+import { SessionWriter } from "../../src/session/writer.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { tempDir } from "../support/zot.ts";
 import { ENTER, ESC, fakeApp } from "./fake-app.ts";
@@ -230,6 +235,38 @@ describe("/session", () => {
     expect(parentRow).toBeGreaterThan(0);
     expect(forkRow).toBe(parentRow + 1);
     expect(rows[forkRow]!.startsWith("*")).toBe(true);
+  });
+
+  test("fork of a session compacted in the middle of its only turn: all of it, as no turn number is there to cut at", async () => {
+    const where = place();
+    const id = "20261123-100000-0000000a";
+    const T = "2026-11-23T10:00:00.000Z";
+    const file = sessionPath(where.home, where.cwd, id);
+    const header = { type: "session" as const, format: SESSION_FORMAT, id, cwd: where.cwd, created: T, model: "claude-sonnet-5-5", provider: "anthropic", zot_version: "0.1.0" };
+    const writer = SessionWriter.create(file, header);
+    const entries: SessionEntry[] = [
+      { type: "message", message: { role: "user", content: [{ type: "text", text: "summarise a.txt" }], time: T } },
+      { type: "message", message: { role: "assistant", content: [{ type: "tool_call", id: "t1", name: "read", args: { path: "a.txt" } }], time: T } },
+      { type: "tool_result", time: T, result: { type: "tool_result", call_id: "t1", is_error: false, content: [{ type: "text", text: "a" }] } },
+      { type: "message", message: { role: "assistant", content: [{ type: "tool_call", id: "t2", name: "read", args: { path: "b.txt" } }], time: T } },
+      { type: "tool_result", time: T, result: { type: "tool_result", call_id: "t2", is_error: false, content: [{ type: "text", text: "b" }] } },
+      { type: "compaction", time: T, reason: "auto", summary: "## Goal\nsummarise", message: summaryMessage("## Goal\nsummarise"), kept: 2, messages_before: 5 },
+      { type: "message", message: { role: "assistant", content: [{ type: "text", text: "done" }], time: T } },
+    ];
+    for (const entry of entries) writer.write(entry);
+    writer.close();
+    const rt = await open(where, { kind: "open", ref: file });
+    const before = rt.agent.messages;
+    const app = fakeApp(rt);
+    await command("session").run(app, "fork 1");
+    expect(app.notes.at(-1)).toEqual({
+      text: `session ${id} has no numbered user turn (a compaction summed up every prompt it had; zot sessions show lists them without a number): leave out the turn number to fork all of it`,
+      level: "error",
+    });
+    await command("session").run(app, "fork");
+    expect(rt.session!.id).not.toBe(id);
+    expect(app.notes.at(-1)?.text).toBe(`forked session ${id} whole (it has no numbered user turn); now in ${rt.session!.id}: 0 turns, 4 messages, model claude-sonnet-5-5`);
+    expect(rt.agent.messages).toEqual(before);
   });
 
   test("without a session: fork and export say why not; no subcommand shows the usage; a wrong one is an error", async () => {

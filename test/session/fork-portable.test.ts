@@ -87,6 +87,58 @@ describe("fork", () => {
     expect(forked.entries.filter((e) => e.type === "intercept")).toHaveLength(1);
     expect(fork.turns).toBe(2);
   });
+
+  describe("a session compacted in the middle of a turn (a one-shot task summed up between its tool steps)", () => {
+    const summary = summaryMessage("## Goal\nsummarise a.txt");
+    const call = (id: string): Message => ({ role: "assistant", content: [{ type: "tool_call", id, name: "read", args: { path: `${id}.txt` } }], time: T });
+    const result = (id: string): Message => ({ role: "tool", content: [{ type: "tool_result", call_id: id, is_error: false, content: [{ type: "text", text: id }] }], time: T });
+    // The prompt and the first step are summed up; the second step is kept, and the turn goes on after the summary.
+    const compactedTask: SessionEntry[] = [
+      { type: "message", message: msg("user", "summarise a.txt") },
+      { type: "message", message: call("a") },
+      { type: "message", message: result("a") },
+      usage(60),
+      { type: "message", message: call("b") },
+      { type: "message", message: result("b") },
+      usage(180),
+      { type: "compaction", time: T, reason: "auto", summary: "## Goal\nsummarise a.txt", message: summary, kept: 2, messages_before: 5 },
+      { type: "message", message: msg("assistant", "final answer") },
+      usage(30),
+    ];
+
+    test("with no numbered turn, it forks whole (turn 0 of 0) and the fork replays to the parent's transcript", () => {
+      const home = tempDir("zot-fork-");
+      const parent = write(home, "/w", "20261123-100000-00000005", compactedTask);
+      const fork = forkSession(parent, { home });
+      expect(fork).toMatchObject({ turn: 0, turns: 0, messages: 4 });
+      const forked = loaded(fork.file);
+      expect(forked.messages).toEqual(loaded(parent).messages);
+      expect(forked.messages[0]).toEqual(summary);
+      expect(forked.header.fork_point).toBe(0);
+      expect(forked.cumulative.input).toBe(30);
+      expect(() => forkSession(parent, { home, atTurn: 1 })).toThrow(
+        "has no numbered user turn (a compaction summed up every prompt it had; zot sessions show lists them without a number): leave out the turn number to fork all of it",
+      );
+    });
+
+    test("the prompts after it are turns 1, 2, …: every fork holds the summary and the rest of the turn it cut into", () => {
+      const home = tempDir("zot-fork-");
+      const later = [msg("user", "q2"), msg("assistant", "a2"), msg("user", "q3"), msg("assistant", "a3")];
+      const parent = write(home, "/w", "20261123-100000-00000006", [...compactedTask, ...later.map((message): SessionEntry => ({ type: "message", message }))]);
+      const fork = forkSession(parent, { home, atTurn: 1 });
+      expect(fork).toMatchObject({ turn: 1, turns: 2, messages: 6 });
+      expect(loaded(fork.file).messages).toEqual([summary, call("b"), result("b"), msg("assistant", "final answer"), ...later.slice(0, 2)]);
+      const whole = forkSession(parent, { home });
+      expect(whole).toMatchObject({ turn: 2, turns: 2 });
+      expect(loaded(whole.file).messages).toEqual(loaded(parent).messages);
+    });
+  });
+
+  test("an empty session has nothing to fork", () => {
+    const home = tempDir("zot-fork-");
+    const parent = write(home, "/w", "20261123-100000-00000007", []);
+    expect(() => forkSession(parent, { home })).toThrow("has no user turn to fork after");
+  });
 });
 
 describe("export and import", () => {

@@ -62,7 +62,8 @@ async function forkCurrent(app: AppContext, words: string[]): Promise<void> {
     throw new Error(errorText(error).replace(/^--at must be/, "the turn must be"));
   }
   const { fork, notes } = forked;
-  enteredSession(app, `forked session ${fork.parent} after turn ${fork.turn} of ${fork.turns}; now in ${fork.id}`, notes);
+  const where = fork.turns === 0 ? "whole (it has no numbered user turn)" : `after turn ${fork.turn} of ${fork.turns}`;
+  enteredSession(app, `forked session ${fork.parent} ${where}; now in ${fork.id}`, notes);
 }
 
 async function showTree(app: AppContext): Promise<void> {
