@@ -7,7 +7,7 @@ import type { CompactReason } from "../protocol/events.ts";
 import { type ContentBlock, textOf } from "../protocol/messages.ts";
 import { type ModelRequest, providerEvents } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { type AgentOutlets, type AgentState, contextUse, failureOf, noFinalMessage, recordUsage, setTranscript } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, contextUse, estimateContext, failureOf, noFinalMessage, recordUsage, setTranscript } from "./agent-state.ts";
 import { CompactError, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import type { CompactOutcome, Compacted, TurnFailure } from "./outcomes.ts";
 
@@ -29,6 +29,8 @@ export async function compactNow(
   instructions?: string,
 ): Promise<CompactOutcome> {
   const messagesBefore = state.messages.length;
+  // The last call's count misses what was added since (and an overflowing call reports none).
+  const tokensBefore = Math.max(contextUse(state).tokens, estimateContext(state));
   const plan = (() => {
     try {
       return planCompaction(state.messages, state.model);
@@ -65,6 +67,7 @@ export async function compactNow(
     reason,
     messages_before: messagesBefore,
     messages_after: state.messages.length,
+    tokens_before: tokensBefore,
   });
   const compacted: Compacted = { reason, summary: outcome.summary, message, kept: kept.length, messagesBefore };
   out.compacted(compacted);

@@ -119,6 +119,11 @@ export const CompactDoneEvent = v.object({
   /** messages in the transcript before and after */
   messages_before: v.number(),
   messages_after: v.number(),
+  /**
+   * the context before, in tokens, as zot knew it: the last call's count, or the estimate of the
+   * transcript when that is more (tool results added since, a call refused as too long)
+   */
+  tokens_before: v.number(),
 });
 /** A participant of the interception chain changed something. */
 export const InterceptEvent = v.object({

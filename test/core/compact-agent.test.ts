@@ -112,6 +112,9 @@ describe("manual compaction", () => {
   test("summarises the older part with the model; events, request, usage and transcript", async () => {
     const { agent, events, compactions, mock } = setup([{ text: SUMMARY, usage: { input: 500, output: 50 } }]);
     const before = agent.messages.slice();
+    // No call made yet: what zot knows of the context is the estimate of the transcript.
+    const tokensBefore = agent.contextUse().tokens;
+    expect(tokensBefore).toBeGreaterThan(0);
 
     const outcome = await agent.compact(signal());
     expect(outcome).toEqual({ status: "ok", summary: SUMMARY });
@@ -119,7 +122,7 @@ describe("manual compaction", () => {
     // The summary is not streamed as answer text.
     expect(events.some((e) => e.type === "text_delta")).toBe(false);
     expect(events[0]).toEqual({ type: "compact_start", reason: "manual" });
-    expect(events[2]).toEqual({ type: "compact_done", summary: SUMMARY, reason: "manual", messages_before: 6, messages_after: 3 });
+    expect(events[2]).toEqual({ type: "compact_done", summary: SUMMARY, reason: "manual", messages_before: 6, messages_after: 3, tokens_before: tokensBefore });
 
     // Usage and cost count the summarising call.
     const usage = events[1] as Extract<AgentEvent, { type: "usage" }>;
@@ -273,6 +276,8 @@ describe("automatic compaction", () => {
       "assistant_start", "usage", "assistant_message", "turn_end", "done",
     ]);
     expect(events[2]).toEqual({ type: "compact_start", reason: "auto" });
+    // The context before: what the last call reported (input and output), more than the transcript's estimate.
+    expect(events[4]).toMatchObject({ type: "compact_done", reason: "auto", tokens_before: 3_610 });
     expect(mock.requests).toHaveLength(3);
     expect(mock.requests[1]!.body.system[0].text).toBe(SUMMARISER_SYSTEM);
     const third = mock.requests[2]!.body;
@@ -334,7 +339,12 @@ describe("context overflow", () => {
       { text: SUMMARY },
       { text: "the answer" },
     ]);
+    const knownBefore = agent.contextUse().tokens;
     expect(await agent.prompt({ text: "go on" }, signal())).toEqual({ status: "ok" });
+    // The refused call reported nothing: the context before is the estimate of what was sent, the prompt included.
+    const done = events.find((e) => e.type === "compact_done");
+    expect(done).toMatchObject({ reason: "overflow" });
+    expect((done as Extract<AgentEvent, { type: "compact_done" }>).tokens_before).toBeGreaterThan(knownBefore);
     expect(types(events)).toEqual([
       "user_message", "turn_start", "compact_start", "usage", "compact_done",
       "assistant_start", "usage", "assistant_message", "turn_end", "done",

@@ -35,7 +35,7 @@ describe("compact command", () => {
     expect(types(events)).toEqual(["compact_start", "usage", "compact_done", "done"]);
     expect(events[0]).toEqual({ type: "compact_start", reason: "manual" });
     expect(events[1]).toMatchObject({ input: 900, output: 40 });
-    expect(events[2]).toEqual({ type: "compact_done", summary: SUMMARY, reason: "manual", messages_before: 4, messages_after: 3 });
+    expect(events[2]).toEqual({ type: "compact_done", summary: SUMMARY, reason: "manual", messages_before: 4, messages_after: 3, tokens_before: before.context.tokens });
 
     // The summarising request saw the older part and the instructions.
     const request = JSON.stringify(fixture.mock.requests[2].body);

@@ -132,7 +132,7 @@ describe("the chat view", () => {
       { type: "turn_end", stop: "aborted" },
       { type: "error", message: "provider said no", code: "bad_request" },
       { type: "compact_start", reason: "auto" },
-      { type: "compact_done", reason: "auto", summary: "s", messages_before: 40, messages_after: 5 },
+      { type: "compact_done", reason: "auto", summary: "s", messages_before: 40, messages_after: 5, tokens_before: 150_000 },
     ]);
     const rows = chat.render(80).map((row) => Bun.stripANSI(row).trim());
     expect(rows).toContain("guard denied tool_call: rm -rf is not allowed");
