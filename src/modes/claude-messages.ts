@@ -1,13 +1,21 @@
 // One run in Claude Code's headless shapes (protocol/claude-output.ts), read from zot's events:
 // the `system` init line, an `assistant` message per model call (its text and tool_use blocks,
-// with its usage), a `user` message per tool result, and the closing `result` (subtype, is_error,
+// with its usage), a `user` message per tool result, a `system` compact_boundary per compaction
+// that completed, and the closing `result` (subtype, is_error,
 // the answer or the errors, turns, durations, cost, usage by model, the calls refused), each line
 // with its own `uuid`.
 // Rule: the tool calls are shown as Claude Code names them (`Bash` with `command`, `Read` with
 // `file_path`, …: the caller passes the mapping the settings hooks use), every other field as zot
 // has it; the result's text is what `zot -p` prints.
 import type { UnitOutcome } from "../conversation/conversation.ts";
-import type { ClaudeAssistantLine, ClaudeInitLine, ClaudeResultLine, ClaudeUsage, ClaudeUserLine } from "../protocol/claude-output.ts";
+import type {
+  ClaudeAssistantLine,
+  ClaudeCompactBoundaryLine,
+  ClaudeInitLine,
+  ClaudeResultLine,
+  ClaudeUsage,
+  ClaudeUserLine,
+} from "../protocol/claude-output.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { WireToolResultContent } from "../protocol/messages.ts";
 import { PrintedAnswer } from "../protocol/printed-answer.ts";
@@ -59,8 +67,8 @@ export class ClaudeRun {
     return { type: "system", subtype: "init", uuid: crypto.randomUUID(), session_id: this.options.sessionId, model: this.options.model, ...context, output_style: "default", plugins: [] };
   }
 
-  /** Takes one event, in order; returns the lines it completes: a model call's assistant message, a tool result. */
-  add(event: AgentEvent): (ClaudeAssistantLine | ClaudeUserLine)[] {
+  /** Takes one event, in order; returns the lines it completes: a model call's assistant message, a tool result, a compaction's boundary. */
+  add(event: AgentEvent): (ClaudeAssistantLine | ClaudeUserLine | ClaudeCompactBoundaryLine)[] {
     const line = this.line(event);
     return line ? [line] : [];
   }
@@ -75,7 +83,7 @@ export class ClaudeRun {
     return lines;
   }
 
-  private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | undefined {
+  private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | ClaudeCompactBoundaryLine | undefined {
     this.printed.add(event);
     if (event.type === "compact_done" && event.reason === "manual") this.summary = event.summary;
     switch (event.type) {
@@ -121,6 +129,16 @@ export class ClaudeRun {
         this.shownCalls.delete(event.id);
         return this.toolResult(event.id, resultContent(event.content), event.is_error);
       }
+      // Claude Code knows two triggers: the user's /compact, and its own (at the threshold or
+      // after a call refused as too long, zot's auto and overflow).
+      case "compact_done":
+        return {
+          type: "system",
+          subtype: "compact_boundary",
+          uuid: crypto.randomUUID(),
+          session_id: this.options.sessionId,
+          compact_metadata: { trigger: event.reason === "manual" ? "manual" : "auto", pre_tokens: event.tokens_before },
+        };
       default:
         return undefined;
     }

@@ -1,6 +1,6 @@
 // Claude Code's headless output (`claude -p --output-format json|stream-json`) as zot writes it for
 // `-p --output-format`: the `system` init line, an `assistant` message per model call, a `user`
-// message per tool result, and the closing `result`. Scripts and SDKs written for Claude Code
+// message per tool result, a `system` compact_boundary per compaction, and the closing `result`. Scripts and SDKs written for Claude Code
 // decode these lines, so they are a wire format: defined here once, and every line zot writes is
 // one of these (test/e2e/claude-output.test.ts parses them back).
 // Rule: Claude Code's field names and spellings (`permissionMode`, `modelUsage`, `costUSD` beside
@@ -158,8 +158,24 @@ export const ClaudeSessionStateLine = v.object({
   session_id: SessionId,
 });
 
+/**
+ * A compaction completed (the Agent SDK's SDKCompactBoundaryMessage): the history before this line
+ * is now a summary. `manual` for /compact, `auto` for an automatic or an overflow compaction.
+ */
+export const ClaudeCompactBoundaryLine = v.object({
+  type: v.literal("system"),
+  subtype: v.literal("compact_boundary"),
+  uuid: v.string(),
+  session_id: SessionId,
+  compact_metadata: v.object({
+    trigger: v.picklist(["manual", "auto"]),
+    /** the context before, in tokens, as zot knew it (compact_done's tokens_before) */
+    pre_tokens: v.number(),
+  }),
+});
+
 export const ClaudeOutputLine = v.variant("type", [
-  v.variant("subtype", [ClaudeInitLine, ClaudeSessionStateLine]),
+  v.variant("subtype", [ClaudeInitLine, ClaudeSessionStateLine, ClaudeCompactBoundaryLine]),
   ClaudeAssistantLine,
   ClaudeUserLine,
   ClaudeResultLine,
@@ -172,4 +188,5 @@ export type ClaudeUserLine = v.InferOutput<typeof ClaudeUserLine>;
 export type ClaudeResultLine = v.InferOutput<typeof ClaudeResultLine>;
 export type ClaudeStreamEventLine = v.InferOutput<typeof ClaudeStreamEventLine>;
 export type ClaudeSessionStateLine = v.InferOutput<typeof ClaudeSessionStateLine>;
+export type ClaudeCompactBoundaryLine = v.InferOutput<typeof ClaudeCompactBoundaryLine>;
 export type ClaudeOutputLine = v.InferOutput<typeof ClaudeOutputLine>;

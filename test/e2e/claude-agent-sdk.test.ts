@@ -128,6 +128,48 @@ describe("the Claude Agent SDK drives zot as claude", () => {
     }
   });
 
+  test("a compaction between two prompts reaches the program as Claude Code's compact_boundary message (SDKCompactBoundaryMessage)", async () => {
+    // The first call reports 90% of the window: before the second prompt's call, an automatic compaction.
+    const mock = startMockLlm([{ text: "First answer.", usage: { input: 900_000, output: 20 } }, { text: "## Goal\nSUMMARY" }, { text: "Second answer." }]);
+    try {
+      const run = await runSdk(
+        `let release;
+         const firstDone = new Promise((resolve) => (release = resolve));
+         async function* prompts() {
+           yield { type: "user", message: { role: "user", content: "first question" }, parent_tool_use_id: null, session_id: "" };
+           await firstDone;
+           yield { type: "user", message: { role: "user", content: "second question" }, parent_tool_use_id: null, session_id: "" };
+         }
+         const seen = [];
+         for await (const m of query({ prompt: prompts(), options })) {
+           if (m.type !== "system" || m.subtype !== "session_state_changed") seen.push(m);
+           if (m.type === "result") {
+             if (seen.filter((x) => x.type === "result").length === 1) release();
+             else break;
+           }
+         }
+         out(seen);`,
+        mock,
+      );
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      const seen = run.out as any[];
+      expect(seen.map((m) => `${m.type}${m.subtype ? `/${m.subtype}` : ""}`)).toEqual([
+        "system/init", "assistant", "result/success", "system/compact_boundary", "assistant", "result/success",
+      ]);
+      expect(seen[3]).toEqual({
+        type: "system",
+        subtype: "compact_boundary",
+        uuid: expect.any(String),
+        session_id: seen[0].session_id,
+        compact_metadata: { trigger: "auto", pre_tokens: 900_020 },
+      });
+      expect(seen[5].result).toBe("Second answer.");
+      expect(texts(mock.requests[2])[0]).toContain("SUMMARY");
+    } finally {
+      await mock.stop();
+    }
+  });
+
   test("canUseTool answers zot's confirmations: an allowed call runs, a denied one does not and the model reads why", async () => {
     const mock = startMockLlm([
       {

@@ -139,6 +139,44 @@ test("--output-format stream-json: init, each message as it completes with Claud
   }
 });
 
+test("a compaction is a system compact_boundary line, as Claude Code writes it: auto between a run's steps, manual for /compact", async () => {
+  const f = folder();
+  const mock = startMockLlm([
+    { text: "answer one" },
+    // 18% of the window, over --auto-compact 10: before the next step, the history is summarised.
+    { tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "echo TOOL-OUT" } }], usage: { input: 180_000, output: 20 } },
+    { text: "## Goal\nTHE SUMMARY" },
+    { text: "answer two" },
+    { text: "## Goal\nSECOND SUMMARY" },
+  ]);
+  try {
+    await f.run([...anthropic(mock), "-p", "first question"]);
+    const auto = await f.run([...anthropic(mock), "-p", "-c", "second question", "--auto-compact", "10", "--output-format", "stream-json", "--verbose"]);
+    expect(auto.code).toBe(0);
+    expect(JSON.stringify(mock.requests[3]!.body)).toContain("THE SUMMARY");
+    const lines = ndjson(auto.stdout);
+    for (const line of lines) expect(v.parse(ClaudeOutputLine, line)).toEqual(line);
+    expect(lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ""}`)).toEqual([
+      "system/init", "assistant", "user", "system/compact_boundary", "assistant", "result/success",
+    ]);
+    const [init, , , boundary] = lines;
+    // What zot knew of the context before: the last call's count (input and output).
+    expect(boundary).toEqual({ type: "system", subtype: "compact_boundary", uuid: boundary.uuid, session_id: init.session_id, compact_metadata: { trigger: "auto", pre_tokens: 180_020 } });
+    expect(boundary.uuid).toMatch(/^[0-9a-f-]{36}$/);
+
+    const manual = await f.run([...anthropic(mock), "-p", "-c", "/compact", "--output-format", "stream-json", "--verbose"]);
+    expect(manual.code).toBe(0);
+    const compacted = ndjson(manual.stdout);
+    expect(compacted.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ""}`)).toEqual(["system/init", "system/compact_boundary", "result/success"]);
+    expect(compacted[1].compact_metadata.trigger).toBe("manual");
+    // A resumed session has made no call yet: the estimate of its transcript.
+    expect(compacted[1].compact_metadata.pre_tokens).toBeGreaterThan(0);
+    expect(compacted[1].session_id).toBe(init.session_id);
+  } finally {
+    await mock.stop();
+  }
+});
+
 test("--include-partial-messages: stream_event lines as the model answers, then each whole message; it needs stream-json", async () => {
   const f = folder();
   const mock = startMockLlm(turns());
