@@ -93,8 +93,8 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
 /**
  * The command a word is close to: itself, a synonym, or one slip of the hand away (two for longer
  * names). A three-letter name only matches a slip of the same length (`rcp`, `ecx`), so that
- * words like `next` and `exit` stay prompts, unless one of its verbs follows (`mcps list`,
- * `extt install`): a prompt does not go on like that.
+ * words like `next`, `text` and `exit` stay prompts, or the name with one letter added at its end
+ * when one of its verbs follows (`mcps list`, `extt install`): `next check the tests` stays a prompt.
  */
 function nearestCommand(word: string, next?: string): string | undefined {
   if (SUBCOMMANDS.some((c) => c.name === word)) return word;
@@ -102,7 +102,10 @@ function nearestCommand(word: string, next?: string): string | undefined {
   if (synonym) return synonym;
   if (word.length < 3) return undefined;
   for (const { name, verbs } of SUBCOMMANDS) {
-    if (name.length <= 3 && word.length !== name.length && !(next !== undefined && verbs.includes(next))) continue;
+    if (name.length <= 3 && word.length !== name.length) {
+      if (word.length === name.length + 1 && word.startsWith(name) && next !== undefined && verbs.includes(next)) return name;
+      continue;
+    }
     // Lengths further apart than the distance allowed are never near: a prompt of one long word
     // (100 KB: 0.1 s and 45 MB) no longer fills a table of its length for every command.
     if (Math.abs(word.length - name.length) > 2) continue;

@@ -28,7 +28,7 @@ describe("readFirstWord", () => {
   });
 
   test("everything else is a prompt: ordinary words, more words, quoted phrases, anything after --", () => {
-    for (const words of [["next"], ["exit"], ["text"], ["mcps"], ["rpcc"], ["next", "step"], ["hello"], ["hi"], ["session", "handling", "is", "broken"], ["session list is broken"]]) {
+    for (const words of [["next"], ["exit"], ["text"], ["mcps"], ["rpcc"], ["next", "step"], ["next", "check", "the", "failing", "tests"], ["text", "remove", "it"], ["exit", "list", "x"], ["hello"], ["hi"], ["session", "handling", "is", "broken"], ["session list is broken"]]) {
       expect(readFirstWord(words, false)).toEqual({ kind: "prompt" });
     }
     expect(readFirstWord(["session", "list"], true)).toEqual({ kind: "prompt" });
