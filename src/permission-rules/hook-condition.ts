@@ -1,8 +1,11 @@
 // A settings hook's `if` read as a permission rule (settings-hooks/hook-condition.ts says what it
-// does): a call the rule would deny, had it been a deny rule, matches; a command line a deny rule
-// would ask about because it cannot be read to its end is unsure; anything else is not matched.
-// Rule: one reading for both, so `if: "Bash(git push *)"` matches exactly the calls
-// `deny: ["Bash(git push *)"]` holds (`git push` after `&&`, in `$(…)`, behind `sudo`, …).
+// does), both ways a rule is read: the hook runs for a call the rule would hold as a deny rule (any
+// command of the line, in any reading: `git push` after `&&`, in `$(…)`), and its allow counts only
+// for a call the rule would allow as an allow rule (every command of the line, the path and where
+// it leads). Between the two (`npm test; touch x` under `Bash(npm test *)`, a line that cannot be
+// read to its end) the call is unsure: the hook runs, and an allow from it does not count.
+// Rule: the same readings as deny and allow rules, so an approver scoped by `if` lets through no
+// more than an allow rule of that text would.
 import type { ConditionedCall, ConditionReader } from "../settings-hooks/hook-condition.ts";
 import type { SettingsHook } from "../settings-hooks/settings-file.ts";
 import { judge, type RuleBook } from "./judge.ts";
@@ -12,21 +15,23 @@ import { parseRule } from "./rule.ts";
 
 /** A reader of hooks' `if` rules for a run in `anchors.cwd`; a rule it cannot read is said once (`log`), and reads as unsure. */
 export function hookConditionReader(anchors: PathAnchors, log: (message: string) => void): ConditionReader {
-  const books = new Map<string, RuleBook | undefined>();
-  const bookOf = (condition: string, hook: SettingsHook) => {
+  const books = new Map<string, { runs: RuleBook; allows: RuleBook } | undefined>();
+  const booksOf = (condition: string, hook: SettingsHook) => {
     if (books.has(condition)) return books.get(condition);
-    const rule = parseRule(condition, "deny", "if", anchors);
-    const book = "error" in rule ? undefined : { rules: [rule], files: [] };
-    if ("error" in rule) {
-      log(`${hook.source.label}: ${hook.at}.if ${JSON.stringify(condition)} ${rule.error}; the hook runs for every call its matcher matches, and an allow from it does not count`);
+    const runs = parseRule(condition, "deny", "if", anchors);
+    const allows = parseRule(condition, "allow", "if", anchors);
+    const both = "error" in runs || "error" in allows ? undefined : { runs: { rules: [runs], files: [] }, allows: { rules: [allows], files: [] } };
+    if ("error" in runs) {
+      log(`${hook.source.label}: ${hook.at}.if ${JSON.stringify(condition)} ${runs.error}; the hook runs for every call its matcher matches, and an allow from it does not count`);
     }
-    books.set(condition, book);
-    return book;
+    books.set(condition, both);
+    return both;
   };
   return (condition: string, hook: SettingsHook, call: ConditionedCall) => {
-    const book = bookOf(condition, hook);
-    if (!book) return "unsure";
-    const verdict = judge(book, ruledCall(call.name, call.args, call.builtin, anchors.cwd))?.verdict;
-    return verdict === "deny" ? "matches" : verdict === "ask" ? "unsure" : "other";
+    const both = booksOf(condition, hook);
+    if (!both) return "unsure";
+    const ruled = ruledCall(call.name, call.args, call.builtin, anchors.cwd);
+    if (judge(both.allows, ruled)?.verdict === "allow") return "matches";
+    return judge(both.runs, ruled) !== undefined ? "unsure" : "other";
   };
 }

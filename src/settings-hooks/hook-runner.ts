@@ -55,8 +55,7 @@ export class HookRunner {
       if (hook.event !== event) return false;
       if (values && !hook.matcher.matches(values)) return false;
       if (admits && !admits(hook)) return false;
-      const { handler } = hook;
-      const key = handler.type === "command" ? handler.command : handler.type === "http" ? `POST ${handler.url}` : `callback ${handler.id}`;
+      const key = hookKey(hook);
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -96,4 +95,10 @@ export class HookRunner {
     }
     return answers;
   }
+}
+
+/** What makes two hooks one: the same command, the same URL, the same callback. */
+export function hookKey(hook: SettingsHook): string {
+  const { handler } = hook;
+  return handler.type === "command" ? handler.command : handler.type === "http" ? `POST ${handler.url}` : `callback ${handler.id}`;
 }

@@ -10,7 +10,7 @@ import type { ToolResult } from "../protocol/tool.ts";
 import { applyRewrites, combine, joinReasons } from "./combine.ts";
 import { type ConditionedCall, type ConditionReader, type ConditionReading, readingOf } from "./hook-condition.ts";
 import { describeHook, type HookAnswer } from "./hook-output.ts";
-import { HookRunner } from "./hook-runner.ts";
+import { HookRunner, hookKey } from "./hook-runner.ts";
 import type { HookEventName } from "./events.ts";
 import type { SettingsHook } from "./settings-file.ts";
 import { fromClaudeInput, matcherNames, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
@@ -136,7 +136,9 @@ async function conditioned(
     readings.set(hook, reading);
     return reading !== "other";
   });
-  return { hooks, unsure: new Set(hooks.filter((hook) => readings.get(hook) === "unsure")) };
+  // A command listed twice runs once; its allow counts when either listing's `if` matches the call whole.
+  const wholly = new Set([...readings].filter(([, reading]) => reading === "matches").map(([hook]) => hookKey(hook)));
+  return { hooks, unsure: new Set(hooks.filter((hook) => readings.get(hook) === "unsure" && !wholly.has(hookKey(hook)))) };
 }
 
 /** The answers, with the allows of hooks that ran only because their `if` could not tell taken out. */

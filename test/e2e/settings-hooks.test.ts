@@ -318,24 +318,33 @@ describe("a hook's if (a permission rule the call must match)", () => {
     expect(p.records("post.jsonl").map((d) => d.tool_input.command)).toEqual(["echo hello"]);
   });
 
-  test("an approver scoped to Bash(npm test*) approves npm test and nothing else under dontAsk; where the rule cannot tell, it runs but its allow does not count", async () => {
-    const p = project({ hooks: { PreToolUse: on("Bash", `python3 ${script("allow.py")}`, { if: "Bash(npm test*)" }) } }, { "allow.py": allowAll });
+  test("an approver scoped to Bash(touch ok-*) approves that and nothing else under dontAsk: a line that only partly matches, or cannot be read, runs the hook but its allow does not count", async () => {
+    const p = project({ hooks: { PreToolUse: on("Bash", `python3 ${script("allow.py")}`, { if: "Bash(touch ok-*)" }) } }, { "allow.py": allowAll });
     const outside = tempDir("zot-shooks-outside-");
     const mock = fixture.llm([
       { tool_calls: [{ id: "t1", name: "bash", args: { command: `touch ${outside}/pwned` } }] },
-      { tool_calls: [{ id: "t2", name: "bash", args: { command: `$(echo npm) test; touch ${outside}/pwned2` } }] },
-      { tool_calls: [{ id: "t3", name: "bash", args: { command: "npm test --version >/dev/null 2>&1; touch approved" } }] },
+      { tool_calls: [{ id: "t2", name: "bash", args: { command: `touch ok-2; touch ${outside}/pwned2` } }] },
+      { tool_calls: [{ id: "t3", name: "bash", args: { command: `$(echo touch) ok-3; touch ${outside}/pwned3` } }] },
+      { tool_calls: [{ id: "t4", name: "bash", args: { command: "touch ok-4" } }] },
       { text: "done" },
     ]);
     const run = await p.run([...anthropic(mock), "--permission-mode", "dontAsk", "-p", "go"]);
     expect(run.code).toBe(0);
-    expect(existsSync(join(outside, "pwned"))).toBe(false);
-    expect(existsSync(join(outside, "pwned2"))).toBe(false);
-    expect(resultText(lastResults(mock, 1)[0])).toContain("runs only what a permission rule allows");
-    expect(resultText(lastResults(mock, 2)[0])).toContain("runs only what a permission rule allows");
-    expect(existsSync(join(p.cwd, "approved"))).toBe(true);
-    // It was asked about the unreadable line (a guard would have had its say) and the npm test, not the plain touch.
-    expect(p.records("allow.jsonl").map((d) => d.tool_input.command)).toEqual([`$(echo npm) test; touch ${outside}/pwned2`, "npm test --version >/dev/null 2>&1; touch approved"]);
+    for (const name of ["pwned", "pwned2", "pwned3"]) expect([name, existsSync(join(outside, name))]).toEqual([name, false]);
+    for (const request of [1, 2, 3]) expect(resultText(lastResults(mock, request)[0])).toContain("runs only what a permission rule allows");
+    expect(existsSync(join(p.cwd, "ok-4"))).toBe(true);
+    // Asked about every line its rule touches (a guard would have had its say), not about the plain touch outside.
+    expect(p.records("allow.jsonl").map((d) => d.tool_input.command)).toEqual([`touch ok-2; touch ${outside}/pwned2`, `$(echo touch) ok-3; touch ${outside}/pwned3`, "touch ok-4"]);
+  });
+
+  test("one approver listed twice runs once, and its allow counts when either listing's if matches the call whole", async () => {
+    const command = `python3 ${script("allow.py")}`;
+    const p = project({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command, if: "Bash(touch ok-*)" }, { type: "command", command, if: "Bash(touch *)" }] }] } }, { "allow.py": allowAll });
+    const mock = fixture.llm([{ tool_calls: [{ id: "t1", name: "bash", args: { command: "touch ok-1 && touch other" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "--permission-mode", "dontAsk", "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "other"))).toBe(true);
+    expect(p.records("allow.jsonl")).toHaveLength(1);
   });
 
   test("an if that is not a rule is said once, naming the file and the hook; the hook runs for every call, and its allow does not count", async () => {
