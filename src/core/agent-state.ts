@@ -9,7 +9,7 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import { type Provider, ProviderError, type ToolSpec } from "../protocol/provider.ts";
 import type { FileViews, ProtectedPath, Tool } from "../protocol/tool.ts";
 import { addUsage, type TokenUsage, type Usage } from "../protocol/usage.ts";
-import { estimateContextTokens } from "./compact.ts";
+import type { ContextCount } from "./context-count.ts";
 import { priceUsage } from "./cost.ts";
 import type { InterceptChain } from "./intercept.ts";
 import type { Compacted, ContextUse, FinishedResult, TurnFailure } from "./outcomes.ts";
@@ -35,8 +35,8 @@ export interface AgentState {
   jailed: boolean;
   messages: Message[];
   cumulative: Usage;
-  /** tokens in the context as of the last model call */
-  contextTokens: number;
+  /** the context as the next call sends it: the last call's count and an estimate of what came since */
+  readonly context: ContextCount;
   /** while a prompt runs on a lent model: the agent's own (lent-model.ts) */
   lentFrom?: LentFrom;
   /**
@@ -67,24 +67,29 @@ export interface AgentOutlets {
 
 /**
  * Puts another transcript in place: what the model read belongs to the conversation it read it in
- * (a compaction's summary is the same conversation, and keeps it), and the context is estimated
- * from the new transcript until the next call reports the real count.
+ * (a compaction's summary is the same conversation, and keeps it, with what its calls said of the
+ * tokenizer), and the context is estimated from the new transcript until the next call reports
+ * the real count.
  */
 export function setTranscript(state: AgentState, messages: Message[], options: { sameConversation?: boolean } = {}): void {
   state.messages = messages;
-  if (!options.sameConversation) state.views.clear();
-  state.contextTokens = estimateContext(state);
+  if (!options.sameConversation) {
+    state.views.clear();
+    state.context.forgetCalibration();
+  }
+  recountContext(state);
 }
 
-/** Nothing for an empty transcript (nothing was sent yet), else the transcript's size, estimated. */
-export function estimateContext(state: AgentState): number {
-  return state.messages.length === 0 ? 0 : estimateContextTokens(state.system, state.messages, toolSpecs(state));
+/** The context estimated from the transcript as it is now (taken back in place), until the next call reports the real count. */
+export function recountContext(state: AgentState): void {
+  state.context.transcriptReplaced(state.system, state.messages, toolSpecs(state), state.model);
 }
 
-/** The context as of the last call, against `model`'s window (the state's, unless said). */
+/** The context as the next call sends it, against `model`'s window (the state's, unless said). */
 export function contextUse(state: AgentState, model: ModelInfo = state.model): ContextUse {
   const window = model.context_window;
-  return { tokens: state.contextTokens, window, fraction: window > 0 ? state.contextTokens / window : 0 };
+  const tokens = state.context.tokens(model);
+  return { tokens, window, fraction: window > 0 ? tokens / window : 0 };
 }
 
 /** The tools as the model is offered them, in name order (a stable prompt prefix for caching). */

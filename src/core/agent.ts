@@ -13,9 +13,11 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { Provider } from "../protocol/provider.ts";
 import type { FileViews, ProtectedPath, Tool, ToolOrigin } from "../protocol/tool.ts";
 import { emptyUsage, type Usage } from "../protocol/usage.ts";
-import { type AgentOutlets, type AgentState, contextUse, estimateContext, failureOf, offeredTools, recordUsage, setTranscript } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, contextUse, failureOf, offeredTools, recordUsage, recountContext, setTranscript } from "./agent-state.ts";
 import { Backpressure, type Pressure } from "./backpressure.ts";
 import { compactNow } from "./compaction-run.ts";
+import { ContextCount } from "./context-count.ts";
+import { estimateTokens } from "./compact.ts";
 import { InterceptChain } from "./intercept.ts";
 import { type Listener, Listeners } from "./listeners.ts";
 import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, ToolRun } from "./outcomes.ts";
@@ -89,18 +91,19 @@ export class Agent {
       jailed: options.jailed ?? false,
       messages: options.messages ?? [],
       cumulative: options.cumulative ?? emptyUsage(),
-      contextTokens: 0,
+      context: new ContextCount(),
       views: new Map(),
       protectedPaths: options.protectedPaths ?? [],
       env: options.env,
       // The agent owns its chain so every decision that changed something is one of its events.
       chain: new InterceptChain({ emit, log: options.log }),
     };
-    this.state.contextTokens = estimateContext(this.state);
+    recountContext(this.state);
     this.out = {
       emit,
       append: (message) => {
         this.state.messages.push(message);
+        this.state.context.appended(message);
         this.appended.fire(message);
       },
       toolStep: (step) => this.toolSteps.fire(step),
@@ -343,9 +346,11 @@ export class Agent {
    * would be compacted (its whole window when auto-compaction is off): a prompt may start on it.
    */
   fitsIn(model: ModelInfo, promptText = ""): boolean {
-    // The prompt's own text counts too (a command's expanded @files and `!` output), ~4 characters a token.
+    // The prompt's own text counts too (a command's expanded @files and `!` output), estimated as the transcript is.
     const window = model.context_window;
-    const fraction = window > 0 ? (this.state.contextTokens + Math.ceil(promptText.length / 4)) / window : 1;
+    const own = this.state.lentFrom ?? this.state;
+    const tokens = this.state.context.tokens(own.model) + Math.ceil(estimateTokens(promptText.length) * this.state.context.scale(own.model));
+    const fraction = window > 0 ? tokens / window : 1;
     return fraction < (this.state.autoCompact > 0 ? this.state.autoCompact : 1);
   }
 

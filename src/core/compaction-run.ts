@@ -11,7 +11,10 @@ import { type AgentOutlets, type AgentState, contextUse, estimateContext, failur
 import { CompactError, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
 import type { CompactOutcome, Compacted, TurnFailure } from "./outcomes.ts";
 
-/** Whether the context has reached the automatic compaction's share of the window. */
+/**
+ * Whether the context as the next call sends it (the last call's count and the tool results and
+ * prompt added since, estimated) has reached the automatic compaction's share of the window.
+ */
 export function autoCompactDue(state: AgentState): boolean {
   return state.autoCompact > 0 && state.messages.length > 0 && contextUse(state).fraction >= state.autoCompact;
 }

@@ -14,7 +14,6 @@ import { compactNow } from "./compaction-run.ts";
 import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
 import { handBack } from "./lent-model.ts";
-import { estimateContextTokens } from "./compact.ts";
 import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
 
@@ -113,11 +112,9 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
     }
   }
   const { usage } = reading;
-  const reported = usage ? usage.input + usage.cache_read + usage.cache_write + usage.output : 0;
   // A server that reports no usage (or zeros, as some compatible ones do) leaves the meter, and the
   // automatic compaction that reads it, to the estimate of what was sent.
-  if (reported > 0) state.contextTokens = reported;
-  else if (result.response) state.contextTokens = estimateContextTokens(request.system, request.messages, request.tools);
+  state.context.callEnded(request, usage, result.response !== undefined);
   if (usage) recordUsage(state, out, usage);
   return { ...result, partial: reading.partial() };
 }

@@ -8,7 +8,7 @@ import type { StopReason } from "../protocol/events.ts";
 import { type ContentBlock, type Message, nowIso, textOf, type ToolCallBlock, toWireContent } from "../protocol/messages.ts";
 import type { ModelRequest } from "../protocol/provider.ts";
 import { textResult } from "../protocol/tool.ts";
-import { type AgentOutlets, type AgentState, estimateContext, setTranscript, toolSpecs } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, recountContext, setTranscript, toolSpecs } from "./agent-state.ts";
 import { autoCompactDue, compactNow } from "./compaction-run.ts";
 import type { ChainOutcome } from "./intercept.ts";
 import { callCompactingOnOverflow } from "./model-call.ts";
@@ -167,9 +167,11 @@ class PromptLoop {
       // taken back, so the transcript from before the prompt comes back whole (the next prompt
       // compacts it again, without this one).
       if (this.first && !this.state.messages.includes(this.first)) setTranscript(this.state, [...this.earlier], { sameConversation: true });
-      else this.state.messages.splice(this.promptStart);
-      // The last call's count was of the messages just taken back.
-      this.state.contextTokens = estimateContext(this.state);
+      else {
+        this.state.messages.splice(this.promptStart);
+        // The last call's count was of the messages just taken back.
+        recountContext(this.state);
+      }
     }
     if (this.turnOpen) this.endTurn(ending.stop, ending.failure);
     return ending.outcome;
