@@ -75,9 +75,23 @@ export interface CompactionPlan {
   kept: Message[];
 }
 
+/** How a plan reads the transcript's size. */
+export interface CutSizing {
+  /** tokens the provider counts per estimated token (context-count.ts: 1 until a call reported, at most 8) */
+  scale: number;
+  /**
+   * The provider said the context is full (an overflow), or it reached the automatic compaction's
+   * share of the window: a transcript that looks short by the estimate is not "short enough to
+   * keep verbatim" then, and a single turn gives up its older steps.
+   */
+  full: boolean;
+}
+
+const AS_ESTIMATED: CutSizing = { scale: 1, full: false };
+
 /** Splits the transcript into the part to summarise and the recent part to keep. */
-export function planCompaction(messages: readonly Message[], model: ModelInfo, keepTokens = KEEP_RECENT_TOKENS): CompactionPlan {
-  const cut = chooseCut(messages, model.context_window, keepTokens);
+export function planCompaction(messages: readonly Message[], model: ModelInfo, sizing: CutSizing = AS_ESTIMATED, keepTokens = KEEP_RECENT_TOKENS): CompactionPlan {
+  const cut = chooseCut(messages, model.context_window, keepTokens, sizing);
   return { older: messages.slice(0, cut), kept: messages.slice(cut) };
 }
 
@@ -89,12 +103,16 @@ export function planCompaction(messages: readonly Message[], model: ModelInfo, k
  * of dropping most of the recent work); else the first valid boundary there; else the nearest one
  * before (keeping more than the budget, because a tool result cannot be kept without its call).
  * When the whole transcript fits the budget (a /compact early on), the turns before the last one
- * are summarised: the cut is the last user message, and a single turn is nothing to compact.
+ * are summarised: the cut is the last user message, and a single turn is nothing to compact,
+ * unless the context is full (sizing.full): then its steps before the last one go.
+ * Message sizes are the estimate times sizing.scale. A full context whose newest step alone is
+ * more than the window, even by the uncalibrated estimate, is nothing a compaction can help.
  */
-export function chooseCut(messages: readonly Message[], window: number, keepTokens = KEEP_RECENT_TOKENS): number {
+export function chooseCut(messages: readonly Message[], window: number, keepTokens = KEEP_RECENT_TOKENS, sizing: CutSizing = AS_ESTIMATED): number {
   if (messages.length === 0) throw new CompactError("nothing to compact: the transcript is empty");
   const budget = Math.min(keepTokens, Math.floor(window / 4));
-  const tokens = messages.map(estimateMessageTokens);
+  const estimated = messages.map(estimateMessageTokens);
+  const tokens = estimated.map((t) => t * sizing.scale);
   let start = messages.length - 1;
   let keptTokens = tokens[start]!;
   while (start > 0 && keptTokens + tokens[start - 1]! <= budget) keptTokens += tokens[--start]!;
@@ -104,19 +122,38 @@ export function chooseCut(messages: readonly Message[], window: number, keepToke
     // Only an earlier summary before the last prompt, or a turn whose prompt a compaction already
     // summarised (it runs on after the summary): summarising the summary alone frees nothing (the
     // provider counts a full window where this estimate sees little: dense tokens). The turn's own
-    // steps go too, then, up to its last step.
-    const from = lastPrompt > 0 ? lastPrompt : messages[0]!.summary ? 1 : messages.length;
+    // steps go too, then, up to its last step. So do they in a full context: the provider's count
+    // outweighs an estimate that finds the turn short.
+    const from = lastPrompt > 0 ? lastPrompt : messages[0]!.summary || sizing.full ? 1 : messages.length;
     for (let i = messages.length - 1; i > from; i--) if (canStartKept(messages[i]!)) return i;
-    throw new CompactError("nothing to compact: the transcript is a single turn, short enough to keep verbatim");
+    throw new CompactError(
+      sizing.full
+        ? "nothing to compact: the transcript is one turn with no earlier step to summarise"
+        : "nothing to compact: the transcript is a single turn, short enough to keep verbatim",
+    );
   }
 
   const tail = (from: number) => tokens.slice(from).reduce((a, b) => a + b, 0);
-  for (let i = start; i < messages.length; i++) {
-    if (messages[i]!.role === "user" && canStartKept(messages[i]!) && tail(i) * 2 >= keptTokens) return i;
-  }
-  for (let i = start; i < messages.length; i++) if (canStartKept(messages[i]!)) return i;
-  for (let i = start - 1; i > 0; i--) if (canStartKept(messages[i]!)) return i;
-  throw new CompactError("nothing to compact: the recent turn cannot be split from the rest of the transcript");
+  const cut = (() => {
+    for (let i = start; i < messages.length; i++) {
+      if (messages[i]!.role === "user" && canStartKept(messages[i]!) && tail(i) * 2 >= keptTokens) return i;
+    }
+    for (let i = start; i < messages.length; i++) if (canStartKept(messages[i]!)) return i;
+    for (let i = start - 1; i > 0; i--) if (canStartKept(messages[i]!)) return i;
+    throw new CompactError("nothing to compact: the recent turn cannot be split from the rest of the transcript");
+  })();
+  const keptAtLeast = estimated.slice(cut).reduce((a, b) => a + b, 0);
+  if (sizing.full && window > 0 && keptAtLeast >= window) throw new CompactError(tooBigToKeep(messages.slice(cut), keptAtLeast, window));
+  return cut;
+}
+
+/** What stays verbatim is more than the window by itself: said so the user knows what to send less of. */
+function tooBigToKeep(kept: readonly Message[], tokens: number, window: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const size = `about ${n(tokens)} tokens, more than the whole window (${n(window)} tokens)`;
+  return kept.some((m) => m.role === "tool")
+    ? `nothing to compact that would help: the latest step's tool results alone take ${size}, and they stay verbatim with their call`
+    : `nothing to compact that would help: the latest prompt alone takes ${size}`;
 }
 
 /** A kept part may start here: the message carries no tool results that would lose their call. */

@@ -7,8 +7,9 @@ import type { CompactReason } from "../protocol/events.ts";
 import { type ContentBlock, textOf } from "../protocol/messages.ts";
 import { type ModelRequest, providerEvents } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { type AgentOutlets, type AgentState, contextUse, estimateContext, failureOf, noFinalMessage, recordUsage, setTranscript } from "./agent-state.ts";
-import { CompactError, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
+import { type AgentOutlets, type AgentState, contextUse, failureOf, noFinalMessage, recordUsage, setTranscript, toolSpecs } from "./agent-state.ts";
+import { CompactError, type CutSizing, estimateContextTokens, planCompaction, summaryMessage, summaryRequest } from "./compact.ts";
+import { boundedScale } from "./context-count.ts";
 import type { CompactOutcome, Compacted, TurnFailure } from "./outcomes.ts";
 
 /**
@@ -32,11 +33,11 @@ export async function compactNow(
   instructions?: string,
 ): Promise<CompactOutcome> {
   const messagesBefore = state.messages.length;
-  // The last call's count misses what was added since (and an overflowing call reports none).
-  const tokensBefore = Math.max(contextUse(state).tokens, estimateContext(state));
+  // The count as the next call sends it; after an overflow (which reports none), at least the transcript's estimate.
+  const tokensBefore = Math.max(contextUse(state).tokens, state.messages.length === 0 ? 0 : estimateContextTokens(state.system, state.messages, toolSpecs(state)));
   const plan = (() => {
     try {
-      return planCompaction(state.messages, state.model);
+      return planCompaction(state.messages, state.model, cutSizing(state, reason));
     } catch (error) {
       if (error instanceof CompactError) return { nothing: error.message };
       throw error;
@@ -75,6 +76,19 @@ export async function compactNow(
   const compacted: Compacted = { reason, summary: outcome.summary, message, kept: kept.length, messagesBefore };
   out.compacted(compacted);
   return outcome;
+}
+
+/**
+ * How the plan reads the transcript's size: calibrated by the calls so far, and, when the context
+ * is full (an overflow: at least the window; past the threshold: the count), scaled up until the
+ * estimate of the whole request says as much as the provider did (within the calibration's bounds).
+ */
+function cutSizing(state: AgentState, reason: CompactReason): CutSizing {
+  const scale = state.context.scale(state.model);
+  if (reason === "manual") return { scale, full: false };
+  const told = Math.max(contextUse(state).tokens, reason === "overflow" ? state.model.context_window : 0);
+  const estimate = estimateContextTokens(state.system, state.messages, toolSpecs(state));
+  return { scale: estimate > 0 ? boundedScale(Math.max(scale, told / estimate)) : scale, full: true };
 }
 
 /** The summarising call; its usage is priced and counted like any call's. */

@@ -132,6 +132,45 @@ describe("chooseCut", () => {
   });
 });
 
+describe("chooseCut with the provider's count (dense text: CJK, base64, minified code)", () => {
+  /** One turn that read two files of dense text: about 3,000 tokens each by the estimate, four times that as the provider counts. */
+  const denseTurn = () => [said("user", 10, "summarise a.txt and b.txt"), call("a"), result("a", "漢".repeat(12_000)), call("b"), result("b", "字".repeat(12_000))];
+
+  test("scaled by the calibration, the dense results no longer fit the keep budget: the older step goes, the newest stays", () => {
+    // A 32K window keeps 8,192 tokens; by the estimate the whole turn (about 6,000) fits, and a single turn is nothing to compact.
+    expect(() => chooseCut(denseTurn(), 32_768)).toThrow(new CompactError("nothing to compact: the transcript is a single turn, short enough to keep verbatim"));
+    const cut = chooseCut(denseTurn(), 32_768, undefined, { scale: 4, full: false });
+    expect(cut).toBe(3);
+    assertValidKept(denseTurn().slice(cut));
+  });
+
+  test("a full context is never 'short enough to keep verbatim': a single turn gives up its steps before the last", () => {
+    const full = { scale: 1, full: true };
+    // Short by the estimate, but the provider said it is full: the prompt and the first step go.
+    expect(chooseCut(denseTurn(), 1_000_000, undefined, full)).toBe(3);
+    // Earlier turns go first, keeping the last turn whole.
+    const twoTurns = [said("user", 10), said("assistant", 10), ...denseTurn()];
+    expect(chooseCut(twoTurns, 1_000_000, undefined, full)).toBe(2);
+    // A turn of its prompt and one step has no older step: nothing to compact, said without "short enough".
+    const oneStep = denseTurn().slice(0, 3);
+    expect(() => chooseCut(oneStep, 1_000_000, undefined, full)).toThrow(
+      new CompactError("nothing to compact: the transcript is one turn with no earlier step to summarise"),
+    );
+    expect(() => chooseCut([said("user", 10)], 1_000_000, undefined, full)).toThrow(CompactError);
+  });
+
+  test("a full context whose newest step alone is more than the window says so, instead of summarising what cannot help", () => {
+    const huge = [said("user", 10), call("a"), result("a", "x".repeat(12_000)), call("b"), result("b", "x".repeat(40_000))];
+    expect(() => chooseCut(huge, 8_000, undefined, { scale: 1, full: true })).toThrow(
+      new CompactError(
+        "nothing to compact that would help: the latest step's tool results alone take about 10,005 tokens, more than the whole window (8,000 tokens), and they stay verbatim with their call",
+      ),
+    );
+    // A manual compaction still summarises what it can.
+    expect(chooseCut(huge, 8_000)).toBe(3);
+  });
+});
+
 describe("serialiseMessages", () => {
   test("role headers, text, images as a byte count, tool calls as JSON, results by tool name; thinking left out", () => {
     const text = serialiseMessages([

@@ -167,8 +167,9 @@ describe("the session recorder", () => {
     const cwd = tempDir("zot-rec-cwd-");
     const turns: ScriptTurn[] = [
       { text: "first answer" },
-      // Step 1 of the second prompt: a big result and a nearly full window, so step 2 compacts first.
-      { tool_calls: [{ id: "c2", name: "echo", args: { x: "y".repeat(20_000) } }], usage: { input: 3_900 } },
+      // Step 1 of the second prompt: a big result and a nearly full window, so step 2 compacts first
+      // (the step, kept verbatim, still fits the window: one bigger than it is nothing to compact).
+      { tool_calls: [{ id: "c2", name: "echo", args: { x: "y".repeat(6_000) } }], usage: { input: 3_900 } },
       { text: "## Goal\nthe summary, written from the secret prompt" },
     ];
     const agent = new Agent({ provider: createScriptedProvider(turns), model, tools: [echo], system: "sys", cwd, autoCompact: 0.85 });
