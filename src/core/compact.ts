@@ -106,7 +106,8 @@ export function planCompaction(messages: readonly Message[], model: ModelInfo, s
  * are summarised: the cut is the last user message, and a single turn is nothing to compact,
  * unless the context is full (sizing.full): then its steps before the last one go.
  * Message sizes are the estimate times sizing.scale. A full context whose newest step alone is
- * more than the window, even by the uncalibrated estimate, is nothing a compaction can help.
+ * more than the window, even by the uncalibrated estimate, or which would summarise only an
+ * earlier summary, is nothing a compaction can help.
  */
 export function chooseCut(messages: readonly Message[], window: number, keepTokens = KEEP_RECENT_TOKENS, sizing: CutSizing = AS_ESTIMATED): number {
   if (messages.length === 0) throw new CompactError("nothing to compact: the transcript is empty");
@@ -142,8 +143,13 @@ export function chooseCut(messages: readonly Message[], window: number, keepToke
     for (let i = start - 1; i > 0; i--) if (canStartKept(messages[i]!)) return i;
     throw new CompactError("nothing to compact: the recent turn cannot be split from the rest of the transcript");
   })();
+  if (!sizing.full) return cut;
   const keptAtLeast = estimated.slice(cut).reduce((a, b) => a + b, 0);
-  if (sizing.full && window > 0 && keptAtLeast >= window) throw new CompactError(tooBigToKeep(messages.slice(cut), keptAtLeast, window));
+  if (window > 0 && keptAtLeast >= window) throw new CompactError(tooBigToKeep(messages.slice(cut), keptAtLeast, window));
+  // A summary summarised again alone frees nothing of a full window: the rest is the step kept.
+  if (messages.slice(0, cut).every((m) => m.summary)) {
+    throw new CompactError("nothing to compact: only the earlier summary comes before the latest step, and summarising it again frees nothing");
+  }
   return cut;
 }
 

@@ -169,6 +169,13 @@ describe("chooseCut with the provider's count (dense text: CJK, base64, minified
     // A manual compaction still summarises what it can.
     expect(chooseCut(huge, 8_000)).toBe(3);
   });
+
+  test("a full context never summarises an earlier summary alone before the latest step (it would free nothing)", () => {
+    const afterSummary = [summaryMessage("what happened before"), call("b"), result("b", "字".repeat(12_000))];
+    expect(() => chooseCut(afterSummary, 32_768, undefined, { scale: 4, full: true })).toThrow(
+      new CompactError("nothing to compact: only the earlier summary comes before the latest step, and summarising it again frees nothing"),
+    );
+  });
 });
 
 describe("serialiseMessages", () => {
