@@ -99,7 +99,8 @@ export interface FinishedResult {
 /** The context as of the last model call. */
 export interface ContextUse {
   /**
-   * input + cache read + cache write + output tokens of the last call (an estimate right after a
+   * The context as the next call sends it: input + cache read + cache write + output tokens of the
+   * last call, plus an estimate of the messages added since (an estimate alone right after a
    * compaction, and for a transcript loaded from a session until its first call)
    */
   tokens: number;
