@@ -413,7 +413,7 @@ describe("zot sessions", () => {
     const { home, cwd, run } = place();
     for (const name of ["a", "b"]) await Bun.write(join(cwd, `${name}.txt`), `${name} line of text, long enough to be worth keeping\n`.repeat(1500));
     mock = startMockLlm([
-      { tool_calls: [{ name: "read", args: { path: "a.txt" } }], usage: { input: 60_000, output: 20 } },
+      { tool_calls: [{ name: "read", args: { path: "a.txt" } }], usage: { input: 3_000, output: 20 } },
       // 18% of the window, over --auto-compact 10: before the next step, a compaction sums up the prompt and the first step.
       { tool_calls: [{ name: "read", args: { path: "b.txt" } }], usage: { input: 180_000, output: 20 } },
       { text: "## Goal\nsummarise a.txt and b.txt" },
