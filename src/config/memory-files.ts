@@ -130,6 +130,8 @@ export class MemoryReader {
       into: string;
       /** real paths the model already has: neither read nor followed again */
       given?: Iterable<string>;
+      /** what an import withheld is said to be, after the file and its imports (default: waiting for trust) */
+      withheld?: string;
     },
   ) {
     this.seen = new Set(options.given ?? []);
@@ -155,7 +157,7 @@ export class MemoryReader {
       ...this.links,
       ...[...this.withheld].map(
         ([file, targets]) =>
-          `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
+          `${file} imports ${targets.map((target) => `@${target}`).join(", ")}, ${this.options.withheld ?? "outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)"}`,
       ),
     ];
   }
@@ -289,7 +291,7 @@ function rulePaths(frontmatter: string): string[] {
   return items.filter(Boolean);
 }
 
-function repositoryRoot(start: string): string | undefined {
+export function repositoryRoot(start: string): string | undefined {
   for (let dir = start; ; ) {
     // `.git` is a directory in a clone and a file in worktrees and submodules.
     if (statSafe(path.join(dir, ".git")) !== undefined) return dir;

@@ -1,23 +1,27 @@
 // The memory files of the folders below the working directory (a monorepo package's
 // packages/api/CLAUDE.md), which the start does not read (memory-files.ts reads the folders from
 // the top down to the cwd): Claude Code gives them to the model when it first works in their folder,
-// when it reads a file there or the user @mentions one. Given a file, these are the memory files of
-// each folder strictly below the cwd down to the file's, outermost first, with the same names as the
-// start reads in each folder (AGENTS.md, CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, as
-// --setting-sources lets them be read), each followed by what its `@path` lines import.
-// Rule: read as the start reads them (MemoryReader: the size limit, the not-text rule, a link out of
-// the folder and imports from outside it waiting for trust); a file the model already has (`given`,
-// by real path) is neither read nor followed again; a file outside the cwd, or in the cwd itself,
-// brings none (the system prompt has the cwd's).
+// when it reads a file there or the user @mentions one. Given a file, these are Claude Code's memory
+// files (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, as --setting-sources lets them be read) of
+// each folder strictly below the cwd down to the file's, outermost first, each followed by what its
+// `@path` lines import. AGENTS.md is not among them: Codex reads it from the root down to the
+// working directory only, and a subfolder's (a dependency's) is not the project's word.
+// Rule: what is below the cwd is not what the user vouched for by trusting it (a clone under a
+// trusted home, a dependency's folder): every such file is read guarded, trusted folder or not. Its
+// imports stay in its own folder, or in the cwd when the cwd is the root of the repository it is in
+// (a package importing the monorepo's shared docs), never the user's home; a link out of the cwd is
+// not read; nothing under node_modules is read. Otherwise as the start reads them (MemoryReader: the
+// size limit, the not-text rule); a file the model already has (`given`, by real path) is neither
+// read nor followed again; a file outside the cwd, or in the cwd itself, brings none.
 import path from "node:path";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
-import { agentsFile, claudeFileNames, type ContextFile, MemoryReader } from "./memory-files.ts";
+import { claudeFileNames, type ContextFile, MemoryReader, repositoryRoot } from "./memory-files.ts";
 import { realOrSame } from "./quiet-fs.ts";
 
 export interface NestedMemoryOptions {
   /** the user's home directory, for `@~/…` imports */
   userHome: string;
-  /** whether the folder is trusted: only then are the files' imports from outside it read */
+  /** whether the folder is trusted (it does not widen what a subfolder's files import: see the rule above) */
   projectTrusted: boolean;
   /** --setting-sources: which of Claude Code's memory files are read; undefined = all */
   claudeSources?: readonly SettingSourceName[];
@@ -41,13 +45,22 @@ export function findNestedMemory(file: string, cwd: string, options: NestedMemor
   const folders = foldersBelow(cwd, path.dirname(path.resolve(cwd, file)));
   if (folders.length === 0) return { files: [], notes: [] };
   const start = realOrSame(path.resolve(cwd));
-  const names = ["AGENTS.md", ...claudeFileNames(options.claudeSources)];
-  const reader = new MemoryReader({ folder: start, userHome: options.userHome, into: "what the model is given", given: options.given });
+  const names = claudeFileNames(options.claudeSources);
+  const reader = new MemoryReader({
+    folder: start,
+    userHome: options.userHome,
+    into: "what the model is given",
+    given: options.given,
+    withheld: "outside its own folder; a subfolder's memory file imports only from inside it (or from the repository the working directory is the root of), trusted or not",
+  });
+  // The cwd is where imports may come from when it is the root of the repository a folder is in (and not the user's home).
+  const home = realOrSame(path.resolve(options.userHome));
+  const reachOf = (folder: string) => (start !== home && repositoryRoot(folder) === start ? start : folder);
   const files: NestedMemoryFile[] = [];
   for (const folder of folders) {
+    if (folder.split(path.sep).includes("node_modules")) break;
     for (const name of names) {
-      // Inside the folder trust is given to: it stays in it (a link out waits for trust) and imports from there.
-      reader.read(name === "AGENTS.md" ? agentsFile(folder) : path.join(folder, name), !options.projectTrusted, start);
+      reader.read(path.join(folder, name), true, start, reachOf(folder));
       for (const found of reader.files.slice(files.length)) files.push({ ...found, folder });
     }
   }

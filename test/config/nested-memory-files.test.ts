@@ -39,15 +39,15 @@ describe("findNestedMemory", () => {
     write(path.join(repo, "packages", "api", "CLAUDE.local.md"), "api local");
     write(path.join(repo, "packages", "api", "src", "handler.ts"), "export {};\n");
     write(path.join(repo, "packages", "web", "CLAUDE.md"), "web: another package");
+    // AGENTS.md is read from the root down to the cwd only, as Codex reads it: a subfolder's is not the project's word.
     expect(found("packages/api/src/handler.ts")).toEqual([
       ["packages/CLAUDE.md", "packages", "packages"],
-      ["packages/api/AGENTS.md", "api agents", "packages/api"],
       ["packages/api/CLAUDE.md", "api claude", "packages/api"],
       ["packages/api/.claude/CLAUDE.md", "api dot-claude", "packages/api"],
       ["packages/api/CLAUDE.local.md", "api local", "packages/api"],
     ]);
     // An absolute path is the same file.
-    expect(found(path.join(repo, "packages", "api", "src", "handler.ts")).length).toBe(5);
+    expect(found(path.join(repo, "packages", "api", "src", "handler.ts")).length).toBe(4);
   });
 
   test("a file in the cwd itself, or outside it, brings none", () => {
@@ -64,53 +64,73 @@ describe("findNestedMemory", () => {
   test("a file given already (by its real path) is not found again, nor its imports; a link to one is the same file", () => {
     write(path.join(repo, "packages", "api", "CLAUDE.md"), "api, see @docs/style.md");
     write(path.join(repo, "packages", "api", "docs", "style.md"), "api style");
-    write(path.join(repo, "packages", "api", "AGENTS.md"), "api agents");
     const first = findNestedMemory("packages/api/src/a.ts", repo, options());
-    expect(first.files.map((f) => f.content.trim())).toEqual(["api agents", "api, see @docs/style.md", "api style"]);
-    expect(first.files[2]).toMatchObject({ importedBy: path.join(repo, "packages", "api", "CLAUDE.md"), folder: path.join(repo, "packages", "api") });
+    expect(first.files.map((f) => f.content.trim())).toEqual(["api, see @docs/style.md", "api style"]);
+    expect(first.files[1]).toMatchObject({ importedBy: path.join(repo, "packages", "api", "CLAUDE.md"), folder: path.join(repo, "packages", "api") });
     const again = findNestedMemory("packages/api/src/b.ts", repo, options({ given: first.files.map((f) => f.path) }));
     expect(again.files).toEqual([]);
     // The system prompt's own import of the package's style guide: the package's CLAUDE.md does not send it twice.
     const styleGiven = findNestedMemory("packages/api/src/a.ts", repo, options({ given: [path.join(repo, "packages", "api", "docs", "style.md")] }));
-    expect(styleGiven.files.map((f) => f.content.trim())).toEqual(["api agents", "api, see @docs/style.md"]);
-    fs.rmSync(path.join(repo, "packages", "api", "AGENTS.md"));
-    fs.symlinkSync("CLAUDE.md", path.join(repo, "packages", "api", "AGENTS.md"));
+    expect(styleGiven.files.map((f) => f.content.trim())).toEqual(["api, see @docs/style.md"]);
+    fs.symlinkSync("CLAUDE.md", path.join(repo, "packages", "api", "CLAUDE.local.md"));
     expect(findNestedMemory("packages/api/src/a.ts", repo, options()).files.map((f) => f.content.trim())).toEqual(["api, see @docs/style.md", "api style"]);
   });
 
-  test("--setting-sources: without project no CLAUDE.md nor .claude/CLAUDE.md, without local no CLAUDE.local.md; AGENTS.md, zot's own, always", () => {
+  test("--setting-sources: without project no CLAUDE.md nor .claude/CLAUDE.md, without local no CLAUDE.local.md; a subfolder's AGENTS.md never", () => {
     write(path.join(repo, "packages", "api", "AGENTS.md"), "agents");
     write(path.join(repo, "packages", "api", "CLAUDE.md"), "claude");
     write(path.join(repo, "packages", "api", ".claude", "CLAUDE.md"), "dot-claude");
     write(path.join(repo, "packages", "api", "CLAUDE.local.md"), "local");
     const contents = (claudeSources: NestedMemoryOptions["claudeSources"]) => found("packages/api/x.ts", repo, { claudeSources }).map(([, content]) => content);
-    expect(contents(["local"])).toEqual(["agents", "local"]);
-    expect(contents(["project"])).toEqual(["agents", "claude", "dot-claude"]);
-    expect(contents([])).toEqual(["agents"]);
+    expect(contents(["local"])).toEqual(["local"]);
+    expect(contents(["project"])).toEqual(["claude", "dot-claude"]);
+    expect(contents([])).toEqual([]);
   });
 
-  test("imports: followed as the start's are; from outside the folder only once it is trusted, with a note; a link out waits for trust; too big and not text are left out with a note", () => {
+  test("imports: from the repository the cwd is the root of, trusted or not; never from outside it (the user's files), with a note; a link out is not read; too big and not text are left out with a note", () => {
     write(path.join(userHome, ".ssh", "id_rsa"), "SECRET KEY");
     write(path.join(repo, "packages", "api", "CLAUDE.md"), "api: @~/.ssh/id_rsa @../../docs/shared.md @diagram.png @huge.md");
     write(path.join(repo, "docs", "shared.md"), "shared, inside the folder");
     write(path.join(repo, "packages", "api", "diagram.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]));
     write(path.join(repo, "packages", "api", "huge.md"), "x".repeat(300 * 1024));
     const api = path.join(repo, "packages", "api");
-    const untrusted = findNestedMemory("packages/api/src/a.ts", repo, options({ projectTrusted: false }));
-    expect(untrusted.files.map((f) => f.content.split(":")[0]!.trim())).toEqual(["api", "shared, inside the folder"]);
-    expect(JSON.stringify(untrusted.files)).not.toContain("SECRET KEY");
-    expect(untrusted.notes).toEqual([
-      `${path.join(api, "diagram.png")}, imported by ${path.join(api, "CLAUDE.md")}, is not text (it holds NUL bytes); it is left out of what the model is given`,
-      `${path.join(api, "huge.md")} is 300 KB, over the 256 KB a memory file may be; it is left out of what the model is given`,
-      `${path.join(api, "CLAUDE.md")} imports @${path.join(userHome, ".ssh", "id_rsa")}, outside this folder; imports from outside an untrusted folder are not read (zot trust, or --trust for one run, reads them)`,
-    ]);
-    expect(JSON.stringify(findNestedMemory("packages/api/src/a.ts", repo, options()).files)).toContain("SECRET KEY");
-
+    for (const projectTrusted of [false, true]) {
+      const read = findNestedMemory("packages/api/src/a.ts", repo, options({ projectTrusted }));
+      expect(read.files.map((f) => f.content.split(":")[0]!.trim())).toEqual(["api", "shared, inside the folder"]);
+      expect(JSON.stringify(read.files)).not.toContain("SECRET KEY");
+      expect(read.notes).toEqual([
+        `${path.join(api, "diagram.png")}, imported by ${path.join(api, "CLAUDE.md")}, is not text (it holds NUL bytes); it is left out of what the model is given`,
+        `${path.join(api, "huge.md")} is 300 KB, over the 256 KB a memory file may be; it is left out of what the model is given`,
+        `${path.join(api, "CLAUDE.md")} imports @${path.join(userHome, ".ssh", "id_rsa")}, outside its own folder; a subfolder's memory file imports only from inside it (or from the repository the working directory is the root of), trusted or not`,
+      ]);
+    }
     fs.rmSync(path.join(api, "CLAUDE.md"));
     fs.symlinkSync(path.join(userHome, ".ssh", "id_rsa"), path.join(api, "CLAUDE.md"));
-    const linked = findNestedMemory("packages/api/src/a.ts", repo, options({ projectTrusted: false }));
-    expect(linked.files).toEqual([]);
-    expect(linked.notes).toEqual([`${path.join(api, "CLAUDE.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`]);
+    for (const projectTrusted of [false, true]) {
+      const linked = findNestedMemory("packages/api/src/a.ts", repo, options({ projectTrusted }));
+      expect(linked.files).toEqual([]);
+      expect(linked.notes).toEqual([`${path.join(api, "CLAUDE.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`]);
+    }
+  });
+
+  test("a clone or a folder below a trusted home imports only from inside itself; nothing under node_modules is read", () => {
+    write(path.join(userHome, "secret.txt"), "HOME SECRET");
+    write(path.join(userHome, ".aws", "credentials"), "AWS SECRET");
+    const clone = path.join(userHome, "dl", "evil");
+    fs.mkdirSync(path.join(clone, ".git"), { recursive: true });
+    write(path.join(clone, "CLAUDE.md"), "evil: @../../secret.txt @notes.md");
+    write(path.join(clone, "notes.md"), "clone notes");
+    const tarball = path.join(userHome, "dl", "tarball");
+    write(path.join(tarball, "CLAUDE.md"), "tarball: @~/secret.txt");
+    const inHome = (file: string) => findNestedMemory(file, userHome, options({ userHome, projectTrusted: true }));
+    expect(inHome(path.join(clone, "a.ts")).files.map((f) => f.content.trim())).toEqual(["evil: @../../secret.txt @notes.md", "clone notes"]);
+    expect(JSON.stringify(inHome(path.join(tarball, "a.ts")).files)).not.toContain("HOME SECRET");
+    // A home that is itself a repository (dotfiles): still not the reach of a folder below it.
+    fs.mkdirSync(path.join(userHome, ".git"), { recursive: true });
+    expect(JSON.stringify(inHome(path.join(tarball, "a.ts")).files)).not.toContain("HOME SECRET");
+    // A dependency's memory file is not the project's, and never reaches the model.
+    write(path.join(repo, "node_modules", "leftpad", "CLAUDE.md"), "dep: @~/.aws/credentials");
+    expect(found("node_modules/leftpad/index.js")).toEqual([]);
   });
 
   test("a cwd reached through a link: the file's folders are found by the path as written and by where it leads", () => {
