@@ -8,7 +8,7 @@
 // confirmation asks about it, hooks see it, the jail confines it; the command's `allowed-tools`
 // let it past the question, as Claude Code requires of a command's `!` lines.
 import { type CommandResult, SKILLS_OWNER } from "../protocol/slash-command.ts";
-import { expandCommand } from "./expand-command.ts";
+import { expandCommand, withTypedAttachments } from "./expand-command.ts";
 import { skillPrompt } from "./skill-commands.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 
@@ -78,7 +78,10 @@ export class MarkdownCommandSource {
       ...(runShell ? { runShell } : {}),
     };
     const expanded = command.skill
-      ? await skillPrompt(command.body, args, { ...filling, ...(command.skill.dir ? { skillDir: command.skill.dir } : {}) })
+      ? await withTypedAttachments(await skillPrompt(command.body, args, { ...filling, ...(command.skill.dir ? { skillDir: command.skill.dir } : {}) }), args, {
+          cwd: this.context.cwd,
+          ...(this.context.attachable ? { gate: this.context.attachable } : {}),
+        })
       : await expandCommand(command.body, args, {
           cwd: this.context.cwd,
           ...filling,
@@ -93,8 +96,8 @@ export class MarkdownCommandSource {
     // `allowed-tools` lets calls past the confirmation question while the prompt runs: a folder's
     // commands only in a trusted folder, as its settings files' allow rules.
     const allowed = mayRun && command.allowedTools ? { allowedTools: command.allowedTools } : {};
-    const attached = command.skill ? {} : { attached: true as const };
-    return { command: command.name, extension: ownerOf(command), action: "prompt", text, ...model, ...allowed, ...attached };
+    // Its @files are attached already (the user's words only): the prompt is not read for @mentions again.
+    return { command: command.name, extension: ownerOf(command), action: "prompt", text, ...model, ...allowed, attached: true };
   }
 }
 

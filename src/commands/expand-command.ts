@@ -52,6 +52,16 @@ export async function expandCommand(body: string, args: string, options: ExpandO
   return attached.length > 0 ? `${prompt.trimEnd()}\n\n${attached.join("\n\n")}` : prompt;
 }
 
+/**
+ * `prompt` (a skill's, filled in) with the files the user's own words `args` name attached after
+ * it, as a command's are: a skill's body and what its `!` commands printed attach nothing (they are
+ * not the user's words).
+ */
+export async function withTypedAttachments(prompt: string, args: string, options: Pick<ExpandOptions, "cwd" | "gate">): Promise<string> {
+  const attached = await attachments(args, options.cwd, false, new Set(), options.gate);
+  return attached.length > 0 ? `${prompt.trimEnd()}\n\n${attached.join("\n\n")}` : prompt;
+}
+
 /** `@path`, `@~/path`, `@'path with spaces'` or `@"…"`, outside code, at the start or after whitespace. */
 const MENTION = /(?<=^|\s)@(?:'([^']+)'|"([^"]+)"|((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+[\w\-/]))/g;
 

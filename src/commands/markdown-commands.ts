@@ -24,7 +24,7 @@ export interface MarkdownCommand {
   alias?: string;
   /**
    * a skill (skill-commands.ts): `$0` is its first argument, `${CLAUDE_SKILL_DIR}` is `dir` (the
-   * folder of its SKILL.md; none for a built-in), and its @files are not attached
+   * folder of its SKILL.md; none for a built-in), and only the @files of the words the user typed are attached (its body's and what its ! commands print are not the user's)
    */
   skill?: { dir?: string };
   description: string;

@@ -48,3 +48,20 @@ test("a skill's !`cmd` lines and ```! blocks run through the runner, and are nam
   expect(refused).toContain("Branch: (the command `git branch --show-current` was not run: this folder is not trusted; zot trust runs such commands)");
   expect(refused).toContain("(the command `echo a` was not run: this folder is not trusted");
 });
+
+test("a skill typed as /name attaches the files the user's words name, never those its body or its ! output name, and says its prompt is read for @mentions no more", async () => {
+  const { mkdtempSync, writeFileSync, realpathSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const { MarkdownCommandSource } = await import("../../src/commands/command-source.ts");
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "zot-skill-attach-")));
+  writeFileSync(join(cwd, "mine.txt"), "TYPED-FILE");
+  writeFileSync(join(cwd, "secret.txt"), "SECRET-FILE");
+  const [triage] = skillCommands([skill("triage", { body: "Triage @secret.txt: !`echo see @secret.txt` $ARGUMENTS", path: join(cwd, ".claude/skills/triage/SKILL.md") })], new Set());
+  const source = new MarkdownCommandSource([triage!], { cwd, projectTrusted: true, runBang: async (line) => ({ output: line.replace(/^echo /, "") }) });
+  const result = await source.runCommand("triage", "@mine.txt", new AbortController().signal);
+  expect(result).toMatchObject({ action: "prompt", attached: true });
+  const text = (result as { text: string }).text;
+  expect(text).toContain("TYPED-FILE");
+  expect(text).not.toContain("SECRET-FILE");
+});
