@@ -281,6 +281,7 @@ export class ClaudeStream {
     if (!guards.confirmable) {
       throw new Error("this run cannot confirm tool calls: start zot with --permission-prompt-tool stdio (the SDK's canUseTool) or --permission-mode default");
     }
+    if (mode === "bypassPermissions" && guards.lockedOn !== undefined) throw new Error(`bypassPermissions is turned off: ${guards.lockedOn}`);
     if (guards.confirming !== (mode === "default")) guards.toggleConfirmations();
     return {};
   }

@@ -309,3 +309,23 @@ test("stdin closed while the run starts, with a server the program hosts: zot do
     await mock.stop();
   }
 }, 20_000);
+
+test("set_permission_mode bypassPermissions is refused while a settings file's disableBypassPermissionsMode keeps confirmations on; default is answered", async () => {
+  const mock = startMockLlm([]);
+  try {
+    const userHome = tempDir("zot-stream-user-");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(userHome, ".claude"), { recursive: true });
+    writeFileSync(join(userHome, ".claude", "settings.json"), JSON.stringify({ permissions: { disableBypassPermissionsMode: "disable" } }));
+    const run = await zot([...anthropic(mock), ...STREAM, "--permission-prompt-tool", "stdio"], {
+      env: { HOME: userHome },
+      stdin: input(request("p-1", { subtype: "set_permission_mode", mode: "bypassPermissions" }), request("p-2", { subtype: "set_permission_mode", mode: "default" })),
+    });
+    expect(run.code).toBe(0);
+    const responses = Object.fromEntries(protocolLines(run.stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+    expect(responses["p-1"]).toMatchObject({ subtype: "error", error: expect.stringContaining('bypassPermissions is turned off: the permissions.disableBypassPermissionsMode "disable" of ~/.claude/settings.json keeps them on') });
+    expect(responses["p-2"]).toMatchObject({ subtype: "success" });
+  } finally {
+    await mock.stop();
+  }
+});
