@@ -1,6 +1,7 @@
 // The root command's flags, and `zot rpc`'s (the same agent flags without the one-prompt ones):
 // one definition that both --help and the parser read; and the help pages built from them.
 import type { ArgsDef } from "citty";
+import { REASONING_WORDS } from "../protocol/reasoning-words.ts";
 import { SESSION_ID_SHAPE } from "../session/paths.ts";
 import type { HelpPage } from "./help.ts";
 import { continuesRuleList } from "./permission-flags.ts";
@@ -49,7 +50,12 @@ export const ROOT_ARGS = {
   "base-url": { type: "string", description: "Provider base URL (proxies, OpenAI-compatible servers)", valueHint: "url" },
   "system-prompt": { type: "string", description: "Replace the system prompt", valueHint: "text" },
   "append-system-prompt": { type: "string", description: "Append to the system prompt (repeatable)", valueHint: "text" },
-  reasoning: { type: "enum", options: ["low", "medium", "high", "xhigh", "max"], description: "Reasoning effort for models that think (OpenAI's take xhigh and max as high)", valueHint: "level" },
+  reasoning: {
+    type: "enum",
+    options: [...REASONING_WORDS],
+    description: "Reasoning effort for models that think (OpenAI's take xhigh and max as high; off asks for no level, the model's own default; minimum is low, maximum max, as the original zot's clients write them)",
+    valueHint: "level",
+  },
   effort: { type: "enum", options: ["low", "medium", "high", "xhigh", "max"], description: "Claude Code's name for --reasoning", valueHint: "level" },
   thinking: { type: "string", description: "Claude Code's (adaptive, enabled, disabled): accepted; --reasoning sets how much a model thinks", valueHint: "mode" },
   "max-thinking-tokens": { type: "string", description: "Claude Code's: accepted; --reasoning sets how much a model thinks", valueHint: "n" },

@@ -7,6 +7,7 @@ import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
+import { type ReasoningWord, reasoningOfWord } from "../protocol/reasoning-words.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
@@ -131,12 +132,13 @@ function toolList(value: string | undefined): string[] | "all" | "none" {
   return names.length === 0 ? "none" : names;
 }
 
-/** --reasoning, or Claude Code's --effort (the same levels). */
+/** --reasoning (the original's words too: off, minimum, maximum), or Claude Code's --effort (the same levels). */
 function reasoning(flags: Flags): ReasoningLevel | undefined {
   const level = str(flags, "reasoning");
   const effort = str(flags, "effort");
   if (level !== undefined && effort !== undefined) throw new UsageError("--reasoning and --effort are the same setting; give one");
-  return (level ?? effort) as ReasoningLevel | undefined;
+  const word = level ?? effort;
+  return word === undefined ? undefined : reasoningOfWord(word as ReasoningWord);
 }
 
 /** `--mcp-config`, each read now: one that cannot be read is the run's usage error, before anything starts. */

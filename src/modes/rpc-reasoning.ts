@@ -4,19 +4,13 @@
 // clear and set_model it is refused while a prompt runs or waits, so none changes under its feet,
 // and waits behind a model switch sent before it.
 import type { ReasoningLevel } from "../protocol/models.ts";
+import { reasoningOfWord } from "../protocol/reasoning-words.ts";
 import type { RpcReasoning } from "../protocol/rpc-frames.ts";
 import type { Handler } from "./rpc-session.ts";
 
-/** off → none; minimum → low; the others as they are. */
+/** off → none; minimum (minimal) → low; maximum → max; the others as they are. */
 export function reasoningLevel(wanted: RpcReasoning): ReasoningLevel | undefined {
-  switch (wanted) {
-    case "off":
-      return undefined;
-    case "minimum":
-      return "low";
-    default:
-      return wanted;
-  }
+  return reasoningOfWord(wanted);
 }
 
 export const setReasoning: Handler<"set_reasoning"> = async (command, session) => {

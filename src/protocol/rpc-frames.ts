@@ -3,6 +3,7 @@
 // (events.ts), sent without an id. Rule: this file is the contract; the server, the TypeScript
 // client and `zot rpc --schema` all read these schemas, and nothing else defines a frame.
 import * as v from "valibot";
+import { REASONING_WORDS } from "./reasoning-words.ts";
 import { CommandAction, FrameId } from "./ext-frames.ts";
 import { ImageInput } from "./image-input.ts";
 import { WireMessage } from "./messages.ts";
@@ -53,10 +54,10 @@ export const SetModelCommand = v.object({ id, type: v.literal("set_model"), mode
 export const GetModelsCommand = v.object({ id, type: v.literal("get_models") });
 export const PingCommand = v.object({ id, type: v.literal("ping") });
 /**
- * The reasoning levels the original's clients send: `off` sends none, `minimum` is low, the others
- * are zot's own levels (docs/rpc.md, set_reasoning).
+ * The reasoning levels the original's clients send: `off` sends none, `minimum` (`minimal`) is low,
+ * `maximum` is max, the others are zot's own levels (docs/rpc.md, set_reasoning; reasoning-words.ts).
  */
-export const RpcReasoning = v.picklist(["off", "minimum", "low", "medium", "high", "xhigh", "max"]);
+export const RpcReasoning = v.picklist(REASONING_WORDS);
 export type RpcReasoning = v.InferOutput<typeof RpcReasoning>;
 // Additive, as in the newer original: the reasoning effort of later prompts (needs an idle agent).
 export const SetReasoningCommand = v.object({ id, type: v.literal("set_reasoning"), reasoning: RpcReasoning });

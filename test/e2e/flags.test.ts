@@ -236,6 +236,25 @@ describe("flags that shape the request", () => {
     expect(mock.requests[1].body.output_config).toEqual({ effort: "max" });
   });
 
+  test("the original zot's reasoning words, as its rpc clients pass them: off asks for no level, minimum is low, maximum is max (zot rpc --reasoning off starts)", async () => {
+    mock = startMockLlm([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }]);
+    // off asks for no level: the request is the one without --reasoning (the model's own default).
+    await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "off"]);
+    await zot(["-p", "hi", ...anthropic(mock)]);
+    const shape = (body: any) => ({ thinking: body.thinking, output_config: body.output_config });
+    expect(shape(mock.requests[0].body)).toEqual(shape(mock.requests[1].body));
+    expect(mock.requests[0].body.output_config).toBeUndefined();
+    await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "maximum"]);
+    expect(mock.requests[2].body.output_config).toEqual({ effort: "max" });
+    await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "minimum"]);
+    expect(mock.requests[3].body.output_config).toEqual({ effort: "low" });
+    for (const word of ["off", "minimum", "maximum"]) {
+      const rpc = await zot(["rpc", ...anthropic(mock), "--reasoning", word], { stdin: `${JSON.stringify({ id: "1", type: "ping" })}\n` });
+      expect([word, rpc.code]).toEqual([word, 0]);
+      expect(rpc.stdout).toContain('"command":"ping","success":true');
+    }
+  });
+
   test("--reasoning turns on thinking for a reasoning model: a budget for one that takes it, output_config.effort for an adaptive one (the default)", async () => {
     mock = startMockLlm([{ thinking: "hmm", text: "a" }, { text: "b" }, { thinking: "hmm", text: "c" }, { text: "d" }]);
     await zot(["-p", "hi", ...anthropic(mock), "--model", "claude-sonnet-4-6", "--reasoning", "medium"]);
