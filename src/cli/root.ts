@@ -68,7 +68,8 @@ async function runRootCommand(argv: string[]): Promise<number> {
   }
   if (flags["list-models"]) {
     const { listModels } = await import("../providers/provider-choice.ts");
-    const { table, warnings } = listModels(str(flags, "provider"));
+    // A terminal gets the table with prices; a program (a pipe) the original zot's lines, which it may parse.
+    const { table, warnings } = listModels(str(flags, "provider"), (await import("node:tty")).isatty(1));
     for (const warning of warnings) console.error(`zot: ${warning}`);
     if (table) await Bun.write(Bun.stdout, table);
     return EXIT.ok;

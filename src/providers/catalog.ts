@@ -400,7 +400,20 @@ export function syntheticOllamaModel(id: string): ModelInfo {
   };
 }
 
-/** The `--list-models` table: aligned columns, one model a line. */
+/**
+ * The `--list-models` lines for a program reading them (stdout not a terminal): the original zot's
+ * layout, which programs written for it parse (zot-chrome-operator's model picker): a header, then
+ * provider, model id, context and max output as whole numbers, ✓ for a model that reasons, source
+ * and name (the id when the model has no other), no prices.
+ */
+export function formatModelLines(models: readonly ModelInfo[]): string {
+  const rows = models.map(
+    (m) => `${m.provider.padEnd(10)} ${m.id.padEnd(30)} ${String(m.context_window).padStart(8)} ${String(m.max_output).padStart(8)}     ${m.reasoning ? "✓" : " "}        ${m.source.padEnd(11)}   ${m.name || m.id}`,
+  );
+  return `${["provider   model id                       context  max-out  reasoning  source        name", ...rows].join("\n")}\n`;
+}
+
+/** The `--list-models` table for a person (a terminal): aligned columns, one model a line. */
 export function formatModelTable(models: readonly ModelInfo[]): string {
   const header = ["provider", "model id", "context", "max out", "reasoning", "$in/M", "$out/M", "source", "name"];
   const rightAligned = new Set([2, 3, 5, 6]);

@@ -8,7 +8,7 @@ import { zotHome } from "../config/home.ts";
 import { UsageError } from "../config/usage-error.ts";
 import { PROVIDER_NAMES, type ModelInfo, type ProviderName } from "../protocol/models.ts";
 import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
-import { formatModelTable, loadCatalog } from "./catalog.ts";
+import { formatModelLines, formatModelTable, loadCatalog } from "./catalog.ts";
 import { familyOf, providerOfId } from "./model-ids.ts";
 
 /** Providers tried, in order, when none is named: the first with a key wins. */
@@ -125,8 +125,12 @@ export async function createProvider(
   }
 }
 
-/** The `--list-models` table, optionally for one provider, and the catalog's warnings for the caller to show. */
-export function listModels(provider?: string): { table: string; warnings: string[] } {
+/**
+ * The `--list-models` table, optionally for one provider, and the catalog's warnings for the caller
+ * to show: for a person (`forPeople`: a terminal) with prices and short sizes, else the original
+ * zot's lines, which programs written for it parse.
+ */
+export function listModels(provider?: string, forPeople = true): { table: string; warnings: string[] } {
   const catalog = loadCatalog(zotHome(process.env));
   if (provider !== undefined) knownProvider(provider);
   const models = provider ? catalog.models.filter((m) => m.provider === provider) : catalog.models;
@@ -138,5 +142,5 @@ export function listModels(provider?: string): { table: string; warnings: string
       `Add them to ${catalog.file} ({"providers":{"${provider}":{"models":[{"id":"llama3.2","contextWindow":131072}]}}}) to list them here with their limits.`;
     return { table: "", warnings: [...catalog.warnings, hint] };
   }
-  return { table: formatModelTable(models), warnings: catalog.warnings };
+  return { table: forPeople ? formatModelTable(models) : formatModelLines(models), warnings: catalog.warnings };
 }

@@ -30,6 +30,27 @@ describe("information flags", () => {
     }
   });
 
+  test("--list-models into a pipe prints the original zot's lines, which programs written for it parse (zot-chrome-operator's pattern), a model without a name under its id", async () => {
+    const home = tempDir("zot-home-");
+    await Bun.write(`${home}/models.json`, JSON.stringify({ providers: { ollama: { models: [{ id: "qwen-local", contextWindow: 65536 }] } } }));
+    const run = await zot(["--list-models"], { home });
+    const [header, ...rows] = run.stdout.trimEnd().split("\n");
+    expect(header).toBe("provider   model id                       context  max-out  reasoning  source        name");
+    const pattern = /^(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(✓)?\s*\s+(\S+)\s+(.+)$/;
+    const parsed = rows.map((row) => pattern.exec(row));
+    expect(parsed.every(Boolean)).toBe(true);
+    expect(parsed.find((m) => m![2] === "qwen-local")!.slice(1)).toEqual(["ollama", "qwen-local", "65536", "8192", undefined, "user", "qwen-local"]);
+    expect(parsed.find((m) => m![2] === "claude-sonnet-4-5")![5]).toBe("✓");
+  });
+
+  test("--list-models in a terminal is the table for a person: short sizes and prices", async () => {
+    const { PtySession } = await import("../support/pty.ts");
+    const session = new PtySession([ZOT, "--list-models"], { cols: 160, rows: 60, env: cleanEnv({ ZOT_HOME: tempDir("zot-home-") }) });
+    expect(await session.proc.exited).toBe(0);
+    expect(session.output).toContain("$in/M");
+    expect(session.output).toMatch(/claude-sonnet-4-5 +\S+ +64K/);
+  });
+
   test("--list-models prints the catalog with prices, and models.json adds to it", async () => {
     const home = tempDir("zot-home-");
     await Bun.write(
