@@ -35,6 +35,8 @@ export function parseFlags(
   repeatable: ReadonlySet<string> = new Set(),
   command = "zot",
   followers: ReadonlyMap<string, (arg: string) => boolean> = new Map(),
+  /** for an enum flag, values other tools take that zot does not, and what to do instead (`--provider kimi`) */
+  unserved: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
 ): ParsedFlags {
   const long = new Map<string, FlagSpec>();
   const short = new Map<string, FlagSpec>();
@@ -142,7 +144,8 @@ export function parseFlags(
     const value = values[name];
     const valid = arg.options ?? [];
     if (typeof value === "string" && !valid.includes(value)) {
-      throw new UsageError(`--${name} must be one of ${valid.join(", ")} (got "${value}")`);
+      const instead = Object.hasOwn(unserved[name] ?? {}, value) ? unserved[name]![value] : undefined;
+      throw new UsageError(`--${name} must be one of ${valid.join(", ")} (got "${value}")${instead ? `: ${instead}` : ""}`);
     }
   }
   return { values, positionals, terminated };

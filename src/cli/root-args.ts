@@ -143,6 +143,21 @@ export const REPEATABLE: ReadonlySet<string> = new Set(["append-system-prompt", 
  * The arguments after a flag that are its own, as Claude Code reads them: more rules after a rule
  * list's value, and a session after -r (`zot -r 20261123-032914-9f3c2a1b "go on"`).
  */
+/**
+ * The original zot's providers that zot does not have (its rpc clients start `zot rpc --provider
+ * kimi`), and what to use instead: subscription sign-ins zot cannot make, and APIs zot speaks as
+ * OpenAI-compatible servers.
+ */
+export const UNSERVED_VALUES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  provider: {
+    "openai-codex": "zot has no ChatGPT subscription sign-in; use --provider openai with an API key (OPENAI_API_KEY)",
+    "github-copilot": "zot has no GitHub Copilot sign-in; use --provider anthropic or openai with an API key",
+    kimi: "zot speaks to Kimi as an OpenAI-compatible server: --provider openai --base-url https://api.moonshot.ai/v1 --api-key $MOONSHOT_API_KEY --model <a Kimi model>",
+    deepseek: "zot speaks to DeepSeek as an OpenAI-compatible server: --provider openai --base-url https://api.deepseek.com/v1 --api-key $DEEPSEEK_API_KEY --model <a DeepSeek model>",
+    google: "zot speaks to Gemini as an OpenAI-compatible server: --provider openai --base-url https://generativelanguage.googleapis.com/v1beta/openai --api-key $GEMINI_API_KEY --model <a Gemini model>",
+  },
+};
+
 export const FOLLOWERS: ReadonlyMap<string, (arg: string) => boolean> = new Map([
   ...["allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools"].map((name) => [name, continuesRuleList] as const),
   ["resume", looksLikeSessionRef] as const,

@@ -7,7 +7,7 @@ import type { Conversation, ConversationPrompt } from "../conversation/conversat
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
-import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp } from "./root-args.ts";
+import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp, UNSERVED_VALUES } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT, runCli } from "./router.ts";
@@ -54,7 +54,7 @@ async function runRootCommand(argv: string[]): Promise<number> {
     const instead = name === undefined ? undefined : ownEntry(CLAUDE_FLAGS_ZOT_LACKS, name);
     if (instead) throw new UsageError(`--${name} is Claude Code's, and zot does not take it: ${instead}`);
   }
-  const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS);
+  const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS, UNSERVED_VALUES);
   if (flags.help) return await printRootHelp();
   // `zot help`, and a mistyped command (`zot session list`): never a prompt for the model.
   const first = readFirstWord(positionals, terminated);

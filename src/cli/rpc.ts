@@ -12,7 +12,7 @@ import { watchOutputClosed } from "../process/output-closed.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
-import { FOLLOWERS, REPEATABLE, RPC_ARGS, rpcHelp } from "./root-args.ts";
+import { FOLLOWERS, REPEATABLE, RPC_ARGS, rpcHelp, UNSERVED_VALUES } from "./root-args.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT } from "./router.ts";
 import { ownChildProcesses, signalsUntilServing } from "./signals.ts";
@@ -24,7 +24,7 @@ const STDOUT_FD = 1;
 const STDOUT_WATCH_MS = 200;
 
 export async function runRpc(argv: string[]): Promise<number> {
-  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc", FOLLOWERS);
+  const { values: flags, positionals } = parseFlags(RPC_ARGS, argv, REPEATABLE, "zot rpc", FOLLOWERS, UNSERVED_VALUES);
   if (flags.help) {
     const { renderHelp, helpStyle } = await import("./help.ts");
     await Bun.write(Bun.stdout, renderHelp(rpcHelp(VERSION), helpStyle()));

@@ -39,13 +39,28 @@ describe("information flags", () => {
     const pattern = /^(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(✓)?\s*\s+(\S+)\s+(.+)$/;
     const parsed = rows.map((row) => pattern.exec(row));
     expect(parsed.every(Boolean)).toBe(true);
-    expect(parsed.find((m) => m![2] === "qwen-local")!.slice(1)).toEqual(["ollama", "qwen-local", "65536", "8192", undefined, "user", "qwen-local"]);
+    expect([...parsed.find((m) => m![2] === "qwen-local")!].slice(1) as unknown[]).toEqual(["ollama", "qwen-local", "65536", "8192", undefined, "user", "qwen-local"]);
     expect(parsed.find((m) => m![2] === "claude-sonnet-4-5")![5]).toBe("✓");
+  });
+
+  test("the original zot's providers zot does not have are refused with what to use instead (its rpc clients start zot rpc --provider kimi)", async () => {
+    for (const [provider, instead] of [
+      ["openai-codex", "zot has no ChatGPT subscription sign-in; use --provider openai with an API key"],
+      ["deepseek", "--provider openai --base-url https://api.deepseek.com/v1"],
+      ["kimi", "--provider openai --base-url https://api.moonshot.ai/v1"],
+    ]) {
+      for (const args of [["-p", "hi", "--provider", provider!], ["rpc", "--provider", provider!]]) {
+        const run = await zot(args);
+        expect([args.join(" "), run.code]).toEqual([args.join(" "), 2]);
+        expect(run.stderr).toContain(`--provider must be one of anthropic, openai, ollama, scripted (got "${provider}"): `);
+        expect(run.stderr).toContain(instead!);
+      }
+    }
   });
 
   test("--list-models in a terminal is the table for a person: short sizes and prices", async () => {
     const { PtySession } = await import("../support/pty.ts");
-    const session = new PtySession([ZOT, "--list-models"], { cols: 160, rows: 60, env: cleanEnv({ ZOT_HOME: tempDir("zot-home-") }) });
+    const session = new PtySession([ZOT, "--list-models"], { cols: 160, rows: 60, env: cleanEnv(tempDir("zot-home-")) });
     expect(await session.proc.exited).toBe(0);
     expect(session.output).toContain("$in/M");
     expect(session.output).toMatch(/claude-sonnet-4-5 +\S+ +64K/);
