@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, ndjson, tempDir, ZOT, zot } from "../support/zot.ts";
+import { PtySession } from "../support/pty.ts";
 
 let mock: MockLlm;
 afterEach(() => mock?.stop());
@@ -176,8 +177,10 @@ describe("an answer", () => {
     const plain = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--base-url", `${mock.url}/v1`], { home, env });
     expect(plain.stdout).toBe("from openai\n");
     expect(mock.requests[1]!.headers.authorization).toBe("Bearer sk-openai-secret");
-    const listed = await zot(["--list-models"], { home, env });
-    expect(listed.stdout).toMatch(/openai\s+my-model\s+.*1\.00\s+2\.00\s+user/);
+    // The table a person reads (a terminal) shows the prices pi's cost gave.
+    const listed = new PtySession([ZOT, "--list-models"], { cols: 200, rows: 80, env: { ...cleanEnv(home), ...env } });
+    expect(await listed.proc.exited).toBe(0);
+    expect(listed.output).toMatch(/openai\s+my-model\s+.*1\.00\s+2\.00\s+user/);
   });
 
   test("openai: Chat Completions for gpt-4.1 through --base-url", async () => {

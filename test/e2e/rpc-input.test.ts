@@ -163,7 +163,7 @@ describe("--schema", () => {
       expect(Object.keys(doc.responses.data).sort()).toEqual(RPC_COMMAND_TYPES.filter((t) => t !== "abort" && t !== "clear" && t !== "confirm").sort());
       expect(doc.responses.data.get_state.required).toContain("context");
       // The newer original's additions.
-      expect(doc.commands.set_reasoning.properties.reasoning.enum).toEqual(["off", "minimum", "low", "medium", "high", "xhigh", "max"]);
+      expect(doc.commands.set_reasoning.properties.reasoning.enum).toEqual(["off", "minimum", "minimal", "low", "medium", "high", "xhigh", "max", "maximum"]);
       expect(doc.responses.data.set_reasoning.required).toEqual(["reasoning", "applied"]);
       const reasoningTokens = { anyOf: [{ type: "number" }, { type: "null" }], default: null };
       expect(doc.events.usage.properties.reasoning).toEqual(reasoningTokens);
