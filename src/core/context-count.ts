@@ -56,18 +56,17 @@ export class ContextCount {
    * reports none: the estimate of what was sent counts instead, when an answer came). Once a call.
    */
   callEnded(request: ModelRequest, usage: TokenUsage | undefined, answered: boolean): void {
-    const input = usage ? usage.input + usage.cache_read + usage.cache_write : 0;
+    const reported = usage ? usage.input + usage.cache_read + usage.cache_write : 0;
     const output = usage?.output ?? 0;
-    if (input + output === 0 && !answered) return;
+    if (reported + output === 0 && !answered) return;
     const estimate = estimateContextTokens(request.system, request.messages, request.tools);
+    // A count under half the estimate left part of the prompt out (a server that reports only what
+    // it did not find cached, or 0 after a whole cache hit): the estimate stands in for it, or
+    // automatic compaction would never see the context fill.
+    const input = reported >= estimate / 2 ? reported : 0;
     if (input > 0 && estimate > 0) this.calibration = { model: modelKey(request.model), scale: boundedScale(input / estimate) };
-    if (input + output > 0) {
-      this.counted = input + output;
-      this.answerCounted = output > 0;
-    } else {
-      this.counted = Math.ceil(estimate * this.scale(request.model));
-      this.answerCounted = false;
-    }
+    this.counted = (input > 0 ? input : Math.ceil(estimate * this.scale(request.model))) + output;
+    this.answerCounted = output > 0;
     this.added = 0;
   }
 

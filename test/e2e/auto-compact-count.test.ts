@@ -51,6 +51,25 @@ describe("automatic compaction counts what the provider counts", () => {
     expect(events.find((e) => e.type === "assistant_message" && JSON.stringify(e.content).includes("final answer"))).toBeDefined();
   });
 
+  test("a server that reports 0 input tokens (a whole cache hit, or no count of the prompt): the estimate stands in, and the context still compacts (auto) before it overflows", async () => {
+    const home = tempDir("zot-zero-home-");
+    const cwd = tempDir("zot-zero-");
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "claude-tiny", contextWindow: 16_000, maxTokens: 4_096 }] } } }));
+    writeFileSync(join(cwd, "notes.txt"), "a short note\n");
+    writeFileSync(join(cwd, "big.log"), Array.from({ length: 1_500 }, (_, i) => `log line ${String(i).padStart(5, "0")}: all is well here\n`).join(""));
+    mock = startMockLlm([
+      { ...read("notes.txt"), usage: { input: 0, output: 20 } },
+      { ...read("big.log"), usage: { input: 0, output: 20 } },
+      { text: SUMMARY, usage: { input: 0, output: 50 } },
+      { text: "final answer", usage: { input: 0, output: 20 } },
+    ]);
+    const run = await zot(["--json", "read the notes, then the log", "--model", "claude-tiny", "--api-key", "k", "--base-url", mock.url], { cwd, home });
+    const events = ndjson(run.stdout);
+    expect(run.code).toBe(0);
+    expect(events.find((e) => e.type === "compact_start")).toEqual({ type: "compact_start", reason: "auto" });
+    expect(mock.requests[2]!.body.system[0].text).toStartWith(SUMMARISER);
+  });
+
   test("a big tool result added since the last call's count: compacted (auto) before the call, which never overflows", async () => {
     const home = tempDir("zot-big-home-");
     const cwd = tempDir("zot-big-");
