@@ -58,6 +58,8 @@ export interface PermissionRules {
   holdWhile(rules: readonly PermissionRule[], origin?: string): () => void;
   /** What the rules say of the read tool reading `path` now (a prompt's @file is held to it), or undefined when none decides. */
   judgeRead(path: string, cwd: string): Promise<Judgement | undefined>;
+  /** What no allow asks past: the files that hold rules, and the executable configuration a later run starts (a hook's `if` is held to them too) */
+  readonly protects: Pick<RuleBook, "files" | "guarded">;
 }
 
 /** The run's own rules read, or why one cannot be, naming its flag (the runtime stops the run with it, before anything starts). */
@@ -117,6 +119,7 @@ export async function readPermissionRules(options: PermissionRulesOptions): Prom
     return denials.length === 0 ? undefined : (tool: Tool) => denials.some((rule) => refusesWhole(rule, tool));
   };
   return {
+    protects: { files: paths, guarded },
     notes,
     withheld,
     async judgeRead(path, cwd) {

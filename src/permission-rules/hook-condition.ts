@@ -14,13 +14,14 @@ import type { PathAnchors } from "./path-pattern.ts";
 import { parseRule } from "./rule.ts";
 
 /** A reader of hooks' `if` rules for a run in `anchors.cwd`; a rule it cannot read is said once (`log`), and reads as unsure. */
-export function hookConditionReader(anchors: PathAnchors, log: (message: string) => void): ConditionReader {
+export function hookConditionReader(anchors: PathAnchors, log: (message: string) => void, protects: Pick<RuleBook, "files" | "guarded"> = { files: [] }): ConditionReader {
   const books = new Map<string, { runs: RuleBook; allows: RuleBook } | undefined>();
   const booksOf = (condition: string, hook: SettingsHook) => {
     if (books.has(condition)) return books.get(condition);
     const runs = parseRule(condition, "deny", "if", anchors);
     const allows = parseRule(condition, "allow", "if", anchors);
-    const both = "error" in runs || "error" in allows ? undefined : { runs: { rules: [runs], files: [] }, allows: { rules: [allows], files: [] } };
+    // The allow reading is held to what an allow rule is: a change to a rule file or to executable configuration asks.
+    const both = "error" in runs || "error" in allows ? undefined : { runs: { rules: [runs], files: [] }, allows: { rules: [allows], ...protects } };
     if ("error" in runs) {
       log(`${hook.source.label}: ${hook.at}.if ${JSON.stringify(condition)} ${runs.error}; the hook runs for every call its matcher matches, and an allow from it does not count`);
     }

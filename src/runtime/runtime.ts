@@ -551,7 +551,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         files,
         hosted: options.hostedHooks,
         // Hooks' `if` rules are read as permission rules are, from the working directory.
-        conditions: () => (conditions ??= import("../permission-rules/hook-condition.ts").then(({ hookConditionReader }) => hookConditionReader({ cwd: agent.cwd, userHome }, log))),
+        conditions: () => (conditions ??= import("../permission-rules/hook-condition.ts").then(({ hookConditionReader }) => hookConditionReader({ cwd: agent.cwd, userHome }, log, permissionRules.protects))),
       });
       await settingsHooks?.sessionStart(session?.resumed ? "resume" : "startup");
     }

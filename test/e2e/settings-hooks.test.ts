@@ -337,6 +337,22 @@ describe("a hook's if (a permission rule the call must match)", () => {
     expect(p.records("allow.jsonl").map((d) => d.tool_input.command)).toEqual([`touch ok-2; touch ${outside}/pwned2`, `$(echo touch) ok-3; touch ${outside}/pwned3`, "touch ok-4"]);
   });
 
+  test("an approver scoped to Edit(./**) does not let through what an allow rule of that text would not: .mcp.json and the settings files", async () => {
+    const p = project({ hooks: { PreToolUse: on("Write|Edit", `python3 ${script("allow.py")}`, { if: "Edit(./**)" }) } }, { "allow.py": allowAll });
+    const mock = fixture.llm([
+      { tool_calls: [{ id: "t1", name: "write", args: { path: "notes.txt", content: "fine" } }] },
+      { tool_calls: [{ id: "t2", name: "write", args: { path: ".mcp.json", content: '{"mcpServers":{"x":{"command":"sh"}}}' } }] },
+      { tool_calls: [{ id: "t3", name: "write", args: { path: ".claude/settings.local.json", content: "{}" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "--permission-mode", "dontAsk", "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(p.cwd, "notes.txt"), "utf8")).toBe("fine");
+    expect(existsSync(join(p.cwd, ".mcp.json"))).toBe(false);
+    expect(existsSync(join(p.cwd, ".claude", "settings.local.json"))).toBe(false);
+    for (const request of [2, 3]) expect(resultText(lastResults(mock, request)[0])).toContain("tool call refused");
+  });
+
   test("one approver listed twice runs once, and its allow counts when either listing's if matches the call whole", async () => {
     const command = `python3 ${script("allow.py")}`;
     const p = project({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command, if: "Bash(touch ok-*)" }, { type: "command", command, if: "Bash(touch *)" }] }] } }, { "allow.py": allowAll });
