@@ -132,6 +132,8 @@ export class MemoryReader {
       given?: Iterable<string>;
       /** what an import withheld is said to be, after the file and its imports (default: waiting for trust) */
       withheld?: string;
+      /** what a link out of its folder is said to be, after where it leads (default: waiting for trust) */
+      linkedOut?: string;
     },
   ) {
     this.seen = new Set(options.given ?? []);
@@ -144,7 +146,8 @@ export class MemoryReader {
    */
   read(file: string, guarded: boolean, keep?: string, reach?: string): void {
     if (guarded && keep !== undefined && readTextFile(file) !== undefined && !within(keep, realOrSame(file))) {
-      this.links.push(`${file} is a link to ${realOrSame(file)}, outside ${keep === this.options.folder ? "this folder" : keep}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
+      const why = this.options.linkedOut ?? "so it is not read until the folder is trusted (zot trust, or --trust for one run)";
+      this.links.push(`${file} is a link to ${realOrSame(file)}, outside ${keep === this.options.folder ? "this folder" : keep}, ${why}`);
       return;
     }
     this.add(file, undefined, 0, guarded ? (reach ?? this.options.folder) : undefined);

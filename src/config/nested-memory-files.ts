@@ -8,11 +8,12 @@
 // working directory only, and a subfolder's (a dependency's) is not the project's word.
 // Rule: what is below the cwd is not what the user vouched for by trusting it (a clone under a
 // trusted home, a dependency's folder): every such file is read guarded, trusted folder or not. Its
-// imports stay in its own folder, or in the cwd when the cwd is the root of the repository it is in
-// (a package importing the monorepo's shared docs), never the user's home; a link out of the cwd is
-// not read; nothing under node_modules is read. Otherwise as the start reads them (MemoryReader: the
-// size limit, the not-text rule); a file the model already has (`given`, by real path) is neither
-// read nor followed again; a file outside the cwd, or in the cwd itself, brings none.
+// imports, and the file itself when it is a link, stay in its own folder, or in the cwd when the
+// cwd is the root of the repository it is in (a package importing the monorepo's shared docs),
+// never the user's home; nothing under a dependency folder (node_modules, vendor, .venv,
+// site-packages …) is read. Otherwise as the start reads them (MemoryReader: the size limit, the
+// not-text rule); a file the model already has (`given`, by real path) is neither read nor
+// followed again; a file outside the cwd, or in the cwd itself, brings none.
 import path from "node:path";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { claudeFileNames, type ContextFile, MemoryReader, repositoryRoot } from "./memory-files.ts";
@@ -52,20 +53,26 @@ export function findNestedMemory(file: string, cwd: string, options: NestedMemor
     into: "what the model is given",
     given: options.given,
     withheld: "outside its own folder; a subfolder's memory file imports only from inside it (or from the repository the working directory is the root of), trusted or not",
+    linkedOut: "so it is not read: a subfolder's memory file is read only from inside its own folder (or the repository the working directory is the root of), trusted or not",
   });
   // The cwd is where imports may come from when it is the root of the repository a folder is in (and not the user's home).
   const home = realOrSame(path.resolve(options.userHome));
   const reachOf = (folder: string) => (start !== home && repositoryRoot(folder) === start ? start : folder);
   const files: NestedMemoryFile[] = [];
   for (const folder of folders) {
-    if (folder.split(path.sep).includes("node_modules")) break;
+    if (folder.split(path.sep).some((part) => DEPENDENCY_FOLDERS.has(part))) break;
+    const reach = reachOf(folder);
     for (const name of names) {
-      reader.read(path.join(folder, name), true, start, reachOf(folder));
+      // The file itself is held where its imports are: a clone's CLAUDE.md linked to the project's .env is not read.
+      reader.read(path.join(folder, name), true, reach, reach);
       for (const found of reader.files.slice(files.length)) files.push({ ...found, folder });
     }
   }
   return { files, notes: reader.notes() };
 }
+
+/** Folders that hold other people's code (packages, vendored copies, a virtual environment): their memory files are not the project's. */
+const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(["node_modules", "bower_components", "vendor", "third_party", ".venv", "venv", "site-packages", "__pypackages__", ".git"]);
 
 /**
  * The folders strictly below the cwd down to `dir`, outermost first, by the cwd's real path; none

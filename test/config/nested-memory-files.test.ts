@@ -109,7 +109,7 @@ describe("findNestedMemory", () => {
     for (const projectTrusted of [false, true]) {
       const linked = findNestedMemory("packages/api/src/a.ts", repo, options({ projectTrusted }));
       expect(linked.files).toEqual([]);
-      expect(linked.notes).toEqual([`${path.join(api, "CLAUDE.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside this folder, so it is not read until the folder is trusted (zot trust, or --trust for one run)`]);
+      expect(linked.notes).toEqual([`${path.join(api, "CLAUDE.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside this folder, so it is not read: a subfolder's memory file is read only from inside its own folder (or the repository the working directory is the root of), trusted or not`]);
     }
   });
 
@@ -131,6 +131,18 @@ describe("findNestedMemory", () => {
     // A dependency's memory file is not the project's, and never reaches the model.
     write(path.join(repo, "node_modules", "leftpad", "CLAUDE.md"), "dep: @~/.aws/credentials");
     expect(found("node_modules/leftpad/index.js")).toEqual([]);
+    for (const dependency of ["vendor/lib", ".venv/lib/python3.12/site-packages/pkg"]) {
+      write(path.join(repo, dependency, "CLAUDE.md"), "dep: @../../.env");
+      expect([dependency, found(`${dependency}/x.py`)]).toEqual([dependency, []]);
+    }
+    // A clone's CLAUDE.md that is a link to the project's .env is held to the clone, as its imports are.
+    write(path.join(repo, ".env"), "PROJECT SECRET");
+    const nested = path.join(repo, "tools", "clone");
+    fs.mkdirSync(path.join(nested, ".git"), { recursive: true });
+    fs.symlinkSync(path.join(repo, ".env"), path.join(nested, "CLAUDE.md"));
+    const linked = findNestedMemory(path.join(nested, "a.ts"), repo, options());
+    expect(JSON.stringify(linked.files)).not.toContain("PROJECT SECRET");
+    expect(linked.notes).toEqual([`${path.join(nested, "CLAUDE.md")} is a link to ${path.join(repo, ".env")}, outside ${nested}, so it is not read: a subfolder's memory file is read only from inside its own folder (or the repository the working directory is the root of), trusted or not`]);
   });
 
   test("a cwd reached through a link: the file's folders are found by the path as written and by where it leads", () => {
