@@ -60,10 +60,11 @@ export class ContextCount {
     const output = usage?.output ?? 0;
     if (reported + output === 0 && !answered) return;
     const estimate = estimateContextTokens(request.system, request.messages, request.tools);
-    // A count under half the estimate left part of the prompt out (a server that reports only what
-    // it did not find cached, or 0 after a whole cache hit): the estimate stands in for it, or
-    // automatic compaction would never see the context fill.
-    const input = reported >= estimate / 2 ? reported : 0;
+    // A count under a quarter of the estimate left part of the prompt out (a server that reports
+    // only what it did not find cached, or 0 after a whole cache hit): the estimate stands in for
+    // it, or automatic compaction would never see the context fill. (A quarter, not less than the
+    // estimate: runs of spaces and repeated text take fewer tokens than four characters each.)
+    const input = reported >= estimate / 4 ? reported : 0;
     if (input > 0 && estimate > 0) this.calibration = { model: modelKey(request.model), scale: boundedScale(input / estimate) };
     this.counted = (input > 0 ? input : Math.ceil(estimate * this.scale(request.model))) + output;
     this.answerCounted = output > 0;

@@ -163,7 +163,7 @@ describe("commands", () => {
 
 describe("prompt", () => {
   test("started, then the turn's events in order, ending with done; get_messages and get_state after", async () => {
-    const r = start([{ text: "Hello there, friend.", usage: { input: 100, output: 7 } }]);
+    const r = start([{ text: "Hello there, friend.", usage: { input: 20_000, output: 7 } }]);
     const from = r.lines.length;
     const started = await r.call({ type: "prompt", message: "hi", id: "p1" });
     expect(started).toEqual({ type: "response", id: "p1", command: "prompt", success: true, data: { started: true } });
@@ -181,9 +181,9 @@ describe("prompt", () => {
       ["assistant", [{ type: "text", text: "Hello there, friend." }]],
     ]);
     const state = (await r.call({ type: "get_state" })).data;
-    expect(state).toMatchObject({ message_count: 2, busy: false, queued: 0, usage: { input: 100, output: 7 } });
+    expect(state).toMatchObject({ message_count: 2, busy: false, queued: 0, usage: { input: 20_000, output: 7 } });
     expect(state.usage.cost_usd).toBeGreaterThan(0);
-    expect(state.context).toEqual({ tokens: 107, window: 1_000_000, fraction: 107 / 1_000_000 });
+    expect(state.context).toEqual({ tokens: 20_007, window: 1_000_000, fraction: 20_007 / 1_000_000 });
     expect(await r.close()).toBe(0);
   });
 

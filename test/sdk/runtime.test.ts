@@ -128,12 +128,12 @@ describe("createZot", () => {
   });
 
   test("state, messages, setModel and models have the shapes of zot rpc's answers", async () => {
-    await start([{ text: "first", usage: { input: 100, output: 20 } }, { text: "second" }]);
+    await start([{ text: "first", usage: { input: 20_000, output: 20 } }, { text: "second" }]);
     await zot!.prompt("one").result;
     const state = zot!.state();
     expect(state).toMatchObject({ provider: "anthropic", model: "claude-sonnet-5-5", message_count: 2, busy: false, queued: 0 });
-    expect(state.usage).toMatchObject({ input: 100, output: 20 });
-    expect(state.context).toEqual({ tokens: 120, window: 1_000_000, fraction: 120 / 1_000_000 });
+    expect(state.usage).toMatchObject({ input: 20_000, output: 20 });
+    expect(state.context).toEqual({ tokens: 20_020, window: 1_000_000, fraction: 20_020 / 1_000_000 });
 
     const messages = zot!.messages();
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
