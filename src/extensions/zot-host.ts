@@ -454,6 +454,8 @@ export class ZotExtensionHost {
     const registration = toolRegistration(frame, this.name);
     if ("skipped" in registration) return this.problem(registration.skipped.kind, registration.skipped.message);
     for (const problem of registration.problems) this.problem(problem.kind, problem.message);
+    // Registering a name again replaces the tool (an extension may update one); said in its log, so a slip is findable.
+    if (this.toolMap.has(frame.name)) this.log(`register_tool "${frame.name}" again: it replaces the earlier registration of that name`);
     this.toolMap.set(frame.name, registration.def);
     this.changed();
   }
@@ -505,6 +507,7 @@ export class ZotExtensionHost {
     if (existing && existing.name !== frame.name) {
       return this.problem("command_conflict", `register_command "${frame.name}" differs from "${existing.name}" only in case (commands are case-insensitive); ignored`);
     }
+    if (existing) this.log(`register_command "${frame.name}" again: it replaces the earlier registration of that name`);
     this.commandMap.set(key, { name: frame.name, description: frame.description ?? "" });
     this.changed();
   }

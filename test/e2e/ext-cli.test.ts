@@ -364,6 +364,31 @@ describe("zot ext enable / disable", () => {
   });
 });
 
+describe("registrations", () => {
+  test("a tool or command registered again replaces the first, and the extension's log says so", async () => {
+    const home = tempDir("zot-home-");
+    const dup = `#!/usr/bin/env python3
+import json, sys
+def send(f):
+    sys.stdout.write(json.dumps(f) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": "dupper", "version": "1"})
+for description in ["one", "two"]:
+    send({"type": "register_tool", "name": "dup", "description": description, "schema": {"type": "object", "properties": {}}})
+    send({"type": "register_command", "name": "dupc", "description": description})
+send({"type": "ready"})
+for line in sys.stdin:
+    if json.loads(line).get("type") == "shutdown":
+        send({"type": "shutdown_ack"}); break
+`;
+    const dir = makeExt(join(tempDir("zot-src-"), "dupper"), { name: "dupper", exec: "./main.py", language: "python" }, { "main.py": dup });
+    const run = await zot(["-p", "hi", "--provider", "scripted", "--ext", dir], { home });
+    expect(run.code).toBe(0);
+    const log = readFileSync(join(home, "logs", "ext-dupper.log"), "utf8");
+    expect(log).toContain('register_tool "dup" again: it replaces the earlier registration of that name');
+    expect(log).toContain('register_command "dupc" again: it replaces the earlier registration of that name');
+  });
+});
+
 describe("zot ext logs", () => {
   test("prints the log; a missing log says where it would be, or that no extension has that name", async () => {
     const home = tempDir("zot-home-");
