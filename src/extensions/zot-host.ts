@@ -122,10 +122,11 @@ export type CallToolHandler = (request: CallToolRequest) => Promise<ToolResult>;
 const FORCED_STOP_KINDS: ReadonlySet<string> = new Set(["no_exit_after_stop", "no_exit_after_sigterm"]);
 
 /** A reply frame that named a pending call's id but did not validate: the call fails at once. */
-/** `block` as a guard might spell yes: true, "true" (any case), 1. */
+/** `block` as an extension might spell yes: true, 1, or "true", "yes", "on", "y", "1" (any case): a block is never read as an allow. */
 function asksToBlock(value: unknown): boolean {
-  return value === true || value === 1 || (typeof value === "string" && value.trim().toLowerCase() === "true");
+  return value === true || value === 1 || (typeof value === "string" && BLOCK_WORDS.has(value.trim().toLowerCase()));
 }
+const BLOCK_WORDS: ReadonlySet<string> = new Set(["true", "yes", "on", "y", "1"]);
 
 class InvalidReply {
   constructor(

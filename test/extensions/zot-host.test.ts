@@ -453,6 +453,20 @@ describe("a guard's malformed reply", () => {
   });
 });
 
+describe("a block spelt as a word", () => {
+  test("yes, on, y and 1 block as true does, in any case; no is no block (the reply is invalid, and the call is not blocked by it)", async () => {
+    for (const word of ["yes", "ON", " y ", "1"]) {
+      const ext = await started({ after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: { block: word, reason: "no rm" } } }, { interceptMs: 60_000 });
+      expect([word, await ext.host.intercept({ event: "tool_call", tool_id: "1", tool_name: "bash", tool_args: { command: "rm x" } }, signal())]).toEqual([
+        word,
+        expect.objectContaining({ block: true, reason: "no rm" }),
+      ]);
+    }
+    const no = await started({ after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], intercept: { tool_call: { block: "no" } } }, { interceptMs: 60_000 });
+    await expect(no.host.intercept({ event: "tool_call", tool_id: "1", tool_name: "bash", tool_args: {} }, signal())).rejects.toThrow("it sent an invalid event_intercept_response");
+  });
+});
+
 describe("stop and other runtimes", () => {
   test("stop sends shutdown and the process is gone", async () => {
     const root = tempDir("zot-ext-");
