@@ -160,9 +160,18 @@ function spawnShell(shell: string, command: string, cwd: string, env: Readonly<R
 /**
  * What keeps a command from waiting for a person who is not there (stdin is closed): git opens no
  * editor (`git commit` without -m ends with git's own "empty commit message"), pages nothing and
- * asks for no credentials; other programs page nothing either.
+ * asks for no credentials; other programs page nothing either, and one that opens the user's
+ * editor (`crontab -e`, `sensible-editor`, `kubectl edit`) gets one that fails at once (`false`)
+ * rather than a vi waiting for keys forever.
  */
-const NON_INTERACTIVE: Readonly<Record<string, string>> = { GIT_EDITOR: "true", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+const NON_INTERACTIVE: Readonly<Record<string, string>> = {
+  GIT_EDITOR: "true",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+  EDITOR: "false",
+  VISUAL: "false",
+};
 
 /** How long the output pump reads before it lets the event loop run (timers, keys, signals). */
 const YIELD_AFTER_MS = 10;

@@ -264,6 +264,14 @@ test("nothing waits for a person who is not there: git commit without -m ends at
   expect(r.text).toContain("editor=true pager=cat");
 });
 
+test("a command that opens the user's editor gets one that fails at once, not a vi waiting for keys", async () => {
+  const file = join(dir, "note.txt");
+  writeFileSync(file, "x\n");
+  const r = await run({ command: `sh -c '\${VISUAL:-\${EDITOR:-vi}} "$1"; echo "editor exit=$?"' _ ${file}`, timeout: 20 });
+  expect(r.details.timed_out).toBe(false);
+  expect(r.text).toContain("editor exit=1");
+});
+
 test("jailed, the hint for a long output's saved file names the read tool: the jailed shell cannot see the file", async () => {
   const jailed = await run({ command: "seq 1 200000" }, context({ jailed: true }));
   expect(jailed.text).toMatch(/the full output is in \S+ \(read it with the read tool's offset\/limit\)/);
