@@ -606,6 +606,9 @@ export class ZotExtensionHost {
     const before = this.current;
     if (before === "starting") {
       this.fail("exit_before_hello", `${this.label} ${info.reason} before sending hello`, true);
+    } else if (before === "registering" && !this.stopping && !info.stopped) {
+      // Gone after hello, before ready (a config file missing, an import that failed): a failed start, said as one.
+      this.fail("exit_before_ready", `${this.label} ${info.reason} after hello, before ready; its commands and tools are not loaded`, true);
     } else if (before !== "failed") {
       this.current = this.stopping || info.stopped ? "stopped" : "exited";
       if (this.current === "exited") {

@@ -181,6 +181,22 @@ describe("handshake", () => {
     expect(readLog(join(root, "home"), "quitter")).toContain("something went wrong");
   });
 
+  test("an extension that exits after hello, before ready (its config missing), is a failed start, said as one, with nothing of it loaded", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "cfgext", {
+      name: "run.sh",
+      executable: true,
+      text: `#!/usr/bin/env bash\necho '{"type":"hello","name":"cfgext"}'\necho '{"type":"register_command","name":"deploy"}'\necho 'config file missing' >&2\nexit 1\n`,
+    });
+    const diagnostics: HostDiagnostic[] = [];
+    const host = makeHost(dir, join(root, "home"), { helloMs: 60_000 }, { onDiagnostic: (d) => diagnostics.push(d) });
+    await host.start();
+    expect(host.state).toBe("failed");
+    expect(host.error).toContain('extension "cfgext" exited with code 1 after hello, before ready; its commands and tools are not loaded');
+    expect(host.commands()).toEqual([]);
+    expect(diagnostics.map((d) => d.kind)).toEqual(["exit_before_ready"]);
+  });
+
   test("an exec that cannot run fails with a sentence naming the field", async () => {
     const root = tempDir("zot-ext-");
     const dir = programExtension(root, "noexec", { name: "run.sh", text: "#!/bin/sh\n" });
