@@ -362,7 +362,9 @@ export class ZotExtensionHost {
       if (this.current !== "starting") return;
       // Lines that were not JSON say why at once: a program writing text or a banner to stdout, not the protocol.
       const junk = this.notJsonBeforeHello > 0 ? ` (it wrote ${this.notJsonBeforeHello} line${this.notJsonBeforeHello === 1 ? "" : "s"} that ${this.notJsonBeforeHello === 1 ? "is" : "are"} not JSON: stdout is for protocol frames, anything else goes to stderr)` : "";
-      this.fail("hello_timeout", `${this.label} sent no hello frame within ${seconds(this.t.helloMs)}${junk}; it was stopped`, true);
+      // Nothing at all is most often output held in the program's buffer (Python's print to a pipe): said, with the cure.
+      const held = junk ? "" : " (a program whose output is buffered sends nothing until it exits: flush after each frame, e.g. Python's print(..., flush=True))";
+      this.fail("hello_timeout", `${this.label} sent no hello frame within ${seconds(this.t.helloMs)}${junk}${held}; it was stopped`, true);
       void child.stop({ graceMs: 0, termMs: 500 });
     });
     await started;
@@ -402,6 +404,8 @@ export class ZotExtensionHost {
     }
     switch (frame.type) {
       case "hello":
+        // After a start that timed out, the one hello the program sent, flushed only as it was stopped.
+        if (this.current === "failed") return this.problem("late_hello", "a hello frame after zot had stopped waiting for one: the extension's output was buffered, so flush after each frame; ignored");
         return this.problem("second_hello", "a second hello frame; ignored");
       case "ready":
         if (this.current === "registering") this.closeRegistration();

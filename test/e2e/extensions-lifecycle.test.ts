@@ -34,7 +34,7 @@ describe("deadlines", () => {
     expect(run.stdout).toBe("Still here.\n");
     // -p says which extension it is waiting for, then gives it up.
     expect(run.stderr).toContain("zot: waiting for an extension still starting: silent");
-    expect(run.stderr).toContain('zot: extension "silent" sent no hello frame within 2.5 s; it was stopped');
+    expect(run.stderr).toContain(`zot: extension "silent" sent no hello frame within 2.5 s (a program whose output is buffered sends nothing until it exits: flush after each frame, e.g. Python's print(..., flush=True)); it was stopped`);
     expect(alive(pidOf(pidfile))).toBe(false);
   }, 20_000);
 

@@ -21,7 +21,7 @@ function makeHost(
   dir: string,
   home: string,
   timeouts: Partial<HostTimeouts> = {},
-  extra: Pick<ZotHostOptions, "onDiagnostic" | "maxBacklogBytes"> = {},
+  extra: Pick<ZotHostOptions, "onDiagnostic" | "maxBacklogBytes" | "env"> = {},
 ): ZotExtensionHost {
   const loaded = loadManifest(dir);
   if (!loaded.ok) throw new Error(loaded.error);
@@ -138,13 +138,29 @@ describe("handshake", () => {
     const pidfile = join(root, "pid");
     const ext = await started({ hello: false, pidfile }, { helloMs: 300 });
     expect(ext.host.state).toBe("failed");
-    expect(ext.host.error).toContain('extension "probe" sent no hello frame within 0.3 s; it was stopped');
+    expect(ext.host.error).toContain(`extension "probe" sent no hello frame within 0.3 s (a program whose output is buffered sends nothing until it exits: flush after each frame, e.g. Python's print(..., flush=True)); it was stopped`);
     expect(ext.host.hello).toBeUndefined();
     const pid = Number(readFileSync(pidfile, "utf8"));
     await eventually(() => !alive(pid), "the silent extension to be killed");
     await ext.host.stop();
     // Killing it was the host's doing: the SIGTERM it took is not a second mistake.
-    expect(ext.diagnostics).toEqual([{ kind: "hello_timeout", message: 'extension "probe" sent no hello frame within 0.3 s; it was stopped' }]);
+    expect(ext.diagnostics).toEqual([{ kind: "hello_timeout", message: `extension "probe" sent no hello frame within 0.3 s (a program whose output is buffered sends nothing until it exits: flush after each frame, e.g. Python's print(..., flush=True)); it was stopped` }]);
+  });
+
+  test("a program that holds its output (Python's print to a pipe): the timeout says to flush, and the hello flushed as it is stopped is named as late, not as a second one", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "buffered", {
+      name: "run.py",
+      executable: true,
+      text: `#!/usr/bin/env python3\nimport json, signal, sys\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(0))\nprint(json.dumps({"type": "hello", "name": "buffered"}))\nfor line in sys.stdin:\n    pass\n`,
+    });
+    const diagnostics: HostDiagnostic[] = [];
+    const host = makeHost(dir, join(root, "home"), { helloMs: 500 }, { onDiagnostic: (d) => diagnostics.push(d), env: { ...process.env, PYTHONUNBUFFERED: undefined } });
+    await host.start();
+    expect(host.error).toContain("flush after each frame, e.g. Python's print(..., flush=True)");
+    await eventually(() => diagnostics.some((d) => d.kind === "late_hello"), "the late hello to be named");
+    expect(diagnostics.map((d) => d.kind)).not.toContain("second_hello");
+    await host.stop();
   });
 
   test("no hello, and lines that are not JSON before it: the message says so, and where such text belongs", async () => {
