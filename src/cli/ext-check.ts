@@ -124,7 +124,8 @@ export interface CheckReport {
 
 const STDERR_LINES = 20;
 /** Host diagnostics that are not mistakes: registration closed by the host's timers, which the protocol allows. */
-const WARNING_KINDS: ReadonlySet<string> = new Set(["no_ready", "ready_timeout"]);
+// An event name this zot does not send may be a newer protocol's: a warning; an interceptor that never runs is an error.
+const WARNING_KINDS: ReadonlySet<string> = new Set(["no_ready", "ready_timeout", "unknown_subscription"]);
 
 export async function checkExtension(manifest: Manifest, dir: string, ctx: ExtContext): Promise<CheckReport> {
   const home = mkdtempSync(path.join(tmpdir(), "zot-ext-check-"));

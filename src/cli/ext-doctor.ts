@@ -25,7 +25,8 @@ const ARGS = {
 } satisfies ArgsDef;
 
 /** Host diagnostics that are allowed, only worth knowing: the host closed registration itself. */
-const WARNING_KINDS: ReadonlySet<string> = new Set(["no_ready", "ready_timeout"]);
+// An event name this zot does not send may be a newer protocol's: a warning; an interceptor that never runs is an error.
+const WARNING_KINDS: ReadonlySet<string> = new Set(["no_ready", "ready_timeout", "unknown_subscription"]);
 
 export interface DoctorEntry extends ListRow {
   /** ready, failed, exited…: how the start went (absent when it was not started) */

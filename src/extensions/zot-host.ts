@@ -89,8 +89,8 @@ export interface ZotHostOptions {
    * Every protocol mistake, as it happens, besides the log line: the child's (not_json,
    * line_too_long, output_closed, frames_dropped, no_exit_after_stop, no_exit_after_sigterm) and the
    * host's (cannot_start, hello_timeout, exit_before_hello, frame_before_hello, hello_name,
-   * second_hello, frame_without_type, unknown_frame, invalid_frame, unknown_reply_id,
-   * unknown_subscription, no_ready, ready_timeout, exited, exit_code, command_conflict,
+   * exit_before_ready, second_hello, late_hello, frame_without_type, unknown_frame, invalid_frame, unknown_reply_id,
+   * unknown_subscription, cannot_intercept, no_ready, ready_timeout, exited, exit_code, command_conflict,
    * tool_exposure, tool_replay, tool_schema, duplicate_call_id, and from outside: invalid_system_prompt).
    */
   onDiagnostic?: (diagnostic: HostDiagnostic) => void;
@@ -573,12 +573,13 @@ export class ZotExtensionHost {
     // A name this zot does not know is kept, not refused: a newer protocol may send it one day.
     for (const name of frame.events ?? []) {
       this.eventSet.add(name);
-      if (!(EXT_EVENTS as readonly string[]).includes(name)) this.log(`subscribe: event "${name}" is not one zot sends (known: ${EXT_EVENTS.join(", ")})`);
+      // Said as a diagnostic too, so `zot ext check` and `doctor` show a misspelt name (`turn_ended`).
+      if (!(EXT_EVENTS as readonly string[]).includes(name)) this.problem("unknown_subscription", `subscribe: event "${name}" is not one zot sends (known: ${EXT_EVENTS.join(", ")})`);
     }
     for (const name of frame.intercept ?? []) {
       if ((EXT_INTERCEPTS as readonly string[]).includes(name)) this.interceptSet.add(name as ExtInterceptName);
-      else if (EXT_OBSERVE_ONLY.has(name)) this.log(`subscribe: "${name}" can only be observed; subscribe to it under events`);
-      else this.log(`subscribe: "${name}" cannot be intercepted by this zot; ignored (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
+      else if (EXT_OBSERVE_ONLY.has(name)) this.problem("cannot_intercept", `subscribe: "${name}" can only be observed, so this interceptor never runs; subscribe to it under events`);
+      else this.problem("cannot_intercept", `subscribe: "${name}" cannot be intercepted by this zot, so this interceptor never runs (interceptable: ${EXT_INTERCEPTS.join(", ")})`);
     }
   }
 

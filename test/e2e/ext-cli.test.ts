@@ -535,6 +535,27 @@ time.sleep(30)
     expect(run.stdout).not.toContain("ok: no protocol errors");
   }, 20_000);
 
+  test("a misspelt event is a warning, and an interceptor that never runs (tool_result, observe-only) an error, exit 1", async () => {
+    const home = tempDir("zot-home-");
+    const dir = makeExt(join(tempDir("zot-src-"), "subs"), { name: "subs", exec: "./main.py" }, {
+      "main.py": `#!/usr/bin/env python3
+import json, sys
+def send(f):
+    sys.stdout.write(json.dumps(f) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": "subs"})
+send({"type": "subscribe", "events": ["turn_ended"], "intercept": ["tool_result"]})
+send({"type": "ready"})
+for line in sys.stdin:
+    if json.loads(line).get("type") == "shutdown":
+        send({"type": "shutdown_ack"}); break
+`,
+    });
+    const run = await zot(["ext", "check", dir], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/warning:\n {2}- subscribe: event "turn_ended" is not one zot sends/);
+    expect(run.stdout).toMatch(/protocol error:\n {2}- subscribe: "tool_result" can only be observed, so this interceptor never runs/);
+  });
+
   test("an extension that exits before hello is reported", async () => {
     const home = tempDir("zot-home-");
     const dir = makeExt(join(tempDir("zot-src-"), "quitter"), { name: "quitter", exec: "./main.py" }, {
