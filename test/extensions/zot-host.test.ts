@@ -197,6 +197,14 @@ describe("handshake", () => {
     expect(readLog(join(root, "home"), "quitter")).toContain("something went wrong");
   });
 
+  test("an extension that ends with code 0 before hello is told of the likely slip: ext.run() never called", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "norun", { name: "run.sh", executable: true, text: "#!/usr/bin/env bash\nexit 0\n" });
+    const host = makeHost(dir, join(root, "home"), { helloMs: 60_000 });
+    await host.start();
+    expect(host.error).toContain('extension "norun" exited with code 0 before sending hello (it ended without starting: an @zot/sdk extension calls `await ext.run()`');
+  });
+
   test("an extension that exits after hello, before ready (its config missing), is a failed start, said as one, with nothing of it loaded", async () => {
     const root = tempDir("zot-ext-");
     const dir = programExtension(root, "cfgext", {
