@@ -114,6 +114,10 @@ export const bashTool: Tool = {
         "[a background process kept the output open and was detached from it; redirect background output to a file]",
       );
     }
+    // Under bubblewrap the command's processes end with it: a server put in the background is gone before the next call.
+    if (jail?.confinement === "bwrap" && BACKGROUNDED.test(command)) {
+      notes.push("[jailed: what this command put in the background ended with it; start a server and what uses it in one command]");
+    }
     const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length + undone.failed.length > 0;
     if (undone && changedProtected) notes.push(undoneNote(undone));
     const body = output.text ? (output.text.endsWith("\n") ? output.text : `${output.text}\n`) : "(no output)\n";
@@ -172,6 +176,9 @@ const NON_INTERACTIVE: Readonly<Record<string, string>> = {
   EDITOR: "false",
   VISUAL: "false",
 };
+
+/** A command that puts something in the background: a lone `&` (not `&&`, `&>`, `>&`, `|&`) before the end, a new line, `;` or `)`. */
+const BACKGROUNDED = /(?:^|[^&|>])&(?![&>])\s*(?:$|[\n;)])/m;
 
 /** How long the output pump reads before it lets the event loop run (timers, keys, signals). */
 const YIELD_AFTER_MS = 10;

@@ -225,6 +225,14 @@ describe.skipIf(confinement !== "bwrap")("bash under bubblewrap", () => {
     expect(existsSync(join(outside, "escaped"))).toBe(false);
   });
 
+  test("a command that puts a server in the background is told it ends with the call; one that does not, or uses && and 2>&1, is not", async () => {
+    const served = await call(bashTool, { command: "sleep 30 > server.log 2>&1 &" });
+    expect(served.text).toContain("[jailed: what this command put in the background ended with it");
+    for (const command of ["true && echo ok 2>&1", "echo a &> x.log", "echo '&'"]) {
+      expect([command, (await call(bashTool, { command })).text]).toEqual([command, expect.not.stringContaining("put in the background")]);
+    }
+  });
+
   test("the home directory holds only the PATH directories; /etc is read-only; other processes are invisible", async () => {
     writeFileSync(join(root, "marker"), "");
     const r = await call(bashTool, {
