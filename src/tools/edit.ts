@@ -319,7 +319,13 @@ function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[
       return;
     }
     if (oldText === newText) {
-      problems.push(`${name} and new_text are identical, so this edit would change nothing`);
+      // Texts that differ only in their line endings: edit writes the file's own, so such a change is bash's.
+      const endings = edit.old_text.replace(/^\uFEFF/, "") !== (bomCopied ? edit.new_text.replace(/^\uFEFF/, "") : edit.new_text);
+      problems.push(
+        endings
+          ? `${name} and new_text differ only in line endings, and edit keeps the file's own (it writes every line as the file ends its lines), so this edit would change nothing; change line endings with bash (sed -i 's/\\r$//' for LF, unix2dos for CRLF)`
+          : `${name} and new_text are identical, so this edit would change nothing`,
+      );
       return;
     }
     const found = occurrences(doc.text, oldText, edit.replace_all === true);
@@ -365,7 +371,8 @@ function occurrences(text: string, needle: string, disjoint: boolean): number[] 
 function notFoundHint(doc: Document, oldText: string): string {
   const fileLines = doc.lines();
   const wanted = oldText.split("\n");
-  if (wanted.filter((l) => l.trim()).every((l) => /^\s*\d+(\t|→)/.test(l))) {
+  const written = wanted.filter((l) => l.trim());
+  if (written.length > 0 && written.every((l) => /^\s*\d+(\t|→)/.test(l))) {
     return "It seems to include read's line-number prefixes (`  12\\t`); leave those out and copy only the file's text.";
   }
   const show = (from: number, count: number) =>

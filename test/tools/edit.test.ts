@@ -257,3 +257,22 @@ test("a path with a NUL byte is refused in words", async () => {
   const r = await edit({ path: "a\0b", edits: [{ old_text: "x", new_text: "y" }] });
   expect(r.text).toBe('edit: "path" holds a NUL byte, which no file\'s path can');
 });
+
+test("texts that differ only in line endings are said to: edit keeps the file's own, and bash changes them", async () => {
+  put("crlf.txt", "x\r\ny\r\n");
+  const r = await edit({ path: "crlf.txt", old_text: "x\r\ny\r\n", new_text: "x\ny\n" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("old_text and new_text differ only in line endings, and edit keeps the file's own");
+  expect(get("crlf.txt")).toBe("x\r\ny\r\n");
+  put("same.txt", "x\n");
+  expect((await edit({ path: "same.txt", old_text: "x\n", new_text: "x\n" })).text).toContain("old_text and new_text are identical");
+});
+
+test("a blank old_text that is not found is not said to hold line-number prefixes", async () => {
+  put("blank.txt", "a\n\nb\n");
+  for (const old_text of ["\n\n\n", "   \n\t\n"]) {
+    const r = await edit({ path: "blank.txt", old_text, new_text: "z" });
+    expect(r.is_error).toBe(true);
+    expect([old_text, r.text]).toEqual([old_text, expect.not.stringContaining("line-number prefixes")]);
+  }
+});
