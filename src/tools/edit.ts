@@ -375,6 +375,10 @@ function notFoundHint(doc: Document, oldText: string): string {
   if (written.length > 0 && written.every((l) => /^\s*\d+(\t|→)/.test(l))) {
     return "It seems to include read's line-number prefixes (`  12\\t`); leave those out and copy only the file's text.";
   }
+  // The file's last line has no newline after it (read does not show that): the text is there without its final one.
+  if (oldText.endsWith("\n") && !doc.text.endsWith("\n") && doc.text.endsWith(oldText.slice(0, -1))) {
+    return "The file has no newline at its end, and old_text ends with one: leave the final newline out of old_text (and out of new_text, unless you mean to add one).";
+  }
   const show = (from: number, count: number) =>
     fileLines
       .slice(from, from + Math.min(count, 8))

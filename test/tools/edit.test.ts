@@ -276,3 +276,11 @@ test("a blank old_text that is not found is not said to hold line-number prefixe
     expect([old_text, r.text]).toEqual([old_text, expect.not.stringContaining("line-number prefixes")]);
   }
 });
+
+test("an old_text ending in a newline the file's last line does not have: the hint says so, not tabs and spaces", async () => {
+  put("nonl.txt", "first\nlast line");
+  const r = await edit({ path: "nonl.txt", old_text: "last line\n", new_text: "LAST\n" });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("The file has no newline at its end, and old_text ends with one");
+  expect(r.text).not.toContain("tabs vs spaces");
+});
