@@ -329,7 +329,13 @@ function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[
       return;
     }
     const found = occurrences(doc.text, oldText, edit.replace_all === true);
-    if (found.length === 0) {
+    // Claude Code's MultiEdit applies its edits in turn; zot's are all matched against the file as it was.
+    const madeBy = edits.findIndex((earlier, at) => at !== index && earlier.new_text.replaceAll("\r\n", "\n").includes(oldText));
+    if (found.length === 0 && madeBy !== -1) {
+      problems.push(
+        `${name} was not found in ${path}: it is in the text edits[${madeBy}] puts in, but every edit of a call is matched against the file as it was before the call; fold the two into one edit, or make the second in another call`,
+      );
+    } else if (found.length === 0) {
       problems.push(`${name} was not found in ${path}. ${notFoundHint(doc, oldText)}`);
     } else if (found.length > 1 && !edit.replace_all) {
       problems.push(

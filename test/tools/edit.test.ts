@@ -284,3 +284,11 @@ test("an old_text ending in a newline the file's last line does not have: the hi
   expect(r.text).toContain("The file has no newline at its end, and old_text ends with one");
   expect(r.text).not.toContain("tabs vs spaces");
 });
+
+test("an edit that needs the text an earlier edit of the call puts in is told that every edit is matched against the file as it was", async () => {
+  put("chain.txt", "alpha\n");
+  const r = await edit({ path: "chain.txt", edits: [{ old_text: "alpha", new_text: "beta" }, { old_text: "beta", new_text: "gamma" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("edits[1].old_text was not found in chain.txt: it is in the text edits[0] puts in, but every edit of a call is matched against the file as it was");
+  expect(get("chain.txt")).toBe("alpha\n");
+});
