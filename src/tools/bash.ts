@@ -115,7 +115,7 @@ export const bashTool: Tool = {
       );
     }
     // Under bubblewrap the command's processes end with it: a server put in the background is gone before the next call.
-    if (jail?.confinement === "bwrap" && BACKGROUNDED.test(command)) {
+    if (jail?.confinement === "bwrap" && backgrounds(command)) {
       notes.push("[jailed: what this command put in the background ended with it; start a server and what uses it in one command]");
     }
     const changedProtected = undone !== undefined && undone.removed.length + undone.restored.length + undone.failed.length > 0;
@@ -157,7 +157,7 @@ function spawnShell(shell: string, command: string, cwd: string, env: Readonly<R
     // setsid(): the shell leads a new process group, which is what lets us kill all of it.
     detached: true,
     // zot's own credentials stay out of reach: one `env` would put them in the transcript.
-    env: { ...childEnv(env), ...NON_INTERACTIVE },
+    env: withoutVisual({ ...childEnv(env), ...NON_INTERACTIVE }),
   });
 }
 
@@ -166,7 +166,9 @@ function spawnShell(shell: string, command: string, cwd: string, env: Readonly<R
  * editor (`git commit` without -m ends with git's own "empty commit message"), pages nothing and
  * asks for no credentials; other programs page nothing either, and one that opens the user's
  * editor (`crontab -e`, `sensible-editor`, `kubectl edit`) gets one that fails at once (`false`)
- * rather than a vi waiting for keys forever.
+ * rather than a vi waiting for keys forever. VISUAL, which such programs read before EDITOR, is
+ * left out rather than set, so `EDITOR="sed -i …" crontab -e` (an editor given for one command)
+ * still works.
  */
 const NON_INTERACTIVE: Readonly<Record<string, string>> = {
   GIT_EDITOR: "true",
@@ -174,11 +176,25 @@ const NON_INTERACTIVE: Readonly<Record<string, string>> = {
   PAGER: "cat",
   GIT_TERMINAL_PROMPT: "0",
   EDITOR: "false",
-  VISUAL: "false",
 };
 
-/** A command that puts something in the background: a lone `&` (not `&&`, `&>`, `>&`, `|&`) before the end, a new line, `;` or `)`. */
-const BACKGROUNDED = /(?:^|[^&|>])&(?![&>])\s*(?:$|[\n;)])/m;
+function withoutVisual(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const { VISUAL: _, ...rest } = env;
+  return rest;
+}
+
+/**
+ * Whether a command puts something in the background: a lone `&` (not `&&`, `&>`, `>&`, `|&`) in its
+ * text once quoted strings, comments and here-documents' bodies are taken out (`echo "a & b"`, a
+ * script written with `cat <<EOF` are not).
+ */
+function backgrounds(command: string): boolean {
+  const bare = command
+    .replace(/<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?:\n|$)/g, "\n")
+    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
+    .replace(/(^|\s)#[^\n]*/g, "$1");
+  return /(?:^|[^&|>])&(?![&>])/m.test(bare);
+}
 
 /** How long the output pump reads before it lets the event loop run (timers, keys, signals). */
 const YIELD_AFTER_MS = 10;

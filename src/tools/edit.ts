@@ -323,14 +323,19 @@ function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[
       const endings = edit.old_text.replace(/^\uFEFF/, "") !== (bomCopied ? edit.new_text.replace(/^\uFEFF/, "") : edit.new_text);
       problems.push(
         endings
-          ? `${name} and new_text differ only in line endings, and edit keeps the file's own (it writes every line as the file ends its lines), so this edit would change nothing; change line endings with bash (sed -i 's/\\r$//' for LF, unix2dos for CRLF)`
+          ? `${name} and new_text differ only in line endings, and edit keeps the file's own (it writes every line as the file ends its lines), so this edit would change nothing; change line endings with bash (perl -pi -e 's/\\r$//' FILE for LF, perl -pi -e 's/\\r?$/\\r/' FILE for CRLF)`
           : `${name} and new_text are identical, so this edit would change nothing`,
       );
       return;
     }
     const found = occurrences(doc.text, oldText, edit.replace_all === true);
     // Claude Code's MultiEdit applies its edits in turn; zot's are all matched against the file as it was.
-    const madeBy = edits.findIndex((earlier, at) => at !== index && earlier.new_text.replaceAll("\r\n", "\n").includes(oldText));
+    // Only where the other edit, applied to the file, really makes the text this one looks for.
+    const madeBy = edits.findIndex((other, at) => {
+      if (at === index) return false;
+      const otherOld = other.old_text.replaceAll("\r\n", "\n").replace(/^\uFEFF/, "");
+      return otherOld !== "" && doc.text.includes(otherOld) && doc.text.replace(otherOld, other.new_text.replaceAll("\r\n", "\n")).includes(oldText);
+    });
     if (found.length === 0 && madeBy !== -1) {
       problems.push(
         `${name} was not found in ${path}: it is in the text edits[${madeBy}] puts in, but every edit of a call is matched against the file as it was before the call; fold the two into one edit, or make the second in another call`,
@@ -382,7 +387,7 @@ function notFoundHint(doc: Document, oldText: string): string {
     return "It seems to include read's line-number prefixes (`  12\\t`); leave those out and copy only the file's text.";
   }
   // The file's last line has no newline after it (read does not show that): the text is there without its final one.
-  if (oldText.endsWith("\n") && !doc.text.endsWith("\n") && doc.text.endsWith(oldText.slice(0, -1))) {
+  if (oldText.length > 1 && oldText.endsWith("\n") && doc.text !== "" && !doc.text.endsWith("\n") && doc.text.endsWith(oldText.slice(0, -1))) {
     return "The file has no newline at its end, and old_text ends with one: leave the final newline out of old_text (and out of new_text, unless you mean to add one).";
   }
   const show = (from: number, count: number) =>

@@ -205,6 +205,21 @@ describe("handshake", () => {
     expect(host.error).toContain('extension "norun" exited with code 0 before sending hello (it ended without starting: an @zot/sdk extension calls `await ext.run()`');
   });
 
+  test("one that zot stops before its hello (a reload) and that exits cleanly is not told it never called ext.run()", async () => {
+    const root = tempDir("zot-ext-");
+    const dir = programExtension(root, "slowstart", {
+      name: "run.py",
+      executable: true,
+      text: `#!/usr/bin/env python3\nimport signal, sys\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(0))\nfor line in sys.stdin:\n    pass\n`,
+    });
+    const host = makeHost(dir, join(root, "home"), { helloMs: 60_000 });
+    const starting = host.start();
+    await Bun.sleep(200);
+    await host.stop();
+    await starting;
+    expect(readLog(join(root, "home"), "slowstart")).not.toContain("ended without starting");
+  });
+
   test("an extension that exits after hello, before ready (its config missing), is a failed start, said as one, with nothing of it loaded", async () => {
     const root = tempDir("zot-ext-");
     const dir = programExtension(root, "cfgext", {

@@ -270,6 +270,10 @@ test("a command that opens the user's editor gets one that fails at once, not a 
   const r = await run({ command: `sh -c '\${VISUAL:-\${EDITOR:-vi}} "$1"; echo "editor exit=$?"' _ ${file}`, timeout: 20 });
   expect(r.details.timed_out).toBe(false);
   expect(r.text).toContain("editor exit=1");
+  // VISUAL is left out, not set: an editor given for one command (EDITOR=… cmd) is the one it runs.
+  const given = await run({ command: `echo "visual=\${VISUAL-unset}"; EDITOR=true sh -c '\${VISUAL:-$EDITOR} "$1"; echo "given exit=$?"' _ ${file}`, timeout: 20 }, context({ env: { ...process.env, VISUAL: "vi" } }));
+  expect(given.text).toContain("visual=unset");
+  expect(given.text).toContain("given exit=0");
 });
 
 test("jailed, the hint for a long output's saved file names the read tool: the jailed shell cannot see the file", async () => {

@@ -292,3 +292,15 @@ test("an edit that needs the text an earlier edit of the call puts in is told th
   expect(r.text).toContain("edits[1].old_text was not found in chain.txt: it is in the text edits[0] puts in, but every edit of a call is matched against the file as it was");
   expect(get("chain.txt")).toBe("alpha\n");
 });
+
+test("an edit whose text another edit's new_text holds is blamed on that edit only where the other, applied, makes it; else the usual hint", async () => {
+  put("tabs.txt", "\tbeta\nalpha\n");
+  // edits[0] is not found either, so nothing it would make counts; edits[1] misses on whitespace, and is told so.
+  const r = await edit({ path: "tabs.txt", edits: [{ old_text: "zeta", new_text: "  beta" }, { old_text: "  beta", new_text: "gamma" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).not.toContain("edits[1].old_text was not found in tabs.txt: it is in the text edits[0] puts in");
+  expect(r.text).toContain("tabs vs spaces");
+  // An empty file and an old_text of one newline: not the no-newline-at-end hint.
+  put("empty.txt", "");
+  expect((await edit({ path: "empty.txt", old_text: "\n", new_text: "x" })).text).not.toContain("no newline at its end");
+});

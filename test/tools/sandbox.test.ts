@@ -226,9 +226,11 @@ describe.skipIf(confinement !== "bwrap")("bash under bubblewrap", () => {
   });
 
   test("a command that puts a server in the background is told it ends with the call; one that does not, or uses && and 2>&1, is not", async () => {
-    const served = await call(bashTool, { command: "sleep 30 > server.log 2>&1 &" });
-    expect(served.text).toContain("[jailed: what this command put in the background ended with it");
-    for (const command of ["true && echo ok 2>&1", "echo a &> x.log", "echo '&'"]) {
+    for (const command of ["sleep 30 > server.log 2>&1 &", "nohup sleep 30 > s.log 2>&1 & echo $!", "sleep 30 & disown", "sleep 30 & sleep 0.1; echo up", "{ sleep 30 & }"]) {
+      expect([command, (await call(bashTool, { command })).text]).toEqual([command, expect.stringContaining("[jailed: what this command put in the background ended with it")]);
+    }
+    const script = "cat > run.sh <<'EOF'\nserver &\nEOF\necho written";
+    for (const command of ["true && echo ok 2>&1", "echo a &> x.log", "echo '&'", 'echo "a &; b"', "echo hi # and then &", script]) {
       expect([command, (await call(bashTool, { command })).text]).toEqual([command, expect.not.stringContaining("put in the background")]);
     }
   });
