@@ -79,7 +79,7 @@ const BUILTIN_OF_CLAUDE_NAME: Readonly<Record<string, string>> = {
 /**
  * `--ext` paths, each there: one that is not (a typo) stops the run before anything starts, as a
  * bad --mcp-config does; a guard named wrong must not leave the tools unguarded. What is in the
- * folder (its manifest) is the extension loader's to judge.
+ * manifest is the extension loader's to judge (at the start, it refuses one that cannot start).
  */
 function explicitExtensions(flags: Flags): string[] {
   const given = (flags.ext as string[] | undefined) ?? [];

@@ -16,7 +16,7 @@ import type { EventFrame } from "../protocol/ext-frames.ts";
 import type { Tool } from "../protocol/tool.ts";
 import { ExtensionEvents } from "./ext-events.ts";
 import { PanelBoard } from "./panels.ts";
-import { discoverExtensions, type ExtensionSource } from "./discover.ts";
+import { type DiscoveredExtension, discoverExtensions, type ExtensionSource } from "./discover.ts";
 import { extensionParticipant } from "./ext-intercept.ts";
 import type { HookHost } from "./hook-host.ts";
 import type { HookSet } from "./hook-set.ts";
@@ -33,6 +33,7 @@ import type { HostDiagnostic, HostState, HostTimeouts, NoteLevel, ZotExtensionHo
 
 import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
 import { readRegularFile } from "../config/regular-file.ts";
+import { UsageError } from "../config/usage-error.ts";
 
 export { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES };
 
@@ -71,6 +72,13 @@ export interface LoadOptions {
    * runtime's trust note says it)
    */
   sayUntrusted?: boolean;
+  /**
+   * At the start: an `--ext` extension that cannot start (its manifest broken, its exec not
+   * there) is the run's usage error, as an `--ext` path that is not there is; the user named it
+   * for this run, and a run without it (a guard, a /command) is not what they asked for. A reload
+   * warns instead: the session is there to keep.
+   */
+  explicitMustStart?: boolean;
 }
 
 export interface LoadReport {
@@ -211,6 +219,7 @@ export class ExtensionManager implements CommandSource {
       // At the start, the runtime's one note says what of an untrusted folder did not run and how to trust it.
       if (entry.untrusted) continue;
       const manifest = entry.manifest;
+      if (options.explicitMustStart && entry.source === "flag") await refuseUnstartable(entry, options);
       if (!manifest) {
         const error = entry.error ?? `${entry.manifestFile}: cannot be loaded`;
         // A broken manifest of an approval hook or a guard refuses the calls it would judge, never lets them run unjudged.
@@ -526,7 +535,7 @@ export class ExtensionManager implements CommandSource {
       this.hooks = undefined;
       this.reported.clear();
       this.rebuild();
-      const report = await this.loadNow({ ...options, sayUntrusted: true });
+      const report = await this.loadNow({ ...options, sayUntrusted: true, explicitMustStart: false });
       this.announceLoaded();
       return { ...report, stopped };
     });
@@ -703,6 +712,23 @@ export class ExtensionManager implements CommandSource {
     this.pendingNotes = this.pendingNotes.filter((note) => note.extension !== extension);
     this.sink?.clearNotes?.(extension);
   }
+}
+
+/**
+ * At the start, an `--ext` extension that cannot start is the run's usage error: its manifest
+ * cannot be loaded, or its exec is not there to run. One that starts and then fails is the
+ * extension's own failure, said as a warning like any other's.
+ */
+async function refuseUnstartable(entry: DiscoveredExtension, options: LoadOptions): Promise<void> {
+  const manifest = entry.manifest;
+  let problem: string | undefined;
+  if (!manifest) problem = entry.error ?? `${entry.manifestFile} cannot be loaded`;
+  else if (manifest.exec !== undefined) {
+    const { resolveExec } = await import("./manifest.ts");
+    const resolved = resolveExec(manifest, entry.dir, { zotBinary: options.zotBinary, env: options.env ?? process.env });
+    if ("error" in resolved) problem = `extension "${manifest.name}" (${entry.manifestFile}) cannot start: ${resolved.error}`;
+  }
+  if (problem !== undefined) throw new UsageError(`--ext ${entry.dir}: ${problem}; fix it, or run without this --ext`);
 }
 
 /**

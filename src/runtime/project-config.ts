@@ -106,7 +106,7 @@ export async function loadExtensions(
   };
   if (nothingToDiscover(loadOptions) && !hooksConfigPresent(loadOptions)) return { warnings: [], trust, later };
   const manager = await make();
-  const report = await manager.load(loadOptions);
+  const report = await manager.load({ ...loadOptions, explicitMustStart: true });
   return { manager, warnings: report.warnings, trust, later };
 }
 

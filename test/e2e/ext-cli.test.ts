@@ -2,7 +2,7 @@
 // git), remove, enable/disable, logs, new, check. Every assertion looks at what a user would see
 // or what is left on disk, so a broken feature fails here.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { trustedProject } from "../support/trust.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -386,6 +386,35 @@ for line in sys.stdin:
     const log = readFileSync(join(home, "logs", "ext-dupper.log"), "utf8");
     expect(log).toContain('register_tool "dup" again: it replaces the earlier registration of that name');
     expect(log).toContain('register_command "dupc" again: it replaces the earlier registration of that name');
+  });
+});
+
+describe("--ext", () => {
+  test("an extension that cannot start (exec missing, exec misspelt, not executable) stops the run before the model is asked; installed, the same is a warning", async () => {
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    const missing = makeExt(join(tempDir("zot-src-"), "hello"), { name: "hello", exec: "./nope.sh" });
+    const misspelt = makeExt(join(tempDir("zot-src-"), "hello"), { name: "hello", exce: "./main.py" }, { "main.py": PY_OK });
+    const plain = makeExt(join(tempDir("zot-src-"), "hello"), { name: "hello", exec: "./main.txt" }, { "main.txt": PY_OK });
+    const cases: [string, string][] = [
+      [missing, `"exec" is "./nope.sh", but ${join(missing, "nope.sh")} does not exist`],
+      [misspelt, `${join(misspelt, "extension.json")}: "exec" is required (a string)`],
+      [plain, `is not executable; run chmod +x ${join(plain, "main.txt")}`],
+    ];
+    for (const [dir, problem] of cases) {
+      // The scripted provider would answer any prompt: an answer on stdout means the /command went to the model.
+      const run = await zot(["--ext", dir, "-p", "/hello", "--provider", "scripted"], { home, cwd });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(problem);
+      expect(run.stderr).toContain(`zot: --ext ${dir}: `);
+      expect(run.stderr).toContain("fix it, or run without this --ext");
+    }
+    cpSync(missing, join(home, "extensions", "hello"), { recursive: true });
+    const installedRun = await zot(["-p", "hi", "--provider", "scripted"], { home, cwd });
+    expect(installedRun.code).toBe(0);
+    expect(installedRun.stderr).toContain(`"exec" is "./nope.sh", but ${join(home, "extensions", "hello", "nope.sh")} does not exist`);
+    expect(installedRun.stdout).not.toBe("");
   });
 });
 

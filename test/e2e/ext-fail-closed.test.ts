@@ -3,7 +3,7 @@
 // made while the guard is still starting waits for it. The control: without the field, a guard
 // that hangs lets the call through after 5 s, as the original zot did.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { programExtension, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -29,6 +29,13 @@ function victimRun(): { cwd: string; victim: string; mock: MockLlm } {
 /** A guard that subscribes to tool_call and answers it as `reply` says (scripted.py). */
 function guard(config: Record<string, unknown>, manifest: Record<string, unknown>): string {
   return scriptedExtension(tempDir("zot-e2e-guard-"), "guard", { after_hello: [{ type: "subscribe", intercept: ["tool_call"] }], ...config }, manifest);
+}
+
+/** A zot home with the extension in dir installed in it (as `zot ext install` leaves it). */
+function installed(dir: string): string {
+  const home = tempDir("zot-e2e-failclosed-home-");
+  cpSync(dir, join(home, "extensions", "guard"), { recursive: true });
+  return home;
 }
 
 const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", "--base-url", m.url];
@@ -139,17 +146,25 @@ describe("a guard with fail_closed", () => {
     expect(toolResultText(run.mock)).toContain("it guards tool calls (fail_closed), so none runs until it does");
   });
 
-  test("whose extension.json cannot be read (fail_closed written as a string): every tool call is refused, with the warning", async () => {
+  test("whose extension.json cannot be read (fail_closed written as a string): installed, every tool call is refused, with the warning; named with --ext, the run does not start", async () => {
     const run = victimRun();
-    const dir = guard({}, { fail_closed: "true" });
-    const result = await zot(["-p", "go", "--ext", dir, ...anthropic(run.mock)], { cwd: run.cwd });
+    const home = installed(guard({}, { fail_closed: "true" }));
+    const result = await zot(["-p", "go", ...anthropic(run.mock)], { cwd: run.cwd, home });
     expect(result.stderr).toContain("as it names fail_closed, tool calls are refused until it is fixed");
     expect(existsSync(run.victim)).toBe(true);
     // Written false, it is no guard: a broken manifest is only a warning then.
     const open = victimRun();
-    const off = await zot(["-p", "go", "--ext", guard({}, { fail_closed: false, exec: 42 }), ...anthropic(open.mock)], { cwd: open.cwd });
+    const off = await zot(["-p", "go", ...anthropic(open.mock)], { cwd: open.cwd, home: installed(guard({}, { fail_closed: false, exec: 42 })) });
+    expect(off.stderr).toContain('"exec" must be a string (got 42)');
     expect(off.stderr).not.toContain("tool calls are refused");
     expect(existsSync(open.victim)).toBe(false);
+    // The user named it for this run: a run without it is not what they asked for, so none starts.
+    const named = victimRun();
+    const flagged = await zot(["-p", "go", "--ext", guard({}, { fail_closed: "true" }), ...anthropic(named.mock)], { cwd: named.cwd });
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain('"fail_closed" must be true or false (got "true"); fix it, or run without this --ext');
+    expect(named.mock.requests).toHaveLength(0);
+    expect(existsSync(named.victim)).toBe(true);
   });
 
   test("still starting in zot rpc: the first prompt's tool call waits for it and is blocked", async () => {

@@ -244,12 +244,16 @@ describe("PicoClaw's hooks.json", () => {
     const { cwd, home } = trustedProject("zot-e2e-hooks-");
     const victim = join(cwd, "victim");
     mkdirSync(victim);
-    const dir = hookExtension(join(cwd, "exts"), "gate", {}, { intercept: ["approve_tool"], priority: "high" });
+    // In the project's extensions (named with --ext, a manifest that cannot be loaded stops the run before it starts).
+    const dir = hookExtension(join(cwd, ".zot", "extensions"), "gate", {}, { intercept: ["approve_tool"], priority: "high" });
     mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: `rm -rf ${victim}` } }] }, { text: "{{last_tool_result}}" }]);
-    const run = await zot(["--ext", dir, ...anthropic(mock), "-p", "clean"], { cwd, home });
+    const run = await zot([...anthropic(mock), "-p", "clean"], { cwd, home });
     expect(existsSync(victim)).toBe(true);
     expect(run.stdout).toContain('tool approval hook "gate" failed');
     expect(run.stderr).toContain("as it names approve_tool, tool calls are refused until it is fixed");
+    const flagged = await zot(["--ext", dir, ...anthropic(mock), "-p", "clean"], { cwd: tempDir("zot-e2e-hooks-"), home });
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain('"priority" must be a number (got "high"); fix it, or run without this --ext');
   });
 
   test("observers of both generations: HEAD's config gets hook.runtime_event with dotted kinds, the document's gets hook.event", async () => {
