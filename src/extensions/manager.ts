@@ -461,6 +461,8 @@ export class ExtensionManager implements CommandSource {
     const list = this.diagnosticsOf.get(extension) ?? [];
     if (list.length < MAX_DIAGNOSTICS) list.push(diagnostic);
     this.diagnosticsOf.set(extension, list);
+    // A tool the model will never be offered is said where the user looks, not only in the log.
+    if (diagnostic.kind === "tool_schema" || diagnostic.kind === "tool_exposure") this.note({ extension, level: "warn", message: diagnostic.message });
   }
 
   /** Routes extensions' `submit` and `submit_slash` (the TUI); without a sink they are logged and ignored. */
