@@ -3,8 +3,8 @@
 // resize, and input split into keys and pastes. Rule: whatever way the process ends (stop(),
 // process.exit, an uncaught exception, SIGTERM, SIGHUP, SIGINT, the last three handled here or by
 // the program) the terminal is given back as it was found: raw mode off, cursor shown, bracketed
-// paste and keyboard modes off. stop() gives it back only once the terminal has answered the
-// startup query (or the query's wait is over): an answer that came after raw mode was off would be
+// paste and keyboard modes off. stop(), and a signal the terminal handles, give it back only once
+// the terminal has answered the startup query (or the query's wait is over): an answer that came after raw mode was off would be
 // left in the shell's input line (`^[[?1;2c`, then `1;2c: command not found`). No timer runs except
 // while an escape sequence or the startup query waits for its end.
 import { writeSync } from "node:fs";
@@ -243,8 +243,20 @@ export class Terminal {
   private readonly onExit = () => this.restore();
   private readonly onCrash = () => this.restore();
   private readonly onSignal = (signal: NodeJS.Signals) => {
-    this.restore();
-    process.exit(128 + (SIGNAL_NUMBERS[signal as keyof typeof SIGNAL_NUMBERS] ?? 0));
+    const exit = () => {
+      this.restore();
+      process.exit(128 + (SIGNAL_NUMBERS[signal as keyof typeof SIGNAL_NUMBERS] ?? 0));
+    };
+    // A signal just after the start: as stop() does, the startup query's answer is waited for (at
+    // most what is left of its wait), or it would reach the shell once raw mode is off. A second
+    // signal ends it at once.
+    if (this.negotiating && this.active && !this.stopping) {
+      this.stopping = true;
+      this.handlers = undefined;
+      this.negotiated.push(exit);
+      return;
+    }
+    exit();
   };
 
   private installExitHandlers(): void {

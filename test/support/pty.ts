@@ -98,6 +98,8 @@ export interface PtyOptions {
    * own replies, e.g. `{"\x1b[?u": "\x1b[?0u"}` makes it a Kitty-protocol terminal).
    */
   answers?: Record<string, string>;
+  /** Holds the emulator's own replies (device attributes, cursor position) this long, as a slow link would. */
+  replyDelayMs?: number;
 }
 
 /** A program running in a pseudo-terminal, with its screen. */
@@ -113,7 +115,11 @@ export class PtySession {
   constructor(cmd: string[], options: PtyOptions = {}) {
     const cols = options.cols ?? 80;
     const rows = options.rows ?? 24;
-    this.screen = new Screen(cols, rows, (reply) => this.proc.terminal?.write(reply));
+    const delay = options.replyDelayMs;
+    this.screen = new Screen(cols, rows, (reply) => {
+      if (delay === undefined) this.proc.terminal?.write(reply);
+      else setTimeout(() => this.proc.terminal?.write(reply), delay);
+    });
     this.proc = Bun.spawn(cmd, {
       cwd: options.cwd,
       env: options.env ?? (process.env as Record<string, string>),

@@ -12,14 +12,14 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.close();
 });
 
-function demo(options: { cols?: number; rows?: number; env?: Record<string, string>; shell?: string; answers?: Record<string, string> } = {}) {
+function demo(options: { cols?: number; rows?: number; env?: Record<string, string>; shell?: string; answers?: Record<string, string>; replyDelayMs?: number } = {}) {
   const dir = tempDir("zot-tui-");
   const files = { stats: join(dir, "stats.json"), pid: join(dir, "pid") };
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DEMO_STATS: files.stats, DEMO_PID: files.pid, TERM: "xterm-256color", ...options.env };
   delete env.NO_COLOR;
   // `shell` runs after the demo in the same terminal (to read its mode back with stty).
   const cmd = options.shell ? ["sh", "-c", `"${process.execPath}" "${DEMO}"; ${options.shell}`] : [process.execPath, DEMO];
-  const session = new PtySession(cmd, { cols: options.cols ?? 80, rows: options.rows ?? 24, env, answers: options.answers });
+  const session = new PtySession(cmd, { cols: options.cols ?? 80, rows: options.rows ?? 24, env, answers: options.answers, replyDelayMs: options.replyDelayMs });
   sessions.push(session);
   const stats = () => JSON.parse(readFileSync(files.stats, "utf8")) as { fullRedraws: number; viewportRepaints: number; frames: number; bytes: number; keyboard: string };
   const pid = () => Number(readFileSync(files.pid, "utf8"));
@@ -180,6 +180,17 @@ describe("the toolkit in a pseudo-terminal", () => {
       expect(modes.sort()).toEqual(["echo", "icanon"]);
     });
   }
+
+  test("SIGTERM before the terminal has answered the startup query: the answer is waited for, so it never reaches the shell as ^[[?1;2c", async () => {
+    const { session, pid } = demo({ shell: "stty -a | tr ' ' '\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'; sleep 0.5", replyDelayMs: 200 });
+    await session.waitForText("type here");
+    process.kill(pid(), "SIGTERM");
+    await session.exited();
+    // Read while still raw: the answer is not echoed (the shell lives on past it, to show it if it were).
+    expect(session.screen.text()).not.toContain("^[");
+    const modes = session.screen.lines().map((line) => line.trim()).filter((line) => /^-?(icanon|echo)$/.test(line));
+    expect(modes.sort()).toEqual(["echo", "icanon"]);
+  });
 
   test("a terminal that answers the Kitty query gets the Kitty protocol, and it is popped at exit", async () => {
     // Answer the query the way Kitty does, before the emulator answers device attributes.
