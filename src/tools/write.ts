@@ -5,7 +5,7 @@
 // and its byte-order mark, as edit keeps them. A new file appears whole (written aside,
 // then linked into place); an existing one is rewritten in place, keeping its inode, hard links,
 // mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
-import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readlinkSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
@@ -19,7 +19,7 @@ import { notShownAsText } from "./read.ts";
 import { isWithin, refuseOutsideJail } from "./sandbox.ts";
 import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
-import { statSafe } from "../config/quiet-fs.ts";
+import { lstatSafe, statSafe } from "../config/quiet-fs.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 import { kindOfNonFile } from "../config/regular-file.ts";
 
@@ -81,7 +81,7 @@ export const writeTool: Tool = {
         const written = rewriteInPlace(abs, (current) => {
           // An extension's call (a command's tool_prompt) is the extension's word, not the model's guess.
           if (current.length > 0 && !ctx.origin && notShownAsText(current) === undefined && neverSeen(ctx, abs)) {
-            return { refuse: `write: ${path} exists and you have not read it in this conversation; read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.` };
+            return { refuse: `write: ${path} exists and you have not read it since this session was opened (a read from before a resume or a /clear does not count); read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.` };
           }
           const changed = changedSinceSeen(ctx, abs, current);
           if (changed) return { refuse: `write: ${path}: ${changed}. Read it again before replacing it; nothing was written.` };
@@ -96,8 +96,8 @@ export const writeTool: Tool = {
           const target = await readlink(abs).catch(() => "?");
           return textResult(`write: ${path} is a symbolic link to ${target}, which does not exist; write that path instead`, true);
         }
-        const blocker = fileAmongParents(dirname(abs));
-        if (blocker) return textResult(`write: cannot create ${path}: ${blocker} is a file, not a directory`, true);
+        const blocker = blockerAmongParents(dirname(abs));
+        if (blocker) return textResult(`write: cannot create ${path}: ${blocker}; nothing was written`, true);
         // A working directory deleted during the run stays deleted: creating its folders would bring
         // back what the user removed (bash refuses to start in it, too).
         if (isWithin(ctx.cwd, abs) && !statSafe(ctx.cwd)?.isDirectory()) {
@@ -127,12 +127,24 @@ export const writeTool: Tool = {
   },
 };
 
-/** The nearest existing ancestor of `dir` when it is not a directory (a file where a folder must be). */
-function fileAmongParents(dir: string): string | undefined {
+/**
+ * What stops the folders of a new file from being made: the nearest existing parent is a file, or
+ * a symbolic link to nothing (mkdir would say only EEXIST or ENOENT). undefined when none does.
+ */
+function blockerAmongParents(dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
     const found = statSafe(at);
-    if (found) return found.isDirectory() ? undefined : at;
+    if (found) return found.isDirectory() ? undefined : `${at} is a file, not a directory`;
+    if (lstatSafe(at)?.isSymbolicLink()) return `${at} is a symbolic link to ${readlinkSafe(at)}, which does not exist`;
     if (dirname(at) === at) return undefined;
+  }
+}
+
+function readlinkSafe(link: string): string {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return "?";
   }
 }
 

@@ -147,7 +147,7 @@ test("a file the prompt attached is one the model has seen: its write of it is n
   const run = await zot(["--json", "rewrite @notes.txt", ...anthropic(mock)], { cwd });
   const results = ndjson(run.stdout).filter((e) => e.type === "tool_result");
   expect(results.map((r) => r.is_error)).toEqual([false, true]);
-  expect(results[1].content[0].text).toContain("other.txt exists and you have not read it in this conversation");
+  expect(results[1].content[0].text).toContain("other.txt exists and you have not read it since this session was opened");
   expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("final\n");
   expect(readFileSync(join(cwd, "other.txt"), "utf8")).toBe("untouched\n");
 });

@@ -214,7 +214,7 @@ describe("a file that changed since the model last read it", () => {
     const refused = await run(writeTool, { path: "precious.txt", content: "gone\n" }, ctx);
     expect(refused.is_error).toBe(true);
     expect(refused.text).toBe(
-      "write: precious.txt exists and you have not read it in this conversation; read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.",
+      "write: precious.txt exists and you have not read it since this session was opened (a read from before a resume or a /clear does not count); read it first (or change part of it with edit), so its content is not replaced unseen; nothing was written.",
     );
     expect(get("precious.txt")).toBe("the user's notes\n");
     writeFileSync(path("empty.txt"), "");

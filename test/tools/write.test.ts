@@ -107,7 +107,7 @@ test("errors: a directory as path, a file in the way of a parent, missing argume
   writeFileSync(join(dir, "plain"), "x");
   const blocked = await write({ path: "plain/child.txt", content: "x" });
   expect(blocked.is_error).toBe(true);
-  expect(blocked.text).toBe(`write: cannot create plain/child.txt: ${join(dir, "plain")} is a file, not a directory`);
+  expect(blocked.text).toBe(`write: cannot create plain/child.txt: ${join(dir, "plain")} is a file, not a directory; nothing was written`);
 
   const missing = await write({ path: "x.txt" });
   expect(missing.is_error).toBe(true);
@@ -132,7 +132,16 @@ test("a path ending in a slash, and one under a file, are refused with what is w
   writeFileSync(join(dir, "plain.txt"), "a file\n");
   const under = await write({ path: "plain.txt/sub/inner.txt", content: "x" });
   expect(under.is_error).toBe(true);
-  expect(under.text).toBe(`write: cannot create plain.txt/sub/inner.txt: ${join(dir, "plain.txt")} is a file, not a directory`);
+  expect(under.text).toBe(`write: cannot create plain.txt/sub/inner.txt: ${join(dir, "plain.txt")} is a file, not a directory; nothing was written`);
+});
+
+test("a folder on the path that is a symbolic link to nothing is named, with where it leads; nothing is made there", async () => {
+  const nowhere = join(dir, "nowhere");
+  symlinkSync(nowhere, join(dir, "gone"));
+  const under = await write({ path: "gone/sub/inner.txt", content: "x" });
+  expect(under.is_error).toBe(true);
+  expect(under.text).toBe(`write: cannot create gone/sub/inner.txt: ${join(dir, "gone")} is a symbolic link to ${nowhere}, which does not exist; nothing was written`);
+  expect(existsSync(nowhere)).toBe(false);
 });
 
 test("a working directory deleted during the run is not brought back: write refuses, as bash does, and creates nothing", async () => {
