@@ -72,7 +72,9 @@ export const readTool: Tool = {
     }
     try {
       if (!(await handle.stat()).isFile()) return notRegular(path);
-      const first = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(info.size, 1)));
+      // A size of 0 is an empty file, or a /proc or /sys file whose size is not known until read:
+      // a whole chunk is asked for, so the binary probe below sees its bytes (/proc/self/cmdline's NULs).
+      const first = Buffer.alloc(info.size === 0 ? CHUNK_BYTES : Math.min(CHUNK_BYTES, info.size));
       const { bytesRead } = await handle.read(first, 0, first.length, 0);
       const head = first.subarray(0, bytesRead);
 

@@ -1,7 +1,7 @@
 // read: every line reachable at any offset, the caps and the hint to continue, binary refusal,
 // images by magic bytes. All on real files in a temp dir.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ImageBlock, TextBlock } from "../../src/protocol/messages.ts";
@@ -130,6 +130,16 @@ test("NUL bytes in the first 8 KB mean binary", async () => {
   const r = await read({ path: "blob.bin" });
   expect(r.is_error).toBe(true);
   expect(r.text).toContain("blob.bin looks binary");
+});
+
+test("a /proc file, whose size reads as 0, is probed by what it holds: /proc/self/cmdline's NULs mean binary, /proc/self/status is text", async () => {
+  expect(statSync("/proc/self/cmdline").size).toBe(0);
+  const cmdline = await read({ path: "/proc/self/cmdline" });
+  expect(cmdline.is_error).toBe(true);
+  expect(cmdline.text).toContain("/proc/self/cmdline looks binary");
+  const status = await read({ path: "/proc/self/status" });
+  expect(status.is_error).toBe(false);
+  expect(status.text).toContain("Pid:");
 });
 
 // Headers that say each image's size, as real files' do (the read tool checks it).
