@@ -192,7 +192,7 @@ export function wholeTextDiff(oldText: string, newText: string, paths: [string, 
 
 /** The diff goes to the model: a replace_all over a big file must not flood the context. */
 export function capDiff(diff: string): string {
-  const lines = diff.split("\n");
+  const lines = clipLongLines(diff.split("\n"));
   let bytes = 0;
   for (let i = 0; i < lines.length; i++) {
     bytes += Buffer.byteLength(lines[i]) + 1;
@@ -200,5 +200,66 @@ export function capDiff(diff: string): string {
       return `${lines.slice(0, i).join("\n")}\n[diff truncated: ${lines.length - i} more lines; read the file to see the result]`;
     }
   }
-  return diff;
+  return lines.join("\n");
+}
+
+/**
+ * Lines over this many characters are shown in part (a minified file's one line would otherwise
+ * fill the whole budget and leave a diff of headers only).
+ */
+const LONG_LINE = 2_000;
+/** Characters kept on each side of where a long line changed. */
+const AROUND_CHANGE = 200;
+
+/**
+ * The diff's lines with each long one cut down: a line removed and the line added in its place
+ * show where they differ, with AROUND_CHANGE characters each side; any other long line its start.
+ * What is left out is said in the line (`[… N characters]`). The headers are never cut.
+ */
+function clipLongLines(lines: string[]): string[] {
+  const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
+  if (firstHunk < 0 || !lines.some((line) => line.length > LONG_LINE)) return lines;
+  const out = lines.slice(0, firstHunk);
+  for (let i = firstHunk; i < lines.length; i++) {
+    const line = lines[i];
+    const next = lines[i + 1];
+    // One line replaced by one: a "-" after no other "-", then a "+" followed by no other "+".
+    const replaced = line.startsWith("-") && next?.startsWith("+") && !lines[i - 1]?.startsWith("-") && !lines[i + 2]?.startsWith("+");
+    if (replaced && (line.length > LONG_LINE || next.length > LONG_LINE)) {
+      out.push(...aroundChange(line, next));
+      i++;
+    } else if (line.length > LONG_LINE) {
+      const end = cut(line, LONG_LINE);
+      out.push(`${line.slice(0, end)} ${elided(line.length - end)}`);
+    } else {
+      out.push(line);
+    }
+  }
+  return out;
+}
+
+/** A replaced long line and its replacement, each shown from a little before to a little after where they differ. */
+function aroundChange(removed: string, added: string): [string, string] {
+  const a = removed.slice(1);
+  const b = added.slice(1);
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const start = cut(a, Math.max(0, prefix - AROUND_CHANGE));
+  const show = (text: string, sign: string) => {
+    const end = cut(text, Math.min(text.length, text.length - suffix + AROUND_CHANGE, start + LONG_LINE));
+    return `${sign}${start > 0 ? `${elided(start)} ` : ""}${text.slice(start, end)}${end < text.length ? ` ${elided(text.length - end)}` : ""}`;
+  };
+  return [show(a, "-"), show(b, "+")];
+}
+
+/** `at`, moved back off the second half of a surrogate pair, so no character is cut in two. */
+function cut(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return at > 0 && code >= 0xdc00 && code <= 0xdfff ? at - 1 : at;
+}
+
+function elided(characters: number): string {
+  return `[… ${characters} characters]`;
 }

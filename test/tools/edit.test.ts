@@ -253,6 +253,23 @@ test("a replace_all over 700,000 lines is reported as done, with its diff cut sh
   expect(get("big.csv")).not.toContain("pending");
 }, 60_000);
 
+test("a change in one long minified line shows where it changed, with what is left out counted, not a diff of headers only", async () => {
+  const before = `${"a".repeat(60_000)}var limit=10;${"b".repeat(60_000)}`;
+  put("bundle.min.js", `${before}\n/* end */\n`);
+  const r = await edit({ path: "bundle.min.js", edits: [{ old_text: "var limit=10;", new_text: "var limit=20;" }] });
+  expect(r.is_error).toBe(false);
+  expect(get("bundle.min.js")).toContain("var limit=20;");
+  const lines = r.text.split("\n");
+  const removed = lines.find((line) => line.startsWith("-") && !line.startsWith("---"));
+  const added = lines.find((line) => line.startsWith("+") && !line.startsWith("+++"));
+  // From 200 characters before the first that differs ("1" against "2", at 60,010) to 200 after
+  // the last: the rest of each side counted.
+  expect(removed).toBe(`-[… 59810 characters] ${"a".repeat(190)}var limit=10;${"b".repeat(198)} [… 59802 characters]`);
+  expect(added).toBe(`+[… 59810 characters] ${"a".repeat(190)}var limit=20;${"b".repeat(198)} [… 59802 characters]`);
+  expect(r.text).not.toContain("[diff truncated:");
+  expect(r.text.length).toBeLessThan(2_000);
+});
+
 test("a path with a NUL byte is refused in words", async () => {
   const r = await edit({ path: "a\0b", edits: [{ old_text: "x", new_text: "y" }] });
   expect(r.text).toBe('edit: "path" holds a NUL byte, which no file\'s path can');
