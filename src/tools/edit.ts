@@ -321,10 +321,14 @@ function planEdits(doc: Document, edits: EditItem[], path: string): Replacement[
     if (oldText === newText) {
       // Texts that differ only in their line endings: edit writes the file's own, so such a change is bash's.
       const endings = edit.old_text.replace(/^\uFEFF/, "") !== (bomCopied ? edit.new_text.replace(/^\uFEFF/, "") : edit.new_text);
+      // old_text with the mark and new_text without: a try at removing it, which edit does not do.
+      const bomDropped = bomCopied && !edit.new_text.startsWith("\uFEFF");
       problems.push(
         endings
           ? `${name} and new_text differ only in line endings, and edit keeps the file's own (it writes every line as the file ends its lines), so this edit would change nothing; change line endings with bash (perl -pi -e 's/\\r$//' FILE for LF, perl -pi -e 's/\\r?$/\\r/' FILE for CRLF)`
-          : `${name} and new_text are identical, so this edit would change nothing`,
+          : bomDropped
+            ? `${name} and new_text differ only in the byte-order mark (U+FEFF) at the start, and edit and write keep a file's mark, so this edit would change nothing; remove it with bash (perl -pi -e 's/^\\xEF\\xBB\\xBF// if $. == 1' FILE)`
+            : `${name} and new_text are identical, so this edit would change nothing`,
       );
       return;
     }

@@ -188,6 +188,23 @@ test("old_text (and new_text) copied with the file's byte-order mark match, and 
   expect(readFileSync(join(dir, "bom-copied.txt")).toString("latin1")).toBe("\xef\xbb\xbfhello\nthere\n");
 });
 
+test("an edit that only drops the byte-order mark is told edit keeps it, and how to remove it; the mark it names is removed by that command", async () => {
+  put("bom-drop.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("hi\n")]));
+  const r = await edit({ path: "bom-drop.txt", edits: [{ old_text: "\uFEFFhi", new_text: "hi" }] });
+  expect(r.is_error).toBe(true);
+  expect(r.text).toContain("differ only in the byte-order mark (U+FEFF) at the start, and edit and write keep a file's mark");
+  expect(readFileSync(join(dir, "bom-drop.txt")).toString("latin1")).toBe("\xef\xbb\xbfhi\n");
+  const command = r.text.match(/\(perl (.*) FILE\)/)?.[1];
+  expect(command).toBeDefined();
+  const perl = Bun.spawnSync(["sh", "-c", `perl ${command} bom-drop.txt`], { cwd: dir });
+  expect(perl.exitCode).toBe(0);
+  expect(readFileSync(join(dir, "bom-drop.txt"), "utf8")).toBe("hi\n");
+  // The same text with the mark on both sides is still simply identical.
+  put("bom-same.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("hi\n")]));
+  const same = await edit({ path: "bom-same.txt", edits: [{ old_text: "\uFEFFhi", new_text: "\uFEFFhi" }] });
+  expect(same.text).toContain("old_text and new_text are identical");
+});
+
 test("accepts camelCase keys and a single top-level edit", async () => {
   put("camel.txt", "alpha beta\n");
   const camel = await edit({ path: "camel.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] });
