@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
+import { lookalikeHint } from "./lookalike-characters.ts";
 import { capDiff, diffPaths, type Replacement, unifiedDiff } from "./unified-diff.ts";
 import { loadFsPromises } from "./async-fs.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
@@ -394,6 +395,8 @@ function notFoundHint(doc: Document, oldText: string): string {
   if (oldText.length > 1 && oldText.endsWith("\n") && doc.text !== "" && !doc.text.endsWith("\n") && doc.text.endsWith(oldText.slice(0, -1))) {
     return "The file has no newline at its end, and old_text ends with one: leave the final newline out of old_text (and out of new_text, unless you mean to add one).";
   }
+  const lookalike = lookalikeHint(fileLines, wanted);
+  if (lookalike) return lookalike;
   const show = (from: number, count: number) =>
     fileLines
       .slice(from, from + Math.min(count, 8))

@@ -205,6 +205,22 @@ test("an edit that only drops the byte-order mark is told edit keeps it, and how
   expect(same.text).toContain("old_text and new_text are identical");
 });
 
+test("an old_text that differs from the file only in look-alike characters is told which, by code point, and on which line", async () => {
+  put("quotes.md", "# Notes\nIt\u2019s done\u00a0today.\nCaf\u00e9 opens\n");
+  const curly = await edit({ path: "quotes.md", edits: [{ old_text: "It's done today.", new_text: "It is done." }] });
+  expect(curly.is_error).toBe(true);
+  expect(curly.text).toContain(`Its line "It's done today." is the file's line 2 but for characters that look alike: the file has U+2019 (right single quotation mark), U+00A0 (no-break space).`);
+  // Decomposed (NFD) in old_text, composed in the file.
+  const nfd = await edit({ path: "quotes.md", edits: [{ old_text: "Cafe\u0301 opens", new_text: "Cafe closed" }] });
+  expect(nfd.text).toContain("is the file's line 3 but for characters that look alike: the file has U+00E9 (\u00e9, composed: NFC), and old_text has U+0301 (a combining mark");
+  // Written as the file has them, it applies.
+  const fixed = await edit({ path: "quotes.md", edits: [{ old_text: "It\u2019s done\u00a0today.", new_text: "It is done." }] });
+  expect(fixed.is_error).toBe(false);
+  // A text that is simply not there still gets the usual hint.
+  const absent = await edit({ path: "quotes.md", edits: [{ old_text: "Nothing like this", new_text: "x" }] });
+  expect(absent.text).not.toContain("look alike");
+});
+
 test("accepts camelCase keys and a single top-level edit", async () => {
   put("camel.txt", "alpha beta\n");
   const camel = await edit({ path: "camel.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] });
