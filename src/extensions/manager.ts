@@ -529,6 +529,8 @@ export class ExtensionManager implements CommandSource {
       const options = this.options;
       if (!options) throw new Error("extensions were never loaded, so there is nothing to reload");
       const old = this.loaded;
+      // The old generation's late starts end as they are stopped: none of them is announced as joined or failed.
+      this.generation++;
       const stopped = old.filter(({ host }) => host.live).length + (this.hooks?.hosts.filter((host) => host.live).length ?? 0);
       await Promise.all([...old.map(({ host }) => host.stop()), this.hooks?.stop()]);
       // The old participants stay in the chain until the new ones take their place (loadNow): a

@@ -609,9 +609,9 @@ export class ZotExtensionHost {
   private onExit(info: ChildExitInfo): void {
     this.exit = info;
     const before = this.current;
-    if (before === "starting") {
+    if (before === "starting" && !this.stopping && !info.stopped) {
       // Ending well before saying anything is a program that never started its loop: said with the likely slip.
-      const done = info.code === 0 && !this.stopping && !info.stopped ? " (it ended without starting: an @zot/sdk extension calls `await ext.run()`; any other sends hello and reads stdin until shutdown)" : "";
+      const done = info.code === 0 ? " (it ended without starting: an @zot/sdk extension calls `await ext.run()`; any other sends hello and reads stdin until shutdown)" : "";
       this.fail("exit_before_hello", `${this.label} ${info.reason} before sending hello${done}`, true);
     } else if (before === "registering" && !this.stopping && !info.stopped) {
       // Gone after hello, before ready (a config file missing, an import that failed): a failed start, said as one.

@@ -366,6 +366,22 @@ describe("with an agent", () => {
     expect(agent.chain.list().map((p) => [p.name, [...p.stages]])).toEqual([["dev", ["tool_call"]]]);
   });
 
+  test("reload while an extension is still starting: the instance it stops is not announced (neither joined nor failed); the new one is", async () => {
+    const l = layout();
+    const dir = scriptedExtension(l.root, "slow", { hello_delay: 0.6, after_hello: reg("register_command", "c0") }, {}, "slow-ext");
+    const m = manager();
+    const notes: Note[] = [];
+    await m.load(l.options({ explicit: [dir], noDiscovery: true, wait: 50 }));
+    m.onNotify({ notify: (n) => notes.push(n) });
+    expect(m.starting()).toEqual(["slow"]);
+    const report = await m.reload();
+    expect(report.warnings).toEqual([]);
+    await eventually(() => notes.length > 0, "the new instance's note");
+    // Time for a stale note of the stopped instance to arrive, had it been sent.
+    await Bun.sleep(300);
+    expect(notes).toEqual([{ extension: "slow", level: "info", message: "started late and joined: /c0" }]);
+  });
+
   test("reload while a turn runs: a guard (fail_closed) guards every tool call of the gap, stopped or still starting", async () => {
     const l = layout();
     const pidfile = l.file("pid");
