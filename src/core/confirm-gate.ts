@@ -8,6 +8,7 @@
 // hook's or a permission rule's word on one call (hookVerdict: "ask" or "allow"; an ask beats an allow)
 // comes before all of that.
 import type { Decision, FailureRule, Participant, StagePayloads, ToolArgs } from "./intercept.ts";
+import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
 /** What the person answered. */
 export type ConfirmAnswer =
@@ -66,7 +67,7 @@ export interface ConfirmGateOptions {
   lockedOn?: string;
 }
 
-export const CONFIRM_GATE_NAME = "confirm";
+export const CONFIRM_GATE_NAME = OWN_PARTICIPANTS.confirm;
 /** The longest preview, in characters. */
 export const PREVIEW_MAX = 120;
 /** The argument that says best what a call does, by the names tools use for it. */

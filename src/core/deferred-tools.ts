@@ -8,6 +8,7 @@
 // the set touches only the entries of agent.tools it put there itself.
 import type { Tool } from "../protocol/tool.ts";
 import type { Participant } from "./intercept.ts";
+import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
 /** What the set needs of an agent: its tools (the set swaps its own in and out) and its interception chain. */
 export interface DeferringAgent {
@@ -41,7 +42,7 @@ export class DeferredTools {
   ) {
     this.searchTool = makeSearchTool(this);
     this.participant = {
-      name: "deferred-tools",
+      name: OWN_PARTICIPANTS.deferredTools,
       builtin: true,
       // Last: a participant earlier in the chain may rename the call to a deferred tool.
       priority: Number.MAX_SAFE_INTEGER,

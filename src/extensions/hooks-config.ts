@@ -32,6 +32,7 @@ import { hooksConfigFiles } from "./hooks-files.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { findProgram } from "../process/find-program.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
+import { isOwnParticipantName } from "../protocol/own-participants.ts";
 
 
 const Millis = v.optional(v.number());
@@ -207,7 +208,9 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
   return Object.keys(hooks.processes ?? {})
     .sort()
     .map((name) => {
-      const where = { name, source, file };
+      // A name of zot's own participants is not taken, even by the approver that stands in for the entry.
+      const own = isOwnParticipantName(name);
+      const where = { name: own ? `${name} (${file})` : name, source, file };
       const raw = asGoReads(ProcessEntry, hooks.processes?.[name]);
       const enabled = isJsonObject(raw) && raw.enabled === true;
       const problem = (what: string): HookEntry => {
@@ -219,6 +222,7 @@ function readHooksFile(file: string, source: HookSource, options: HooksConfigOpt
         return { ...refusingApprover(where, what, options.cwd, defaults), error: `${error}: the tool calls it approves are refused until it is fixed` };
       };
       if (!NAME.test(name) || /^\.+$/.test(name)) return problem('the name must be letters, digits, ".", "-" and "_"');
+      if (own) return problem(`the name "${name}" is zot's own in the interception chain (what the hook did would be reported as zot's); choose another`);
       const entry = v.safeParse(ProcessEntry, raw);
       if (!entry.success) return problem(fieldProblem(entry.issues, ""));
       const modes = hookModes(entry.output);

@@ -34,6 +34,7 @@ import type { HostDiagnostic, HostState, HostTimeouts, NoteLevel, ZotExtensionHo
 import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES } from "./builtin-names.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { UsageError } from "../config/usage-error.ts";
+import { isOwnParticipantName } from "../protocol/own-participants.ts";
 
 export { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES };
 
@@ -756,7 +757,9 @@ async function brokenApprover(
   const names = /approve_tool/i.test(text) ? "approve_tool" : /"fail_closed"\s*:(?!\s*false\b)/i.test(text) ? "fail_closed" : undefined;
   if (!names) return undefined;
   const { refusingApproverSpec } = await import("./hook-spec.ts");
-  return { spec: refusingApproverSpec({ name: basename(dir), source, file }, error, cwd), names };
+  // Named as the extension's folder, unless that is a name of zot's own participants.
+  const name = isOwnParticipantName(basename(dir)) ? `${basename(dir)} (${file})` : basename(dir);
+  return { spec: refusingApproverSpec({ name, source, file }, error, cwd), names };
 }
 
 /**

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { HOOK_EVENT_KINDS, HOOK_INTERCEPTS } from "../protocol/hook-rpc.ts";
 import { asGoReads } from "../protocol/go-json.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { isOwnParticipantName } from "../protocol/own-participants.ts";
 import { EventMethodField, InterceptList, ObserveList, TimeoutOverrides } from "./hook-spec.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { findProgram } from "../process/find-program.ts";
@@ -121,6 +122,9 @@ export function loadManifestFile(file: string, dir: string = path.dirname(path.r
   // allowed-tools allow): no extension may call tools under that name.
   if (result.success && RESERVED_NAMES.has(result.output.name.toLowerCase())) {
     return fail(`${absFile}: "name" must not be "${result.output.name}", which is zot's own (its Markdown commands); choose another`);
+  }
+  if (result.success && isOwnParticipantName(result.output.name)) {
+    return fail(`${absFile}: "name" must not be "${result.output.name}", which is zot's own in the interception chain (what it does would be reported as zot's); choose another`);
   }
   if (result.success && !execMissing) return { ok: true, manifest: result.output, dir, file: absFile };
   const problems: string[] = [];

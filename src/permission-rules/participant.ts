@@ -12,8 +12,9 @@ import type { InterceptStage } from "../protocol/events.ts";
 import { toClaudeCall } from "../settings-hooks/tool-mapping.ts";
 import type { GateAccess } from "../settings-hooks/tool-participant.ts";
 import { judge, type RuleBook, type RuledCall } from "./judge.ts";
+import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
-export const PERMISSION_RULES_PARTICIPANT = "permission-rules";
+export const PERMISSION_RULES_PARTICIPANT = OWN_PARTICIPANTS.permissionRules;
 
 export interface RulesParticipantOptions {
   /** the rules as they are now for a call of the model's (`origin` undefined) or one an extension asked for, and the files they are in */

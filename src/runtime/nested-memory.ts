@@ -19,8 +19,9 @@ import { realOrSame } from "../config/quiet-fs.ts";
 import { givenMemoryFiles, memoryBlock } from "../protocol/nested-memory-block.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { renameKeys, resolveToolPath } from "../tools/args.ts";
+import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
-export const NESTED_MEMORY_PARTICIPANT = "nested-memory";
+export const NESTED_MEMORY_PARTICIPANT = OWN_PARTICIPANTS.nestedMemory;
 
 export interface NestedMemoryOptions {
   /** the user's home directory, for `@~/…` imports */

@@ -14,8 +14,9 @@ import { HookRunner, hookKey } from "./hook-runner.ts";
 import type { HookEventName } from "./events.ts";
 import type { SettingsHook } from "./settings-file.ts";
 import { fromClaudeInput, matcherNames, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
+import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
-export const SETTINGS_HOOKS_PARTICIPANT = "settings-hooks";
+export const SETTINGS_HOOKS_PARTICIPANT = OWN_PARTICIPANTS.settingsHooks;
 /** The chain's own deadline is the longest hook's plus this: the hooks' timeouts decide first. */
 const CHAIN_MARGIN_MS = 2000;
 /** Contexts of PreToolUse kept for calls whose result has not come yet; more is a leak. */

@@ -586,6 +586,20 @@ describe("observer events", () => {
     expect(end.payload).toMatchObject({ Status: "completed", Workspace: l.cwd, Iterations: 2, UserMessage: "go", FinalContent: "done", ToolKinds: ["echo_text"] });
   });
 
+  test("a hooks.json process named as one of zot's own participants (confirm) is not loaded; the approver standing in for it denies under another name, not as the person's no", async () => {
+    const l = layout();
+    const file = join(l.cwd, ".zot", "hooks.json");
+    writeHooksJson(file, { confirm: { enabled: true, command: ["python3", PICOCLAW_OBSERVER, "head"], intercept: ["approve_tool"] } });
+    const { report, agent, events, runs } = await run(l, [callEcho(), { text: "done" }]);
+    expect(report.warnings.join("\n")).toContain(
+      `${file}: hooks.processes.confirm: the name "confirm" is zot's own in the interception chain (what the hook did would be reported as zot's); choose another; not loaded`,
+    );
+    await agent.prompt({ text: "go" }, signal());
+    expect(runs).toEqual([]);
+    const denials = events.filter((e) => e.type === "intercept" && e.action === "deny").map((e) => e.type === "intercept" && e.participant);
+    expect(denials).toEqual([`confirm (${file})`]);
+  });
+
   test("event_method is hook.event or hook.runtime_event: anything else is an error naming the file and the field", async () => {
     const l = layout();
     const file = join(l.cwd, ".zot", "hooks.json");

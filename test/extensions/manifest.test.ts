@@ -96,6 +96,13 @@ describe("loadManifest", () => {
       `${file()}: "name" must be a string of letters, digits, ".", "-" and "_" (got "a b")`,
     );
     expect(errorOf('{"name": "..", "exec": "./a"}')).toContain('"name" must be');
+    // zot's own participants' names (and "zot"), in any case: their events would read as zot's.
+    for (const own of ["confirm", "Permission-Rules", "settings-hooks", "nested-memory", "deferred-tools", "zot"]) {
+      expect(errorOf(`{"name": "${own}", "exec": "./a"}`)).toBe(
+        `${file()}: "name" must not be "${own}", which is zot's own in the interception chain (what it does would be reported as zot's); choose another`,
+      );
+    }
+    expect(loadManifest(extDir('{"name": "confirmer", "exec": "./a"}')).ok).toBe(true);
     expect(errorOf('{"name": "a", "exec": ""}')).toBe(`${file()}: "exec" must be a string (got "")`);
     expect(errorOf('{"name": "a", "exec": "./a", "args": ["x", 1]}')).toBe(`${file()}: "args" must be an array of strings (got ["x",1])`);
     expect(errorOf('{"name": "a", "exec": "./a", "enabled": "no"}')).toBe(`${file()}: "enabled" must be true or false (got "no")`);
