@@ -166,8 +166,16 @@ function readAuthFile(file: string): AuthFile | undefined {
   }
   const parsed = v.safeParse(AuthFile, data);
   if (!parsed.success) {
-    const { path, message } = firstIssue(parsed.issues);
+    // Any string in this file may be a key: none is repeated.
+    const { path, message } = firstIssue(parsed.issues, "", { hideStrings: true });
     const where = path ? `field "${path}"` : "the top level";
+    // `"anthropic": "sk-…"`: the key itself where its entry belongs, the likeliest slip.
+    const first = parsed.issues[0];
+    if (first?.path?.length === 1 && typeof first.input === "string") {
+      throw new ConfigError(
+        `${file} is malformed at ${where}: it is a string where an object belongs (the key itself, not shown?); write {"${path}": {"api_key": "<your key>"}}.`,
+      );
+    }
     throw new ConfigError(
       `${file} is malformed at ${where}: ${message}; expected {"anthropic": {"api_key": "…"}, "openai": {…}}.`,
     );

@@ -1,10 +1,29 @@
 // How a valibot issue reads to a user who has to fix a file (models.json, a script).
-// Rule: valibot's own message, except where its wording misleads.
+// Rule: valibot's own message, except where its wording misleads, and never a value that may be a
+// credential: a key written where an object belongs (`"anthropic": "sk-ant-…"` in auth.json) must
+// not be printed on stderr, where logs and screen recordings keep it.
 import type * as v from "valibot";
 
-/** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads. */
-export function describeIssue(issue: v.BaseIssue<unknown>): string {
-  return issue.input === undefined && issue.received === "undefined" ? "this field is required" : issue.message;
+export interface IssueOptions {
+  /** repeat no received string at all (auth.json: any string in it may be a key) */
+  hideStrings?: boolean;
+}
+
+/** Prefixes of the credentials people paste: API keys, tokens, JWTs. */
+const CREDENTIAL = /^(?:sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA|AIza|eyJ|Bearer\s)/i;
+
+/** Whether a received string is shown: a short one that looks like no credential (a misspelt mode, "yes"). */
+function showable(text: string, options: IssueOptions): boolean {
+  return !options.hideStrings && text.length <= 32 && !CREDENTIAL.test(text.trim());
+}
+
+/** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads, and without a string that may be a secret. */
+export function describeIssue(issue: v.BaseIssue<unknown>, options: IssueOptions = {}): string {
+  if (issue.input === undefined && issue.received === "undefined") return "this field is required";
+  if (typeof issue.input === "string" && !showable(issue.input, options) && issue.message.includes(issue.received)) {
+    return issue.message.replace(issue.received, `a string of ${issue.input.length} characters (not shown: it may be a secret)`);
+  }
+  return issue.message;
 }
 
 /** Where an issue is, as a user writes it: `images[0].data`; "" for the value itself. */
@@ -19,13 +38,13 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
  * The first issue, its place and its message apart. `prefix` is where the checked value sits in
  * its file (`providers.ollama.models[2].`); the path goes after it.
  */
-export function firstIssue(issues: readonly v.BaseIssue<unknown>[], prefix = ""): { path: string; message: string } {
+export function firstIssue(issues: readonly v.BaseIssue<unknown>[], prefix = "", options: IssueOptions = {}): { path: string; message: string } {
   const issue = issues[0];
   const base = prefix.replace(/\.$/, "");
   if (!issue) return { path: base, message: "it does not match what was expected" };
   const path = issuePath(issue);
-  if (!path) return { path: base, message: describeIssue(issue) };
-  return { path: path.startsWith("[") ? `${base}${path}` : `${prefix}${path}`, message: describeIssue(issue) };
+  if (!path) return { path: base, message: describeIssue(issue, options) };
+  return { path: path.startsWith("[") ? `${base}${path}` : `${prefix}${path}`, message: describeIssue(issue, options) };
 }
 
 /** The first issue as one phrase: `images[0].data: this field is required`, or the message alone for the value itself. */

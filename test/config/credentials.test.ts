@@ -137,6 +137,25 @@ describe("malformed auth.json", () => {
     expect(resolveApiKey("anthropic", { env: {}, home })).toBeUndefined();
   });
 
+  test("a key written where its entry belongs, or any string in a wrong place, is never repeated in the error", () => {
+    const key = "sk-ant-api03-THIS-IS-THE-SECRET-KEY";
+    const messageOf = () => {
+      try {
+        resolveApiKey("anthropic", { env: {}, home });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected a ConfigError");
+    };
+    writeAuth(JSON.stringify({ anthropic: key }));
+    const message = messageOf();
+    expect(message).not.toContain("SECRET");
+    expect(message).toBe(`${authFile} is malformed at field "anthropic": it is a string where an object belongs (the key itself, not shown?); write {"anthropic": {"api_key": "<your key>"}}.`);
+    // A short one too: any string in this file may be a key.
+    writeAuth(JSON.stringify({ anthropic: "hunter2" }));
+    expect(messageOf()).not.toContain("hunter2");
+  });
+
   test("a malformed file is not read when a flag or env key is present", () => {
     writeAuth("{ not json");
     expect(resolveApiKey("anthropic", { env: { ANTHROPIC_API_KEY: "k" }, home })?.key).toBe("k");
