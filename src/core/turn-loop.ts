@@ -16,6 +16,7 @@ import type { PromptOutcome, PromptTool, TurnFailure } from "./outcomes.ts";
 import { resultBlock, runPromptTool, runTools } from "./tool-run.ts";
 import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
 import { handBack } from "./lent-model.ts";
+import { callIdsIn, withFreshCallIds } from "../protocol/unique-call-ids.ts";
 
 /**
  * Where a prompt starts, kept as its first message and the transcript before it rather than an
@@ -123,6 +124,12 @@ class PromptLoop {
         const refused = gateEnding(after);
         if (refused) return this.finish(refused);
         response = after.payload.response;
+      }
+      // A hook's rewrite (its tool_calls), or a server that is not the model's own API, may repeat a
+      // call id or leave it out: made unique, or the provider refuses every later request.
+      if (response?.content.some((b) => b.type === "tool_call")) {
+        const content = withFreshCallIds(response.content, callIdsIn(state.messages));
+        if (content !== response.content) response = { ...response, content };
       }
 
       // What the transcript keeps: on abort, text only (an unmatched tool call breaks the next request).

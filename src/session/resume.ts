@@ -71,6 +71,9 @@ export function resumeSession(named: string, cwd: string): OpenedSession {
     if (repaired.interrupted > 0) {
       notes.push(`session ${header.id}: ${repaired.interrupted} tool call(s) have no recorded result (zot stopped, or could not save it; the call may have finished); the model is told so`);
     }
+    if (repaired.renamed > 0) {
+      notes.push(`session ${header.id}: ${repaired.renamed} tool call(s) repeated an earlier call's id (providers refuse that); renamed, with their results`);
+    }
     if (repaired.orphaned > 0) {
       notes.push(
         `session ${header.id}: ${repaired.orphaned} tool result(s) answered a call whose record was lost; kept them as text for the model`,

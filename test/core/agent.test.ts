@@ -337,6 +337,35 @@ describe("Agent loop", () => {
     expect(agent.messages.at(-1)!.content).toEqual([{ type: "text", text: "hidden" }]);
   });
 
+  test("tool call ids are unique in what is sent: a server's id reused across steps, and an after_llm rewrite's repeats, are renamed", async () => {
+    const seen: unknown[] = [];
+    const { agent, events, requests } = setup(
+      [
+        { calls: [{ id: "c1", name: "echo", args: { n: 1 } }] },
+        // A server that numbers its calls per answer gives this step's call the first step's id.
+        { calls: [{ id: "c1", name: "echo", args: { n: 2 } }] },
+        { calls: [{ id: "x", name: "echo", args: { n: 0 } }] },
+        { text: "done" },
+      ],
+      [echoTool(seen)],
+    );
+    let step = 0;
+    agent.chain.add(
+      gate("hook", ["after_llm"], (_s, p) => {
+        if (++step !== 3) return { action: "continue" };
+        // A hook's tool_calls with one id twice.
+        const call = (n: number) => ({ type: "tool_call", id: "dup", name: "echo", args: { n } });
+        return { action: "modify", value: { ...p.response, content: [call(3), call(4)], stop: "tool_use" } };
+      }),
+    );
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    const ids = (messages: ModelRequest["messages"]) =>
+      messages.flatMap((m) => m.content.flatMap((b: any) => (b.type === "tool_call" ? [`call ${b.id}`] : b.type === "tool_result" ? [`result ${b.call_id}`] : [])));
+    expect(ids(requests[3].messages)).toEqual(["call c1", "result c1", "call c1_2", "result c1_2", "call dup", "call dup_2", "result dup", "result dup_2"]);
+    expect(events.filter((e) => e.type === "tool_call").map((e: any) => e.id)).toEqual(["c1", "c1_2", "dup", "dup_2"]);
+  });
+
   test("before_llm modify reaches the provider (tool injection)", async () => {
     const { agent, requests } = setup([{ text: "ok" }]);
     agent.chain.add(

@@ -19,6 +19,32 @@ describe("repairTranscript", () => {
     expect(repaired).toMatchObject({ interrupted: 0, orphaned: 0, lostStart: false });
   });
 
+  test("a tool call id used twice (in one message, or by an earlier step) is renamed with its result, the results paired in order", () => {
+    const repaired = repairTranscript([
+      user("go"),
+      calls("dup", "dup"),
+      tool(result("dup", "one"), result("dup", "two")),
+      calls("hook_call_1"),
+      tool(result("hook_call_1")),
+      calls("hook_call_1", ""),
+      tool(result("hook_call_1", "again"), result("", "empty")),
+    ]);
+    const ids = repaired.messages.flatMap((m) => m.content.flatMap((b) => (b.type === "tool_call" ? [b.id] : b.type === "tool_result" ? [`${b.call_id}=${JSON.stringify(b.content)}`] : [])));
+    expect(ids).toEqual([
+      "dup",
+      "dup_2",
+      `dup=${JSON.stringify([{ type: "text", text: "one" }])}`,
+      `dup_2=${JSON.stringify([{ type: "text", text: "two" }])}`,
+      "hook_call_1",
+      `hook_call_1=${JSON.stringify([{ type: "text", text: "out hook_call_1" }])}`,
+      "hook_call_1_2",
+      "call_1",
+      `hook_call_1_2=${JSON.stringify([{ type: "text", text: "again" }])}`,
+      `call_1=${JSON.stringify([{ type: "text", text: "empty" }])}`,
+    ]);
+    expect(repaired).toMatchObject({ renamed: 3, interrupted: 0, orphaned: 0 });
+  });
+
   test("a call with no result is answered as interrupted, after the results it has", () => {
     const repaired = repairTranscript([user("go"), calls("a", "b"), tool(result("b"))]);
     expect(repaired.messages[2]!.content).toEqual([
