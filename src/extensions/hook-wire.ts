@@ -162,11 +162,17 @@ function freshMessage(message: HookMessage): Message | undefined {
 
 function fromHookToolCall(call: HookToolCall, index: number): ToolCallBlock {
   const args = call.function.arguments;
+  const parsed = typeof args === "string" ? parseJsonObject(args) : isJsonObject(args) ? args : {};
+  // Arguments that were something but no JSON object are not run as {}: the call is refused, quoting them (tool-run.ts).
+  const given = typeof args === "string" ? args : args === undefined || args === null ? "" : JSON.stringify(args);
+  const unparsed = Object.keys(parsed).length === 0 && !/^\s*(\{\s*\}|null)?\s*$/.test(given);
   return {
     type: "tool_call",
+    // Unique across the transcript once the turn adopts it (protocol/unique-call-ids.ts).
     id: call.id || `hook_call_${index + 1}`,
     name: call.function.name,
-    args: typeof args === "string" ? parseJsonObject(args) : isJsonObject(args) ? args : {},
+    args: parsed,
+    ...(unparsed ? { unparsed_args: given } : {}),
   };
 }
 

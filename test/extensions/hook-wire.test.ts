@@ -175,6 +175,15 @@ describe("responses and tool results", () => {
     expect(applyHookResponse(response, { tool_calls: [] })).toMatchObject({ stop: "end_turn", content: [{ type: "thinking" }, { type: "text" }] });
   });
 
+  test("after_llm: a hook's tool call whose arguments are no JSON object is kept with what it sent (refused, quoting it), not run with {}", () => {
+    const calls = (args: string | undefined) => applyHookResponse(response, { tool_calls: [{ id: "h", function: { name: "bash", arguments: args } }] })?.content.at(-1);
+    expect(calls("{not json")).toEqual({ type: "tool_call", id: "h", name: "bash", args: {}, unparsed_args: "{not json" });
+    expect(calls("[1, 2]")).toEqual({ type: "tool_call", id: "h", name: "bash", args: {}, unparsed_args: "[1, 2]" });
+    // No arguments, or an empty object, are a call without arguments.
+    for (const none of [undefined, "", "{}", "null"]) expect(calls(none)).toEqual({ type: "tool_call", id: "h", name: "bash", args: {} });
+    expect(calls('{"command": "ls"}')).toEqual({ type: "tool_call", id: "h", name: "bash", args: { command: "ls" } });
+  });
+
   test("after_tool and respond: ToolResult JSON both ways", () => {
     const result = { content: [{ type: "text" as const, text: "out" }, { type: "image" as const, mime_type: "image/png", data: "AAAA" }], is_error: false };
     expect(toHookToolResult(result)).toEqual({ for_llm: "out", silent: false, is_error: false, async: false, media: ["image/png, 3 bytes"] });
