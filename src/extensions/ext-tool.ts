@@ -6,6 +6,7 @@
 import type { ExtBlock, ToolExposure, ToolReplay } from "../protocol/ext-frames.ts";
 import type { ToolResultContent } from "../protocol/messages.ts";
 import type { Tool, ToolResult } from "../protocol/tool.ts";
+import { unsendableImage } from "../protocol/sendable-images.ts";
 
 /** What the adapter needs from the extension's host. */
 export interface ToolCaller {
@@ -79,11 +80,15 @@ export function toolResultFromExt(
       if (block.text) content.push({ type: "text", text: block.text, ...(block.format ? { format: block.format } : {}) });
     } else if (block.type === "image") {
       const problem = imageProblem(block);
-      if (problem) {
+      const image = { mime_type: block.mime_type ?? "", data: (block.data ?? "").replace(/\s+/g, "") };
+      // One the APIs refuse would stand in every later request: the model is told what it was instead.
+      const unsendable = problem === undefined ? unsendableImage(image) : undefined;
+      if (problem || unsendable) {
         error = true;
-        content.push({ type: "text", text: `extension ${extension}/${tool} returned an undecodable image: ${problem}` });
+        const what = problem ? `an undecodable image: ${problem}` : `an image the model cannot be sent: ${unsendable}`;
+        content.push({ type: "text", text: `extension ${extension}/${tool} returned ${what}` });
       } else {
-        content.push({ type: "image", mime_type: block.mime_type ?? "", data: (block.data ?? "").replace(/\s+/g, "") });
+        content.push({ type: "image", ...image });
       }
     } else {
       content.push({ type: "text", text: `[unknown block type "${block.type}" from extension ${extension}]` });

@@ -15,6 +15,7 @@ import type { ClaudeControlChannel } from "./claude-control-channel.ts";
 import type { ClaudeInputRead } from "./claude-input.ts";
 import { CLAUDE_MCP_STATUS, type ClaudeNaming, claudeInit, followClaudeRun } from "./claude-follow.ts";
 import type { NdjsonWriter } from "./ndjson-writer.ts";
+import { unsendableImage } from "../protocol/sendable-images.ts";
 
 export interface ClaudeStreamOptions extends ClaudeNaming {
   writer: NdjsonWriter;
@@ -300,7 +301,13 @@ function promptOf(message: ClaudeUserInput): ConversationPrompt | { problem: str
   const images: { mime_type: string; data: string }[] = [];
   for (const block of content) {
     if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
-    else if (block.type === "image" && isBase64Image(block)) images.push({ mime_type: block.source.media_type, data: block.source.data });
+    else if (block.type === "image" && isBase64Image(block)) {
+      // Taken, an image the APIs refuse would fail this prompt and every later one of the session.
+      const image = { mime_type: block.source.media_type, data: block.source.data };
+      const why = unsendableImage(image);
+      if (why) return { problem: `a user message's image cannot be sent to the model: ${why}` };
+      images.push(image);
+    }
     else return { problem: `a user message's "${block.type}" block is not something zot takes as a prompt (text, and base64 images, are)` };
   }
   const text = texts.join("\n\n");

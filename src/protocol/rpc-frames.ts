@@ -23,7 +23,8 @@ export type RpcId = v.InferOutput<typeof RpcId>;
 const id = v.optional(RpcId);
 
 // Shared with the SDK's prompt({images}): one check for both ways in.
-export { ImageInput, PROMPT_IMAGE_TYPES } from "./image-input.ts";
+export { ImageInput } from "./image-input.ts";
+export { PROMPT_IMAGE_TYPES } from "./image-signature.ts";
 
 // ── commands (client → zot) ─────────────────────────────────────────────────────────────────
 

@@ -30,6 +30,7 @@ import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.t
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { modelFetch } from "./model-connections.ts";
 import { warmConnection } from "./warm-connection.ts";
+import { withSendableImages } from "../protocol/sendable-images.ts";
 
 export interface AnthropicProviderOptions {
   /** an API key; or, for gateways that want `Authorization: Bearer`, an `authToken` (ANTHROPIC_AUTH_TOKEN) */
@@ -139,7 +140,7 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   const body: MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: maxTokens,
-    messages: toMessages(request.messages),
+    messages: toMessages(withSendableImages(request.messages)),
     stream: true,
   };
   // An empty system text block is rejected by the API, so no prompt means no system field.

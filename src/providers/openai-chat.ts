@@ -27,6 +27,7 @@ import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { warmConnection } from "./warm-connection.ts";
+import { withSendableImages } from "../protocol/sendable-images.ts";
 
 export interface OpenAIChatOptions {
   /** names the provider in errors (`ollama: HTTP 404: …`) and picks the defaults */
@@ -84,7 +85,7 @@ export function chatRequestBody(request: ModelRequest): ChatCompletionCreatePara
   const maxTokens = request.maxTokens ?? model.max_output;
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
-    messages: toChatMessages(request.system, request.messages),
+    messages: toChatMessages(request.system, withSendableImages(request.messages)),
     stream: true,
     stream_options: { include_usage: true },
     // Reasoning models reject max_tokens; older and compatible servers only know max_tokens.

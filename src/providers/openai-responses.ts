@@ -22,6 +22,7 @@ import type { RetryOptions } from "./retry.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { warmConnection } from "./warm-connection.ts";
+import { withSendableImages } from "../protocol/sendable-images.ts";
 
 export interface OpenAIResponsesOptions {
   apiKey: string;
@@ -78,7 +79,7 @@ export function responsesRequestBody(request: ModelRequest): ResponseCreateParam
   const body: ResponseCreateParamsStreaming = {
     model: model.id,
     instructions: request.system || null,
-    input: toResponsesInput(request.messages),
+    input: toResponsesInput(withSendableImages(request.messages)),
     stream: true,
     store: false,
     max_output_tokens: request.maxTokens ?? model.max_output,

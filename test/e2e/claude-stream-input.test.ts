@@ -50,6 +50,7 @@ test("bad lines are said on stderr and skipped, an unknown request gets an error
         request("r-4", { subtype: "mcp_status" }),
         JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: "never-asked", response: {} } }),
         user([{ type: "document", source: { type: "text", data: "x" } }]),
+        user([{ type: "text", text: "what is this?" }, { type: "image", source: { type: "base64", media_type: "image/svg+xml", data: Buffer.from("<svg/>").toString("base64") } }]),
         user("are you there?"),
       ),
     });
@@ -67,10 +68,12 @@ test("bad lines are said on stderr and skipped, an unknown request gets an error
     expect(responses["r-4"]).toEqual({ subtype: "success", request_id: "r-4", response: { mcpServers: [] } });
     const results = lines.filter((l) => l.type === "result");
     // Each user message gets its result, in order: one zot could not read, one it cannot take, one answered.
-    expect(results.map((r) => r.is_error)).toEqual([true, true, false]);
+    expect(results.map((r) => r.is_error)).toEqual([true, true, true, false]);
     expect(results[0].errors[0]).toStartWith("zot could not read this user message: line 4 (user) is not as Claude Code's protocol says at message.role");
     expect(results[1].errors).toEqual(['a user message\'s "document" block is not something zot takes as a prompt (text, and base64 images, are)']);
-    expect(results[2].result).toBe("Still here.");
+    // An image no model API takes would fail this prompt and every later one: refused before it is taken.
+    expect(results[2].errors).toEqual([expect.stringContaining("a user message's image cannot be sent to the model: its type image/svg+xml is none the model APIs take")]);
+    expect(results[3].result).toBe("Still here.");
     expect(mock.requests).toHaveLength(1);
     expect(run.stderr).toContain("zot: stream-json: line 2 is not JSON");
     expect(run.stderr).toContain('zot: stream-json: line 3 has type "bogus"; zot reads user, control_request, control_response, control_cancel_request and keep_alive lines; skipped');

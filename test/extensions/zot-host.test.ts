@@ -366,6 +366,8 @@ describe("tools", () => {
       ],
     },
     bad_image: { content: [{ type: "image", mime_type: "image/png", data: "***not base64***" }] },
+    svg_image: { content: [{ type: "image", mime_type: "image/svg+xml", data: Buffer.from("<svg/>").toString("base64") }] },
+    text_as_png: { content: [{ type: "image", mime_type: "image/png", data: Buffer.from("not a png at all").toString("base64") }] },
     empty: { content: [] },
     failing: { content: [{ type: "text", text: "no such city" }], is_error: true },
     echo: { eval: "{'content': [{'type': 'text', 'text': 'args=' + __import__('json').dumps(f['args'], sort_keys=True)}]}" },
@@ -392,6 +394,15 @@ describe("tools", () => {
     const bad = await call("bad_image");
     expect(bad.is_error).toBe(true);
     expect(bad.content[0]).toEqual({ type: "text", text: "extension probe/bad_image returned an undecodable image: data is not standard base64" });
+    // Images the model APIs refuse would fail every later request while in the transcript: the model is told instead.
+    expect(await call("svg_image")).toMatchObject({
+      is_error: true,
+      content: [{ type: "text", text: "extension probe/svg_image returned an image the model cannot be sent: its type image/svg+xml is none the model APIs take (image/png, image/jpeg, image/gif, image/webp)" }],
+    });
+    expect(await call("text_as_png")).toMatchObject({
+      is_error: true,
+      content: [{ type: "text", text: expect.stringContaining("returned an image the model cannot be sent: the bytes are not image/png (no image signature at the start)") }],
+    });
     expect((await call("empty")).content).toEqual([{ type: "text", text: "(extension returned no content)" }]);
     expect(await call("failing")).toMatchObject({ is_error: true, content: [{ type: "text", text: "no such city" }] });
     expect((await call("echo", { city: "Berlin", n: 2 })).content).toEqual([{ type: "text", text: 'args={"city": "Berlin", "n": 2}' }]);

@@ -209,6 +209,18 @@ test("the request carries system, tools, cache marks, images and tool results in
   ]);
 });
 
+test("an image no model API takes (svg, or text called png) is sent as a text saying so, never as an image the API refuses", async () => {
+  const server = serve({ text: "ok" });
+  const svg = Buffer.from("<svg/>").toString("base64");
+  const messages: Message[] = [
+    { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mime_type: "image/svg+xml", data: svg }, { type: "image", mime_type: "image/png", data: PNG }], time: TIME },
+  ];
+  await run(server, request({ messages }));
+  const content = server.requests[0]!.body.messages[0].content;
+  expect(content.map((b: { type: string }) => b.type)).toEqual(["text", "text", "image"]);
+  expect(content[1].text).toStartWith("[an image (image/svg+xml) not sent to the model: its type image/svg+xml is none the model APIs take");
+});
+
 test("the cache mark goes on the last block of the last user message, and only there", async () => {
   const server = serve({ text: "ok" });
   const messages: Message[] = [

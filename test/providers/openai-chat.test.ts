@@ -214,6 +214,20 @@ test("images: user images as data-URL parts, tool-result images in a user messag
   expect(sent).toHaveLength(5);
 });
 
+test("an image no model API takes is sent as a text saying so: in a prompt, and in a tool's result", async () => {
+  const m = start({ text: "ok" });
+  const svg = Buffer.from("<svg/>").toString("base64");
+  const messages = [
+    message("user", { type: "text", text: "look" }, { type: "image", mime_type: "image/svg+xml", data: svg }),
+    message("assistant", { type: "tool_call", id: "c1", name: "shot", args: {} }),
+    message("tool", { type: "tool_result", call_id: "c1", is_error: false, content: [{ type: "image", mime_type: "image/svg+xml", data: svg }] }),
+  ];
+  await run(openai(m), request({ messages }));
+  const sent = JSON.stringify(m.requests[0]?.body.messages);
+  expect(sent).not.toContain("image/svg+xml;base64");
+  expect(sent.split("not sent to the model: its type image/svg+xml is none the model APIs take")).toHaveLength(3);
+});
+
 test("{{last_tool_result}} is filled from the newest tool message", async () => {
   const m = start({ text: "The file says: {{last_tool_result}}" });
   const messages = [

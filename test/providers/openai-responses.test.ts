@@ -267,6 +267,15 @@ test("images: input_image in user content, tool-result images in a user message 
   expect(input).toHaveLength(4);
 });
 
+test("an image no model API takes is sent as a text saying so, not as an input_image", async () => {
+  const m = start({ text: "ok" });
+  const svg = Buffer.from("<svg/>").toString("base64");
+  await run(openai(m), request({ messages: [message("user", { type: "text", text: "look" }, { type: "image", mime_type: "image/svg+xml", data: svg })] }));
+  const input = m.requests[0]?.body.input;
+  expect(input[0].content.map((c: { type: string }) => c.type)).toEqual(["input_text", "input_text"]);
+  expect(input[0].content[1].text).toContain("not sent to the model: its type image/svg+xml is none the model APIs take");
+});
+
 /** A raw SSE server for what the mock does not send: several summary parts, arguments only at done. */
 function rawServer(events: Record<string, unknown>[]) {
   const body = events.map((e, i) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join("");

@@ -1,0 +1,45 @@
+// The transcript as a provider may send it: an image none of the model APIs takes (its type, or
+// bytes that are not that type) stands as a text saying what it was and why it was not sent. Rule:
+// applied to every request, not where images come in: one such image in a transcript (a tool's
+// result, a session written before a check existed) would fail every later request of the session.
+import { contentIssue, PROMPT_IMAGE_TYPES } from "./image-signature.ts";
+import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
+
+/**
+ * Why a model API would refuse this image (a type none takes, bytes that are not the image its
+ * type says); undefined when it is one they take. Cheap: the type, then 24 characters of data.
+ */
+export function unsendableImage(image: { mime_type: string; data: string }): string | undefined {
+  const mime = image.mime_type.toLowerCase();
+  if (!(PROMPT_IMAGE_TYPES as readonly string[]).includes(mime)) {
+    return `its type ${image.mime_type} is none the model APIs take (image/png, image/jpeg, image/gif, image/webp)`;
+  }
+  return contentIssue({ mime_type: mime as (typeof PROMPT_IMAGE_TYPES)[number], data: image.data });
+}
+
+/**
+ * The messages as a provider may send them: each image the APIs would refuse stands as a text that
+ * says what it was and why it was not sent. One such image left in a transcript (a tool's result,
+ * a session written before this check) would fail every later request of the session. The same
+ * array when there is none.
+ */
+export function withSendableImages(messages: readonly Message[]): readonly Message[] {
+  let changed = false;
+  const out = messages.map((message) => {
+    if (!message.content.some((b) => b.type === "image" || (b.type === "tool_result" && b.content.some((c) => c.type === "image")))) return message;
+    const content = message.content.map((block): ContentBlock => {
+      if (block.type === "image") return sendable(block);
+      if (block.type !== "tool_result" || !block.content.some((c) => c.type === "image")) return block;
+      return { ...block, content: block.content.map((c) => (c.type === "image" ? sendable(c) : c)) };
+    });
+    if (content.every((block, i) => block === message.content[i])) return message;
+    changed = true;
+    return { ...message, content };
+  });
+  return changed ? out : messages;
+}
+
+function sendable<B extends ImageBlock>(image: B): B | TextBlock {
+  const why = unsendableImage(image);
+  return why === undefined ? image : { type: "text", text: `[an image (${image.mime_type}) not sent to the model: ${why}]` };
+}

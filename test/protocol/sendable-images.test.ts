@@ -1,0 +1,37 @@
+// What a provider sends of a transcript's images: one that no model API takes stands as a text
+// saying what it was, so a session holding one is not refused on every later request.
+import { expect, test } from "bun:test";
+import type { Message } from "../../src/protocol/messages.ts";
+import { unsendableImage, withSendableImages } from "../../src/protocol/sendable-images.ts";
+
+const time = "2026-11-27T10:00:00.000Z";
+const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
+const svg = Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>").toString("base64");
+
+test("the four types the APIs take, with their own bytes, are sendable; another type, or bytes of another kind, are not", () => {
+  expect(unsendableImage({ mime_type: "image/png", data: png })).toBeUndefined();
+  expect(unsendableImage({ mime_type: "IMAGE/PNG", data: png })).toBeUndefined();
+  expect(unsendableImage({ mime_type: "image/svg+xml", data: svg })).toContain("its type image/svg+xml is none the model APIs take");
+  expect(unsendableImage({ mime_type: "image/jpeg", data: png })).toBe("the bytes are image/png, not image/jpeg; send it as image/png");
+});
+
+test("an unsendable image in a prompt or a tool result becomes a text; the rest, and a transcript without one, stay as they are", () => {
+  const clean: Message[] = [
+    { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mime_type: "image/png", data: png }], time },
+  ];
+  expect(withSendableImages(clean)).toBe(clean);
+  const messages: Message[] = [
+    ...clean,
+    { role: "assistant", content: [{ type: "tool_call", id: "a", name: "shot", args: {} }], time },
+    { role: "tool", content: [{ type: "tool_result", call_id: "a", is_error: false, content: [{ type: "text", text: "here" }, { type: "image", mime_type: "image/svg+xml", data: svg }] }], time },
+    { role: "user", content: [{ type: "image", mime_type: "image/svg+xml", data: svg }], time },
+  ];
+  const sent = withSendableImages(messages);
+  expect(sent[0]).toBe(messages[0]);
+  expect(sent[1]).toBe(messages[1]);
+  const note = { type: "text", text: expect.stringContaining("[an image (image/svg+xml) not sent to the model: its type image/svg+xml is none the model APIs take") };
+  expect(sent[2]!.content).toEqual([{ type: "tool_result", call_id: "a", is_error: false, content: [{ type: "text", text: "here" }, note] }]);
+  expect(sent[3]!.content).toEqual([note]);
+  // The transcript itself keeps what it had.
+  expect(messages[3]!.content[0]!.type).toBe("image");
+});
