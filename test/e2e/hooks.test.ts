@@ -360,36 +360,40 @@ describe("broken hooks: zot goes on and says why", () => {
 });
 
 describe("a hook named like one of zot's own checks", () => {
-  test("sits beside it: --no-yolo still refuses with an observer named confirm; an approver named permission-rules is asked; a deny rule holds with a hook of its name", async () => {
-    const dir = tempDir("zot-e2e-hooks-names-");
+  test("is not loaded, saying why, and the check holds: --no-yolo still refuses, a deny rule still denies; named with --ext, the run does not start", async () => {
     const cwd = tempDir("zot-e2e-hooks-names-cwd-");
     const home = tempDir("zot-e2e-hooks-names-home-");
-    const record = join(dir, "asked.jsonl");
-    const observer = hookExtension(dir, "confirm", { record }, { intercept: [], observe: ["tool_exec_start"] });
-    const approver = hookExtension(dir, "permission-rules", { record, methods: { "hook.approve_tool": { approved: false, reason: "the hook says no" } } }, { intercept: ["approve_tool"] });
-    const observerRules = hookExtension(dir, "pr-observer", { record }, { name: "permission-rules", intercept: [], observe: ["tool_exec_start"] });
+    const record = join(home, "asked.jsonl");
+    // Installed, so a broken one is a warning (with --ext it stops the run).
+    hookExtension(join(home, "extensions"), "confirm", { record }, { intercept: [], observe: ["tool_exec_start"] });
+    hookExtension(join(home, "extensions"), "pr-observer", { record }, { name: "permission-rules", intercept: [], observe: ["tool_exec_start"] });
     const call = (n: number) => [{ tool_calls: [{ id: `c${n}`, name: "bash", args: { command: `echo RAN > ran${n}.txt` } }] }, { text: "done" }];
     const resultOf = (run: { stdout: string }) => ndjson(run.stdout).find((e) => e.type === "tool_result");
+    const refusedName = (name: string) => `"name" must not be "${name}", which is zot's own in the interception chain (what it does would be reported as zot's); choose another`;
 
     mock = startMockLlm(call(1));
-    const noYolo = await zot(["--ext", observer, "--no-yolo", ...anthropic(mock), "--json", "go"], { cwd, home });
+    const noYolo = await zot(["--no-yolo", ...anthropic(mock), "--json", "go"], { cwd, home });
+    expect(noYolo.stderr).toContain(refusedName("confirm"));
+    expect(noYolo.stderr).toContain(refusedName("permission-rules"));
     expect(resultOf(noYolo).is_error).toBe(true);
     expect(resultOf(noYolo).content[0].text).toContain("--no-yolo");
     expect(existsSync(join(cwd, "ran1.txt"))).toBe(false);
-    await mock.stop();
-
-    mock = startMockLlm(call(2));
-    const asked = await zot(["--ext", approver, ...anthropic(mock), "--json", "go"], { cwd, home });
-    expect(resultOf(asked).content[0].text).toContain("the hook says no");
-    expect(recorded(record).filter((m) => m.method === "hook.approve_tool")).toHaveLength(1);
-    expect(existsSync(join(cwd, "ran2.txt"))).toBe(false);
+    expect(existsSync(record)).toBe(false);
     await mock.stop();
 
     writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(echo RAN*)"] } }));
-    mock = startMockLlm(call(3));
-    const ruled = await zot(["--ext", observerRules, ...anthropic(mock), "--json", "go"], { cwd, home });
+    mock = startMockLlm(call(2));
+    const ruled = await zot([...anthropic(mock), "--json", "go"], { cwd, home });
     expect(resultOf(ruled).content[0].text).toContain('denied by the permission rule "Bash(echo RAN*)"');
-    expect(existsSync(join(cwd, "ran3.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "ran2.txt"))).toBe(false);
+    await mock.stop();
+
+    const approver = hookExtension(tempDir("zot-e2e-hooks-names-"), "permission-rules", { record, methods: { "hook.approve_tool": { approved: true } } }, { intercept: ["approve_tool"] });
+    mock = startMockLlm(call(3));
+    const flagged = await zot(["--ext", approver, ...anthropic(mock), "--json", "go"], { cwd, home: tempDir("zot-e2e-hooks-names-home-") });
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain(refusedName("permission-rules"));
+    expect(mock.requests).toHaveLength(0);
   });
 });
 

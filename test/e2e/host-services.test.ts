@@ -12,6 +12,9 @@ import { FIXTURES, scriptedExtension } from "../fixtures/extensions/make.ts";
 import { anthropicMock, type RpcProcess, rpcFixture } from "../support/rpc-process.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
+/** The one line the fixture's runs print: its "bogus" tool (exposure "sideways") is skipped, and the run says so. */
+const SKIPPED_TOOL_NOTE = '[svc] warn: tool "bogus" has unknown exposure "sideways", skipped (known: direct, deferred, codemode, model-only)\n';
+
 const fixture = rpcFixture();
 
 type Language = "python" | "typescript";
@@ -60,7 +63,7 @@ for (const language of ["python", "typescript"] as const) {
         { text: "done: {{last_tool_result}}" },
       ]);
       const run = await zot([...s.ext, "-p", "find it", ...anthropicMock(mock.url)], { cwd: s.cwd, home: s.home });
-      expect(run.stderr).toBe("");
+      expect(run.stderr).toBe(SKIPPED_TOOL_NOTE);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe("done: # deep result\n");
       const [first, second] = mock.requests;
@@ -115,7 +118,7 @@ for (const language of ["python", "typescript"] as const) {
     test("call_tool outside any tool call (from a command) runs; a parent_id that names no running call fails", async () => {
       const s = setup(language);
       const run = await zot([...s.ext, "--provider", "scripted", "-p", "/callread notes.txt"], { cwd: s.cwd, home: s.home });
-      expect(run.stderr).toBe("");
+      expect(run.stderr).toBe(SKIPPED_TOOL_NOTE);
       expect(run.stdout).toBe("callread:      1\tfirst line of notes\n");
       if (language === "python") {
         // The SDK always ties a nested call to the one it handles; raw frames can get it wrong.
@@ -141,7 +144,7 @@ for (const language of ["python", "typescript"] as const) {
       const s = setup(language);
       const mock = fixture.llm([{ text: "summary of {{last_tool_result}}" }]);
       const run = await zot([...s.ext, "-p", "/peek notes.txt", ...anthropicMock(mock.url)], { cwd: s.cwd, home: s.home });
-      expect(run.stderr).toBe("");
+      expect(run.stderr).toBe(SKIPPED_TOOL_NOTE);
       expect(run.code).toBe(0);
       const messages = mock.requests[0].body.messages;
       expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
