@@ -29,7 +29,7 @@ test("an unsendable image in a prompt or a tool result becomes a text; the rest,
   const sent = withSendableImages(messages);
   expect(sent[0]).toBe(messages[0]);
   expect(sent[1]).toBe(messages[1]);
-  const note = { type: "text", text: expect.stringContaining("[an image (image/svg+xml) not sent to the model: its type image/svg+xml is none the model APIs take") };
+  const note = { type: "text" as const, text: expect.stringContaining("[an image (image/svg+xml) not sent to the model: its type image/svg+xml is none the model APIs take") as string };
   expect(sent[2]!.content).toEqual([{ type: "tool_result", call_id: "a", is_error: false, content: [{ type: "text", text: "here" }, note] }]);
   expect(sent[3]!.content).toEqual([note]);
   // The transcript itself keeps what it had.
