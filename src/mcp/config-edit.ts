@@ -34,7 +34,7 @@ export function scopeTarget(scope: McpScope, context: EditContext): { file: stri
 export function addServer(scope: McpScope, name: string, entry: Record<string, unknown>, context: EditContext): { file: string; label: string } {
   const target = scopeTarget(scope, context);
   updateFile(target.file, scope === "project" ? 0o644 : 0o600, scope === "project" ? context.cwd : undefined, (data) => {
-    const section = sectionOf(data, scope, context.cwd, true) as Record<string, unknown>;
+    const section = sectionOf(data, scope, context.cwd, target.file) as Record<string, unknown>;
     if (Object.hasOwn(section, name)) {
       throw new ConfigError(`MCP server "${name}" already exists in ${target.label}; remove it first (zot mcp remove ${name} -s ${scope}) or pick another name`);
     }
@@ -71,7 +71,7 @@ export function removeServer(name: string, scope: McpScope | undefined, context:
   }
   const source = ours[0]!;
   updateFile(source.file, source.scope === "project" ? 0o644 : 0o600, source.scope === "project" ? context.cwd : undefined, (data) => {
-    const section = sectionOf(data, source.scope, context.cwd, false);
+    const section = sectionOf(data, source.scope, context.cwd);
     if (section) delete section[name];
   });
   return { scope: source.scope, label: source.label };
@@ -84,27 +84,29 @@ function holds(source: McpConfigSource, name: string, context: EditContext): boo
 }
 
 /** The scope's `mcpServers` object inside a file's data, made when `create` says so. */
-function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, create: boolean): Record<string, unknown> | undefined {
-  let holder: Record<string, unknown> = data;
-  if (scope === "local") {
-    if (!isJsonObject(data.projects)) {
-      if (!create) return undefined;
-      data.projects = {};
+function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, createIn?: string): Record<string, unknown> | undefined {
+  // Made where it is absent (or null); something else there is the user's, never replaced by {}.
+  const objectAt = (holder: Record<string, unknown>, key: string, what: string): Record<string, unknown> | undefined => {
+    const value = holder[key];
+    if (isJsonObject(value)) return value;
+    if (createIn === undefined) return undefined;
+    if (value !== undefined && value !== null) {
+      throw new ConfigError(`${what} in ${createIn} is ${Array.isArray(value) ? "a list" : `a ${typeof value}`}, not an object; zot will not replace it: fix it by hand (an object of servers by name, {"name": {"command": …}}), nothing was changed`);
     }
-    const projects = data.projects as Record<string, unknown>;
+    const made: Record<string, unknown> = {};
+    holder[key] = made;
+    return made;
+  };
+  let holder: Record<string, unknown> | undefined = data;
+  if (scope === "local") {
+    const projects = objectAt(data, "projects", '"projects"');
+    if (!projects) return undefined;
     // An entry filed under another spelling of this folder is the one to change.
     const key = projectKeys(cwd).find((candidate) => isJsonObject(projects[candidate])) ?? folderKey(cwd);
-    if (!isJsonObject(projects[key])) {
-      if (!create) return undefined;
-      projects[key] = {};
-    }
-    holder = projects[key] as Record<string, unknown>;
+    holder = objectAt(projects, key, `"projects"."${key}"`);
+    if (!holder) return undefined;
   }
-  if (!isJsonObject(holder.mcpServers)) {
-    if (!create) return undefined;
-    holder.mcpServers = {};
-  }
-  return holder.mcpServers as Record<string, unknown>;
+  return objectAt(holder, "mcpServers", scope === "local" ? `"mcpServers" of this folder` : '"mcpServers"');
 }
 
 /**

@@ -72,6 +72,24 @@ describe("where each scope writes", () => {
     expect(readFileSync(join(ctx.home, "mcp.json"), "utf8")).toBe("{ broken");
   });
 
+  test("a section that is there but no object (mcpServers a list, projects a string) is never replaced by the new server alone; an absent or null one is made", () => {
+    const ctx = layout();
+    mkdirSync(ctx.home, { recursive: true });
+    const file = join(ctx.home, "mcp.json");
+    const list = '{"mcpServers":[{"name":"github","command":"gh-mcp"}]}';
+    writeFileSync(file, list);
+    expect(() => addServer("user", "notes", entry("x"), ctx)).toThrow(`"mcpServers" in ${file} is a list, not an object; zot will not replace it: fix it by hand`);
+    expect(readFileSync(file, "utf8")).toBe(list);
+    writeFileSync(file, '{"projects":"see README"}');
+    expect(() => addServer("local", "notes", entry("x"), ctx)).toThrow(`"projects" in ${file} is a string, not an object`);
+    expect(readFileSync(file, "utf8")).toBe('{"projects":"see README"}');
+    writeFileSync(file, `{"projects":{"${realpathSync(ctx.cwd)}":7}}`);
+    expect(() => addServer("local", "notes", entry("x"), ctx)).toThrow(`"projects"."${realpathSync(ctx.cwd)}" in ${file} is a number, not an object`);
+    writeFileSync(file, '{"mcpServers":null,"other":1}');
+    addServer("user", "notes", entry("x"), ctx);
+    expect(json(file)).toEqual({ mcpServers: { notes: entry("x") }, other: 1 });
+  });
+
   test("a project's .mcp.json that links out of the project (to ~/.claude.json) is not written through; one that links inside it is", () => {
     const ctx = layout();
     const claude = join(ctx.userHome, ".claude.json");
