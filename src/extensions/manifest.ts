@@ -222,11 +222,18 @@ function tsxViaNpx(args: readonly string[]): string | undefined {
  * (absent means enabled). Returns whether the file changed; throws a sentence if it cannot edit.
  */
 export function setManifestEnabled(file: string, enabled: boolean): boolean {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularFile(file, "utf8");
+    bytes = readRegularFile(file);
   } catch (err) {
     throw new Error(`cannot read ${file} (${errnoWords(err)})`);
+  }
+  let text: string;
+  try {
+    // Read leniently, bytes that are no UTF-8 would be written back as U+FFFD: the user's bytes gone.
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new Error(`${file} is not valid UTF-8 (an editor saved it in another encoding?); rewriting it would change those bytes; save it as UTF-8 and try again, or set "enabled" by hand. Nothing was changed`);
   }
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`${file}: not valid JSON (${parsed.error}); fix it, then try again`);

@@ -260,6 +260,19 @@ describe("setManifestEnabled keeps the layout", () => {
     return { changed, after };
   }
 
+  test("a manifest that is not UTF-8 (Latin-1 in its description) is refused, byte for byte as it was; a byte-order mark is kept", () => {
+    const dir = extDir("{}");
+    const file = join(dir, "extension.json");
+    const latin1 = Buffer.concat([Buffer.from('{"name": "w", "exec": "./w", "description": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    writeFileSync(file, latin1);
+    expect(() => setManifestEnabled(file, false)).toThrow(`${file} is not valid UTF-8 (an editor saved it in another encoding?)`);
+    expect(readFileSync(file).equals(latin1)).toBe(true);
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "w", "exec": "./w"}\n')]);
+    writeFileSync(file, withBom);
+    expect(setManifestEnabled(file, false)).toBe(true);
+    expect([...readFileSync(file).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  });
+
   test("an existing value is replaced where it stands, its spacing kept", () => {
     const text = '{\n  "name": "w",\n  "exec": "./w",\n  "enabled" :  true,\n  "args": []\n}\n';
     expect(edit(text, false)).toEqual({ changed: true, after: text.replace("true", "false") });
