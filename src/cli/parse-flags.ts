@@ -7,7 +7,7 @@
 import type { ArgsDef } from "citty";
 import { UsageError } from "../config/usage-error.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
-import { editDistance } from "./edit-distance.ts";
+import { editDistance } from "../protocol/edit-distance.ts";
 
 export interface ParsedFlags {
   values: Record<string, string | boolean | string[] | undefined>;

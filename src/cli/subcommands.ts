@@ -6,7 +6,7 @@
 // The verbs are spelt out here so the root command loads none of the commands; a test holds them
 // equal to the commands' own tables.
 import { UsageError } from "../config/usage-error.ts";
-import { editDistance } from "./edit-distance.ts";
+import { editDistance } from "../protocol/edit-distance.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 
 export interface Subcommand {

@@ -17,6 +17,7 @@ import type { SettingsSource } from "../settings-hooks/settings-file.ts";
 import type { PathAnchors } from "./path-pattern.ts";
 import type { RuleBook } from "./judge.ts";
 import { type PermissionRule, parseRule, type RuleVerdict } from "./rule.ts";
+import { misspeltPermissionKeys } from "./misspelt-keys.ts";
 
 export interface RuleFilesOptions extends PathAnchors {
   /** the settings files, in settings order (settingsSources, with every folder's file) */
@@ -102,6 +103,16 @@ export class PermissionRuleFiles {
     if (!file.success) return unread(issueSentence(file.issues));
     const rules: PermissionRule[] = [];
     this.skipped.set(source.label, 0);
+    for (const key of misspeltPermissionKeys(json)) {
+      const name = `${key.at} is no key zot reads${key.meant ? ` (did you mean "${key.meant}"?)` : " (it reads permissions.allow, ask and deny)"}`;
+      if (!key.holdsBack) {
+        warn(`${name}; it is ignored`);
+        continue;
+      }
+      // Deny or ask rules written under it hold nothing as written: every call is asked about instead.
+      warn(`${name}; the deny or ask rules under it do not hold as written, so every tool call is asked about until it is fixed and zot starts again`);
+      rules.push(askEverything(source.label, `${source.label}'s ${key.at}, which zot does not read,`));
+    }
     for (const verdict of VERDICTS) {
       const list = file.output.permissions?.[verdict];
       if (list === undefined || list === null) continue;

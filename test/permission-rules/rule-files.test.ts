@@ -92,6 +92,29 @@ describe("what cannot be read", () => {
     expect(broken.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
   });
 
+  test("a misspelt deny or ask key (Deny, denny), or a misspelt permissions holding one, is named and asks about every call; another unknown key is named and ignored", () => {
+    for (const permissions of [{ Deny: ["Bash"] }, { denny: ["Bash"] }, { asks: ["Bash"] }]) {
+      const s = setup({ project: { permissions } });
+      const key = Object.keys(permissions)[0];
+      expect(s.summary()).toEqual(["ask * (.claude/settings.json)"]);
+      expect(s.warnings).toEqual([
+        `.claude/settings.json: permissions.${key} is no key zot reads (did you mean "${key.toLowerCase().startsWith("a") ? "ask" : "deny"}"?); the deny or ask rules under it do not hold as written, so every tool call is asked about until it is fixed and zot starts again`,
+      ]);
+    }
+    const top = setup({ user: { permisions: { deny: ["Bash"] } } });
+    expect(top.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
+    expect(top.warnings[0]).toStartWith('~/.claude/settings.json: permisions is no key zot reads (did you mean "permissions"?); the deny or ask rules under it do not hold');
+    const other = setup({ project: { permissions: { alow: ["Bash(ls)"], deny: ["Read(./.env)"], colour: "blue" }, model: "x" } });
+    expect(other.summary()).toEqual(["deny Read(./.env) (.claude/settings.json)"]);
+    expect(other.warnings).toEqual([
+      '.claude/settings.json: permissions.alow is no key zot reads (did you mean "allow"?); it is ignored',
+      ".claude/settings.json: permissions.colour is no key zot reads (it reads permissions.allow, ask and deny); it is ignored",
+    ]);
+    // Claude Code's own keys are read or left to it, and said nothing of.
+    const known = setup({ project: { permissions: { allow: [], defaultMode: "acceptEdits", additionalDirectories: ["../x"], disableBypassPermissionsMode: "disable" } } });
+    expect(known.warnings).toEqual([]);
+  });
+
   test("a settings file that is there and cannot be read (a link that loops) asks about every tool call, and says so", () => {
     const s = setup({});
     const loop = join(s.userHome, ".claude", "settings.json");

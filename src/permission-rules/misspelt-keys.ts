@@ -1,0 +1,49 @@
+// Keys of a settings file's permissions that zot does not read: a misspelt `deny` (`Deny`, `denny`)
+// or `permissions` (`permisions`) would turn rules off without a word. Rule: every unknown key
+// under `permissions` is named; one that reads as `deny` or `ask`, or a misspelt `permissions`
+// holding one, stands for rules that cannot be read, and those fail closed (every call asked).
+import { editDistance } from "../protocol/edit-distance.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
+
+/** Claude Code's keys under `permissions`. */
+const PERMISSION_KEYS = ["allow", "ask", "deny", "additionalDirectories", "defaultMode", "disableBypassPermissionsMode"];
+
+export interface MisspeltKey {
+  /** where it is, as the file spells it: `permissions.Deny`, `permisions` */
+  at: string;
+  /** the key it most likely meant, if any */
+  meant?: string;
+  /** it may hold deny or ask rules that do not hold as written */
+  holdsBack: boolean;
+}
+
+/** The word among `known` that `key` is a slip of (case, or up to two edits for a longer word), if any. */
+function slipOf(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  return known.find((word) => word.toLowerCase() === lower) ?? known.find((word) => editDistance(lower, word.toLowerCase()) <= (word.length > 4 ? 2 : 1));
+}
+
+/** The keys of `file` (a settings file's JSON) that zot's permission rules do not read, with what each likely meant. */
+export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltKey[] {
+  const found: MisspeltKey[] = [];
+  const inside = (section: unknown, at: string) => {
+    if (!isJsonObject(section)) return;
+    for (const key of Object.keys(section)) {
+      if (PERMISSION_KEYS.includes(key)) continue;
+      const meant = slipOf(key, PERMISSION_KEYS);
+      found.push({ at: `${at}.${key}`, ...(meant ? { meant } : {}), holdsBack: meant === "deny" || meant === "ask" });
+    }
+  };
+  inside(file.permissions, "permissions");
+  for (const key of Object.keys(file)) {
+    if (key === "permissions" || slipOf(key, ["permissions"]) === undefined) continue;
+    const section = file[key];
+    // Its own deny or ask (any spelling) would not hold.
+    const holdsBack = isJsonObject(section) && Object.keys(section).some((inner) => {
+      const meant = PERMISSION_KEYS.includes(inner) ? inner : slipOf(inner, PERMISSION_KEYS);
+      return meant === "deny" || meant === "ask";
+    });
+    found.push({ at: key, meant: "permissions", holdsBack });
+  }
+  return found;
+}
