@@ -23,7 +23,8 @@ export function toolRegistration(frame: ExtFrameOf<"register_tool">, extension: 
   const problems: RegistrationProblem[] = [];
   const wrongSchema = frame.schema === undefined ? undefined : schemaProblem(frame.schema);
   if (wrongSchema) {
-    return { skipped: { kind: "tool_schema", message: `tool "${frame.name}" has a schema that ${wrongSchema}, skipped (a tool's arguments are a JSON object: {"type": "object", "properties": {…}})` } };
+    const shape = wrongSchema.startsWith("is nested") ? "" : ` (a tool's arguments are a JSON object: {"type": "object", "properties": {…}})`;
+    return { skipped: { kind: "tool_schema", message: `tool "${frame.name}" has a schema that ${wrongSchema}, skipped${shape}` } };
   }
   let exposure: ToolExposure = frame.deferred ? "deferred" : "direct";
   // "" is absent: a Go struct without omitempty sends every field, its zero value too.
@@ -65,7 +66,26 @@ function schemaProblem(schema: Record<string, unknown>): string | undefined {
   const { properties, required } = schema;
   if (properties !== undefined && (typeof properties !== "object" || properties === null || Array.isArray(properties))) return 'has "properties" that is not an object';
   if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) return 'has "required" that is not a list of names';
+  // Deeper than this, building and sending each request overflows the stack: every model call would fail, naming the provider.
+  if (nestedDeeperThan(schema, MAX_SCHEMA_DEPTH)) return `is nested more than ${MAX_SCHEMA_DEPTH} levels deep`;
   return undefined;
+}
+
+/** How deep a tool's schema may nest (objects and lists); real ones stay under 20. */
+const MAX_SCHEMA_DEPTH = 64;
+
+/** Whether `value` nests objects and lists deeper than `limit`, walked without recursion (a deep one would overflow it). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function isOneOf<T extends string>(values: readonly T[], value: string): value is T {

@@ -31,6 +31,19 @@ describe("toolRegistration's schema", () => {
   });
 });
 
+describe("toolRegistration's schema depth", () => {
+  test("a schema nested deeper than 64 levels (one that would overflow every request's building) skips the tool; a deep real one is kept", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 50_000; i++) deep = { type: "object", properties: { x: deep } };
+    expect(toolRegistration(frame(deep), "ext")).toEqual({
+      skipped: { kind: "tool_schema", message: expect.stringContaining('tool "t" has a schema that is nested more than 64 levels deep, skipped') },
+    });
+    let fine: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 20; i++) fine = { type: "object", properties: { x: fine } };
+    expect("def" in toolRegistration(frame(fine), "ext")).toBe(true);
+  });
+});
+
 describe("toolRegistration's exposure and replay", () => {
   test('"" is absent, as a Go struct without omitempty sends it: the tool is kept, direct, never replayed, with no problem', () => {
     const read = toolRegistration({ type: "register_tool", name: "t", exposure: "", replay: "" }, "ext");
