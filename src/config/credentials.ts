@@ -154,7 +154,8 @@ function readAuthFile(file: string): AuthFile | undefined {
   if (!text.trim()) return {};
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte-order mark (an editor's "UTF-8 with BOM") is no part of the JSON, as in zot's other files.
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new ConfigError(
       `${file} is not valid JSON (${(error as Error).message}); fix it or delete it and set your key again.`,

@@ -156,6 +156,11 @@ describe("malformed auth.json", () => {
     expect(messageOf()).not.toContain("hunter2");
   });
 
+  test("a byte-order mark at the start (an editor's UTF-8 with BOM) is read past, as zot's other files are", () => {
+    writeAuth(`\uFEFF${JSON.stringify({ anthropic: { api_key: "sk-ant-bom" } })}`);
+    expect(resolveApiKey("anthropic", { env: {}, home })?.key).toBe("sk-ant-bom");
+  });
+
   test("a malformed file is not read when a flag or env key is present", () => {
     writeAuth("{ not json");
     expect(resolveApiKey("anthropic", { env: { ANTHROPIC_API_KEY: "k" }, home })?.key).toBe("k");
