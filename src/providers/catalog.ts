@@ -13,6 +13,7 @@ import { article } from "../protocol/article.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
+import { isHttpUrl } from "../protocol/http-url.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -137,6 +138,12 @@ const TokenCount = v.pipe(v.number(), v.integer(), v.minValue(1));
 /** pi's names for the wire APIs zot speaks (its models.json says `"api": "openai-completions"`). */
 const PI_API_NAMES = { "openai-completions": "openai-chat" } as const satisfies Record<string, WireApi>;
 const API_NAMES = [...WireApi.options, ...(Object.keys(PI_API_NAMES) as (keyof typeof PI_API_NAMES)[])] as const;
+/** A server's URL: http:// or https:// (blank is none: the provider's own). */
+const BaseUrl = v.pipe(
+  v.string(),
+  v.check((url) => url.trim() === "" || isHttpUrl(url.trim()), "takes the server's URL, http:// or https:// (as http://localhost:11434/v1)"),
+);
+
 /** A model's `api`: zot's name for it, or pi's, read as zot's. */
 const UserApi = v.pipe(
   v.picklist(API_NAMES, (issue) => `${issue.received} is no API zot speaks: ${WireApi.options.join(", ")} (or pi's openai-completions, which is openai-chat)`),
@@ -153,7 +160,7 @@ const UserModel = v.looseObject({
   priceOutput: v.optional(Price),
   priceCacheRead: v.optional(Price),
   priceCacheWrite: v.optional(Price),
-  baseUrl: v.optional(v.string()),
+  baseUrl: v.optional(BaseUrl),
   api: v.optional(UserApi),
   /** the key for this model's server: an environment variable's name (pi's form) or the key itself */
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
@@ -164,7 +171,7 @@ type UserModel = v.InferOutput<typeof UserModel>;
 /** A provider's entry: its models, and (pi's form) a baseUrl, apiKey and api its models share unless they name their own. */
 const UserProvider = v.looseObject({
   models: v.array(v.unknown()),
-  baseUrl: v.optional(v.string()),
+  baseUrl: v.optional(BaseUrl),
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   api: v.optional(UserApi),
 });

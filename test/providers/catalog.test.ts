@@ -151,6 +151,26 @@ describe("loadCatalog", () => {
     ]);
   });
 
+  test("a baseUrl that is no http(s) URL is a warning naming the file and the field, as --base-url's is a usage error; a blank one is none", () => {
+    writeModels({
+      providers: {
+        openai: { models: [{ id: "typo", baseUrl: "localhost:8080/v1" }, { id: "ftp", baseUrl: "ftp://models.example/v1" }, { id: "blank", baseUrl: " " }, { id: "fine", baseUrl: "http://127.0.0.1:8080/v1" }] },
+        ollama: { baseUrl: "nota url", models: [{ id: "m" }] },
+      },
+    });
+    const { models, warnings } = loadCatalog(home);
+    const file = path.join(home, "models.json");
+    const said = "takes the server's URL, http:// or https:// (as http://localhost:11434/v1)";
+    expect(warnings).toEqual([
+      expect.stringContaining(`${file}: field "providers.openai.models[0].baseUrl": ${said}`),
+      expect.stringContaining(`${file}: field "providers.openai.models[1].baseUrl": ${said}`),
+      expect.stringContaining(`${file}: field "providers.ollama.baseUrl": ${said}`),
+    ]);
+    expect(find(models, "openai", "typo")).toBeUndefined();
+    expect(find(models, "openai", "fine")?.base_url).toBe("http://127.0.0.1:8080/v1");
+    expect(find(models, "openai", "blank")?.base_url).toBeUndefined();
+  });
+
   test("a bad entry is a warning naming the file and the field; other entries still load", () => {
     writeModels({
       providers: {
