@@ -21,6 +21,7 @@ import { startupOver } from "./startup-over.ts";
 import * as v from "valibot";
 import { FLAGS_REMEDY } from "../providers/provider-choice.ts";
 import { printable } from "../protocol/printable.ts";
+import { fstatSafe } from "../config/quiet-fs.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -41,6 +42,8 @@ export function checkClaudeStreamFlags(flags: Flags, positionals: string[]): voi
     throw new UsageError("--provider scripted plays turns from --script <file>; without one it is the built-in demo, which a program driving zot (--input-format stream-json) does not get");
   }
   if (flags.resume === true) throw new UsageError("--input-format stream-json cannot ask which session to resume; pass --resume <id>, --continue or --session <id>");
+  // `< folder`: a folder is no stream of messages; said now, not as the system's EISDIR later.
+  if (fstatSafe(0)?.isDirectory()) throw new UsageError("--input-format stream-json reads its user messages from stdin, and stdin is a directory; pipe them in, or connect the program that sends them");
 }
 
 export async function runClaudeStreamCommand(flags: Flags): Promise<number> {

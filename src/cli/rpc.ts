@@ -4,7 +4,7 @@
 // prompts already sent are done, SIGINT/SIGTERM/SIGHUP with 130 at once (a second one without
 // waiting for the extensions), a missing or wrong ZOTCORE_RPC_TOKEN with 1. No session is recorded unless
 // --continue or --session asks (the embedding program usually owns persistence).
-import { fstatSync } from "node:fs";
+import { fstatSafe } from "../config/quiet-fs.ts";
 import { RPC_TOKEN_ENV } from "../config/credentials.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import { UsageError } from "../config/usage-error.ts";
@@ -83,15 +83,6 @@ export async function runRpc(argv: string[]): Promise<number> {
     }
   } finally {
     signals.release();
-  }
-}
-
-/** fstat of a descriptor, or undefined when it is closed. */
-function fstatSafe(fd: number): ReturnType<typeof fstatSync> | undefined {
-  try {
-    return fstatSync(fd);
-  } catch {
-    return undefined;
   }
 }
 

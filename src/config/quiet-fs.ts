@@ -3,7 +3,7 @@
 // statSync throw even with throwIfNoEntry: false) is absent to the caller, who decides what absence
 // means. Rule: only for lookups where absence is an answer; a read whose failure must be reported
 // keeps its own try.
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
+import { fstatSync, lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
 
 /** lstat, or undefined. */
@@ -19,6 +19,15 @@ export function lstatSafe(path: string): Stats | undefined {
 export function statSafe(path: string): Stats | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** fstat of a descriptor, or undefined when it is closed. */
+export function fstatSafe(fd: number): Stats | undefined {
+  try {
+    return fstatSync(fd);
   } catch {
     return undefined;
   }

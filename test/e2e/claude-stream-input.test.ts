@@ -332,3 +332,19 @@ test("set_permission_mode bypassPermissions is refused while a settings file's d
     await mock.stop();
   }
 });
+
+test("a directory on stdin is said so (exit 2) before anything is read, not the system's EISDIR", async () => {
+  const { cleanEnv, tempDir, ZOT } = await import("../support/zot.ts");
+  const proc = Bun.spawn(["bash", "-c", `"$ZOT" -p ${STREAM.join(" ")} --provider anthropic --api-key k < "$DIR"; echo "rc=$?"`], {
+    env: cleanEnv(tempDir("zot-stream-dir-home-"), { ZOT, DIR: tempDir("zot-stream-dir-") }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  expect(stdout).toEndWith("rc=2\n");
+  // The program reading the stream gets the sentence too, in its result.
+  const result = JSON.parse(stdout.split("\n")[0]!);
+  expect(result).toMatchObject({ type: "result", is_error: true, errors: [expect.stringContaining("and stdin is a directory; pipe them in")] });
+  expect(stderr).toContain("--input-format stream-json reads its user messages from stdin, and stdin is a directory");
+  expect(stderr + stdout).not.toContain("EISDIR");
+});
