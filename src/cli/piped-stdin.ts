@@ -25,7 +25,7 @@ export async function readPipedStdin(havePrompt: boolean, waitMs = FIRST_BYTE_WA
   const kind = await stdinKind();
   if (kind === "terminal" || kind === "closed") return { text: "" };
   // Files and devices (/dev/null) answer at once: read in one call, without a stream.
-  if (kind === "file") return { text: trimmedText(readFileSync(0)) };
+  if (kind === "file") return trimmedText(readFileSync(0));
   const reader = Bun.stdin.stream().getReader();
   const chunks: Uint8Array[] = [];
   try {
@@ -53,20 +53,39 @@ export async function readPipedStdin(havePrompt: boolean, waitMs = FIRST_BYTE_WA
   } finally {
     reader.releaseLock();
   }
-  const text = trimmedText(Buffer.concat(chunks));
-  return text === "" ? emptyPipe(havePrompt) : { text };
+  const read = trimmedText(Buffer.concat(chunks));
+  return read.text === "" ? emptyPipe(havePrompt) : read;
 }
 
-/** The text of what was read, trailing whitespace dropped; "" when it is only whitespace. Binary data is a usage error. */
-function trimmedText(bytes: Uint8Array): string {
+/**
+ * The text of what was read, trailing whitespace dropped; "" when it is only whitespace. Binary
+ * data is a usage error; text that is not UTF-8 (Latin-1, cp1252) goes on with a note saying how
+ * much of it could not be read, since the model gets U+FFFD in those places.
+ */
+function trimmedText(bytes: Uint8Array): PipedStdin {
   // A NUL byte is no text (`cat image.png | zot -p …`): sent on, it would be a request of garbage many times its size.
   if (bytes.subarray(0, 8192).includes(0)) {
     throw new UsageError(
       `stdin holds binary data (${bytes.length.toLocaleString("en-US")} bytes), not text; zot sends piped text to the model: name the file in the prompt for the model to read, or pipe text`,
     );
   }
-  const text = new TextDecoder().decode(bytes).replace(/\s+$/, "");
-  return text.trim() === "" ? "" : text;
+  const decoded = new TextDecoder().decode(bytes);
+  const text = decoded.replace(/\s+$/, "");
+  if (text.trim() === "") return { text: "" };
+  const unreadable = notUtf8Bytes(bytes, decoded);
+  if (unreadable === 0) return { text };
+  return {
+    text,
+    note: `stdin is not UTF-8: ${unreadable.toLocaleString("en-US")} byte sequence(s) could not be read as text and reach the model as \uFFFD; convert it first (iconv -f latin1 -t utf-8, or the encoding it is in)`,
+  };
+}
+
+/** How many places the lenient decoding replaced (its U+FFFD less those the bytes spelled themselves). */
+function notUtf8Bytes(bytes: Uint8Array, decoded: string): number {
+  if (!decoded.includes("\uFFFD")) return 0;
+  const replaced = decoded.split("\uFFFD").length - 1;
+  const spelled = Buffer.from(bytes).toString("latin1").split("\xEF\xBF\xBD").length - 1;
+  return replaced - spelled;
 }
 
 /** A pipe that closed without a byte: `git diff | zot -p "review"` on a clean tree. */

@@ -57,6 +57,16 @@ describe("piped stdin and a prompt", () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  test("Latin-1 text on stdin goes on with a note counting what could not be read; UTF-8 (with a U+FFFD of its own) gets none", async () => {
+    mock = startMockLlm([{ text: "ok" }, { text: "ok" }]);
+    const latin1 = Buffer.from("Kunde: Fran\xe7ois M\xfcller, Betrag: 12\x80\n", "latin1");
+    const run = await zot(["-p", "summarise", ...anthropic(mock)], { stdin: latin1 });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("zot: stdin is not UTF-8: 3 byte sequence(s) could not be read as text and reach the model as \uFFFD; convert it first (iconv -f latin1 -t utf-8");
+    const utf8 = await zot(["-p", "summarise", ...anthropic(mock)], { stdin: "Fran\u00e7ois \uFFFD M\u00fcller\n" });
+    expect(utf8.stderr).not.toContain("not UTF-8");
+  });
+
   test("a /command is recognised in the typed prompt, and its prompt answer takes the piped text along", async () => {
     mock = startMockLlm([{ text: "reviewed" }]);
     const cwd = tempDir("zot-pipe-cmd-");

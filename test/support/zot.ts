@@ -35,7 +35,7 @@ export interface ZotOptions {
   home?: string;
   cwd?: string;
   env?: Record<string, string>;
-  stdin?: string;
+  stdin?: string | Uint8Array;
 }
 
 export async function zot(args: string[], options: ZotOptions = {}): Promise<ZotRun> {
