@@ -105,8 +105,9 @@ export function resolveApiKey(provider: ProviderName, lookup: KeyLookup): Resolv
 
 /** An auth.json entry for the provider that holds no key zot can use: name the file and the field. */
 function misKeyed(file: string, provider: ProviderName, entry: Record<string, unknown>): ConfigError {
-  const fields = Object.keys(entry);
-  const found = fields.length > 0 ? `it has ${fields.map((f) => `"${f}"`).join(", ")}` : "it is empty";
+  // A field's name is shown only when it is a short word: the name itself may be the key (`{"anthropic": {"sk-ant-…": true}}`).
+  const fields = Object.keys(entry).map((field) => (/^[A-Za-z_-]{1,24}$/.test(field) ? `"${field}"` : "a field whose name is not shown (it may be a key)"));
+  const found = fields.length > 0 ? `it has ${fields.join(", ")}` : "it is empty";
   const empty = typeof entry.api_key === "string" ? `field "${provider}.api_key" is empty` : `"${provider}" has no "api_key" field (${found})`;
   return new ConfigError(`${file}: ${empty}; write {"${provider}": {"api_key": "…"}}, or remove the entry.`);
 }
@@ -168,14 +169,16 @@ function readAuthFile(file: string): AuthFile | undefined {
   const parsed = v.safeParse(AuthFile, data);
   if (!parsed.success) {
     // Any string in this file may be a key: none is repeated.
-    const { path, message } = firstIssue(parsed.issues, "", { hideStrings: true });
-    const where = path ? `field "${path}"` : "the top level";
+    const { path, message } = firstIssue(parsed.issues, "", { secrets: "all" });
+    // A field is named only when its entry's name is a provider's or a short word: the name itself may be the key (`{"sk-ant-…": …}`).
+    const entry = path.split(".")[0] ?? "";
+    const named = Object.hasOwn(PROVIDER_ENV, entry) || /^[A-Za-z_-]{1,24}$/.test(entry);
+    const where = !path ? "the top level" : named ? `field "${path}"` : "an entry whose name is not shown (it may be a key)";
     // `"anthropic": "sk-…"`: the key itself where its entry belongs, the likeliest slip.
     const first = parsed.issues[0];
     if (first?.path?.length === 1 && typeof first.input === "string") {
-      throw new ConfigError(
-        `${file} is malformed at ${where}: it is a string where an object belongs (the key itself, not shown?); write {"${path}": {"api_key": "<your key>"}}.`,
-      );
+      const shape = named ? `{"${path}": {"api_key": "<your key>"}}` : `{"anthropic": {"api_key": "<your key>"}}`;
+      throw new ConfigError(`${file} is malformed at ${where}: it is a string where an object belongs (the key itself, not shown?); write ${shape}.`);
     }
     throw new ConfigError(
       `${file} is malformed at ${where}: ${message}; expected {"anthropic": {"api_key": "…"}, "openai": {…}}.`,

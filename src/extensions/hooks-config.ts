@@ -300,6 +300,6 @@ function positive(value: number | undefined): number | undefined {
 }
 
 function fieldProblem(issues: v.BaseIssue<unknown>[], prefix: string): string {
-  const { path, message } = firstIssue(issues);
+  const { path, message } = firstIssue(issues, "", { secrets: "likely" });
   return path ? `"${prefix}${path}": ${message}` : message;
 }

@@ -73,7 +73,7 @@ export function parseServerEntry(raw: unknown, where: string, env: Record<string
   }
   if (expanded.type === "http" || expanded.type === "sse") {
     const parsed = v.safeParse(RemoteEntry, expanded);
-    if (!parsed.success) return { error: `${where}: ${issueSentence(parsed.issues)}` };
+    if (!parsed.success) return { error: `${where}: ${issueSentence(parsed.issues, "", { secrets: "likely" })}` };
     const warnings = parsed.output.headersHelper
       ? [`${where}: "headersHelper" is not supported by zot; the server is reached with its static "headers" only`]
       : [];
@@ -83,7 +83,7 @@ export function parseServerEntry(raw: unknown, where: string, env: Record<string
     return { error: `${where}: the entry needs "command" (a program zot starts) or "type": "http" with a "url"` };
   }
   const parsed = v.safeParse(StdioEntry, expanded);
-  if (!parsed.success) return { error: `${where}: ${issueSentence(parsed.issues)}` };
+  if (!parsed.success) return { error: `${where}: ${issueSentence(parsed.issues, "", { secrets: "likely" })}` };
   const { command, args, env: serverEnv } = parsed.output;
   return { transport: { type: "stdio", command, args, env: serverEnv }, warnings: [] };
 }

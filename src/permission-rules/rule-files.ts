@@ -100,7 +100,7 @@ export class PermissionRuleFiles {
     }
     if (!isJsonObject(json)) return unread("must be a JSON object");
     const file = v.safeParse(PermissionsField, json);
-    if (!file.success) return unread(issueSentence(file.issues));
+    if (!file.success) return unread(issueSentence(file.issues, "", { secrets: "likely" }));
     const rules: PermissionRule[] = [];
     this.skipped.set(source.label, 0);
     for (const key of misspeltPermissionKeys(json)) {

@@ -5,22 +5,33 @@
 import type * as v from "valibot";
 
 export interface IssueOptions {
-  /** repeat no received string at all (auth.json: any string in it may be a key) */
-  hideStrings?: boolean;
+  /**
+   * How a received string is repeated. "all": none is (auth.json: any string in it may be a key).
+   * "likely": none that is likely a credential: one where an object belongs (a key pasted in place
+   * of its entry), one shaped as a token, or a long one that is no word. Absent: valibot's message
+   * as it is (an rpc client's or an extension author's own value is theirs to see).
+   */
+  secrets?: "all" | "likely";
 }
 
 /** Prefixes of the credentials people paste: API keys, tokens, JWTs. */
 const CREDENTIAL = /^(?:sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA|AIza|eyJ|Bearer\s)/i;
 
-/** Whether a received string is shown: a short one that looks like no credential (a misspelt mode, "yes"). */
-function showable(text: string, options: IssueOptions): boolean {
-  return !options.hideStrings && text.length <= 32 && !CREDENTIAL.test(text.trim());
+/** Whether a received string may be repeated in a message under `options`. */
+function showable(issue: v.BaseIssue<unknown>, text: string, options: IssueOptions): boolean {
+  if (options.secrets === undefined) return true;
+  if (options.secrets === "all") return false;
+  // Where an object (an entry) belongs, a string is most often the key itself.
+  if (/Object|Record/.test(issue.expected ?? "")) return false;
+  if (CREDENTIAL.test(text.trim())) return false;
+  // A slip of a word (a mode, "yes") is what to fix, and shown; anything longer and not a word is not.
+  return text.length <= 16 || /^[A-Za-z][A-Za-z .'-]*$/.test(text);
 }
 
 /** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads, and without a string that may be a secret. */
 export function describeIssue(issue: v.BaseIssue<unknown>, options: IssueOptions = {}): string {
   if (issue.input === undefined && issue.received === "undefined") return "this field is required";
-  if (typeof issue.input === "string" && !showable(issue.input, options) && issue.message.includes(issue.received)) {
+  if (typeof issue.input === "string" && !showable(issue, issue.input, options) && issue.message.includes(issue.received)) {
     return issue.message.replace(issue.received, `a string of ${issue.input.length} characters (not shown: it may be a secret)`);
   }
   return issue.message;
@@ -48,7 +59,7 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[], prefix = "",
 }
 
 /** The first issue as one phrase: `images[0].data: this field is required`, or the message alone for the value itself. */
-export function issueSentence(issues: readonly v.BaseIssue<unknown>[], prefix = ""): string {
-  const { path, message } = firstIssue(issues, prefix);
+export function issueSentence(issues: readonly v.BaseIssue<unknown>[], prefix = "", options: IssueOptions = {}): string {
+  const { path, message } = firstIssue(issues, prefix, options);
   return path ? `${path}: ${message}` : message;
 }

@@ -250,7 +250,7 @@ export function loadCatalog(home: string): Catalog {
     }
     const entry = v.safeParse(UserProvider, rawProvider);
     if (!entry.success) {
-      const { path, message } = firstIssue(entry.issues, `providers.${rawName}.`);
+      const { path, message } = firstIssue(entry.issues, `providers.${rawName}.`, { secrets: "likely" });
       warnings.push(`${file}: field "${path}": ${message}; provider "${rawName}" was skipped.`);
       continue;
     }
@@ -258,7 +258,7 @@ export function loadCatalog(home: string): Catalog {
       const at = `providers.${rawName}.models[${index}]`;
       const parsed = v.safeParse(UserModel, raw);
       if (!parsed.success) {
-        const { path, message } = firstIssue(parsed.issues, `${at}.`);
+        const { path, message } = firstIssue(parsed.issues, `${at}.`, { secrets: "likely" });
         warnings.push(`${file}: field "${path}": ${message}; this model was skipped.`);
         return;
       }

@@ -107,7 +107,7 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
   }
   const file = isJsonObject(json) ? v.safeParse(SettingsFile, json) : undefined;
   if (!file?.success) {
-    const what = file ? issueSentence(file.issues) : "it must be a JSON object";
+    const what = file ? issueSentence(file.issues, "", { secrets: "likely" }) : "it must be a JSON object";
     warn(`${what}; none of its hooks run until it is fixed`);
     return { hooks: [], warnings, disableAll: false };
   }
@@ -134,7 +134,7 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
 function readGroup(event: HookEventName, raw: unknown, at: string, source: SettingsSource, warn: (message: string) => void): SettingsHook[] {
   const group = isJsonObject(raw) ? v.safeParse(MatcherGroup, raw) : undefined;
   if (!group?.success) {
-    const what = group ? issueSentence(group.issues, `${at}.`) : `${at} must be an object {"matcher": …, "hooks": […]}`;
+    const what = group ? issueSentence(group.issues, `${at}.`, { secrets: "likely" }) : `${at} must be an object {"matcher": …, "hooks": […]}`;
     warn(`${what}; this group's hooks do not run`);
     return [];
   }
@@ -183,7 +183,7 @@ function readHandler(raw: unknown, at: string, warn: (message: string) => void):
   if (raw.timeout !== undefined) {
     const timeout = v.safeParse(Timeout, raw.timeout);
     if (timeout.success) seconds = timeout.output;
-    else warn(`${at}.timeout ${issueSentence(timeout.issues)}; the default ${defaultS} s applies`);
+    else warn(`${at}.timeout ${issueSentence(timeout.issues, "", { secrets: "likely" })}; the default ${defaultS} s applies`);
   }
   return { handler, timeoutMs: seconds * 1000, at };
 }
@@ -191,7 +191,7 @@ function readHandler(raw: unknown, at: string, warn: (message: string) => void):
 function readCommand(raw: Record<string, unknown>, at: string, warn: (message: string) => void): HookHandler | undefined {
   const handler = v.safeParse(CommandHandler, raw);
   if (!handler.success) {
-    warn(`${issueSentence(handler.issues, `${at}.`)} (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped`);
+    warn(`${issueSentence(handler.issues, `${at}.`, { secrets: "likely" })} (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped`);
     return undefined;
   }
   return { type: "command", command: handler.output.command };
@@ -200,7 +200,7 @@ function readCommand(raw: Record<string, unknown>, at: string, warn: (message: s
 function readHttp(raw: Record<string, unknown>, at: string, warn: (message: string) => void): HookHandler | undefined {
   const handler = v.safeParse(HttpHandler, raw);
   if (!handler.success) {
-    warn(`${issueSentence(handler.issues, `${at}.`)}; it is skipped`);
+    warn(`${issueSentence(handler.issues, `${at}.`, { secrets: "likely" })}; it is skipped`);
     return undefined;
   }
   const { url, headers, allowedEnvVars } = handler.output;

@@ -154,6 +154,13 @@ describe("malformed auth.json", () => {
     // A short one too: any string in this file may be a key.
     writeAuth(JSON.stringify({ anthropic: "hunter2" }));
     expect(messageOf()).not.toContain("hunter2");
+    // A key written as an entry's name, or as a field's, is not repeated either.
+    writeAuth(JSON.stringify({ "sk-ant-api03-SECRETSECRETSECRET": "anthropic" }));
+    expect(messageOf()).not.toContain("SECRET");
+    expect(messageOf()).toContain("an entry whose name is not shown (it may be a key)");
+    writeAuth(JSON.stringify({ anthropic: { "sk-ant-api03-SECRETSECRETSECRET": true } }));
+    expect(messageOf()).not.toContain("SECRET");
+    expect(messageOf()).toContain('"anthropic" has no "api_key" field (it has a field whose name is not shown (it may be a key))');
   });
 
   test("a byte-order mark at the start (an editor's UTF-8 with BOM) is read past, as zot's other files are", () => {

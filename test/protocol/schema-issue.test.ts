@@ -11,18 +11,27 @@ const issuesOf = (value: unknown) => {
   return parsed.issues;
 };
 
-test("a key where an object belongs is described by its length, not repeated", () => {
-  const sentence = issueSentence(issuesOf({ providers: { openai: "sk-proj-ANOTHER-SECRET-KEY" } }));
-  expect(sentence).toBe('providers.openai: Invalid type: Expected Object but received a string of 26 characters (not shown: it may be a secret)');
+const likely = { secrets: "likely" } as const;
+
+test("secrets likely: a string where an object belongs is never repeated, however short (the key pasted in place of its entry)", () => {
+  expect(issueSentence(issuesOf({ providers: { openai: "sk-proj-ANOTHER-SECRET-KEY" } }), "", likely)).toBe(
+    "providers.openai: Invalid type: Expected Object but received a string of 26 characters (not shown: it may be a secret)",
+  );
+  expect(issueSentence(issuesOf({ providers: { azure: "0123456789abcdef0123456789abcdef" } }), "", likely)).not.toContain("0123");
+  expect(issueSentence(issuesOf({ providers: { x: "hunter2" } }), "", likely)).not.toContain("hunter2");
 });
 
-test("a long string, or one shaped as a token, is not repeated; a short word is, since it is what to fix", () => {
-  expect(issueSentence(issuesOf({ providers: { x: "a".repeat(40) } }))).not.toContain("aaaa");
-  expect(issueSentence(issuesOf({ providers: { x: "ghp_short" } }))).not.toContain("ghp_short");
-  expect(issueSentence(issuesOf({ providers: {}, mode: "autom" }))).toBe('mode: Invalid type: Expected ("auto" | "manual") but received "autom"');
+test("secrets likely: elsewhere a token-shaped or long string that is no word is not repeated; a word's slip is, since it is what to fix", () => {
+  const mode = (value: string) => issueSentence(issuesOf({ providers: {}, mode: value }), "", likely);
+  expect(mode("0123456789abcdef0123456789abcdef")).not.toContain("0123");
+  expect(mode("ghp_short")).not.toContain("ghp_short");
+  expect(mode("autom")).toBe('mode: Invalid type: Expected ("auto" | "manual") but received "autom"');
+  expect(mode("automatic-with-questions")).toContain('received "automatic-with-questions"');
 });
 
-test("hideStrings repeats no string at all", () => {
+test("secrets: all repeats no string at all; without the option valibot's message stands (a program's own value is its author's to see)", () => {
   const [issue] = issuesOf({ providers: {}, mode: "autom" });
-  expect(describeIssue(issue, { hideStrings: true })).toBe('Invalid type: Expected ("auto" | "manual") but received a string of 5 characters (not shown: it may be a secret)');
+  const [long] = issuesOf({ providers: { x: "0123456789abcdef0123456789abcdef" } });
+  expect(describeIssue(long)).toContain('received "0123456789abcdef0123456789abcdef"');
+  expect(describeIssue(issue, { secrets: "all" })).toBe('Invalid type: Expected ("auto" | "manual") but received a string of 5 characters (not shown: it may be a secret)');
 });
