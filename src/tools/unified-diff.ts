@@ -220,14 +220,19 @@ function clipLongLines(lines: string[]): string[] {
   const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
   if (firstHunk < 0 || !lines.some((line) => line.length > LONG_LINE)) return lines;
   const out = lines.slice(0, firstHunk);
+  // `\ No newline at end of file` may follow either side of a change: it is passed over when pairing.
+  const marker = (at: number) => lines[at]?.startsWith("\\") === true;
   for (let i = firstHunk; i < lines.length; i++) {
     const line = lines[i];
-    const next = lines[i + 1];
+    const at = marker(i + 1) ? i + 2 : i + 1;
+    const next = lines[at];
+    const after = marker(at + 1) ? at + 2 : at + 1;
     // One line replaced by one: a "-" after no other "-", then a "+" followed by no other "+".
-    const replaced = line.startsWith("-") && next?.startsWith("+") && !lines[i - 1]?.startsWith("-") && !lines[i + 2]?.startsWith("+");
+    const replaced = line.startsWith("-") && next?.startsWith("+") && !lines[i - 1]?.startsWith("-") && !lines[after]?.startsWith("+");
     if (replaced && (line.length > LONG_LINE || next.length > LONG_LINE)) {
-      out.push(...aroundChange(line, next));
-      i++;
+      const [removed, added] = aroundChange(line, next);
+      out.push(removed, ...lines.slice(i + 1, at), added, ...lines.slice(at + 1, after));
+      i = after - 1;
     } else if (line.length > LONG_LINE) {
       const end = cut(line, LONG_LINE);
       out.push(`${line.slice(0, end)} ${elided(line.length - end)}`);

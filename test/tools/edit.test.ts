@@ -301,6 +301,15 @@ test("a change in one long minified line shows where it changed, with what is le
   expect(added).toBe(`+[… 59810 characters] ${"a".repeat(190)}var limit=20;${"b".repeat(198)} [… 59802 characters]`);
   expect(r.text).not.toContain("[diff truncated:");
   expect(r.text.length).toBeLessThan(2_000);
+  // A bundle without a newline at its end: the marker line between the two sides does not hide the change.
+  put("bare.min.js", before);
+  const bare = await edit({ path: "bare.min.js", edits: [{ old_text: "var limit=10;", new_text: "var limit=20;" }] });
+  expect(bare.text.split("\n").slice(4)).toEqual([
+    `-[… 59810 characters] ${"a".repeat(190)}var limit=10;${"b".repeat(198)} [… 59802 characters]`,
+    "\\ No newline at end of file",
+    `+[… 59810 characters] ${"a".repeat(190)}var limit=20;${"b".repeat(198)} [… 59802 characters]`,
+    "\\ No newline at end of file",
+  ]);
 });
 
 test("a path with a NUL byte is refused in words", async () => {
