@@ -8,6 +8,7 @@
 import type { ExtFrameOf, ToolExposure, ToolReplay } from "../protocol/ext-frames.ts";
 import { TOOL_EXPOSURES, TOOL_REPLAYS } from "../protocol/ext-frames.ts";
 import type { ExtToolDef } from "./ext-tool.ts";
+import { MAX_SCHEMA_DEPTH, nestedDeeperThan } from "../protocol/json-depth.ts";
 
 const EMPTY_SCHEMA = { type: "object", properties: {} };
 
@@ -69,23 +70,6 @@ function schemaProblem(schema: Record<string, unknown>): string | undefined {
   // Deeper than this, building and sending each request overflows the stack: every model call would fail, naming the provider.
   if (nestedDeeperThan(schema, MAX_SCHEMA_DEPTH)) return `is nested more than ${MAX_SCHEMA_DEPTH} levels deep`;
   return undefined;
-}
-
-/** How deep a tool's schema may nest (objects and lists); real ones stay under 20. */
-const MAX_SCHEMA_DEPTH = 64;
-
-/** Whether `value` nests objects and lists deeper than `limit`, walked without recursion (a deep one would overflow it). */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== "object" || node === null) continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }
 
 function isOneOf<T extends string>(values: readonly T[], value: string): value is T {

@@ -29,6 +29,7 @@ import { type Connected, connectClient } from "./connect-client.ts";
 import { mapResourceContents, mapToolResult } from "./result-mapping.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
+import { MAX_SCHEMA_DEPTH, nestedDeeperThan } from "../protocol/json-depth.ts";
 
 /** starting (also while it is started again), connected, failed, stopped: as rpc's get_mcp_servers says it. */
 export type ServerState = v.InferOutput<typeof McpServerEntry>["state"];
@@ -512,8 +513,11 @@ function wellFormedTool(tool: Record<string, unknown>, log: (line: string) => vo
   const badProperties =
     schema.properties !== undefined && (!isObject(schema.properties) || !Object.values(schema.properties).every((value) => isObject(value) || typeof value === "boolean"));
   const badRequired = schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === "string"));
-  if (!badProperties && !badRequired) return out;
-  log(`tool ${String(tool.name)}: its input schema's ${badProperties ? "properties is not an object of schemas" : "required is not a list of names"}; offered with no parameters`);
+  // Deeper than this, copying and sending each request overflows the stack: every model call would fail.
+  const tooDeep = !badProperties && !badRequired && nestedDeeperThan(schema, MAX_SCHEMA_DEPTH);
+  if (!badProperties && !badRequired && !tooDeep) return out;
+  const what = badProperties ? "properties is not an object of schemas" : badRequired ? "required is not a list of names" : `nesting is deeper than ${MAX_SCHEMA_DEPTH} levels`;
+  log(`tool ${String(tool.name)}: its input schema's ${what}; offered with no parameters`);
   return { ...out, inputSchema: { type: "object", properties: {} } };
 }
 

@@ -182,6 +182,9 @@ describe("zot -p with a project's MCP servers", () => {
     expect(nulls.input_schema).toEqual({ type: "object", properties: { q: { type: "string" } } });
     const numbers = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__numbers");
     expect(numbers.input_schema).toEqual({ type: "object", properties: {} });
+    // Nested deeper than 64 levels (at 50,000 building every request overflowed the stack): offered with no parameters.
+    const deep = mock.requests[0]!.body.tools.find((tool: any) => tool.name === "mcp__odd__deep");
+    expect(deep.input_schema).toEqual({ type: "object", properties: {} });
     const result = JSON.stringify(mock.requests[1]!.body.messages.at(-1));
     expect(result).toContain("42 results");
     expect(result).toContain('content of type \\"foo\\"');
