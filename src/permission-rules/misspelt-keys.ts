@@ -1,7 +1,8 @@
 // Keys of a settings file's permissions that zot does not read: a misspelt `deny` (`Deny`, `denny`)
 // or `permissions` (`permisions`) would turn rules off without a word. Rule: every unknown key
-// under `permissions` is named; one that reads as `deny` or `ask`, or a misspelt `permissions`
-// holding one, stands for rules that cannot be read, and those fail closed (every call asked).
+// under `permissions` is named; one that reads as `deny` or `ask`, one holding a list that does not
+// read as `allow` (`denied`, `disallow`), or a misspelt `permissions` holding either, stands for
+// rules that cannot be read, and those fail closed (every call asked).
 import { editDistance } from "../protocol/edit-distance.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 
@@ -31,7 +32,9 @@ export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltK
     for (const key of Object.keys(section)) {
       if (PERMISSION_KEYS.includes(key)) continue;
       const meant = slipOf(key, PERMISSION_KEYS);
-      found.push({ at: `${at}.${key}`, ...(meant ? { meant } : {}), holdsBack: meant === "deny" || meant === "ask" });
+      // A list of rules under a name zot does not read (`denied`, `disallow`, `blocklist`) may be deny rules: held back, unless it reads as allow.
+      const rules = Array.isArray(section[key]);
+      found.push({ at: `${at}.${key}`, ...(meant ? { meant } : {}), holdsBack: meant === "deny" || meant === "ask" || (rules && meant !== "allow") });
     }
   };
   inside(file.permissions, "permissions");
@@ -41,7 +44,7 @@ export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltK
     // Its own deny or ask (any spelling) would not hold.
     const holdsBack = isJsonObject(section) && Object.keys(section).some((inner) => {
       const meant = PERMISSION_KEYS.includes(inner) ? inner : slipOf(inner, PERMISSION_KEYS);
-      return meant === "deny" || meant === "ask";
+      return meant === "deny" || meant === "ask" || (Array.isArray(section[inner]) && meant !== "allow" && !PERMISSION_KEYS.includes(inner));
     });
     found.push({ at: key, meant: "permissions", holdsBack });
   }

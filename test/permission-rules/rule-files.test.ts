@@ -101,6 +101,13 @@ describe("what cannot be read", () => {
         `.claude/settings.json: permissions.${key} is no key zot reads (did you mean "${key.toLowerCase().startsWith("a") ? "ask" : "deny"}"?); the deny or ask rules under it do not hold as written, so every tool call is asked about until it is fixed and zot starts again`,
       ]);
     }
+    // A list of rules under a name that reads as none of them (denied, disallow) may be deny rules too.
+    for (const key of ["denied", "disallow", "blocklist"]) {
+      const s = setup({ project: { permissions: { [key]: ["Bash"] } } });
+      expect(s.summary()).toEqual(["ask * (.claude/settings.json)"]);
+      expect(s.warnings[0]).toContain(`permissions.${key} is no key zot reads`);
+      expect(s.warnings[0]).toContain("every tool call is asked about");
+    }
     const top = setup({ user: { permisions: { deny: ["Bash"] } } });
     expect(top.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
     expect(top.warnings[0]).toStartWith('~/.claude/settings.json: permisions is no key zot reads (did you mean "permissions"?); the deny or ask rules under it do not hold');
