@@ -6,7 +6,8 @@
 // arrived.
 import { noFTL } from "bun:jsc";
 import { GrowingText } from "../protocol/growing-text.ts";
-import type { ContentBlock } from "../protocol/messages.ts";
+import type { ContentBlock, Message } from "../protocol/messages.ts";
+import { callIdsIn, freshCallId } from "../protocol/unique-call-ids.ts";
 import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUsage } from "./agent-state.ts";
@@ -84,7 +85,7 @@ export async function callCompactingOnOverflow(
 
 /** One model call: streams events out, returns what it assembled. */
 async function callModel(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
-  const reading = new CallReading(out);
+  const reading = new CallReading(out, state.messages);
   let result: Omit<ModelCall, "partial"> | undefined;
   try {
     for await (const batch of state.provider.stream(request, signal)) {
@@ -133,8 +134,17 @@ class CallReading {
   /** the blocks before the text now streaming (text cut by tool calls) */
   private readonly blocks: ContentBlock[] = [];
   private readonly text = new GrowingText();
+  /** each tool call's id as sent and as zot keeps it, in order (protocol/unique-call-ids.ts) */
+  private readonly starts: [sent: string, kept: string][] = [];
+  /** the ids the transcript and this answer have used, once a tool call starts */
+  private taken: Set<string> | undefined;
+  /** ids the server repeated, to what their events and call are given instead */
+  private renames: Map<string, string> | undefined;
 
-  constructor(private readonly out: AgentOutlets) {}
+  constructor(
+    private readonly out: AgentOutlets,
+    private readonly transcript: readonly Message[],
+  ) {}
 
   /** Emits the batch's events in order; false once the signal aborted (what is left is not emitted). */
   take(batch: ProviderBatch, signal: AbortSignal): boolean {
@@ -161,15 +171,50 @@ class CallReading {
           this.usage = ev.usage;
           break;
         case "done":
-          this.done = ev;
+          this.done = this.renames === undefined ? ev : { ...ev, content: this.keptIds(ev.content) };
+          break;
+        case "tool_use_start":
+          this.streamed = true;
+          this.endText();
+          out.emit(this.startCall(ev));
+          break;
+        case "tool_use_args":
+        case "tool_use_end":
+          this.streamed = true;
+          out.emit(this.renames?.has(ev.id) ? { ...ev, id: this.renames.get(ev.id)! } : ev);
           break;
         default:
           this.streamed = true;
-          if (ev.type === "tool_use_start") this.endText();
           out.emit(ev);
       }
     }
     return true;
+  }
+
+  /**
+   * A call's start, under an id no earlier call of the transcript or this answer has (a server that
+   * numbers its calls per answer repeats them): its events and its call in the answer take the same.
+   */
+  private startCall(ev: Extract<ProviderEvent, { type: "tool_use_start" }>): Extract<ProviderEvent, { type: "tool_use_start" }> {
+    this.taken ??= callIdsIn(this.transcript);
+    const kept = freshCallId(ev.id, this.taken);
+    this.starts.push([ev.id, kept]);
+    if (kept === ev.id) {
+      this.renames?.delete(ev.id);
+      return ev;
+    }
+    (this.renames ??= new Map()).set(ev.id, kept);
+    return { ...ev, id: kept };
+  }
+
+  /** The answer's tool calls under the ids their events had, matched in order. */
+  private keptIds(content: ContentBlock[]): ContentBlock[] {
+    let k = 0;
+    return content.map((block) => {
+      if (block.type !== "tool_call") return block;
+      const [sent, kept] = this.starts[k++] ?? [];
+      return sent === block.id && kept !== undefined ? { ...block, id: kept } : block;
+    });
   }
 
   /** What had arrived: the text blocks so far (an abort or a failure keeps them). */

@@ -364,6 +364,12 @@ describe("Agent loop", () => {
       messages.flatMap((m) => m.content.flatMap((b: any) => (b.type === "tool_call" ? [`call ${b.id}`] : b.type === "tool_result" ? [`result ${b.call_id}`] : [])));
     expect(ids(requests[3].messages)).toEqual(["call c1", "result c1", "call c1_2", "result c1_2", "call dup", "call dup_2", "result dup", "result dup_2"]);
     expect(events.filter((e) => e.type === "tool_call").map((e: any) => e.id)).toEqual(["c1", "c1_2", "dup", "dup_2"]);
+    // The stream's own events take the renamed id as they come, so a front end never sees an ended call start again.
+    expect(events.filter((e) => e.type.startsWith("tool_use_")).map((e: any) => `${e.type} ${e.id}`)).toEqual([
+      "tool_use_start c1", "tool_use_args c1", "tool_use_end c1",
+      "tool_use_start c1_2", "tool_use_args c1_2", "tool_use_end c1_2",
+      "tool_use_start x", "tool_use_args x", "tool_use_end x",
+    ]);
   });
 
   test("before_llm modify reaches the provider (tool injection)", async () => {
