@@ -67,13 +67,16 @@ export function lookalikeHint(fileLines: readonly string[], wanted: readonly str
   if (!mayHaveLookalikes(wanted.join("\n")) && !mayHaveLookalikes(fileLines.join("\n"))) return undefined;
   let foldedFile: string[] | undefined;
   for (const line of wanted.filter((line) => line.trim()).slice(0, 20)) {
+    // A line that is in the file as written is not where old_text differs.
+    if (fileLines.some((fileLine) => fileLine.includes(line))) continue;
     const folded = fold(line);
     foldedFile ??= fileLines.map(fold);
-    const at = fileLines.findIndex((fileLine, i) => !fileLine.includes(line) && foldedFile?.[i].includes(folded));
+    const at = fileLines.findIndex((_, i) => foldedFile?.[i].includes(folded));
     if (at < 0) continue;
     const inFile = new Set([...fileLines[at]].filter(isLookalike));
     const inOld = new Set([...line].filter(isLookalike));
-    const fileOnly = [...inFile].filter((char) => !inOld.has(char));
+    // The file line's own look-alikes only where old_text has what they are taken as (not from the rest of the line).
+    const fileOnly = [...inFile].filter((char) => !inOld.has(char) && (fold(char) === "" || folded.includes(fold(char))));
     const oldOnly = [...inOld].filter((char) => !inFile.has(char));
     if (fileOnly.length === 0 && oldOnly.length === 0) continue;
     const sides = [
