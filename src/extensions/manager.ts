@@ -178,7 +178,7 @@ export class ExtensionManager implements CommandSource {
   private participants: Participant[] = [];
   private sink: NoteSink | undefined;
   private pendingNotes: Note[] = [];
-  /** shadowing already reported, so a rebuild does not repeat it */
+  /** shadowing and skipped tools already reported, so a rebuild or a second registration does not repeat it */
   private reported = new Set<string>();
   /** collected while loading, for the load report; later conflicts go to the extension's log only */
   private warnings: string[] | undefined;
@@ -462,8 +462,12 @@ export class ExtensionManager implements CommandSource {
     const list = this.diagnosticsOf.get(extension) ?? [];
     if (list.length < MAX_DIAGNOSTICS) list.push(diagnostic);
     this.diagnosticsOf.set(extension, list);
-    // A tool the model will never be offered is said where the user looks, not only in the log.
-    if (diagnostic.kind === "tool_schema" || diagnostic.kind === "tool_exposure") this.note({ extension, level: "warn", message: diagnostic.message });
+    // A tool the model will never be offered is said where the user looks, not only in the log; once a load, however often it is registered.
+    if (diagnostic.kind !== "tool_schema" && diagnostic.kind !== "tool_exposure") return;
+    const key = `skipped\0${extension}\0${diagnostic.message}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.note({ extension, level: "warn", message: diagnostic.message });
   }
 
   /** Routes extensions' `submit` and `submit_slash` (the TUI); without a sink they are logged and ignored. */

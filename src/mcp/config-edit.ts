@@ -86,12 +86,12 @@ function holds(source: McpConfigSource, name: string, context: EditContext): boo
 /** The scope's `mcpServers` object inside a file's data, made when `create` says so. */
 function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, createIn?: string): Record<string, unknown> | undefined {
   // Made where it is absent (or null); something else there is the user's, never replaced by {}.
-  const objectAt = (holder: Record<string, unknown>, key: string, what: string): Record<string, unknown> | undefined => {
+  const objectAt = (holder: Record<string, unknown>, key: string, what: string, shape: string): Record<string, unknown> | undefined => {
     const value = holder[key];
     if (isJsonObject(value)) return value;
     if (createIn === undefined) return undefined;
     if (value !== undefined && value !== null) {
-      throw new ConfigError(`${what} in ${createIn} is ${Array.isArray(value) ? "a list" : `a ${typeof value}`}, not an object; zot will not replace it: fix it by hand (an object of servers by name, {"name": {"command": …}}), nothing was changed`);
+      throw new ConfigError(`${what} in ${createIn} is ${Array.isArray(value) ? "a list" : `a ${typeof value}`}, not an object; zot will not replace it: fix it by hand (${shape}), nothing was changed`);
     }
     const made: Record<string, unknown> = {};
     holder[key] = made;
@@ -99,14 +99,14 @@ function sectionOf(data: Record<string, unknown>, scope: McpScope, cwd: string, 
   };
   let holder: Record<string, unknown> | undefined = data;
   if (scope === "local") {
-    const projects = objectAt(data, "projects", '"projects"');
+    const projects = objectAt(data, "projects", '"projects"', 'an object of folders, {"/path/to/folder": {"mcpServers": {…}}}');
     if (!projects) return undefined;
     // An entry filed under another spelling of this folder is the one to change.
     const key = projectKeys(cwd).find((candidate) => isJsonObject(projects[candidate])) ?? folderKey(cwd);
-    holder = objectAt(projects, key, `"projects"."${key}"`);
+    holder = objectAt(projects, key, `"projects"."${key}"`, '{"mcpServers": {…}}');
     if (!holder) return undefined;
   }
-  return objectAt(holder, "mcpServers", scope === "local" ? `"mcpServers" of this folder` : '"mcpServers"');
+  return objectAt(holder, "mcpServers", scope === "local" ? `"mcpServers" of this folder` : '"mcpServers"', 'an object of servers by name, {"name": {"command": …}}');
 }
 
 /**

@@ -390,14 +390,15 @@ for line in sys.stdin:
 });
 
 describe("a tool whose schema is no object's", () => {
-  test("is skipped, and the run says so on stderr and in --json, not only in the log", async () => {
+  test("is skipped, and the run says so on stderr and in --json, once however often it is registered, not only in the log", async () => {
     const home = tempDir("zot-home-");
     const main = `#!/usr/bin/env python3
 import json, sys
 def send(f):
     sys.stdout.write(json.dumps(f) + "\\n"); sys.stdout.flush()
 send({"type": "hello", "name": "shapes", "version": "1"})
-send({"type": "register_tool", "name": "lookup", "description": "d", "schema": {"type": "string"}})
+for _ in range(3):
+    send({"type": "register_tool", "name": "lookup", "description": "d", "schema": {"type": "string"}})
 send({"type": "ready"})
 for line in sys.stdin:
     if json.loads(line).get("type") == "shutdown":
@@ -408,6 +409,8 @@ for line in sys.stdin:
     const print = await zot(["-p", "hi", "--provider", "scripted", "--ext", dir], { home });
     expect(print.code).toBe(0);
     expect(print.stderr).toContain(`[shapes] warn: ${said}`);
+    // Registered three times, said once.
+    expect(print.stderr.split(said)).toHaveLength(2);
     const json = await zot(["--json", "hi", "--provider", "scripted", "--ext", dir], { home });
     const notes = json.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((event) => event.type === "ext_notify");
     expect(notes).toEqual([expect.objectContaining({ extension: "shapes", level: "warn", message: expect.stringContaining(said) })]);

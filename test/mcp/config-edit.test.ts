@@ -81,7 +81,7 @@ describe("where each scope writes", () => {
     expect(() => addServer("user", "notes", entry("x"), ctx)).toThrow(`"mcpServers" in ${file} is a list, not an object; zot will not replace it: fix it by hand`);
     expect(readFileSync(file, "utf8")).toBe(list);
     writeFileSync(file, '{"projects":"see README"}');
-    expect(() => addServer("local", "notes", entry("x"), ctx)).toThrow(`"projects" in ${file} is a string, not an object`);
+    expect(() => addServer("local", "notes", entry("x"), ctx)).toThrow(`"projects" in ${file} is a string, not an object; zot will not replace it: fix it by hand (an object of folders, {"/path/to/folder": {"mcpServers": {…}}})`);
     expect(readFileSync(file, "utf8")).toBe('{"projects":"see README"}');
     writeFileSync(file, `{"projects":{"${realpathSync(ctx.cwd)}":7}}`);
     expect(() => addServer("local", "notes", entry("x"), ctx)).toThrow(`"projects"."${realpathSync(ctx.cwd)}" in ${file} is a number, not an object`);
