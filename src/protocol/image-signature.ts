@@ -14,9 +14,8 @@ export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "imag
  * request while it stays in the transcript.
  */
 export function contentIssue(image: { mime_type: (typeof PROMPT_IMAGE_TYPES)[number]; data: string }): string | undefined {
-  const head = Buffer.from(image.data.slice(0, 24), "base64");
   const type = image.mime_type === "image/jpg" ? "image/jpeg" : image.mime_type;
-  const actual = SIGNATURES.find(({ test }) => test(head))?.type;
+  const actual = signatureType(image.data);
   if (actual === type) return undefined;
   return actual ? `the bytes are ${actual}, not ${image.mime_type}; send it as ${actual}` : `the bytes are not ${image.mime_type} (no image signature at the start); send the image file's own bytes`;
 }
@@ -27,3 +26,9 @@ const SIGNATURES: { type: string; test: (head: Buffer) => boolean }[] = [
   { type: "image/gif", test: (head) => head.subarray(0, 4).toString("latin1") === "GIF8" },
   { type: "image/webp", test: (head) => head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP" },
 ];
+
+/** The image type the base64 data's first bytes say (PNG, JPEG, GIF, WebP), or undefined. */
+export function signatureType(data: string): string | undefined {
+  const head = Buffer.from(data.slice(0, 24), "base64");
+  return SIGNATURES.find(({ test }) => test(head))?.type;
+}

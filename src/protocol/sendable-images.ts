@@ -2,7 +2,7 @@
 // bytes that are not that type) stands as a text saying what it was and why it was not sent. Rule:
 // applied to every request, not where images come in: one such image in a transcript (a tool's
 // result, a session written before a check existed) would fail every later request of the session.
-import { contentIssue, PROMPT_IMAGE_TYPES } from "./image-signature.ts";
+import { PROMPT_IMAGE_TYPES, signatureType } from "./image-signature.ts";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
 
 /**
@@ -12,9 +12,17 @@ import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts
 export function unsendableImage(image: { mime_type: string; data: string }): string | undefined {
   const mime = image.mime_type.toLowerCase();
   if (!(PROMPT_IMAGE_TYPES as readonly string[]).includes(mime)) {
-    return `its type ${image.mime_type} is none the model APIs take (image/png, image/jpeg, image/gif, image/webp)`;
+    return `its type ${shortType(image.mime_type)} is none the model APIs take (image/png, image/jpeg, image/gif, image/webp)`;
   }
-  return contentIssue({ mime_type: mime as (typeof PROMPT_IMAGE_TYPES)[number], data: image.data });
+  const actual = signatureType(image.data);
+  if (actual === (mime === "image/jpg" ? "image/jpeg" : mime)) return undefined;
+  // Said as what it is, with no advice: the model reading it cannot send it again.
+  return actual ? `its bytes are ${actual}, not the ${mime} it is labelled` : `its bytes are no image (no PNG, JPEG, GIF or WebP signature at the start)`;
+}
+
+/** A type as given, cut short: an extension's or a session's string, of any length. */
+function shortType(mime: string): string {
+  return mime.length > 60 ? `${mime.slice(0, 60)}…` : mime;
 }
 
 /**
@@ -41,5 +49,5 @@ export function withSendableImages(messages: readonly Message[]): readonly Messa
 
 function sendable<B extends ImageBlock>(image: B): B | TextBlock {
   const why = unsendableImage(image);
-  return why === undefined ? image : { type: "text", text: `[an image (${image.mime_type}) not sent to the model: ${why}]` };
+  return why === undefined ? image : { type: "text", text: `[an image not sent to the model: ${why}]` };
 }

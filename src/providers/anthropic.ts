@@ -266,7 +266,7 @@ type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
 function imageBlock(image: ImageBlock): ImageBlockParam {
   const mime = image.mime_type.toLowerCase();
-  // Other types are sent as they are: the API's refusal names the type better than we could.
+  // Only the four types reach here (protocol/sendable-images.ts stands a text in for any other).
   const mediaType = (mime === "image/jpg" ? "image/jpeg" : mime) as ImageMediaType;
   return { type: "image", source: { type: "base64", media_type: mediaType, data: image.data } };
 }

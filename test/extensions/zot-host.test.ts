@@ -401,7 +401,7 @@ describe("tools", () => {
     });
     expect(await call("text_as_png")).toMatchObject({
       is_error: true,
-      content: [{ type: "text", text: expect.stringContaining("returned an image the model cannot be sent: the bytes are not image/png (no image signature at the start)") }],
+      content: [{ type: "text", text: expect.stringContaining("returned an image the model cannot be sent: its bytes are no image (no PNG, JPEG, GIF or WebP signature at the start)") }],
     });
     expect((await call("empty")).content).toEqual([{ type: "text", text: "(extension returned no content)" }]);
     expect(await call("failing")).toMatchObject({ is_error: true, content: [{ type: "text", text: "no such city" }] });

@@ -12,7 +12,9 @@ test("the four types the APIs take, with their own bytes, are sendable; another 
   expect(unsendableImage({ mime_type: "image/png", data: png })).toBeUndefined();
   expect(unsendableImage({ mime_type: "IMAGE/PNG", data: png })).toBeUndefined();
   expect(unsendableImage({ mime_type: "image/svg+xml", data: svg })).toContain("its type image/svg+xml is none the model APIs take");
-  expect(unsendableImage({ mime_type: "image/jpeg", data: png })).toBe("the bytes are image/png, not image/jpeg; send it as image/png");
+  expect(unsendableImage({ mime_type: "image/jpeg", data: png })).toBe("its bytes are image/png, not the image/jpeg it is labelled");
+  // A type of any length is cut short in what is said.
+  expect(unsendableImage({ mime_type: `image/${"x".repeat(500)}`, data: png })!.length).toBeLessThan(200);
 });
 
 test("an unsendable image in a prompt or a tool result becomes a text; the rest, and a transcript without one, stay as they are", () => {
@@ -29,7 +31,7 @@ test("an unsendable image in a prompt or a tool result becomes a text; the rest,
   const sent = withSendableImages(messages);
   expect(sent[0]).toBe(messages[0]);
   expect(sent[1]).toBe(messages[1]);
-  const note = { type: "text" as const, text: expect.stringContaining("[an image (image/svg+xml) not sent to the model: its type image/svg+xml is none the model APIs take") as string };
+  const note = { type: "text" as const, text: expect.stringContaining("[an image not sent to the model: its type image/svg+xml is none the model APIs take") as string };
   expect(sent[2]!.content).toEqual([{ type: "tool_result", call_id: "a", is_error: false, content: [{ type: "text", text: "here" }, note] }]);
   expect(sent[3]!.content).toEqual([note]);
   // The transcript itself keeps what it had.

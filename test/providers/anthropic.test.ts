@@ -218,7 +218,7 @@ test("an image no model API takes (svg, or text called png) is sent as a text sa
   await run(server, request({ messages }));
   const content = server.requests[0]!.body.messages[0].content;
   expect(content.map((b: { type: string }) => b.type)).toEqual(["text", "text", "image"]);
-  expect(content[1].text).toStartWith("[an image (image/svg+xml) not sent to the model: its type image/svg+xml is none the model APIs take");
+  expect(content[1].text).toStartWith("[an image not sent to the model: its type image/svg+xml is none the model APIs take");
 });
 
 test("the cache mark goes on the last block of the last user message, and only there", async () => {
