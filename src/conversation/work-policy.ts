@@ -91,15 +91,19 @@ export class WorkPolicy {
     const turn = decision.catch(() => undefined);
     return new Promise((resolve) => {
       let outcome: UnitOutcome | undefined;
+      // Until the command answers it is no prompt: what is sent meanwhile (a model switch, clear) is
+      // not refused as if one ran, and waits behind it; once it answers with a turn, it is one.
       const work: Work = {
-        kind: "turn",
-        label,
+        kind: "operation",
+        label: "an extension's command",
         ...(options.from ? { from: options.from } : {}),
         run: async (signal) => {
           // An abort while it waits ends the wait at once: what comes after it is not held up.
           await untilAborted(turn, signal);
           const run = signal.aborted ? undefined : await turn;
           if (!run) return;
+          work.kind = "turn";
+          work.label = label;
           options.onStart?.();
           outcome = await this.endingWithDone(() => run(signal));
         },
@@ -108,7 +112,12 @@ export class WorkPolicy {
       };
       if (!this.queue.enqueue(work)) return resolve({ status: "dropped" });
       void turn.then((run) => {
-        if (!run && this.queue.withdraw(work)) resolve(undefined);
+        if (!run) {
+          if (this.queue.withdraw(work)) resolve(undefined);
+          return;
+        }
+        work.kind = "turn";
+        work.label = label;
       });
     });
   }

@@ -110,6 +110,37 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("while run_command waits for the extension's answer, nothing is busy: a model switch and a clear sent behind it are done in order, not refused; its prompt answer is a turn once it comes", async () => {
+    const lag = scriptedExtension(tempDir("zot-rpc-ext-"), "lag", {
+      after_hello: [
+        { type: "register_command", name: "slowshow", description: "displays after a while" },
+        { type: "register_command", name: "lagcmd", description: "answers after a while" },
+      ],
+      commands: {
+        slowshow: { sleep: 0.5, eval: "{'action': 'display', 'text': 'shown ' + f['args']}" },
+        lagcmd: { sleep: 0.5, eval: "{'action': 'prompt', 'prompt': 'LAG ' + f['args']}" },
+      },
+    });
+    const r = start([{ text: "one" }], [lag]);
+    r.send({ id: "a", type: "run_command", name: "slowshow", args: "x" });
+    const state = await r.call({ type: "get_state" });
+    expect(state.data).toMatchObject({ busy: false, queued: 0 });
+    const switched = await r.call({ type: "set_model", model: "claude-haiku-4-5" });
+    expect(switched.success).toBe(true);
+    expect((await r.call({ type: "clear" })).success).toBe(true);
+    // The display answer came first: they waited behind it, in order.
+    const order = r.lines.filter((line) => line.type === "response" && ["a", switched.id].includes(line.id)).map((line) => line.id);
+    expect(order[0]).toBe("a");
+    // A prompt answer: once it comes its place is a turn, and a model switch is refused while it runs.
+    const from = r.lines.length;
+    r.send({ id: "p", type: "run_command", name: "lagcmd", args: "first" });
+    await r.waitFor((line) => line.type === "turn_start", from, "the command's turn");
+    const refused = await r.call({ type: "set_model", model: "claude-haiku-4-5" });
+    expect(refused.error).toStartWith("agent is busy: cannot switch the model while a prompt or compaction is running");
+    await r.waitFor((line) => line.type === "done", from, "the command's done");
+    expect(await r.close()).toBe(0);
+  });
+
   test("an abort while run_command's place waits for the extension frees the queue at once, and the command is still answered", async () => {
     const lag = scriptedExtension(tempDir("zot-rpc-ext-"), "lag", {
       after_hello: [{ type: "register_command", name: "lagcmd", description: "answers after a while" }],
