@@ -321,6 +321,11 @@ export class Conversation {
         return this.promptNow(mentions ? await this.withMentions(prepared, signal, mentions === "typed") : prepared, signal);
       }
       const result = await this.commands.run(slash.name, slash.args, signal);
+      // Stopped by the abort, it did not fail: said so on its event, and the unit ends aborted.
+      if (signal.aborted && result.action === "error") {
+        this.stream.fire({ ...commandResultEvent(result), aborted: true });
+        return { status: "aborted" };
+      }
       this.stream.fire(commandResultEvent(result));
       if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
       const prompt = commandPrompt(result, input);

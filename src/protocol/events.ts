@@ -159,6 +159,8 @@ export const CommandResultEvent = v.object({
   action: CommandAction,
   /** the prompt, inserted or displayed text, or the error */
   text: v.optional(v.string()),
+  /** additive: the command was stopped by an abort (action error, text "cancelled"), not failed */
+  aborted: v.optional(v.literal(true)),
 });
 
 /** An extension opened a panel (or reopened one it has open); an embedding UI may draw it. */

@@ -27,6 +27,8 @@ export interface TurnResult {
 export function turnResult(events: AgentEvent[]): TurnResult {
   const printed = new PrintedAnswer();
   let error: string | undefined;
+  /** an error event's words, until a turn that ends well after it shows it did not end the prompt */
+  let eventError: string | undefined;
   let aborted = false;
   let compacting = false;
   let summary: string | undefined;
@@ -34,16 +36,22 @@ export function turnResult(events: AgentEvent[]): TurnResult {
     printed.add(event);
     switch (event.type) {
       case "command_result":
-        if (event.action === "error") {
+        if (event.aborted) aborted = true;
+        else if (event.action === "error") {
           const { command, extension, text = "the command failed" } = event;
           error ??= commandErrorMessage({ command, extension, text });
         }
         break;
       case "error":
-        error ??= event.message;
+        eventError ??= event.message;
+        // A compaction under way when an error came failed (it was not aborted).
+        compacting = false;
         break;
       case "turn_end":
         if (event.stop === "aborted") aborted = true;
+        // The turn went on after an error (an automatic compaction's failure: "going on with the
+        // whole transcript") and ended well: that error did not end the prompt.
+        else if (event.stop !== "error") eventError = undefined;
         break;
       // An abort while the model's tools run ends with their results cancelled, then done (no model call to end).
       case "tool_result":
@@ -58,6 +66,7 @@ export function turnResult(events: AgentEvent[]): TurnResult {
         break;
     }
   }
+  error ??= eventError;
   // A compaction that neither finished nor failed was aborted.
   if (compacting && error === undefined) aborted = true;
   const outcome: TurnOutcome = error !== undefined ? "error" : aborted ? "aborted" : "ok";

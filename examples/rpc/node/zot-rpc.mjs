@@ -181,6 +181,8 @@ export async function runPrompt(client, message) {
     else if (event.type === "assistant_message") answer = textOf(event.content);
     else if (event.type === "error") failure = event.message;
     else if (event.type === "turn_end" && (event.stop === "error" || event.stop === "aborted")) failure ??= event.error || event.stop;
+    // The turn went on after an error (an automatic compaction that failed) and ended well.
+    else if (event.type === "turn_end") failure = null;
   }
   return { answer, failure };
 }

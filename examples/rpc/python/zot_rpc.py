@@ -246,8 +246,12 @@ def _take(event, answer, failure):
         answer = text_of(event["content"])
     elif kind == "error":
         failure = event["message"]
-    elif kind == "turn_end" and event["stop"] in ("error", "aborted") and failure is None:
-        failure = event.get("error") or event["stop"]
+    elif kind == "turn_end" and event["stop"] in ("error", "aborted"):
+        if failure is None:
+            failure = event.get("error") or event["stop"]
+    elif kind == "turn_end":
+        # The turn went on after an error (an automatic compaction that failed) and ended well.
+        failure = None
     return answer, failure
 
 
