@@ -16,6 +16,7 @@ import type { Compacted, ContextUse, FinishedResult, TurnFailure } from "./outco
 import type { PromptHooks } from "./prompt-hooks.ts";
 import type { ToolStep } from "./tool-step.ts";
 import type { LentFrom } from "./lent-model.ts";
+import { callIdsIn } from "../protocol/unique-call-ids.ts";
 
 export interface AgentState {
   provider: Provider;
@@ -51,6 +52,11 @@ export interface AgentState {
   readonly chain: InterceptChain;
   /** points of a prompt's life outside the chain (UserPromptSubmit, Stop, PreCompact): core/prompt-hooks.ts */
   promptHooks?: PromptHooks;
+  /**
+   * The tool call ids this agent has given calls: its transcript's, and those a compaction or a
+   * clear took out of it, which a front end still shows (usedCallIds). A new call never repeats one.
+   */
+  callIds?: Set<string>;
 }
 
 /** Where the working parts report to: the agent's listeners. */
@@ -72,12 +78,20 @@ export interface AgentOutlets {
  * the real count.
  */
 export function setTranscript(state: AgentState, messages: Message[], options: { sameConversation?: boolean } = {}): void {
+  // A transcript brought in (a resumed or forked session) has its ids taken too; the old ones stay taken.
+  if (state.callIds) for (const id of callIdsIn(messages)) state.callIds.add(id);
   state.messages = messages;
   if (!options.sameConversation) {
     state.views.clear();
     state.context.forgetCalibration();
   }
   recountContext(state);
+}
+
+/** The tool call ids taken so far (AgentState.callIds), read from the transcript the first time. */
+export function usedCallIds(state: AgentState): Set<string> {
+  state.callIds ??= callIdsIn(state.messages);
+  return state.callIds;
 }
 
 /** The context estimated from the transcript as it is now (taken back in place), until the next call reports the real count. */

@@ -6,11 +6,11 @@
 // arrived.
 import { noFTL } from "bun:jsc";
 import { GrowingText } from "../protocol/growing-text.ts";
-import type { ContentBlock, Message } from "../protocol/messages.ts";
-import { callIdsIn, freshCallId } from "../protocol/unique-call-ids.ts";
+import type { ContentBlock } from "../protocol/messages.ts";
+import { freshCallId } from "../protocol/unique-call-ids.ts";
 import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUsage } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUsage, usedCallIds } from "./agent-state.ts";
 import { compactNow } from "./compaction-run.ts";
 import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
@@ -85,7 +85,7 @@ export async function callCompactingOnOverflow(
 
 /** One model call: streams events out, returns what it assembled. */
 async function callModel(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
-  const reading = new CallReading(out, state.messages);
+  const reading = new CallReading(out, () => new Set(usedCallIds(state)));
   let result: Omit<ModelCall, "partial"> | undefined;
   try {
     for await (const batch of state.provider.stream(request, signal)) {
@@ -143,7 +143,8 @@ class CallReading {
 
   constructor(
     private readonly out: AgentOutlets,
-    private readonly transcript: readonly Message[],
+    /** a copy of the ids taken before this answer (AgentState.callIds) */
+    private readonly takenIds: () => Set<string>,
   ) {}
 
   /** Emits the batch's events in order; false once the signal aborted (what is left is not emitted). */
@@ -196,7 +197,7 @@ class CallReading {
    * numbers its calls per answer repeats them): its events and its call in the answer take the same.
    */
   private startCall(ev: Extract<ProviderEvent, { type: "tool_use_start" }>): Extract<ProviderEvent, { type: "tool_use_start" }> {
-    this.taken ??= callIdsIn(this.transcript);
+    this.taken ??= this.takenIds();
     const kept = freshCallId(ev.id, this.taken);
     this.starts.push([ev.id, kept]);
     if (kept === ev.id) {

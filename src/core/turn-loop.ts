@@ -8,7 +8,7 @@ import type { StopReason } from "../protocol/events.ts";
 import { type ContentBlock, type Message, nowIso, textOf, type ToolCallBlock, toWireContent } from "../protocol/messages.ts";
 import type { ModelRequest } from "../protocol/provider.ts";
 import { textResult } from "../protocol/tool.ts";
-import { type AgentOutlets, type AgentState, recountContext, setTranscript, toolSpecs } from "./agent-state.ts";
+import { type AgentOutlets, type AgentState, recountContext, setTranscript, toolSpecs, usedCallIds } from "./agent-state.ts";
 import { autoCompactDue, compactNow } from "./compaction-run.ts";
 import type { ChainOutcome } from "./intercept.ts";
 import { callCompactingOnOverflow } from "./model-call.ts";
@@ -16,7 +16,7 @@ import type { PromptOutcome, PromptTool, TurnFailure } from "./outcomes.ts";
 import { resultBlock, runPromptTool, runTools } from "./tool-run.ts";
 import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
 import { handBack } from "./lent-model.ts";
-import { callIdsIn, withFreshCallIds } from "../protocol/unique-call-ids.ts";
+import { withFreshCallIds } from "../protocol/unique-call-ids.ts";
 
 /**
  * Where a prompt starts, kept as its first message and the transcript before it rather than an
@@ -128,7 +128,7 @@ class PromptLoop {
       // A hook's rewrite (its tool_calls), or a server that is not the model's own API, may repeat a
       // call id or leave it out: made unique, or the provider refuses every later request.
       if (response?.content.some((b) => b.type === "tool_call")) {
-        const content = withFreshCallIds(response.content, callIdsIn(state.messages));
+        const content = withFreshCallIds(response.content, new Set(usedCallIds(state)));
         if (content !== response.content) response = { ...response, content };
       }
 
@@ -136,6 +136,7 @@ class PromptLoop {
       let kept = response?.content ?? call.partial;
       if (call.stop === "aborted" || call.stop === "error") kept = kept.filter((b) => b.type !== "tool_call");
       const toolCalls = kept.filter((b): b is ToolCallBlock => b.type === "tool_call");
+      for (const call of toolCalls) usedCallIds(state).add(call.id);
       if (kept.length > 0) {
         const message: Message = { role: "assistant", content: kept, time: nowIso() };
         out.append(message);

@@ -372,6 +372,16 @@ describe("Agent loop", () => {
     ]);
   });
 
+  test("an id a /clear took out of the transcript is still not given again: a front end still shows that call", async () => {
+    const { agent, events } = setup([{ calls: [{ id: "c1", name: "echo", args: { n: 1 } }] }, { text: "one" }, { calls: [{ id: "c1", name: "echo", args: { n: 2 } }] }, { text: "two" }]);
+    expect(await run(agent)).toEqual({ status: "ok" });
+    await agent.clear();
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(events.filter((e) => e.type === "tool_use_start" || e.type === "tool_result").map((e: any) => `${e.type} ${e.id}`)).toEqual([
+      "tool_use_start c1", "tool_result c1", "tool_use_start c1_2", "tool_result c1_2",
+    ]);
+  });
+
   test("before_llm modify reaches the provider (tool injection)", async () => {
     const { agent, requests } = setup([{ text: "ok" }]);
     agent.chain.add(
