@@ -18,10 +18,22 @@ export interface MisspeltKey {
   holdsBack: boolean;
 }
 
-/** The word among `known` that `key` is a slip of (case, or up to two edits for a longer word), if any. */
+/** The word among `known` that `key` is a slip of (case, or a few edits, more for a longer word), if any. */
 function slipOf(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
-  return known.find((word) => word.toLowerCase() === lower) ?? known.find((word) => editDistance(lower, word.toLowerCase()) <= (word.length > 4 ? 2 : 1));
+  const edits = (word: string) => (word.length > 10 ? 3 : word.length > 4 ? 2 : 1);
+  return known.find((word) => word.toLowerCase() === lower) ?? known.find((word) => editDistance(lower, word.toLowerCase()) <= edits(word));
+}
+
+/** A key that names rules that hold calls back (`denied`, `disallowedTools`, `blocklist`, `asks`). */
+function holdsCallsBack(key: string, meant: string | undefined): boolean {
+  if (meant === "deny" || meant === "ask") return true;
+  return /deny|denied|disallow|block|forbid|prohibit|ask/i.test(key);
+}
+
+/** A key that names rules that let calls through (`allowlist`, `allowedTools`), never read as holding back. */
+function letsCallsThrough(key: string, meant: string | undefined): boolean {
+  return meant === "allow" || (/allow|permit/i.test(key) && !/disallow/i.test(key));
 }
 
 /** The keys of `file` (a settings file's JSON) that zot's permission rules do not read, with what each likely meant. */
@@ -32,9 +44,10 @@ export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltK
     for (const key of Object.keys(section)) {
       if (PERMISSION_KEYS.includes(key)) continue;
       const meant = slipOf(key, PERMISSION_KEYS);
-      // A list of rules under a name zot does not read (`denied`, `disallow`, `blocklist`) may be deny rules: held back, unless it reads as allow.
-      const rules = Array.isArray(section[key]);
-      found.push({ at: `${at}.${key}`, ...(meant ? { meant } : {}), holdsBack: meant === "deny" || meant === "ask" || (rules && meant !== "allow") });
+      // A name that says it holds calls back (any value), or a list of rules under a name that reads
+      // as nothing zot knows, may be deny rules: held back, unless the name reads as allow.
+      const holdsBack = holdsCallsBack(key, meant) || (Array.isArray(section[key]) && meant === undefined);
+      found.push({ at: `${at}.${key}`, ...(meant ? { meant } : {}), holdsBack: holdsBack && !letsCallsThrough(key, meant) });
     }
   };
   inside(file.permissions, "permissions");
@@ -44,7 +57,7 @@ export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltK
     // Its own deny or ask (any spelling) would not hold.
     const holdsBack = isJsonObject(section) && Object.keys(section).some((inner) => {
       const meant = PERMISSION_KEYS.includes(inner) ? inner : slipOf(inner, PERMISSION_KEYS);
-      return meant === "deny" || meant === "ask" || (Array.isArray(section[inner]) && meant !== "allow" && !PERMISSION_KEYS.includes(inner));
+      return holdsCallsBack(inner, meant) && !letsCallsThrough(inner, meant);
     });
     found.push({ at: key, meant: "permissions", holdsBack });
   }

@@ -110,7 +110,7 @@ export class PermissionRuleFiles {
         continue;
       }
       // Deny or ask rules written under it hold nothing as written: every call is asked about instead.
-      warn(`${name}; the deny or ask rules under it do not hold as written, so every tool call is asked about until it is fixed and zot starts again`);
+      warn(`${name}; the rules under it may be deny or ask rules and do not hold as written, so every tool call is asked about until it is fixed and zot starts again`);
       rules.push(askEverything(source.label, `${source.label}'s ${key.at}, which zot does not read,`));
     }
     for (const verdict of VERDICTS) {

@@ -98,25 +98,30 @@ describe("what cannot be read", () => {
       const key = Object.keys(permissions)[0];
       expect(s.summary()).toEqual(["ask * (.claude/settings.json)"]);
       expect(s.warnings).toEqual([
-        `.claude/settings.json: permissions.${key} is no key zot reads (did you mean "${key.toLowerCase().startsWith("a") ? "ask" : "deny"}"?); the deny or ask rules under it do not hold as written, so every tool call is asked about until it is fixed and zot starts again`,
+        `.claude/settings.json: permissions.${key} is no key zot reads (did you mean "${key.toLowerCase().startsWith("a") ? "ask" : "deny"}"?); the rules under it may be deny or ask rules and do not hold as written, so every tool call is asked about until it is fixed and zot starts again`,
       ]);
     }
-    // A list of rules under a name that reads as none of them (denied, disallow) may be deny rules too.
-    for (const key of ["denied", "disallow", "blocklist"]) {
-      const s = setup({ project: { permissions: { [key]: ["Bash"] } } });
+    // A list of rules under a name that reads as none of them, or any rules under a name that says deny, may be deny rules too.
+    for (const [key, value] of [["denied", ["Bash"]], ["blocklist", ["Bash"]], ["denied", "Bash(echo:*)"], ["disallowedTools", "Bash"], ["deny_rules", { bash: true }]] as const) {
+      const s = setup({ project: { permissions: { [key]: value } } });
       expect(s.summary()).toEqual(["ask * (.claude/settings.json)"]);
       expect(s.warnings[0]).toContain(`permissions.${key} is no key zot reads`);
       expect(s.warnings[0]).toContain("every tool call is asked about");
     }
     const top = setup({ user: { permisions: { deny: ["Bash"] } } });
     expect(top.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
-    expect(top.warnings[0]).toStartWith('~/.claude/settings.json: permisions is no key zot reads (did you mean "permissions"?); the deny or ask rules under it do not hold');
+    expect(top.warnings[0]).toStartWith('~/.claude/settings.json: permisions is no key zot reads (did you mean "permissions"?); the rules under it may be deny or ask rules and do not hold');
     const other = setup({ project: { permissions: { alow: ["Bash(ls)"], deny: ["Read(./.env)"], colour: "blue" }, model: "x" } });
     expect(other.summary()).toEqual(["deny Read(./.env) (.claude/settings.json)"]);
     expect(other.warnings).toEqual([
       '.claude/settings.json: permissions.alow is no key zot reads (did you mean "allow"?); it is ignored',
       ".claude/settings.json: permissions.colour is no key zot reads (it reads permissions.allow, ask and deny); it is ignored",
     ]);
+    // A name that reads as allow, or as another of Claude Code's keys, holds nothing back: its rules are only off.
+    const allowish = setup({ project: { permissions: { allowlist: ["Bash(ls)"], allowedTools: ["Read"], additionalDirectory: ["../x"] } } });
+    expect(allowish.summary()).toEqual([]);
+    expect(allowish.warnings.every((warning) => warning.endsWith("; it is ignored"))).toBe(true);
+    expect(allowish.warnings).toHaveLength(3);
     // Claude Code's own keys are read or left to it, and said nothing of.
     const known = setup({ project: { permissions: { allow: [], defaultMode: "acceptEdits", additionalDirectories: ["../x"], disableBypassPermissionsMode: "disable" } } });
     expect(known.warnings).toEqual([]);
