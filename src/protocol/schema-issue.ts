@@ -25,14 +25,22 @@ function showable(issue: v.BaseIssue<unknown>, text: string, options: IssueOptio
   if (/Object|Record/.test(issue.expected ?? "")) return false;
   if (CREDENTIAL.test(text.trim())) return false;
   // A slip of a word (a mode, "yes") is what to fix, and shown; anything longer and not a word is not.
-  return text.length <= 16 || /^[A-Za-z][A-Za-z .'-]*$/.test(text);
+  return text.length <= 16 || /^[A-Za-z][A-Za-z .'_-]*$/.test(text);
 }
+
+/** Received strings longer than this are cut in a message: a 200 KB value is no 200 KB error. */
+const SHOWN_MAX = 120;
 
 /** Valibot's message, except for a missing field, where its wording ("Invalid key") misleads, and without a string that may be a secret. */
 export function describeIssue(issue: v.BaseIssue<unknown>, options: IssueOptions = {}): string {
   if (issue.input === undefined && issue.received === "undefined") return "this field is required";
-  if (typeof issue.input === "string" && !showable(issue, issue.input, options) && issue.message.includes(issue.received)) {
-    return issue.message.replace(issue.received, `a string of ${issue.input.length} characters (not shown: it may be a secret)`);
+  if (typeof issue.input === "string" && issue.message.includes(issue.received)) {
+    if (!showable(issue, issue.input, options)) {
+      return issue.message.replace(issue.received, `a string of ${issue.input.length} characters (not shown: it may be a secret)`);
+    }
+    if (issue.received.length > SHOWN_MAX) {
+      return issue.message.replace(issue.received, `${issue.received.slice(0, SHOWN_MAX)}…" (${issue.input.length} characters)`);
+    }
   }
   return issue.message;
 }

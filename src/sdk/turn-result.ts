@@ -43,7 +43,8 @@ export function turnResult(events: AgentEvent[]): TurnResult {
         }
         break;
       case "error":
-        eventError ??= event.message;
+        // The last one is what ended the prompt (a compaction's failure, then the model call's).
+        eventError = event.message;
         // A compaction under way when an error came failed (it was not aborted).
         compacting = false;
         break;

@@ -35,3 +35,11 @@ test("secrets: all repeats no string at all; without the option valibot's messag
   expect(describeIssue(long)).toContain('received "0123456789abcdef0123456789abcdef"');
   expect(describeIssue(issue, { secrets: "all" })).toBe('Invalid type: Expected ("auto" | "manual") but received a string of 5 characters (not shown: it may be a secret)');
 });
+
+test("a long value of a program's own is cut, never repeated whole (a 200 KB value is no 200 KB error); a word with an underscore is a word", () => {
+  const [long] = issuesOf({ providers: {}, mode: "x".repeat(200_000) });
+  const said = describeIssue(long);
+  expect(said.length).toBeLessThan(400);
+  expect(said).toContain("(200000 characters)");
+  expect(issueSentence(issuesOf({ providers: {}, mode: "anthropic_messages_api" }), "", likely)).toContain('received "anthropic_messages_api"');
+});

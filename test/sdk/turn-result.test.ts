@@ -44,3 +44,15 @@ test("an extension command stopped by an abort is aborted; one that failed is an
   const failed = turnResult([{ type: "command_result", command: "weather", extension: "w", action: "error", text: "usage: /weather <city>" }, { type: "done" }] as AgentEvent[]);
   expect(failed).toMatchObject({ outcome: "error", error: expect.stringContaining("usage: /weather <city>") });
 });
+
+test("a compaction that failed, then a model call that failed: the error is the call's, which ended the prompt", () => {
+  const result = turnResult([
+    { type: "turn_start", step: 1 },
+    { type: "compact_start", reason: "auto" },
+    { type: "error", message: "automatic compaction failed: hiccup; going on with the whole transcript", code: "server_error" },
+    { type: "turn_end", stop: "error", error: "anthropic: HTTP 500: boom", code: "server_error" },
+    { type: "error", message: "anthropic: HTTP 500: boom", code: "server_error" },
+    { type: "done" },
+  ] as AgentEvent[]);
+  expect(result).toMatchObject({ outcome: "error", error: "anthropic: HTTP 500: boom" });
+});
