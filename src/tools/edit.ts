@@ -395,7 +395,7 @@ function notFoundHint(doc: Document, oldText: string): string {
   if (oldText.length > 1 && oldText.endsWith("\n") && doc.text !== "" && !doc.text.endsWith("\n") && doc.text.endsWith(oldText.slice(0, -1))) {
     return "The file has no newline at its end, and old_text ends with one: leave the final newline out of old_text (and out of new_text, unless you mean to add one).";
   }
-  const lookalike = lookalikeHint(fileLines, wanted);
+  const lookalike = lookalikeHint(doc.text, oldText);
   if (lookalike) return lookalike;
   const show = (from: number, count: number) =>
     fileLines

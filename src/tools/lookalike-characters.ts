@@ -58,35 +58,71 @@ function describe(char: string): string {
   return `${code} (${char}, composed: NFC)`;
 }
 
+/** A text folded (fold()), with each folded character's place in the text: [from, to) of what it came from. */
+interface FoldedText {
+  text: string;
+  from: number[];
+  to: number[];
+}
+
+/** Folded a character with its combining marks at a time, so each folded character maps back to the text. */
+function foldMapped(text: string): FoldedText {
+  const out: FoldedText = { text: "", from: [], to: [] };
+  let at = 0;
+  for (const piece of text.match(/\P{M}\p{M}*|\p{M}+/gsu) ?? []) {
+    const folded = fold(piece);
+    for (let i = 0; i < folded.length; i++) {
+      out.from.push(at);
+      out.to.push(at + piece.length);
+    }
+    out.text += folded;
+    at += piece.length;
+  }
+  return out;
+}
+
+/** Files larger than this get no look-alike hint: folding them character by character would take seconds. */
+const MAX_FOLDED = 2_000_000;
+
 /**
- * When a line of old_text is in the file but for look-alike characters, which ones differ and on
- * which line of the file; undefined when none is.
+ * When old_text (or, failing that, one of its lines) is in the file but for look-alike characters:
+ * which of them differ, in the part of the file it matches, and on which line; undefined when none do.
  */
-export function lookalikeHint(fileLines: readonly string[], wanted: readonly string[]): string | undefined {
-  // Only a text that has such a character somewhere is looked at, and each file line folded once.
-  if (!mayHaveLookalikes(wanted.join("\n")) && !mayHaveLookalikes(fileLines.join("\n"))) return undefined;
-  let foldedFile: string[] | undefined;
-  for (const line of wanted.filter((line) => line.trim()).slice(0, 20)) {
-    // A line that is in the file as written is not where old_text differs.
-    if (fileLines.some((fileLine) => fileLine.includes(line))) continue;
-    const folded = fold(line);
-    foldedFile ??= fileLines.map(fold);
-    const at = fileLines.findIndex((_, i) => foldedFile?.[i].includes(folded));
-    if (at < 0) continue;
-    const inFile = new Set([...fileLines[at]].filter(isLookalike));
-    const inOld = new Set([...line].filter(isLookalike));
-    // The file line's own look-alikes only where old_text has what they are taken as (not from the rest of the line).
-    const fileOnly = [...inFile].filter((char) => !inOld.has(char) && (fold(char) === "" || folded.includes(fold(char))));
-    const oldOnly = [...inOld].filter((char) => !inFile.has(char));
-    if (fileOnly.length === 0 && oldOnly.length === 0) continue;
-    const sides = [
-      fileOnly.length > 0 ? `the file has ${fileOnly.map(describe).join(", ")}` : "",
-      oldOnly.length > 0 ? `old_text has ${oldOnly.map(describe).join(", ")}` : "",
-    ].filter(Boolean);
-    return (
-      `Its line ${JSON.stringify(line.trim().slice(0, 80))} is the file's line ${at + 1} but for characters that look alike: ` +
-      `${sides.join(", and ")}. Write them as the file has them (in JSON, \\u escapes such as \\u2019 work).`
-    );
+export function lookalikeHint(fileText: string, oldText: string): string | undefined {
+  if (fileText.length > MAX_FOLDED || (!mayHaveLookalikes(oldText) && !mayHaveLookalikes(fileText))) return undefined;
+  const file = foldMapped(fileText);
+  // The whole of old_text first: its lines are where they are together, which a line alone may not say.
+  const wanted = [oldText, ...oldText.split("\n").filter((line) => line.trim() && line !== oldText).slice(0, 20)];
+  for (const text of wanted) {
+    const folded = fold(text);
+    if (!folded.trim()) continue;
+    // A line alone that is in the file as written is not where old_text differs (the block may be).
+    if (text !== oldText && fileText.includes(text)) continue;
+    // Each place it matches once folded, until one differs in look-alikes (the first may be the text as written).
+    for (let at = file.text.indexOf(folded); at >= 0; at = file.text.indexOf(folded, at + 1)) {
+      const span = fileText.slice(file.from[at], file.to[at + folded.length - 1]);
+      const hint = differing(span, text);
+      if (hint === undefined) continue;
+      const line = fileText.slice(0, file.from[at]).split("\n").length;
+      const block = text === oldText && text.includes("\n");
+      const subject = block ? `It is the file's text from line ${line}` : `Its line ${JSON.stringify(text.trim().slice(0, 80))} is the file's line ${line}`;
+      return `${subject} but for characters that look alike: ${hint}. Write them as the file has them (in JSON, \\u escapes such as \\u2019 work).`;
+    }
   }
   return undefined;
+}
+
+/** The look-alikes one side has and the other does not, in words; undefined when they have the same. */
+function differing(span: string, text: string): string | undefined {
+  const inFile = new Set([...span].filter(isLookalike));
+  const inOld = new Set([...text].filter(isLookalike));
+  const fileOnly = [...inFile].filter((char) => !inOld.has(char));
+  const oldOnly = [...inOld].filter((char) => !inFile.has(char));
+  if (fileOnly.length === 0 && oldOnly.length === 0) return undefined;
+  return [
+    fileOnly.length > 0 ? `the file has ${fileOnly.map(describe).join(", ")}` : "",
+    oldOnly.length > 0 ? `old_text has ${oldOnly.map(describe).join(", ")}` : "",
+  ]
+    .filter(Boolean)
+    .join(", and ");
 }
