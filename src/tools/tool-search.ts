@@ -51,13 +51,16 @@ export function createToolSearchTool(catalog: ToolCatalog): Tool {
 /** What a search that activated nothing says: a tool named with select: that is active already is no unknown tool. */
 function noMatch(query: string, catalog: ToolCatalog) {
   const pending = catalog.pendingNames();
+  // As many names as the description lists: 20,000 deferred tools must not make a failed search 400 KB.
+  const { listed, more } = listedNames(pending);
+  const names = `${listed}${more}`;
   const trimmed = query.trim();
   if (trimmed.startsWith("select:")) {
     const named = trimmed.slice("select:".length).split(",").map((name) => name.trim()).filter(Boolean);
     const active = new Set(catalog.activeNames());
     const already = named.filter((name) => active.has(name));
     const unknown = named.filter((name) => !active.has(name));
-    const choices = pending.length > 0 ? `; the tools it can activate: ${pending.join(", ")}` : "";
+    const choices = pending.length > 0 ? `; the tools it can activate: ${names}` : "";
     if (named.length === 0) return textResult(`select: needs the names of tools, like select:name_one,name_two${choices}`, true);
     if (unknown.length === 0) return textResult(`${already.join(", ")} ${already.length === 1 ? "is" : "are"} already active; call ${already.length === 1 ? "it" : "them"} directly`);
     const also = already.length > 0 ? ` (${already.join(", ")} ${already.length === 1 ? "is" : "are"} already active)` : "";
@@ -65,20 +68,13 @@ function noMatch(query: string, catalog: ToolCatalog) {
   }
   return textResult(
     pending.length > 0
-      ? `no deferred tool matches ${JSON.stringify(query)}; try other words, or select:<name> with one of: ${pending.join(", ")}`
+      ? `no deferred tool matches ${JSON.stringify(query)}; try other words, or select:<name> with one of: ${names}`
       : "every tool is already active; call them directly",
   );
 }
 
 function describe(pending: readonly string[]): string {
-  let listed = "";
-  let count = 0;
-  for (const name of pending) {
-    if (listed.length + name.length + 2 > MAX_LISTED_CHARS) break;
-    listed += `${count > 0 ? ", " : ""}${name}`;
-    count++;
-  }
-  const more = pending.length > count ? ` … and ${pending.length - count} more (search finds them)` : "";
+  const { listed, more } = listedNames(pending);
   return (
     "Find and activate tools that are available but not loaded yet. Their definitions are left out to keep requests small; " +
     "search by what you need (or select:<name> for a tool you know) and the matching tools become callable from your next step. " +
@@ -90,4 +86,16 @@ function describe(pending: readonly string[]): string {
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** The names, comma-separated, up to MAX_LISTED_CHARS, and how many more there are (said as " … and N more"). */
+function listedNames(pending: readonly string[]): { listed: string; more: string } {
+  let listed = "";
+  let count = 0;
+  for (const name of pending) {
+    if (listed.length + name.length + 2 > MAX_LISTED_CHARS) break;
+    listed += `${count > 0 ? ", " : ""}${name}`;
+    count++;
+  }
+  return { listed, more: pending.length > count ? ` … and ${pending.length - count} more (search finds them)` : "" };
 }
