@@ -41,3 +41,21 @@ test("a skill only the user may start (disable-model-invocation: true) is not na
   // No skill left for the model: no section at all.
   expect(skillsPromptSection([{ name: "deploy", description: "d", body: "b", path: "/p/x/SKILL.md", source: "project", modelInvocable: false }])).toBe("");
 });
+
+test("bounded however many skills: a description is cut at 1,024 characters, and past 16,000 characters of lines the rest are named only, then counted", () => {
+  const many: Skill[] = Array.from({ length: 300 }, (_, i) => ({
+    name: `skill-${i}`,
+    description: `Skill ${i}: ${"does a particular thing ".repeat(200)}`,
+    body: "",
+    path: `/p/.zot/skills/skill-${i}/SKILL.md`,
+    source: "project" as const,
+  }));
+  const section = skillsPromptSection(many);
+  expect(section.length).toBeLessThan(16_000 + 4_000 + 1_000);
+  const lines = section.split("\n").filter((line) => line.startsWith("- skill-"));
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line.length).toBeLessThan(1_024 + 80);
+  expect(section).toContain(`${300 - lines.length} more skills, named only (their descriptions would not fit): skill-${lines.length}, skill-${lines.length + 1}`);
+  // The few a real project has are all listed whole.
+  expect(skillsPromptSection(many.slice(0, 3)).split("\n").filter((line) => line.startsWith("- skill-"))).toHaveLength(3);
+});
