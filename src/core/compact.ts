@@ -172,7 +172,18 @@ export function estimateTokens(chars: number): number {
 }
 
 /** About how many tokens a message takes in a request. */
+/** Each message's estimate, once: a call estimates the whole transcript, and a long run has many calls. */
+const estimated = new WeakMap<Message, { blocks: number; tokens: number }>();
+
 export function estimateMessageTokens(message: Message): number {
+  const known = estimated.get(message);
+  if (known !== undefined && known.blocks === message.content.length) return known.tokens;
+  const tokens = countMessageTokens(message);
+  estimated.set(message, { blocks: message.content.length, tokens });
+  return tokens;
+}
+
+function countMessageTokens(message: Message): number {
   let chars = 0;
   let images = 0;
   const count = (blocks: readonly (ContentBlock | ToolResultContent)[]) => {

@@ -7,7 +7,7 @@
 import { noFTL } from "bun:jsc";
 import { GrowingText } from "../protocol/growing-text.ts";
 import type { ContentBlock } from "../protocol/messages.ts";
-import { freshCallId } from "../protocol/unique-call-ids.ts";
+import { freshCallId, type IdSet, IdsOver } from "../protocol/unique-call-ids.ts";
 import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUsage, usedCallIds } from "./agent-state.ts";
@@ -85,7 +85,7 @@ export async function callCompactingOnOverflow(
 
 /** One model call: streams events out, returns what it assembled. */
 async function callModel(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
-  const reading = new CallReading(out, () => new Set(usedCallIds(state)));
+  const reading = new CallReading(out, () => new IdsOver(usedCallIds(state)));
   let result: Omit<ModelCall, "partial"> | undefined;
   try {
     for await (const batch of state.provider.stream(request, signal)) {
@@ -137,14 +137,14 @@ class CallReading {
   /** each tool call's id as sent and as zot keeps it, in order (protocol/unique-call-ids.ts) */
   private readonly starts: [sent: string, kept: string][] = [];
   /** the ids the transcript and this answer have used, once a tool call starts */
-  private taken: Set<string> | undefined;
+  private taken: IdSet | undefined;
   /** ids the server repeated, to what their events and call are given instead */
   private renames: Map<string, string> | undefined;
 
   constructor(
     private readonly out: AgentOutlets,
-    /** a copy of the ids taken before this answer (AgentState.callIds) */
-    private readonly takenIds: () => Set<string>,
+    /** the ids taken before this answer (AgentState.callIds), and this answer's over them */
+    private readonly takenIds: () => IdSet,
   ) {}
 
   /** Emits the batch's events in order; false once the signal aborted (what is left is not emitted). */

@@ -16,7 +16,7 @@ import type { PromptOutcome, PromptTool, TurnFailure } from "./outcomes.ts";
 import { resultBlock, runPromptTool, runTools } from "./tool-run.ts";
 import { ABORTED, intercepted, type TurnEnding } from "./turn-ending.ts";
 import { handBack } from "./lent-model.ts";
-import { withFreshCallIds } from "../protocol/unique-call-ids.ts";
+import { IdsOver, withFreshCallIds } from "../protocol/unique-call-ids.ts";
 
 /**
  * Where a prompt starts, kept as its first message and the transcript before it rather than an
@@ -128,7 +128,7 @@ class PromptLoop {
       // A hook's rewrite (its tool_calls), or a server that is not the model's own API, may repeat a
       // call id or leave it out: made unique, or the provider refuses every later request.
       if (response?.content.some((b) => b.type === "tool_call")) {
-        const content = withFreshCallIds(response.content, new Set(usedCallIds(state)));
+        const content = withFreshCallIds(response.content, new IdsOver(usedCallIds(state)));
         if (content !== response.content) response = { ...response, content };
       }
 

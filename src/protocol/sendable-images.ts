@@ -31,16 +31,26 @@ function shortType(mime: string): string {
  * a session written before this check) would fail every later request of the session. The same
  * array when there is none.
  */
+/** Messages already found to send as they are (every request sends the whole transcript again). */
+const sendableAsIs = new WeakSet<Message>();
+
 export function withSendableImages(messages: readonly Message[]): readonly Message[] {
   let changed = false;
   const out = messages.map((message) => {
-    if (!message.content.some((b) => b.type === "image" || (b.type === "tool_result" && b.content.some((c) => c.type === "image")))) return message;
+    if (sendableAsIs.has(message)) return message;
+    if (!message.content.some((b) => b.type === "image" || (b.type === "tool_result" && b.content.some((c) => c.type === "image")))) {
+      sendableAsIs.add(message);
+      return message;
+    }
     const content = message.content.map((block): ContentBlock => {
       if (block.type === "image") return sendable(block);
       if (block.type !== "tool_result" || !block.content.some((c) => c.type === "image")) return block;
       return { ...block, content: block.content.map((c) => (c.type === "image" ? sendable(c) : c)) };
     });
-    if (content.every((block, i) => block === message.content[i])) return message;
+    if (content.every((block, i) => block === message.content[i])) {
+      sendableAsIs.add(message);
+      return message;
+    }
     changed = true;
     return { ...message, content };
   });

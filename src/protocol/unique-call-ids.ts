@@ -5,8 +5,27 @@
 // about the call changes.
 import type { ContentBlock, Message } from "./messages.ts";
 
+/** Where ids are looked up and marked: a Set, or an IdsOver a Set. */
+export interface IdSet {
+  has(id: string): boolean;
+  add(id: string): unknown;
+}
+
+/** The ids of `base` and those added here, without copying `base` (a long run's ids are many). */
+export class IdsOver implements IdSet {
+  private readonly own = new Set<string>();
+  constructor(private readonly base: ReadonlySet<string>) {}
+  has(id: string): boolean {
+    return this.own.has(id) || this.base.has(id);
+  }
+  add(id: string): this {
+    this.own.add(id);
+    return this;
+  }
+}
+
 /** `id`, or the first of `<id>_2`, `<id>_3`… (`call_1`… for an empty id) not in `seen`; marked seen. */
-export function freshCallId(id: string, seen: Set<string>): string {
+export function freshCallId(id: string, seen: IdSet): string {
   let fresh = id;
   for (let n = id ? 2 : 1; fresh === "" || seen.has(fresh); n++) fresh = `${id || "call"}_${n}`;
   seen.add(fresh);
@@ -30,7 +49,7 @@ export function withCallIds(content: readonly ContentBlock[], ids: readonly stri
 }
 
 /** The content with every tool call's id new to `seen` (the same array when none had to change); marks them seen. */
-export function withFreshCallIds(content: ContentBlock[], seen: Set<string>): ContentBlock[] {
+export function withFreshCallIds(content: ContentBlock[], seen: IdSet): ContentBlock[] {
   const original = content.flatMap((block) => (block.type === "tool_call" ? [block.id] : []));
   const ids = original.map((id) => freshCallId(id, seen));
   return ids.every((id, k) => id === original[k]) ? content : withCallIds(content, ids);
