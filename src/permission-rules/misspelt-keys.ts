@@ -1,13 +1,27 @@
 // Keys of a settings file's permissions that zot does not read: a misspelt `deny` (`Deny`, `denny`)
 // or `permissions` (`permisions`) would turn rules off without a word. Rule: every unknown key
-// under `permissions` is named; one that reads as `deny` or `ask`, one holding a list that does not
-// read as `allow` (`denied`, `disallow`), or a misspelt `permissions` holding either, stands for
-// rules that cannot be read, and those fail closed (every call asked).
+// under `permissions` is named; one that may hold deny or ask rules stands for rules that cannot be
+// read, and those fail closed (every call asked). A key that cannot hold rules (a true/false, a
+// number) or whose name reads as allow never does: a correct Claude Code file must not stop zot.
 import { editDistance } from "../protocol/edit-distance.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 
-/** Claude Code's keys under `permissions`. */
-const PERMISSION_KEYS = ["allow", "ask", "deny", "additionalDirectories", "defaultMode", "disableBypassPermissionsMode"];
+/** Claude Code's rule lists under `permissions`. */
+const RULE_KEYS = ["allow", "ask", "deny"];
+/** Claude Code's other keys under `permissions` (settings zot leaves to it, or reads elsewhere). */
+const OTHER_KEYS = [
+  "additionalDirectories",
+  "defaultMode",
+  "disableBypassPermissionsMode",
+  "disableAutoMode",
+  "blockReadsOutsideWorkingDirectories",
+  "blockWritesOutsideWorkingDirectories",
+  "denyInsteadOfPrompting",
+];
+const PERMISSION_KEYS = [...RULE_KEYS, ...OTHER_KEYS];
+
+/** The tools a rule names in Claude Code's files (`Bash(npm test)`, `Read`, `mcp__server__tool`). */
+const RULE_TEXT = /^(?:Bash|Read|Write|Edit|MultiEdit|Glob|Grep|LS|WebFetch|WebSearch|NotebookEdit|NotebookRead|Task|TodoWrite|Skill|mcp__[\w-]+)(?:\(.*\))?$/s;
 
 export interface MisspeltKey {
   /** where it is, as the file spells it: `permissions.Deny`, `permisions` */
@@ -25,40 +39,53 @@ function slipOf(key: string, known: readonly string[]): string | undefined {
   return known.find((word) => word.toLowerCase() === lower) ?? known.find((word) => editDistance(lower, word.toLowerCase()) <= edits(word));
 }
 
-/** A key that names rules that hold calls back (`denied`, `disallowedTools`, `blocklist`, `asks`). */
-function holdsCallsBack(key: string, meant: string | undefined): boolean {
-  if (meant === "deny" || meant === "ask") return true;
-  return /deny|denied|disallow|block|forbid|prohibit|ask/i.test(key);
+/** A name that says its rules let calls through (`allowlist`, `allowedTools`), with no negation before it (`neverAllow`). */
+function readsAsAllow(key: string, meant: string | undefined): boolean {
+  return meant === "allow" || /^(?:allow|permit)/i.test(key);
 }
 
-/** A key that names rules that let calls through (`allowlist`, `allowedTools`), never read as holding back. */
-function letsCallsThrough(key: string, meant: string | undefined): boolean {
-  return meant === "allow" || (/allow|permit/i.test(key) && !/disallow/i.test(key));
+/** A name that says its rules hold calls back (`denied`, `disallowedTools`, `blocklist`, `neverAllow`). */
+function readsAsDeny(key: string, meant: string | undefined): boolean {
+  return meant === "deny" || meant === "ask" || /deny|denied|disallow|block|forbid|prohibit|never|^not|^dont|^no[A-Z_-]|^ask/i.test(key);
+}
+
+/** Whether a value has what a rule is made of: a rule's text (`Bash(rm *)`), or the word deny or ask, as a value or a key (bounded). */
+function holdsRuleText(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return RULE_TEXT.test(value.trim()) || /^(?:deny|ask)$/i.test(value.trim());
+  if (depth > 4) return false;
+  if (Array.isArray(value)) return value.slice(0, 200).some((item) => holdsRuleText(item, depth + 1));
+  if (!isJsonObject(value)) return false;
+  return Object.entries(value)
+    .slice(0, 200)
+    .some(([key, inner]) => holdsRuleText(key, depth + 1) || /^(?:deny|ask)$/i.test(key) || holdsRuleText(inner, depth + 1));
+}
+
+/** Whether an unknown key's value may be deny or ask rules zot would not read. */
+function mayHoldBack(key: string, value: unknown): boolean {
+  // true, false, a number or null holds no rule: a setting of Claude Code's zot does not know.
+  if (value === null || (typeof value !== "string" && typeof value !== "object")) return false;
+  const meant = slipOf(key, PERMISSION_KEYS);
+  if (readsAsAllow(key, meant) && !readsAsDeny(key, meant)) return false;
+  if (meant !== undefined && OTHER_KEYS.includes(meant) && !holdsRuleText(value)) return false;
+  return readsAsDeny(key, meant) || Array.isArray(value) || holdsRuleText(value);
 }
 
 /** The keys of `file` (a settings file's JSON) that zot's permission rules do not read, with what each likely meant. */
 export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltKey[] {
   const found: MisspeltKey[] = [];
-  const inside = (section: unknown, at: string) => {
-    if (!isJsonObject(section)) return;
+  const section = file.permissions;
+  if (isJsonObject(section)) {
     for (const key of Object.keys(section)) {
       if (PERMISSION_KEYS.includes(key)) continue;
       const meant = slipOf(key, PERMISSION_KEYS);
-      // A name that says it holds calls back (any value), or a list of rules under a name that reads
-      // as nothing zot knows, may be deny rules: held back, unless the name reads as allow.
-      const holdsBack = holdsCallsBack(key, meant) || (Array.isArray(section[key]) && meant === undefined);
-      found.push({ at: `${at}.${key}`, ...(meant ? { meant } : {}), holdsBack: holdsBack && !letsCallsThrough(key, meant) });
+      found.push({ at: `permissions.${key}`, ...(meant ? { meant } : {}), holdsBack: mayHoldBack(key, section[key]) });
     }
-  };
-  inside(file.permissions, "permissions");
+  }
   for (const key of Object.keys(file)) {
     if (key === "permissions" || slipOf(key, ["permissions"]) === undefined) continue;
-    const section = file[key];
-    // Its own deny or ask (any spelling) would not hold.
-    const holdsBack = isJsonObject(section) && Object.keys(section).some((inner) => {
-      const meant = PERMISSION_KEYS.includes(inner) ? inner : slipOf(inner, PERMISSION_KEYS);
-      return holdsCallsBack(inner, meant) && !letsCallsThrough(inner, meant);
-    });
+    const misspelt = file[key];
+    // Its own rule lists (any spelling), or anything in it that may be rules, would not hold.
+    const holdsBack = isJsonObject(misspelt) && Object.entries(misspelt).some(([inner, value]) => mayHoldBack(inner, value));
     found.push({ at: key, meant: "permissions", holdsBack });
   }
   return found;

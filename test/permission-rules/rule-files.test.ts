@@ -122,6 +122,18 @@ describe("what cannot be read", () => {
     expect(allowish.summary()).toEqual([]);
     expect(allowish.warnings.every((warning) => warning.endsWith("; it is ignored"))).toBe(true);
     expect(allowish.warnings).toHaveLength(3);
+    // Claude Code's own settings, true or false, are no rules: a correct file never stops zot (the third review's finding).
+    const booleans = setup({ user: { permissions: { blockWritesOutsideWorkingDirectories: true, blockReadsOutsideWorkingDirectories: false, denyInsteadOfPrompting: true, disableAutoMode: "disable", deny: ["Read(./.env)"] } } });
+    expect(booleans.summary()).toEqual(["deny Read(./.env) (~/.claude/settings.json)"]);
+    expect(booleans.warnings).toEqual([]);
+    const unknownFlag = setup({ project: { permissions: { blockEverythingPlease: true, colourDepth: 8 } } });
+    expect(unknownFlag.summary()).toEqual([]);
+    expect(unknownFlag.warnings.every((warning) => warning.endsWith("; it is ignored"))).toBe(true);
+    // A negated allow is a deny, and rules written as rules are held back under any name or shape.
+    for (const permissions of [{ neverAllow: ["Bash(echo:*)"] }, { notAllowed: ["Bash"] }, { rules: { deny: ["Bash(rm *)"] } }, { "Bash(echo:*)": "deny" }]) {
+      expect(setup({ project: { permissions } }).summary()).toEqual(["ask * (.claude/settings.json)"]);
+    }
+    expect(setup({ project: { permisions: { rules: ["Bash(echo:*)"] } } }).summary()).toEqual(["ask * (.claude/settings.json)"]);
     // Claude Code's own keys are read or left to it, and said nothing of.
     const known = setup({ project: { permissions: { allow: [], defaultMode: "acceptEdits", additionalDirectories: ["../x"], disableBypassPermissionsMode: "disable" } } });
     expect(known.warnings).toEqual([]);
