@@ -36,10 +36,12 @@ export function describeIssue(issue: v.BaseIssue<unknown>, options: IssueOptions
   if (issue.input === undefined && issue.received === "undefined") return "this field is required";
   if (typeof issue.input === "string" && issue.message.includes(issue.received)) {
     if (!showable(issue, issue.input, options)) {
-      return issue.message.replace(issue.received, `a string of ${issue.input.length} characters (not shown: it may be a secret)`);
+      return issue.message.replace(issue.received, () => `a string of ${(issue.input as string).length} characters (not shown: it may be a secret)`);
     }
     if (issue.received.length > SHOWN_MAX) {
-      return issue.message.replace(issue.received, `${issue.received.slice(0, SHOWN_MAX)}…" (${issue.input.length} characters)`);
+      // A function, so a `$&` in the value is not read as a replacement pattern.
+      const shown = `${issue.received.slice(0, SHOWN_MAX)}…" (${issue.input.length} characters)`;
+      return issue.message.replace(issue.received, () => shown);
     }
   }
   return issue.message;

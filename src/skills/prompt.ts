@@ -39,8 +39,13 @@ export function skillsPromptSection(skills: readonly Skill[]): string {
   ].join("\n\n");
 }
 
+/** `text` cut to `max` characters with an ellipsis, never between the halves of a surrogate pair (a lone one makes the API refuse every request). */
 function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 /** Names, comma-separated, up to `budget` characters, then how many more. */

@@ -65,18 +65,16 @@ interface FoldedText {
   to: number[];
 }
 
-/** Folded a character with its combining marks at a time, so each folded character maps back to the text. */
+/** Folded a grapheme at a time (a character with its marks, a Hangul syllable's jamo), so each folded character maps back to the text. */
 function foldMapped(text: string): FoldedText {
   const out: FoldedText = { text: "", from: [], to: [] };
-  let at = 0;
-  for (const piece of text.match(/\P{M}\p{M}*|\p{M}+/gsu) ?? []) {
-    const folded = fold(piece);
+  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+    const folded = fold(segment);
     for (let i = 0; i < folded.length; i++) {
-      out.from.push(at);
-      out.to.push(at + piece.length);
+      out.from.push(index);
+      out.to.push(index + segment.length);
     }
     out.text += folded;
-    at += piece.length;
   }
   return out;
 }

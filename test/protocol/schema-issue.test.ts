@@ -43,3 +43,10 @@ test("a long value of a program's own is cut, never repeated whole (a 200 KB val
   expect(said).toContain("(200000 characters)");
   expect(issueSentence(issuesOf({ providers: {}, mode: "anthropic_messages_api" }), "", likely)).toContain('received "anthropic_messages_api"');
 });
+
+test("a value full of $& is cut too, not read as a replacement pattern that repeats the message", () => {
+  const [issue] = issuesOf({ providers: {}, mode: "$&".repeat(100_000) });
+  expect(describeIssue(issue).length).toBeLessThan(400);
+  const [secret] = issuesOf({ providers: { x: "$&".repeat(100_000) } });
+  expect(describeIssue(secret, { secrets: "likely" }).length).toBeLessThan(400);
+});

@@ -59,3 +59,10 @@ test("bounded however many skills: a description is cut at 1,024 characters, and
   // The few a real project has are all listed whole.
   expect(skillsPromptSection(many.slice(0, 3)).split("\n").filter((line) => line.startsWith("- skill-"))).toHaveLength(3);
 });
+
+test("a description cut at its limit never splits an emoji: a lone surrogate would make the API refuse every request", () => {
+  const description = `${"x".repeat(1022)}😀 and more`;
+  const section = skillsPromptSection([{ name: "emoji", description, body: "", path: "/p/SKILL.md", source: "project" }]);
+  expect(section).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  expect(section).toContain("…");
+});

@@ -25,3 +25,8 @@ test("only the look-alikes of the part old_text matches are named, not those of 
   expect(accents).not.toContain("U+00E9");
   expect(accents).not.toContain("U+2018");
 });
+
+test("decomposed (NFD) Hangul in the file against composed old_text is named, syllable by syllable", () => {
+  const hint = lookalikeHint("\uD55C\uAD6D\uC5B4 text\n".normalize("NFD"), "\uD55C\uAD6D\uC5B4 text");
+  expect(hint).toContain("is the file's line 1 but for characters that look alike");
+});
