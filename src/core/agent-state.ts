@@ -78,8 +78,10 @@ export interface AgentOutlets {
  * the real count.
  */
 export function setTranscript(state: AgentState, messages: Message[], options: { sameConversation?: boolean } = {}): void {
-  // A transcript brought in (a resumed or forked session) has its ids taken too; the old ones stay taken.
-  if (state.callIds) for (const id of callIdsIn(messages)) state.callIds.add(id);
+  // The ids of the transcript going out stay taken (a front end still shows its calls), and those of
+  // the one brought in (a resumed or forked session) are taken too.
+  const used = usedCallIds(state);
+  for (const id of callIdsIn(messages)) used.add(id);
   state.messages = messages;
   if (!options.sameConversation) {
     state.views.clear();

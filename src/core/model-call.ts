@@ -28,6 +28,8 @@ export interface ModelCall {
   overflow?: boolean;
   /** the stream's first word was an overload, a rate limit or a server error, before any of the answer: worth another try */
   retryable?: boolean;
+  /** the ids of the tool calls whose start streamed (a front end drew them, kept or not) */
+  started?: string[];
 }
 
 /**
@@ -86,7 +88,7 @@ export async function callCompactingOnOverflow(
 /** One model call: streams events out, returns what it assembled. */
 async function callModel(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
   const reading = new CallReading(out, () => new IdsOver(usedCallIds(state)));
-  let result: Omit<ModelCall, "partial"> | undefined;
+  let result: Omit<ModelCall, "partial" | "started"> | undefined;
   try {
     for await (const batch of state.provider.stream(request, signal)) {
       // The reader's pressure is felt once a batch: the batch has been read, the next is not read while it waits.
@@ -117,7 +119,7 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
   // automatic compaction that reads it, to the estimate of what was sent.
   state.context.callEnded(request, usage, result.response !== undefined);
   if (usage) recordUsage(state, out, usage);
-  return { ...result, partial: reading.partial() };
+  return { ...result, partial: reading.partial(), started: reading.startedIds() };
 }
 
 /**
@@ -206,6 +208,11 @@ class CallReading {
     }
     (this.renames ??= new Map()).set(ev.id, kept);
     return { ...ev, id: kept };
+  }
+
+  /** The ids the calls that started are known by (what their events carried). */
+  startedIds(): string[] {
+    return this.starts.map(([, kept]) => kept);
   }
 
   /** The answer's tool calls under the ids their events had, matched in order. */

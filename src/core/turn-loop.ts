@@ -119,10 +119,18 @@ class PromptLoop {
       request = sent;
       this.promptStart = this.promptStartOf();
       let response = call.response;
+      // The calls whose start streamed were drawn by a front end, kept or not: their ids are taken
+      // (after this answer's own ids are checked, which are those).
+      const takeStarted = () => {
+        for (const id of call.started ?? []) usedCallIds(state).add(id);
+      };
       if (call.stop !== "error" && call.stop !== "aborted" && response) {
         const after = await state.chain.run("after_llm", { step, request, response }, signal);
         const refused = gateEnding(after);
-        if (refused) return this.finish(refused);
+        if (refused) {
+          takeStarted();
+          return this.finish(refused);
+        }
         response = after.payload.response;
       }
       // A hook's rewrite (its tool_calls), or a server that is not the model's own API, may repeat a
@@ -136,6 +144,7 @@ class PromptLoop {
       let kept = response?.content ?? call.partial;
       if (call.stop === "aborted" || call.stop === "error") kept = kept.filter((b) => b.type !== "tool_call");
       const toolCalls = kept.filter((b): b is ToolCallBlock => b.type === "tool_call");
+      takeStarted();
       for (const call of toolCalls) usedCallIds(state).add(call.id);
       if (kept.length > 0) {
         const message: Message = { role: "assistant", content: kept, time: nowIso() };

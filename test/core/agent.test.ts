@@ -382,6 +382,41 @@ describe("Agent loop", () => {
     ]);
   });
 
+  test("ids stay taken through a resume and a clear before any call, and a call that started and was aborted keeps its id", async () => {
+    const { agent, events } = setup([{ calls: [{ id: "c1", name: "echo", args: { n: 1 } }] }, { text: "one" }]);
+    // A resumed transcript whose call c1 is on screen, cleared before any call of this run.
+    agent.replaceTranscript([
+      { role: "user", content: [{ type: "text", text: "before" }], time: "2026-11-27T10:00:00.000Z" },
+      { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "echo", args: {} }], time: "2026-11-27T10:00:00.000Z" },
+      { role: "tool", content: [{ type: "tool_result", call_id: "c1", is_error: false, content: [{ type: "text", text: "old" }] }], time: "2026-11-27T10:00:00.000Z" },
+    ]);
+    agent.clear();
+    expect(await run(agent)).toEqual({ status: "ok" });
+    expect(events.filter((e) => e.type === "tool_use_start").map((e: any) => e.id)).toEqual(["c1_2"]);
+
+    // A call that started streaming and was aborted: a front end drew it, so its id is not given again.
+    let calls = 0;
+    const hanging: Provider = {
+      name: "fake",
+      async *stream(_request, signal): AsyncIterable<ProviderBatch> {
+        calls++;
+        yield [{ type: "tool_use_start", id: "k1", name: "echo" }];
+        if (calls === 1) await new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+        yield [{ type: "tool_use_end", id: "k1" }, { type: "done", content: [{ type: "tool_call", id: "k1", name: "echo", args: {} }], stop: "end_turn" }];
+      },
+    };
+    const other = new Agent({ provider: hanging, model, tools: [echoTool()], system: "sys", cwd: "/tmp" });
+    const seen: AgentEvent[] = [];
+    other.onEvent((e) => seen.push(e));
+    const controller = new AbortController();
+    const first = other.prompt({ text: "go" }, controller.signal);
+    while (!seen.some((e) => e.type === "tool_use_start")) await Bun.sleep(5);
+    controller.abort();
+    expect((await first).status).toBe("aborted");
+    await other.prompt({ text: "again" }, new AbortController().signal);
+    expect(seen.filter((e) => e.type === "tool_use_start").map((e: any) => e.id)).toEqual(["k1", "k1_2"]);
+  });
+
   test("before_llm modify reaches the provider (tool injection)", async () => {
     const { agent, requests } = setup([{ text: "ok" }]);
     agent.chain.add(
