@@ -171,10 +171,14 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-/** About how many tokens a message takes in a request. */
-/** Each message's estimate, once: a call estimates the whole transcript, and a long run has many calls. */
+/**
+ * Each message's estimate, once: a call estimates the whole transcript, and a long run has many
+ * calls. Keyed by the message: a transcript's messages are not changed once appended (a change of
+ * their number of blocks is still seen).
+ */
 const estimated = new WeakMap<Message, { blocks: number; tokens: number }>();
 
+/** About how many tokens a message takes in a request. */
 export function estimateMessageTokens(message: Message): number {
   const known = estimated.get(message);
   if (known !== undefined && known.blocks === message.content.length) return known.tokens;

@@ -25,15 +25,15 @@ function shortType(mime: string): string {
   return mime.length > 60 ? `${mime.slice(0, 60)}…` : mime;
 }
 
+/** Messages already found to send as they are (every request sends the whole transcript again). */
+const sendableAsIs = new WeakSet<Message>();
+
 /**
  * The messages as a provider may send them: each image the APIs would refuse stands as a text that
  * says what it was and why it was not sent. One such image left in a transcript (a tool's result,
  * a session written before this check) would fail every later request of the session. The same
  * array when there is none.
  */
-/** Messages already found to send as they are (every request sends the whole transcript again). */
-const sendableAsIs = new WeakSet<Message>();
-
 export function withSendableImages(messages: readonly Message[]): readonly Message[] {
   let changed = false;
   const out = messages.map((message) => {

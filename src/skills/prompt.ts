@@ -2,6 +2,7 @@
 // Rule: only names, descriptions and locations go into the prompt; a skill's body reaches the
 // context only when the model asks for it with the `skill` tool, so skills cost little until used;
 // a skill only the user may start (`disable-model-invocation: true`) is not named at all.
+import { namesWithin } from "../protocol/names-within.ts";
 import { modelInvocable, type Skill } from "./discover.ts";
 
 /** A description's most characters in the prompt (the Agent Skills format's limit). */
@@ -46,18 +47,6 @@ function cut(text: string, max: number): string {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;
-}
-
-/** Names, comma-separated, up to `budget` characters, then how many more. */
-function namesWithin(names: readonly string[], budget: number): string {
-  let listed = "";
-  let count = 0;
-  for (const name of names) {
-    if (listed.length + name.length + 2 > budget) break;
-    listed += `${count > 0 ? ", " : ""}${name}`;
-    count++;
-  }
-  return count < names.length ? `${listed} … and ${names.length - count} more` : listed;
 }
 
 function oneLine(text: string): string {

@@ -9,6 +9,7 @@ import { modelInvocable, type Skill, userInvocable } from "../skills/discover.ts
 import { defineArgs, renameKeys } from "./args.ts";
 import { skillArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
+import { namesWithin } from "../protocol/names-within.ts";
 
 const args = defineArgs("skill", skillArgs, builtinParameters("skillArgs"));
 
@@ -36,7 +37,7 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
       }
       if (!skill) {
         const names = skills.filter(modelInvocable).map((s) => s.name);
-        const available = names.length > 0 ? `available skills: ${names.join(", ")}` : "no skills are available in this session";
+        const available = names.length > 0 ? `available skills: ${namesWithin(names, 6_000)}` : "no skills are available in this session";
         return textResult(`skill: there is no skill named ${JSON.stringify(wanted)}; ${available}`, true);
       }
       return textResult(`# Skill: ${skill.name}\n\n${skill.description}\n\n---\n\n${skill.body}`, false, {

@@ -7,6 +7,7 @@ import { textResult } from "../protocol/tool.ts";
 import { defineArgs } from "./args.ts";
 import { SEARCH_DEFAULT_RESULTS, searchArgs } from "./builtin-args.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
+import { namesWithin } from "../protocol/names-within.ts";
 
 export const TOOL_SEARCH_NAME = "tool_search";
 
@@ -52,8 +53,7 @@ export function createToolSearchTool(catalog: ToolCatalog): Tool {
 function noMatch(query: string, catalog: ToolCatalog) {
   const pending = catalog.pendingNames();
   // As many names as the description lists: 20,000 deferred tools must not make a failed search 400 KB.
-  const { listed, more } = listedNames(pending);
-  const names = `${listed}${more}`;
+  const names = namesWithin(pending, MAX_LISTED_CHARS, " (search finds them)");
   const trimmed = query.trim();
   if (trimmed.startsWith("select:")) {
     const named = trimmed.slice("select:".length).split(",").map((name) => name.trim()).filter(Boolean);
@@ -74,28 +74,16 @@ function noMatch(query: string, catalog: ToolCatalog) {
 }
 
 function describe(pending: readonly string[]): string {
-  const { listed, more } = listedNames(pending);
+  const listed = namesWithin(pending, MAX_LISTED_CHARS, " (search finds them)");
   return (
     "Find and activate tools that are available but not loaded yet. Their definitions are left out to keep requests small; " +
     "search by what you need (or select:<name> for a tool you know) and the matching tools become callable from your next step. " +
     "You may also call one of the names below directly. " +
-    `Deferred tools: ${listed || "(none)"}${more}.`
+    `Deferred tools: ${listed || "(none)"}.`
   );
 }
 
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
-/** The names, comma-separated, up to MAX_LISTED_CHARS, and how many more there are (said as " … and N more"). */
-function listedNames(pending: readonly string[]): { listed: string; more: string } {
-  let listed = "";
-  let count = 0;
-  for (const name of pending) {
-    if (listed.length + name.length + 2 > MAX_LISTED_CHARS) break;
-    listed += `${count > 0 ? ", " : ""}${name}`;
-    count++;
-  }
-  return { listed, more: pending.length > count ? ` … and ${pending.length - count} more (search finds them)` : "" };
 }

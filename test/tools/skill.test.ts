@@ -48,6 +48,13 @@ test("an unknown name is an error that lists the available skills", async () => 
   expect(r.text).toBe('skill: there is no skill named "deploy"; available skills: code-review, test-fix');
 });
 
+test("with thousands of skills, the unknown-name error lists as many as fit in 6,000 characters and counts the rest", async () => {
+  const many: Skill[] = Array.from({ length: 5_000 }, (_, i) => ({ name: `skill-number-${i}`, description: "d", body: "b", path: `/s/${i}/SKILL.md`, source: "user" as const }));
+  const r = await call(createSkillTool(many), { name: "deploy" });
+  expect(r.text.length).toBeLessThan(6_200);
+  expect(r.text).toMatch(/available skills: skill-number-0, skill-number-1, .* … and \d+ more$/);
+});
+
 test("with no skills at all the error says so", async () => {
   const r = await call(createSkillTool([]), { name: "anything" });
   expect(r.is_error).toBe(true);
