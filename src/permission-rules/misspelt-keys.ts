@@ -1,8 +1,11 @@
 // Keys of a settings file's permissions that zot does not read: a misspelt `deny` (`Deny`, `denny`)
-// or `permissions` (`permisions`) would turn rules off without a word. Rule: every unknown key
-// under `permissions` is named; one that may hold deny or ask rules stands for rules that cannot be
-// read, and those fail closed (every call asked). A key that cannot hold rules (a true/false, a
-// number) or whose name reads as allow never does: a correct Claude Code file must not stop zot.
+// or `permissions` (`permisions`), or deny rules under a key of another tool's making, would turn
+// rules off without a word. Rule: every unknown key under `permissions` is named; one that may hold
+// deny or ask rules stands for rules that cannot be read, and those fail closed (every call asked).
+// What decides is what the key holds: rules written as rules (`Bash(rm *)`, `mcp__server`), or a
+// slip of `deny` or `ask` itself. A name alone (`notes`, `blockEverything`) never does, and neither
+// does a list of rules under a name that reads as allow: a correct Claude Code file must not stop zot.
+import { CLAUDE_NAME_OF_BUILTIN, CLAUDE_TOOLS_ZOT_HAS, CLAUDE_TOOLS_ZOT_LACKS } from "../protocol/claude-tool-names.ts";
 import { editDistance } from "../protocol/edit-distance.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 
@@ -20,8 +23,8 @@ const OTHER_KEYS = [
 ];
 const PERMISSION_KEYS = [...RULE_KEYS, ...OTHER_KEYS];
 
-/** The tools a rule names in Claude Code's files (`Bash(npm test)`, `Read`, `mcp__server__tool`). */
-const RULE_TEXT = /^(?:Bash|Read|Write|Edit|MultiEdit|Glob|Grep|LS|WebFetch|WebSearch|NotebookEdit|NotebookRead|Task|TodoWrite|Skill|mcp__[\w-]+)(?:\(.*\))?$/s;
+/** The tools a rule may name, Claude Code's and zot's own, in any case. */
+const TOOL_NAMES = new Set([...CLAUDE_TOOLS_ZOT_HAS, ...CLAUDE_TOOLS_ZOT_LACKS, ...Object.keys(CLAUDE_NAME_OF_BUILTIN), "PowerShell"].map((name) => name.toLowerCase()));
 
 export interface MisspeltKey {
   /** where it is, as the file spells it: `permissions.Deny`, `permisions` */
@@ -39,35 +42,47 @@ function slipOf(key: string, known: readonly string[]): string | undefined {
   return known.find((word) => word.toLowerCase() === lower) ?? known.find((word) => editDistance(lower, word.toLowerCase()) <= edits(word));
 }
 
-/** A name that says its rules let calls through (`allowlist`, `allowedTools`), with no negation before it (`neverAllow`). */
-function readsAsAllow(key: string, meant: string | undefined): boolean {
-  return meant === "allow" || /^(?:allow|permit)/i.test(key);
+/** A rule as Claude Code's files write one: a tool's name, with what it applies to in brackets (`Bash(rm *)`, `mcp__github`). */
+function isRuleText(text: string): boolean {
+  const rule = /^([A-Za-z][\w-]*)(?:\(.*\))?$/s.exec(text.trim());
+  return rule !== null && (TOOL_NAMES.has(rule[1]!.toLowerCase()) || rule[1]!.toLowerCase().startsWith("mcp__"));
 }
 
-/** A name that says its rules hold calls back (`denied`, `disallowedTools`, `blocklist`, `neverAllow`). */
-function readsAsDeny(key: string, meant: string | undefined): boolean {
-  return meant === "deny" || meant === "ask" || /deny|denied|disallow|block|forbid|prohibit|never|^not|^dont|^no[A-Z_-]|^ask/i.test(key);
+/** A key written as a rule: a tool with what it applies to (`Bash(rm *)`), or an MCP server's; a bare name (`task`, `read`) is too likely a word. */
+function isRuleKey(key: string): boolean {
+  return isRuleText(key) && (key.includes("(") || key.toLowerCase().startsWith("mcp__"));
 }
 
-/** Whether a value has what a rule is made of: a rule's text (`Bash(rm *)`), or the word deny or ask, as a value or a key (bounded). */
+/** Whether a value, or a key in it, is written as a rule (bounded: a file's shape, not its size). */
 function holdsRuleText(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return RULE_TEXT.test(value.trim()) || /^(?:deny|ask)$/i.test(value.trim());
-  if (depth > 4) return false;
+  if (typeof value === "string") return isRuleText(value);
+  if (depth > 4 || typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return value.slice(0, 200).some((item) => holdsRuleText(item, depth + 1));
-  if (!isJsonObject(value)) return false;
   return Object.entries(value)
     .slice(0, 200)
-    .some(([key, inner]) => holdsRuleText(key, depth + 1) || /^(?:deny|ask)$/i.test(key) || holdsRuleText(inner, depth + 1));
+    .some(([key, inner]) => isRuleKey(key) || holdsRuleText(inner, depth + 1));
 }
 
-/** Whether an unknown key's value may be deny or ask rules zot would not read. */
+/** Whether a value has a key that reads as deny or ask at any depth (`{"deny": […]}` under an allow-like name). */
+function namesDenyOrAsk(value: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).some(([key, inner]) => {
+    const meant = slipOf(key, RULE_KEYS);
+    return meant === "deny" || meant === "ask" || namesDenyOrAsk(inner, depth + 1);
+  });
+}
+
+/** Whether an unknown key (with its value) may be deny or ask rules zot would not read. */
 function mayHoldBack(key: string, value: unknown): boolean {
-  // true, false, a number or null holds no rule: a setting of Claude Code's zot does not know.
-  if (value === null || (typeof value !== "string" && typeof value !== "object")) return false;
   const meant = slipOf(key, PERMISSION_KEYS);
-  if (readsAsAllow(key, meant) && !readsAsDeny(key, meant)) return false;
-  if (meant !== undefined && OTHER_KEYS.includes(meant) && !holdsRuleText(value)) return false;
-  return readsAsDeny(key, meant) || Array.isArray(value) || holdsRuleText(value);
+  // A slip of deny or ask holding a list (`Deny: […]`, `denny: […]`), or deny or ask itself in another case holding anything: its rules, whatever they say.
+  if ((meant === "deny" || meant === "ask") && (Array.isArray(value) || (key.toLowerCase() === meant && typeof value === "object" && value !== null))) return true;
+  // A rule written as the key (`"Bash(rm *)": false`).
+  if (isRuleKey(key)) return true;
+  if (!holdsRuleText(value)) return false;
+  // Rules under a name that reads as allow (`allowlist`, `allowedTools`) let calls through: off, they hold nothing back, unless they say deny.
+  const allowLike = meant === "allow" || /^(?:allow|permit)/i.test(key);
+  return !allowLike || namesDenyOrAsk(value);
 }
 
 /** The keys of `file` (a settings file's JSON) that zot's permission rules do not read, with what each likely meant. */
@@ -84,8 +99,8 @@ export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltK
   for (const key of Object.keys(file)) {
     if (key === "permissions" || slipOf(key, ["permissions"]) === undefined) continue;
     const misspelt = file[key];
-    // Its own rule lists (any spelling), or anything in it that may be rules, would not hold.
-    const holdsBack = isJsonObject(misspelt) && Object.entries(misspelt).some(([inner, value]) => mayHoldBack(inner, value));
+    // Its own rule lists (any spelling), or anything in it written as rules, would not hold.
+    const holdsBack = isJsonObject(misspelt) && Object.entries(misspelt).some(([inner, value]) => inner === "deny" || inner === "ask" || mayHoldBack(inner, value));
     found.push({ at: key, meant: "permissions", holdsBack });
   }
   return found;

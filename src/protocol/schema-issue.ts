@@ -40,7 +40,8 @@ export function describeIssue(issue: v.BaseIssue<unknown>, options: IssueOptions
     }
     if (issue.received.length > SHOWN_MAX) {
       // A function, so a `$&` in the value is not read as a replacement pattern.
-      const shown = `${issue.received.slice(0, SHOWN_MAX)}…" (${issue.input.length} characters)`;
+      const end = /[\uD800-\uDBFF]/.test(issue.received.charAt(SHOWN_MAX - 1)) ? SHOWN_MAX - 1 : SHOWN_MAX;
+      const shown = `${issue.received.slice(0, end)}…" (${issue.input.length} characters)`;
       return issue.message.replace(issue.received, () => shown);
     }
   }

@@ -102,7 +102,7 @@ describe("what cannot be read", () => {
       ]);
     }
     // A list of rules under a name that reads as none of them, or any rules under a name that says deny, may be deny rules too.
-    for (const [key, value] of [["denied", ["Bash"]], ["blocklist", ["Bash"]], ["denied", "Bash(echo:*)"], ["disallowedTools", "Bash"], ["deny_rules", { bash: true }]] as const) {
+    for (const [key, value] of [["denied", ["Bash"]], ["blocklist", ["Bash"]], ["denied", "Bash(echo:*)"], ["disallowedTools", "Bash"], ["deny_rules", { "Bash(rm *)": true }]] as const) {
       const s = setup({ project: { permissions: { [key]: value } } });
       expect(s.summary()).toEqual(["ask * (.claude/settings.json)"]);
       expect(s.warnings[0]).toContain(`permissions.${key} is no key zot reads`);
@@ -134,6 +134,16 @@ describe("what cannot be read", () => {
       expect(setup({ project: { permissions } }).summary()).toEqual(["ask * (.claude/settings.json)"]);
     }
     expect(setup({ project: { permisions: { rules: ["Bash(echo:*)"] } } }).summary()).toEqual(["ask * (.claude/settings.json)"]);
+    // What decides is what a key holds (the fourth review's findings): a note is no rule, whatever its
+    // name; a rule written as the key is one, whatever its value; a deny inside an allow-like name holds.
+    for (const permissions of [{ notes: "reviewed by secteam" }, { askTimeout: 30 }, { task: { x: 1 } }, { _comment: ["keep this file short"] }, { normalMode: "on" }]) {
+      const s = setup({ project: { permissions } });
+      expect(s.summary()).toEqual([]);
+      expect(s.warnings.every((warning) => warning.endsWith("; it is ignored"))).toBe(true);
+    }
+    for (const permissions of [{ "Bash(echo:*)": false }, { allowlist: { deny: ["Bash(rm *)"] } }, { policy: { never: ["bash(rm *)"] } }]) {
+      expect(setup({ project: { permissions } }).summary()).toEqual(["ask * (.claude/settings.json)"]);
+    }
     // Claude Code's own keys are read or left to it, and said nothing of.
     const known = setup({ project: { permissions: { allow: [], defaultMode: "acceptEdits", additionalDirectories: ["../x"], disableBypassPermissionsMode: "disable" } } });
     expect(known.warnings).toEqual([]);
