@@ -13,7 +13,7 @@ import type { Theme } from "../../tui/theme.ts";
 import type { NoteLevel } from "./app-context.ts";
 import { AssistantMessage } from "./assistant-message.ts";
 import { ExtensionNotes } from "./extension-notes.ts";
-import { renderLiveTail } from "./live-tail.ts";
+import { renderLiveTail, StableRows } from "./live-tail.ts";
 import { NoteLine } from "./note-line.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolBox } from "./tool-box.ts";
@@ -50,6 +50,8 @@ export class ChatView implements Component {
   private stepAnswers: AssistantMessage[] = [];
   private thinking: ThinkingBlock | undefined;
   private expanded = false;
+  /** the rows of the settled blocks, kept from frame to frame */
+  private readonly stable = new StableRows();
   /** the model call being shown said something: text, a tool call, or a message an interceptor took */
   private stepSaid = false;
 
@@ -74,7 +76,7 @@ export class ChatView implements Component {
    */
   renderWithin(width: number, room: number): string[] {
     const notes = this.notes.render(width);
-    const rows = renderLiveTail(width, { blocks: this.transcript.children, isLive: this.isLive, room, below: notes.length }, this.theme);
+    const rows = renderLiveTail(width, { blocks: this.transcript.children, stable: this.stable, isLive: this.isLive, room, below: notes.length }, this.theme);
     for (const row of notes) rows.push(row);
     return rows;
   }

@@ -14,6 +14,8 @@ import { counted } from "../../protocol/counted.ts";
 export interface LiveTail {
   /** The blocks top to bottom. */
   blocks: readonly Component[];
+  /** The rows of the blocks above the first live one, kept from frame to frame (StableRows). */
+  stable?: StableRows;
   /** Whether a block may still change (its rows, their number). */
   isLive(block: Component): boolean;
   /** Rows the screen has for the transcript and what follows it in `below`. */
@@ -23,14 +25,17 @@ export interface LiveTail {
 }
 
 export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): string[] {
-  const rows: string[] = [];
   const { blocks } = tail;
   const first = blocks.findIndex((block) => tail.isLive(block));
+  // The blocks above the first live one (all of them when none is) are whole: their rows come
+  // from the kept ones, so a frame of a long conversation does not copy every row one by one.
+  const settled = first === -1 ? blocks.length : first;
+  const rows: string[] = tail.stable ? tail.stable.rowsOf(width, blocks, settled).slice() : [];
   // Rows under the live block's last row, other than the transcript's: the band and the notes.
   // The live block's last row itself needs one row of the room.
   const free = tail.room - tail.below - 1;
   let under = 0;
-  for (let i = 0; i < blocks.length; i++) {
+  for (let i = tail.stable ? settled : 0; i < blocks.length; i++) {
     const lines = blocks[i]!.render(width);
     if (first !== -1 && i > first) {
       if (under + lines.length > free) {
@@ -43,4 +48,53 @@ export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): str
     for (const line of lines) rows.push(line);
   }
   return rows;
+}
+
+/**
+ * The rows of a conversation's first blocks, kept between frames. Each frame asks every one of
+ * those blocks for its rows, as before, but copies none of them unless a block gave other rows
+ * than last time (a cached block gives the very same array while it is unchanged): a block added,
+ * one redrawn (a finished call's result, Ctrl+O), a new width. Rule: the rows are always exactly
+ * the blocks' rows in order; what is kept is only a shortcut to them.
+ */
+export class StableRows {
+  private width = -1;
+  private readonly blocks: Component[] = [];
+  /** each kept block's rows, as it gave them */
+  private readonly parts: (readonly string[])[] = [];
+  /** the row after each kept block's last */
+  private readonly ends: number[] = [];
+  private readonly rows: string[] = [];
+
+  /** The rows of `blocks[0..count)`; the array is this object's: copy it before changing it. */
+  rowsOf(width: number, blocks: readonly Component[], count: number): readonly string[] {
+    if (width !== this.width) {
+      this.width = width;
+      this.keep(0);
+    }
+    let same = 0;
+    const parts: (readonly string[])[] = [];
+    for (let i = 0; i < count; i++) {
+      const part = blocks[i]!.render(width);
+      parts.push(part);
+      if (same === i && i < this.blocks.length && this.blocks[i] === blocks[i] && this.parts[i] === part) same++;
+    }
+    this.keep(same);
+    for (let i = same; i < count; i++) {
+      const part = parts[i]!;
+      for (let k = 0; k < part.length; k++) this.rows.push(part[k]!);
+      this.blocks.push(blocks[i]!);
+      this.parts.push(part);
+      this.ends.push(this.rows.length);
+    }
+    return this.rows;
+  }
+
+  /** Keeps the first `count` blocks' rows and forgets the rest. */
+  private keep(count: number): void {
+    this.rows.length = count === 0 ? 0 : this.ends[count - 1]!;
+    this.blocks.length = count;
+    this.parts.length = count;
+    this.ends.length = count;
+  }
 }
