@@ -74,7 +74,7 @@ describe("the app frame", () => {
   test("a shrink by more than half the screen keeps the frame's end (the editor) on screen; a small one does not move rows", () => {
     const screen = { columns: 40, rows: 10, out: "", write(data: string) { this.out += data; } };
     const chat = new Text(Array.from({ length: 30 }, (_, i) => `row ${i}`).join("\n"));
-    const frame = new AppFrame({ renderWithin: (width) => chat.render(width) }, () => screen.rows);
+    const frame = new AppFrame({ renderWithin: (width) => chat.render(width).slice() }, () => screen.rows);
     const editor = new Text("> editor");
     frame.band.add(editor);
     const renderer = new Renderer(screen, frame);

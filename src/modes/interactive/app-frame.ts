@@ -13,6 +13,7 @@ import { type Component, Stack } from "../../tui/component.ts";
 
 /** The part above the band, drawn into the rows the screen leaves it. */
 export interface FrameChat {
+  /** The rows, in a new array each call: the frame adds the band's rows to its end. */
   renderWithin(width: number, room: number): string[];
 }
 
@@ -49,7 +50,9 @@ export class AppFrame implements Component {
     const height = this.screenRows();
     if (this.bandClosed) return this.blank.slice(0, this.pad).concat(this.chat.renderWithin(width, height));
     const band = this.band.render(width);
-    const rows = this.chat.renderWithin(width, height - band.length).concat(band);
+    // The chat's rows are a fresh array each frame: the band goes on its end, not into a copy of it all.
+    const rows = this.chat.renderWithin(width, height - band.length);
+    for (const row of band) rows.push(row);
     const size = `${width}x${height}`;
     if (size !== this.size) {
       // A resize repaints the screen from this frame: its length is the new high-water mark.

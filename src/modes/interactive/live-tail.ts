@@ -72,16 +72,13 @@ export class StableRows {
       this.width = width;
       this.keep(0);
     }
+    // The first block that gives other rows than were kept (a block's rows are asked for once a frame; unchanged, it hands back the same array).
     let same = 0;
-    const parts: (readonly string[])[] = [];
-    for (let i = 0; i < count; i++) {
-      const part = blocks[i]!.render(width);
-      parts.push(part);
-      if (same === i && i < this.blocks.length && this.blocks[i] === blocks[i] && this.parts[i] === part) same++;
-    }
+    const kept = Math.min(count, this.blocks.length);
+    while (same < kept && this.blocks[same] === blocks[same] && this.parts[same] === blocks[same]!.render(width)) same++;
     this.keep(same);
     for (let i = same; i < count; i++) {
-      const part = parts[i]!;
+      const part = blocks[i]!.render(width);
       for (let k = 0; k < part.length; k++) this.rows.push(part[k]!);
       this.blocks.push(blocks[i]!);
       this.parts.push(part);
