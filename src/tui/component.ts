@@ -4,7 +4,11 @@
 import type { Key } from "./keys.ts";
 
 export interface Component {
-  /** One string per terminal row, ANSI styles allowed, each at most `width` columns wide. */
+  /**
+   * One string per terminal row, ANSI styles allowed, each at most `width` columns wide. An array
+   * handed out is never changed afterwards: a component whose rows change returns a new one (the
+   * chat keeps its settled blocks' arrays between frames and knows them by identity: live-tail.ts).
+   */
   render(width: number): string[];
   /** A key while this component has focus; true when it used the key. */
   handleKey?(key: Key): boolean;

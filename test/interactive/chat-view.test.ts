@@ -312,3 +312,16 @@ describe("the chat view", () => {
     expect(Bun.stripANSI(chat.renderWithin(60, 10).join("\n"))).toContain("row 29");
   });
 });
+
+test("renderWithin hands out a new array each frame (the frame adds the band's rows to it), so changing one never changes the next", () => {
+  const chat = view([
+    { type: "user_message", content: [{ type: "text", text: "hello" }], time: "2026-11-27T10:00:00.000Z" },
+    { type: "assistant_message", content: [{ type: "text", text: "the answer" }], time: "2026-11-27T10:00:00.000Z" },
+  ] as AgentEvent[]);
+  const first = chat.renderWithin(60, 20);
+  const again = chat.renderWithin(60, 20);
+  expect(again).not.toBe(first);
+  expect(again).toEqual(first);
+  first.push("> editor", "status");
+  expect(chat.renderWithin(60, 20)).toEqual(again);
+});

@@ -16,7 +16,7 @@ export abstract class CachedBlock implements Component {
     return this.cache;
   }
 
-  /** Call after every change of what draw() shows. */
+  /** Call after every change of what draw() shows (the next render draws a new array; the one handed out is never changed). */
   protected changed(): void {
     this.cacheWidth = -1;
   }

@@ -74,11 +74,17 @@ export class StableRows {
     }
     // The first block that gives other rows than were kept (a block's rows are asked for once a frame; unchanged, it hands back the same array).
     let same = 0;
+    let changed: readonly string[] | undefined;
     const kept = Math.min(count, this.blocks.length);
-    while (same < kept && this.blocks[same] === blocks[same] && this.parts[same] === blocks[same]!.render(width)) same++;
+    while (same < kept && this.blocks[same] === blocks[same]) {
+      changed = blocks[same]!.render(width);
+      if (changed !== this.parts[same]) break;
+      changed = undefined;
+      same++;
+    }
     this.keep(same);
     for (let i = same; i < count; i++) {
-      const part = blocks[i]!.render(width);
+      const part = i === same && changed !== undefined ? changed : blocks[i]!.render(width);
       for (let k = 0; k < part.length; k++) this.rows.push(part[k]!);
       this.blocks.push(blocks[i]!);
       this.parts.push(part);
