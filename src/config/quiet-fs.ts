@@ -3,7 +3,7 @@
 // statSync throw even with throwIfNoEntry: false) is absent to the caller, who decides what absence
 // means. Rule: only for lookups where absence is an answer; a read whose failure must be reported
 // keeps its own try.
-import { fstatSync, lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
+import { fstatSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
 
 /** lstat, or undefined. */
@@ -28,6 +28,15 @@ export function statSafe(path: string): Stats | undefined {
 export function fstatSafe(fd: number): Stats | undefined {
   try {
     return fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a symbolic link leads, as written in it, or undefined. */
+export function readlinkSafe(link: string): string | undefined {
+  try {
+    return readlinkSync(link);
   } catch {
     return undefined;
   }

@@ -145,7 +145,7 @@ class PromptLoop {
       if (call.stop === "aborted" || call.stop === "error") kept = kept.filter((b) => b.type !== "tool_call");
       const toolCalls = kept.filter((b): b is ToolCallBlock => b.type === "tool_call");
       takeStarted();
-      for (const call of toolCalls) usedCallIds(state).add(call.id);
+      for (const tc of toolCalls) usedCallIds(state).add(tc.id);
       if (kept.length > 0) {
         const message: Message = { role: "assistant", content: kept, time: nowIso() };
         out.append(message);

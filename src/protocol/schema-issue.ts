@@ -3,6 +3,7 @@
 // credential: a key written where an object belongs (`"anthropic": "sk-ant-…"` in auth.json) must
 // not be printed on stderr, where logs and screen recordings keep it.
 import type * as v from "valibot";
+import { wholeCharacterCut } from "./whole-characters.ts";
 
 export interface IssueOptions {
   /**
@@ -40,8 +41,7 @@ export function describeIssue(issue: v.BaseIssue<unknown>, options: IssueOptions
     }
     if (issue.received.length > SHOWN_MAX) {
       // A function, so a `$&` in the value is not read as a replacement pattern.
-      const end = /[\uD800-\uDBFF]/.test(issue.received.charAt(SHOWN_MAX - 1)) ? SHOWN_MAX - 1 : SHOWN_MAX;
-      const shown = `${issue.received.slice(0, end)}…" (${issue.input.length} characters)`;
+      const shown = `${issue.received.slice(0, wholeCharacterCut(issue.received, SHOWN_MAX))}…" (${issue.input.length} characters)`;
       return issue.message.replace(issue.received, () => shown);
     }
   }

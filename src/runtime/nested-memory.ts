@@ -14,22 +14,16 @@
 import type { Agent } from "../core/agent.ts";
 import type { Decision, Participant, StagePayloads } from "../core/intercept.ts";
 import type { InterceptStage } from "../protocol/events.ts";
-import { findNestedMemory } from "../config/nested-memory-files.ts";
+import { findNestedMemory, type NestedMemoryOptions as NestedMemoryFileOptions } from "../config/nested-memory-files.ts";
 import { realOrSame } from "../config/quiet-fs.ts";
 import { givenMemoryFiles, memoryBlock } from "../protocol/nested-memory-block.ts";
-import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { renameKeys, resolveToolPath } from "../tools/args.ts";
 import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
 export const NESTED_MEMORY_PARTICIPANT = OWN_PARTICIPANTS.nestedMemory;
 
-export interface NestedMemoryOptions {
-  /** the user's home directory, for `@~/…` imports */
-  userHome: string;
-  /** whether the folder is trusted: only then are the files' imports from outside it read */
-  projectTrusted: boolean;
-  /** --setting-sources: which of Claude Code's memory files are read; undefined = all */
-  claudeSources?: readonly SettingSourceName[];
+/** What finding the files takes (config/nested-memory-files.ts), and what this participant needs besides. */
+export interface NestedMemoryOptions extends Pick<NestedMemoryFileOptions, "userHome" | "projectTrusted" | "claudeSources"> {
   /** the memory files the system prompt holds (they are never given again) */
   atStart: readonly string[];
   /** where what a read left out is said (a withheld import) */

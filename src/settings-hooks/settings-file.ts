@@ -10,6 +10,7 @@ import { isJsonObject } from "../protocol/json-object.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
 import { type HookEventName, HOOK_EVENTS, isHookEvent, MATCHED_ON, OTHER_HANDLER_TYPES } from "./events.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
+import { isHttpUrl } from "../protocol/http-url.ts";
 
 /** A hook's own timeout when it names none, as Claude Code's: 60 s (30 s for an http hook). */
 export const DEFAULT_TIMEOUT_S = 60;
@@ -85,7 +86,7 @@ const HttpHandler = v.looseObject({
   type: v.literal("http"),
   url: v.pipe(
     v.string("must be the URL to POST the event to"),
-    v.check((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), "must be an http:// or https:// URL"),
+    v.check(isHttpUrl, "must be an http:// or https:// URL"),
   ),
   headers: v.optional(v.record(v.string(), v.string("must be text"), 'must be an object of header names and values, {"Authorization": "Bearer $TOKEN"}'), {}),
   allowedEnvVars: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable's name, without $")), "must be a list of variables' names"), []),

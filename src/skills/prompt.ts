@@ -3,6 +3,7 @@
 // context only when the model asks for it with the `skill` tool, so skills cost little until used;
 // a skill only the user may start (`disable-model-invocation: true`) is not named at all.
 import { namesWithin } from "../protocol/names-within.ts";
+import { wholeCharacterCut } from "../protocol/whole-characters.ts";
 import { modelInvocable, type Skill } from "./discover.ts";
 
 /** A description's most characters in the prompt (the Agent Skills format's limit). */
@@ -42,11 +43,7 @@ export function skillsPromptSection(skills: readonly Skill[]): string {
 
 /** `text` cut to `max` characters with an ellipsis, never between the halves of a surrogate pair (a lone one makes the API refuse every request). */
 function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
+  return text.length <= max ? text : `${text.slice(0, wholeCharacterCut(text, max - 1))}…`;
 }
 
 function oneLine(text: string): string {

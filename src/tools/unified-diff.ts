@@ -2,6 +2,7 @@
 // (also a write's, before it runs, for the --no-yolo question). Rule: built from the replacements
 // themselves, so the cost follows the size of the change, not of the file; capped at 2,000 lines / 50 KB.
 import { isAbsolute, relative } from "node:path";
+import { wholeCharacterCut } from "../protocol/whole-characters.ts";
 
 /** One replacement in a file's LF-normalised text. */
 export interface Replacement {
@@ -234,7 +235,7 @@ function clipLongLines(lines: string[]): string[] {
       out.push(removed, ...lines.slice(i + 1, at), added, ...lines.slice(at + 1, after));
       i = after - 1;
     } else if (line.length > LONG_LINE) {
-      const end = cut(line, LONG_LINE);
+      const end = wholeCharacterCut(line, LONG_LINE);
       out.push(`${line.slice(0, end)} ${elided(line.length - end)}`);
     } else {
       out.push(line);
@@ -251,18 +252,12 @@ function aroundChange(removed: string, added: string): [string, string] {
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
   while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-  const start = cut(a, Math.max(0, prefix - AROUND_CHANGE));
+  const start = wholeCharacterCut(a, Math.max(0, prefix - AROUND_CHANGE));
   const show = (text: string, sign: string) => {
-    const end = cut(text, Math.min(text.length, text.length - suffix + AROUND_CHANGE, start + LONG_LINE));
+    const end = wholeCharacterCut(text, Math.min(text.length, text.length - suffix + AROUND_CHANGE, start + LONG_LINE));
     return `${sign}${start > 0 ? `${elided(start)} ` : ""}${text.slice(start, end)}${end < text.length ? ` ${elided(text.length - end)}` : ""}`;
   };
   return [show(a, "-"), show(b, "+")];
-}
-
-/** `at`, moved back off the second half of a surrogate pair, so no character is cut in two. */
-function cut(text: string, at: number): number {
-  const code = text.charCodeAt(at);
-  return at > 0 && code >= 0xdc00 && code <= 0xdfff ? at - 1 : at;
 }
 
 function elided(characters: number): string {

@@ -5,7 +5,7 @@
 // and its byte-order mark, as edit keeps them. A new file appears whole (written aside,
 // then linked into place); an existing one is rewritten in place, keeping its inode, hard links,
 // mode and owner, and any bytes another process appends meanwhile (src/tools/rewrite-in-place.ts).
-import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readlinkSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type Tool, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
@@ -19,7 +19,7 @@ import { notShownAsText } from "./read.ts";
 import { isWithin, refuseOutsideJail } from "./sandbox.ts";
 import { randomHex, sha256Hex } from "../protocol/random-hex.ts";
 import { writeArgs } from "./builtin-args.ts";
-import { lstatSafe, statSafe } from "../config/quiet-fs.ts";
+import { lstatSafe, readlinkSafe, statSafe } from "../config/quiet-fs.ts";
 import { builtinParameters } from "./builtin-parameters.ts" with { type: "macro" };
 import { kindOfNonFile } from "../config/regular-file.ts";
 
@@ -135,16 +135,8 @@ function blockerAmongParents(dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
     const found = statSafe(at);
     if (found) return found.isDirectory() ? undefined : `${at} is a file, not a directory`;
-    if (lstatSafe(at)?.isSymbolicLink()) return `${at} is a symbolic link to ${readlinkSafe(at)}, which does not exist`;
+    if (lstatSafe(at)?.isSymbolicLink()) return `${at} is a symbolic link to ${readlinkSafe(at) ?? "?"}, which does not exist`;
     if (dirname(at) === at) return undefined;
-  }
-}
-
-function readlinkSafe(link: string): string {
-  try {
-    return readlinkSync(link);
-  } catch {
-    return "?";
   }
 }
 
