@@ -97,14 +97,17 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     const worktree = path.join(common, "worktrees", name);
     if (!lstatSafe(worktree)?.isDirectory()) continue;
     // `git worktree remove` (and prune) deletes the folder whole: that may happen. A change in place
-    // may not, and neither may a folder put in its place (with no commondir it would be a repository
-    // of its own, hooks and all): a swapped-in one goes whole.
+    // may not. A folder put in its place stays only as git's own (`git worktree remove`, then `add`
+    // under the same name): its commondir leading here, so git reads this repository's configuration
+    // and hooks; what else it holds that git would read goes by the entries below. Any other (with no
+    // commondir it would be a repository of its own, hooks and all) goes whole.
     const removable = (at: string, what: string, extra: Partial<ProtectedPath> = {}) =>
       out.push({ path: at, what: `${what} (${shown(dir, at)})`, whileJailed: true, removable: true, ...extra });
-    removable(worktree, "a linked worktree's git directory");
+    const madeByGit = { linkedWorktree: { gitDir: worktree, common } };
+    removable(worktree, "a linked worktree's git directory", madeByGit);
     for (const file of ["config.worktree", "config"]) removable(path.join(worktree, file), "a linked worktree's git configuration");
     // (its `gitdir` only says where the worktree is, for `git worktree prune`: `git worktree move` rewrites it)
-    removable(path.join(worktree, "commondir"), "a linked worktree's link to its git configuration");
+    removable(path.join(worktree, "commondir"), "a linked worktree's link to its git configuration", madeByGit);
     // Not bound, so a hooks folder is kept entry by entry: a new hook is removed, a changed one put back.
     const EVERY = /^/;
     removable(path.join(worktree, "hooks"), "a linked worktree's git hooks", { names: EVERY });
@@ -199,7 +202,13 @@ export function namesLinkedWorktree(file: string, worktrees: string): boolean {
   const target = realOrSame(gitDir);
   const folder = realOrSame(worktrees);
   if (target === folder || !target.startsWith(folder + path.sep)) return false;
-  return lstatSafe(path.join(target, "commondir")) !== undefined && realOrSame(commonDirOf(target)) === realOrSame(path.dirname(worktrees));
+  return isLinkedWorktreeGitDir(target, path.dirname(worktrees));
+}
+
+/** Whether `gitDir` is a folder (not a link to one) whose `commondir` leads to `common`, as `git worktree add` makes it. */
+export function isLinkedWorktreeGitDir(gitDir: string, common: string): boolean {
+  if (lstatSafe(gitDir)?.isDirectory() !== true) return false;
+  return lstatSafe(path.join(gitDir, "commondir")) !== undefined && realOrSame(commonDirOf(gitDir)) === realOrSame(common);
 }
 
 /** The common directory (`commondir`, relative to the git directory), or the git directory itself. */

@@ -88,6 +88,13 @@ export interface ProtectedPath {
    * content is undone
    */
   gitLinkInto?: string;
+  /**
+   * when set, a path here that a command made anew or swapped in stays while `gitDir` is a folder
+   * whose `commondir` leads to `common`: a linked worktree's git directory as `git worktree add`
+   * makes it, whose configuration and hooks git reads from the repository's (protected); any other
+   * goes (a folder whole)
+   */
+  linkedWorktree?: { gitDir: string; common: string };
   /** what it is, for the refusal ("the project's hooks (.zot/hooks.json)") */
   what: string;
   /** protected only while jailed; otherwise always */

@@ -10,7 +10,7 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
-import { namesLinkedWorktree } from "../config/git-repository-paths.ts";
+import { isLinkedWorktreeGitDir, namesLinkedWorktree } from "../config/git-repository-paths.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
 import { lstatSafe, readdirSafe } from "../config/quiet-fs.ts";
 
@@ -77,6 +77,7 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
           ...(entry.identityOnly && { identityOnly: true }),
           ...(entry.removable && { removable: true }),
           ...(entry.gitLinkInto && { gitLinkInto: entry.gitLinkInto }),
+          ...(entry.linkedWorktree && { linkedWorktree: entry.linkedWorktree }),
         });
       }
     }
@@ -92,6 +93,7 @@ interface Inside {
   identityOnly?: boolean;
   removable?: boolean;
   gitLinkInto?: string;
+  linkedWorktree?: { gitDir: string; common: string };
 }
 
 /** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
@@ -191,6 +193,8 @@ export class ProtectedSnapshot {
       const remove = (path: string) => {
         // git's own link to one of its linked worktrees (`git worktree add`) is not the command's plant
         if (entry.gitLinkInto && namesLinkedWorktree(path, entry.gitLinkInto)) return;
+        // a linked worktree's git directory made again under its old name (`git worktree remove`, then `add`)
+        if (entry.linkedWorktree && isLinkedWorktreeGitDir(entry.linkedWorktree.gitDir, entry.linkedWorktree.common)) return;
         if (forceRemove(path)) done.removed.push(relative(this.root, path));
         else done.failed.push(relative(this.root, path));
       };

@@ -168,7 +168,7 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(readFileSync(join(cwd, ".git", "worktrees", "wt2", "commondir"), "utf8")).toBe(commondir);
   });
 
-  test("a linked worktree's git directory swapped for one with hooks of its own goes whole; its .git file repointed is put back", async () => {
+  test("a linked worktree's git directory swapped for a copy with hooks in it keeps no hook; its .git file repointed is put back", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
     git(cwd, "worktree", "add", "-q", "wt");
@@ -204,6 +204,41 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(list).not.toContain("prunable");
     expect(git(join(cwd, "moved"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "moved"));
     expect(git(join(cwd, "again"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "again"));
+  });
+
+  test("a worktree removed and added again under its name stays, though its git directory is a new folder", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    git(cwd, "worktree", "add", "-q", "again");
+    const before = statSync(join(cwd, ".git", "worktrees", "again")).ino;
+    // the folder made between takes the freed inode, so the one git makes again is another
+    const r = await jailed(cwd, "git worktree remove --force again && mkdir between && git worktree add -q again && echo done", how);
+    expect(r.text).toContain("done");
+    expect(r.text).not.toContain("[jailed");
+    expect(statSync(join(cwd, ".git", "worktrees", "again")).ino).not.toBe(before);
+    expect(git(cwd, "worktree", "list", "--porcelain")).not.toContain("prunable");
+    expect(git(join(cwd, "again"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "again"));
+  });
+
+  test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    git(cwd, "worktree", "add", "-q", "wt");
+    const marker = join(root, "PWNED");
+    const r = await jailed(
+      cwd,
+      [
+        // (moved away first, so the new folder cannot take the old one's inode)
+        "g=.gi; w=w; cd ${g}t/worktrees && mv ${w}t ../old && mkdir ${w}t && rm -rf ../old && cd ${w}t",
+        "cp -a ../../objects ../../refs . && echo 'ref: refs/heads/wt' > HEAD",
+        'printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch %s; false\n" "$MARKER" > config; echo planted',
+      ].join("; "),
+      how,
+      marker,
+    );
+    expect(r.text).toContain("planted");
+    expect(r.text).toContain("[jailed");
+    expect(existsSync(join(cwd, ".git", "worktrees", "wt"))).toBe(false);
+    expect(plantedRuns(join(cwd, "wt"), marker)).toBe(false);
   });
 
   test("a linked worktree's submodule keeps its git configuration (.git/worktrees/<name>/modules/<sub>/config)", async () => {
