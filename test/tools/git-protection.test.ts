@@ -213,9 +213,22 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     // the folder made between takes the freed inode, so the one git makes again is another
     const r = await jailed(cwd, "git worktree remove --force again && mkdir between && git worktree add -q again && echo done", how);
     expect(r.text).toContain("done");
-    expect(r.text).not.toContain("[jailed");
+    expect(r.text).not.toContain("[jailed: this command changed");
     expect(statSync(join(cwd, ".git", "worktrees", "again")).ino).not.toBe(before);
     expect(git(cwd, "worktree", "list", "--porcelain")).not.toContain("prunable");
+    expect(git(join(cwd, "again"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "again"));
+  });
+
+  test("a worktree added again under its name keeps no configuration or hook the command put in its new git directory", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    git(cwd, "worktree", "add", "-q", "again");
+    const admin = join(cwd, ".git", "worktrees", "again");
+    const plant = "g=.gi; a=${g}t/worktrees/again; echo '[core]' > $a/config.worktree; mkdir -p $a/hooks && echo x > $a/hooks/pre-commit";
+    const r = await jailed(cwd, `git worktree remove --force again && mkdir between && git worktree add -q again && ${plant} && echo done`, how);
+    expect(r.text).toContain("done");
+    expect(r.text).toContain("[jailed: this command changed");
+    expect(existsSync(join(admin, "config.worktree"))).toBe(false);
+    expect(existsSync(join(admin, "hooks", "pre-commit"))).toBe(false);
     expect(git(join(cwd, "again"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "again"));
   });
 
