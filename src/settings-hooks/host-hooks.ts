@@ -37,7 +37,8 @@ export function hostHooks(registered: RegisteredHooks, call: HostHookCall, gone:
         warnings.push(`the program's ${event} hooks #${g + 1}: ${matcher.error}; they are skipped`);
         return;
       }
-      const seconds = typeof group.timeout === "number" && group.timeout > 0 ? group.timeout : DEFAULT_TIMEOUT_S;
+      const named = typeof group.timeout === "number" && group.timeout > 0 ? group.timeout : undefined;
+      const seconds = named ?? DEFAULT_TIMEOUT_S;
       for (const id of group.hookCallbackIds) {
         hooks.push({
           event,
@@ -64,6 +65,7 @@ export function hostHooks(registered: RegisteredHooks, call: HostHookCall, gone:
               ),
           },
           timeoutMs: seconds * 1000,
+          timeoutNamed: named !== undefined,
           source: SOURCE,
           at: `hooks.${event}[${g}]`,
         });

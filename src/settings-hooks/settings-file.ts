@@ -48,6 +48,10 @@ export interface SettingsHook {
   matcher: Matcher;
   handler: HookHandler;
   timeoutMs: number;
+  /** whether its file (or program) names its timeout: SessionEnd's time in all counts only those (session-points.ts) */
+  timeoutNamed: boolean;
+  /** said after "did not finish within N s" when the time was not its own timeout (SessionEnd's time in all) */
+  timeoutNote?: string;
   source: SettingsSource;
   /** where it sits in its file: `hooks.PreToolUse[0].hooks[1]` */
   at: string;
@@ -168,7 +172,7 @@ function readCondition(raw: unknown, at: string, warn: (message: string) => void
   return null;
 }
 
-function readHandler(raw: unknown, at: string, warn: (message: string) => void): { handler: HookHandler; timeoutMs: number; at: string } | undefined {
+function readHandler(raw: unknown, at: string, warn: (message: string) => void): { handler: HookHandler; timeoutMs: number; timeoutNamed: boolean; at: string } | undefined {
   if (!isJsonObject(raw)) {
     warn(`${at} must be an object {"type": "command", "command": …}; it is skipped`);
     return undefined;
@@ -181,12 +185,15 @@ function readHandler(raw: unknown, at: string, warn: (message: string) => void):
   if (!handler) return undefined;
   const defaultS = handler.type === "http" ? DEFAULT_HTTP_TIMEOUT_S : DEFAULT_TIMEOUT_S;
   let seconds = defaultS;
+  let timeoutNamed = false;
   if (raw.timeout !== undefined) {
     const timeout = v.safeParse(Timeout, raw.timeout);
-    if (timeout.success) seconds = timeout.output;
-    else warn(`${at}.timeout ${issueSentence(timeout.issues, "", { secrets: "likely" })}; the default ${defaultS} s applies`);
+    if (timeout.success) {
+      seconds = timeout.output;
+      timeoutNamed = true;
+    } else warn(`${at}.timeout ${issueSentence(timeout.issues, "", { secrets: "likely" })}; the default ${defaultS} s applies`);
   }
-  return { handler, timeoutMs: seconds * 1000, at };
+  return { handler, timeoutMs: seconds * 1000, timeoutNamed, at };
 }
 
 function readCommand(raw: Record<string, unknown>, at: string, warn: (message: string) => void): HookHandler | undefined {

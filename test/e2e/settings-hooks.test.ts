@@ -5,7 +5,7 @@
 // (stdout, stderr, --json events), what the hooks received (their own record files) and what
 // happened on disk; never how long anything took.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
@@ -525,6 +525,36 @@ describe("where hooks come from", () => {
     expect(readFileSync(log, "utf8").split("\n").filter(Boolean).sort()).toEqual(["claude", "zot"]);
     expect(mock.requests[0].body.system.map((b: any) => b.text).join("")).toContain("# Context from SessionStart hooks\n\nthe build command is make ci");
     expect(JSON.parse(readFileSync(join(p.cwd, "end.jsonl"), "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", reason: "other" });
+  });
+
+  test("SessionEnd hooks have 1.5 s in all, as in Claude Code, unless one names a longer timeout or CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS sets it", async () => {
+    const p = project({});
+    const ended = (name: string) => `sleep 2; echo ${name} >> ${join(p.cwd, "ended.log")}`;
+    const written = () => (existsSync(join(p.cwd, "ended.log")) ? readFileSync(join(p.cwd, "ended.log"), "utf8").split("\n").filter(Boolean).sort() : []);
+    const settings = (hooks: unknown[]) => write(join(p.cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { SessionEnd: [{ hooks }] } }));
+    const answer = () => p.run([...anthropic(fixture.llm([{ text: "done" }])), "-p", "go"]);
+
+    // None names a timeout: the exit waits 1.5 s, not a hook's own 60 s, and says why it stopped it.
+    settings([{ type: "command", command: ended("unnamed") }]);
+    const cut = await answer();
+    expect(cut.code).toBe(0);
+    expect(cut.stdout).toContain("done");
+    expect(cut.stderr).toContain("did not finish within 1.5 s (SessionEnd hooks' time in all, as in Claude Code");
+    expect(cut.stderr).toContain("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS sets it) and was stopped");
+    expect(written()).toEqual([]);
+
+    // One names 5 s: both have that long.
+    settings([{ type: "command", command: ended("unnamed") }, { type: "command", command: ended("named"), timeout: 5 }]);
+    const named = await answer();
+    expect(named.stderr).not.toContain("did not finish");
+    expect(written()).toEqual(["named", "unnamed"]);
+
+    // The variable sets it.
+    rmSync(join(p.cwd, "ended.log"));
+    settings([{ type: "command", command: ended("unnamed") }]);
+    const set = await p.run([...anthropic(fixture.llm([{ text: "done" }])), "-p", "go"], { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "5000" });
+    expect(set.stderr).not.toContain("did not finish");
+    expect(written()).toEqual(["unnamed"]);
   });
 
   test("a malformed settings file: each bad part is a warning naming the file and the field, and the rest still runs", async () => {

@@ -16,6 +16,7 @@ const hook: SettingsHook = {
   matcher,
   handler: { type: "command", command: "guard.sh" },
   timeoutMs: 60_000,
+  timeoutNamed: false,
   source: { file: "/work/project/.claude/settings.json", label: ".claude/settings.json", scope: "project" },
   at: "hooks.PreToolUse[0].hooks[0]",
 };
