@@ -7,7 +7,10 @@
 import { HOOK_EVENTS, isHookEvent } from "./events.ts";
 import { runCallback } from "./callback-run.ts";
 import { compileMatcher } from "./matcher.ts";
-import { DEFAULT_TIMEOUT_S, type SettingsHook, type SettingsSource } from "./settings-file.ts";
+import type { SettingsHook, SettingsSource } from "./settings-file.ts";
+
+/** A matcher's timeout when the program names none, as the Claude Agent SDK's: 60 s. */
+const DEFAULT_CALLBACK_TIMEOUT_S = 60;
 
 /** Asks the program to run its callback `id` with the event's input; resolves with its answer. */
 export type HostHookCall = (id: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
@@ -38,7 +41,7 @@ export function hostHooks(registered: RegisteredHooks, call: HostHookCall, gone:
         return;
       }
       const named = typeof group.timeout === "number" && group.timeout > 0 ? group.timeout : undefined;
-      const seconds = named ?? DEFAULT_TIMEOUT_S;
+      const seconds = named ?? DEFAULT_CALLBACK_TIMEOUT_S;
       for (const id of group.hookCallbackIds) {
         hooks.push({
           event,

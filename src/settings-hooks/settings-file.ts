@@ -12,8 +12,8 @@ import { type HookEventName, HOOK_EVENTS, isHookEvent, MATCHED_ON, OTHER_HANDLER
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { isHttpUrl } from "../protocol/http-url.ts";
 
-/** A hook's own timeout when it names none, as Claude Code's: 60 s (30 s for an http hook). */
-export const DEFAULT_TIMEOUT_S = 60;
+/** A hook's own timeout when it names none, as Claude Code's: 600 s for a command, 30 s for an http hook. */
+export const DEFAULT_TIMEOUT_S = 600;
 export const DEFAULT_HTTP_TIMEOUT_S = 30;
 
 /** Where a settings file is, and whose it is. */

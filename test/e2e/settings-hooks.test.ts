@@ -534,7 +534,7 @@ describe("where hooks come from", () => {
     const settings = (hooks: unknown[]) => write(join(p.cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { SessionEnd: [{ hooks }] } }));
     const answer = () => p.run([...anthropic(fixture.llm([{ text: "done" }])), "-p", "go"]);
 
-    // None names a timeout: the exit waits 1.5 s, not a hook's own 60 s, and says why it stopped it.
+    // None names a timeout: the exit waits 1.5 s, not a hook's own 600 s, and says why it stopped it.
     settings([{ type: "command", command: ended("unnamed") }]);
     const cut = await answer();
     expect(cut.code).toBe(0);
@@ -574,7 +574,7 @@ describe("where hooks come from", () => {
     expect(run.code).toBe(0);
     const warnings = run.stderr.split("\n").filter((line) => line.includes("settings"));
     expect(warnings).toEqual([
-      "zot: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout must be a number of seconds; the default 60 s applies",
+      "zot: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout must be a number of seconds; the default 600 s applies",
       expect.stringMatching(/^zot: \.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher "\(" is not a valid regular expression \(.+\); this group's hooks do not run$/),
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[0].type is "prompt"; zot runs "command" and "http" hooks, so this one is skipped',
       'zot: .claude/settings.json: hooks.PreToolUse[2].hooks[1].command: this field is required (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped',

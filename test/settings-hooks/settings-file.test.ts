@@ -22,7 +22,7 @@ describe("matchers", () => {
 });
 
 describe("parseSettingsHooks", () => {
-  test("command hooks in file order, with their event, matcher, timeout (60 s by default) and place", () => {
+  test("command hooks in file order, with their event, matcher, timeout (600 s by default, as Claude Code's) and place", () => {
     const parsed = parse({
       permissions: { allow: ["Bash(ls)"] },
       hooks: {
@@ -33,8 +33,8 @@ describe("parseSettingsHooks", () => {
     expect(parsed.warnings).toEqual([]);
     expect(parsed.hooks.map((h) => [h.event, h.matcher.text, h.handler.type === "command" && h.handler.command, h.timeoutMs, h.at])).toEqual([
       ["PreToolUse", "Bash", "a", 5000, "hooks.PreToolUse[0].hooks[0]"],
-      ["PreToolUse", "Bash", "b", 60_000, "hooks.PreToolUse[0].hooks[1]"],
-      ["Stop", "", "c", 60_000, "hooks.Stop[0].hooks[0]"],
+      ["PreToolUse", "Bash", "b", 600_000, "hooks.PreToolUse[0].hooks[1]"],
+      ["Stop", "", "c", 600_000, "hooks.Stop[0].hooks[0]"],
     ]);
   });
 
@@ -94,7 +94,7 @@ describe("parseSettingsHooks", () => {
     expect(parsed.warnings).toEqual([
       '.claude/settings.json: hooks.PreToolUse[0] must be an object {"matcher": …, "hooks": […]}; this group\'s hooks do not run',
       expect.stringMatching(/^\.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher: .*; this group's hooks do not run$/),
-      ".claude/settings.json: hooks.PreToolUse[2].hooks[0].timeout must be more than 0 seconds; the default 60 s applies",
+      ".claude/settings.json: hooks.PreToolUse[2].hooks[0].timeout must be more than 0 seconds; the default 600 s applies",
       '.claude/settings.json: hooks.PreToolUse[2].hooks[1].type is "prompt"; zot runs "command" and "http" hooks, so this one is skipped',
       '.claude/settings.json: hooks.PreToolUse[2].hooks[2].command: must be the command to run (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped',
       '.claude/settings.json: hooks.PreToolUse[2].hooks[3] must be an object {"type": "command", "command": …}; it is skipped',
