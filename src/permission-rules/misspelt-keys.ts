@@ -1,5 +1,6 @@
 // Keys of a settings file's permissions that zot does not read: a misspelt `deny` (`Deny`, `denny`)
-// or `permissions` (`permisions`), or deny rules under a key of another tool's making, would turn
+// or `permissions` (`permisions`), a rule list outside `permissions` (`{"deny": […]}` at the top),
+// or deny rules under a key of another tool's making, would turn
 // rules off without a word. Rule: every unknown key under `permissions` is named; one that may hold
 // deny or ask rules stands for rules that cannot be read, and those fail closed (every call asked).
 // What decides is what the key holds: rules written as rules (`Bash(rm *)`, `mcp__server`), or a
@@ -97,6 +98,12 @@ export function misspeltPermissionKeys(file: Record<string, unknown>): MisspeltK
     }
   }
   for (const key of Object.keys(file)) {
+    // A rule list outside `permissions` altogether (`{"deny": ["Bash(rm *)"]}`): as if misspelt.
+    const list = slipOf(key, RULE_KEYS);
+    if (list !== undefined && holdsRuleText(file[key])) {
+      found.push({ at: key, meant: `permissions.${list}`, holdsBack: list !== "allow" });
+      continue;
+    }
     if (key === "permissions" || slipOf(key, ["permissions"]) === undefined) continue;
     const misspelt = file[key];
     // Its own rule lists (any spelling), or anything in it written as rules, would not hold.

@@ -111,6 +111,16 @@ describe("what cannot be read", () => {
     const top = setup({ user: { permisions: { deny: ["Bash"] } } });
     expect(top.summary()).toEqual(["ask * (~/.claude/settings.json)"]);
     expect(top.warnings[0]).toStartWith('~/.claude/settings.json: permisions is no key zot reads (did you mean "permissions"?); the rules under it may be deny or ask rules and do not hold');
+    // A rule list outside permissions altogether: deny and ask hold back, allow is only off.
+    const outside = setup({ user: { deny: ["Bash(rm *)"], allow: ["Bash(ls)"], Ask: "Bash(git push)" } });
+    expect(outside.summary()).toEqual(["ask * (~/.claude/settings.json)", "ask * (~/.claude/settings.json)"]);
+    expect(outside.warnings).toEqual([
+      '~/.claude/settings.json: deny is no key zot reads (did you mean "permissions.deny"?); the rules under it may be deny or ask rules and do not hold as written, so every tool call is asked about until it is fixed and zot starts again',
+      '~/.claude/settings.json: allow is no key zot reads (did you mean "permissions.allow"?); it is ignored',
+      '~/.claude/settings.json: Ask is no key zot reads (did you mean "permissions.ask"?); the rules under it may be deny or ask rules and do not hold as written, so every tool call is asked about until it is fixed and zot starts again',
+    ]);
+    // A top-level key of that name holding no rules is not one.
+    expect(setup({ user: { deny: "nothing", allow: true } }).warnings).toEqual([]);
     const other = setup({ project: { permissions: { alow: ["Bash(ls)"], deny: ["Read(./.env)"], colour: "blue" }, model: "x" } });
     expect(other.summary()).toEqual(["deny Read(./.env) (.claude/settings.json)"]);
     expect(other.warnings).toEqual([
