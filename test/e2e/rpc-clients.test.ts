@@ -1,9 +1,10 @@
 // The reference clients in examples/rpc/ (Python, Node, bash + jq) run as a user runs them, as
 // real processes against dist/zot rpc (ZOT_BIN) and the mock LLM: the answer, a tool call's round
-// trip, a failed turn, the token handshake, zot failing to start; and the Python and Node client
+// trip, a failed turn, a failed automatic compaction the turn went on from, the token handshake, zot failing to start; and the Python and Node client
 // classes driven as libraries (hello, a streamed prompt aborted mid-way, state, set_reasoning, close).
 // Rule: assert what the client prints and how it exits, and what reached the model.
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicMock, rpcFixture } from "../support/rpc-process.ts";
 import { cleanEnv, ROOT, tempDir, ZOT } from "../support/zot.ts";
@@ -25,11 +26,11 @@ interface Run {
   stderr: string;
 }
 
-async function run(command: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+async function run(command: readonly string[], env: Record<string, string> = {}, where = { cwd: tempDir("zot-client-cwd-"), home: tempDir("zot-client-home-") }): Promise<Run> {
   const proc = Bun.spawn([...command], {
-    cwd: tempDir("zot-client-cwd-"),
+    cwd: where.cwd,
     // No __pycache__ left in examples/ by the library test.
-    env: cleanEnv(tempDir("zot-client-home-"), { ZOT_BIN: ZOT, PYTHONDONTWRITEBYTECODE: "1", ...env }),
+    env: cleanEnv(where.home, { ZOT_BIN: ZOT, PYTHONDONTWRITEBYTECODE: "1", ...env }),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -95,6 +96,25 @@ describe.each(Object.keys(CLIENTS) as Client[])("%s client", (client) => {
     expect(r.stderr).toContain("the request was refused on purpose");
     expect(r.stdout).toBe("");
     expect(r.code).toBe(1);
+  });
+
+  test("an automatic compaction that fails before the answer: the answer on stdout, exit 0 (the turn went on)", async () => {
+    const where = { cwd: tempDir("zot-client-cwd-"), home: tempDir("zot-client-home-") };
+    writeFileSync(join(where.home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "small", contextWindow: 40_000 }] } } }));
+    // A first prompt fills most of the small window; the client's prompt, in the same session, compacts first.
+    const mock = fixture.llm([
+      { text: "First answer.", usage: { input: 30_000, output: 10 } },
+      { error: { status: 400, message: "the summary was refused on purpose" } },
+      { text: "Answer after the failed compaction." },
+    ]);
+    const flags = [...anthropicMock(mock.url), "--no-ext", "--model", "small", "--auto-compact", "20"];
+    // (long enough that a compaction has older turns to summarise)
+    const first = await run([ZOT, "-p", `the whole log: ${"line of output ".repeat(3200)}`, ...flags], {}, where);
+    expect(first.code).toBe(0);
+    const r = await run([...CLIENTS[client], "the short question", ...flags, "-c"], {}, where);
+    expect(mock.requests).toHaveLength(3);
+    expect(r.stdout.trim()).toBe("Answer after the failed compaction.");
+    expect(r.code).toBe(0);
   });
 
   test("with ZOTCORE_RPC_TOKEN set, hello carries it and the prompt is answered", async () => {

@@ -69,7 +69,8 @@ while IFS= read -r line <&"$from_zot"; do
     tool_result) end_stream; [[ $is_error == true ]] && echo "[error] $text" >&2 || echo "[result] $text" >&2 ;;
     assistant_message) end_stream; answer=$text ;;
     error) failure=$error ;;
-    turn_end) [[ $stop == error || $stop == aborted ]] && failure=${failure:-${error:-$stop}} ;;
+    # A turn that went on after an error (an automatic compaction that failed) and ended well clears it.
+    turn_end) if [[ $stop == error || $stop == aborted ]]; then failure=${failure:-${error:-$stop}}; else failure=""; fi ;;
     done) ((interrupted)) && finish 130; [[ -n $failure ]] && finish 1; finish 0 ;;
   esac
 done
