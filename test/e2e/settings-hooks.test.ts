@@ -531,7 +531,7 @@ describe("where hooks come from", () => {
     const p = project({});
     const ended = (name: string) => `sleep 2; echo ${name} >> ${join(p.cwd, "ended.log")}`;
     const written = () => (existsSync(join(p.cwd, "ended.log")) ? readFileSync(join(p.cwd, "ended.log"), "utf8").split("\n").filter(Boolean).sort() : []);
-    const settings = (hooks: unknown[]) => write(join(p.cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { SessionEnd: [{ hooks }] } }));
+    const settings = (hooks: unknown[], env: Record<string, string> = {}) => write(join(p.cwd, ".claude", "settings.json"), JSON.stringify({ env, hooks: { SessionEnd: [{ hooks }] } }));
     const answer = () => p.run([...anthropic(fixture.llm([{ text: "done" }])), "-p", "go"]);
 
     // None names a timeout: the exit waits 1.5 s, not a hook's own 600 s, and says why it stopped it.
@@ -549,12 +549,15 @@ describe("where hooks come from", () => {
     expect(named.stderr).not.toContain("did not finish");
     expect(written()).toEqual(["named", "unnamed"]);
 
-    // The variable sets it.
+    // The variable sets it, from the shell or from a settings file's env (where Claude Code users put it).
     rmSync(join(p.cwd, "ended.log"));
-    settings([{ type: "command", command: ended("unnamed") }]);
+    settings([{ type: "command", command: ended("shell") }]);
     const set = await p.run([...anthropic(fixture.llm([{ text: "done" }])), "-p", "go"], { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "5000" });
     expect(set.stderr).not.toContain("did not finish");
-    expect(written()).toEqual(["unnamed"]);
+    settings([{ type: "command", command: ended("settings") }], { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "5000" });
+    const fromSettings = await answer();
+    expect(fromSettings.stderr).not.toContain("did not finish");
+    expect(written()).toEqual(["settings", "shell"]);
   });
 
   test("a malformed settings file: each bad part is a warning naming the file and the field, and the rest still runs", async () => {
