@@ -12,9 +12,13 @@ import { type HookEventName, HOOK_EVENTS, isHookEvent, MATCHED_ON, OTHER_HANDLER
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { isHttpUrl } from "../protocol/http-url.ts";
 
-/** A hook's own timeout when it names none, as Claude Code's: 600 s for a command, 30 s for an http hook. */
-export const DEFAULT_TIMEOUT_S = 600;
-export const DEFAULT_HTTP_TIMEOUT_S = 30;
+/**
+ * A hook's own timeout when it names none, as Claude Code's: 600 s for a command, 30 s for an http
+ * hook, and 30 s for either at UserPromptSubmit (it holds up every prompt).
+ */
+const DEFAULT_TIMEOUT_S = 600;
+const DEFAULT_HTTP_TIMEOUT_S = 30;
+const DEFAULT_PROMPT_TIMEOUT_S = 30;
 
 /** Where a settings file is, and whose it is. */
 export interface SettingsSource {
@@ -153,7 +157,7 @@ function readGroup(event: HookEventName, raw: unknown, at: string, source: Setti
   }
   const out: SettingsHook[] = [];
   group.output.hooks.forEach((handler, h) => {
-    const hook = readHandler(handler, `${at}.hooks[${h}]`, warn);
+    const hook = readHandler(handler, `${at}.hooks[${h}]`, event, warn);
     if (!hook) return;
     // Claude Code reads `if` on the events of a tool call, and passes over it on the others.
     const condition = CONDITIONED.has(event) && isJsonObject(handler) ? readCondition(handler.if, hook.at, warn) : undefined;
@@ -172,7 +176,7 @@ function readCondition(raw: unknown, at: string, warn: (message: string) => void
   return null;
 }
 
-function readHandler(raw: unknown, at: string, warn: (message: string) => void): { handler: HookHandler; timeoutMs: number; timeoutNamed: boolean; at: string } | undefined {
+function readHandler(raw: unknown, at: string, event: HookEventName, warn: (message: string) => void): { handler: HookHandler; timeoutMs: number; timeoutNamed: boolean; at: string } | undefined {
   if (!isJsonObject(raw)) {
     warn(`${at} must be an object {"type": "command", "command": …}; it is skipped`);
     return undefined;
@@ -183,7 +187,7 @@ function readHandler(raw: unknown, at: string, warn: (message: string) => void):
   }
   const handler = raw.type === "http" ? readHttp(raw, at, warn) : readCommand(raw, at, warn);
   if (!handler) return undefined;
-  const defaultS = handler.type === "http" ? DEFAULT_HTTP_TIMEOUT_S : DEFAULT_TIMEOUT_S;
+  const defaultS = handler.type === "http" ? DEFAULT_HTTP_TIMEOUT_S : event === "UserPromptSubmit" ? DEFAULT_PROMPT_TIMEOUT_S : DEFAULT_TIMEOUT_S;
   let seconds = defaultS;
   let timeoutNamed = false;
   if (raw.timeout !== undefined) {

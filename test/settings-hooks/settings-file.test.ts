@@ -22,12 +22,13 @@ describe("matchers", () => {
 });
 
 describe("parseSettingsHooks", () => {
-  test("command hooks in file order, with their event, matcher, timeout (600 s by default, as Claude Code's) and place", () => {
+  test("command hooks in file order, with their event, matcher, timeout (600 s by default, 30 s at UserPromptSubmit, as Claude Code's) and place", () => {
     const parsed = parse({
       permissions: { allow: ["Bash(ls)"] },
       hooks: {
         PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "a", timeout: 5 }, { type: "command", command: "b" }] }],
         Stop: [{ hooks: [{ type: "command", command: "c" }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "d" }, { type: "command", command: "e", timeout: 90 }] }],
       },
     });
     expect(parsed.warnings).toEqual([]);
@@ -35,6 +36,9 @@ describe("parseSettingsHooks", () => {
       ["PreToolUse", "Bash", "a", 5000, "hooks.PreToolUse[0].hooks[0]"],
       ["PreToolUse", "Bash", "b", 600_000, "hooks.PreToolUse[0].hooks[1]"],
       ["Stop", "", "c", 600_000, "hooks.Stop[0].hooks[0]"],
+      // UserPromptSubmit holds up every prompt: 30 s unless it names more, as Claude Code's
+      ["UserPromptSubmit", "", "d", 30_000, "hooks.UserPromptSubmit[0].hooks[0]"],
+      ["UserPromptSubmit", "", "e", 90_000, "hooks.UserPromptSubmit[0].hooks[1]"],
     ]);
   });
 
