@@ -60,7 +60,13 @@ export function readAnswer(hook: SettingsHook, run: HookRun): HookAnswer {
   const who = describeHook(hook);
   if (run.status === "failed_to_start") return { hook, failure: `${who} did not start: ${run.message}` };
   if (run.status === "failed") return { hook, failure: `${who} failed: ${run.message}` };
-  if (run.status === "timed_out") return { hook, failure: `${who} did not finish within ${hook.timeoutMs / 1000} s${hook.timeoutNote ? ` (${hook.timeoutNote})` : ""} and was stopped${tail(run.stderr)}` };
+  if (run.status === "timed_out") {
+    // A program's callback there may be a policy gate, which must not fail open: its silence refuses the prompt (Claude Code 2.1.208 on).
+    if (hook.handler.type === "callback" && hook.event === "UserPromptSubmit") {
+      return { hook, block: `${who} did not answer within ${hook.timeoutMs / 1000} s, so the prompt is refused (a program's UserPromptSubmit hook may be a policy gate)` };
+    }
+    return { hook, failure: `${who} did not finish within ${hook.timeoutMs / 1000} s${hook.timeoutNote ? ` (${hook.timeoutNote})` : ""} and was stopped${tail(run.stderr)}` };
+  }
   if (run.status === "aborted") return { hook };
   if (run.code === 2) {
     const reason = run.stderr.trim();

@@ -348,3 +348,52 @@ test("a directory on stdin is said so (exit 2) before anything is read, not the 
   expect(stderr).toContain("--input-format stream-json reads its user messages from stdin, and stdin is a directory");
   expect(stderr + stdout).not.toContain("EISDIR");
 });
+
+test("the program's UserPromptSubmit hook that does not answer within its timeout refuses the prompt, as Claude Code's: a policy gate does not fail open", async () => {
+  const mock = startMockLlm([{ text: "never asked" }]);
+  const cwd = tempDir("zot-cs-silent-hook-");
+  const proc = Bun.spawn([ZOT, ...anthropic(mock), ...STREAM, "--permission-mode", "bypassPermissions"], {
+    cwd,
+    env: cleanEnv(tempDir("zot-cs-silent-home-")),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  try {
+    const results: any[] = [];
+    const seen: any[] = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of proc.stdout) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let at: number;
+        while ((at = buffer.indexOf("\n")) >= 0) {
+          const line = JSON.parse(buffer.slice(0, at));
+          buffer = buffer.slice(at + 1);
+          seen.push(line);
+          if (line.type === "result") results.push(line);
+        }
+      }
+    })();
+    const send = (line: string) => proc.stdin.write(`${line}\n`);
+    const until = async (count: number) => {
+      while (results.length < count) await Bun.sleep(20);
+    };
+    // A hook that never answers (the program keeps stdin open), with 1 s.
+    send(request("i", { subtype: "initialize", hooks: { UserPromptSubmit: [{ hookCallbackIds: ["gate"], timeout: 1 }] } }));
+    send(user("first"));
+    await until(1);
+    expect(results[0]).toMatchObject({ is_error: true });
+    expect(JSON.stringify(results[0])).toContain("did not answer within 1 s, so the prompt is refused");
+    // The model never saw the refused prompt.
+    expect(mock.requests).toHaveLength(0);
+    expect(seen.filter((l) => l.type === "control_request" && l.request.subtype === "hook_callback").map((l) => l.request.callback_id)).toEqual(["gate"]);
+    proc.stdin.end();
+    await reading;
+    expect(await proc.exited).toBe(0);
+  } finally {
+    proc.kill();
+    await mock.stop();
+  }
+});
