@@ -1,6 +1,7 @@
 // A settings hook group's `matcher`, as Claude Code reads it: empty or "*" matches everything; a
-// matcher of only letters, digits, "_" and "|" is a list of exact names ("Edit|Write"); anything
-// else is a JavaScript regular expression, unanchored ("mcp__github__.*", "^Notebook").
+// matcher of only letters, digits, "_", "-", spaces, "," and "|" is a list of exact names
+// ("Edit|Write", "Edit, Write", "mcp__brave-search__search"; Claude Code 2.1.191 and 2.1.195 on);
+// anything else is a JavaScript regular expression, unanchored ("mcp__github__.*", "^Notebook").
 // Rule: a matcher is compiled once, when its file is read; one that does not compile is an error
 // for the file's warning, never a matcher that matches nothing in silence.
 
@@ -11,14 +12,14 @@ export interface Matcher {
   matches(values: readonly string[]): boolean;
 }
 
-const EXACT = /^[A-Za-z0-9_|]+$/;
+const EXACT = /^[A-Za-z0-9_\-, |]+$/;
 
 export function compileMatcher(text: string | undefined): Matcher | { error: string } {
   const written = text ?? "";
   const trimmed = written.trim();
   if (trimmed === "" || trimmed === "*") return { text: written, matches: () => true };
   if (EXACT.test(trimmed)) {
-    const names = new Set(trimmed.split("|").filter(Boolean));
+    const names = new Set(trimmed.split(/[|,]/).map((name) => name.trim()).filter(Boolean));
     return { text: written, matches: (values) => values.some((value) => names.has(value)) };
   }
   let pattern: RegExp;

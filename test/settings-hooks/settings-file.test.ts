@@ -19,6 +19,18 @@ describe("matchers", () => {
     expect(m("^Notebook").matches(["MyNotebook"])).toBe(false);
     expect(compileMatcher("[")).toEqual({ error: expect.stringContaining("is not a valid regular expression") });
   });
+
+  test("commas, spaces and hyphens are exact names too, as Claude Code 2.1.191 and 2.1.195 on read them", () => {
+    for (const list of ["Edit, Write", "Write | Edit", " Edit ,Write "]) {
+      expect(m(list).matches(["Write"])).toBe(true);
+      expect(m(list).matches(["Edit"])).toBe(true);
+      expect(m(list).matches(["MultiEdit"])).toBe(false);
+    }
+    // a hyphenated server's tool, exactly: not every tool of that server, nor one whose name contains it
+    expect(m("mcp__brave-search__search").matches(["mcp__brave-search__search"])).toBe(true);
+    expect(m("mcp__brave-search").matches(["mcp__brave-search__search"])).toBe(false);
+    expect(m("mcp__brave-search__.*").matches(["mcp__brave-search__search"])).toBe(true);
+  });
 });
 
 describe("parseSettingsHooks", () => {
