@@ -68,25 +68,37 @@ export function readAnswer(hook: SettingsHook, run: HookRun): HookAnswer {
     return { hook, failure: `${who} did not finish within ${hook.timeoutMs / 1000} s${hook.timeoutNote ? ` (${hook.timeoutNote})` : ""} and was stopped${tail(run.stderr)}` };
   }
   if (run.status === "aborted") return { hook };
-  if (run.code === 2) {
-    const reason = run.stderr.trim();
-    return { hook, block: reason || `${who} exited 2 (blocking) without a reason on stderr` };
-  }
-  if (run.code !== 0) return { hook, failure: `${who} exited ${run.code}${tail(run.stderr)}` };
+  // stdout is read on every exit code, as Claude Code reads it: JSON when it starts with "{" and parses, else plain text.
   const out = run.stdout.trim();
-  if (!out.startsWith("{")) return out && STDOUT_IS_CONTEXT.has(hook.event) ? { hook, context: out } : { hook };
+  const json = jsonOf(out);
+  if (run.code === 2) {
+    // A block whatever the JSON says (even its allow), with its blocking reason when it gives one, else stderr; its other fields still count.
+    const answer: HookAnswer = json?.output ? fromJson(hook, json.output) : { hook };
+    answer.block ??= run.stderr.trim() || `${who} exited 2 (blocking) without a reason on stderr`;
+    delete answer.permission;
+    delete answer.permissionReason;
+    delete answer.updatedInput;
+    return answer;
+  }
+  if (json?.invalid) return { hook, failure: `${who}${run.code !== 0 ? ` exited ${run.code} and` : ""} answered with JSON zot cannot use (${json.invalid}); its answer is ignored` };
+  // Another exit with a valid JSON answer: the JSON alone decides (a guard that prints its deny and exits 1 still denies).
+  if (json?.output) return fromJson(hook, json.output);
+  if (run.code !== 0) return { hook, failure: `${who} exited ${run.code}${tail(run.stderr)}` };
+  return out && STDOUT_IS_CONTEXT.has(hook.event) ? { hook, context: out } : { hook };
+}
+
+/** A hook's stdout as its JSON answer: undefined for plain text (what does not start with "{", or does and does not parse). */
+function jsonOf(out: string): { output?: HookJsonOutput; invalid?: string } | undefined {
+  if (!out.startsWith("{")) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(out);
-  } catch (error) {
-    return { hook, failure: `${who} printed output that starts like JSON but is not (${(error as Error).message}); its answer is ignored` };
+  } catch {
+    return undefined;
   }
-  const parsed = isJsonObject(json) ? v.safeParse(HookJsonOutput, json) : undefined;
-  if (!parsed?.success) {
-    const what = parsed ? issueSentence(parsed.issues) : "it must be a JSON object";
-    return { hook, failure: `${who} answered with JSON zot cannot use (${what}); its answer is ignored` };
-  }
-  return fromJson(hook, parsed.output);
+  if (!isJsonObject(json)) return undefined;
+  const parsed = v.safeParse(HookJsonOutput, json);
+  return parsed.success ? { output: parsed.output } : { invalid: issueSentence(parsed.issues) };
 }
 
 function fromJson(hook: SettingsHook, json: HookJsonOutput): HookAnswer {

@@ -501,6 +501,17 @@ describe("failing hooks", () => {
     expect(existsSync(join(p.cwd, "ran.txt"))).toBe(true);
     expect(run.stderr).toContain(`zot: PreToolUse hook "echo 'linter crashed' >&2; exit 1" (.claude/settings.json) exited 1: linter crashed (a non-blocking error`);
   });
+
+  test("a hook that prints its deny as JSON and exits 1 still denies, as Claude Code reads it (the JSON decides on any exit but 2)", async () => {
+    const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not in this repo" } });
+    const p = project({ hooks: { PreToolUse: on("Bash", `echo '${deny}'; exit 1`) } });
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("not in this repo");
+    expect(run.stderr).not.toContain("non-blocking error");
+  });
 });
 
 describe("where hooks come from", () => {
