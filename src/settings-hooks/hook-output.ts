@@ -61,9 +61,10 @@ export function readAnswer(hook: SettingsHook, run: HookRun): HookAnswer {
   if (run.status === "failed_to_start") return { hook, failure: `${who} did not start: ${run.message}` };
   if (run.status === "failed") return { hook, failure: `${who} failed: ${run.message}` };
   if (run.status === "timed_out") {
-    // A program's callback there may be a policy gate, which must not fail open: its silence refuses the prompt (Claude Code 2.1.208 on).
-    if (hook.handler.type === "callback" && hook.event === "UserPromptSubmit") {
-      return { hook, block: `${who} did not answer within ${hook.timeoutMs / 1000} s, so the prompt is refused (a program's UserPromptSubmit hook may be a policy gate)` };
+    // A program's callback before a call or a prompt may be a policy gate, which must not fail open: its silence refuses it (Claude Code's).
+    if (hook.handler.type === "callback" && (hook.event === "PreToolUse" || hook.event === "UserPromptSubmit")) {
+      const what = hook.event === "PreToolUse" ? "call" : "prompt";
+      return { hook, block: `${who} did not answer within ${hook.timeoutMs / 1000} s, so the ${what} is refused (a program's ${hook.event} hook may be a policy gate)` };
     }
     return { hook, failure: `${who} did not finish within ${hook.timeoutMs / 1000} s${hook.timeoutNote ? ` (${hook.timeoutNote})` : ""} and was stopped${tail(run.stderr)}` };
   }

@@ -349,9 +349,9 @@ test("a directory on stdin is said so (exit 2) before anything is read, not the 
   expect(stderr + stdout).not.toContain("EISDIR");
 });
 
-test("the program's UserPromptSubmit hook that does not answer within its timeout refuses the prompt, as Claude Code's: a policy gate does not fail open", async () => {
-  const mock = startMockLlm([{ text: "never asked" }]);
-  const cwd = tempDir("zot-cs-silent-hook-");
+/** zot in stream-json mode under a program that keeps stdin open and never answers a hook_callback. */
+function silentProgram(mock: MockLlm, hooks: Record<string, unknown>) {
+  const cwd = tempDir("zot-cs-silent-");
   const proc = Bun.spawn([ZOT, ...anthropic(mock), ...STREAM, "--permission-mode", "bypassPermissions"], {
     cwd,
     env: cleanEnv(tempDir("zot-cs-silent-home-")),
@@ -359,41 +359,73 @@ test("the program's UserPromptSubmit hook that does not answer within its timeou
     stdout: "pipe",
     stderr: "pipe",
   });
-  try {
-    const results: any[] = [];
-    const seen: any[] = [];
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for await (const chunk of proc.stdout) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let at: number;
-        while ((at = buffer.indexOf("\n")) >= 0) {
-          const line = JSON.parse(buffer.slice(0, at));
-          buffer = buffer.slice(at + 1);
-          seen.push(line);
-          if (line.type === "result") results.push(line);
-        }
+  const results: any[] = [];
+  const seen: any[] = [];
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of proc.stdout) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let at: number;
+      while ((at = buffer.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buffer.slice(0, at));
+        buffer = buffer.slice(at + 1);
+        seen.push(line);
+        if (line.type === "result") results.push(line);
       }
-    })();
-    const send = (line: string) => proc.stdin.write(`${line}\n`);
-    const until = async (count: number) => {
+    }
+  })();
+  const send = (line: string) => proc.stdin.write(`${line}\n`);
+  send(request("i", { subtype: "initialize", hooks }));
+  return {
+    proc,
+    seen,
+    cwd,
+    async ask(text: string) {
+      const count = results.length + 1;
+      send(user(text));
       while (results.length < count) await Bun.sleep(20);
-    };
-    // A hook that never answers (the program keeps stdin open), with 1 s.
-    send(request("i", { subtype: "initialize", hooks: { UserPromptSubmit: [{ hookCallbackIds: ["gate"], timeout: 1 }] } }));
-    send(user("first"));
-    await until(1);
-    expect(results[0]).toMatchObject({ is_error: true });
-    expect(JSON.stringify(results[0])).toContain("did not answer within 1 s, so the prompt is refused");
+      return results.at(-1);
+    },
+    callbacks: () => seen.filter((l) => l.type === "control_request" && l.request.subtype === "hook_callback").map((l) => l.request.callback_id),
+    async close() {
+      proc.stdin.end();
+      await reading;
+      return proc.exited;
+    },
+  };
+}
+
+test("the program's UserPromptSubmit hook that does not answer within its timeout refuses the prompt, as Claude Code's: a policy gate does not fail open", async () => {
+  const mock = startMockLlm([{ text: "never asked" }]);
+  // A hook that never answers (the program keeps stdin open), with 1 s.
+  const program = silentProgram(mock, { UserPromptSubmit: [{ hookCallbackIds: ["gate"], timeout: 1 }] });
+  try {
+    const result = await program.ask("first");
+    expect(result).toMatchObject({ is_error: true });
+    expect(JSON.stringify(result)).toContain("did not answer within 1 s, so the prompt is refused");
     // The model never saw the refused prompt.
     expect(mock.requests).toHaveLength(0);
-    expect(seen.filter((l) => l.type === "control_request" && l.request.subtype === "hook_callback").map((l) => l.request.callback_id)).toEqual(["gate"]);
-    proc.stdin.end();
-    await reading;
-    expect(await proc.exited).toBe(0);
+    expect(program.callbacks()).toEqual(["gate"]);
+    expect(await program.close()).toBe(0);
   } finally {
-    proc.kill();
+    program.proc.kill();
+    await mock.stop();
+  }
+});
+
+test("the program's PreToolUse hook that does not answer within its timeout refuses the call it guards, as Claude Code's", async () => {
+  const mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "touch unguarded.txt" } }] }, { text: "Refused." }]);
+  const program = silentProgram(mock, { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["guard"], timeout: 1 }] });
+  try {
+    const result = await program.ask("go");
+    expect(result).toMatchObject({ result: "Refused.", permission_denials: [{ tool_name: "Bash", tool_use_id: "toolu_1" }] });
+    expect(existsSync(join(program.cwd, "unguarded.txt"))).toBe(false);
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("did not answer within 1 s, so the call is refused");
+    expect(program.callbacks()).toEqual(["guard"]);
+    expect(await program.close()).toBe(0);
+  } finally {
+    program.proc.kill();
     await mock.stop();
   }
 });
