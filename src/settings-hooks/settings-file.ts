@@ -13,11 +13,10 @@ import { compileMatcher, type Matcher } from "./matcher.ts";
 import { isHttpUrl } from "../protocol/http-url.ts";
 
 /**
- * A hook's own timeout when it names none, as Claude Code's: 600 s for a command, 30 s for an http
- * hook, and 30 s for either at UserPromptSubmit (it holds up every prompt).
+ * A hook's own timeout when it names none, as Claude Code's: 600 s for a command or an http hook,
+ * 30 s at UserPromptSubmit (it holds up every prompt).
  */
 const DEFAULT_TIMEOUT_S = 600;
-const DEFAULT_HTTP_TIMEOUT_S = 30;
 const DEFAULT_PROMPT_TIMEOUT_S = 30;
 
 /** Where a settings file is, and whose it is. */
@@ -187,7 +186,7 @@ function readHandler(raw: unknown, at: string, event: HookEventName, warn: (mess
   }
   const handler = raw.type === "http" ? readHttp(raw, at, warn) : readCommand(raw, at, warn);
   if (!handler) return undefined;
-  const defaultS = handler.type === "http" ? DEFAULT_HTTP_TIMEOUT_S : event === "UserPromptSubmit" ? DEFAULT_PROMPT_TIMEOUT_S : DEFAULT_TIMEOUT_S;
+  const defaultS = event === "UserPromptSubmit" ? DEFAULT_PROMPT_TIMEOUT_S : DEFAULT_TIMEOUT_S;
   let seconds = defaultS;
   let timeoutNamed = false;
   if (raw.timeout !== undefined) {

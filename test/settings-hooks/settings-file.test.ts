@@ -54,7 +54,7 @@ describe("parseSettingsHooks", () => {
     ]);
   });
 
-  test("http hooks: the URL, headers and allowedEnvVars as written, 30 s by default; a bad one is a warning naming the field", () => {
+  test("http hooks: the URL, headers and allowedEnvVars as written, 600 s by default, as a command's; a bad one is a warning naming the field", () => {
     const parsed = parse({
       hooks: {
         PostToolUse: [
@@ -72,7 +72,7 @@ describe("parseSettingsHooks", () => {
       },
     });
     expect(parsed.hooks.map((h) => [h.handler, h.timeoutMs])).toEqual([
-      [{ type: "http", url: "http://127.0.0.1:8080/hook", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"] }, 30_000],
+      [{ type: "http", url: "http://127.0.0.1:8080/hook", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"] }, 600_000],
       [{ type: "http", url: "https://audit.example/h", headers: {}, allowedEnvVars: [] }, 5000],
     ]);
     expect(parsed.warnings).toEqual([
