@@ -1,8 +1,11 @@
-// Runs one `type: "command"` settings hook: `bash -c <command>` in the project folder, the event's
-// JSON on stdin, CLAUDE_PROJECT_DIR in its environment, stdout and stderr collected.
+// Runs one `type: "command"` settings hook: `bash -c <command>` in the project folder (shell form),
+// or, with `args`, the program `command` itself with those arguments and no shell (exec form, as
+// Claude Code runs it: `${CLAUDE_PROJECT_DIR}` filled into each as plain text); the event's JSON on
+// stdin, CLAUDE_PROJECT_DIR in its environment, stdout and stderr collected.
 // Rule: a hook is a child like any other: its own process group owned by zot (killed as a tree on
 // its timeout, on an abort and when zot exits), zot's credentials kept out of its environment, and
 // its output bounded (past the limit it is drained and dropped, so the hook never blocks on a pipe).
+import { resolve } from "node:path";
 import { statSafe } from "../config/quiet-fs.ts";
 import { childEnv } from "../config/child-env.ts";
 import { childEnding } from "../process/child-ending.ts";
@@ -19,6 +22,8 @@ const DRAIN_GRACE_MS = 250;
 
 export interface CommandRunOptions {
   command: string;
+  /** exec form: the arguments `command` (a program) is run with, no shell between */
+  args?: readonly string[];
   /** the event's input, written to stdin as one JSON object */
   input: unknown;
   /** the project folder: the hook's cwd and CLAUDE_PROJECT_DIR */
@@ -42,21 +47,23 @@ export async function runCommand(options: CommandRunOptions): Promise<CommandRun
   if (!statSafe(options.cwd)?.isDirectory()) {
     return { status: "failed_to_start", message: `the project folder ${options.cwd} does not exist`, durationMs: took() };
   }
-  const shell = Bun.which("bash") ?? "sh";
+  const env: Record<string, string | undefined> = { ...childEnv(options.env ?? process.env), CLAUDE_PROJECT_DIR: options.cwd };
+  const argv = options.args ? execArgv(options.command, options.args, options.cwd, env.PATH) : shellArgv(options.command);
+  if ("error" in argv) return { status: "failed_to_start", message: argv.error, durationMs: took() };
   let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
   try {
     beforeSpawn();
-    proc = Bun.spawn([shell, "-c", options.command], {
+    proc = Bun.spawn(argv.argv, {
       cwd: options.cwd,
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
       // its own process group, so a timeout kills everything it started
       detached: true,
-      env: { ...childEnv(options.env ?? process.env), CLAUDE_PROJECT_DIR: options.cwd },
+      env,
     });
   } catch (error) {
-    return { status: "failed_to_start", message: `could not start ${shell}: ${(error as Error).message}`, durationMs: took() };
+    return { status: "failed_to_start", message: `could not start ${argv.argv[0]}: ${(error as Error).message}`, durationMs: took() };
   }
   const tree = new OwnedGroup(proc.pid, `hook: ${options.command.length > 60 ? `${options.command.slice(0, 59)}…` : options.command}`);
   const stdout = new BoundedText(STDOUT_MAX_BYTES);
@@ -79,6 +86,19 @@ export async function runCommand(options: CommandRunOptions): Promise<CommandRun
   if (ending === "aborted") return { status: "aborted", ...out };
   // Killed by a signal it did not handle: no exit code, which counts as a failure (not a block).
   return { status: "exited", code: proc.exitCode ?? 128, ...out };
+}
+
+function shellArgv(command: string): { argv: string[] } {
+  return { argv: [Bun.which("bash") ?? "sh", "-c", command] };
+}
+
+/** Exec form: the program as a path (from the project folder) or found on PATH, and the arguments, `${CLAUDE_PROJECT_DIR}` filled in. */
+function execArgv(command: string, args: readonly string[], cwd: string, path: string | undefined): { argv: string[] } | { error: string } {
+  const fill = (text: string) => text.replaceAll("${CLAUDE_PROJECT_DIR}", cwd);
+  const program = fill(command);
+  const found = program.includes("/") ? resolve(cwd, program) : Bun.which(program, { PATH: path ?? "" });
+  if (!found || !statSafe(found)?.isFile()) return { error: `${program} ${program.includes("/") ? "does not exist" : "was not found on PATH"} (with "args", "command" is the program itself, run without a shell)` };
+  return { argv: [found, ...args.map(fill)] };
 }
 
 /** The input on stdin, then EOF; a hook that exits without reading it is no error. */

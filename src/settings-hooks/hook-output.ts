@@ -133,7 +133,7 @@ function fromJson(hook: SettingsHook, json: HookJsonOutput): HookAnswer {
 export function describeHook(hook: SettingsHook): string {
   const { handler } = hook;
   if (handler.type === "callback") return `${hook.event} hook ${handler.id} (${hook.source.label})`;
-  const what = handler.type === "command" ? handler.command : handler.url;
+  const what = handler.type === "command" ? [handler.command, ...(handler.args ?? [])].join(" ") : handler.url;
   const shown = what.length > 60 ? `${what.slice(0, 59)}…` : what;
   return handler.type === "command" ? `${hook.event} hook "${shown}" (${hook.source.label})` : `${hook.event} hook POST ${shown} (${hook.source.label})`;
 }

@@ -82,7 +82,7 @@ export class HookRunner {
         const { handler, timeoutMs } = hook;
         const run =
           handler.type === "command"
-            ? await runCommand({ command: handler.command, input, cwd: context.cwd, timeoutMs, signal, env: context.env })
+            ? await runCommand({ command: handler.command, ...(handler.args ? { args: handler.args } : {}), input, cwd: context.cwd, timeoutMs, signal, env: context.env })
             : handler.type === "http"
               ? await runHttp({ ...handler, input, timeoutMs, signal, env: context.env })
               : await handler.run(input, timeoutMs, signal);
@@ -97,8 +97,9 @@ export class HookRunner {
   }
 }
 
-/** What makes two hooks one: the same command, the same URL, the same callback. */
+/** What makes two hooks one: the same command (with the same args), the same URL, the same callback. */
 export function hookKey(hook: SettingsHook): string {
   const { handler } = hook;
-  return handler.type === "command" ? handler.command : handler.type === "http" ? `POST ${handler.url}` : `callback ${handler.id}`;
+  if (handler.type === "command") return handler.args === undefined ? handler.command : JSON.stringify([handler.command, ...handler.args]);
+  return handler.type === "http" ? `POST ${handler.url}` : `callback ${handler.id}`;
 }

@@ -29,9 +29,9 @@ export interface SettingsSource {
   scope: "user" | "project";
 }
 
-/** What a hook runs: a shell command, or a POST of the event to a URL. */
+/** What a hook runs: a shell command (or, with `args`, a program run with them and no shell), or a POST of the event to a URL. */
 export type HookHandler =
-  | { type: "command"; command: string }
+  | { type: "command"; command: string; args?: string[] }
   | {
       type: "http";
       url: string;
@@ -87,6 +87,8 @@ const MatcherGroup = v.looseObject({
 const CommandHandler = v.looseObject({
   type: v.literal("command"),
   command: v.pipe(v.string(), v.trim(), v.minLength(1, "must be the command to run")),
+  /** exec form (Claude Code's): `command` is the program, run with these arguments and no shell */
+  args: v.optional(v.array(v.string("must be text"), 'must be a list of arguments, ["${CLAUDE_PROJECT_DIR}/hooks/guard.py"]')),
 });
 
 const HttpHandler = v.looseObject({
@@ -205,7 +207,8 @@ function readCommand(raw: Record<string, unknown>, at: string, warn: (message: s
     warn(`${issueSentence(handler.issues, `${at}.`, { secrets: "likely" })} (zot runs {"type": "command", "command": "…"} and {"type": "http", "url": "…"} hooks); it is skipped`);
     return undefined;
   }
-  return { type: "command", command: handler.output.command };
+  const { command, args } = handler.output;
+  return args === undefined ? { type: "command", command } : { type: "command", command, args };
 }
 
 function readHttp(raw: Record<string, unknown>, at: string, warn: (message: string) => void): HookHandler | undefined {

@@ -502,6 +502,37 @@ describe("failing hooks", () => {
     expect(run.stderr).toContain(`zot: PreToolUse hook "echo 'linter crashed' >&2; exit 1" (.claude/settings.json) exited 1: linter crashed (a non-blocking error`);
   });
 
+  test("exec form (args): the program runs with its arguments and no shell, ${CLAUDE_PROJECT_DIR} filled in (a path with a space and a $ in it is one argument); a program not found is said", async () => {
+    const p = project({});
+    const folder = join(p.cwd, "my hooks $HOME");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, "guard.py"),
+      [
+        "import json, sys",
+        "event = json.load(sys.stdin)",
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'exec form guard saw ' + event['tool_name'] + ' with ' + sys.argv[1]}}))",
+      ].join("\n"),
+    );
+    write(
+      join(p.cwd, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: "python3", args: ["${CLAUDE_PROJECT_DIR}/my hooks $HOME/guard.py", "it's $1 `literal`"] }] },
+            { matcher: "Bash", hooks: [{ type: "command", command: "no-such-hook-program", args: [] }] },
+          ],
+        },
+      }),
+    );
+    const mock = fixture.llm([{ tool_calls: [{ name: "bash", args: { command: "echo ran > ran.txt" } }] }, { text: "done" }]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
+    expect(JSON.stringify(mock.requests[1].body.messages)).toContain("exec form guard saw Bash with it's $1 `literal`");
+    expect(run.stderr).toContain('no-such-hook-program was not found on PATH (with "args", "command" is the program itself');
+  });
+
   test("a hook that prints its deny as JSON and exits 1 still denies, as Claude Code reads it (the JSON decides on any exit but 2)", async () => {
     const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not in this repo" } });
     const p = project({ hooks: { PreToolUse: on("Bash", `echo '${deny}'; exit 1`) } });

@@ -82,6 +82,18 @@ describe("parseSettingsHooks", () => {
     ]);
   });
 
+  test("exec form: args is kept as written beside its program; args that is not a list of text is a warning and the hook is skipped", () => {
+    const parsed = parse({
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: "command", command: "python3", args: ["${CLAUDE_PROJECT_DIR}/guard.py", "--strict"] }, { type: "command", command: "node", args: "guard.js" }, { type: "command", command: "node", args: [1] }] }],
+      },
+    });
+    expect(parsed.hooks.map((h) => h.handler)).toEqual([{ type: "command", command: "python3", args: ["${CLAUDE_PROJECT_DIR}/guard.py", "--strict"] }]);
+    expect(parsed.warnings).toHaveLength(2);
+    expect(parsed.warnings[0]).toContain('hooks.PreToolUse[0].hooks[1].args: must be a list of arguments, ["${CLAUDE_PROJECT_DIR}/hooks/guard.py"]');
+    expect(parsed.warnings[1]).toContain("hooks.PreToolUse[0].hooks[2].args[0]: must be text");
+  });
+
   test("a file that starts with a byte-order mark (as PowerShell writes it) is read as its JSON", () => {
     const parsed = parseSettingsHooks(`\uFEFF${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "./notify.sh" }] }] } })}`, SOURCE);
     expect(parsed.warnings).toEqual([]);
