@@ -17,6 +17,10 @@ const HookSpecificOutput = v.looseObject({
   permissionDecisionReason: v.optional(v.string()),
   updatedInput: v.optional(v.record(v.string(), v.unknown(), "must be an object: the whole tool input, rewritten")),
   additionalContext: v.optional(v.string()),
+  /** PostToolUse: what the model reads instead of the tool's result, in the tool's response shape (tool-mapping.ts fromClaudeResponse) */
+  updatedToolOutput: v.optional(v.unknown()),
+  /** the same for MCP tools only (Claude Code's older field) */
+  updatedMCPToolOutput: v.optional(v.unknown()),
 });
 
 /** The JSON a hook may print on stdout (exit 0). */
@@ -45,6 +49,8 @@ export interface HookAnswer {
   permission?: "allow" | "ask";
   permissionReason?: string;
   updatedInput?: Record<string, unknown>;
+  /** PostToolUse's replacement of the tool's result, as the hook wrote it (updatedToolOutput, or updatedMCPToolOutput) */
+  updatedOutput?: { value: unknown; mcpOnly: boolean };
   /** text for the model: additionalContext, or plain stdout where it counts as context */
   context?: string;
   /** `continue: false`: the agent stops; the reason is for the user */
@@ -126,6 +132,8 @@ function fromJson(hook: SettingsHook, json: HookJsonOutput): HookAnswer {
   }
   if (answer.permission && specific?.permissionDecisionReason) answer.permissionReason = specific.permissionDecisionReason;
   if (specific?.updatedInput) answer.updatedInput = specific.updatedInput;
+  if (specific?.updatedToolOutput !== undefined) answer.updatedOutput = { value: specific.updatedToolOutput, mcpOnly: false };
+  else if (specific?.updatedMCPToolOutput !== undefined) answer.updatedOutput = { value: specific.updatedMCPToolOutput, mcpOnly: true };
   return answer;
 }
 

@@ -164,6 +164,9 @@ function editFromClaude(args: ToolArgs, before: Record<string, unknown>, after: 
  * tool: Bash's stdout (zot merges stderr into it), the file tools' filePath and their text; any
  * other tool's content blocks as they are.
  */
+/** The line bash's result ends with (`[exit 0] 0.1s`), which Claude Code's Bash response has no field for. */
+const BASH_ENDING = /\n?\[(exit -?\d+|timed out after [^\]]*|aborted|killed by \w+)\] \S+$/;
+
 export function toClaudeResponse(call: ClaudeCall, result: ToolResult): unknown {
   const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
   const input = call.tool_input;
@@ -171,7 +174,7 @@ export function toClaudeResponse(call: ClaudeCall, result: ToolResult): unknown 
   switch (call.tool_name) {
     case "Bash":
       return {
-        stdout: text.replace(/\n?\[(exit -?\d+|timed out after [^\]]*|aborted|killed by \w+)\] \S+$/, ""),
+        stdout: text.replace(BASH_ENDING, ""),
         stderr: "",
         interrupted: details.timed_out === true || details.aborted === true,
         isImage: false,
@@ -187,5 +190,41 @@ export function toClaudeResponse(call: ClaudeCall, result: ToolResult): unknown 
       return { filePath: input.file_path, edits: input.edits, userModified: false, message: text };
     default:
       return result.content.map((block) => (block.type === "text" ? { type: "text", text: block.text } : { type: block.type }));
+  }
+}
+
+/**
+ * A PostToolUse hook's updatedToolOutput as the result the model reads instead, read in the shape
+ * toClaudeResponse gives for the tool: Bash's stdout and stderr (bash's own ending line kept), Read's
+ * file content, the file tools' message; any other tool's text blocks, a string, or an MCP result's
+ * `content`. Undefined when it is not that shape: the tool's own result stands, as in Claude Code.
+ */
+export function fromClaudeResponse(call: ClaudeCall, value: unknown, original: ToolResult): ToolResult | undefined {
+  const text = (body: string): ToolResult => ({ ...original, content: [{ type: "text", text: body }] });
+  const field = (object: unknown, name: string) => (isJsonObject(object) && typeof object[name] === "string" ? (object[name] as string) : undefined);
+  switch (call.tool_name) {
+    case "Bash": {
+      const stdout = field(value, "stdout");
+      if (stdout === undefined) return undefined;
+      const stderr = field(value, "stderr") ?? "";
+      const ending = original.content.map((block) => (block.type === "text" ? block.text : "")).join("").match(BASH_ENDING)?.[0] ?? "";
+      return text(`${stdout}${stderr ? `${stdout && !stdout.endsWith("\n") ? "\n" : ""}${stderr}` : ""}${ending}`);
+    }
+    case "Read": {
+      const content = isJsonObject(value) ? field(value.file, "content") : undefined;
+      return content === undefined ? undefined : text(content);
+    }
+    case "Write":
+    case "Edit":
+    case "MultiEdit": {
+      const message = field(value, "message");
+      return message === undefined ? undefined : text(message);
+    }
+    default: {
+      if (typeof value === "string") return text(value);
+      const blocks = isJsonObject(value) && Array.isArray(value.content) ? value.content : value;
+      if (!Array.isArray(blocks) || !blocks.every((block) => field(block, "text") !== undefined && isJsonObject(block) && block.type === "text")) return undefined;
+      return { ...original, content: blocks.map((block) => ({ type: "text" as const, text: field(block, "text")! })) };
+    }
   }
 }

@@ -13,7 +13,7 @@ import { describeHook, type HookAnswer } from "./hook-output.ts";
 import { HookRunner, hookKey } from "./hook-runner.ts";
 import type { HookEventName } from "./events.ts";
 import type { SettingsHook } from "./settings-file.ts";
-import { fromClaudeInput, matcherNames, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
+import { type ClaudeCall, fromClaudeInput, fromClaudeResponse, matcherNames, toClaudeCall, toClaudeResponse } from "./tool-mapping.ts";
 import { OWN_PARTICIPANTS } from "../protocol/own-participants.ts";
 
 export const SETTINGS_HOOKS_PARTICIPANT = OWN_PARTICIPANTS.settingsHooks;
@@ -103,19 +103,41 @@ async function afterTool(options: ToolHooksOptions, pending: Map<string, string[
   const builtin = options.isBuiltin(p.name);
   const call = toClaudeCall(p.name, p.args, runner.context.cwd, builtin);
   const { hooks } = await conditioned(options, event, matcherNames(call, p.name), { name: p.name, args: p.args, builtin });
+  let replaced: { result: ToolResult; by: string } | undefined;
   if (hooks.length > 0) {
     const fields =
       event === "PostToolUse"
         ? { ...call, tool_response: toClaudeResponse(call, p.result), tool_use_id: p.id }
         : { ...call, tool_use_id: p.id, error: textOf(p.result), is_interrupt: signal.aborted };
-    const combined = combine(await runner.run(hooks, fields, signal));
+    const answers = await runner.run(hooks, fields, signal);
+    const combined = combine(answers);
     if (combined.stop !== undefined) return { action: "abort_turn", reason: `a ${event} hook stopped the agent: ${combined.stop}` };
+    if (event === "PostToolUse") replaced = replacedOutput(answers, call, p.result, runner.context.log);
     // The tool already ran: a block is feedback for the model, as Claude Code gives it.
     notes.push(...combined.blocks.map((text) => `[${event} hook] ${text}`), ...combined.contexts.map((text) => `[${event} hook] ${text}`));
   }
-  if (notes.length === 0) return { action: "continue" };
-  const result: ToolResult = { ...p.result, content: [...p.result.content, { type: "text", text: notes.join("\n") }] };
-  return { action: "modify", value: result, reason: "what settings hooks said about the call, for the model" };
+  if (notes.length === 0 && !replaced) return { action: "continue" };
+  const base = replaced?.result ?? p.result;
+  const result: ToolResult = notes.length === 0 ? base : { ...base, content: [...base.content, { type: "text", text: notes.join("\n") }] };
+  const reason = [replaced ? `updatedToolOutput from ${replaced.by}` : "", notes.length > 0 ? "what settings hooks said about the call, for the model" : ""].filter(Boolean).join("; ");
+  return { action: "modify", value: result, reason };
+}
+
+/**
+ * The result the model reads instead of the tool's, from the hooks' updatedToolOutput (the last in
+ * settings order that fits the tool's output shape); one that does not fit is said and left out, as
+ * Claude Code leaves it out. updatedMCPToolOutput counts for MCP tools only.
+ */
+function replacedOutput(answers: readonly HookAnswer[], call: ClaudeCall, original: ToolResult, log: (line: string) => void): { result: ToolResult; by: string } | undefined {
+  let replaced: { result: ToolResult; by: string } | undefined;
+  for (const answer of answers) {
+    const wanted = answer.updatedOutput;
+    if (!wanted || (wanted.mcpOnly && !call.tool_name.startsWith("mcp__"))) continue;
+    const result = fromClaudeResponse(call, wanted.value, original);
+    if (result) replaced = { result, by: describeHook(answer.hook) };
+    else log(`${describeHook(answer.hook)}: its updatedToolOutput is not in ${call.tool_name}'s output shape, so the model reads the tool's own result`);
+  }
+  return replaced;
 }
 
 /**

@@ -533,6 +533,25 @@ describe("failing hooks", () => {
     expect(run.stderr).toContain('no-such-hook-program was not found on PATH (with "args", "command" is the program itself');
   });
 
+  test("PostToolUse updatedToolOutput replaces what the model reads of the result (a redaction hook); one not in the tool's shape is said and the result stands", async () => {
+    const redact = JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: { stdout: "[redacted]", stderr: "", interrupted: false, isImage: false } } });
+    const misshapen = JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: "just text" } });
+    const p = project({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `grep -q 'cat .env' && echo '${redact}' || echo '${misshapen}'` }] }] } });
+    writeFileSync(join(p.cwd, ".env"), "API_KEY=sk-very-secret\n");
+    const mock = fixture.llm([
+      { tool_calls: [{ name: "bash", args: { command: "cat .env" } }] },
+      { tool_calls: [{ name: "bash", args: { command: "echo visible" } }] },
+      { text: "done" },
+    ]);
+    const run = await p.run([...anthropic(mock), "-p", "go"]);
+    expect(run.code).toBe(0);
+    const first = resultText(mock.requests[1].body.messages.at(-1).content[0]);
+    expect(first).toContain("[redacted]");
+    expect(JSON.stringify(mock.requests.map((r) => r.body))).not.toContain("sk-very-secret");
+    expect(resultText(mock.requests[2].body.messages.at(-1).content[0])).toContain("visible");
+    expect(run.stderr).toContain("its updatedToolOutput is not in Bash's output shape, so the model reads the tool's own result");
+  });
+
   test("a hook that prints its deny as JSON and exits 1 still denies, as Claude Code reads it (the JSON decides on any exit but 2)", async () => {
     const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not in this repo" } });
     const p = project({ hooks: { PreToolUse: on("Bash", `echo '${deny}'; exit 1`) } });

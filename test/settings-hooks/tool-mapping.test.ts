@@ -2,7 +2,7 @@
 // argument names, bash's timeout units, Edit/MultiEdit, and fields a hook left alone keeping
 // zot's own values.
 import { describe, expect, test } from "bun:test";
-import { fromClaudeInput, toClaudeCall, toClaudeResponse } from "../../src/settings-hooks/tool-mapping.ts";
+import { fromClaudeInput, fromClaudeResponse, toClaudeCall, toClaudeResponse } from "../../src/settings-hooks/tool-mapping.ts";
 
 const CWD = "/work/project";
 
@@ -71,4 +71,21 @@ test("tool_response: Bash's stdout without zot's status line, the file tools' fi
   const write = toClaudeCall("write", { path: "a", content: "x" }, CWD, true);
   expect(toClaudeResponse(write, text("wrote 1 byte"))).toEqual({ filePath: "/work/project/a", content: "x", success: true, message: "wrote 1 byte" });
   expect(toClaudeResponse({ tool_name: "mcp__x__y", tool_input: {} }, text("out"))).toEqual([{ type: "text", text: "out" }]);
+});
+
+test("updatedToolOutput: read in the tool's response shape (bash's ending line kept); one that does not fit is no result", () => {
+  const text = (t: string, details: Record<string, unknown> = {}) => ({ content: [{ type: "text" as const, text: t }], is_error: false, details });
+  const bash = toClaudeCall("bash", { command: "cat .env" }, CWD, true);
+  const original = text("API_KEY=sk-secret\n[exit 0] 0.0s", { exit_code: 0 });
+  expect(fromClaudeResponse(bash, { stdout: "[redacted]", stderr: "", interrupted: false, isImage: false }, original)).toEqual({ ...original, content: [{ type: "text", text: "[redacted]\n[exit 0] 0.0s" }] });
+  expect(fromClaudeResponse(bash, { stdout: "out", stderr: "warn" }, original)?.content).toEqual([{ type: "text", text: "out\nwarn\n[exit 0] 0.0s" }]);
+  expect(fromClaudeResponse(bash, "[redacted]", original)).toBeUndefined();
+  const read = toClaudeCall("read", { path: "a" }, CWD, true);
+  expect(fromClaudeResponse(read, { type: "text", file: { filePath: "/work/project/a", content: "masked" } }, text("secret"))?.content).toEqual([{ type: "text", text: "masked" }]);
+  expect(fromClaudeResponse(read, { content: "masked" }, text("secret"))).toBeUndefined();
+  const mcp = { tool_name: "mcp__x__y", tool_input: {} };
+  expect(fromClaudeResponse(mcp, [{ type: "text", text: "a" }, { type: "text", text: "b" }], text("secret"))?.content).toEqual([{ type: "text", text: "a" }, { type: "text", text: "b" }]);
+  expect(fromClaudeResponse(mcp, { content: [{ type: "text", text: "c" }] }, text("secret"))?.content).toEqual([{ type: "text", text: "c" }]);
+  expect(fromClaudeResponse(mcp, "plain", text("secret"))?.content).toEqual([{ type: "text", text: "plain" }]);
+  expect(fromClaudeResponse(mcp, [{ type: "image" }], text("secret"))).toBeUndefined();
 });
