@@ -143,6 +143,25 @@ describe("the --no-yolo dialog", () => {
     await session.waitForText("still here");
     expect(mock.requests).toHaveLength(2);
   });
+
+  test("Esc on a question gives back what the user queued while the answer streamed, into the editor, as Esc does on a running turn", async () => {
+    const { session, mock } = zot({ args: ["--no-yolo"] });
+    const slow = Array.from({ length: 60 }, (_, i) => `thinking aloud ${i}`).join("\n");
+    mock.push({ text: slow, chunk_size: 6, chunk_delay_ms: 20, tool_calls: [{ name: "bash", args: { command: "echo a > a.txt" } }] }, { text: "answered later" });
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("thinking aloud 1");
+    session.type("keep this question\r");
+    await session.waitForText("queued: keep this question");
+    await session.waitForText("Allow bash?", 20_000);
+    session.type("\x1b");
+    await session.waitForText("the queued prompt is back in the editor");
+    await session.waitFor((screen) => screen.lines().some((row) => row.startsWith("> keep this question")), "the queued prompt back in the editor");
+    expect(mock.requests).toHaveLength(1);
+    session.type("\r");
+    await session.waitForText("answered later");
+    expect(lastUserText(mock.requests[1]!.body)).toBe("keep this question");
+  }, 30_000);
 });
 
 describe("slash commands", () => {

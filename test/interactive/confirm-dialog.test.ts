@@ -34,7 +34,7 @@ async function setup(turns: Parameters<typeof startMockLlm>[0]): Promise<{ app: 
   mock = startMockLlm(turns);
   const turn = new AbortController();
   let app: FakeApp | undefined;
-  const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c), cancelTurn: () => app!.cancelTurn(), setStatus: (text: string) => app!.setStatus(text) };
+  const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c), cancelTurnByUser: () => app!.cancelTurnByUser() };
   runtime = await createRuntime({
     provider: "anthropic",
     apiKey: "sk-test",
@@ -162,7 +162,7 @@ describe("the confirmation dialog", () => {
     expect(await done).toEqual({ status: "aborted" });
     expect(app.overlay).toBeUndefined();
     expect(app.cancels).toBe(1);
-    expect(app.statuses.at(-1)).toBe("turn cancelled; the queue was dropped");
+    expect(app.statuses.at(-1)).toBe("turn cancelled");
     expect(mock!.requests).toHaveLength(1);
     expect(await Bun.file(`${rt.agent.cwd}/one`).exists()).toBe(false);
     expect(await Bun.file(`${rt.agent.cwd}/two`).exists()).toBe(false);
@@ -339,7 +339,7 @@ describe("/yolo", () => {
       { text: "ok" },
     ]);
     let app: FakeApp | undefined;
-    const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c), cancelTurn: () => app!.cancelTurn(), setStatus: (text: string) => app!.setStatus(text) };
+    const host = { theme: createTheme({ color: false }), openOverlay: (c: Component) => app!.openOverlay(c), cancelTurnByUser: () => app!.cancelTurnByUser() };
     runtime = await createRuntime({
       provider: "anthropic",
       apiKey: "k",

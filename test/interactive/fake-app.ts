@@ -77,6 +77,10 @@ export function fakeApp(runtime: Runtime, options: { onCancel?: () => Promise<vo
       await options.onCancel?.();
       app.busy = false;
     },
+    cancelTurnByUser() {
+      void app.cancelTurn();
+      app.statuses.push("turn cancelled");
+    },
     async compact(instructions) {
       app.compactions.push(instructions);
     },

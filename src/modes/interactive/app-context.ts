@@ -32,6 +32,8 @@ export interface AppContext {
 
   /** Cancels the running turn and drops the queue; resolves when the conversation is idle (≤ 2 s). */
   cancelTurn(): Promise<void>;
+  /** The user's Esc or Ctrl+C on a running turn: cancels it, and puts what the user queued back into the editor (said in the status). */
+  cancelTurnByUser(): void;
   /** Runs a manual compaction with the app's spinner and notes (the /compact command). */
   compact(instructions?: string): Promise<void>;
   /** Rebuilds the chat view from the transcript (after /clear, a resume, a fork); the extensions' notes go. */

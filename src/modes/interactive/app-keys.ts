@@ -206,19 +206,7 @@ export class AppKeys {
     return true;
   }
 
-  /**
-   * Esc or Ctrl+C while a turn runs: the turn cancelled and the extensions' notes dropped; what the
-   * user queued comes back into the editor, after the draft (as Claude Code gives it back), to send
-   * again or edit; what extensions queued is dropped.
-   */
   private cancelTurn(): void {
-    this.app.chat.notes.clear();
-    const typed = this.app.queuedByUser();
-    void this.app.cancelTurn();
-    if (typed.length > 0) {
-      const draft = this.app.editor.text;
-      this.app.editor.setText([draft, ...typed].filter((text) => text.trim() !== "").join("\n"));
-    }
-    this.app.setStatus(typed.length > 0 ? `turn cancelled; ${typed.length === 1 ? "the queued prompt is" : `the ${typed.length} queued prompts are`} back in the editor` : "turn cancelled");
+    this.app.cancelTurnByUser();
   }
 }

@@ -315,12 +315,28 @@ export class InteractiveApp implements AppContext {
     this.submitPrompt(text);
   }
 
-  /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
+  /**
+   * Esc or Ctrl+C while a turn runs, or at its confirmation question: the turn cancelled and the
+   * extensions' notes dropped; what the user queued comes back into the editor, after the draft (as
+   * Claude Code gives it back), to send again or edit; what extensions queued is dropped.
+   */
+  cancelTurnByUser(): void {
+    this.chat.notes.clear();
+    const typed = this.queuedByUser();
+    void this.cancelTurn();
+    if (typed.length > 0) {
+      const draft = this.editor.text;
+      this.editor.setText([draft, ...typed].filter((text) => text.trim() !== "").join("\n"));
+    }
+    this.setStatus(typed.length > 0 ? `turn cancelled; ${typed.length === 1 ? "the queued prompt is" : `the ${typed.length} queued prompts are`} back in the editor` : "turn cancelled");
+  }
+
   /** The texts the user queued (typed while a turn ran, or before zot was ready), in order; not what extensions submitted. */
   queuedByUser(): string[] {
     return [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued ?? [])].flatMap((entry) => ("from" in entry && entry.from ? [] : [entry.text ?? ""]));
   }
 
+  /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
   dropQueued(): void {
     this.early = [];
     this.awaitingExtensions = [];

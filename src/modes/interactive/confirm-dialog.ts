@@ -22,7 +22,7 @@ export const USER_CANCELLED = "user cancelled";
  * What the dialog needs of the app: an overlay to show questions in, the turn to cancel, and (the
  * app has a chat; a test's fake need not) the tool box to mark as waiting for the answer.
  */
-export type ConfirmHost = Pick<AppContext, "openOverlay" | "theme" | "cancelTurn" | "setStatus"> & {
+export type ConfirmHost = Pick<AppContext, "openOverlay" | "theme" | "cancelTurnByUser"> & {
   /** the call with this id waits for the person's answer (true) or no longer does (false) */
   markAwaitingAnswer?(callId: string, waiting: boolean): void;
 };
@@ -57,8 +57,7 @@ export function createDialogConfirmer(app: ConfirmHost): Confirmer {
   const stop = (question: Question) => {
     // The cancel aborts every waiting call's signal, which takes its question away; what was not
     // part of a turn is answered here.
-    void app.cancelTurn();
-    app.setStatus("turn cancelled; the queue was dropped");
+    app.cancelTurnByUser();
     for (const waiting of [...queue]) settle(waiting, { answer: "no", reason: USER_CANCELLED });
     settle(question, { answer: "no", reason: USER_CANCELLED });
   };
