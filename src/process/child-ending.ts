@@ -1,8 +1,15 @@
 // How a short-lived child zot runs (a bash command, a settings hook) ends: it exits, its time runs
 // out, or the caller aborts; whatever of its process group is left is then terminated, and its
 // output pipes get a short grace to drain. Rule: a background process that keeps a pipe open never
-// holds zot: past the grace the readers are cancelled (it gets SIGPIPE on its next write).
+// holds zot: past the grace the readers are cancelled (it gets SIGPIPE on its next write). An abort
+// is answered within about a third of a second, whatever the child does with SIGTERM: the turn
+// waits for an aborted tool's own result only half a second (core/tool-wait.ts), so the killing
+// goes on in the background (SIGKILL after the grace) while what the child printed is returned.
 import type { OwnedGroup } from "./owned-processes.ts";
+
+/** After an abort, how long the child gets to go on SIGTERM, and then how long its pipes get to drain, before the caller has what it printed. */
+const ABORTED_WAIT_MS = 200;
+const ABORTED_DRAIN_MS = 120;
 
 export type ChildEnding = "exited" | "timed_out" | "aborted";
 
@@ -37,9 +44,11 @@ export async function childEnding(
   const ending = await Promise.race([child.exited.then(() => "exited" as const), stopped]);
   clearTimeout(timer);
   if (onAbort) signal.removeEventListener("abort", onAbort);
-  if (ending !== "exited") await group.terminate(options.killGraceMs);
+  if (ending === "timed_out") await group.terminate(options.killGraceMs);
+  else if (ending === "aborted") await Promise.race([group.terminate(options.killGraceMs), Bun.sleep(ABORTED_WAIT_MS)]);
 
-  const drained = await Promise.race([options.pumps.then(() => true), Bun.sleep(options.drainGraceMs).then(() => false)]);
+  const drainMs = ending === "aborted" ? Math.min(options.drainGraceMs, ABORTED_DRAIN_MS) : options.drainGraceMs;
+  const drained = await Promise.race([options.pumps.then(() => true), Bun.sleep(drainMs).then(() => false)]);
   if (!drained) {
     await Promise.all(options.readers.map((reader) => reader.cancel().catch(() => {})));
     await options.pumps;

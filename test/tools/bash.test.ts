@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TextBlock } from "../../src/protocol/messages.ts";
 import type { ToolContext } from "../../src/protocol/tool.ts";
+import { waitForTool } from "../../src/core/tool-wait.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { sweepOutputFiles } from "../../src/tools/bash-output-files.ts";
 import { running } from "../support/process-state.ts";
@@ -120,6 +121,23 @@ test("abort through the AbortController kills the process group and returns", as
   expect(r.text).toMatch(/\[aborted\] \d+\.\ds$/);
   expect(r.details.aborted).toBe(true);
   expect(running(grandchild)).toBe(false);
+});
+
+test("aborted, a command that ignores SIGTERM still gives what it printed, within the turn's grace for an aborted tool; it is killed after", async () => {
+  const pidFile = join(dir, "deaf-pid");
+  const controller = new AbortController();
+  const running_ = bashTool.execute({ command: `trap '' TERM; echo printed-before-the-abort; echo $$ > ${pidFile}; sleep 30` }, context({ signal: controller.signal }));
+  const shell = Number(await waitForFile(pidFile));
+  controller.abort();
+  // As the agent waits for it (core/tool-wait.ts): its own result, not "left behind".
+  const r = await waitForTool("bash", running_, controller.signal);
+  const text = (r.content[0] as TextBlock).text;
+  expect(text).toContain("printed-before-the-abort");
+  expect(text).toMatch(/\[aborted\] \d+\.\ds$/);
+  expect(r.details?.aborted).toBe(true);
+  // SIGKILL follows the grace, in the background.
+  for (let i = 0; i < 200 && running(shell); i++) await Bun.sleep(25);
+  expect(running(shell)).toBe(false);
 });
 
 test("abort kills what left the group too (setsid), not only the group", async () => {
