@@ -26,12 +26,15 @@ export interface ChildEndingOptions {
   drainGraceMs: number;
 }
 
-/** Waits for the child to end one of the three ways; `drained`: its output was read to the end. */
+/**
+ * Waits for the child to end one of the three ways; `drained`: its output was read to the end;
+ * `gone`: resolves once nothing of its group is left (after an abort, possibly later than this returns).
+ */
 export async function childEnding(
   child: { exited: Promise<unknown> },
   group: OwnedGroup,
   options: ChildEndingOptions,
-): Promise<{ ending: ChildEnding; drained: boolean }> {
+): Promise<{ ending: ChildEnding; drained: boolean; gone: Promise<void> }> {
   const { signal } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -44,8 +47,12 @@ export async function childEnding(
   const ending = await Promise.race([child.exited.then(() => "exited" as const), stopped]);
   clearTimeout(timer);
   if (onAbort) signal.removeEventListener("abort", onAbort);
+  let gone: Promise<void> = Promise.resolve();
   if (ending === "timed_out") await group.terminate(options.killGraceMs);
-  else if (ending === "aborted") await Promise.race([group.terminate(options.killGraceMs), Bun.sleep(ABORTED_WAIT_MS)]);
+  else if (ending === "aborted") {
+    gone = group.terminate(options.killGraceMs);
+    await Promise.race([gone, Bun.sleep(ABORTED_WAIT_MS)]);
+  }
 
   const drainMs = ending === "aborted" ? Math.min(options.drainGraceMs, ABORTED_DRAIN_MS) : options.drainGraceMs;
   const drained = await Promise.race([options.pumps.then(() => true), Bun.sleep(drainMs).then(() => false)]);
@@ -53,5 +60,5 @@ export async function childEnding(
     await Promise.all(options.readers.map((reader) => reader.cancel().catch(() => {})));
     await options.pumps;
   }
-  return { ending, drained };
+  return { ending, drained, gone };
 }

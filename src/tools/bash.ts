@@ -80,7 +80,7 @@ export const bashTool: Tool = {
     const pumps = Promise.all(readers.map((reader) => pump(reader, capture, ctx.onProgress)));
 
     // Whichever comes first: the shell exits, the timeout fires, or the caller aborts.
-    const { ending, drained } = await childEnding(proc, tree, {
+    const { ending, drained, gone } = await childEnding(proc, tree, {
       signal: ctx.signal,
       ...(timeout !== undefined ? { timeoutMs: timerDelay(timeout * 1000) } : {}),
       killGraceMs: KILL_GRACE_MS,
@@ -89,6 +89,8 @@ export const bashTool: Tool = {
       drainGraceMs: DRAIN_GRACE_MS,
     });
     const undone = snapshot?.restore();
+    // Aborted, a command that ignores SIGTERM runs on until its SIGKILL, and could write after that restore: undone again once it is gone.
+    if (snapshot && ending === "aborted") void gone.then(() => snapshot.restore());
     const output = capture.finish();
     const durationMs = Math.round(performance.now() - started);
 

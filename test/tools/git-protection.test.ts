@@ -301,6 +301,33 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
   });
 });
 
+describe("jailed under the static check, an aborted command that ignores SIGTERM", () => {
+  test("gives its output back at once, and what it plants after that (a .mcp.json), before its SIGKILL, is undone once it is gone", async () => {
+    const cwd = repo(join(fresh(), "project"));
+    const planted = join(cwd, ".mcp.json");
+    const saved = process.env.ZOT_JAIL_CONFINEMENT;
+    process.env.ZOT_JAIL_CONFINEMENT = "static";
+    try {
+      const controller = new AbortController();
+      const ctx: ToolContext = { cwd, jailed: true, protectedPaths: protectedPaths({ cwd, home: join(base, "home"), userHome: join(base, "user") }), signal: controller.signal, onProgress() {} };
+      const command = "trap '' TERM; echo started; m=.mc; sleep 0.8; echo '{}' > ${m}p.json; sleep 30";
+      const running = bashTool.execute({ command }, ctx);
+      await Bun.sleep(300);
+      controller.abort();
+      const result = await running;
+      expect((result.content[0] as TextBlock).text).toContain("started");
+      // The command is still alive here (it ignored SIGTERM); it plants the file, then gets SIGKILL.
+      for (let i = 0; i < 40 && !existsSync(planted); i++) await Bun.sleep(50);
+      expect(existsSync(planted)).toBe(true);
+      for (let i = 0; i < 200 && existsSync(planted); i++) await Bun.sleep(25);
+      expect(existsSync(planted)).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.ZOT_JAIL_CONFINEMENT;
+      else process.env.ZOT_JAIL_CONFINEMENT = saved;
+    }
+  });
+});
+
 describe.skipIf(confinement !== "bwrap")("under bubblewrap, a git command that writes the repository's configuration", () => {
   test("fails (or saves nothing) with a note that says why and that the user runs it outside the jail", async () => {
     const cwd = repo(join(fresh(), "project"));
