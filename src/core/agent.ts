@@ -25,6 +25,7 @@ import type { PromptHooks } from "./prompt-hooks.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
 import { type Preparer, runPrompt } from "./prompt-run.ts";
 import { runToolCall } from "./tool-run.ts";
+import { ABORT_GRACE_MS } from "./tool-wait.ts";
 import type { ToolStep } from "./tool-step.ts";
 
 export type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, PromptTool, ToolRun, TurnFailure } from "./outcomes.ts";
@@ -72,6 +73,8 @@ export class Agent {
   private readonly clears = new Listeners<void>();
   private unitCount = 0;
   private readonly systemSections = new Map<string, string>();
+  /** call_tool runs in flight (an extension's tool calling others), with the signal that stops each */
+  private readonly nestedRuns = new Set<{ settled: Promise<unknown>; signal: AbortSignal }>();
 
   constructor(options: AgentOptions) {
     // A delta reaches only who takes deltas: a long answer is tens of thousands of them.
@@ -297,7 +300,22 @@ export class Agent {
    * origin_extension. Nothing goes into the transcript. Never throws for a failure the caller should see.
    */
   runToolCall(call: { id: string; name: string; args: Record<string, unknown> }, options: { origin: ToolOrigin; signal: AbortSignal }): Promise<ToolRun> {
-    return runToolCall(this.state, this.out, call, options);
+    const running = runToolCall(this.state, this.out, call, options);
+    const entry = { settled: running.catch(() => {}), signal: options.signal };
+    this.nestedRuns.add(entry);
+    void entry.settled.then(() => this.nestedRuns.delete(entry));
+    return running;
+  }
+
+  /**
+   * The call_tool runs an abort stopped (their tool was cancelled with the turn) end before the
+   * turn's `done`, so their tool_result is the turn's, not the next prompt's: each has the grace an
+   * aborted tool has (tool-wait.ts), and a little more. A run not stopped (an extension's own call
+   * outside the turn) goes on.
+   */
+  private async nestedStopped(): Promise<void> {
+    const stopped = [...this.nestedRuns].filter((run) => run.signal.aborted).map((run) => run.settled);
+    if (stopped.length > 0) await Promise.race([Promise.all(stopped), Bun.sleep(ABORT_GRACE_MS + 250)]);
   }
 
   /** Who answers at a prompt's points outside the chain (settings hooks: UserPromptSubmit, Stop, PreCompact); undefined: no one. */
@@ -337,6 +355,7 @@ export class Agent {
         this.state.lentFrom = undefined;
       }
     }
+    await this.nestedStopped();
     this.done();
     return outcome;
   }

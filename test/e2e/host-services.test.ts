@@ -302,3 +302,45 @@ describe("python: headless modes", () => {
     expect(JSON.stringify(events.find((e) => e.type === "tool_result"))).toContain("it is an interactive tool");
   });
 });
+
+describe("an aborted turn's nested call_tool", () => {
+  test("its tool_result comes before that turn's done, not among the next prompt's events sent right behind the abort", async () => {
+    const root = tempDir("zot-nested-abort-");
+    const dir = join(root, "nester");
+    mkdirSync(dir);
+    // On its tool's call, runs bash under it (parent_id) and answers once bash answers.
+    writeFileSync(
+      join(dir, "nester.py"),
+      [
+        "import json, sys",
+        "def send(f):",
+        "    sys.stdout.write(json.dumps(f) + '\\n'); sys.stdout.flush()",
+        "send({'type': 'hello', 'name': 'nester', 'version': '1', 'capabilities': ['tools', 'tool_cancel', 'call_tool']})",
+        "send({'type': 'register_tool', 'name': 'nest', 'description': 'runs a slow bash', 'schema': {'type': 'object', 'properties': {}}})",
+        "send({'type': 'ready'})",
+        "for line in sys.stdin:",
+        "    f = json.loads(line)",
+        "    if f.get('type') == 'tool_call':",
+        "        send({'type': 'call_tool', 'id': 'n-' + f['id'], 'name': 'bash', 'args': {'command': 'sleep 30'}, 'parent_id': f['id']})",
+        "    elif f.get('type') == 'tool_result' and f.get('id', '').startswith('n-'):",
+        "        send({'type': 'tool_result', 'id': f['id'][2:], 'content': [{'type': 'text', 'text': 'nested over'}]})",
+        "    elif f.get('type') == 'shutdown':",
+        "        break",
+      ].join("\n"),
+    );
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "nester", exec: "python3", args: [join(dir, "nester.py")] }));
+    const rpc = fixture.start([{ tool_calls: [{ name: "nest", args: {} }] }, { text: "the next answer" }], ["--ext", dir], { cwd: tempDir("zot-nested-cwd-"), home: tempDir("zot-nested-home-") });
+    const from = rpc.lines.length;
+    await rpc.call({ type: "prompt", message: "go" });
+    await rpc.waitFor((line) => line.type === "tool_call" && line.name === "bash" && line.origin_extension === "nester", from, "the nested bash call");
+    rpc.send({ id: "stop", type: "abort" });
+    rpc.send({ id: "next", type: "prompt", message: "next" });
+    const first = await rpc.eventsUntilDone(from);
+    const nested = first.find((e) => e.type === "tool_call" && e.name === "bash")!;
+    expect(first.find((e) => e.type === "tool_result" && e.id === nested.id)).toMatchObject({ origin_extension: "nester", is_error: true });
+    const { index } = await rpc.waitFor((line) => line.type === "response" && line.id === "next", from);
+    const second = await rpc.eventsUntilDone(index);
+    expect(second.filter((e) => e.type === "tool_result")).toEqual([]);
+    expect(second.find((e) => e.type === "assistant_message")).toMatchObject({ content: [{ type: "text", text: "the next answer" }] });
+  });
+});
