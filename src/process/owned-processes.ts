@@ -5,6 +5,7 @@
 // child subreaper so a descendant whose parent died is re-parented to zot and still found.
 // Rule: nothing zot starts outlives it: the exit hook SIGKILLs every owned tree (and, for the
 // command line, every descendant of zot) synchronously, on every way out the runtime lets code run.
+import { reapOrphans } from "./orphan-reaper.ts";
 import { becomeSubreaper } from "./subreaper.ts";
 import { descendantsOf, isRunning, type ProcessEntry, readProcess, readProcessTable, treeOf } from "./process-table.ts";
 import type { RecordedGroup, RunRecord } from "./run-record.ts";
@@ -108,6 +109,8 @@ function register(group: OwnedGroup): void {
   owned.add(group);
   spawned = true;
   installExitHooks();
+  // The orphans earlier children left (zot adopted them as a subreaper) are waited for, so they do not pile up as zombies.
+  if (claimAll) reapOrphans();
   // On disk before anything else: a kill -9 from here on leaves the group named for the next start.
   record?.update(recordedGroups());
   if (owned.size === 1) return;
