@@ -16,6 +16,7 @@ import type { ClaudeInputRead } from "./claude-input.ts";
 import { CLAUDE_MCP_STATUS, type ClaudeNaming, claudeInit, followClaudeRun } from "./claude-follow.ts";
 import type { NdjsonWriter } from "./ndjson-writer.ts";
 import { unsendableImage } from "../protocol/sendable-images.ts";
+import { untilStopped } from "../protocol/until-stopped.ts";
 
 export interface ClaudeStreamOptions extends ClaudeNaming {
   writer: NdjsonWriter;
@@ -68,15 +69,14 @@ export class ClaudeStream {
       this.conversation.abort("interrupted");
     };
     interrupt.addEventListener("abort", onInterrupt, { once: true });
-    const stop = new Promise<IteratorResult<ClaudeInputRead>>((resolve) => interrupt.addEventListener("abort", () => resolve({ done: true, value: undefined }), { once: true }));
     const releaseHold = this.conversation.holdBack(() => this.writer.pressure());
     try {
       for (const read of early) this.take(read);
       while (!interrupt.aborted) {
         const pressure = this.writer.pressure();
         if (pressure) await pressure;
-        const next = await Promise.race([lines.next(), stop]);
-        if (next.done) break;
+        const next = await untilStopped(lines.next(), interrupt);
+        if (!next || next.done) break;
         this.take(next.value);
       }
       this.options.channel.close(interrupt.aborted ? "zot is stopping" : "the program closed stdin");

@@ -18,6 +18,7 @@ import { failure, type RpcRequest, readRequest, tooLong } from "./rpc-request.ts
 import { RpcConfirmations } from "./rpc-confirm.ts";
 import type { RpcSession } from "./rpc-session.ts";
 import { NdjsonWriter, readerWentAway } from "./ndjson-writer.ts";
+import { untilStopped } from "../protocol/until-stopped.ts";
 
 export interface RpcModeOptions {
   /** ZOTCORE_RPC_TOKEN: when set, the first command must be hello with it */
@@ -136,18 +137,19 @@ class RpcServer {
       (bytes, head) => lines.push({ ok: false, failure: tooLong(bytes, head) }),
     );
     const reader = input.getReader();
-    const stopped = this.ended.then(() => undefined);
+    const stopping = new AbortController();
+    void this.ended.then(() => stopping.abort());
     const take = async () => {
       for (let request = lines.shift(); request && this.end === undefined; request = lines.shift()) {
         const pressure = this.writer.pressure();
-        if (pressure) await Promise.race([pressure, stopped]);
+        if (pressure) await untilStopped(pressure, stopping.signal);
         this.onRequest(request);
       }
       lines.length = 0;
     };
     try {
       while (this.end === undefined) {
-        const chunk = await Promise.race([reader.read(), stopped]);
+        const chunk = await untilStopped(reader.read(), stopping.signal);
         if (!chunk || chunk.done) break;
         splitter.push(chunk.value);
         await take();
