@@ -54,6 +54,43 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
   return { text: out.join("\n"), fences };
 }
 
+const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-*:?\s*)*\|?\s*$/;
+
+/**
+ * Where a table that may still grow begins in a text that is still arriving: its header line's
+ * offset when the text ends inside a table (no blank line after it yet), else undefined. Why: a
+ * row that arrives wider than the others widens every column, so all of a growing table's rows
+ * may still change, not only its last.
+ */
+export function growingTableStart(source: string): number | undefined {
+  const lines = source.split("\n");
+  let fence: RegExp | undefined;
+  let runStart = 0;
+  let offset = 0;
+  const starts: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    starts.push(offset);
+    offset += lines[i].length + 1;
+    if (fence) {
+      if (fence.test(lines[i])) {
+        fence = undefined;
+        runStart = i + 1;
+      }
+      continue;
+    }
+    const open = FENCE_OPEN.exec(lines[i]);
+    if (open) fence = new RegExp(`^ *${open[2][0] === "`" ? "`" : "~"}{${open[2].length},}\\s*$`);
+    // The empty string after a text's last newline is no blank line yet.
+    if (open || (lines[i].trim() === "" && i < lines.length - 1)) runStart = i + 1;
+  }
+  if (fence) return undefined;
+  // The last line is one still arriving (or the empty one after a newline): part of the run.
+  for (let i = Math.max(runStart + 1, 1); i < lines.length; i++) {
+    if (lines[i].includes("|") && TABLE_DELIMITER.test(lines[i]) && i - 1 >= runStart) return starts[i - 1];
+  }
+  return undefined;
+}
+
 /** One line of the model's text as plain text: no escape sequence, no control character, no style. */
 function plainText(line: string): string {
   return Bun.stripANSI(styledRow(line, { links: false }));

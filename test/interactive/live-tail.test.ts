@@ -1,7 +1,9 @@
 // The transcript's rows with a live tail, and the rows of the settled blocks kept between frames:
 // whatever the blocks do, the rows are exactly theirs, in order, as if every frame read them all.
 import { expect, test } from "bun:test";
+import type { AgentEvent } from "../../src/protocol/events.ts";
 import type { Component } from "../../src/tui/component.ts";
+import { ChatView } from "../../src/modes/interactive/chat-view.ts";
 import { renderLiveTail, StableRows } from "../../src/modes/interactive/live-tail.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 
@@ -54,4 +56,59 @@ test("renderLiveTail gives the same rows with kept rows as without, frame after 
     if (frame === 2) live = undefined;
     if (frame === 3) blocks.push(new Block("new", 2));
   }
+});
+
+/**
+ * Feeds a chat view events one by one, drawn in `room` rows, and checks the rule the scrollback
+ * needs: a row that was above the screen in one frame is the same row in every later frame.
+ */
+function checkRowsAboveStay(events: AgentEvent[], width: number, room: number): string[] {
+  const chat = new ChatView(theme);
+  let gone: string[] = [];
+  let rows: string[] = [];
+  for (const event of events) {
+    chat.handleEvent(event);
+    rows = chat.renderWithin(width, room).map((row) => Bun.stripANSI(row));
+    expect(rows.slice(0, gone.length)).toEqual(gone);
+    gone = rows.slice(0, Math.max(gone.length, rows.length - room));
+  }
+  return rows;
+}
+const time = "2026-11-23T10:00:00.000Z";
+const deltas = (s: string, size: number): AgentEvent[] => Array.from({ length: Math.ceil(s.length / size) }, (_, i) => ({ type: "text_delta", delta: s.slice(i * size, i * size + size) }));
+
+test("a streamed table taller than the room whose late row is wider: no row of it changes once above the screen; it is shown whole once complete", () => {
+  const body = Array.from({ length: 20 }, (_, i) => `| r${i} | ${i === 15 ? "a much wider cell that appears late" : `v${i}`} |`);
+  const text = `Table:\n\n| name | value |\n|---|---|\n${body.join("\n")}\n\nEND`;
+  const rows = checkRowsAboveStay([{ type: "turn_start", step: 1 }, ...deltas(text, 7), { type: "assistant_message", content: [{ type: "text", text }], time }, { type: "turn_end", stop: "end_turn" }, { type: "done" }], 80, 6);
+  const borders = rows.filter((row) => /[┌├└]/.test(row));
+  expect(borders).toHaveLength(3);
+  expect(new Set(borders.map((row) => row.length)).size).toBe(1);
+});
+
+test("a table that fits the room streams row by row; one that outgrows it waits behind a muted row", () => {
+  const chat = new ChatView(theme);
+  chat.handleEvent({ type: "turn_start", step: 1 });
+  chat.handleEvent({ type: "text_delta", delta: "Table:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" });
+  expect(Bun.stripANSI(chat.renderWithin(80, 10).join("\n"))).toMatch(/│ 1 +│ 2 +│/);
+  chat.handleEvent({ type: "text_delta", delta: Array.from({ length: 10 }, (_, i) => `| ${i} | x |`).join("\n") });
+  const held = chat.renderWithin(80, 10).map((row) => Bun.stripANSI(row));
+  expect(held.at(-1)).toContain("… a table (16 rows so far), shown once it is complete");
+  expect(held.join("\n")).not.toContain("│");
+});
+
+test("a running tool's `\\r` progress line wrapped over more rows than the room: its changing rows stay on screen", () => {
+  const bar = (i: number) => `\rprogress ${String(i).padStart(3)}% [${"#".repeat(i / 2).padEnd(50)}]`;
+  const events: AgentEvent[] = [
+    { type: "turn_start", step: 1 },
+    ...deltas("run", 3),
+    { type: "tool_call", id: "t1", name: "bash", args: { command: "progress" } },
+    { type: "turn_end", stop: "tool_use" },
+    ...Array.from({ length: 21 }, (_, i): AgentEvent => ({ type: "tool_progress", id: "t1", text: bar(i * 5) })),
+    { type: "tool_result", id: "t1", name: "bash", content: [{ type: "text", text: `${bar(100)}\n[exit 0]` }], is_error: false },
+    { type: "done" },
+  ];
+  const rows = checkRowsAboveStay(events, 40, 3);
+  expect(rows.join("\n")).toContain("progress 100%");
+  expect(rows.join("\n")).not.toContain("progress  45%");
 });

@@ -1,18 +1,32 @@
 // The model's answer: markdown that grows with each text delta while it streams, and is replaced by
 // what the user is meant to see once the message is complete (an extension's replace_text rewrites
 // it). Also used for markdown a command shows (/help, /btw answers). Rule: the markdown component
-// re-renders only when the text changed, so a paint while nothing streams costs nothing.
+// re-renders only when the text changed, so a paint while nothing streams costs nothing. While it
+// streams, its rows are final but the last (words only add to it), except a table still growing:
+// a wider row re-lays out every column, so all its rows stay on screen. A growing table taller than
+// the screen has for it is held back behind a muted row until it is complete (a blank line or the
+// answer's end), then shown whole. Why not keep the column widths it first chose: Bun's renderer
+// lays the table out, a fixed layout would cut the wider cells it is meant to show, and the
+// finished table would still be drawn with other widths than the rows already in the scrollback.
 import { noFTL } from "bun:jsc";
-import { Markdown } from "../../tui/markdown.ts";
+import { growingTableStart, Markdown } from "../../tui/markdown.ts";
+import { truncateToWidth } from "../../tui/width.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { CachedBlock } from "./cached-block.ts";
+import type { LiveBlock, LiveRows } from "./live-tail.ts";
 
-export class AssistantMessage extends CachedBlock {
+export class AssistantMessage extends CachedBlock implements LiveBlock {
   private readonly markdown: Markdown;
+  /** The text above a table still growing, laid out alone: its rows are the final ones. */
+  private readonly aboveTable: Markdown;
 
-  constructor(text: string, theme: Theme) {
+  constructor(
+    text: string,
+    private readonly theme: Theme,
+  ) {
     super();
     this.markdown = new Markdown(text, theme, { paddingX: 1 });
+    this.aboveTable = new Markdown("", theme, { paddingX: 1 });
   }
 
   get text(): string {
@@ -29,6 +43,20 @@ export class AssistantMessage extends CachedBlock {
     if (text === this.markdown.text) return;
     this.markdown.setText(text);
     this.changed();
+  }
+
+  renderLive(width: number, room: number): LiveRows {
+    const rows = this.render(width);
+    const table = growingTableStart(this.markdown.text);
+    if (table === undefined) return { rows, settled: Math.max(0, rows.length - 1) };
+    this.aboveTable.setText(this.markdown.text.slice(0, table));
+    const above = this.aboveTable.render(width);
+    // The rows the text above the table gives alone, as far as the whole text gives the same.
+    let settled = Math.min(1, rows.length);
+    while (settled < rows.length && settled - 1 < above.length && rows[settled] === above[settled - 1]) settled++;
+    if (rows.length - settled <= room) return { rows, settled };
+    const note = truncateToWidth(` ${this.theme.muted(`… a table (${rows.length - settled} rows so far), shown once it is complete`)}`, width);
+    return { rows: [...rows.slice(0, settled), ...(room >= 2 ? ["", note] : [note])], settled };
   }
 
   protected draw(width: number): string[] {

@@ -138,8 +138,6 @@ export class ChatView implements Component {
         // A compaction aborted mid-way ends with neither compact_done nor error.
         this.compacting = false;
         this.endStep();
-        // A box whose result never came changes no more.
-        this.running.clear();
         break;
       case "error":
         // A compaction that started and ends in an error says what failed, not only the provider's words.
@@ -162,8 +160,10 @@ export class ChatView implements Component {
         break;
       case "done":
         this.compacting = false;
-        // Every call got its result by now; one that did not runs no more.
+        // Every call got its result by now; one that did not runs no more. Not at turn_end: a
+        // model call's turn ends before its tools run, and a running box is live (live-tail.ts).
         for (const box of [...this.unfinished]) this.finishCall(box);
+        this.running.clear();
         break;
       default:
         // usage, tool_use_end, assistant_start: the status bar's or nobody's business;

@@ -1,15 +1,39 @@
-// The transcript's rows with the end of a block that is still changing (an answer streaming,
-// thinking, a running tool) kept on the screen. Why: the renderer rewrites only the visible rows
-// (tui/renderer.ts); rows in the scrollback are final. A block that grows while more rows than the
-// screen holds sit under it (/help run mid-answer at 30 rows) grows above the screen: its new rows
-// are never seen, and every row below shifts, so the rows pushed into the scrollback repeat ones
-// already there. Rule: the blocks after the first live one are shown, in order, while they leave
-// that block's last row on screen; the first that would not, and all after it, wait (a muted row
-// says how many rows) until no block above them changes any more. Nothing is reordered: what waits
-// comes where it would have come, only later.
+// The transcript's rows with what is still changing (an answer streaming, thinking, a running tool)
+// kept on the screen. Why: the renderer rewrites only the visible rows (tui/renderer.ts); rows in
+// the scrollback are final. A row that changes after it scrolled off keeps its old text there (a
+// table's narrow top above its wide bottom), and a block that grows above the screen shifts every
+// row below, so the rows pushed into the scrollback repeat ones already there. Rules:
+// - a live block says which of its first rows are final (LiveBlock.renderLive); all its other rows
+//   stay on screen. When they do not fit, the block draws less of what changes (a running tool
+//   shows fewer of its newest rows, a table still streaming waits behind a muted row) instead of
+//   letting a changing row go up;
+// - the blocks after the first live one are shown, in order, while they leave its changing rows on
+//   screen; the first that would not, and all after it, wait (a muted row says how many rows) until
+//   no block above them changes any more. Nothing is reordered: what waits comes where it would
+//   have come, only later.
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { counted } from "../../protocol/counted.ts";
+
+/** What a live block gives for a frame: its rows, and how many of the first ones are final. */
+export interface LiveRows {
+  rows: readonly string[];
+  /** The first `settled` rows are the same in every later frame at this width (and once the block is done). */
+  settled: number;
+}
+
+/** A block that knows which of its rows still change. */
+export interface LiveBlock extends Component {
+  /** Its rows when no more than `room` rows at their end may change (at least one, at most all of them). */
+  renderLive(width: number, room: number): LiveRows;
+}
+
+/** A live block's rows; one that does not say is taken to change only in its last row. */
+export function liveRows(block: Component, width: number, room: number): LiveRows {
+  if ("renderLive" in block && typeof block.renderLive === "function") return (block as LiveBlock).renderLive(width, Math.max(1, room));
+  const rows = block.render(width);
+  return { rows, settled: Math.max(0, rows.length - 1) };
+}
 
 export interface LiveTail {
   /** The blocks top to bottom. */
@@ -31,19 +55,23 @@ export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): str
   // from the kept ones, so a frame of a long conversation does not copy every row one by one.
   const settled = first === -1 ? blocks.length : first;
   const rows: string[] = tail.stable ? tail.stable.rowsOf(width, blocks, settled).slice() : [];
-  // Rows under the live block's last row, other than the transcript's: the band and the notes.
-  // The live block's last row itself needs one row of the room.
-  const free = tail.room - tail.below - 1;
-  let under = 0;
+  // Rows under the live block's changing rows: the band's are not in `room`, the notes' are.
+  let free = tail.room - tail.below;
   for (let i = tail.stable ? settled : 0; i < blocks.length; i++) {
+    if (i === first) {
+      const live = liveRows(blocks[i]!, width, free);
+      for (const line of live.rows) rows.push(line);
+      free -= live.rows.length - live.settled;
+      continue;
+    }
     const lines = blocks[i]!.render(width);
     if (first !== -1 && i > first) {
-      if (under + lines.length > free) {
+      if (lines.length > free) {
         const waiting = lines.length + blocks.slice(i + 1).reduce((sum, block) => sum + block.render(width).length, 0);
-        if (under + 2 <= free) rows.push("", ` ${theme.muted(`… ${counted(waiting, "more row")} to come once the output above is complete`)}`);
+        if (2 <= free) rows.push("", ` ${theme.muted(`… ${counted(waiting, "more row")} to come once the output above is complete`)}`);
         return rows;
       }
-      under += lines.length;
+      free -= lines.length;
     }
     for (const line of lines) rows.push(line);
   }

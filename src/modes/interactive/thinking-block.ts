@@ -1,16 +1,18 @@
 // The model's reasoning, dim: while it streams, its last rows (so the user sees it move); once done,
 // its first rows and how many more there are; Ctrl+O shows it whole. Rule: collapsed, it never
-// takes more than a handful of rows, however long the model thought.
+// takes more than a handful of rows, however long the model thought. While it streams collapsed,
+// all of its last rows move up as it grows: none of them is final (live-tail.ts).
 import { noFTL } from "bun:jsc";
 import type { Theme } from "../../tui/theme.ts";
 import { wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
+import type { LiveBlock, LiveRows } from "./live-tail.ts";
 import { counted } from "../../protocol/counted.ts";
 import { printable } from "../../protocol/printable.ts";
 
 const COLLAPSED_ROWS = 3;
 
-export class ThinkingBlock extends CachedBlock {
+export class ThinkingBlock extends CachedBlock implements LiveBlock {
   private text = "";
   private isStreaming = true;
   private expanded = false;
@@ -40,6 +42,12 @@ export class ThinkingBlock extends CachedBlock {
     if (expanded === this.expanded) return;
     this.expanded = expanded;
     this.changed();
+  }
+
+  renderLive(width: number): LiveRows {
+    const rows = this.render(width);
+    // The two head rows are final; collapsed, the window of newest rows under them scrolls.
+    return { rows, settled: this.expanded ? Math.max(0, rows.length - 1) : Math.min(2, rows.length) };
   }
 
   protected draw(width: number): string[] {

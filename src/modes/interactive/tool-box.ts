@@ -2,7 +2,10 @@
 // provides it), the arguments as they stream in, the live output of a running command, then the
 // result: an edit's diff in colour, an error in red, anything over 12 rows collapsed to its first
 // 10 until Ctrl+O expands every box. Rule: the box is drawn from its state alone and cached, so a
-// transcript of hundreds of boxes costs nothing per frame once they are done.
+// transcript of hundreds of boxes costs nothing per frame once they are done. While it runs, the rows
+// under its arguments change (the newest output scrolls, a `\r` progress line wrapped over several
+// rows is rewritten): they all stay on screen, so where the screen has fewer rows for them, fewer of
+// the newest output rows are shown (live-tail.ts).
 import { noFTL } from "bun:jsc";
 import type { ToolResultContent, WireToolResultContent } from "../../protocol/messages.ts";
 import { base64ByteLength } from "../../protocol/messages.ts";
@@ -13,6 +16,7 @@ import { renderMarkdown } from "../../tui/markdown.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import { CachedBlock } from "./cached-block.ts";
+import type { LiveBlock, LiveRows } from "./live-tail.ts";
 import { argsSummary, partialArgsSummary } from "./tool-args.ts";
 import { counted } from "../../protocol/counted.ts";
 import { printable } from "../../protocol/printable.ts";
@@ -32,7 +36,7 @@ const PROGRESS_KEPT = 64 * 1024;
 /** The collapsed live view wraps no more than this much of the newest output per row shown. */
 const TAIL_CHARS_PER_ROW = 1024;
 
-export class ToolBox extends CachedBlock {
+export class ToolBox extends CachedBlock implements LiveBlock {
   private argsText = "";
   private args: Record<string, unknown> | undefined;
   private progress = "";
@@ -45,6 +49,10 @@ export class ToolBox extends CachedBlock {
   /** calls of the same answer still to finish before this one: it has not started either */
   private callsAhead = 0;
   private readonly frame: Box;
+  /** the rows of the arguments in the last drawing (final once the arguments are complete) */
+  private drawnArgRows = 0;
+  /** at most this many rows of live output, in a drawing for a short screen */
+  private liveRowLimit: number | undefined;
 
   constructor(
     readonly id: string,
@@ -116,6 +124,20 @@ export class ToolBox extends CachedBlock {
     this.changed();
   }
 
+  renderLive(width: number, room: number): LiveRows {
+    const rows = this.render(width);
+    // The blank row and the top border are final, and the arguments once they are complete.
+    const settled = Math.min(rows.length, 2 + (this.args ? this.drawnArgRows : 0));
+    if (rows.length - settled <= room || this.result || this.progress === "") return { rows, settled };
+    // Under the output: the row saying what is above it and the bottom border.
+    this.liveRowLimit = Math.max(1, room - 2);
+    try {
+      return { rows: this.draw(width), settled };
+    } finally {
+      this.liveRowLimit = undefined;
+    }
+  }
+
   protected draw(width: number): string[] {
     return ["", ...this.frame.render(width)];
   }
@@ -132,6 +154,7 @@ export class ToolBox extends CachedBlock {
 
   private body(width: number): string[] {
     const rows = this.argRows(width);
+    this.drawnArgRows = rows.length;
     if (this.result) rows.push(...this.collapse(this.resultRows(width)));
     else if (this.progress !== "") rows.push(...this.progressRows(width));
     // "running…" would be a lie while the question below asks whether it may run, or while an
@@ -183,19 +206,21 @@ export class ToolBox extends CachedBlock {
     const rowCount = lines.reduce((sum, rows) => sum + rows.length, 0);
     const above = this.progressDropped + newlines(text, 0, start);
     const all = () => lines.flat().map((row) => this.theme.muted(row));
-    if (above === 0 && (this.expanded || rowCount <= COLLAPSE_OVER)) return all();
-    if (this.expanded) return [this.theme.muted(`… ${counted(above, "line")} above`), ...all()];
+    const limit = this.liveRowLimit ?? COLLAPSED_ROWS;
+    const fits = this.liveRowLimit === undefined ? this.expanded || rowCount <= COLLAPSE_OVER : rowCount <= limit;
+    if (above === 0 && fits) return all();
+    if (this.expanded && this.liveRowLimit === undefined) return [this.theme.muted(`… ${counted(above, "line")} above`), ...all()];
     // The newest lines that fill the rows shown (the oldest of them cut at its top when it is long).
     let taken = 0;
     let kept = 0;
-    while (kept < lines.length && taken < COLLAPSED_ROWS) {
+    while (kept < lines.length && taken < limit) {
       kept++;
       taken += lines[lines.length - kept]!.length;
     }
-    const shown = lines.slice(-kept).flat().slice(-COLLAPSED_ROWS).map((row) => this.theme.muted(row));
+    const shown = lines.slice(-kept).flat().slice(-limit).map((row) => this.theme.muted(row));
     const hiddenLines = above + lines.length - kept;
     // Only the top of one long line is left out: said in rows.
-    const hidden = hiddenLines > 0 ? counted(hiddenLines, "line") : counted(taken - COLLAPSED_ROWS, "row");
+    const hidden = hiddenLines > 0 ? counted(hiddenLines, "line") : counted(taken - limit, "row");
     return [this.theme.muted(`… ${hidden} above`), ...shown];
   }
 }
