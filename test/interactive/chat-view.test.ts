@@ -126,6 +126,32 @@ describe("the chat view", () => {
     expect(chat.render(60).join("\n")).toContain("\x1b[2m\x1b[3mthought 0");
   });
 
+  test("Ctrl+O with tool boxes above the screen: only the blocks on screen and later ones change, no row above the screen moves", () => {
+    const chat = new ChatView(theme);
+    for (let i = 0; i < 3; i++) {
+      chat.handleEvent({ type: "tool_call", id: `t${i}`, name: "bash", args: { command: `seq ${i}` } });
+      const output = Array.from({ length: 30 }, (_, k) => `T${i}-${k + 1}`).join("\n");
+      chat.handleEvent({ type: "tool_result", id: `t${i}`, name: "bash", content: [{ type: "text", text: output }], is_error: false });
+      chat.addMarkdown(Array.from({ length: 8 }, (_, k) => `para ${i}.${k}`).join("\n\n"));
+    }
+    chat.handleEvent({ type: "tool_call", id: "last", name: "bash", args: { command: "seq last" } });
+    chat.handleEvent({ type: "tool_result", id: "last", name: "bash", content: [{ type: "text", text: Array.from({ length: 30 }, (_, k) => `L-${k + 1}`).join("\n") }], is_error: false });
+    const room = 20;
+    const before = chat.renderWithin(80, room);
+    const above = before.length - room;
+    chat.toggleExpanded();
+    const after = chat.renderWithin(80, room);
+    expect(after.slice(0, above)).toEqual(before.slice(0, above));
+    const shown = Bun.stripANSI(after.join("\n"));
+    expect(shown).toContain("L-30");
+    expect(shown).not.toContain("T2-30");
+    // Collapsed again: still nothing above the screen moves.
+    const expanded = chat.renderWithin(80, room);
+    chat.toggleExpanded();
+    const collapsed = chat.renderWithin(80, room);
+    expect(collapsed.slice(0, expanded.length - room)).toEqual(expanded.slice(0, expanded.length - room));
+  });
+
   test("errors, cancellation, interceptors' denials and compaction are lines of their own", () => {
     const chat = view([
       { type: "intercept", participant: "guard", stage: "tool_call", action: "deny", reason: "rm -rf is not allowed" },

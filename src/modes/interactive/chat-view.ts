@@ -52,6 +52,8 @@ export class ChatView implements Component {
   private expanded = false;
   /** the rows of the settled blocks, kept from frame to frame */
   private readonly stable = new StableRows();
+  /** the last frame's width, rows and the rows the screen had for them */
+  private shown = { width: 0, rows: 0, room: Number.POSITIVE_INFINITY };
   /** the model call being shown said something: text, a tool call, or a message an interceptor took */
   private stepSaid = false;
 
@@ -78,6 +80,7 @@ export class ChatView implements Component {
     const notes = this.notes.render(width);
     const rows = renderLiveTail(width, { blocks: this.transcript.children, stable: this.stable, isLive: this.isLive, room, below: notes.length }, this.theme);
     for (const row of notes) rows.push(row);
+    this.shown = { width, rows: rows.length, room };
     return rows;
   }
 
@@ -192,10 +195,22 @@ export class ChatView implements Component {
     this.boxes.get(callId)?.setAwaitingAnswer(waiting);
   }
 
-  /** Ctrl+O: every tool result, thinking block and long prompt expanded, or collapsed again. */
+  /**
+   * Ctrl+O: the tool results, thinking blocks and long prompts on screen, and those still to come,
+   * expanded, or collapsed again. Those above the screen stay as they are: their rows are in the
+   * scrollback, which is final (tui/renderer.ts); a block that grew or shrank up there would move
+   * every row under it, and the scrollback would get them twice. The pager (/jump) shows them all.
+   */
   toggleExpanded(): boolean {
     this.expanded = !this.expanded;
+    const { width, rows, room } = this.shown;
+    // The first row of the transcript on screen, as the last frame drew it (its last `room` rows).
+    const top = Math.max(0, rows - room);
+    let at = 0;
     for (const child of this.transcript.children) {
+      const start = at;
+      if (width > 0) at += child.render(width).length;
+      if (start < top) continue;
       if (child instanceof ToolBox || child instanceof ThinkingBlock || child instanceof UserMessage) child.setExpanded(this.expanded);
     }
     return this.expanded;
