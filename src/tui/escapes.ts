@@ -9,6 +9,14 @@ export const CSI = "\x1b[";
 export const SYNC_START = "\x1b[?2026h";
 export const SYNC_END = "\x1b[?2026l";
 
+/**
+ * DEC mode 7 (autowrap) off and on again: a row wider than the terminal draws it (a ZWJ emoji that
+ * is one glyph to us and four to the terminal) is cut at the right edge instead of wrapping onto
+ * the next row and moving every row under it.
+ */
+export const AUTOWRAP_OFF = "\x1b[?7l";
+export const AUTOWRAP_ON = "\x1b[?7h";
+
 export const HIDE_CURSOR = "\x1b[?25l";
 export const SHOW_CURSOR = "\x1b[?25h";
 

@@ -11,6 +11,10 @@
 //   (rows the frame gained since the last paint scroll into the scrollback on the way);
 // - only rows that changed are rewritten, with relative cursor moves, in one write wrapped in
 //   synchronized output (DEC 2026); a frame that changes nothing writes nothing;
+// - a frame is written with autowrap off and turns it on again at its end: a row the terminal draws
+//   wider than we measured (a ZWJ emoji sequence) is cut, not wrapped onto a row of its own, which
+//   would put every relative move after it one row off. Between frames (a suspend, an exit, a
+//   crash report) the terminal wraps as always;
 // - paints are coalesced to at most one per `minFrameMs` (60/s) and no timer runs when nothing
 //   asked for a paint.
 // Coordinates: "frame rows" count from the first row the renderer ever painted. `highWater` is how
@@ -19,6 +23,8 @@
 import { noFTL } from "bun:jsc";
 import { CURSOR_MARKER, type Component } from "./component.ts";
 import {
+  AUTOWRAP_OFF,
+  AUTOWRAP_ON,
   CLEAR_SCREEN,
   CLEAR_SCROLLBACK,
   CURSOR_HOME,
@@ -107,7 +113,7 @@ export class Renderer {
     this.lastPaint = performance.now();
     const out = this.paint();
     if (out === "") return;
-    const frame = SYNC_START + out + SYNC_END;
+    const frame = SYNC_START + AUTOWRAP_OFF + out + AUTOWRAP_ON + SYNC_END;
     this.target.write(frame);
     this.stats.frames++;
     this.stats.lastFrameBytes = Buffer.byteLength(frame);

@@ -9,6 +9,7 @@
 // while an escape sequence or the startup query waits for its end.
 import { writeSync } from "node:fs";
 import {
+  AUTOWRAP_ON,
   BRACKETED_PASTE_OFF,
   BRACKETED_PASTE_ON,
   DEVICE_ATTRIBUTES_QUERY,
@@ -183,7 +184,8 @@ export class Terminal {
         // A broken hook must not keep the terminal in raw mode.
       }
     }
-    out += SYNC_END + (this.keyboard === "kitty" ? KITTY_POP : "") + (this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_OFF : "");
+    // A frame cut short (the renderer's write interrupted) left synchronized output on and autowrap off.
+    out += SYNC_END + AUTOWRAP_ON + (this.keyboard === "kitty" ? KITTY_POP : "") + (this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_OFF : "");
     out += BRACKETED_PASTE_OFF + RESET_STYLE + SHOW_CURSOR;
     try {
       if (typeof this.output.fd === "number") writeSync(this.output.fd, out);

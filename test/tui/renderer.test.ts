@@ -263,6 +263,17 @@ describe("Renderer", () => {
     expect(renders).toBe(1);
   });
 
+  test("a row the terminal draws wider than measured (a ZWJ family emoji) is cut, not wrapped: the rows under it stay where they are", async () => {
+    const t = setup(80, 10);
+    const family = "👨‍👩‍👧‍👦";
+    await t.show(["top", `${"x".repeat(73)}${family}`, "tick 1", "bottom"]);
+    await t.show(["top", `${"x".repeat(73)}${family}`, "tick 2", "bottom"]);
+    const lines = t.screen.lines();
+    expect(lines.slice(1, 5)).toEqual(["top", expect.stringMatching(/^x{73}/), "tick 2", "bottom"]);
+    expect(t.since(0)).toContain("\x1b[?7l");
+    expect(t.writes.every((frame) => frame.lastIndexOf("\x1b[?7h") > frame.lastIndexOf("\x1b[?7l"))).toBe(true);
+  });
+
   test("park moves the cursor to a fresh row below the frame", async () => {
     const t = setup(30, 10);
     await t.show([`> ${CURSOR_MARKER}`, "status", "hint"]);

@@ -38,7 +38,7 @@ describe("Terminal", () => {
     t.terminal.beforeRestore(() => "<park>");
     t.terminal.stop();
     expect(t.input.raw).toBe(false);
-    expect(t.written.at(-1)).toBe("<park>\x1b[?2026l\x1b[<u\x1b[?2004l\x1b[0m\x1b[?25h");
+    expect(t.written.at(-1)).toBe("<park>\x1b[?2026l\x1b[?7h\x1b[<u\x1b[?2004l\x1b[0m\x1b[?25h");
     t.terminal.stop(); // twice is harmless
     expect(t.written.filter((data) => data.includes("<park>"))).toHaveLength(1);
   });
