@@ -16,7 +16,6 @@ import { linksShownOnce } from "./markdown-links.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
 import { visibleWidth, wrapText } from "./width.ts";
-import { styledRow } from "./styled-row.ts";
 
 interface Fence {
   lang: string;
@@ -47,9 +46,7 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
     }
     // The blank rows keep the placeholder from joining a paragraph the fence interrupted.
     out.push("", indent + placeholder(fences.length), "");
-    // The model's text: drawn here, not by Bun's renderer (which drops escapes from the rest), so no
-    // escape in it (a clipboard write, a cleared screen) reaches the terminal.
-    fences.push({ lang: plainText(lang), code: code.map(plainText).join("\n") });
+    fences.push({ lang, code: code.join("\n") });
   }
   return { text: out.join("\n"), fences };
 }
@@ -91,14 +88,19 @@ export function growingTableStart(source: string): number | undefined {
   return undefined;
 }
 
-/** One line of the model's text as plain text: no escape sequence, no control character, no style. */
-function plainText(line: string): string {
-  return Bun.stripANSI(styledRow(line, { links: false }));
+/**
+ * The model's text as plain text: every escape sequence dropped whole (a clipboard write, a cleared
+ * screen, `ESC c`), and every control character but tab and newline. Done once, before the text is
+ * laid out, so a paragraph and a code block show the same text the same way (Bun's renderer drops
+ * only the ESC of a sequence it meets, and shows the rest of it).
+ */
+function plainText(text: string): string {
+  return Bun.stripANSI(text).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
 }
 
 /** Renders markdown to rows no wider than `width`. */
 export function renderMarkdown(source: string, width: number, theme: Theme): string[] {
-  const { text, fences } = extractFences(source);
+  const { text, fences } = extractFences(plainText(source));
   let rendered = Bun.markdown.ansi(linksShownOnce(text), { columns: Math.max(1, width), colors: true, light: theme.light });
   if (!theme.color) rendered = withoutColor(rendered);
   const rows = rendered.split("\n");

@@ -10,6 +10,14 @@ const plain = createTheme({ color: false });
 const strip = (rows: string[]) => rows.map((row) => Bun.stripANSI(row));
 
 describe("renderMarkdown", () => {
+  test("escapes in the model's text are dropped whole, the same in a paragraph and in a code block", () => {
+    const line = "A \x1b[2J B \x1b[31mred\x1b[0m C \x1b]52;c;aGk=\x07 D \x1bc E \x9b2J F \x07 G";
+    const rows = renderMarkdown(`${line}\n\n\`\`\`\n${line}\n\`\`\`\n`, 80, color);
+    const words = strip(rows).filter((row) => row.trim() !== "").map((row) => row.trim().split(/\s+/).join(" "));
+    expect(words).toEqual(["A B red C D E F G", "A B red C D E F G"]);
+    for (const row of rows) expect(row).not.toMatch(/\x1b(?!\[[\d;]*m)|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/);
+  });
+
   test("headings, emphasis, code spans, lists, quotes and links are laid out", () => {
     const rows = renderMarkdown("# Title\n\nSome **bold**, *italic* and `code`, see [docs](https://bun.sh).\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted", 60, color);
     const text = strip(rows);
