@@ -4,6 +4,7 @@ import { AppActivity } from "../../src/modes/interactive/app-activity.ts";
 import { AppFrame } from "../../src/modes/interactive/app-frame.ts";
 import { formatElapsed, formatTokens, StatusBar, type StatusSnapshot, tildePath } from "../../src/modes/interactive/status-bar.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
+import { CURSOR_MARKER } from "../../src/tui/component.ts";
 import { Renderer } from "../../src/tui/renderer.ts";
 import { Spinner } from "../../src/tui/spinner.ts";
 import { Text } from "../../src/tui/text.ts";
@@ -71,7 +72,7 @@ describe("the status bar", () => {
 });
 
 describe("the app frame", () => {
-  test("a shrink by more than half the screen keeps the frame's end (the editor) on screen; a small one does not move rows", () => {
+  test("a shrink that would take the band off the screen keeps the frame's end (the editor) on screen; a smaller one does not move rows", () => {
     const screen = { columns: 40, rows: 10, out: "", write(data: string) { this.out += data; } };
     const chat = new Text(Array.from({ length: 30 }, (_, i) => `row ${i}`).join("\n"));
     const frame = new AppFrame({ renderWithin: (width) => chat.render(width).slice() }, () => screen.rows);
@@ -94,6 +95,25 @@ describe("the app frame", () => {
     // After the screen was cleared (Ctrl+L) the padding goes.
     frame.reset();
     expect(rendered()).toEqual(["> editor"]);
+  });
+
+  test("a popup taller than half the screen closing: no blank rows on top, so no row in the scrollback comes back on screen", () => {
+    const frame = new AppFrame({ renderWithin: () => Array.from({ length: 30 }, (_, i) => `row ${i}`) }, () => 10);
+    const popup = new Text(Array.from({ length: 7 }, (_, i) => `item ${i}`).join("\n"));
+    frame.band.add(new Text("> /")).add(popup);
+    const open = frame.render(40);
+    popup.setText("");
+    const closed = frame.render(40);
+    expect(closed).toEqual(open.slice(0, 31));
+  });
+
+  test("a band taller than the screen: the chat keeps a row, the band drops its blank rows, then rows above the editor's cursor", () => {
+    const frame = new AppFrame({ renderWithin: (_width, room) => (room >= 1 ? ["answer"] : []) }, () => 5);
+    frame.band.add(new Text(" ")).add(new Text("status 1\nstatus 2")).add(new Text("cwd")).add(new Text(`> ${CURSOR_MARKER}`));
+    expect(frame.render(40)).toEqual(["answer", "status 1", "status 2", "cwd", `> ${CURSOR_MARKER}`]);
+    const short = new AppFrame({ renderWithin: (_width, room) => Array.from({ length: room }, () => "chat") }, () => 4);
+    short.band.add(new Text(" ")).add(new Text("status")).add(new Text(`> ${CURSOR_MARKER}`)).add(new Text("item 1\nitem 2\nitem 3"));
+    expect(short.render(40)).toEqual(["chat", `> ${CURSOR_MARKER}`, "item 1", "item 2"]);
   });
 });
 

@@ -1,15 +1,19 @@
 // The app's whole screen: the chat above, the band (queue, status, editor, popups) below. The band
 // is drawn first, so that the chat knows how many rows the screen leaves it (what still changes in
-// it stays on screen: live-tail.ts). The frame is kept from shrinking out of sight: the renderer
-// never rewrites rows that scrolled into the scrollback, so a frame that suddenly got much shorter
-// (/clear, Ctrl+O collapsing long output, a tall picker closing) would end above the visible screen
-// and the editor would vanish. Rule: a shrink of more than half the screen is made up with blank
-// rows on top, so the frame's end stays at the bottom of the screen; those rows never go away again
-// (removing them would move every row and rewrite the whole screen on the next frame). A small
-// shrink (a popup closing) leaves blank rows under the frame, which the next output fills. On exit
-// the band goes (closeBand): the last frame is the chat alone, so the scrollback keeps the
-// conversation and not the status bar, the editor and its hints.
-import { type Component, Stack } from "../../tui/component.ts";
+// it stays on screen: live-tail.ts). Rules:
+// - the chat always has at least one row: a band taller than the screen leaves out its blank rows,
+//   then rows above the editor (the status bar), then the rows of a popup furthest under it;
+// - the frame is kept from shrinking out of sight: the renderer never rewrites rows that scrolled
+//   into the scrollback, so a frame that suddenly got much shorter (/clear, a tall picker closing)
+//   could end above the visible screen and the editor would vanish. A shrink that would take the
+//   band off the screen is made up with blank rows on top, so the frame's end stays at the bottom
+//   of the screen; those rows never go away again (removing them would move every row and rewrite
+//   the whole screen on the next frame). Any smaller shrink (a popup closing, Ctrl+O collapsing)
+//   leaves blank rows under the frame, which the next output fills: blank rows on top would bring
+//   rows back onto the screen that are in the scrollback already, and show them twice;
+// - on exit the band goes (closeBand): the last frame is the chat alone, so the scrollback keeps
+//   the conversation and not the status bar, the editor and its hints.
+import { type Component, CURSOR_MARKER, Stack } from "../../tui/component.ts";
 
 /** The part above the band, drawn into the rows the screen leaves it. */
 export interface FrameChat {
@@ -49,7 +53,7 @@ export class AppFrame implements Component {
   render(width: number): string[] {
     const height = this.screenRows();
     if (this.bandClosed) return this.blank.slice(0, this.pad).concat(this.chat.renderWithin(width, height));
-    const band = this.band.render(width);
+    const band = fitBand(this.band.render(width), height - 1);
     // The chat's rows are a fresh array each frame: the band goes on its end, not into a copy of it all.
     const rows = this.chat.renderWithin(width, height - band.length);
     for (const row of band) rows.push(row);
@@ -60,10 +64,26 @@ export class AppFrame implements Component {
       this.peak = this.pad + rows.length;
     }
     const gap = this.peak - (this.pad + rows.length);
-    if (gap > height / 2) this.pad += gap;
+    if (gap > height - band.length) this.pad += gap;
     this.peak = Math.max(this.peak, this.pad + rows.length);
     if (this.pad === 0) return rows;
     while (this.blank.length < this.pad) this.blank.push("");
     return this.blank.slice(0, this.pad).concat(rows);
   }
+}
+
+/** The band in at most `rows` rows (at least one): its blank rows go first, then those furthest from the editor's cursor. */
+function fitBand(band: string[], rows: number): string[] {
+  const max = Math.max(1, rows);
+  if (band.length <= max) return band;
+  let fitted = band;
+  while (fitted.length > max) {
+    const blank = fitted.findIndex((row) => row.trim() === "");
+    if (blank === -1) break;
+    fitted = fitted.filter((_, i) => i !== blank);
+  }
+  if (fitted.length <= max) return fitted;
+  const cursor = fitted.findIndex((row) => row.includes(CURSOR_MARKER));
+  const from = Math.min(cursor === -1 ? fitted.length - 1 : cursor, fitted.length - max);
+  return fitted.slice(from, from + max);
 }
