@@ -70,13 +70,13 @@ export interface ParsedSettings {
   /** in file order: events as written, groups and hooks in their lists' order */
   hooks: SettingsHook[];
   warnings: string[];
-  /** `"disableAllHooks": true` */
-  disableAll: boolean;
+  /** `"disableAllHooks"` as the file says it (undefined: it does not); the file of highest precedence that says it decides (settings-sources.ts) */
+  disableAll?: boolean;
 }
 
 const SettingsFile = v.looseObject({
   hooks: v.optional(v.custom<Record<string, unknown>>(isJsonObject, 'must be an object of events, {"PreToolUse": […], …}'), {}),
-  disableAllHooks: v.optional(v.boolean(), false),
+  disableAllHooks: v.optional(v.boolean()),
 });
 
 const MatcherGroup = v.looseObject({
@@ -113,13 +113,13 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
     json = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     warn(`is not valid JSON (${(error as Error).message}); none of its hooks run, nor its env and model count, until it is fixed`);
-    return { hooks: [], warnings, disableAll: false };
+    return { hooks: [], warnings };
   }
   const file = isJsonObject(json) ? v.safeParse(SettingsFile, json) : undefined;
   if (!file?.success) {
     const what = file ? issueSentence(file.issues, "", { secrets: "likely" }) : "it must be a JSON object";
     warn(`${what}; none of its hooks run until it is fixed`);
-    return { hooks: [], warnings, disableAll: false };
+    return { hooks: [], warnings };
   }
   const hooks: SettingsHook[] = [];
   const unknownEvents: string[] = [];
@@ -138,7 +138,7 @@ export function parseSettingsHooks(text: string, source: SettingsSource): Parsed
     const names = unknownEvents.map((name) => `hooks.${name}`).join(", ");
     warn(`${names}: zot has no such hook event, so ${unknownEvents.length === 1 ? "its hooks do" : "their hooks do"} not run (zot runs ${HOOK_EVENTS.join(", ")})`);
   }
-  return { hooks, warnings, disableAll: file.output.disableAllHooks };
+  return { hooks, warnings, ...(file.output.disableAllHooks !== undefined ? { disableAll: file.output.disableAllHooks } : {}) };
 }
 
 function readGroup(event: HookEventName, raw: unknown, at: string, source: SettingsSource, warn: (message: string) => void): SettingsHook[] {

@@ -9,7 +9,7 @@ import { SettingsFileCache } from "./settings-file-cache.ts";
 
 /** The hooks the files held when the run started. */
 export class SettingsHooksSources {
-  private readonly files: SettingsFileCache<{ hooks: SettingsHook[]; disableAll: boolean }>;
+  private readonly files: SettingsFileCache<{ hooks: SettingsHook[]; disableAll?: boolean }>;
   /** the hooks of the first read, which hold for the run */
   private snapshot: SettingsHook[] | undefined;
   /** the files' versions as of the snapshot, to say one that changes */
@@ -23,32 +23,37 @@ export class SettingsHooksSources {
     private readonly hosted: readonly SettingsHook[] = [],
   ) {
     this.files = new SettingsFileCache(
-      { hooks: [], disableAll: false },
+      { hooks: [] },
       (text, source) => {
         const parsed = parseSettingsHooks(text, source);
         for (const warning of parsed.warnings) warn(warning);
-        if (parsed.disableAll) warn(`${source.label}: "disableAllHooks": true, so no settings hook runs`);
-        return { hooks: parsed.hooks, disableAll: parsed.disableAll };
+        return { hooks: parsed.hooks, ...(parsed.disableAll !== undefined ? { disableAll: parsed.disableAll } : {}) };
       },
       (problem, source) => warn(`${source.label}: ${problem}; its hooks do not run`),
     );
   }
 
-  /** Every hook of every file as of the start, in settings order (none when a file said disableAllHooks), then the program's. */
+  /**
+   * Every hook of every file as of the start, in settings order, then the program's; none of the
+   * files' when `disableAllHooks` is true in the file of highest precedence that says it, as Claude
+   * Code reads it (a project's false overrides the user's true).
+   */
   current(): SettingsHook[] {
     if (this.snapshot) {
       this.changes?.notice();
       return this.snapshot;
     }
     const all: SettingsHook[] = [];
-    let disabled = false;
+    let decided: { disabled: boolean; by: SettingsSource } | undefined;
     this.changes = new SettingsChanges(this.sources, this.warn);
+    // settings order is lowest precedence first
     for (const source of this.sources) {
       const read = this.files.read(source);
-      if (read.disableAll) disabled = true;
+      if (read.disableAll !== undefined) decided = { disabled: read.disableAll, by: source };
       all.push(...read.hooks);
     }
-    this.snapshot = disabled ? [...this.hosted] : [...all, ...this.hosted];
+    if (decided?.disabled) this.warn(`${decided.by.label}: "disableAllHooks": true, so no settings hook runs`);
+    this.snapshot = decided?.disabled ? [...this.hosted] : [...all, ...this.hosted];
     return this.snapshot;
   }
 }

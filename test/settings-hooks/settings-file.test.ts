@@ -101,7 +101,7 @@ describe("parseSettingsHooks", () => {
   });
 
   test("a file without hooks, or with disableAllHooks, runs nothing and says nothing", () => {
-    expect(parse({ model: "opus" })).toEqual({ hooks: [], warnings: [], disableAll: false });
+    expect(parse({ model: "opus" })).toEqual({ hooks: [], warnings: [] });
     expect(parse({ disableAllHooks: true, hooks: {} }).disableAll).toBe(true);
   });
 
