@@ -160,7 +160,11 @@ function readGroup(event: HookEventName, raw: unknown, at: string, source: Setti
   group.output.hooks.forEach((handler, h) => {
     const hook = readHandler(handler, `${at}.hooks[${h}]`, event, warn);
     if (!hook) return;
-    // Claude Code reads `if` on the events of a tool call, and passes over it on the others.
+    // Claude Code reads `if` on the events of a tool call; on the others a hook with one never runs.
+    if (!CONDITIONED.has(event) && isJsonObject(handler) && handler.if !== undefined && handler.if !== null) {
+      warn(`${hook.at}.if is read on tool events only (${[...CONDITIONED].join(", ")}); as in Claude Code, a ${event} hook with one never runs, so it is skipped`);
+      return;
+    }
     const condition = CONDITIONED.has(event) && isJsonObject(handler) ? readCondition(handler.if, hook.at, warn) : undefined;
     out.push({ event, matcher, source, ...hook, ...(condition !== undefined ? { condition } : {}) });
   });

@@ -82,6 +82,22 @@ describe("parseSettingsHooks", () => {
     ]);
   });
 
+  test("`if` on an event that is no tool call's: the hook never runs in Claude Code, so it is skipped with a warning; on a tool event it is kept", () => {
+    const parsed = parse({
+      hooks: {
+        Stop: [{ hooks: [{ type: "command", command: "check.sh", if: "Bash(git push *)" }, { type: "command", command: "always.sh" }] }],
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", if: "Bash(git push *)" }] }],
+      },
+    });
+    expect(parsed.hooks.map((h) => [h.event, h.handler.type === "command" && h.handler.command, h.condition])).toEqual([
+      ["Stop", "always.sh", undefined],
+      ["PreToolUse", "guard.sh", "Bash(git push *)"],
+    ]);
+    expect(parsed.warnings).toEqual([
+      ".claude/settings.json: hooks.Stop[0].hooks[0].if is read on tool events only (PreToolUse, PostToolUse, PostToolUseFailure); as in Claude Code, a Stop hook with one never runs, so it is skipped",
+    ]);
+  });
+
   test("exec form: args is kept as written beside its program; args that is not a list of text is a warning and the hook is skipped", () => {
     const parsed = parse({
       hooks: {
