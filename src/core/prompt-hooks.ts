@@ -16,10 +16,11 @@ export interface PromptHooks {
   /** Before `text` enters the transcript (UserPromptSubmit). */
   submit?(text: string, signal: AbortSignal): Promise<SubmitVerdict | undefined>;
   /**
-   * The prompt ended normally (the model stopped asking for tools): a string sends the agent back
-   * to work with it as the next user message; undefined lets it stop (Stop).
+   * The prompt ended normally (the model stopped asking for tools), `lastAnswer` the text of its
+   * last message: a string sends the agent back to work with it as the next user message;
+   * undefined lets it stop (Stop).
    */
-  stopping?(signal: AbortSignal): Promise<string | undefined>;
+  stopping?(signal: AbortSignal, lastAnswer: string): Promise<string | undefined>;
   /** Before a compaction starts: a string refuses it, with that reason (PreCompact). */
   compacting?(reason: CompactReason, instructions: string | undefined, signal: AbortSignal): Promise<string | undefined>;
 }

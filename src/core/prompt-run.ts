@@ -45,7 +45,7 @@ export async function runPrompt(
   let outcome = await runTurns(state, out, signal, anchor, input.tool);
   // [settings hooks] Stop: a hook may send the agent back to work, its reason the next user message.
   for (;;) {
-    const more = outcome.status === "ok" ? await hookAnswer(() => state.promptHooks?.stopping?.(signal)) : undefined;
+    const more = outcome.status === "ok" ? await hookAnswer(() => state.promptHooks?.stopping?.(signal, lastAnswerText(state.messages))) : undefined;
     if (more === undefined) break;
     if (typeof more !== "string") {
       outcome = { status: "error", ...more.failure };
@@ -55,6 +55,15 @@ export async function runPrompt(
     outcome = await runTurns(state, out, signal, anchor);
   }
   return failed(out, outcome);
+}
+
+/** The text of the transcript's last assistant message ("" when it has none). */
+function lastAnswerText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "assistant") return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  }
+  return "";
 }
 
 function userMessage(out: AgentOutlets, content: ContentBlock[]): void {

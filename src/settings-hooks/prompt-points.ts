@@ -1,6 +1,7 @@
 // UserPromptSubmit, Stop and PreCompact as the agent's prompt hooks (core/prompt-hooks.ts):
 // UserPromptSubmit may refuse a prompt (the reason is for the user) or add context beside it;
-// Stop may send the agent back to work with its reason as the next user message; PreCompact may
+// Stop may send the agent back to work with its reason (or its additionalContext) as the next user
+// message, and is told the last answer's text (last_assistant_message); PreCompact may
 // refuse a compaction.
 // Rule: a Stop hook is told `stop_hook_active: true` once it has sent the agent back in this
 // prompt, and after MAX_STOP_CONTINUATIONS in a row the agent stops anyway, with a note: a hook
@@ -26,23 +27,25 @@ export function settingsPromptHooks(runner: HookRunner): PromptHooks {
       return { context: combined.contexts.map((context) => `[UserPromptSubmit hook] ${context}`) };
     },
 
-    async stopping(signal) {
+    async stopping(signal, lastAnswer) {
       const hooks = runner.matching("Stop");
       if (hooks.length === 0 || signal.aborted) return undefined;
-      const combined = combine(await runner.run(hooks, { stop_hook_active: continued > 0 }, signal));
+      const combined = combine(await runner.run(hooks, { stop_hook_active: continued > 0, last_assistant_message: lastAnswer }, signal));
       if (signal.aborted) return undefined;
       // continue: false ends it, whatever the others said.
       if (combined.stop !== undefined) {
         runner.context.log(`a Stop hook stopped the agent: ${combined.stop}`);
         return undefined;
       }
-      if (combined.blocks.length === 0) return undefined;
+      // A block's reason, and additionalContext (feedback, not an error: Claude Code's "run the tests before finishing"), send it back.
+      const feedback = [...combined.blocks, ...combined.contexts];
+      if (feedback.length === 0) return undefined;
       if (continued >= MAX_STOP_CONTINUATIONS) {
         runner.context.log(`Stop hooks sent the agent back ${continued} times in a row; it stops now (does the hook check stop_hook_active?)`);
         return undefined;
       }
       continued++;
-      return `Stop hook feedback:\n${joinReasons(combined.blocks)}`;
+      return `Stop hook feedback:\n${joinReasons(feedback)}`;
     },
 
     async compacting(reason, instructions, signal) {

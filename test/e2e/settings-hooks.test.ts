@@ -473,10 +473,24 @@ describe("Stop", () => {
     expect(run.stdout).toBe("tests pass\n");
     expect(mock.requests).toHaveLength(2);
     expect(lastUserText(mock, 1)).toBe("Stop hook feedback:\nrun the tests before you stop");
-    expect(p.records("stop.jsonl").map((d) => [d.hook_event_name, d.stop_hook_active])).toEqual([
-      ["Stop", false],
-      ["Stop", true],
+    expect(p.records("stop.jsonl").map((d) => [d.hook_event_name, d.stop_hook_active, d.last_assistant_message])).toEqual([
+      ["Stop", false, "all done"],
+      ["Stop", true, "tests pass"],
     ]);
+  });
+
+  test("additionalContext sends the agent back too, as feedback (Claude Code's \"run the test suite before finishing\")", async () => {
+    const stop = python(
+      "stop.jsonl",
+      `if not d["stop_hook_active"]:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "run the test suite before finishing"}}))`,
+    );
+    const p = project({ hooks: { Stop: on(undefined, `python3 ${script("stop.py")}`) } }, { "stop.py": stop });
+    const mock = fixture.llm([{ text: "all done" }, { text: "suite green" }]);
+    const run = await p.run([...anthropic(mock), "-p", "fix it"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("suite green\n");
+    expect(lastUserText(mock, 1)).toBe("Stop hook feedback:\nrun the test suite before finishing");
   });
 });
 
