@@ -1,7 +1,7 @@
 // The hooks of the settings files (settings-locations.ts), as they were when the run started.
-// Rule: the hooks are read once, at the start, and hold for the whole run, as Claude Code keeps a
-// snapshot of them: a hook is a command zot runs, so nothing in the run (the model's bash command
-// writing a settings file) can add one or take a guard away. A file edited meanwhile is said once
+// Rule: the hooks are read once, at the start, and hold for the whole run (newer Claude Code re-reads
+// edited files; zot does not, on purpose): a hook is a command zot runs, so nothing in the run (the
+// model's bash command writing a settings file) can add one or take a guard away. A file edited meanwhile is said once
 // per version of it, with when its hooks take effect; a file's warnings are told at the start.
 import { SettingsChanges } from "./settings-changes.ts";
 import { type SettingsHook, parseSettingsHooks, type SettingsSource } from "./settings-file.ts";
