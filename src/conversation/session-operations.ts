@@ -102,7 +102,7 @@ export class SessionOperations {
     if (!this.runtime.session) return { fork: await forkNow(await fileOf(source)), switched: false, notes: [] };
     return this.exclusive("fork this process's session (the fork becomes it)", "a session fork", async () => {
       const fork = await forkNow(await fileOf(source));
-      const notes = await this.runtime.switchSession({ kind: "open", ref: fork.file });
+      const notes = await this.runtime.switchSession({ kind: "open", ref: fork.file }, true);
       return { fork, switched: true, notes };
     });
   }

@@ -215,8 +215,9 @@ export interface Runtime {
    * Makes another session this run's (rpc resume_session, a fork it switches to): opens and locks
    * it, closes the current one, and gives the agent its transcript, cumulative usage and model (when
    * this provider has it). The caller makes sure no turn runs. Resolves with notes for the user.
+   * `forked`: the session is a fork just made (SessionStart hooks are told `fork`).
    */
-  switchSession(choice: SessionChoice): Promise<string[]>;
+  switchSession(choice: SessionChoice, forked?: boolean): Promise<string[]>;
   /**
    * Runs a command the user typed (the TUI's `!command`) as the bash tool runs one, in the working
    * directory: the output (head and tail when long) and its status line. It is the user's own
@@ -635,10 +636,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       catalog = loadCatalog(home);
       return catalog.models;
     };
-    const switchSession = async (choice: SessionChoice): Promise<string[]> => {
+    const switchSession = async (choice: SessionChoice, forked = false): Promise<string[]> => {
       const { openSession } = await import("../session/open.ts");
       const next = await openSession(choice, { home, cwd });
-      await settingsHooks?.sessionEnd(choice.kind === "new" ? "clear" : "other"); // [settings hooks] SessionEnd
+      await settingsHooks?.sessionEnd(choice.kind === "new" ? "clear" : "resume"); // [settings hooks] SessionEnd
       current?.close();
       current = next;
       const notes = [...next.notes];
@@ -659,7 +660,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       }
       next.record(agent, options.log ?? (() => {}));
       extensions?.switchSession(next.id);
-      await settingsHooks?.sessionStart(next.resumed ? "resume" : "clear"); // [settings hooks] SessionStart
+      await settingsHooks?.sessionStart(next.resumed ? (forked ? "fork" : "resume") : "clear"); // [settings hooks] SessionStart
       return notes;
     };
     const shell = async (command: string, signal: AbortSignal) => {

@@ -24,8 +24,8 @@ export const MATCHED_ON: Readonly<Record<HookEventName, string | undefined>> = {
   UserPromptSubmit: undefined,
   UserPromptExpansion: "command name",
   Stop: undefined,
-  SessionStart: "source (startup, resume, clear, compact)",
-  SessionEnd: "reason (clear, other)",
+  SessionStart: "source (startup, resume, clear, compact, fork)",
+  SessionEnd: "reason (clear, resume, other)",
   PreCompact: "trigger (manual, auto)",
   Notification: "notification type (permission_prompt)",
 };

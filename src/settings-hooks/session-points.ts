@@ -10,8 +10,8 @@ import { describeHook, type HookAnswer } from "./hook-output.ts";
 import type { HookRunner } from "./hook-runner.ts";
 import type { SettingsHook } from "./settings-file.ts";
 
-export type SessionStartSource = "startup" | "resume" | "clear" | "compact";
-export type SessionEndReason = "clear" | "logout" | "prompt_input_exit" | "other";
+export type SessionStartSource = "startup" | "resume" | "clear" | "compact" | "fork";
+export type SessionEndReason = "clear" | "resume" | "logout" | "prompt_input_exit" | "other";
 
 export class SessionPoints {
   /** the system prompt section SessionStart added last ("" for none) */

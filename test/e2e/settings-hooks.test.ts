@@ -667,6 +667,27 @@ describe("where hooks come from", () => {
   });
 });
 
+describe("SessionStart and SessionEnd around a session switch (rpc)", () => {
+  test("a fork switched to: SessionEnd resume, SessionStart fork; resume_session: SessionEnd resume, SessionStart resume", async () => {
+    const record = python("sessions.jsonl", "pass");
+    const p = project({ hooks: { SessionStart: on(undefined, `python3 ${script("record.py")}`), SessionEnd: on(undefined, `python3 ${script("record.py")}`) } }, { "record.py": record });
+    const rpc = fixture.spawn([...anthropic(fixture.llm([{ text: "first" }, { text: "second" }])), "--session", "new"], { cwd: p.cwd, home: p.home, env: { HOME: p.userHome } });
+    await rpc.prompt("one");
+    const parent = (await rpc.call({ type: "get_state" })).data.session.id;
+    expect((await rpc.call({ type: "fork_session", at: 1 })).data).toMatchObject({ switched: true });
+    expect((await rpc.call({ type: "resume_session", session: parent })).success).toBe(true);
+    expect(await rpc.close()).toBe(0);
+    expect(p.records("sessions.jsonl").map((d) => [d.hook_event_name, d.source ?? d.reason])).toEqual([
+      ["SessionStart", "startup"],
+      ["SessionEnd", "resume"],
+      ["SessionStart", "fork"],
+      ["SessionEnd", "resume"],
+      ["SessionStart", "resume"],
+      ["SessionEnd", "other"],
+    ]);
+  });
+});
+
 describe("http hooks", () => {
   test("the event is POSTed as JSON; a 2xx answer reads as a command's stdout (a deny, context); headers fill only allowedEnvVars; a failure is non-blocking", async () => {
     const seen: { path: string; auth: string | null; team: string | null; key: string | null; body: any }[] = [];
