@@ -2,11 +2,13 @@
 // its headers with `$VAR` and `${VAR}` filled only for the variables it lists in allowedEnvVars
 // (any other is sent empty, so a header cannot leak what the hook did not ask for), its timeout
 // and the turn's abort ending the request. The answer reads as a command hook's exit 0 would: a 2xx
-// body is its stdout (empty, JSON, or plain text); a non-2xx status, a connection that fails and a
-// redirect are non-blocking errors.
+// body is its stdout, empty or a JSON object; a 2xx with any other body (plain text), a non-2xx
+// status, a connection that fails and a redirect are non-blocking errors (Claude Code gives such
+// text to the model no more than a failure's).
 import { childEnv } from "../config/child-env.ts";
 import { STDOUT_MAX_BYTES } from "./command-run.ts";
 import type { HookRun } from "./hook-output.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 import { timerDelay } from "../protocol/timer-delay.ts";
 
@@ -66,7 +68,20 @@ export async function runHttp(options: HttpRunOptions): Promise<HookRun> {
     const said = body.trim().split("\n")[0]?.slice(0, 200);
     return { status: "failed", message: `${options.url} answered ${response.status}${said ? `: ${said}` : ""}`, durationMs: took() };
   }
+  if (body.trim() !== "" && !isJsonObjectText(body.trim())) {
+    const said = body.trim().split("\n")[0]?.slice(0, 200);
+    return { status: "failed", message: `${options.url} answered ${response.status} with text, not a JSON object (${said}); an http hook answers in JSON, so the text counts for nothing`, durationMs: took() };
+  }
   return { status: "exited", code: 0, stdout: body, stderr: "", durationMs: took() };
+}
+
+function isJsonObjectText(text: string): boolean {
+  if (!text.startsWith("{")) return false;
+  try {
+    return isJsonObject(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }
 
 /** A response's text up to STDOUT_MAX_BYTES, as a command hook's stdout is kept: read so far, the rest not read at all. */

@@ -698,7 +698,8 @@ describe("http hooks", () => {
         const body = (await req.json()) as any;
         const path = new URL(req.url).pathname;
         seen.push({ path, auth: req.headers.get("authorization"), team: req.headers.get("x-team"), key: req.headers.get("x-key"), body });
-        if (path === "/prompt") return new Response("the deploy window is closed on Fridays");
+        if (path === "/prompt") return Response.json({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "the deploy window is closed on Fridays" } });
+        if (path === "/text") return new Response("plain words are no answer");
         if (path === "/broken") return new Response("boom", { status: 500 });
         if (path === "/guard" && String(body.tool_input?.command).startsWith("rm ")) {
           return Response.json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the policy server forbids rm" } });
@@ -710,7 +711,7 @@ describe("http hooks", () => {
       const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
       const p = project({
         hooks: {
-          UserPromptSubmit: [{ hooks: [{ type: "http", url: url("/prompt") }] }],
+          UserPromptSubmit: [{ hooks: [{ type: "http", url: url("/prompt") }, { type: "http", url: url("/text") }] }],
           PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/guard"), headers: { Authorization: "Bearer $HOOK_TOKEN", "X-Team": "${HOOK_SECRET}", "X-Key": "$ANTHROPIC_API_KEY" }, allowedEnvVars: ["HOOK_TOKEN", "ANTHROPIC_API_KEY"] }] }],
           PostToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: url("/broken"), timeout: 5 }] }],
         },
@@ -727,8 +728,10 @@ describe("http hooks", () => {
       expect(readFileSync(join(p.cwd, "ran.txt"), "utf8")).toBe("ran\n");
       const results = mock.requests[1].body.messages.at(-1).content.filter((b: any) => b.type === "tool_result");
       expect(JSON.stringify(results[0].content)).toContain("the policy server forbids rm");
-      // The plain-text answer to UserPromptSubmit reached the model as context.
+      // The JSON answer to UserPromptSubmit reached the model as context; a plain-text one did not, and is said.
       expect(JSON.stringify(mock.requests[0].body.messages)).toContain("the deploy window is closed on Fridays");
+      expect(JSON.stringify(mock.requests.map((r) => r.body))).not.toContain("plain words are no answer");
+      expect(run.stderr).toContain("answered 200 with text, not a JSON object (plain words are no answer)");
       // The event as Claude Code sends it; only the allowed variable filled in.
       const guard = seen.filter((s) => s.path === "/guard");
       expect(guard.map((s) => s.body.tool_input.command)).toEqual(["rm keep.txt", "echo ran > ran.txt"]);
