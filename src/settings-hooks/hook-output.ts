@@ -5,7 +5,10 @@
 // Rule: every answer becomes one HookAnswer; what the answer means for the event is decided where
 // the answers are combined (combine.ts), never here.
 import * as v from "valibot";
+import { closeSync, writeSync } from "node:fs";
 import { isJsonObject } from "../protocol/json-object.ts";
+import { wholeCharacterCut } from "../protocol/whole-characters.ts";
+import { createOutputFile } from "../tools/bash-output-files.ts";
 import { issueSentence } from "../protocol/schema-issue.ts";
 import type { CommandRun } from "./command-run.ts";
 import type { HookEventName } from "./events.ts";
@@ -62,7 +65,41 @@ export interface HookAnswer {
 /** Events whose plain (non-JSON) stdout on exit 0 is context for the model. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "UserPromptExpansion", "SessionStart"]);
 
+/**
+ * One hook's answer, its texts for the model and the user capped as Claude Code caps them: one
+ * longer than HOOK_TEXT_MAX characters is saved whole to a file, and a preview and the file's path
+ * stand for it (a hook that prints a megabyte does not fill the context at every prompt).
+ */
 export function readAnswer(hook: SettingsHook, run: HookRun): HookAnswer {
+  const answer = answerOf(hook, run);
+  if (answer.context !== undefined) answer.context = capped(answer.context);
+  if (answer.systemMessage !== undefined) answer.systemMessage = capped(answer.systemMessage);
+  return answer;
+}
+
+/** Hook output strings (context, a message) longer than this are saved to a file, as in Claude Code. */
+export const HOOK_TEXT_MAX = 10_000;
+const PREVIEW_CHARS = 2_000;
+
+function capped(text: string): string {
+  if (text.length <= HOOK_TEXT_MAX) return text;
+  const preview = text.slice(0, wholeCharacterCut(text, PREVIEW_CHARS));
+  const file = createOutputFile();
+  let where = "it could not be saved";
+  if (file) {
+    try {
+      writeSync(file.fd, text);
+      where = `the whole of it is in ${file.path}`;
+    } catch {
+      // a full disk: the preview is all there is
+    } finally {
+      closeSync(file.fd);
+    }
+  }
+  return `${preview}\n… [the hook's output was ${text.length} characters, more than ${HOOK_TEXT_MAX}; ${where}]`;
+}
+
+function answerOf(hook: SettingsHook, run: HookRun): HookAnswer {
   const who = describeHook(hook);
   if (run.status === "failed_to_start") return { hook, failure: `${who} did not start: ${run.message}` };
   if (run.status === "failed") return { hook, failure: `${who} failed: ${run.message}` };

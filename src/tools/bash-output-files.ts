@@ -1,5 +1,6 @@
-// The files that keep the whole output of long bash commands: `$TMPDIR/zot-bash-<hex>.log`,
-// mode 0600, named in the tool's result so the model can search them. Rule: they cannot pile up.
+// The files that keep the whole output of long bash commands (and of settings hooks whose text is
+// too long to give the model whole): `$TMPDIR/zot-bash-<hex>.log`, mode 0600, named in the tool's
+// result (or the hook's text) so the model can search them. Rule: they cannot pile up.
 // Each file stops growing at BASH_OUTPUT_FILE_MAX_BYTES; whenever a new one is made, files older
 // than BASH_OUTPUT_MAX_AGE_MS are removed, then the oldest others until all of them together,
 // with room for the new one, fit in BASH_OUTPUT_BUDGET_BYTES. Only this user's files of that exact

@@ -51,3 +51,15 @@ describe("a hook's exit code and its JSON", () => {
     expect(readAnswer(hook(), exited(0, "{oops")).failure).toBeUndefined();
   });
 });
+
+describe("a hook's texts, capped as Claude Code caps them", () => {
+  test("context over 10,000 characters: a preview and the file that holds it whole; under it, as it is", async () => {
+    const long = `${"context line\n".repeat(1000)}the end`;
+    const answer = readAnswer(hook("UserPromptSubmit"), exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: long } })));
+    expect(answer.context!.length).toBeLessThan(2_300);
+    expect(answer.context).toStartWith("context line\ncontext line\n");
+    const file = /the whole of it is in (\S+)\]$/.exec(answer.context!)?.[1];
+    expect(await Bun.file(file!).text()).toBe(long);
+    expect(readAnswer(hook("UserPromptSubmit"), exited(0, "short context")).context).toBe("short context");
+  });
+});
