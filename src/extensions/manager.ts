@@ -339,7 +339,8 @@ export class ExtensionManager implements CommandSource {
   private joined(host: ZotExtensionHost, generation: number): void {
     if (generation !== this.generation) return;
     if (!host.live) {
-      this.note({ extension: host.name, level: "warn", message: host.error ?? `did not start (${host.state})` });
+      // One zot stopped before it was up (zot is exiting, a reload) is no news.
+      if (!host.stoppedByZot) this.note({ extension: host.name, level: "warn", message: host.error ?? "did not start" });
       return;
     }
     this.rebuild();

@@ -218,6 +218,10 @@ export class ZotExtensionHost {
   get unavailable(): string {
     return this.notRunning();
   }
+  /** zot is stopping it (shutdown, a reload): whatever it did not finish, zot ended */
+  get stoppedByZot(): boolean {
+    return this.stopping;
+  }
   get live(): boolean {
     return (this.current === "registering" || this.current === "ready") && this.child?.alive === true;
   }
@@ -775,9 +779,12 @@ export class ZotExtensionHost {
 
   /** shutdown, stdin closed, grace, SIGTERM, SIGKILL. Resolves when the process is gone. */
   async stop(): Promise<void> {
+    // Before its hello it speaks no protocol yet (a `go run .` still compiling): no shutdown to wait for.
+    const silent = this.current === "new" || this.current === "starting";
     this.stopping = true;
     this.finishStart();
     if (!this.child) return;
+    if (silent) return this.child.stop({ graceMs: 0, termMs: this.t.termMs });
     await this.child.stop({ goodbye: { type: "shutdown" } satisfies HostFrameOf<"shutdown">, graceMs: this.t.graceMs, termMs: this.t.termMs });
   }
 }

@@ -10,6 +10,7 @@ import { hookExtension, recorded } from "../fixtures/hooks/make.ts";
 import { type RpcProcess, rpcFixture, type Turns } from "../support/rpc-process.ts";
 import { ROOT, tempDir } from "../support/zot.ts";
 import { lastUserText } from "../support/zot-pty.ts";
+import { running } from "../support/process-state.ts";
 
 const fixture = rpcFixture();
 
@@ -190,6 +191,20 @@ describe("run_command", () => {
     expect(commands.data.commands.map((c: { name: string }) => c.name)).not.toContain("fix");
     expect(fixture.mock.requests).toHaveLength(0);
     expect(await r.close()).toBe(0);
+  });
+
+  test("a signal while an extension is still starting: exit 130, the extension's process gone, and no note that it did not start (zot stopped it)", async () => {
+    const pidfile = join(tempDir("zot-rpc-ext-pid-"), "pid");
+    const slow = scriptedExtension(tempDir("zot-rpc-ext-"), "slow", { hello_delay: 20, pidfile });
+    const r = start([], [slow]);
+    for (let i = 0; i < 200 && !existsSync(pidfile); i++) await Bun.sleep(25);
+    const pid = Number(readFileSync(pidfile, "utf8"));
+    // past the start's wait for extensions (2 s): the run is up, the extension joins when it is
+    await Bun.sleep(2500);
+    r.kill("SIGINT");
+    expect(await r.exited()).toBe(130);
+    expect(r.lines.filter((line) => line.type === "ext_notify")).toEqual([]);
+    expect(running(pid)).toBe(false);
   });
 
   test("an extension's prompt answer: the response names the prompt, then the turn's events follow and end with done", async () => {
