@@ -243,7 +243,8 @@ export class LineChild {
     const bytes = Buffer.byteLength(data);
     // An empty backlog takes any frame, however big: a child that keeps up never loses one.
     if (options.droppable && this.backlogBytes > 0 && this.backlogBytes + bytes > this.maxBacklogBytes) {
-      this.droppedFrames++;
+      // The first drop is said at once; how many is said when it reads again, or when it ends.
+      if (this.droppedFrames++ === 0) this.log("the process is not reading its stdin: event frames are dropped until it does (how many, when it reads again or ends)");
       return false;
     }
     // FileSink.write appends the whole line to one ordered buffer, so concurrent senders never interleave.

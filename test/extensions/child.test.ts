@@ -278,6 +278,8 @@ describe("a child that is not reading", () => {
     let dropped = 0;
     for (let n = 0; n < 2000; n++) if (!child.send(event(n), { droppable: true })) dropped++;
     expect(dropped).toBeGreaterThan(0);
+    // Said at the first drop, while it still runs: the log is where one looks for a stuck extension.
+    await until(() => log().includes("is not reading its stdin: event frames are dropped until it does"), "the first drop said");
     await child.stop({ graceMs: 0, termMs: 1000 });
     expect(log()).toContain(`[zot] dropped ${dropped} event frames: the extension is not reading its stdin`);
     expect(diagnostics.map((d) => d.kind)).toContain("frames_dropped");
