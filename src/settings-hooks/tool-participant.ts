@@ -107,8 +107,8 @@ async function afterTool(options: ToolHooksOptions, pending: Map<string, string[
   if (hooks.length > 0) {
     const fields =
       event === "PostToolUse"
-        ? { ...call, tool_response: toClaudeResponse(call, p.result), tool_use_id: p.id }
-        : { ...call, tool_use_id: p.id, error: textOf(p.result), is_interrupt: signal.aborted };
+        ? { ...call, tool_response: toClaudeResponse(call, p.result), tool_use_id: p.id, duration_ms: Math.round(p.durationMs) }
+        : { ...call, tool_use_id: p.id, error: textOf(p.result), is_interrupt: signal.aborted, duration_ms: Math.round(p.durationMs) };
     const answers = await runner.run(hooks, fields, signal);
     const combined = combine(answers);
     if (combined.stop !== undefined) return { action: "abort_turn", reason: `a ${event} hook stopped the agent: ${combined.stop}` };

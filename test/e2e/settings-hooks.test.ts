@@ -400,6 +400,7 @@ describe("PostToolUse", () => {
       tool_name: "Write",
       tool_input: { file_path: join(p.cwd, "x.js"), content: "let a = 1\n" },
       tool_response: { filePath: join(p.cwd, "x.js"), success: true },
+      duration_ms: expect.any(Number),
     });
   });
 });
