@@ -25,10 +25,18 @@ export interface HookRunContext {
 }
 
 export class HookRunner {
+  /** the user prompt being answered (Claude Code's prompt_id): a new one at each prompt, none before the first */
+  private promptId: string | undefined;
+
   constructor(
     private readonly sources: SettingsHooksSources,
     readonly context: HookRunContext,
   ) {}
+
+  /** A user prompt starts: the hooks from here on are told its new prompt_id. */
+  newPrompt(): void {
+    this.promptId = crypto.randomUUID();
+  }
 
   /**
    * The longest timeout of any hook of these events, whatever it matches: a deadline for them all.
@@ -71,6 +79,7 @@ export class HookRunner {
     const { context } = this;
     const input = {
       session_id: context.sessionId(),
+      ...(this.promptId ? { prompt_id: this.promptId } : {}),
       transcript_path: context.transcriptPath(),
       cwd: context.cwd,
       permission_mode: context.permissionMode(),

@@ -18,6 +18,7 @@ export function settingsPromptHooks(runner: HookRunner): PromptHooks {
   return {
     async submit(text, signal) {
       continued = 0;
+      runner.newPrompt();
       const hooks = runner.matching("UserPromptSubmit");
       if (hooks.length === 0) return undefined;
       const combined = combine(await runner.run(hooks, { prompt: text }, signal));

@@ -163,6 +163,9 @@ describe("PreToolUse", () => {
     });
     expect(typeof bash.session_id).toBe("string");
     expect(bash.transcript_path).toEndWith(".jsonl");
+    // One prompt: both calls' hooks are told its prompt_id, a UUID
+    expect(bash.prompt_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(read.prompt_id).toBe(bash.prompt_id);
     expect(read).toMatchObject({ tool_name: "Read", tool_input: { file_path: join(p.cwd, "notes.txt") }, tool_use_id: "t2" });
     expect(JSON.parse(readFileSync(join(p.cwd, "env.json"), "utf8"))).toEqual({ CLAUDE_PROJECT_DIR: p.cwd, ANTHROPIC_API_KEY: null });
     const results = lastResults(mock, 1).map(resultText);
