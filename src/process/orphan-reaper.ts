@@ -13,9 +13,13 @@ const MIN_ZOMBIE_MS = 1000;
 /** zombie children seen, by pid, with when they were first seen */
 const seen = new Map<number, number>();
 
-/** Looks at zot's children once (cheap: /proc/self/task/<tid>/children); waits for the orphans that stayed zombies since an earlier look. */
-export function reapOrphans(now = Date.now()): void {
-  const zombies = new Set(zombieChildren());
+/**
+ * Looks at zot's children once (cheap: /proc/self/task/<tid>/children); waits for the orphans that
+ * stayed zombies since an earlier look. `spawned`: the pids zot spawned itself (its owned groups'
+ * leaders), which Bun waits for and which are never taken, whatever their state.
+ */
+export function reapOrphans(spawned: ReadonlySet<number> = new Set(), now = Date.now()): void {
+  const zombies = new Set(zombieChildren().filter((pid) => !spawned.has(pid)));
   for (const pid of seen.keys()) if (!zombies.has(pid)) seen.delete(pid);
   for (const pid of zombies) {
     const since = seen.get(pid);

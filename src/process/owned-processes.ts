@@ -110,7 +110,7 @@ function register(group: OwnedGroup): void {
   spawned = true;
   installExitHooks();
   // The orphans earlier children left (zot adopted them as a subreaper) are waited for, so they do not pile up as zombies.
-  if (claimAll) reapOrphans();
+  if (claimAll) reapOrphans(new Set([...owned].map((other) => other.pgid)));
   // On disk before anything else: a kill -9 from here on leaves the group named for the next start.
   record?.update(recordedGroups());
   if (owned.size === 1) return;
