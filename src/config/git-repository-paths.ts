@@ -205,10 +205,19 @@ export function namesLinkedWorktree(file: string, worktrees: string): boolean {
   return isLinkedWorktreeGitDir(target, path.dirname(worktrees));
 }
 
-/** Whether `gitDir` is a folder (not a link to one) whose `commondir` leads to `common`, as `git worktree add` makes it. */
+/**
+ * Whether `gitDir` is a folder (not a link to one) whose `commondir` names `common`, as `git worktree
+ * add` writes it (`../..`). Read as written, never through a link: a `commondir` of
+ * `../../../link`, with `link` leading to .git now, would pass a check of where it leads, and lead to
+ * a planted repository once the link is turned (the link is nothing zot protects); a `commondir`
+ * that is itself a link could be turned the same way.
+ */
 export function isLinkedWorktreeGitDir(gitDir: string, common: string): boolean {
   if (lstatSafe(gitDir)?.isDirectory() !== true) return false;
-  return lstatSafe(path.join(gitDir, "commondir")) !== undefined && realOrSame(commonDirOf(gitDir)) === realOrSame(common);
+  const file = path.join(gitDir, "commondir");
+  if (lstatSafe(file)?.isFile() !== true) return false;
+  const named = readSafe(file)?.trim();
+  return named !== undefined && named !== "" && path.resolve(realOrSame(gitDir), named) === realOrSame(common);
 }
 
 /** The common directory (`commondir`, relative to the git directory), or the git directory itself. */

@@ -193,8 +193,11 @@ export class ProtectedSnapshot {
       const remove = (path: string) => {
         // git's own link to one of its linked worktrees (`git worktree add`) is not the command's plant
         if (entry.gitLinkInto && namesLinkedWorktree(path, entry.gitLinkInto)) return;
-        // a linked worktree's git directory made again under its old name (`git worktree remove`, then `add`)
-        if (entry.linkedWorktree && isLinkedWorktreeGitDir(entry.linkedWorktree.gitDir, entry.linkedWorktree.common)) return;
+        // A linked worktree's git directory made again under its old name (`git worktree remove`, then
+        // `add`, which may make .git/worktrees anew too), or its commondir: the entry's own path,
+        // never a directory on the way, and only where every directory on the way is one, not a link.
+        const made = entry.linkedWorktree;
+        if (made && path === entry.path && this.directoriesAbove(made.gitDir) && isLinkedWorktreeGitDir(made.gitDir, made.common)) return;
         if (forceRemove(path)) done.removed.push(relative(this.root, path));
         else done.failed.push(relative(this.root, path));
       };
@@ -245,6 +248,13 @@ export class ProtectedSnapshot {
     done.restored = [...new Set(done.restored)];
     done.failed = [...new Set(done.failed)];
     return done;
+  }
+
+  /** Whether everything on the way to `path` (not `path` itself) is a directory, none a link to one. */
+  private directoriesAbove(path: string): boolean {
+    return steps(this.root, path)
+      .slice(0, -1)
+      .every((step) => lstatSafe(step)?.isDirectory() === true);
   }
 
   private knownUnder(dir: string): string[] {

@@ -232,6 +232,59 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(git(join(cwd, "again"), "rev-parse", "--show-toplevel").trim()).toBe(join(cwd, "again"));
   });
 
+  test("a linked worktree's git directory swapped in with a commondir through a link (or a link itself) goes whole: turning the link later plants nothing", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const marker = join(root, "PWNED");
+    // a commondir whose path goes through the link (../../../link1), and one that is itself a link to a file naming ../..
+    const commondirs = ["printf '%s%s/%s%s/%s%s/link1\\n' . . . . . . > $W/commondir", "printf '%s%s/%s%s\\n' . . . . > c.txt && t=$(printf '%s%s/%s%s/%s%s/c.txt' . . . . . .) && ln -s $t $W/commondir"];
+    for (const [i, commondir] of commondirs.entries()) {
+      const name = `wt${i + 1}`;
+      git(cwd, "worktree", "add", "-q", `../${name}`);
+      const swap = [
+        `g=.gi; W=\${g}t/worktrees/${name}; O=\${g}t/worktrees/old; mv $W $O && mkdir $W && cp $O/HEAD $O/gitdir $O/index $W/`,
+        `ln -s \${g}t link${i + 1}`,
+        commondir,
+        "rm -rf $O; echo swapped",
+      ].join(" && ");
+      const plant = [
+        `g=.gi; l=lin; rm \${l}k${i + 1} && mkdir -p evil${i + 1} && cp -a \${g}t/objects \${g}t/refs \${g}t/HEAD evil${i + 1}/`,
+        `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > evil${i + 1}/config`,
+        `ln -s evil${i + 1} \${l}k${i + 1} && echo planted`,
+      ].join(" && ");
+      const first = await jailed(cwd, swap, how, marker);
+      expect(first.text).toContain("swapped");
+      expect(first.text).toContain("[jailed");
+      const second = await jailed(cwd, plant, how, marker);
+      expect(second.text).toContain("planted");
+      expect(plantedRuns(join(root, name), marker)).toBe(false);
+    }
+  });
+
+  test("a linked worktree made anew with a .git file naming a new git directory whose commondir goes through a link: that .git goes, and turning the link later plants nothing", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    git(cwd, "worktree", "add", "-q", "inside");
+    const marker = join(root, "PWNED");
+    const repoint = [
+      "g=.gi; N=${g}t/worktrees/new; mkdir $N && cp ${g}t/worktrees/inside/HEAD ${g}t/worktrees/inside/index $N/",
+      "ln -s ${g}t link1",
+      "printf '%s%s/%s%s/%s%s/link1\\n' . . . . . . > $N/commondir",
+      // the worktree made anew (its .git file then is a new one, as `git worktree add` writes it)
+      'i=insid; mv ${i}e ${i}e.old && mkdir ${i}e && printf "gitdir: %s/${g}t/worktrees/new\\n" "$PWD" > ${i}e/${g}t; echo repointed',
+    ].join(" && ");
+    const plant = [
+      "g=.gi; l=lin; rm ${l}k1 && mkdir -p evil && cp -a ${g}t/objects ${g}t/refs ${g}t/HEAD evil/",
+      `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > evil/config`,
+      "ln -s evil ${l}k1 && echo planted",
+    ].join(" && ");
+    expect((await jailed(cwd, repoint, how, marker)).text).toContain("repointed");
+    const dotGit = join(cwd, "inside", ".git");
+    expect(existsSync(dotGit) ? readFileSync(dotGit, "utf8") : "").not.toContain("worktrees/new");
+    expect((await jailed(cwd, plant, how, marker)).text).toContain("planted");
+    expect(plantedRuns(join(cwd, "inside"), marker)).toBe(false);
+  });
+
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
