@@ -8,6 +8,8 @@
 export interface Matcher {
   /** the matcher as written ("" when it was left out) */
   readonly text: string;
+  /** the exact names of a list matcher (none for everything or a regular expression) */
+  readonly names?: readonly string[];
   /** true when any of `values` matches (a tool's Claude Code name and its zot name, a source …) */
   matches(values: readonly string[]): boolean;
 }
@@ -20,7 +22,7 @@ export function compileMatcher(text: string | undefined): Matcher | { error: str
   if (trimmed === "" || trimmed === "*") return { text: written, matches: () => true };
   if (EXACT.test(trimmed)) {
     const names = new Set(trimmed.split(/[|,]/).map((name) => name.trim()).filter(Boolean));
-    return { text: written, matches: (values) => values.some((value) => names.has(value)) };
+    return { text: written, names: [...names], matches: (values) => values.some((value) => names.has(value)) };
   }
   let pattern: RegExp;
   try {

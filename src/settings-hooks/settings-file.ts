@@ -156,6 +156,12 @@ function readGroup(event: HookEventName, raw: unknown, at: string, source: Setti
   if (matcher.text.trim() !== "" && matcher.text.trim() !== "*" && MATCHED_ON[event] === undefined) {
     warn(`${at}.matcher: ${event} hooks have no matcher, so it is ignored and they run every time`);
   }
+  // `mcp__server` alone is an exact name no tool has (a tool is mcp__<server>__<tool>): Claude Code matches nothing with it either.
+  for (const name of matcher.names ?? []) {
+    if (/^mcp__/.test(name) && !name.slice(5).includes("__")) {
+      warn(`${at}.matcher "${name}" names no tool (an MCP tool is mcp__<server>__<tool>), so this group's hooks never run for it; for every tool of that server write "${name}__.*"`);
+    }
+  }
   const out: SettingsHook[] = [];
   group.output.hooks.forEach((handler, h) => {
     const hook = readHandler(handler, `${at}.hooks[${h}]`, event, warn);

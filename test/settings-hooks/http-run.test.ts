@@ -16,7 +16,8 @@ const server = Bun.serve({
       // The status and a first byte, then nothing.
       return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode("{")) }), { status: 200 });
     }
-    if (path === "/big") return new Response("x".repeat(3 * 1024 * 1024));
+    if (path === "/big") return new Response(JSON.stringify({ systemMessage: "x".repeat(3 * 1024 * 1024) }));
+    if (path === "/text") return new Response("plain words");
     if (path === "/teapot") return new Response("short and stout\nsecond line", { status: 418 });
     if (path === "/moved") return new Response(null, { status: 302, headers: { location: "/ok" } });
     return Response.json({ decision: "block", reason: "no" });
@@ -56,10 +57,11 @@ describe("runHttp", () => {
     expect((await run("/stall", { signal: controller.signal })).status).toBe("aborted");
   });
 
-  test("a body past 1 MiB is cut there, as a command's stdout is", async () => {
+  test("a body past 1 MiB is cut there, as a command's stdout is: a JSON answer that long is no answer, and says so; plain text is none either", async () => {
     const big = await run("/big");
-    expect(big).toMatchObject({ status: "exited", code: 0 });
-    expect((big as { stdout: string }).stdout.length).toBe(1024 * 1024);
+    expect(big).toMatchObject({ status: "failed", message: expect.stringContaining("answered 200 with text, not a JSON object") });
+    const text = await run("/text");
+    expect(text).toMatchObject({ status: "failed", message: expect.stringContaining("answered 200 with text, not a JSON object (plain words)") });
   });
 
   test("a timeout too long for a timer (1e13 ms, 1e308) waits as long as one can, instead of failing every prompt with a RangeError", async () => {

@@ -20,6 +20,15 @@ describe("matchers", () => {
     expect(compileMatcher("[")).toEqual({ error: expect.stringContaining("is not a valid regular expression") });
   });
 
+  test("a matcher naming an MCP server alone (mcp__brave-search) is said: it names no tool, as in Claude Code", () => {
+    const parsed = parse({ hooks: { PreToolUse: [{ matcher: "mcp__brave-search|Bash", hooks: [{ type: "command", command: "guard.sh" }] }] } });
+    expect(parsed.hooks).toHaveLength(1);
+    expect(parsed.warnings).toEqual([
+      '.claude/settings.json: hooks.PreToolUse[0].matcher "mcp__brave-search" names no tool (an MCP tool is mcp__<server>__<tool>), so this group\'s hooks never run for it; for every tool of that server write "mcp__brave-search__.*"',
+    ]);
+    expect(parse({ hooks: { PreToolUse: [{ matcher: "mcp__github__create_issue", hooks: [{ type: "command", command: "g" }] }] } }).warnings).toEqual([]);
+  });
+
   test("commas, spaces and hyphens are exact names too, as Claude Code 2.1.191 and 2.1.195 on read them", () => {
     for (const list of ["Edit, Write", "Write | Edit", " Edit ,Write "]) {
       expect(m(list).matches(["Write"])).toBe(true);
