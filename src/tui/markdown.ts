@@ -52,6 +52,8 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
 }
 
 const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-*:?\s*)*\|?\s*$/;
+/** A line of a blockquote without its `>` markers (a table or a blank line in a quote counts as one outside). */
+const QUOTE_MARKERS = /^ {0,3}(?:> ?)+/;
 
 /**
  * Where a table that may still grow begins in a text that is still arriving: its header line's
@@ -78,12 +80,13 @@ export function growingTableStart(source: string): number | undefined {
     const open = FENCE_OPEN.exec(lines[i]);
     if (open) fence = new RegExp(`^ *${open[2][0] === "`" ? "`" : "~"}{${open[2].length},}\\s*$`);
     // The empty string after a text's last newline is no blank line yet.
-    if (open || (lines[i].trim() === "" && i < lines.length - 1)) runStart = i + 1;
+    if (open || (lines[i].replace(QUOTE_MARKERS, "").trim() === "" && i < lines.length - 1)) runStart = i + 1;
   }
   if (fence) return undefined;
   // The last line is one still arriving (or the empty one after a newline): part of the run.
   for (let i = Math.max(runStart + 1, 1); i < lines.length; i++) {
-    if (lines[i].includes("|") && TABLE_DELIMITER.test(lines[i]) && i - 1 >= runStart) return starts[i - 1];
+    const line = lines[i].replace(QUOTE_MARKERS, "");
+    if (line.includes("|") && TABLE_DELIMITER.test(line) && i - 1 >= runStart) return starts[i - 1];
   }
   return undefined;
 }

@@ -152,6 +152,22 @@ describe("the chat view", () => {
     expect(collapsed.slice(0, expanded.length - room)).toEqual(expanded.slice(0, expanded.length - room));
   });
 
+  test("Ctrl+O when blank rows left under a shrunk frame are on screen: the frame says how many chat rows show, and a block above them keeps its rows", () => {
+    const chat = new ChatView(theme);
+    chat.handleEvent({ type: "tool_call", id: "t0", name: "bash", args: { command: "seq 30" } });
+    chat.handleEvent({ type: "tool_result", id: "t0", name: "bash", content: [{ type: "text", text: Array.from({ length: 30 }, (_, k) => `T-${k + 1}`).join("\n") }], is_error: false });
+    chat.addMarkdown(Array.from({ length: 6 }, (_, k) => `para ${k}`).join("\n\n"));
+    const room = 20;
+    const before = chat.renderWithin(80, room);
+    // the box is in the room's rows, but 8 blank rows under the frame take the bottom of the screen
+    chat.shownRows(room - 8);
+    const above = before.length - (room - 8);
+    chat.toggleExpanded();
+    const after = chat.renderWithin(80, room);
+    expect(after.slice(0, above)).toEqual(before.slice(0, above));
+    expect(Bun.stripANSI(after.join("\n"))).not.toContain("T-30");
+  });
+
   test("errors, cancellation, interceptors' denials and compaction are lines of their own", () => {
     const chat = view([
       { type: "intercept", participant: "guard", stage: "tool_call", action: "deny", reason: "rm -rf is not allowed" },

@@ -92,9 +92,33 @@ test("a table that fits the room streams row by row; one that outgrows it waits 
   chat.handleEvent({ type: "text_delta", delta: "Table:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" });
   expect(Bun.stripANSI(chat.renderWithin(80, 10).join("\n"))).toMatch(/│ 1 +│ 2 +│/);
   chat.handleEvent({ type: "text_delta", delta: Array.from({ length: 10 }, (_, i) => `| ${i} | x |`).join("\n") });
+  const before = chat.renderWithin(80, 10).length;
+  chat.handleEvent({ type: "text_delta", delta: "\n| 10 | x |" });
   const held = chat.renderWithin(80, 10).map((row) => Bun.stripANSI(row));
-  expect(held.at(-1)).toContain("… a table (16 rows so far), shown once it is complete");
+  expect(held.filter((row) => row.trim() !== "").at(-1)).toContain("… a table (17 rows so far), shown once it is complete");
   expect(held.join("\n")).not.toContain("│");
+  // The rows the table had stay (blank) while it waits: the screen does not jump up.
+  expect(held.length).toBeGreaterThanOrEqual(Math.min(before, 10));
+});
+
+test("a table in a blockquote is a growing table too: taller than the room, it waits", () => {
+  const chat = new ChatView(theme);
+  chat.handleEvent({ type: "turn_start", step: 1 });
+  chat.handleEvent({ type: "text_delta", delta: "Quoted:\n\n> | a | b |\n> |---|---|\n" + Array.from({ length: 12 }, (_, i) => `> | ${i} | x |`).join("\n") });
+  const held = chat.renderWithin(80, 8).map((row) => Bun.stripANSI(row));
+  expect(held.join("\n")).toContain("shown once it is complete");
+});
+
+test("a list item's table: the list above it, which Bun lays out loose once the table follows, stays final (no row of it goes behind the muted row)", () => {
+  const chat = new ChatView(theme);
+  chat.handleEvent({ type: "turn_start", step: 1 });
+  const steps = Array.from({ length: 6 }, (_, i) => `- step ${i}`).join("\n");
+  chat.handleEvent({ type: "text_delta", delta: `${steps}\n- last\n\n  | a | b |\n  |---|---|\n` });
+  const first = chat.renderWithin(80, 6).map((row) => Bun.stripANSI(row));
+  chat.handleEvent({ type: "text_delta", delta: Array.from({ length: 12 }, (_, i) => `  | ${i} | x |`).join("\n") });
+  const later = chat.renderWithin(80, 6).map((row) => Bun.stripANSI(row));
+  for (let i = 0; i < 6; i++) expect(later.join("\n")).toContain(`step ${i}`);
+  expect(first.filter((row) => row.includes("step")).length).toBeLessThanOrEqual(later.filter((row) => row.includes("step")).length);
 });
 
 test("a running tool's `\\r` progress line wrapped over more rows than the room: its changing rows stay on screen", () => {

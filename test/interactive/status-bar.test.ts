@@ -107,6 +107,19 @@ describe("the app frame", () => {
     expect(closed).toEqual(open.slice(0, 31));
   });
 
+  test("after a popup closed, the chat is told how many of its rows the screen shows (the blank rows under the frame take the rest)", () => {
+    const shown: number[] = [];
+    const frame = new AppFrame({ renderWithin: () => Array.from({ length: 30 }, (_, i) => `row ${i}`), shownRows: (rows) => shown.push(rows) }, () => 10);
+    const popup = new Text(Array.from({ length: 4 }, (_, i) => `item ${i}`).join("\n"));
+    frame.band.add(new Text("> /")).add(popup);
+    frame.render(40);
+    expect(shown.at(-1)).toBe(10 - 5);
+    popup.setText("");
+    frame.render(40);
+    // the band is one row now, and the four rows the popup had are blank under it: 10 - 1 - 4 rows of the chat show
+    expect(shown.at(-1)).toBe(5);
+  });
+
   test("a band taller than the screen: the chat keeps a row, the band drops its blank rows, then rows above the editor's cursor", () => {
     const frame = new AppFrame({ renderWithin: (_width, room) => (room >= 1 ? ["answer"] : []) }, () => 5);
     frame.band.add(new Text(" ")).add(new Text("status 1\nstatus 2")).add(new Text("cwd")).add(new Text(`> ${CURSOR_MARKER}`));

@@ -19,6 +19,8 @@ import { type Component, CURSOR_MARKER, Stack } from "../../tui/component.ts";
 export interface FrameChat {
   /** The rows, in a new array each call: the frame adds the band's rows to its end. */
   renderWithin(width: number, room: number): string[];
+  /** How many of its last rows the frame just drawn shows on screen (blank rows left under a shrunk frame take the rest). */
+  shownRows?(rows: number): void;
 }
 
 export class AppFrame implements Component {
@@ -66,6 +68,9 @@ export class AppFrame implements Component {
     const gap = this.peak - (this.pad + rows.length);
     if (gap > height - band.length) this.pad += gap;
     this.peak = Math.max(this.peak, this.pad + rows.length);
+    // The screen ends at the high-water mark: blank rows under this frame are on it, above the chat's rows.
+    const under = this.peak - (this.pad + rows.length);
+    this.chat.shownRows?.(Math.max(0, height - band.length - under));
     if (this.pad === 0) return rows;
     while (this.blank.length < this.pad) this.blank.push("");
     return this.blank.slice(0, this.pad).concat(rows);

@@ -19,6 +19,8 @@ export class AssistantMessage extends CachedBlock implements LiveBlock {
   private readonly markdown: Markdown;
   /** The text above a table still growing, laid out alone: its rows are the final ones. */
   private readonly aboveTable: Markdown;
+  /** the last live frame's width, final rows and rows shown */
+  private lastLive = { width: -1, settled: 0, rows: 0 };
 
   constructor(
     text: string,
@@ -47,16 +49,30 @@ export class AssistantMessage extends CachedBlock implements LiveBlock {
 
   renderLive(width: number, room: number): LiveRows {
     const rows = this.render(width);
+    const last = this.lastLive.width === width ? this.lastLive : { width, settled: 0, rows: 0 };
     const table = growingTableStart(this.markdown.text);
-    if (table === undefined) return { rows, settled: Math.max(0, rows.length - 1) };
-    this.aboveTable.setText(this.markdown.text.slice(0, table));
-    const above = this.aboveTable.render(width);
-    // The rows the text above the table gives alone, as far as the whole text gives the same.
-    let settled = Math.min(1, rows.length);
-    while (settled < rows.length && settled - 1 < above.length && rows[settled] === above[settled - 1]) settled++;
-    if (rows.length - settled <= room) return { rows, settled };
-    const note = truncateToWidth(` ${this.theme.muted(`… a table (${rows.length - settled} rows so far), shown once it is complete`)}`, width);
-    return { rows: [...rows.slice(0, settled), ...(room >= 2 ? ["", note] : [note])], settled };
+    let settled: number;
+    if (table === undefined) settled = Math.max(0, rows.length - 1);
+    else {
+      this.aboveTable.setText(this.markdown.text.slice(0, table));
+      const above = this.aboveTable.render(width);
+      // The rows the text above the table gives alone, as far as the whole text shows the same (a
+      // list that turns loose when a table follows adds only invisible resets to its rows).
+      settled = Math.min(1, rows.length);
+      while (settled < rows.length && settled - 1 < above.length && visible(rows[settled]!) === visible(above[settled - 1]!)) settled++;
+    }
+    // Rows once final stay final: they may be in the scrollback already.
+    settled = Math.min(rows.length, Math.max(settled, last.settled));
+    let shown: readonly string[] = rows;
+    if (table !== undefined && rows.length - settled > room) {
+      const note = truncateToWidth(` ${this.theme.muted(`… a table (${rows.length - settled} rows so far), shown once it is complete`)}`, width);
+      const waiting = [...rows.slice(0, settled), ...(room >= 2 ? ["", note] : [note])];
+      // As many rows as the last frame had, within the room: the screen does not jump up while the table waits.
+      while (waiting.length < Math.min(last.rows, settled + room)) waiting.push("");
+      shown = waiting;
+    }
+    this.lastLive = { width, settled, rows: shown.length };
+    return { rows: shown, settled };
   }
 
   protected draw(width: number): string[] {
@@ -67,3 +83,8 @@ export class AssistantMessage extends CachedBlock implements LiveBlock {
 
 // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
 noFTL(AssistantMessage.prototype.append);
+
+/** A row as it shows: the same text with other (invisible) escape sequences is the same row. */
+function visible(row: string): string {
+  return Bun.stripANSI(row);
+}

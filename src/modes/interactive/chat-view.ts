@@ -84,6 +84,11 @@ export class ChatView implements Component {
     return rows;
   }
 
+  /** The frame shows only the last `rows` of the chat's rows (blank rows under a shrunk frame take the rest of the room). */
+  shownRows(rows: number): void {
+    this.shown.room = Math.min(this.shown.room, rows);
+  }
+
   handleEvent(event: AgentEvent): void {
     switch (event.type) {
       case "user_message":
@@ -204,7 +209,8 @@ export class ChatView implements Component {
   toggleExpanded(): boolean {
     this.expanded = !this.expanded;
     const { width, rows, room } = this.shown;
-    // The first row of the transcript on screen, as the last frame drew it (its last `room` rows).
+    // The first row of the transcript on screen, as the last frame drew it (its last `room` rows,
+    // fewer when blank rows under a shrunk frame are on screen too: AppFrame says, shownRows).
     const top = Math.max(0, rows - room);
     let at = 0;
     for (const child of this.transcript.children) {

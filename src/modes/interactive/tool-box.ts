@@ -53,6 +53,8 @@ export class ToolBox extends CachedBlock implements LiveBlock {
   private drawnArgRows = 0;
   /** at most this many rows of live output, in a drawing for a short screen */
   private liveRowLimit: number | undefined;
+  /** in a drawing for a screen of two rows or fewer: no row saying what is above the output shown */
+  private liveQuiet = false;
 
   constructor(
     readonly id: string,
@@ -129,12 +131,14 @@ export class ToolBox extends CachedBlock implements LiveBlock {
     // The blank row and the top border are final, and the arguments once they are complete.
     const settled = Math.min(rows.length, 2 + (this.args ? this.drawnArgRows : 0));
     if (rows.length - settled <= room || this.result || this.progress === "") return { rows, settled };
-    // Under the output: the row saying what is above it and the bottom border.
+    // Under the output: the row saying what is above it (left out where only two rows fit) and the bottom border.
     this.liveRowLimit = Math.max(1, room - 2);
+    this.liveQuiet = room < 3;
     try {
       return { rows: this.draw(width), settled };
     } finally {
       this.liveRowLimit = undefined;
+      this.liveQuiet = false;
     }
   }
 
@@ -221,7 +225,7 @@ export class ToolBox extends CachedBlock implements LiveBlock {
     const hiddenLines = above + lines.length - kept;
     // Only the top of one long line is left out: said in rows.
     const hidden = hiddenLines > 0 ? counted(hiddenLines, "line") : counted(taken - limit, "row");
-    return [this.theme.muted(`… ${hidden} above`), ...shown];
+    return this.liveQuiet ? shown : [this.theme.muted(`… ${hidden} above`), ...shown];
   }
 }
 
