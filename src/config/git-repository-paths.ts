@@ -206,18 +206,20 @@ export function namesLinkedWorktree(file: string, worktrees: string): boolean {
 }
 
 /**
- * Whether `gitDir` is a folder (not a link to one) whose `commondir` names `common`, as `git worktree
- * add` writes it (`../..`). Read as written, never through a link: a `commondir` of
- * `../../../link`, with `link` leading to .git now, would pass a check of where it leads, and lead to
- * a planted repository once the link is turned (the link is nothing zot protects); a `commondir`
- * that is itself a link could be turned the same way.
+ * Whether `gitDir` is a folder (not a link to one) two levels below `common` whose `commondir` is
+ * exactly what `git worktree add` writes: `../..`. Nothing else is read as leading there, however it
+ * resolves: git walks a path part by part through links (`x/../../..` with `x` a link climbs from
+ * the link's target, where a lexical reading cancels it), and keeps spaces and tabs a trimmed
+ * reading drops; a link on the way (`../../../link` to .git) can be turned to a planted repository
+ * once checked, and so can a `commondir` that is itself a link.
  */
 export function isLinkedWorktreeGitDir(gitDir: string, common: string): boolean {
   if (lstatSafe(gitDir)?.isDirectory() !== true) return false;
   const file = path.join(gitDir, "commondir");
   if (lstatSafe(file)?.isFile() !== true) return false;
-  const named = readSafe(file)?.trim();
-  return named !== undefined && named !== "" && path.resolve(realOrSame(gitDir), named) === realOrSame(common);
+  const written = readSafe(file);
+  if (written !== "../..\n" && written !== "../..") return false;
+  return path.dirname(path.dirname(realOrSame(gitDir))) === realOrSame(common);
 }
 
 /** The common directory (`commondir`, relative to the git directory), or the git directory itself. */

@@ -49,6 +49,16 @@ export function refuseProtected(ctx: ToolContext, tool: string, path: string, ab
   const paths = ctx.protectedPaths ?? [];
   if (paths.length === 0) return undefined;
   const real = realPathOf(abs);
+  // A file with other names (a hard link, `ln .git/config notes.txt`) is changed under all of them,
+  // and nothing tells where the others are: jailed, a write tool may not change it.
+  const links = ctx.jailed ? lstatSafe(real) : undefined;
+  if (links?.isFile() && links.nlink > 1) {
+    return textResult(
+      `${tool}: ${path} is a file with ${links.nlink} names (hard links), and one may be executable configuration that would run outside the jail; a jailed ${tool} may not change it. Ask the user to make this change, or to lift the jail with /unjail.`,
+      true,
+      { protected: true, path: abs, real },
+    );
+  }
   const entry = protectedBy(paths, real, ctx.jailed ?? false);
   if (!entry) return undefined;
   const why = entry.whileJailed

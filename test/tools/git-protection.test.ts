@@ -4,7 +4,7 @@
 // folder below a repository's root) is tried with real git and real bash, under bubblewrap and under
 // the static check, and then `git status` runs outside, as the user's would.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { protectedPaths } from "../../src/config/workspace-trust.ts";
@@ -261,6 +261,38 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     }
   });
 
+  test("a linked worktree's git directory made anew whose commondir is not exactly git's ../.. (a link on the way, spaces or a tab) goes whole, with the planted repository it leads to", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const marker = join(root, "PWNED");
+    // a common dir of the command's making: the repository's objects and refs, a config that runs the marker
+    const evil = (e: string) =>
+      `mkdir -p ${e} && ln -s $D/$G/objects ${e}/objects && ln -s $D/$G/refs ${e}/refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > ${e}/config`;
+    const variants = [
+      // git climbs from the link's target (e1/a/b/c) where a reading of the text cancels x/..
+      (e: string) => `ln -s $D/$D/$D/${e}/a/b/c $W/x && mkdir -p ${e}/a/b/c && printf 'x/%s/%s/%s\\n' $D $D $D > $W/commondir`,
+      // git keeps a trailing tab: it reads the "..<TAB>" entry, a link to the planted one
+      (e: string) => `ln -s $D/$D/${e} "$G/worktrees/$D$(printf '\\t')" && printf '%s/%s\\t\\n' $D $D > $W/commondir`,
+      // and a leading space
+      (e: string) => `ln -s $D/$D/$D/${e}/x "$W/ $D" && mkdir -p ${e}/x && printf ' %s/%s\\n' $D $D > $W/commondir`,
+    ];
+    for (const [i, variant] of variants.entries()) {
+      const name = `wt${i + 1}`;
+      const e = `evil${i + 1}`;
+      git(cwd, "worktree", "add", "-q", `../${name}`);
+      const command = [
+        `g=.gi; G=\${g}t; D=$(printf '%s%s' . .); W=$G/worktrees/${name}`,
+        evil(e),
+        "cp -a $W $G/worktrees/tmpwt && rm -rf $W && mv $G/worktrees/tmpwt $W",
+        variant(e),
+        "echo planted",
+      ].join(" && ");
+      const r = await jailed(cwd, command, how, marker);
+      expect(r.text).toContain("planted");
+      expect(plantedRuns(join(root, name), marker)).toBe(false);
+    }
+  });
+
   test("a linked worktree made anew with a .git file naming a new git directory whose commondir goes through a link: that .git goes, and turning the link later plants nothing", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
@@ -408,6 +440,24 @@ describe("the file tools, jailed", () => {
       expect({ path, refused: r.is_error }).toEqual({ path, refused: true });
     }
     expect(existsSync(join(cwd, ".git", "commondir"))).toBe(false);
+  });
+
+  test("refuse a file with other names (a hard link a command made to .git/config, to a linked worktree's commondir): writing it would change them", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    git(cwd, "worktree", "add", "-q", "../wt");
+    linkSync(join(cwd, ".git", "config"), join(cwd, "cfg.txt"));
+    linkSync(join(cwd, ".git", "worktrees", "wt", "commondir"), join(cwd, ".git", "cd"));
+    const config = readFileSync(join(cwd, ".git", "config"), "utf8");
+    const ctx: ToolContext = { cwd, jailed: true, protectedPaths: protectedPaths({ cwd, home: join(root, "home"), userHome: join(root, "user") }), signal: new AbortController().signal, onProgress() {} };
+    for (const path of ["cfg.txt", ".git/cd"]) {
+      const r = await writeTool.execute({ path, content: "[core]\n\tfsmonitor = touch PWNED\n" }, ctx);
+      expect({ path, refused: r.is_error, text: (r.content[0] as TextBlock).text }).toEqual({ path, refused: true, text: expect.stringContaining("is a file with 2 names (hard links)") });
+    }
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe(config);
+    expect(readFileSync(join(cwd, ".git", "worktrees", "wt", "commondir"), "utf8")).toBe("../..\n");
+    // Not jailed, a hard-linked file of the project is the user's to write.
+    expect((await writeTool.execute({ path: "cfg.txt", content: config }, { ...ctx, jailed: false })).is_error).toBe(false);
   });
 });
 
