@@ -118,7 +118,7 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     // The worktree's own `.git` file (inside the folder when the worktree is), which names this
     // folder: one naming a linked worktree of this repository is git's own (`worktree add`).
     const link = readSafe(path.join(worktree, "gitdir"))?.trim();
-    if (link) removable(path.resolve(worktree, link), "a linked worktree's git link", { gitLinkInto: path.join(common, "worktrees") });
+    if (link) removable(path.resolve(worktree, link), "a linked worktree's git link", { gitLinkTo: { admin: worktree, common } });
   }
 }
 
@@ -185,24 +185,28 @@ function coreHooksPath(text: string | undefined): string | undefined {
   return value;
 }
 
+/**
+ * The git directory a `.git` file names, read as git reads it: `gitdir: `, then the path to the end
+ * of the file less its line end, relative to the file's folder. Nothing else is trimmed: git keeps
+ * a space at the end, and so a trimmed reading would name another folder than the one git uses.
+ */
 function gitDirOfFile(file: string): string | undefined {
-  const line = readSafe(file)?.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
-  return line ? path.resolve(path.dirname(file), line) : undefined;
+  const text = readSafe(file);
+  if (!text?.startsWith("gitdir: ")) return undefined;
+  const named = text.slice("gitdir: ".length).replace(/[\r\n]+$/, "");
+  return named ? path.resolve(path.dirname(file), named) : undefined;
 }
 
 /**
- * Whether `file` is a `.git` file naming a linked worktree of the repository whose `worktrees/`
- * folder is `worktrees`: a folder there whose `commondir` leads back to that repository (so git
- * reads that repository's configuration and hooks, which are protected), as `git worktree add`
- * writes it.
+ * Whether `file` is a linked worktree's `.git` file as git writes it: a file (not a link, which could
+ * be turned later) naming exactly `admin`, that worktree's own git directory, itself git's own
+ * (isLinkedWorktreeGitDir). Not any folder in .git/worktrees: one the command made could hold a
+ * config.worktree git reads.
  */
-export function namesLinkedWorktree(file: string, worktrees: string): boolean {
+export function namesOwnWorktree(file: string, admin: string, common: string): boolean {
+  if (lstatSafe(file)?.isFile() !== true) return false;
   const gitDir = gitDirOfFile(file);
-  if (!gitDir) return false;
-  const target = realOrSame(gitDir);
-  const folder = realOrSame(worktrees);
-  if (target === folder || !target.startsWith(folder + path.sep)) return false;
-  return isLinkedWorktreeGitDir(target, path.dirname(worktrees));
+  return gitDir !== undefined && realOrSame(gitDir) === realOrSame(admin) && isLinkedWorktreeGitDir(admin, common);
 }
 
 /**

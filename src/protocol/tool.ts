@@ -83,11 +83,11 @@ export interface ProtectedPath {
    */
   removable?: boolean;
   /**
-   * when set, `path` is a `.git` file that may be anything `gitdir: <a folder in this directory>`
-   * (a linked worktree of the same repository, whose configuration is protected there); any other
-   * content is undone
+   * when set, `path` is a linked worktree's `.git` file, which a command may make anew (`git
+   * worktree remove`, then `add`) only as git writes it: a file, not a link, naming this worktree's
+   * own git directory `admin`, itself git's own (its commondir `../..` to `common`); any other is undone
    */
-  gitLinkInto?: string;
+  gitLinkTo?: { admin: string; common: string };
   /**
    * when set, a path here that a command made anew or swapped in stays while `gitDir` is a folder
    * whose `commondir` leads to `common`: a linked worktree's git directory as `git worktree add`

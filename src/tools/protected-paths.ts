@@ -10,7 +10,7 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
-import { isLinkedWorktreeGitDir, namesLinkedWorktree } from "../config/git-repository-paths.ts";
+import { isLinkedWorktreeGitDir, namesOwnWorktree } from "../config/git-repository-paths.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
 import { lstatSafe, readdirSafe } from "../config/quiet-fs.ts";
 
@@ -86,7 +86,7 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
           ...(entry.names && { names: entry.names }),
           ...(entry.identityOnly && { identityOnly: true }),
           ...(entry.removable && { removable: true }),
-          ...(entry.gitLinkInto && { gitLinkInto: entry.gitLinkInto }),
+          ...(entry.gitLinkTo && { gitLinkTo: entry.gitLinkTo }),
           ...(entry.linkedWorktree && { linkedWorktree: entry.linkedWorktree }),
         });
       }
@@ -102,7 +102,7 @@ interface Inside {
   names?: RegExp;
   identityOnly?: boolean;
   removable?: boolean;
-  gitLinkInto?: string;
+  gitLinkTo?: { admin: string; common: string };
   linkedWorktree?: { gitDir: string; common: string };
 }
 
@@ -202,7 +202,7 @@ export class ProtectedSnapshot {
       const count = done.removed.length + done.restored.length + done.failed.length;
       const remove = (path: string) => {
         // git's own link to one of its linked worktrees (`git worktree add`) is not the command's plant
-        if (entry.gitLinkInto && namesLinkedWorktree(path, entry.gitLinkInto)) return;
+        if (entry.gitLinkTo && path === entry.path && namesOwnWorktree(path, entry.gitLinkTo.admin, entry.gitLinkTo.common)) return;
         // A linked worktree's git directory made again under its old name (`git worktree remove`, then
         // `add`, which may make .git/worktrees anew too), or its commondir: the entry's own path,
         // never a directory on the way, and only where every directory on the way is one, not a link.

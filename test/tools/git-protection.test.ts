@@ -317,6 +317,47 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(plantedRuns(join(cwd, "inside"), marker)).toBe(false);
   });
 
+  test("a worktree inside the folder made anew: its .git is kept only as git writes it, naming its own git directory (not one with a trailing space, not a link, not a new folder with a config.worktree)", async () => {
+    const variants: { name: string; turns: string[]; worktreeConfig?: boolean }[] = [
+      {
+        name: "a trailing space git keeps",
+        turns: [
+          `${'cp -a "$S" "$S " && (cd "$S " && printf \'%s/%s/%s/e\\n\' $D $D $D > commondir)'} && cp -a $U $U.n && rm -rf $U && mv $U.n $U && printf 'gitdir: %s/%s/worktrees/%s \\n' "$P" "$G" "$U" > $U/$G && echo planted`,
+        ],
+      },
+      {
+        name: "a link turned later",
+        turns: [
+          `cp -a $G/worktrees/$U evilgd && (cd evilgd && printf '%s/e\\n' $D > commondir) && printf 'gitdir: %s/%s/worktrees/%s\\n' "$P" "$G" "$U" > good.txt && printf 'gitdir: %s/evilgd\\n' "$P" > evil.txt && ln -s good.txt l1 && cp -a $U $U.n && rm -rf $U && mv $U.n $U && rm $U/$G && ln -s "$P/l1" $U/$G && echo planted`,
+          "l=l; ln -sfn evil.txt ${l}1 && echo planted",
+        ],
+      },
+      {
+        name: "a new git directory with a config.worktree",
+        worktreeConfig: true,
+        turns: [
+          `N=$G/worktrees/new && cp -a $G/worktrees/$U $N && rm -f $N/config.worktree && printf '[core]\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > $N/config.worktree && cp -a $U $U.n && rm -rf $U && mv $U.n $U && printf 'gitdir: %s/%s/worktrees/new\\n' "$P" "$G" > $U/$G && echo planted`,
+        ],
+      },
+    ];
+    for (const variant of variants) {
+      const root = fresh();
+      const cwd = repo(join(root, "project"));
+      writeFileSync(join(cwd, ".gitignore"), "sub/\n");
+      git(cwd, "worktree", "add", "-q", "sub");
+      if (variant.worktreeConfig) git(cwd, "config", "extensions.worktreeConfig", "true");
+      const marker = join(root, "PWNED");
+      const names = "g=.gi; G=${g}t; D=$(printf '%s%s' . .); P=$(pwd); s=su; U=${s}b; S=$G/worktrees/$U";
+      // a common dir of the command's making: the repository's objects and refs, a config that runs the marker
+      const evil = `mkdir -p e && ln -s $D/$G/objects e/objects && ln -s $D/$G/refs e/refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > e/config`;
+      for (const [t, turn] of variant.turns.entries()) {
+        const command = t === 0 ? `${names} && ${evil} && ${turn}` : `${names} && ${turn}`;
+        expect({ variant: variant.name, text: (await jailed(cwd, command, how, marker)).text }).toEqual({ variant: variant.name, text: expect.stringContaining("planted") });
+      }
+      expect({ variant: variant.name, ran: plantedRuns(join(cwd, "sub"), marker) }).toEqual({ variant: variant.name, ran: false });
+    }
+  });
+
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
