@@ -27,6 +27,7 @@ export function gitRepositoryPaths(dir: string): ProtectedPath[] {
   const out: ProtectedPath[] = [];
   if (lstatSafe(path.join(dir, ".git"))) {
     worktreePaths(dir, dir, out, 0);
+    out.push(bareHead(dir, dir));
     return out;
   }
   const outer = enclosingRepository(dir);
@@ -118,8 +119,25 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     // The worktree's own `.git` file (inside the folder when the worktree is), which names this
     // folder: one naming a linked worktree of this repository is git's own (`worktree add`).
     const link = readSafe(path.join(worktree, "gitdir"))?.trim();
-    if (link) removable(path.resolve(worktree, link), "a linked worktree's git link", { gitLinkTo: { admin: worktree, common } });
+    if (!link) continue;
+    const dotGit = path.resolve(worktree, link);
+    removable(dotGit, "a linked worktree's git link", { gitLinkTo: { admin: worktree, common } });
+    // Its top, as a main tree's (a HEAD there), and the submodules checked out in it, as the main tree's.
+    const tree = path.dirname(dotGit);
+    out.push(bareHead(dir, tree));
+    if (depth >= MAX_DEPTH) continue;
+    for (const sub of submodulePaths(tree)) worktreePaths(dir, path.join(tree, sub), out, depth + 1);
   }
+}
+
+/**
+ * A HEAD at the top of a working tree: with one there (and `objects`, `refs` and a `config` beside
+ * it), git takes the folder for a bare repository of its own once its `.git` fails git's test (a
+ * broken `.git/HEAD`, a `.git` file removed), and runs that config's fsmonitor. A new one is removed.
+ */
+function bareHead(dir: string, tree: string): ProtectedPath {
+  // Not refused in a command's text (`git diff HEAD` names it): one the command makes is removed after it.
+  return { path: tree, names: /^HEAD$/, undoneOnly: true, what: `a HEAD at the top of a working tree (${shown(dir, path.join(tree, "HEAD"))}), which would make git take the folder for a repository of its own`, whileJailed: true };
 }
 
 /**
@@ -205,8 +223,10 @@ function gitDirOfFile(file: string): string | undefined {
  */
 export function namesOwnWorktree(file: string, admin: string, common: string): boolean {
   if (lstatSafe(file)?.isFile() !== true) return false;
-  const gitDir = gitDirOfFile(file);
-  return gitDir !== undefined && realOrSame(gitDir) === realOrSame(admin) && isLinkedWorktreeGitDir(admin, common);
+  // Exactly the absolute path git writes: a relative one can climb through a link (`x/..` with `x` a link).
+  const named = readSafe(file)?.replace(/\r?\n$/, "");
+  if (named !== `gitdir: ${admin}` && named !== `gitdir: ${realOrSame(admin)}`) return false;
+  return isLinkedWorktreeGitDir(admin, common);
 }
 
 /**

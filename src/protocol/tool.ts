@@ -95,6 +95,11 @@ export interface ProtectedPath {
    * goes (a folder whole)
    */
   linkedWorktree?: { gitDir: string; common: string };
+  /**
+   * when set, the static check does not refuse a command for naming it (a word as common as `HEAD`:
+   * `git diff HEAD`); what a command makes there is still undone after it, and the file tools refuse it
+   */
+  undoneOnly?: boolean;
   /** what it is, for the refusal ("the project's hooks (.zot/hooks.json)") */
   what: string;
   /** protected only while jailed; otherwise always */

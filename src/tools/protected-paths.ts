@@ -79,7 +79,8 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
   const out: Inside[] = [];
   for (const entry of paths) {
     for (const path of new Set([entry.path, realPathOf(entry.path)])) {
-      if (isWithin(root, path) && path !== root) {
+      // the jail's root itself only for some of what is in it (a HEAD at its top)
+      if (isWithin(root, path) && (path !== root || entry.names !== undefined)) {
         out.push({
           path,
           what: entry.what,
@@ -248,7 +249,7 @@ export class ProtectedSnapshot {
         // with its folder: a worktree `git worktree remove` deleted stays deleted)
         if (!entry.removable) for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
       } else if (!gone && !blocked) {
-        const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path)])] : [entry.path];
+        const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path, entry.names)])] : [entry.path];
         for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove, entry.identityOnly === true);
       }
       if (done.removed.length + done.restored.length + done.failed.length > count && !done.what.includes(entry.what)) done.what.push(entry.what);
@@ -267,8 +268,9 @@ export class ProtectedSnapshot {
       .every((step) => lstatSafe(step)?.isDirectory() === true);
   }
 
-  private knownUnder(dir: string): string[] {
-    return [...this.before.keys()].filter((path) => dirname(path) === dir);
+  /** The paths right under `dir` whose names match `names` that were there before (another entry may know others there). */
+  private knownUnder(dir: string, names: RegExp): string[] {
+    return [...this.before.keys()].filter((path) => dirname(path) === dir && names.test(path.slice(dir.length + 1)));
   }
 
   /** One protected path after the command, against how it was. */

@@ -63,7 +63,8 @@ const NO_BWRAP = "Bubblewrap (bwrap) does not confine commands here";
  * holding one (`mv .zot elsewhere`), or undefined. Reading them is refused too: the text does not
  * say which a command does.
  */
-export function checkProtected(command: string, root: string, paths: readonly ProtectedPath[]): string | undefined {
+export function checkProtected(command: string, root: string, everything: readonly ProtectedPath[]): string | undefined {
+  const paths = everything.filter((entry) => !entry.undoneOnly);
   if (paths.length === 0) return undefined;
   const inside = paths.map((entry) => ({ entry, real: realPathOf(entry.path) })).filter(({ real }) => real !== root && isWithin(root, real));
   if (inside.length === 0) return undefined;

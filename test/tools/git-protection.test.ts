@@ -358,6 +358,54 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     }
   });
 
+  test("the folder made a bare repository of its own (HEAD, objects, refs, config at its top) once its .git fails git's test: the HEAD is removed, so git never reads that config", async () => {
+    const bare = `printf 'ref: refs/heads/master\\n' > $T/HEAD && mkdir -p $T/objects $T/refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > $T/config`;
+    for (const where of ["project", "sub"] as const) {
+      const root = fresh();
+      const cwd = repo(join(root, "project"));
+      writeFileSync(join(cwd, ".gitignore"), "sub/\n");
+      git(cwd, "worktree", "add", "-q", "sub");
+      const marker = join(root, "PWNED");
+      const names = "g=.gi; G=${g}t; s=su; U=${s}b";
+      // the project's .git/HEAD broken; or the inside worktree made anew without its .git
+      const broken = where === "project" ? "T=. && printf 'not a ref\\n' > $G/HEAD" : "T=$U && cp -a $U $U.n && rm -rf $U && mv $U.n $U && rm $U/$G";
+      const r = await jailed(cwd, `${names} && ${broken} && ${bare} && echo planted`, how, marker);
+      expect({ where, text: r.text }).toEqual({ where, text: expect.stringContaining("planted") });
+      expect({ where, ran: plantedRuns(where === "project" ? cwd : join(cwd, "sub"), marker) }).toEqual({ where, ran: false });
+    }
+  });
+
+  test("a worktree's .git made anew with a relative gitdir that climbs through a link is not kept", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    writeFileSync(join(cwd, ".gitignore"), "sub/\n");
+    git(cwd, "worktree", "add", "-q", "sub");
+    const marker = join(root, "PWNED");
+    const command = [
+      "g=.gi; G=${g}t; P=$(pwd); s=su; U=${s}b; D=$(printf '%s%s' . .)",
+      `mkdir -p e/a/b e/$G/worktrees && ln -s $P/$G/objects e/$G/objects && ln -s $P/$G/refs e/$G/refs && cp $G/HEAD e/$G/HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > e/$G/config`,
+      "cp -a $G/worktrees/$U e/$G/worktrees/$U",
+      "cp -a $U $U.n && rm -rf $U && mv $U.n $U && ln -s $P/e/a/b $U/x && printf 'gitdir: x/%s/%s/%s/worktrees/%s\\n' $D $D $G $U > $U/$G && echo planted",
+    ].join(" && ");
+    expect((await jailed(cwd, command, how, marker)).text).toContain("planted");
+    expect(plantedRuns(join(cwd, "sub"), marker)).toBe(false);
+  });
+
+  test("a submodule checked out in a worktree inside the folder is protected as the main tree's: its git link made a repository is undone", async () => {
+    const root = fresh();
+    repo(join(root, "libsrc"));
+    const cwd = repo(join(root, "project"));
+    git(cwd, "submodule", "add", "-q", "../libsrc", "lib");
+    git(cwd, "commit", "-qm", "lib");
+    writeFileSync(join(cwd, ".gitignore"), "sub/\n");
+    git(cwd, "worktree", "add", "-q", "sub");
+    git(join(cwd, "sub"), "submodule", "update", "-q", "--init");
+    const marker = join(root, "PWNED");
+    const command = `g=.gi; G=\${g}t; rm -f sub/lib/$G; g${'i'}t -C sub/lib init -q; printf '[core]\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" >> sub/lib/$G/config; echo planted`;
+    expect((await jailed(cwd, command, how, marker)).text).toContain("planted");
+    expect(plantedRuns(join(cwd, "sub"), marker)).toBe(false);
+  });
+
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
