@@ -37,6 +37,10 @@ export function gitRepositoryPaths(dir: string): ProtectedPath[] {
       what: `a new git repository (.git) that would take git in this folder over from the repository at ${outer}`,
       whileJailed: true,
     });
+    // ...or a bare one (a HEAD here); and what of the repository above lies in this folder: the hooks
+    // a hooks path names here (a package's .husky), its submodules here (only those inside count).
+    out.push(bareHead(dir, dir));
+    worktreePaths(dir, outer, out, 0);
   }
   return out;
 }
@@ -67,12 +71,7 @@ function worktreePaths(dir: string, tree: string, out: ProtectedPath[], depth: n
   }
   if (gitDir) {
     gitDirPaths(dir, gitDir, out, depth);
-    // core.hooksPath (.githooks, husky's .husky/_): the hooks git runs are there, not in the git directory.
-    for (const hooks of hooksPaths(gitDir, tree)) {
-      out.push({ path: hooks, what: `the repository's git hooks (core.hooksPath, ${shown(dir, hooks)})`, whileJailed: true });
-      // husky's hooks in .husky/_ run the scripts beside them in .husky
-      if (path.basename(hooks) === "_" && path.basename(path.dirname(hooks)) === ".husky") out.push({ path: path.dirname(hooks), what: `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`, whileJailed: true });
-    }
+    hooksPathEntries(dir, gitDir, tree, out);
   }
   if (depth >= MAX_DEPTH) return;
   for (const sub of submodulePaths(tree)) worktreePaths(dir, path.join(tree, sub), out, depth + 1);
@@ -122,11 +121,22 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     if (!link) continue;
     const dotGit = path.resolve(worktree, link);
     removable(dotGit, "a linked worktree's git link", { gitLinkTo: { admin: worktree, common } });
-    // Its top, as a main tree's (a HEAD there), and the submodules checked out in it, as the main tree's.
+    // Its top, as a main tree's (a HEAD there), the hooks a relative hooks path names from it, and
+    // the submodules checked out in it, as the main tree's.
     const tree = path.dirname(dotGit);
     out.push(bareHead(dir, tree));
+    hooksPathEntries(dir, worktree, tree, out);
     if (depth >= MAX_DEPTH) continue;
     for (const sub of submodulePaths(tree)) worktreePaths(dir, path.join(tree, sub), out, depth + 1);
+  }
+}
+
+/** core.hooksPath (.githooks, husky's .husky/_): the hooks git runs in `tree` are there, not in the git directory. */
+function hooksPathEntries(dir: string, gitDir: string, tree: string, out: ProtectedPath[]): void {
+  for (const hooks of hooksPaths(gitDir, tree)) {
+    out.push({ path: hooks, what: `the repository's git hooks (core.hooksPath, ${shown(dir, hooks)})`, whileJailed: true });
+    // husky's hooks in .husky/_ run the scripts beside them in .husky
+    if (path.basename(hooks) === "_" && path.basename(path.dirname(hooks)) === ".husky") out.push({ path: path.dirname(hooks), what: `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`, whileJailed: true });
   }
 }
 

@@ -62,6 +62,12 @@ async function jailed(cwd: string, command: string, how: "bwrap" | "static", mar
   }
 }
 
+/** Whether the user's next `git commit` in `cwd` runs a planted hook (which touches `marker`). */
+function committedRuns(cwd: string, marker: string): boolean {
+  Bun.spawnSync(["git", "commit", "-q", "--allow-empty", "-m", "mine"], { cwd, env: GIT_ENV, stdout: "ignore", stderr: "ignore" });
+  return existsSync(marker);
+}
+
 /** Whether the user's next `git status` in `cwd` runs the planted fsmonitor (which touches `marker`). */
 function plantedRuns(cwd: string, marker: string): boolean {
   Bun.spawnSync(["git", "status"], { cwd, env: GIT_ENV, stdout: "ignore", stderr: "ignore" });
@@ -404,6 +410,35 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     const command = `g=.gi; G=\${g}t; rm -f sub/lib/$G; g${'i'}t -C sub/lib init -q; printf '[core]\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" >> sub/lib/$G/config; echo planted`;
     expect((await jailed(cwd, command, how, marker)).text).toContain("planted");
     expect(plantedRuns(join(cwd, "sub"), marker)).toBe(false);
+  });
+
+  test("jailed in a folder below the repository's root: a bare repository made there, and hooks its hooks path names there (a package's .husky), never run", async () => {
+    const root = fresh();
+    const top = repo(join(root, "project"));
+    const cwd = join(top, "pkg");
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, "p.txt"), "p\n");
+    git(top, "add", ".");
+    git(top, "commit", "-qm", "pkg");
+    git(top, "config", "core.hooksPath", "pkg/.husky/_");
+    const marker = join(root, "PWNED");
+    const bare = `printf 'ref: refs/heads/master\\n' > HEAD && mkdir -p objects refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > config`;
+    const hook = `h=.hus; mkdir -p \${h}ky/_ && printf '#!/bin/sh\\ntouch %s\\n' "$MARKER" > \${h}ky/_/pre-commit && chmod +x \${h}ky/_/pre-commit`;
+    expect((await jailed(cwd, `${bare} && ${hook} && echo planted`, how, marker)).text).toContain("planted");
+    expect(plantedRuns(cwd, marker)).toBe(false);
+    expect(committedRuns(cwd, marker)).toBe(false);
+  });
+
+  test("a relative core.hooksPath in a worktree inside the folder: its hooks there are protected as the main tree's", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    writeFileSync(join(cwd, ".gitignore"), "sub/\n");
+    git(cwd, "worktree", "add", "-q", "sub");
+    git(cwd, "config", "core.hooksPath", ".githooks");
+    const marker = join(root, "PWNED");
+    const r = await jailed(cwd, `d=sub/.gith; mkdir -p \${d}ooks && printf '#!/bin/sh\\ntouch %s\\n' "$MARKER" > \${d}ooks/pre-commit && chmod +x \${d}ooks/pre-commit; echo tried`, how, marker);
+    expect(r.text).toContain("tried");
+    expect(committedRuns(join(cwd, "sub"), marker)).toBe(false);
   });
 
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
