@@ -85,11 +85,11 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
   add(path.join(gitDir, "config"), configuration);
   add(path.join(gitDir, "config.worktree"), configuration);
   add(path.join(gitDir, "commondir"), (label) => `the repository's link to its git configuration (${label})`);
-  add(path.join(gitDir, "hooks"), hooks);
+  hooksFolder(out, path.join(gitDir, "hooks"), hooks(shown(dir, path.join(gitDir, "hooks"))));
   const common = commonDirOf(gitDir);
   if (common !== gitDir) {
     add(path.join(common, "config"), configuration);
-    add(path.join(common, "hooks"), hooks);
+    hooksFolder(out, path.join(common, "hooks"), hooks(shown(dir, path.join(common, "hooks"))));
   }
   if (depth >= MAX_DEPTH) return;
   modulesPaths(dir, path.join(common, "modules"), out, depth + 1);
@@ -134,10 +134,20 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
 /** core.hooksPath (.githooks, husky's .husky/_): the hooks git runs in `tree` are there, not in the git directory. */
 function hooksPathEntries(dir: string, gitDir: string, tree: string, out: ProtectedPath[]): void {
   for (const hooks of hooksPaths(gitDir, tree)) {
-    out.push({ path: hooks, what: `the repository's git hooks (core.hooksPath, ${shown(dir, hooks)})`, whileJailed: true });
+    hooksFolder(out, hooks, `the repository's git hooks (core.hooksPath, ${shown(dir, hooks)})`);
     // husky's hooks in .husky/_ run the scripts beside them in .husky
-    if (path.basename(hooks) === "_" && path.basename(path.dirname(hooks)) === ".husky") out.push({ path: path.dirname(hooks), what: `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`, whileJailed: true });
+    if (path.basename(hooks) === "_" && path.basename(path.dirname(hooks)) === ".husky") hooksFolder(out, path.dirname(hooks), `the repository's git hooks (husky, ${shown(dir, path.dirname(hooks))})`);
   }
+}
+
+/**
+ * A folder of hooks: read-only under bubblewrap as a whole, and also kept entry by entry, so that
+ * under the static check (where the folder stays writable) a new hook is removed and a changed one
+ * put back after the command.
+ */
+function hooksFolder(out: ProtectedPath[], folder: string, what: string): void {
+  out.push({ path: folder, what, whileJailed: true });
+  out.push({ path: folder, names: /^/, removable: true, what, whileJailed: true });
 }
 
 /**

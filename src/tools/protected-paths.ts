@@ -171,7 +171,7 @@ export interface Restored {
  * directory on the way it swapped in) is removed, a file it changed or deleted gets its bytes back.
  * Under bubblewrap only creation and swapping are possible (what existed is read-only). Under the
  * static check, a change inside an existing protected directory (a new extension in an existing
- * .zot/extensions) is not seen here: zot may write in $ZOT_HOME during the command, and telling its
+ * .zot/extensions) is not seen here, but for git's hooks folders, which are kept entry by entry: zot may write in $ZOT_HOME during the command, and telling its
  * writes from the command's is not possible; the static check's refusal of such commands is all.
  */
 export class ProtectedSnapshot {
@@ -387,12 +387,23 @@ function steps(root: string, path: string): string[] {
   return parts.map((_, i) => join(root, ...parts.slice(0, i + 1)));
 }
 
+/**
+ * The entries of `dir` whose names match. A folder the command made unreadable (`chmod 311 .`: git
+ * still opens HEAD and config in it by name) is made readable again first, so what is in it is seen.
+ */
 function matching(dir: string, names: RegExp): string[] {
-  try {
-    return readdirSync(dir)
+  const list = () =>
+    readdirSync(dir)
       .filter((name) => names.test(name))
       .map((name) => join(dir, name));
+  try {
+    return list();
   } catch {
-    return [];
+    makeWritable(dir);
+    try {
+      return list();
+    } catch {
+      return [];
+    }
   }
 }

@@ -441,6 +441,28 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(committedRuns(join(cwd, "sub"), marker)).toBe(false);
   });
 
+  test("a new hook in the repository's existing hooks folder is removed (under bubblewrap it cannot be made at all)", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const marker = join(root, "PWNED");
+    const r = await jailed(cwd, `g=.gi; printf '#!/bin/sh\\ntouch %s\\n' "$MARKER" > \${g}t/hooks/pre-commit; chmod +x \${g}t/hooks/pre-commit; echo tried`, how, marker);
+    expect(r.text).toContain("tried");
+    expect(existsSync(join(cwd, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(committedRuns(cwd, marker)).toBe(false);
+  });
+
+  // As root, a folder made unreadable is read all the same: only an ordinary user sees what the restore must get past.
+  test.skipIf(process.getuid?.() === 0)("a top made unreadable (chmod 311) still has its new HEAD removed: git opens HEAD and config by name", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const marker = join(root, "PWNED");
+    const bare = `printf 'ref: refs/heads/master\\n' > HEAD && mkdir -p objects refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > config`;
+    const r = await jailed(cwd, `g=.gi; printf 'not a ref\\n' > \${g}t/HEAD && ${bare} && chmod 311 . && echo planted`, how, marker);
+    expect(r.text).toContain("planted");
+    expect(existsSync(join(cwd, "HEAD"))).toBe(false);
+    expect(plantedRuns(cwd, marker)).toBe(false);
+  });
+
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
