@@ -196,6 +196,7 @@ export class ProtectedSnapshot {
   }
 
   restore(): Restored {
+    this.reopen();
     const done: Restored = { removed: [], restored: [], failed: [], what: [] };
     // The directories that must stay themselves (.git): with one gone, a lone file put back under it is no repository.
     const kept = new Set(this.entries.filter((entry) => entry.identityOnly).map((entry) => entry.path));
@@ -259,6 +260,17 @@ export class ProtectedSnapshot {
     done.restored = [...new Set(done.restored)];
     done.failed = [...new Set(done.failed)];
     return done;
+  }
+
+  /**
+   * The folders on the way to each protected path, and those themselves, searchable and readable
+   * by their owner again, outer before inner: a command that took the bits off (`chmod 000 .`) made
+   * every lookup under them fail as if nothing were there, while the user's git (the folder's owner,
+   * and able to chmod it back) would find what it planted. A link is never followed here.
+   */
+  private reopen(): void {
+    makeWritable(this.root);
+    for (const entry of this.entries) for (const step of steps(this.root, entry.path)) makeWritable(step);
   }
 
   /** Whether everything on the way to `path` (not `path` itself) is a directory, none a link to one. */

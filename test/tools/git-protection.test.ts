@@ -463,6 +463,16 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(plantedRuns(cwd, marker)).toBe(false);
   });
 
+  test.skipIf(process.getuid?.() === 0)("the jail's top made unsearchable (chmod 000 .) hides nothing from the restore: a planted commondir and .mcp.json go", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const command = "g=.gi; m=.mc; cp -r ${g}t evil && printf '%s%s/evil\\n' . . > ${g}t/commondir && echo '{}' > ${m}p.json && chmod 000 . && echo planted";
+    const r = await jailed(cwd, command, how);
+    expect(r.text).toContain("planted");
+    expect(existsSync(join(cwd, ".git", "commondir"))).toBe(false);
+    expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
+  });
+
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
