@@ -473,6 +473,16 @@ describe.each(CONFINEMENTS)("jailed under %s, a planted git configuration does n
     expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
   });
 
+  // Only root can mark a file immutable, and only without bubblewrap (which drops that capability).
+  test.skipIf(process.getuid?.() !== 0 || !Bun.which("chattr"))("a planted file marked immutable (chattr +i, as root) is removed all the same", async () => {
+    const root = fresh();
+    const cwd = repo(join(root, "project"));
+    const r = await jailed(cwd, "m=.mc; echo '{}' > ${m}p.json && chattr +i ${m}p.json; echo planted", how);
+    expect(r.text).toContain("planted");
+    expect(r.text).not.toContain("COULD NOT UNDO");
+    expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
+  });
+
   test("a linked worktree's git directory swapped for a repository of its own (no commondir) goes whole, and its planted configuration never runs", async () => {
     const root = fresh();
     const cwd = repo(join(root, "project"));
