@@ -9,7 +9,7 @@ import { extensionDataDir, extensionLogFile } from "../config/home.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { appendLog } from "./child-log.ts";
 import { type Manifest, resolveExec } from "./manifest.ts";
-import { bunPreload, ensureSdkRuntime, withSdkNodePath } from "./sdk-runtime.ts";
+import { bunPreload, ensureSdkRuntime, scriptTsconfig, withSdkNodePath } from "./sdk-runtime.ts";
 
 /** A TypeScript or JavaScript file, as the bun runtime would run it (`zot index.ts`). */
 const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?)$/;
@@ -63,7 +63,7 @@ export function prepareLaunch(options: LaunchOptions): Launch {
     const [binary, first, ...rest] = command;
     if (binary !== undefined && first !== undefined) {
       try {
-        const preload = ["--preload", bunPreload(home, options.zotVersion)];
+        const preload = ["--preload", bunPreload(home, options.zotVersion), "--tsconfig-override", scriptTsconfig(home, options.zotVersion, options.dir)];
         command = first === "run" ? [binary, "run", ...preload, ...rest] : SCRIPT_FILE.test(first) ? [binary, ...preload, first, ...rest] : command;
       } catch (err) {
         return { error: errorText(err) };

@@ -39,8 +39,45 @@ export function ensureSdkRuntime(home: string, version: string): string {
   return nodeModules;
 }
 
-/** What the preload does: the script's own processes run this binary as zot. */
-const PRELOAD_SOURCE = "// Written by zot, which rewrites it: what this script starts is zot again, not Bun.\ndelete process.env.BUN_BE_BUN;\n";
+/**
+ * What the preload does: the script's own processes run this binary as zot; and `@zot/sdk` is this
+ * binary's SDK, written beside the preload, whatever else the script's folder offers first (a
+ * `node_modules/@zot/sdk` or a tsconfig `paths` entry in the project, which a jailed command could
+ * plant for the next start to run).
+ */
+const PRELOAD_SOURCE = [
+  "// Written by zot, which rewrites it: what this script starts is zot again, not Bun,",
+  "// and @zot/sdk is the SDK of the zot that runs it, never a copy the script's folder offers first:",
+  "// whatever file an import of it resolves to in some node_modules, its text is this SDK's.",
+  "delete process.env.BUN_BE_BUN;",
+  'const sdk = require("node:path").join(import.meta.dir, "node_modules", "@zot", "sdk", "index.ts");',
+  'const { readFileSync } = require("node:fs");',
+  'Bun.plugin({ name: "zot-sdk", setup(build) { build.onLoad({ filter: /[\\\\/]node_modules[\\\\/]@zot[\\\\/]sdk[\\\\/]/ }, () => ({ contents: readFileSync(sdk, "utf8"), loader: "ts" })); } });',
+  "",
+].join("\n");
+
+/** An empty tsconfig, for a script whose folder has none of its own: no tsconfig above it (a project's `paths`) decides its imports. */
+const EMPTY_TSCONFIG = "{}\n";
+
+/**
+ * The tsconfig a script zot runs itself is run with (`--tsconfig-override`): its own folder's, else
+ * `<home>/runtime/<version>/tsconfig.json`, empty. Never one above its folder, which a jailed
+ * command could write (`paths` pointing `@zot/sdk` at a file of its own).
+ */
+export function scriptTsconfig(home: string, version: string, scriptDir: string): string {
+  const own = path.join(scriptDir, "tsconfig.json");
+  try {
+    readFileSync(own);
+    return own;
+  } catch {}
+  const file = path.join(home, "runtime", safeSegment(version), "tsconfig.json");
+  try {
+    writeIfDifferent(file, EMPTY_TSCONFIG);
+  } catch (err) {
+    throw new Error(`cannot write ${file} (${errorText(err)}); check that ZOT_HOME (${home}) is writable`);
+  }
+  return file;
+}
 
 /**
  * Ensures `<home>/runtime/<version>/forget-bun-be-bun.js` (the preload of every script zot runs

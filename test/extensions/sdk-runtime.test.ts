@@ -3,8 +3,10 @@
 // Rule: the extension files here live in temp dirs outside the repository, because inside it
 // tsconfig.json's "paths" would resolve @zot/sdk to the source and hide a broken runtime.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { prepareLaunch } from "../../src/extensions/ext-launch.ts";
+import { loadManifest } from "../../src/extensions/manifest.ts";
 import { ensureSdkRuntime, SDK_SOURCE, withSdkNodePath } from "../../src/extensions/sdk-runtime.ts";
 import { cleanEnv, tempDir, ZOT } from "../support/zot.ts";
 import { helloAck, WireChild } from "../support/wire-child.ts";
@@ -123,3 +125,49 @@ describe("an extension importing @zot/sdk, run by the zot binary", () => {
     expect(child.frames).toEqual([]);
   });
 });
+
+describe("an extension's @zot/sdk is this zot's, whatever its project offers first", () => {
+  test("a node_modules/@zot/sdk or a tsconfig paths entry planted above the extension's folder is never loaded: the launch's preload and tsconfig pin the SDK", async () => {
+    const home = tempDir("zot-home-");
+    const project = tempDir("zot-project-");
+    const dir = join(project, ".zot", "extensions", "guard");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "guard", exec: "index.ts" }));
+    writeFileSync(join(dir, "index.ts"), readFileSync(join(extensionDirSource(), "index.ts"), "utf8"));
+    const marker = join(project, "PLANTED-RAN");
+    const planted = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran"); export const extension = () => ({ run() {} }); export const display = () => ({});\n`;
+    for (const at of [join(project, "node_modules", "@zot", "sdk"), join(project, ".zot", "node_modules", "@zot", "sdk")]) {
+      mkdirSync(at, { recursive: true });
+      writeFileSync(join(at, "index.ts"), planted);
+      writeFileSync(join(at, "package.json"), JSON.stringify({ name: "@zot/sdk", main: "index.ts" }));
+    }
+    writeFileSync(join(project, "evil.ts"), planted);
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { paths: { "@zot/sdk": ["./evil.ts"] } } }));
+    const loaded = loadManifest(dir);
+    if (!loaded.ok) throw new Error(loaded.error);
+    const launch = prepareLaunch({ manifest: loaded.manifest, dir, home, zotVersion: "0.0.0-test", zotBinary: ZOT, env: cleanEnv(home) });
+    if ("error" in launch) throw new Error(launch.error);
+    const child = new WireChild(launch.command, { cwd: dir, env: launch.env as Record<string, string> });
+    expect(await child.next()).toEqual({ type: "hello", name: "runtime-check", version: "1.0.0", capabilities: ["commands", "tool_cancel", "call_tool"] });
+    child.send(helloAck());
+    child.send({ type: "shutdown" });
+    await child.exited;
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+/** A folder holding the runtime-check extension's index.ts (the one the tests above run). */
+function extensionDirSource(): string {
+  const dir = tempDir("zot-ext-src-");
+  writeFileSync(
+    join(dir, "index.ts"),
+    [
+      'import { display, extension } from "@zot/sdk";',
+      'const ext = extension({ name: "runtime-check", version: "1.0.0" });',
+      'ext.command("where", "say where zot is", (_args, ctx) => display(`zot ${ctx.host?.zot_version} in ${ctx.host?.cwd}`));',
+      "await ext.run();",
+      "",
+    ].join("\n"),
+  );
+  return dir;
+}
