@@ -98,9 +98,9 @@ function gitDirPaths(dir: string, gitDir: string, out: ProtectedPath[], depth: n
     if (!lstatSafe(worktree)?.isDirectory()) continue;
     // `git worktree remove` (and prune) deletes the folder whole: that may happen. A change in place
     // may not. A folder put in its place stays only as git's own (`git worktree remove`, then `add`
-    // under the same name): its commondir leading here, so git reads this repository's configuration
-    // and hooks; what else it holds that git would read goes by the entries below. Any other (with no
-    // commondir it would be a repository of its own, hooks and all) goes whole.
+    // under the same name): its commondir exactly `../..` (isLinkedWorktreeGitDir), so git reads this
+    // repository's configuration and hooks; what else it holds that git would read goes by the entries
+    // below. Any other (with no commondir it would be a repository of its own, hooks and all) goes whole.
     const removable = (at: string, what: string, extra: Partial<ProtectedPath> = {}) =>
       out.push({ path: at, what: `${what} (${shown(dir, at)})`, whileJailed: true, removable: true, ...extra });
     const madeByGit = { linkedWorktree: { gitDir: worktree, common } };
