@@ -138,6 +138,21 @@ export class Renderer {
     return this.moveTo(Math.max(0, this.previous.length - 1)) + "\r\n" + RESET_STYLE;
   }
 
+  /**
+   * After park() for a suspend (Ctrl+Z), once the process is continued: painting goes on, and the
+   * next frame is painted as the first one was, from the cursor's row down (under what the shell
+   * wrote meanwhile); the rows painted before stay where they are.
+   */
+  restart(): void {
+    this.stopped = false;
+    this.painted = false;
+    this.previous = [];
+    this.highWater = 0;
+    this.cursorRow = 0;
+    this.cursorCol = -1;
+    this.cursorShown = undefined;
+  }
+
   private paint(): string {
     const width = this.target.columns;
     const height = this.target.rows;

@@ -6,7 +6,10 @@
 // paste and keyboard modes off. stop(), and a signal the terminal handles, give it back only once
 // the terminal has answered the startup query (or the query's wait is over): an answer that came after raw mode was off would be
 // left in the shell's input line (`^[[?1;2c`, then `1;2c: command not found`). No timer runs except
-// while an escape sequence or the startup query waits for its end.
+// while an escape sequence or the startup query waits for its end. suspend() (Ctrl+Z) gives the
+// terminal back the same way, stops the process group as a cooked terminal's Ctrl+Z would, and
+// takes the terminal again once the shell continues it (`fg`); a process stopped from outside
+// (`kill -STOP`, `kill -TSTP`) gets its modes set again when it is continued (SIGCONT).
 import { writeSync } from "node:fs";
 import {
   AUTOWRAP_ON,
@@ -62,11 +65,18 @@ export interface TerminalOptions {
   keyboard?: "auto" | "legacy";
   /** How long a lone ESC waits for the rest of a sequence before it is the Escape key. */
   escapeTimeoutMs?: number;
+  /**
+   * What suspend() does to stop the process (default: SIGTSTP to its process group, which the
+   * kernel discards where there is no job control); it returns once the process is continued.
+   */
+  stopProcess?: () => void;
 }
 
 export interface TerminalHandlers {
   input(event: Exclude<InputEvent, { type: "reply" }>): void;
   resize(): void;
+  /** The process was continued after something outside stopped it: the screen may be anything now. */
+  continued?(): void;
 }
 
 /** Kitty flag 1 (disambiguate): Esc, Alt+key and Shift+Enter get sequences of their own; text stays text. */
@@ -74,6 +84,11 @@ const KITTY_FLAGS = 1;
 const QUERY_TIMEOUT_MS = 500;
 const PASTE_TIMEOUT_MS = 1000;
 const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+/**
+ * How long suspend() waits, once the stop call returned, for the SIGCONT that continued the process
+ * (the event loop hands it over only then); none by then: the kernel discarded the stop.
+ */
+const CONTINUE_WAIT_MS = 1000;
 
 export class Terminal {
   /** The keyboard encoding in force (settles shortly after start, when the terminal answers). */
@@ -95,6 +110,10 @@ export class Terminal {
   private readonly negotiated: (() => void)[] = [];
   private inputTimer: ReturnType<typeof setTimeout> | undefined;
   private queryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** suspend() is between giving the terminal back and taking it again */
+  private suspending = false;
+  /** suspend() waits for its SIGCONT: the next one is its own, not a stop from outside ending */
+  private awaitingContinue = false;
 
   constructor(options: TerminalOptions = {}) {
     this.options = options;
@@ -120,7 +139,10 @@ export class Terminal {
     this.input.resume();
     this.output.on("resize", this.onResize);
     this.output.on("error", this.onOutputError);
-    if (this.options.handleSignals ?? true) this.installExitHandlers();
+    if (this.options.handleSignals ?? true) {
+      this.installExitHandlers();
+      if (process.platform !== "win32") process.on("SIGCONT", this.onContinue);
+    }
     let setup = BRACKETED_PASTE_ON;
     if ((this.options.keyboard ?? "auto") === "auto") {
       this.negotiating = true;
@@ -163,6 +185,7 @@ export class Terminal {
     }
     this.restore();
     this.removeExitHandlers();
+    process.off("SIGCONT", this.onContinue);
     this.input.off("data", this.onData);
     this.output.off("resize", this.onResize);
     this.output.off("error", this.onOutputError);
@@ -176,6 +199,11 @@ export class Terminal {
   private restore(): void {
     if (!this.active) return;
     this.active = false;
+    this.giveBack();
+  }
+
+  /** Writes what the restore hooks ask, resets every mode start() set and leaves raw mode. */
+  private giveBack(): void {
     let out = "";
     for (const hook of this.restoreHooks) {
       try {
@@ -198,6 +226,67 @@ export class Terminal {
     } catch {
       // as above
     }
+  }
+
+  /**
+   * Raw mode and the modes start() set (the keyboard protocol as negotiated), once more. Raw mode
+   * is left first: a shell may have put the terminal in its own modes meanwhile, and asking for the
+   * raw mode the stream thinks it still has would change nothing.
+   */
+  private retake(): void {
+    try {
+      this.input.setRawMode?.(false);
+      this.input.setRawMode?.(true);
+    } catch {
+      // The terminal is gone; SIGHUP follows.
+    }
+    const keyboard = this.keyboard === "kitty" ? kittyPush(KITTY_FLAGS) : this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_ON : "";
+    this.write(BRACKETED_PASTE_ON + keyboard);
+  }
+
+  /** Whether suspend() can stop the process now: started, not on Windows, the startup query answered. */
+  get canSuspend(): boolean {
+    return this.active && !this.gone && !this.negotiating && !this.awaitingContinue && process.platform !== "win32";
+  }
+
+  /**
+   * Ctrl+Z: gives the terminal back as on exit (the restore hooks run: the renderer parks below its
+   * frame), stops the process group (SIGTSTP, what the terminal itself sends for Ctrl+Z outside raw
+   * mode, so a wrapper script stops with zot and the shell gets the terminal), and once the shell
+   * continues it (`fg`) takes the terminal again, before it returns; the caller repaints then.
+   * Resolves, soon after, with whether the process was stopped: false where the kernel discarded
+   * the signal (no shell with job control: a container's first process, a program started by
+   * `setsid`), which went on at once. Nothing is done unless canSuspend (not on Windows, nor before
+   * the startup query is answered: its answer would reach the shell).
+   */
+  suspend(): Promise<boolean> {
+    if (!this.canSuspend) return Promise.resolve(false);
+    this.suspending = true;
+    this.awaitingContinue = true;
+    let continued = false;
+    const own = () => {
+      continued = true;
+    };
+    process.on("SIGCONT", own);
+    this.giveBack();
+    try {
+      (this.options.stopProcess ?? stopProcessGroup)();
+    } catch {
+      // Nothing stopped; the terminal is taken again below.
+    }
+    this.retake();
+    this.suspending = false;
+    // A stop that happened ended with a SIGCONT, which reaches its listeners only from the event loop.
+    return new Promise((resolve) => {
+      const began = performance.now();
+      const check = () => {
+        if (!continued && performance.now() - began < CONTINUE_WAIT_MS) return void setTimeout(check, 10);
+        process.off("SIGCONT", own);
+        this.awaitingContinue = false;
+        resolve(continued);
+      };
+      setTimeout(check, 0);
+    });
   }
 
   private readonly onData = (chunk: Uint8Array | string) => {
@@ -242,6 +331,17 @@ export class Terminal {
     for (const resolve of this.negotiated.splice(0)) resolve();
   }
 
+  /**
+   * SIGCONT: after suspend() it is that call's own (it has already taken the terminal again); after
+   * a stop from outside, the shell may have put the terminal back in its own modes: take it again
+   * and tell the program, whose frame the shell's "Stopped" line may have written over.
+   */
+  private readonly onContinue = () => {
+    if (!this.active || this.suspending || this.awaitingContinue || this.gone) return;
+    this.retake();
+    this.handlers?.continued?.();
+  };
+
   private readonly onExit = () => this.restore();
   private readonly onCrash = () => this.restore();
   private readonly onSignal = (signal: NodeJS.Signals) => {
@@ -274,4 +374,9 @@ export class Terminal {
     process.off("uncaughtExceptionMonitor", this.onCrash);
     for (const signal of Object.keys(SIGNAL_NUMBERS)) process.off(signal, this.onSignal);
   }
+}
+
+/** The stop a terminal's Ctrl+Z makes: SIGTSTP to the whole process group (pid 0). */
+function stopProcessGroup(): void {
+  process.kill(0, "SIGTSTP");
 }

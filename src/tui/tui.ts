@@ -23,6 +23,12 @@ export class Tui {
   private running = false;
   /** when text (a printable key, a paste) last came in */
   private typedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Called once zot is continued after a stop, its own (suspend) or one from outside, just before
+   * the renderer paints its next frame as a first one, under the shell's lines (the application
+   * says where its frame starts then).
+   */
+  onContinue: (() => void) | undefined;
 
   constructor(terminal: Terminal = new Terminal(), options: RendererOptions = {}) {
     this.terminal = terminal;
@@ -46,6 +52,8 @@ export class Tui {
         this.requestRender();
       },
       resize: () => this.requestRender(),
+      // Stopped from outside: the shell's "Stopped" line went where the cursor was, inside the frame.
+      continued: () => this.paintBelow(),
     });
     this.renderer.renderNow();
   }
@@ -56,6 +64,31 @@ export class Tui {
     this.running = false;
     this.renderer.renderNow();
     await this.terminal.stop();
+  }
+
+  /** Whether suspend() can stop zot now (not on Windows, nor before the terminal answered the startup query). */
+  get canSuspend(): boolean {
+    return this.running && this.terminal.canSuspend;
+  }
+
+  /**
+   * Ctrl+Z: paints what is pending, parks the cursor below the frame, gives the terminal back and
+   * stops (Terminal.suspend); once continued, paints the next frame under what the shell wrote,
+   * before it returns. Resolves with whether zot was stopped (false: nothing here could continue
+   * it, and it went on at once).
+   */
+  suspend(): Promise<boolean> {
+    if (!this.canSuspend) return Promise.resolve(false);
+    this.renderer.renderNow();
+    const stopped = this.terminal.suspend();
+    this.paintBelow();
+    return stopped;
+  }
+
+  private paintBelow(): void {
+    this.renderer.restart();
+    this.onContinue?.();
+    this.renderer.renderNow();
   }
 
   get focus(): Component | undefined {

@@ -136,3 +136,22 @@ test("a running tool's `\\r` progress line wrapped over more rows than the room:
   expect(rows.join("\n")).toContain("progress 100%");
   expect(rows.join("\n")).not.toContain("progress  45%");
 });
+
+test("renderLiveTail says how many of its first rows are final: the blocks above the live one and its settled rows, or all of them", () => {
+  const blocks: Block[] = [new Block("a", 2), new Block("b", 3), new Block("c", 2)];
+  let live: Component | undefined = blocks[1];
+  let settled = -1;
+  const tail = () => ({ blocks, isLive: (block: Component) => block === live, room: 20, below: 0, settledRows: (count: number) => (settled = count) });
+  expect(renderLiveTail(80, tail(), theme)).toHaveLength(7);
+  // a block that does not say changes in its last row only
+  expect(settled).toBe(2 + 2);
+  live = undefined;
+  renderLiveTail(80, tail(), theme);
+  expect(settled).toBe(7);
+  const chat = new ChatView(theme);
+  chat.handleEvent({ type: "turn_start", step: 1 });
+  chat.handleEvent({ type: "text_delta", delta: "one\n\ntwo\n\nthree" });
+  const rows = chat.renderWithin(80, 20).map((row) => Bun.stripANSI(row));
+  expect(chat.finalRows()).toBeLessThan(rows.length);
+  expect(rows.slice(chat.finalRows()).join("\n")).toContain("three");
+});

@@ -120,6 +120,35 @@ describe("the app frame", () => {
     expect(shown.at(-1)).toBe(5);
   });
 
+  test("Ctrl+Z: the band is left out while zot is stopped; continued, the frame starts at the chat's first row that can still change, and Ctrl+L gives the whole frame back", () => {
+    let final = 6;
+    const shown: number[] = [];
+    let chatRows = Array.from({ length: 8 }, (_, i) => `row ${i}`);
+    const frame = new AppFrame({ renderWithin: () => chatRows.slice(), finalRows: () => final, shownRows: (rows) => shown.push(rows) }, () => 10);
+    frame.band.add(new Text("status")).add(new Text("> editor"));
+    expect(frame.render(40)).toEqual([...chatRows, "status", "> editor"]);
+    frame.hideBand(true);
+    expect(frame.render(40)).toEqual(chatRows);
+    frame.hideBand(false);
+    frame.continueBelow();
+    // rows 6 and 7 still change (an answer streaming): drawn again under the shell's lines, with the band
+    expect(frame.render(40)).toEqual(["row 6", "row 7", "status", "> editor"]);
+    // the chat's rows above the first row painted since the stop are not on screen (Ctrl+O leaves them)
+    expect(shown.at(-1)).toBe(2);
+    chatRows = [...chatRows, "row 8"];
+    final = 9;
+    expect(frame.render(40)).toEqual(["row 6", "row 7", "row 8", "status", "> editor"]);
+    // a second stop with nothing changing: only the band is drawn again
+    frame.continueBelow();
+    expect(frame.render(40)).toEqual(["status", "> editor"]);
+    // /clear: the chat shrank above the first row painted since the stop; the band stays in the frame
+    chatRows = ["new"];
+    final = 1;
+    expect(frame.render(40).slice(-2)).toEqual(["status", "> editor"]);
+    frame.reset();
+    expect(frame.render(40)).toEqual(["new", "status", "> editor"]);
+  });
+
   test("a band taller than the screen: the chat keeps a row, the band drops its blank rows, then rows above the editor's cursor", () => {
     const frame = new AppFrame({ renderWithin: (_width, room) => (room >= 1 ? ["answer"] : []) }, () => 5);
     frame.band.add(new Text(" ")).add(new Text("status 1\nstatus 2")).add(new Text("cwd")).add(new Text(`> ${CURSOR_MARKER}`));

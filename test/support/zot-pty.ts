@@ -16,6 +16,11 @@ export interface ZotPtyOptions {
   home?: string;
   /** a shell command run in the same terminal after zot ends (zot runs as the shell's child) */
   after?: string;
+  /**
+   * zot run by bash with job control (`set -m`, as an interactive shell runs it: its own process
+   * group, in the foreground), then this script, which runs once zot ends or is stopped (Ctrl+Z)
+   */
+  jobControl?: string;
   /** zot's stderr goes to this file instead of the terminal */
   stderrTo?: string;
 }
@@ -39,11 +44,17 @@ export function startZot(mock: MockLlm, options: ZotPtyOptions = {}): ZotPty {
   const cwd = options.cwd ?? tempDir("zot-cwd-");
   const argv = [ZOT, ...anthropicFlags(mock), ...(options.args ?? [])];
   const line = `${argv.map(quote).join(" ")}${options.stderrTo ? ` 2>${quote(options.stderrTo)}` : ""}`;
-  const cmd = options.after ? ["sh", "-c", `${line}; echo "zot exited $?"; ${options.after}`] : options.stderrTo ? ["sh", "-c", `exec ${line}`] : argv;
+  const cmd = options.jobControl
+    ? ["bash", "--norc", "--noprofile", "-c", `set -m; ${line}; ${options.jobControl}`]
+    : options.after
+      ? ["sh", "-c", `${line}; echo "zot exited $?"; ${options.after}`]
+      : options.stderrTo
+        ? ["sh", "-c", `exec ${line}`]
+        : argv;
   const env = cleanEnv(home, { TERM: "xterm-256color", ...options.env });
   const session = new PtySession(cmd, { cols: options.cols ?? 100, rows: options.rows ?? 30, env, cwd });
   const pid = () => {
-    if (!options.after) return session.proc.pid;
+    if (!options.after && !options.jobControl) return session.proc.pid;
     const shell = session.proc.pid;
     const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/);
     return Number(children[0]);

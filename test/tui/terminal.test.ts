@@ -108,6 +108,70 @@ describe("Terminal", () => {
     expect(t.terminal.columns).toBe(60);
     t.terminal.stop();
   });
+
+  test("suspend: gives the terminal back before the stop (raw mode off, every mode reset, the hooks' output first) and takes it again after, with the keyboard protocol as negotiated", async () => {
+    const order: string[] = [];
+    const t = fakeTerminal();
+    const terminal = new Terminal({
+      input: t.input,
+      output: t.output,
+      handleSignals: false,
+      // Stopped until the shell continues it: the continuation is a real SIGCONT.
+      stopProcess: () => {
+        order.push(`stop raw=${t.input.raw} last=${JSON.stringify(t.written.at(-1))}`);
+        process.kill(process.pid, "SIGCONT");
+      },
+    });
+    terminal.beforeRestore(() => "<park>");
+    terminal.start({ input() {}, resize() {} });
+    expect(terminal.canSuspend).toBe(false); // the startup query is not answered yet: its answer would reach the shell
+    expect(await terminal.suspend()).toBe(false);
+    expect(order).toEqual([]);
+    t.send("\x1b[?1u\x1b[?62c");
+    expect(terminal.keyboard).toBe("kitty");
+    expect(terminal.canSuspend).toBe(true);
+    const stopped = terminal.suspend();
+    expect(order).toEqual([`stop raw=false last=${JSON.stringify("<park>\x1b[?2026l\x1b[?7h\x1b[<u\x1b[?2004l\x1b[0m\x1b[?25h")}`]);
+    // taken again before suspend() returns, raw mode set anew (a shell may have changed it meanwhile)
+    expect(t.input.raw).toBe(true);
+    expect(t.written.at(-1)).toBe("\x1b[?2004h\x1b[>1u");
+    expect(await stopped).toBe(true);
+    expect(process.listenerCount("SIGCONT")).toBe(0);
+    // Still started: stop() gives the terminal back once more.
+    terminal.stop();
+    expect(t.input.raw).toBe(false);
+    expect(t.written.filter((data) => data.includes("<park>"))).toHaveLength(2);
+  });
+
+  test("suspend where nothing stops the process (the signal discarded, or the stop failing): the terminal is taken again at once, and suspend says so", async () => {
+    const t = fakeTerminal();
+    let stops = 0;
+    const terminal = new Terminal({ input: t.input, output: t.output, handleSignals: false, keyboard: "legacy", stopProcess: () => void stops++ });
+    terminal.start({ input() {}, resize() {} });
+    const stopped = terminal.suspend();
+    expect(stops).toBe(1);
+    expect(t.input.raw).toBe(true);
+    expect(t.written.at(-1)).toBe("\x1b[?2004h");
+    // a second Ctrl+Z while the first waits for its answer does nothing
+    expect(terminal.canSuspend).toBe(false);
+    expect(await stopped).toBe(false);
+    expect(terminal.canSuspend).toBe(true);
+    terminal.stop();
+    const failing = new Terminal({
+      input: t.input,
+      output: t.output,
+      handleSignals: false,
+      keyboard: "legacy",
+      stopProcess: () => {
+        throw new Error("EPERM");
+      },
+    });
+    failing.start({ input() {}, resize() {} });
+    expect(await failing.suspend()).toBe(false);
+    expect(t.input.raw).toBe(true);
+    failing.stop();
+    expect(failing.canSuspend).toBe(false);
+  });
 });
 
 describe("Tui", () => {

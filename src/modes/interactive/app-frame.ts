@@ -12,13 +12,19 @@
 //   leaves blank rows under the frame, which the next output fills: blank rows on top would bring
 //   rows back onto the screen that are in the scrollback already, and show them twice;
 // - on exit the band goes (closeBand): the last frame is the chat alone, so the scrollback keeps
-//   the conversation and not the status bar, the editor and its hints.
+//   the conversation and not the status bar, the editor and its hints;
+// - Ctrl+Z leaves the band out too (hideBand) while zot is stopped. Once continued, the renderer
+//   paints as if starting anew under the shell's lines, and the frame begins at its first row that
+//   can still change (continueBelow: the settled rows stay where they were painted, above; what
+//   was still changing, an answer streaming or a tool running, is drawn again below them).
 import { type Component, CURSOR_MARKER, Stack } from "../../tui/component.ts";
 
 /** The part above the band, drawn into the rows the screen leaves it. */
 export interface FrameChat {
   /** The rows, in a new array each call: the frame adds the band's rows to its end. */
   renderWithin(width: number, room: number): string[];
+  /** How many of the first rows the last renderWithin gave stay as they are (none said: all of them). */
+  finalRows?(): number;
   /** How many of its last rows the frame just drawn shows on screen (blank rows left under a shrunk frame take the rest). */
   shownRows?(rows: number): void;
 }
@@ -32,6 +38,10 @@ export class AppFrame implements Component {
   private size = "";
   private blank: string[] = [];
   private bandClosed = false;
+  private bandHidden = false;
+  /** The first frame row painted since the last stop (continueBelow); the rows above it are the scrollback's. */
+  private origin = 0;
+  private continuing = false;
 
   constructor(
     private readonly chat: FrameChat,
@@ -42,6 +52,21 @@ export class AppFrame implements Component {
   reset(): void {
     this.pad = 0;
     this.peak = 0;
+    this.origin = 0;
+  }
+
+  /** Ctrl+Z: the frames leave the band out (the chat alone is left on screen while zot is stopped), or have it again. */
+  hideBand(hidden: boolean): void {
+    this.bandHidden = hidden;
+  }
+
+  /**
+   * zot was continued after a stop, and the renderer paints its next frame as a first one, under
+   * what the shell wrote: that frame starts at the first row that can still change, as the chat
+   * has it then (before any more of a stream is read), and so do the frames after it.
+   */
+  continueBelow(): void {
+    this.continuing = true;
   }
 
   /**
@@ -54,11 +79,17 @@ export class AppFrame implements Component {
 
   render(width: number): string[] {
     const height = this.screenRows();
-    if (this.bandClosed) return this.blank.slice(0, this.pad).concat(this.chat.renderWithin(width, height));
+    if (this.bandClosed || this.bandHidden) {
+      const chat = this.chat.renderWithin(width, height);
+      if (this.continuing) this.continueAt(chat.length);
+      return this.fromOrigin(this.withPad(chat));
+    }
     const band = fitBand(this.band.render(width), height - 1);
     // The chat's rows are a fresh array each frame: the band goes on its end, not into a copy of it all.
     const rows = this.chat.renderWithin(width, height - band.length);
+    const chatRows = rows.length;
     for (const row of band) rows.push(row);
+    if (this.continuing) this.continueAt(chatRows);
     const size = `${width}x${height}`;
     if (size !== this.size) {
       // A resize repaints the screen from this frame: its length is the new high-water mark.
@@ -67,13 +98,31 @@ export class AppFrame implements Component {
     }
     const gap = this.peak - (this.pad + rows.length);
     if (gap > height - band.length) this.pad += gap;
+    // A chat that shrank above the first row painted since a stop (/clear): blank rows on top keep the band in the frame.
+    if (this.pad + chatRows < this.origin) this.pad = this.origin - chatRows;
     this.peak = Math.max(this.peak, this.pad + rows.length);
     // The screen ends at the high-water mark: blank rows under this frame are on it, above the chat's rows.
     const under = this.peak - (this.pad + rows.length);
-    this.chat.shownRows?.(Math.max(0, height - band.length - under));
+    this.chat.shownRows?.(Math.max(0, Math.min(height - band.length - under, this.pad + chatRows - this.origin)));
+    return this.fromOrigin(this.withPad(rows));
+  }
+
+  /** The frame from here on starts at the chat's first row that can still change. */
+  private continueAt(chatRows: number): void {
+    this.continuing = false;
+    this.origin = this.pad + Math.min(chatRows, this.chat.finalRows?.() ?? chatRows);
+    // The frame painted next is the renderer's first: its length is the high-water mark.
+    this.size = "";
+  }
+
+  private withPad(rows: string[]): string[] {
     if (this.pad === 0) return rows;
     while (this.blank.length < this.pad) this.blank.push("");
     return this.blank.slice(0, this.pad).concat(rows);
+  }
+
+  private fromOrigin(rows: string[]): string[] {
+    return this.origin === 0 ? rows : rows.slice(this.origin);
   }
 }
 

@@ -6,7 +6,7 @@
 // command, never zot), and when nothing runs clears the editor and the queue, a second one within
 // 2 s exits (the one that cancelled a turn does not count, so pressing it twice to stop the model
 // does not quit); Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
-// Ctrl+L clears the screen. With a popup open, ↑/↓
+// Ctrl+L clears the screen; Ctrl+Z suspends zot to the shell (`fg` brings it back), whatever is open. With a popup open, ↑/↓
 // PgUp/PgDn move in it, Tab completes, Enter picks (a file: Enter keeps the `@`, so its content goes
 // with the prompt; Tab puts its path alone).
 // Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
@@ -47,6 +47,10 @@ export class AppKeys {
       this.app.setStatus("");
     }
     if (id === "ctrl+c") return this.ctrlC();
+    if (id === "ctrl+z") {
+      this.app.suspend();
+      return true;
+    }
     if (this.app.hasOverlay) return false;
     if (this.popup && this.popupKey(id, key)) return true;
     switch (id) {

@@ -112,6 +112,10 @@ export class InteractiveApp implements AppContext {
     tui.root.add(this.frame);
     tui.setFocus(this.editor);
     tui.onKey((key) => this.keys.handle(key));
+    tui.onContinue = () => {
+      this.frame.hideBand(false);
+      this.frame.continueBelow();
+    };
     this.editor.onSubmit = (text) => {
       // Kept for ↑ in later runs in this folder (what was typed before the conversation was ready is not).
       this.conv?.rememberPrompt(text);
@@ -269,6 +273,26 @@ export class InteractiveApp implements AppContext {
 
   exit(code = 0): void {
     this.endRun?.(code);
+  }
+
+  /**
+   * Ctrl+Z, as in a shell, Claude Code and Codex: the band goes (the conversation is left on screen
+   * and the shell's lines come under it), zot stops, and `fg` brings it back under them; a turn
+   * that runs goes on from where it stopped. Where nothing could continue zot (no job control) it
+   * says so and goes on.
+   */
+  suspend(): void {
+    if (!this.tui.canSuspend) return;
+    this.frame.hideBand(true);
+    let stopped: Promise<boolean>;
+    try {
+      stopped = this.tui.suspend();
+    } finally {
+      this.frame.hideBand(false);
+    }
+    void stopped.then((yes) => {
+      if (!yes) this.setStatus("Ctrl+Z: zot cannot be suspended here (no shell with job control started it)", "warn");
+    });
   }
 
   // ── the app's own ──────────────────────────────────────────────────────────────────────────

@@ -52,6 +52,11 @@ export class ChatView implements Component {
   private expanded = false;
   /** the rows of the settled blocks, kept from frame to frame */
   private readonly stable = new StableRows();
+  /** how many of the first rows the last frame drew are final (live-tail.ts) */
+  private settled = 0;
+  private readonly settle = (count: number) => {
+    this.settled = count;
+  };
   /** the last frame's width, rows and the rows the screen had for them */
   private shown = { width: 0, rows: 0, room: Number.POSITIVE_INFINITY };
   /** the model call being shown said something: text, a tool call, or a message an interceptor took */
@@ -78,10 +83,19 @@ export class ChatView implements Component {
    */
   renderWithin(width: number, room: number): string[] {
     const notes = this.notes.render(width);
-    const rows = renderLiveTail(width, { blocks: this.transcript.children, stable: this.stable, isLive: this.isLive, room, below: notes.length }, this.theme);
+    const rows = renderLiveTail(
+      width,
+      { blocks: this.transcript.children, stable: this.stable, isLive: this.isLive, room, below: notes.length, settledRows: this.settle },
+      this.theme,
+    );
     for (const row of notes) rows.push(row);
     this.shown = { width, rows: rows.length, room };
     return rows;
+  }
+
+  /** How many of the first rows the last renderWithin gave stay as they are (the notes under the transcript do not). */
+  finalRows(): number {
+    return this.settled;
   }
 
   /** The frame shows only the last `rows` of the chat's rows (blank rows under a shrunk frame take the rest of the room). */

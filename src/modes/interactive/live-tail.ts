@@ -46,6 +46,8 @@ export interface LiveTail {
   room: number;
   /** Rows drawn under the transcript (the extensions' notes), counted against `room`. */
   below: number;
+  /** Told how many of the first rows are final: those of the blocks above the first live one, and its settled rows. */
+  settledRows?(count: number): void;
 }
 
 export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): string[] {
@@ -60,6 +62,7 @@ export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): str
   for (let i = tail.stable ? settled : 0; i < blocks.length; i++) {
     if (i === first) {
       const live = liveRows(blocks[i]!, width, free);
+      tail.settledRows?.(rows.length + live.settled);
       for (const line of live.rows) rows.push(line);
       free -= live.rows.length - live.settled;
       continue;
@@ -75,6 +78,7 @@ export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): str
     }
     for (const line of lines) rows.push(line);
   }
+  if (first === -1) tail.settledRows?.(rows.length);
   return rows;
 }
 

@@ -1,0 +1,104 @@
+// Ctrl+Z in the interactive app, as in a shell: dist/zot run by bash with job control in a real
+// pseudo-terminal (the screen read back by xterm headless). zot stops and the shell has the
+// terminal as it was (cooked: what is typed echoes, Enter ends a line); `fg` brings zot back under
+// the shell's lines, with nothing of the conversation lost or written twice.
+import { describe, expect, test } from "bun:test";
+import { readlinkSync } from "node:fs";
+import { startMockLlm } from "../support/mock-llm.ts";
+import { ptyRuns } from "../support/pty-runs.ts";
+import { lastUserText, ready } from "../support/zot-pty.ts";
+
+const runs = ptyRuns();
+
+/** After zot stops: say so, read a line from the terminal, echo it, then `fg`. */
+const SHELL = `echo "zot stopped"; read -r typed; echo "the shell read: $typed"; fg; echo "zot exited $?"`;
+
+const count = (rows: string[], text: string) => rows.filter((row) => row.includes(text)).length;
+
+describe("Ctrl+Z", () => {
+  test("stops zot and gives the shell its terminal; fg brings zot back under the shell's lines and the conversation goes on", async () => {
+    const { session, mock } = runs.start(startMockLlm([{ text: "the first answer" }, { text: "the second answer" }]), { jobControl: SHELL, rows: 20 });
+    await ready(session);
+    session.type("one\r");
+    await session.waitForText("the first answer");
+    session.type("\x1a");
+    await session.waitForText("zot stopped");
+    const screen = session.screen;
+    // The terminal as the shell wants it: no bracketed paste, cursor shown; the band is gone, the conversation stays.
+    expect(screen.bracketedPaste).toBe(false);
+    expect(screen.cursorHidden).toBe(false);
+    expect(screen.allLines().join("\n")).not.toContain("ask anything");
+    expect(screen.allLines().join("\n")).toMatch(/Stopped/);
+    // Cooked mode: the tty echoes what is typed and Enter ends the line (raw mode would leave `read` waiting).
+    session.type("some words\r");
+    await session.waitForText("the shell read: some words");
+    await session.waitFor((s) => {
+      const rows = s.allLines();
+      const read = rows.findIndex((row) => row.includes("the shell read: some words"));
+      return read !== -1 && rows.slice(read).some((row) => row.includes("ask anything"));
+    }, "zot back under the shell's lines");
+    await session.waitFor((s) => s.bracketedPaste, "bracketed paste on again");
+    session.type("two\r");
+    await session.waitForText("the second answer");
+    const rows = screen.allLines();
+    const at = (text: string) => rows.findIndex((row) => row.includes(text));
+    expect(at("› one")).toBeLessThan(at("the first answer"));
+    expect(at("the first answer")).toBeLessThan(at("zot stopped"));
+    expect(at("zot stopped")).toBeLessThan(at("the shell read: some words"));
+    expect(at("the shell read: some words")).toBeLessThan(at("› two"));
+    expect(at("› two")).toBeLessThan(at("the second answer"));
+    // Nothing written twice, and the band once, at the bottom.
+    for (const text of ["› one", "the first answer", "› two", "the second answer", "ask anything"]) expect(count(rows, text)).toBe(1);
+    expect(lastUserText(mock.requests[1].body)).toBe("two");
+    session.type("\x04");
+    await session.waitForText("zot exited 0");
+  });
+
+  test("while an answer streams: the stream waits while zot is stopped and goes on after fg; every row of it is on screen, the settled ones once", async () => {
+    const answer = Array.from({ length: 14 }, (_, i) => `streamed row ${i + 1}`).join("\n\n");
+    const { session } = runs.start(startMockLlm([{ text: answer, chunk_size: 8, chunk_delay_ms: 30 }]), { jobControl: SHELL, rows: 40 });
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("streamed row 3");
+    session.type("\x1a");
+    await session.waitForText("zot stopped");
+    const stoppedAt = session.screen.allLines().filter((row) => row.includes("streamed row")).length;
+    expect(stoppedAt).toBeLessThan(14);
+    session.type("\r");
+    await session.waitForText("streamed row 14", 15_000);
+    await session.waitFor((s) => s.text().includes("ask anything"), "the band back");
+    const rows = session.screen.allLines();
+    const stopped = rows.findIndex((row) => row.includes("zot stopped"));
+    for (let i = 1; i <= 14; i++) expect(rows.filter((row) => row.trim() === `streamed row ${i}`).length).toBeGreaterThanOrEqual(1);
+    // Rows above the stop that could not change any more are not drawn again; the live tail is drawn once more at most.
+    const twice = Array.from({ length: 14 }, (_, i) => `streamed row ${i + 1}`).filter((text) => rows.filter((row) => row.trim() === text).length > 1);
+    expect(twice.length).toBeLessThanOrEqual(1);
+    expect(rows.slice(stopped).some((row) => row.includes("streamed row 14"))).toBe(true);
+    session.type("\x04");
+    await session.waitForText("zot exited 0");
+  });
+
+  test("where nothing can continue zot (it leads its own session, as in a container): it does not stop, says so, and works on", async () => {
+    const { session } = runs.start(startMockLlm([{ text: "still here" }]), { rows: 20 });
+    await ready(session);
+    session.type("\x1a");
+    await session.waitForText("cannot be suspended here");
+    session.type("hi\r");
+    await session.waitForText("still here");
+    expect(session.screen.bracketedPaste).toBe(true);
+    expect(count(session.screen.allLines(), "ask anything")).toBe(1);
+  });
+
+  test("stopped from outside (kill -STOP) and continued: raw mode is set again, and zot answers keys as before", async () => {
+    const { session, pid } = runs.start(startMockLlm([{ text: "answered after the stop" }]), { rows: 20 });
+    await ready(session);
+    // While zot is stopped the shell has the terminal, and leaves it in its own modes (cooked).
+    const tty = readlinkSync(`/proc/${pid()}/fd/0`);
+    process.kill(pid(), "SIGSTOP");
+    expect(Bun.spawnSync(["stty", "-F", tty, "sane"]).exitCode).toBe(0);
+    process.kill(pid(), "SIGCONT");
+    await session.waitFor((s) => s.text().includes("ask anything"), "the band");
+    session.type("after\r");
+    await session.waitForText("answered after the stop");
+  });
+});
