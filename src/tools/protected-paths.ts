@@ -107,9 +107,13 @@ interface Inside {
   linkedWorktree?: { gitDir: string; common: string };
 }
 
-/** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
-export function protectedBinds(paths: readonly ProtectedPath[], root: string): string[] {
+/**
+ * bubblewrap arguments that show the existing protected paths inside `root` read-only, and the
+ * paths bound read-only (ProtectedSnapshot.take's `readOnly`).
+ */
+export function protectedBinds(paths: readonly ProtectedPath[], root: string): { args: string[]; readOnly: string[] } {
   const args: string[] = [];
+  const readOnly: string[] = [];
   const inside = pathsInside(paths, root);
   // A directory that must stay itself is bound onto itself, writable: a mount point cannot be
   // renamed or removed. Bound first (outer before inner), so the read-only binds inside it stay on top.
@@ -120,9 +124,13 @@ export function protectedBinds(paths: readonly ProtectedPath[], root: string): s
     if (entry.identityOnly || entry.removable) continue;
     const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
     // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
-    for (const target of targets) if (lstatSafe(target)?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
+    for (const target of targets) {
+      if (lstatSafe(target)?.isSymbolicLink() !== false) continue;
+      args.push("--ro-bind", target, target);
+      readOnly.push(target);
+    }
   }
-  return args;
+  return { args, readOnly };
 }
 
 /** What a path is, to tell a new or swapped-in file from the one that was there. */
@@ -141,6 +149,12 @@ interface Before {
   identity?: Identity;
   /** a regular file's bytes and mode */
   file?: { bytes: Buffer; mode: number };
+  /**
+   * bound read-only for the command (bubblewrap), a regular file with no other name: the command
+   * could neither write, remove nor replace it (a mount point), nor link it anew (a link across
+   * mounts fails), so a change to it after is someone else's (the user's git, another zot), never undone
+   */
+  outOfReach?: boolean;
 }
 
 function capture(path: string): Before {
@@ -182,15 +196,22 @@ export class ProtectedSnapshot {
     private readonly before: Map<string, Before>,
   ) {}
 
-  static take(paths: readonly ProtectedPath[], cwd: string): ProtectedSnapshot {
+  /** `readOnly`: the paths bubblewrap binds read-only for the command (protectedBinds). */
+  static take(paths: readonly ProtectedPath[], cwd: string, readOnly: readonly string[] = []): ProtectedSnapshot {
     const root = jailRoot(cwd);
     const entries = pathsInside(paths, root);
     const stepIds = new Map<string, Identity | undefined>();
     const before = new Map<string, Before>();
+    const bound = new Set(readOnly);
+    const keep = (path: string) => {
+      const was = capture(path);
+      if (bound.has(path) && was.file && lstatSafe(path)?.nlink === 1) was.outOfReach = true;
+      before.set(path, was);
+    };
     for (const entry of entries) {
       for (const step of steps(root, entry.path)) stepIds.set(step, identity(step));
-      if (entry.names) for (const file of matching(entry.path, entry.names)) before.set(file, capture(file));
-      else before.set(entry.path, capture(entry.path));
+      if (entry.names) for (const file of matching(entry.path, entry.names)) keep(file);
+      else keep(entry.path);
     }
     return new ProtectedSnapshot(root, entries, stepIds, before);
   }
@@ -248,7 +269,7 @@ export class ProtectedSnapshot {
       if (gone && !fresh) {
         // the way there was removed or moved: put back the files that were there (not what may go
         // with its folder: a worktree `git worktree remove` deleted stays deleted)
-        if (!entry.removable) for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
+        if (!entry.removable) for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file && !was.outOfReach) this.putBack(path, was.file, done);
       } else if (!gone && !blocked) {
         const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path, entry.names)])] : [entry.path];
         for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove, entry.identityOnly === true);
@@ -287,6 +308,7 @@ export class ProtectedSnapshot {
 
   /** One protected path after the command, against how it was. */
   private settle(path: string, was: Before, done: Restored, remove: (path: string) => void, keepsItself: boolean): void {
+    if (was.outOfReach) return;
     const now = identity(path);
     if (was.identity === undefined) {
       if (now !== undefined) remove(path);
