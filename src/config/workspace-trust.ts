@@ -210,7 +210,7 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   // The folder's git repository: what git runs for the user's next `git status` or commit outside
   // zot (core.fsmonitor, aliases, hooks), wherever git would read it from (git-repository-paths.ts).
   paths.push(...gitRepositoryPaths(dir));
-  paths.push({ path: home, what: "zot's own configuration ($ZOT_HOME)", whileJailed: true });
+  paths.push({ path: home, what: "zot's own configuration ($ZOT_HOME)", whileJailed: true, zotHome: true });
   const claude = PROJECT_EXECUTABLE_CONFIG.find((kind) => kind.path === ".claude");
   const userHome = options.userHome ?? os.homedir();
   if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });

@@ -69,6 +69,8 @@ export interface ToolContext {
 export interface ProtectedPath {
   /** absolute; a directory protects everything under it */
   path: string;
+  /** when set, `path` is zot's home ($ZOT_HOME), where the jail keeps the baselines of the jailed commands in flight (tools/jail-baselines.ts) */
+  zotHome?: boolean;
   /** when set, `path` is a directory and only its entries with a matching name (and what is under them) are protected */
   names?: RegExp;
   /**

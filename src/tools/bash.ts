@@ -70,6 +70,7 @@ export const bashTool: Tool = {
       beforeSpawn();
       proc = spawnShell(shell, command, ctx.cwd, env, jail?.prefix);
     } catch (err) {
+      snapshot?.release();
       return textResult(`bash: could not start ${shell} in ${ctx.cwd}: ${(err as Error).message}`, true);
     }
     // Owned until every process of it is gone: zot's exit kills what the command left running.
@@ -88,9 +89,14 @@ export const bashTool: Tool = {
       readers,
       drainGraceMs: DRAIN_GRACE_MS,
     });
-    const undone = snapshot?.restore();
-    // Aborted, a command that ignores SIGTERM runs on until its SIGKILL, and could write after that restore: undone again once it is gone.
-    if (snapshot && ending === "aborted") void gone.then(() => snapshot.restore());
+    let undone: ReturnType<ProtectedSnapshot["restore"]> | undefined;
+    try {
+      undone = snapshot?.restore();
+    } finally {
+      // Aborted, a command that ignores SIGTERM runs on until its SIGKILL, and could write after that restore: undone again once it is gone.
+      if (snapshot && ending === "aborted") void gone.then(() => snapshot.restore()).finally(() => snapshot.release());
+      else snapshot?.release();
+    }
     const output = capture.finish();
     const durationMs = Math.round(performance.now() - started);
 

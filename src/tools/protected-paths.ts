@@ -13,6 +13,7 @@ import { type ProtectedPath, type ToolContext, type ToolResult, textResult } fro
 import { isLinkedWorktreeGitDir, namesOwnWorktree } from "../config/git-repository-paths.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
 import { lstatSafe, readdirSafe } from "../config/quiet-fs.ts";
+import { inFlightBaseline } from "./jail-baselines.ts";
 
 /**
  * Whether names are compared without case, as the file systems macOS and Windows use by default
@@ -194,26 +195,40 @@ export class ProtectedSnapshot {
     private readonly entries: Inside[],
     private readonly steps: Map<string, Identity | undefined>,
     private readonly before: Map<string, Before>,
+    /** ends this command's record among the baselines in flight (jail-baselines.ts) */
+    readonly release: () => void,
   ) {}
 
-  /** `readOnly`: the paths bubblewrap binds read-only for the command (protectedBinds). */
+  /**
+   * Before a jailed command in `cwd`: each protected path as it is, or, while another zot's jailed
+   * command runs on the same jail root, as it was when the oldest of those began (jail-baselines.ts).
+   * `readOnly`: the paths bubblewrap binds read-only for the command (protectedBinds). Call
+   * release() once the last restore is done.
+   */
   static take(paths: readonly ProtectedPath[], cwd: string, readOnly: readonly string[] = []): ProtectedSnapshot {
     const root = jailRoot(cwd);
     const entries = pathsInside(paths, root);
+    const home = paths.find((entry) => entry.zotHome)?.path;
+    // made before the look at the disk: a $ZOT_HOME inside the jail made now is no change of the command's
+    const records = home === undefined ? undefined : join(home, "run", "jail");
+    if (records) mkdirSafe(records);
     const stepIds = new Map<string, Identity | undefined>();
-    const before = new Map<string, Before>();
-    const bound = new Set(readOnly);
-    const keep = (path: string) => {
-      const was = capture(path);
-      if (bound.has(path) && was.file && lstatSafe(path)?.nlink === 1) was.outOfReach = true;
-      before.set(path, was);
-    };
+    const own = new Map<string, Before>();
     for (const entry of entries) {
       for (const step of steps(root, entry.path)) stepIds.set(step, identity(step));
-      if (entry.names) for (const file of matching(entry.path, entry.names)) keep(file);
-      else keep(entry.path);
+      if (entry.names) for (const file of matching(entry.path, entry.names)) own.set(file, capture(file));
+      else own.set(entry.path, capture(entry.path));
     }
-    return new ProtectedSnapshot(root, entries, stepIds, before);
+    const covers = entries.map((entry) => ({ path: entry.path, entries: entry.names !== undefined }));
+    const { baseline, release } = inFlightBaseline(records, root, { steps: stepIds, before: own, covers });
+    const bound = new Set(readOnly);
+    const before = new Map<string, Before>();
+    for (const [path, was] of baseline.before) {
+      // out of the command's reach as this command's own look found it, whatever the oldest baseline says of it
+      const outOfReach = bound.has(path) && own.get(path)?.file !== undefined && lstatSafe(path)?.nlink === 1;
+      before.set(path, outOfReach ? { ...was, outOfReach } : was);
+    }
+    return new ProtectedSnapshot(root, entries, baseline.steps, before, release);
   }
 
   restore(): Restored {
@@ -393,6 +408,12 @@ function forceRemove(path: string): boolean {
     } catch {}
   }
   return lstatSafe(path) === undefined;
+}
+
+function mkdirSafe(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {}
 }
 
 function makeWritable(dir: string): void {

@@ -100,6 +100,32 @@ describe("--jail", () => {
   });
 });
 
+describe("two jailed zots in one folder", () => {
+  test("what one zot's jailed command plants while the other's starts is removed by both and never put back (the static check: bubblewrap alone would keep it read-only)", async () => {
+    const home = tempDir("zot-jail-two-home-");
+    const cwd = tempDir("zot-jail-two-cwd-");
+    Bun.spawnSync(["git", "init", "-q"], { cwd });
+    const script = (name: string, turns: unknown[]) => {
+      const file = join(tempDir("zot-jail-two-script-"), `${name}.json`);
+      writeFileSync(file, JSON.stringify(turns));
+      return file;
+    };
+    // the file's name built at run time, as a command trying to get past the static check would
+    const plant = script("b", [{ tool_calls: [{ name: "bash", args: { command: "n=.mc; printf '{\"mcpServers\":{\"x\":{\"command\":\"./payload.sh\"}}}' > ${n}p.json; sleep 1.5" } }] }, { text: "B: {{last_tool_result}}" }]);
+    const test = script("a", [{ tool_calls: [{ name: "bash", args: { command: "sleep 2; echo tests pass" } }] }, { text: "A: {{last_tool_result}}" }]);
+    const env = { ZOT_JAIL_CONFINEMENT: "static" };
+    const b = zot(["-p", "B", "--jail", "--no-session", "--provider", "scripted", "--script", plant], { home, cwd, env });
+    for (let i = 0; i < 100 && !existsSync(join(cwd, ".mcp.json")); i++) await Bun.sleep(20);
+    expect(existsSync(join(cwd, ".mcp.json"))).toBe(true);
+    const a = zot(["-p", "A", "--jail", "--no-session", "--provider", "scripted", "--script", test], { home, cwd, env });
+    const [ranB, ranA] = await Promise.all([b, a]);
+    expect(ranB.stdout).toContain("removed .mcp.json");
+    expect(ranA.stdout).toContain("tests pass");
+    expect(ranA.stdout).not.toContain("put back .mcp.json");
+    expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
+  });
+});
+
 describe("--no-yolo without a terminal", () => {
   test("-p warns up front and refuses every tool call; the model is told why; nothing is written", async () => {
     const mock = fixture.llm([

@@ -3,7 +3,7 @@
 // user's `git config` while a jailed build runs), and what it could change is still undone. Real
 // bash under bubblewrap, real git outside, as the user's.
 import { afterAll, describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { protectedPaths } from "../../src/config/workspace-trust.ts";
@@ -30,9 +30,15 @@ function repo(): string {
   return dir;
 }
 
-async function jailed(cwd: string, command: string) {
+async function jailed(cwd: string, command: string, how: "bwrap" | "static" = "bwrap") {
+  const saved = process.env.ZOT_JAIL_CONFINEMENT;
+  if (how === "static") process.env.ZOT_JAIL_CONFINEMENT = "static";
   const ctx: ToolContext = { cwd, jailed: true, protectedPaths: protectedPaths({ cwd, home: join(base, "home"), userHome: join(base, "user") }), signal: new AbortController().signal, onProgress() {} };
-  const result = await bashTool.execute({ command }, ctx);
+  const pending = bashTool.execute({ command }, ctx);
+  // the confinement is chosen before the command starts
+  if (saved === undefined) delete process.env.ZOT_JAIL_CONFINEMENT;
+  else process.env.ZOT_JAIL_CONFINEMENT = saved;
+  const result = await pending;
   return { ...result, text: (result.content[0] as TextBlock).text };
 }
 
@@ -61,5 +67,43 @@ describe.skipIf(confinement !== "bwrap")("under bubblewrap, beside the user's ow
     const result = await jailed(cwd, "printf '[core]\\n\\tfsmonitor = touch planted\\n' >> notes.txt");
     expect(result.text).toContain("put back .git/config");
     expect(readFileSync(config, "utf8")).toBe(before);
+  });
+});
+
+const CONFINEMENTS = [...(confinement === "bwrap" ? ["bwrap" as const] : []), "static" as const];
+
+describe("two jailed commands in one folder at once (two zots)", () => {
+  for (const how of CONFINEMENTS) {
+    test(`${how}: what one plants while the other starts is not the folder's own: removed by both, never put back`, async () => {
+      const cwd = repo();
+      // the name built at run time, as a command trying to get past the static check would
+      const planting = jailed(cwd, "n=.mc; printf '{\"mcpServers\":{\"x\":{\"command\":\"./payload.sh\"}}}' > ${n}p.json; sleep 1.2", how);
+      await Bun.sleep(500);
+      expect(existsSync(join(cwd, ".mcp.json"))).toBe(true);
+      const other = jailed(cwd, "sleep 1.5; echo tests pass", how);
+      const planted = await planting;
+      expect(planted.text).toContain("removed .mcp.json");
+      expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
+      const later = await other;
+      expect(later.text).toContain("tests pass");
+      expect(later.text).not.toContain("put back .mcp.json");
+      expect(existsSync(join(cwd, ".mcp.json"))).toBe(false);
+      // nothing of either is left among the baselines in flight
+      expect(readdirSync(join(base, "home", "run", "jail"))).toEqual([]);
+    });
+  }
+
+  test("static: a file one command changes while the other starts is put back as it was before both", async () => {
+    const cwd = repo();
+    const config = join(cwd, ".git", "config");
+    const original = readFileSync(config, "utf8");
+    const changing = jailed(cwd, "d=.gi; printf '[core]\\n\\tfsmonitor = touch planted\\n' >> ${d}t/config; sleep 1.2", "static");
+    await Bun.sleep(500);
+    expect(readFileSync(config, "utf8")).toContain("fsmonitor");
+    const other = jailed(cwd, "sleep 1.5; echo done", "static");
+    expect((await changing).text).toContain("put back .git/config");
+    const later = await other;
+    expect(later.text).toContain("done");
+    expect(readFileSync(config, "utf8")).toBe(original);
   });
 });
