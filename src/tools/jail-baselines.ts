@@ -10,6 +10,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { lstatSafe } from "../config/quiet-fs.ts";
+import { readProcess, stillRuns } from "../process/process-table.ts";
 
 /** A protected path as a baseline keeps it (protected-paths.ts's Before, without what is this command's own). */
 export interface BaselinePath {
@@ -30,8 +31,8 @@ export interface Baseline {
 interface Stored {
   root: string;
   pid: number;
-  /** the process's start (Linux: /proc/<pid>/stat's 22nd field), so a reused pid is told from it */
-  start?: string;
+  /** the process's start (Linux: clock ticks after boot), so a reused pid is told from it */
+  start?: number;
   at: number;
   steps: [string, string | null][];
   before: [string, { identity?: string; bytes?: string; mode?: number }][];
@@ -125,7 +126,7 @@ function liveBaselines(dir: string, root: string): Baseline[] {
 }
 
 function store(root: string, baseline: Baseline): Stored {
-  const start = processStart(process.pid);
+  const start = readProcess(process.pid)?.start;
   return {
     root,
     pid: process.pid,
@@ -157,23 +158,7 @@ function load(stored: Stored): Baseline {
 }
 
 function alive(stored: Stored): boolean {
-  try {
-    process.kill(stored.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  return stored.start === undefined || processStart(stored.pid) === stored.start;
-}
-
-/** When a process started (Linux), to tell it from a later one with its pid. */
-function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // the fields after the command's name, which is in parentheses and may hold anything
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
+  return stillRuns(stored.pid, typeof stored.start === "number" ? stored.start : undefined);
 }
 
 /** The folder, made if need be: a directory of this user's, no link, nobody else's to write. */

@@ -69,7 +69,7 @@ test("the record of a process that is gone, or of another process with its pid, 
   writeFileSync(join(dir, `${name!.split("-")[0]}-${done.pid}-1.json`), JSON.stringify({ ...record, pid: done.pid }));
   const sleeper = Bun.spawn(["sleep", "30"]);
   try {
-    writeFileSync(join(dir, `${name!.split("-")[0]}-${sleeper.pid}-1.json`), JSON.stringify({ ...record, pid: sleeper.pid, start: "1" }));
+    writeFileSync(join(dir, `${name!.split("-")[0]}-${sleeper.pid}-1.json`), JSON.stringify({ ...record, pid: sleeper.pid, start: 1 }));
     const after = inFlightBaseline(dir, root, now(root));
     expect(after.baseline.before.get(join(root, ".mcp.json"))?.identity).toBe("1:9:32768");
     after.release();
