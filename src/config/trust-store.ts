@@ -3,6 +3,7 @@
 // Rule: a folder is its real path (symlinks resolved), so two spellings of one folder are one
 // answer; the file is only ever written whole, atomically, 0600; a store that cannot be read trusts
 // nothing and is never overwritten (the user's answers in it are not lost to a rewrite).
+import { underUpdateLock } from "./file-update-lock.ts";
 import { writeFileAtomic } from "./write-file-atomic.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import fs from "node:fs";
@@ -116,12 +117,15 @@ export function forgetFolder(home: string, dir: string): boolean {
 }
 
 function updateStore(home: string, change: (folders: Record<string, FolderAnswer>) => void, key: string): string {
-  const store = readTrustStore(home);
-  if (store.problem) throw new ConfigError(`${store.problem}; nothing was changed`);
-  const folders = { ...store.folders };
-  change(folders);
-  const sorted: TrustFile = { folders: Object.fromEntries(Object.entries(folders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), ...store.others };
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-  writeFileAtomic(store.file, `${JSON.stringify(sorted, null, 2)}\n`, 0o600);
-  return key;
+  // Another zot's answer (a TUI's question, `zot trust` in another pane) is read and kept, not overwritten.
+  return underUpdateLock(trustStoreFile(home), () => {
+    const store = readTrustStore(home);
+    if (store.problem) throw new ConfigError(`${store.problem}; nothing was changed`);
+    const folders = { ...store.folders };
+    change(folders);
+    const sorted: TrustFile = { folders: Object.fromEntries(Object.entries(folders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), ...store.others };
+    writeFileAtomic(store.file, `${JSON.stringify(sorted, null, 2)}\n`, 0o600);
+    return key;
+  });
 }

@@ -7,6 +7,7 @@
 // whole and atomically with its other keys kept; a file that cannot be read as JSON is never
 // overwritten; `$ZOT_HOME/mcp.json` is private (0600), since headers and env may hold tokens.
 import { lstatSafe, realOrSame, statSafe } from "../config/quiet-fs.ts";
+import { underUpdateLock } from "../config/file-update-lock.ts";
 import { writeFileAtomic } from "../config/write-file-atomic.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -122,17 +123,19 @@ function updateFile(file: string, mode: number, within: string | undefined, chan
       throw new ConfigError(`${file} is a link to ${real}, outside this folder; zot writes a project's .mcp.json only inside the project, nothing was changed (replace the link with a file to keep the project's servers there)`);
     }
   }
-  const read = readJsonFile(file);
-  if (read.problem) throw new ConfigError(`${read.problem.replace(/; its MCP servers.*$/, "")}; nothing was changed`);
-  if (read.lossy) {
-    // Read, its bytes that are no UTF-8 became U+FFFD: written back, the user's bytes would be gone.
-    throw new ConfigError(`${file} is not valid UTF-8 (an editor saved it in another encoding?); rewriting it would replace those bytes; save it as UTF-8, nothing was changed`);
-  }
-  const data = read.data ?? {};
-  change(data);
-  // An existing .mcp.json keeps the permissions its owner gave it.
-  const existing = statSafe(file);
-  if (existing && mode !== 0o600) mode = existing.mode & 0o777;
   fs.mkdirSync(path.dirname(file), { recursive: true, ...(mode === 0o600 ? { mode: 0o700 } : {}) });
-  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, mode);
+  // Another zot's `zot mcp add` at the same moment is read and kept, not overwritten.
+  underUpdateLock(file, () => {
+    const read = readJsonFile(file);
+    if (read.problem) throw new ConfigError(`${read.problem.replace(/; its MCP servers.*$/, "")}; nothing was changed`);
+    if (read.lossy) {
+      // Read, its bytes that are no UTF-8 became U+FFFD: written back, the user's bytes would be gone.
+      throw new ConfigError(`${file} is not valid UTF-8 (an editor saved it in another encoding?); rewriting it would replace those bytes; save it as UTF-8, nothing was changed`);
+    }
+    const data = read.data ?? {};
+    change(data);
+    // An existing .mcp.json keeps the permissions its owner gave it.
+    const existing = statSafe(file);
+    writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, existing && mode !== 0o600 ? existing.mode & 0o777 : mode);
+  });
 }

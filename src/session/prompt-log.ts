@@ -6,6 +6,7 @@
 import { statSafe } from "../config/quiet-fs.ts";
 import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { underUpdateLock } from "../config/file-update-lock.ts";
 
 /** Past this size the file is cut, by bytes, to the newer lines that fill half of it, when written. */
 const MAX_BYTES = 1024 * 1024;
@@ -52,15 +53,18 @@ export function appendPromptLog(home: string, cwd: string, text: string): void {
   if (Buffer.byteLength(line) > MAX_PROMPT_BYTES) return;
   try {
     mkdirSync(home, { recursive: true });
-    const before = statSafe(file);
-    const torn = before !== undefined && before.size > 0 && !endsWithNewline(file, before.size);
-    appendFileSync(file, `${torn ? "\n" : ""}${line}`, { mode: 0o600 });
-    if (before && (before.mode & 0o077) !== 0) chmodSync(file, 0o600);
-    if ((statSafe(file)?.size ?? 0) > MAX_BYTES) {
-      const next = `${file}.${process.pid}.tmp`;
-      writeFileSync(next, newestLines(readFileSync(file, "utf8"), MAX_BYTES / 2), { mode: 0o600 });
-      renameSync(next, file);
-    }
+    // Under the lock the cut takes too: a line another TUI adds while one cuts the file is kept.
+    underUpdateLock(file, () => {
+      const before = statSafe(file);
+      const torn = before !== undefined && before.size > 0 && !endsWithNewline(file, before.size);
+      appendFileSync(file, `${torn ? "\n" : ""}${line}`, { mode: 0o600 });
+      if (before && (before.mode & 0o077) !== 0) chmodSync(file, 0o600);
+      if ((statSafe(file)?.size ?? 0) > MAX_BYTES) {
+        const next = `${file}.${process.pid}.tmp`;
+        writeFileSync(next, newestLines(readFileSync(file, "utf8"), MAX_BYTES / 2), { mode: 0o600 });
+        renameSync(next, file);
+      }
+    });
   } catch {
     // the history is a convenience: a home that cannot be written loses it, nothing else
   }

@@ -133,4 +133,16 @@ describe("zot mcp", () => {
     const help = await zot(["help", "mcp"], w);
     expect(help.stdout).toContain("zot mcp add [--transport stdio|http|sse] [--scope local|project|user]");
   });
+
+  test("20 `zot mcp add` at once, in zot's own file and the project's .mcp.json: every server is kept", async () => {
+    const w = where();
+    const names = Array.from({ length: 20 }, (_, i) => `srv${String(i).padStart(2, "0")}`);
+    const project = (i: number) => i % 4 === 0;
+    const runs = await Promise.all(names.map((name, i) => zot(["mcp", "add", ...(project(i) ? ["-s", "project"] : []), name, "node", "server.js"], w)));
+    for (const run of runs) expect({ stderr: run.stderr, code: run.code }).toEqual({ stderr: "", code: 0 });
+    const shared = Object.keys(JSON.parse(readFileSync(join(w.cwd, ".mcp.json"), "utf8")).mcpServers).sort();
+    expect(shared).toEqual(names.filter((_, i) => project(i)));
+    const local = JSON.parse(readFileSync(join(w.home, "mcp.json"), "utf8")).projects[realpathSync(w.cwd)].mcpServers;
+    expect(Object.keys(local).sort()).toEqual(names.filter((_, i) => !project(i)));
+  });
 });

@@ -3,7 +3,7 @@
 // for one run with --trust; -p, --json and rpc skip them otherwise and say how to trust; global
 // configuration and --ext need no trust; and code a jailed model writes there does not run later.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { hookProcess, recorded, writeHooksJson } from "../fixtures/hooks/make.ts";
@@ -271,5 +271,20 @@ describe("an empty argument (an unset variable) is no folder, file or source", (
     expect(ext.code).toBe(2);
     expect(ext.stderr).toContain("--ext needs an extension's directory or its extension.json (got an empty one");
     expect(existsSync(join(cwd, "ran"))).toBe(false);
+  });
+});
+
+describe("several zots changing the trust store at once", () => {
+  test("each answer is kept: 12 `zot trust` at once trust 12 folders, and an `untrust` among them is not undone", async () => {
+    const home = tempDir("zot-trust-many-home-");
+    const folders = Array.from({ length: 12 }, () => tempDir("zot-trust-many-"));
+    const gone = tempDir("zot-trust-many-gone-");
+    expect((await zot(["trust", gone], { home })).code).toBe(0);
+    const runs = await Promise.all([...folders.map((folder) => zot(["trust", folder], { home })), zot(["untrust", gone], { home })]);
+    for (const run of runs) expect(run.code).toBe(0);
+    const store = JSON.parse(readFileSync(join(home, "trust.json"), "utf8"));
+    for (const folder of folders) expect(Object.keys(store.folders)).toContain(realpathSync(folder));
+    expect(Object.keys(store.folders)).not.toContain(realpathSync(gone));
+    expect(existsSync(join(home, "trust.json.update-lock"))).toBe(false);
   });
 });
