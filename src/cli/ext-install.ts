@@ -156,7 +156,16 @@ export async function installExtension(source: string, options: InstallOptions):
       }
       scratch.push(previous);
     } else {
-      renameSync(staging, dest);
+      try {
+        renameSync(staging, dest);
+      } catch (error) {
+        // Another `zot ext install` of it finished between the look above and this rename.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOTEMPTY" || code === "EEXIST") {
+          throw new Error(`"${name}" was installed at ${dest} by another zot meanwhile; pass --force to replace it, or zot ext remove ${name} first`);
+        }
+        throw error;
+      }
     }
     scratch.splice(scratch.indexOf(staging), 1);
     createdDir = undefined;

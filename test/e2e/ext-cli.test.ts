@@ -230,6 +230,22 @@ describe("zot ext install", () => {
     expect(readdirSync(join(home, "extensions"))).toEqual(["real-one"]);
   });
 
+  test("six installs of one extension at once: one installs it, each other says so in a sentence (never a raw ENOTEMPTY), nothing is left half-done", async () => {
+    for (let round = 0; round < 3; round++) {
+      const home = tempDir("zot-home-");
+      const source = pyExt(join(tempDir("zot-src-"), "ext"), "raced", { version: "1.0.0" });
+      // files enough that each copy takes a while: the installs all look before any has put it in place
+      mkdirSync(join(source, "data"));
+      for (let i = 0; i < 400; i++) writeFileSync(join(source, "data", `${i}.txt`), "x".repeat(2000));
+      const runs = await Promise.all(Array.from({ length: 6 }, () => zot(["ext", "install", source], { home })));
+      expect(runs.filter((run) => run.code === 0)).toHaveLength(1);
+      for (const run of runs.filter((run) => run.code !== 0)) {
+        expect(run.stderr).toMatch(/"raced" (is already installed|was installed) at \S+( by another zot meanwhile)?; pass --force/);
+      }
+      expect(readdirSync(join(home, "extensions"))).toEqual(["raced"]);
+    }
+  });
+
   test("an installed name is refused without --force; --force replaces it", async () => {
     const home = tempDir("zot-home-");
     const first = pyExt(join(tempDir("zot-src-"), "v1"), "same", { version: "1.0.0" });
