@@ -146,7 +146,8 @@ export class LineChild {
     let runLog: RunLog;
     try {
       runLog = new RunLog(options.logFile, { limits: options.logLimits });
-      runLog.begin(`starting ${options.name} at ${new Date().toISOString()}`);
+      // Two zots running one extension share its log: each run says whose it is.
+      runLog.begin(`starting ${options.name} at ${new Date().toISOString()} (zot pid ${process.pid})`);
     } catch (err) {
       throw new Error(`${label}: cannot write its log file ${options.logFile} (${errorText(err)}); check that directory's permissions`);
     }
@@ -516,7 +517,7 @@ export class LineChild {
     const code = this.proc.exitCode;
     const signal = this.proc.signalCode == null ? null : String(this.proc.signalCode);
     const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    this.runLog.always(reason);
+    this.runLog.always(`${reason} (zot pid ${process.pid})`);
     this.runLog.close();
     const info: ChildExitInfo = { code: signal ? null : code, signal, reason, stopped: this.stopRequested };
     this.exitInfo = info;

@@ -295,10 +295,10 @@ describe("log file", () => {
     child.log("a note from the host\nsecond line");
     await child.stop();
     const text = log();
-    expect(text).toMatch(/^\n\[zot\] starting t at \d{4}-\d\d-\d\dT/);
+    expect(text).toMatch(new RegExp(`^\\n\\[zot\\] starting t at \\d{4}-\\d\\d-\\d\\dT\\S+ \\(zot pid ${process.pid}\\)\\n`));
     expect(text).toContain("a warning from the child\n");
     expect(text).toContain("[zot] a note from the host\n[zot] second line\n");
-    expect(text).toContain("[zot] exited with code 0\n");
+    expect(text).toContain(`[zot] exited with code 0 (zot pid ${process.pid})\n`);
     expect(existsSync(logFile)).toBe(true);
   });
 
@@ -348,7 +348,7 @@ describe("the log is private and bounded", () => {
     // what got in is the child's own output and zot's lines about it, in order
     expect(text).toContain("e\ne\n");
     expect(text).toContain("[zot] not JSON: o\n");
-    expect(text).toContain("[zot] exited with code 0\n");
+    expect(text).toContain(`[zot] exited with code 0 (zot pid ${process.pid})\n`);
   });
 
   test("a run stops at its total: one note, then nothing of the child's, and the exit still lands", async () => {
@@ -364,7 +364,7 @@ describe("the log is private and bounded", () => {
     const text = readFileSync(logFile, "utf8");
     expect(text.match(/the most one run may/g)?.length).toBe(1);
     expect(text).not.toContain("line 1999");
-    expect(text).toContain("[zot] exited with code 0\n");
+    expect(text).toContain(`[zot] exited with code 0 (zot pid ${process.pid})\n`);
     expect(Buffer.byteLength(text)).toBeLessThan(1000 + 1024);
   });
 });
