@@ -62,7 +62,7 @@ export const bashTool: Tool = {
     const jail = ctx.jailed ? await jailBash(ctx.cwd, command, env, ctx.protectedPaths) : undefined;
     if (jail && "refusal" in jail) return textResult(jail.refusal, true, { exit_code: null, jailed: "static" });
     // What a later run would start outside the jail: whatever the command does to it is undone after.
-    const snapshot = jail && ctx.protectedPaths?.length ? ProtectedSnapshot.take(ctx.protectedPaths, ctx.cwd, jail.readOnly) : undefined;
+    const snapshot = jail && ctx.protectedPaths?.length ? ProtectedSnapshot.take(ctx.protectedPaths, ctx.cwd) : undefined;
     const started = performance.now();
     const shell = Bun.which("bash") ?? "sh";
     let proc: ReturnType<typeof spawnShell>;

@@ -7,7 +7,7 @@
 // recorded here before its command starts (after its own look at the disk: a command that had not
 // started by then planted nothing that look saw) and removed when its last restore is done. An
 // entry whose process is gone (a zot killed) counts for nothing and is removed.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { lstatSafe } from "../config/quiet-fs.ts";
 import { readProcess, stillRuns } from "../process/process-table.ts";
@@ -41,6 +41,8 @@ interface Stored {
 
 /** A baseline older than this is a zot's that forgot it (it never counts again). */
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** How far a record's time may be ahead of this zot's clock (none is written ahead of its own). */
+const FUTURE_SLACK_MS = 1000;
 
 let seq = 0;
 const mine = new Set<string>();
@@ -116,7 +118,8 @@ function liveBaselines(dir: string, root: string): Baseline[] {
       continue; // being written (the rename makes it whole) or not ours to judge
     }
     if (stored.root !== root) continue;
-    if (!alive(stored) || Date.now() - stored.at > MAX_AGE_MS) {
+    // a record from the future, or of a process that is no zot, is none of ours (forged by a command that could write here)
+    if (!alive(stored) || Date.now() - stored.at > MAX_AGE_MS || stored.at > Date.now() + FUTURE_SLACK_MS || !runsZot(stored.pid)) {
       if (!mine.has(file)) rmSync(file, { force: true });
       continue;
     }
@@ -159,6 +162,15 @@ function load(stored: Stored): Baseline {
 
 function alive(stored: Stored): boolean {
   return stillRuns(stored.pid, typeof stored.start === "number" ? stored.start : undefined);
+}
+
+/** Whether `pid` runs this zot's program (where the system tells: Linux's /proc/<pid>/exe). */
+function runsZot(pid: number): boolean {
+  try {
+    return realpathSync(`/proc/${pid}/exe`) === realpathSync(process.execPath);
+  } catch {
+    return process.platform !== "linux";
+  }
 }
 
 /** The folder, made if need be: a directory of this user's, no link, nobody else's to write. */

@@ -108,13 +108,9 @@ interface Inside {
   linkedWorktree?: { gitDir: string; common: string };
 }
 
-/**
- * bubblewrap arguments that show the existing protected paths inside `root` read-only, and the
- * paths bound read-only (ProtectedSnapshot.take's `readOnly`).
- */
-export function protectedBinds(paths: readonly ProtectedPath[], root: string): { args: string[]; readOnly: string[] } {
+/** bubblewrap arguments that show the existing protected paths inside `root` read-only. */
+export function protectedBinds(paths: readonly ProtectedPath[], root: string): string[] {
   const args: string[] = [];
-  const readOnly: string[] = [];
   const inside = pathsInside(paths, root);
   // A directory that must stay itself is bound onto itself, writable: a mount point cannot be
   // renamed or removed. Bound first (outer before inner), so the read-only binds inside it stay on top.
@@ -125,13 +121,9 @@ export function protectedBinds(paths: readonly ProtectedPath[], root: string): {
     if (entry.identityOnly || entry.removable) continue;
     const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
     // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
-    for (const target of targets) {
-      if (lstatSafe(target)?.isSymbolicLink() !== false) continue;
-      args.push("--ro-bind", target, target);
-      readOnly.push(target);
-    }
+    for (const target of targets) if (lstatSafe(target)?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
   }
-  return { args, readOnly };
+  return args;
 }
 
 /** What a path is, to tell a new or swapped-in file from the one that was there. */
@@ -150,12 +142,6 @@ interface Before {
   identity?: Identity;
   /** a regular file's bytes and mode */
   file?: { bytes: Buffer; mode: number };
-  /**
-   * bound read-only for the command (bubblewrap), a regular file with no other name: the command
-   * could neither write, remove nor replace it (a mount point), nor link it anew (a link across
-   * mounts fails), so a change to it after is someone else's (the user's git, another zot), never undone
-   */
-  outOfReach?: boolean;
 }
 
 function capture(path: string): Before {
@@ -178,6 +164,8 @@ export interface Restored {
   failed: string[];
   /** what the protected paths concerned are ("the git configuration .git/config, whose commands git runs") */
   what: string[];
+  /** where the files removed or replaced were copied ($ZOT_HOME/undone/…): a change someone else made meanwhile is not lost */
+  keptIn?: string;
 }
 
 /**
@@ -197,21 +185,22 @@ export class ProtectedSnapshot {
     private readonly before: Map<string, Before>,
     /** ends this command's record among the baselines in flight (jail-baselines.ts) */
     readonly release: () => void,
+    /** $ZOT_HOME, when it is there: the files undone are copied under its undone/ first */
+    private readonly home: string | undefined,
   ) {}
 
   /**
    * Before a jailed command in `cwd`: each protected path as it is, or, while another zot's jailed
    * command runs on the same jail root, as it was when the oldest of those began (jail-baselines.ts).
-   * `readOnly`: the paths bubblewrap binds read-only for the command (protectedBinds). Call
-   * release() once the last restore is done.
+   * Call release() once the last restore is done.
    */
-  static take(paths: readonly ProtectedPath[], cwd: string, readOnly: readonly string[] = []): ProtectedSnapshot {
+  static take(paths: readonly ProtectedPath[], cwd: string): ProtectedSnapshot {
     const root = jailRoot(cwd);
     const entries = pathsInside(paths, root);
+    // Only in a $ZOT_HOME that is there: one inside the jail made now would be writable to the command
+    // (bubblewrap binds what exists read-only), and its records could then be forged.
     const home = paths.find((entry) => entry.zotHome)?.path;
-    // made before the look at the disk: a $ZOT_HOME inside the jail made now is no change of the command's
-    const records = home === undefined ? undefined : join(home, "run", "jail");
-    if (records) mkdirSafe(records);
+    const records = home !== undefined && lstatSafe(home)?.isDirectory() === true ? join(home, "run", "jail") : undefined;
     const stepIds = new Map<string, Identity | undefined>();
     const own = new Map<string, Before>();
     for (const entry of entries) {
@@ -221,14 +210,7 @@ export class ProtectedSnapshot {
     }
     const covers = entries.map((entry) => ({ path: entry.path, entries: entry.names !== undefined }));
     const { baseline, release } = inFlightBaseline(records, root, { steps: stepIds, before: own, covers });
-    const bound = new Set(readOnly);
-    const before = new Map<string, Before>();
-    for (const [path, was] of baseline.before) {
-      // out of the command's reach as this command's own look found it, whatever the oldest baseline says of it
-      const outOfReach = bound.has(path) && own.get(path)?.file !== undefined && lstatSafe(path)?.nlink === 1;
-      before.set(path, outOfReach ? { ...was, outOfReach } : was);
-    }
-    return new ProtectedSnapshot(root, entries, baseline.steps, before, release);
+    return new ProtectedSnapshot(root, entries, baseline.steps, baseline.before, release, records ? home : undefined);
   }
 
   restore(): Restored {
@@ -246,6 +228,7 @@ export class ProtectedSnapshot {
         // never a directory on the way, and only where every directory on the way is one, not a link.
         const made = entry.linkedWorktree;
         if (made && path === entry.path && this.directoriesAbove(made.gitDir) && isLinkedWorktreeGitDir(made.gitDir, made.common)) return;
+        this.keepCopy(path, done);
         if (forceRemove(path)) done.removed.push(relative(this.root, path));
         else done.failed.push(relative(this.root, path));
       };
@@ -284,7 +267,7 @@ export class ProtectedSnapshot {
       if (gone && !fresh) {
         // the way there was removed or moved: put back the files that were there (not what may go
         // with its folder: a worktree `git worktree remove` deleted stays deleted)
-        if (!entry.removable) for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file && !was.outOfReach) this.putBack(path, was.file, done);
+        if (!entry.removable) for (const [path, was] of this.before) if (isWithin(entry.path, path) && was.file) this.putBack(path, was.file, done);
       } else if (!gone && !blocked) {
         const paths = entry.names ? [...new Set([...matching(entry.path, entry.names), ...this.knownUnder(entry.path, entry.names)])] : [entry.path];
         for (const path of paths) this.settle(path, fresh ? {} : (this.before.get(path) ?? {}), done, remove, entry.identityOnly === true);
@@ -323,7 +306,6 @@ export class ProtectedSnapshot {
 
   /** One protected path after the command, against how it was. */
   private settle(path: string, was: Before, done: Restored, remove: (path: string) => void, keepsItself: boolean): void {
-    if (was.outOfReach) return;
     const now = identity(path);
     if (was.identity === undefined) {
       if (now !== undefined) remove(path);
@@ -338,6 +320,33 @@ export class ProtectedSnapshot {
     // a directory swapped in: the new one goes; the original is wherever the command moved it
     if (now !== undefined) remove(path);
     if (keepsItself) this.moveBack(path, was.identity, done);
+  }
+
+  /**
+   * A regular file about to be removed or replaced, copied first under $ZOT_HOME/undone/<when>/ by
+   * its path in the jail: what is undone is the command's doing, or a change someone else made
+   * meanwhile (the user's `git config` in another terminal, which zot cannot tell from it), and
+   * that is not lost. Copies are 0600 and run nothing; folders older than UNDONE_DAYS go.
+   */
+  private keepCopy(path: string, done: Restored): void {
+    if (this.home === undefined) return;
+    const info = lstatSafe(path);
+    if (!info?.isFile() || info.size > KEEP_BYTES) return;
+    try {
+      const bytes = readFileSync(path);
+      if (done.keptIn === undefined) {
+        const undone = join(this.home, "undone");
+        pruneUndone(undone);
+        done.keptIn = join(undone, `${new Date().toISOString().replaceAll(":", "-")}-${process.pid}`);
+      }
+      const inJail = relative(this.root, path);
+      if (inJail.startsWith("..")) return;
+      const copy = join(done.keptIn, inJail);
+      mkdirSync(dirname(copy), { recursive: true, mode: 0o700 });
+      writeFileSync(copy, bytes, { mode: 0o600 });
+    } catch {
+      // a copy that cannot be made does not stop the undo
+    }
   }
 
   /**
@@ -360,6 +369,7 @@ export class ProtectedSnapshot {
   }
 
   private putBack(path: string, file: { bytes: Buffer; mode: number }, done: Restored): void {
+    this.keepCopy(path, done);
     try {
       if (!forceRemove(path)) throw new Error("cannot remove");
       mkdirSync(dirname(path), { recursive: true });
@@ -370,6 +380,18 @@ export class ProtectedSnapshot {
     } catch {
       done.failed.push(relative(this.root, path));
     }
+  }
+}
+
+/** How long the copies of what was undone are kept. */
+const UNDONE_DAYS = 30;
+
+/** Removes the folders of undone/ older than UNDONE_DAYS. */
+function pruneUndone(undone: string): void {
+  const before = Date.now() - UNDONE_DAYS * 24 * 60 * 60 * 1000;
+  for (const name of readdirSafe(undone)) {
+    const info = lstatSafe(join(undone, name));
+    if (info && info.mtimeMs < before) rmSync(join(undone, name), { recursive: true, force: true });
   }
 }
 
@@ -387,7 +409,10 @@ export function undoneNote(undone: Restored): string {
     `[jailed: this command changed executable configuration${concerned}, which would run outside the jail later: ` +
     "the next time zot starts, or, for a git repository's configuration and hooks, at the user's next git command. " +
     `A jailed command may not change it, so zot ${what.join(" and ")}. Ask the user to make such a change (a git ` +
-    "command that writes a repository's configuration is the user's to run, outside the jail), or to lift the jail with /unjail]"
+    "command that writes a repository's configuration is the user's to run, outside the jail), or to lift the jail with /unjail." +
+    (undone.keptIn
+      ? ` A copy of each file undone is in ${undone.keptIn} (tell the user: a change they made to it while the command ran is there)]`
+      : "]")
   );
 }
 
@@ -408,12 +433,6 @@ function forceRemove(path: string): boolean {
     } catch {}
   }
   return lstatSafe(path) === undefined;
-}
-
-function mkdirSafe(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {}
 }
 
 function makeWritable(dir: string): void {

@@ -31,7 +31,7 @@ const HOME_VARS = /\$\{?(HOME|OLDPWD)\b/;
 /** How a jailed command runs: refused by the static check, or run (under bubblewrap when `prefix` is set). */
 export type JailedBash =
   | { refusal: string; confinement: "static" }
-  | { prefix: string[]; confinement: Confinement; root: string; readOnly: string[] };
+  | { prefix: string[]; confinement: Confinement; root: string };
 
 /**
  * Prepares a jailed bash command in `cwd`: under bubblewrap when it works here, else the static
@@ -44,16 +44,15 @@ export async function jailBash(
   protectedPaths: readonly ProtectedPath[] = [],
 ): Promise<JailedBash> {
   const root = jailRoot(cwd);
-  if (root === "/") return { prefix: [], confinement: "static", root, readOnly: [] };
+  if (root === "/") return { prefix: [], confinement: "static", root };
   const confinement = await jailConfinement(env);
   if (confinement === "bwrap") {
-    const binds = protectedBinds(protectedPaths, root);
-    return { prefix: [Bun.which("bwrap")!, ...bwrapArgs(root, env, binds.args)], confinement, root, readOnly: binds.readOnly };
+    return { prefix: [Bun.which("bwrap")!, ...bwrapArgs(root, env, protectedBinds(protectedPaths, root))], confinement, root };
   }
   const refusal = checkCommand(command, root, root) ?? checkProtected(command, root, protectedPaths);
   // Said as it is: bubblewrap may well work here, and the user turned it off.
   const why = env.ZOT_JAIL_CONFINEMENT === "static" ? refusal?.replace(NO_BWRAP, "ZOT_JAIL_CONFINEMENT=static turns bubblewrap off") : refusal;
-  return why ? { refusal: why, confinement } : { prefix: [], confinement, root, readOnly: [] };
+  return why ? { refusal: why, confinement } : { prefix: [], confinement, root };
 }
 
 /** Why the static check runs, as the refusals say it unless ZOT_JAIL_CONFINEMENT=static chose it. */

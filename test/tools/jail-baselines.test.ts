@@ -57,32 +57,38 @@ test("a snapshot while another command runs on the same root starts from that co
   alone.release();
 });
 
-test("the record of a process that is gone, or of another process with its pid, counts for nothing and is removed", async () => {
+test("the record of a process that is gone, of another process under its pid, of a process that is no zot, or from the future counts for nothing and is removed", async () => {
   const dir = folder();
   const root = "/work/project";
   const held = inFlightBaseline(dir, root, earlier(root));
   const [name] = readdirSync(dir);
   const record = JSON.parse(readFileSync(join(dir, name!), "utf8"));
   held.release();
+  const key = name!.split("-")[0];
   const done = Bun.spawn(["true"]);
   await done.exited;
-  writeFileSync(join(dir, `${name!.split("-")[0]}-${done.pid}-1.json`), JSON.stringify({ ...record, pid: done.pid }));
+  writeFileSync(join(dir, `${key}-${done.pid}-1.json`), JSON.stringify({ ...record, pid: done.pid }));
+  // this process (a zot's program: the test runner's), started at another time than the record says
+  writeFileSync(join(dir, `${key}-${process.pid}-901.json`), JSON.stringify({ ...record, start: 1 }));
+  writeFileSync(join(dir, `${key}-${process.pid}-902.json`), JSON.stringify({ ...record, at: Date.now() + 60_000 }));
   const sleeper = Bun.spawn(["sleep", "30"]);
   try {
-    writeFileSync(join(dir, `${name!.split("-")[0]}-${sleeper.pid}-1.json`), JSON.stringify({ ...record, pid: sleeper.pid, start: 1 }));
+    // a live process that is not this zot's program (a command's own, named by a forged record)
+    const { start: _, ...unstamped } = record;
+    writeFileSync(join(dir, `${key}-${sleeper.pid}-1.json`), JSON.stringify({ ...unstamped, pid: sleeper.pid }));
     const after = inFlightBaseline(dir, root, now(root));
     expect(after.baseline.before.get(join(root, ".mcp.json"))?.identity).toBe("1:9:32768");
     after.release();
     expect(readdirSync(dir)).toEqual([]);
-    // a live process whose start is not recorded counts by its pid alone
-    const { start: _, ...unstamped } = record;
-    writeFileSync(join(dir, `${name!.split("-")[0]}-${sleeper.pid}-2.json`), JSON.stringify({ ...unstamped, pid: sleeper.pid }));
-    const adopted = inFlightBaseline(dir, root, now(root));
-    expect(adopted.baseline.before.get(join(root, ".mcp.json"))).toEqual({});
-    adopted.release();
   } finally {
     sleeper.kill();
   }
+  // a live zot's record counts
+  writeFileSync(join(dir, `${key}-${process.pid}-903.json`), JSON.stringify(record));
+  const adopted = inFlightBaseline(dir, root, now(root));
+  expect(adopted.baseline.before.get(join(root, ".mcp.json"))).toEqual({});
+  adopted.release();
+  rmSync(join(dir, `${key}-${process.pid}-903.json`));
 });
 
 test("a folder for the records that is another's to write is not used", () => {

@@ -1,9 +1,10 @@
 // A jailed command beside other writers of the folder's executable configuration: the user in
-// another terminal and other zots. What the command could not have changed is never "undone" (the
-// user's `git config` while a jailed build runs), and what it could change is still undone. Real
-// bash under bubblewrap, real git outside, as the user's.
+// another terminal and other zots. What zot undoes after the command may be the user's change made
+// meanwhile (it cannot tell them apart): it is undone all the same, and a copy of each file is
+// kept. Another zot's plant is never taken for the folder's own. Real bash, under bubblewrap and
+// the static check, and real git outside, as the user's.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { protectedPaths } from "../../src/config/workspace-trust.ts";
@@ -44,22 +45,28 @@ async function jailed(cwd: string, command: string, how: "bwrap" | "static" = "b
 
 const confinement = await jailConfinement();
 
-describe.skipIf(confinement !== "bwrap")("under bubblewrap, beside the user's own git", () => {
-  test("the user's `git config` and `git remote add` while a jailed command runs stay: the command could not have written .git/config", async () => {
-    const cwd = repo();
-    const running = jailed(cwd, "sleep 1.5; echo built");
-    await Bun.sleep(400);
-    git(cwd, "config", "user.email", "me@example.com");
-    git(cwd, "remote", "add", "origin", "https://example.com/me/repo.git");
-    const result = await running;
-    expect(result.text).toContain("built");
-    expect(result.text).not.toContain("[jailed: this command changed");
-    expect(result.is_error).toBe(false);
-    expect(git(cwd, "config", "user.email").trim()).toBe("me@example.com");
-    expect(git(cwd, "config", "remote.origin.url").trim()).toBe("https://example.com/me/repo.git");
-  });
+const CONFINEMENTS = [...(confinement === "bwrap" ? ["bwrap" as const] : []), "static" as const];
+const home = join(base, "home");
+mkdirSync(home, { recursive: true });
 
-  test("a .git/config with another name (a hard link) the command could write through is still put back", async () => {
+describe("beside the user's own git", () => {
+  for (const how of CONFINEMENTS) {
+    test(`${how}: the user's \`git config\` while a jailed command runs cannot be told from the command's and is undone, but a copy of it is kept, and the result says where`, async () => {
+      const cwd = repo();
+      const running = jailed(cwd, "sleep 1.5; echo built", how);
+      await Bun.sleep(400);
+      git(cwd, "config", "user.email", "me@example.com");
+      const result = await running;
+      expect(result.text).toContain("built");
+      expect(result.text).toContain("put back .git/config");
+      const kept = /A copy of each file undone is in (\S+) /.exec(result.text)?.[1];
+      expect(kept).toStartWith(join(home, "undone"));
+      expect(readFileSync(join(kept!, ".git", "config"), "utf8")).toContain("me@example.com");
+      expect(statSync(join(kept!, ".git", "config")).mode & 0o777).toBe(0o600);
+    });
+  }
+
+  test("a .git/config with another name (a hard link) the command writes through is put back", async () => {
     const cwd = repo();
     const config = join(cwd, ".git", "config");
     const before = readFileSync(config, "utf8");
@@ -69,8 +76,6 @@ describe.skipIf(confinement !== "bwrap")("under bubblewrap, beside the user's ow
     expect(readFileSync(config, "utf8")).toBe(before);
   });
 });
-
-const CONFINEMENTS = [...(confinement === "bwrap" ? ["bwrap" as const] : []), "static" as const];
 
 describe("two jailed commands in one folder at once (two zots)", () => {
   for (const how of CONFINEMENTS) {
