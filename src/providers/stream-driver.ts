@@ -85,6 +85,8 @@ function lackingField(call: StreamCall, data: JsonObject, error: unknown): Provi
 
 /** How long a stream may stay quiet after the model finished (its stop reason came) before it counts as ended. */
 const FINISHED_QUIET_MS = 3000;
+/** A silence watch this late found zot frozen (stopped, asleep), not the server silent: the wait starts over. */
+const FROZEN_AFTER_MS = 1000;
 
 /** Folds one wire API's stream events into ProviderEvents and the final message. */
 export interface WireAssembler {
@@ -186,19 +188,29 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
   const limit = call.silenceMs ?? silenceLimitMs();
   let waitingSince: number | undefined;
   let stalled = false;
+  // When the watch was due: one that comes much later found zot frozen (stopped with Ctrl+Z or
+  // SIGSTOP, the machine asleep), and that time was not the server's silence: what it sent meanwhile
+  // waits unread, so the wait starts over.
+  let dueAt = 0;
+  const watchIn = (ms: number) => {
+    dueAt = performance.now() + ms;
+    return setTimeout(check, timerDelay(ms));
+  };
   const check = () => {
-    const quiet = waitingSince === undefined ? 0 : performance.now() - waitingSince;
+    const now = performance.now();
+    if (waitingSince !== undefined && now - dueAt > FROZEN_AFTER_MS) waitingSince = now;
+    const quiet = waitingSince === undefined ? 0 : now - waitingSince;
     // Once the model finished (a stop reason came), only its usage may follow: a server that then
     // keeps the connection open without its end marker has said all it will.
     const allowed = assembler.finished ? Math.min(limit, FINISHED_QUIET_MS) : limit;
     if (quiet < allowed) {
-      watch = setTimeout(check, timerDelay(allowed - quiet));
+      watch = watchIn(allowed - quiet);
       return;
     }
     stalled = true;
     reader.cancel().catch(() => {});
   };
-  let watch = setTimeout(check, timerDelay(limit));
+  let watch = watchIn(limit);
   let finishNoted = false;
   try {
     while (!ended) {
@@ -216,7 +228,7 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
         // The watch waits the short quiet from here on.
         finishNoted = true;
         clearTimeout(watch);
-        watch = setTimeout(check, timerDelay(Math.min(limit, FINISHED_QUIET_MS)));
+        watch = watchIn(Math.min(limit, FINISHED_QUIET_MS));
       }
       const failure = read.failure;
       if (out.length > 0) {

@@ -77,6 +77,8 @@ export class Renderer {
   private painted = false;
   private stopped = false;
   private clearRequested = false;
+  /** repaintScreen() asked: the visible rows are written again from the top of the screen */
+  private screenUnknown = false;
   private highWater = 0;
   private cursorRow = 0;
   /** Column of the terminal cursor, or -1 when unknown (after writing a row). */
@@ -153,6 +155,15 @@ export class Renderer {
     this.cursorShown = undefined;
   }
 
+  /**
+   * The screen may hold anything now (a shell wrote over the frame while zot was stopped from
+   * outside): the next paint writes the visible rows again from the top of the screen, as after a
+   * resize that reflowed them.
+   */
+  repaintScreen(): void {
+    this.screenUnknown = true;
+  }
+
   private paint(): string {
     const width = this.target.columns;
     const height = this.target.rows;
@@ -164,10 +175,14 @@ export class Renderer {
     else if (this.clearRequested) {
       out = this.paintAll(lines, width, CURSOR_HOME + CLEAR_SCREEN + CLEAR_SCROLLBACK);
       this.stats.fullRedraws++;
+    } else if (this.screenUnknown) {
+      out = this.repaintViewport(lines, width, height);
+      this.stats.viewportRepaints++;
     } else if (width !== this.width || height !== this.height) {
       out = this.repaintAfterResize(lines, width, height);
       this.stats.viewportRepaints++;
     } else out = this.diff(lines, width, height);
+    this.screenUnknown = false;
     this.painted = true;
     this.clearRequested = false;
     this.width = width;

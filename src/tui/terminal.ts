@@ -6,11 +6,15 @@
 // paste and keyboard modes off. stop(), and a signal the terminal handles, give it back only once
 // the terminal has answered the startup query (or the query's wait is over): an answer that came after raw mode was off would be
 // left in the shell's input line (`^[[?1;2c`, then `1;2c: command not found`). No timer runs except
-// while an escape sequence or the startup query waits for its end. suspend() (Ctrl+Z) gives the
-// terminal back the same way, stops the process group as a cooked terminal's Ctrl+Z would, and
-// takes the terminal again once the shell continues it (`fg`); a process stopped from outside
-// (`kill -STOP`, `kill -TSTP`) gets its modes set again when it is continued (SIGCONT).
+// while an escape sequence or the startup query waits for its end. suspend() (Ctrl+Z, or a
+// SIGTSTP from outside: `kill -TSTP`) gives the terminal back the same way, stops the process group
+// as a cooked terminal's Ctrl+Z would, and takes the terminal again once zot is continued in the
+// foreground (`fg`), never from the background (`bg`, the SIGCONT after a shell's `kill %1`): a
+// background process that touches the terminal's modes is stopped again at once (SIGTTOU), before
+// a SIGTERM could end it. A process stopped from outside with SIGSTOP gets its modes set again when
+// it is continued in the foreground.
 import { writeSync } from "node:fs";
+import { allowExitFromBackground, inForeground } from "./background-exit.ts";
 import {
   AUTOWRAP_ON,
   BRACKETED_PASTE_OFF,
@@ -75,8 +79,13 @@ export interface TerminalOptions {
 export interface TerminalHandlers {
   input(event: Exclude<InputEvent, { type: "reply" }>): void;
   resize(): void;
-  /** The process was continued after something outside stopped it: the screen may be anything now. */
-  continued?(): void;
+  /**
+   * zot has the terminal again after a stop: its own (suspend: the renderer parked below its frame,
+   * and the shell wrote under it), or one from outside (SIGSTOP: the shell may have written over the frame).
+   */
+  continued?(after: "suspend" | "stop"): void;
+  /** A SIGTSTP from outside (`kill -TSTP`): the program suspends as for Ctrl+Z (suspend()). */
+  stopRequested?(): void;
 }
 
 /** Kitty flag 1 (disambiguate): Esc, Alt+key and Shift+Enter get sequences of their own; text stays text. */
@@ -89,6 +98,8 @@ const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
  * (the event loop hands it over only then); none by then: the kernel discarded the stop.
  */
 const CONTINUE_WAIT_MS = 1000;
+/** How often zot, continued in the background, looks whether it has the terminal again. */
+const BACKGROUND_LOOK_MS = 200;
 
 export class Terminal {
   /** The keyboard encoding in force (settles shortly after start, when the terminal answers). */
@@ -114,6 +125,14 @@ export class Terminal {
   private suspending = false;
   /** suspend() waits for its SIGCONT: the next one is its own, not a stop from outside ending */
   private awaitingContinue = false;
+  /** given back by suspend() and not taken again: the shell's, whose modes zot leaves alone */
+  private handedBack = false;
+  /** the Kitty keyboard flags zot pushed are in force (a push is undone by one pop) */
+  private kittyPushed = false;
+  /** suspend() ran while a batch of input was dispatched: the rest of it was typed for the shell */
+  private dropBatch = false;
+  /** continued in the background: looks now and then whether zot is in the foreground again */
+  private backgroundWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: TerminalOptions = {}) {
     this.options = options;
@@ -141,7 +160,10 @@ export class Terminal {
     this.output.on("error", this.onOutputError);
     if (this.options.handleSignals ?? true) {
       this.installExitHandlers();
-      if (process.platform !== "win32") process.on("SIGCONT", this.onContinue);
+      if (process.platform !== "win32") {
+        process.on("SIGCONT", this.onContinue);
+        process.on("SIGTSTP", this.onStopSignal);
+      }
     }
     let setup = BRACKETED_PASTE_ON;
     if ((this.options.keyboard ?? "auto") === "auto") {
@@ -157,7 +179,8 @@ export class Terminal {
    * output is dropped instead of thrown: the program is being told by SIGHUP and ends in order.
    */
   write(data: string): void {
-    if (this.gone) return;
+    // Given back (zot stopped, or continued in the background): the terminal is the shell's.
+    if (this.gone || this.handedBack) return;
     try {
       this.output.write(data);
     } catch {
@@ -185,7 +208,9 @@ export class Terminal {
     }
     this.restore();
     this.removeExitHandlers();
+    clearInterval(this.backgroundWatch);
     process.off("SIGCONT", this.onContinue);
+    process.off("SIGTSTP", this.onStopSignal);
     this.input.off("data", this.onData);
     this.output.off("resize", this.onResize);
     this.output.off("error", this.onOutputError);
@@ -199,7 +224,9 @@ export class Terminal {
   private restore(): void {
     if (!this.active) return;
     this.active = false;
-    this.giveBack();
+    // Ended while given back (a shell's `kill %1` of a stopped zot): the shell has it as it wants it.
+    if (this.handedBack) allowExitFromBackground();
+    else this.giveBack();
   }
 
   /** Writes what the restore hooks ask, resets every mode start() set and leaves raw mode. */
@@ -213,7 +240,8 @@ export class Terminal {
       }
     }
     // A frame cut short (the renderer's write interrupted) left synchronized output on and autowrap off.
-    out += SYNC_END + AUTOWRAP_ON + (this.keyboard === "kitty" ? KITTY_POP : "") + (this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_OFF : "");
+    out += SYNC_END + AUTOWRAP_ON + (this.kittyPushed ? KITTY_POP : "") + (this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_OFF : "");
+    this.kittyPushed = false;
     out += BRACKETED_PASTE_OFF + RESET_STYLE + SHOW_CURSOR;
     try {
       if (typeof this.output.fd === "number") writeSync(this.output.fd, out);
@@ -229,9 +257,10 @@ export class Terminal {
   }
 
   /**
-   * Raw mode and the modes start() set (the keyboard protocol as negotiated), once more. Raw mode
-   * is left first: a shell may have put the terminal in its own modes meanwhile, and asking for the
-   * raw mode the stream thinks it still has would change nothing.
+   * Raw mode and the modes start() set (the keyboard protocol as negotiated), once more, and the
+   * size read again (the window may have been resized while the shell had it: the signal went to
+   * the shell). Raw mode is left first: a shell may have put the terminal in its own modes
+   * meanwhile, and asking for the raw mode the stream thinks it still has would change nothing.
    */
   private retake(): void {
     try {
@@ -240,42 +269,66 @@ export class Terminal {
     } catch {
       // The terminal is gone; SIGHUP follows.
     }
-    const keyboard = this.keyboard === "kitty" ? kittyPush(KITTY_FLAGS) : this.keyboard === "modifyOtherKeys" ? MODIFY_OTHER_KEYS_ON : "";
-    this.write(BRACKETED_PASTE_ON + keyboard);
+    (this.output as { _refreshSize?: () => void })._refreshSize?.();
+    let modes = BRACKETED_PASTE_ON;
+    if (this.keyboard === "kitty" && !this.kittyPushed) {
+      modes += kittyPush(KITTY_FLAGS);
+      this.kittyPushed = true;
+    }
+    if (this.keyboard === "modifyOtherKeys") modes += MODIFY_OTHER_KEYS_ON;
+    this.write(modes);
+  }
+
+  /** Started, and the terminal has not yet answered the startup query (nothing may stop zot till it has). */
+  get starting(): boolean {
+    return this.active && this.negotiating;
   }
 
   /** Whether suspend() can stop the process now: started, not on Windows, the startup query answered. */
   get canSuspend(): boolean {
-    return this.active && !this.gone && !this.negotiating && !this.awaitingContinue && process.platform !== "win32";
+    return this.active && !this.gone && !this.negotiating && !this.awaitingContinue && !this.handedBack && process.platform !== "win32";
   }
 
   /**
    * Ctrl+Z: gives the terminal back as on exit (the restore hooks run: the renderer parks below its
    * frame), stops the process group (SIGTSTP, what the terminal itself sends for Ctrl+Z outside raw
-   * mode, so a wrapper script stops with zot and the shell gets the terminal), and once the shell
-   * continues it (`fg`) takes the terminal again, before it returns; the caller repaints then.
-   * Resolves, soon after, with whether the process was stopped: false where the kernel discarded
-   * the signal (no shell with job control: a container's first process, a program started by
-   * `setsid`), which went on at once. Nothing is done unless canSuspend (not on Windows, nor before
-   * the startup query is answered: its answer would reach the shell).
+   * mode, so a wrapper script stops with zot and the shell gets the terminal), and once zot is
+   * continued in the foreground (`fg`) takes the terminal again and calls `continued("suspend")`:
+   * before it returns when that is how it goes on, else at that later SIGCONT. What was typed
+   * after Ctrl+Z in the same read was typed for the shell and is dropped. Resolves, soon after,
+   * with whether the process was stopped: false where the kernel discarded the signal (no shell
+   * with job control: a container's first process, a program started by `setsid`), which went on
+   * at once. Nothing is done unless canSuspend (not on Windows, nor before the startup query is
+   * answered: its answer would reach the shell).
    */
   suspend(): Promise<boolean> {
     if (!this.canSuspend) return Promise.resolve(false);
     this.suspending = true;
     this.awaitingContinue = true;
+    this.dropBatch = true;
     let continued = false;
     const own = () => {
       continued = true;
     };
     process.on("SIGCONT", own);
     this.giveBack();
+    this.handedBack = true;
+    // Nothing read while the shell has the terminal: a read from the background stops zot (SIGTTIN).
+    this.input.pause();
+    // zot's own SIGTSTP listener would catch the stop below; without it the signal stops, as by default.
+    const listening = process.listeners("SIGTSTP").includes(this.onStopSignal);
+    if (listening) process.off("SIGTSTP", this.onStopSignal);
     try {
       (this.options.stopProcess ?? stopProcessGroup)();
     } catch {
       // Nothing stopped; the terminal is taken again below.
     }
-    this.retake();
+    if (listening) process.on("SIGTSTP", this.onStopSignal);
     this.suspending = false;
+    if (inForeground()) this.takeBack();
+    // In the background (`bg`): taken back at the SIGCONT of `fg`, or, should the runtime hand that
+    // over before the shell has given zot the terminal, at the next look after it has.
+    else this.backgroundWatch = setInterval(() => inForeground() && this.takeBack(), BACKGROUND_LOOK_MS);
     // A stop that happened ended with a SIGCONT, which reaches its listeners only from the event loop.
     return new Promise((resolve) => {
       const began = performance.now();
@@ -287,6 +340,17 @@ export class Terminal {
       };
       setTimeout(check, 0);
     });
+  }
+
+  /** After suspend(), in the foreground again: the terminal is zot's, and the program paints anew. */
+  private takeBack(): void {
+    clearInterval(this.backgroundWatch);
+    this.backgroundWatch = undefined;
+    if (!this.active || !this.handedBack) return;
+    this.handedBack = false;
+    this.input.resume();
+    this.retake();
+    this.handlers?.continued?.("suspend");
   }
 
   private readonly onData = (chunk: Uint8Array | string) => {
@@ -302,9 +366,12 @@ export class Terminal {
   private dispatch(events: InputEvent[]): void {
     clearTimeout(this.inputTimer);
     this.inputTimer = undefined;
+    this.dropBatch = false;
     for (const event of events) {
       if (event.type === "reply") this.settleKeyboard(event.reply);
       else this.handlers?.input(event);
+      // Ctrl+Z stopped zot: what was read with it was typed for the shell (a cooked terminal drops it too).
+      if (this.dropBatch) return;
     }
     const pending = this.parser.pending;
     if (pending) {
@@ -320,6 +387,7 @@ export class Terminal {
       if (this.stopping) return;
       this.keyboard = "kitty";
       this.write(kittyPush(KITTY_FLAGS));
+      this.kittyPushed = true;
       return; // the device-attributes reply that follows ends the negotiation
     }
     this.negotiating = false;
@@ -332,14 +400,24 @@ export class Terminal {
   }
 
   /**
-   * SIGCONT: after suspend() it is that call's own (it has already taken the terminal again); after
-   * a stop from outside, the shell may have put the terminal back in its own modes: take it again
-   * and tell the program, whose frame the shell's "Stopped" line may have written over.
+   * SIGCONT. Nothing while zot is in the background (`bg`, `kill -CONT` while the shell has the
+   * terminal): it waits for the SIGCONT of `fg`. After suspend() it takes the terminal back (if
+   * suspend() did not already); after a stop from outside (SIGSTOP, which nothing can catch) it
+   * sets the terminal's modes again (a shell may have put it in its own) and has the frame
+   * painted again where it is (the shell's "Stopped" line may be over it).
    */
   private readonly onContinue = () => {
-    if (!this.active || this.suspending || this.awaitingContinue || this.gone) return;
+    if (!this.active || this.gone || this.suspending || !inForeground()) return;
+    if (this.handedBack) return this.takeBack();
+    if (this.awaitingContinue) return; // suspend()'s own, the terminal already taken back
     this.retake();
-    this.handlers?.continued?.();
+    this.handlers?.continued?.("stop");
+  };
+
+  /** SIGTSTP from outside (`kill -TSTP`): as Ctrl+Z; the program decides (stopRequested), by default suspend(). */
+  private readonly onStopSignal = () => {
+    if (this.handlers?.stopRequested) this.handlers.stopRequested();
+    else void this.suspend();
   };
 
   private readonly onExit = () => this.restore();

@@ -24,11 +24,14 @@ export class Tui {
   /** when text (a printable key, a paste) last came in */
   private typedAt = Number.NEGATIVE_INFINITY;
   /**
-   * Called once zot is continued after a stop, its own (suspend) or one from outside, just before
-   * the renderer paints its next frame as a first one, under the shell's lines (the application
-   * says where its frame starts then).
+   * Called once zot has the terminal again after a stop, just before the next frame is painted:
+   * after its own (suspend), that frame is painted as a first one, under the shell's lines (the
+   * application says where its frame starts then); after one from outside (SIGSTOP), the visible
+   * rows are painted again from the top of the screen.
    */
-  onContinue: (() => void) | undefined;
+  onContinue: ((after: "suspend" | "stop") => void) | undefined;
+  /** A SIGTSTP from outside (`kill -TSTP`): the application suspends as for its Ctrl+Z (default: suspend()). */
+  onStopRequested: (() => void) | undefined;
 
   constructor(terminal: Terminal = new Terminal(), options: RendererOptions = {}) {
     this.terminal = terminal;
@@ -52,8 +55,8 @@ export class Tui {
         this.requestRender();
       },
       resize: () => this.requestRender(),
-      // Stopped from outside: the shell's "Stopped" line went where the cursor was, inside the frame.
-      continued: () => this.paintBelow(),
+      continued: (after) => (after === "suspend" ? this.paintBelow() : this.repaintScreen()),
+      stopRequested: () => (this.onStopRequested ? this.onStopRequested() : void this.suspend()),
     });
     this.renderer.renderNow();
   }
@@ -73,21 +76,26 @@ export class Tui {
 
   /**
    * Ctrl+Z: paints what is pending, parks the cursor below the frame, gives the terminal back and
-   * stops (Terminal.suspend); once continued, paints the next frame under what the shell wrote,
-   * before it returns. Resolves with whether zot was stopped (false: nothing here could continue
-   * it, and it went on at once).
+   * stops (Terminal.suspend); once continued in the foreground, paints the next frame under what
+   * the shell wrote (before it returns, when it goes on in the foreground at once). Resolves with
+   * whether zot was stopped (false: nothing here could continue it, and it went on at once).
    */
   suspend(): Promise<boolean> {
     if (!this.canSuspend) return Promise.resolve(false);
     this.renderer.renderNow();
-    const stopped = this.terminal.suspend();
-    this.paintBelow();
-    return stopped;
+    return this.terminal.suspend();
   }
 
   private paintBelow(): void {
     this.renderer.restart();
-    this.onContinue?.();
+    this.onContinue?.("suspend");
+    this.renderer.renderNow();
+  }
+
+  /** Stopped from outside: the shell's "Stopped" line went where the cursor was, inside the frame. */
+  private repaintScreen(): void {
+    this.renderer.repaintScreen();
+    this.onContinue?.("stop");
     this.renderer.renderNow();
   }
 

@@ -3,7 +3,7 @@
 // terminal as it was (cooked: what is typed echoes, Enter ends a line); `fg` brings zot back under
 // the shell's lines, with nothing of the conversation lost or written twice.
 import { describe, expect, test } from "bun:test";
-import { readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
@@ -100,5 +100,65 @@ describe("Ctrl+Z", () => {
     await session.waitFor((s) => s.text().includes("ask anything"), "the band");
     session.type("after\r");
     await session.waitForText("answered after the stop");
+    // painted again where it was: one status bar on screen and in the scrollback
+    expect(count(session.screen.allLines(), "ask anything")).toBe(1);
+  });
+
+  test("at an interactive shell: `kill %1` ends a stopped zot, and `bg` leaves it waiting for `fg` without touching the terminal (a background process that did would be stopped again, before a SIGTERM could end it)", async () => {
+    const { session, pid } = runs.start(startMockLlm([{ text: "answered after bg and fg" }]), { interactiveShell: true, rows: 20 });
+    await ready(session);
+    const zotPid = pid();
+    const state = () => readFileSync(`/proc/${zotPid}/stat`, "utf8").split(") ")[1]!.split(" ")[0];
+    session.type("\x1a");
+    await session.waitFor((s) => /Stopped/.test(s.text()), "the shell's Stopped line");
+    session.type("bg\r");
+    await Bun.sleep(500);
+    // running in the background, not stopped again for touching the terminal
+    expect(state()).not.toBe("T");
+    session.type("fg\r");
+    await session.waitFor((s) => s.text().split("\n").some((row, i, rows) => /^\$ fg/.test(row) && rows.slice(i).some((r) => r.includes("ask anything"))), "zot back after fg");
+    session.type("hi\r");
+    await session.waitForText("answered after bg and fg");
+    session.type("\x1a");
+    await session.waitFor((s) => s.text().split("\n").filter((row) => /Stopped/.test(row)).length >= 2, "stopped again");
+    session.type("kill %1\r");
+    for (let i = 0; i < 100 && existsSync(`/proc/${zotPid}`); i++) await Bun.sleep(50);
+    expect(existsSync(`/proc/${zotPid}`)).toBe(false);
+    // the shell's terminal as it was: zot's exit from the background wrote no modes into it
+    expect(session.screen.bracketedPaste).toBe(true); // bash's own, for its prompt
+  });
+
+  test("keys read with Ctrl+Z were typed for the shell: they do not become zot's prompt after fg", async () => {
+    const { session, mock } = runs.start(startMockLlm([{ text: "the only answer" }]), { jobControl: SHELL, rows: 20 });
+    await ready(session);
+    session.type("\x1als -d /\r");
+    await session.waitForText("zot stopped");
+    session.type("\r");
+    await session.waitFor((s) => s.allLines().some((row, i, rows) => row.includes("the shell read:") && rows.slice(i).some((r) => r.includes("ask anything"))), "zot back");
+    session.type("two\r");
+    await session.waitForText("the only answer");
+    expect(mock.requests).toHaveLength(1);
+    expect(lastUserText(mock.requests[0].body)).toBe("two");
+  });
+
+  test("the window resized while zot is stopped, and narrowed after fg: zot paints at the new size, and the conversation from before the stop stays on screen", async () => {
+    const { session } = runs.start(startMockLlm([{ text: "the first answer" }, { text: "the second answer" }]), { jobControl: SHELL, rows: 24, cols: 100 });
+    await ready(session);
+    session.type("one\r");
+    await session.waitForText("the first answer");
+    session.type("\x1a");
+    await session.waitForText("zot stopped");
+    await session.resize(70, 24);
+    session.type("\r");
+    await session.waitFor((s) => s.text().includes("ask anything"), "zot back");
+    // the band fits the new width: its hint row is cut to 70 columns by zot, with its ellipsis, not by the terminal
+    expect(session.screen.lines().every((row) => row.length <= 70)).toBe(true);
+    session.type("two\r");
+    await session.waitForText("the second answer");
+    await session.resize(50, 24);
+    await session.waitFor((s) => s.lines().join("\n").includes("the second answer"), "the repaint");
+    const all = session.screen.allLines().join("\n");
+    expect(all).toContain("the first answer");
+    expect(all).toContain("› one");
   });
 });

@@ -155,3 +155,17 @@ test("renderLiveTail says how many of its first rows are final: the blocks above
   expect(chat.finalRows()).toBeLessThan(rows.length);
   expect(rows.slice(chat.finalRows()).join("\n")).toContain("three");
 });
+
+test("a running tool's box counts from its top among the chat's final rows: drawn again after a stop, it is whole", () => {
+  const chat = new ChatView(theme);
+  chat.handleEvent({ type: "turn_start", step: 1 });
+  chat.handleEvent({ type: "text_delta", delta: "Let me look." });
+  chat.handleEvent({ type: "tool_call", id: "t1", name: "bash", args: { command: "sleep 3; echo slept" } });
+  const rows = chat.renderWithin(80, 20).map((row) => Bun.stripANSI(row));
+  const top = rows.findIndex((row) => row.includes("╭─ bash"));
+  expect(top).toBeGreaterThan(0);
+  // from the block's first row (its blank row above the border) on
+  expect(chat.finalRows()).toBeLessThanOrEqual(top);
+  expect(rows.slice(chat.finalRows(), top).every((row) => row.trim() === "")).toBe(true);
+  expect(rows.slice(0, chat.finalRows()).join("\n")).toContain("Let me look.");
+});

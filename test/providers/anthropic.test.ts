@@ -444,6 +444,42 @@ test("a server that goes silent is given up after API_TIMEOUT_MS: mid-stream wit
   }
 }, 20_000);
 
+test("time zot spent frozen (stopped with Ctrl+Z, the machine asleep) is not the server's silence: the answer sent meanwhile is read", async () => {
+  const before = process.env.API_TIMEOUT_MS;
+  process.env.API_TIMEOUT_MS = "300";
+  try {
+    const events = [{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }, ...textBlock("Sent while zot was stopped."), { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }, { type: "message_stop" }];
+    const sse = events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+    const late = answering(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(sse.slice(0, 2).join("")));
+              // the rest comes while zot is frozen (below), after API_TIMEOUT_MS
+              setTimeout(() => {
+                controller.enqueue(new TextEncoder().encode(sse.slice(2).join("")));
+                controller.close();
+              }, 1400);
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    );
+    // zot frozen 1.6 s while it waits for the server (the event loop held, as a SIGSTOP holds the whole process)
+    setTimeout(() => {
+      const until = performance.now() + 1600;
+      while (performance.now() < until);
+    }, 100);
+    const result = await streamAll(late.provider, request());
+    expect(result.error).toBeUndefined();
+    expect(ofType(result.events, "text_delta").map((d) => d.delta).join("")).toBe("Sent while zot was stopped.");
+  } finally {
+    if (before === undefined) delete process.env.API_TIMEOUT_MS;
+    else process.env.API_TIMEOUT_MS = before;
+  }
+}, 20_000);
+
 test("a reader of zot's events that holds the stream back longer than API_TIMEOUT_MS is not the server going silent", async () => {
   const before = process.env.API_TIMEOUT_MS;
   process.env.API_TIMEOUT_MS = "300";

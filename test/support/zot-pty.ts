@@ -21,6 +21,11 @@ export interface ZotPtyOptions {
    * group, in the foreground), then this script, which runs once zot ends or is stopped (Ctrl+Z)
    */
   jobControl?: string;
+  /**
+   * zot typed at an interactive bash's prompt (`$ `), as a user runs it: the shell takes the
+   * terminal back whenever zot stops, and `fg`, `bg`, `kill %1` are typed after it
+   */
+  interactiveShell?: boolean;
   /** zot's stderr goes to this file instead of the terminal */
   stderrTo?: string;
 }
@@ -44,17 +49,20 @@ export function startZot(mock: MockLlm, options: ZotPtyOptions = {}): ZotPty {
   const cwd = options.cwd ?? tempDir("zot-cwd-");
   const argv = [ZOT, ...anthropicFlags(mock), ...(options.args ?? [])];
   const line = `${argv.map(quote).join(" ")}${options.stderrTo ? ` 2>${quote(options.stderrTo)}` : ""}`;
-  const cmd = options.jobControl
+  const cmd = options.interactiveShell
+    ? ["bash", "--norc", "--noprofile", "-i"]
+    : options.jobControl
     ? ["bash", "--norc", "--noprofile", "-c", `set -m; ${line}; ${options.jobControl}`]
     : options.after
       ? ["sh", "-c", `${line}; echo "zot exited $?"; ${options.after}`]
       : options.stderrTo
         ? ["sh", "-c", `exec ${line}`]
         : argv;
-  const env = cleanEnv(home, { TERM: "xterm-256color", ...options.env });
+  const env = cleanEnv(home, { TERM: "xterm-256color", ...(options.interactiveShell ? { PS1: "$ " } : {}), ...options.env });
   const session = new PtySession(cmd, { cols: options.cols ?? 100, rows: options.rows ?? 30, env, cwd });
+  if (options.interactiveShell) session.type(`${line}\r`);
   const pid = () => {
-    if (!options.after && !options.jobControl) return session.proc.pid;
+    if (!options.after && !options.jobControl && !options.interactiveShell) return session.proc.pid;
     const shell = session.proc.pid;
     const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/);
     return Number(children[0]);

@@ -42,6 +42,8 @@ export class AppFrame implements Component {
   /** The first frame row painted since the last stop (continueBelow); the rows above it are the scrollback's. */
   private origin = 0;
   private continuing = false;
+  private refill = false;
+  private width = 0;
 
   constructor(
     private readonly chat: FrameChat,
@@ -70,6 +72,15 @@ export class AppFrame implements Component {
   }
 
   /**
+   * The next frame is painted from the top of the screen (zot was stopped from outside, and the
+   * shell may have written over the frame): since a stop of its own, the frame starts no later
+   * than where it fills the screen, so the rows painted before that stop are on it again.
+   */
+  fillScreen(): void {
+    this.refill = true;
+  }
+
+  /**
    * The app is ending: from now on the frame is the chat alone. The blank rows on top stay (taking
    * them away would move every row), and no more are added for the band's rows going.
    */
@@ -90,6 +101,11 @@ export class AppFrame implements Component {
     const chatRows = rows.length;
     for (const row of band) rows.push(row);
     if (this.continuing) this.continueAt(chatRows);
+    // A narrower screen is painted again from its top (the terminal reflowed it), as is one a shell
+    // wrote over: the rows painted before a stop, that are still on it, are painted again with it.
+    if (this.origin > 0 && (this.refill || width < this.width)) this.origin = Math.min(this.origin, Math.max(0, this.pad + rows.length - height));
+    this.refill = false;
+    this.width = width;
     const size = `${width}x${height}`;
     if (size !== this.size) {
       // A resize repaints the screen from this frame: its length is the new high-water mark.

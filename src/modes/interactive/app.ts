@@ -112,10 +112,12 @@ export class InteractiveApp implements AppContext {
     tui.root.add(this.frame);
     tui.setFocus(this.editor);
     tui.onKey((key) => this.keys.handle(key));
-    tui.onContinue = () => {
+    tui.onContinue = (after) => {
       this.frame.hideBand(false);
-      this.frame.continueBelow();
+      if (after === "suspend") this.frame.continueBelow();
+      else this.frame.fillScreen();
     };
+    tui.onStopRequested = () => this.suspend();
     this.editor.onSubmit = (text) => {
       // Kept for ↑ in later runs in this folder (what was typed before the conversation was ready is not).
       this.conv?.rememberPrompt(text);
@@ -282,7 +284,11 @@ export class InteractiveApp implements AppContext {
    * says so and goes on.
    */
   suspend(): void {
-    if (!this.tui.canSuspend) return;
+    if (!this.tui.canSuspend) {
+      // before the terminal has answered zot's first question (its answer would reach the shell)
+      if (this.tui.terminal.starting) this.setStatus("Ctrl+Z: zot is still starting; press it again in a moment", "warn");
+      return;
+    }
     this.frame.hideBand(true);
     let stopped: Promise<boolean>;
     try {

@@ -54,8 +54,9 @@ export class ChatView implements Component {
   private readonly stable = new StableRows();
   /** how many of the first rows the last frame drew are final (live-tail.ts) */
   private settled = 0;
-  private readonly settle = (count: number) => {
-    this.settled = count;
+  private readonly settle = (count: number, live?: { block: Component; row: number }) => {
+    // A running tool's box counts from its top: drawn again after a stop, it is whole, its command with its output.
+    this.settled = live?.block instanceof ToolBox ? live.row : count;
   };
   /** the last frame's width, rows and the rows the screen had for them */
   private shown = { width: 0, rows: 0, room: Number.POSITIVE_INFINITY };

@@ -46,8 +46,11 @@ export interface LiveTail {
   room: number;
   /** Rows drawn under the transcript (the extensions' notes), counted against `room`. */
   below: number;
-  /** Told how many of the first rows are final: those of the blocks above the first live one, and its settled rows. */
-  settledRows?(count: number): void;
+  /**
+   * Told how many of the first rows are final (those of the blocks above the first live one, and
+   * its settled rows), and the first live block and the row it starts at, if there is one.
+   */
+  settledRows?(count: number, live?: { block: Component; row: number }): void;
 }
 
 export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): string[] {
@@ -62,7 +65,7 @@ export function renderLiveTail(width: number, tail: LiveTail, theme: Theme): str
   for (let i = tail.stable ? settled : 0; i < blocks.length; i++) {
     if (i === first) {
       const live = liveRows(blocks[i]!, width, free);
-      tail.settledRows?.(rows.length + live.settled);
+      tail.settledRows?.(rows.length + live.settled, { block: blocks[i]!, row: rows.length });
       for (const line of live.rows) rows.push(line);
       free -= live.rows.length - live.settled;
       continue;
