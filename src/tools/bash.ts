@@ -12,6 +12,7 @@ import { childEnv } from "../config/child-env.ts";
 import { defineArgs, renameKeys } from "./args.ts";
 import { BASH_OUTPUT_FILE_MAX_BYTES, createOutputFile } from "./bash-output-files.ts";
 import { bwrapNote } from "./sandbox.ts";
+import { prepareRecordsFolder } from "./jail-baselines.ts";
 import { ProtectedSnapshot, undoneNote } from "./protected-paths.ts";
 import { jailBash } from "./sandbox-command.ts";
 import { bashArgs } from "./builtin-args.ts";
@@ -59,6 +60,7 @@ export const bashTool: Tool = {
       return textResult(`bash: the working directory ${ctx.cwd} does not exist or is not a directory`, true);
     }
     const env = ctx.env ?? process.env;
+    if (ctx.jailed) prepareRecordsFolder(ctx.protectedPaths?.find((entry) => entry.zotHome)?.path);
     const jail = ctx.jailed ? await jailBash(ctx.cwd, command, env, ctx.protectedPaths) : undefined;
     if (jail && "refusal" in jail) return textResult(jail.refusal, true, { exit_code: null, jailed: "static" });
     // What a later run would start outside the jail: whatever the command does to it is undone after.

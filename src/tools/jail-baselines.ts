@@ -12,6 +12,20 @@ import { join, sep } from "node:path";
 import { lstatSafe } from "../config/quiet-fs.ts";
 import { readProcess, stillRuns } from "../process/process-table.ts";
 
+/**
+ * Makes $ZOT_HOME/run/jail (and $ZOT_HOME) before a jailed command's sandbox is set up: a
+ * $ZOT_HOME inside the jail that exists then is shown to the command read-only (bubblewrap binds
+ * what exists), so its records cannot be forged from there; made later, it would be writable.
+ */
+export function prepareRecordsFolder(home: string | undefined): void {
+  if (home === undefined) return;
+  try {
+    mkdirSync(join(home, "run", "jail"), { recursive: true, mode: 0o700 });
+  } catch {
+    // no records then: each command starts from the disk as it is
+  }
+}
+
 /** A protected path as a baseline keeps it (protected-paths.ts's Before, without what is this command's own). */
 export interface BaselinePath {
   identity?: string;

@@ -12,7 +12,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isLinkedWorktreeGitDir, namesOwnWorktree } from "../config/git-repository-paths.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
-import { lstatSafe, readdirSafe } from "../config/quiet-fs.ts";
+import { lstatSafe, readdirSafe, statSafe } from "../config/quiet-fs.ts";
 import { inFlightBaseline } from "./jail-baselines.ts";
 
 /**
@@ -166,6 +166,8 @@ export interface Restored {
   what: string[];
   /** where the files removed or replaced were copied ($ZOT_HOME/undone/…): a change someone else made meanwhile is not lost */
   keptIn?: string;
+  /** how many were copied there, and how many were not (over the limits, sparse, or the copy failed) */
+  kept?: { files: number; bytes: number; skipped: number };
 }
 
 /**
@@ -200,7 +202,7 @@ export class ProtectedSnapshot {
     // Only in a $ZOT_HOME that is there: one inside the jail made now would be writable to the command
     // (bubblewrap binds what exists read-only), and its records could then be forged.
     const home = paths.find((entry) => entry.zotHome)?.path;
-    const records = home !== undefined && lstatSafe(home)?.isDirectory() === true ? join(home, "run", "jail") : undefined;
+    const records = home !== undefined && statSafe(home)?.isDirectory() === true ? join(home, "run", "jail") : undefined;
     const stepIds = new Map<string, Identity | undefined>();
     const own = new Map<string, Before>();
     for (const entry of entries) {
@@ -216,6 +218,7 @@ export class ProtectedSnapshot {
   restore(): Restored {
     this.reopen();
     const done: Restored = { removed: [], restored: [], failed: [], what: [] };
+    this.unlinkNewWays(done);
     // The directories that must stay themselves (.git): with one gone, a lone file put back under it is no repository.
     const kept = new Set(this.entries.filter((entry) => entry.identityOnly).map((entry) => entry.path));
     for (const entry of this.entries) {
@@ -326,26 +329,62 @@ export class ProtectedSnapshot {
    * A regular file about to be removed or replaced, copied first under $ZOT_HOME/undone/<when>/ by
    * its path in the jail: what is undone is the command's doing, or a change someone else made
    * meanwhile (the user's `git config` in another terminal, which zot cannot tell from it), and
-   * that is not lost. Copies are 0600 and run nothing; folders older than UNDONE_DAYS go.
+   * that is not lost. Copies are 0600 and run nothing; folders older than UNDONE_DAYS go. A restore
+   * keeps at most KEEP_FILES files and KEEP_TOTAL_BYTES (a command's thousands of planted files, or
+   * sparse ones, cost it nothing and would cost the user's disk): what is not kept is counted.
    */
   private keepCopy(path: string, done: Restored): void {
     if (this.home === undefined) return;
     const info = lstatSafe(path);
-    if (!info?.isFile() || info.size > KEEP_BYTES) return;
+    if (!info?.isFile()) return;
+    const inJail = relative(this.root, path);
+    const sparse = info.blocks * 512 < info.size;
+    const kept = done.kept ?? { files: 0, bytes: 0, skipped: 0 };
+    done.kept = kept;
+    if (inJail.startsWith("..") || sparse || info.size > KEEP_BYTES || kept.files >= KEEP_FILES || kept.bytes + info.size > KEEP_TOTAL_BYTES) {
+      kept.skipped++;
+      return;
+    }
     try {
-      const bytes = readFileSync(path);
       if (done.keptIn === undefined) {
         const undone = join(this.home, "undone");
+        // zot's own folder or none: a link there (planted by a command that could write $ZOT_HOME) is not followed
+        if (!ownFolder(undone, true)) throw new Error("undone/ is not zot's folder");
         pruneUndone(undone);
-        done.keptIn = join(undone, `${new Date().toISOString().replaceAll(":", "-")}-${process.pid}`);
+        const folder = join(undone, `${new Date().toISOString().replaceAll(":", "-")}-${process.pid}-${randomSuffix()}`);
+        mkdirSync(folder, { mode: 0o700 });
+        done.keptIn = folder;
       }
-      const inJail = relative(this.root, path);
-      if (inJail.startsWith("..")) return;
       const copy = join(done.keptIn, inJail);
       mkdirSync(dirname(copy), { recursive: true, mode: 0o700 });
-      writeFileSync(copy, bytes, { mode: 0o600 });
+      writeFileSync(copy, readFileSync(path), { mode: 0o600, flag: "wx" });
+      kept.files++;
+      kept.bytes += info.size;
     } catch {
       // a copy that cannot be made does not stop the undo
+      kept.skipped++;
+    }
+  }
+
+  /**
+   * Before anything is read, removed or written: a link the command put on the way to a protected
+   * path, or in place of a folder kept entry by entry (`ln -s ~/.claude .claude`, `ln -s ~
+   * .git/modules`), goes itself, so nothing below reaches through it to a folder outside the jail.
+   * A link that was there before the command (the user's own) stays.
+   */
+  private unlinkNewWays(done: Restored): void {
+    for (const entry of this.entries) {
+      const ways = steps(this.root, entry.path).slice(0, entry.names ? undefined : -1);
+      for (const step of ways) {
+        const info = lstatSafe(step);
+        if (!info || (!info.isSymbolicLink() && !info.isDirectory())) break;
+        if (!info.isSymbolicLink()) continue;
+        if (identity(step) === this.steps.get(step)) break;
+        if (forceRemove(step)) done.removed.push(relative(this.root, step));
+        else done.failed.push(relative(this.root, step));
+        if (!done.what.includes(entry.what)) done.what.push(entry.what);
+        break;
+      }
     }
   }
 
@@ -385,6 +424,26 @@ export class ProtectedSnapshot {
 
 /** How long the copies of what was undone are kept. */
 const UNDONE_DAYS = 30;
+/** What one restore copies at most. */
+const KEEP_FILES = 64;
+const KEEP_TOTAL_BYTES = 8 * 1024 * 1024;
+
+/** `dir` is a folder of this user's and no link (made, 0700, when `make` and it is not there). */
+function ownFolder(dir: string, make: boolean): boolean {
+  if (make && lstatSafe(dir) === undefined) {
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch {
+      return false;
+    }
+  }
+  const info = lstatSafe(dir);
+  return info?.isDirectory() === true && (process.getuid === undefined || info.uid === process.getuid());
+}
+
+function randomSuffix(): string {
+  return Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, "0");
+}
 
 /** Removes the folders of undone/ older than UNDONE_DAYS. */
 function pruneUndone(undone: string): void {
@@ -411,7 +470,7 @@ export function undoneNote(undone: Restored): string {
     `A jailed command may not change it, so zot ${what.join(" and ")}. Ask the user to make such a change (a git ` +
     "command that writes a repository's configuration is the user's to run, outside the jail), or to lift the jail with /unjail." +
     (undone.keptIn
-      ? ` A copy of each file undone is in ${undone.keptIn} (tell the user: a change they made to it while the command ran is there)]`
+      ? ` The files undone, as they were when zot undid them, are in ${undone.keptIn}${undone.kept?.skipped ? ` (${undone.kept.skipped} not kept: over the limits)` : ""}: tell the user, for a change of theirs made while the command ran; each may hold the command's change too, so they should read it before they copy anything back]`
       : "]")
   );
 }

@@ -4,7 +4,7 @@
 // kept. Another zot's plant is never taken for the folder's own. Real bash, under bubblewrap and
 // the static check, and real git outside, as the user's.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { protectedPaths } from "../../src/config/workspace-trust.ts";
@@ -59,7 +59,8 @@ describe("beside the user's own git", () => {
       const result = await running;
       expect(result.text).toContain("built");
       expect(result.text).toContain("put back .git/config");
-      const kept = /A copy of each file undone is in (\S+) /.exec(result.text)?.[1];
+      const kept = /as they were when zot undid them, are in (\S+?):/.exec(result.text)?.[1];
+      expect(result.text).toContain("each may hold the command's change too");
       expect(kept).toStartWith(join(home, "undone"));
       expect(readFileSync(join(kept!, ".git", "config"), "utf8")).toContain("me@example.com");
       expect(statSync(join(kept!, ".git", "config")).mode & 0o777).toBe(0o600);
@@ -110,5 +111,68 @@ describe("two jailed commands in one folder at once (two zots)", () => {
     const later = await other;
     expect(later.text).toContain("done");
     expect(readFileSync(config, "utf8")).toBe(original);
+  });
+});
+
+describe("links the command puts on the way: nothing is read, removed or written through them", () => {
+  for (const how of CONFINEMENTS) {
+    test(`${how}: \`ln -s <a folder outside> .git/modules\` leaves that folder as it was; the link goes`, async () => {
+      const cwd = repo();
+      const outside = join(base, `outside-${how}`);
+      mkdirSync(join(outside, "src"), { recursive: true });
+      writeFileSync(join(outside, "id_ed25519"), "secret\n");
+      writeFileSync(join(outside, "src", "notes.txt"), "mine\n");
+      process.env.OUTSIDE = outside;
+      const result = await jailed(cwd, 'd=.gi; ln -s "$OUTSIDE" ${d}t/modules', how);
+      delete process.env.OUTSIDE;
+      expect(readFileSync(join(outside, "id_ed25519"), "utf8")).toBe("secret\n");
+      expect(readFileSync(join(outside, "src", "notes.txt"), "utf8")).toBe("mine\n");
+      expect(existsSync(join(cwd, ".git", "modules"))).toBe(false);
+      expect(result.text).toContain("removed .git/modules");
+    });
+
+    test(`${how}: \`.claude\` moved aside and replaced by a link to the user's ~/.claude: nothing is written there, and the folder's own settings come back`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, ".claude"));
+      writeFileSync(join(cwd, ".claude", "settings.json"), '{"hooks":{"UserPromptSubmit":[]}}\n');
+      const userClaude = join(base, `user-claude-${how}`);
+      mkdirSync(userClaude, { recursive: true });
+      writeFileSync(join(userClaude, "settings.json"), '{"model":"mine"}\n');
+      process.env.OUTSIDE = userClaude;
+      await jailed(cwd, 'c=.cla; mv ${c}ude x-old && ln -s "$OUTSIDE" ${c}ude', how);
+      delete process.env.OUTSIDE;
+      expect(readFileSync(join(userClaude, "settings.json"), "utf8")).toBe('{"model":"mine"}\n');
+      expect(lstatSync(join(cwd, ".claude")).isSymbolicLink()).toBe(false);
+      expect(readFileSync(join(cwd, ".claude", "settings.json"), "utf8")).toBe('{"hooks":{"UserPromptSubmit":[]}}\n');
+    });
+  }
+});
+
+describe("the copies of what is undone", () => {
+  test("a restore keeps at most 64 files: a command's thousands of planted hooks cost the user's disk nothing more", async () => {
+    const cwd = repo();
+    const result = await jailed(cwd, "d=.gi; mkdir ${d}t/modules; for i in $(seq 1 200); do printf x > ${d}t/modules/h$i; done");
+    expect(result.text).toContain("not kept: over the limits");
+    const kept = /as they were when zot undid them, are in (\S+?) \(/.exec(result.text)?.[1];
+    expect(readdirSync(join(kept!, ".git", "modules"))).toHaveLength(64);
+    expect(readdirSync(join(cwd, ".git", "modules"))).toEqual([]);
+  });
+
+  test("an undone/ that is a link (planted by something that could write $ZOT_HOME) is not followed: no copy, nothing removed there", async () => {
+    const cwd = repo();
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(join(elsewhere, "old-project"), { recursive: true });
+    const old = new Date(Date.now() - 90 * 24 * 60 * 60 * 1000);
+    utimesSync(join(elsewhere, "old-project"), old, old);
+    rmSync(join(home, "undone"), { recursive: true, force: true });
+    symlinkSync(elsewhere, join(home, "undone"));
+    try {
+      const result = await jailed(cwd, "n=.mc; printf '{}' > ${n}p.json");
+      expect(result.text).toContain("removed .mcp.json");
+      expect(existsSync(join(elsewhere, "old-project"))).toBe(true);
+      expect(readdirSync(elsewhere)).toEqual(["old-project"]);
+    } finally {
+      rmSync(join(home, "undone"));
+    }
   });
 });
