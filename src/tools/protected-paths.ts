@@ -7,7 +7,7 @@
 // a directory that must stay itself, .git, is a mount point there, which cannot be moved), and
 // whatever it created or swapped in at such a path is removed when it ends, so the next run (or
 // git command) never finds code the jail wrote.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isLinkedWorktreeGitDir, namesOwnWorktree } from "../config/git-repository-paths.ts";
@@ -131,7 +131,23 @@ type Identity = string;
 
 function identity(path: string): Identity | undefined {
   const info = lstatSafe(path);
-  return info ? `${info.dev}:${info.ino}:${info.mode & 0o170000}` : undefined;
+  if (!info) return undefined;
+  if (!info.isSymbolicLink()) return `${info.dev}:${info.ino}:${info.mode & 0o170000}`;
+  // A link is where it leads: one made anew often gets the old one's inode number, and one made
+  // again to the same place is the same link.
+  try {
+    return `${info.dev}:${LINK}${readlinkSync(path)}`;
+  } catch {
+    return `${info.dev}:${info.ino}:${LINK}`;
+  }
+}
+
+const LINK = "link:";
+
+/** Where a link that `id` names led (identity's form), if it is a link's. */
+function linkTarget(id: Identity | undefined): string | undefined {
+  const at = id?.indexOf(`:${LINK}`) ?? -1;
+  return at === -1 ? undefined : id!.slice(at + 1 + LINK.length) || undefined;
 }
 
 /** Files up to this size are kept whole before a command, to be put back if it changes them. */
@@ -142,12 +158,19 @@ interface Before {
   identity?: Identity;
   /** a regular file's bytes and mode */
   file?: { bytes: Buffer; mode: number };
+  /** a symbolic link's target (the user's own link, put back as it was) */
+  link?: string;
 }
 
 function capture(path: string): Before {
   const info = lstatSafe(path);
   if (!info) return {};
   const before: Before = { identity: identity(path) };
+  if (info.isSymbolicLink()) {
+    try {
+      before.link = readlinkSync(path);
+    } catch {}
+  }
   if (info.isFile() && info.size <= KEEP_BYTES) {
     try {
       before.file = { bytes: readFileSync(path), mode: info.mode & 0o7777 };
@@ -231,6 +254,10 @@ export class ProtectedSnapshot {
         // never a directory on the way, and only where every directory on the way is one, not a link.
         const made = entry.linkedWorktree;
         if (made && path === entry.path && this.directoriesAbove(made.gitDir) && isLinkedWorktreeGitDir(made.gitDir, made.common)) return;
+        if (!this.safeWay(path)) {
+          done.failed.push(relative(this.root, path));
+          return;
+        }
         this.keepCopy(path, done);
         if (forceRemove(path)) done.removed.push(relative(this.root, path));
         else done.failed.push(relative(this.root, path));
@@ -292,7 +319,13 @@ export class ProtectedSnapshot {
    */
   private reopen(): void {
     makeWritable(this.root);
-    for (const entry of this.entries) for (const step of steps(this.root, entry.path)) makeWritable(step);
+    for (const entry of this.entries) {
+      for (const step of steps(this.root, entry.path)) {
+        // a link is not followed (one the command made goes next: unlinkNewWays), nor is what is under it
+        if (lstatSafe(step)?.isDirectory() !== true) break;
+        makeWritable(step);
+      }
+    }
   }
 
   /** Whether everything on the way to `path` (not `path` itself) is a directory, none a link to one. */
@@ -323,6 +356,30 @@ export class ProtectedSnapshot {
     // a directory swapped in: the new one goes; the original is wherever the command moved it
     if (now !== undefined) remove(path);
     if (keepsItself) this.moveBack(path, was.identity, done);
+    // the user's own link, replaced or pointed elsewhere: made again as it was
+    else if (was.link !== undefined && lstatSafe(path) === undefined && this.safeWay(path)) {
+      try {
+        symlinkSync(was.link, path);
+        done.restored.push(relative(this.root, path));
+      } catch {
+        done.failed.push(relative(this.root, path));
+      }
+    }
+  }
+
+  /**
+   * Whether every folder between the jail's top and `path` is a folder, or the very link that was
+   * there before the command: checked again right before each removal or write, so a command still
+   * running (another zot's) that swaps a folder for a link meanwhile does not lead one outside.
+   */
+  private safeWay(path: string): boolean {
+    for (const step of steps(this.root, dirname(path))) {
+      const info = lstatSafe(step);
+      if (info === undefined) return true; // made below, as a folder
+      if (info.isDirectory()) continue;
+      if (!info.isSymbolicLink() || identity(step) !== this.steps.get(step)) return false;
+    }
+    return true;
   }
 
   /**
@@ -379,9 +436,18 @@ export class ProtectedSnapshot {
         const info = lstatSafe(step);
         if (!info || (!info.isSymbolicLink() && !info.isDirectory())) break;
         if (!info.isSymbolicLink()) continue;
-        if (identity(step) === this.steps.get(step)) break;
+        const was = this.steps.get(step);
+        if (identity(step) === was) break;
         if (forceRemove(step)) done.removed.push(relative(this.root, step));
         else done.failed.push(relative(this.root, step));
+        // the user's own link, pointed elsewhere: made again as it was
+        const target = linkTarget(was);
+        if (target !== undefined && lstatSafe(step) === undefined) {
+          try {
+            symlinkSync(target, step);
+            done.restored.push(relative(this.root, step));
+          } catch {}
+        }
         if (!done.what.includes(entry.what)) done.what.push(entry.what);
         break;
       }
@@ -408,6 +474,10 @@ export class ProtectedSnapshot {
   }
 
   private putBack(path: string, file: { bytes: Buffer; mode: number }, done: Restored): void {
+    if (!this.safeWay(path)) {
+      done.failed.push(relative(this.root, path));
+      return;
+    }
     this.keepCopy(path, done);
     try {
       if (!forceRemove(path)) throw new Error("cannot remove");
@@ -457,10 +527,10 @@ function pruneUndone(undone: string): void {
 /** What the model is told when its jailed command's changes to protected paths were undone. */
 export function undoneNote(undone: Restored): string {
   const what = [
-    undone.removed.length > 0 ? `removed ${undone.removed.join(", ")}` : "",
-    undone.restored.length > 0 ? `put back ${undone.restored.join(", ")} as it was` : "",
+    undone.removed.length > 0 ? `removed ${listed(undone.removed)}` : "",
+    undone.restored.length > 0 ? `put back ${listed(undone.restored)} as it was` : "",
     undone.failed.length > 0
-      ? `COULD NOT UNDO ${undone.failed.join(", ")} (tell the user: they must remove or restore it before running git or zot in this folder)`
+      ? `COULD NOT UNDO ${listed(undone.failed)} (tell the user: they must remove or restore it before running git or zot in this folder)`
       : "",
   ].filter(Boolean);
   const concerned = undone.what.length > 0 ? ` (${undone.what.join("; ")})` : "";
@@ -474,6 +544,14 @@ export function undoneNote(undone: Restored): string {
       : "]")
   );
 }
+
+/** Paths named in a note: the first NOTE_PATHS, then how many more (a command's 20,000 planted names are no 4 MB result). */
+function listed(paths: string[]): string {
+  if (paths.length <= NOTE_PATHS) return paths.join(", ");
+  return `${paths.slice(0, NOTE_PATHS).join(", ")} and ${paths.length - NOTE_PATHS} more`;
+}
+
+const NOTE_PATHS = 20;
 
 /**
  * Removes `path` (a folder whole), making it and its parent writable first when the command took

@@ -4,7 +4,7 @@
 // kept. Another zot's plant is never taken for the folder's own. Real bash, under bubblewrap and
 // the static check, and real git outside, as the user's.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { protectedPaths } from "../../src/config/workspace-trust.ts";
@@ -146,6 +146,42 @@ describe("links the command puts on the way: nothing is read, removed or written
       expect(readFileSync(join(cwd, ".claude", "settings.json"), "utf8")).toBe('{"hooks":{"UserPromptSubmit":[]}}\n');
     });
   }
+});
+
+describe("the folder's own links", () => {
+  for (const how of CONFINEMENTS) {
+    test(`${how}: a .claude the repository ships as a link, pointed by the command at the user's ~/.claude, leads where it led again; nothing is written there`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "config", "claude"), { recursive: true });
+      writeFileSync(join(cwd, "config", "claude", "settings.json"), '{"hooks":{"UserPromptSubmit":[]}}\n');
+      symlinkSync("config/claude", join(cwd, ".claude"));
+      const userClaude = join(base, `user-claude-link-${how}`);
+      mkdirSync(userClaude, { recursive: true });
+      writeFileSync(join(userClaude, "settings.json"), '{"model":"mine"}\n');
+      process.env.OUTSIDE = userClaude;
+      await jailed(cwd, 'c=.cla; rm ${c}ude && ln -s "$OUTSIDE" ${c}ude', how);
+      delete process.env.OUTSIDE;
+      expect(readlinkSync(join(cwd, ".claude"))).toBe("config/claude");
+      expect(readFileSync(join(userClaude, "settings.json"), "utf8")).toBe('{"model":"mine"}\n');
+      expect(readdirSync(userClaude)).toEqual(["settings.json"]);
+    });
+
+    test(`${how}: a .mcp.json that is the folder's link, pointed by the command at a file it wrote, leads where it led again`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "mcp"));
+      writeFileSync(join(cwd, "mcp", "servers.json"), '{"mcpServers":{}}\n');
+      symlinkSync("mcp/servers.json", join(cwd, ".mcp.json"));
+      const result = await jailed(cwd, `n=.mc; printf '{"mcpServers":{"x":{"command":"./payload.sh"}}}' > planted.json; rm \${n}p.json; ln -s planted.json \${n}p.json`, how);
+      expect(readlinkSync(join(cwd, ".mcp.json"))).toBe("mcp/servers.json");
+      expect(result.text).toContain("put back .mcp.json");
+    });
+  }
+
+  test("a note names 20 paths at most, then how many more", async () => {
+    const cwd = repo();
+    const result = await jailed(cwd, "d=.gi; mkdir ${d}t/modules; for i in $(seq 1 30); do printf x > ${d}t/modules/m$i; done");
+    expect(result.text).toMatch(/removed (\.git\/modules\/m\d+, ){19}\.git\/modules\/m\d+ and 10 more/);
+  });
 });
 
 describe("the copies of what is undone", () => {
