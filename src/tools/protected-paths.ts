@@ -91,6 +91,15 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
           ...(entry.gitLinkTo && { gitLinkTo: entry.gitLinkTo }),
           ...(entry.linkedWorktree && { linkedWorktree: entry.linkedWorktree }),
         });
+        // An entry of such a folder that is a link (`.git/hooks/pre-commit -> ../../scripts/pre-commit`):
+        // what it leads to, inside the jail, is what runs, and is protected as the entry is.
+        if (entry.names) {
+          for (const file of matching(path, entry.names)) {
+            if (lstatSafe(file)?.isSymbolicLink() !== true) continue;
+            const real = realPathOf(file);
+            if (isWithin(root, real) && real !== root) out.push({ path: real, what: entry.what });
+          }
+        }
       }
     }
   }
@@ -121,7 +130,8 @@ export function protectedBinds(paths: readonly ProtectedPath[], root: string): s
     if (entry.identityOnly || entry.removable) continue;
     const targets = entry.names ? matching(entry.path, entry.names) : [entry.path];
     // a symlink is not bound (its target, listed too, is); the snapshot sees it replaced
-    for (const target of targets) if (lstatSafe(target)?.isSymbolicLink() === false) args.push("--ro-bind", target, target);
+    // one that leads outside the jail (a folder linked to the user's dotfiles) is not there to bind
+    for (const target of targets) if (lstatSafe(target)?.isSymbolicLink() === false && isWithin(root, realPathOf(target))) args.push("--ro-bind", target, target);
   }
   return args;
 }
@@ -143,11 +153,27 @@ function identity(path: string): Identity | undefined {
 }
 
 const LINK = "link:";
+/** Between a link's identity and where it leads in the end, in a way identity (no link holds a NUL). */
+const REAL = "\u0000";
 
-/** Where a link that `id` names led (identity's form), if it is a link's. */
+/**
+ * A folder (or protected path) on the way, as the snapshot knows it: its identity, and for a link
+ * also where it leads in the end, so a link further on that the command changed
+ * (`.claude -> dotfiles/.claude`, then `dotfiles` pointed at the user's home) changes it too.
+ */
+function wayIdentity(path: string): Identity | undefined {
+  const id = identity(path);
+  if (id === undefined || !id.includes(`:${LINK}`)) return id;
+  return `${id}${REAL}${realPathOf(path)}`;
+}
+
+/** Where a link that `id` (identity's or wayIdentity's form) names led, if it is a link's. */
 function linkTarget(id: Identity | undefined): string | undefined {
   const at = id?.indexOf(`:${LINK}`) ?? -1;
-  return at === -1 ? undefined : id!.slice(at + 1 + LINK.length) || undefined;
+  if (at === -1) return undefined;
+  const rest = id!.slice(at + 1 + LINK.length);
+  const end = rest.indexOf(REAL);
+  return (end === -1 ? rest : rest.slice(0, end)) || undefined;
 }
 
 /** Files up to this size are kept whole before a command, to be put back if it changes them. */
@@ -229,7 +255,7 @@ export class ProtectedSnapshot {
     const stepIds = new Map<string, Identity | undefined>();
     const own = new Map<string, Before>();
     for (const entry of entries) {
-      for (const step of steps(root, entry.path)) stepIds.set(step, identity(step));
+      for (const step of steps(root, entry.path)) stepIds.set(step, wayIdentity(step));
       if (entry.names) for (const file of matching(entry.path, entry.names)) own.set(file, capture(file));
       else own.set(entry.path, capture(entry.path));
     }
@@ -273,7 +299,7 @@ export class ProtectedSnapshot {
           blocked = !gone;
           break;
         }
-        if (fresh || identity(step) !== this.steps.get(step)) {
+        if (fresh || wayIdentity(step) !== this.steps.get(step)) {
           // a symlink goes itself, not what it leads to
           if (info.isSymbolicLink()) {
             remove(step);
@@ -357,14 +383,25 @@ export class ProtectedSnapshot {
     if (now !== undefined) remove(path);
     if (keepsItself) this.moveBack(path, was.identity, done);
     // the user's own link, replaced or pointed elsewhere: made again as it was
-    else if (was.link !== undefined && lstatSafe(path) === undefined && this.safeWay(path)) {
-      try {
-        symlinkSync(was.link, path);
-        done.restored.push(relative(this.root, path));
-      } catch {
-        done.failed.push(relative(this.root, path));
-      }
+    else if (lstatSafe(path) === undefined && this.safeWay(path)) this.remakeLink(path, this.steps.get(path) ?? was.identity, done, was.link);
+  }
+
+  /**
+   * A link of the folder's own (as `was`, a way identity, knew it) that the command removed or
+   * pointed elsewhere, made again with its target, if it then leads where it led: not when a link
+   * further on was changed too (it stays removed then, and what was under it comes back in a folder).
+   */
+  private remakeLink(path: string, was: Identity | undefined, done: Restored, target = linkTarget(was)): void {
+    if (target === undefined || lstatSafe(path) !== undefined) return;
+    try {
+      symlinkSync(target, path);
+    } catch {
+      done.failed.push(relative(this.root, path));
+      return;
     }
+    const now = was?.includes(REAL) ? wayIdentity(path) : identity(path);
+    if (now === was) done.restored.push(relative(this.root, path));
+    else forceRemove(path);
   }
 
   /**
@@ -377,7 +414,7 @@ export class ProtectedSnapshot {
       const info = lstatSafe(step);
       if (info === undefined) return true; // made below, as a folder
       if (info.isDirectory()) continue;
-      if (!info.isSymbolicLink() || identity(step) !== this.steps.get(step)) return false;
+      if (!info.isSymbolicLink() || wayIdentity(step) !== this.steps.get(step)) return false;
     }
     return true;
   }
@@ -431,23 +468,15 @@ export class ProtectedSnapshot {
    */
   private unlinkNewWays(done: Restored): void {
     for (const entry of this.entries) {
-      const ways = steps(this.root, entry.path).slice(0, entry.names ? undefined : -1);
-      for (const step of ways) {
+      for (const step of steps(this.root, entry.path)) {
         const info = lstatSafe(step);
         if (!info || (!info.isSymbolicLink() && !info.isDirectory())) break;
         if (!info.isSymbolicLink()) continue;
-        const was = this.steps.get(step);
-        if (identity(step) === was) break;
+        // the very link that was there, leading where it led: the user's own, not followed here
+        if (wayIdentity(step) === this.steps.get(step)) break;
         if (forceRemove(step)) done.removed.push(relative(this.root, step));
         else done.failed.push(relative(this.root, step));
-        // the user's own link, pointed elsewhere: made again as it was
-        const target = linkTarget(was);
-        if (target !== undefined && lstatSafe(step) === undefined) {
-          try {
-            symlinkSync(target, step);
-            done.restored.push(relative(this.root, step));
-          } catch {}
-        }
+        this.remakeLink(step, this.steps.get(step), done);
         if (!done.what.includes(entry.what)) done.what.push(entry.what);
         break;
       }

@@ -177,6 +177,48 @@ describe("the folder's own links", () => {
     });
   }
 
+  for (const how of CONFINEMENTS) {
+    test(`${how}: a chain of the folder's links (.claude -> dotfiles/.claude, dotfiles -> vendor/dotfiles) with its middle link pointed at the user's home: nothing is written or removed there`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "vendor", "dotfiles", ".claude", "commands"), { recursive: true });
+      writeFileSync(join(cwd, "vendor", "dotfiles", ".claude", "settings.json"), '{"hooks":{"UserPromptSubmit":[]}}\n');
+      symlinkSync("vendor/dotfiles", join(cwd, "dotfiles"));
+      symlinkSync("dotfiles/.claude", join(cwd, ".claude"));
+      const userHome = join(base, `user-home-chain-${how}`);
+      mkdirSync(join(userHome, ".claude", "commands"), { recursive: true });
+      writeFileSync(join(userHome, ".claude", "settings.json"), '{"model":"mine"}\n');
+      writeFileSync(join(userHome, ".claude", "commands", "deploy.md"), "mine\n");
+      process.env.OUTSIDE = userHome;
+      await jailed(cwd, 'rm dotfiles && ln -s "$OUTSIDE" dotfiles', how);
+      delete process.env.OUTSIDE;
+      expect(readFileSync(join(userHome, ".claude", "settings.json"), "utf8")).toBe('{"model":"mine"}\n');
+      expect(readFileSync(join(userHome, ".claude", "commands", "deploy.md"), "utf8")).toBe("mine\n");
+    });
+
+    test(`${how}: a hook that is a link to a script in the project: the script is protected as the hook is`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "scripts"));
+      writeFileSync(join(cwd, "scripts", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      rmSync(join(cwd, ".git", "hooks"), { recursive: true, force: true });
+      mkdirSync(join(cwd, ".git", "hooks"));
+      symlinkSync("../../scripts/pre-commit", join(cwd, ".git", "hooks", "pre-commit"));
+      const result = await jailed(cwd, "s=scri; printf '#!/bin/sh\\ntouch planted\\n' > ${s}pts/pre-commit", how);
+      expect(readFileSync(join(cwd, "scripts", "pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+      if (how === "static") expect(result.text).toContain("put back scripts/pre-commit");
+    });
+  }
+
+  test("a .claude linked to a folder outside the project (a dotfiles layout) does not stop jailed commands from running", async () => {
+    const cwd = repo();
+    const dotfiles = join(base, "dotfiles-claude");
+    mkdirSync(dotfiles, { recursive: true });
+    writeFileSync(join(dotfiles, "settings.json"), "{}\n");
+    symlinkSync(dotfiles, join(cwd, ".claude"));
+    const result = await jailed(cwd, "echo ran");
+    expect(result.text).toContain("ran");
+    expect(result.is_error).toBe(false);
+  });
+
   test("a note names 20 paths at most, then how many more", async () => {
     const cwd = repo();
     const result = await jailed(cwd, "d=.gi; mkdir ${d}t/modules; for i in $(seq 1 30); do printf x > ${d}t/modules/m$i; done");
