@@ -7,7 +7,7 @@
 // a directory that must stay itself, .git, is a mount point there, which cannot be moved), and
 // whatever it created or swapped in at such a path is removed when it ends, so the next run (or
 // git command) never finds code the jail wrote.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isLinkedWorktreeGitDir, namesOwnWorktree } from "../config/git-repository-paths.ts";
@@ -91,10 +91,11 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
           ...(entry.gitLinkTo && { gitLinkTo: entry.gitLinkTo }),
           ...(entry.linkedWorktree && { linkedWorktree: entry.linkedWorktree }),
         });
-        // An entry of such a folder that is a link (`.git/hooks/pre-commit -> ../../scripts/pre-commit`):
-        // what it leads to, inside the jail, is what runs, and is protected as the entry is.
-        if (entry.names) {
-          for (const file of matching(path, entry.names)) {
+        // An entry of such a folder that is a link (`.git/hooks/pre-commit -> ../../scripts/pre-commit`,
+        // `.zot/extensions/lint -> ../../tools/lint`): what it leads to, inside the jail, is what
+        // runs, and is protected as the entry is.
+        if (entry.names || (!entry.identityOnly && lstatSafe(path)?.isDirectory() === true)) {
+          for (const file of matching(path, entry.names ?? /^/)) {
             if (lstatSafe(file)?.isSymbolicLink() !== true) continue;
             const real = realPathOf(file);
             if (isWithin(root, real) && real !== root) out.push({ path: real, what: entry.what });
@@ -164,7 +165,12 @@ const REAL = "\u0000";
 function wayIdentity(path: string): Identity | undefined {
   const id = identity(path);
   if (id === undefined || !id.includes(`:${LINK}`)) return id;
-  return `${id}${REAL}${realPathOf(path)}`;
+  // a chain that leads nowhere is said so, not guessed from its text (`a/b/../cfg` with `a/b` re-pointed)
+  try {
+    return `${id}${REAL}${realpathSync(path)}`;
+  } catch {
+    return `${id}${REAL}`;
+  }
 }
 
 /** Where a link that `id` (identity's or wayIdentity's form) names led, if it is a link's. */
@@ -191,7 +197,8 @@ interface Before {
 function capture(path: string): Before {
   const info = lstatSafe(path);
   if (!info) return {};
-  const before: Before = { identity: identity(path) };
+  // a link by where its chain ends too: a hook linked through two hops is changed by its middle one
+  const before: Before = { identity: wayIdentity(path) };
   if (info.isSymbolicLink()) {
     try {
       before.link = readlinkSync(path);
@@ -368,7 +375,7 @@ export class ProtectedSnapshot {
 
   /** One protected path after the command, against how it was. */
   private settle(path: string, was: Before, done: Restored, remove: (path: string) => void, keepsItself: boolean): void {
-    const now = identity(path);
+    const now = wayIdentity(path);
     if (was.identity === undefined) {
       if (now !== undefined) remove(path);
       return;
@@ -383,7 +390,7 @@ export class ProtectedSnapshot {
     if (now !== undefined) remove(path);
     if (keepsItself) this.moveBack(path, was.identity, done);
     // the user's own link, replaced or pointed elsewhere: made again as it was
-    else if (lstatSafe(path) === undefined && this.safeWay(path)) this.remakeLink(path, this.steps.get(path) ?? was.identity, done, was.link);
+    else if (lstatSafe(path) === undefined && this.safeWay(path)) this.remakeLink(path, was.identity, done, was.link);
   }
 
   /**

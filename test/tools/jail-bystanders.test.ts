@@ -208,6 +208,34 @@ describe("the folder's own links", () => {
     });
   }
 
+  for (const how of CONFINEMENTS) {
+    test(`${how}: a hook linked through two hops (.git/hooks/pre-commit -> ../../.githooks/pre-commit, .githooks a link) with the middle hop re-pointed: the hook does not run the command's script`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "tooling", "hooks"), { recursive: true });
+      writeFileSync(join(cwd, "tooling", "hooks", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      symlinkSync("tooling/hooks", join(cwd, ".githooks"));
+      rmSync(join(cwd, ".git", "hooks"), { recursive: true, force: true });
+      mkdirSync(join(cwd, ".git", "hooks"));
+      symlinkSync("../../.githooks/pre-commit", join(cwd, ".git", "hooks", "pre-commit"));
+      await jailed(cwd, "mkdir -p evil && printf '#!/bin/sh\\ntouch planted\\n' > evil/pre-commit && chmod +x evil/pre-commit && g=.githoo; rm ${g}ks && ln -s evil ${g}ks", how);
+      const hook = join(cwd, ".git", "hooks", "pre-commit");
+      // either the hook still leads to the folder's own script, or it is gone: never to the command's
+      if (existsSync(hook)) expect(readFileSync(hook, "utf8")).toBe("#!/bin/sh\nexit 0\n");
+      expect(existsSync(hook) && readFileSync(hook, "utf8").includes("planted")).toBe(false);
+    });
+
+    // Under the static check a file changed inside a protected folder is not seen (docs/jail.md), here as in .zot/extensions itself.
+    test.skipIf(how === "static")(`${how}: an extension folder that is a link into the project: what it leads to is protected as the extensions are`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "tools", "lint"), { recursive: true });
+      writeFileSync(join(cwd, "tools", "lint", "extension.json"), '{"name":"lint","command":["./run.sh"]}\n');
+      mkdirSync(join(cwd, ".zot", "extensions"), { recursive: true });
+      symlinkSync("../../tools/lint", join(cwd, ".zot", "extensions", "lint"));
+      await jailed(cwd, `t=too; printf '{"name":"lint","command":["./evil.sh"]}' > \${t}ls/lint/extension.json`, how);
+      expect(readFileSync(join(cwd, "tools", "lint", "extension.json"), "utf8")).toBe('{"name":"lint","command":["./run.sh"]}\n');
+    });
+  }
+
   test("a .claude linked to a folder outside the project (a dotfiles layout) does not stop jailed commands from running", async () => {
     const cwd = repo();
     const dotfiles = join(base, "dotfiles-claude");
