@@ -128,6 +128,19 @@ describe("Ctrl+Z", () => {
     expect(session.screen.bracketedPaste).toBe(true); // bash's own, for its prompt
   });
 
+  test("at an interactive shell: `kill -TSTP` from outside suspends zot as Ctrl+Z does (band off, terminal given back), and fg brings it back once", async () => {
+    const { session, pid } = runs.start(startMockLlm([{ text: "answered after kill -TSTP" }]), { interactiveShell: true, rows: 20 });
+    await ready(session);
+    process.kill(pid(), "SIGTSTP");
+    await session.waitFor((s) => /Stopped/.test(s.text()), "the shell's Stopped line");
+    expect(session.screen.allLines().join("\n")).not.toContain("ask anything");
+    session.type("fg\r");
+    await session.waitFor((s) => s.text().split("\n").some((row, i, rows) => /^\$ fg/.test(row) && rows.slice(i).some((r) => r.includes("ask anything"))), "zot back after fg");
+    session.type("hi\r");
+    await session.waitForText("answered after kill -TSTP");
+    expect(count(session.screen.allLines(), "ask anything")).toBe(1);
+  });
+
   test("keys read with Ctrl+Z were typed for the shell: they do not become zot's prompt after fg", async () => {
     const { session, mock } = runs.start(startMockLlm([{ text: "the only answer" }]), { jobControl: SHELL, rows: 20 });
     await ready(session);
