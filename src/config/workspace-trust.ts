@@ -217,6 +217,14 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   if (userHome) for (const entry of USER_COMMANDS_AND_SKILLS) paths.push({ path: path.join(userHome, entry.path), what: entry.what, whileJailed: true });
   // Its mcpServers (user and local scope) are started without trust (src/mcp/config-files.ts).
   if (userHome) paths.push({ path: path.join(userHome, ".claude.json"), what: "your Claude Code configuration (~/.claude.json), whose MCP servers zot starts", whileJailed: true });
+  // Your own git configuration, whose commands git runs everywhere: out of the jail's reach, unless
+  // it is a link into the folder (a dotfiles repository), where the file it leads to is protected.
+  if (userHome) {
+    const xdg = process.env.XDG_CONFIG_HOME || path.join(userHome, ".config");
+    for (const file of [path.join(userHome, ".gitconfig"), path.join(xdg, "git", "config")]) {
+      paths.push({ path: file, what: `your git configuration (${file.replace(userHome, "~")}), whose commands git runs`, whileJailed: true });
+    }
+  }
   return paths;
 }
 

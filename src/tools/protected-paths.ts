@@ -78,11 +78,17 @@ export function refuseProtected(ctx: ToolContext, tool: string, path: string, ab
  */
 function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
   const out: Inside[] = [];
+  const seen = new Set<string>();
+  const add = (inside: Inside) => {
+    if (seen.has(`${inside.path}\u0000${inside.names ?? ""}`)) return;
+    seen.add(`${inside.path}\u0000${inside.names ?? ""}`);
+    out.push(inside);
+  };
   for (const entry of paths) {
     for (const path of new Set([entry.path, realPathOf(entry.path)])) {
       // the jail's root itself only for some of what is in it (a HEAD at its top)
       if (isWithin(root, path) && (path !== root || entry.names !== undefined)) {
-        out.push({
+        add({
           path,
           what: entry.what,
           ...(entry.names && { names: entry.names }),
@@ -91,17 +97,24 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
           ...(entry.gitLinkTo && { gitLinkTo: entry.gitLinkTo }),
           ...(entry.linkedWorktree && { linkedWorktree: entry.linkedWorktree }),
         });
-        // An entry of such a folder that is a link (`.git/hooks/pre-commit -> ../../scripts/pre-commit`,
-        // `.zot/extensions/lint -> ../../tools/lint`): what it leads to, inside the jail, is what
-        // runs, and is protected as the entry is.
-        if (entry.names || (!entry.identityOnly && lstatSafe(path)?.isDirectory() === true)) {
-          for (const file of matching(path, entry.names ?? /^/)) {
-            if (lstatSafe(file)?.isSymbolicLink() !== true) continue;
-            const real = realPathOf(file);
-            if (isWithin(root, real) && real !== root) out.push({ path: real, what: entry.what });
-          }
-        }
       }
+    }
+    // An entry of a protected folder, inside the jail or not, that is a link
+    // (`.git/hooks/pre-commit -> ../../scripts/pre-commit`, `.zot/extensions/lint -> ../../tools/lint`,
+    // `~/.claude/settings.json -> ~/dotfiles/claude/settings.json` with the jail in ~/dotfiles): what it
+    // leads to, inside the jail, is what runs, and is protected as the entry is; the link itself,
+    // inside the jail, is kept with where its chain ends, so a hop re-pointed on the way is seen.
+    if (!entry.identityOnly && lstatSafe(entry.path)?.isDirectory() === true) {
+      for (const file of matching(entry.path, entry.names ?? /^/)) {
+        if (lstatSafe(file)?.isSymbolicLink() !== true) continue;
+        if (isWithin(root, file) && !entry.names) add({ path: file, what: entry.what });
+        const real = realPathOf(file);
+        if (isWithin(root, real) && real !== root) add({ path: real, what: entry.what });
+      }
+    } else if (lstatSafe(entry.path)?.isSymbolicLink() === true && !isWithin(root, entry.path)) {
+      // a protected file outside the jail that is a link into it (`~/.gitconfig -> ~/dotfiles/gitconfig`)
+      const real = realPathOf(entry.path);
+      if (isWithin(root, real) && real !== root) add({ path: real, what: entry.what });
     }
   }
   return out;
@@ -247,6 +260,9 @@ export class ProtectedSnapshot {
     private readonly home: string | undefined,
   ) {}
 
+  /** links of the folder's own that led nowhere when made again: tried once more at the end of the restore */
+  private readonly unmade: [string, Identity | undefined, string][] = [];
+
   /**
    * Before a jailed command in `cwd`: each protected path as it is, or, while another zot's jailed
    * command runs on the same jail root, as it was when the oldest of those began (jail-baselines.ts).
@@ -337,6 +353,9 @@ export class ProtectedSnapshot {
       }
       if (done.removed.length + done.restored.length + done.failed.length > count && !done.what.includes(entry.what)) done.what.push(entry.what);
     }
+    // A link of the folder's own that led nowhere while what it leads to was gone (`git mv config conf`
+    // with `.mcp.json -> config/mcp.json`): made again now that the files are back, if it then leads where it led.
+    for (const [path, was, target] of this.unmade.splice(0)) this.remakeLink(path, was, done, target, true);
     // A path listed twice (as spelled and as it leads) is said once.
     done.removed = [...new Set(done.removed)];
     done.restored = [...new Set(done.restored)];
@@ -398,7 +417,7 @@ export class ProtectedSnapshot {
    * pointed elsewhere, made again with its target, if it then leads where it led: not when a link
    * further on was changed too (it stays removed then, and what was under it comes back in a folder).
    */
-  private remakeLink(path: string, was: Identity | undefined, done: Restored, target = linkTarget(was)): void {
+  private remakeLink(path: string, was: Identity | undefined, done: Restored, target = linkTarget(was), last = false): void {
     if (target === undefined || lstatSafe(path) !== undefined) return;
     try {
       symlinkSync(target, path);
@@ -407,8 +426,14 @@ export class ProtectedSnapshot {
       return;
     }
     const now = was?.includes(REAL) ? wayIdentity(path) : identity(path);
-    if (now === was) done.restored.push(relative(this.root, path));
-    else forceRemove(path);
+    if (now === was) {
+      done.restored.push(relative(this.root, path));
+      done.removed = done.removed.filter((removed) => removed !== relative(this.root, path));
+      return;
+    }
+    forceRemove(path);
+    // leading nowhere yet: what it leads to may be put back below (tried again at the end of the restore)
+    if (!last && now?.endsWith(REAL)) this.unmade.push([path, was, target]);
   }
 
   /**
@@ -457,6 +482,7 @@ export class ProtectedSnapshot {
         done.keptIn = folder;
       }
       const copy = join(done.keptIn, inJail);
+      if (lstatSafe(copy) !== undefined) return; // kept already (a path listed twice, as spelled and as it leads)
       mkdirSync(dirname(copy), { recursive: true, mode: 0o700 });
       writeFileSync(copy, readFileSync(path), { mode: 0o600, flag: "wx" });
       kept.files++;

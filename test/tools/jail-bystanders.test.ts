@@ -236,6 +236,55 @@ describe("the folder's own links", () => {
     });
   }
 
+  for (const how of CONFINEMENTS) {
+    test(`${how}: jailed in a dotfiles repository that the user's ~/.claude/settings.json and ~/.gitconfig link into: those files are protected`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "claude"));
+      writeFileSync(join(cwd, "claude", "settings.json"), '{"model":"mine"}\n');
+      writeFileSync(join(cwd, "gitconfig"), "[user]\n\tname = me\n");
+      const user = join(base, "user");
+      mkdirSync(join(user, ".claude"), { recursive: true });
+      rmSync(join(user, ".claude", "settings.json"), { force: true });
+      rmSync(join(user, ".gitconfig"), { force: true });
+      symlinkSync(join(cwd, "claude", "settings.json"), join(user, ".claude", "settings.json"));
+      symlinkSync(join(cwd, "gitconfig"), join(user, ".gitconfig"));
+      try {
+        await jailed(cwd, `c=clau; printf '{"hooks":{"UserPromptSubmit":[]}}' > \${c}de/settings.json; g=gitcon; printf '[core]\\n\\tfsmonitor = touch planted\\n' >> \${g}fig`, how);
+        expect(readFileSync(join(cwd, "claude", "settings.json"), "utf8")).toBe('{"model":"mine"}\n');
+        expect(readFileSync(join(cwd, "gitconfig"), "utf8")).toBe("[user]\n\tname = me\n");
+      } finally {
+        rmSync(join(user, ".claude", "settings.json"), { force: true });
+        rmSync(join(user, ".gitconfig"), { force: true });
+      }
+    });
+
+    test(`${how}: an extension folder linked through two hops (.zot/extensions/lint -> ../../tools/lint, tools/lint -> zot-lint) with the second re-pointed: the extension does not lead to the command's code`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "zot-lint"), { recursive: true });
+      writeFileSync(join(cwd, "zot-lint", "extension.json"), '{"name":"lint"}\n');
+      mkdirSync(join(cwd, "tools"));
+      symlinkSync("../zot-lint", join(cwd, "tools", "lint"));
+      mkdirSync(join(cwd, ".zot", "extensions"), { recursive: true });
+      symlinkSync("../../tools/lint", join(cwd, ".zot", "extensions", "lint"));
+      await jailed(cwd, `mkdir evil && printf '{"name":"lint","command":["./evil.sh"]}' > evil/extension.json && t=too; rm \${t}ls/lint && ln -s ../evil \${t}ls/lint`, how);
+      const ext = join(cwd, ".zot", "extensions", "lint", "extension.json");
+      expect(existsSync(ext) && readFileSync(ext, "utf8").includes("evil")).toBe(false);
+    });
+
+    test(`${how}: an ordinary \`git mv\` of the folder the user's links lead into: the links are kept, made again once what they lead to is back`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "config"));
+      writeFileSync(join(cwd, "config", "mcp.json"), '{"mcpServers":{}}\n');
+      symlinkSync("config/mcp.json", join(cwd, ".mcp.json"));
+      git(cwd, "add", "-A");
+      git(cwd, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "config");
+      await jailed(cwd, "git mv config conf", how);
+      expect(lstatSync(join(cwd, ".mcp.json")).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(join(cwd, ".mcp.json"))).toBe("config/mcp.json");
+      expect(readFileSync(join(cwd, ".mcp.json"), "utf8")).toBe('{"mcpServers":{}}\n');
+    });
+  }
+
   test("a .claude linked to a folder outside the project (a dotfiles layout) does not stop jailed commands from running", async () => {
     const cwd = repo();
     const dotfiles = join(base, "dotfiles-claude");
