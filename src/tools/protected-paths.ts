@@ -8,7 +8,7 @@
 // whatever it created or swapped in at such a path is removed when it ends, so the next run (or
 // git command) never finds code the jail wrote.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { type ProtectedPath, type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
 import { isLinkedWorktreeGitDir, namesOwnWorktree } from "../config/git-repository-paths.ts";
 import { isWithin, jailRoot, realPathOf } from "./sandbox.ts";
@@ -104,20 +104,30 @@ function pathsInside(paths: readonly ProtectedPath[], root: string): Inside[] {
     // `~/.claude/settings.json -> ~/dotfiles/claude/settings.json` with the jail in ~/dotfiles): what it
     // leads to, inside the jail, is what runs, and is protected as the entry is; the link itself,
     // inside the jail, is kept with where its chain ends, so a hop re-pointed on the way is seen.
-    if (!entry.identityOnly && lstatSafe(entry.path)?.isDirectory() === true) {
-      for (const file of matching(entry.path, entry.names ?? /^/)) {
-        if (lstatSafe(file)?.isSymbolicLink() !== true) continue;
-        if (isWithin(root, file) && !entry.names) add({ path: file, what: entry.what });
-        const real = realPathOf(file);
-        if (isWithin(root, real) && real !== root) add({ path: real, what: entry.what });
-      }
-    } else if (lstatSafe(entry.path)?.isSymbolicLink() === true && !isWithin(root, entry.path)) {
-      // a protected file outside the jail that is a link into it (`~/.gitconfig -> ~/dotfiles/gitconfig`)
-      const real = realPathOf(entry.path);
-      if (isWithin(root, real) && real !== root) add({ path: real, what: entry.what });
-    }
+    // (A protected path that is itself a link into the jail, `~/.gitconfig -> ~/dotfiles/gitconfig`,
+    // is one above: as it leads.) A whole folder is looked into two levels deep
+    // (`$ZOT_HOME/extensions/lint -> ~/dotfiles/zot/lint`); one kept by names, one level.
+    if (!entry.identityOnly && lstatSafe(entry.path)?.isDirectory() === true) linkedEntries(entry, root, add);
   }
   return out;
+}
+
+/** The folders of a whole protected folder whose entries are what runs (`$ZOT_HOME/extensions/<name>`): looked into too. */
+const RUN_FOLDERS = new Set(["extensions", "skills", "commands", "agents"]);
+
+/** The links among a protected folder's entries (and in its RUN_FOLDERS), and what they lead to inside the jail. */
+function linkedEntries(entry: ProtectedPath, root: string, add: (inside: Inside) => void): void {
+  const look = (dir: string, names: RegExp, depth: number) => {
+    for (const file of matching(dir, names)) {
+      const info = lstatSafe(file);
+      if (info?.isDirectory() && depth > 1 && RUN_FOLDERS.has(basename(file))) look(file, /^/, depth - 1);
+      if (info?.isSymbolicLink() !== true) continue;
+      if (isWithin(root, file) && !entry.names) add({ path: file, what: entry.what });
+      const real = realPathOf(file);
+      if (isWithin(root, real) && real !== root) add({ path: real, what: entry.what });
+    }
+  };
+  look(entry.path, entry.names ?? /^/, entry.names ? 1 : 2);
 }
 
 /** A protected path inside the jail, as the snapshot and the binds use it. */

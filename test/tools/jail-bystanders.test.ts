@@ -258,6 +258,33 @@ describe("the folder's own links", () => {
       }
     });
 
+    test(`${how}: jailed in a dotfiles repository that ~/.claude (the whole folder) and an extension of $ZOT_HOME link into: the settings and the extension are protected, the rest of the folder stays writable`, async () => {
+      const cwd = repo();
+      mkdirSync(join(cwd, "claude"));
+      writeFileSync(join(cwd, "claude", "settings.json"), '{"model":"mine"}\n');
+      writeFileSync(join(cwd, "claude", "CLAUDE.md"), "notes\n");
+      mkdirSync(join(cwd, "zot-lint"));
+      writeFileSync(join(cwd, "zot-lint", "extension.json"), '{"name":"lint"}\n');
+      const user = join(base, "user");
+      mkdirSync(user, { recursive: true });
+      rmSync(join(user, ".claude"), { recursive: true, force: true });
+      symlinkSync(join(cwd, "claude"), join(user, ".claude"));
+      mkdirSync(join(home, "extensions"), { recursive: true });
+      symlinkSync(join(cwd, "zot-lint"), join(home, "extensions", "lint"));
+      try {
+        const result = await jailed(cwd, `c=clau; printf 'more notes\\n' >> \${c}de/CLAUDE.md; printf '{"hooks":{}}' > \${c}de/settings.json; z=zot-li; printf '{"name":"lint","command":["./evil.sh"]}' > \${z}nt/extension.json`, how);
+        expect(readFileSync(join(cwd, "claude", "settings.json"), "utf8")).toBe('{"model":"mine"}\n');
+        // (a file changed inside a protected folder is bubblewrap's to refuse: the static check does not see it, docs/jail.md)
+        if (how === "bwrap") expect(readFileSync(join(cwd, "zot-lint", "extension.json"), "utf8")).toBe('{"name":"lint"}\n');
+        // the rest of ~/.claude is the project's to write, as before
+        expect(readFileSync(join(cwd, "claude", "CLAUDE.md"), "utf8")).toBe("notes\nmore notes\n");
+        void result;
+      } finally {
+        rmSync(join(user, ".claude"), { force: true });
+        rmSync(join(home, "extensions", "lint"), { force: true });
+      }
+    });
+
     test(`${how}: an extension folder linked through two hops (.zot/extensions/lint -> ../../tools/lint, tools/lint -> zot-lint) with the second re-pointed: the extension does not lead to the command's code`, async () => {
       const cwd = repo();
       mkdirSync(join(cwd, "zot-lint"), { recursive: true });
