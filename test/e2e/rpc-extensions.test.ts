@@ -122,7 +122,8 @@ describe("run_command", () => {
         lagcmd: { sleep: 0.5, eval: "{'action': 'prompt', 'prompt': 'LAG ' + f['args']}" },
       },
     });
-    const r = start([{ text: "one" }], [lag]);
+    // The turn streams slowly enough that the set_model sent once it started always finds it running.
+    const r = start([{ text: "one two three", chunk_size: 2, chunk_delay_ms: 80 }], [lag]);
     r.send({ id: "a", type: "run_command", name: "slowshow", args: "x" });
     const state = await r.call({ type: "get_state" });
     expect(state.data).toMatchObject({ busy: false, queued: 0 });
