@@ -407,12 +407,28 @@ export class Terminal {
    * painted again where it is (the shell's "Stopped" line may be over it).
    */
   private readonly onContinue = () => {
-    if (!this.active || this.gone || this.suspending || !inForeground()) return;
+    if (!this.active || this.gone || this.suspending) return;
+    if (!inForeground()) {
+      // continued in the background (`kill -CONT` while the shell has the terminal): the shell's `fg`
+      // then sends no SIGCONT of its own, so zot looks for the foreground itself
+      if (!this.handedBack && !this.awaitingContinue && this.backgroundWatch === undefined) {
+        this.backgroundWatch = setInterval(() => inForeground() && this.stopEnded(), BACKGROUND_LOOK_MS);
+      }
+      return;
+    }
     if (this.handedBack) return this.takeBack();
     if (this.awaitingContinue) return; // suspend()'s own, the terminal already taken back
+    this.stopEnded();
+  };
+
+  /** A stop from outside is over and zot is in the foreground: the terminal set up again, the screen painted again. */
+  private stopEnded(): void {
+    clearInterval(this.backgroundWatch);
+    this.backgroundWatch = undefined;
+    if (!this.active || this.handedBack) return;
     this.retake();
     this.handlers?.continued?.("stop");
-  };
+  }
 
   /** SIGTSTP from outside (`kill -TSTP`): as Ctrl+Z; the program decides (stopRequested), by default suspend(). */
   private readonly onStopSignal = () => {

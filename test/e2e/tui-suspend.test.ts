@@ -124,8 +124,28 @@ describe("Ctrl+Z", () => {
     session.type("kill %1\r");
     for (let i = 0; i < 100 && existsSync(`/proc/${zotPid}`); i++) await Bun.sleep(50);
     expect(existsSync(`/proc/${zotPid}`)).toBe(false);
+    // zot's exit left the shell's modes alone: its line editing echoes a line once (cooked modes under it would echo it twice)
+    session.type("echo after-zot\r");
+    await session.waitFor((s) => s.allLines().some((row) => row === "after-zot"), "the shell's answer");
+    expect(session.screen.allLines().filter((row) => row.includes("echo after-zot"))).toHaveLength(1);
     // the shell's terminal as it was: zot's exit from the background wrote no modes into it
     expect(session.screen.bracketedPaste).toBe(true); // bash's own, for its prompt
+  });
+
+  test("at an interactive shell: an answer that streams on after `bg` is on screen whole after `fg`, none of its rows lost", async () => {
+    const answer = Array.from({ length: 24 }, (_, i) => `bg row ${i + 1}`).join("\n\n");
+    const { session } = runs.start(startMockLlm([{ text: answer, chunk_size: 12, chunk_delay_ms: 40 }]), { interactiveShell: true, rows: 30 });
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("bg row 3");
+    session.type("\x1a");
+    await session.waitFor((s) => /Stopped/.test(s.text()), "the shell's Stopped line");
+    session.type("bg\r");
+    await Bun.sleep(1500);
+    session.type("fg\r");
+    await session.waitForText("bg row 24", 15_000);
+    const rows = session.screen.allLines().map((row) => row.trim());
+    for (let i = 1; i <= 24; i++) expect(rows).toContain(`bg row ${i}`);
   });
 
   test("at an interactive shell: `kill -TSTP` from outside suspends zot as Ctrl+Z does (band off, terminal given back), and fg brings it back once", async () => {

@@ -44,6 +44,8 @@ export class AppFrame implements Component {
   private continuing = false;
   private refill = false;
   private width = 0;
+  /** the width and the count of final rows of the frame left on screen at the last stop */
+  private atStop: { width: number; rows: number } | undefined;
 
   constructor(
     private readonly chat: FrameChat,
@@ -92,7 +94,10 @@ export class AppFrame implements Component {
     const height = this.screenRows();
     if (this.bandClosed || this.bandHidden) {
       const chat = this.chat.renderWithin(width, height);
-      if (this.continuing) this.continueAt(chat.length);
+      if (this.continuing) this.continueAt(chat.length, width);
+      // What is on screen as zot stops: after `fg` the frame starts no later (rows that settle
+      // meanwhile, a turn going on after `bg`, were never painted).
+      if (this.bandHidden) this.atStop = { width, rows: this.pad + Math.min(chat.length, this.chat.finalRows?.() ?? chat.length) };
       return this.fromOrigin(this.withPad(chat));
     }
     const band = fitBand(this.band.render(width), height - 1);
@@ -100,7 +105,7 @@ export class AppFrame implements Component {
     const rows = this.chat.renderWithin(width, height - band.length);
     const chatRows = rows.length;
     for (const row of band) rows.push(row);
-    if (this.continuing) this.continueAt(chatRows);
+    if (this.continuing) this.continueAt(chatRows, width);
     // A narrower screen is painted again from its top (the terminal reflowed it), as is one a shell
     // wrote over: the rows painted before a stop, that are still on it, are painted again with it.
     if (this.origin > 0 && (this.refill || width < this.width)) this.origin = Math.min(this.origin, Math.max(0, this.pad + rows.length - height));
@@ -124,11 +129,15 @@ export class AppFrame implements Component {
   }
 
   /** The frame from here on starts at the chat's first row that can still change. */
-  private continueAt(chatRows: number): void {
+  private continueAt(chatRows: number, width: number): void {
     this.continuing = false;
-    this.origin = this.pad + Math.min(chatRows, this.chat.finalRows?.() ?? chatRows);
-    // The frame painted next is the renderer's first: its length is the high-water mark.
+    const final = this.pad + Math.min(chatRows, this.chat.finalRows?.() ?? chatRows);
+    this.origin = this.atStop?.width === width ? Math.min(final, this.atStop.rows) : final;
+    this.atStop = undefined;
+    // The frame painted next is the renderer's first, under the shell's lines: its length is the
+    // high-water mark, and its width no narrowing (the rule above is for a screen painted before).
     this.size = "";
+    this.width = width;
   }
 
   private withPad(rows: string[]): string[] {
