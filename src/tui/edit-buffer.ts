@@ -109,11 +109,13 @@ export class EditBuffer {
     this.kill(this.cursor, end);
   }
 
-  /** Ctrl+W: back to the previous whitespace (readline's unix-word-rubout: "path/to|" loses it all). */
+  /** Ctrl+W: back to the previous whitespace (readline's unix-word-rubout: "path/to|" loses it all); an atom (its spaces too) goes whole. */
   killSpaceWordBack(): void {
     let start = this.scanBack(this.cursor, (char) => SPACE.test(char));
     start = this.scanBack(start, (char) => !SPACE.test(char));
-    this.kill(start, this.cursor);
+    const end = this.cursor;
+    this.moveTo(start, -1);
+    this.kill(this.cursor, end);
   }
 
   /** Alt+D: the word after the cursor. */

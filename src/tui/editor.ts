@@ -7,9 +7,12 @@
 //   (yank the last kill), Ctrl+_ (undo);
 //   ↑/↓ move between rows, and on the first/last row walk the prompt history; a recalled entry left
 //   as it was, with the cursor at its start or end, is walked past at once (as in Codex), so a long
-//   prompt in the history does not take a press per row.
+//   prompt in the history does not take a press per row; the draft and edits made on the walk are
+//   kept (prompt-history.ts).
 // Pastes: large ones collapse to a `[pasted text #N +L lines]` chip (one unit for the cursor and
-// Backspace) that submit expands; a drop of file paths is shell-quoted.
+// Backspace and every kill) that submit expands; a drop of file paths is shell-quoted. A chip's
+// paste is kept until the editor is submitted or cleared, so a walk through the history, an undo
+// or the app putting a draft back never leaves a chip that stands for nothing.
 // Rule: a key the editor has no use for returns false (Esc, Tab, Ctrl+C, Ctrl+D on an empty editor,
 // ↑ with no history), so the application decides what it means.
 import { CURSOR_MARKER, type Component } from "./component.ts";
@@ -73,8 +76,8 @@ export function layoutRows(text: string, width: number): Row[] {
 export class Editor implements Component {
   /** Called with the text (pastes expanded, trailing newlines dropped) when Enter submits it. */
   onSubmit?: (text: string) => void;
-  /** Called after every change of the text (to filter a popup as the user types). */
-  onChange?: (text: string) => void;
+  /** Called after every change of the text (to filter a popup as the user types); `recalled`: ↑/↓ put a history entry in. */
+  onChange?: (text: string, change: { recalled: boolean }) => void;
   /** Only a focused editor shows the cursor. */
   focused = true;
   readonly history: PromptHistory;
@@ -115,12 +118,9 @@ export class Editor implements Component {
     return this.buffer.text === "";
   }
 
-  /** Replaces the text (cursor at the end); collapsed pastes are forgotten. */
+  /** Replaces the text (cursor at the end); the pastes its chips stand for are kept. */
   setText(text: string): void {
-    this.edit("other", () => {
-      this.pastes.clear();
-      this.buffer.setText(text);
-    });
+    this.edit("other", () => this.buffer.setText(text));
   }
 
   /** Inserts at the cursor (a picked file path, an extension's `insert` action). */
@@ -128,10 +128,12 @@ export class Editor implements Component {
     this.edit("other", () => this.buffer.insert(text));
   }
 
+  /** Empties the editor and ends a history walk; the pastes are forgotten (what holds them now holds their text). */
   clear(): void {
     this.setText("");
     this.undoStack.length = 0;
     this.history.reset();
+    this.pastes.clear();
   }
 
   /** Submits as Enter does; an editor holding only whitespace submits nothing. */
@@ -171,9 +173,13 @@ export class Editor implements Component {
       case "shift+enter":
       case "ctrl+j":
         return this.edit("other", () => b.insert("\n"));
+      // Shift held for capitals: Shift+Backspace and Shift+Delete as the plain keys (the Kitty protocol
+      // and modifyOtherKeys report them apart).
       case "backspace":
+      case "shift+backspace":
         return this.edit("other", () => b.backspace());
       case "delete":
+      case "shift+delete":
         return this.edit("other", () => b.deleteForward());
       case "ctrl+d":
         return this.isEmpty ? false : this.edit("other", () => b.deleteForward());
@@ -213,6 +219,7 @@ export class Editor implements Component {
         return this.edit("other", () => b.yank());
       case "ctrl+_":
       case "ctrl+-":
+      case "ctrl+shift+-": // Ctrl+_ as the Kitty protocol reports it
         return this.undo();
       case "up":
         return this.vertical(-1);
@@ -280,12 +287,11 @@ export class Editor implements Component {
     const { text, cursor } = this.buffer;
     const untouchedEntry = this.history.browsing && text === this.recalled && (cursor === 0 || cursor === text.length);
     if (untouchedEntry || target < 0 || target >= rows.length) {
-      const entry = direction < 0 ? this.history.previous(text) : this.history.next();
+      const entry = direction < 0 ? this.history.previous(text) : this.history.next(text);
       if (entry === undefined) return false;
-      this.pastes.clear();
       this.buffer.setText(entry);
       this.recalled = entry;
-      this.notifyChange();
+      this.notifyChange(true);
       return true;
     }
     const row = rows[at];
@@ -325,7 +331,6 @@ export class Editor implements Component {
     if (this.buffer.text === before.text) return true;
     if (!joinsTyping) this.undoStack.push(before);
     if (this.undoStack.length > 200) this.undoStack.shift();
-    this.history.reset();
     this.notifyChange();
     return true;
   }
@@ -340,7 +345,7 @@ export class Editor implements Component {
     return true;
   }
 
-  private notifyChange(): void {
-    this.onChange?.(this.buffer.text);
+  private notifyChange(recalled = false): void {
+    this.onChange?.(this.buffer.text, { recalled });
   }
 }

@@ -109,6 +109,8 @@ function modifiers(parameter: number | undefined): { ctrl: boolean; alt: boolean
 
 /** A code point with modifiers, as modifyOtherKeys and the Kitty protocol report it. */
 function codeKey(code: number, mods: { ctrl: boolean; alt: boolean; shift: boolean }): Key | undefined {
+  // Shift+Space types a space (Shift held for capitals); with Ctrl or Alt it is a key of its own.
+  if (code === 32 && !mods.ctrl && !mods.alt) return textKey(" ");
   const named = CODE_KEYS[code] ?? KITTY_FUNCTIONAL[code];
   if (named) return key(named, mods);
   if (code < 32 || (code >= 57344 && code <= 63743)) return undefined;

@@ -221,6 +221,62 @@ describe("a big paste", () => {
   });
 });
 
+describe("the prompt history", () => {
+  test("↑ walks past a bare /command and an @mention without opening their popups, and Enter sends the entry again", async () => {
+    const { session, mock, cwd } = zot([{ text: "ok1" }, { text: "ok2" }, { text: "ok3" }, { text: "ok4" }]);
+    writeFileSync(join(cwd, "notes.md"), "the notes\n");
+    await ready(session);
+    session.type("first prompt\r");
+    await session.waitForText("ok1");
+    session.type("/help");
+    await session.waitForText("› /help");
+    session.type("\r");
+    await session.waitForText("ask anything");
+    session.type("explain @notes.md");
+    await session.waitForText("notes.md");
+    session.type("\x1b");
+    await session.waitFor((screen) => !screen.text().includes("tab: its path only"), "Esc to close the picker");
+    session.type("\r");
+    await session.waitForText("ok2");
+    session.type("last\r");
+    await session.waitForText("ok3");
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const before = session.screen.lines().find((row) => row.startsWith("> "));
+      session.type("\x1b[A");
+      await session.waitFor((screen) => screen.lines().find((row) => row.startsWith("> ")) !== before, `↑ number ${i + 1} to change the editor`);
+      seen.push(session.screen.lines().find((row) => row.startsWith("> "))!);
+    }
+    expect(seen).toEqual(["> last", "> explain @notes.md", "> /help", "> first prompt"]);
+    session.type("\x1b[B\x1b[B");
+    await session.waitFor((screen) => screen.lines().includes("> explain @notes.md"), "↓ ↓ back at the mention");
+    expect(session.screen.text()).not.toContain("tab: its path only"); // the picker's hint: closed
+    session.type("\r");
+    await session.waitForText("ok4");
+    expect(lastUserText(mock.requests[3]!.body)).toContain("the notes");
+  });
+
+  test("a draft's paste survives Esc and Ctrl+C: ↑ brings it back whole, and it goes to the model whole", async () => {
+    const body = Array.from({ length: 20 }, (_, i) => `log line ${i}`).join("\n");
+    const { session, mock } = zot([{ text: "got it" }]);
+    await ready(session);
+    session.type("D: ");
+    session.paste(body);
+    await session.waitForText("[pasted text #1 +20 lines]");
+    session.type("\x1b");
+    await session.waitFor((screen) => screen.text().includes("ask anything"), "Esc cleared the editor");
+    session.type("\x1b[A");
+    await session.waitForText("log line 19");
+    session.type("\x03");
+    await session.waitForText("input cleared");
+    session.type("\x1b[A");
+    await session.waitForText("log line 19");
+    session.type("\x1b[F\r");
+    await session.waitForText("got it");
+    expect(lastUserText(mock.requests[0]!.body)).toBe(`D: ${body}`);
+  });
+});
+
 describe("leaving", () => {
   test("Ctrl+C clears the editor, a second Ctrl+C within 2 s exits 0 and gives the terminal back", async () => {
     const { session } = zot([]);

@@ -201,6 +201,50 @@ describe("Editor keys", () => {
     expect(editor.text).toBe(long); // moved a row, still the same entry
   });
 
+  test("a draft survives an edit of a recalled entry: ↓ past the newest brings it back, and the edit stays on the walk", () => {
+    const history = new PromptHistory(["old prompt"]);
+    const editor = new Editor(theme, { history });
+    typeText(editor, "my long unsent draft");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("old prompt");
+    typeText(editor, "!");
+    type(editor, KEYS.down);
+    expect(editor.text).toBe("my long unsent draft");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("old prompt!");
+    type(editor, KEYS.backspace, KEYS.down);
+    expect(editor.text).toBe("my long unsent draft");
+  });
+
+  test("a history entry put in by ↑/↓ is told apart from typing (the app opens no popup for it)", () => {
+    const editor = new Editor(theme, { history: new PromptHistory(["/yolo"]) });
+    const changes: { text: string; recalled: boolean }[] = [];
+    editor.onChange = (text, change) => changes.push({ text, ...change });
+    typeText(editor, "/");
+    type(editor, KEYS.backspace, KEYS.up);
+    expect(changes).toEqual([
+      { text: "/", recalled: false },
+      { text: "", recalled: false },
+      { text: "/yolo", recalled: true },
+    ]);
+  });
+
+  test("Shift+Space types a space, Shift+Backspace and Shift+Delete delete, Ctrl+_ undoes as the Kitty protocol sends it", () => {
+    const editor = new Editor(theme);
+    typeText(editor, "I'M");
+    type(editor, "\x1b[32;2u");
+    typeText(editor, "HERE");
+    type(editor, "\x1b[27;2;32~");
+    typeText(editor, "NOW");
+    expect(editor.text).toBe("I'M HERE NOW");
+    type(editor, "\x1b[127;2u");
+    expect(editor.text).toBe("I'M HERE NO");
+    type(editor, KEYS.home, "\x1b[3;2~");
+    expect(editor.text).toBe("'M HERE NO");
+    type(editor, "\x1b[45;6u");
+    expect(editor.text).toBe("I'M HERE NO");
+  });
+
   test("submitted prompts join the history", () => {
     const editor = new Editor(theme);
     typeText(editor, "first");
@@ -228,6 +272,42 @@ describe("Editor pastes", () => {
     expect(editor.text).toBe("see [pasted text #1 +12 lines]!");
     type(editor, "\r");
     expect(sent).toEqual([`see ${body.replaceAll("\r\n", "\n")}!`]);
+  });
+
+  test("a chip keeps its paste through a history walk, an undo and the app putting the text back; clear and submit let it go", () => {
+    const body = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
+    const editor = new Editor(theme, { history: new PromptHistory(["older"]) });
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    typeText(editor, "D: ");
+    editor.handlePaste(body);
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("older");
+    type(editor, KEYS.down);
+    expect(editor.text).toBe("D: [pasted text #1 +20 lines]");
+    expect(editor.value).toBe(`D: ${body}`);
+    editor.setText(`${editor.text}\nqueued`); // a cancelled turn's queue put back after the draft
+    expect(editor.value).toBe(`D: ${body}\nqueued`);
+    type(editor, "\x1f");
+    expect(editor.value).toBe(`D: ${body}`);
+    type(editor, "\r");
+    expect(sent).toEqual([`D: ${body}`]);
+    editor.setText("[pasted text #1 +20 lines]"); // typed after the submit: stands for nothing now
+    expect(editor.value).toBe("[pasted text #1 +20 lines]");
+  });
+
+  test("Ctrl+W just after a chip takes the whole chip, not the last word of its label", () => {
+    const editor = new Editor(theme);
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    typeText(editor, "keep ");
+    editor.handlePaste(Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n"));
+    type(editor, "\x17");
+    expect(shown(editor)).toBe("keep |");
+    type(editor, "\x19"); // Ctrl+Y yanks it back whole
+    expect(editor.text).toBe("keep [pasted text #1 +20 lines]");
+    type(editor, "\r");
+    expect(sent[0]).toStartWith("keep l0\nl1\n");
   });
 
   test("small pastes are inserted as typed text, line endings normalised", () => {
@@ -333,12 +413,31 @@ describe("PromptHistory", () => {
 
   test("walks back and forth and returns the draft", () => {
     const history = new PromptHistory(["a", "b"]);
-    expect(history.next()).toBeUndefined();
+    expect(history.next("draft")).toBeUndefined();
     expect(history.previous("draft")).toBe("b");
     expect(history.previous("b")).toBe("a");
     expect(history.previous("a")).toBeUndefined();
-    expect(history.next()).toBe("b");
-    expect(history.next()).toBe("draft");
+    expect(history.next("a")).toBe("b");
+    expect(history.next("b")).toBe("draft");
     expect(history.browsing).toBe(false);
+  });
+
+  test("an entry edited on the walk keeps its edit while the walk goes on; a reset drops the edits and the draft", () => {
+    const history = new PromptHistory(["a", "b"]);
+    expect(history.previous("draft")).toBe("b");
+    expect(history.previous("b, edited")).toBe("a");
+    expect(history.next("a")).toBe("b, edited");
+    expect(history.next("b, edited")).toBe("draft");
+    expect(history.previous("draft")).toBe("b, edited");
+    history.reset();
+    expect(history.previous("")).toBe("b");
+  });
+
+  test("a prompt added during a walk leaves the walk where it is", () => {
+    const history = new PromptHistory(["a"]);
+    expect(history.previous("draft")).toBe("a");
+    history.add("loaded");
+    expect(history.next("a")).toBe("loaded");
+    expect(history.next("loaded")).toBe("draft");
   });
 });

@@ -72,10 +72,15 @@ export class AppKeys {
     return false;
   }
 
-  /** Opens, filters or closes the popup for the editor's text. */
-  updatePopup(): void {
+  /**
+   * Opens, filters or closes the popup for the editor's text. A history entry ↑/↓ put in opens
+   * none (`/clear`, `explain @notes.md`): ↑/↓ walk on past it and Enter sends it again; typing
+   * opens it as usual.
+   */
+  updatePopup(change: { recalled: boolean } = { recalled: false }): void {
     if (this.editing) return;
     const editor = this.app.editor;
+    if (change.recalled) this.dismissedFor = editor.text;
     if (editor.text === this.dismissedFor || this.app.hasOverlay) return this.show(undefined);
     this.dismissedFor = undefined;
     const query = slashQuery(editor.text);
@@ -178,10 +183,13 @@ export class AppKeys {
     } else if (!this.app.editor.isEmpty) this.clearDraft();
   }
 
-  /** Clears the editor; the draft goes into the history first, so ↑ brings back what Esc or Ctrl+C took. */
+  /**
+   * Clears the editor; the draft goes into the history first, so ↑ brings back what Esc or Ctrl+C
+   * took: with its pastes written out, as a sent prompt's are (the chips' pastes go with the clear).
+   */
   private clearDraft(): void {
     const editor = this.app.editor;
-    if (editor.text.trim()) editor.history.add(editor.text);
+    if (editor.text.trim()) editor.history.add(editor.value.replace(/\n+$/, ""));
     editor.clear();
   }
 

@@ -123,8 +123,8 @@ export class InteractiveApp implements AppContext {
       this.conv?.rememberPrompt(text);
       this.handleInput(text);
     };
-    this.editor.onChange = (text) => {
-      this.keys.updatePopup();
+    this.editor.onChange = (text, change) => {
+      this.keys.updatePopup(change);
       // A prompt being written: the model's connection may be opened again meanwhile.
       if (text !== "") this.conv?.promptComing();
     };
