@@ -27,6 +27,7 @@ import { BLOCK_BINDING_BETA, claudeThinking } from "./claude-thinking.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
+import { tokenCount } from "./token-count.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { modelFetch } from "./model-connections.ts";
 import { warmConnection } from "./warm-connection.ts";
@@ -416,12 +417,6 @@ class AnthropicAssembler implements WireAssembler {
     }
     out.push({ type: "done", content, stop: mapStop(this.stopReason, this.calls.any) });
   }
-}
-
-/** A token count as a server sent it: a number, or a numeric string; anything else is `fallback`. */
-function tokenCount(value: unknown, fallback: number): number {
-  const count = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
-  return Number.isFinite(count) && count >= 0 ? count : fallback;
 }
 
 function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {

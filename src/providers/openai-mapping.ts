@@ -11,6 +11,7 @@ import { modelFetch } from "./model-connections.ts";
 import { openaiSdk } from "./openai-sdk.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { SdkCall } from "./stream-driver.ts";
+import { tokenCount } from "./token-count.ts";
 
 /**
  * An SDK client, made at the first call that needs it (the SDK loads then: openai-sdk.ts), so
@@ -82,25 +83,29 @@ export function imageDataUrl(image: ImageBlock): string {
   return `data:${image.mime_type};base64,${image.data}`;
 }
 
-/** The counts both APIs report, whatever they call them (prompt/input, completion/output). */
+/**
+ * The counts both APIs report, whatever they call them (prompt/input, completion/output), as the
+ * server sent them: read through tokenCount, never trusted.
+ */
 export interface OpenAIUsageCounts {
-  input: number;
-  output: number;
-  cached?: number | null;
-  reasoning?: number | null;
+  input: unknown;
+  output: unknown;
+  cached?: unknown;
+  reasoning?: unknown;
 }
 
 /**
  * zot's usage from OpenAI's: cached tokens are counted inside the input, so they are taken out;
  * reasoning tokens are part of the output (compatible servers often leave the details out: null).
+ * A count that is missing or no count at all is 0, as in the Anthropic reader.
  */
 export function openaiUsage(counts: OpenAIUsageCounts): TokenUsage {
-  const cached = counts.cached ?? 0;
+  const cached = tokenCount(counts.cached, 0);
   return {
-    input: Math.max(0, counts.input - cached),
-    output: counts.output,
+    input: Math.max(0, tokenCount(counts.input, 0) - cached),
+    output: tokenCount(counts.output, 0),
     cache_read: cached,
     cache_write: 0,
-    reasoning: counts.reasoning ?? null,
+    reasoning: tokenCount(counts.reasoning, null),
   };
 }

@@ -268,6 +268,23 @@ function rawChunk(delta: Record<string, unknown>, finish: string | null = null) 
   return JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
 }
 
+function usageChunk(usage: Record<string, unknown>) {
+  return JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage });
+}
+
+test("usage counts a compatible server left out, sent as strings or as nonsense are read as the Anthropic reader reads them: 0, or the string's number", async () => {
+  const usageOf = async (usage: Record<string, unknown>) => ofType((await run(rawServer([rawChunk({ content: "ok" }, "stop"), usageChunk(usage), "[DONE]"]))).events, "usage");
+  // Without completion_tokens the output had been undefined, and the call's cost NaN.
+  expect(await usageOf({ prompt_tokens: 1000 })).toEqual([{ type: "usage", usage: { input: 1000, output: 0, cache_read: 0, cache_write: 0, reasoning: null } }]);
+  // Strings had been summed as strings ("0" + "7" = "07").
+  expect(await usageOf({ prompt_tokens: "250", completion_tokens: "7", prompt_tokens_details: { cached_tokens: "50" }, completion_tokens_details: { reasoning_tokens: "2" } })).toEqual([
+    { type: "usage", usage: { input: 200, output: 7, cache_read: 50, cache_write: 0, reasoning: 2 } },
+  ]);
+  expect(await usageOf({ prompt_tokens: -5, completion_tokens: "lots", prompt_tokens_details: null, completion_tokens_details: { reasoning_tokens: null } })).toEqual([
+    { type: "usage", usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: null } },
+  ]);
+});
+
 test("compatible servers: `reasoning` deltas, tool calls without index or id, finish_reason stop with tools", async () => {
   const provider = rawServer([
     rawChunk({ role: "assistant", reasoning: "thinking it over" }),

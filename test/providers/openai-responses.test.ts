@@ -321,3 +321,19 @@ test("several summary parts join as paragraphs; arguments sent only at done stil
   expect(done?.stop).toBe("tool_use");
 });
 
+
+test("usage counts a compatible server left out or sent as strings are read as 0, or as the string's number", async () => {
+  const usageOf = async (usage: Record<string, unknown>) => {
+    const response = { id: "resp_1", object: "response", status: "in_progress", output: [], usage: null };
+    const provider = rawServer([
+      { type: "response.created", response },
+      { type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "ok" },
+      { type: "response.completed", response: { ...response, status: "completed", usage } },
+    ]);
+    return ofType((await run(provider)).events, "usage");
+  };
+  expect(await usageOf({ input_tokens: 1000 })).toEqual([{ type: "usage", usage: { input: 1000, output: 0, cache_read: 0, cache_write: 0, reasoning: null } }]);
+  expect(await usageOf({ input_tokens: "250", output_tokens: "7", input_tokens_details: { cached_tokens: "50" }, output_tokens_details: { reasoning_tokens: "2" } })).toEqual([
+    { type: "usage", usage: { input: 200, output: 7, cache_read: 50, cache_write: 0, reasoning: 2 } },
+  ]);
+});

@@ -20,8 +20,20 @@ export interface RecordedRequest {
   aborted?: boolean;
 }
 
+/**
+ * A turn of the script, and what only the mock plays: a server's own way of saying a thing the
+ * script format has no words for. The two OpenAI formats play these; Anthropic's ignores them.
+ */
+export type MockTurn = ScriptTurn & {
+  /**
+   * the usage object sent as it is, instead of the one made from `usage`: a compatible server's
+   * missing or string counts, another server's cache fields
+   */
+  wire_usage?: Record<string, unknown>;
+};
+
 /** Builds the HTTP response for one turn in one wire format. */
-export type FormatResponder = (turn: ScriptTurn, request: RecordedRequest) => Response;
+export type FormatResponder = (turn: MockTurn, request: RecordedRequest) => Response;
 
 const ROUTES: Record<string, FormatResponder> = {
   "/v1/messages": anthropicResponse,
@@ -36,12 +48,12 @@ export interface MockLlm {
   /** the HEAD requests zot opens a connection with while it waits for a prompt (providers/warm-connection.ts): answered, never in `requests`, never a turn */
   warmups: { path: string; at: number }[];
   /** turns not yet played */
-  turns: ScriptTurn[];
-  push(...turns: ScriptTurn[]): void;
+  turns: MockTurn[];
+  push(...turns: MockTurn[]): void;
   stop(): Promise<void>;
 }
 
-export function startMockLlm(turns: ScriptTurn[] = []): MockLlm {
+export function startMockLlm(turns: MockTurn[] = []): MockLlm {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
   const warmups: MockLlm["warmups"] = [];

@@ -85,7 +85,7 @@ export const openaiChatResponse: FormatResponder = (turn, request) => {
         model,
         system_fingerprint: "fp_mock",
         choices: [],
-        usage: {
+        usage: turn.wire_usage ?? {
           // The real API counts cached tokens inside prompt_tokens.
           prompt_tokens: usage.input + usage.cache_read,
           completion_tokens: usage.output,

@@ -142,7 +142,7 @@ export const openaiResponsesResponse: FormatResponder = (turn, request) => {
       status: truncated ? "incomplete" : "completed",
       incomplete_details: truncated ? { reason: "max_output_tokens" } : null,
       output,
-      usage: {
+      usage: turn.wire_usage ?? {
         // The real API counts cached tokens inside input_tokens.
         input_tokens: usage.input + usage.cache_read,
         input_tokens_details: { cached_tokens: usage.cache_read },
