@@ -188,6 +188,16 @@ function imagePart(image: ImageBlock): ChatCompletionContentPart {
   return { type: "image_url", image_url: { url: imageDataUrl(image) } };
 }
 
+/**
+ * A chunk's usage with what other servers add to OpenAI's: DeepSeek's cache hits
+ * (`prompt_cache_hit_tokens`, beside `prompt_cache_miss_tokens`), OpenRouter's cache writes
+ * (`prompt_tokens_details.cache_write_tokens`, inside prompt_tokens as cached_tokens are).
+ */
+type ServersChatUsage = Omit<NonNullable<ChatCompletionChunk["usage"]>, "prompt_tokens_details"> & {
+  prompt_tokens_details?: { cached_tokens?: unknown; cache_write_tokens?: unknown } | null;
+  prompt_cache_hit_tokens?: unknown;
+};
+
 /** Builds provider events and the final message from chat.completion.chunk objects. */
 class ChatAssembler implements WireAssembler {
   private readonly text = new GrowingText();
@@ -214,11 +224,14 @@ class ChatAssembler implements WireAssembler {
   push(data: JsonObject, out: ProviderEvent[]): void {
     const chunk = data as unknown as ChatCompletionChunk;
     if (chunk.usage) {
+      const usage = chunk.usage as ServersChatUsage;
       this.usage = openaiUsage({
-        input: chunk.usage.prompt_tokens,
-        output: chunk.usage.completion_tokens,
-        cached: chunk.usage.prompt_tokens_details?.cached_tokens,
-        reasoning: chunk.usage.completion_tokens_details?.reasoning_tokens,
+        input: usage.prompt_tokens,
+        output: usage.completion_tokens,
+        // DeepSeek says its cache hits apart (prompt_tokens is hits + misses), with no details.
+        cached: usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens,
+        written: usage.prompt_tokens_details?.cache_write_tokens,
+        reasoning: usage.completion_tokens_details?.reasoning_tokens,
       });
     }
     const choice = chunk.choices?.[0];

@@ -90,22 +90,26 @@ export function imageDataUrl(image: ImageBlock): string {
 export interface OpenAIUsageCounts {
   input: unknown;
   output: unknown;
+  /** tokens read from the prompt cache, counted inside `input` */
   cached?: unknown;
+  /** tokens written to the prompt cache, counted inside `input` (OpenRouter says them; OpenAI writes for free) */
+  written?: unknown;
   reasoning?: unknown;
 }
 
 /**
- * zot's usage from OpenAI's: cached tokens are counted inside the input, so they are taken out;
- * reasoning tokens are part of the output (compatible servers often leave the details out: null).
- * A count that is missing or no count at all is 0, as in the Anthropic reader.
+ * zot's usage from OpenAI's: cached and written tokens are counted inside the input, so they are
+ * taken out; reasoning tokens are part of the output (compatible servers often leave the details
+ * out: null). A count that is missing or no count at all is 0, as in the Anthropic reader.
  */
 export function openaiUsage(counts: OpenAIUsageCounts): TokenUsage {
   const cached = tokenCount(counts.cached, 0);
+  const written = tokenCount(counts.written, 0);
   return {
-    input: Math.max(0, tokenCount(counts.input, 0) - cached),
+    input: Math.max(0, tokenCount(counts.input, 0) - cached - written),
     output: tokenCount(counts.output, 0),
     cache_read: cached,
-    cache_write: 0,
+    cache_write: written,
     reasoning: tokenCount(counts.reasoning, null),
   };
 }

@@ -1,7 +1,9 @@
 // What a run counts of each call's tokens and cost when the server says them its own way (a count
-// left out or sent as a string), through the compiled binary against the mock LLM: the usage
-// events, the running total, and the session a resume reads back.
+// left out or sent as a string, another server's cache fields), through the compiled binary
+// against the mock LLM: the usage events, the running total, and the session a resume reads back.
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type MockLlm, type MockTurn, startMockLlm } from "../support/mock-llm.ts";
 import { ndjson, tempDir, zot } from "../support/zot.ts";
 
@@ -17,9 +19,10 @@ const WIRES = [
   { wire: "responses", model: "gpt-5", price: { input: 1.25, output: 10 }, input: "input_tokens", output: "output_tokens" },
 ] as const;
 
-/** One folder and ZOT_HOME for a run, the ones that resume it, and the commands that read its sessions. */
-function place(mock: MockLlm, model: string) {
+/** One folder and ZOT_HOME (with its models.json, when given) for a run, the ones that resume it, and the commands that read its sessions. */
+function place(mock: MockLlm, model: string, modelsJson?: unknown) {
   const home = tempDir("zot-usage-home-");
+  if (modelsJson) writeFileSync(join(home, "models.json"), JSON.stringify(modelsJson));
   const cwd = tempDir("zot-usage-cwd-");
   const flags = ["--provider", "openai", "--model", model, "--api-key", "k", "--base-url", `${mock.url}/v1`];
   return { run: (args: string[]) => zot([...args, ...flags], { home, cwd }), sessions: (args: string[]) => zot(["sessions", ...args], { home, cwd }) };
@@ -49,5 +52,26 @@ describe("usage counts", () => {
 
     const listed = await sessions(["list"]);
     expect(listed.stdout).toContain(`$${(firstCost + secondCost).toFixed(4)}`);
+  });
+});
+
+describe("cache counts of other servers", () => {
+  // Priced in models.json as a user of either server would: $ per million tokens.
+  const MODELS = { providers: { openai: { models: [{ id: "cached-model", cost: { input: 0.27, output: 1.1, cacheRead: 0.07, cacheWrite: 0.5 } }] } } };
+
+  test("DeepSeek's cache hits (prompt_cache_hit_tokens) are cache reads, priced as such, not fresh input", async () => {
+    mock = startMockLlm([{ text: "ok", wire_usage: { prompt_tokens: 100_000, completion_tokens: 100, prompt_cache_hit_tokens: 99_000, prompt_cache_miss_tokens: 1000 } }]);
+    const { run } = place(mock, "cached-model", MODELS);
+    const usage = ndjson((await run(["--json", "hi"])).stdout).find((e) => e.type === "usage");
+    expect(usage).toMatchObject({ input: 1000, cache_read: 99_000, cache_write: 0, output: 100 });
+    expect(usage.cost_usd).toBeCloseTo((1000 * 0.27 + 99_000 * 0.07 + 100 * 1.1) / 1e6, 12);
+  });
+
+  test("OpenRouter's cache writes (prompt_tokens_details.cache_write_tokens) are cache writes, priced as such", async () => {
+    mock = startMockLlm([{ text: "ok", wire_usage: { prompt_tokens: 3000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2000 } } }]);
+    const { run } = place(mock, "cached-model", MODELS);
+    const usage = ndjson((await run(["--json", "hi"])).stdout).find((e) => e.type === "usage");
+    expect(usage).toMatchObject({ input: 1000, cache_read: 0, cache_write: 2000, output: 10 });
+    expect(usage.cost_usd).toBeCloseTo((1000 * 0.27 + 2000 * 0.5 + 10 * 1.1) / 1e6, 12);
   });
 });

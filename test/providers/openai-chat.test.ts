@@ -285,6 +285,26 @@ test("usage counts a compatible server left out, sent as strings or as nonsense 
   ]);
 });
 
+test("DeepSeek's cache hits (prompt_cache_hit_tokens, no cached_tokens) and OpenRouter's cache writes (cache_write_tokens) come out of the input, as cache read and cache write", async () => {
+  const usageOf = async (usage: Record<string, unknown>) => ofType((await run(rawServer([rawChunk({ content: "ok" }, "stop"), usageChunk(usage), "[DONE]"]))).events, "usage")[0]?.usage;
+  expect(await usageOf({ prompt_tokens: 100_000, completion_tokens: 100, prompt_cache_hit_tokens: 99_000, prompt_cache_miss_tokens: 1000 })).toEqual({
+    input: 1000,
+    output: 100,
+    cache_read: 99_000,
+    cache_write: 0,
+    reasoning: null,
+  });
+  // OpenAI's own field wins where both are there.
+  expect(await usageOf({ prompt_tokens: 1000, completion_tokens: 1, prompt_cache_hit_tokens: 600, prompt_tokens_details: { cached_tokens: 500 } })).toMatchObject({ input: 500, cache_read: 500 });
+  expect(await usageOf({ prompt_tokens: 194, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 50, cache_write_tokens: 100, audio_tokens: 0 } })).toEqual({
+    input: 44,
+    output: 2,
+    cache_read: 50,
+    cache_write: 100,
+    reasoning: null,
+  });
+});
+
 test("compatible servers: `reasoning` deltas, tool calls without index or id, finish_reason stop with tools", async () => {
   const provider = rawServer([
     rawChunk({ role: "assistant", reasoning: "thinking it over" }),
