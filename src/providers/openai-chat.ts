@@ -288,12 +288,17 @@ class ChatAssembler implements WireAssembler {
   /** The usage and the done event; called once the stream has ended with a finish_reason. */
   finish(out: ProviderEvent[]): void {
     this.calls.endAll(out);
-    if (this.usage) out.push({ type: "usage", usage: this.usage });
+    this.finishUsage(out);
     const content: ContentBlock[] = [];
     if (!this.thinking.isEmpty) content.push({ type: "thinking", text: this.thinking.text, ...(this.reasoningField ? { chat_field: this.reasoningField } : {}) });
     if (!this.text.isEmpty) content.push({ type: "text", text: this.text.text });
     content.push(...this.calls.blocks());
     out.push({ type: "done", content, stop: this.stopReason() });
+  }
+
+  /** The usage, which the server sends after the finish_reason, a content filter's included. */
+  finishUsage(out: ProviderEvent[]): void {
+    if (this.usage) out.push({ type: "usage", usage: this.usage });
   }
 
   private stopReason(): ProviderStopReason {

@@ -276,18 +276,7 @@ class ResponsesAssembler implements WireAssembler {
 
   finish(out: ProviderEvent[]): void {
     this.calls.endAll(out);
-    const usage = this.final?.usage;
-    if (usage) {
-      out.push({
-        type: "usage",
-        usage: openaiUsage({
-          input: usage.input_tokens,
-          output: usage.output_tokens,
-          cached: usage.input_tokens_details?.cached_tokens,
-          reasoning: usage.output_tokens_details?.reasoning_tokens,
-        }),
-      });
-    }
+    this.finishUsage(out);
     const content: ContentBlock[] = [];
     for (const slot of [...this.slots.values()].sort((a, b) => a.index - b.index)) {
       if (slot.kind === "reasoning") {
@@ -308,6 +297,21 @@ class ResponsesAssembler implements WireAssembler {
       }
     }
     out.push({ type: "done", content, stop: this.stopReason(content) });
+  }
+
+  /** The usage, which the last event carries: response.incomplete's too, when a content filter stopped it. */
+  finishUsage(out: ProviderEvent[]): void {
+    const usage = this.final?.usage;
+    if (!usage) return;
+    out.push({
+      type: "usage",
+      usage: openaiUsage({
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        cached: usage.input_tokens_details?.cached_tokens,
+        reasoning: usage.output_tokens_details?.reasoning_tokens,
+      }),
+    });
   }
 
   private stopReason(content: readonly ContentBlock[]): ProviderStopReason {

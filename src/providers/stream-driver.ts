@@ -108,9 +108,15 @@ export interface WireAssembler {
   /** the last events, once the stream is over: calls still open, the usage, done */
   finish(out: ProviderEvent[]): void;
   /**
+   * the usage of a wire that says it only at its end (Anthropic's arrives as it streams: none), for
+   * an answer that stopped (stoppedBy): delivered before its failure, since the call was billed;
+   * `finish` pushes the same for an answer that did not
+   */
+  finishUsage?(out: ProviderEvent[]): void;
+  /**
    * set when the answer finished as the API promises but is no answer: the model declined, a
-   * content filter stopped it, the context window filled; the call fails with this, and what
-   * streamed before is kept as the partial answer
+   * content filter stopped it, the context window filled; the call fails with this, what streamed
+   * before is kept as the partial answer, and its usage is counted (finishUsage)
    */
   readonly stoppedBy?: StoppedAnswer;
 }
@@ -247,7 +253,16 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
     reader.cancel().catch(() => {});
   }
   if (!assembler.finished) throw truncatedStream(call);
-  if (assembler.stoppedBy) throw stoppedAnswer(call, assembler.stoppedBy);
+  const stopped = assembler.stoppedBy;
+  if (stopped) {
+    // The call was billed all the same: its usage is delivered before the failure.
+    assembler.finishUsage?.(out);
+    if (out.length > 0) {
+      if (signal.aborted) throw abortReason(signal);
+      yield out;
+    }
+    throw stoppedAnswer(call, stopped);
+  }
   assembler.finish(out);
   yield out;
 }

@@ -1,6 +1,7 @@
 // What a run counts of each call's tokens and cost when the server says them its own way (a count
-// left out or sent as a string, another server's cache fields), through the compiled binary
-// against the mock LLM: the usage events, the running total, and the session a resume reads back.
+// left out or sent as a string, another server's cache fields) or stops the answer (a content
+// filter), through the compiled binary against the mock LLM: the usage events, the running total,
+// and the session a resume reads back.
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -73,5 +74,25 @@ describe("cache counts of other servers", () => {
     const usage = ndjson((await run(["--json", "hi"])).stdout).find((e) => e.type === "usage");
     expect(usage).toMatchObject({ input: 1000, cache_read: 0, cache_write: 2000, output: 10 });
     expect(usage.cost_usd).toBeCloseTo((1000 * 0.27 + 2000 * 0.5 + 10 * 1.1) / 1e6, 12);
+  });
+});
+
+describe("an answer a content filter stopped", () => {
+  test.each(WIRES)("$wire: its billed usage is a usage event before the refusal, and the session keeps it", async ({ model, price }) => {
+    mock = startMockLlm([{ text: "Here is the st", filtered: true, usage: { input: 5000, output: 30 } }, { text: "fine" }]);
+    const { run } = place(mock, model);
+    const first = await run(["--json", "tell me"]);
+    const events = ndjson(first.stdout);
+    const kinds = events.map((e) => e.type).filter((t) => t !== "text_delta");
+    expect(kinds).toEqual(["session", "user_message", "turn_start", "assistant_start", "usage", "assistant_message", "turn_end", "error", "done"]);
+    const cost = (5000 * price.input + 30 * price.output) / 1e6;
+    expect(events.find((e) => e.type === "usage")).toMatchObject({ input: 5000, output: 30, cost_usd: cost });
+    expect(events.find((e) => e.type === "error")).toMatchObject({ code: "refused" });
+
+    // Recorded: the next run in the session goes on from its cost.
+    const second = await run(["--json", "-c", "something else"]);
+    const usage = ndjson(second.stdout).find((e) => e.type === "usage");
+    expect(usage.cumulative.input).toBe(5000 + usage.input);
+    expect(usage.cumulative.cost_usd).toBeCloseTo(cost + usage.cost_usd, 12);
   });
 });

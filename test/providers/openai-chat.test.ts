@@ -353,11 +353,14 @@ test("a refusal is the answer's text; a content filter's stop fails the call as 
   expect(ofType(refused.events, "text_delta").map((d) => d.delta).join("")).toBe("I can't help with that.");
   expect(refused.done?.content).toEqual([{ type: "text", text: "I can't help with that." }]);
 
-  const filtered = await run(rawServer([rawChunk({ role: "assistant", content: "Here is the st" }), rawChunk({}, "content_filter"), "[DONE]"]));
+  const filtered = await run(rawServer([rawChunk({ role: "assistant", content: "Here is the st" }), rawChunk({}, "content_filter"), usageChunk({ prompt_tokens: 5000, completion_tokens: 30 }), "[DONE]"]));
   expect(filtered.done).toBeUndefined();
   expect((filtered.error as ProviderError).code).toBe("refused");
   expect((filtered.error as ProviderError).message).toBe("openai: the provider's content filter stopped the answer (finish_reason: content_filter)");
   expect(ofType(filtered.events, "text_delta").map((d) => d.delta).join("")).toBe("Here is the st");
+  // The call was billed: its usage comes, after what streamed, before the failure.
+  expect(filtered.events.map((e) => e.type)).toEqual(["text_delta", "usage"]);
+  expect(ofType(filtered.events, "usage")[0]?.usage).toMatchObject({ input: 5000, output: 30 });
 });
 
 test("a 429 that says the quota ran out is not retried: waiting does not bring it back", async () => {
@@ -477,9 +480,10 @@ test("API_TIMEOUT_MS past what a timer can wait is the longest it can, not an in
 });
 
 test("OpenRouter's finish_reason error fails the call (server_error), keeping what streamed, not a complete answer", async () => {
-  const failed = await run(rawServer([rawChunk({ role: "assistant", content: "Half an ans" }), rawChunk({}, "error"), "[DONE]"]));
+  const failed = await run(rawServer([rawChunk({ role: "assistant", content: "Half an ans" }), rawChunk({}, "error"), usageChunk({ prompt_tokens: 40, completion_tokens: 3 }), "[DONE]"]));
   expect(failed.done).toBeUndefined();
   expect((failed.error as ProviderError).code).toBe("server_error");
   expect((failed.error as ProviderError).message).toBe("openai: the server ended the answer with an error (finish_reason: error); try again");
   expect(ofType(failed.events, "text_delta").map((d) => d.delta).join("")).toBe("Half an ans");
+  expect(ofType(failed.events, "usage")[0]?.usage).toMatchObject({ input: 40, output: 3 });
 });

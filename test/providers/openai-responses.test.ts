@@ -6,7 +6,7 @@
 import { afterEach, expect, test } from "bun:test";
 import OpenAI from "openai";
 import type { ModelInfo } from "../../src/protocol/models.ts";
-import type { ModelRequest, Provider } from "../../src/protocol/provider.ts";
+import { type ModelRequest, type Provider, ProviderError } from "../../src/protocol/provider.ts";
 import type { ScriptTurn } from "../../src/protocol/script.ts";
 import { openaiBaseUrl } from "../../src/providers/openai-mapping.ts";
 import { createOpenAIResponsesProvider } from "../../src/providers/openai-responses.ts";
@@ -336,4 +336,22 @@ test("usage counts a compatible server left out or sent as strings are read as 0
   expect(await usageOf({ input_tokens: "250", output_tokens: "7", input_tokens_details: { cached_tokens: "50" }, output_tokens_details: { reasoning_tokens: "2" } })).toEqual([
     { type: "usage", usage: { input: 200, output: 7, cache_read: 50, cache_write: 0, reasoning: 2 } },
   ]);
+});
+
+test("a content filter's response.incomplete fails the call as refused, after its usage: the call was billed", async () => {
+  const response = { id: "resp_1", object: "response", status: "in_progress", output: [], usage: null };
+  const provider = rawServer([
+    { type: "response.created", response },
+    { type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "Here is the st" },
+    {
+      type: "response.incomplete",
+      response: { ...response, status: "incomplete", incomplete_details: { reason: "content_filter" }, usage: { input_tokens: 5000, output_tokens: 30 } },
+    },
+  ]);
+  const { events, done, error } = await run(provider);
+  expect(done).toBeUndefined();
+  expect(error).toBeInstanceOf(ProviderError);
+  expect((error as ProviderError).code).toBe("refused");
+  expect(events.map((e) => e.type)).toEqual(["text_delta", "usage"]);
+  expect(ofType(events, "usage")[0]?.usage).toMatchObject({ input: 5000, output: 30 });
 });

@@ -30,6 +30,11 @@ export type MockTurn = ScriptTurn & {
    * missing or string counts, another server's cache fields
    */
   wire_usage?: Record<string, unknown>;
+  /**
+   * the answer ends as a content filter ends it, its usage still sent: Chat's finish_reason
+   * content_filter, Responses' response.incomplete with reason content_filter
+   */
+  filtered?: boolean;
 };
 
 /** Builds the HTTP response for one turn in one wire format. */

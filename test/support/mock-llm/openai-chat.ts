@@ -4,7 +4,7 @@
 // Rule: chunks look like the real API's (role first, tool calls by index with arguments cut into
 // fragments, finish_reason, then a usage chunk with `choices: []` only when include_usage asked
 // for it), so a test failure is zot's and not the mock's.
-import type { FormatResponder, RecordedRequest, SseEvent } from "../mock-llm.ts";
+import type { FormatResponder, MockTurn, RecordedRequest, SseEvent } from "../mock-llm.ts";
 import { contentText, fillTemplate, sseResponse } from "../mock-llm.ts";
 import { isJsonObject } from "../../../src/protocol/json-object.ts";
 import { chunkText, errorMessage, type ScriptTurn, turnStop, turnUsage } from "../../../src/protocol/script.ts";
@@ -101,7 +101,8 @@ export const openaiChatResponse: FormatResponder = (turn, request) => {
   return sseResponse(events, turn);
 };
 
-function finishReason(turn: ScriptTurn): string {
+function finishReason(turn: MockTurn): string {
+  if (turn.filtered) return "content_filter";
   const stop = turnStop(turn);
   return stop === "tool_use" ? "tool_calls" : stop === "length" ? "length" : "stop";
 }

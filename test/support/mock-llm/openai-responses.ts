@@ -135,12 +135,12 @@ export const openaiResponsesResponse: FormatResponder = (turn, request) => {
   }
 
   const usage = turnUsage(turn, JSON.stringify(request.body ?? "").length);
-  const truncated = turn.stop === "length";
-  send(truncated ? "response.incomplete" : "response.completed", {
+  const incomplete = turn.filtered ? "content_filter" : turn.stop === "length" ? "max_output_tokens" : undefined;
+  send(incomplete ? "response.incomplete" : "response.completed", {
     response: {
       ...response,
-      status: truncated ? "incomplete" : "completed",
-      incomplete_details: truncated ? { reason: "max_output_tokens" } : null,
+      status: incomplete ? "incomplete" : "completed",
+      incomplete_details: incomplete ? { reason: incomplete } : null,
       output,
       usage: turn.wire_usage ?? {
         // The real API counts cached tokens inside input_tokens.
