@@ -17,8 +17,12 @@ export const Usage = v.object({
 });
 export type Usage = v.InferOutput<typeof Usage>;
 
-/** Tokens as a provider reports them, before pricing; `reasoning` left out when it reports none. */
-export type TokenUsage = Omit<Usage, "cost_usd" | "reasoning"> & { reasoning?: number | null };
+/**
+ * Tokens as a provider reports them, before pricing; `reasoning` left out when it reports none.
+ * `cache_write_1h`: of `cache_write`, the tokens written to Anthropic's 1-hour cache, which cost
+ * more than 5-minute writes; it only prices them (core/cost.ts), and is no field of Usage.
+ */
+export type TokenUsage = Omit<Usage, "cost_usd" | "reasoning"> & { reasoning?: number | null; cache_write_1h?: number };
 
 export function emptyUsage(): Usage {
   return { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0, reasoning: null };

@@ -299,6 +299,8 @@ class AnthropicAssembler implements WireAssembler {
   private readonly calls = new ToolCallAssembly();
   // Anthropic counts thinking inside output_tokens and reports no split: reasoning is unknown (null).
   private readonly usage: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: null };
+  /** of cache_write, the tokens written to the 1-hour cache (priced higher: core/cost.ts) */
+  private hourWrites = 0;
   private stopReason: string | null = null;
   ended = false;
 
@@ -358,7 +360,8 @@ class AnthropicAssembler implements WireAssembler {
         this.usage.output = tokenCount(u.output_tokens, 0);
         this.usage.cache_read = tokenCount(u.cache_read_input_tokens, 0);
         this.usage.cache_write = tokenCount(u.cache_creation_input_tokens, 0);
-        out.push({ type: "usage", usage: { ...this.usage } });
+        this.hourWrites = hourCacheWrites(u);
+        out.push({ type: "usage", usage: this.usageNow() });
         break;
       }
       case "content_block_start": {
@@ -389,14 +392,20 @@ class AnthropicAssembler implements WireAssembler {
         this.usage.input = tokenCount(u.input_tokens, 0) || this.usage.input;
         this.usage.cache_read = tokenCount(u.cache_read_input_tokens, 0) || this.usage.cache_read;
         this.usage.cache_write = tokenCount(u.cache_creation_input_tokens, 0) || this.usage.cache_write;
+        this.hourWrites = hourCacheWrites(u) || this.hourWrites;
         this.stopReason = event.delta?.stop_reason ?? this.stopReason;
-        out.push({ type: "usage", usage: { ...this.usage } });
+        out.push({ type: "usage", usage: this.usageNow() });
         break;
       }
       case "message_stop":
         this.ended = true;
         break;
     }
+  }
+
+  /** The usage so far; the 1-hour cache writes only when there are some. */
+  private usageNow(): TokenUsage {
+    return this.hourWrites > 0 ? { ...this.usage, cache_write_1h: this.hourWrites } : { ...this.usage };
   }
 
   finish(out: ProviderEvent[]): void {
@@ -417,6 +426,15 @@ class AnthropicAssembler implements WireAssembler {
     }
     out.push({ type: "done", content, stop: mapStop(this.stopReason, this.calls.any) });
   }
+}
+
+/**
+ * The tokens of a usage written to the 1-hour cache (`cache_creation.ephemeral_1h_input_tokens`,
+ * within cache_creation_input_tokens): what a gateway that asks for `ttl: "1h"` gets.
+ */
+function hourCacheWrites(usage: { [key: string]: unknown }): number {
+  const creation = usage.cache_creation;
+  return isJsonObject(creation) ? tokenCount(creation.ephemeral_1h_input_tokens, 0) : 0;
 }
 
 function mapStop(reason: string | null, hasCalls: boolean): ProviderStopReason {

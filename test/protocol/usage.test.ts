@@ -31,6 +31,21 @@ describe("costs", () => {
   });
 });
 
+describe("1-hour cache writes", () => {
+  const sonnet = { ...testModel(), price_input: 3, price_output: 15, price_cache_read: 0.3, price_cache_write: 3.75 };
+
+  test("cost twice the input price, not the 5-minute write price; the priced usage keeps its fields as they were", () => {
+    // 100,000 written, 60,000 of them for an hour: 40,000 × $3.75 + 60,000 × $6 + 10 × $3 + 7 × $15 per million
+    const priced = priceUsage(sonnet, { input: 10, output: 7, cache_read: 0, cache_write: 100_000, cache_write_1h: 60_000 });
+    expect(priced).toEqual({ input: 10, output: 7, cache_read: 0, cache_write: 100_000, cost_usd: 0.510135, reasoning: null });
+    expect(priceUsage(sonnet, { input: 0, output: 0, cache_read: 0, cache_write: 100_000 }).cost_usd).toBe(0.375);
+  });
+
+  test("never more of them than the writes there are", () => {
+    expect(priceUsage(sonnet, { input: 0, output: 0, cache_read: 0, cache_write: 1000, cache_write_1h: 5000 }).cost_usd).toBe(0.006);
+  });
+});
+
 describe("the Usage schema", () => {
   test("a record without reasoning (written before it existed) reads as null", () => {
     const old = { input: 1, output: 2, cache_read: 0, cache_write: 0, cost_usd: 0.1 };

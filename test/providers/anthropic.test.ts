@@ -346,6 +346,27 @@ test("a compatible server's stream without usage, or with counts as strings, sti
   expect(ofType(strings.events, "usage").at(-1)?.usage).toMatchObject({ input: 100, output: 20 });
 });
 
+test("1-hour cache writes (cache_creation.ephemeral_1h_input_tokens) are said apart, within cache_write, for their price; none, and the usage is as before", async () => {
+  const usage = (startUsage: Record<string, unknown>, deltaUsage: Record<string, unknown> = { output_tokens: 20 }) =>
+    streamAll(
+      rawAnthropic([
+        { type: "message_start", message: { id: "m", role: "assistant", content: [], usage: startUsage } },
+        ...textBlock("Hi."),
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: deltaUsage },
+        { type: "message_stop" },
+      ]),
+      request(),
+    ).then((run) => ofType(run.events, "usage").map((e) => e.usage));
+  const cache_creation = { ephemeral_5m_input_tokens: 40_000, ephemeral_1h_input_tokens: 60_000 };
+  expect(await usage({ input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 100_000, cache_creation })).toEqual([
+    { input: 10, output: 1, cache_read: 0, cache_write: 100_000, cache_write_1h: 60_000, reasoning: null },
+    { input: 10, output: 20, cache_read: 0, cache_write: 100_000, cache_write_1h: 60_000, reasoning: null },
+  ]);
+  // A gateway that sends the counts only at message_delta.
+  expect((await usage({ input_tokens: 0, output_tokens: 0 }, { output_tokens: 20, input_tokens: 10, cache_creation_input_tokens: 100_000, cache_creation })).at(-1)).toMatchObject({ cache_write: 100_000, cache_write_1h: 60_000 });
+  expect((await usage({ input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 500, cache_creation: { ephemeral_5m_input_tokens: 500, ephemeral_1h_input_tokens: 0 } })).at(-1)).toEqual({ input: 10, output: 20, cache_read: 0, cache_write: 500, reasoning: null });
+});
+
 test("a refusal fails the call as refused, and a full context window as context_overflow, keeping what streamed", async () => {
   const stream = (stop: string) =>
     streamAll(rawAnthropic([{ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 0 } } }, ...textBlock("Part"), { type: "message_delta", delta: { stop_reason: stop }, usage: { output_tokens: 3 } }, { type: "message_stop" }]), request());
