@@ -34,10 +34,11 @@ export function followClaudeRun(
   },
 ): { run: ClaudeRun; off(): void } {
   const sessionId = conversation.session?.id ?? options.unrecorded ?? null;
-  const run = new ClaudeRun({ sessionId, model: conversation.model.id, claudeCall: options.claudeCall, costBefore: conversation.usage.cost_usd });
+  // Each call is named by the model answering it: a command's `model:` lends its prompt another.
+  const answeringModel = () => conversation.answeringModel.id;
+  const run = new ClaudeRun({ sessionId, model: conversation.model.id, answeringModel, claudeCall: options.claudeCall, costBefore: conversation.usage.cost_usd });
   const { write } = options;
-  const partial =
-    write && options.partial ? new ClaudePartialMessages({ sessionId, model: conversation.model.id, claudeName: (name) => options.toolNames(name)[0] ?? name }) : undefined;
+  const partial = write && options.partial ? new ClaudePartialMessages({ sessionId, answeringModel, claudeName: (name) => options.toolNames(name)[0] ?? name }) : undefined;
   const off = conversation.onEvent(
     (event) => {
       if (partial && write) for (const line of partial.add(event)) write(line);

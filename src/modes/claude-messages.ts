@@ -3,7 +3,8 @@
 // with its usage), a `user` message per tool result, a `system` compact_boundary per compaction
 // that completed, and the closing `result` (subtype, is_error,
 // the answer or the errors, turns, durations, cost, usage by model, the calls refused), each line
-// with its own `uuid`.
+// with its own `uuid`. A call is named by the model that answered it (a command's `model:` lends
+// its prompt another), in its assistant line and in modelUsage.
 // Rule: the tool calls are shown as Claude Code names them (`Bash` with `command`, `Read` with
 // `file_path`, …: the caller passes the mapping the settings hooks use), every other field as zot
 // has it; the result's text is what `zot -p` prints.
@@ -19,6 +20,7 @@ import type {
 import type { AgentEvent } from "../protocol/events.ts";
 import type { WireToolResultContent } from "../protocol/messages.ts";
 import { PrintedAnswer } from "../protocol/printed-answer.ts";
+import { dollars } from "../protocol/usage.ts";
 
 /** A tool call as Claude Code names it. */
 export type ClaudeCallOf = (name: string, args: Record<string, unknown>) => { tool_name: string; tool_input: Record<string, unknown> };
@@ -26,7 +28,10 @@ export type ClaudeCallOf = (name: string, args: Record<string, unknown>) => { to
 export interface ClaudeRunOptions {
   /** the session the run records into (what `-r <id>` resumes), or null */
   sessionId: string | null;
+  /** the run's model (the init line's) */
   model: string;
+  /** the model answering now, asked at each call: a command's `model:` lends its prompt another (default: `model`) */
+  answeringModel?: () => string;
   claudeCall: ClaudeCallOf;
   /** the run's cost so far (a resumed session's included): the result counts only this run's */
   costBefore: number;
@@ -43,6 +48,8 @@ export class ClaudeRun {
   private readonly now: () => number;
   private readonly started: number;
   private readonly tokens: ClaudeUsage = { ...NO_USAGE };
+  /** the run's tokens and cost by the model that answered each call */
+  private readonly byModel = new Map<string, { tokens: ClaudeUsage; cost: number }>();
   private cost: number;
   private turns = 0;
   private apiMs = 0;
@@ -104,7 +111,14 @@ export class ClaudeRun {
           cache_creation_input_tokens: event.cache_write,
           cache_read_input_tokens: event.cache_read,
         };
-        for (const key of Object.keys(usage) as (keyof ClaudeUsage)[]) this.tokens[key] += usage[key];
+        const model = this.answeringModel();
+        let used = this.byModel.get(model);
+        if (!used) this.byModel.set(model, (used = { tokens: { ...NO_USAGE }, cost: 0 }));
+        for (const key of Object.keys(usage) as (keyof ClaudeUsage)[]) {
+          this.tokens[key] += usage[key];
+          used.tokens[key] += usage[key];
+        }
+        used.cost = dollars(used.cost + event.cost_usd);
         this.cost = event.cumulative.cost_usd;
         this.callUsage = usage;
         return undefined;
@@ -166,17 +180,30 @@ export class ClaudeRun {
       session_id: this.options.sessionId,
       total_cost_usd: cost,
       usage: { ...this.tokens },
-      modelUsage: {
-        [this.options.model]: {
-          inputTokens: this.tokens.input_tokens,
-          outputTokens: this.tokens.output_tokens,
-          cacheReadInputTokens: this.tokens.cache_read_input_tokens,
-          cacheCreationInputTokens: this.tokens.cache_creation_input_tokens,
-          costUSD: cost,
-        },
-      },
+      modelUsage: this.modelUsage(),
       permission_denials: [...this.denials],
     };
+  }
+
+  private answeringModel(): string {
+    return this.options.answeringModel?.() ?? this.options.model;
+  }
+
+  /** Each model's share of the run; a run without a call counted names its own model, with nothing. */
+  private modelUsage(): ClaudeResultLine["modelUsage"] {
+    const used = this.byModel.size > 0 ? [...this.byModel] : [[this.options.model, { tokens: NO_USAGE, cost: 0 }] as const];
+    return Object.fromEntries(
+      used.map(([model, { tokens, cost }]) => [
+        model,
+        {
+          inputTokens: tokens.input_tokens,
+          outputTokens: tokens.output_tokens,
+          cacheReadInputTokens: tokens.cache_read_input_tokens,
+          cacheCreationInputTokens: tokens.cache_creation_input_tokens,
+          costUSD: cost,
+        },
+      ]),
+    );
   }
 
   private toolResult(id: string, content: ClaudeUserLine["message"]["content"][number]["content"], isError: boolean): ClaudeUserLine {
@@ -207,7 +234,7 @@ export class ClaudeRun {
         id: `msg_${this.turns}`,
         type: "message",
         role: "assistant",
-        model: this.options.model,
+        model: this.answeringModel(),
         content,
         ...(this.callUsage ? { usage: this.callUsage } : {}),
       },

@@ -21,7 +21,8 @@ export class ClaudePartialMessages {
   constructor(
     private readonly context: {
       sessionId: string | null;
-      model: string;
+      /** the model answering the call that starts (a command's `model:` lends its prompt another) */
+      answeringModel(): string;
       /** a tool's name as Claude Code's lines show it */
       claudeName(name: string): string;
     },
@@ -39,7 +40,7 @@ export class ClaudePartialMessages {
         this.sawToolUse = false;
         events.push({
           type: "message_start",
-          message: { id: `msg_${this.calls}`, type: "message", role: "assistant", model: this.context.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+          message: { id: `msg_${this.calls}`, type: "message", role: "assistant", model: this.context.answeringModel(), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
         });
         break;
       case "text_delta":

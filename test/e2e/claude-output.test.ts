@@ -2,7 +2,7 @@
 // binary against the mock LLM speaking the real Anthropic wire format, read the way scripts written
 // for `claude -p` read it (`jq -r .result`, `.session_id` to go on, a line per message).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
@@ -50,6 +50,26 @@ describe("--output-format json", () => {
       expect(first.total_cost_usd).toBeGreaterThan(0);
       expect(String(second.total_cost_usd)).toBe("0.0213");
       expect(second.modelUsage["claude-sonnet-4-5"].costUSD).toBe(second.total_cost_usd);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  test("a command's model: answers its prompt: modelUsage and the assistant line name that model, not the run's", async () => {
+    const user = tempDir("zot-cc-out-user-");
+    mkdirSync(join(user, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(user, ".claude", "commands", "cheap.md"), "---\nmodel: claude-haiku-4-5\n---\nSay hi\n");
+    const mock = startMockLlm([{ text: "cheap answer", usage: { input: 1000, output: 100 } }, { text: "cheap again", usage: { input: 1000, output: 100 } }]);
+    try {
+      const run = (format: string) => zot([...anthropic(mock), "-m", "claude-sonnet-4-5", "-p", "/cheap", "--output-format", format, "--verbose", "--no-session"], { env: { HOME: user } });
+      const json = JSON.parse((await run("json")).stdout);
+      expect(mock.requests[0].body.model).toBe("claude-haiku-4-5");
+      // claude-haiku-4-5: $1 in, $5 out per million
+      expect(json.modelUsage).toEqual({ "claude-haiku-4-5": { inputTokens: 1000, outputTokens: 100, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0.0015 } });
+      const lines = ndjson((await run("stream-json")).stdout);
+      expect(lines[0]).toMatchObject({ type: "system", subtype: "init", model: "claude-sonnet-4-5" });
+      expect(lines.find((l) => l.type === "assistant").message.model).toBe("claude-haiku-4-5");
+      expect(Object.keys(lines.at(-1).modelUsage)).toEqual(["claude-haiku-4-5"]);
     } finally {
       await mock.stop();
     }

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { ClaudeRun } from "../../src/modes/claude-messages.ts";
 import { ClaudeOutputLine } from "../../src/protocol/claude-output.ts";
-import type { CompactReason } from "../../src/protocol/events.ts";
+import type { AgentEvent, CompactReason } from "../../src/protocol/events.ts";
 
 const run = (sessionId: string | null = "20261127-100000-0a1b2c3d") =>
   new ClaudeRun({ sessionId, model: "claude-sonnet-5-5", claudeCall: (name, args) => ({ tool_name: name, tool_input: args }), costBefore: 0 });
@@ -36,5 +36,44 @@ describe("compact_boundary", () => {
     expect(r.add({ type: "compact_start", reason: "auto" })).toEqual([]);
     expect(r.add({ type: "error", message: "automatic compaction failed: x; going on with the whole transcript", code: "compaction" })).toEqual([]);
     expect(r.add(done("auto"))[0]).toMatchObject({ session_id: null });
+  });
+});
+
+describe("the model of each call", () => {
+  const usage = (input: number, cost_usd: number, before: number) =>
+    ({
+      type: "usage",
+      input,
+      output: 10,
+      cache_read: 0,
+      cache_write: 0,
+      cost_usd,
+      reasoning: null,
+      cumulative: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: before + cost_usd, reasoning: null },
+    }) as const;
+  const answer: AgentEvent = { type: "assistant_message", content: [{ type: "text", text: "ok" }], time: "2026-11-27T10:00:00.000Z" };
+
+  test("a call a command's model: answered is that model's, in its assistant line and in modelUsage; the run's own model keeps its calls", () => {
+    let answering = "claude-haiku-4-5";
+    const r = new ClaudeRun({ sessionId: null, model: "claude-sonnet-4-5", answeringModel: () => answering, claudeCall: (name, args) => ({ tool_name: name, tool_input: args }), costBefore: 0 });
+    r.add(usage(1000, 0.00105, 0));
+    const lent = r.add(answer)[0];
+    answering = "claude-sonnet-4-5";
+    r.add(usage(2000, 0.00615, 0.00105));
+    const own = r.add(answer)[0];
+    expect(lent).toMatchObject({ type: "assistant", message: { model: "claude-haiku-4-5" } });
+    expect(own).toMatchObject({ type: "assistant", message: { model: "claude-sonnet-4-5" } });
+    const result = r.result({ status: "ok" });
+    expect(result.total_cost_usd).toBe(0.0072);
+    expect(result.modelUsage).toEqual({
+      "claude-haiku-4-5": { inputTokens: 1000, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0.00105 },
+      "claude-sonnet-4-5": { inputTokens: 2000, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0.00615 },
+    });
+  });
+
+  test("a run without a call names its own model, with nothing", () => {
+    expect(run().result({ status: "ok" }).modelUsage).toEqual({
+      "claude-sonnet-5-5": { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0 },
+    });
   });
 });
