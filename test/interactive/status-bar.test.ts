@@ -21,8 +21,15 @@ function bar(snapshot: Partial<StatusSnapshot>, color = false, width = 120): str
 describe("the status bar", () => {
   test("provider and model, ↑input ↓output, cache read/write, cost, context use; then tags and the cwd with ~", () => {
     const [first, second] = bar({ provider: "anthropic", model: "claude-x", usage, context: { tokens: 50_000, window: 200_000, fraction: 0.25 }, tags: ["jailed", "confirmations on"] });
-    expect(first).toBe("  (anthropic) claude-x ↑12k ↓2.7k R900 W35k $0.042 25.0%/200k");
+    expect(first).toBe("  (anthropic) claude-x ↑12k ↓2.7k R900 W35k $0.0421 25.0%/200k");
     expect(second).toBe("  jailed · confirmations on · ~/project");
+  });
+
+  test("the cost as zot sessions list shows it: a call that cost under a tenth of a cent is not $0.000", () => {
+    const cost = (cost_usd: number) => bar({ usage: { ...usage, cost_usd } })[0];
+    expect(cost(0.0003)).toBe("  ↑12k ↓2.7k R900 W35k $0.0003");
+    expect(cost(1.234)).toBe("  ↑12k ↓2.7k R900 W35k $1.23");
+    expect(cost(0)).toBe("  ↑12k ↓2.7k R900 W35k");
   });
 
   test("busy: the spinner, what runs and for how long, before the model", () => {
@@ -45,26 +52,28 @@ describe("the status bar", () => {
 
   test("a narrow terminal drops the provider, then the cache counts, then ↑↓, so cost and context stay in view", () => {
     const snapshot = { provider: "anthropic", model: "claude-sonnet-4-5", usage, context: { tokens: 50_000, window: 200_000, fraction: 0.25 } };
-    expect(bar(snapshot, false, 60)[0]).toBe("  claude-sonnet-4-5 ↑12k ↓2.7k R900 W35k $0.042 25.0%/200k");
-    expect(bar(snapshot, false, 50)[0]).toBe("  claude-sonnet-4-5 ↑12k ↓2.7k $0.042 25.0%/200k");
-    expect(bar(snapshot, false, 40)[0]).toBe("  claude-sonnet-4-5 $0.042 25.0%/200k");
-    // Busy at 40 columns: the spinner on its own line, the stats kept whole on the next.
-    const busy = bar({ ...snapshot, busy: { label: "working", since: 0 } }, false, 40);
-    expect(busy.slice(0, 2)).toEqual(["  ⠋ working · 1m 05s", "  claude-sonnet-4-5 $0.042 25.0%/200k"]);
+    expect(bar(snapshot, false, 61)[0]).toBe("  claude-sonnet-4-5 ↑12k ↓2.7k R900 W35k $0.0421 25.0%/200k");
+    expect(bar(snapshot, false, 51)[0]).toBe("  claude-sonnet-4-5 ↑12k ↓2.7k $0.0421 25.0%/200k");
+    expect(bar(snapshot, false, 41)[0]).toBe("  claude-sonnet-4-5 $0.0421 25.0%/200k");
+    // Busy at 41 columns: the spinner on its own line, the stats kept whole on the next.
+    const busy = bar({ ...snapshot, busy: { label: "working", since: 0 } }, false, 41);
+    expect(busy.slice(0, 2)).toEqual(["  ⠋ working · 1m 05s", "  claude-sonnet-4-5 $0.0421 25.0%/200k"]);
   });
 
   test("a long model id (a dated snapshot, a proxy's vendor/model) is shortened, then left out, before cost and context use are cut", () => {
     const snapshot = { provider: "anthropic", model: "claude-sonnet-4-5-20250929", usage: { ...usage, cost_usd: 0.081 }, context: { tokens: 1_800, window: 200_000, fraction: 0.009 } };
-    expect(bar(snapshot, false, 45)[0]).toBe("  claude-sonnet-4-5-20250929 $0.081 0.9%/200k");
-    expect(bar(snapshot, false, 35)[0]).toBe("  claude-sonnet-4… $0.081 0.9%/200k");
-    expect(bar(snapshot, false, 25)[0]).toBe("  claud… $0.081 0.9%/200k");
-    expect(bar(snapshot, false, 21)[0]).toBe("  $0.081 0.9%/200k");
+    expect(bar(snapshot, false, 46)[0]).toBe("  claude-sonnet-4-5-20250929 $0.0810 0.9%/200k");
+    expect(bar(snapshot, false, 36)[0]).toBe("  claude-sonnet-4… $0.0810 0.9%/200k");
+    expect(bar(snapshot, false, 26)[0]).toBe("  claud… $0.0810 0.9%/200k");
+    expect(bar(snapshot, false, 22)[0]).toBe("  $0.0810 0.9%/200k");
     // With nothing to keep in view, the id alone is shortened to the width.
     expect(bar({ provider: "p", model: "vendor/a-very-long-model-name" }, false, 20)[0]).toBe("  vendor/a-very-lon…");
   });
 
   test("numbers as people read them", () => {
     expect([999, 2_700, 35_400, 1_100_000, 12_000_000].map(formatTokens)).toEqual(["999", "2.7k", "35k", "1.1M", "12M"]);
+    // What rounds up to the next unit reads in it.
+    expect([999.6, 9_949, 9_960, 999_400, 999_600, 9_960_000].map(formatTokens)).toEqual(["1.0k", "9.9k", "10k", "999k", "1.0M", "10M"]);
     expect([4_200, 65_000].map(formatElapsed)).toEqual(["4s", "1m 05s"]);
     expect(tildePath("/home/ann", "/home/ann")).toBe("~");
     expect(tildePath("/home/annex/x", "/home/ann")).toBe("/home/annex/x");

@@ -10,6 +10,7 @@ import type { Spinner } from "../../tui/spinner.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, visibleWidth } from "../../tui/width.ts";
 import { printable } from "../../protocol/printable.ts";
+import { formatCost } from "../session-rows.ts";
 
 export interface StatusSnapshot {
   /** set while a turn, a compaction or the start-up runs */
@@ -80,7 +81,8 @@ export class StatusBar implements Component {
       show.io && usage.output > 0 && `↓${formatTokens(usage.output)}`,
       show.cache && usage.cache_read > 0 && `R${formatTokens(usage.cache_read)}`,
       show.cache && usage.cache_write > 0 && `W${formatTokens(usage.cache_write)}`,
-      usage.cost_usd > 0 && `$${usage.cost_usd.toFixed(3)}`,
+      // As zot sessions list shows it: a cost under a tenth of a cent still reads as money spent.
+      usage.cost_usd > 0 && formatCost(usage.cost_usd),
     ].filter((part): part is string => typeof part === "string");
     return parts.join(" ");
   }
@@ -96,13 +98,18 @@ export class StatusBar implements Component {
   }
 }
 
-/** 999 → "999", 2_700 → "2.7k", 35_400 → "35k", 1_100_000 → "1.1M", 12_000_000 → "12M". */
+/**
+ * 999 → "999", 2_700 → "2.7k", 35_400 → "35k", 1_100_000 → "1.1M", 12_000_000 → "12M". A number
+ * that rounds up to the next unit reads in it: 9_960 → "10k", 999_600 → "1.0M", not "10.0k", "1000k".
+ */
 export function formatTokens(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;
-  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
-  if (n < 10_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-  return `${Math.round(n / 1_000_000)}M`;
+  if (Math.round(n) < 1000) return String(Math.round(n));
+  const thousands = n / 1000;
+  if (Number(thousands.toFixed(1)) < 10) return `${thousands.toFixed(1)}k`;
+  if (Math.round(thousands) < 1000) return `${Math.round(thousands)}k`;
+  const millions = n / 1_000_000;
+  if (Number(millions.toFixed(1)) < 10) return `${millions.toFixed(1)}M`;
+  return `${Math.round(millions)}M`;
 }
 
 /** 4_200 → "4s", 65_000 → "1m 05s". */
