@@ -109,13 +109,20 @@ export class EditBuffer {
     this.kill(this.cursor, end);
   }
 
-  /** Ctrl+W: back to the previous whitespace (readline's unix-word-rubout: "path/to|" loses it all); an atom (its spaces too) goes whole. */
+  /**
+   * Ctrl+W: back to the previous whitespace (readline's unix-word-rubout: "path/to|" loses it all);
+   * an atom counts as one non-space character, its own spaces included ("see[chip]|" loses both).
+   */
   killSpaceWordBack(): void {
+    const atoms = this.atomSpans();
     let start = this.scanBack(this.cursor, (char) => SPACE.test(char));
-    start = this.scanBack(start, (char) => !SPACE.test(char));
-    const end = this.cursor;
-    this.moveTo(start, -1);
-    this.kill(this.cursor, end);
+    for (;;) {
+      const atom = atoms.find((span) => span.end === start);
+      if (atom) start = atom.start;
+      else if (start > 0 && !SPACE.test(this.text.slice(this.previousBoundary(start), start))) start = this.previousBoundary(start);
+      else break;
+    }
+    this.kill(start, this.cursor);
   }
 
   /** Alt+D: the word after the cursor. */

@@ -35,6 +35,11 @@ export interface EditorOptions {
   pathExists?: (path: string) => boolean;
 }
 
+interface UndoStep {
+  text: string;
+  cursor: number;
+}
+
 interface Row {
   start: number;
   end: number;
@@ -85,7 +90,9 @@ export class Editor implements Component {
   private readonly pastes = new PasteStore();
   /** The history entry ↑/↓ last put in the editor. */
   private recalled: string | undefined;
-  private readonly undoStack: { text: string; cursor: number }[] = [];
+  private readonly undoStack: UndoStep[] = [];
+  /** The undo steps of the other places of a history walk (an entry's index, or the draft's): each place undoes only its own edits. */
+  private readonly undoElsewhere = new Map<number, UndoStep[]>();
   private lastEdit: "type" | "other" = "other";
   private lastTyped = "";
   private width = 80;
@@ -128,18 +135,30 @@ export class Editor implements Component {
     this.edit("other", () => this.buffer.insert(text));
   }
 
-  /** Empties the editor and ends a history walk; the pastes are forgotten (what holds them now holds their text). */
+  /**
+   * Empties the editor and ends a history walk (the draft and edits made on it join the history,
+   * written out). The pastes go, but for one the last kill holds (Ctrl+Y brings it back whole).
+   */
   clear(): void {
+    this.history.reset((text) => this.pastes.expand(text));
     this.setText("");
     this.undoStack.length = 0;
-    this.history.reset();
-    this.pastes.clear();
+    this.undoElsewhere.clear();
+    this.pastes.keepOnly(this.buffer.killed);
+  }
+
+  /** Esc or Ctrl+C on a draft: it goes into the history, written out, so ↑ brings it back; then the editor is cleared. */
+  clearIntoHistory(): void {
+    this.history.reset((text) => this.pastes.expand(text));
+    this.history.add(this.value.replace(/\n+$/, ""));
+    this.clear();
   }
 
   /** Submits as Enter does; an editor holding only whitespace submits nothing. */
   submit(): void {
     const value = this.value.replace(/\n+$/, "");
     if (value.trim() === "") return;
+    this.history.reset((text) => this.pastes.expand(text));
     this.history.add(value);
     this.clear();
     this.onSubmit?.(value);
@@ -217,9 +236,13 @@ export class Editor implements Component {
         return this.edit("other", () => b.killWordForward());
       case "ctrl+y":
         return this.edit("other", () => b.yank());
+      // Ctrl+_ (Ctrl+/ and Ctrl+- type it in a legacy terminal), as the Kitty protocol
+      // (Ctrl+Shift+-) and xterm's modifyOtherKeys (Ctrl+Shift+_) report it too.
       case "ctrl+_":
       case "ctrl+-":
-      case "ctrl+shift+-": // Ctrl+_ as the Kitty protocol reports it
+      case "ctrl+/":
+      case "ctrl+shift+-":
+      case "ctrl+shift+_":
         return this.undo();
       case "up":
         return this.vertical(-1);
@@ -287,8 +310,13 @@ export class Editor implements Component {
     const { text, cursor } = this.buffer;
     const untouchedEntry = this.history.browsing && text === this.recalled && (cursor === 0 || cursor === text.length);
     if (untouchedEntry || target < 0 || target >= rows.length) {
+      const from = this.history.at;
       const entry = direction < 0 ? this.history.previous(text) : this.history.next(text);
       if (entry === undefined) return false;
+      this.undoElsewhere.set(from, this.undoStack.splice(0));
+      this.undoStack.push(...(this.undoElsewhere.get(this.history.at) ?? []));
+      this.undoElsewhere.delete(this.history.at);
+      this.lastEdit = "other";
       this.buffer.setText(entry);
       this.recalled = entry;
       this.notifyChange(true);

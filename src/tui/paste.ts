@@ -40,9 +40,10 @@ export class PasteStore {
     return this.bodies.has(id);
   }
 
-  /** Forgets the bodies (the editor was cleared or submitted); numbering goes on. */
-  clear(): void {
-    this.bodies.clear();
+  /** Forgets the bodies whose chips `text` does not hold (the editor was cleared or submitted); numbering goes on. */
+  keepOnly(text: string): void {
+    const kept = new Set(Array.from(text.matchAll(PASTE_CHIP), (match) => Number(match[1])));
+    for (const id of this.bodies.keys()) if (!kept.has(id)) this.bodies.delete(id);
   }
 }
 

@@ -1,8 +1,10 @@
 // Earlier prompts, walked with Up and Down like a shell's history. Rule: nothing typed is lost by
 // walking: what was being typed before the walk began (the draft) comes back when walking past the
-// newest entry, and an entry edited during the walk keeps the edit while the walk goes on (as
-// readline keeps a changed history line until the prompt is sent); a submit or a clear ends the
-// walk. Empty prompts and a repeat of the newest are not recorded.
+// newest entry, an entry edited during the walk keeps the edit while the walk goes on (as readline
+// keeps a changed history line until the prompt is sent), and a walk that ends on another entry (a
+// send, a clear) puts the draft and those edits into the history as entries of their own. Empty
+// prompts and a repeat of the newest are not recorded; past `limit` the oldest go, once no walk
+// points into the entries.
 
 export class PromptHistory {
   private readonly entries: string[];
@@ -10,7 +12,7 @@ export class PromptHistory {
   private position: number;
   private draft = "";
   /** Entries edited during this walk, by index: what the user made of them. */
-  private edited = new Map<number, string>();
+  private readonly edited = new Map<number, string>();
 
   /** `entries` oldest first (an application may load them from its sessions). */
   constructor(
@@ -29,17 +31,20 @@ export class PromptHistory {
     return this.entries.length;
   }
 
+  /** Where the walk is: an entry's index, or `size` for the draft (no walk). */
+  get at(): number {
+    return this.position;
+  }
+
   /** Records a prompt as the newest entry; a walk under way goes on where it is. */
   add(text: string): void {
     if (text.trim() === "" || this.entries.at(-1) === text) return;
     const browsing = this.browsing;
     this.entries.push(text);
-    if (this.entries.length > this.limit) {
-      this.entries.shift();
-      this.position = Math.max(0, this.position - 1);
-      this.edited = new Map([...this.edited].flatMap(([index, edit]) => (index > 0 ? [[index - 1, edit] as const] : [])));
+    if (!browsing) {
+      this.position = this.entries.length;
+      this.trim();
     }
-    if (!browsing) this.position = this.entries.length;
   }
 
   /** The entry before the current one, or undefined at the oldest. `current` is kept: as the draft when the walk begins, else as the entry's edit. */
@@ -58,11 +63,21 @@ export class PromptHistory {
     return this.browsing ? this.shown(this.position) : this.draft;
   }
 
-  /** Ends a walk (the prompt was submitted or cleared): the draft and the edits are dropped. */
-  reset(): void {
+  /**
+   * Ends a walk (a send or a clear). Ended on an entry, the edits of the others and the draft join
+   * the history, written out by `expand` (the editor's paste chips), older than what is added next.
+   */
+  reset(expand: (text: string) => string = (text) => text): void {
+    if (this.browsing) {
+      const kept = [...this.edited].filter(([index]) => index !== this.position).sort(([a], [b]) => a - b);
+      this.position = this.entries.length;
+      for (const [, text] of kept) this.add(expand(text));
+      this.add(expand(this.draft));
+    }
     this.position = this.entries.length;
     this.draft = "";
     this.edited.clear();
+    this.trim();
   }
 
   private keep(current: string): void {
@@ -73,5 +88,11 @@ export class PromptHistory {
 
   private shown(index: number): string {
     return this.edited.get(index) ?? this.entries[index];
+  }
+
+  private trim(): void {
+    if (this.browsing || this.entries.length <= this.limit) return;
+    this.entries.splice(0, this.entries.length - this.limit);
+    this.position = this.entries.length;
   }
 }

@@ -251,6 +251,10 @@ describe("the prompt history", () => {
     session.type("\x1b[B\x1b[B");
     await session.waitFor((screen) => screen.lines().includes("> explain @notes.md"), "↓ ↓ back at the mention");
     expect(session.screen.text()).not.toContain("tab: its path only"); // the picker's hint: closed
+    session.type("\x7f"); // typing on the recalled entry opens the picker as usual
+    await session.waitForText("tab: its path only");
+    session.type("d\x1b");
+    await session.waitFor((screen) => !screen.text().includes("tab: its path only") && screen.lines().includes("> explain @notes.md"), "the picker closed by Esc");
     session.type("\r");
     await session.waitForText("ok4");
     expect(lastUserText(mock.requests[3]!.body)).toContain("the notes");

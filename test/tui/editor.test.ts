@@ -216,6 +216,38 @@ describe("Editor keys", () => {
     expect(editor.text).toBe("my long unsent draft");
   });
 
+  test("each place of a walk undoes only its own edits: an undo in the draft brought back never brings in an entry", () => {
+    const history = new PromptHistory(["old prompt"]);
+    const editor = new Editor(theme, { history });
+    typeText(editor, "my long unsent draft");
+    type(editor, KEYS.up, KEYS.backspace, KEYS.down);
+    expect(editor.text).toBe("my long unsent draft");
+    type(editor, "\x1f");
+    expect(editor.text).toBe("my long unsent "); // the draft's own last step
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("old promp");
+    type(editor, "\x1f");
+    expect(editor.text).toBe("old prompt");
+    type(editor, "\x1f", KEYS.down);
+    expect(editor.text).toBe("my long unsent ");
+    typeText(editor, "x");
+    type(editor, KEYS.up, "\x1f", "\x1f"); // nothing left to undo on the entry
+    expect(editor.text).toBe("old prompt");
+  });
+
+  test("Esc or Ctrl+C on a recalled entry keeps the draft: the history gets it, then the entry shown", () => {
+    const history = new PromptHistory(["old prompt"]);
+    const editor = new Editor(theme, { history });
+    typeText(editor, "a draft");
+    type(editor, KEYS.up);
+    editor.clearIntoHistory();
+    expect(editor.text).toBe("");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("old prompt");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("a draft");
+  });
+
   test("a history entry put in by ↑/↓ is told apart from typing (the app opens no popup for it)", () => {
     const editor = new Editor(theme, { history: new PromptHistory(["/yolo"]) });
     const changes: { text: string; recalled: boolean }[] = [];
@@ -242,6 +274,13 @@ describe("Editor keys", () => {
     type(editor, KEYS.home, "\x1b[3;2~");
     expect(editor.text).toBe("'M HERE NO");
     type(editor, "\x1b[45;6u");
+    expect(editor.text).toBe("I'M HERE NO");
+    // xterm's modifyOtherKeys: Ctrl+_ (Ctrl+Shift+-), and Ctrl+/, which types Ctrl+_ in a legacy terminal
+    typeText(editor, "a");
+    type(editor, "\x1b[27;6;95~");
+    expect(editor.text).toBe("I'M HERE NO");
+    typeText(editor, "b");
+    type(editor, "\x1b[47;5u");
     expect(editor.text).toBe("I'M HERE NO");
   });
 
@@ -308,6 +347,15 @@ describe("Editor pastes", () => {
     expect(editor.text).toBe("keep [pasted text #1 +20 lines]");
     type(editor, "\r");
     expect(sent[0]).toStartWith("keep l0\nl1\n");
+    typeText(editor, "see");
+    editor.handlePaste(Array.from({ length: 20 }, (_, i) => `m${i}`).join("\n"));
+    expect(editor.text).toBe("see [pasted text #2 +20 lines]");
+    type(editor, KEYS.left, "\x7f", KEYS.end, "\x17"); // glued to the word: both go
+    expect(editor.text).toBe("");
+    editor.clear();
+    type(editor, "\x19"); // the kill keeps its paste through a clear
+    type(editor, "\r");
+    expect(sent[1]).toStartWith("seem0\nm1\n");
   });
 
   test("small pastes are inserted as typed text, line endings normalised", () => {
@@ -374,8 +422,9 @@ describe("paste helpers", () => {
     expect(store.collapse("z".repeat(1500))).toBe("[pasted text #2 1500 chars]");
     expect(store.collapse(Array(12).fill("w".repeat(400)).join("\n"))).toBe("[pasted text #3 +12 lines]");
     expect(store.expand("[pasted text #2 1500 chars] and [pasted text #9 +3 lines]")).toBe(`${"z".repeat(1500)} and [pasted text #9 +3 lines]`);
-    store.clear();
+    store.keepOnly("what was killed: [pasted text #3 +12 lines]");
     expect(store.expand("[pasted text #1 +11 lines]")).toBe("[pasted text #1 +11 lines]");
+    expect(store.has(3)).toBe(true);
     expect("[pasted text #1 +11 lines]".match(PASTE_CHIP)).toHaveLength(1);
   });
 
@@ -422,7 +471,7 @@ describe("PromptHistory", () => {
     expect(history.browsing).toBe(false);
   });
 
-  test("an entry edited on the walk keeps its edit while the walk goes on; a reset drops the edits and the draft", () => {
+  test("an entry edited on the walk keeps its edit while the walk goes on; a reset on it keeps the draft as an entry", () => {
     const history = new PromptHistory(["a", "b"]);
     expect(history.previous("draft")).toBe("b");
     expect(history.previous("b, edited")).toBe("a");
@@ -430,7 +479,36 @@ describe("PromptHistory", () => {
     expect(history.next("b, edited")).toBe("draft");
     expect(history.previous("draft")).toBe("b, edited");
     history.reset();
-    expect(history.previous("")).toBe("b");
+    expect(history.previous("")).toBe("draft");
+    expect(history.previous("draft")).toBe("b");
+  });
+
+  test("past the limit the oldest go, but not while a walk points into the entries", () => {
+    const history = new PromptHistory(["a", "b"], 2);
+    expect(history.previous("draft")).toBe("b");
+    expect(history.previous("b")).toBe("a");
+    history.add("c");
+    expect(history.size).toBe(3);
+    expect(history.next("a")).toBe("b");
+    expect(history.next("b")).toBe("c");
+    expect(history.next("c")).toBe("draft");
+    history.reset();
+    expect(history.size).toBe(2);
+    history.add("d");
+    expect(history.size).toBe(2);
+    expect(history.previous("")).toBe("d");
+    expect(history.previous("d")).toBe("c");
+    expect(history.previous("c")).toBeUndefined();
+  });
+
+  test("a walk that ends on an entry puts the draft and the other entries' edits into the history", () => {
+    const history = new PromptHistory(["a", "b"]);
+    expect(history.previous("draft")).toBe("b");
+    expect(history.previous("b2")).toBe("a");
+    history.reset((text) => text.toUpperCase());
+    expect(history.previous("")).toBe("DRAFT");
+    expect(history.previous("DRAFT")).toBe("B2");
+    expect(history.previous("B2")).toBe("b");
   });
 
   test("a prompt added during a walk leaves the walk where it is", () => {

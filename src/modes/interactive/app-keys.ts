@@ -188,9 +188,7 @@ export class AppKeys {
    * took: with its pastes written out, as a sent prompt's are (the chips' pastes go with the clear).
    */
   private clearDraft(): void {
-    const editor = this.app.editor;
-    if (editor.text.trim()) editor.history.add(editor.value.replace(/\n+$/, ""));
-    editor.clear();
+    this.app.editor.clearIntoHistory();
   }
 
   private ctrlC(): boolean {
