@@ -108,7 +108,7 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   openaiChat("gpt-4.1", "GPT-4.1", 1_047_576, 32_768, [2, 8, 0.5, 0]),
   openaiChat("gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, [0.4, 1.6, 0.1, 0]),
   openaiChat("gpt-4o", "GPT-4o", 128_000, 16_384, [2.5, 10, 1.25, 0]),
-  openaiChat("gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, [0.15, 0.6, 0.08, 0]),
+  openaiChat("gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, [0.15, 0.6, 0.075, 0]),
 
   // Plays a script of turns (`--script FILE`, the demo): free, offline, never calls a network.
   model("scripted", "scripted", "Scripted", "scripted", 200_000, 32_000, false, [0, 0, 0, 0]),
