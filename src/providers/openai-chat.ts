@@ -1,8 +1,8 @@
 // The OpenAI Chat Completions provider: api.openai.com, ollama, and any OpenAI-compatible server
 // (vLLM, llama.cpp, LM Studio, OpenRouter …), through the openai SDK.
 // Rule: the wire request is derived from the transcript alone and the transcript is never changed
-// for the wire: thinking stays home, but for the reasoning a Chat server streamed beside tool calls
-// (DeepSeek and Kimi thinking models refuse a tool call message without its reasoning_content), and
+// for the wire: thinking stays home, but for the reasoning a Chat server streamed in a turn that
+// called tools (DeepSeek's and Kimi's thinking models refuse such a turn without its reasoning_content), and
 // tool-result images (which a `tool` message cannot carry) travel in a user message built here, not
 // stored in the session.
 import { noFTL } from "bun:jsc";
@@ -105,12 +105,13 @@ export function chatRequestBody(request: ModelRequest): ChatCompletionCreatePara
 export function toChatMessages(system: string, messages: readonly Message[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
-  for (const message of messages) {
+  const withReasoning = turnsWithToolCalls(messages);
+  for (const [index, message] of messages.entries()) {
     if (message.role === "user") {
       const user = userMessage(message.content);
       if (user) out.push(user);
     } else if (message.role === "assistant") {
-      const assistant = assistantMessage(message.content);
+      const assistant = assistantMessage(message.content, withReasoning.has(index));
       if (assistant) out.push(assistant);
     } else {
       out.push(...toolMessages(message.content));
@@ -132,8 +133,34 @@ function userMessage(blocks: readonly ContentBlock[]): ChatCompletionMessagePara
   return { role: "user", content: parts };
 }
 
+/**
+ * The assistant messages of the turns (from a user message to the next) in which the model called
+ * tools: DeepSeek's thinking mode wants the reasoning of every one of them back in every later
+ * request, the answer that ended the turn included (a 400 otherwise); of a turn without tool calls
+ * it wants none.
+ */
+function turnsWithToolCalls(messages: readonly Message[]): Set<number> {
+  const marked = new Set<number>();
+  let turn: number[] = [];
+  let called = false;
+  const close = () => {
+    if (called) for (const index of turn) marked.add(index);
+    turn = [];
+    called = false;
+  };
+  for (const [index, message] of messages.entries()) {
+    if (message.role === "user") close();
+    else if (message.role === "assistant") {
+      turn.push(index);
+      if (message.content.some((block) => block.type === "tool_call")) called = true;
+    }
+  }
+  close();
+  return marked;
+}
+
 /** Text and tool calls; an assistant message with neither is left out (some servers reject it). */
-function assistantMessage(blocks: readonly ContentBlock[]): ChatCompletionAssistantMessageParam | undefined {
+function assistantMessage(blocks: readonly ContentBlock[], keepReasoning: boolean): ChatCompletionAssistantMessageParam | undefined {
   const text = blocks.flatMap((b) => (b.type === "text" && b.text.trim() ? [b.text] : [])).join("\n");
   const toolCalls = blocks.flatMap((b) =>
     b.type === "tool_call"
@@ -141,11 +168,12 @@ function assistantMessage(blocks: readonly ContentBlock[]): ChatCompletionAssist
       : [],
   );
   if (!text && toolCalls.length === 0) return undefined;
-  // Reasoning a Chat server streamed as reasoning_content: sent back under that field with the tool
-  // calls it led to, as DeepSeek's and Kimi's thinking models require. A server that streamed it as
+  // Reasoning a Chat server streamed as reasoning_content: sent back under that field in a turn that
+  // called tools, as DeepSeek's and Kimi's thinking models require. A server that streamed it as
   // `reasoning` (Groq, Cerebras, OpenRouter, ollama) refuses reasoning_content, and gets none.
-  const reasoning =
-    toolCalls.length > 0 ? blocks.flatMap((b) => (b.type === "thinking" && b.chat_field === "reasoning_content" && b.text ? [b.text] : [])).join("\n") : "";
+  const reasoning = keepReasoning
+    ? blocks.flatMap((b) => (b.type === "thinking" && b.chat_field === "reasoning_content" && b.text ? [b.text] : [])).join("\n")
+    : "";
   return {
     role: "assistant",
     content: text || null,

@@ -103,6 +103,25 @@ test("reasoning streamed as reasoning_content goes back with the tool calls it l
   for (const at of [4, 6, 8]) expect([at, sent[at]]).toEqual([at, expect.not.objectContaining({ reasoning_content: expect.anything() })]);
 });
 
+test("in a turn that called tools, the answer that ended it goes back with its reasoning_content too, in every later request (DeepSeek's thinking mode: a 400 otherwise); a turn without tool calls sends none", async () => {
+  const m = start({ text: "done" });
+  const thought = (text: string) => ({ type: "thinking" as const, text, chat_field: "reasoning_content" as const });
+  const messages = [
+    message("user", { type: "text", text: "run it" }),
+    message("assistant", thought("I will run it."), { type: "tool_call", id: "c1", name: "bash", args: { command: "echo hi" } }),
+    message("tool", { type: "tool_result", call_id: "c1", is_error: false, content: [{ type: "text", text: "hi" }] }),
+    message("assistant", thought("It printed hi."), { type: "text", text: "It printed hi." }),
+    message("user", { type: "text", text: "and 2+2?" }),
+    message("assistant", thought("Easy."), { type: "text", text: "4" }),
+    message("user", { type: "text", text: "thanks" }),
+  ];
+  await run(openai(m), request({ messages }));
+  const sent = m.requests[0]?.body.messages;
+  expect(sent[2]).toMatchObject({ role: "assistant", reasoning_content: "I will run it." });
+  expect(sent[4]).toEqual({ role: "assistant", content: "It printed hi.", reasoning_content: "It printed hi." });
+  expect(sent[6]).toEqual({ role: "assistant", content: "4" });
+});
+
 test("the field the reasoning came in is kept on the thinking block", async () => {
   const viaReasoning = rawServer([rawChunk({ role: "assistant", reasoning: "hmm" }), rawChunk({ content: "ok" }, "stop"), "[DONE]"]);
   expect((await run(viaReasoning)).done?.content[0]).toEqual({ type: "thinking", text: "hmm", chat_field: "reasoning" });
