@@ -200,7 +200,7 @@ function toMessages(messages: readonly Message[]): MessageParam[] {
       continue;
     }
     const results: ContentBlockParam[] = message.content
-      .filter((b): b is ToolResultBlock => b.type === "tool_result" && openCalls.has(b.call_id))
+      .filter((b): b is ToolResultBlock => b.type === "tool_result" && openCalls.has(anthropicToolId(b.call_id)))
       .map(toolResultContent);
     if (message.role === "tool") {
       if (results.length === 0) continue;
@@ -232,11 +232,25 @@ function assistantContent(blocks: readonly ContentBlock[]): ContentBlockParam[] 
         else if (block.opaque) out.push({ type: "redacted_thinking", data: block.opaque });
         break;
       case "tool_call":
-        out.push({ type: "tool_use", id: block.id, name: block.name, input: block.args ?? {} });
+        out.push({ type: "tool_use", id: anthropicToolId(block.id), name: block.name, input: block.args ?? {} });
         break;
     }
   }
   return out;
+}
+
+/** What the Messages API takes as a tool call's id (it refuses the request for any other). */
+const ANTHROPIC_TOOL_ID = /^[a-zA-Z0-9_-]+$/;
+
+/**
+ * A tool call's id as Anthropic takes it. Another server's ids (Kimi's `functions.bash:0`) are
+ * refused, and would stay in the transcript to fail every later request after a switch or a
+ * resume: such an id is sent with its other characters as `_` and a hash of the whole, so a call
+ * and its result still match and two ids never become one. The transcript keeps the id as it was.
+ */
+export function anthropicToolId(id: string): string {
+  if (ANTHROPIC_TOOL_ID.test(id)) return id;
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_")}_${Bun.hash(id).toString(36)}`;
 }
 
 function userContent(blocks: readonly ContentBlock[]): ContentBlockParam[] {
@@ -249,7 +263,7 @@ function userContent(blocks: readonly ContentBlock[]): ContentBlockParam[] {
 }
 
 function toolResultContent(block: ToolResultBlock): ToolResultBlockParam {
-  const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: block.call_id };
+  const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: anthropicToolId(block.call_id) };
   if (block.is_error) result.is_error = true;
   if (block.content.every((c) => c.type === "text")) {
     const text = textOf(block.content);

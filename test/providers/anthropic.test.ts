@@ -209,6 +209,33 @@ test("the request carries system, tools, cache marks, images and tool results in
   ]);
 });
 
+test("another server's tool call ids (Kimi's functions.bash:0) are sent in the form the API takes, the same for the call and its result; distinct ids stay distinct", async () => {
+  const server = serve({ text: "ok" });
+  const result = (id: string, text: string) => ({ type: "tool_result" as const, call_id: id, is_error: false, content: [{ type: "text" as const, text }] });
+  const messages: Message[] = [
+    { role: "user", content: [{ type: "text", text: "list" }], time: TIME },
+    {
+      role: "assistant",
+      content: [
+        { type: "tool_call", id: "functions.bash:0", name: "bash", args: { command: "ls" } },
+        { type: "tool_call", id: "functions.bash_0", name: "bash", args: { command: "pwd" } },
+        { type: "tool_call", id: "toolu_01ok", name: "bash", args: { command: "id" } },
+      ],
+      time: TIME,
+    },
+    { role: "tool", content: [result("functions.bash:0", "a"), result("functions.bash_0", "b"), result("toolu_01ok", "c")], time: TIME },
+  ];
+  await run(server, request({ messages }));
+  const sent = server.requests[0]?.body as { messages: { content: { type: string; id?: string; tool_use_id?: string }[] }[] };
+  const uses = sent.messages[1].content.map((block) => block.id);
+  const results = sent.messages[2].content.map((block) => block.tool_use_id);
+  expect(results).toEqual(uses);
+  for (const id of uses) expect(id).toMatch(/^[a-zA-Z0-9_-]+$/);
+  expect(new Set(uses).size).toBe(3);
+  expect(uses[2]).toBe("toolu_01ok");
+  expect(uses[0]).toStartWith("functions_bash_0_");
+});
+
 test("an image no model API takes (svg, or text called png) is sent as a text saying so, never as an image the API refuses", async () => {
   const server = serve({ text: "ok" });
   const svg = Buffer.from("<svg/>").toString("base64");
