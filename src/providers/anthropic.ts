@@ -27,6 +27,7 @@ import { BLOCK_BINDING_BETA, claudeThinking } from "./claude-thinking.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
+import type { CustomHeaders } from "./custom-headers.ts";
 import { tokenCount } from "./token-count.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { modelFetch } from "./model-connections.ts";
@@ -47,6 +48,8 @@ export interface AnthropicProviderOptions {
   onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
   silenceMs?: number;
+  /** the custom headers for this server (custom-headers.ts; null: taken out) */
+  headers?: CustomHeaders;
 }
 
 /** Thinking budgets per reasoning level, as the original zot sent them (models that take a budget: claude-thinking.ts). */
@@ -88,6 +91,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         logLevel: "off",
         // The pool every model call shares, whose idle connections close after a minute.
         fetch: modelFetch,
+        ...(options.headers ? { defaultHeaders: options.headers } : {}),
       }),
     })));
 

@@ -28,6 +28,7 @@ import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { warmConnection } from "./warm-connection.ts";
 import { withSendableImages } from "../protocol/sendable-images.ts";
+import type { CustomHeaders } from "./custom-headers.ts";
 
 export interface OpenAIChatOptions {
   /** names the provider in errors (`ollama: HTTP 404: …`) and picks the defaults */
@@ -42,6 +43,8 @@ export interface OpenAIChatOptions {
   onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
   silenceMs?: number;
+  /** the custom headers for this server (custom-headers.ts; null: taken out) */
+  headers?: CustomHeaders;
 }
 
 const DEFAULT_BASE_URL = { openai: "https://api.openai.com/v1", ollama: "http://localhost:11434/v1" } as const;
@@ -53,7 +56,7 @@ const IMAGE_CAPTION_MAX_BYTES = 500;
 export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const name = options.name;
   const baseUrl = openaiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL[name]);
-  const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl, options.silenceMs);
+  const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl, options.silenceMs, options.headers);
   return {
     name,
     warm: (signal) => {

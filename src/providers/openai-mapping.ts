@@ -11,6 +11,7 @@ import { modelFetch } from "./model-connections.ts";
 import { openaiSdk } from "./openai-sdk.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { SdkCall } from "./stream-driver.ts";
+import type { CustomHeaders } from "./custom-headers.ts";
 import { tokenCount } from "./token-count.ts";
 
 /**
@@ -23,7 +24,7 @@ export type OpenAIClient = () => Promise<OpenAI>;
  * An SDK client for one base URL and key. Always explicit: the runtime has already read
  * OPENAI_BASE_URL / OLLAMA_HOST and the key; the SDK must not read them again.
  */
-export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenceLimitMs()): OpenAIClient {
+export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenceLimitMs(), headers?: CustomHeaders): OpenAIClient {
   let client: Promise<OpenAI> | undefined;
   return () =>
     (client ??= openaiSdk().then(
@@ -35,6 +36,7 @@ export function openaiClient(apiKey: string, baseUrl: string, silenceMs = silenc
           timeout: silenceMs, // the wait for a response: the same silence limit the stream's gaps have
           logLevel: "off", // failures reach the user as ProviderErrors; the SDK must not print to the terminal
           fetch: modelFetch, // the pool every model call shares, whose idle connections close after a minute
+          ...(headers ? { defaultHeaders: headers } : {}), // custom-headers.ts
         }),
     ));
 }

@@ -14,6 +14,7 @@ import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import type { CustomHeaders } from "./custom-headers.ts";
 import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
@@ -35,6 +36,8 @@ export interface OpenAIResponsesOptions {
   onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
   silenceMs?: number;
+  /** the custom headers for this server (custom-headers.ts; null: taken out) */
+  headers?: CustomHeaders;
 }
 
 const NAME = "openai";
@@ -44,7 +47,7 @@ const SUMMARY_SEPARATOR = "\n\n";
 
 export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): Provider {
   const baseUrl = openaiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
-  const client = openaiClient(options.apiKey, baseUrl, options.silenceMs);
+  const client = openaiClient(options.apiKey, baseUrl, options.silenceMs, options.headers);
   const speaker: ProviderSpeaker = {
     provider: NAME,
     baseUrl,

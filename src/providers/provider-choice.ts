@@ -9,6 +9,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { PROVIDER_NAMES, type ModelInfo, type ProviderName } from "../protocol/models.ts";
 import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
 import { formatModelLines, formatModelTable, loadCatalog } from "./catalog.ts";
+import type { CustomHeaders } from "./custom-headers.ts";
 import { familyOf, providerOfId } from "./model-ids.ts";
 
 /** Providers tried, in order, when none is named: the first with a key wins. */
@@ -90,10 +91,11 @@ type Credential = ReturnType<typeof resolveApiKey>;
 /** The client of `model`'s wire API, with the run's credential and base URL. */
 export async function createProvider(
   model: ModelInfo,
-  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName; silenceMs?: number; onOpen?: OpenedAnswer },
+  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName; silenceMs?: number; onOpen?: OpenedAnswer; headers?: CustomHeaders },
 ): Promise<Provider> {
   const apiKey = options.credential?.key ?? "";
   const silence = options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {};
+  const headers = options.headers ? { headers: options.headers } : {};
   const onOpen = options.onOpen ? { onOpen: options.onOpen } : {};
   // Where the key came from, so a 401 names the thing to fix (--api-key, the variable, auth.json).
   const key = { from: options.credential?.from, kind: options.credential?.kind, variable: apiKeyEnvVar(options.providerName) };
@@ -101,16 +103,16 @@ export async function createProvider(
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./anthropic.ts");
       const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...silence, ...onOpen });
+      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...silence, ...onOpen, ...headers });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./openai-chat.ts");
       const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen });
+      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen, ...headers });
     }
     case "openai-responses": {
       const { createOpenAIResponsesProvider } = await import("./openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen });
+      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen, ...headers });
     }
     case "scripted": {
       const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./scripted.ts");

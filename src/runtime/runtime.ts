@@ -22,6 +22,7 @@ import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
 import { keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
+import { customHeaders } from "../providers/custom-headers.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
 import type { WrittenRule } from "../permission-rules/rule.ts";
 import { selectBuiltinTools } from "../tools/builtin.ts";
@@ -358,6 +359,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
+  // ANTHROPIC_/OPENAI_CUSTOM_HEADERS go where the provider's key goes: not to a models.json model with a key of its own.
+  const headersOf = (m: ModelInfo, key: ResolvedKey | undefined) => customHeaders(m.api, { provider: providerName, ownServer: key?.source !== "models.json" }, env);
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
   // API_TIMEOUT_MS, the settings' env's too (silence-limit.ts).
   const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env), onOpen: options.onAnswerOpen };
@@ -405,7 +408,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const loadingMcp = loadMcp(options, { cwd, home, env, disabledFor }, trust);
   let provider: Provider;
   try {
-    provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model) });
+    provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model), headers: headersOf(model, credential) });
   } catch (error) {
     await (await loadingExtensions.catch(() => undefined))?.manager?.stop();
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
@@ -617,7 +620,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       const key = credentialOf(next);
       const client =
         next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== agentKey
-          ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next) })
+          ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next), headers: headersOf(next, key) })
           : undefined;
       return { client, key: key?.key };
     };

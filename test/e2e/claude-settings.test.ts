@@ -37,13 +37,23 @@ describe("~/.claude/settings.json", () => {
     const llm = mock([echoVar, { text: "done" }]);
     const userHome = tempDir("zot-cs-user-");
     settings(userHome, {
-      env: { ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_AUTH_TOKEN: "tok-123", ANTHROPIC_MODEL: "glm-4.6", API_TIMEOUT_MS: "3000000", FROM_SETTINGS: "yes" },
+      env: {
+        ANTHROPIC_BASE_URL: llm.url,
+        ANTHROPIC_AUTH_TOKEN: "tok-123",
+        ANTHROPIC_MODEL: "glm-4.6",
+        ANTHROPIC_CUSTOM_HEADERS: "x-gateway-key: gw-1\nX-Team: core",
+        API_TIMEOUT_MS: "3000000",
+        FROM_SETTINGS: "yes",
+      },
     });
     const run = await zot(["-p", "go"], { env: { HOME: userHome } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("done\n");
     expect(llm.requests[0]?.body.model).toBe("glm-4.6");
     expect(llm.requests[0]?.headers.authorization).toBe("Bearer tok-123");
+    // A gateway that takes its key in a header gets it from the settings' env as from the shell's.
+    expect(llm.requests[0]?.headers["x-gateway-key"]).toBe("gw-1");
+    expect(llm.requests[0]?.headers["x-team"]).toBe("core");
     expect(toolResult(llm)).toContain("var=yes token=none");
     expect(run.stderr).toContain("the model is glm-4.6, as ~/.claude/settings.json's env.ANTHROPIC_MODEL says");
   });

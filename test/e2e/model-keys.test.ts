@@ -45,6 +45,20 @@ test("a model added to models.json after the start gets its own key on set_model
   expect((await r.call({ type: "get_state" })).data.model).toBe("newtog");
 });
 
+test("OPENAI_CUSTOM_HEADERS (a gateway's key, often) go where the provider's key goes, never to a models.json model with a key of its own", async () => {
+  mock = startMockLlm([{ text: "from the gateway" }, { text: "from tog" }]);
+  const home = tempDir("zot-keys-home-");
+  models(home, { providers: { openai: { models: [{ id: "tog", baseUrl: `${mock.url}/v1`, apiKey: "$TOGETHER_KEY" }] } } });
+  const env = { OPENAI_API_KEY: "sk-openai", TOGETHER_KEY: "tk-own", OPENAI_CUSTOM_HEADERS: "x-portkey-api-key: pk-corp-secret" };
+  const own = await zot(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1", "--base-url", mock.url], { home, env });
+  expect(own.code).toBe(0);
+  expect(mock.requests[0]!.headers["x-portkey-api-key"]).toBe("pk-corp-secret");
+  const other = await zot(["-p", "hi", "--provider", "openai", "--model", "tog"], { home, env });
+  expect(other.code).toBe(0);
+  expect(mock.requests[1]!.headers.authorization).toBe("Bearer tk-own");
+  expect(mock.requests[1]!.headers["x-portkey-api-key"]).toBeUndefined();
+});
+
 test("the variable a models.json key names is not inherited by the bash tool's commands", async () => {
   mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "env" } }] }, { text: "done" }]);
   const home = tempDir("zot-keys-home-");
