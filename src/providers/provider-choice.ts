@@ -60,6 +60,13 @@ export function pickProvider(
   if (options.provider !== undefined) return knownProvider(options.provider);
   if (options.script) return "scripted";
   if (options.model) {
+    // A model the user described in models.json is theirs: its provider beats a built-in model of the
+    // same id under another (a proxy's `claude-sonnet-4-5` under openai, with the proxy's baseUrl).
+    const described = [...new Set(models.filter((m) => m.id === options.model && m.source === "user").map((m) => m.provider))];
+    if (described.length === 1) return described[0];
+    if (described.length > 1) {
+      throw new UsageError(`models.json describes "${options.model}" under ${described.join(" and ")}; pass --provider ${described.join(" or ")} to say which`);
+    }
     const owner = models.find((m) => m.id === options.model) ?? models.find((m) => m.id === familyOf(options.model ?? ""));
     const named = owner?.provider ?? providerOfId(options.model);
     if (named) return named;

@@ -59,6 +59,21 @@ test("OPENAI_CUSTOM_HEADERS (a gateway's key, often) go where the provider's key
   expect(mock.requests[1]!.headers["x-portkey-api-key"]).toBeUndefined();
 });
 
+test("a models.json model with a built-in model's id (a proxy's claude-sonnet-4-5 under openai) is the one --model picks, not the built-in on the user's own key", async () => {
+  mock = startMockLlm([{ text: "from the proxy" }]);
+  const home = tempDir("zot-keys-home-");
+  models(home, { providers: { openai: { baseUrl: `${mock.url}/v1`, apiKey: "$LITELLM_KEY", models: [{ id: "claude-sonnet-4-5" }] } } });
+  const run = await zot(["-p", "hi", "--model", "claude-sonnet-4-5"], { home, env: { LITELLM_KEY: "lk-proxy", ANTHROPIC_API_KEY: "sk-ant-personal" } });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("from the proxy\n");
+  expect(mock.requests[0]!.path).toBe("/v1/chat/completions");
+  expect(mock.requests[0]!.headers.authorization).toBe("Bearer lk-proxy");
+  models(home, { providers: { openai: { models: [{ id: "twin" }] }, ollama: { models: [{ id: "twin" }] } } });
+  const twice = await zot(["-p", "hi", "--model", "twin"], { home });
+  expect(twice.code).toBe(2);
+  expect(twice.stderr).toContain('models.json describes "twin" under openai and ollama; pass --provider openai or ollama');
+});
+
 test("the variable a models.json key names is not inherited by the bash tool's commands", async () => {
   mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "env" } }] }, { text: "done" }]);
   const home = tempDir("zot-keys-home-");
