@@ -8,7 +8,7 @@ import { formatPrice, formatTokens } from "../protocol/model-figures.ts";
 import { type ModelInfo, type ProviderName, PROVIDER_NAMES, WireApi } from "../protocol/models.ts";
 import { firstIssue } from "../protocol/schema-issue.ts";
 import { keyVariable, onlyVariable } from "../config/model-key-variables.ts";
-import { familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
+import { catalogKin, familyMember, MODEL_ALIASES, unknownModel, unknownModelNote } from "./model-ids.ts";
 import { article } from "../protocol/article.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 import { readRegularFile } from "../config/regular-file.ts";
@@ -379,8 +379,9 @@ export function resolveModel(
   if (family) return { model: { ...family, id: wanted, name: `${family.name} (${wanted})` } };
   if (provider === "ollama") return { model: syntheticOllamaModel(wanted) };
   if (options.acceptUnknown && provider !== "scripted") {
-    const model = unknownModel(provider, wanted);
-    return { model, note: unknownModelNote(model, options.acceptUnknown.modelsFile) };
+    const kin = catalogKin(catalog, wanted);
+    const model = unknownModel(provider, wanted, kin);
+    return { model, note: unknownModelNote(model, options.acceptUnknown.modelsFile, kin) };
   }
 
   const valid = catalog.filter((m) => m.provider === provider).map((m) => m.id);

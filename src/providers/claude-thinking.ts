@@ -21,8 +21,19 @@ export interface ClaudeThinking {
 /** The beta that lets a request drop thinking blocks whose prefix changed (`thinking.block_binding`). */
 export const BLOCK_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
-/** The family and version anywhere in the id: a proxy's `anthropic/claude-opus-4-7`, Bedrock's `us.anthropic.claude-opus-4-7-v1:0`, Vertex's `claude-opus-4-7@…`. */
-const CLAUDE_VERSION = /(?:^|[^a-z0-9])claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?(?![0-9])/;
+/**
+ * The family and version anywhere in the id: a proxy's `anthropic/claude-opus-4-7`, OpenRouter's
+ * `anthropic/claude-opus-4.7`, Bedrock's `us.anthropic.claude-opus-4-7-v1:0`, Vertex's `claude-opus-4-7@…`.
+ */
+const CLAUDE_VERSION = /(?:^|[^a-z0-9])claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:[-.](\d))?(?![0-9])/;
+
+/** The id Anthropic gives the model an id names in another's spelling (`anthropic/claude-opus-4.7` → `claude-opus-4-7`), if it names one. */
+export function claudeOwnId(id: string): string | undefined {
+  const found = CLAUDE_VERSION.exec(id.toLowerCase());
+  if (!found) return undefined;
+  const [, family, major, minor] = found;
+  return `claude-${family}-${major}${minor !== undefined ? `-${minor}` : ""}`;
+}
 
 export function claudeThinking(id: string): ClaudeThinking {
   const found = CLAUDE_VERSION.exec(id.toLowerCase());

@@ -4,7 +4,7 @@
 // does not know gets. Rule: an id is never rejected for being new; what zot cannot know about it
 // (limits, prices) falls back to conservative defaults and is said once.
 import type { ModelInfo, ProviderName, WireApi } from "../protocol/models.ts";
-import { claudeThinking } from "./claude-thinking.ts";
+import { claudeOwnId, claudeThinking } from "./claude-thinking.ts";
 
 /** The aliases Claude Code users type, to the newest model of that family in the catalog. */
 export const MODEL_ALIASES: Readonly<Record<string, { provider: ProviderName; id: string }>> = {
@@ -20,6 +20,8 @@ const OPENAI_REASONING = /^(?:gpt-(?:[5-9]|\d{2,})|o[134])/;
 /** Limits an unknown model of a provider is given (a models.json entry sets the real ones). */
 export const UNKNOWN_MODEL_CONTEXT = 128_000;
 export const UNKNOWN_MODEL_MAX_OUTPUT = 8_192;
+/** An unknown model that reasons: its thinking counts within the output, so 8K would cut answers short (Claude Code's default limit). */
+export const UNKNOWN_REASONING_MAX_OUTPUT = 32_000;
 
 const SNAPSHOT_SUFFIX = /-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 
@@ -49,20 +51,33 @@ export function providerOfId(id: string): ProviderName | undefined {
 }
 
 /**
+ * The catalog's model an id names in a gateway's spelling: OpenRouter's `anthropic/claude-opus-4.7`
+ * or `openai/gpt-5.1`, Bedrock's `us.anthropic.claude-opus-4-7-v1:0`; undefined for any other id.
+ */
+export function catalogKin(catalog: readonly ModelInfo[], id: string): ModelInfo | undefined {
+  const tail = id.slice(id.lastIndexOf("/") + 1);
+  const own = claudeOwnId(id);
+  const named = (wanted: string) => catalog.find((m) => m.id === wanted);
+  return (tail !== id ? named(tail) : undefined) ?? (own ? (named(own) ?? named(`${own}-0`)) : undefined);
+}
+
+/**
  * The entry for an id the catalog does not have: the provider's wire API (OpenAI's reasoning
  * families speak Responses, everything else Chat Completions, as proxies and compatible servers
- * do), default limits, no price.
+ * do), no price, and the limits of `kin` (the catalog's model it names in another spelling), else
+ * default ones (larger for a model that reasons, whose thinking counts within its output).
  */
-export function unknownModel(provider: ProviderName, id: string): ModelInfo {
+export function unknownModel(provider: ProviderName, id: string, kin?: ModelInfo): ModelInfo {
+  // A Claude id whose family and version zot can read thinks as its family does (claude-thinking.ts).
+  const reasoning = provider === "openai" ? OPENAI_REASONING.test(id) : provider === "anthropic" && claudeThinking(id).reasons;
   return {
     id,
     provider,
     name: id,
     api: apiOfUnknown(provider, id),
-    context_window: UNKNOWN_MODEL_CONTEXT,
-    max_output: UNKNOWN_MODEL_MAX_OUTPUT,
-    // A Claude id whose family and version zot can read thinks as its family does (claude-thinking.ts).
-    reasoning: provider === "openai" ? OPENAI_REASONING.test(id) : provider === "anthropic" && claudeThinking(id).reasons,
+    context_window: kin?.context_window ?? UNKNOWN_MODEL_CONTEXT,
+    max_output: kin?.max_output ?? (reasoning ? UNKNOWN_REASONING_MAX_OUTPUT : UNKNOWN_MODEL_MAX_OUTPUT),
+    reasoning,
     price_input: 0,
     price_output: 0,
     price_cache_read: 0,
@@ -78,10 +93,10 @@ function apiOfUnknown(provider: ProviderName, id: string): WireApi {
   return "openai-chat";
 }
 
-/** The one-line note for a model zot knows nothing about. */
-export function unknownModelNote(model: ModelInfo, modelsFile: string): string {
+/** The one-line note for a model zot knows nothing about (`kin`: the catalog's model whose limits it took). */
+export function unknownModelNote(model: ModelInfo, modelsFile: string, kin?: ModelInfo): string {
   return (
-    `model "${model.id}" is not in zot's catalog, so ${model.provider} gets it as asked with default limits ` +
+    `model "${model.id}" is not in zot's catalog, so ${model.provider} gets it as asked with ${kin ? `${kin.id}'s limits` : "default limits"} ` +
     `(${model.context_window / 1000}K context, ${model.max_output} output tokens) and no price (cost shows $0); ` +
     `describe it in ${modelsFile} to set them`
   );

@@ -255,9 +255,11 @@ describe("resolveModel", () => {
     expect(resolveModel(catalog, "ollama", "llama3.2")).toMatchObject({ model: { context_window: 32_768, max_output: 8_192 } });
     expect(ollama).toContain("32K context window (32,768 tokens) and 8,192 output tokens");
     expect(ollama).toContain('"contextWindow":131072');
-    const unknown = resolveModel(catalog, "openai", "o3-pro", { acceptUnknown: { modelsFile: "models.json" } });
+    const unknown = resolveModel(catalog, "openai", "my-proxy-model", { acceptUnknown: { modelsFile: "models.json" } });
     expect(unknown).toMatchObject({ model: { context_window: 128_000, max_output: 8_192 } });
-    expect(readme).toContain("is sent as asked with a 128K context, 8,192 output tokens");
+    const reasons = resolveModel(catalog, "openai", "o3-pro", { acceptUnknown: { modelsFile: "models.json" } });
+    expect(reasons).toMatchObject({ model: { context_window: 128_000, max_output: 32_000, reasoning: true } });
+    expect(readme).toContain("is sent as asked with a 128K context, 8,192 output tokens (32,000 for one zot knows to reason");
   });
 
   test("ollama: any id gets a synthetic entry; no id is an error", () => {
@@ -307,8 +309,14 @@ describe("ids the catalog does not list", () => {
     expect(pro.model).toMatchObject({ id: "o3-pro", provider: "openai", api: "openai-responses", price_input: 0, source: "synthetic" });
     expect(pro.note).toContain('"o3-pro" is not in zot\'s catalog');
     expect(pro.note).toContain("/h/models.json");
-    const routed = resolveModel(catalog, "openai", "anthropic/claude-sonnet-4.5", open) as { model: ModelInfo };
-    expect(routed.model).toMatchObject({ api: "openai-chat", context_window: 128_000 });
+    // A catalog model in a gateway's spelling takes that model's limits (not its price: the gateway's may differ).
+    const sonnet = catalog.find((m) => m.id === "claude-sonnet-4-5")!;
+    const routed = resolveModel(catalog, "openai", "anthropic/claude-sonnet-4.5", open) as { model: ModelInfo; note: string };
+    expect(routed.model).toMatchObject({ api: "openai-chat", context_window: sonnet.context_window, max_output: sonnet.max_output, price_input: 0 });
+    expect(routed.note).toContain("with claude-sonnet-4-5's limits");
+    const opus = catalog.find((m) => m.id === "claude-opus-4-7")!;
+    expect(resolveModel(catalog, "anthropic", "us.anthropic.claude-opus-4-7-v1:0", open)).toMatchObject({ model: { max_output: opus.max_output } });
+    expect(resolveModel(catalog, "openai", "openai/gpt-4.1", open)).toMatchObject({ model: { max_output: catalog.find((m) => m.id === "gpt-4.1")!.max_output } });
     expect(resolveModel(catalog, "anthropic", "claude-future-9", open)).toMatchObject({ model: { api: "anthropic-messages", reasoning: false } });
     // A Claude id whose family zot reads (a proxy's, Bedrock's) thinks as its family does.
     expect(resolveModel(catalog, "anthropic", "anthropic/claude-sonnet-5-5", open)).toMatchObject({ model: { reasoning: true, source: "synthetic" } });

@@ -29,6 +29,8 @@ test("budget for the older models, adaptive from Opus 4.7 and every 5.x model an
         "anthropic/claude-sonnet-5-5",
         "us.anthropic.claude-opus-4-7-v1:0",
         "claude-opus-4-7@20260416",
+        "anthropic/claude-opus-4.7",
+        "anthropic/claude-sonnet-5.5",
         "claude-opus-4-20250514",
         "claude-sonnet-4-5-20250929",
       ].map((id) => [id, style(id)]),
@@ -53,6 +55,9 @@ test("budget for the older models, adaptive from Opus 4.7 and every 5.x model an
     "anthropic/claude-sonnet-5-5": "adaptive unasked binds",
     "us.anthropic.claude-opus-4-7-v1:0": "adaptive",
     "claude-opus-4-7@20260416": "adaptive",
+    // OpenRouter's spelling: the minor after a dot.
+    "anthropic/claude-opus-4.7": "adaptive",
+    "anthropic/claude-sonnet-5.5": "adaptive unasked binds",
     "claude-opus-4-20250514": "budget",
     "claude-sonnet-4-5-20250929": "budget",
   });
