@@ -94,6 +94,10 @@ export class McpServerConnection {
   private dropped: string | undefined;
   /** the reconnect() under way */
   private reconnecting: Promise<void> | undefined;
+  /** list_changed notifications received so far: a listing that saw this number move lists again */
+  private changes = 0;
+  /** the listing again after a change that is under way (its last round saw no change announced) */
+  private relisting: Promise<void> | undefined;
 
   /** whether a reconnect() is under way (its first start's end is not this server's failure) */
   get beingReconnected(): boolean {
@@ -204,9 +208,10 @@ export class McpServerConnection {
       this.instructions = connected.client.getInstructions()?.trim() || undefined;
       connected.client.onclose = () => this.closed(connected.client);
       connected.client.onerror = (error) => this.log(`transport error: ${errorText(error)}`);
-      await this.list(starting.signal);
-      if (starting.signal.aborted) throw starting.signal.reason;
+      // Watched before the first listing: a change announced while it runs makes it list again.
       this.watchLists(connected.client);
+      await this.listSettled(starting.signal);
+      if (starting.signal.aborted) throw starting.signal.reason;
       if (this.state === "starting") {
         this.state = "connected";
         this.connectedAt = Date.now();
@@ -260,19 +265,40 @@ export class McpServerConnection {
     }
   }
 
+  /** Lists until a round ends with no change announced during it (the lists are then the server's latest). */
+  private async listSettled(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const seen = this.changes;
+      await this.list(signal);
+      if (this.changes === seen || signal.aborted) return;
+    }
+  }
+
+  /**
+   * A list_changed at any time after initialize: during a start's listing, that listing lists again
+   * (connect()); once up, a listing again starts, or the one under way gets one more round, so lists
+   * are applied in the order they were read and none is lost.
+   */
   private watchLists(client: Client): void {
-    const relist = async () => {
-      try {
-        await this.list(AbortSignal.timeout(this.context.timeouts.startMs));
-        this.log(`lists changed: ${this.tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources`);
-        this.context.onChange();
-      } catch (error) {
-        this.log(`listing again after a change failed: ${errorText(error)}`);
-      }
+    const changed = async () => {
+      if (client !== this.client) return;
+      this.changes++;
+      if (this.state !== "connected") return;
+      this.relisting ??= this.relist().finally(() => (this.relisting = undefined));
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
-    client.setNotificationHandler(PromptListChangedNotificationSchema, relist);
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, relist);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, changed);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, changed);
+  }
+
+  private async relist(): Promise<void> {
+    try {
+      await this.listSettled(AbortSignal.timeout(this.context.timeouts.startMs));
+      this.log(`lists changed: ${this.tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources`);
+      this.context.onChange();
+    } catch (error) {
+      this.log(`listing again after a change failed: ${errorText(error)}`);
+    }
   }
 
   /** Calls one of its tools; never throws: every failure is an is_error result naming the server. */

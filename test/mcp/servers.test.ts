@@ -312,6 +312,16 @@ describe("a misbehaving server", () => {
   });
 });
 
+describe("lists that change", () => {
+  test("a tools/list_changed that comes while zot is still listing at the start is not lost: zot lists again after", async () => {
+    const { call, manager } = await start({ late: misbehaving("--late-tool") });
+    expect(manager.list()[0]).toMatchObject({ state: "connected", tools: expect.arrayContaining(["mcp__late__late"]) });
+    expect(text(await call("mcp__late__late"))).toBe("did late");
+    // The same at a start again (a new process, which gains it again while listed).
+    expect(await manager.reconnect("late")).toMatchObject([{ state: "connected", tools: expect.arrayContaining(["mcp__late__late"]) }]);
+  });
+});
+
 describe("deferral", () => {
   test("ENABLE_TOOL_SEARCH=true gives the agent tool_search instead of the schemas; auto keeps two small servers direct", async () => {
     const deferred = await start({ everything: everythingStdio() }, { env: { ENABLE_TOOL_SEARCH: "true" } });
