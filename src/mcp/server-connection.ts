@@ -96,6 +96,8 @@ export class McpServerConnection {
   private reconnecting: Promise<void> | undefined;
   /** list_changed notifications received so far: a listing that saw this number move lists again */
   private changes = 0;
+  /** whether a failing prompts/list was said (once a run: it fails the same at each listing) */
+  private promptsFailureSaid = false;
   /** the listing again after a change that is under way (its last round saw no change announced) */
   private relisting: Promise<void> | undefined;
 
@@ -238,7 +240,7 @@ export class McpServerConnection {
     this.context.onChange();
   }
 
-  /** Lists the tools and prompts the server says it has. */
+  /** Lists the tools, prompts and resources the server says it has; only a failing tools/list fails it. */
   private async list(signal: AbortSignal): Promise<void> {
     const client = this.client;
     if (!client) return;
@@ -248,10 +250,34 @@ export class McpServerConnection {
     // output schema it cannot compile) must not take the server's other tools with it.
     const listed = <K extends "tools" | "prompts">(method: `${K}/list`, key: K) =>
       pages((cursor) => client.request({ method, params: cursor ? { cursor } : {} }, AS_SENT, { signal }).then((result) => page(result, key)), key);
-    if (capabilities.tools) this.tools = usableTools(named(await listed("tools/list", "tools"), "tool", log).map((tool) => wellFormedTool(tool, log)) as McpToolDef[], log);
-    if (capabilities.prompts) this.prompts = named(await listed("prompts/list", "prompts"), "prompt", log).flatMap((prompt) => wellFormedPrompt(prompt, log)) as typeof this.prompts;
+    if (capabilities.tools) {
+      // Named: "Method not found" alone does not say which of the lists failed.
+      const tools = await listed("tools/list", "tools").catch((error) => {
+        throw signal.aborted ? error : new Error(`its tools/list failed: ${errorText(error)}`);
+      });
+      this.tools = usableTools(named(tools, "tool", log).map((tool) => wellFormedTool(tool, log)) as McpToolDef[], log);
+    }
+    if (capabilities.prompts) this.prompts = await this.listPrompts(() => listed("prompts/list", "prompts"), signal);
     this.offersResources = capabilities.resources !== undefined;
     if (this.offersResources) this.resources = await this.listResources(client, signal);
+  }
+
+  /**
+   * Its prompts; a server whose prompts/list fails (a -32601 despite the capability it declared)
+   * still has its tools, as with resources: the failure is logged and said once.
+   */
+  private async listPrompts(list: () => Promise<unknown[]>, signal: AbortSignal): Promise<Prompt[]> {
+    try {
+      return named(await list(), "prompt", (line) => this.log(line)).flatMap((prompt) => wellFormedPrompt(prompt, (line) => this.log(line))) as Prompt[];
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.log(`listing prompts failed: ${errorText(error)}`);
+      if (!this.promptsFailureSaid) {
+        this.promptsFailureSaid = true;
+        this.context.note(`MCP server "${this.name}" could not list its prompts (prompts/list: ${errorText(error)}); its tools are there, its prompts are not (its log: ${this.logFile})`);
+      }
+      return [];
+    }
   }
 
   /** Its resources; a server whose resources/list fails still has its tools (the failure is logged). */

@@ -322,6 +322,19 @@ describe("lists that change", () => {
   });
 });
 
+describe("a listing that fails", () => {
+  test("a server whose prompts/list fails keeps its tools; a note says its prompts could not be listed and why", async () => {
+    const { call, manager, warnings, notes } = await start({ np: misbehaving("--prompts-fail") });
+    expect(warnings).toEqual([]);
+    expect(manager.list()[0]).toMatchObject({ state: "connected", prompts: [] });
+    expect(text(await call("mcp__np__ok", { text: "tools work" }))).toBe("ok: tools work");
+    expect(notes).toEqual([expect.stringMatching(/^MCP server "np" could not list its prompts \(prompts\/list: MCP error -32601: Method not found\); its tools are there, its prompts are not \(its log: .*mcp-np\.log\)$/)]);
+    // Listed again (a start again): the tools stay, and the note is not said again.
+    expect(await manager.reconnect("np")).toMatchObject([{ state: "connected", tools: expect.arrayContaining(["mcp__np__ok"]) }]);
+    expect(notes).toHaveLength(1);
+  });
+});
+
 describe("deferral", () => {
   test("ENABLE_TOOL_SEARCH=true gives the agent tool_search instead of the schemas; auto keeps two small servers direct", async () => {
     const deferred = await start({ everything: everythingStdio() }, { env: { ENABLE_TOOL_SEARCH: "true" } });
