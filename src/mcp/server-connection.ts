@@ -339,6 +339,7 @@ export class McpServerConnection {
     const client = this.client;
     if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
     const timeoutMs = this.context.timeouts.toolMs;
+    const changes = this.changes;
     try {
       // As sent: result-mapping.ts reads each block on its own (an unknown block or a bad image is a line, the rest stays).
       const result = await client.callTool({ name: tool, arguments: args }, AS_SENT as Parameters<Client["callTool"]>[1], {
@@ -347,6 +348,10 @@ export class McpServerConnection {
         resetTimeoutOnProgress: true,
         ...(onProgress ? { onprogress: (p) => onProgress(progressLine(p)) } : {}),
       });
+      // A call that changed the lists (list_changed before its result: GitHub's enable_toolset) returns
+      // once they are listed again, so the model's next request offers the tools it added. Bounded by
+      // the listing's own limit (MCP_TIMEOUT) and the turn's abort.
+      if (this.changes !== changes && this.relisting) await untilAborted(this.relisting, signal);
       return mapToolResult(result, { server: this.name, tool, maxOutputTokens: this.context.maxOutputTokens });
     } catch (error) {
       if (signal.aborted) return { ...failure(`call of ${tool} was cancelled`), details: { mcp_server: this.name, mcp_tool: tool, status: "cancelled" } };

@@ -320,6 +320,14 @@ describe("lists that change", () => {
     // The same at a start again (a new process, which gains it again while listed).
     expect(await manager.reconnect("late")).toMatchObject([{ state: "connected", tools: expect.arrayContaining(["mcp__late__late"]) }]);
   });
+
+  test("a call that adds tools (list_changed before its result) returns once they are listed again: the next request offers them", async () => {
+    const { call, agent } = await start({ dyn: misbehaving("--dynamic") });
+    expect(agent.tools.map((t) => t.name)).not.toContain("mcp__dyn__added");
+    expect(text(await call("mcp__dyn__change"))).toBe("changed");
+    expect(agent.tools.map((t) => t.name)).toContain("mcp__dyn__added");
+    expect(text(await call("mcp__dyn__added"))).toBe("did added");
+  });
 });
 
 describe("a listing that fails", () => {
