@@ -1,7 +1,8 @@
 // Every MCP server of a run: started in parallel, waited for within a bound, their tools given to
 // the agent (directly, or deferred behind tool_search when there are many), their prompts offered
 // as slash commands, and all of them stopped at the end. Rule: no server holds up the first prompt
-// beyond the bound (one still starting joins when it is up, with a note), one server's failure
+// beyond the bound (one still starting joins when it is up, with a note; only a prompt that names
+// it, by an @server:uri mention or its prompt command, waits for it), one server's failure
 // never touches another, and the agent's tools change only between model requests, in place.
 import path from "node:path";
 import { zotPaths } from "../config/home.ts";
@@ -15,7 +16,7 @@ import { createToolSearchTool } from "../tools/tool-search.ts";
 import type { ConfiguredServer } from "./config-files.ts";
 import { type McpSettings, readMcpSettings, shouldDefer } from "./mcp-settings.ts";
 import { mcpTool } from "./mcp-tool.ts";
-import { fileSafeName, mcpToolName } from "./names.ts";
+import { fileSafeName, mcpPromptCommand, mcpToolName } from "./names.ts";
 import { type PromptCommand, promptCommands, runPromptCommand } from "./prompt-commands.ts";
 import { resourceTools } from "./resource-tools.ts";
 import { resourceAsText } from "./result-mapping.ts";
@@ -173,8 +174,17 @@ export class McpManager {
    * undefined when no server of that name has resources (the mention is then something else).
    */
   resourceText(server: string, uri: string, signal: AbortSignal, maxBytes: number): Promise<{ text: string } | { why: string }> | undefined {
-    const connection = this.servers.find((candidate) => candidate.name === server && candidate.offersResources);
-    return connection?.readResourceContents(uri, signal).then((read) => ("error" in read ? { why: read.error } : resourceAsText(read.contents, maxBytes)));
+    // A server not up yet may have it: the prompt waits for its start (a mention typed right after zot started).
+    const connection = this.servers.find((candidate) => candidate.name === server && (candidate.offersResources || candidate.state !== "connected"));
+    if (!connection) return undefined;
+    return (async () => {
+      await connection.untilStarted(signal);
+      if (!connection.offersResources) {
+        return { why: connection.state === "connected" ? `MCP server "${server}" has no resources` : `MCP server "${server}" is not running: ${connection.errorWithLog()}` };
+      }
+      const read = await connection.readResourceContents(uri, signal);
+      return "error" in read ? { why: read.error } : resourceAsText(read.contents, maxBytes);
+    })();
   }
 
   /** The resources of the servers that are up, as a prompt mentions them (`server:uri`; one with a space in its URI cannot be). */
@@ -203,14 +213,34 @@ export class McpManager {
     return [...this.commandIndex.values()].map((command) => ({ name: command.name, description: command.description, extension: command.owner }));
   }
 
+  /** A prompt command of a server that is up, or one named under a server that is not (yet): runCommand waits for it or says why not. */
   hasCommand(name: string): boolean {
-    return this.commandIndex.has(name.toLowerCase());
+    return this.commandIndex.has(name.toLowerCase()) || this.serverNotUpFor(name) !== undefined;
   }
 
   async runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult> {
-    const command = this.commandIndex.get(name.toLowerCase());
+    let command = this.commandIndex.get(name.toLowerCase());
+    const waitedFor = command ? undefined : this.serverNotUpFor(name);
+    if (waitedFor) {
+      await waitedFor.untilStarted(signal);
+      command = this.commandIndex.get(name.toLowerCase());
+      if (!command && !signal.aborted) {
+        const why = waitedFor.state === "connected" ? `has no prompt for /${name}` : `is not running: ${waitedFor.errorWithLog()}`;
+        return { command: name, extension: `mcp:${waitedFor.name}`, action: "error", text: `MCP server "${waitedFor.name}" ${why}; /${name} was not sent` };
+      }
+    }
     if (!command) return { command: name, extension: "mcp", action: "error", text: `no MCP server offers /${name}` };
     return runPromptCommand(command, args, signal);
+  }
+
+  /**
+   * The server that is not up (starting, failed, stopped) under whose name a command is
+   * (`mcp__<server>__…`): a command typed before a slow server is up waits for it, and one of a
+   * server that is down is said to be, never sent to the model as text.
+   */
+  private serverNotUpFor(name: string): McpServerConnection | undefined {
+    const lower = name.toLowerCase();
+    return this.servers.find((server) => server.state !== "connected" && lower.startsWith(mcpPromptCommand(server.name, "").toLowerCase()));
   }
 
   /**

@@ -327,6 +327,12 @@ export class McpServerConnection {
     }
   }
 
+  /** Resolves once it is not starting (up, failed or stopped; MCP_TIMEOUT bounds each start) or at the abort. */
+  async untilStarted(signal: AbortSignal): Promise<void> {
+    // Across a restart's tries: each failed try schedules the next before this wait resumes.
+    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
+  }
+
   /** Calls one of its tools; never throws: every failure is an is_error result naming the server. */
   async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
     const failure = (why: string): ToolResult => ({
@@ -334,8 +340,7 @@ export class McpServerConnection {
       is_error: true,
       details: { mcp_server: this.name, mcp_tool: tool },
     });
-    // Across a restart's tries: each failed try schedules the next before this wait resumes.
-    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
+    await this.untilStarted(signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
     const timeoutMs = this.context.timeouts.toolMs;
@@ -373,7 +378,7 @@ export class McpServerConnection {
 
   /** The messages of one of its prompts, rendered as the text of a user prompt. */
   async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<{ text: string } | { error: string }> {
-    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
+    await this.untilStarted(signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" is not running: ${this.error ?? this.state}` };
     try {
@@ -400,7 +405,7 @@ export class McpServerConnection {
   /** The contents of one of its resources (`resources/read`), or why there are none, as a sentence naming the server. */
   async readResourceContents(uri: string, signal: AbortSignal): Promise<{ contents: unknown[] } | { error: string }> {
     const failure = (why: string) => ({ error: `MCP server "${this.name}" ${why}` });
-    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
+    await this.untilStarted(signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
     if (!this.offersResources) return failure("has no resources");

@@ -310,6 +310,26 @@ describe("a misbehaving server", () => {
     expect(notes).toEqual([expect.stringContaining('MCP server "slow" is up and joined: 7 tools, 1 prompt')]);
     expect(existsSync(manager.list()[0]!.log)).toBe(true);
   });
+
+  test("a mention or a prompt command naming a server still starting waits for it; one naming a server that did not start says so", async () => {
+    const slowDir = tempDir("zot-mcp-slow-");
+    const script = join(slowDir, "slow.sh");
+    writeFileSync(script, `#!/bin/sh\nsleep 1\nexec node ${JSON.stringify(misbehaving().args[0])} --resources\n`, { mode: 0o755 });
+    const { manager } = await start({ slow: { command: script }, gone: { command: "sh", args: ["-c", "sleep 0.5; exit 3"] } }, { wait: 50 });
+    const signal = new AbortController().signal;
+    expect(manager.list().map((s) => s.state)).toEqual(["starting", "starting"]);
+    expect(manager.hasCommand("mcp__slow__greet")).toBe(true);
+    const [text, greeting] = await Promise.all([manager.resourceText("slow", "note://hello", signal, 1000), manager.runCommand("mcp__slow__greet", "Ann", signal)]);
+    expect(text).toEqual({ text: "hello text" });
+    expect(greeting).toMatchObject({ action: "prompt", text: "Say hello to Ann." });
+    expect(manager.hasCommand("mcp__gone__anything")).toBe(true);
+    const [resource, command] = await Promise.all([manager.resourceText("gone", "note://hello", signal, 1000), manager.runCommand("mcp__gone__anything", "", signal)]);
+    expect(resource).toEqual({ why: expect.stringMatching(/^MCP server "gone" is not running: exited with code 3 before it finished starting \(its log: .*\)$/) });
+    expect(command).toMatchObject({ action: "error", text: expect.stringMatching(/^MCP server "gone" is not running: .*; \/mcp__gone__anything was not sent$/) });
+    // A server that is up and has no such prompt: not its command (sent as text, as before).
+    expect(manager.hasCommand("mcp__slow__nope")).toBe(false);
+    expect(manager.resourceText("nobody", "note://hello", signal, 1000)).toBeUndefined();
+  });
 });
 
 describe("lists that change", () => {
