@@ -1,6 +1,7 @@
 // An MCP tool result (`tools/call`) as the model sees it: text stays text, images stay images,
-// embedded resources become their text, links and binary payloads become one line saying what
-// they are, structured content reaches the model as JSON when the result has no content blocks
+// embedded resources become their text (a base64 `blob` of a textual type that is UTF-8 too, an
+// image blob an image, another blob a file the model can read, named with its type and size: the
+// caller's saveBlob), links and audio become one line saying what they are, structured content reaches the model as JSON when the result has no content blocks
 // (servers put the same data in both, and the model should not read it twice), and `isError` is
 // the result's error flag. A resource (`resources/read`) maps as an embedded resource does, and as
 // the text a prompt's `@server:uri` attaches.
@@ -25,12 +26,14 @@ export interface MappingOptions {
   tool: string;
   /** MAX_MCP_OUTPUT_TOKENS; default 25,000 */
   maxOutputTokens?: number;
+  /** keeps a binary blob where the model can read it (blob-files.ts); without it the blob is one line */
+  saveBlob?: (bytes: Uint8Array, mimeType: string | undefined) => { path: string } | { why: string };
 }
 
 export function mapToolResult(result: McpCallResult, options: MappingOptions): ToolResult {
   const content: ToolResultContent[] = [];
   const blocks = Array.isArray(result.content) ? result.content : [];
-  for (const block of blocks) content.push(...mapBlock(block));
+  for (const block of blocks) content.push(...mapBlock(block, options));
   const structured = result.structuredContent;
   if (structured !== undefined && structured !== null && content.length === 0) {
     content.push({ type: "text", text: JSON.stringify(structured) });
@@ -55,8 +58,9 @@ export function mapResourceContents(contents: readonly unknown[], options: Mappi
 export function resourceAsText(contents: readonly unknown[], maxBytes: number): { text: string } | { why: string } {
   const texts: string[] = [];
   for (const part of contents) {
-    const text = (part as { text?: unknown } | null)?.text;
-    if (typeof text !== "string") return { why: "it is not text; the model can still read it with ReadMcpResourceTool" };
+    const record = (part ?? {}) as { text?: unknown; blob?: unknown; mimeType?: unknown };
+    const text = typeof record.text === "string" ? record.text : blobText(record.blob, str(record.mimeType));
+    if (text === undefined) return { why: `it is not text (${str(record.mimeType) ?? "binary"}); the model can still read it with ReadMcpResourceTool` };
     texts.push(text);
   }
   const text = texts.join("\n");
@@ -65,7 +69,7 @@ export function resourceAsText(contents: readonly unknown[], maxBytes: number): 
   return { text };
 }
 
-function mapBlock(block: unknown): ToolResultContent[] {
+function mapBlock(block: unknown, options: MappingOptions): ToolResultContent[] {
   if (block === null || typeof block !== "object") return [{ type: "text", text: `[a content block that is not an object: ${JSON.stringify(block)}]` }];
   const b = block as Record<string, unknown>;
   switch (b.type) {
@@ -80,8 +84,15 @@ function mapBlock(block: unknown): ToolResultContent[] {
       const uri = str(resource.uri) ?? "(no uri)";
       if (typeof resource.text === "string") return [{ type: "text", text: `[resource ${uri}]\n${resource.text}` }];
       const mime = str(resource.mimeType);
+      const text = blobText(resource.blob, mime);
+      if (text !== undefined) return [{ type: "text", text: `[resource ${uri}]\n${text}` }];
       if (mime?.startsWith("image/") && typeof resource.blob === "string") return [{ type: "text", text: `[resource ${uri}]` }, imageBlock(resource.blob, mime)];
-      return [{ type: "text", text: `[resource ${uri} (${mime ?? "binary"}, ${size(resource.blob)})]` }];
+      const bytes = blobBytes(resource.blob);
+      const saved = bytes && options.saveBlob?.(bytes, mime);
+      const what = typeof resource.blob === "string" && !bytes ? (mime ?? "binary") : `${mime ?? "binary"}, ${size(resource.blob)}`;
+      if (saved && "path" in saved) return [{ type: "text", text: `[resource ${uri} (${what}) saved to ${saved.path}]` }];
+      const why = saved ? `, not saved: ${saved.why}` : typeof resource.blob === "string" && !bytes ? ", its data is not base64" : "";
+      return [{ type: "text", text: `[resource ${uri} (${what})${why}]` }];
     }
     case "resource_link": {
       const parts = [str(b.name), str(b.description), str(b.mimeType)].filter(Boolean).join(", ");
@@ -90,6 +101,29 @@ function mapBlock(block: unknown): ToolResultContent[] {
     default:
       return [{ type: "text", text: `[content of type ${JSON.stringify(b.type ?? null)} that zot does not know]` }];
   }
+}
+
+/** Types whose bytes are text (a `; charset=` after them is allowed). */
+const TEXTUAL = /^(text\/[^;]+|application\/(json|xml|yaml|x-yaml|toml|x-toml|javascript|x-javascript|ecmascript|typescript|x-typescript|sql|graphql|x-sh|x-shellscript|x-ndjson|[\w.+-]+\+(json|xml|yaml)))\s*(;.*)?$/i;
+
+/** A blob's bytes as text when its type is textual and they are UTF-8; undefined otherwise. */
+export function blobText(blob: unknown, mimeType: string | undefined): string | undefined {
+  if (!mimeType || !TEXTUAL.test(mimeType)) return undefined;
+  const bytes = blobBytes(blob);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A base64 blob's bytes; undefined when it is not base64. */
+function blobBytes(blob: unknown): Uint8Array | undefined {
+  if (typeof blob !== "string") return undefined;
+  const clean = blob.replace(/\s+/g, "");
+  if (clean.length % 4 !== 0 || !BASE64.test(clean)) return undefined;
+  return Buffer.from(clean, "base64");
 }
 
 function imageBlock(data: unknown, mimeType: unknown): ToolResultContent {
@@ -130,6 +164,7 @@ function str(value: unknown): string | undefined {
 
 function size(data: unknown): string {
   if (typeof data !== "string") return "no data";
-  const bytes = Math.floor((data.length * 3) / 4);
+  const clean = data.replace(/\s+/g, "");
+  const bytes = Math.max(0, Math.floor((clean.length * 3) / 4) - (clean.match(/=*$/)?.[0].length ?? 0));
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 }

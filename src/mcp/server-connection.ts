@@ -26,7 +26,8 @@ import type { McpServerEntry } from "../protocol/rpc-frames.ts";
 import { untilAborted } from "../protocol/until-aborted.ts";
 import type { ToolResult } from "../protocol/tool.ts";
 import { type Connected, connectClient } from "./connect-client.ts";
-import { mapResourceContents, mapToolResult } from "./result-mapping.ts";
+import { type MappingOptions, mapResourceContents, mapToolResult } from "./result-mapping.ts";
+import { saveBlob } from "./blob-files.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { ServerTransport } from "./server-entry.ts";
 import { MAX_SCHEMA_DEPTH, nestedDeeperThan } from "../protocol/json-depth.ts";
@@ -357,7 +358,7 @@ export class McpServerConnection {
       // once they are listed again, so the model's next request offers the tools it added. Bounded by
       // the listing's own limit (MCP_TIMEOUT) and the turn's abort.
       if (this.changes !== changes && this.relisting) await untilAborted(this.relisting, signal);
-      return mapToolResult(result, { server: this.name, tool, maxOutputTokens: this.context.maxOutputTokens });
+      return mapToolResult(result, this.mapping(tool));
     } catch (error) {
       if (signal.aborted) return { ...failure(`call of ${tool} was cancelled`), details: { mcp_server: this.name, mcp_tool: tool, status: "cancelled" } };
       // The connection's own end (a crash) is reported by closed(); the call says what happened to it.
@@ -385,7 +386,7 @@ export class McpServerConnection {
       const result = await client.getPrompt({ name: prompt, arguments: args }, { signal, timeout: this.context.timeouts.toolMs });
       const parts: string[] = [];
       for (const message of result.messages) {
-        const mapped = mapToolResult({ content: [message.content] }, { server: this.name, tool: prompt, maxOutputTokens: this.context.maxOutputTokens });
+        const mapped = mapToolResult({ content: [message.content] }, this.mapping(prompt));
         for (const block of mapped.content) parts.push(block.type === "text" ? block.text : `[an image (${block.mime_type}) the prompt holds, not passed on]`);
       }
       return { text: parts.join("\n\n") };
@@ -398,7 +399,7 @@ export class McpServerConnection {
   async readResource(uri: string, signal: AbortSignal): Promise<ToolResult> {
     const read = await this.readResourceContents(uri, signal);
     if ("error" in read) return { content: [{ type: "text", text: read.error }], is_error: true, details: { mcp_server: this.name, uri } };
-    const mapped = mapResourceContents(read.contents, { server: this.name, tool: uri, maxOutputTokens: this.context.maxOutputTokens });
+    const mapped = mapResourceContents(read.contents, this.mapping(uri));
     return { ...mapped, details: { mcp_server: this.name, uri } };
   }
 
@@ -416,6 +417,11 @@ export class McpServerConnection {
       if (signal.aborted) return failure(`read of ${uri} was cancelled`);
       return failure(`could not read ${uri}: ${errorText(error).replace(/^MCP error -?\d+: /, "")}`);
     }
+  }
+
+  /** How its results map for the model (result-mapping.ts); `tool`: the tool, prompt or URI they are of. */
+  private mapping(tool: string): MappingOptions {
+    return { server: this.name, tool, maxOutputTokens: this.context.maxOutputTokens, saveBlob };
   }
 
   /** Closes the connection; a stdio server gets its stdin closed, then SIGTERM, then SIGKILL. */

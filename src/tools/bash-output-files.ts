@@ -1,6 +1,7 @@
 // The files that keep the whole output of long bash commands (and of settings hooks whose text is
 // too long to give the model whole): `$TMPDIR/zot-bash-<hex>.log`, mode 0600, named in the tool's
-// result (or the hook's text) so the model can search them. Rule: they cannot pile up.
+// result (or the hook's text) so the model can search them; the binary content MCP servers return
+// is kept beside them (`zot-mcp-blob-<hex>.<ext>`, mcp/blob-files.ts). Rule: they cannot pile up.
 // Each file stops growing at BASH_OUTPUT_FILE_MAX_BYTES; whenever a new one is made, files older
 // than BASH_OUTPUT_MAX_AGE_MS are removed, then the oldest others until all of them together,
 // with room for the new one, fit in BASH_OUTPUT_BUDGET_BYTES. Only this user's files of that exact
@@ -13,6 +14,10 @@ import { randomHex } from "../protocol/random-hex.ts";
 
 /** The name of a full-output file, in the temp directory. */
 export const BASH_OUTPUT_FILE = /^zot-bash-[0-9a-f]{12}\.log$/;
+/** The name of a saved MCP blob (mcp/blob-files.ts), swept with the outputs, under the same budget. */
+export const MCP_BLOB_FILE = /^zot-mcp-blob-[0-9a-f]{12}\.[a-z0-9]{1,8}$/;
+/** A file of either kind: what the sweep may remove, and what a jailed model may read. */
+export const isSavedOutputName = (name: string): boolean => BASH_OUTPUT_FILE.test(name) || MCP_BLOB_FILE.test(name);
 /** A saved output older than this is removed (a week: long enough for a resumed session to use it). */
 export const BASH_OUTPUT_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** All saved outputs together stay within this. */
@@ -54,7 +59,7 @@ export function sweepOutputFiles(limits: SweepLimits): string[] {
     return [];
   }
   for (const name of names) {
-    if (!BASH_OUTPUT_FILE.test(name)) continue;
+    if (!isSavedOutputName(name)) continue;
     const path = join(limits.dir, name);
     const info = lstatSafe(path);
     if (!info?.isFile() || (uid !== undefined && info.uid !== uid)) continue;

@@ -7,7 +7,7 @@ import { readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolContext, type ToolResult, textResult } from "../protocol/tool.ts";
-import { BASH_OUTPUT_FILE } from "./bash-output-files.ts";
+import { isSavedOutputName } from "./bash-output-files.ts";
 import { statSafe, lstatSafe } from "../config/quiet-fs.ts";
 
 /** How jailed bash commands are confined. */
@@ -78,12 +78,12 @@ export function refuseOutsideJail(ctx: ToolContext, tool: string, path: string, 
 }
 
 /**
- * A jailed bash command's long output is saved whole outside the working directory, and its
- * result tells the model to read it: that file (ours: the right name, in the temp directory,
+ * A jailed bash command's long output (and an MCP server's binary content) is saved whole outside
+ * the working directory, and its result tells the model to read it: that file (ours: the right name, in the temp directory,
  * owned by this user) stays readable.
  */
 function isBashOutputFile(real: string): boolean {
-  if (!BASH_OUTPUT_FILE.test(basename(real)) || dirname(real) !== jailRoot(tmpdir())) return false;
+  if (!isSavedOutputName(basename(real)) || dirname(real) !== jailRoot(tmpdir())) return false;
   const info = lstatSafe(real);
   return info !== undefined && info.isFile() && info.uid === process.getuid?.();
 }

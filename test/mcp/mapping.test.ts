@@ -5,7 +5,9 @@ import { readMcpSettings, shouldDefer } from "../../src/mcp/mcp-settings.ts";
 import { MAX_TOOL_NAME, mcpPromptCommand, mcpToolName } from "../../src/mcp/names.ts";
 import { fillArguments } from "../../src/mcp/prompt-commands.ts";
 import { commandWords } from "../../src/protocol/slash-command.ts";
-import { mapToolResult } from "../../src/mcp/result-mapping.ts";
+import { mapResourceContents, mapToolResult, resourceAsText } from "../../src/mcp/result-mapping.ts";
+import { saveBlob } from "../../src/mcp/blob-files.ts";
+import { readFileSync, rmSync, statSync } from "node:fs";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 const map = (result: Record<string, unknown>, maxOutputTokens?: number) => mapToolResult(result, { server: "s", tool: "t", maxOutputTokens });
@@ -67,6 +69,33 @@ describe("a tool result", () => {
     expect(texts[0]).toBe("a".repeat(300));
     expect(texts[1]).toBe("b".repeat(100));
     expect(texts[2]).toContain("the tool returned 600 characters, more than the 100-token limit (MAX_MCP_OUTPUT_TOKENS)");
+  });
+});
+
+describe("a resource's blob", () => {
+  const b64 = (text: string | Uint8Array) => Buffer.from(text).toString("base64");
+  const read = (resource: Record<string, unknown>) => mapResourceContents([{ uri: "x://r", ...resource }], { server: "s", tool: "x://r", saveBlob }).content;
+
+  test("a textual type whose bytes are UTF-8 is its text; an image is an image", () => {
+    expect(read({ mimeType: "text/plain", blob: b64("SECRET TEXT IN A BLOB") })).toEqual([{ type: "text", text: "[resource x://r]\nSECRET TEXT IN A BLOB" }]);
+    expect(read({ mimeType: "application/json; charset=utf-8", blob: b64('{"a":1}') })).toEqual([{ type: "text", text: '[resource x://r]\n{"a":1}' }]);
+    expect(read({ mimeType: "application/vnd.api+json", blob: b64("{}") })).toEqual([{ type: "text", text: "[resource x://r]\n{}" }]);
+    expect(read({ mimeType: "image/png", blob: PNG })).toEqual([{ type: "text", text: "[resource x://r]" }, { type: "image", mime_type: "image/png", data: PNG }]);
+    expect(resourceAsText([{ uri: "x://r", mimeType: "text/markdown", blob: b64("# title") }], 1000)).toEqual({ text: "# title" });
+    expect(resourceAsText([{ uri: "x://r", mimeType: "application/pdf", blob: b64("%PDF") }], 1000)).toEqual({ why: "it is not text (application/pdf); the model can still read it with ReadMcpResourceTool" });
+  });
+
+  test("other bytes (a PDF, text that is not UTF-8) are saved to a file named with their type and size", () => {
+    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0xff, 0xfe, 0x00, 0x01]);
+    for (const mimeType of ["application/pdf", "text/plain"]) {
+      const [block] = read({ mimeType, blob: b64(bytes) });
+      const match = /^\[resource x:\/\/r \(([^,]+), 8 bytes\) saved to (\/.*zot-mcp-blob-[0-9a-f]{12}\.(pdf|plain))\]$/.exec(block!.type === "text" ? block!.text : "");
+      expect(match?.[1]).toBe(mimeType);
+      expect(new Uint8Array(readFileSync(match![2]!))).toEqual(bytes);
+      expect(statSync(match![2]!).mode & 0o777).toBe(0o600);
+      rmSync(match![2]!);
+    }
+    expect(read({ mimeType: "application/zip", blob: "not base64!" })).toEqual([{ type: "text", text: "[resource x://r (application/zip), its data is not base64]" }]);
   });
 });
 
