@@ -1,12 +1,15 @@
 // Connecting the MCP SDK's Client to one configured server: a stdio server on zot's own process
 // ownership (stdio-transport.ts), a remote one over streamable HTTP, falling back to the older
 // HTTP+SSE transport when the endpoint refuses streamable HTTP (a 4xx), or over HTTP+SSE directly.
+// zot offers the server roots (client-roots.ts).
 // Rule: a failed connection leaves nothing running (the transport is closed, a stdio server's tree
 // killed) and comes back as one sentence a user can act on, never as the SDK's error object.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { clientRoots } from "./client-roots.ts";
 import { childEnv } from "../config/child-env.ts";
 import type { ChildDiagnostic } from "../extensions/child.ts";
 import { errorText } from "../protocol/error-text.ts";
@@ -90,7 +93,11 @@ export async function connectClient(options: ConnectOptions): Promise<Connected>
 }
 
 async function initialize(transport: Transport, options: ConnectOptions, exitReason?: () => string | undefined): Promise<Client> {
-  const client = new Client({ name: "zot", version: options.clientVersion }, { capabilities: {} });
+  // Roots (client-roots.ts): a server that takes its folders from the client (the filesystem server
+  // started with none) works on the folder zot works in.
+  const client = new Client({ name: "zot", version: options.clientVersion }, { capabilities: { roots: {} } });
+  const roots = clientRoots(options.transport, options.cwd, options.env.HOME);
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
   const { signal } = options;
   let onAbort: (() => void) | undefined;
   try {

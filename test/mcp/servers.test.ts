@@ -3,14 +3,14 @@
 // mid-call, a hang at start and in a call). Rule checked: every failure is reported and isolated,
 // and nothing a server started outlives stop().
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InterceptChain } from "../../src/core/intercept.ts";
 import type { ConfiguredServer } from "../../src/mcp/config-files.ts";
 import { McpManager } from "../../src/mcp/manager.ts";
 import { parseServerEntry, type ServerTransport } from "../../src/mcp/server-entry.ts";
 import type { Tool } from "../../src/protocol/tool.ts";
-import { everythingStdio, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
+import { everythingStdio, FILESYSTEM, filesystemStdio, misbehaving, startEverythingHttp } from "../support/mcp-servers.ts";
 import { runningWith } from "../support/process-census.ts";
 import { testModel } from "../support/test-model.ts";
 import { tempDir } from "../support/zot.ts";
@@ -107,6 +107,28 @@ describe("the reference servers over stdio", () => {
     await manager.stop();
     expect(pids.some(running)).toBe(false);
     expect(text(await call("mcp__fs__read_file", { path: join(dir, "note.txt") }))).toContain('MCP server "fs" is not running');
+  });
+
+  test("zot offers the working folder as the root of a server given no folder: the filesystem server started with none works on it", async () => {
+    const { call, cwd, manager } = await start({ fs: { command: "node", args: [FILESYSTEM] } }, { env: { ENABLE_TOOL_SEARCH: "false" } });
+    writeFileSync(join(cwd, "here.txt"), "in the root\n");
+    expect(manager.list()[0]!.state).toBe("connected");
+    // The server asks for the roots once initialized, and takes them a moment later.
+    let allowed = "";
+    for (let i = 0; i < 100 && !allowed.includes(realpathSync(cwd)); i++) allowed = text(await call("mcp__fs__list_allowed_directories"));
+    expect(allowed).toContain(realpathSync(cwd));
+    expect(text(await call("mcp__fs__read_text_file", { path: join(cwd, "here.txt") }))).toBe("in the root\n");
+  });
+
+  test("a server whose arguments name folders is offered those as its roots: the filesystem server keeps the folder it was given", async () => {
+    const dir = tempDir("zot-mcp-given-");
+    writeFileSync(join(dir, "given.txt"), "in the given folder\n");
+    const { call, cwd } = await start({ fs: filesystemStdio(dir) }, { env: { ENABLE_TOOL_SEARCH: "false" } });
+    await Bun.sleep(200); // the server takes the roots a moment after it is initialized
+    const allowed = text(await call("mcp__fs__list_allowed_directories"));
+    expect(allowed).toContain(realpathSync(dir));
+    expect(allowed).not.toContain(realpathSync(cwd));
+    expect(text(await call("mcp__fs__read_text_file", { path: join(dir, "given.txt") }))).toBe("in the given folder\n");
   });
 
   test("a stdio server never gets zot's credentials, and gets its own env", async () => {
