@@ -9,6 +9,7 @@
 // reconnect() (the TUI's /mcp reconnect). The call that was running when it dropped is not made
 // again. One start at a time: a later one makes the one under way give way and close what it opened.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type Prompt,
@@ -64,6 +65,8 @@ export interface ServerContext {
 const MAX_PAGES = 50;
 /** The waits before each try to start a dropped server again (Claude Code's remote servers': 1 to 16 s, five tries). */
 export const RECONNECT_WAITS_MS: readonly number[] = [1000, 2000, 4000, 8000, 16000];
+/** The longest an orderly close waits for a streamable HTTP server to end its session. */
+const TERMINATE_MS = 1000;
 /** Up this long, a server that drops gets all its tries again. */
 const STEADY_MS = 60_000;
 
@@ -151,7 +154,7 @@ export class McpServerConnection {
     this.state = "failed";
     this.starting.abort(new Error("zot started it again"));
     await this.started;
-    await this.closeQuietly();
+    await this.closeQuietly(true);
     // stop() meanwhile: nothing starts after it.
     if ((this.state as ServerState) === "stopped") return;
     this.tries = 0;
@@ -431,15 +434,29 @@ export class McpServerConnection {
     this.state = "stopped";
     this.error ??= "zot stopped it";
     if (wasStarting) this.starting.abort(new Error("zot stopped before it finished starting"));
-    await this.closeQuietly();
+    await this.closeQuietly(true);
     await this.started;
   }
 
-  private async closeQuietly(): Promise<void> {
+  /**
+   * Closes what is open. `orderly` (zot stops it, or starts it again): a streamable HTTP session is
+   * ended first (the spec's DELETE), waiting at most TERMINATE_MS, so a dead server never holds up
+   * an exit; a drop does not try (the server is gone).
+   */
+  private async closeQuietly(orderly = false): Promise<void> {
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
+    if (orderly && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const ended = transport.terminateSession().then(
+        () => this.log("ended its HTTP session"),
+        (error) => this.log(`ending its HTTP session failed: ${errorText(error)}`),
+      );
+      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_MS)))]);
+      clearTimeout(timer);
+    }
     await client?.close().catch(() => {});
     await transport?.close().catch(() => {});
   }

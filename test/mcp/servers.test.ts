@@ -186,6 +186,39 @@ describe("the everything server over HTTP", () => {
     }
   });
 
+  test("stop() ends a streamable HTTP session with a DELETE; a server that does not answer it holds stop() up at most a second", async () => {
+    const http = await startEverythingHttp("streamableHttp");
+    const seen: string[] = [];
+    let answerDelete = true;
+    // Between zot and the server: records each request, and can leave a DELETE unanswered.
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(request) {
+        seen.push(`${request.method} ${request.headers.get("mcp-session-id") ? "with session" : "without session"}`);
+        if (request.method === "DELETE" && !answerDelete) return new Promise<Response>(() => {});
+        const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+        return fetch(http.url, { method: request.method, headers: request.headers, body });
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${proxy.port}/mcp`;
+      const first = await start({ h: { type: "http", url } }, { env: { ENABLE_TOOL_SEARCH: "false" } });
+      expect(text(await first.call("mcp__h__echo", { message: "hi" }))).toBe("Echo: hi");
+      await first.manager.stop();
+      expect(seen.filter((line) => line.startsWith("DELETE"))).toEqual(["DELETE with session"]);
+      answerDelete = false;
+      const second = await start({ h: { type: "http", url } }, { env: { ENABLE_TOOL_SEARCH: "false" } });
+      const began = Date.now();
+      await second.manager.stop();
+      expect(Date.now() - began).toBeLessThan(3000);
+      expect(seen.filter((line) => line.startsWith("DELETE"))).toHaveLength(2);
+    } finally {
+      proxy.stop(true);
+      http.stop();
+    }
+  });
+
   test("a server that exits while starting: the warning names its log once", async () => {
     const { warnings } = await start({ quits: { command: "sh", args: ["-c", "exit 3"] } });
     expect(warnings).toHaveLength(1);
