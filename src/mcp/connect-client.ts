@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { clientRoots } from "./client-roots.ts";
 import { childEnv } from "../config/child-env.ts";
 import type { ChildDiagnostic } from "../extensions/child.ts";
@@ -98,6 +98,9 @@ async function initialize(transport: Transport, options: ConnectOptions, exitRea
   const client = new Client({ name: "zot", version: options.clientVersion }, { capabilities: { roots: {} } });
   const roots = clientRoots(options.transport, options.cwd, options.env.HOME);
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
+  // What it logs over MCP (notifications/message) goes to its log beside its stderr, from the first
+  // message on (a remote server has no stderr); never to the screen.
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => options.log(loggedLine(params)));
   const { signal } = options;
   let onAbort: (() => void) | undefined;
   try {
@@ -119,6 +122,16 @@ async function initialize(transport: Transport, options: ConnectOptions, exitRea
   } finally {
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** The most of one logged message kept in the log. */
+const MAX_LOGGED_CHARS = 4000;
+
+/** `[warning db] connection pool exhausted`: a log message's level, logger and data (JSON unless a string), cut to MAX_LOGGED_CHARS. */
+function loggedLine(params: { level: string; logger?: string; data?: unknown }): string {
+  const data = typeof params.data === "string" ? params.data : (JSON.stringify(params.data) ?? String(params.data));
+  const text = data.length > MAX_LOGGED_CHARS ? `${data.slice(0, MAX_LOGGED_CHARS)}… [${data.length - MAX_LOGGED_CHARS} more characters]` : data;
+  return `[${params.level}${params.logger ? ` ${params.logger}` : ""}] ${text}`;
 }
 
 /** The sentence for a connection that failed. */

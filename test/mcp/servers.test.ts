@@ -3,7 +3,7 @@
 // mid-call, a hang at start and in a call). Rule checked: every failure is reported and isolated,
 // and nothing a server started outlives stop().
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InterceptChain } from "../../src/core/intercept.ts";
 import type { ConfiguredServer } from "../../src/mcp/config-files.ts";
@@ -232,6 +232,15 @@ describe("the everything server over HTTP", () => {
 });
 
 describe("a misbehaving server", () => {
+  test("its MCP log messages go to its log with their level and logger, never to the user", async () => {
+    const { call, notes, home } = await start({ talky: misbehaving("--logging") });
+    expect(text(await call("mcp__talky__ok", { text: "x" }))).toBe("ok: x");
+    const log = readFileSync(join(home, "logs", "mcp-talky.log"), "utf8");
+    expect(log).toContain("talky: [warning startup] the cache is cold");
+    expect(log).toContain('talky: [info] {"called":"ok","text":"x"}');
+    expect(notes).toEqual([]);
+  });
+
   test("garbage between answers is skipped and reported once; the tools still work", async () => {
     const { call, notes, manager } = await start({ bad: misbehaving("--garbage") });
     expect(manager.list()[0]).toMatchObject({ state: "connected" });
