@@ -380,19 +380,25 @@ export class McpServerConnection {
     }
   }
 
-  /** The messages of one of its prompts, rendered as the text of a user prompt. */
+  /** The messages of one of its prompts, rendered as the text of a user prompt (each marked with its role when not all are the user's). */
   async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<{ text: string } | { error: string }> {
     await this.untilStarted(signal);
     const client = this.client;
     if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" is not running: ${this.error ?? this.state}` };
     try {
       const result = await client.getPrompt({ name: prompt, arguments: args }, { signal, timeout: this.context.timeouts.toolMs });
+      // A prompt with assistant messages (a few-shot example) is one user prompt here (a command's
+      // answer is one text): each message is marked with its role, so the model does not read the
+      // assistant's lines as the user's words.
+      const roles = result.messages.some((message) => message.role !== "user");
       const parts: string[] = [];
       for (const message of result.messages) {
         const mapped = mapToolResult({ content: [message.content] }, this.mapping(prompt));
-        for (const block of mapped.content) parts.push(block.type === "text" ? block.text : `[an image (${block.mime_type}) the prompt holds, not passed on]`);
+        const text = mapped.content.map((block) => (block.type === "text" ? block.text : `[an image (${block.mime_type}) the prompt holds, not passed on]`)).join("\n\n");
+        parts.push(roles ? `<message role="${message.role === "assistant" ? "assistant" : "user"}">\n${text}\n</message>` : text);
       }
-      return { text: parts.join("\n\n") };
+      const intro = roles ? `The MCP prompt ${prompt} of server ${this.name} is a conversation; its messages, each with its role:\n\n` : "";
+      return { text: intro + parts.join("\n\n") };
     } catch (error) {
       return { error: `MCP server "${this.name}" could not give prompt ${prompt}: ${errorText(error).replace(/^MCP error -?\d+: /, "")}` };
     }

@@ -241,6 +241,16 @@ describe("a misbehaving server", () => {
     expect(notes).toEqual([]);
   });
 
+  test("a prompt with assistant messages keeps their roles, marked, in the text sent; one of user messages alone is sent as it was", async () => {
+    const { manager } = await start({ fewshot: misbehaving("--dialogue"), plain: misbehaving() });
+    const signal = new AbortController().signal;
+    expect(await manager.runCommand("mcp__fewshot__greet", "Ann", signal)).toMatchObject({
+      action: "prompt",
+      text: 'The MCP prompt greet of server fewshot is a conversation; its messages, each with its role:\n\n<message role="user">\nGreet Ann.\n</message>\n\n<message role="assistant">\nHello, Bob!\n</message>\n\n<message role="user">\nNow the same, warmer.\n</message>',
+    });
+    expect(await manager.runCommand("mcp__plain__greet", "Ann", signal)).toMatchObject({ action: "prompt", text: "Say hello to Ann." });
+  });
+
   test("garbage between answers is skipped and reported once; the tools still work", async () => {
     const { call, notes, manager } = await start({ bad: misbehaving("--garbage") });
     expect(manager.list()[0]).toMatchObject({ state: "connected" });
