@@ -1,5 +1,5 @@
 // The environment variables models.json names as keys (`"apiKey": "$TOGETHER_KEY"`, pi's bare
-// `"TOGETHER_API_KEY"`): credentials as much as OPENAI_API_KEY is, so no child inherits them
+// `"TOGETHER_API_KEY"`, a header's `"$PORTKEY_KEY"`): credentials as much as OPENAI_API_KEY is, so no child inherits them
 // (config/child-env.ts). Rule: read from the file as it is now, so a key named after zot started is
 // kept from children too; a file that cannot be read names none (the catalog reports why).
 import * as v from "valibot";
@@ -16,10 +16,16 @@ export function onlyVariable(written: string): boolean {
   return written.trim().startsWith("$") && keyVariable(written) !== undefined;
 }
 
-const Keyed = v.looseObject({ apiKey: v.optional(v.unknown()), models: v.optional(v.unknown()) });
+const Keyed = v.looseObject({ apiKey: v.optional(v.unknown()), headers: v.optional(v.unknown()), models: v.optional(v.unknown()) });
+
+/** The texts of an entry's `headers` that may name a variable (only a value that is `$VAR` does). */
+function headerTexts(headers: unknown): unknown[] {
+  if (typeof headers !== "object" || headers === null) return [];
+  return Object.values(headers).filter((text) => typeof text === "string" && onlyVariable(text));
+}
 const ModelsFileKeys = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
 
-/** Every variable an `apiKey` of `<home>/models.json` names, at provider and model level. */
+/** Every variable an `apiKey` of `<home>/models.json` names, or a header's value that is only `$VAR`, at provider and model level. */
 export function modelKeyVariables(home: string): string[] {
   let data: unknown;
   try {
@@ -34,10 +40,10 @@ export function modelKeyVariables(home: string): string[] {
   for (const raw of Object.values(file.output.providers)) {
     const provider = v.safeParse(Keyed, raw);
     if (!provider.success) continue;
-    written.push(provider.output.apiKey);
+    written.push(provider.output.apiKey, ...headerTexts(provider.output.headers));
     for (const model of Array.isArray(provider.output.models) ? provider.output.models : []) {
       const keyed = v.safeParse(Keyed, model);
-      if (keyed.success) written.push(keyed.output.apiKey);
+      if (keyed.success) written.push(keyed.output.apiKey, ...headerTexts(keyed.output.headers));
     }
   }
   return [...new Set(written.flatMap((text) => (typeof text === "string" && keyVariable(text) ? [keyVariable(text) as string] : [])))];

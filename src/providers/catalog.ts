@@ -150,6 +150,8 @@ const UserApi = v.pipe(
   v.transform((name): WireApi => (Object.hasOwn(PI_API_NAMES, name) ? PI_API_NAMES[name as keyof typeof PI_API_NAMES] : (name as WireApi))),
 );
 const Price = v.pipe(v.number(), v.minValue(0));
+/** pi's `headers`: sent to the model's server with every request; a value that is only `$VAR` is that variable. */
+const UserHeaders = v.record(v.pipe(v.string(), v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and -")), v.string());
 const UserModel = v.looseObject({
   id: v.pipe(v.string(), v.trim(), v.minLength(1, "the id must not be empty")),
   name: v.optional(v.string()),
@@ -164,6 +166,7 @@ const UserModel = v.looseObject({
   api: v.optional(UserApi),
   /** the key for this model's server: an environment variable's name (pi's form) or the key itself */
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  headers: v.optional(UserHeaders),
   /** pi's prices, per million tokens */
   cost: v.optional(v.looseObject({ input: v.optional(Price), output: v.optional(Price), cacheRead: v.optional(Price), cacheWrite: v.optional(Price) })),
 });
@@ -174,6 +177,7 @@ const UserProvider = v.looseObject({
   baseUrl: v.optional(BaseUrl),
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   api: v.optional(UserApi),
+  headers: v.optional(UserHeaders),
 });
 const ModelsFile = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
 
@@ -193,6 +197,8 @@ export interface Catalog {
    * SDK hand out; read with the models of the same read, never another's.
    */
   keys: Map<string, WrittenKey>;
+  /** models.json's headers, by `provider/id` and then by name (the provider entry's, and the model's over them): headersFor reads them */
+  headers: Map<string, Record<string, WrittenKey>>;
   /** the user's models.json (whether or not it exists) */
   file: string;
   /** sentences about models.json problems, each naming the file (the printer adds `zot: `) */
@@ -209,10 +215,11 @@ export interface WrittenKey {
 export function loadCatalog(home: string): Catalog {
   const models = BUILTIN_MODELS.map((m) => ({ ...m }));
   const keys = new Map<string, WrittenKey>();
+  const headers = new Map<string, Record<string, WrittenKey>>();
   const warnings: string[] = [];
   // Spelled out rather than taken from config/home.ts: providers sit below config and import only protocol.
   const file = path.join(home, "models.json");
-  const done = () => ({ models, keys, file, warnings });
+  const done = () => ({ models, keys, headers, file, warnings });
   let text: string;
   try {
     text = readRegularFile(file, "utf8");
@@ -272,6 +279,10 @@ export function loadCatalog(home: string): Catalog {
       const field = parsed.output.apiKey !== undefined ? `${at}.apiKey` : `providers.${rawName}.apiKey`;
       const written = parsed.output.apiKey ?? shared.apiKey;
       if (written !== undefined) keys.set(`${provider}/${user.id}`, { written, field });
+      const sent: Record<string, WrittenKey> = {};
+      for (const [name, value] of Object.entries(shared.headers ?? {})) sent[name] = { written: value, field: `providers.${rawName}.headers.${name}` };
+      for (const [name, value] of Object.entries(parsed.output.headers ?? {})) sent[name] = { written: value, field: `${at}.headers.${name}` };
+      if (Object.keys(sent).length > 0) headers.set(`${provider}/${user.id}`, sent);
     });
   }
   return done();
@@ -301,6 +312,32 @@ export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model
     };
   }
   return { key: entry.written, from: "models.json" };
+}
+
+/**
+ * The headers models.json gives `model` (a dated snapshot: its family's), if any, each value as
+ * written, or the variable it names when it is only `$VAR` (unset: an error naming it).
+ */
+export function headersFor(
+  catalog: Pick<Catalog, "headers" | "models" | "file">,
+  model: Pick<ModelInfo, "provider" | "id">,
+  env: Record<string, string | undefined>,
+): { headers: Record<string, string> } | { error: string } | undefined {
+  const family = familyMember(catalog.models, model.provider, model.id);
+  const entry = catalog.headers.get(`${model.provider}/${model.id}`) ?? (family && catalog.headers.get(`${family.provider}/${family.id}`));
+  if (entry === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, { written, field }] of Object.entries(entry)) {
+    if (!onlyVariable(written)) {
+      headers[name] = written;
+      continue;
+    }
+    const variable = keyVariable(written) as string;
+    const value = ownEntry(env, variable);
+    if (value === undefined || value === "") return { error: `${catalog.file}: field "${field}" gives header ${name} of model "${model.id}" the value of ${variable}, which is not set; set ${variable}, or change that header` };
+    headers[name] = value;
+  }
+  return { headers };
 }
 
 function normaliseProvider(name: string): ProviderName | undefined {

@@ -20,7 +20,7 @@ import { type Confirmer, ConfirmGate } from "../core/confirm-gate.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
-import { keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
+import { headersFor, keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { customHeaders } from "../providers/custom-headers.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
@@ -359,8 +359,15 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
-  // ANTHROPIC_/OPENAI_CUSTOM_HEADERS go where the provider's key goes: not to a models.json model with a key of its own.
-  const headersOf = (m: ModelInfo, key: ResolvedKey | undefined) => customHeaders(m.api, { provider: providerName, ownServer: key?.source !== "models.json" }, env);
+  // ANTHROPIC_/OPENAI_CUSTOM_HEADERS go where the provider's key goes: not to a models.json model
+  // with a key of its own. A models.json model's own headers go to its server, over them.
+  const headersOf = (m: ModelInfo, key: ResolvedKey | undefined) => {
+    const own = headersFor(catalog, m, env);
+    if (own && "error" in own) throw new UsageError(own.error);
+    const custom = customHeaders(m.api, { provider: providerName, ownServer: key?.source !== "models.json" }, env);
+    return own || custom ? { ...custom, ...own?.headers } : undefined;
+  };
+  const headers = headersOf(model, credential);
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
   // API_TIMEOUT_MS, the settings' env's too (silence-limit.ts).
   const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env), onOpen: options.onAnswerOpen };
@@ -408,7 +415,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const loadingMcp = loadMcp(options, { cwd, home, env, disabledFor }, trust);
   let provider: Provider;
   try {
-    provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model), headers: headersOf(model, credential) });
+    provider = await createProvider(model, { ...endpoint, credential, baseUrl: baseUrlOf(model), headers });
   } catch (error) {
     await (await loadingExtensions.catch(() => undefined))?.manager?.stop();
     await (await loadingMcp.catch(() => undefined))?.manager?.stop();
@@ -615,25 +622,28 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     // The key the agent's own client was made with: a switch compares with it, not with what the
     // current model would get from a models.json read since.
     let agentKey = credential?.key;
+    let agentHeaders = JSON.stringify(headers);
     const clientAndKey = async (next: ModelInfo) => {
       if (next.provider !== providerName) throw new Error(`model "${next.id}" is ${article(next.provider)} ${next.provider} model; this run speaks ${providerName}`);
       const key = credentialOf(next);
+      const nextHeaders = headersOf(next, key);
       const client =
-        next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== agentKey
-          ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next), headers: headersOf(next, key) })
+        next.api !== agent.model.api || baseUrlOf(next) !== baseUrlOf(agent.model) || key?.key !== agentKey || JSON.stringify(nextHeaders) !== agentHeaders
+          ? await createProvider(next, { ...endpoint, credential: key, baseUrl: baseUrlOf(next), headers: nextHeaders })
           : undefined;
-      return { client, key: key?.key };
+      return { client, key: key?.key, headers: JSON.stringify(nextHeaders) };
     };
     const clientFor = async (next: ModelInfo) => (await clientAndKey(next)).client;
     const setModel = async (next: ModelInfo) => {
       const server = baseUrlOf(agent.model);
       const workSeen = warmer?.workSeen;
-      const { client, key } = await clientAndKey(next);
+      const { client, key, headers: nextHeaders } = await clientAndKey(next);
       // Another server (a models.json entry's baseUrl): the next prompt finds it open too, unless
       // a prompt arrived while the client was made (its call opens its own connection).
       if (client && !sameOrigin(baseUrlOf(next), server)) warmer?.soon(client, workSeen);
       agent.switchModel(next, client);
       agentKey = key;
+      agentHeaders = nextHeaders;
     };
     const readModels = () => {
       catalog = loadCatalog(home);

@@ -74,6 +74,30 @@ test("a models.json model with a built-in model's id (a proxy's claude-sonnet-4-
   expect(twice.stderr).toContain('models.json describes "twin" under openai and ollama; pass --provider openai or ollama');
 });
 
+test("models.json headers (pi's field, on the provider and the model) go to the model's server; a value that is only $VAR is that variable, unset an error naming the field", async () => {
+  mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "env" } }] }, { text: "done" }]);
+  const home = tempDir("zot-keys-home-");
+  models(home, {
+    providers: {
+      openai: {
+        baseUrl: `${mock.url}/v1`,
+        apiKey: "k-router",
+        headers: { "HTTP-Referer": "https://example.org/zot", "X-Title": "zot" },
+        models: [{ id: "routed", headers: { "X-Title": "zot, routed", "x-portkey-api-key": "$PK_KEY" } }],
+      },
+    },
+  });
+  const run = await zot(["-p", "hi", "--provider", "openai", "--model", "routed"], { home, env: { PK_KEY: "pk-secret" } });
+  expect(run.code).toBe(0);
+  const headers = mock.requests[0]!.headers;
+  expect([headers["http-referer"], headers["x-title"], headers["x-portkey-api-key"]]).toEqual(["https://example.org/zot", "zot, routed", "pk-secret"]);
+  expect(JSON.stringify(mock.requests[1]!.body.messages.at(-1))).not.toContain("pk-secret"); // the bash tool's env
+  const unset = await zot(["-p", "hi", "--provider", "openai", "--model", "routed"], { home });
+  expect(unset.code).toBe(2);
+  expect(unset.stderr).toContain('field "providers.openai.models[0].headers.x-portkey-api-key"');
+  expect(unset.stderr).toContain("PK_KEY, which is not set");
+});
+
 test("the variable a models.json key names is not inherited by the bash tool's commands", async () => {
   mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "env" } }] }, { text: "done" }]);
   const home = tempDir("zot-keys-home-");
