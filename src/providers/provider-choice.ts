@@ -26,6 +26,8 @@ export interface ProviderWish {
   noDemo?: NoDemo;
   /** providers whose base URL a settings file set, whose key only the files give (config/settings-choices.ts) */
   paired?: readonly string[];
+  /** a model models.json gives a key of its own, which the demo's note names (such a key is that model's, never the provider's) */
+  keyedModel?: string;
 }
 
 /** A run that must not fall back to the demo: what it is, and what it is told to do instead (in its own words: flags, or options). */
@@ -84,11 +86,13 @@ export function pickProvider(
   if (options.baseUrl !== undefined) {
     throw new UsageError("--base-url needs a provider and no API key says which; pass --provider anthropic, openai or ollama");
   }
+  // A key models.json gives is its models' own: the run has to name one.
+  const keyed = options.keyedModel ? ` (models.json's keys are for the models it lists: name one, as --model ${options.keyedModel})` : "";
   if (options.noDemo) {
-    throw new UsageError(`no API key found, and ${options.noDemo.run} does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, ${options.noDemo.remedy}`);
+    throw new UsageError(`no API key found${keyed}, and ${options.noDemo.run} does not get the built-in demo: set ANTHROPIC_API_KEY or OPENAI_API_KEY, ${options.noDemo.remedy}`);
   }
   notes.push(
-    "no API key found, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.",
+    `no API key found${keyed}, so this is the built-in demo (scripted provider). Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider ollama, to talk to a real model.`,
   );
   return "scripted";
 }

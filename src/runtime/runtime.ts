@@ -304,7 +304,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   let providerName: ReturnType<typeof pickProvider>;
   try {
-    providerName = pickProvider({ ...options, ...resumedModel, paired }, catalog.models, env, home, notes);
+    const keyedModel = catalog.models.find((m) => m.source === "user" && catalog.keys.has(`${m.provider}/${m.id}`))?.id;
+    providerName = pickProvider({ ...options, ...resumedModel, paired, ...(keyedModel ? { keyedModel } : {}) }, catalog.models, env, home, notes);
   } catch (error) {
     throw withModelsFileProblems(error);
   }

@@ -98,6 +98,14 @@ test("models.json headers (pi's field, on the provider and the model) go to the 
   expect(unset.stderr).toContain("PK_KEY, which is not set");
 });
 
+test("with no key but models.json's, the demo's note names a model models.json gives one to", async () => {
+  const home = tempDir("zot-keys-home-");
+  models(home, { providers: { openai: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "$LITELLM_KEY", models: [{ id: "proxy-model" }] } } });
+  const run = await zot(["-p", "hi"], { home, env: { LITELLM_KEY: "lk" } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("no API key found (models.json's keys are for the models it lists: name one, as --model proxy-model), so this is the built-in demo");
+});
+
 test("the variable a models.json key names is not inherited by the bash tool's commands", async () => {
   mock = startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "env" } }] }, { text: "done" }]);
   const home = tempDir("zot-keys-home-");
