@@ -18,10 +18,9 @@ export function onlyVariable(written: string): boolean {
 
 const Keyed = v.looseObject({ apiKey: v.optional(v.unknown()), headers: v.optional(v.unknown()), models: v.optional(v.unknown()) });
 
-/** The texts of an entry's `headers` that may name a variable (only a value that is `$VAR` does). */
+/** The texts of an entry's `headers`, which name variables as an apiKey does. */
 function headerTexts(headers: unknown): unknown[] {
-  if (typeof headers !== "object" || headers === null) return [];
-  return Object.values(headers).filter((text) => typeof text === "string" && onlyVariable(text));
+  return typeof headers === "object" && headers !== null ? Object.values(headers) : [];
 }
 const ModelsFileKeys = v.looseObject({ providers: v.record(v.string(), v.unknown()) });
 

@@ -315,8 +315,9 @@ export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model
 }
 
 /**
- * The headers models.json gives `model` (a dated snapshot: its family's), if any, each value as
- * written, or the variable it names when it is only `$VAR` (unset: an error naming it).
+ * The headers models.json gives `model` (a dated snapshot: its family's), if any, each value read
+ * as an apiKey is: the variable it names when that is set (`$VAR`, or pi's bare `PORTKEY_API_KEY`),
+ * else the text itself; `$VAR` unset is an error naming it.
  */
 export function headersFor(
   catalog: Pick<Catalog, "headers" | "models" | "file">,
@@ -328,14 +329,12 @@ export function headersFor(
   if (entry === undefined) return undefined;
   const headers: Record<string, string> = {};
   for (const [name, { written, field }] of Object.entries(entry)) {
-    if (!onlyVariable(written)) {
-      headers[name] = written;
-      continue;
-    }
-    const variable = keyVariable(written) as string;
-    const value = ownEntry(env, variable);
-    if (value === undefined || value === "") return { error: `${catalog.file}: field "${field}" gives header ${name} of model "${model.id}" the value of ${variable}, which is not set; set ${variable}, or change that header` };
-    headers[name] = value;
+    const variable = keyVariable(written);
+    const value = variable !== undefined ? ownEntry(env, variable) : undefined;
+    if (variable !== undefined && value) headers[name] = value;
+    else if (variable !== undefined && onlyVariable(written)) {
+      return { error: `${catalog.file}: field "${field}" gives header ${name} of model "${model.id}" the value of ${variable}, which is not set; set ${variable}, or change that header` };
+    } else headers[name] = written;
   }
   return { headers };
 }

@@ -57,7 +57,7 @@ export function providerOfId(id: string): ProviderName | undefined {
 export function catalogKin(catalog: readonly ModelInfo[], id: string): ModelInfo | undefined {
   const tail = id.slice(id.lastIndexOf("/") + 1);
   const own = claudeOwnId(id);
-  const named = (wanted: string) => catalog.find((m) => m.id === wanted);
+  const named = (wanted: string) => catalog.find((m) => m.id === wanted && m.provider !== "scripted");
   return (tail !== id ? named(tail) : undefined) ?? (own ? (named(own) ?? named(`${own}-0`)) : undefined);
 }
 

@@ -88,7 +88,7 @@ export function chatRequestBody(request: ModelRequest): ChatCompletionCreatePara
   const maxTokens = request.maxTokens ?? model.max_output;
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
-    messages: toChatMessages(request.system, withSendableImages(request.messages)),
+    messages: toChatMessages(request.system, withSendableImages(request.messages), request.model.id),
     stream: true,
     stream_options: { include_usage: true },
     // Reasoning models reject max_tokens; older and compatible servers only know max_tokens.
@@ -105,16 +105,20 @@ export function chatRequestBody(request: ModelRequest): ChatCompletionCreatePara
   return body;
 }
 
-export function toChatMessages(system: string, messages: readonly Message[]): ChatCompletionMessageParam[] {
+export function toChatMessages(system: string, messages: readonly Message[], modelId = ""): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
   const withReasoning = turnsWithToolCalls(messages);
+  // DeepSeek's and Kimi's models want reasoning_content on each of those messages, empty where there
+  // was none (a step that streamed none, a turn another model answered before a switch); a server
+  // that streams `reasoning` (Groq) refuses the field, so others get it only where it was streamed.
+  const alwaysField = REASONING_CONTENT_MODELS.test(modelId);
   for (const [index, message] of messages.entries()) {
     if (message.role === "user") {
       const user = userMessage(message.content);
       if (user) out.push(user);
     } else if (message.role === "assistant") {
-      const assistant = assistantMessage(message.content, withReasoning.has(index));
+      const assistant = assistantMessage(message.content, withReasoning.has(index) ? (alwaysField ? "always" : "streamed") : "none");
       if (assistant) out.push(assistant);
     } else {
       out.push(...toolMessages(message.content));
@@ -135,6 +139,9 @@ function userMessage(blocks: readonly ContentBlock[]): ChatCompletionMessagePara
   }
   return { role: "user", content: parts };
 }
+
+/** The models that want reasoning_content back, by id (DeepSeek's, Kimi's: `deepseek-v4-pro`, `moonshotai/kimi-k2-thinking`). */
+const REASONING_CONTENT_MODELS = /deepseek|kimi|moonshot/i;
 
 /**
  * The assistant messages of the turns (from a user message to the next) in which the model called
@@ -163,7 +170,7 @@ function turnsWithToolCalls(messages: readonly Message[]): Set<number> {
 }
 
 /** Text and tool calls; an assistant message with neither is left out (some servers reject it). */
-function assistantMessage(blocks: readonly ContentBlock[], keepReasoning: boolean): ChatCompletionAssistantMessageParam | undefined {
+function assistantMessage(blocks: readonly ContentBlock[], reasoningField: "always" | "streamed" | "none"): ChatCompletionAssistantMessageParam | undefined {
   const text = blocks.flatMap((b) => (b.type === "text" && b.text.trim() ? [b.text] : [])).join("\n");
   const toolCalls = blocks.flatMap((b) =>
     b.type === "tool_call"
@@ -174,14 +181,13 @@ function assistantMessage(blocks: readonly ContentBlock[], keepReasoning: boolea
   // Reasoning a Chat server streamed as reasoning_content: sent back under that field in a turn that
   // called tools, as DeepSeek's and Kimi's thinking models require. A server that streamed it as
   // `reasoning` (Groq, Cerebras, OpenRouter, ollama) refuses reasoning_content, and gets none.
-  const reasoning = keepReasoning
-    ? blocks.flatMap((b) => (b.type === "thinking" && b.chat_field === "reasoning_content" && b.text ? [b.text] : [])).join("\n")
-    : "";
+  const reasoning =
+    reasoningField === "none" ? "" : blocks.flatMap((b) => (b.type === "thinking" && b.chat_field === "reasoning_content" && b.text ? [b.text] : [])).join("\n");
   return {
     role: "assistant",
     content: text || null,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    ...(reasoning ? { reasoning_content: reasoning } : {}),
+    ...(reasoning || reasoningField === "always" ? { reasoning_content: reasoning } : {}),
   };
 }
 

@@ -64,7 +64,10 @@ export function pickProvider(
   if (options.model) {
     // A model the user described in models.json is theirs: its provider beats a built-in model of the
     // same id under another (a proxy's `claude-sonnet-4-5` under openai, with the proxy's baseUrl).
-    const described = [...new Set(models.filter((m) => m.id === options.model && m.source === "user").map((m) => m.provider))];
+    // A dated snapshot or -latest of it too (claude-sonnet-4-5-20250929), as the model's key and limits are found.
+    const family = familyOf(options.model);
+    const ids = new Set([options.model, family, `${family}-0`]);
+    const described = [...new Set(models.filter((m) => ids.has(m.id) && m.source === "user").map((m) => m.provider))];
     if (described.length === 1) return described[0];
     if (described.length > 1) {
       throw new UsageError(`models.json describes "${options.model}" under ${described.join(" and ")}; pass --provider ${described.join(" or ")} to say which`);

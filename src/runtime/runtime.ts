@@ -304,7 +304,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   let providerName: ReturnType<typeof pickProvider>;
   try {
-    const keyedModel = catalog.models.find((m) => m.source === "user" && catalog.keys.has(`${m.provider}/${m.id}`))?.id;
+    const keyedModel = catalog.models.find((m) => {
+      const key = m.source === "user" ? keyFor(catalog, m, env) : undefined;
+      return key !== undefined && !("error" in key);
+    })?.id;
     providerName = pickProvider({ ...options, ...resumedModel, paired, ...(keyedModel ? { keyedModel } : {}) }, catalog.models, env, home, notes);
   } catch (error) {
     throw withModelsFileProblems(error);
@@ -360,12 +363,14 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   }
   if (credential?.warning) notes.push(credential.warning);
   const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
-  // ANTHROPIC_/OPENAI_CUSTOM_HEADERS go where the provider's key goes: not to a models.json model
-  // with a key of its own. A models.json model's own headers go to its server, over them.
+  // ANTHROPIC_/OPENAI_CUSTOM_HEADERS go to the provider's own server (its base URL) and wherever the
+  // provider's key goes, never to a models.json model's server and key of its own (Together's).
+  // A models.json model's own headers go to its server, over them.
+  const providerUrl = resolveBaseUrl(providerName, { flag: options.baseUrl, env })?.url;
   const headersOf = (m: ModelInfo, key: ResolvedKey | undefined) => {
     const own = headersFor(catalog, m, env);
     if (own && "error" in own) throw new UsageError(own.error);
-    const custom = customHeaders(m.api, { provider: providerName, ownServer: key?.source !== "models.json" }, env);
+    const custom = customHeaders(m.api, baseUrlOf(m) === providerUrl || key?.source !== "models.json", env);
     return own || custom ? { ...custom, ...own?.headers } : undefined;
   };
   const headers = headersOf(model, credential);

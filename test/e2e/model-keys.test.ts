@@ -46,7 +46,7 @@ test("a model added to models.json after the start gets its own key on set_model
 });
 
 test("OPENAI_CUSTOM_HEADERS (a gateway's key, often) go where the provider's key goes, never to a models.json model with a key of its own", async () => {
-  mock = startMockLlm([{ text: "from the gateway" }, { text: "from tog" }]);
+  mock = startMockLlm([{ text: "from the gateway" }, { text: "from tog" }, { text: "from the gateway again" }]);
   const home = tempDir("zot-keys-home-");
   models(home, { providers: { openai: { models: [{ id: "tog", baseUrl: `${mock.url}/v1`, apiKey: "$TOGETHER_KEY" }] } } });
   const env = { OPENAI_API_KEY: "sk-openai", TOGETHER_KEY: "tk-own", OPENAI_CUSTOM_HEADERS: "x-portkey-api-key: pk-corp-secret" };
@@ -57,10 +57,16 @@ test("OPENAI_CUSTOM_HEADERS (a gateway's key, often) go where the provider's key
   expect(other.code).toBe(0);
   expect(mock.requests[1]!.headers.authorization).toBe("Bearer tk-own");
   expect(mock.requests[1]!.headers["x-portkey-api-key"]).toBeUndefined();
+  // a key of its own on the provider's server (OPENAI_BASE_URL, a gateway): the gateway's header goes too
+  models(home, { providers: { openai: { models: [{ id: "gw-model", apiKey: "$TOGETHER_KEY" }] } } });
+  const gateway = await zot(["-p", "hi", "--provider", "openai", "--model", "gw-model"], { home, env: { ...env, OPENAI_BASE_URL: mock.url } });
+  expect(gateway.code).toBe(0);
+  expect(mock.requests[2]!.headers.authorization).toBe("Bearer tk-own");
+  expect(mock.requests[2]!.headers["x-portkey-api-key"]).toBe("pk-corp-secret");
 });
 
 test("a models.json model with a built-in model's id (a proxy's claude-sonnet-4-5 under openai) is the one --model picks, not the built-in on the user's own key", async () => {
-  mock = startMockLlm([{ text: "from the proxy" }]);
+  mock = startMockLlm([{ text: "from the proxy" }, { text: "from the proxy, dated" }]);
   const home = tempDir("zot-keys-home-");
   models(home, { providers: { openai: { baseUrl: `${mock.url}/v1`, apiKey: "$LITELLM_KEY", models: [{ id: "claude-sonnet-4-5" }] } } });
   const run = await zot(["-p", "hi", "--model", "claude-sonnet-4-5"], { home, env: { LITELLM_KEY: "lk-proxy", ANTHROPIC_API_KEY: "sk-ant-personal" } });
@@ -68,6 +74,11 @@ test("a models.json model with a built-in model's id (a proxy's claude-sonnet-4-
   expect(run.stdout).toBe("from the proxy\n");
   expect(mock.requests[0]!.path).toBe("/v1/chat/completions");
   expect(mock.requests[0]!.headers.authorization).toBe("Bearer lk-proxy");
+  // its dated snapshot too
+  const dated = await zot(["-p", "hi", "--model", "claude-sonnet-4-5-20250929"], { home, env: { LITELLM_KEY: "lk-proxy", ANTHROPIC_API_KEY: "sk-ant-personal" } });
+  expect(dated.code).toBe(0);
+  expect(mock.requests[1]!.headers.authorization).toBe("Bearer lk-proxy");
+  expect(mock.requests[1]!.body.model).toBe("claude-sonnet-4-5-20250929");
   models(home, { providers: { openai: { models: [{ id: "twin" }] }, ollama: { models: [{ id: "twin" }] } } });
   const twice = await zot(["-p", "hi", "--model", "twin"], { home });
   expect(twice.code).toBe(2);
@@ -83,14 +94,14 @@ test("models.json headers (pi's field, on the provider and the model) go to the 
         baseUrl: `${mock.url}/v1`,
         apiKey: "k-router",
         headers: { "HTTP-Referer": "https://example.org/zot", "X-Title": "zot" },
-        models: [{ id: "routed", headers: { "X-Title": "zot, routed", "x-portkey-api-key": "$PK_KEY" } }],
+        models: [{ id: "routed", headers: { "X-Title": "zot, routed", "x-portkey-api-key": "$PK_KEY", "x-pi-form": "PI_FORM_KEY" } }],
       },
     },
   });
-  const run = await zot(["-p", "hi", "--provider", "openai", "--model", "routed"], { home, env: { PK_KEY: "pk-secret" } });
+  const run = await zot(["-p", "hi", "--provider", "openai", "--model", "routed"], { home, env: { PK_KEY: "pk-secret", PI_FORM_KEY: "pi-secret" } });
   expect(run.code).toBe(0);
   const headers = mock.requests[0]!.headers;
-  expect([headers["http-referer"], headers["x-title"], headers["x-portkey-api-key"]]).toEqual(["https://example.org/zot", "zot, routed", "pk-secret"]);
+  expect([headers["http-referer"], headers["x-title"], headers["x-portkey-api-key"], headers["x-pi-form"]]).toEqual(["https://example.org/zot", "zot, routed", "pk-secret", "pi-secret"]);
   expect(JSON.stringify(mock.requests[1]!.body.messages.at(-1))).not.toContain("pk-secret"); // the bash tool's env
   const unset = await zot(["-p", "hi", "--provider", "openai", "--model", "routed"], { home });
   expect(unset.code).toBe(2);

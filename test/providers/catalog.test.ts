@@ -317,6 +317,8 @@ describe("ids the catalog does not list", () => {
     const opus = catalog.find((m) => m.id === "claude-opus-4-7")!;
     expect(resolveModel(catalog, "anthropic", "us.anthropic.claude-opus-4-7-v1:0", open)).toMatchObject({ model: { max_output: opus.max_output } });
     expect(resolveModel(catalog, "openai", "openai/gpt-4.1", open)).toMatchObject({ model: { max_output: catalog.find((m) => m.id === "gpt-4.1")!.max_output } });
+    // the scripted demo is no model a gateway serves
+    expect(resolveModel(catalog, "openai", "acme/scripted", open)).toMatchObject({ model: { context_window: 128_000, max_output: 8_192 } });
     expect(resolveModel(catalog, "anthropic", "claude-future-9", open)).toMatchObject({ model: { api: "anthropic-messages", reasoning: false } });
     // A Claude id whose family zot reads (a proxy's, Bedrock's) thinks as its family does.
     expect(resolveModel(catalog, "anthropic", "anthropic/claude-sonnet-5-5", open)).toMatchObject({ model: { reasoning: true, source: "synthetic" } });

@@ -122,6 +122,30 @@ test("in a turn that called tools, the answer that ended it goes back with its r
   expect(sent[6]).toEqual({ role: "assistant", content: "4" });
 });
 
+test("for DeepSeek's and Kimi's models (by id), a message of a tool-calling turn with no reasoning carries the field empty: a turn answered before a switch, a step that streamed none; other models get it only where it was streamed", async () => {
+  const turn = (reasoning?: string) => [
+    message("user", { type: "text", text: "run it" }),
+    message("assistant", ...(reasoning ? [{ type: "thinking" as const, text: reasoning, chat_field: "reasoning_content" as const }] : []), { type: "tool_call", id: "c1", name: "bash", args: { command: "ls" } }),
+    message("tool", { type: "tool_result", call_id: "c1", is_error: false, content: [{ type: "text", text: "a" }] }),
+    message("assistant", { type: "text", text: "a" }),
+    message("user", { type: "text", text: "next" }),
+  ];
+  const sentFor = async (modelId: string, messages: ReturnType<typeof turn>) => {
+    const m = start({ text: "ok" });
+    await run(openai(m), request({ model: { ...request().model, id: modelId }, messages }));
+    return m.requests[0]?.body.messages;
+  };
+  const switched = await sentFor("deepseek-v4-pro", turn());
+  expect([switched[2].reasoning_content, switched[4].reasoning_content]).toEqual(["", ""]);
+  const kimi = await sentFor("moonshotai/kimi-k2-thinking", turn("I list."));
+  expect([kimi[2].reasoning_content, kimi[4].reasoning_content]).toEqual(["I list.", ""]);
+  const streamed = await sentFor("my-proxy-model", turn("I list."));
+  expect([streamed[2].reasoning_content, "reasoning_content" in streamed[4]]).toEqual(["I list.", false]);
+  // any other model, with no reasoning_content in sight: no field (OpenAI's own would refuse it)
+  const plain = await sentFor("gpt-4.1", turn());
+  expect([plain[2], plain[4]]).toEqual([expect.not.objectContaining({ reasoning_content: expect.anything() }), { role: "assistant", content: "a" }]);
+});
+
 test("the field the reasoning came in is kept on the thinking block", async () => {
   const viaReasoning = rawServer([rawChunk({ role: "assistant", reasoning: "hmm" }), rawChunk({ content: "ok" }, "stop"), "[DONE]"]);
   expect((await run(viaReasoning)).done?.content[0]).toEqual({ type: "thinking", text: "hmm", chat_field: "reasoning" });
