@@ -15,11 +15,21 @@ export interface Root {
   name: string;
 }
 
-/** The roots of a server configured as `spec`, run in `cwd` (`home`: what a leading ~ stands for, as the servers read it). */
+/**
+ * The roots of a server configured as `spec`, run in `cwd` (`home`: what a leading ~ stands for, as
+ * the servers read it). Only a positional argument counts: one after a flag is taken as the flag's
+ * value (`uv --directory ./server run`, `--cache-dir /tmp`, `--allow /` name no folder to work in).
+ */
 export function clientRoots(spec: ServerTransport, cwd: string, home: string | undefined): Root[] {
-  const named = spec.type === "stdio" ? spec.args.flatMap((arg) => folderNamed(arg, cwd, home)) : [];
+  const positional = spec.type === "stdio" ? spec.args.filter((arg, at) => !flagValue(spec.args[at - 1])) : [];
+  const named = positional.flatMap((arg) => folderNamed(arg, cwd, home));
   const folders = named.length > 0 ? [...new Set(named)] : [cwd];
   return folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) || folder }));
+}
+
+/** Whether the argument after `previous` is its value: `previous` is a flag with no `=value` of its own. */
+function flagValue(previous: string | undefined): boolean {
+  return previous !== undefined && previous.startsWith("-") && previous !== "-" && previous !== "--" && !previous.includes("=");
 }
 
 /** The folder an argument names, when it is one that exists (`.`, `~/notes`, `/srv/data`); [] otherwise. */

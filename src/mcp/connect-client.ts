@@ -32,6 +32,8 @@ export interface ConnectOptions {
   onDiagnostic?: (diagnostic: ChildDiagnostic) => void;
   /** a line for the server's log */
   log: (line: string) => void;
+  /** a line the server had logged (notifications/message), for its log under the budget a child's stderr has */
+  serverLog: (line: string) => void;
   /** the servers the program running zot hosts (`"type": "sdk"`), when it hosts any */
   host?: HostServers;
 }
@@ -100,7 +102,7 @@ async function initialize(transport: Transport, options: ConnectOptions, exitRea
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
   // What it logs over MCP (notifications/message) goes to its log beside its stderr, from the first
   // message on (a remote server has no stderr); never to the screen.
-  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => options.log(loggedLine(params)));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => options.serverLog(loggedLine(params)));
   const { signal } = options;
   let onAbort: (() => void) | undefined;
   try {
@@ -131,7 +133,8 @@ const MAX_LOGGED_CHARS = 4000;
 function loggedLine(params: { level: string; logger?: string; data?: unknown }): string {
   const data = typeof params.data === "string" ? params.data : (JSON.stringify(params.data) ?? String(params.data));
   const text = data.length > MAX_LOGGED_CHARS ? `${data.slice(0, MAX_LOGGED_CHARS)}… [${data.length - MAX_LOGGED_CHARS} more characters]` : data;
-  return `[${params.level}${params.logger ? ` ${params.logger}` : ""}] ${text}`;
+  // One line: a message's own line breaks could otherwise write lines that read as zot's.
+  return `[${params.level}${params.logger ? ` ${params.logger}` : ""}] ${text.replace(/\r?\n/g, " ⏎ ")}`;
 }
 
 /** The sentence for a connection that failed. */

@@ -180,7 +180,7 @@ export class McpManager {
     return (async () => {
       await connection.untilStarted(signal);
       if (!connection.offersResources) {
-        return { why: connection.state === "connected" ? `MCP server "${server}" has no resources` : `MCP server "${server}" is not running: ${connection.errorWithLog()}` };
+        return { why: connection.state === "connected" ? `MCP server "${server}" has no resources` : `MCP server "${server}" ${connection.whyNotRunning(true)}` };
       }
       const read = await connection.readResourceContents(uri, signal);
       return "error" in read ? { why: read.error } : resourceAsText(read.contents, maxBytes);
@@ -225,7 +225,7 @@ export class McpManager {
       await waitedFor.untilStarted(signal);
       command = this.commandIndex.get(name.toLowerCase());
       if (!command && !signal.aborted) {
-        const why = waitedFor.state === "connected" ? `has no prompt for /${name}` : `is not running: ${waitedFor.errorWithLog()}`;
+        const why = waitedFor.state === "connected" ? `has no prompt for /${name}` : waitedFor.whyNotRunning(true);
         return { command: name, extension: `mcp:${waitedFor.name}`, action: "error", text: `MCP server "${waitedFor.name}" ${why}; /${name} was not sent` };
       }
     }

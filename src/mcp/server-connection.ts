@@ -19,7 +19,7 @@ import {
   type Tool as McpToolDef,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { appendLog } from "../extensions/child-log.ts";
+import { appendLog, RunLog } from "../extensions/child-log.ts";
 import { type ChildDiagnostic, seconds } from "../extensions/child.ts";
 import type * as v from "valibot";
 import { errorText } from "../protocol/error-text.ts";
@@ -65,6 +65,8 @@ export interface ServerContext {
 const MAX_PAGES = 50;
 /** The waits before each try to start a dropped server again (Claude Code's remote servers': 1 to 16 s, five tries). */
 export const RECONNECT_WAITS_MS: readonly number[] = [1000, 2000, 4000, 8000, 16000];
+/** Rounds one listing takes at most while the server keeps announcing changes (listSettled). */
+const LISTING_ROUNDS = 3;
 /** The longest an orderly close waits for a streamable HTTP server to end its session. */
 const TERMINATE_MS = 1000;
 /** Up this long, a server that drops gets all its tries again. */
@@ -98,10 +100,14 @@ export class McpServerConnection {
   private dropped: string | undefined;
   /** the reconnect() under way */
   private reconnecting: Promise<void> | undefined;
+  /** what `changes` was when the last listing round began: a change since is not in the lists yet */
+  private listedAt = 0;
   /** list_changed notifications received so far: a listing that saw this number move lists again */
   private changes = 0;
   /** whether a failing prompts/list was said (once a run: it fails the same at each listing) */
   private promptsFailureSaid = false;
+  /** the budgeted log of what the server logged over MCP (opened at its first message) */
+  private serverLog: RunLog | undefined;
   /** the listing again after a change that is under way (its last round saw no change announced) */
   private relisting: Promise<void> | undefined;
 
@@ -205,6 +211,7 @@ export class McpServerConnection {
         host: this.context.host,
         onDiagnostic: (diagnostic) => this.diagnosed(diagnostic),
         log: (line) => this.log(line),
+        serverLog: (line) => this.serverLogged(line),
       }));
       if (superseded()) throw new Error("zot started it again");
       this.client = connected.client;
@@ -222,6 +229,8 @@ export class McpServerConnection {
         this.state = "connected";
         this.connectedAt = Date.now();
         this.dropped = undefined;
+        // Changes announced faster than the start could list them: listed again now that it is up.
+        if (this.changes !== this.listedAt) this.relistSoon();
       }
       this.log(`connected over ${this.kind}: ${this.tools.length} tools, ${this.prompts.length} prompts${this.offersResources ? `, ${this.resources.length} resources` : ""}`);
     } catch (error) {
@@ -295,12 +304,18 @@ export class McpServerConnection {
     }
   }
 
-  /** Lists until a round ends with no change announced during it (the lists are then the server's latest). */
-  private async listSettled(signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const seen = this.changes;
+  /**
+   * Lists until a round ends with no change announced during it (the lists are then the server's
+   * latest), LISTING_ROUNDS rounds at most: a server that announces changes faster than it can be
+   * listed (a proxy re-announcing at each refresh) has the lists of the last round, and the change
+   * still pending is listed again once it is up (relistSoon). `round`: told after each round.
+   */
+  private async listSettled(signal: AbortSignal, round?: () => void): Promise<void> {
+    for (let rounds = 1; ; rounds++) {
+      this.listedAt = this.changes;
       await this.list(signal);
-      if (this.changes === seen || signal.aborted) return;
+      round?.();
+      if (this.changes === this.listedAt || signal.aborted || rounds >= LISTING_ROUNDS) return;
     }
   }
 
@@ -313,28 +328,46 @@ export class McpServerConnection {
     const changed = async () => {
       if (client !== this.client) return;
       this.changes++;
-      if (this.state !== "connected") return;
-      this.relisting ??= this.relist().finally(() => (this.relisting = undefined));
+      if (this.state === "connected") this.relistSoon();
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
     client.setNotificationHandler(PromptListChangedNotificationSchema, changed);
     client.setNotificationHandler(ResourceListChangedNotificationSchema, changed);
   }
 
+  /** Lists again unless a listing again is under way; one that ends with a change still pending lists again. */
+  private relistSoon(): void {
+    this.relisting ??= this.relist().finally(() => {
+      this.relisting = undefined;
+      if (this.changes !== this.listedAt && this.state === "connected") this.relistSoon();
+    });
+  }
+
   private async relist(): Promise<void> {
     try {
-      await this.listSettled(AbortSignal.timeout(this.context.timeouts.startMs));
+      // Each round's lists reach the agent at once: a storm of changes never keeps them back.
+      await this.listSettled(AbortSignal.timeout(this.context.timeouts.startMs), () => this.context.onChange());
       this.log(`lists changed: ${this.tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources`);
-      this.context.onChange();
     } catch (error) {
       this.log(`listing again after a change failed: ${errorText(error)}`);
     }
   }
 
-  /** Resolves once it is not starting (up, failed or stopped; MCP_TIMEOUT bounds each start) or at the abort. */
+  /**
+   * Resolves once it is not starting (up, failed or stopped), at the abort, or after MCP_TIMEOUT in
+   * all, across a restart's tries and the waits between them (a server whose restarts keep failing
+   * holds no prompt for minutes): then it may still be starting, which the caller says.
+   */
   async untilStarted(signal: AbortSignal): Promise<void> {
+    const limit = AbortSignal.any([signal, AbortSignal.timeout(this.context.timeouts.startMs)]);
     // Across a restart's tries: each failed try schedules the next before this wait resumes.
-    while (this.state === "starting" && !signal.aborted) await untilAborted(this.start(), signal);
+    while (this.state === "starting" && !limit.aborted) await untilAborted(this.start(), limit).catch(() => {});
+  }
+
+  /** Why it cannot serve a call now, in words: still starting after MCP_TIMEOUT, or what stopped it (`withLog`: naming its log). */
+  whyNotRunning(withLog = false): string {
+    if (this.state === "starting") return `is still starting after ${seconds(this.context.timeouts.startMs)} (MCP_TIMEOUT sets the limit, in ms)`;
+    return `is not running: ${withLog ? this.errorWithLog() : (this.error ?? this.state)}`;
   }
 
   /** Calls one of its tools; never throws: every failure is an is_error result naming the server. */
@@ -346,7 +379,7 @@ export class McpServerConnection {
     });
     await this.untilStarted(signal);
     const client = this.client;
-    if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
+    if (this.state !== "connected" || !client) return failure(this.whyNotRunning());
     const timeoutMs = this.context.timeouts.toolMs;
     const changes = this.changes;
     try {
@@ -384,7 +417,7 @@ export class McpServerConnection {
   async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<{ text: string } | { error: string }> {
     await this.untilStarted(signal);
     const client = this.client;
-    if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" is not running: ${this.error ?? this.state}` };
+    if (this.state !== "connected" || !client) return { error: `MCP server "${this.name}" ${this.whyNotRunning()}` };
     try {
       const result = await client.getPrompt({ name: prompt, arguments: args }, { signal, timeout: this.context.timeouts.toolMs });
       // A prompt with assistant messages (a few-shot example) is one user prompt here (a command's
@@ -417,7 +450,7 @@ export class McpServerConnection {
     const failure = (why: string) => ({ error: `MCP server "${this.name}" ${why}` });
     await this.untilStarted(signal);
     const client = this.client;
-    if (this.state !== "connected" || !client) return failure(`is not running: ${this.error ?? this.state}`);
+    if (this.state !== "connected" || !client) return failure(this.whyNotRunning());
     if (!this.offersResources) return failure("has no resources");
     try {
       const result = await client.readResource({ uri }, { signal, timeout: this.context.timeouts.toolMs });
@@ -442,6 +475,7 @@ export class McpServerConnection {
     if (wasStarting) this.starting.abort(new Error("zot stopped before it finished starting"));
     await this.closeQuietly(true);
     await this.started;
+    this.serverLog?.close();
   }
 
   /**
@@ -528,6 +562,16 @@ export class McpServerConnection {
 
   log(line: string): void {
     appendLog(this.context.logFile, `${this.name}: ${line}`);
+  }
+
+  /** What the server logged over MCP: in its log, under the budget a child's stderr has (a chatty server cannot flood it). */
+  private serverLogged(line: string): void {
+    try {
+      this.serverLog ??= new RunLog(this.context.logFile);
+      this.serverLog.line(`${this.name}: ${line}`);
+    } catch {
+      // a log that cannot be opened is a log we skip
+    }
   }
 }
 

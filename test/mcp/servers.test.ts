@@ -241,6 +241,15 @@ describe("a misbehaving server", () => {
     expect(notes).toEqual([]);
   });
 
+  test("a flood of MCP log messages is held to the log budget a child's stderr has, and each message is one line", async () => {
+    const { call, home } = await start({ flood: misbehaving("--log-flood") });
+    for (let i = 0; i < 50; i++) await Bun.sleep(10);
+    expect(text(await call("mcp__flood__ok", { text: "x" }))).toBe("ok: x");
+    const log = readFileSync(join(home, "logs", "mcp-flood.log"), "utf8");
+    expect(log.length).toBeLessThan(1024 * 1024); // 2,000 messages of 2 KB: 4 MB unbudgeted
+    expect(log).toContain("flood: [info flood] 0 xxx");
+  });
+
   test("a prompt with assistant messages keeps their roles, marked, in the text sent; one of user messages alone is sent as it was", async () => {
     const { manager } = await start({ fewshot: misbehaving("--dialogue"), plain: misbehaving() });
     const signal = new AbortController().signal;
@@ -302,6 +311,16 @@ describe("a misbehaving server", () => {
     expect(await manager.reconnect("nope")).toEqual({ error: 'no MCP server "nope" in this run (bad)' });
     // With no name: the ones that are down (none now).
     expect(await manager.reconnect()).toEqual([]);
+  });
+
+  test("a prompt for a server waiting to be started again waits MCP_TIMEOUT at most, not through its tries and their waits", async () => {
+    const marker = join(tempDir("zot-mcp-once-"), "started");
+    const { call, manager } = await start({ bad: misbehaving("--start-once", marker) }, { reconnectWaitsMs: [5000, 5000], env: { MCP_TIMEOUT: "300" } });
+    await call("mcp__bad__crash");
+    const asked = Date.now();
+    const answer = await manager.runCommand("mcp__bad__greet", "Ann", new AbortController().signal);
+    expect(Date.now() - asked).toBeLessThan(4000); // the first try comes after 5 s
+    expect(answer).toMatchObject({ action: "error", text: 'MCP server "bad" is still starting after 0.3 s (MCP_TIMEOUT sets the limit, in ms)' });
   });
 
   test("a reconnect during the wait before a try takes over quietly: no false note, no try counted", async () => {
@@ -413,6 +432,12 @@ describe("lists that change", () => {
     expect(text(await call("mcp__late__late"))).toBe("did late");
     // The same at a start again (a new process, which gains it again while listed).
     expect(await manager.reconnect("late")).toMatchObject([{ state: "connected", tools: expect.arrayContaining(["mcp__late__late"]) }]);
+  });
+
+  test("a server that announces changes faster than it can be listed still starts, and its tools work: a listing takes a few rounds at most", async () => {
+    const { call, manager } = await start({ storm: misbehaving("--storm") });
+    expect(manager.list()[0]).toMatchObject({ state: "connected", tools: expect.arrayContaining(["mcp__storm__ok"]) });
+    expect(text(await call("mcp__storm__ok", { text: "calm" }))).toBe("ok: calm");
   });
 
   test("a call that adds tools (list_changed before its result) returns once they are listed again: the next request offers them", async () => {
