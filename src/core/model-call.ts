@@ -129,6 +129,8 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
  */
 class CallReading {
   started = false;
+  /** assistant_start was emitted (at the first event that is not a usage) */
+  private announced = false;
   /** some of the answer arrived (text, thinking, a tool call), not only usage */
   streamed = false;
   usage: TokenUsage | undefined;
@@ -160,8 +162,11 @@ class CallReading {
         out.emit(ev);
         continue;
       }
-      if (!this.started) {
-        this.started = true;
+      this.started = true;
+      // The answer is said to start at its first content: a usage alone (a call a content filter
+      // stopped before a word, whose billed tokens come before its failure) starts none.
+      if (!this.announced && ev.type !== "usage") {
+        this.announced = true;
         out.emit({ type: "assistant_start" });
       }
       switch (ev.type) {

@@ -20,8 +20,10 @@ export function localTime(iso: string): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+/** `$0.0421`, `$12.30`; a cost under a hundredth of a cent is `<$0.0001`, never `$0.0000`, and one that rounds to a dollar reads as one (`$1.00`). */
 export function formatCost(usd: number): string {
-  return `$${usd.toFixed(usd >= 1 ? 2 : 4)}`;
+  if (usd > 0 && usd < 0.00005) return "<$0.0001";
+  return `$${usd.toFixed(Number(usd.toFixed(4)) >= 1 ? 2 : 4)}`;
 }
 
 export function rowColumns(s: SessionSummary): RowColumns {

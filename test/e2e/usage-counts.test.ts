@@ -95,4 +95,19 @@ describe("an answer a content filter stopped", () => {
     expect(usage.cumulative.input).toBe(5000 + usage.input);
     expect(usage.cumulative.cost_usd).toBeCloseTo(cost + usage.cost_usd, 12);
   });
+
+  test.each(WIRES)("$wire: stopped before a word, its usage comes with no assistant_start (no answer started)", async ({ model }) => {
+    mock = startMockLlm([{ text: "", filtered: true, usage: { input: 5000, output: 0 } }]);
+    const { run } = place(mock, model);
+    const kinds = ndjson((await run(["--json", "tell me"])).stdout).map((e) => e.type);
+    expect(kinds).toEqual(["session", "user_message", "turn_start", "usage", "turn_end", "error", "done"]);
+  });
+
+  test("a model priced with input and output alone (an OpenRouter model) has its cache writes priced as input, not free", async () => {
+    mock = startMockLlm([{ text: "ok", wire_usage: { prompt_tokens: 3000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2000 } } }]);
+    const { run } = place(mock, "unpriced", { providers: { openai: { models: [{ id: "unpriced", cost: { input: 3, output: 15 } }] } } });
+    const usage = ndjson((await run(["--json", "hi"])).stdout).find((e) => e.type === "usage");
+    expect(usage).toMatchObject({ input: 1000, cache_write: 2000 });
+    expect(usage.cost_usd).toBeCloseTo((3000 * 3 + 10 * 15) / 1e6, 12);
+  });
 });

@@ -30,6 +30,9 @@ describe("the status bar", () => {
     expect(cost(0.0003)).toBe("  ↑12k ↓2.7k R900 W35k $0.0003");
     expect(cost(1.234)).toBe("  ↑12k ↓2.7k R900 W35k $1.23");
     expect(cost(0)).toBe("  ↑12k ↓2.7k R900 W35k");
+    // under a hundredth of a cent, and just under a dollar
+    expect(cost(0.00004)).toBe("  ↑12k ↓2.7k R900 W35k <$0.0001");
+    expect(cost(0.99996)).toBe("  ↑12k ↓2.7k R900 W35k $1.00");
   });
 
   test("busy: the spinner, what runs and for how long, before the model", () => {

@@ -39,6 +39,11 @@ describe("1-hour cache writes", () => {
     const priced = priceUsage(sonnet, { input: 10, output: 7, cache_read: 0, cache_write: 100_000, cache_write_1h: 60_000 });
     expect(priced).toEqual({ input: 10, output: 7, cache_read: 0, cache_write: 100_000, cost_usd: 0.510135, reasoning: null });
     expect(priceUsage(sonnet, { input: 0, output: 0, cache_read: 0, cache_write: 100_000 }).cost_usd).toBe(0.375);
+    // A model the user priced with input and output alone (an OpenRouter model): its writes cost as input, not nothing;
+    // a catalog model whose writes are free (OpenAI's) stays free.
+    const described = { ...sonnet, source: "user" as const, price_cache_write: 0, price_cache_read: 0 };
+    expect(priceUsage(described, { input: 0, output: 0, cache_read: 0, cache_write: 100_000 }).cost_usd).toBe(0.3);
+    expect(priceUsage({ ...sonnet, price_cache_write: 0 }, { input: 0, output: 0, cache_read: 0, cache_write: 100_000 }).cost_usd).toBe(0);
   });
 
   test("never more of them than the writes there are", () => {
