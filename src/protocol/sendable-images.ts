@@ -3,6 +3,7 @@
 // applied to every request, not where images come in: one such image in a transcript (a tool's
 // result, a session written before a check existed) would fail every later request of the session.
 import { PROMPT_IMAGE_TYPES, signatureType } from "./image-signature.ts";
+import { cutShort } from "./image-size.ts";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
 
 /**
@@ -15,9 +16,18 @@ export function unsendableImage(image: { mime_type: string; data: string }): str
     return `its type ${shortType(image.mime_type)} is none the model APIs take (image/png, image/jpeg, image/gif, image/webp)`;
   }
   const actual = signatureType(image.data);
-  if (actual === (mime === "image/jpg" ? "image/jpeg" : mime)) return undefined;
+  if (actual === (mime === "image/jpg" ? "image/jpeg" : mime)) return cutShortBase64(image.data, actual) ? "its bytes end before the image does (a file cut short)" : undefined;
   // Said as what it is, with no advice: the model reading it cannot send it again.
   return actual ? `its bytes are ${actual}, not the ${mime} it is labelled` : `its bytes are no image (no PNG, JPEG, GIF or WebP signature at the start)`;
+}
+
+/** Whether base64 data ends before its image does (image-size.ts cutShort), from its first and last bytes. */
+function cutShortBase64(data: string, mime: string): boolean {
+  const whole = data.length - (data.length % 4);
+  const head = Buffer.from(data.slice(0, 16), "base64");
+  const tail = Buffer.from(data.slice(Math.max(0, whole - 16), whole), "base64");
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return cutShort(head, tail, (whole / 4) * 3 - padding, mime);
 }
 
 /** A type as given, cut short: an extension's or a session's string, of any length. */

@@ -339,10 +339,10 @@ describe("actions", () => {
     const l = layout();
     hook(l, "echo", { methods: { "hook.before_llm": { eval: "{'action': 'modify', 'request': p}" } } }, { intercept: ["before_llm"] });
     const { agent, provider, events } = await run(l, [{ text: "hi" }]);
-    await agent.prompt({ text: "look", images: [{ mime_type: "image/png", data: "iVBORw0KGgo=" }] }, signal());
+    await agent.prompt({ text: "look", images: [{ mime_type: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=" }] }, signal());
     expect(provider.requests[0].messages[0].content).toEqual([
       { type: "text", text: "look" },
-      { type: "image", mime_type: "image/png", data: "iVBORw0KGgo=" },
+      { type: "image", mime_type: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=" },
     ]);
     expect(events.some((e) => e.type === "intercept")).toBe(false);
   });

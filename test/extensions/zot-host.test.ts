@@ -355,7 +355,7 @@ describe("commands", () => {
 });
 
 describe("tools", () => {
-  const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
   const tools = {
     mixed: {
       content: [

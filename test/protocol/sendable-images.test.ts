@@ -5,7 +5,7 @@ import type { Message } from "../../src/protocol/messages.ts";
 import { unsendableImage, withSendableImages } from "../../src/protocol/sendable-images.ts";
 
 const time = "2026-11-27T10:00:00.000Z";
-const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
+const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 const svg = Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>").toString("base64");
 
 test("the four types the APIs take, with their own bytes, are sendable; another type, or bytes of another kind, are not", () => {
@@ -13,6 +13,8 @@ test("the four types the APIs take, with their own bytes, are sendable; another 
   expect(unsendableImage({ mime_type: "IMAGE/PNG", data: png })).toBeUndefined();
   expect(unsendableImage({ mime_type: "image/svg+xml", data: svg })).toContain("its type image/svg+xml is none the model APIs take");
   expect(unsendableImage({ mime_type: "image/jpeg", data: png })).toBe("its bytes are image/png, not the image/jpeg it is labelled");
+  // A PNG cut short (no IEND chunk at its end): no API could decode it.
+  expect(unsendableImage({ mime_type: "image/png", data: Buffer.from(png, "base64").subarray(0, 40).toString("base64") })).toBe("its bytes end before the image does (a file cut short)");
   // A type of any length is cut short in what is said.
   expect(unsendableImage({ mime_type: `image/${"x".repeat(500)}`, data: png })!.length).toBeLessThan(200);
 });

@@ -13,7 +13,7 @@ import { ofType, streamAll } from "../support/provider-stream.ts";
 import { ProviderError } from "../../src/protocol/provider.ts";
 
 const TIME = "2025-01-01T00:00:00.000Z";
-const PNG = "iVBORw0KGgoAAAANSUhEUg==";
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 const JPEG = "/9j/4AAQSkZJRgABAQ==";
 
 function model(overrides: Partial<ModelInfo> = {}): ModelInfo {

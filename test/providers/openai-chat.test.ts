@@ -13,7 +13,7 @@ import { testModel } from "../support/test-model.ts";
 
 const GPT: ModelInfo = testModel({ id: "gpt-test", provider: "openai", name: "GPT test", api: "openai-chat", context_window: 128_000, max_output: 4096 });
 const REASONER: ModelInfo = { ...GPT, id: "o-test", reasoning: true, max_output: 32_000 };
-const PNG = "iVBORw0KGgo=";
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 let mock: MockLlm | undefined;
 let servers: { stop(force?: boolean): unknown }[] = [];

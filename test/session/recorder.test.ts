@@ -62,7 +62,7 @@ describe("the session recorder", () => {
       { tool_calls: [{ id: "c1", name: "echo", args: { a: 1 } }], usage: { input: 100, output: 10 } },
       { text: "done", usage: { input: 200, output: 5 } },
     ]);
-    await agent.prompt({ text: "go", images: [{ mime_type: "image/png", data: "iVBORw0KGgo=" }] }, signal());
+    await agent.prompt({ text: "go", images: [{ mime_type: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=" }] }, signal());
     const state = replayed(session.file);
     expect(state.messages).toEqual([...agent.messages]);
     expect(state.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);

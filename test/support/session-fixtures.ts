@@ -29,7 +29,7 @@ export const everyRecord: SessionEntry[] = [
       role: "user",
       content: [
         { type: "text", text: "look at this ✓ \u2028 \"quoted\"\nsecond line" },
-        { type: "image", mime_type: "image/png", data: "iVBORw0KGgo=" },
+        { type: "image", mime_type: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=" },
       ],
       time,
     },

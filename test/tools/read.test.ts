@@ -142,16 +142,17 @@ test("a /proc file, whose size reads as 0, is probed by what it holds: /proc/sel
   expect(status.text).toContain("Pid:");
 });
 
-// Headers that say each image's size, as real files' do (the read tool checks it).
+// Headers that say each image's size, as real files' do (the read tool checks it); a PNG ends with its IEND chunk.
 const be32 = (n: number) => [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+const IEND = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
 const png = (width: number, height: number) =>
-  new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(width), ...be32(height), 8, 6, 0, 0, 0, 1, 2, 3, 4]);
+  new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(width), ...be32(height), 8, 6, 0, 0, 0, 1, 2, 3, 4, ...IEND]);
 const PNG = png(640, 480);
 // SOI, an APP0 segment, then a baseline frame (SOF0) of 48×32.
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 0x11, 8, 0, 32, 0, 48, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
 const GIF = new Uint8Array([...Buffer.from("GIF89a"), 1, 0, 1, 0, 0, 0, 0]);
 // A lossy WebP: "VP8 ", its chunk size, a frame tag, the start code, then 16×16.
-const WEBP = new Uint8Array([...Buffer.from("RIFF"), 30, 0, 0, 0, ...Buffer.from("WEBPVP8 "), 10, 0, 0, 0, 0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, 16, 0, 16, 0]);
+const WEBP = new Uint8Array([...Buffer.from("RIFF"), 22, 0, 0, 0, ...Buffer.from("WEBPVP8 "), 10, 0, 0, 0, 0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, 16, 0, 16, 0]);
 
 test("images are detected by magic bytes, whatever the extension", async () => {
   for (const [name, bytes, mime] of [
@@ -193,6 +194,11 @@ test("an image is sent only when its header says a size the model takes: too wid
   expect(corrupt.text).toBe("read: corrupt.png starts like a PNG image, but its header does not say its size (damaged or cut short?); check it with bash (`file corrupt.png`)");
   file("cut.jpg", JPEG.subarray(0, 12));
   expect((await read({ path: "cut.jpg" })).is_error).toBe(true);
+  // Cut short after its header (an interrupted download or screenshot): no API could decode it.
+  file("cut.png", png(640, 480).subarray(0, 40));
+  expect((await read({ path: "cut.png" })).text).toStartWith("read: cut.png starts like a PNG image, but its header does not say its size (damaged or cut short?)");
+  file("cut.webp", WEBP.subarray(0, 29));
+  expect((await read({ path: "cut.webp" })).is_error).toBe(true);
 });
 
 test("a text file named .png is read as text", async () => {

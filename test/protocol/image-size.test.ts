@@ -1,6 +1,6 @@
 // Image sizes from headers alone, as the read tool checks them before sending an image.
 import { expect, test } from "bun:test";
-import { imageSize } from "../../src/tools/image-size.ts";
+import { imageSize } from "../../src/protocol/image-size.ts";
 
 test("PNG, GIF, JPEG (past other segments, progressive too) and the three WebP kinds", () => {
   const png = Buffer.from("89504e470d0a1a0a0000000d49484452000003200000025808060000001f", "hex");

@@ -1,0 +1,132 @@
+// The images one request may carry, by the limits of the API it goes to. Rule: applied to every
+// request after withSendableImages, as the transcript is sent, never to the transcript itself
+// (the session keeps every image): an image the API would refuse, or one more than a request may
+// hold, would fail that request and, staying in the transcript, every later one of the session.
+// The newest images are sent; an image over a side limit, and every image older than the first
+// that does not fit, stands as a text saying why it was left out.
+import { imageSize } from "./image-size.ts";
+import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
+
+export interface ImageLimits {
+  /** images in one request */
+  maxImages: number;
+  /** the base64 of all images in one request (the rest of the request needs room too) */
+  maxBase64Chars: number;
+  /** the base64 of one image */
+  maxImageBase64Chars?: number;
+  /** pixels on a side of one image */
+  maxSide?: number;
+  /** a stricter side limit once a request holds more than `over` images */
+  manyImages?: { over: number; maxSide: number };
+}
+
+/**
+ * Anthropic's Messages API: 100 images a request, 5 MB of base64 each, 8000 px a side, 2000 px once
+ * a request holds more than 20, 32 MB a request (24 MB of it for images).
+ */
+export const ANTHROPIC_IMAGE_LIMITS: ImageLimits = {
+  maxImages: 100,
+  maxBase64Chars: 24 * 1024 * 1024,
+  maxImageBase64Chars: 5 * 1024 * 1024,
+  maxSide: 8000,
+  manyImages: { over: 20, maxSide: 2000 },
+};
+
+/** OpenAI's APIs: 500 images a request, 50 MB a request (40 MB of it for images); it scales large images itself. */
+export const OPENAI_IMAGE_LIMITS: ImageLimits = { maxImages: 500, maxBase64Chars: 40 * 1024 * 1024 };
+
+/** What a block's header says of its size, once read (every request sends the whole transcript again). */
+const sizes = new WeakMap<ImageBlock, { width: number; height: number } | null>();
+
+/** Enough base64 for a JPEG's frame header past its EXIF block (64 KB), a PNG's, GIF's or WebP's at once. */
+const HEADER_BASE64_CHARS = 88_000;
+
+function sideOf(image: ImageBlock): number | undefined {
+  let size = sizes.get(image);
+  if (size === undefined) {
+    const head = Buffer.from(image.data.slice(0, HEADER_BASE64_CHARS - (HEADER_BASE64_CHARS % 4)), "base64");
+    size = imageSize(head, image.mime_type === "image/jpg" ? "image/jpeg" : image.mime_type) ?? null;
+    sizes.set(image, size);
+  }
+  return size ? Math.max(size.width, size.height) : undefined;
+}
+
+/** The messages as one request may carry them under `limits`; the same array when nothing is left out. */
+export function withinImageLimits(messages: readonly Message[], limits: ImageLimits): readonly Message[] {
+  // Newest first: which images go, and why each other does not.
+  const left = new Map<ImageBlock, string>();
+  let kept = 0;
+  let chars = 0;
+  let keptLarge = false;
+  let full: string | undefined;
+  for (let m = messages.length - 1; m >= 0; m--) {
+    const images = imagesOf(messages[m]!);
+    for (let i = images.length - 1; i >= 0; i--) {
+      const image = images[i]!;
+      const why = full ?? alone(image, limits);
+      if (why) {
+        left.set(image, why);
+        continue;
+      }
+      const side = sideOf(image) ?? 0;
+      const large = limits.manyImages !== undefined && side > limits.manyImages.maxSide;
+      if (kept + 1 > limits.maxImages) full = `the conversation holds more images than one request may carry (${limits.maxImages}); the newest are sent`;
+      else if (chars + image.data.length > limits.maxBase64Chars) full = `the conversation's images are more than one request may carry (${megabytes(limits.maxBase64Chars)} MB of them); the newest are sent`;
+      else if (limits.manyImages && kept + 1 > limits.manyImages.over && (large || keptLarge)) {
+        full = `a request with more than ${limits.manyImages.over} images takes none over ${limits.manyImages.maxSide} px a side; the newest ${kept} are sent`;
+      }
+      if (full) {
+        left.set(image, full);
+        continue;
+      }
+      kept++;
+      chars += image.data.length;
+      keptLarge ||= large;
+    }
+  }
+  if (left.size === 0) return messages;
+  return messages.map((message) => {
+    if (!imagesOf(message).some((image) => left.has(image))) return message;
+    const stand = (image: ImageBlock): ImageBlock | TextBlock => {
+      const why = left.get(image);
+      return why === undefined ? image : { type: "text", text: `[an image left out of this request: ${why}]` };
+    };
+    const content = message.content.map((block): ContentBlock => {
+      if (block.type === "image") return stand(block);
+      if (block.type === "tool_result" && block.content.some((c) => c.type === "image")) {
+        return { ...block, content: block.content.map((c) => (c.type === "image" ? stand(c) : c)) };
+      }
+      return block;
+    });
+    return { ...message, content };
+  });
+}
+
+/** Why the API would refuse this image whatever else the request holds; undefined when it would not. */
+function alone(image: ImageBlock, limits: ImageLimits): string | undefined {
+  if (limits.maxImageBase64Chars !== undefined && image.data.length > limits.maxImageBase64Chars) {
+    return `it is ${megabytes(image.data.length)} MB of base64, over the ${megabytes(limits.maxImageBase64Chars)} MB an image may be`;
+  }
+  const side = sideOf(image);
+  if (limits.maxSide !== undefined && side !== undefined && side > limits.maxSide) return `it is ${side} px on a side, over the ${limits.maxSide} px the API takes`;
+  return undefined;
+}
+
+/** Messages found to hold no image (every request sends the whole transcript again). */
+const imageless = new WeakSet<Message>();
+
+/** The images of a message, in order: its own and those inside its tool results. */
+function imagesOf(message: Message): ImageBlock[] {
+  if (imageless.has(message)) return [];
+  const images: ImageBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === "image") images.push(block);
+    else if (block.type === "tool_result") for (const c of block.content) if (c.type === "image") images.push(c);
+  }
+  if (images.length === 0) imageless.add(message);
+  return images;
+}
+
+function megabytes(chars: number): string {
+  return (chars / (1024 * 1024)).toFixed(1).replace(/\.0$/, "");
+}
