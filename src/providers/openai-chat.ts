@@ -18,7 +18,7 @@ import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
@@ -210,6 +210,7 @@ function toolMessages(blocks: readonly ContentBlock[]): ChatCompletionMessagePar
       { type: "text", text: TOOL_IMAGES_INTRO },
     ];
     for (const result of withImages) {
+      if (withImages.length > 1) parts.push({ type: "text", text: toolImagesLabel(result.call_id) });
       for (const item of result.content) {
         if (item.type === "image") parts.push(imagePart(item));
         else if (item.text && new TextEncoder().encode(item.text).length <= IMAGE_CAPTION_MAX_BYTES) {

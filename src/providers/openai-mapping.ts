@@ -73,6 +73,11 @@ export async function openaiCall(client: OpenAIClient, open: (client: OpenAI, si
  */
 export const TOOL_IMAGES_INTRO = "Tool output included the following image content:";
 
+/** Names the call whose images come after it, when results of several calls carry images (before.png and after.png read at once). */
+export function toolImagesLabel(callId: string): string {
+  return `From tool call ${callId}:`;
+}
+
 /** The result's text; an error is marked so the model knows the call failed. */
 export function toolResultText(result: ToolResultBlock): string {
   let text = textOf(result.content);

@@ -15,7 +15,7 @@ import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { CustomHeaders } from "./custom-headers.ts";
-import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolResultText } from "./openai-mapping.ts";
+import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
 import { type StoppedAnswer, streamErrorFailure } from "./provider-failure.ts";
@@ -167,16 +167,15 @@ function toolOutputItems(blocks: readonly ContentBlock[]): ResponseInputItem[] {
     call_id: result.call_id,
     output: toolResultText(result),
   }));
-  const images = results.flatMap((r) => r.content.filter((c): c is ImageBlock => c.type === "image"));
-  if (images.length > 0) {
-    items.push({
-      type: "message",
-      role: "user",
-      content: [
-        { type: "input_text", text: TOOL_IMAGES_INTRO },
-        ...images.map(inputImage),
-      ],
-    });
+  const withImages = results.filter((r) => r.content.some((c) => c.type === "image"));
+  if (withImages.length > 0) {
+    // Results of several calls with images: each call's images after its name, so before.png and after.png are told apart.
+    const content: ResponseInputContent[] = [{ type: "input_text", text: TOOL_IMAGES_INTRO }];
+    for (const result of withImages) {
+      if (withImages.length > 1) content.push({ type: "input_text", text: toolImagesLabel(result.call_id) });
+      content.push(...result.content.filter((c): c is ImageBlock => c.type === "image").map(inputImage));
+    }
+    items.push({ type: "message", role: "user", content });
   }
   return items;
 }

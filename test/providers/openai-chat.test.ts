@@ -257,6 +257,19 @@ test("images: user images as data-URL parts, tool-result images in a user messag
   expect(sent).toHaveLength(5);
 });
 
+test("tool-result images of several calls (before.png and after.png read at once) each follow the call they came from", async () => {
+  const m = start({ text: "ok" });
+  const shot = (id: string) => ({ type: "tool_result" as const, call_id: id, is_error: false, content: [{ type: "image" as const, mime_type: "image/png", data: PNG }] });
+  const messages = [
+    message("user", { type: "text", text: "compare" }),
+    message("assistant", { type: "tool_call", id: "c_before", name: "read", args: { path: "before.png" } }, { type: "tool_call", id: "c_after", name: "read", args: { path: "after.png" } }),
+    message("tool", shot("c_before"), shot("c_after")),
+  ];
+  await run(openai(m), request({ messages }));
+  const parts = m.requests[0]?.body.messages.at(-1).content.map((p: { type: string; text?: string }) => p.text ?? p.type);
+  expect(parts).toEqual(["Tool output included the following image content:", "From tool call c_before:", "image_url", "From tool call c_after:", "image_url"]);
+});
+
 test("an image no model API takes is sent as a text saying so: in a prompt, and in a tool's result", async () => {
   const m = start({ text: "ok" });
   const svg = Buffer.from("<svg/>").toString("base64");

@@ -267,6 +267,19 @@ test("images: input_image in user content, tool-result images in a user message 
   expect(input).toHaveLength(4);
 });
 
+test("tool-result images of several calls each follow the call they came from", async () => {
+  const m = start({ text: "ok" });
+  const shot = (id: string) => ({ type: "tool_result" as const, call_id: id, is_error: false, content: [{ type: "image" as const, mime_type: "image/png", data: PNG }] });
+  const messages = [
+    message("user", { type: "text", text: "compare" }),
+    message("assistant", { type: "tool_call", id: "c_before", name: "read", args: { path: "before.png" } }, { type: "tool_call", id: "c_after", name: "read", args: { path: "after.png" } }),
+    message("tool", shot("c_before"), shot("c_after")),
+  ];
+  await run(openai(m), request({ messages }));
+  const parts = m.requests[0]?.body.input.at(-1).content.map((p: { type: string; text?: string }) => p.text ?? p.type);
+  expect(parts).toEqual(["Tool output included the following image content:", "From tool call c_before:", "input_image", "From tool call c_after:", "input_image"]);
+});
+
 test("an image no model API takes is sent as a text saying so, not as an input_image", async () => {
   const m = start({ text: "ok" });
   const svg = Buffer.from("<svg/>").toString("base64");
