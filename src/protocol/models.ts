@@ -24,6 +24,8 @@ export const ModelInfo = v.object({
   price_cache_write: v.number(),
   /** a base URL this model is served from when --base-url is not given */
   base_url: v.optional(v.string()),
+  /** additive: false for a model that takes no images (models.json `"input": ["text"]`, pi's field); absent: it takes them */
+  images: v.optional(v.boolean()),
   source: v.picklist(["catalog", "user", "synthetic"]),
 });
 export type ModelInfo = v.InferOutput<typeof ModelInfo>;

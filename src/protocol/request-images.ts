@@ -18,6 +18,13 @@ export interface ImageLimits {
   maxSide?: number;
   /** a stricter side limit once a request holds more than `over` images */
   manyImages?: { over: number; maxSide: number };
+  /** why no image goes at all (a model that takes none) */
+  none?: string;
+}
+
+/** The limits for `model`: the API's, or none at all for a model that takes no images. */
+export function imageLimitsFor(model: { id: string; images?: boolean }, api: ImageLimits): ImageLimits {
+  return model.images === false ? { ...api, none: `${model.id} takes no images (models.json says its input is text)` } : api;
 }
 
 /**
@@ -104,6 +111,7 @@ export function withinImageLimits(messages: readonly Message[], limits: ImageLim
 
 /** Why the API would refuse this image whatever else the request holds; undefined when it would not. */
 function alone(image: ImageBlock, limits: ImageLimits): string | undefined {
+  if (limits.none !== undefined) return limits.none;
   if (limits.maxImageBase64Chars !== undefined && image.data.length > limits.maxImageBase64Chars) {
     return `it is ${megabytes(image.data.length)} MB of base64, over the ${megabytes(limits.maxImageBase64Chars)} MB an image may be`;
   }

@@ -32,7 +32,7 @@ import { tokenCount } from "./token-count.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { modelFetch } from "./model-connections.ts";
 import { warmConnection } from "./warm-connection.ts";
-import { ANTHROPIC_IMAGE_LIMITS, withinImageLimits } from "../protocol/request-images.ts";
+import { ANTHROPIC_IMAGE_LIMITS, imageLimitsFor, withinImageLimits } from "../protocol/request-images.ts";
 import { withSendableImages } from "../protocol/sendable-images.ts";
 
 export interface AnthropicProviderOptions {
@@ -146,7 +146,7 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   const body: MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: maxTokens,
-    messages: toMessages(withinImageLimits(withSendableImages(request.messages), ANTHROPIC_IMAGE_LIMITS)),
+    messages: toMessages(withinImageLimits(withSendableImages(request.messages), imageLimitsFor(request.model, ANTHROPIC_IMAGE_LIMITS))),
     stream: true,
   };
   // An empty system text block is rejected by the API, so no prompt means no system field.

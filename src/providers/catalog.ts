@@ -167,6 +167,8 @@ const UserModel = v.looseObject({
   /** the key for this model's server: an environment variable's name (pi's form) or the key itself */
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   headers: v.optional(UserHeaders),
+  /** pi's `input`: what the model takes; without "image", no image is sent to it */
+  input: v.optional(v.array(v.picklist(["text", "image"], 'an input is "text" or "image"'))),
   /** pi's prices, per million tokens */
   cost: v.optional(v.looseObject({ input: v.optional(Price), output: v.optional(Price), cacheRead: v.optional(Price), cacheWrite: v.optional(Price) })),
 });
@@ -377,6 +379,7 @@ function applyUserModel(models: ModelInfo[], provider: ProviderName, user: UserM
   };
   const baseUrl = user.baseUrl?.trim() || base.base_url;
   if (baseUrl) merged.base_url = baseUrl;
+  if (user.input !== undefined) merged.images = user.input.includes("image");
   if (existing) models[models.indexOf(existing)] = merged;
   else models.push(merged);
 }

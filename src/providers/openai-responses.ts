@@ -23,7 +23,7 @@ import type { RetryOptions } from "./retry.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { warmConnection } from "./warm-connection.ts";
-import { OPENAI_IMAGE_LIMITS, withinImageLimits } from "../protocol/request-images.ts";
+import { imageLimitsFor, OPENAI_IMAGE_LIMITS, withinImageLimits } from "../protocol/request-images.ts";
 import { withSendableImages } from "../protocol/sendable-images.ts";
 
 export interface OpenAIResponsesOptions {
@@ -83,7 +83,7 @@ export function responsesRequestBody(request: ModelRequest): ResponseCreateParam
   const body: ResponseCreateParamsStreaming = {
     model: model.id,
     instructions: request.system || null,
-    input: toResponsesInput(withinImageLimits(withSendableImages(request.messages), OPENAI_IMAGE_LIMITS)),
+    input: toResponsesInput(withinImageLimits(withSendableImages(request.messages), imageLimitsFor(request.model, OPENAI_IMAGE_LIMITS))),
     stream: true,
     store: false,
     max_output_tokens: request.maxTokens ?? model.max_output,

@@ -3,7 +3,7 @@
 // a conversation with many screenshots is never refused on every later request.
 import { expect, test } from "bun:test";
 import type { Message } from "../../src/protocol/messages.ts";
-import { ANTHROPIC_IMAGE_LIMITS, OPENAI_IMAGE_LIMITS, withinImageLimits } from "../../src/protocol/request-images.ts";
+import { ANTHROPIC_IMAGE_LIMITS, imageLimitsFor, OPENAI_IMAGE_LIMITS, withinImageLimits } from "../../src/protocol/request-images.ts";
 
 const time = "2026-11-28T10:00:00.000Z";
 const be32 = (n: number) => [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
@@ -54,4 +54,12 @@ test("the images' bytes: past what one request may carry the older stand as text
     "[an image left out of this request: it is 5.1 MB of base64, over the 5 MB an image may be]",
   ]);
   expect(withinImageLimits(odd, OPENAI_IMAGE_LIMITS)).toBe(odd);
+});
+
+test("a model that takes no images (models.json input: text) gets none, each standing as a text saying so", () => {
+  const messages = reads([png(100, 100)]);
+  const limits = imageLimitsFor({ id: "llama3.1:8b", images: false }, OPENAI_IMAGE_LIMITS);
+  expect(sentImages(withinImageLimits(messages, limits))).toEqual(["[an image left out of this request: llama3.1:8b takes no images (models.json says its input is text)]"]);
+  expect(imageLimitsFor({ id: "llava", images: true }, OPENAI_IMAGE_LIMITS)).toBe(OPENAI_IMAGE_LIMITS);
+  expect(imageLimitsFor({ id: "llava" }, OPENAI_IMAGE_LIMITS)).toBe(OPENAI_IMAGE_LIMITS);
 });

@@ -133,6 +133,13 @@ describe("loadCatalog", () => {
     expect(find(loadCatalog(home).models, "openai", "gpt-5")?.price_input).toBe(0);
   });
 
+  test("pi's input field: a model whose input has no \"image\" takes no images; one that says image does; none said: as before", () => {
+    writeModels({ providers: { ollama: { models: [{ id: "llama3.1:8b", input: ["text"] }, { id: "llava", input: ["text", "image"] }, { id: "plain" }] } } });
+    const { models, warnings } = loadCatalog(home);
+    expect(warnings).toEqual([]);
+    expect([find(models, "ollama", "llama3.1:8b")?.images, find(models, "ollama", "llava")?.images, find(models, "ollama", "plain")?.images]).toEqual([false, true, undefined]);
+  });
+
   test("pi's api names are read as zot's (openai-completions is openai-chat), for a provider and a model; an unknown one is named", () => {
     writeModels({
       providers: {
