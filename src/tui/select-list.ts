@@ -22,8 +22,8 @@ export interface SelectItem<T = string> {
 }
 
 export interface SelectListOptions {
-  /** Rows of items shown at most (default 8); the list scrolls with the selection. */
-  maxVisible?: number;
+  /** Rows of items shown at most (default 8), or a function read at each frame (fitted to the screen); the list scrolls with the selection. */
+  maxVisible?: number | (() => number);
   /** Shown when nothing matches (default "no matches"). */
   emptyText?: string;
   /** Typed characters edit the filter (default true). */
@@ -78,6 +78,11 @@ export class SelectList<T = string> implements Component {
     this.refilter();
   }
 
+  private visible(): number {
+    const max = this.options.maxVisible;
+    return Math.max(1, (typeof max === "function" ? max() : max) ?? 8);
+  }
+
   /** Moves the highlight by `delta` rows, stopping at the ends. */
   move(delta: number): void {
     if (this.entries.length === 0) return;
@@ -85,7 +90,7 @@ export class SelectList<T = string> implements Component {
   }
 
   handleKey(key: Key): boolean {
-    const page = this.options.maxVisible ?? 8;
+    const page = this.visible();
     switch (keyId(key)) {
       case "up":
       case "ctrl+p":
@@ -136,7 +141,7 @@ export class SelectList<T = string> implements Component {
       group = entry.item.group;
       rows.push({ text: this.itemRow(entry, i === this.index, width), entry: i });
     });
-    const max = Math.max(1, this.options.maxVisible ?? 8);
+    const max = this.visible();
     if (rows.length <= max) return rows.map((row) => row.text);
     const selectedRow = rows.findIndex((row) => row.entry === this.index);
     if (selectedRow < this.scrollTop) this.scrollTop = selectedRow > 0 && rows[selectedRow - 1].entry === undefined ? selectedRow - 1 : selectedRow;

@@ -21,7 +21,10 @@ export function graphemes(text: string): string[] {
 export function truncateToWidth(text: string, width: number, ellipsis = "…"): string {
   if (width <= 0) return "";
   if (visibleWidth(text) <= width) return text;
-  return Bun.sliceAnsi(text, 0, width, ellipsis);
+  // Bun.sliceAnsi lets a wide character that straddles the cut in whole (one column over); a column less then.
+  let cut = Bun.sliceAnsi(text, 0, width, ellipsis);
+  for (let less = 1; visibleWidth(cut) > width && less < width; less++) cut = Bun.sliceAnsi(text, 0, width - less, ellipsis);
+  return visibleWidth(cut) > width ? "" : cut;
 }
 
 /** Pads with spaces to exactly `width` columns (cutting first when longer). */

@@ -24,6 +24,22 @@ const toolResults = (body: any) => JSON.stringify((body.messages as any[]).flatM
 const sent = (body: any) => JSON.stringify(body.messages);
 
 describe("the --no-yolo dialog", () => {
+  test("in a 24-row terminal a write's long diff is cut to what the screen leaves: the question and the file it writes stay in view; so does a picker's title", async () => {
+    const target = join(tempDir("zot-outside-"), "target.txt");
+    const { session, mock } = zot({ args: ["--no-yolo"], rows: 24, cols: 80 });
+    mock.push({ tool_calls: [{ name: "write", args: { path: target, content: Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join("") } }] }, { text: "done" });
+    await ready(session);
+    session.type("write the file\r");
+    await session.waitForText("1. Yes");
+    await session.waitFor((screen) => screen.text().includes("Allow write?") && screen.text().includes(target), "the title and the file in view");
+    session.type("\x1b");
+    await session.waitForText("turn cancelled");
+    const short = zot({ rows: 10, cols: 60 });
+    await ready(short.session);
+    short.session.type("/model\r");
+    await short.session.waitFor((screen) => screen.text().includes("Switch model") && screen.text().includes("›"), "the picker's title and filter in a 10-row terminal");
+  });
+
   test("asks before each tool call; 1 runs it, 4 refuses with a reason, Esc cancels the turn, 2 stops asking for that tool, 3 for everything; reads inside the directory are not asked", async () => {
     const { session, mock, cwd } = zot({ args: ["--no-yolo"], rows: 40 });
     mock.push(

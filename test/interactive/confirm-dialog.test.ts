@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfirmGate, type ConfirmRequest } from "../../src/core/confirm-gate.ts";
 import { createDialogConfirmer } from "../../src/modes/interactive/confirm-dialog.ts";
+import { ConfirmQuestion } from "../../src/modes/interactive/confirm-question.ts";
 import { BUILTIN_SLASH_COMMANDS } from "../../src/modes/interactive/commands/index.ts";
 import { createRuntime, type Runtime } from "../../src/runtime/runtime.ts";
 import type { Component } from "../../src/tui/component.ts";
@@ -64,6 +65,23 @@ function results(rt: Runtime): { text: string; error: boolean }[] {
     .flatMap((m) => m.content)
     .flatMap((b) => (b.type === "tool_result" ? [{ text: JSON.stringify(b.content), error: b.is_error }] : []));
 }
+
+describe("the confirmation question in a short terminal", () => {
+  test("a long diff takes only what the screen leaves: the question, the tool and its file stay in view", () => {
+    const diff = ["--- a/x", "+++ b/x", ...Array.from({ length: 60 }, (_, i) => `+line ${i}`)].join("\n");
+    const request = { id: "w1", tool: "write", preview: "/etc/outside/target.conf (60 lines)", args: {}, diff };
+    for (const rows of [24, 30]) {
+      const shown = new ConfirmQuestion(createTheme({ color: false }), request, () => 0, () => rows).render(80);
+      // the band under it is the status bar's two rows
+      expect(shown.length).toBeLessThanOrEqual(rows - 4); // the status bar, the editor and the row the frame keeps free
+      expect(shown[0]).toContain("Allow write?");
+      expect(shown.join("\n")).toContain("/etc/outside/target.conf");
+      expect(shown.join("\n")).toContain("more lines of the diff");
+    }
+    // with the room, the diff shows its 24 rows as before
+    expect(new ConfirmQuestion(createTheme({ color: false }), request, () => 0, () => 80).render(80).filter((row) => row.includes("+line"))).toHaveLength(24);
+  });
+});
 
 describe("the confirmation dialog", () => {
   test("1 runs the call; the dialog names the tool and shows the command", async () => {

@@ -88,6 +88,7 @@ export function fakeApp(runtime: Runtime, options: { onCancel?: () => Promise<vo
       app.reloads++;
       app.log.push("reload");
     },
+    screenRows: () => 40,
     openOverlay(component) {
       overlays.push(component);
       return {

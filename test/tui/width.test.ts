@@ -25,6 +25,9 @@ describe("truncateToWidth", () => {
     expect(truncateToWidth("日本語テキスト", 6, "")).toBe("日本語");
     expect(truncateToWidth("short", 10)).toBe("short");
     expect(visibleWidth(truncateToWidth("a🚀b🚀c🚀", 4))).toBeLessThanOrEqual(4);
+    // a wide character the cut falls in the middle of stays out: an even width over CJK is never one column over
+    for (let width = 1; width <= 8; width++) expect(visibleWidth(truncateToWidth("中文中文中文中文", width))).toBeLessThanOrEqual(width);
+    expect(truncateToWidth("中文中文中文中文", 6)).toBe("中文…");
   });
 
   test("keeps styles and closes them", () => {

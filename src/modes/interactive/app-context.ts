@@ -44,6 +44,8 @@ export interface AppContext {
    * when `close` is called. Esc handling is the component's (SelectList/Dialog call onCancel).
    */
   openOverlay(component: Component): { close(): void };
+  /** The terminal's rows now: what an overlay may take of them (a picker's list, a question's diff) is fitted to it. */
+  screenRows(): number;
   /** Scrolls the terminal back to (re-prints from) the user turn `n` (the /jump command). */
   jumpToTurn(n: number): void;
 

@@ -240,6 +240,10 @@ export class InteractiveApp implements AppContext {
     this.render();
   }
 
+  screenRows(): number {
+    return this.tui.terminal.rows;
+  }
+
   openOverlay(component: Component): { close(): void } {
     this.overlays.push(component);
     this.overlaySlot.add(component);

@@ -22,7 +22,7 @@ export const USER_CANCELLED = "user cancelled";
  * What the dialog needs of the app: an overlay to show questions in, the turn to cancel, and (the
  * app has a chat; a test's fake need not) the tool box to mark as waiting for the answer.
  */
-export type ConfirmHost = Pick<AppContext, "openOverlay" | "theme" | "cancelTurnByUser"> & {
+export type ConfirmHost = Pick<AppContext, "openOverlay" | "theme" | "cancelTurnByUser"> & Partial<Pick<AppContext, "screenRows">> & {
   /** the call with this id waits for the person's answer (true) or no longer does (false) */
   markAwaitingAnswer?(callId: string, waiting: boolean): void;
 };
@@ -65,7 +65,7 @@ export function createDialogConfirmer(app: ConfirmHost): Confirmer {
   const showNext = () => {
     const question = queue[0];
     if (shown || !question) return;
-    const view = new ConfirmQuestion(app.theme, question.request, () => queue.length - 1);
+    const view = new ConfirmQuestion(app.theme, question.request, () => queue.length - 1, app.screenRows ? () => app.screenRows!() : undefined);
     view.onAnswer = (answer) => answerWith(question, answer);
     view.onStop = () => stop(question);
     const overlay = app.openOverlay(view);

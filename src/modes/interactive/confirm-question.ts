@@ -1,5 +1,6 @@
 // One --no-yolo question on screen: the tool, what the call is about, the change it would make (an
-// edit's or a write's diff, coloured, cut to DIFF_ROWS), the four answers, and a key hint. "No"
+// edit's or a write's diff, coloured, cut to DIFF_ROWS and to what the screen leaves: the question,
+// the tool and its file always stay in view), the four answers, and a key hint. "No"
 // asks for a reason in a one-field editor (Enter sends it, empty for none; Esc goes back to the
 // answers). Rule: Esc on the answers is the person's "stop": the question reports onStop and the
 // caller cancels the whole turn, so a refused call never leads straight to the next question.
@@ -20,6 +21,10 @@ type Choice = ConfirmAnswer["answer"];
 
 /** Rows of a diff shown at most; the rest is counted. */
 export const DIFF_ROWS = 24;
+/** Rows of a diff shown at least, however short the screen. */
+const DIFF_ROWS_LEAST = 3;
+/** The rows the question takes besides its body: frame, spacer, the four answers, the hint, the diff's count; the status bar and the editor under it, the row the frame keeps free, a spare. */
+const QUESTION_CHROME = 14;
 const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
 const REASON_HINT = "enter: tell the model (empty: just no) · esc: back to the answers";
 
@@ -53,6 +58,8 @@ export class ConfirmQuestion implements Component {
     readonly request: ConfirmRequest,
     /** how many questions wait behind this one (read when drawn) */
     private readonly queued: () => number,
+    /** the terminal's rows, read when drawn: the diff takes only what the rest of the question leaves */
+    private readonly screenRows?: () => number,
   ) {
     this.list = new SelectList(choices(request.tool, request.why !== undefined), theme, { typeToFilter: false, maxVisible: 9 });
     this.list.onSelect = (item) => this.choose(item.value);
@@ -120,7 +127,11 @@ export class ConfirmQuestion implements Component {
 
   private layout(): void {
     this.content.clear();
-    this.content.add(new RequestBody(this.theme, this.request, this.queued)).add(new Spacer());
+    const diffRoom = (above: number) => {
+      const rows = this.screenRows?.();
+      return rows === undefined ? DIFF_ROWS : Math.max(DIFF_ROWS_LEAST, Math.min(DIFF_ROWS, rows - above - QUESTION_CHROME));
+    };
+    this.content.add(new RequestBody(this.theme, this.request, this.queued, diffRoom)).add(new Spacer());
     if (this.asking === "choice") this.content.add(this.list);
     else this.content.add(new Text("No: what should the model do instead?", { style: this.theme.muted })).add(this.reason);
     this.hint.setText(this.asking === "choice" ? CHOOSE_HINT : REASON_HINT);
@@ -135,6 +146,8 @@ class RequestBody implements Component {
     private readonly theme: Theme,
     private readonly request: ConfirmRequest,
     private readonly queued: () => number,
+    /** the diff's rows, given the rows above it */
+    private readonly diffRoom: (above: number) => number,
   ) {}
 
   render(width: number): string[] {
@@ -144,17 +157,17 @@ class RequestBody implements Component {
     const rows = [truncateToWidth(`${theme.bold(request.tool)}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
     // Asked because a settings hook or a permission rule wants it, not because of --no-yolo.
     if (request.why) rows.push(...wrapText(request.why, Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
-    if (request.diff) rows.push("", ...diffRows(request.diff, width, theme));
+    if (request.diff) rows.push("", ...diffRows(request.diff, width, theme, this.diffRoom(rows.length + 1)));
     const waiting = this.queued();
     if (waiting > 0) rows.push(theme.muted(`(${waiting} more queued)`));
     return rows;
   }
 }
 
-/** The diff coloured, without its ---/+++ header (the path is on the line above), cut to DIFF_ROWS. */
-function diffRows(diff: string, width: number, theme: Theme): string[] {
+/** The diff coloured, without its ---/+++ header (the path is on the line above), cut to `most` rows. */
+function diffRows(diff: string, width: number, theme: Theme, most: number): string[] {
   const lines = printable(diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ "));
-  const shown = highlightCode(lines.slice(0, DIFF_ROWS).join("\n"), "diff", theme).map((row) => truncateToWidth(row, width));
-  if (lines.length > DIFF_ROWS) shown.push(theme.muted(`… ${lines.length - DIFF_ROWS} more lines of the diff`));
+  const shown = highlightCode(lines.slice(0, most).join("\n"), "diff", theme).map((row) => truncateToWidth(row, width));
+  if (lines.length > most) shown.push(theme.muted(`… ${lines.length - most} more lines of the diff`));
   return shown;
 }

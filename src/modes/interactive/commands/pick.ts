@@ -20,14 +20,19 @@ export interface PickOptions {
 }
 
 const HINT = "type to filter · ↑/↓ choose · enter pick · esc cancel";
+/** The rows a picker takes besides its list: its frame, the filter, the hint; the status bar and the editor under it, the row the frame keeps free, a spare. */
+const PICKER_CHROME = 9;
 
 /** The frame: title, the filter typed so far, the list, the key hints. */
 export class Picker<T> implements Component {
   readonly list: SelectList<T>;
   private readonly frame: Box;
 
-  constructor(items: SelectItem<T>[], theme: Theme, options: PickOptions) {
-    this.list = new SelectList(items, theme, { maxVisible: options.maxVisible ?? 10, emptyText: options.emptyText });
+  /** `screenRows`: the terminal's rows, read at each frame, so a short terminal keeps the title, the filter and the highlighted row in view */
+  constructor(items: SelectItem<T>[], theme: Theme, options: PickOptions, screenRows?: () => number) {
+    const most = options.maxVisible ?? 10;
+    const maxVisible = screenRows ? () => Math.min(most, screenRows() - PICKER_CHROME) : most;
+    this.list = new SelectList(items, theme, { maxVisible, emptyText: options.emptyText });
     if (options.filter) this.list.setFilter(options.filter);
     const filterLine: Component = {
       render: (width) => [truncateToWidth(`${theme.accent("›")} ${this.list.filter}${theme.muted("▏")}`, width)],
@@ -49,7 +54,7 @@ export class Picker<T> implements Component {
 
 /** Opens a picker over `items`; resolves with the item picked, or undefined when the user pressed Esc. */
 export function pick<T>(app: AppContext, items: SelectItem<T>[], options: PickOptions): Promise<SelectItem<T> | undefined> {
-  const picker = new Picker(items, app.theme, options);
+  const picker = new Picker(items, app.theme, options, () => app.screenRows());
   return new Promise((resolve) => {
     const overlay = app.openOverlay(picker);
     picker.list.onSelect = (item) => {
