@@ -31,8 +31,11 @@ export function underUpdateLock<T>(file: string, change: () => T): T {
       }
     }
     const holder = holderOf(lock);
-    if (holder === "stale") {
-      rmSync(lock, { force: true });
+    // Released meanwhile: try again at once. Never removed here: another zot may have taken it since.
+    if (holder === "gone") continue;
+    if (typeof holder === "object") {
+      // A crashed zot's: removed only if it is still that lock (same inode), not one taken since.
+      if (inodeOf(lock) === holder.stale) rmSync(lock, { force: true });
       continue;
     }
     if (Date.now() > until) {
@@ -54,24 +57,37 @@ function tryCreate(lock: string): number | undefined {
   }
 }
 
-/** The pid that holds the lock, "stale" for a crashed zot's (or one already gone), undefined while it is being written. */
-function holderOf(lock: string): number | "stale" | undefined {
+/**
+ * The pid that holds the lock; `{ stale: inode }` for a crashed zot's (too old, or its process
+ * gone); "gone" when it was released meanwhile; undefined while it is being written.
+ */
+function holderOf(lock: string): number | { stale: number } | "gone" | undefined {
   let age: number;
+  let ino: number;
   let text: string;
   try {
-    age = Date.now() - statSync(lock).mtimeMs;
+    const info = statSync(lock);
+    age = Date.now() - info.mtimeMs;
+    ino = info.ino;
     text = readFileSync(lock, "utf8");
   } catch (error) {
-    // gone meanwhile: try again at once
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "stale" : undefined;
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "gone" : undefined;
   }
-  if (age > STALE_MS) return "stale";
+  if (age > STALE_MS) return { stale: ino };
   const pid = Number(text);
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   try {
     process.kill(pid, 0);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return "stale";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return { stale: ino };
   }
   return pid;
+}
+
+function inodeOf(lock: string): number | undefined {
+  try {
+    return statSync(lock).ino;
+  } catch {
+    return undefined;
+  }
 }

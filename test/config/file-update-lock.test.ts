@@ -38,3 +38,19 @@ test("a live holder is waited for, then named in an error; nothing is changed", 
   expect(ran).toBe(false);
   rmSync(`${file}.update-lock`);
 });
+
+test("twelve processes each adding 40 to one counter under the lock lose none: a lock released while another looked is never removed from under its next holder", async () => {
+  const file = join(dir, "counter");
+  writeFileSync(file, "0");
+  const worker = join(dir, "worker.ts");
+  writeFileSync(
+    worker,
+    `import { readFileSync, writeFileSync } from "node:fs";
+import { underUpdateLock } from ${JSON.stringify(join(import.meta.dir, "../../src/config/file-update-lock.ts"))};
+for (let i = 0; i < 40; i++) underUpdateLock(${JSON.stringify(file)}, () => writeFileSync(${JSON.stringify(file)}, String(Number(readFileSync(${JSON.stringify(file)}, "utf8")) + 1)));
+`,
+  );
+  const workers = Array.from({ length: 12 }, () => Bun.spawn([process.execPath, worker], { stderr: "inherit" }));
+  expect(await Promise.all(workers.map((w) => w.exited))).toEqual(Array(12).fill(0));
+  expect(await Bun.file(file).text()).toBe("480");
+});
