@@ -7,13 +7,11 @@
 // (the runner, from the runtime): the permission rules and --disallowedTools refuse it, the
 // confirmation asks about it, hooks see it, the jail confines it; the command's `allowed-tools`
 // let it past the question, as Claude Code requires of a command's `!` lines.
-import { type CommandResult, SKILLS_OWNER } from "../protocol/slash-command.ts";
+import { type CommandResult, COMMANDS_OWNER, SKILLS_OWNER } from "../protocol/slash-command.ts";
 import { expandCommand, withTypedAttachments } from "./expand-command.ts";
 import { skillPrompt } from "./skill-commands.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 
-/** The owner shown beside these commands (the popup's divider, command_result.extension, a `!` line's tool events). */
-export const COMMANDS_OWNER = "commands";
 
 /**
  * Runs a command's `!` line as the bash tool runs the model's calls, `allowedTools` (the command's

@@ -75,6 +75,11 @@ export interface PromptOptions extends UnitOptions {
    * the confirmations would ask about is attached.
    */
   mentions?: "typed" | "sent";
+  /**
+   * What the queue lists for this prompt while it waits, and what a front end gives back when the
+   * user cancels: the command line the person typed (`/review src`), when the prompt is its expansion.
+   */
+  shown?: string;
 }
 
 /** The conversation's state, as rpc's get_state and the SDK's state() give it. */
@@ -355,7 +360,7 @@ export class Conversation {
 
   /** A prompt for the model, never a command (the TUI's typed prompt, an extension's `submit`, a command's prompt answer). */
   prompt(input: ConversationPrompt, options: PromptOptions = {}): Promise<UnitOutcome> {
-    return this.work.unit("a prompt", input.text, options, async (signal) => {
+    return this.work.unit("a prompt", options.shown ?? input.text, options, async (signal) => {
       return this.promptNow((await options.prepare?.(input, signal)) ?? input, signal);
     });
   }

@@ -16,6 +16,9 @@ export interface SlashInvocation {
  */
 export const SKILLS_OWNER = "skills";
 
+/** The owner shown beside the Markdown commands (the popup's divider, command_result.extension, a `!` line's tool events). */
+export const COMMANDS_OWNER = "commands";
+
 /** Somewhere slash commands come from (the extensions, the MCP servers' prompts, the Markdown commands). */
 export interface CommandSource {
   commands(): { name: string; description: string; extension: string }[];

@@ -3,7 +3,8 @@
 // confirmation, the jail), its events named after the commands (origin_extension "commands").
 // Rule: what the bash tool would not run for the model, a command's `!` line does not run either;
 // the command's `allowed-tools` allow while its lines run, as Claude Code requires of them.
-import { COMMANDS_OWNER, type BangRunner } from "../commands/command-source.ts";
+import type { BangRunner } from "../commands/command-source.ts";
+import { COMMANDS_OWNER } from "../protocol/slash-command.ts";
 import type { Agent } from "../core/agent.ts";
 import { randomHex } from "../protocol/random-hex.ts";
 

@@ -23,6 +23,27 @@ const toolResults = (body: any) => JSON.stringify((body.messages as any[]).flatM
 /** Everything the model was sent in a request's messages. */
 const sent = (body: any) => JSON.stringify(body.messages);
 
+describe("a Markdown command queued during a turn", () => {
+  test("is listed, and given back on Esc, as the command line typed: Enter runs the command again, on its model", async () => {
+    const home = tempDir("zot-home-");
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "quick.md"), "---\ndescription: quick one on haiku\nmodel: haiku\n---\nAnswer briefly, in one line: $ARGUMENTS\n");
+    const { session, mock } = zot({ home });
+    mock.push({ text: "S".repeat(400), chunk_delay_ms: 50, chunk_size: 3 }, { text: "resent answer" });
+    await ready(session);
+    session.type("long question\r");
+    await session.waitForText("SSS");
+    session.type("/quick what is 2+2\r");
+    await session.waitFor((screen) => screen.text().includes("/quick what is 2+2") && !screen.lines().includes("> /quick what is 2+2"), "the command queued as typed");
+    session.type("\x1b");
+    await session.waitFor((screen) => screen.lines().includes("> /quick what is 2+2"), "the command line back in the editor");
+    session.type("\r");
+    await session.waitForText("resent answer");
+    expect(mock.requests.at(-1)!.body.model).toBe("claude-haiku-5-5");
+    expect(lastUserText(mock.requests.at(-1)!.body)).toContain("Answer briefly, in one line: what is 2+2");
+  });
+});
+
 describe("the --no-yolo dialog", () => {
   test("in a 24-row terminal a write's long diff is cut to what the screen leaves: the question and the file it writes stay in view; so does a picker's title", async () => {
     const target = join(tempDir("zot-outside-"), "target.txt");

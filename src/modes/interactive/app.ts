@@ -55,6 +55,8 @@ interface EarlyInput extends QueuedInput {
   command?: Pick<ConversationPrompt, "tool" | "model" | "allow">;
   /** a Markdown command's expansion, which attached its @files itself */
   expanded?: true;
+  /** the command line typed, which the queue shows and a cancel gives back (the text is its expansion) */
+  typed?: string;
 }
 
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
@@ -195,16 +197,17 @@ export class InteractiveApp implements AppContext {
    * prompt, whose @files its expansion attached already, as far as the folder's trust lets it (so
    * they are not attached again, nor past that limit).
    */
-  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">, expanded = false): void {
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">, expanded = false, typed?: string): void {
     const conversation = this.conv;
     if (!conversation) {
-      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}), ...(expanded ? { expanded: true as const } : {}) });
+      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}), ...(expanded ? { expanded: true as const } : {}), ...(typed ? { typed } : {}) });
       return this.render();
     }
     void conversation.prompt(
       { text, ...command },
       {
         ...(from ? { from } : {}),
+        ...(typed ? { shown: typed } : {}),
         onStart: () => {
           this.chat.notes.clear();
           if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
@@ -367,7 +370,9 @@ export class InteractiveApp implements AppContext {
 
   /** The texts the user queued (typed while a turn ran, or before zot was ready), in order; not what extensions submitted. */
   queuedByUser(): string[] {
-    return [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued ?? [])].flatMap((entry) => ("from" in entry && entry.from ? [] : [entry.text ?? ""]));
+    return [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued ?? [])].flatMap((entry) =>
+      "from" in entry && entry.from ? [] : ["typed" in entry && typeof entry.typed === "string" ? entry.typed : (entry.text ?? "")],
+    );
   }
 
   /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
@@ -447,7 +452,7 @@ export class InteractiveApp implements AppContext {
     const next = this.early.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.submitPrompt(next.text, next.from, next.command, next.expanded === true);
+    else this.submitPrompt(next.text, next.from, next.command, next.expanded === true, next.typed);
     this.render();
   }
 

@@ -6,7 +6,7 @@
 // Rule: the command runs at once, even while a turn runs; only the turn its `prompt` or
 // `tool_prompt` answer starts waits its turn.
 import { commandPrompt } from "../../conversation/conversation.ts";
-import { commandErrorMessage } from "../../protocol/slash-command.ts";
+import { COMMANDS_OWNER, commandErrorMessage, SKILLS_OWNER } from "../../protocol/slash-command.ts";
 import type { AppContext } from "./app-context.ts";
 
 export async function runExtensionCommand(app: AppContext, invocation: { name: string; args: string }): Promise<void> {
@@ -16,8 +16,12 @@ export async function runExtensionCommand(app: AppContext, invocation: { name: s
     case "prompt":
     case "tool_prompt": {
       const { text, tool, model, allow } = commandPrompt(result)!;
+      // A Markdown command's or a skill's prompt is its expansion: the queue shows, and a cancel gives
+      // back, the command line typed, so Enter runs the command again (its model:, its allowed-tools).
+      const expansion = result.extension === COMMANDS_OWNER || result.extension === SKILLS_OWNER;
+      const typed = expansion ? `/${invocation.name}${invocation.args.trim() ? ` ${invocation.args.trim()}` : ""}` : undefined;
       // A Markdown command attached its @files when it was expanded (only the folder's, untrusted).
-      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}), ...(allow ? { allow } : {}) }, result.action === "prompt" && result.attached === true);
+      app.submitPrompt(text, undefined, { ...(tool ? { tool } : {}), ...(model ? { model } : {}), ...(allow ? { allow } : {}) }, result.action === "prompt" && result.attached === true, typed);
       break;
     }
     case "insert":
