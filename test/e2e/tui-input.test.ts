@@ -89,6 +89,12 @@ describe("slash commands", () => {
     // Another agent's name for a command points at zot's.
     session.type("\x15/resume\r");
     await session.waitForText("unknown command /resume; zot's is /sessions (a picker of this folder's sessions)");
+    session.type("\x15/Cost\r");
+    await session.waitForText("unknown command /Cost; zot's is the status bar (the cost so far), or zot sessions list");
+    // A built-in's name in any case, with arguments: /JUMP 1 is /jump 1 (which has no turn to show yet).
+    session.type("\x15/JUMP 1\r");
+    await session.waitForText("no turns to jump to yet");
+    expect(session.screen.text()).not.toContain("unknown command /JUMP");
     // A name Object's prototype has is no other agent's command.
     session.type("\x15/constructor\r");
     await session.waitForText("unknown command /constructor; /help lists the commands");

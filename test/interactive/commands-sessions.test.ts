@@ -179,6 +179,9 @@ describe("/session", () => {
     expect(app.notes.at(-1)?.text).toContain("already exists");
     await command("session").run(app, "export out --force");
     expect(app.notes.at(-1)?.level).toBe("success");
+    // Quotes keep a name's spaces as written.
+    await command("session").run(app, 'export "report  v2.zotsession"');
+    expect(existsSync(join(where.cwd, "report  v2.zotsession"))).toBe(true);
 
     const elsewhere = place();
     const other = await open(elsewhere);

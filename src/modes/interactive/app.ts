@@ -68,8 +68,21 @@ const OTHER_AGENTS_COMMANDS: Readonly<Record<string, string>> = {
   continue: "/sessions, or zot -c from the shell",
   fork: "/session fork [turn]",
   branch: "/session fork [turn]",
+  rewind: "/session fork [turn] (a new session from an earlier turn)",
+  undo: "/session fork [turn] (a new session from an earlier turn)",
   new: "/clear (a new session)",
   reset: "/clear (a new session)",
+  export: "/session export [file]",
+  tree: "/session tree",
+  cost: "the status bar (the cost so far), or zot sessions list",
+  usage: "the status bar (tokens, cost and context use)",
+  context: "the status bar (context use), or /compact to free it",
+  status: "the status bar, /model and /mcp",
+  memory: "AGENTS.md or CLAUDE.md in the project (edit them yourself)",
+  init: "AGENTS.md or CLAUDE.md in the project (ask the model to write one)",
+  permissions: "/yolo [on|off] and the settings files' permissions (docs/permissions.md)",
+  config: "$ZOT_HOME's files and the settings files (README)",
+  agents: "none yet: zot has no subagents",
 };
 
 export class InteractiveApp implements AppContext {
@@ -390,7 +403,8 @@ export class InteractiveApp implements AppContext {
    * over from what was typed since.
    */
   private runSlash(conversation: Conversation, text: string, slash: SlashInvocation, typed: boolean): void {
-    const builtin = this.commands.find((command) => command.name === slash.name);
+    // As Markdown commands and -p read them: the case of a built-in's name does not matter (/Compact keep names).
+    const builtin = this.commands.find((command) => command.name === slash.name.toLowerCase());
     if (builtin) return void this.runCommand(`/${builtin.name}`, builtin.cancelsTurn ?? false, () => builtin.run(this, slash.args));
     if (conversation.commands.has(slash.name)) return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, slash));
     const starting = conversation.startingExtensions();
@@ -398,7 +412,7 @@ export class InteractiveApp implements AppContext {
     if (!typed) return this.showNote(`unknown command /${slash.name}: no extension provides it now that they have started; /help lists the commands`, "error");
     // A typo of a command is not worth a model call; the text goes back into the editor.
     this.editor.setText(text);
-    const instead = ownEntry(OTHER_AGENTS_COMMANDS, slash.name);
+    const instead = ownEntry(OTHER_AGENTS_COMMANDS, slash.name.toLowerCase());
     this.setStatus(`unknown command /${slash.name}; ${instead ? `zot's is ${instead}` : "/help lists the commands"}`, "error");
   }
 

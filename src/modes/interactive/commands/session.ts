@@ -9,6 +9,7 @@ import { errorText } from "../../../protocol/error-text.ts";
 import { forestRows } from "../../session-rows.ts";
 import type { AppContext, SlashCommand } from "../app-context.ts";
 import { enteredSession } from "./sessions.ts";
+import { commandWords } from "../../../protocol/slash-command.ts";
 
 const USAGE = "/session export [file] [--force] (default: $ZOT_HOME/exports) · /session import <file> · /session fork [turn] · /session tree";
 
@@ -84,7 +85,8 @@ export const SESSION_COMMAND: SlashCommand = {
   description: "This conversation's session: export it, import one, fork it at a turn, show the tree of forks",
   argsHint: "export [file] | import <file> | fork [turn] | tree",
   async run(app, args) {
-    const [sub, ...words] = args.trim().split(/\s+/).filter(Boolean);
+    // Quotes keep a file name's spaces as written ("report  v2.zotsession").
+    const [sub, ...words] = commandWords(args.trim());
     try {
       switch (sub) {
         case "export":
