@@ -23,6 +23,26 @@ const toolResults = (body: any) => JSON.stringify((body.messages as any[]).flatM
 /** Everything the model was sent in a request's messages. */
 const sent = (body: any) => JSON.stringify(body.messages);
 
+describe("/compact while a compaction runs", () => {
+  test("says it runs already instead of throwing its summary away for another; Esc then cancels it, and the transcript says so", async () => {
+    const { session, mock } = zot();
+    mock.push({ text: "a1" }, { text: "a2" }, { text: "SUMMARY", delay_ms: 1500 });
+    await ready(session);
+    for (const n of [1, 2]) {
+      session.type(`q${n}\r`);
+      await session.waitForText(`a${n}`);
+    }
+    session.type("/compact\r");
+    await session.waitForText("compacting the transcript…");
+    session.type("/compact\r");
+    await session.waitForText("/compact: a compaction runs already; Esc cancels it");
+    session.type("\x1b");
+    await session.waitForText("compaction cancelled: the transcript is as it was");
+    expect(mock.requests.filter((request) => request.aborted)).toHaveLength(1);
+    expect(mock.requests).toHaveLength(3);
+  });
+});
+
 describe("a Markdown command queued during a turn", () => {
   test("is listed, and given back on Esc, as the command line typed: Enter runs the command again, on its model", async () => {
     const home = tempDir("zot-home-");

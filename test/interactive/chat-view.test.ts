@@ -194,6 +194,14 @@ describe("the chat view", () => {
     expect(rows).toContain("later trouble");
   });
 
+  test("a compaction cancelled mid-way (Esc) says so when its unit ends; one that finished or failed does not", () => {
+    const rows = (events: AgentEvent[]) => view(events).render(80).map((row) => Bun.stripANSI(row).trim());
+    const cancelled = "compaction cancelled: the transcript is as it was";
+    expect(rows([{ type: "compact_start", reason: "manual" }, { type: "done" }])).toContain(cancelled);
+    expect(rows([{ type: "compact_start", reason: "manual" }, { type: "compact_done", reason: "manual", summary: "s", messages_before: 6, messages_after: 3, tokens_before: 100 }, { type: "done" }])).not.toContain(cancelled);
+    expect(rows([{ type: "compact_start", reason: "manual" }, { type: "error", message: "boom", code: "server_error" }, { type: "done" }])).not.toContain(cancelled);
+  });
+
   test("an automatic compaction's failure comes worded and is not prefixed again; an aborted compaction leaves no mark on the next error", () => {
     const chat = view([
       { type: "compact_start", reason: "auto" },

@@ -61,5 +61,7 @@ export interface SlashCommand {
   argsHint?: string;
   /** commands that change the transcript or the model cancel a running turn first */
   cancelsTurn?: boolean;
+  /** the unit it starts (a compaction): while one of these runs, the command says so instead of cancelling it for another */
+  startsUnit?: string;
   run(app: AppContext, args: string): Promise<void> | void;
 }

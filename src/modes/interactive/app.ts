@@ -405,6 +405,10 @@ export class InteractiveApp implements AppContext {
   private runSlash(conversation: Conversation, text: string, slash: SlashInvocation, typed: boolean): void {
     // As Markdown commands and -p read them: the case of a built-in's name does not matter (/Compact keep names).
     const builtin = this.commands.find((command) => command.name === slash.name.toLowerCase());
+    // A second /compact while one runs would throw its summary (a paid call) away for another.
+    if (builtin?.startsUnit && this.conversation.running?.label === builtin.startsUnit) {
+      return this.setStatus(`/${builtin.name}: ${builtin.startsUnit} runs already; Esc cancels it`, "warn");
+    }
     if (builtin) return void this.runCommand(`/${builtin.name}`, builtin.cancelsTurn ?? false, () => builtin.run(this, slash.args));
     if (conversation.commands.has(slash.name)) return void this.runCommand(`/${slash.name}`, false, () => runExtensionCommand(this, slash));
     const starting = conversation.startingExtensions();

@@ -45,6 +45,8 @@ export class ChatView implements Component {
   /** a compaction started and has not ended: an error now is its failure */
   /** a manual compaction under way (automatic and overflow failures come worded already) */
   private compacting = false;
+  /** a compaction (of any reason) started and has not said how it ended: a cancel says it at the unit's end */
+  private compactionOpen = false;
   private answer: AssistantMessage | undefined;
   /** The answer blocks of the model call being shown (text, tool boxes, more text). */
   private stepAnswers: AssistantMessage[] = [];
@@ -165,6 +167,7 @@ export class ChatView implements Component {
       case "error":
         // A compaction that started and ends in an error says what failed, not only the provider's words.
         this.addNote(this.compacting ? `compaction failed: ${event.message}` : event.message, "error");
+        this.compactionOpen = false;
         this.compacting = false;
         break;
       case "intercept":
@@ -174,14 +177,20 @@ export class ChatView implements Component {
         this.add(new NoteLine(interceptLine(event), "muted", this.theme));
         break;
       case "compact_start":
+        this.compactionOpen = true;
         this.compacting = event.reason === "manual";
         this.addNote(event.reason === "manual" ? "compacting the transcript…" : `compacting the transcript (${event.reason})…`, "muted");
         break;
       case "compact_done":
+        this.compactionOpen = false;
         this.compacting = false;
         this.addNote(`compacted: ${event.messages_before} messages → ${event.messages_after}`, "success");
         break;
       case "done":
+        // A compaction cancelled mid-way (Esc) ends with neither compact_done nor error: said here, so
+        // the transcript does not end at "compacting the transcript…".
+        if (this.compactionOpen) this.addNote("compaction cancelled: the transcript is as it was", "warn");
+        this.compactionOpen = false;
         this.compacting = false;
         // Every call got its result by now; one that did not runs no more. Not at turn_end: a
         // model call's turn ends before its tools run, and a running box is live (live-tail.ts).

@@ -3,6 +3,7 @@
 // (resumable with /sessions) and what follows is recorded into a new session.
 import { existsSync } from "node:fs";
 import type { SlashCommand } from "../app-context.ts";
+import { COMPACTION_UNIT } from "../../../conversation/conversation.ts";
 
 export const CLEAR_COMMAND: SlashCommand = {
   name: "clear",
@@ -24,6 +25,7 @@ export const COMPACT_COMMAND: SlashCommand = {
   description: "Summarise the older turns to free context (optional instructions for the summary)",
   argsHint: "[instructions]",
   cancelsTurn: true,
+  startsUnit: COMPACTION_UNIT,
   async run(app, args) {
     await app.compact(args.trim() || undefined);
   },
