@@ -407,7 +407,21 @@ describe("/btw", () => {
     const recorded = readFileSync(rt.session!.file, "utf8");
     expect(recorded).not.toContain("what did we talk about?");
     expect(recorded).not.toContain("We talked about");
-    expect(app.statuses.at(-1)).toBe("");
+    // said in the chat while it is asked (a status line goes at the next key), and no longer waited on
+    expect(app.notes.map((n) => n.text)).toContain(`btw: asking ${rt.agent.model.id}: what did we talk about? (esc cancels)`);
+    expect(app.sideQuestions.size).toBe(0);
+  });
+
+  test("a side question still waiting is cancelled by aborting it (Esc when no turn runs) and says so", async () => {
+    const rt = await start([{ text: "main" }, { text: "too late", delay_ms: 3000 }]);
+    const app = fakeApp(rt);
+    await prompt(rt, "main question");
+    const asked = command("btw").run(app, "slow one?");
+    while (app.sideQuestions.size === 0) await Bun.sleep(5);
+    for (const asking of app.sideQuestions) asking.abort(new Error("cancelled by the user"));
+    await asked;
+    expect(app.notes.at(-1)).toEqual({ text: "btw: cancelled: slow one?", level: "warn" });
+    expect(app.markdown).toEqual([]);
   });
 
   test("works while a turn streams, which goes on and ends as it would have", async () => {

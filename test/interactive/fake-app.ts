@@ -88,6 +88,7 @@ export function fakeApp(runtime: Runtime, options: { onCancel?: () => Promise<vo
       app.reloads++;
       app.log.push("reload");
     },
+    sideQuestions: new Set<AbortController>(),
     screenRows: () => 40,
     openOverlay(component) {
       overlays.push(component);

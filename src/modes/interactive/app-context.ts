@@ -13,6 +13,8 @@ export interface AppContext {
   readonly theme: Theme;
   /** something runs (a prompt, a compaction, a `!command`) */
   readonly busy: boolean;
+  /** the side questions (/btw) waiting for their answers: Esc, when no turn runs, cancels them */
+  readonly sideQuestions: Set<AbortController>;
 
   /** A line of the chat transcript area that is not a message (a command's output, a status). */
   showNote(text: string, level?: NoteLevel): void;

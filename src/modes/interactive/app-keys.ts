@@ -177,6 +177,10 @@ export class AppKeys {
   private escape(): void {
     const notes = this.app.chat.notes;
     if (this.app.busy) this.cancelTurn();
+    else if (this.app.sideQuestions.size > 0) {
+      for (const asking of this.app.sideQuestions) asking.abort(new Error("cancelled by the user"));
+      this.app.sideQuestions.clear();
+    }
     else if (notes.size > 0) {
       notes.clear();
       this.app.render();

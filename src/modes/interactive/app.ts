@@ -256,6 +256,8 @@ export class InteractiveApp implements AppContext {
     this.render();
   }
 
+  readonly sideQuestions = new Set<AbortController>();
+
   screenRows(): number {
     return this.tui.terminal.rows;
   }

@@ -2,7 +2,8 @@
 // whole transcript as context and no tools, while a turn may still be running. Rule: neither the
 // question nor the answer joins the transcript (the model never sees them in later turns, a resume
 // does not bring them back); the answer is shown in the chat as a command's output, and its cost
-// counts like any call's.
+// counts like any call's. While it is asked, a line in the chat says so; Esc, when no turn runs,
+// cancels it.
 import type { SlashCommand } from "../app-context.ts";
 
 export const BTW_COMMAND: SlashCommand = {
@@ -16,14 +17,21 @@ export const BTW_COMMAND: SlashCommand = {
       return;
     }
     const { conversation } = app;
-    app.setStatus(`btw: asking ${conversation.model.id}…`);
+    // Said in the chat, where it stays while the answer comes (the status line goes at the next key).
+    app.showNote(`btw: asking ${conversation.model.id}: ${question} (esc cancels)`, "info");
+    const asking = new AbortController();
+    app.sideQuestions.add(asking);
+    let ended = false;
     try {
-      for await (const event of conversation.ask(question, new AbortController().signal)) {
+      for await (const event of conversation.ask(question, asking.signal)) {
+        if (asking.signal.aborted) break;
         if (event.type === "side_done") app.showMarkdown(`**btw** ${question}\n\n${event.answer.trim() || "*(no answer)*"}`);
         else if (event.type === "side_error") app.showNote(`btw: ${event.message}`, "error");
+        ended ||= event.type === "side_done" || event.type === "side_error";
       }
     } finally {
-      app.setStatus("");
+      app.sideQuestions.delete(asking);
+      if (asking.signal.aborted && !ended) app.showNote(`btw: cancelled: ${question}`, "warn");
     }
   },
 };
