@@ -98,6 +98,8 @@ describe("Ctrl+Z", () => {
     expect(Bun.spawnSync(["stty", "-F", tty, "sane"]).exitCode).toBe(0);
     process.kill(pid(), "SIGCONT");
     await session.waitFor((s) => s.text().includes("ask anything"), "the band");
+    // The band was on screen before the stop: what says zot has the terminal again is raw mode.
+    for (let i = 0; i < 500 && !Bun.spawnSync(["stty", "-F", tty, "-a"]).stdout.toString().includes("-icanon"); i++) await Bun.sleep(10);
     session.type("after\r");
     await session.waitForText("answered after the stop");
     // painted again where it was: one status bar on screen and in the scrollback
