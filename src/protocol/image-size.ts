@@ -14,14 +14,17 @@ export const MAX_IMAGE_SIDE = 8000;
 /** PNG's last chunk, IEND with its CRC: a file without it was cut short. */
 const PNG_END = [0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
 
+/** How far from its end a PNG's IEND chunk may be: tools append bytes after it (a signature, padding). */
+export const PNG_TAIL_BYTES = 1024;
+
 /**
  * Whether the file ends before its image does (an interrupted download or screenshot): a PNG
- * without its IEND chunk, a WebP shorter than its RIFF header says. The APIs cannot decode one,
- * and it would fail every later request. JPEG and GIF are not judged: trailing bytes are common.
- * `tail`: the file's last 12 bytes at least; `length`: its size.
+ * with no IEND chunk among its last PNG_TAIL_BYTES, a WebP shorter than its RIFF header says. The
+ * APIs cannot decode one, and it would fail every later request. JPEG and GIF are not judged:
+ * trailing bytes are common. `tail`: the file's last PNG_TAIL_BYTES (or all of it); `length`: its size.
  */
 export function cutShort(head: Uint8Array, tail: Uint8Array, length: number, mime: string): boolean {
-  if (mime === "image/png") return PNG_END.some((byte, i) => tail[tail.length - PNG_END.length + i] !== byte);
+  if (mime === "image/png") return Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).indexOf(Buffer.from(PNG_END)) === -1;
   if (mime === "image/webp" && head.length >= 8) return (head[4]! | (head[5]! << 8) | (head[6]! << 16)) + (head[7]! << 24) + 8 > length;
   return false;
 }

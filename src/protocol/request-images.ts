@@ -3,7 +3,9 @@
 // (the session keeps every image): an image the API would refuse, or one more than a request may
 // hold, would fail that request and, staying in the transcript, every later one of the session.
 // The newest images are sent; an image over a side limit, and every image older than the first
-// that does not fit, stands as a text saying why it was left out.
+// that does not fit, stands as a text saying why it was left out. That cut moves in steps of
+// CUT_STEP images, so the requests of a growing conversation share their start (a provider's
+// prompt cache reads it) for that many new images, not one.
 import { imageSize } from "./image-size.ts";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
 
@@ -42,17 +44,22 @@ export const ANTHROPIC_IMAGE_LIMITS: ImageLimits = {
 /** OpenAI's APIs: 500 images a request, 50 MB a request (40 MB of it for images); it scales large images itself. */
 export const OPENAI_IMAGE_LIMITS: ImageLimits = { maxImages: 500, maxBase64Chars: 40 * 1024 * 1024 };
 
+/** Images the cut moves by at once (see the rule). */
+const CUT_STEP = 10;
+
 /** What a block's header says of its size, once read (every request sends the whole transcript again). */
 const sizes = new WeakMap<ImageBlock, { width: number; height: number } | null>();
 
-/** Enough base64 for a JPEG's frame header past its EXIF block (64 KB), a PNG's, GIF's or WebP's at once. */
-const HEADER_BASE64_CHARS = 88_000;
+/** The base64 of a file's first 64 KB: a PNG's, GIF's or WebP's header, a JPEG's past a usual EXIF block. */
+const HEADER_BASE64_CHARS = 87_384;
 
 function sideOf(image: ImageBlock): number | undefined {
   let size = sizes.get(image);
   if (size === undefined) {
-    const head = Buffer.from(image.data.slice(0, HEADER_BASE64_CHARS - (HEADER_BASE64_CHARS % 4)), "base64");
-    size = imageSize(head, image.mime_type === "image/jpg" ? "image/jpeg" : image.mime_type) ?? null;
+    const mime = image.mime_type === "image/jpg" ? "image/jpeg" : image.mime_type;
+    size = imageSize(Buffer.from(image.data.slice(0, HEADER_BASE64_CHARS), "base64"), mime) ?? null;
+    // A JPEG whose frame comes after large metadata (XMP, an ICC profile): the whole file, once.
+    if (!size && image.data.length > HEADER_BASE64_CHARS) size = imageSize(Buffer.from(image.data, "base64"), mime) ?? null;
     sizes.set(image, size);
   }
   return size ? Math.max(size.width, size.height) : undefined;
@@ -62,31 +69,48 @@ function sideOf(image: ImageBlock): number | undefined {
 export function withinImageLimits(messages: readonly Message[], limits: ImageLimits): readonly Message[] {
   // Newest first: which images go, and why each other does not.
   const left = new Map<ImageBlock, string>();
-  let kept = 0;
+  const keptInOrder: ImageBlock[] = [];
   let chars = 0;
   let keptLarge = false;
   let full: string | undefined;
+  const many = limits.manyImages;
+  let total = 0;
+  for (const message of messages) total += imagesOf(message).length;
+  let visited = 0;
   for (let m = messages.length - 1; m >= 0; m--) {
     const images = imagesOf(messages[m]!);
     for (let i = images.length - 1; i >= 0; i--) {
       const image = images[i]!;
+      visited++;
       const why = full ?? alone(image, limits);
       if (why) {
         left.set(image, why);
         continue;
       }
-      const side = sideOf(image) ?? 0;
-      const large = limits.manyImages !== undefined && side > limits.manyImages.maxSide;
+      // A size the header does not say counts as large: the API may find it so.
+      const side = sideOf(image);
+      const large = many !== undefined && (side === undefined || side > many.maxSide);
+      const kept = keptInOrder.length;
       if (kept + 1 > limits.maxImages) full = `the conversation holds more images than one request may carry (${limits.maxImages}); the newest are sent`;
       else if (chars + image.data.length > limits.maxBase64Chars) full = `the conversation's images are more than one request may carry (${megabytes(limits.maxBase64Chars)} MB of them); the newest are sent`;
-      else if (limits.manyImages && kept + 1 > limits.manyImages.over && (large || keptLarge)) {
-        full = `a request with more than ${limits.manyImages.over} images takes none over ${limits.manyImages.maxSide} px a side; the newest ${kept} are sent`;
+      else if (many && kept + 1 > many.over && keptLarge) full = `a request with more than ${many.over} images takes none over ${many.maxSide} px a side; the newest are sent`;
+      else if (many && kept + 1 > many.over && large) {
+        // The newest are all small: more small ones go, this large one does not.
+        left.set(image, `a request with more than ${many.over} images takes none over ${many.maxSide} px a side`);
+        continue;
       }
       if (full) {
         left.set(image, full);
+        // The cut moves in steps: as many more of the oldest kept go as make the count of images
+        // left out from here on (this one and every older one) a multiple of the step: CUT_STEP, or
+        // half of what fits when fewer fit (large photos), so the request never loses most of them.
+        const step = Math.max(1, Math.min(CUT_STEP, Math.floor(keptInOrder.length / 2)));
+        const cut = total - visited + 1;
+        const more = (step - (cut % step)) % step;
+        for (let k = 0; k < more && keptInOrder.length > 0; k++) left.set(keptInOrder.pop()!, full);
         continue;
       }
-      kept++;
+      keptInOrder.push(image);
       chars += image.data.length;
       keptLarge ||= large;
     }

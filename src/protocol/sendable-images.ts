@@ -3,7 +3,7 @@
 // applied to every request, not where images come in: one such image in a transcript (a tool's
 // result, a session written before a check existed) would fail every later request of the session.
 import { PROMPT_IMAGE_TYPES, signatureType } from "./image-signature.ts";
-import { cutShort } from "./image-size.ts";
+import { cutShort, PNG_TAIL_BYTES } from "./image-size.ts";
 import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
 
 /**
@@ -21,13 +21,20 @@ export function unsendableImage(image: { mime_type: string; data: string }): str
   return actual ? `its bytes are ${actual}, not the ${mime} it is labelled` : `its bytes are no image (no PNG, JPEG, GIF or WebP signature at the start)`;
 }
 
-/** Whether base64 data ends before its image does (image-size.ts cutShort), from its first and last bytes. */
+/** Base64 characters enough for a PNG's last PNG_TAIL_BYTES. */
+const TAIL_CHARS = Math.ceil(PNG_TAIL_BYTES / 3) * 4 + 4;
+
+/**
+ * Whether base64 data ends before its image does (image-size.ts cutShort), from its first and last
+ * bytes. Data that is not plain padded base64 (line breaks in it, no padding) is not judged: where
+ * its last bytes are cannot be told without decoding it all.
+ */
 function cutShortBase64(data: string, mime: string): boolean {
-  const whole = data.length - (data.length % 4);
+  if (data.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(data.slice(-TAIL_CHARS))) return false;
   const head = Buffer.from(data.slice(0, 16), "base64");
-  const tail = Buffer.from(data.slice(Math.max(0, whole - 16), whole), "base64");
+  const tail = Buffer.from(data.slice(Math.max(0, data.length - TAIL_CHARS)), "base64");
   const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return cutShort(head, tail, (whole / 4) * 3 - padding, mime);
+  return cutShort(head, tail, (data.length / 4) * 3 - padding, mime);
 }
 
 /** A type as given, cut short: an extension's or a session's string, of any length. */

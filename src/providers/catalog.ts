@@ -132,8 +132,8 @@ const OLLAMA_MAX_OUTPUT = 8_192;
 const NEW_MODEL_CONTEXT = 128_000;
 const NEW_MODEL_MAX_OUTPUT = 8_192;
 
-// models.json, in the pi-compatible camelCase format. Loose objects: unknown fields (`input`,
-// fields of newer versions) are ignored rather than rejected.
+// models.json, in the pi-compatible camelCase format. Loose objects: unknown fields (fields of
+// newer versions) are ignored rather than rejected.
 const TokenCount = v.pipe(v.number(), v.integer(), v.minValue(1));
 /** pi's names for the wire APIs zot speaks (its models.json says `"api": "openai-completions"`). */
 const PI_API_NAMES = { "openai-completions": "openai-chat" } as const satisfies Record<string, WireApi>;
@@ -167,8 +167,8 @@ const UserModel = v.looseObject({
   /** the key for this model's server: an environment variable's name (pi's form) or the key itself */
   apiKey: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   headers: v.optional(UserHeaders),
-  /** pi's `input`: what the model takes; without "image", no image is sent to it */
-  input: v.optional(v.array(v.picklist(["text", "image"], 'an input is "text" or "image"'))),
+  /** pi's `input`: what the model takes ("text", "image", others zot does not use); without "image", no image is sent to it */
+  input: v.optional(v.array(v.string())),
   /** pi's prices, per million tokens */
   cost: v.optional(v.looseObject({ input: v.optional(Price), output: v.optional(Price), cacheRead: v.optional(Price), cacheWrite: v.optional(Price) })),
 });

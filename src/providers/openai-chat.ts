@@ -18,7 +18,7 @@ import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
-import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
+import { callsById, imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { RetryOptions } from "./retry.ts";
@@ -110,6 +110,7 @@ export function toChatMessages(system: string, messages: readonly Message[], mod
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
   const withReasoning = turnsWithToolCalls(messages);
+  let calls = callsById([]);
   // DeepSeek's and Kimi's models want reasoning_content on each of those messages, empty where there
   // was none (a step that streamed none, a turn another model answered before a switch); a server
   // that streams `reasoning` (Groq) refuses the field, so others get it only where it was streamed.
@@ -119,10 +120,11 @@ export function toChatMessages(system: string, messages: readonly Message[], mod
       const user = userMessage(message.content);
       if (user) out.push(user);
     } else if (message.role === "assistant") {
+      calls = callsById(message.content);
       const assistant = assistantMessage(message.content, withReasoning.has(index) ? (alwaysField ? "always" : "streamed") : "none");
       if (assistant) out.push(assistant);
     } else {
-      out.push(...toolMessages(message.content));
+      out.push(...toolMessages(message.content, calls));
     }
   }
   return out;
@@ -197,7 +199,7 @@ function assistantMessage(blocks: readonly ContentBlock[], reasoningField: "alwa
  * right after the last of them (a user message between two tool messages would break the pairing
  * with the assistant's tool_calls).
  */
-function toolMessages(blocks: readonly ContentBlock[]): ChatCompletionMessageParam[] {
+function toolMessages(blocks: readonly ContentBlock[], calls: ReturnType<typeof callsById>): ChatCompletionMessageParam[] {
   const results = blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
   const out: ChatCompletionMessageParam[] = results.map((result) => ({
     role: "tool",
@@ -210,7 +212,7 @@ function toolMessages(blocks: readonly ContentBlock[]): ChatCompletionMessagePar
       { type: "text", text: TOOL_IMAGES_INTRO },
     ];
     for (const result of withImages) {
-      if (withImages.length > 1) parts.push({ type: "text", text: toolImagesLabel(result.call_id) });
+      if (withImages.length > 1) parts.push({ type: "text", text: toolImagesLabel(result.call_id, calls.get(result.call_id)) });
       for (const item of result.content) {
         if (item.type === "image") parts.push(imagePart(item));
         else if (item.text && new TextEncoder().encode(item.text).length <= IMAGE_CAPTION_MAX_BYTES) {

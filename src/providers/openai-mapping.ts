@@ -4,7 +4,7 @@
 // Rule: the two APIs say these things the same way, so they are written once, here; what differs
 // between them (message shapes, reasoning, tools) stays in each provider's file.
 import type OpenAI from "openai";
-import type { ImageBlock, ToolResultBlock } from "../protocol/messages.ts";
+import type { ContentBlock, ImageBlock, ToolResultBlock } from "../protocol/messages.ts";
 import { textOf } from "../protocol/messages.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { modelFetch } from "./model-connections.ts";
@@ -73,9 +73,21 @@ export async function openaiCall(client: OpenAIClient, open: (client: OpenAI, si
  */
 export const TOOL_IMAGES_INTRO = "Tool output included the following image content:";
 
-/** Names the call whose images come after it, when results of several calls carry images (before.png and after.png read at once). */
-export function toolImagesLabel(callId: string): string {
-  return `From tool call ${callId}:`;
+/**
+ * Names the call whose images come after it, when results of several calls carry images
+ * (before.png and after.png read at once): by its tool and what it was about, since many chat
+ * templates show the model no call ids; `call`: the assistant's tool call of that id, when known.
+ */
+export function toolImagesLabel(callId: string, call?: { name: string; args?: Record<string, unknown> }): string {
+  if (!call) return `From tool call ${callId}:`;
+  const about = ["path", "file_path", "url", "command", "uri"].map((key) => call.args?.[key]).find((value): value is string => typeof value === "string");
+  const shown = about === undefined ? "" : ` ${about.length > 80 ? `${about.slice(0, 79)}…` : about}`;
+  return `From ${call.name}${shown} (call ${callId}):`;
+}
+
+/** The tool calls of an assistant message, by id: what toolImagesLabel names a result's images by. */
+export function callsById(blocks: readonly ContentBlock[]): Map<string, { name: string; args?: Record<string, unknown> }> {
+  return new Map(blocks.flatMap((b) => (b.type === "tool_call" ? [[b.id, { name: b.name, args: b.args }] as const] : [])));
 }
 
 /** The result's text; an error is marked so the model knows the call failed. */

@@ -15,7 +15,7 @@ import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
 import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
 import type { CustomHeaders } from "./custom-headers.ts";
-import { imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
+import { callsById, imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
 import type { KeyOrigin, ProviderSpeaker } from "./provider-error-text.ts";
 import { type StoppedAnswer, streamErrorFailure } from "./provider-failure.ts";
@@ -106,14 +106,16 @@ export function responsesRequestBody(request: ModelRequest): ResponseCreateParam
 
 export function toResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
+  let calls = callsById([]);
   for (const message of messages) {
     if (message.role === "user") {
       const content = inputContent(message.content);
       if (content.length > 0) input.push({ type: "message", role: "user", content });
     } else if (message.role === "assistant") {
+      calls = callsById(message.content);
       input.push(...assistantItems(message.content));
     } else {
-      input.push(...toolOutputItems(message.content));
+      input.push(...toolOutputItems(message.content, calls));
     }
   }
   return input;
@@ -160,7 +162,7 @@ function assistantItems(blocks: readonly ContentBlock[]): ResponseInputItem[] {
 }
 
 /** function_call_output carries text; images follow in one user message after the outputs. */
-function toolOutputItems(blocks: readonly ContentBlock[]): ResponseInputItem[] {
+function toolOutputItems(blocks: readonly ContentBlock[], calls: ReturnType<typeof callsById>): ResponseInputItem[] {
   const results = blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
   const items: ResponseInputItem[] = results.map((result) => ({
     type: "function_call_output",
@@ -172,7 +174,7 @@ function toolOutputItems(blocks: readonly ContentBlock[]): ResponseInputItem[] {
     // Results of several calls with images: each call's images after its name, so before.png and after.png are told apart.
     const content: ResponseInputContent[] = [{ type: "input_text", text: TOOL_IMAGES_INTRO }];
     for (const result of withImages) {
-      if (withImages.length > 1) content.push({ type: "input_text", text: toolImagesLabel(result.call_id) });
+      if (withImages.length > 1) content.push({ type: "input_text", text: toolImagesLabel(result.call_id, calls.get(result.call_id)) });
       content.push(...result.content.filter((c): c is ImageBlock => c.type === "image").map(inputImage));
     }
     items.push({ type: "message", role: "user", content });

@@ -167,9 +167,12 @@ async function readImage(
   const bytes = await handle.readFile();
   const kind = mime.slice("image/".length).toUpperCase();
   // Loaded by the first image: a run that reads none does without it.
-  const { cutShort, imageSize, MAX_IMAGE_SIDE } = await import("../protocol/image-size.ts");
+  const { cutShort, imageSize, MAX_IMAGE_SIDE, PNG_TAIL_BYTES } = await import("../protocol/image-size.ts");
   const dimensions = imageSize(bytes, mime);
-  if (!dimensions || cutShort(bytes, bytes, bytes.byteLength, mime)) {
+  if (dimensions && cutShort(bytes, bytes.subarray(-PNG_TAIL_BYTES), bytes.byteLength, mime)) {
+    return { result: textResult(`read: ${path} is a ${kind} image that ends before its image does (cut short: an interrupted download or screenshot?); make it again, or check it with bash (\`file ${shellPath(path)}\`)`, true) };
+  }
+  if (!dimensions) {
     return { result: textResult(`read: ${path} starts like a ${kind} image, but its header does not say its size (damaged or cut short?); check it with bash (\`file ${shellPath(path)}\`)`, true) };
   }
   if (Math.max(dimensions.width, dimensions.height) > MAX_IMAGE_SIDE) {

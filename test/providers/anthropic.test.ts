@@ -236,6 +236,17 @@ test("another server's tool call ids (Kimi's functions.bash:0) are sent in the f
   expect(uses[0]).toStartWith("functions_bash_0_");
 });
 
+test("the request carries what the API takes of the conversation's images: 21 screenshots over 2000 px are not all sent", async () => {
+  const server = serve({ text: "ok" });
+  const be32 = (n: number) => [n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const shot = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...be32(2880), ...be32(1800), 8, 6, 0, 0, 0, 1, 2, 3, 4, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]).toString("base64");
+  const messages: Message[] = Array.from({ length: 21 }, () => ({ role: "user" as const, content: [{ type: "image" as const, mime_type: "image/png", data: shot }], time: TIME }));
+  await run(server, request({ messages }));
+  const sent = JSON.stringify(server.requests[0]?.body);
+  expect(sent.split('"type":"image"').length - 1).toBe(11);
+  expect(sent).toContain("an image left out of this request: a request with more than 20 images takes none over 2000 px a side");
+});
+
 test("an image no model API takes (svg, or text called png) is sent as a text saying so, never as an image the API refuses", async () => {
   const server = serve({ text: "ok" });
   const svg = Buffer.from("<svg/>").toString("base64");

@@ -134,7 +134,7 @@ describe("loadCatalog", () => {
   });
 
   test("pi's input field: a model whose input has no \"image\" takes no images; one that says image does; none said: as before", () => {
-    writeModels({ providers: { ollama: { models: [{ id: "llama3.1:8b", input: ["text"] }, { id: "llava", input: ["text", "image"] }, { id: "plain" }] } } });
+    writeModels({ providers: { ollama: { models: [{ id: "llama3.1:8b", input: ["text"] }, { id: "llava", input: ["text", "image", "audio"] }, { id: "plain" }] } } });
     const { models, warnings } = loadCatalog(home);
     expect(warnings).toEqual([]);
     expect([find(models, "ollama", "llama3.1:8b")?.images, find(models, "ollama", "llava")?.images, find(models, "ollama", "plain")?.images]).toEqual([false, true, undefined]);

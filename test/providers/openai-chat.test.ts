@@ -257,6 +257,13 @@ test("images: user images as data-URL parts, tool-result images in a user messag
   expect(sent).toHaveLength(5);
 });
 
+test("a model that takes no images (models.json input: text) is sent none: each stands as a text saying so", async () => {
+  const m = start({ text: "ok" });
+  const messages = [message("user", { type: "text", text: "what is this?" }, { type: "image", mime_type: "image/png", data: PNG })];
+  await run(openai(m), request({ model: { ...request().model, id: "llama3.1:8b", images: false }, messages }));
+  expect(m.requests[0]?.body.messages.at(-1)).toEqual({ role: "user", content: "what is this?\n[an image left out of this request: llama3.1:8b takes no images (models.json says its input is text)]" });
+});
+
 test("tool-result images of several calls (before.png and after.png read at once) each follow the call they came from", async () => {
   const m = start({ text: "ok" });
   const shot = (id: string) => ({ type: "tool_result" as const, call_id: id, is_error: false, content: [{ type: "image" as const, mime_type: "image/png", data: PNG }] });
@@ -267,7 +274,7 @@ test("tool-result images of several calls (before.png and after.png read at once
   ];
   await run(openai(m), request({ messages }));
   const parts = m.requests[0]?.body.messages.at(-1).content.map((p: { type: string; text?: string }) => p.text ?? p.type);
-  expect(parts).toEqual(["Tool output included the following image content:", "From tool call c_before:", "image_url", "From tool call c_after:", "image_url"]);
+  expect(parts).toEqual(["Tool output included the following image content:", "From read before.png (call c_before):", "image_url", "From read after.png (call c_after):", "image_url"]);
 });
 
 test("an image no model API takes is sent as a text saying so: in a prompt, and in a tool's result", async () => {

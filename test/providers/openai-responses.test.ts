@@ -277,7 +277,7 @@ test("tool-result images of several calls each follow the call they came from", 
   ];
   await run(openai(m), request({ messages }));
   const parts = m.requests[0]?.body.input.at(-1).content.map((p: { type: string; text?: string }) => p.text ?? p.type);
-  expect(parts).toEqual(["Tool output included the following image content:", "From tool call c_before:", "input_image", "From tool call c_after:", "input_image"]);
+  expect(parts).toEqual(["Tool output included the following image content:", "From read before.png (call c_before):", "input_image", "From read after.png (call c_after):", "input_image"]);
 });
 
 test("an image no model API takes is sent as a text saying so, not as an input_image", async () => {
