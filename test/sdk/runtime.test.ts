@@ -165,11 +165,11 @@ describe("createZot", () => {
 
   test("images go to the model; messages() reports them as byte counts", async () => {
     await start([{ text: "a red pixel" }]);
-    const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
     await zot!.prompt("what is this?", { images: [{ mime_type: "image/png", data: png }] }).result;
     const sent = mock!.requests[0].body.messages[0].content;
     expect(sent.find((b: any) => b.type === "image").source).toMatchObject({ media_type: "image/png", data: png });
-    expect(zot!.messages()[0].content).toContainEqual({ type: "image", mime_type: "image/png", bytes: 8 });
+    expect(zot!.messages()[0].content).toContainEqual({ type: "image", mime_type: "image/png", bytes: Buffer.from(png, "base64").length });
   });
 
   test("compact() summarises the transcript with the model: compact_done carries the summary, then done", async () => {
