@@ -91,8 +91,6 @@ export interface TerminalHandlers {
 /** Kitty flag 1 (disambiguate): Esc, Alt+key and Shift+Enter get sequences of their own; text stays text. */
 const KITTY_FLAGS = 1;
 const QUERY_TIMEOUT_MS = 500;
-/** How soon after the start the first read is what was typed before it (held by the cooked terminal). */
-const TYPED_AHEAD_MS = 200;
 const PASTE_TIMEOUT_MS = 1000;
 const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 /**
@@ -123,8 +121,6 @@ export class Terminal {
   private readonly negotiated: (() => void)[] = [];
   private inputTimer: ReturnType<typeof setTimeout> | undefined;
   private queryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** until when the first read is text typed before the start (its line feeds were Enters) */
-  private typedAheadUntil: number | undefined;
   /** suspend() is between giving the terminal back and taking it again */
   private suspending = false;
   /** suspend() waits for its SIGCONT: the next one is its own, not a stop from outside ending */
@@ -158,7 +154,6 @@ export class Terminal {
     this.handlers = handlers;
     this.active = true;
     this.input.setRawMode?.(true);
-    this.typedAheadUntil = performance.now() + TYPED_AHEAD_MS;
     this.input.on("data", this.onData);
     this.input.resume();
     this.output.on("resize", this.onResize);
@@ -359,14 +354,7 @@ export class Terminal {
   }
 
   private readonly onData = (chunk: Uint8Array | string) => {
-    let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
-    // Typed before raw mode (`zot⏎/model haiku⏎` typed or pasted at the shell): the cooked terminal held
-    // the line and made its Enter a line feed, which raw input reads as Ctrl+J (a new line). In the
-    // first read, right after the start, it is Enter.
-    if (this.typedAheadUntil !== undefined) {
-      if (performance.now() <= this.typedAheadUntil) text = text.replaceAll("\n", "\r");
-      this.typedAheadUntil = undefined;
-    }
+    const text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
     this.dispatch(this.parser.push(text));
   };
 
