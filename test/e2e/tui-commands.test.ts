@@ -23,6 +23,26 @@ const toolResults = (body: any) => JSON.stringify((body.messages as any[]).flatM
 /** Everything the model was sent in a request's messages. */
 const sent = (body: any) => JSON.stringify(body.messages);
 
+describe("/btw", () => {
+  test("a side question waiting for its answer says so in the chat; Esc cancels it when no turn runs, and so does Ctrl+C (before it would arm the exit)", async () => {
+    const { session, mock } = zot();
+    mock.push({ text: "main answer" }, { text: "too late", delay_ms: 5000 }, { text: "also too late", delay_ms: 5000 });
+    await ready(session);
+    session.type("first\r");
+    await session.waitForText("main answer");
+    session.type("/btw slow one?\r");
+    await session.waitForText("btw: asking claude-sonnet-5-5: slow one? (esc cancels it)");
+    session.type("\x1b");
+    await session.waitForText("btw: cancelled: slow one?");
+    session.type("/btw another?\r");
+    await session.waitForText("another? (esc cancels it)");
+    session.type("\x03");
+    await session.waitForText("btw: cancelled: another?");
+    expect(session.screen.text()).not.toContain("ctrl+c again to exit");
+    expect(mock.requests.filter((request) => request.aborted)).toHaveLength(2);
+  });
+});
+
 describe("/compact while a compaction runs", () => {
   test("says it runs already instead of throwing its summary away for another; Esc then cancels it, and the transcript says so", async () => {
     const { session, mock } = zot();

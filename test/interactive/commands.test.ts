@@ -408,7 +408,7 @@ describe("/btw", () => {
     expect(recorded).not.toContain("what did we talk about?");
     expect(recorded).not.toContain("We talked about");
     // said in the chat while it is asked (a status line goes at the next key), and no longer waited on
-    expect(app.notes.map((n) => n.text)).toContain(`btw: asking ${rt.agent.model.id}: what did we talk about? (esc cancels)`);
+    expect(app.notes.map((n) => n.text)).toContain(`btw: asking ${rt.agent.model.id}: what did we talk about? (esc cancels it)`);
     expect(app.sideQuestions.size).toBe(0);
   });
 

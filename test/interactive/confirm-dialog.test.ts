@@ -78,6 +78,15 @@ describe("the confirmation question in a short terminal", () => {
       expect(shown.join("\n")).toContain("/etc/outside/target.conf");
       expect(shown.join("\n")).toContain("more lines of the diff");
     }
+    // what grows as it is answered (a reason of several rows after "4") takes from the diff, not the title
+    const question = new ConfirmQuestion(createTheme({ color: false }), request, () => 0, () => 24);
+    question.handleKey({ name: "4", ctrl: false, alt: false, shift: false, text: "4" });
+    for (const char of "do not write outside the project; put it under ./out instead, and say why you wanted /etc") {
+      question.handleKey({ name: char, ctrl: false, alt: false, shift: false, text: char });
+    }
+    const answering = question.render(50);
+    expect(answering.length).toBeLessThanOrEqual(20);
+    expect(answering[0]).toContain("Allow write?");
     // with the room, the diff shows its 24 rows as before
     expect(new ConfirmQuestion(createTheme({ color: false }), request, () => 0, () => 80).render(80).filter((row) => row.includes("+line"))).toHaveLength(24);
   });

@@ -177,10 +177,7 @@ export class AppKeys {
   private escape(): void {
     const notes = this.app.chat.notes;
     if (this.app.busy) this.cancelTurn();
-    else if (this.app.sideQuestions.size > 0) {
-      for (const asking of this.app.sideQuestions) asking.abort(new Error("cancelled by the user"));
-      this.app.sideQuestions.clear();
-    }
+    else if (this.app.sideQuestions.size > 0) this.cancelSideQuestions();
     else if (notes.size > 0) {
       notes.clear();
       this.app.render();
@@ -206,6 +203,12 @@ export class AppKeys {
       this.cancelTurn();
       return true;
     }
+    // What runs is stopped before zot is: a side question (/btw) waiting for its answer.
+    if (this.app.sideQuestions.size > 0) {
+      this.lastCtrlC = 0;
+      this.cancelSideQuestions();
+      return true;
+    }
     const now = Date.now();
     if (now - this.lastCtrlC <= EXIT_WINDOW_MS) {
       this.app.exit(0);
@@ -218,6 +221,11 @@ export class AppKeys {
     this.closePopup();
     this.app.setStatus(had ? "input cleared · ctrl+c again to exit" : "ctrl+c again to exit");
     return true;
+  }
+
+  private cancelSideQuestions(): void {
+    for (const asking of this.app.sideQuestions) asking.abort(new Error("cancelled by the user"));
+    this.app.sideQuestions.clear();
   }
 
   private cancelTurn(): void {

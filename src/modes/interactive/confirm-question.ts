@@ -22,7 +22,9 @@ type Choice = ConfirmAnswer["answer"];
 /** Rows of a diff shown at most; the rest is counted. */
 export const DIFF_ROWS = 24;
 /** Rows of a diff shown at least, however short the screen. */
-const DIFF_ROWS_LEAST = 3;
+const DIFF_ROWS_LEAST = 1;
+/** The rows under the question: the status bar, the editor, the row the frame keeps free. */
+const UNDER_QUESTION = 4;
 /** The rows the question takes besides its body: frame, spacer, the four answers, the hint, the diff's count; the status bar and the editor under it, the row the frame keeps free, a spare. */
 const QUESTION_CHROME = 14;
 const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
@@ -50,6 +52,8 @@ export class ConfirmQuestion implements Component {
   private readonly content = new Stack();
   private readonly frame: Box;
   private asking: "choice" | "reason" = "choice";
+  /** rows the diff gives up in this frame, for what wrapped (render) */
+  private diffShrink = 0;
   private hasFocus = false;
   private readonly stray = new StrayTyping((strayed) => this.hint.setText(strayed ? `${STRAY_HINT} · ${CHOOSE_HINT}` : CHOOSE_HINT));
 
@@ -83,6 +87,12 @@ export class ConfirmQuestion implements Component {
   }
 
   render(width: number): string[] {
+    // Measured, then fitted: what wraps in a narrow terminal (a hint, a reason) takes from the diff.
+    this.diffShrink = 0;
+    const rows = this.frame.render(width);
+    const room = this.screenRows ? this.screenRows() - UNDER_QUESTION : undefined;
+    if (room === undefined || rows.length <= room) return rows;
+    this.diffShrink = rows.length - room;
     return this.frame.render(width);
   }
 
@@ -129,7 +139,7 @@ export class ConfirmQuestion implements Component {
     this.content.clear();
     const diffRoom = (above: number) => {
       const rows = this.screenRows?.();
-      return rows === undefined ? DIFF_ROWS : Math.max(DIFF_ROWS_LEAST, Math.min(DIFF_ROWS, rows - above - QUESTION_CHROME));
+      return rows === undefined ? DIFF_ROWS : Math.max(DIFF_ROWS_LEAST, Math.min(DIFF_ROWS, rows - above - QUESTION_CHROME) - this.diffShrink);
     };
     this.content.add(new RequestBody(this.theme, this.request, this.queued, diffRoom)).add(new Spacer());
     if (this.asking === "choice") this.content.add(this.list);

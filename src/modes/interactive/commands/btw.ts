@@ -2,8 +2,8 @@
 // whole transcript as context and no tools, while a turn may still be running. Rule: neither the
 // question nor the answer joins the transcript (the model never sees them in later turns, a resume
 // does not bring them back); the answer is shown in the chat as a command's output, and its cost
-// counts like any call's. While it is asked, a line in the chat says so; Esc, when no turn runs,
-// cancels it.
+// counts like any call's. While it is asked, a line in the chat says so; Esc or Ctrl+C, when no
+// turn runs, cancels it.
 import type { SlashCommand } from "../app-context.ts";
 
 export const BTW_COMMAND: SlashCommand = {
@@ -18,7 +18,7 @@ export const BTW_COMMAND: SlashCommand = {
     }
     const { conversation } = app;
     // Said in the chat, where it stays while the answer comes (the status line goes at the next key).
-    app.showNote(`btw: asking ${conversation.model.id}: ${question} (esc cancels)`, "info");
+    app.showNote(`btw: asking ${conversation.model.id}: ${question} (${app.busy ? "esc cancels the turn; once it is over, esc cancels this" : "esc cancels it"})`, "info");
     const asking = new AbortController();
     app.sideQuestions.add(asking);
     let ended = false;
