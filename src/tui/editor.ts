@@ -188,9 +188,15 @@ export class Editor implements Component {
           });
         } else this.submit();
         return true;
+      case "ctrl+j":
+        // An Enter typed at the shell before zot had the terminal (keys.ts, typedAhead).
+        if (key.typedAhead) {
+          this.submit();
+          return true;
+        }
+        return this.edit("other", () => b.insert("\n"));
       case "alt+enter":
       case "shift+enter":
-      case "ctrl+j":
         return this.edit("other", () => b.insert("\n"));
       // Shift held for capitals: Shift+Backspace and Shift+Delete as the plain keys (the Kitty protocol
       // and modifyOtherKeys report them apart).

@@ -12,6 +12,12 @@ export interface Key {
   readonly shift: boolean;
   /** What the key types, for printable keys without Ctrl or Alt. */
   readonly text?: string;
+  /**
+   * Read at the start, before zot had the terminal: typed at the shell (`zot⏎/model haiku⏎`), where
+   * the cooked terminal made Enter a line feed, so this Ctrl+J was an Enter. Only the prompt editor
+   * reads it so; a question (the trust question, a confirmation) takes it as the Ctrl+J it is.
+   */
+  readonly typedAhead?: true;
 }
 
 /** "ctrl+a", "alt+enter", "shift+tab", "ctrl+alt+left", "x": one string to switch on. */

@@ -91,6 +91,8 @@ export interface TerminalHandlers {
 /** Kitty flag 1 (disambiguate): Esc, Alt+key and Shift+Enter get sequences of their own; text stays text. */
 const KITTY_FLAGS = 1;
 const QUERY_TIMEOUT_MS = 500;
+/** How soon after the start the first read is what was typed before it (held by the cooked terminal). */
+const TYPED_AHEAD_MS = 200;
 const PASTE_TIMEOUT_MS = 1000;
 const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 /**
@@ -121,6 +123,8 @@ export class Terminal {
   private readonly negotiated: (() => void)[] = [];
   private inputTimer: ReturnType<typeof setTimeout> | undefined;
   private queryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** until when the first read is text typed before the start (Key.typedAhead) */
+  private typedAheadUntil: number | undefined;
   /** suspend() is between giving the terminal back and taking it again */
   private suspending = false;
   /** suspend() waits for its SIGCONT: the next one is its own, not a stop from outside ending */
@@ -154,6 +158,7 @@ export class Terminal {
     this.handlers = handlers;
     this.active = true;
     this.input.setRawMode?.(true);
+    this.typedAheadUntil = performance.now() + TYPED_AHEAD_MS;
     this.input.on("data", this.onData);
     this.input.resume();
     this.output.on("resize", this.onResize);
@@ -355,7 +360,18 @@ export class Terminal {
 
   private readonly onData = (chunk: Uint8Array | string) => {
     const text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
-    this.dispatch(this.parser.push(text));
+    const events = this.parser.push(text);
+    // The first read, right after the start, is what was typed before it: its line feeds were Enters (Key.typedAhead).
+    if (this.typedAheadUntil !== undefined) {
+      const ahead = performance.now() <= this.typedAheadUntil;
+      this.typedAheadUntil = undefined;
+      if (ahead) {
+        for (const [i, event] of events.entries()) {
+          if (event.type === "key" && event.sequence === "\n") events[i] = { ...event, key: { ...event.key, typedAhead: true } };
+        }
+      }
+    }
+    this.dispatch(events);
   };
 
   private readonly onResize = () => this.handlers?.resize();

@@ -152,6 +152,13 @@ for line in sys.stdin:
     expect(lastUserText(mock.requests[0].body)).toBe("early bird");
   });
 
+  test("a command typed with Enter before zot has the terminal (the shell's cooked mode made the Enter a line feed) runs once it is ready", async () => {
+    const { session } = zot([], { rows: 12 });
+    session.type("/model haiku\r");
+    await ready(session);
+    await session.waitForText("model: claude-haiku-5-5");
+  });
+
   test("/jump shows the transcript from an earlier turn in a window; Esc goes back", async () => {
     const long = Array.from({ length: 40 }, (_, i) => `first answer row ${i}`).join("\n\n");
     const { session } = zot([{ text: long }, { text: "second answer" }], { rows: 24 });

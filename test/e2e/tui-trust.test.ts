@@ -71,6 +71,20 @@ describe("the trust question", () => {
     session.close();
   });
 
+  test("an Enter typed at the shell before zot has the terminal (zot⏎⏎) answers nothing: the folder is not trusted, nothing of it runs", async () => {
+    const f = folder();
+    const { session } = start(f);
+    session.type("\r");
+    await session.waitForText(QUESTION);
+    await Bun.sleep(400);
+    expect(session.screen.text()).toContain(QUESTION);
+    expect(f.answers()).toEqual({});
+    expect(f.started()).toBe(false);
+    session.type(ESC);
+    await ready(session);
+    session.close();
+  });
+
   test("no: it starts without them, remembers, and says how to trust it", async () => {
     const f = folder();
     const { session } = start(f);

@@ -284,6 +284,18 @@ describe("Editor keys", () => {
     expect(editor.text).toBe("I'M HERE NO");
   });
 
+  test("a Ctrl+J typed ahead at the shell (the cooked terminal's Enter) submits; any other Ctrl+J is a new line", () => {
+    const editor = new Editor(theme);
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    typeText(editor, "one");
+    type(editor, "\n");
+    expect(editor.text).toBe("one\n");
+    typeText(editor, "two");
+    editor.handleKey({ name: "j", ctrl: true, alt: false, shift: false, typedAhead: true });
+    expect(sent).toEqual(["one\ntwo"]);
+  });
+
   test("submitted prompts join the history", () => {
     const editor = new Editor(theme);
     typeText(editor, "first");
