@@ -56,7 +56,7 @@ export const ROOT_ARGS = {
     description: "Reasoning effort for models that think (OpenAI's take xhigh and max as high; off asks for no level, the model's own default; minimum is low, maximum max, as the original zot's clients write them)",
     valueHint: "level",
   },
-  effort: { type: "enum", options: ["low", "medium", "high", "xhigh", "max"], description: "Claude Code's name for --reasoning", valueHint: "level" },
+  effort: { type: "enum", options: [...REASONING_WORDS], description: "Claude Code's name for --reasoning (the same words)", valueHint: "level" },
   thinking: { type: "string", description: "Claude Code's (adaptive, enabled, disabled): accepted; --reasoning sets how much a model thinks", valueHint: "mode" },
   "max-thinking-tokens": { type: "string", description: "Claude Code's: accepted; --reasoning sets how much a model thinks", valueHint: "n" },
   cwd: { type: "string", description: "Working directory for tools and context files", valueHint: "dir" },
@@ -153,7 +153,7 @@ export const UNSERVED_VALUES: Readonly<Record<string, Readonly<Record<string, st
     "openai-codex": "zot has no ChatGPT subscription sign-in; use --provider openai with an API key (OPENAI_API_KEY)",
     "github-copilot": "zot has no GitHub Copilot sign-in; use --provider anthropic or openai with an API key",
     kimi: "zot speaks to Kimi as an OpenAI-compatible server: --provider openai --base-url https://api.moonshot.ai/v1 --api-key $MOONSHOT_API_KEY --model <a Kimi model>",
-    deepseek: "zot speaks to DeepSeek as an OpenAI-compatible server: --provider openai --base-url https://api.deepseek.com/v1 --api-key $DEEPSEEK_API_KEY --model <a DeepSeek model>",
+    deepseek: "zot speaks to DeepSeek as an OpenAI-compatible server: --provider openai --base-url https://api.deepseek.com/v1 --model <a DeepSeek model>, with its key in OPENAI_API_KEY or a models.json apiKey (README's Models)",
     google: "zot speaks to Gemini as an OpenAI-compatible server: --provider openai --base-url https://generativelanguage.googleapis.com/v1beta/openai --api-key $GEMINI_API_KEY --model <a Gemini model>",
   },
 };

@@ -568,7 +568,8 @@ export class McpServerConnection {
   private serverLogged(line: string): void {
     try {
       this.serverLog ??= new RunLog(this.context.logFile);
-      this.serverLog.line(`${this.name}: ${line}`);
+      // As its stderr is, without zot's "[zot] ": these are the server's words, not zot's.
+      this.serverLog.output(Buffer.from(`${this.name}: ${line}\n`));
     } catch {
       // a log that cannot be opened is a log we skip
     }

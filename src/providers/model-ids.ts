@@ -22,6 +22,8 @@ export const UNKNOWN_MODEL_CONTEXT = 128_000;
 export const UNKNOWN_MODEL_MAX_OUTPUT = 8_192;
 /** An unknown model that reasons: its thinking counts within the output, so 8K would cut answers short (Claude Code's default limit). */
 export const UNKNOWN_REASONING_MAX_OUTPUT = 32_000;
+/** Ids of thinking models other servers serve (DeepSeek's reasoner and V4, Kimi's thinking, QwQ, R1 distills): their output holds their thinking too. */
+const THINKING_IDS = /deepseek-(?:reasoner|v[4-9])|kimi.*thinking|qwq|(?:^|[-/_.])r1(?:$|[-/_.:])/i;
 
 const SNAPSHOT_SUFFIX = /-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 
@@ -76,7 +78,7 @@ export function unknownModel(provider: ProviderName, id: string, kin?: ModelInfo
     name: id,
     api: apiOfUnknown(provider, id),
     context_window: kin?.context_window ?? UNKNOWN_MODEL_CONTEXT,
-    max_output: kin?.max_output ?? (reasoning ? UNKNOWN_REASONING_MAX_OUTPUT : UNKNOWN_MODEL_MAX_OUTPUT),
+    max_output: kin?.max_output ?? (reasoning || THINKING_IDS.test(id) ? UNKNOWN_REASONING_MAX_OUTPUT : UNKNOWN_MODEL_MAX_OUTPUT),
     reasoning,
     price_input: 0,
     price_output: 0,
@@ -97,7 +99,7 @@ function apiOfUnknown(provider: ProviderName, id: string): WireApi {
 export function unknownModelNote(model: ModelInfo, modelsFile: string, kin?: ModelInfo): string {
   return (
     `model "${model.id}" is not in zot's catalog, so ${model.provider} gets it as asked with ${kin ? `${kin.id}'s limits` : "default limits"} ` +
-    `(${model.context_window / 1000}K context, ${model.max_output} output tokens) and no price (cost shows $0); ` +
+    `(${Math.round(model.context_window / 1000)}K context, ${model.max_output} output tokens) and no price (its cost counts as $0); ` +
     `describe it in ${modelsFile} to set them`
   );
 }

@@ -159,7 +159,7 @@ async function readImage(
     return {
       result: textResult(
         `read: ${path} is a ${mb(size)} image, over the ${mb(READ_MAX_IMAGE_BYTES)} limit; ` +
-          "make a smaller copy with bash (e.g. ImageMagick `convert in.png -resize 2000x2000 out.png`) and read that",
+          `make a smaller copy with bash (e.g. ImageMagick \`convert ${shellPath(path)} -resize 2000x2000 small.png\`) and read that`,
         true,
       ),
     };

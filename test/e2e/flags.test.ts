@@ -273,7 +273,7 @@ describe("flags that shape the request", () => {
   });
 
   test("the original zot's reasoning words, as its rpc clients pass them: off asks for no level, minimum is low, maximum is max (zot rpc --reasoning off starts)", async () => {
-    mock = startMockLlm([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }]);
+    mock = startMockLlm([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }, { text: "e" }]);
     // off asks for no level: the request is the one without --reasoning (the model's own default).
     await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "off"]);
     await zot(["-p", "hi", ...anthropic(mock)]);
@@ -284,6 +284,9 @@ describe("flags that shape the request", () => {
     expect(mock.requests[2].body.output_config).toEqual({ effort: "max" });
     await zot(["-p", "hi", ...anthropic(mock), "--reasoning", "minimum"]);
     expect(mock.requests[3].body.output_config).toEqual({ effort: "low" });
+    // --effort, Claude Code's name for it, takes the same words
+    expect((await zot(["-p", "hi", ...anthropic(mock), "--effort", "maximum"])).code).toBe(0);
+    expect(mock.requests[4].body.output_config).toEqual({ effort: "max" });
     for (const word of ["off", "minimum", "maximum"]) {
       const rpc = await zot(["rpc", ...anthropic(mock), "--reasoning", word], { stdin: `${JSON.stringify({ id: "1", type: "ping" })}\n` });
       expect([word, rpc.code]).toEqual([word, 0]);

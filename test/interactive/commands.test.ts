@@ -291,7 +291,7 @@ describe("/model", () => {
       expect(app.notes).toEqual([
         { text: `model: ${wanted}`, level: "success" },
         {
-          text: `model "${wanted}" is not in zot's catalog, so anthropic gets it as asked with default limits (128K context, 8192 output tokens) and no price (cost shows $0); describe it in ${join(rt.home, "models.json")} to set them`,
+          text: `model "${wanted}" is not in zot's catalog, so anthropic gets it as asked with default limits (128K context, 8192 output tokens) and no price (its cost counts as $0); describe it in ${join(rt.home, "models.json")} to set them`,
           level: "warn",
         },
       ]);

@@ -237,6 +237,8 @@ describe("a misbehaving server", () => {
     expect(text(await call("mcp__talky__ok", { text: "x" }))).toBe("ok: x");
     const log = readFileSync(join(home, "logs", "mcp-talky.log"), "utf8");
     expect(log).toContain("talky: [warning startup] the cache is cold");
+    // the server's words, told from zot's own lines: no "[zot] " before them
+    expect(log).not.toContain("[zot] talky: [warning");
     expect(log).toContain('talky: [info] {"called":"ok","text":"x"}');
     expect(notes).toEqual([]);
   });

@@ -264,6 +264,10 @@ describe("resolveModel", () => {
     expect(ollama).toContain('"contextWindow":131072');
     const unknown = resolveModel(catalog, "openai", "my-proxy-model", { acceptUnknown: { modelsFile: "models.json" } });
     expect(unknown).toMatchObject({ model: { context_window: 128_000, max_output: 8_192 } });
+    // DeepSeek's reasoner, a Kimi thinking model and an R1 distill think too: their output holds the thinking
+    for (const id of ["deepseek-reasoner", "moonshotai/kimi-k2-thinking", "deepseek-r1-distill-qwen-32b"]) {
+      expect([id, resolveModel(catalog, "openai", id, { acceptUnknown: { modelsFile: "models.json" } })]).toMatchObject([id, { model: { max_output: 32_000 } }]);
+    }
     const reasons = resolveModel(catalog, "openai", "o3-pro", { acceptUnknown: { modelsFile: "models.json" } });
     expect(reasons).toMatchObject({ model: { context_window: 128_000, max_output: 32_000, reasoning: true } });
     expect(readme).toContain("is sent as asked with a 128K context, 8,192 output tokens (32,000 for one zot knows to reason");
