@@ -2,11 +2,8 @@
 // APIs take and the size they accept. Rule: one check for every way in, and it is cheap for what
 // it refuses: the size is checked before the base64 pattern, and a string over it is never scanned.
 import * as v from "valibot";
-import { contentIssue, PROMPT_IMAGE_TYPES } from "./image-signature.ts";
+import { contentIssue, PROMPT_IMAGE_MAX_BASE64, PROMPT_IMAGE_TYPES } from "./image-signature.ts";
 import { firstIssue } from "./schema-issue.ts";
-
-/** Base64 characters an image may have: 5 MB, what Anthropic's API takes (3.75 MB of image). */
-export const PROMPT_IMAGE_MAX_BASE64 = 5 * 1024 * 1024;
 
 // The pipe stops at its first failed check (valibot runs the later ones by default), so an
 // over-long string is never scanned by the base64 pattern; v.config keeps the JSON Schema as it is.

@@ -8,6 +8,9 @@
  */
 export const PROMPT_IMAGE_TYPES = ["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"] as const;
 
+/** Base64 characters an image may have: 5 MB, what Anthropic's API takes (3.75 MB of image). */
+export const PROMPT_IMAGE_MAX_BASE64 = 5 * 1024 * 1024;
+
 /**
  * Whether the bytes are the image `mime_type` says (its signature: PNG, JPEG, GIF, WebP), so text
  * or an image of another type never reaches the provider, which would refuse it on every later

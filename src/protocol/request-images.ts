@@ -6,8 +6,11 @@
 // that does not fit, stands as a text saying why it was left out. That cut moves in steps of
 // CUT_STEP images, so the requests of a growing conversation share their start (a provider's
 // prompt cache reads it) for that many new images, not one.
-import { imageSize } from "./image-size.ts";
-import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
+import { PROMPT_IMAGE_MAX_BASE64 } from "./image-signature.ts";
+import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
+import { imagesOf, withImagesReplaced } from "./message-images.ts";
+import type { ImageBlock, Message } from "./messages.ts";
+import { withSendableImages } from "./sendable-images.ts";
 
 export interface ImageLimits {
   /** images in one request */
@@ -30,14 +33,22 @@ export function imageLimitsFor(model: { id: string; images?: boolean }, api: Ima
 }
 
 /**
+ * The transcript's images as one request to `model` over an API with these limits carries them:
+ * each the APIs refuse (sendable-images.ts), then what the request may not hold, as texts.
+ */
+export function requestImages(messages: readonly Message[], model: { id: string; images?: boolean }, api: ImageLimits): readonly Message[] {
+  return withinImageLimits(withSendableImages(messages), imageLimitsFor(model, api));
+}
+
+/**
  * Anthropic's Messages API: 100 images a request, 5 MB of base64 each, 8000 px a side, 2000 px once
  * a request holds more than 20, 32 MB a request (24 MB of it for images).
  */
 export const ANTHROPIC_IMAGE_LIMITS: ImageLimits = {
   maxImages: 100,
   maxBase64Chars: 24 * 1024 * 1024,
-  maxImageBase64Chars: 5 * 1024 * 1024,
-  maxSide: 8000,
+  maxImageBase64Chars: PROMPT_IMAGE_MAX_BASE64,
+  maxSide: MAX_IMAGE_SIDE,
   manyImages: { over: 20, maxSide: 2000 },
 };
 
@@ -116,21 +127,12 @@ export function withinImageLimits(messages: readonly Message[], limits: ImageLim
     }
   }
   if (left.size === 0) return messages;
-  return messages.map((message) => {
-    if (!imagesOf(message).some((image) => left.has(image))) return message;
-    const stand = (image: ImageBlock): ImageBlock | TextBlock => {
+  return messages.map((message) =>
+    withImagesReplaced(message, (image) => {
       const why = left.get(image);
       return why === undefined ? image : { type: "text", text: `[an image left out of this request: ${why}]` };
-    };
-    const content = message.content.map((block): ContentBlock => {
-      if (block.type === "image") return stand(block);
-      if (block.type === "tool_result" && block.content.some((c) => c.type === "image")) {
-        return { ...block, content: block.content.map((c) => (c.type === "image" ? stand(c) : c)) };
-      }
-      return block;
-    });
-    return { ...message, content };
-  });
+    }),
+  );
 }
 
 /** Why the API would refuse this image whatever else the request holds; undefined when it would not. */
@@ -142,21 +144,6 @@ function alone(image: ImageBlock, limits: ImageLimits): string | undefined {
   const side = sideOf(image);
   if (limits.maxSide !== undefined && side !== undefined && side > limits.maxSide) return `it is ${side} px on a side, over the ${limits.maxSide} px the API takes`;
   return undefined;
-}
-
-/** Messages found to hold no image (every request sends the whole transcript again). */
-const imageless = new WeakSet<Message>();
-
-/** The images of a message, in order: its own and those inside its tool results. */
-function imagesOf(message: Message): ImageBlock[] {
-  if (imageless.has(message)) return [];
-  const images: ImageBlock[] = [];
-  for (const block of message.content) {
-    if (block.type === "image") images.push(block);
-    else if (block.type === "tool_result") for (const c of block.content) if (c.type === "image") images.push(c);
-  }
-  if (images.length === 0) imageless.add(message);
-  return images;
 }
 
 function megabytes(chars: number): string {

@@ -4,7 +4,8 @@
 // result, a session written before a check existed) would fail every later request of the session.
 import { PROMPT_IMAGE_TYPES, signatureType } from "./image-signature.ts";
 import { cutShort, PNG_TAIL_BYTES } from "./image-size.ts";
-import type { ContentBlock, ImageBlock, Message, TextBlock } from "./messages.ts";
+import { withImagesReplaced } from "./message-images.ts";
+import type { ImageBlock, Message, TextBlock } from "./messages.ts";
 
 /**
  * Why a model API would refuse this image (a type none takes, bytes that are not the image its
@@ -55,21 +56,10 @@ export function withSendableImages(messages: readonly Message[]): readonly Messa
   let changed = false;
   const out = messages.map((message) => {
     if (sendableAsIs.has(message)) return message;
-    if (!message.content.some((b) => b.type === "image" || (b.type === "tool_result" && b.content.some((c) => c.type === "image")))) {
-      sendableAsIs.add(message);
-      return message;
-    }
-    const content = message.content.map((block): ContentBlock => {
-      if (block.type === "image") return sendable(block);
-      if (block.type !== "tool_result" || !block.content.some((c) => c.type === "image")) return block;
-      return { ...block, content: block.content.map((c) => (c.type === "image" ? sendable(c) : c)) };
-    });
-    if (content.every((block, i) => block === message.content[i])) {
-      sendableAsIs.add(message);
-      return message;
-    }
-    changed = true;
-    return { ...message, content };
+    const sent = withImagesReplaced(message, sendable);
+    if (sent === message) sendableAsIs.add(message);
+    else changed = true;
+    return sent;
   });
   return changed ? out : messages;
 }

@@ -32,8 +32,7 @@ import { tokenCount } from "./token-count.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { modelFetch } from "./model-connections.ts";
 import { warmConnection } from "./warm-connection.ts";
-import { ANTHROPIC_IMAGE_LIMITS, imageLimitsFor, withinImageLimits } from "../protocol/request-images.ts";
-import { withSendableImages } from "../protocol/sendable-images.ts";
+import { ANTHROPIC_IMAGE_LIMITS, requestImages } from "../protocol/request-images.ts";
 
 export interface AnthropicProviderOptions {
   /** an API key; or, for gateways that want `Authorization: Bearer`, an `authToken` (ANTHROPIC_AUTH_TOKEN) */
@@ -146,7 +145,7 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   const body: MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: maxTokens,
-    messages: toMessages(withinImageLimits(withSendableImages(request.messages), imageLimitsFor(request.model, ANTHROPIC_IMAGE_LIMITS))),
+    messages: toMessages(requestImages(request.messages, request.model, ANTHROPIC_IMAGE_LIMITS)),
     stream: true,
   };
   // An empty system text block is rejected by the API, so no prompt means no system field.

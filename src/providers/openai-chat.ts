@@ -27,8 +27,7 @@ import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { warmConnection } from "./warm-connection.ts";
-import { imageLimitsFor, OPENAI_IMAGE_LIMITS, withinImageLimits } from "../protocol/request-images.ts";
-import { withSendableImages } from "../protocol/sendable-images.ts";
+import { OPENAI_IMAGE_LIMITS, requestImages } from "../protocol/request-images.ts";
 import type { CustomHeaders } from "./custom-headers.ts";
 
 export interface OpenAIChatOptions {
@@ -89,7 +88,7 @@ export function chatRequestBody(request: ModelRequest): ChatCompletionCreatePara
   const maxTokens = request.maxTokens ?? model.max_output;
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
-    messages: toChatMessages(request.system, withinImageLimits(withSendableImages(request.messages), imageLimitsFor(request.model, OPENAI_IMAGE_LIMITS)), request.model.id),
+    messages: toChatMessages(request.system, requestImages(request.messages, request.model, OPENAI_IMAGE_LIMITS), request.model.id),
     stream: true,
     stream_options: { include_usage: true },
     // Reasoning models reject max_tokens; older and compatible servers only know max_tokens.

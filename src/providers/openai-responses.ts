@@ -23,8 +23,7 @@ import type { RetryOptions } from "./retry.ts";
 import { driveStream, type WireAssembler } from "./stream-driver.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
 import { warmConnection } from "./warm-connection.ts";
-import { imageLimitsFor, OPENAI_IMAGE_LIMITS, withinImageLimits } from "../protocol/request-images.ts";
-import { withSendableImages } from "../protocol/sendable-images.ts";
+import { OPENAI_IMAGE_LIMITS, requestImages } from "../protocol/request-images.ts";
 
 export interface OpenAIResponsesOptions {
   apiKey: string;
@@ -83,7 +82,7 @@ export function responsesRequestBody(request: ModelRequest): ResponseCreateParam
   const body: ResponseCreateParamsStreaming = {
     model: model.id,
     instructions: request.system || null,
-    input: toResponsesInput(withinImageLimits(withSendableImages(request.messages), imageLimitsFor(request.model, OPENAI_IMAGE_LIMITS))),
+    input: toResponsesInput(requestImages(request.messages, request.model, OPENAI_IMAGE_LIMITS)),
     stream: true,
     store: false,
     max_output_tokens: request.maxTokens ?? model.max_output,

@@ -10,6 +10,7 @@ import { type Tool, type ToolResult, textResult } from "../protocol/tool.ts";
 import { defineArgs, renameKeys, resolveToolPath } from "./args.ts";
 import { loadFsPromises } from "./async-fs.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
+import { PROMPT_IMAGE_MAX_BASE64 } from "../protocol/image-signature.ts";
 import { rememberView } from "./file-views.ts";
 import { sha256Hex } from "../protocol/random-hex.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
@@ -23,7 +24,7 @@ export const READ_MAX_BYTES = 51_200;
  * The largest image sent: Anthropic's API refuses an image over 5 MB of base64 (3.75 MB of bytes),
  * and one it refused would stay in the transcript and fail every later request of the session.
  */
-export const READ_MAX_IMAGE_BYTES = (5 * 1024 * 1024 * 3) / 4;
+export const READ_MAX_IMAGE_BYTES = (PROMPT_IMAGE_MAX_BASE64 * 3) / 4;
 const BINARY_PROBE_BYTES = 8192;
 const CHUNK_BYTES = 1 << 20;
 

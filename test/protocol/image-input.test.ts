@@ -2,7 +2,8 @@
 // order that never scans an over-long string with the base64 pattern.
 import { expect, test } from "bun:test";
 import * as v from "valibot";
-import { ImageInput, imagesIssue, PROMPT_IMAGE_MAX_BASE64 } from "../../src/protocol/image-input.ts";
+import { ImageInput, imagesIssue } from "../../src/protocol/image-input.ts";
+import { PROMPT_IMAGE_MAX_BASE64 } from "../../src/protocol/image-signature.ts";
 import { PromptCommand } from "../../src/protocol/rpc-frames.ts";
 
 test("a string over the size is refused for its size alone: the base64 pattern never runs on it", () => {
