@@ -25,8 +25,6 @@ export const DIFF_ROWS = 24;
 const DIFF_ROWS_LEAST = 1;
 /** The rows under the question: the status bar, the editor, the row the frame keeps free. */
 const UNDER_QUESTION = 4;
-/** The rows the question takes besides its body: frame, spacer, the four answers, the hint, the diff's count; the status bar and the editor under it, the row the frame keeps free, a spare. */
-const QUESTION_CHROME = 14;
 const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
 const REASON_HINT = "enter: tell the model (empty: just no) · esc: back to the answers";
 
@@ -52,8 +50,9 @@ export class ConfirmQuestion implements Component {
   private readonly content = new Stack();
   private readonly frame: Box;
   private asking: "choice" | "reason" = "choice";
-  /** rows the diff gives up in this frame, for what wrapped (render) */
-  private diffShrink = 0;
+  /** the diff's rows at most in this frame (render fits them to the screen) */
+  private diffMost = DIFF_ROWS;
+  private body: RequestBody | undefined;
   private hasFocus = false;
   private readonly stray = new StrayTyping((strayed) => this.hint.setText(strayed ? `${STRAY_HINT} · ${CHOOSE_HINT}` : CHOOSE_HINT));
 
@@ -87,12 +86,15 @@ export class ConfirmQuestion implements Component {
   }
 
   render(width: number): string[] {
-    // Measured, then fitted: what wraps in a narrow terminal (a hint, a reason) takes from the diff.
-    this.diffShrink = 0;
+    // Measured, then fitted: the diff gives up the rows the question is over the screen by (what wraps
+    // in a narrow terminal, a reason, included), and one for the line counting the rest when it was whole.
+    this.diffMost = DIFF_ROWS;
     const rows = this.frame.render(width);
     const room = this.screenRows ? this.screenRows() - UNDER_QUESTION : undefined;
-    if (room === undefined || rows.length <= room) return rows;
-    this.diffShrink = rows.length - room;
+    const lines = this.body?.diffLines.length ?? 0;
+    if (room === undefined || rows.length <= room || lines === 0) return rows;
+    const over = rows.length - room + (lines > DIFF_ROWS ? 0 : 1);
+    this.diffMost = Math.max(DIFF_ROWS_LEAST, Math.min(lines, DIFF_ROWS) - over);
     return this.frame.render(width);
   }
 
@@ -137,11 +139,8 @@ export class ConfirmQuestion implements Component {
 
   private layout(): void {
     this.content.clear();
-    const diffRoom = (above: number) => {
-      const rows = this.screenRows?.();
-      return rows === undefined ? DIFF_ROWS : Math.max(DIFF_ROWS_LEAST, Math.min(DIFF_ROWS, rows - above - QUESTION_CHROME) - this.diffShrink);
-    };
-    this.content.add(new RequestBody(this.theme, this.request, this.queued, diffRoom)).add(new Spacer());
+    this.body = new RequestBody(this.theme, this.request, this.queued, () => this.diffMost);
+    this.content.add(this.body).add(new Spacer());
     if (this.asking === "choice") this.content.add(this.list);
     else this.content.add(new Text("No: what should the model do instead?", { style: this.theme.muted })).add(this.reason);
     this.hint.setText(this.asking === "choice" ? CHOOSE_HINT : REASON_HINT);
@@ -152,13 +151,18 @@ export class ConfirmQuestion implements Component {
 
 /** The tool, its one-line preview, its diff, and how many questions wait behind this one. */
 class RequestBody implements Component {
+  /** the diff's lines, without its ---/+++ header (the path is on the line above) */
+  readonly diffLines: string[];
+
   constructor(
     private readonly theme: Theme,
     private readonly request: ConfirmRequest,
     private readonly queued: () => number,
-    /** the diff's rows, given the rows above it */
-    private readonly diffRoom: (above: number) => number,
-  ) {}
+    /** the diff's rows at most */
+    private readonly diffMost: () => number,
+  ) {
+    this.diffLines = request.diff ? printable(request.diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ ")) : [];
+  }
 
   render(width: number): string[] {
     const { theme, request } = this;
@@ -167,16 +171,15 @@ class RequestBody implements Component {
     const rows = [truncateToWidth(`${theme.bold(request.tool)}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
     // Asked because a settings hook or a permission rule wants it, not because of --no-yolo.
     if (request.why) rows.push(...wrapText(request.why, Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
-    if (request.diff) rows.push("", ...diffRows(request.diff, width, theme, this.diffRoom(rows.length + 1)));
+    if (this.diffLines.length > 0) rows.push("", ...diffRows(this.diffLines, width, theme, this.diffMost()));
     const waiting = this.queued();
     if (waiting > 0) rows.push(theme.muted(`(${waiting} more queued)`));
     return rows;
   }
 }
 
-/** The diff coloured, without its ---/+++ header (the path is on the line above), cut to `most` rows. */
-function diffRows(diff: string, width: number, theme: Theme, most: number): string[] {
-  const lines = printable(diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ "));
+/** The diff's lines coloured, cut to `most` rows. */
+function diffRows(lines: readonly string[], width: number, theme: Theme, most: number): string[] {
   const shown = highlightCode(lines.slice(0, most).join("\n"), "diff", theme).map((row) => truncateToWidth(row, width));
   if (lines.length > most) shown.push(theme.muted(`… ${lines.length - most} more lines of the diff`));
   return shown;
