@@ -300,20 +300,17 @@ export type ModelKey = { key: string; from: string } | { error: string };
  * is not the provider's).
  */
 export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model: Pick<ModelInfo, "provider" | "id">, env: Record<string, string | undefined>): ModelKey | undefined {
-  const family = familyMember(catalog.models, model.provider, model.id);
-  const entry = catalog.keys.get(`${model.provider}/${model.id}`) ?? (family && catalog.keys.get(`${family.provider}/${family.id}`));
+  const entry = modelsFileEntry(catalog.keys, catalog.models, model);
   if (entry === undefined) return undefined;
-  const named = keyVariable(entry.written);
-  const value = named !== undefined ? ownEntry(env, named)?.trim() : undefined;
-  if (value) return { key: value, from: `${named} (models.json)` };
-  if (named !== undefined && onlyVariable(entry.written)) {
+  const read = readWritten(entry.written, env, (value) => value.trim());
+  if ("unset" in read) {
     return {
       error:
-        `${catalog.file}: field "${entry.field}" gives model "${model.id}" the key in ${named}, which is not set; ` +
-        `set ${named}, or change that apiKey (zot never sends this model another key)`,
+        `${catalog.file}: field "${entry.field}" gives model "${model.id}" the key in ${read.unset}, which is not set; ` +
+        `set ${read.unset}, or change that apiKey (zot never sends this model another key)`,
     };
   }
-  return { key: entry.written, from: "models.json" };
+  return { key: read.value, from: read.variable ? `${read.variable} (models.json)` : "models.json" };
 }
 
 /**
@@ -326,19 +323,36 @@ export function headersFor(
   model: Pick<ModelInfo, "provider" | "id">,
   env: Record<string, string | undefined>,
 ): { headers: Record<string, string> } | { error: string } | undefined {
-  const family = familyMember(catalog.models, model.provider, model.id);
-  const entry = catalog.headers.get(`${model.provider}/${model.id}`) ?? (family && catalog.headers.get(`${family.provider}/${family.id}`));
+  const entry = modelsFileEntry(catalog.headers, catalog.models, model);
   if (entry === undefined) return undefined;
   const headers: Record<string, string> = {};
   for (const [name, { written, field }] of Object.entries(entry)) {
-    const variable = keyVariable(written);
-    const value = variable !== undefined ? ownEntry(env, variable) : undefined;
-    if (variable !== undefined && value) headers[name] = value;
-    else if (variable !== undefined && onlyVariable(written)) {
-      return { error: `${catalog.file}: field "${field}" gives header ${name} of model "${model.id}" the value of ${variable}, which is not set; set ${variable}, or change that header` };
-    } else headers[name] = written;
+    const read = readWritten(written, env);
+    if ("unset" in read) {
+      return { error: `${catalog.file}: field "${field}" gives header ${name} of model "${model.id}" the value of ${read.unset}, which is not set; set ${read.unset}, or change that header` };
+    }
+    headers[name] = read.value;
   }
   return { headers };
+}
+
+/** What models.json wrote for `model` in `entries` (its keys, its headers); for a dated snapshot, its family's. */
+function modelsFileEntry<T>(entries: Map<string, T>, models: readonly ModelInfo[], model: Pick<ModelInfo, "provider" | "id">): T | undefined {
+  const family = familyMember(models, model.provider, model.id);
+  return entries.get(`${model.provider}/${model.id}`) ?? (family && entries.get(`${family.provider}/${family.id}`));
+}
+
+/**
+ * A value models.json wrote (an apiKey, a header), read: the variable it names when that is set
+ * (`$VAR`, `${VAR}` or pi's bare `NAME`; `clean` says what of it counts), else the text itself;
+ * `$VAR` unset is none at all (`unset`: the variable).
+ */
+function readWritten(written: string, env: Record<string, string | undefined>, clean: (value: string) => string = (value) => value): { value: string; variable?: string } | { unset: string } {
+  const variable = keyVariable(written);
+  const value = variable !== undefined ? clean(ownEntry(env, variable) ?? "") : "";
+  if (variable !== undefined && value) return { value, variable };
+  if (variable !== undefined && onlyVariable(written)) return { unset: variable };
+  return { value: written };
 }
 
 function normaliseProvider(name: string): ProviderName | undefined {
