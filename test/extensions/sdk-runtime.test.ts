@@ -77,6 +77,15 @@ describe("ensureSdkRuntime", () => {
   });
 });
 
+/** The runtime-check extension's index.ts, the one the tests below run. */
+const RUNTIME_CHECK = [
+  'import { display, extension } from "@zot/sdk";',
+  'const ext = extension({ name: "runtime-check", version: "1.0.0" });',
+  'ext.command("where", "say where zot is", (_args, ctx) => display(`zot ${ctx.host?.zot_version} in ${ctx.host?.cwd}`));',
+  "await ext.run();",
+  "",
+].join("\n");
+
 describe("an extension importing @zot/sdk, run by the zot binary", () => {
   beforeAll(() => {
     if (!existsSync(ZOT)) throw new Error(`${ZOT} is missing: run \`bun run build\` first (\`bun run test\` does)`);
@@ -84,16 +93,7 @@ describe("an extension importing @zot/sdk, run by the zot binary", () => {
 
   function extensionDir(): string {
     const dir = tempDir("zot-ext-");
-    writeFileSync(
-      join(dir, "index.ts"),
-      [
-        'import { display, extension } from "@zot/sdk";',
-        'const ext = extension({ name: "runtime-check", version: "1.0.0" });',
-        'ext.command("where", "say where zot is", (_args, ctx) => display(`zot ${ctx.host?.zot_version} in ${ctx.host?.cwd}`));',
-        "await ext.run();",
-        "",
-      ].join("\n"),
-    );
+    writeFileSync(join(dir, "index.ts"), RUNTIME_CHECK);
     return dir;
   }
 
@@ -133,7 +133,7 @@ describe("an extension's @zot/sdk is this zot's, whatever its project offers fir
     const dir = join(project, ".zot", "extensions", "guard");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "extension.json"), JSON.stringify({ name: "guard", exec: "index.ts" }));
-    writeFileSync(join(dir, "index.ts"), readFileSync(join(extensionDirSource(), "index.ts"), "utf8"));
+    writeFileSync(join(dir, "index.ts"), RUNTIME_CHECK);
     const marker = join(project, "PLANTED-RAN");
     const planted = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran"); export const extension = () => ({ run() {} }); export const display = () => ({});\n`;
     for (const at of [join(project, "node_modules", "@zot", "sdk"), join(project, ".zot", "node_modules", "@zot", "sdk")]) {
@@ -155,19 +155,3 @@ describe("an extension's @zot/sdk is this zot's, whatever its project offers fir
     expect(existsSync(marker)).toBe(false);
   });
 });
-
-/** A folder holding the runtime-check extension's index.ts (the one the tests above run). */
-function extensionDirSource(): string {
-  const dir = tempDir("zot-ext-src-");
-  writeFileSync(
-    join(dir, "index.ts"),
-    [
-      'import { display, extension } from "@zot/sdk";',
-      'const ext = extension({ name: "runtime-check", version: "1.0.0" });',
-      'ext.command("where", "say where zot is", (_args, ctx) => display(`zot ${ctx.host?.zot_version} in ${ctx.host?.cwd}`));',
-      "await ext.run();",
-      "",
-    ].join("\n"),
-  );
-  return dir;
-}
