@@ -140,7 +140,7 @@ export class Editor implements Component {
    * written out). The pastes go, but for one the last kill holds (Ctrl+Y brings it back whole).
    */
   clear(): void {
-    this.history.reset((text) => this.pastes.expand(text));
+    this.endWalk();
     this.setText("");
     this.undoStack.length = 0;
     this.undoElsewhere.clear();
@@ -149,8 +149,7 @@ export class Editor implements Component {
 
   /** Esc or Ctrl+C on a draft: it goes into the history, written out, so ↑ brings it back; then the editor is cleared. */
   clearIntoHistory(): void {
-    this.history.reset((text) => this.pastes.expand(text));
-    this.history.add(this.value.replace(/\n+$/, ""));
+    this.endWalk(this.value.replace(/\n+$/, ""));
     this.clear();
   }
 
@@ -158,10 +157,15 @@ export class Editor implements Component {
   submit(): void {
     const value = this.value.replace(/\n+$/, "");
     if (value.trim() === "") return;
-    this.history.reset((text) => this.pastes.expand(text));
-    this.history.add(value);
+    this.endWalk(value);
     this.clear();
     this.onSubmit?.(value);
+  }
+
+  /** Ends a history walk (its draft and edits join the history, written out), then records `text` as the newest entry. */
+  private endWalk(text?: string): void {
+    this.history.reset((entry) => this.pastes.expand(entry));
+    if (text !== undefined) this.history.add(text);
   }
 
   handlePaste(text: string): void {
