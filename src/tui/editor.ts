@@ -8,7 +8,10 @@
 //   ↑/↓ move between rows, and on the first/last row walk the prompt history; a recalled entry left
 //   as it was, with the cursor at its start or end, is walked past at once (as in Codex), so a long
 //   prompt in the history does not take a press per row; the draft and edits made on the walk are
-//   kept (prompt-history.ts).
+//   kept (prompt-history.ts); Ctrl+R searches them (history-search.ts): typing narrows, Ctrl+R
+//   again goes older, Enter sends the match, Tab or Esc (or any key that edits or moves) takes it
+//   into the editor, where Ctrl+_ gives back what was there, and Ctrl+C or Ctrl+G leaves the text
+//   as it was.
 // Pastes: large ones collapse to a `[pasted text #N +L lines]` chip (one unit for the cursor and
 // Backspace and every kill) that submit expands; a drop of file paths is shell-quoted. A chip's
 // paste is kept until the editor is submitted or cleared, so a walk through the history, an undo
@@ -17,11 +20,12 @@
 // ↑ with no history), so the application decides what it means.
 import { CURSOR_MARKER, type Component } from "./component.ts";
 import { EditBuffer } from "./edit-buffer.ts";
+import { HistorySearch } from "./history-search.ts";
 import { type Key, keyId } from "./keys.ts";
 import { PASTE_CHIP, PasteStore, normalizePaste, quoteDroppedPaths } from "./paste.ts";
 import { PromptHistory } from "./prompt-history.ts";
 import type { Theme } from "./theme.ts";
-import { graphemes, visibleWidth } from "./width.ts";
+import { graphemes, truncateToWidth, visibleWidth } from "./width.ts";
 
 export interface EditorOptions {
   /** Drawn before the first row (default "> "); later rows are indented by its width. */
@@ -99,6 +103,8 @@ export class Editor implements Component {
   private scrollTop = 0;
   /** The column ↑/↓ aim for, kept across a run of vertical moves. */
   private goalColumn: number | undefined;
+  /** The Ctrl+R search under way: it has the keys, and the editor shows its match. */
+  private search: HistorySearch | undefined;
 
   constructor(
     private readonly theme: Theme,
@@ -123,6 +129,16 @@ export class Editor implements Component {
 
   get isEmpty(): boolean {
     return this.buffer.text === "";
+  }
+
+  /** A Ctrl+R search is under way (it takes Esc and Ctrl+C too: the application passes them here). */
+  get searching(): boolean {
+    return this.search !== undefined;
+  }
+
+  /** Ends a Ctrl+R search leaving the text as it was before it (Ctrl+C, Ctrl+G). */
+  cancelSearch(): void {
+    this.search = undefined;
   }
 
   /** Replaces the text (cursor at the end); the pastes its chips stand for are kept. */
@@ -171,6 +187,8 @@ export class Editor implements Component {
   handlePaste(text: string): void {
     const normalized = normalizePaste(text);
     if (normalized === "") return;
+    // Pasted into a search: its first line joins the query.
+    if (this.search) return this.search.type(normalized.split("\n")[0]!);
     const chip = this.pastes.collapse(normalized);
     let insert = chip ?? quoteDroppedPaths(normalized, this.options.pathExists);
     // A dropped path glued to the word before it would read as one word.
@@ -181,6 +199,7 @@ export class Editor implements Component {
 
   handleKey(key: Key): boolean {
     const id = keyId(key);
+    if (this.search) return this.searchKey(id, key);
     if (id !== "up" && id !== "down") this.goalColumn = undefined;
     const b = this.buffer;
     switch (id) {
@@ -258,6 +277,9 @@ export class Editor implements Component {
         return this.vertical(-1);
       case "down":
         return this.vertical(1);
+      case "ctrl+r":
+        this.search = new HistorySearch(this.history.all);
+        return true;
     }
     if (key.text !== undefined) return this.edit("type", () => b.insert(key.text as string), key.text);
     return false;
@@ -268,6 +290,7 @@ export class Editor implements Component {
     const prompt = this.options.prompt ?? "> ";
     const indent = " ".repeat(visibleWidth(prompt));
     const cursor = this.focused ? CURSOR_MARKER : "";
+    if (this.search) return this.renderSearch(this.search, prompt, indent, cursor);
     if (this.isEmpty) return [prompt + cursor + this.theme.muted(this.options.placeholder ?? "")];
     const rows = layoutRows(this.buffer.text, this.rowWidth());
     const at = this.cursorRow(rows);
@@ -279,6 +302,88 @@ export class Editor implements Component {
       const index = this.scrollTop + i;
       return (index === 0 ? prompt : indent) + this.renderRow(row, index === at ? cursor : "");
     });
+  }
+
+  /**
+   * A search: the match (or, before one, the text as it is) with the query marked, and under it
+   * the query, where the cursor is. The rows scroll to show the mark.
+   */
+  private renderSearch(search: HistorySearch, prompt: string, indent: string, cursor: string): string[] {
+    const shown = search.match ?? this.buffer.text;
+    const mark = search.highlight;
+    const rows = layoutRows(shown, this.rowWidth());
+    const room = Math.max(1, (this.options.maxRows ?? 10) - 1);
+    const at = mark ? Math.max(0, rows.findIndex((row) => mark[0] < row.end || (mark[0] === row.end && row.last))) : 0;
+    const top = Math.max(0, Math.min(at - room + 1, rows.length - room));
+    const lines = rows.slice(top, top + room).map((row, i) => {
+      let text = shown.slice(row.start, row.end);
+      if (mark && mark[0] < row.end && mark[1] > row.start) {
+        const from = Math.max(mark[0], row.start) - row.start;
+        const to = Math.min(mark[1], row.end) - row.start;
+        text = text.slice(0, from) + this.theme.inverse(text.slice(from, to)) + text.slice(to);
+      }
+      return (top + i === 0 ? prompt : indent) + text.replaceAll("\t", " ".repeat(TAB_WIDTH));
+    });
+    const state = search.failing ? "no match: " : "search prompts: ";
+    const help = this.theme.muted("  ctrl+r older · enter send · tab edit · ctrl+c cancel");
+    lines.push(truncateToWidth(this.theme.muted(state) + search.query + cursor + help, this.width));
+    return lines;
+  }
+
+  /**
+   * A key while searching: Ctrl+R goes older, text and Backspace change the query (Backspace on an
+   * empty one cancels), Enter sends the match, Tab or Esc take it to edit, Ctrl+C or Ctrl+G cancel;
+   * any other key takes the match and then does what it does.
+   */
+  private searchKey(id: string, key: Key): boolean {
+    const search = this.search!;
+    switch (id) {
+      case "ctrl+r":
+        search.older();
+        return true;
+      case "backspace":
+      case "shift+backspace":
+        if (!search.backspace()) this.cancelSearch();
+        return true;
+      case "ctrl+c":
+      case "ctrl+g":
+        this.cancelSearch();
+        return true;
+      case "enter":
+        this.takeMatch();
+        this.submit();
+        return true;
+      case "tab":
+      case "escape":
+        this.takeMatch();
+        return true;
+    }
+    if (key.text !== undefined && !key.ctrl && !key.alt) {
+      search.type(key.text);
+      return true;
+    }
+    this.takeMatch();
+    return this.handleKey(key);
+  }
+
+  /**
+   * Ends the search with its match in the editor, the cursor at its end, as one step Ctrl+_
+   * undoes. A history walk under way ends first (its draft and edits join the history, as a send
+   * ends it), so ↑ starts from the newest again.
+   */
+  private takeMatch(): void {
+    const match = this.search?.match;
+    this.search = undefined;
+    if (match === undefined || match === this.buffer.text) return;
+    const before = { text: this.buffer.text, cursor: this.buffer.cursor };
+    if (this.history.browsing) {
+      this.endWalk();
+      this.undoElsewhere.clear();
+    }
+    this.buffer.setText(match);
+    this.undoStack.push(before);
+    this.lastEdit = "other";
+    this.notifyChange(true);
   }
 
   /** Columns for text: the prompt's and one for the cursor past the last character are kept free. */

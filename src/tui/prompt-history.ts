@@ -31,6 +31,11 @@ export class PromptHistory {
     return this.entries.length;
   }
 
+  /** Every entry as recorded, oldest first (a copy; edits made on a walk are not in it). */
+  get all(): string[] {
+    return this.entries.slice();
+  }
+
   /** Where the walk is: an entry's index, or `size` for the draft (no walk). */
   get at(): number {
     return this.position;

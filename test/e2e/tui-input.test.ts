@@ -294,6 +294,36 @@ describe("the prompt history", () => {
   });
 });
 
+describe("Ctrl+R", () => {
+  test("searches the earlier prompts: typing narrows, Ctrl+C leaves the draft, Esc takes the match to edit (Ctrl+_ gives the draft back), Enter sends it", async () => {
+    const { session, mock } = zot([{ text: "ok1" }, { text: "ok2" }, { text: "ok3" }, { text: "ok4" }]);
+    await ready(session);
+    for (const [i, prompt] of ["deploy the staging build", "run the unit tests", "check the logs"].entries()) {
+      session.type(`${prompt}\r`);
+      await session.waitForText(`ok${i + 1}`);
+    }
+    const editorRow = () => session.screen.lines().find((row) => row.startsWith("> "));
+    session.type("/he");
+    await session.waitForText("› /help");
+    session.type("\x12"); // the popup closes, the search opens over the text typed
+    await session.waitFor((screen) => screen.text().includes("search prompts:") && !screen.text().includes("› /help"), "the search instead of the popup");
+    session.type("stag");
+    await session.waitFor(() => editorRow() === "> deploy the staging build", "the match for 'stag'");
+    session.type("\x03");
+    await session.waitFor((screen) => editorRow() === "> /he" && !screen.text().includes("search prompts:"), "Ctrl+C to end the search");
+    expect(session.screen.text()).not.toContain("input cleared"); // it cancelled the search, not the draft
+    session.type("\x12UNIT");
+    await session.waitFor(() => editorRow() === "> run the unit tests", "the match for 'UNIT'");
+    session.type("\x1b");
+    await session.waitFor((screen) => !screen.text().includes("search prompts:") && editorRow() === "> run the unit tests", "Esc to take the match");
+    session.type("\x1f");
+    await session.waitFor(() => editorRow() === "> /he", "Ctrl+_ to bring the draft back");
+    session.type("\x12logs\r");
+    await session.waitForText("ok4");
+    expect(lastUserText(mock.requests[3]!.body)).toBe("check the logs");
+  });
+});
+
 describe("leaving", () => {
   test("Ctrl+C clears the editor, a second Ctrl+C within 2 s exits 0 and gives the terminal back", async () => {
     const { session } = zot([]);

@@ -531,3 +531,108 @@ describe("PromptHistory", () => {
     expect(history.next("loaded")).toBe("draft");
   });
 });
+
+describe("Editor Ctrl+R search", () => {
+  const CTRL_R = "\x12";
+  const rows = (editor: Editor) => editor.render(80).map((row) => Bun.stripANSI(row.replace(CURSOR_MARKER, "|")));
+  const searchRow = (editor: Editor) => rows(editor).at(-1)!;
+
+  test("typing narrows to the newest prompt holding the query; Ctrl+R goes older, skipping a text already shown; Enter sends it", () => {
+    const history = new PromptHistory(["git status", "fix the Parser tests", "run tests", "git log", "run tests again", "run tests"]);
+    const editor = new Editor(theme, { history });
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    typeText(editor, "my draft");
+    type(editor, CTRL_R);
+    expect(editor.searching).toBe(true);
+    typeText(editor, "TESTS");
+    expect(rows(editor)[0]).toBe("> run tests"); // the newest, case aside
+    expect(searchRow(editor)).toStartWith("search prompts: TESTS|");
+    type(editor, CTRL_R);
+    expect(rows(editor)[0]).toBe("> run tests again");
+    type(editor, CTRL_R);
+    expect(rows(editor)[0]).toBe("> fix the Parser tests"); // the older "run tests" was shown already
+    type(editor, CTRL_R);
+    expect(rows(editor)[0]).toBe("> fix the Parser tests"); // nothing older: kept, and said
+    expect(searchRow(editor)).toStartWith("no match: TESTS|");
+    expect(editor.text).toBe("my draft"); // the search only looks
+    type(editor, "\r");
+    expect(sent).toEqual(["fix the Parser tests"]);
+    expect(editor.searching).toBe(false);
+    expect(editor.text).toBe("");
+  });
+
+  test("a failing query keeps the last match and says so; Backspace widens from the newest, and on an empty query ends the search", () => {
+    const editor = new Editor(theme, { history: new PromptHistory(["alpha", "beta"]) });
+    type(editor, CTRL_R);
+    typeText(editor, "al");
+    expect(rows(editor)[0]).toBe("> alpha");
+    typeText(editor, "x");
+    expect(rows(editor)[0]).toBe("> alpha");
+    expect(searchRow(editor)).toStartWith("no match: alx|");
+    type(editor, KEYS.backspace, KEYS.backspace, KEYS.backspace);
+    expect(editor.searching).toBe(true);
+    expect(rows(editor)[0]).toBe("> "); // the (empty) text as it is, until a query or Ctrl+R
+    type(editor, CTRL_R);
+    expect(rows(editor)[0]).toBe("> beta"); // an empty query: every prompt, newest first
+    type(editor, KEYS.backspace);
+    expect(editor.searching).toBe(false);
+    expect(editor.text).toBe("");
+  });
+
+  test("Tab or Esc take the match to edit, as one step Ctrl+_ undoes; Ctrl+C and Ctrl+G leave the draft as it was", () => {
+    const history = new PromptHistory(["deploy to staging"]);
+    const editor = new Editor(theme, { history });
+    typeText(editor, "draft");
+    for (const cancel of ["\x03", "\x07"]) {
+      type(editor, CTRL_R);
+      typeText(editor, "deploy");
+      type(editor, cancel);
+      expect(editor.searching).toBe(false);
+      expect(shown(editor)).toBe("draft|");
+    }
+    for (const take of ["\t", "\x1b"]) {
+      type(editor, CTRL_R);
+      typeText(editor, "stag");
+      type(editor, take);
+      expect(editor.searching).toBe(false);
+      expect(shown(editor)).toBe("deploy to staging|");
+      type(editor, "\x1f");
+      expect(shown(editor)).toBe("draft|");
+    }
+  });
+
+  test("any other key takes the match and then acts: ← moves in it, Ctrl+A goes to its start", () => {
+    const editor = new Editor(theme, { history: new PromptHistory(["make build"]) });
+    type(editor, CTRL_R);
+    typeText(editor, "make");
+    type(editor, KEYS.left);
+    expect(shown(editor)).toBe("make buil|d");
+    type(editor, CTRL_R);
+    typeText(editor, "build");
+    type(editor, "\x01");
+    expect(shown(editor)).toBe("|make build");
+  });
+
+  test("the match is marked where the query is, and a paste joins the query (its first line)", () => {
+    const editor = new Editor(createTheme({ color: true }), { history: new PromptHistory(["open the pod bay doors"]) });
+    type(editor, CTRL_R);
+    editor.handlePaste("POD bay\nsecond line");
+    expect(editor.render(80)[0]).toBe("> open the \x1b[7mpod bay\x1b[27m doors");
+    expect(Bun.stripANSI(searchRow(editor))).toStartWith("search prompts: POD bay|");
+  });
+
+  test("taken during a history walk, the walk ends as a send ends it: the draft joins the history", () => {
+    const history = new PromptHistory(["first", "second"]);
+    const editor = new Editor(theme, { history });
+    typeText(editor, "unsent draft");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("second");
+    type(editor, CTRL_R);
+    typeText(editor, "fir");
+    type(editor, "\t");
+    expect(editor.text).toBe("first");
+    expect(history.browsing).toBe(false);
+    expect(history.all).toEqual(["first", "second", "unsent draft"]);
+  });
+});

@@ -6,7 +6,9 @@
 // command, never zot), and when nothing runs clears the editor and the queue, a second one within
 // 2 s exits (the one that cancelled a turn does not count, so pressing it twice to stop the model
 // does not quit); Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
-// Ctrl+L clears the screen; Ctrl+Z suspends zot to the shell (`fg` brings it back), whatever is open. With a popup open, ↑/↓
+// Ctrl+L clears the screen; Ctrl+Z suspends zot to the shell (`fg` brings it back), whatever is open;
+// Ctrl+R closes the popup and the editor searches the earlier prompts, with every key (Esc and
+// Ctrl+C included) until the search ends. With a popup open, ↑/↓
 // PgUp/PgDn move in it, Tab completes, Enter picks (a file: Enter keeps the `@`, so its content goes
 // with the prompt; Tab puts its path alone).
 // Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
@@ -51,7 +53,12 @@ export class AppKeys {
       this.app.suspend();
       return true;
     }
-    if (this.app.hasOverlay) return false;
+    if (this.app.hasOverlay || this.app.editor.searching) return false;
+    if (id === "ctrl+r") {
+      if (this.popup) this.dismissedFor = this.app.editor.text;
+      this.show(undefined);
+      return false;
+    }
     if (this.popup && this.popupKey(id, key)) return true;
     switch (id) {
       case "escape":
@@ -196,6 +203,10 @@ export class AppKeys {
     const overlay = this.app.topOverlay;
     if (overlay) {
       overlay.handleKey?.(ESCAPE);
+      return true;
+    }
+    if (this.app.editor.searching) {
+      this.app.editor.cancelSearch();
       return true;
     }
     if (this.app.busy) {
