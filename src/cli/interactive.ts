@@ -7,6 +7,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
+import type { Terminal } from "../tui/terminal.ts";
 import { handleTerminationSignals, ownChildProcesses, signalExitCode } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 
@@ -21,15 +22,20 @@ export async function runInteractiveCommand(
   // Until the app runs, a signal ends zot at once; then it ends the app in order: the turn aborted
   // (its tool's tree killed), the terminal given back, the extensions stopped.
   let endApp: ((code: number) => void) | undefined;
+  let terminal: Terminal | undefined;
   const releaseSignals = handleTerminationSignals({
     onFirst: (signal) => (endApp ? endApp(signalExitCode(signal)) : process.exit(signalExitCode(signal))),
     exitCode: signalExitCode,
+    // While the user's editor has the terminal (Ctrl+G), a Ctrl+C there (a cooked terminal sends
+    // it to zot too, say while `code --wait` waits) is the editor's to take, not an end of zot.
+    ignore: (signal) => signal === "SIGINT" && terminal?.lent === true,
   });
   try {
     const session =
       sessionChoice?.kind === "pick" ? await (await import("./session-picker.ts")).pickSession(runtimeOptions.cwd) : sessionChoice;
     const leftovers = ownChildProcesses();
-    const [{ runInteractive }, { Terminal }] = await Promise.all([import("../modes/interactive/index.ts"), import("../tui/terminal.ts")]);
+    const [{ runInteractive }, terminalModule] = await Promise.all([import("../modes/interactive/index.ts"), import("../tui/terminal.ts")]);
+    terminal = new terminalModule.Terminal({ exitOnSignals: false });
     return await runInteractive(
       async (log, confirmer, askTrust) => {
         for (const note of leftovers) log(note);
@@ -46,7 +52,7 @@ export async function runInteractiveCommand(
       },
       {
         initialPrompt: prompt || undefined,
-        terminal: new Terminal({ exitOnSignals: false }),
+        terminal,
         exitControl: (exit) => (endApp = exit),
       },
     );

@@ -18,6 +18,8 @@ export interface TerminationOptions {
   onFirst(signal: TerminationSignal): void;
   /** the exit code when zot has to exit at once */
   exitCode(signal: TerminationSignal): number;
+  /** a signal that is not zot's to act on now (a SIGINT the terminal sent while lent to the user's editor) */
+  ignore?(signal: TerminationSignal): boolean;
 }
 
 /** Takes SIGINT, SIGTERM and SIGHUP for as long as the mode runs; returns what gives them back. */
@@ -25,6 +27,7 @@ export function handleTerminationSignals(options: TerminationOptions): () => voi
   let first: TerminationSignal | undefined;
   const handlers = SIGNALS.map((signal) => {
     const handler = () => {
+      if (options.ignore?.(signal)) return;
       if (first !== undefined) process.exit(options.exitCode(first));
       first = signal;
       // Unref'd: once nothing else keeps zot alive it exits by itself; this only ends a stuck end.

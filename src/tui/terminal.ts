@@ -131,6 +131,8 @@ export class Terminal {
   private awaitingContinue = false;
   /** given back by suspend() and not taken again: the shell's, whose modes zot leaves alone */
   private handedBack = false;
+  /** lent to a program zot runs in it (lend()): given back until that program ends, whatever signal comes */
+  private lentOut = false;
   /** the Kitty keyboard flags zot pushed are in force (a push is undone by one pop) */
   private kittyPushed = false;
   /** suspend() ran while a batch of input was dispatched: the rest of it was typed for the shell */
@@ -347,6 +349,39 @@ export class Terminal {
     });
   }
 
+  /** Whether lend() can give the terminal to a program now: started, not given back already, the startup query answered. */
+  get canLend(): boolean {
+    return this.active && !this.gone && !this.negotiating && !this.handedBack;
+  }
+
+  /** The terminal is lent (lend() runs): a SIGINT then is the lent program's (a terminal in cooked mode sends it to the whole group). */
+  get lent(): boolean {
+    return this.lentOut;
+  }
+
+  /**
+   * Gives the terminal to a program zot runs in it (the user's editor, Ctrl+G) as on exit (the
+   * restore hooks run: the renderer parks below its frame), stops reading until `run` settles,
+   * then takes it again and calls `continued("suspend")`, so the program paints anew below what
+   * the lent program left. A SIGCONT meanwhile (the lent program stopped and continued) leaves it
+   * lent; keys read in the same batch as the one that lent it are dropped. Throws unless canLend.
+   */
+  async lend<T>(run: () => Promise<T>): Promise<T> {
+    if (!this.canLend) throw new Error("the terminal cannot be lent now");
+    this.giveBack();
+    this.handedBack = true;
+    this.lentOut = true;
+    // What was read with the key that lent it was typed for the lent program: not zot's to take.
+    this.dropBatch = true;
+    this.input.pause();
+    try {
+      return await run();
+    } finally {
+      this.lentOut = false;
+      this.takeBack();
+    }
+  }
+
   /** After suspend(), in the foreground again: the terminal is zot's, and the program paints anew. */
   private takeBack(): void {
     clearInterval(this.backgroundWatch);
@@ -423,7 +458,7 @@ export class Terminal {
    * painted again where it is (the shell's "Stopped" line may be over it).
    */
   private readonly onContinue = () => {
-    if (!this.active || this.gone || this.suspending) return;
+    if (!this.active || this.gone || this.suspending || this.lentOut) return;
     if (!inForeground()) {
       // continued in the background (`kill -CONT` while the shell has the terminal): the shell's `fg`
       // then sends no SIGCONT of its own, so zot looks for the foreground itself

@@ -86,6 +86,20 @@ export class Tui {
     return this.terminal.suspend();
   }
 
+  /** Whether lend() can give the terminal to a program now (Terminal.canLend). */
+  get canLend(): boolean {
+    return this.running && this.terminal.canLend;
+  }
+
+  /**
+   * Paints what is pending, then gives the terminal to `run` (a program in it: the user's editor)
+   * until it settles; the next frame is painted below what that program left (Terminal.lend).
+   */
+  lend<T>(run: () => Promise<T>): Promise<T> {
+    this.renderer.renderNow();
+    return this.terminal.lend(run);
+  }
+
   private paintBelow(): void {
     this.renderer.restart();
     this.onContinue?.("suspend");

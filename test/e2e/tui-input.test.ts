@@ -82,7 +82,7 @@ describe("slash commands", () => {
     session.type("\r");
     // The list may be taller than the screen: its heading is then in the scrollback.
     await session.waitFor((screen) => screen.allLines().join("\n").includes("Commands"), "the /help output");
-    expect(session.screen.text()).toContain("/model");
+    expect(session.screen.allLines().join("\n")).toContain("/model");
     session.type("/nosuch please\r");
     await session.waitForText("unknown command /nosuch; /help lists the commands");
     expect(session.screen.lines()).toContain("> /nosuch please");
@@ -321,6 +321,73 @@ describe("Ctrl+R", () => {
     session.type("\x12logs\r");
     await session.waitForText("ok4");
     expect(lastUserText(mock.requests[3]!.body)).toBe("check the logs");
+  });
+});
+
+describe("Ctrl+G", () => {
+  /** An editor that shows it has the terminal, reads a line typed there and adds it to the prompt's file. */
+  const EDITOR = `import os, sys
+path = sys.argv[1]
+text = open(path).read()
+runs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs")
+n = len(open(runs).read()) + 1 if os.path.exists(runs) else 1
+open(runs, "w").write("x" * n)
+sys.stdout.write("EDITOR HAS THE TERMINAL, RUN %d\\n" % n)
+sys.stdout.flush()
+line = sys.stdin.readline().strip()
+open(path, "w").write(text.rstrip("\\n").upper() + " + " + line + "\\n")
+`;
+
+  test("opens the prompt in $EDITOR, which has the keyboard; what it saves is the prompt (Ctrl+_ gives the old one back), and Enter sends it", async () => {
+    const dir = tempDir("zot-editor-");
+    writeFileSync(join(dir, "ed.py"), EDITOR);
+    const { session, mock } = zot([{ text: "ok1" }], { env: { VISUAL: "", EDITOR: `python3 ${join(dir, "ed.py")}` } });
+    await ready(session);
+    session.type("fix the bug");
+    await session.waitFor((screen) => screen.lines().includes("> fix the bug"), "the draft");
+    session.type("\x07");
+    await session.waitForText("EDITOR HAS THE TERMINAL, RUN 1");
+    session.type("in the parser\r"); // typed into the editor, not zot
+    await session.waitFor((screen) => screen.lines().includes("> FIX THE BUG + in the parser"), "the edited prompt back in zot");
+    session.type("\x1f");
+    await session.waitFor((screen) => screen.lines().includes("> fix the bug"), "Ctrl+_ to undo the edit");
+    session.type("\x07");
+    await session.waitForText("EDITOR HAS THE TERMINAL, RUN 2");
+    session.type("again\r");
+    await session.waitFor((screen) => screen.lines().includes("> FIX THE BUG + again"), "edited once more");
+    session.type("\r");
+    await session.waitForText("ok1");
+    expect(lastUserText(mock.requests[0]!.body)).toBe("FIX THE BUG + again");
+  });
+
+  test("a Ctrl+C while the editor waits in a cooked terminal (a window editor's --wait) ends the editor, not zot", async () => {
+    const dir = tempDir("zot-editor-");
+    writeFileSync(join(dir, "wait.py"), "import sys, time\nprint('WAITING FOR THE WINDOW', flush=True)\ntime.sleep(60)\n");
+    const { session } = zot([], { env: { VISUAL: `python3 ${join(dir, "wait.py")}`, EDITOR: "" } });
+    await ready(session);
+    session.type("draft stays");
+    await session.waitFor((screen) => screen.lines().includes("> draft stays"), "the draft");
+    session.type("\x07");
+    await session.waitForText("WAITING FOR THE WINDOW");
+    session.type("\x03"); // the terminal is cooked now: a SIGINT to every process in the foreground group
+    await session.waitForText("the prompt is as it was");
+    expect(session.screen.lines()).toContain("> draft stays");
+    session.type(" still here");
+    await session.waitFor((screen) => screen.lines().includes("> draft stays still here"), "zot still taking keys");
+  });
+
+  test("an editor that fails leaves the prompt as it was and says why; one not found says how to set one", async () => {
+    const { session } = zot([], { env: { VISUAL: "sh -c 'exit 3'", EDITOR: "" } });
+    await ready(session);
+    session.type("keep me");
+    await session.waitFor((screen) => screen.lines().includes("> keep me"), "the draft");
+    session.type("\x07");
+    await session.waitForText("exited with code 3; the prompt is as it was");
+    expect(session.screen.lines()).toContain("> keep me");
+    const missing = zot([], { env: { VISUAL: "no-such-editor-zot", EDITOR: "" } }).session;
+    await ready(missing);
+    missing.type("\x07");
+    await missing.waitForText("no-such-editor-zot was not found; set VISUAL or EDITOR");
   });
 });
 

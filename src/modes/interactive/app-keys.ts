@@ -8,7 +8,7 @@
 // does not quit); Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
 // Ctrl+L clears the screen; Ctrl+Z suspends zot to the shell (`fg` brings it back), whatever is open;
 // Ctrl+R closes the popup and the editor searches the earlier prompts, with every key (Esc and
-// Ctrl+C included) until the search ends. With a popup open, ↑/↓
+// Ctrl+C included) until the search ends; Ctrl+G opens the prompt in the user's own editor. With a popup open, ↑/↓
 // PgUp/PgDn move in it, Tab completes, Enter picks (a file: Enter keeps the `@`, so its content goes
 // with the prompt; Tab puts its path alone).
 // Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
@@ -70,6 +70,10 @@ export class AppKeys {
         return true;
       case "ctrl+o":
         this.app.chat.toggleExpanded();
+        return true;
+      case "ctrl+g":
+        this.closePopup();
+        void this.app.editPromptInEditor();
         return true;
       case "ctrl+l":
         this.app.frame.reset();

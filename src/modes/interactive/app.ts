@@ -27,6 +27,7 @@ import type { AppContext, NoteLevel, SlashCommand } from "./app-context.ts";
 import { AppExtensions } from "./app-extensions.ts";
 import { AppFrame } from "./app-frame.ts";
 import { AppKeys } from "./app-keys.ts";
+import { editInEditor, editorCommand } from "./external-editor.ts";
 import { ChatView } from "./chat-view.ts";
 import { runExtensionCommand } from "./extension-commands.ts";
 import { ATTACH_MAX_BYTES, attachMentions, splitAttachments } from "../../conversation/file-mentions.ts";
@@ -106,6 +107,8 @@ export class InteractiveApp implements AppContext {
   private readonly statusLine: Text;
   private readonly keys: AppKeys;
   private endRun: ((code: number) => void) | undefined;
+  /** Ctrl+G's editor has the terminal. */
+  private inEditor = false;
   private readonly ended: Promise<number>;
 
   constructor(
@@ -321,6 +324,36 @@ export class InteractiveApp implements AppContext {
     void stopped.then((yes) => {
       if (!yes) this.setStatus("Ctrl+Z: zot cannot be suspended here (no shell with job control started it)", "warn");
     });
+  }
+
+  /**
+   * Ctrl+G: the prompt in the user's own editor (external-editor.ts), which has the terminal until
+   * it exits; what it saved replaces the prompt as one step Ctrl+_ undoes. A turn running goes on
+   * meanwhile, and is drawn again below once the editor is done.
+   */
+  async editPromptInEditor(): Promise<void> {
+    if (this.inEditor) return;
+    if (!this.tui.canLend) {
+      if (this.tui.terminal.starting) this.setStatus("Ctrl+G: zot is still starting; press it again in a moment", "warn");
+      return;
+    }
+    this.inEditor = true;
+    const command = editorCommand(process.env);
+    this.frame.hideBand(true);
+    try {
+      const outcome = await editInEditor(this.editor.value, {
+        command,
+        cwd: this.ready ? this.conversation.cwd : process.cwd(),
+        env: process.env,
+        lend: (run) => this.tui.lend(run),
+      });
+      if (outcome.kind === "edited") this.editor.setText(outcome.text);
+      else if (outcome.kind === "failed") this.setStatus(`Ctrl+G: ${outcome.reason}`, "warn");
+    } finally {
+      this.inEditor = false;
+      this.frame.hideBand(false);
+      this.render();
+    }
   }
 
   // ── the app's own ──────────────────────────────────────────────────────────────────────────

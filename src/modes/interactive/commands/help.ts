@@ -9,7 +9,8 @@ const KEYS = [
   "Enter sends (queued while a turn runs) · Alt+Enter or Shift+Enter adds a line",
   "Esc or Ctrl+C cancels the turn · idle, Esc dismisses notes or clears the editor · Ctrl+C twice or Ctrl+D on an empty editor quits",
   "`@path` sends a file's content with the prompt (`@` picks one) · `!command` runs a shell command as context",
-  "↑/↓ walk your earlier prompts, Ctrl+R searches them · Ctrl+O expands tool output · Ctrl+Z suspends (`fg` resumes)",
+  "↑/↓ walk your earlier prompts · Ctrl+R searches them · Ctrl+G edits the prompt in your $EDITOR",
+  "Ctrl+O expands tool output · Ctrl+Z suspends (`fg` resumes)",
 ];
 
 /** `- \`/name args\` — description` */
