@@ -12,6 +12,9 @@ export interface BuiltinSkill {
   name: string;
   description: string;
   body: string;
+  /** the frontmatter's `disable-model-invocation` and `user-invocable`, as read */
+  modelInvocable: boolean;
+  userInvocable: boolean;
 }
 
 /** The skill in `builtin/<folder>/SKILL.md`, parsed. */
@@ -19,6 +22,6 @@ export function builtinSkill(folder: string): BuiltinSkill {
   const file = path.join(import.meta.dir, "builtin", folder, "SKILL.md");
   const parsed = parseSkillFile(readFileSync(file, "utf8"), `built-in skill ${folder}`, folder);
   if (!parsed.ok) throw new Error(parsed.error);
-  const { name, description, body } = parsed.value;
-  return { folder, name, description, body };
+  const { name, description, body, modelInvocable, userInvocable } = parsed.value;
+  return { folder, name, description, body, modelInvocable, userInvocable };
 }

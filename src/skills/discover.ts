@@ -80,7 +80,7 @@ export interface LoadedSkills {
 }
 
 /** Embedded and parsed at build time (builtin-skills.ts), so the binary needs no files beside it. */
-export const BUILTIN_SKILLS: readonly BuiltinSkill[] = [builtinSkill("write-zot-extension")];
+export const BUILTIN_SKILLS: readonly BuiltinSkill[] = [builtinSkill("init"), builtinSkill("write-zot-extension")];
 
 /** A SKILL.md larger than this is refused: the whole body goes into the context when loaded. */
 export const SKILL_MAX_BYTES = 1024 * 1024;
@@ -146,14 +146,14 @@ export function loadSkills(options: LoadSkillsOptions): LoadedSkills {
     }
   }
 
-  for (const { folder, name, description, body } of BUILTIN_SKILLS) {
+  for (const { folder, name, description, body, ...invocation } of BUILTIN_SKILLS) {
     const where = `builtin:${folder}`;
     const mine = byName.get(name);
     if (mine) {
       warnings.push(`skill "${name}" in ${mine.path} replaces the built-in skill of the same name`);
       continue;
     }
-    byName.set(name, { name, description, body, path: where, source: "builtin" });
+    byName.set(name, { name, description, body, path: where, source: "builtin", ...invocationOf(invocation) });
   }
 
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

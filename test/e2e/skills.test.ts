@@ -134,3 +134,20 @@ test("a skill only the user starts whose name a command has is said: nothing wou
   expect(run.stderr).toContain("the skill deploy is only for the user to start (disable-model-invocation: true), but /deploy is a command, which comes first, so nothing starts it");
   expect(run.stderr).toContain("but /help is a built-in command of zot, which comes first, so nothing starts it");
 });
+
+test("/init, a built-in skill only the user starts, asks the model to write the project's AGENTS.md; the system prompt does not offer it to the model", async () => {
+  mock = startMockLlm([{ text: "wrote it" }, { tool_calls: [{ name: "skill", args: { name: "init" } }] }, { text: "done" }]);
+  const run = await zot(["-p", "/init stress the test commands", ...anthropic(mock)], { cwd: tempDir("zot-init-") });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("wrote it");
+  const body = mock.requests[0].body;
+  const prompt = JSON.stringify(body.messages);
+  expect(prompt).toContain("# Write the project's agent instructions");
+  expect(prompt).toContain("stress the test commands"); // the words typed, after the instructions
+  expect(systemText(body)).not.toMatch(/^- init/m);
+  // Asked for by the model, it is refused without its instructions.
+  await zot(["-p", "set the project up", ...anthropic(mock)], { cwd: tempDir("zot-init-") });
+  const refusal = JSON.stringify(mock.requests[2].body.messages.at(-1).content);
+  expect(refusal).toContain("/init");
+  expect(refusal).not.toContain("Learn the project first");
+});

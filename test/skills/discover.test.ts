@@ -59,13 +59,13 @@ test("without --with-skills no folder on disk is read, broken or not", () => {
   writeSkill(join(home, "skills"), "broken", "no frontmatter at all");
   writeSkill(join(userHome, ".claude", "skills"), "write-zot-extension", skillText("write-zot-extension", "Mine."));
   const { skills, warnings } = load(false);
-  expect(skills.map((s) => s.name)).toEqual(["write-zot-extension"]);
-  expect(skills[0].source).toBe("builtin");
+  expect(skills.map((s) => s.name)).toEqual(["init", "write-zot-extension"]);
+  expect(skills.every((s) => s.source === "builtin")).toBe(true);
   expect(warnings).toEqual([]);
 
   // The same folders with the flag on: proof the files above are found when asked for.
   const on = load(true);
-  expect(on.skills.map((s) => s.name)).toEqual(["review", "write-zot-extension"]);
+  expect(on.skills.map((s) => s.name)).toEqual(["init", "review", "write-zot-extension"]);
   expect(on.warnings.length).toBe(2);
 });
 
@@ -73,7 +73,7 @@ test("by default the user's folders load, and the project's only in a trusted fo
   writeSkill(join(cwd, ".claude", "skills"), "deploy", skillText("deploy", "Ship it."));
   writeSkill(join(userHome, ".claude", "skills"), "standup", skillText("standup", "My standup."));
   const untrusted = loadSkills({ cwd, home, userHome, withUserSkills: false, byDefault: { projectTrusted: false } });
-  expect(untrusted.skills.map((s) => s.name)).toEqual(["standup", "write-zot-extension"]);
+  expect(untrusted.skills.map((s) => s.name)).toEqual(["init", "standup", "write-zot-extension"]);
   // What stays shut is said, so /deploy going to the model as text is no mystery.
   expect(untrusted.warnings).toEqual([`this folder's skills (${join(cwd, ".claude", "skills")}) are not loaded until you trust it (zot trust), or for one run with --with-skills`]);
   // Run from home, the folder's skills are the user's own: nothing is said.
@@ -82,6 +82,7 @@ test("by default the user's folders load, and the project's only in a trusted fo
   expect(trusted.warnings).toEqual([]);
   expect(trusted.skills.map((s) => [s.name, s.source])).toEqual([
     ["deploy", "project"],
+    ["init", "builtin"],
     ["standup", "user"],
     ["write-zot-extension", "builtin"],
   ]);
@@ -155,7 +156,7 @@ test("a malformed SKILL.md becomes a warning naming the file; the other skills s
   writeSkill(join(userHome, ".claude", "skills"), "other", skillText("other", "Also fine."));
 
   const { skills, warnings } = load();
-  expect(skills.map((s) => s.name)).toEqual(["good", "other", "write-zot-extension"]);
+  expect(skills.map((s) => s.name)).toEqual(["good", "init", "other", "write-zot-extension"]);
   expect(warnings.length).toBe(3);
   expect(warnings[0]).toContain(noFrontmatter);
   expect(warnings[1]).toContain(badName);
@@ -198,7 +199,7 @@ test("folders without SKILL.md, stray files and missing search folders are not e
   writeFileSync(join(dir, "README.md"), "not a skill folder\n");
   const { skills, warnings } = load();
   expect(warnings).toEqual([]);
-  expect(skills.map((s) => s.name)).toEqual(["write-zot-extension"]);
+  expect(skills.map((s) => s.name)).toEqual(["init", "write-zot-extension"]);
 });
 
 test("the name comes from the frontmatter, else the folder; the list is sorted by name", () => {
@@ -207,7 +208,7 @@ test("the name comes from the frontmatter, else the folder; the list is sorted b
   writeSkill(dir, "folder-a", skillText("alpha", "Frontmatter-named."));
   const { skills, warnings } = load();
   expect(warnings).toEqual([]);
-  expect(skills.map((s) => s.name)).toEqual(["alpha", "write-zot-extension", "zeta"]);
+  expect(skills.map((s) => s.name)).toEqual(["alpha", "init", "write-zot-extension", "zeta"]);
 });
 
 test("an oversized SKILL.md is skipped with a warning", () => {
@@ -229,14 +230,14 @@ test("run from the home directory, <cwd>/.claude and ~/.claude are searched once
   expect(fromHome.skills.map((s) => [s.name, s.source])).toContainEqual(["standup", "user"]);
 });
 
-test("the compiled binary carries the built-in skill (no SKILL.md on disk needed)", async () => {
+test("the compiled binary carries the built-in skills (no SKILL.md on disk needed)", async () => {
   const dir = mkdtempSync(join(root, "compile-"));
   const entry = join(dir, "entry.ts");
   writeFileSync(
     entry,
     `import { loadSkills } from ${JSON.stringify(join(import.meta.dir, "../../src/skills/discover.ts"))};\n` +
       `const { skills, warnings } = loadSkills({ cwd: process.cwd(), home: process.cwd(), withUserSkills: false });\n` +
-      `console.log(JSON.stringify({ names: skills.map((s) => s.name), size: skills[0]?.body.length ?? 0, warnings }));\n`,
+      `console.log(JSON.stringify({ names: skills.map((s) => s.name), sizes: skills.map((s) => s.body.length), warnings }));\n`,
   );
   const outfile = join(dir, "skills-probe");
   // The flags of scripts/build.ts, so the embedding is checked the way the release is built.
@@ -248,8 +249,8 @@ test("the compiled binary carries the built-in skill (no SKILL.md on disk needed
     const probe = Bun.spawnSync([outfile], { cwd: elsewhere, stdout: "pipe", stderr: "pipe" });
     expect(probe.exitCode, probe.stderr.toString()).toBe(0);
     const out = JSON.parse(probe.stdout.toString());
-    expect(out.names).toEqual(["write-zot-extension"]);
-    expect(out.size).toBeGreaterThan(2000);
+    expect(out.names).toEqual(["init", "write-zot-extension"]);
+    for (const size of out.sizes) expect(size).toBeGreaterThan(2000);
     expect(out.warnings).toEqual([]);
   } finally {
     rmSync(elsewhere, { recursive: true, force: true });
