@@ -23,6 +23,18 @@ export class SessionFileError extends UsageError {
   }
 }
 
+/**
+ * A session this zot cannot open, as opposed to a file that is no session at all: one written by a
+ * newer zot, or one the file system will not let it read. `--continue` stops at it rather than
+ * pass over it to an older conversation.
+ */
+export class SessionUnopenableError extends SessionFileError {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionUnopenableError";
+  }
+}
+
 export interface SessionContent {
   file: string;
   header: SessionHeader;
@@ -48,7 +60,7 @@ export function readSessionFile(file: string): SessionContent {
     if (error instanceof SessionFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new SessionFileError(`no session file ${file}`);
-    throw new SessionFileError(`cannot read the session file ${file}: ${errnoWords(error)}`);
+    throw new SessionUnopenableError(`cannot read the session file ${file}: ${errnoWords(error)}`);
   }
   return parseSessionBytes(bytes, file);
 }
@@ -107,7 +119,7 @@ function parseHeader(line: string, file: string): SessionHeader {
     throw new SessionFileError(`${file} is not a zot session: its first line is not a session header (${describeIssue(parsed.issues[0])})`);
   }
   if (parsed.output.format > SESSION_FORMAT) {
-    throw new SessionFileError(
+    throw new SessionUnopenableError(
       `${file} was written by a newer zot (session format ${parsed.output.format}, this zot reads up to ${SESSION_FORMAT}); upgrade zot to open it`,
     );
   }

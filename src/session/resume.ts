@@ -10,13 +10,17 @@ import { errorText } from "../protocol/error-text.ts";
 import { acquireLock, type SessionLock, SessionLockUnwritableError, staleLockNote } from "./lock.ts";
 import { newSession, type OpenedSession } from "./open.ts";
 import { idOfPath, PLACEHOLDER_PREFIX, sessionDir } from "./paths.ts";
-import { readSessionFile, SessionFileError } from "./reader.ts";
+import { readSessionFile, SessionFileError, SessionUnopenableError } from "./reader.ts";
 import { SessionRecorder, type SessionOutput } from "./recorder.ts";
 import { repairTranscript } from "./repair.ts";
 import { replay } from "./replay.ts";
 import { SessionWriter } from "./writer.ts";
 
-/** The newest session of `cwd` that opens; a new one (with a note) when there is none. */
+/**
+ * The newest session of `cwd`; a new one (with a note) when there is none. A file that is no
+ * session is passed over; a session this zot cannot open (a newer zot's, one it may not read)
+ * stops it: going on with an older conversation instead would answer the prompt in the wrong one.
+ */
 export function continueSession(home: string, cwd: string): OpenedSession {
   const notes: string[] = [];
   for (const { file } of sessionFiles(sessionDir(home, cwd))) {
@@ -27,6 +31,11 @@ export function continueSession(home: string, cwd: string): OpenedSession {
     } catch (error) {
       // A file that is not a session is passed over; a locked one is an answer the user needs.
       if (!(error instanceof SessionFileError)) throw error;
+      if (error instanceof SessionUnopenableError) {
+        throw new SessionUnopenableError(
+          `the newest session of ${cwd} cannot be opened: ${error.message}. --continue stops rather than go on with an older conversation; pick one with zot -r, or start a new one without -c`,
+        );
+      }
       notes.push(`${error.message}; skipped`);
     }
   }

@@ -209,6 +209,22 @@ describe("damage and interruption", () => {
     expect(readFileSync(junk, "utf8")).toBe("not a session\n");
   });
 
+  test("-c stops at a newest session this zot cannot open (a newer zot's) rather than go on with an older conversation", async () => {
+    const { home, cwd, run } = place();
+    mock = startMockLlm([{ text: "one" }, { text: "two" }]);
+    await run(["-p", "last month's conversation", ...anthropic(mock)]);
+    await run(["-p", "today's conversation", ...anthropic(mock)]);
+    const [older, newest] = sessionFiles(home, cwd).sort();
+    writeFileSync(newest!, readFileSync(newest!, "utf8").replace('"format":2', '"format":99'));
+    const before = readFileSync(older!, "utf8");
+    const result = await run(["-p", "-c", "fix it then", ...anthropic(mock)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`the newest session of ${cwd} cannot be opened: ${newest} was written by a newer zot`);
+    expect(result.stderr).toContain("--continue stops rather than go on with an older conversation");
+    expect(mock.requests).toHaveLength(2); // no model call
+    expect(readFileSync(older!, "utf8")).toBe(before);
+  });
+
   test("zot killed while a tool runs: the resumed session answers the call as interrupted", async () => {
     const { home, cwd } = place();
     mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "sleep 30" } }] }, { text: "ok" }]);
