@@ -55,6 +55,9 @@ const SYNONYMS: Record<string, string> = {
   "--rpc": "rpc",
 };
 
+/** A word that names a session after Codex's `resume`: a zot id or its start (`20261128-…`), or a UUID as Codex's and Claude Code's ids are. */
+const SESSION_REF = /^(\d{8}(-[\w-]*)?|[0-9a-f]{8}-[0-9a-f-]{4,})$/i;
+
 /** What the root command makes of its positionals. */
 export type FirstWord =
   | { kind: "prompt" }
@@ -70,6 +73,12 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
   // A quoted phrase ("session list is broken") is one argument with spaces: a prompt.
   if (positionals.some((word) => /\s/.test(word))) return { kind: "prompt" };
   const [first, ...rest] = positionals;
+  if (first.toLowerCase() === "resume" && (rest.length === 0 || (rest.length === 1 && SESSION_REF.test(rest[0]!)))) {
+    const typed = positionals.join(" ");
+    throw new UsageError(
+      `\`resume\` is Codex's command; zot resumes a session with \`zot -r ${rest[0] ?? "<id>"}\` (\`zot -r\` alone lists the sessions to pick from, \`zot -c\` continues the newest; to send "${typed}" to the model as a prompt, write zot -- ${typed})`,
+    );
+  }
   const meant = nearestCommand(first.toLowerCase(), rest[0]?.toLowerCase());
   if (!meant) return { kind: "prompt" };
   const verbs = SUBCOMMANDS.find((c) => c.name === meant)?.verbs ?? [];

@@ -23,6 +23,15 @@ describe("readFirstWord", () => {
     for (const [words, meant] of cases) expect(() => readFirstWord(words, false)).toThrow(`did you mean ${meant}?`);
   });
 
+  test("Codex's `resume <id>` (or bare `resume`) points to -r and -c; `resume` with other words stays a prompt", () => {
+    expect(() => readFirstWord(["resume", "20261128-021331-53b5a083"], false)).toThrow("zot resumes a session with `zot -r 20261128-021331-53b5a083`");
+    expect(() => readFirstWord(["Resume", "0199a3c2-7b1e-7c40-9a55-3f2e1d0c9b8a"], false)).toThrow("`resume` is Codex's command");
+    expect(() => readFirstWord(["resume"], false)).toThrow("`zot -r <id>` (`zot -r` alone lists the sessions to pick from, `zot -c` continues the newest");
+    expect(readFirstWord(["resume", "the", "refactor"], false)).toEqual({ kind: "prompt" });
+    expect(readFirstWord(["resume", "work"], false)).toEqual({ kind: "prompt" });
+    expect(readFirstWord(["resume", "20261128-021331-53b5a083"], true)).toEqual({ kind: "prompt" }); // after --
+  });
+
   test("a command's own name after flags is pointed to its place", () => {
     expect(() => readFirstWord(["sessions", "list"], false)).toThrow("a command goes before the flags");
   });
