@@ -299,7 +299,7 @@ export class Conversation {
         const instructions = [named.args, input.context?.trim()].filter(Boolean).join("\n\n");
         return unitOfCompaction(await this.runtime.agent.compact(signal, instructions ? { instructions } : {}));
       }
-      // `/clear` as a prompt (a Claude Agent SDK program sends it) empties the transcript, as rpc's clear does.
+      // `/clear` as a prompt (a Claude Agent SDK program sends it, `zot -p -c /clear`) starts over as rpc's clear does.
       if (named?.name.toLowerCase() === "clear" && !named.args && !input.images?.length) {
         if (input.context?.trim()) {
           // What was piped would be lost without a word: said, and nothing is cleared.
@@ -307,7 +307,7 @@ export class Conversation {
           this.stream.fire({ type: "command_result", command: "clear", extension: "zot", action: "error", text: message });
           return { status: "command_error", message };
         }
-        await this.runtime.agent.clear();
+        await this.startOver();
         return { status: "ok" };
       }
       // The TUI's other commands (/model, /help …) mean nothing here; sent as a prompt they
@@ -434,12 +434,21 @@ export class Conversation {
   }
 
   /**
-   * Empties the transcript; usage and cost so far stay (a recorded session records the rewind).
-   * Refused while a prompt or compaction runs or waits; behind a model or session switch it waits
-   * its turn. Idle, it is done before this returns.
+   * Empties the transcript; usage and cost so far stay. While a session is recorded, what follows
+   * goes into a new one and the conversation so far stays resumable in its own, as the TUI's /clear
+   * and Claude Code's do. Refused while a prompt or compaction runs or waits; behind a model or
+   * session switch it waits its turn. Idle, it is done before this returns.
    */
   clear(): Promise<void> {
+    // A session switch takes time: queued, so a prompt sent right after goes into the new session.
+    if (this.runtime.session) return this.work.exclusive("clear", "a clear", () => this.startOver());
     return this.work.inOrder("clear", "a clear", () => this.runtime.agent.clear());
+  }
+
+  /** A new session when one is recorded (settings hooks hear SessionEnd and SessionStart "clear"), else the transcript emptied. */
+  private async startOver(): Promise<void> {
+    if (this.runtime.session) await this.runtime.switchSession({ kind: "new" });
+    else await this.runtime.agent.clear();
   }
 
   /**

@@ -370,6 +370,31 @@ describe("session commands", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("clear while recording starts a new session, as the TUI's /clear and Claude Code's: the old one keeps its conversation; a prompt sent right after goes into the new one; zot -p -c /clear does the same", async () => {
+    const p = place([{ text: "Noted." }, { text: "Fresh." }, { text: "Again." }]);
+    const r = p.rpc(["--session", "new"]);
+    await r.prompt("the important design discussion");
+    const before = (await state(r)).session;
+    const from = r.lines.length;
+    // One write: the prompt reaches zot before the switch can have answered.
+    r.write([{ type: "clear", id: "c" }, { type: "prompt", message: "a new topic", id: "p" }].map((frame) => `${JSON.stringify(frame)}\n`).join(""));
+    await r.eventsUntilDone(from);
+    const after = (await state(r)).session;
+    expect(after.id).not.toBe(before.id);
+    expect(sentToModel(p.mock)).toEqual(["a new topic"]);
+    expect(await r.close()).toBe(0);
+    expect(texts(recordedMessages(before.file))).toEqual(["the important design discussion", "Noted."]);
+    expect(readFileSync(before.file, "utf8")).not.toContain('"rewind"');
+    expect(texts(recordedMessages(after.file))).toEqual(["a new topic", "Fresh."]);
+
+    // The same through a prompt: the conversation -c continued stays whole in its session.
+    const newest = after.file;
+    const cleared = await zot(["-p", "-c", "/clear", ...anthropicMock(p.mock.url), "--no-ext"], { home: p.home, cwd: p.cwd });
+    expect(cleared.code).toBe(0);
+    expect(readFileSync(newest, "utf8")).not.toContain('"rewind"');
+    expect(texts(recordedMessages(newest))).toEqual(["a new topic", "Fresh."]);
+  });
+
   test("without --session, resume_session starts recording into the resumed session", async () => {
     const p = place([{ text: "Hi." }, { text: "Again." }]);
     await p.print("first");
