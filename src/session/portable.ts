@@ -99,16 +99,26 @@ function replacer(pairs: [string, string][]): Replace {
   return (text) => patterns.reduce((t, [from, re, to]) => (t.includes(from) ? t.replace(re, () => to) : t), text);
 }
 
-/** Every string of a record through `f`, except image bytes (base64 can spell a path by chance). */
+/**
+ * Every string of a record through `f`, except image bytes (base64 can spell a path by chance) and
+ * reasoning its provider signed or encrypted (a `thinking` block with a signature or opaque data):
+ * the API refuses such a block changed in any way, so it travels byte for byte, paths and all.
+ */
 function mapStrings<T>(value: T, f: Replace): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return f(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") {
+      if (sealedReasoning(v)) return v;
       const image = (v as { type?: unknown }).type === "image";
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, image && k === "data" ? x : walk(x)]));
     }
     return v;
   };
   return walk(value) as T;
+}
+
+function sealedReasoning(v: object): boolean {
+  const block = v as { type?: unknown; signature?: unknown; opaque?: unknown };
+  return block.type === "thinking" && (typeof block.signature === "string" || typeof block.opaque === "string");
 }

@@ -183,6 +183,24 @@ describe("export and import", () => {
     expect(imported.file.startsWith(sessionDir(home, "/srv/new"))).toBe(true);
   });
 
+  test("reasoning its provider signed or encrypted travels byte for byte (the API refuses it changed); unsigned thinking is re-homed", () => {
+    const home = tempDir("zot-port-");
+    const cwd = "/tmp/p";
+    const signed = { type: "thinking" as const, text: "The config lives at /tmp/p/config.json", signature: "sig/tmp/p==" };
+    const encrypted = { type: "thinking" as const, text: "look in /tmp/p/src", opaque: "enc/tmp/p", reasoning_id: "rs_1" };
+    const plain = { type: "thinking" as const, text: "plain /tmp/p/notes" };
+    const said: Message = { role: "assistant", content: [signed, encrypted, plain, { type: "text", text: "see /tmp/p/config.json" }], time: T };
+    const file = write(home, cwd, "20261123-100000-00000009", [{ type: "message", message: msg("user", "where?") }, { type: "message", message: said }]);
+    const { file: exported } = exportSession(file, { here: tempDir("zot-port-out-"), userHome: "/home/al" });
+    const imported = importSession(exported, { home, cwd: "/srv/bob", userHome: "/home/bo" });
+    expect(loaded(imported.file).messages[1]!.content).toEqual([
+      signed,
+      encrypted,
+      { type: "thinking", text: "plain /srv/bob/notes" },
+      { type: "text", text: "see /srv/bob/config.json" },
+    ]);
+  });
+
   test("an explicit name gets .zotsession added; an exported file cannot be resumed or forked before it is imported", () => {
     const home = tempDir("zot-port-");
     const file = write(home, "/w", "20261123-100000-00000004", [{ type: "message", message: msg("user", "hi") }]);
