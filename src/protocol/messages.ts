@@ -43,6 +43,8 @@ export const ThinkingBlock = v.object({
   reasoning_id: v.optional(v.string()),
   /** Chat Completions: the field the server streamed it in (reasoning_content is sent back with tool calls) */
   chat_field: v.optional(v.picklist(["reasoning_content", "reasoning"])),
+  /** Anthropic: the model asked for it; its signature (or redacted data) is valid for that model only */
+  model: v.optional(v.string()),
 });
 
 export const ContentBlock = v.variant("type", [TextBlock, ImageBlock, ToolCallBlock, ToolResultBlock, ThinkingBlock]);

@@ -113,7 +113,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           onOpen: options.onOpen,
-          assembler: new AnthropicAssembler(),
+          assembler: new AnthropicAssembler(request.model.id),
           connect: async (): Promise<SdkCall> => {
             const { sdk, client } = await connect();
             return {
@@ -145,7 +145,7 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   const body: MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: maxTokens,
-    messages: toMessages(requestImages(request.messages, request.model, ANTHROPIC_IMAGE_LIMITS)),
+    messages: toMessages(requestImages(request.messages, request.model, ANTHROPIC_IMAGE_LIMITS), model.id),
     stream: true,
   };
   // An empty system text block is rejected by the API, so no prompt means no system field.
@@ -189,15 +189,16 @@ export function anthropicHeaders(request: ModelRequest): Record<string, string> 
  * Transcript messages → Anthropic messages. Tool-role messages become user messages of tool_result
  * blocks, kept apart from the user's own messages; results whose call is not in the assistant
  * message right before them are dropped, since the API rejects the whole request for one orphan.
+ * Reasoning is replayed only to the model that wrote it (`model`: the one asked now).
  */
-function toMessages(messages: readonly Message[]): MessageParam[] {
+function toMessages(messages: readonly Message[], model: string): MessageParam[] {
   const out: MessageParam[] = [];
   let openCalls = new Set<string>();
   // The content of the tool-results message just sent, while the next transcript message may add to it.
   let resultsMessage: ContentBlockParam[] | undefined;
   for (const message of messages) {
     if (message.role === "assistant") {
-      const content = assistantContent(message.content);
+      const content = assistantContent(message.content, model);
       openCalls = new Set(content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
       resultsMessage = undefined;
       if (content.length > 0) out.push({ role: "assistant", content });
@@ -221,7 +222,7 @@ function toMessages(messages: readonly Message[]): MessageParam[] {
   return out;
 }
 
-function assistantContent(blocks: readonly ContentBlock[]): ContentBlockParam[] {
+function assistantContent(blocks: readonly ContentBlock[], model: string): ContentBlockParam[] {
   const out: ContentBlockParam[] = [];
   for (const block of blocks) {
     switch (block.type) {
@@ -230,8 +231,10 @@ function assistantContent(blocks: readonly ContentBlock[]): ContentBlockParam[] 
         break;
       case "thinking":
         // Only Anthropic's own reasoning can be replayed: it needs its signature (or the redacted
-        // data); another provider's reasoning (reasoning_id) would be rejected.
+        // data); another provider's reasoning (reasoning_id) would be rejected, and so would a block
+        // another Claude model signed (after a model switch: every later request would fail).
         if (block.reasoning_id) break;
+        if (block.model !== undefined && block.model !== model) break;
         if (block.signature) out.push({ type: "thinking", thinking: block.text, signature: block.signature });
         else if (block.opaque) out.push({ type: "redacted_thinking", data: block.opaque });
         break;
@@ -314,6 +317,10 @@ type Building =
 /** Folds SSE events into ProviderEvents and the final content, blocks kept in index order. */
 class AnthropicAssembler implements WireAssembler {
   private readonly blocks = new Map<number, Building>();
+
+  /** `model`: the id the request asked for, stamped on the reasoning it returns (assistantContent). */
+  constructor(private readonly model: string) {}
+
   private readonly calls = new ToolCallAssembly();
   // Anthropic counts thinking inside output_tokens and reports no split: reasoning is unknown (null).
   private readonly usage: TokenUsage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: null };
@@ -434,9 +441,9 @@ class AnthropicAssembler implements WireAssembler {
         const text = block.text.text;
         if (text) content.push({ type: "text", text });
       } else if (block.type === "thinking") {
-        content.push({ type: "thinking", text: block.text.text, ...(block.signature ? { signature: block.signature } : {}) });
+        content.push({ type: "thinking", text: block.text.text, ...(block.signature ? { signature: block.signature, model: this.model } : {}) });
       } else if (block.type === "redacted_thinking") {
-        content.push({ type: "thinking", text: "", opaque: block.data });
+        content.push({ type: "thinking", text: "", opaque: block.data, model: this.model });
       } else {
         const call = this.calls.block(index);
         if (call) content.push(call);

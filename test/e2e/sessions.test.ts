@@ -225,6 +225,20 @@ describe("damage and interruption", () => {
     expect(readFileSync(older!, "utf8")).toBe(before);
   });
 
+  test("-c on another Claude model leaves out the first model's signed thinking (its signature is good for that model only); on the same model it goes back", async () => {
+    const { run } = place();
+    mock = startMockLlm([{ thinking: "sonnet's private reasoning", text: "one" }, { text: "two" }, { text: "three" }]);
+    await run(["-p", "first", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    const thinking = (body: any) => body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "thinking");
+    await run(["-p", "-c", "second", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    expect(thinking(mock.requests[1]!.body)).toEqual([{ type: "thinking", thinking: "sonnet's private reasoning", signature: "mocksig_1" }]);
+    const switched = await run(["-p", "-c", "third", ...anthropic(mock), "--model", "claude-opus-4-5"]);
+    expect(switched.code).toBe(0);
+    expect(mock.requests[2]!.body.model).toBe("claude-opus-4-5");
+    expect(thinking(mock.requests[2]!.body)).toEqual([]);
+    expect(texts(mock.requests[2]!.body)).toEqual(["first", "one", "second", "two", "third"]);
+  });
+
   test("zot killed while a tool runs: the resumed session answers the call as interrupted", async () => {
     const { home, cwd } = place();
     mock = startMockLlm([{ tool_calls: [{ id: "toolu_1", name: "bash", args: { command: "sleep 30" } }] }, { text: "ok" }]);

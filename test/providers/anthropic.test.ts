@@ -81,8 +81,29 @@ test("thinking streams as thinking deltas and keeps its signature for replay", a
   expect(ofType(events, "thinking_delta").length).toBeGreaterThan(1);
   expect(ofType(events, "thinking_delta").map((d) => d.delta).join("")).toBe("First I consider the question carefully.");
   expect(done(events).content).toEqual([
-    { type: "thinking", text: "First I consider the question carefully.", signature: "mocksig_1" },
+    { type: "thinking", text: "First I consider the question carefully.", signature: "mocksig_1", model: "claude-test" },
     { type: "text", text: "Answer." },
+  ]);
+});
+
+test("reasoning goes back only to the model that wrote it: after a switch, another Claude model's signed or redacted thinking is left out", async () => {
+  const said = (blocks: Message["content"]): Message[] => [
+    { role: "user", content: [{ type: "text", text: "q1" }], time: TIME },
+    { role: "assistant", content: [...blocks, { type: "text", text: "a1" }], time: TIME },
+    { role: "user", content: [{ type: "text", text: "q2" }], time: TIME },
+  ];
+  const server = serve({ text: "ok" }, { text: "ok" });
+  await run(server, request({ messages: said([
+    { type: "thinking", text: "mine", signature: "sig-mine", model: "claude-test" },
+    { type: "thinking", text: "another's", signature: "sig-other", model: "claude-opus-4-5" },
+    { type: "thinking", text: "", opaque: "redacted-other", model: "claude-opus-4-5" },
+    // A session recorded before zot stamped the model: replayed as it always was.
+    { type: "thinking", text: "unstamped", signature: "sig-old" },
+  ]) }));
+  expect(server.requests[0]!.body.messages[1].content).toEqual([
+    { type: "thinking", thinking: "mine", signature: "sig-mine" },
+    { type: "thinking", thinking: "unstamped", signature: "sig-old" },
+    { type: "text", text: "a1" },
   ]);
 });
 
