@@ -70,6 +70,8 @@ export type FirstWord =
  */
 export function readFirstWord(positionals: readonly string[], terminated: boolean): FirstWord {
   if (terminated || positionals.length === 0) return { kind: "prompt" };
+  // `/rust`, `/pc`: a slash command (a Markdown command's, a skill's), never a mistyped subcommand.
+  if (positionals[0]!.startsWith("/")) return { kind: "prompt" };
   // A quoted phrase ("session list is broken") is one argument with spaces: a prompt.
   if (positionals.some((word) => /\s/.test(word))) return { kind: "prompt" };
   const [first, ...rest] = positionals;

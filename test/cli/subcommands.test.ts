@@ -32,6 +32,10 @@ describe("readFirstWord", () => {
     expect(readFirstWord(["resume", "20261128-021331-53b5a083"], true)).toEqual({ kind: "prompt" }); // after --
   });
 
+  test("a first word starting with / is a slash command, never taken for a mistyped subcommand (/rust is not trust, /pc not rpc)", () => {
+    for (const word of ["/rust", "/pc", "/cp", "/trust", "/sessions"]) expect(readFirstWord([word], false)).toEqual({ kind: "prompt" });
+  });
+
   test("a command's own name after flags is pointed to its place", () => {
     expect(() => readFirstWord(["sessions", "list"], false)).toThrow("a command goes before the flags");
   });
