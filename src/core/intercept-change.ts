@@ -21,16 +21,15 @@ export function describeModify(stage: keyof StagePayloads, before: unknown, afte
   switch (stage) {
     case "tool_call":
       return bounded(callText(before as StagePayloads["tool_call"]), callText(after as StagePayloads["tool_call"]));
+    // What a participant rewrote a tool's output, the answer or a response to hide (a secret it
+    // masked) is not repeated here: the audit says how long it was, and what it became.
     case "after_tool":
-      return bounded(resultText((before as StagePayloads["after_tool"]).result), resultText((after as StagePayloads["after_tool"]).result));
-    case "assistant_message": {
-      // What an interceptor rewrote the answer to hide (a secret it masked) is not repeated here.
-      const was = (before as StagePayloads["assistant_message"]).text;
-      const now = (after as StagePayloads["assistant_message"]).text;
-      return was === now ? undefined : { before: `the model's text (${was.length} characters), not repeated`, after: clip(now) };
-    }
+      return unrepeated("the tool's output", resultText((before as StagePayloads["after_tool"]).result), resultText((after as StagePayloads["after_tool"]).result));
+    case "assistant_message":
+      return unrepeated("the model's text", (before as StagePayloads["assistant_message"]).text, (after as StagePayloads["assistant_message"]).text);
     case "after_llm":
-      return bounded(
+      return unrepeated(
+        "the model's response",
         responseText((before as StagePayloads["after_llm"]).response),
         responseText((after as StagePayloads["after_llm"]).response),
       );
@@ -58,6 +57,11 @@ export function describeRespond(call: StagePayloads["tool_call"], result: ToolRe
 
 export function clip(text: string, max = CHANGE_TEXT_MAX): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** A rewrite whose original is not kept: its length, and what it became. */
+function unrepeated(what: string, before: string, after: string): Change | undefined {
+  return before === after ? undefined : { before: `${what} (${before.length} characters), not repeated`, after: clip(after) };
 }
 
 function bounded(before: string, after: string): Change | undefined {

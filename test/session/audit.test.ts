@@ -66,6 +66,16 @@ describe("intercept events carry before and after", () => {
     expect(event.after).toBe(`${"y".repeat(CHANGE_TEXT_MAX)}… (500 more characters)`);
   });
 
+  test("a tool's output a participant rewrote (a secret it masked) is not repeated: its length, and what it became", async () => {
+    const { chain, events } = chainWith(() => ({ action: "modify", value: { content: [{ type: "text", text: "token=[redacted]" }], is_error: false } }));
+    const result = { content: [{ type: "text" as const, text: "token=sk-live-123456" }], is_error: false };
+    await chain.run("after_tool", { id: "c1", name: "bash", args: {}, result, durationMs: 1 }, signal);
+    const event = events[0] as Extract<AgentEvent, { type: "intercept" }>;
+    expect(event.before).toBe("the tool's output (20 characters), not repeated");
+    expect(event.after).toBe("token=[redacted]");
+    expect(JSON.stringify(events)).not.toContain("sk-live");
+  });
+
   test("a model request rewrite is summarised by the parts that changed, not copied whole", async () => {
     const { chain, events } = chainWith((_stage, payload) => ({
       action: "modify",
