@@ -71,7 +71,10 @@ export function resumeSession(named: string, cwd: string): OpenedSession {
           `session ${header.id} belongs to ${header.cwd}; run zot there, or pass --cwd ${header.cwd}`,
         );
       }
-      notes.push(`session ${header.id} was recorded in ${header.cwd}, which is gone; tools now run in ${cwd}`);
+      // It stays the old folder's session (its list, its -c): importing a copy makes it this one's.
+      notes.push(
+        `session ${header.id} was recorded in ${header.cwd}, which is gone; tools now run in ${cwd}. To make it this folder's (its paths moved here, found by zot -c and zot sessions list here): zot sessions import ${file}`,
+      );
     }
     const problems: { entry: number; message: string }[] = [];
     const state = replay(header, content.entries, problems);

@@ -2,7 +2,7 @@
 // is recorded; -c, --session and -r resume it with its transcript, model and cost; a damaged or
 // interrupted session still resumes; a session in use by another zot is never written twice.
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../src/session/paths.ts";
 import { eventually, scriptedExtension } from "../fixtures/extensions/make.ts";
@@ -237,6 +237,27 @@ describe("damage and interruption", () => {
     expect(mock.requests[2]!.body.model).toBe("claude-opus-4-5");
     expect(thinking(mock.requests[2]!.body)).toEqual([]);
     expect(texts(mock.requests[2]!.body)).toEqual(["first", "one", "second", "two", "third"]);
+  });
+
+  test("a session of a folder that moved opens in the new place with a note naming the import that makes it this folder's; after it, -c there finds it", async () => {
+    const home = tempDir("zot-sess-home-");
+    const parent = tempDir("zot-sess-move-");
+    const old = join(parent, "old-name");
+    const moved = join(parent, "new-name");
+    mkdirSync(old);
+    mock = startMockLlm([{ text: "one" }, { text: "two" }, { text: "three" }]);
+    await zot(["-p", "design talk", ...anthropic(mock)], { home, cwd: old });
+    const [file] = sessionFiles(home, old);
+    const id = file!.split("/").at(-1)!.replace(".jsonl", "");
+    renameSync(old, moved);
+    const resumed = await zot(["-p", "--session", id, "go on", ...anthropic(mock)], { home, cwd: moved });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`To make it this folder's (its paths moved here, found by zot -c and zot sessions list here): zot sessions import ${file}`);
+    const imported = await zot(["sessions", "import", file!], { home, cwd: moved });
+    expect(imported.code).toBe(0);
+    const again = await zot(["-p", "-c", "and now?", ...anthropic(mock)], { home, cwd: moved });
+    expect(again.code).toBe(0);
+    expect(texts(mock.requests[2]!.body)).toEqual(["design talk", "one", "go on", "two", "and now?"]);
   });
 
   test("zot killed while a tool runs: the resumed session answers the call as interrupted", async () => {
