@@ -8,6 +8,7 @@ import { LATE_JOIN_AFTER_MS } from "../extensions/late-join.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { Terminal } from "../tui/terminal.ts";
+import { spareWhatStaysRunning } from "../process/owned-processes.ts";
 import { handleTerminationSignals, ownChildProcesses, signalExitCode } from "./signals.ts";
 import { startupOver } from "./startup-over.ts";
 
@@ -54,6 +55,7 @@ export async function runInteractiveCommand(
         initialPrompt: prompt || undefined,
         terminal,
         exitControl: (exit) => (endApp = exit),
+        runUserProgram: spareWhatStaysRunning,
       },
     );
   } finally {

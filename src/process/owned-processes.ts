@@ -4,7 +4,8 @@
 // or double-forked descendant leaves the group, not the family), and the command line makes zot a
 // child subreaper so a descendant whose parent died is re-parented to zot and still found.
 // Rule: nothing zot starts outlives it: the exit hook SIGKILLs every owned tree (and, for the
-// command line, every descendant of zot) synchronously, on every way out the runtime lets code run.
+// command line, every descendant of zot) synchronously, on every way out the runtime lets code run;
+// the one exception is what a program of the user's own, their editor, leaves running (spared).
 import { reapOrphans } from "./orphan-reaper.ts";
 import { becomeSubreaper } from "./subreaper.ts";
 import { descendantsOf, isRunning, type ProcessEntry, readProcess, readProcessTable, treeOf } from "./process-table.ts";
@@ -104,6 +105,8 @@ let claimAll = false;
 let record: RunRecord | undefined;
 /** whether zot ever started an owned child: a run that started none has nothing to look for at exit */
 let spawned = false;
+/** pid → start time: what the user's own program (the editor of Ctrl+G) left running, which zot's exit spares */
+const spared = new Map<number, number>();
 
 function register(group: OwnedGroup): void {
   owned.add(group);
@@ -135,6 +138,35 @@ function register(group: OwnedGroup): void {
 export function beforeSpawn(): void {
   spawned = true;
   if (claimAll) becomeSubreaper();
+}
+
+/**
+ * Runs `work`, a program of the user's that zot starts for them (their editor), and spares at zot's
+ * exit what it leaves running: the descendants of zot that appeared meanwhile and belong to no tree
+ * zot owns (a window editor's first instance outlives the command that started it, and is re-parented
+ * to zot as a subreaper). Linux only; elsewhere nothing is killed beyond the owned trees anyway.
+ */
+export async function spareWhatStaysRunning<T>(work: () => Promise<T>): Promise<T> {
+  const before = readProcessTable();
+  try {
+    return await work();
+  } finally {
+    const after = before && readProcessTable();
+    if (before && after) {
+      const ownedPids = new Set<number>();
+      for (const group of owned) for (const member of group.members(after) ?? []) ownedPids.add(member.pid);
+      for (const entry of descendantsOf(after, [process.pid])) {
+        if (!isRunning(entry) || ownedPids.has(entry.pid) || before.get(entry.pid)?.start === entry.start) continue;
+        spared.set(entry.pid, entry.start);
+      }
+    }
+  }
+}
+
+/** The spared processes still running, and everything under them. */
+function sparedTrees(table: Map<number, ProcessEntry>): Set<number> {
+  const roots = [...spared].filter(([pid, start]) => table.get(pid)?.start === start).map(([pid]) => pid);
+  return new Set([...roots, ...descendantsOf(table, roots).map((entry) => entry.pid)]);
 }
 
 function recordedGroups(): RecordedGroup[] {
@@ -171,7 +203,10 @@ export function killOwnedProcesses(): void {
     }
     const targets = new Set<number>();
     for (const group of owned) for (const member of group.members(table) ?? []) targets.add(member.pid);
-    if (claimAll) for (const entry of descendantsOf(table, [process.pid])) if (isRunning(entry)) targets.add(entry.pid);
+    if (claimAll) {
+      const mine = sparedTrees(table);
+      for (const entry of descendantsOf(table, [process.pid])) if (isRunning(entry) && !mine.has(entry.pid)) targets.add(entry.pid);
+    }
     targets.delete(process.pid);
     if (targets.size === 0) return;
     for (const pid of targets) sendSignal(pid, "SIGKILL");

@@ -10,7 +10,7 @@
 //   prompt in the history does not take a press per row; the draft and edits made on the walk are
 //   kept (prompt-history.ts); Ctrl+R searches them (history-search.ts): typing narrows, Ctrl+R
 //   again goes older, Enter sends the match, Tab or Esc (or any key that edits or moves) takes it
-//   into the editor, where Ctrl+_ gives back what was there, and Ctrl+C or Ctrl+G leaves the text
+//   into the editor as the walk's place (↑/↓ go on from it), and Ctrl+C or Ctrl+G leaves the text
 //   as it was.
 // Pastes: large ones collapse to a `[pasted text #N +L lines]` chip (one unit for the cursor and
 // Backspace and every kill) that submit expands; a drop of file paths is shell-quoted. A chip's
@@ -53,6 +53,21 @@ interface Row {
 
 const TAB_WIDTH = 4;
 const cellWidth = (grapheme: string) => (grapheme === "\t" ? TAB_WIDTH : visibleWidth(grapheme));
+
+/** `mark` ([start, end) in `text`) widened to whole graphemes: an accent typed apart stays with its letter. */
+function wholeGraphemes(text: string, mark: [number, number] | undefined): [number, number] | undefined {
+  if (!mark) return undefined;
+  let [start, end] = mark;
+  let at = 0;
+  for (const grapheme of graphemes(text)) {
+    const next = at + grapheme.length;
+    if (at < start && start < next) start = at;
+    if (at < end && end < next) end = next;
+    if (at >= end) break;
+    at = next;
+  }
+  return [start, end];
+}
 
 /** Rows of at most `width` columns: broken after a space where one fits, else between graphemes. */
 export function layoutRows(text: string, width: number): Row[] {
@@ -310,7 +325,7 @@ export class Editor implements Component {
    */
   private renderSearch(search: HistorySearch, prompt: string, indent: string, cursor: string): string[] {
     const shown = search.match ?? this.buffer.text;
-    const mark = search.highlight;
+    const mark = wholeGraphemes(shown, search.highlight);
     const rows = layoutRows(shown, this.rowWidth());
     const room = Math.max(1, (this.options.maxRows ?? 10) - 1);
     const at = mark ? Math.max(0, rows.findIndex((row) => mark[0] < row.end || (mark[0] === row.end && row.last))) : 0;
@@ -325,8 +340,15 @@ export class Editor implements Component {
       return (top + i === 0 ? prompt : indent) + text.replaceAll("\t", " ".repeat(TAB_WIDTH));
     });
     const state = search.failing ? "no match: " : "search prompts: ";
-    const help = this.theme.muted("  ctrl+r older · enter send · tab edit · ctrl+c cancel");
-    lines.push(truncateToWidth(this.theme.muted(state) + search.query + cursor + help, this.width));
+    const query = this.theme.muted(state) + search.query;
+    const help = "  ctrl+r older · enter send · tab edit · ctrl+c cancel";
+    // The query and the cursor after it come first; the help only where it fits (a query too long keeps its end).
+    const queryWidth = visibleWidth(query);
+    const row =
+      queryWidth + 1 > this.width
+        ? this.theme.muted("…") + Bun.sliceAnsi(query, queryWidth - Math.max(0, this.width - 2)) + cursor
+        : query + cursor + (queryWidth + 1 + visibleWidth(help) <= this.width ? this.theme.muted(help) : "");
+    lines.push(row);
     return lines;
   }
 
@@ -350,40 +372,35 @@ export class Editor implements Component {
         this.cancelSearch();
         return true;
       case "enter":
-        this.takeMatch();
+        this.takeSearchMatch();
         this.submit();
         return true;
       case "tab":
       case "escape":
-        this.takeMatch();
+        this.takeSearchMatch();
         return true;
     }
     if (key.text !== undefined && !key.ctrl && !key.alt) {
       search.type(key.text);
       return true;
     }
-    this.takeMatch();
+    this.takeSearchMatch();
     return this.handleKey(key);
   }
 
   /**
-   * Ends the search with its match in the editor, the cursor at its end, as one step Ctrl+_
-   * undoes. A history walk under way ends first (its draft and edits join the history, as a send
-   * ends it), so ↑ starts from the newest again.
+   * Ends a Ctrl+R search with its match in the editor, the cursor at its end: the history walk goes
+   * to that entry as ↑/↓ would have brought it, so what was being written is kept as they keep it (↓
+   * past the newest brings it back) and ↑ goes on to the prompt before the match, as in a shell.
+   * Without a match the editor stays as it was.
    */
-  private takeMatch(): void {
-    const match = this.search?.match;
+  takeSearchMatch(): void {
+    const search = this.search;
     this.search = undefined;
-    if (match === undefined || match === this.buffer.text) return;
-    const before = { text: this.buffer.text, cursor: this.buffer.cursor };
-    if (this.history.browsing) {
-      this.endWalk();
-      this.undoElsewhere.clear();
-    }
-    this.buffer.setText(match);
-    this.undoStack.push(before);
-    this.lastEdit = "other";
-    this.notifyChange(true);
+    const at = search?.at;
+    // The history changed under the search (a prompt added and the oldest let go): nothing to go to.
+    if (at === undefined || this.history.all[at] !== search?.match) return;
+    this.walkTo(() => this.history.jumpTo(at, this.buffer.text));
   }
 
   /** Columns for text: the prompt's and one for the cursor past the last character are kept free. */
@@ -425,17 +442,7 @@ export class Editor implements Component {
     const { text, cursor } = this.buffer;
     const untouchedEntry = this.history.browsing && text === this.recalled && (cursor === 0 || cursor === text.length);
     if (untouchedEntry || target < 0 || target >= rows.length) {
-      const from = this.history.at;
-      const entry = direction < 0 ? this.history.previous(text) : this.history.next(text);
-      if (entry === undefined) return false;
-      this.undoElsewhere.set(from, this.undoStack.splice(0));
-      this.undoStack.push(...(this.undoElsewhere.get(this.history.at) ?? []));
-      this.undoElsewhere.delete(this.history.at);
-      this.lastEdit = "other";
-      this.buffer.setText(entry);
-      this.recalled = entry;
-      this.notifyChange(true);
-      return true;
+      return this.walkTo(() => (direction < 0 ? this.history.previous(text) : this.history.next(text)));
     }
     const row = rows[at];
     this.goalColumn ??= this.columns(row.start, this.buffer.cursor);
@@ -450,6 +457,21 @@ export class Editor implements Component {
     // On a row that wraps on, the end offset is the next row's start: stop one grapheme short.
     if (!goal.last && offset === goal.end && offset > goal.start) offset -= graphemes(this.buffer.text.slice(goal.start, goal.end)).at(-1)?.length ?? 0;
     this.buffer.moveTo(offset, direction);
+    return true;
+  }
+
+  /** One step of a history walk (`step` moves it and gives the entry, or undefined for none): each place keeps its own undo steps. */
+  private walkTo(step: () => string | undefined): boolean {
+    const from = this.history.at;
+    const entry = step();
+    if (entry === undefined) return false;
+    this.undoElsewhere.set(from, this.undoStack.splice(0));
+    this.undoStack.push(...(this.undoElsewhere.get(this.history.at) ?? []));
+    this.undoElsewhere.delete(this.history.at);
+    this.lastEdit = "other";
+    this.buffer.setText(entry);
+    this.recalled = entry;
+    this.notifyChange(true);
     return true;
   }
 

@@ -26,6 +26,11 @@ export class HistorySearch {
     return this.failing_;
   }
 
+  /** Where the entry shown is in the entries searched, or undefined when none matched yet. */
+  get at(): number | undefined {
+    return this.index;
+  }
+
   /** The entry shown, or undefined when none matched yet. */
   get match(): string | undefined {
     return this.index === undefined ? undefined : this.entries[this.index];

@@ -69,6 +69,17 @@ export class PromptHistory {
   }
 
   /**
+   * Moves the walk to entry `index` (a Ctrl+R search's match), as ↑/↓ would have: `current` is kept
+   * as they keep it, and ↑/↓ go on from there. Undefined, and nothing moved, when there is no such entry.
+   */
+  jumpTo(index: number, current: string): string | undefined {
+    if (index < 0 || index >= this.entries.length) return undefined;
+    this.keep(current);
+    this.position = index;
+    return this.shown(index);
+  }
+
+  /**
    * Ends a walk (a send or a clear). Ended on an entry, the edits of the others and the draft join
    * the history, written out by `expand` (the editor's paste chips), older than what is added next.
    */

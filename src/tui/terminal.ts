@@ -363,8 +363,9 @@ export class Terminal {
    * Gives the terminal to a program zot runs in it (the user's editor, Ctrl+G) as on exit (the
    * restore hooks run: the renderer parks below its frame), stops reading until `run` settles,
    * then takes it again and calls `continued("suspend")`, so the program paints anew below what
-   * the lent program left. A SIGCONT meanwhile (the lent program stopped and continued) leaves it
-   * lent; keys read in the same batch as the one that lent it are dropped. Throws unless canLend.
+   * the lent program left. A SIGTSTP meanwhile stops zot as by default, and the SIGCONT that
+   * continues it leaves the terminal lent; keys read in the same batch as the one that lent it are
+   * dropped. Throws unless canLend.
    */
   async lend<T>(run: () => Promise<T>): Promise<T> {
     if (!this.canLend) throw new Error("the terminal cannot be lent now");
@@ -374,9 +375,15 @@ export class Terminal {
     // What was read with the key that lent it was typed for the lent program: not zot's to take.
     this.dropBatch = true;
     this.input.pause();
+    // A stop meanwhile (the editor's own Ctrl+Z, which stops its whole process group, or the
+    // terminal's for a window editor waiting) stops zot with it, as by default: the shell gets the
+    // terminal, and `fg` continues both.
+    const listening = process.listeners("SIGTSTP").includes(this.onStopSignal);
+    if (listening) process.off("SIGTSTP", this.onStopSignal);
     try {
       return await run();
     } finally {
+      if (listening) process.on("SIGTSTP", this.onStopSignal);
       this.lentOut = false;
       this.takeBack();
     }

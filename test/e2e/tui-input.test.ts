@@ -2,7 +2,7 @@
 // extension commands, filter, Tab, Enter), every action of an extension's command, extension notes,
 // the @ file picker, and the keys that leave (Ctrl+C twice, Ctrl+D).
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programExtension } from "../fixtures/extensions/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
@@ -295,7 +295,7 @@ describe("the prompt history", () => {
 });
 
 describe("Ctrl+R", () => {
-  test("searches the earlier prompts: typing narrows, Ctrl+C leaves the draft, Esc takes the match to edit (Ctrl+_ gives the draft back), Enter sends it", async () => {
+  test("searches the earlier prompts: typing narrows, Ctrl+C leaves the draft, Esc takes the match to edit (↓ gives the draft back), Enter sends it", async () => {
     const { session, mock } = zot([{ text: "ok1" }, { text: "ok2" }, { text: "ok3" }, { text: "ok4" }]);
     await ready(session);
     for (const [i, prompt] of ["deploy the staging build", "run the unit tests", "check the logs"].entries()) {
@@ -316,8 +316,10 @@ describe("Ctrl+R", () => {
     await session.waitFor(() => editorRow() === "> run the unit tests", "the match for 'UNIT'");
     session.type("\x1b");
     await session.waitFor((screen) => !screen.text().includes("search prompts:") && editorRow() === "> run the unit tests", "Esc to take the match");
-    session.type("\x1f");
-    await session.waitFor(() => editorRow() === "> /he", "Ctrl+_ to bring the draft back");
+    session.type("\x1b[B");
+    await session.waitFor(() => editorRow() === "> check the logs", "↓ to the prompt after the match, as in a shell");
+    session.type("\x1b[B");
+    await session.waitFor(() => editorRow() === "> /he", "↓ past the newest to bring the draft back");
     session.type("\x12logs\r");
     await session.waitForText("ok4");
     expect(lastUserText(mock.requests[3]!.body)).toBe("check the logs");
@@ -374,6 +376,60 @@ open(path, "w").write(text.rstrip("\\n").upper() + " + " + line + "\\n")
     expect(session.screen.lines()).toContain("> draft stays");
     session.type(" still here");
     await session.waitFor((screen) => screen.lines().includes("> draft stays still here"), "zot still taking keys");
+  });
+
+  test("what the editor saves is cleaned as a paste is (CRLF, escape sequences); an editor that saves nothing leaves the prompt as it was, its trailing newline and paste chip too", async () => {
+    const dir = tempDir("zot-editor-");
+    writeFileSync(join(dir, "dirty.py"), "import sys\nopen(sys.argv[1], 'w').write('one\\r\\ntwo \\x1b[2J\\x1b[31mred\\x1b[0m\\x07\\r\\n')\n");
+    const { session, mock } = zot([{ text: "ok1" }], { env: { VISUAL: `python3 ${join(dir, "dirty.py")}`, EDITOR: "" } });
+    await ready(session);
+    session.type("\x07");
+    await session.waitFor((screen) => screen.lines().includes("> one") && screen.lines().some((row) => row.trim() === "two red"), "the cleaned text");
+    session.type("\r");
+    await session.waitForText("ok1");
+    expect(lastUserText(mock.requests[0]!.body)).toBe("one\ntwo red");
+
+    const { session: kept } = zot([], { env: { VISUAL: "true", EDITOR: "" } });
+    await ready(kept);
+    kept.type("first line\x1b\r");
+    kept.paste(`${Array.from({ length: 20 }, (_, i) => `log ${i}`).join("\n")}\n`); // a paste ending in a newline, as most do
+    await kept.waitForText("[pasted text #1 +20 lines]");
+    kept.type("\x07");
+    await Bun.sleep(300);
+    await kept.waitForText("[pasted text #1 +20 lines]");
+    expect(kept.screen.text()).not.toContain("log 19");
+  });
+
+  test("zot ending while the editor runs (SIGTERM) ends the editor first and removes its file; what the editor left running on its own outlives zot", async () => {
+    const dir = tempDir("zot-editor-");
+    const marker = join(dir, "instance.pid");
+    // A window editor's first run: it leaves its instance running (detached), then waits.
+    writeFileSync(join(dir, "gui.sh"), `#!/bin/sh\nsetsid sleep 300 </dev/null >/dev/null 2>&1 &\necho $! > ${marker}\necho "$1" > ${join(dir, "file-was")}\necho EDITOR WAITING\nexec sleep 300\n`);
+    const { session, pid } = runs.start(startMockLlm([{ tool_calls: [{ name: "bash", args: { command: "echo tool ran" } }] }, { text: "done" }]), {
+      args: ["--no-ext"],
+      env: { VISUAL: `sh ${join(dir, "gui.sh")}`, EDITOR: "" },
+    });
+    await ready(session);
+    session.type("run a tool\r"); // zot has spawned a child of its own: it claims every descendant now
+    await session.waitForText("done");
+    session.type("\x07");
+    await session.waitForText("EDITOR WAITING");
+    const instance = Number(readFileSync(marker, "utf8"));
+    const file = readFileSync(join(dir, "file-was"), "utf8").trim();
+    const zotPid = pid();
+    const began = Date.now();
+    process.kill(zotPid, "SIGTERM");
+    for (let i = 0; i < 100 && existsSync(`/proc/${zotPid}`); i++) await Bun.sleep(50);
+    expect(existsSync(`/proc/${zotPid}`)).toBe(false);
+    expect(Date.now() - began).toBeLessThan(5000);
+    expect(existsSync(file)).toBe(false);
+    try {
+      expect(existsSync(`/proc/${instance}`)).toBe(true);
+    } finally {
+      try {
+        process.kill(instance, "SIGKILL");
+      } catch {}
+    }
   });
 
   test("an editor that fails leaves the prompt as it was and says why; one not found says how to set one", async () => {

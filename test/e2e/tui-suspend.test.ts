@@ -3,7 +3,9 @@
 // terminal as it was (cooked: what is typed echoes, Enter ends a line); `fg` brings zot back under
 // the shell's lines, with nothing of the conversation lost or written twice.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/zot.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { lastUserText, ready } from "../support/zot-pty.ts";
@@ -148,6 +150,28 @@ describe("Ctrl+Z", () => {
     await session.waitForText("bg row 24", 15_000);
     const rows = session.screen.allLines().map((row) => row.trim());
     for (let i = 1; i <= 24; i++) expect(rows).toContain(`bg row ${i}`);
+  });
+
+  test("at an interactive shell: Ctrl+Z in the editor of Ctrl+G stops zot with it (the shell gets the terminal), and fg continues both", async () => {
+    const dir = tempDir("zot-editor-stop-");
+    // As vim does on Ctrl+Z: a SIGTSTP to its whole process group.
+    writeFileSync(
+      join(dir, "ed.py"),
+      "import os, signal, sys\npath = sys.argv[1]\ntext = open(path).read().rstrip('\\n')\nprint('EDITOR UP', flush=True)\nos.kill(0, signal.SIGTSTP)\nprint('EDITOR BACK', flush=True)\nline = sys.stdin.readline().strip()\nopen(path, 'w').write(text + ' + ' + line + '\\n')\n",
+    );
+    const { session, mock } = runs.start(startMockLlm([{ text: "sent after the editor" }]), { interactiveShell: true, rows: 20, env: { VISUAL: `python3 ${join(dir, "ed.py")}`, EDITOR: "" } });
+    await ready(session);
+    session.type("draft");
+    await session.waitFor((s) => s.lines().includes("> draft"), "the draft");
+    session.type("\x07");
+    await session.waitFor((s) => /Stopped/.test(s.text()), "the shell's Stopped line");
+    session.type("fg\r");
+    await session.waitForText("EDITOR BACK");
+    session.type("typed after fg\r");
+    await session.waitFor((s) => s.lines().includes("> draft + typed after fg"), "the edited prompt in zot");
+    session.type("\r");
+    await session.waitForText("sent after the editor");
+    expect(lastUserText(mock.requests[0]!.body)).toBe("draft + typed after fg");
   });
 
   test("at an interactive shell: `kill -TSTP` from outside suspends zot as Ctrl+Z does (band off, terminal given back), and fg brings it back once", async () => {

@@ -580,7 +580,7 @@ describe("Editor Ctrl+R search", () => {
     expect(editor.text).toBe("");
   });
 
-  test("Tab or Esc take the match to edit, as one step Ctrl+_ undoes; Ctrl+C and Ctrl+G leave the draft as it was", () => {
+  test("Tab or Esc take the match to edit, as ↑ would have brought it (↓ brings the draft back); Ctrl+C and Ctrl+G leave the draft as it was", () => {
     const history = new PromptHistory(["deploy to staging"]);
     const editor = new Editor(theme, { history });
     typeText(editor, "draft");
@@ -597,7 +597,7 @@ describe("Editor Ctrl+R search", () => {
       type(editor, take);
       expect(editor.searching).toBe(false);
       expect(shown(editor)).toBe("deploy to staging|");
-      type(editor, "\x1f");
+      type(editor, KEYS.down);
       expect(shown(editor)).toBe("draft|");
     }
   });
@@ -622,17 +622,34 @@ describe("Editor Ctrl+R search", () => {
     expect(Bun.stripANSI(searchRow(editor))).toStartWith("search prompts: POD bay|");
   });
 
-  test("taken during a history walk, the walk ends as a send ends it: the draft joins the history", () => {
-    const history = new PromptHistory(["first", "second"]);
+  test("the match becomes the walk's place: ↑ goes on to the prompt before it, ↓ past the newest brings back the draft, as in a shell", () => {
+    const history = new PromptHistory(["alpha one", "beta two", "gamma three", "delta four"]);
     const editor = new Editor(theme, { history });
     typeText(editor, "unsent draft");
-    type(editor, KEYS.up);
-    expect(editor.text).toBe("second");
     type(editor, CTRL_R);
-    typeText(editor, "fir");
+    typeText(editor, "gamma");
     type(editor, "\t");
-    expect(editor.text).toBe("first");
-    expect(history.browsing).toBe(false);
-    expect(history.all).toEqual(["first", "second", "unsent draft"]);
+    expect(editor.text).toBe("gamma three");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("beta two");
+    type(editor, KEYS.down, KEYS.down, KEYS.down);
+    expect(editor.text).toBe("unsent draft");
+    // ↑ itself ends a search: it takes the match, then goes on from it.
+    type(editor, CTRL_R);
+    typeText(editor, "beta");
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("alpha one");
+    expect(history.all).toEqual(["alpha one", "beta two", "gamma three", "delta four"]);
+  });
+
+  test("the mark covers whole graphemes, and a narrow row keeps the query and the cursor before the help", () => {
+    const editor = new Editor(createTheme({ color: true }), { history: new PromptHistory(["cafe\u0301 au lait"]) });
+    type(editor, CTRL_R);
+    typeText(editor, "cafe");
+    expect(editor.render(80)[0]).toBe("> \x1b[7mcafe\u0301\x1b[27m au lait");
+    const row = (width: number) => Bun.stripANSI(editor.render(width).at(-1)!.replace(CURSOR_MARKER, "|"));
+    expect(row(24)).toBe("search prompts: cafe|"); // no room for the help
+    expect(row(12)).toBe("…mpts: cafe|"); // the query's end, and the cursor, stay
+    expect(visibleWidth(row(12))).toBeLessThanOrEqual(12);
   });
 });

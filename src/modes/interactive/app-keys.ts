@@ -7,8 +7,9 @@
 // 2 s exits (the one that cancelled a turn does not count, so pressing it twice to stop the model
 // does not quit); Ctrl+D on an empty editor exits; Ctrl+O expands or collapses every tool result;
 // Ctrl+L clears the screen; Ctrl+Z suspends zot to the shell (`fg` brings it back), whatever is open;
-// Ctrl+R closes the popup and the editor searches the earlier prompts, with every key (Esc and
-// Ctrl+C included) until the search ends; Ctrl+G opens the prompt in the user's own editor. With a popup open, ↑/↓
+// Ctrl+R closes the popup and the editor searches the earlier prompts: its own keys (Esc and Ctrl+C
+// included) go to it, any other ends it and then does what it does; Ctrl+G opens the prompt in the
+// user's own editor. With a popup open, ↑/↓
 // PgUp/PgDn move in it, Tab completes, Enter picks (a file: Enter keeps the `@`, so its content goes
 // with the prompt; Tab puts its path alone).
 // Rule: while an overlay (a picker, a dialog, an extension's panel) is open it has every key;
@@ -25,6 +26,8 @@ import { SlashPopup, slashQuery } from "./slash-popup.ts";
 const EXIT_WINDOW_MS = 2000;
 const ESCAPE: Key = { name: "escape", ctrl: false, alt: false, shift: false };
 const LIST_KEYS = new Set(["up", "down", "pageup", "pagedown", "ctrl+p", "ctrl+n"]);
+/** The keys a Ctrl+R search answers itself (typed text too); any other ends it first. */
+const SEARCH_KEYS = new Set(["enter", "tab", "escape", "backspace", "shift+backspace", "ctrl+r", "ctrl+g"]);
 
 export class AppKeys {
   /** Where the open popup is drawn (under the editor). */
@@ -53,7 +56,13 @@ export class AppKeys {
       this.app.suspend();
       return true;
     }
-    if (this.app.hasOverlay || this.app.editor.searching) return false;
+    if (this.app.hasOverlay) return false;
+    const editor = this.app.editor;
+    if (editor.searching) {
+      if (SEARCH_KEYS.has(id) || (key.text !== undefined && !key.ctrl && !key.alt)) return false;
+      // Any other key takes the match, then does what it does (Ctrl+O expands, Ctrl+L clears, ↑ walks on).
+      editor.takeSearchMatch();
+    }
     if (id === "ctrl+r") {
       if (this.popup) this.dismissedFor = this.app.editor.text;
       this.show(undefined);

@@ -46,6 +46,8 @@ export interface AppOptions {
   /** sent (or run, if it is a command) as soon as the conversation is ready */
   initialPrompt?: string;
   commands: readonly SlashCommand[];
+  /** runs a program of the user's (the editor of Ctrl+G) so that what it leaves running is spared at zot's exit */
+  runUserProgram?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** Input typed (or submitted by an extension) before the conversation was ready. */
@@ -107,8 +109,8 @@ export class InteractiveApp implements AppContext {
   private readonly statusLine: Text;
   private readonly keys: AppKeys;
   private endRun: ((code: number) => void) | undefined;
-  /** Ctrl+G's editor has the terminal. */
-  private inEditor = false;
+  /** Ctrl+G's editor while it has the terminal: what ends it (zot exiting), and its end. */
+  private inEditor: { stop: AbortController; done: Promise<void> } | undefined;
   private readonly ended: Promise<number>;
 
   constructor(
@@ -337,20 +339,25 @@ export class InteractiveApp implements AppContext {
       if (this.tui.terminal.starting) this.setStatus("Ctrl+G: zot is still starting; press it again in a moment", "warn");
       return;
     }
-    this.inEditor = true;
+    const stop = new AbortController();
     const command = editorCommand(process.env);
     this.frame.hideBand(true);
+    const outcome = editInEditor(this.editor.value, {
+      command,
+      cwd: this.ready ? this.conversation.cwd : process.cwd(),
+      env: process.env,
+      lend: (run) => this.tui.lend(run),
+      signal: stop.signal,
+      ...(this.options.runUserProgram ? { spare: this.options.runUserProgram } : {}),
+    });
+    this.inEditor = { stop, done: outcome.then(() => {}) };
     try {
-      const outcome = await editInEditor(this.editor.value, {
-        command,
-        cwd: this.ready ? this.conversation.cwd : process.cwd(),
-        env: process.env,
-        lend: (run) => this.tui.lend(run),
-      });
-      if (outcome.kind === "edited") this.editor.setText(outcome.text);
-      else if (outcome.kind === "failed") this.setStatus(`Ctrl+G: ${outcome.reason}`, "warn");
+      const result = await outcome;
+      if (stop.signal.aborted) return;
+      if (result.kind === "edited") this.editor.setText(result.text);
+      else if (result.kind === "failed") this.setStatus(`Ctrl+G: ${result.reason}`, "warn");
     } finally {
-      this.inEditor = false;
+      this.inEditor = undefined;
       this.frame.hideBand(false);
       this.render();
     }
@@ -571,6 +578,11 @@ export class InteractiveApp implements AppContext {
   }
 
   private async shutdown(): Promise<void> {
+    // The editor of Ctrl+G ends first (SIGTERM: vim keeps its swap file) and gives the terminal back.
+    if (this.inEditor) {
+      this.inEditor.stop.abort();
+      await within(this.inEditor.done, CANCEL_WAIT_MS);
+    }
     const conversation = this.conv;
     if (conversation) {
       conversation.stop("zot is exiting");

@@ -5,7 +5,7 @@ import { createTheme } from "../../tui/theme.ts";
 import type { Terminal } from "../../tui/terminal.ts";
 import { Tui } from "../../tui/tui.ts";
 import type { SlashCommand } from "./app-context.ts";
-import { type ConversationFactory, InteractiveApp } from "./app.ts";
+import { type AppOptions, type ConversationFactory, InteractiveApp } from "./app.ts";
 import { BUILTIN_SLASH_COMMANDS } from "./commands/index.ts";
 import { createDialogConfirmer } from "./confirm-dialog.ts";
 import { createTrustAsker } from "./trust-dialog.ts";
@@ -19,6 +19,8 @@ export interface InteractiveOptions {
   commands?: readonly SlashCommand[];
   /** hands the caller what ends the app in order with an exit code (the command line's signals) */
   exitControl?: (exit: (code: number) => void) => void;
+  /** runs the user's editor (Ctrl+G) so that what it leaves running outlives zot (the command line's process rules) */
+  runUserProgram?: AppOptions["runUserProgram"];
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runInteractive(
   const app = new InteractiveApp(tui, createTheme(), {
     initialPrompt: options.initialPrompt,
     commands: options.commands ?? BUILTIN_SLASH_COMMANDS,
+    ...(options.runUserProgram ? { runUserProgram: options.runUserProgram } : {}),
   });
   const confirmer = createDialogConfirmer(app);
   const askTrust = createTrustAsker(app);
