@@ -111,6 +111,15 @@ describe("the chat view", () => {
     expect(text(chat)).toContain("│ compiling…");
   });
 
+  test("a tool box shows the command as it ran: a lone ESC ] and a BEL are marks, the text between them stays", () => {
+    const command = "ls \x1b]; touch PWNED #\x07-la";
+    const streaming = view([{ type: "turn_start", step: 1 }, { type: "tool_use_start", id: "b", name: "bash" }, { type: "tool_use_args", id: "b", delta: JSON.stringify({ command }).slice(0, -2) }]);
+    expect(text(streaming, 80)).toContain("│ $ ls ␛]; touch PWNED #␇-l");
+    const done = view([{ type: "tool_call", id: "b", name: "bash", args: { command } }]);
+    expect(text(done, 80)).toContain("│ $ ls ␛]; touch PWNED #␇-la");
+    expect(done.render(80).join("\n")).not.toMatch(/\x1b\]|\x07/);
+  });
+
   test("thinking is dim and collapsed to its last rows while streaming, to its first rows when done; Ctrl+O shows it all", () => {
     const thought = Array.from({ length: 8 }, (_, i) => `thought ${i}`).join("\n");
     const chat = view([{ type: "turn_start", step: 1 }, { type: "thinking_delta", delta: thought }]);

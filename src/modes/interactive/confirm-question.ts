@@ -15,7 +15,7 @@ import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import type { ConfirmAnswer, ConfirmRequest } from "../../conversation/conversation.ts";
 import { STRAY_HINT, StrayTyping } from "../../tui/stray-typing.ts";
-import { printable } from "../../protocol/printable.ts";
+import { hasControls, printable, printableVerbatim } from "../../protocol/printable.ts";
 
 type Choice = ConfirmAnswer["answer"];
 
@@ -26,6 +26,8 @@ const DIFF_ROWS_LEAST = 1;
 /** The rows under the question: the status bar, the editor, the row the frame keeps free. */
 const UNDER_QUESTION = 4;
 const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
+/** Said under a call whose arguments hold control characters (shown as marks above it). */
+export const CONTROLS_WARNING = "⚠ holds control characters, shown here as ␛, ␇…; a terminal would hide them";
 const REASON_HINT = "enter: tell the model (empty: just no) · esc: back to the answers";
 
 /** `asked`: a hook or a permission rule asked about this call, and asks again whatever is answered here. */
@@ -64,7 +66,7 @@ export class ConfirmQuestion implements Component {
     /** the terminal's rows, read when drawn: the diff takes only what the rest of the question leaves */
     private readonly screenRows?: () => number,
   ) {
-    this.list = new SelectList(choices(request.tool, request.why !== undefined), theme, { typeToFilter: false, maxVisible: 9 });
+    this.list = new SelectList(choices(printable(request.tool), request.why !== undefined), theme, { typeToFilter: false, maxVisible: 9 });
     this.list.onSelect = (item) => this.choose(item.value);
     this.list.onCancel = () => this.onStop?.();
     // The line above asks the question; the field only says it may stay empty.
@@ -72,7 +74,7 @@ export class ConfirmQuestion implements Component {
     this.reason.focused = false;
     this.reason.onSubmit = (text) => this.onAnswer?.({ answer: "no", reason: text });
     this.hint = new Text("", { style: theme.muted });
-    this.frame = new Box(this.content, { title: theme.bold(`Allow ${request.tool}?`), border: theme.accent });
+    this.frame = new Box(this.content, { title: theme.bold(`Allow ${printable(request.tool)}?`), border: theme.accent });
     this.layout();
   }
 
@@ -161,16 +163,21 @@ class RequestBody implements Component {
     /** the diff's rows at most */
     private readonly diffMost: () => number,
   ) {
-    this.diffLines = request.diff ? printable(request.diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ ")) : [];
+    // The change as it would be written: a control character in it shown, never dropped or written.
+    this.diffLines = request.diff ? printableVerbatim(request.diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ ")) : [];
   }
 
   render(width: number): string[] {
     const { theme, request } = this;
-    // The model's arguments as plain text: an escape in them could hide a part of the command asked about.
-    const preview = request.preview ? wrapText(printable(request.preview), Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
-    const rows = [truncateToWidth(`${theme.bold(request.tool)}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
+    // The model's arguments as they would run: an escape written or dropped could hide a part of
+    // the command asked about, so every control character in them is shown as a mark.
+    const preview = request.preview ? wrapText(printableVerbatim(request.preview), Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
+    const rows = [truncateToWidth(`${theme.bold(printable(request.tool))}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
+    if (hasControls(request.preview) || (request.diff !== undefined && hasControls(request.diff))) {
+      rows.push(...wrapText(CONTROLS_WARNING, Math.max(1, width - 2)).map((row) => theme.warning(`  ${row}`)));
+    }
     // Asked because a settings hook or a permission rule wants it, not because of --no-yolo.
-    if (request.why) rows.push(...wrapText(request.why, Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
+    if (request.why) rows.push(...wrapText(printable(request.why), Math.max(1, width - 2)).map((row) => theme.muted(`  ${row}`)));
     if (this.diffLines.length > 0) rows.push("", ...diffRows(this.diffLines, width, theme, this.diffMost()));
     const waiting = this.queued();
     if (waiting > 0) rows.push(theme.muted(`(${waiting} more queued)`));

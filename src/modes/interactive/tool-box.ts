@@ -19,7 +19,7 @@ import { CachedBlock } from "./cached-block.ts";
 import type { LiveBlock, LiveRows } from "./live-tail.ts";
 import { argsSummary, partialArgsSummary } from "./tool-args.ts";
 import { counted } from "../../protocol/counted.ts";
-import { printable } from "../../protocol/printable.ts";
+import { printable, printableVerbatim } from "../../protocol/printable.ts";
 
 /** Results with more rows than this are collapsed… */
 export const COLLAPSE_OVER = 12;
@@ -172,8 +172,9 @@ export class ToolBox extends CachedBlock implements LiveBlock {
   private argRows(width: number): string[] {
     const summary = this.args ? argsSummary(this.name, this.args) : partialArgsSummary(this.name, this.argsText);
     if (summary === "") return [];
-    // The model's arguments as plain text (no style could hide a part of a command).
-    const rows = wrapText(printable(summary), width);
+    // The model's arguments as they run: no style could hide a part of a command, and a control
+    // character is shown as a mark, never dropped (what the box shows is what ran).
+    const rows = wrapText(printableVerbatim(summary), width);
     if (rows.length <= ARG_ROWS) return rows;
     return [...rows.slice(0, ARG_ROWS - 1), truncateToWidth(`${rows[ARG_ROWS - 1]}…`, width)];
   }
