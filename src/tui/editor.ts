@@ -52,6 +52,12 @@ interface Row {
 }
 
 const TAB_WIDTH = 4;
+/**
+ * Control characters, which a row never writes: the buffer may hold them (a picked file's name, a
+ * recalled prompt), and an ESC written would start a sequence (a title, the clipboard). Each takes
+ * no column in the layout, so dropping it moves nothing.
+ */
+const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 const cellWidth = (grapheme: string) => (grapheme === "\t" ? TAB_WIDTH : visibleWidth(grapheme));
 
 /** `mark` ([start, end) in `text`) widened to whole graphemes: an accent typed apart stays with its letter. */
@@ -331,16 +337,17 @@ export class Editor implements Component {
     const at = mark ? Math.max(0, rows.findIndex((row) => mark[0] < row.end || (mark[0] === row.end && row.last))) : 0;
     const top = Math.max(0, Math.min(at - room + 1, rows.length - room));
     const lines = rows.slice(top, top + room).map((row, i) => {
-      let text = shown.slice(row.start, row.end);
+      const drawn = (from: number, to: number) => shown.slice(from, to).replaceAll("\t", " ".repeat(TAB_WIDTH)).replace(CONTROLS, "");
+      let text = drawn(row.start, row.end);
       if (mark && mark[0] < row.end && mark[1] > row.start) {
-        const from = Math.max(mark[0], row.start) - row.start;
-        const to = Math.min(mark[1], row.end) - row.start;
-        text = text.slice(0, from) + this.theme.inverse(text.slice(from, to)) + text.slice(to);
+        const from = Math.max(mark[0], row.start);
+        const to = Math.min(mark[1], row.end);
+        text = drawn(row.start, from) + this.theme.inverse(drawn(from, to)) + drawn(to, row.end);
       }
-      return (top + i === 0 ? prompt : indent) + text.replaceAll("\t", " ".repeat(TAB_WIDTH));
+      return (top + i === 0 ? prompt : indent) + text;
     });
     const state = search.failing ? "no match: " : "search prompts: ";
-    const query = this.theme.muted(state) + search.query;
+    const query = this.theme.muted(state) + search.query.replace(CONTROLS, "");
     const help = "  ctrl+r older · enter send · tab edit · ctrl+c cancel";
     // The query and the cursor after it come first; the help only where it fits (a query too long keeps its end).
     const queryWidth = visibleWidth(query);
@@ -427,7 +434,7 @@ export class Editor implements Component {
     for (let i = 0; i < points.length; i++) {
       if (marker && points[i] === cursor) out += marker;
       if (i === points.length - 1) break;
-      const piece = text.slice(points[i], points[i + 1]).replaceAll("\t", " ".repeat(TAB_WIDTH));
+      const piece = text.slice(points[i], points[i + 1]).replaceAll("\t", " ".repeat(TAB_WIDTH)).replace(CONTROLS, "");
       const inChip = chips.some((chip) => chip.start <= points[i] && points[i] < chip.end);
       out += inChip ? this.theme.accent(piece) : piece;
     }

@@ -206,6 +206,32 @@ describe("the @ file picker", () => {
   });
 });
 
+describe("a file whose name holds escape sequences (a cloned repository can ship one)", () => {
+  test("picked with @ and sent, then resumed: its OSC 52 (the clipboard) and OSC 0 (the title) never reach the terminal", async () => {
+    const cwd = tempDir("zot-cwd-");
+    const name = "READ\x1b]52;c;ZWNobyBQV05FRA==\x07\x1b]0;PWNED-title\x07ME.md";
+    writeFileSync(join(cwd, name), "hello\n");
+    const first = zot([{ text: "read it" }], { cwd });
+    await ready(first.session);
+    first.session.type("see @READ");
+    await first.session.waitForText("› README.md");
+    first.session.type("\r");
+    await first.session.waitFor((screen) => !screen.text().includes("tab: its path only"), "the file picked");
+    first.session.type("\r");
+    await first.session.waitForText("read it");
+    expect(first.session.screen.text()).toContain("⎿ attached README.md (1 line)");
+    expect(lastUserText(first.mock.requests[0].body)).toContain("hello");
+    first.session.type("\x04");
+    await first.session.exited();
+    const resumed = zot([], { cwd, home: first.home, args: ["-c"] });
+    await resumed.session.waitForText("⎿ attached README.md (1 line)");
+    for (const { session } of [first, resumed]) {
+      expect(session.output).not.toContain("\x1b]52");
+      expect(session.output).not.toContain("PWNED-title\x07");
+    }
+  });
+});
+
 describe("a big paste", () => {
   test("goes to the model whole, takes a dozen rows of the transcript until Ctrl+O, and one ↑ in the history", async () => {
     const body = Array.from({ length: 200 }, (_, i) => `pasted line ${i}`).join("\n");

@@ -5,6 +5,8 @@ import type { Message } from "../../src/protocol/messages.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { ChatView } from "../../src/modes/interactive/chat-view.ts";
 import { shellContextText } from "../../src/modes/interactive/shell-context.ts";
+import { QueuedPrompts } from "../../src/modes/interactive/queued-prompts.ts";
+import { ATTACHED_MARK } from "../../src/protocol/attached-prompt.ts";
 
 const theme = createTheme({ color: false });
 const time = "2026-11-23T10:00:00.000Z";
@@ -109,6 +111,17 @@ describe("the chat view", () => {
     chat.handleEvent({ type: "tool_progress", id: "b", text: "compiling…\n" });
     expect(text(chat)).toContain("│ $ make");
     expect(text(chat)).toContain("│ compiling…");
+  });
+
+  test("a prompt's attached file and a queued prompt are drawn without the escapes in their names (a clipboard write, a title)", () => {
+    const name = "READ\x1b]52;c;ZWNobyBQV05FRA==\x07\x1b]0;PWNED-title\x07ME.md";
+    const chat = view([{ type: "user_message", content: [{ type: "text", text: `see @${name}\n\n${ATTACHED_MARK}\n<file path="${name}">\nhello\n</file>` }], time }]);
+    const drawn = chat.render(80).join("\n");
+    expect(drawn).not.toMatch(/\x1b\]|\x07/);
+    expect(Bun.stripANSI(drawn)).toContain("⎿ attached README.md (1 line)");
+    const queue = new QueuedPrompts(theme, () => [{ text: `look at @${name}` }, { text: "from an extension", from: "ext\x1b]0;T\x07" }]).render(80).join("\n");
+    expect(queue).not.toMatch(/\x1b\]|\x07/);
+    expect(Bun.stripANSI(queue)).toContain("↳ queued: look at @README.md");
   });
 
   test("a tool box shows the command as it ran: a lone ESC ] and a BEL are marks, the text between them stays", () => {

@@ -419,6 +419,16 @@ describe("Editor rendering", () => {
     expect(editor.render(40).map((row) => row.replace(CURSOR_MARKER, ""))).toEqual(["> row 0", "  row 1", "  row 2"]);
   });
 
+  test("a control character in the text (a picked file's name) is never written: the rest of the text is, at the columns laid out", () => {
+    const name = "READ\x1b]52;c;ZWNobyBQV05FRA==\x07\x1b]0;PWNED-title\x07ME.md";
+    const editor = new Editor(theme, { prompt: "> " });
+    editor.setText(`see @${name} now`);
+    const rows = editor.render(30);
+    expect(rows.join("")).not.toMatch(/[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f-\x9f]|\x1b\]/);
+    expect(rows.map((row) => row.replace(CURSOR_MARKER, "")).join("|")).toBe("> see |  @READ]52;c;ZWNobyBQV05FRA==|  ]0;PWNED-titleME.md now");
+    for (const row of rows) expect(visibleWidth(row)).toBeLessThanOrEqual(30);
+  });
+
   test("layoutRows breaks after spaces, and hard inside a word with none", () => {
     const text = "aaaa bbbb ccccccccccc";
     expect(layoutRows(text, 6).map((row) => text.slice(row.start, row.end))).toEqual(["aaaa ", "bbbb ", "cccccc", "ccccc"]);
@@ -560,6 +570,15 @@ describe("Editor Ctrl+R search", () => {
     expect(sent).toEqual(["fix the Parser tests"]);
     expect(editor.searching).toBe(false);
     expect(editor.text).toBe("");
+  });
+
+  test("a match holding a control character (a picked file's name sent before) is drawn without it", () => {
+    const editor = new Editor(theme, { history: new PromptHistory(["see @READ\x1b]0;PWNED-title\x07ME.md"]) });
+    type(editor, CTRL_R);
+    typeText(editor, "READ");
+    const drawn = editor.render(80);
+    expect(drawn.join("\n")).not.toMatch(/\x1b\]|\x07/);
+    expect(rows(editor)[0]).toBe("> see @READ]0;PWNED-titleME.md");
   });
 
   test("a failing query keeps the last match and says so; Backspace widens from the newest, and on an empty query ends the search", () => {

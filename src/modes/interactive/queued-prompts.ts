@@ -5,6 +5,7 @@
 import type { Component } from "../../tui/component.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth } from "../../tui/width.ts";
+import { printable } from "../../protocol/printable.ts";
 
 export interface QueuedInput {
   text: string;
@@ -27,9 +28,10 @@ export class QueuedPrompts implements Component {
 
   render(width: number): string[] {
     return this.entries().map((item) => {
-      const first = item.text.split("\n")[0];
+      // A prompt as text (a picked file's name in it, an extension's words): no escape of it is written.
+      const first = printable(item.text.split("\n")[0]!);
       const more = item.text.includes("\n") ? " …" : "";
-      const from = item.from ? ` from ${item.from}` : "";
+      const from = item.from ? ` from ${printable(item.from)}` : "";
       const what = item.waitingFor ? `waiting for ${item.waitingFor} to start` : `queued${from}`;
       return this.theme.muted(truncateToWidth(`  ↳ ${what}: ${first}${more}`, width));
     });

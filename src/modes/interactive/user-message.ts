@@ -51,7 +51,8 @@ export class UserMessage extends CachedBlock {
     }
     if (shell) rows.push(...this.outputRows(shell.output, width));
     for (const file of attached) {
-      rows.push(this.theme.muted(truncateToWidth(`  ⎿ attached ${file.path} (${file.lines} line${file.lines === 1 ? "" : "s"})`, width)));
+      // A folder's name (or an imported session's) as text: its escapes are not the terminal's to obey either.
+      rows.push(this.theme.muted(truncateToWidth(`  ⎿ attached ${printable(file.path)} (${file.lines} line${file.lines === 1 ? "" : "s"})`, width)));
     }
     return ["", ...rows];
   }
