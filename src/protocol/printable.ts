@@ -13,11 +13,11 @@ const STRING_SEQUENCE_MAX = 4096;
 const ESCAPES = new RegExp(
   [
     // CSI
-    "\\x1b\\[[0-?]*[ -/]*[@-~]",
+    "(?:\\x1b\\[|\\x9b)[0-?]*[ -/]*[@-~]",
     // OSC: with its end (BEL or ST), on one line
-    `\\x1b\\][^\\x07\\x1b\\n]{0,${STRING_SEQUENCE_MAX}}(?:\\x07|\\x1b\\\\)`,
+    `(?:\\x1b\\]|\\x9d)[^\\x07\\x1b\\x9c\\n]{0,${STRING_SEQUENCE_MAX}}(?:\\x07|\\x1b\\\\|\\x9c)`,
     // DCS, SOS, PM, APC: with their end (ST), on one line
-    `\\x1b[P_^X][^\\x1b\\n]{0,${STRING_SEQUENCE_MAX}}\\x1b\\\\`,
+    `(?:\\x1b[P_^X]|[\\x90\\x98\\x9e\\x9f])[^\\x1b\\x9c\\n]{0,${STRING_SEQUENCE_MAX}}(?:\\x1b\\\\|\\x9c)`,
     // two-byte and nF escapes; a lone ESC (of an OSC or DCS without its end, say) is dropped alone
     "\\x1b(?:[ -/]*[0-~])?",
     "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]",

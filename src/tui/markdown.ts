@@ -13,6 +13,7 @@
 import { CachedText } from "./cached-text.ts";
 import { highlightCode } from "./highlight.ts";
 import { linksShownOnce } from "./markdown-links.ts";
+import { plainText } from "./plain-text.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
 import { visibleWidth, wrapText } from "./width.ts";
@@ -91,18 +92,10 @@ export function growingTableStart(source: string): number | undefined {
   return undefined;
 }
 
-/**
- * The model's text as plain text: every escape sequence dropped whole (a clipboard write, a cleared
- * screen, `ESC c`), and every control character but tab and newline. Done once, before the text is
- * laid out, so a paragraph and a code block show the same text the same way (Bun's renderer drops
- * only the ESC of a sequence it meets, and shows the rest of it).
- */
-function plainText(text: string): string {
-  return Bun.stripANSI(text).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
-}
-
 /** Renders markdown to rows no wider than `width`. */
 export function renderMarkdown(source: string, width: number, theme: Theme): string[] {
+  // The model's text as plain text, once, before it is laid out, so a paragraph and a code block
+  // show the same text the same way (Bun's renderer drops only the ESC of a sequence it meets).
   const { text, fences } = extractFences(plainText(source));
   let rendered = Bun.markdown.ansi(linksShownOnce(text), { columns: Math.max(1, width), colors: true, light: theme.light });
   if (!theme.color) rendered = withoutColor(rendered);

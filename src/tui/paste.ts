@@ -5,6 +5,7 @@
 // apart from line endings and control bytes; a paste that is not only existing paths is left alone.
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
+import { plainText } from "./plain-text.ts";
 
 export const PASTE_MAX_LINES = 10;
 export const PASTE_MAX_CHARS = 1000;
@@ -14,7 +15,7 @@ export const PASTE_CHIP = /\[pasted text #(\d+) (?:\+\d+ lines|\d+ chars)\]/g;
 
 /** CRLF and CR become LF; escape sequences and control bytes other than tab and newline go. */
 export function normalizePaste(text: string): string {
-  return Bun.stripANSI(text.replace(/\r\n?/g, "\n")).replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  return plainText(text.replace(/\r\n?/g, "\n"));
 }
 
 /** The bodies of collapsed pastes, numbered from 1 for the life of the editor. */

@@ -193,6 +193,17 @@ describe("zot in a terminal", () => {
     expect(session.output).not.toContain("\x1b[3J");
   }, 30_000);
 
+  test("a lone ESC ] (an OSC never ended) hides nothing after it: not in the answer, its thinking or a !command's output", async () => {
+    const { session } = zot([{ thinking: "step one \x1b] step two\nstep three", text: "answer start \x1b] answer middle\n\nanswer end" }]);
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("answer end");
+    session.type("!printf 'out1 \\033]x\\nout2\\nout3\\n'\r");
+    await session.waitForText("[exit 0]");
+    const shown = session.screen.text();
+    for (const part of ["step three", "answer middle", "out2", "out3"]) expect(shown).toContain(part);
+  });
+
   test("↑ in a new run walks back through what was typed in this folder before; a --no-session run keeps nothing", async () => {
     const first = zot([{ text: "one answer" }]);
     await ready(first.session);

@@ -133,6 +133,19 @@ describe("the chat view", () => {
     expect(done.render(80).join("\n")).not.toMatch(/\x1b\]|\x07/);
   });
 
+  test("a lone ESC ] hides nothing after it: not in the answer, the thinking or a !command's output", () => {
+    const chat = view([
+      { type: "user_message", content: [{ type: "text", text: shellContextText({ command: "printf x", output: "out1 \x1b]x\nout2\nout3\n[exit 0]" }) }], time },
+      { type: "turn_start", step: 1 },
+      { type: "thinking_delta", delta: "step one \x1b] step two\nstep three" },
+      ...deltas("answer start \x1b] answer middle\n\nanswer end"),
+    ]);
+    chat.toggleExpanded();
+    const shown = text(chat, 80);
+    for (const part of ["out2", "out3", "[exit 0]", "step two", "step three", "answer middle", "answer end"]) expect(shown).toContain(part);
+    expect(chat.render(80).join("\n")).not.toContain("\x1b]");
+  });
+
   test("thinking is dim and collapsed to its last rows while streaming, to its first rows when done; Ctrl+O shows it all", () => {
     const thought = Array.from({ length: 8 }, (_, i) => `thought ${i}`).join("\n");
     const chat = view([{ type: "turn_start", step: 1 }, { type: "thinking_delta", delta: thought }]);

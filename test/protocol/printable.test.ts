@@ -8,7 +8,9 @@ describe("printable", () => {
     expect(printable("a\x1b[31mred\x1b[0m b")).toBe("ared b");
     expect(printable("x\x1b]52;c;ZWNobw==\x07y\x1b]0;title\x1b\\z")).toBe("xyz");
     expect(printable("x\x1bPq#0;1\x1b\\y\x1b_app\x1b\\z")).toBe("xyz");
-    expect(printable("a\x07b\x00c\x9bd\te\nf")).toBe("abcd\te\nf");
+    expect(printable("a\x07b\x00c\x85d\te\nf")).toBe("abcd\te\nf");
+    // the 8-bit forms a terminal may read as CSI and OSC
+    expect(printable("a\x9b2Jb\x9d0;title\x9cc")).toBe("abc");
   });
 
   test("an OSC or DCS without its end drops only itself, never the text after it", () => {

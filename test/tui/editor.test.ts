@@ -452,6 +452,8 @@ describe("paste helpers", () => {
 
   test("normalizePaste keeps tabs and newlines, drops escape sequences and control bytes", () => {
     expect(normalizePaste("a\tb\r\nc\rd\x1b[31me\x1b[0m\x00")).toBe("a\tb\nc\nde");
+    // an OSC without its end is no sequence: the text after it is pasted
+    expect(normalizePaste("one \x1b]8;;cut\ntwo\x1b]0;t\x07 three")).toBe("one 8;;cut\ntwo three");
   });
 
   test("quoteDroppedPaths: escaped spaces, quotes, file URLs, several paths, apostrophes", () => {

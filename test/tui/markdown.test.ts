@@ -18,6 +18,12 @@ describe("renderMarkdown", () => {
     for (const row of rows) expect(row).not.toMatch(/\x1b(?!\[[\d;]*m)|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/);
   });
 
+  test("an OSC or DCS without its end drops itself alone: the rest of the answer is shown", () => {
+    const source = "answer start \x1b] answer middle\n\nanswer \x1bP end\n\n```\ncode \x1b]8;;x\nmore code\n```\n\nlast";
+    const rows = strip(renderMarkdown(source, 80, color)).map((row) => row.trim()).filter((row) => row !== "");
+    expect(rows).toEqual(["answer start answer middle", "answer end", "code 8;;x", "more code", "last"]);
+  });
+
   test("headings, emphasis, code spans, lists, quotes and links are laid out", () => {
     const rows = renderMarkdown("# Title\n\nSome **bold**, *italic* and `code`, see [docs](https://bun.sh).\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted", 60, color);
     const text = strip(rows);

@@ -30,7 +30,7 @@ describe("styledRow", () => {
 
 describe("printable (stderr notes)", () => {
   test("every escape and control is dropped, styles too; newlines and tabs stay", () => {
-    expect(printable("a\x1b]52;c;ZWNobw==\x07b\x1b[1A\x1b[2K\rc\x1b[31md\x9b2Je\x1bPq\x1b\\f")).toBe("abcd2Jef");
+    expect(printable("a\x1b]52;c;ZWNobw==\x07b\x1b[1A\x1b[2K\rc\x1b[31md\x9b2Je\x1bPq\x1b\\f")).toBe("abcdef");
     expect(printable("one\n\ttwo – 日本")).toBe("one\n\ttwo – 日本");
   });
 });
