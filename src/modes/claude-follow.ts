@@ -5,6 +5,7 @@
 import type { Conversation } from "../conversation/conversation.ts";
 import type { ClaudeInitLine, ClaudeOutputLine } from "../protocol/claude-output.ts";
 import { retryText } from "../protocol/retry-text.ts";
+import { printable } from "../protocol/printable.ts";
 import { type ClaudeCallOf, ClaudeRun } from "./claude-messages.ts";
 import { ClaudePartialMessages } from "./claude-partial.ts";
 
@@ -45,7 +46,8 @@ export function followClaudeRun(
       const lines = run.add(event);
       if (write) for (const line of lines) write(line);
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
-      else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+      // An extension's words (often relayed from elsewhere) to a terminal: no escape of them written.
+      else if (event.type === "ext_notify") console.error(printable(`[${event.extension}] ${event.level}: ${event.message}`));
     },
     // The deltas only when they are shown.
     { deltas: partial !== undefined },

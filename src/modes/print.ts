@@ -6,6 +6,7 @@ import type { Conversation, ConversationPrompt, UnitOutcome } from "../conversat
 import type { ModelInfo } from "../protocol/models.ts";
 import { EMPTY_ANSWER, PrintedAnswer, saidSomething } from "../protocol/printed-answer.ts";
 import { retryText } from "../protocol/retry-text.ts";
+import { printable } from "../protocol/printable.ts";
 import { submitOnce } from "./submit-once.ts";
 
 export async function runPrintMode(conversation: Conversation, input: ConversationPrompt, signal: AbortSignal): Promise<UnitOutcome> {
@@ -31,7 +32,8 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
       // Only the /compact this run was asked for: an automatic one is no answer.
       if (event.type === "compact_done" && event.reason === "manual") summary = event.summary;
       if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
-      else if (event.type === "ext_notify") console.error(`[${event.extension}] ${event.level}: ${event.message}`);
+      // An extension's words (often relayed from elsewhere) to a terminal: no escape of them written.
+      else if (event.type === "ext_notify") console.error(printable(`[${event.extension}] ${event.level}: ${event.message}`));
     },
     { deltas: false },
   );

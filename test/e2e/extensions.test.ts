@@ -130,10 +130,10 @@ describe("--json", () => {
 });
 
 describe("notes, tools and interception", () => {
-  test("notify in -p goes to stderr as [ext] level: message", async () => {
+  test("notify in -p goes to stderr as [ext] level: message, its escapes dropped", async () => {
     const { cwd, home } = trustedProject("zot-e2e-ext-");
     scriptedExtension(join(cwd, ".zot", "extensions"), "noisy", {
-      on_ack: [{ type: "subscribe", events: ["turn_end"] }, { type: "notify", message: "hello there" }],
+      on_ack: [{ type: "subscribe", events: ["turn_end"] }, { type: "notify", message: "hello there" }, { type: "notify", message: "a \x1b]52;c;UFdORUQ=\x07b\x1b]0;TITLE\x07c" }],
       on_event: { turn_end: [{ type: "notify", level: "error", message: "turn over" }] },
     });
     mock = startMockLlm([{ text: "Answer." }]);
@@ -141,6 +141,8 @@ describe("notes, tools and interception", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Answer.\n");
     expect(run.stderr).toContain("[noisy] info: hello there\n");
+    // its escapes (the clipboard, the title) are not written to the terminal stderr is
+    expect(run.stderr).toContain("[noisy] info: a bc\n");
   });
 
   test("an extension tool in the loop; a crash mid call reaches the model at once as an error", async () => {

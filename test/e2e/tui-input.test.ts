@@ -46,6 +46,24 @@ for line in sys.stdin:
 `;
 
 
+/** An extension relaying words with escapes in them (a clipboard write, a title) in a note and in a display. */
+const ESCAPING_EXTENSION = `import json, sys
+def send(frame):
+    sys.stdout.write(json.dumps(frame) + "\\n")
+    sys.stdout.flush()
+send({"type": "hello", "name": "relay", "version": "1.0.0"})
+send({"type": "register_command", "name": "relay", "description": "relays a title"})
+for line in sys.stdin:
+    frame = json.loads(line)
+    if frame["type"] == "hello_ack":
+        send({"type": "notify", "level": "info", "message": "notify \\u001b]52;c;UFdORUQ=\\u0007text\\u001b]0;TITLE-notify\\u0007 \\u001b[1mbold\\u001b[0m"})
+        send({"type": "ready"})
+    elif frame["type"] == "command_invoked":
+        send({"type": "command_response", "id": frame["id"], "action": "display", "display": "display \\u001b]0;TITLE-display\\u0007text"})
+    elif frame["type"] == "shutdown":
+        send({"type": "shutdown_ack"})
+        break
+`;
 
 describe("slash commands", () => {
   test("the popup lists built-ins, then extension commands under a divider; typing filters, Tab completes, the command runs", async () => {
@@ -178,6 +196,20 @@ for line in sys.stdin:
     session.type("\x1b");
     await session.waitFor((screen) => !screen.text().includes("turn 1 of 2"), "the window closed");
     expect(session.screen.lines().some((row) => row.startsWith("> "))).toBe(true);
+  });
+});
+
+describe("extension notes", () => {
+  test("a note's and a display's escapes (a clipboard write, a title) are not written; their styles are", async () => {
+    const dir = programExtension(tempDir("zot-ext-"), "relay", { name: "main.py", text: ESCAPING_EXTENSION }, { exec: "python3", args: ["main.py"] });
+    const { session } = zot([], { args: ["--ext", dir] });
+    await ready(session);
+    await session.waitForText("[relay] notify text bold");
+    session.type("/relay\r");
+    await session.waitForText("[relay] display text");
+    expect(session.output).not.toContain("\x1b]52");
+    expect(session.output).not.toContain("TITLE-");
+    expect(session.output).toContain("\x1b[1mbold");
   });
 });
 

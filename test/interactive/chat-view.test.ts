@@ -346,6 +346,15 @@ describe("the chat view", () => {
     expect(chat.render(60).at(-1)).toBe(" [clock] it is noon");
   });
 
+  test("an extension note's escapes are not written, its styles and its lines are kept", () => {
+    const chat = view([]);
+    chat.notes.add({ extension: "relay\x1b]0;N\x07", level: "info", message: "a \x1b]52;c;UFdORUQ=\x07b\x1b]0;TITLE\x07 \x1b[1mbold\x1b[22m\r\nnext\tline" });
+    const rows = chat.render(60);
+    expect(rows.join("\n")).not.toMatch(/\x1b\]|\x07|\r/);
+    expect(rows.map((row) => Bun.stripANSI(row)).slice(-2)).toEqual([" [relay] a b bold", " [relay] next    line"]);
+    expect(rows.join("\n")).toContain("\x1b[1mbold");
+  });
+
   test("a block that did not change hands back the same rows (the transcript costs nothing per frame)", () => {
     const chat = view([{ type: "user_message", content: [{ type: "text", text: "q" }], time }, ...deltas("an answer")]);
     const [user, answer] = chat.transcript.children;

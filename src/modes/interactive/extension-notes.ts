@@ -1,9 +1,12 @@
 // The notes extensions leave for the user (`notify`, and what a command `display`s), under the
 // transcript with the extension's name. Rule: notes are a live area, not history: the next prompt
-// clears them all, and an extension's `clear_notes` takes back its own.
+// clears them all, and an extension's `clear_notes` takes back its own. A note's escapes are the
+// terminal's no more than a panel's are (styled-row.ts).
 import type { EventOf } from "../../protocol/events.ts";
 import type { Theme } from "../../tui/theme.ts";
+import { styledRows } from "../../tui/styled-row.ts";
 import { wrapText } from "../../tui/width.ts";
+import { printable } from "../../protocol/printable.ts";
 import { CachedBlock } from "./cached-block.ts";
 import { noteStyle } from "./note-line.ts";
 
@@ -42,9 +45,11 @@ export class ExtensionNotes extends CachedBlock {
     if (this.notes.length === 0) return [];
     const rows = [""];
     for (const note of this.notes) {
-      const prefix = `[${note.extension}] `;
+      const prefix = `[${printable(note.extension)}] `;
       const style = noteStyle(this.theme, note.level === "info" ? "muted" : note.level);
-      for (const line of note.message.replace(/\n+$/, "").split("\n")) {
+      // An extension's words (often relayed from elsewhere: an API, an issue title, a log) as a
+      // panel's lines are drawn: styles and links kept, no other escape written.
+      for (const line of styledRows(note.message.replace(/\n+$/, ""))) {
         for (const row of wrapText(line, Math.max(1, width - 2 - prefix.length))) rows.push(` ${this.theme.accent(prefix)}${style(row)}`);
       }
     }
