@@ -12,9 +12,9 @@ const HYPERLINK = /^\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)$/;
 // C1 controls too: a terminal may read U+009B as CSI, U+009D as OSC.
 const CONTROLS = /[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f-\x9f]/g;
 
-/** The rows `text` draws as: one per line (CRLF or LF), each cleaned of everything but styles. */
-export function styledRows(text: string): string[] {
-  return text.split(/\r?\n/).map((row) => styledRow(row));
+/** The rows `text` draws as: one per line (CRLF or LF), each cleaned of everything but styles (`options` as styledRow's). */
+export function styledRows(text: string, options: { links?: boolean } = {}): string[] {
+  return text.split(/\r?\n/).map((row) => styledRow(row, options));
 }
 
 /**

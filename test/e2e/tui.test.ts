@@ -204,6 +204,16 @@ describe("zot in a terminal", () => {
     for (const part of ["step three", "answer middle", "out2", "out3"]) expect(shown).toContain(part);
   });
 
+  test("a provider's error with a hyperlink in it: the note shows the text, no link (the text names one site, the link another)", async () => {
+    const message = "credit too low, see \x1b]8;;https://evil.example/phish\x1b\\https://console.anthropic.com/billing\x1b]8;;\x1b\\ for more";
+    const { session } = zot([{ error: { status: 400, message } }]);
+    await ready(session);
+    session.type("go\r");
+    await session.waitForText("https://console.anthropic.com/billing for more");
+    expect(session.output).not.toContain("evil.example");
+    expect(session.output).not.toContain("\x1b]8;;https");
+  });
+
   test("↑ in a new run walks back through what was typed in this folder before; a --no-session run keeps nothing", async () => {
     const first = zot([{ text: "one answer" }]);
     await ready(first.session);

@@ -218,6 +218,14 @@ describe("the chat view", () => {
     expect(rows).toContain("compacted: 40 messages → 5");
   });
 
+  test("a provider error's hyperlink is not kept: its text names one site, the link would lead to another", () => {
+    const message = "credit too low: \x1b]8;;https://evil.example/phish\x1b\\https://console.anthropic.com/billing\x1b]8;;\x1b\\ \x1b[1mnow\x1b[22m";
+    const rows = view([{ type: "error", message, code: "bad_request" }]).render(80);
+    expect(rows.join("\n")).not.toContain("\x1b]8");
+    expect(rows.join("\n")).not.toContain("evil.example");
+    expect(rows.map((row) => Bun.stripANSI(row).trim())).toContain("credit too low: https://console.anthropic.com/billing now");
+  });
+
   test("a compaction that fails says so, beside the provider's words; the next error is only its own", () => {
     const chat = view([
       { type: "compact_start", reason: "manual" },

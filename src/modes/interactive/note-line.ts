@@ -35,7 +35,9 @@ export class NoteLine extends CachedBlock {
 
   protected draw(width: number): string[] {
     const style = noteStyle(this.theme, this.level);
-    // A note may carry names from the folder or an extension: drawn with their styles at most, never their escapes.
-    return ["", ...wrapText(styledRows(this.text).join("\n"), Math.max(1, width - 2)).map((row) => ` ${style(row)}`)];
+    // A note may carry names from the folder or an extension, or a provider's (a proxy's) error
+    // text: drawn with their styles at most, never their escapes, and never a link, whose text
+    // could name one site and lead to another (zot's own notes have none).
+    return ["", ...wrapText(styledRows(this.text, { links: false }).join("\n"), Math.max(1, width - 2)).map((row) => ` ${style(row)}`)];
   }
 }
