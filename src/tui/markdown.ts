@@ -92,11 +92,42 @@ export function growingTableStart(source: string): number | undefined {
   return undefined;
 }
 
+/** Columns between tab stops, as CommonMark counts them. */
+const TAB_STOP = 4;
+
+/**
+ * Tabs as the spaces up to the next stop, counted from the line's start (as CommonMark reads a
+ * tab's indentation). Why before Bun lays the text out: it counts a tab zero columns wide, so a
+ * paragraph or a table row with tabs came out wider than the width and was cut when drawn. Only
+ * the lines with a tab are touched, and only when the text has one.
+ */
+function tabsAsSpaces(text: string): string {
+  if (!text.includes("\t")) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (!line.includes("\t")) return line;
+      let out = "";
+      let column = 0;
+      for (const [i, part] of line.split("\t").entries()) {
+        if (i > 0) {
+          const spaces = TAB_STOP - (column % TAB_STOP);
+          out += " ".repeat(spaces);
+          column += spaces;
+        }
+        out += part;
+        column += visibleWidth(part);
+      }
+      return out;
+    })
+    .join("\n");
+}
+
 /** Renders markdown to rows no wider than `width`. */
 export function renderMarkdown(source: string, width: number, theme: Theme): string[] {
   // The model's text as plain text, once, before it is laid out, so a paragraph and a code block
   // show the same text the same way (Bun's renderer drops only the ESC of a sequence it meets).
-  const { text, fences } = extractFences(plainText(source));
+  const { text, fences } = extractFences(tabsAsSpaces(plainText(source)));
   let rendered = Bun.markdown.ansi(linksShownOnce(text), { columns: Math.max(1, width), colors: true, light: theme.light });
   if (!theme.color) rendered = withoutColor(rendered);
   const rows = rendered.split("\n");

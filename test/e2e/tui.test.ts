@@ -204,6 +204,18 @@ describe("zot in a terminal", () => {
     for (const part of ["step three", "answer middle", "out2", "out3"]) expect(shown).toContain(part);
   });
 
+  test("a tab in the answer's prose or in a table cell cuts nothing off the row", async () => {
+    const para = "Columns:\tname\tsize\tmodified\towner\tgroup\tmode\tlinks\tinode\tEND_OF_ROW";
+    const table = "| key | value |\n|---|---|\n| a\tb\tc\td | a value long enough to bring this table close to the width TABLE_CELL_END |";
+    const { session } = zot([{ text: `${para}\n\n${table}\n\nFIN` }], { cols: 80, rows: 24 });
+    await ready(session);
+    session.type("tell me\r");
+    await session.waitForText("FIN");
+    expect(session.screen.text()).toContain("END_OF_ROW");
+    expect(session.screen.text()).toContain("TABLE_CELL_END");
+    for (const row of session.screen.lines().filter((row) => row.startsWith(" │"))) expect(row.trimEnd()).toEndWith("│");
+  });
+
   test("a provider's error with a hyperlink in it: the note shows the text, no link (the text names one site, the link another)", async () => {
     const message = "credit too low, see \x1b]8;;https://evil.example/phish\x1b\\https://console.anthropic.com/billing\x1b]8;;\x1b\\ for more";
     const { session } = zot([{ error: { status: 400, message } }]);

@@ -24,6 +24,23 @@ describe("renderMarkdown", () => {
     expect(rows).toEqual(["answer start answer middle", "answer end", "code 8;;x", "more code", "last"]);
   });
 
+  test("a tab in prose or in a table cell takes its columns in the layout: every row fits, nothing is cut", () => {
+    const para = "Columns:\tname\tsize\tmodified\towner\tgroup\tmode\tlinks\tinode\tEND_OF_ROW";
+    const table = "| key | value |\n|---|---|\n| a\tb\tc\td | a value long enough to bring this table close to the width TABLE_CELL_END |";
+    const rows = renderMarkdown(`${para}\n\n${table}\n\n\tindented\tcode\n`, 80, color);
+    for (const row of rows) {
+      expect(row).not.toContain("\t");
+      expect(visibleWidth(row)).toBeLessThanOrEqual(80);
+    }
+    const text = strip(rows).join("\n");
+    for (const word of ["END_OF_ROW", "TABLE_CELL_END", "indented    code"]) expect(text).toContain(word);
+    // the table's rows keep their right border
+    const plainRows = strip(rows);
+    const tableRows = plainRows.slice(plainRows.findIndex((row) => row.startsWith("┌")), plainRows.findIndex((row) => row.startsWith("└")));
+    expect(tableRows.length).toBeGreaterThan(3);
+    for (const row of tableRows) expect(row.trimEnd()).toMatch(/[│┐┤]$/);
+  });
+
   test("headings, emphasis, code spans, lists, quotes and links are laid out", () => {
     const rows = renderMarkdown("# Title\n\nSome **bold**, *italic* and `code`, see [docs](https://bun.sh).\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted", 60, color);
     const text = strip(rows);
