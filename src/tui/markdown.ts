@@ -7,13 +7,15 @@
 // (a 99-column code line stayed 99 wide at 40 columns), and knows nothing of our theme.
 // So fences (closed or not, top level or inside list items) are cut out before Bun sees the text,
 // replaced by a placeholder paragraph, and drawn here in their place with highlight.ts; and a
-// link whose text is its address is rewritten so Bun shows it once (markdown-links.ts).
+// link whose text is its address is rewritten so Bun shows it once (markdown-links.ts); a table too
+// wide for the width is stacked as key/value rows (stacked-tables.ts).
 // Rule: every row fits the width, and a message renders the same whether its last fence has
 // arrived or not (streaming).
 import { CachedText } from "./cached-text.ts";
 import { highlightCode } from "./highlight.ts";
 import { linksShownOnce } from "./markdown-links.ts";
 import { plainText } from "./plain-text.ts";
+import { stackWideTables, TABLE_DELIMITER } from "./stacked-tables.ts";
 import { withoutColor } from "./sgr-state.ts";
 import type { Theme } from "./theme.ts";
 import { visibleWidth, wrapText } from "./width.ts";
@@ -52,7 +54,6 @@ export function extractFences(source: string): { text: string; fences: Fence[] }
   return { text: out.join("\n"), fences };
 }
 
-const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-*:?\s*)*\|?\s*$/;
 /** A line of a blockquote without its `>` markers (a table or a blank line in a quote counts as one outside). */
 const QUOTE_MARKERS = /^ {0,3}(?:> ?)+/;
 
@@ -127,8 +128,11 @@ function tabsAsSpaces(text: string): string {
 export function renderMarkdown(source: string, width: number, theme: Theme): string[] {
   // The model's text as plain text, once, before it is laid out, so a paragraph and a code block
   // show the same text the same way (Bun's renderer drops only the ESC of a sequence it meets).
-  const { text, fences } = extractFences(tabsAsSpaces(plainText(source)));
-  let rendered = Bun.markdown.ansi(linksShownOnce(text), { columns: Math.max(1, width), colors: true, light: theme.light });
+  const { text: cut, fences } = extractFences(tabsAsSpaces(plainText(source)));
+  const options = { columns: Math.max(1, width), colors: true, light: theme.light };
+  // A table whose grid would split its rows in two is stacked as key/value rows instead.
+  const text = stackWideTables(cut, (table) => Bun.markdown.ansi(table, options).split("\n").every((row) => visibleWidth(row) <= width));
+  let rendered = Bun.markdown.ansi(linksShownOnce(text), options);
   if (!theme.color) rendered = withoutColor(rendered);
   const rows = rendered.split("\n");
   while (rows.length > 0 && Bun.stripANSI(rows[rows.length - 1]).trim() === "") rows.pop();

@@ -216,6 +216,20 @@ describe("zot in a terminal", () => {
     for (const row of session.screen.lines().filter((row) => row.startsWith(" │"))) expect(row.trimEnd()).toEndWith("│");
   });
 
+  test("a table with more columns than fit is stacked as key/value rows, streamed or whole: no row is split in two", async () => {
+    const head = `| ${Array.from({ length: 10 }, (_, i) => `col${i + 1}`).join(" | ")} |`;
+    const row = (n: number) => `| ${Array.from({ length: 10 }, (_, i) => `v${i + 1}.${n}`).join(" | ")} |`;
+    const answer = `${head}\n|${"---|".repeat(10)}\n${row(1)}\n${row(2)}\n\nFIN`;
+    const { session } = zot([{ text: answer, chunk_size: 7, chunk_delay_ms: 5 }], { cols: 40, rows: 40 });
+    // at 40 columns the status bar has no room for the provider's name ready() looks for
+    await session.waitFor((screen) => screen.text().includes("ask anything") && screen.text().includes("claude-"), "the app ready");
+    session.type("table please\r");
+    await session.waitForText("FIN");
+    const rows = session.screen.allLines().map((line) => line.trim());
+    for (let i = 1; i <= 10; i++) for (const n of [1, 2]) expect(rows).toContain(`col${i}: v${i}.${n}`);
+    expect(rows.filter((line) => line.includes("┌") || line.includes("│"))).toEqual([]);
+  });
+
   test("a provider's error with a hyperlink in it: the note shows the text, no link (the text names one site, the link another)", async () => {
     const message = "credit too low, see \x1b]8;;https://evil.example/phish\x1b\\https://console.anthropic.com/billing\x1b]8;;\x1b\\ for more";
     const { session } = zot([{ error: { status: 400, message } }]);

@@ -41,6 +41,24 @@ describe("renderMarkdown", () => {
     for (const row of tableRows) expect(row.trimEnd()).toMatch(/[│┐┤]$/);
   });
 
+  test("a table too wide for the width is stacked as key/value rows, parted by a rule; one that fits keeps its grid", () => {
+    const head = `| ${Array.from({ length: 10 }, (_, i) => `col${i + 1}`).join(" | ")} |`;
+    const row = (n: number) => `| ${Array.from({ length: 10 }, (_, i) => `v${i + 1}.${n}`).join(" | ")} |`;
+    const source = `before\n\n${head}\n|${"---|".repeat(10)}\n${row(1)}\n${row(2)}\n\n| a | b |\n|---|---|\n| **x** | \`y\` |\n\nafter`;
+    const narrow = renderMarkdown(source, 40, color);
+    for (const row of narrow) expect(visibleWidth(row)).toBeLessThanOrEqual(40);
+    const text = strip(narrow).filter((row) => row.trim() !== "");
+    expect(text.slice(0, 12)).toEqual(["before", ...Array.from({ length: 10 }, (_, i) => `col${i + 1}: v${i + 1}.1`), "─".repeat(40)]);
+    expect(text.slice(12, 22)).toEqual(Array.from({ length: 10 }, (_, i) => `col${i + 1}: v${i + 1}.2`));
+    // the narrow table keeps its grid, its cells their styles
+    expect(text.slice(22, 27)).toEqual(["┌─────┬─────┐", "│ a   │ b   │", "├─────┼─────┤", "│ x   │ y   │", "└─────┴─────┘"]);
+    expect(text.at(-1)).toBe("after");
+    expect(narrow.join("\n")).toContain("\x1b[1mcol1:");
+    // at 80 columns the wide table fits: its grid, one row per row
+    const wide = strip(renderMarkdown(source, 80, color));
+    expect(wide.filter((row) => row.startsWith("│ v1.")).length).toBe(2);
+  });
+
   test("headings, emphasis, code spans, lists, quotes and links are laid out", () => {
     const rows = renderMarkdown("# Title\n\nSome **bold**, *italic* and `code`, see [docs](https://bun.sh).\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted", 60, color);
     const text = strip(rows);
