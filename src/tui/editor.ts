@@ -25,7 +25,7 @@ import { type Key, keyId } from "./keys.ts";
 import { PASTE_CHIP, PasteStore, normalizePaste, quoteDroppedPaths } from "./paste.ts";
 import { PromptHistory } from "./prompt-history.ts";
 import type { Theme } from "./theme.ts";
-import { graphemes, truncateToWidth, visibleWidth } from "./width.ts";
+import { graphemes, visibleWidth } from "./width.ts";
 
 export interface EditorOptions {
   /** Drawn before the first row (default "> "); later rows are indented by its width. */
