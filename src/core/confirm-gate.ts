@@ -287,14 +287,22 @@ export class ConfirmGate implements Participant {
 }
 
 /**
+ * What a call is about, whole, as it would run: the first non-empty of command, path, file_path,
+ * url, query or name, else the arguments as compact JSON (nothing for none). The question shows it
+ * all, so no part of a command runs unseen.
+ */
+export function argsText(args: ToolArgs): string {
+  const key = PREVIEW_KEYS.find((k) => typeof args[k] === "string" && (args[k] as string).trim() !== "");
+  return key ? (args[key] as string) : Object.keys(args).length > 0 ? JSON.stringify(args) : "";
+}
+
+/**
  * One line saying what a call is about: the first non-empty of command, path, file_path, url,
  * query or name, else the arguments as compact JSON (nothing for none); whitespace collapsed, at
  * most `max` characters with "…" at the end when cut.
  */
 export function previewArgs(args: ToolArgs, max = PREVIEW_MAX): string {
-  const key = PREVIEW_KEYS.find((k) => typeof args[k] === "string" && (args[k] as string).trim() !== "");
-  const raw = key ? (args[key] as string) : Object.keys(args).length > 0 ? JSON.stringify(args) : "";
-  const line = raw.replace(/\s+/g, " ").trim();
+  const line = argsText(args).replace(/\s+/g, " ").trim();
   const chars = Array.from(line);
   return chars.length <= max ? line : `${chars.slice(0, max - 1).join("")}…`;
 }

@@ -13,7 +13,7 @@ import { type SelectItem, SelectList } from "../../tui/select-list.ts";
 import { Spacer, Text } from "../../tui/text.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
-import type { ConfirmAnswer, ConfirmRequest } from "../../conversation/conversation.ts";
+import { argsText, type ConfirmAnswer, type ConfirmRequest } from "../../conversation/conversation.ts";
 import { STRAY_HINT, StrayTyping } from "../../tui/stray-typing.ts";
 import { hasControls, printable, printableVerbatim } from "../../protocol/printable.ts";
 
@@ -23,6 +23,8 @@ type Choice = ConfirmAnswer["answer"];
 export const DIFF_ROWS = 24;
 /** Rows of a diff shown at least, however short the screen. */
 const DIFF_ROWS_LEAST = 1;
+/** Rows of the call's arguments (a command) shown at least, however short the screen; the rest is counted, in a warning. */
+const ARGS_ROWS_LEAST = 3;
 /** The rows under the question: the status bar, the editor, the row the frame keeps free. */
 const UNDER_QUESTION = 4;
 const CHOOSE_HINT = "1–4 or ↑/↓ and enter · esc: cancel the turn";
@@ -54,6 +56,8 @@ export class ConfirmQuestion implements Component {
   private asking: "choice" | "reason" = "choice";
   /** the diff's rows at most in this frame (render fits them to the screen) */
   private diffMost = DIFF_ROWS;
+  /** the arguments' rows at most in this frame: all of them unless the screen is too short */
+  private argsMost = Number.POSITIVE_INFINITY;
   private body: RequestBody | undefined;
   private hasFocus = false;
   private readonly stray = new StrayTyping((strayed) => this.hint.setText(strayed ? `${STRAY_HINT} · ${CHOOSE_HINT}` : CHOOSE_HINT));
@@ -90,14 +94,26 @@ export class ConfirmQuestion implements Component {
   render(width: number): string[] {
     // Measured, then fitted: the diff gives up the rows the question is over the screen by (what wraps
     // in a narrow terminal, a reason, included), and one for the line counting the rest when it was whole.
+    // The arguments (a long command) give up rows last, down to a few, and say how many are not shown.
     this.diffMost = DIFF_ROWS;
-    const rows = this.frame.render(width);
+    this.argsMost = Number.POSITIVE_INFINITY;
+    let rows = this.frame.render(width);
     const room = this.screenRows ? this.screenRows() - UNDER_QUESTION : undefined;
+    if (room === undefined || rows.length <= room) return rows;
     const lines = this.body?.diffLines.length ?? 0;
-    if (room === undefined || rows.length <= room || lines === 0) return rows;
-    const over = rows.length - room + (lines > DIFF_ROWS ? 0 : 1);
-    this.diffMost = Math.max(DIFF_ROWS_LEAST, Math.min(lines, DIFF_ROWS) - over);
-    return this.frame.render(width);
+    if (lines > 0) {
+      const over = rows.length - room + (lines > DIFF_ROWS ? 0 : 1);
+      this.diffMost = Math.max(DIFF_ROWS_LEAST, Math.min(lines, DIFF_ROWS) - over);
+      rows = this.frame.render(width);
+      if (rows.length <= room) return rows;
+    }
+    // Cut, they gain a warning row or two: fitted again until they fit or are down to the least.
+    this.argsMost = this.body?.argRowCount(width) ?? 0;
+    while (rows.length > room && this.argsMost > ARGS_ROWS_LEAST) {
+      this.argsMost = Math.max(ARGS_ROWS_LEAST, this.argsMost - (rows.length - room));
+      rows = this.frame.render(width);
+    }
+    return rows;
   }
 
   handleKey(key: Key): boolean {
@@ -141,7 +157,7 @@ export class ConfirmQuestion implements Component {
 
   private layout(): void {
     this.content.clear();
-    this.body = new RequestBody(this.theme, this.request, this.queued, () => this.diffMost);
+    this.body = new RequestBody(this.theme, this.request, this.queued, () => this.diffMost, () => this.argsMost);
     this.content.add(this.body).add(new Spacer());
     if (this.asking === "choice") this.content.add(this.list);
     else this.content.add(new Text("No: what should the model do instead?", { style: this.theme.muted })).add(this.reason);
@@ -151,10 +167,14 @@ export class ConfirmQuestion implements Component {
   }
 }
 
-/** The tool, its one-line preview, its diff, and how many questions wait behind this one. */
+/** The tool, what the call is about (a command whole), its diff, and how many questions wait behind this one. */
 class RequestBody implements Component {
   /** the diff's lines, without its ---/+++ header (the path is on the line above) */
   readonly diffLines: string[];
+  /** what the call is about, as it would run (a command with its lines) */
+  private readonly argsWhole: string;
+  /** the same, every control character shown as a mark */
+  private readonly argsShown: string;
 
   constructor(
     private readonly theme: Theme,
@@ -162,18 +182,39 @@ class RequestBody implements Component {
     private readonly queued: () => number,
     /** the diff's rows at most */
     private readonly diffMost: () => number,
+    /** the arguments' rows at most */
+    private readonly argsMost: () => number,
   ) {
     // The change as it would be written: a control character in it shown, never dropped or written.
     this.diffLines = request.diff ? printableVerbatim(request.diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ ")) : [];
+    // Whole, not the one-line preview: what is cut from a command asked about would run unseen.
+    const whole = request.args ? argsText(request.args) : "";
+    this.argsWhole = whole.trim() !== "" ? whole : request.preview;
+    this.argsShown = printableVerbatim(this.argsWhole.replace(/\n+$/, ""));
+  }
+
+  /** The rows the arguments take whole at `width`. */
+  argRowCount(width: number): number {
+    return this.argRows(width).length;
+  }
+
+  private argRows(width: number): string[] {
+    return this.argsShown.trim() === "" ? [] : this.argsShown.split("\n").flatMap((line) => wrapText(line, Math.max(1, width - 2)));
   }
 
   render(width: number): string[] {
     const { theme, request } = this;
     // The model's arguments as they would run: an escape written or dropped could hide a part of
-    // the command asked about, so every control character in them is shown as a mark.
-    const preview = request.preview ? wrapText(printableVerbatim(request.preview), Math.max(1, width - 2)).map((row) => `  ${row}`) : [];
+    // the command asked about, so every control character in them is shown as a mark; a command
+    // too long for the screen shows its start and says how much more would run.
+    const all = this.argRows(width);
+    const most = this.argsMost();
+    const preview = all.slice(0, most).map((row) => `  ${row}`);
     const rows = [truncateToWidth(`${theme.bold(printable(request.tool))}${preview.length > 0 ? "" : theme.muted(" (no arguments)")}`, width), ...preview];
-    if (hasControls(request.preview) || (request.diff !== undefined && hasControls(request.diff))) {
+    if (all.length > most) {
+      rows.push(...wrapText(`⚠ ${all.length - most} more rows not shown (a taller window shows them); all of it runs if you allow it`, Math.max(1, width - 2)).map((row) => theme.warning(`  ${row}`)));
+    }
+    if (hasControls(this.argsWhole) || (request.diff !== undefined && hasControls(request.diff))) {
       rows.push(...wrapText(CONTROLS_WARNING, Math.max(1, width - 2)).map((row) => theme.warning(`  ${row}`)));
     }
     // Asked because a settings hook or a permission rule wants it, not because of --no-yolo.
