@@ -447,7 +447,8 @@ export class Conversation {
 
   /** A new session when one is recorded (settings hooks hear SessionEnd and SessionStart "clear"), else the transcript emptied. */
   private async startOver(): Promise<void> {
-    if (this.runtime.session) await this.runtime.switchSession({ kind: "new" });
+    // Its file made at once: the next -c (a script's `zot -p -c /clear`, then `zot -p -c …`) goes on from the empty conversation.
+    if (this.runtime.session) await this.runtime.switchSession({ kind: "new" }, false, true);
     else await this.runtime.agent.clear();
   }
 

@@ -23,7 +23,7 @@ import type { TokenUsage } from "../protocol/usage.ts";
 import type { KeyOrigin } from "./provider-error-text.ts";
 import type { StoppedAnswer } from "./provider-failure.ts";
 import type { RetryOptions } from "./retry.ts";
-import { BLOCK_BINDING_BETA, claudeThinking } from "./claude-thinking.ts";
+import { BLOCK_BINDING_BETA, claudeOwnId, claudeThinking } from "./claude-thinking.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 import type { TextSlot } from "./repeated-shape.ts";
 import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.ts";
@@ -196,9 +196,13 @@ function toMessages(messages: readonly Message[], model: string): MessageParam[]
   let openCalls = new Set<string>();
   // The content of the tool-results message just sent, while the next transcript message may add to it.
   let resultsMessage: ContentBlockParam[] | undefined;
-  for (const message of messages) {
+  // With thinking on, the API wants the last assistant message's thinking when it called tools (a
+  // tool loop goes on): that one keeps its reasoning whoever wrote it.
+  const last = messages.findLastIndex((message) => message.role === "assistant");
+  const keepsAll = last >= 0 && messages[last]!.content.some((block) => block.type === "tool_call");
+  for (const [index, message] of messages.entries()) {
     if (message.role === "assistant") {
-      const content = assistantContent(message.content, model);
+      const content = assistantContent(message.content, index === last && keepsAll ? undefined : model);
       openCalls = new Set(content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
       resultsMessage = undefined;
       if (content.length > 0) out.push({ role: "assistant", content });
@@ -222,7 +226,8 @@ function toMessages(messages: readonly Message[], model: string): MessageParam[]
   return out;
 }
 
-function assistantContent(blocks: readonly ContentBlock[], model: string): ContentBlockParam[] {
+/** `model`: the one asked now, whose reasoning alone goes back (undefined: anyone's). */
+function assistantContent(blocks: readonly ContentBlock[], model: string | undefined): ContentBlockParam[] {
   const out: ContentBlockParam[] = [];
   for (const block of blocks) {
     switch (block.type) {
@@ -234,7 +239,7 @@ function assistantContent(blocks: readonly ContentBlock[], model: string): Conte
         // data); another provider's reasoning (reasoning_id) would be rejected, and so would a block
         // another Claude model signed (after a model switch: every later request would fail).
         if (block.reasoning_id) break;
-        if (block.model !== undefined && block.model !== model) break;
+        if (model !== undefined && block.model !== undefined && !sameClaudeModel(block.model, model)) break;
         if (block.signature) out.push({ type: "thinking", thinking: block.text, signature: block.signature });
         else if (block.opaque) out.push({ type: "redacted_thinking", data: block.opaque });
         break;
@@ -244,6 +249,13 @@ function assistantContent(blocks: readonly ContentBlock[], model: string): Conte
     }
   }
   return out;
+}
+
+/** One Claude model under two spellings: an alias and its dated id, a gateway's, Bedrock's or Vertex's. */
+function sameClaudeModel(a: string, b: string): boolean {
+  if (a === b) return true;
+  const own = claudeOwnId(a);
+  return own !== undefined && own === claudeOwnId(b);
 }
 
 /** What the Messages API takes as a tool call's id (it refuses the request for any other). */

@@ -216,9 +216,10 @@ export interface Runtime {
    * Makes another session this run's (rpc resume_session, a fork it switches to): opens and locks
    * it, closes the current one, and gives the agent its transcript, cumulative usage and model (when
    * this provider has it). The caller makes sure no turn runs. Resolves with notes for the user.
-   * `forked`: the session is a fork just made (SessionStart hooks are told `fork`).
+   * `forked`: the session is a fork just made (SessionStart hooks are told `fork`); `begun`: a new
+   * session's file is made at once, not with its first record (a clear).
    */
-  switchSession(choice: SessionChoice, forked?: boolean): Promise<string[]>;
+  switchSession(choice: SessionChoice, forked?: boolean, begun?: boolean): Promise<string[]>;
   /**
    * Runs a command the user typed (the TUI's `!command`) as the bash tool runs one, in the working
    * directory: the output (head and tail when long) and its status line. It is the user's own
@@ -655,7 +656,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       catalog = loadCatalog(home);
       return catalog.models;
     };
-    const switchSession = async (choice: SessionChoice, forked = false): Promise<string[]> => {
+    const switchSession = async (choice: SessionChoice, forked = false, begun = false): Promise<string[]> => {
       const { openSession } = await import("../session/open.ts");
       const next = await openSession(choice, { home, cwd });
       await settingsHooks?.sessionEnd(choice.kind === "new" ? "clear" : "resume"); // [settings hooks] SessionEnd
@@ -678,6 +679,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         }
       }
       next.record(agent, options.log ?? (() => {}));
+      if (begun) next.begin?.();
       extensions?.switchSession(next.id);
       await settingsHooks?.sessionStart(next.resumed ? (forked ? "fork" : "resume") : "clear"); // [settings hooks] SessionStart
       return notes;

@@ -35,6 +35,11 @@ export interface OpenedSession {
   notes: string[];
   /** starts recording `agent`; `log` hears a failed write */
   record(agent: Agent, log: (message: string) => void): SessionRecorder;
+  /**
+   * A new session's file made now, with its header alone, instead of with its first record (a
+   * clear: the next `-c` finds the empty conversation, not the one before it). After record().
+   */
+  begin?(): void;
   /** closes the recording (or, before one started, releases the lock) */
   close(): void;
 }
@@ -54,24 +59,35 @@ export function newSession(home: string, cwd: string, notes: string[]): OpenedSe
   const file = sessionPath(home, cwd, id);
   let lock: SessionLock | undefined;
   let recorder: SessionRecorder | undefined;
+  let begin: (() => void) | undefined;
   return {
     id,
     file,
     notes,
     record(agent, log) {
       let writer: SessionWriter | undefined;
+      const open = (): SessionWriter => {
+        if (!writer) {
+          try {
+            mkdirSync(dirname(file), { recursive: true });
+          } catch (error) {
+            throw new Error(`could not create the session directory ${dirname(file)} (${errorText(error)})`);
+          }
+          lock = acquireLock(file, id);
+          writer = SessionWriter.create(file, headerOf(id, cwd, agent));
+        }
+        return writer;
+      };
+      begin = () => {
+        try {
+          open();
+        } catch (error) {
+          log(`session: ${errorText(error)}; this conversation is not saved`);
+        }
+      };
       const output: SessionOutput = {
         write(entry) {
-          if (!writer) {
-            try {
-              mkdirSync(dirname(file), { recursive: true });
-            } catch (error) {
-              throw new Error(`could not create the session directory ${dirname(file)} (${errorText(error)})`);
-            }
-            lock = acquireLock(file, id);
-            writer = SessionWriter.create(file, headerOf(id, cwd, agent));
-          }
-          writer.write(entry);
+          open().write(entry);
         },
         close() {
           writer?.close();
@@ -81,6 +97,9 @@ export function newSession(home: string, cwd: string, notes: string[]): OpenedSe
       recorder = new SessionRecorder(output, { messages: [], model: agent.model.id, provider: agent.model.provider }, log);
       recorder.attach(agent);
       return recorder;
+    },
+    begin() {
+      begin?.();
     },
     close() {
       if (recorder) recorder.close();

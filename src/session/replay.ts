@@ -46,6 +46,17 @@ export function replay(header: SessionHeader, entries: readonly SessionEntry[], 
   return state;
 }
 
+/**
+ * An assistant message recorded before zot named the model on its signed thinking: named now, by
+ * the model the session was on then, so a later switch leaves it out as it does the newer ones.
+ */
+function withThinkingModel(message: Message, state: ReplayState): Message {
+  if (message.role !== "assistant" || state.provider !== "anthropic") return message;
+  const unnamed = (block: Message["content"][number]) => block.type === "thinking" && block.model === undefined && (block.signature !== undefined || block.opaque !== undefined) && block.reasoning_id === undefined;
+  if (!message.content.some(unnamed)) return message;
+  return { ...message, content: message.content.map((block) => (unnamed(block) ? { ...block, model: state.model } : block)) };
+}
+
 /** tool_result records not yet made a message: the step's results so far. */
 interface PendingResults {
   blocks: ToolResultBlock[];
@@ -64,7 +75,7 @@ function flush(state: ReplayState, results: PendingResults): void {
 function apply(state: ReplayState, entry: Exclude<SessionEntry, { type: "tool_result" }>, index: number, problems: ReplayProblem[]): void {
   switch (entry.type) {
     case "message":
-      state.messages.push(entry.message);
+      state.messages.push(withThinkingModel(entry.message, state));
       state.origins.push(index);
       return;
     case "model_change":

@@ -393,6 +393,10 @@ describe("session commands", () => {
     expect(cleared.code).toBe(0);
     expect(readFileSync(newest, "utf8")).not.toContain('"rewind"');
     expect(texts(recordedMessages(newest))).toEqual(["a new topic", "Fresh."]);
+    // The next -c goes on from the cleared (empty) conversation, not the one before the clear.
+    const fresh = await zot(["-p", "-c", "start over", ...anthropicMock(p.mock.url), "--no-ext"], { home: p.home, cwd: p.cwd });
+    expect(fresh.code).toBe(0);
+    expect(sentToModel(p.mock)).toEqual(["start over"]);
   });
 
   test("without --session, resume_session starts recording into the resumed session", async () => {

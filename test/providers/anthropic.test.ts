@@ -107,6 +107,33 @@ test("reasoning goes back only to the model that wrote it: after a switch, anoth
   ]);
 });
 
+test("the same model under another spelling (its dated id, a gateway's) is the same model; the last assistant message that called tools keeps all its thinking, as the API requires to go on", async () => {
+  const server = serve({ text: "ok" }, { text: "ok" });
+  const dated = request({
+    model: { ...model(), id: "claude-sonnet-4-5-20250929" },
+    messages: [
+      { role: "user", content: [{ type: "text", text: "q1" }], time: TIME },
+      { role: "assistant", content: [{ type: "thinking", text: "alias's", signature: "sig-a", model: "claude-sonnet-4-5" }, { type: "text", text: "a1" }], time: TIME },
+      { role: "user", content: [{ type: "text", text: "q2" }], time: TIME },
+    ],
+  });
+  await run(server, dated);
+  expect(server.requests[0]!.body.messages[1].content[0]).toEqual({ type: "thinking", thinking: "alias's", signature: "sig-a" });
+  const loop = request({
+    messages: [
+      { role: "user", content: [{ type: "text", text: "q1" }], time: TIME },
+      { role: "assistant", content: [{ type: "thinking", text: "older turn", signature: "sig-1", model: "claude-opus-4-5" }, { type: "text", text: "a1" }], time: TIME },
+      { role: "user", content: [{ type: "text", text: "run it" }], time: TIME },
+      { role: "assistant", content: [{ type: "thinking", text: "calling", signature: "sig-2", model: "claude-opus-4-5" }, { type: "tool_call", id: "t1", name: "bash", args: { command: "ls" } }], time: TIME },
+      { role: "tool", content: [{ type: "tool_result", call_id: "t1", is_error: false, content: [{ type: "text", text: "a.txt" }] }], time: TIME },
+    ],
+  });
+  await run(server, loop);
+  const sent = server.requests[1]!.body.messages;
+  expect(sent[1].content).toEqual([{ type: "text", text: "a1" }]);
+  expect(sent[3].content[0]).toEqual({ type: "thinking", thinking: "calling", signature: "sig-2" });
+});
+
 test("usage comes from message_start and is updated by message_delta, with cache reads and writes", async () => {
   const server = serve({ text: "ok", usage: { input: 120, output: 45, cache_read: 1000, cache_write: 300 } });
   const { events } = await run(server);

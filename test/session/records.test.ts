@@ -68,3 +68,15 @@ describe("session records", () => {
     expect(existsSync(file)).toBe(false);
   });
 });
+
+test("replay names the model on signed thinking an older zot recorded unnamed: the model the session was on then", () => {
+  const said = (text: string) => ({
+    type: "message" as const,
+    message: { role: "assistant" as const, content: [{ type: "thinking" as const, text, signature: `sig-${text}` }, { type: "text" as const, text: "a" }], time: "t" },
+  });
+  const asked = { type: "message" as const, message: { role: "user" as const, content: [{ type: "text" as const, text: "q" }], time: "t" } };
+  const onSonnet = { ...header, provider: "anthropic", model: "claude-sonnet-4-5" };
+  const state = replay(onSonnet, [asked, said("first"), { type: "model_change", time: "t", model: "claude-opus-4-5", provider: "anthropic" }, asked, said("second")]);
+  const models = state.messages.flatMap((m) => m.content.flatMap((b) => (b.type === "thinking" ? [b.model] : [])));
+  expect(models).toEqual(["claude-sonnet-4-5", "claude-opus-4-5"]);
+});
