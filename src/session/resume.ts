@@ -73,7 +73,7 @@ export function resumeSession(named: string, cwd: string): OpenedSession {
       }
       // It stays the old folder's session (its list, its -c): importing a copy makes it this one's.
       notes.push(
-        `session ${header.id} was recorded in ${header.cwd}, which is gone; tools now run in ${cwd}. To make it this folder's (its paths moved here, found by zot -c and zot sessions list here): zot sessions import ${file}`,
+        `session ${header.id} was recorded in ${header.cwd}, which is gone; tools now run in ${cwd}. To make it this folder's (its paths moved here, found by zot -c and zot sessions list here), once this run is over: zot sessions import ${file}`,
       );
     }
     const problems: { entry: number; message: string }[] = [];

@@ -252,7 +252,7 @@ describe("damage and interruption", () => {
     renameSync(old, moved);
     const resumed = await zot(["-p", "--session", id, "go on", ...anthropic(mock)], { home, cwd: moved });
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain(`To make it this folder's (its paths moved here, found by zot -c and zot sessions list here): zot sessions import ${file}`);
+    expect(resumed.stderr).toContain(`To make it this folder's (its paths moved here, found by zot -c and zot sessions list here), once this run is over: zot sessions import ${file}`);
     const imported = await zot(["sessions", "import", file!], { home, cwd: moved });
     expect(imported.code).toBe(0);
     const again = await zot(["-p", "-c", "and now?", ...anthropic(mock)], { home, cwd: moved });
