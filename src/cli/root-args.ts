@@ -57,7 +57,7 @@ export const ROOT_ARGS = {
     valueHint: "level",
   },
   effort: { type: "enum", options: [...REASONING_WORDS], description: "Claude Code's name for --reasoning (the same words)", valueHint: "level" },
-  thinking: { type: "string", description: "Claude Code's (adaptive, enabled, disabled): accepted; --reasoning sets how much a model thinks", valueHint: "mode" },
+  thinking: { type: "string", description: "pi's level (off, minimal, low, medium, high, xhigh), as --reasoning; or Claude Code's mode (adaptive, enabled, disabled): accepted", valueHint: "level" },
   "max-thinking-tokens": { type: "string", description: "Claude Code's: accepted; --reasoning sets how much a model thinks", valueHint: "n" },
   cwd: { type: "string", description: "Working directory for tools and context files", valueHint: "dir" },
   "no-tools": { type: "boolean", description: "Give the model no built-in tools" },
@@ -210,6 +210,41 @@ export const CLAUDE_FLAGS_ZOT_LACKS: Readonly<Record<string, string>> = {
   "plugin-dir": "zot's extensions (zot ext install) and skills take the place of Claude Code's plugins",
   settings:
     "zot reads Claude Code's settings files where they live (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json); settings passed on the command line (the Agent SDK's settings and sandbox options) are not taken, and --jail confines zot's tools to the working directory",
+};
+
+const UNASKED = "zot runs tool calls unasked by default; --jail confines them to the working directory, --no-yolo asks before each";
+
+/**
+ * Codex's and pi's flags zot does not take, as typed, each with zot's way: a bare "unknown flag",
+ * or the nearest flag of zot's (`--mode` is not `--model`), would leave their users guessing.
+ */
+export const OTHER_AGENTS_FLAGS: Readonly<Record<string, { whose: string; instead: string }>> = {
+  "--full-auto": { whose: "Codex's", instead: UNASKED },
+  "--yolo": { whose: "Codex's", instead: UNASKED },
+  "--dangerously-bypass-approvals-and-sandbox": { whose: "Codex's", instead: UNASKED },
+  "--sandbox": { whose: "Codex's", instead: "--jail confines zot's tools to the working directory; --tools read gives the model only the read tool" },
+  "-s": { whose: "Codex's (--sandbox)", instead: "--jail confines zot's tools to the working directory; --tools read gives the model only the read tool" },
+  "--ask-for-approval": { whose: "Codex's", instead: "--no-yolo asks before each tool call (zot asks nothing by default)" },
+  "-a": { whose: "Codex's (--ask-for-approval)", instead: "--no-yolo asks before each tool call (zot asks nothing by default)" },
+  "--output-last-message": { whose: "Codex's", instead: 'zot -p prints the final answer on stdout: zot -p "…" > FILE' },
+  "-o": { whose: "Codex's (--output-last-message)", instead: 'zot -p prints the final answer on stdout: zot -p "…" > FILE' },
+  "--config": { whose: "Codex's (-c key=value)", instead: "zot's -c continues the newest session; --model and --reasoning set the model and how much it thinks, --provider and --base-url the server" },
+  "--profile": { whose: "Codex's", instead: "zot has no profiles; --model, --provider and --base-url say it for the run" },
+  "--oss": { whose: "Codex's", instead: "--provider ollama talks to a local ollama" },
+  "--search": { whose: "Codex's", instead: "zot has no web search tool; an MCP server can add one (zot mcp add)" },
+  "--image": { whose: "Codex's", instead: "ask for the image by its path: the read tool gives the model PNG, JPEG, GIF and WebP files as images" },
+  "-i": { whose: "Codex's (--image)", instead: "ask for the image by its path: the read tool gives the model PNG, JPEG, GIF and WebP files as images" },
+  "-C": { whose: "Codex's (--cd)", instead: "--cwd DIR runs zot in another directory" },
+  "--cd": { whose: "Codex's", instead: "--cwd DIR runs zot in another directory" },
+  "--ephemeral": { whose: "Codex's", instead: "--no-session records nothing" },
+  "--skip-git-repo-check": { whose: "Codex's", instead: "zot runs in any directory, a git repository or not" },
+  "--last": { whose: "Codex's (resume --last)", instead: "zot -c continues the newest session of this directory" },
+  "--mode": { whose: "pi's", instead: "--json streams zot's events (not pi's; README: Events), and zot rpc serves commands over NDJSON (docs/rpc.md)" },
+  "--export": { whose: "pi's", instead: "zot sessions export <id> [file] writes a session as a file" },
+  "--models": { whose: "pi's", instead: "--model takes one id; /model in the TUI picks from every model you have a key for" },
+  "-ns": { whose: "pi's (--no-skills)", instead: "--no-skills (or --no-skill) turns skills off" },
+  "-ne": { whose: "pi's (--no-extensions)", instead: "--no-ext loads no installed extensions" },
+  "-np": { whose: "pi's (--no-prompt-templates)", instead: "zot has no prompt templates of its own: Markdown commands in ~/.claude/commands are its /names" },
 };
 
 /**

@@ -7,7 +7,7 @@ import type { Conversation, ConversationPrompt } from "../conversation/conversat
 import { VERSION } from "../version.ts";
 import { type ParsedFlags, parseFlags } from "./parse-flags.ts";
 import { readPipedStdin } from "./piped-stdin.ts";
-import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, REPEATABLE, ROOT_ARGS, rootHelp, UNSERVED_VALUES } from "./root-args.ts";
+import { CLAUDE_FLAGS_ZOT_LACKS, FOLLOWERS, OTHER_AGENTS_FLAGS, REPEATABLE, ROOT_ARGS, rootHelp, UNSERVED_VALUES } from "./root-args.ts";
 import { readFirstWord } from "./subcommands.ts";
 import { runtimeOptionsFromFlags, sessionChoiceFromFlags, str } from "./runtime-flags.ts";
 import { EXIT, runCli } from "./router.ts";
@@ -53,9 +53,18 @@ async function runRootCommand(argv: string[]): Promise<number> {
     const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];
     const instead = name === undefined ? undefined : ownEntry(CLAUDE_FLAGS_ZOT_LACKS, name);
     if (instead) throw new UsageError(`--${name} is Claude Code's, and zot does not take it: ${instead}`);
+    const flag = arg.startsWith("--") ? arg.split("=")[0]! : arg;
+    const other = ownEntry(OTHER_AGENTS_FLAGS, flag);
+    if (other) throw new UsageError(`${flag} is ${other.whose}, and zot does not take it: ${other.instead}`);
   }
   const { values: flags, positionals, terminated } = parseFlags(ROOT_ARGS, argv, REPEATABLE, "zot", FOLLOWERS, UNSERVED_VALUES);
   if (flags.help) return await printRootHelp();
+  // Codex's `-c model=o3` (a config override): zot's -c takes no value, and would go on with an unrelated session.
+  if (flags.continue && !terminated && /^[A-Za-z_][\w.-]*=\S*$/.test(positionals[0] ?? "")) {
+    throw new UsageError(
+      `-c ${positionals[0]} reads as Codex's config override, which zot does not take; zot's -c continues the newest session. --model and --reasoning set the model and how much it thinks, --provider and --base-url the server (to send "${positionals[0]}" as the prompt: zot -c -- ${positionals.join(" ")})`,
+    );
+  }
   // `zot help`, and a mistyped command (`zot session list`): never a prompt for the model.
   const first = readFirstWord(positionals, terminated);
   if (first.kind === "help") {

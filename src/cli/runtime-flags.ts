@@ -7,7 +7,7 @@ import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import type { RuntimeOptions } from "../runtime/runtime.ts";
 import type { ReasoningLevel } from "../protocol/models.ts";
-import { type ReasoningWord, reasoningOfWord } from "../protocol/reasoning-words.ts";
+import { REASONING_WORDS, type ReasoningWord, reasoningOfWord } from "../protocol/reasoning-words.ts";
 import type { SessionChoice } from "../session/open.ts";
 import type { ParsedFlags } from "./parse-flags.ts";
 import { permissionFlags } from "./permission-flags.ts";
@@ -129,14 +129,32 @@ function toolList(value: string | undefined): string[] | "all" | "none" {
   return names.length === 0 ? "none" : names;
 }
 
-/** --reasoning (the original's words too: off, minimum, maximum), or Claude Code's --effort (the same levels). */
+/**
+ * --reasoning (the original's words too: off, minimum, maximum), Claude Code's --effort (the same
+ * levels), or pi's --thinking <level> (off, minimal … xhigh); Claude Code's --thinking modes
+ * (adaptive, enabled, disabled) are accepted and say no level.
+ */
 function reasoning(flags: Flags): ReasoningLevel | undefined {
   const level = str(flags, "reasoning");
   const effort = str(flags, "effort");
-  if (level !== undefined && effort !== undefined) throw new UsageError("--reasoning and --effort are the same setting; give one");
-  const word = level ?? effort;
+  const thinking = str(flags, "thinking");
+  let pi: string | undefined;
+  if (thinking !== undefined && !CLAUDE_THINKING_MODES.includes(thinking)) {
+    if (!(REASONING_WORDS as readonly string[]).includes(thinking)) {
+      throw new UsageError(
+        `--thinking takes pi's levels (off, minimal, low, medium, high, xhigh), read as --reasoning is, or Claude Code's modes (${CLAUDE_THINKING_MODES.join(", ")}); got "${thinking}"`,
+      );
+    }
+    pi = thinking;
+  }
+  const given = [level !== undefined && "--reasoning", effort !== undefined && "--effort", pi !== undefined && "--thinking"].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`${given.join(" and ")} are the same setting; give one`);
+  const word = level ?? effort ?? pi;
   return word === undefined ? undefined : reasoningOfWord(word as ReasoningWord);
 }
+
+/** Claude Code's --thinking values: accepted, and no level (--reasoning says how much). */
+const CLAUDE_THINKING_MODES = ["adaptive", "enabled", "disabled"];
 
 /** `--mcp-config`, each read now: one that cannot be read is the run's usage error, before anything starts. */
 function mcpConfigs(flags: Flags): FlagMcpConfig[] {

@@ -58,6 +58,34 @@ const SYNONYMS: Record<string, string> = {
 /** A word that names a session after Codex's `resume`: a zot id or its start (`20261128-…`), or a UUID as Codex's and Claude Code's ids are. */
 const SESSION_REF = /^(\d{8}(-[\w-]*)?|[0-9a-f]{8}-[0-9a-f-]{4,})$/i;
 
+/**
+ * Codex's and pi's commands, in the shapes those tools give them, with zot's way: sent to the
+ * model as a prompt, `exec …` or `install npm:…` would run with every tool unasked.
+ */
+function otherAgentsCommand(positionals: readonly string[]): { whose: string; instead: string } | undefined {
+  const [first, ...rest] = positionals;
+  const word = first!.toLowerCase();
+  const alone = rest.length === 0;
+  const onePackage = rest.length === 1 && /^(npm:|git:|https?:\/\/|\.{0,2}\/|~\/)/.test(rest[0]!);
+  if (word === "exec" || word === "e") {
+    return {
+      whose: "Codex's",
+      instead: 'zot -p "…" prints the answer (--json streams zot\'s events, not Codex\'s; stdout takes the place of -o); zot runs tool calls unasked, where codex exec starts read-only, so add --jail to confine them',
+    };
+  }
+  if (["install", "remove", "uninstall", "update", "list"].includes(word) && (alone || onePackage)) {
+    const verb = word === "uninstall" ? "remove" : word === "update" ? "install <source> (again, to update one)" : word;
+    return { whose: "pi's", instead: `zot's extensions are zot ext ${verb} (zot ext --help)` };
+  }
+  if ((word === "login" || word === "logout") && alone) {
+    return { whose: "Codex's and pi's", instead: "zot takes keys from ANTHROPIC_API_KEY, OPENAI_API_KEY (and the other variables zot --help names) or $ZOT_HOME/auth.json" };
+  }
+  if (["apply", "review", "cloud", "features", "completion", "mcp-server"].includes(word) && alone) {
+    return { whose: "Codex's", instead: "zot has no such command (zot --help lists zot's)" };
+  }
+  return undefined;
+}
+
 /** What the root command makes of its positionals. */
 export type FirstWord =
   | { kind: "prompt" }
@@ -72,6 +100,11 @@ export function readFirstWord(positionals: readonly string[], terminated: boolea
   if (terminated || positionals.length === 0) return { kind: "prompt" };
   // `/rust`, `/pc`: a slash command (a Markdown command's, a skill's), never a mistyped subcommand.
   if (positionals[0]!.startsWith("/")) return { kind: "prompt" };
+  const foreign = otherAgentsCommand(positionals);
+  if (foreign) {
+    const typed = positionals.join(" ");
+    throw new UsageError(`\`${positionals[0]}\` is ${foreign.whose} command; ${foreign.instead} (to send "${typed}" to the model as a prompt, write zot -- ${typed})`);
+  }
   // A quoted phrase ("session list is broken") is one argument with spaces: a prompt.
   if (positionals.some((word) => /\s/.test(word))) return { kind: "prompt" };
   const [first, ...rest] = positionals;

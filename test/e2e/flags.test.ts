@@ -366,3 +366,44 @@ test.skipIf(!canBeNobodyKnown)("with HOME unset and no password entry, zot says 
   const json = Bun.spawnSync(["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups", binary, "--json", "hi", "--provider", "scripted"], { cwd: base, env, stdout: "pipe", stderr: "pipe" });
   expect(json.stdout.toString()).toBe(`${JSON.stringify({ type: "error", message: sentence, code: "not_started" })}\n{"type":"done"}\n`);
 });
+
+describe("what Codex and pi users type", () => {
+  test("their flags and commands stop with zot's way (exit 2, nothing sent to a model); Codex's -c key=value is not taken for --continue", async () => {
+    mock = startMockLlm([{ text: "never" }]);
+    const home = tempDir("zot-home-");
+    const cwd = tempDir("zot-cwd-");
+    await zot(["-p", "an earlier, unrelated conversation", ...anthropic(mock)], { home, cwd });
+    const cases: [string[], string][] = [
+      [["-c", "model=o3", "fix the failing test"], "-c model=o3 reads as Codex's config override"],
+      [["--full-auto", "-p", "go"], "--full-auto is Codex's, and zot does not take it: zot runs tool calls unasked by default"],
+      [["-s", "read-only", "-p", "go"], "-s is Codex's (--sandbox), and zot does not take it: --jail confines"],
+      [["-p", "go", "-o", "out.txt"], 'zot -p prints the final answer on stdout: zot -p "…" > FILE'],
+      [["--mode", "json", "go"], "--mode is pi's, and zot does not take it: --json streams zot's events"],
+      [["resume", "--last"], "--last is Codex's (resume --last), and zot does not take it: zot -c continues the newest session"],
+      [["exec", "summarize the repository"], "`exec` is Codex's command; zot -p \"…\" prints the answer"],
+      [["install", "npm:@someone/pi-tools"], "`install` is pi's command; zot's extensions are zot ext install"],
+      [["login"], "`login` is Codex's and pi's command"],
+      [["-p", "--thinking", "banana", "go"], "--thinking takes pi's levels (off, minimal, low, medium, high, xhigh)"],
+    ];
+    for (const [args, said] of cases) {
+      const run = await zot([...args, ...anthropic(mock)], { home, cwd });
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stderr).toContain(said);
+    }
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  test("pi's --thinking <level> asks for thinking as --reasoning does; Claude Code's --thinking modes are accepted", async () => {
+    mock = startMockLlm([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    await zot(["-p", "go", "--thinking", "high", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    await zot(["-p", "go", "--reasoning", "high", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    expect(mock.requests[0]!.body.thinking).toEqual(mock.requests[1]!.body.thinking);
+    expect(mock.requests[0]!.body.thinking).toMatchObject({ type: "enabled" });
+    const claude = await zot(["-p", "go", "--thinking", "adaptive", ...anthropic(mock), "--model", "claude-sonnet-4-5"]);
+    expect(claude.code).toBe(0);
+    expect(mock.requests[2]!.body.thinking).toBeUndefined();
+    const both = await zot(["-p", "go", "--thinking", "high", "--reasoning", "low", ...anthropic(mock)]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--reasoning and --thinking are the same setting; give one");
+  });
+});
