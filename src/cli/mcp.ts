@@ -159,7 +159,7 @@ async function list(context: Context): Promise<number> {
   const config = await readConfig(context);
   const shown = config.servers.filter((server) => !server.shadowedBy);
   if (shown.length === 0) {
-    console.log("No MCP servers configured. Add one with zot mcp add (zot mcp --help), or in .mcp.json, ~/.claude.json or $ZOT_HOME/mcp.json.");
+    console.log("No MCP servers configured. Add one with zot mcp add (zot mcp --help), or in .mcp.json, ~/.claude.json, ~/.codex/config.toml or $ZOT_HOME/mcp.json.");
     return EXIT.ok;
   }
   console.error("Checking MCP server health…\n");
@@ -203,7 +203,13 @@ async function get(name: string, context: Context): Promise<number> {
     const why = other.untrusted || other.disabled ? notStarted(other) : undefined;
     lines.push(why ? `  (also in ${other.source.label}, ${why})` : `  (also in ${other.source.label}, which this one shadows)`);
   }
-  lines.push("", server.source.owner === "claude" ? `Defined in Claude Code's file; remove it there (claude mcp remove ${name} -s ${server.source.scope}).` : `To remove it: zot mcp remove ${name} -s ${server.source.scope}`);
+  const removal =
+    server.source.owner === "claude"
+      ? `Defined in Claude Code's file; remove it there (claude mcp remove ${name} -s ${server.source.scope}).`
+      : server.source.owner === "codex"
+        ? `Defined in Codex's file; remove it there (codex mcp remove ${name}).`
+        : `To remove it: zot mcp remove ${name} -s ${server.source.scope}`;
+  lines.push("", removal);
   console.log(printable(lines.join("\n")));
   return EXIT.ok;
 }

@@ -15,6 +15,7 @@ import { ConfigError } from "../config/home.ts";
 import { folderKey } from "../config/trust-store.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { type McpConfigSource, type McpScope, mcpSources, PROJECT_MCP_FILE, projectEntry, projectKeys, zotMcpFile } from "./config-files.ts";
+import { readCodexConfig } from "./codex-config-view.ts";
 import { readJsonFile } from "./json-file.ts";
 
 export interface EditContext {
@@ -50,13 +51,17 @@ export function addServer(scope: McpScope, name: string, entry: Record<string, u
  */
 export function removeServer(name: string, scope: McpScope | undefined, context: EditContext): { scope: McpScope; label: string } {
   const holders = mcpSources(context).filter((source) => (scope === undefined || source.scope === scope) && holds(source, name, context));
-  const ours = holders.filter((source) => source.owner !== "claude");
+  const ours = holders.filter((source) => source.owner !== "claude" && source.owner !== "codex");
   if (ours.length === 0) {
     const claude = holders.find((source) => source.owner === "claude");
     if (claude) {
       throw new ConfigError(
         `MCP server "${name}" is defined in ${claude.label}, Claude Code's own file, which zot does not change; remove it there (claude mcp remove ${name} -s ${claude.scope}) or edit the file`,
       );
+    }
+    const codex = holders.find((source) => source.owner === "codex");
+    if (codex) {
+      throw new ConfigError(`MCP server "${name}" is defined in ${codex.label}, Codex's own file, which zot does not change; remove it there (codex mcp remove ${name}) or edit the file`);
     }
     throw new ConfigError(`no MCP server named "${name}"${scope ? ` in the ${scope} scope` : ""}; zot mcp list shows the configured ones`);
   }
@@ -67,7 +72,11 @@ export function removeServer(name: string, scope: McpScope | undefined, context:
     throw new ConfigError(`MCP server "${name}" is in more than one scope (${scopes.join(", ")}); say which with -s ${scopes.join("|")}`);
   }
   if (scope === undefined && holders.length > 1) {
-    const where = holders.map((source) => (source.owner === "claude" ? `${source.label}, Claude Code's, which zot does not change` : `${source.label}, the ${source.scope} scope`));
+    const where = holders.map((source) =>
+      source.owner === "claude" || source.owner === "codex"
+        ? `${source.label}, ${source.owner === "claude" ? "Claude Code's" : "Codex's"}, which zot does not change`
+        : `${source.label}, the ${source.scope} scope`,
+    );
     throw new ConfigError(`MCP server "${name}" is in more than one place (${where.join("; ")}); say which with -s ${scopes.join("|")}`);
   }
   const source = ours[0]!;
@@ -79,7 +88,7 @@ export function removeServer(name: string, scope: McpScope | undefined, context:
 }
 
 function holds(source: McpConfigSource, name: string, context: EditContext): boolean {
-  const { data } = readJsonFile(source.file);
+  const { data } = source.owner === "codex" ? readCodexConfig(source.file) : readJsonFile(source.file);
   const section = source.scope === "local" ? projectEntry(data, context.cwd)?.mcpServers : data?.mcpServers;
   return isJsonObject(section) && Object.hasOwn(section, name);
 }

@@ -1,9 +1,11 @@
 // Where MCP servers are configured, read unchanged from where users already keep them: zot's own
-// `$ZOT_HOME/mcp.json`, the project's `.mcp.json`, and Claude Code's `~/.claude.json` (its
-// top-level `mcpServers`, user scope, and `projects["<dir>"].mcpServers`, local scope); and, for
-// one run, the command line's `--mcp-config` (flag-configs.ts).
+// `$ZOT_HOME/mcp.json`, the project's `.mcp.json`, Claude Code's `~/.claude.json` (its
+// top-level `mcpServers`, user scope, and `projects["<dir>"].mcpServers`, local scope), and Codex's
+// `config.toml` (`[mcp_servers.*]`: `~/.codex/config.toml`, user scope, and a folder's
+// `.codex/config.toml`, project scope; codex-config-view.ts); and, for one run, the command line's
+// `--mcp-config` (flag-configs.ts).
 // Rule: one name, one server: the command line beats local beats project beats user (the files
-// in Claude Code's order), zot's own file beats Claude Code's within a scope, `--strict-mcp-config`
+// in Claude Code's order), zot's own file beats Claude Code's, and Claude Code's Codex's, within a scope, `--strict-mcp-config`
 // leaves only the command line's, and every entry that loses is kept, marked, for `zot mcp
 // list`. A broken file or entry is a sentence naming the file; it never stops the others. Nothing
 // here writes (config-edit.ts does, and never to Claude Code's file).
@@ -12,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { readClaudeConfig } from "./claude-config-view.ts";
+import { codexConfigFile, PROJECT_CODEX_FILE, readCodexConfig } from "./codex-config-view.ts";
 import { expansionEnv } from "./env-expansion.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
 import { readJsonFile } from "./json-file.ts";
@@ -27,8 +30,8 @@ export const MCP_SCOPES: readonly McpScope[] = ["local", "project", "user"];
 export interface McpConfigSource {
   /** "flag": `--mcp-config`, this run only */
   scope: McpScope | "flag";
-  /** zot writes its own file and `.mcp.json`; Claude Code's file and the command line's are only read */
-  owner: "zot" | "claude" | "project" | "flag";
+  /** zot writes its own file and `.mcp.json`; Claude Code's and Codex's files and the command line's are only read */
+  owner: "zot" | "claude" | "codex" | "project" | "flag";
   /** the file ("" for JSON given on the command line) */
   file: string;
   /** how messages name it: `~/.claude.json (local)` */
@@ -36,7 +39,7 @@ export interface McpConfigSource {
 }
 
 /** A source that is a file zot finds on its own (all but the command line's). */
-export type McpFileSource = McpConfigSource & { scope: McpScope; owner: "zot" | "claude" | "project" };
+export type McpFileSource = McpConfigSource & { scope: McpScope; owner: "zot" | "claude" | "codex" | "project" };
 
 /** One entry of one source, as read. */
 export interface ConfiguredServer {
@@ -96,13 +99,19 @@ export function zotMcpFile(home: string): string {
 export function mcpSources(options: { cwd: string; home: string; env: Record<string, string | undefined>; userHome?: string }): McpFileSource[] {
   const zotFile = zotMcpFile(path.resolve(options.cwd, options.home));
   const claudeFile = claudeConfigFile(options.env, options.userHome);
-  return [
+  const codexFile = codexConfigFile(options.env, options.userHome);
+  const projectCodexFile = path.join(options.cwd, PROJECT_CODEX_FILE);
+  const sources: McpFileSource[] = [
     { scope: "local", owner: "zot", file: zotFile, label: `${zotFile} (local)` },
     { scope: "local", owner: "claude", file: claudeFile, label: `${claudeFile} (local)` },
     { scope: "project", owner: "project", file: path.join(options.cwd, PROJECT_MCP_FILE), label: PROJECT_MCP_FILE },
+    { scope: "project", owner: "codex", file: projectCodexFile, label: PROJECT_CODEX_FILE },
     { scope: "user", owner: "zot", file: zotFile, label: `${zotFile} (user)` },
     { scope: "user", owner: "claude", file: claudeFile, label: `${claudeFile} (user)` },
+    { scope: "user", owner: "codex", file: codexFile, label: `${codexFile} (user)` },
   ];
+  // Run from the home folder, ~/.codex/config.toml is the user's file, read once as theirs.
+  return path.resolve(projectCodexFile) === path.resolve(codexFile) ? sources.filter((source) => source.file !== projectCodexFile || source.scope === "user") : sources;
 }
 
 /** Every configured server, winners and losers, and the problems with the files. */
@@ -112,7 +121,8 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
   const claudeFile = claudeConfigFile(options.env, options.userHome);
   const fileOf = (file: string) => {
     if (!files.has(file)) {
-      const read = file === claudeFile ? readClaudeConfig(file, path.resolve(options.cwd, options.home)) : readJsonFile(file);
+      const read =
+        file === claudeFile ? readClaudeConfig(file, path.resolve(options.cwd, options.home)) : file.endsWith(".toml") ? readCodexConfig(file) : readJsonFile(file);
       if (read.problem) warnings.push(read.problem);
       files.set(file, read.data);
     }
@@ -142,14 +152,18 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
       warnings.push(`${source.label}: "mcpServers" must be an object of servers by name; it is ignored`);
       continue;
     }
-    for (const [name, raw] of Object.entries(section)) {
+    for (const [name, written] of Object.entries(section)) {
       const where = `MCP server "${name}" in ${source.label}`;
+      // What a Codex entry has that zot cannot honour (codex-config-view.ts), said with the server's name.
+      const { zotWarnings, ...codex } = source.owner === "codex" && isJsonObject(written) ? written : { zotWarnings: undefined };
+      const raw = source.owner === "codex" && isJsonObject(written) ? codex : written;
+      const notes = Array.isArray(zotWarnings) ? zotWarnings.map((note) => `${where}: ${note}`) : [];
       const parsed = parseServerEntry(raw, where, variables);
       const server: ConfiguredServer = {
         name,
         source,
         raw,
-        warnings: "error" in parsed ? [] : parsed.warnings,
+        warnings: "error" in parsed ? [] : [...notes, ...parsed.warnings],
         ...("error" in parsed ? { error: parsed.error } : { transport: parsed.transport }),
       };
       if (source.scope === "project" && !options.projectTrusted) server.untrusted = true;

@@ -2,10 +2,11 @@
 // say whether it works (never an untrusted folder's), get shows one, remove takes it out, and
 // Claude Code's ~/.claude.json is read and never written.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVERYTHING, misbehaving } from "../support/mcp-servers.ts";
 import { trustDir } from "../support/trust.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
 import { tempDir, zot } from "../support/zot.ts";
 
 function where() {
@@ -16,6 +17,28 @@ function where() {
 }
 
 describe("zot mcp", () => {
+  test("Codex's ~/.codex/config.toml servers are listed, started and called as any other; zot does not change Codex's file", async () => {
+    const w = where();
+    mkdirSync(join(w.userHome, ".codex"), { recursive: true });
+    const toml = `model = "o3"\n\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`;
+    writeFileSync(join(w.userHome, ".codex", "config.toml"), toml);
+    const list = await zot(["mcp", "list"], w);
+    expect(list.code).toBe(0);
+    expect(list.stdout.trim()).toMatch(/^everything: node .*index\.js stdio - ✓ connected \(1[0-9] tools.*\.codex\/config\.toml \(user\)\]$/);
+    const remove = await zot(["mcp", "remove", "everything"], w);
+    expect(remove.code).toBe(2);
+    expect(remove.stderr).toContain("Codex's own file, which zot does not change; remove it there (codex mcp remove everything)");
+    expect(readFileSync(join(w.userHome, ".codex", "config.toml"), "utf8")).toBe(toml);
+    const mock = startMockLlm([{ tool_calls: [{ name: "mcp__everything__echo", args: { message: "from codex's server" } }] }, { text: "{{last_tool_result}}" }]);
+    try {
+      const run = await zot(["-p", "echo it", "--provider", "anthropic", "--api-key", "k", "--base-url", mock.url], w);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("from codex's server");
+    } finally {
+      mock.stop();
+    }
+  });
+
   test("add in each scope, list them checked, get one, remove them", async () => {
     const w = where();
     trustDir(w.home, w.cwd);

@@ -160,3 +160,63 @@ describe("the sources", () => {
     expect(runnableServers(config).map((s) => `${s.name}:${s.source.scope}`)).toEqual(["here:local"]);
   });
 });
+
+describe("Codex's config.toml", () => {
+  const CODEX = `model = "o3"
+
+[mcp_servers.everything]
+command = "node"
+args = ["server.js", "stdio"]
+env = { API_KEY = "k1" }
+startup_timeout_sec = 20
+
+[mcp_servers.docs]
+url = "https://docs.example/mcp"
+bearer_token_env_var = "DOCS_TOKEN"
+http_headers = { "X-Team" = "core" }
+env_http_headers = { "X-Key" = "DOCS_KEY" }
+
+[mcp_servers.off]
+command = "never"
+enabled = false
+
+[mcp_servers.picky]
+command = "picky"
+cwd = "/srv"
+disabled_tools = ["delete_everything"]
+`;
+
+  test("its [mcp_servers.*] are servers of the user scope, mapped to Claude Code's shape; one turned off is not started; what zot cannot honour is said", () => {
+    const where = layout({});
+    mkdirSync(join(where.userHome, ".codex"), { recursive: true });
+    writeFileSync(join(where.userHome, ".codex", "config.toml"), CODEX);
+    const config = readMcpConfig({ ...where, env: { DOCS_TOKEN: "t0k", DOCS_KEY: "k2" }, projectTrusted: false });
+    const started = Object.fromEntries(runnableServers(config).map((s) => [s.name, s.transport]));
+    expect(started).toEqual({
+      everything: { type: "stdio", command: "node", args: ["server.js", "stdio"], env: { API_KEY: "k1" } },
+      docs: { type: "http", url: "https://docs.example/mcp", headers: { "X-Team": "core", "X-Key": "k2", Authorization: "Bearer t0k" } },
+      picky: { type: "stdio", command: "picky", args: [], env: {} },
+    });
+    const picky = config.servers.find((s) => s.name === "picky")!;
+    expect(picky.source.label).toBe(`${join(where.userHome, ".codex", "config.toml")} (user)`);
+    expect(picky.warnings.join("\n")).toContain("Codex's cwd is not read");
+    expect(picky.warnings.join("\n")).toContain("Codex's disabled_tools is not read by zot (every tool of the server is offered)");
+    expect(config.servers.map((s) => s.name)).not.toContain("off");
+  });
+
+  test("$CODEX_HOME says where it is; a folder's .codex/config.toml is a project file, started once trusted; a broken file is one sentence", () => {
+    const where = layout({});
+    const codexHome = join(where.userHome, "elsewhere");
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, "config.toml"), '[mcp_servers.mine]\ncommand = "mine"\n');
+    mkdirSync(join(where.cwd, ".codex"), { recursive: true });
+    writeFileSync(join(where.cwd, ".codex", "config.toml"), '[mcp_servers.repo]\ncommand = "repo-server"\n');
+    const untrusted = readMcpConfig({ ...where, env: { CODEX_HOME: codexHome }, projectTrusted: false });
+    expect(runnableServers(untrusted).map((s) => s.name)).toEqual(["mine"]);
+    expect(untrusted.servers.find((s) => s.name === "repo")?.untrusted).toBe(true);
+    expect(runnableServers(readMcpConfig({ ...where, env: { CODEX_HOME: codexHome }, projectTrusted: true })).map((s) => s.name).sort()).toEqual(["mine", "repo"]);
+    writeFileSync(join(codexHome, "config.toml"), "[mcp_servers.mine\ncommand = ");
+    const broken = readMcpConfig({ ...where, env: { CODEX_HOME: codexHome }, projectTrusted: false });
+    expect(broken.warnings).toEqual([expect.stringContaining(`${join(codexHome, "config.toml")} is not valid TOML`)]);
+  });
+});
