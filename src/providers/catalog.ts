@@ -302,6 +302,7 @@ export type ModelKey = { key: string; from: string } | { error: string };
 export function keyFor(catalog: Pick<Catalog, "keys" | "models" | "file">, model: Pick<ModelInfo, "provider" | "id">, env: Record<string, string | undefined>): ModelKey | undefined {
   const entry = modelsFileEntry(catalog.keys, catalog.models, model);
   if (entry === undefined) return undefined;
+  if (entry.written.trimStart().startsWith("!")) return { error: commandRefused(catalog.file, entry.field, `model "${model.id}"'s apiKey`) };
   const read = readWritten(entry.written, env, (value) => value.trim());
   if ("unset" in read) {
     return {
@@ -327,6 +328,7 @@ export function headersFor(
   if (entry === undefined) return undefined;
   const headers: Record<string, string> = {};
   for (const [name, { written, field }] of Object.entries(entry)) {
+    if (written.trimStart().startsWith("!")) return { error: commandRefused(catalog.file, field, `header ${name} of model "${model.id}"`) };
     const read = readWritten(written, env);
     if ("unset" in read) {
       return { error: `${catalog.file}: field "${field}" gives header ${name} of model "${model.id}" the value of ${read.unset}, which is not set; set ${read.unset}, or change that header` };
@@ -334,6 +336,14 @@ export function headersFor(
     headers[name] = read.value;
   }
   return { headers };
+}
+
+/**
+ * pi's `"!command"` (a password manager's output as the key): zot runs no command from models.json,
+ * and sending the command's text as the key would be worse; refused, saying what to write instead.
+ */
+function commandRefused(file: string, field: string, what: string): string {
+  return `${file}: field "${field}" gives ${what} as pi's "!command", which zot does not run (the command's text is never sent either); put the value in an environment variable and write its name, as "apiKey": "MY_KEY" or "$MY_KEY"`;
 }
 
 /** What models.json wrote for `model` in `entries` (its keys, its headers); for a dated snapshot, its family's. */

@@ -10,6 +10,7 @@ import {
   BUILTIN_MODELS,
   defaultModelId,
   formatModelTable,
+  headersFor,
   keyFor,
   loadCatalog,
   resolveModel,
@@ -384,6 +385,15 @@ describe("keyFor", () => {
     const unset = keyFor(catalog, own, {});
     expect(unset && "error" in unset && unset.error).toContain('"providers.openai.apiKey"');
     expect(keyFor(catalog, { provider: "openai", id: "gpt-5" }, {})).toBeUndefined();
+  });
+
+  test("pi's \"!command\" key or header is refused naming the field: zot runs no command from models.json, and never sends the command's text", () => {
+    writeModels({ providers: { openai: { apiKey: "!op read 'op://vault/key'", headers: { "X-Team": "!pass show team" }, models: [{ id: "tog" }] } } });
+    const catalog = loadCatalog(home);
+    const key = keyFor(catalog, own, {});
+    expect(key && "error" in key && key.error).toContain('"providers.openai.apiKey" gives model "tog"\'s apiKey as pi\'s "!command", which zot does not run');
+    const headers = headersFor(catalog, own, {});
+    expect(headers && "error" in headers && headers.error).toContain('header X-Team of model "tog" as pi\'s "!command"');
   });
 
   test("pi's bare name is the variable when set, else the text itself; a literal key is itself", () => {
