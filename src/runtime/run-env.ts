@@ -38,7 +38,9 @@ export function runEnv(options: {
 }): RunEnv {
   const { cwd, home, started } = options;
   const projectTrusted = options.projectTrusted ?? (options.trust === true || folderAnswer(home, cwd)?.trusted === true);
-  const settings = readSettingsChoices(settingsSources({ cwd, home, userHome: started.HOME || homedir(), projectTrusted, only: options.settingSources }));
+  const settings = readSettingsChoices(
+    settingsSources({ cwd, home, userHome: started.HOME || homedir(), projectTrusted, only: options.settingSources, codexHome: started.CODEX_HOME }),
+  );
   const merged = withSettingsEnv(started, settings, options.baseUrlGiven ? {} : PROVIDER_VARIABLES);
   // Said outright: every process the run starts (and the credentials kept from them, which
   // models.json there names) goes by this $ZOT_HOME, whatever a settings file's XDG_STATE_HOME or

@@ -14,7 +14,14 @@ export async function startSettingsHooks(options: SettingsHooksOptions): Promise
   const files =
     options.files === false
       ? []
-      : settingsSources({ cwd: options.cwd, home: options.home, userHome: options.userHome, projectTrusted: options.projectTrusted, only: options.settingSources });
+      : settingsSources({
+          cwd: options.cwd,
+          home: options.home,
+          userHome: options.userHome,
+          projectTrusted: options.projectTrusted,
+          only: options.settingSources,
+          codexHome: (options.env ?? process.env).CODEX_HOME,
+        });
   // A file that cannot be read is there too: attach.ts says why its hooks do not run.
   const there = (file: string) => {
     const { info, failed } = settingsFileStat(file);

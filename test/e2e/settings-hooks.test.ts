@@ -804,3 +804,33 @@ describe("over zot rpc", () => {
     expect(mock.requests).toHaveLength(2);
   });
 });
+
+describe("Codex's hooks files", () => {
+  test("~/.codex/hooks.json ($CODEX_HOME) is Claude Code's format and its hooks run: a PreToolUse guard refuses; a folder's .codex/hooks.json only once trusted; --setting-sources leaves them out", async () => {
+    const cwd = tempDir("zot-codex-hooks-");
+    const home = tempDir("zot-codex-hooks-home-");
+    const userHome = tempDir("zot-codex-hooks-user-");
+    const guard = (word: string) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo "refused by the ${word} guard" >&2; exit 2` }] }] } });
+    mkdirSync(join(userHome, ".codex"), { recursive: true });
+    writeFileSync(join(userHome, ".codex", "hooks.json"), JSON.stringify(guard("codex")));
+    const mock = startMockLlm(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? { tool_calls: [{ name: "bash", args: { command: "echo THE-COMMAND-RAN" } }] } : { text: "tool said: {{last_tool_result}}" })));
+    try {
+      const run = (args: string[], env: Record<string, string> = {}) => zot(["-p", "run it", ...anthropic(mock), ...args], { cwd, home, env: { HOME: userHome, ...env } });
+      expect((await run([])).stdout).toContain("refused by the codex guard");
+      expect((await run(["--setting-sources", "user"])).stdout).toContain("THE-COMMAND-RAN");
+      const elsewhere = tempDir("zot-codex-home-");
+      writeFileSync(join(elsewhere, "hooks.json"), JSON.stringify(guard("elsewhere")));
+      rmSync(join(userHome, ".codex", "hooks.json"));
+      mkdirSync(join(cwd, ".codex"), { recursive: true });
+      writeFileSync(join(cwd, ".codex", "hooks.json"), JSON.stringify(guard("folder's")));
+      const untrusted = await run([], { CODEX_HOME: elsewhere });
+      expect(untrusted.stdout).toContain("refused by the elsewhere guard");
+      expect(untrusted.stdout).not.toContain("folder's guard");
+      trustDir(home, cwd);
+      rmSync(join(elsewhere, "hooks.json"));
+      expect((await run([], { CODEX_HOME: elsewhere })).stdout).toContain("refused by the folder's guard");
+    } finally {
+      mock.stop();
+    }
+  });
+});
