@@ -23,6 +23,7 @@ import { type Listener, Listeners } from "./listeners.ts";
 import type { CompactOutcome, Compacted, ContextUse, FinishedResult, PromptInput, PromptOutcome, ToolRun } from "./outcomes.ts";
 import type { PromptHooks } from "./prompt-hooks.ts";
 import { type SideEvent, type SideExchange, sideRequest, streamSideAnswer } from "./side-question.ts";
+import { withOutputRoom } from "./output-room.ts";
 import { type Preparer, runPrompt } from "./prompt-run.ts";
 import { runToolCall } from "./tool-run.ts";
 import { ABORT_GRACE_MS } from "./tool-wait.ts";
@@ -413,7 +414,8 @@ export class Agent {
     // Asked of the agent's own model, even while a prompt runs on a lent one.
     const own = state.lentFrom ?? state;
     // The request is built now: the question is about the conversation as it is when asked.
-    const request = sideRequest({ model: own.model, system: state.system, messages: state.messages, question, history: options.history });
+    const asked = sideRequest({ model: own.model, system: state.system, messages: state.messages, question, history: options.history });
+    const request = withOutputRoom(asked, state.context.scale(own.model));
     return streamSideAnswer(own.provider, request, signal, {
       record: (usage) => recordUsage(state, this.out, usage, request.model),
       failureText: (error) => failureOf(state, error).message,

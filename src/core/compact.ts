@@ -280,7 +280,8 @@ export function truncateResult(text: string, max = MAX_RESULT_CHARS): string {
  * instructions). The serialisation is capped so that the request fits the model's window.
  */
 export function summaryRequest(older: readonly Message[], model: ModelInfo, instructions?: string): ModelRequest {
-  const maxTokens = Math.min(MAX_SUMMARY_TOKENS, model.max_output > 0 ? model.max_output : MAX_SUMMARY_TOKENS);
+  // At most a quarter of the window: a small one (8K) would otherwise leave the older part no room at all.
+  const maxTokens = Math.min(MAX_SUMMARY_TOKENS, model.max_output > 0 ? model.max_output : MAX_SUMMARY_TOKENS, model.context_window > 0 ? Math.floor(model.context_window / 4) : MAX_SUMMARY_TOKENS);
   const extra = instructions?.trim() ? `\n\nAdditional instructions for this summary:\n${instructions.trim()}` : "";
   const instruction = `${SUMMARY_INSTRUCTION}${extra}`;
   const overhead = SUMMARISER_SYSTEM.length + instruction.length + 64;

@@ -8,13 +8,15 @@ import { noFTL } from "bun:jsc";
 import { GrowingText } from "../protocol/growing-text.ts";
 import type { ContentBlock } from "../protocol/messages.ts";
 import { freshCallId, type IdSet, IdsOver } from "../protocol/unique-call-ids.ts";
-import { type ModelRequest, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
+import { type ModelRequest, outputLimit, type ProviderBatch, ProviderError, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { type AgentOutlets, type AgentState, failureOf, noFinalMessage, recordUsage, usedCallIds } from "./agent-state.ts";
 import { compactNow } from "./compaction-run.ts";
 import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
 import { handBack } from "./lent-model.ts";
+import { withOutputRoom } from "./output-room.ts";
+import { aloneAdvice, mistakenWindowAdvice, type Overflow, roomLeft, windowMistaken } from "./overflow-advice.ts";
 import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
 
@@ -25,7 +27,7 @@ export interface ModelCall {
   partial: ContentBlock[];
   failure?: TurnFailure;
   /** the provider refused the request as too long for the window, before anything streamed */
-  overflow?: boolean;
+  overflow?: Overflow;
   /** the stream's first word was an overload, a rate limit or a server error, before any of the answer: worth another try */
   retryable?: boolean;
   /** the ids of the tool calls whose start streamed (a front end drew them, kept or not) */
@@ -50,8 +52,10 @@ async function callRetryingEarlyFailures(state: AgentState, out: AgentOutlets, r
 /**
  * Calls the model; on an overflow before anything streamed, compacts ("overflow") and sends the same
  * request (system, tools and reasoning as before_llm left them) over the compacted transcript, once.
- * A second overflow, or a failed compaction, ends the turn with the call's error. `sent`: the
- * request last sent.
+ * A second overflow, or a failed compaction, ends the turn with the call's error. An overflow of the
+ * output asked for (the server's count of the prompt leaves room for an answer) is asked again for
+ * what fits instead, and one against a window smaller than zot's idea of it is not compacted (a
+ * compaction sized for the wrong window cannot help). `sent`: the request last sent.
  */
 export async function callCompactingOnOverflow(
   state: AgentState,
@@ -59,11 +63,20 @@ export async function callCompactingOnOverflow(
   request: ModelRequest,
   signal: AbortSignal,
 ): Promise<{ call: ModelCall; sent: ModelRequest }> {
-  const call = await callRetryingEarlyFailures(state, out, request, signal);
+  let call = await callRetryingEarlyFailures(state, out, request, signal);
   if (!call.overflow) return { call, sent: request };
+  // The server's count says the prompt fits and the output asked for on top does not: asked again, once, for what fits.
+  const room = roomLeft(call.overflow);
+  if (room !== undefined) {
+    const fitted = { ...request, outputRoom: Math.min(room, request.outputRoom ?? room) };
+    call = await callRetryingEarlyFailures(state, out, fitted, signal);
+    if (!call.overflow) return { call, sent: fitted };
+  }
   // A lent model that overflows hands the prompt back: the same request goes to the agent's own
   // (and is compacted for it, if it overflows that too).
   if (handBack(state, "the conversation overflowed its window")) return callCompactingOnOverflow(state, out, { ...request, model: state.model }, signal);
+  // A server whose window is smaller than zot takes it to be refuses what is sized for zot's, compacted or not.
+  if (windowMistaken(state.model, call.overflow)) return { call: withAdvice(call, mistakenWindowAdvice(state.model, call.overflow)), sent: request };
   const compacted = await compactNow(state, out, signal, "overflow");
   if (compacted.status === "aborted") return { call: { stop: "aborted", partial: [] }, sent: request };
   if (compacted.status === "error") {
@@ -72,25 +85,26 @@ export async function callCompactingOnOverflow(
     // A turn that is all there is (nothing older to summarise) cannot be compacted smaller: what
     // helps is sending less, or a larger window.
     const alone = compacted.message.startsWith("nothing to compact");
-    const advice = alone
-      ? `this turn alone does not fit ${state.model.id}'s window (${state.model.context_window.toLocaleString("en-US")} tokens): send less at once (fewer or smaller files and images, a narrower command's output), or pick a model with a larger window (/model, --model)`
-      : "compact it (/compact), fork an earlier turn (zot sessions fork), or start a new session";
-    const failure = call.failure && {
-      ...call.failure,
-      message: `${call.failure.message}; compacting the conversation to fit failed too (${compacted.message}); ${advice}`,
-    };
-    return { call: { ...call, ...(failure ? { failure } : {}) }, sent: request };
+    const advice = alone ? aloneAdvice(state.model, call.overflow) : "compact it (/compact), fork an earlier turn (zot sessions fork), or start a new session";
+    return { call: withAdvice(call, `compacting the conversation to fit failed too (${compacted.message}); ${advice}`), sent: request };
   }
   const retry = { ...request, messages: state.messages.slice() };
   return { call: await callRetryingEarlyFailures(state, out, retry, signal), sent: retry };
+}
+
+/** The call with its failure's sentence followed by what was tried and what to do. */
+function withAdvice(call: ModelCall, advice: string): ModelCall {
+  if (!call.failure) return call;
+  return { ...call, failure: { ...call.failure, message: `${call.failure.message.replace(/\.$/, "")}; ${advice}` } };
 }
 
 /** One model call: streams events out, returns what it assembled. */
 async function callModel(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
   const reading = new CallReading(out, () => new IdsOver(usedCallIds(state)));
   let result: Omit<ModelCall, "partial" | "started"> | undefined;
+  const sent = withOutputRoom(request, state.context.scale(request.model));
   try {
-    for await (const batch of state.provider.stream(request, signal)) {
+    for await (const batch of state.provider.stream(sent, signal)) {
       // The reader's pressure is felt once a batch: the batch has been read, the next is not read while it waits.
       const wait = out.backpressure(signal);
       if (wait) await wait;
@@ -103,7 +117,8 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
   } catch (error) {
     if (signal.aborted) result = { stop: "aborted" };
     else {
-      const overflow = error instanceof ProviderError && error.code === "context_overflow" && !reading.started;
+      const overflow =
+        error instanceof ProviderError && error.code === "context_overflow" && !reading.started ? { figures: error.overflow ?? {}, asked: outputLimit(sent) } : undefined;
       // Said inside the stream (no HTTP status; what failed to open was retried already) before any of the answer.
       const retryable =
         error instanceof ProviderError &&

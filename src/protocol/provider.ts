@@ -23,6 +23,17 @@ export interface ModelRequest {
   reasoning?: ReasoningLevel;
   /** overrides the model's max output */
   maxTokens?: number;
+  /**
+   * The most output the model's window leaves over this request (core/output-room.ts), when that
+   * is less than the output asked for: no wire asks for more, a thinking budget included.
+   */
+  outputRoom?: number;
+}
+
+/** The output a wire asks for: the request's limit (the model's, unless a hook set one), never more than the window leaves. */
+export function outputLimit(request: ModelRequest): number {
+  const asked = request.maxTokens ?? request.model.max_output;
+  return request.outputRoom !== undefined ? Math.min(asked, request.outputRoom) : asked;
 }
 
 export type ProviderStopReason = "end_turn" | "tool_use" | "length";
@@ -82,6 +93,17 @@ export async function* providerEvents(batches: AsyncIterable<ProviderBatch>, sig
   }
 }
 
+/**
+ * The numbers a server's context-overflow refusal names, in tokens: its window, the prompt it
+ * counted, the output asked for (vLLM: "8192 tokens … (751 in the messages, 8192 in the
+ * completion)"; llama.cpp: n_ctx). Each one only where the server said it.
+ */
+export interface OverflowFigures {
+  window?: number;
+  prompt?: number;
+  output?: number;
+}
+
 /** A failure talking to the model, worded for the user, with its machine-readable code. */
 export class ProviderError extends Error {
   readonly code: ErrorCode;
@@ -90,13 +112,20 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   /** seconds, from a retry-after header */
   readonly retryAfter?: number;
+  /** a context overflow's numbers as the server gave them */
+  readonly overflow?: OverflowFigures;
 
-  constructor(message: string, code: ErrorCode, options: { status?: number; retryable?: boolean; retryAfter?: number } = {}) {
+  constructor(
+    message: string,
+    code: ErrorCode,
+    options: { status?: number; retryable?: boolean; retryAfter?: number; overflow?: OverflowFigures } = {},
+  ) {
     super(message);
     this.name = "ProviderError";
     this.code = code;
     this.retryable = options.retryable ?? false;
     if (options.status !== undefined) this.status = options.status;
     if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+    if (options.overflow !== undefined) this.overflow = options.overflow;
   }
 }

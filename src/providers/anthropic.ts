@@ -54,6 +54,8 @@ export interface AnthropicProviderOptions {
 
 /** Thinking budgets per reasoning level, as the original zot sent them (models that take a budget: claude-thinking.ts). */
 export const THINKING_BUDGETS: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 16384, xhigh: 32768, max: 49152 };
+/** The smallest thinking budget the API takes. */
+const MIN_THINKING_BUDGET = 1024;
 /** Room left for the answer when max_tokens would not exceed the thinking budget. */
 const ANSWER_HEADROOM = 4096;
 const CACHE = { type: "ephemeral" } as const;
@@ -138,9 +140,17 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   const thinking = claudeThinking(model.id);
   let maxTokens = request.maxTokens ?? model.max_output;
   const level = request.reasoning && model.reasoning ? request.reasoning : undefined;
-  const budget = level && thinking.style === "budget" ? budgetFor(level, model.max_output) : undefined;
+  let budget = level && thinking.style === "budget" ? budgetFor(level, model.max_output) : undefined;
   // The API rejects a budget that does not leave room for the answer.
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + ANSWER_HEADROOM;
+  // Nor more than the window leaves: the budget shrinks to half of that (the answer keeps the
+  // other half), and a room too small for the least budget the API takes thinks not at all.
+  const room = request.outputRoom;
+  if (room !== undefined && maxTokens > room) {
+    maxTokens = room;
+    if (budget !== undefined) budget = Math.min(budget, Math.floor(room / 2));
+    if (budget !== undefined && budget < MIN_THINKING_BUDGET) budget = undefined;
+  }
 
   const body: MessageCreateParamsStreaming = {
     model: model.id,

@@ -16,7 +16,7 @@ import type {
 import { GrowingText } from "../protocol/growing-text.ts";
 import { isJsonObject, type JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import { type ModelRequest, type OpenedAnswer, outputLimit, type Provider, type ProviderBatch, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { TokenUsage } from "../protocol/usage.ts";
 import { callsById, imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
@@ -85,7 +85,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
 
 export function chatRequestBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
   const { model } = request;
-  const maxTokens = request.maxTokens ?? model.max_output;
+  const maxTokens = outputLimit(request);
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
     messages: toChatMessages(request.system, requestImages(request.messages, request.model, OPENAI_IMAGE_LIMITS), request.model.id),

@@ -13,7 +13,7 @@ import type {
 import { GrowingText } from "../protocol/growing-text.ts";
 import type { JsonObject } from "../protocol/json-object.ts";
 import type { ContentBlock, ImageBlock, Message, ToolResultBlock } from "../protocol/messages.ts";
-import type { ModelRequest, OpenedAnswer, Provider, ProviderBatch, ProviderEvent, ProviderStopReason } from "../protocol/provider.ts";
+import { type ModelRequest, type OpenedAnswer, outputLimit, type Provider, type ProviderBatch, type ProviderEvent, type ProviderStopReason } from "../protocol/provider.ts";
 import type { CustomHeaders } from "./custom-headers.ts";
 import { callsById, imageDataUrl, openaiBaseUrl, openaiCall, openaiClient, openaiUsage, TOOL_IMAGES_INTRO, toolImagesLabel, toolResultText } from "./openai-mapping.ts";
 import { openaiEffort } from "./openai-effort.ts";
@@ -85,7 +85,7 @@ export function responsesRequestBody(request: ModelRequest): ResponseCreateParam
     input: toResponsesInput(requestImages(request.messages, request.model, OPENAI_IMAGE_LIMITS)),
     stream: true,
     store: false,
-    max_output_tokens: request.maxTokens ?? model.max_output,
+    max_output_tokens: outputLimit(request),
   };
   // Reasoning models think whether asked to or not; without the encrypted items in the reply
   // there is nothing to hand back next turn. Other models reject the include.

@@ -6,7 +6,8 @@
 import type { ErrorCode } from "../protocol/error-code.ts";
 import { errorText } from "../protocol/error-text.ts";
 import { isJsonObject } from "../protocol/json-object.ts";
-import { ProviderError } from "../protocol/provider.ts";
+import { type OverflowFigures, ProviderError } from "../protocol/provider.ts";
+import { overflowFigures } from "./overflow-figures.ts";
 import { type Failure, failureText, type ProviderSpeaker } from "./provider-error-text.ts";
 import { parseRetryAfter, retryableStatus } from "./retry.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
@@ -37,7 +38,7 @@ const MAX_DETAIL_CHARS = 500;
 
 /** A context-length refusal, however the server words it (Anthropic, OpenAI, ollama, vLLM, llama.cpp). */
 const CONTEXT_OVERFLOW =
-  /prompt is too long|too many (input )?tokens|maximum context length|context length exceeded|context (length|window)|exceeds? .*context/i;
+  /prompt is too long|too many (input )?tokens|maximum context length|context length exceeded|context (length|window)|exceeds? .*context|max_new_tokens. must be <=/i;
 
 /**
  * Anything thrown while opening or reading a call → what the provider throws: a ProviderError, or
@@ -80,7 +81,8 @@ export function callFailure(speaker: ProviderSpeaker, sdk: SdkErrors, error: unk
 export function streamErrorFailure(speaker: ProviderSpeaker, payload: unknown): ProviderError {
   const { label, message, code } = errorFields(payload);
   const detail = clip(message ?? label ?? "the server sent no details");
-  return providerError(speaker, { code: codeOf(undefined, label, code, detail), shape: "stream_error", label, detail });
+  const failure: Failure = { code: codeOf(undefined, label, code, detail), shape: "stream_error", label, detail };
+  return providerError(speaker, failure, overflowOf(failure, message ?? "", payload));
 }
 
 /** The stream's bytes were not the API's format. */
@@ -162,13 +164,20 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
     status !== undefined &&
     code !== "insufficient_quota" &&
     (should === "true" || (should !== "false" && retryableStatus(status)));
-  return providerError(speaker, failure, { retryable, retryAfter: retryAfterSeconds(error.headers) });
+  return providerError(speaker, failure, { retryable, retryAfter: retryAfterSeconds(error.headers), ...overflowOf(failure, said, error.error) });
+}
+
+/** A context overflow's numbers, as the server's words and error object give them. */
+function overflowOf(failure: Failure, said: string, fields: unknown): { overflow?: OverflowFigures } {
+  if (failure.code !== "context_overflow") return {};
+  const figures = overflowFigures(said, fields);
+  return figures ? { overflow: figures } : {};
 }
 
 function providerError(
   speaker: ProviderSpeaker,
   failure: Failure,
-  options: { retryable?: boolean; retryAfter?: number } = {},
+  options: { retryable?: boolean; retryAfter?: number; overflow?: OverflowFigures } = {},
 ): ProviderError {
   return new ProviderError(failureText(speaker, failure), failure.code, {
     ...(failure.status !== undefined ? { status: failure.status } : {}),

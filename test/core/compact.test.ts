@@ -279,6 +279,15 @@ describe("summaryRequest and the compacted transcript", () => {
     expect(Math.ceil((text.length + request.system.length) / 3)).toBeLessThanOrEqual(small.context_window - 500);
   });
 
+  test("a window as small as the output limit (an 8K local model) leaves the older part three quarters of it", () => {
+    const eightK = testModel({ context_window: 8192, max_output: 8192 });
+    const request = summaryRequest([said("user", 5_000, "OLD"), said("assistant", 10, "RECENT")], eightK);
+    expect(request.maxTokens).toBe(2048);
+    const text = (request.messages[0]!.content[0] as { text: string }).text;
+    expect(text).toContain("RECENT");
+    expect(Math.ceil((text.length + request.system.length) / 3)).toBeLessThanOrEqual(8192 - 2048);
+  });
+
   test("an earlier summary is summarised again like any text", () => {
     const messages = [summaryMessage("## Goal\nship v2"), said("user", 100, "next"), said("assistant", 100), said("user", 5)];
     expect(isSummaryMessage(messages[0])).toBe(true);
