@@ -18,7 +18,8 @@ import { handBack } from "./lent-model.ts";
 import { withOutputRoom } from "./output-room.ts";
 import { aloneAdvice, mistakenWindowAdvice, type Overflow, roomLeft, windowMistaken } from "./overflow-advice.ts";
 import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
-import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
+import { retriesFor, retryPlan, waitTooLongText } from "../protocol/retry-backoff.ts";
+import type { ErrorCode } from "../protocol/error-code.ts";
 
 /** What one model call assembled. */
 export interface ModelCall {
@@ -29,23 +30,32 @@ export interface ModelCall {
   /** the provider refused the request as too long for the window, before anything streamed */
   overflow?: Overflow;
   /** the stream's first word was an overload, a rate limit or a server error, before any of the answer: worth another try */
-  retryable?: boolean;
+  retryable?: { code: ErrorCode; retryAfter?: number };
+  /** the retries the provider made of its open, before the call's answer or failure */
+  retries?: number;
   /** the ids of the tool calls whose start streamed (a front end drew them, kept or not) */
   started?: string[];
 }
 
 /**
- * Calls the model, and calls it again (twice at most, announced as `retry` events) when the
- * stream's first word was an overload, a rate limit or a server error: nothing of the answer had
- * arrived, so nothing is replayed (Anthropic sends `overloaded_error` as the first event of a 200).
+ * Calls the model, and calls it again (as protocol/retry-backoff.ts plans, announced as `retry`
+ * events) when the stream's first word was an overload, a rate limit or a server error: nothing of
+ * the answer had arrived, so nothing is replayed (Anthropic sends `overloaded_error` as the first
+ * event of a 200). The provider's retries of the open count in the same budget.
  */
 async function callRetryingEarlyFailures(state: AgentState, out: AgentOutlets, request: ModelRequest, signal: AbortSignal): Promise<ModelCall> {
-  for (let attempt = 1; ; attempt++) {
-    const call = await callModel(state, out, request, signal);
-    if (!call.retryable || attempt > RETRY_BACKOFF_MS.length) return call;
-    const waitMs = RETRY_BACKOFF_MS[attempt - 1]!;
-    out.emit({ type: "retry", attempt, max_attempts: RETRY_BACKOFF_MS.length, wait_ms: waitMs, message: call.failure?.message ?? "the model stopped with an error" });
-    if (!(await sleepUnlessAborted(waitMs, signal))) return { stop: "aborted", partial: call.partial };
+  for (let retried = request.retriesBefore ?? 0; ; retried++) {
+    const call = await callModel(state, out, retried > 0 ? { ...request, retriesBefore: retried } : request, signal);
+    retried += call.retries ?? 0;
+    if (!call.retryable || !call.failure) return call;
+    const { code, retryAfter } = call.retryable;
+    const cap = state.provider.maxRetries;
+    const plan = retryPlan(code, retried, retryAfter, cap);
+    if ("stop" in plan) {
+      return plan.stop === "exhausted" ? call : { ...call, failure: { ...call.failure, message: waitTooLongText(call.failure.message, plan.seconds) } };
+    }
+    out.emit({ type: "retry", attempt: retried + 1, max_attempts: retriesFor(code, cap), wait_ms: plan.waitMs, code, message: call.failure.message });
+    if (!(await sleepUnlessAborted(plan.waitMs, signal))) return { stop: "aborted", partial: call.partial };
   }
 }
 
@@ -125,7 +135,9 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
         !reading.streamed &&
         error.status === undefined &&
         !error.retryable &&
-        (error.code === "overloaded" || error.code === "rate_limit" || error.code === "server_error");
+        (error.code === "overloaded" || error.code === "rate_limit" || error.code === "server_error")
+          ? { code: error.code, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) }
+          : undefined;
       result = { stop: "error", failure: failureOf(state, error), ...(overflow ? { overflow } : {}), ...(retryable ? { retryable } : {}) };
     }
   }
@@ -134,7 +146,7 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
   // automatic compaction that reads it, to the estimate of what was sent.
   state.context.callEnded(request, usage, result.response !== undefined);
   if (usage) recordUsage(state, out, usage);
-  return { ...result, partial: reading.partial(), started: reading.startedIds() };
+  return { ...result, partial: reading.partial(), started: reading.startedIds(), ...(reading.retries > 0 ? { retries: reading.retries } : {}) };
 }
 
 /**
@@ -148,6 +160,8 @@ class CallReading {
   private announced = false;
   /** some of the answer arrived (text, thinking, a tool call), not only usage */
   streamed = false;
+  /** the provider's retries of the open (its `retry` events) */
+  retries = 0;
   usage: TokenUsage | undefined;
   done: Extract<ProviderEvent, { type: "done" }> | undefined;
   /** the blocks before the text now streaming (text cut by tool calls) */
@@ -174,6 +188,7 @@ class CallReading {
       if (signal.aborted) return false;
       // A retry comes before the first byte: the call has not started, and the user hears why it waits.
       if (ev.type === "retry") {
+        this.retries++;
         out.emit(ev);
         continue;
       }

@@ -96,7 +96,7 @@ export const SessionEvent = v.object({
 });
 /**
  * A model call failed before its first byte and is tried again after `wait_ms` (a 429 with
- * retry-after, a 5xx, a dropped connection); `message` is the failure.
+ * retry-after, a 5xx, a dropped connection); `message` is the failure, `code` its kind.
  */
 export const RetryEvent = v.object({
   type: v.literal("retry"),
@@ -104,6 +104,7 @@ export const RetryEvent = v.object({
   max_attempts: v.number(),
   wait_ms: v.number(),
   status: v.optional(v.number()),
+  code: v.optional(ErrorCode),
   message: v.string(),
 });
 /** Something failed: `message` says what for a person, `code` for a program (auth, rate_limit, …). */

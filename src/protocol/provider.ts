@@ -24,6 +24,11 @@ export interface ModelRequest {
   /** overrides the model's max output */
   maxTokens?: number;
   /**
+   * The retries this model call had already (its stream's first word was an overload, and it was
+   * asked again): a provider's retries of the open count on from there, within the same budget.
+   */
+  retriesBefore?: number;
+  /**
    * The most output the model's window leaves over this request (core/output-room.ts), when that
    * is less than the output asked for: no wire asks for more, a thinking budget included.
    */
@@ -47,7 +52,7 @@ export type ProviderEvent =
   /** tokens of this call so far; later events replace earlier ones */
   | { type: "usage"; usage: TokenUsage }
   /** opening the call failed and it is tried again after wait_ms; only ever before the first byte */
-  | { type: "retry"; attempt: number; max_attempts: number; wait_ms: number; status?: number; message: string }
+  | { type: "retry"; attempt: number; max_attempts: number; wait_ms: number; status?: number; code?: ErrorCode; message: string }
   /** the assembled assistant message; always the last event of a successful stream */
   | { type: "done"; content: ContentBlock[]; stop: ProviderStopReason };
 
@@ -68,6 +73,8 @@ export type OpenedAnswer = () => void;
 
 export interface Provider {
   readonly name: string;
+  /** the run's limit on retries of a failed call (CLAUDE_CODE_MAX_RETRIES), when it set one; protocol/retry-backoff.ts's otherwise */
+  readonly maxRetries?: number;
   /** The call's events, batched; the concatenation of the batches is the call's event sequence. */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderBatch>;
   /**

@@ -44,6 +44,8 @@ export interface AnthropicProviderOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** the run's limit on retries of a failed call (CLAUDE_CODE_MAX_RETRIES), when it set one */
+  maxRetries?: number;
   /** told each time a response opened, before its body is read */
   onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
@@ -99,6 +101,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
   return {
     name: "anthropic",
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     warm: (signal) => {
       warmConnection(baseUrl, signal);
       connect().catch(() => {}); // the SDK and client too, while no call waits; a failure is the call's to report
@@ -114,6 +117,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           ...((options.authToken ?? options.apiKey) ? { secret: options.authToken ?? options.apiKey } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
+          maxRetries: options.maxRetries,
+          retriesBefore: request.retriesBefore,
           onOpen: options.onOpen,
           assembler: new AnthropicAssembler(request.model.id),
           connect: async (): Promise<SdkCall> => {

@@ -39,6 +39,8 @@ export interface OpenAIChatOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** the run's limit on retries of a failed call (CLAUDE_CODE_MAX_RETRIES), when it set one */
+  maxRetries?: number;
   /** told each time a response opened, before its body is read */
   onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
@@ -59,6 +61,7 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
   const client = openaiClient(options.apiKey || (name === "ollama" ? OLLAMA_KEY : ""), baseUrl, options.silenceMs, options.headers);
   return {
     name,
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     warm: (signal) => {
       warmConnection(baseUrl, signal);
       client().catch(() => {}); // the SDK and client too, while no call waits; a failure is the call's to report
@@ -73,6 +76,8 @@ export function createOpenAIChatProvider(options: OpenAIChatOptions): Provider {
           ...(options.apiKey ? { secret: options.apiKey } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
+          maxRetries: options.maxRetries,
+          retriesBefore: request.retriesBefore,
           onOpen: options.onOpen,
           assembler: new ChatAssembler(),
           connect: () => openaiCall(client, (openai, signal) => openai.chat.completions.create(body, { signal }).asResponse()),

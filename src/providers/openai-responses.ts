@@ -32,6 +32,8 @@ export interface OpenAIResponsesOptions {
   key?: KeyOrigin;
   /** told about each retry of the open, for --debug */
   onRetry?: RetryOptions["onRetry"];
+  /** the run's limit on retries of a failed call (CLAUDE_CODE_MAX_RETRIES), when it set one */
+  maxRetries?: number;
   /** told each time a response opened, before its body is read */
   onOpen?: OpenedAnswer;
   /** how long a call may stay silent (silence-limit.ts); default: what zot's environment says */
@@ -57,6 +59,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
   };
   return {
     name: NAME,
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     warm: (signal) => {
       warmConnection(baseUrl, signal);
       client().catch(() => {}); // the SDK and client too, while no call waits; a failure is the call's to report
@@ -67,6 +70,8 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesOptions): 
         {
           ...speaker,
           onRetry: options.onRetry,
+          maxRetries: options.maxRetries,
+          retriesBefore: request.retriesBefore,
           onOpen: options.onOpen,
           assembler: new ResponsesAssembler(speaker),
           connect: () => openaiCall(client, (openai, signal) => openai.responses.create(body, { signal }).asResponse()),

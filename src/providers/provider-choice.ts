@@ -105,10 +105,23 @@ type Credential = ReturnType<typeof resolveApiKey>;
 /** The client of `model`'s wire API, with the run's credential and base URL. */
 export async function createProvider(
   model: ModelInfo,
-  options: { credential: Credential; baseUrl?: string; script?: string; providerName: ProviderName; silenceMs?: number; onOpen?: OpenedAnswer; headers?: CustomHeaders },
+  options: {
+    credential: Credential;
+    baseUrl?: string;
+    script?: string;
+    providerName: ProviderName;
+    silenceMs?: number;
+    onOpen?: OpenedAnswer;
+    headers?: CustomHeaders;
+    /** the run's limit on retries (retry-limit.ts) */
+    maxRetries?: number;
+  },
 ): Promise<Provider> {
   const apiKey = options.credential?.key ?? "";
-  const silence = options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {};
+  const limits = {
+    ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+  };
   const headers = options.headers ? { headers: options.headers } : {};
   const onOpen = options.onOpen ? { onOpen: options.onOpen } : {};
   // Where the key came from, so a 401 names the thing to fix (--api-key, the variable, auth.json).
@@ -117,21 +130,21 @@ export async function createProvider(
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./anthropic.ts");
       const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...silence, ...onOpen, ...headers });
+      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...limits, ...onOpen, ...headers });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./openai-chat.ts");
       const name = options.providerName === "ollama" ? "ollama" : "openai";
-      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen, ...headers });
+      return createOpenAIChatProvider({ name, apiKey, baseUrl: options.baseUrl, key, ...limits, ...onOpen, ...headers });
     }
     case "openai-responses": {
       const { createOpenAIResponsesProvider } = await import("./openai-responses.ts");
-      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...silence, ...onOpen, ...headers });
+      return createOpenAIResponsesProvider({ apiKey, baseUrl: options.baseUrl, key, ...limits, ...onOpen, ...headers });
     }
     case "scripted": {
       const { createScriptedProvider, loadScript, DEMO_SCRIPT, ScriptFileError } = await import("./scripted.ts");
       try {
-        return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT, options.onOpen);
+        return createScriptedProvider(options.script ? loadScript(options.script) : DEMO_SCRIPT, options.onOpen, options.maxRetries);
       } catch (error) {
         // A broken script file is bad input from the user, like a bad flag.
         if (error instanceof ScriptFileError) throw new UsageError(error.message);

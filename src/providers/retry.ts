@@ -1,10 +1,10 @@
 // Retries opening a model stream. Rule: only before the first byte of a response (never
-// mid-stream), at most twice, on 408, 409, 429 and any 5xx (529 and a CDN's 52x included) and
-// dropped connections, as the official SDKs do, and as the server's x-should-retry says; retry-after wins
-// over the backoff when the server sends one; every retry is announced (a `retry` event) before
-// the wait, so a 30 s retry-after is never 30 s of silence.
+// mid-stream), on 408, 409, 429 and any 5xx (529 and a CDN's 52x included) and dropped
+// connections, as the official SDKs do, and as the server's x-should-retry says; as often and after
+// the waits protocol/retry-backoff.ts plans (a wait the server names wins over the backoff); every
+// retry is announced (a `retry` event) before the wait, so a 30 s retry-after is never 30 s of silence.
 import { ProviderError, type ProviderEvent } from "../protocol/provider.ts";
-import { RETRY_BACKOFF_MS } from "../protocol/retry-backoff.ts";
+import { retriesFor, retryPlan, waitTooLongText } from "../protocol/retry-backoff.ts";
 import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 
 /**
@@ -15,12 +15,13 @@ import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 export function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
-/** A retry-after longer than this is not waited for: the error goes to the user. */
-const MAX_RETRY_AFTER_S = 30;
 
 export interface RetryOptions {
   signal: AbortSignal;
-  retries?: number;
+  /** the run's limit on retries (CLAUDE_CODE_MAX_RETRIES), when it set one */
+  maxRetries?: number;
+  /** the retries this model call had before this open (its stream's first word was an overload): counted on from there */
+  retriesBefore?: number;
   /** for tests and --debug */
   onRetry?: (attempt: number, error: ProviderError, waitMs: number) => void;
 }
@@ -34,41 +35,35 @@ export type RetryNotice = Extract<ProviderEvent, { type: "retry" }>;
  * event before the wait, and the opened stream is the return value.
  */
 export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOptions): AsyncGenerator<[RetryNotice], T, undefined> {
-  const retries = options.retries ?? RETRY_BACKOFF_MS.length;
-  for (let attempt = 0; ; attempt++) {
+  for (let retried = options.retriesBefore ?? 0; ; retried++) {
     try {
       return await open();
     } catch (error) {
-      if (options.signal.aborted || !(error instanceof ProviderError) || !error.retryable || attempt >= retries) {
-        throw error;
-      }
-      if (error.retryAfter !== undefined && error.retryAfter > MAX_RETRY_AFTER_S) {
+      if (options.signal.aborted || !(error instanceof ProviderError) || !error.retryable) throw error;
+      const plan = retryPlan(error.code, retried, error.retryAfter, options.maxRetries);
+      if ("stop" in plan) {
+        if (plan.stop === "exhausted") throw error;
         // Said, so the user knows when trying again can help.
-        throw new ProviderError(
-          `${withoutFullStop(error.message)}; the server asks to wait ${Math.ceil(error.retryAfter)} s before trying again (zot waits up to ${MAX_RETRY_AFTER_S} s by itself)`,
-          error.code,
-          { ...(error.status !== undefined ? { status: error.status } : {}), retryAfter: error.retryAfter },
-        );
+        throw new ProviderError(waitTooLongText(error.message, plan.seconds), error.code, {
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          retryAfter: plan.seconds,
+        });
       }
-      const waitMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : (RETRY_BACKOFF_MS[attempt] ?? 1000);
-      options.onRetry?.(attempt + 1, error, waitMs);
+      options.onRetry?.(retried + 1, error, plan.waitMs);
       yield [
         {
           type: "retry",
-          attempt: attempt + 1,
-          max_attempts: retries,
-          wait_ms: Math.round(waitMs),
+          attempt: retried + 1,
+          max_attempts: retriesFor(error.code, options.maxRetries),
+          wait_ms: plan.waitMs,
           ...(error.status !== undefined ? { status: error.status } : {}),
+          code: error.code,
           message: error.message,
         },
       ];
-      if (!(await sleepUnlessAborted(waitMs, options.signal))) throw options.signal.reason;
+      if (!(await sleepUnlessAborted(plan.waitMs, options.signal))) throw options.signal.reason;
     }
   }
-}
-
-function withoutFullStop(text: string): string {
-  return text.replace(/\.$/, "");
 }
 
 /** Parses a retry-after header: seconds, or an HTTP date. */
@@ -80,4 +75,3 @@ export function parseRetryAfter(value: string | null | undefined): number | unde
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, (date - Date.now()) / 1000);
 }
-

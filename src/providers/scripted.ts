@@ -28,7 +28,7 @@ export interface ScriptedProvider extends Provider {
 }
 
 /** `onOpen` is told as each turn begins to answer, as a real provider tells it when a response opens. */
-export function createScriptedProvider(turns: readonly ScriptTurn[], onOpen?: OpenedAnswer): ScriptedProvider {
+export function createScriptedProvider(turns: readonly ScriptTurn[], onOpen?: OpenedAnswer, maxRetries?: number): ScriptedProvider {
   let played = 0;
   // Ids are unique across the whole run, not per turn: the transcript pairs results with calls by id.
   let nextCallId = 1;
@@ -105,6 +105,7 @@ export function createScriptedProvider(turns: readonly ScriptTurn[], onOpen?: Op
 
   return {
     name: "scripted",
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
     get played() {
       return played;
     },

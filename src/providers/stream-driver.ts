@@ -133,6 +133,10 @@ export interface StreamCall extends ProviderSpeaker {
   connect(): Promise<SdkCall>;
   assembler: WireAssembler;
   onRetry?: RetryOptions["onRetry"];
+  /** the run's limit on retries (CLAUDE_CODE_MAX_RETRIES), when it set one */
+  maxRetries?: number;
+  /** the retries this model call had before (ModelRequest.retriesBefore) */
+  retriesBefore?: number;
   /** told each time a response opened, before its body is read */
   onOpen?: OpenedAnswer;
 }
@@ -162,7 +166,7 @@ async function* readCall(call: StreamCall, signal: AbortSignal): AsyncGenerator<
         throw callFailure(call, sdk.errors, error, "open", signal);
       }
     },
-    { signal, onRetry: call.onRetry },
+    { signal, onRetry: call.onRetry, maxRetries: call.maxRetries, retriesBefore: call.retriesBefore },
   );
   if (!response.body) throw malformedStream(call, "the response has no body");
   // A proxy that ignores stream: true, a captive portal, a base URL that is a web site: said as such,

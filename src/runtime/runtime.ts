@@ -11,6 +11,7 @@ import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } fr
 import { PROVIDER_ENV, resolveBaseUrl } from "../config/provider-env.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { silenceLimitMs } from "../providers/silence-limit.ts";
+import { maxRetriesSet } from "../providers/retry-limit.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
 import { protectedPaths, type TrustAsker, type WorkspaceTrust } from "../config/workspace-trust.ts";
@@ -377,7 +378,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const headers = headersOf(model, credential);
   if (providerName === "scripted" && options.baseUrl !== undefined) notes.push("--base-url is not used by the scripted provider (it never calls a network)");
   // API_TIMEOUT_MS, the settings' env's too (silence-limit.ts).
-  const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env), onOpen: options.onAnswerOpen };
+  // CLAUDE_CODE_MAX_RETRIES, the settings' env's too (retry-limit.ts).
+  const maxRetries = maxRetriesSet(env);
+  const endpoint = { providerName, script: options.script, silenceMs: silenceLimitMs(env), onOpen: options.onAnswerOpen, ...(maxRetries !== undefined ? { maxRetries } : {}) };
 
   // `skill` is a built-in tool too, but it exists only when there are skills to load.
   const wanted = options.tools ?? "all";

@@ -14,12 +14,13 @@ const anthropic = (m: MockLlm) => ["--provider", "anthropic", "--api-key", "k", 
 
 
 describe("provider failures", () => {
-  test("500s are retried twice, then a clear error and exit 1", async () => {
+  test("500s are retried as often as CLAUDE_CODE_MAX_RETRIES allows, then a clear error and exit 1", async () => {
     const fail = { error: { message: "internal trouble", status: 500 } };
     mock = startMockLlm([fail, fail, fail]);
-    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)], { env: { CLAUDE_CODE_MAX_RETRIES: "2" } });
     expect(run.code).toBe(1);
     expect(mock.requests).toHaveLength(3);
+    expect(run.stderr).toContain("(retry 2 of 2)");
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("500");
     expect(run.stderr).toContain("internal trouble");
@@ -61,13 +62,44 @@ describe("provider failures", () => {
     const run = await zot(["-p", "hi", ...anthropic(mock)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("after the retry\n");
-    expect(run.stderr).toContain("zot: anthropic: the model stopped with an error: Overloaded; retrying in 250 ms (retry 1 of 2)");
+    expect(run.stderr).toMatch(/zot: anthropic: the model stopped with an error: Overloaded; retrying in (5\d\d|6[0-2]\d) ms \(retry 1 of 10\)/);
     expect(mock.requests).toHaveLength(2);
     await mock.stop();
     mock = startMockLlm([{ text: "half of the answer", error: "Overloaded" }, { text: "never played" }]);
     const begun = await zot(["-p", "hi", ...anthropic(mock)]);
     expect(begun.code).toBe(1);
     expect(begun.stderr).not.toContain("retrying");
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  test("an overload that lasts a few seconds is ridden out: 529s backed off from half a second, then the answer", async () => {
+    const busy = { error: { message: "Overloaded", status: 529 } };
+    mock = startMockLlm([busy, busy, busy, { text: "once the overload passed" }]);
+    const started = performance.now();
+    const run = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("once the overload passed\n");
+    expect(mock.requests).toHaveLength(4);
+    // 0.5 + 1 + 2 s, each up to a quarter more.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3400);
+    expect(run.stderr.split("\n").filter(Boolean).map((l) => l.replace(/retrying in [\d.]+ m?s/, "retrying in …"))).toEqual([
+      "zot: anthropic: HTTP 529: Overloaded; retrying in … (retry 1 of 10)",
+      "zot: anthropic: HTTP 529: Overloaded; retrying in … (retry 2 of 10)",
+      "zot: anthropic: HTTP 529: Overloaded; retrying in … (retry 3 of 10)",
+    ]);
+  });
+
+  test("CLAUDE_CODE_MAX_RETRIES=0, as a script that retries by itself sets it: a 529 fails at once; a 400 is never retried", async () => {
+    mock = startMockLlm([{ error: { message: "Overloaded", status: 529 } }, { text: "never" }]);
+    const run = await zot(["-p", "hi", ...anthropic(mock)], { env: { CLAUDE_CODE_MAX_RETRIES: "0" } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("zot: anthropic: HTTP 529: Overloaded\n");
+    expect(mock.requests).toHaveLength(1);
+    await mock.stop();
+    mock = startMockLlm([{ error: { message: "bad field", status: 400 } }, { text: "never" }]);
+    const refused = await zot(["-p", "hi", ...anthropic(mock)]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).not.toContain("retrying");
     expect(mock.requests).toHaveLength(1);
   });
 

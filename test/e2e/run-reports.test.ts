@@ -48,7 +48,7 @@ describe("a provider's retry is said while zot waits", () => {
     const run = await zot(["-p", "hi", ...anthropic(mock)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("made it\n");
-    expect(run.stderr).toContain("zot: anthropic: HTTP 429: slow down; retrying in 1 s (retry 1 of 2)");
+    expect(run.stderr).toContain("zot: anthropic: HTTP 429: slow down; retrying in 1 s (retry 1 of 10)");
   });
 
   test("--json: a retry event before the answer", async () => {
@@ -56,7 +56,7 @@ describe("a provider's retry is said while zot waits", () => {
     const run = await zot(["--json", "hi", ...anthropic(mock)]);
     const events = ndjson(run.stdout);
     const retry = events.findIndex((e) => e.type === "retry");
-    expect(events[retry]).toEqual({ type: "retry", attempt: 1, max_attempts: 2, wait_ms: 1000, status: 429, message: "anthropic: HTTP 429: slow down" });
+    expect(events[retry]).toEqual({ type: "retry", attempt: 1, max_attempts: 10, wait_ms: 1000, status: 429, code: "rate_limit", message: "anthropic: HTTP 429: slow down" });
     expect(retry).toBeLessThan(events.findIndex((e) => e.type === "assistant_start"));
     expect(run.stderr).toBe("");
   });

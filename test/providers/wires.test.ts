@@ -137,7 +137,7 @@ describe.each(WIRES)("$api", (wire) => {
     const { events, error, done, retries } = await run(wire, m.url);
     expect(error).toBeUndefined();
     expect(retries).toEqual([0]);
-    expect(events[0]).toEqual({ type: "retry", attempt: 1, max_attempts: 2, wait_ms: 0, status: 429, message: `${wire.name}: HTTP 429: Rate limit reached` });
+    expect(events[0]).toEqual({ type: "retry", attempt: 1, max_attempts: 10, wait_ms: 0, status: 429, code: "rate_limit", message: `${wire.name}: HTTP 429: Rate limit reached` });
     expect(done?.content).toEqual([{ type: "text", text: "after the wait" }]);
     expect(m.requests).toHaveLength(2);
   });
@@ -164,26 +164,43 @@ describe.each(WIRES)("$api", (wire) => {
     expect(opened).toBe(0);
   });
 
-  test("500 three times: three requests, two announced retries, then server_error", async () => {
+  test("500 three times: three requests, two announced retries backing off from half a second, then server_error", async () => {
     const boom = { error: { message: "internal boom", status: 500 } };
     const m = serve(boom, boom, boom, { text: "never played" });
-    const { events, error } = await run(wire, m.url);
+    // The run's own limit (CLAUDE_CODE_MAX_RETRIES) lowers the 10 a busy server gets.
+    const { events, error, retries } = await run(wire, m.url, { maxRetries: 2 });
     const e = providerError(error);
     expect(m.requests).toHaveLength(3);
     const sentence = `${wire.name}: HTTP 500: internal boom`;
-    expect(events).toEqual([
-      { type: "retry", attempt: 1, max_attempts: 2, wait_ms: 250, status: 500, message: sentence },
-      { type: "retry", attempt: 2, max_attempts: 2, wait_ms: 750, status: 500, message: sentence },
+    expect(events.map((ev) => ({ ...ev, wait_ms: 0 }))).toEqual([
+      { type: "retry", attempt: 1, max_attempts: 2, wait_ms: 0, status: 500, code: "server_error", message: sentence },
+      { type: "retry", attempt: 2, max_attempts: 2, wait_ms: 0, status: 500, code: "server_error", message: sentence },
     ]);
+    // 500 ms, then 1 s, each up to a quarter longer at random.
+    expect(retries[0]).toBeGreaterThanOrEqual(500);
+    expect(retries[0]).toBeLessThanOrEqual(625);
+    expect(retries[1]).toBeGreaterThanOrEqual(1000);
+    expect(retries[1]).toBeLessThanOrEqual(1250);
     expect([e.message, e.code, e.status]).toEqual([sentence, "server_error", 500]);
   });
 
-  test("529 is overloaded, retried like a 5xx", async () => {
+  test("529 is overloaded, retried like a 5xx: ten times before it is said", async () => {
     const busy = { error: { message: "Overloaded", status: 529, retry_after: 0 } };
-    const m = serve(busy, busy, busy);
-    const e = providerError((await run(wire, m.url)).error);
-    expect(m.requests).toHaveLength(3);
+    const m = serve(...Array.from({ length: 11 }, () => busy), { text: "never played" });
+    const { events, error } = await run(wire, m.url);
+    const e = providerError(error);
+    expect(m.requests).toHaveLength(11);
+    expect(events.map((ev) => (ev.type === "retry" ? `${ev.attempt}/${ev.max_attempts}` : ev.type))).toEqual(Array.from({ length: 10 }, (_, i) => `${i + 1}/10`));
     expect([e.code, e.message]).toEqual(["overloaded", `${wire.name}: HTTP 529: Overloaded`]);
+  });
+
+  test("CLAUDE_CODE_MAX_RETRIES=0 (maxRetries 0): a 529 is said at once", async () => {
+    const busy = { error: { message: "Overloaded", status: 529, retry_after: 0 } };
+    const m = serve(busy, { text: "never played" });
+    const { events, error } = await run(wire, m.url, { maxRetries: 0 });
+    expect(providerError(error).code).toBe("overloaded");
+    expect(events).toEqual([]);
+    expect(m.requests).toHaveLength(1);
   });
 
   test("a retry-after too long to wait for goes to the user at once: rate_limit", async () => {

@@ -23,6 +23,8 @@ export interface ProviderOptions {
   key?: KeyOrigin;
   onRetry?: RetryOptions["onRetry"];
   onOpen?: OpenedAnswer;
+  /** the run's limit on retries (CLAUDE_CODE_MAX_RETRIES) */
+  maxRetries?: number;
 }
 
 export interface Wire {
@@ -58,7 +60,7 @@ export const WIRES: Wire[] = [
     path: "/v1/messages",
     model: testModel({ id: "claude-test", provider: "anthropic", api: "anthropic-messages", max_output: 8000, reasoning: true }),
     baseUrl: (url) => url,
-    provider: (url, o = {}) => createAnthropicProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: url, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen }),
+    provider: (url, o = {}) => createAnthropicProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: url, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen, maxRetries: o.maxRetries }),
     authLabel: "authentication_error",
     streamErrorCode: "overloaded",
     // Anthropic does not split thinking tokens out of output_tokens.
@@ -79,7 +81,7 @@ export const WIRES: Wire[] = [
     model: testModel({ id: "gpt-test", provider: "openai", api: "openai-chat", max_output: 4096 }),
     baseUrl: (url) => `${url}/v1`,
     provider: (url, o = {}) =>
-      createOpenAIChatProvider({ name: "openai", apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen }),
+      createOpenAIChatProvider({ name: "openai", apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen, maxRetries: o.maxRetries }),
     authLabel: "invalid_api_key",
     streamErrorCode: "server_error",
     // Cache writes are not reported; reasoning tokens are, within the output.
@@ -94,7 +96,7 @@ export const WIRES: Wire[] = [
     model: testModel({ id: "gpt-test", provider: "openai", api: "openai-responses", max_output: 4096 }),
     baseUrl: (url) => `${url}/v1`,
     provider: (url, o = {}) =>
-      createOpenAIResponsesProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen }),
+      createOpenAIResponsesProvider({ apiKey: o.apiKey ?? "sk-test", baseUrl: `${url}/v1`, key: o.key, onRetry: o.onRetry, onOpen: o.onOpen, maxRetries: o.maxRetries }),
     authLabel: "invalid_api_key",
     streamErrorCode: "server_error",
     usage: (u) => ({ input: u.input, output: u.output, cache_read: u.cache_read, cache_write: 0, reasoning: u.reasoning }),
