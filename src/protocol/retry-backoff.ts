@@ -21,8 +21,12 @@ const BASE_WAIT_MS = 500;
 const MAX_WAIT_MS = 32_000;
 /** The most a wait is lengthened at random, as a share of it: clients that failed together do not come back together. */
 const JITTER = 0.25;
-/** A wait the server names (retry-after) longer than this is not waited for: the failure is said at once, with the wait. */
-export const MAX_NAMED_WAIT_S = 30;
+/**
+ * A wait the server names (retry-after, OpenAI's x-ratelimit-reset-*, "Please try again in 20s")
+ * longer than this is not waited for: the failure is said at once, with the wait. A per-minute
+ * limit (of requests or of tokens) is over within a minute; a longer wait is a daily limit or a quota.
+ */
+export const MAX_NAMED_WAIT_S = 60;
 
 /** The retries a failure of this code may have; `cap` is the run's own limit (CLAUDE_CODE_MAX_RETRIES), when it set one. */
 export function retriesFor(code: ErrorCode, cap?: number): number {

@@ -9,7 +9,8 @@ import { isJsonObject } from "../protocol/json-object.ts";
 import { type OverflowFigures, ProviderError } from "../protocol/provider.ts";
 import { overflowFigures } from "./overflow-figures.ts";
 import { type Failure, failureText, type ProviderSpeaker } from "./provider-error-text.ts";
-import { parseRetryAfter, retryableStatus } from "./retry.ts";
+import { namedWaitSeconds, waitInWords } from "./named-wait.ts";
+import { retryableStatus } from "./retry.ts";
 import { silenceLimitMs } from "./silence-limit.ts";
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -82,7 +83,9 @@ export function streamErrorFailure(speaker: ProviderSpeaker, payload: unknown): 
   const { label, message, code } = errorFields(payload);
   const detail = clip(message ?? label ?? "the server sent no details");
   const failure: Failure = { code: codeOf(undefined, label, code, detail), shape: "stream_error", label, detail };
-  return providerError(speaker, failure, overflowOf(failure, message ?? "", payload));
+  // A rate limit inside the stream (a Responses `response.failed`) names its wait only in its words.
+  const wait = message ? waitInWords(message) : undefined;
+  return providerError(speaker, failure, { ...(wait !== undefined ? { retryAfter: wait } : {}), ...overflowOf(failure, message ?? "", payload) });
 }
 
 /** The stream's bytes were not the API's format. */
@@ -164,7 +167,8 @@ function httpFailure(speaker: ProviderSpeaker, error: SdkApiError, phase: CallPh
     status !== undefined &&
     code !== "insufficient_quota" &&
     (should === "true" || (should !== "false" && retryableStatus(status)));
-  return providerError(speaker, failure, { retryable, retryAfter: retryAfterSeconds(error.headers), ...overflowOf(failure, said, error.error) });
+  const wait = namedWaitSeconds(error.headers, said, failure.code === "rate_limit");
+  return providerError(speaker, failure, { retryable, ...(wait !== undefined ? { retryAfter: wait } : {}), ...overflowOf(failure, said, error.error) });
 }
 
 /** A context overflow's numbers, as the server's words and error object give them. */
@@ -216,13 +220,6 @@ function htmlPage(text: string): string | undefined {
 function connectionDetail(error: Error): string {
   const own = error.message.replace(/\.$/, "");
   return error.cause instanceof Error && error.cause.message ? `${own}: ${error.cause.message}` : own;
-}
-
-/** OpenAI sends retry-after-ms next to (or instead of) retry-after; the finer one wins. */
-function retryAfterSeconds(headers: Headers | undefined): number | undefined {
-  const ms = Number(headers?.get("retry-after-ms") ?? Number.NaN);
-  if (Number.isFinite(ms) && ms >= 0) return ms / 1000;
-  return parseRetryAfter(headers?.get("retry-after"));
 }
 
 /** One line, without Bun's advice for its own debugging, at most MAX_DETAIL_CHARS. */

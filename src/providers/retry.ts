@@ -65,13 +65,3 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
     }
   }
 }
-
-/** Parses a retry-after header: seconds, or an HTTP date. */
-export function parseRetryAfter(value: string | null | undefined): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, (date - Date.now()) / 1000);
-}

@@ -103,12 +103,34 @@ describe("provider failures", () => {
     expect(mock.requests).toHaveLength(1);
   });
 
+  test("a rate limit that names its wait in its words is retried after it: a 429 on Chat Completions, an error event on Responses; one too long is said at once", async () => {
+    const openai = (m: MockLlm, model: string) => ["-p", "hi", "--provider", "openai", "--api-key", "k", "--base-url", `${m.url}/v1`, "--model", model];
+    mock = startMockLlm([{ error: { status: 429, message: "Rate limit reached for gpt-4.1 on tokens per min (TPM): Limit 30000. Please try again in 1.5s." } }, { text: "waited" }]);
+    const started = performance.now();
+    const chat = await zot(openai(mock, "gpt-4.1"));
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toBe("waited\n");
+    expect(chat.stderr).toEndWith("Please try again in 1.5s; retrying in 1.5 s (retry 1 of 10)\n");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1450);
+    await mock.stop();
+    mock = startMockLlm([{ error: "Rate limit reached for gpt-5 on tokens per min (TPM). Please try again in 400ms." }, { text: "waited" }]);
+    const responses = await zot(openai(mock, "gpt-5"));
+    expect(responses.code).toBe(0);
+    expect(responses.stderr).toContain("; retrying in 400 ms (retry 1 of 10)");
+    await mock.stop();
+    mock = startMockLlm([{ error: "Rate limit reached for gpt-5 on requests per day (RPD). Please try again in 7m12s." }, { text: "never" }]);
+    const daily = await zot(openai(mock, "gpt-5"));
+    expect(daily.code).toBe(1);
+    expect(daily.stderr).toEndWith("Please try again in 7m12s; the server asks to wait 432 s before trying again (zot waits up to 60 s by itself)\n");
+    expect(mock.requests).toHaveLength(1);
+  });
+
   test("--json: error and turn_end carry the failure's code beside its sentence", async () => {
-    mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 60 } }, { text: "never" }]);
+    mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 90 } }, { text: "never" }]);
     const run = await zot(["--json", "hi", ...anthropic(mock)]);
     expect(run.code).toBe(1);
     const events = ndjson(run.stdout);
-    const sentence = "anthropic: HTTP 429: slow down; the server asks to wait 60 s before trying again (zot waits up to 30 s by itself)";
+    const sentence = "anthropic: HTTP 429: slow down; the server asks to wait 90 s before trying again (zot waits up to 60 s by itself)";
     expect(events.find((e) => e.type === "turn_end")).toEqual({ type: "turn_end", stop: "error", error: sentence, code: "rate_limit" });
     expect(events.slice(-2)).toEqual([{ type: "error", message: sentence, code: "rate_limit" }, { type: "done" }]);
   });

@@ -442,6 +442,26 @@ test("a 429 that says the quota ran out is not retried: waiting does not bring i
   expect((failed.error as ProviderError).message).toBe("openai: HTTP 429: You exceeded your current quota.");
 });
 
+test("a 429 that names its wait only in x-ratelimit-reset-tokens (OpenAI's tokens per minute) is retried after it", async () => {
+  let served = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => {
+      if (served++ > 0) return new Response(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`, { headers: { "content-type": "text/event-stream" } });
+      return Response.json(
+        { error: { message: "Rate limit reached for gpt-4.1 on tokens per min (TPM).", type: "tokens", code: "rate_limit_exceeded" } },
+        { status: 429, headers: { "x-ratelimit-remaining-tokens": "200", "x-ratelimit-reset-requests": "12ms", "x-ratelimit-reset-tokens": "0.3s" } },
+      );
+    },
+  });
+  servers.push(server);
+  const answered = await run(createOpenAIChatProvider({ name: "openai", apiKey: "k", baseUrl: `http://127.0.0.1:${server.port}/v1` }));
+  expect(answered.error).toBeUndefined();
+  expect(served).toBe(2);
+  expect(ofType(answered.events, "retry").map((r) => [r.wait_ms, r.code])).toEqual([[300, "rate_limit"]]);
+});
+
 test("a server that sent its finish_reason and usage, then keeps the connection open without [DONE]: the answer is whole after a short quiet, not a failure after API_TIMEOUT_MS", async () => {
   const before = process.env.API_TIMEOUT_MS;
   // Long enough that the answer being whole is the short quiet's doing (without it: a failure after 10 s).

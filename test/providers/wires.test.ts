@@ -204,15 +204,23 @@ describe.each(WIRES)("$api", (wire) => {
   });
 
   test("a retry-after too long to wait for goes to the user at once: rate_limit", async () => {
-    const m = serve({ error: { message: "Rate limit reached", status: 429, retry_after: 60 } }, { text: "never" });
+    const m = serve({ error: { message: "Rate limit reached", status: 429, retry_after: 120 } }, { text: "never" });
     const e = providerError((await run(wire, m.url)).error);
     expect(m.requests).toHaveLength(1);
     // Said with the wait the server asked for, so the user knows when trying again can help.
     expect([e.code, e.retryAfter, e.message]).toEqual([
       "rate_limit",
-      60,
-      `${wire.name}: HTTP 429: Rate limit reached; the server asks to wait 60 s before trying again (zot waits up to 30 s by itself)`,
+      120,
+      `${wire.name}: HTTP 429: Rate limit reached; the server asks to wait 120 s before trying again (zot waits up to 60 s by itself)`,
     ]);
+  });
+
+  test("a 429 that names its wait only in its words is retried after that wait, not the backoff", async () => {
+    const m = serve({ error: { message: "Rate limit reached on tokens per min (TPM). Please try again in 40ms.", status: 429 } }, { text: "after the named wait" });
+    const { events, error, done } = await run(wire, m.url);
+    expect(error).toBeUndefined();
+    expect(ofType(events, "retry").map((r) => r.wait_ms)).toEqual([40]);
+    expect(done?.content).toEqual([{ type: "text", text: "after the named wait" }]);
   });
 
   test("a 401 is auth, not retried, and the sentence names where the key came from", async () => {
