@@ -1,7 +1,8 @@
 // A conversation's prompt followed in Claude Code's lines, for `-p --output-format` and the
 // streaming input alike: the ClaudeRun fed its events (claude-messages.ts), the partial messages
 // when asked for (claude-partial.ts), and the `system` init line of the conversation as it is.
-// Rule: a retry and an extension's note go to stderr, never among the lines.
+// Rule: an extension's note goes to stderr, never among the lines; a retry is said on stderr and,
+// with stream-json, as Claude Code's `system` api_retry line too.
 import type { Conversation } from "../conversation/conversation.ts";
 import type { ClaudeInitLine, ClaudeOutputLine } from "../protocol/claude-output.ts";
 import { retryText } from "../protocol/retry-text.ts";
@@ -23,7 +24,7 @@ export interface ClaudeNaming {
 /**
  * One prompt's run in Claude Code's lines: its ClaudeRun, fed every event from now on, and each
  * line it completes handed to `write` (stream-json), the partial messages first when asked for;
- * a retry and an extension's note go to stderr. `off` stops following.
+ * a retry is said on stderr too, and an extension's note only there. `off` stops following.
  */
 export function followClaudeRun(
   conversation: Conversation,

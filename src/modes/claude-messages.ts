@@ -1,7 +1,9 @@
 // One run in Claude Code's headless shapes (protocol/claude-output.ts), read from zot's events:
 // the `system` init line, an `assistant` message per model call (its text and tool_use blocks,
 // with its usage), a `user` message per tool result, a `system` compact_boundary per compaction
-// that completed, and the closing `result` (subtype, is_error,
+// that completed, a `system` api_retry per retry of a failed call, the synthetic `assistant`
+// message (its `error` the failure's kind) of a turn a model call's failure ended, as Claude Code
+// writes them, and the closing `result` (subtype, is_error,
 // the answer or the errors, turns, durations, cost, usage by model, the calls refused), each line
 // with its own `uuid`. A call is named by the model that answered it (a command's `model:` lends
 // its prompt another), in its assistant line and in modelUsage.
@@ -9,7 +11,9 @@
 // `file_path`, …: the caller passes the mapping the settings hooks use), every other field as zot
 // has it; the result's text is what `zot -p` prints.
 import type { UnitOutcome } from "../conversation/conversation.ts";
+import { claudeApiError } from "./claude-api-error.ts";
 import type {
+  ClaudeApiRetryLine,
   ClaudeAssistantLine,
   ClaudeCompactBoundaryLine,
   ClaudeInitLine,
@@ -40,6 +44,8 @@ export interface ClaudeRunOptions {
 }
 
 const NO_USAGE: ClaudeUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+/** The model Claude Code names on a message no model wrote (a failed call's). */
+const SYNTHETIC_MODEL = "<synthetic>";
 
 export class ClaudeRun {
   private readonly printed = new PrintedAnswer();
@@ -74,8 +80,8 @@ export class ClaudeRun {
     return { type: "system", subtype: "init", uuid: crypto.randomUUID(), session_id: this.options.sessionId, model: this.options.model, ...context, output_style: "default", plugins: [] };
   }
 
-  /** Takes one event, in order; returns the lines it completes: a model call's assistant message, a tool result, a compaction's boundary. */
-  add(event: AgentEvent): (ClaudeAssistantLine | ClaudeUserLine | ClaudeCompactBoundaryLine)[] {
+  /** Takes one event, in order; returns the lines it completes: a model call's assistant message, a tool result, a compaction's boundary, a retry. */
+  add(event: AgentEvent): (ClaudeAssistantLine | ClaudeUserLine | ClaudeCompactBoundaryLine | ClaudeApiRetryLine)[] {
     const line = this.line(event);
     return line ? [line] : [];
   }
@@ -90,7 +96,7 @@ export class ClaudeRun {
     return lines;
   }
 
-  private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | ClaudeCompactBoundaryLine | undefined {
+  private line(event: AgentEvent): ClaudeAssistantLine | ClaudeUserLine | ClaudeCompactBoundaryLine | ClaudeApiRetryLine | undefined {
     this.printed.add(event);
     if (event.type === "compact_done" && event.reason === "manual") this.summary = event.summary;
     switch (event.type) {
@@ -128,11 +134,26 @@ export class ClaudeRun {
         if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
         this.callStarted = undefined;
         return this.assistant(event);
-      case "turn_end":
+      case "turn_end": {
         this.stopReason = event.stop;
         if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
         this.callStarted = undefined;
-        return undefined;
+        // A model call's failure ended the turn: Claude Code's synthetic message says so, with its kind.
+        const error = event.stop === "error" ? claudeApiError(event.code) : undefined;
+        return error && event.error !== undefined ? this.failedCall(event.error, error) : undefined;
+      }
+      case "retry":
+        return {
+          type: "system",
+          subtype: "api_retry",
+          attempt: event.attempt,
+          max_retries: event.max_attempts,
+          retry_delay_ms: event.wait_ms,
+          error_status: event.status ?? null,
+          error: claudeApiError(event.code, event.status) ?? "unknown",
+          uuid: crypto.randomUUID(),
+          session_id: this.options.sessionId,
+        };
       case "tool_result": {
         // Only the model's calls are Claude Code's messages: an extension's (call_tool, a command's
         // tool_prompt) has no tool_use its result could answer.
@@ -211,6 +232,25 @@ export class ClaudeRun {
       type: "user",
       uuid: crypto.randomUUID(),
       message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+      parent_tool_use_id: null,
+      session_id: this.options.sessionId,
+    };
+  }
+
+  /** The synthetic message of a call that failed, as Claude Code writes it: no model answered, its text the failure. */
+  private failedCall(message: string, error: NonNullable<ClaudeAssistantLine["error"]>): ClaudeAssistantLine {
+    return {
+      type: "assistant",
+      uuid: crypto.randomUUID(),
+      error,
+      message: {
+        id: `msg_error_${crypto.randomUUID()}`,
+        type: "message",
+        role: "assistant",
+        model: SYNTHETIC_MODEL,
+        content: [{ type: "text", text: `API Error: ${message}` }],
+        usage: { ...NO_USAGE },
+      },
       parent_tool_use_id: null,
       session_id: this.options.sessionId,
     };

@@ -1,6 +1,8 @@
 // Claude Code's headless output (`claude -p --output-format json|stream-json`) as zot writes it for
 // `-p --output-format`: the `system` init line, an `assistant` message per model call, a `user`
-// message per tool result, a `system` compact_boundary per compaction, and the closing `result`. Scripts and SDKs written for Claude Code
+// message per tool result, a `system` compact_boundary per compaction, a `system` api_retry per
+// retry of a failed call, the synthetic `assistant` message of a call that failed (its `error` a
+// category), and the closing `result`. Scripts and SDKs written for Claude Code
 // decode these lines, so they are a wire format: defined here once, and every line zot writes is
 // one of these (test/e2e/claude-output.test.ts parses them back).
 // Rule: Claude Code's field names and spellings (`permissionMode`, `modelUsage`, `costUSD` beside
@@ -45,9 +47,32 @@ export const ClaudeInitLine = v.object({
   plugins: v.array(v.never()),
 });
 
+/**
+ * What kind of failure a call met, as the Agent SDK names it (SDKAssistantMessageError): an
+ * assistant message's `error`, an api_retry line's `error`.
+ */
+export const ClaudeApiError = v.picklist([
+  "authentication_failed",
+  "oauth_org_not_allowed",
+  "account_on_hold",
+  "verification_required",
+  "billing_error",
+  "rate_limit",
+  "overloaded",
+  "invalid_request",
+  "model_not_found",
+  "server_error",
+  "unknown",
+  "max_output_tokens",
+  "cloud_credential_error",
+]);
+export type ClaudeApiError = v.InferOutput<typeof ClaudeApiError>;
+
 export const ClaudeAssistantLine = v.object({
   type: v.literal("assistant"),
   uuid: v.string(),
+  /** the call failed: this is the synthetic message that says so (model "<synthetic>", its text the failure) */
+  error: v.optional(ClaudeApiError),
   message: v.object({
     id: v.string(),
     type: v.literal("message"),
@@ -174,8 +199,25 @@ export const ClaudeCompactBoundaryLine = v.object({
   }),
 });
 
+/**
+ * A failed model call is tried again after `retry_delay_ms` (the Agent SDK's SDKAPIRetryMessage):
+ * `attempt` of `max_retries`, the HTTP status (null for a connection that failed or stayed silent),
+ * and the failure's kind.
+ */
+export const ClaudeApiRetryLine = v.object({
+  type: v.literal("system"),
+  subtype: v.literal("api_retry"),
+  attempt: v.number(),
+  max_retries: v.number(),
+  retry_delay_ms: v.number(),
+  error_status: v.nullable(v.number()),
+  error: ClaudeApiError,
+  uuid: v.string(),
+  session_id: SessionId,
+});
+
 export const ClaudeOutputLine = v.variant("type", [
-  v.variant("subtype", [ClaudeInitLine, ClaudeSessionStateLine, ClaudeCompactBoundaryLine]),
+  v.variant("subtype", [ClaudeInitLine, ClaudeSessionStateLine, ClaudeCompactBoundaryLine, ClaudeApiRetryLine]),
   ClaudeAssistantLine,
   ClaudeUserLine,
   ClaudeResultLine,
@@ -189,4 +231,5 @@ export type ClaudeResultLine = v.InferOutput<typeof ClaudeResultLine>;
 export type ClaudeStreamEventLine = v.InferOutput<typeof ClaudeStreamEventLine>;
 export type ClaudeSessionStateLine = v.InferOutput<typeof ClaudeSessionStateLine>;
 export type ClaudeCompactBoundaryLine = v.InferOutput<typeof ClaudeCompactBoundaryLine>;
+export type ClaudeApiRetryLine = v.InferOutput<typeof ClaudeApiRetryLine>;
 export type ClaudeOutputLine = v.InferOutput<typeof ClaudeOutputLine>;

@@ -127,6 +127,35 @@ describe("--output-format json", () => {
   });
 });
 
+test("stream-json: a retry is Claude Code's system api_retry line, a call that failed its synthetic assistant message with error rate_limit", async () => {
+  const f = folder();
+  const slow = { error: { message: "Number of request tokens has exceeded your per-minute rate limit", status: 429, retry_after: 0 } };
+  const mock = startMockLlm([slow, { text: "made it" }, slow, slow, slow]);
+  try {
+    const recovered = ndjson((await f.run([...anthropic(mock), "-p", "hi", "--output-format", "stream-json", "--verbose"])).stdout);
+    for (const line of recovered) expect(v.parse(ClaudeOutputLine, line)).toEqual(line);
+    expect(recovered.map((l) => `${l.type}/${l.subtype ?? ""}`)).toEqual(["system/init", "system/api_retry", "assistant/", "result/success"]);
+    expect(recovered[1]).toMatchObject({ attempt: 1, max_retries: 10, retry_delay_ms: 0, error_status: 429, error: "rate_limit" });
+
+    const run = await zot([...anthropic(mock), "-p", "hi", "--output-format", "stream-json", "--verbose"], {
+      cwd: f.cwd,
+      home: f.home,
+      env: { HOME: tempDir("zot-cc-out-user-"), CLAUDE_CODE_MAX_RETRIES: "2" },
+    });
+    expect(run.code).toBe(1);
+    const failed = ndjson(run.stdout);
+    for (const line of failed) expect(v.parse(ClaudeOutputLine, line)).toEqual(line);
+    expect(failed.map((l) => `${l.type}/${l.subtype ?? ""}`)).toEqual(["system/init", "system/api_retry", "system/api_retry", "assistant/", "result/error_during_execution"]);
+    expect(failed[2]).toMatchObject({ attempt: 2, max_retries: 2 });
+    expect(failed[3]).toMatchObject({
+      error: "rate_limit",
+      message: { model: "<synthetic>", content: [{ type: "text", text: "API Error: anthropic: HTTP 429: Number of request tokens has exceeded your per-minute rate limit" }] },
+    });
+  } finally {
+    await mock.stop();
+  }
+});
+
 test("--output-format stream-json: init, each message as it completes with Claude Code's tool names, the result last", async () => {
   const f = folder();
   const mock = startMockLlm(turns());

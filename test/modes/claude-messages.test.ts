@@ -77,3 +77,55 @@ describe("the model of each call", () => {
     });
   });
 });
+
+describe("a failed call's retries and its end, as the Agent SDK reads them", () => {
+  test("a retry is a system api_retry line: attempt of max_retries, the delay, the status (null without one), the kind", () => {
+    const r = run();
+    const [line] = r.add({ type: "retry", attempt: 2, max_attempts: 10, wait_ms: 1234, status: 529, code: "overloaded", message: "anthropic: HTTP 529: Overloaded" });
+    expect(v.parse(ClaudeOutputLine, line)).toEqual(line!);
+    expect(line).toEqual({
+      type: "system",
+      subtype: "api_retry",
+      attempt: 2,
+      max_retries: 10,
+      retry_delay_ms: 1234,
+      error_status: 529,
+      error: "overloaded",
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      session_id: "20261127-100000-0a1b2c3d",
+    });
+    expect(r.add({ type: "retry", attempt: 1, max_attempts: 2, wait_ms: 500, code: "network", message: "anthropic: cannot reach …" })[0]).toMatchObject({ error_status: null, error: "unknown" });
+    expect(r.add({ type: "retry", attempt: 1, max_attempts: 10, wait_ms: 500, status: 429, code: "rate_limit", message: "x" })[0]).toMatchObject({ error: "rate_limit" });
+  });
+
+  test("a turn a model call's failure ended: the synthetic assistant message, its error the failure's kind, its text the failure", () => {
+    const r = run(null);
+    const [line] = r.add({ type: "turn_end", stop: "error", error: "anthropic: HTTP 429: slow down", code: "rate_limit" });
+    expect(v.parse(ClaudeOutputLine, line)).toEqual(line!);
+    expect(line).toEqual({
+      type: "assistant",
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      error: "rate_limit",
+      message: {
+        id: expect.stringMatching(/^msg_/),
+        type: "message",
+        role: "assistant",
+        model: "<synthetic>",
+        content: [{ type: "text", text: "API Error: anthropic: HTTP 429: slow down" }],
+        usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      },
+      parent_tool_use_id: null,
+      session_id: null,
+    });
+    expect(r.add({ type: "turn_end", stop: "error", error: "anthropic rejected the API key", code: "auth" })[0]).toMatchObject({ error: "authentication_failed" });
+    expect(r.add({ type: "turn_end", stop: "error", error: "x", code: "overloaded" })[0]).toMatchObject({ error: "overloaded" });
+  });
+
+  test("a turn that ended otherwise has no synthetic message: max steps, a hook's block, an abort, success", () => {
+    const r = run();
+    expect(r.add({ type: "turn_end", stop: "error", error: "max steps (3) exceeded", code: "max_steps" })).toEqual([]);
+    expect(r.add({ type: "turn_end", stop: "error", error: "turn blocked by guard: no", code: "blocked" })).toEqual([]);
+    expect(r.add({ type: "turn_end", stop: "aborted" })).toEqual([]);
+    expect(r.add({ type: "turn_end", stop: "end_turn" })).toEqual([]);
+  });
+});
