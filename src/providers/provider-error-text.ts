@@ -4,6 +4,7 @@
 // failure names where the key came from (`--api-key`, the variable, auth.json), because that is
 // the thing to fix.
 import type { ErrorCode } from "../protocol/error-code.ts";
+import { type ProxyRoute, proxyRoute } from "./proxy-route.ts";
 
 /** Where the credential a provider sends came from, for an auth failure's sentence. */
 export interface KeyOrigin {
@@ -100,10 +101,14 @@ function sentenceOf(speaker: ProviderSpeaker, failure: Failure): string {
       return `${provider}: HTTP ${failure.status}: ${failure.detail}`;
     case "stream_error":
       return `${provider}: the model stopped with an error: ${failure.detail}`;
-    case "unreachable":
+    case "unreachable": {
+      // A proxy that is off (a VPN's, a variable left from another network) is not the server's fault.
+      const route = proxyRoute(speaker.baseUrl);
+      if (route) return `${provider}: cannot reach the proxy ${shownUrl(route.proxy)} (${route.variable}) that zot goes through to ${baseUrl} (${failure.detail}); ${proxyAdvice(route)}`;
       // A local ollama that is not running is the usual cause: say so.
       if (provider === "ollama") return `${provider}: cannot reach ${baseUrl} (${failure.detail}); is ollama running (ollama serve)? OLLAMA_HOST or --base-url may point elsewhere`;
       return `${provider}: cannot reach ${baseUrl} (${failure.detail}); check the network and the base URL`;
+    }
     case "dropped":
       return `${provider}: the connection dropped mid-stream (${failure.detail}); try again`;
     case "malformed":
@@ -114,11 +119,22 @@ function sentenceOf(speaker: ProviderSpeaker, failure: Failure): string {
       return `${provider}: the request to ${baseUrl} failed (${failure.detail})`;
     case "stopped":
       return `${provider}: ${failure.detail}`;
-    case "silent":
-      return `${provider}: ${baseUrl} took the request but sent no answer within ${failure.detail}; the server may be stuck or overloaded (API_TIMEOUT_MS, in ms, sets how long zot waits)`;
+    case "silent": {
+      const route = proxyRoute(speaker.baseUrl);
+      const via = route ? ` (through the proxy ${shownUrl(route.proxy)}, from ${route.variable})` : "";
+      return `${provider}: ${baseUrl}${via} took the request but sent no answer within ${failure.detail}; the server${route ? " or the proxy" : ""} may be stuck or overloaded (API_TIMEOUT_MS, in ms, sets how long zot waits)`;
+    }
     case "stalled":
       return `${provider}: the server sent nothing for ${failure.detail} in the middle of the answer, so zot gave up on it (API_TIMEOUT_MS, in ms, sets how long zot waits); what arrived is kept`;
   }
+}
+
+/** What to do about a proxy that cannot be reached: start it or name it right, or go around it. */
+function proxyAdvice(route: ProxyRoute): string {
+  const around = route.noProxy
+    ? `add ${route.host} to ${route.noProxy.variable} (now "${route.noProxy.value}")`
+    : `set NO_PROXY=${route.host}`;
+  return `check that the proxy runs and ${route.variable} names it, or connect directly: unset ${route.variable}, or ${around}`;
 }
 
 /**

@@ -125,6 +125,17 @@ describe("provider failures", () => {
     expect(mock.requests).toHaveLength(1);
   });
 
+  test("a proxy from HTTP_PROXY that is not running is named as what could not be reached, not the base URL", async () => {
+    mock = startMockLlm([{ text: "never reached" }]);
+    // Both spellings, so a proxy of the machine the tests run on cannot take their place; nothing exempted.
+    const dead = "http://127.0.0.1:9";
+    const run = await zot(["-p", "hi", ...anthropic(mock)], { env: { http_proxy: dead, HTTP_PROXY: dead, no_proxy: "", NO_PROXY: "", CLAUDE_CODE_MAX_RETRIES: "0" } });
+    expect(run.code).toBe(1);
+    expect(mock.requests).toHaveLength(0);
+    expect(run.stderr).toStartWith(`zot: anthropic: cannot reach the proxy ${dead} (http_proxy) that zot goes through to ${mock.url} (`);
+    expect(run.stderr).toEndWith("); check that the proxy runs and http_proxy names it, or connect directly: unset http_proxy, or set NO_PROXY=127.0.0.1\n");
+  });
+
   test("--json: error and turn_end carry the failure's code beside its sentence", async () => {
     mock = startMockLlm([{ error: { message: "slow down", status: 429, retry_after: 90 } }, { text: "never" }]);
     const run = await zot(["--json", "hi", ...anthropic(mock)]);
