@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import { CLAUDE_SESSION_ID } from "./root-args.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 import { readRegularFile } from "../config/regular-file.ts";
-import { isHttpUrl } from "../protocol/http-url.ts";
+import { isHttpUrl, notHttpUrlText } from "../protocol/http-url.ts";
 
 type Flags = ParsedFlags["values"];
 
@@ -117,7 +117,7 @@ function baseUrl(flags: Flags): string | undefined {
   const value = str(flags, "base-url");
   if (value === undefined) return undefined;
   if (!isHttpUrl(value.trim())) {
-    throw new UsageError(`--base-url takes the server's URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "${value}"`);
+    throw new UsageError(notHttpUrlText("--base-url", value));
   }
   return value;
 }

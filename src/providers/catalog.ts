@@ -13,7 +13,8 @@ import { article } from "../protocol/article.ts";
 import { ownEntry } from "../protocol/own-key.ts";
 import { readRegularFile } from "../config/regular-file.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
-import { isHttpUrl } from "../protocol/http-url.ts";
+import { isHttpUrl, notHttpUrlText } from "../protocol/http-url.ts";
+import { isJsonObject } from "../protocol/json-object.ts";
 
 type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
 
@@ -205,6 +206,12 @@ export interface Catalog {
   file: string;
   /** sentences about models.json problems, each naming the file (the printer adds `zot: `) */
   warnings: string[];
+  /**
+   * The models (`provider/id`) whose entry was skipped for a `baseUrl` that is no http(s) URL, with
+   * that field and value: a run that asks for one stops (baseUrlProblem), since the provider's own
+   * server, which it would otherwise be sent to, is not the one the entry means.
+   */
+  badBaseUrls: Map<string, WrittenKey>;
 }
 
 /** An `apiKey` of models.json as written, and where: `providers.openai.models[2].apiKey`. */
@@ -219,9 +226,10 @@ export function loadCatalog(home: string): Catalog {
   const keys = new Map<string, WrittenKey>();
   const headers = new Map<string, Record<string, WrittenKey>>();
   const warnings: string[] = [];
+  const badBaseUrls = new Map<string, WrittenKey>();
   // Spelled out rather than taken from config/home.ts: providers sit below config and import only protocol.
   const file = path.join(home, "models.json");
-  const done = () => ({ models, keys, headers, file, warnings });
+  const done = () => ({ models, keys, headers, file, warnings, badBaseUrls });
   let text: string;
   try {
     text = readRegularFile(file, "utf8");
@@ -261,6 +269,7 @@ export function loadCatalog(home: string): Catalog {
     if (!entry.success) {
       const { path, message } = firstIssue(entry.issues, `providers.${rawName}.`, { secrets: "likely" });
       warnings.push(`${file}: field "${path}": ${message}; provider "${rawName}" was skipped.`);
+      noteBadBaseUrls(badBaseUrls, provider, rawName, rawProvider);
       continue;
     }
     entry.output.models.forEach((raw, index) => {
@@ -269,6 +278,10 @@ export function loadCatalog(home: string): Catalog {
       if (!parsed.success) {
         const { path, message } = firstIssue(parsed.issues, `${at}.`, { secrets: "likely" });
         warnings.push(`${file}: field "${path}": ${message}; this model was skipped.`);
+        const written = isJsonObject(raw) ? raw.baseUrl : undefined;
+        if (isJsonObject(raw) && typeof raw.id === "string" && typeof written === "string" && !isHttpUrl(written.trim())) {
+          badBaseUrls.set(`${provider}/${raw.id.trim()}`, { written, field: `${at}.baseUrl` });
+        }
         return;
       }
       const shared = entry.output;
@@ -288,6 +301,25 @@ export function loadCatalog(home: string): Catalog {
     });
   }
   return done();
+}
+
+/** A provider entry skipped for its `baseUrl`: each model it lists (without a baseUrl of its own) is noted as meant for that server. */
+function noteBadBaseUrls(bad: Map<string, WrittenKey>, provider: ProviderName, rawName: string, raw: unknown): void {
+  if (!isJsonObject(raw) || typeof raw.baseUrl !== "string" || isHttpUrl(raw.baseUrl.trim()) || !Array.isArray(raw.models)) return;
+  for (const model of raw.models) {
+    if (isJsonObject(model) && typeof model.id === "string" && model.baseUrl === undefined) {
+      bad.set(`${provider}/${model.id.trim()}`, { written: raw.baseUrl, field: `providers.${rawName}.baseUrl` });
+    }
+  }
+}
+
+/**
+ * Why a run cannot use `model`: its models.json entry names a server that is no http(s) URL (the
+ * usage sentence, as --base-url's), or undefined.
+ */
+export function baseUrlProblem(catalog: Pick<Catalog, "badBaseUrls" | "file">, model: Pick<ModelInfo, "provider" | "id">): string | undefined {
+  const bad = catalog.badBaseUrls.get(`${model.provider}/${model.id}`);
+  return bad && notHttpUrlText(`${catalog.file}: field "${bad.field}"`, bad.written);
 }
 
 /** The key models.json gives a model, or why the one it names cannot be had. */

@@ -11,6 +11,7 @@ import { missingKeyMessage, type ResolvedKey, requiresApiKey, resolveApiKey } fr
 import { PROVIDER_ENV, resolveBaseUrl } from "../config/provider-env.ts";
 import type { SettingSourceName } from "../protocol/setting-sources.ts";
 import { silenceLimitMs } from "../providers/silence-limit.ts";
+import { isHttpUrl, notHttpUrlText } from "../protocol/http-url.ts";
 import { maxRetriesSet } from "../providers/retry-limit.ts";
 import { zotHome } from "../config/home.ts";
 import { buildSystemPrompt } from "../config/system-prompt.ts";
@@ -21,7 +22,7 @@ import { type Confirmer, ConfirmGate } from "../core/confirm-gate.ts";
 import { errorText } from "../protocol/error-text.ts";
 import type { ModelInfo, ReasoningLevel } from "../protocol/models.ts";
 import type { OpenedAnswer, Provider } from "../protocol/provider.ts";
-import { headersFor, keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
+import { baseUrlProblem, headersFor, keyFor, loadCatalog, resolveModel } from "../providers/catalog.ts";
 import { createProvider, pickProvider } from "../providers/provider-choice.ts";
 import { customHeaders } from "../providers/custom-headers.ts";
 import { notHad, readFlagRules, readPermissionRules } from "../permission-rules/attach.ts";
@@ -344,6 +345,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     notes.push(`--reasoning ${options.reasoning} is sent to ${model.id} as high, the highest effort every OpenAI reasoning model takes`);
   }
 
+  const baseUrlOf = (m: ModelInfo) => {
+    // A models.json entry skipped for its baseUrl would otherwise go to the provider's own server, with the key and the prompt.
+    const skipped = options.baseUrl === undefined ? baseUrlProblem(catalog, m) : undefined;
+    if (skipped) throw new UsageError(skipped);
+    const resolved = resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env });
+    // --base-url was checked where it is read, models.json's where it is used (above); the variable too, here.
+    if (resolved && resolved.source === PROVIDER_ENV[providerName].baseUrl && !isHttpUrl(resolved.url)) {
+      throw new UsageError(notHttpUrlText(resolved.source, env[resolved.source]?.trim() ?? resolved.url));
+    }
+    return resolved?.url;
+  };
+  // A base URL variable without its scheme (OPENAI_BASE_URL=localhost:1234/v1) is bad usage, said before anything else is asked of it.
+  baseUrlOf(model);
   // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.
   // A models.json entry with its own apiKey gets that one instead (a server of its own, not the
   // provider's), and one whose named variable is unset gets none: an error, never the provider's.
@@ -364,7 +378,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     throw withModelsFileProblems(new UsageError(missingKeyMessage(providerName, home)));
   }
   if (credential?.warning) notes.push(credential.warning);
-  const baseUrlOf = (m: ModelInfo) => resolveBaseUrl(providerName, { flag: options.baseUrl, model: m.base_url, env })?.url;
   // ANTHROPIC_/OPENAI_CUSTOM_HEADERS go to the provider's own server (its base URL) and wherever the
   // provider's key goes, never to a models.json model's server and key of its own (Together's).
   // A models.json model's own headers go to its server, over them.

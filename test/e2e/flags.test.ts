@@ -112,6 +112,29 @@ describe("bad usage exits 2 with a message naming what is valid", () => {
     }
   });
 
+  test("a base URL variable without its scheme, or a models.json baseUrl, is judged as --base-url is: the same sentence, exit 2, before the key", async () => {
+    for (const [env, message] of [
+      [{ OPENAI_BASE_URL: "127.0.0.1:1234/v1", OPENAI_API_KEY: "k" }, 'OPENAI_BASE_URL takes the server\'s URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "127.0.0.1:1234/v1"'],
+      // No key at all: the variable is what is wrong first.
+      [{ OPENAI_BASE_URL: "localhost:1234/v1" }, 'OPENAI_BASE_URL takes the server\'s URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "localhost:1234/v1"'],
+    ] as const) {
+      const run = await zot(["-p", "hi", "--model", "gpt-4.1"], { env });
+      expect([env, run.code]).toEqual([env, 2]);
+      expect(run.stderr).toBe(`zot: ${message}\n`);
+    }
+    const anthropic = await zot(["-p", "hi"], { env: { ANTHROPIC_BASE_URL: "localhost:8080", ANTHROPIC_API_KEY: "k" } });
+    expect([anthropic.code, anthropic.stderr]).toEqual([2, 'zot: ANTHROPIC_BASE_URL takes the server\'s URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "localhost:8080"\n']);
+    // --base-url wins over the variable, which is then not read.
+    const flag = await zot(["-p", "hi", "--base-url", "http://127.0.0.1:9", "--provider", "scripted"], { env: { ANTHROPIC_BASE_URL: "localhost:8080" } });
+    expect(flag.stderr).not.toContain("ANTHROPIC_BASE_URL");
+    const home = tempDir("zot-flags-models-");
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { openai: { models: [{ id: "qwen-local", baseUrl: "127.0.0.1:1234/v1" }] } } }));
+    const models = await zot(["-p", "hi", "--model", "qwen-local", "--provider", "openai"], { home, env: { OPENAI_API_KEY: "k" } });
+    expect(models.code).toBe(2);
+    expect(models.stderr).toContain(`zot: ${join(home, "models.json")}: field "providers.openai.models[0].baseUrl" takes the server's URL, http:// or https://`);
+    expect(models.stderr).not.toContain("api.openai.com");
+  });
+
   test("--ext naming a folder that is not there (a guard's name mistyped) stops the run before any tool runs", async () => {
     const cwd = tempDir("zot-flags-ext-");
     const turns = join(cwd, "turns.json");

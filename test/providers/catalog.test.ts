@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { ModelInfo } from "../../src/protocol/models.ts";
 import { familyOf, providerOfId } from "../../src/providers/model-ids.ts";
 import {
+  baseUrlProblem,
   BUILTIN_MODELS,
   defaultModelId,
   formatModelTable,
@@ -177,6 +178,24 @@ describe("loadCatalog", () => {
     expect(find(models, "openai", "typo")).toBeUndefined();
     expect(find(models, "openai", "fine")?.base_url).toBe("http://127.0.0.1:8080/v1");
     expect(find(models, "openai", "blank")?.base_url).toBeUndefined();
+  });
+
+  test("a model skipped for its baseUrl (its own, or its provider entry's) cannot be used: a run that asks for it gets the usage sentence, not the provider's own server", () => {
+    writeModels({
+      providers: {
+        openai: { models: [{ id: "typo", baseUrl: "localhost:8080/v1" }, { id: "fine", baseUrl: "http://127.0.0.1:8080/v1" }] },
+        ollama: { baseUrl: "nota url", models: [{ id: "m" }, { id: "own", baseUrl: "http://127.0.0.1:1/v1" }] },
+      },
+    });
+    const catalog = loadCatalog(home);
+    const file = path.join(home, "models.json");
+    expect(baseUrlProblem(catalog, { provider: "openai", id: "typo" })).toBe(
+      `${file}: field "providers.openai.models[0].baseUrl" takes the server's URL, http:// or https:// (as https://api.anthropic.com or http://localhost:11434); got "localhost:8080/v1"`,
+    );
+    expect(baseUrlProblem(catalog, { provider: "ollama", id: "m" })).toStartWith(`${file}: field "providers.ollama.baseUrl" takes the server's URL`);
+    expect(baseUrlProblem(catalog, { provider: "ollama", id: "own" })).toBeUndefined();
+    expect(baseUrlProblem(catalog, { provider: "openai", id: "fine" })).toBeUndefined();
+    expect(baseUrlProblem(catalog, { provider: "openai", id: "gpt-4.1" })).toBeUndefined();
   });
 
   test("a bad entry is a warning naming the file and the field; other entries still load", () => {
