@@ -14,6 +14,8 @@
 // calls: they go through this pool. The stream driver says when each model call opens and ends, so
 // a warm-up can tell whether the pool may have closed its connection (connection-warmer.ts).
 
+import { decodedBody } from "./body-encoding.ts";
+
 const DEFAULT_IDLE_SECONDS = 60;
 
 let session: Bun.FetchSession | undefined;
@@ -27,10 +29,13 @@ export function connectionIdleSeconds(env: Record<string, string | undefined> = 
   return Number.isFinite(set) && set > 0 ? set : DEFAULT_IDLE_SECONDS;
 }
 
-/** fetch() over the model connections' pool: what the SDK clients are given, and the warm-up uses. */
-export function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+/**
+ * fetch() over the model connections' pool: what the SDK clients are given, and the warm-up uses.
+ * The body is decoded by zot, not by Bun (body-encoding.ts).
+ */
+export async function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   session ??= new Bun.FetchSession({ keepAlive: { idleTimeout: connectionIdleSeconds() } });
-  return session.fetch(input, init);
+  return decodedBody(await session.fetch(input, { ...init, decompress: false }));
 }
 
 /** A model call began: its connection is in use until modelCallEnded. */

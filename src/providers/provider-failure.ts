@@ -63,7 +63,7 @@ export function callFailure(speaker: ProviderSpeaker, sdk: SdkErrors, error: unk
   if (error instanceof sdk.APIError) return httpFailure(speaker, error as unknown as SdkApiError, phase);
   if (error instanceof SyntaxError) return malformedStream(speaker, error.message);
   // A body its content-encoding says is compressed and is not: no dropped connection, and a retry fails the same.
-  if (/zlib|brotli|decompress/i.test(`${(error as Error)?.name ?? ""} ${errorText(error)} ${(error as { code?: unknown })?.code ?? ""}`)) {
+  if (/zlib|brotli|decompress|inflate failed/i.test(`${(error as Error)?.name ?? ""} ${errorText(error)} ${(error as { code?: unknown })?.code ?? ""}`)) {
     return malformedStream(speaker, `its compressed body could not be decoded (${clip(errorText(error))}); a proxy on the way may be re-encoding the stream`);
   }
   const detail = clip(errorText(error));
