@@ -16,7 +16,7 @@ import type { LlmResponse } from "./intercept.ts";
 import type { TurnFailure } from "./outcomes.ts";
 import { handBack } from "./lent-model.ts";
 import { withOutputRoom } from "./output-room.ts";
-import { aloneAdvice, mistakenWindowAdvice, type Overflow, roomLeft, windowMistaken } from "./overflow-advice.ts";
+import type { Overflow } from "./overflow-advice.ts";
 import { sleepUnlessAborted } from "../protocol/abortable-sleep.ts";
 import { retriesFor, retryPlan, waitTooLongText } from "../protocol/retry-backoff.ts";
 import type { ErrorCode } from "../protocol/error-code.ts";
@@ -75,6 +75,8 @@ export async function callCompactingOnOverflow(
 ): Promise<{ call: ModelCall; sent: ModelRequest }> {
   let call = await callRetryingEarlyFailures(state, out, request, signal);
   if (!call.overflow) return { call, sent: request };
+  // Only an overflow needs these: loaded then, not on every run's start.
+  const { aloneAdvice, mistakenWindowAdvice, roomLeft, windowMistaken } = await import("./overflow-advice.ts");
   // The server's count says the prompt fits and the output asked for on top does not: asked again, once, for what fits.
   const room = roomLeft(call.overflow);
   if (room !== undefined) {
