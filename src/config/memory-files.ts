@@ -1,5 +1,6 @@
 // The memory files the system prompt carries, as zot, Claude Code and Codex find them:
-// $ZOT_HOME/AGENTS.md, Codex's $CODEX_HOME/AGENTS.md (default ~/.codex, as Codex reads it), the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
+// $ZOT_HOME/AGENTS.md, Codex's $CODEX_HOME/AGENTS.md (default ~/.codex, as Codex reads it), pi's
+// $PI_CODING_AGENT_DIR/AGENTS.md (default ~/.pi/agent), the user's ~/.claude/CLAUDE.md and ~/.claude/rules/; then, outermost first, Claude Code's
 // CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md of every folder from the top of the file system
 // down to the cwd (as Claude Code reads them, up to but not including /), AGENTS.md of every folder
 // from the repository root down to the cwd (as Codex reads them), and the .claude/rules/**/*.md of
@@ -42,6 +43,8 @@ export interface MemoryOptions {
   trustedAbove?: readonly string[];
   /** `$CODEX_HOME`, where Codex keeps the user's AGENTS.md; default `<userHome>/.codex` (Codex's default) */
   codexHome?: string;
+  /** `$PI_CODING_AGENT_DIR`, where pi keeps the user's AGENTS.md; default `<userHome>/.pi/agent` (pi's default) */
+  piAgentDir?: string;
   /** --setting-sources: which of Claude Code's memory files are read (config/setting-sources.ts); undefined = all */
   claudeSources?: readonly SettingSourceName[];
 }
@@ -76,6 +79,7 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   const own = [
     path.join(path.resolve(home), "AGENTS.md"),
     agentsFile(options.codexHome?.trim() ? path.resolve(options.codexHome.trim()) : path.join(userHome, ".codex")),
+    agentsFile(options.piAgentDir?.trim() ? path.resolve(options.piAgentDir.trim()) : path.join(userHome, ".pi", "agent")),
     ...(read("user") ? [path.join(userHome, ".claude", "CLAUDE.md"), ...ruleFiles(userRules)] : []),
   ];
   const claudeFiles = claudeFileNames(options.claudeSources);

@@ -24,6 +24,8 @@ export interface SystemPromptOptions {
   projectTrusted?: boolean;
   /** `$CODEX_HOME` (Codex's AGENTS.md is there); default ~/.codex */
   codexHome?: string;
+  /** `$PI_CODING_AGENT_DIR` (memory-files.ts) */
+  piAgentDir?: string;
   /** --setting-sources: which of Claude Code's memory files are read; undefined = all */
   claudeSources?: readonly SettingSourceName[];
   /** folders above `cwd` the user trusted (memory-files.ts: their own memory files import from inside them) */
@@ -40,6 +42,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<s
   const memory = findContextFiles(options.cwd, options.home, {
     ...(options.userHome ? { userHome: options.userHome } : {}),
     ...(options.codexHome ? { codexHome: options.codexHome } : {}),
+    ...(options.piAgentDir ? { piAgentDir: options.piAgentDir } : {}),
     projectTrusted: options.projectTrusted === true,
     ...(options.claudeSources ? { claudeSources: options.claudeSources } : {}),
     ...(options.trustedAbove ? { trustedAbove: options.trustedAbove } : {}),

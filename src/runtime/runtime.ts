@@ -522,6 +522,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       toolNames: [...tools, ...extensionTools.filter((t) => t.offered?.() ?? true)].filter((t) => !withheld(t)).map((t) => t.name),
       userHome: env.HOME,
       codexHome: env.CODEX_HOME,
+      piAgentDir: env.PI_CODING_AGENT_DIR,
       projectTrusted: trustedNow,
       ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
       // Started in a package of a trusted repository: the repository's CLAUDE.md still reads its imports from inside it.

@@ -289,6 +289,17 @@ describe("findContextFiles", () => {
     expect(found.notes).toEqual([]);
   });
 
+  test("pi's ~/.pi/agent/AGENTS.md (or $PI_CODING_AGENT_DIR's) is the user's own, after Codex's: read, its imports too in an untrusted folder", async () => {
+    write(path.join(userHome, ".codex", "AGENTS.md"), "codex global");
+    write(path.join(userHome, ".pi", "agent", "AGENTS.md"), "pi global, importing @~/pi-prefs.md");
+    write(path.join(userHome, "pi-prefs.md"), "pi prefs");
+    const found = findContextFiles(repo, home, { userHome, projectTrusted: false });
+    expect(found.files.map((f) => f.content)).toEqual(["codex global", "pi global, importing @~/pi-prefs.md", "pi prefs"]);
+    const moved = path.join(tmp, "pi-dir");
+    write(path.join(moved, "AGENTS.md"), "pi moved");
+    expect(findContextFiles(repo, home, { userHome, piAgentDir: moved, projectTrusted: false }).files.map((f) => f.content)).toEqual(["codex global", "pi moved"]);
+  });
+
   test("empty files are skipped and the home is not listed twice", async () => {
     write(path.join(repo, "AGENTS.md"), "   \n");
     write(path.join(repo, "pkg", "AGENTS.md"), "pkg");
