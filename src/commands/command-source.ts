@@ -6,8 +6,10 @@
 // since a prompt template runs nothing by itself. A `!` command runs as the model's bash calls run
 // (the runner, from the runtime): the permission rules and --disallowedTools refuse it, the
 // confirmation asks about it, hooks see it, the jail confines it; the command's `allowed-tools`
-// let it past the question, as Claude Code requires of a command's `!` lines.
-import { type CommandResult, COMMANDS_OWNER, SKILLS_OWNER } from "../protocol/slash-command.ts";
+// let it past the question, as Claude Code requires of a command's `!` lines. A command runs when its
+// turn comes (runsInTurn: queued behind what runs, its `!` lines see what the turns before it did),
+// and a cancel stops the line that runs, starts no other, and sends nothing to the model.
+import { type CommandResult, type CommandSource, COMMANDS_OWNER, SKILLS_OWNER } from "../protocol/slash-command.ts";
 import { expandCommand, withTypedAttachments } from "./expand-command.ts";
 import { skillPrompt } from "./skill-commands.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
@@ -28,8 +30,10 @@ export type ExpansionHook = (
   signal: AbortSignal,
 ) => Promise<{ block: string } | { context: string[] } | undefined>;
 
-export class MarkdownCommandSource {
+export class MarkdownCommandSource implements CommandSource {
   private readonly byName: Map<string, MarkdownCommand>;
+  /** a command's `!` lines run when its prompt is about to be sent, not when it is typed (queued behind a turn) */
+  readonly runsInTurn = true;
 
   constructor(
     commands: readonly MarkdownCommand[],
@@ -68,8 +72,11 @@ export class MarkdownCommandSource {
     const typed = `/${command.name}${args.trim() ? ` ${args.trim()}` : ""}`;
     const hooked = await this.context.expanding?.({ name: command.name, args, source: command.scope, prompt: typed }, signal);
     if (hooked && "block" in hooked) return { command: command.name, extension: ownerOf(command), action: "error", text: hooked.block };
+    const cancelled = { command: command.name, extension: ownerOf(command), action: "error", text: "cancelled" } as const;
+    if (signal.aborted) return cancelled;
     const allow = mayRun && command.allowedTools ? { rules: command.allowedTools, source: `/${command.name} (allowed-tools)` } : undefined;
-    const runShell = mayRun ? (line: string) => this.context.runBang(line, allow, signal) : undefined;
+    // Once cancelled, the lines after the one that was stopped do not start.
+    const runShell = mayRun ? async (line: string) => (signal.aborted ? { notRun: "the command was cancelled" } : this.context.runBang(line, allow, signal)) : undefined;
     const filling = {
       ...(command.argumentNames ? { argumentNames: command.argumentNames } : {}),
       ...(this.context.sessionId ? { sessionId: this.context.sessionId() } : {}),
@@ -86,6 +93,8 @@ export class MarkdownCommandSource {
           ...(runShell ? {} : { insideOnly: true }),
           ...(this.context.attachable ? { gate: this.context.attachable } : {}),
         });
+    // Cancelled while its `!` lines asked or ran: nothing of it goes to the model.
+    if (signal.aborted) return cancelled;
     const context = hooked && "context" in hooked ? hooked.context : [];
     const text = context.length > 0 ? `${expanded.trimEnd()}\n\n${context.join("\n\n")}` : expanded;
     if (!text.trim()) return { command: command.name, extension: ownerOf(command), action: "noop" };

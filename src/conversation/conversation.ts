@@ -34,7 +34,7 @@ import { type SessionInfo, SessionOperations } from "./session-operations.ts";
 import { ToolGuards } from "./tool-guards.ts";
 import { type BusyPolicy, type UnitOptions, type UnitOutcome, WorkPolicy } from "./work-policy.ts";
 import { appendPromptLog, readPromptLog } from "../session/prompt-log.ts";
-import { parseSlash } from "../protocol/slash-command.ts";
+import { parseSlash, type SlashInvocation } from "../protocol/slash-command.ts";
 import type { FileView } from "../protocol/tool.ts";
 
 // What a front end needs to name, from below it: it imports them from here.
@@ -325,17 +325,35 @@ export class Conversation {
         const mentions = input.mentions === false ? undefined : options.mentions;
         return this.promptNow(mentions ? await this.withMentions(prepared, signal, mentions === "typed") : prepared, signal);
       }
-      const result = await this.commands.run(slash.name, slash.args, signal);
-      // Stopped by the abort, it did not fail: said so on its event, and the unit ends aborted.
-      if (signal.aborted && result.action === "error") {
-        this.stream.fire({ ...commandResultEvent(result), aborted: true });
-        return { status: "aborted" };
-      }
-      this.stream.fire(commandResultEvent(result));
-      if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
-      const prompt = commandPrompt(result, input);
-      return prompt ? this.promptNow(prompt, signal) : { status: "ok" };
+      return this.commandNow(slash, input, signal);
     });
+  }
+
+  /**
+   * A command that runs when its turn comes (SlashCommands.runsInTurn: a Markdown command, a skill,
+   * typed in the TUI or sent by rpc's run_command), as a unit of work: queued as a prompt is, listed
+   * as `options.shown`, run when it starts (its `!` lines then, stopped by the unit's abort), its
+   * prompt answer sent at once. `onResult` hears the command's answer before that prompt is sent
+   * (an `error` with `aborted` when it was cancelled before it had one), never when it was dropped.
+   */
+  runCommand(slash: SlashInvocation, options: UnitOptions & { shown?: string; onResult?(result: CommandResult, aborted: boolean): void } = {}): Promise<UnitOutcome> {
+    return this.work.unit("a prompt", options.shown ?? `/${slash.name}${slash.args ? ` ${slash.args}` : ""}`, options, (signal) => this.commandNow(slash, {}, signal, options.onResult));
+  }
+
+  /** Runs a command inside its unit: its answer a command_result event, a `prompt` answer the unit's turn; `input`: what came with it (-p's piped stdin). */
+  private async commandNow(slash: SlashInvocation, input: Omit<PromptInput, "text" | "model">, signal: AbortSignal, onResult?: (result: CommandResult, aborted: boolean) => void): Promise<UnitOutcome> {
+    const result = await this.commands.run(slash.name, slash.args, signal);
+    // Stopped by the abort, it did not fail: said so on its event, and the unit ends aborted.
+    const aborted = signal.aborted && result.action === "error";
+    onResult?.(result, aborted);
+    if (aborted) {
+      this.stream.fire({ ...commandResultEvent(result), aborted: true });
+      return { status: "aborted" };
+    }
+    this.stream.fire(commandResultEvent(result));
+    if (result.action === "error") return { status: "command_error", message: commandErrorMessage(result) };
+    const prompt = commandPrompt(result, input);
+    return prompt ? this.promptNow(prompt, signal) : { status: "ok" };
   }
 
   /**

@@ -35,6 +35,11 @@ export class SlashCommands {
     return this.sources.some((source) => source.hasCommand(name));
   }
 
+  /** /name is run when its turn comes (a Markdown command, a skill: CommandSource.runsInTurn), not at once. */
+  runsInTurn(name: string): boolean {
+    return this.sources.find((source) => source.hasCommand(name))?.runsInTurn === true;
+  }
+
   /** /name is one of zot's own commands (the TUI's), which no extension may take. */
   isBuiltin(name: string): boolean {
     return isBuiltinCommand(name);
@@ -47,8 +52,8 @@ export class SlashCommands {
   }
 
   /**
-   * Runs a command now (the TUI's typed command, rpc's run_command, a unit's /command); its
-   * source's own timeout applies.
+   * Runs a command now (an extension's typed in the TUI or sent by rpc's run_command, a unit's
+   * /command); its source's own timeout applies.
    */
   async run(name: string, args: string, signal: AbortSignal = new AbortController().signal): Promise<CommandResult> {
     const source = this.sources.find((candidate) => candidate.hasCommand(name));

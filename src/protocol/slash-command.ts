@@ -25,6 +25,13 @@ export interface CommandSource {
   /** command names are case-insensitive */
   hasCommand(name: string): boolean;
   runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult>;
+  /**
+   * Its commands run when their turn comes, in the conversation's queue, not when typed: a Markdown
+   * command's `!` lines read the state the turns before it left, and the abort of that turn stops
+   * them. Without it (an extension's command, an MCP prompt) a command answers at once, even while a
+   * turn runs.
+   */
+  readonly runsInTurn?: boolean;
 }
 
 /** What a command's reply means, once normalised (an `error` field wins over any action). */

@@ -290,3 +290,34 @@ describe("extensions a reload starts in a run that had none", () => {
     expect(said[0]).toContain("is not trusted, so its .zot/extensions (local) did not run");
   });
 });
+
+describe("a Markdown command run as a unit (runCommand)", () => {
+  /** A run whose $ZOT_HOME/commands hold `files` (name → text), the user's own HOME empty. */
+  async function withCommands(files: Record<string, string>, turns: object[] = [{ text: "answered" }]) {
+    const home = tempDir("zot-conv-home-");
+    mkdirSync(join(home, "commands"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(home, "commands", `${name}.md`), text);
+    return start(turns, { busy: "queue" }, { home, tools: "all", env: { ...process.env, HOME: tempDir("zot-conv-user-") }, extensions: { explicit: [], noDiscovery: false } });
+  }
+
+  test("cancelled while its `!` line runs: the line is stopped, the next does not start, nothing goes to the model; the unit ends aborted with done, and is busy until then", async () => {
+    const { conversation, events } = await withCommands({ slow: "Checks: !`sleep 5; echo SLOW-DONE` then !`echo SECOND-RAN`\n" });
+    let told: { action: string; aborted: boolean } | undefined;
+    const started = Date.now();
+    const running = conversation.runCommand({ name: "slow", args: "" }, { onResult: (result, aborted) => (told = { action: result.action, aborted }) });
+    expect(conversation.busy).toBe(true);
+    expect(conversation.state()).toMatchObject({ busy: true });
+    await eventually(() => events.some((e) => e.type === "tool_call"), "the ! line running");
+    await conversation.cancel();
+    expect(await running).toEqual({ status: "aborted" });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(told).toEqual({ action: "error", aborted: true });
+    expect(events.filter((e) => e.type === "tool_call")).toHaveLength(1);
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ status: "cancelled" });
+    expect(events.some((e) => e.type === "user_message")).toBe(false);
+    expect(events.at(-2)).toMatchObject({ type: "command_result", command: "slow", action: "error", text: "cancelled", aborted: true });
+    expect(events.at(-1)).toEqual({ type: "done" });
+    expect(conversation.messages).toHaveLength(0);
+    expect(conversation.busy).toBe(false);
+  });
+});

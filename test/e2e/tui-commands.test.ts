@@ -84,6 +84,49 @@ describe("a Markdown command queued during a turn", () => {
   });
 });
 
+describe("a Markdown command's `!` lines", () => {
+  /** $ZOT_HOME/commands with /slow (its `!` line sleeps) and /ship (its `!` line is asked about under --no-yolo) */
+  function commandsHome(): string {
+    const home = tempDir("zot-home-");
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "slow.md"), "---\ndescription: slow check\n---\nSlow check: !`sleep 6; echo SLOW-DONE`\n");
+    writeFileSync(join(home, "commands", "ship.md"), "---\ndescription: ask first\n---\nDeploy now. Checks: !`echo CHECKS-OK`\n");
+    return home;
+  }
+
+  test("Esc, or Ctrl+C, while one runs cancels the command: the line is stopped, nothing goes to the model, and the chat says so; zot keeps running", async () => {
+    const { session, mock } = zot({ home: commandsHome() });
+    mock.push({ text: "after both" });
+    await ready(session);
+    const count = (text: string) => session.screen.text().split(text).length - 1;
+    for (const [n, key] of ["\x1b", "\x03"].entries()) {
+      session.type("/slow\r");
+      await session.waitFor(() => count("$ sleep 6; echo SLOW-DONE") === n + 1 && /working/.test(session.screen.text()), "the ! line running");
+      session.type(key);
+      await session.waitFor(() => count("/slow was cancelled; nothing was sent to the model") === n + 1, "the cancel said");
+      expect(session.screen.text()).not.toContain("ctrl+c again to exit");
+    }
+    session.type("hello\r");
+    await session.waitForText("after both");
+    expect(mock.requests).toHaveLength(1);
+    expect(lastUserText(mock.requests[0]!.body)).toBe("hello");
+    expect(session.screen.text()).not.toContain("SLOW-DONE\n");
+  });
+
+  test("Esc at the --no-yolo question of one cancels the command, as the question says: nothing goes to the model", async () => {
+    const { session, mock } = zot({ home: commandsHome(), args: ["--no-yolo"] });
+    mock.push({ text: "MODEL ANSWERED" });
+    await ready(session);
+    session.type("/ship\r");
+    await session.waitForText("esc: cancel the turn");
+    session.type("\x1b");
+    await session.waitForText("/ship was cancelled; nothing was sent to the model");
+    await Bun.sleep(500);
+    expect(mock.requests).toHaveLength(0);
+    expect(session.screen.text()).not.toContain("MODEL ANSWERED");
+  });
+});
+
 describe("the --no-yolo dialog", () => {
   test("in a 24-row terminal a write's long diff is cut to what the screen leaves: the question and the file it writes stay in view; so does a picker's title", async () => {
     const target = join(tempDir("zot-outside-"), "target.txt");

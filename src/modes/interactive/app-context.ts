@@ -28,7 +28,7 @@ export interface AppContext {
    * it; `command`: what a command's answer adds: its tool_prompt's call, run into the transcript
    * before the turn, or the model the prompt runs on.
    */
-  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">, expanded?: boolean, typed?: string): void;
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">): void;
   /** Replaces the editor's text (an extension's `insert`, a picked path). */
   insertText(text: string): void;
 

@@ -1,9 +1,10 @@
 // The interactive app: the chat view, the queue, the status bar, the editor and its popups on one
 // Tui, a front end of the conversation: the conversation's events drawn as they come, what the user
 // types handed to it (a prompt waits its turn in the conversation's queue, a built-in or an
-// extension's slash command runs at once, a `!command` runs as queued work and its output joins the
-// conversation as context, shell-command.ts; a command no one provides while extensions are still
-// starting waits for them, as theirs may be). It is the AppContext the commands see. Rule: the first
+// extension's slash command runs at once, a Markdown command or a skill waits its turn whole, a
+// `!command` runs as queued work and its output joins the conversation as context,
+// shell-command.ts; a command no one provides while extensions are still starting waits for them,
+// as theirs may be). It is the AppContext the commands see. Rule: the first
 // frame is painted before the conversation exists (the user can type while providers and extensions
 // load; what is sent meanwhile waits and goes in order once it is ready), and nothing is written to
 // the terminal except through the renderer: startup notes and diagnostics are chat notes. On exit
@@ -56,10 +57,6 @@ interface EarlyInput extends QueuedInput {
   raw: boolean;
   /** what a command's answer adds: its tool_prompt's call, the model the prompt runs on */
   command?: Pick<ConversationPrompt, "tool" | "model" | "allow">;
-  /** a Markdown command's expansion, which attached its @files itself */
-  expanded?: true;
-  /** the command line typed, which the queue shows and a cancel gives back (the text is its expansion) */
-  typed?: string;
 }
 
 /** How long cancelTurn and exit wait for the conversation to notice the abort. */
@@ -211,26 +208,24 @@ export class InteractiveApp implements AppContext {
   /**
    * Sends text as a prompt: it waits its turn behind what runs. `from`: the extension that submitted
    * it, named in the queue and in a grey line above it; the user's own prompts go with the content
-   * of the files they @mention, read when the prompt starts. `expanded`: a Markdown command's
-   * prompt, whose @files its expansion attached already, as far as the folder's trust lets it (so
-   * they are not attached again, nor past that limit).
+   * of the files they @mention, read when the prompt starts. (A Markdown command's prompt is not
+   * one of these: the command is queued whole, extension-commands.ts.)
    */
-  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">, expanded = false, typed?: string): void {
+  submitPrompt(text: string, from?: string, command?: Pick<ConversationPrompt, "tool" | "model" | "allow">): void {
     const conversation = this.conv;
     if (!conversation) {
-      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}), ...(expanded ? { expanded: true as const } : {}), ...(typed ? { typed } : {}) });
+      this.early.push({ text, raw: false, ...(from ? { from } : {}), ...(command ? { command } : {}) });
       return this.render();
     }
     void conversation.prompt(
       { text, ...command },
       {
         ...(from ? { from } : {}),
-        ...(typed ? { shown: typed } : {}),
         onStart: () => {
           this.chat.notes.clear();
           if (from) this.chat.addNote(`prompt from extension ${from}`, "muted");
         },
-        prepare: from || expanded ? undefined : async (input, signal) => ({ ...input, ...(await this.withMentions(input.text, signal)) }),
+        prepare: from ? undefined : async (input, signal) => ({ ...input, ...(await this.withMentions(input.text, signal)) }),
       },
     );
     this.render();
@@ -425,9 +420,7 @@ export class InteractiveApp implements AppContext {
 
   /** The texts the user queued (typed while a turn ran, or before zot was ready), in order; not what extensions submitted. */
   queuedByUser(): string[] {
-    return [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued ?? [])].flatMap((entry) =>
-      "from" in entry && entry.from ? [] : ["typed" in entry && typeof entry.typed === "string" ? entry.typed : (entry.text ?? "")],
-    );
+    return [...this.early, ...this.awaitingExtensions, ...(this.conv?.queued ?? [])].flatMap((entry) => (entry.from ? [] : [entry.text ?? ""]));
   }
 
   /** Drops what waits (the conversation's queue and what was typed before it was ready); what runs goes on. */
@@ -512,7 +505,7 @@ export class InteractiveApp implements AppContext {
     const next = this.early.shift();
     if (!next) return;
     if (next.raw) this.handleInput(next.text);
-    else this.submitPrompt(next.text, next.from, next.command, next.expanded === true, next.typed);
+    else this.submitPrompt(next.text, next.from, next.command);
     this.render();
   }
 
