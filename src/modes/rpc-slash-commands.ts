@@ -1,7 +1,8 @@
 // Slash commands over rpc (additive to the original protocol): `get_commands`, `run_command` and
 // `reload_extensions`. Rule: a built-in does exactly what its rpc command does (clear, compact,
 // set_model, reload_extensions); an extension command's answer is the response, and its `prompt`
-// answer becomes a queued turn, answered when it starts; the TUI's own commands are refused with a sentence saying so.
+// answer becomes a queued turn, answered when it starts; a Markdown command or a skill is queued
+// whole, run when its turn comes and answered then; the TUI's own commands are refused with a sentence saying so.
 // Wherever an extension command runs over rpc (run_command, a /command in a prompt), a `display`
 // answer is also an `ext_display` event, as the newer original sends it.
 import { commandPrompt, type ReloadReport, ZotBusyError } from "../conversation/conversation.ts";
@@ -53,6 +54,24 @@ export const runCommand: Handler<"run_command"> = async (command, session) => {
     }
     case "reload-ext":
       return reload<"run_command">(session, (report) => display(reloadText(report)));
+  }
+  // A Markdown command or a skill runs when its turn comes, queued as a prompt is: its `!` lines see
+  // what the turns before it did. Its answer is the response, sent then (after its `!` lines' events).
+  if (conversation.commands.runsInTurn(name)) {
+    void conversation
+      .runCommand(
+        { name, args },
+        {
+          onResult: (result, aborted) => {
+            const failed = aborted ? `/${result.command}: cancelled while its ! lines ran; nothing was sent to the model` : result.action === "error" ? commandErrorMessage(result) : undefined;
+            session.send(responseTo(command, failed ? { error: failed } : { data: dataOf(result) }));
+          },
+        },
+      )
+      .then((outcome) => {
+        if (outcome.status === "dropped") session.send(responseTo(command, { error: `/${name}: not run: it was cancelled before its turn came` }));
+      });
+    return LATER;
   }
   // An extension still starting may be the one that provides it: its command waits for it. Its
   // place in the queue is held from now (before any wait), so a prompt sent after it runs after

@@ -320,4 +320,24 @@ describe("a Markdown command run as a unit (runCommand)", () => {
     expect(conversation.messages).toHaveLength(0);
     expect(conversation.busy).toBe(false);
   });
+  test("sent while a turn runs: it waits its turn whole, and its `!` lines run when it leaves the queue, after the turn's tools; dropped from the queue, it runs nothing", async () => {
+    const make = { tool_calls: [{ name: "bash", args: { command: "sleep 0.4; touch marker" } }] };
+    const { conversation, events } = await withCommands({ check: "State: !`ls marker 2>&1`\n", mark: "Marked: !`touch ran-anyway`\n" }, [make, { text: "made" }, { text: "checked" }, SLOW]);
+    const first = conversation.prompt({ text: "make marker" });
+    const check = conversation.runCommand({ name: "check", args: "" });
+    expect(conversation.queued).toEqual([{ text: "/check" }]);
+    expect(await first).toEqual({ status: "ok" });
+    expect(await check).toEqual({ status: "ok" });
+    const sent = events.filter((e) => e.type === "user_message").map((e) => JSON.stringify(e));
+    expect(sent[1]).toContain("State: marker");
+    expect(sent[1]).not.toContain("No such file");
+    // Queued behind a turn and then cancelled with it: its `!` line never runs.
+    const slow = conversation.prompt({ text: "slow" });
+    const mark = conversation.runCommand({ name: "mark", args: "" });
+    await eventually(() => events.filter((e) => e.type === "text_delta").length > 0, "the slow turn streaming");
+    await conversation.cancel();
+    expect(await slow).toEqual({ status: "aborted" });
+    expect(await mark).toEqual({ status: "dropped" });
+    expect(existsSync(join(conversation.cwd, "ran-anyway"))).toBe(false);
+  });
 });

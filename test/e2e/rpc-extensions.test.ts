@@ -70,6 +70,26 @@ describe("run_command", () => {
     expect(await r.close()).toBe(0);
   });
 
+  test("a Markdown command sent while a turn runs waits its turn whole: its `!` line runs after the turn's tools, and the response (its prompt) comes then", async () => {
+    const home = tempDir("zot-rpc-home-");
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "check.md"), "State: !`ls marker 2>&1`\n");
+    const bash = { tool_calls: [{ name: "bash", args: { command: "sleep 1; touch marker" } }] };
+    const r = fixture.start([bash, { text: "made" }, { text: "checked" }], [], { home });
+    const from = r.lines.length;
+    r.send({ id: "p", type: "prompt", message: "make marker" });
+    await r.waitFor((line) => line.type === "tool_call" && line.name === "bash", from, "the model's bash running");
+    r.send({ id: "c", type: "run_command", name: "check" });
+    const answer = await r.waitFor((line) => line.type === "response" && line.id === "c", from, "run_command's response");
+    const made = await r.waitFor((line) => line.type === "tool_result" && !line.origin_extension, from, "the model's bash done");
+    expect(made.index).toBeLessThan(answer.index);
+    expect(answer.line.data).toEqual({ command: "check", extension: "commands", action: "prompt", text: "State: marker" });
+    const second = await r.waitFor((line) => line.type === "done", answer.index, "the command's done");
+    expect(second.line.type).toBe("done");
+    expect(lastUserText(fixture.mock.requests.at(-1)!.body)).toBe("State: marker");
+    expect(await r.close()).toBe(0);
+  });
+
   test("a command of an extension still starting (a slow hello) waits for it, over run_command and in a prompt, instead of being unknown", async () => {
     const slow = scriptedExtension(tempDir("zot-rpc-ext-"), "slow", {
       hello_delay: 2,

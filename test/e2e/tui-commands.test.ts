@@ -84,6 +84,31 @@ describe("a Markdown command queued during a turn", () => {
   });
 });
 
+describe("a Markdown command typed while a turn runs", () => {
+  test("waits in the queue whole: its `!` line runs when it leaves the queue, after the turn's tools; cancelled in the queue, it runs nothing", async () => {
+    const home = tempDir("zot-home-");
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "check.md"), "State: !`ls marker 2>&1`\n");
+    writeFileSync(join(home, "commands", "mark.md"), "Marked: !`touch ran-anyway`\n");
+    const { session, mock, cwd } = zot({ home });
+    mock.push(bash("sleep 1; touch marker"), { text: "made" }, { text: "checked" }, bash("sleep 5"), { text: "never" });
+    await ready(session);
+    session.type("make marker\r");
+    await session.waitForText("$ sleep 1; touch marker");
+    session.type("/check\r");
+    await session.waitForText("checked");
+    expect(lastUserText(mock.requests[2]!.body)).toBe("State: marker");
+    session.type("slow one\r");
+    await session.waitForText("$ sleep 5");
+    session.type("/mark\r");
+    await session.waitFor((screen) => screen.text().includes("queued: /mark"), "the command queued");
+    session.type("\x1b");
+    await session.waitFor((screen) => screen.lines().includes("> /mark"), "the command line back in the editor");
+    await Bun.sleep(500);
+    expect(existsSync(join(cwd, "ran-anyway"))).toBe(false);
+  });
+});
+
 describe("a Markdown command's `!` lines", () => {
   /** $ZOT_HOME/commands with /slow (its `!` line sleeps) and /ship (its `!` line is asked about under --no-yolo) */
   function commandsHome(): string {
