@@ -3,7 +3,9 @@
 // `$ARGUMENTS[0]`, `$0`… counted from 0, its `arguments:` names, `${CLAUDE_SESSION_ID}`,
 // `${CLAUDE_SKILL_DIR}`, and `` !`cmd` `` and ```` ```! ```` blocks run as a command's are), so a
 // user need not ask the model to load it. Rule: a Markdown command of the same name comes first
-// (the skill is then only the model's); only the user's `/name` fills a skill in and runs its `!`
+// (the skill is then only the model's, said in a warning), except a folder's command while the
+// folder is not trusted, which does not take the user's own skill's name (project-config.ts); only
+// the user's `/name` fills a skill in and runs its `!`
 // commands: the model's `skill` tool hands over the body as written. A skill with Claude Code's
 // `user-invocable: false` is no command at all (only the model loads it); one with
 // `disable-model-invocation: true` is one as any.

@@ -134,13 +134,14 @@ export async function markdownCommandSource(context: {
   sessionId?: () => string;
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
-  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }] = await Promise.all([
+  const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }, { userInvocable }] = await Promise.all([
     import("../commands/markdown-commands.ts"),
     import("../commands/command-source.ts"),
     import("../commands/skill-commands.ts"),
     import("../config/trust-store.ts"),
     import("../config/quiet-fs.ts"),
     import("../tools/sandbox.ts"),
+    import("../skills/discover.ts"),
   ]);
   const projectTrusted = context.trust || folderAnswer(home, cwd)?.trusted === true;
   // Until the folder is trusted, a command file or folder that is a link out of it is not read.
@@ -161,21 +162,34 @@ export async function markdownCommandSource(context: {
   });
   // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
   // Claude Code's do: a command file of that name answers only to its folder's name, or is left out
-  // with a warning; a skill of that name stays the model's.
+  // with a warning; a skill of that name stays the model's. While the folder is not trusted, the
+  // user's own skills (and zot's, an extension's) come before its commands too, as the user's own
+  // commands do (markdown-commands.ts): a cloned repository's review.md must not take /review from
+  // the user's review skill.
   const warnings = [...found.warnings];
+  const notTheFolders = new Map(context.skills.filter((skill) => skill.source !== "project" && userInvocable(skill)).map((skill) => [skill.name.toLowerCase(), skill]));
   const markdown = found.commands.flatMap((command) => {
-    if (!BUILTIN_COMMANDS.has(command.name.toLowerCase())) return [command];
+    const key = command.name.toLowerCase();
+    const mine = !projectTrusted && command.scope === "project" ? notTheFolders.get(key) : undefined;
+    if (!BUILTIN_COMMANDS.has(key) && !mine) return [command];
     if (command.alias) return [{ ...command, name: command.alias, alias: undefined }];
-    warnings.push(`${command.file}: /${command.name} is a built-in command of zot, which comes first; rename the file to use it`);
+    if (mine) warnings.push(`${command.file}: /${command.name} is not this folder's while the folder is not trusted: your own skill ${mine.path} has the name and comes first (zot trust, or --trust for one run)`);
+    else warnings.push(`${command.file}: /${command.name} is a built-in command of zot, which comes first; rename the file to use it`);
     return [];
   });
-  const taken = new Set([...BUILTIN_COMMANDS, ...markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => name.toLowerCase()))]);
+  const takenBy = new Map(markdown.flatMap((command) => [command.name, ...(command.alias ? [command.alias] : [])].map((name) => [name.toLowerCase(), command] as const)));
+  const taken = new Set([...BUILTIN_COMMANDS, ...takenBy.keys()]);
   const commands = [...markdown, ...skillCommands(context.skills, taken)];
-  // A skill only the user may start (disable-model-invocation: true) whose name a command has is nobody's: said.
+  // A skill whose /name a command has is said: typed, the name runs the command.
   for (const skill of context.skills) {
-    if (skill.modelInvocable === false && taken.has(skill.name.toLowerCase())) {
-      warnings.push(`${skill.path}: the skill ${skill.name} is only for the user to start (disable-model-invocation: true), but /${skill.name} is ${BUILTIN_COMMANDS.has(skill.name.toLowerCase()) ? "a built-in command of zot" : "a command"}, which comes first, so nothing starts it; rename one of them`);
-    }
+    const key = skill.name.toLowerCase();
+    if (!taken.has(key) || (userInvocable(skill) === false && skill.modelInvocable !== false)) continue;
+    const by = BUILTIN_COMMANDS.has(key) ? "a built-in command of zot" : `the command ${takenBy.get(key)?.file}`;
+    warnings.push(
+      skill.modelInvocable === false
+        ? `${skill.path}: the skill ${skill.name} is only for the user to start (disable-model-invocation: true), but /${skill.name} is ${by}, which comes first, so nothing starts it; rename one of them`
+        : `${skill.path}: /${skill.name} is ${by}, which comes first, so typing it does not start the skill (the model may still load it); rename one of them`,
+    );
   }
   const options = {
     cwd,

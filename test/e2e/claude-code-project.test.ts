@@ -260,7 +260,8 @@ describe("custom commands", () => {
     const userHome = tempDir("zot-cc-user-");
     write(join(userHome, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS with DEPLOY-STEPS.\n");
     write(join(userHome, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review skill\n---\nSKILL-REVIEW-BODY\n");
-    write(join(cwd, ".claude", "commands", "review.md"), "COMMAND-REVIEW-BODY\n");
+    // The user's own command (a folder's not trusted would not take the user's skill's name).
+    write(join(userHome, ".claude", "commands", "review.md"), "COMMAND-REVIEW-BODY\n");
     const where = { cwd, home: tempDir("zot-cc-home-"), env: { HOME: userHome } };
     const deploy = await zot(["-p", "/deploy staging", ...anthropic(mock)], where);
     expect(deploy.code).toBe(0);
