@@ -64,7 +64,7 @@ export function claudeInit(conversation: Conversation, run: ClaudeRun, toolNames
     mcp_servers: (conversation.mcpServers()?.servers ?? []).map((server) => ({ name: server.name, status: CLAUDE_MCP_STATUS[server.state] })),
     permissionMode,
     slash_commands: conversation.commands.list().map((command) => command.name),
-    // Those the model is offered: a skill only the user starts (disable-model-invocation) is among the slash commands.
-    skills: conversation.skills.filter((skill) => skill.modelInvocable !== false).map((skill) => skill.name),
+    // Those the model is offered (none without the skill tool): a skill only the user starts (disable-model-invocation) is among the slash commands.
+    skills: conversation.offeredTools().some((tool) => tool.name === "skill") ? conversation.skills.filter((skill) => skill.modelInvocable !== false).map((skill) => skill.name) : [],
   });
 }

@@ -96,8 +96,14 @@ export interface RuntimeOptions {
   zotBinary?: string;
   /** `--with-skills`: also load skills from the project's and the user's skill folders */
   withSkills?: boolean;
-  /** `--no-skill`: no skills at all (no skill tool, nothing in the system prompt) */
+  /** `--no-skill`: no skills at all (no skill tool, nothing in the system prompt, no skill /names) */
   noSkill?: boolean;
+  /**
+   * no Markdown commands and no skill /names (the SDK's createZot without extensions: a program's
+   * prompt is its own text); the command line has no flag for it: --no-ext, --tools and --no-tools
+   * leave them, as they are neither extensions nor the model's tools
+   */
+  noCommands?: boolean;
   /** told each time a model's answer opens, before its body is read (the one-prompt modes end their start there) */
   onAnswerOpen?: OpenedAnswer;
   /** where diagnostics of a running agent go (an interceptor's answer that was ignored, a timeout) */
@@ -186,8 +192,9 @@ export interface Runtime {
   /** the session being recorded, when there is one */
   session?: { id: string; file: string; resumed: boolean };
   /**
-   * the run's skills: the model's (named in the system prompt, served by the skill tool) and the
-   * user's (slash commands); a skill's `modelInvocable` / `userInvocable` say which it is not
+   * the run's skills: the model's (named in the system prompt, served by the skill tool, when the
+   * run has it: not with --tools without skill or --no-tools) and the user's (slash commands); a
+   * skill's `modelInvocable` / `userInvocable` say which it is not
    */
   skills: readonly Skill[];
   /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
@@ -412,7 +419,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   const flagRules = await readFlagRules(options.permissionRules ?? [], { cwd, userHome });
   if ("error" in flagRules) throw new UsageError(flagRules.error);
   let skillsSection = "";
-  let offeredSkills: Skill[] = [];
+  let runSkills: Skill[] = [];
   let foundSkills: Skill[] = [];
   if (!options.noSkill) {
     const { loadSkills } = await import("../skills/discover.ts");
@@ -463,8 +470,9 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
   if (!options.noSkill) {
     const skills = [...foundSkills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // The user's /names whatever tools the model has: --tools and --no-tools choose the model's.
+    runSkills = skills;
     if (wantsSkill && skills.length > 0) {
-      offeredSkills = skills;
       // Skills only the user starts (disable-model-invocation: true) are slash commands, never the
       // model's: not named in the prompt, refused by the tool; with none the model may load, no tool.
       const { modelInvocable } = await import("../skills/discover.ts");
@@ -622,7 +630,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       }
       return undefined;
     };
-    if (!options.extensions?.noDiscovery) {
+    // Not extensions (--no-ext leaves them) and not the model's tools (--tools leaves them).
+    if (!options.noCommands) {
       const { commandBangRunner } = await import("./command-bang.ts");
       // A rule of allowed-tools that cannot be read is said once, when the command's prompt starts (conversation.ts).
       const runBang = commandBangRunner(agent, allowWhilePrompting, () => {});
@@ -634,7 +643,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         env,
         trust: options.trust === true || loaded?.trust.trusted === true,
         runBang,
-        skills: offeredSkills,
+        skills: runSkills,
         attachable: (path) => attachable(path, false),
         sessionId: () => current?.id ?? runId,
         ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
@@ -735,7 +744,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       mcpOff: mcpLoaded.off,
       commandSources,
       trust: decided,
-      skills: offeredSkills,
+      skills: runSkills,
       confirmGate,
       ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
       settingsHooks,

@@ -56,15 +56,19 @@ const SDK_WORDING: BusyWording = {
 
 export async function createZot(options: ZotOptions = {}): Promise<Zot> {
   const { extensions, skills = "builtin", ...rest } = options;
+  const found = extensionOptions(extensions);
   const conversation = await openConversation(
     {
       ...rest,
       // A program takes the demo's canned answer for the model's: without a key, or with the
       // scripted provider and no script, it is told so. After `rest`: no option turns it off.
       noDemo: { run: "createZot", remedy: 'give it an apiKey, or provider: "ollama", or provider: "scripted" with a script to play turns' },
-      extensions: extensionOptions(extensions),
+      extensions: found,
       withSkills: skills === "all",
       noSkill: skills === "none",
+      // A program's prompt is its own text: the user's Markdown commands and skill /names expand
+      // only where it asked to discover the user's setup (extensions), as before.
+      noCommands: found?.noDiscovery === true,
     },
     // One prompt or compaction at a time: a second is refused, never queued.
     { busy: "refuse", wording: SDK_WORDING },

@@ -55,6 +55,31 @@ test("--no-skill removes the tool and the list; --tools decides whether skill is
   expect(toolNames(mock.requests[2].body)).toEqual(["read", "skill"]);
 });
 
+test("--no-ext, --tools without skill and --no-tools leave your Markdown commands and your skills' /names (they are neither extensions nor the model's tools); --no-skill turns the skills off", async () => {
+  const userHome = tempDir("zot-skills-user-");
+  mkdirSync(`${userHome}/.claude/commands`, { recursive: true });
+  await Bun.write(`${userHome}/.claude/commands/hello.md`, "COMMAND BODY: greet $ARGUMENTS\n");
+  mkdirSync(`${userHome}/.claude/skills/summarize`, { recursive: true });
+  await Bun.write(`${userHome}/.claude/skills/summarize/SKILL.md`, "---\ndescription: Summarise a file\n---\nSKILL BODY: summarise $ARGUMENTS\n");
+  const runs: [string, string[], string][] = [
+    ["/hello Bob", ["--no-ext"], "COMMAND BODY: greet Bob"],
+    ["/summarize notes.txt", ["--no-ext"], "SKILL BODY: summarise notes.txt"],
+    ["/summarize notes.txt", ["--tools", "read,bash"], "SKILL BODY: summarise notes.txt"],
+    ["/summarize notes.txt", ["--no-tools"], "SKILL BODY: summarise notes.txt"],
+    ["/summarize notes.txt", ["--no-skill"], "/summarize notes.txt"],
+  ];
+  mock = startMockLlm(runs.map(() => ({ text: "ok" })));
+  for (const [i, [prompt, flags, expected]] of runs.entries()) {
+    const run = await zot(["-p", prompt, ...anthropic(mock), ...flags], { env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    const user = mock.requests[i].body.messages.at(-1).content.find((b: any) => b.type === "text").text;
+    expect(`${flags.join(" ")}: ${user}`).toBe(`${flags.join(" ")}: ${expected}`);
+  }
+  // Without the skill tool the model is not told of the skills.
+  expect(toolNames(mock.requests[2].body)).toEqual(["bash", "read"]);
+  expect(systemText(mock.requests[2].body)).not.toContain("Summarise a file");
+});
+
 test("Claude Code's disable-model-invocation: true keeps a skill from the model (not listed, refused by the tool) while /deploy runs it; user-invocable: false keeps one from the slash commands, not from the model", async () => {
   const cwd = tempDir("zot-skills-who-");
   mkdirSync(`${cwd}/.claude/skills/deploy`, { recursive: true });

@@ -506,6 +506,14 @@ describe("/reload-ext, /skills, /exit", () => {
     expect(bare.notes[0]?.text).toContain("no skills");
   });
 
+  test("/skills in a run whose model has no skill tool (--tools without skill) lists them as the user's /names", async () => {
+    const app = fakeApp(await start([], { tools: ["read"] }));
+    await command("skills").run(app, "");
+    const text = app.markdown.join("\n");
+    expect(text).toContain("**write-zot-extension** *(built in)*");
+    expect(text).toContain("The model has no skill tool in this run (--tools without skill, or --no-tools): it is not told of these, and only your `/name` starts one.");
+  });
+
   test("/skills marks a skill only you start (disable-model-invocation) and one only the model loads (user-invocable: false)", async () => {
     const cwd = tempDir("zot-cmd-cwd-");
     mkdirSync(join(cwd, ".claude", "skills", "deploy"), { recursive: true });
