@@ -420,21 +420,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if ("error" in flagRules) throw new UsageError(flagRules.error);
   let skillsSection = "";
   let runSkills: Skill[] = [];
-  let foundSkills: Skill[] = [];
-  if (!options.noSkill) {
-    const { loadSkills } = await import("../skills/discover.ts");
-    // Skill folders load by default: the user's own always, the project's in a trusted folder.
-    const loadedSkills = loadSkills({
-      cwd,
-      home,
-      withUserSkills: options.withSkills ?? false,
-      byDefault: { projectTrusted },
-      userHome,
-      ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
-    });
-    notes.push(...loadedSkills.warnings);
-    foundSkills = loadedSkills.skills;
-  }
 
   // Extensions start while the provider loads; both are needed before the first prompt.
   const trust = trustOnce(options, { cwd, home });
@@ -467,9 +452,23 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     if (changes) notes.push("this folder's .claude/settings*.json env and model take effect from the next start (this one chose its model and environment before you trusted the folder)");
   }
   notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
-  // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
+  // Trusted at the start, or in the question of this start (the TUI's).
+  const trustedNow = projectTrusted || loaded?.trust.trusted === true;
   if (!options.noSkill) {
-    const skills = [...foundSkills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const { loadSkills } = await import("../skills/discover.ts");
+    // Skill folders load by default: the user's own always, the project's in a trusted folder,
+    // read once the trust question of this start is answered, as the folder's commands are.
+    const loadedSkills = loadSkills({
+      cwd,
+      home,
+      withUserSkills: options.withSkills ?? false,
+      byDefault: { projectTrusted: trustedNow },
+      userHome,
+      ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+    });
+    notes.push(...loadedSkills.warnings);
+    // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
+    const skills = [...loadedSkills.skills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // The user's /names whatever tools the model has: --tools and --no-tools choose the model's.
     runSkills = skills;
     if (wantsSkill && skills.length > 0) {
@@ -501,8 +500,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   try {
     // [permission rules] Claude Code's allow/ask/deny rules of the settings files and the flags, in every mode;
     // read before the system prompt, which does not name a tool they refuse whole.
-    // Trusted at the start, or in the dialog of this start (the TUI's).
-    const trustedNow = projectTrusted || loaded?.trust.trusted === true;
     const permissionRules = await readPermissionRules({
       cwd,
       home,
@@ -641,7 +638,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         cwd,
         home,
         env,
-        trust: options.trust === true || loaded?.trust.trusted === true,
+        trust: trustedNow,
         runBang,
         skills: runSkills,
         attachable: (path) => attachable(path, false),

@@ -341,3 +341,24 @@ describe("a Markdown command run as a unit (runCommand)", () => {
     expect(existsSync(join(conversation.cwd, "ran-anyway"))).toBe(false);
   });
 });
+
+describe("a folder trusted in this start's question", () => {
+  test("its skills load in this run, as its commands do, and no note says they wait for trust", async () => {
+    const cwd = tempDir("zot-conv-cwd-");
+    mkdirSync(join(cwd, ".claude", "skills", "release"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "skills", "release", "SKILL.md"), "---\ndescription: How to cut a release here\n---\nRELEASE SKILL BODY\n");
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ env: { REPO_FLAG: "1" } }));
+    let asked = 0;
+    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, {
+      cwd,
+      noSkill: false,
+      env: { ...process.env, HOME: tempDir("zot-conv-user-") },
+      extensions: { explicit: [], noDiscovery: false },
+      askTrust: async () => (asked++, "trust"),
+    });
+    expect(asked).toBe(1);
+    expect(conversation.skills.map((skill) => skill.name)).toContain("release");
+    expect(conversation.commands.has("release")).toBe(true);
+    expect(conversation.startupNotes.join("\n")).not.toContain("are not loaded until you trust it");
+  });
+});

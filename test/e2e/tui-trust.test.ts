@@ -2,13 +2,13 @@
 // the folder's extensions and hooks start, naming what would run; the answer is remembered by real
 // path in $ZOT_HOME/trust.json ("yes" and "no"); Esc starts without them and asks again next time.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedExtension } from "../fixtures/extensions/make.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { ptyRuns } from "../support/pty-runs.ts";
 import { tempDir } from "../support/zot.ts";
-import { ready } from "../support/zot-pty.ts";
+import { lastUserText, ready } from "../support/zot-pty.ts";
 
 const runs = ptyRuns();
 const ESC = "\x1b";
@@ -49,6 +49,26 @@ describe("the trust question", () => {
     const again = start(f);
     await ready(again.session);
     expect(again.session.screen.text()).not.toContain(QUESTION);
+  });
+
+  test("yes: the folder's skills load in this run, as its commands do; no note says they wait for trust", async () => {
+    const f = folder();
+    mkdirSync(join(f.cwd, ".claude", "skills", "release"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "skills", "release", "SKILL.md"), "---\ndescription: How to cut a release here\n---\nRELEASE SKILL BODY\n");
+    mkdirSync(join(f.cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "commands", "lint.md"), "LINT COMMAND BODY\n");
+    const { session, mock } = runs.start(startMockLlm([{ text: "linted" }, { text: "released" }]), { cwd: f.cwd, home: f.home, args: ["--no-session"], env: { HOME: tempDir("zot-tui-trust-user-") } });
+    await session.waitForText(QUESTION);
+    session.type("1");
+    await ready(session);
+    session.type("/lint\r");
+    await session.waitForText("linted");
+    session.type("/release\r");
+    await session.waitForText("released");
+    expect(lastUserText(mock.requests[1]!.body)).toBe("RELEASE SKILL BODY");
+    expect(session.screen.text()).not.toContain("are not loaded until you trust it");
+    // The model is told of it too.
+    expect(JSON.stringify(mock.requests[0]!.body.system)).toContain("How to cut a release here");
   });
 
   test("a prompt typed as zot starts ('1st fix' and Enter) answers nothing: the folder is not trusted, nothing of it runs", async () => {
