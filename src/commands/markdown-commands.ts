@@ -4,11 +4,13 @@
 // `frontend/lint.md` is `/lint`, described as (project:frontend), and `/frontend:lint` runs it too.
 // Rule: a project's commands come before the user's (the user's first while the folder is not
 // trusted: a cloned repository's `commit.md` must not take the place of the user's own /commit and
-// speak as the user), zot's folder before Claude Code's, and the first of a name wins; a subfolder's command keeps its short name only while no file outside a
-// subfolder, and no earlier subfolder's, has it (else it is `/frontend:lint` alone); a file that
-// cannot be a command is a warning naming it, never a failure of the others.
+// speak as the user; run from the home folder, `~/.claude/commands` is the user's, read once), zot's
+// folder before Claude Code's, and the first of a name wins; a subfolder's command keeps its short
+// name only while no file outside a subfolder, and no earlier subfolder's, has it (else it is
+// `/frontend:lint` alone); a file that cannot be a command is a warning naming it, never a failure
+// of the others.
 import { type SettingSourceName, sourceRead } from "../protocol/setting-sources.ts";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
 import { argumentNamesOf, refusedNamesWarning } from "../skills/argument-names.ts";
@@ -81,7 +83,20 @@ export function commandDirs(options: CommandDirsOptions): { dir: string; scope: 
     { dir: path.join(options.home, "commands"), scope: "user" as const },
     ...(read("user") ? [{ dir: path.join(options.userHome, ".claude", "commands"), scope: "user" as const }] : []),
   ];
-  return options.projectTrusted === false ? [...user, ...project] : [...project, ...user];
+  // Run from the home directory, <cwd>/.claude/commands and ~/.claude/commands are one folder (and
+  // <cwd>/.zot/commands may be $ZOT_HOME/commands): read once, as the user's own, in the user's place.
+  const users = new Set(user.map(({ dir }) => realOr(dir)));
+  const own = project.filter(({ dir }) => !users.has(realOr(dir)));
+  return options.projectTrusted === false ? [...user, ...own] : [...own, ...user];
+}
+
+/** Where `dir` really is (a link followed), or `dir` when it is not there. */
+function realOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 /** Every command in the folders, first of a name winning; broken files are warnings. */

@@ -61,6 +61,21 @@ describe("loadMarkdownCommands", () => {
     expect(trusted.warnings).toEqual([]);
   });
 
+  test("run from the home folder, ~/.claude/commands (and $ZOT_HOME/commands as <cwd>/.zot/commands) is read once, as the user's own: no warning, trusted or not", () => {
+    write(path.join(userHome, ".claude", "commands", "commit.md"), "my own commit");
+    write(path.join(userHome, ".claude", "commands", "git", "push.md"), "my own push");
+    write(path.join(userHome, ".zot", "commands", "deploy.md"), "my own deploy");
+    for (const projectTrusted of [false, true]) {
+      const { commands, warnings } = loadMarkdownCommands({ cwd: userHome, home: path.join(userHome, ".zot"), userHome, projectTrusted });
+      expect(commands.map((c) => [c.name, c.scope])).toEqual([
+        ["deploy", "user"],
+        ["commit", "user"],
+        ["push", "user"],
+      ]);
+      expect(warnings).toEqual([]);
+    }
+  });
+
   test("a subfolder's command keeps its namespaced name alone when a file outside a subfolder, or an earlier subfolder's, has the short one", () => {
     write(path.join(cwd, ".claude", "commands", "git", "commit.md"), "Commit");
     write(path.join(cwd, ".claude", "commands", "hg", "commit.md"), "Commit with hg");

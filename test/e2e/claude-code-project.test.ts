@@ -186,6 +186,17 @@ describe("memory files that are not text", () => {
 });
 
 describe("custom commands", () => {
+  test("started in the home folder (not trusted), your own ~/.claude/commands are read once, as yours: they run and nothing is said about them", async () => {
+    const mock = fixture.llm([{ text: "committed" }]);
+    const userHome = tempDir("zot-cc-user-");
+    for (const name of ["commit", "review", "fix-issue"]) write(join(userHome, ".claude", "commands", `${name}.md`), `---\ndescription: ${name}\n---\nDo ${name} $ARGUMENTS\n`);
+    write(join(userHome, ".claude", "commands", "git", "push.md"), "Push it\n");
+    const run = await zot(["-p", "/commit now", ...anthropic(mock)], { cwd: userHome, env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(requestText(mock.requests[0].body.messages)).toContain("Do commit now");
+  });
+
   test("a namespaced command's !`cmd` runs in a trusted folder and is named as not run in an untrusted one; it answers to its file's name too, as Claude Code names it", async () => {
     const mock = fixture.llm([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const body = "---\ndescription: What changed\n---\nThe state: !`echo from-the-shell`\n";
