@@ -29,6 +29,9 @@ export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<strin
       // Claude Code's skill `allowed-tools`: what `/<skill>`'s prompt may run unasked, as a command's.
       ...(skill.allowedTools ? { allowedTools: skill.allowedTools } : {}),
       ...(skill.argumentNames ? { argumentNames: skill.argumentNames } : {}),
+      // Claude Code's skill `argument-hint` and `model`, as a command's.
+      ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+      ...(skill.model ? { model: skill.model } : {}),
     }));
 }
 

@@ -8,7 +8,7 @@ import { statSafe } from "../config/quiet-fs.ts";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseSkillFile } from "../skills/frontmatter.ts";
-import { invocationOf, SKILL_MAX_BYTES, type Skill } from "../skills/discover.ts";
+import { commandFieldsOf, invocationOf, SKILL_MAX_BYTES, type Skill } from "../skills/discover.ts";
 import { argumentNamesOf, refusedNamesWarning } from "../skills/argument-names.ts";
 import type { Manifest } from "./manifest.ts";
 
@@ -118,7 +118,7 @@ function readSkill(file: string, namespace: string, warnings: string[]): Skill |
   const named = argumentNamesOf(attributes.arguments);
   if (named.refused.length > 0) warnings.push(refusedNamesWarning(file, named.refused));
   const argumentNames = named.names.length > 0 ? { argumentNames: named.names } : {};
-  return { name: `${namespace}:${name}`, description, body, path: file, source: "extension", ...argumentNames, ...invocationOf(parsed.value) };
+  return { name: `${namespace}:${name}`, description, body, path: file, source: "extension", ...argumentNames, ...commandFieldsOf(attributes), ...invocationOf(parsed.value) };
 }
 
 function inside(root: string, target: string): boolean {

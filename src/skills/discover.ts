@@ -29,6 +29,10 @@ export interface Skill {
   allowedTools?: string[];
   /** frontmatter `arguments:`: the names of its positional arguments in `/<skill>`'s body (`$issue`), in order */
   argumentNames?: string[];
+  /** frontmatter `argument-hint`: shown after `/<skill>` where the commands are listed (`[file]`) */
+  argumentHint?: string;
+  /** frontmatter `model`: the model `/<skill>`'s prompt runs on, as a command's `model:` */
+  model?: string;
   /**
    * false with Claude Code's `disable-model-invocation: true`: only the user starts it (`/<skill>`);
    * the system prompt does not name it and the skill tool refuses it
@@ -46,6 +50,18 @@ export function modelInvocable(skill: Pick<Skill, "modelInvocable">): boolean {
 /** Whether the skill is a slash command the user may type. */
 export function userInvocable(skill: Pick<Skill, "userInvocable">): boolean {
   return skill.userInvocable !== false;
+}
+
+/**
+ * The Skill fields a typed `/<skill>` takes as a Markdown command takes them, present only when
+ * set: `argument-hint` (a `[file]` a YAML-ish reading made a list is text to show) and `model`.
+ */
+export function commandFieldsOf(attributes: Record<string, unknown>): Pick<Skill, "argumentHint" | "model"> {
+  const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
+  const rawHint = attributes["argument-hint"];
+  const hint = Array.isArray(rawHint) ? `[${rawHint.join(", ")}]` : text(rawHint);
+  const model = text(attributes.model);
+  return { ...(hint ? { argumentHint: hint } : {}), ...(model ? { model } : {}) };
 }
 
 /** The Skill fields for who may start a parsed SKILL.md, present only when it is not everyone. */
@@ -231,6 +247,7 @@ function readSkillDir(dir: string, source: SkillDir["source"], warnings: string[
       source,
       ...(allowedTools?.length ? { allowedTools } : {}),
       ...(named.names.length > 0 ? { argumentNames: named.names } : {}),
+      ...commandFieldsOf(attributes),
       ...invocationOf(parsed.value),
     });
   }

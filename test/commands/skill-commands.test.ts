@@ -20,6 +20,11 @@ test("a skill's command carries its folder (none for a built-in) and its argumen
   expect(builtin!.skill).toEqual({});
 });
 
+test("a skill's command carries its model: and argument-hint:, as a Markdown command's does", () => {
+  const [quick] = skillCommands([skill("quick", { model: "haiku", argumentHint: "[file]" })], new Set());
+  expect(quick).toMatchObject({ model: "haiku", argumentHint: "[file]" });
+});
+
 test("a name a command has already is left to the command", () => {
   expect(skillCommands([skill("review"), skill("deploy")], new Set(["review"])).map((command) => command.name)).toEqual(["deploy"]);
 });

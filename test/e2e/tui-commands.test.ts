@@ -365,6 +365,23 @@ describe("slash commands", () => {
     expect(lastUserText(mock.requests[0]!.body)).toContain("Glance at notes.txt.");
   });
 
+  test("a skill's model: and argument-hint: work as a command's: the popup shows the hint, its prompt goes to that model, the next prompt to the run's", async () => {
+    const home = tempDir("zot-home-");
+    mkdirSync(join(home, "skills", "glance"), { recursive: true });
+    writeFileSync(join(home, "skills", "glance", "SKILL.md"), "---\nname: glance\ndescription: A cheap look\nargument-hint: [file]\nmodel: haiku\n---\nGlance at $ARGUMENTS.\n");
+    const { session, mock } = zot({ home });
+    mock.push({ text: "glanced by haiku" }, { text: "back on sonnet" });
+    await ready(session);
+    session.type("/glan");
+    await session.waitForText("A cheap look (skill) [file]");
+    session.type("ce notes.txt\r");
+    await session.waitForText("glanced by haiku");
+    session.type("and now\r");
+    await session.waitForText("back on sonnet");
+    expect(mock.requests.map((r) => r.body.model)).toEqual(["claude-haiku-5-5", "claude-sonnet-5-5"]);
+    expect(lastUserText(mock.requests[0]!.body)).toContain("Glance at notes.txt.");
+  });
+
   test("a folder's Markdown command in a folder not trusted: its @files from outside the folder are not attached, its own once; what the user typed after it is", async () => {
     const cwd = tempDir("zot-tui-cmd-");
     const userHome = tempDir("zot-user-");

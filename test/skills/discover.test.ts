@@ -192,6 +192,16 @@ test("front matter arguments: is kept as the skill's argument names; a name that
   expect(warnings).toEqual([`${odd}: "arguments:" has "issue-id", which cannot be written after $ (use letters, digits and _, not starting with a digit); it is left out`]);
 });
 
+test("front matter model: and argument-hint: are kept, as a command's are (a [file] hint read as a list is text again)", () => {
+  const dir = join(cwd, ".claude", "skills");
+  writeSkill(dir, "quick", "---\nname: quick\ndescription: Quick\nargument-hint: [file]\nmodel: haiku\n---\nSummarise $ARGUMENTS.\n");
+  writeSkill(dir, "plain", "---\nname: plain\ndescription: Plain\n---\nPlain.\n");
+  const byName = Object.fromEntries(load().skills.map((s) => [s.name, s]));
+  expect(byName.quick).toMatchObject({ argumentHint: "[file]", model: "haiku" });
+  expect(byName.plain!.argumentHint).toBeUndefined();
+  expect(byName.plain!.model).toBeUndefined();
+});
+
 test("folders without SKILL.md, stray files and missing search folders are not errors", () => {
   const dir = join(home, "skills");
   mkdirSync(join(dir, "scripts-only"), { recursive: true });
