@@ -577,12 +577,21 @@ export class Conversation {
 
   /**
    * Stops every extension, reads the manifests again and starts them (in a run that had none to
-   * start, starts those there now). `exclusive` (rpc): refused while busy and run as queued work, so
-   * no turn starts while they come and go; otherwise at once, a running turn untouched (the TUI).
+   * start, starts those there now; with --no-ext, none), then reads the Markdown commands and the
+   * skills again (their warnings join the report's). `exclusive` (rpc): refused while busy and run
+   * as queued work, so no turn starts while they come and go; otherwise at once, a running turn
+   * untouched (the TUI).
    */
   reloadExtensions(options: { exclusive?: boolean } = {}): Promise<ReloadReport> {
-    if (!this.hasExtensions) return Promise.reject(new Error("no extensions are loaded in this run (--no-ext)"));
-    const reload = () => this.runtime.extensions?.reload() ?? this.runtime.startExtensions!((extensions) => this.connectLate(extensions));
+    const restart = async (): Promise<ReloadReport> => {
+      if (!this.hasExtensions) return { stopped: 0, started: 0, ready: 0, warnings: [] };
+      return this.runtime.extensions?.reload() ?? this.runtime.startExtensions!((extensions) => this.connectLate(extensions));
+    };
+    // After the extensions, whose skills join the folders'.
+    const reload = async (): Promise<ReloadReport> => {
+      const report = await restart();
+      return { ...report, warnings: [...report.warnings, ...(await this.runtime.rereadCommands())] };
+    };
     const reloading = options.exclusive ? this.work.exclusive("reload the extensions", "an extension reload", reload) : reload();
     // A command sent meanwhile waits for it (awaitCommand), and runs on the new processes.
     const settled = reloading.then(

@@ -69,6 +69,9 @@ export class Agent {
   private readonly pressure = new Backpressure();
   /** the run's own system prompt (or the one before_agent_start set), before any owner's section */
   private baseSystem: string;
+  /** the system prompt zot assembled, which before_agent_start rewrites start from */
+  private assembled: string;
+  private readonly reassembled = new Listeners<string>();
   /** awaited before each prompt's first model call (extensions' before_agent_start) */
   private readonly preparers = new Set<Preparer>();
   private readonly clears = new Listeners<void>();
@@ -83,6 +86,7 @@ export class Agent {
     // Runs once per streamed event: kept below JavaScriptCore's FTL tier (see providers/stream-driver.ts).
     noFTL(emit);
     this.baseSystem = options.system;
+    this.assembled = options.system;
     this.state = {
       provider: options.provider,
       model: options.model,
@@ -145,6 +149,11 @@ export class Agent {
   /** the run's own prompt: the system prompt without the sections others added (setSystemSection) */
   get ownSystemPrompt(): string {
     return this.baseSystem;
+  }
+
+  /** the prompt zot assembled: the run's own before any rewrite (extensions' before_agent_start start from it) */
+  get assembledPrompt(): string {
+    return this.assembled;
   }
 
   /** the tools the model is offered (built-ins, skills, extensions') */
@@ -267,6 +276,24 @@ export class Agent {
   setSystemPrompt(text: string): void {
     this.baseSystem = text;
     this.composeSystem();
+  }
+
+  /**
+   * Replaces the prompt zot assembled (the skills' list a reload read, at a new conversation or a
+   * compaction): the run's own prompt becomes it, unless a rewrite (before_agent_start) replaced
+   * that, whose makers hear it (onReassembled) and rewrite the new one.
+   */
+  setAssembledPrompt(text: string): void {
+    if (text === this.assembled) return;
+    const rewritten = this.baseSystem !== this.assembled;
+    this.assembled = text;
+    if (!rewritten) this.setSystemPrompt(text);
+    this.reassembled.fire(text);
+  }
+
+  /** Subscribes to setAssembledPrompt; returns the unsubscribe function. */
+  onReassembled(listener: (text: string) => void): () => void {
+    return this.reassembled.add(listener);
   }
 
   private composeSystem(): void {

@@ -1,6 +1,7 @@
 // before_agent_start: extensions rewrite the system prompt once zot has assembled it (context
 // files, skills, tools) and before the model first sees it, and again whenever it is prepared anew:
-// a model switch, clear, a session switch, a reload of the extensions, an extension joining late.
+// a model switch, clear, a session switch, a reload of the extensions, an extension joining late,
+// zot assembling it anew (a reload's list of skills, at a new conversation or a compaction).
 // Rule: a pass starts from the prompt zot assembled, never from an earlier pass's result; the
 // extensions are asked one at a time in load order (--ext first, then the project's, then the
 // global ones), each seeing the previous one's result, each within its 5 s intercept deadline (a
@@ -75,6 +76,12 @@ export class AgentStartPasses {
     this.generation++;
     for (const controller of this.controllers) controller.abort();
     this.stale = true;
+  }
+
+  /** zot assembled the prompt anew: passes start from `base` from now on, and it must be prepared again. */
+  rebase(base: string): void {
+    this.base = base;
+    this.refresh();
   }
 
   /** Resolves when the prompt is prepared (or `signal` aborts): what a prompt awaits before its first model call. */

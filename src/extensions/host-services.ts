@@ -66,8 +66,9 @@ export class HostServices {
     this.agent = agent;
     const known = (name: string) => this.deps.toolDef(name);
     this.deferred.activateCalled(agent.messages, known);
-    // The passes rewrite the run's own prompt; the sections others added (SessionStart hooks') stay after it.
-    const passes = new AgentStartPasses(agent.ownSystemPrompt, {
+    // The passes rewrite the run's own prompt, from what zot assembled; the sections others added
+    // (SessionStart hooks') stay after it.
+    const passes = new AgentStartPasses(agent.assembledPrompt, {
       targets: () => this.deps.hosts(),
       current: () => ({ provider: agent.model.provider, model: agent.model.id, cwd: agent.cwd, sessionId: this.deps.sessionId() }),
       apply: (prompt) => agent.setSystemPrompt(prompt),
@@ -79,6 +80,8 @@ export class HostServices {
       agent.onBeforePrompt((signal) => passes.ready(signal)),
       agent.onModelChange(() => passes.refresh()),
       agent.onClear(() => this.newConversation()),
+      // zot assembled it anew (a reload's skills, at a new conversation or a compaction): rewritten again from it.
+      agent.onReassembled((text) => passes.rebase(text)),
     ];
     // After what the attaching code sends next (session_start), so extensions know the session first.
     queueMicrotask(() => passes.prepare());

@@ -378,7 +378,7 @@ export class ExtensionManager implements CommandSource {
     return this.lateStarts;
   }
 
-  /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at load; a reload does not change the skill tool). */
+  /** The skills the loaded extensions ship, named `<extension>:<skill>` (read at each load and reload; the run's skills follow a reload: runtime/run-skills.ts). */
   skills(): Skill[] {
     return [...this.shippedSkills];
   }

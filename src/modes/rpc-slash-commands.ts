@@ -17,7 +17,7 @@ const RPC_BUILTINS = [
   { name: "clear", description: "Empty the transcript (usage and cost so far stay)" },
   { name: "compact", description: "Summarise the transcript into one message; the arguments guide the summary" },
   { name: "model", description: "Show the model, or switch to another of this provider: /model <id>" },
-  { name: "reload-ext", description: "Stop every extension, read the manifests again and start them" },
+  { name: "reload-ext", description: "Stop every extension, read the manifests again and start them; read the commands and skills again" },
 ];
 
 export const getCommands: Handler<"get_commands"> = (_command, session) => ({
@@ -100,17 +100,16 @@ function dataOf(result: CommandResult): RpcDataOf<"run_command"> {
   return { command: result.command, extension: result.extension, action: result.action, ...text };
 }
 
-/** Reloads the extensions as queued work, so no turn starts while they come and go. */
+/** Reloads the extensions and reads the commands and skills again, as queued work, so no turn starts while they come and go. */
 async function reload<T extends "reload_extensions" | "run_command">(
   session: RpcSession,
   answer: (report: ReloadReport) => Answer<T>,
 ): Promise<Answer<T>> {
   const { conversation } = session;
-  if (!conversation.hasExtensions) {
-    return { error: "no extensions are loaded in this process (--no-ext); start zot rpc without --no-ext, or with --ext DIR" };
-  }
   try {
-    return answer(await conversation.reloadExtensions({ exclusive: true }));
+    const report = await conversation.reloadExtensions({ exclusive: true });
+    const off = conversation.hasExtensions ? [] : ["extensions are off in this process (--no-ext without --ext); the Markdown commands and skills were read again"];
+    return answer({ ...report, warnings: [...off, ...report.warnings] });
   } catch (error) {
     if (error instanceof ZotBusyError) throw error;
     return { error: `reload failed: ${errorText(error)}` };

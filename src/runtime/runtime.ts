@@ -197,6 +197,12 @@ export interface Runtime {
    * skill's `modelInvocable` / `userInvocable` say which it is not
    */
   skills: readonly Skill[];
+  /**
+   * Reads the skills (the folders', the running extensions') and the Markdown commands again, for
+   * their /names and the skill tool at once; the system prompt's list follows at the next new
+   * conversation or compaction (run-skills.ts). Returns the warnings of the read.
+   */
+  rereadCommands(): Promise<string[]>;
   /** the confirmation gate on the agent's chain, when there is a confirmer or --no-yolo */
   confirmGate?: ConfirmGate;
   /** the permission mode by Claude Code's name, as a flag or a settings file's defaultMode chose it (undefined: neither) */
@@ -418,8 +424,6 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // [permission rules] the run's own (--allowedTools, --disallowedTools): one zot cannot read stops the run before anything starts.
   const flagRules = await readFlagRules(options.permissionRules ?? [], { cwd, userHome });
   if ("error" in flagRules) throw new UsageError(flagRules.error);
-  let skillsSection = "";
-  let runSkills: Skill[] = [];
 
   // Extensions start while the provider loads; both are needed before the first prompt.
   const trust = trustOnce(options, { cwd, home });
@@ -454,34 +458,25 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
   // Trusted at the start, or in the question of this start (the TUI's).
   const trustedNow = projectTrusted || loaded?.trust.trusted === true;
-  if (!options.noSkill) {
-    const { loadSkills } = await import("../skills/discover.ts");
-    // Skill folders load by default: the user's own always, the project's in a trusted folder,
-    // read once the trust question of this start is answered, as the folder's commands are.
-    const loadedSkills = loadSkills({
-      cwd,
-      home,
-      withUserSkills: options.withSkills ?? false,
-      byDefault: { projectTrusted: trustedNow },
-      userHome,
-      ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
-    });
-    notes.push(...loadedSkills.warnings);
-    // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
-    const skills = [...loadedSkills.skills, ...(extensions?.skills() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    // The user's /names whatever tools the model has: --tools and --no-tools choose the model's.
-    runSkills = skills;
-    if (wantsSkill && skills.length > 0) {
-      // Skills only the user starts (disable-model-invocation: true) are slash commands, never the
-      // model's: not named in the prompt, refused by the tool; with none the model may load, no tool.
-      const { modelInvocable } = await import("../skills/discover.ts");
-      if (skills.some(modelInvocable)) {
-        const [{ createSkillTool }, { skillsPromptSection }] = await Promise.all([import("../tools/skill.ts"), import("../skills/prompt.ts")]);
-        tools.push(createSkillTool(skills));
-        skillsSection = skillsPromptSection(skills);
-      }
-    }
-  }
+  // Read once the trust question of this start is answered: a folder trusted in it has its skills
+  // now, as its commands. --tools and --no-tools decide only whether the model gets the skill tool.
+  const skills = options.noSkill
+    ? undefined
+    : new (await import("./run-skills.ts")).RunSkills(
+        {
+          cwd,
+          home,
+          withUserSkills: options.withSkills ?? false,
+          // Skill folders load by default: the user's own always, the project's in a trusted folder.
+          byDefault: { projectTrusted: trustedNow },
+          userHome,
+          ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+        },
+        () => extensions?.skills() ?? [],
+        wantsSkill,
+      );
+  notes.push(...(skills?.warnings ?? []));
+  if (skills?.tool) tools.push(skills.tool);
   // The session being recorded; switchSession replaces it.
   let current = session;
   // What stands for the session where none is recorded (--no-session): settings hooks' session_id and a command's ${CLAUDE_SESSION_ID}.
@@ -519,8 +514,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       cwd,
       home,
       systemPrompt: options.systemPrompt,
-      // A skill tool a deny rule withholds takes its section with it.
-      append: [...(options.appendSystemPrompt ?? []), tools.some((t) => t.name === "skill" && withheld(t)) ? "" : skillsSection],
+      // A skill tool a deny rule withholds takes its list with it.
+      append: [...(options.appendSystemPrompt ?? []), skills?.tool && !withheld(skills.tool) ? skills.promptSection() : ""],
       now: new Date(),
       platform: process.platform,
       // [issue 15] a deferred tool is not named until it is offered
@@ -555,6 +550,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     // The jail is the working directory as the file system knows it (a link to / is /): at the top of the file system it holds nothing in.
     const root = jailRoot(cwd);
     if (options.jail && dirname(root) === root) notes.push(`--jail confines the tools to the working directory, and that is ${root}: nothing is kept out; start zot in the project's folder`);
+    // The list in the prompt follows a reload's at the next new conversation or compaction.
+    skills?.attach(agent);
     const confirmGate = addConfirmGate(agent, options, notes);
     // A subfolder's CLAUDE.md, read by the same rules as the start's, when the model first works there.
     const nestedMemory = new NestedMemory(agent, {
@@ -628,7 +625,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       return undefined;
     };
     // Not extensions (--no-ext leaves them) and not the model's tools (--tools leaves them).
-    if (!options.noCommands) {
+    // The Markdown commands and the skills' /names, read again at a reload (rereadCommands): the
+    // source takes its place among the others.
+    let markdownSource: CommandSource | undefined;
+    const readCommands = async (): Promise<string[]> => {
+      if (options.noCommands) return [];
       const { commandBangRunner } = await import("./command-bang.ts");
       // A rule of allowed-tools that cannot be read is said once, when the command's prompt starts (conversation.ts).
       const runBang = commandBangRunner(agent, allowWhilePrompting, () => {});
@@ -640,15 +641,19 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         env,
         trust: trustedNow,
         runBang,
-        skills: runSkills,
+        skills: skills?.list ?? [],
         attachable: (path) => attachable(path, false),
         sessionId: () => current?.id ?? runId,
         ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
         ...(settingsHooks ? { expanding: (command: CommandExpansion, signal: AbortSignal) => settingsHooks!.expanding(command, signal) } : {}),
       });
-      notes.push(...markdown.warnings);
-      if (markdown.source) commandSources.push(markdown.source);
-    }
+      const at = markdownSource ? commandSources.indexOf(markdownSource) : -1;
+      if (at !== -1) commandSources.splice(at, 1, ...(markdown.source ? [markdown.source] : []));
+      else if (markdown.source) commandSources.push(markdown.source);
+      markdownSource = markdown.source;
+      return markdown.warnings;
+    };
+    notes.push(...(await readCommands()));
     // The key the agent's own client was made with: a switch compares with it, not with what the
     // current model would get from a models.json read since.
     let agentKey = credential?.key;
@@ -741,7 +746,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       mcpOff: mcpLoaded.off,
       commandSources,
       trust: decided,
-      skills: runSkills,
+      get skills() {
+        return skills?.list ?? [];
+      },
+      rereadCommands: async () => [...(skills?.reread() ?? []), ...(await readCommands())],
       confirmGate,
       ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
       settingsHooks,

@@ -1,6 +1,7 @@
 // The `skill` tool: returns a skill's full instructions when the model decides it needs them.
-// Rule: the tool serves exactly the skills the system prompt names (those it was created with,
-// less the ones only the user may start); an unknown name is an error that lists the real ones, so
+// Rule: the tool serves the run's skills as they are now (read again at a reload, which the system
+// prompt's list follows at the next new conversation or compaction: run-skills.ts), less the ones
+// only the user may start; an unknown name is an error that lists the real ones, so
 // the model can correct itself in one step instead of guessing again, and a user-only skill's
 // name is refused with what to do instead, never its body.
 import type { Tool } from "../protocol/tool.ts";
@@ -13,8 +14,9 @@ import { namesWithin } from "../protocol/names-within.ts";
 
 const args = defineArgs("skill", skillArgs, builtinParameters("skillArgs"));
 
-export function createSkillTool(skills: readonly Skill[]): Tool {
-  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+/** `skills`: the skills it serves, or how to get them as they are at each call. */
+export function createSkillTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool {
+  const current = typeof skills === "function" ? skills : () => skills;
   return {
     name: "skill",
     description:
@@ -24,6 +26,8 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
       const parsed = args.parse(renameKeys(raw, { skill: "name", skill_name: "name" }));
       if (!parsed.ok) return parsed.error;
       const wanted = parsed.value.name;
+      const now = current();
+      const byName = new Map(now.map((skill) => [skill.name, skill]));
       // Models sometimes write the name as a slash command or in another case; that is not a
       // different skill, so it should not cost a failed call.
       const skill = byName.get(wanted) ?? byName.get(wanted.trim().replace(/^\//, "").toLowerCase());
@@ -36,7 +40,7 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
         return textResult(`skill: the skill ${JSON.stringify(skill.name)} is not for the model to load: ${how}`, true);
       }
       if (!skill) {
-        const names = skills.filter(modelInvocable).map((s) => s.name);
+        const names = now.filter(modelInvocable).map((s) => s.name);
         const available = names.length > 0 ? `available skills: ${namesWithin(names, 6_000)}` : "no skills are available in this session";
         return textResult(`skill: there is no skill named ${JSON.stringify(wanted)}; ${available}`, true);
       }

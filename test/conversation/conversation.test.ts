@@ -3,7 +3,7 @@
 // turns), the refusals while busy, extension commands as units, the notes a late listener hears, and
 // extensions a reload starts in a run that had none.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, type ConversationOptions, openConversation, ZotBusyError } from "../../src/conversation/conversation.ts";
 import type { AgentEvent } from "../../src/protocol/events.ts";
@@ -360,5 +360,80 @@ describe("a folder trusted in this start's question", () => {
     expect(conversation.skills.map((skill) => skill.name)).toContain("release");
     expect(conversation.commands.has("release")).toBe(true);
     expect(conversation.startupNotes.join("\n")).not.toContain("are not loaded until you trust it");
+  });
+});
+
+describe("a reload reads the Markdown commands and the skills again", () => {
+  test("edited, added and removed ones count at once for their /names and the skill tool; the system prompt's list follows at the next new conversation, not before; with no extensions too", async () => {
+    const home = tempDir("zot-conv-home-");
+    const userHome = tempDir("zot-conv-user-");
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "tweak.md"), "VERSION ONE\n");
+    writeFileSync(join(home, "commands", "gone.md"), "GONE SOON\n");
+    const skill = (name: string, body: string) => {
+      mkdirSync(join(userHome, ".claude", "skills", name), { recursive: true });
+      writeFileSync(join(userHome, ".claude", "skills", name, "SKILL.md"), `---\ndescription: The ${name} skill\n---\n${body}\n`);
+    };
+    skill("steady", "STEADY ONE");
+    const { conversation } = await start([{ text: "unused" }], { busy: "queue" }, {
+      home,
+      tools: "all",
+      noSkill: false,
+      env: { ...process.env, HOME: userHome },
+      extensions: { explicit: [], noDiscovery: true },
+    });
+    const text = async (name: string) => {
+      const result = await conversation.commands.run(name, "");
+      return "text" in result ? result.text : result.action;
+    };
+    const system = () => (conversation as unknown as { runtime: { agent: { system: string } } }).runtime.agent.system;
+    const skillTool = (name: string) => (conversation as unknown as { runtime: { agent: { tools: { name: string; execute(args: object, context: object): Promise<{ content: { text: string }[] }> }[] } } }).runtime.agent.tools.find((tool) => tool.name === "skill")!.execute({ name }, {});
+    expect(await text("tweak")).toBe("VERSION ONE");
+    const before = system();
+    expect(before).toContain("The steady skill");
+    writeFileSync(join(home, "commands", "tweak.md"), "VERSION TWO\n");
+    rmSync(join(home, "commands", "gone.md"));
+    skill("fresh", "FRESH SKILL");
+    skill("steady", "STEADY TWO");
+    expect(conversation.hasExtensions).toBe(false);
+    await conversation.reloadExtensions();
+    expect(await text("tweak")).toBe("VERSION TWO");
+    expect(conversation.commands.has("gone")).toBe(false);
+    expect(await text("fresh")).toBe("FRESH SKILL");
+    expect((await skillTool("steady")).content[0]!.text).toContain("STEADY TWO");
+    expect((await skillTool("fresh")).content[0]!.text).toContain("FRESH SKILL");
+    // The prompt's list is as it was until the conversation starts over.
+    expect(system()).toBe(before);
+    await conversation.clear();
+    expect(system()).toContain("The fresh skill");
+  });
+  test("an extension's before_agent_start rewrite is made again from the prompt with the new list, once the conversation starts over", async () => {
+    const userHome = tempDir("zot-conv-user-");
+    const skill = (name: string) => {
+      mkdirSync(join(userHome, ".claude", "skills", name), { recursive: true });
+      writeFileSync(join(userHome, ".claude", "skills", name, "SKILL.md"), `---\ndescription: The ${name} skill\n---\nBODY\n`);
+    };
+    skill("steady");
+    const ext = scriptedExtension(tempDir("zot-conv-ext-"), "rules", {
+      after_hello: [{ type: "subscribe", intercept: ["before_agent_start"] }],
+      intercept: { before_agent_start: { eval: `{"system_prompt": f["system_prompt"] + "\\n\\nRULE: be brief."}` } },
+    });
+    const { conversation } = await start([{ text: "one" }, { text: "two" }], { busy: "queue" }, {
+      tools: "all",
+      noSkill: false,
+      env: { ...process.env, HOME: userHome },
+      extensions: { explicit: [ext], noDiscovery: true },
+    });
+    const system = () => (conversation as unknown as { runtime: { agent: { system: string } } }).runtime.agent.system;
+    expect(await conversation.prompt({ text: "first" })).toEqual({ status: "ok" });
+    expect(system()).toContain("The steady skill");
+    expect(system()).toEndWith("RULE: be brief.");
+    skill("fresh");
+    await conversation.reloadExtensions();
+    await conversation.clear();
+    expect(await conversation.prompt({ text: "second" })).toEqual({ status: "ok" });
+    expect(system()).toContain("The fresh skill");
+    expect(system()).toEndWith("RULE: be brief.");
+    expect(system().match(/RULE: be brief\./g)).toHaveLength(1);
   });
 });

@@ -485,14 +485,18 @@ describe("/reload-ext, /skills, /exit", () => {
     const app = fakeApp(rt);
     await command("reload-ext").run(app, "");
     expect(readFileSync(countfile, "utf8").trim()).toBe("2");
-    expect(app.notes).toEqual([{ text: "extensions reloaded: 1 stopped, 1 running: weather", level: "success" }]);
+    expect(app.notes).toEqual([{ text: "extensions reloaded: 1 stopped, 1 running: weather; commands and skills read again", level: "success" }]);
   });
 
-  test("/reload-ext with extensions off says so", async () => {
-    const app = fakeApp(await start());
+  test("/reload-ext with extensions off says so, and reads the Markdown commands again", async () => {
+    const home = tempDir("zot-cmd-home-");
+    const app = fakeApp(await start([], { home }));
+    expect(app.conversation.commands.has("fresh")).toBe(false);
+    mkdirSync(join(home, "commands"));
+    writeFileSync(join(home, "commands", "fresh.md"), "FRESH\n");
     await command("reload-ext").run(app, "");
-    expect(app.notes[0]?.level).toBe("warn");
-    expect(app.notes[0]?.text).toContain("--no-ext");
+    expect(app.notes[0]).toEqual({ text: "extensions are off in this run (--no-ext without --ext); the Markdown commands and skills were read again", level: "warn" });
+    expect(app.conversation.commands.has("fresh")).toBe(true);
   });
 
   test("/skills lists the skills the model is offered; none with --no-skill", async () => {
