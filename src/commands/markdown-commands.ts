@@ -162,7 +162,9 @@ function readCommand(file: string, name: string, scope: CommandScope, warnings: 
     return { error: `${file}: cannot be read (${errnoWords(error)}); skipped` };
   }
   let attributes: Record<string, string | string[]> = {};
-  let body = text.trim();
+  // CRLF line ends read as a frontmatter's body reads them (parseFrontmatter): a ```! block's lines
+  // would run with a stray \r (`git --version\r`).
+  let body = text.replace(/\r\n/g, "\n").trim();
   if (/^\uFEFF?\s*---\s*\r?\n/.test(text)) {
     const parsed = parseFrontmatter(text, file);
     if (!parsed.ok) return { error: `${parsed.error}; skipped` };

@@ -90,6 +90,16 @@ describe("loadMarkdownCommands", () => {
     ]);
   });
 
+  test("CRLF line ends read the same with a frontmatter or without: the body has none left, so a ```! block's lines run without a \\r", () => {
+    write(path.join(userHome, ".claude", "commands", "plain.md"), "Context:\r\n```!\r\ngit --version\r\n```\r\n");
+    write(path.join(userHome, ".claude", "commands", "withfm.md"), "---\r\ndescription: same\r\n---\r\nContext:\r\n```!\r\ngit --version\r\n```\r\n");
+    const { commands } = loadMarkdownCommands({ cwd, home, userHome });
+    expect(commands.map((c) => [c.name, c.body])).toEqual([
+      ["plain", "Context:\n```!\ngit --version\n```"],
+      ["withfm", "Context:\n```!\ngit --version\n```"],
+    ]);
+  });
+
   test("a broken frontmatter is a warning naming the file; the other commands load", () => {
     write(path.join(cwd, ".claude", "commands", "broken.md"), "---\ndescription: [unclosed\n");
     write(path.join(cwd, ".claude", "commands", "fine.md"), "fine");

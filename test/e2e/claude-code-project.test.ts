@@ -186,6 +186,18 @@ describe("memory files that are not text", () => {
 });
 
 describe("custom commands", () => {
+  test("a command file with CRLF line ends and no frontmatter runs its ```! block's lines without a stray \\r", async () => {
+    const mock = fixture.llm([{ text: "ok" }]);
+    const userHome = tempDir("zot-cc-user-");
+    write(join(userHome, ".claude", "commands", "plain.md"), "Context:\r\n```!\r\necho BLOCK-OK\r\nprintf '[%s]' x\r\n```\r\n");
+    const run = await zot(["-p", "/plain", ...anthropic(mock)], { cwd: tempDir("zot-cc-cwd-"), env: { HOME: userHome } });
+    expect(run.code).toBe(0);
+    // requestText is the messages as JSON: a \r in the prompt is written `\r` there.
+    const text = requestText(mock.requests[0].body.messages);
+    expect(text).toContain(JSON.stringify("Context:\nBLOCK-OK\n[x]").slice(1, -1));
+    expect(text).not.toContain("\\r");
+  });
+
   test("started in the home folder (not trusted), your own ~/.claude/commands are read once, as yours: they run and nothing is said about them", async () => {
     const mock = fixture.llm([{ text: "committed" }]);
     const userHome = tempDir("zot-cc-user-");
