@@ -471,6 +471,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
           byDefault: { projectTrusted: trustedNow },
           userHome,
           ...(options.settingSources ? { claudeSources: options.settingSources } : {}),
+          ...(env.CODEX_HOME ? { codexHome: env.CODEX_HOME } : {}),
+          ...(env.PI_CODING_AGENT_DIR ? { piAgentDir: env.PI_CODING_AGENT_DIR } : {}),
         },
         () => extensions?.skills() ?? [],
         wantsSkill,

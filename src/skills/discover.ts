@@ -86,6 +86,10 @@ export interface LoadSkillsOptions {
   userHome?: string;
   /** --setting-sources: whether Claude Code's skill folders are read (config/setting-sources.ts); undefined = all */
   claudeSources?: readonly SettingSourceName[];
+  /** `$CODEX_HOME` (Codex's skills are in its `skills`); default ~/.codex */
+  codexHome?: string;
+  /** `$PI_CODING_AGENT_DIR` (pi's skills are in its `skills`); default ~/.pi/agent */
+  piAgentDir?: string;
 }
 
 export interface LoadedSkills {
@@ -111,14 +115,24 @@ export interface SkillDir {
  * each scope; `.claude` and `.agents` follow so skills written for Claude Code and other agents
  * work as they are.
  */
-export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" | "userHome" | "claudeSources">): SkillDir[] {
+export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" | "userHome" | "claudeSources" | "codexHome" | "piAgentDir">): SkillDir[] {
   const cwd = path.resolve(options.cwd);
   const userHome = options.userHome ?? os.homedir();
   const read = (source: SettingSourceName) => sourceRead(options.claudeSources, source);
+  // `.agents/skills` of each folder from here up to the repository's root, nearest first, as Codex
+  // and pi read them (a monorepo's skills from one of its packages).
+  const root = repositoryRoot(cwd) ?? cwd;
+  const agentsDirs: SkillDir[] = [];
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    agentsDirs.push({ dir: path.join(dir, ".agents", "skills"), source: "project" });
+    if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) break;
+  }
   const dirs: SkillDir[] = [
     { dir: path.join(cwd, ".zot", "skills"), source: "project" },
     ...(read("project") ? [{ dir: path.join(cwd, ".claude", "skills"), source: "project" as const }] : []),
-    { dir: path.join(cwd, ".agents", "skills"), source: "project" },
+    ...agentsDirs,
+    { dir: path.join(cwd, ".codex", "skills"), source: "project" },
+    { dir: path.join(cwd, ".pi", "skills"), source: "project" },
     { dir: path.join(path.resolve(options.home), "skills"), source: "user" },
   ];
   // No home directory at all (some containers): there is no ~ to search.
@@ -126,11 +140,24 @@ export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" 
     if (read("user")) dirs.push({ dir: path.join(path.resolve(userHome), ".claude", "skills"), source: "user" });
     dirs.push({ dir: path.join(path.resolve(userHome), ".agents", "skills"), source: "user" });
   }
+  // Codex's and pi's own (their `.system` and other dot folders are skipped as every skills folder's are).
+  const codexHome = options.codexHome?.trim() ? path.resolve(options.codexHome.trim()) : userHome ? path.join(path.resolve(userHome), ".codex") : undefined;
+  const piAgentDir = options.piAgentDir?.trim() ? path.resolve(options.piAgentDir.trim()) : userHome ? path.join(path.resolve(userHome), ".pi", "agent") : undefined;
+  if (codexHome) dirs.push({ dir: path.join(codexHome, "skills"), source: "user" });
+  if (piAgentDir) dirs.push({ dir: path.join(piAgentDir, "skills"), source: "user" });
   // Run from the home directory, <cwd>/.claude and ~/.claude are one folder: search it once, in the
   // project's place, as the user's own (which loads whether or not the folder is trusted).
   const users = new Set(dirs.filter(({ source }) => source === "user").map(({ dir }) => dir));
   const seen = new Set<string>();
   return dirs.filter(({ dir }) => !seen.has(dir) && seen.add(dir)).map((entry) => (users.has(entry.dir) ? { ...entry, source: "user" } : entry));
+}
+
+/** The repository `start` is in: the nearest folder with a `.git` (a directory in a clone, a file in a worktree). */
+function repositoryRoot(start: string): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (statSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 export function loadSkills(options: LoadSkillsOptions): LoadedSkills {

@@ -88,14 +88,18 @@ test("by default the user's folders load, and the project's only in a trusted fo
   ]);
 });
 
-test("search order: project .zot, .claude, .agents, then $ZOT_HOME, ~/.claude, ~/.agents; first wins", () => {
+test("search order: project .zot, .claude, .agents, .codex, .pi, then $ZOT_HOME, ~/.claude, ~/.agents, Codex's and pi's; first wins", () => {
   const dirs = [
     join(cwd, ".zot", "skills"),
     join(cwd, ".claude", "skills"),
     join(cwd, ".agents", "skills"),
+    join(cwd, ".codex", "skills"),
+    join(cwd, ".pi", "skills"),
     join(home, "skills"),
     join(userHome, ".claude", "skills"),
     join(userHome, ".agents", "skills"),
+    join(userHome, ".codex", "skills"),
+    join(userHome, ".pi", "agent", "skills"),
   ];
   expect(skillSearchDirs({ cwd, home, userHome }).map((d) => d.dir)).toEqual(dirs);
   const files = dirs.map((dir, i) => writeSkill(dir, "review", skillText("review", `copy ${i}`)));
@@ -105,7 +109,7 @@ test("search order: project .zot, .claude, .agents, then $ZOT_HOME, ~/.claude, ~
     const review = skills.find((s) => s.name === "review")!;
     expect(review.path).toBe(files[i]);
     expect(review.description).toBe(`copy ${i}`);
-    expect(review.source).toBe(i < 3 ? "project" : "user");
+    expect(review.source).toBe(i < 5 ? "project" : "user");
     // Every later, different copy is named in a warning as ignored.
     expect(warnings.length).toBe(dirs.length - 1 - i);
     for (const later of files.slice(i + 1)) {
@@ -233,7 +237,7 @@ test("an oversized SKILL.md is skipped with a warning", () => {
 test("run from the home directory, <cwd>/.claude and ~/.claude are searched once", () => {
   const dirs = skillSearchDirs({ cwd: userHome, home, userHome }).map((d) => d.dir);
   expect(new Set(dirs).size).toBe(dirs.length);
-  expect(dirs.length).toBe(4);
+  expect(dirs.length).toBe(7);
   // As the user's own: they load in a home the user never trusted as a project.
   writeSkill(join(userHome, ".claude", "skills"), "standup", skillText("standup", "My standup."));
   const fromHome = loadSkills({ cwd: userHome, home, userHome, withUserSkills: false, byDefault: { projectTrusted: false } });
@@ -279,4 +283,21 @@ test("each built-in skill is its SKILL.md as the parser reads it (parsed when th
       body: parsed.value.body,
     });
   }
+});
+
+test("a repository's .agents/skills is found from any folder inside it, nearest first (as Codex and pi read them); $CODEX_HOME and $PI_CODING_AGENT_DIR move theirs", () => {
+  const repo = join(cwd, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  const pkg = join(repo, "packages", "api");
+  mkdirSync(pkg, { recursive: true });
+  writeSkill(join(repo, ".agents", "skills"), "release", skillText("release", "The repository's."));
+  writeSkill(join(pkg, ".agents", "skills"), "local", skillText("local", "The package's."));
+  const codexHome = join(userHome, "codex-elsewhere");
+  writeSkill(join(codexHome, "skills"), "triage", skillText("triage", "Codex's."));
+  writeSkill(join(userHome, "pi-dir", "skills"), "pi-skill", skillText("pi-skill", "pi's."));
+  const found = loadSkills({ cwd: pkg, home, userHome, codexHome, piAgentDir: join(userHome, "pi-dir"), withUserSkills: false, byDefault: { projectTrusted: true } });
+  expect(found.skills.map((s) => s.name)).toEqual(["init", "local", "pi-skill", "release", "triage", "write-zot-extension"]);
+  const dirs = skillSearchDirs({ cwd: pkg, home, userHome }).map((d) => d.dir);
+  expect(dirs.indexOf(join(pkg, ".agents", "skills"))).toBeLessThan(dirs.indexOf(join(repo, ".agents", "skills")));
+  expect(dirs).not.toContain(join(cwd, ".agents", "skills")); // nothing above the repository
 });
