@@ -2,6 +2,9 @@
 // `review.md` in `.claude/commands/` (or `.zot/commands/`, `$ZOT_HOME/commands/`,
 // `~/.claude/commands/`) is the command `/review`; a subfolder organises, as in Claude Code:
 // `frontend/lint.md` is `/lint`, described as (project:frontend), and `/frontend:lint` runs it too.
+// Codex's custom prompts (`$CODEX_HOME/prompts/*.md`) are commands in the namespace `prompts`
+// (`/prompts:review`, and `/review` where no other has it), and pi's prompt templates
+// (`~/.pi/agent/prompts/`, a trusted folder's `.pi/prompts/`) commands as Claude Code's are.
 // Rule: a project's commands come before the user's (the user's first while the folder is not
 // trusted: a cloned repository's `commit.md` must not take the place of the user's own /commit and
 // speak as the user; run from the home folder, `~/.claude/commands` is the user's, read once), zot's
@@ -65,6 +68,10 @@ export interface CommandDirsOptions {
   projectTrusted?: boolean;
   /** --setting-sources: whether Claude Code's command folders are read (config/setting-sources.ts); undefined = all */
   claudeSources?: readonly SettingSourceName[];
+  /** `$CODEX_HOME` (its `prompts` are Codex's custom prompts); default ~/.codex */
+  codexHome?: string;
+  /** `$PI_CODING_AGENT_DIR` (its `prompts` are pi's templates); default ~/.pi/agent */
+  piAgentDir?: string;
 }
 
 /** A command file larger than this is skipped: a prompt, not a dump. */
@@ -73,15 +80,20 @@ const MAX_COMMAND_BYTES = 256 * 1024;
 const NAME_PART = /^[A-Za-z0-9_-]+$/;
 
 /** Where commands are looked for, in precedence order. */
-export function commandDirs(options: CommandDirsOptions): { dir: string; scope: CommandScope }[] {
+export function commandDirs(options: CommandDirsOptions): { dir: string; scope: CommandScope; namespace?: string }[] {
   const read = (source: SettingSourceName) => sourceRead(options.claudeSources, source);
-  const project = [
+  const codexHome = options.codexHome?.trim() ? path.resolve(options.codexHome.trim()) : path.join(options.userHome, ".codex");
+  const piAgentDir = options.piAgentDir?.trim() ? path.resolve(options.piAgentDir.trim()) : path.join(options.userHome, ".pi", "agent");
+  const project: { dir: string; scope: CommandScope; namespace?: string }[] = [
     { dir: path.join(options.cwd, ".zot", "commands"), scope: "project" as const },
     ...(read("project") ? [{ dir: path.join(options.cwd, ".claude", "commands"), scope: "project" as const }] : []),
+    { dir: path.join(options.cwd, ".pi", "prompts"), scope: "project" as const },
   ];
-  const user = [
+  const user: { dir: string; scope: CommandScope; namespace?: string }[] = [
     { dir: path.join(options.home, "commands"), scope: "user" as const },
     ...(read("user") ? [{ dir: path.join(options.userHome, ".claude", "commands"), scope: "user" as const }] : []),
+    { dir: path.join(codexHome, "prompts"), scope: "user" as const, namespace: "prompts" },
+    { dir: path.join(piAgentDir, "prompts"), scope: "user" as const },
   ];
   // Run from the home directory, <cwd>/.claude/commands and ~/.claude/commands are one folder (and
   // <cwd>/.zot/commands may be $ZOT_HOME/commands): read once, as the user's own, in the user's place.
@@ -106,10 +118,11 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
   /** each name taken, and the file that took it */
   const takenBy = new Map<string, MarkdownCommand>();
   const taken = new Set<string>();
-  for (const { dir, scope } of commandDirs(options)) {
+  for (const { dir, scope, namespace } of commandDirs(options)) {
     const withheld = scope === "project" ? options.withheld : undefined;
     for (const file of markdownFiles(dir, new Set(), withheld, warnings)) {
-      const name = commandName(dir, file);
+      const plain = commandName(dir, file);
+      const name = plain && namespace ? `${namespace}:${plain}` : plain;
       if (!name) {
         warnings.push(`${file}: not a command name (use letters, digits, - and _ in file and folder names); skipped`);
         continue;

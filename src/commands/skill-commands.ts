@@ -20,6 +20,8 @@ export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<strin
     .filter((skill) => userInvocable(skill) && !taken.has(skill.name.toLowerCase()))
     .map((skill) => ({
       name: skill.name,
+      // pi starts a skill as /skill:<name>: that runs it too.
+      alias: `skill:${skill.name}`,
       description: `${skill.description} (skill)`,
       body: skill.body,
       file: skill.path,

@@ -159,6 +159,8 @@ export async function markdownCommandSource(context: {
     projectTrusted,
     ...(withheld ? { withheld } : {}),
     ...(context.claudeSources ? { claudeSources: context.claudeSources } : {}),
+    ...(env.CODEX_HOME ? { codexHome: env.CODEX_HOME } : {}),
+    ...(env.PI_CODING_AGENT_DIR ? { piAgentDir: env.PI_CODING_AGENT_DIR } : {}),
   });
   // zot's built-in commands win everywhere (the TUI, -p, rpc's prompt and run_command alike), as
   // Claude Code's do: a command file of that name answers only to its folder's name, or is left out

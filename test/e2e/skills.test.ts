@@ -197,3 +197,19 @@ test("/init, a built-in skill only the user starts, asks the model to write the 
   expect(refusal).toContain("/init");
   expect(refusal).not.toContain("Learn the project first");
 });
+
+test("pi's /skill:<name> starts a skill; Codex's ~/.codex/prompts/<name>.md is /prompts:<name>, its $1 filled", async () => {
+  const userHome = tempDir("zot-migrant-home-");
+  mkdirSync(`${userHome}/.agents/skills/deploy`, { recursive: true });
+  await Bun.write(`${userHome}/.agents/skills/deploy/SKILL.md`, "---\nname: deploy\ndescription: Ship it\n---\nDEPLOY-STEPS for $ARGUMENTS\n");
+  mkdirSync(`${userHome}/.codex/prompts`, { recursive: true });
+  await Bun.write(`${userHome}/.codex/prompts/review-file.md`, "---\ndescription: Review one file\n---\nREVIEW-FILE $1 carefully\n");
+  mock = startMockLlm([{ text: "a" }, { text: "b" }]);
+  const cwd = tempDir("zot-migrant-cwd-");
+  const first = await zot(["-p", "/skill:deploy staging", ...anthropic(mock)], { cwd, env: { HOME: userHome } });
+  expect(first.code).toBe(0);
+  expect(JSON.stringify(mock.requests[0].body.messages)).toContain("DEPLOY-STEPS for staging");
+  const second = await zot(["-p", "/prompts:review-file src/a.ts", ...anthropic(mock)], { cwd, env: { HOME: userHome } });
+  expect(second.code).toBe(0);
+  expect(JSON.stringify(mock.requests[1].body.messages)).toContain("REVIEW-FILE src/a.ts carefully");
+});
