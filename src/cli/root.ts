@@ -48,8 +48,10 @@ function asksForMachineOutput(argv: string[]): "claude" | "events" | undefined {
 }
 
 async function runRootCommand(argv: string[]): Promise<number> {
-  for (const arg of argv) {
+  for (const [at, arg] of argv.entries()) {
     if (arg === "--") break;
+    // The value of a flag of zot's (`--append-system-prompt -a`) is no flag.
+    if (at > 0 && takesValue(argv[at - 1]!)) continue;
     const name = /^--([a-z-]+)(=|$)/.exec(arg)?.[1];
     const instead = name === undefined ? undefined : ownEntry(CLAUDE_FLAGS_ZOT_LACKS, name);
     if (instead) throw new UsageError(`--${name} is Claude Code's, and zot does not take it: ${instead}`);
@@ -104,6 +106,14 @@ async function runRootCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--output-format goes with -p, as in Claude Code (zot -p --output-format ${outputFormat} "…"); --json streams zot's own events`);
   }
   return await runPrompt(flags, positionals);
+}
+
+/** Whether `arg` is a flag of zot's whose value is the next word (`--model`, `-m`; not `--model=x`). */
+function takesValue(arg: string): boolean {
+  const long = /^--([a-z-]+)$/.exec(arg)?.[1];
+  if (long !== undefined) return ownEntry(ROOT_ARGS, long)?.type === "string";
+  const short = /^-([a-zA-Z])$/.exec(arg)?.[1];
+  return short !== undefined && Object.values(ROOT_ARGS).some((def) => "alias" in def && def.alias === short && def.type === "string");
 }
 
 /** The TUI, or one prompt (-p, --json, --output-format), from the flags. */

@@ -73,14 +73,15 @@ function otherAgentsCommand(positionals: readonly string[]): { whose: string; in
       instead: 'zot -p "…" prints the answer (--json streams zot\'s events, not Codex\'s; stdout takes the place of -o); zot runs tool calls unasked, where codex exec starts read-only, so add --jail to confine them',
     };
   }
-  if (["install", "remove", "uninstall", "update", "list"].includes(word) && (alone || onePackage)) {
+  // Only with a package: `zot -p install < README.md` or `git diff | zot review` are prompts.
+  if (["install", "remove", "uninstall", "update"].includes(word) && onePackage) {
     const verb = word === "uninstall" ? "remove" : word === "update" ? "install <source> (again, to update one)" : word;
     return { whose: "pi's", instead: `zot's extensions are zot ext ${verb} (zot ext --help)` };
   }
   if ((word === "login" || word === "logout") && alone) {
     return { whose: "Codex's and pi's", instead: "zot takes keys from ANTHROPIC_API_KEY, OPENAI_API_KEY (and the other variables zot --help names) or $ZOT_HOME/auth.json" };
   }
-  if (["apply", "review", "cloud", "features", "completion", "mcp-server"].includes(word) && alone) {
+  if (["apply", "cloud", "mcp-server"].includes(word) && alone) {
     return { whose: "Codex's", instead: "zot has no such command (zot --help lists zot's)" };
   }
   return undefined;

@@ -392,7 +392,7 @@ test.skipIf(!canBeNobodyKnown)("with HOME unset and no password entry, zot says 
 
 describe("what Codex and pi users type", () => {
   test("their flags and commands stop with zot's way (exit 2, nothing sent to a model); Codex's -c key=value is not taken for --continue", async () => {
-    mock = startMockLlm([{ text: "never" }]);
+    mock = startMockLlm(Array.from({ length: 6 }, () => ({ text: "answered" })));
     const home = tempDir("zot-home-");
     const cwd = tempDir("zot-cwd-");
     await zot(["-p", "an earlier, unrelated conversation", ...anthropic(mock)], { home, cwd });
@@ -408,12 +408,19 @@ describe("what Codex and pi users type", () => {
       [["login"], "`login` is Codex's and pi's command"],
       [["-p", "--thinking", "banana", "go"], "--thinking takes pi's levels (off, minimal, low, medium, high, xhigh)"],
     ];
+    // A prompt that is one of their words, and a flag's value that looks like one of their flags, are not theirs.
+    for (const args of [["-p", "review"], ["-p", "list"], ["-p", "update"], ["-p", "go", "--append-system-prompt=-a"]]) {
+      const run = await zot([...args, ...anthropic(mock)], { home, cwd });
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: "" });
+    }
+    const value = await zot(["-p", "go", "--append-system-prompt", "-a", ...anthropic(mock)], { home, cwd });
+    expect(value.stderr).toContain("write --append-system-prompt=-a"); // zot's own answer, not "-a is Codex's"
     for (const [args, said] of cases) {
       const run = await zot([...args, ...anthropic(mock)], { home, cwd });
       expect({ args, code: run.code }).toEqual({ args, code: 2 });
       expect(run.stderr).toContain(said);
     }
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requests).toHaveLength(5); // the first run, then the four prompts above
   });
 
   test("pi's --thinking <level> asks for thinking as --reasoning does; Claude Code's --thinking modes are accepted", async () => {

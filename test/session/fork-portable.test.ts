@@ -193,8 +193,9 @@ describe("export and import", () => {
     const file = write(home, cwd, "20261123-100000-00000009", [{ type: "message", message: msg("user", "where?") }, { type: "message", message: said }]);
     const { file: exported } = exportSession(file, { here: tempDir("zot-port-out-"), userHome: "/home/al" });
     const imported = importSession(exported, { home, cwd: "/srv/bob", userHome: "/home/bo" });
+    // Replay names the model an older zot left unnamed (the session's): the block itself is as it was.
     expect(loaded(imported.file).messages[1]!.content).toEqual([
-      signed,
+      { ...signed, model: "claude-sonnet-4-5" },
       encrypted,
       { type: "thinking", text: "plain /srv/bob/notes" },
       { type: "text", text: "see /srv/bob/config.json" },
