@@ -111,7 +111,7 @@ async function readConfig(context: Context): Promise<McpConfig> {
   // Asked nothing: the remembered answer (or none) decides, as in -p.
   const trust = await decideWorkspaceTrust({ cwd: context.cwd, home: context.home });
   const config = readMcpConfig({ ...context, projectTrusted: trust.trusted });
-  for (const warning of config.warnings) console.error(`zot: ${warning}`);
+  for (const warning of config.warnings) console.error(`zot: ${printable(warning)}`);
   return config;
 }
 

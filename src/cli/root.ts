@@ -219,14 +219,15 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
         case "aborted":
         case "dropped":
           return EXIT.interrupted;
+        // Outside text (a hook's reason, a provider's error) as plain text: no escape of theirs reaches the terminal.
         case "blocked":
-          console.error(`zot: ${outcome.reason}`);
+          console.error(`zot: ${printable(outcome.reason)}`);
           return EXIT.failed;
         case "error":
-          console.error(`zot: ${outcome.message}`);
+          console.error(`zot: ${printable(outcome.message)}`);
           return interrupted ? EXIT.interrupted : EXIT.failed;
         case "command_error":
-          console.error(`zot: ${outcome.message}`);
+          console.error(`zot: ${printable(outcome.message)}`);
           return interrupted ? EXIT.interrupted : EXIT.failed;
       }
     } finally {

@@ -8,6 +8,7 @@ import { UsageError } from "../config/usage-error.ts";
 import { listSessions } from "../session/list.ts";
 import type { SessionChoice } from "../session/open.ts";
 import { formatRows } from "../modes/session-rows.ts";
+import { printable } from "../protocol/printable.ts";
 
 export async function pickSession(cwdFlag: string | undefined): Promise<SessionChoice> {
   const cwd = resolve(cwdFlag ?? process.cwd());
@@ -30,7 +31,7 @@ export async function pickSession(cwdFlag: string | undefined): Promise<SessionC
     const numbers = sessions.map(
       (s, i) => `${String(i + 1).padStart(String(sessions.length).length)})${s.locked_by ? ` (in use, pid ${s.locked_by})` : ""}`,
     );
-    console.error(formatRows(sessions, numbers, width).join("\n"));
+    console.error(printable(formatRows(sessions, numbers, width).join("\n")));
     process.stderr.write(`resume which session? [1-${sessions.length}] `);
     const answer = readLine(tty).trim();
     const n = Number(answer);

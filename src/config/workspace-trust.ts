@@ -49,6 +49,14 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     loaded: true,
     files: { names: ["settings.json", "settings.local.json"], counts: holdsHooksOrEnv },
   },
+  {
+    path: ".codex",
+    names: /^(hooks\.json|config\.toml)$/,
+    label: ".codex/hooks.json, .codex/config.toml",
+    what: "Codex hooks and MCP servers",
+    loaded: true,
+    files: { names: ["hooks.json", "config.toml"], counts: holdsCodexConfig },
+  },
   // Protected only (they ask no trust question of their own): a command's `!` lines run, and its
   // allowed-tools allow, in the next run; a skill's do the same when typed as /name.
   { path: ".claude/commands", label: ".claude/commands", what: "Markdown commands", loaded: false },
@@ -56,6 +64,9 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
   { path: ".claude/skills", label: ".claude/skills", what: "skills", loaded: false },
   { path: ".zot/skills", label: ".zot/skills", what: "skills", loaded: false },
   { path: ".agents/skills", label: ".agents/skills", what: "skills", loaded: false },
+  { path: ".codex/skills", label: ".codex/skills", what: "skills", loaded: false },
+  { path: ".pi/skills", label: ".pi/skills", what: "skills", loaded: false },
+  { path: ".pi/prompts", label: ".pi/prompts", what: "Markdown commands", loaded: false },
 ];
 
 /** The user's own commands and skills outside $ZOT_HOME (read without trust): relative to the home folder. */
@@ -100,7 +111,7 @@ export function findProjectConfig(cwd: string, home: string): FoundConfig[] {
   const global = zotPaths(path.resolve(cwd, home));
   // $ZOT_HOME inside the folder (`ZOT_HOME=.zot`): those are the user's own, global, files.
   // ~/.claude as the folder's .claude (zot started in the home directory): the user's own settings.
-  const globals = [global.extensionsDir, path.join(global.home, "hooks.json"), path.join(os.homedir(), ".claude")];
+  const globals = [global.extensionsDir, path.join(global.home, "hooks.json"), path.join(os.homedir(), ".claude"), path.join(os.homedir(), ".codex")];
   const isGlobal = (file: string) => globals.some((g) => realOrSame(g) === realOrSame(file));
   const found: FoundConfig[] = [];
   for (const kind of PROJECT_EXECUTABLE_CONFIG) {
@@ -235,6 +246,22 @@ export { shellQuote };
  * model's key would get: a proxy's URL, say): a non-empty `hooks` or `env` object. A file that
  * cannot be read or parsed runs nothing (its loader says what is wrong with it).
  */
+/** A Codex file that would run something: hooks.json with hooks, config.toml with MCP servers or hooks. */
+function holdsCodexConfig(file: string): boolean {
+  try {
+    const text = readFileSync(file, "utf8");
+    if (file.endsWith(".toml")) {
+      const parsed = Bun.TOML.parse(text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
+      const filled = (value: unknown) => typeof value === "object" && value !== null && Object.keys(value).length > 0;
+      return filled(parsed.mcp_servers) || filled(parsed.hooks);
+    }
+    return holdsHooksOrEnv(file);
+  } catch {
+    // A file that does not parse runs nothing; it is named where zot reads it.
+    return false;
+  }
+}
+
 function holdsHooksOrEnv(file: string): boolean {
   try {
     const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown; env?: unknown } | null;

@@ -42,7 +42,7 @@ export type { PromptInput, PromptOutcome, PromptTool, ContextUse } from "../core
 export { commandPrompt, type ConversationPrompt } from "./slash-commands.ts";
 export type { SideEvent, SideExchange } from "../core/side-question.ts";
 export type { ConfirmAnswer, Confirmer, ConfirmRequest } from "../core/confirm-gate.ts";
-export { argsText, CONFIRM_GATE_NAME, DECLINED } from "../core/confirm-gate.ts";
+export { allArgsText, argsText, CONFIRM_GATE_NAME, DECLINED } from "../core/confirm-gate.ts";
 export type { TrustAnswer, TrustAsker, TrustQuestion } from "../config/workspace-trust.ts";
 export type { ExtensionInfo, InputSink, ReloadReport } from "../extensions/manager.ts";
 export type { McpServerInfo } from "../mcp/manager.ts";

@@ -297,6 +297,20 @@ export function argsText(args: ToolArgs): string {
 }
 
 /**
+ * Every argument of a call, as it would be used: what it is about first (argsText), then each
+ * other argument as `name: value` (a text as it is, lines and all; anything else as JSON). What a
+ * question shows when no diff says the rest (an MCP server's write_file: its path, then its content).
+ */
+export function allArgsText(args: ToolArgs): string {
+  const key = PREVIEW_KEYS.find((k) => typeof args[k] === "string" && (args[k] as string).trim() !== "");
+  if (key === undefined) return argsText(args);
+  const rest = Object.entries(args)
+    .filter(([name]) => name !== key)
+    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  return [args[key] as string, ...rest].join("\n");
+}
+
+/**
  * One line saying what a call is about: the first non-empty of command, path, file_path, url,
  * query or name, else the arguments as compact JSON (nothing for none); whitespace collapsed, at
  * most `max` characters with "…" at the end when cut.

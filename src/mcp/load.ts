@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { WorkspaceTrust } from "../config/workspace-trust.ts";
 import { type ConfiguredServer, type McpServerOff, offReason, PROJECT_MCP_FILE, readMcpConfig, runnableServers } from "./config-files.ts";
+import { PROJECT_CODEX_FILE } from "./codex-config-view.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
 import type { HostServers } from "./host-transport.ts";
 import type { McpManager } from "./manager.ts";
@@ -41,7 +42,9 @@ export interface McpLoaded {
 
 export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded> {
   const strict = options.flags?.strict === true;
-  const hasProjectFile = !strict && options.projectFile !== false && existsSync(path.join(options.cwd, PROJECT_MCP_FILE));
+  // The folder's own servers: its .mcp.json, or Codex's .codex/config.toml (which --setting-sources does not choose).
+  const hasProjectFile =
+    !strict && ((options.projectFile !== false && existsSync(path.join(options.cwd, PROJECT_MCP_FILE))) || existsSync(path.join(options.cwd, PROJECT_CODEX_FILE)));
   const projectTrusted = hasProjectFile ? (await options.trust()).trusted : false;
   const config = readMcpConfig({
     cwd: options.cwd,

@@ -46,7 +46,7 @@ export function followClaudeRun(
       if (partial && write) for (const line of partial.add(event)) write(line);
       const lines = run.add(event);
       if (write) for (const line of lines) write(line);
-      if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
+      if (event.type === "retry") console.error(`zot: ${printable(retryText(event))}`);
       // An extension's words (often relayed from elsewhere) to a terminal: no escape of them written.
       else if (event.type === "ext_notify") console.error(printable(`[${event.extension}] ${event.level}: ${event.message}`));
     },

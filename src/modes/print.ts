@@ -31,7 +31,7 @@ export async function runPrintMode(conversation: Conversation, input: Conversati
       }
       // Only the /compact this run was asked for: an automatic one is no answer.
       if (event.type === "compact_done" && event.reason === "manual") summary = event.summary;
-      if (event.type === "retry") console.error(`zot: ${retryText(event)}`);
+      if (event.type === "retry") console.error(`zot: ${printable(retryText(event))}`);
       // An extension's words (often relayed from elsewhere) to a terminal: no escape of them written.
       else if (event.type === "ext_notify") console.error(printable(`[${event.extension}] ${event.level}: ${event.message}`));
     },

@@ -145,6 +145,17 @@ describe("childEnv", () => {
     expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks and env", path: join(f.cwd, ".claude", "settings.local.json") }]);
   });
 
+  test("a folder's Codex files count when they would run something: .codex/hooks.json with hooks, .codex/config.toml with MCP servers", () => {
+    const f = folder(false);
+    mkdirSync(join(f.cwd, ".codex"), { recursive: true });
+    writeFileSync(join(f.cwd, ".codex", "config.toml"), 'model = "o3"\n');
+    writeFileSync(join(f.cwd, ".codex", "hooks.json"), JSON.stringify({ hooks: {} }));
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
+    writeFileSync(join(f.cwd, ".codex", "config.toml"), '[mcp_servers.repo]\ncommand = "repo-server"\n');
+    writeFileSync(join(f.cwd, ".codex", "hooks.json"), JSON.stringify({ hooks: { PreToolUse: [] } }));
+    expect(findProjectConfig(f.cwd, f.home).map((found) => found.label)).toEqual([".codex/hooks.json", ".codex/config.toml"]);
+  });
+
   test("a folder's settings file with an env counts too: its variables reach every command and the model's key", () => {
     const f = folder(false);
     mkdirSync(join(f.cwd, ".claude"), { recursive: true });

@@ -306,3 +306,14 @@ test("a working directory whose name is not valid UTF-8 is named as that, not bl
   expect(stderr).toContain("the working directory's name is not valid UTF-8");
   expect(stderr).not.toContain("--cwd /");
 });
+
+test("-p says a provider's error and a hook's reason as plain text: no escape sequence of theirs (OSC 52 on the clipboard, a title) reaches the terminal", async () => {
+  const dir = tempDir("zot-escapes-");
+  const script = join(dir, "turns.jsonl");
+  writeFileSync(script, `${JSON.stringify({ error: { message: "upstream said \u001b]52;c;ZWNobyBwd25lZA==\u0007\u001b]0;TITLE\u0007 no", status: 500 } })}\n`);
+  const run = await zot(["-p", "go", "--script", script]);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("upstream said");
+  expect(run.stderr).not.toContain("\u001b");
+  expect(run.stderr).not.toContain("\u0007");
+});

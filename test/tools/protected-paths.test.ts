@@ -68,6 +68,12 @@ describe("the file tools", () => {
       ".claude/skills/deploy/SKILL.md",
       ".zot/skills/deploy/SKILL.md",
       ".agents/skills/deploy/SKILL.md",
+      // Codex's and pi's: hooks and MCP servers run at the next start, skills and prompts when typed
+      ".codex/hooks.json",
+      ".codex/config.toml",
+      ".codex/skills/deploy/SKILL.md",
+      ".pi/skills/deploy/SKILL.md",
+      ".pi/prompts/ship.md",
     ];
     for (const path of targets) {
       const r = await call(writeTool, { path, content: '{"evil": true}' }, ctx(true));

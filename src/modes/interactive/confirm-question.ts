@@ -13,7 +13,7 @@ import { type SelectItem, SelectList } from "../../tui/select-list.ts";
 import { Spacer, Text } from "../../tui/text.ts";
 import type { Theme } from "../../tui/theme.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
-import { argsText, type ConfirmAnswer, type ConfirmRequest } from "../../conversation/conversation.ts";
+import { allArgsText, argsText, type ConfirmAnswer, type ConfirmRequest } from "../../conversation/conversation.ts";
 import { STRAY_HINT, StrayTyping } from "../../tui/stray-typing.ts";
 import { hasControls, printable, printableVerbatim } from "../../protocol/printable.ts";
 
@@ -188,7 +188,9 @@ class RequestBody implements Component {
     // The change as it would be written: a control character in it shown, never dropped or written.
     this.diffLines = request.diff ? printableVerbatim(request.diff).split("\n").filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ ")) : [];
     // Whole, not the one-line preview: what is cut from a command asked about would run unseen.
-    const whole = request.args ? argsText(request.args) : "";
+    // With a diff (edit, write) what the call is about; without one every argument, so nothing of
+    // the call (an MCP write_file's content) goes by unseen.
+    const whole = request.args ? (request.diff !== undefined ? argsText(request.args) : allArgsText(request.args)) : "";
     this.argsWhole = whole.trim() !== "" ? whole : request.preview;
     this.argsShown = printableVerbatim(this.argsWhole.replace(/\n+$/, ""));
   }

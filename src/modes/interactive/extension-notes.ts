@@ -48,8 +48,8 @@ export class ExtensionNotes extends CachedBlock {
       const prefix = `[${printable(note.extension)}] `;
       const style = noteStyle(this.theme, note.level === "info" ? "muted" : note.level);
       // An extension's words (often relayed from elsewhere: an API, an issue title, a log) as a
-      // panel's lines are drawn: styles and links kept, no other escape written.
-      for (const line of styledRows(note.message.replace(/\n+$/, ""))) {
+      // panel's lines are drawn, styles kept, no other escape written, and no link: its text could name one site and lead to another.
+      for (const line of styledRows(note.message.replace(/\n+$/, ""), { links: false })) {
         for (const row of wrapText(line, Math.max(1, width - 2 - prefix.length))) rows.push(` ${this.theme.accent(prefix)}${style(row)}`);
       }
     }
