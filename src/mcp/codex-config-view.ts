@@ -3,8 +3,9 @@
 // `mcpServers` entries zot already reads from Claude Code's files. Rule: read only, never written;
 // an entry is mapped where Codex's field has one meaning in Claude Code's shape (a stdio server's
 // command, args and env; a remote server's url and headers, a bearer token's variable as an
-// Authorization header), a field zot cannot honour is said in the entry's warnings, a server Codex
-// has turned off (`enabled = false`) is not started, and a broken file is one sentence naming it.
+// Authorization header; its enabled_tools and disabled_tools choose the tools offered), a field zot
+// cannot honour is said in the entry's warnings, a server Codex has turned off (`enabled = false`) is
+// not started, and a broken file is one sentence naming it.
 import os from "node:os";
 import path from "node:path";
 import { readRegularFile } from "../config/regular-file.ts";
@@ -25,7 +26,7 @@ export const PROJECT_CODEX_FILE = path.join(".codex", "config.toml");
 /** Codex's fields zot leaves alone without a word: timeouts (zot's MCP_TIMEOUT rules) and notes for Codex itself. */
 const QUIET_FIELDS = new Set(["startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec", "env_vars", "enabled", "required"]);
 /** The fields mapped below. */
-const MAPPED_FIELDS = new Set(["command", "args", "env", "cwd", "url", "bearer_token_env_var", "http_headers", "env_http_headers", "type", "transport"]);
+const MAPPED_FIELDS = new Set(["command", "args", "env", "cwd", "url", "bearer_token_env_var", "http_headers", "env_http_headers", "type", "transport", "enabled_tools", "disabled_tools"]);
 
 /**
  * The file as `{ mcpServers }` in Claude Code's shape: missing is nothing; unreadable or not TOML
@@ -63,6 +64,11 @@ export function readCodexConfig(file: string): { data?: Record<string, unknown>;
  */
 function claudeShape(entry: Record<string, unknown>): Record<string, unknown> {
   const warnings: string[] = [];
+  // The tools Codex offers of the server: config-files.ts gives them to the connection, which offers no other.
+  const names = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined);
+  const enabled = names(entry.enabled_tools);
+  const disabled = names(entry.disabled_tools);
+  const filter = enabled || disabled ? { zotToolFilter: { ...(enabled ? { enabled } : {}), ...(disabled ? { disabled } : {}) } } : {};
   const unknown = Object.keys(entry).filter((key) => !MAPPED_FIELDS.has(key) && !QUIET_FIELDS.has(key));
   if (unknown.length > 0) warnings.push(`Codex's ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not read by zot (every tool of the server is offered)`);
   if (typeof entry.url === "string") {
@@ -71,9 +77,9 @@ function claudeShape(entry: Record<string, unknown>): Record<string, unknown> {
       for (const [header, variable] of Object.entries(entry.env_http_headers)) if (typeof variable === "string") headers[header] = `\${${variable}}`;
     }
     if (typeof entry.bearer_token_env_var === "string") headers.Authorization = `Bearer \${${entry.bearer_token_env_var}}`;
-    return { type: "http", url: entry.url, headers, ...(warnings.length > 0 ? { zotWarnings: warnings } : {}) };
+    return { type: "http", url: entry.url, headers, ...filter, ...(warnings.length > 0 ? { zotWarnings: warnings } : {}) };
   }
-  const shaped: Record<string, unknown> = { command: entry.command, args: entry.args ?? [], env: entry.env ?? {} };
+  const shaped: Record<string, unknown> = { command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, ...filter };
   if (entry.cwd !== undefined) warnings.push("Codex's cwd is not read: the server starts in zot's working directory");
   return warnings.length > 0 ? { ...shaped, zotWarnings: warnings } : shaped;
 }

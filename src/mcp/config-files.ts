@@ -18,7 +18,7 @@ import { codexConfigFile, PROJECT_CODEX_FILE, readCodexConfig } from "./codex-co
 import { expansionEnv } from "./env-expansion.ts";
 import type { FlagMcpConfig } from "./flag-configs.ts";
 import { readJsonFile } from "./json-file.ts";
-import { parseServerEntry, type ServerTransport } from "./server-entry.ts";
+import { parseServerEntry, type ServerTransport, type ToolFilter } from "./server-entry.ts";
 
 export const MCP_FILE = "mcp.json";
 export const PROJECT_MCP_FILE = ".mcp.json";
@@ -155,7 +155,7 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
     for (const [name, written] of Object.entries(section)) {
       const where = `MCP server "${name}" in ${source.label}`;
       // What a Codex entry has that zot cannot honour (codex-config-view.ts), said with the server's name.
-      const { zotWarnings, ...codex } = source.owner === "codex" && isJsonObject(written) ? written : { zotWarnings: undefined };
+      const { zotWarnings, zotToolFilter, ...codex } = source.owner === "codex" && isJsonObject(written) ? written : { zotWarnings: undefined, zotToolFilter: undefined };
       const raw = source.owner === "codex" && isJsonObject(written) ? codex : written;
       const notes = Array.isArray(zotWarnings) ? zotWarnings.map((note) => `${where}: ${note}`) : [];
       const parsed = parseServerEntry(raw, where, variables);
@@ -164,7 +164,9 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
         source,
         raw,
         warnings: "error" in parsed ? [] : [...notes, ...parsed.warnings],
-        ...("error" in parsed ? { error: parsed.error } : { transport: parsed.transport }),
+        ...("error" in parsed
+          ? { error: parsed.error }
+          : { transport: isJsonObject(zotToolFilter) && parsed.transport.type !== "sdk" ? { ...parsed.transport, toolFilter: zotToolFilter as ToolFilter } : parsed.transport }),
       };
       if (source.scope === "project" && !options.projectTrusted) server.untrusted = true;
       if (source.scope === "project" && refused.has(name)) server.disabled = true;

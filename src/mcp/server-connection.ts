@@ -268,7 +268,7 @@ export class McpServerConnection {
       const tools = await listed("tools/list", "tools").catch((error) => {
         throw signal.aborted ? error : new Error(`its tools/list failed: ${errorText(error)}`);
       });
-      this.tools = usableTools(named(tools, "tool", log).map((tool) => wellFormedTool(tool, log)) as McpToolDef[], log);
+      this.tools = offered(usableTools(named(tools, "tool", log).map((tool) => wellFormedTool(tool, log)) as McpToolDef[], log), this.spec);
     }
     if (capabilities.prompts) this.prompts = await this.listPrompts(() => listed("prompts/list", "prompts"), signal);
     this.offersResources = capabilities.resources !== undefined;
@@ -681,4 +681,11 @@ function usableTools(tools: McpToolDef[], log: (line: string) => void): McpToolD
 function progressLine(progress: { progress: number; total?: number; message?: string }): string {
   const of = progress.total !== undefined ? `${progress.progress}/${progress.total}` : String(progress.progress);
   return `${progress.message ? `${progress.message} ` : ""}(${of})\n`;
+}
+
+/** The tools the server's entry offers (Codex's enabled_tools, then its disabled_tools); all without a filter. */
+function offered(tools: McpToolDef[], spec: ServerTransport): McpToolDef[] {
+  const filter = spec.type === "sdk" ? undefined : spec.toolFilter;
+  if (!filter) return tools;
+  return tools.filter((tool) => (filter.enabled === undefined || filter.enabled.includes(tool.name)) && !(filter.disabled ?? []).includes(tool.name));
 }

@@ -33,10 +33,16 @@ const RemoteEntry = v.looseObject({
   headersHelper: v.optional(v.string()),
 });
 
+/** Which of a server's tools are offered (Codex's enabled_tools and disabled_tools); none: all of them. */
+export interface ToolFilter {
+  enabled?: string[];
+  disabled?: string[];
+}
+
 /** How zot talks to a server. `http` is streamable HTTP, falling back to HTTP+SSE for an older server. */
 export type ServerTransport =
-  | { type: "stdio"; command: string; args: string[]; env: Record<string, string> }
-  | { type: "http" | "sse"; url: string; headers: Record<string, string> }
+  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; toolFilter?: ToolFilter }
+  | { type: "http" | "sse"; url: string; headers: Record<string, string>; toolFilter?: ToolFilter }
   /** a server inside the program running zot (the Claude Agent SDK's createSdkMcpServer), reached through it */
   | { type: "sdk"; name: string };
 

@@ -20,11 +20,12 @@ describe("zot mcp", () => {
   test("Codex's ~/.codex/config.toml servers are listed, started and called as any other; zot does not change Codex's file", async () => {
     const w = where();
     mkdirSync(join(w.userHome, ".codex"), { recursive: true });
-    const toml = `model = "o3"\n\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`;
+    const toml = `model = "o3"\n\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\nenabled_tools = ["echo", "get-sum"]\ndisabled_tools = ["get-sum"]\n`;
     writeFileSync(join(w.userHome, ".codex", "config.toml"), toml);
     const list = await zot(["mcp", "list"], w);
     expect(list.code).toBe(0);
-    expect(list.stdout.trim()).toMatch(/^everything: node .*index\.js stdio - ✓ connected \(1[0-9] tools.*\.codex\/config\.toml \(user\)\]$/);
+    // Codex's enabled_tools and disabled_tools choose what is offered: echo alone.
+    expect(list.stdout.trim()).toMatch(/^everything: node .*index\.js stdio - ✓ connected \(1 tool.*\.codex\/config\.toml \(user\)\]$/);
     const remove = await zot(["mcp", "remove", "everything"], w);
     expect(remove.code).toBe(2);
     expect(remove.stderr).toContain("Codex's own file, which zot does not change; remove it there (codex mcp remove everything)");
@@ -34,6 +35,8 @@ describe("zot mcp", () => {
       const run = await zot(["-p", "echo it", "--provider", "anthropic", "--api-key", "k", "--base-url", mock.url], w);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("from codex's server");
+      const offered = mock.requests[0]!.body.tools.map((tool: any) => tool.name).filter((name: string) => name.startsWith("mcp__"));
+      expect(offered).toEqual(["mcp__everything__echo"]);
     } finally {
       mock.stop();
     }

@@ -195,12 +195,12 @@ disabled_tools = ["delete_everything"]
     expect(started).toEqual({
       everything: { type: "stdio", command: "node", args: ["server.js", "stdio"], env: { API_KEY: "k1" } },
       docs: { type: "http", url: "https://docs.example/mcp", headers: { "X-Team": "core", "X-Key": "k2", Authorization: "Bearer t0k" } },
-      picky: { type: "stdio", command: "picky", args: [], env: {} },
+      picky: { type: "stdio", command: "picky", args: [], env: {}, toolFilter: { disabled: ["delete_everything"] } },
     });
     const picky = config.servers.find((s) => s.name === "picky")!;
     expect(picky.source.label).toBe(`${join(where.userHome, ".codex", "config.toml")} (user)`);
     expect(picky.warnings.join("\n")).toContain("Codex's cwd is not read");
-    expect(picky.warnings.join("\n")).toContain("Codex's disabled_tools is not read by zot (every tool of the server is offered)");
+    expect(picky.warnings.join("\n")).not.toContain("disabled_tools");
     expect(config.servers.map((s) => s.name)).not.toContain("off");
   });
 
