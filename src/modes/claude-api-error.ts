@@ -17,8 +17,16 @@ const BY_CODE: Partial<Record<ErrorCode, ClaudeApiError>> = {
   bad_response: "unknown",
 };
 
-/** The Agent SDK's name for a failed call's code (and HTTP status: a 404 is a model not found); undefined for a failure that is no model call's. */
-export function claudeApiError(code: ErrorCode | undefined, status?: number): ClaudeApiError | undefined {
+/** A quota used up or credit run out (OpenAI's insufficient_quota, Anthropic's "credit balance is too low"): no retry mends it. */
+const BILLING = /insufficient_quota|credit balance is too low|billing|exceeded your current quota/i;
+
+/**
+ * The Agent SDK's name for a failed call's code (and HTTP status: a 404 is a model not found; and its
+ * words: a quota or credit that ran out is a billing error, which an orchestrator must not retry);
+ * undefined for a failure that is no model call's.
+ */
+export function claudeApiError(code: ErrorCode | undefined, status?: number, words?: string): ClaudeApiError | undefined {
   if (status === 404) return "model_not_found";
+  if (code !== undefined && words !== undefined && BILLING.test(words) && (code === "rate_limit" || code === "bad_request" || code === "auth")) return "billing_error";
   return code === undefined ? undefined : BY_CODE[code];
 }

@@ -139,7 +139,7 @@ export class ClaudeRun {
         if (this.callStarted !== undefined) this.apiMs += this.now() - this.callStarted;
         this.callStarted = undefined;
         // A model call's failure ended the turn: Claude Code's synthetic message says so, with its kind.
-        const error = event.stop === "error" ? claudeApiError(event.code) : undefined;
+        const error = event.stop === "error" ? claudeApiError(event.code, undefined, event.error) : undefined;
         return error && event.error !== undefined ? this.failedCall(event.error, error) : undefined;
       }
       case "retry":
@@ -150,7 +150,7 @@ export class ClaudeRun {
           max_retries: event.max_attempts,
           retry_delay_ms: event.wait_ms,
           error_status: event.status ?? null,
-          error: claudeApiError(event.code, event.status) ?? "unknown",
+          error: claudeApiError(event.code, event.status, event.message) ?? "unknown",
           uuid: crypto.randomUUID(),
           session_id: this.options.sessionId,
         };

@@ -6,7 +6,7 @@
 import type { ErrorCode } from "./error-code.ts";
 
 /**
- * Retries of a busy server (an overload, a rate limit, a 5xx, a 408 or 409): Claude Code's
+ * Retries of a busy server (an overload, a rate limit, a 408 or 409): Claude Code's
  * default, waiting 0.5, 1, 2, 4, 8, 16, then 32 s each (a quarter more at most, at random): about
  * two and a half minutes in all, which an overload of a few seconds or a minute's rate limit outlasts.
  */
@@ -17,6 +17,12 @@ export const BUSY_RETRIES = 10;
  * that is off), and a silent one was waited on for the silence limit already.
  */
 export const UNREACHED_RETRIES = 2;
+/**
+ * Retries of a server error that is not a busy server's (a 500, 502, 504; a local model that does
+ * not fit in memory, a proxy whose server is down): a few, not minutes of them, since such an error
+ * rarely clears within a call. An overload (529, a 503) and a rate limit get BUSY_RETRIES.
+ */
+export const SERVER_ERROR_RETRIES = 2;
 const BASE_WAIT_MS = 500;
 const MAX_WAIT_MS = 32_000;
 /** The most a wait is lengthened at random, as a share of it: clients that failed together do not come back together. */
@@ -30,7 +36,7 @@ export const MAX_NAMED_WAIT_S = 60;
 
 /** The retries a failure of this code may have; `cap` is the run's own limit (CLAUDE_CODE_MAX_RETRIES), when it set one. */
 export function retriesFor(code: ErrorCode, cap?: number): number {
-  const retries = code === "network" ? UNREACHED_RETRIES : BUSY_RETRIES;
+  const retries = code === "network" ? UNREACHED_RETRIES : code === "server_error" ? SERVER_ERROR_RETRIES : BUSY_RETRIES;
   return cap !== undefined ? Math.min(retries, cap) : retries;
 }
 

@@ -104,6 +104,14 @@ function sentenceOf(speaker: ProviderSpeaker, failure: Failure): string {
     case "unreachable": {
       // A proxy that is off (a VPN's, a variable left from another network) is not the server's fault.
       const route = proxyRoute(speaker.baseUrl);
+      // Reached, the proxy answered the tunnel with a status: it wants credentials, or it could not reach the server.
+      const tunnel = /Proxy refused to open a tunnel: (\d{3})/.exec(failure.detail)?.[1];
+      if (route && tunnel === "407") {
+        return `${provider}: the proxy ${shownUrl(route.proxy)} (${route.variable}) wants credentials to go on to ${baseUrl} (${failure.detail}); put them in ${route.variable} (http://user:password@host:port), or connect directly: ${directAdvice(route)}`;
+      }
+      if (route && tunnel !== undefined) {
+        return `${provider}: the proxy ${shownUrl(route.proxy)} (${route.variable}) was reached but did not open the way to ${baseUrl} (${failure.detail}); check the network and the base URL, and whether the proxy may reach that server`;
+      }
       if (route) return `${provider}: cannot reach the proxy ${shownUrl(route.proxy)} (${route.variable}) that zot goes through to ${baseUrl} (${failure.detail}); ${proxyAdvice(route)}`;
       // A local ollama that is not running is the usual cause: say so.
       if (provider === "ollama") return `${provider}: cannot reach ${baseUrl} (${failure.detail}); is ollama running (ollama serve)? OLLAMA_HOST or --base-url may point elsewhere`;
@@ -131,10 +139,15 @@ function sentenceOf(speaker: ProviderSpeaker, failure: Failure): string {
 
 /** What to do about a proxy that cannot be reached: start it or name it right, or go around it. */
 function proxyAdvice(route: ProxyRoute): string {
+  return `check that the proxy runs and ${route.variable} names it, or connect directly: ${directAdvice(route)}`;
+}
+
+/** How to go around the proxy: unset its variable, or add the host to NO_PROXY. */
+function directAdvice(route: ProxyRoute): string {
   const around = route.noProxy
     ? `add ${route.host} to ${route.noProxy.variable} (now "${route.noProxy.value}")`
     : `set NO_PROXY=${route.host}`;
-  return `check that the proxy runs and ${route.variable} names it, or connect directly: unset ${route.variable}, or ${around}`;
+  return `unset ${route.variable}, or ${around}`;
 }
 
 /**

@@ -129,12 +129,16 @@ export function abortReason(signal: AbortSignal): unknown {
  * labels (Anthropic's error type, OpenAI's code and type) inside a stream, and the words for a
  * context overflow, which every server reports as a plain 400.
  */
-export function codeOf(status: number | undefined, type: string | undefined, code: string | undefined, detail: string): ErrorCode {
+export function codeOf(given: number | undefined, type: string | undefined, code: string | undefined, detail: string): ErrorCode {
+  // A status inside the stream (LiteLLM's and vLLM's `"code": "400"` in an error event) is a status.
+  const status = given ?? (code !== undefined && /^[1-5]\d\d$/.test(code) ? Number(code) : undefined);
   const labels = `${type ?? ""} ${code ?? ""}`;
   if (status === 401 || status === 403 || /authentication|permission|invalid_api_key/.test(labels)) return "auth";
-  if (status === 429 || /rate_limit/.test(labels)) return "rate_limit";
+  // Inside a stream a rate limit may say so only in its words (a Responses `response.failed`).
+  if (status === 429 || /rate_limit/.test(labels) || (status === undefined && /\brate limit\b/i.test(detail))) return "rate_limit";
   if (code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(detail)) return "context_overflow";
-  if (status === 529 || status === 503 || /overloaded/.test(labels)) return "overloaded";
+  // A 503 is a busy server when it says so; a proxy's page for a server that is down is a server error.
+  if (status === 529 || /overloaded/.test(labels) || (status === 503 && /overload|capacity|busy|try again|slow down/i.test(detail))) return "overloaded";
   if (status !== undefined) return status >= 500 ? "server_error" : "bad_request";
   return /invalid_request/.test(labels) ? "bad_request" : "server_error";
 }

@@ -13,7 +13,7 @@ import { createOpenAIChatProvider } from "../../src/providers/openai-chat.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { testModel } from "../support/test-model.ts";
 
-const QWEN: ModelInfo = testModel({ id: "qwen-local", provider: "openai", api: "openai-chat", context_window: 8192, max_output: 8192 });
+const QWEN: ModelInfo = testModel({ id: "qwen-local", provider: "openai", api: "openai-chat", context_window: 8192, max_output: 8192, source: "user" });
 const TIME = "2025-01-01T00:00:00.000Z";
 
 function request(model: ModelInfo, text = "hi", extra: Partial<ModelRequest> = {}): ModelRequest {
@@ -21,6 +21,15 @@ function request(model: ModelInfo, text = "hi", extra: Partial<ModelRequest> = {
 }
 
 describe("withOutputRoom", () => {
+  test("only a window the user gave caps the output: the catalog's (OpenAI's are the input's alone) and a guessed one (an unlisted ollama model) do not", () => {
+    const long = "x".repeat(600_000);
+    const gpt5 = testModel({ id: "gpt-5", provider: "openai", api: "openai-responses", context_window: 272_000, max_output: 128_000, source: "catalog" });
+    expect(withOutputRoom(request(gpt5, long), 1).outputRoom).toBeUndefined();
+    const guessed = testModel({ id: "llama3", provider: "ollama", api: "openai-chat", context_window: 32_768, max_output: 8192, source: "synthetic" });
+    expect(withOutputRoom(request(guessed, "x".repeat(100_000)), 1).outputRoom).toBeUndefined();
+    expect(withOutputRoom(request({ ...guessed, source: "user" }, "x".repeat(100_000)), 1).outputRoom).toBeLessThan(8192); // given in models.json, it caps
+  });
+
   test("a window the output asked for would fill leaves the prompt its room", () => {
     const sized = withOutputRoom(request(QWEN), 1);
     expect(sized.outputRoom).toBeDefined();

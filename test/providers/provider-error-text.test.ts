@@ -65,7 +65,7 @@ describe("codeOf", () => {
     expect(codeOf(403, "permission_error", undefined, "no access")).toBe("auth");
     expect(codeOf(429, "requests", "rate_limit_exceeded", "slow down")).toBe("rate_limit");
     expect(codeOf(529, "overloaded_error", undefined, "Overloaded")).toBe("overloaded");
-    expect(codeOf(503, undefined, undefined, "busy")).toBe("overloaded");
+    expect(codeOf(503, undefined, undefined, "server busy")).toBe("overloaded");
     expect(codeOf(500, "api_error", undefined, "boom")).toBe("server_error");
     expect(codeOf(404, "not_found_error", undefined, "model: nope")).toBe("bad_request");
     expect(codeOf(400, "invalid_request_error", undefined, "prompt is too long: 210000 tokens > 200000 maximum")).toBe("context_overflow");
@@ -76,5 +76,12 @@ describe("codeOf", () => {
     expect(codeOf(undefined, "invalid_request_error", undefined, "bad tool schema")).toBe("bad_request");
     expect(codeOf(undefined, "server_error", "server_error", "upstream timeout")).toBe("server_error");
     expect(codeOf(undefined, undefined, undefined, "anything")).toBe("server_error");
+  });
+
+  test("a status named inside the stream (LiteLLM's \"code\": \"400\") is that status; a 503 is a busy server only when it says so", () => {
+    expect(codeOf(undefined, "error", "400", "litellm.BadRequestError: bad tool schema")).toBe("bad_request");
+    expect(codeOf(undefined, undefined, "429", "slow down")).toBe("rate_limit");
+    expect(codeOf(503, undefined, undefined, "<html>upstream connect error or disconnect/reset before headers</html>")).toBe("server_error");
+    expect(codeOf(503, undefined, undefined, "The engine is currently overloaded, please try again later")).toBe("overloaded");
   });
 });

@@ -74,3 +74,10 @@ describe("the sentence of a proxy that cannot be reached", () => {
     );
   });
 });
+
+test("ALL_PROXY when no scheme's variable is set, and NO_PROXY's IPv4 ranges, as Bun's fetch takes them", () => {
+  expect(proxyRoute("http://127.0.0.1:11434/v1", { ALL_PROXY: "http://proxy:3128" })?.variable).toBe("ALL_PROXY");
+  expect(proxyRoute("http://127.0.0.1:11434/v1", { HTTP_PROXY: "http://proxy:3128", NO_PROXY: "localhost,127.0.0.0/8" })).toBeUndefined();
+  expect(proxyRoute("http://10.2.3.4/v1", { HTTP_PROXY: "http://proxy:3128", NO_PROXY: "10.0.0.0/8" })).toBeUndefined();
+  expect(proxyRoute("http://11.2.3.4/v1", { HTTP_PROXY: "http://proxy:3128", NO_PROXY: "10.0.0.0/8" })?.proxy).toBe("http://proxy:3128");
+});
