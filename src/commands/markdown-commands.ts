@@ -3,8 +3,8 @@
 // `~/.claude/commands/`) is the command `/review`; a subfolder organises, as in Claude Code:
 // `frontend/lint.md` is `/lint`, described as (project:frontend), and `/frontend:lint` runs it too.
 // Codex's custom prompts (`$CODEX_HOME/prompts/*.md`) are commands in the namespace `prompts`
-// (`/prompts:review`, and `/review` where no other has it), and pi's prompt templates
-// (`~/.pi/agent/prompts/`, a trusted folder's `.pi/prompts/`) commands as Claude Code's are.
+// (`/prompts:review`, and `/review` where no earlier folder has it), and pi's prompt templates
+// (`~/.pi/agent/prompts/`, a folder's `.pi/prompts/`) commands as Claude Code's are.
 // Rule: a project's commands come before the user's (the user's first while the folder is not
 // trusted: a cloned repository's `commit.md` must not take the place of the user's own /commit and
 // speak as the user; run from the home folder, `~/.claude/commands` is the user's, read once), zot's
@@ -122,7 +122,10 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
     const withheld = scope === "project" ? options.withheld : undefined;
     for (const file of markdownFiles(dir, new Set(), withheld, warnings)) {
       const plain = commandName(dir, file);
-      const name = plain && namespace ? `${namespace}:${plain}` : plain;
+      // A Codex prompt takes its plain name where no earlier folder has it (so, while the folder is not
+      // trusted, before the folder's own commands), and answers to `prompts:<name>` always.
+      const name = plain && namespace && taken.has(plain.toLowerCase()) ? `${namespace}:${plain}` : plain;
+      const alias = plain && namespace && name === plain ? `${namespace}:${plain}` : undefined;
       if (!name) {
         warnings.push(`${file}: not a command name (use letters, digits, - and _ in file and folder names); skipped`);
         continue;
@@ -134,13 +137,15 @@ export function loadMarkdownCommands(options: CommandDirsOptions): LoadedCommand
         }
         continue;
       }
-      const loaded = readCommand(file, name, scope, warnings);
-      if ("error" in loaded) {
-        warnings.push(loaded.error);
+      const read = readCommand(file, name, scope, warnings);
+      if ("error" in read) {
+        warnings.push(read.error);
         continue;
       }
+      const loaded = alias ? { ...read, alias } : read;
       taken.add(name.toLowerCase());
       takenBy.set(name.toLowerCase(), loaded);
+      if (alias) taken.add(alias.toLowerCase());
       commands.push(loaded);
     }
   }

@@ -17,11 +17,10 @@ import { fillTemplate, type ShellRunner } from "./template-substitution.ts";
 /** A command for each skill the user may start whose name no command in `taken` has. */
 export function skillCommands(skills: readonly Skill[], taken: ReadonlySet<string>): MarkdownCommand[] {
   return skills
-    .filter((skill) => userInvocable(skill) && !taken.has(skill.name.toLowerCase()))
+    .filter((skill) => userInvocable(skill) && !taken.has(`skill:${skill.name}`.toLowerCase()))
     .map((skill) => ({
-      name: skill.name,
-      // pi starts a skill as /skill:<name>: that runs it too.
-      alias: `skill:${skill.name}`,
+      // pi starts a skill as /skill:<name>: that runs it too, and is its only name where a command has the plain one.
+      ...(taken.has(skill.name.toLowerCase()) ? { name: `skill:${skill.name}` } : { name: skill.name, alias: `skill:${skill.name}` }),
       description: `${skill.description} (skill)`,
       body: skill.body,
       file: skill.path,

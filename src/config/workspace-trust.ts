@@ -53,7 +53,7 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     path: ".codex",
     names: /^(hooks\.json|config\.toml)$/,
     label: ".codex/hooks.json, .codex/config.toml",
-    what: "Codex hooks and MCP servers",
+    what: "Codex hooks or MCP servers",
     loaded: true,
     files: { names: ["hooks.json", "config.toml"], counts: holdsCodexConfig },
   },
@@ -226,6 +226,18 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
   const userHome = options.userHome ?? os.homedir();
   if (claude && userHome) paths.push({ path: path.join(userHome, ".claude"), names: claude.names, what: "your Claude Code settings (~/.claude/settings*.json)", whileJailed: true });
   if (userHome) for (const entry of USER_COMMANDS_AND_SKILLS) paths.push({ path: path.join(userHome, entry.path), what: entry.what, whileJailed: true });
+  // Codex's and pi's own folders: their hooks and MCP servers run at the next start, their prompts' and skills' ! lines when typed.
+  const codexHome = process.env.CODEX_HOME?.trim() || (userHome ? path.join(userHome, ".codex") : undefined);
+  if (codexHome) {
+    paths.push({ path: codexHome, names: /^(hooks\.json|config\.toml)$/, what: "your Codex hooks and MCP servers (~/.codex/hooks.json, config.toml)", whileJailed: true });
+    paths.push({ path: path.join(codexHome, "prompts"), what: "your Codex prompts (~/.codex/prompts)", whileJailed: true });
+    paths.push({ path: path.join(codexHome, "skills"), what: "your Codex skills (~/.codex/skills)", whileJailed: true });
+  }
+  const piDir = process.env.PI_CODING_AGENT_DIR?.trim() || (userHome ? path.join(userHome, ".pi", "agent") : undefined);
+  if (piDir) {
+    paths.push({ path: path.join(piDir, "prompts"), what: "your pi prompt templates (~/.pi/agent/prompts)", whileJailed: true });
+    paths.push({ path: path.join(piDir, "skills"), what: "your pi skills (~/.pi/agent/skills)", whileJailed: true });
+  }
   // Its mcpServers (user and local scope) are started without trust (src/mcp/config-files.ts).
   if (userHome) paths.push({ path: path.join(userHome, ".claude.json"), what: "your Claude Code configuration (~/.claude.json), whose MCP servers zot starts", whileJailed: true });
   // Your own git configuration, whose commands git runs everywhere: out of the jail's reach, unless

@@ -30,7 +30,7 @@ export interface ModelCall {
   /** the provider refused the request as too long for the window, before anything streamed */
   overflow?: Overflow;
   /** the stream's first word was an overload, a rate limit or a server error, before any of the answer: worth another try */
-  retryable?: { code: ErrorCode; retryAfter?: number };
+  retryable?: { code: ErrorCode; retryAfter?: number; local?: boolean };
   /** the retries the provider made of its open, before the call's answer or failure */
   retries?: number;
   /** the ids of the tool calls whose start streamed (a front end drew them, kept or not) */
@@ -48,13 +48,13 @@ async function callRetryingEarlyFailures(state: AgentState, out: AgentOutlets, r
     const call = await callModel(state, out, retried > 0 ? { ...request, retriesBefore: retried } : request, signal);
     retried += call.retries ?? 0;
     if (!call.retryable || !call.failure) return call;
-    const { code, retryAfter } = call.retryable;
+    const { code, retryAfter, local } = call.retryable;
     const cap = state.provider.maxRetries;
-    const plan = retryPlan(code, retried, retryAfter, cap);
+    const plan = retryPlan(code, retried, retryAfter, cap, local);
     if ("stop" in plan) {
       return plan.stop === "exhausted" ? call : { ...call, failure: { ...call.failure, message: waitTooLongText(call.failure.message, plan.seconds) } };
     }
-    out.emit({ type: "retry", attempt: retried + 1, max_attempts: retriesFor(code, cap), wait_ms: plan.waitMs, code, message: call.failure.message });
+    out.emit({ type: "retry", attempt: retried + 1, max_attempts: retriesFor(code, cap, local), wait_ms: plan.waitMs, code, message: call.failure.message });
     if (!(await sleepUnlessAborted(plan.waitMs, signal))) return { stop: "aborted", partial: call.partial };
   }
 }
@@ -138,7 +138,7 @@ async function callModel(state: AgentState, out: AgentOutlets, request: ModelReq
         error.status === undefined &&
         !error.retryable &&
         (error.code === "overloaded" || error.code === "rate_limit" || error.code === "server_error")
-          ? { code: error.code, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) }
+          ? { code: error.code, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}), ...(error.local ? { local: true } : {}) }
           : undefined;
       result = { stop: "error", failure: failureOf(state, error), ...(overflow ? { overflow } : {}), ...(retryable ? { retryable } : {}) };
     }

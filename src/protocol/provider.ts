@@ -121,11 +121,13 @@ export class ProviderError extends Error {
   readonly retryAfter?: number;
   /** a context overflow's numbers as the server gave them */
   readonly overflow?: OverflowFigures;
+  /** the server is on this machine or its network (loopback, a private address): a server error there is rarely passing */
+  readonly local?: boolean;
 
   constructor(
     message: string,
     code: ErrorCode,
-    options: { status?: number; retryable?: boolean; retryAfter?: number; overflow?: OverflowFigures } = {},
+    options: { status?: number; retryable?: boolean; retryAfter?: number; overflow?: OverflowFigures; local?: boolean } = {},
   ) {
     super(message);
     this.name = "ProviderError";
@@ -134,5 +136,6 @@ export class ProviderError extends Error {
     if (options.status !== undefined) this.status = options.status;
     if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
     if (options.overflow !== undefined) this.overflow = options.overflow;
+    if (options.local) this.local = true;
   }
 }

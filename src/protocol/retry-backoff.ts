@@ -6,7 +6,7 @@
 import type { ErrorCode } from "./error-code.ts";
 
 /**
- * Retries of a busy server (an overload, a rate limit, a 408 or 409): Claude Code's
+ * Retries of a busy server (an overload, a rate limit, a 5xx, a 408 or 409): Claude Code's
  * default, waiting 0.5, 1, 2, 4, 8, 16, then 32 s each (a quarter more at most, at random): about
  * two and a half minutes in all, which an overload of a few seconds or a minute's rate limit outlasts.
  */
@@ -18,11 +18,11 @@ export const BUSY_RETRIES = 10;
  */
 export const UNREACHED_RETRIES = 2;
 /**
- * Retries of a server error that is not a busy server's (a 500, 502, 504; a local model that does
- * not fit in memory, a proxy whose server is down): a few, not minutes of them, since such an error
- * rarely clears within a call. An overload (529, a 503) and a rate limit get BUSY_RETRIES.
+ * Retries of a server error (a 500, 502, 504) from a server on this machine or its network (a local
+ * model that does not fit in memory, a gateway whose server is down): a few, not minutes of them,
+ * since such an error rarely clears within a call. A remote server's get BUSY_RETRIES, as Claude Code gives them.
  */
-export const SERVER_ERROR_RETRIES = 2;
+export const LOCAL_SERVER_ERROR_RETRIES = 2;
 const BASE_WAIT_MS = 500;
 const MAX_WAIT_MS = 32_000;
 /** The most a wait is lengthened at random, as a share of it: clients that failed together do not come back together. */
@@ -35,8 +35,8 @@ const JITTER = 0.25;
 export const MAX_NAMED_WAIT_S = 60;
 
 /** The retries a failure of this code may have; `cap` is the run's own limit (CLAUDE_CODE_MAX_RETRIES), when it set one. */
-export function retriesFor(code: ErrorCode, cap?: number): number {
-  const retries = code === "network" ? UNREACHED_RETRIES : code === "server_error" ? SERVER_ERROR_RETRIES : BUSY_RETRIES;
+export function retriesFor(code: ErrorCode, cap?: number, local = false): number {
+  const retries = code === "network" ? UNREACHED_RETRIES : code === "server_error" && local ? LOCAL_SERVER_ERROR_RETRIES : BUSY_RETRIES;
   return cap !== undefined ? Math.min(retries, cap) : retries;
 }
 
@@ -53,8 +53,8 @@ export type RetryPlan = { waitMs: number } | { stop: "exhausted" } | { stop: "wa
  * The plan after a failure that may be tried again, when `retried` retries were made already.
  * `namedWaitS`: the wait the server named, in seconds.
  */
-export function retryPlan(code: ErrorCode, retried: number, namedWaitS: number | undefined, cap?: number): RetryPlan {
-  if (retried >= retriesFor(code, cap)) return { stop: "exhausted" };
+export function retryPlan(code: ErrorCode, retried: number, namedWaitS: number | undefined, cap?: number, local = false): RetryPlan {
+  if (retried >= retriesFor(code, cap, local)) return { stop: "exhausted" };
   if (namedWaitS !== undefined && namedWaitS > MAX_NAMED_WAIT_S) return { stop: "wait_too_long", seconds: namedWaitS };
   return { waitMs: namedWaitS !== undefined ? Math.round(namedWaitS * 1000) : backoffMs(retried + 1) };
 }

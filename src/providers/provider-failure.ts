@@ -189,8 +189,21 @@ function providerError(
 ): ProviderError {
   return new ProviderError(failureText(speaker, failure), failure.code, {
     ...(failure.status !== undefined ? { status: failure.status } : {}),
+    ...(localServer(speaker.baseUrl) ? { local: true } : {}),
     ...options,
   });
+}
+
+/** A server on this machine or its network: loopback, a private IPv4 range, a `.local` or bare host name. */
+function localServer(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host === "::1" || !host.includes(".")) return true;
+  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.)/.test(host);
 }
 
 /**

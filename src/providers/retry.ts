@@ -40,7 +40,7 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
       return await open();
     } catch (error) {
       if (options.signal.aborted || !(error instanceof ProviderError) || !error.retryable) throw error;
-      const plan = retryPlan(error.code, retried, error.retryAfter, options.maxRetries);
+      const plan = retryPlan(error.code, retried, error.retryAfter, options.maxRetries, error.local);
       if ("stop" in plan) {
         if (plan.stop === "exhausted") throw error;
         // Said, so the user knows when trying again can help.
@@ -54,7 +54,7 @@ export async function* openWithRetry<T>(open: () => Promise<T>, options: RetryOp
         {
           type: "retry",
           attempt: retried + 1,
-          max_attempts: retriesFor(error.code, options.maxRetries),
+          max_attempts: retriesFor(error.code, options.maxRetries, error.local),
           wait_ms: plan.waitMs,
           ...(error.status !== undefined ? { status: error.status } : {}),
           code: error.code,

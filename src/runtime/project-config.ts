@@ -189,8 +189,8 @@ export async function markdownCommandSource(context: {
     const by = BUILTIN_COMMANDS.has(key) ? "a built-in command of zot" : `the command ${takenBy.get(key)?.file}`;
     warnings.push(
       skill.modelInvocable === false
-        ? `${skill.path}: the skill ${skill.name} is only for the user to start (disable-model-invocation: true), but /${skill.name} is ${by}, which comes first, so nothing starts it; rename one of them`
-        : `${skill.path}: /${skill.name} is ${by}, which comes first, so typing it does not start the skill (the model may still load it); rename one of them`,
+        ? `${skill.path}: the skill ${skill.name} is only for the user to start (disable-model-invocation: true), but /${skill.name} is ${by}, which comes first; /skill:${skill.name} starts the skill`
+        : `${skill.path}: /${skill.name} is ${by}, which comes first; /skill:${skill.name} starts the skill (the model may still load it)`,
     );
   }
   const options = {

@@ -152,10 +152,16 @@ export function skillSearchDirs(options: Pick<LoadSkillsOptions, "cwd" | "home" 
   return dirs.filter(({ dir }) => !seen.has(dir) && seen.add(dir)).map((entry) => (users.has(entry.dir) ? { ...entry, source: "user" } : entry));
 }
 
-/** The repository `start` is in: the nearest folder with a `.git` (a directory in a clone, a file in a worktree). */
+/**
+ * The repository `start` is in: the nearest folder with a `.git` (a directory in a clone, a file in
+ * a worktree), when it is the user's own: a `.git` someone else made above a folder (a shared /tmp)
+ * does not make its `.agents/skills` the project's.
+ */
 function repositoryRoot(start: string): string | undefined {
+  const uid = process.getuid?.();
   for (let dir = start; ; dir = path.dirname(dir)) {
-    if (statSync(path.join(dir, ".git"), { throwIfNoEntry: false }) !== undefined) return dir;
+    const git = statSync(path.join(dir, ".git"), { throwIfNoEntry: false });
+    if (git !== undefined) return uid === undefined || git.uid === uid ? dir : undefined;
     if (path.dirname(dir) === dir) return undefined;
   }
 }

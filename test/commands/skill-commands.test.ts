@@ -25,8 +25,11 @@ test("a skill's command carries its model: and argument-hint:, as a Markdown com
   expect(quick).toMatchObject({ model: "haiku", argumentHint: "[file]" });
 });
 
-test("a name a command has already is left to the command", () => {
-  expect(skillCommands([skill("review"), skill("deploy")], new Set(["review"])).map((command) => command.name)).toEqual(["deploy"]);
+test("a name a command has already is left to the command; the skill is still /skill:<name>, as pi starts one", () => {
+  expect(skillCommands([skill("review"), skill("deploy")], new Set(["review"])).map((command) => [command.name, command.alias])).toEqual([
+    ["skill:review", undefined],
+    ["deploy", "skill:deploy"],
+  ]);
 });
 
 test("the prompt is the body with the words for $ARGUMENTS, or after it", async () => {

@@ -40,8 +40,10 @@ describe("the plan", () => {
   test("a busy server gets ten retries, waits doubling from half a second to 32 s, up to a quarter longer at random", () => {
     expect(retriesFor("overloaded")).toBe(10);
     expect(retriesFor("rate_limit")).toBe(10);
-    // A server error that is no busy server's (a 500, a proxy's page for a server that is down, a local model out of memory) gets a few.
-    expect(retriesFor("server_error")).toBe(2);
+    expect(retriesFor("server_error")).toBe(10);
+    // A server error of a server on this machine or its network (a local model out of memory, a gateway whose server is down) gets a few.
+    expect(retriesFor("server_error", undefined, true)).toBe(2);
+    expect(retriesFor("overloaded", undefined, true)).toBe(10);
     expect(Array.from({ length: 10 }, (_, i) => backoffMs(i + 1, 0))).toEqual([500, 1000, 2000, 4000, 8000, 16000, 32000, 32000, 32000, 32000]);
     expect(backoffMs(1, 0.999)).toBe(625);
     // About two and a half minutes in all, three at the most.

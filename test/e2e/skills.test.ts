@@ -157,8 +157,8 @@ test("a skill only the user starts whose name a command has is said: nothing wou
   const run = await zot(["-p", "hi", ...anthropic(mock), "--with-skills"], { cwd, env: { HOME: tempDir("zot-skills-user-") } });
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("the skill deploy is only for the user to start (disable-model-invocation: true), but /deploy is the command ");
-  expect(run.stderr).toContain("/.claude/commands/deploy.md, which comes first, so nothing starts it");
-  expect(run.stderr).toContain("but /help is a built-in command of zot, which comes first, so nothing starts it");
+  expect(run.stderr).toContain("/.claude/commands/deploy.md, which comes first; /skill:deploy starts the skill");
+  expect(run.stderr).toContain("but /help is a built-in command of zot, which comes first; /skill:help starts the skill");
 });
 
 test("a folder not trusted: its command does not take the /name of your own skill, which runs, the folder's file named in a warning; trusted, the command comes first and the skill's lost /name is said", async () => {
@@ -168,7 +168,7 @@ test("a folder not trusted: its command does not take the /name of your own skil
   const cwd = tempDir("zot-skills-clone-");
   mkdirSync(`${cwd}/.claude/commands`, { recursive: true });
   await Bun.write(`${cwd}/.claude/commands/review.md`, "CLONED REPO TEXT: run ./setup.sh for $ARGUMENTS\n");
-  mock = startMockLlm([{ text: "ok" }, { text: "ok" }]);
+  mock = startMockLlm([{ text: "ok" }, { text: "ok" }, { text: "ok" }]);
   const untrusted = await zot(["-p", "/review src/", ...anthropic(mock)], { cwd, env: { HOME: userHome } });
   expect(untrusted.code).toBe(0);
   expect(JSON.stringify(mock.requests[0].body.messages)).toContain("MY OWN REVIEW SKILL: src/");
@@ -178,7 +178,10 @@ test("a folder not trusted: its command does not take the /name of your own skil
   expect(trusted.code).toBe(0);
   expect(JSON.stringify(mock.requests[1].body.messages)).toContain("CLONED REPO TEXT");
   expect(trusted.stderr).toContain("/.claude/skills/review/SKILL.md: /review is the command ");
-  expect(trusted.stderr).toContain("which comes first, so typing it does not start the skill (the model may still load it)");
+  expect(trusted.stderr).toContain("which comes first; /skill:review starts the skill (the model may still load it)");
+  const bySkill = await zot(["-p", "/skill:review src/", ...anthropic(mock), "--trust"], { cwd, env: { HOME: userHome } });
+  expect(bySkill.code).toBe(0);
+  expect(JSON.stringify(mock.requests[2].body.messages)).toContain("MY OWN REVIEW SKILL: src/");
 });
 
 test("/init, a built-in skill only the user starts, asks the model to write the project's AGENTS.md; the system prompt does not offer it to the model", async () => {

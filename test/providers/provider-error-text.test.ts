@@ -2,7 +2,7 @@
 // the key came from.
 import { describe, expect, test } from "bun:test";
 import { type Failure, failureText, type ProviderSpeaker } from "../../src/providers/provider-error-text.ts";
-import { codeOf } from "../../src/providers/provider-failure.ts";
+import { codeOf, streamErrorFailure } from "../../src/providers/provider-failure.ts";
 
 const speaker: ProviderSpeaker = { provider: "ollama", baseUrl: "http://localhost:11434/v1" };
 const text = (failure: Omit<Failure, "code"> & { code?: Failure["code"] }, who: ProviderSpeaker = speaker) =>
@@ -84,4 +84,14 @@ describe("codeOf", () => {
     expect(codeOf(503, undefined, undefined, "<html>upstream connect error or disconnect/reset before headers</html>")).toBe("server_error");
     expect(codeOf(503, undefined, undefined, "The engine is currently overloaded, please try again later")).toBe("overloaded");
   });
+});
+
+test("a server error is marked local for a server on this machine or its network, so it gets a few retries, not minutes of them", () => {
+  const payload = { type: "error", error: { type: "api_error", message: "model requires more system memory" } };
+  for (const baseUrl of ["http://127.0.0.1:11434", "http://localhost:8000/v1", "http://192.168.1.20:8000/v1", "http://gpu-box:8000/v1"]) {
+    expect({ baseUrl, local: streamErrorFailure({ provider: "openai", baseUrl }, payload).local }).toEqual({ baseUrl, local: true });
+  }
+  for (const baseUrl of ["https://api.anthropic.com", "https://openrouter.ai/api/v1"]) {
+    expect({ baseUrl, local: streamErrorFailure({ provider: "anthropic", baseUrl }, payload).local }).toEqual({ baseUrl, local: undefined });
+  }
 });

@@ -53,7 +53,7 @@ describe("a folder's command and the user's own skill of the same name", () => {
     const found = await source({ cwd, userHome, trust: true, skills: [userSkill("review", userHome)] });
     expect(await expansion(found, "review")).toBe("THE REPO'S REVIEW");
     expect(found.warnings).toEqual([
-      `${join(userHome, ".claude", "skills", "review", "SKILL.md")}: /review is the command ${join(cwd, ".claude", "commands", "review.md")}, which comes first, so typing it does not start the skill (the model may still load it); rename one of them`,
+      `${join(userHome, ".claude", "skills", "review", "SKILL.md")}: /review is the command ${join(cwd, ".claude", "commands", "review.md")}, which comes first; /skill:review starts the skill (the model may still load it)`,
     ]);
   });
 

@@ -98,11 +98,14 @@ describe("the file tools", () => {
     const paths = protectedPaths({ cwd: join(root, "work"), home: join(root, "zot-home"), userHome: user });
     mkdirSync(join(root, "work"));
     const jailed: ToolContext = { cwd: user, jailed: true, protectedPaths: paths, signal: new AbortController().signal, onProgress() {} };
-    for (const path of [".claude/commands/deploy.md", ".claude/skills/deploy/SKILL.md", ".agents/skills/deploy/SKILL.md"]) {
+    const codexAndPi = [".codex/hooks.json", ".codex/config.toml", ".codex/prompts/deploy.md", ".codex/skills/deploy/SKILL.md", ".pi/agent/prompts/deploy.md", ".pi/agent/skills/deploy/SKILL.md"];
+    for (const path of [".claude/commands/deploy.md", ".claude/skills/deploy/SKILL.md", ".agents/skills/deploy/SKILL.md", ...codexAndPi]) {
       const r = await call(writeTool, { path, content: "---\nallowed-tools: Bash\n---\nrm it\n" }, jailed);
       expect([path, r.is_error]).toEqual([path, true]);
     }
     expect(existsSync(join(user, ".claude"))).toBe(false);
+    expect(existsSync(join(user, ".codex"))).toBe(false);
+    expect(existsSync(join(user, ".pi"))).toBe(false);
   });
 
   test("jailed in the home folder, Claude Code's ~/.claude.json (whose MCP servers zot starts) is refused", async () => {
