@@ -32,7 +32,7 @@ const MAPPED_FIELDS = new Set(["command", "args", "env", "cwd", "url", "bearer_t
  * The file as `{ mcpServers }` in Claude Code's shape: missing is nothing; unreadable or not TOML
  * is a problem named. Servers turned off in Codex are left out.
  */
-export function readCodexConfig(file: string): { data?: Record<string, unknown>; problem?: string } {
+export function readCodexConfig(file: string, env: Record<string, string | undefined> = {}): { data?: Record<string, unknown>; problem?: string } {
   let text: string;
   try {
     text = readRegularFile(file).toString("utf8");
@@ -53,7 +53,7 @@ export function readCodexConfig(file: string): { data?: Record<string, unknown>;
   const mcpServers: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(servers)) {
     if (isJsonObject(entry) && entry.enabled === false) continue;
-    mcpServers[name] = isJsonObject(entry) ? claudeShape(entry) : entry;
+    mcpServers[name] = isJsonObject(entry) ? claudeShape(entry, env) : entry;
   }
   return { data: { mcpServers } };
 }
@@ -62,7 +62,7 @@ export function readCodexConfig(file: string): { data?: Record<string, unknown>;
  * One `[mcp_servers.<name>]` table as a Claude Code entry. What zot cannot honour goes into the
  * entry's `zotWarnings` (server-entry.ts says them with the server's name).
  */
-function claudeShape(entry: Record<string, unknown>): Record<string, unknown> {
+function claudeShape(entry: Record<string, unknown>, env: Record<string, string | undefined>): Record<string, unknown> {
   const warnings: string[] = [];
   // The tools Codex offers of the server: config-files.ts gives them to the connection, which offers no other.
   const names = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined);
@@ -70,11 +70,12 @@ function claudeShape(entry: Record<string, unknown>): Record<string, unknown> {
   const disabled = names(entry.disabled_tools);
   const filter = enabled || disabled ? { zotToolFilter: { ...(enabled ? { enabled } : {}), ...(disabled ? { disabled } : {}) } } : {};
   const unknown = Object.keys(entry).filter((key) => !MAPPED_FIELDS.has(key) && !QUIET_FIELDS.has(key));
-  if (unknown.length > 0) warnings.push(`Codex's ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not read by zot (every tool of the server is offered)`);
+  if (unknown.length > 0) warnings.push(`Codex's ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not read by zot`);
   if (typeof entry.url === "string") {
     const headers: Record<string, unknown> = isJsonObject(entry.http_headers) ? { ...entry.http_headers } : {};
+    // A header whose variable is not set is left out, as Codex leaves it out.
     if (isJsonObject(entry.env_http_headers)) {
-      for (const [header, variable] of Object.entries(entry.env_http_headers)) if (typeof variable === "string") headers[header] = `\${${variable}}`;
+      for (const [header, variable] of Object.entries(entry.env_http_headers)) if (typeof variable === "string" && env[variable]) headers[header] = `\${${variable}}`;
     }
     if (typeof entry.bearer_token_env_var === "string") headers.Authorization = `Bearer \${${entry.bearer_token_env_var}}`;
     return { type: "http", url: entry.url, headers, ...filter, ...(warnings.length > 0 ? { zotWarnings: warnings } : {}) };

@@ -122,7 +122,7 @@ export function readMcpConfig(options: McpConfigOptions): McpConfig {
   const fileOf = (file: string) => {
     if (!files.has(file)) {
       const read =
-        file === claudeFile ? readClaudeConfig(file, path.resolve(options.cwd, options.home)) : file.endsWith(".toml") ? readCodexConfig(file) : readJsonFile(file);
+        file === claudeFile ? readClaudeConfig(file, path.resolve(options.cwd, options.home)) : file.endsWith(".toml") ? readCodexConfig(file, options.env) : readJsonFile(file);
       if (read.problem) warnings.push(read.problem);
       files.set(file, read.data);
     }

@@ -407,7 +407,20 @@ export class Editor implements Component {
     const at = search?.at;
     // The history changed under the search (a prompt added and the oldest let go): nothing to go to.
     if (at === undefined || this.history.all[at] !== search?.match) return;
-    this.walkTo(() => this.history.jumpTo(at, this.buffer.text));
+    const match = search.match;
+    // The walk's place is the match only where no edit of this walk stands in for it (one left behind, or the one being made there).
+    const edited = this.history.editOf(at) !== undefined || (this.history.at === at && this.buffer.text !== match);
+    if (!edited) return void this.walkTo(() => this.history.jumpTo(at, this.buffer.text));
+    // An entry edited on this walk: the walk there would show the edit, not the match the search
+    // showed. The match comes in as an edit of the editor's (Ctrl+_ gives back what was there), and
+    // the walk ends as a send ends it, its edits and draft kept in the history.
+    const before = { text: this.buffer.text, cursor: this.buffer.cursor };
+    this.endWalk();
+    this.undoElsewhere.clear();
+    this.buffer.setText(match);
+    this.undoStack.push(before);
+    this.lastEdit = "other";
+    this.notifyChange(true);
   }
 
   /** Columns for text: the prompt's and one for the cursor past the last character are kept free. */

@@ -31,6 +31,11 @@ export class PromptHistory {
     return this.entries.length;
   }
 
+  /** The edit this walk made of entry `index`, if any. */
+  editOf(index: number): string | undefined {
+    return this.edited.get(index);
+  }
+
   /** Every entry as recorded, oldest first (a copy; edits made on a walk are not in it). */
   get all(): string[] {
     return this.entries.slice();

@@ -204,6 +204,15 @@ disabled_tools = ["delete_everything"]
     expect(config.servers.map((s) => s.name)).not.toContain("off");
   });
 
+  test("a header whose env_http_headers variable is not set is left out, as Codex leaves it out; the server still starts", () => {
+    const where = layout({});
+    mkdirSync(join(where.userHome, ".codex"), { recursive: true });
+    writeFileSync(join(where.userHome, ".codex", "config.toml"), '[mcp_servers.docs]\nurl = "https://docs.example/mcp"\nenv_http_headers = { "X-Key" = "DOCS_KEY" }\nscopes = ["read"]\n');
+    const config = readMcpConfig({ ...where, env: {}, projectTrusted: false });
+    expect(runnableServers(config).map((s) => s.transport)).toEqual([{ type: "http", url: "https://docs.example/mcp", headers: {} }]);
+    expect(config.servers[0]!.warnings).toEqual([expect.stringMatching(/Codex's scopes is not read by zot$/)]);
+  });
+
   test("$CODEX_HOME says where it is; a folder's .codex/config.toml is a project file, started once trusted; a broken file is one sentence", () => {
     const where = layout({});
     const codexHome = join(where.userHome, "elsewhere");

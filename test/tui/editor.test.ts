@@ -663,6 +663,27 @@ describe("Editor Ctrl+R search", () => {
     expect(history.all).toEqual(["alpha one", "beta two", "gamma three", "delta four"]);
   });
 
+  test("an entry edited on the walk: Enter sends the match the search showed, not the edit (which Ctrl+_ gives back)", () => {
+    const history = new PromptHistory(["alpha", "gamma ray"]);
+    const editor = new Editor(theme, { history });
+    const sent: string[] = [];
+    editor.onSubmit = (text) => sent.push(text);
+    type(editor, KEYS.up);
+    expect(editor.text).toBe("gamma ray");
+    type(editor, KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace); // "gamma"
+    type(editor, "\x12");
+    typeText(editor, "ray");
+    expect(rows(editor)[0]).toBe("> gamma ray");
+    type(editor, "\t");
+    expect(editor.text).toBe("gamma ray");
+    type(editor, "\x1f");
+    expect(editor.text).toBe("gamma");
+    type(editor, "\x12");
+    typeText(editor, "ray");
+    type(editor, "\r");
+    expect(sent).toEqual(["gamma ray"]);
+  });
+
   test("the mark covers whole graphemes, and a narrow row keeps the query and the cursor before the help", () => {
     const editor = new Editor(createTheme({ color: true }), { history: new PromptHistory(["cafe\u0301 au lait"]) });
     type(editor, CTRL_R);
