@@ -202,7 +202,9 @@ function localServer(baseUrl: string): boolean {
   } catch {
     return false;
   }
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host === "::1" || !host.includes(".")) return true;
+  // IPv6: loopback, link-local and unique local addresses.
+  if (host.includes(":")) return host === "::1" || /^(fe80:|f[cd][0-9a-f]{2}:)/.test(host);
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || !host.includes(".")) return true;
   return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.)/.test(host);
 }
 

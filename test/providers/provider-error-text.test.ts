@@ -91,7 +91,10 @@ test("a server error is marked local for a server on this machine or its network
   for (const baseUrl of ["http://127.0.0.1:11434", "http://localhost:8000/v1", "http://192.168.1.20:8000/v1", "http://gpu-box:8000/v1"]) {
     expect({ baseUrl, local: streamErrorFailure({ provider: "openai", baseUrl }, payload).local }).toEqual({ baseUrl, local: true });
   }
-  for (const baseUrl of ["https://api.anthropic.com", "https://openrouter.ai/api/v1"]) {
+  for (const baseUrl of ["http://[::1]:8000/v1", "http://[fd12:3456::1]:8000/v1"]) {
+    expect({ baseUrl, local: streamErrorFailure({ provider: "openai", baseUrl }, payload).local }).toEqual({ baseUrl, local: true });
+  }
+  for (const baseUrl of ["https://api.anthropic.com", "https://openrouter.ai/api/v1", "http://[2001:db8::1]:8000/v1"]) {
     expect({ baseUrl, local: streamErrorFailure({ provider: "anthropic", baseUrl }, payload).local }).toEqual({ baseUrl, local: undefined });
   }
 });
