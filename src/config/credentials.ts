@@ -1,6 +1,6 @@
 // API keys: where zot finds one for a provider, and how it stores one in $ZOT_HOME/auth.json.
-// Rule: the lookup order is `--api-key` > environment variable > auth.json, the same for every
-// provider, and a broken or mis-keyed auth.json is reported as a sentence naming the file and the
+// Rule: the lookup order is `--api-key` > environment variable > (anthropic: a settings file's
+// apiKeyHelper) > auth.json, the same for every provider, and a broken or mis-keyed auth.json is reported as a sentence naming the file and the
 // field, never a crash and never a silent fallback; the file is only ever written whole,
 // atomically, with mode 0600.
 import { writeFileAtomic } from "./write-file-atomic.ts";
@@ -13,6 +13,7 @@ import { ConfigError, type Env, zotPaths } from "./home.ts";
 import { PROVIDER_ENV } from "./provider-env.ts";
 import { readRegularFile } from "./regular-file.ts";
 import { errnoWords } from "../protocol/errno-words.ts";
+import type { KeySource } from "../protocol/key-source.ts";
 
 export { ConfigError } from "./home.ts";
 
@@ -57,11 +58,13 @@ export interface ResolvedKey {
   key: string;
   /** "auth_token": sent as `Authorization: Bearer` to a gateway (ANTHROPIC_AUTH_TOKEN), not as an API key */
   kind: "api_key" | "auth_token";
-  source: "flag" | "env" | "auth.json" | "models.json";
+  source: "flag" | "env" | "apiKeyHelper" | "auth.json" | "models.json";
   /** where it came from, for --verbose: `--api-key`, the variable's name, or the file */
   from: string;
   /** set when the key came from an auth.json that other users can read */
   warning?: string;
+  /** where a key that changes comes from (an apiKeyHelper): the client asks it before each call */
+  keySource?: KeySource;
 }
 
 export interface KeyLookup {
@@ -71,11 +74,13 @@ export interface KeyLookup {
   home: string;
   /** providers whose base URL a settings file set: their key comes from the files' env (or --api-key), never auth.json */
   paired?: readonly string[];
+  /** the key a settings file's apiKeyHelper gave (anthropic's): after the variables, before auth.json, as in Claude Code */
+  helper?: ResolvedKey;
 }
 
 /**
  * The key for a provider, or undefined when there is none: `--api-key`, then the provider's key
- * variable, then its token variable, then auth.json. ollama and scripted need no key (check
+ * variable, then its token variable, then the apiKeyHelper's key (`helper`), then auth.json. ollama and scripted need no key (check
  * `requiresApiKey` before reporting a missing one); ollama takes one when given (a proxy or
  * ollama's cloud may want it).
  * Throws ConfigError when auth.json has to be read and is malformed, or holds an entry for the
@@ -89,6 +94,7 @@ export function resolveApiKey(provider: ProviderName, lookup: KeyLookup): Resolv
     const value = variable ? lookup.env[variable]?.trim() : undefined;
     if (variable && value) return { key: value, kind, source: "env", from: variable };
   }
+  if (lookup.helper) return lookup.helper;
   if (!requiresApiKey(provider) || lookup.paired?.includes(provider)) return undefined;
   const file = zotPaths(lookup.home).authFile;
   const auth = readAuthFile(file);

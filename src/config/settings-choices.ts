@@ -23,6 +23,8 @@ export interface SettingsChoices {
   defaultMode?: { value: string; from: string };
   /** the first file whose `permissions.disableBypassPermissionsMode` is "disable": tool calls may not run unasked */
   noBypass?: { from: string };
+  /** the last file's `apiKeyHelper`: a command whose output is the Anthropic key (config/api-key-helper.ts), and that file's label */
+  apiKeyHelper?: { command: string; from: string };
   /** the variables to add to the run's environment, with the file that set each */
   env: Record<string, { value: string; from: string }>;
   /** one sentence per field that could not be used */
@@ -59,6 +61,10 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
     if (value.model !== undefined) {
       if (typeof value.model === "string" && value.model.trim() !== "") choices.model = { value: value.model.trim(), from: source.label };
       else choices.warnings.push(`${source.label}: "model" must be a model's id or alias, as --model takes it; it is not used`);
+    }
+    if (value.apiKeyHelper !== undefined) {
+      if (typeof value.apiKeyHelper === "string" && value.apiKeyHelper.trim() !== "") choices.apiKeyHelper = { command: value.apiKeyHelper.trim(), from: source.label };
+      else choices.warnings.push(`${source.label}: "apiKeyHelper" must be a command (run by /bin/sh) that prints the key; it is not used`);
     }
     if (Array.isArray(value.disabledMcpjsonServers)) {
       for (const name of value.disabledMcpjsonServers) if (typeof name === "string") choices.disabledMcpServers.push(name);

@@ -45,7 +45,7 @@ export const PROJECT_EXECUTABLE_CONFIG: readonly ProjectConfigKind[] = [
     path: ".claude",
     names: /^settings.*\.json$/,
     label: ".claude/settings*.json",
-    what: "Claude Code hooks and env",
+    what: "Claude Code hooks, env and apiKeyHelper",
     loaded: true,
     files: { names: ["settings.json", "settings.local.json"], counts: holdsHooksOrEnv },
   },
@@ -254,8 +254,8 @@ export function protectedPaths(options: { cwd: string; home: string; userHome?: 
 export { shellQuote };
 
 /**
- * Whether a Claude Code settings file has hooks to run or an `env` (which every command and the
- * model's key would get: a proxy's URL, say): a non-empty `hooks` or `env` object. A file that
+ * Whether a Claude Code settings file has hooks to run, an `env` (which every command and the
+ * model's key would get: a proxy's URL, say) or an apiKeyHelper to run: a non-empty `hooks` or `env` object, a command. A file that
  * cannot be read or parsed runs nothing (its loader says what is wrong with it).
  */
 /** A Codex file that would run something: hooks.json with hooks, config.toml with MCP servers or hooks. */
@@ -276,9 +276,9 @@ function holdsCodexConfig(file: string): boolean {
 
 function holdsHooksOrEnv(file: string): boolean {
   try {
-    const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown; env?: unknown } | null;
+    const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown; env?: unknown; apiKeyHelper?: unknown } | null;
     const filled = (value: unknown) => typeof value === "object" && value !== null && Object.keys(value).length > 0;
-    return filled(settings?.hooks) || filled(settings?.env);
+    return filled(settings?.hooks) || filled(settings?.env) || (typeof settings?.apiKeyHelper === "string" && settings.apiKeyHelper.trim() !== "");
   } catch {
     return false;
   }

@@ -30,6 +30,7 @@ import { driveStream, type SdkCall, type WireAssembler } from "./stream-driver.t
 import type { CustomHeaders } from "./custom-headers.ts";
 import { tokenCount } from "./token-count.ts";
 import { ToolCallAssembly } from "./tool-call-assembly.ts";
+import type { KeySource } from "../protocol/key-source.ts";
 import { modelFetch } from "./model-connections.ts";
 import { warmConnection } from "./warm-connection.ts";
 import { ANTHROPIC_IMAGE_LIMITS, requestImages } from "../protocol/request-images.ts";
@@ -38,6 +39,8 @@ export interface AnthropicProviderOptions {
   /** an API key; or, for gateways that want `Authorization: Bearer`, an `authToken` (ANTHROPIC_AUTH_TOKEN) */
   apiKey?: string;
   authToken?: string;
+  /** a key that changes (Claude Code's apiKeyHelper), sent as both X-Api-Key and Bearer, asked before each call and again on a 401 */
+  keySource?: KeySource;
   /** without /v1; https://api.anthropic.com when absent (the SDK never reads the environment itself) */
   baseUrl?: string;
   /** where the key came from, for the sentence of an auth failure */
@@ -83,8 +86,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       sdk,
       client: new sdk({
         // One credential, explicitly: null keeps the SDK from reading ANTHROPIC_* variables on its own.
-        apiKey: options.authToken ? null : (options.apiKey ?? null),
-        authToken: options.authToken ?? null,
+        // A key source's key goes with each request instead (keyed()).
+        apiKey: options.authToken || options.keySource ? null : (options.apiKey ?? null),
+        authToken: options.keySource ? null : (options.authToken ?? null),
         // A query in the base URL (`https://gateway?tenant=acme`) goes with every request, not into its path.
         ...baseAndQuery(baseUrl),
         // The stream driver owns retrying, so a 429 is never retried twice over.
@@ -114,7 +118,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           provider: "anthropic",
           baseUrl,
           ...(options.key ? { key: options.key } : {}),
-          ...((options.authToken ?? options.apiKey) ? { secret: options.authToken ?? options.apiKey } : {}),
+          ...((options.keySource?.key || options.authToken || options.apiKey) ? { secret: options.keySource?.key || options.authToken || options.apiKey } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           maxRetries: options.maxRetries,
@@ -127,7 +131,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
               errors: sdk,
               // client.post rather than messages.create: create() console.warn()s about deprecated
               // models (claude-sonnet-4-5 among them) on every call, straight onto the TUI.
-              open: (signal) => client.post("/v1/messages", { body, stream: true, signal, headers }).asResponse(),
+              open: options.keySource
+                ? (signal) => keyed(options.keySource!, sdk, (key) => client.post("/v1/messages", { body, stream: true, signal, headers: { ...headers, ...keyHeaders(key) } }).asResponse())
+                : (signal) => client.post("/v1/messages", { body, stream: true, signal, headers }).asResponse(),
             };
           },
         },
@@ -135,6 +141,27 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       );
     },
   };
+}
+
+/** The headers Claude Code sends an apiKeyHelper's key in. */
+function keyHeaders(key: string): Record<string, string> {
+  return { "x-api-key": key, authorization: `Bearer ${key}` };
+}
+
+/**
+ * A call with the key source's current key; refused (401) with a key it had before this call, it is
+ * made once more with the key asked again, as Claude Code asks its apiKeyHelper on a 401.
+ */
+async function keyed(source: KeySource, sdk: typeof BaseAnthropic, open: (key: string) => Promise<Response>): Promise<Response> {
+  const key = await source.current();
+  try {
+    return await open(key);
+  } catch (error) {
+    if (!(error instanceof sdk.AuthenticationError)) throw error;
+    const fresh = await source.refresh();
+    if (fresh === key) throw error;
+    return await open(fresh);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ export interface ProviderWish {
   paired?: readonly string[];
   /** a model models.json gives a key of its own, which the demo's note names (such a key is that model's, never the provider's) */
   keyedModel?: string;
+  /** a settings file has an apiKeyHelper: anthropic has a key (runtime/api-key-helper.ts) */
+  apiKeyHelper?: boolean;
 }
 
 /** A run that must not fall back to the demo: what it is, and what it is told to do instead (in its own words: flags, or options). */
@@ -79,6 +81,7 @@ export function pickProvider(
   for (const name of KEYED_PROVIDERS) {
     // A provider a settings file points at a server of its own is the one meant, key or not (the runtime says what is missing).
     if (resolveApiKey(name, { flag: options.apiKey, env, home, paired: options.paired }) || options.paired?.includes(name)) return name;
+    if (name === "anthropic" && options.apiKeyHelper) return name;
   }
   // Asked for a real model with nothing to say which provider serves it: the demo would ignore the ask.
   if (options.model) {
@@ -130,7 +133,8 @@ export async function createProvider(
     case "anthropic-messages": {
       const { createAnthropicProvider } = await import("./anthropic.ts");
       const auth = options.credential?.kind === "auth_token" ? { authToken: apiKey } : { apiKey };
-      return createAnthropicProvider({ ...auth, baseUrl: options.baseUrl, key, ...limits, ...onOpen, ...headers });
+      const keySource = options.credential?.keySource ? { keySource: options.credential.keySource } : {};
+      return createAnthropicProvider({ ...auth, ...keySource, baseUrl: options.baseUrl, key, ...limits, ...onOpen, ...headers });
     }
     case "openai-chat": {
       const { createOpenAIChatProvider } = await import("./openai-chat.ts");

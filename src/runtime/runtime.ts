@@ -319,12 +319,13 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     error instanceof UsageError && catalog.warnings.length > 0 ? new UsageError(`${error.message}; models.json may be why: ${catalog.warnings.join(" ")}`) : error;
   const resumedModel = session?.resumed && sessionModel(options, session.resumed);
   let providerName: ReturnType<typeof pickProvider>;
+  const helperSetting = settings.apiKeyHelper;
   try {
     const keyedModel = catalog.models.find((m) => {
       const key = m.source === "user" ? keyFor(catalog, m, env) : undefined;
       return key !== undefined && !("error" in key);
     })?.id;
-    providerName = pickProvider({ ...options, ...resumedModel, paired, ...(keyedModel ? { keyedModel } : {}) }, catalog.models, env, home, notes);
+    providerName = pickProvider({ ...options, ...resumedModel, paired, ...(keyedModel ? { keyedModel } : {}), apiKeyHelper: helperSetting !== undefined }, catalog.models, env, home, notes);
   } catch (error) {
     throw withModelsFileProblems(error);
   }
@@ -374,10 +375,16 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // A provider that needs a key has one (--api-key, its variables, auth.json); ollama takes one when given.
   // A models.json entry with its own apiKey gets that one instead (a server of its own, not the
   // provider's), and one whose named variable is unset gets none: an error, never the provider's.
+  // Claude Code's apiKeyHelper gives anthropic's key where no flag or variable does (asked as paired,
+  // the lookup stops before auth.json): run once now (a failure stops the start, in the command's
+  // words), then again as its key ages or is refused.
+  const helper = helperSetting && providerName === "anthropic" && !resolveApiKey(providerName, { flag: options.apiKey, env, home, paired: [providerName] })
+    ? await helperKey(helperSetting, cwd, env)
+    : undefined;
   const credentialOf = (m: ModelInfo): ResolvedKey | undefined => {
     const own = options.apiKey === undefined ? keyFor(catalog, m, env) : undefined;
     if (own && "error" in own) throw new UsageError(own.error);
-    return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home, paired });
+    return own ? { key: own.key, kind: "api_key", source: "models.json", from: own.from } : resolveApiKey(providerName, { flag: options.apiKey, env, home, paired, ...(helper ? { helper } : {}) });
   };
   const credential = credentialOf(model);
   if (!credential && requiresApiKey(providerName)) {
@@ -821,6 +828,18 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
  * The provider and model a resumed session ended on, unless the flags choose: --model always wins,
  * and --provider wins when it names another provider (whose default model then applies).
  */
+/** The key a settings file's apiKeyHelper gives, as the credential that asks it again (runtime/api-key-helper.ts). */
+async function helperKey(setting: { command: string; from: string }, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<ResolvedKey> {
+  const { ApiKeyHelper, ApiKeyHelperError } = await import("./api-key-helper.ts");
+  const helper = new ApiKeyHelper({ ...setting, cwd, env });
+  try {
+    await helper.start();
+  } catch (error) {
+    throw error instanceof ApiKeyHelperError ? new UsageError(`${error.message}; fix the command, or set ANTHROPIC_API_KEY or pass --api-key`) : error;
+  }
+  return { key: helper.key, kind: "api_key", source: "apiKeyHelper", from: helper.from, keySource: helper };
+}
+
 function sessionModel(
   options: RuntimeOptions,
   resumed: { model: string; provider: string },

@@ -24,8 +24,8 @@ export interface CommandRunOptions {
   command: string;
   /** exec form: the arguments `command` (a program) is run with, no shell between */
   args?: readonly string[];
-  /** the event's input, written to stdin as one JSON object */
-  input: unknown;
+  /** the event's input, written to stdin as one JSON object; absent: stdin is closed at once (an apiKeyHelper) */
+  input?: unknown;
   /** the project folder: the hook's cwd and CLAUDE_PROJECT_DIR */
   cwd: string;
   timeoutMs: number;
@@ -105,7 +105,7 @@ function execArgv(command: string, args: readonly string[], cwd: string, path: s
 async function writeInput(proc: Bun.Subprocess<"pipe", "pipe", "pipe">, input: unknown): Promise<void> {
   try {
     // Awaited: a write to a hook that closed its stdin rejects later, not here.
-    await proc.stdin.write(`${JSON.stringify(input)}\n`);
+    if (input !== undefined) await proc.stdin.write(`${JSON.stringify(input)}\n`);
     await proc.stdin.end();
   } catch {
     // EPIPE: the hook did not want it

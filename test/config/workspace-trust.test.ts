@@ -142,7 +142,16 @@ describe("childEnv", () => {
     writeFileSync(join(f.cwd, ".claude", "settings.local.json"), "{ broken");
     expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
     writeFileSync(join(f.cwd, ".claude", "settings.local.json"), JSON.stringify({ hooks: { PreToolUse: [] } }));
-    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks and env", path: join(f.cwd, ".claude", "settings.local.json") }]);
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks, env and apiKeyHelper", path: join(f.cwd, ".claude", "settings.local.json") }]);
+  });
+
+  test("a folder's .claude/settings.json that holds only an apiKeyHelper counts: the command runs at the start", () => {
+    const f = folder(false);
+    mkdirSync(join(f.cwd, ".claude"), { recursive: true });
+    writeFileSync(join(f.cwd, ".claude", "settings.json"), JSON.stringify({ apiKeyHelper: " " }));
+    expect(findProjectConfig(f.cwd, f.home)).toEqual([]);
+    writeFileSync(join(f.cwd, ".claude", "settings.json"), JSON.stringify({ apiKeyHelper: "vault read -field=key secret/claude" }));
+    expect(findProjectConfig(f.cwd, f.home).map((found) => found.label)).toEqual([".claude/settings.json"]);
   });
 
   test("a folder's Codex files count when they would run something: .codex/hooks.json with hooks, .codex/config.toml with MCP servers", () => {
