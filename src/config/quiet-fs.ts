@@ -3,8 +3,9 @@
 // statSync throw even with throwIfNoEntry: false) is absent to the caller, who decides what absence
 // means. Rule: only for lookups where absence is an answer; a read whose failure must be reported
 // keeps its own try.
-import { fstatSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
+import { fstatSync, lstatSync, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { readRegularFile } from "./regular-file.ts";
 
 /** lstat, or undefined. */
 export function lstatSafe(path: string): Stats | undefined {
@@ -42,10 +43,13 @@ export function readlinkSafe(link: string): string | undefined {
   }
 }
 
-/** The file's text, or undefined. */
+/**
+ * The file's text, or undefined; also when it is no regular file (a named pipe would wait forever,
+ * a link to /dev/zero never end: a folder may hold either where git's files are looked for).
+ */
 export function readSafe(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readRegularFile(file, "utf8");
   } catch {
     return undefined;
   }

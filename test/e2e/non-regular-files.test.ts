@@ -5,7 +5,7 @@
 // file that no file can have (a command longer than a path may be).
 import { afterEach, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { cleanEnv, tempDir, ZOT, zot } from "../support/zot.ts";
@@ -97,3 +97,22 @@ test("an MCP server whose command is longer than a path may be is one not found 
   expect(run.stderr).toContain("not found on PATH");
   expect(run.stderr).not.toContain("bin path is too long");
 });
+
+test("a git repository's .gitmodules, config or commondir as a named pipe or a link to /dev/zero (an archive with its .git): the run answers", async () => {
+  const script = join(tempDir("zot-script-"), "script.json");
+  writeFileSync(script, JSON.stringify([{ text: "answered" }]));
+  const home = tempDir("zot-home-");
+  const pipe = tempDir("zot-cwd-");
+  execFileSync("git", ["init", "-q", pipe]);
+  execFileSync("mkfifo", [join(pipe, ".gitmodules"), join(pipe, ".git", "commondir")]);
+  const zero = tempDir("zot-cwd-");
+  execFileSync("git", ["init", "-q", zero]);
+  symlinkSync("/dev/zero", join(zero, ".gitmodules"));
+  rmSync(join(zero, ".git", "config"));
+  symlinkSync("/dev/zero", join(zero, ".git", "config"));
+  for (const cwd of [pipe, zero]) {
+    const run = await zot(["-p", "hi", "--script", script], { home, cwd, timeoutMs: 15_000 });
+    expect(run.stdout).toBe("answered\n");
+    expect(run.code).toBe(0);
+  }
+}, 40_000);

@@ -36,6 +36,8 @@ export interface ZotOptions {
   cwd?: string;
   env?: Record<string, string>;
   stdin?: string | Uint8Array;
+  /** killed (SIGKILL) past this: a run that would hang or read forever ends the test, not the machine */
+  timeoutMs?: number;
 }
 
 export async function zot(args: string[], options: ZotOptions = {}): Promise<ZotRun> {
@@ -46,6 +48,7 @@ export async function zot(args: string[], options: ZotOptions = {}): Promise<Zot
     stdin: options.stdin !== undefined ? new Blob([options.stdin]) : "ignore",
     stdout: "pipe",
     stderr: "pipe",
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs, killSignal: "SIGKILL" as const } : {}),
   });
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
