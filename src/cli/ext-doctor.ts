@@ -18,6 +18,7 @@ import { DEBUG_ARG, type ExtCommand, type ExtContext } from "./ext.ts";
 import { type ListRow, toRow } from "./ext-list.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
+import { printableVerbatim } from "../protocol/printable.ts";
 
 const ARGS = {
   json: { type: "boolean", description: "Print the findings as JSON" },
@@ -62,9 +63,10 @@ export const DOCTOR: ExtCommand = {
     if (positionals.length > 0) throw new UsageError(`zot ext doctor takes no arguments (got "${positionals[0]}"); it looks at every installed extension`);
     const report = await diagnose(ctx);
     if (values.json) console.log(JSON.stringify(report, null, 2));
-    else console.log(formatDoctor(report));
+    // Names, versions and paths come from manifests and folders a repository holds: shown, never obeyed as escapes.
+    else console.log(printableVerbatim(formatDoctor(report)));
     if (!report.project_trusted && report.extensions.some((e) => e.state === "untrusted")) {
-      console.error(`zot: this folder is not trusted, so its extensions were not started; zot trust ${shellQuote(folderKey(ctx.cwd))} trusts it`);
+      console.error(printableVerbatim(`zot: this folder is not trusted, so its extensions were not started; zot trust ${shellQuote(folderKey(ctx.cwd))} trusts it`));
     }
     return report.problems === 0 ? EXIT.ok : EXIT.failed;
   },

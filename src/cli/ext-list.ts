@@ -14,7 +14,7 @@ import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
 import { discoverExtensions } from "../extensions/discover.ts";
 import { type HookEntry, listHooksConfig } from "../extensions/hooks-config.ts";
-import { printable } from "../protocol/printable.ts";
+import { printable, printableVerbatim } from "../protocol/printable.ts";
 
 const ARGS = {
   json: { type: "boolean", description: "Print a JSON array instead of a table" },
@@ -56,7 +56,7 @@ export const LIST: ExtCommand = {
     const rows = [...found.filter((entry) => entry.source !== "flag").map(toRow), ...hooks.entries.map(hookRow)];
     for (const warning of hooks.warnings) console.error(`zot: ${warning}`);
     if (rows.some((row) => row.state === "untrusted")) {
-      console.error(`zot: this folder is not trusted, so its extensions and hooks (state untrusted) do not run; zot trust ${shellQuote(folderKey(ctx.cwd))} trusts it`);
+      console.error(printableVerbatim(`zot: this folder is not trusted, so its extensions and hooks (state untrusted) do not run; zot trust ${shellQuote(folderKey(ctx.cwd))} trusts it`));
     }
     if (values.json) {
       console.log(JSON.stringify(rows, null, 2));

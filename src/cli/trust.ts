@@ -14,6 +14,7 @@ import { describeFound, findProjectConfig } from "../config/workspace-trust.ts";
 import { DEBUG_ARG } from "./ext.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
+import { printableVerbatim } from "../protocol/printable.ts";
 
 const TRUST_ARGS = {
   dir: { type: "positional", required: false, description: "The folder to trust (default: the current one)" },
@@ -60,10 +61,13 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
   }
   if (command === "untrust") {
     const had = forgetFolder(home, key);
+    // A folder's name is the folder's (an archive's top folder may hold escapes): shown, never obeyed.
     console.log(
-      had
-        ? `forgot ${key}: its extensions and hooks do not run until you trust it again (the TUI asks next time)`
-        : `${key} was neither trusted nor refused; nothing changed`,
+      printableVerbatim(
+        had
+          ? `forgot ${key}: its extensions and hooks do not run until you trust it again (the TUI asks next time)`
+          : `${key} was neither trusted nor refused; nothing changed`,
+      ),
     );
     return EXIT.ok;
   }
@@ -77,9 +81,11 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
   rememberFolder(home, key, true);
   const found = findProjectConfig(key, home);
   console.log(
-    found.length > 0
-      ? `trusted ${key}: its ${describeFound(found)} run from now on`
-      : `trusted ${key} (it has no extensions or hooks yet; they will run when it has)`,
+    printableVerbatim(
+      found.length > 0
+        ? `trusted ${key}: its ${describeFound(found)} run from now on`
+        : `trusted ${key} (it has no extensions or hooks yet; they will run when it has)`,
+    ),
   );
   return EXIT.ok;
 }
@@ -96,6 +102,6 @@ function list(home: string, json: boolean): number {
     console.error(`no folder trusted or refused yet (${trustStoreFile(home)}); zot trust [DIR] trusts one`);
     return EXIT.ok;
   }
-  for (const row of rows) console.log(`${(row.trusted ? "trusted" : "refused").padEnd(8)}  ${row.decided.slice(0, 10)}  ${row.dir}`);
+  for (const row of rows) console.log(printableVerbatim(`${(row.trusted ? "trusted" : "refused").padEnd(8)}  ${row.decided.slice(0, 10)}  ${row.dir}`));
   return EXIT.ok;
 }

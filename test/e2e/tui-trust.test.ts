@@ -51,6 +51,19 @@ describe("the trust question", () => {
     expect(again.session.screen.text()).not.toContain(QUESTION);
   });
 
+  test("the folder's path and its extensions' names are shown with their escapes as marks: a concealing SGR in them hides nothing of the question", async () => {
+    const cwd = join(tempDir("zot-tui-trust-"), `proj${ESC}[8m`);
+    mkdirSync(cwd);
+    const home = tempDir("zot-tui-trust-home-");
+    scriptedExtension(join(cwd, ".zot", "extensions"), `${ESC}[8mminer`, { countfile: join(tempDir("zot-tui-trust-mark-"), "started") });
+    const { session } = runs.start(startMockLlm([]), { cwd, home, args: ["--no-session"] });
+    await session.waitForText(QUESTION);
+    const text = session.screen.text().replace(/\s*\n\s*/g, " ");
+    expect(text).toContain(`proj\u241b[8m has configuration that starts programs when zot starts here:`);
+    expect(text).toContain(".zot/extensions: \u241b[8mminer (extensions)");
+    session.close();
+  });
+
   test("yes: the folder's skills load in this run, as its commands do; no note says they wait for trust", async () => {
     const f = folder();
     mkdirSync(join(f.cwd, ".claude", "skills", "release"), { recursive: true });

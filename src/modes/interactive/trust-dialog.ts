@@ -6,9 +6,9 @@
 import type { TrustAnswer, TrustAsker, TrustQuestion } from "../../conversation/conversation.ts";
 import type { Component } from "../../tui/component.ts";
 import { Dialog } from "../../tui/dialog.ts";
-import { styledRow } from "../../tui/styled-row.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import type { AppContext } from "./app-context.ts";
+import { printableVerbatim } from "../../protocol/printable.ts";
 
 /** The TrustAsker the runtime calls, showing its question through `app`'s overlay. */
 export function createTrustAsker(app: Pick<AppContext, "openOverlay" | "theme">): TrustAsker {
@@ -38,11 +38,11 @@ function questionBody(app: Pick<AppContext, "theme">, question: TrustQuestion): 
   return {
     render(width) {
       const wrap = (text: string) => wrapText(text, Math.max(1, width));
-      const rows = [...wrap(`${styledRow(question.dir)} has configuration that starts programs when zot starts here:`)];
+      // The folder's path and its extensions' names are the folder's: shown with every control as a mark, never obeyed.
+      const rows = [...wrap(`${printableVerbatim(question.dir)} has configuration that starts programs when zot starts here:`)];
       for (const item of question.found) {
         const line = item.items ? `  ${item.label}: ${item.items.join(", ")} (${item.what})` : `  ${item.label} (${item.what})`;
-        // The names are the folder's (its extensions' directories): shown, never obeyed as escapes.
-        rows.push(truncateToWidth(theme.bold(styledRow(line)), width));
+        rows.push(truncateToWidth(theme.bold(printableVerbatim(line)), width));
       }
       rows.push(
         "",
