@@ -84,13 +84,15 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   ];
   const claudeFiles = claudeFileNames(options.claudeSources);
 
-  // Each file with the folder its real path must stay in while the folder is untrusted: the
-  // repository for the repository's files, the folder it sits in for a file above the repository
-  // (a CLAUDE.md linked to its AGENTS.md is fine; one linked to /proc/self/environ is not).
+  // Each file with the folder its real path must stay in while the folder is untrusted: the folder
+  // it sits in (a CLAUDE.md linked to its AGENTS.md is fine; one linked to /proc/self/environ is
+  // not), which for the repository root's files and rules is the whole repository. A folder between
+  // the root and the working directory vouches for nothing above it: the root may be the user's home
+  // (a dotfiles repository), where an unpacked archive's CLAUDE.md must not reach ~/.ssh.
   const candidates: { file: string; bound?: string; folder?: string }[] = [
     ...own.map((file) => ({ file })),
     ...ancestors.flatMap((dir) => {
-      const bound = within(project, dir) ? project : dir;
+      const bound = dir;
       return [
         ...(within(project, dir) ? [agentsFile(dir)] : []),
         ...claudeFiles.map((name) => path.join(dir, name)),

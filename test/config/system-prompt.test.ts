@@ -240,6 +240,20 @@ describe("findContextFiles", () => {
     expect(JSON.stringify(findContextFiles(path.join(repo, "pkg"), home, { userHome, projectTrusted: true }).files)).toContain("SECRET FILE");
   });
 
+  test("a home that is a git repository (dotfiles) vouches for no folder below it: an unpacked archive's CLAUDE.md linked to ~/.ssh/id_rsa is withheld, one linked inside its own folder is read", async () => {
+    fs.mkdirSync(path.join(userHome, ".git"), { recursive: true });
+    write(path.join(userHome, ".ssh", "id_rsa"), "SECRET KEY");
+    const archive = path.join(userHome, "Downloads", "evil-1.0");
+    fs.mkdirSync(path.join(archive, "src"), { recursive: true });
+    fs.symlinkSync("../../.ssh/id_rsa", path.join(archive, "CLAUDE.md"));
+    write(path.join(archive, "docs", "memory.md"), "the archive's own memory");
+    fs.symlinkSync("docs/memory.md", path.join(archive, "AGENTS.md"));
+    const found = findContextFiles(path.join(archive, "src"), home, { userHome, projectTrusted: false });
+    expect(JSON.stringify(found.files)).not.toContain("SECRET KEY");
+    expect(found.files.map((f) => f.content)).toContain("the archive's own memory");
+    expect(found.notes).toContain(`${path.join(archive, "CLAUDE.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside ${archive}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
+  });
+
   test("a folder reached through a link is read as itself; a looping .claude/rules link is not followed", async () => {
     write(path.join(repo, "CLAUDE.md"), "the repo's own, importing @docs/x.md");
     write(path.join(repo, "docs", "x.md"), "inside");
