@@ -50,6 +50,8 @@ export interface LoadOptions {
    * project's extensions and hooks; `--ext` ones and global ones start either way
    */
   projectTrusted: boolean;
+  /** whether the folder is trusted now, asked at each reload (a `zot untrust` meanwhile holds; project-config.ts TrustOnce.now); absent: the start's answer */
+  trustNow?: () => boolean;
   provider: string;
   model: string;
   zotVersion: string;
@@ -545,7 +547,8 @@ export class ExtensionManager implements CommandSource {
       this.hooks = undefined;
       this.reported.clear();
       this.rebuild();
-      const report = await this.loadNow({ ...options, sayUntrusted: true, explicitMustStart: false });
+      const projectTrusted = options.trustNow ? options.trustNow() : options.projectTrusted;
+      const report = await this.loadNow({ ...options, projectTrusted, sayUntrusted: true, explicitMustStart: false });
       this.announceLoaded();
       return { ...report, stopped };
     });

@@ -17,6 +17,8 @@ export interface McpLoadOptions {
   env: Record<string, string | undefined>;
   /** the run's one trust decision (asked at most once, shared with the extensions) */
   trust: () => Promise<WorkspaceTrust>;
+  /** whether the folder is trusted now, for a project server's later start (project-config.ts TrustOnce.now) */
+  trustNow?: () => boolean;
   wait: "all" | number;
   clientVersion: string;
   log: (message: string) => void;
@@ -78,6 +80,7 @@ export async function loadMcpServers(options: McpLoadOptions): Promise<McpLoaded
     wait: options.wait,
     clientVersion: options.clientVersion,
     ...(options.flags?.host ? { host: options.flags.host } : {}),
+    ...(options.trustNow ? { trustNow: options.trustNow } : {}),
     log: options.log,
     onWaiting: (names) =>
       options.log(

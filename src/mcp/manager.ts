@@ -44,6 +44,8 @@ export interface McpStartOptions {
   reconnectWaitsMs?: readonly number[];
   /** the servers the program running zot hosts (`"type": "sdk"`) */
   host?: HostServers;
+  /** whether the folder is trusted now: a project server (.mcp.json, .codex/config.toml) starts again only while it is */
+  trustNow?: () => boolean;
 }
 
 /** One server as `/mcp`, `zot mcp list` and rpc's get_mcp_servers show it (protocol/rpc-frames.ts). */
@@ -91,6 +93,9 @@ export class McpManager {
           timeouts: { startMs: this.settings.startMs, toolMs: this.settings.toolMs },
           maxOutputTokens: this.settings.maxOutputTokens,
           ...(options.reconnectWaitsMs ? { reconnectWaitsMs: options.reconnectWaitsMs } : {}),
+          ...(server.source.scope === "project" && options.trustNow
+            ? { mayStartAgain: () => (options.trustNow!() ? undefined : "this folder is no longer trusted (zot untrust); zot trust lets its servers start again") }
+            : {}),
           onChange: () => this.rebuild(),
           note: (message) => options.log(message),
         }),

@@ -55,6 +55,8 @@ export interface ServerContext {
   maxOutputTokens: number;
   /** the waits before each try to start it again after a drop (default RECONNECT_WAITS_MS) */
   reconnectWaitsMs?: readonly number[];
+  /** why it may not start again (a folder's server once the folder is no longer trusted), or undefined */
+  mayStartAgain?: () => string | undefined;
   /** its tools, prompts or state changed */
   onChange: () => void;
   /** a sentence for the user (it stopped mid-run, it sends garbage) */
@@ -185,6 +187,11 @@ export class McpServerConnection {
         });
       }
       if (starting.signal.aborted || this.state !== "starting") return;
+      const refused = this.context.mayStartAgain?.();
+      if (refused) {
+        this.fail(refused);
+        return;
+      }
       await this.connect();
     })();
   }

@@ -3,6 +3,7 @@
 // Markdown commands. Rule: the decision is made (and the user asked) at most once, before anything
 // of the folder starts; with --no-ext nothing of the folder would, so nothing is asked.
 import { homedir } from "node:os";
+import { folderAnswer } from "../config/trust-store.ts";
 import { decideWorkspaceTrust, type WorkspaceTrust } from "../config/workspace-trust.ts";
 import { BUILTIN_COMMANDS } from "../extensions/builtin-names.ts";
 import { nothingToDiscover } from "../extensions/discover.ts";
@@ -22,6 +23,13 @@ export interface TrustOnce {
   (): Promise<WorkspaceTrust>;
   /** the decision, once made */
   decided(): WorkspaceTrust | undefined;
+  /**
+   * Whether the folder is trusted now, for a start after the first (/reload-ext, /mcp reconnect, a
+   * crashed server's restart): --trust holds for the run; otherwise the trust store says, so a
+   * `zot untrust` meanwhile stops the folder's configuration from starting again, and a `zot trust`
+   * lets it start.
+   */
+  now(): boolean;
 }
 
 export function trustOnce(options: RuntimeOptions, context: { cwd: string; home: string }): TrustOnce {
@@ -35,7 +43,8 @@ export function trustOnce(options: RuntimeOptions, context: { cwd: string; home:
     deciding ??= decideWorkspaceTrust({ cwd: context.cwd, home: context.home, flag: options.trust, ask: options.askTrust, skip }).then((trust) => (decided = trust));
     return deciding;
   };
-  return Object.assign(once, { decided: () => decided });
+  const now = () => options.trust === true || folderAnswer(context.home, context.cwd)?.trusted === true;
+  return Object.assign(once, { decided: () => decided, now });
 }
 
 /** Reads the MCP configuration and starts its servers (src/mcp/load.ts); loads no SDK when there are none. */
@@ -50,6 +59,7 @@ export async function loadMcp(
     // --setting-sources without project: the folder's .mcp.json is one of its files, as in Claude Code.
     ...(options.settingSources && !options.settingSources.includes("project") ? { projectFile: false } : {}),
     trust,
+    trustNow: trust.now,
     wait: options.extensionWait ?? "all",
     clientVersion: VERSION,
     log: options.log ?? (() => {}),
@@ -91,6 +101,8 @@ export async function loadExtensions(
     explicit,
     noDiscovery,
     projectTrusted: trust.trusted,
+    // --no-ext: nothing of the folder starts at a reload either.
+    trustNow: noDiscovery ? () => false : decideTrust.now,
     wait: options.extensionWait ?? "all",
     onWaiting: options.onExtensionsWaiting,
     // [issue 15] interactive extension tools need someone to answer them: the TUI (it confirms)
