@@ -9,6 +9,7 @@
 // `@server:uri` in the editor, whose content goes with the prompt (file-mentions.ts).
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { printableVerbatim } from "../../protocol/printable.ts";
 import type { Component } from "../../tui/component.ts";
 import { type SelectItem, SelectList } from "../../tui/select-list.ts";
 import type { Theme } from "../../tui/theme.ts";
@@ -108,13 +109,19 @@ function listFolder(cwd: string, folder: string): SelectItem<FileEntry>[] {
     .map((entry) => {
       const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && isFolderLink(join(cwd, folder, entry.name)));
       const path = `${folder}${entry.name}${isFolder ? "/" : ""}`;
-      return { label: `${entry.name}${isFolder ? "/" : ""}`, value: { path, folder: isFolder } };
+      // A file's name is the folder's (a cloned repository's): shown with its controls as marks, never obeyed as escapes.
+      return { label: printableVerbatim(`${entry.name}${isFolder ? "/" : ""}`), value: { path, folder: isFolder } };
     });
   return items.sort((a, b) => Number(b.value.folder) - Number(a.value.folder) || a.label.localeCompare(b.label));
 }
 
 function resourceItems(resources: ResourceMention[]): SelectItem<FileEntry>[] {
-  return resources.map((resource) => ({ label: resource.mention, value: { path: resource.mention, folder: false, resource: true }, description: resource.name, group: "MCP resources" }));
+  return resources.map((resource) => ({
+    label: printableVerbatim(resource.mention),
+    value: { path: resource.mention, folder: false, resource: true },
+    description: printableVerbatim(resource.name),
+    group: "MCP resources",
+  }));
 }
 
 function isFolderLink(path: string): boolean {
