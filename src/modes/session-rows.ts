@@ -42,12 +42,15 @@ export function rowColumns(s: SessionSummary): RowColumns {
  */
 export function formatRows(sessions: readonly SessionSummary[], prefixes: readonly string[], width?: number): string[] {
   const cols = sessions.map(rowColumns);
-  const w = (key: keyof RowColumns) => Math.max(0, ...cols.map((c) => Bun.stringWidth(c[key])));
-  const prefixWidth = Math.max(0, ...prefixes.map((p) => Bun.stringWidth(p)));
+  // Each column's width measured once (a row measuring them all made thousands of sessions take seconds),
+  // without spreading thousands of arguments into Math.max.
+  const widest = (texts: readonly string[]) => texts.reduce((most, text) => Math.max(most, Bun.stringWidth(text)), 0);
+  const w = { time: widest(cols.map((c) => c.time)), model: widest(cols.map((c) => c.model)), messages: widest(cols.map((c) => c.messages)), cost: widest(cols.map((c) => c.cost)) };
+  const prefixWidth = widest(prefixes);
   return cols.map((c, i) => {
     const pad = (text: string, n: number) => text + " ".repeat(Math.max(0, n - Bun.stringWidth(text)));
     const prefix = pad(prefixes[i] ?? "", prefixWidth);
-    const head = `${prefix}  ${pad(c.time, w("time"))}  ${pad(c.model, w("model"))}  ${c.messages.padStart(w("messages"))}  ${c.cost.padStart(w("cost"))}  `;
+    const head = `${prefix}  ${pad(c.time, w.time)}  ${pad(c.model, w.model)}  ${c.messages.padStart(w.messages)}  ${c.cost.padStart(w.cost)}  `;
     const room = width ? width - Bun.stringWidth(head) : Infinity;
     return head + fit(c.prompt, room);
   });
