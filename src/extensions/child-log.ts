@@ -5,8 +5,9 @@
 // the child did (a line that is not JSON, a bad frame), passes a budget of LOG_BYTES_PER_SECOND
 // after a burst of LOG_BURST_BYTES, and LOG_BYTES_PER_RUN in all. What the budget drops is counted
 // and said in the log; zot's lines about the child's life (its start, its exit) always get in.
+// Runs add up in one file: one past LOG_FILE_MAX_BYTES when a run opens it is moved to `.1`.
 import { statSafe } from "../config/quiet-fs.ts";
-import { appendFileSync, chmodSync, closeSync, fstatSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { appendFileSync, chmodSync, closeSync, fstatSync, fchmodSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Sustained bytes a second one run of a child may put in its log, once its burst is spent. */
@@ -39,9 +40,19 @@ function privateDir(dir: string): void {
   if (info && (info.mode & 0o077) !== 0 && info.uid === process.getuid?.()) chmodSync(dir, 0o700);
 }
 
-/** Opens `file` for appending, 0600 (an existing file open to others is made so). Throws. */
-export function openLog(file: string): number {
+/** A log past this when a run opens it is moved to `<file>.1` (the one there before dropped): each run appends, so runs add up. */
+export const LOG_FILE_MAX_BYTES = 2 * LOG_BYTES_PER_RUN;
+
+/** Opens `file` for appending, 0600 (an existing file open to others is made so); one past LOG_FILE_MAX_BYTES starts again, its older half kept as `<file>.1`. Throws. */
+export function openLog(file: string, maxBytes = LOG_FILE_MAX_BYTES): number {
   privateDir(dirname(file));
+  if ((statSafe(file)?.size ?? 0) > maxBytes) {
+    try {
+      renameSync(file, `${file}.1`);
+    } catch {
+      // another zot moved it first, or the folder is read-only: appended to as it is
+    }
+  }
   const fd = openSync(file, "a", 0o600);
   try {
     const info = fstatSync(fd);

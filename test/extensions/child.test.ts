@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOG_BURST_BYTES, LOG_BYTES_PER_SECOND, RunLog } from "../../src/extensions/child-log.ts";
+import { LOG_BURST_BYTES, LOG_BYTES_PER_SECOND, LOG_FILE_MAX_BYTES, RunLog } from "../../src/extensions/child-log.ts";
 import { ChildCallError, type ChildDiagnostic, type ChildExitInfo, LineChild } from "../../src/extensions/child.ts";
 import { LineSplitter } from "../../src/protocol/line-splitter.ts";
 import { running } from "../support/process-state.ts";
@@ -482,3 +482,20 @@ describe("the run log's own lines", () => {
   });
 });
 
+describe("the log across runs", () => {
+  test("a log past its cap when a run opens it is moved to .log.1 (the older one dropped), and the run starts a new one", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "zot-runlog-")), "mcp-chatty.log");
+    writeFileSync(`${file}.1`, "the oldest runs\n");
+    writeFileSync(file, "x".repeat(LOG_FILE_MAX_BYTES + 1));
+    const log = new RunLog(file);
+    log.always("started");
+    log.close();
+    expect(readFileSync(file, "utf8")).toBe("[zot] started\n");
+    expect(statSync(`${file}.1`).size).toBe(LOG_FILE_MAX_BYTES + 1);
+    // under the cap, runs append as before
+    const again = new RunLog(file);
+    again.always("started again");
+    again.close();
+    expect(readFileSync(file, "utf8")).toBe("[zot] started\n[zot] started again\n");
+  });
+});
