@@ -176,6 +176,9 @@ async function runPrompt(flags: ParsedFlags["values"], positionals: string[]): P
           : {}),
         session,
         log,
+        // One prompt that names no /command uses none: the command files (hundreds, for some users)
+        // are not read. The skills still are: the model may start one.
+        ...(prompt.trimStart().startsWith("/") ? {} : { noCommands: true }),
         // One prompt: the start is over once the model's answer opens. The request is built and
         // sent at the start-up policy; the body is read at the normal one from its first byte
         // (measured on a 50,000-delta --json stream: ~5 ms less CPU than from the first batch

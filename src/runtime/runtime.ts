@@ -100,8 +100,9 @@ export interface RuntimeOptions {
   noSkill?: boolean;
   /**
    * no Markdown commands and no skill /names (the SDK's createZot without extensions: a program's
-   * prompt is its own text); the command line has no flag for it: --no-ext, --tools and --no-tools
-   * leave them, as they are neither extensions nor the model's tools
+   * prompt is its own text; -p and --json whose one prompt names no /command); the command line has
+   * no flag for it: --no-ext, --tools and --no-tools leave them, as they are neither extensions nor
+   * the model's tools
    */
   noCommands?: boolean;
   /** told each time a model's answer opens, before its body is read (the one-prompt modes end their start there) */

@@ -154,7 +154,8 @@ test("a skill only the user starts whose name a command has is said: nothing wou
   mkdirSync(`${cwd}/.claude/commands`, { recursive: true });
   await Bun.write(`${cwd}/.claude/commands/deploy.md`, "Deploy the command's way.\n");
   mock = startMockLlm([{ text: "ok" }]);
-  const run = await zot(["-p", "hi", ...anthropic(mock), "--with-skills"], { cwd, env: { HOME: tempDir("zot-skills-user-") } });
+  // A prompt naming a command reads the commands (one naming none reads no command file).
+  const run = await zot(["-p", "/deploy", ...anthropic(mock), "--with-skills"], { cwd, env: { HOME: tempDir("zot-skills-user-") } });
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("the skill deploy is only for the user to start (disable-model-invocation: true), but /deploy is the command ");
   expect(run.stderr).toContain("/.claude/commands/deploy.md, which comes first; /skill:deploy starts the skill");
