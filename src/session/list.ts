@@ -2,7 +2,8 @@
 // message count, cost, first prompt). Rule: a listing reads each file once and parses only the
 // lines it needs (the header, the first user message, the last usage and model change), each
 // checked as a resume checks it, so a damaged record is passed over as a resume skips it; a file
-// that is not a session is reported, never a reason to fail the whole list.
+// that is not a session is reported, never a reason to fail the whole list. A file unchanged since
+// the last listing is not read again (summary-cache.ts).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { errorText } from "../protocol/error-text.ts";
@@ -12,12 +13,16 @@ import { oneLine } from "../protocol/text-of.ts";
 import type { SessionEntry } from "../protocol/session-records.ts";
 import { lockOwner } from "./lock.ts";
 import { SESSION_FILE_EXT, sessionDir } from "./paths.ts";
+import { SummaryCache } from "./summary-cache.ts";
 import { parseSessionBytes, parseSessionLine, SessionFileError } from "./reader.ts";
 
 export interface SessionFileInfo {
   file: string;
   /** last write */
   mtimeMs: number;
+  /** with the inode, what tells a changed file from the one a cached summary was made of */
+  size?: number;
+  ino?: number;
 }
 
 export interface SessionSummary {
@@ -55,23 +60,39 @@ export function sessionFiles(dir: string): SessionFileInfo[] {
     try {
       // A named pipe or a device named like a session would hang or never end a read: not a session.
       const stats = statSync(file);
-      if (stats.isFile()) files.push({ file, mtimeMs: stats.mtimeMs });
+      if (stats.isFile()) files.push({ file, mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino });
     } catch {}
   }
   return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? 1 : a.file > b.file ? -1 : 0));
 }
 
-/** Every session of `cwd`, newest first, and a note for each file that could not be read. */
+/**
+ * Every session of `cwd`, newest first, and a note for each file that could not be read. A session
+ * unchanged since a listing summed it up comes from the cache (summary-cache.ts): thousands of
+ * sessions, hundreds of MB, cost a stat each instead of a read.
+ */
 export function listSessions(home: string, cwd: string): { sessions: SessionSummary[]; problems: string[] } {
   const sessions: SessionSummary[] = [];
   const problems: string[] = [];
-  for (const info of sessionFiles(sessionDir(home, cwd))) {
+  const dir = sessionDir(home, cwd);
+  const cache = SummaryCache.open(home, dir);
+  for (const info of sessionFiles(dir)) {
+    const stamp = info.size !== undefined && info.ino !== undefined ? { file: info.file, mtimeMs: info.mtimeMs, size: info.size, ino: info.ino } : undefined;
+    const kept = stamp ? cache.get(stamp) : undefined;
+    if (kept) {
+      const owner = lockOwner(info.file);
+      sessions.push(owner ? { ...kept, locked_by: owner.pid } : kept);
+      continue;
+    }
     try {
-      sessions.push(summarizeSession(info));
+      const summary = summarizeSession(info);
+      if (stamp) cache.set(stamp, summary);
+      sessions.push(summary);
     } catch (error) {
       problems.push(error instanceof SessionFileError ? error.message : `${info.file}: ${errorText(error)}`);
     }
   }
+  cache.save();
   return { sessions, problems };
 }
 

@@ -1,9 +1,9 @@
 // The store around the files: the lock (a live owner refused by pid, a dead one taken over),
 // finding a session by id, prefix or path, the listing's summaries, and the forest of forks.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { findSession } from "../../src/session/find.ts";
 import { ATTACHED_MARK } from "../../src/protocol/attached-prompt.ts";
 import { listSessions, type SessionSummary } from "../../src/session/list.ts";
@@ -167,6 +167,34 @@ describe("finding and listing sessions", () => {
     });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("20261123-120000-broken00.jsonl is not a zot session");
+  });
+
+  test("a session unchanged since the last listing is summed up from the cache, not read again; a changed one is read; a removed one leaves the cache; a broken cache is none", () => {
+    const home = tempDir("zot-list-home-");
+    const cwd = "/work/project";
+    const file = writeSession(home, cwd, "20261123-100000-aaaaaaaa");
+    const gone = writeSession(home, cwd, "20261123-090000-bbbbbbbb");
+    // A time a file can be given back exactly (utimes takes no nanoseconds from a Date).
+    const mtime = new Date("2026-11-23T10:20:00.000Z");
+    utimesSync(file, mtime, mtime);
+    const first = listSessions(home, cwd).sessions;
+    const cacheFile = join(home, "cache", "sessions", `${basename(sessionDir(home, cwd))}.json`);
+    expect(Object.keys(JSON.parse(readFileSync(cacheFile, "utf8")).sessions).sort()).toEqual(["20261123-090000-bbbbbbbb.jsonl", "20261123-100000-aaaaaaaa.jsonl"]);
+    // The same bytes' length, the same time and inode: taken from the cache (the new prompt is not seen).
+    const text = readFileSync(file, "utf8");
+    const fd = openSync(file, "r+");
+    writeSync(fd, text.replace("look at this", "LOOK AT THIS"));
+    closeSync(fd);
+    utimesSync(file, mtime, mtime);
+    expect(listSessions(home, cwd).sessions.find((s) => s.id === "20261123-100000-aaaaaaaa")?.first_prompt).toBe(first.find((s) => s.id === "20261123-100000-aaaaaaaa")?.first_prompt);
+    // Written to since: read again.
+    utimesSync(file, new Date(), new Date());
+    expect(listSessions(home, cwd).sessions.find((s) => s.id === "20261123-100000-aaaaaaaa")?.first_prompt).toStartWith("LOOK AT THIS");
+    rmSync(gone);
+    listSessions(home, cwd);
+    expect(Object.keys(JSON.parse(readFileSync(cacheFile, "utf8")).sessions)).toEqual(["20261123-100000-aaaaaaaa.jsonl"]);
+    writeFileSync(cacheFile, "{ broken");
+    expect(listSessions(home, cwd).sessions.map((s) => s.first_prompt)).toEqual([expect.stringMatching(/^LOOK AT THIS/)]);
   });
 
   test("after a rewind to nothing (a /clear in -p -c or rpc), the listing's first prompt is the one a resume starts from", () => {
