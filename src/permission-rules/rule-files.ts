@@ -39,6 +39,9 @@ export class PermissionRuleFiles {
   private readonly files: SettingsFileCache<PermissionRule[]>;
   /** the rules of the first read (see current) */
   private first: PermissionRule[] | undefined;
+  private firstKeys: Set<string> | undefined;
+  /** the last book, and the files' rules it was made of */
+  private last: { parts: PermissionRule[][]; book: RuleBook } | undefined;
   /** per file, the allow rules its folder's trust kept out, as of its last read */
   private readonly skipped = new Map<string, number>();
 
@@ -63,16 +66,22 @@ export class PermissionRuleFiles {
    * there at the first read (one added meanwhile holds from the next start).
    */
   current(): RuleBook {
-    const now = this.sources.flatMap((source) => this.files.read(source));
+    // Files unchanged since the last call (the file cache hands back the same arrays): the same book,
+    // not thousands of rules keyed again at every tool call.
+    const parts = this.sources.map((source) => this.files.read(source));
+    const last = this.last;
+    if (last && parts.length === last.parts.length && parts.every((part, i) => part === last.parts[i])) return last.book;
+    const now = parts.flat();
     const first = (this.first ??= now);
-    const key = (rule: PermissionRule) => `${rule.verdict}\u0000${rule.source}\u0000${rule.text}`;
-    const firstKeys = new Set(first.map(key));
-    const nowKeys = new Set(now.map(key));
+    const firstKeys = (this.firstKeys ??= new Set(first.map(ruleKey)));
+    const nowKeys = new Set(now.map(ruleKey));
     // What stood for rules that could not be read holds for the run as they would have: a file the
     // model empties (a tool call the user let through) lifts nothing until the next start.
-    const held = first.filter((rule) => rule.verdict !== "allow" && !nowKeys.has(key(rule)));
-    const rules = [...now.filter((rule) => rule.verdict !== "allow" || firstKeys.has(key(rule))), ...held];
-    return { rules, files: this.sources.map((source) => source.file) };
+    const held = first.filter((rule) => rule.verdict !== "allow" && !nowKeys.has(ruleKey(rule)));
+    const rules = [...now.filter((rule) => rule.verdict !== "allow" || firstKeys.has(ruleKey(rule))), ...held];
+    const book = { rules, files: this.sources.map((source) => source.file) };
+    this.last = { parts, book };
+    return book;
   }
 
   /** How many allow rules the folder's files hold that its trust keeps from holding. */
@@ -146,4 +155,9 @@ export class PermissionRuleFiles {
 /** An ask rule on every tool: what stands for deny and ask rules that cannot be read. */
 function askEverything(source: string, because: string): PermissionRule {
   return { verdict: "ask", text: "*", source, target: { kind: "tool", matches: () => true }, because };
+}
+
+/** A rule as one string: its verdict, its file and its text. */
+function ruleKey(rule: PermissionRule): string {
+  return `${rule.verdict}\u0000${rule.source}\u0000${rule.text}`;
 }
