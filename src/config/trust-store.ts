@@ -84,16 +84,39 @@ export function readTrustStore(home: string): TrustStore {
   return { file, folders, ...(Object.keys(others).length > 0 ? { others } : {}) };
 }
 
+/**
+ * The store as the last read of this process left it while the file is unchanged (its inode, size and
+ * time): a start asks it several times, and a store of thousands of answers took milliseconds to
+ * check each time. Only for reading (the questions below, the start's decision; never to change
+ * and write back: rememberFolder reads afresh under its lock); a change reads it afresh.
+ */
+let lastRead: { file: string; stamp: string; store: TrustStore } | undefined;
+
+export function readTrustStoreOnce(home: string): TrustStore {
+  const file = trustStoreFile(home);
+  let stamp: string;
+  try {
+    const info = fs.statSync(file);
+    stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
+  } catch {
+    return readTrustStore(home);
+  }
+  if (lastRead?.file === file && lastRead.stamp === stamp) return lastRead.store;
+  const store = readTrustStore(home);
+  lastRead = { file, stamp, store };
+  return store;
+}
+
 /** The remembered answer for `dir`, if there is one (a broken store remembers none). */
 export function folderAnswer(home: string, dir: string): FolderAnswer | undefined {
-  const store = readTrustStore(home);
+  const store = readTrustStoreOnce(home);
   const key = folderKey(dir);
   return ownEntry(store.folders, key);
 }
 
 /** Of `dirs` (real paths, as the store keys them), those the user trusted; the store is read once. */
 export function trustedAmong(home: string, dirs: readonly string[]): string[] {
-  const { folders } = readTrustStore(home);
+  const { folders } = readTrustStoreOnce(home);
   return dirs.filter((dir) => ownEntry(folders, dir)?.trusted === true);
 }
 

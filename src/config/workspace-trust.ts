@@ -14,7 +14,7 @@ import path from "node:path";
 import type { ProtectedPath } from "../protocol/tool.ts";
 import { gitRepositoryPaths } from "./git-repository-paths.ts";
 import { zotPaths } from "./home.ts";
-import { folderKey, readTrustStore, rememberFolder, trustStoreFile } from "./trust-store.ts";
+import { folderKey, readTrustStoreOnce, rememberFolder, trustStoreFile } from "./trust-store.ts";
 import { readdirSafe, realOrSame, statSafe } from "./quiet-fs.ts";
 import { shellQuote } from "../protocol/shell-quote.ts";
 import { ownEntry } from "../protocol/own-key.ts";
@@ -172,7 +172,7 @@ export async function decideWorkspaceTrust(options: TrustOptions): Promise<Works
   const runs = found.filter((item) => !options.skip?.includes(item.kind));
   const what = describeFound(runs);
   const trustCommand = `zot trust ${shellQuote(dir)}`;
-  const store = readTrustStore(options.home);
+  const store = readTrustStoreOnce(options.home);
   if (store.problem) {
     return { dir, trusted: false, how: "store_unreadable", found, ...(runs.length > 0 && { note: `${store.problem}, so this folder's ${what} did not run (--trust runs them for one run)` }) };
   }

@@ -145,6 +145,18 @@ describe("childEnv", () => {
     expect(findProjectConfig(f.cwd, f.home)).toEqual([{ kind: ".claude", label: ".claude/settings.local.json", what: "Claude Code hooks, env and apiKeyHelper", path: join(f.cwd, ".claude", "settings.local.json") }]);
   });
 
+  test("the answers are read again whenever trust.json changed, by zot or by hand, also within one process", () => {
+    const f = folder(false);
+    expect(folderAnswer(f.home, f.cwd)).toBeUndefined();
+    rememberFolder(f.home, f.cwd, true);
+    expect(folderAnswer(f.home, f.cwd)).toMatchObject({ trusted: true });
+    const file = join(f.home, "trust.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('"trusted": true', '"trusted": false'));
+    expect(folderAnswer(f.home, f.cwd)).toMatchObject({ trusted: false });
+    writeFileSync(file, "{ broken");
+    expect(folderAnswer(f.home, f.cwd)).toBeUndefined();
+  });
+
   test("a folder's .claude/settings.json that holds only an apiKeyHelper counts: the command runs at the start", () => {
     const f = folder(false);
     mkdirSync(join(f.cwd, ".claude"), { recursive: true });
