@@ -40,6 +40,8 @@ export class MarkdownCommandSource implements CommandSource {
     private readonly context: {
       cwd: string;
       projectTrusted: boolean;
+      /** whether the folder is trusted now (a `zot untrust` during the run); absent: as at the read */
+      trustNow?: () => boolean;
       runBang: BangRunner;
       attachable?: (path: string) => Promise<string | undefined>;
       /** the settings files' UserPromptExpansion hooks, when the run has settings hooks */
@@ -67,7 +69,7 @@ export class MarkdownCommandSource implements CommandSource {
   async runCommand(name: string, args: string, signal: AbortSignal): Promise<CommandResult> {
     const command = this.byName.get(name.toLowerCase());
     if (!command) return { command: name, extension: COMMANDS_OWNER, action: "error", text: `no command /${name}` };
-    const mayRun = command.scope === "user" || this.context.projectTrusted;
+    const mayRun = command.scope === "user" || (this.context.projectTrusted && (this.context.trustNow?.() ?? true));
     // Before anything of it runs (its `!` lines): the hooks may refuse it.
     const typed = `/${command.name}${args.trim() ? ` ${args.trim()}` : ""}`;
     const hooked = await this.context.expanding?.({ name: command.name, args, source: command.scope, prompt: typed }, signal);

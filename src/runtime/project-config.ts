@@ -114,7 +114,8 @@ export async function loadExtensions(
   // A later start is a reload: the start's trust note does not cover it.
   const later = async () => {
     const manager = await make();
-    return { manager, load: () => manager.load({ ...loadOptions, sayUntrusted: true }) };
+    // Trusted as the folder is now (`zot untrust` or `zot trust` meanwhile), as a reload is.
+    return { manager, load: () => manager.load({ ...loadOptions, projectTrusted: loadOptions.trustNow?.() ?? loadOptions.projectTrusted, sayUntrusted: true }) };
   };
   if (nothingToDiscover(loadOptions) && !hooksConfigPresent(loadOptions)) return { warnings: [], trust, later };
   const manager = await make();
@@ -144,6 +145,8 @@ export async function markdownCommandSource(context: {
   expanding?: ExpansionHook;
   /** `${CLAUDE_SESSION_ID}` in a command or a skill: the session's id, as settings hooks are told it */
   sessionId?: () => string;
+  /** whether the folder is trusted now: a folder's command's `!` lines and allowed-tools stop once it no longer is */
+  trustNow?: () => boolean;
 }): Promise<{ source?: CommandSource; warnings: string[] }> {
   const { cwd, home, env } = context;
   const [{ loadMarkdownCommands }, { MarkdownCommandSource }, { skillCommands }, { folderAnswer }, { realOrSame }, { isWithin }, { userInvocable }] = await Promise.all([
@@ -208,6 +211,7 @@ export async function markdownCommandSource(context: {
   const options = {
     cwd,
     projectTrusted,
+    ...(context.trustNow ? { trustNow: context.trustNow } : {}),
     runBang: context.runBang,
     ...(context.attachable ? { attachable: context.attachable } : {}),
     ...(context.expanding ? { expanding: context.expanding } : {}),

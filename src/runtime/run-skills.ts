@@ -61,14 +61,19 @@ export class RunSkills {
     agent.onCompacted(() => this.show());
   }
 
-  /** Reads the folders and the extensions' skills again; the system prompt follows at the next safe point. Returns the warnings. */
-  reread(): string[] {
-    this.warnings = this.read();
+  /**
+   * Reads the folders and the extensions' skills again; the system prompt follows at the next safe
+   * point. `projectTrusted`: the folder's trust now (`zot untrust` meanwhile leaves its skills out).
+   * Returns the warnings.
+   */
+  reread(projectTrusted?: boolean): string[] {
+    this.warnings = this.read(projectTrusted);
     return this.warnings;
   }
 
-  private read(): string[] {
-    const found = loadSkills(this.folders);
+  private read(projectTrusted?: boolean): string[] {
+    const folders = projectTrusted === undefined ? this.folders : { ...this.folders, byDefault: { ...this.folders.byDefault, projectTrusted } };
+    const found = loadSkills(folders);
     // [issue 15] the skills extensions ship (`<extension>:<skill>`) join the others, after them
     this.skills = [...found.skills, ...this.extensionSkills()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return found.warnings;

@@ -589,6 +589,7 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         userHome,
         env,
         projectTrusted: loaded?.trust.trusted ?? false,
+        trustNow: trust.now,
         settingSources: options.settingSources,
         gate: confirmGate,
         ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
@@ -638,6 +639,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
     // The Markdown commands and the skills' /names, read again at a reload (rereadCommands): the
     // source takes its place among the others.
     let markdownSource: CommandSource | undefined;
+    // The folder's trust the commands are read with: the start's, then the trust store's at each reload.
+    let commandsTrusted = trustedNow;
     const readCommands = async (): Promise<string[]> => {
       if (options.noCommands) return [];
       const { commandBangRunner } = await import("./command-bang.ts");
@@ -649,7 +652,8 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
         cwd,
         home,
         env,
-        trust: trustedNow,
+        trust: commandsTrusted,
+        trustNow: trust.now,
         runBang,
         skills: skills?.list ?? [],
         attachable: (path) => attachable(path, false),
@@ -759,7 +763,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
       get skills() {
         return skills?.list ?? [];
       },
-      rereadCommands: async () => [...(skills?.reread() ?? []), ...(await readCommands())],
+      // Read as the folder is trusted now: a `zot untrust` meanwhile leaves its commands and skills out.
+      rereadCommands: async () => {
+        commandsTrusted = trust.now();
+        return [...(skills?.reread(commandsTrusted) ?? []), ...(await readCommands())];
+      },
       confirmGate,
       ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
       settingsHooks,

@@ -28,6 +28,8 @@ export interface SettingsHooksOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** the workspace trust decision of `cwd` */
   projectTrusted: boolean;
+  /** whether the folder is trusted now (project-config.ts TrustOnce.now): its hooks stop when it no longer is */
+  trustNow?: () => boolean;
   /** --setting-sources: which of Claude Code's settings files are read; undefined = all */
   settingSources?: readonly SettingSourceName[];
   /** the confirmation gate, when the run has one (a hook's ask and allow go through it) */
@@ -78,7 +80,7 @@ export interface CommandExpansion {
 export function attachSettingsHooks(options: SettingsHooksOptions, settingsFiles: readonly SettingsSource[]): SettingsHooks {
   const { agent, gate } = options;
   const runId = options.runId ?? `run-${crypto.randomUUID()}`;
-  const sources = new SettingsHooksSources(settingsFiles, (message) => options.log(message), options.hosted);
+  const sources = new SettingsHooksSources(settingsFiles, (message) => options.log(message), options.hosted, options.trustNow);
   const runner = new HookRunner(sources, {
     cwd: options.cwd,
     env: options.env,

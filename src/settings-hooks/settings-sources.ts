@@ -21,6 +21,8 @@ export class SettingsHooksSources {
     private readonly warn: (message: string) => void,
     /** the hooks the program running zot registered (host-hooks.ts), after the files' */
     private readonly hosted: readonly SettingsHook[] = [],
+    /** whether the folder is trusted now: once it is not (`zot untrust` meanwhile), its files' hooks no longer run */
+    private readonly trustNow?: () => boolean,
   ) {
     this.files = new SettingsFileCache(
       { hooks: [] },
@@ -39,6 +41,13 @@ export class SettingsHooksSources {
    * Code reads it (a project's false overrides the user's true).
    */
   current(): SettingsHook[] {
+    const hooks = this.startHooks();
+    // A folder the user took trust from while the run goes on: its hooks are not started again.
+    if (this.trustNow && hooks.some((hook) => hook.source?.scope === "project") && !this.trustNow()) return hooks.filter((hook) => hook.source?.scope !== "project");
+    return hooks;
+  }
+
+  private startHooks(): SettingsHook[] {
     if (this.snapshot) {
       this.changes?.notice();
       return this.snapshot;

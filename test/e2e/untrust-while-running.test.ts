@@ -46,4 +46,41 @@ describe("untrust while a run goes on", () => {
     expect(back.data.servers[0]).toMatchObject({ name: "local", state: "connected" });
     expect(await r.close()).toBe(0);
   });
+
+  test("a folder trusted at the start with no extension yet: one that arrives is not started by a reload after zot untrust", async () => {
+    const home = tempDir("zot-untrust-home-");
+    const cwd = tempDir("zot-untrust-cwd-");
+    const count = join(tempDir("zot-untrust-mark-"), "starts");
+    trustDir(home, cwd);
+    const r = fixture.start([], [], { home, cwd, env: { HOME: tempDir("zot-untrust-user-") } });
+    await r.call({ type: "get_state" });
+    scriptedExtension(join(cwd, ".zot", "extensions"), "arrived", { countfile: count });
+    expect((await zot(["untrust"], { home, cwd })).code).toBe(0);
+    const reloaded = await r.call({ type: "reload_extensions" });
+    expect(reloaded.data.warnings.join("\n")).toContain("not trusted");
+    expect(existsSync(count)).toBe(false);
+    expect(await r.close()).toBe(0);
+  });
+
+  test("the folder's settings hooks and its command's ! lines stop once it is untrusted, reload or not", async () => {
+    const home = tempDir("zot-untrust-home-");
+    const cwd = tempDir("zot-untrust-cwd-");
+    const marks = tempDir("zot-untrust-mark-");
+    mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `echo ran >> ${join(marks, "hook")}` }] }] } }));
+    writeFileSync(join(cwd, ".claude", "commands", "deploy.md"), `Deploy now.\n\n!\`echo bang >> ${join(marks, "bang")}\`\n`);
+    trustDir(home, cwd);
+    const r = fixture.start([{ text: "one" }, { text: "two" }, { text: "three" }], [], { home, cwd, env: { HOME: tempDir("zot-untrust-user-") } });
+    const lines = (name: string) => (existsSync(join(marks, name)) ? readFileSync(join(marks, name), "utf8").trim().split("\n").length : 0);
+    await r.prompt("first");
+    expect(lines("hook")).toBe(1);
+    expect((await zot(["untrust"], { home, cwd })).code).toBe(0);
+    await r.prompt("second");
+    expect(lines("hook")).toBe(1);
+    const from = r.lines.length;
+    const ran = await r.call({ type: "run_command", name: "deploy" });
+    if (ran.success) await r.waitFor((line) => line.type === "done", from, "its done");
+    expect(lines("bang")).toBe(0);
+    expect(await r.close()).toBe(0);
+  });
 });
