@@ -11,6 +11,7 @@
 // passed on), set where zot starts. A file that names a provider's base URL and a key pairs the
 // two: another key zot was started with never goes to the server the file named (withSettingsEnv).
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { isJsonObject } from "../protocol/json-object.ts";
 import { statSafe } from "./quiet-fs.ts";
 
@@ -62,7 +63,8 @@ export function readSettingsChoices(sources: readonly SettingsFileRef[]): Settin
       if (typeof value.model === "string" && value.model.trim() !== "") choices.model = { value: value.model.trim(), from: source.label };
       else choices.warnings.push(`${source.label}: "model" must be a model's id or alias, as --model takes it; it is not used`);
     }
-    if (value.apiKeyHelper !== undefined) {
+    // Claude Code's settings files only (not Codex's hooks.json, read here for its env and hooks).
+    if (value.apiKeyHelper !== undefined && /^settings.*\.json$/.test(basename(source.file))) {
       if (typeof value.apiKeyHelper === "string" && value.apiKeyHelper.trim() !== "") choices.apiKeyHelper = { command: value.apiKeyHelper.trim(), from: source.label };
       else choices.warnings.push(`${source.label}: "apiKeyHelper" must be a command (run by /bin/sh) that prints the key; it is not used`);
     }

@@ -5,8 +5,10 @@ export interface KeySource {
   readonly from: string;
   /** the key last given */
   readonly key: string;
-  /** the key to send now (asked again once it is old) */
-  current(): Promise<string>;
+  /** every key given in this run, to take out of what a failure says */
+  readonly given: readonly string[];
+  /** the key to send now (asked again once it is old); `signal` ends the wait (the call was cancelled) */
+  current(signal?: AbortSignal): Promise<string>;
   /** asked again now; a failed ask keeps the key it had */
-  refresh(): Promise<string>;
+  refresh(signal?: AbortSignal): Promise<string>;
 }

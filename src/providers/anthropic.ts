@@ -118,7 +118,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           provider: "anthropic",
           baseUrl,
           ...(options.key ? { key: options.key } : {}),
-          ...((options.keySource?.key || options.authToken || options.apiKey) ? { secret: options.keySource?.key || options.authToken || options.apiKey } : {}),
+          ...((options.authToken ?? options.apiKey) ? { secret: options.authToken ?? options.apiKey } : {}),
+          ...(options.keySource ? { secrets: () => options.keySource!.given } : {}),
           ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
           onRetry: options.onRetry,
           maxRetries: options.maxRetries,
@@ -132,7 +133,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
               // client.post rather than messages.create: create() console.warn()s about deprecated
               // models (claude-sonnet-4-5 among them) on every call, straight onto the TUI.
               open: options.keySource
-                ? (signal) => keyed(options.keySource!, sdk, (key) => client.post("/v1/messages", { body, stream: true, signal, headers: { ...headers, ...keyHeaders(key) } }).asResponse())
+                ? (signal) => keyed(options.keySource!, sdk, signal, (key) => client.post("/v1/messages", { body, stream: true, signal, headers: { ...headers, ...keyHeaders(key) } }).asResponse())
                 : (signal) => client.post("/v1/messages", { body, stream: true, signal, headers }).asResponse(),
             };
           },
@@ -152,13 +153,13 @@ function keyHeaders(key: string): Record<string, string> {
  * A call with the key source's current key; refused (401) with a key it had before this call, it is
  * made once more with the key asked again, as Claude Code asks its apiKeyHelper on a 401.
  */
-async function keyed(source: KeySource, sdk: typeof BaseAnthropic, open: (key: string) => Promise<Response>): Promise<Response> {
-  const key = await source.current();
+async function keyed(source: KeySource, sdk: typeof BaseAnthropic, signal: AbortSignal, open: (key: string) => Promise<Response>): Promise<Response> {
+  const key = await source.current(signal);
   try {
     return await open(key);
   } catch (error) {
     if (!(error instanceof sdk.AuthenticationError)) throw error;
-    const fresh = await source.refresh();
+    const fresh = await source.refresh(signal);
     if (fresh === key) throw error;
     return await open(fresh);
   }

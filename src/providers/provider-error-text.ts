@@ -25,6 +25,8 @@ export interface ProviderSpeaker {
   silenceMs?: number;
   /** the key or token sent, only to take it out of what a failure says (a server that echoes it back) */
   secret?: string;
+  /** keys that change during the run (an apiKeyHelper's): every one given so far, taken out as `secret` is */
+  secrets?: () => readonly string[];
 }
 
 /** The shape of a failure, which picks its sentence. */
@@ -85,8 +87,9 @@ function withoutSecrets(text: string, speaker: ProviderSpeaker): string {
     } catch {}
     for (const form of new Set([password, decoded])) if (form.length >= 8) out = out.replaceAll(form, "***");
   }
-  const secret = speaker.secret;
-  if (secret && secret.length >= 8) out = out.replaceAll(secret, `${secret.slice(0, 3)}…${secret.slice(-4)}`);
+  for (const secret of [speaker.secret, ...(speaker.secrets?.() ?? [])]) {
+    if (secret && secret.length >= 8) out = out.replaceAll(secret, `${secret.slice(0, 3)}…${secret.slice(-4)}`);
+  }
   return out;
 }
 

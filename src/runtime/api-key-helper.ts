@@ -25,12 +25,15 @@ export interface ApiKeyHelperOptions {
   cwd: string;
   /** the run's environment (its credentials are kept from the command) */
   env: Readonly<Record<string, string | undefined>>;
+  /** told when asking again fails during the run (the key it gave before is used) */
+  log?: (message: string) => void;
 }
 
 export class ApiKeyHelper implements KeySource {
   readonly from: string;
   private value = "";
   private fetchedAt = 0;
+  private readonly keys: string[] = [];
   private running: Promise<string> | undefined;
   private readonly ttlMs: number;
 
@@ -45,23 +48,34 @@ export class ApiKeyHelper implements KeySource {
     return this.value;
   }
 
+  /** Every key it gave in this run, to take out of what a failure says. */
+  get given(): readonly string[] {
+    return this.keys;
+  }
+
   /** The first key, for the run's start: a command that gives none stops it (ApiKeyHelperError). */
   async start(): Promise<string> {
     return await this.ask();
   }
 
-  /** The key to send now: asked again once it is older than the TTL; a failed ask keeps the one it had. */
-  async current(): Promise<string> {
+  /**
+   * The key to send now: asked again once it is older than the TTL; a failed ask keeps the one it
+   * had for another TTL. `signal` ends this wait (the call was cancelled), not the command.
+   */
+  async current(signal?: AbortSignal): Promise<string> {
     if (this.value && performance.now() - this.fetchedAt < this.ttlMs) return this.value;
-    return await this.refresh();
+    return await this.refresh(signal);
   }
 
-  /** Asked again now (the server refused the key); a failed ask keeps the one it had. */
-  async refresh(): Promise<string> {
+  /** Asked again now (the server refused the key); a failed ask keeps the one it had (said once to `log`). */
+  async refresh(signal?: AbortSignal): Promise<string> {
     try {
-      return await this.ask();
+      return await untilAborted(this.ask(), signal);
     } catch (error) {
-      if (!this.value) throw error;
+      if (signal?.aborted || !this.value) throw error;
+      // Not asked again at every call: the key it had serves until the TTL passes again.
+      this.fetchedAt = performance.now();
+      this.options.log?.(`${(error as Error).message}; the key it gave before is used`);
       return this.value;
     }
   }
@@ -94,8 +108,23 @@ export class ApiKeyHelper implements KeySource {
     if (/[\r\n]/.test(key)) throw new ApiKeyHelperError(`${named} printed more than one line; it should print the key alone on stdout`);
     this.value = key;
     this.fetchedAt = performance.now();
+    if (!this.keys.includes(key)) this.keys.push(key);
     return key;
   }
+}
+
+/** `work`'s result, or the signal's reason once it is aborted (the work goes on for whoever else waits). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(
+      (value) => (signal.removeEventListener("abort", abort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener("abort", abort), reject(error)),
+    );
+  });
 }
 
 /** The last non-empty line of a command's stderr, cut to a sentence's length. */

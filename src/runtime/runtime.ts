@@ -379,8 +379,10 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   // Claude Code's apiKeyHelper gives anthropic's key where no flag or variable does (asked as paired,
   // the lookup stops before auth.json): run once now (a failure stops the start, in the command's
   // words), then again as its key ages or is refused.
-  const helper = helperSetting && providerName === "anthropic" && !resolveApiKey(providerName, { flag: options.apiKey, env, home, paired: [providerName] })
-    ? await helperKey(helperSetting, cwd, env)
+  // Not for a model models.json gives a key of its own: it never sends the provider's.
+  const ownKey = options.apiKey === undefined && keyFor(catalog, model, env) !== undefined;
+  const helper = helperSetting && providerName === "anthropic" && !ownKey && !resolveApiKey(providerName, { flag: options.apiKey, env, home, paired: [providerName] })
+    ? await helperKey(helperSetting, cwd, env, options.log)
     : undefined;
   const credentialOf = (m: ModelInfo): ResolvedKey | undefined => {
     const own = options.apiKey === undefined ? keyFor(catalog, m, env) : undefined;
@@ -838,9 +840,14 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
  * and --provider wins when it names another provider (whose default model then applies).
  */
 /** The key a settings file's apiKeyHelper gives, as the credential that asks it again (runtime/api-key-helper.ts). */
-async function helperKey(setting: { command: string; from: string }, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<ResolvedKey> {
+async function helperKey(
+  setting: { command: string; from: string },
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  log: ((message: string) => void) | undefined,
+): Promise<ResolvedKey> {
   const { ApiKeyHelper, ApiKeyHelperError } = await import("./api-key-helper.ts");
-  const helper = new ApiKeyHelper({ ...setting, cwd, env });
+  const helper = new ApiKeyHelper({ ...setting, cwd, env, ...(log ? { log } : {}) });
   try {
     await helper.start();
   } catch (error) {

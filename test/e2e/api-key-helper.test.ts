@@ -35,7 +35,7 @@ function countingHelper(dir: string): string {
   const script = join(dir, "key-helper.sh");
   writeFileSync(
     script,
-    `#!/bin/sh\nn=$(( $(cat "${dir}/count" 2>/dev/null || echo 0) + 1 ))\necho "$n" > "${dir}/count"\necho "ran in $PWD key=\${ANTHROPIC_API_KEY:-unset}" >> "${dir}/log"\necho "key-$n"\n`,
+    `#!/bin/sh\nn=$(( $(cat "${dir}/count" 2>/dev/null || echo 0) + 1 ))\necho "$n" > "${dir}/count"\necho "ran in $PWD key=\${OPENAI_API_KEY:-unset}" >> "${dir}/log"\necho "key-$n"\n`,
     { mode: 0o755 },
   );
   return script;
@@ -137,7 +137,8 @@ describe("apiKeyHelper", () => {
     expect(existsSync(join(project, "count"))).toBe(false);
     expect(llm.requests[0]?.headers.authorization).toBe("Bearer sk-ant-AUTHFILE");
     trustDir(home, project);
-    const trusted = await zot(["-p", "go", "--base-url", llm.url], { home, cwd: project, env: { HOME: userHome } });
+    // zot holds an OpenAI key too: the helper's environment has none of zot's keys.
+    const trusted = await zot(["-p", "go", "--base-url", llm.url, "--provider", "anthropic"], { home, cwd: project, env: { HOME: userHome, OPENAI_API_KEY: "sk-openai-HELD" } });
     expect(trusted.code).toBe(0);
     expect(llm.requests[1]?.headers["x-api-key"]).toBe("key-1");
     expect(readFileSync(join(project, "log"), "utf8")).toBe(`ran in ${project} key=unset\n`);
@@ -150,5 +151,44 @@ describe("apiKeyHelper", () => {
     const run = await zot(["-p", "go", "--base-url", llm.url], { env: { HOME: userHome, ANTHROPIC_API_KEY: "sk-ant-SHELL" } });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('~/.claude/settings.json: "apiKeyHelper" must be a command (run by /bin/sh) that prints the key; it is not used');
+  });
+
+  test("a key asked for on a 401 is taken out of what the failure says, as the first one is", async () => {
+    const userHome = tempDir("zot-akh-user-");
+    const dir = tempDir("zot-akh-keys-");
+    writeFileSync(join(dir, "helper.sh"), `n=$(( $(cat "${dir}/count" 2>/dev/null || echo 0) + 1 )); echo $n > "${dir}/count"; echo sk-ant-SECRET-number-$n\n`, { mode: 0o755 });
+    settings(userHome, { apiKeyHelper: `sh ${join(dir, "helper.sh")}` });
+    // A gateway that echoes the key it got, as LiteLLM's does.
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        if (req.method === "HEAD") return new Response(null, { status: 404 });
+        return Response.json({ type: "error", error: { type: "authentication_error", message: `Invalid proxy server token passed. Received API Key = ${req.headers.get("x-api-key")}` } }, { status: 401 });
+      },
+    });
+    servers.push(server);
+    const run = await zot(["-p", "go", "--base-url", `http://127.0.0.1:${server.port}`], { env: { HOME: userHome } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("Received API Key = sk-…er-2");
+    expect(run.stderr).not.toContain("SECRET-number");
+  });
+
+  test("a model with a key of its own in models.json does not run the helper; Codex's hooks.json has no apiKeyHelper", async () => {
+    const llm = mock([{ text: "own" }, { text: "users" }]);
+    const userHome = tempDir("zot-akh-user-");
+    const home = tempDir("zot-akh-home-");
+    // A helper that fails: the run with the model's own key never asks it.
+    settings(userHome, { apiKeyHelper: "exit 1" });
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { anthropic: { models: [{ id: "claude-own", apiKey: "sk-ant-OWN-KEY" }] } } }));
+    const own = await zot(["-p", "go", "--base-url", llm.url, "--model", "claude-own"], { home, env: { HOME: userHome, ANTHROPIC_BASE_URL: llm.url } });
+    expect(own.code).toBe(0);
+    expect(llm.requests[0]?.headers.authorization).toBe("Bearer sk-ant-OWN-KEY");
+    settings(userHome, { apiKeyHelper: "echo users-own-key" });
+    mkdirSync(join(userHome, ".codex"), { recursive: true });
+    writeFileSync(join(userHome, ".codex", "hooks.json"), JSON.stringify({ apiKeyHelper: "echo codex-key" }));
+    const users = await zot(["-p", "go", "--base-url", llm.url], { home, env: { HOME: userHome } });
+    expect(users.code).toBe(0);
+    expect(llm.requests[1]?.headers["x-api-key"]).toBe("users-own-key");
   });
 });

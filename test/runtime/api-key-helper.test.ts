@@ -43,4 +43,31 @@ describe("ApiKeyHelper", () => {
     expect(failed).toBeInstanceOf(ApiKeyHelperError);
     expect((failed as Error).message).toBe(`apiKeyHelper (~/.claude/settings.json: sh ${join(dir, "helper.sh")}) failed (exit 1): vault sealed`);
   });
+
+  test("a refresh that fails is said once and keeps the key it had for another TTL, not asked again at every call", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zot-akh-"));
+    const said: string[] = [];
+    const helper = new ApiKeyHelper({ command: helperIn(dir, 2), from: "~/.claude/settings.json", cwd: dir, env: { ...process.env, CLAUDE_CODE_API_KEY_HELPER_TTL_MS: "300" }, log: (m) => said.push(m) });
+    expect(await helper.start()).toBe("key-1");
+    await Bun.sleep(350);
+    expect(await helper.current()).toBe("key-1");
+    expect(await helper.current()).toBe("key-1");
+    expect(runs(dir)).toBe(2);
+    expect(said).toEqual([`apiKeyHelper (~/.claude/settings.json: sh ${join(dir, "helper.sh")}) failed (exit 1): vault sealed; the key it gave before is used`]);
+  });
+
+  test("a cancelled call stops waiting for a helper that hangs; every key given is kept for redaction", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zot-akh-"));
+    const script = join(dir, "slow.sh");
+    writeFileSync(script, `n=$(( $(cat count 2>/dev/null || echo 0) + 1 )); echo $n > count\n[ $n -ge 2 ] && sleep 3\necho sk-ant-KEY-$n\n`);
+    const helper = new ApiKeyHelper({ command: `sh ${script}`, from: "~/.claude/settings.json", cwd: dir, env: process.env });
+    await helper.start();
+    const cancel = new AbortController();
+    const started = performance.now();
+    setTimeout(() => cancel.abort(new Error("cancelled")), 200);
+    const refused = await helper.refresh(cancel.signal).catch((error: unknown) => error);
+    expect((refused as Error).message).toBe("cancelled");
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(helper.given).toEqual(["sk-ant-KEY-1"]);
+  });
 });
