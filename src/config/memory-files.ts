@@ -88,11 +88,13 @@ export function findContextFiles(cwd: string, home: string, options: MemoryOptio
   // it sits in (a CLAUDE.md linked to its AGENTS.md is fine; one linked to /proc/self/environ is
   // not), which for the repository root's files and rules is the whole repository. A folder between
   // the root and the working directory vouches for nothing above it: the root may be the user's home
-  // (a dotfiles repository), where an unpacked archive's CLAUDE.md must not reach ~/.ssh.
+  // (a dotfiles repository), where an unpacked archive's CLAUDE.md must not reach ~/.ssh. A folder of
+  // the repository the user trusted (its root, say) vouches for what is inside it.
+  const trustedInRepository = (options.trustedAbove ?? []).filter((folder) => within(project, folder)).sort((a, b) => a.length - b.length);
   const candidates: { file: string; bound?: string; folder?: string }[] = [
     ...own.map((file) => ({ file })),
     ...ancestors.flatMap((dir) => {
-      const bound = dir;
+      const bound = (within(project, dir) && trustedInRepository.find((folder) => within(folder, dir))) || dir;
       return [
         ...(within(project, dir) ? [agentsFile(dir)] : []),
         ...claudeFiles.map((name) => path.join(dir, name)),

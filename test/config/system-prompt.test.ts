@@ -254,6 +254,23 @@ describe("findContextFiles", () => {
     expect(found.notes).toContain(`${path.join(archive, "CLAUDE.md")} is a link to ${path.join(userHome, ".ssh", "id_rsa")}, outside ${archive}, so it is not read until the folder is trusted (zot trust, or --trust for one run)`);
   });
 
+  test("a monorepo whose root the user trusted: a package's parent folder's CLAUDE.md and rule linked elsewhere in the repository are read in an untrusted package; untrusted root, they wait", async () => {
+    const mono = path.join(tmp, "mono");
+    fs.mkdirSync(path.join(mono, ".git"), { recursive: true });
+    write(path.join(mono, "docs", "packages.md"), "SHARED PACKAGES MEMORY");
+    write(path.join(mono, "docs", "rule.md"), "SHARED RULE");
+    fs.mkdirSync(path.join(mono, "packages", "app"), { recursive: true });
+    fs.mkdirSync(path.join(mono, "packages", ".claude", "rules"), { recursive: true });
+    fs.symlinkSync("../docs/packages.md", path.join(mono, "packages", "CLAUDE.md"));
+    fs.symlinkSync("../../../docs/rule.md", path.join(mono, "packages", ".claude", "rules", "style.md"));
+    const app = path.join(mono, "packages", "app");
+    const untrusted = JSON.stringify(findContextFiles(app, home, { userHome, projectTrusted: false }).files);
+    expect(untrusted).not.toContain("SHARED PACKAGES MEMORY");
+    const rootTrusted = JSON.stringify(findContextFiles(app, home, { userHome, projectTrusted: false, trustedAbove: [fs.realpathSync(mono)] }).files);
+    expect(rootTrusted).toContain("SHARED PACKAGES MEMORY");
+    expect(rootTrusted).toContain("SHARED RULE");
+  });
+
   test("a folder reached through a link is read as itself; a looping .claude/rules link is not followed", async () => {
     write(path.join(repo, "CLAUDE.md"), "the repo's own, importing @docs/x.md");
     write(path.join(repo, "docs", "x.md"), "inside");
