@@ -43,12 +43,17 @@ export function readlinkSafe(link: string): string | undefined {
   }
 }
 
+/** What readSafe reads at most: git's small files (a .gitmodules, a config, a commondir). */
+const READ_SAFE_MAX_BYTES = 1024 * 1024;
+
 /**
  * The file's text, or undefined; also when it is no regular file (a named pipe would wait forever,
- * a link to /dev/zero never end: a folder may hold either where git's files are looked for).
+ * a link to /dev/zero never end: a folder may hold either where git's files are looked for) or is
+ * larger than `maxBytes` (a sparse 3 GB .gitmodules read whole took seconds and gigabytes).
  */
-export function readSafe(file: string): string | undefined {
+export function readSafe(file: string, maxBytes = READ_SAFE_MAX_BYTES): string | undefined {
   try {
+    if ((statSync(file).size ?? 0) > maxBytes) return undefined;
     return readRegularFile(file, "utf8");
   } catch {
     return undefined;
