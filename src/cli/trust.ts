@@ -14,7 +14,7 @@ import { describeFound, findProjectConfig } from "../config/workspace-trust.ts";
 import { DEBUG_ARG } from "./ext.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { EXIT } from "./router.ts";
-import { printableVerbatim } from "../protocol/printable.ts";
+import { printableName, printableVerbatim } from "../protocol/printable.ts";
 
 const TRUST_ARGS = {
   dir: { type: "positional", required: false, description: "The folder to trust (default: the current one)" },
@@ -61,14 +61,9 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
   }
   if (command === "untrust") {
     const had = forgetFolder(home, key);
-    // A folder's name is the folder's (an archive's top folder may hold escapes): shown, never obeyed.
-    console.log(
-      printableVerbatim(
-        had
-          ? `forgot ${key}: its extensions and hooks do not run until you trust it again (the TUI asks next time)`
-          : `${key} was neither trusted nor refused; nothing changed`,
-      ),
-    );
+    // A folder's name is the folder's (an archive's top folder may hold escapes, newlines): shown, never obeyed.
+    const name = printableName(key);
+    console.log(had ? `forgot ${name}: its extensions and hooks do not run until you trust it again (the TUI asks next time)` : `${name} was neither trusted nor refused; nothing changed`);
     return EXIT.ok;
   }
   const ancestor = (await import("../process/zot-ancestor.ts")).zotAncestor();
@@ -81,11 +76,9 @@ export async function runTrust(command: "trust" | "untrust", argv: string[]): Pr
   rememberFolder(home, key, true);
   const found = findProjectConfig(key, home);
   console.log(
-    printableVerbatim(
-      found.length > 0
-        ? `trusted ${key}: its ${describeFound(found)} run from now on`
-        : `trusted ${key} (it has no extensions or hooks yet; they will run when it has)`,
-    ),
+    found.length > 0
+      ? `trusted ${printableName(key)}: its ${printableVerbatim(describeFound(found))} run from now on`
+      : `trusted ${printableName(key)} (it has no extensions or hooks yet; they will run when it has)`,
   );
   return EXIT.ok;
 }
@@ -102,6 +95,6 @@ function list(home: string, json: boolean): number {
     console.error(`no folder trusted or refused yet (${trustStoreFile(home)}); zot trust [DIR] trusts one`);
     return EXIT.ok;
   }
-  for (const row of rows) console.log(printableVerbatim(`${(row.trusted ? "trusted" : "refused").padEnd(8)}  ${row.decided.slice(0, 10)}  ${row.dir}`));
+  for (const row of rows) console.log(`${(row.trusted ? "trusted" : "refused").padEnd(8)}  ${printableName(row.decided.slice(0, 10))}  ${printableName(row.dir)}`);
   return EXIT.ok;
 }

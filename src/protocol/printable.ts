@@ -46,6 +46,15 @@ export function printableVerbatim(text: string): string {
   return text.replace(CONTROLS, controlMark);
 }
 
+/**
+ * A name that stands on one line (a folder's path, an extension's name in a list or a question):
+ * as printableVerbatim shows it, its newlines and tabs as marks too (`␊`, `␉`), so it cannot add a
+ * row of its own.
+ */
+export function printableName(text: string): string {
+  return printableVerbatim(text).replace(/[\n\t]/g, controlMark);
+}
+
 /** Whether `text` holds a character printableVerbatim shows as a mark. */
 export function hasControls(text: string): boolean {
   return CONTROL.test(text);

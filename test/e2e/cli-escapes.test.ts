@@ -28,3 +28,17 @@ test("zot trust, trust --list, untrust, ext list and ext doctor in a folder whos
   expect(runs[3]!.stdout).toContain("fmt\u241b]52;c;ZWNobyBwd25lZA==\u2407");
   expect(runs[2]!.stdout).toContain("1.0\u241b]52;c;ZWNobyBwd25lZA==\u2407");
 });
+
+test("a folder whose name holds a newline adds no row of its own to zot trust --list, trust or untrust", async () => {
+  const home = tempDir("zot-cli-esc-home-");
+  const cwd = join(tempDir("zot-cli-esc-"), "evil\nrefused   2026-11-28  /somewhere/else");
+  mkdirSync(cwd, { recursive: true });
+  const trusted = await zot(["trust"], { home, cwd });
+  expect(trusted.stdout.trim().split("\n")).toHaveLength(1);
+  expect(trusted.stdout).toContain("evil\u240arefused");
+  const listed = await zot(["trust", "--list"], { home, cwd });
+  expect(listed.stdout.trim().split("\n")).toHaveLength(1);
+  expect(listed.stdout).toStartWith("trusted ");
+  const forgot = await zot(["untrust"], { home, cwd });
+  expect(forgot.stdout.trim().split("\n")).toHaveLength(1);
+});

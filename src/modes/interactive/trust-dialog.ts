@@ -8,7 +8,7 @@ import type { Component } from "../../tui/component.ts";
 import { Dialog } from "../../tui/dialog.ts";
 import { truncateToWidth, wrapText } from "../../tui/width.ts";
 import type { AppContext } from "./app-context.ts";
-import { printableVerbatim } from "../../protocol/printable.ts";
+import { printableName } from "../../protocol/printable.ts";
 
 /** The TrustAsker the runtime calls, showing its question through `app`'s overlay. */
 export function createTrustAsker(app: Pick<AppContext, "openOverlay" | "theme">): TrustAsker {
@@ -39,10 +39,10 @@ function questionBody(app: Pick<AppContext, "theme">, question: TrustQuestion): 
     render(width) {
       const wrap = (text: string) => wrapText(text, Math.max(1, width));
       // The folder's path and its extensions' names are the folder's: shown with every control as a mark, never obeyed.
-      const rows = [...wrap(`${printableVerbatim(question.dir)} has configuration that starts programs when zot starts here:`)];
+      const rows = [...wrap(`${printableName(question.dir)} has configuration that starts programs when zot starts here:`)];
       for (const item of question.found) {
         const line = item.items ? `  ${item.label}: ${item.items.join(", ")} (${item.what})` : `  ${item.label} (${item.what})`;
-        rows.push(truncateToWidth(theme.bold(printableVerbatim(line)), width));
+        rows.push(truncateToWidth(theme.bold(printableName(line)), width));
       }
       rows.push(
         "",
