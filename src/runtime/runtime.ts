@@ -462,8 +462,11 @@ async function assembleRuntime(options: RuntimeOptions, session?: OpenedSession)
   if (!projectTrusted && loaded?.trust.trusted === true) {
     // Trusted in this start's question: the model, the key and the processes were chosen before it.
     const now = onceTrusted();
-    const changes = Object.keys(now.settings.env).some((name) => now.env[name] !== env[name]) || now.settings.model?.value !== settings.model?.value;
-    if (changes) notes.push("this folder's .claude/settings*.json env and model take effect from the next start (this one chose its model and environment before you trusted the folder)");
+    const changes =
+      Object.keys(now.settings.env).some((name) => now.env[name] !== env[name]) ||
+      now.settings.model?.value !== settings.model?.value ||
+      now.settings.apiKeyHelper?.command !== settings.apiKeyHelper?.command;
+    if (changes) notes.push("this folder's .claude/settings*.json env, model and apiKeyHelper take effect from the next start (this one chose its model, key and environment before you trusted the folder)");
   }
   notes.push(...(loaded?.warnings ?? []), ...mcpLoaded.warnings);
   // Trusted at the start, or in the question of this start (the TUI's).

@@ -64,6 +64,19 @@ describe("the trust question", () => {
     session.close();
   });
 
+  test("yes to a folder whose settings name an apiKeyHelper: the note says it takes effect from the next start", async () => {
+    const cwd = tempDir("zot-tui-trust-");
+    const home = tempDir("zot-tui-trust-home-");
+    mkdirSync(join(cwd, ".claude"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ apiKeyHelper: "echo folder-key" }));
+    const { session } = runs.start(startMockLlm([]), { cwd, home, args: ["--no-session"], env: { HOME: tempDir("zot-tui-trust-user-") } });
+    await session.waitForText(QUESTION);
+    expect(session.screen.text()).toContain(".claude/settings.json (Claude Code hooks, env and apiKeyHelper)");
+    session.type("1");
+    await session.waitForText("env, model and apiKeyHelper take effect from the next start");
+    session.close();
+  });
+
   test("yes: the folder's skills load in this run, as its commands do; no note says they wait for trust", async () => {
     const f = folder();
     mkdirSync(join(f.cwd, ".claude", "skills", "release"), { recursive: true });
