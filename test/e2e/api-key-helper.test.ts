@@ -191,4 +191,20 @@ describe("apiKeyHelper", () => {
     expect(users.code).toBe(0);
     expect(llm.requests[1]?.headers["x-api-key"]).toBe("users-own-key");
   });
+
+  test("an OpenAI run never runs the helper; a settings file's proxy (ANTHROPIC_BASE_URL) with the helper beside it gets the helper's key", async () => {
+    const openai = mock([{ text: "from openai" }]);
+    const userHome = tempDir("zot-akh-user-");
+    settings(userHome, { apiKeyHelper: countingHelper(userHome) });
+    const run = await zot(["-p", "go", "--provider", "openai", "--api-key", "sk-openai", "--base-url", `${openai.url}/v1`], { env: { HOME: userHome } });
+    expect(run.stdout).toBe("from openai\n");
+    expect(existsSync(join(userHome, "count"))).toBe(false);
+    // The proxy setup as Claude Code users write it: the base URL in env, the key from the helper.
+    const proxy = mock([{ text: "via proxy" }]);
+    const proxied = tempDir("zot-akh-user-");
+    settings(proxied, { env: { ANTHROPIC_BASE_URL: proxy.url }, apiKeyHelper: countingHelper(proxied) });
+    const viaProxy = await zot(["-p", "go"], { env: { HOME: proxied } });
+    expect(viaProxy.stdout).toBe("via proxy\n");
+    expect(proxy.requests[0]?.headers["x-api-key"]).toBe("key-1");
+  });
 });
