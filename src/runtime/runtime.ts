@@ -838,10 +838,6 @@ function addConfirmGate(agent: Agent, options: RuntimeOptions, notes: string[]):
   return gate;
 }
 
-/**
- * The provider and model a resumed session ended on, unless the flags choose: --model always wins,
- * and --provider wins when it names another provider (whose default model then applies).
- */
 /** The key a settings file's apiKeyHelper gives, as the credential that asks it again (runtime/api-key-helper.ts). */
 async function helperKey(
   setting: { command: string; from: string },
@@ -859,6 +855,10 @@ async function helperKey(
   return { key: helper.key, kind: "api_key", source: "apiKeyHelper", from: helper.from, keySource: helper };
 }
 
+/**
+ * The provider and model a resumed session ended on, unless the flags choose: --model always wins,
+ * and --provider wins when it names another provider (whose default model then applies).
+ */
 function sessionModel(
   options: RuntimeOptions,
   resumed: { model: string; provider: string },
